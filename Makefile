@@ -1,0 +1,152 @@
+# pcsim build. `make run` and `make test` are the only commands a user needs:
+# both install missing Debian packages first (make deps).
+#
+# Sources are found by folder (DESIGN.md section 1), so adding a file to a layer
+# needs no edit here. Outputs go to build/ (release), build/asan/ and build/tsan/.
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+SOMAJOR := 0
+
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+ifeq ($(CI),true)
+WARN    += -Werror
+endif
+# -ffp-contract=off: no fused multiply-add, so results do not depend on the
+# compiler's contraction choices (DESIGN.md section 7). Never -ffast-math.
+BASEFLAGS := -std=c17 -g -fPIC -fvisibility=hidden -ffp-contract=off -fno-fast-math \
+             -D_GNU_SOURCE -Iinclude -I. $(WARN) -MMD -MP
+OPT     ?= -O2
+CFLAGS  ?=
+LIBS    := -lck -lxxhash -lhwloc -ljansson -lm -lpthread
+MIMALLOC_LIB := -lmimalloc
+OMPFLAG := -fopenmp
+
+LIB_SRC   := $(sort $(wildcard engine/*.c physics/*.c physics/models/*.c snapshot/*.c exec/*.c profile/*.c))
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+TEST_SRC  := $(sort $(wildcard tests/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+STRESS_SRC:= $(sort $(wildcard stress/*.c))
+EXAMPLES  := $(sort $(wildcard examples/*.c))
+
+B := build
+define objs
+$(patsubst %.c,$(1)/obj/%.o,$(2))
+endef
+
+LIB_OBJ  := $(call objs,$(B),$(LIB_SRC))
+CLI_OBJ  := $(call objs,$(B),$(CLI_SRC))
+TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
+BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
+STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
+
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM
+TSAN_FLAGS := -fsanitize=thread -DPCS_MEM_SYSTEM
+ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC))
+ASAN_TEST_OBJ := $(call objs,$(B)/asan,$(TEST_SRC))
+ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
+TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
+TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
+
+.PHONY: all deps lib test unit unit-asan archcheck examples run install clean \
+        bench bench-quick stress stress-tsan stress-quick format lint
+
+all: deps lib $(B)/pcsim
+
+deps:
+	@./tools/deps.sh
+
+lib: $(B)/libpcsim.a $(B)/libpcsim.so
+
+$(B)/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS) -c $< -o $@
+
+$(B)/asan/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -O1 $(OMPFLAG) $(ASAN_FLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/tsan/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -O1 $(TSAN_FLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/libpcsim.a: $(LIB_OBJ)
+	@mkdir -p $(B)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/libpcsim.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libpcsim.so.$(SOMAJOR) -o $(B)/libpcsim.so.$(VERSION) $^ $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+	ln -sf libpcsim.so.$(VERSION) $(B)/libpcsim.so.$(SOMAJOR)
+	ln -sf libpcsim.so.$(VERSION) $@
+
+$(B)/pcsim: $(CLI_OBJ) $(B)/libpcsim.a
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+$(B)/pcsim-tests: $(TEST_OBJ) $(B)/libpcsim.a
+	$(CC) -o $@ $(TEST_OBJ) $(B)/libpcsim.a -lcriterion -ldl $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+$(B)/asan/pcsim-tests: $(ASAN_TEST_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ -lcriterion -ldl $(OMPFLAG) $(LIBS)
+
+$(B)/asan/pcsim: $(ASAN_CLI_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS)
+
+$(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
+	$(CC) -o $@ $(BENCH_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+$(B)/pcsim-stress: $(STRESS_OBJ) $(B)/libpcsim.a
+	$(CC) -o $@ $(STRESS_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+$(B)/tsan/pcsim-stress: $(TSAN_STRESS_OBJ) $(TSAN_LIB_OBJ)
+	$(CC) -fsanitize=thread -o $@ $^ $(LIBS)
+
+# Examples link against the shared library through the installed-style
+# include path, as an embedding host would.
+$(B)/examples/%: examples/%.c $(B)/libpcsim.so
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -Iinclude $(WARN) -O2 -o $@ $< -L$(B) -lpcsim -Wl,-rpath,'$$ORIGIN/..' -lm
+
+examples: $(patsubst examples/%.c,$(B)/examples/%,$(EXAMPLES))
+	@for e in $^; do echo "== $$e"; ./$$e > /dev/null || exit 1; done
+
+archcheck:
+	@./tools/archcheck.sh
+	@./tools/archcheck_selftest.sh
+
+unit: $(B)/pcsim-tests
+	./$(B)/pcsim-tests --jobs 2
+
+unit-asan: $(B)/asan/pcsim-tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    ./$(B)/asan/pcsim-tests --jobs 2
+
+test: all archcheck unit unit-asan examples
+	@echo "make test: all suites passed"
+
+run: all
+	./$(B)/pcsim run
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include/pcsim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 include/pcsim/*.h $(DESTDIR)$(PREFIX)/include/pcsim/
+	install -m 644 $(B)/libpcsim.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so.$(SOMAJOR)
+	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so
+	[ ! -f $(B)/pcsim ] || install -m 755 $(B)/pcsim $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/pcsim.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcsim.pc
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+lint:
+	cppcheck --quiet --enable=warning,performance,portability --inline-suppr -Iinclude -I. \
+	    --error-exitcode=1 engine physics snapshot exec profile cli
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

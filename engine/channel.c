@@ -1,0 +1,146 @@
+/**
+ * @file channel.c
+ * @brief The channel registry: names of published store elements.
+ *
+ * Lookup by name is a linear scan: readers resolve names once at start-up and
+ * then read by id, so the scan is off every hot path.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine/world_internal.h"
+
+static pcs_status check_channel_name(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n >= 128)
+        return pcs_error_set(PCS_E_INVAL, "pcs_channel_register: name must be 1..127 chars");
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '.' || c == '-';
+        if (!ok || (c == '.' && (i == 0 || i == n - 1 || name[i - 1] == '.')))
+            return pcs_error_set(PCS_E_INVAL,
+                                 "pcs_channel_register: name '%s' has a bad character or empty "
+                                 "segment at position %zu (allowed: [A-Za-z0-9_-] segments "
+                                 "joined by '.')",
+                                 name, i);
+    }
+    return PCS_OK;
+}
+
+static pcs_status grow(pcs_world *w)
+{
+    if (w->n_channels < w->channels_cap)
+        return PCS_OK;
+    if (w->channels_cap >= PCS_MAX_CHANNELS)
+        return pcs_error_set(PCS_E_OVERFLOW, "pcs_channel_register: more than %u channels",
+                             PCS_MAX_CHANNELS);
+    uint32_t cap = w->channels_cap ? w->channels_cap * 2 : 64;
+    pcs_channel_rec *c = pcs_mem_array(&w->mem, cap, sizeof *c);
+    if (!c)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
+    if (w->n_channels)
+        memcpy(c, w->channels, w->n_channels * sizeof *c);
+    /* The old array stays in the world heap until destroy: build-time only. */
+    w->channels = c;
+    w->channels_cap = cap;
+    return PCS_OK;
+}
+
+static pcs_status check_target(const pcs_world *w, const char *name, pcs_channel_kind kind,
+                               uint32_t store, uint32_t index)
+{
+    if (store >= w->n_stores)
+        return pcs_error_set(PCS_E_INVAL, "pcs_channel_register: '%s' names store id %u, which "
+                                          "does not exist",
+                             name, store);
+    const pcs_store_rec *s = &w->stores[store];
+    size_t want = kind == PCS_CHANNEL_F64 ? 8 : kind == PCS_CHANNEL_U32 ? 4 : 0;
+    if (want == 0 || s->elem_size != want)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_channel_register: '%s' kind %d needs %zu-byte elements; store "
+                             "'%s' has %zu",
+                             name, (int)kind, want, s->name, s->elem_size);
+    if (index >= s->count)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_channel_register: '%s' index %u is outside store '%s' [0, %zu)",
+                             name, index, s->name, s->count);
+    return PCS_OK;
+}
+
+pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit,
+                                pcs_channel_kind kind, uint32_t store, uint32_t index,
+                                uint32_t *id)
+{
+    pcs_status st = pcs_world_check_build(w, "pcs_channel_register");
+    if (st == PCS_OK)
+        st = check_channel_name(name);
+    if (st == PCS_OK)
+        st = check_target(w, name, kind, store, index);
+    uint32_t dup;
+    if (st == PCS_OK && pcs_channel_find(w, name, &dup) == PCS_OK)
+        st = pcs_error_set(PCS_E_INVAL, "pcs_channel_register: channel '%s' already exists", name);
+    if (st == PCS_OK)
+        st = grow(w);
+    if (st != PCS_OK)
+        return st;
+    pcs_channel_rec *c = &w->channels[w->n_channels];
+    c->name = pcs_mem_strdup(&w->mem, name);
+    c->unit = pcs_mem_strdup(&w->mem, unit ? unit : "");
+    if (!c->name || !c->unit)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
+    c->kind = kind;
+    c->store = store;
+    c->index = index;
+    if (id)
+        *id = w->n_channels;
+    w->n_channels++;
+    pcs_error_clear();
+    return PCS_OK;
+}
+
+pcs_status pcs_channel_find(const pcs_world *w, const char *name, uint32_t *id)
+{
+    if (!w || !name || !id)
+        return pcs_error_set(PCS_E_INVAL, "pcs_channel_find: NULL argument");
+    for (uint32_t i = 0; i < w->n_channels; i++) {
+        if (strcmp(w->channels[i].name, name) == 0) {
+            *id = i;
+            return PCS_OK;
+        }
+    }
+    return pcs_error_set(PCS_E_NOTFOUND, "no channel named '%s'", name);
+}
+
+uint32_t pcs_channel_count(const pcs_world *w)
+{
+    return w ? w->n_channels : 0;
+}
+
+pcs_status pcs_channel_get(const pcs_world *w, uint32_t id, pcs_channel_info *out)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_channel_get: NULL argument");
+    if (id >= w->n_channels)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_channel_get: id %u >= channel count %u", id,
+                             w->n_channels);
+    const pcs_channel_rec *c = &w->channels[id];
+    out->name = c->name;
+    out->unit = c->unit;
+    out->kind = c->kind;
+    out->store = c->store;
+    out->index = c->index;
+    return PCS_OK;
+}
+
+double pcs_channel_value(const pcs_world *w, uint32_t id)
+{
+    if (!w || id >= w->n_channels)
+        return NAN;
+    const pcs_channel_rec *c = &w->channels[id];
+    const pcs_store_rec *s = &w->stores[c->store];
+    if (c->kind == PCS_CHANNEL_F64)
+        return ((const double *)s->data)[c->index];
+    return (double)((const uint32_t *)s->data)[c->index];
+}

@@ -1,0 +1,416 @@
+/**
+ * @file command.c
+ * @brief Bounded command rings (ck_ring SPSC per source, one shared MPSC), the
+ *        stage-1 drain, sort and apply, and the journal.
+ *
+ * Capacity. ck_ring keeps one slot free, so a ring of 2^k slots holds 2^k - 1
+ * commands. Each ring gets the next power of two above its stated capacity and
+ * an occupancy counter enforces the capacity exactly: a producer reserves a
+ * slot with fetch_add before enqueueing and backs out if that overshoots; the
+ * consumer releases the slot after dequeueing. Occupancy therefore never
+ * undercounts what the ring holds, so a reserved enqueue cannot fail.
+ *
+ * Memory ordering. ck_ring publishes slots with its own barriers (x86-64 TSO,
+ * ck 0.7.1; see README "Platforms" for weakly ordered CPUs). The occupancy
+ * counter only bounds the count: relaxed would suffice for that, but acq_rel
+ * keeps the reasoning local and costs nothing extra on x86-64 (lock xadd).
+ * Sources opened at run time are published with a release store of the source
+ * count, read with acquire by the drain, after the slot is filled under a mutex.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ck_ring.h>
+
+#include "engine/tsan.h"
+#include "engine/world_internal.h"
+
+CK_RING_PROTOTYPE(pcs_cmd, pcs_command)
+
+struct pcs_command_source {
+    ck_ring_t ring;
+    struct pcs_command *slots;
+    uint32_t capacity;
+    int multi_producer;
+    uint16_t source_class;
+    uint32_t source_id;
+    _Alignas(64) _Atomic uint32_t occupancy;
+    _Atomic uint64_t next_seq; /* MPSC: fetch_add; SPSC: producer-owned */
+    _Atomic uint64_t submitted;
+    _Atomic uint64_t refused;
+};
+
+struct pcs_command_queue {
+    pthread_mutex_t open_lock;
+    pcs_command_source **sources;  /* [0] = anonymous MPSC ring; then opened sources */
+    _Atomic uint32_t n_sources;    /* published count */
+    uint32_t n_known;              /* count the drain has ordered */
+    uint32_t *order;               /* source indices in (class, id) order */
+    pcs_command *batch;            /* commands_per_tick */
+    uint32_t *perm;                /* sort permutation of batch */
+    pcs_command *journal;          /* journal_capacity ring */
+    uint64_t journal_total;
+    uint64_t applied;
+    uint64_t rejected;
+};
+
+static uint32_t ring_slots_for(uint32_t capacity)
+{
+    uint32_t n = 1;
+    while (n < capacity + 1)
+        n <<= 1;
+    return n;
+}
+
+/* Sources may be opened from any thread after sealing, when the world heap
+ * (single-thread mimalloc heap) must not be used: they come from the C
+ * allocator and are freed at destroy. */
+static pcs_command_source *source_new(uint32_t capacity, int mp, uint16_t cls, uint32_t id)
+{
+    pcs_command_source *s = aligned_alloc(64, sizeof *s);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    uint32_t n = ring_slots_for(capacity);
+    s->slots = calloc(n, sizeof *s->slots);
+    if (!s->slots) {
+        free(s);
+        return NULL;
+    }
+    ck_ring_init(&s->ring, n);
+    s->capacity = capacity;
+    s->multi_producer = mp;
+    s->source_class = cls;
+    s->source_id = id;
+    return s;
+}
+
+static void source_free(pcs_command_source *s)
+{
+    if (s) {
+        free(s->slots);
+        free(s);
+    }
+}
+
+pcs_status pcs_commands_create(pcs_world *w)
+{
+    pcs_mem *m = &w->mem;
+    uint32_t nsrc = w->cfg.max_sources + 1;
+    pcs_command_queue *q = pcs_mem_alloc(m, sizeof *q);
+    if (!q)
+        return pcs_error_set(PCS_E_NOMEM, "commands: out of memory");
+    q->sources = pcs_mem_array(m, nsrc, sizeof *q->sources);
+    q->order = pcs_mem_array(m, nsrc, sizeof *q->order);
+    q->batch = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->batch);
+    q->perm = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->perm);
+    q->journal = pcs_mem_array(m, w->cfg.journal_capacity, sizeof *q->journal);
+    if (!q->sources || !q->order || !q->batch || !q->perm || !q->journal)
+        return pcs_error_set(PCS_E_NOMEM, "commands: out of memory for queues");
+    q->sources[0] = source_new(w->cfg.mpsc_capacity, 1, PCS_SOURCE_ANON, 0);
+    if (!q->sources[0])
+        return pcs_error_set(PCS_E_NOMEM, "commands: out of memory for the shared ring");
+    pthread_mutex_init(&q->open_lock, NULL);
+    atomic_init(&q->n_sources, 1);
+    w->commands = q;
+    return PCS_OK;
+}
+
+void pcs_commands_destroy(pcs_world *w)
+{
+    pcs_command_queue *q = w->commands;
+    if (!q)
+        return;
+    uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++)
+        source_free(q->sources[i]);
+    pthread_mutex_destroy(&q->open_lock);
+    w->commands = NULL;
+}
+
+pcs_status pcs_command_handler_register(pcs_world *w, uint32_t kind, pcs_command_fn fn,
+                                        void *ctx)
+{
+    pcs_status st = pcs_world_check_build(w, "pcs_command_handler_register");
+    if (st != PCS_OK)
+        return st;
+    if (kind == 0 || kind >= PCS_COMMAND_KINDS_MAX || !fn)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_command_handler_register: kind %u must be in [1, %u] with a "
+                             "non-NULL handler",
+                             kind, PCS_COMMAND_KINDS_MAX - 1);
+    if (w->handlers[kind].fn)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_command_handler_register: kind %u already has a handler", kind);
+    w->handlers[kind].fn = fn;
+    w->handlers[kind].ctx = ctx;
+    return PCS_OK;
+}
+
+pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class, uint32_t source_id,
+                                   uint32_t capacity, pcs_command_source **out)
+{
+    static const char fn[] = "pcs_command_source_open";
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: world or out is NULL", fn);
+    if (source_class == PCS_SOURCE_ANON)
+        return pcs_error_set(PCS_E_INVAL, "%s: source class 0 is reserved for the shared ring",
+                             fn);
+    if (capacity < 1 || capacity > (1u << 20))
+        return pcs_error_set(PCS_E_INVAL, "%s: capacity %u is outside [1, 1048576]", fn,
+                             capacity);
+    pcs_command_queue *q = w->commands;
+    pthread_mutex_lock(&q->open_lock);
+    uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_relaxed);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 1; i < n && st == PCS_OK; i++)
+        if (q->sources[i]->source_class == source_class && q->sources[i]->source_id == source_id)
+            st = pcs_error_set(PCS_E_INVAL, "%s: source (class %u, id %u) is already open", fn,
+                               source_class, source_id);
+    if (st == PCS_OK && n > w->cfg.max_sources)
+        st = pcs_error_set(PCS_E_OVERFLOW, "%s: max_sources = %u sources are already open", fn,
+                           w->cfg.max_sources);
+    pcs_command_source *s = NULL;
+    if (st == PCS_OK) {
+        s = source_new(capacity, 0, source_class, source_id);
+        if (!s)
+            st = pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+    }
+    if (st == PCS_OK) {
+        q->sources[n] = s;
+        /* Release: the drain's acquire load of n_sources sees a filled slot. */
+        atomic_store_explicit(&q->n_sources, n + 1, memory_order_release);
+        *out = s;
+    }
+    pthread_mutex_unlock(&q->open_lock);
+    return st;
+}
+
+static pcs_status check_kind(const pcs_command *cmd)
+{
+    if (!cmd)
+        return pcs_error_set(PCS_E_INVAL, "command submit: cmd is NULL");
+    if (cmd->kind == 0 || cmd->kind >= PCS_COMMAND_KINDS_MAX)
+        return pcs_error_set(PCS_E_INVAL, "command submit: kind %u is outside [1, %u]",
+                             cmd->kind, PCS_COMMAND_KINDS_MAX - 1);
+    return PCS_OK;
+}
+
+/* Reserve one unit of capacity; false (and nothing changed) when full. */
+static int reserve(pcs_command_source *s)
+{
+    uint32_t before = atomic_fetch_add_explicit(&s->occupancy, 1, memory_order_acq_rel);
+    if (before < s->capacity)
+        return 1;
+    atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&s->refused, 1, memory_order_relaxed);
+    return 0;
+}
+
+static pcs_status enqueue(pcs_command_source *s, const pcs_command *cmd)
+{
+    if (!reserve(s))
+        return pcs_error_set(PCS_E_RATE, "command submit: source (class %u, id %u) holds its "
+                                         "capacity of %u commands",
+                             s->source_class, s->source_id, s->capacity);
+    pcs_command c = *cmd;
+    c.source_class = s->source_class;
+    c.source_id = s->source_id;
+    c.reserved = 0;
+    c.tick = 0;
+    PCS_TSAN_ACQUIRE(&s->ring);
+    bool ok;
+    if (s->multi_producer) {
+        c.seq = atomic_fetch_add_explicit(&s->next_seq, 1, memory_order_relaxed);
+        ok = ck_ring_enqueue_mpsc_pcs_cmd(&s->ring, s->slots, &c);
+    } else {
+        c.seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
+        atomic_store_explicit(&s->next_seq, c.seq + 1, memory_order_relaxed);
+        ok = ck_ring_enqueue_spsc_pcs_cmd(&s->ring, s->slots, &c);
+    }
+    PCS_TSAN_RELEASE(&s->ring);
+    if (!ok) /* unreachable: occupancy bounds the ring; kept as a guard */
+        return pcs_error_set(PCS_E_STATE, "command submit: ring full after reservation");
+    atomic_fetch_add_explicit(&s->submitted, 1, memory_order_relaxed);
+    return PCS_OK;
+}
+
+pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_command *cmd)
+{
+    if (!src)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_source_submit: source is NULL");
+    pcs_status st = check_kind(cmd);
+    return st == PCS_OK ? enqueue(src, cmd) : st;
+}
+
+pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_submit: world is NULL");
+    pcs_status st = check_kind(cmd);
+    return st == PCS_OK ? enqueue(w->commands->sources[0], cmd) : st;
+}
+
+static int dequeue(pcs_command_source *s, pcs_command *out)
+{
+    PCS_TSAN_ACQUIRE(&s->ring);
+    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, out);
+    PCS_TSAN_RELEASE(&s->ring);
+    if (ok)
+        atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
+    return ok;
+}
+
+static int source_before(const pcs_command_source *a, const pcs_command_source *b)
+{
+    if (a->source_class != b->source_class)
+        return a->source_class < b->source_class;
+    return a->source_id < b->source_id;
+}
+
+/* Fold sources opened since the last drain into the (class, id) order. */
+static void adopt_new_sources(pcs_command_queue *q)
+{
+    uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
+    for (uint32_t i = q->n_known; i < n; i++) {
+        uint32_t j = i;
+        while (j > 0 && source_before(q->sources[i], q->sources[q->order[j - 1]])) {
+            q->order[j] = q->order[j - 1];
+            j--;
+        }
+        q->order[j] = i;
+    }
+    q->n_known = n;
+}
+
+/* One command per source per pass, in (class, id) order, until the limit. */
+static uint32_t drain(pcs_command_queue *q, uint32_t limit)
+{
+    uint32_t count = 0;
+    int progressed = 1;
+    while (progressed && count < limit) {
+        progressed = 0;
+        for (uint32_t k = 0; k < q->n_known && count < limit; k++) {
+            if (dequeue(q->sources[q->order[k]], &q->batch[count])) {
+                count++;
+                progressed = 1;
+            }
+        }
+    }
+    return count;
+}
+
+static int command_before(const pcs_command *a, const pcs_command *b)
+{
+    if (a->source_class != b->source_class)
+        return a->source_class < b->source_class;
+    if (a->source_id != b->source_id)
+        return a->source_id < b->source_id;
+    return a->seq < b->seq;
+}
+
+/* Insertion sort of a permutation: the batch arrives nearly sorted (each
+ * source's commands are in sequence order), so this is close to linear, and
+ * unlike qsort it never allocates. */
+static void sort_batch(pcs_command_queue *q, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i;
+        while (j > 0 && command_before(&q->batch[i], &q->batch[q->perm[j - 1]])) {
+            q->perm[j] = q->perm[j - 1];
+            j--;
+        }
+        q->perm[j] = i;
+    }
+}
+
+static void journal_append(pcs_world *w, const pcs_command *c)
+{
+    pcs_command_queue *q = w->commands;
+    q->journal[q->journal_total % w->cfg.journal_capacity] = *c;
+    q->journal_total++;
+}
+
+static void apply(pcs_world *w, pcs_command *c)
+{
+    pcs_command_queue *q = w->commands;
+    c->tick = w->clock.tick;
+    const pcs_handler_rec *h = &w->handlers[c->kind];
+    pcs_status st = h->fn ? h->fn(w, h->ctx, c) : PCS_E_NOTFOUND;
+    if (st == PCS_OK) {
+        journal_append(w, c);
+        q->applied++;
+        return;
+    }
+    q->rejected++;
+    pcs_event_emit(w, PCS_EV_COMMAND_REJECTED, c->kind, (double)c->source_class,
+                   (double)c->source_id, (double)c->seq, (double)st);
+}
+
+pcs_status pcs_commands_stage(pcs_world *w)
+{
+    pcs_command_queue *q = w->commands;
+    adopt_new_sources(q);
+    uint32_t n = drain(q, w->cfg.commands_per_tick);
+    sort_batch(q, n);
+    for (uint32_t i = 0; i < n; i++)
+        apply(w, &q->batch[q->perm[i]]);
+    return PCS_OK;
+}
+
+uint64_t pcs_command_pending(const pcs_world *w)
+{
+    if (!w)
+        return 0;
+    const pcs_command_queue *q = w->commands;
+    uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += atomic_load_explicit(&q->sources[i]->occupancy, memory_order_acquire);
+    return total;
+}
+
+pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *out)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_stats_get: NULL argument");
+    const pcs_command_queue *q = w->commands;
+    memset(out, 0, sizeof *out);
+    uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++) {
+        out->submitted += atomic_load_explicit(&q->sources[i]->submitted, memory_order_relaxed);
+        out->refused += atomic_load_explicit(&q->sources[i]->refused, memory_order_relaxed);
+    }
+    out->applied = q->applied;
+    out->rejected = q->rejected;
+    return PCS_OK;
+}
+
+uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_command *out, uint32_t max,
+                          uint64_t *missed)
+{
+    if (!w || !cursor || (!out && max)) {
+        pcs_error_set(PCS_E_INVAL, "pcs_journal_read: NULL argument");
+        return 0;
+    }
+    const pcs_command_queue *q = w->commands;
+    uint64_t oldest = q->journal_total > w->cfg.journal_capacity
+                          ? q->journal_total - w->cfg.journal_capacity
+                          : 0;
+    uint64_t lost = *cursor < oldest ? oldest - *cursor : 0;
+    if (missed)
+        *missed = lost;
+    uint64_t i = *cursor + lost;
+    uint32_t n = 0;
+    for (; i < q->journal_total && n < max; i++, n++)
+        out[n] = q->journal[i % w->cfg.journal_capacity];
+    *cursor = i;
+    return n;
+}
+
+uint64_t pcs_journal_count(const pcs_world *w)
+{
+    return w ? w->commands->journal_total : 0;
+}

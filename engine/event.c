@@ -1,0 +1,82 @@
+/**
+ * @file event.c
+ * @brief The per-tick event buffer, its overflow accounting and delivery.
+ *
+ * One buffer, cleared when a tick begins. The last slot is kept back so the
+ * overflow event always fits: a tick that dropped events ends with exactly one
+ * PCS_EV_EVENT_OVERFLOW carrying the count.
+ */
+#include "engine/world_internal.h"
+
+void pcs_events_begin_tick(pcs_world *w)
+{
+    w->n_events = 0;
+    w->events_dropped_tick = 0;
+}
+
+pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double v0, double v1,
+                          double v2, double v3)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_event_emit: world is NULL");
+    if (w->n_events + 1 >= w->cfg.event_capacity) {
+        w->events_dropped_tick++;
+        w->events_dropped_total++;
+        return pcs_error_set(PCS_E_OVERFLOW, "pcs_event_emit: %u events this tick fill the buffer",
+                             w->n_events);
+    }
+    pcs_event *e = &w->events[w->n_events++];
+    e->kind = kind;
+    e->subject = subject;
+    e->tick = w->clock.tick;
+    e->values[0] = v0;
+    e->values[1] = v1;
+    e->values[2] = v2;
+    e->values[3] = v3;
+    return PCS_OK;
+}
+
+void pcs_events_end_tick(pcs_world *w)
+{
+    if (w->events_dropped_tick == 0)
+        return;
+    pcs_event *e = &w->events[w->n_events++];
+    e->kind = PCS_EV_EVENT_OVERFLOW;
+    e->subject = 0;
+    e->tick = w->clock.tick;
+    e->values[0] = (double)w->events_dropped_tick;
+    e->values[1] = e->values[2] = e->values[3] = 0.0;
+    w->events_dropped_tick = 0;
+}
+
+void pcs_events_deliver(pcs_world *w)
+{
+    if (w->event_fn && w->n_events)
+        w->event_fn(w->event_ctx, w->events, w->n_events);
+}
+
+const pcs_event *pcs_world_events(const pcs_world *w, uint32_t *count)
+{
+    if (!w) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    if (count)
+        *count = w->n_events;
+    return w->events;
+}
+
+uint64_t pcs_world_events_dropped(const pcs_world *w)
+{
+    return w ? w->events_dropped_total : 0;
+}
+
+pcs_status pcs_world_set_event_callback(pcs_world *w, pcs_event_fn fn, void *ctx)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_set_event_callback: world is NULL");
+    w->event_fn = fn;
+    w->event_ctx = ctx;
+    return PCS_OK;
+}

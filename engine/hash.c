@@ -1,0 +1,31 @@
+/**
+ * @file hash.c
+ * @brief pcs_world_state_hash: XXH3-64 over the tick and every state store.
+ *
+ * Order is the determinism contract's: the tick, then each STATE store's byte
+ * count and bytes in store-id (registration) order. Scratch stores are left
+ * out: they hold nothing that survives a tick.
+ */
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#include "engine/world_internal.h"
+
+uint64_t pcs_world_state_hash(const pcs_world *w)
+{
+    if (!w)
+        return 0;
+    XXH3_state_t state; /* on the stack: XXH3_createState would allocate */
+    XXH3_64bits_reset(&state);
+    uint64_t tick = w->clock.tick;
+    XXH3_64bits_update(&state, &tick, sizeof tick);
+    for (uint32_t i = 0; i < w->n_stores; i++) {
+        const pcs_store_rec *s = &w->stores[i];
+        if (s->kind != PCS_STORE_STATE)
+            continue;
+        uint64_t bytes = s->elem_size * s->count;
+        XXH3_64bits_update(&state, &bytes, sizeof bytes);
+        XXH3_64bits_update(&state, s->data, (size_t)bytes);
+    }
+    return XXH3_64bits_digest(&state);
+}

@@ -1,0 +1,31 @@
+/**
+ * @file mem.h
+ * @brief Per-world build-time memory (internal).
+ *
+ * Release builds take every world array from a private mimalloc heap, freed in
+ * one call when the world dies. Sanitizer builds (PCS_MEM_SYSTEM) use the C
+ * allocator instead, so AddressSanitizer sees every array's bounds.
+ * A mimalloc heap allocates only on the thread that created it: a world is
+ * created, built and destroyed on one thread.
+ */
+#ifndef PCS_ENGINE_MEM_H
+#define PCS_ENGINE_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pcs_mem {
+    void *heap;        /**< mi_heap_t*, or the head of a block list (PCS_MEM_SYSTEM) */
+    uint64_t count;    /**< allocations made */
+    uint64_t bytes;    /**< bytes requested */
+} pcs_mem;
+
+int pcs_mem_init(pcs_mem *m);
+/** Zeroed, 64-byte aligned; NULL on failure or size overflow. */
+void *pcs_mem_alloc(pcs_mem *m, size_t bytes);
+/** Zeroed array of n elements of size; NULL on overflow. */
+void *pcs_mem_array(pcs_mem *m, size_t n, size_t size);
+char *pcs_mem_strdup(pcs_mem *m, const char *s);
+void pcs_mem_destroy(pcs_mem *m);
+
+#endif

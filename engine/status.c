@@ -1,0 +1,56 @@
+/**
+ * @file status.c
+ * @brief Status names and the thread-local last-error message.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "pcsim/status.h"
+
+static _Thread_local char pcs_error_message[512];
+
+const char *pcs_status_str(pcs_status status)
+{
+    switch (status) {
+    case PCS_OK:
+        return "PCS_OK";
+    case PCS_E_INVAL:
+        return "PCS_E_INVAL";
+    case PCS_E_NOMEM:
+        return "PCS_E_NOMEM";
+    case PCS_E_RATE:
+        return "PCS_E_RATE";
+    case PCS_E_OVERFLOW:
+        return "PCS_E_OVERFLOW";
+    case PCS_E_IO:
+        return "PCS_E_IO";
+    case PCS_E_CORRUPT:
+        return "PCS_E_CORRUPT";
+    case PCS_E_VERSION:
+        return "PCS_E_VERSION";
+    case PCS_E_STATE:
+        return "PCS_E_STATE";
+    case PCS_E_NOTFOUND:
+        return "PCS_E_NOTFOUND";
+    }
+    return "PCS_E_UNKNOWN";
+}
+
+const char *pcs_last_error(void)
+{
+    return pcs_error_message;
+}
+
+pcs_status pcs_error_set(pcs_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pcs_error_message, sizeof pcs_error_message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void pcs_error_clear(void)
+{
+    pcs_error_message[0] = '\0';
+}

@@ -1,0 +1,100 @@
+/**
+ * @file store.c
+ * @brief Named fixed-size state arrays, allocated at build from the world heap.
+ */
+#include <string.h>
+
+#include "engine/world_internal.h"
+
+static pcs_status check_name(const char *fn, const char *name)
+{
+    if (!name || !name[0])
+        return pcs_error_set(PCS_E_INVAL, "%s: name is NULL or empty", fn);
+    if (strlen(name) >= PCS_NAME_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: name '%.20s...' is longer than %u chars", fn,
+                             name, PCS_NAME_MAX - 1);
+    return PCS_OK;
+}
+
+pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, size_t count,
+                              pcs_store_kind kind, uint32_t *id)
+{
+    static const char fn[] = "pcs_store_register";
+    pcs_status st = pcs_world_check_build(w, fn);
+    if (st == PCS_OK)
+        st = check_name(fn, name);
+    if (st != PCS_OK)
+        return st;
+    if (!id)
+        return pcs_error_set(PCS_E_INVAL, "%s: id is NULL", fn);
+    if (elem_size == 0 || count == 0 || count > SIZE_MAX / elem_size)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: store '%s' has size %zu x %zu; both must be >= 1 and the "
+                             "product must fit in size_t",
+                             fn, name, elem_size, count);
+    if (kind != PCS_STORE_STATE && kind != PCS_STORE_SCRATCH)
+        return pcs_error_set(PCS_E_INVAL, "%s: store '%s' has unknown kind %d", fn, name,
+                             (int)kind);
+    uint32_t dup;
+    if (pcs_store_find(w, name, &dup) == PCS_OK)
+        return pcs_error_set(PCS_E_INVAL, "%s: store '%s' already exists (id %u)", fn, name,
+                             dup);
+    if (w->n_stores >= PCS_MAX_STORES)
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: more than %u stores", fn, PCS_MAX_STORES);
+    pcs_store_rec *s = &w->stores[w->n_stores];
+    s->data = pcs_mem_array(&w->mem, count, elem_size);
+    s->name = pcs_mem_strdup(&w->mem, name);
+    if (!s->data || !s->name)
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for store '%s' (%zu bytes)", fn, name,
+                             count * elem_size);
+    s->elem_size = elem_size;
+    s->count = count;
+    s->kind = kind;
+    *id = w->n_stores++;
+    pcs_error_clear(); /* the failed duplicate lookup above set a message */
+    return PCS_OK;
+}
+
+void *pcs_store_data(pcs_world *w, uint32_t id)
+{
+    if (!w || id >= w->n_stores) {
+        pcs_error_set(PCS_E_NOTFOUND, "pcs_store_data: no store with id %u", id);
+        return NULL;
+    }
+    return w->stores[id].data;
+}
+
+size_t pcs_store_bytes(const pcs_world *w, uint32_t id)
+{
+    if (!w || id >= w->n_stores)
+        return 0;
+    return w->stores[id].elem_size * w->stores[id].count;
+}
+
+pcs_status pcs_store_find(const pcs_world *w, const char *name, uint32_t *id)
+{
+    if (!w || !name || !id)
+        return pcs_error_set(PCS_E_INVAL, "pcs_store_find: NULL argument");
+    for (uint32_t i = 0; i < w->n_stores; i++) {
+        if (strcmp(w->stores[i].name, name) == 0) {
+            *id = i;
+            return PCS_OK;
+        }
+    }
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_store_find: no store named '%s'", name);
+}
+
+uint32_t pcs_store_count(const pcs_world *w)
+{
+    return w ? w->n_stores : 0;
+}
+
+const char *pcs_store_name(const pcs_world *w, uint32_t id)
+{
+    return (w && id < w->n_stores) ? w->stores[id].name : NULL;
+}
+
+pcs_store_kind pcs_store_kind_of(const pcs_world *w, uint32_t id)
+{
+    return (w && id < w->n_stores) ? w->stores[id].kind : PCS_STORE_SCRATCH;
+}

@@ -1,0 +1,183 @@
+/**
+ * @file system.c
+ * @brief The stage pipeline: system registration, conflict checks and the run order.
+ *
+ * Conflicts are checked at registration so the error names the two systems
+ * while the caller still knows which one it just added. At the first tick the
+ * systems are grouped by stage and sorted by (priority, id) once; the tick then
+ * walks a flat array.
+ */
+#include <string.h>
+
+#include "engine/world_internal.h"
+
+static const char *const stage_names[PCS_STAGE_COUNT] = {
+    "commands", "actuators", "kinetics", "heat",    "hydraulics", "machines", "accidents",
+    "acoustics", "sensors",  "protection", "alarms", "publish",    "events",
+};
+
+const char *pcs_stage_name(pcs_stage stage)
+{
+    return ((unsigned)stage < PCS_STAGE_COUNT) ? stage_names[stage] : "?";
+}
+
+static int contains(const uint32_t *list, uint32_t n, uint32_t store)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (list[i] == store)
+            return 1;
+    return 0;
+}
+
+/* Does the new system's access clash with an existing system of its stage? */
+static pcs_status check_conflicts(const pcs_world *w, const pcs_system_desc *d)
+{
+    for (uint32_t i = 0; i < w->n_systems; i++) {
+        const pcs_system_desc *o = &w->systems[i].desc;
+        if (o->stage != d->stage)
+            continue;
+        for (uint32_t k = 0; k < d->n_writes; k++) {
+            uint32_t s = d->writes[k];
+            const char *what = contains(o->writes, o->n_writes, s) ? "writes"
+                               : contains(o->reads, o->n_reads, s) ? "reads"
+                                                                    : NULL;
+            if (what)
+                return pcs_error_set(PCS_E_INVAL,
+                                     "pcs_system_register: '%s' writes store '%s' that '%s' "
+                                     "%s in stage %s",
+                                     d->name, w->stores[s].name, o->name, what,
+                                     pcs_stage_name(d->stage));
+        }
+        for (uint32_t k = 0; k < d->n_reads; k++) {
+            uint32_t s = d->reads[k];
+            if (contains(o->writes, o->n_writes, s))
+                return pcs_error_set(PCS_E_INVAL,
+                                     "pcs_system_register: '%s' reads store '%s' that '%s' "
+                                     "writes in stage %s",
+                                     d->name, w->stores[s].name, o->name,
+                                     pcs_stage_name(d->stage));
+        }
+    }
+    return PCS_OK;
+}
+
+static pcs_status check_desc(const pcs_world *w, const pcs_system_desc *d)
+{
+    static const char fn[] = "pcs_system_register";
+    if (!d || !d->fn || !d->name || !d->name[0])
+        return pcs_error_set(PCS_E_INVAL, "%s: desc, fn or name is NULL or empty", fn);
+    if (strlen(d->name) >= PCS_NAME_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: name '%.20s...' is longer than %u chars", fn,
+                             d->name, PCS_NAME_MAX - 1);
+    if ((unsigned)d->stage >= PCS_STAGE_COUNT)
+        return pcs_error_set(PCS_E_INVAL, "%s: '%s' has stage %d outside [0, %d]", fn, d->name,
+                             (int)d->stage, PCS_STAGE_COUNT - 1);
+    if (d->n_reads > PCS_MAX_SYSTEM_ACCESS || d->n_writes > PCS_MAX_SYSTEM_ACCESS ||
+        (d->n_reads && !d->reads) || (d->n_writes && !d->writes))
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: '%s' access lists must be non-NULL and at most %u long", fn,
+                             d->name, PCS_MAX_SYSTEM_ACCESS);
+    for (uint32_t k = 0; k < d->n_reads + d->n_writes; k++) {
+        uint32_t s = k < d->n_reads ? d->reads[k] : d->writes[k - d->n_reads];
+        if (s >= w->n_stores)
+            return pcs_error_set(PCS_E_INVAL, "%s: '%s' names store id %u, which does not exist",
+                                 fn, d->name, s);
+    }
+    for (uint32_t i = 0; i < w->n_systems; i++)
+        if (strcmp(w->systems[i].desc.name, d->name) == 0)
+            return pcs_error_set(PCS_E_INVAL, "%s: a system named '%s' already exists", fn,
+                                 d->name);
+    return PCS_OK;
+}
+
+static uint32_t *copy_ids(pcs_world *w, const uint32_t *ids, uint32_t n)
+{
+    uint32_t *c = pcs_mem_array(&w->mem, n ? n : 1, sizeof *c);
+    if (c && n)
+        memcpy(c, ids, n * sizeof *c);
+    return c;
+}
+
+pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id)
+{
+    pcs_status st = pcs_world_check_build(w, "pcs_system_register");
+    if (st == PCS_OK)
+        st = check_desc(w, desc);
+    if (st == PCS_OK)
+        st = check_conflicts(w, desc);
+    if (st != PCS_OK)
+        return st;
+    if (w->n_systems >= PCS_MAX_SYSTEMS)
+        return pcs_error_set(PCS_E_OVERFLOW, "pcs_system_register: more than %u systems",
+                             PCS_MAX_SYSTEMS);
+    pcs_system_rec *r = &w->systems[w->n_systems];
+    r->desc = *desc;
+    r->desc.name = pcs_mem_strdup(&w->mem, desc->name);
+    r->desc.reads = copy_ids(w, desc->reads, desc->n_reads);
+    r->desc.writes = copy_ids(w, desc->writes, desc->n_writes);
+    if (!r->desc.name || !r->desc.reads || !r->desc.writes)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_system_register: out of memory");
+    r->id = w->n_systems++;
+    if (id)
+        *id = r->id;
+    return PCS_OK;
+}
+
+uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage)
+{
+    if (!w || (unsigned)stage >= PCS_STAGE_COUNT)
+        return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < w->n_systems; i++)
+        n += w->systems[i].desc.stage == stage;
+    return n;
+}
+
+static int runs_before(const pcs_system_rec *a, const pcs_system_rec *b)
+{
+    if (a->desc.stage != b->desc.stage)
+        return a->desc.stage < b->desc.stage;
+    if (a->desc.priority != b->desc.priority)
+        return a->desc.priority < b->desc.priority;
+    return a->id < b->id;
+}
+
+pcs_status pcs_systems_seal(pcs_world *w)
+{
+    /* Insertion sort of indices by (stage, priority, id): runs once, n is small. */
+    for (uint32_t i = 0; i < w->n_systems; i++) {
+        uint32_t j = i;
+        while (j > 0 && runs_before(&w->systems[i], &w->systems[w->stage_order[j - 1]])) {
+            w->stage_order[j] = w->stage_order[j - 1];
+            j--;
+        }
+        w->stage_order[j] = i;
+    }
+    uint32_t k = 0;
+    for (int s = 0; s <= PCS_STAGE_COUNT; s++) {
+        while (k < w->n_systems && (int)w->systems[w->stage_order[k]].desc.stage < s)
+            k++;
+        w->stage_start[s] = k;
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
+{
+    for (uint32_t k = w->stage_start[stage]; k < w->stage_start[stage + 1]; k++) {
+        const pcs_system_desc *d = &w->systems[w->stage_order[k]].desc;
+        pcs_status st = d->fn(w, d->ctx);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn, void *ctx)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_set_stage_observer: world is NULL");
+    w->stage_observer = fn;
+    w->stage_observer_ctx = ctx;
+    return PCS_OK;
+}

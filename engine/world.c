@@ -1,0 +1,198 @@
+/**
+ * @file world.c
+ * @brief World configuration, lifecycle and the fixed-step tick.
+ */
+#include <string.h>
+
+#include "engine/world_internal.h"
+#include "pcsim/math.h"
+
+pcs_status pcs_world_config_default(pcs_world_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_config_default: cfg is NULL");
+    memset(cfg, 0, sizeof *cfg);
+    cfg->dt_s = 0.05;
+    cfg->k_slow = 72.0;
+    cfg->k_storage = 8766.0;
+    cfg->seed = 1;
+    cfg->commands_per_tick = 512;
+    cfg->mpsc_capacity = 4096;
+    cfg->max_sources = 64;
+    cfg->event_capacity = 1024;
+    cfg->journal_capacity = 65536;
+    cfg->snapshot_buffers = 4;
+    cfg->workers = PCS_WORKERS_AUTO;
+    cfg->slow_join_timeout_s = 0.005;
+    return PCS_OK;
+}
+
+static pcs_status check_u32(const char *field, uint32_t v, uint32_t lo, uint32_t hi)
+{
+    if (v < lo || v > hi)
+        return pcs_error_set(PCS_E_INVAL, "world config: %s = %u is outside [%u, %u]", field, v,
+                             lo, hi);
+    return PCS_OK;
+}
+
+pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_config_validate: cfg is NULL");
+    pcs_clock probe;
+    pcs_status st = pcs_clock_init(&probe, cfg->dt_s, cfg->k_slow, cfg->k_storage);
+    if (st != PCS_OK)
+        return pcs_error_set(st, "world config: %s", pcs_last_error());
+    struct {
+        const char *field;
+        uint32_t v, lo, hi;
+    } ranges[] = {
+        {"commands_per_tick", cfg->commands_per_tick, 1, 65536},
+        {"mpsc_capacity", cfg->mpsc_capacity, 1, 1u << 20},
+        {"max_sources", cfg->max_sources, 0, 4096},
+        {"event_capacity", cfg->event_capacity, 2, 1u << 20},
+        {"journal_capacity", cfg->journal_capacity, 1, 1u << 24},
+        {"snapshot_buffers", cfg->snapshot_buffers, 3, 64},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        st = check_u32(ranges[i].field, ranges[i].v, ranges[i].lo, ranges[i].hi);
+        if (st != PCS_OK)
+            return st;
+    }
+    if (cfg->workers != PCS_WORKERS_AUTO && cfg->workers > 256)
+        return pcs_error_set(PCS_E_INVAL,
+                             "world config: workers = %u is outside [0, 256] (or AUTO)",
+                             cfg->workers);
+    double t = cfg->slow_join_timeout_s;
+    if (!pcs_isfinite(t) || t < 0.0 || t > 60.0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "world config: slow_join_timeout_s = %g is outside [0, 60] s", t);
+    return PCS_OK;
+}
+
+static pcs_status world_alloc_tables(pcs_world *w)
+{
+    pcs_mem *m = &w->mem;
+    w->stores = pcs_mem_array(m, PCS_MAX_STORES, sizeof *w->stores);
+    w->systems = pcs_mem_array(m, PCS_MAX_SYSTEMS, sizeof *w->systems);
+    w->stage_order = pcs_mem_array(m, PCS_MAX_SYSTEMS, sizeof *w->stage_order);
+    w->events = pcs_mem_array(m, w->cfg.event_capacity, sizeof *w->events);
+    w->jobs = pcs_mem_array(m, PCS_MAX_JOBS, sizeof *w->jobs);
+    if (!w->stores || !w->systems || !w->stage_order || !w->events || !w->jobs)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory for world tables");
+    return pcs_commands_create(w);
+}
+
+pcs_status pcs_world_create(const pcs_world_config *cfg, pcs_world **out)
+{
+    if (!out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_create: out is NULL");
+    pcs_status st = pcs_world_config_validate(cfg);
+    if (st != PCS_OK)
+        return st;
+    pcs_mem mem;
+    if (pcs_mem_init(&mem) != 0)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: cannot create the world heap");
+    pcs_world *w = pcs_mem_alloc(&mem, sizeof *w);
+    if (!w) {
+        pcs_mem_destroy(&mem);
+        return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory");
+    }
+    w->mem = mem;
+    w->cfg = *cfg;
+    pcs_clock_init(&w->clock, cfg->dt_s, cfg->k_slow, cfg->k_storage);
+    st = world_alloc_tables(w);
+    if (st != PCS_OK) {
+        pcs_world_destroy(w);
+        return st;
+    }
+    *out = w;
+    return PCS_OK;
+}
+
+void pcs_world_destroy(pcs_world *w)
+{
+    if (!w)
+        return;
+    pcs_commands_destroy(w);
+    pcs_mem mem = w->mem; /* w itself lives in the heap being destroyed */
+    pcs_mem_destroy(&mem);
+}
+
+pcs_status pcs_world_check_build(const pcs_world *w, const char *fn)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "%s: world is NULL", fn);
+    if (w->sealed)
+        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed (it has ticked); "
+                                          "register everything before the first tick",
+                             fn);
+    return PCS_OK;
+}
+
+static void observe(pcs_world *w, pcs_stage stage, int end)
+{
+    if (w->stage_observer)
+        w->stage_observer(w->stage_observer_ctx, stage, end, w->clock.tick);
+}
+
+pcs_status pcs_world_tick(pcs_world *w)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_tick: world is NULL");
+    if (w->clock.tick >= PCS_CLOCK_TICK_MAX)
+        return pcs_clock_advance(&w->clock); /* reports the overflow, clock unchanged */
+    if (!w->sealed) {
+        pcs_status st = pcs_systems_seal(w);
+        if (st != PCS_OK)
+            return st;
+        w->sealed = 1;
+    }
+    pcs_events_begin_tick(w);
+    pcs_status st = pcs_jobs_before_tick(w);
+    for (int s = 0; st == PCS_OK && s < PCS_STAGE_COUNT; s++) {
+        observe(w, (pcs_stage)s, 0);
+        if (s == PCS_STAGE_COMMANDS)
+            st = pcs_commands_stage(w);
+        if (s == PCS_STAGE_EVENTS)
+            pcs_events_end_tick(w);
+        if (st == PCS_OK)
+            st = pcs_systems_run_stage(w, (pcs_stage)s);
+        if (s == PCS_STAGE_EVENTS && st == PCS_OK)
+            pcs_events_deliver(w);
+        observe(w, (pcs_stage)s, 1);
+    }
+    if (st != PCS_OK)
+        return st;
+    return pcs_clock_advance(&w->clock);
+}
+
+const pcs_clock *pcs_world_clock(const pcs_world *w)
+{
+    return w ? &w->clock : NULL;
+}
+
+const pcs_world_config *pcs_world_config_get(const pcs_world *w)
+{
+    return w ? &w->cfg : NULL;
+}
+
+int pcs_world_sealed(const pcs_world *w)
+{
+    return w ? w->sealed : 0;
+}
+
+void *pcs_world_alloc(pcs_world *w, size_t bytes)
+{
+    if (pcs_world_check_build(w, "pcs_world_alloc") != PCS_OK)
+        return NULL;
+    void *p = pcs_mem_alloc(&w->mem, bytes);
+    if (!p)
+        pcs_error_set(PCS_E_NOMEM, "pcs_world_alloc: cannot allocate %zu bytes", bytes);
+    return p;
+}
+
+uint64_t pcs_world_alloc_count(const pcs_world *w)
+{
+    return w ? w->mem.count : 0;
+}

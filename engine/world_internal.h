@@ -1,0 +1,111 @@
+/**
+ * @file world_internal.h
+ * @brief The world's private layout, shared by the engine's files only.
+ *
+ * Everything here is allocated at create or during the build phase and sized
+ * then; the tick only reads and writes these arrays.
+ */
+#ifndef PCS_ENGINE_WORLD_INTERNAL_H
+#define PCS_ENGINE_WORLD_INTERNAL_H
+
+#include "engine/mem.h"
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/event.h"
+#include "pcsim/job.h"
+#include "pcsim/system.h"
+#include "pcsim/world.h"
+
+typedef struct pcs_store_rec {
+    const char *name;
+    void *data;
+    size_t elem_size;
+    size_t count;
+    pcs_store_kind kind;
+} pcs_store_rec;
+
+typedef struct pcs_system_rec {
+    pcs_system_desc desc; /* name and access lists point into world memory */
+    uint32_t id;
+} pcs_system_rec;
+
+typedef struct pcs_channel_rec {
+    const char *name;
+    const char *unit;
+    pcs_channel_kind kind;
+    uint32_t store;
+    uint32_t index;
+} pcs_channel_rec;
+
+typedef struct pcs_job_rec {
+    pcs_job_desc desc;     /* name points into world memory */
+    void *input;           /* input_bytes */
+    void **outputs;        /* n_chunks slots of output_bytes */
+    pcs_status *chunk_status;
+    int pending;           /* a run was submitted and not yet merged */
+    uint64_t submit_tick;
+} pcs_job_rec;
+
+typedef struct pcs_command_queue pcs_command_queue;
+
+/* Sentinel stored in an unused command-handler slot. */
+typedef struct pcs_handler_rec {
+    pcs_command_fn fn;
+    void *ctx;
+} pcs_handler_rec;
+
+struct pcs_world {
+    pcs_world_config cfg;
+    pcs_clock clock;
+    int sealed;
+    pcs_mem mem;
+
+    pcs_store_rec *stores; /* PCS_MAX_STORES */
+    uint32_t n_stores;
+
+    pcs_system_rec *systems; /* PCS_MAX_SYSTEMS, registration order */
+    uint32_t n_systems;
+    uint32_t *stage_order;               /* system indices grouped by stage, sorted */
+    uint32_t stage_start[PCS_STAGE_COUNT + 1];
+    pcs_stage_observer_fn stage_observer;
+    void *stage_observer_ctx;
+
+    pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
+    pcs_command_queue *commands;
+
+    pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
+    uint32_t n_events;
+    uint64_t events_dropped_tick;
+    uint64_t events_dropped_total;
+    pcs_event_fn event_fn;
+    void *event_ctx;
+
+    pcs_channel_rec *channels;
+    uint32_t n_channels;
+    uint32_t channels_cap;
+
+    pcs_job_rec *jobs; /* PCS_MAX_JOBS */
+    uint32_t n_jobs;
+};
+
+/* Common guard for build-phase registrations. */
+pcs_status pcs_world_check_build(const pcs_world *w, const char *fn);
+
+/* engine/command.c */
+pcs_status pcs_commands_create(pcs_world *w);
+void pcs_commands_destroy(pcs_world *w);
+pcs_status pcs_commands_stage(pcs_world *w);
+
+/* engine/event.c */
+void pcs_events_begin_tick(pcs_world *w);
+void pcs_events_end_tick(pcs_world *w);
+void pcs_events_deliver(pcs_world *w);
+
+/* engine/system.c */
+pcs_status pcs_systems_seal(pcs_world *w);
+pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
+
+/* engine/job.c */
+pcs_status pcs_jobs_before_tick(pcs_world *w);
+
+#endif

@@ -1,0 +1,59 @@
+/**
+ * @file event.h
+ * @brief Events: every consequence a host may care about, stamped with its tick.
+ *
+ * Systems emit events into a fixed-capacity per-tick buffer. When it is full,
+ * further events are counted and one PCS_EV_EVENT_OVERFLOW event (values[0] =
+ * count dropped) closes the tick's list: overflow is never silent. At stage 13
+ * the tick's events go to the host callback and to the event log.
+ * Thread-safety: world thread only.
+ */
+#ifndef PCSIM_EVENT_H
+#define PCSIM_EVENT_H
+
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/status.h"
+#include "pcsim/world.h"
+
+/** Engine event kinds. Models use kinds >= PCS_EV_MODEL_BASE. */
+enum {
+    PCS_EV_NONE = 0,
+    PCS_EV_COMMAND_REJECTED = 1, /**< subject = kind; values: class, id, seq, status */
+    PCS_EV_EVENT_OVERFLOW = 2,   /**< values[0] = events dropped this tick */
+    PCS_EV_MODEL_BASE = 256,
+};
+
+#define PCS_EVENT_VALUES 4u
+
+/** An event: 48 bytes of plain data. */
+typedef struct pcs_event {
+    uint32_t kind;                    /**< PCS_EV_* or a model kind */
+    uint32_t subject;                 /**< what it is about (unit, pump, alarm id) */
+    uint64_t tick;                    /**< tick it happened on */
+    double values[PCS_EVENT_VALUES];  /**< kind-specific values (SI units) */
+} pcs_event;
+
+/**
+ * Emit an event on the current tick. Never fails the tick: when the buffer is
+ * full the event is counted as dropped. @return PCS_E_OVERFLOW when dropped,
+ * PCS_E_INVAL for NULL.
+ */
+PCS_API pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double v0,
+                                  double v1, double v2, double v3);
+
+/** Events of the last completed tick (valid until the next tick). */
+PCS_API const pcs_event *pcs_world_events(const pcs_world *w, uint32_t *count);
+
+/** Total events dropped for lack of space since creation. */
+PCS_API uint64_t pcs_world_events_dropped(const pcs_world *w);
+
+/**
+ * Host callback, called at stage 13 with the tick's events in emission order.
+ * Set NULL to remove. World thread only.
+ */
+typedef void (*pcs_event_fn)(void *ctx, const pcs_event *events, uint32_t count);
+PCS_API pcs_status pcs_world_set_event_callback(pcs_world *w, pcs_event_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,21 @@
+/**
+ * @file pcsim.h
+ * @brief Everything public in pcsim: include this one header.
+ */
+#ifndef PCSIM_PCSIM_H
+#define PCSIM_PCSIM_H
+
+#include "pcsim/channel.h"
+#include "pcsim/clock.h"
+#include "pcsim/command.h"
+#include "pcsim/event.h"
+#include "pcsim/export.h"
+#include "pcsim/job.h"
+#include "pcsim/math.h"
+#include "pcsim/rng.h"
+#include "pcsim/status.h"
+#include "pcsim/system.h"
+#include "pcsim/version.h"
+#include "pcsim/world.h"
+
+#endif

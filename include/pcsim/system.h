@@ -1,0 +1,124 @@
+/**
+ * @file system.h
+ * @brief Stores, stages and systems: how models plug into the tick.
+ *
+ * A store is a named, fixed-size array allocated at build from the world heap.
+ * A system is a function registered for one stage that declares which stores it
+ * reads and writes. Within a stage, systems run in (priority, id) order; the
+ * builder refuses two writers of one store, or a reader of a store another
+ * system of the same stage writes, and names both, so data only moves forward
+ * from stage to stage (DESIGN.md section 2).
+ *
+ * Thread-safety: registration and store access belong to the world's thread.
+ */
+#ifndef PCSIM_SYSTEM_H
+#define PCSIM_SYSTEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/status.h"
+#include "pcsim/world.h"
+
+/** The 13 FAST stages, in run order. The order is part of the determinism contract. */
+typedef enum pcs_stage {
+    PCS_STAGE_COMMANDS = 0,
+    PCS_STAGE_ACTUATORS,
+    PCS_STAGE_KINETICS,
+    PCS_STAGE_HEAT,
+    PCS_STAGE_HYDRAULICS,
+    PCS_STAGE_MACHINES,
+    PCS_STAGE_ACCIDENTS,
+    PCS_STAGE_ACOUSTICS,
+    PCS_STAGE_SENSORS,
+    PCS_STAGE_PROTECTION,
+    PCS_STAGE_ALARMS,
+    PCS_STAGE_PUBLISH,
+    PCS_STAGE_EVENTS,
+    PCS_STAGE_COUNT
+} pcs_stage;
+
+/** Lower-case stage name ("kinetics"), or "?" out of range. */
+PCS_API const char *pcs_stage_name(pcs_stage stage);
+
+/** Store kinds: STATE stores are hashed and saved; SCRATCH stores are not. */
+typedef enum pcs_store_kind {
+    PCS_STORE_STATE = 0,
+    PCS_STORE_SCRATCH = 1,
+} pcs_store_kind;
+
+/** Most stores and systems a world may hold. */
+#define PCS_MAX_STORES 1024u
+#define PCS_MAX_SYSTEMS 512u
+#define PCS_MAX_SYSTEM_ACCESS 32u
+#define PCS_NAME_MAX 64u
+
+/**
+ * Register a zeroed array of @p count elements of @p elem_size bytes.
+ * @param name unique, 1..63 chars. @param id set to the store id (registration order).
+ * @return PCS_E_INVAL (NULL, empty/long/duplicate name, zero size, size overflow),
+ *         PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_MAX_STORES, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size,
+                                      size_t count, pcs_store_kind kind, uint32_t *id);
+
+/** Base address of store @p id, or NULL (with PCS_E_NOTFOUND set) if it does not exist. */
+PCS_API void *pcs_store_data(pcs_world *w, uint32_t id);
+
+/** Bytes in store @p id (elem_size * count), 0 if it does not exist. */
+PCS_API size_t pcs_store_bytes(const pcs_world *w, uint32_t id);
+
+/** Find a store by name. @return PCS_E_NOTFOUND if absent. */
+PCS_API pcs_status pcs_store_find(const pcs_world *w, const char *name, uint32_t *id);
+
+/** Number of registered stores. */
+PCS_API uint32_t pcs_store_count(const pcs_world *w);
+
+/** Name of store @p id, or NULL. */
+PCS_API const char *pcs_store_name(const pcs_world *w, uint32_t id);
+
+/** Kind of store @p id (PCS_STORE_SCRATCH if it does not exist). */
+PCS_API pcs_store_kind pcs_store_kind_of(const pcs_world *w, uint32_t id);
+
+/**
+ * A system body. Runs on the world's thread at its stage.
+ * @return PCS_OK, or an error (set the message with pcs_error_set) to stop the tick.
+ */
+typedef pcs_status (*pcs_system_fn)(pcs_world *w, void *ctx);
+
+/** What a system is and what it touches. */
+typedef struct pcs_system_desc {
+    const char *name;       /**< unique, for messages and profiles */
+    pcs_stage stage;        /**< stage it runs in */
+    int32_t priority;       /**< lower runs first; ties by registration order */
+    pcs_system_fn fn;       /**< body */
+    void *ctx;              /**< passed to fn; owned by the caller */
+    const uint32_t *reads;  /**< store ids read (may be NULL when n_reads = 0) */
+    uint32_t n_reads;       /**< <= PCS_MAX_SYSTEM_ACCESS */
+    const uint32_t *writes; /**< store ids written */
+    uint32_t n_writes;      /**< <= PCS_MAX_SYSTEM_ACCESS */
+} pcs_system_desc;
+
+/**
+ * Register a system. Refused (PCS_E_INVAL, naming both systems and the store)
+ * when it writes a store another system of its stage writes, or reads a store
+ * another system of its stage writes, or writes one another reads.
+ * @return PCS_E_INVAL (NULL fn/name, bad stage, unknown store, access lists too
+ *         long), PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_MAX_SYSTEMS.
+ */
+PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id);
+
+/** Number of systems registered for @p stage. */
+PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
+
+/**
+ * Observer called around each stage (for the profile module: the engine
+ * reads no clock itself). @p end is 0 before the stage and 1 after it.
+ * Set NULL to remove. Build phase or between ticks only.
+ */
+typedef void (*pcs_stage_observer_fn)(void *ctx, pcs_stage stage, int end, uint64_t tick);
+PCS_API pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn,
+                                                void *ctx);
+
+#endif

@@ -1,0 +1,17 @@
+/**
+ * @file version.h
+ * @brief Library version.
+ */
+#ifndef PCSIM_VERSION_H
+#define PCSIM_VERSION_H
+
+#include "pcsim/export.h"
+
+#define PCS_VERSION_MAJOR 0
+#define PCS_VERSION_MINOR 1
+#define PCS_VERSION_PATCH 0
+
+/** "MAJOR.MINOR.PATCH" of the library actually linked. Thread-safe. */
+PCS_API const char *pcs_version(void);
+
+#endif

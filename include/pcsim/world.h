@@ -1,0 +1,101 @@
+/**
+ * @file world.h
+ * @brief The world: all state of one independent site, and its fixed-step tick.
+ *
+ * Lifecycle: pcs_world_config_default -> edit -> pcs_world_create -> register
+ * stores, systems, command handlers, channels and jobs (the build phase) ->
+ * pcs_world_tick repeatedly -> pcs_world_destroy. The first tick seals the
+ * world: registrations after it fail with PCS_E_STATE, because every array is
+ * allocated at build and a tick allocates nothing (DESIGN.md section 2).
+ *
+ * Thread-safety: a world belongs to the thread that ticks it (the host's).
+ * Other threads may only submit commands (command.h) and read snapshots.
+ */
+#ifndef PCSIM_WORLD_H
+#define PCSIM_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcsim/clock.h"
+#include "pcsim/export.h"
+#include "pcsim/status.h"
+
+typedef struct pcs_world pcs_world;
+
+/** World configuration. Start from pcs_world_config_default(). */
+typedef struct pcs_world_config {
+    double dt_s;                /**< FAST step, s; default 0.05; [1e-6, 10] */
+    double k_slow;              /**< SLOW acceleration; default 72; (0, 1e9] */
+    double k_storage;           /**< STORAGE acceleration; default 8766; (0, 1e9] */
+    uint64_t seed;              /**< world seed for every rng stream; default 1 */
+    uint32_t commands_per_tick; /**< drain limit at stage 1; default 512; [1, 65536] */
+    uint32_t mpsc_capacity;     /**< shared command ring capacity; default 4096; [1, 2^20] */
+    uint32_t max_sources;       /**< command sources that may be opened; default 64; [0, 4096] */
+    uint32_t event_capacity;    /**< events per tick; default 1024; [2, 2^20] */
+    uint32_t journal_capacity;  /**< journal entries kept in memory; default 65536; [1, 2^24] */
+    uint32_t snapshot_buffers;  /**< snapshot pool size; default 4; [3, 64] */
+    uint32_t workers;           /**< slow-job workers; PCS_WORKERS_AUTO or [0, 256] */
+    double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0, 60] */
+} pcs_world_config;
+
+/** Ask for the default worker count max(1, min(2, ncpu - 2)). */
+#define PCS_WORKERS_AUTO UINT32_MAX
+
+/** Fill @p cfg with the defaults above. PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_world_config_default(pcs_world_config *cfg);
+
+/**
+ * Check every field against its range.
+ * @return PCS_E_INVAL with a message naming the first bad field, its value and
+ *         the allowed range.
+ */
+PCS_API pcs_status pcs_world_config_validate(const pcs_world_config *cfg);
+
+/**
+ * Create a world from a validated copy of @p cfg. All its memory comes from a
+ * per-world mimalloc heap. @p out is set only on success.
+ * @return PCS_E_INVAL (bad config or NULL), PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_world_create(const pcs_world_config *cfg, pcs_world **out);
+
+/** Free a world and everything it owns. NULL is allowed. Not thread-safe. */
+PCS_API void pcs_world_destroy(pcs_world *w);
+
+/**
+ * Run one FAST tick: join/merge due slow jobs, then stages 1-13 (DESIGN.md
+ * section 2) in order. On success the clock advances by one tick.
+ * If a system fails, the tick stops there, its status is returned with its
+ * message, and the clock does not advance. Partial mutations made by stages
+ * that already ran are NOT rolled back.
+ * @return PCS_OK, a system's error, PCS_E_OVERFLOW at the tick limit,
+ *         PCS_E_INVAL for NULL.
+ */
+PCS_API pcs_status pcs_world_tick(pcs_world *w);
+
+/** The world's clock (read-only), or NULL for NULL. */
+PCS_API const pcs_clock *pcs_world_clock(const pcs_world *w);
+
+/** The configuration the world was created with, or NULL for NULL. */
+PCS_API const pcs_world_config *pcs_world_config_get(const pcs_world *w);
+
+/** True once the first tick has sealed the world against registrations. */
+PCS_API int pcs_world_sealed(const pcs_world *w);
+
+/**
+ * XXH3-64 over the clock's tick and every state store's bytes in store-id
+ * order (DESIGN.md section 7). Scratch stores are excluded. 0 for NULL.
+ */
+PCS_API uint64_t pcs_world_state_hash(const pcs_world *w);
+
+/**
+ * Allocate @p bytes (zeroed, 64-byte aligned) from the world's heap. Build
+ * phase only: models use it for their private arrays.
+ * @return NULL with PCS_E_STATE after sealing, PCS_E_NOMEM on failure.
+ */
+PCS_API void *pcs_world_alloc(pcs_world *w, size_t bytes);
+
+/** Number of allocations made from the world's heap so far (test hook). */
+PCS_API uint64_t pcs_world_alloc_count(const pcs_world *w);
+
+#endif
