@@ -19,8 +19,8 @@ set -u
 ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$ROOT" || exit 2
 
-CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version'
-INFRA='snapshot|exec|profile|persist|scenario|pcsim'
+CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version|persist'
+INFRA='snapshot|exec|profile|scenario|pcsim'
 fail=0
 
 # Source files of a layer, comments stripped, as "file:line:text".
