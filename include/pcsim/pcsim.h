@@ -16,6 +16,7 @@
 #include "pcsim/rng.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
+#include "pcsim/thread.h"
 #include "pcsim/version.h"
 #include "pcsim/world.h"
 
