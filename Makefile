@@ -17,10 +17,10 @@ endif
 # -ffp-contract=off: no fused multiply-add, so results do not depend on the
 # compiler's contraction choices (DESIGN.md section 7). Never -ffast-math.
 BASEFLAGS := -std=c17 -g -fPIC -fvisibility=hidden -ffp-contract=off -fno-fast-math \
-             -D_GNU_SOURCE -Iinclude -I. $(WARN) -MMD -MP
+             -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP
 OPT     ?= -O2
 CFLAGS  ?=
-LIBS    := -lck -lxxhash -lhwloc -ljansson -lm -lpthread
+LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
 MIMALLOC_LIB := -lmimalloc
 OMPFLAG := -fopenmp
 
