@@ -212,7 +212,7 @@ static pcs_status build_stores(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f)
     m->rho = m->mu + nodes;
     m->steady_prev = pcs_world_alloc(w, nodes * (m->n_r + 1u) * sizeof(double));
     if (!m->steady_prev)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: %s", pcs_last_error());
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for the steady-state buffer");
     return PCS_OK;
 }
 
@@ -307,7 +307,7 @@ pcs_status pcs_fuel_build(pcs_world *w, uint32_t unit_index, const pcs_fuel_conf
         return st;
     pcs_fuel_model *m = pcs_world_alloc(w, sizeof *m);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: %s", pcs_last_error());
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for the model");
     pcs_fuel f;
     memset(&f, 0, sizeof f);
     m->unit_index = unit_index;

@@ -25,7 +25,7 @@ pcs_status pcs_prop_table_build(pcs_world *w, pcs_prop_table *tab, const char *w
     uint32_t n = (uint32_t)intervals + 1u;
     double *v = pcs_world_alloc(w, (size_t)n * sizeof *v);
     if (!v)
-        return pcs_error_set(PCS_E_NOMEM, "%s table: %s", what, pcs_last_error());
+        return pcs_error_set(PCS_E_NOMEM, "%s table: no memory for %u points", what, n);
     double step = (t_hi_k - t_lo_k) / intervals;
     for (uint32_t i = 0; i < n; i++) {
         double t = (i + 1u == n) ? t_hi_k : t_lo_k + step * (double)i;
