@@ -195,7 +195,7 @@ void pcs_fuel_summarise(pcs_fuel_model *m)
     double t_max = 0.0, clad_max = 0.0, centre = 0.0, fuel = 0.0, cool = 0.0;
     double out_num = 0.0, out_den = 0.0, out_plain = 0.0;
     for (uint32_t c = 0; c < m->n_ch; c++) {
-        double c_centre = 0.0, c_fuel = 0.0, c_cool = 0.0;
+        double c_centre = 0.0, c_fuel = 0.0, c_cool = 0.0, t_below = m->t_in[c];
         for (uint32_t j = 0; j < nax; j++) {
             size_t n = (size_t)c * nax + j;
             const double *t = m->t_rod + n * nr;
@@ -206,7 +206,10 @@ void pcs_fuel_summarise(pcs_fuel_model *m)
             }
             for (uint32_t i = nf; i < nr; i++)
                 clad_max = t[i] > clad_max ? t[i] : clad_max;
-            c_cool += m->t_cool[n];
+            /* Node values are outlets (donor cell): the node's mean is the
+             * average of its inlet and outlet. */
+            c_cool += 0.5 * (t_below + m->t_cool[n]);
+            t_below = m->t_cool[n];
         }
         double wgt = m->rod_frac[c] / (double)nax;
         centre += c_centre * wgt;

@@ -246,6 +246,10 @@ Test(fuel_rod, steady_state_matches_hand_computation)
     }
     cr_assert(rel_err(x.out[PCS_FUEL_OUT_HEAT_TO_COOLANT], power) < 1e-9);
     cr_assert(rel_err(x.out[PCS_FUEL_OUT_FLOW_HEAT], power) < 1e-9);
+    /* Linear coolant rise: outlet T_in + 4 dT_node, mean T_in + 2 dT_node. */
+    double t_in = cfg.t_inlet_k;
+    cr_assert(rel_err(x.out[PCS_FUEL_OUT_COOLANT_T_OUT] - t_in, 4.0 * want_cool) < 1e-9);
+    cr_assert(rel_err(x.out[PCS_FUEL_OUT_COOLANT_T_AVG] - t_in, 2.0 * want_cool) < 1e-9);
     pcs_world_destroy(x.w);
 }
 
@@ -264,7 +268,8 @@ Test(fuel_rod, reference_core_full_power_outlet_and_channels)
     cr_assert(fabs(t_out - 599.0) < 1.0, "outlet %.3f K", t_out);
     cr_assert(x.out[PCS_FUEL_OUT_T_MAX] > x.out[PCS_FUEL_OUT_T_CENTRE_AVG]);
     cr_assert(x.out[PCS_FUEL_OUT_T_CENTRE_AVG] > x.out[PCS_FUEL_OUT_T_AVG]);
-    cr_assert(x.out[PCS_FUEL_OUT_T_AVG] > x.out[PCS_FUEL_OUT_CLAD_T_MAX] - 100.0);
+    cr_assert(x.out[PCS_FUEL_OUT_T_AVG] > x.out[PCS_FUEL_OUT_CLAD_T_MAX]);
+    cr_assert(x.out[PCS_FUEL_OUT_CLAD_T_MAX] > t_out);
     cr_assert(x.out[PCS_FUEL_OUT_COOLANT_T_AVG] > 565.1 &&
               x.out[PCS_FUEL_OUT_COOLANT_T_AVG] < t_out);
     cr_assert(rel_err(x.out[PCS_FUEL_OUT_HEAT_TO_COOLANT], FR_FULL_POWER_W) < 1e-9);

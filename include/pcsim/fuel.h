@@ -184,7 +184,8 @@ enum {
     PCS_FUEL_OUT_T_AVG,           /**< volume-mean fuel temperature, K: Doppler input */
     PCS_FUEL_OUT_CLAD_T_MAX,      /**< hottest clad node, K */
     PCS_FUEL_OUT_COOLANT_T_OUT,   /**< mixed-mean core outlet (weights mdot cp), K */
-    PCS_FUEL_OUT_COOLANT_T_AVG,   /**< volume-mean coolant temperature, K: moderator input */
+    PCS_FUEL_OUT_COOLANT_T_AVG,   /**< volume-mean coolant temperature (each node's mean of
+                                       inlet and outlet), K: moderator input */
     PCS_FUEL_OUT_HEAT_TO_COOLANT, /**< clad-to-coolant convection plus direct heating, W */
     PCS_FUEL_OUT_FLOW_HEAT,       /**< enthalpy rise carried out by the flow,
                                        sum mdot cp (T_node - T_below), W */
@@ -242,7 +243,10 @@ typedef struct pcs_fuel {
  * @param out filled on success
  * @return PCS_E_INVAL (bad config naming the field, bad store or index, NULL),
  *         PCS_E_STATE after sealing, PCS_E_NOMEM, or a registration error
- *         (e.g. the names already exist for this unit).
+ *         (e.g. the names already exist for this unit). Arguments are checked
+ *         before anything is registered; after a later failure (out of memory,
+ *         name clash) the world may hold part of the model and should be
+ *         destroyed.
  */
 PCS_API pcs_status pcs_fuel_build(pcs_world *w, uint32_t unit_index, const pcs_fuel_config *cfg,
                                   uint32_t power_store, uint32_t power_index, pcs_fuel *out);
