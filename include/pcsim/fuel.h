@@ -26,7 +26,9 @@
  *   Mass Transfer, Eq. 8.60, n = 0.4 for heating; valid Re > 1e4,
  *   0.6 < Pr < 160), floored at the laminar fully developed value
  *   Nu = 4.36 (uniform heat flux, Incropera Eq. 8.53) so that a stagnant
- *   channel still conducts; Re and D_h use the rod's share of the square
+ *   channel still conducts (in the transition range, 2300 < Re < 1e4, the
+ *   Dittus-Boelter value is used as is and overpredicts; there is no
+ *   subcooled or nucleate boiling model); Re and D_h use the rod's share of the square
  *   lattice cell, A = p^2 - pi r_co^2, D_h = 4 A / (2 pi r_co).
  *
  * Time integration is backward Euler, one linear solve per (channel, node)
