@@ -205,27 +205,16 @@ pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stag
     if (m->registered)
         return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
     size_t n = (size_t)m->nx * m->ny;
-    uint32_t ids[3];
-    void *hdr, *u0, *u1;
-    pcs_status st = pcs_model_store(w, m->name, "hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE,
-                                    &ids[0], &hdr);
-    if (st == PCS_OK)
-        st = pcs_model_store(w, m->name, "u0", sizeof(double), n, PCS_STORE_STATE, &ids[1], &u0);
-    if (st == PCS_OK)
-        st = pcs_model_store(w, m->name, "u1", sizeof(double), n, PCS_STORE_STATE, &ids[2], &u1);
+    pcs_model_part parts[3] = {
+        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL},
+        {"u0", sizeof(double), n, PCS_STORE_STATE, NULL},
+        {"u1", sizeof(double), n, PCS_STORE_STATE, NULL},
+    };
+    pcs_status st =
+        pcs_model_register_parts(w, m->name, parts, 3, diffusion_system, m, stage, priority);
     if (st != PCS_OK)
         return st;
-    pcs_system_desc desc = {.name = m->name,
-                            .stage = stage,
-                            .priority = priority,
-                            .fn = diffusion_system,
-                            .ctx = m,
-                            .writes = ids,
-                            .n_writes = 3};
-    uint32_t sys;
-    st = pcs_system_register(w, &desc, &sys);
-    if (st != PCS_OK)
-        return st;
+    void *hdr = parts[0].data, *u0 = parts[1].data, *u1 = parts[2].data;
     memcpy(hdr, m->hdr, sizeof(pcs_model_header));
     memcpy(u0, m->buf[0], n * sizeof(double));
     memcpy(u1, m->buf[1], n * sizeof(double));

@@ -51,6 +51,50 @@ static inline pcs_status pcs_model_store(pcs_world *w, const char *instance, con
     return PCS_OK;
 }
 
+/** One store a model asks for at registration; data is filled in. */
+typedef struct pcs_model_part {
+    const char *part;    /**< suffix after "<instance>." */
+    size_t elem_size;    /**< bytes per element */
+    size_t count;        /**< elements */
+    pcs_store_kind kind; /**< STATE (hashed) or SCRATCH */
+    void *data;          /**< out: the store's memory */
+} pcs_model_part;
+
+/** Most stores one model registers. */
+#define PCS_MODEL_PARTS_MAX 8u
+
+/**
+ * Register every store in @p parts, then the system "<instance>" that runs
+ * @p fn(w, @p ctx) at (@p stage, @p priority) and declares it writes all of
+ * them. The caller moves its state into parts[i].data only after PCS_OK, so
+ * a failure leaves the model usable standalone.
+ */
+static inline pcs_status pcs_model_register_parts(pcs_world *w, const char *instance,
+                                                  pcs_model_part *parts, uint32_t n_parts,
+                                                  pcs_system_fn fn, void *ctx, pcs_stage stage,
+                                                  int32_t priority)
+{
+    uint32_t ids[PCS_MODEL_PARTS_MAX];
+    if (n_parts > PCS_MODEL_PARTS_MAX)
+        return pcs_error_set(PCS_E_INVAL, "pcs_model_register_parts: %u parts; max %u", n_parts,
+                             PCS_MODEL_PARTS_MAX);
+    for (uint32_t i = 0; i < n_parts; i++) {
+        pcs_status st = pcs_model_store(w, instance, parts[i].part, parts[i].elem_size,
+                                        parts[i].count, parts[i].kind, &ids[i], &parts[i].data);
+        if (st != PCS_OK)
+            return st;
+    }
+    pcs_system_desc desc = {.name = instance,
+                            .stage = stage,
+                            .priority = priority,
+                            .fn = fn,
+                            .ctx = ctx,
+                            .writes = ids,
+                            .n_writes = n_parts};
+    uint32_t sys;
+    return pcs_system_register(w, &desc, &sys);
+}
+
 /** Step counter and double-buffer index, kept in a STATE store when registered. */
 typedef struct pcs_model_header {
     uint32_t cur;   /**< index (0 or 1) of the buffer holding the current state */
