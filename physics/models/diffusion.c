@@ -109,18 +109,24 @@ static inline double cell_update(double l, double c, double r, double u, double 
 
 /* One output row from the rows above (up), at (mid) and below (dn); at the
  * grid's top or bottom edge the caller passes mid as up or dn. */
-static void diffuse_row(const double *up, const double *mid, const double *dn, double *out,
-                        uint32_t nx, double k)
+static void diffuse_row(const double *restrict up, const double *restrict mid,
+                        const double *restrict dn, double *restrict out, size_t nx, double k)
 {
     if (nx == 1) {
         out[0] = cell_update(mid[0], mid[0], mid[0], up[0], dn[0], k);
         return;
     }
     out[0] = cell_update(mid[0], mid[0], mid[1], up[0], dn[0], k);
-    for (uint32_t x = 1; x + 1 < nx; x++)
+    /* At -O2 gcc vectorizes only loops without a scalar remainder; the simd
+     * pragma asks for vector code anyway. Lanes are independent cells, so
+     * the arithmetic (and every result bit) is the same as the scalar loop. */
+    const size_t end = nx - 1;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (size_t x = 1; x < end; x++)
         out[x] = cell_update(mid[x - 1], mid[x], mid[x + 1], up[x], dn[x], k);
-    uint32_t e = nx - 1;
-    out[e] = cell_update(mid[e - 1], mid[e], mid[e], up[e], dn[e], k);
+    out[end] = cell_update(mid[end - 1], mid[end], mid[end], up[end], dn[end], k);
 }
 
 pcs_status pcs_diffusion_step(pcs_diffusion *m)
@@ -140,7 +146,7 @@ pcs_status pcs_diffusion_step(pcs_diffusion *m)
         const double *mid = src + (size_t)y * nx;
         const double *up = y > 0 ? mid - nx : mid;
         const double *dn = y + 1 < ny ? mid + nx : mid;
-        diffuse_row(up, mid, dn, dst + (size_t)y * nx, (uint32_t)nx, k);
+        diffuse_row(up, mid, dn, dst + (size_t)y * nx, nx, k);
     }
     m->hdr->cur = cur ^ 1u;
     m->hdr->steps++;
