@@ -215,11 +215,17 @@ void pcs_flocking_destroy(pcs_flocking *m)
     free(m);
 }
 
+/* Cell index of coordinate p; plain comparisons (no libm call) because this
+ * runs per agent per step. p == +half, or NaN/outside values from a loaded
+ * store, land on a valid edge cell. */
 static uint32_t cell_coord(double p, double half, double cell, uint32_t cells)
 {
-    double c = pcs_floor((p + half) / cell);
-    /* p == +half (or a value loaded from outside) lands on a valid edge cell */
-    return (uint32_t)pcs_clamp(c, 0.0, (double)(cells - 1u));
+    double c = (p + half) / cell;
+    if (!(c > 0.0))
+        return 0;
+    if (c >= (double)cells)
+        return cells - 1u;
+    return (uint32_t)c;
 }
 
 /* Stable counting sort of the agents by cell. */
@@ -308,7 +314,7 @@ static void neighbour_sums(const pcs_flocking *m, const double *const src[FIELDS
                 s->dx += dx;
                 s->dy += dy;
                 if (d2 > 0.0) {
-                    double q = pcs_fmax(d2, m->sep_d2_min);
+                    double q = d2 > m->sep_d2_min ? d2 : m->sep_d2_min;
                     s->sx += dx / q;
                     s->sy += dy / q;
                 }
