@@ -71,8 +71,10 @@ PCS_API pcs_status pcs_rayaabb_ray_init(pcs_rayaabb_ray *ray, double ox, double 
 PCS_API pcs_status pcs_rayaabb_box_init(pcs_rayaabb_box *box, double min_x, double min_y,
                                         double max_x, double max_y);
 
-/** Check a ray or box that was filled by hand, with the init functions' rules. */
+/** Check a ray filled by hand with pcs_rayaabb_ray_init's rules; PCS_E_INVAL if bad. */
 PCS_API pcs_status pcs_rayaabb_ray_check(const pcs_rayaabb_ray *ray);
+
+/** Check a box filled by hand with pcs_rayaabb_box_init's rules; PCS_E_INVAL if bad. */
 PCS_API pcs_status pcs_rayaabb_box_check(const pcs_rayaabb_box *box);
 
 /**
@@ -122,8 +124,10 @@ PCS_API void pcs_rayaabb_destroy(pcs_rayaabb *m);
 PCS_API pcs_status pcs_rayaabb_add_ray(pcs_rayaabb *m, const pcs_rayaabb_ray *ray, uint32_t *index);
 PCS_API pcs_status pcs_rayaabb_add_box(pcs_rayaabb *m, const pcs_rayaabb_box *box, uint32_t *index);
 
-/** Replace ray / box @p index (checked). @return PCS_E_INVAL (NULL, invalid, no such index). */
+/** Replace ray @p index (checked). @return PCS_E_INVAL (NULL, invalid, no such ray). */
 PCS_API pcs_status pcs_rayaabb_set_ray(pcs_rayaabb *m, uint32_t index, const pcs_rayaabb_ray *ray);
+
+/** Replace box @p index (checked). @return PCS_E_INVAL (NULL, invalid, no such box). */
 PCS_API pcs_status pcs_rayaabb_set_box(pcs_rayaabb *m, uint32_t index, const pcs_rayaabb_box *box);
 
 /**
