@@ -139,8 +139,8 @@ static void life_row(const uint8_t *restrict up, const uint8_t *restrict mid,
 {
     out[0] = life_rule(mid[0], edge_count(up, mid, dn, 0, w, wrap));
     /* simd: vector code at -O2 as well (see diffusion.c); lanes are independent. */
-    const size_t end = w - 1; /* w >= 1 here; for w == 1 the loop is empty */
-#ifdef _OPENMP
+    const size_t end = w - 1;               /* w >= 1 here; for w == 1 the loop is empty */
+#if defined(_OPENMP) && !defined(__clang__) /* clang 14 refuses it: -Wpass-failed */
 #pragma omp simd
 #endif
     for (size_t x = 1; x < end; x++) {
