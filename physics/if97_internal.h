@@ -1,0 +1,187 @@
+/**
+ * @file if97_internal.h
+ * @brief Internal machinery shared by the IAPWS-IF97 files: polynomial terms,
+ *        power tables, unchecked region equations.
+ *
+ * Every IF97 equation is a sum of terms n_i * x^I_i * y^J_i (IAPWS R7-97(2012)
+ * and the supplementary releases write them that way, one table row per term).
+ * Evaluating each term with pcs_pow would cost ~20 ns per term, so instead the
+ * integer powers of x and y are built once per call by multiplication
+ * (if97_powers) and every term is two loads and two multiplications. The
+ * derivatives of a fundamental equation reuse the same products: for a term
+ * a = n x^I y^J, d/dx gives I a / x, so the sums sum(I a), sum(J a),
+ * sum(I(I-1) a), ... are accumulated in one pass and divided by x or y once.
+ *
+ * The unchecked if97_* functions below take SI units, assume their arguments
+ * are inside the region (the public pcs_if97_* and pcs_water_* functions check
+ * ranges and then call them), and never allocate.
+ */
+#ifndef PCS_PHYSICS_IF97_INTERNAL_H
+#define PCS_PHYSICS_IF97_INTERNAL_H
+
+#include "pcsim/water.h"
+
+/** One row of an IF97 coefficient table: n * x^i * y^j. */
+typedef struct if97_term {
+    int i;
+    int j;
+    double n;
+} if97_term;
+
+/** Largest |exponent| in any IF97 table used here (region 2 residual: 58). */
+#define IF97_MAX_POW 64
+
+/**
+ * Powers x^k for k = lo..hi into pw[0 .. hi-lo], by multiplication.
+ * x^k = x^(k/2) * x^(k - k/2): every power is one multiplication and the
+ * dependency chain is only log2(k) deep, so the loop does not serialise on
+ * multiply latency. Relative rounding error is below |k| ulp.
+ * Requires lo <= 0 <= hi, hi - lo < 2*IF97_MAX_POW, x != 0 when lo < 0.
+ */
+static inline void if97_powers(double x, int lo, int hi, double *pw)
+{
+    double *pos = pw - lo; /* pos[k] = x^k */
+    pos[0] = 1.0;
+    if (hi >= 1) {
+        pos[1] = x;
+    }
+    for (int k = 2; k <= hi; k++) {
+        pos[k] = pos[k >> 1] * pos[k - (k >> 1)];
+    }
+    if (lo <= -1) {
+        pos[-1] = 1.0 / x;
+    }
+    for (int k = 2; k <= -lo; k++) {
+        pos[-k] = pos[-(k >> 1)] * pos[-(k - (k >> 1))];
+    }
+}
+
+/** Value and derivative sums of a two-variable term table (see file comment). */
+typedef struct if97_sums {
+    double f;   /**< sum a */
+    double fx;  /**< d/dx */
+    double fy;  /**< d/dy */
+    double fxx; /**< d2/dx2 */
+    double fyy; /**< d2/dy2 */
+    double fxy; /**< d2/dxdy */
+} if97_sums;
+
+/**
+ * All first and second derivatives of sum n x^I y^J. Powers come from
+ * if97_powers tables px (offset ilo) and py (offset jlo).
+ */
+static inline void if97_sum_all(const if97_term *t, int nt, const double *px, int ilo,
+                                const double *py, int jlo, double x, double y, if97_sums *s)
+{
+    double f = 0.0, si = 0.0, sj = 0.0, sii = 0.0, sjj = 0.0, sij = 0.0;
+    for (int k = 0; k < nt; k++) {
+        const double a = t[k].n * px[t[k].i - ilo] * py[t[k].j - jlo];
+        const double di = (double)t[k].i;
+        const double dj = (double)t[k].j;
+        f += a;
+        si += di * a;
+        sj += dj * a;
+        sii += di * (di - 1.0) * a;
+        sjj += dj * (dj - 1.0) * a;
+        sij += di * dj * a;
+    }
+    const double ix = 1.0 / x;
+    const double iy = 1.0 / y;
+    s->f = f;
+    s->fx = si * ix;
+    s->fy = sj * iy;
+    s->fxx = sii * ix * ix;
+    s->fyy = sjj * iy * iy;
+    s->fxy = sij * ix * iy;
+}
+
+/** sum n x^I y^J (no derivatives): the backward and boundary equations. */
+static inline double if97_sum(const if97_term *t, int nt, const double *px, int ilo,
+                              const double *py, int jlo)
+{
+    double f = 0.0;
+    for (int k = 0; k < nt; k++) {
+        f += t[k].n * px[t[k].i - ilo] * py[t[k].j - jlo];
+    }
+    return f;
+}
+
+/** Evaluate sum n x^I y^J with its own power tables (I in [ilo,ihi], J in [jlo,jhi]). */
+static inline double if97_poly(const if97_term *t, int nt, double x, int ilo, int ihi, double y,
+                               int jlo, int jhi)
+{
+    double px[2 * IF97_MAX_POW];
+    double py[2 * IF97_MAX_POW];
+    if97_powers(x, ilo, ihi, px);
+    if97_powers(y, jlo, jhi, py);
+    return if97_sum(t, nt, px, ilo, py, jlo);
+}
+
+/* ---- IF97 constants, IAPWS R7-97(2012) Sec. 3 (all SI) ---- */
+#define IF97_R 461.526           /* specific gas constant, J/(kg K), Eq. 1 */
+#define IF97_TC 647.096          /* critical temperature, K, Eq. 2 */
+#define IF97_PC 22.064e6         /* critical pressure, Pa, Eq. 3 */
+#define IF97_RHOC 322.0          /* critical density, kg/m3, Eq. 4 */
+#define IF97_T13 623.15          /* region 1/3 boundary temperature, K */
+#define IF97_T25 1073.15         /* region 2/5 boundary temperature, K */
+#define IF97_TMAX5 2273.15       /* upper temperature of region 5, K */
+#define IF97_TMIN 273.15         /* lowest temperature of the formulation, K */
+#define IF97_PMAX 100e6          /* highest pressure of regions 1-3, Pa */
+#define IF97_PMAX5 50e6          /* highest pressure of region 5, Pa */
+#define IF97_T23MAX 863.15       /* T_B23 at 100 MPa, K */
+#define IF97_PSMIN 611.212677    /* p_sat(273.15 K), Pa (Eq. 30) */
+#define IF97_PS13 16.529164253e6 /* p_sat(623.15 K) = p_B23(623.15 K), Pa */
+
+/* ---- argument checks shared by the public functions (water_if97_api.c) ---- */
+/** PCS_OK if lo <= v <= hi, else PCS_E_INVAL naming fn, param, value, range, unit. */
+pcs_status if97_check(const char *fn, const char *param, double v, double lo, double hi,
+                      const char *unit);
+/** PCS_OK if 0 < v <= hi (pressures), else PCS_E_INVAL. */
+pcs_status if97_check_pos(const char *fn, const char *param, double v, double hi, const char *unit);
+/** PCS_E_INVAL naming fn and param if ptr is NULL. */
+pcs_status if97_check_out(const char *fn, const char *param, const void *ptr);
+/** PCS_OK if every field of props is finite, else PCS_E_INVAL naming fn and the state. */
+pcs_status if97_check_props(const char *fn, const pcs_water_props *props);
+
+/* ---- unchecked forward equations (SI in, SI out) ---- */
+void if97_region1_props(double p, double t, pcs_water_props *out);
+void if97_region2_props(double p, double t, pcs_water_props *out);
+void if97_region3_props(double rho, double t, pcs_water_props *out);
+void if97_region5_props(double p, double t, pcs_water_props *out);
+/** Region 1 specific enthalpy only, J/kg (only gamma_tau is summed). */
+double if97_region1_h(double p, double t);
+/** Region 1 specific volume only, m3/kg (only gamma_pi is summed). */
+double if97_region1_v(double p, double t);
+/** Region 1 h (J/kg) and cp (J/(kg K)) in one pass, for Newton on T. */
+void if97_region1_h_cp(double p, double t, double *h, double *cp);
+/** Region 1 s (J/(kg K)) and cp/T in one pass, for Newton on T at fixed s. */
+void if97_region1_s_dsdt(double p, double t, double *s, double *dsdt);
+double if97_region2_h(double p, double t);
+double if97_region2_v(double p, double t);
+void if97_region2_h_cp(double p, double t, double *h, double *cp);
+void if97_region2_s_dsdt(double p, double t, double *s, double *dsdt);
+double if97_region5_h(double p, double t);
+double if97_region5_v(double p, double t);
+
+/* ---- unchecked region 4 and boundaries ---- */
+double if97_psat(double t);    /* Eq. 30, Pa */
+double if97_tsat(double p);    /* Eq. 31, K */
+double if97_b23_p(double t);   /* Eq. 5, Pa */
+double if97_b23_t(double p);   /* Eq. 6, K */
+double if97_b2bc_p(double h);  /* Eq. 20, Pa */
+double if97_b2bc_h(double p);  /* Eq. 21, J/kg */
+double if97_b3ab_h(double p);  /* SR3-03 Eq. 1, J/kg */
+double if97_p3sat_h(double h); /* SR3-03 Eq. 10, Pa */
+double if97_p3sat_s(double s); /* SR3-03 Eq. 11, Pa */
+
+/* ---- unchecked backward equations ---- */
+double if97_region1_t_ph(double p, double h);
+double if97_region1_t_ps(double p, double s);
+double if97_region2_t_ph(double p, double h);
+double if97_region2_t_ps(double p, double s);
+double if97_region3_t_ph(double p, double h);
+double if97_region3_v_ph(double p, double h);
+double if97_region3_t_ps(double p, double s);
+double if97_region3_v_ps(double p, double s);
+
+#endif
