@@ -148,6 +148,15 @@ void if97_region1_props(double p, double t, pcs_water_props *out);
 void if97_region2_props(double p, double t, pcs_water_props *out);
 void if97_region3_props(double rho, double t, pcs_water_props *out);
 void if97_region5_props(double p, double t, pcs_water_props *out);
+
+/** Region 3 state and the partial derivatives a 2-D Newton on (rho, T) needs. */
+typedef struct if97_r3_state {
+    double p, h, s;        /**< Pa, J/kg, J/(kg K) */
+    double dp_drho, dp_dt; /**< (dp/drho)_T, (dp/dT)_rho */
+    double dh_drho, dh_dt; /**< (dh/drho)_T, (dh/dT)_rho */
+    double ds_drho, ds_dt; /**< (ds/drho)_T, (ds/dT)_rho */
+} if97_r3_state;
+void if97_region3_state(double rho, double t, if97_r3_state *st);
 /** Region 1 specific enthalpy only, J/kg (only gamma_tau is summed). */
 double if97_region1_h(double p, double t);
 /** Region 1 specific volume only, m3/kg (only gamma_pi is summed). */

@@ -533,3 +533,43 @@ double if97_b3ab_h(double p)
         pi * (0.374696550136983e1 + pi * (-0.219921901054187e-1 + pi * 0.875131686009950e-4));
     return eta * 1e3;
 }
+
+/*
+ * Region 3 values and first partial derivatives in (rho, T), from Table 31's
+ * relations differentiated once more (delta = rho/rho_c, tau = T_c/T, so
+ * d/drho = (1/rho_c) d/ddelta and d/dT = -(tau/T) d/dtau):
+ *   p = R T rho delta phi_d
+ *   (dp/drho)_T = R T (2 delta phi_d + delta^2 phi_dd)
+ *   (dp/dT)_rho = R rho delta (phi_d - tau phi_dt)
+ *   h = R T (tau phi_t + delta phi_d)
+ *   (dh/drho)_T = (R T / rho) delta (phi_d + delta phi_dd + tau phi_dt)
+ *   (dh/dT)_rho = R (delta phi_d - tau^2 phi_tt - delta tau phi_dt)
+ *   s = R (tau phi_t - phi)
+ *   (ds/drho)_T = (R / rho) delta (tau phi_dt - phi_d)
+ *   (ds/dT)_rho = -R tau^2 phi_tt / T
+ */
+void if97_region3_state(double rho, double t, if97_r3_state *st)
+{
+    double pd[12];
+    double pt[27];
+    const double delta = rho / IF97_RHOC;
+    const double tau = IF97_TC / t;
+    if97_powers(delta, 0, 11, pd);
+    if97_powers(tau, 0, 26, pt);
+    if97_sums s;
+    if97_sum_all(r3_terms, 39, pd, 0, pt, 0, delta, tau, &s);
+    const double phi = r3_n1 * pcs_log(delta) + s.f;
+    const double f_d = r3_n1 / delta + s.fx;
+    const double f_dd = -r3_n1 / (delta * delta) + s.fxx;
+    const double f_t = s.fy, f_tt = s.fyy, f_dt = s.fxy;
+    const double r = IF97_R;
+    st->p = rho * r * t * delta * f_d;
+    st->dp_drho = r * t * (2.0 * delta * f_d + delta * delta * f_dd);
+    st->dp_dt = r * rho * delta * (f_d - tau * f_dt);
+    st->h = r * t * (tau * f_t + delta * f_d);
+    st->dh_drho = r * t / rho * delta * (f_d + delta * f_dd + tau * f_dt);
+    st->dh_dt = r * (delta * f_d - tau * tau * f_tt - delta * tau * f_dt);
+    st->s = r * (tau * f_t - phi);
+    st->ds_drho = r / rho * delta * (tau * f_dt - f_d);
+    st->ds_dt = -r * tau * tau * f_tt / t;
+}

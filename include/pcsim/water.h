@@ -41,7 +41,10 @@
  * releases' stated consistency (|dT| <= 25 mK in regions 1, 2, 3). The
  * dispatching functions pcs_water_t_ph / pcs_water_t_ps refine the backward
  * value with Newton steps on the forward equation, so their result is
- * consistent with pcs_water_props_pt to about 1e-9 K.
+ * consistent with pcs_water_props_pt to about 1e-10 K — except within a few
+ * mK of the region 1/3 boundary (623.15 K) and of B23, where the neighbouring
+ * regions' equations themselves differ by up to ~4 mK at equal (p, h); there
+ * the round trip T -> h -> T is good to 5 mK.
  */
 #ifndef PCSIM_WATER_H
 #define PCSIM_WATER_H
