@@ -66,6 +66,83 @@ typedef struct if97_sums {
     double fxy; /**< d2/dxdy */
 } if97_sums;
 
+/*
+ * Sums over term values use several accumulators ("lanes") added in a fixed
+ * order: a single accumulator makes one long chain of dependent additions
+ * (34 x 4 cycles of latency in region 1), and the compiler may not reassociate
+ * it without -ffast-math. The lane order is part of the source, so results are
+ * still bit-identical across builds (DESIGN.md section 7).
+ */
+
+/** Weight of a term in a lane sum. */
+enum if97_weight { IF97_W_1, IF97_W_I, IF97_W_J, IF97_W_JJ };
+
+static inline double if97_weight_of(const if97_term *t, enum if97_weight w)
+{
+    const double di = (double)t->i, dj = (double)t->j;
+    switch (w) {
+    case IF97_W_I:
+        return di;
+    case IF97_W_J:
+        return dj;
+    case IF97_W_JJ:
+        return dj * (dj - 1.0);
+    default:
+        return 1.0;
+    }
+}
+
+/** sum_k weight(t_k) a_k with four lanes; w is a constant at every call site. */
+static inline double if97_lane_sum(const if97_term *t, const double *a, int n, enum if97_weight w)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        s0 += if97_weight_of(&t[k], w) * a[k];
+        s1 += if97_weight_of(&t[k + 1], w) * a[k + 1];
+        s2 += if97_weight_of(&t[k + 2], w) * a[k + 2];
+        s3 += if97_weight_of(&t[k + 3], w) * a[k + 3];
+    }
+    for (; k < n; k++) {
+        s0 += if97_weight_of(&t[k], w) * a[k];
+    }
+    return (s0 + s1) + (s2 + s3);
+}
+
+/**
+ * All first and second derivatives of sum a_k, where a_k = n_k x^I_k y^J_k has
+ * already been evaluated (t gives the exponents used as weights). Two lanes
+ * per sum: six sums already run in parallel.
+ */
+static inline void if97_sum_terms(const if97_term *t, int nt, const double *a, double x, double y,
+                                  if97_sums *s)
+{
+    double f[2] = {0.0, 0.0}, si[2] = {0.0, 0.0}, sj[2] = {0.0, 0.0};
+    double sii[2] = {0.0, 0.0}, sjj[2] = {0.0, 0.0}, sij[2] = {0.0, 0.0};
+    for (int k = 0; k < nt; k++) {
+        const int l = k & 1;
+        const double di = (double)t[k].i;
+        const double dj = (double)t[k].j;
+        f[l] += a[k];
+        si[l] += di * a[k];
+        sj[l] += dj * a[k];
+        sii[l] += di * (di - 1.0) * a[k];
+        sjj[l] += dj * (dj - 1.0) * a[k];
+        sij[l] += di * dj * a[k];
+    }
+    const double ix = 1.0 / x;
+    const double iy = 1.0 / y;
+    s->f = f[0] + f[1];
+    s->fx = (si[0] + si[1]) * ix;
+    s->fy = (sj[0] + sj[1]) * iy;
+    s->fxx = (sii[0] + sii[1]) * ix * ix;
+    s->fyy = (sjj[0] + sjj[1]) * iy * iy;
+    s->fxy = (sij[0] + sij[1]) * ix * iy;
+}
+
+/** Largest number of terms in one IF97 table (region 2 T(p,s) 2a: 46). */
+#define IF97_MAX_TERMS 48
+
 /**
  * All first and second derivatives of sum n x^I y^J. Powers come from
  * if97_powers tables px (offset ilo) and py (offset jlo).
@@ -73,26 +150,11 @@ typedef struct if97_sums {
 static inline void if97_sum_all(const if97_term *t, int nt, const double *px, int ilo,
                                 const double *py, int jlo, double x, double y, if97_sums *s)
 {
-    double f = 0.0, si = 0.0, sj = 0.0, sii = 0.0, sjj = 0.0, sij = 0.0;
+    double a[IF97_MAX_TERMS];
     for (int k = 0; k < nt; k++) {
-        const double a = t[k].n * px[t[k].i - ilo] * py[t[k].j - jlo];
-        const double di = (double)t[k].i;
-        const double dj = (double)t[k].j;
-        f += a;
-        si += di * a;
-        sj += dj * a;
-        sii += di * (di - 1.0) * a;
-        sjj += dj * (dj - 1.0) * a;
-        sij += di * dj * a;
+        a[k] = t[k].n * px[t[k].i - ilo] * py[t[k].j - jlo];
     }
-    const double ix = 1.0 / x;
-    const double iy = 1.0 / y;
-    s->f = f;
-    s->fx = si * ix;
-    s->fy = sj * iy;
-    s->fxx = sii * ix * ix;
-    s->fyy = sjj * iy * iy;
-    s->fxy = sij * ix * iy;
+    if97_sum_terms(t, nt, a, x, y, s);
 }
 
 /** sum n x^I y^J (no derivatives): the backward and boundary equations. */
@@ -118,19 +180,21 @@ static inline double if97_poly(const if97_term *t, int nt, double x, int ilo, in
 }
 
 /* ---- IF97 constants, IAPWS R7-97(2012) Sec. 3 (all SI) ---- */
-#define IF97_R 461.526           /* specific gas constant, J/(kg K), Eq. 1 */
-#define IF97_TC 647.096          /* critical temperature, K, Eq. 2 */
-#define IF97_PC 22.064e6         /* critical pressure, Pa, Eq. 3 */
-#define IF97_RHOC 322.0          /* critical density, kg/m3, Eq. 4 */
-#define IF97_T13 623.15          /* region 1/3 boundary temperature, K */
-#define IF97_T25 1073.15         /* region 2/5 boundary temperature, K */
-#define IF97_TMAX5 2273.15       /* upper temperature of region 5, K */
-#define IF97_TMIN 273.15         /* lowest temperature of the formulation, K */
-#define IF97_PMAX 100e6          /* highest pressure of regions 1-3, Pa */
-#define IF97_PMAX5 50e6          /* highest pressure of region 5, Pa */
-#define IF97_T23MAX 863.15       /* T_B23 at 100 MPa, K */
-#define IF97_PSMIN 611.212677    /* p_sat(273.15 K), Pa (Eq. 30) */
-#define IF97_PS13 16.529164253e6 /* p_sat(623.15 K) = p_B23(623.15 K), Pa */
+#define IF97_R 461.526        /* specific gas constant, J/(kg K), Eq. 1 */
+#define IF97_TC 647.096       /* critical temperature, K, Eq. 2 */
+#define IF97_PC 22.064e6      /* critical pressure, Pa, Eq. 3 */
+#define IF97_RHOC 322.0       /* critical density, kg/m3, Eq. 4 */
+#define IF97_T13 623.15       /* region 1/3 boundary temperature, K */
+#define IF97_T25 1073.15      /* region 2/5 boundary temperature, K */
+#define IF97_TMAX5 2273.15    /* upper temperature of region 5, K */
+#define IF97_TMIN 273.15      /* lowest temperature of the formulation, K */
+#define IF97_PMAX 100e6       /* highest pressure of regions 1-3, Pa */
+#define IF97_PMAX5 50e6       /* highest pressure of region 5, Pa */
+#define IF97_T23MAX 863.15    /* T_B23 at 100 MPa, K */
+#define IF97_PSMIN 611.212677 /* p_sat(273.15 K), Pa (Eq. 30) */
+/* p_sat(623.15 K) from Eq. 30 to the last bit (a test checks it), Pa: the
+   pressure below which the saturation line separates regions 1 and 2 */
+#define IF97_PS13 16529164.252604481
 
 /* ---- argument checks shared by the public functions (water_if97_api.c) ---- */
 /** PCS_OK if lo <= v <= hi, else PCS_E_INVAL naming fn, param, value, range, unit. */
@@ -142,6 +206,18 @@ pcs_status if97_check_pos(const char *fn, const char *param, double v, double hi
 pcs_status if97_check_out(const char *fn, const char *param, const void *ptr);
 /** PCS_OK if every field of props is finite, else PCS_E_INVAL naming fn and the state. */
 pcs_status if97_check_props(const char *fn, const pcs_water_props *props);
+
+/* ---- hand-written power products of the hot equations (checked against the
+ * {I, J} tables by tests/test_if97_kernels.c) ---- */
+extern const if97_term if97_r1_terms[34];
+extern const if97_term if97_r2_res_terms[43];
+extern const if97_term if97_r1_tph_terms[20];
+/** a[k] = x^I_k y^J_k of region 1 (x = 7.1 - pi, y = tau - 1.222). */
+void if97_r1_products(double x, double y, double a[34]);
+/** a[k] = pi^I_k y^J_k of the region 2 residual part (y = tau - 0.5). */
+void if97_r2_products(double pi, double y, double a[43]);
+/** a[k] = pi^I_k y^J_k of region 1 T(p,h) (y = eta + 1). */
+void if97_r1_tph_products(double pi, double y, double a[20]);
 
 /* ---- unchecked forward equations (SI in, SI out) ---- */
 void if97_region1_props(double p, double t, pcs_water_props *out);

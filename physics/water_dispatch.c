@@ -433,7 +433,7 @@ static pcs_status no_convergence(const target_ops *op, double p, double y, int r
  */
 static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol)
 {
-    const int low_p = p <= if97_psat(IF97_T13);
+    const int low_p = p <= IF97_PS13;
     const int has_liquid = p >= IF97_PSMIN;
     const double ts = low_p && has_liquid ? if97_tsat(p) : 0.0;
     const double t_hi1 = low_p ? ts : IF97_T13;
@@ -537,7 +537,7 @@ pcs_status pcs_water_t_ps(double p_pa, double s_j_kg_k, double *t_k)
 static pcs_status saturated(const char *fn, double p, double ts, pcs_water_props *liq,
                             pcs_water_props *vap)
 {
-    if (p <= if97_psat(IF97_T13)) {
+    if (p <= IF97_PS13) {
         if97_region1_props(p, ts, liq);
         if97_region2_props(p, ts, vap);
         return PCS_OK;

@@ -22,7 +22,7 @@
 /* gamma = sum n (7.1 - pi)^I (tau - 1.222)^J                              */
 /* ---------------------------------------------------------------------- */
 
-static const if97_term r1_terms[34] = {
+const if97_term if97_r1_terms[34] = {
     {0, -2, 1.4632971213167e-1},     {0, -1, -8.4548187169114e-1},
     {0, 0, -3.756360367204e0},       {0, 1, 3.3855169168385e0},
     {0, 2, -9.5791963387872e-1},     {0, 3, 1.5772038513228e-1},
@@ -44,68 +44,102 @@ static const if97_term r1_terms[34] = {
 
 #define R1_PSTAR 16.53e6
 #define R1_TSTAR 1386.0
-#define R1_ILO 0
-#define R1_IHI 32
-#define R1_JLO (-41)
-#define R1_JHI 17
 
-/* Power tables of x = 7.1 - pi and y = tau - 1.222 for region 1. */
-typedef struct r1_pows {
-    double x, y, pi, tau;
-    double px[R1_IHI - R1_ILO + 1];
-    double py[R1_JHI - R1_JLO + 1];
-} r1_pows;
+/*
+ * x^I y^J of the 34 terms, in Table 2 order, with each power built from
+ * smaller ones in a short chain (about 35 multiplications and one division
+ * instead of 34 calls to pow). tests/test_if97_kernels.c checks every product
+ * against the {I, J} of if97_r1_terms.
+ */
+void if97_r1_products(double x, double y, double a[34])
+{
+    const double x2 = x * x, x3 = x2 * x, x4 = x2 * x2, x5 = x4 * x, x8 = x4 * x4;
+    const double x16 = x8 * x8, x21 = x16 * x5, x23 = x21 * x2, x29 = x21 * x8;
+    const double x30 = x29 * x, x31 = x30 * x, x32 = x16 * x16;
+    const double y2 = y * y, y3 = y2 * y, y4 = y2 * y2, y5 = y4 * y, y6 = y3 * y3;
+    const double y10 = y5 * y5, y17 = y10 * y6 * y;
+    const double v1 = 1.0 / y, v2 = v1 * v1, v3 = v2 * v1, v4 = v2 * v2, v5 = v4 * v1;
+    const double v6 = v3 * v3, v7 = v4 * v3, v8 = v4 * v4, v9 = v8 * v1, v11 = v8 * v3;
+    const double v29 = v11 * v11 * v7, v31 = v29 * v2, v38 = v31 * v7, v39 = v38 * v1;
+    const double v40 = v38 * v2, v41 = v40 * v1;
+    a[0] = v2;
+    a[1] = v1;
+    a[2] = 1.0;
+    a[3] = y;
+    a[4] = y2;
+    a[5] = y3;
+    a[6] = y4;
+    a[7] = y5;
+    a[8] = x * v9;
+    a[9] = x * v7;
+    a[10] = x * v1;
+    a[11] = x;
+    a[12] = x * y;
+    a[13] = x * y3;
+    a[14] = x2 * v3;
+    a[15] = x2;
+    a[16] = x2 * y;
+    a[17] = x2 * y3;
+    a[18] = x2 * y17;
+    a[19] = x3 * v4;
+    a[20] = x3;
+    a[21] = x3 * y6;
+    a[22] = x4 * v5;
+    a[23] = x4 * v2;
+    a[24] = x4 * y10;
+    a[25] = x5 * v8;
+    a[26] = x8 * v11;
+    a[27] = x8 * v6;
+    a[28] = x21 * v29;
+    a[29] = x23 * v31;
+    a[30] = x29 * v38;
+    a[31] = x30 * v39;
+    a[32] = x31 * v40;
+    a[33] = x32 * v41;
+}
 
-static void r1_setup(double p, double t, r1_pows *w)
+/* Reduced variables and term values n x^I y^J of region 1 at (p, T). */
+typedef struct r1_terms_at {
+    double pi, tau, x, y;
+    double a[34];
+} r1_terms_at;
+
+static void r1_eval(double p, double t, r1_terms_at *w)
 {
     w->pi = p / R1_PSTAR;
     w->tau = R1_TSTAR / t;
     w->x = 7.1 - w->pi;
     w->y = w->tau - 1.222;
-    if97_powers(w->x, R1_ILO, R1_IHI, w->px);
-    if97_powers(w->y, R1_JLO, R1_JHI, w->py);
-}
-
-static double r1_term(const r1_pows *w, int k)
-{
-    return r1_terms[k].n * w->px[r1_terms[k].i - R1_ILO] * w->py[r1_terms[k].j - R1_JLO];
+    if97_r1_products(w->x, w->y, w->a);
+    for (int k = 0; k < 34; k++) {
+        w->a[k] *= if97_r1_terms[k].n;
+    }
 }
 
 double if97_region1_h(double p, double t)
 {
-    r1_pows w;
-    r1_setup(p, t, &w);
-    double sj = 0.0; /* sum n J x^I y^J = y * gamma_tau */
-    for (int k = 0; k < 34; k++) {
-        sj += (double)r1_terms[k].j * r1_term(&w, k);
-    }
+    r1_terms_at w;
+    r1_eval(p, t, &w);
+    const double sj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_J); /* y * gamma_tau */
     /* h = R T tau gamma_tau (Table 3) */
     return IF97_R * t * w.tau * (sj / w.y);
 }
 
 double if97_region1_v(double p, double t)
 {
-    r1_pows w;
-    r1_setup(p, t, &w);
-    double si = 0.0; /* sum n I x^I y^J = -x * gamma_pi */
-    for (int k = 0; k < 34; k++) {
-        si += (double)r1_terms[k].i * r1_term(&w, k);
-    }
+    r1_terms_at w;
+    r1_eval(p, t, &w);
+    const double si = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_I); /* -x * gamma_pi */
     /* v = R T pi gamma_pi / p (Table 3) */
     return IF97_R * t * w.pi * (-si / w.x) / p;
 }
 
 void if97_region1_h_cp(double p, double t, double *h, double *cp)
 {
-    r1_pows w;
-    r1_setup(p, t, &w);
-    double sj = 0.0, sjj = 0.0;
-    for (int k = 0; k < 34; k++) {
-        const double a = r1_term(&w, k);
-        const double dj = (double)r1_terms[k].j;
-        sj += dj * a;
-        sjj += dj * (dj - 1.0) * a;
-    }
+    r1_terms_at w;
+    r1_eval(p, t, &w);
+    const double sj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_J);
+    const double sjj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_JJ);
     const double g_t = sj / w.y;
     const double g_tt = sjj / (w.y * w.y);
     *h = IF97_R * t * w.tau * g_t;
@@ -114,16 +148,11 @@ void if97_region1_h_cp(double p, double t, double *h, double *cp)
 
 void if97_region1_s_dsdt(double p, double t, double *s, double *dsdt)
 {
-    r1_pows w;
-    r1_setup(p, t, &w);
-    double f = 0.0, sj = 0.0, sjj = 0.0;
-    for (int k = 0; k < 34; k++) {
-        const double a = r1_term(&w, k);
-        const double dj = (double)r1_terms[k].j;
-        f += a;
-        sj += dj * a;
-        sjj += dj * (dj - 1.0) * a;
-    }
+    r1_terms_at w;
+    r1_eval(p, t, &w);
+    const double f = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_1);
+    const double sj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_J);
+    const double sjj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_JJ);
     const double g_t = sj / w.y;
     const double g_tt = sjj / (w.y * w.y);
     *s = IF97_R * (w.tau * g_t - f);
@@ -132,10 +161,10 @@ void if97_region1_s_dsdt(double p, double t, double *s, double *dsdt)
 
 void if97_region1_props(double p, double t, pcs_water_props *out)
 {
-    r1_pows w;
-    r1_setup(p, t, &w);
+    r1_terms_at w;
+    r1_eval(p, t, &w);
     if97_sums s;
-    if97_sum_all(r1_terms, 34, w.px, R1_ILO, w.py, R1_JLO, w.x, w.y, &s);
+    if97_sum_terms(if97_r1_terms, 34, w.a, w.x, w.y, &s);
     /* d/dpi = -d/dx because x = 7.1 - pi */
     const double g = s.f, g_p = -s.fx, g_pp = s.fxx, g_t = s.fy, g_tt = s.fyy, g_pt = -s.fxy;
     const double pi = w.pi, tau = w.tau, rt = IF97_R * t;
@@ -167,7 +196,7 @@ static const if97_term r2_ideal[9] = {
     {0, -1, -4.383951131945e0},  {0, 2, -2.8408632460772e-1},  {0, 3, 2.1268463753307e-2},
 };
 
-static const if97_term r2_res[43] = {
+const if97_term if97_r2_res_terms[43] = {
     {1, 0, -1.7731742473213e-3},    {1, 1, -1.7834862292358e-2},    {1, 2, -4.5996013696365e-2},
     {1, 3, -5.7581259083432e-2},    {1, 6, -5.032527872793e-2},     {2, 1, -3.3032641670203e-5},
     {2, 2, -1.8948987516315e-4},    {2, 4, -3.9392777243355e-3},    {2, 7, -4.3797295650573e-2},
@@ -200,74 +229,157 @@ static const if97_term r5_res[6] = {
     {2, 3, 2.2440037409485e-6}, {2, 9, -4.1163275453471e-6}, {3, 7, 3.7919454822955e-8},
 };
 
+/*
+ * pi^I y^J of the 43 residual terms of region 2 (Table 11 order), y = tau - 0.5,
+ * each power from smaller ones (about 45 multiplications). Checked against
+ * the {I, J} of if97_r2_res_terms by tests/test_if97_kernels.c.
+ */
+void if97_r2_products(double pi, double y, double a[43])
+{
+    const double p2 = pi * pi, p3 = p2 * pi, p4 = p2 * p2, p5 = p4 * pi, p6 = p3 * p3;
+    const double p7 = p6 * pi, p8 = p4 * p4, p9 = p8 * pi, p10 = p5 * p5, p16 = p8 * p8;
+    const double p18 = p16 * p2, p20 = p10 * p10, p21 = p20 * pi, p22 = p20 * p2;
+    const double p23 = p20 * p3, p24 = p20 * p4;
+    const double y2 = y * y, y3 = y2 * y, y4 = y2 * y2, y6 = y3 * y3, y7 = y6 * y;
+    const double y8 = y4 * y4, y10 = y8 * y2, y11 = y10 * y, y13 = y10 * y3, y14 = y7 * y7;
+    const double y16 = y8 * y8, y20 = y10 * y10, y21 = y20 * y, y25 = y21 * y4;
+    const double y26 = y13 * y13, y29 = y25 * y4, y35 = y29 * y6, y36 = y35 * y;
+    const double y39 = y35 * y4, y40 = y20 * y20, y48 = y40 * y8, y50 = y40 * y10;
+    const double y53 = y50 * y3, y57 = y53 * y4, y58 = y29 * y29;
+    a[0] = pi;
+    a[1] = pi * y;
+    a[2] = pi * y2;
+    a[3] = pi * y3;
+    a[4] = pi * y6;
+    a[5] = p2 * y;
+    a[6] = p2 * y2;
+    a[7] = p2 * y4;
+    a[8] = p2 * y7;
+    a[9] = p2 * y36;
+    a[10] = p3;
+    a[11] = p3 * y;
+    a[12] = p3 * y3;
+    a[13] = p3 * y6;
+    a[14] = p3 * y35;
+    a[15] = p4 * y;
+    a[16] = p4 * y2;
+    a[17] = p4 * y3;
+    a[18] = p5 * y7;
+    a[19] = p6 * y3;
+    a[20] = p6 * y16;
+    a[21] = p6 * y35;
+    a[22] = p7;
+    a[23] = p7 * y11;
+    a[24] = p7 * y25;
+    a[25] = p8 * y8;
+    a[26] = p8 * y36;
+    a[27] = p9 * y13;
+    a[28] = p10 * y4;
+    a[29] = p10 * y10;
+    a[30] = p10 * y14;
+    a[31] = p16 * y29;
+    a[32] = p16 * y50;
+    a[33] = p18 * y57;
+    a[34] = p20 * y20;
+    a[35] = p20 * y35;
+    a[36] = p20 * y48;
+    a[37] = p21 * y21;
+    a[38] = p22 * y53;
+    a[39] = p23 * y39;
+    a[40] = p24 * y26;
+    a[41] = p24 * y40;
+    a[42] = p24 * y58;
+}
+
+/* pi^I tau^J of the 6 residual terms of region 5 (Table 38 order). */
+static void r5_products(double pi, double tau, double a[6])
+{
+    const double t2 = tau * tau, t3 = t2 * tau, t7 = t3 * t3 * tau, t9 = t7 * t2;
+    const double p2 = pi * pi;
+    a[0] = pi * tau;
+    a[1] = pi * t2;
+    a[2] = pi * t3;
+    a[3] = p2 * t3;
+    a[4] = p2 * t9;
+    a[5] = p2 * pi * t7;
+}
+
 /* Gibbs-type equation with ideal + residual parts (regions 2 and 5). */
 typedef struct gibbs2 {
     const if97_term *ideal;
     int n_ideal;
     const if97_term *res;
     int n_res;
+    void (*products)(double pi, double y, double *a);
     double pstar, tstar, tau_shift; /* residual in (tau - tau_shift) */
-    int ihi, jlo0, jhi0, jhi;       /* power ranges: pi^1..ihi, tau^jlo0..jhi0, y^0..jhi */
+    int jlo0, jhi0;                 /* ideal part: tau^jlo0 .. tau^jhi0 */
 } gibbs2;
 
-static const gibbs2 g_r2 = {r2_ideal, 9, r2_res, 43, 1e6, 540.0, 0.5, 24, -5, 3, 58};
-static const gibbs2 g_r5 = {r5_ideal, 6, r5_res, 6, 1e6, 1000.0, 0.0, 3, -3, 2, 9};
+static const gibbs2 g_r2 = {r2_ideal, 9, if97_r2_res_terms, 43, if97_r2_products, 1e6, 540.0, 0.5,
+                            -5,       3};
+static const gibbs2 g_r5 = {r5_ideal, 6, r5_res, 6, r5_products, 1e6, 1000.0, 0.0, -3, 2};
 
-/* Reduced derivatives of gamma0 (ideal) and gammar (residual). */
-typedef struct gibbs2_d {
-    double pi, tau;
-    double g0, g0_t, g0_tt; /* ideal: g0_pi = 1/pi, g0_pp = -1/pi^2 */
-    double gr, gr_p, gr_pp, gr_t, gr_tt, gr_pt;
-} gibbs2_d;
+/* Reduced variables and residual term values n pi^I y^J at (p, T). */
+typedef struct gibbs2_at {
+    double pi, tau, y;
+    double a[43];
+} gibbs2_at;
 
-static void gibbs2_eval(const gibbs2 *m, double p, double t, gibbs2_d *d)
+static void gibbs2_terms(const gibbs2 *m, double p, double t, gibbs2_at *w)
 {
-    double pt[2 * IF97_MAX_POW];
-    double pp[IF97_MAX_POW];
-    double py[IF97_MAX_POW];
-    d->pi = p / m->pstar;
-    d->tau = m->tstar / t;
-    const double y = d->tau - m->tau_shift;
-    if97_powers(d->tau, m->jlo0, m->jhi0, pt);
-    if97_powers(d->pi, 0, m->ihi, pp);
-    if97_powers(y, 0, m->jhi, py);
-    if97_sums s0, sr;
-    /* the ideal part is a polynomial in tau only: use pi = 1 as "x" with I = 0 */
-    const double one[1] = {1.0};
-    if97_sum_all(m->ideal, m->n_ideal, one, 0, pt, m->jlo0, 1.0, d->tau, &s0);
-    d->g0 = pcs_log(d->pi) + s0.f;
-    d->g0_t = s0.fy;
-    d->g0_tt = s0.fyy;
-    if97_sum_all(m->res, m->n_res, pp, 0, py, 0, d->pi, y, &sr);
-    d->gr = sr.f;
-    d->gr_p = sr.fx;
-    d->gr_pp = sr.fxx;
-    d->gr_t = sr.fy;
-    d->gr_tt = sr.fyy;
-    d->gr_pt = sr.fxy;
+    w->pi = p / m->pstar;
+    w->tau = m->tstar / t;
+    w->y = w->tau - m->tau_shift;
+    m->products(w->pi, w->y, w->a);
+    for (int k = 0; k < m->n_res; k++) {
+        w->a[k] *= m->res[k].n;
+    }
+}
+
+/* Ideal part: gamma0 - ln pi, and its tau derivatives (Table 13 / 40). */
+static void gibbs2_ideal(const gibbs2 *m, double tau, double *g0, double *g0_t, double *g0_tt)
+{
+    double pt[16];
+    if97_powers(tau, m->jlo0, m->jhi0, pt);
+    double f = 0.0, sj = 0.0, sjj = 0.0;
+    for (int k = 0; k < m->n_ideal; k++) {
+        const double a = m->ideal[k].n * pt[m->ideal[k].j - m->jlo0];
+        const double dj = (double)m->ideal[k].j;
+        f += a;
+        sj += dj * a;
+        sjj += dj * (dj - 1.0) * a;
+    }
+    const double it = 1.0 / tau;
+    *g0 = f;
+    *g0_t = sj * it;
+    *g0_tt = sjj * it * it;
 }
 
 static void gibbs2_props(const gibbs2 *m, int region, double p, double t, pcs_water_props *out)
 {
-    gibbs2_d d;
-    gibbs2_eval(m, p, t, &d);
-    const double pi = d.pi, tau = d.tau, rt = IF97_R * t;
-    const double g_t = d.g0_t + d.gr_t;
-    const double g_tt = d.g0_tt + d.gr_tt;
-    const double a = 1.0 + pi * d.gr_p - tau * pi * d.gr_pt;
-    const double b = 1.0 - pi * pi * d.gr_pp;
-    /* Table 12 (region 2) and Table 39 (region 5) */
+    gibbs2_at w;
+    gibbs2_terms(m, p, t, &w);
+    if97_sums r;
+    if97_sum_terms(m->res, m->n_res, w.a, w.pi, w.y, &r);
+    double g0, g0_t, g0_tt;
+    gibbs2_ideal(m, w.tau, &g0, &g0_t, &g0_tt);
+    const double pi = w.pi, tau = w.tau, rt = IF97_R * t;
+    const double g_t = g0_t + r.fy;
+    const double g_tt = g0_tt + r.fyy;
+    const double a = 1.0 + pi * r.fx - tau * pi * r.fxy;
+    const double b = 1.0 - pi * pi * r.fxx;
+    /* Table 12 (region 2) and Table 39 (region 5); gamma0_pi = 1/pi */
     out->region = region;
     out->p_pa = p;
     out->t_k = t;
-    out->v_m3_kg = rt / p * (1.0 + pi * d.gr_p);
+    out->v_m3_kg = rt / p * (1.0 + pi * r.fx);
     out->rho_kg_m3 = 1.0 / out->v_m3_kg;
     out->h_j_kg = rt * tau * g_t;
-    out->u_j_kg = rt * (tau * g_t - (1.0 + pi * d.gr_p));
-    out->s_j_kg_k = IF97_R * (tau * g_t - (d.g0 + d.gr));
+    out->u_j_kg = rt * (tau * g_t - (1.0 + pi * r.fx));
+    out->s_j_kg_k = IF97_R * (tau * g_t - (pcs_log(pi) + g0 + r.f));
     out->cp_j_kg_k = -IF97_R * tau * tau * g_tt;
     out->cv_j_kg_k = IF97_R * (-tau * tau * g_tt - a * a / b);
-    const double num = 1.0 + 2.0 * pi * d.gr_p + pi * pi * d.gr_p * d.gr_p;
+    const double num = 1.0 + 2.0 * pi * r.fx + pi * pi * r.fx * r.fx;
     out->w_m_s = pcs_sqrt(rt * num / (b + a * a / (tau * tau * g_tt)));
     out->quality = -1.0;
 }
@@ -282,51 +394,29 @@ void if97_region5_props(double p, double t, pcs_water_props *out)
     gibbs2_props(&g_r5, 5, p, t, out);
 }
 
-/* gamma_tau of a region 2/5 equation without the pi-derivative sums. */
+/*
+ * gamma_tau, and optionally gamma_tautau and gamma, of a region 2/5 equation
+ * without the pi-derivative sums: what h, cp and s need.
+ */
 static double gibbs2_gt(const gibbs2 *m, double p, double t, double *tau_out, double *gtt,
                         double *g)
 {
-    double pt[2 * IF97_MAX_POW];
-    double pp[IF97_MAX_POW];
-    double py[IF97_MAX_POW];
-    const double pi = p / m->pstar;
-    const double tau = m->tstar / t;
-    const double y = tau - m->tau_shift;
-    if97_powers(tau, m->jlo0, m->jhi0, pt);
-    if97_powers(pi, 0, m->ihi, pp);
-    if97_powers(y, 0, m->jhi, py);
-    double f = 0.0, sj = 0.0, sjj = 0.0;
-    for (int k = 0; k < m->n_ideal; k++) {
-        const double a = m->ideal[k].n * pt[m->ideal[k].j - m->jlo0];
-        const double dj = (double)m->ideal[k].j;
-        f += a;
-        sj += dj * a;
-        sjj += dj * (dj - 1.0) * a;
-    }
-    const double it = 1.0 / tau;
-    double gt = sj * it;
-    double gtt_sum = sjj * it * it;
-    double fr = 0.0;
-    sj = 0.0;
-    sjj = 0.0;
-    for (int k = 0; k < m->n_res; k++) {
-        const double a = m->res[k].n * pp[m->res[k].i] * py[m->res[k].j];
-        const double dj = (double)m->res[k].j;
-        fr += a;
-        sj += dj * a;
-        sjj += dj * (dj - 1.0) * a;
-    }
-    const double iy = 1.0 / y;
-    gt += sj * iy;
-    gtt_sum += sjj * iy * iy;
-    *tau_out = tau;
+    gibbs2_at w;
+    gibbs2_terms(m, p, t, &w);
+    double g0, g0_t, g0_tt;
+    gibbs2_ideal(m, w.tau, &g0, &g0_t, &g0_tt);
+    const double sj = if97_lane_sum(m->res, w.a, m->n_res, IF97_W_J);
+    const double sjj = gtt != NULL ? if97_lane_sum(m->res, w.a, m->n_res, IF97_W_JJ) : 0.0;
+    const double f = g != NULL ? if97_lane_sum(m->res, w.a, m->n_res, IF97_W_1) : 0.0;
+    const double iy = 1.0 / w.y;
+    *tau_out = w.tau;
     if (gtt != NULL) {
-        *gtt = gtt_sum;
+        *gtt = g0_tt + sjj * iy * iy;
     }
     if (g != NULL) {
-        *g = pcs_log(pi) + f + fr;
+        *g = pcs_log(w.pi) + g0 + f;
     }
-    return gt;
+    return g0_t + sj * iy;
 }
 
 double if97_region2_h(double p, double t)
@@ -362,16 +452,9 @@ double if97_region5_h(double p, double t)
 /* v = R T / p (1 + pi gammar_pi): only the residual pi-derivative is needed. */
 static double gibbs2_v(const gibbs2 *m, double p, double t)
 {
-    double pp[IF97_MAX_POW];
-    double py[IF97_MAX_POW];
-    const double pi = p / m->pstar;
-    const double y = m->tstar / t - m->tau_shift;
-    if97_powers(pi, 0, m->ihi, pp);
-    if97_powers(y, 0, m->jhi, py);
-    double si = 0.0; /* sum n I pi^I y^J = pi * gammar_pi */
-    for (int k = 0; k < m->n_res; k++) {
-        si += (double)m->res[k].i * m->res[k].n * pp[m->res[k].i] * py[m->res[k].j];
-    }
+    gibbs2_at w;
+    gibbs2_terms(m, p, t, &w);
+    const double si = if97_lane_sum(m->res, w.a, m->n_res, IF97_W_I); /* pi * gammar_pi */
     return IF97_R * t / p * (1.0 + si);
 }
 

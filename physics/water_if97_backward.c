@@ -24,7 +24,7 @@
 /* ---------------------------------------------------------------------- */
 
 /* R7-97 Table 6: T1(p,h), Eq. 11; p* = 1 MPa, h* = 2500 kJ/kg, T* = 1 K. */
-static const if97_term r1_tph[20] = {
+const if97_term if97_r1_tph_terms[20] = {
     {0, 0, -2.3872489924521e2},   {0, 1, 4.0421188637945e2},     {0, 2, 1.1349746881718e2},
     {0, 6, -5.8457616048039e0},   {0, 22, -1.528548241314e-4},   {0, 32, -1.0866707695377e-6},
     {1, 0, -1.3391744872602e1},   {1, 1, 4.3211039183559e1},     {1, 2, -5.4010067170506e1},
@@ -34,10 +34,47 @@ static const if97_term r1_tph[20] = {
     {5, 32, 5.8265442020601e-15}, {6, 32, -1.5020185953503e-17},
 };
 
+/*
+ * pi^I y^J of the 20 terms of Table 6, y = eta + 1: this equation starts every
+ * T(p,h) solve in the compressed liquid, so its powers are written out (checked
+ * against the {I, J} of if97_r1_tph_terms by tests/test_if97_kernels.c).
+ */
+void if97_r1_tph_products(double pi, double y, double a[20])
+{
+    const double p2 = pi * pi, p3 = p2 * pi, p4 = p2 * p2, p5 = p4 * pi, p6 = p3 * p3;
+    const double y2 = y * y, y3 = y2 * y, y4 = y2 * y2, y6 = y3 * y3, y10 = y6 * y4;
+    const double y22 = y10 * y10 * y2, y32 = y22 * y10;
+    a[0] = 1.0;
+    a[1] = y;
+    a[2] = y2;
+    a[3] = y6;
+    a[4] = y22;
+    a[5] = y32;
+    a[6] = pi;
+    a[7] = pi * y;
+    a[8] = pi * y2;
+    a[9] = pi * y3;
+    a[10] = pi * y4;
+    a[11] = pi * y10;
+    a[12] = pi * y32;
+    a[13] = p2 * y10;
+    a[14] = p2 * y32;
+    a[15] = p3 * y10;
+    a[16] = p3 * y32;
+    a[17] = p4 * y32;
+    a[18] = p5 * y32;
+    a[19] = p6 * y32;
+}
+
 double if97_region1_t_ph(double p, double h)
 {
     /* theta = sum n pi^I (eta + 1)^J */
-    return if97_poly(r1_tph, 20, p * 1e-6, 0, 6, h / 2500e3 + 1.0, 0, 32);
+    double a[20];
+    if97_r1_tph_products(p * 1e-6, h / 2500e3 + 1.0, a);
+    for (int k = 0; k < 20; k++) {
+        a[k] *= if97_r1_tph_terms[k].n;
+    }
+    return if97_lane_sum(if97_r1_tph_terms, a, 20, IF97_W_1);
 }
 
 /* R7-97 Table 8: T1(p,s), Eq. 13; p* = 1 MPa, s* = 1 kJ/(kg K), T* = 1 K. */
