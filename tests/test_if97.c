@@ -18,9 +18,10 @@
  * applies. Inputs are converted from the release's MPa, kJ/kg to SI; outputs
  * back to the release's units before comparing.
  *
- * Not asserted (not implemented): the supplementary metastable-vapour
- * equation (Table 18 rows "2-metastable"), the superseded 1997 region 5
- * values, and the transport properties (viscosity, conductivity).
+ * Not asserted here: the supplementary metastable-vapour equation (Table 18
+ * rows "2-metastable", not implemented), the superseded 1997 region 5 values
+ * (pcsim implements the 2007 revision), and the transport properties, which
+ * tests/test_water_transport.c covers.
  */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -310,6 +310,34 @@ PCS_API pcs_status pcs_water_t_ps(double p_pa, double s_j_kg_k, double *t_k);
 PCS_API pcs_status pcs_water_props_ph(double p_pa, double h_j_kg, pcs_water_props *out);
 
 /* ------------------------------------------------------------------------ */
+/* Transport properties                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Dynamic viscosity, IAPWS R12-08 (Formulation 2008) Eq. 10-12 with the
+ * critical enhancement mu2 = 1 (R12-08 Sec. 2.8: it matters only very near
+ * the critical point; this is the release's recommended industrial use).
+ * Verified against R12-08 Table 4 (tests/test_water_transport.c).
+ * @param rho_kg_m3 density, kg/m3, in [0, 1250] (from pcs_water_rho_pt or a table).
+ * @param t_k       temperature, K, in [273.15, 1173.15].
+ * @param mu_pa_s   out: viscosity, Pa s.
+ */
+PCS_API pcs_status pcs_water_viscosity(double rho_kg_m3, double t_k, double *mu_pa_s);
+
+/**
+ * Thermal conductivity, IAPWS R15-11 (Formulation 2011) Eq. 15-17 with the
+ * critical enhancement lambda2 = 0. Verified against R15-11 Table 4
+ * (lambda2 = 0 rows). Without lambda2 it is low near the critical region:
+ * against the industrial check values that include lambda2 it is 2.6 % low
+ * at 620 K, 20 MPa, 1.1 % at 620 K, 50 MPa, 3.7 % at 800 K, 50 MPa and exact
+ * at 650 K, 0.3 MPa (tests/test_water_transport.c).
+ * @param rho_kg_m3    density, kg/m3, in [0, 1250].
+ * @param t_k          temperature, K, in [273.15, 1173.15].
+ * @param lambda_w_m_k out: thermal conductivity, W/(m K).
+ */
+PCS_API pcs_status pcs_water_conductivity(double rho_kg_m3, double t_k, double *lambda_w_m_k);
+
+/* ------------------------------------------------------------------------ */
 /* Compressed-liquid table for the hot loop                                  */
 /* ------------------------------------------------------------------------ */
 
