@@ -296,8 +296,8 @@ static const target_ops ops_h = {
     if97_region1_h_cp,
     if97_region2_h_cp,
     if97_p3sat_h,
-    1.670858218e6,
-    2.563592004e6,
+    1.6708582183e6,
+    2.5635920039e6,
     1,
 };
 
@@ -312,8 +312,8 @@ static const target_ops ops_s = {
     s1_val,
     s2_val,
     if97_p3sat_s,
-    3.778281340e3,
-    5.210887825e3,
+    3.7782813395e3,
+    5.2108878249e3,
     0,
 };
 

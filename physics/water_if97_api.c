@@ -139,7 +139,7 @@ pcs_status pcs_if97_p3sat_h(double h_j_kg, double *p_pa)
     static const char fn[] = "pcs_if97_p3sat_h";
     pcs_status st = if97_check_out(fn, "p_pa", p_pa);
     if (st == PCS_OK) {
-        st = if97_check(fn, "h_j_kg", h_j_kg, 1.670858218e6, 2.563592004e6, "J/kg");
+        st = if97_check(fn, "h_j_kg", h_j_kg, 1.6708582183e6, 2.5635920039e6, "J/kg");
     }
     if (st == PCS_OK) {
         *p_pa = if97_p3sat_h(h_j_kg);
@@ -152,7 +152,7 @@ pcs_status pcs_if97_p3sat_s(double s_j_kg_k, double *p_pa)
     static const char fn[] = "pcs_if97_p3sat_s";
     pcs_status st = if97_check_out(fn, "p_pa", p_pa);
     if (st == PCS_OK) {
-        st = if97_check(fn, "s_j_kg_k", s_j_kg_k, 3.778281340e3, 5.210887825e3, "J/(kg K)");
+        st = if97_check(fn, "s_j_kg_k", s_j_kg_k, 3.7782813395e3, 5.2108878249e3, "J/(kg K)");
     }
     if (st == PCS_OK) {
         *p_pa = if97_p3sat_s(s_j_kg_k);

@@ -12,8 +12,10 @@
  *   the Functions T(p,h), v(p,h) and T(p,s), v(p,s) for Region 3" (region 3
  *   backward equations, boundary h_3ab(p), saturation pressures p_3sat(h) and
  *   p_3sat(s)).
+ * - IAPWS R12-08 (viscosity, Formulation 2008) and R15-11 (thermal
+ *   conductivity, Formulation 2011), both without critical enhancement.
  *
- * Units: everything is SI — Pa, K, J/kg, J/(kg K), kg/m3, m3/kg, m/s. (The
+ * Units: everything is SI - Pa, K, J/kg, J/(kg K), kg/m3, m3/kg, m/s. (The
  * releases use MPa and kJ/kg; conversion happens inside.)
  *
  * Regions (R7-97 Fig. 1), with p the pressure and T the temperature:
@@ -28,7 +30,8 @@
  * Errors: every function returns PCS_OK or PCS_E_INVAL (a NULL output pointer,
  * a non-finite input, or an input outside the stated range; the message names
  * the function, the parameter, its value and the allowed range). On error the
- * outputs are left untouched; no function ever returns NaN or infinity.
+ * outputs are left untouched; no function ever returns NaN or infinity. (Table
+ * creation may also return PCS_E_NOMEM or PCS_E_STATE, as documented there.)
  *
  * Thread-safety: all functions are pure and may be called from any thread
  * concurrently; a pcs_water_table is read-only after creation. The error
@@ -38,10 +41,11 @@
  * Accuracy: the forward equations reproduce the releases' verification tables
  * to their 9 printed digits (tests/test_if97.c). The backward equations are
  * the releases' polynomials; they agree with the forward equations within the
- * releases' stated consistency (|dT| <= 25 mK in regions 1, 2, 3). The
+ * releases' tolerated inconsistency (|dT| <= 25 mK; 10 mK in sub-regions 2a,
+ * 2b). The
  * dispatching functions pcs_water_t_ph / pcs_water_t_ps refine the backward
  * value with Newton steps on the forward equation, so their result is
- * consistent with pcs_water_props_pt to about 1e-10 K — except within a few
+ * consistent with pcs_water_props_pt to about 1e-10 K - except within a few
  * mK of the region 1/3 boundary (623.15 K) and of B23, where the neighbouring
  * regions' equations themselves differ by up to ~4 mK at equal (p, h); there
  * the round trip T -> h -> T is good to 5 mK.
@@ -208,7 +212,7 @@ PCS_API pcs_status pcs_if97_region2_t_ph(double p_pa, double h_j_kg, double *t_k
 PCS_API pcs_status pcs_if97_region2_t_ps(double p_pa, double s_j_kg_k, double *t_k);
 
 /**
- * Region 3 backward equations T(p,h) and v(p,h), SR3-03 Eq. 2-5, Tables 3-9;
+ * Region 3 backward equations T(p,h) and v(p,h), SR3-03 Eq. 2-5, Tables 3, 4, 6, 7;
  * sub-region 3a if h <= h_3ab(p) (Eq. 1), else 3b.
  * @param p_pa   pressure, Pa, in [16.5e6, 100e6].
  * @param h_j_kg specific enthalpy, J/kg, in [1.5e6, 2.9e6].
@@ -219,7 +223,7 @@ PCS_API pcs_status pcs_if97_region3_tv_ph(double p_pa, double h_j_kg, double *t_
 
 /**
  * Region 3 backward equations T(p,s) and v(p,s), SR3-03 Eq. 6-9, Tables
- * 10-16; sub-region 3a if s <= s_c = 4.41202148223476 kJ/(kg K), else 3b.
+ * 10, 11, 13, 14; sub-region 3a if s <= s_c = 4.41202148223476 kJ/(kg K), else 3b.
  * @param p_pa     pressure, Pa, in [16.5e6, 100e6].
  * @param s_j_kg_k specific entropy, J/(kg K), in [3.2e3, 5.3e3].
  * @param t_k      out (may be NULL): temperature, K.
@@ -232,7 +236,7 @@ PCS_API pcs_status pcs_if97_region3_tv_ps(double p_pa, double s_j_kg_k, double *
  * Saturation pressure in region 3 as a function of enthalpy, p_3sat(h),
  * SR3-03 Eq. 10.
  * @param h_j_kg specific enthalpy, J/kg, in [h'(623.15 K), h''(623.15 K)]
- *               = [1.670858218e6, 2.563592004e6].
+ *               = [1.6708582183e6, 2.5635920039e6] (computed with R7-97).
  * @param p_pa   out: saturation pressure, Pa.
  */
 PCS_API pcs_status pcs_if97_p3sat_h(double h_j_kg, double *p_pa);
@@ -241,7 +245,7 @@ PCS_API pcs_status pcs_if97_p3sat_h(double h_j_kg, double *p_pa);
  * Saturation pressure in region 3 as a function of entropy, p_3sat(s),
  * SR3-03 Eq. 11.
  * @param s_j_kg_k specific entropy, J/(kg K), in [s'(623.15 K), s''(623.15 K)]
- *                 = [3.778281340e3, 5.210887825e3].
+ *                 = [3.7782813395e3, 5.2108878249e3].
  * @param p_pa     out: saturation pressure, Pa.
  */
 PCS_API pcs_status pcs_if97_p3sat_s(double s_j_kg_k, double *p_pa);
