@@ -272,6 +272,8 @@ typedef struct target_ops {
     void (*val2)(double p, double t, double *y, double *dydt);
     double (*p3sat)(double y);
     double y3sat_lo, y3sat_hi; /* range of p3sat: y'(623.15 K), y''(623.15 K) */
+    double y1_max;             /* above it no region 1 state exists (fast-path gate) */
+    double y2_min;             /* below it no region 2 state exists (fast-path gate) */
     int is_h;
 } target_ops;
 
@@ -285,36 +287,47 @@ static void s1_val(double p, double t, double *s, double *dsdt)
     if97_region1_s_dsdt(p, t, s, dsdt);
 }
 
+/*
+ * Fast-path gates: the largest h and s of region 1 are h'(623.15 K) = 1.671
+ * MJ/kg and s'(623.15 K) = 3.778 kJ/(kg K); the smallest of region 2 are
+ * h''(273.15 K) = 2.501 MJ/kg and s_B23(100 MPa) = 5.048 kJ/(kg K) (computed
+ * with R7-97 over the region boundaries). Margins keep the gates loose; they
+ * only save wasted Newton attempts, the slow path decides correctness.
+ */
 static const target_ops ops_h = {
-    "pcs_water_t_ph",
-    "h_j_kg",
-    "J/kg",
-    if97_region1_t_ph,
-    if97_region2_t_ph,
-    if97_region3_t_ph,
-    if97_region3_v_ph,
-    if97_region1_h_cp,
-    if97_region2_h_cp,
-    if97_p3sat_h,
-    1.6708582183e6,
-    2.5635920039e6,
-    1,
+    .fn = "pcs_water_t_ph",
+    .param = "h_j_kg",
+    .unit = "J/kg",
+    .back1 = if97_region1_t_ph,
+    .back2 = if97_region2_t_ph,
+    .back3_t = if97_region3_t_ph,
+    .back3_v = if97_region3_v_ph,
+    .val1 = if97_region1_h_cp,
+    .val2 = if97_region2_h_cp,
+    .p3sat = if97_p3sat_h,
+    .y3sat_lo = 1.6708582183e6,
+    .y3sat_hi = 2.5635920039e6,
+    .y1_max = 1.70e6,
+    .y2_min = 2.45e6,
+    .is_h = 1,
 };
 
 static const target_ops ops_s = {
-    "pcs_water_t_ps",
-    "s_j_kg_k",
-    "J/(kg K)",
-    if97_region1_t_ps,
-    if97_region2_t_ps,
-    if97_region3_t_ps,
-    if97_region3_v_ps,
-    s1_val,
-    s2_val,
-    if97_p3sat_s,
-    3.7782813395e3,
-    5.2108878249e3,
-    0,
+    .fn = "pcs_water_t_ps",
+    .param = "s_j_kg_k",
+    .unit = "J/(kg K)",
+    .back1 = if97_region1_t_ps,
+    .back2 = if97_region2_t_ps,
+    .back3_t = if97_region3_t_ps,
+    .back3_v = if97_region3_v_ps,
+    .val1 = s1_val,
+    .val2 = s2_val,
+    .p3sat = if97_p3sat_s,
+    .y3sat_lo = 3.7782813395e3,
+    .y3sat_hi = 5.2108878249e3,
+    .y1_max = 3.85e3,
+    .y2_min = 4.95e3,
+    .is_h = 0,
 };
 
 /* Newton on T for region 1 or 2 at fixed p; 0 if it does not converge. */
@@ -441,14 +454,14 @@ static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol
     double t;
 
     /* Fast paths: Newton from the backward equations; see the file comment. */
-    if (has_liquid) {
+    if (has_liquid && y <= op->y1_max) {
         const double t1 = op->back1(p, y);
         if (t1 <= t_hi1 + 1.0 && newton_t(op, 1, p, y, t1, &t) && t <= t_hi1 + IF97_T_ROUND &&
             t >= IF97_TMIN - IF97_T_ROUND) {
             return finish_r1(op, p, y, t, sol);
         }
     }
-    const double t2 = op->back2(p, y);
+    const double t2 = y >= op->y2_min ? op->back2(p, y) : 0.0;
     if (t2 >= t_lo2 - 1.0 && newton_t(op, 2, p, y, t2, &t) && t >= t_lo2 - IF97_T_ROUND &&
         t <= IF97_T25 + IF97_T_ROUND) {
         return finish_r2(op, p, y, t, sol);
