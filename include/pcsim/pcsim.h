@@ -16,6 +16,7 @@
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 #include "pcsim/version.h"
+#include "pcsim/water.h"
 #include "pcsim/world.h"
 
 #endif
