@@ -27,6 +27,7 @@
 #include "pcsim/system.h"
 #include "pcsim/thread.h"
 #include "pcsim/version.h"
+#include "pcsim/water.h"
 #include "pcsim/world.h"
 
 #endif
