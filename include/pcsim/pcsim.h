@@ -13,6 +13,7 @@
 #include "pcsim/job.h"
 #include "pcsim/math.h"
 #include "pcsim/rng.h"
+#include "pcsim/snapshot.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 #include "pcsim/version.h"
