@@ -364,12 +364,19 @@ static void bn_rcu_teardown(bn_impl *im)
 /* ---- threads ------------------------------------------------------------ */
 
 static atomic_int bn_stop;
+static _Atomic uint64_t bn_writes; /* publications made by the last writer thread */
 
+/* The writer's rate matters as much as the reader's latency: a lock that
+ * makes reads fast by starving the writer shows up here. */
 static void *bn_writer_thread(void *arg)
 {
     bn_impl *im = arg;
-    while (!atomic_load_explicit(&bn_stop, memory_order_relaxed))
+    uint64_t n = 0;
+    while (!atomic_load_explicit(&bn_stop, memory_order_relaxed)) {
         im->write(im);
+        n++;
+    }
+    atomic_store(&bn_writes, n);
     return NULL;
 }
 
@@ -468,8 +475,8 @@ static int bn_read_latency(double seconds)
     static const int readers[3] = {0, 1, 3};
     printf("\n## Read latency, ns per read of n channels by id (writer publishing "
            "continuously)\n\n");
-    printf("| channels | other readers | impl | p50 ns | p99 ns | samples |\n");
-    printf("|---:|---:|---|---:|---:|---:|\n");
+    printf("| channels | other readers | impl | p50 ns | p99 ns | samples | writer kHz |\n");
+    printf("|---:|---:|---|---:|---:|---:|---:|\n");
     for (int si = 0; si < 3; si++) {
         for (int ri = 0; ri < 3; ri++) {
             for (int ii = 0; ii < 4; ii++) {
@@ -482,12 +489,14 @@ static int bn_read_latency(double seconds)
                     return 1;
                 }
                 pthread_t t[1 + BN_MAX_BG];
+                double t0 = bn_mono_ns();
                 int k = bn_start(im, 1, readers[ri], t, bn_reader_thread);
                 bn_stats s = k < 0 ? (bn_stats){0} : bn_measure_reads(im, seconds);
                 bn_stop_all(t, k < 0 ? 0 : k);
+                double khz = (double)atomic_load(&bn_writes) / (bn_mono_ns() - t0) * 1e6;
                 im->teardown(im);
-                printf("| %u | %d | %s | %.1f | %.1f | %llu |\n", sizes[si], readers[ri], im->name,
-                       s.p50_ns, s.p99_ns, (unsigned long long)s.samples);
+                printf("| %u | %d | %s | %.1f | %.1f | %llu | %.0f |\n", sizes[si], readers[ri],
+                       im->name, s.p50_ns, s.p99_ns, (unsigned long long)s.samples, khz);
                 fflush(stdout);
             }
         }
