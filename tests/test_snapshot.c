@@ -241,6 +241,32 @@ Test(snapshot_read, unknown_ids_and_null_arguments_are_errors)
     pcs_world_destroy(fx.w);
 }
 
+/* The range check runs four ids at a time, then one by one: a bad id in
+ * either part must be found and named, and good ids of any count pass. */
+Test(snapshot_read, bad_id_is_found_in_the_vector_part_and_the_tail)
+{
+    snapfix fx;
+    snapfix_attach(&fx, NULL);
+    snapfix_ticks(&fx, 2); /* last tick 1 */
+    pcs_reader *r;
+    cr_assert_eq(pcs_reader_open(fx.pool, &r), PCS_OK);
+    double v[9];
+    uint32_t ids[9] = {0, 1, 2, 3, 4, 5, 0, 1, 2};
+    cr_assert_eq(pcs_snapshot_read(r, ids, 9, v, NULL), PCS_OK);
+    cr_expect_eq(v[7], 11.5); /* id 1 = f[1] = 10 * 1 + 1 + 0.5 */
+    cr_expect_eq(v[8], 1.0);  /* id 2 = u[0] = tick */
+    ids[2] = 100;
+    cr_expect_eq(pcs_snapshot_read(r, ids, 9, v, NULL), PCS_E_NOTFOUND);
+    cr_expect(strstr(pcs_last_error(), "ids[2] = 100") != NULL, "message: %s", pcs_last_error());
+    ids[2] = 2;
+    ids[8] = UINT32_MAX;
+    cr_expect_eq(pcs_snapshot_read(r, ids, 9, v, NULL), PCS_E_NOTFOUND);
+    cr_expect(strstr(pcs_last_error(), "ids[8] = 4294967295") != NULL, "message: %s",
+              pcs_last_error());
+    pcs_reader_close(r);
+    pcs_world_destroy(fx.w);
+}
+
 Test(snapshot_read, reads_count_and_staleness_is_zero_on_the_newest)
 {
     snapfix fx;
