@@ -23,6 +23,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/rayaabb.h"
 #include "pcsim/rng.h"
+#include "pcsim/snapshot.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 #include "pcsim/thread.h"
