@@ -245,6 +245,11 @@ static pcs_status unit_initial_state(pcs_unit *u)
     double dh0 = pcs_dh_power(u->dh_groups);
     double p0 = (1.0 - u->f_dh) * p_nom * n0 + dh0;
     double t[2];
+    u->out[UNIT_OUT_N] = n0;
+    u->out[UNIT_OUT_FISSION] = (1.0 - u->f_dh) * p_nom * n0;
+    u->out[UNIT_OUT_DECAY] = dh0;
+    u->out[UNIT_OUT_POWER] = p0;
+    u->out[UNIT_OUT_POWER_AVG] = p0;
     pcs_lumped_heat_steady(&c->heat, p0, t);
     *u->t_fuel = t[0];
     *u->t_cool = t[1];
@@ -260,6 +265,14 @@ static pcs_status unit_initial_state(pcs_unit *u)
     }
     *u->rods_mean = pcs_unit_rods_mean(u);
     *u->boron = c->boron_ppm;
+    return pcs_unit_balance(u);
+}
+
+/* Bias (critical_at_build) and kinetics modes for the current build state. */
+pcs_status pcs_unit_balance(pcs_unit *u)
+{
+    const pcs_unit_config *c = &u->cfg;
+    double n0 = c->initial_power_fraction;
     double target = n0 > 0.0 ? -c->kinetics.source_per_s * c->kinetics.generation_time_s / n0 : 0.0;
     u->rho_terms[UNIT_RHO_BIAS] = 0.0;
     double others = pcs_unit_total_reactivity(u);
@@ -274,11 +287,6 @@ static pcs_status unit_initial_state(pcs_unit *u)
     pcs_status st = pcs_kin_modes_solve(&c->kinetics, u->modes, rho);
     if (st != PCS_OK)
         return st;
-    u->out[UNIT_OUT_N] = n0;
-    u->out[UNIT_OUT_FISSION] = (1.0 - u->f_dh) * p_nom * n0;
-    u->out[UNIT_OUT_DECAY] = dh0;
-    u->out[UNIT_OUT_POWER] = p0;
-    u->out[UNIT_OUT_POWER_AVG] = p0;
     u->out[UNIT_OUT_RHO] = rho;
     u->out[UNIT_OUT_PERIOD] = PCS_UNIT_PERIOD_INF_S;
     *u->flags = rho < 0.0 ? PCS_UNIT_FLAG_SUBCRITICAL : 0u;
@@ -316,15 +324,23 @@ static pcs_status unit_channels_register(pcs_world *w, const pcs_unit *u)
         {"core.trip", "", PCS_CHANNEL_U32, s->trip, 0},
         {"scram.cause", "", PCS_CHANNEL_U32, s->scram, UNIT_SCRAM_CAUSE},
         {"rods.pos", "", F, s->rods_mean, 0},
-        {"fuel.t_max", "K", F, s->fuel_t_max, 0},
-        {"fuel.t_avg", "K", F, s->fuel_t_avg, 0},
-        {"coolant.t_avg", "K", F, s->coolant_t_avg, 0},
         {"xenon.reactivity", "", F, s->xe_state, 4},
         {"samarium.reactivity", "", F, s->xe_state, 5},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         pcs_status st =
             unit_channel(w, u, c[i].suffix, c[i].unit, c[i].kind, c[i].store, c[i].index);
+        if (st != PCS_OK)
+            return st;
+    }
+    const struct {
+        const char *suffix;
+        uint32_t store;
+    } heat[] = {{"fuel.t_max", s->fuel_t_max},
+                {"fuel.t_avg", s->fuel_t_avg},
+                {"coolant.t_avg", s->coolant_t_avg}};
+    for (size_t i = 0; !u->cfg.external_heat && i < sizeof heat / sizeof heat[0]; i++) {
+        pcs_status st = unit_channel(w, u, heat[i].suffix, "K", F, heat[i].store, 0);
         if (st != PCS_OK)
             return st;
     }
@@ -404,6 +420,45 @@ pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_unit_conf
 }
 
 /* ---- queries ------------------------------------------------------------- */
+
+pcs_status pcs_unit_power_ref(const pcs_unit *u, uint32_t *store, uint32_t *index)
+{
+    if (!u || !store || !index)
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_power_ref: NULL argument");
+    *store = u->id.out;
+    *index = UNIT_OUT_POWER;
+    return PCS_OK;
+}
+
+pcs_status pcs_unit_temperature_stores(const pcs_unit *u, uint32_t *t_fuel, uint32_t *t_coolant,
+                                       uint32_t *t_max)
+{
+    if (!u || !t_fuel || !t_coolant || !t_max)
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_temperature_stores: NULL argument");
+    *t_fuel = u->id.fuel_t_avg;
+    *t_coolant = u->id.coolant_t_avg;
+    *t_max = u->id.fuel_t_max;
+    return PCS_OK;
+}
+
+pcs_status pcs_unit_set_temperatures(pcs_world *w, pcs_unit *u, double t_fuel_k,
+                                     double t_coolant_k, double t_max_k)
+{
+    if (!w || !u)
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_set_temperatures: NULL argument");
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_unit_set_temperatures: the world has ticked");
+    const double t[3] = {t_fuel_k, t_coolant_k, t_max_k};
+    for (int i = 0; i < 3; i++)
+        if (!pcs_isfinite(t[i]) || t[i] < 273.15)
+            return pcs_error_set(PCS_E_INVAL, "pcs_unit_set_temperatures: temperature %d = %g K "
+                                              "is not a finite value >= 273.15 K",
+                                 i, t[i]);
+    *u->t_fuel = t_fuel_k;
+    *u->t_cool = t_coolant_k;
+    *u->t_max = t_max_k;
+    return pcs_unit_balance(u);
+}
 
 uint32_t pcs_unit_trip_store(const pcs_unit *u)
 {

@@ -93,6 +93,7 @@ int pcs_unit_index_taken(pcs_world *w, uint32_t index);
 /* unit_systems.c: fill uN.rho.terms from the current state (keeping the
  * stored bias) and return the total. */
 double pcs_unit_total_reactivity(pcs_unit *u);
+pcs_status pcs_unit_balance(pcs_unit *u);
 
 /* Worth-weighted mean bank position (1 = all withdrawn). */
 double pcs_unit_rods_mean(const pcs_unit *u);

@@ -271,7 +271,7 @@ pcs_status pcs_unit_systems_register(pcs_world *w, pcs_unit *u)
         st = unit_system(w, u, "kinetics", PCS_STAGE_KINETICS, unit_kinetics, kin_r, 5, kin_w, 8);
     const uint32_t heat_r[] = {s->out};
     const uint32_t heat_w[] = {s->fuel_t_avg, s->fuel_t_max, s->coolant_t_avg, s->flags};
-    if (st == PCS_OK)
+    if (st == PCS_OK && !u->cfg.external_heat)
         st = unit_system(w, u, "heat", PCS_STAGE_HEAT, unit_heat, heat_r, 1, heat_w, 4);
     return st;
 }

@@ -137,7 +137,9 @@ typedef struct pcs_unit_config {
     pcs_lumped_heat_params heat;   /**< placeholder heat model */
     double initial_power_fraction; /**< n at build, [0, power_limit_fraction] */
     uint32_t critical_at_build; /**< 1: bias chosen so the build state is steady; 0: use rho_bias */
-    uint32_t reserved2;         /**< zero */
+    uint32_t external_heat;     /**< 1: no lumped HEAT system and no fuel/coolant channels:
+                                     a fuel-rod model publishes those and the plant writes the
+                                     feedback temperatures (pcs_unit_set_temperatures); 0: lumped */
     double rho_bias;            /**< excess reactivity when critical_at_build = 0, |.| < 0.5 */
     double power_limit_fraction; /**< n clamped above this, [1, 1000] */
     double fuel_temp_limit_k;    /**< fuel temperature clamp, K, [1000, 5000] */
@@ -194,6 +196,27 @@ PCS_API pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_u
 
 /** Store id of the u32 trip input "uN.core.trip" (written by protection). */
 PCS_API uint32_t pcs_unit_trip_store(const pcs_unit *u);
+
+/** Where the unit publishes its thermal power (W): a double store element, for the heat model. */
+PCS_API pcs_status pcs_unit_power_ref(const pcs_unit *u, uint32_t *store, uint32_t *index);
+
+/**
+ * Store ids of the feedback temperatures the kinetics stage reads (K, one
+ * double each): volume-mean fuel (Doppler), mean coolant (moderator), and the
+ * hottest fuel temperature. With external_heat a coupling system writes them.
+ */
+PCS_API pcs_status pcs_unit_temperature_stores(const pcs_unit *u, uint32_t *t_fuel,
+                                               uint32_t *t_coolant, uint32_t *t_max);
+
+/**
+ * Replace the build state's feedback temperatures (K) with a heat model's
+ * steady state and, when critical_at_build, recompute the bias so the unit
+ * still starts steady. Build phase only.
+ * @return PCS_E_INVAL (NULL, non-finite or below 273.15 K), PCS_E_STATE after
+ *         sealing, or the kinetics' error if the new state is out of range.
+ */
+PCS_API pcs_status pcs_unit_set_temperatures(pcs_world *w, pcs_unit *u, double t_fuel_k,
+                                             double t_coolant_k, double t_max_k);
 
 /** Reactivity components at the last kinetics step, Delta k/k. */
 typedef struct pcs_unit_reactivity {
