@@ -70,6 +70,8 @@ static pcs_status check_node(const pcs_hyd_node *n, uint32_t i)
         return bad("nodes", i, "volume_m3", n->volume_m3, "(0, inf)");
     if (!(n->compliance_kg_pa >= 0.0) || !pcs_isfinite(n->compliance_kg_pa))
         return bad("nodes", i, "compliance_kg_pa", n->compliance_kg_pa, "[0, inf)");
+    if (n->t_init_k != 0.0 && !(n->t_init_k >= 273.15 && n->t_init_k <= 2000.0))
+        return bad("nodes", i, "t_init_k", n->t_init_k, "0 or [273.15, 2000]");
     if ((unsigned)n->role > PCS_HYD_PRESSURIZER)
         return bad("nodes", i, "role", n->role, "[0, 3]");
     return PCS_OK;
@@ -175,7 +177,8 @@ static void initial_state(pcs_world *w, pcs_hydraulics *h)
     double *target = pcs_store_data(w, h->s_motor), *pzr = pcs_store_data(w, h->s_pzr);
     for (uint32_t i = 0; i < c->n_nodes; i++) {
         mass[i] = c->rho_kg_m3 * h->nodes[i].volume_m3;
-        hh[i] = c->cp_j_kg_k * (c->t_init_k - c->t_ref_k);
+        double t0 = h->nodes[i].t_init_k > 0.0 ? h->nodes[i].t_init_k : c->t_init_k;
+        hh[i] = c->cp_j_kg_k * (t0 - c->t_ref_k);
         p[i] = c->p_init_pa;
         h->compliance[i] = h->nodes[i].compliance_kg_pa > 0.0
                                ? h->nodes[i].compliance_kg_pa

@@ -73,6 +73,7 @@ typedef struct pcs_hyd_node {
     double compliance_kg_pa; /**< 0: liquid V/(rho a^2); else > 0 */
     uint32_t loop;           /**< loop index, for channel names */
     uint32_t tag;            /**< PCS_HYD_TAG_*: publishes the node's temperature */
+    double t_init_k;         /**< initial temperature, K; 0: the config's t_init_k */
 } pcs_hyd_node;
 
 /** Node tags: which temperatures are published per loop. */
@@ -194,5 +195,18 @@ PCS_API pcs_status pcs_hyd_pwr_network(uint32_t n_loops, uint32_t n_sg_nodes,
                                        const pcs_hyd_pump *pump, pcs_hyd_config *cfg,
                                        pcs_hyd_node *nodes, pcs_hyd_junction *junctions,
                                        pcs_hyd_pump *pumps);
+
+/**
+ * Start the PWR network of pcs_hyd_pwr_network at its full-power steady
+ * state: core outlet and hot side at @p t_hot_k, cold side at @p t_cold_k,
+ * and the SG conductance chosen so the donor-cell SG chain, with the loop
+ * flow P / (n_loops cp (t_hot - t_cold)), ends exactly at t_cold against
+ * @p t_secondary_k (SG node temperatures set to that chain). Set cfg->cp_j_kg_k
+ * first.
+ * @return PCS_E_INVAL when t_cold <= t_secondary or t_hot <= t_cold.
+ */
+PCS_API pcs_status pcs_hyd_pwr_full_power(pcs_hyd_config *cfg, pcs_hyd_node *nodes,
+                                          uint32_t n_loops, uint32_t n_sg_nodes, double power_w,
+                                          double t_hot_k, double t_cold_k, double t_secondary_k);
 
 #endif
