@@ -113,3 +113,24 @@ Test(plant, bad_unit_config_names_unit_and_field)
               pcs_last_error());
     pcs_world_destroy(w);
 }
+
+Test(plant, commands_reach_only_their_unit)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    pcs_plant_unit_config u[2];
+    pcs_plant_unit_config_default(&u[0]);
+    pcs_plant_unit_config_default(&u[1]);
+    pcs_plant *p;
+    cr_assert_eq(pcs_plant_build(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
+    /* Unit 2 is network 1; its pump 3 is loop 4. */
+    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(1, 3)};
+    cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
+    run(w, 400);
+    cr_assert_lt(ch(w, "u2.loop4.flow"), 0.5 * 4360.0);
+    cr_assert_float_eq(ch(w, "u1.loop4.flow"), 4360.0, 4360.0 * 1e-3);
+    cr_assert_float_eq(ch(w, "u2.loop1.flow"), ch(w, "u1.loop1.flow"), 0.2 * 4360.0);
+    pcs_world_destroy(w);
+}

@@ -124,15 +124,23 @@ typedef struct pcs_hyd_config {
     uint32_t heat_index;       /**< element of heat_store */
 } pcs_hyd_config;
 
-/** Command kinds of the hydraulics (range 32..47). */
+/**
+ * Command kinds of the hydraulics (range 32..47). The target names the network
+ * and the element: PCS_HYD_TARGET(unit, element) with the network's 0-based
+ * unit (as given to pcs_hyd_build) and a pump or junction index.
+ */
 enum {
-    PCS_CMD_PUMP_TRIP = 32,       /**< target pump; motor off */
-    PCS_CMD_PUMP_START = 33,      /**< target pump; args[0] speed fraction (default 1) */
-    PCS_CMD_VALVE_POSITION = 34,  /**< target junction; args[0] position [0, 1] */
+    PCS_CMD_PUMP_TRIP = 32,       /**< element pump; motor off */
+    PCS_CMD_PUMP_START = 33,      /**< element pump; args[0] speed fraction (0 or absent: 1) */
+    PCS_CMD_VALVE_POSITION = 34,  /**< element junction; args[0] position [0, 1] */
     PCS_CMD_PZR_HEATERS = 35,     /**< args[0] heater power W >= 0 */
     PCS_CMD_PZR_SPRAY = 36,       /**< args[0] spray cooling W >= 0 */
     PCS_CMD_SG_SECONDARY_T = 37,  /**< args[0] secondary saturation temperature K */
 };
+
+/** Networks per world, and the command target of element @p e of network @p unit. */
+#define PCS_HYD_MAX_UNITS 64u
+#define PCS_HYD_TARGET(unit, e) (((uint32_t)(unit) << 10) | (uint32_t)(e))
 
 /** Event kinds (PCS_EV_MODEL_BASE + 48..63; see event.h for the ranges). */
 enum {
