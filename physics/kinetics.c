@@ -46,7 +46,64 @@
  * next to any other mode, and denormal results would slow every later step. */
 #define KIN_EXP_FLOOR (-700.0)
 #define KIN_MAX_ITER 200
+/* Newton stops when its step is below this fraction of the root (see inhour_root). */
 #define KIN_NEWTON_RTOL 1e-10
+
+/* |x| and max without the math facade's out-of-line calls: exact operations,
+ * not transcendental, and on the hot path of every re-solve. */
+static inline double kin_abs(double x)
+{
+    return x < 0.0 ? -x : x;
+}
+
+static inline double kin_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* x - x is 0 for every finite x and NaN for +-inf and NaN (no fast-math). */
+static inline int kin_finite(double x)
+{
+    return x - x == 0.0;
+}
+
+/*
+ * Group data padded to PCS_KIN_MAX_GROUPS lanes, so that the inner loops of
+ * the re-solve and the step have a fixed trip count, which the compiler
+ * vectorises at -O2. A padding lane has beta = 0 and lambda = -KIN_PAD_LAMBDA:
+ * its pole sits at +1e100, far beyond every root (|omega| <= ~1/Lambda <= 1e12),
+ * so its g is finite (~ -1e-100, g^3 still a normal number) and every term it
+ * contributes is an exact zero.
+ */
+#define KIN_LANES PCS_KIN_MAX_GROUPS
+#define KIN_PAD_LAMBDA 1e100
+
+typedef struct kin_lanes {
+    double beta[KIN_LANES];
+    double lambda[KIN_LANES];
+    double bl[KIN_LANES]; /* beta_i lambda_i */
+    double gen;           /* Lambda */
+} kin_lanes;
+
+_Static_assert(KIN_LANES == 8, "kin_sum8 adds exactly 8 lanes");
+
+/* Sum of 8 lanes as a fixed balanced tree: deterministic, and 3 dependent
+ * additions instead of 8 on the re-solve's critical path. */
+static inline double kin_sum8(const double *t)
+{
+    return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
+static void kin_lanes_fill(const pcs_kin_params *p, kin_lanes *L)
+{
+    for (uint32_t i = 0; i < KIN_LANES; i++) {
+        int used = i < p->n_groups;
+        L->beta[i] = used ? p->beta[i] : 0.0;
+        L->lambda[i] = used ? p->lambda[i] : -KIN_PAD_LAMBDA;
+        L->bl[i] = L->beta[i] * L->lambda[i];
+    }
+    L->gen = p->generation_time_s;
+}
 
 pcs_status pcs_kin_params_validate(const pcs_kin_params *p)
 {
@@ -57,10 +114,10 @@ pcs_status pcs_kin_params_validate(const pcs_kin_params *p)
                              PCS_KIN_MAX_GROUPS);
     double beta = 0.0;
     for (uint32_t i = 0; i < p->n_groups; i++) {
-        if (!pcs_isfinite(p->beta[i]) || p->beta[i] <= 0.0)
+        if (!kin_finite(p->beta[i]) || p->beta[i] <= 0.0)
             return pcs_error_set(PCS_E_INVAL, "kinetics: beta[%u] = %g must be > 0 and finite", i,
                                  p->beta[i]);
-        if (!pcs_isfinite(p->lambda[i]) || p->lambda[i] <= 0.0)
+        if (!kin_finite(p->lambda[i]) || p->lambda[i] <= 0.0)
             return pcs_error_set(PCS_E_INVAL,
                                  "kinetics: lambda[%u] = %g 1/s must be > 0 and finite", i,
                                  p->lambda[i]);
@@ -74,10 +131,10 @@ pcs_status pcs_kin_params_validate(const pcs_kin_params *p)
     if (beta >= 1.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: sum of beta = %g must be < 1", beta);
     double gen = p->generation_time_s;
-    if (!pcs_isfinite(gen) || gen <= 0.0 || gen > 1.0)
-        return pcs_error_set(PCS_E_INVAL, "kinetics: generation_time_s = %g s is outside (0, 1] s",
-                             gen);
-    if (!pcs_isfinite(p->source_per_s) || p->source_per_s < 0.0)
+    if (!kin_finite(gen) || gen < 1e-12 || gen > 1.0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "kinetics: generation_time_s = %g s is outside [1e-12, 1] s", gen);
+    if (!kin_finite(p->source_per_s) || p->source_per_s < 0.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: source_per_s = %g must be >= 0 and finite",
                              p->source_per_s);
     return PCS_OK;
@@ -109,18 +166,18 @@ double pcs_kin_beta_total(const pcs_kin_params *p)
 }
 
 /* f(w) = w (Lambda + sum beta_i g_i) - rho and f'(w), g_i = 1/(w + lambda_i) into g. */
-static void inhour_eval(const pcs_kin_params *p, double rho, double w, double *g, double *f,
+/* f(w) = w (Lambda + sum beta_i g_i) - rho and f'(w), g_i = 1/(w + lambda_i) into g. */
+static void inhour_eval(const kin_lanes *L, double rho, double w, double *restrict g, double *f,
                         double *df)
 {
-    double s = p->generation_time_s;
-    double d = p->generation_time_s;
-    for (uint32_t i = 0; i < p->n_groups; i++) {
-        g[i] = 1.0 / (w + p->lambda[i]);
-        s += p->beta[i] * g[i];
-        d += p->beta[i] * p->lambda[i] * g[i] * g[i];
+    double ts[KIN_LANES], td[KIN_LANES];
+    for (uint32_t i = 0; i < KIN_LANES; i++) {
+        g[i] = 1.0 / (w + L->lambda[i]);
+        ts[i] = L->beta[i] * g[i];
+        td[i] = L->bl[i] * g[i] * g[i];
     }
-    *f = w * s - rho;
-    *df = d;
+    *f = w * (L->gen + kin_sum8(ts)) - rho;
+    *df = L->gen + kin_sum8(td);
 }
 
 /*
@@ -128,9 +185,9 @@ static void inhour_eval(const pcs_kin_params *p, double rho, double w, double *g
  * second order. Used only when |dx g| <= ~1e-8, where the truncation
  * (dx g)^3 is far below rounding; saves G divisions per root.
  */
-static void g_shift(uint32_t n, const double *g, double dx, double *out)
+static void g_shift(const double *restrict g, double dx, double *restrict out)
 {
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < KIN_LANES; i++) {
         double e = dx * g[i];
         out[i] = g[i] * (1.0 - e + e * e);
     }
@@ -143,15 +200,13 @@ static void g_shift(uint32_t n, const double *g, double dx, double *out)
  * from the right never crosses the root, and a step from the left makes lo
  * finite before any bisection needs it.
  */
-static double inhour_root(const pcs_kin_params *p, double rho, double lo, double hi, double x,
-                          double *g)
+static double inhour_root(const kin_lanes *L, double rho, double lo, double hi, double x, double *g)
 {
-    uint32_t G = p->n_groups;
     for (int it = 0; it < KIN_MAX_ITER; it++) {
-        double f, df, gx[PCS_KIN_MAX_GROUPS];
-        inhour_eval(p, rho, x, gx, &f, &df);
+        double f, df, gx[KIN_LANES];
+        inhour_eval(L, rho, x, gx, &f, &df);
         if (f == 0.0) {
-            memcpy(g, gx, G * sizeof *g);
+            memcpy(g, gx, sizeof gx);
             return x;
         }
         if (f < 0.0)
@@ -163,20 +218,20 @@ static double inhour_root(const pcs_kin_params *p, double rho, double lo, double
          * K = |f''/2f'| (at most ~1/distance-to-pole), which for
          * d <= KIN_NEWTON_RTOL |x| is below rounding for every root. Tested
          * before the bracket check: a rounding-level step may land on lo. */
-        if (pcs_fabs(xn - x) <= KIN_NEWTON_RTOL * pcs_fabs(x) + DBL_MIN) {
+        if (kin_abs(xn - x) <= KIN_NEWTON_RTOL * kin_abs(x) + DBL_MIN) {
             if (!(xn > lo && xn < hi))
                 xn = x;
-            g_shift(G, gx, xn - x, g);
+            g_shift(gx, xn - x, g);
             return xn;
         }
         if (!(xn > lo && xn < hi)) /* also catches NaN */
             xn = lo > -DBL_MAX ? 0.5 * (lo + hi) : x - 2.0 * (hi - x);
         x = xn;
-        if (hi - lo <= 4.0 * DBL_EPSILON * pcs_fmax(pcs_fabs(lo), pcs_fabs(hi)))
+        if (hi - lo <= 4.0 * DBL_EPSILON * kin_max(kin_abs(lo), kin_abs(hi)))
             break;
     }
-    for (uint32_t i = 0; i < G; i++)
-        g[i] = 1.0 / (x + p->lambda[i]);
+    for (uint32_t i = 0; i < KIN_LANES; i++)
+        g[i] = 1.0 / (x + L->lambda[i]);
     return x;
 }
 
@@ -222,30 +277,56 @@ static double cold_guess(const pcs_kin_params *p, double rho, uint32_t k, double
 }
 
 /*
- * All G + 1 roots and their g rows. With a previous decomposition (warm), the
- * first Newton step is free: at the old root f_new(w_old) = rho_old - rho and
- * f'(w_old) = Lambda / norm_old, so the start is w_old + (rho - rho_old)
- * norm_old / Lambda; one or two evaluations then converge.
+ * Warm start for root k after a reactivity change d = rho - rho_old. The
+ * slope dw/drho = 1/f'(w_old) = norm_old / Lambda is known at the old root,
+ * and the solve before it adds a curvature estimate (a quadratic through both
+ * points with that slope), so the guess is
+ *     w_old + d norm_old / Lambda + c d^2,
+ * error O(d^3) when the steps are alike: one evaluation then confirms
+ * convergence for the per-tick changes of a running core. The curvature term
+ * is used only where it is trustworthy (previous step >= 1e-11, this step at
+ * most 8 times longer, term smaller than the linear one); it only affects the
+ * start of a safeguarded iteration, never the root it converges to.
  */
+static double warm_guess(const kin_lanes *L, const pcs_kin_modes *m, uint32_t k, double rho)
+{
+    double d = rho - m->rho;
+    double slope = m->norm[k] / L->gen;
+    double guess = m->omega[k] + d * slope;
+    double e = m->rho_prev - m->rho;
+    if (m->has_prev && kin_abs(e) >= 1e-11 && kin_abs(d) <= 8.0 * kin_abs(e)) {
+        double c = (m->omega_prev[k] - m->omega[k] - e * slope) / (e * e);
+        double q = c * d * d;
+        if (kin_abs(q) <= kin_abs(d * slope))
+            guess += q;
+    }
+    return guess;
+}
+
+/* All G + 1 roots and their g rows, warm-started from @p warm when given. */
 static void solve_roots(const pcs_kin_params *p, double rho, const pcs_kin_modes *warm,
                         double *omega, double (*g)[PCS_KIN_MAX_GROUPS])
 {
     uint32_t G = p->n_groups;
+    kin_lanes L;
+    kin_lanes_fill(p, &L);
     for (uint32_t k = 0; k <= G; k++) {
-        double lo, hi;
+        double lo, hi, x = 0.0;
         root_bracket(p, rho, k, &lo, &hi);
-        double x = cold_guess(p, rho, k, lo, hi);
+        int have = 0;
         if (warm) {
-            double w0 = warm->omega[k];
-            double w1 = w0 + (rho - warm->rho) * warm->norm[k] / p->generation_time_s;
-            x = (w1 > lo && w1 < hi) ? w1 : (w0 > lo && w0 < hi) ? w0 : x;
+            double w0 = warm->omega[k], w1 = warm_guess(&L, warm, k, rho);
+            have = (w1 > lo && w1 < hi) || (w0 > lo && w0 < hi);
+            x = (w1 > lo && w1 < hi) ? w1 : w0;
         }
+        if (!have)
+            x = cold_guess(p, rho, k, lo, hi);
         if (rho == 0.0 && k == 0) { /* the stable root of a critical core is exactly 0 */
             omega[k] = 0.0;
-            for (uint32_t i = 0; i < G; i++)
-                g[k][i] = 1.0 / p->lambda[i];
+            for (uint32_t i = 0; i < KIN_LANES; i++)
+                g[k][i] = 1.0 / L.lambda[i];
         } else {
-            omega[k] = inhour_root(p, rho, lo, hi, x, g[k]);
+            omega[k] = inhour_root(&L, rho, lo, hi, x, g[k]);
         }
     }
 }
@@ -254,7 +335,7 @@ pcs_status pcs_kin_inhour_roots(const pcs_kin_params *p, double rho, double *ome
 {
     if (!p || !omega)
         return pcs_error_set(PCS_E_INVAL, "pcs_kin_inhour_roots: NULL argument");
-    if (!pcs_isfinite(rho) || pcs_fabs(rho) >= 1.0)
+    if (!kin_finite(rho) || kin_abs(rho) >= 1.0)
         return pcs_error_set(PCS_E_INVAL, "pcs_kin_inhour_roots: rho = %g is outside (-1, 1)", rho);
     double g[PCS_KIN_MAX_MODES][PCS_KIN_MAX_GROUPS];
     solve_roots(p, rho, NULL, omega, g);
@@ -263,17 +344,34 @@ pcs_status pcs_kin_inhour_roots(const pcs_kin_params *p, double rho, double *ome
 
 pcs_status pcs_kin_modes_solve(const pcs_kin_params *p, pcs_kin_modes *m, double rho)
 {
-    if (!pcs_isfinite(rho) || pcs_fabs(rho) >= 1.0)
+    if (!kin_finite(rho) || kin_abs(rho) >= 1.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: reactivity %g is outside (-1, 1)", rho);
     uint32_t G = p->n_groups;
     int warm = m->valid && m->n_modes == G + 1;
-    solve_roots(p, rho, warm ? m : NULL, m->omega, m->g);
-    for (uint32_t k = 0; k <= G; k++) {
-        double uv = 1.0; /* u_k . v_k = 1 + sum (beta_i/Lambda) lambda_i g_ki^2 */
-        for (uint32_t i = 0; i < G; i++)
-            uv += p->beta[i] * p->lambda[i] * m->g[k][i] * m->g[k][i] / p->generation_time_s;
-        m->norm[k] = 1.0 / uv;
+    pcs_kin_modes old;
+    if (warm) { /* solve_roots overwrites the roots it starts from */
+        memcpy(old.omega, m->omega, sizeof old.omega);
+        memcpy(old.omega_prev, m->omega_prev, sizeof old.omega_prev);
+        memcpy(old.norm, m->norm, sizeof old.norm);
+        old.rho = m->rho;
+        old.rho_prev = m->rho_prev;
+        old.has_prev = m->has_prev;
     }
+    solve_roots(p, rho, warm ? &old : NULL, m->omega, m->g);
+    double bl[KIN_LANES]; /* beta_i lambda_i / Lambda, 0 in padding lanes */
+    for (uint32_t i = 0; i < KIN_LANES; i++)
+        bl[i] = i < G ? p->beta[i] * p->lambda[i] / p->generation_time_s : 0.0;
+    for (uint32_t k = 0; k <= G; k++) {
+        double t[KIN_LANES]; /* u_k . v_k = 1 + sum (beta_i/Lambda) lambda_i g_ki^2 */
+        for (uint32_t i = 0; i < KIN_LANES; i++)
+            t[i] = bl[i] * m->g[k][i] * m->g[k][i];
+        m->norm[k] = 1.0 / (1.0 + kin_sum8(t));
+    }
+    if (warm) {
+        memcpy(m->omega_prev, old.omega, sizeof m->omega_prev);
+        m->rho_prev = old.rho;
+    }
+    m->has_prev = (uint32_t)warm;
     m->rho = rho;
     m->h_s = 0.0;
     m->valid = 1;
@@ -292,7 +390,7 @@ pcs_status pcs_kin_modes_solve(const pcs_kin_params *p, pcs_kin_modes *m, double
 static void mode_step_functions(double z, double h, double *ew, double *p1, double *p2, double *pr)
 {
     double f1, f2, fr;
-    if (pcs_fabs(z) < 0.01) {
+    if (kin_abs(z) < 0.01) {
         f1 = 1.0 + z * (0.5 + z * (1.0 / 6.0 + z * (1.0 / 24.0 + z / 120.0)));
         f2 = 0.5 + z * (1.0 / 6.0 + z * (1.0 / 24.0 + z * (1.0 / 120.0 + z / 720.0)));
         fr = -z * (1.0 / 12.0 + z * (1.0 / 24.0 + z * (1.0 / 80.0 + z / 360.0)));
@@ -332,13 +430,16 @@ static void modes_advance(const pcs_kin_params *p, const pcs_kin_modes *m, doubl
                           double *n_integral)
 {
     uint32_t G = p->n_groups;
+    double lc[KIN_LANES]; /* lambda_i C_i, zero in padding lanes */
+    for (uint32_t i = 0; i < KIN_LANES; i++)
+        lc[i] = i < G ? p->lambda[i] * y[1 + i] : 0.0;
     double b[PCS_KIN_MAX_MODES];
     double integral = 0.0;
     for (uint32_t k = 0; k <= G; k++) {
-        double a = y[0];
-        for (uint32_t i = 0; i < G; i++)
-            a += p->lambda[i] * m->g[k][i] * y[1 + i];
-        a *= m->norm[k];
+        double a = 0.0;
+        for (uint32_t i = 0; i < KIN_LANES; i++)
+            a += m->g[k][i] * lc[i];
+        a = (a + y[0]) * m->norm[k];
         double s = p->source_per_s * m->norm[k];
         b[k] = a * m->ew[k] + s * m->p1[k];
         integral += a * m->p1[k] + s * m->p2[k];
@@ -355,7 +456,7 @@ static void modes_advance(const pcs_kin_params *p, const pcs_kin_modes *m, doubl
         double c = 0.0;
         for (uint32_t k = 0; k <= G; k++)
             c += m->ramp[k];
-        double nstar = n / pcs_fmax(1.0 - r * c, 0.5);
+        double nstar = n / kin_max(1.0 - r * c, 0.5);
         n = 0.0;
         for (uint32_t k = 0; k <= G; k++) {
             b[k] += r * m->ramp[k] * nstar;
@@ -363,12 +464,12 @@ static void modes_advance(const pcs_kin_params *p, const pcs_kin_modes *m, doubl
         }
     }
     y[0] = n;
-    for (uint32_t i = 0; i < G; i++) {
-        double c = 0.0;
-        for (uint32_t k = 0; k <= G; k++)
-            c += m->g[k][i] * b[k];
-        y[1 + i] = p->beta[i] / p->generation_time_s * c;
-    }
+    double c[KIN_LANES] = {0.0};
+    for (uint32_t k = 0; k <= G; k++)
+        for (uint32_t i = 0; i < KIN_LANES; i++)
+            c[i] += m->g[k][i] * b[k];
+    for (uint32_t i = 0; i < G; i++)
+        y[1 + i] = p->beta[i] / p->generation_time_s * c[i];
     if (n_integral)
         *n_integral = integral;
 }
@@ -378,7 +479,7 @@ static pcs_status substep(const pcs_kin_params *p, pcs_kin_modes *m, double rho,
                           double h, double *y, double *n_integral)
 {
     uint32_t G = p->n_groups;
-    if (!m->valid || m->n_modes != G + 1 || !(pcs_fabs(rho - m->rho) <= PCS_KIN_RHO_REUSE_TOL)) {
+    if (!m->valid || m->n_modes != G + 1 || !(kin_abs(rho - m->rho) <= PCS_KIN_RHO_REUSE_TOL)) {
         pcs_status st = pcs_kin_modes_solve(p, m, rho);
         if (st != PCS_OK)
             return st;
@@ -392,7 +493,7 @@ static pcs_status substep(const pcs_kin_params *p, pcs_kin_modes *m, double rho,
 pcs_status pcs_kin_step_const(const pcs_kin_params *p, pcs_kin_modes *m, double rho, double h_s,
                               double *y, double *n_integral)
 {
-    if (!pcs_isfinite(h_s) || h_s <= 0.0)
+    if (!kin_finite(h_s) || h_s <= 0.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: step %g s must be > 0 and finite", h_s);
     return substep(p, m, rho, 0.0, h_s, y, n_integral);
 }
@@ -403,9 +504,9 @@ pcs_status pcs_kin_step(const pcs_kin_params *p, pcs_kin_modes *m, double rho0, 
     if (n_sub < 1 || n_sub > PCS_KIN_MAX_SUBSTEPS)
         return pcs_error_set(PCS_E_INVAL, "kinetics: n_sub = %u is outside [1, %u]", n_sub,
                              PCS_KIN_MAX_SUBSTEPS);
-    if (!pcs_isfinite(h_s) || h_s <= 0.0)
+    if (!kin_finite(h_s) || h_s <= 0.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: step %g s must be > 0 and finite", h_s);
-    if (!pcs_isfinite(rho0) || !pcs_isfinite(rho1))
+    if (!kin_finite(rho0) || !kin_finite(rho1))
         return pcs_error_set(PCS_E_INVAL, "kinetics: reactivity %g -> %g is not finite", rho0,
                              rho1);
     double h = h_s / (double)n_sub;
@@ -429,7 +530,7 @@ uint32_t pcs_kin_substeps(double rho0, double rho1, double drho_max)
 {
     if (!(drho_max > 0.0))
         return 1;
-    double r = pcs_fabs(rho1 - rho0) / drho_max;
+    double r = kin_abs(rho1 - rho0) / drho_max;
     if (!(r < (double)(PCS_KIN_MAX_SUBSTEPS - 1)))
         return PCS_KIN_MAX_SUBSTEPS;
     return 1u + (uint32_t)r;

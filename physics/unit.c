@@ -284,6 +284,7 @@ pcs_status pcs_unit_balance(pcs_unit *u)
                              "(-0.5, 0.5); check rod positions, worths and feedback references",
                              rho, u->rho_terms[UNIT_RHO_BIAS]);
     u->aux[UNIT_AUX_RHO_PREV] = rho;
+    u->aux[UNIT_AUX_POISON_PREV] = u->rho_terms[UNIT_RHO_XENON] + u->rho_terms[UNIT_RHO_SAMARIUM];
     pcs_status st = pcs_kin_modes_solve(&c->kinetics, u->modes, rho);
     if (st != PCS_OK)
         return st;

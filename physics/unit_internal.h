@@ -52,6 +52,7 @@ enum {
 enum {
     UNIT_AUX_RHO_PREV = 0, /* total reactivity the last step ended with */
     UNIT_AUX_SCRAM_T,      /* seconds since the scram latched */
+    UNIT_AUX_POISON_PREV,  /* xenon + samarium reactivity the last step used */
     UNIT_AUX_LEN
 };
 

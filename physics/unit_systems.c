@@ -177,7 +177,14 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
         rho = c;
         clamped = 1;
     }
-    double rho0 = u->aux[UNIT_AUX_RHO_PREV], n0 = u->y[0], n_int = 0.0;
+    /* A xenon merge changes the poison worth by up to ~1 cent at once (72 s of
+     * xenon time): applied as a step at the start of the tick rather than
+     * ramped, since the ramp would only resolve an artefact of the SLOW step
+     * at the cost of sub-steps. Rods and temperatures ramp as before. */
+    double poison = u->rho_terms[UNIT_RHO_XENON] + u->rho_terms[UNIT_RHO_SAMARIUM];
+    double rho0 = u->aux[UNIT_AUX_RHO_PREV] + (poison - u->aux[UNIT_AUX_POISON_PREV]);
+    u->aux[UNIT_AUX_POISON_PREV] = poison;
+    double n0 = u->y[0], n_int = 0.0;
     uint32_t ns = pcs_kin_substeps(rho0, rho, u->cfg.drho_substep);
     pcs_status st = pcs_kin_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
     if (st != PCS_OK)
@@ -187,7 +194,7 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
         n_int = pcs_fmin(pcs_fmax(n_int, 0.0), u->cfg.power_limit_fraction * u->dt_s);
     }
     u->aux[UNIT_AUX_RHO_PREV] = rho;
-    double dh0 = pcs_dh_power(u->dh_groups);
+    double dh0 = u->out[UNIT_OUT_DECAY]; /* the groups' sum at the end of the last step */
     double dh1 = pcs_dh_step(&u->dh, u->cfg.nominal_power_w * n_int / u->dt_s, u->dh_groups);
     unit_publish(u, n0, n_int, dh0, dh1);
     u->out[UNIT_OUT_RHO] = rho;

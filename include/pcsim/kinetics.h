@@ -76,7 +76,7 @@ typedef struct pcs_kin_params {
     uint32_t reserved;                 /**< zero */
     double beta[PCS_KIN_MAX_GROUPS];   /**< delayed fractions beta_i > 0; sum < 1 */
     double lambda[PCS_KIN_MAX_GROUPS]; /**< decay constants, 1/s, > 0, strictly increasing */
-    double generation_time_s;          /**< prompt generation time Lambda, s, in (0, 1] */
+    double generation_time_s;          /**< prompt generation time Lambda, s, [1e-12, 1] */
     double source_per_s;               /**< neutron source S, relative units per s, >= 0 */
 } pcs_kin_params;
 
@@ -91,7 +91,7 @@ PCS_API pcs_status pcs_kin_params_validate(const pcs_kin_params *p);
  * 0.0305, 0.111, 0.301, 1.14, 3.01 1/s; beta_i = 0.000215, 0.001424,
  * 0.001274, 0.002568, 0.000748, 0.000273; sum 0.006502), as listed in
  * refdata point_kinetics.csv (dataset KEEPIN), with the given Lambda and S = 0.
- * @return PCS_E_INVAL for NULL or Lambda outside (0, 1].
+ * @return PCS_E_INVAL for NULL or Lambda outside [1e-12, 1].
  */
 PCS_API pcs_status pcs_kin_params_keepin_u235(pcs_kin_params *p, double generation_time_s);
 
@@ -117,6 +117,10 @@ typedef struct pcs_kin_modes {
     uint32_t valid;                 /**< 1 once roots are set */
     uint32_t n_modes;               /**< G + 1 */
     uint64_t solves;                /**< root solves so far (counter) */
+    double rho_prev;                /**< reactivity of the solve before (predictor) */
+    double omega_prev[PCS_KIN_MAX_MODES]; /**< its roots */
+    uint32_t has_prev;                    /**< 1 once rho_prev/omega_prev are set */
+    uint32_t reserved;                    /**< zero */
 } pcs_kin_modes;
 
 /**

@@ -32,6 +32,16 @@
  * the next tick. A scram latches until a PCS_UNIT_CMD_RESET, which is refused
  * while the trip input is non-zero.
  *
+ * Channels (f64 unless noted; "" = dimensionless):
+ *   uN.core.power (W), uN.core.fission_power (W), uN.core.decay_heat (W),
+ *   uN.core.reactivity (""), uN.core.period (s: dt / ln(n1/n0) over the
+ *   last tick, +-PCS_UNIT_PERIOD_INF_S when steady), uN.core.relative_power
+ *   (n), uN.core.boron (ppm), uN.core.flags (u32, PCS_UNIT_FLAG_*),
+ *   uN.core.trip (u32, the trip input), uN.scram.cause (u32), uN.rods.pos
+ *   (worth-weighted mean position, 1 = all out), uN.rods.<bank>.pos,
+ *   uN.fuel.t_avg (K), uN.fuel.t_max (K), uN.coolant.t_avg (K),
+ *   uN.xenon.reactivity (""), uN.samarium.reactivity ("").
+ *
  * Commands (target = unit index N, args in SI units) are applied at stage 1.
  * Events carry subject = N. Out-of-range values (power above
  * power_limit_fraction, reactivity outside (-0.5, 0.5), fuel above
@@ -190,6 +200,9 @@ typedef struct pcs_unit pcs_unit;
  * receives the unit, owned by the world.
  * @return PCS_E_INVAL (bad config or index, index already built), PCS_E_STATE
  *         (world sealed), PCS_E_NOMEM, or the engine's registration errors.
+ *         Configuration and index errors are found before anything is
+ *         registered; a later failure (e.g. a store name clash with another
+ *         model) may leave part of the unit registered: destroy the world.
  */
 PCS_API pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_unit_config *cfg,
                                   pcs_unit **out);
