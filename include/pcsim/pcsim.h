@@ -12,6 +12,7 @@
 #include "pcsim/export.h"
 #include "pcsim/job.h"
 #include "pcsim/math.h"
+#include "pcsim/profile.h"
 #include "pcsim/rng.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
