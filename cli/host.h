@@ -38,10 +38,12 @@ typedef struct reader_totals {
 } reader_totals;
 
 typedef struct pcs_snapshot_pool pcs_snapshot_pool;
+typedef struct pcs_profile pcs_profile;
 
 typedef struct host {
     run_opts opt;
     pcs_snapshot_pool *pool;     /**< the world's snapshot pool */
+    pcs_profile *profile;        /**< per-stage timers of the run */
     reader_totals reader_totals;
     scenario scn;
     pcs_world *world;

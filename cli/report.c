@@ -9,6 +9,7 @@
 
 #include "cli/host.h"
 #include "cli/plant.h"
+#include "pcsim/profile.h"
 
 static double sim_time(const host *h)
 {
@@ -79,6 +80,24 @@ static double pct_us(const uint64_t *sorted, uint64_t n, double p)
     return (double)sorted[k] / 1000.0;
 }
 
+/* Per-stage latency from the profile module, stages that ran systems only. */
+static void report_stages(const host *h)
+{
+    if (h->opt.json || !h->profile)
+        return;
+    printf("stage time us (p50 / p95 / p99 / max):\n");
+    for (int s = 0; s < PCS_STAGE_COUNT; s++) {
+        pcs_profile_stats st;
+        if (pcs_system_count(h->world, (pcs_stage)s) == 0 && s != PCS_STAGE_COMMANDS)
+            continue;
+        if (pcs_profile_stage_stats(h->profile, (pcs_stage)s, &st) != PCS_OK || !st.count)
+            continue;
+        printf("  %-11s %8.2f %8.2f %8.2f %9.2f\n", pcs_stage_name((pcs_stage)s),
+               (double)st.p50_ns / 1e3, (double)st.p95_ns / 1e3, (double)st.p99_ns / 1e3,
+               (double)st.max_ns / 1e3);
+    }
+}
+
 void report_summary(host *h, uint64_t wall_ns)
 {
     uint64_t n = h->ticks_run;
@@ -114,4 +133,5 @@ void report_summary(host *h, uint64_t wall_ns)
            pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads, rt->reads,
            rt->retries, rt->max_staleness, rt->events_read, rt->events_missed, rt->bad_values,
            hash);
+    report_stages(h);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli/host.h"
+#include "pcsim/profile.h"
 #include "pcsim/snapshot.h"
 
 int host_fail(int code, const char *fmt, ...)
@@ -151,6 +152,8 @@ static int build_world(host *h)
         return 2;
     if (pcs_snapshot_attach(h->world, NULL, &h->pool) != PCS_OK)
         return host_fail(1, "snapshot: %s", pcs_last_error());
+    if (pcs_profile_attach(h->world, &h->profile) != PCS_OK)
+        return host_fail(1, "profile: %s", pcs_last_error());
     pcs_world_set_event_callback(h->world, report_events, h);
     plant_timeline_channels(h);
     if (h->opt.load) {
@@ -172,6 +175,8 @@ static int open_outputs(host *h)
                 h->scn.source, h->start_tick);
     if (h->csv)
         report_csv_header(h);
+    if (h->opt.trace && pcs_profile_trace_begin(h->opt.trace) != PCS_OK)
+        return host_fail(2, "--trace: %s", pcs_last_error());
     h->tick_ns = calloc(h->scn.run_ticks + 1, sizeof *h->tick_ns);
     return h->tick_ns ? 0 : host_fail(1, "out of memory");
 }
@@ -227,6 +232,10 @@ static int tick_loop(host *h)
 
 static void host_free(host *h)
 {
+    if (h->opt.trace && pcs_profile_tracing() && pcs_profile_trace_end() != PCS_OK)
+        host_fail(1, "--trace: %s", pcs_last_error());
+    pcs_profile_detach(h->profile);
+    h->profile = NULL;
     if (h->csv)
         fclose(h->csv);
     if (h->journal)
