@@ -14,6 +14,7 @@
 #include "pcsim/math.h"
 #include "pcsim/persist.h"
 #include "pcsim/rng.h"
+#include "pcsim/sensor.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 #include "pcsim/version.h"
