@@ -13,6 +13,7 @@
 #include "pcsim/job.h"
 #include "pcsim/math.h"
 #include "pcsim/persist.h"
+#include "pcsim/protection.h"
 #include "pcsim/rng.h"
 #include "pcsim/sensor.h"
 #include "pcsim/status.h"
