@@ -4,7 +4,7 @@
  *        (the model is specified in include/pcsim/sensor.h).
  *
  * Layout. Configuration lives in structure-of-arrays built once (source
- * pointers, alpha, noise, quantum, range); everything a tick or a command
+ * pointers, lag decay, noise, quantum, range); everything a tick or a command
  * changes lives in STATE stores, so the state hash and save/load see it:
  * value, status, lag, drift offset, drift rate, mode and each sensor's rng.
  * The tick is one plain loop over the sensors; failed sensors leave it
@@ -29,7 +29,7 @@ struct pcs_sensors {
     double dt_s;
     /* configuration (read-only after build) */
     const double **src; /* source element of each sensor */
-    double *alpha;      /* lag gain 1 - exp(-dt/tau) */
+    double *decay;      /* lag memory exp(-dt/tau); 0 for tau = 0 */
     double *noise_sd;
     double *quantum;
     double *inv_quantum; /* 1/quantum, so the tick multiplies instead of dividing */
@@ -207,7 +207,10 @@ static void lag_pass(pcs_sensors *s)
         for (uint32_t k = 0; k < n; k++)
             lag[k] = *s->src[k];
     for (uint32_t k = 0; k < n; k++) {
-        double y = lag[k] + s->alpha[k] * (*s->src[k] - lag[k]);
+        double x = *s->src[k];
+        double y = x + s->decay[k] * (lag[k] - x);
+        if (y != y) /* NaN in: pass it on, and restart the lag at the next finite value */
+            y = x;
         double d = drift[k] + s->drift_rate[k] * dt;
         lag[k] = y;
         drift[k] = d;
@@ -346,7 +349,7 @@ static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
 {
     size_t d = n * sizeof(double);
     s->src = pcs_world_alloc(w, n * sizeof *s->src);
-    s->alpha = pcs_world_alloc(w, d);
+    s->decay = pcs_world_alloc(w, d);
     s->noise_sd = pcs_world_alloc(w, d);
     s->quantum = pcs_world_alloc(w, d);
     s->inv_quantum = pcs_world_alloc(w, d);
@@ -356,7 +359,7 @@ static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
     s->noisy = pcs_world_alloc(w, n * sizeof *s->noisy);
     s->quantised = pcs_world_alloc(w, n * sizeof *s->quantised);
     s->names = pcs_world_alloc(w, n * sizeof *s->names);
-    if (!s->src || !s->alpha || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
+    if (!s->src || !s->decay || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
         !s->hi || !s->raw || !s->noisy || !s->quantised || !s->names)
         return pcs_error_set(PCS_E_NOMEM, "pcs_sensors_create: out of memory for %u sensors", n);
     return PCS_OK;
@@ -410,8 +413,7 @@ static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_con
     for (uint32_t k = 0; k < s->n; k++) {
         const pcs_sensor_config *c = &cfgs[k];
         s->src[k] = (const double *)pcs_store_data(w, c->store) + c->index;
-        /* -expm1(-dt/tau) == 1 - exp(-dt/tau), without cancellation for dt << tau. */
-        s->alpha[k] = c->tau_s > 0.0 ? -pcs_expm1(-s->dt_s / c->tau_s) : 1.0;
+        s->decay[k] = c->tau_s > 0.0 ? pcs_exp(-s->dt_s / c->tau_s) : 0.0;
         s->noise_sd[k] = c->noise_sd;
         s->quantum[k] = c->quantum;
         s->inv_quantum[k] = c->quantum > 0.0 ? 1.0 / c->quantum : 0.0;

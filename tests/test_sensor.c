@@ -164,6 +164,41 @@ Test(sensor, zero_tau_passes_the_value_through)
     pcs_world_destroy(p.w);
 }
 
+Test(sensor, zero_tau_is_exact_after_a_huge_jump)
+{
+    /* lag + (x - lag) would give 1e20 + (1 - 1e20) = 0 here; x + 0 (lag - x) is exact. */
+    ctl_plant p;
+    ctl_plant_init(&p, 1, 1);
+    pcs_sensors *s = one_sensor(&p, ctl_sensor(&p, "x", 0));
+    p.x[0] = 1e20;
+    ctl_tick(p.w, 1);
+    p.x[0] = 1.0;
+    ctl_tick(p.w, 1);
+    cr_assert_eq(pcs_sensor_value(s, 0), 1.0);
+    pcs_world_destroy(p.w);
+}
+
+Test(sensor, nan_passes_through_and_the_lag_restarts_after_it)
+{
+    ctl_plant p;
+    ctl_plant_init(&p, 1, 1);
+    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    c.tau_s = 1.0;
+    pcs_sensors *s = one_sensor(&p, c);
+    p.x[0] = 2.0;
+    ctl_tick(p.w, 1);
+    p.x[0] = NAN;
+    ctl_tick(p.w, 2);
+    cr_assert(isnan(pcs_sensor_value(s, 0)));
+    p.x[0] = 3.0;
+    ctl_tick(p.w, 1);
+    cr_assert_eq(pcs_sensor_value(s, 0), 3.0, "restarted at the first finite value");
+    p.x[0] = 4.0;
+    ctl_tick(p.w, 1);
+    cr_assert_float_eq(pcs_sensor_value(s, 0), 4.0 - exp(-0.05), 1e-15, "and lags from there");
+    pcs_world_destroy(p.w);
+}
+
 Test(sensor, quantisation_rounds_to_the_nearest_step)
 {
     ctl_plant p;

@@ -12,9 +12,10 @@
  *  1. first-order lag  tau dy/dt = x - y. For x held constant over a step
  *     (the state is sampled once per tick), the exact solution over dt is
  *     y[n+1] = y[n] + alpha (x[n] - y[n]),  alpha = 1 - exp(-dt/tau)
- *     (zero-order-hold equivalent; alpha is evaluated as -expm1(-dt/tau),
- *     the same number without cancellation when dt << tau). tau = 0 passes x
- *     through. The lag starts at the first sample (no start-up transient).
+ *     (zero-order-hold equivalent), evaluated as x + exp(-dt/tau) (y - x),
+ *     which for tau = 0 returns x exactly. The lag starts at the first sample
+ *     (no start-up transient). A NaN input passes through as NaN and the lag
+ *     restarts at the next finite value.
  *  2. drift offset (failure mode DRIFT): offset += rate * dt each tick.
  *  3. Gaussian noise: + noise_sd * N(0, 1) from the sensor's own pcs_rng
  *     stream, seeded from (world seed, sensor id, PCS_SENSOR_RNG_STREAM).
