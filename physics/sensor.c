@@ -141,8 +141,9 @@ static pcs_status prefixed(pcs_status st, const char *prefix)
  */
 static inline double round_even(double x)
 {
-    const double shift = 0x1.8p52;
-    if (x > -0x1p51 && x < 0x1p51)
+    const double shift = 6755399441055744.0; /* 1.5 * 2^52 */
+    const double limit = 2251799813685248.0; /* 2^51 */
+    if (x > -limit && x < limit)
         return (x + shift) - shift;
     return pcs_round(x);
 }
