@@ -86,6 +86,10 @@ struct pcs_world {
 
     pcs_job_rec *jobs; /* PCS_MAX_JOBS */
     uint32_t n_jobs;
+
+    void (*cleanup_fn[PCS_MAX_CLEANUPS])(void *ctx);
+    void *cleanup_ctx[PCS_MAX_CLEANUPS];
+    uint32_t n_cleanups;
 };
 
 /* Common guard for build-phase registrations. */

@@ -342,3 +342,24 @@ Test(alloc, counter_sees_a_malloc)
     free(p);
     cr_assert_eq(n, 1);
 }
+
+static int cleanup_order[4];
+static int n_cleaned;
+
+static void cleanup(void *ctx)
+{
+    cleanup_order[n_cleaned++] = *(int *)ctx;
+}
+
+Test(world, destroy_callbacks_run_in_reverse_order)
+{
+    pcs_world *w = new_world();
+    static int one = 1, two = 2;
+    cr_assert_eq(pcs_world_on_destroy(w, cleanup, &one), PCS_OK);
+    cr_assert_eq(pcs_world_on_destroy(w, cleanup, &two), PCS_OK);
+    cr_assert_eq(pcs_world_on_destroy(w, NULL, &two), PCS_E_INVAL);
+    pcs_world_destroy(w);
+    cr_assert_eq(n_cleaned, 2);
+    cr_assert_eq(cleanup_order[0], 2);
+    cr_assert_eq(cleanup_order[1], 1);
+}

@@ -20,7 +20,7 @@ ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$ROOT" || exit 2
 
 CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version|persist'
-INFRA='snapshot|exec|profile|scenario|pcsim'
+INFRA='snapshot|exec|profile|thread|scenario|pcsim'
 fail=0
 
 # Source files of a layer, comments stripped, as "file:line:text".
