@@ -158,28 +158,6 @@ static void annunciate(pcs_world *w, pcs_alarms *a, uint32_t i)
                    *a->src[i], 0.0);
 }
 
-/* Update alarm i's condition (deadband, then delays); returns it (0 or 1). */
-static inline uint32_t condition(pcs_alarms *a, uint32_t i)
-{
-    const uint32_t fl = a->flags[i];
-    const uint32_t active = fl & PCS_ALARM_FL_ACTIVE;
-    const double sv = a->sign[i] * *a->src[i];
-    /* Written so that NaN (all comparisons false) keeps the condition. */
-    const uint32_t raw = active ? !(sv <= a->off_sp[i]) : (sv >= a->on_sp[i]);
-    if (raw == active) {
-        a->count[i] = 0;
-        return active;
-    }
-    uint32_t c = a->count[i] + 1;
-    if (c > (raw ? a->on_delay[i] : a->off_delay[i])) {
-        a->flags[i] = fl ^ PCS_ALARM_FL_ACTIVE;
-        a->count[i] = 0;
-        return raw;
-    }
-    a->count[i] = c;
-    return active;
-}
-
 /* The part of settle() for E, F and G; returns 1 when the alarm is held there. */
 static int held(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t sup, uint64_t tick)
 {
@@ -203,8 +181,8 @@ static int held(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t sup, uint64_t 
 }
 
 /* Bring alarm i's state in line with its condition and inputs. */
-static void settle(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t active, uint32_t sup,
-                   uint64_t tick)
+static __attribute__((noinline)) void settle(pcs_world *w, pcs_alarms *a, uint32_t i,
+                                             uint32_t active, uint32_t sup, uint64_t tick)
 {
     if (held(w, a, i, sup, tick))
         return;
@@ -241,21 +219,51 @@ static void clear_groups(pcs_world *w, pcs_alarms *a)
     }
 }
 
+/*
+ * One pass over the alarms. Configuration pointers live in locals so the
+ * rare settle() call does not force them to be reloaded; the state arrays are
+ * not restrict because settle() writes them through @p a.
+ *
+ * Condition: raw is the comparison with the deadband applied (the clear
+ * threshold while present, the set threshold while clear), written so that
+ * NaN (all comparisons false) keeps the condition. The delay counter counts
+ * consecutive evaluations on which raw disagrees with the condition; the
+ * condition flips when it exceeds the on- or off-delay.
+ */
 static pcs_status alarms_step(pcs_world *w, void *ctx)
 {
     pcs_alarms *a = ctx;
     const uint64_t tick = pcs_world_clock(w)->tick;
-    memset(a->annunciating, 0, a->n_groups * sizeof *a->annunciating);
-    for (uint32_t i = 0; i < a->n; i++) {
-        uint32_t active = condition(a, i);
-        uint32_t st = a->state[i];
-        uint32_t sup = a->suppress[i] ? *a->suppress[i] != 0 : 0;
+    const uint32_t n = a->n;
+    const double *const *src = a->src;
+    const double *sign = a->sign, *on_sp = a->on_sp, *off_sp = a->off_sp;
+    const uint32_t *on_delay = a->on_delay, *off_delay = a->off_delay, *group = a->group;
+    const uint32_t *const *suppress = a->suppress;
+    uint32_t *flags = a->flags, *count = a->count, *state = a->state;
+    uint32_t *annunciating = a->annunciating;
+    memset(annunciating, 0, a->n_groups * sizeof *annunciating);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t fl = flags[i];
+        uint32_t active = fl & PCS_ALARM_FL_ACTIVE;
+        const double sv = sign[i] * *src[i];
+        const uint32_t raw = active ? !(sv <= off_sp[i]) : (sv >= on_sp[i]);
+        if (raw == active) {
+            count[i] = 0;
+        } else if (count[i] + 1 > (raw ? on_delay[i] : off_delay[i])) {
+            flags[i] = fl ^ PCS_ALARM_FL_ACTIVE;
+            count[i] = 0;
+            active = raw;
+        } else {
+            count[i]++;
+        }
+        uint32_t st = state[i];
+        const uint32_t sup = suppress[i] ? *suppress[i] != 0 : 0;
         if (st > PCS_ALARM_RTN_UNACK || sup || active != expect_active[st]) {
             settle(w, a, i, active, sup, tick);
-            st = a->state[i];
+            st = state[i];
         }
-        if (a->group[i] && st >= PCS_ALARM_UNACK && st <= PCS_ALARM_RTN_UNACK)
-            a->annunciating[a->group[i] - 1]++;
+        if (group[i] && st - PCS_ALARM_UNACK <= PCS_ALARM_RTN_UNACK - PCS_ALARM_UNACK)
+            annunciating[group[i] - 1]++;
     }
     clear_groups(w, a);
     return PCS_OK;

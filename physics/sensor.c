@@ -148,21 +148,19 @@ static inline double round_even(double x)
     return pcs_round(x);
 }
 
-/* Store sensor k's output and status; report a change of the range bits.
- * @p raw is the value before clamping (for the event). */
-static inline void publish(pcs_world *w, pcs_sensors *s, uint32_t k, double raw, double out,
-                           uint32_t flags)
+/* Rare paths, kept out of line so the loops that call them stay tight. */
+#define PCS_COLD __attribute__((noinline, cold))
+
+/* Report a change of sensor k's range bits. @p raw is the unclamped value. */
+static PCS_COLD void range_event(pcs_world *w, uint32_t k, uint32_t old, uint32_t flags, double raw,
+                                 double out)
 {
-    uint32_t old = s->status[k];
-    s->value[k] = out;
-    s->status[k] = flags;
-    if ((old ^ flags) & RANGE_BITS)
-        pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k, (double)(flags & RANGE_BITS),
-                       (double)(old & RANGE_BITS), raw, out);
+    pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k, (double)(flags & RANGE_BITS),
+                   (double)(old & RANGE_BITS), raw, out);
 }
 
 /* Range-check, clamp and publish v (already quantised) for sensor k. */
-static inline void clamp_publish(pcs_world *w, pcs_sensors *s, uint32_t k, double v, uint32_t flags)
+static void clamp_publish(pcs_world *w, pcs_sensors *s, uint32_t k, double v, uint32_t flags)
 {
     double out = v;
     if (v < s->lo[k]) {
@@ -172,12 +170,16 @@ static inline void clamp_publish(pcs_world *w, pcs_sensors *s, uint32_t k, doubl
         flags |= PCS_SENSOR_ST_OVER_RANGE;
         out = s->hi[k];
     }
-    publish(w, s, k, v, out, flags);
+    uint32_t old = s->status[k];
+    s->value[k] = out;
+    s->status[k] = flags;
+    if ((old ^ flags) & RANGE_BITS)
+        range_event(w, k, old, flags, v, out);
 }
 
 /* A sensor with a failure mode set; raw[k] is the pipeline's value (with the
  * drift offset, which is non-zero only in DRIFT mode). */
-static void failed(pcs_world *w, pcs_sensors *s, uint32_t k, uint32_t mode)
+static PCS_COLD void failed(pcs_world *w, pcs_sensors *s, uint32_t k, uint32_t mode)
 {
     uint32_t flags =
         PCS_SENSOR_ST_VALID | PCS_SENSOR_ST_FAILED | (mode << PCS_SENSOR_ST_MODE_SHIFT);
@@ -188,11 +190,11 @@ static void failed(pcs_world *w, pcs_sensors *s, uint32_t k, uint32_t mode)
     case PCS_SENSOR_DRIFT:
         clamp_publish(w, s, k, s->raw[k], flags);
         return;
-    case PCS_SENSOR_FAIL_LOW:
-        publish(w, s, k, s->lo[k], s->lo[k], flags | PCS_SENSOR_ST_UNDER_RANGE);
+    case PCS_SENSOR_FAIL_LOW: /* clamps to lo with the under-range bit */
+        clamp_publish(w, s, k, -INFINITY, flags);
         return;
     default: /* PCS_SENSOR_FAIL_HIGH; the command handler admits no other */
-        publish(w, s, k, s->hi[k], s->hi[k], flags | PCS_SENSOR_ST_OVER_RANGE);
+        clamp_publish(w, s, k, INFINITY, flags);
         return;
     }
 }
@@ -203,16 +205,18 @@ static void lag_pass(pcs_sensors *s)
 {
     const uint32_t n = s->n;
     const double dt = s->dt_s;
+    const double *const *restrict src = s->src;
+    const double *restrict decay = s->decay, *restrict rate = s->drift_rate;
     double *restrict lag = s->lag, *restrict raw = s->raw, *restrict drift = s->drift;
     if (*s->samples == 0)
         for (uint32_t k = 0; k < n; k++)
-            lag[k] = *s->src[k];
+            lag[k] = *src[k];
     for (uint32_t k = 0; k < n; k++) {
-        double x = *s->src[k];
-        double y = x + s->decay[k] * (lag[k] - x);
+        double x = *src[k];
+        double y = x + decay[k] * (lag[k] - x);
         if (y != y) /* NaN in: pass it on, and restart the lag at the next finite value */
             y = x;
-        double d = drift[k] + s->drift_rate[k] * dt;
+        double d = drift[k] + rate[k] * dt;
         lag[k] = y;
         drift[k] = d;
         raw[k] = y + d;
@@ -221,18 +225,58 @@ static void lag_pass(pcs_sensors *s)
 
 static void noise_pass(pcs_sensors *s)
 {
-    for (uint32_t i = 0; i < s->n_noisy; i++) {
-        uint32_t k = s->noisy[i];
-        s->raw[k] += s->noise_sd[k] * pcs_gauss_sample(&s->gauss, &s->rng[k]);
+    const uint32_t m = s->n_noisy;
+    const uint32_t *restrict noisy = s->noisy;
+    const double *restrict sd = s->noise_sd;
+    double *restrict raw = s->raw;
+    pcs_rng *restrict rng = s->rng;
+    const pcs_gauss_table *restrict gauss = &s->gauss;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t k = noisy[i];
+        raw[k] += sd[k] * pcs_gauss_sample(gauss, &rng[k]);
     }
 }
 
 static void quantise_pass(pcs_sensors *s)
 {
+    const uint32_t m = s->n_quantised;
+    const uint32_t *restrict quantised = s->quantised;
+    const double *restrict q = s->quantum, *restrict inv_q = s->inv_quantum;
     double *restrict raw = s->raw;
-    for (uint32_t i = 0; i < s->n_quantised; i++) {
-        uint32_t k = s->quantised[i];
-        raw[k] = s->quantum[k] * round_even(raw[k] * s->inv_quantum[k]);
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t k = quantised[i];
+        raw[k] = q[k] * round_even(raw[k] * inv_q[k]);
+    }
+}
+
+/* Everything but a healthy in-range sensor whose status does not change. */
+static PCS_COLD void range_slow(pcs_world *w, pcs_sensors *s, uint32_t k)
+{
+    if (s->mode[k] != PCS_SENSOR_NORMAL)
+        failed(w, s, k, s->mode[k]);
+    else
+        clamp_publish(w, s, k, s->raw[k], PCS_SENSOR_ST_VALID);
+}
+
+/* Publish every sensor. The common case (healthy, in range, status as last
+ * tick) is two compares and two stores; out-of-range values, NaN (which
+ * fails both compares and passes through unclamped), failure modes and
+ * status changes take range_slow(). */
+static void range_pass(pcs_world *w, pcs_sensors *s)
+{
+    const uint32_t n = s->n;
+    const uint32_t *restrict mode = s->mode;
+    const double *restrict raw = s->raw, *restrict lo = s->lo, *restrict hi = s->hi;
+    /* Not restrict: range_slow() writes these through s. */
+    double *value = s->value;
+    const uint32_t *status = s->status;
+    for (uint32_t k = 0; k < n; k++) {
+        double v = raw[k];
+        if ((mode[k] | (status[k] ^ PCS_SENSOR_ST_VALID)) != 0 || !(v >= lo[k] && v <= hi[k])) {
+            range_slow(w, s, k);
+            continue;
+        }
+        value[k] = v;
     }
 }
 
@@ -242,14 +286,7 @@ static pcs_status sensors_step(pcs_world *w, void *ctx)
     lag_pass(s);
     noise_pass(s);
     quantise_pass(s);
-    const uint32_t n = s->n;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t mode = s->mode[k];
-        if (mode == PCS_SENSOR_NORMAL)
-            clamp_publish(w, s, k, s->raw[k], PCS_SENSOR_ST_VALID);
-        else
-            failed(w, s, k, mode);
-    }
+    range_pass(w, s);
     (*s->samples)++;
     return PCS_OK;
 }
