@@ -7,10 +7,9 @@
  * pointers, lag decay, noise, quantum, range); everything a tick or a command
  * changes lives in STATE stores, so the state hash and save/load see it:
  * value, status, lag, drift offset, drift rate, mode and each sensor's rng.
- * The tick is one plain loop over the sensors; failed sensors leave it
- * through one well-predicted branch.
+ * The tick is four plain passes over arrays (see "the tick" below).
  */
-#include <math.h> /* NAN only */
+#include <math.h> /* NAN and INFINITY only */
 #include <stdio.h>
 #include <string.h>
 
@@ -123,12 +122,14 @@ static pcs_status prefixed(pcs_status st, const char *prefix)
 /* ---- the tick ---------------------------------------------------------- */
 
 /*
- * The tick runs three plain passes over arrays rather than one loop with
- * every step in it: the lag pass has no branches, the noise pass visits only
- * noisy sensors, and the range pass does the quantisation as a multiply and
- * an inline round. Each pass's iterations are independent, so the CPU
- * overlaps them; a failed sensor leaves the range pass through one branch
- * that is never taken in a healthy plant.
+ * The tick runs four plain passes over arrays rather than one loop with
+ * every step in it: the lag pass (lag and drift) has no branch, the noise
+ * pass visits only noisy sensors and the quantise pass only quantised ones
+ * (a multiply and an inline round), and the range pass publishes. Each
+ * pass's iterations are independent, so the CPU overlaps them. Failed,
+ * out-of-range and NaN sensors and status changes leave the range pass
+ * through one branch that a healthy plant never takes; the configuration is
+ * read through locals so that rare call does not force reloads.
  */
 
 /*
