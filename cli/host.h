@@ -29,8 +29,18 @@ typedef struct host_action {
     pcs_command cmd;
 } host_action;
 
+/** Totals over the reader threads at the end of a run. */
+typedef struct reader_totals {
+    uint32_t threads;
+    uint64_t reads, retries, max_staleness, events_read, events_missed, bad_values;
+} reader_totals;
+
+typedef struct pcs_snapshot_pool pcs_snapshot_pool;
+
 typedef struct host {
     run_opts opt;
+    pcs_snapshot_pool *pool;     /**< the world's snapshot pool */
+    reader_totals reader_totals;
     scenario scn;
     pcs_world *world;
     void *plant;                 /**< physics plant (cli/plant.c) */
@@ -65,6 +75,10 @@ void plant_timeline_channels(host *h);
 int script_start(host *h);
 void script_before_tick(host *h, uint64_t tick);
 void script_stop(host *h);
+
+/* cli/readers.c: reader threads on the snapshot pool. */
+int readers_start(host *h);
+void readers_stop_all(host *h);
 
 /* cli/report.c: events, timeline, CSV, summary. */
 void report_events(void *ctx, const pcs_event *ev, uint32_t n);

@@ -81,12 +81,16 @@ void report_summary(host *h, uint64_t wall_ns)
     pcs_command_stats_get(h->world, &cs);
     double wall_s = (double)wall_ns * 1e-9;
     uint64_t hash = pcs_world_state_hash(h->world);
+    const reader_totals *rt = &h->reader_totals;
     const char *fmt_json =
         "{\"scenario\":\"%s\",\"ticks\":%" PRIu64 ",\"sim_seconds\":%.3f,\"wall_seconds\":%.3f,"
         "\"ticks_per_second\":%.1f,\"tick_us\":{\"p50\":%.2f,\"p95\":%.2f,\"p99\":%.2f,"
         "\"max\":%.2f},\"commands\":{\"submitted\":%" PRIu64 ",\"applied\":%" PRIu64
         ",\"rejected\":%" PRIu64 ",\"refused\":%" PRIu64 "},\"events_dropped\":%" PRIu64
-        ",\"tick_allocations\":%" PRIu64 ",\"state_hash\":\"%016" PRIx64 "\"}\n";
+        ",\"tick_allocations\":%" PRIu64 ",\"readers\":{\"threads\":%u,\"reads\":%" PRIu64
+        ",\"retries\":%" PRIu64 ",\"max_staleness\":%" PRIu64 ",\"events_read\":%" PRIu64
+        ",\"events_missed\":%" PRIu64 ",\"non_finite\":%" PRIu64 "},\"state_hash\":\"%016" PRIx64
+        "\"}\n";
     const char *fmt_text =
         "\n== summary: %s\n"
         "ticks %" PRIu64 ", simulated %.1f s, wall %.3f s, %.0f ticks/s\n"
@@ -94,10 +98,14 @@ void report_summary(host *h, uint64_t wall_ns)
         "commands: submitted %" PRIu64 ", applied %" PRIu64 ", rejected %" PRIu64
         ", refused (queue full) %" PRIu64 "\n"
         "events dropped %" PRIu64 ", allocations during ticks %" PRIu64 "\n"
+        "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
+        " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
         "final state hash %016" PRIx64 "\n";
     printf(h->opt.json ? fmt_json : fmt_text, h->scn.name, n, sim_time(h), wall_s,
            wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(h->tick_ns, n, 50),
            pct_us(h->tick_ns, n, 95), pct_us(h->tick_ns, n, 99), pct_us(h->tick_ns, n, 100),
            cs.submitted, cs.applied, cs.rejected, cs.refused,
-           pcs_world_events_dropped(h->world), h->tick_allocations, hash);
+           pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads, rt->reads,
+           rt->retries, rt->max_staleness, rt->events_read, rt->events_missed, rt->bad_values,
+           hash);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli/host.h"
+#include "pcsim/snapshot.h"
 
 int host_fail(int code, const char *fmt, ...)
 {
@@ -148,6 +149,8 @@ static int build_world(host *h)
         return host_fail(2, "%s", err);
     if (!h->opt.replay && resolve_script(h) != 0)
         return 2;
+    if (pcs_snapshot_attach(h->world, NULL, &h->pool) != PCS_OK)
+        return host_fail(1, "snapshot: %s", pcs_last_error());
     pcs_world_set_event_callback(h->world, report_events, h);
     plant_timeline_channels(h);
     if (h->opt.load) {
@@ -259,6 +262,8 @@ int host_run(host *h, int (*after_build)(host *h))
         rc = open_outputs(h);
     if (!rc)
         rc = script_start(h);
+    if (!rc)
+        rc = readers_start(h);
     if (rc) {
         host_free(h);
         return rc;
@@ -269,6 +274,7 @@ int host_run(host *h, int (*after_build)(host *h))
     uint64_t wall = host_now_ns() - t0;
     h->tick_allocations = pcs_world_alloc_count(h->world) - allocs;
     script_stop(h);
+    readers_stop_all(h);
     if (!rc)
         rc = finish(h, wall);
     host_free(h);

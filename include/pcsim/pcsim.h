@@ -26,10 +26,12 @@
 #include "pcsim/rayaabb.h"
 #include "pcsim/rng.h"
 #include "pcsim/sensor.h"
+#include "pcsim/snapshot.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 #include "pcsim/thread.h"
 #include "pcsim/version.h"
+#include "pcsim/water.h"
 #include "pcsim/world.h"
 
 #endif
