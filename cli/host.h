@@ -23,6 +23,8 @@ typedef struct run_opts {
     int quiet, json, realtime;
 } run_opts;
 
+#define HOST_MAX_TIMELINE 64
+
 /** A scripted command resolved against the built world. */
 typedef struct host_action {
     uint64_t tick;
@@ -55,8 +57,9 @@ typedef struct host {
     uint64_t start_tick;
     FILE *csv, *journal;
     uint64_t journal_cursor;
-    uint32_t timeline_channels[16];
+    uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;
+    uint32_t timeline_per_line;  /**< channels per printed line (one unit) */
 } host;
 
 /** Print to stderr "pcsim: <msg>" and return @p code. */

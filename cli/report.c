@@ -27,16 +27,22 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
     }
 }
 
+/* One line per unit: the short name after the unit prefix, value and unit. */
 void report_timeline(host *h)
 {
-    printf("t=%9.1f s |", sim_time(h));
+    uint32_t per = h->timeline_per_line ? h->timeline_per_line : 1;
     for (uint32_t i = 0; i < h->n_timeline; i++) {
         pcs_channel_info info;
         pcs_channel_get(h->world, h->timeline_channels[i], &info);
-        printf(" %s=%.4g%s%s", info.name, pcs_channel_value(h->world, h->timeline_channels[i]),
-               info.unit[0] ? " " : "", info.unit);
+        const char *dot = strchr(info.name, '.');
+        if (i % per == 0)
+            printf("t=%8.1f s %.*s |", sim_time(h), (int)(dot ? dot - info.name : 0), info.name);
+        printf(" %s %.5g%s%s", dot ? dot + 1 : info.name,
+               pcs_channel_value(h->world, h->timeline_channels[i]), info.unit[0] ? " " : "",
+               info.unit);
+        if (i % per == per - 1 || i + 1 == h->n_timeline)
+            printf("\n");
     }
-    printf("\n");
 }
 
 void report_csv_header(host *h)
