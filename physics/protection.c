@@ -48,6 +48,10 @@ struct pcs_protection {
     uint32_t *first;  /* per unit, first-out function id + 1, 0 = none */
     double *hist;     /* RATE: per function n_inputs x W past values */
     uint32_t *ring;   /* RATE: per function {next slot, samples held} */
+    /* unit trip inputs written each tick (NULL: none), and their distinct stores */
+    uint32_t *target[PCS_TRIP_MAX_UNITS];
+    uint32_t target_ids[PCS_TRIP_MAX_UNITS];
+    uint32_t n_target_ids;
 };
 
 pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg)
@@ -126,10 +130,32 @@ static pcs_status check_function(const pcs_trip_function_config *c, uint32_t f, 
     return check_inputs(c, f, n_sensors);
 }
 
-pcs_status pcs_protection_config_validate(const pcs_protection_config *cfg,
-                                          const pcs_sensors *sensors)
+static pcs_status check_targets(const pcs_world *w, const pcs_protection_config *cfg)
 {
-    if (!cfg || !sensors)
+    for (uint32_t u = 0; cfg->unit_trip_stores && u < cfg->n_units; u++) {
+        uint32_t store = cfg->unit_trip_stores[u];
+        uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
+        if (store == PCS_TRIP_NO_TARGET)
+            continue;
+        if (store >= pcs_store_count(w))
+            return pcs_error_set(PCS_E_INVAL,
+                                 "protection config: unit_trip_stores[%u] = %u is outside [0, "
+                                 "%u) (or PCS_TRIP_NO_TARGET)",
+                                 u, store, pcs_store_count(w));
+        size_t bytes = pcs_store_bytes(w, store), count = bytes / sizeof(uint32_t);
+        if (bytes % sizeof(uint32_t) != 0 || index >= count)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "protection config: unit_trip_indices[%u] = %u is outside [0, "
+                                 "%zu) of store '%s' (a trip input is an array of u32)",
+                                 u, index, count, pcs_store_name(w, store));
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                          const pcs_protection_config *cfg)
+{
+    if (!w || !cfg || !sensors)
         return pcs_error_set(PCS_E_INVAL, "pcs_protection_config_validate: NULL argument");
     if (cfg->n_units < 1 || cfg->n_units > PCS_TRIP_MAX_UNITS)
         return pcs_error_set(PCS_E_INVAL, "protection config: n_units = %u is outside [1, %u]",
@@ -153,7 +179,7 @@ pcs_status pcs_protection_config_validate(const pcs_protection_config *cfg,
         if (st != PCS_OK)
             return st;
     }
-    return PCS_OK;
+    return check_targets(w, cfg);
 }
 
 /* ---- the tick ------------------------------------------------------------- */
@@ -253,6 +279,9 @@ static pcs_status protection_step(pcs_world *w, void *ctx)
         if (tripped && !p->trip[p->unit[f]])
             latch(w, p, f, live, x);
     }
+    for (uint32_t u = 0; u < p->n_units; u++)
+        if (p->target[u])
+            *p->target[u] = p->trip[u] ? PCS_TRIP_CAUSE_BIT(p->first[u] - 1) : 0u;
     return PCS_OK;
 }
 
@@ -320,6 +349,8 @@ static pcs_status on_reset(pcs_world *w, void *ctx, const pcs_command *c)
     double had = p->first[u] ? (double)(p->first[u] - 1) : -1.0;
     p->trip[u] = 0;
     p->first[u] = 0;
+    if (p->target[u])
+        *p->target[u] = 0; /* at once: the unit may be reset later in this batch */
     pcs_event_emit(w, PCS_EV_TRIP_RESET, u, had, 0.0, 0.0, 0.0);
     return PCS_OK;
 }
@@ -441,10 +472,29 @@ static pcs_status register_channels(pcs_world *w, pcs_protection *p,
     return st;
 }
 
+/* Pointers to the unit trip inputs, and their distinct stores for the writes list. */
+static void connect_targets(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
+{
+    for (uint32_t u = 0; cfg->unit_trip_stores && u < p->n_units; u++) {
+        uint32_t store = cfg->unit_trip_stores[u];
+        if (store == PCS_TRIP_NO_TARGET)
+            continue;
+        uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
+        p->target[u] = (uint32_t *)pcs_store_data(w, store) + index;
+        uint32_t j = 0;
+        while (j < p->n_target_ids && p->target_ids[j] != store)
+            j++;
+        if (j == p->n_target_ids)
+            p->target_ids[p->n_target_ids++] = store;
+    }
+}
+
 static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sensor_store)
 {
     uint32_t reads[] = {sensor_store, p->id_bypass};
-    uint32_t writes[] = {p->id_word, p->id_trip, p->id_first, p->id_hist, p->id_ring};
+    uint32_t writes[5 + PCS_TRIP_MAX_UNITS] = {p->id_word, p->id_trip, p->id_first, p->id_hist,
+                                               p->id_ring};
+    memcpy(writes + 5, p->target_ids, p->n_target_ids * sizeof *writes);
     pcs_system_desc d = {.name = "protection",
                          .stage = PCS_STAGE_PROTECTION,
                          .fn = protection_step,
@@ -452,7 +502,7 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
                          .reads = reads,
                          .n_reads = 2,
                          .writes = writes,
-                         .n_writes = 5};
+                         .n_writes = 5 + p->n_target_ids};
     pcs_status st = pcs_system_register(w, &d, NULL);
     if (st == PCS_OK)
         st = pcs_command_handler_register(w, PCS_CMD_TRIP_BYPASS, on_bypass, p);
@@ -474,7 +524,7 @@ pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
     uint32_t existing;
     if (pcs_store_find(w, "rps.word", &existing) == PCS_OK)
         return pcs_error_set(PCS_E_STATE, "%s: this world already has a protection system", fn);
-    pcs_status st = pcs_protection_config_validate(cfg, sensors);
+    pcs_status st = pcs_protection_config_validate(w, sensors, cfg);
     if (st != PCS_OK)
         return st;
     uint32_t sensor_store, index0;
@@ -490,8 +540,10 @@ pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
         st = register_stores(w, p, fill_functions(w, p, cfg));
     if (st == PCS_OK)
         st = register_channels(w, p, cfg);
-    if (st == PCS_OK)
+    if (st == PCS_OK) {
+        connect_targets(w, p, cfg);
         st = register_system(w, p, sensor_store);
+    }
     if (st != PCS_OK)
         return st;
     pcs_error_clear();

@@ -72,7 +72,7 @@ static void expect_bad(rig *r, pcs_protection_config cfg, const char *a, const c
                        const char *c)
 {
     pcs_protection *out = (pcs_protection *)0x1;
-    cr_assert_eq(pcs_protection_config_validate(&cfg, r->s), PCS_E_INVAL, "field %s", a);
+    cr_assert_eq(pcs_protection_config_validate(r->p.w, r->s, &cfg), PCS_E_INVAL, "field %s", a);
     ctl_expect_message(a, b, c, NULL);
     cr_assert_eq(pcs_protection_create(r->p.w, r->s, &cfg, &out), PCS_E_INVAL);
     cr_assert_eq(out, (pcs_protection *)0x1);
@@ -594,5 +594,67 @@ Test(protection, units_trip_independently)
     cr_assert_eq(pcs_channel_value(r.p.w, id), 1.0);
     cr_assert_eq(pcs_protection_function_find(r.prot, "b.rps.hi", &id), PCS_OK);
     cr_assert_eq(id, 1);
+    pcs_world_destroy(r.p.w);
+}
+
+/* ---- unit trip inputs -------------------------------------------------------------- */
+
+Test(protection, writes_the_first_out_cause_bit_to_a_unit_trip_input)
+{
+    rig r;
+    rig_sensors(&r);
+    uint32_t input; /* stands in for a unit's "uN.core.trip" */
+    cr_assert_eq(
+        pcs_store_register(r.p.w, "u1.core.trip", sizeof(uint32_t), 1, PCS_STORE_STATE, &input),
+        PCS_OK);
+    uint32_t *trip_in = pcs_store_data(r.p.w, input);
+    pcs_trip_function_config f[3] = {
+        fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
+        fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
+        fn("u1.rps.c", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 2, 1, 1),
+    };
+    pcs_protection_config cfg;
+    pcs_protection_config_default(&cfg);
+    cfg.n_functions = 3;
+    cfg.functions = f;
+    cfg.unit_trip_stores = &input;
+    cr_assert_eq(pcs_protection_create(r.p.w, r.s, &cfg, &r.prot), PCS_OK, "%s", pcs_last_error());
+    ctl_tick(r.p.w, 2);
+    cr_assert_eq(*trip_in, 0);
+    r.p.x[2] = 20.0;
+    ctl_tick(r.p.w, 1);
+    cr_assert_eq(*trip_in, PCS_TRIP_CAUSE_BIT(2), "bit 1 + first-out function");
+    cr_assert_eq(*trip_in, 1u << 3);
+    r.p.x[0] = 20.0; /* a later function does not change the cause */
+    ctl_tick(r.p.w, 1);
+    cr_assert_eq(*trip_in, 1u << 3);
+    r.p.x[0] = r.p.x[2] = 0.0;
+    ctl_tick(r.p.w, 3);
+    cr_assert_eq(*trip_in, 1u << 3, "latched while the protection is latched");
+    ctl_command(r.p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
+    ctl_tick(r.p.w, 1);
+    cr_assert_eq(*trip_in, 0);
+    cr_assert_eq(PCS_TRIP_CAUSE_BIT(29), 1u << 30);
+    cr_assert_eq(PCS_TRIP_CAUSE_BIT(30), 1u << 31);
+    cr_assert_eq(PCS_TRIP_CAUSE_BIT(700), 1u << 31, "high ids share bit 31");
+    pcs_world_destroy(r.p.w);
+}
+
+Test(protection_config, bad_unit_trip_inputs_are_named)
+{
+    rig r;
+    rig_sensors(&r);
+    uint32_t u32s;
+    cr_assert_eq(pcs_store_register(r.p.w, "in", 4, 3, PCS_STORE_STATE, &u32s), PCS_OK);
+    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
+    pcs_protection_config d, c;
+    pcs_protection_config_default(&d);
+    d.n_functions = 1;
+    d.functions = &f;
+    uint32_t bad_store = 999, idx = 3;
+    c = d, c.unit_trip_stores = &bad_store,
+    expect_bad(&r, c, "unit_trip_stores[0]", "999", "NO_TARGET");
+    c = d, c.unit_trip_stores = &u32s, c.unit_trip_indices = &idx,
+    expect_bad(&r, c, "unit_trip_indices[0]", "3", "[0, 3)");
     pcs_world_destroy(r.p.w);
 }

@@ -27,9 +27,17 @@
  * tripping on the same tick: the lowest id, i.e. configuration order). The
  * output stays latched until a reset command, which is refused while any
  * unbypassed function of the unit is still tripped. The output is a u32
- * STATE element: written at stage 10 (PROTECTION) of tick T, the unit model
- * reads it at stage 2 (ACTUATORS) of tick T + 1 — the one-tick delay of
+ * STATE element written at stage 10 (PROTECTION) of tick T; a unit model
+ * reads it at stage 2 (ACTUATORS) of tick T + 1, so the one-tick delay of
  * DESIGN.md section 2 comes from the stage order, with no extra buffer.
+ *
+ * Unit trip inputs. A unit model that owns its trip input (unit.h: the u32
+ * store "uN.core.trip", any non-zero bits = scram, protection owns bits
+ * 1..31) is wired through unit_trip_stores/unit_trip_indices: at every stage
+ * PROTECTION the system writes PCS_TRIP_CAUSE_BIT(first-out function) there
+ * while u's output is latched and 0 otherwise, and a reset clears it at
+ * once (stage 1), so a unit reset later in the same command batch is
+ * accepted. Either way of wiring gives the same one-tick delay.
  *
  * Bypass. A whole function may be bypassed (it never trips), or single
  * channels (2oo4 with one channel bypassed acts as 2oo3). A channel bypass
@@ -77,6 +85,12 @@ typedef enum pcs_trip_direction {
 #define PCS_TRIP_NAME_MAX 100u         /**< function channel name length */
 /** pcs_protection_first_out() when a unit has not tripped. */
 #define PCS_TRIP_NONE UINT32_MAX
+/** unit_trip_stores entry for a unit without a trip input to write. */
+#define PCS_TRIP_NO_TARGET UINT32_MAX
+/** Cause bits written to a unit's trip input for first-out function @p f:
+ *  bit 1 + f, functions 30 and above sharing bit 31 (bit 0 is the unit's
+ *  manual scram, unit.h PCS_UNIT_TRIP_MANUAL). */
+#define PCS_TRIP_CAUSE_BIT(f) (1u << (1u + ((f) < 30u ? (f) : 30u)))
 
 /** Function state word bits (channel `<name>`). */
 #define PCS_TRIP_ST_CHANNEL_MASK 0xFFu /**< bit c: channel c in trip condition */
@@ -145,27 +159,34 @@ typedef struct pcs_protection_config {
         *unit_names;      /**< n_units channel prefixes (1..32 chars), or NULL for "u1".."uN" */
     uint32_t n_functions; /**< [1, 1024] */
     const pcs_trip_function_config *functions; /**< n_functions entries; ids are indices */
+    /** n_units u32 stores the protection writes as each unit's trip input
+     *  (e.g. pcs_unit_trip_store()), PCS_TRIP_NO_TARGET for none; NULL: none at all. */
+    const uint32_t *unit_trip_stores;
+    /** Element in each of those stores; NULL: element 0. */
+    const uint32_t *unit_trip_indices;
 } pcs_protection_config;
 
 /** Fill @p cfg with the defaults above (name NULL, n_inputs 0: must be set). */
 PCS_API pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg);
 
-/** Fill @p cfg: one unit, default names, no functions (must be set). */
+/** Fill @p cfg: one unit, default names, no trip targets, no functions (must be set). */
 PCS_API pcs_status pcs_protection_config_default(pcs_protection_config *cfg);
 
 /**
- * Check every field of @p cfg and of each function against @p sensors.
- * @return PCS_E_INVAL naming the function (id and name), the field, its
- *         value and the allowed range.
+ * Check every field of @p cfg and of each function against @p sensors, and
+ * the unit trip targets against @p w's stores (u32 arrays, index in range).
+ * @return PCS_E_INVAL naming the function (id and name) or unit, the field,
+ *         its value and the allowed range.
  */
-PCS_API pcs_status pcs_protection_config_validate(const pcs_protection_config *cfg,
-                                                  const pcs_sensors *sensors);
+PCS_API pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                                  const pcs_protection_config *cfg);
 
 /**
  * Build the protection system: STATE stores "rps.*", a system at
- * PCS_STAGE_PROTECTION (priority 0) reading the sensors' value store, the
- * command handlers and the channels above. Build phase only. Strings are
- * copied.
+ * PCS_STAGE_PROTECTION (priority 0) reading the sensors' value store and
+ * writing its own stores and the unit trip targets, the command handlers
+ * and the channels above. Build phase only. Strings are copied. Build the
+ * unit models first when their trip inputs are targets.
  * @return PCS_E_INVAL (bad config; duplicate channel name), PCS_E_STATE
  *         (sealed, or a protection system exists), PCS_E_NOMEM. If channel
  *         registration fails part-way the world holds part of the system:
@@ -176,8 +197,9 @@ PCS_API pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensor
 
 /**
  * Where unit @p unit's trip output lives: a u32 element (store id, index),
- * 0 = not tripped, 1 = tripped (latched). The unit model registers @p store
- * in its ACTUATORS-stage system's reads and scrams when it reads 1.
+ * 0 = not tripped, 1 = tripped (latched). A model without its own trip input
+ * registers @p store in its ACTUATORS-stage system's reads and scrams when
+ * it reads 1 (the other way of wiring: unit_trip_stores above).
  * @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (unit out of range).
  */
 PCS_API pcs_status pcs_protection_trip_output(const pcs_protection *p, uint32_t unit,
