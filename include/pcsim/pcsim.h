@@ -5,6 +5,7 @@
 #ifndef PCSIM_PCSIM_H
 #define PCSIM_PCSIM_H
 
+#include "pcsim/alarm.h"
 #include "pcsim/channel.h"
 #include "pcsim/clock.h"
 #include "pcsim/command.h"
@@ -26,9 +27,11 @@
 #include "pcsim/persist.h"
 #include "pcsim/plant.h"
 #include "pcsim/profile.h"
+#include "pcsim/protection.h"
 #include "pcsim/rayaabb.h"
 #include "pcsim/reactivity.h"
 #include "pcsim/rng.h"
+#include "pcsim/sensor.h"
 #include "pcsim/snapshot.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"

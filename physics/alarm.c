@@ -1,0 +1,589 @@
+/**
+ * @file alarm.c
+ * @brief The alarm bank: condition with deadband and delays, the ISA-18.2
+ *        state machine, first-out groups and operator commands (model in
+ *        include/pcsim/alarm.h).
+ *
+ * Hot path. In a quiet plant almost every alarm sits in NORMAL with its
+ * condition clear, or in ACKED with it present. Each tick an alarm updates
+ * its condition (a compare, and the delay counter when the raw comparison
+ * disagrees with the condition) and then asks one question: does its state
+ * disagree with its condition, or is it in E/F/G, or is it suppressed? Only
+ * then does it enter settle(), the state machine proper. The disagreement
+ * test is a table of the condition each of A-D expects (A: clear, B: present,
+ * C: present, D: clear), so it costs a load and a compare.
+ *
+ * Direction: a LOW alarm is a HIGH alarm on negated values (negation is
+ * exact), so the loop stores sign * setpoint for the on-threshold and
+ * sign * setpoint - deadband for the off-threshold.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/alarm.h"
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/math.h"
+#include "pcsim/system.h"
+
+struct pcs_alarms {
+    uint32_t n;
+    uint32_t n_groups;
+    /* configuration (read-only after build) */
+    const double **src; /* the watched sensor value */
+    double *sign;       /* +1 HIGH, -1 LOW */
+    double *on_sp;      /* sign * setpoint: present at sign * v >= on_sp */
+    double *off_sp;     /* sign * setpoint - deadband: clear at sign * v <= off_sp */
+    uint32_t *on_delay;
+    uint32_t *off_delay;
+    uint32_t *priority;
+    uint32_t *group;           /* dense group index + 1; 0 = none */
+    uint32_t *group_id;        /* configured id of each dense group */
+    const uint32_t **suppress; /* suppression input, or NULL */
+    const char **names;
+    uint32_t *annunciating; /* per group: alarms in B, C or D this tick (work array) */
+    /* state: store ids and base pointers */
+    uint32_t id_state, id_flags, id_count, id_until, id_first;
+    uint32_t *state;
+    uint32_t *flags;
+    uint32_t *count; /* consecutive evaluations the raw comparison disagreed */
+    uint64_t *until; /* SHELVED: tick the shelf ends; 0 = until unshelved */
+    uint32_t *first; /* per group: first-out alarm id + 1; 0 = none */
+};
+
+/* The condition each of A-D expects; a mismatch means a transition is due. */
+static const uint32_t expect_active[4] = {0, 1, 1, 0};
+
+static const char *const state_names[] = {
+    "normal", "unack", "acked", "rtn_unack", "shelved", "suppressed", "out_of_service",
+};
+
+const char *pcs_alarm_state_name(pcs_alarm_state state)
+{
+    return (unsigned)state <= PCS_ALARM_OUT_OF_SERVICE ? state_names[state] : "?";
+}
+
+pcs_status pcs_alarm_config_default(pcs_alarm_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_config_default: cfg is NULL");
+    memset(cfg, 0, sizeof *cfg);
+    cfg->direction = PCS_ALARM_HIGH;
+    cfg->priority = PCS_ALARM_PRIO_MEDIUM;
+    cfg->suppress_store = PCS_ALARM_NO_SUPPRESS;
+    return PCS_OK;
+}
+
+/* ---- validation -------------------------------------------------------------- */
+
+static pcs_status bad_u32(const char *name, const char *field, uint32_t v, uint32_t lo, uint32_t hi)
+{
+    return pcs_error_set(PCS_E_INVAL, "alarm '%s': %s = %u is outside [%u, %u]", name, field, v, lo,
+                         hi);
+}
+
+static pcs_status check_suppress(const pcs_world *w, const pcs_alarm_config *c)
+{
+    if (c->suppress_store == PCS_ALARM_NO_SUPPRESS)
+        return PCS_OK;
+    if (c->suppress_store >= pcs_store_count(w))
+        return pcs_error_set(PCS_E_INVAL,
+                             "alarm '%s': suppress_store = %u is outside [0, %u) (or "
+                             "PCS_ALARM_NO_SUPPRESS)",
+                             c->name, c->suppress_store, pcs_store_count(w));
+    size_t bytes = pcs_store_bytes(w, c->suppress_store);
+    size_t count = bytes / sizeof(uint32_t);
+    if (bytes % sizeof(uint32_t) != 0 || c->suppress_index >= count)
+        return pcs_error_set(PCS_E_INVAL,
+                             "alarm '%s': suppress_index = %u is outside [0, %zu) of store '%s' "
+                             "(the input must be an array of u32)",
+                             c->name, c->suppress_index, count,
+                             pcs_store_name(w, c->suppress_store));
+    return PCS_OK;
+}
+
+pcs_status pcs_alarm_config_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                     const pcs_alarm_config *c)
+{
+    if (!w || !sensors || !c)
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_config_validate: NULL argument");
+    size_t len = c->name ? strlen(c->name) : 0;
+    if (len == 0 || len > PCS_ALARM_NAME_MAX)
+        return pcs_error_set(PCS_E_INVAL, "alarm: name length = %zu is outside [1, %u]", len,
+                             PCS_ALARM_NAME_MAX);
+    uint32_t n_sensors = pcs_sensors_count(sensors);
+    if (c->sensor >= n_sensors)
+        return pcs_error_set(PCS_E_INVAL, "alarm '%s': sensor = %u is outside [0, %u)", c->name,
+                             c->sensor, n_sensors);
+    if ((unsigned)c->direction > PCS_ALARM_LOW)
+        return bad_u32(c->name, "direction", (uint32_t)c->direction, 0, 1);
+    if (!pcs_isfinite(c->setpoint))
+        return pcs_error_set(PCS_E_INVAL, "alarm '%s': setpoint = %g must be finite", c->name,
+                             c->setpoint);
+    if (!pcs_isfinite(c->deadband) || c->deadband < 0.0)
+        return pcs_error_set(PCS_E_INVAL, "alarm '%s': deadband = %g is outside [0, finite]",
+                             c->name, c->deadband);
+    if (c->on_delay_ticks > PCS_ALARM_DELAY_MAX_TICKS)
+        return bad_u32(c->name, "on_delay_ticks", c->on_delay_ticks, 0, PCS_ALARM_DELAY_MAX_TICKS);
+    if (c->off_delay_ticks > PCS_ALARM_DELAY_MAX_TICKS)
+        return bad_u32(c->name, "off_delay_ticks", c->off_delay_ticks, 0,
+                       PCS_ALARM_DELAY_MAX_TICKS);
+    if (c->priority < PCS_ALARM_PRIO_LOW || c->priority > PCS_ALARM_PRIO_URGENT)
+        return bad_u32(c->name, "priority", c->priority, PCS_ALARM_PRIO_LOW, PCS_ALARM_PRIO_URGENT);
+    if (c->group > PCS_ALARM_GROUP_MAX)
+        return bad_u32(c->name, "group", c->group, 0, PCS_ALARM_GROUP_MAX);
+    return check_suppress(w, c);
+}
+
+/* ---- the state machine ------------------------------------------------------- */
+
+static void transition(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t to)
+{
+    uint32_t from = a->state[i];
+    a->state[i] = to;
+    pcs_event_emit(w, PCS_EV_ALARM_STATE, i, (double)to, (double)from, (double)a->priority[i],
+                   *a->src[i]);
+}
+
+/* A -> B, and the first-out of the alarm's group if the group has none. */
+static void annunciate(pcs_world *w, pcs_alarms *a, uint32_t i)
+{
+    transition(w, a, i, PCS_ALARM_UNACK);
+    uint32_t g = a->group[i];
+    if (g == 0 || a->first[g - 1] != 0)
+        return;
+    a->first[g - 1] = i + 1;
+    a->flags[i] |= PCS_ALARM_FL_FIRST_OUT;
+    pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT, i, (double)a->group_id[g - 1], (double)a->priority[i],
+                   *a->src[i], 0.0);
+}
+
+/* The part of settle() for E, F and G; returns 1 when the alarm is held there. */
+static int held(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t sup, uint64_t tick)
+{
+    uint32_t st = a->state[i];
+    if (st == PCS_ALARM_OUT_OF_SERVICE)
+        return 1;
+    if (st == PCS_ALARM_SHELVED) {
+        if (a->until[i] == 0 || tick < a->until[i])
+            return 1;
+        a->until[i] = 0;
+        transition(w, a, i, PCS_ALARM_NORMAL);
+    }
+    if (sup) {
+        if (a->state[i] != PCS_ALARM_SUPPRESSED)
+            transition(w, a, i, PCS_ALARM_SUPPRESSED);
+        return 1;
+    }
+    if (a->state[i] == PCS_ALARM_SUPPRESSED)
+        transition(w, a, i, PCS_ALARM_NORMAL);
+    return 0;
+}
+
+/* Bring alarm i's state in line with its condition and inputs. */
+static __attribute__((noinline)) void settle(pcs_world *w, pcs_alarms *a, uint32_t i,
+                                             uint32_t active, uint32_t sup, uint64_t tick)
+{
+    if (held(w, a, i, sup, tick))
+        return;
+    switch (a->state[i]) {
+    case PCS_ALARM_NORMAL:
+        if (active)
+            annunciate(w, a, i);
+        return;
+    case PCS_ALARM_UNACK:
+        if (!active)
+            transition(w, a, i, PCS_ALARM_RTN_UNACK);
+        return;
+    case PCS_ALARM_ACKED:
+        if (!active)
+            transition(w, a, i, PCS_ALARM_NORMAL);
+        return;
+    default: /* RTN_UNACK */
+        if (active)
+            transition(w, a, i, PCS_ALARM_UNACK);
+        return;
+    }
+}
+
+/* Clear the first-out of every group with no alarm left in B, C or D. */
+static void clear_groups(pcs_world *w, pcs_alarms *a)
+{
+    for (uint32_t g = 0; g < a->n_groups; g++) {
+        if (a->first[g] == 0 || a->annunciating[g] != 0)
+            continue;
+        uint32_t i = a->first[g] - 1;
+        a->flags[i] &= ~PCS_ALARM_FL_FIRST_OUT;
+        a->first[g] = 0;
+        pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT_CLEAR, i, (double)a->group_id[g], 0.0, 0.0, 0.0);
+    }
+}
+
+/*
+ * One pass over the alarms. Configuration pointers live in locals so the
+ * rare settle() call does not force them to be reloaded; the state arrays are
+ * not restrict because settle() writes them through @p a.
+ *
+ * Condition: raw is the comparison with the deadband applied (the clear
+ * threshold while present, the set threshold while clear), written so that
+ * NaN (all comparisons false) keeps the condition. The delay counter counts
+ * consecutive evaluations on which raw disagrees with the condition; the
+ * condition flips when it exceeds the on- or off-delay.
+ */
+static pcs_status alarms_step(pcs_world *w, void *ctx)
+{
+    pcs_alarms *a = ctx;
+    const uint64_t tick = pcs_world_clock(w)->tick;
+    const uint32_t n = a->n;
+    const double *const *src = a->src;
+    const double *sign = a->sign, *on_sp = a->on_sp, *off_sp = a->off_sp;
+    const uint32_t *on_delay = a->on_delay, *off_delay = a->off_delay, *group = a->group;
+    const uint32_t *const *suppress = a->suppress;
+    uint32_t *flags = a->flags, *count = a->count, *state = a->state;
+    uint32_t *annunciating = a->annunciating;
+    memset(annunciating, 0, a->n_groups * sizeof *annunciating);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t fl = flags[i];
+        uint32_t active = fl & PCS_ALARM_FL_ACTIVE;
+        const double sv = sign[i] * *src[i];
+        const uint32_t raw = active ? !(sv <= off_sp[i]) : (sv >= on_sp[i]);
+        if (raw == active) {
+            count[i] = 0;
+        } else if (count[i] + 1 > (raw ? on_delay[i] : off_delay[i])) {
+            flags[i] = fl ^ PCS_ALARM_FL_ACTIVE;
+            count[i] = 0;
+            active = raw;
+        } else {
+            count[i]++;
+        }
+        uint32_t st = state[i];
+        const uint32_t sup = suppress[i] ? *suppress[i] != 0 : 0;
+        if (st > PCS_ALARM_RTN_UNACK || sup || active != expect_active[st]) {
+            settle(w, a, i, active, sup, tick);
+            st = state[i];
+        }
+        if (group[i] && st - PCS_ALARM_UNACK <= PCS_ALARM_RTN_UNACK - PCS_ALARM_UNACK)
+            annunciating[group[i] - 1]++;
+    }
+    clear_groups(w, a);
+    return PCS_OK;
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+
+static void ack(pcs_world *w, pcs_alarms *a, uint32_t i)
+{
+    if (a->state[i] == PCS_ALARM_UNACK)
+        transition(w, a, i, PCS_ALARM_ACKED);
+    else if (a->state[i] == PCS_ALARM_RTN_UNACK)
+        transition(w, a, i, PCS_ALARM_NORMAL);
+}
+
+static pcs_status shelve(pcs_world *w, pcs_alarms *a, uint32_t i, double seconds)
+{
+    if (!pcs_isfinite(seconds) || seconds < 0.0 || seconds > PCS_ALARM_SHELVE_MAX_S)
+        return pcs_error_set(PCS_E_INVAL,
+                             "alarm shelve: '%s': args[0] (shelf time) = %g s is outside [0, "
+                             "1e8] s",
+                             a->names[i], seconds);
+    if (a->state[i] == PCS_ALARM_OUT_OF_SERVICE)
+        return pcs_error_set(PCS_E_STATE, "alarm shelve: '%s' is out of service", a->names[i]);
+    const pcs_clock *clock = pcs_world_clock(w);
+    uint64_t ticks = 0;
+    pcs_status st = pcs_clock_seconds_to_ticks(clock, seconds, &ticks, NULL);
+    if (st != PCS_OK)
+        return st;
+    if (seconds > 0.0 && ticks == 0)
+        ticks = 1; /* a requested shelf lasts at least one evaluation */
+    a->until[i] = seconds > 0.0 ? clock->tick + ticks : 0;
+    if (a->state[i] != PCS_ALARM_SHELVED)
+        transition(w, a, i, PCS_ALARM_SHELVED);
+    return PCS_OK;
+}
+
+static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    pcs_alarms *a = ctx;
+    if (c->kind == PCS_CMD_ALARM_ACK_ALL) {
+        for (uint32_t i = 0; i < a->n; i++)
+            ack(w, a, i);
+        return PCS_OK;
+    }
+    uint32_t i = c->target;
+    if (i >= a->n)
+        return pcs_error_set(PCS_E_NOTFOUND, "alarm command %u: alarm %u is outside [0, %u)",
+                             c->kind, i, a->n);
+    uint32_t st = a->state[i];
+    switch (c->kind) {
+    case PCS_CMD_ALARM_ACK:
+        ack(w, a, i);
+        return PCS_OK;
+    case PCS_CMD_ALARM_SHELVE:
+        return shelve(w, a, i, c->args[0]);
+    case PCS_CMD_ALARM_UNSHELVE:
+        if (st == PCS_ALARM_SHELVED) {
+            a->until[i] = 0;
+            transition(w, a, i, PCS_ALARM_NORMAL);
+        }
+        return PCS_OK;
+    case PCS_CMD_ALARM_OUT_OF_SERVICE:
+        if (st != PCS_ALARM_OUT_OF_SERVICE) {
+            a->until[i] = 0;
+            transition(w, a, i, PCS_ALARM_OUT_OF_SERVICE);
+        }
+        return PCS_OK;
+    default: /* PCS_CMD_ALARM_RETURN_TO_SERVICE */
+        if (st == PCS_ALARM_OUT_OF_SERVICE)
+            transition(w, a, i, PCS_ALARM_NORMAL);
+        return PCS_OK;
+    }
+}
+
+/* ---- build ---------------------------------------------------------------------- */
+
+static pcs_status prefixed(pcs_status st, const char *prefix)
+{
+    char why[400];
+    snprintf(why, sizeof why, "%s", pcs_last_error());
+    return pcs_error_set(st, "%s: %s", prefix, why);
+}
+
+static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_config *cfgs,
+                            uint32_t n)
+{
+    char where[48];
+    for (uint32_t i = 0; i < n; i++) {
+        pcs_status st = pcs_alarm_config_validate(w, sensors, &cfgs[i]);
+        snprintf(where, sizeof where, "pcs_alarms_create: alarm %u", i);
+        if (st != PCS_OK)
+            return prefixed(st, where);
+    }
+    return PCS_OK;
+}
+
+/* Distinct suppression-input stores, for the system's read list. */
+static pcs_status collect_suppress(const pcs_alarm_config *cfgs, uint32_t n, uint32_t *ids,
+                                   uint32_t *count)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = cfgs[i].suppress_store, j = 0;
+        if (s == PCS_ALARM_NO_SUPPRESS)
+            continue;
+        while (j < m && ids[j] != s)
+            j++;
+        if (j < m)
+            continue;
+        if (m == PCS_ALARM_MAX_SUPPRESS_STORES)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "pcs_alarms_create: alarm %u ('%s') reads a %uth distinct "
+                                 "suppression store; at most %u are allowed",
+                                 i, cfgs[i].name, m + 1, PCS_ALARM_MAX_SUPPRESS_STORES);
+        ids[m++] = s;
+    }
+    *count = m;
+    return PCS_OK;
+}
+
+static pcs_status alloc_arrays(pcs_world *w, pcs_alarms *a)
+{
+    size_t n = a->n, u = n * sizeof(uint32_t), d = n * sizeof(double);
+    a->src = pcs_world_alloc(w, n * sizeof *a->src);
+    a->sign = pcs_world_alloc(w, d);
+    a->on_sp = pcs_world_alloc(w, d);
+    a->off_sp = pcs_world_alloc(w, d);
+    a->on_delay = pcs_world_alloc(w, u);
+    a->off_delay = pcs_world_alloc(w, u);
+    a->priority = pcs_world_alloc(w, u);
+    a->group = pcs_world_alloc(w, u);
+    a->group_id = pcs_world_alloc(w, u); /* at most one group per alarm */
+    a->suppress = pcs_world_alloc(w, n * sizeof *a->suppress);
+    a->names = pcs_world_alloc(w, n * sizeof *a->names);
+    a->annunciating = pcs_world_alloc(w, u);
+    if (!a->src || !a->sign || !a->on_sp || !a->off_sp || !a->on_delay || !a->off_delay ||
+        !a->priority || !a->group || !a->group_id || !a->suppress || !a->names || !a->annunciating)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_alarms_create: out of memory for %u alarms", a->n);
+    return PCS_OK;
+}
+
+/* Dense index + 1 of configured group @p id, adding it if new. */
+static uint32_t group_index(pcs_alarms *a, uint32_t id)
+{
+    if (id == 0)
+        return 0;
+    for (uint32_t g = 0; g < a->n_groups; g++)
+        if (a->group_id[g] == id)
+            return g + 1;
+    a->group_id[a->n_groups++] = id;
+    return a->n_groups;
+}
+
+static pcs_status fill_config(pcs_world *w, pcs_alarms *a, const pcs_sensors *sensors,
+                              const pcs_alarm_config *cfgs)
+{
+    for (uint32_t i = 0; i < a->n; i++) {
+        const pcs_alarm_config *c = &cfgs[i];
+        uint32_t store, index;
+        pcs_sensor_value_ref(sensors, c->sensor, &store, &index);
+        a->src[i] = (const double *)pcs_store_data(w, store) + index;
+        a->sign[i] = c->direction == PCS_ALARM_LOW ? -1.0 : 1.0;
+        a->on_sp[i] = a->sign[i] * c->setpoint;
+        a->off_sp[i] = a->on_sp[i] - c->deadband;
+        a->on_delay[i] = c->on_delay_ticks;
+        a->off_delay[i] = c->off_delay_ticks;
+        a->priority[i] = c->priority;
+        a->group[i] = group_index(a, c->group);
+        a->suppress[i] =
+            c->suppress_store == PCS_ALARM_NO_SUPPRESS
+                ? NULL
+                : (const uint32_t *)pcs_store_data(w, c->suppress_store) + c->suppress_index;
+        size_t len = strlen(c->name) + 1;
+        char *name = pcs_world_alloc(w, len);
+        if (!name)
+            return pcs_error_set(PCS_E_NOMEM, "pcs_alarms_create: out of memory");
+        memcpy(name, c->name, len);
+        a->names[i] = name;
+    }
+    return PCS_OK;
+}
+
+static pcs_status reg(pcs_world *w, const char *name, size_t elem, size_t n, uint32_t *id,
+                      void **data)
+{
+    pcs_status st = pcs_store_register(w, name, elem, n, PCS_STORE_STATE, id);
+    if (st == PCS_OK)
+        *data = pcs_store_data(w, *id);
+    return st;
+}
+
+static pcs_status register_stores(pcs_world *w, pcs_alarms *a)
+{
+    void *d[5];
+    size_t u = sizeof(uint32_t);
+    pcs_status st = reg(w, "alarms.state", u, a->n, &a->id_state, &d[0]);
+    if (st == PCS_OK)
+        st = reg(w, "alarms.flags", u, a->n, &a->id_flags, &d[1]);
+    if (st == PCS_OK)
+        st = reg(w, "alarms.count", u, a->n, &a->id_count, &d[2]);
+    if (st == PCS_OK)
+        st = reg(w, "alarms.shelved_until", sizeof(uint64_t), a->n, &a->id_until, &d[3]);
+    if (st == PCS_OK) /* one element at least, even without groups */
+        st = reg(w, "alarms.group_first", u, a->n_groups ? a->n_groups : 1, &a->id_first, &d[4]);
+    if (st != PCS_OK)
+        return st;
+    a->state = d[0];
+    a->flags = d[1];
+    a->count = d[2];
+    a->until = d[3];
+    a->first = d[4];
+    for (uint32_t i = 0; i < a->n; i++) /* the priority is part of the published flags */
+        a->flags[i] = a->priority[i] << PCS_ALARM_FL_PRIO_SHIFT;
+    return PCS_OK;
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_alarms *a)
+{
+    char name[PCS_ALARM_NAME_MAX + 16];
+    for (uint32_t i = 0; i < a->n; i++) {
+        pcs_status st =
+            pcs_channel_register(w, a->names[i], "", PCS_CHANNEL_U32, a->id_state, i, NULL);
+        snprintf(name, sizeof name, "%s.flags", a->names[i]);
+        if (st == PCS_OK)
+            st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, a->id_flags, i, NULL);
+        if (st != PCS_OK)
+            return prefixed(st, "pcs_alarms_create");
+    }
+    return PCS_OK;
+}
+
+static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_store,
+                                  const uint32_t *sup, uint32_t n_sup)
+{
+    uint32_t reads[PCS_ALARM_MAX_SUPPRESS_STORES + 1];
+    reads[0] = sensor_store;
+    memcpy(reads + 1, sup, n_sup * sizeof *reads);
+    uint32_t writes[] = {a->id_state, a->id_flags, a->id_count, a->id_until, a->id_first};
+    pcs_system_desc d = {.name = "alarms",
+                         .stage = PCS_STAGE_ALARMS,
+                         .fn = alarms_step,
+                         .ctx = a,
+                         .reads = reads,
+                         .n_reads = n_sup + 1,
+                         .writes = writes,
+                         .n_writes = 5};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    for (uint32_t k = PCS_CMD_ALARM_ACK; st == PCS_OK && k <= PCS_CMD_ALARM_RETURN_TO_SERVICE; k++)
+        st = pcs_command_handler_register(w, k, on_command, a);
+    return st;
+}
+
+pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_config *cfgs,
+                             uint32_t n, pcs_alarms **out)
+{
+    static const char fn[] = "pcs_alarms_create";
+    if (!w || !sensors || !cfgs || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    if (n < 1 || n > (1u << 20))
+        return pcs_error_set(PCS_E_INVAL, "%s: n = %u is outside [1, 1048576]", fn, n);
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", fn);
+    uint32_t existing;
+    if (pcs_store_find(w, "alarms.state", &existing) == PCS_OK)
+        return pcs_error_set(PCS_E_STATE, "%s: this world already has an alarm bank", fn);
+    uint32_t sup[PCS_ALARM_MAX_SUPPRESS_STORES], n_sup = 0;
+    pcs_status st = check_all(w, sensors, cfgs, n);
+    if (st == PCS_OK)
+        st = collect_suppress(cfgs, n, sup, &n_sup);
+    if (st != PCS_OK)
+        return st;
+    pcs_alarms *a = pcs_world_alloc(w, sizeof *a);
+    if (!a)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+    a->n = n;
+    uint32_t sensor_store, index0;
+    pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
+    st = alloc_arrays(w, a);
+    if (st == PCS_OK)
+        st = fill_config(w, a, sensors, cfgs);
+    if (st == PCS_OK)
+        st = register_stores(w, a);
+    if (st == PCS_OK)
+        st = register_channels(w, a);
+    if (st == PCS_OK)
+        st = register_system(w, a, sensor_store, sup, n_sup);
+    if (st != PCS_OK)
+        return st;
+    pcs_error_clear();
+    *out = a;
+    return PCS_OK;
+}
+
+/* ---- queries ----------------------------------------------------------------------- */
+
+uint32_t pcs_alarms_count(const pcs_alarms *a)
+{
+    return a ? a->n : 0;
+}
+
+pcs_status pcs_alarms_find(const pcs_alarms *a, const char *name, uint32_t *id)
+{
+    if (!a || !name || !id)
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarms_find: NULL argument");
+    for (uint32_t i = 0; i < a->n; i++) {
+        if (strcmp(a->names[i], name) == 0) {
+            *id = i;
+            return PCS_OK;
+        }
+    }
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_alarms_find: no alarm named '%s'", name);
+}
+
+pcs_alarm_state pcs_alarm_state_of(const pcs_alarms *a, uint32_t id)
+{
+    return (a && id < a->n) ? (pcs_alarm_state)a->state[id] : PCS_ALARM_NORMAL;
+}
+
+uint32_t pcs_alarm_flags(const pcs_alarms *a, uint32_t id)
+{
+    return (a && id < a->n) ? a->flags[id] : 0;
+}

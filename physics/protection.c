@@ -1,0 +1,599 @@
+/**
+ * @file protection.c
+ * @brief Trip functions, k-out-of-n coincidence, bypasses and the latched
+ *        unit trip with its first-out reason (model in include/pcsim/protection.h).
+ *
+ * Per tick each function builds a bit mask of its channels in the trip
+ * condition, removes bypassed channels, counts the rest against k, and
+ * latches its unit's trip output on the first tripped function. Functions are
+ * visited in id order, so the first-out of a tick with several trips is the
+ * lowest id: deterministic, and the configuration order is the priority.
+ *
+ * Direction without branches: a LOW comparison v <= sp is the HIGH
+ * comparison on negated values, -v >= -sp (negation is exact), so each
+ * function stores a sign and a signed setpoint. The test is written as
+ * !(s*v < s*sp) so that NaN, for which every comparison is false, trips.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/math.h"
+#include "pcsim/protection.h"
+#include "pcsim/system.h"
+
+struct pcs_protection {
+    uint32_t n_units;
+    uint32_t n_functions;
+    const double *values; /* the sensors' measured values, by sensor id */
+    /* function configuration (read-only after build) */
+    uint32_t *unit;
+    uint32_t *kind;
+    double *sign;      /* +1 HIGH, -1 LOW */
+    double *signed_sp; /* sign * setpoint */
+    double *setpoint;
+    uint32_t *n_inputs;
+    uint32_t *inputs; /* n_functions x PCS_TRIP_MAX_INPUTS sensor ids */
+    uint32_t *k;
+    uint32_t *window;     /* RATE: W ticks */
+    double *inv_window_s; /* RATE: 1 / (W dt) */
+    uint32_t *hist_base;  /* RATE: offset of the function's history in rps.rate_hist */
+    const char **names;
+    /* state: store ids and base pointers */
+    uint32_t id_word, id_bypass, id_trip, id_first, id_hist, id_ring;
+    uint32_t *word;   /* published state word per function */
+    uint32_t *bypass; /* PCS_TRIP_ST_BYPASS_MASK | PCS_TRIP_ST_BYPASSED bits, set by command */
+    uint32_t *trip;   /* per unit, 0/1, latched */
+    uint32_t *first;  /* per unit, first-out function id + 1, 0 = none */
+    double *hist;     /* RATE: per function n_inputs x W past values */
+    uint32_t *ring;   /* RATE: per function {next slot, samples held} */
+    /* unit trip inputs written each tick (NULL: none), and their distinct stores */
+    uint32_t *target[PCS_TRIP_MAX_UNITS];
+    uint32_t target_ids[PCS_TRIP_MAX_UNITS];
+    uint32_t n_target_ids;
+};
+
+pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_trip_function_config_default: cfg is NULL");
+    memset(cfg, 0, sizeof *cfg);
+    cfg->kind = PCS_TRIP_LEVEL;
+    cfg->direction = PCS_TRIP_HIGH;
+    cfg->k = 1;
+    cfg->rate_window_ticks = 20;
+    return PCS_OK;
+}
+
+pcs_status pcs_protection_config_default(pcs_protection_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_config_default: cfg is NULL");
+    memset(cfg, 0, sizeof *cfg);
+    cfg->n_units = 1;
+    return PCS_OK;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+static pcs_status bad_u32(uint32_t f, const char *name, const char *field, uint32_t v, uint32_t lo,
+                          uint32_t hi)
+{
+    return pcs_error_set(PCS_E_INVAL, "trip function %u ('%s'): %s = %u is outside [%u, %u]", f,
+                         name, field, v, lo, hi);
+}
+
+static pcs_status check_inputs(const pcs_trip_function_config *c, uint32_t f, uint32_t n_sensors)
+{
+    for (uint32_t i = 0; i < c->n_inputs; i++) {
+        if (c->inputs[i] >= n_sensors)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "trip function %u ('%s'): inputs[%u] = %u is outside [0, %u) "
+                                 "(sensor ids)",
+                                 f, c->name, i, c->inputs[i], n_sensors);
+        for (uint32_t j = 0; j < i; j++)
+            if (c->inputs[j] == c->inputs[i])
+                return pcs_error_set(PCS_E_INVAL,
+                                     "trip function %u ('%s'): inputs[%u] = inputs[%u] = %u; "
+                                     "redundant channels must be distinct sensors",
+                                     f, c->name, j, i, c->inputs[i]);
+    }
+    return PCS_OK;
+}
+
+static pcs_status check_function(const pcs_trip_function_config *c, uint32_t f, uint32_t n_units,
+                                 uint32_t n_sensors)
+{
+    size_t len = c->name ? strlen(c->name) : 0;
+    if (len == 0 || len > PCS_TRIP_NAME_MAX)
+        return pcs_error_set(PCS_E_INVAL, "trip function %u: name length = %zu is outside [1, %u]",
+                             f, len, PCS_TRIP_NAME_MAX);
+    if (c->unit >= n_units)
+        return bad_u32(f, c->name, "unit", c->unit, 0, n_units - 1);
+    if ((unsigned)c->kind > PCS_TRIP_RATE)
+        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_TRIP_LEVEL, PCS_TRIP_RATE);
+    if ((unsigned)c->direction > PCS_TRIP_LOW)
+        return bad_u32(f, c->name, "direction", (uint32_t)c->direction, PCS_TRIP_HIGH,
+                       PCS_TRIP_LOW);
+    if (!pcs_isfinite(c->setpoint))
+        return pcs_error_set(PCS_E_INVAL, "trip function %u ('%s'): setpoint = %g must be finite",
+                             f, c->name, c->setpoint);
+    if (c->n_inputs < 1 || c->n_inputs > PCS_TRIP_MAX_INPUTS)
+        return bad_u32(f, c->name, "n_inputs", c->n_inputs, 1, PCS_TRIP_MAX_INPUTS);
+    if (c->k < 1 || c->k > c->n_inputs)
+        return bad_u32(f, c->name, "k", c->k, 1, c->n_inputs);
+    if (c->kind == PCS_TRIP_RATE &&
+        (c->rate_window_ticks < 1 || c->rate_window_ticks > PCS_TRIP_RATE_WINDOW_MAX))
+        return bad_u32(f, c->name, "rate_window_ticks", c->rate_window_ticks, 1,
+                       PCS_TRIP_RATE_WINDOW_MAX);
+    return check_inputs(c, f, n_sensors);
+}
+
+static pcs_status check_targets(const pcs_world *w, const pcs_protection_config *cfg)
+{
+    for (uint32_t u = 0; cfg->unit_trip_stores && u < cfg->n_units; u++) {
+        uint32_t store = cfg->unit_trip_stores[u];
+        uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
+        if (store == PCS_TRIP_NO_TARGET)
+            continue;
+        if (store >= pcs_store_count(w))
+            return pcs_error_set(PCS_E_INVAL,
+                                 "protection config: unit_trip_stores[%u] = %u is outside [0, "
+                                 "%u) (or PCS_TRIP_NO_TARGET)",
+                                 u, store, pcs_store_count(w));
+        size_t bytes = pcs_store_bytes(w, store), count = bytes / sizeof(uint32_t);
+        if (bytes % sizeof(uint32_t) != 0 || index >= count)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "protection config: unit_trip_indices[%u] = %u is outside [0, "
+                                 "%zu) of store '%s' (a trip input is an array of u32)",
+                                 u, index, count, pcs_store_name(w, store));
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                          const pcs_protection_config *cfg)
+{
+    if (!w || !cfg || !sensors)
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_config_validate: NULL argument");
+    if (cfg->n_units < 1 || cfg->n_units > PCS_TRIP_MAX_UNITS)
+        return pcs_error_set(PCS_E_INVAL, "protection config: n_units = %u is outside [1, %u]",
+                             cfg->n_units, PCS_TRIP_MAX_UNITS);
+    for (uint32_t u = 0; cfg->unit_names && u < cfg->n_units; u++) {
+        size_t len = cfg->unit_names[u] ? strlen(cfg->unit_names[u]) : 0;
+        if (len == 0 || len > PCS_TRIP_UNIT_NAME_MAX)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "protection config: unit_names[%u] length = %zu is outside "
+                                 "[1, %u]",
+                                 u, len, PCS_TRIP_UNIT_NAME_MAX);
+    }
+    if (cfg->n_functions < 1 || cfg->n_functions > PCS_TRIP_MAX_FUNCTIONS || !cfg->functions)
+        return pcs_error_set(PCS_E_INVAL,
+                             "protection config: n_functions = %u is outside [1, %u] (or "
+                             "functions is NULL)",
+                             cfg->n_functions, PCS_TRIP_MAX_FUNCTIONS);
+    uint32_t n_sensors = pcs_sensors_count(sensors);
+    for (uint32_t f = 0; f < cfg->n_functions; f++) {
+        pcs_status st = check_function(&cfg->functions[f], f, cfg->n_units, n_sensors);
+        if (st != PCS_OK)
+            return st;
+    }
+    return check_targets(w, cfg);
+}
+
+/* ---- the tick ------------------------------------------------------------- */
+
+/* Channel values of a LEVEL function into x; returns the trip mask. */
+static uint32_t level_mask(const pcs_protection *p, uint32_t f, double *x)
+{
+    const uint32_t *in = &p->inputs[f * PCS_TRIP_MAX_INPUTS];
+    const double sg = p->sign[f], ssp = p->signed_sp[f];
+    uint32_t mask = 0;
+    for (uint32_t c = 0; c < p->n_inputs[f]; c++) {
+        x[c] = p->values[in[c]];
+        mask |= (uint32_t) !(sg * x[c] < ssp) << c;
+    }
+    return mask;
+}
+
+/* Channel rates of a RATE function into x (pushing this tick's values into
+ * its window); returns the trip mask, 0 with *warming set while the window
+ * fills. */
+static uint32_t rate_mask(pcs_protection *p, uint32_t f, double *x, uint32_t *warming)
+{
+    const uint32_t *in = &p->inputs[f * PCS_TRIP_MAX_INPUTS];
+    const uint32_t w = p->window[f];
+    uint32_t *ring = &p->ring[2 * f];
+    const uint32_t pos = ring[0], full = ring[1] == w;
+    double *h = &p->hist[p->hist_base[f]];
+    const double sg = p->sign[f], ssp = p->signed_sp[f];
+    uint32_t mask = 0;
+    for (uint32_t c = 0; c < p->n_inputs[f]; c++) {
+        double v = p->values[in[c]];
+        double *slot = &h[c * w + pos]; /* holds the value of W ticks ago once full */
+        x[c] = (v - *slot) * p->inv_window_s[f];
+        *slot = v;
+        mask |= (uint32_t) !(sg * x[c] < ssp) << c;
+    }
+    ring[0] = pos + 1 == w ? 0 : pos + 1;
+    if (full)
+        return mask;
+    ring[1]++;
+    *warming = PCS_TRIP_ST_WARMING;
+    return 0;
+}
+
+/* The most unsafe value among the channels in @p live (for events). */
+static double extreme(const pcs_protection *p, uint32_t f, const double *x, uint32_t live)
+{
+    double best = 0.0;
+    int have = 0;
+    for (uint32_t c = 0; c < p->n_inputs[f]; c++) {
+        if (!(live >> c & 1))
+            continue;
+        if (!have || p->sign[f] * x[c] > p->sign[f] * best)
+            best = x[c];
+        have = 1;
+    }
+    return best;
+}
+
+static void on_edge(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t tripped, uint32_t live,
+                    const double *x)
+{
+    double n_live = (double)__builtin_popcount(live);
+    if (tripped)
+        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION, f, (double)p->unit[f], n_live, p->setpoint[f],
+                       extreme(p, f, x, live));
+    else
+        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION_CLEAR, f, (double)p->unit[f], n_live, p->setpoint[f],
+                       0.0);
+}
+
+static void latch(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t live, const double *x)
+{
+    uint32_t u = p->unit[f];
+    p->trip[u] = 1;
+    p->first[u] = f + 1;
+    pcs_event_emit(w, PCS_EV_UNIT_TRIP, u, (double)f, p->setpoint[f], extreme(p, f, x, live), 0.0);
+}
+
+static pcs_status protection_step(pcs_world *w, void *ctx)
+{
+    pcs_protection *p = ctx;
+    for (uint32_t f = 0; f < p->n_functions; f++) {
+        double x[PCS_TRIP_MAX_INPUTS];
+        uint32_t warming = 0;
+        uint32_t mask =
+            p->kind[f] == PCS_TRIP_RATE ? rate_mask(p, f, x, &warming) : level_mask(p, f, x);
+        uint32_t byp = p->bypass[f];
+        uint32_t live = mask & ~(byp >> PCS_TRIP_ST_BYPASS_SHIFT) & PCS_TRIP_ST_CHANNEL_MASK;
+        uint32_t tripped =
+            !(byp & PCS_TRIP_ST_BYPASSED) && (uint32_t)__builtin_popcount(live) >= p->k[f];
+        uint32_t word = mask | byp | warming | (tripped ? PCS_TRIP_ST_TRIPPED : 0u);
+        uint32_t old = p->word[f];
+        p->word[f] = word;
+        if ((old ^ word) & PCS_TRIP_ST_TRIPPED)
+            on_edge(w, p, f, tripped, live, x);
+        if (tripped && !p->trip[p->unit[f]])
+            latch(w, p, f, live, x);
+    }
+    for (uint32_t u = 0; u < p->n_units; u++)
+        if (p->target[u])
+            *p->target[u] = p->trip[u] ? PCS_TRIP_CAUSE_BIT(p->first[u] - 1) : 0u;
+    return PCS_OK;
+}
+
+/* ---- commands -------------------------------------------------------------- */
+
+/* Bypass bit for args[0]: the function bit for a negative channel. */
+static pcs_status bypass_bit(const pcs_protection *p, const pcs_command *c, uint32_t *bit,
+                             int32_t *channel)
+{
+    double a = c->args[0];
+    if (a < 0.0) {
+        *bit = PCS_TRIP_ST_BYPASSED;
+        *channel = -1;
+        return PCS_OK;
+    }
+    uint32_t n = p->n_inputs[c->target];
+    if (!(a == pcs_floor(a)) || a >= (double)n)
+        return pcs_error_set(PCS_E_INVAL,
+                             "trip bypass: function %u ('%s'): channel args[0] = %g is not an "
+                             "integer in [0, %u) or negative",
+                             c->target, p->names[c->target], a, n);
+    *channel = (int32_t)a;
+    *bit = 1u << (PCS_TRIP_ST_BYPASS_SHIFT + (uint32_t)a);
+    return PCS_OK;
+}
+
+static pcs_status on_bypass(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    pcs_protection *p = ctx;
+    if (c->target >= p->n_functions)
+        return pcs_error_set(PCS_E_NOTFOUND, "trip bypass: function %u is outside [0, %u)",
+                             c->target, p->n_functions);
+    uint32_t bit = 0;
+    int32_t channel = -1;
+    pcs_status st = bypass_bit(p, c, &bit, &channel);
+    if (st != PCS_OK)
+        return st;
+    uint32_t f = c->target;
+    uint32_t next = c->kind == PCS_CMD_TRIP_BYPASS ? p->bypass[f] | bit : p->bypass[f] & ~bit;
+    uint32_t chans = (uint32_t)__builtin_popcount(next & PCS_TRIP_ST_BYPASS_MASK);
+    if (p->n_inputs[f] - chans < p->k[f])
+        return pcs_error_set(PCS_E_STATE,
+                             "trip bypass: function %u ('%s') would keep %u of %u channels, "
+                             "fewer than k = %u: it could no longer trip",
+                             f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
+    p->bypass[f] = next;
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel,
+                   c->kind == PCS_CMD_TRIP_BYPASS ? 1.0 : 0.0, 0.0, 0.0);
+    return PCS_OK;
+}
+
+static pcs_status on_reset(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    pcs_protection *p = ctx;
+    uint32_t u = c->target;
+    if (u >= p->n_units)
+        return pcs_error_set(PCS_E_NOTFOUND, "trip reset: unit %u is outside [0, %u)", u,
+                             p->n_units);
+    for (uint32_t f = 0; f < p->n_functions; f++)
+        if (p->unit[f] == u && (p->word[f] & PCS_TRIP_ST_TRIPPED) &&
+            !(p->bypass[f] & PCS_TRIP_ST_BYPASSED))
+            return pcs_error_set(PCS_E_STATE,
+                                 "trip reset: unit %u: function %u ('%s') is still tripped", u, f,
+                                 p->names[f]);
+    double had = p->first[u] ? (double)(p->first[u] - 1) : -1.0;
+    p->trip[u] = 0;
+    p->first[u] = 0;
+    if (p->target[u])
+        *p->target[u] = 0; /* at once: the unit may be reset later in this batch */
+    pcs_event_emit(w, PCS_EV_TRIP_RESET, u, had, 0.0, 0.0, 0.0);
+    return PCS_OK;
+}
+
+/* ---- build ------------------------------------------------------------------ */
+
+static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
+{
+    uint32_t n = p->n_functions;
+    size_t u = n * sizeof(uint32_t), d = n * sizeof(double);
+    p->unit = pcs_world_alloc(w, u);
+    p->kind = pcs_world_alloc(w, u);
+    p->sign = pcs_world_alloc(w, d);
+    p->signed_sp = pcs_world_alloc(w, d);
+    p->setpoint = pcs_world_alloc(w, d);
+    p->n_inputs = pcs_world_alloc(w, u);
+    p->inputs = pcs_world_alloc(w, u * PCS_TRIP_MAX_INPUTS);
+    p->k = pcs_world_alloc(w, u);
+    p->window = pcs_world_alloc(w, u);
+    p->inv_window_s = pcs_world_alloc(w, d);
+    p->hist_base = pcs_world_alloc(w, u);
+    p->names = pcs_world_alloc(w, n * sizeof *p->names);
+    if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
+        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->names)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
+    return PCS_OK;
+}
+
+/* Copy the configuration; returns the rate history length in doubles. */
+static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
+{
+    double dt = pcs_world_clock(w)->dt_s;
+    size_t hist = 0;
+    for (uint32_t f = 0; f < p->n_functions; f++) {
+        const pcs_trip_function_config *c = &cfg->functions[f];
+        p->unit[f] = c->unit;
+        p->kind[f] = (uint32_t)c->kind;
+        p->sign[f] = c->direction == PCS_TRIP_LOW ? -1.0 : 1.0;
+        p->signed_sp[f] = p->sign[f] * c->setpoint;
+        p->setpoint[f] = c->setpoint;
+        p->n_inputs[f] = c->n_inputs;
+        memcpy(&p->inputs[f * PCS_TRIP_MAX_INPUTS], c->inputs, sizeof c->inputs);
+        p->k[f] = c->k;
+        if (c->kind == PCS_TRIP_RATE) {
+            p->window[f] = c->rate_window_ticks;
+            p->inv_window_s[f] = 1.0 / (c->rate_window_ticks * dt);
+            p->hist_base[f] = (uint32_t)hist;
+            hist += (size_t)c->n_inputs * c->rate_window_ticks;
+        }
+    }
+    return hist;
+}
+
+static pcs_status reg(pcs_world *w, const char *name, size_t elem, size_t n, uint32_t *id,
+                      void **data)
+{
+    pcs_status st = pcs_store_register(w, name, elem, n, PCS_STORE_STATE, id);
+    if (st == PCS_OK)
+        *data = pcs_store_data(w, *id);
+    return st;
+}
+
+static pcs_status register_stores(pcs_world *w, pcs_protection *p, size_t hist)
+{
+    void *d[6];
+    uint32_t n = p->n_functions, u = sizeof(uint32_t);
+    pcs_status st = reg(w, "rps.word", u, n, &p->id_word, &d[0]);
+    if (st == PCS_OK)
+        st = reg(w, "rps.bypass", u, n, &p->id_bypass, &d[1]);
+    if (st == PCS_OK)
+        st = reg(w, "rps.trip", u, p->n_units, &p->id_trip, &d[2]);
+    if (st == PCS_OK)
+        st = reg(w, "rps.first_out", u, p->n_units, &p->id_first, &d[3]);
+    if (st == PCS_OK) /* a store has at least one element; unused without RATE functions */
+        st = reg(w, "rps.rate_hist", sizeof(double), hist ? hist : 1, &p->id_hist, &d[4]);
+    if (st == PCS_OK)
+        st = reg(w, "rps.rate_ring", u, 2 * (size_t)n, &p->id_ring, &d[5]);
+    if (st != PCS_OK)
+        return st;
+    p->word = d[0];
+    p->bypass = d[1];
+    p->trip = d[2];
+    p->first = d[3];
+    p->hist = d[4];
+    p->ring = d[5];
+    return PCS_OK;
+}
+
+static char *dup_str(pcs_world *w, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = pcs_world_alloc(w, n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_protection *p,
+                                    const pcs_protection_config *cfg)
+{
+    pcs_status st = PCS_OK;
+    for (uint32_t f = 0; st == PCS_OK && f < p->n_functions; f++) {
+        p->names[f] = dup_str(w, cfg->functions[f].name);
+        if (!p->names[f])
+            return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
+        st = pcs_channel_register(w, p->names[f], "", PCS_CHANNEL_U32, p->id_word, f, NULL);
+    }
+    char name[PCS_TRIP_UNIT_NAME_MAX + 32];
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "u%u", u + 1);
+        const char *unit = cfg->unit_names ? cfg->unit_names[u] : prefix;
+        snprintf(name, sizeof name, "%s.rps.trip", unit);
+        st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, p->id_trip, u, NULL);
+        snprintf(name, sizeof name, "%s.rps.first_out", unit);
+        if (st == PCS_OK)
+            st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, p->id_first, u, NULL);
+    }
+    return st;
+}
+
+/* Pointers to the unit trip inputs, and their distinct stores for the writes list. */
+static void connect_targets(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
+{
+    for (uint32_t u = 0; cfg->unit_trip_stores && u < p->n_units; u++) {
+        uint32_t store = cfg->unit_trip_stores[u];
+        if (store == PCS_TRIP_NO_TARGET)
+            continue;
+        uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
+        p->target[u] = (uint32_t *)pcs_store_data(w, store) + index;
+        uint32_t j = 0;
+        while (j < p->n_target_ids && p->target_ids[j] != store)
+            j++;
+        if (j == p->n_target_ids)
+            p->target_ids[p->n_target_ids++] = store;
+    }
+}
+
+static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sensor_store)
+{
+    uint32_t reads[] = {sensor_store, p->id_bypass};
+    uint32_t writes[5 + PCS_TRIP_MAX_UNITS] = {p->id_word, p->id_trip, p->id_first, p->id_hist,
+                                               p->id_ring};
+    memcpy(writes + 5, p->target_ids, p->n_target_ids * sizeof *writes);
+    pcs_system_desc d = {.name = "protection",
+                         .stage = PCS_STAGE_PROTECTION,
+                         .fn = protection_step,
+                         .ctx = p,
+                         .reads = reads,
+                         .n_reads = 2,
+                         .writes = writes,
+                         .n_writes = 5 + p->n_target_ids};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_TRIP_BYPASS, on_bypass, p);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_TRIP_UNBYPASS, on_bypass, p);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_TRIP_RESET, on_reset, p);
+    return st;
+}
+
+pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
+                                 const pcs_protection_config *cfg, pcs_protection **out)
+{
+    static const char fn[] = "pcs_protection_create";
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", fn);
+    uint32_t existing;
+    if (pcs_store_find(w, "rps.word", &existing) == PCS_OK)
+        return pcs_error_set(PCS_E_STATE, "%s: this world already has a protection system", fn);
+    pcs_status st = pcs_protection_config_validate(w, sensors, cfg);
+    if (st != PCS_OK)
+        return st;
+    uint32_t sensor_store, index0;
+    pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
+    pcs_protection *p = pcs_world_alloc(w, sizeof *p);
+    if (!p)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+    p->n_units = cfg->n_units;
+    p->n_functions = cfg->n_functions;
+    p->values = (const double *)pcs_store_data(w, sensor_store) + index0;
+    st = alloc_arrays(w, p);
+    if (st == PCS_OK)
+        st = register_stores(w, p, fill_functions(w, p, cfg));
+    if (st == PCS_OK)
+        st = register_channels(w, p, cfg);
+    if (st == PCS_OK) {
+        connect_targets(w, p, cfg);
+        st = register_system(w, p, sensor_store);
+    }
+    if (st != PCS_OK)
+        return st;
+    pcs_error_clear();
+    *out = p;
+    return PCS_OK;
+}
+
+/* ---- queries ---------------------------------------------------------------- */
+
+pcs_status pcs_protection_trip_output(const pcs_protection *p, uint32_t unit, uint32_t *store,
+                                      uint32_t *index)
+{
+    if (!p || !store || !index)
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_trip_output: NULL argument");
+    if (unit >= p->n_units)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "pcs_protection_trip_output: unit %u is outside [0, %u)", unit,
+                             p->n_units);
+    *store = p->id_trip;
+    *index = unit;
+    return PCS_OK;
+}
+
+uint32_t pcs_protection_tripped(const pcs_protection *p, uint32_t unit)
+{
+    return (p && unit < p->n_units) ? p->trip[unit] : 0;
+}
+
+uint32_t pcs_protection_first_out(const pcs_protection *p, uint32_t unit)
+{
+    if (!p || unit >= p->n_units || p->first[unit] == 0)
+        return PCS_TRIP_NONE;
+    return p->first[unit] - 1;
+}
+
+uint32_t pcs_protection_function_state(const pcs_protection *p, uint32_t f)
+{
+    return (p && f < p->n_functions) ? p->word[f] : 0;
+}
+
+pcs_status pcs_protection_function_find(const pcs_protection *p, const char *name, uint32_t *f)
+{
+    if (!p || !name || !f)
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_function_find: NULL argument");
+    for (uint32_t i = 0; i < p->n_functions; i++) {
+        if (strcmp(p->names[i], name) == 0) {
+            *f = i;
+            return PCS_OK;
+        }
+    }
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_protection_function_find: no function named '%s'",
+                         name);
+}
