@@ -9,7 +9,10 @@
 
 #include "cli/jsonr.h"
 #include "cli/plant.h"
+#include "pcsim/alarm.h"
 #include "pcsim/plant.h"
+#include "pcsim/protection.h"
+#include "pcsim/sensor.h"
 #include "pcsim/water.h"
 
 static pcs_plant_unit_config unit_cfg[PCS_PLANT_MAX_UNITS];
@@ -119,7 +122,8 @@ int plant_build(host *h, char *err, size_t err_len)
     if (n_units == 0)
         return 0;
     pcs_plant *p = NULL;
-    if (pcs_plant_build(h->world, unit_cfg, n_units, &p) != PCS_OK) {
+    if (pcs_plant_build(h->world, unit_cfg, n_units, &p) != PCS_OK ||
+        pcs_plant_instrument(h->world, p, NULL) != PCS_OK) {
         snprintf(err, err_len, "%s: $.units: %s", h->scn.source, pcs_last_error());
         return -1;
     }
@@ -159,7 +163,7 @@ static int pump_index(uint32_t unit, const char *element)
     return (int)k - 1;
 }
 
-typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP } target_form;
+typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP, ARG_SENSOR, ARG_ALARM, ARG_TRIP } target_form;
 
 typedef struct action_def {
     const char *name;
@@ -178,7 +182,27 @@ static const action_def actions[] = {
     {"pump_start", PCS_CMD_PUMP_START, ARG_PUMP, "target uN.pumpK, value speed fraction"},
     {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W"},
     {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa"},
+    {"trip_reset", PCS_CMD_TRIP_RESET, ARG_UNIT, "target uN"},
+    {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP, "target a trip function, e.g. u1.rps.high_flux"},
+    {"sensor_fail_low", PCS_CMD_SENSOR_FAIL_LOW, ARG_SENSOR, "target a sensor, e.g. u1.loop1.flow.B"},
+    {"sensor_fail_high", PCS_CMD_SENSOR_FAIL_HIGH, ARG_SENSOR, "target a sensor"},
+    {"sensor_stuck", PCS_CMD_SENSOR_STUCK, ARG_SENSOR, "target a sensor"},
+    {"sensor_clear", PCS_CMD_SENSOR_CLEAR, ARG_SENSOR, "target a sensor"},
+    {"alarm_ack", PCS_CMD_ALARM_ACK, ARG_ALARM, "target an alarm, e.g. u2.alarm.flow_low.2"},
+    {"alarm_ack_all", PCS_CMD_ALARM_ACK_ALL, ARG_UNIT, "target uN (acknowledges every alarm)"},
+    {"alarm_shelve", PCS_CMD_ALARM_SHELVE, ARG_ALARM, "target an alarm, value shelf time s"},
 };
+
+/* Sensor, alarm and trip-function targets are resolved by their channel names. */
+static int find_named(const host *h, target_form form, const char *name, uint32_t *id)
+{
+    const pcs_plant *p = h->plant;
+    if (form == ARG_SENSOR)
+        return pcs_sensors_find(pcs_plant_sensors(p), name, id) == PCS_OK ? 0 : -1;
+    if (form == ARG_ALARM)
+        return pcs_alarms_find(pcs_plant_alarms(p), name, id) == PCS_OK ? 0 : -1;
+    return pcs_protection_function_find(pcs_plant_protection(p), name, id) == PCS_OK ? 0 : -1;
+}
 
 static int fill_action(const action_def *d, uint32_t unit, const char *element, double value,
                        pcs_command *out, char *why, size_t len)
@@ -201,7 +225,9 @@ static int fill_action(const action_def *d, uint32_t unit, const char *element, 
         out->target = PCS_HYD_TARGET(unit - 1, (uint32_t)k);
         out->args[0] = value;
     } else {
-        out->target = (d->kind >= 32 && d->kind < 48) ? PCS_HYD_TARGET(unit - 1, 0) : unit;
+        out->target = (d->kind >= 32 && d->kind < 48) ? PCS_HYD_TARGET(unit - 1, 0)
+                      : d->kind == PCS_CMD_TRIP_RESET ? unit - 1
+                                                      : unit;
         out->args[0] = value;
     }
     if (d->kind == PCS_CMD_SG_SECONDARY_T &&
@@ -225,6 +251,19 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
     uint32_t unit;
     const char *element;
     char why[300];
+    if (d->form == ARG_SENSOR || d->form == ARG_ALARM || d->form == ARG_TRIP) {
+        memset(out, 0, sizeof *out);
+        out->kind = d->kind;
+        out->args[0] = a->value;
+        if (!h->plant || find_named(h, d->form, a->target, &out->target) != 0) {
+            snprintf(err, err_len, "%s: $.script[%zu].target: no %s named '%s' (%s)",
+                     h->scn.source, index,
+                     d->form == ARG_SENSOR ? "sensor" : d->form == ARG_ALARM ? "alarm" : "trip function",
+                     a->target, d->help);
+            return -1;
+        }
+        return 0;
+    }
     if (parse_target(a->target, &unit, &element) != 0 ||
         (d->form == ARG_UNIT && element[0] != '\0')) {
         snprintf(err, err_len, "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units "
@@ -261,9 +300,20 @@ static const char *trip_cause(uint32_t bits)
     return (bits & PCS_UNIT_TRIP_MANUAL) ? "manual" : "protection";
 }
 
+/* Names come from the channel registry: trip functions and alarms publish
+ * their state under their own names. */
+static const char *function_name(const host *h, uint32_t id)
+{
+    return pcs_protection_function_name(pcs_plant_protection(h->plant), id);
+}
+
+static const char *alarm_name(const host *h, uint32_t id)
+{
+    return pcs_alarm_name(pcs_plant_alarms(h->plant), id);
+}
+
 int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t len)
 {
-    (void)h;
     const double *v = ev->values;
     switch (ev->kind) {
     case PCS_EV_COMMAND_REJECTED:
@@ -278,10 +328,11 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
                1;
     case PCS_EV_UNIT_SCRAM_RESET:
         return snprintf(out, len, "u%u scram reset", ev->subject), 1;
-    case PCS_EV_UNIT_ROD_AT_LIMIT:
-        return snprintf(out, len, "u%u rod bank %g at %s", ev->subject, v[0],
-                        v[1] > 0.5 ? "top" : "bottom"),
-               1;
+    case PCS_EV_UNIT_ROD_AT_LIMIT: /* bottom after a scram is implied by the SCRAM line */
+        return v[1] > 0.5 ? (snprintf(out, len, "u%u rod bank %s fully withdrawn", ev->subject,
+                                      unit_cfg[ev->subject - 1].core.banks[(int)v[0]].name),
+                             1)
+                          : 0;
     case PCS_EV_UNIT_OUT_OF_RANGE:
         return snprintf(out, len, "u%u value out of range (quantity %g): %g clamped to %g",
                         ev->subject, v[0], v[1], v[2]),
@@ -292,6 +343,28 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
                         (ev->subject & 1023u) + 1,
                         ev->kind == PCS_EV_PUMP_TRIPPED ? "TRIPPED" : "started", v[0]),
                1;
+    case PCS_EV_UNIT_TRIP:
+        return snprintf(out, len, "u%u REACTOR TRIP, first out: %s (setpoint %.5g, value %.5g)",
+                        ev->subject + 1, function_name(h, (uint32_t)v[0]), v[1], v[2]),
+               1;
+    case PCS_EV_TRIP_FUNCTION:
+        return snprintf(out, len, "trip function %s: %g channels tripped (setpoint %.5g, value "
+                                  "%.5g)",
+                        function_name(h, ev->subject), v[1], v[2], v[3]),
+               1;
+    case PCS_EV_TRIP_RESET:
+        return snprintf(out, len, "u%u trip reset", ev->subject + 1), 1;
+    case PCS_EV_ALARM_STATE:
+        return snprintf(out, len, "alarm %s: %s -> %s (value %.5g)", alarm_name(h, ev->subject),
+                        pcs_alarm_state_name((pcs_alarm_state)(int)v[1]),
+                        pcs_alarm_state_name((pcs_alarm_state)(int)v[0]), v[3]),
+               1;
+    case PCS_EV_ALARM_FIRST_OUT:
+        return snprintf(out, len, "alarm %s is first out of group %g", alarm_name(h, ev->subject),
+                        v[0]),
+               1;
+    case PCS_EV_SENSOR_MODE:
+        return snprintf(out, len, "sensor %u failure mode %g -> %g", ev->subject, v[1], v[0]), 1;
     case PCS_EV_FUEL_RANGE:
         return snprintf(out, len, "u%u fuel model range flag 0x%x: %g (limit %g)",
                         ev->subject + 1, (unsigned)v[0], v[1], v[2]),

@@ -565,6 +565,11 @@ uint32_t pcs_alarms_count(const pcs_alarms *a)
     return a ? a->n : 0;
 }
 
+const char *pcs_alarm_name(const pcs_alarms *a, uint32_t id)
+{
+    return (a && id < a->n) ? a->names[id] : "?";
+}
+
 pcs_status pcs_alarms_find(const pcs_alarms *a, const char *name, uint32_t *id)
 {
     if (!a || !name || !id)

@@ -11,21 +11,8 @@
 #include "pcsim/system.h"
 #include "pcsim/water.h"
 
-/* Coupling of one unit: indices cached at build so the system is plain copies. */
-typedef struct plant_couple {
-    double *hyd_core;        /* [0] core flow, [1] inlet T, [2] pressure */
-    const double *fuel_out;  /* PCS_FUEL_OUT_* */
-    double *fuel_t_in, *fuel_mdot, *fuel_p;
-    double *unit_t_fuel, *unit_t_cool, *unit_t_max;
-    double flow_share[PCS_FUEL_MAX_CHANNELS];
-    uint32_t n_channels;
-} plant_couple;
 
-struct pcs_plant {
-    uint32_t n_units;
-    pcs_plant_unit units[PCS_PLANT_MAX_UNITS];
-    plant_couple couple[PCS_PLANT_MAX_UNITS];
-};
+#include "physics/plant_internal.h"
 
 pcs_status pcs_plant_unit_config_default(pcs_plant_unit_config *cfg)
 {
@@ -227,6 +214,7 @@ pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *units, uin
             snprintf(why, sizeof why, "%s", pcs_last_error());
             return pcs_error_set(st, "plant unit %u: %s", i + 1, why);
         }
+        p->cfg[i] = units[i];
         p->n_units = i + 1;
     }
     *out = p;

@@ -584,6 +584,11 @@ uint32_t pcs_protection_function_state(const pcs_protection *p, uint32_t f)
     return (p && f < p->n_functions) ? p->word[f] : 0;
 }
 
+const char *pcs_protection_function_name(const pcs_protection *p, uint32_t f)
+{
+    return (p && f < p->n_functions) ? p->names[f] : "?";
+}
+
 pcs_status pcs_protection_function_find(const pcs_protection *p, const char *name, uint32_t *f)
 {
     if (!p || !name || !f)

@@ -134,3 +134,53 @@ Test(plant, commands_reach_only_their_unit)
     cr_assert_float_eq(ch(w, "u2.loop1.flow"), ch(w, "u1.loop1.flow"), 0.2 * 4360.0);
     pcs_world_destroy(w);
 }
+
+static pcs_world *instrumented_world(pcs_plant **p)
+{
+    pcs_world *w = plant_world(p);
+    cr_assert_eq(pcs_plant_instrument(w, *p, NULL), PCS_OK, "%s", pcs_last_error());
+    return w;
+}
+
+Test(plant, pump_trip_scrams_through_2oo4_low_flow_with_first_out)
+{
+    pcs_plant *p;
+    pcs_world *w = instrumented_world(&p);
+    run(w, 100);
+    cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "no trip at rated conditions");
+    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(0, 1)};
+    cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
+    int scram_tick = -1;
+    for (int i = 0; i < 200 && scram_tick < 0; i++) {
+        run(w, 1);
+        if ((uint32_t)ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED)
+            scram_tick = i;
+    }
+    /* Loop 2's flow falls below 90 % of 4360 kg/s about 1 s after the trip
+     * (coast-down time constant ~10 s); the scram follows one tick later. */
+    cr_assert(scram_tick > 5 && scram_tick < 100, "scram %d ticks after the pump trip", scram_tick);
+    uint32_t fo = pcs_protection_first_out(pcs_plant_protection(p), 0);
+    uint32_t want;
+    cr_assert_eq(pcs_protection_function_find(pcs_plant_protection(p), "u1.rps.low_flow.2", &want),
+                 PCS_OK);
+    cr_assert_eq(fo, want, "first-out is loop 2's low flow");
+    run(w, 100);
+    cr_assert_neq(ch(w, "u1.alarm.flow_low.2"), 0.0, "loop 2 flow alarm is active");
+    cr_assert_eq(ch(w, "u1.alarm.flow_low.1"), 0.0, "loop 1 flow alarm stays normal");
+    pcs_world_destroy(w);
+}
+
+Test(plant, one_failed_flow_channel_does_not_trip)
+{
+    pcs_plant *p;
+    pcs_world *w = instrumented_world(&p);
+    uint32_t id;
+    cr_assert_eq(pcs_sensors_find(pcs_plant_sensors(p), "u1.loop3.flow.B", &id), PCS_OK);
+    pcs_command fail = {.kind = PCS_CMD_SENSOR_FAIL_LOW, .target = id};
+    cr_assert_eq(pcs_command_submit(w, &fail), PCS_OK);
+    run(w, 400);
+    cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "1 of 4 channels low: no trip");
+    cr_assert_eq((uint32_t)ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED, 0u);
+    cr_assert_float_eq(ch(w, "u1.core.power"), 3.411e9, 3.411e9 * 1e-3);
+    pcs_world_destroy(w);
+}

@@ -184,6 +184,9 @@ PCS_API pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors,
 /** Number of alarms (0 for NULL). */
 PCS_API uint32_t pcs_alarms_count(const pcs_alarms *a);
 
+/** Name of alarm @p id ("?" out of range or NULL). Any thread after build. */
+PCS_API const char *pcs_alarm_name(const pcs_alarms *a, uint32_t id);
+
 /** Find an alarm by name. @return PCS_E_NOTFOUND naming it. */
 PCS_API pcs_status pcs_alarms_find(const pcs_alarms *a, const char *name, uint32_t *id);
 

@@ -77,6 +77,53 @@ typedef struct pcs_plant_unit {
 PCS_API pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *units,
                                    uint32_t n_units, pcs_plant **out);
 
+/**
+ * Standard instrumentation of every unit (plant_instr.c), after Westinghouse
+ * practice: four redundant channels per protected quantity, 2-out-of-4 trip
+ * logic, and operator alarms. Setpoints are fractions of the unit's rated
+ * values or absolute pressures. Sources: low/high pressure trips 1865/2385
+ * psig and the PORV setpoint 2335 psig ([HRTD] Table 3.2-2 via
+ * refdata/pwr_plant.md). The flux (109 %), flux-rate (5 % in 2 s), low-flow
+ * (90 %) setpoints and the alarm thresholds are typical values with no
+ * source in refdata: model assumptions.
+ */
+typedef struct pcs_plant_setpoints {
+    double high_flux_frac;       /**< of nominal power; default 1.09 */
+    double flux_rate_frac;       /**< power rise, fraction of nominal per rate window; 0.05 */
+    uint32_t rate_window_ticks;  /**< default 40 (2 s at 0.05 s) */
+    double low_flow_frac;        /**< of rated loop flow; default 0.90 */
+    double high_pressure_pa;     /**< default 16.548e6 (2385 psig) */
+    double low_pressure_pa;      /**< default 12.960e6 (1865 psig) */
+    double alarm_power_frac;     /**< default 1.02 */
+    double alarm_flow_frac;      /**< default 0.95 */
+    double alarm_pressure_high_pa; /**< default 16.203e6 (PORV, 2335 psig) */
+    double alarm_t_hot_k;        /**< default 610 */
+    double noise_frac;           /**< sensor noise, fraction of span; default 0.002 */
+} pcs_plant_setpoints;
+
+/** Fill @p sp with the defaults above. */
+PCS_API pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp);
+
+/**
+ * Build sensors (uN.nis.power.A..D, uN.loopL.flow.A..D, uN.pzr.pressure.A..D,
+ * uN.loopL.t_hot.S), protection (uN.rps.high_flux, .flux_rate, .low_flow.L,
+ * .high_pressure, .low_pressure, each 2oo4, writing each unit's trip input)
+ * and alarms (uN.alarm.power_high, .flow_low.L, .pressure_high,
+ * .pressure_low, .t_hot_high.L; first-out group per unit) for every unit of
+ * @p p. Call once, after pcs_plant_build. @p sp may be NULL (defaults).
+ * @return the control models' errors, PCS_E_STATE if called twice.
+ */
+PCS_API pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setpoints *sp);
+
+typedef struct pcs_sensors pcs_sensors;
+typedef struct pcs_protection pcs_protection;
+typedef struct pcs_alarms pcs_alarms;
+
+/** The instrumentation of @p p (NULL before pcs_plant_instrument). */
+PCS_API pcs_sensors *pcs_plant_sensors(const pcs_plant *p);
+PCS_API pcs_protection *pcs_plant_protection(const pcs_plant *p);
+PCS_API pcs_alarms *pcs_plant_alarms(const pcs_plant *p);
+
 /** Number of units, and unit @p i (0-based) of the plant; NULL out of range. */
 PCS_API uint32_t pcs_plant_unit_count(const pcs_plant *p);
 PCS_API const pcs_plant_unit *pcs_plant_unit_get(const pcs_plant *p, uint32_t i);

@@ -215,6 +215,9 @@ PCS_API uint32_t pcs_protection_first_out(const pcs_protection *p, uint32_t unit
 PCS_API uint32_t pcs_protection_function_state(const pcs_protection *p, uint32_t f);
 
 /** Find a function by name. @return PCS_E_NOTFOUND naming it. */
+/** Name of trip function @p f ("?" out of range or NULL). Any thread after build. */
+PCS_API const char *pcs_protection_function_name(const pcs_protection *p, uint32_t f);
+
 PCS_API pcs_status pcs_protection_function_find(const pcs_protection *p, const char *name,
                                                 uint32_t *f);
 

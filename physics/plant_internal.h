@@ -1,0 +1,30 @@
+/**
+ * @file plant_internal.h
+ * @brief The plant's private layout, shared by its builder and instrumentation.
+ */
+#ifndef PCS_PHYSICS_PLANT_INTERNAL_H
+#define PCS_PHYSICS_PLANT_INTERNAL_H
+
+#include "pcsim/plant.h"
+
+/* Coupling of one unit: pointers cached at build so the system is plain copies. */
+typedef struct plant_couple {
+    double *hyd_core;       /* [0] core flow, [1] inlet T, [2] pressure */
+    const double *fuel_out; /* PCS_FUEL_OUT_* */
+    double *fuel_t_in, *fuel_mdot, *fuel_p;
+    double *unit_t_fuel, *unit_t_cool, *unit_t_max;
+    double flow_share[PCS_FUEL_MAX_CHANNELS];
+    uint32_t n_channels;
+} plant_couple;
+
+struct pcs_plant {
+    uint32_t n_units;
+    pcs_plant_unit units[PCS_PLANT_MAX_UNITS];
+    pcs_plant_unit_config cfg[PCS_PLANT_MAX_UNITS];
+    plant_couple couple[PCS_PLANT_MAX_UNITS];
+    pcs_sensors *sensors;
+    pcs_protection *protection;
+    pcs_alarms *alarms;
+};
+
+#endif
