@@ -114,6 +114,7 @@ void pcs_world_destroy(pcs_world *w)
 {
     if (!w)
         return;
+    pcs_jobs_destroy(w); /* an executor may still be running chunks on our buffers */
     pcs_commands_destroy(w);
     pcs_mem mem = w->mem; /* w itself lives in the heap being destroyed */
     pcs_mem_destroy(&mem);

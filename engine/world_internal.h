@@ -41,8 +41,10 @@ typedef struct pcs_job_rec {
     pcs_job_desc desc;     /* name points into world memory */
     void *input;           /* input_bytes */
     void **outputs;        /* n_chunks slots of output_bytes */
-    pcs_status *chunk_status;
+    pcs_job_run run;       /* the executor's view of input/outputs/run_chunk */
+    void *slot;            /* executor's per-job state; NULL = not bound */
     int pending;           /* a run was submitted and not yet merged */
+    int rerun;             /* pending run's executor went away: run it again from input */
     uint64_t submit_tick;
 } pcs_job_rec;
 
@@ -86,6 +88,9 @@ struct pcs_world {
 
     pcs_job_rec *jobs; /* PCS_MAX_JOBS */
     uint32_t n_jobs;
+    pcs_executor exec; /* valid when has_exec */
+    int has_exec;
+    int exec_revoked; /* the executor was destroyed under us: submits fail until rebound */
 };
 
 /* Common guard for build-phase registrations. */
@@ -107,5 +112,7 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
 
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);
+/* Unbind every job from the executor (waits for chunks in flight). World destroy. */
+void pcs_jobs_destroy(pcs_world *w);
 
 #endif
