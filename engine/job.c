@@ -31,8 +31,8 @@ static pcs_status check_job(const pcs_job_desc *d)
         return pcs_error_set(PCS_E_INVAL, "%s: job '%s' domain %d must be SLOW or STORAGE", fn,
                              d->name, (int)d->domain);
     if (d->phase >= pcs_clock_period(d->domain))
-        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' phase %u is outside [0, %u)", fn,
-                             d->name, d->phase, pcs_clock_period(d->domain));
+        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' phase %u is outside [0, %u)", fn, d->name,
+                             d->phase, pcs_clock_period(d->domain));
     if (d->n_chunks < 1 || d->n_chunks > PCS_MAX_JOB_CHUNKS)
         return pcs_error_set(PCS_E_INVAL, "%s: job '%s' n_chunks %u is outside [1, %u]", fn,
                              d->name, d->n_chunks, PCS_MAX_JOB_CHUNKS);
@@ -40,8 +40,8 @@ static pcs_status check_job(const pcs_job_desc *d)
         return pcs_error_set(PCS_E_INVAL, "%s: job '%s' input_bytes and output_bytes must be >= 1",
                              fn, d->name);
     if (!d->copy_inputs || !d->run_chunk || !d->merge)
-        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' needs copy_inputs, run_chunk and merge",
-                             fn, d->name);
+        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' needs copy_inputs, run_chunk and merge", fn,
+                             d->name);
     return PCS_OK;
 }
 

@@ -41,12 +41,12 @@
 
 /** A slow job's description. All buffers are allocated at registration. */
 typedef struct pcs_job_desc {
-    const char *name;            /**< for messages and profiles */
-    pcs_domain domain;           /**< PCS_DOMAIN_SLOW or PCS_DOMAIN_STORAGE */
-    uint32_t phase;              /**< tick offset within the period */
-    uint32_t n_chunks;           /**< 1..PCS_MAX_JOB_CHUNKS */
-    size_t input_bytes;          /**< size of the input copy (>= 1) */
-    size_t output_bytes;         /**< size of each chunk's output slot (>= 1) */
+    const char *name;    /**< for messages and profiles */
+    pcs_domain domain;   /**< PCS_DOMAIN_SLOW or PCS_DOMAIN_STORAGE */
+    uint32_t phase;      /**< tick offset within the period */
+    uint32_t n_chunks;   /**< 1..PCS_MAX_JOB_CHUNKS */
+    size_t input_bytes;  /**< size of the input copy (>= 1) */
+    size_t output_bytes; /**< size of each chunk's output slot (>= 1) */
     /** World thread, at submit: copy what the job needs from live state. */
     pcs_status (*copy_inputs)(pcs_world *w, void *ctx, void *input);
     /**
@@ -62,7 +62,7 @@ typedef struct pcs_job_desc {
     /** World thread, at merge: apply outputs[0..n_chunks-1] in chunk order. */
     pcs_status (*merge)(pcs_world *w, void *ctx, const void *input, void *const *outputs,
                         uint32_t n_chunks);
-    void *ctx;                   /**< passed to all three */
+    void *ctx; /**< passed to all three */
 } pcs_job_desc;
 
 /**

@@ -9,6 +9,7 @@
 #include "pcsim/clock.h"
 #include "pcsim/command.h"
 #include "pcsim/event.h"
+#include "pcsim/exec.h"
 #include "pcsim/export.h"
 #include "pcsim/job.h"
 #include "pcsim/math.h"
