@@ -12,6 +12,7 @@
  * a torn chunk output.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,4 +130,76 @@ Test(exec_determinism, sleeping_changes_nothing_but_timing)
     det_run(-1, 0.005, 0, &det_ref);
     det_run(1, 0.001, 5000, &det_got);
     det_expect_same(&det_ref, &det_got, "1 worker, sleeping chunk");
+}
+
+/* One pool shared by three worlds ticked on three host threads (one with a
+ * sleeping chunk and a 1 ms join timeout): each world matches its own
+ * inline reference. Worlds share nothing but the pool (DESIGN.md section 2). */
+#define DET_WORLDS 3
+
+typedef struct det_world_arg {
+    pcs_world *w;
+    fx_job job;
+    uint64_t hashes[DET_SAMPLES];
+    pcs_status st;
+} det_world_arg;
+
+static void *det_world_thread(void *p)
+{
+    det_world_arg *a = p;
+    a->st = fx_run(a->w, DET_TICKS, a->hashes);
+    return NULL;
+}
+
+static det_world_arg det_args[DET_WORLDS];
+static det_result det_refs[DET_WORLDS];
+
+Test(exec_determinism, worlds_on_many_threads_share_one_pool)
+{
+    pcs_exec_config cfg;
+    pcs_exec_config_default(&cfg);
+    cfg.workers = 2;
+    cfg.allow_oversubscribe = true;
+    pcs_exec *pool = NULL;
+    cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
+    pthread_t th[DET_WORLDS];
+    for (int i = 0; i < DET_WORLDS; i++) {
+        det_world_arg *a = &det_args[i];
+        memset(a, 0, sizeof *a);
+        a->job.fail_tick = UINT64_MAX;
+        if (i == 1) {
+            a->job.sleep_us = 3000;
+            a->job.sleep_every = 200;
+        }
+        cr_assert_eq(fx_world(DET_SEED + (uint64_t)i, i == 1 ? 0.001 : 0.005, &a->job, &a->w),
+                     PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_exec_attach(pool, a->w), PCS_OK, "%s", pcs_last_error());
+    }
+    /* World creation above happened on this thread; each is then ticked only
+     * by its own thread (a world belongs to the thread that ticks it). */
+    for (int i = 0; i < DET_WORLDS; i++)
+        cr_assert_eq(pthread_create(&th[i], NULL, det_world_thread, &det_args[i]), 0);
+    for (int i = 0; i < DET_WORLDS; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < DET_WORLDS; i++) {
+        cr_expect_eq(det_args[i].st, PCS_OK, "world %d failed", i);
+        pcs_world_destroy(det_args[i].w);
+    }
+    pcs_exec_destroy(pool);
+    for (int i = 0; i < DET_WORLDS; i++) {
+        det_result *ref = &det_refs[i];
+        memset(ref, 0, sizeof *ref);
+        ref->job.fail_tick = UINT64_MAX;
+        pcs_world *w = NULL;
+        cr_assert_eq(fx_world(DET_SEED + (uint64_t)i, 0.005, &ref->job, &w), PCS_OK);
+        cr_assert_eq(fx_run(w, DET_TICKS, ref->hashes), PCS_OK);
+        pcs_world_destroy(w);
+        for (uint32_t k = 0; k < DET_SAMPLES; k++)
+            cr_expect_eq(det_args[i].hashes[k], ref->hashes[k], "world %d, tick %u", i,
+                         (k + 1) * 100);
+        cr_expect_eq(det_args[i].job.torn_outputs, 0);
+        cr_expect_eq(det_args[i].job.bad_distance, 0);
+    }
+    cr_expect_neq(det_refs[0].hashes[DET_SAMPLES - 1], det_refs[1].hashes[DET_SAMPLES - 1],
+                  "different seeds must give different worlds");
 }
