@@ -17,15 +17,16 @@ endif
 # -ffp-contract=off: no fused multiply-add, so results do not depend on the
 # compiler's contraction choices (DESIGN.md section 7). Never -ffast-math.
 BASEFLAGS := -std=c17 -g -fPIC -fvisibility=hidden -ffp-contract=off -fno-fast-math \
-             -D_GNU_SOURCE -Iinclude -I. $(WARN) -MMD -MP
+             -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP
 OPT     ?= -O2
 CFLAGS  ?=
-LIBS    := -lck -lxxhash -lhwloc -ljansson -lm -lpthread
+LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
 MIMALLOC_LIB := -lmimalloc
 OMPFLAG := -fopenmp
 
 LIB_SRC   := $(sort $(wildcard engine/*.c physics/*.c physics/models/*.c snapshot/*.c exec/*.c profile/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
+CLI_ASM   := $(sort $(wildcard cli/*.S))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 STRESS_SRC:= $(sort $(wildcard stress/*.c))
@@ -37,7 +38,7 @@ $(patsubst %.c,$(1)/obj/%.o,$(2))
 endef
 
 LIB_OBJ  := $(call objs,$(B),$(LIB_SRC))
-CLI_OBJ  := $(call objs,$(B),$(CLI_SRC))
+CLI_OBJ  := $(call objs,$(B),$(CLI_SRC)) $(patsubst %.S,$(B)/obj/%.o,$(CLI_ASM))
 TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
@@ -46,11 +47,11 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 TSAN_FLAGS := -fsanitize=thread -DPCS_MEM_SYSTEM
 ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC))
 ASAN_TEST_OBJ := $(call objs,$(B)/asan,$(TEST_SRC))
-ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
+ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC)) $(patsubst %.S,$(B)/asan/obj/%.o,$(CLI_ASM))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps lib test unit unit-asan archcheck examples run install clean \
+.PHONY: all deps lib test unit unit-asan archcheck examples cli-test run install clean \
         bench bench-quick stress stress-tsan stress-quick format lint
 
 all: deps lib $(B)/pcsim
@@ -62,7 +63,16 @@ lib: $(B)/libpcsim.a $(B)/libpcsim.so
 
 $(B)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS) -DPCS_BUILD_FLAGS="\"$(OPT) $(WARN) -ffp-contract=off\"" -c $< -o $@
+
+# The default scenario is assembled into the binary (.incbin).
+$(B)/obj/%.o: %.S scenarios/pwr-station.json | deps
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(B)/asan/obj/%.o: %.S scenarios/pwr-station.json | deps
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
 
 $(B)/asan/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -122,7 +132,11 @@ unit-asan: $(B)/asan/pcsim-tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ./$(B)/asan/pcsim-tests --jobs 2
 
-test: all archcheck unit unit-asan examples
+cli-test: $(B)/pcsim $(B)/asan/pcsim
+	./tests/cli_test.sh $(B)/pcsim
+	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
+
+test: all archcheck unit unit-asan examples cli-test
 	@echo "make test: all suites passed"
 
 run: all

@@ -1,44 +1,45 @@
 /**
  * @file main.c
- * @brief The pcsim host program (grows with the host issue): for now `pcsim run`
- *        ticks an empty world and prints its hash.
+ * @brief The pcsim host program: subcommand dispatch.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "pcsim/pcsim.h"
+#include "cli/host.h"
 
-static int cmd_run(void)
+static void usage(FILE *f)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
-    pcs_world *w = NULL;
-    if (pcs_world_create(&cfg, &w) != PCS_OK) {
-        fprintf(stderr, "pcsim: %s\n", pcs_last_error());
-        return 1;
-    }
-    for (int i = 0; i < 1200; i++) {
-        if (pcs_world_tick(w) != PCS_OK) {
-            fprintf(stderr, "pcsim: tick failed: %s\n", pcs_last_error());
-            pcs_world_destroy(w);
-            return 1;
-        }
-    }
-    printf("pcsim %s: %" PRIu64 " ticks, state hash %016" PRIx64 "\n", pcs_version(),
-           pcs_world_clock(w)->tick, pcs_world_state_hash(w));
-    pcs_world_destroy(w);
-    return 0;
+    fputs("usage: pcsim <command> [options]\n"
+          "  run [SCENARIO]   run a scenario (default: the built-in 4-unit PWR station)\n"
+          "  replay JOURNAL   re-run a journal and check its final state hash\n"
+          "  info             version, build flags, topology and worker placement\n"
+          "  --version        print the version\n"
+          "Each command takes --help.\n",
+          f);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "run") == 0)
-        return cmd_run();
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0) {
         printf("pcsim %s\n", pcs_version());
         return 0;
     }
-    fprintf(stderr, "usage: pcsim run | --version\n");
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "pcsim: unknown command '%s'\n", cmd);
+    usage(stderr);
     return 2;
 }

@@ -99,17 +99,19 @@ uint32_t pcs_job_count(const pcs_world *w)
     return w ? w->n_jobs : 0;
 }
 
-/* Prefix the calling thread's last error with the job and its ticks. The
- * message is copied first: it is the buffer pcs_error_set writes into. */
-static pcs_status job_error(const pcs_world *w, const pcs_job_rec *j, pcs_status st)
+/* Wrap the calling thread's last error as "job 'name' [step: ]message [ticks]".
+ * The message is copied first: it is the buffer pcs_error_set writes into. */
+static pcs_status job_error(const pcs_world *w, const pcs_job_rec *j, pcs_status st,
+                            const char *step)
 {
     char why[384];
     snprintf(why, sizeof why, "%s", pcs_last_error());
-    return pcs_error_set(st, "job '%s' (submitted at tick %llu, merged at tick %llu): %s",
-                         j->desc.name, (unsigned long long)j->submit_tick,
-                         (unsigned long long)w->clock.tick, why[0] ? why : pcs_status_str(st));
+    return pcs_error_set(st, "job '%s' %s%s%s [submitted at tick %llu, failed at tick %llu]",
+                         j->desc.name, step, step[0] ? ": " : "", why[0] ? why : pcs_status_str(st),
+                         (unsigned long long)j->submit_tick, (unsigned long long)w->clock.tick);
 }
 
+/* The same text the executor gives (exec/slot.c): "chunk C failed (STATUS): message". */
 static pcs_status run_inline(pcs_job_rec *j)
 {
     for (uint32_t c = 0; c < j->desc.n_chunks; c++) {
@@ -118,7 +120,8 @@ static pcs_status run_inline(pcs_job_rec *j)
         if (st != PCS_OK) {
             char why[384];
             snprintf(why, sizeof why, "%s", pcs_last_error());
-            return pcs_error_set(st, "chunk %u failed (%s): %s", c, pcs_status_str(st), why);
+            return pcs_error_set(st, "chunk %u failed (%s): %s", c, pcs_status_str(st),
+                                 why[0] ? why : "no message");
         }
     }
     return PCS_OK;
@@ -134,10 +137,10 @@ static pcs_status join_and_merge(pcs_world *w, pcs_job_rec *j)
     j->pending = 0;
     j->rerun = 0;
     if (st != PCS_OK)
-        return job_error(w, j, st);
+        return job_error(w, j, st, "");
     st = j->desc.merge(w, j->desc.ctx, j->input, j->outputs, j->desc.n_chunks);
     if (st != PCS_OK)
-        return job_error(w, j, st);
+        return job_error(w, j, st, "merge failed");
     return PCS_OK;
 }
 
@@ -165,10 +168,10 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
             if (st != PCS_OK)
                 return st;
         }
+        j->submit_tick = w->clock.tick;
         pcs_status st = j->desc.copy_inputs(w, j->desc.ctx, j->input);
         if (st != PCS_OK)
-            return job_error(w, j, st);
-        j->submit_tick = w->clock.tick;
+            return job_error(w, j, st, "copy_inputs failed");
         st = submit(w, j);
         if (st != PCS_OK)
             return st;

@@ -2,6 +2,7 @@
  * @file world.c
  * @brief World configuration, lifecycle and the fixed-step tick.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/world_internal.h"
@@ -41,8 +42,11 @@ pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_config_validate: cfg is NULL");
     pcs_clock probe;
     pcs_status st = pcs_clock_init(&probe, cfg->dt_s, cfg->k_slow, cfg->k_storage);
-    if (st != PCS_OK)
-        return pcs_error_set(st, "world config: %s", pcs_last_error());
+    if (st != PCS_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", pcs_last_error());
+        return pcs_error_set(st, "world config: %s", why);
+    }
     struct {
         const char *field;
         uint32_t v, lo, hi;
@@ -114,7 +118,11 @@ void pcs_world_destroy(pcs_world *w)
 {
     if (!w)
         return;
-    pcs_jobs_destroy(w); /* an executor may still be running chunks on our buffers */
+    /* Jobs first: an executor may still be running chunks on our buffers or
+     * on model memory a cleanup below frees. */
+    pcs_jobs_destroy(w);
+    for (uint32_t i = w->n_cleanups; i-- > 0;)
+        w->cleanup_fn[i](w->cleanup_ctx[i]);
     pcs_commands_destroy(w);
     pcs_mem mem = w->mem; /* w itself lives in the heap being destroyed */
     pcs_mem_destroy(&mem);
@@ -191,6 +199,21 @@ void *pcs_world_alloc(pcs_world *w, size_t bytes)
     if (!p)
         pcs_error_set(PCS_E_NOMEM, "pcs_world_alloc: cannot allocate %zu bytes", bytes);
     return p;
+}
+
+pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx)
+{
+    pcs_status st = pcs_world_check_build(w, "pcs_world_on_destroy");
+    if (st != PCS_OK)
+        return st;
+    if (!fn)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_on_destroy: fn is NULL");
+    if (w->n_cleanups >= PCS_MAX_CLEANUPS)
+        return pcs_error_set(PCS_E_OVERFLOW, "pcs_world_on_destroy: more than %u callbacks",
+                             PCS_MAX_CLEANUPS);
+    w->cleanup_fn[w->n_cleanups] = fn;
+    w->cleanup_ctx[w->n_cleanups++] = ctx;
+    return PCS_OK;
 }
 
 uint64_t pcs_world_alloc_count(const pcs_world *w)

@@ -38,13 +38,13 @@ typedef struct pcs_channel_rec {
 } pcs_channel_rec;
 
 typedef struct pcs_job_rec {
-    pcs_job_desc desc;     /* name points into world memory */
-    void *input;           /* input_bytes */
-    void **outputs;        /* n_chunks slots of output_bytes */
-    pcs_job_run run;       /* the executor's view of input/outputs/run_chunk */
-    void *slot;            /* executor's per-job state; NULL = not bound */
-    int pending;           /* a run was submitted and not yet merged */
-    int rerun;             /* pending run's executor went away: run it again from input */
+    pcs_job_desc desc; /* name points into world memory */
+    void *input;       /* input_bytes */
+    void **outputs;    /* n_chunks slots of output_bytes */
+    pcs_job_run run;   /* the executor's view of input/outputs/run_chunk */
+    void *slot;        /* executor's per-job state; NULL = not bound */
+    int pending;       /* a run was submitted and not yet merged */
+    int rerun;         /* pending run's executor went away: run it again from input */
     uint64_t submit_tick;
 } pcs_job_rec;
 
@@ -91,6 +91,10 @@ struct pcs_world {
     pcs_executor exec; /* valid when has_exec */
     int has_exec;
     int exec_revoked; /* the executor was destroyed under us: submits fail until rebound */
+
+    void (*cleanup_fn[PCS_MAX_CLEANUPS])(void *ctx);
+    void *cleanup_ctx[PCS_MAX_CLEANUPS];
+    uint32_t n_cleanups;
 };
 
 /* Common guard for build-phase registrations. */

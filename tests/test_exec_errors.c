@@ -207,8 +207,8 @@ static void err_expect_chunk_failure(int workers)
     cr_assert_eq(fx_run(w, 63, NULL), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_world_tick(w), PCS_E_CORRUPT, "workers %d", workers);
     cr_expect_str_eq(pcs_last_error(),
-                     "job 'fx.diffusion' (submitted at tick 43, merged at tick 63): chunk 2 "
-                     "failed (PCS_E_CORRUPT): injected failure in chunk 2",
+                     "job 'fx.diffusion' chunk 2 failed (PCS_E_CORRUPT): injected failure in "
+                     "chunk 2 [submitted at tick 43, failed at tick 63]",
                      "workers %d", workers);
     cr_expect_eq(pcs_world_clock(w)->tick, 63);
     cr_expect_eq(job.merges, 2, "the failed run is not merged");

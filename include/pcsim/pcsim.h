@@ -13,9 +13,11 @@
 #include "pcsim/export.h"
 #include "pcsim/job.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/rng.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
+#include "pcsim/thread.h"
 #include "pcsim/version.h"
 #include "pcsim/world.h"
 

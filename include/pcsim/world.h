@@ -95,6 +95,17 @@ PCS_API uint64_t pcs_world_state_hash(const pcs_world *w);
  */
 PCS_API void *pcs_world_alloc(pcs_world *w, size_t bytes);
 
+/** Most cleanup callbacks a world holds. */
+#define PCS_MAX_CLEANUPS 64u
+
+/**
+ * Call @p fn(@p ctx) when the world is destroyed, in reverse order of
+ * registration, for models that own memory outside the world heap (e.g. a
+ * sparse solver's factorisation). Build phase only.
+ * @return PCS_E_INVAL (NULL), PCS_E_STATE after sealing, PCS_E_OVERFLOW.
+ */
+PCS_API pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx);
+
 /** Number of allocations made from the world's heap so far (test hook). */
 PCS_API uint64_t pcs_world_alloc_count(const pcs_world *w);
 

@@ -1,0 +1,80 @@
+/**
+ * @file host.h
+ * @brief The host program's shared state for one run (internal to cli/).
+ */
+#ifndef PCS_CLI_HOST_H
+#define PCS_CLI_HOST_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/scenario.h"
+#include "pcsim/pcsim.h"
+
+/** Options of `pcsim run` (and of `replay`, which reuses the run). */
+typedef struct run_opts {
+    const char *scenario; /**< file, or NULL for the built-in default */
+    const char *csv, *trace, *journal, *save, *load;
+    const char *replay;   /**< journal to replay instead of the script */
+    int workers;          /**< -1: from the scenario */
+    int readers;          /**< -1: from the scenario */
+    double seconds;       /**< < 0: from the scenario */
+    int quiet, json, realtime;
+} run_opts;
+
+/** A scripted command resolved against the built world. */
+typedef struct host_action {
+    uint64_t tick;
+    pcs_command cmd;
+} host_action;
+
+typedef struct host {
+    run_opts opt;
+    scenario scn;
+    pcs_world *world;
+    void *plant;                 /**< physics plant (cli/plant.c) */
+    host_action *actions;        /**< script or replayed journal, in tick order */
+    uint32_t n_actions;
+    _Atomic uint64_t main_at;    /**< tick the main thread is about to run (+1) */
+    _Atomic uint64_t submitted;  /**< actions submitted so far */
+    uint64_t *tick_ns;           /**< wall time of each tick */
+    uint64_t ticks_run;
+    uint64_t final_hash;       /**< state hash at the end of the run */
+    uint64_t tick_allocations; /**< world-heap allocations made while ticking */
+    uint64_t start_tick;
+    FILE *csv, *journal;
+    uint64_t journal_cursor;
+    uint32_t timeline_channels[16];
+    uint32_t n_timeline;
+} host;
+
+/** Print to stderr "pcsim: <msg>" and return @p code. */
+int host_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Monotonic wall time in ns (cli/ may read clocks). */
+uint64_t host_now_ns(void);
+
+/* cli/plant.c: build the scenario's plant into the world; resolve names. */
+int plant_build(host *h, char *err, size_t err_len);
+int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command *out, char *err,
+                         size_t err_len);
+void plant_timeline_channels(host *h);
+
+/* cli/script.c: the producer thread that submits actions at their ticks. */
+int script_start(host *h);
+void script_before_tick(host *h, uint64_t tick);
+void script_stop(host *h);
+
+/* cli/report.c: events, timeline, CSV, summary. */
+void report_events(void *ctx, const pcs_event *ev, uint32_t n);
+void report_timeline(host *h);
+void report_csv_header(host *h);
+void report_csv_row(host *h);
+void report_summary(host *h, uint64_t wall_ns);
+
+int cmd_run(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif

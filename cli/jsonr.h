@@ -1,0 +1,54 @@
+/**
+ * @file jsonr.h
+ * @brief Checked reads from a JSON document, with errors that name the file,
+ *        the JSON path and the reason (for scenario files).
+ *
+ * Every getter returns 0 on success and -1 after recording the first error in
+ * the context; optional fields that are absent leave *out unchanged, so the
+ * caller sets defaults first and reads over them.
+ */
+#ifndef PCS_CLI_JSONR_H
+#define PCS_CLI_JSONR_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+typedef struct jr_ctx {
+    const char *file; /* shown in messages */
+    char path[256];   /* current JSON path, e.g. $.units[1].rods */
+    char msg[1280];   /* first error */
+    int failed;
+} jr_ctx;
+
+/** Parse @p text (NULL: read @p file). Syntax errors report file:line:column. */
+json_t *jr_load(jr_ctx *c, const char *file, const char *text);
+
+/** Record an error at the current path (first error wins). Returns -1. */
+int jr_fail(jr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Descend into a key or an index; returns the previous path length for jr_pop. */
+size_t jr_push_key(jr_ctx *c, const char *key);
+size_t jr_push_index(jr_ctx *c, size_t i);
+void jr_pop(jr_ctx *c, size_t len);
+
+/** Refuse keys of @p obj not in the NULL-terminated @p allowed list. */
+int jr_only_keys(jr_ctx *c, json_t *obj, const char *const *allowed);
+
+/** Optional number in [lo, hi]. */
+int jr_num(jr_ctx *c, json_t *obj, const char *key, double lo, double hi, double *out);
+/** Required number in [lo, hi]. */
+int jr_num_req(jr_ctx *c, json_t *obj, const char *key, double lo, double hi, double *out);
+/** Optional integer in [lo, hi]. */
+int jr_u32(jr_ctx *c, json_t *obj, const char *key, uint32_t lo, uint32_t hi, uint32_t *out);
+int jr_u64(jr_ctx *c, json_t *obj, const char *key, uint64_t *out);
+/** Optional / required string (borrowed from the document). */
+int jr_str(jr_ctx *c, json_t *obj, const char *key, const char **out);
+int jr_str_req(jr_ctx *c, json_t *obj, const char *key, const char **out);
+/** Optional object or array; NULL when absent (check c->failed for a type error). */
+json_t *jr_obj(jr_ctx *c, json_t *obj, const char *key);
+json_t *jr_arr(jr_ctx *c, json_t *obj, const char *key);
+/** Optional array of exactly @p n numbers in [lo, hi]. */
+int jr_num_array(jr_ctx *c, json_t *obj, const char *key, size_t n, double lo, double hi,
+                 double *out);
+
+#endif

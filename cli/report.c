@@ -1,0 +1,103 @@
+/**
+ * @file report.c
+ * @brief What `pcsim run` prints: events as they happen, the timeline, CSV
+ *        rows and the final summary (text or JSON).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/host.h"
+#include "cli/plant.h"
+
+static double sim_time(const host *h)
+{
+    return pcs_clock_time_s(pcs_world_clock(h->world));
+}
+
+void report_events(void *ctx, const pcs_event *ev, uint32_t n)
+{
+    host *h = ctx;
+    if (h->opt.quiet)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        char text[256];
+        if (plant_describe_event(h, &ev[i], text, sizeof text))
+            printf("  t=%9.2f s  %s\n", (double)ev[i].tick * h->scn.world.dt_s, text);
+    }
+}
+
+void report_timeline(host *h)
+{
+    printf("t=%9.1f s |", sim_time(h));
+    for (uint32_t i = 0; i < h->n_timeline; i++) {
+        pcs_channel_info info;
+        pcs_channel_get(h->world, h->timeline_channels[i], &info);
+        printf(" %s=%.4g%s%s", info.name, pcs_channel_value(h->world, h->timeline_channels[i]),
+               info.unit[0] ? " " : "", info.unit);
+    }
+    printf("\n");
+}
+
+void report_csv_header(host *h)
+{
+    fprintf(h->csv, "t_s");
+    for (uint32_t i = 0; i < pcs_channel_count(h->world); i++) {
+        pcs_channel_info info;
+        pcs_channel_get(h->world, i, &info);
+        fprintf(h->csv, ",%s", info.name);
+    }
+    fprintf(h->csv, "\n");
+}
+
+void report_csv_row(host *h)
+{
+    fprintf(h->csv, "%.3f", sim_time(h));
+    for (uint32_t i = 0; i < pcs_channel_count(h->world); i++)
+        fprintf(h->csv, ",%.9g", pcs_channel_value(h->world, i));
+    fprintf(h->csv, "\n");
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Percentile by nearest rank over a sorted copy. */
+static double pct_us(const uint64_t *sorted, uint64_t n, double p)
+{
+    if (n == 0)
+        return 0.0;
+    uint64_t k = (uint64_t)(p / 100.0 * (double)(n - 1) + 0.5);
+    return (double)sorted[k] / 1000.0;
+}
+
+void report_summary(host *h, uint64_t wall_ns)
+{
+    uint64_t n = h->ticks_run;
+    qsort(h->tick_ns, n, sizeof *h->tick_ns, cmp_u64);
+    pcs_command_stats cs;
+    pcs_command_stats_get(h->world, &cs);
+    double wall_s = (double)wall_ns * 1e-9;
+    uint64_t hash = pcs_world_state_hash(h->world);
+    const char *fmt_json =
+        "{\"scenario\":\"%s\",\"ticks\":%" PRIu64 ",\"sim_seconds\":%.3f,\"wall_seconds\":%.3f,"
+        "\"ticks_per_second\":%.1f,\"tick_us\":{\"p50\":%.2f,\"p95\":%.2f,\"p99\":%.2f,"
+        "\"max\":%.2f},\"commands\":{\"submitted\":%" PRIu64 ",\"applied\":%" PRIu64
+        ",\"rejected\":%" PRIu64 ",\"refused\":%" PRIu64 "},\"events_dropped\":%" PRIu64
+        ",\"tick_allocations\":%" PRIu64 ",\"state_hash\":\"%016" PRIx64 "\"}\n";
+    const char *fmt_text =
+        "\n== summary: %s\n"
+        "ticks %" PRIu64 ", simulated %.1f s, wall %.3f s, %.0f ticks/s\n"
+        "tick time us: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f\n"
+        "commands: submitted %" PRIu64 ", applied %" PRIu64 ", rejected %" PRIu64
+        ", refused (queue full) %" PRIu64 "\n"
+        "events dropped %" PRIu64 ", allocations during ticks %" PRIu64 "\n"
+        "final state hash %016" PRIx64 "\n";
+    printf(h->opt.json ? fmt_json : fmt_text, h->scn.name, n, sim_time(h), wall_s,
+           wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(h->tick_ns, n, 50),
+           pct_us(h->tick_ns, n, 95), pct_us(h->tick_ns, n, 99), pct_us(h->tick_ns, n, 100),
+           cs.submitted, cs.applied, cs.rejected, cs.refused,
+           pcs_world_events_dropped(h->world), h->tick_allocations, hash);
+}

@@ -1,0 +1,286 @@
+/**
+ * @file run.c
+ * @brief `pcsim run` and `pcsim replay`: build the scenario's world, tick it to
+ *        the end with the script producer (and readers), report, save.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/host.h"
+
+int host_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pcsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+uint64_t host_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void run_usage(FILE *f)
+{
+    fputs("usage: pcsim run [SCENARIO.json] [options]\n"
+          "  Runs a scenario (the built-in pwr-station when none is given) at full speed.\n"
+          "  --seconds S     run length in simulated seconds (default: the scenario's)\n"
+          "  --workers N     slow-job worker threads (default: the scenario's)\n"
+          "  --readers N     snapshot reader threads (default: the scenario's)\n"
+          "  --realtime      pace ticks to wall-clock time\n"
+          "  --csv FILE      write the timeline channels every tick interval to FILE\n"
+          "  --trace FILE    write a Chrome/Perfetto trace of the run\n"
+          "  --journal FILE  write every applied command with its tick, and the final hash\n"
+          "  --save FILE     save the world at the end\n"
+          "  --load FILE     resume from a saved world (built from the same scenario)\n"
+          "  --quiet         only the final summary\n"
+          "  --json          summary as JSON on stdout\n"
+          "  --help          this text\n",
+          f);
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_run_opts(int argc, char **argv, run_opts *o)
+{
+    static const struct option longs[] = {
+        {"seconds", 1, 0, 's'}, {"workers", 1, 0, 'w'}, {"readers", 1, 0, 'r'},
+        {"realtime", 0, 0, 'R'}, {"csv", 1, 0, 'c'},     {"trace", 1, 0, 't'},
+        {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
+        {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
+        {"scenario", 1, 0, 'F'}, {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->workers = o->readers = -1;
+    o->seconds = -1.0;
+    optind = 1;
+    int ch;
+    double v;
+    while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        switch (ch) {
+        case 's':
+            if (parse_double(optarg, 0.0, 1e9, &o->seconds))
+                return host_fail(2, "--seconds '%s': expected a number in [0, 1e9]", optarg);
+            break;
+        case 'w':
+        case 'r':
+            if (parse_double(optarg, 0, 256, &v) || v != (int)v)
+                return host_fail(2, "--%s '%s': expected an integer in [0, 256]",
+                                 ch == 'w' ? "workers" : "readers", optarg);
+            *(ch == 'w' ? &o->workers : &o->readers) = (int)v;
+            break;
+        case 'R': o->realtime = 1; break;
+        case 'c': o->csv = optarg; break;
+        case 't': o->trace = optarg; break;
+        case 'j': o->journal = optarg; break;
+        case 'S': o->save = optarg; break;
+        case 'L': o->load = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case 'J': o->json = o->quiet = 1; break;
+        case 'F': o->scenario = optarg; break;
+        case 'h': run_usage(stdout); return 1;
+        default: run_usage(stderr); return 2;
+        }
+    }
+    if (optind < argc)
+        o->scenario = argv[optind++];
+    if (optind < argc)
+        return host_fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
+    return 0;
+}
+
+static int load_scenario(host *h)
+{
+    char err[1400];
+    if (scenario_load(h->opt.scenario, &h->scn, err, sizeof err) != 0)
+        return host_fail(2, "%s", err);
+    if (h->opt.workers >= 0)
+        h->scn.world.workers = (uint32_t)h->opt.workers;
+    if (h->opt.readers >= 0)
+        h->scn.readers = (uint32_t)h->opt.readers;
+    if (h->opt.seconds >= 0.0) {
+        bool warn;
+        pcs_clock clk;
+        pcs_clock_init(&clk, h->scn.world.dt_s, 1, 1);
+        pcs_clock_seconds_to_ticks(&clk, h->opt.seconds, &h->scn.run_ticks, &warn);
+    }
+    return 0;
+}
+
+static int resolve_script(host *h)
+{
+    h->actions = calloc(h->scn.n_script + 1, sizeof *h->actions);
+    if (!h->actions)
+        return host_fail(1, "out of memory");
+    char err[1400];
+    for (uint32_t i = 0; i < h->scn.n_script; i++) {
+        h->actions[i].tick = h->scn.script[i].tick;
+        if (plant_resolve_action(h, &h->scn.script[i], i, &h->actions[i].cmd, err, sizeof err))
+            return host_fail(2, "%s", err);
+    }
+    h->n_actions = h->scn.n_script;
+    return 0;
+}
+
+static int build_world(host *h)
+{
+    if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
+        return host_fail(2, "%s: world: %s", h->scn.source, pcs_last_error());
+    char err[1400];
+    if (plant_build(h, err, sizeof err) != 0)
+        return host_fail(2, "%s", err);
+    if (!h->opt.replay && resolve_script(h) != 0)
+        return 2;
+    pcs_world_set_event_callback(h->world, report_events, h);
+    plant_timeline_channels(h);
+    if (h->opt.load) {
+        if (pcs_world_load(h->world, h->opt.load) != PCS_OK)
+            return host_fail(2, "%s", pcs_last_error());
+        h->start_tick = pcs_world_clock(h->world)->tick;
+    }
+    return 0;
+}
+
+static int open_outputs(host *h)
+{
+    if (h->opt.csv && !(h->csv = fopen(h->opt.csv, "w")))
+        return host_fail(2, "--csv '%s': cannot create the file", h->opt.csv);
+    if (h->opt.journal && !(h->journal = fopen(h->opt.journal, "w")))
+        return host_fail(2, "--journal '%s': cannot create the file", h->opt.journal);
+    if (h->journal)
+        fprintf(h->journal, "# pcsim journal v1\n# scenario %s\n# start_tick %" PRIu64 "\n",
+                h->scn.source, h->start_tick);
+    if (h->csv)
+        report_csv_header(h);
+    h->tick_ns = calloc(h->scn.run_ticks + 1, sizeof *h->tick_ns);
+    return h->tick_ns ? 0 : host_fail(1, "out of memory");
+}
+
+static void drain_journal(host *h)
+{
+    pcs_command buf[64];
+    uint32_t n;
+    while ((n = pcs_journal_read(h->world, &h->journal_cursor, buf, 64, NULL)) > 0)
+        for (uint32_t i = 0; h->journal && i < n; i++)
+            fprintf(h->journal, "%" PRIu64 " %u %u %.17g %.17g %.17g %.17g\n", buf[i].tick,
+                    buf[i].kind, buf[i].target, buf[i].args[0], buf[i].args[1], buf[i].args[2],
+                    buf[i].args[3]);
+}
+
+static void pace(host *h, uint64_t t0, uint64_t done)
+{
+    if (!h->opt.realtime)
+        return;
+    uint64_t due = t0 + (uint64_t)((double)done * h->scn.world.dt_s * 1e9);
+    uint64_t now = host_now_ns();
+    if (due > now) {
+        struct timespec ts = {(time_t)((due - now) / 1000000000u),
+                              (long)((due - now) % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static int tick_loop(host *h)
+{
+    uint64_t every = (uint64_t)(h->scn.timeline_every_s / h->scn.world.dt_s + 0.5);
+    uint64_t t0 = host_now_ns();
+    for (uint64_t i = 0; i < h->scn.run_ticks; i++) {
+        uint64_t tick = pcs_world_clock(h->world)->tick;
+        script_before_tick(h, tick);
+        uint64_t a = host_now_ns();
+        pcs_status st = pcs_world_tick(h->world);
+        h->tick_ns[i] = host_now_ns() - a;
+        if (st != PCS_OK)
+            return host_fail(1, "tick %" PRIu64 " failed: %s", tick, pcs_last_error());
+        h->ticks_run++;
+        drain_journal(h);
+        if (every && (tick + 1) % every == 0) {
+            if (!h->opt.quiet)
+                report_timeline(h);
+            if (h->csv)
+                report_csv_row(h);
+        }
+        pace(h, t0, i + 1);
+    }
+    return 0;
+}
+
+static void host_free(host *h)
+{
+    if (h->csv)
+        fclose(h->csv);
+    if (h->journal)
+        fclose(h->journal);
+    pcs_world_destroy(h->world);
+    scenario_free(&h->scn);
+    free(h->actions);
+    free(h->tick_ns);
+}
+
+static int finish(host *h, uint64_t wall_ns)
+{
+    uint64_t hash = pcs_world_state_hash(h->world);
+    h->final_hash = hash;
+    if (h->journal)
+        fprintf(h->journal, "# end_tick %" PRIu64 " hash %016" PRIx64 "\n",
+                pcs_world_clock(h->world)->tick, hash);
+    if (h->opt.save && pcs_world_save(h->world, h->opt.save) != PCS_OK)
+        return host_fail(1, "%s", pcs_last_error());
+    report_summary(h, wall_ns);
+    return 0;
+}
+
+/* Shared by run and replay once h->opt is filled. */
+int host_run(host *h, int (*after_build)(host *h))
+{
+    int rc = load_scenario(h);
+    if (!rc)
+        rc = build_world(h);
+    if (!rc && after_build)
+        rc = after_build(h);
+    if (!rc)
+        rc = open_outputs(h);
+    if (!rc)
+        rc = script_start(h);
+    if (rc) {
+        host_free(h);
+        return rc;
+    }
+    uint64_t allocs = pcs_world_alloc_count(h->world);
+    uint64_t t0 = host_now_ns();
+    rc = tick_loop(h);
+    uint64_t wall = host_now_ns() - t0;
+    h->tick_allocations = pcs_world_alloc_count(h->world) - allocs;
+    script_stop(h);
+    if (!rc)
+        rc = finish(h, wall);
+    host_free(h);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static host h;
+    memset(&h, 0, sizeof h);
+    int rc = parse_run_opts(argc, argv, &h.opt);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    return host_run(&h, NULL);
+}

@@ -1,0 +1,255 @@
+/**
+ * @file scenario.c
+ * @brief Scenario loading: parse, migrate older schemas, validate, convert times to ticks.
+ *
+ * Schema history
+ *   0  flat: "dt", "seed", "duration_s", "events" (list of {time, action,
+ *      unit, value}). No "schema" field, or "schema": 0.
+ *   1  sections: "world", "run", "readers", "script", plant sections.
+ * Migration rewrites the document to the current schema before validation, so
+ * validation exists once and old files keep working.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/jsonr.h"
+#include "cli/scenario.h"
+#include "pcsim/clock.h"
+
+static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)
+{
+    static const struct {
+        const char *from, *to;
+    } renames[] = {{"time", "t_s"}, {"action", "command"}, {"unit", "target"}};
+    if (!json_is_object(ev)) {
+        snprintf(err, err_len, "$.events[%zu]: expected an object (schema 0)", i);
+        return -1;
+    }
+    for (size_t k = 0; k < sizeof renames / sizeof renames[0]; k++) {
+        json_t *v = json_object_get(ev, renames[k].from);
+        if (v) {
+            json_object_set(ev, renames[k].to, v);
+            json_object_del(ev, renames[k].from);
+        }
+    }
+    return 0;
+}
+
+static int migrate_v0(json_t *doc, char *err, size_t err_len)
+{
+    json_t *world = json_object();
+    json_t *run = json_object();
+    if (json_object_get(doc, "dt"))
+        json_object_set(world, "dt_s", json_object_get(doc, "dt"));
+    if (json_object_get(doc, "seed"))
+        json_object_set(world, "seed", json_object_get(doc, "seed"));
+    if (json_object_get(doc, "duration_s"))
+        json_object_set(run, "seconds", json_object_get(doc, "duration_s"));
+    json_object_del(doc, "dt");
+    json_object_del(doc, "seed");
+    json_object_del(doc, "duration_s");
+    json_object_set_new(doc, "world", world);
+    json_object_set_new(doc, "run", run);
+    json_t *events = json_object_get(doc, "events");
+    if (events) {
+        if (!json_is_array(events)) {
+            snprintf(err, err_len, "$.events: expected an array (schema 0)");
+            return -1;
+        }
+        for (size_t i = 0; i < json_array_size(events); i++)
+            if (migrate_v0_event(json_array_get(events, i), i, err, err_len) != 0)
+                return -1;
+        json_object_set(doc, "script", events);
+        json_object_del(doc, "events");
+    }
+    json_object_set_new(doc, "schema", json_integer(1));
+    return 0;
+}
+
+int scenario_migrate(json_t *doc, char *err, size_t err_len)
+{
+    json_t *v = json_object_get(doc, "schema");
+    if (v && !json_is_integer(v)) {
+        snprintf(err, err_len, "$.schema: expected an integer");
+        return -1;
+    }
+    json_int_t schema = v ? json_integer_value(v) : 0;
+    if (schema < 0 || schema > PCS_SCENARIO_SCHEMA) {
+        snprintf(err, err_len, "$.schema: version %lld is not supported (this build reads 0..%d)",
+                 (long long)schema, PCS_SCENARIO_SCHEMA);
+        return -1;
+    }
+    if (schema == 0 && migrate_v0(doc, err, err_len) != 0)
+        return -1;
+    return 0;
+}
+
+static const char *const top_keys[] = {"schema", "name",  "world",   "run",    "readers",
+                                       "script", "units", "sensors", "protection", "alarms",
+                                       NULL};
+
+static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {"dt_s", "seed", "k_slow", "k_storage", "workers",
+                                       "snapshot_buffers", "commands_per_tick", NULL};
+    json_t *w = jr_obj(c, doc, "world");
+    if (!w)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, "world");
+    pcs_world_config *cfg = &s->world;
+    int rc = jr_only_keys(c, w, keys);
+    rc |= jr_num(c, w, "dt_s", PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, &cfg->dt_s);
+    rc |= jr_u64(c, w, "seed", &cfg->seed);
+    rc |= jr_num(c, w, "k_slow", 1e-9, 1e9, &cfg->k_slow);
+    rc |= jr_num(c, w, "k_storage", 1e-9, 1e9, &cfg->k_storage);
+    rc |= jr_u32(c, w, "workers", 0, 256, &cfg->workers);
+    rc |= jr_u32(c, w, "snapshot_buffers", 3, 64, &cfg->snapshot_buffers);
+    rc |= jr_u32(c, w, "commands_per_tick", 1, 65536, &cfg->commands_per_tick);
+    jr_pop(c, p);
+    return rc ? -1 : 0;
+}
+
+static int parse_run(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {"seconds", "timeline_every_s", NULL};
+    json_t *r = jr_obj(c, doc, "run");
+    if (!r)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, "run");
+    int rc = jr_only_keys(c, r, keys);
+    rc |= jr_num(c, r, "seconds", 0.0, 1e9, &s->run_seconds);
+    rc |= jr_num(c, r, "timeline_every_s", 0.01, 1e9, &s->timeline_every_s);
+    jr_pop(c, p);
+    return rc ? -1 : 0;
+}
+
+static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {"count", "rate_hz", "channels", NULL};
+    json_t *r = jr_obj(c, doc, "readers");
+    if (!r)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, "readers");
+    int rc = jr_only_keys(c, r, keys);
+    rc |= jr_u32(c, r, "count", 0, 256, &s->readers);
+    rc |= jr_num(c, r, "rate_hz", 0.001, 1e6, &s->reader_rate_hz);
+    rc |= jr_u32(c, r, "channels", 1, SCN_MAX_READER_CHANNELS, &s->reader_channels);
+    jr_pop(c, p);
+    return rc ? -1 : 0;
+}
+
+static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
+{
+    static const char *const keys[] = {"t_s", "command", "target", "value", NULL};
+    if (!json_is_object(a))
+        return jr_fail(c, "expected an object");
+    const char *cmd = NULL, *target = "";
+    int rc = jr_only_keys(c, a, keys);
+    rc |= jr_num_req(c, a, "t_s", 0.0, 1e9, &out->t_s);
+    rc |= jr_str_req(c, a, "command", &cmd);
+    rc |= jr_str(c, a, "target", &target);
+    rc |= jr_num(c, a, "value", -1e12, 1e12, &out->value);
+    if (rc)
+        return -1;
+    if (strlen(cmd) >= sizeof out->command || strlen(target) >= sizeof out->target)
+        return jr_fail(c, "command or target name longer than 31 characters");
+    strcpy(out->command, cmd);
+    strcpy(out->target, target);
+    return 0;
+}
+
+static int parse_script(jr_ctx *c, json_t *doc, scenario *s)
+{
+    json_t *arr = jr_arr(c, doc, "script");
+    if (!arr)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, "script");
+    if (json_array_size(arr) > SCN_MAX_SCRIPT)
+        return jr_fail(c, "%zu actions; at most %d", json_array_size(arr), SCN_MAX_SCRIPT);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        size_t q = jr_push_index(c, i);
+        scn_action *a = &s->script[s->n_script];
+        memset(a, 0, sizeof *a);
+        if (parse_action(c, json_array_get(arr, i), a) != 0)
+            return -1;
+        if (s->n_script && a->t_s < s->script[s->n_script - 1].t_s)
+            return jr_fail(c, "t_s %g is earlier than the previous action's %g (keep the "
+                              "script in time order)",
+                           a->t_s, s->script[s->n_script - 1].t_s);
+        s->n_script++;
+        jr_pop(c, q);
+    }
+    jr_pop(c, p);
+    return 0;
+}
+
+/* Whole-tick conversion after all times are known (DESIGN.md section 3). */
+static int to_ticks(jr_ctx *c, scenario *s)
+{
+    pcs_clock clk;
+    if (pcs_clock_init(&clk, s->world.dt_s, s->world.k_slow, s->world.k_storage) != PCS_OK)
+        return jr_fail(c, "%s", pcs_last_error());
+    bool warn = false;
+    if (pcs_clock_seconds_to_ticks(&clk, s->run_seconds, &s->run_ticks, &warn) != PCS_OK)
+        return jr_fail(c, "run.seconds: %s", pcs_last_error());
+    for (uint32_t i = 0; i < s->n_script; i++)
+        if (pcs_clock_seconds_to_ticks(&clk, s->script[i].t_s, &s->script[i].tick, &warn) !=
+            PCS_OK)
+            return jr_fail(c, "script[%u].t_s: %s", i, pcs_last_error());
+    return 0;
+}
+
+static void defaults(scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    pcs_world_config_default(&s->world);
+    s->run_seconds = 60.0;
+    s->timeline_every_s = 10.0;
+    s->reader_rate_hz = 10.0;
+    s->reader_channels = 8;
+    snprintf(s->name, sizeof s->name, "unnamed");
+}
+
+int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
+{
+    defaults(out);
+    jr_ctx c;
+    const char *shown = file ? file : "<built-in pwr-station.json>";
+    json_t *doc = jr_load(&c, shown, file ? NULL : pcs_default_scenario);
+    if (!doc) {
+        snprintf(err, err_len, "%s", c.msg);
+        return -1;
+    }
+    char why[512];
+    if (scenario_migrate(doc, why, sizeof why) != 0) {
+        snprintf(err, err_len, "%s: %s", shown, why);
+        json_decref(doc);
+        return -1;
+    }
+    snprintf(out->source, sizeof out->source, "%s", shown);
+    const char *name = NULL;
+    int rc = jr_only_keys(&c, doc, top_keys);
+    rc |= jr_str(&c, doc, "name", &name);
+    if (!rc && name)
+        snprintf(out->name, sizeof out->name, "%s", name);
+    if (!rc)
+        rc = parse_world(&c, doc, out) | parse_run(&c, doc, out) | parse_readers(&c, doc, out);
+    if (!rc)
+        rc = parse_script(&c, doc, out);
+    if (!rc)
+        rc = to_ticks(&c, out);
+    if (rc || c.failed) {
+        snprintf(err, err_len, "%s", c.msg);
+        json_decref(doc);
+        return -1;
+    }
+    out->doc = doc;
+    return 0;
+}
+
+void scenario_free(scenario *s)
+{
+    if (s->doc)
+        json_decref(s->doc);
+    s->doc = NULL;
+}

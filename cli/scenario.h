@@ -1,0 +1,60 @@
+/**
+ * @file scenario.h
+ * @brief Scenario files: schema versions, migration, validation, and the
+ *        in-memory scenario the host program runs.
+ */
+#ifndef PCS_CLI_SCENARIO_H
+#define PCS_CLI_SCENARIO_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "pcsim/world.h"
+
+/** Current scenario schema; older documents are migrated to it before validation. */
+#define PCS_SCENARIO_SCHEMA 1
+
+#define SCN_MAX_SCRIPT 256
+#define SCN_MAX_READER_CHANNELS 64
+
+/** One scripted command: at simulated time t_s, do `command` on `target`. */
+typedef struct scn_action {
+    double t_s;          /**< simulated time, s */
+    uint64_t tick;       /**< t_s rounded to whole ticks (total, not per unit) */
+    char command[32];    /**< command name, see cli/script.c */
+    char target[32];     /**< unit, pump, alarm or sensor name */
+    double value;        /**< command argument (SI) */
+} scn_action;
+
+typedef struct scenario {
+    char name[64];
+    char source[256];            /**< file it came from, or "<built-in>" */
+    pcs_world_config world;
+    double run_seconds;          /**< run length, s */
+    uint64_t run_ticks;          /**< run length in ticks */
+    double timeline_every_s;     /**< timeline period, s */
+    uint32_t readers;            /**< reader threads */
+    double reader_rate_hz;       /**< reads per simulated second per reader */
+    uint32_t reader_channels;    /**< channels each reader reads */
+    scn_action script[SCN_MAX_SCRIPT];
+    uint32_t n_script;
+    json_t *doc;                 /**< the migrated document (owned), for model sections */
+} scenario;
+
+/**
+ * Load, migrate and validate a scenario from @p file, or the built-in default
+ * when @p file is NULL. On failure returns -1 and writes one message naming the
+ * file, the JSON path and the reason into @p err.
+ */
+int scenario_load(const char *file, scenario *out, char *err, size_t err_len);
+
+/** Release what scenario_load kept. */
+void scenario_free(scenario *s);
+
+/** Migrate a document of any supported older schema to the current one in place. */
+int scenario_migrate(json_t *doc, char *err, size_t err_len);
+
+/** The built-in default scenario text (scenarios/pwr-station.json). */
+extern const char pcs_default_scenario[];
+
+#endif

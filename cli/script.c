@@ -1,0 +1,76 @@
+/**
+ * @file script.c
+ * @brief The scripted-command producer: a separate thread that submits each
+ *        action through the public command queue, as a host's network thread would.
+ *
+ * Determinism: the producer submits an action only once the main thread has
+ * announced the tick it belongs to (main_at = tick + 1), and the main thread
+ * does not run that tick until the producer confirms the submission. So every
+ * scripted command lands on exactly its tick, whatever the thread timing, and
+ * the journal (and a replay of it) sees the same ticks.
+ *
+ * Ordering: main_at is stored with release and loaded with acquire; the
+ * producer's submitted counter likewise, so the command queue's contents are
+ * visible to the drain after the main thread observes the count.
+ */
+#include <sched.h>
+#include <string.h>
+
+#include "cli/host.h"
+#include "pcsim/thread.h"
+
+static pcs_thread *producer_thread;
+static pcs_command_source *producer_source;
+static uint32_t main_cursor;
+
+static void producer(void *arg)
+{
+    host *h = arg;
+    uint32_t i = (uint32_t)atomic_load_explicit(&h->submitted, memory_order_relaxed);
+    for (; i < h->n_actions; i++) {
+        const host_action *a = &h->actions[i];
+        while (atomic_load_explicit(&h->main_at, memory_order_acquire) < a->tick + 1)
+            sched_yield();
+        if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
+            return; /* the run ended early */
+        while (pcs_command_source_submit(producer_source, &a->cmd) == PCS_E_RATE) {
+            if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
+                return;
+            sched_yield();
+        }
+        atomic_store_explicit(&h->submitted, i + 1, memory_order_release);
+    }
+}
+
+int script_start(host *h)
+{
+    /* Skip actions before the first tick (a resumed run). */
+    uint32_t first = 0;
+    while (first < h->n_actions && h->actions[first].tick < h->start_tick)
+        first++;
+    main_cursor = first;
+    atomic_store_explicit(&h->submitted, first, memory_order_relaxed);
+    atomic_store_explicit(&h->main_at, h->start_tick, memory_order_relaxed);
+    if (pcs_command_source_open(h->world, 2, 1, 256, &producer_source) != PCS_OK)
+        return host_fail(1, "script: %s", pcs_last_error());
+    if (pcs_thread_start("pcsim-script", producer, h, &producer_thread) != PCS_OK)
+        return host_fail(1, "script: %s", pcs_last_error());
+    return 0;
+}
+
+void script_before_tick(host *h, uint64_t tick)
+{
+    atomic_store_explicit(&h->main_at, tick + 1, memory_order_release);
+    while (main_cursor < h->n_actions && h->actions[main_cursor].tick <= tick) {
+        while (atomic_load_explicit(&h->submitted, memory_order_acquire) <= main_cursor)
+            sched_yield();
+        main_cursor++;
+    }
+}
+
+void script_stop(host *h)
+{
+    atomic_store_explicit(&h->main_at, UINT64_MAX, memory_order_release);
+    pcs_thread_join(producer_thread);
+    producer_thread = NULL;
+}

@@ -1,0 +1,291 @@
+/**
+ * @file persist.c
+ * @brief Versioned, checksummed world save files, written atomically (see persist.h).
+ *
+ * Loading stages everything in a private buffer and validates it in full
+ * before the first byte of the world changes: there is no partially loaded
+ * world. The file is small next to the world (one copy of its state), so
+ * reading it whole is the simple choice.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#include "engine/world_internal.h"
+#include "pcsim/persist.h"
+
+static const char magic[8] = {'P', 'C', 'S', 'I', 'M', 'S', 'V', '1'};
+
+typedef struct file_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t n_sections;
+    uint64_t tick;
+    uint64_t seed;
+} file_header;
+
+typedef struct section_rec {
+    char name[64];
+    uint64_t offset;
+    uint64_t bytes;
+    uint64_t checksum;
+} section_rec;
+
+/* Job sections carry this header before the input copy. */
+typedef struct job_state {
+    uint32_t pending;
+    uint32_t reserved;
+    uint64_t submit_tick;
+} job_state;
+
+/* The world's sections in a fixed order: state stores by id, then jobs by id. */
+typedef struct section_src {
+    char name[64];
+    const void *head; /* job_state for jobs, NULL for stores */
+    size_t head_bytes;
+    const void *data;
+    size_t data_bytes;
+} section_src;
+
+static uint32_t count_sections(const pcs_world *w)
+{
+    uint32_t n = w->n_jobs;
+    for (uint32_t i = 0; i < w->n_stores; i++)
+        n += w->stores[i].kind == PCS_STORE_STATE;
+    return n;
+}
+
+static void section_of(const pcs_world *w, uint32_t k, section_src *s, job_state *js)
+{
+    memset(s, 0, sizeof *s);
+    for (uint32_t i = 0; i < w->n_stores; i++) {
+        const pcs_store_rec *st = &w->stores[i];
+        if (st->kind != PCS_STORE_STATE)
+            continue;
+        if (k-- == 0) {
+            snprintf(s->name, sizeof s->name, "store:%s", st->name);
+            s->data = st->data;
+            s->data_bytes = st->elem_size * st->count;
+            return;
+        }
+    }
+    const pcs_job_rec *j = &w->jobs[k];
+    snprintf(s->name, sizeof s->name, "job:%s", j->desc.name);
+    js->pending = (uint32_t)j->pending;
+    js->reserved = 0;
+    js->submit_tick = j->submit_tick;
+    s->head = js;
+    s->head_bytes = sizeof *js;
+    s->data = j->input;
+    s->data_bytes = j->desc.input_bytes;
+}
+
+static uint64_t section_checksum(const section_src *s)
+{
+    XXH3_state_t h;
+    XXH3_64bits_reset(&h);
+    if (s->head_bytes)
+        XXH3_64bits_update(&h, s->head, s->head_bytes);
+    XXH3_64bits_update(&h, s->data, s->data_bytes);
+    return XXH3_64bits_digest(&h);
+}
+
+static pcs_status io_error(const char *what, const char *path)
+{
+    return pcs_error_set(PCS_E_IO, "%s '%s': %s", what, path, strerror(errno));
+}
+
+static pcs_status write_all(FILE *f, const void *p, size_t n, const char *path)
+{
+    if (n && fwrite(p, 1, n, f) != n)
+        return io_error("cannot write", path);
+    return PCS_OK;
+}
+
+static pcs_status write_file(const pcs_world *w, FILE *f, const char *path)
+{
+    uint32_t n = count_sections(w);
+    file_header h = {.version = PCS_SAVE_VERSION, .n_sections = n, .tick = w->clock.tick,
+                     .seed = w->cfg.seed};
+    memcpy(h.magic, magic, sizeof magic);
+    XXH3_state_t meta;
+    XXH3_64bits_reset(&meta);
+    XXH3_64bits_update(&meta, &h, sizeof h);
+    pcs_status st = write_all(f, &h, sizeof h, path);
+    uint64_t offset = sizeof h + (uint64_t)n * sizeof(section_rec) + sizeof(uint64_t);
+    for (uint32_t k = 0; k < n && st == PCS_OK; k++) {
+        section_src s;
+        job_state js;
+        section_of(w, k, &s, &js);
+        section_rec r = {.offset = offset, .bytes = s.head_bytes + s.data_bytes,
+                         .checksum = section_checksum(&s)};
+        memcpy(r.name, s.name, sizeof r.name);
+        offset += r.bytes;
+        XXH3_64bits_update(&meta, &r, sizeof r);
+        st = write_all(f, &r, sizeof r, path);
+    }
+    uint64_t meta_sum = XXH3_64bits_digest(&meta);
+    if (st == PCS_OK)
+        st = write_all(f, &meta_sum, sizeof meta_sum, path);
+    for (uint32_t k = 0; k < n && st == PCS_OK; k++) {
+        section_src s;
+        job_state js;
+        section_of(w, k, &s, &js);
+        st = write_all(f, s.head, s.head_bytes, path);
+        if (st == PCS_OK)
+            st = write_all(f, s.data, s.data_bytes, path);
+    }
+    return st;
+}
+
+pcs_status pcs_world_save(const pcs_world *w, const char *path)
+{
+    if (!w || !path || !path[0])
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_save: world or path is NULL/empty");
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_save: path is too long");
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return io_error("cannot create", tmp);
+    pcs_status st = write_file(w, f, tmp);
+    if (st == PCS_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+        st = io_error("cannot flush", tmp);
+    if (fclose(f) != 0 && st == PCS_OK)
+        st = io_error("cannot close", tmp);
+    if (st == PCS_OK && rename(tmp, path) != 0)
+        st = io_error("cannot rename to", path);
+    if (st != PCS_OK)
+        remove(tmp);
+    return st;
+}
+
+static pcs_status read_file(const char *path, unsigned char **buf, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return io_error("cannot open", path);
+    pcs_status st = PCS_OK;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0)
+        st = io_error("cannot size", path);
+    unsigned char *b = NULL;
+    if (st == PCS_OK && !(b = malloc((size_t)size + 1)))
+        st = pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for %ld bytes", size);
+    if (st == PCS_OK && fread(b, 1, (size_t)size, f) != (size_t)size)
+        st = io_error("cannot read", path);
+    fclose(f);
+    if (st != PCS_OK) {
+        free(b);
+        return st;
+    }
+    *buf = b;
+    *len = (size_t)size;
+    return PCS_OK;
+}
+
+static pcs_status corrupt(const char *path, const char *why)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "load '%s': %s", path, why);
+}
+
+/* Check the header, table and every section; fill recs (one per world section). */
+static pcs_status validate(const pcs_world *w, const char *path, const unsigned char *b,
+                           size_t len, const section_rec **table)
+{
+    file_header h;
+    if (len < sizeof h)
+        return corrupt(path, "file is shorter than its header (truncated)");
+    memcpy(&h, b, sizeof h);
+    if (memcmp(h.magic, magic, sizeof magic) != 0)
+        return corrupt(path, "not a pcsim save file (bad magic)");
+    if (h.version != PCS_SAVE_VERSION)
+        return pcs_error_set(PCS_E_VERSION, "load '%s': file version %u, this build reads %u",
+                             path, h.version, PCS_SAVE_VERSION);
+    uint32_t n = count_sections(w);
+    if (h.n_sections != n) {
+        char why[160];
+        snprintf(why, sizeof why, "file has %u sections, this world has %u (different scenario?)",
+                 h.n_sections, n);
+        return corrupt(path, why);
+    }
+    size_t meta = sizeof h + (size_t)n * sizeof(section_rec);
+    if (len < meta + sizeof(uint64_t))
+        return corrupt(path, "section table is truncated");
+    uint64_t want;
+    memcpy(&want, b + meta, sizeof want);
+    if (XXH3_64bits(b, meta) != want)
+        return corrupt(path, "header checksum mismatch");
+    const section_rec *t = (const section_rec *)(const void *)(b + sizeof h);
+    for (uint32_t k = 0; k < n; k++) {
+        section_src s;
+        job_state js;
+        section_of(w, k, &s, &js);
+        char why[256];
+        if (strncmp(t[k].name, s.name, sizeof t[k].name) != 0 ||
+            t[k].bytes != s.head_bytes + s.data_bytes) {
+            snprintf(why, sizeof why, "section %u is '%.64s' (%llu bytes); the world expects "
+                     "'%s' (%zu bytes)", k, t[k].name, (unsigned long long)t[k].bytes, s.name,
+                     s.head_bytes + s.data_bytes);
+            return corrupt(path, why);
+        }
+        if (t[k].offset > len || t[k].bytes > len - t[k].offset) {
+            snprintf(why, sizeof why, "section '%s' runs past the end of the file (truncated)",
+                     s.name);
+            return corrupt(path, why);
+        }
+        if (XXH3_64bits(b + t[k].offset, t[k].bytes) != t[k].checksum) {
+            snprintf(why, sizeof why, "section '%s' checksum mismatch", s.name);
+            return corrupt(path, why);
+        }
+    }
+    *table = t;
+    return PCS_OK;
+}
+
+static void apply(pcs_world *w, const unsigned char *b, const section_rec *t, uint64_t tick)
+{
+    uint32_t n = count_sections(w);
+    for (uint32_t k = 0; k < n; k++) {
+        section_src s;
+        job_state js;
+        section_of(w, k, &s, &js);
+        const unsigned char *p = b + t[k].offset;
+        if (s.head_bytes) {
+            pcs_job_rec *j = &w->jobs[k - (n - w->n_jobs)];
+            memcpy(&js, p, sizeof js);
+            j->pending = (int)js.pending;
+            j->submit_tick = js.submit_tick;
+            p += sizeof js;
+        }
+        memcpy((void *)s.data, p, s.data_bytes);
+    }
+    w->clock.tick = tick;
+}
+
+pcs_status pcs_world_load(pcs_world *w, const char *path)
+{
+    if (!w || !path || !path[0])
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_load: world or path is NULL/empty");
+    unsigned char *b = NULL;
+    size_t len = 0;
+    pcs_status st = read_file(path, &b, &len);
+    if (st != PCS_OK)
+        return st;
+    const section_rec *t = NULL;
+    st = validate(w, path, b, len, &t);
+    if (st == PCS_OK) {
+        file_header h;
+        memcpy(&h, b, sizeof h);
+        apply(w, b, t, h.tick);
+    }
+    free(b);
+    return st;
+}

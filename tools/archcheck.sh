@@ -1,0 +1,95 @@
+#!/bin/sh
+# Architecture check: enforces DESIGN.md section 1's dependency wall.
+# Usage: tools/archcheck.sh [ROOT]   (ROOT defaults to the repository root)
+# Prints "file:line: rule: detail" for each violation; exits 1 if any.
+#
+# Rules
+#   physics-include  physics/ includes only engine core headers, physics headers
+#                    and plain C headers: no snapshot/exec/profile/cli, no
+#                    engine internals, no threading or time headers.
+#   engine-layer     engine/ includes no physics/, snapshot/, exec/, profile/,
+#                    cli/ and no public header other than the core's.
+#   infra-physics    snapshot/ and exec/ include nothing from physics.
+#   thread-create    only exec/ creates threads (library and host program).
+#   clock-read       only profile/, bench/, stress/, cli/ read clocks.
+#   libc-random      no rand()/random()/srand()/time() in engine/ or physics/.
+#   public-dep-type  include/pcsim/ exposes no ck, hwloc, mimalloc, jansson,
+#                    xxHash or OpenMP type or header.
+set -u
+ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$ROOT" || exit 2
+
+CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version|persist'
+INFRA='snapshot|exec|profile|thread|scenario|pcsim'
+fail=0
+
+# Source files of a layer, comments stripped, as "file:line:text".
+code() {
+    for dir in "$@"; do
+        [ -d "$dir" ] || continue
+        find "$dir" -type f \( -name '*.c' -o -name '*.h' \) | sort | while read -r f; do
+            awk -v F="$f" '
+                {
+                    line = $0; out = "";
+                    while (length(line) > 0) {
+                        if (inc) {
+                            e = index(line, "*/");
+                            if (e == 0) { line = ""; break }
+                            line = substr(line, e + 2); inc = 0; continue
+                        }
+                        s = index(line, "/*"); d = index(line, "//");
+                        if (d > 0 && (s == 0 || d < s)) { out = out substr(line, 1, d - 1); line = ""; break }
+                        if (s > 0) { out = out substr(line, 1, s - 1); line = substr(line, s + 2); inc = 1; continue }
+                        out = out line; line = ""
+                    }
+                    print F ":" NR ":" out
+                }' "$f"
+        done
+    done
+}
+
+report() { # rule, detail; reads file:line:text lines on stdin
+    while IFS= read -r hit; do
+        echo "${hit%%:*}:$(echo "$hit" | cut -d: -f2): $1: $2"
+        echo x >> "$TMPF"
+    done
+}
+
+TMPF=$(mktemp)
+trap 'rm -f "$TMPF"' EXIT
+
+INC='^[^:]*:[0-9]*:[[:space:]]*#[[:space:]]*include'
+
+code physics | grep -E "$INC" |
+    grep -E '"(snapshot|exec|profile|cli)/|"engine/|<pcsim/('"$INFRA"')\.h>|"pcsim/('"$INFRA"')\.h"|<(pthread|threads|time|sys/time|stdatomic|unistd)\.h>' |
+    report physics-include "physics may include only engine core headers, physics headers and plain C headers"
+
+code engine | grep -E "$INC" |
+    grep -E '"(physics|snapshot|exec|profile|cli)/|[<"]pcsim/' | grep -vE '[<"]pcsim/('"$CORE"')\.h[>"]' |
+    report engine-layer "engine includes only its own and the core public headers"
+
+code snapshot exec | grep -E "$INC" |
+    grep -E '"physics/|[<"]pcsim/' | grep -vE '[<"]pcsim/('"$CORE"'|'"$INFRA"')\.h[>"]' |
+    report infra-physics "snapshot/ and exec/ know nothing about physics"
+
+code engine physics snapshot profile cli |
+    grep -E '(pthread_create|thrd_create|[^_a-z]clone[[:space:]]*\(|[^_a-z]fork[[:space:]]*\()' |
+    report thread-create "only exec/ creates threads"
+
+code engine physics snapshot exec |
+    grep -E '(clock_gettime|gettimeofday|timespec_get|[^_a-z.]clock[[:space:]]*\([[:space:]]*\)|__rdtsc|rdtsc|CLOCK_MONOTONIC|CLOCK_REALTIME|[^_a-z.>]time[[:space:]]*\()' |
+    report clock-read "only profile/, bench/, stress/ and cli/ read clocks"
+
+code engine physics |
+    grep -E '[^_a-z.>](rand|random|srand|srandom|drand48|time)[[:space:]]*\(' |
+    report libc-random "use pcs_rng streams; no libc randomness or time in simulation code"
+
+code include/pcsim |
+    grep -E '<(ck_[a-z_]*|hwloc|mimalloc|jansson|xxhash|xxh3|omp)\.h>|[^a-z_](ck_[a-z_]+_t|hwloc_[a-z_]+_t|mi_heap_t|json_t|XXH[0-9A-Za-z_]*_t|omp_lock_t)' |
+    report public-dep-type "public headers expose no dependency types"
+
+if [ -s "$TMPF" ]; then
+    echo "archcheck: $(wc -l < "$TMPF") violation(s)" >&2
+    exit 1
+fi
+echo "archcheck: clean"
