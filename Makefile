@@ -52,7 +52,7 @@ TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps lib test unit unit-asan archcheck examples cli-test run install clean \
-        bench bench-quick stress stress-tsan stress-quick format lint
+        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint
 
 all: deps lib $(B)/pcsim
 
@@ -136,8 +136,24 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
-test: all archcheck unit unit-asan examples cli-test
+test: all archcheck unit unit-asan examples cli-test stress-quick stress-tsan-quick
 	@echo "make test: all suites passed"
+
+# Stress tests (stress/README.md). STRESS_SECONDS sets the total budget.
+STRESS_SECONDS ?= 60
+TSAN_RUN := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+stress: $(B)/pcsim-stress
+	./$(B)/pcsim-stress --seconds $(STRESS_SECONDS)
+
+stress-quick: $(B)/pcsim-stress
+	./$(B)/pcsim-stress --seconds 12
+
+stress-tsan: $(B)/tsan/pcsim-stress
+	$(TSAN_RUN) ./$(B)/tsan/pcsim-stress --seconds $(STRESS_SECONDS)
+
+stress-tsan-quick: $(B)/tsan/pcsim-stress
+	$(TSAN_RUN) ./$(B)/tsan/pcsim-stress --seconds 16
 
 run: all
 	./$(B)/pcsim run
