@@ -33,6 +33,7 @@ typedef struct host {
     run_opts opt;
     scenario scn;
     pcs_world *world;
+    pcs_exec *pool;              /**< slow-job workers (exec.h), attached to world */
     void *plant;                 /**< physics plant (cli/plant.c) */
     host_action *actions;        /**< script or replayed journal, in tick order */
     uint32_t n_actions;

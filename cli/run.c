@@ -139,6 +139,28 @@ static int resolve_script(host *h)
     return 0;
 }
 
+static void pool_warning(void *ctx, const char *msg)
+{
+    const host *h = ctx;
+    if (!h->opt.quiet)
+        fprintf(stderr, "pcsim: warning: %s\n", msg);
+}
+
+/* Workers as the scenario (or --workers) asks; the pool caps them at the free cores. */
+static int start_pool(host *h)
+{
+    pcs_exec_config cfg;
+    pcs_exec_config_default(&cfg);
+    cfg.workers = h->scn.world.workers;
+    cfg.warn = pool_warning;
+    cfg.warn_ctx = h;
+    if (pcs_exec_create(&cfg, &h->pool) != PCS_OK)
+        return host_fail(2, "worker pool: %s", pcs_last_error());
+    if (pcs_exec_attach(h->pool, h->world) != PCS_OK)
+        return host_fail(2, "worker pool: %s", pcs_last_error());
+    return 0;
+}
+
 static int build_world(host *h)
 {
     if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
@@ -155,7 +177,7 @@ static int build_world(host *h)
             return host_fail(2, "%s", pcs_last_error());
         h->start_tick = pcs_world_clock(h->world)->tick;
     }
-    return 0;
+    return start_pool(h);
 }
 
 static int open_outputs(host *h)
@@ -228,7 +250,8 @@ static void host_free(host *h)
         fclose(h->csv);
     if (h->journal)
         fclose(h->journal);
-    pcs_world_destroy(h->world);
+    pcs_world_destroy(h->world); /* before the pool: unbinds its jobs */
+    pcs_exec_destroy(h->pool);
     scenario_free(&h->scn);
     free(h->actions);
     free(h->tick_ns);
