@@ -286,6 +286,10 @@ int host_run(host *h, int (*after_build)(host *h))
         host_free(h);
         return rc;
     }
+    /* Keep this (the ticking) thread on the core the workers left free. Only
+     * now: threads started later would inherit the binding. */
+    if (pcs_exec_worker_count(h->pool) > 0 && pcs_exec_pin_host(h->pool) != PCS_OK)
+        pool_warning(h, pcs_last_error());
     uint64_t allocs = pcs_world_alloc_count(h->world);
     uint64_t t0 = host_now_ns();
     rc = tick_loop(h);

@@ -218,6 +218,18 @@ pcs_status pcs_exec_worker_get(const pcs_exec *pool, uint32_t i, pcs_exec_worker
     return PCS_OK;
 }
 
+pcs_status pcs_exec_pin_host(const pcs_exec *pool)
+{
+    if (!pool)
+        return pcs_error_set(PCS_E_INVAL, "pcs_exec_pin_host: pool is NULL");
+    if (pool->topo.host_core < 0)
+        return pcs_error_set(PCS_E_STATE, "pcs_exec_pin_host: the host core is unknown");
+    char why[PCS_EXEC_WARNING_BYTES];
+    if (pcs_topo_pin_self(&pool->topo, pool->topo.host_core, why, sizeof why) != 0)
+        return pcs_error_set(PCS_E_STATE, "pcs_exec_pin_host: %s", why);
+    return PCS_OK;
+}
+
 int pcs_exec_host_core(const pcs_exec *pool)
 {
     return pool ? pool->topo.host_core : -1;

@@ -321,3 +321,29 @@ Test(exec_topology, describe_lists_workers_for_pcsim_info)
     cr_expect_str_eq(buf, "");
     pcs_exec_destroy(pool);
 }
+
+/* After pcs_exec_pin_host the host thread runs only on its own core, which no
+ * pinned worker uses. */
+Test(exec_topology, pin_host_binds_the_host_off_the_workers)
+{
+    pcs_exec *pool = NULL;
+    cr_assert_eq(pcs_exec_create(NULL, &pool), PCS_OK, "%s", pcs_last_error());
+    if (pcs_exec_host_core(pool) < 0) {
+        cr_expect_eq(pcs_exec_pin_host(pool), PCS_E_STATE);
+        pcs_exec_destroy(pool);
+        return;
+    }
+    cr_assert_eq(pcs_exec_pin_host(pool), PCS_OK, "%s", pcs_last_error());
+    cpu_set_t mask;
+    cr_assert_eq(sched_getaffinity(0, sizeof mask, &mask), 0);
+    cr_expect_geq(CPU_COUNT(&mask), 1);
+    for (uint32_t i = 0; i < pcs_exec_worker_count(pool); i++) {
+        pcs_exec_worker_info info;
+        pcs_exec_worker_get(pool, i, &info);
+        if (info.pinned)
+            cr_expect(!CPU_ISSET((unsigned)info.core_os, &mask), "host may run on worker %u's PU",
+                      i);
+    }
+    cr_expect_eq(pcs_exec_pin_host(NULL), PCS_E_INVAL);
+    pcs_exec_destroy(pool);
+}

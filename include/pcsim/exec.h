@@ -148,6 +148,20 @@ PCS_API uint32_t pcs_exec_worker_count(const pcs_exec *pool);
 /** Where worker @p i runs. PCS_E_INVAL for NULL or i out of range. */
 PCS_API pcs_status pcs_exec_worker_get(const pcs_exec *pool, uint32_t i, pcs_exec_worker_info *out);
 
+/**
+ * Bind the calling thread to the host core the pool kept free of workers
+ * (pcs_exec_host_core), so the OS cannot later move the host onto a worker's
+ * core. Call it from the host thread after pcs_exec_create and after starting
+ * the host's own helper threads (they would inherit the binding); the library
+ * never changes the host's affinity by itself.
+ * Binding the host to one core *before* pcs_exec_create instead would make a
+ * single-threaded process look like `taskset -c <core>` (Linux keeps no
+ * process-wide mask apart from its threads' masks), leaving ncpu = 1.
+ * @return PCS_OK; PCS_E_STATE if the host core is unknown or the OS refused
+ *         (message says why; the caller may go on unpinned); PCS_E_INVAL for NULL.
+ */
+PCS_API pcs_status pcs_exec_pin_host(const pcs_exec *pool);
+
 /** hwloc logical index of the host thread's core, -1 if unknown or NULL. */
 PCS_API int pcs_exec_host_core(const pcs_exec *pool);
 
