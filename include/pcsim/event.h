@@ -17,7 +17,13 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
-/** Engine event kinds. Models use kinds >= PCS_EV_MODEL_BASE. */
+/**
+ * Engine event kinds. Models use kinds >= PCS_EV_MODEL_BASE, in ranges kept
+ * apart so a host can name any event: reactor unit +0..31, fuel +40..47,
+ * hydraulics +48..63, sensors/protection/alarms +64..127, bounded models
+ * +128..191. Command kinds follow the same split: unit 1..31, hydraulics
+ * 32..47, sensors/protection/alarms 64..127.
+ */
 enum {
     PCS_EV_NONE = 0,
     PCS_EV_COMMAND_REJECTED = 1, /**< subject = kind; values: class, id, seq, status */

@@ -1,0 +1,54 @@
+/**
+ * @file hyd_internal.h
+ * @brief Hydraulics' private layout shared by its build and solve files.
+ */
+#ifndef PCS_PHYSICS_HYD_INTERNAL_H
+#define PCS_PHYSICS_HYD_INTERNAL_H
+
+#include <klu.h>
+
+#include "pcsim/hydraulics.h"
+#include "pcsim/system.h"
+
+struct pcs_hydraulics {
+    pcs_hyd_config cfg;      /* counts and constants; array pointers cleared */
+    uint32_t unit;
+    pcs_hyd_node *nodes;     /* copies in world memory */
+    pcs_hyd_junction *junctions;
+    pcs_hyd_pump *pumps;
+    double *compliance;      /* per node, kg/Pa */
+    /* STATE stores */
+    uint32_t s_mass, s_enthalpy, s_pressure, s_flow, s_speed, s_motor, s_valve, s_pzr;
+    /* SCRATCH / output stores */
+    uint32_t s_temp, s_sg_heat, s_core;
+    /* sparse pressure system, CSC pattern fixed at build */
+    int n;
+    int *ap, *ai;
+    double *ax, *rhs;
+    int *pos_diag;           /* per node: index of (i, i) in ax */
+    int *pos_ft, *pos_tf;    /* per junction: (from, to) and (to, from) */
+    double *a, *b;           /* per junction: m' = a + b (p_f' - p_t') */
+    double *h_new;           /* per node scratch */
+    klu_common common;
+    klu_symbolic *symbolic;
+    klu_numeric *numeric;
+    uint32_t *pzr_nodes, n_pzr;
+};
+
+/* physics/friction.c */
+double pcs_friction_haaland(double re, double rel_roughness);
+
+/* physics/pump.c */
+double pcs_pump_dp(const pcs_hyd_pump *p, double speed, double flow);
+double pcs_pump_loss_coeff(const pcs_hyd_pump *p);
+double pcs_pump_torque_coeff(const pcs_hyd_pump *p, double rho);
+double pcs_pump_shaft_step(const pcs_hyd_pump *p, double c, double speed, double target,
+                           double dt);
+
+/* physics/hyd_solve.c */
+pcs_status pcs_hyd_solve(pcs_world *w, void *ctx);
+pcs_status pcs_hyd_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt);
+void pcs_hyd_assemble(pcs_world *w, pcs_hydraulics *h, double dt);
+void pcs_hyd_outputs(pcs_world *w, pcs_hydraulics *h);
+
+#endif
