@@ -247,6 +247,34 @@ void pcs_world_executor_revoke(pcs_world *w, const void *ctx)
     w->exec_revoked = 1;
 }
 
+void pcs_jobs_before_load(pcs_world *w)
+{
+    /* A load overwrites the inputs: no executor may still be reading them. */
+    for (uint32_t i = 0; i < w->n_jobs; i++) {
+        pcs_job_rec *j = &w->jobs[i];
+        if (j->slot && j->pending && !j->rerun)
+            (void)w->exec.join(w->exec.ctx, j->slot, 0.0); /* its result is dropped */
+        j->pending = 0;
+        j->rerun = 0;
+    }
+}
+
+pcs_status pcs_jobs_after_load(pcs_world *w)
+{
+    /* Loaded pending runs start again from their loaded inputs. */
+    for (uint32_t i = 0; i < w->n_jobs; i++) {
+        pcs_job_rec *j = &w->jobs[i];
+        if (!j->pending || !j->slot)
+            continue;
+        pcs_status st = w->exec.submit(w->exec.ctx, j->slot);
+        if (st != PCS_OK) {
+            j->rerun = 1; /* runs inline at its merge tick instead */
+            return st;
+        }
+    }
+    return PCS_OK;
+}
+
 void pcs_jobs_destroy(pcs_world *w)
 {
     unbind_all(w);

@@ -118,5 +118,9 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
 pcs_status pcs_jobs_before_tick(pcs_world *w);
 /* Unbind every job from the executor (waits for chunks in flight). World destroy. */
 void pcs_jobs_destroy(pcs_world *w);
+/* pcs_world_load: finish runs in flight (result dropped) before inputs are
+ * overwritten; afterwards resubmit the loaded pending runs to the executor. */
+void pcs_jobs_before_load(pcs_world *w);
+pcs_status pcs_jobs_after_load(pcs_world *w);
 
 #endif
