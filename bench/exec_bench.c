@@ -65,9 +65,15 @@ static pcs_status xb_pool(const pcs_bench_params *p, pcs_exec **pool, pcs_bench_
     cfg.allow_oversubscribe = true; /* the param decides, also on a 2-core machine */
     cfg.clock_ns = xb_clock_ns;
     pcs_status st = pcs_exec_create(&cfg, pool);
-    if (st == PCS_OK && info)
+    if (st != PCS_OK)
+        return st;
+    if (info)
         info->threads = 1 + (int)pcs_exec_worker_count(*pool);
-    return st;
+    /* pin=1: the harness thread (the host) stays on the core the workers left
+     * free; if that fails the trial runs with an unpinned host. */
+    if (cfg.pin)
+        pcs_exec_pin_host(*pool);
+    return PCS_OK;
 }
 
 static void *xb_job_setup(const pcs_bench_params *p, pcs_bench_info *info)
