@@ -229,7 +229,7 @@ Test(exec_errors, chunk_error_surfaces_at_the_merge_tick)
 /* A world destroyed while its chunk sleeps on a worker: unbind cancels the
  * chunks not started and waits for the sleeping one; nothing hangs and the
  * pool stays usable for another world. */
-Test(exec_errors, world_destroyed_with_run_in_flight, .timeout = 10)
+Test(exec_errors, world_destroyed_with_run_in_flight)
 {
     pcs_exec *pool = err_pool(2);
     fx_job job;
@@ -254,7 +254,7 @@ Test(exec_errors, world_destroyed_with_run_in_flight, .timeout = 10)
 
 /* A pool destroyed while a worker sleeps in a chunk: the worker finishes
  * that chunk and exits; the world is revoked and still destroys cleanly. */
-Test(exec_errors, pool_destroyed_with_run_in_flight, .timeout = 10)
+Test(exec_errors, pool_destroyed_with_run_in_flight)
 {
     pcs_exec *pool = err_pool(1);
     fx_job job;
