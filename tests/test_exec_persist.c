@@ -1,6 +1,6 @@
 /**
  * @file test_exec_persist.c
- * @brief Save/load with a worker pool attached: runs in flight neither race the load nor are lost.
+ * @brief A pool across save/load (runs in flight neither race the load nor get lost); no allocation per run.
  *
  * The fixture's job is submitted at 3, 23, 43, ...; at tick 30 the run of 23
  * is in flight on the workers. Saving there and loading into a world that is
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/alloc_count.h"
 #include "tests/exec_fixture.h"
 
 #define XP_SEED 4242u
@@ -68,4 +69,29 @@ Test(exec_persist, load_with_runs_in_flight_resumes_exactly)
     pcs_world_destroy(ref);
     pcs_exec_destroy(pool);
     unlink(path);
+}
+
+/* "The pool allocates nothing per job after the world is built": 400 ticks
+ * (20 submits and joins, some with steals) on the ticking thread make no
+ * heap allocation at all. Counted with the test allocator hook. */
+Test(exec_persist, ticks_with_a_pool_allocate_nothing)
+{
+    pcs_exec_config cfg;
+    pcs_exec_config_default(&cfg);
+    cfg.workers = 1;
+    pcs_exec *pool = NULL;
+    cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
+    fx_job job;
+    pcs_world *w = xp_world(&job, pool);
+    job.sleep_us = 2000; /* a steal now and then: submits at 203 and 403 */
+    job.sleep_every = 200;
+    cr_assert_eq(fx_run(w, 100, NULL), PCS_OK, "%s", pcs_last_error());
+    pcs_test_alloc_begin();
+    pcs_status st = fx_run(w, 500, NULL);
+    uint64_t allocs = pcs_test_alloc_end();
+    cr_assert_eq(st, PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(allocs, 0, "%llu allocations in 400 ticks", (unsigned long long)allocs);
+    cr_expect_eq(job.merges, 24); /* merges at 23, 43, ..., 483 */
+    pcs_world_destroy(w);
+    pcs_exec_destroy(pool);
 }
