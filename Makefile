@@ -136,8 +136,19 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
-test: all archcheck unit unit-asan examples cli-test stress-quick stress-tsan-quick
+test: all archcheck unit unit-asan examples cli-test stress-quick stress-tsan-quick bench-quick
 	@echo "make test: all suites passed"
+
+# Benchmarks (bench/README.md): JMH-format JSON plus a .machine.json next to it.
+BENCH_FLAGS := --cflags "$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS)"
+
+bench: $(B)/pcsim-bench
+	@mkdir -p bench/results
+	./$(B)/pcsim-bench --json bench/results/latest.json $(BENCH_FLAGS) $(BENCH_ARGS)
+
+bench-quick: $(B)/pcsim-bench
+	./$(B)/pcsim-bench --selftest
+	./$(B)/pcsim-bench -q -f 1 -wi 1 -i 2 -w 20ms -r 20ms --json $(B)/bench-quick.json $(BENCH_FLAGS)
 
 # Stress tests (stress/README.md). STRESS_SECONDS sets the total budget.
 STRESS_SECONDS ?= 60

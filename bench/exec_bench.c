@@ -216,7 +216,7 @@ static pcs_status xb_copy(pcs_world *w, void *ctx, void *input)
 static pcs_status xb_slow_chunk(void *ctx, const void *input, uint32_t c, void *output)
 {
     (void)ctx;
-    const double(*g)[XB_NX] = input;
+    const double(*g)[XB_NX] = (const double(*)[XB_NX])input;
     double *out = output;
     for (uint32_t r = 0; r < XB_SLOW_ROWS; r++) {
         uint32_t y = c * XB_SLOW_ROWS + r;

@@ -24,6 +24,7 @@
 
 #include <ck_ring.h>
 
+#include "engine/probes.h"
 #include "engine/tsan.h"
 #include "engine/world_internal.h"
 
@@ -342,6 +343,7 @@ static void apply(pcs_world *w, pcs_command *c)
     if (st == PCS_OK) {
         journal_append(w, c);
         q->applied++;
+        PCS_PROBE_COMMAND_APPLIED(c->tick, c->kind, c->source_class, c->source_id, c->seq);
         return;
     }
     q->rejected++;

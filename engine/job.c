@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/probes.h"
 #include "engine/world_internal.h"
 
 static pcs_status check_job(const pcs_job_desc *d)
@@ -167,6 +168,7 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
             pcs_status st = join_and_merge(w, j);
             if (st != PCS_OK)
                 return st;
+            PCS_PROBE_JOB_MERGED(i, j->submit_tick, w->clock.tick);
         }
         j->submit_tick = w->clock.tick;
         pcs_status st = j->desc.copy_inputs(w, j->desc.ctx, j->input);
@@ -176,6 +178,7 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
         if (st != PCS_OK)
             return st;
         j->pending = 1;
+        PCS_PROBE_JOB_SUBMITTED(i, w->clock.tick);
     }
     return PCS_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/probes.h"
 #include "engine/world_internal.h"
 #include "pcsim/math.h"
 
@@ -141,6 +142,10 @@ pcs_status pcs_world_check_build(const pcs_world *w, const char *fn)
 
 static void observe(pcs_world *w, pcs_stage stage, int end)
 {
+    if (end)
+        PCS_PROBE_STAGE_END(w->clock.tick, (int)stage);
+    else
+        PCS_PROBE_STAGE_BEGIN(w->clock.tick, (int)stage);
     if (w->stage_observer)
         w->stage_observer(w->stage_observer_ctx, stage, end, w->clock.tick);
 }
@@ -157,6 +162,8 @@ pcs_status pcs_world_tick(pcs_world *w)
             return st;
         w->sealed = 1;
     }
+    uint64_t tick = w->clock.tick;
+    PCS_PROBE_TICK_BEGIN(tick);
     pcs_events_begin_tick(w);
     pcs_status st = pcs_jobs_before_tick(w);
     for (int s = 0; st == PCS_OK && s < PCS_STAGE_COUNT; s++) {
@@ -171,9 +178,10 @@ pcs_status pcs_world_tick(pcs_world *w)
             pcs_events_deliver(w);
         observe(w, (pcs_stage)s, 1);
     }
-    if (st != PCS_OK)
-        return st;
-    return pcs_clock_advance(&w->clock);
+    if (st == PCS_OK)
+        st = pcs_clock_advance(&w->clock);
+    PCS_PROBE_TICK_END(tick, (int)st);
+    return st;
 }
 
 const pcs_clock *pcs_world_clock(const pcs_world *w)

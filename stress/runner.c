@@ -10,6 +10,7 @@
  * (expect_fail fixtures pass when caught), 1 otherwise, 2 on a usage error.
  */
 #include <regex.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,11 @@ int main(int argc, char **argv)
     if (wsum <= 0.0)
         wsum = 1.0;
     int failures = 0, skipped = 0, inconclusive = 0;
+    cpu_set_t allowed;
+    int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
+    printf("pcsim-stress: %d tests, %.1f s budget, %d CPUs allowed%s\n\n", n,
+           o.per_test_s > 0.0 ? o.per_test_s * n : o.total_s, cpus,
+           PCS_STRESS_TSAN ? ", ThreadSanitizer build" : "");
     double t0 = pcs_stress_now();
     for (int i = 0; i < n; i++) {
         double budget = o.per_test_s > 0.0 ? o.per_test_s : o.total_s * weight_of(sel[i]) / wsum;

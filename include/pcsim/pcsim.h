@@ -22,6 +22,7 @@
 #include "pcsim/math.h"
 #include "pcsim/particles.h"
 #include "pcsim/persist.h"
+#include "pcsim/profile.h"
 #include "pcsim/rayaabb.h"
 #include "pcsim/rng.h"
 #include "pcsim/status.h"

@@ -1,0 +1,232 @@
+/**
+ * @file commands_bench.c
+ * @brief Command submission plus drain: cost per command from submit to applied.
+ *
+ * commands.submit_drain_inline: one thread submits and ticks (a tick after every
+ * commands_per_tick submits): the API's own cost, no cross-core traffic.
+ *
+ * commands.submit_drain: `producers` team threads submit through their own SPSC
+ * source (ring=spsc) or the shared MPSC ring (ring=mpsc) while the harness
+ * thread ticks until every command of the round has been applied. One op = one
+ * command submitted and applied. A refused submit (PCS_E_RATE, ring full)
+ * backs off (PAUSE, then yield) and retries, so the figure includes
+ * back-pressure. With more threads than cores (2 producers + ticking thread
+ * on 2 cores) the figure measures oversubscription as much as the queue. Its baseline is
+ * the inline variant with the same ring.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "pcsim/pcsim.h"
+
+#define CMD_KIND 9u
+#define RING_CAP 4096u
+#define MAX_PRODUCERS 16u
+
+typedef struct cmd_ctx {
+    pcs_world *w;
+    int spsc;
+    unsigned producers;
+    pcs_command_source *src[MAX_PRODUCERS];
+    pcs_bench_team *team;
+    uint64_t applied; /* world thread */
+    uint32_t per_tick;
+} cmd_ctx;
+
+static pcs_status count_apply(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)w;
+    cmd_ctx *c = ctx;
+    c->applied++;
+    pcs_bench_consume_f64(cmd->args[0]);
+    return PCS_OK;
+}
+
+static int parse_ring(const pcs_bench_params *p, int *spsc)
+{
+    const char *ring = pcs_bench_param(p, "ring");
+    if (ring && strcmp(ring, "spsc") == 0)
+        *spsc = 1;
+    else if (ring && strcmp(ring, "mpsc") == 0)
+        *spsc = 0;
+    else
+        return -1;
+    return 0;
+}
+
+static pcs_status submit(cmd_ctx *c, unsigned who, const pcs_command *cmd)
+{
+    return c->spsc ? pcs_command_source_submit(c->src[who], cmd) : pcs_command_submit(c->w, cmd);
+}
+
+static void cmd_teardown(void *ctx)
+{
+    cmd_ctx *c = ctx;
+    pcs_bench_team_stop(c->team);
+    pcs_world_destroy(c->w);
+    free(c);
+}
+
+static cmd_ctx *world_for(const pcs_bench_params *p, unsigned producers)
+{
+    cmd_ctx *c = calloc(1, sizeof *c);
+    if (!c || parse_ring(p, &c->spsc) != 0) {
+        fprintf(stderr, "commands: ring must be spsc or mpsc\n");
+        free(c);
+        return NULL;
+    }
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    cfg.mpsc_capacity = RING_CAP;
+    cfg.max_sources = MAX_PRODUCERS;
+    cfg.journal_capacity = 1024;
+    c->per_tick = cfg.commands_per_tick;
+    c->producers = producers;
+    int ok = pcs_world_create(&cfg, &c->w) == PCS_OK &&
+             pcs_command_handler_register(c->w, CMD_KIND, count_apply, c) == PCS_OK;
+    for (unsigned i = 0; ok && c->spsc && i < producers; i++)
+        ok = pcs_command_source_open(c->w, 1, i, RING_CAP, &c->src[i]) == PCS_OK;
+    if (!ok) {
+        fprintf(stderr, "commands: %s\n", pcs_last_error());
+        cmd_teardown(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Back-off while waiting for the other side: PAUSE for a while, then yield.
+ * Yielding at once would hand whole time slices to unrelated processes on a
+ * busy machine; spinning forever would starve a thread sharing our core. */
+static void backoff(unsigned *spins)
+{
+    if (++*spins < 4096u)
+        __builtin_ia32_pause();
+    else
+        sched_yield();
+}
+
+/* Tick until `target` commands have been applied in total. */
+static void drain_to(cmd_ctx *c, uint64_t target)
+{
+    unsigned idle = 0;
+    while (c->applied < target) {
+        uint64_t before = c->applied;
+        pcs_world_tick(c->w);
+        if (c->applied == before)
+            backoff(&idle);
+        else
+            idle = 0;
+    }
+}
+
+static void *inline_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)info;
+    return world_for(p, 1);
+}
+
+static void inline_run(void *ctx, uint64_t n)
+{
+    cmd_ctx *c = ctx;
+    pcs_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = CMD_KIND;
+    uint64_t target = c->applied + n;
+    for (uint64_t i = 0; i < n; i++) {
+        cmd.args[0] = (double)i;
+        while (submit(c, 0, &cmd) == PCS_E_RATE)
+            pcs_world_tick(c->w);
+        if ((i + 1) % c->per_tick == 0)
+            pcs_world_tick(c->w);
+    }
+    drain_to(c, target);
+}
+
+static void producer(void *ctx, unsigned idx, uint64_t n)
+{
+    cmd_ctx *c = ctx;
+    pcs_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = CMD_KIND;
+    for (uint64_t i = 0; i < n; i++) {
+        cmd.args[0] = (double)i;
+        unsigned spins = 0;
+        while (submit(c, idx, &cmd) == PCS_E_RATE)
+            backoff(&spins); /* ring full: wait for the ticking thread */
+    }
+}
+
+static void *team_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    long long producers = pcs_bench_param_int(p, "producers", 1);
+    if (producers < 1 || producers > MAX_PRODUCERS) {
+        fprintf(stderr, "commands.submit_drain: producers = %lld outside [1, %u]\n", producers,
+                MAX_PRODUCERS);
+        return NULL;
+    }
+    cmd_ctx *c = world_for(p, (unsigned)producers);
+    if (!c)
+        return NULL;
+    c->team = pcs_bench_team_start(c->producers, producer, c);
+    if (!c->team) {
+        cmd_teardown(c);
+        return NULL;
+    }
+    info->threads = (int)c->producers + 1;
+    return c;
+}
+
+static void team_run(void *ctx, uint64_t n)
+{
+    cmd_ctx *c = ctx;
+    uint64_t each = n / c->producers, rest = n - each * c->producers;
+    uint64_t target = c->applied + n;
+    if (each) {
+        pcs_bench_team_go(c->team, each);
+        drain_to(c, target - rest);
+        pcs_bench_team_wait(c->team);
+    }
+    if (rest) { /* fewer ops than producers: the ticking thread submits them */
+        pcs_command cmd;
+        memset(&cmd, 0, sizeof cmd);
+        cmd.kind = CMD_KIND;
+        for (uint64_t i = 0; i < rest; i++)
+            while (submit(c, 0, &cmd) == PCS_E_RATE)
+                pcs_world_tick(c->w);
+    }
+    drain_to(c, target);
+}
+
+static uint64_t cmd_world_allocs(void *ctx)
+{
+    return pcs_world_alloc_count(((cmd_ctx *)ctx)->w);
+}
+
+static const pcs_bench_def submit_inline = {
+    .group = "commands",
+    .name = "submit_drain_inline",
+    .description = "one command submitted and applied, one thread (tick every 512 submits)",
+    .params = {{"ring", "spsc,mpsc"}},
+    .setup = inline_setup,
+    .teardown = cmd_teardown,
+    .run = inline_run,
+    .world_allocs = cmd_world_allocs,
+};
+PCS_BENCH_REGISTER(submit_inline)
+
+static const pcs_bench_def submit_team = {
+    .group = "commands",
+    .name = "submit_drain",
+    .description = "one command submitted by a producer thread and applied by the ticking thread",
+    .params = {{"producers", "1,2"}, {"ring", "spsc,mpsc"}},
+    .baseline = "commands.submit_drain_inline",
+    .min_batch = 65536, /* several ms per round: the team wake-up is amortised */
+    .setup = team_setup,
+    .teardown = cmd_teardown,
+    .run = team_run,
+    .world_allocs = cmd_world_allocs,
+};
+PCS_BENCH_REGISTER(submit_team)
