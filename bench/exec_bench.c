@@ -251,12 +251,21 @@ static void *xb_world_setup(const pcs_bench_params *p, pcs_bench_info *info)
                            &b->field) != PCS_OK)
         goto fail;
     uint32_t writes[] = {b->field};
-    pcs_system_desc sys = {.name = "bench.fast", .stage = PCS_STAGE_HEAT, .fn = xb_fast,
-                           .ctx = b, .writes = writes, .n_writes = 1};
-    pcs_job_desc d = {.name = "bench.slow", .domain = PCS_DOMAIN_SLOW, .n_chunks = XB_CHUNKS,
+    pcs_system_desc sys = {.name = "bench.fast",
+                           .stage = PCS_STAGE_HEAT,
+                           .fn = xb_fast,
+                           .ctx = b,
+                           .writes = writes,
+                           .n_writes = 1};
+    pcs_job_desc d = {.name = "bench.slow",
+                      .domain = PCS_DOMAIN_SLOW,
+                      .n_chunks = XB_CHUNKS,
                       .input_bytes = sizeof(double) * XB_NX * XB_NY,
-                      .output_bytes = sizeof(double) * XB_SLOW_ROWS, .copy_inputs = xb_copy,
-                      .run_chunk = xb_slow_chunk, .merge = xb_merge, .ctx = b};
+                      .output_bytes = sizeof(double) * XB_SLOW_ROWS,
+                      .copy_inputs = xb_copy,
+                      .run_chunk = xb_slow_chunk,
+                      .merge = xb_merge,
+                      .ctx = b};
     if (pcs_system_register(b->w, &sys, NULL) != PCS_OK ||
         pcs_job_register(b->w, &d, NULL) != PCS_OK)
         goto fail;

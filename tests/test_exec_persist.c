@@ -1,6 +1,7 @@
 /**
  * @file test_exec_persist.c
- * @brief A pool across save/load (runs in flight neither race the load nor get lost); no allocation per run.
+ * @brief A pool across save/load (runs in flight neither race the load nor get lost); no allocation
+ * per run.
  *
  * The fixture's job is submitted at 3, 23, 43, ...; at tick 30 the run of 23
  * is in flight on the workers. Saving there and loading into a world that is
