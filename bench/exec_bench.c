@@ -187,12 +187,46 @@ PCS_BENCH_REGISTER(xb_steal)
 #define XB_SLOW_ROWS (XB_NY / XB_CHUNKS)
 #define XB_SLOW_SWEEPS 5u /* the slow job: ~300 us per run, ~25 % of the 20-tick window */
 
+/* Per-tick CPU time of the ticking thread, kept besides the harness's wall
+ * time: on a shared machine wall-time tails are mostly preemption by other
+ * processes, which thread CPU time does not count. */
+#define XB_CPU_SAMPLES (1u << 21)
+
 typedef struct xb_world {
     pcs_world *w;
     pcs_exec *pool;
     uint32_t field;
-    double input[XB_NY][XB_NX];
+    uint32_t *cpu_ns; /* XB_CPU_SAMPLES */
+    uint32_t n_cpu;
+    int workers, pin;
 } xb_world;
+
+static uint64_t xb_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int xb_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void xb_print_cpu(xb_world *b)
+{
+    if (b->n_cpu == 0)
+        return;
+    qsort(b->cpu_ns, b->n_cpu, sizeof *b->cpu_ns, xb_cmp_u32);
+    uint32_t n = b->n_cpu;
+    fprintf(stderr,
+            "# exec.fast_tick workers=%d pin=%d: host CPU time per tick over %u ticks: "
+            "p50 %.1f us, p90 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us\n",
+            b->workers, b->pin, n, b->cpu_ns[n / 2] / 1e3, b->cpu_ns[(uint64_t)n * 90 / 100] / 1e3,
+            b->cpu_ns[(uint64_t)n * 99 / 100] / 1e3, b->cpu_ns[(uint64_t)n * 999 / 1000] / 1e3,
+            b->cpu_ns[n - 1] / 1e3);
+}
 
 /* FAST: one explicit diffusion sweep over the field (tens of microseconds). */
 static pcs_status xb_fast(pcs_world *w, void *ctx)
@@ -248,8 +282,11 @@ static void *xb_world_setup(const pcs_bench_params *p, pcs_bench_info *info)
     xb_world *b = calloc(1, sizeof *b);
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);
-    if (!b || pcs_world_create(&cfg, &b->w) != PCS_OK)
+    if (!b || !(b->cpu_ns = malloc(sizeof *b->cpu_ns * XB_CPU_SAMPLES)) ||
+        pcs_world_create(&cfg, &b->w) != PCS_OK)
         goto fail;
+    b->workers = (int)pcs_bench_param_int(p, "workers", 0);
+    b->pin = (int)pcs_bench_param_int(p, "pin", 1);
     if (pcs_store_register(b->w, "bench.field", sizeof(double), XB_NX * XB_NY, PCS_STORE_STATE,
                            &b->field) != PCS_OK)
         goto fail;
@@ -281,6 +318,7 @@ fail:
     if (b) {
         pcs_world_destroy(b->w);
         pcs_exec_destroy(b->pool);
+        free(b->cpu_ns);
     }
     free(b);
     return NULL;
@@ -299,16 +337,23 @@ static void xb_world_teardown(void *ctx)
                 (unsigned long long)st.waits_timed_out, (unsigned long long)st.chunks_stolen,
                 (unsigned long long)(st.chunks_stolen + st.chunks_worker),
                 (double)st.wait_ns_max / 1e3);
+    xb_print_cpu(b);
     pcs_world_destroy(b->w);
     pcs_exec_destroy(b->pool);
+    free(b->cpu_ns);
     free(b);
 }
 
 static void xb_tick_run(void *ctx, uint64_t n)
 {
     xb_world *b = ctx;
-    for (uint64_t k = 0; k < n; k++)
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t t0 = xb_thread_cpu_ns();
         pcs_world_tick(b->w);
+        uint64_t dt = xb_thread_cpu_ns() - t0;
+        if (b->n_cpu < XB_CPU_SAMPLES)
+            b->cpu_ns[b->n_cpu++] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+    }
     pcs_bench_consume_u64(pcs_world_clock(b->w)->tick);
 }
 
