@@ -91,6 +91,7 @@ static const pcs_bench_def detached = {
     .group = "tick",
     .name = "empty_world_profile_detached",
     .description = "tick.empty_world after attaching and detaching a profile (profile off)",
+    .modes = PCS_BENCH_AVGT | PCS_BENCH_SAMPLE,
     .baseline = "tick.empty_world",
     .setup = detached_setup,
     .teardown = prof_teardown,

@@ -23,17 +23,31 @@ typedef struct run_opts {
     int quiet, json, realtime;
 } run_opts;
 
+#define HOST_MAX_TIMELINE 64
+
 /** A scripted command resolved against the built world. */
 typedef struct host_action {
     uint64_t tick;
     pcs_command cmd;
 } host_action;
 
+/** Totals over the reader threads at the end of a run. */
+typedef struct reader_totals {
+    uint32_t threads;
+    uint64_t reads, retries, max_staleness, events_read, events_missed, bad_values;
+} reader_totals;
+
+typedef struct pcs_snapshot_pool pcs_snapshot_pool;
+typedef struct pcs_profile pcs_profile;
+
 typedef struct host {
     run_opts opt;
+    pcs_snapshot_pool *pool;     /**< the world's snapshot pool */
+    pcs_profile *profile;        /**< per-stage timers of the run */
+    reader_totals reader_totals;
     scenario scn;
     pcs_world *world;
-    pcs_exec *pool;              /**< slow-job workers (exec.h), attached to world */
+    pcs_exec *exec;              /**< slow-job workers (exec.h), attached to world */
     void *plant;                 /**< physics plant (cli/plant.c) */
     host_action *actions;        /**< script or replayed journal, in tick order */
     uint32_t n_actions;
@@ -46,8 +60,9 @@ typedef struct host {
     uint64_t start_tick;
     FILE *csv, *journal;
     uint64_t journal_cursor;
-    uint32_t timeline_channels[16];
+    uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;
+    uint32_t timeline_per_line;  /**< channels per printed line (one unit) */
 } host;
 
 /** Print to stderr "pcsim: <msg>" and return @p code. */
@@ -66,6 +81,10 @@ void plant_timeline_channels(host *h);
 int script_start(host *h);
 void script_before_tick(host *h, uint64_t tick);
 void script_stop(host *h);
+
+/* cli/readers.c: reader threads on the snapshot pool. */
+int readers_start(host *h);
+void readers_stop_all(host *h);
 
 /* cli/report.c: events, timeline, CSV, summary. */
 void report_events(void *ctx, const pcs_event *ev, uint32_t n);

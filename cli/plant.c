@@ -1,46 +1,301 @@
 /**
  * @file plant.c
- * @brief Scenario plant sections -> physics plant; script names -> commands.
+ * @brief Scenario "units" -> physics plant; script names -> commands; event
+ *        texts and timeline channels for the console.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/jsonr.h"
 #include "cli/plant.h"
+#include "pcsim/plant.h"
+#include "pcsim/water.h"
+
+static pcs_plant_unit_config unit_cfg[PCS_PLANT_MAX_UNITS];
+static char unit_names[PCS_PLANT_MAX_UNITS][16];
+static uint32_t n_units;
+
+static int parse_pump(jr_ctx *c, json_t *u, pcs_hyd_pump *p)
+{
+    static const char *const keys[] = {"rated_flow_kg_s", "rated_dp_pa", "inertia_kg_m2",
+                                       "rated_speed_rad_s", NULL};
+    json_t *o = jr_obj(c, u, "pump");
+    if (!o)
+        return c->failed ? -1 : 0;
+    size_t s = jr_push_key(c, "pump");
+    int rc = jr_only_keys(c, o, keys);
+    rc |= jr_num(c, o, "rated_flow_kg_s", 1.0, 1e5, &p->rated_flow_kg_s);
+    rc |= jr_num(c, o, "rated_dp_pa", 1e3, 1e8, &p->rated_dp_pa);
+    rc |= jr_num(c, o, "inertia_kg_m2", 1.0, 1e6, &p->inertia_kg_m2);
+    rc |= jr_num(c, o, "rated_speed_rad_s", 1.0, 1e4, &p->rated_speed_rad_s);
+    jr_pop(c, s);
+    return rc ? -1 : 0;
+}
+
+static int parse_unit(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, char *name)
+{
+    static const char *const keys[] = {
+        "name",        "nominal_power_w", "initial_power_fraction", "loops", "sg_nodes",
+        "t_hot_k",     "t_cold_k",        "sg_pressure_pa",         "pump",  "generation_time_s",
+        "mtc_per_k",   "doppler_coef",    "boron_ppm",              "rod_speed_per_s",
+        "scram_drop_time_s", "control_bank_position", NULL};
+    if (!json_is_object(u))
+        return jr_fail(c, "expected an object");
+    pcs_plant_unit_config_default(cfg);
+    const char *nm = NULL;
+    double bank_pos = cfg->core.banks[0].initial_pos, speed = cfg->core.banks[0].speed_per_s;
+    int rc = jr_only_keys(c, u, keys);
+    rc |= jr_str_req(c, u, "name", &nm);
+    rc |= jr_num(c, u, "nominal_power_w", 1e6, 1e11, &cfg->core.nominal_power_w);
+    rc |= jr_num(c, u, "initial_power_fraction", 0.0, 1.2, &cfg->core.initial_power_fraction);
+    rc |= jr_u32(c, u, "loops", 1, PCS_PLANT_MAX_LOOPS, &cfg->n_loops);
+    rc |= jr_u32(c, u, "sg_nodes", 1, PCS_PLANT_MAX_SG_NODES, &cfg->n_sg_nodes);
+    rc |= jr_num(c, u, "t_hot_k", 273.15, 700.0, &cfg->t_hot_k);
+    rc |= jr_num(c, u, "t_cold_k", 273.15, 700.0, &cfg->t_cold_k);
+    rc |= jr_num(c, u, "sg_pressure_pa", 1e5, 2.2e7, &cfg->sg_pressure_pa);
+    rc |= jr_num(c, u, "generation_time_s", 1e-8, 1e-2, &cfg->core.kinetics.generation_time_s);
+    rc |= jr_num(c, u, "mtc_per_k", -1e-2, 1e-2, &cfg->core.feedback.mtc_per_k);
+    rc |= jr_num(c, u, "doppler_coef", -1.0, 1.0, &cfg->core.feedback.doppler_coef);
+    rc |= jr_num(c, u, "boron_ppm", 0.0, 10000.0, &cfg->core.boron_ppm);
+    rc |= jr_num(c, u, "rod_speed_per_s", 1e-6, 1.0, &speed);
+    rc |= jr_num(c, u, "scram_drop_time_s", 0.01, 60.0, &cfg->core.scram_drop_time_s);
+    rc |= jr_num(c, u, "control_bank_position", 0.0, 1.0, &bank_pos);
+    rc |= parse_pump(c, u, &cfg->pump);
+    if (rc)
+        return -1;
+    if (strlen(nm) >= 16)
+        return jr_fail(c, "name '%s' is longer than 15 characters", nm);
+    cfg->core.banks[0].initial_pos = bank_pos;
+    for (uint32_t b = 0; b < cfg->core.n_banks; b++)
+        cfg->core.banks[b].speed_per_s = speed;
+    if (cfg->core.boron_ppm != cfg->core.feedback.boron_ref_ppm)
+        cfg->core.feedback.boron_ref_ppm = cfg->core.boron_ppm; /* critical at its own boron */
+    strcpy(name, nm);
+    return 0;
+}
+
+static int parse_units(host *h, char *err, size_t err_len)
+{
+    jr_ctx c = {.file = h->scn.source};
+    snprintf(c.path, sizeof c.path, "$");
+    json_t *arr = jr_arr(&c, h->scn.doc, "units");
+    n_units = 0;
+    if (!arr) {
+        snprintf(err, err_len, "%s", c.msg);
+        return c.failed ? -1 : 0;
+    }
+    size_t p = jr_push_key(&c, "units");
+    if (json_array_size(arr) > PCS_PLANT_MAX_UNITS) {
+        jr_fail(&c, "%zu units; at most %u", json_array_size(arr), PCS_PLANT_MAX_UNITS);
+        snprintf(err, err_len, "%s", c.msg);
+        return -1;
+    }
+    for (uint32_t i = 0; i < (uint32_t)json_array_size(arr); i++) {
+        size_t q = jr_push_index(&c, i);
+        if (parse_unit(&c, json_array_get(arr, i), &unit_cfg[i], unit_names[i]) != 0) {
+            snprintf(err, err_len, "%s", c.msg);
+            return -1;
+        }
+        char want[16];
+        snprintf(want, sizeof want, "u%u", i + 1);
+        if (strcmp(unit_names[i], want) != 0) {
+            jr_fail(&c, "unit %u must be named '%s' (channels are prefixed with it), not '%s'",
+                    i + 1, want, unit_names[i]);
+            snprintf(err, err_len, "%s", c.msg);
+            return -1;
+        }
+        jr_pop(&c, q);
+        n_units++;
+    }
+    jr_pop(&c, p);
+    return 0;
+}
 
 int plant_build(host *h, char *err, size_t err_len)
 {
-    (void)h;
-    (void)err;
-    (void)err_len;
+    if (parse_units(h, err, err_len) != 0)
+        return -1;
+    if (n_units == 0)
+        return 0;
+    pcs_plant *p = NULL;
+    if (pcs_plant_build(h->world, unit_cfg, n_units, &p) != PCS_OK) {
+        snprintf(err, err_len, "%s: $.units: %s", h->scn.source, pcs_last_error());
+        return -1;
+    }
+    h->plant = p;
+    return 0;
+}
+
+/* "u2" -> 2; "u2.pump3" -> 2 and element "pump3". */
+static int parse_target(const char *target, uint32_t *unit, const char **element)
+{
+    char *end;
+    if (target[0] != 'u')
+        return -1;
+    unsigned long u = strtoul(target + 1, &end, 10);
+    if (end == target + 1 || u < 1 || u > n_units)
+        return -1;
+    *unit = (uint32_t)u;
+    *element = *end == '.' ? end + 1 : (*end ? NULL : "");
+    return *element ? 0 : -1;
+}
+
+static int bank_index(uint32_t unit, const char *name)
+{
+    const pcs_unit_config *c = &unit_cfg[unit - 1].core;
+    for (uint32_t b = 0; b < c->n_banks; b++)
+        if (strcmp(c->banks[b].name, name) == 0)
+            return (int)b;
+    return -1;
+}
+
+static int pump_index(uint32_t unit, const char *element)
+{
+    unsigned k;
+    char tail;
+    if (sscanf(element, "pump%u%c", &k, &tail) != 1 || k < 1 || k > unit_cfg[unit - 1].n_loops)
+        return -1;
+    return (int)k - 1;
+}
+
+typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP } target_form;
+
+typedef struct action_def {
+    const char *name;
+    uint32_t kind;
+    target_form form;
+    const char *help;
+} action_def;
+
+static const action_def actions[] = {
+    {"rod_position", PCS_UNIT_CMD_ROD_POSITION, ARG_BANK, "target uN.BANK, value position [0, 1]"},
+    {"rod_speed", PCS_UNIT_CMD_ROD_SPEED, ARG_BANK, "target uN.BANK, value travel per s"},
+    {"scram", PCS_UNIT_CMD_SCRAM, ARG_UNIT, "target uN"},
+    {"reset", PCS_UNIT_CMD_RESET, ARG_UNIT, "target uN"},
+    {"boron", PCS_UNIT_CMD_BORON, ARG_UNIT, "target uN, value ppm"},
+    {"pump_trip", PCS_CMD_PUMP_TRIP, ARG_PUMP, "target uN.pumpK"},
+    {"pump_start", PCS_CMD_PUMP_START, ARG_PUMP, "target uN.pumpK, value speed fraction"},
+    {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W"},
+    {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa"},
+};
+
+static int fill_action(const action_def *d, uint32_t unit, const char *element, double value,
+                       pcs_command *out, char *why, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = d->kind;
+    if (d->form == ARG_BANK) {
+        int b = bank_index(unit, element);
+        if (b < 0)
+            return snprintf(why, len, "no control bank '%s' in u%u", element, unit), -1;
+        out->target = unit;
+        out->args[0] = b;
+        out->args[1] = value;
+    } else if (d->form == ARG_PUMP) {
+        int k = pump_index(unit, element);
+        if (k < 0)
+            return snprintf(why, len, "no pump '%s' in u%u (pump1..pump%u)", element, unit,
+                            unit_cfg[unit - 1].n_loops),
+                   -1;
+        out->target = PCS_HYD_TARGET(unit - 1, (uint32_t)k);
+        out->args[0] = value;
+    } else {
+        out->target = (d->kind >= 32 && d->kind < 48) ? PCS_HYD_TARGET(unit - 1, 0) : unit;
+        out->args[0] = value;
+    }
+    if (d->kind == PCS_CMD_SG_SECONDARY_T &&
+        pcs_water_tsat(value, &out->args[0]) != PCS_OK) /* pressure -> saturation T */
+        return snprintf(why, len, "%s", pcs_last_error()), -1;
     return 0;
 }
 
 int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command *out, char *err,
                          size_t err_len)
 {
-    (void)out;
-    snprintf(err, err_len, "%s: $.script[%zu].command: unknown command '%s'", h->scn.source,
-             index, a->command);
-    return -1;
+    const action_def *d = NULL;
+    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
+        if (strcmp(actions[i].name, a->command) == 0)
+            d = &actions[i];
+    if (!d) {
+        snprintf(err, err_len, "%s: $.script[%zu].command: unknown command '%s'", h->scn.source,
+                 index, a->command);
+        return -1;
+    }
+    uint32_t unit;
+    const char *element;
+    char why[300];
+    if (parse_target(a->target, &unit, &element) != 0 ||
+        (d->form == ARG_UNIT && element[0] != '\0')) {
+        snprintf(err, err_len, "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units "
+                               "u1..u%u)",
+                 h->scn.source, index, a->target, d->name, d->help, n_units);
+        return -1;
+    }
+    if (fill_action(d, unit, element, a->value, out, why, sizeof why) != 0) {
+        snprintf(err, err_len, "%s: $.script[%zu].target: %s", h->scn.source, index, why);
+        return -1;
+    }
+    return 0;
 }
 
 void plant_timeline_channels(host *h)
 {
+    static const char *const per_unit[] = {"core.power", "core.t_inlet", "loop1.t_hot",
+                                           "rcs.pressure", "core.flow", "rods.pos"};
     h->n_timeline = 0;
+    for (uint32_t u = 1; u <= n_units; u++)
+        for (size_t k = 0; k < sizeof per_unit / sizeof per_unit[0]; k++) {
+            char name[64];
+            uint32_t id;
+            snprintf(name, sizeof name, "u%u.%s", u, per_unit[k]);
+            if (h->n_timeline < HOST_MAX_TIMELINE &&
+                pcs_channel_find(h->world, name, &id) == PCS_OK)
+                h->timeline_channels[h->n_timeline++] = id;
+        }
+    h->timeline_per_line = sizeof per_unit / sizeof per_unit[0];
+}
+
+static const char *trip_cause(uint32_t bits)
+{
+    return (bits & PCS_UNIT_TRIP_MANUAL) ? "manual" : "protection";
 }
 
 int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t len)
 {
     (void)h;
+    const double *v = ev->values;
     switch (ev->kind) {
     case PCS_EV_COMMAND_REJECTED:
-        snprintf(out, len, "command kind %u from source (%g, %g) seq %g rejected: %s",
-                 ev->subject, ev->values[0], ev->values[1], ev->values[2],
-                 pcs_status_str((pcs_status)(int)ev->values[3]));
-        return 1;
+        return snprintf(out, len, "command kind %u from source (%g, %g) seq %g rejected: %s",
+                        ev->subject, v[0], v[1], v[2], pcs_status_str((pcs_status)(int)v[3])),
+               1;
     case PCS_EV_EVENT_OVERFLOW:
-        snprintf(out, len, "%g events dropped (event buffer full)", ev->values[0]);
-        return 1;
+        return snprintf(out, len, "%g events dropped (event buffer full)", v[0]), 1;
+    case PCS_EV_UNIT_SCRAM:
+        return snprintf(out, len, "u%u SCRAM (%s, cause bits 0x%x) at %.1f MW, rho %.5f",
+                        ev->subject, trip_cause((uint32_t)v[0]), (unsigned)v[0], v[1] / 1e6, v[2]),
+               1;
+    case PCS_EV_UNIT_SCRAM_RESET:
+        return snprintf(out, len, "u%u scram reset", ev->subject), 1;
+    case PCS_EV_UNIT_ROD_AT_LIMIT:
+        return snprintf(out, len, "u%u rod bank %g at %s", ev->subject, v[0],
+                        v[1] > 0.5 ? "top" : "bottom"),
+               1;
+    case PCS_EV_UNIT_OUT_OF_RANGE:
+        return snprintf(out, len, "u%u value out of range (quantity %g): %g clamped to %g",
+                        ev->subject, v[0], v[1], v[2]),
+               1;
+    case PCS_EV_PUMP_TRIPPED:
+    case PCS_EV_PUMP_STARTED:
+        return snprintf(out, len, "u%u pump%u %s at %.1f rad/s", (ev->subject >> 10) + 1,
+                        (ev->subject & 1023u) + 1,
+                        ev->kind == PCS_EV_PUMP_TRIPPED ? "TRIPPED" : "started", v[0]),
+               1;
+    case PCS_EV_FUEL_RANGE:
+        return snprintf(out, len, "u%u fuel model range flag 0x%x: %g (limit %g)",
+                        ev->subject + 1, (unsigned)v[0], v[1], v[2]),
+               1;
     default:
         return 0;
     }

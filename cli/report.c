@@ -9,6 +9,7 @@
 
 #include "cli/host.h"
 #include "cli/plant.h"
+#include "pcsim/profile.h"
 
 static double sim_time(const host *h)
 {
@@ -27,16 +28,22 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
     }
 }
 
+/* One line per unit: the short name after the unit prefix, value and unit. */
 void report_timeline(host *h)
 {
-    printf("t=%9.1f s |", sim_time(h));
+    uint32_t per = h->timeline_per_line ? h->timeline_per_line : 1;
     for (uint32_t i = 0; i < h->n_timeline; i++) {
         pcs_channel_info info;
         pcs_channel_get(h->world, h->timeline_channels[i], &info);
-        printf(" %s=%.4g%s%s", info.name, pcs_channel_value(h->world, h->timeline_channels[i]),
-               info.unit[0] ? " " : "", info.unit);
+        const char *dot = strchr(info.name, '.');
+        if (i % per == 0)
+            printf("t=%8.1f s %.*s |", sim_time(h), (int)(dot ? dot - info.name : 0), info.name);
+        printf(" %s %.5g%s%s", dot ? dot + 1 : info.name,
+               pcs_channel_value(h->world, h->timeline_channels[i]), info.unit[0] ? " " : "",
+               info.unit);
+        if (i % per == per - 1 || i + 1 == h->n_timeline)
+            printf("\n");
     }
-    printf("\n");
 }
 
 void report_csv_header(host *h)
@@ -73,6 +80,24 @@ static double pct_us(const uint64_t *sorted, uint64_t n, double p)
     return (double)sorted[k] / 1000.0;
 }
 
+/* Per-stage latency from the profile module, stages that ran systems only. */
+static void report_stages(const host *h)
+{
+    if (h->opt.json || !h->profile)
+        return;
+    printf("stage time us (p50 / p95 / p99 / max):\n");
+    for (int s = 0; s < PCS_STAGE_COUNT; s++) {
+        pcs_profile_stats st;
+        if (pcs_system_count(h->world, (pcs_stage)s) == 0 && s != PCS_STAGE_COMMANDS)
+            continue;
+        if (pcs_profile_stage_stats(h->profile, (pcs_stage)s, &st) != PCS_OK || !st.count)
+            continue;
+        printf("  %-11s %8.2f %8.2f %8.2f %9.2f\n", pcs_stage_name((pcs_stage)s),
+               (double)st.p50_ns / 1e3, (double)st.p95_ns / 1e3, (double)st.p99_ns / 1e3,
+               (double)st.max_ns / 1e3);
+    }
+}
+
 void report_summary(host *h, uint64_t wall_ns)
 {
     uint64_t n = h->ticks_run;
@@ -81,12 +106,16 @@ void report_summary(host *h, uint64_t wall_ns)
     pcs_command_stats_get(h->world, &cs);
     double wall_s = (double)wall_ns * 1e-9;
     uint64_t hash = pcs_world_state_hash(h->world);
+    const reader_totals *rt = &h->reader_totals;
     const char *fmt_json =
         "{\"scenario\":\"%s\",\"ticks\":%" PRIu64 ",\"sim_seconds\":%.3f,\"wall_seconds\":%.3f,"
         "\"ticks_per_second\":%.1f,\"tick_us\":{\"p50\":%.2f,\"p95\":%.2f,\"p99\":%.2f,"
         "\"max\":%.2f},\"commands\":{\"submitted\":%" PRIu64 ",\"applied\":%" PRIu64
         ",\"rejected\":%" PRIu64 ",\"refused\":%" PRIu64 "},\"events_dropped\":%" PRIu64
-        ",\"tick_allocations\":%" PRIu64 ",\"state_hash\":\"%016" PRIx64 "\"}\n";
+        ",\"tick_allocations\":%" PRIu64 ",\"readers\":{\"threads\":%u,\"reads\":%" PRIu64
+        ",\"retries\":%" PRIu64 ",\"max_staleness\":%" PRIu64 ",\"events_read\":%" PRIu64
+        ",\"events_missed\":%" PRIu64 ",\"non_finite\":%" PRIu64 "},\"state_hash\":\"%016" PRIx64
+        "\"}\n";
     const char *fmt_text =
         "\n== summary: %s\n"
         "ticks %" PRIu64 ", simulated %.1f s, wall %.3f s, %.0f ticks/s\n"
@@ -94,10 +123,15 @@ void report_summary(host *h, uint64_t wall_ns)
         "commands: submitted %" PRIu64 ", applied %" PRIu64 ", rejected %" PRIu64
         ", refused (queue full) %" PRIu64 "\n"
         "events dropped %" PRIu64 ", allocations during ticks %" PRIu64 "\n"
+        "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
+        " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
         "final state hash %016" PRIx64 "\n";
     printf(h->opt.json ? fmt_json : fmt_text, h->scn.name, n, sim_time(h), wall_s,
            wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(h->tick_ns, n, 50),
            pct_us(h->tick_ns, n, 95), pct_us(h->tick_ns, n, 99), pct_us(h->tick_ns, n, 100),
            cs.submitted, cs.applied, cs.rejected, cs.refused,
-           pcs_world_events_dropped(h->world), h->tick_allocations, hash);
+           pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads, rt->reads,
+           rt->retries, rt->max_staleness, rt->events_read, rt->events_missed, rt->bad_values,
+           hash);
+    report_stages(h);
 }

@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "cli/host.h"
+#include "pcsim/profile.h"
+#include "pcsim/snapshot.h"
 
 int host_fail(int code, const char *fmt, ...)
 {
@@ -154,9 +156,9 @@ static int start_pool(host *h)
     cfg.workers = h->scn.world.workers;
     cfg.warn = pool_warning;
     cfg.warn_ctx = h;
-    if (pcs_exec_create(&cfg, &h->pool) != PCS_OK)
+    if (pcs_exec_create(&cfg, &h->exec) != PCS_OK)
         return host_fail(2, "worker pool: %s", pcs_last_error());
-    if (pcs_exec_attach(h->pool, h->world) != PCS_OK)
+    if (pcs_exec_attach(h->exec, h->world) != PCS_OK)
         return host_fail(2, "worker pool: %s", pcs_last_error());
     return 0;
 }
@@ -170,6 +172,10 @@ static int build_world(host *h)
         return host_fail(2, "%s", err);
     if (!h->opt.replay && resolve_script(h) != 0)
         return 2;
+    if (pcs_snapshot_attach(h->world, NULL, &h->pool) != PCS_OK)
+        return host_fail(1, "snapshot: %s", pcs_last_error());
+    if (pcs_profile_attach(h->world, &h->profile) != PCS_OK)
+        return host_fail(1, "profile: %s", pcs_last_error());
     pcs_world_set_event_callback(h->world, report_events, h);
     plant_timeline_channels(h);
     if (h->opt.load) {
@@ -191,6 +197,8 @@ static int open_outputs(host *h)
                 h->scn.source, h->start_tick);
     if (h->csv)
         report_csv_header(h);
+    if (h->opt.trace && pcs_profile_trace_begin(h->opt.trace) != PCS_OK)
+        return host_fail(2, "--trace: %s", pcs_last_error());
     h->tick_ns = calloc(h->scn.run_ticks + 1, sizeof *h->tick_ns);
     return h->tick_ns ? 0 : host_fail(1, "out of memory");
 }
@@ -246,12 +254,16 @@ static int tick_loop(host *h)
 
 static void host_free(host *h)
 {
+    if (h->opt.trace && pcs_profile_tracing() && pcs_profile_trace_end() != PCS_OK)
+        host_fail(1, "--trace: %s", pcs_last_error());
+    pcs_profile_detach(h->profile);
+    h->profile = NULL;
     if (h->csv)
         fclose(h->csv);
     if (h->journal)
         fclose(h->journal);
-    pcs_world_destroy(h->world); /* before the pool: unbinds its jobs */
-    pcs_exec_destroy(h->pool);
+    pcs_world_destroy(h->world); /* before the worker pool: unbinds its jobs */
+    pcs_exec_destroy(h->exec);
     scenario_free(&h->scn);
     free(h->actions);
     free(h->tick_ns);
@@ -282,13 +294,15 @@ int host_run(host *h, int (*after_build)(host *h))
         rc = open_outputs(h);
     if (!rc)
         rc = script_start(h);
+    if (!rc)
+        rc = readers_start(h);
     if (rc) {
         host_free(h);
         return rc;
     }
     /* Keep this (the ticking) thread on the core the workers left free. Only
      * now: threads started later would inherit the binding. */
-    if (pcs_exec_worker_count(h->pool) > 0 && pcs_exec_pin_host(h->pool) != PCS_OK)
+    if (pcs_exec_worker_count(h->exec) > 0 && pcs_exec_pin_host(h->exec) != PCS_OK)
         pool_warning(h, pcs_last_error());
     uint64_t allocs = pcs_world_alloc_count(h->world);
     uint64_t t0 = host_now_ns();
@@ -296,6 +310,7 @@ int host_run(host *h, int (*after_build)(host *h))
     uint64_t wall = host_now_ns() - t0;
     h->tick_allocations = pcs_world_alloc_count(h->world) - allocs;
     script_stop(h);
+    readers_stop_all(h);
     if (!rc)
         rc = finish(h, wall);
     host_free(h);

@@ -70,6 +70,8 @@ static pcs_status check_node(const pcs_hyd_node *n, uint32_t i)
         return bad("nodes", i, "volume_m3", n->volume_m3, "(0, inf)");
     if (!(n->compliance_kg_pa >= 0.0) || !pcs_isfinite(n->compliance_kg_pa))
         return bad("nodes", i, "compliance_kg_pa", n->compliance_kg_pa, "[0, inf)");
+    if (n->t_init_k != 0.0 && !(n->t_init_k >= 273.15 && n->t_init_k <= 2000.0))
+        return bad("nodes", i, "t_init_k", n->t_init_k, "0 or [273.15, 2000]");
     if ((unsigned)n->role > PCS_HYD_PRESSURIZER)
         return bad("nodes", i, "role", n->role, "[0, 3]");
     return PCS_OK;
@@ -175,7 +177,8 @@ static void initial_state(pcs_world *w, pcs_hydraulics *h)
     double *target = pcs_store_data(w, h->s_motor), *pzr = pcs_store_data(w, h->s_pzr);
     for (uint32_t i = 0; i < c->n_nodes; i++) {
         mass[i] = c->rho_kg_m3 * h->nodes[i].volume_m3;
-        hh[i] = c->cp_j_kg_k * (c->t_init_k - c->t_ref_k);
+        double t0 = h->nodes[i].t_init_k > 0.0 ? h->nodes[i].t_init_k : c->t_init_k;
+        hh[i] = c->cp_j_kg_k * (t0 - c->t_ref_k);
         p[i] = c->p_init_pa;
         h->compliance[i] = h->nodes[i].compliance_kg_pa > 0.0
                                ? h->nodes[i].compliance_kg_pa
@@ -323,44 +326,67 @@ static pcs_status analyse(pcs_world *w, pcs_hydraulics *h)
     return PCS_OK;
 }
 
-static pcs_hydraulics *target_of(void *ctx)
+/* Every network of a world shares one set of handlers, which dispatch on the
+ * target's unit; the registry lives in a scratch store found by name. */
+#define HYD_REGISTRY_STORE "hyd.registry"
+
+typedef struct hyd_registry {
+    pcs_hydraulics *nets[PCS_HYD_MAX_UNITS];
+} hyd_registry;
+
+static pcs_hydraulics *target_of(void *ctx, const pcs_command *cmd, uint32_t *element)
 {
-    return ctx;
+    hyd_registry *r = ctx;
+    uint32_t unit = cmd->target >> 10;
+    *element = cmd->target & 1023u;
+    pcs_hydraulics *h = unit < PCS_HYD_MAX_UNITS ? r->nets[unit] : NULL;
+    if (!h)
+        pcs_error_set(PCS_E_INVAL, "hydraulics command %u: no network for unit %u (target %u)",
+                      cmd->kind, unit, cmd->target);
+    return h;
 }
 
 static pcs_status cmd_pump(pcs_world *w, void *ctx, const pcs_command *cmd)
 {
-    pcs_hydraulics *h = target_of(ctx);
-    if (cmd->target >= h->cfg.n_pumps)
-        return pcs_error_set(PCS_E_INVAL, "pump command: pump %u is outside [0, %u)",
-                             cmd->target, h->cfg.n_pumps);
+    uint32_t k;
+    pcs_hydraulics *h = target_of(ctx, cmd, &k);
+    if (!h)
+        return PCS_E_INVAL;
+    if (k >= h->cfg.n_pumps)
+        return pcs_error_set(PCS_E_INVAL, "pump command: pump %u is outside [0, %u)", k,
+                             h->cfg.n_pumps);
     double *target = pcs_store_data(w, h->s_motor), *speed = pcs_store_data(w, h->s_speed);
     double frac = cmd->kind == PCS_CMD_PUMP_TRIP ? 0.0 : (cmd->args[0] > 0 ? cmd->args[0] : 1.0);
     if (frac > 1.5)
         return pcs_error_set(PCS_E_INVAL, "pump start: speed fraction %g is outside (0, 1.5]",
                              frac);
-    target[cmd->target] = frac * h->pumps[cmd->target].rated_speed_rad_s;
+    target[k] = frac * h->pumps[k].rated_speed_rad_s;
     pcs_event_emit(w, frac > 0 ? PCS_EV_PUMP_STARTED : PCS_EV_PUMP_TRIPPED,
-                   h->unit * 100 + cmd->target, speed[cmd->target], frac, 0, 0);
+                   PCS_HYD_TARGET(h->unit, k), speed[k], frac, 0, 0);
     return PCS_OK;
 }
 
 static pcs_status cmd_valve(pcs_world *w, void *ctx, const pcs_command *cmd)
 {
-    pcs_hydraulics *h = target_of(ctx);
-    if (cmd->target >= h->cfg.n_junctions || h->junctions[cmd->target].kind != PCS_HYD_VALVE)
-        return pcs_error_set(PCS_E_INVAL, "valve command: junction %u is not a valve",
-                             cmd->target);
+    uint32_t k;
+    pcs_hydraulics *h = target_of(ctx, cmd, &k);
+    if (!h)
+        return PCS_E_INVAL;
+    if (k >= h->cfg.n_junctions || h->junctions[k].kind != PCS_HYD_VALVE)
+        return pcs_error_set(PCS_E_INVAL, "valve command: junction %u is not a valve", k);
     if (!(cmd->args[0] >= 0.0 && cmd->args[0] <= 1.0))
         return pcs_error_set(PCS_E_INVAL, "valve command: position %g is outside [0, 1]",
                              cmd->args[0]);
-    ((double *)pcs_store_data(w, h->s_valve))[cmd->target] = cmd->args[0];
+    ((double *)pcs_store_data(w, h->s_valve))[k] = cmd->args[0];
     return PCS_OK;
 }
 
 static pcs_status cmd_pzr_sg(pcs_world *w, void *ctx, const pcs_command *cmd)
 {
-    pcs_hydraulics *h = target_of(ctx);
+    uint32_t k;
+    pcs_hydraulics *h = target_of(ctx, cmd, &k);
+    if (!h)
+        return PCS_E_INVAL;
     double v = cmd->args[0];
     double lo = cmd->kind == PCS_CMD_SG_SECONDARY_T ? 273.15 : 0.0;
     if (!pcs_isfinite(v) || v < lo || v > 1e9)
@@ -371,16 +397,43 @@ static pcs_status cmd_pzr_sg(pcs_world *w, void *ctx, const pcs_command *cmd)
     return PCS_OK;
 }
 
+static pcs_status registry_create(pcs_world *w, hyd_registry **out)
+{
+    uint32_t id;
+    pcs_status st = pcs_store_register(w, HYD_REGISTRY_STORE, sizeof(hyd_registry), 1,
+                                       PCS_STORE_SCRATCH, &id);
+    if (st != PCS_OK)
+        return st;
+    hyd_registry *r = pcs_store_data(w, id);
+    st = pcs_command_handler_register(w, PCS_CMD_PUMP_TRIP, cmd_pump, r);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_PUMP_START, cmd_pump, r);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_VALVE_POSITION, cmd_valve, r);
+    for (uint32_t k = PCS_CMD_PZR_HEATERS; st == PCS_OK && k <= PCS_CMD_SG_SECONDARY_T; k++)
+        st = pcs_command_handler_register(w, k, cmd_pzr_sg, r);
+    *out = r;
+    return st;
+}
+
+/* Enter @p h in the world's registry (created with the handlers on first use). */
 static pcs_status register_commands(pcs_world *w, pcs_hydraulics *h)
 {
-    pcs_status st = pcs_command_handler_register(w, PCS_CMD_PUMP_TRIP, cmd_pump, h);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_PUMP_START, cmd_pump, h);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_VALVE_POSITION, cmd_valve, h);
-    for (uint32_t k = PCS_CMD_PZR_HEATERS; st == PCS_OK && k <= PCS_CMD_SG_SECONDARY_T; k++)
-        st = pcs_command_handler_register(w, k, cmd_pzr_sg, h);
-    return st;
+    uint32_t id;
+    hyd_registry *r;
+    pcs_status st = PCS_OK;
+    if (pcs_store_find(w, HYD_REGISTRY_STORE, &id) == PCS_OK)
+        r = pcs_store_data(w, id);
+    else
+        st = registry_create(w, &r);
+    if (st != PCS_OK)
+        return st;
+    if (h->unit >= PCS_HYD_MAX_UNITS || r->nets[h->unit])
+        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_build: unit %u is taken or outside [0, %u)",
+                             h->unit, PCS_HYD_MAX_UNITS);
+    r->nets[h->unit] = h;
+    pcs_error_clear();
+    return PCS_OK;
 }
 
 static pcs_status channel(pcs_world *w, const pcs_hydraulics *h, const char *suffix,

@@ -133,3 +133,42 @@ pcs_status pcs_hyd_pwr_network(uint32_t n_loops, uint32_t n_sg, const pcs_hyd_pu
     cfg->initial_flow_kg_s = 0.0;
     return PCS_OK;
 }
+
+pcs_status pcs_hyd_pwr_full_power(pcs_hyd_config *cfg, pcs_hyd_node *nodes, uint32_t n_loops,
+                                  uint32_t n_sg, double power_w, double t_hot_k, double t_cold_k,
+                                  double t_secondary_k)
+{
+    uint32_t nn, nj;
+    pcs_status st = pcs_hyd_pwr_sizes(n_loops, n_sg, &nn, &nj);
+    if (st != PCS_OK)
+        return st;
+    if (!cfg || !nodes || !(t_hot_k > t_cold_k) || !(t_cold_k > t_secondary_k) ||
+        !(power_w > 0.0))
+        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_pwr_full_power: need power > 0 and "
+                                          "t_hot %g > t_cold %g > t_secondary %g K",
+                             t_hot_k, t_cold_k, t_secondary_k);
+    /* Discrete steady state of the donor-cell SG chain: node k obeys
+     * m cp (T_{k-1} - T_k) = UA (T_k - T_s), so T_k - T_s = (T_hot - T_s) r^(k+1)
+     * with r = 1 / (1 + UA / (m cp)). Choosing r = ((T_cold - T_s)/(T_hot - T_s))^(1/n)
+     * makes the chain end exactly at T_cold, so the plant starts in balance. */
+    double m = power_w / (n_loops * cfg->cp_j_kg_k * (t_hot_k - t_cold_k));
+    double r = pcs_pow((t_cold_k - t_secondary_k) / (t_hot_k - t_secondary_k), 1.0 / n_sg);
+    nodes[0].t_init_k = t_cold_k; /* downcomer */
+    nodes[1].t_init_k = t_hot_k;  /* the core node is well mixed: its outlet temperature */
+    nodes[2].t_init_k = t_hot_k;
+    nodes[nn - 1].t_init_k = t_hot_k;
+    for (uint32_t l = 0; l < n_loops; l++) {
+        uint32_t base = PWR_SHARED_NODES + l * (3 + n_sg);
+        nodes[base].t_init_k = t_hot_k;
+        double t = t_hot_k;
+        for (uint32_t s = 0; s < n_sg; s++) {
+            t = t_secondary_k + (t - t_secondary_k) * r;
+            nodes[base + 1 + s].t_init_k = t;
+        }
+        nodes[base + 1 + n_sg].t_init_k = t_cold_k;
+        nodes[base + 2 + n_sg].t_init_k = t_cold_k;
+    }
+    cfg->t_secondary_k = t_secondary_k;
+    cfg->sg_ua_w_k = m * cfg->cp_j_kg_k * (1.0 / r - 1.0);
+    return PCS_OK;
+}

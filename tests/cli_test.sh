@@ -30,6 +30,9 @@ expect wrong-type 2 "\$.run.seconds: expected a number, got a string" run $D/wro
 expect out-of-range 2 "\$.world.dt_s: value -0.05 is outside" run $D/out_of_range.json
 expect future-schema 2 "\$.schema: version 7 is not supported" run $D/future_schema.json
 expect unknown-command 2 "\$.script[0].command: unknown command 'warp_drive'" run $D/unknown_command.json
+expect unknown-target 2 "\$.script[0].target: no pump 'pump9' in u1" run $D/unknown_target.json
+expect unknown-unit-name 2 "\$.units[1]: unit 2 must be named 'u2'" run $D/bad_unit_name.json
+expect unit-out-of-range 2 "\$.units[0].loops: value 12 is outside [1, 4]" run $D/bad_unit_field.json
 expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
 expect unknown-subcommand 2 "unknown command 'fly'" fly

@@ -137,7 +137,8 @@ Test(hydraulics, closed_valve_gives_exactly_zero_flow)
     /* In a single loop nothing else can move once the valve is shut. */
     for (uint32_t k = 0; k < 4; k++)
         cr_assert_lt(fabs(flow(w, h, k)), 1e-3, "junction %u flow %g", k, flow(w, h, k));
-    pcs_command bad = {.kind = PCS_CMD_VALVE_POSITION, .target = 1, .args = {0.5}};
+    pcs_command bad = {.kind = PCS_CMD_VALVE_POSITION, .target = PCS_HYD_TARGET(0, 1),
+                       .args = {0.5}};
     cr_assert_eq(pcs_command_submit(w, &bad), PCS_OK);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     uint32_t n;

@@ -73,6 +73,7 @@ typedef struct pcs_hyd_node {
     double compliance_kg_pa; /**< 0: liquid V/(rho a^2); else > 0 */
     uint32_t loop;           /**< loop index, for channel names */
     uint32_t tag;            /**< PCS_HYD_TAG_*: publishes the node's temperature */
+    double t_init_k;         /**< initial temperature, K; 0: the config's t_init_k */
 } pcs_hyd_node;
 
 /** Node tags: which temperatures are published per loop. */
@@ -123,15 +124,23 @@ typedef struct pcs_hyd_config {
     uint32_t heat_index;       /**< element of heat_store */
 } pcs_hyd_config;
 
-/** Command kinds of the hydraulics (range 32..47). */
+/**
+ * Command kinds of the hydraulics (range 32..47). The target names the network
+ * and the element: PCS_HYD_TARGET(unit, element) with the network's 0-based
+ * unit (as given to pcs_hyd_build) and a pump or junction index.
+ */
 enum {
-    PCS_CMD_PUMP_TRIP = 32,       /**< target pump; motor off */
-    PCS_CMD_PUMP_START = 33,      /**< target pump; args[0] speed fraction (default 1) */
-    PCS_CMD_VALVE_POSITION = 34,  /**< target junction; args[0] position [0, 1] */
+    PCS_CMD_PUMP_TRIP = 32,       /**< element pump; motor off */
+    PCS_CMD_PUMP_START = 33,      /**< element pump; args[0] speed fraction (0 or absent: 1) */
+    PCS_CMD_VALVE_POSITION = 34,  /**< element junction; args[0] position [0, 1] */
     PCS_CMD_PZR_HEATERS = 35,     /**< args[0] heater power W >= 0 */
     PCS_CMD_PZR_SPRAY = 36,       /**< args[0] spray cooling W >= 0 */
     PCS_CMD_SG_SECONDARY_T = 37,  /**< args[0] secondary saturation temperature K */
 };
+
+/** Networks per world, and the command target of element @p e of network @p unit. */
+#define PCS_HYD_MAX_UNITS 64u
+#define PCS_HYD_TARGET(unit, e) (((uint32_t)(unit) << 10) | (uint32_t)(e))
 
 /** Event kinds (PCS_EV_MODEL_BASE + 48..63; see event.h for the ranges). */
 enum {
@@ -194,5 +203,18 @@ PCS_API pcs_status pcs_hyd_pwr_network(uint32_t n_loops, uint32_t n_sg_nodes,
                                        const pcs_hyd_pump *pump, pcs_hyd_config *cfg,
                                        pcs_hyd_node *nodes, pcs_hyd_junction *junctions,
                                        pcs_hyd_pump *pumps);
+
+/**
+ * Start the PWR network of pcs_hyd_pwr_network at its full-power steady
+ * state: core outlet and hot side at @p t_hot_k, cold side at @p t_cold_k,
+ * and the SG conductance chosen so the donor-cell SG chain, with the loop
+ * flow P / (n_loops cp (t_hot - t_cold)), ends exactly at t_cold against
+ * @p t_secondary_k (SG node temperatures set to that chain). Set cfg->cp_j_kg_k
+ * first.
+ * @return PCS_E_INVAL when t_cold <= t_secondary or t_hot <= t_cold.
+ */
+PCS_API pcs_status pcs_hyd_pwr_full_power(pcs_hyd_config *cfg, pcs_hyd_node *nodes,
+                                          uint32_t n_loops, uint32_t n_sg_nodes, double power_w,
+                                          double t_hot_k, double t_cold_k, double t_secondary_k);
 
 #endif

@@ -1,0 +1,127 @@
+/**
+ * @file readers.c
+ * @brief The run's reader threads: UIs, network senders and recorders as a
+ *        host would have them, reading channels through the public snapshot API.
+ *
+ * Each reader reads its channels once every 1/(rate_hz dt) published ticks
+ * (simulated time), sleeping between checks so twenty readers fit on two
+ * cores. Reader 0 also drains the event log, as a recorder would. Readers
+ * only observe: the world's state hash cannot depend on them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/host.h"
+#include "pcsim/snapshot.h"
+#include "pcsim/thread.h"
+
+typedef struct reader_ctx {
+    host *h;
+    uint32_t index;
+    uint32_t ids[SCN_MAX_READER_CHANNELS];
+    uint32_t n_ids;
+    uint64_t period_ticks;
+    pcs_reader_stats stats;
+    uint64_t bad_values; /**< reads that returned a non-finite value */
+    pcs_thread *thread;
+} reader_ctx;
+
+static reader_ctx *readers;
+static uint32_t n_readers;
+static _Atomic int readers_stop;
+
+static void nap_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static void drain_events(pcs_reader *r)
+{
+    pcs_event ev[64];
+    uint32_t n;
+    do {
+        if (pcs_events_poll(r, ev, 64, &n, NULL) != PCS_OK)
+            return;
+    } while (n == 64);
+}
+
+static void reader_main(void *arg)
+{
+    reader_ctx *c = arg;
+    pcs_reader *r = NULL;
+    if (pcs_reader_open(c->h->pool, &r) != PCS_OK)
+        return;
+    double out[SCN_MAX_READER_CHANNELS];
+    uint64_t next = 0;
+    while (!atomic_load_explicit(&readers_stop, memory_order_acquire)) {
+        uint64_t published = pcs_snapshot_published(c->h->pool);
+        if (published == 0 || published < next) {
+            nap_us(200);
+            continue;
+        }
+        uint64_t tick;
+        if (pcs_snapshot_read(r, c->ids, c->n_ids, out, &tick) == PCS_OK) {
+            for (uint32_t i = 0; i < c->n_ids; i++)
+                c->bad_values += isfinite(out[i]) ? 0u : 1u;
+            next = tick + c->period_ticks;
+        }
+        if (c->index == 0)
+            drain_events(r);
+    }
+    pcs_reader_stats_get(r, &c->stats);
+    pcs_reader_close(r);
+}
+
+int readers_start(host *h)
+{
+    n_readers = h->scn.readers;
+    if (n_readers == 0)
+        return 0;
+    uint32_t nch = pcs_snapshot_channel_count(h->pool);
+    if (nch == 0)
+        return host_fail(2, "%s: $.readers.count: %u readers but the plant publishes no channels",
+                         h->scn.source, n_readers);
+    readers = calloc(n_readers, sizeof *readers);
+    if (!readers)
+        return host_fail(1, "out of memory for readers");
+    double period = 1.0 / (h->scn.reader_rate_hz * h->scn.world.dt_s);
+    atomic_store(&readers_stop, 0);
+    for (uint32_t i = 0; i < n_readers; i++) {
+        reader_ctx *c = &readers[i];
+        c->h = h;
+        c->index = i;
+        c->period_ticks = period < 1.0 ? 1 : (uint64_t)(period + 0.5);
+        c->n_ids = h->scn.reader_channels < nch ? h->scn.reader_channels : nch;
+        for (uint32_t j = 0; j < c->n_ids; j++) /* spread readers over the channels */
+            c->ids[j] = (i * 7u + j) % nch;
+        char name[24];
+        snprintf(name, sizeof name, "pcsim-r%u", i);
+        if (pcs_thread_start(name, reader_main, c, &c->thread) != PCS_OK)
+            return host_fail(1, "reader %u: %s", i, pcs_last_error());
+    }
+    return 0;
+}
+
+void readers_stop_all(host *h)
+{
+    atomic_store_explicit(&readers_stop, 1, memory_order_release);
+    memset(&h->reader_totals, 0, sizeof h->reader_totals);
+    for (uint32_t i = 0; i < n_readers; i++) {
+        pcs_thread_join(readers[i].thread);
+        const pcs_reader_stats *s = &readers[i].stats;
+        h->reader_totals.reads += s->reads;
+        h->reader_totals.retries += s->retries;
+        h->reader_totals.events_read += s->events_read;
+        h->reader_totals.events_missed += s->events_missed;
+        h->reader_totals.bad_values += readers[i].bad_values;
+        if (s->max_staleness > h->reader_totals.max_staleness)
+            h->reader_totals.max_staleness = s->max_staleness;
+    }
+    h->reader_totals.threads = n_readers;
+    free(readers);
+    readers = NULL;
+    n_readers = 0;
+}

@@ -1,0 +1,84 @@
+/**
+ * @file plant.h
+ * @brief A station of PWR units assembled from the physics models.
+ *
+ * For each unit N the builder makes: the reactor unit (unit.h: rods,
+ * kinetics, decay heat, xenon) in external-heat mode; the fuel-rod model
+ * (fuel.h) driven by the unit's power; the primary-loop hydraulics
+ * (hydraulics.h: a pcs_hyd_pwr_network with the fuel's flow heat as its core
+ * heat source); and the coupling system "uN.plant.couple" at stage MACHINES
+ * that hands this tick's hydraulics to the fuel (core inlet temperature,
+ * flow split by rod count, pressure) and the fuel's temperatures to the
+ * kinetics feedback of the next tick. Data moves forward only:
+ *   KINETICS (power) -> HEAT (fuel) -> HYDRAULICS (loops) -> MACHINES (couple)
+ *   -> next tick's KINETICS.
+ * At build the hydraulics settle to steady flow, the fuel to its steady
+ * state at the settled boundary, and the unit's critical bias is recomputed
+ * for those temperatures, so a plant starts steady.
+ * Thread-safety: build on the world's thread during the build phase.
+ */
+#ifndef PCSIM_PLANT_H
+#define PCSIM_PLANT_H
+
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/fuel.h"
+#include "pcsim/hydraulics.h"
+#include "pcsim/status.h"
+#include "pcsim/unit.h"
+#include "pcsim/world.h"
+
+#define PCS_PLANT_MAX_UNITS 8u
+#define PCS_PLANT_MAX_LOOPS 4u
+#define PCS_PLANT_MAX_SG_NODES 8u
+
+/** One unit of the station. Start from pcs_plant_unit_config_default(). */
+typedef struct pcs_plant_unit_config {
+    pcs_unit_config core;     /**< reactor unit (external_heat is forced to 1) */
+    pcs_fuel_config fuel;     /**< fuel rods and core coolant channels */
+    uint32_t n_loops;         /**< primary loops, [1, PCS_PLANT_MAX_LOOPS]; default 4 */
+    uint32_t n_sg_nodes;      /**< SG tube nodes per loop, [1, 8]; default 4 */
+    pcs_hyd_pump pump;        /**< each loop's pump */
+    double t_hot_k;           /**< full-power hot-leg temperature; default 599.0 K ([W84] 2-1) */
+    double t_cold_k;          /**< full-power cold-leg temperature; default 565.1 K ([W84] 2-1) */
+    double sg_pressure_pa;    /**< SG secondary pressure; default 6.89e6 Pa ([W84] 3.4-1);
+                                   its IF97 saturation temperature is the heat sink */
+    double pzr_dp_per_joule;  /**< pressurizer pressure rise per heater joule, Pa/J, >= 0 */
+    double settle_s;          /**< hydraulic settling at build, s, [0, 3600]; default 60 */
+} pcs_plant_unit_config;
+
+/**
+ * Defaults for a Westinghouse 4-loop unit (refdata/pwr_plant.md; see
+ * scenarios/README.md for the sources): pcs_unit_config_default,
+ * pcs_fuel_config_default, 4 loops, and a pump rated at 4360 kg/s per loop
+ * ([W84] Table 2-1 total flow / 4) with a rated head of 0.6 MPa, shutoff
+ * ratio 1.3, efficiency 0.8 and 2900 kg m2 of inertia (assumptions: a
+ * ~10 s half-speed coast-down; no source in refdata). PCS_E_INVAL for NULL.
+ */
+PCS_API pcs_status pcs_plant_unit_config_default(pcs_plant_unit_config *cfg);
+
+typedef struct pcs_plant pcs_plant;
+
+/** Handles of one built unit, for instrumentation and tests. */
+typedef struct pcs_plant_unit {
+    pcs_unit *core;
+    pcs_fuel fuel;
+    pcs_hydraulics *hyd;
+    uint32_t index;   /**< 1-based unit number (channel prefix uN) */
+    uint32_t n_loops;
+} pcs_plant_unit;
+
+/**
+ * Build @p n_units units (numbered 1..n_units) into @p w.
+ * @return PCS_E_INVAL naming the unit and field, or any model's build error
+ *         (prefixed with the unit); PCS_E_NOMEM; PCS_E_STATE after sealing.
+ */
+PCS_API pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *units,
+                                   uint32_t n_units, pcs_plant **out);
+
+/** Number of units, and unit @p i (0-based) of the plant; NULL out of range. */
+PCS_API uint32_t pcs_plant_unit_count(const pcs_plant *p);
+PCS_API const pcs_plant_unit *pcs_plant_unit_get(const pcs_plant *p, uint32_t i);
+
+#endif

@@ -1,0 +1,225 @@
+/**
+ * @file snapshot.h
+ * @brief Snapshot pool, reader API and event log: lock-free views of a running world.
+ *
+ * The world's thread (the writer) publishes every channel (channel.h) into one
+ * of N seqlock-validated buffers at stage 12 of each tick, and appends the
+ * tick's events to a fixed-size broadcast ring at stage 13. Any number of
+ * reader threads take consistent copies or zero-copy views of the newest
+ * buffer and poll the event ring with their own cursor (DESIGN.md section 6).
+ *
+ * Guarantees:
+ *  - The writer never waits for a reader, never takes a lock and never
+ *    allocates after pcs_snapshot_attach.
+ *  - A successful read returns values that were all published on one tick
+ *    (never a half-written buffer); successive reads by one reader never go
+ *    back in time.
+ *  - A reader that falls behind is told: reads retry (counted), polls report
+ *    how many events were overwritten before it saw them. Nothing a reader
+ *    does can block or corrupt the writer or another reader.
+ *
+ * Value encoding: every channel is published as a double. U32 channels are
+ * converted exactly (every uint32_t is representable in a double), so one
+ * read call serves both kinds; pcs_view_u32 converts back.
+ *
+ * Lifetime: the pool lives in the world's memory and dies with
+ * pcs_world_destroy. Close every reader before destroying the world. Hand the
+ * pool pointer to reader threads through something that synchronises
+ * (thread creation, a mutex, an atomic release/acquire pair).
+ */
+#ifndef PCSIM_SNAPSHOT_H
+#define PCSIM_SNAPSHOT_H
+
+#include <stdint.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/event.h"
+#include "pcsim/export.h"
+#include "pcsim/status.h"
+#include "pcsim/world.h"
+
+typedef struct pcs_snapshot_pool pcs_snapshot_pool;
+typedef struct pcs_reader pcs_reader;
+
+/** Buffer-count range (the world config's snapshot_buffers uses the same). */
+#define PCS_SNAPSHOT_BUFFERS_MIN 3u
+#define PCS_SNAPSHOT_BUFFERS_MAX 64u
+/** Event-log capacity: a power of two in this range; default 4096 events. */
+#define PCS_EVENT_LOG_MIN 16u
+#define PCS_EVENT_LOG_MAX (1u << 24)
+#define PCS_EVENT_LOG_DEFAULT 4096u
+/**
+ * Consecutive failed validations after which a copy-out read gives up with
+ * PCS_E_RATE. A reader fails only when the writer laps it (rewrites the
+ * buffer it is reading, N - 1 ticks after publishing it), so reaching this
+ * limit means the reader is far too slow for the tick rate or was preempted
+ * over and over; it is never hit by a healthy reader.
+ */
+#define PCS_SNAPSHOT_RETRY_LIMIT 1024u
+
+/** Options for pcs_snapshot_attach; NULL or zero fields mean the defaults. */
+typedef struct pcs_snapshot_options {
+    /** Buffers in the pool; 0 = the world config's snapshot_buffers (default 4);
+     *  else [PCS_SNAPSHOT_BUFFERS_MIN, PCS_SNAPSHOT_BUFFERS_MAX]. */
+    uint32_t buffers;
+    /** Events the log keeps; 0 = PCS_EVENT_LOG_DEFAULT; else a power of two
+     *  in [PCS_EVENT_LOG_MIN, PCS_EVENT_LOG_MAX]. */
+    uint32_t event_log_capacity;
+} pcs_snapshot_options;
+
+/**
+ * Create the snapshot pool of @p w and register its two systems:
+ * "pcs.snapshot.publish" (stage PUBLISH) and "pcs.snapshot.events" (stage
+ * EVENTS), both at priority INT32_MAX so they run after every other system of
+ * their stage. The channel layout is fixed here: call this after the last
+ * pcs_channel_register. A channel registered later makes the next tick fail
+ * with PCS_E_STATE (the publish system reports both counts).
+ * The publish system declares reads of the channels' stores when they number
+ * at most PCS_MAX_SYSTEM_ACCESS; beyond that it declares none, and other
+ * PUBLISH-stage systems must not write channel stores.
+ *
+ * Build phase only, world thread. Memory: buffers * (64 + 8 * channels) bytes
+ * plus 64 bytes per event-log slot, from the world heap.
+ * @param opt may be NULL (defaults).
+ * @param out set to the pool (owned by the world) on success.
+ * @return PCS_E_INVAL (NULL world or out, buffers or capacity out of range),
+ *         PCS_E_STATE after sealing, PCS_E_NOMEM, or an error of
+ *         pcs_system_register (for example a second attach: duplicate name).
+ */
+PCS_API pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,
+                                       pcs_snapshot_pool **out);
+
+/** Buffers in the pool (0 for NULL). Any thread. */
+PCS_API uint32_t pcs_snapshot_buffers(const pcs_snapshot_pool *pool);
+
+/** Channels in the pool's layout (0 for NULL). Any thread. */
+PCS_API uint32_t pcs_snapshot_channel_count(const pcs_snapshot_pool *pool);
+
+/**
+ * Layout version: XXH3-64 over every channel's name, unit and kind in id
+ * order. Equal for identical layouts (across runs and processes), so a
+ * recorder can tell whether two streams have the same columns. 0 for NULL.
+ */
+PCS_API uint64_t pcs_snapshot_layout_version(const pcs_snapshot_pool *pool);
+
+/**
+ * pcs_channel_list: the pool's channels, to build a UI or a recorder header.
+ * Copies the infos of channels [first, first + max) that exist into @p out
+ * (max elements) and sets @p count to how many were copied (0 past the end).
+ * Names and units point into world memory and stay valid until the world is
+ * destroyed. Any thread.
+ * @return PCS_E_INVAL for NULL pool, count, or out with max > 0.
+ */
+PCS_API pcs_status pcs_channel_list(const pcs_snapshot_pool *pool, uint32_t first,
+                                    pcs_channel_info *out, uint32_t max, uint32_t *count);
+
+/**
+ * Resolve a channel name to its id through the pool (any thread; linear scan,
+ * so resolve once and read by id). Same ids as pcs_channel_find.
+ * @return PCS_E_INVAL for NULL arguments, PCS_E_NOTFOUND naming @p name.
+ */
+PCS_API pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, uint32_t *id);
+
+/** Number of publications so far (0 before the first tick). Any thread. */
+PCS_API uint64_t pcs_snapshot_published(const pcs_snapshot_pool *pool);
+
+/**
+ * Open a reader: per-thread state (its newest tick seen, event cursor and
+ * counters). Its event cursor starts at the events published so far: it sees
+ * events appended after this call. Allocates about 128 bytes with the C
+ * allocator. Any thread; use each reader from one thread at a time.
+ * @return PCS_E_INVAL for NULL, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_reader_open(const pcs_snapshot_pool *pool, pcs_reader **out);
+
+/** Free a reader. NULL is allowed. */
+PCS_API void pcs_reader_close(pcs_reader *r);
+
+/**
+ * Copy channels @p ids[0..n-1] of the newest buffer into @p out[0..n-1], all
+ * from one tick. @p ids may be NULL to read channels 0..n-1. @p tick (may be
+ * NULL) receives the tick that published them (the same number its events
+ * carry). Retries while the writer laps the buffer; every failed attempt
+ * counts as a retry. The tick never decreases across calls on one reader.
+ * Cost: n atomic word loads (plain loads on x86-64); no lock, no allocation.
+ * @return PCS_OK; PCS_E_INVAL (NULL reader, NULL out with n > 0);
+ *         PCS_E_NOTFOUND naming the first id >= the channel count;
+ *         PCS_E_STATE if nothing has been published yet;
+ *         PCS_E_RATE after PCS_SNAPSHOT_RETRY_LIMIT failed attempts (@p out
+ *         then holds garbage).
+ */
+PCS_API pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_t n, double *out,
+                                     uint64_t *tick);
+
+/**
+ * A zero-copy view of one buffer: begin, read values by id, validate. Values
+ * read between begin and a successful validate are all from view.tick; if
+ * validate fails they may be torn and must be discarded (begin again).
+ * Public fields are valid after a successful begin; the rest is private.
+ */
+typedef struct pcs_view {
+    uint64_t tick;       /**< tick that published the buffer */
+    double time_s;       /**< simulated seconds at the end of that tick: (tick + 1) * dt_s */
+    uint32_t n_channels; /**< channels in the buffer */
+    /* private */
+    pcs_reader *reader_;
+    const void *buf_;
+    uint64_t seq_;
+    uint64_t pub_;
+} pcs_view;
+
+/**
+ * Begin a view of the newest buffer (never older than the reader's last
+ * successful read or view). Spins only while the writer is lapping it.
+ * @return PCS_OK; PCS_E_INVAL for NULL; PCS_E_STATE if nothing has been
+ *         published; PCS_E_RATE after PCS_SNAPSHOT_RETRY_LIMIT attempts.
+ */
+PCS_API pcs_status pcs_view_begin(pcs_reader *r, pcs_view *v);
+
+/** Channel @p id of the view as a double; NaN for an id out of range or NULL. */
+PCS_API double pcs_view_f64(const pcs_view *v, uint32_t id);
+
+/**
+ * Channel @p id as a uint32_t (meant for U32 channels, which round-trip
+ * exactly). 0 for an id out of range, NULL, or a value outside [0, 2^32).
+ */
+PCS_API uint32_t pcs_view_u32(const pcs_view *v, uint32_t id);
+
+/**
+ * Check that no value read from @p v since pcs_view_begin can be torn. On
+ * success the reader records the view's tick as its newest and counts a read;
+ * on failure it counts a retry.
+ * @return PCS_OK; PCS_E_CORRUPT when the writer rewrote the buffer meanwhile
+ *         (discard the values and begin again); PCS_E_INVAL for NULL or a
+ *         view that was not begun.
+ */
+PCS_API pcs_status pcs_view_validate(pcs_view *v);
+
+/**
+ * Take up to @p max events, in order, from the reader's cursor.
+ * @p count receives how many were written to @p out. @p missed (may be NULL)
+ * receives how many events were overwritten before this reader could read
+ * them, all of which come before out[0] and after the previous call's last
+ * event; so events returned plus missed accounts exactly for every event
+ * appended since the reader opened. Never a torn or duplicated event.
+ * @return PCS_OK (also when there is nothing new); PCS_E_INVAL for NULL
+ *         reader or count, or NULL out with max > 0.
+ */
+PCS_API pcs_status pcs_events_poll(pcs_reader *r, pcs_event *out, uint32_t max, uint32_t *count,
+                                   uint64_t *missed);
+
+/** Per-reader counters, for monitoring a reader's health. */
+typedef struct pcs_reader_stats {
+    uint64_t reads;         /**< successful copy-out reads and validated views */
+    uint64_t retries;       /**< failed attempts (buffer being written or rewritten) */
+    uint64_t last_tick;     /**< tick of the last successful read */
+    uint64_t staleness;     /**< ticks the last read was behind the newest, at read time */
+    uint64_t max_staleness; /**< largest staleness seen */
+    uint64_t events_read;   /**< events returned by pcs_events_poll */
+    uint64_t events_missed; /**< events overwritten before this reader saw them */
+} pcs_reader_stats;
+
+/** Copy @p r's counters. @return PCS_E_INVAL for NULL. Reader's thread. */
+PCS_API pcs_status pcs_reader_stats_get(const pcs_reader *r, pcs_reader_stats *out);
+
+#endif

@@ -1,0 +1,206 @@
+/**
+ * @file xenon.c
+ * @brief I-135/Xe-135 and Pm-149/Sm-149 chains: exact steps and the SLOW job.
+ *
+ * Both chains have the shape y1' = a1 - k1 y1, y2' = a2 + k1 y1 - k2 y2 with
+ * constant coefficients over a step (the relative power is held at the
+ * average of the previous SLOW period), so the step is the closed form
+ *
+ *     y1(h) = y1s + (y1(0) - y1s) e^{-k1 h},               y1s = a1/k1
+ *     y2(h) = e^{-k2 h} y2(0) + (a2 + k1 y1s) phi(k2, h)
+ *             + k1 (y1(0) - y1s) e^{-k1 h} phi(k2 - k1, h),
+ *
+ * phi(k, h) = (1 - e^{-k h})/k (h at k = 0, also for k < 0). k2 may be 0
+ * (samarium at zero power) and k2 - k1 may be 0 or negative.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "pcsim/job.h"
+#include "pcsim/math.h"
+#include "pcsim/system.h"
+#include "pcsim/xenon.h"
+
+void pcs_xenon_params_default(pcs_xenon_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->yield_i = 0.0639;        /* Lamarsh (1975) Table 7.5, U-235 */
+    p->yield_xe = 0.00237;      /* Lamarsh (1975) Table 7.5, U-235 */
+    p->lambda_i = 2.87e-5;      /* Lamarsh (1975) Table 7.6 */
+    p->lambda_xe = 2.09e-5;     /* Lamarsh (1975) Table 7.6 */
+    p->sigma_xe_cm2 = 2.65e-18; /* 2.65e6 b, Xe-135 at 2200 m/s */
+    p->yield_pm = 0.0113;       /* Pm-149 chain yield, U-235 thermal */
+    p->lambda_pm = 3.63e-6;     /* ln 2 / 53.1 h */
+    p->sigma_sm_cm2 = 4.08e-20; /* 4.08e4 b, Sm-149 at 2200 m/s */
+    p->flux_nominal = 5e13;     /* assumed PWR full-power average thermal flux */
+    p->nu = 2.43;               /* U-235 thermal fission */
+    p->samarium = 1;
+}
+
+pcs_status pcs_xenon_params_validate(const pcs_xenon_params *p)
+{
+    if (!p)
+        return pcs_error_set(PCS_E_INVAL, "xenon: params is NULL");
+    struct {
+        const char *field;
+        double v, lo, hi;
+        int open_lo;
+    } r[] = {
+        {"yield_i", p->yield_i, 0.0, 1.0, 0},
+        {"yield_xe", p->yield_xe, 0.0, 1.0, 0},
+        {"lambda_i", p->lambda_i, 0.0, 1.0, 1},
+        {"lambda_xe", p->lambda_xe, 0.0, 1.0, 1},
+        {"sigma_xe_cm2", p->sigma_xe_cm2, 0.0, 1e-16, 0},
+        {"yield_pm", p->yield_pm, 0.0, 1.0, 0},
+        {"lambda_pm", p->lambda_pm, 0.0, 1.0, 1},
+        {"sigma_sm_cm2", p->sigma_sm_cm2, 0.0, 1e-16, 0},
+        {"flux_nominal", p->flux_nominal, 0.0, 1e16, 1},
+        {"nu", p->nu, 1.0, 5.0, 0},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        double v = r[i].v;
+        int bad = !pcs_isfinite(v) || v > r[i].hi || (r[i].open_lo ? v <= r[i].lo : v < r[i].lo);
+        if (bad)
+            return pcs_error_set(PCS_E_INVAL, "xenon.%s = %g is outside %c%g, %g]", r[i].field, v,
+                                 r[i].open_lo ? '(' : '[', r[i].lo, r[i].hi);
+    }
+    if (p->samarium > 1)
+        return pcs_error_set(PCS_E_INVAL, "xenon.samarium = %u must be 0 or 1", p->samarium);
+    return PCS_OK;
+}
+
+/* (1 - e^{-k h})/k, valid for any sign of k, h at k = 0. */
+static double xe_phi(double k, double h)
+{
+    double z = k * h;
+    if (pcs_fabs(z) < 1e-12)
+        return h;
+    return -pcs_expm1(-z) / k;
+}
+
+/* One exact step of the chain y1' = a1 - k1 y1, y2' = a2 + k1 y1 - k2 y2 (k1 > 0). */
+static void xe_chain_step(double *y1, double *y2, double a1, double k1, double a2, double k2,
+                          double h)
+{
+    double y1s = a1 / k1;
+    double e1 = pcs_exp(-k1 * h);
+    double d1 = *y1 - y1s;
+    *y2 = pcs_exp(-k2 * h) * *y2 + (a2 + k1 * y1s) * xe_phi(k2, h) +
+          k1 * d1 * e1 * xe_phi(k2 - k1, h);
+    *y1 = y1s + d1 * e1;
+}
+
+static void xe_worths(const pcs_xenon_params *p, pcs_xenon_state *s)
+{
+    s->rho_xe = -p->sigma_xe_cm2 * p->flux_nominal * s->xenon / p->nu;
+    s->rho_sm = -p->sigma_sm_cm2 * p->flux_nominal * s->samarium / p->nu;
+}
+
+void pcs_xenon_equilibrium(const pcs_xenon_params *p, double p_rel, pcs_xenon_state *s)
+{
+    double pr = pcs_fmax(p_rel, 0.0);
+    double burn_xe = p->sigma_xe_cm2 * p->flux_nominal * pr;
+    double burn_sm = p->sigma_sm_cm2 * p->flux_nominal * pr;
+    memset(s, 0, sizeof *s);
+    s->iodine = p->yield_i * pr / p->lambda_i;
+    s->xenon = (p->yield_i + p->yield_xe) * pr / (p->lambda_xe + burn_xe);
+    if (p->samarium) {
+        s->promethium = p->yield_pm * pr / p->lambda_pm;
+        s->samarium = burn_sm > 0.0 ? p->yield_pm / (p->sigma_sm_cm2 * p->flux_nominal) : 0.0;
+    }
+    xe_worths(p, s);
+}
+
+void pcs_xenon_step(const pcs_xenon_params *p, pcs_xenon_state *s, double p_rel, double h_s)
+{
+    double pr = pcs_fmax(p_rel, 0.0);
+    xe_chain_step(&s->iodine, &s->xenon, p->yield_i * pr, p->lambda_i, p->yield_xe * pr,
+                  p->lambda_xe + p->sigma_xe_cm2 * p->flux_nominal * pr, h_s);
+    if (p->samarium)
+        xe_chain_step(&s->promethium, &s->samarium, p->yield_pm * pr, p->lambda_pm, 0.0,
+                      p->sigma_sm_cm2 * p->flux_nominal * pr, h_s);
+    xe_worths(p, s);
+}
+
+/* ---- the SLOW job ------------------------------------------------------- */
+
+typedef struct xe_job {
+    pcs_xenon_params params;
+    uint32_t state_store;
+    uint32_t power_store;
+} xe_job;
+
+typedef struct xe_job_input {
+    pcs_xenon_state state;
+    double p_avg; /* average relative power over the previous SLOW period */
+    double h_s;   /* physical seconds this run advances */
+} xe_job_input;
+
+static pcs_status xe_copy_inputs(pcs_world *w, void *ctx, void *input)
+{
+    xe_job *j = ctx;
+    xe_job_input *in = input;
+    const double *st = pcs_store_data(w, j->state_store);
+    double *pw = pcs_store_data(w, j->power_store);
+    memcpy(&in->state, st, sizeof in->state);
+    in->p_avg = pw[1] > 0.0 ? pw[0] / pw[1] : 0.0;
+    pw[0] = 0.0; /* the next period's average starts now */
+    pw[1] = 0.0;
+    in->h_s = pcs_clock_domain_step_s(pcs_world_clock(w), PCS_DOMAIN_SLOW);
+    return PCS_OK;
+}
+
+static pcs_status xe_run(void *ctx, const void *input, uint32_t chunk, void *output)
+{
+    const xe_job *j = ctx;
+    const xe_job_input *in = input;
+    (void)chunk;
+    pcs_xenon_state s = in->state;
+    pcs_xenon_step(&j->params, &s, in->p_avg, in->h_s);
+    memcpy(output, &s, sizeof s);
+    return PCS_OK;
+}
+
+static pcs_status xe_merge(pcs_world *w, void *ctx, const void *input, void *const *outputs,
+                           uint32_t n_chunks)
+{
+    xe_job *j = ctx;
+    (void)input;
+    (void)n_chunks;
+    memcpy(pcs_store_data(w, j->state_store), outputs[0], sizeof(pcs_xenon_state));
+    return PCS_OK;
+}
+
+pcs_status pcs_xenon_job_register(pcs_world *w, const char *name, const pcs_xenon_params *p,
+                                  uint32_t state_store, uint32_t power_store, uint32_t phase,
+                                  uint32_t *job_id)
+{
+    pcs_status st = pcs_xenon_params_validate(p);
+    if (st != PCS_OK)
+        return st;
+    if (pcs_store_bytes(w, state_store) != sizeof(pcs_xenon_state) ||
+        pcs_store_bytes(w, power_store) != 2 * sizeof(double))
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_xenon_job_register: state store %u must hold %zu bytes and "
+                             "power store %u 16 bytes",
+                             state_store, sizeof(pcs_xenon_state), power_store);
+    xe_job *j = pcs_world_alloc(w, sizeof *j);
+    if (!j)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_xenon_job_register: %s", pcs_last_error());
+    j->params = *p;
+    j->state_store = state_store;
+    j->power_store = power_store;
+    pcs_job_desc d = {
+        .name = name,
+        .domain = PCS_DOMAIN_SLOW,
+        .phase = phase,
+        .n_chunks = 1,
+        .input_bytes = sizeof(xe_job_input),
+        .output_bytes = sizeof(pcs_xenon_state),
+        .copy_inputs = xe_copy_inputs,
+        .run_chunk = xe_run,
+        .merge = xe_merge,
+        .ctx = j,
+    };
+    return pcs_job_register(w, &d, job_id);
+}

@@ -1,0 +1,205 @@
+/**
+ * @file pool.c
+ * @brief Attaching a snapshot pool to a world: sizing, layout, system registration.
+ *
+ * Everything the writer and the readers need is allocated and fixed here, at
+ * build time, so the tick never allocates and readers only ever see immutable
+ * fields or atomic words (pool.h has the memory map).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#include "pcsim/system.h"
+#include "snapshot/pool.h"
+
+static pcs_status resolve_options(const pcs_world *w, const pcs_snapshot_options *opt,
+                                  uint32_t *buffers, uint32_t *capacity)
+{
+    static const char fn[] = "pcs_snapshot_attach";
+    *buffers = (opt && opt->buffers) ? opt->buffers : pcs_world_config_get(w)->snapshot_buffers;
+    *capacity = (opt && opt->event_log_capacity) ? opt->event_log_capacity : PCS_EVENT_LOG_DEFAULT;
+    if (*buffers < PCS_SNAPSHOT_BUFFERS_MIN || *buffers > PCS_SNAPSHOT_BUFFERS_MAX)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: buffers = %u is outside [%u, %u] (a reader needs one buffer "
+                             "being written, one published and one to fall back on)",
+                             fn, *buffers, PCS_SNAPSHOT_BUFFERS_MIN, PCS_SNAPSHOT_BUFFERS_MAX);
+    uint32_t c = *capacity;
+    if (c < PCS_EVENT_LOG_MIN || c > PCS_EVENT_LOG_MAX || (c & (c - 1)) != 0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: event_log_capacity = %u must be a power of two in [%u, %u]", fn,
+                             c, PCS_EVENT_LOG_MIN, PCS_EVENT_LOG_MAX);
+    return PCS_OK;
+}
+
+/* Copy the channel registry and hash it into the layout version. */
+static pcs_status copy_layout(pcs_snapshot_pool *pool)
+{
+    pool->n_channels = pcs_channel_count(pool->world);
+    pool->channels = pcs_world_alloc(pool->world, (pool->n_channels + 1u) * sizeof *pool->channels);
+    if (!pool->channels)
+        return PCS_E_NOMEM; /* pcs_world_alloc set the message */
+    XXH3_state_t state;     /* on the stack: XXH3_createState would allocate */
+    XXH3_64bits_reset(&state);
+    for (uint32_t i = 0; i < pool->n_channels; i++) {
+        pcs_channel_info *c = &pool->channels[i];
+        pcs_status st = pcs_channel_get(pool->world, i, c);
+        if (st != PCS_OK)
+            return st;
+        uint32_t kind = (uint32_t)c->kind;
+        XXH3_64bits_update(&state, c->name, strlen(c->name) + 1);
+        XXH3_64bits_update(&state, c->unit, strlen(c->unit) + 1);
+        XXH3_64bits_update(&state, &kind, sizeof kind);
+    }
+    pool->layout_version = XXH3_64bits_digest(&state);
+    return PCS_OK;
+}
+
+static pcs_status alloc_rings(pcs_snapshot_pool *pool)
+{
+    /* Header plus one word per channel, rounded up to whole cache lines. */
+    pool->stride = ((size_t)PCS_HDR_WORDS + pool->n_channels + 7u) & ~(size_t)7u;
+    pool->buffers = pcs_world_alloc(pool->world, pool->n_buffers * pool->stride * sizeof(pcs_word));
+    pool->events = pcs_world_alloc(pool->world,
+                                   (size_t)pool->event_capacity * PCS_EVW_WORDS * sizeof(pcs_word));
+    if (!pool->buffers || !pool->events)
+        return PCS_E_NOMEM;
+    /* The heap hands out zeroed memory; atomic_init states that it is the
+     * words' initial value. Readers start after attach returns (see header). */
+    for (size_t i = 0; i < pool->n_buffers * pool->stride; i++)
+        atomic_init(&pool->buffers[i], 0);
+    for (size_t i = 0; i < (size_t)pool->event_capacity * PCS_EVW_WORDS; i++)
+        atomic_init(&pool->events[i], 0);
+    atomic_init(&pool->published, 0);
+    atomic_init(&pool->newest_tick, 0);
+    atomic_init(&pool->event_head, 0);
+    return PCS_OK;
+}
+
+/* The distinct stores the channels come from, if they fit in an access list. */
+static uint32_t channel_stores(const pcs_snapshot_pool *pool, uint32_t *stores)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pool->n_channels; i++) {
+        uint32_t s = pool->channels[i].store;
+        uint32_t k = 0;
+        while (k < n && stores[k] != s)
+            k++;
+        if (k < n)
+            continue;
+        if (n == PCS_MAX_SYSTEM_ACCESS)
+            return 0; /* too many to declare: declare none (see snapshot.h) */
+        stores[n++] = s;
+    }
+    return n;
+}
+
+static pcs_status register_systems(pcs_snapshot_pool *pool)
+{
+    uint32_t stores[PCS_MAX_SYSTEM_ACCESS];
+    uint32_t n_stores = channel_stores(pool, stores);
+    pcs_system_desc publish = {
+        .name = "pcs.snapshot.publish",
+        .stage = PCS_STAGE_PUBLISH,
+        .priority = INT32_MAX,
+        .fn = pcs_publish_system,
+        .ctx = pool,
+        .reads = n_stores ? stores : NULL,
+        .n_reads = n_stores,
+    };
+    pcs_status st = pcs_system_register(pool->world, &publish, NULL);
+    if (st != PCS_OK)
+        return st;
+    pcs_system_desc events = {
+        .name = "pcs.snapshot.events",
+        .stage = PCS_STAGE_EVENTS,
+        .priority = INT32_MAX,
+        .fn = pcs_eventlog_system,
+        .ctx = pool,
+    };
+    return pcs_system_register(pool->world, &events, NULL);
+}
+
+pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,
+                               pcs_snapshot_pool **out)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_snapshot_attach: world or out is NULL");
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_snapshot_attach: the world is sealed (it has "
+                                          "ticked); attach during the build phase");
+    uint32_t buffers, capacity;
+    pcs_status st = resolve_options(w, opt, &buffers, &capacity);
+    if (st != PCS_OK)
+        return st;
+    pcs_snapshot_pool *pool = pcs_world_alloc(w, sizeof *pool);
+    if (!pool)
+        return PCS_E_NOMEM;
+    pool->world = w;
+    pool->n_buffers = buffers;
+    pool->event_capacity = capacity;
+    pool->dt_s = pcs_world_clock(w)->dt_s;
+    st = copy_layout(pool);
+    if (st == PCS_OK)
+        st = alloc_rings(pool);
+    if (st == PCS_OK)
+        st = pcs_publish_prepare(pool);
+    if (st == PCS_OK)
+        st = register_systems(pool);
+    if (st != PCS_OK)
+        return st; /* the partial pool stays in the world heap until destroy */
+    *out = pool;
+    pcs_error_clear();
+    return PCS_OK;
+}
+
+uint32_t pcs_snapshot_buffers(const pcs_snapshot_pool *pool)
+{
+    return pool ? pool->n_buffers : 0;
+}
+
+uint32_t pcs_snapshot_channel_count(const pcs_snapshot_pool *pool)
+{
+    return pool ? pool->n_channels : 0;
+}
+
+uint64_t pcs_snapshot_layout_version(const pcs_snapshot_pool *pool)
+{
+    return pool ? pool->layout_version : 0;
+}
+
+uint64_t pcs_snapshot_published(const pcs_snapshot_pool *pool)
+{
+    return pool ? atomic_load_explicit(&pool->published, memory_order_acquire) : 0;
+}
+
+pcs_status pcs_channel_list(const pcs_snapshot_pool *pool, uint32_t first, pcs_channel_info *out,
+                            uint32_t max, uint32_t *count)
+{
+    if (!pool || !count || (max && !out))
+        return pcs_error_set(PCS_E_INVAL, "pcs_channel_list: NULL pool, count or out");
+    uint32_t n = 0;
+    while (n < max && first < pool->n_channels && n < pool->n_channels - first) {
+        out[n] = pool->channels[first + n];
+        n++;
+    }
+    *count = n;
+    return PCS_OK;
+}
+
+pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, uint32_t *id)
+{
+    if (!pool || !name || !id)
+        return pcs_error_set(PCS_E_INVAL, "pcs_snapshot_find: NULL pool, name or id");
+    for (uint32_t i = 0; i < pool->n_channels; i++) {
+        if (strcmp(pool->channels[i].name, name) == 0) {
+            *id = i;
+            return PCS_OK;
+        }
+    }
+    return pcs_error_set(PCS_E_NOTFOUND,
+                         "pcs_snapshot_find: no channel named '%s' among the pool's %u", name,
+                         pool->n_channels);
+}

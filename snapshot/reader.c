@@ -1,0 +1,250 @@
+/**
+ * @file reader.c
+ * @brief Reader side of the snapshot pool: copy-out reads, zero-copy views, counters.
+ *
+ * Choosing the buffer. A reader targets publication
+ *     target = max(published (acquire), last_pub)
+ * and reads buffer (target - 1) % N. That buffer holds `target` or, if the
+ * writer has lapped the reader, a newer publication; never an older one: the
+ * acquire of `published` (or, for last_pub, this reader's own earlier
+ * validated read of that buffer's seq) happens-after the write of `target`,
+ * so by coherence the seq load sees that write's final value or a later one.
+ * Every validated read therefore returns a publication >= last_pub, and
+ * publications are written in tick order, so a reader's time never goes
+ * backwards, even when a lap hands it a buffer newer than `published` shows.
+ *
+ * The ordering argument for each individual read is in seqlock.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot/pool.h"
+
+pcs_status pcs_reader_open(const pcs_snapshot_pool *pool, pcs_reader **out)
+{
+    if (!pool || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_reader_open: pool or out is NULL");
+    /* A cache line of its own, so readers on different cores never share one. */
+    pcs_reader *r = aligned_alloc(64, (sizeof *r + 63u) & ~(size_t)63u);
+    if (!r)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_reader_open: cannot allocate a reader");
+    *r = (pcs_reader){.pool = pool};
+    r->event_cursor = atomic_load_explicit(&pool->event_head, memory_order_acquire);
+    *out = r;
+    return PCS_OK;
+}
+
+void pcs_reader_close(pcs_reader *r)
+{
+    free(r);
+}
+
+static uint64_t target_pub(const pcs_reader *r)
+{
+    uint64_t p = atomic_load_explicit(&r->pool->published, memory_order_acquire);
+    return p > r->last_pub ? p : r->last_pub;
+}
+
+/* Record a validated read of publication @p pub made on @p tick. */
+static void record_read(pcs_reader *r, uint64_t pub, uint64_t tick)
+{
+    uint64_t newest = atomic_load_explicit(&r->pool->newest_tick, memory_order_relaxed);
+    uint64_t age = newest > tick ? newest - tick : 0;
+    if (pub > r->last_pub) /* a view validated late must not pull it back */
+        r->last_pub = pub;
+    r->stats.reads++;
+    r->stats.last_tick = tick;
+    r->stats.staleness = age;
+    if (age > r->stats.max_staleness)
+        r->stats.max_staleness = age;
+}
+
+/* Name the first id out of range (error path only). */
+static pcs_status bad_id(const pcs_snapshot_pool *pool, const uint32_t *ids, uint32_t n)
+{
+    if (!ids)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "pcs_snapshot_read: %u channels asked for, the pool has %u", n,
+                             pool->n_channels);
+    uint32_t i = 0;
+    while (i + 1 < n && ids[i] < pool->n_channels)
+        i++;
+    return pcs_error_set(PCS_E_NOTFOUND,
+                         "pcs_snapshot_read: ids[%u] = %u, but channel ids are [0, %u)", i, ids[i],
+                         pool->n_channels);
+}
+
+/* Nonzero if any id is >= @p lim. GCC/clang vector extensions, four ids per
+ * compare: GCC 12 does not vectorise this loop at -O2 by itself, and a scalar
+ * pass would cost as much as the copy of a small read. */
+typedef uint32_t pcs_v4u __attribute__((vector_size(16)));
+
+static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim)
+{
+    pcs_v4u acc = {0, 0, 0, 0};
+    pcs_v4u vlim = {lim, lim, lim, lim};
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        pcs_v4u v;
+        memcpy(&v, ids + i, sizeof v);
+        acc |= (pcs_v4u)(v >= vlim);
+    }
+    uint32_t bad = acc[0] | acc[1] | acc[2] | acc[3];
+    for (; i < n; i++)
+        bad |= ids[i] >= lim;
+    return bad;
+}
+
+/* Copy words[ids[i]] as doubles, four at a time: acquire loads are plain
+ * MOVs on x86-64 but are never vectorised, so unrolling is what keeps both
+ * load ports busy. */
+static void get_ids(const pcs_word *words, const uint32_t *restrict ids, uint32_t n,
+                    double *restrict out)
+{
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32_t k0 = ids[i], k1 = ids[i + 1], k2 = ids[i + 2], k3 = ids[i + 3];
+        uint64_t a = pcs_word_get(&words[k0]), b = pcs_word_get(&words[k1]);
+        uint64_t c = pcs_word_get(&words[k2]), d = pcs_word_get(&words[k3]);
+        out[i] = pcs_bits_f64(a);
+        out[i + 1] = pcs_bits_f64(b);
+        out[i + 2] = pcs_bits_f64(c);
+        out[i + 3] = pcs_bits_f64(d);
+    }
+    for (; i < n; i++)
+        out[i] = pcs_bits_f64(pcs_word_get(&words[ids[i]]));
+}
+
+static void get_range(const pcs_word *words, uint32_t n, double *restrict out)
+{
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint64_t a = pcs_word_get(&words[i]), b = pcs_word_get(&words[i + 1]);
+        uint64_t c = pcs_word_get(&words[i + 2]), d = pcs_word_get(&words[i + 3]);
+        out[i] = pcs_bits_f64(a);
+        out[i + 1] = pcs_bits_f64(b);
+        out[i + 2] = pcs_bits_f64(c);
+        out[i + 3] = pcs_bits_f64(d);
+    }
+    for (; i < n; i++)
+        out[i] = pcs_bits_f64(pcs_word_get(&words[i]));
+}
+
+/* One attempt at the buffer of publication @p target (ids already checked):
+ * 1 if the copy is consistent, 0 if the writer interfered. */
+static int try_read(const pcs_snapshot_pool *pool, uint64_t target, const uint32_t *ids, uint32_t n,
+                    double *out, uint64_t *pub, uint64_t *tick)
+{
+    const pcs_word *buf = pcs_pool_buffer(pool, target);
+    uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
+    if (s1 & 1u)
+        return 0;
+    *pub = pcs_word_get(&buf[PCS_HDR_PUB]);
+    *tick = pcs_word_get(&buf[PCS_HDR_TICK]);
+    if (ids)
+        get_ids(buf + PCS_HDR_WORDS, ids, n, out);
+    else
+        get_range(buf + PCS_HDR_WORDS, n, out);
+    return pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1);
+}
+
+pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_t n, double *out,
+                             uint64_t *tick)
+{
+    if (!r || (n && !out))
+        return pcs_error_set(PCS_E_INVAL, "pcs_snapshot_read: reader is NULL, or out is NULL "
+                                          "with n > 0");
+    if (ids ? any_out_of_range(ids, n, r->pool->n_channels) : n > r->pool->n_channels)
+        return bad_id(r->pool, ids, n);
+    for (uint32_t attempt = 0; attempt < PCS_SNAPSHOT_RETRY_LIMIT; attempt++) {
+        uint64_t target = target_pub(r);
+        if (target == 0)
+            return pcs_error_set(PCS_E_STATE, "pcs_snapshot_read: nothing published yet (the "
+                                              "world has not ticked)");
+        uint64_t pub, t;
+        if (try_read(r->pool, target, ids, n, out, &pub, &t)) {
+            record_read(r, pub, t);
+            if (tick)
+                *tick = t;
+            return PCS_OK;
+        }
+        r->stats.retries++;
+    }
+    return pcs_error_set(PCS_E_RATE,
+                         "pcs_snapshot_read: lapped by the writer %u times in a row; the "
+                         "reader is too slow for %u buffers",
+                         PCS_SNAPSHOT_RETRY_LIMIT, r->pool->n_buffers);
+}
+
+pcs_status pcs_view_begin(pcs_reader *r, pcs_view *v)
+{
+    if (!r || !v)
+        return pcs_error_set(PCS_E_INVAL, "pcs_view_begin: reader or view is NULL");
+    *v = (pcs_view){.reader_ = r};
+    for (uint32_t attempt = 0; attempt < PCS_SNAPSHOT_RETRY_LIMIT; attempt++) {
+        uint64_t target = target_pub(r);
+        if (target == 0)
+            return pcs_error_set(PCS_E_STATE, "pcs_view_begin: nothing published yet (the "
+                                              "world has not ticked)");
+        const pcs_word *buf = pcs_pool_buffer(r->pool, target);
+        uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
+        if (s1 & 1u) {
+            r->stats.retries++;
+            continue;
+        }
+        /* Header words are validated with the data by pcs_view_validate. */
+        v->buf_ = buf;
+        v->seq_ = s1;
+        v->pub_ = pcs_word_get(&buf[PCS_HDR_PUB]);
+        v->tick = pcs_word_get(&buf[PCS_HDR_TICK]);
+        v->time_s = pcs_bits_f64(pcs_word_get(&buf[PCS_HDR_TIME]));
+        v->n_channels = r->pool->n_channels;
+        return PCS_OK;
+    }
+    return pcs_error_set(PCS_E_RATE,
+                         "pcs_view_begin: the buffer was being written on %u "
+                         "attempts in a row",
+                         PCS_SNAPSHOT_RETRY_LIMIT);
+}
+
+double pcs_view_f64(const pcs_view *v, uint32_t id)
+{
+    if (!v || !v->buf_ || id >= v->n_channels)
+        return NAN;
+    const pcs_word *words = (const pcs_word *)v->buf_ + PCS_HDR_WORDS;
+    return pcs_bits_f64(pcs_word_get(&words[id]));
+}
+
+uint32_t pcs_view_u32(const pcs_view *v, uint32_t id)
+{
+    double d = pcs_view_f64(v, id);
+    /* The range test also rejects NaN; a torn view may hold any bits. */
+    if (!(d >= 0.0 && d < 4294967296.0))
+        return 0;
+    return (uint32_t)d;
+}
+
+pcs_status pcs_view_validate(pcs_view *v)
+{
+    if (!v || !v->buf_ || !v->reader_)
+        return pcs_error_set(PCS_E_INVAL, "pcs_view_validate: view is NULL or was not begun");
+    pcs_reader *r = v->reader_;
+    if (!pcs_seq_read_ok((const pcs_word *)v->buf_ + PCS_HDR_SEQ, v->seq_)) {
+        r->stats.retries++;
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "pcs_view_validate: the writer rewrote the buffer of tick %llu "
+                             "during the view; discard its values and begin again",
+                             (unsigned long long)v->tick);
+    }
+    record_read(r, v->pub_, v->tick);
+    return PCS_OK;
+}
+
+pcs_status pcs_reader_stats_get(const pcs_reader *r, pcs_reader_stats *out)
+{
+    if (!r || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_reader_stats_get: reader or out is NULL");
+    *out = r->stats;
+    return PCS_OK;
+}

@@ -1,0 +1,136 @@
+/**
+ * @file test_plant.c
+ * @brief The assembled unit: steady start, loss of a pump and a scram, energy
+ *        sanity, determinism and zero allocations.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "pcsim/pcsim.h"
+#include "pcsim/plant.h"
+#include "tests/alloc_count.h"
+
+static pcs_world *plant_world(pcs_plant **p)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    pcs_plant_unit_config u;
+    pcs_plant_unit_config_default(&u);
+    cr_assert_eq(pcs_plant_build(w, &u, 1, p), PCS_OK, "%s", pcs_last_error());
+    return w;
+}
+
+static double ch(pcs_world *w, const char *name)
+{
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(w, name, &id), PCS_OK, "%s", name);
+    return pcs_channel_value(w, id);
+}
+
+static void run(pcs_world *w, int ticks)
+{
+    for (int i = 0; i < ticks; i++)
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+}
+
+Test(plant, starts_and_stays_at_rated_conditions)
+{
+    pcs_plant *p;
+    pcs_world *w = plant_world(&p);
+    run(w, 2400); /* 120 s */
+    /* Rated values, refdata/pwr_plant.md [W84] Table 2-1: 3411 MWt, 17,440 kg/s,
+     * core inlet 565.1 K, outlet 599.0 K. The plant is built at that steady state. */
+    cr_assert_float_eq(ch(w, "u1.core.power"), 3.411e9, 3.411e9 * 1e-4);
+    cr_assert_float_eq(ch(w, "u1.core.flow"), 17440.0, 17440.0 * 1e-4);
+    cr_assert_float_eq(ch(w, "u1.core.t_inlet"), 565.1, 0.05);
+    cr_assert_float_eq(ch(w, "u1.loop1.t_hot"), 599.0, 0.05);
+    cr_assert_float_eq(ch(w, "u1.sg.heat"), 3.411e9, 3.411e9 * 1e-3);
+    pcs_world_destroy(w);
+}
+
+Test(plant, pump_trip_and_scram_bring_power_to_decay_heat)
+{
+    pcs_plant *p;
+    pcs_world *w = plant_world(&p);
+    run(w, 200);
+    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = 1};
+    cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
+    run(w, 40);
+    pcs_command scram = {.kind = PCS_UNIT_CMD_SCRAM, .target = 1};
+    cr_assert_eq(pcs_command_submit(w, &scram), PCS_OK);
+    double min_power = INFINITY;
+    for (int i = 0; i < 1200; i++) {
+        run(w, 1);
+        double pw = ch(w, "u1.core.power");
+        cr_assert(isfinite(pw) && pw > 0.0, "power %g at tick %d", pw, i);
+        min_power = pw < min_power ? pw : min_power;
+    }
+    /* 60 s after a scram from long full-power operation the fission-product
+     * decay heat lies between 0.0310 (100 s) and 0.0475 (10 s) of nominal
+     * (refdata/decay_heat.md section 4, ANS-2004, T = inf); U-239/Np-239 add
+     * about 0.0026 and the delayed-neutron tail a little more. */
+    double frac = ch(w, "u1.core.power") / 3.411e9;
+    cr_assert(frac > 0.031 && frac < 0.055, "power fraction 60 s after scram %g", frac);
+    cr_assert_float_eq(ch(w, "u1.core.decay_heat") / 3.411e9, 0.039, 0.008);
+    cr_assert_lt(ch(w, "u1.loop2.flow"), 0.3 * 4360.0, "tripped loop coasted down");
+    cr_assert_gt(ch(w, "u1.core.flow"), 0.6 * 17440.0, "three pumps still run");
+    pcs_world_destroy(w);
+}
+
+Test(plant, deterministic_and_allocation_free)
+{
+    pcs_plant *pa, *pb;
+    pcs_world *a = plant_world(&pa);
+    pcs_world *b = plant_world(&pb);
+    run(a, 1);
+    uint64_t heap = pcs_world_alloc_count(a);
+    pcs_test_alloc_begin();
+    for (int i = 0; i < 2000; i++)
+        pcs_world_tick(a);
+    cr_assert_eq(pcs_test_alloc_end(), 0);
+    cr_assert_eq(pcs_world_alloc_count(a), heap);
+    run(b, 2001);
+    cr_assert_eq(pcs_world_state_hash(a), pcs_world_state_hash(b));
+    pcs_world_destroy(a);
+    pcs_world_destroy(b);
+}
+
+Test(plant, bad_unit_config_names_unit_and_field)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    pcs_plant_unit_config u[2];
+    pcs_plant_unit_config_default(&u[0]);
+    pcs_plant_unit_config_default(&u[1]);
+    u[1].n_loops = 9;
+    pcs_plant *p;
+    cr_assert_eq(pcs_plant_build(w, u, 2, &p), PCS_E_INVAL);
+    cr_assert(strstr(pcs_last_error(), "unit 2") && strstr(pcs_last_error(), "n_loops = 9"), "%s",
+              pcs_last_error());
+    pcs_world_destroy(w);
+}
+
+Test(plant, commands_reach_only_their_unit)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    pcs_plant_unit_config u[2];
+    pcs_plant_unit_config_default(&u[0]);
+    pcs_plant_unit_config_default(&u[1]);
+    pcs_plant *p;
+    cr_assert_eq(pcs_plant_build(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
+    /* Unit 2 is network 1; its pump 3 is loop 4. */
+    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(1, 3)};
+    cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
+    run(w, 400);
+    cr_assert_lt(ch(w, "u2.loop4.flow"), 0.5 * 4360.0);
+    cr_assert_float_eq(ch(w, "u1.loop4.flow"), 4360.0, 4360.0 * 1e-3);
+    cr_assert_float_eq(ch(w, "u2.loop1.flow"), ch(w, "u1.loop1.flow"), 0.2 * 4360.0);
+    pcs_world_destroy(w);
+}
