@@ -47,6 +47,7 @@ typedef struct host {
     reader_totals reader_totals;
     scenario scn;
     pcs_world *world;
+    pcs_exec *exec;              /**< slow-job workers (exec.h), attached to world */
     void *plant;                 /**< physics plant (cli/plant.c) */
     host_action *actions;        /**< script or replayed journal, in tick order */
     uint32_t n_actions;

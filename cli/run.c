@@ -141,6 +141,28 @@ static int resolve_script(host *h)
     return 0;
 }
 
+static void pool_warning(void *ctx, const char *msg)
+{
+    const host *h = ctx;
+    if (!h->opt.quiet)
+        fprintf(stderr, "pcsim: warning: %s\n", msg);
+}
+
+/* Workers as the scenario (or --workers) asks; the pool caps them at the free cores. */
+static int start_pool(host *h)
+{
+    pcs_exec_config cfg;
+    pcs_exec_config_default(&cfg);
+    cfg.workers = h->scn.world.workers;
+    cfg.warn = pool_warning;
+    cfg.warn_ctx = h;
+    if (pcs_exec_create(&cfg, &h->exec) != PCS_OK)
+        return host_fail(2, "worker pool: %s", pcs_last_error());
+    if (pcs_exec_attach(h->exec, h->world) != PCS_OK)
+        return host_fail(2, "worker pool: %s", pcs_last_error());
+    return 0;
+}
+
 static int build_world(host *h)
 {
     if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
@@ -161,7 +183,7 @@ static int build_world(host *h)
             return host_fail(2, "%s", pcs_last_error());
         h->start_tick = pcs_world_clock(h->world)->tick;
     }
-    return 0;
+    return start_pool(h);
 }
 
 static int open_outputs(host *h)
@@ -240,7 +262,8 @@ static void host_free(host *h)
         fclose(h->csv);
     if (h->journal)
         fclose(h->journal);
-    pcs_world_destroy(h->world);
+    pcs_world_destroy(h->world); /* before the worker pool: unbinds its jobs */
+    pcs_exec_destroy(h->exec);
     scenario_free(&h->scn);
     free(h->actions);
     free(h->tick_ns);
@@ -277,6 +300,10 @@ int host_run(host *h, int (*after_build)(host *h))
         host_free(h);
         return rc;
     }
+    /* Keep this (the ticking) thread on the core the workers left free. Only
+     * now: threads started later would inherit the binding. */
+    if (pcs_exec_worker_count(h->exec) > 0 && pcs_exec_pin_host(h->exec) != PCS_OK)
+        pool_warning(h, pcs_last_error());
     uint64_t allocs = pcs_world_alloc_count(h->world);
     uint64_t t0 = host_now_ns();
     rc = tick_loop(h);

@@ -7,9 +7,17 @@
  * land in per-chunk slots and are merged at exactly t + period in chunk order.
  * Which thread ran a chunk, and when, cannot change the state.
  *
- * This file runs every chunk inline on the world's thread at the merge tick
- * (the 0-worker case). A worker pool (exec/) takes the same runs in between.
+ * Who runs the chunks is an executor's business (pcs_executor, job.h): with
+ * none, this file runs them inline at the merge tick; with one, it submits
+ * after copying inputs and joins before merging. The engine creates no thread
+ * and reads no clock; the join timeout is handed to the executor as a number.
+ *
+ * A run whose executor goes away before its merge (executor change, pool
+ * destroyed) keeps its saved input and is flagged `rerun`: it is resubmitted
+ * to the next executor, or run inline at its merge tick. run_chunk is a pure
+ * function of (input, chunk), so running it again gives the same outputs.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/probes.h"
@@ -24,8 +32,8 @@ static pcs_status check_job(const pcs_job_desc *d)
         return pcs_error_set(PCS_E_INVAL, "%s: job '%s' domain %d must be SLOW or STORAGE", fn,
                              d->name, (int)d->domain);
     if (d->phase >= pcs_clock_period(d->domain))
-        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' phase %u is outside [0, %u)", fn,
-                             d->name, d->phase, pcs_clock_period(d->domain));
+        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' phase %u is outside [0, %u)", fn, d->name,
+                             d->phase, pcs_clock_period(d->domain));
     if (d->n_chunks < 1 || d->n_chunks > PCS_MAX_JOB_CHUNKS)
         return pcs_error_set(PCS_E_INVAL, "%s: job '%s' n_chunks %u is outside [1, %u]", fn,
                              d->name, d->n_chunks, PCS_MAX_JOB_CHUNKS);
@@ -33,8 +41,26 @@ static pcs_status check_job(const pcs_job_desc *d)
         return pcs_error_set(PCS_E_INVAL, "%s: job '%s' input_bytes and output_bytes must be >= 1",
                              fn, d->name);
     if (!d->copy_inputs || !d->run_chunk || !d->merge)
-        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' needs copy_inputs, run_chunk and merge",
-                             fn, d->name);
+        return pcs_error_set(PCS_E_INVAL, "%s: job '%s' needs copy_inputs, run_chunk and merge", fn,
+                             d->name);
+    return PCS_OK;
+}
+
+static pcs_status bind_job(pcs_world *w, pcs_job_rec *j)
+{
+    j->run.name = j->desc.name;
+    j->run.run_chunk = j->desc.run_chunk;
+    j->run.ctx = j->desc.ctx;
+    j->run.input = j->input;
+    j->run.outputs = j->outputs;
+    j->run.n_chunks = j->desc.n_chunks;
+    if (!w->has_exec)
+        return PCS_OK;
+    void *slot = NULL;
+    pcs_status st = w->exec.bind(w->exec.ctx, w, &j->run, &slot);
+    if (st != PCS_OK)
+        return st;
+    j->slot = slot;
     return PCS_OK;
 }
 
@@ -53,14 +79,16 @@ pcs_status pcs_job_register(pcs_world *w, const pcs_job_desc *desc, uint32_t *id
     j->desc.name = pcs_mem_strdup(&w->mem, desc->name);
     j->input = pcs_mem_alloc(&w->mem, desc->input_bytes);
     j->outputs = pcs_mem_array(&w->mem, desc->n_chunks, sizeof *j->outputs);
-    j->chunk_status = pcs_mem_array(&w->mem, desc->n_chunks, sizeof *j->chunk_status);
-    if (!j->desc.name || !j->input || !j->outputs || !j->chunk_status)
+    if (!j->desc.name || !j->input || !j->outputs)
         return pcs_error_set(PCS_E_NOMEM, "pcs_job_register: out of memory");
     for (uint32_t c = 0; c < desc->n_chunks; c++) {
         j->outputs[c] = pcs_mem_alloc(&w->mem, desc->output_bytes);
         if (!j->outputs[c])
             return pcs_error_set(PCS_E_NOMEM, "pcs_job_register: out of memory for outputs");
     }
+    st = bind_job(w, j);
+    if (st != PCS_OK)
+        return st;
     if (id)
         *id = w->n_jobs;
     w->n_jobs++;
@@ -72,24 +100,62 @@ uint32_t pcs_job_count(const pcs_world *w)
     return w ? w->n_jobs : 0;
 }
 
+/* Wrap the calling thread's last error as "job 'name' [step: ]message [ticks]".
+ * The message is copied first: it is the buffer pcs_error_set writes into. */
+static pcs_status job_error(const pcs_world *w, const pcs_job_rec *j, pcs_status st,
+                            const char *step)
+{
+    char why[384];
+    snprintf(why, sizeof why, "%s", pcs_last_error());
+    return pcs_error_set(st, "job '%s' %s%s%s [submitted at tick %llu, failed at tick %llu]",
+                         j->desc.name, step, step[0] ? ": " : "", why[0] ? why : pcs_status_str(st),
+                         (unsigned long long)j->submit_tick, (unsigned long long)w->clock.tick);
+}
+
+/* The same text the executor gives (exec/slot.c): "chunk C failed (STATUS): message". */
 static pcs_status run_inline(pcs_job_rec *j)
 {
-    for (uint32_t c = 0; c < j->desc.n_chunks; c++)
-        j->chunk_status[c] = j->desc.run_chunk(j->desc.ctx, j->input, c, j->outputs[c]);
+    for (uint32_t c = 0; c < j->desc.n_chunks; c++) {
+        pcs_error_clear();
+        pcs_status st = j->desc.run_chunk(j->desc.ctx, j->input, c, j->outputs[c]);
+        if (st != PCS_OK) {
+            char why[384];
+            snprintf(why, sizeof why, "%s", pcs_last_error());
+            return pcs_error_set(st, "chunk %u failed (%s): %s", c, pcs_status_str(st),
+                                 why[0] ? why : "no message");
+        }
+    }
     return PCS_OK;
 }
 
 static pcs_status join_and_merge(pcs_world *w, pcs_job_rec *j)
 {
-    pcs_status st = run_inline(j);
+    pcs_status st;
+    if (j->slot && !j->rerun)
+        st = w->exec.join(w->exec.ctx, j->slot, w->cfg.slow_join_timeout_s);
+    else
+        st = run_inline(j);
     j->pending = 0;
-    for (uint32_t c = 0; st == PCS_OK && c < j->desc.n_chunks; c++)
-        if (j->chunk_status[c] != PCS_OK)
-            return pcs_error_set(j->chunk_status[c], "job '%s' chunk %u (submitted at tick %llu) "
-                                                     "failed: %s",
-                                 j->desc.name, c, (unsigned long long)j->submit_tick,
-                                 pcs_status_str(j->chunk_status[c]));
-    return j->desc.merge(w, j->desc.ctx, j->input, j->outputs, j->desc.n_chunks);
+    j->rerun = 0;
+    if (st != PCS_OK)
+        return job_error(w, j, st, "");
+    st = j->desc.merge(w, j->desc.ctx, j->input, j->outputs, j->desc.n_chunks);
+    if (st != PCS_OK)
+        return job_error(w, j, st, "merge failed");
+    return PCS_OK;
+}
+
+static pcs_status submit(pcs_world *w, pcs_job_rec *j)
+{
+    if (w->exec_revoked)
+        return pcs_error_set(PCS_E_STATE,
+                             "job '%s' at tick %llu: the executor (worker pool) this world was "
+                             "bound to was destroyed; bind another with pcs_world_set_executor "
+                             "(NULL runs jobs inline)",
+                             j->desc.name, (unsigned long long)w->clock.tick);
+    if (!j->slot)
+        return PCS_OK; /* inline: chunks run at the merge tick */
+    return w->exec.submit(w->exec.ctx, j->slot);
 }
 
 pcs_status pcs_jobs_before_tick(pcs_world *w)
@@ -104,12 +170,115 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
                 return st;
             PCS_PROBE_JOB_MERGED(i, j->submit_tick, w->clock.tick);
         }
+        j->submit_tick = w->clock.tick;
         pcs_status st = j->desc.copy_inputs(w, j->desc.ctx, j->input);
+        if (st != PCS_OK)
+            return job_error(w, j, st, "copy_inputs failed");
+        st = submit(w, j);
         if (st != PCS_OK)
             return st;
         j->pending = 1;
-        j->submit_tick = w->clock.tick;
         PCS_PROBE_JOB_SUBMITTED(i, w->clock.tick);
     }
     return PCS_OK;
+}
+
+/* Detach every job from the current executor; pending runs must run again. */
+static void unbind_all(pcs_world *w)
+{
+    for (uint32_t i = 0; i < w->n_jobs; i++) {
+        pcs_job_rec *j = &w->jobs[i];
+        if (j->slot && w->has_exec)
+            w->exec.unbind(w->exec.ctx, j->slot);
+        j->slot = NULL;
+        if (j->pending)
+            j->rerun = 1;
+    }
+    w->has_exec = 0;
+}
+
+static pcs_status check_executor(const pcs_executor *ex)
+{
+    if (ex && (!ex->bind || !ex->submit || !ex->join || !ex->unbind))
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_set_executor: the executor needs bind, "
+                                          "submit, join and unbind");
+    return PCS_OK;
+}
+
+pcs_status pcs_world_set_executor(pcs_world *w, const pcs_executor *ex)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_set_executor: world is NULL");
+    pcs_status st = check_executor(ex);
+    if (st != PCS_OK)
+        return st;
+    unbind_all(w);
+    w->exec_revoked = 0;
+    if (!ex)
+        return PCS_OK;
+    w->exec = *ex;
+    w->has_exec = 1;
+    for (uint32_t i = 0; st == PCS_OK && i < w->n_jobs; i++) {
+        pcs_job_rec *j = &w->jobs[i];
+        st = bind_job(w, j);
+        if (st == PCS_OK && j->pending) {
+            st = w->exec.submit(w->exec.ctx, j->slot);
+            if (st == PCS_OK)
+                j->rerun = 0;
+        }
+    }
+    if (st != PCS_OK) {
+        char why[384];
+        snprintf(why, sizeof why, "%s", pcs_last_error());
+        unbind_all(w);
+        return pcs_error_set(st, "pcs_world_set_executor: %s (the world now runs jobs inline)",
+                             why);
+    }
+    return PCS_OK;
+}
+
+void pcs_world_executor_revoke(pcs_world *w, const void *ctx)
+{
+    if (!w || !w->has_exec || w->exec.ctx != ctx)
+        return;
+    for (uint32_t i = 0; i < w->n_jobs; i++) {
+        w->jobs[i].slot = NULL;
+        if (w->jobs[i].pending)
+            w->jobs[i].rerun = 1;
+    }
+    w->has_exec = 0;
+    w->exec_revoked = 1;
+}
+
+void pcs_jobs_before_load(pcs_world *w)
+{
+    /* A load overwrites the inputs: no executor may still be reading them. */
+    for (uint32_t i = 0; i < w->n_jobs; i++) {
+        pcs_job_rec *j = &w->jobs[i];
+        if (j->slot && j->pending && !j->rerun)
+            (void)w->exec.join(w->exec.ctx, j->slot, 0.0); /* its result is dropped */
+        j->pending = 0;
+        j->rerun = 0;
+    }
+}
+
+pcs_status pcs_jobs_after_load(pcs_world *w)
+{
+    /* Loaded pending runs start again from their loaded inputs. */
+    for (uint32_t i = 0; i < w->n_jobs; i++) {
+        pcs_job_rec *j = &w->jobs[i];
+        if (!j->pending || !j->slot)
+            continue;
+        pcs_status st = w->exec.submit(w->exec.ctx, j->slot);
+        if (st != PCS_OK) {
+            j->rerun = 1; /* runs inline at its merge tick instead */
+            return st;
+        }
+    }
+    return PCS_OK;
+}
+
+void pcs_jobs_destroy(pcs_world *w)
+{
+    unbind_all(w);
 }

@@ -284,7 +284,9 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     if (st == PCS_OK) {
         file_header h;
         memcpy(&h, b, sizeof h);
+        pcs_jobs_before_load(w); /* an executor may be reading job inputs */
         apply(w, b, t, h.tick);
+        st = pcs_jobs_after_load(w);
     }
     free(b);
     return st;

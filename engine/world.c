@@ -119,6 +119,9 @@ void pcs_world_destroy(pcs_world *w)
 {
     if (!w)
         return;
+    /* Jobs first: an executor may still be running chunks on our buffers or
+     * on model memory a cleanup below frees. */
+    pcs_jobs_destroy(w);
     for (uint32_t i = w->n_cleanups; i-- > 0;)
         w->cleanup_fn[i](w->cleanup_ctx[i]);
     pcs_commands_destroy(w);

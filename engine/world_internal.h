@@ -38,11 +38,13 @@ typedef struct pcs_channel_rec {
 } pcs_channel_rec;
 
 typedef struct pcs_job_rec {
-    pcs_job_desc desc;     /* name points into world memory */
-    void *input;           /* input_bytes */
-    void **outputs;        /* n_chunks slots of output_bytes */
-    pcs_status *chunk_status;
-    int pending;           /* a run was submitted and not yet merged */
+    pcs_job_desc desc; /* name points into world memory */
+    void *input;       /* input_bytes */
+    void **outputs;    /* n_chunks slots of output_bytes */
+    pcs_job_run run;   /* the executor's view of input/outputs/run_chunk */
+    void *slot;        /* executor's per-job state; NULL = not bound */
+    int pending;       /* a run was submitted and not yet merged */
+    int rerun;         /* pending run's executor went away: run it again from input */
     uint64_t submit_tick;
 } pcs_job_rec;
 
@@ -86,6 +88,9 @@ struct pcs_world {
 
     pcs_job_rec *jobs; /* PCS_MAX_JOBS */
     uint32_t n_jobs;
+    pcs_executor exec; /* valid when has_exec */
+    int has_exec;
+    int exec_revoked; /* the executor was destroyed under us: submits fail until rebound */
 
     void (*cleanup_fn[PCS_MAX_CLEANUPS])(void *ctx);
     void *cleanup_ctx[PCS_MAX_CLEANUPS];
@@ -111,5 +116,11 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
 
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);
+/* Unbind every job from the executor (waits for chunks in flight). World destroy. */
+void pcs_jobs_destroy(pcs_world *w);
+/* pcs_world_load: finish runs in flight (result dropped) before inputs are
+ * overwritten; afterwards resubmit the loaded pending runs to the executor. */
+void pcs_jobs_before_load(pcs_world *w);
+pcs_status pcs_jobs_after_load(pcs_world *w);
 
 #endif
