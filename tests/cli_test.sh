@@ -48,10 +48,13 @@ expect replay-matches 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.journal"
 
 # Determinism of the station run (issue 8): save at 130 s + resume for 130 s
-# equals 260 s straight; 0 and 20 readers give the same hash; a replay of the
+# equals 260 s straight; 0, 1 and 2 workers (xenon runs as a slow job) and 0
+# or 20 readers give the same hash; a replay of the
 # journal reproduces it. The run crosses the pump trip, the scram and alarms.
 hash_of() { "$BIN" "$@" --json 2>/dev/null | sed -n 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/p'; }
-h_straight=$(hash_of run --seconds 260 --readers 0)
+h_straight=$(hash_of run --seconds 260 --readers 0 --workers 0)
+h_workers1=$(hash_of run --seconds 260 --readers 0 --workers 1)
+h_workers2=$(hash_of run --seconds 260 --readers 20 --workers 2)
 h_readers=$(hash_of run --seconds 260 --readers 20)
 h_first=$(hash_of run --seconds 130 --readers 4 --save "$tmp.save")
 h_resumed=$(hash_of run --seconds 130 --readers 4 --load "$tmp.save")
@@ -60,6 +63,8 @@ same() { # name, a, b
         fail=$((fail + 1)); echo "FAIL $1: '$2' vs '$3'"; fi
 }
 same readers-do-not-change-state "$h_straight" "$h_readers"
+same one-worker-equals-inline "$h_straight" "$h_workers1"
+same two-workers-and-readers-equal-inline "$h_straight" "$h_workers2"
 same save-load-resume "$h_straight" "$h_resumed"
 [ -n "$h_first" ] && [ "$h_first" != "$h_straight" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL half-run hash differs"; }
 "$BIN" run --quiet --seconds 260 --journal "$tmp.journal" > /dev/null
