@@ -89,6 +89,7 @@ void readers_stop_all(host *h);
 /* cli/report.c: events, timeline, CSV, summary. */
 void report_events(void *ctx, const pcs_event *ev, uint32_t n);
 void report_timeline(host *h);
+void report_progress(host *h, uint64_t done, uint64_t total);
 void report_csv_header(host *h);
 void report_csv_row(host *h);
 void report_summary(host *h, uint64_t wall_ns);

@@ -115,15 +115,48 @@ static int parse_units(host *h, char *err, size_t err_len)
     return 0;
 }
 
+static int parse_instrumentation(host *h, pcs_plant_setpoints *sp, char *err, size_t err_len)
+{
+    static const char *const keys[] = {
+        "high_flux_frac",   "flux_rate_frac",  "rate_window_ticks", "low_flow_frac",
+        "high_pressure_pa", "low_pressure_pa", "alarm_power_frac",  "alarm_flow_frac",
+        "alarm_pressure_high_pa", "alarm_t_hot_k", "noise_frac", NULL};
+    jr_ctx c = {.file = h->scn.source};
+    snprintf(c.path, sizeof c.path, "$");
+    pcs_plant_setpoints_default(sp);
+    json_t *o = jr_obj(&c, h->scn.doc, "instrumentation");
+    int rc = c.failed ? -1 : 0;
+    if (o) {
+        size_t p = jr_push_key(&c, "instrumentation");
+        rc |= jr_only_keys(&c, o, keys);
+        rc |= jr_num(&c, o, "high_flux_frac", 0.01, 10.0, &sp->high_flux_frac);
+        rc |= jr_num(&c, o, "flux_rate_frac", 0.001, 10.0, &sp->flux_rate_frac);
+        rc |= jr_u32(&c, o, "rate_window_ticks", 1, 1200, &sp->rate_window_ticks);
+        rc |= jr_num(&c, o, "low_flow_frac", 0.0, 1.5, &sp->low_flow_frac);
+        rc |= jr_num(&c, o, "high_pressure_pa", 1e5, 1e8, &sp->high_pressure_pa);
+        rc |= jr_num(&c, o, "low_pressure_pa", 1e5, 1e8, &sp->low_pressure_pa);
+        rc |= jr_num(&c, o, "alarm_power_frac", 0.01, 10.0, &sp->alarm_power_frac);
+        rc |= jr_num(&c, o, "alarm_flow_frac", 0.0, 1.5, &sp->alarm_flow_frac);
+        rc |= jr_num(&c, o, "alarm_pressure_high_pa", 1e5, 1e8, &sp->alarm_pressure_high_pa);
+        rc |= jr_num(&c, o, "alarm_t_hot_k", 273.15, 2000.0, &sp->alarm_t_hot_k);
+        rc |= jr_num(&c, o, "noise_frac", 0.0, 0.5, &sp->noise_frac);
+        jr_pop(&c, p);
+    }
+    if (rc)
+        snprintf(err, err_len, "%s", c.msg);
+    return rc ? -1 : 0;
+}
+
 int plant_build(host *h, char *err, size_t err_len)
 {
-    if (parse_units(h, err, err_len) != 0)
+    pcs_plant_setpoints sp;
+    if (parse_units(h, err, err_len) != 0 || parse_instrumentation(h, &sp, err, err_len) != 0)
         return -1;
     if (n_units == 0)
         return 0;
     pcs_plant *p = NULL;
     if (pcs_plant_build(h->world, unit_cfg, n_units, &p) != PCS_OK ||
-        pcs_plant_instrument(h->world, p, NULL) != PCS_OK) {
+        pcs_plant_instrument(h->world, p, &sp) != PCS_OK) {
         snprintf(err, err_len, "%s: $.units: %s", h->scn.source, pcs_last_error());
         return -1;
     }

@@ -81,9 +81,18 @@ int readers_start(host *h)
     if (n_readers == 0)
         return 0;
     uint32_t nch = pcs_snapshot_channel_count(h->pool);
-    if (nch == 0)
+    if (nch == 0) {
+        n_readers = 0;
         return host_fail(2, "%s: $.readers.count: %u readers but the plant publishes no channels",
-                         h->scn.source, n_readers);
+                         h->scn.source, h->scn.readers);
+    }
+    uint32_t named[SCN_MAX_READER_CHANNELS];
+    for (uint32_t j = 0; j < h->scn.n_reader_names; j++)
+        if (pcs_snapshot_find(h->pool, h->scn.reader_names[j], &named[j]) != PCS_OK) {
+            n_readers = 0;
+            return host_fail(2, "%s: $.readers.names[%u]: unknown channel '%s'", h->scn.source, j,
+                             h->scn.reader_names[j]);
+        }
     readers = calloc(n_readers, sizeof *readers);
     if (!readers)
         return host_fail(1, "out of memory for readers");
@@ -97,10 +106,16 @@ int readers_start(host *h)
         c->n_ids = h->scn.reader_channels < nch ? h->scn.reader_channels : nch;
         for (uint32_t j = 0; j < c->n_ids; j++) /* spread readers over the channels */
             c->ids[j] = (i * 7u + j) % nch;
+        if (h->scn.n_reader_names) { /* or read exactly the named ones */
+            c->n_ids = h->scn.n_reader_names;
+            memcpy(c->ids, named, c->n_ids * sizeof *c->ids);
+        }
         char name[24];
         snprintf(name, sizeof name, "pcsim-r%u", i);
-        if (pcs_thread_start(name, reader_main, c, &c->thread) != PCS_OK)
+        if (pcs_thread_start(name, reader_main, c, &c->thread) != PCS_OK) {
+            n_readers = i; /* readers_stop_all joins the ones that started */
             return host_fail(1, "reader %u: %s", i, pcs_last_error());
+        }
     }
     return 0;
 }

@@ -11,6 +11,32 @@
 #include "cli/plant.h"
 #include "pcsim/profile.h"
 
+/* Progress bar (terminals only): redrawn in place with \r; any other line
+ * first erases it so the bar always sits below the log. */
+static int progress_visible;
+
+static void clear_progress(void)
+{
+    if (progress_visible) {
+        fputs("\r\033[K", stdout);
+        progress_visible = 0;
+    }
+}
+
+void report_progress(host *h, uint64_t done, uint64_t total)
+{
+    enum { WIDTH = 40 };
+    int filled = total ? (int)(WIDTH * done / total) : WIDTH;
+    char bar[WIDTH + 1];
+    for (int i = 0; i < WIDTH; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[WIDTH] = '\0';
+    printf("\r[%s] %3d%%  t=%.1f s", bar, total ? (int)(100 * done / total) : 100,
+           pcs_clock_time_s(pcs_world_clock(h->world)));
+    fflush(stdout);
+    progress_visible = 1;
+}
+
 static double sim_time(const host *h)
 {
     return pcs_clock_time_s(pcs_world_clock(h->world));
@@ -21,6 +47,7 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
     host *h = ctx;
     if (h->opt.quiet)
         return;
+    clear_progress();
     for (uint32_t i = 0; i < n; i++) {
         char text[256];
         if (plant_describe_event(h, &ev[i], text, sizeof text))
@@ -32,6 +59,7 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
 void report_timeline(host *h)
 {
     uint32_t per = h->timeline_per_line ? h->timeline_per_line : 1;
+    clear_progress();
     for (uint32_t i = 0; i < h->n_timeline; i++) {
         pcs_channel_info info;
         pcs_channel_get(h->world, h->timeline_channels[i], &info);
@@ -100,6 +128,7 @@ static void report_stages(const host *h)
 
 void report_summary(host *h, uint64_t wall_ns)
 {
+    clear_progress();
     uint64_t n = h->ticks_run;
     qsort(h->tick_ns, n, sizeof *h->tick_ns, cmp_u64);
     pcs_command_stats cs;

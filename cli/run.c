@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/host.h"
 #include "pcsim/profile.h"
@@ -231,6 +232,9 @@ static int tick_loop(host *h)
 {
     uint64_t every = (uint64_t)(h->scn.timeline_every_s / h->scn.world.dt_s + 0.5);
     uint64_t t0 = host_now_ns();
+    /* A progress bar on a terminal; plain timeline lines otherwise. */
+    int bar = !h->opt.quiet && isatty(STDOUT_FILENO);
+    uint64_t bar_every = h->scn.run_ticks / 200 + 1;
     for (uint64_t i = 0; i < h->scn.run_ticks; i++) {
         uint64_t tick = pcs_world_clock(h->world)->tick;
         script_before_tick(h, tick);
@@ -247,6 +251,8 @@ static int tick_loop(host *h)
             if (h->csv)
                 report_csv_row(h);
         }
+        if (bar && (i + 1) % bar_every == 0)
+            report_progress(h, i + 1, h->scn.run_ticks);
         pace(h, t0, i + 1);
     }
     return 0;
@@ -292,11 +298,17 @@ int host_run(host *h, int (*after_build)(host *h))
         rc = after_build(h);
     if (!rc)
         rc = open_outputs(h);
+    int script_started = 0;
     if (!rc)
         rc = script_start(h);
-    if (!rc)
+    if (!rc) {
+        script_started = 1;
         rc = readers_start(h);
-    if (rc) {
+    }
+    if (rc) { /* stop what started before freeing the world it uses */
+        if (script_started)
+            script_stop(h);
+        readers_stop_all(h);
         host_free(h);
         return rc;
     }

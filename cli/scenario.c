@@ -84,9 +84,8 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
     return 0;
 }
 
-static const char *const top_keys[] = {"schema", "name",  "world",   "run",    "readers",
-                                       "script", "units", "sensors", "protection", "alarms",
-                                       NULL};
+static const char *const top_keys[] = {"schema", "name",  "world", "run", "readers",
+                                       "script", "units", "instrumentation", NULL};
 
 static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
 {
@@ -125,7 +124,7 @@ static int parse_run(jr_ctx *c, json_t *doc, scenario *s)
 
 static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
 {
-    static const char *const keys[] = {"count", "rate_hz", "channels", NULL};
+    static const char *const keys[] = {"count", "rate_hz", "channels", "names", NULL};
     json_t *r = jr_obj(c, doc, "readers");
     if (!r)
         return c->failed ? -1 : 0;
@@ -134,6 +133,23 @@ static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
     rc |= jr_u32(c, r, "count", 0, 256, &s->readers);
     rc |= jr_num(c, r, "rate_hz", 0.001, 1e6, &s->reader_rate_hz);
     rc |= jr_u32(c, r, "channels", 1, SCN_MAX_READER_CHANNELS, &s->reader_channels);
+    json_t *names = jr_arr(c, r, "names");
+    size_t q = jr_push_key(c, "names");
+    for (size_t i = 0; !rc && names && i < json_array_size(names); i++) {
+        json_t *v = json_array_get(names, i);
+        size_t k = jr_push_index(c, i);
+        if (i >= SCN_MAX_READER_CHANNELS)
+            rc = jr_fail(c, "at most %d channel names", SCN_MAX_READER_CHANNELS);
+        else if (!json_is_string(v) || json_string_length(v) == 0 ||
+                 json_string_length(v) >= sizeof s->reader_names[0])
+            rc = jr_fail(c, "expected a channel name of 1..%zu characters",
+                         sizeof s->reader_names[0] - 1);
+        else
+            snprintf(s->reader_names[s->n_reader_names++], sizeof s->reader_names[0], "%s",
+                     json_string_value(v));
+        jr_pop(c, k);
+    }
+    jr_pop(c, q);
     jr_pop(c, p);
     return rc ? -1 : 0;
 }

@@ -36,6 +36,8 @@ typedef struct scenario {
     uint32_t readers;            /**< reader threads */
     double reader_rate_hz;       /**< reads per simulated second per reader */
     uint32_t reader_channels;    /**< channels each reader reads */
+    char reader_names[SCN_MAX_READER_CHANNELS][96]; /**< explicit channels ("readers.names") */
+    uint32_t n_reader_names;     /**< 0: readers spread over all channels */
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
     json_t *doc;                 /**< the migrated document (owned), for model sections */

@@ -33,6 +33,8 @@ expect unknown-command 2 "\$.script[0].command: unknown command 'warp_drive'" ru
 expect unknown-target 2 "\$.script[0].target: no pump 'pump9' in u1" run $D/unknown_target.json
 expect unknown-unit-name 2 "\$.units[1]: unit 2 must be named 'u2'" run $D/bad_unit_name.json
 expect unit-out-of-range 2 "\$.units[0].loops: value 12 is outside [1, 4]" run $D/bad_unit_field.json
+expect unknown-channel 2 "\$.readers.names[1]: unknown channel 'u1.core.pwr'" run $D/unknown_channel.json --seconds 1
+expect bad-setpoint 2 "\$.instrumentation.low_flow_frac: value 7 is outside [0, 1.5]" run $D/bad_setpoint.json
 expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
 expect unknown-subcommand 2 "unknown command 'fly'" fly
