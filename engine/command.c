@@ -37,7 +37,12 @@ struct pcs_command_source {
     uint16_t source_class;
     uint32_t source_id;
     _Alignas(64) _Atomic uint32_t occupancy;
-    _Atomic uint64_t next_seq; /* MPSC: fetch_add; SPSC: producer-owned */
+    /* SPSC: producer-owned, stamped at submit. MPSC: consumer-owned, stamped
+     * at dequeue, because concurrent producers claim ring slots (ck's CAS on
+     * p_head) in an order no producer-side counter can match: a fetch_add
+     * before the enqueue let seq 6 sit ahead of seq 5 in the ring, so the two
+     * could be applied on different ticks in the wrong order. */
+    _Atomic uint64_t next_seq;
     _Atomic uint64_t submitted;
     _Atomic uint64_t refused;
 };
@@ -223,7 +228,7 @@ static pcs_status enqueue(pcs_command_source *s, const pcs_command *cmd)
     PCS_TSAN_ACQUIRE(&s->ring);
     bool ok;
     if (s->multi_producer) {
-        c.seq = atomic_fetch_add_explicit(&s->next_seq, 1, memory_order_relaxed);
+        c.seq = 0; /* stamped by dequeue() in ring order */
         ok = ck_ring_enqueue_mpsc_pcs_cmd(&s->ring, s->slots, &c);
     } else {
         c.seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
@@ -258,9 +263,14 @@ static int dequeue(pcs_command_source *s, pcs_command *out)
     PCS_TSAN_ACQUIRE(&s->ring);
     bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, out);
     PCS_TSAN_RELEASE(&s->ring);
-    if (ok)
-        atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
-    return ok;
+    if (!ok)
+        return 0;
+    if (s->multi_producer) { /* the drain is the only consumer: plain increment */
+        out->seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
+        atomic_store_explicit(&s->next_seq, out->seq + 1, memory_order_relaxed);
+    }
+    atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
+    return 1;
 }
 
 static int source_before(const pcs_command_source *a, const pcs_command_source *b)
