@@ -9,6 +9,12 @@
  *
  * This file runs every chunk inline on the world's thread at the merge tick
  * (the 0-worker case). A worker pool (exec/) takes the same runs in between.
+ *
+ * A failed tick does not advance the clock, and the host may run it again.
+ * So a run stays pending until its merge has succeeded (a retry merges it,
+ * the slow step is never skipped), and a job whose next run was already
+ * submitted by the failed attempt at this tick is left alone (its run is
+ * merged at submit + period, not a second time now).
  */
 #include <string.h>
 
@@ -81,14 +87,16 @@ static pcs_status run_inline(pcs_job_rec *j)
 static pcs_status join_and_merge(pcs_world *w, pcs_job_rec *j)
 {
     pcs_status st = run_inline(j);
-    j->pending = 0;
     for (uint32_t c = 0; st == PCS_OK && c < j->desc.n_chunks; c++)
         if (j->chunk_status[c] != PCS_OK)
             return pcs_error_set(j->chunk_status[c], "job '%s' chunk %u (submitted at tick %llu) "
                                                      "failed: %s",
                                  j->desc.name, c, (unsigned long long)j->submit_tick,
                                  pcs_status_str(j->chunk_status[c]));
-    return j->desc.merge(w, j->desc.ctx, j->input, j->outputs, j->desc.n_chunks);
+    st = j->desc.merge(w, j->desc.ctx, j->input, j->outputs, j->desc.n_chunks);
+    if (st == PCS_OK)
+        j->pending = 0;
+    return st;
 }
 
 pcs_status pcs_jobs_before_tick(pcs_world *w)
@@ -97,6 +105,8 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
         pcs_job_rec *j = &w->jobs[i];
         if (!pcs_clock_due(&w->clock, j->desc.domain, j->desc.phase))
             continue;
+        if (j->pending && j->submit_tick == w->clock.tick)
+            continue; /* submitted by a failed earlier attempt at this tick */
         if (j->pending) {
             pcs_status st = join_and_merge(w, j);
             if (st != PCS_OK)
