@@ -23,6 +23,10 @@ typedef struct run_opts {
     int quiet, json, realtime;
 } run_opts;
 
+/** Capacity of the script producer's command source: the most commands the
+ *  producer may have queued for one tick (cli/script.c, cli/replay.c). */
+#define HOST_SCRIPT_RING 256u
+
 /** A scripted command resolved against the built world. */
 typedef struct host_action {
     uint64_t tick;

@@ -12,7 +12,8 @@ fail=0
 expect() { # name, want_status, want_text, args...
     name=$1 want=$2 text=$3
     shift 3
-    out=$("$BIN" "$@" 2>&1)
+    # A hang is a failure too: no case may take a minute (status 124).
+    out=$(timeout 60 "$BIN" "$@" 2>&1)
     rc=$?
     if [ "$rc" -eq "$want" ] && printf '%s' "$out" | grep -qF -- "$text"; then
         pass=$((pass + 1))
@@ -41,6 +42,24 @@ tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
 expect journal-written 0 "final state hash" run --quiet --seconds 3 --journal "$tmp.journal"
 expect replay-matches 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.journal"
+
+# Journals are input too: damaged ones get a message naming file and line.
+expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 is outside" \
+    replay $D/huge_end.journal
+expect replay-bad-kind 2 "$D/bad_kind.journal:2: command kind 999 is outside [1, 255]" \
+    replay $D/bad_kind.journal
+expect replay-tick-order 2 "$D/tick_order.journal:3: tick 4 is earlier than the previous line's 9" \
+    replay $D/tick_order.journal
+expect replay-tick-past-end 2 "$D/tick_past_end.journal:2: tick 50 is not before the end tick 10" \
+    replay $D/tick_past_end.journal
+{
+    echo "# pcsim journal v1"
+    i=0
+    while [ $i -lt 300 ]; do echo "0 5 0 0 0 0 0"; i=$((i + 1)); done
+    echo "# end_tick 10 hash 0123456789abcdef"
+} > "$tmp.crowded"
+expect replay-crowded-tick 2 "$tmp.crowded:258: more than 256 commands at tick 0" replay "$tmp.crowded"
+rm -f "$tmp.crowded"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
