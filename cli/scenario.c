@@ -37,6 +37,17 @@ static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)
 
 static int migrate_v0(json_t *doc, char *err, size_t err_len)
 {
+    /* The migration builds these sections from the flat v0 fields; a v1 file
+     * that forgot "schema" would have them silently replaced by defaults. */
+    static const char *const v1_only[] = {"world", "run", "script"};
+    for (size_t i = 0; i < sizeof v1_only / sizeof v1_only[0]; i++)
+        if (json_object_get(doc, v1_only[i])) {
+            snprintf(err, err_len,
+                     "$.%s: schema-1 section in a file without \"schema\" (read as schema 0, "
+                     "whose fields are dt, seed, duration_s, events); add \"schema\": 1",
+                     v1_only[i]);
+            return -1;
+        }
     json_t *world = json_object();
     json_t *run = json_object();
     if (json_object_get(doc, "dt"))

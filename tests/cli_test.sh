@@ -35,6 +35,8 @@ expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
+expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 section in a file without \"schema\"" \
+    run $D/v0_with_v1_section.json --quiet
 expect default-runs 0 "final state hash" run --quiet --seconds 2
 expect help 0 "usage: pcsim run" run --help
 expect replay-missing 2 "cannot open journal" replay $D/none.journal
