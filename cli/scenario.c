@@ -221,6 +221,20 @@ static void defaults(scenario *s)
     snprintf(s->name, sizeof s->name, "unnamed");
 }
 
+/* Copy a name, cutting a long one before a whole UTF-8 character so the
+ * summary (text or JSON) never holds half of one. */
+static void copy_name(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= len) {
+        n = len - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--; /* src[n] is a continuation byte: back up to its lead byte */
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
 {
     defaults(out);
@@ -242,7 +256,7 @@ int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
     int rc = jr_only_keys(&c, doc, top_keys);
     rc |= jr_str(&c, doc, "name", &name);
     if (!rc && name)
-        snprintf(out->name, sizeof out->name, "%s", name);
+        copy_name(out->name, sizeof out->name, name);
     if (!rc)
         rc = parse_world(&c, doc, out) | parse_run(&c, doc, out) | parse_readers(&c, doc, out);
     if (!rc)

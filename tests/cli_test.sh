@@ -39,6 +39,8 @@ expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 sect
     run $D/v0_with_v1_section.json --quiet
 expect default-runs 0 "final state hash" run --quiet --seconds 2
 expect help 0 "usage: pcsim run" run --help
+expect json-escapes-name 0 '{"scenario":"a\"b\\c\u0009d",' run $D/name_needs_escaping.json --json --seconds 0.1
+expect long-name-cut-on-a-character 0 '{"scenario":"ééééééééééééééééééééééééééééééé",' run $D/name_long_utf8.json --json --seconds 0.1
 expect replay-missing 2 "cannot open journal" replay $D/none.journal
 tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
 expect journal-written 0 "final state hash" run --quiet --seconds 3 --journal "$tmp.journal"
