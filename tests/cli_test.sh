@@ -38,6 +38,12 @@ expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
 expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 section in a file without \"schema\"" \
     run $D/v0_with_v1_section.json --quiet
 expect default-runs 0 "final state hash" run --quiet --seconds 2
+expect rounding-warns 0 "warning: $D/rounding.json: \$.run.seconds: 0.07 s is 1 tick of 0.05 s (0.05 s, 28.6 % off)" \
+    run $D/rounding.json --quiet
+expect rounding-warns-timeline 0 "\$.run.timeline_every_s: 0.01 s is 1 tick of 0.05 s (0.05 s, 400 % off)" \
+    run $D/rounding.json --quiet
+expect rounding-warns-option 0 "warning: --seconds: 0.12 s is 2 ticks of 0.05 s (0.1 s, 16.7 % off)" \
+    run --seconds 0.12 --quiet
 expect help 0 "usage: pcsim run" run --help
 expect json-escapes-name 0 '{"scenario":"a\"b\\c\u0009d",' run $D/name_needs_escaping.json --json --seconds 0.1
 expect long-name-cut-on-a-character 0 '{"scenario":"ééééééééééééééééééééééééééééééé",' run $D/name_long_utf8.json --json --seconds 0.1
