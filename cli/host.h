@@ -25,6 +25,10 @@ typedef struct run_opts {
 
 #define HOST_MAX_TIMELINE 64
 
+/** Capacity of the script producer's command source: the most commands the
+ *  producer may have queued for one tick (cli/script.c, cli/replay.c). */
+#define HOST_SCRIPT_RING 256u
+
 /** A scripted command resolved against the built world. */
 typedef struct host_action {
     uint64_t tick;

@@ -14,7 +14,12 @@ int host_run(host *h, int (*after_build)(host *h));
 
 static uint64_t want_hash, end_tick;
 static int have_end;
+static uint32_t *action_line; /* journal line of each action, for messages */
 
+/* A journal is input like a scenario: every line is checked so that a
+ * damaged or hand-edited one gets a message, never a hang or a silent drop
+ * (a bad kind was refused by the queue and skipped; a tick past the end was
+ * never submitted; an end tick of 2^64-1 wrapped the tick-time array). */
 static int parse_line(host *h, const char *line, uint32_t lineno)
 {
     host_action *a = &h->actions[h->n_actions];
@@ -22,10 +27,53 @@ static int parse_line(host *h, const char *line, uint32_t lineno)
     int n = sscanf(line, "%" SCNu64 " %u %u %lf %lf %lf %lf", &a->tick, &a->cmd.kind,
                    &a->cmd.target, &a->cmd.args[0], &a->cmd.args[1], &a->cmd.args[2],
                    &a->cmd.args[3]);
-    if (n != 7)
+    if (n != 7 || line[0] == '-')
         return host_fail(2, "%s:%u: expected 'tick kind target a0 a1 a2 a3'", h->opt.replay,
                          lineno);
-    h->n_actions++;
+    if (a->cmd.kind == 0 || a->cmd.kind >= PCS_COMMAND_KINDS_MAX)
+        return host_fail(2, "%s:%u: command kind %u is outside [1, %u]", h->opt.replay, lineno,
+                         a->cmd.kind, PCS_COMMAND_KINDS_MAX - 1);
+    if (h->n_actions && a->tick < h->actions[h->n_actions - 1].tick)
+        return host_fail(2, "%s:%u: tick %" PRIu64 " is earlier than the previous line's %" PRIu64,
+                         h->opt.replay, lineno, a->tick, h->actions[h->n_actions - 1].tick);
+    action_line[h->n_actions++] = lineno;
+    return 0;
+}
+
+static int parse_end(host *h, const char *line, uint32_t lineno)
+{
+    if (sscanf(line, "# end_tick %" SCNu64 " hash %" SCNx64, &end_tick, &want_hash) != 2)
+        return 0;
+    if (end_tick > PCS_CLOCK_TICK_MAX)
+        return host_fail(2, "%s:%u: end tick %" PRIu64 " is outside [0, %" PRIu64 "]",
+                         h->opt.replay, lineno, end_tick, (uint64_t)PCS_CLOCK_TICK_MAX);
+    have_end = 1;
+    return 0;
+}
+
+/* Every action lands before the end, and no tick holds more commands than a
+ * run can apply on it: more than commands_per_tick never come from a real
+ * run, and more than the script ring holds would leave the main thread
+ * waiting for a submission that waits for the main thread. */
+static int check_actions(host *h)
+{
+    uint32_t limit = h->scn.world.commands_per_tick;
+    if (limit > HOST_SCRIPT_RING)
+        limit = HOST_SCRIPT_RING;
+    uint32_t same = 0;
+    for (uint32_t i = 0; i < h->n_actions; i++) {
+        const host_action *a = &h->actions[i];
+        if (a->tick >= end_tick)
+            return host_fail(2, "%s:%u: tick %" PRIu64 " is not before the end tick %" PRIu64,
+                             h->opt.replay, action_line[i], a->tick, end_tick);
+        same = (i && a->tick == h->actions[i - 1].tick) ? same + 1 : 1;
+        if (same > limit)
+            return host_fail(2, "%s:%u: more than %u commands at tick %" PRIu64
+                                " (commands_per_tick %u, script ring %u): not a journal of "
+                                "this scenario",
+                             h->opt.replay, action_line[i], limit, a->tick,
+                             h->scn.world.commands_per_tick, HOST_SCRIPT_RING);
+    }
     return 0;
 }
 
@@ -37,19 +85,24 @@ static int load_journal(host *h)
     char line[512];
     uint32_t cap = 1024, lineno = 0;
     h->actions = calloc(cap, sizeof *h->actions);
-    int rc = h->actions ? 0 : host_fail(1, "out of memory");
+    action_line = calloc(cap, sizeof *action_line);
+    int rc = h->actions && action_line ? 0 : host_fail(1, "out of memory");
     while (!rc && fgets(line, sizeof line, f)) {
         lineno++;
-        if (sscanf(line, "# end_tick %" SCNu64 " hash %" SCNx64, &end_tick, &want_hash) == 2)
-            have_end = 1;
-        if (line[0] == '#' || line[0] == '\n')
+        rc = parse_end(h, line, lineno);
+        if (rc || line[0] == '#' || line[0] == '\n')
             continue;
         if (h->n_actions == cap) {
             host_action *more = realloc(h->actions, 2 * cap * sizeof *more);
-            if (!more)
+            if (more)
+                h->actions = more;
+            uint32_t *lines = realloc(action_line, 2 * cap * sizeof *lines);
+            if (lines)
+                action_line = lines;
+            if (!more || !lines)
                 rc = host_fail(1, "out of memory");
             else
-                h->actions = more, cap *= 2;
+                cap *= 2;
         }
         if (!rc)
             rc = parse_line(h, line, lineno);
@@ -58,6 +111,10 @@ static int load_journal(host *h)
     if (!rc && !have_end)
         rc = host_fail(2, "%s: no '# end_tick N hash H' line (was the run completed?)",
                        h->opt.replay);
+    if (!rc)
+        rc = check_actions(h);
+    free(action_line);
+    action_line = NULL;
     return rc;
 }
 

@@ -126,6 +126,26 @@ static void report_stages(const host *h)
     }
 }
 
+/* @p s as the body of a JSON string (RFC 8259 section 7): the scenario name
+ * is user text, and an unescaped quote or tab made the --json summary
+ * unparseable. */
+static void json_escape(const char *s, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *s && n + 7 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            out[n++] = '\\';
+            out[n++] = (char)c;
+        } else if (c < 0x20) {
+            n += (size_t)snprintf(out + n, len - n, "\\u%04x", c);
+        } else {
+            out[n++] = (char)c;
+        }
+    }
+    out[n] = '\0';
+}
+
 void report_summary(host *h, uint64_t wall_ns)
 {
     clear_progress();
@@ -155,7 +175,12 @@ void report_summary(host *h, uint64_t wall_ns)
         "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
         " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
         "final state hash %016" PRIx64 "\n";
-    printf(h->opt.json ? fmt_json : fmt_text, h->scn.name, n, sim_time(h), wall_s,
+    char name[8 * sizeof h->scn.name];
+    if (h->opt.json)
+        json_escape(h->scn.name, name, sizeof name);
+    else
+        snprintf(name, sizeof name, "%s", h->scn.name);
+    printf(h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
            wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(h->tick_ns, n, 50),
            pct_us(h->tick_ns, n, 95), pct_us(h->tick_ns, n, 99), pct_us(h->tick_ns, n, 100),
            cs.submitted, cs.applied, cs.rejected, cs.refused,

@@ -118,11 +118,16 @@ static int load_scenario(host *h)
         h->scn.world.workers = (uint32_t)h->opt.workers;
     if (h->opt.readers >= 0)
         h->scn.readers = (uint32_t)h->opt.readers;
-    if (h->opt.seconds >= 0.0) {
-        bool warn;
-        pcs_clock clk;
-        pcs_clock_init(&clk, h->scn.world.dt_s, 1, 1);
-        pcs_clock_seconds_to_ticks(&clk, h->opt.seconds, &h->scn.run_ticks, &warn);
+    if (h->opt.seconds >= 0.0 &&
+        scenario_seconds_to_ticks(h->scn.world.dt_s, h->opt.seconds, 0, "--seconds",
+                                  &h->scn.run_ticks, h->scn.warnings, sizeof h->scn.warnings))
+        return host_fail(2, "--seconds %g: %s", h->opt.seconds, pcs_last_error());
+    /* Rounding warnings (DESIGN.md section 3) go to stderr, one per line. */
+    for (const char *line = h->scn.warnings; *line;) {
+        const char *end = strchr(line, '\n');
+        int n = end ? (int)(end - line) : (int)strlen(line);
+        fprintf(stderr, "pcsim: warning: %.*s\n", n, line);
+        line += n + (end != NULL);
     }
     return 0;
 }
@@ -230,7 +235,7 @@ static void pace(host *h, uint64_t t0, uint64_t done)
 
 static int tick_loop(host *h)
 {
-    uint64_t every = (uint64_t)(h->scn.timeline_every_s / h->scn.world.dt_s + 0.5);
+    uint64_t every = h->scn.timeline_ticks;
     uint64_t t0 = host_now_ns();
     /* A progress bar on a terminal; plain timeline lines otherwise. */
     int bar = !h->opt.quiet && isatty(STDOUT_FILENO);

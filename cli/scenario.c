@@ -37,6 +37,17 @@ static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)
 
 static int migrate_v0(json_t *doc, char *err, size_t err_len)
 {
+    /* The migration builds these sections from the flat v0 fields; a v1 file
+     * that forgot "schema" would have them silently replaced by defaults. */
+    static const char *const v1_only[] = {"world", "run", "script"};
+    for (size_t i = 0; i < sizeof v1_only / sizeof v1_only[0]; i++)
+        if (json_object_get(doc, v1_only[i])) {
+            snprintf(err, err_len,
+                     "$.%s: schema-1 section in a file without \"schema\" (read as schema 0, "
+                     "whose fields are dt, seed, duration_s, events); add \"schema\": 1",
+                     v1_only[i]);
+            return -1;
+        }
     json_t *world = json_object();
     json_t *run = json_object();
     if (json_object_get(doc, "dt"))
@@ -199,19 +210,54 @@ static int parse_script(jr_ctx *c, json_t *doc, scenario *s)
     return 0;
 }
 
-/* Whole-tick conversion after all times are known (DESIGN.md section 3). */
+int scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks, const char *where,
+                              uint64_t *ticks, char *warn, size_t warn_len)
+{
+    pcs_clock clk;
+    bool off = false;
+    if (pcs_clock_init(&clk, dt_s, 1.0, 1.0) != PCS_OK ||
+        pcs_clock_seconds_to_ticks(&clk, seconds, ticks, &off) != PCS_OK)
+        return -1;
+    if (*ticks < min_ticks) {
+        *ticks = min_ticks;
+        off = true;
+    }
+    size_t used = strlen(warn);
+    if (off && used < warn_len) {
+        double got = (double)*ticks * dt_s;
+        double pct = seconds > 0.0 ? 100.0 * (got > seconds ? got - seconds : seconds - got) /
+                                         seconds
+                                   : 100.0;
+        snprintf(warn + used, warn_len - used, "%s: %g s is %llu tick%s of %g s (%g s, %.3g %% off)\n",
+                 where, seconds, (unsigned long long)*ticks, *ticks == 1 ? "" : "s", dt_s, got,
+                 pct);
+    }
+    return 0;
+}
+
+/* Whole-tick conversion after all times are known (DESIGN.md section 3);
+ * rounding by more than 1 % is reported as a warning, not hidden. */
 static int to_ticks(jr_ctx *c, scenario *s)
 {
     pcs_clock clk;
     if (pcs_clock_init(&clk, s->world.dt_s, s->world.k_slow, s->world.k_storage) != PCS_OK)
         return jr_fail(c, "%s", pcs_last_error());
-    bool warn = false;
-    if (pcs_clock_seconds_to_ticks(&clk, s->run_seconds, &s->run_ticks, &warn) != PCS_OK)
+    char where[320];
+    double dt = s->world.dt_s;
+    size_t wl = sizeof s->warnings;
+    snprintf(where, sizeof where, "%s: $.run.seconds", s->source);
+    if (scenario_seconds_to_ticks(dt, s->run_seconds, 0, where, &s->run_ticks, s->warnings, wl))
         return jr_fail(c, "run.seconds: %s", pcs_last_error());
-    for (uint32_t i = 0; i < s->n_script; i++)
-        if (pcs_clock_seconds_to_ticks(&clk, s->script[i].t_s, &s->script[i].tick, &warn) !=
-            PCS_OK)
+    snprintf(where, sizeof where, "%s: $.run.timeline_every_s", s->source);
+    if (scenario_seconds_to_ticks(dt, s->timeline_every_s, 1, where, &s->timeline_ticks,
+                                  s->warnings, wl))
+        return jr_fail(c, "run.timeline_every_s: %s", pcs_last_error());
+    for (uint32_t i = 0; i < s->n_script; i++) {
+        snprintf(where, sizeof where, "%s: $.script[%u].t_s", s->source, i);
+        if (scenario_seconds_to_ticks(dt, s->script[i].t_s, 0, where, &s->script[i].tick,
+                                      s->warnings, wl))
             return jr_fail(c, "script[%u].t_s: %s", i, pcs_last_error());
+    }
     return 0;
 }
 
@@ -224,6 +270,20 @@ static void defaults(scenario *s)
     s->reader_rate_hz = 10.0;
     s->reader_channels = 8;
     snprintf(s->name, sizeof s->name, "unnamed");
+}
+
+/* Copy a name, cutting a long one before a whole UTF-8 character so the
+ * summary (text or JSON) never holds half of one. */
+static void copy_name(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= len) {
+        n = len - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--; /* src[n] is a continuation byte: back up to its lead byte */
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
 }
 
 int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
@@ -247,7 +307,7 @@ int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
     int rc = jr_only_keys(&c, doc, top_keys);
     rc |= jr_str(&c, doc, "name", &name);
     if (!rc && name)
-        snprintf(out->name, sizeof out->name, "%s", name);
+        copy_name(out->name, sizeof out->name, name);
     if (!rc)
         rc = parse_world(&c, doc, out) | parse_run(&c, doc, out) | parse_readers(&c, doc, out);
     if (!rc)

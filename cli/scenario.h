@@ -33,6 +33,7 @@ typedef struct scenario {
     double run_seconds;          /**< run length, s */
     uint64_t run_ticks;          /**< run length in ticks */
     double timeline_every_s;     /**< timeline period, s */
+    uint64_t timeline_ticks;     /**< timeline period in ticks (>= 1) */
     uint32_t readers;            /**< reader threads */
     double reader_rate_hz;       /**< reads per simulated second per reader */
     uint32_t reader_channels;    /**< channels each reader reads */
@@ -41,6 +42,7 @@ typedef struct scenario {
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
     json_t *doc;                 /**< the migrated document (owned), for model sections */
+    char warnings[1024];         /**< rounding warnings, one per line ("" if none) */
 } scenario;
 
 /**
@@ -49,6 +51,16 @@ typedef struct scenario {
  * file, the JSON path and the reason into @p err.
  */
 int scenario_load(const char *file, scenario *out, char *err, size_t err_len);
+
+/**
+ * Convert @p seconds to whole ticks of @p dt_s by rounding the total
+ * (DESIGN.md section 3). When rounding changes the value by more than 1 %,
+ * append a line "<where>: X s is N ticks of dt s (Y s, Z % off)" to @p warn
+ * (at most @p warn_len bytes in all). @p min_ticks raises the result (and
+ * warns). Returns -1 for a value the clock cannot represent.
+ */
+int scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks, const char *where,
+                              uint64_t *ticks, char *warn, size_t warn_len);
 
 /** Release what scenario_load kept. */
 void scenario_free(scenario *s);

@@ -19,6 +19,10 @@
 #include "cli/host.h"
 #include "pcsim/thread.h"
 
+/* A run's whole script fits in the producer's ring, so the main thread never
+ * waits for a submission that needs a drain first. */
+_Static_assert(SCN_MAX_SCRIPT <= HOST_SCRIPT_RING, "the script must fit the producer ring");
+
 static pcs_thread *producer_thread;
 static pcs_command_source *producer_source;
 static uint32_t main_cursor;
@@ -51,7 +55,7 @@ int script_start(host *h)
     main_cursor = first;
     atomic_store_explicit(&h->submitted, first, memory_order_relaxed);
     atomic_store_explicit(&h->main_at, h->start_tick, memory_order_relaxed);
-    if (pcs_command_source_open(h->world, 2, 1, 256, &producer_source) != PCS_OK)
+    if (pcs_command_source_open(h->world, 2, 1, HOST_SCRIPT_RING, &producer_source) != PCS_OK)
         return host_fail(1, "script: %s", pcs_last_error());
     if (pcs_thread_start("pcsim-script", producer, h, &producer_thread) != PCS_OK)
         return host_fail(1, "script: %s", pcs_last_error());

@@ -16,6 +16,22 @@
  * keeps the reasoning local and costs nothing extra on x86-64 (lock xadd).
  * Sources opened at run time are published with a release store of the source
  * count, read with acquire by the drain, after the slot is filled under a mutex.
+ *
+ * ThreadSanitizer. ck publishes p_tail and c_head with inline assembly TSan
+ * cannot see, so TSan builds declare the two edges on the ring's address
+ * (engine/tsan.h). An annotation only transfers what was released before the
+ * acquire runs, so each acquire must come after the load that observed the
+ * other side, and each release before the store that publishes:
+ *  - slot write -> read: the producer reserves a slot, writes it, releases,
+ *    then commits (ck's reserve/commit API splits the enqueue for this); the
+ *    consumer observes a non-empty ring (ck_ring_size), then acquires, then
+ *    dequeues.
+ *  - slot read -> reuse: the consumer releases after each dequeue. ck lets a
+ *    producer claim position p only when c_head >= p - slots + 2, i.e. after
+ *    the consumer finished the dequeue that followed the last read of that
+ *    slot; the producer acquires after its reserve observed that c_head.
+ * Acquiring before ck's own load (as a plain "acquire; enqueue; release"
+ * wrapper does) leaves a window in which clang's TSan reports the slot copy.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,7 +54,12 @@ struct pcs_command_source {
     uint16_t source_class;
     uint32_t source_id;
     _Alignas(64) _Atomic uint32_t occupancy;
-    _Atomic uint64_t next_seq; /* MPSC: fetch_add; SPSC: producer-owned */
+    /* SPSC: producer-owned, stamped at submit. MPSC: consumer-owned, stamped
+     * at dequeue, because concurrent producers claim ring slots (ck's CAS on
+     * p_head) in an order no producer-side counter can match: a fetch_add
+     * before the enqueue let seq 6 sit ahead of seq 5 in the ring, so the two
+     * could be applied on different ticks in the wrong order. */
+    _Atomic uint64_t next_seq;
     _Atomic uint64_t submitted;
     _Atomic uint64_t refused;
 };
@@ -221,19 +242,28 @@ static pcs_status enqueue(pcs_command_source *s, const pcs_command *cmd)
     c.source_id = s->source_id;
     c.reserved = 0;
     c.tick = 0;
-    PCS_TSAN_ACQUIRE(&s->ring);
-    bool ok;
+    pcs_command *slot;
+    unsigned int ticket = 0;
     if (s->multi_producer) {
-        c.seq = atomic_fetch_add_explicit(&s->next_seq, 1, memory_order_relaxed);
-        ok = ck_ring_enqueue_mpsc_pcs_cmd(&s->ring, s->slots, &c);
+        c.seq = 0; /* stamped by dequeue() in ring order */
+        slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
     } else {
         c.seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
-        atomic_store_explicit(&s->next_seq, c.seq + 1, memory_order_relaxed);
-        ok = ck_ring_enqueue_spsc_pcs_cmd(&s->ring, s->slots, &c);
+        slot = ck_ring_enqueue_reserve_spsc_pcs_cmd(&s->ring, s->slots);
     }
-    PCS_TSAN_RELEASE(&s->ring);
-    if (!ok) /* unreachable: occupancy bounds the ring; kept as a guard */
+    if (!slot) { /* unreachable: occupancy bounds the ring; kept as a guard */
+        atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
         return pcs_error_set(PCS_E_STATE, "command submit: ring full after reservation");
+    }
+    PCS_TSAN_ACQUIRE(&s->ring); /* after the reserve observed c_head */
+    *slot = c;
+    PCS_TSAN_RELEASE(&s->ring); /* before the commit publishes p_tail */
+    if (s->multi_producer) {
+        ck_ring_enqueue_commit_mpsc(&s->ring, ticket);
+    } else {
+        atomic_store_explicit(&s->next_seq, c.seq + 1, memory_order_relaxed);
+        ck_ring_enqueue_commit_spsc(&s->ring);
+    }
     atomic_fetch_add_explicit(&s->submitted, 1, memory_order_relaxed);
     return PCS_OK;
 }
@@ -256,12 +286,21 @@ pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd)
 
 static int dequeue(pcs_command_source *s, pcs_command *out)
 {
+    /* Observe a committed slot before acquiring (see the file comment); the
+     * drain is the only consumer, so the dequeue below then succeeds. */
+    if (ck_ring_size(&s->ring) == 0)
+        return 0;
     PCS_TSAN_ACQUIRE(&s->ring);
     bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, out);
     PCS_TSAN_RELEASE(&s->ring);
-    if (ok)
-        atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
-    return ok;
+    if (!ok)
+        return 0;
+    if (s->multi_producer) { /* the drain is the only consumer: plain increment */
+        out->seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
+        atomic_store_explicit(&s->next_seq, out->seq + 1, memory_order_relaxed);
+    }
+    atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
+    return 1;
 }
 
 static int source_before(const pcs_command_source *a, const pcs_command_source *b)

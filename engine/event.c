@@ -5,6 +5,11 @@
  * One buffer, cleared when a tick begins. The last slot is kept back so the
  * overflow event always fits: a tick that dropped events ends with exactly one
  * PCS_EV_EVENT_OVERFLOW carrying the count.
+ *
+ * The list is closed when stage 13 begins, so that stage's systems (the event
+ * log) see the overflow event. Systems of stage 13 may still emit: a drop after
+ * the close updates the overflow event (or creates it in the kept slot) at
+ * once, so no drop goes unreported.
  */
 #include "engine/world_internal.h"
 
@@ -12,6 +17,25 @@ void pcs_events_begin_tick(pcs_world *w)
 {
     w->n_events = 0;
     w->events_dropped_tick = 0;
+    w->events_closed = 0;
+    w->events_overflow = UINT32_MAX;
+}
+
+/* Write this tick's drop count into its overflow event, appending the event
+ * in the kept last slot the first time. */
+static void note_overflow(pcs_world *w)
+{
+    if (w->events_dropped_tick == 0)
+        return;
+    if (w->events_overflow == UINT32_MAX) {
+        pcs_event *e = &w->events[w->n_events];
+        e->kind = PCS_EV_EVENT_OVERFLOW;
+        e->subject = 0;
+        e->tick = w->clock.tick;
+        e->values[1] = e->values[2] = e->values[3] = 0.0;
+        w->events_overflow = w->n_events++;
+    }
+    w->events[w->events_overflow].values[0] = (double)w->events_dropped_tick;
 }
 
 pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double v0, double v1,
@@ -22,6 +46,8 @@ pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double 
     if (w->n_events + 1 >= w->cfg.event_capacity) {
         w->events_dropped_tick++;
         w->events_dropped_total++;
+        if (w->events_closed)
+            note_overflow(w);
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_event_emit: %u events this tick fill the buffer",
                              w->n_events);
     }
@@ -38,15 +64,8 @@ pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double 
 
 void pcs_events_end_tick(pcs_world *w)
 {
-    if (w->events_dropped_tick == 0)
-        return;
-    pcs_event *e = &w->events[w->n_events++];
-    e->kind = PCS_EV_EVENT_OVERFLOW;
-    e->subject = 0;
-    e->tick = w->clock.tick;
-    e->values[0] = (double)w->events_dropped_tick;
-    e->values[1] = e->values[2] = e->values[3] = 0.0;
-    w->events_dropped_tick = 0;
+    w->events_closed = 1;
+    note_overflow(w);
 }
 
 void pcs_events_deliver(pcs_world *w)

@@ -16,6 +16,12 @@
  * destroyed) keeps its saved input and is flagged `rerun`: it is resubmitted
  * to the next executor, or run inline at its merge tick. run_chunk is a pure
  * function of (input, chunk), so running it again gives the same outputs.
+ *
+ * A failed tick does not advance the clock, and the host may run it again.
+ * So a run stays pending until its merge has succeeded (a retry runs its
+ * chunks again inline and merges: the slow step is never skipped), and a job
+ * whose next run was already submitted by the failed attempt at this tick is
+ * left alone (that run is merged at submit + period, not a second time now).
  */
 #include <stdio.h>
 #include <string.h>
@@ -135,13 +141,16 @@ static pcs_status join_and_merge(pcs_world *w, pcs_job_rec *j)
         st = w->exec.join(w->exec.ctx, j->slot, w->cfg.slow_join_timeout_s);
     else
         st = run_inline(j);
-    j->pending = 0;
-    j->rerun = 0;
+    /* After join no chunk is in flight; if this tick is retried, the run is
+     * recomputed inline from its saved input rather than trusted half-done. */
+    j->rerun = 1;
     if (st != PCS_OK)
         return job_error(w, j, st, "");
     st = j->desc.merge(w, j->desc.ctx, j->input, j->outputs, j->desc.n_chunks);
     if (st != PCS_OK)
         return job_error(w, j, st, "merge failed");
+    j->pending = 0;
+    j->rerun = 0;
     return PCS_OK;
 }
 
@@ -164,6 +173,8 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
         pcs_job_rec *j = &w->jobs[i];
         if (!pcs_clock_due(&w->clock, j->desc.domain, j->desc.phase))
             continue;
+        if (j->pending && j->submit_tick == w->clock.tick)
+            continue; /* submitted by a failed earlier attempt at this tick */
         if (j->pending) {
             pcs_status st = join_and_merge(w, j);
             if (st != PCS_OK)

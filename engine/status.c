@@ -4,6 +4,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pcsim/status.h"
 
@@ -43,10 +44,15 @@ const char *pcs_last_error(void)
 
 pcs_status pcs_error_set(pcs_status status, const char *fmt, ...)
 {
+    /* Format into a copy first: callers wrap a callee's error with
+     * pcs_error_set(st, "context: %s", pcs_last_error()), and vsnprintf into
+     * the buffer it is reading from is undefined (it garbled the text). */
+    char msg[sizeof pcs_error_message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(pcs_error_message, sizeof pcs_error_message, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(pcs_error_message, msg, strlen(msg) + 1);
     return status;
 }
 

@@ -78,6 +78,8 @@ struct pcs_world {
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
     uint32_t n_events;
     uint64_t events_dropped_tick;
+    int events_closed;         /* stage 13 began: the overflow event is kept current */
+    uint32_t events_overflow;  /* index of this tick's overflow event, or UINT32_MAX */
     uint64_t events_dropped_total;
     pcs_event_fn event_fn;
     void *event_ctx;

@@ -12,7 +12,8 @@ fail=0
 expect() { # name, want_status, want_text, args...
     name=$1 want=$2 text=$3
     shift 3
-    out=$("$BIN" "$@" 2>&1)
+    # A hang is a failure too: no case may take a minute (status 124).
+    out=$(timeout 60 "$BIN" "$@" 2>&1)
     rc=$?
     if [ "$rc" -eq "$want" ] && printf '%s' "$out" | grep -qF -- "$text"; then
         pass=$((pass + 1))
@@ -39,10 +40,20 @@ expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
+expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 section in a file without \"schema\"" \
+    run $D/v0_with_v1_section.json --quiet
 expect default-runs 0 "final state hash" run --quiet --seconds 2
 expect station-trips 0 "u2 REACTOR TRIP, first out: u2.rps.low_flow.2" run --seconds 130 --readers 2
 expect unknown-sensor 2 "\$.script[0].target: no sensor named 'u1.nis.power.Q'" run $D/unknown_sensor.json
+expect rounding-warns 0 "warning: $D/rounding.json: \$.run.seconds: 0.07 s is 1 tick of 0.05 s (0.05 s, 28.6 % off)" \
+    run $D/rounding.json --quiet
+expect rounding-warns-timeline 0 "\$.run.timeline_every_s: 0.01 s is 1 tick of 0.05 s (0.05 s, 400 % off)" \
+    run $D/rounding.json --quiet
+expect rounding-warns-option 0 "warning: --seconds: 0.12 s is 2 ticks of 0.05 s (0.1 s, 16.7 % off)" \
+    run --seconds 0.12 --quiet
 expect help 0 "usage: pcsim run" run --help
+expect json-escapes-name 0 '{"scenario":"a\"b\\c\u0009d",' run $D/name_needs_escaping.json --json --seconds 0.1
+expect long-name-cut-on-a-character 0 '{"scenario":"ééééééééééééééééééééééééééééééé",' run $D/name_long_utf8.json --json --seconds 0.1
 expect replay-missing 2 "cannot open journal" replay $D/none.journal
 tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
 expect journal-written 0 "final state hash" run --quiet --seconds 3 --journal "$tmp.journal"
@@ -72,6 +83,23 @@ same save-load-resume "$h_straight" "$h_resumed"
 "$BIN" run --quiet --seconds 260 --journal "$tmp.journal" > /dev/null
 expect station-replay 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.save" "$tmp.journal"
+# Journals are input too: damaged ones get a message naming file and line.
+expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 is outside" \
+    replay $D/huge_end.journal
+expect replay-bad-kind 2 "$D/bad_kind.journal:2: command kind 999 is outside [1, 255]" \
+    replay $D/bad_kind.journal
+expect replay-tick-order 2 "$D/tick_order.journal:3: tick 4 is earlier than the previous line's 9" \
+    replay $D/tick_order.journal
+expect replay-tick-past-end 2 "$D/tick_past_end.journal:2: tick 50 is not before the end tick 10" \
+    replay $D/tick_past_end.journal
+{
+    echo "# pcsim journal v1"
+    i=0
+    while [ $i -lt 300 ]; do echo "0 5 0 0 0 0 0"; i=$((i + 1)); done
+    echo "# end_tick 10 hash 0123456789abcdef"
+} > "$tmp.crowded"
+expect replay-crowded-tick 2 "$tmp.crowded:258: more than 256 commands at tick 0" replay "$tmp.crowded"
+rm -f "$tmp.crowded"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

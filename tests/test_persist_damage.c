@@ -1,0 +1,207 @@
+/**
+ * @file test_persist_damage.c
+ * @brief Save files damaged at every byte: truncated at each offset, or with
+ *        one byte flipped anywhere, a load fails with PCS_E_CORRUPT (or
+ *        PCS_E_VERSION for the version field), never crashes, and leaves the
+ *        world exactly as it was.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pcsim/pcsim.h"
+
+/* Layout constants of save-format version 1 (include/pcsim/persist.h):
+ * header = magic[8] u32 version u32 n u64 tick u64 seed; table entry =
+ * name[64] u64 offset u64 bytes u64 checksum; then one u64 meta checksum. */
+enum { PD_HEADER = 32, PD_ENTRY = 88, PD_VERSION_AT = 8 };
+
+typedef struct pd_model {
+    uint32_t x, n;
+} pd_model;
+
+static pcs_status pd_step(pcs_world *w, void *ctx)
+{
+    pd_model *m = ctx;
+    double *x = pcs_store_data(w, m->x);
+    uint32_t *n = pcs_store_data(w, m->n);
+    for (int i = 0; i < 16; i++)
+        x[i] = x[i] * 0.5 + (double)i;
+    n[0]++;
+    return PCS_OK;
+}
+
+static pcs_status pd_copy(pcs_world *w, void *ctx, void *input)
+{
+    pd_model *m = ctx;
+    memcpy(input, pcs_store_data(w, m->x), 16 * sizeof(double));
+    return PCS_OK;
+}
+
+static pcs_status pd_chunk(void *ctx, const void *input, uint32_t c, void *output)
+{
+    (void)ctx;
+    *(double *)output = ((const double *)input)[c];
+    return PCS_OK;
+}
+
+static pcs_status pd_merge(pcs_world *w, void *ctx, const void *input, void *const *out, uint32_t n)
+{
+    (void)input;
+    pd_model *m = ctx;
+    double *x = pcs_store_data(w, m->x);
+    for (uint32_t c = 0; c < n; c++)
+        x[16] += *(const double *)out[c];
+    return PCS_OK;
+}
+
+/* Two state stores, one scratch store (not saved) and one slow job: three sections. */
+static pcs_world *pd_build(pd_model *m)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    uint32_t scratch;
+    cr_assert_eq(pcs_store_register(w, "x", 8, 17, PCS_STORE_STATE, &m->x), PCS_OK);
+    cr_assert_eq(pcs_store_register(w, "tmp", 8, 4, PCS_STORE_SCRATCH, &scratch), PCS_OK);
+    cr_assert_eq(pcs_store_register(w, "n", 4, 1, PCS_STORE_STATE, &m->n), PCS_OK);
+    pcs_system_desc d = {.name = "step", .stage = PCS_STAGE_HEAT, .fn = pd_step, .ctx = m};
+    cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
+    pcs_job_desc j = {.name = "sum",
+                      .domain = PCS_DOMAIN_SLOW,
+                      .phase = 3,
+                      .n_chunks = 2,
+                      .input_bytes = 16 * sizeof(double),
+                      .output_bytes = sizeof(double),
+                      .copy_inputs = pd_copy,
+                      .run_chunk = pd_chunk,
+                      .merge = pd_merge,
+                      .ctx = m};
+    cr_assert_eq(pcs_job_register(w, &j, NULL), PCS_OK);
+    return w;
+}
+
+static void pd_ticks(pcs_world *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+}
+
+static char pd_path[96];
+
+/* A valid save of a world that ran 25 ticks (job pending), read into memory. */
+static unsigned char *pd_valid_save(size_t *len)
+{
+    snprintf(pd_path, sizeof pd_path, "/tmp/pcsim-damage-%d.save", (int)getpid());
+    static pd_model m;
+    pcs_world *w = pd_build(&m);
+    pd_ticks(w, 25);
+    cr_assert_eq(pcs_world_save(w, pd_path), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(w);
+    FILE *f = fopen(pd_path, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)n);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static void pd_write(const unsigned char *b, size_t n)
+{
+    FILE *f = fopen(pd_path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(b, 1, n, f), n);
+    fclose(f);
+}
+
+/* Load the file at pd_path into @p dst; the load must fail with one of the
+ * wanted statuses and change nothing. */
+static void pd_expect_refused(pcs_world *dst, uint64_t hash_before, const char *what, size_t at,
+                              int version_ok)
+{
+    pcs_status st = pcs_world_load(dst, pd_path);
+    cr_assert(st == PCS_E_CORRUPT || (version_ok && st == PCS_E_VERSION),
+              "%s at byte %zu: load returned %s (%s)", what, at, pcs_status_str(st),
+              pcs_last_error());
+    cr_assert_neq(pcs_last_error()[0], '\0', "%s at byte %zu: no message", what, at);
+    cr_assert_eq(pcs_world_state_hash(dst), hash_before, "%s at byte %zu changed the world", what,
+                 at);
+    cr_assert_eq(pcs_world_clock(dst)->tick, 7);
+}
+
+Test(persist_damage, truncated_at_every_offset_is_corrupt_and_changes_nothing)
+{
+    size_t len;
+    unsigned char *good = pd_valid_save(&len);
+    static pd_model m;
+    pcs_world *dst = pd_build(&m);
+    pd_ticks(dst, 7);
+    uint64_t before = pcs_world_state_hash(dst);
+    for (size_t cut = 0; cut < len; cut++) {
+        pd_write(good, cut);
+        pd_expect_refused(dst, before, "truncation", cut, 0);
+    }
+    /* The intact file still loads, so the loop above tested real damage. */
+    pd_write(good, len);
+    cr_assert_eq(pcs_world_load(dst, pd_path), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_clock(dst)->tick, 25);
+    remove(pd_path);
+    free(good);
+    pcs_world_destroy(dst);
+}
+
+Test(persist_damage, every_flipped_byte_is_refused_and_changes_nothing)
+{
+    size_t len;
+    unsigned char *good = pd_valid_save(&len);
+    /* 3 sections: store x (136 B), store n (4 B), job sum (16 + 128 B). */
+    const size_t meta = PD_HEADER + 3 * PD_ENTRY + 8;
+    cr_assert_eq(len, meta + 136 + 4 + 16 + 128, "save layout changed: %zu bytes", len);
+    static pd_model m;
+    pcs_world *dst = pd_build(&m);
+    pd_ticks(dst, 7);
+    uint64_t before = pcs_world_state_hash(dst);
+    unsigned char *bad = malloc(len);
+    static const unsigned char masks[] = {0x01, 0x80, 0xff};
+    for (size_t at = 0; at < len; at++) {
+        for (size_t k = 0; k < sizeof masks; k++) {
+            memcpy(bad, good, len);
+            bad[at] ^= masks[k];
+            pd_write(bad, len);
+            int in_version = at >= PD_VERSION_AT && at < PD_VERSION_AT + 4;
+            pd_expect_refused(dst, before, "flip", at, in_version);
+        }
+    }
+    remove(pd_path);
+    free(bad);
+    free(good);
+    pcs_world_destroy(dst);
+}
+
+Test(persist_damage, empty_and_garbage_files_are_corrupt)
+{
+    snprintf(pd_path, sizeof pd_path, "/tmp/pcsim-damage-%d.save", (int)getpid());
+    static pd_model m;
+    pcs_world *dst = pd_build(&m);
+    pd_ticks(dst, 7);
+    uint64_t before = pcs_world_state_hash(dst);
+    unsigned char junk[4096];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (unsigned char)(i * 2654435761u >> 13);
+    pd_write(junk, 0);
+    pd_expect_refused(dst, before, "empty file", 0, 0);
+    pd_write(junk, sizeof junk);
+    pd_expect_refused(dst, before, "garbage", 0, 0);
+    memset(junk, 0, sizeof junk);
+    pd_write(junk, sizeof junk);
+    pd_expect_refused(dst, before, "zeros", 0, 0);
+    remove(pd_path);
+    pcs_world_destroy(dst);
+}
