@@ -282,7 +282,7 @@ static void *produce(void *arg)
     return NULL;
 }
 
-Test(commands, four_producers_each_command_applied_exactly_once, .timeout = 300)
+Test(commands, four_producers_each_command_applied_exactly_once)
 {
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);

@@ -131,7 +131,7 @@ static void cc_run(int own_sources, uint32_t mpsc_capacity, uint32_t per_tick, c
 
 /* Four threads share the MPSC ring (small, not a power of two, so it is full
  * most of the time) while the world drains at most 16 commands a tick. */
-Test(commands_concurrent, shared_ring_four_producers_exactly_once_in_sequence_order, .timeout = 120)
+Test(commands_concurrent, shared_ring_four_producers_exactly_once_in_sequence_order)
 {
     static cc_seen seen;
     cc_run(0, 100, 1, &seen);
@@ -143,7 +143,7 @@ Test(commands_concurrent, shared_ring_four_producers_exactly_once_in_sequence_or
 
 /* Each producer opens its own source from its own thread while the main
  * thread is already ticking (sources adopted by the drain at run time). */
-Test(commands_concurrent, sources_opened_from_other_threads_while_ticking, .timeout = 120)
+Test(commands_concurrent, sources_opened_from_other_threads_while_ticking)
 {
     static cc_seen seen;
     cc_run(1, 64, 32, &seen);

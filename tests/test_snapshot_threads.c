@@ -186,7 +186,7 @@ static void thr_run(thrfix *fx, thr_arg *args, int n, void *(*fn[])(void *))
         pcs_reader_close(args[i].r);
 }
 
-Test(snapshot_threads, readers_see_consistent_monotonic_snapshots, .timeout = 60)
+Test(snapshot_threads, readers_see_consistent_monotonic_snapshots)
 {
     thrfix fx;
     thr_build(&fx, 4096);
@@ -205,7 +205,7 @@ Test(snapshot_threads, readers_see_consistent_monotonic_snapshots, .timeout = 60
 
 /* Capacity 16 against 3 events a tick: the poller may fall behind; whatever
  * it misses must be counted, and nothing may be torn, reordered or doubled. */
-Test(snapshot_threads, event_poller_accounts_for_every_event, .timeout = 60)
+Test(snapshot_threads, event_poller_accounts_for_every_event)
 {
     thrfix fx;
     thr_build(&fx, 16);
