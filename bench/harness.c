@@ -7,7 +7,7 @@
  *               [-bm avgt,thrpt,sample,ss] [--param name=v1,v2]... [--perf]
  *               [--json FILE] [--cflags FLAGS] [-q] [--selftest]
  * TIME is seconds, or a number with s / ms / us. Defaults: -wi 3 -i 5 -w 0.5 -r 0.5 -f 2.
- * A selected benchmark's baseline is run too, so its ratio can be printed.
+ * A selected benchmark's baselines are run too, so its ratios can be printed.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -251,15 +251,20 @@ static int select_benches(const cli *c, const pcs_bench_def **sel, unsigned *n)
         want[i] = !c->filter || regexec(&re, name, 0, NULL, 0) == 0;
     }
     for (unsigned i = 0; i < n_registered; i++) {
-        if (!want[i] || !registry[i]->baseline)
-            continue;
-        const pcs_bench_def *b = bench_find(registry[i]->baseline);
-        for (unsigned j = 0; b && j < n_registered; j++)
-            if (registry[j] == b && !want[j]) {
-                want[j] = 1;
-                printf("# note: adding %s, the baseline of %s.%s\n", registry[i]->baseline,
-                       registry[i]->group, registry[i]->name);
-            }
+        char base[160];
+        for (unsigned bi = 0; want[i] && bench_baseline_name(registry[i], bi, base, sizeof base);
+             bi++) {
+            const pcs_bench_def *b = bench_find(base);
+            if (!b)
+                fprintf(stderr, "pcsim-bench: warning: %s.%s names unknown baseline %s\n",
+                        registry[i]->group, registry[i]->name, base);
+            for (unsigned j = 0; b && j < n_registered; j++)
+                if (registry[j] == b && !want[j]) {
+                    want[j] = 1;
+                    printf("# note: adding %s, a baseline of %s.%s\n", base, registry[i]->group,
+                           registry[i]->name);
+                }
+        }
     }
     for (unsigned i = 0; i < n_registered; i++)
         if (want[i])
