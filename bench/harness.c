@@ -427,6 +427,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "pcsim-bench: warning: no selected benchmark has param '%s'\n",
                     c.ov[k].name);
     }
+    /* The machine's load is part of the result: on a shared machine it can
+     * matter more than the code (recorded in the machine description). */
+    if (getloadavg(c.o.load_start, 3) != 3)
+        c.o.load_start[0] = c.o.load_start[1] = c.o.load_start[2] = -1.0;
     static run_result runs[MAX_RUNS];
     unsigned n_runs = 0;
     for (unsigned i = 0; i < n_sel; i++)

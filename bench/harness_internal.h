@@ -27,16 +27,17 @@ struct pcs_bench_params {
 
 /** Command-line options that shape a trial. */
 typedef struct bench_opts {
-    int warmup_iters;   /**< -wi */
-    int iters;          /**< -i */
-    int forks;          /**< -f; 0 = in this process */
-    double warmup_s;    /**< -w, seconds per warmup iteration */
-    double iter_s;      /**< -r, seconds per measurement iteration */
-    unsigned modes;     /**< -bm override; 0 = each benchmark's own */
-    int perf;           /**< --perf: hardware counters */
-    int quiet;          /**< -q: no per-iteration lines */
-    const char *json;   /**< --json FILE */
-    const char *cflags; /**< --cflags, recorded in the machine description */
+    int warmup_iters;     /**< -wi */
+    int iters;            /**< -i */
+    int forks;            /**< -f; 0 = in this process */
+    double warmup_s;      /**< -w, seconds per warmup iteration */
+    double iter_s;        /**< -r, seconds per measurement iteration */
+    unsigned modes;       /**< -bm override; 0 = each benchmark's own */
+    int perf;             /**< --perf: hardware counters */
+    int quiet;            /**< -q: no per-iteration lines */
+    const char *json;     /**< --json FILE */
+    const char *cflags;   /**< --cflags, recorded in the machine description */
+    double load_start[3]; /**< getloadavg() when the run started (-1 if unknown) */
 } bench_opts;
 
 /** Secondary metrics, per operation. */
