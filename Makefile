@@ -52,7 +52,7 @@ TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps lib test unit unit-asan archcheck examples cli-test run install clean \
-        bench bench-quick bench-snapshot stress stress-tsan stress-quick stress-tsan-quick format lint
+        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint
 
 all: deps lib $(B)/pcsim
 
@@ -103,19 +103,11 @@ $(B)/asan/pcsim-tests: $(ASAN_TEST_OBJ) $(ASAN_LIB_OBJ)
 $(B)/asan/pcsim: $(ASAN_CLI_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS)
 
-# liburcu is linked by the benchmarks only (the RCU comparison in bench/snapshot_bench.c).
+# liburcu is linked by the benchmarks only (the RCU comparison in bench/snapshot_read_bench.c).
 BENCH_LIBS := -lurcu-memb -lurcu-common
 
 $(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(BENCH_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(BENCH_LIBS)
-
-# Snapshot benchmarks on their own (own main) until the shared harness lands.
-$(B)/bench-snapshot: bench/snapshot_bench.c $(B)/libpcsim.a
-	$(CC) $(BASEFLAGS) $(OPT) -DPCS_SNAPSHOT_BENCH_STANDALONE -o $@ $< $(B)/libpcsim.a \
-	    $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(BENCH_LIBS)
-
-bench-snapshot: $(B)/bench-snapshot
-	./$(B)/bench-snapshot
 
 $(B)/pcsim-stress: $(STRESS_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(STRESS_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
@@ -162,7 +154,8 @@ bench: $(B)/pcsim-bench
 
 bench-quick: $(B)/pcsim-bench
 	./$(B)/pcsim-bench --selftest
-	./$(B)/pcsim-bench -q -f 1 -wi 1 -i 2 -w 20ms -r 20ms --json $(B)/bench-quick.json $(BENCH_FLAGS)
+	./$(B)/pcsim-bench -q -f 1 -wi 1 -i 2 -w 20ms -r 20ms \
+	    --param size=64,512 --param agents=1000,10000 --param bytes=1024,16384 --json $(B)/bench-quick.json $(BENCH_FLAGS)
 
 # Stress tests (stress/README.md). STRESS_SECONDS sets the total budget.
 STRESS_SECONDS ?= 60

@@ -5,8 +5,9 @@
  * As JMH: every measurement iteration of every fork is one observation
  * (avgt, thrpt, ss); in sample mode every sampled invocation is one
  * observation, so percentiles describe single operations. Secondary metrics
- * (bytes/allocations per op, perf counters per op) are averaged over
- * iterations the same way.
+ * (bytes/allocations per op, perf counters per op, the aux rate) are averaged
+ * over iterations the same way. A benchmark may name several baselines;
+ * each is linked to the run of the same mode whose shared params agree.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -117,6 +118,8 @@ void bench_aggregate(run_result *r)
     }
     for (int s = 0; s < SEC_COUNT; s++) {
         r->sec_present[s] = s < SEC_FIRST_PERF || r->perf_ok;
+        if (s == SEC_AUX_RATE)
+            r->sec_present[s] = r->def->aux_counter != NULL;
         size_t n = gather(r, s, x);
         r->sec_score[s] = bench_mean(x, n);
         r->sec_error[s] = bench_error_999(x, n);
@@ -146,18 +149,49 @@ static int params_match(const pcs_bench_params *a, const pcs_bench_params *b)
     return 1;
 }
 
-void bench_link_baselines(run_result *runs, size_t n)
+int bench_baseline_name(const pcs_bench_def *d, unsigned k, char *out, size_t cap)
+{
+    const char *s = d->baseline;
+    for (unsigned i = 0; s && *s; i++) {
+        size_t len = strcspn(s, ",");
+        if (i == k) {
+            if (len == 0 || len >= cap)
+                return 0;
+            memcpy(out, s, len);
+            out[len] = '\0';
+            return 1;
+        }
+        s += len + (s[len] == ',');
+    }
+    return 0;
+}
+
+/* The run of benchmark @p base with @p r's mode and matching params, or NULL. */
+static const run_result *find_peer(const run_result *runs, size_t n, const run_result *r,
+                                   const char *base)
 {
     char name[160];
+    for (size_t j = 0; j < n; j++) {
+        bench_full_name(runs[j].def, name, sizeof name);
+        if (&runs[j] != r && strcmp(name, base) == 0 && runs[j].mode == r->mode &&
+            params_match(&r->params, &runs[j].params))
+            return &runs[j];
+    }
+    return NULL;
+}
+
+void bench_link_baselines(run_result *runs, size_t n)
+{
+    char base[160];
     for (size_t i = 0; i < n; i++) {
-        runs[i].baseline = NULL;
-        if (!runs[i].def->baseline)
-            continue;
-        for (size_t j = 0; j < n && !runs[i].baseline; j++) {
-            bench_full_name(runs[j].def, name, sizeof name);
-            if (j != i && strcmp(name, runs[i].def->baseline) == 0 &&
-                runs[j].mode == runs[i].mode && params_match(&runs[i].params, &runs[j].params))
-                runs[i].baseline = &runs[j];
+        run_result *r = &runs[i];
+        r->n_baselines = 0;
+        for (unsigned k = 0; k < BENCH_MAX_BASELINES; k++) {
+            r->baselines[k] = NULL;
+            if (!bench_baseline_name(r->def, k, base, sizeof base))
+                continue;
+            r->baselines[k] = find_peer(runs, n, r, base);
+            r->n_baselines = k + 1;
         }
     }
 }

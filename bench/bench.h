@@ -14,10 +14,11 @@
  *
  * Each iteration calls iteration_setup (untimed, optional), then run(ctx, n)
  * in timed batches until the iteration time is used: run must perform exactly
- * n operations and feed what it computes to the blackhole so the compiler
- * cannot delete the work. The harness sizes n so a batch lasts about 1 ms in
- * avgt/thrpt mode (and at least min_batch); sample mode times run(ctx, 1) one by one; single-shot
- * mode times one run(ctx, 1) per iteration.
+ * n invocations (each of info->ops_per_invocation operations, default 1) and
+ * feed what it computes to the blackhole so the compiler cannot delete the
+ * work. The harness sizes n so a batch lasts about 1 ms in avgt/thrpt mode
+ * (and at least min_batch); sample mode times run(ctx, 1) one by one;
+ * single-shot mode times one run(ctx, 1) per iteration.
  *
  * Threads: run() is called on the harness thread. A benchmark that needs more
  * threads (producers, readers) starts a pcs_bench_team in setup and reports
@@ -59,6 +60,13 @@ long long pcs_bench_param_int(const pcs_bench_params *p, const char *name, long 
 /** What setup reports about the trial. */
 typedef struct pcs_bench_info {
     int threads; /**< threads the benchmark runs on, harness thread included (default 1) */
+    /** Operations one call of run(ctx, 1) performs (JMH @OperationsPerInvocation;
+     *  default 1). Every score is per operation: avgt and thrpt count n times this
+     *  many ops per run(ctx, n), and sample mode divides each timed invocation by
+     *  it (rounded to the nearest ns), so a sample is the mean of a small batch.
+     *  Use it for ns per cell of a grid step, or to batch ops far shorter than
+     *  the timer (~20 ns) in sample mode. Set from params in setup. */
+    uint64_t ops_per_invocation;
 } pcs_bench_info;
 
 /** A benchmark. Define one as a static const and register it with PCS_BENCH_REGISTER. */
@@ -68,14 +76,16 @@ typedef struct pcs_bench_def {
     const char *description; /**< one line: what one operation is */
     pcs_bench_param_def params[PCS_BENCH_MAX_PARAMS];
     unsigned modes; /**< default modes (PCS_BENCH_*); 0 = AVGT */
-    /** "group.name" of a benchmark measured in the same run; the table prints
-     *  this score / baseline score (params matched by name where both have them). */
+    /** "group.name" of a benchmark measured in the same run, or several separated
+     *  by commas ("a.floor,a.rwlock"); the table prints this score / each
+     *  baseline's score (params matched by name where both have them), and in
+     *  sample mode the same ratio for every percentile row. */
     const char *baseline;
     /** Build the trial's state. NULL = error (message on stderr). */
     void *(*setup)(const pcs_bench_params *p, pcs_bench_info *info);
     void (*teardown)(void *ctx);
     void (*iteration_setup)(void *ctx); /**< optional, untimed, before each iteration */
-    /** Perform exactly @p n operations. */
+    /** Perform exactly @p n invocations (n * ops_per_invocation operations). */
     void (*run)(void *ctx, uint64_t n);
     /** Smallest n per run() call in avgt/thrpt (0 = 1): amortises per-call costs
      *  such as waking a team, so calibration cannot settle on a tiny batch. */
@@ -83,6 +93,12 @@ typedef struct pcs_bench_def {
     /** Optional: allocations made so far in world heaps (pcs_world_alloc_count),
      *  which the malloc hook cannot see (mimalloc heaps). */
     uint64_t (*world_allocs)(void *ctx);
+    /** Optional (JMH @AuxCounters): a monotonic count of something the benchmark's
+     *  own threads do, e.g. publications of a writer thread. The harness reads it
+     *  before and after each iteration's timed part and reports its rate per
+     *  second of that wall time, named aux_name ("writes" -> "writes/s"). */
+    uint64_t (*aux_counter)(void *ctx);
+    const char *aux_name;
 } pcs_bench_def;
 
 /** Add @p d to the registry (called by PCS_BENCH_REGISTER before main). */

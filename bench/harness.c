@@ -7,7 +7,7 @@
  *               [-bm avgt,thrpt,sample,ss] [--param name=v1,v2]... [--perf]
  *               [--json FILE] [--cflags FLAGS] [-q] [--selftest]
  * TIME is seconds, or a number with s / ms / us. Defaults: -wi 3 -i 5 -w 0.5 -r 0.5 -f 2.
- * A selected benchmark's baseline is run too, so its ratio can be printed.
+ * A selected benchmark's baselines are run too, so its ratios can be printed.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -251,15 +251,20 @@ static int select_benches(const cli *c, const pcs_bench_def **sel, unsigned *n)
         want[i] = !c->filter || regexec(&re, name, 0, NULL, 0) == 0;
     }
     for (unsigned i = 0; i < n_registered; i++) {
-        if (!want[i] || !registry[i]->baseline)
-            continue;
-        const pcs_bench_def *b = bench_find(registry[i]->baseline);
-        for (unsigned j = 0; b && j < n_registered; j++)
-            if (registry[j] == b && !want[j]) {
-                want[j] = 1;
-                printf("# note: adding %s, the baseline of %s.%s\n", registry[i]->baseline,
-                       registry[i]->group, registry[i]->name);
-            }
+        char base[160];
+        for (unsigned bi = 0; want[i] && bench_baseline_name(registry[i], bi, base, sizeof base);
+             bi++) {
+            const pcs_bench_def *b = bench_find(base);
+            if (!b)
+                fprintf(stderr, "pcsim-bench: warning: %s.%s names unknown baseline %s\n",
+                        registry[i]->group, registry[i]->name, base);
+            for (unsigned j = 0; b && j < n_registered; j++)
+                if (registry[j] == b && !want[j]) {
+                    want[j] = 1;
+                    printf("# note: adding %s, a baseline of %s.%s\n", base, registry[i]->group,
+                           registry[i]->name);
+                }
+        }
     }
     for (unsigned i = 0; i < n_registered; i++)
         if (want[i])
@@ -422,6 +427,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "pcsim-bench: warning: no selected benchmark has param '%s'\n",
                     c.ov[k].name);
     }
+    /* The machine's load is part of the result: on a shared machine it can
+     * matter more than the code (recorded in the machine description). */
+    if (getloadavg(c.o.load_start, 3) != 3)
+        c.o.load_start[0] = c.o.load_start[1] = c.o.load_start[2] = -1.0;
     static run_result runs[MAX_RUNS];
     unsigned n_runs = 0;
     for (unsigned i = 0; i < n_sel; i++)

@@ -13,6 +13,9 @@
 /** Most measurement iterations per fork (-i). */
 #define BENCH_MAX_ITERS 1024u
 
+/** Most baselines one benchmark may name. */
+#define BENCH_MAX_BASELINES 4u
+
 /** Longest param value kept. */
 #define BENCH_VALUE_MAX 64u
 
@@ -24,16 +27,17 @@ struct pcs_bench_params {
 
 /** Command-line options that shape a trial. */
 typedef struct bench_opts {
-    int warmup_iters;   /**< -wi */
-    int iters;          /**< -i */
-    int forks;          /**< -f; 0 = in this process */
-    double warmup_s;    /**< -w, seconds per warmup iteration */
-    double iter_s;      /**< -r, seconds per measurement iteration */
-    unsigned modes;     /**< -bm override; 0 = each benchmark's own */
-    int perf;           /**< --perf: hardware counters */
-    int quiet;          /**< -q: no per-iteration lines */
-    const char *json;   /**< --json FILE */
-    const char *cflags; /**< --cflags, recorded in the machine description */
+    int warmup_iters;     /**< -wi */
+    int iters;            /**< -i */
+    int forks;            /**< -f; 0 = in this process */
+    double warmup_s;      /**< -w, seconds per warmup iteration */
+    double iter_s;        /**< -r, seconds per measurement iteration */
+    unsigned modes;       /**< -bm override; 0 = each benchmark's own */
+    int perf;             /**< --perf: hardware counters */
+    int quiet;            /**< -q: no per-iteration lines */
+    const char *json;     /**< --json FILE */
+    const char *cflags;   /**< --cflags, recorded in the machine description */
+    double load_start[3]; /**< getloadavg() when the run started (-1 if unknown) */
 } bench_opts;
 
 /** Secondary metrics, per operation. */
@@ -41,6 +45,7 @@ enum {
     SEC_ALLOC_BYTES = 0, /**< bytes malloc'ed per op (malloc hook) */
     SEC_ALLOC_COUNT,     /**< malloc calls per op */
     SEC_WORLD_ALLOCS,    /**< world-heap allocations per op (pcs_world_alloc_count) */
+    SEC_AUX_RATE,        /**< the benchmark's aux_counter per second of wall time (not per op) */
     SEC_CYCLES,          /**< perf: cycles per op */
     SEC_INSTRUCTIONS,
     SEC_CACHE_MISSES,
@@ -92,7 +97,9 @@ typedef struct run_result {
     int sec_present[SEC_COUNT];
     int perf_ok;
     char perf_msg[160];
-    const struct run_result *baseline;
+    /** The benchmarks named by def->baseline, in that order; NULL where absent or failed. */
+    const struct run_result *baselines[BENCH_MAX_BASELINES];
+    unsigned n_baselines;
 } run_result;
 
 /** The percentile levels JMH reports. */
@@ -141,6 +148,8 @@ double bench_bins_percentile(const sample_bin *bins, size_t nb, uint64_t total, 
 int bench_stats_selftest(void);
 
 /* aggregate.c */
+/** Baseline number @p k of @p d's comma-separated list into @p out; 0 if there is none. */
+int bench_baseline_name(const pcs_bench_def *d, unsigned k, char *out, size_t cap);
 void bench_aggregate(run_result *r);
 void bench_link_baselines(run_result *runs, size_t n);
 

@@ -9,8 +9,10 @@
  * bench/results/latest.machine.json). JMH's JVM fields carry their C
  * counterparts: jvm = harness path, jvmArgs = compiler flags, jdkVersion =
  * compiler, vmName = "pcsim-bench", vmVersion = pcsim version. Each element
- * adds "pcsimBaseline" {benchmark, ratio} when it names a baseline; JMH
- * readers ignore unknown keys. NaN and infinities are written as the strings
+ * adds "pcsimBaseline" {benchmark, ratio} when it names a baseline (the
+ * first, and "pcsimBaselines" with all of them when it names several); JMH
+ * readers ignore unknown keys. An aux counter is a secondary metric keyed by
+ * its name, unit ops/s (as JMH's @AuxCounters). NaN and infinities are written as the strings
  * "NaN" / "Infinity", as JMH does.
  */
 #include <jansson.h>
@@ -101,6 +103,7 @@ static json_t *secondary_json(const run_result *r)
         {"·alloc.bytes.norm", "B/op"},
         {"·alloc.count.norm", "allocs/op"},
         {"·world.alloc.count.norm", "allocs/op"},
+        {NULL, "ops/s"}, /* aux counter: keyed by the benchmark's aux_name */
         {"·perf.cycles", "#/op"},
         {"·perf.instructions", "#/op"},
         {"·perf.cache-misses", "#/op"},
@@ -122,12 +125,36 @@ static json_t *secondary_json(const run_result *r)
         double pct[10];
         for (int k = 0; k < 10; k++)
             pct[k] = bench_percentile(x, n, bench_pct_levels[k]);
-        json_object_set_new(o, sec[s].key,
+        const char *key = sec[s].key;
+        if (s == SEC_AUX_RATE)
+            key = r->def->aux_name ? r->def->aux_name : "aux";
+        json_object_set_new(o, key,
                             metric_json(r->sec_score[s], r->sec_error[s], pct, sec[s].unit,
                                         raw_json(r, s), "rawData"));
     }
     free(x);
     return o;
+}
+
+/* "pcsimBaseline": the first baseline; "pcsimBaselines": all of them, when several. */
+static void add_baselines(json_t *e, const run_result *r)
+{
+    json_t *all = json_array();
+    for (unsigned k = 0; k < r->n_baselines; k++) {
+        const run_result *b = r->baselines[k];
+        if (!b || b->failed)
+            continue;
+        char base[160];
+        bench_full_name(b->def, base, sizeof base);
+        json_t *one = json_pack("{s:s, s:o}", "benchmark", base, "ratio", num(r->score / b->score));
+        if (json_array_size(all) == 0)
+            json_object_set(e, "pcsimBaseline", one);
+        json_array_append_new(all, one);
+    }
+    if (json_array_size(all) > 1)
+        json_object_set_new(e, "pcsimBaselines", all);
+    else
+        json_decref(all);
 }
 
 static json_t *run_json(const run_result *r, const bench_opts *o, const char *self)
@@ -171,13 +198,7 @@ static json_t *run_json(const run_result *r, const bench_opts *o, const char *se
                                     sample ? hist_json(r) : raw_json(r, -1),
                                     sample ? "rawDataHistogram" : "rawData"));
     json_object_set_new(e, "secondaryMetrics", secondary_json(r));
-    if (r->baseline && !r->baseline->failed) {
-        char base[160];
-        bench_full_name(r->baseline->def, base, sizeof base);
-        json_object_set_new(e, "pcsimBaseline",
-                            json_pack("{s:s, s:o}", "benchmark", base, "ratio",
-                                      num(r->score / r->baseline->score)));
-    }
+    add_baselines(e, r);
     return e;
 }
 

@@ -1,12 +1,13 @@
 /**
  * @file machine.c
  * @brief The machine description written next to the results: CPU, caches and topology
- *        (hwloc), kernel, compiler and flags, git commit, timer.
+ *        (hwloc), kernel, compiler and flags, git commit, timer, load average.
  */
 #include <hwloc.h>
 #include <jansson.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -143,5 +144,12 @@ json_t *bench_machine_json(const bench_opts *o)
         "harness", "warmup_iterations", o->warmup_iters, "warmup_s", o->warmup_s,
         "measurement_iterations", o->iters, "measurement_s", o->iter_s, "forks", o->forks);
     bench_perf_close(&probe);
+    double end[3];
+    if (getloadavg(end, 3) != 3)
+        end[0] = end[1] = end[2] = -1.0;
+    json_object_set_new(m, "load_average",
+                        json_pack("{s:[f, f, f], s:[f, f, f]}", "start", o->load_start[0],
+                                  o->load_start[1], o->load_start[2], "end", end[0], end[1],
+                                  end[2]));
     return m;
 }

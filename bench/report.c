@@ -50,8 +50,22 @@ static void print_params(const run_result *r, const char **cols, unsigned nc, in
         printf(" %*s", widths[c], r ? param_value(r, cols[c]) : "");
 }
 
+/* " x1.23 vs a.b" for every linked baseline; pct_k < 0 compares scores, else percentile k. */
+static void print_ratios(const run_result *r, int pct_k)
+{
+    for (unsigned k = 0; k < r->n_baselines; k++) {
+        const run_result *b = r->baselines[k];
+        if (!b || b->failed)
+            continue;
+        char base[160];
+        bench_full_name(b->def, base, sizeof base);
+        double ratio = pct_k < 0 ? r->score / b->score : r->pct[pct_k] / b->pct[pct_k];
+        printf("  x%.3f vs %s", ratio, base);
+    }
+}
+
 static void print_row(const char *label, const run_result *r, const char **cols, unsigned nc,
-                      int widths[], double score, double error, int with_extra)
+                      int widths[], double score, double error, int with_extra, int pct_k)
 {
     char s[32], e[32];
     fmt_num(s, sizeof s, score);
@@ -68,11 +82,13 @@ static void print_row(const char *label, const run_result *r, const char **cols,
     if (with_extra) {
         printf(" %10.1f %9.3f %9.3f", r->sec_score[SEC_ALLOC_BYTES], r->sec_score[SEC_ALLOC_COUNT],
                r->sec_score[SEC_WORLD_ALLOCS]);
-        if (r->baseline && !r->baseline->failed) {
-            char base[160];
-            bench_full_name(r->baseline->def, base, sizeof base);
-            printf("  x%.3f vs %s", r->score / r->baseline->score, base);
-        }
+        print_ratios(r, -1);
+        if (r->sec_present[SEC_AUX_RATE])
+            printf("  [%s %.4g/s]", r->def->aux_name ? r->def->aux_name : "aux",
+                   r->sec_score[SEC_AUX_RATE]);
+    } else if (pct_k >= 0 && r->n_baselines > 0) {
+        printf(" %30s", "");
+        print_ratios(r, pct_k);
     }
     printf("\n");
 }
@@ -129,7 +145,7 @@ void bench_report(const run_result *runs, size_t n, const bench_opts *o)
             printf("%-40s FAILED (see messages above)\n", name);
             continue;
         }
-        print_row(name, r, cols, nc, widths, r->score, r->error, 1);
+        print_row(name, r, cols, nc, widths, r->score, r->error, 1, -1);
         if (r->mode != PCS_BENCH_SAMPLE)
             continue;
         static const struct {
@@ -139,10 +155,12 @@ void bench_report(const run_result *runs, size_t n, const bench_opts *o)
         for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
             char label[220];
             snprintf(label, sizeof label, "%s%s", name, rows[k].suffix);
-            print_row(label, r, cols, nc, widths, r->pct[rows[k].k], NAN, 0);
+            print_row(label, r, cols, nc, widths, r->pct[rows[k].k], NAN, 0, rows[k].k);
         }
     }
     print_perf(runs, n, o);
     printf("\nScore ± Error: mean and 99.9 %% confidence half-width (Student t), as JMH. "
-           "B/op, allocs/op: C heap (malloc hook); world/op: world-heap allocations.\n");
+           "B/op, allocs/op: C heap (malloc hook); world/op: world-heap allocations. "
+           "xR vs B: score / B's score (on :pX rows, percentile / B's percentile). "
+           "[name N/s]: the benchmark's aux counter per second.\n");
 }

@@ -7,12 +7,17 @@
  * first iteration, by doubling until a call lasts >= 1 ms, so the timer's
  * cost (tens of ns) is below 1e-4 of a batch. sample times run(ctx, 1) one
  * by one (latency per op, timer cost included: use it for ops of a
- * microsecond or more) and keeps a uniform reservoir of 65536 samples per
- * iteration plus the exact maximum. ss times a single run(ctx, 1).
+ * microsecond or more, or batch shorter ones with ops_per_invocation) and
+ * keeps a uniform reservoir of 65536 samples per iteration plus the exact
+ * maximum. ss times a single run(ctx, 1). Every count is in operations:
+ * invocations times the ops_per_invocation setup reported (JMH
+ * @OperationsPerInvocation), and a sample is its invocation's time divided
+ * by it.
  *
  * Allocation counts, world-heap counts and perf counters are read right before
  * and right after the timed part of each iteration; the harness allocates
- * nothing in between, so what they show is the benchmark's.
+ * nothing in between, so what they show is the benchmark's. The aux counter
+ * is read just outside them and turned into a rate over the same wall time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +42,7 @@ typedef struct trial {
     void *ctx;
     unsigned mode;
     uint64_t batch;
+    uint64_t opi; /* operations per invocation of run(ctx, 1) */
     bench_perf perf;
     uint64_t *reservoir; /* sample mode */
     uint64_t rng;        /* reservoir choice; fixed seed: runs are comparable */
@@ -75,21 +81,24 @@ static void timed_part(trial *t, double budget_ns, uint64_t *ops, double *ns, ui
     *n_samples = 0;
     if (t->mode == PCS_BENCH_SS) {
         *ns = timed_run(t, 1);
-        *ops = 1;
+        *ops = t->opi;
         return;
     }
     if (t->mode == PCS_BENCH_SAMPLE) {
         double start = bench_now_ns();
+        uint64_t seen = 0;
         do {
             double d = timed_run(t, 1);
-            uint64_t v = (uint64_t)d;
+            /* ns per operation of this invocation, as JMH divides by opsPerInvocation */
+            uint64_t v = (uint64_t)(d / (double)t->opi + 0.5);
             *ns += d;
-            (*ops)++;
+            *ops += t->opi;
+            seen++;
             t->max_ns = v > t->max_ns ? v : t->max_ns;
             if (*n_samples < RESERVOIR) {
                 t->reservoir[(*n_samples)++] = v;
             } else {
-                uint64_t j = next_rand(t) % *ops; /* Algorithm R (Vitter 1985) */
+                uint64_t j = next_rand(t) % seen; /* Algorithm R (Vitter 1985) */
                 if (j < RESERVOIR)
                     t->reservoir[j] = v;
             }
@@ -98,7 +107,7 @@ static void timed_part(trial *t, double budget_ns, uint64_t *ops, double *ns, ui
     }
     while (*ns < budget_ns) {
         *ns += timed_run(t, t->batch);
-        *ops += t->batch;
+        *ops += t->batch * t->opi;
     }
 }
 
@@ -136,8 +145,11 @@ static void one_iteration(trial *t, double budget_ns, iter_result *r, sample_bin
 {
     if (t->d->iteration_setup)
         t->d->iteration_setup(t->ctx);
-    uint64_t c0, b0, c1, b1, w0 = 0, w1 = 0, n_samples;
+    uint64_t c0, b0, c1, b1, w0 = 0, w1 = 0, a0 = 0, a1 = 0, n_samples;
     double pc[4];
+    if (t->d->aux_counter)
+        a0 = t->d->aux_counter(t->ctx);
+    double wall0 = bench_now_ns();
     if (t->d->world_allocs)
         w0 = t->d->world_allocs(t->ctx);
     bench_perf_start(&t->perf);
@@ -147,11 +159,17 @@ static void one_iteration(trial *t, double budget_ns, iter_result *r, sample_bin
     bench_perf_stop(&t->perf, pc);
     if (t->d->world_allocs)
         w1 = t->d->world_allocs(t->ctx);
+    double wall_ns = bench_now_ns() - wall0;
+    if (t->d->aux_counter)
+        a1 = t->d->aux_counter(t->ctx);
     double ops = (double)r->ops;
     r->score = score_of(t->mode, r->ops, r->ns);
     r->sec[SEC_ALLOC_BYTES] = (double)(b1 - b0) / ops;
     r->sec[SEC_ALLOC_COUNT] = (double)(c1 - c0) / ops;
     r->sec[SEC_WORLD_ALLOCS] = (double)(w1 - w0) / ops;
+    /* a rate over the whole timed part's wall time: the counted threads run
+     * between samples too, not only inside the timed invocations */
+    r->sec[SEC_AUX_RATE] = wall_ns > 0.0 ? (double)(a1 - a0) / (wall_ns * 1e-9) : 0.0;
     for (int i = 0; i < 4; i++)
         r->sec[SEC_FIRST_PERF + i] = pc[i] / ops;
     if (bins)
@@ -172,13 +190,14 @@ static int trial_init(trial *t, const pcs_bench_def *d, const pcs_bench_params *
     t->mode = mode;
     t->rng = 0x5eed;
     t->batch = 1;
-    pcs_bench_info info = {.threads = 1};
+    pcs_bench_info info = {.threads = 1, .ops_per_invocation = 1};
     if (d->setup) {
         t->ctx = d->setup(p, &info);
         if (!t->ctx)
             return -1;
     }
     out->threads = info.threads;
+    t->opi = info.ops_per_invocation ? info.ops_per_invocation : 1;
     if (o->perf) {
         bench_perf_open(&t->perf);
     } else {
