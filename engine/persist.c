@@ -223,6 +223,16 @@ static pcs_status validate(const pcs_world *w, const char *path, const unsigned 
     memcpy(&want, b + meta, sizeof want);
     if (XXH3_64bits(b, meta) != want)
         return corrupt(path, "header checksum mismatch");
+    if (h.seed != w->cfg.seed || h.tick > PCS_CLOCK_TICK_MAX) {
+        /* The seed is part of the scenario: models may seed streams from
+         * it after the load, so another seed cannot resume the same run. */
+        char why[256];
+        snprintf(why, sizeof why, "saved at tick %llu with world seed %llu; this world has seed "
+                 "%llu and ticks up to %llu (different scenario?)",
+                 (unsigned long long)h.tick, (unsigned long long)h.seed,
+                 (unsigned long long)w->cfg.seed, (unsigned long long)PCS_CLOCK_TICK_MAX);
+        return corrupt(path, why);
+    }
     const section_rec *t = (const section_rec *)(const void *)(b + sizeof h);
     for (uint32_t k = 0; k < n; k++) {
         section_src s;

@@ -52,6 +52,14 @@ tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
 expect journal-written 0 "final state hash" run --quiet --seconds 3 --journal "$tmp.journal"
 expect replay-matches 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.journal"
+# Save at 1 s, resume for 1 s: the same hash as 2 s straight; a world built
+# from another scenario refuses the file.
+"$BIN" run --quiet --seconds 1 --save "$tmp.save" > /dev/null 2>&1
+want=$("$BIN" run --quiet --seconds 2 2>&1 | sed -n 's/^final state hash //p')
+expect load-resumes-exactly 0 "final state hash $want" run --quiet --seconds 1 --load "$tmp.save"
+expect load-other-scenario 2 "with world seed 20261130; this world has seed 7" \
+    run $D/v0_minimal.json --quiet --load "$tmp.save"
+rm -f "$tmp.save"
 
 # Journals are input too: damaged ones get a message naming file and line.
 expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 is outside" \
