@@ -79,5 +79,18 @@ expect replay-tick-past-end 2 "$D/tick_past_end.journal:2: tick 50 is not before
 expect replay-crowded-tick 2 "$tmp.crowded:258: more than 256 commands at tick 0" replay "$tmp.crowded"
 rm -f "$tmp.crowded"
 
+# A valid run of 1e15 ticks must start (it used to allocate 8 bytes per tick
+# up front: "out of memory", or an AddressSanitizer abort), so it is still
+# running when stopped after 2 s.
+out=$(timeout 2 "$BIN" run $D/very_long_run.json --quiet 2>&1)
+rc=$?
+if [ "$rc" -eq 124 ] && [ -z "$out" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL very-long-run-starts: status $rc (want 124, still running), output:"
+    printf '%s\n' "$out" | head -3
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
