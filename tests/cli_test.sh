@@ -32,6 +32,7 @@ expect out-of-range 2 "\$.world.dt_s: value -0.05 is outside" run $D/out_of_rang
 expect future-schema 2 "\$.schema: version 7 is not supported" run $D/future_schema.json
 expect unknown-command 2 "\$.script[0].command: unknown command 'warp_drive'" run $D/unknown_command.json
 expect missing-file 2 "$D/nope.json" run $D/nope.json
+expect directory 2 "$D: is a directory, not a scenario file" run $D
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
