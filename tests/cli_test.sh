@@ -63,6 +63,12 @@ expect load-other-scenario 2 "with world seed 20261130; this world has seed 7" \
 rm -f "$tmp.save"
 
 # Journals are input too: damaged ones get a message naming file and line.
+expect replay-needs-its-scenario 2 "$D/other_scenario.journal:2: recorded with scenario 'tests/cli/v0_minimal.json'; pass --scenario" \
+    replay $D/other_scenario.journal
+expect replay-with-its-scenario 0 "matches the journal" \
+    replay $D/other_scenario.journal --scenario $D/v0_minimal.json --quiet
+expect replay-needs-its-save 2 "$D/resumed.journal:3: the run started at tick 20 (resumed with --load); replay from tick 0 cannot match" \
+    replay $D/resumed.journal
 expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 is outside" \
     replay $D/huge_end.journal
 expect replay-bad-kind 2 "$D/bad_kind.journal:2: command kind 999 is outside [1, 255]" \
