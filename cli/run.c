@@ -3,6 +3,7 @@
  * @brief `pcsim run` and `pcsim replay`: build the scenario's world, tick it to
  *        the end with the script producer (and readers), report, save.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -163,12 +164,31 @@ static int build_world(host *h)
     return 0;
 }
 
+/* pcs_world_save writes "<path>.tmp" and renames it: try that file now, so
+ * an unwritable --save fails before the run rather than after all of it. */
+static int check_save_path(const char *path)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return host_fail(2, "--save '%s': path is too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return host_fail(2, "--save '%s': cannot create '%s': %s", path, tmp, strerror(errno));
+    fclose(f);
+    remove(tmp);
+    return 0;
+}
+
 static int open_outputs(host *h)
 {
+    if (h->opt.save && check_save_path(h->opt.save) != 0)
+        return 2;
     if (h->opt.csv && !(h->csv = fopen(h->opt.csv, "w")))
-        return host_fail(2, "--csv '%s': cannot create the file", h->opt.csv);
+        return host_fail(2, "--csv '%s': cannot create the file: %s", h->opt.csv,
+                         strerror(errno));
     if (h->opt.journal && !(h->journal = fopen(h->opt.journal, "w")))
-        return host_fail(2, "--journal '%s': cannot create the file", h->opt.journal);
+        return host_fail(2, "--journal '%s': cannot create the file: %s", h->opt.journal,
+                         strerror(errno));
     if (h->journal)
         fprintf(h->journal, "# pcsim journal v1\n# scenario %s\n# start_tick %" PRIu64 "\n",
                 h->scn.source, h->start_tick);

@@ -34,6 +34,10 @@ expect unknown-command 2 "\$.script[0].command: unknown command 'warp_drive'" ru
 expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect directory 2 "$D: is a directory, not a scenario file" run $D
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
+expect save-unwritable-before-run 2 "--save '/nonexistent/dir/x.save': cannot create '/nonexistent/dir/x.save.tmp': No such file or directory" \
+    run --seconds 0.1 --save /nonexistent/dir/x.save
+expect csv-unwritable 2 "--csv '/nonexistent/dir/x.csv': cannot create the file: No such file or directory" \
+    run --seconds 0.1 --csv /nonexistent/dir/x.csv
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
 expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 section in a file without \"schema\"" \
