@@ -105,7 +105,14 @@ static int load_journal(host *h)
     uint32_t cap = 1024, lineno = 0;
     h->actions = calloc(cap, sizeof *h->actions);
     action_line = calloc(cap, sizeof *action_line);
-    int rc = h->actions && action_line ? 0 : host_fail(1, "out of memory");
+    if (!h->actions || !action_line) {
+        fclose(f);
+        free(action_line);
+        action_line = NULL;
+        host_fail(1, "out of memory");
+        return 1;
+    }
+    int rc = 0;
     while (!rc && fgets(line, sizeof line, f)) {
         lineno++;
         rc = parse_header(h, line, lineno);
