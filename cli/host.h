@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/hist.h"
 #include "cli/scenario.h"
 #include "pcsim/pcsim.h"
 
@@ -57,7 +58,7 @@ typedef struct host {
     uint32_t n_actions;
     _Atomic uint64_t main_at;    /**< tick the main thread is about to run (+1) */
     _Atomic uint64_t submitted;  /**< actions submitted so far */
-    uint64_t *tick_ns;           /**< wall time of each tick */
+    hist tick_ns;                /**< wall time of the ticks, ns */
     uint64_t ticks_run;
     uint64_t final_hash;       /**< state hash at the end of the run */
     uint64_t tick_allocations; /**< world-heap allocations made while ticking */

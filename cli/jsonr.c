@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/jsonr.h"
 
@@ -16,6 +17,14 @@ json_t *jr_load(jr_ctx *c, const char *file, const char *text)
     snprintf(c->path, sizeof c->path, "$");
     c->msg[0] = '\0';
     c->failed = 0;
+    /* jansson reads a directory as an empty file ("'[' or '{' expected near
+     * end of file"), which sends the user looking for a syntax error. */
+    struct stat st;
+    if (!text && stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(c->msg, sizeof c->msg, "%s: is a directory, not a scenario file", file);
+        c->failed = 1;
+        return NULL;
+    }
     json_t *root = text ? json_loads(text, JSON_REJECT_DUPLICATES, &err)
                         : json_load_file(file, JSON_REJECT_DUPLICATES, &err);
     if (!root) {

@@ -40,6 +40,25 @@ static int parse_line(host *h, const char *line, uint32_t lineno)
     return 0;
 }
 
+/* The header says how the run was made: replaying it on another scenario or
+ * from another start tick cannot reproduce it, so say which option is
+ * missing instead of reporting a hash mismatch at the end. */
+static int parse_header(host *h, const char *line, uint32_t lineno)
+{
+    char scn[512];
+    uint64_t start;
+    if (sscanf(line, "# scenario %511[^\n]", scn) == 1 && !h->opt.scenario &&
+        strcmp(scn, h->scn.source) != 0)
+        return host_fail(2, "%s:%u: recorded with scenario '%s'; pass --scenario %s",
+                         h->opt.replay, lineno, scn, scn);
+    if (sscanf(line, "# start_tick %" SCNu64, &start) == 1 && start != h->start_tick)
+        return host_fail(2,
+                         "%s:%u: the run started at tick %" PRIu64 " (resumed with --load); "
+                         "replay from tick %" PRIu64 " cannot match: pass --load with its save",
+                         h->opt.replay, lineno, start, h->start_tick);
+    return 0;
+}
+
 static int parse_end(host *h, const char *line, uint32_t lineno)
 {
     if (sscanf(line, "# end_tick %" SCNu64 " hash %" SCNx64, &end_tick, &want_hash) != 2)
@@ -86,10 +105,19 @@ static int load_journal(host *h)
     uint32_t cap = 1024, lineno = 0;
     h->actions = calloc(cap, sizeof *h->actions);
     action_line = calloc(cap, sizeof *action_line);
-    int rc = h->actions && action_line ? 0 : host_fail(1, "out of memory");
+    if (!h->actions || !action_line) {
+        fclose(f);
+        free(action_line);
+        action_line = NULL;
+        host_fail(1, "out of memory");
+        return 1;
+    }
+    int rc = 0;
     while (!rc && fgets(line, sizeof line, f)) {
         lineno++;
-        rc = parse_end(h, line, lineno);
+        rc = parse_header(h, line, lineno);
+        if (!rc)
+            rc = parse_end(h, line, lineno);
         if (rc || line[0] == '#' || line[0] == '\n')
             continue;
         if (h->n_actions == cap) {

@@ -93,19 +93,9 @@ void report_csv_row(host *h)
     fprintf(h->csv, "\n");
 }
 
-static int cmp_u64(const void *a, const void *b)
+static double pct_us(const hist *t, double p)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Percentile by nearest rank over a sorted copy. */
-static double pct_us(const uint64_t *sorted, uint64_t n, double p)
-{
-    if (n == 0)
-        return 0.0;
-    uint64_t k = (uint64_t)(p / 100.0 * (double)(n - 1) + 0.5);
-    return (double)sorted[k] / 1000.0;
+    return hist_percentile(t, p) / 1000.0;
 }
 
 /* Per-stage latency from the profile module, stages that ran systems only. */
@@ -150,7 +140,6 @@ void report_summary(host *h, uint64_t wall_ns)
 {
     clear_progress();
     uint64_t n = h->ticks_run;
-    qsort(h->tick_ns, n, sizeof *h->tick_ns, cmp_u64);
     pcs_command_stats cs;
     pcs_command_stats_get(h->world, &cs);
     double wall_s = (double)wall_ns * 1e-9;
@@ -181,8 +170,8 @@ void report_summary(host *h, uint64_t wall_ns)
     else
         snprintf(name, sizeof name, "%s", h->scn.name);
     printf(h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
-           wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(h->tick_ns, n, 50),
-           pct_us(h->tick_ns, n, 95), pct_us(h->tick_ns, n, 99), pct_us(h->tick_ns, n, 100),
+           wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50),
+           pct_us(&h->tick_ns, 95), pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100),
            cs.submitted, cs.applied, cs.rejected, cs.refused,
            pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads, rt->reads,
            rt->retries, rt->max_staleness, rt->events_read, rt->events_missed, rt->bad_values,

@@ -3,6 +3,7 @@
  * @brief `pcsim run` and `pcsim replay`: build the scenario's world, tick it to
  *        the end with the script producer (and readers), report, save.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -192,12 +193,31 @@ static int build_world(host *h)
     return start_pool(h);
 }
 
+/* pcs_world_save writes "<path>.tmp" and renames it: try that file now, so
+ * an unwritable --save fails before the run rather than after all of it. */
+static int check_save_path(const char *path)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return host_fail(2, "--save '%s': path is too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return host_fail(2, "--save '%s': cannot create '%s': %s", path, tmp, strerror(errno));
+    fclose(f);
+    remove(tmp);
+    return 0;
+}
+
 static int open_outputs(host *h)
 {
+    if (h->opt.save && check_save_path(h->opt.save) != 0)
+        return 2;
     if (h->opt.csv && !(h->csv = fopen(h->opt.csv, "w")))
-        return host_fail(2, "--csv '%s': cannot create the file", h->opt.csv);
+        return host_fail(2, "--csv '%s': cannot create the file: %s", h->opt.csv,
+                         strerror(errno));
     if (h->opt.journal && !(h->journal = fopen(h->opt.journal, "w")))
-        return host_fail(2, "--journal '%s': cannot create the file", h->opt.journal);
+        return host_fail(2, "--journal '%s': cannot create the file: %s", h->opt.journal,
+                         strerror(errno));
     if (h->journal)
         fprintf(h->journal, "# pcsim journal v1\n# scenario %s\n# start_tick %" PRIu64 "\n",
                 h->scn.source, h->start_tick);
@@ -205,8 +225,7 @@ static int open_outputs(host *h)
         report_csv_header(h);
     if (h->opt.trace && pcs_profile_trace_begin(h->opt.trace) != PCS_OK)
         return host_fail(2, "--trace: %s", pcs_last_error());
-    h->tick_ns = calloc(h->scn.run_ticks + 1, sizeof *h->tick_ns);
-    return h->tick_ns ? 0 : host_fail(1, "out of memory");
+    return 0;
 }
 
 static void drain_journal(host *h)
@@ -245,7 +264,7 @@ static int tick_loop(host *h)
         script_before_tick(h, tick);
         uint64_t a = host_now_ns();
         pcs_status st = pcs_world_tick(h->world);
-        h->tick_ns[i] = host_now_ns() - a;
+        hist_add(&h->tick_ns, host_now_ns() - a);
         if (st != PCS_OK)
             return host_fail(1, "tick %" PRIu64 " failed: %s", tick, pcs_last_error());
         h->ticks_run++;
@@ -277,7 +296,6 @@ static void host_free(host *h)
     pcs_exec_destroy(h->exec);
     scenario_free(&h->scn);
     free(h->actions);
-    free(h->tick_ns);
 }
 
 static int finish(host *h, uint64_t wall_ns)

@@ -95,9 +95,13 @@ static uint64_t section_checksum(const section_src *s)
     return XXH3_64bits_digest(&h);
 }
 
+/* These two return their constant rather than pcs_error_set's result, which
+ * is the same value but opaque to clang-analyzer across files: it then
+ * followed "error returned PCS_OK" paths into NULL buffers. */
 static pcs_status io_error(const char *what, const char *path)
 {
-    return pcs_error_set(PCS_E_IO, "%s '%s': %s", what, path, strerror(errno));
+    pcs_error_set(PCS_E_IO, "%s '%s': %s", what, path, strerror(errno));
+    return PCS_E_IO;
 }
 
 static pcs_status write_all(FILE *f, const void *p, size_t n, const char *path)
@@ -193,7 +197,8 @@ static pcs_status read_file(const char *path, unsigned char **buf, size_t *len)
 
 static pcs_status corrupt(const char *path, const char *why)
 {
-    return pcs_error_set(PCS_E_CORRUPT, "load '%s': %s", path, why);
+    pcs_error_set(PCS_E_CORRUPT, "load '%s': %s", path, why);
+    return PCS_E_CORRUPT;
 }
 
 /* Check the header, table and every section; fill recs (one per world section). */
@@ -206,9 +211,11 @@ static pcs_status validate(const pcs_world *w, const char *path, const unsigned 
     memcpy(&h, b, sizeof h);
     if (memcmp(h.magic, magic, sizeof magic) != 0)
         return corrupt(path, "not a pcsim save file (bad magic)");
-    if (h.version != PCS_SAVE_VERSION)
-        return pcs_error_set(PCS_E_VERSION, "load '%s': file version %u, this build reads %u",
-                             path, h.version, PCS_SAVE_VERSION);
+    if (h.version != PCS_SAVE_VERSION) {
+        pcs_error_set(PCS_E_VERSION, "load '%s': file version %u, this build reads %u", path,
+                      h.version, PCS_SAVE_VERSION);
+        return PCS_E_VERSION;
+    }
     uint32_t n = count_sections(w);
     if (h.n_sections != n) {
         char why[160];
@@ -223,6 +230,16 @@ static pcs_status validate(const pcs_world *w, const char *path, const unsigned 
     memcpy(&want, b + meta, sizeof want);
     if (XXH3_64bits(b, meta) != want)
         return corrupt(path, "header checksum mismatch");
+    if (h.seed != w->cfg.seed || h.tick > PCS_CLOCK_TICK_MAX) {
+        /* The seed is part of the scenario: models may seed streams from
+         * it after the load, so another seed cannot resume the same run. */
+        char why[256];
+        snprintf(why, sizeof why, "saved at tick %llu with world seed %llu; this world has seed "
+                 "%llu and ticks up to %llu (different scenario?)",
+                 (unsigned long long)h.tick, (unsigned long long)h.seed,
+                 (unsigned long long)w->cfg.seed, (unsigned long long)PCS_CLOCK_TICK_MAX);
+        return corrupt(path, why);
+    }
     const section_rec *t = (const section_rec *)(const void *)(b + sizeof h);
     for (uint32_t k = 0; k < n; k++) {
         section_src s;

@@ -37,7 +37,12 @@ expect unit-out-of-range 2 "\$.units[0].loops: value 12 is outside [1, 4]" run $
 expect unknown-channel 2 "\$.readers.names[1]: unknown channel 'u1.core.pwr'" run $D/unknown_channel.json --seconds 1
 expect bad-setpoint 2 "\$.instrumentation.low_flow_frac: value 7 is outside [0, 1.5]" run $D/bad_setpoint.json
 expect missing-file 2 "$D/nope.json" run $D/nope.json
+expect directory 2 "$D: is a directory, not a scenario file" run $D
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
+expect save-unwritable-before-run 2 "--save '/nonexistent/dir/x.save': cannot create '/nonexistent/dir/x.save.tmp': No such file or directory" \
+    run --seconds 0.1 --save /nonexistent/dir/x.save
+expect csv-unwritable 2 "--csv '/nonexistent/dir/x.csv': cannot create the file: No such file or directory" \
+    run --seconds 0.1 --csv /nonexistent/dir/x.csv
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
 expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 section in a file without \"schema\"" \
@@ -59,6 +64,16 @@ tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
 expect journal-written 0 "final state hash" run --quiet --seconds 3 --journal "$tmp.journal"
 expect replay-matches 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.journal"
+# Save at 1 s, resume for 1 s: the same hash as 2 s straight; a world built
+# from another scenario refuses the file.
+"$BIN" run --quiet --seconds 1 --save "$tmp.save" > /dev/null 2>&1
+want=$("$BIN" run --quiet --seconds 2 2>&1 | sed -n 's/^final state hash //p')
+expect load-resumes-exactly 0 "final state hash $want" run --quiet --seconds 1 --load "$tmp.save"
+expect load-other-scenario 2 "sections, this world has 0 (different scenario?)" \
+    run $D/v0_minimal.json --quiet --load "$tmp.save"
+expect load-other-seed 2 "with world seed 20261130; this world has seed 7" \
+    run $D/station_seed7.json --quiet --load "$tmp.save"
+rm -f "$tmp.save"
 
 # Determinism of the station run (issue 8): save at 130 s + resume for 130 s
 # equals 260 s straight; 0, 1 and 2 workers (xenon runs as a slow job) and 0
@@ -84,6 +99,12 @@ same save-load-resume "$h_straight" "$h_resumed"
 expect station-replay 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.save" "$tmp.journal"
 # Journals are input too: damaged ones get a message naming file and line.
+expect replay-needs-its-scenario 2 "$D/other_scenario.journal:2: recorded with scenario 'tests/cli/v0_minimal.json'; pass --scenario" \
+    replay $D/other_scenario.journal
+expect replay-with-its-scenario 0 "matches the journal" \
+    replay $D/other_scenario.journal --scenario $D/v0_minimal.json --quiet
+expect replay-needs-its-save 2 "$D/resumed.journal:3: the run started at tick 20 (resumed with --load); replay from tick 0 cannot match" \
+    replay $D/resumed.journal
 expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 is outside" \
     replay $D/huge_end.journal
 expect replay-bad-kind 2 "$D/bad_kind.journal:2: command kind 999 is outside [1, 255]" \
@@ -100,6 +121,19 @@ expect replay-tick-past-end 2 "$D/tick_past_end.journal:2: tick 50 is not before
 } > "$tmp.crowded"
 expect replay-crowded-tick 2 "$tmp.crowded:258: more than 256 commands at tick 0" replay "$tmp.crowded"
 rm -f "$tmp.crowded"
+
+# A valid run of 1e15 ticks must start (it used to allocate 8 bytes per tick
+# up front: "out of memory", or an AddressSanitizer abort), so it is still
+# running when stopped after 2 s.
+out=$(timeout 2 "$BIN" run $D/very_long_run.json --quiet 2>&1)
+rc=$?
+if [ "$rc" -eq 124 ] && [ -z "$out" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL very-long-run-starts: status $rc (want 124, still running), output:"
+    printf '%s\n' "$out" | head -3
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -148,3 +148,59 @@ Test(commands_concurrent, sources_opened_from_other_threads_while_ticking)
     static cc_seen seen;
     cc_run(1, 64, 32, &seen);
 }
+
+static pcs_status cc_accept(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)w;
+    (void)ctx;
+    (void)cmd;
+    return PCS_OK;
+}
+
+/* The journal keeps the last journal_capacity entries: a reader that fell
+ * behind is told how many it missed and resumes at the oldest kept one. */
+Test(commands_concurrent, journal_wraps_and_reports_what_a_slow_reader_missed)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    cfg.journal_capacity = 4;
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    cr_assert_eq(pcs_command_handler_register(w, CC_KIND, cc_accept, NULL), PCS_OK);
+    uint64_t early = 0; /* this reader reads 2 entries, then falls behind */
+    for (uint32_t i = 0; i < 10; i++) {
+        pcs_command c;
+        memset(&c, 0, sizeof c);
+        c.kind = CC_KIND;
+        c.target = i;
+        cr_assert_eq(pcs_command_submit(w, &c), PCS_OK);
+        cr_assert_eq(pcs_world_tick(w), PCS_OK);
+        if (i == 1) {
+            pcs_command first[2];
+            uint64_t missed = 99;
+            cr_assert_eq(pcs_journal_read(w, &early, first, 2, &missed), 2);
+            cr_assert_eq(missed, 0);
+            cr_assert_eq(first[1].target, 1);
+        }
+    }
+    cr_assert_eq(pcs_journal_count(w), 10);
+    pcs_command out[8];
+    uint64_t missed = 0;
+    /* Entries 2..5 were overwritten; 6..9 are kept, in order, with their ticks. */
+    cr_assert_eq(pcs_journal_read(w, &early, out, 8, &missed), 4);
+    cr_assert_eq(missed, 4);
+    cr_assert_eq(early, 10);
+    for (uint32_t k = 0; k < 4; k++) {
+        cr_assert_eq(out[k].target, 6 + k);
+        cr_assert_eq(out[k].tick, 6 + k);
+    }
+    cr_assert_eq(pcs_journal_read(w, &early, out, 8, &missed), 0, "nothing new");
+    cr_assert_eq(missed, 0);
+    /* A reader starting late, reading one at a time. */
+    uint64_t late = 0;
+    cr_assert_eq(pcs_journal_read(w, &late, out, 1, &missed), 1);
+    cr_assert_eq(missed, 6);
+    cr_assert_eq(out[0].target, 6);
+    cr_assert_eq(late, 7);
+    pcs_world_destroy(w);
+}

@@ -58,10 +58,11 @@ static pcs_status pd_merge(pcs_world *w, void *ctx, const void *input, void *con
 }
 
 /* Two state stores, one scratch store (not saved) and one slow job: three sections. */
-static pcs_world *pd_build(pd_model *m)
+static pcs_world *pd_build_seeded(pd_model *m, uint64_t seed)
 {
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);
+    cfg.seed = seed;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     uint32_t scratch;
@@ -82,6 +83,11 @@ static pcs_world *pd_build(pd_model *m)
                       .ctx = m};
     cr_assert_eq(pcs_job_register(w, &j, NULL), PCS_OK);
     return w;
+}
+
+static pcs_world *pd_build(pd_model *m)
+{
+    return pd_build_seeded(m, 1);
 }
 
 static void pd_ticks(pcs_world *w, int n)
@@ -203,5 +209,24 @@ Test(persist_damage, empty_and_garbage_files_are_corrupt)
     pd_write(junk, sizeof junk);
     pd_expect_refused(dst, before, "zeros", 0, 0);
     remove(pd_path);
+    pcs_world_destroy(dst);
+}
+
+/* The header records the world seed: a world built with another seed is a
+ * different scenario (models may seed streams from it after the load), so
+ * the load is refused rather than resumed into a run that cannot match. */
+Test(persist_damage, world_with_another_seed_is_refused)
+{
+    size_t len;
+    unsigned char *good = pd_valid_save(&len); /* seed 1 */
+    pd_write(good, len);
+    static pd_model m;
+    pcs_world *dst = pd_build_seeded(&m, 2);
+    pd_ticks(dst, 7);
+    uint64_t before = pcs_world_state_hash(dst);
+    pd_expect_refused(dst, before, "seed 2 vs 1", 0, 0);
+    cr_assert(strstr(pcs_last_error(), "seed") != NULL, "%s", pcs_last_error());
+    remove(pd_path);
+    free(good);
     pcs_world_destroy(dst);
 }
