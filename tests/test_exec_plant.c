@@ -178,7 +178,7 @@ static void xp_expect_same(const xp_result *ref, const xp_result *got, int worke
     }
 }
 
-Test(exec_plant, xenon_job_same_hash_for_0_1_2_4_workers_with_readers, .timeout = 120)
+Test(exec_plant, xenon_job_same_hash_for_0_1_2_4_workers_with_readers)
 {
     static xp_result ref, got;
     xp_run(-1, &ref);
