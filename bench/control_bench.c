@@ -1,31 +1,29 @@
 /**
  * @file control_bench.c
- * @brief Plant-control benchmarks: 400 sensor channels and 500 alarms per tick.
+ * @brief Plant-control benchmarks (issue 7): 400 sensor channels and 500 alarms per tick.
  *
- * The operation timed is one pcs_world_tick of a world that holds only the
- * part under test and its inputs; the cost of the part is that tick minus the
- * tick of the same world without it:
- *   sensors  400 sensors (lag 0.5 s, Gaussian noise, 0.01 quantum, range)
- *            reading a 400-double plant store, minus the plant store alone;
- *            also with the noise off;
- *   alarms   500 alarms (HIGH/LOW, deadband, on/off delays of 2 ticks, 10
- *            first-out groups, 1 in 25 standing in alarm, acknowledged) on
- *            500 plain sensors, minus the 500 sensors alone.
- * Targets (issue 7): 400 sensors <= 2 us (seed 10 us), 500 alarms <= 3 us
- * (seed 15 us), 0 bytes allocated per tick (a unit test proves that).
- *
- * The world builders below are what the shared JMH-style harness
- * (bench/bench.h) should time once it is on main. Until then, this file
- * carries a small loop of its own behind PCS_CONTROL_BENCH_STANDALONE: batches
- * of ticks timed with CLOCK_MONOTONIC, min and median over the batches. Build:
- *   make lib && cc -O2 -std=c17 -D_GNU_SOURCE -Iinclude \
- *     -DPCS_CONTROL_BENCH_STANDALONE bench/control_bench.c build/libpcsim.a \
- *     -fopenmp -lmimalloc -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread \
- *     -o build/bench-control
+ * One operation is one pcs_world_tick of a world that holds only the part
+ * under test and its inputs. The part's cost is that tick minus the tick of
+ * the same world without it, so every case names its subtraction baseline
+ * (the harness prints the ratio; bench/README.md gives the differences):
+ *   control.plant_only      the 500-double plant store alone (baseline);
+ *   control.sensors_400     + 400 sensors (lag 0.5 s, 0.01 quantum, range)
+ *                           reading the plant store, param noise=1 (Gaussian
+ *                           noise, sd 0.2) and noise=0 (the same without);
+ *                           baseline control.plant_only;
+ *   control.sensors_500     + 500 plain sensors (baseline of the alarms);
+ *   control.alarms_500      + 500 alarms on those sensors (HIGH/LOW, deadband,
+ *                           on/off delays of 2 ticks, 4 priorities, 10
+ *                           first-out groups, 1 in 25 standing in alarm,
+ *                           acknowledged); baseline control.sensors_500.
+ * Goals (issue 7): 400 sensors <= 2 us (seed 10 us), 500 alarms <= 3 us
+ * (seed 15 us), 0 bytes allocated per tick (B/op, allocs/op and world/op
+ * columns; the unit tests check it too).
  */
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 
+#include "bench/bench.h"
 #include "pcsim/pcsim.h"
 
 /** Sizes of the benchmarks (issue 7). */
@@ -40,8 +38,6 @@ typedef enum control_bench_kind {
     CONTROL_BENCH_PLAIN_SENSORS = 3, /**< + 500 plain sensors (alarm baseline) */
     CONTROL_BENCH_ALARMS_ON = 4,     /**< + 500 plain sensors + 500 alarms */
 } control_bench_kind;
-
-pcs_world *control_bench_world(control_bench_kind kind);
 
 static pcs_status add_sensors(pcs_world *w, uint32_t store, control_bench_kind kind,
                               pcs_sensors **out)
@@ -106,7 +102,7 @@ static pcs_status warm_up(pcs_world *w)
  * A sealed, warmed-up world for @p kind; its tick is the operation to time.
  * NULL on failure (pcs_last_error() says why). Destroy with pcs_world_destroy.
  */
-pcs_world *control_bench_world(control_bench_kind kind)
+static pcs_world *control_bench_world(control_bench_kind kind)
 {
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);
@@ -134,57 +130,109 @@ pcs_world *control_bench_world(control_bench_kind kind)
     return w;
 }
 
-#ifdef PCS_CONTROL_BENCH_STANDALONE
-#include <time.h>
+/* ---- harness glue ----------------------------------------------------------------- */
 
-enum { BATCH = 20000, BATCHES = 25 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* ns per tick of @p kind: min and median over BATCHES batches of BATCH ticks. */
-static void time_ticks(control_bench_kind kind, double *min_ns, double *median_ns)
+static void *control_setup(control_bench_kind kind, const char *what)
 {
     pcs_world *w = control_bench_world(kind);
-    if (!w) {
-        fprintf(stderr, "control_bench: %s\n", pcs_last_error());
-        exit(1);
-    }
-    double t[BATCHES];
-    for (int b = 0; b < BATCHES; b++) {
-        double t0 = now_s();
-        for (int i = 0; i < BATCH; i++)
-            pcs_world_tick(w);
-        t[b] = (now_s() - t0) / BATCH * 1e9;
-    }
-    qsort(t, BATCHES, sizeof t[0], cmp_double);
-    *min_ns = t[0];
-    *median_ns = t[BATCHES / 2];
-    pcs_world_destroy(w);
+    if (!w)
+        fprintf(stderr, "control.%s: %s\n", what, pcs_last_error());
+    return w;
 }
 
-int main(void)
+static void *plant_setup(const pcs_bench_params *p, pcs_bench_info *info)
 {
-    double m[5], md[5];
-    for (int k = 0; k < 5; k++)
-        time_ticks((control_bench_kind)k, &m[k], &md[k]);
-    printf("| benchmark | min ns/tick | median ns/tick |\n|---|---:|---:|\n");
-    printf("| 400 sensors, lag + noise + quantum + range | %.0f | %.0f |\n", m[1] - m[0],
-           md[1] - md[0]);
-    printf("| 400 sensors, lag + quantum + range (no noise) | %.0f | %.0f |\n", m[2] - m[0],
-           md[2] - md[0]);
-    printf("| 500 alarms | %.0f | %.0f |\n", m[4] - m[3], md[4] - md[3]);
-    printf("| (baseline: plant store only, whole tick) | %.0f | %.0f |\n", m[0], md[0]);
-    return 0;
+    (void)p;
+    (void)info;
+    return control_setup(CONTROL_BENCH_PLANT, "plant_only");
 }
-#endif
+
+static void *sensors_400_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)info;
+    bool noise = pcs_bench_param_int(p, "noise", 1) != 0;
+    return control_setup(noise ? CONTROL_BENCH_SENSORS_NOISY : CONTROL_BENCH_SENSORS_QUIET,
+                         "sensors_400");
+}
+
+static void *sensors_500_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)p;
+    (void)info;
+    return control_setup(CONTROL_BENCH_PLAIN_SENSORS, "sensors_500");
+}
+
+static void *alarms_500_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)p;
+    (void)info;
+    return control_setup(CONTROL_BENCH_ALARMS_ON, "alarms_500");
+}
+
+static void control_teardown(void *ctx)
+{
+    pcs_world_destroy(ctx);
+}
+
+static void control_run(void *ctx, uint64_t n)
+{
+    pcs_world *w = ctx;
+    for (uint64_t i = 0; i < n; i++)
+        pcs_bench_consume_u64((uint64_t)pcs_world_tick(w));
+}
+
+static uint64_t control_world_allocs(void *ctx)
+{
+    return pcs_world_alloc_count(ctx);
+}
+
+static const pcs_bench_def control_plant_only = {
+    .group = "control",
+    .name = "plant_only",
+    .description = "one tick of the 500-double plant store alone (subtraction baseline)",
+    .modes = PCS_BENCH_AVGT | PCS_BENCH_SAMPLE,
+    .setup = plant_setup,
+    .teardown = control_teardown,
+    .run = control_run,
+    .world_allocs = control_world_allocs,
+};
+PCS_BENCH_REGISTER(control_plant_only)
+
+static const pcs_bench_def control_sensors_400 = {
+    .group = "control",
+    .name = "sensors_400",
+    .description = "one tick with 400 sensors (lag, quantum, range; noise=1 adds Gaussian noise)",
+    .params = {{"noise", "1,0"}},
+    .modes = PCS_BENCH_AVGT | PCS_BENCH_SAMPLE,
+    .baseline = "control.plant_only",
+    .setup = sensors_400_setup,
+    .teardown = control_teardown,
+    .run = control_run,
+    .world_allocs = control_world_allocs,
+};
+PCS_BENCH_REGISTER(control_sensors_400)
+
+static const pcs_bench_def control_sensors_500 = {
+    .group = "control",
+    .name = "sensors_500",
+    .description = "one tick with 500 plain sensors (subtraction baseline of the alarms)",
+    .modes = PCS_BENCH_AVGT | PCS_BENCH_SAMPLE,
+    .setup = sensors_500_setup,
+    .teardown = control_teardown,
+    .run = control_run,
+    .world_allocs = control_world_allocs,
+};
+PCS_BENCH_REGISTER(control_sensors_500)
+
+static const pcs_bench_def control_alarms_500 = {
+    .group = "control",
+    .name = "alarms_500",
+    .description = "one tick with 500 alarms on 500 plain sensors",
+    .modes = PCS_BENCH_AVGT | PCS_BENCH_SAMPLE,
+    .baseline = "control.sensors_500",
+    .setup = alarms_500_setup,
+    .teardown = control_teardown,
+    .run = control_run,
+    .world_allocs = control_world_allocs,
+};
+PCS_BENCH_REGISTER(control_alarms_500)
