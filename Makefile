@@ -4,7 +4,6 @@
 # Sources are found by folder (DESIGN.md section 1), so adding a file to a layer
 # needs no edit here. Outputs go to build/ (release), build/asan/ and build/tsan/.
 
-CC      ?= gcc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 VERSION := 0.1.0
@@ -176,14 +175,14 @@ stress-tsan-quick: $(B)/tsan/pcsim-stress
 run: all
 	./$(B)/pcsim run
 
-install: lib
+install: all
 	install -d $(DESTDIR)$(PREFIX)/include/pcsim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/pcsim/*.h $(DESTDIR)$(PREFIX)/include/pcsim/
 	install -m 644 $(B)/libpcsim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so.$(SOMAJOR)
 	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so
-	[ ! -f $(B)/pcsim ] || install -m 755 $(B)/pcsim $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(B)/pcsim $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/pcsim.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcsim.pc
 

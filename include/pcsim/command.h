@@ -82,7 +82,10 @@ PCS_API pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_
 
 /**
  * Submit through the shared multi-producer ring (class PCS_SOURCE_ANON, id 0).
- * Lock-free; any thread. @return PCS_E_RATE when full, PCS_E_INVAL.
+ * Any thread. Never waits for the consumer, but producers sharing the ring
+ * publish their slots in order (ck_ring MPSC), so one may briefly wait for
+ * another preempted mid-enqueue: threads that submit often should open a
+ * source (wait-free). @return PCS_E_RATE when full, PCS_E_INVAL.
  */
 PCS_API pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd);
 
