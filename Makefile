@@ -102,8 +102,9 @@ $(B)/asan/pcsim-tests: $(ASAN_TEST_OBJ) $(ASAN_LIB_OBJ)
 $(B)/asan/pcsim: $(ASAN_CLI_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS)
 
-# liburcu is linked by the benchmarks only (the RCU comparison in bench/snapshot_read_bench.c).
-BENCH_LIBS := -lurcu-memb -lurcu-common
+# Linked by the benchmarks only: liburcu (the RCU comparison in bench/snapshot_read_bench.c),
+# SUNDIALS CVODE and GSL (the ODE-solver comparison in bench/kinetics_bench.c).
+BENCH_LIBS := -lurcu-memb -lurcu-common -lsundials_cvode -lsundials_nvecserial -lgsl -lgslcblas
 
 $(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(BENCH_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(BENCH_LIBS)

@@ -3,7 +3,8 @@
 # prints nothing and touches nothing when everything is there.
 set -eu
 PKGS="gcc make pkg-config libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev \
-libjansson-dev libcriterion-dev systemtap-sdt-dev libsuitesparse-dev liburcu-dev"
+libjansson-dev libcriterion-dev systemtap-sdt-dev libsuitesparse-dev liburcu-dev \
+libsundials-dev libgsl-dev"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
