@@ -87,6 +87,7 @@ struct pcs_world {
     pcs_channel_rec *channels;
     uint32_t n_channels;
     uint32_t channels_cap;
+    uint32_t *channel_index; /* open-addressing table of id + 1 (0 = empty), 2 x cap slots */
 
     pcs_job_rec *jobs; /* PCS_MAX_JOBS */
     uint32_t n_jobs;

@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
@@ -362,4 +363,30 @@ Test(world, destroy_callbacks_run_in_reverse_order)
     cr_assert_eq(n_cleaned, 2);
     cr_assert_eq(cleanup_order[0], 2);
     cr_assert_eq(cleanup_order[1], 1);
+}
+
+Test(channels, many_names_resolve_through_the_index)
+{
+    pcs_world *w = new_world();
+    uint32_t s;
+    enum { N = 20000 };
+    cr_assert_eq(pcs_store_register(w, "many", 8, N, PCS_STORE_STATE, &s), PCS_OK);
+    char name[32];
+    for (uint32_t i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "u%u.ch%u", i % 7, i);
+        uint32_t id;
+        cr_assert_eq(pcs_channel_register(w, name, "", PCS_CHANNEL_F64, s, i, &id), PCS_OK);
+        cr_assert_eq(id, i);
+    }
+    for (uint32_t i = 0; i < N; i += 997) {
+        snprintf(name, sizeof name, "u%u.ch%u", i % 7, i);
+        uint32_t id = UINT32_MAX;
+        cr_assert_eq(pcs_channel_find(w, name, &id), PCS_OK, "%s", name);
+        cr_assert_eq(id, i);
+    }
+    cr_assert_eq(pcs_channel_register(w, "u3.ch3", "", PCS_CHANNEL_F64, s, 0, NULL), PCS_E_INVAL,
+                 "a duplicate after many growths is still found");
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(w, "u3.ch20000", &id), PCS_E_NOTFOUND);
+    pcs_world_destroy(w);
 }
