@@ -107,12 +107,11 @@ uint32_t pcs_job_count(const pcs_world *w)
 }
 
 /* Wrap the calling thread's last error as "job 'name' [step: ]message [ticks]".
- * The message is copied first: it is the buffer pcs_error_set writes into. */
+ */
 static pcs_status job_error(const pcs_world *w, const pcs_job_rec *j, pcs_status st,
                             const char *step)
 {
-    char why[384];
-    snprintf(why, sizeof why, "%s", pcs_last_error());
+    const char *why = pcs_last_error();
     return pcs_error_set(st, "job '%s' %s%s%s [submitted at tick %llu, failed at tick %llu]",
                          j->desc.name, step, step[0] ? ": " : "", why[0] ? why : pcs_status_str(st),
                          (unsigned long long)j->submit_tick, (unsigned long long)w->clock.tick);
@@ -125,8 +124,7 @@ static pcs_status run_inline(pcs_job_rec *j)
         pcs_error_clear();
         pcs_status st = j->desc.run_chunk(j->desc.ctx, j->input, c, j->outputs[c]);
         if (st != PCS_OK) {
-            char why[384];
-            snprintf(why, sizeof why, "%s", pcs_last_error());
+            const char *why = pcs_last_error();
             return pcs_error_set(st, "chunk %u failed (%s): %s", c, pcs_status_str(st),
                                  why[0] ? why : "no message");
         }

@@ -43,11 +43,8 @@ pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_config_validate: cfg is NULL");
     pcs_clock probe;
     pcs_status st = pcs_clock_init(&probe, cfg->dt_s, cfg->k_slow, cfg->k_storage);
-    if (st != PCS_OK) {
-        char why[256];
-        snprintf(why, sizeof why, "%s", pcs_last_error());
-        return pcs_error_set(st, "world config: %s", why);
-    }
+    if (st != PCS_OK)
+        return pcs_error_set(st, "world config: %s", pcs_last_error());
     struct {
         const char *field;
         uint32_t v, lo, hi;

@@ -343,9 +343,7 @@ static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
 
 static pcs_status prefixed(pcs_status st, const char *prefix)
 {
-    char why[400];
-    snprintf(why, sizeof why, "%s", pcs_last_error());
-    return pcs_error_set(st, "%s: %s", prefix, why);
+    return pcs_error_set(st, "%s: %s", prefix, pcs_last_error());
 }
 
 static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_config *cfgs,

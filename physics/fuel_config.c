@@ -157,12 +157,8 @@ static pcs_status check_coolant(const pcs_fuel_config *c)
         st = check_min("core_mass_flow_kg_s", c->core_mass_flow_kg_s, 0.0, 1, "kg/s");
     if (st == PCS_OK && !c->props_fn) {
         st = pcs_coolant_linear_validate(&c->coolant_linear);
-        if (st != PCS_OK) {
-            /* Copy first: pcs_error_set must not read the buffer it writes. */
-            char why[512];
-            snprintf(why, sizeof why, "%s", pcs_last_error());
-            return pcs_error_set(st, "fuel config: coolant_linear: %s", why);
-        }
+        if (st != PCS_OK)
+            return pcs_error_set(st, "fuel config: coolant_linear: %s", pcs_last_error());
     }
     return st;
 }

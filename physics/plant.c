@@ -209,11 +209,8 @@ pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *units, uin
         return pcs_error_set(PCS_E_STATE, "pcs_plant_build: %s", pcs_last_error());
     for (uint32_t i = 0; i < n_units; i++) {
         pcs_status st = build_unit(w, &units[i], i + 1, &p->units[i], &p->couple[i]);
-        if (st != PCS_OK) {
-            char why[400];
-            snprintf(why, sizeof why, "%s", pcs_last_error());
-            return pcs_error_set(st, "plant unit %u: %s", i + 1, why);
-        }
+        if (st != PCS_OK)
+            return pcs_error_set(st, "plant unit %u: %s", i + 1, pcs_last_error());
         p->cfg[i] = units[i];
         p->n_units = i + 1;
     }

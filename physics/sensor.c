@@ -114,9 +114,7 @@ pcs_status pcs_sensor_config_validate(const pcs_world *w, const pcs_sensor_confi
 /* Re-set the current message with a prefix naming where it came from. */
 static pcs_status prefixed(pcs_status st, const char *prefix)
 {
-    char why[400];
-    snprintf(why, sizeof why, "%s", pcs_last_error());
-    return pcs_error_set(st, "%s: %s", prefix, why);
+    return pcs_error_set(st, "%s: %s", prefix, pcs_last_error());
 }
 
 /* ---- the tick ---------------------------------------------------------- */

@@ -69,9 +69,7 @@ pcs_status pcs_unit_config_default(pcs_unit_config *cfg)
 /* Re-raise the current message with the "unit config: " prefix. */
 static pcs_status unit_cfg_wrap(pcs_status st)
 {
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", pcs_last_error());
-    return pcs_error_set(st, "unit config: %s", msg);
+    return pcs_error_set(st, "unit config: %s", pcs_last_error());
 }
 
 static pcs_status unit_cfg_range(const char *field, double v, double lo, double hi, int open_lo)

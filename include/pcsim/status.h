@@ -42,7 +42,9 @@ PCS_API const char *pcs_last_error(void);
 /**
  * Set the calling thread's last-error message (printf format) and return
  * @p status, so a system can write `return pcs_error_set(PCS_E_INVAL, ...)`.
- * Messages longer than 511 bytes are truncated. Thread-safe (per thread).
+ * Messages longer than 511 bytes are truncated. The arguments may include
+ * pcs_last_error() itself, to wrap a callee's message with context.
+ * Thread-safe (per thread).
  */
 PCS_API pcs_status pcs_error_set(pcs_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
