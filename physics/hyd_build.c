@@ -211,9 +211,11 @@ static pcs_status copy_arrays(pcs_world *w, pcs_hydraulics *h, const pcs_hyd_con
     memcpy(h->junctions, c->junctions, c->n_junctions * sizeof *h->junctions);
     if (c->n_pumps)
         memcpy(h->pumps, c->pumps, c->n_pumps * sizeof *h->pumps);
-    for (uint32_t i = 0; i < c->n_nodes; i++)
+    for (uint32_t i = 0; i < c->n_nodes; i++) {
         if (c->nodes[i].role == PCS_HYD_PRESSURIZER)
             h->pzr_nodes[h->n_pzr++] = i;
+        h->n_core += c->nodes[i].role == PCS_HYD_CORE;
+    }
     return PCS_OK;
 }
 

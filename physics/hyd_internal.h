@@ -33,6 +33,7 @@ struct pcs_hydraulics {
     klu_symbolic *symbolic;
     klu_numeric *numeric;
     uint32_t *pzr_nodes, n_pzr;
+    uint32_t n_core;         /* CORE nodes, which share the core heat equally */
 };
 
 /* physics/friction.c */

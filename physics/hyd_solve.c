@@ -154,10 +154,7 @@ static void transport(pcs_world *w, pcs_hydraulics *h, double dt, double core_he
     double *mass = dstore(w, h->s_mass), *hh = dstore(w, h->s_enthalpy);
     const double *m = dstore(w, h->s_flow);
     double *energy = h->h_new, *sg = dstore(w, h->s_sg_heat);
-    uint32_t n_core = 0;
-    for (int i = 0; i < h->n; i++)
-        n_core += h->nodes[i].role == PCS_HYD_CORE;
-    double core_share = n_core ? core_heat / n_core : 0.0;
+    double core_share = h->n_core ? core_heat / h->n_core : 0.0;
     uint32_t nsub = subcycles(w, h, dt);
     double dts = dt / nsub, cp = h->cfg.cp_j_kg_k, t_ref = h->cfg.t_ref_k;
     sg[0] = 0.0;
