@@ -193,11 +193,14 @@ pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, ui
 {
     if (!pool || !name || !id)
         return pcs_error_set(PCS_E_INVAL, "pcs_snapshot_find: NULL pool, name or id");
-    for (uint32_t i = 0; i < pool->n_channels; i++) {
-        if (strcmp(pool->channels[i].name, name) == 0) {
-            *id = i;
-            return PCS_OK;
-        }
+    /* The pool's ids are the world's channel ids (the layout is fixed at
+     * attach), so the engine's name index answers; the registry is read-only
+     * once the world is built. Channels registered after attach are not in
+     * the pool. */
+    uint32_t found;
+    if (pcs_channel_find(pool->world, name, &found) == PCS_OK && found < pool->n_channels) {
+        *id = found;
+        return PCS_OK;
     }
     return pcs_error_set(PCS_E_NOTFOUND,
                          "pcs_snapshot_find: no channel named '%s' among the pool's %u", name,
