@@ -16,7 +16,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
-#include "engine/world_internal.h"
+#include "engine/load_check.h"
 #include "pcsim/persist.h"
 
 static const char magic[8] = {'P', 'C', 'S', 'I', 'M', 'S', 'V', '1'};
@@ -267,22 +267,79 @@ static pcs_status validate(const pcs_world *w, const char *path, const unsigned 
     return PCS_OK;
 }
 
-static void apply(pcs_world *w, const unsigned char *b, const section_rec *t, uint64_t tick)
+/* Copy every section into one buffer, each at a 16-byte aligned offset, so
+ * load checks can read the staged values as typed arrays. */
+static pcs_status stage(const pcs_world *w, const unsigned char *b, const section_rec *t,
+                        pcs_load_view **out)
 {
     uint32_t n = count_sections(w);
-    for (uint32_t k = 0; k < n; k++) {
-        section_src s;
+    size_t total = 0;
+    for (uint32_t k = 0; k < n; k++)
+        total += (t[k].bytes + 15u) & ~(size_t)15u;
+    pcs_load_view *v = malloc(sizeof *v + 16u + total);
+    if (!v)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory to stage %zu bytes", total);
+    unsigned char *base = (unsigned char *)(((uintptr_t)(v + 1) + 15u) & ~(uintptr_t)15u);
+    v->w = w;
+    v->base = base;
+    memset(v->store_off, 0xff, sizeof v->store_off);
+    memset(v->job_off, 0xff, sizeof v->job_off);
+    size_t off = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < w->n_stores; i++) {
+        if (w->stores[i].kind != PCS_STORE_STATE)
+            continue;
+        memcpy(base + off, b + t[k].offset, t[k].bytes);
+        v->store_off[i] = off;
+        off += (t[k].bytes + 15u) & ~(size_t)15u;
+        k++;
+    }
+    for (uint32_t j = 0; j < w->n_jobs; j++, k++) {
         job_state js;
-        section_of(w, k, &s, &js);
-        const unsigned char *p = b + t[k].offset;
-        if (s.head_bytes) {
-            pcs_job_rec *j = &w->jobs[k - (n - w->n_jobs)];
-            memcpy(&js, p, sizeof js);
-            j->pending = (int)js.pending;
-            j->submit_tick = js.submit_tick;
-            p += sizeof js;
+        memcpy(&js, b + t[k].offset, sizeof js);
+        memcpy(base + off, b + t[k].offset + sizeof js, t[k].bytes - sizeof js);
+        v->job_off[j] = off;
+        v->job_pending[j] = (int)js.pending;
+        off += (t[k].bytes + 15u) & ~(size_t)15u;
+    }
+    *out = v;
+    return PCS_OK;
+}
+
+/* Pending flags and submit ticks are checked here, since the engine owns them. */
+static pcs_status check_jobs(const pcs_world *w, const unsigned char *b, const section_rec *t,
+                             uint64_t tick, const char *path)
+{
+    uint32_t n = count_sections(w), first_job = n - w->n_jobs;
+    for (uint32_t j = 0; j < w->n_jobs; j++) {
+        job_state js;
+        memcpy(&js, b + t[first_job + j].offset, sizeof js);
+        if (js.pending > 1u || js.reserved != 0u || (js.pending && js.submit_tick > tick)) {
+            char why[256];
+            snprintf(why, sizeof why, "section 'job:%s': pending %u (allowed 0 or 1), submit "
+                     "tick %llu (allowed up to the save tick %llu)", w->jobs[j].desc.name,
+                     js.pending, (unsigned long long)js.submit_tick, (unsigned long long)tick);
+            return corrupt(path, why);
         }
-        memcpy((void *)s.data, p, s.data_bytes);
+    }
+    return PCS_OK;
+}
+
+static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
+                  const section_rec *t, uint64_t tick)
+{
+    uint32_t n = count_sections(w), first_job = n - w->n_jobs;
+    for (uint32_t i = 0; i < w->n_stores; i++)
+        if (v->store_off[i] != SIZE_MAX)
+            memcpy(w->stores[i].data, v->base + v->store_off[i],
+                   w->stores[i].elem_size * w->stores[i].count);
+    for (uint32_t j = 0; j < w->n_jobs; j++) {
+        pcs_job_rec *jr = &w->jobs[j];
+        job_state js;
+        memcpy(&js, b + t[first_job + j].offset, sizeof js);
+        jr->pending = (int)js.pending;
+        jr->submit_tick = js.submit_tick;
+        memcpy(jr->input, v->base + v->job_off[j], jr->desc.input_bytes);
     }
     w->clock.tick = tick;
 }
@@ -298,13 +355,22 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         return st;
     const section_rec *t = NULL;
     st = validate(w, path, b, len, &t);
-    if (st == PCS_OK) {
-        file_header h;
+    file_header h = {0};
+    if (st == PCS_OK)
         memcpy(&h, b, sizeof h);
+    if (st == PCS_OK)
+        st = check_jobs(w, b, t, h.tick, path);
+    pcs_load_view *v = NULL;
+    if (st == PCS_OK)
+        st = stage(w, b, t, &v);
+    if (st == PCS_OK && (st = pcs_load_checks_run(w, v)) != PCS_OK)
+        st = pcs_error_set(PCS_E_CORRUPT, "load '%s': %s", path, pcs_last_error());
+    if (st == PCS_OK) {
         pcs_jobs_before_load(w); /* an executor may be reading job inputs */
-        apply(w, b, t, h.tick);
+        apply(w, v, b, t, h.tick);
         st = pcs_jobs_after_load(w);
     }
+    free(v);
     free(b);
     return st;
 }

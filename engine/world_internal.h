@@ -13,6 +13,7 @@
 #include "pcsim/command.h"
 #include "pcsim/event.h"
 #include "pcsim/job.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
@@ -94,6 +95,11 @@ struct pcs_world {
     pcs_executor exec; /* valid when has_exec */
     int has_exec;
     int exec_revoked; /* the executor was destroyed under us: submits fail until rebound */
+
+    pcs_load_check_fn load_check_fn[PCS_MAX_LOAD_CHECKS];
+    void *load_check_ctx[PCS_MAX_LOAD_CHECKS];
+    const char *load_check_name[PCS_MAX_LOAD_CHECKS];
+    uint32_t n_load_checks;
 
     void (*cleanup_fn[PCS_MAX_CLEANUPS])(void *ctx);
     void *cleanup_ctx[PCS_MAX_CLEANUPS];
