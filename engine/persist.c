@@ -17,6 +17,7 @@
 #include <xxhash.h>
 
 #include "engine/load_check.h"
+#include "engine/persist_internal.h"
 #include "pcsim/persist.h"
 
 static const char magic[8] = {'P', 'C', 'S', 'I', 'M', 'S', 'V', '1'};
@@ -342,6 +343,30 @@ static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
         memcpy(jr->input, v->base + v->job_off[j], jr->desc.input_bytes);
     }
     w->clock.tick = tick;
+}
+
+size_t pcs_persist_reseal(unsigned char *b, size_t len)
+{
+    file_header h;
+    if (len < sizeof h)
+        return 0;
+    memcpy(&h, b, sizeof h);
+    if (h.n_sections > (len - sizeof h - sizeof(uint64_t)) / sizeof(section_rec))
+        return 0;
+    size_t meta = sizeof h + (size_t)h.n_sections * sizeof(section_rec);
+    size_t fixed = 0;
+    for (uint32_t k = 0; k < h.n_sections; k++) {
+        section_rec r;
+        memcpy(&r, b + sizeof h + k * sizeof r, sizeof r);
+        if (r.offset > len || r.bytes > len - r.offset)
+            continue;
+        r.checksum = XXH3_64bits(b + r.offset, r.bytes);
+        memcpy(b + sizeof h + k * sizeof r, &r, sizeof r);
+        fixed++;
+    }
+    uint64_t sum = XXH3_64bits(b, meta);
+    memcpy(b + meta, &sum, sizeof sum);
+    return fixed;
 }
 
 pcs_status pcs_world_load(pcs_world *w, const char *path)
