@@ -142,7 +142,26 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
-test: all archcheck unit unit-asan examples cli-test stress-quick stress-tsan-quick bench-quick
+# Each suite runs through tools/suite_time.sh, which records its wall time;
+# the table at the end shows where make test's minutes go. The build comes
+# first and in parallel, so the suites' times are their run times.
+TEST_TIMES := $(B)/test-times.txt
+SUITE = ./tools/suite_time.sh $(TEST_TIMES)
+SUBMAKE = $(MAKE) --no-print-directory
+
+test: deps
+	@mkdir -p $(B) && rm -f $(TEST_TIMES)
+	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim \
+	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench
+	@$(SUITE) archcheck $(SUBMAKE) archcheck
+	@$(SUITE) unit $(SUBMAKE) unit
+	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
+	@$(SUITE) examples $(SUBMAKE) examples
+	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
+	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
+	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
+	@./tools/suite_table.sh $(TEST_TIMES)
 	@echo "make test: all suites passed"
 
 # Benchmarks (bench/README.md): JMH-format JSON plus a .machine.json next to it.
