@@ -22,7 +22,8 @@ typedef struct pcs_store_rec {
     void *data;
     size_t elem_size;
     size_t count;
-    pcs_store_kind kind;
+    pcs_store_kind kind; /* STATE or SCRATCH, without the F64 flag */
+    int f64;             /* doubles only: scanned by the finite check */
 } pcs_store_rec;
 
 typedef struct pcs_system_rec {
