@@ -124,6 +124,10 @@ void pcs_events_deliver(pcs_world *w);
 pcs_status pcs_systems_seal(pcs_world *w);
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
 
+/* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
+ * PCS_STORE_F64 store a system of @p stage declares it writes. */
+pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
+
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);
 /* Unbind every job from the executor (waits for chunks in flight). World destroy. */
