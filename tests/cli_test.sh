@@ -69,6 +69,7 @@ rm -f "$tmp.journal"
 "$BIN" run --quiet --seconds 1 --save "$tmp.save" > /dev/null 2>&1
 want=$("$BIN" run --quiet --seconds 2 2>&1 | sed -n 's/^final state hash //p')
 expect load-resumes-exactly 0 "final state hash $want" run --quiet --seconds 1 --load "$tmp.save"
+expect check-finite-same-hash 0 "final state hash $want" run --quiet --seconds 2 --check-finite
 expect load-other-scenario 2 "sections, this world has 0 (different scenario?)" \
     run $D/v0_minimal.json --quiet --load "$tmp.save"
 expect load-other-seed 2 "with world seed 20261130; this world has seed 7" \
