@@ -42,7 +42,7 @@ TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
-ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM -DPCS_DEBUG
 TSAN_FLAGS := -fsanitize=thread -DPCS_MEM_SYSTEM
 ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC))
 ASAN_TEST_OBJ := $(call objs,$(B)/asan,$(TEST_SRC))

@@ -22,6 +22,7 @@ typedef struct run_opts {
     int readers;          /**< -1: from the scenario */
     double seconds;       /**< < 0: from the scenario */
     int quiet, json, realtime;
+    int check_finite;     /**< --check-finite: world config check_finite = 1 */
 } run_opts;
 
 #define HOST_MAX_TIMELINE 64

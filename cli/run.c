@@ -47,6 +47,8 @@ static void run_usage(FILE *f)
           "  --journal FILE  write every applied command with its tick, and the final hash\n"
           "  --save FILE     save the world at the end\n"
           "  --load FILE     resume from a saved world (built from the same scenario)\n"
+          "  --check-finite  fail the tick that writes NaN/Inf into a physics store\n"
+          "                  (on by default in debug builds)\n"
           "  --quiet         only the final summary\n"
           "  --json          summary as JSON on stdout\n"
           "  --help          this text\n",
@@ -70,7 +72,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"realtime", 0, 0, 'R'}, {"csv", 1, 0, 'c'},     {"trace", 1, 0, 't'},
         {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
-        {"scenario", 1, 0, 'F'}, {0, 0, 0, 0}};
+        {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->workers = o->readers = -1;
     o->seconds = -1.0;
@@ -99,6 +101,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         case 'q': o->quiet = 1; break;
         case 'J': o->json = o->quiet = 1; break;
         case 'F': o->scenario = optarg; break;
+        case 'N': o->check_finite = 1; break;
         case 'h': run_usage(stdout); return 1;
         default: run_usage(stderr); return 2;
         }
@@ -119,6 +122,8 @@ static int load_scenario(host *h)
         h->scn.world.workers = (uint32_t)h->opt.workers;
     if (h->opt.readers >= 0)
         h->scn.readers = (uint32_t)h->opt.readers;
+    if (h->opt.check_finite)
+        h->scn.world.check_finite = 1;
     if (h->opt.seconds >= 0.0 &&
         scenario_seconds_to_ticks(h->scn.world.dt_s, h->opt.seconds, 0, "--seconds",
                                   &h->scn.run_ticks, h->scn.warnings, sizeof h->scn.warnings))

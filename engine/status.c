@@ -33,6 +33,8 @@ const char *pcs_status_str(pcs_status status)
         return "PCS_E_STATE";
     case PCS_E_NOTFOUND:
         return "PCS_E_NOTFOUND";
+    case PCS_E_NUMERIC:
+        return "PCS_E_NUMERIC";
     }
     return "PCS_E_UNKNOWN";
 }

@@ -32,9 +32,16 @@ pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, 
                              "%s: store '%s' has size %zu x %zu; both must be >= 1 and the "
                              "product must fit in size_t",
                              fn, name, elem_size, count);
-    if (kind != PCS_STORE_STATE && kind != PCS_STORE_SCRATCH)
+    int f64 = ((unsigned)kind & (unsigned)PCS_STORE_F64) != 0;
+    pcs_store_kind base = (pcs_store_kind)((unsigned)kind & ~(unsigned)PCS_STORE_F64);
+    if (base != PCS_STORE_STATE && base != PCS_STORE_SCRATCH)
         return pcs_error_set(PCS_E_INVAL, "%s: store '%s' has unknown kind %d", fn, name,
                              (int)kind);
+    if (f64 && elem_size % sizeof(double) != 0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: store '%s' is declared F64 but elem_size %zu is not a "
+                             "multiple of %zu",
+                             fn, name, elem_size, sizeof(double));
     uint32_t dup;
     if (pcs_store_find(w, name, &dup) == PCS_OK)
         return pcs_error_set(PCS_E_INVAL, "%s: store '%s' already exists (id %u)", fn, name,
@@ -49,7 +56,8 @@ pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, 
                              count * elem_size);
     s->elem_size = elem_size;
     s->count = count;
-    s->kind = kind;
+    s->kind = base;
+    s->f64 = f64;
     *id = w->n_stores++;
     pcs_error_clear(); /* the failed duplicate lookup above set a message */
     return PCS_OK;
@@ -97,4 +105,9 @@ const char *pcs_store_name(const pcs_world *w, uint32_t id)
 pcs_store_kind pcs_store_kind_of(const pcs_world *w, uint32_t id)
 {
     return (w && id < w->n_stores) ? w->stores[id].kind : PCS_STORE_SCRATCH;
+}
+
+int pcs_store_is_f64(const pcs_world *w, uint32_t id)
+{
+    return (w && id < w->n_stores) ? w->stores[id].f64 : 0;
 }

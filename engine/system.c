@@ -170,7 +170,7 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
         if (st != PCS_OK)
             return st;
     }
-    return PCS_OK;
+    return w->cfg.check_finite ? pcs_finite_check_stage(w, stage) : PCS_OK;
 }
 
 pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn, void *ctx)

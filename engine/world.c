@@ -26,6 +26,9 @@ pcs_status pcs_world_config_default(pcs_world_config *cfg)
     cfg->snapshot_buffers = 4;
     cfg->workers = PCS_WORKERS_AUTO;
     cfg->slow_join_timeout_s = 0.005;
+#ifdef PCS_DEBUG
+    cfg->check_finite = 1;
+#endif
     return PCS_OK;
 }
 
@@ -55,6 +58,7 @@ pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
         {"event_capacity", cfg->event_capacity, 2, 1u << 20},
         {"journal_capacity", cfg->journal_capacity, 1, 1u << 24},
         {"snapshot_buffers", cfg->snapshot_buffers, 3, 64},
+        {"check_finite", cfg->check_finite, 0, 1},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         st = check_u32(ranges[i].field, ranges[i].v, ranges[i].lo, ranges[i].hi);

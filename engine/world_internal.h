@@ -22,7 +22,8 @@ typedef struct pcs_store_rec {
     void *data;
     size_t elem_size;
     size_t count;
-    pcs_store_kind kind;
+    pcs_store_kind kind; /* STATE or SCRATCH, without the F64 flag */
+    int f64;             /* doubles only: scanned by the finite check */
 } pcs_store_rec;
 
 typedef struct pcs_system_rec {
@@ -122,6 +123,10 @@ void pcs_events_deliver(pcs_world *w);
 /* engine/system.c */
 pcs_status pcs_systems_seal(pcs_world *w);
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
+
+/* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
+ * PCS_STORE_F64 store a system of @p stage declares it writes. */
+pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
 
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);

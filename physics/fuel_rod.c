@@ -181,28 +181,28 @@ static pcs_status build_stores(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f)
     uint32_t u = m->unit_index;
     size_t nodes = (size_t)m->n_ch * m->n_ax;
     void *props = NULL;
-    pcs_status st = reg_store(w, u, "fuel.t", sizeof(double), nodes * m->n_r, PCS_STORE_STATE,
+    pcs_status st = reg_store(w, u, "fuel.t", sizeof(double), nodes * m->n_r, PCS_STORE_STATE_F64,
                               &f->store_t_rod, (void **)&m->t_rod);
     if (st == PCS_OK)
-        st = reg_store(w, u, "coolant.t", sizeof(double), nodes, PCS_STORE_STATE,
+        st = reg_store(w, u, "coolant.t", sizeof(double), nodes, PCS_STORE_STATE_F64,
                        &f->store_t_coolant, (void **)&m->t_cool);
     if (st == PCS_OK)
-        st = reg_store(w, u, "coolant.t_in", sizeof(double), m->n_ch, PCS_STORE_STATE,
+        st = reg_store(w, u, "coolant.t_in", sizeof(double), m->n_ch, PCS_STORE_STATE_F64,
                        &f->store_t_inlet, (void **)&m->t_in);
     if (st == PCS_OK)
-        st = reg_store(w, u, "coolant.mdot", sizeof(double), m->n_ch, PCS_STORE_STATE,
+        st = reg_store(w, u, "coolant.mdot", sizeof(double), m->n_ch, PCS_STORE_STATE_F64,
                        &f->store_mass_flow, (void **)&m->mdot);
     if (st == PCS_OK)
-        st = reg_store(w, u, "coolant.p", sizeof(double), 1, PCS_STORE_STATE, &f->store_pressure,
-                       (void **)&m->pressure);
+        st = reg_store(w, u, "coolant.p", sizeof(double), 1, PCS_STORE_STATE_F64,
+                       &f->store_pressure, (void **)&m->pressure);
     if (st == PCS_OK)
-        st = reg_store(w, u, "fuel.out", sizeof(double), PCS_FUEL_OUT_COUNT, PCS_STORE_STATE,
+        st = reg_store(w, u, "fuel.out", sizeof(double), PCS_FUEL_OUT_COUNT, PCS_STORE_STATE_F64,
                        &f->store_out, (void **)&m->out);
     if (st == PCS_OK)
         st = reg_store(w, u, "fuel.flags", sizeof(uint32_t), 1, PCS_STORE_STATE, &f->store_flags,
                        (void **)&m->flags);
     if (st == PCS_OK)
-        st = reg_store(w, u, "coolant.props", sizeof(double), 4 * nodes, PCS_STORE_SCRATCH,
+        st = reg_store(w, u, "coolant.props", sizeof(double), 4 * nodes, PCS_STORE_SCRATCH_F64,
                        &f->store_props, &props);
     if (st != PCS_OK)
         return st;

@@ -138,7 +138,8 @@ static pcs_status add_store(pcs_world *w, const pcs_hydraulics *h, const char *w
 {
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "u%u.hyd.%s", h->unit + 1, what);
-    return pcs_store_register(w, name, sizeof(double), n ? n : 1, kind, id);
+    return pcs_store_register(w, name, sizeof(double), n ? n : 1,
+                              (pcs_store_kind)(kind | PCS_STORE_F64), id);
 }
 
 static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)

@@ -158,7 +158,10 @@ static pcs_status unit_store(pcs_world *w, const pcs_unit *u, const char *suffix
 {
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "%s.%s", u->prefix, suffix);
-    return pcs_store_register(w, name, elem, count, PCS_STORE_STATE, id);
+    /* Every d-sized row of the table below is a double array (kin.modes and
+     * the u32 words are not): those are declared for the finite check. */
+    return pcs_store_register(w, name, elem, count,
+                              elem == sizeof(double) ? PCS_STORE_STATE_F64 : PCS_STORE_STATE, id);
 }
 
 static pcs_status unit_stores_register(pcs_world *w, pcs_unit *u)

@@ -26,6 +26,7 @@ static void build(two_loops *u)
 {
     pcs_world_config wc;
     pcs_world_config_default(&wc);
+    wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     cr_assert_eq(pcs_world_create(&wc, &u->w), PCS_OK);
     uint32_t nn, nj;

@@ -94,6 +94,7 @@ static pcs_world *xp_world(pcs_plant **plant, pcs_snapshot_pool **pool)
 {
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);
+    cfg.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
     pcs_plant_unit_config u;

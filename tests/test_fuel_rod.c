@@ -27,6 +27,7 @@ static void fr_make(fr_world *x, const pcs_fuel_config *cfg, double dt_s, double
 {
     pcs_world_config wc;
     cr_assert_eq(pcs_world_config_default(&wc), PCS_OK);
+    wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.dt_s = dt_s;
     wc.workers = 0;
     cr_assert_eq(pcs_world_create(&wc, &x->w), PCS_OK, "%s", pcs_last_error());

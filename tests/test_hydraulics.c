@@ -47,6 +47,7 @@ static pcs_world *world_with(const pcs_hyd_config *c, pcs_hydraulics **h)
 {
     pcs_world_config wc;
     pcs_world_config_default(&wc);
+    wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
     cr_assert_eq(pcs_hyd_build(w, 0, c, h), PCS_OK, "%s", pcs_last_error());

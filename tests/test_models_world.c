@@ -25,6 +25,7 @@ static void mw_build(mw_models *m)
 {
     pcs_world_config wc;
     pcs_world_config_default(&wc);
+    wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     cr_assert_eq(pcs_world_create(&wc, &m->w), PCS_OK);
 

@@ -14,6 +14,7 @@ static pcs_world *plant_world(pcs_plant **p)
 {
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);
+    cfg.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     pcs_plant_unit_config u;
@@ -118,6 +119,7 @@ Test(plant, commands_reach_only_their_unit)
 {
     pcs_world_config cfg;
     pcs_world_config_default(&cfg);
+    cfg.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     pcs_plant_unit_config u[2];

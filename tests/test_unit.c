@@ -51,6 +51,7 @@ static pcs_world *ut_world_k(ut_log *log, double k_slow)
 {
     pcs_world_config wc;
     pcs_world_config_default(&wc);
+    wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     wc.k_slow = k_slow;
     pcs_world *w = NULL;

@@ -29,6 +29,7 @@ static uint64_t ud_run(double d_start, uint64_t *mid)
 {
     pcs_world_config wc;
     pcs_world_config_default(&wc);
+    wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);

@@ -23,6 +23,7 @@ typedef enum pcs_status {
     PCS_E_VERSION = -7,  /**< a file or schema version is not supported */
     PCS_E_STATE = -8,    /**< the call is not allowed in the object's state */
     PCS_E_NOTFOUND = -9, /**< a named thing does not exist */
+    PCS_E_NUMERIC = -10, /**< a value became NaN or infinite (world config check_finite) */
 } pcs_status;
 
 /**

@@ -42,10 +42,24 @@ typedef enum pcs_stage {
 /** Lower-case stage name ("kinetics"), or "?" out of range. */
 PCS_API const char *pcs_stage_name(pcs_stage stage);
 
-/** Store kinds: STATE stores are hashed and saved; SCRATCH stores are not. */
+/**
+ * Store kinds: STATE stores are hashed and saved; SCRATCH stores are not.
+ *
+ * PCS_STORE_F64 is a layout flag added to a kind (use PCS_STORE_STATE_F64 or
+ * PCS_STORE_SCRATCH_F64): every byte of every element is an IEEE double, i.e.
+ * elem_size is a multiple of 8 and the element is a double or a struct of
+ * doubles only (no integers, no padding). Such a store is checked for NaN and
+ * infinities after every stage whose systems declare they write it, when the
+ * world config's check_finite is on (see pcs_world_tick). Declare it only for
+ * stores where a non-finite value is a fault, not a documented value (sensor
+ * readings, for instance, carry NaN on purpose and are not declared).
+ */
 typedef enum pcs_store_kind {
     PCS_STORE_STATE = 0,
     PCS_STORE_SCRATCH = 1,
+    PCS_STORE_F64 = 0x100, /**< layout flag: the store holds doubles only */
+    PCS_STORE_STATE_F64 = PCS_STORE_STATE | PCS_STORE_F64,
+    PCS_STORE_SCRATCH_F64 = PCS_STORE_SCRATCH | PCS_STORE_F64,
 } pcs_store_kind;
 
 /** Most stores and systems a world may hold. */
@@ -57,7 +71,12 @@ typedef enum pcs_store_kind {
 /**
  * Register a zeroed array of @p count elements of @p elem_size bytes.
  * @param name unique, 1..63 chars. @param id set to the store id (registration order).
- * @return PCS_E_INVAL (NULL, empty/long/duplicate name, zero size, size overflow),
+ * @param kind PCS_STORE_STATE or PCS_STORE_SCRATCH, optionally with the
+ *        PCS_STORE_F64 flag (the _F64 names): then @p elem_size must be a
+ *        multiple of 8 and the element doubles only (values in the model's
+ *        units; the engine only tests them for finiteness).
+ * @return PCS_E_INVAL (NULL, empty/long/duplicate name, zero size, size overflow,
+ *         unknown kind, F64 with elem_size not a multiple of 8),
  *         PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_MAX_STORES, PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size,
@@ -78,8 +97,12 @@ PCS_API uint32_t pcs_store_count(const pcs_world *w);
 /** Name of store @p id, or NULL. */
 PCS_API const char *pcs_store_name(const pcs_world *w, uint32_t id);
 
-/** Kind of store @p id (PCS_STORE_SCRATCH if it does not exist). */
+/** Kind of store @p id without the F64 flag: PCS_STORE_STATE or PCS_STORE_SCRATCH
+ *  (PCS_STORE_SCRATCH if it does not exist). */
 PCS_API pcs_store_kind pcs_store_kind_of(const pcs_world *w, uint32_t id);
+
+/** 1 if store @p id was registered with PCS_STORE_F64 (doubles only), else 0. */
+PCS_API int pcs_store_is_f64(const pcs_world *w, uint32_t id);
 
 /**
  * A system body. Runs on the world's thread at its stage.

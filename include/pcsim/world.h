@@ -37,6 +37,10 @@ typedef struct pcs_world_config {
     uint32_t snapshot_buffers;  /**< snapshot pool size; default 4; [3, 64] */
     uint32_t workers;           /**< slow-job workers; PCS_WORKERS_AUTO or [0, 256] */
     double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0, 60] */
+    /** Check PCS_STORE_F64 stores for NaN/Inf after each stage that writes
+     *  them (pcs_world_tick); 0 off, 1 on. Default: 1 when the library is
+     *  built with PCS_DEBUG defined (the ASan build), 0 in release. [0, 1] */
+    uint32_t check_finite;
 } pcs_world_config;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
@@ -68,8 +72,15 @@ PCS_API void pcs_world_destroy(pcs_world *w);
  * If a system fails, the tick stops there, its status is returned with its
  * message, and the clock does not advance. Partial mutations made by stages
  * that already ran are NOT rolled back.
- * @return PCS_OK, a system's error, PCS_E_OVERFLOW at the tick limit,
- *         PCS_E_INVAL for NULL.
+ * With cfg.check_finite on, after each stage every PCS_STORE_F64 store that a
+ * system of the stage declares it writes is scanned (in run order, then in the
+ * order of the system's writes list); the first NaN or infinity stops the tick
+ * like a failing system, with PCS_E_NUMERIC and the message
+ * "tick T stage S system 'X' wrote store 'Y' element I = V" (", double J" is
+ * added after I when an element holds several doubles). The scan allocates
+ * nothing and costs one pass over the bytes those stores hold.
+ * @return PCS_OK, a system's error, PCS_E_NUMERIC (check_finite),
+ *         PCS_E_OVERFLOW at the tick limit, PCS_E_INVAL for NULL.
  */
 PCS_API pcs_status pcs_world_tick(pcs_world *w);
 

@@ -213,8 +213,8 @@ pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stag
     size_t n = (size_t)m->nx * m->ny;
     pcs_model_part parts[3] = {
         {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL},
-        {"u0", sizeof(double), n, PCS_STORE_STATE, NULL},
-        {"u1", sizeof(double), n, PCS_STORE_STATE, NULL},
+        {"u0", sizeof(double), n, PCS_STORE_STATE_F64, NULL},
+        {"u1", sizeof(double), n, PCS_STORE_STATE_F64, NULL},
     };
     pcs_status st =
         pcs_model_register_parts(w, m->name, parts, 3, diffusion_system, m, stage, priority);

@@ -450,7 +450,7 @@ pcs_status pcs_flocking_register(pcs_world *w, pcs_flocking *m, pcs_stage stage,
     size_t ncells = (size_t)m->ncx * m->ncy;
     pcs_model_part parts[6] = {
         {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL},
-        {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE, NULL},
+        {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64, NULL},
         {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL},
         {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL},
         {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL},

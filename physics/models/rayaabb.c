@@ -338,8 +338,8 @@ pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, i
         return pcs_error_set(PCS_E_STATE, "%s: caster '%s' is already registered", fn, m->name);
     pcs_model_part parts[4] = {
         {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, NULL},
-        {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, PCS_STORE_STATE, NULL},
-        {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, PCS_STORE_STATE, NULL},
+        {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, PCS_STORE_STATE_F64, NULL},
+        {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, PCS_STORE_STATE_F64, NULL},
         {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, NULL},
     };
     pcs_status st =
