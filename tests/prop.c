@@ -17,6 +17,7 @@
 
 #define PROP_NOTES_MAX (4u * PROP_MSG_MAX)
 #define PROP_FAIL_EXIT 3 /* child exit code for "property returned nonzero" */
+#define PROP_MAX_SPANS 256u
 
 /* One run's state. Lives in a MAP_SHARED page so an isolated child's choices,
  * message and notes are visible to the parent even if the child dies. */
@@ -31,6 +32,10 @@ struct prop {
     char msg[PROP_MSG_MAX];
     char notes[PROP_NOTES_MAX];
     size_t notes_len;
+    uint32_t spans[PROP_MAX_SPANS][2]; /* [start, end) of closed examples */
+    uint32_t n_spans;
+    uint32_t open[PROP_MAX_SPANS]; /* starts of open examples */
+    uint32_t n_open;
 };
 
 /* ---- random source: splitmix64 seeds xoshiro256** (Vigna, prng.di.unimi.it) ---- */
@@ -133,6 +138,25 @@ uint32_t prop_pick(prop *p, uint32_t n)
     return n <= 1 ? 0 : (uint32_t)draw(p, n - 1u);
 }
 
+void prop_span_begin(prop *p)
+{
+    if (p->n_open < PROP_MAX_SPANS)
+        p->open[p->n_open] = (uint32_t)p->n;
+    p->n_open++;
+}
+
+void prop_span_end(prop *p)
+{
+    if (p->n_open == 0)
+        return;
+    p->n_open--;
+    if (p->n_open < PROP_MAX_SPANS && p->n_spans < PROP_MAX_SPANS && p->open[p->n_open] < p->n) {
+        p->spans[p->n_spans][0] = p->open[p->n_open];
+        p->spans[p->n_spans][1] = (uint32_t)p->n;
+        p->n_spans++;
+    }
+}
+
 void prop_note(prop *p, const char *fmt, ...)
 {
     if (p->notes_len + 2 >= PROP_NOTES_MAX)
@@ -181,6 +205,8 @@ static void run_reset(prop *p, int final)
     p->msg[0] = '\0';
     p->notes[0] = '\0';
     p->notes_len = 0;
+    p->n_spans = 0;
+    p->n_open = 0;
 }
 
 static int run_child(runner *r)
@@ -247,6 +273,8 @@ typedef struct shrinker {
     uint64_t cur[PROP_MAX_CHOICES];
     size_t n;
     uint64_t cand[PROP_MAX_CHOICES];
+    uint32_t spans[PROP_MAX_SPANS][2]; /* examples of cur's run */
+    uint32_t n_spans;
     uint32_t budget_left;
     uint32_t accepted;
 } shrinker;
@@ -274,6 +302,8 @@ static int try_cand(shrinker *s, size_t len)
         return 0;
     memcpy(s->cur, p->buf, p->n * sizeof *p->buf);
     s->n = p->n;
+    memcpy(s->spans, p->spans, p->n_spans * sizeof p->spans[0]);
+    s->n_spans = p->n_spans;
     s->accepted++;
     return 1;
 }
@@ -283,27 +313,49 @@ static void cand_from_cur(shrinker *s)
     memcpy(s->cand, s->cur, s->n * sizeof *s->cur);
 }
 
-static int pass_delete(shrinker *s)
+/* Delete cur[i, i+k); if that passes, also try it with one of the 8 choices
+ * before i lowered by one (the length of the list the chunk belonged to). */
+static int try_delete(shrinker *s, size_t i, size_t k)
+{
+    if (i + k > s->n || k == 0)
+        return 0;
+    size_t len = s->n - k;
+    cand_from_cur(s);
+    memmove(s->cand + i, s->cand + i + k, (s->n - i - k) * sizeof *s->cand);
+    if (try_cand(s, len))
+        return 1;
+    for (size_t j = i; j-- > 0 && j + 8 >= i && s->budget_left;) {
+        if (s->cur[j] == 0)
+            continue;
+        cand_from_cur(s);
+        memmove(s->cand + i, s->cand + i + k, (s->n - i - k) * sizeof *s->cand);
+        s->cand[j]--;
+        if (try_cand(s, len))
+            return 1;
+    }
+    return 0;
+}
+
+static int pass_delete_spans(shrinker *s)
 {
     int progress = 0;
+    for (uint32_t q = s->n_spans; q-- > 0 && s->budget_left;) {
+        if (q >= s->n_spans) /* an accepted deletion changed the examples */
+            continue;
+        size_t i = s->spans[q][0], k = s->spans[q][1] - s->spans[q][0];
+        progress |= try_delete(s, i, k);
+    }
+    return progress;
+}
+
+static int pass_delete(shrinker *s)
+{
+    int progress = pass_delete_spans(s);
     static const size_t ks[] = {8, 4, 2, 1};
     for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
         size_t k = ks[q];
-        for (size_t i = s->n >= k ? s->n - k + 1 : 0; i-- > 0 && s->budget_left;) {
-            if (i + k > s->n)
-                continue;
-            cand_from_cur(s);
-            memmove(s->cand + i, s->cand + i + k, (s->n - i - k) * sizeof *s->cand);
-            size_t len = s->n - k;
-            int ok = try_cand(s, len);
-            if (!ok && i > 0 && s->cur[i - 1] > 0) { /* also shorten the list's length */
-                cand_from_cur(s);
-                memmove(s->cand + i, s->cand + i + k, (s->n - i - k) * sizeof *s->cand);
-                s->cand[i - 1]--;
-                ok = try_cand(s, len);
-            }
-            progress |= ok;
-        }
+        for (size_t i = s->n >= k ? s->n - k + 1 : 0; i-- > 0 && s->budget_left;)
+            progress |= try_delete(s, i, k);
     }
     return progress;
 }
@@ -490,6 +542,9 @@ static void on_failure(runner *r, prop_result *res, shrinker *s)
     s->r = r;
     s->n = r->p->n;
     memcpy(s->cur, r->p->buf, s->n * sizeof *s->cur);
+    s->n_spans = r->p->n_spans;
+    memcpy(s->spans, r->p->spans, s->n_spans * sizeof s->spans[0]);
+    s->accepted = 0;
     s->budget_left = r->cfg->max_shrink_runs;
     uint32_t runs_before = r->runs;
     shrink(s);

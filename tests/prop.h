@@ -22,8 +22,9 @@
  * fails and the buffer it actually consumed is smaller in shortlex order
  * (shorter, or as long and lexicographically smaller). The passes, repeated
  * until none makes progress or the run budget (max_shrink_runs) is spent:
- *   - delete chunks of 8, 4, 2, 1 choices (also with the choice just before
- *     the chunk decremented: that is usually a list's length);
+ *   - delete examples marked with prop_span_begin/end, then chunks of 8, 4,
+ *     2, 1 choices (also with one of the 8 choices before the chunk lowered
+ *     by one: that is usually a list's length);
  *   - zero chunks of 8, 4, 2 choices;
  *   - minimise each choice: try 0, then binary search for the smallest value
  *     that still fails (halving steps);
@@ -126,6 +127,15 @@ int prop_bool(prop *p);
 void prop_bytes(prop *p, void *out, size_t n);
 /** Index into a table of @p n entries (n >= 1); shrinks toward 0. */
 uint32_t prop_pick(prop *p, uint32_t n);
+
+/**
+ * Mark the choices drawn between begin and end as one example (a list
+ * element, a command, a corruption). The shrinker tries deleting whole
+ * examples, also with one of the 8 choices before it lowered by one (the
+ * list's length, usually). Spans nest; unbalanced ends are ignored.
+ */
+void prop_span_begin(prop *p);
+void prop_span_end(prop *p);
 
 /** Record a line describing the case (printed for the shrunk case only). */
 void prop_note(prop *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -156,8 +156,10 @@ static void pp_draw_plan(prop *p, pp_plan *pl, uint32_t max_loops, int64_t max_t
               pl->n_cmds);
     for (uint32_t i = 0; i < pl->n_cmds; i++) {
         char d[160];
+        prop_span_begin(p);
         pl->at[i] = (uint64_t)prop_int(p, 0, (int64_t)pl->ticks);
         pl->cmd[i] = pp_command(p, pl->n_loops, d, sizeof d);
+        prop_span_end(p);
         prop_note(p, "  before tick %llu: %s", (unsigned long long)pl->at[i], d);
     }
 }
@@ -440,8 +442,11 @@ static int corrupted_save_changes_nothing(prop *p, void *ctx)
     size_t len = s->len;
     memcpy(b, s->image, len);
     prop_note(p, "%u corruptions, %s:", n, reseal ? "resealed" : "checksums left as they are");
-    for (uint32_t i = 0; i < n && len > 0; i++)
+    for (uint32_t i = 0; i < n && len > 0; i++) {
+        prop_span_begin(p);
         pp_corrupt(p, s, b, &len);
+        prop_span_end(p);
+    }
     if (reseal)
         pcs_persist_reseal(b, len);
     char path[64];
