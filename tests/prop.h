@@ -19,15 +19,18 @@
  *
  * How a failure shrinks. The runner mutates the failing buffer and re-runs the
  * property on each candidate, keeping a candidate only if the property still
- * fails and the buffer it actually consumed is smaller in shortlex order
- * (shorter, or as long and lexicographically smaller). The passes, repeated
+ * fails the same way (its message differs only in numbers) and the buffer it
+ * actually consumed is smaller in shortlex order (shorter, or as long and
+ * lexicographically smaller). The passes, repeated
  * until none makes progress or the run budget (max_shrink_runs) is spent:
- *   - delete examples marked with prop_span_begin/end, then chunks of 8, 4,
- *     2, 1 choices (also with one of the 8 choices before the chunk lowered
- *     by one: that is usually a list's length);
+ *   - zero whole examples marked with prop_span_begin/end, then delete them
+ *     (also with one of the 8 choices before the example lowered by one:
+ *     usually the length of the list it is in);
  *   - zero chunks of 8, 4, 2 choices;
  *   - minimise each choice: try 0, then binary search for the smallest value
  *     that still fails (halving steps);
+ *   - delete chunks of 8, 4, 2, 1 choices (also with the choice just before
+ *     lowered by one);
  *   - sort windows of 2..8 choices ascending;
  *   - move value between two choices (lower one, raise a later one by the
  *     same amount), so "a + b >= 1000" reaches a single 1000.
@@ -131,8 +134,9 @@ uint32_t prop_pick(prop *p, uint32_t n);
 /**
  * Mark the choices drawn between begin and end as one example (a list
  * element, a command, a corruption). The shrinker tries deleting whole
- * examples, also with one of the 8 choices before it lowered by one (the
- * list's length, usually). Spans nest; unbalanced ends are ignored.
+ * examples (also with one of the 8 choices before it lowered by one: the
+ * list's length, usually) and zeroing them. Spans nest; unbalanced ends are
+ * ignored.
  */
 void prop_span_begin(prop *p);
 void prop_span_end(prop *p);

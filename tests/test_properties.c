@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/host.h"
 #include "engine/persist_internal.h"
 #include "pcsim/pcsim.h"
 #include "pcsim/plant.h"
@@ -754,5 +755,140 @@ Test(properties, drain_order_is_a_function_of_the_submitted_set)
     cfg.cases = 300;
     prop_result res;
     cr_assert_eq(prop_check(&cfg, drain_order_is_pure, NULL, &res), 0, "%s (seed %llu)",
+                 res.message, (unsigned long long)res.seed);
+}
+
+/* ---- 5. every scenario inside the validator's ranges builds ---- */
+
+/* Each numeric field of a unit, the instrumentation and the world, with the
+ * range cli/plant.c and cli/scenario.c validate it against. A case leaves a
+ * field out (its default), or sets it to either bound or a value inside. */
+typedef struct ps_field {
+    const char *key;
+    double lo, hi;
+    int integer;
+} ps_field;
+
+static const ps_field ps_unit[] = {
+    {"nominal_power_w", 1e6, 1e11, 0},    {"initial_power_fraction", 0.0, 1.2, 0},
+    {"loops", 1, PCS_PLANT_MAX_LOOPS, 1}, {"sg_nodes", 1, PCS_PLANT_MAX_SG_NODES, 1},
+    {"t_hot_k", 273.15, 700.0, 0},        {"t_cold_k", 273.15, 700.0, 0},
+    {"sg_pressure_pa", 1e5, 2.2e7, 0},    {"generation_time_s", 1e-8, 1e-2, 0},
+    {"mtc_per_k", -1e-2, 1e-2, 0},        {"doppler_coef", -1.0, 1.0, 0},
+    {"boron_ppm", 0.0, 10000.0, 0},       {"rod_speed_per_s", 1e-6, 1.0, 0},
+    {"scram_drop_time_s", 0.01, 60.0, 0}, {"control_bank_position", 0.0, 1.0, 0},
+};
+static const ps_field ps_pump[] = {
+    {"rated_flow_kg_s", 1.0, 1e5, 0},
+    {"rated_dp_pa", 1e3, 1e8, 0},
+    {"inertia_kg_m2", 1.0, 1e6, 0},
+    {"rated_speed_rad_s", 1.0, 1e4, 0},
+};
+static const ps_field ps_instr[] = {
+    {"high_flux_frac", 0.01, 10.0, 0},
+    {"flux_rate_frac", 0.001, 10.0, 0},
+    {"rate_window_ticks", 1, 1200, 1},
+    {"low_flow_frac", 0.0, 1.5, 0},
+    {"high_pressure_pa", 1e5, 1e8, 0},
+    {"low_pressure_pa", 1e5, 1e8, 0},
+    {"alarm_power_frac", 0.01, 10.0, 0},
+    {"alarm_flow_frac", 0.0, 1.5, 0},
+    {"alarm_pressure_high_pa", 1e5, 1e8, 0},
+    {"alarm_t_hot_k", 273.15, 2000.0, 0},
+    {"noise_frac", 0.0, 0.5, 0},
+};
+static const ps_field ps_world[] = {
+    {"dt_s", PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, 0},
+    {"k_slow", 1e-9, 1e9, 0},
+    {"k_storage", 1e-9, 1e9, 0},
+    {"snapshot_buffers", 3, 64, 1},
+    {"commands_per_tick", 1, 65536, 1},
+};
+
+#define PS_N(a) (sizeof a / sizeof a[0])
+
+static void ps_draw_fields(prop *p, json_t *obj, const ps_field *f, size_t n, const char *where)
+{
+    for (size_t i = 0; i < n; i++) {
+        prop_span_begin(p);
+        uint32_t mode = prop_pick(p, 4); /* absent, lo, hi, inside */
+        double v = mode == 1 ? f[i].lo : f[i].hi;
+        if (mode == 3)
+            v = f[i].integer ? (double)prop_int(p, (int64_t)f[i].lo, (int64_t)f[i].hi)
+                             : prop_double(p, f[i].lo, f[i].hi);
+        prop_span_end(p);
+        if (mode == 0)
+            continue;
+        json_object_set_new(obj, f[i].key,
+                            f[i].integer ? json_integer((json_int_t)v) : json_real(v));
+        prop_note(p, "  %s.%s = %.17g", where, f[i].key, v);
+    }
+}
+
+typedef struct ps_stats {
+    uint32_t accepted, refused;
+} ps_stats;
+
+static int scenario_in_ranges_builds(prop *p, void *ctx)
+{
+    ps_stats *stats = ctx;
+    json_t *doc = json_object(), *units = json_array(), *world = json_object();
+    json_t *instr = json_object();
+    json_object_set_new(doc, "schema", json_integer(1));
+    json_object_set_new(world, "workers", json_integer(0));
+    uint32_t n_units = (uint32_t)prop_int(p, 1, 2);
+    for (uint32_t u = 0; u < n_units; u++) {
+        json_t *unit = json_object(), *pump = json_object();
+        char name[16];
+        snprintf(name, sizeof name, "u%u", u + 1);
+        json_object_set_new(unit, "name", json_string(name));
+        ps_draw_fields(p, unit, ps_unit, PS_N(ps_unit), name);
+        ps_draw_fields(p, pump, ps_pump, PS_N(ps_pump), name);
+        json_object_set_new(unit, "pump", pump);
+        json_array_append_new(units, unit);
+    }
+    ps_draw_fields(p, instr, ps_instr, PS_N(ps_instr), "instrumentation");
+    ps_draw_fields(p, world, ps_world, PS_N(ps_world), "world");
+    json_object_set_new(doc, "units", units);
+    json_object_set_new(doc, "instrumentation", instr);
+    json_object_set_new(doc, "world", world);
+    json_object_set_new(doc, "run", json_pack("{s:f}", "seconds", 1.0));
+
+    char path[64], err[2048];
+    snprintf(path, sizeof path, "/tmp/pcsim-prop-s-%d.json", (int)getpid());
+    int failed =
+        json_dump_file(doc, path, JSON_INDENT(1)) != 0 ? prop_fail(p, "cannot write %s", path) : 0;
+    json_decref(doc);
+    static host h;
+    memset(&h, 0, sizeof h);
+    if (!failed && scenario_load(path, &h.scn, err, sizeof err) != 0) {
+        stats->refused++; /* outside what the validator allows: not this property's case */
+        prop_note(p, "refused by the validator: %s", err);
+    } else if (!failed) {
+        stats->accepted++;
+        if (pcs_world_create(&h.scn.world, &h.world) != PCS_OK)
+            failed = prop_fail(p, "world: %s", pcs_last_error());
+        else if (plant_build(&h, err, sizeof err) != 0)
+            failed = prop_fail(p, "accepted scenario does not build: %s", err);
+        pcs_world_destroy(h.world);
+        scenario_free(&h.scn);
+    }
+    unlink(path);
+    return failed;
+}
+
+/* Isolated: a build that hangs (a settle of millions of tiny steps) or
+ * crashes is a failure like a refused build. */
+Test(properties, any_scenario_inside_the_validator_ranges_builds)
+{
+    prop_config cfg;
+    prop_config_default(&cfg, "scenario_builds");
+    cfg.cases = 60;
+    cfg.isolate = 1;
+    cfg.timeout_s = 5;
+    cfg.max_shrink_runs = 300;
+    ps_stats stats = {0};
+    prop_result res;
+    cr_assert_eq(prop_check(&cfg, scenario_in_ranges_builds, &stats, &res), 0, "%s (seed %llu)",
                  res.message, (unsigned long long)res.seed);
 }
