@@ -257,7 +257,7 @@ Test(properties, save_load_save_is_byte_identical)
 {
     prop_config cfg;
     prop_config_default(&cfg, "save_load_save");
-    cfg.cases = 12;
+    cfg.cases = 30;
     cfg.max_shrink_runs = 150;
     prop_result res;
     cr_assert_eq(prop_check(&cfg, save_load_save, NULL, &res), 0, "%s (seed %llu)", res.message,
@@ -341,7 +341,7 @@ Test(properties, accepted_commands_replay_to_the_same_hash)
 {
     prop_config cfg;
     prop_config_default(&cfg, "journal_replays");
-    cfg.cases = 12;
+    cfg.cases = 30;
     cfg.max_shrink_runs = 150;
     prop_result res;
     cr_assert_eq(prop_check(&cfg, journal_replays, NULL, &res), 0, "%s (seed %llu)", res.message,
@@ -506,7 +506,7 @@ Test(properties, corrupted_save_never_changes_the_world)
 
     prop_config cfg;
     prop_config_default(&cfg, "corrupted_save");
-    cfg.cases = 150;
+    cfg.cases = 200;
     cfg.isolate = 1;
     cfg.timeout_s = 20;
     cfg.max_shrink_runs = 300;
@@ -752,7 +752,7 @@ Test(properties, drain_order_is_a_function_of_the_submitted_set)
 {
     prop_config cfg;
     prop_config_default(&cfg, "drain_order");
-    cfg.cases = 300;
+    cfg.cases = 200;
     prop_result res;
     cr_assert_eq(prop_check(&cfg, drain_order_is_pure, NULL, &res), 0, "%s (seed %llu)",
                  res.message, (unsigned long long)res.seed);
