@@ -76,6 +76,8 @@ struct pcs_command_queue {
     uint64_t journal_total;
     uint64_t applied;
     uint64_t rejected;
+    uint64_t comparisons;      /* ordering key comparisons, all ticks */
+    uint64_t comparisons_last; /* the same, last tick */
 };
 
 static uint32_t ring_slots_for(uint32_t capacity)
@@ -356,14 +358,17 @@ static int command_before(const pcs_command *a, const pcs_command *b)
  * unlike qsort it never allocates. */
 static void sort_batch(pcs_command_queue *q, uint32_t n)
 {
+    uint64_t cmps = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = i;
-        while (j > 0 && command_before(&q->batch[i], &q->batch[q->perm[j - 1]])) {
+        while (j > 0 && (cmps++, command_before(&q->batch[i], &q->batch[q->perm[j - 1]]))) {
             q->perm[j] = q->perm[j - 1];
             j--;
         }
         q->perm[j] = i;
     }
+    q->comparisons += cmps;
+    q->comparisons_last = cmps;
 }
 
 static void journal_append(pcs_world *w, const pcs_command *c)
@@ -426,6 +431,8 @@ pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *out)
     }
     out->applied = q->applied;
     out->rejected = q->rejected;
+    out->drain_comparisons = q->comparisons;
+    out->drain_comparisons_last = q->comparisons_last;
     return PCS_OK;
 }
 

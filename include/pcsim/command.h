@@ -98,6 +98,11 @@ typedef struct pcs_command_stats {
     uint64_t refused;   /**< PCS_E_RATE returns */
     uint64_t applied;   /**< handled and journaled */
     uint64_t rejected;  /**< drained but refused by kind or handler */
+    /** Key comparisons made putting drained batches in (class, id, sequence)
+     *  order, cumulative over all ticks: the cost of the stage-1 ordering. */
+    uint64_t drain_comparisons;
+    /** The same for the last tick's batch only (0 before the first tick). */
+    uint64_t drain_comparisons_last;
 } pcs_command_stats;
 
 /** Read the counters (submitted/refused are approximate while producers run). */
