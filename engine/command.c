@@ -10,6 +10,21 @@
  * consumer releases the slot after dequeueing. Occupancy therefore never
  * undercounts what the ring holds, so a reserved enqueue cannot fail.
  *
+ * Ordering. Stage 1 applies a batch in (class, id, sequence) order without
+ * comparing commands: each source's ring yields its commands in sequence order
+ * (an SPSC source's single producer stamps next_seq in enqueue order and the
+ * ring is FIFO; the shared ring's sequence is stamped by the drain, its only
+ * consumer, at dequeue), and every source has its own (class, id) (the shared
+ * ring is (0, 0); opened sources need class >= 1 and a (class, id) not yet
+ * open). So the sorted batch is each source's drained run, in dequeue order,
+ * concatenated in (class, id) order: a stable counting placement by the
+ * source's rank in q->order, O(n + sources), into buffers sized at create (no
+ * allocation during the tick). The order is a pure function of the drained
+ * commands. A linear check confirms each run is in sequence order (n - runs
+ * comparisons, counted in pcs_command_stats); a run that is not (only possible
+ * if a source's one-producer contract is broken) is merge-sorted in place of
+ * trusting it, so the applied order is sorted whatever the rings held.
+ *
  * Memory ordering. ck_ring publishes slots with its own barriers (x86-64 TSO,
  * ck 0.7.1; see README "Platforms" for weakly ordered CPUs). The occupancy
  * counter only bounds the count: relaxed would suffice for that, but acq_rel
@@ -71,6 +86,8 @@ struct pcs_command_queue {
     uint32_t n_known;              /* count the drain has ordered */
     uint32_t *order;               /* source indices in (class, id) order */
     pcs_command *batch;            /* commands_per_tick */
+    uint32_t *rank;                /* batch[i]'s source's index in order; then merge scratch */
+    uint32_t *run;                 /* max_sources + 3: run k of perm is [run[k], run[k + 1]) */
     uint32_t *perm;                /* sort permutation of batch */
     pcs_command *journal;          /* journal_capacity ring */
     uint64_t journal_total;
@@ -129,9 +146,11 @@ pcs_status pcs_commands_create(pcs_world *w)
     q->sources = pcs_mem_array(m, nsrc, sizeof *q->sources);
     q->order = pcs_mem_array(m, nsrc, sizeof *q->order);
     q->batch = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->batch);
+    q->rank = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->rank);
+    q->run = pcs_mem_array(m, nsrc + 2, sizeof *q->run);
     q->perm = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->perm);
     q->journal = pcs_mem_array(m, w->cfg.journal_capacity, sizeof *q->journal);
-    if (!q->sources || !q->order || !q->batch || !q->perm || !q->journal)
+    if (!q->sources || !q->order || !q->batch || !q->rank || !q->run || !q->perm || !q->journal)
         return pcs_error_set(PCS_E_NOMEM, "commands: out of memory for queues");
     q->sources[0] = source_new(w->cfg.mpsc_capacity, 1, PCS_SOURCE_ANON, 0);
     if (!q->sources[0])
@@ -312,7 +331,9 @@ static int source_before(const pcs_command_source *a, const pcs_command_source *
     return a->source_id < b->source_id;
 }
 
-/* Fold sources opened since the last drain into the (class, id) order. */
+/* Fold sources opened since the last drain into the (class, id) order. An
+ * insertion per opened source, O(sources) each: opening is rare and bounded by
+ * max_sources. */
 static void adopt_new_sources(pcs_command_queue *q)
 {
     uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
@@ -327,15 +348,20 @@ static void adopt_new_sources(pcs_command_queue *q)
     q->n_known = n;
 }
 
-/* One command per source per pass, in (class, id) order, until the limit. */
+/* One command per source per pass, in (class, id) order, until the limit.
+ * Records batch[i]'s source rank in rank[i] and counts source k's commands in
+ * run[k + 2] for place_runs(). */
 static uint32_t drain(pcs_command_queue *q, uint32_t limit)
 {
+    memset(q->run, 0, (q->n_known + 2) * sizeof *q->run);
     uint32_t count = 0;
     int progressed = 1;
     while (progressed && count < limit) {
         progressed = 0;
         for (uint32_t k = 0; k < q->n_known && count < limit; k++) {
             if (dequeue(q->sources[q->order[k]], &q->batch[count])) {
+                q->rank[count] = k;
+                q->run[k + 2]++;
                 count++;
                 progressed = 1;
             }
@@ -353,19 +379,69 @@ static int command_before(const pcs_command *a, const pcs_command *b)
     return a->seq < b->seq;
 }
 
-/* Insertion sort of a permutation: the batch arrives nearly sorted (each
- * source's commands are in sequence order), so this is close to linear, and
- * unlike qsort it never allocates. */
+/* Stable counting placement: perm lists source rank 0's commands, then rank
+ * 1's, ..., each in dequeue order. On entry run[k + 2] counts rank k; the
+ * prefix sum makes run[k + 1] the start of rank k, and placing advances it to
+ * the end of rank k, which is the start of rank k + 1: run k is then
+ * [run[k], run[k + 1]). No command is compared. */
+static void place_runs(pcs_command_queue *q, uint32_t n)
+{
+    for (uint32_t k = 0; k < q->n_known; k++)
+        q->run[k + 2] += q->run[k + 1];
+    for (uint32_t i = 0; i < n; i++)
+        q->perm[q->run[q->rank[i] + 1]++] = i;
+}
+
+/* Merge perm-index lists a[lo, mid) and a[mid, hi) into b[lo, hi), stably. */
+static void merge(const pcs_command *batch, const uint32_t *a, uint32_t *b, uint32_t lo,
+                  uint32_t mid, uint32_t hi, uint64_t *cmps)
+{
+    uint32_t i = lo, j = mid, o = lo;
+    while (i < mid && j < hi) {
+        ++*cmps;
+        b[o++] = command_before(&batch[a[j]], &batch[a[i]]) ? a[j++] : a[i++];
+    }
+    while (i < mid)
+        b[o++] = a[i++];
+    while (j < hi)
+        b[o++] = a[j++];
+}
+
+/* Bottom-up merge sort of perm[lo, hi), ping-ponging with the scratch array
+ * (rank, free once place_runs is done): O(r log r), no allocation. */
+static void merge_sort_run(pcs_command_queue *q, uint32_t lo, uint32_t hi, uint64_t *cmps)
+{
+    uint32_t *src = q->perm, *dst = q->rank;
+    for (uint32_t width = 1; width < hi - lo; width *= 2) {
+        for (uint32_t a = lo; a < hi; a += 2 * width) {
+            uint32_t mid = hi - a > width ? a + width : hi;
+            uint32_t end = hi - mid > width ? mid + width : hi;
+            merge(q->batch, src, dst, a, mid, end, cmps);
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != q->perm)
+        memcpy(&q->perm[lo], &src[lo], (hi - lo) * sizeof *q->perm);
+}
+
+/* Put the drained batch in (class, id, sequence) order (file comment,
+ * "Ordering"): place the runs, check each is in sequence order, and sort any
+ * run that is not. */
 static void sort_batch(pcs_command_queue *q, uint32_t n)
 {
+    place_runs(q, n);
     uint64_t cmps = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = i;
-        while (j > 0 && (cmps++, command_before(&q->batch[i], &q->batch[q->perm[j - 1]]))) {
-            q->perm[j] = q->perm[j - 1];
-            j--;
+    for (uint32_t k = 0; k < q->n_known; k++) {
+        uint32_t lo = q->run[k], hi = q->run[k + 1];
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            cmps++;
+            if (command_before(&q->batch[q->perm[i]], &q->batch[q->perm[i - 1]])) {
+                merge_sort_run(q, lo, hi, &cmps);
+                break;
+            }
         }
-        q->perm[j] = i;
     }
     q->comparisons += cmps;
     q->comparisons_last = cmps;
