@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pcsim/pcsim.h"
+#include "tests/alloc_count.h"
 
 enum { KIND_RECORD = 7 };
 
@@ -104,7 +105,12 @@ Test(commands_drain, full_batch_of_64_sources_in_order_with_n_log_n_comparisons,
             pcs_command c = cmd_of(s, k);
             cr_assert_eq(pcs_command_source_submit(src[s], &c), PCS_OK, "%s", pcs_last_error());
         }
+    uint64_t heap_before = pcs_world_alloc_count(w);
+    pcs_test_alloc_begin();
     cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    uint64_t mallocs = pcs_test_alloc_end();
+    cr_assert_eq(mallocs, 0, "%llu heap allocations during the tick", (unsigned long long)mallocs);
+    cr_assert_eq(pcs_world_alloc_count(w), heap_before, "world-heap allocations during the tick");
 
     cr_assert_eq(r.n, N, "applied %u commands, submitted %u", r.n, N);
     assert_strictly_sorted(&r, 0, N);
