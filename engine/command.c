@@ -371,9 +371,9 @@ static uint64_t taken_by_passes(const pcs_command_queue *q, uint32_t level)
     return total;
 }
 
-/* Each source's share of this tick (file comment, "Fairness"): what passes of
- * one command per source in q->order take until `limit`. On entry nothing; on
- * return quota[k] is source rank k's share. */
+/* Set quota[k] to source rank k's share of this tick (file comment,
+ * "Fairness"): what passes of one command per source in q->order take until
+ * `limit`, from what each ring holds now. */
 static void plan_quotas(pcs_command_queue *q, uint32_t limit)
 {
     uint64_t total = 0;

@@ -214,3 +214,52 @@ Test(commands_drain, mixed_sources_and_shared_ring_over_several_ticks)
         cr_assert_eq(seen[s], count[s], "source %u: applied %u of %u", s, seen[s], count[s]);
     pcs_world_destroy(w);
 }
+
+/* The drain takes exactly what passes of one command per source in (class, id)
+ * order take. Held: shared ring (0, 0) 2, A (1, 1) 5, B (1, 2) 1, C (2, 0) 3,
+ * D (3, 0) 0; limit 8. Pass 1 takes shared, A, B, C (4); pass 2 shared, A, C
+ * (7); pass 3 A (8). By hand: tick 0 = shared 0-1, A 0-2, B 0, C 0-1; tick 1
+ * = A 3-4, C 2. */
+Test(commands_drain, shares_under_the_limit_match_one_per_source_passes)
+{
+    static record r;
+    memset(&r, 0, sizeof r);
+    pcs_world *w = make_world(8, 4, &r);
+    enum { SHARED = 0, A = 1, B = 2, C = 3, D = 4 };
+    const uint16_t cls[] = {0, 1, 1, 2, 3};
+    const uint32_t ids[] = {0, 1, 2, 0, 0};
+    const uint32_t held[] = {2, 5, 1, 3, 0};
+    pcs_command_source *src[5] = {NULL};
+    /* Opened out of (class, id) order. */
+    const int open_order[] = {C, D, B, A};
+    for (int i = 0; i < 4; i++) {
+        int s = open_order[i];
+        cr_assert_eq(pcs_command_source_open(w, cls[s], ids[s], 8, &src[s]), PCS_OK, "%s",
+                     pcs_last_error());
+    }
+    for (uint32_t s = 0; s < 5; s++)
+        for (uint32_t k = 0; k < held[s]; k++) {
+            pcs_command c = cmd_of(s, k);
+            cr_assert_eq(s == SHARED ? pcs_command_submit(w, &c)
+                                     : pcs_command_source_submit(src[s], &c),
+                         PCS_OK);
+        }
+    cr_assert_eq(pcs_world_tick(w), PCS_OK);
+    cr_assert_eq(pcs_world_tick(w), PCS_OK);
+    const struct {
+        uint32_t who, seq, tick;
+    } want[] = {{SHARED, 0, 0}, {SHARED, 1, 0}, {A, 0, 0}, {A, 1, 0}, {A, 2, 0}, {B, 0, 0},
+                {C, 0, 0},      {C, 1, 0},      {A, 3, 1}, {A, 4, 1}, {C, 2, 1}};
+    const uint32_t n = sizeof want / sizeof want[0];
+    cr_assert_eq(r.n, n, "applied %u commands, expected %u", r.n, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const pcs_command *c = &r.applied[i];
+        cr_assert(c->target == want[i].who && c->seq == want[i].seq && c->tick == want[i].tick,
+                  "applied[%u] = source %u seq %llu on tick %llu, expected source %u seq %u on "
+                  "tick %u",
+                  i, c->target, (unsigned long long)c->seq, (unsigned long long)c->tick,
+                  want[i].who, want[i].seq, want[i].tick);
+    }
+    cr_assert_eq(pcs_command_pending(w), 0);
+    pcs_world_destroy(w);
+}
