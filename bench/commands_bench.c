@@ -13,6 +13,16 @@
  * back-pressure. With more threads than cores (2 producers + ticking thread
  * on 2 cores) the figure measures oversubscription as much as the queue. Its baseline is
  * the inline variant with the same ring.
+ *
+ * commands.drain_one_source / commands.drain_sources: one thread submits a full
+ * batch (commands_per_tick = `batch`) and ticks once; one op = one command
+ * submitted, drained, ordered and applied. drain_one_source submits the whole
+ * batch through one SPSC source; drain_sources spreads it over `sources` SPSC
+ * sources, submitted round-robin, so the drained batch interleaves them and
+ * the stage-1 ordering has real work to do. Their ratio is the cost of many
+ * sources (issue 12: the insertion sort this replaced made it quadratic). Both
+ * rings hold the same bytes (one ring of 2^17 slots, or 64 of 2^11), so cache
+ * footprints match.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -204,6 +214,125 @@ static uint64_t cmd_world_allocs(void *ctx)
 {
     return pcs_world_alloc_count(((cmd_ctx *)ctx)->w);
 }
+
+typedef struct drain_ctx {
+    pcs_world *w;
+    uint32_t batch, sources;
+    pcs_command_source **src;
+    uint64_t applied;
+} drain_ctx;
+
+static pcs_status drain_count(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)w;
+    ((drain_ctx *)ctx)->applied++;
+    pcs_bench_consume_u64(cmd->seq);
+    return PCS_OK;
+}
+
+static void drain_teardown(void *ctx)
+{
+    drain_ctx *c = ctx;
+    if (!c)
+        return;
+    pcs_world_destroy(c->w);
+    free(c->src);
+    free(c);
+}
+
+static void *drain_setup_n(const pcs_bench_params *p, pcs_bench_info *info, long long sources)
+{
+    long long batch = pcs_bench_param_int(p, "batch", 65536);
+    if (batch < 1 || batch > 65536 || sources < 1 || sources > 4096 || batch % sources) {
+        fprintf(stderr,
+                "commands.drain: batch = %lld must be in [1, 65536] and a multiple of "
+                "sources = %lld in [1, 4096]\n",
+                batch, sources);
+        return NULL;
+    }
+    drain_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->batch = (uint32_t)batch;
+    c->sources = (uint32_t)sources;
+    c->src = calloc(c->sources, sizeof *c->src);
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    cfg.commands_per_tick = c->batch;
+    cfg.max_sources = c->sources;
+    cfg.journal_capacity = 1024;
+    int ok = c->src && pcs_world_create(&cfg, &c->w) == PCS_OK &&
+             pcs_command_handler_register(c->w, CMD_KIND, drain_count, c) == PCS_OK;
+    for (uint32_t i = 0; ok && i < c->sources; i++)
+        ok = pcs_command_source_open(c->w, (uint16_t)(1 + i % 7), i, c->batch / c->sources,
+                                     &c->src[i]) == PCS_OK;
+    if (!ok) {
+        fprintf(stderr, "commands.drain: %s\n", c->src ? pcs_last_error() : "out of memory");
+        drain_teardown(c);
+        return NULL;
+    }
+    info->ops_per_invocation = c->batch;
+    return c;
+}
+
+static void *drain_one_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    return drain_setup_n(p, info, 1);
+}
+
+static void *drain_many_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    return drain_setup_n(p, info, pcs_bench_param_int(p, "sources", 64));
+}
+
+/* n invocations: each submits one full batch round-robin over the sources,
+ * then one tick drains, orders and applies all of it. */
+static void drain_run(void *ctx, uint64_t n)
+{
+    drain_ctx *c = ctx;
+    pcs_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = CMD_KIND;
+    for (uint64_t r = 0; r < n; r++) {
+        uint64_t target = c->applied + c->batch;
+        for (uint32_t i = 0; i < c->batch; i++)
+            if (pcs_command_source_submit(c->src[i % c->sources], &cmd) != PCS_OK)
+                abort(); /* each ring holds exactly its share of one batch */
+        pcs_world_tick(c->w);
+        if (c->applied != target)
+            abort(); /* one tick drains the whole batch */
+    }
+}
+
+static uint64_t drain_world_allocs(void *ctx)
+{
+    return pcs_world_alloc_count(((drain_ctx *)ctx)->w);
+}
+
+static const pcs_bench_def drain_one = {
+    .group = "commands",
+    .name = "drain_one_source",
+    .description = "one command of a full batch from 1 source submitted, drained, ordered, applied",
+    .params = {{"batch", "65536"}},
+    .setup = drain_one_setup,
+    .teardown = drain_teardown,
+    .run = drain_run,
+    .world_allocs = drain_world_allocs,
+};
+PCS_BENCH_REGISTER(drain_one)
+
+static const pcs_bench_def drain_many = {
+    .group = "commands",
+    .name = "drain_sources",
+    .description = "one command of a full batch from `sources` interleaved sources, same path",
+    .params = {{"sources", "64"}, {"batch", "65536"}},
+    .baseline = "commands.drain_one_source",
+    .setup = drain_many_setup,
+    .teardown = drain_teardown,
+    .run = drain_run,
+    .world_allocs = drain_world_allocs,
+};
+PCS_BENCH_REGISTER(drain_many)
 
 static const pcs_bench_def submit_inline = {
     .group = "commands",

@@ -10,6 +10,32 @@
  * consumer releases the slot after dequeueing. Occupancy therefore never
  * undercounts what the ring holds, so a reserved enqueue cannot fail.
  *
+ * Ordering. Stage 1 applies a batch in (class, id, sequence) order without
+ * sorting it: each source's ring yields its commands in sequence order (an
+ * SPSC source's single producer stamps next_seq in enqueue order and the ring
+ * is FIFO; the shared ring's sequence is stamped by the drain, its only
+ * consumer, at dequeue), and every source has its own (class, id) (the shared
+ * ring is (0, 0); opened sources need class >= 1 and a (class, id) not yet
+ * open). So the sorted batch is each source's drained run concatenated in
+ * (class, id) order, and the drain builds exactly that: it dequeues source
+ * after source in q->order, each source's share contiguously, O(n + sources)
+ * with sequential memory access, into buffers sized at create (no allocation
+ * during the tick). A linear check confirms each run is in sequence order
+ * (n - runs comparisons, counted in pcs_command_stats); a run that is not
+ * (only possible if a source's one-producer contract is broken) is merge-
+ * sorted, O(r log r), so the applied order is sorted whatever the rings held.
+ * The order is a pure function of the drained commands.
+ *
+ * Fairness. The drain takes what passes of one command per source, in
+ * (class, id) order, would take until commands_per_tick: with a_k the
+ * commands source k holds when the drain starts, L full passes take
+ * min(a_k, L) from each, and the last, partial pass one more from the first
+ * sources still holding some. plan_quotas() computes these shares up front
+ * (the largest L that fits, by bisection) so each source can be drained in one
+ * run. A command committed after the drain read its ring's size waits for the
+ * next tick (which tick a concurrently submitted command lands on is timing
+ * either way; the order within a tick is not).
+ *
  * Memory ordering. ck_ring publishes slots with its own barriers (x86-64 TSO,
  * ck 0.7.1; see README "Platforms" for weakly ordered CPUs). The occupancy
  * counter only bounds the count: relaxed would suffice for that, but acq_rel
@@ -71,11 +97,16 @@ struct pcs_command_queue {
     uint32_t n_known;              /* count the drain has ordered */
     uint32_t *order;               /* source indices in (class, id) order */
     pcs_command *batch;            /* commands_per_tick */
-    uint32_t *perm;                /* sort permutation of batch */
+    uint32_t *quota;               /* per source rank: commands to drain this tick */
+    uint32_t *run;                 /* source rank k's commands are batch[run[k], run[k + 1]) */
+    uint32_t *perm;                /* apply order of batch: identity unless a run was sorted */
+    uint32_t *scratch;             /* commands_per_tick: merge sort buffer */
     pcs_command *journal;          /* journal_capacity ring */
     uint64_t journal_total;
     uint64_t applied;
     uint64_t rejected;
+    uint64_t comparisons;      /* ordering key comparisons, all ticks */
+    uint64_t comparisons_last; /* the same, last tick */
 };
 
 static uint32_t ring_slots_for(uint32_t capacity)
@@ -127,9 +158,13 @@ pcs_status pcs_commands_create(pcs_world *w)
     q->sources = pcs_mem_array(m, nsrc, sizeof *q->sources);
     q->order = pcs_mem_array(m, nsrc, sizeof *q->order);
     q->batch = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->batch);
+    q->quota = pcs_mem_array(m, nsrc, sizeof *q->quota);
+    q->run = pcs_mem_array(m, nsrc + 1, sizeof *q->run);
     q->perm = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->perm);
+    q->scratch = pcs_mem_array(m, w->cfg.commands_per_tick, sizeof *q->scratch);
     q->journal = pcs_mem_array(m, w->cfg.journal_capacity, sizeof *q->journal);
-    if (!q->sources || !q->order || !q->batch || !q->perm || !q->journal)
+    if (!q->sources || !q->order || !q->batch || !q->quota || !q->run || !q->perm || !q->scratch ||
+        !q->journal)
         return pcs_error_set(PCS_E_NOMEM, "commands: out of memory for queues");
     q->sources[0] = source_new(w->cfg.mpsc_capacity, 1, PCS_SOURCE_ANON, 0);
     if (!q->sources[0])
@@ -310,7 +345,9 @@ static int source_before(const pcs_command_source *a, const pcs_command_source *
     return a->source_id < b->source_id;
 }
 
-/* Fold sources opened since the last drain into the (class, id) order. */
+/* Fold sources opened since the last drain into the (class, id) order. An
+ * insertion per opened source, O(sources) each: opening is rare and bounded by
+ * max_sources. */
 static void adopt_new_sources(pcs_command_queue *q)
 {
     uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
@@ -325,20 +362,67 @@ static void adopt_new_sources(pcs_command_queue *q)
     q->n_known = n;
 }
 
-/* One command per source per pass, in (class, id) order, until the limit. */
-static uint32_t drain(pcs_command_queue *q, uint32_t limit)
+/* Commands the first `level` passes take: sum over sources of min(held, level). */
+static uint64_t taken_by_passes(const pcs_command_queue *q, uint32_t level)
 {
-    uint32_t count = 0;
-    int progressed = 1;
-    while (progressed && count < limit) {
-        progressed = 0;
-        for (uint32_t k = 0; k < q->n_known && count < limit; k++) {
-            if (dequeue(q->sources[q->order[k]], &q->batch[count])) {
-                count++;
-                progressed = 1;
-            }
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < q->n_known; k++)
+        total += q->quota[k] < level ? q->quota[k] : level;
+    return total;
+}
+
+/* Set quota[k] to source rank k's share of this tick (file comment,
+ * "Fairness"): what passes of one command per source in q->order take until
+ * `limit`, from what each ring holds now. */
+static void plan_quotas(pcs_command_queue *q, uint32_t limit)
+{
+    uint64_t total = 0;
+    uint32_t most = 0;
+    for (uint32_t k = 0; k < q->n_known; k++) {
+        uint32_t held = ck_ring_size(&q->sources[q->order[k]]->ring);
+        q->quota[k] = held;
+        total += held;
+        most = held > most ? held : most;
+    }
+    if (total <= limit)
+        return; /* everything fits */
+    /* Largest level L with taken_by_passes(L) <= limit: taken_by_passes(0) = 0
+     * fits, taken_by_passes(most) = total does not. */
+    uint32_t lo = 0, hi = most;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (taken_by_passes(q, mid) <= limit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* The partial pass: one more from the first sources holding more than L. */
+    uint64_t left = limit - taken_by_passes(q, lo);
+    for (uint32_t k = 0; k < q->n_known; k++) {
+        uint32_t held = q->quota[k];
+        q->quota[k] = held < lo ? held : lo;
+        if (held > lo && left > 0) {
+            q->quota[k]++;
+            left--;
         }
     }
+}
+
+/* Dequeue each source's share, source after source in (class, id) order, so
+ * the batch comes out as one run per source, contiguous and in place. */
+static uint32_t drain(pcs_command_queue *q, uint32_t limit)
+{
+    plan_quotas(q, limit);
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < q->n_known; k++) {
+        pcs_command_source *s = q->sources[q->order[k]];
+        q->run[k] = count;
+        for (uint32_t j = 0; j < q->quota[k] && dequeue(s, &q->batch[count]); j++) {
+            q->perm[count] = count;
+            count++;
+        }
+    }
+    q->run[q->n_known] = count;
     return count;
 }
 
@@ -351,19 +435,57 @@ static int command_before(const pcs_command *a, const pcs_command *b)
     return a->seq < b->seq;
 }
 
-/* Insertion sort of a permutation: the batch arrives nearly sorted (each
- * source's commands are in sequence order), so this is close to linear, and
- * unlike qsort it never allocates. */
-static void sort_batch(pcs_command_queue *q, uint32_t n)
+/* Merge perm-index lists a[lo, mid) and a[mid, hi) into b[lo, hi), stably. */
+static void merge(const pcs_command *batch, const uint32_t *a, uint32_t *b, uint32_t lo,
+                  uint32_t mid, uint32_t hi, uint64_t *cmps)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = i;
-        while (j > 0 && command_before(&q->batch[i], &q->batch[q->perm[j - 1]])) {
-            q->perm[j] = q->perm[j - 1];
-            j--;
-        }
-        q->perm[j] = i;
+    uint32_t i = lo, j = mid, o = lo;
+    while (i < mid && j < hi) {
+        ++*cmps;
+        b[o++] = command_before(&batch[a[j]], &batch[a[i]]) ? a[j++] : a[i++];
     }
+    while (i < mid)
+        b[o++] = a[i++];
+    while (j < hi)
+        b[o++] = a[j++];
+}
+
+/* Bottom-up merge sort of perm[lo, hi), ping-ponging with the scratch array:
+ * O(r log r), stable, no allocation. */
+static void merge_sort_run(pcs_command_queue *q, uint32_t lo, uint32_t hi, uint64_t *cmps)
+{
+    uint32_t *src = q->perm, *dst = q->scratch;
+    for (uint32_t width = 1; width < hi - lo; width *= 2) {
+        for (uint32_t a = lo; a < hi; a += 2 * width) {
+            uint32_t mid = hi - a > width ? a + width : hi;
+            uint32_t end = hi - mid > width ? mid + width : hi;
+            merge(q->batch, src, dst, a, mid, end, cmps);
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != q->perm)
+        memcpy(&q->perm[lo], &src[lo], (hi - lo) * sizeof *q->perm);
+}
+
+/* The drain left one run per source in (class, id) order (file comment,
+ * "Ordering"): check each run is in sequence order and sort any that is not. */
+static void sort_batch(pcs_command_queue *q)
+{
+    uint64_t cmps = 0;
+    for (uint32_t k = 0; k < q->n_known; k++) {
+        uint32_t lo = q->run[k], hi = q->run[k + 1];
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            cmps++;
+            if (command_before(&q->batch[q->perm[i]], &q->batch[q->perm[i - 1]])) {
+                merge_sort_run(q, lo, hi, &cmps);
+                break;
+            }
+        }
+    }
+    q->comparisons += cmps;
+    q->comparisons_last = cmps;
 }
 
 static void journal_append(pcs_world *w, const pcs_command *c)
@@ -395,7 +517,7 @@ pcs_status pcs_commands_stage(pcs_world *w)
     pcs_command_queue *q = w->commands;
     adopt_new_sources(q);
     uint32_t n = drain(q, w->cfg.commands_per_tick);
-    sort_batch(q, n);
+    sort_batch(q);
     for (uint32_t i = 0; i < n; i++)
         apply(w, &q->batch[q->perm[i]]);
     return PCS_OK;
@@ -426,6 +548,8 @@ pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *out)
     }
     out->applied = q->applied;
     out->rejected = q->rejected;
+    out->drain_comparisons = q->comparisons;
+    out->drain_comparisons_last = q->comparisons_last;
     return PCS_OK;
 }
 

@@ -7,10 +7,13 @@
  * bounded multi-producer ring (source class PCS_SOURCE_ANON). Submission never
  * blocks: a full ring returns PCS_E_RATE at once and the command is not queued.
  *
- * At stage 1 the world drains at most commands_per_tick commands, taking one
- * command from each source per pass in (class, id) order (so a chatty source
- * cannot starve the rest), sorts them by (source class, source id, sequence)
- * and applies them in that order. What is not drained stays queued in order.
+ * At stage 1 the world drains at most commands_per_tick commands from what the
+ * rings hold when the drain starts, taking what passes of one command per
+ * source in (class, id) order would take (so a chatty source cannot starve the
+ * rest), and applies them sorted by (source class, source id, sequence). The
+ * cost is linear in the commands drained plus the sources open. What is not
+ * drained stays queued in order; a command submitted during the drain waits
+ * for the next tick.
  * Every applied command is journaled with its effective tick; a command whose
  * kind has no handler, or whose handler refuses it, is rejected with a
  * PCS_EV_COMMAND_REJECTED event (DESIGN.md section 4).
@@ -98,6 +101,11 @@ typedef struct pcs_command_stats {
     uint64_t refused;   /**< PCS_E_RATE returns */
     uint64_t applied;   /**< handled and journaled */
     uint64_t rejected;  /**< drained but refused by kind or handler */
+    /** Key comparisons made putting drained batches in (class, id, sequence)
+     *  order, cumulative over all ticks: the cost of the stage-1 ordering. */
+    uint64_t drain_comparisons;
+    /** The same for the last tick's batch only (0 before the first tick). */
+    uint64_t drain_comparisons_last;
 } pcs_command_stats;
 
 /** Read the counters (submitted/refused are approximate while producers run). */
