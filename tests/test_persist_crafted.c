@@ -424,6 +424,7 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
     crafted c;
     memset(&c, 0, sizeof c);
     c.w = station_world(&c.plant);
+    round_trip(&c, "built"); /* never ticked: sensors unsampled, no job submitted */
     run(c.w, 200);
     round_trip(&c, "steady");
     /* Loss of one pump: flow coasts down, alarms annunciate, low flow trips. */
