@@ -16,6 +16,14 @@
  * Direction: a LOW alarm is a HIGH alarm on negated values (negation is
  * exact), so the loop stores sign * setpoint for the on-threshold and
  * sign * setpoint - deadband for the off-threshold.
+ *
+ * Load check (alarms_load_check, on a staged save before it is applied):
+ * states are pcs_alarm_state values; flags hold ACTIVE, FIRST_OUT and the
+ * alarm's configured priority only; a delay count is at most the larger of
+ * the alarm's delays; a shelf end only on a SHELVED alarm; a group's
+ * first-out is 0 or 1 + an alarm of that group (the clear pass writes that
+ * alarm's flags, so a wrong one is a write outside the bank), and an alarm
+ * has FIRST_OUT exactly when its group names it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +32,7 @@
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 
 struct pcs_alarms {
@@ -339,6 +348,74 @@ static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
     }
 }
 
+/* ---- load check ------------------------------------------------------------------ */
+
+static pcs_status bad_word(const char *store, uint32_t i, const char *field, uint64_t v,
+                           const char *allowed)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %llu; allowed %s", store,
+                         i, field, (unsigned long long)v, allowed);
+}
+
+static pcs_status check_alarm(const pcs_alarms *a, uint32_t i, const uint32_t *state,
+                              const uint32_t *flags, const uint32_t *count, const uint64_t *until)
+{
+    char allowed[96];
+    if (state[i] > PCS_ALARM_OUT_OF_SERVICE)
+        return bad_word("alarms.state", i, "state", state[i], "[0, 6] (pcs_alarm_state)");
+    uint32_t prio = a->priority[i] << PCS_ALARM_FL_PRIO_SHIFT;
+    if ((flags[i] & ~(PCS_ALARM_FL_ACTIVE | PCS_ALARM_FL_FIRST_OUT)) != prio) {
+        snprintf(allowed, sizeof allowed, "ACTIVE | FIRST_OUT bits with priority %u (0x%x)",
+                 a->priority[i], prio);
+        return bad_word("alarms.flags", i, "flags", flags[i], allowed);
+    }
+    uint32_t delay = a->on_delay[i] > a->off_delay[i] ? a->on_delay[i] : a->off_delay[i];
+    if (count[i] > delay) {
+        snprintf(allowed, sizeof allowed, "[0, %u] (the alarm's longer delay)", delay);
+        return bad_word("alarms.count", i, "delay count", count[i], allowed);
+    }
+    if (until[i] != 0 && state[i] != PCS_ALARM_SHELVED)
+        return bad_word("alarms.shelved_until", i, "shelf end tick", until[i],
+                        "0 unless the alarm is shelved");
+    return PCS_OK;
+}
+
+/* Group first-outs name an alarm of the group, which alone carries FIRST_OUT. */
+static pcs_status check_groups(const pcs_alarms *a, const uint32_t *flags, const uint32_t *first)
+{
+    uint32_t n_first = a->n_groups ? a->n_groups : 1u;
+    for (uint32_t g = 0; g < n_first; g++) {
+        uint32_t f1 = first[g];
+        if (f1 != 0 && (g >= a->n_groups || f1 > a->n || a->group[f1 - 1] != g + 1 ||
+                        !(flags[f1 - 1] & PCS_ALARM_FL_FIRST_OUT)))
+            return bad_word("alarms.group_first", g, "first-out alarm + 1", f1,
+                            "0 or 1 + an alarm of this group flagged FIRST_OUT");
+    }
+    for (uint32_t i = 0; i < a->n; i++) {
+        int named = a->group[i] != 0 && first[a->group[i] - 1] == i + 1;
+        if (!(flags[i] & PCS_ALARM_FL_FIRST_OUT) != !named)
+            return bad_word("alarms.flags", i, "flags", flags[i],
+                            "FIRST_OUT exactly when the alarm's group names it first-out");
+    }
+    return PCS_OK;
+}
+
+static pcs_status alarms_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_alarms *a = ctx;
+    const uint32_t *state = pcs_load_view_store(v, a->id_state);
+    const uint32_t *flags = pcs_load_view_store(v, a->id_flags);
+    const uint32_t *count = pcs_load_view_store(v, a->id_count);
+    const uint64_t *until = pcs_load_view_store(v, a->id_until);
+    for (uint32_t i = 0; i < a->n; i++) {
+        pcs_status st = check_alarm(a, i, state, flags, count, until);
+        if (st != PCS_OK)
+            return st;
+    }
+    return check_groups(a, flags, pcs_load_view_store(v, a->id_first));
+}
+
 /* ---- build ---------------------------------------------------------------------- */
 
 static pcs_status prefixed(pcs_status st, const char *prefix)
@@ -549,6 +626,8 @@ pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors, const pcs
         st = register_channels(w, a);
     if (st == PCS_OK)
         st = register_system(w, a, sensor_store, sup, n_sup);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, "alarms", alarms_load_check, a);
     if (st != PCS_OK)
         return st;
     pcs_error_clear();

@@ -8,7 +8,16 @@
  * capacities and face conductance factors, per (channel, node) power
  * coefficients, and conductivity tables, so the tick (fuel_solve.c) is a
  * plain loop over arrays.
+ *
+ * Load check (fuel_load_check, on a staged save before it is applied): every
+ * temperature (rod nodes, coolant nodes, inlets, published summaries) in
+ * [PCS_FUEL_T_MIN_K, 1e4] K: the builder's lower bound, and twice the largest
+ * fuel temperature limit a unit admits (5000 K) above, far past UO2's melting
+ * point (3120 K, where its correlations end); pressure positive and finite
+ * (as the builder requires); channel flows and heat outputs finite (a negative
+ * flow is legal: used as 0 and flagged); flags only PCS_FUEL_FLAG_* bits.
  */
+#include <float.h>
 #include <math.h> /* NAN, INFINITY only: all math goes through pcs_math */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +25,7 @@
 #include "pcsim/channel.h"
 #include "pcsim/fuel_materials.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "physics/fuel_internal.h"
 
@@ -280,6 +290,74 @@ static pcs_status build_channels(pcs_world *w, const pcs_fuel_model *m, const pc
     return pcs_channel_register(w, name, "", PCS_CHANNEL_U32, f->store_flags, 0, NULL);
 }
 
+/* ---- load check --------------------------------------------------------- */
+
+#define FUEL_LOAD_T_MAX_K 1e4
+#define FUEL_FLAGS_ALL                                                                             \
+    (PCS_FUEL_FLAG_FUEL_RANGE | PCS_FUEL_FLAG_CLAD_RANGE | PCS_FUEL_FLAG_COOLANT_RANGE |           \
+     PCS_FUEL_FLAG_REVERSE_FLOW)
+
+/* What the check needs: the model's shape and its store ids. */
+typedef struct fuel_check {
+    const pcs_fuel_model *m;
+    pcs_fuel ids;
+} fuel_check;
+
+static pcs_status fuel_f64(const pcs_world *w, const pcs_load_view *v, uint32_t id, size_t first,
+                           size_t n, const char *field, double lo, double hi, unsigned flags)
+{
+    const double *x = pcs_load_view_store(v, id);
+    pcs_status st =
+        pcs_load_check_f64(pcs_store_name(w, id), field, x + first, n, 1, lo, hi, flags);
+    if (st != PCS_OK && first != 0) /* the helper counts from x + first */
+        st = pcs_error_set(st, "%s (elements counted from %zu)", pcs_last_error(), first);
+    return st;
+}
+
+static pcs_status fuel_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const fuel_check *c = ctx;
+    const pcs_fuel_model *m = c->m;
+    const pcs_fuel *f = &c->ids;
+    size_t nodes = (size_t)m->n_ch * m->n_ax;
+    const double t_lo = PCS_FUEL_T_MIN_K, t_hi = FUEL_LOAD_T_MAX_K;
+    pcs_status st =
+        fuel_f64(w, v, f->store_t_rod, 0, nodes * m->n_r, "rod temperature K", t_lo, t_hi, 0);
+    if (st == PCS_OK)
+        st = fuel_f64(w, v, f->store_t_coolant, 0, nodes, "coolant temperature K", t_lo, t_hi, 0);
+    if (st == PCS_OK)
+        st = fuel_f64(w, v, f->store_t_inlet, 0, m->n_ch, "inlet temperature K", t_lo, t_hi, 0);
+    if (st == PCS_OK)
+        st = fuel_f64(w, v, f->store_mass_flow, 0, m->n_ch, "channel flow kg/s", -DBL_MAX, DBL_MAX,
+                      0);
+    if (st == PCS_OK)
+        st =
+            fuel_f64(w, v, f->store_pressure, 0, 1, "pressure Pa", 0.0, DBL_MAX, PCS_CHECK_LO_OPEN);
+    if (st == PCS_OK)
+        st = fuel_f64(w, v, f->store_out, 0, PCS_FUEL_OUT_HEAT_TO_COOLANT, "temperature K", t_lo,
+                      t_hi, 0);
+    if (st == PCS_OK)
+        st = fuel_f64(w, v, f->store_out, PCS_FUEL_OUT_HEAT_TO_COOLANT,
+                      PCS_FUEL_OUT_COUNT - PCS_FUEL_OUT_HEAT_TO_COOLANT, "heat W", -DBL_MAX,
+                      DBL_MAX, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_u32(pcs_store_name(w, f->store_flags), "flags (PCS_FUEL_FLAG_* bits)",
+                                pcs_load_view_store(v, f->store_flags), 1, 1, FUEL_FLAGS_ALL + 1u);
+    return st;
+}
+
+static pcs_status register_load_check(pcs_world *w, const pcs_fuel_model *m, const pcs_fuel *f)
+{
+    fuel_check *c = pcs_world_alloc(w, sizeof *c);
+    if (!c)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for the load check");
+    c->m = m;
+    c->ids = *f;
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "u%u.fuel", m->unit_index + 1u);
+    return pcs_load_check_register(w, name, fuel_load_check, c);
+}
+
 static pcs_status check_args(pcs_world *w, uint32_t unit_index, const pcs_fuel_config *cfg,
                              uint32_t power_store, uint32_t power_index, const pcs_fuel *out)
 {
@@ -338,6 +416,8 @@ pcs_status pcs_fuel_build(pcs_world *w, uint32_t unit_index, const pcs_fuel_conf
         st = build_system(w, m, &f, power_store);
     if (st == PCS_OK)
         st = build_channels(w, m, &f);
+    if (st == PCS_OK)
+        st = register_load_check(w, m, &f);
     if (st != PCS_OK)
         return st;
     pcs_fuel_summarise(m);

@@ -1,7 +1,16 @@
 /**
  * @file hyd_build.c
  * @brief Hydraulic network build: validation, stores, sparse pattern, KLU
- *        analysis, commands and channels.
+ *        analysis, commands, channels and the load check of saved state.
+ *
+ * Load check (hyd_load_check): per node, mass within a factor
+ * HYD_DENSITY_FACTOR of rho V (hyd_internal.h argues it; positive and finite),
+ * temperature t_ref + h / cp inside the builder's [273.15, 2000] K and
+ * pressure inside [0, 1e8] Pa (absolute; the builder's largest p_init); per
+ * junction |flow| at most sonic at that density (F rho a A) and valve
+ * position in [0, 1]; pump speeds and targets in [0, 1.5] of rated (the
+ * builder's and the pump command's range); heater and spray power in [0, 1e9]
+ * W and secondary temperature in [273.15, 1e9] K (the command ranges).
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +18,7 @@
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "physics/hyd_internal.h"
 
 pcs_status pcs_hyd_config_default(pcs_hyd_config *cfg)
@@ -218,6 +228,100 @@ static pcs_status copy_arrays(pcs_world *w, pcs_hydraulics *h, const pcs_hyd_con
         h->n_core += c->nodes[i].role == PCS_HYD_CORE;
     }
     return PCS_OK;
+}
+
+/* The geometry-derived Courant cap (hyd_internal.h): F^2 dt a A_j / min(V_from, V_to). */
+static void courant_cap(pcs_world *w, pcs_hydraulics *h)
+{
+    const double f2 = HYD_DENSITY_FACTOR * HYD_DENSITY_FACTOR;
+    double dt = pcs_world_clock(w)->dt_s, worst = 0.0;
+    for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
+        const pcs_hyd_junction *j = &h->junctions[k];
+        double v = pcs_fmin(h->nodes[j->from].volume_m3, h->nodes[j->to].volume_m3);
+        worst = pcs_fmax(worst, f2 * dt * h->cfg.sound_speed_m_s * j->area_m2 / v);
+    }
+    h->courant_max = pcs_fmin(worst, HYD_COURANT_PER_SUBSTEP * (HYD_SUBSTEPS_MAX - 1u));
+}
+
+/* ---- load check ---------------------------------------------------------- */
+
+#define HYD_T_MIN_K 273.15
+#define HYD_T_MAX_K 2000.0
+#define HYD_P_MAX_PA 1e8
+#define HYD_CMD_MAX 1e9 /* heater, spray (W) and secondary temperature (K) commands */
+
+/* v in [lo, hi] (NaN fails), else the load-check message for element i. */
+static pcs_status in_range(const pcs_world *w, uint32_t store, uint32_t i, const char *field,
+                           double v, double lo, double hi)
+{
+    if (v >= lo && v <= hi)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT,
+                         "store '%s' element %u (%s): value %.17g outside [%.9g, "
+                         "%.9g]",
+                         pcs_store_name(w, store), i, field, v, lo, hi);
+}
+
+static pcs_status check_nodes(const pcs_world *w, const pcs_hydraulics *h, const pcs_load_view *v)
+{
+    const pcs_hyd_config *c = &h->cfg;
+    const double *mass = pcs_load_view_store(v, h->s_mass);
+    const double *hh = pcs_load_view_store(v, h->s_enthalpy);
+    const double *p = pcs_load_view_store(v, h->s_pressure);
+    double h_lo = c->cp_j_kg_k * (HYD_T_MIN_K - c->t_ref_k);
+    double h_hi = c->cp_j_kg_k * (HYD_T_MAX_K - c->t_ref_k);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < c->n_nodes; i++) {
+        double m0 = c->rho_kg_m3 * h->nodes[i].volume_m3;
+        st = in_range(w, h->s_mass, i, "mass kg", mass[i], m0 / HYD_DENSITY_FACTOR,
+                      m0 * HYD_DENSITY_FACTOR);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_enthalpy, i, "enthalpy J/kg", hh[i], h_lo, h_hi);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_pressure, i, "pressure Pa", p[i], 0.0, HYD_P_MAX_PA);
+    }
+    return st;
+}
+
+static pcs_status check_junctions(const pcs_world *w, const pcs_hydraulics *h,
+                                  const pcs_load_view *v)
+{
+    const pcs_hyd_config *c = &h->cfg;
+    const double *m = pcs_load_view_store(v, h->s_flow);
+    const double *valve = pcs_load_view_store(v, h->s_valve);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < c->n_junctions; k++) {
+        double sonic =
+            HYD_DENSITY_FACTOR * c->rho_kg_m3 * c->sound_speed_m_s * h->junctions[k].area_m2;
+        st = in_range(w, h->s_flow, k, "mass flow kg/s", m[k], -sonic, sonic);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_valve, k, "valve position", valve[k], 0.0, 1.0);
+    }
+    return st;
+}
+
+static pcs_status hyd_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_hydraulics *h = ctx;
+    pcs_status st = check_nodes(w, h, v);
+    if (st == PCS_OK)
+        st = check_junctions(w, h, v);
+    const double *speed = pcs_load_view_store(v, h->s_speed);
+    const double *target = pcs_load_view_store(v, h->s_motor);
+    for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_pumps; k++) {
+        double top = 1.5 * h->pumps[k].rated_speed_rad_s;
+        st = in_range(w, h->s_speed, k, "pump speed rad/s", speed[k], 0.0, top);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_motor, k, "pump target rad/s", target[k], 0.0, top);
+    }
+    const double *pzr = pcs_load_view_store(v, h->s_pzr);
+    if (st == PCS_OK)
+        st = in_range(w, h->s_pzr, 0, "heater power W", pzr[0], 0.0, HYD_CMD_MAX);
+    if (st == PCS_OK)
+        st = in_range(w, h->s_pzr, 1, "spray power W", pzr[1], 0.0, HYD_CMD_MAX);
+    if (st == PCS_OK)
+        st = in_range(w, h->s_pzr, 2, "secondary temperature K", pzr[2], HYD_T_MIN_K, HYD_CMD_MAX);
+    return st;
 }
 
 /* Column-compressed pattern of the symmetric pressure matrix. Entries are
@@ -501,6 +605,7 @@ pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
     if (st != PCS_OK)
         return st;
     initial_state(w, h);
+    courant_cap(w, h);
     st = build_pattern(w, h);
     if (st == PCS_OK)
         st = analyse(w, h);
@@ -520,6 +625,8 @@ pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
     d.name = sys_name;
     if (st == PCS_OK)
         st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, sys_name, hyd_load_check, h);
     if (st == PCS_OK) {
         pcs_hyd_outputs(w, h);
         *out = h;

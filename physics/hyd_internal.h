@@ -34,7 +34,23 @@ struct pcs_hydraulics {
     klu_numeric *numeric;
     uint32_t *pzr_nodes, n_pzr;
     uint32_t n_core;         /* CORE nodes, which share the core heat equally */
+    double courant_max;      /* largest Courant number the transport accepts (hyd_build.c) */
 };
+
+/*
+ * Ranges a saved state must lie in (hyd_build.c's load check) and that bound
+ * the transport's sub-steps (hyd_solve.c). A node's density mass / V stays
+ * within a factor HYD_DENSITY_FACTOR of the configured rho: the compliance
+ * model is linear (dM = C dp, dM/M = dp / (rho a^2), 2 % at 15 MPa with the
+ * defaults), so a node twice as dense or half as dense is outside it. No flow
+ * is faster than sound at that density: |m_j| <= F rho a A_j. The Courant
+ * number dt |m_j| / M_donor is then at most F^2 dt a A_j / V_donor, which the
+ * build takes over all junctions as courant_max (a geometry-derived cap, at
+ * most 0.9 * (HYD_SUBSTEPS_MAX - 1) so the sub-step count fits any integer).
+ */
+#define HYD_DENSITY_FACTOR 2.0
+#define HYD_SUBSTEPS_MAX 65536u
+#define HYD_COURANT_PER_SUBSTEP 0.9
 
 /* physics/friction.c */
 double pcs_friction_haaland(double re, double rel_roughness);

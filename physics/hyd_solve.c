@@ -135,27 +135,51 @@ static double node_heat(pcs_world *w, const pcs_hydraulics *h, uint32_t i, doubl
     }
 }
 
-static uint32_t subcycles(pcs_world *w, const pcs_hydraulics *h, double dt)
+/*
+ * Sub-steps of the donor-cell transport: ceil(C / 0.9) + 1 for the largest
+ * Courant number C = dt |m_j| / M_donor. Every mass must be positive and
+ * finite and C at most the network's geometry-derived courant_max
+ * (hyd_internal.h), else the tick fails: a tiny mass would ask for millions of
+ * sub-steps, and a zero, negative or NaN one for an undefined cast. The
+ * comparisons are written so that NaN fails them.
+ */
+static pcs_status subcycles(pcs_world *w, const pcs_hydraulics *h, double dt, uint32_t *nsub)
 {
     const double *m = dstore(w, h->s_flow), *mass = dstore(w, h->s_mass);
+    for (int i = 0; i < h->n; i++)
+        if (!(mass[i] > 0.0) || !pcs_isfinite(mass[i]))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "hydraulics unit %u: numeric: node %d mass %g kg is "
+                                 "not positive and finite",
+                                 h->unit + 1, i, mass[i]);
     double worst = 0.0;
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
         const pcs_hyd_junction *j = &h->junctions[k];
         uint32_t donor = m[k] > 0.0 ? j->from : j->to;
         double c = dt * pcs_fabs(m[k]) / mass[donor];
+        if (!(c <= h->courant_max))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "hydraulics unit %u: numeric: junction %u flow %g "
+                                 "kg/s out of node %u mass %g kg gives Courant number %g, above "
+                                 "the network's cap %g",
+                                 h->unit + 1, k, m[k], donor, mass[donor], c, h->courant_max);
         worst = c > worst ? c : worst;
     }
-    return (uint32_t)pcs_ceil(worst / 0.9) + 1u;
+    *nsub = (uint32_t)pcs_ceil(worst / HYD_COURANT_PER_SUBSTEP) + 1u;
+    return PCS_OK;
 }
 
 /* Donor-cell transport of mass and enthalpy, sub-cycled; exactly conservative. */
-static void transport(pcs_world *w, pcs_hydraulics *h, double dt, double core_heat)
+static pcs_status transport(pcs_world *w, pcs_hydraulics *h, double dt, double core_heat)
 {
     double *mass = dstore(w, h->s_mass), *hh = dstore(w, h->s_enthalpy);
     const double *m = dstore(w, h->s_flow);
     double *energy = h->h_new, *sg = dstore(w, h->s_sg_heat);
     double core_share = h->n_core ? core_heat / h->n_core : 0.0;
-    uint32_t nsub = subcycles(w, h, dt);
+    uint32_t nsub = 0;
+    pcs_status st = subcycles(w, h, dt, &nsub);
+    if (st != PCS_OK)
+        return st;
     double dts = dt / nsub, cp = h->cfg.cp_j_kg_k, t_ref = h->cfg.t_ref_k;
     sg[0] = 0.0;
     for (uint32_t s = 0; s < nsub; s++) {
@@ -176,6 +200,7 @@ static void transport(pcs_world *w, pcs_hydraulics *h, double dt, double core_he
         for (int i = 0; i < h->n; i++)
             hh[i] = energy[i] / mass[i];
     }
+    return PCS_OK;
 }
 
 void pcs_hyd_outputs(pcs_world *w, pcs_hydraulics *h)
@@ -210,7 +235,8 @@ pcs_status pcs_hyd_solve(pcs_world *w, void *ctx)
     double core_heat = 0.0;
     if (h->cfg.heat_store != UINT32_MAX)
         core_heat = dstore(w, h->cfg.heat_store)[h->cfg.heat_index];
-    transport(w, h, dt, core_heat);
-    pcs_hyd_outputs(w, h);
-    return PCS_OK;
+    st = transport(w, h, dt, core_heat);
+    if (st == PCS_OK)
+        pcs_hyd_outputs(w, h);
+    return st;
 }

@@ -13,13 +13,25 @@
  * comparison on negated values, -v >= -sp (negation is exact), so each
  * function stores a sign and a signed setpoint. The test is written as
  * !(s*v < s*sp) so that NaN, for which every comparison is false, trips.
+ *
+ * Load check (protection_load_check, run on a staged save before any of it
+ * is applied): the rate ring of a RATE function indexes its history, so its
+ * next slot must be below the function's window W and its sample count at
+ * most W, equal to the slot while the window fills (both 0 for LEVEL
+ * functions); rate history values finite (sensor outputs, clamped to finite
+ * ranges); state words and bypass words only PCS_TRIP_ST_* bits of channels
+ * the function has, a channel bypass leaving at least k channels (as the
+ * command enforces), WARMING only on RATE functions; per unit trip 0 or 1 and
+ * first-out 0 (no trip) or the id + 1 of a function of that unit (with trip 1).
  */
+#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/protection.h"
 #include "pcsim/system.h"
 
@@ -355,6 +367,95 @@ static pcs_status on_reset(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+/* ---- load check -------------------------------------------------------------- */
+
+static pcs_status bad_state(const char *store, uint32_t element, const char *field, uint32_t v,
+                            const char *allowed)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %u; allowed %s", store,
+                         element, field, v, allowed);
+}
+
+/* Channel bits of function f: bit c for each of its n_inputs channels. */
+static uint32_t channel_bits(const pcs_protection *p, uint32_t f)
+{
+    return (1u << p->n_inputs[f]) - 1u;
+}
+
+static pcs_status check_ring(const pcs_protection *p, const uint32_t *ring, uint32_t f)
+{
+    uint32_t w = p->kind[f] == PCS_TRIP_RATE ? p->window[f] : 0u;
+    uint32_t pos = ring[2 * f], held = ring[2 * f + 1];
+    char allowed[96];
+    snprintf(allowed, sizeof allowed, "[0, %u) (function %u's window)", w ? w : 1u, f);
+    if (pos >= (w ? w : 1u))
+        return bad_state("rps.rate_ring", 2 * f, "next slot", pos, allowed);
+    snprintf(allowed, sizeof allowed,
+             "[0, %u] and equal to the next slot %u until the window "
+             "is full",
+             w, pos);
+    if (held > w || (held < w && held != pos))
+        return bad_state("rps.rate_ring", 2 * f + 1, "samples held", held, allowed);
+    return PCS_OK;
+}
+
+static pcs_status check_words(const pcs_protection *p, const uint32_t *word, const uint32_t *bypass,
+                              uint32_t f)
+{
+    uint32_t ch = channel_bits(p, f), byp_ch = ch << PCS_TRIP_ST_BYPASS_SHIFT;
+    uint32_t byp_ok = byp_ch | PCS_TRIP_ST_BYPASSED;
+    uint32_t word_ok = ch | byp_ok | PCS_TRIP_ST_TRIPPED |
+                       (p->kind[f] == PCS_TRIP_RATE ? PCS_TRIP_ST_WARMING : 0u);
+    char allowed[96];
+    snprintf(allowed, sizeof allowed, "bits of mask 0x%x (function %u)", word_ok, f);
+    if (word[f] & ~word_ok)
+        return bad_state("rps.word", f, "state word", word[f], allowed);
+    snprintf(allowed, sizeof allowed, "bits of mask 0x%x, at most %u channels (n - k)", byp_ok,
+             p->n_inputs[f] - p->k[f]);
+    uint32_t chans = (uint32_t)__builtin_popcount(bypass[f] & byp_ch);
+    if ((bypass[f] & ~byp_ok) || p->n_inputs[f] - chans < p->k[f])
+        return bad_state("rps.bypass", f, "bypass word", bypass[f], allowed);
+    return PCS_OK;
+}
+
+static pcs_status check_units(const pcs_protection *p, const uint32_t *trip, const uint32_t *first)
+{
+    pcs_status st = pcs_load_check_u32("rps.trip", "latched trip", trip, p->n_units, 1, 2);
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
+        uint32_t f1 = first[u];
+        int ok = trip[u] ? f1 >= 1 && f1 <= p->n_functions && p->unit[f1 - 1] == u : f1 == 0;
+        if (!ok) {
+            char allowed[96];
+            snprintf(allowed, sizeof allowed, "%s",
+                     trip[u] ? "1 + a function of this unit" : "0 (the unit is not tripped)");
+            st = bad_state("rps.first_out", u, "first-out function + 1", f1, allowed);
+        }
+    }
+    return st;
+}
+
+static pcs_status protection_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_protection *p = ctx;
+    const uint32_t *word = pcs_load_view_store(v, p->id_word);
+    const uint32_t *bypass = pcs_load_view_store(v, p->id_bypass);
+    const uint32_t *ring = pcs_load_view_store(v, p->id_ring);
+    pcs_status st = PCS_OK;
+    for (uint32_t f = 0; st == PCS_OK && f < p->n_functions; f++) {
+        st = check_ring(p, ring, f);
+        if (st == PCS_OK)
+            st = check_words(p, word, bypass, f);
+    }
+    if (st == PCS_OK)
+        st = pcs_load_check_f64(
+            "rps.rate_hist", "past channel value", pcs_load_view_store(v, p->id_hist),
+            pcs_store_bytes(w, p->id_hist) / sizeof(double), 1, -DBL_MAX, DBL_MAX, 0);
+    if (st == PCS_OK)
+        st =
+            check_units(p, pcs_load_view_store(v, p->id_trip), pcs_load_view_store(v, p->id_first));
+    return st;
+}
+
 /* ---- build ------------------------------------------------------------------ */
 
 static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
@@ -544,6 +645,8 @@ pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
         connect_targets(w, p, cfg);
         st = register_system(w, p, sensor_store);
     }
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, "protection", protection_load_check, p);
     if (st != PCS_OK)
         return st;
     pcs_error_clear();

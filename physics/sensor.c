@@ -8,7 +8,15 @@
  * changes lives in STATE stores, so the state hash and save/load see it:
  * value, status, lag, drift offset, drift rate, mode and each sensor's rng.
  * The tick is four plain passes over arrays (see "the tick" below).
+ *
+ * Load check (sensors_load_check, on a staged save before it is applied):
+ * modes are pcs_sensor_mode values; status words hold only PCS_SENSOR_ST_*
+ * bits with a mode field of a mode; lag, drift and drift rate finite, drift
+ * and rate 0 outside DRIFT mode (the command handler keeps them so); once
+ * sampled, each published value inside its sensor's [lo, hi] (the range pass
+ * clamps to it); no rng state all zero (a fixed point seeding never gives).
  */
+#include <float.h>
 #include <math.h> /* NAN and INFINITY only */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +25,7 @@
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/rng.h"
 #include "pcsim/sensor.h"
 #include "pcsim/system.h"
@@ -337,6 +346,87 @@ static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+/* ---- load check ------------------------------------------------------- */
+
+#define STATUS_BITS                                                                                \
+    (PCS_SENSOR_ST_VALID | RANGE_BITS | PCS_SENSOR_ST_FAILED | PCS_SENSOR_ST_MODE_MASK)
+
+static pcs_status bad_f64(const char *store, uint32_t k, const char *field, double v,
+                          const char *allowed)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g; allowed %s",
+                         store, k, field, v, allowed);
+}
+
+static pcs_status check_words(const pcs_sensors *s, const uint32_t *mode, const uint32_t *status)
+{
+    pcs_status st = pcs_load_check_u32("sensors.mode", "failure mode", mode, s->n, 1,
+                                       PCS_SENSOR_FAIL_HIGH + 1u);
+    for (uint32_t k = 0; st == PCS_OK && k < s->n; k++) {
+        uint32_t m = (status[k] & PCS_SENSOR_ST_MODE_MASK) >> PCS_SENSOR_ST_MODE_SHIFT;
+        if ((status[k] & ~STATUS_BITS) || m > PCS_SENSOR_FAIL_HIGH)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store 'sensors.status' element %u (status word): value %u; "
+                               "allowed PCS_SENSOR_ST_* bits (mask 0x%x) with a mode <= %u",
+                               k, status[k], STATUS_BITS, PCS_SENSOR_FAIL_HIGH);
+    }
+    return st;
+}
+
+static pcs_status check_drift(const pcs_sensors *s, const uint32_t *mode, const double *drift,
+                              const double *rate)
+{
+    for (uint32_t k = 0; k < s->n; k++) {
+        int drifting = mode[k] == PCS_SENSOR_DRIFT;
+        if (!pcs_isfinite(drift[k]) || (!drifting && drift[k] != 0.0))
+            return bad_f64("sensors.drift", k, "drift offset", drift[k],
+                           drifting ? "finite" : "0 outside DRIFT mode");
+        if (!pcs_isfinite(rate[k]) || (!drifting && rate[k] != 0.0))
+            return bad_f64("sensors.drift_rate", k, "drift rate per s", rate[k],
+                           drifting ? "finite" : "0 outside DRIFT mode");
+    }
+    return PCS_OK;
+}
+
+static pcs_status check_values(const pcs_sensors *s, const double *value, uint64_t samples)
+{
+    char allowed[96];
+    for (uint32_t k = 0; k < s->n; k++) {
+        double v = value[k];
+        int ok = samples ? v >= s->lo[k] && v <= s->hi[k] : pcs_isfinite(v);
+        if (ok)
+            continue;
+        snprintf(allowed, sizeof allowed, "[%.9g, %.9g] (the sensor's range)", s->lo[k], s->hi[k]);
+        return bad_f64("sensors.value", k, "published value", v, samples ? allowed : "finite");
+    }
+    return PCS_OK;
+}
+
+static pcs_status sensors_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_sensors *s = ctx;
+    const uint32_t *mode = pcs_load_view_store(v, s->id_mode);
+    const uint64_t *samples = pcs_load_view_store(v, s->id_samples);
+    pcs_status st = check_words(s, mode, pcs_load_view_store(v, s->id_status));
+    if (st == PCS_OK)
+        st = check_drift(s, mode, pcs_load_view_store(v, s->id_drift),
+                         pcs_load_view_store(v, s->id_rate));
+    if (st == PCS_OK)
+        st = pcs_load_check_f64("sensors.lag", "lagged value", pcs_load_view_store(v, s->id_lag),
+                                s->n, 1, -DBL_MAX, DBL_MAX, 0);
+    if (st == PCS_OK)
+        st = check_values(s, pcs_load_view_store(v, s->id_value), *samples);
+    const pcs_rng *rng = pcs_load_view_store(v, s->id_rng);
+    for (uint32_t k = 0; st == PCS_OK && k < s->n; k++)
+        if ((rng[k].s[0] | rng[k].s[1] | rng[k].s[2] | rng[k].s[3]) == 0)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store 'sensors.rng' element %u (rng state): all "
+                               "zero; allowed any other state",
+                               k);
+    return st;
+}
+
 /* ---- build ------------------------------------------------------------- */
 
 static char *dup_name(pcs_world *w, const char *name)
@@ -540,6 +630,8 @@ pcs_status pcs_sensors_create(pcs_world *w, const pcs_sensor_config *cfgs, uint3
         st = register_channels(w, s, cfgs);
     if (st == PCS_OK)
         st = register_system(w, s, sources, n_sources);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, "sensors", sensors_load_check, s);
     if (st != PCS_OK)
         return st;
     pcs_error_clear();

@@ -3,13 +3,30 @@
  * @brief Reactor unit: configuration defaults and validation, and the builder
  *        that registers the unit's stores, initial state, systems, job,
  *        commands and channels into a world.
+ *
+ * Load check (unit_load_check, on a staged save before it is applied), the
+ * ranges the builder, the command handlers and the systems' clamps keep:
+ * relative power n in [0, power_limit_fraction] and precursors >= 0, finite;
+ * the cached kinetics modes well formed (valid/has_prev 0 or 1, G + 1 modes,
+ * |rho| < 1, finite roots and step data); reactivities (previous total, bias)
+ * inside (-0.5, 0.5), poison worth in [-1, 0]; decay-heat groups >= 0;
+ * rod positions, commands and drop starts in [0, 1], speeds in (0, 1]
+ * travel/s, each bank's worth equal to its position's (derived, recomputed
+ * here) and the mean in [0, 1]; scram latch and manual request 0 or 1 with a
+ * cause exactly when latched; only PCS_UNIT_FLAG_* bits; published powers in
+ * [0, 2 power_limit_fraction P_nom], n as above, period within
+ * +-PCS_UNIT_PERIOD_INF_S; boron in [0, 10000] ppm; temperatures in [273.15,
+ * 1e4] K (1e4 K: twice the largest fuel_temp_limit_k, 5000 K). The xenon
+ * stores are checked by the xenon job (xenon.c), which owns their meaning.
  */
+#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "physics/unit_internal.h"
 #include "pcsim/channel.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 
 /* ---- configuration ------------------------------------------------------- */
@@ -356,6 +373,188 @@ static pcs_status unit_channels_register(pcs_world *w, const pcs_unit *u)
     return PCS_OK;
 }
 
+/* ---- load check ----------------------------------------------------------- */
+
+#define UNIT_T_MIN_K 273.15
+#define UNIT_T_MAX_K 1e4
+#define UNIT_FLAGS_ALL                                                                             \
+    (PCS_UNIT_FLAG_SCRAMMED | PCS_UNIT_FLAG_RODS_MOVING | PCS_UNIT_FLAG_TRIP_REQUEST |             \
+     PCS_UNIT_FLAG_KINETICS_RANGE | PCS_UNIT_FLAG_SUBCRITICAL | PCS_UNIT_FLAG_PROMPT_CRITICAL |    \
+     PCS_UNIT_FLAG_HEAT_RANGE)
+
+/* Elements [i0, i0 + n) of store @p id inside [lo, hi] (NaN fails); flags as
+ * pcs_load_check_f64, whose message this repeats with the true element. */
+static pcs_status unit_range(const pcs_world *w, uint32_t id, const double *x, uint32_t i0,
+                             uint32_t n, const char *field, double lo, double hi, unsigned flags)
+{
+    for (uint32_t i = i0; i < i0 + n; i++) {
+        double v = x[i];
+        int lo_ok = (flags & PCS_CHECK_LO_OPEN) ? v > lo : v >= lo;
+        int hi_ok = (flags & PCS_CHECK_HI_OPEN) ? v < hi : v <= hi;
+        if (lo_ok && hi_ok && pcs_isfinite(v))
+            continue;
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "store '%s' element %u (%s): value %.17g outside "
+                             "%c%.9g, %.9g%c",
+                             pcs_store_name(w, id), i, field, v,
+                             (flags & PCS_CHECK_LO_OPEN) ? '(' : '[', lo, hi,
+                             (flags & PCS_CHECK_HI_OPEN) ? ')' : ']');
+    }
+    return PCS_OK;
+}
+
+static pcs_status unit_bad_u32(const pcs_world *w, uint32_t id, uint32_t i, const char *field,
+                               uint32_t v, const char *allowed)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %u; allowed %s",
+                         pcs_store_name(w, id), i, field, v, allowed);
+}
+
+/* The kinetics cache: a wrong one is re-solved only when rho moves, so its
+ * shape and numbers must be ones a solve leaves. */
+static pcs_status unit_check_modes(const pcs_world *w, const pcs_unit *u, const pcs_kin_modes *m)
+{
+    uint32_t modes = u->cfg.kinetics.n_groups + 1u, id = u->id.kin_modes;
+    if (m->valid > 1u || m->has_prev > 1u || m->reserved != 0u)
+        return unit_bad_u32(w, id, 0, "valid / has_prev / reserved",
+                            m->valid | m->has_prev << 1 | m->reserved << 2,
+                            "valid and has_prev 0 or 1, reserved 0");
+    if (m->valid && m->n_modes != modes)
+        return unit_bad_u32(w, id, 0, "n_modes", m->n_modes, "G + 1 while valid");
+    if (m->n_modes > PCS_KIN_MAX_MODES)
+        return unit_bad_u32(w, id, 0, "n_modes", m->n_modes, "at most PCS_KIN_MAX_MODES");
+    int ok = pcs_fabs(m->rho) < 1.0 && pcs_isfinite(m->rho_prev) && m->h_s >= 0.0 &&
+             pcs_isfinite(m->h_s);
+    for (uint32_t k = 0; ok && k < m->n_modes; k++) {
+        double sum = m->omega[k] + m->norm[k] + m->ew[k] + m->p1[k] + m->p2[k] + m->ramp[k] +
+                     m->omega_prev[k];
+        for (uint32_t i = 0; i < u->cfg.kinetics.n_groups; i++)
+            sum += m->g[k][i];
+        ok = pcs_isfinite(sum) && m->ew[k] >= 0.0;
+    }
+    if (!ok)
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "store '%s' element 0 (kinetics modes): rho %g, step "
+                             "%g s or a root's data is not finite; allowed |rho| < 1, finite",
+                             pcs_store_name(w, id), m->rho, m->h_s);
+    return PCS_OK;
+}
+
+static pcs_status unit_check_kinetics(const pcs_world *w, const pcs_unit *u, const pcs_load_view *v)
+{
+    const unit_stores *s = &u->id;
+    const double *y = pcs_load_view_store(v, s->kin_y), *aux = pcs_load_view_store(v, s->kin_aux);
+    const double lim = u->cfg.power_limit_fraction;
+    pcs_status st = unit_range(w, s->kin_y, y, 0, 1, "relative power n", 0.0, lim, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->kin_y, y, 1, u->cfg.kinetics.n_groups, "precursors", 0.0, DBL_MAX, 0);
+    if (st == PCS_OK)
+        st = unit_check_modes(w, u, pcs_load_view_store(v, s->kin_modes));
+    if (st == PCS_OK)
+        st = unit_range(w, s->kin_aux, aux, UNIT_AUX_RHO_PREV, 1, "previous reactivity", -0.5, 0.5,
+                        PCS_CHECK_LO_OPEN | PCS_CHECK_HI_OPEN);
+    if (st == PCS_OK)
+        st = unit_range(w, s->kin_aux, aux, UNIT_AUX_SCRAM_T, 1, "time since scram s", 0.0, DBL_MAX,
+                        0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->kin_aux, aux, UNIT_AUX_POISON_PREV, 1, "poison reactivity", -1.0, 0.0,
+                        0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->dh, pcs_load_view_store(v, s->dh), 0, PCS_DH_GROUPS,
+                        "decay-heat group power W", 0.0, DBL_MAX, 0);
+    return st;
+}
+
+static pcs_status unit_check_rods(const pcs_world *w, const pcs_unit *u, const pcs_load_view *v)
+{
+    const unit_stores *s = &u->id;
+    uint32_t nb = u->cfg.n_banks;
+    const double *pos = pcs_load_view_store(v, s->rods_pos);
+    const double *rho = pcs_load_view_store(v, s->rods_rho);
+    pcs_status st = unit_range(w, s->rods_pos, pos, 0, nb, "position", 0.0, 1.0, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->rods_cmd, pcs_load_view_store(v, s->rods_cmd), 0, nb,
+                        "commanded position", 0.0, 1.0, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->rods_start, pcs_load_view_store(v, s->rods_start), 0, nb,
+                        "drop start position", 0.0, 1.0, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->rods_speed, pcs_load_view_store(v, s->rods_speed), 0, nb,
+                        "speed travel/s", 0.0, 1.0, PCS_CHECK_LO_OPEN);
+    if (st == PCS_OK)
+        st = unit_range(w, s->rods_mean, pcs_load_view_store(v, s->rods_mean), 0, 1,
+                        "worth-weighted mean position", 0.0, 1.0, 0);
+    for (uint32_t b = 0; st == PCS_OK && b < nb; b++) {
+        double want = pcs_rod_reactivity(&u->cfg.banks[b], pos[b]);
+        st = unit_range(w, s->rods_rho, rho, b, 1, "bank worth at its position", want, want, 0);
+    }
+    return st;
+}
+
+static pcs_status unit_check_words(const pcs_world *w, const pcs_unit *u, const pcs_load_view *v)
+{
+    const unit_stores *s = &u->id;
+    const uint32_t *scram = pcs_load_view_store(v, s->scram);
+    const uint32_t *flags = pcs_load_view_store(v, s->flags);
+    if (scram[UNIT_SCRAM_LATCHED] > 1u)
+        return unit_bad_u32(w, s->scram, UNIT_SCRAM_LATCHED, "latched", scram[UNIT_SCRAM_LATCHED],
+                            "0 or 1");
+    if ((scram[UNIT_SCRAM_CAUSE] != 0u) != (scram[UNIT_SCRAM_LATCHED] != 0u))
+        return unit_bad_u32(w, s->scram, UNIT_SCRAM_CAUSE, "cause", scram[UNIT_SCRAM_CAUSE],
+                            "non-zero exactly while latched");
+    if (scram[UNIT_SCRAM_MANUAL] > 1u)
+        return unit_bad_u32(w, s->scram, UNIT_SCRAM_MANUAL, "manual request",
+                            scram[UNIT_SCRAM_MANUAL], "0 or 1");
+    if (flags[0] & ~UNIT_FLAGS_ALL)
+        return unit_bad_u32(w, s->flags, 0, "flags", flags[0], "PCS_UNIT_FLAG_* bits (0x7f)");
+    return PCS_OK;
+}
+
+static pcs_status unit_check_outputs(const pcs_world *w, const pcs_unit *u, const pcs_load_view *v)
+{
+    const unit_stores *s = &u->id;
+    const double *out = pcs_load_view_store(v, s->out), *rho = pcs_load_view_store(v, s->rho);
+    const double lim = u->cfg.power_limit_fraction, p_max = 2.0 * lim * u->cfg.nominal_power_w;
+    pcs_status st = unit_range(w, s->out, out, UNIT_OUT_POWER, 3, "power W", 0.0, p_max, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->out, out, UNIT_OUT_RHO, 1, "reactivity", -0.5, 0.5,
+                        PCS_CHECK_LO_OPEN | PCS_CHECK_HI_OPEN);
+    if (st == PCS_OK)
+        st = unit_range(w, s->out, out, UNIT_OUT_PERIOD, 1, "period s", -PCS_UNIT_PERIOD_INF_S,
+                        PCS_UNIT_PERIOD_INF_S, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->out, out, UNIT_OUT_N, 1, "relative power n", 0.0, lim, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->out, out, UNIT_OUT_POWER_AVG, 1, "tick-average power W", 0.0, p_max,
+                        0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->rho, rho, 0, UNIT_RHO_LEN, "reactivity term", -DBL_MAX, DBL_MAX, 0);
+    if (st == PCS_OK)
+        st = unit_range(w, s->rho, rho, UNIT_RHO_BIAS, 1, "bias", -0.5, 0.5,
+                        PCS_CHECK_LO_OPEN | PCS_CHECK_HI_OPEN);
+    if (st == PCS_OK)
+        st = unit_range(w, s->boron, pcs_load_view_store(v, s->boron), 0, 1, "boron ppm", 0.0,
+                        10000.0, 0);
+    const uint32_t temps[] = {s->fuel_t_avg, s->fuel_t_max, s->coolant_t_avg};
+    for (size_t i = 0; st == PCS_OK && i < sizeof temps / sizeof temps[0]; i++)
+        st = unit_range(w, temps[i], pcs_load_view_store(v, temps[i]), 0, 1, "temperature K",
+                        UNIT_T_MIN_K, UNIT_T_MAX_K, 0);
+    return st;
+}
+
+static pcs_status unit_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_unit *u = ctx;
+    pcs_status st = unit_check_kinetics(w, u, v);
+    if (st == PCS_OK)
+        st = unit_check_rods(w, u, v);
+    if (st == PCS_OK)
+        st = unit_check_words(w, u, v);
+    if (st == PCS_OK)
+        st = unit_check_outputs(w, u, v);
+    return st;
+}
+
 /* ---- build --------------------------------------------------------------- */
 
 static pcs_status unit_check_target(pcs_world *w, uint32_t index)
@@ -416,6 +615,8 @@ pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_unit_conf
         st = pcs_unit_commands_register(w, u);
     if (st == PCS_OK)
         st = unit_channels_register(w, u);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, u->prefix, unit_load_check, u);
     if (st == PCS_OK && out)
         *out = u;
     return st;

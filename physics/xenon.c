@@ -12,12 +12,27 @@
  *
  * phi(k, h) = (1 - e^{-k h})/k (h at k = 0, also for k < 0). k2 may be 0
  * (samarium at zero power) and k2 - k1 may be 0 or negative.
+ *
+ * Load check (xe_load_check, on a staged save before it is applied) of the
+ * state store, the power store and the job's saved input. Concentrations
+ * start at an equilibrium and follow linear chains driven by p <= P_MAX, so
+ * they stay in [0, their equilibrium at P_MAX]: i <= g_I P/l_I, x <= (g_I +
+ * g_X) P/l_X, pm <= g_Pm P/l_Pm, and sm + pm only grows while sm is below
+ * its power-independent equilibrium g_Pm/(s_Sm phi_nom), so sm <= that +
+ * pm's bound. P_MAX = XE_P_REL_MAX = 1000, the largest power_limit_fraction a
+ * unit admits (unit.c), as this model does not know its unit's limit. The
+ * worths must be the ones the concentrations give (recomputed). Power store:
+ * a sample count >= 0 and a sum in [0, P_MAX count]; job input: p_avg in
+ * [0, P_MAX], h_s the SLOW step (0 only for a job never submitted).
  */
+#include <float.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pcsim/job.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "pcsim/xenon.h"
 
@@ -128,6 +143,8 @@ typedef struct xe_job {
     pcs_xenon_params params;
     uint32_t state_store;
     uint32_t power_store;
+    uint32_t job_id;
+    char name[PCS_NAME_MAX]; /* the job's name, for load-check messages */
 } xe_job;
 
 typedef struct xe_job_input {
@@ -171,6 +188,82 @@ static pcs_status xe_merge(pcs_world *w, void *ctx, const void *input, void *con
     return PCS_OK;
 }
 
+/* ---- load check ---------------------------------------------------------- */
+
+#define XE_P_REL_MAX 1000.0
+#define XE_ROUNDING (1.0 + 1e-9) /* the closed-form step's rounding above a bound */
+
+static pcs_status xe_bad(const char *where, uint32_t i, const char *field, double v, double lo,
+                         double hi)
+{
+    return pcs_error_set(PCS_E_CORRUPT,
+                         "store '%s' element %u (%s): value %.17g outside [%.9g, %.9g]", where, i,
+                         field, v, lo, hi);
+}
+
+/* A pcs_xenon_state (6 doubles) as staged, named @p where for messages. */
+static pcs_status xe_check_state(const pcs_xenon_params *p, const pcs_xenon_state *s,
+                                 const char *where)
+{
+    double pm_max = p->yield_pm * XE_P_REL_MAX / p->lambda_pm;
+    double burn_sm = p->sigma_sm_cm2 * p->flux_nominal;
+    const struct {
+        const char *field;
+        double v, hi;
+    } c[] = {
+        {"iodine s", s->iodine, p->yield_i * XE_P_REL_MAX / p->lambda_i},
+        {"xenon s", s->xenon, (p->yield_i + p->yield_xe) * XE_P_REL_MAX / p->lambda_xe},
+        {"promethium s", s->promethium, pm_max},
+        {"samarium s", s->samarium, burn_sm > 0.0 ? p->yield_pm / burn_sm + pm_max : DBL_MAX},
+    };
+    for (uint32_t i = 0; i < 4; i++) {
+        double hi = c[i].hi < DBL_MAX / XE_ROUNDING ? c[i].hi * XE_ROUNDING : DBL_MAX;
+        if (!(c[i].v >= 0.0 && c[i].v <= hi))
+            return xe_bad(where, i, c[i].field, c[i].v, 0.0, hi);
+    }
+    pcs_xenon_state want = *s;
+    xe_worths(p, &want);
+    if (!(s->rho_xe == want.rho_xe))
+        return xe_bad(where, 4, "xenon worth of the saved xenon", s->rho_xe, want.rho_xe,
+                      want.rho_xe);
+    if (!(s->rho_sm == want.rho_sm))
+        return xe_bad(where, 5, "samarium worth of the saved samarium", s->rho_sm, want.rho_sm,
+                      want.rho_sm);
+    return PCS_OK;
+}
+
+static pcs_status xe_check_input(const pcs_world *w, const xe_job *j, const xe_job_input *in,
+                                 int pending)
+{
+    char where[PCS_NAME_MAX + 8];
+    snprintf(where, sizeof where, "job:%s", j->name);
+    pcs_status st = xe_check_state(&j->params, &in->state, where);
+    if (st == PCS_OK && !(in->p_avg >= 0.0 && in->p_avg <= XE_P_REL_MAX))
+        st = xe_bad(where, 6, "average relative power", in->p_avg, 0.0, XE_P_REL_MAX);
+    double h = pcs_clock_domain_step_s(pcs_world_clock(w), PCS_DOMAIN_SLOW);
+    if (st == PCS_OK && !(in->h_s == h || (!pending && in->h_s == 0.0)))
+        st = xe_bad(where, 7, "step s (the SLOW step; 0 before a first submit)", in->h_s, h, h);
+    return st;
+}
+
+static pcs_status xe_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const xe_job *j = ctx;
+    pcs_status st = xe_check_state(&j->params, pcs_load_view_store(v, j->state_store),
+                                   pcs_store_name(w, j->state_store));
+    const double *pw = pcs_load_view_store(v, j->power_store);
+    const char *pname = pcs_store_name(w, j->power_store);
+    if (st == PCS_OK && !(pw[1] >= 0.0 && pw[1] <= DBL_MAX && pw[1] == pcs_floor(pw[1])))
+        st = xe_bad(pname, 1, "power sample count (a whole number)", pw[1], 0.0, DBL_MAX);
+    if (st == PCS_OK && !(pw[0] >= 0.0 && pw[0] <= XE_P_REL_MAX * pw[1]))
+        st = xe_bad(pname, 0, "sum of relative power samples", pw[0], 0.0, XE_P_REL_MAX * pw[1]);
+    int pending = 0;
+    const xe_job_input *in = pcs_load_view_job(v, j->job_id, &pending);
+    if (st == PCS_OK)
+        st = xe_check_input(w, j, in, pending);
+    return st;
+}
+
 pcs_status pcs_xenon_job_register(pcs_world *w, const char *name, const pcs_xenon_params *p,
                                   uint32_t state_store, uint32_t power_store, uint32_t phase,
                                   uint32_t *job_id)
@@ -202,5 +295,11 @@ pcs_status pcs_xenon_job_register(pcs_world *w, const char *name, const pcs_xeno
         .merge = xe_merge,
         .ctx = j,
     };
-    return pcs_job_register(w, &d, job_id);
+    snprintf(j->name, sizeof j->name, "%s", name ? name : "");
+    st = pcs_job_register(w, &d, &j->job_id);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, xe_load_check, j);
+    if (st == PCS_OK && job_id)
+        *job_id = j->job_id;
+    return st;
 }

@@ -8,13 +8,19 @@
  * then exactly 0. That keeps the boundary conservative and lets the row loop
  * run on any number of OpenMP threads with bit-identical results: no cell
  * reads anything another thread writes, and no reduction is involved.
+ *
+ * Load check (registered worlds): the header's buffer index 0 or 1 and pad
+ * 0; every value of both fields finite (pcs_diffusion_set admits any finite
+ * value, and the step, a convex combination for coeff <= 0.25, keeps them).
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/models/model_common.h"
 #include "pcsim/diffusion.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 
 struct pcs_diffusion {
     uint32_t nx, ny;
@@ -26,6 +32,7 @@ struct pcs_diffusion {
     pcs_model_header own_hdr;
     double *owned[2]; /* malloc'd fields (NULL once registered) */
     int registered;
+    uint32_t id_hdr, id_u[2]; /* STATE store ids once registered */
 };
 
 pcs_status pcs_diffusion_config_default(pcs_diffusion_config *cfg)
@@ -203,6 +210,17 @@ static pcs_status diffusion_system(pcs_world *w, void *ctx)
     return pcs_diffusion_step(ctx);
 }
 
+static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_diffusion *m = ctx;
+    size_t n = (size_t)m->nx * m->ny;
+    pcs_status st = pcs_model_header_check(m->name, pcs_load_view_store(v, m->id_hdr));
+    for (int b = 0; st == PCS_OK && b < 2; b++)
+        st = pcs_load_check_f64(pcs_store_name(w, m->id_u[b]), "value",
+                                pcs_load_view_store(v, m->id_u[b]), n, 1, -DBL_MAX, DBL_MAX, 0);
+    return st;
+}
+
 pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
 {
     static const char fn[] = "pcs_diffusion_register";
@@ -212,9 +230,9 @@ pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stag
         return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
     size_t n = (size_t)m->nx * m->ny;
     pcs_model_part parts[3] = {
-        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL},
-        {"u0", sizeof(double), n, PCS_STORE_STATE_F64, NULL},
-        {"u1", sizeof(double), n, PCS_STORE_STATE_F64, NULL},
+        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"u0", sizeof(double), n, PCS_STORE_STATE_F64, NULL, 0},
+        {"u1", sizeof(double), n, PCS_STORE_STATE_F64, NULL, 0},
     };
     pcs_status st =
         pcs_model_register_parts(w, m->name, parts, 3, diffusion_system, m, stage, priority);
@@ -231,5 +249,8 @@ pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stag
     free(m->owned[1]);
     m->owned[0] = m->owned[1] = NULL;
     m->registered = 1;
-    return PCS_OK;
+    m->id_hdr = parts[0].id;
+    m->id_u[0] = parts[1].id;
+    m->id_u[1] = parts[2].id;
+    return pcs_load_check_register(w, m->name, diffusion_load_check, m);
 }

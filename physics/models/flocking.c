@@ -15,13 +15,20 @@
  * Mirror symmetry: the domain is centred on 0, the wrap test is symmetric
  * (x > w/2 or x < -w/2), and every formula commutes with negation, so two
  * agents that mirror each other in x stay exact mirrors.
+ *
+ * Load check (registered worlds): the header's buffer index 0 or 1 and pad
+ * 0; both buffers finite; in the current one every agent inside the domain
+ * ([-w/2, w/2] x [-h/2, h/2]: the wrap keeps it closed) with a speed of at
+ * most max_speed (the step's cap, with a rounding ulp).
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/models/model_common.h"
 #include "pcsim/flocking.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/rng.h"
 
 enum { FX = 0, FY = 1, FVX = 2, FVY = 3, FIELDS = 4 };
@@ -45,6 +52,7 @@ struct pcs_flocking {
     uint32_t *cursor; /* ncells: fill position during the sort */
     void *owned[5];
     int registered;
+    uint32_t id_hdr, id_agents; /* STATE store ids once registered */
 };
 
 static double *flock_field(const pcs_flocking *m, uint32_t buf, int field)
@@ -440,6 +448,41 @@ static pcs_status flocking_system(pcs_world *w, void *ctx)
     return pcs_flocking_step(ctx);
 }
 
+static pcs_status agent_check(const pcs_flocking *m, const double *a, uint32_t cur, uint32_t i)
+{
+    size_t base = (size_t)cur * FIELDS * m->n;
+    const double half[2] = {m->half_w, m->half_h};
+    char allowed[64];
+    for (int f = FX; f <= FY; f++) {
+        double x = a[base + (size_t)f * m->n + i];
+        snprintf(allowed, sizeof allowed, "[%.9g, %.9g] (the domain)", -half[f], half[f]);
+        if (!(x >= -half[f] && x <= half[f]))
+            return pcs_model_bad(m->name, "agents", base + (size_t)f * m->n + i,
+                                 f == FX ? "x m" : "y m", x, allowed);
+    }
+    double vx = a[base + (size_t)FVX * m->n + i], vy = a[base + (size_t)FVY * m->n + i];
+    double speed = pcs_sqrt(vx * vx + vy * vy);
+    snprintf(allowed, sizeof allowed, "[0, %.9g] m/s (max_speed)", m->max_speed);
+    if (!(speed <= m->max_speed * (1.0 + 1e-12)))
+        return pcs_model_bad(m->name, "agents", base + (size_t)FVX * m->n + i, "speed m/s", speed,
+                             allowed);
+    return PCS_OK;
+}
+
+static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_flocking *m = ctx;
+    const pcs_model_header *h = pcs_load_view_store(v, m->id_hdr);
+    const double *a = pcs_load_view_store(v, m->id_agents);
+    pcs_status st = pcs_model_header_check(m->name, h);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64(pcs_store_name(w, m->id_agents), "agent field", a,
+                                (size_t)2 * FIELDS * m->n, 1, -DBL_MAX, DBL_MAX, 0);
+    for (uint32_t i = 0; st == PCS_OK && i < m->n; i++)
+        st = agent_check(m, a, h->cur, i);
+    return st;
+}
+
 pcs_status pcs_flocking_register(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
 {
     static const char fn[] = "pcs_flocking_register";
@@ -449,12 +492,12 @@ pcs_status pcs_flocking_register(pcs_world *w, pcs_flocking *m, pcs_stage stage,
         return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
     size_t ncells = (size_t)m->ncx * m->ncy;
     pcs_model_part parts[6] = {
-        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL},
-        {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64, NULL},
-        {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL},
-        {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL},
-        {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL},
-        {"cursor", sizeof(uint32_t), ncells, PCS_STORE_SCRATCH, NULL},
+        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64, NULL, 0},
+        {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, 0},
+        {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, 0},
+        {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL, 0},
+        {"cursor", sizeof(uint32_t), ncells, PCS_STORE_SCRATCH, NULL, 0},
     };
     pcs_status st =
         pcs_model_register_parts(w, m->name, parts, 6, flocking_system, m, stage, priority);
@@ -473,5 +516,7 @@ pcs_status pcs_flocking_register(pcs_world *w, pcs_flocking *m, pcs_stage stage,
         m->owned[i] = NULL;
     }
     m->registered = 1;
-    return PCS_OK;
+    m->id_hdr = parts[0].id;
+    m->id_agents = parts[1].id;
+    return pcs_load_check_register(w, m->name, flocking_load_check, m);
 }

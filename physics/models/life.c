@@ -9,12 +9,17 @@
  * edge columns look at the boundary rule. Each output cell depends only on the
  * previous buffer, so the row loop can run on OpenMP threads with results
  * independent of the thread count.
+ *
+ * Load check (registered worlds): the header's buffer index 0 or 1 and pad
+ * 0; every cell of both buffers 0 or 1 (the neighbour sums add cells, so any
+ * other byte would miscount).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/models/model_common.h"
 #include "pcsim/life.h"
+#include "pcsim/persist.h"
 
 struct pcs_life {
     uint32_t width, height;
@@ -27,6 +32,7 @@ struct pcs_life {
     uint8_t *owned[2];
     uint8_t *zero_row; /* width zero bytes: the dead world beyond the edge */
     int registered;
+    uint32_t id_hdr, id_c[2]; /* STATE store ids once registered */
 };
 
 pcs_status pcs_life_config_default(pcs_life_config *cfg)
@@ -279,6 +285,21 @@ static pcs_status life_system(pcs_world *w, void *ctx)
     return pcs_life_step(ctx);
 }
 
+static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_life *m = ctx;
+    size_t n = (size_t)m->width * m->height;
+    pcs_status st = pcs_model_header_check(m->name, pcs_load_view_store(v, m->id_hdr));
+    for (int b = 0; st == PCS_OK && b < 2; b++) {
+        const uint8_t *c = pcs_load_view_store(v, m->id_c[b]);
+        for (size_t i = 0; i < n; i++)
+            if (c[i] > 1u)
+                return pcs_model_bad(m->name, b ? "c1" : "c0", i, "cell", c[i], "0 or 1");
+    }
+    return st;
+}
+
 pcs_status pcs_life_register(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
 {
     static const char fn[] = "pcs_life_register";
@@ -288,9 +309,9 @@ pcs_status pcs_life_register(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t
         return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
     size_t n = (size_t)m->width * m->height;
     pcs_model_part parts[3] = {
-        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL},
-        {"c0", 1, n, PCS_STORE_STATE, NULL},
-        {"c1", 1, n, PCS_STORE_STATE, NULL},
+        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"c0", 1, n, PCS_STORE_STATE, NULL, 0},
+        {"c1", 1, n, PCS_STORE_STATE, NULL, 0},
     };
     pcs_status st = pcs_model_register_parts(w, m->name, parts, 3, life_system, m, stage, priority);
     if (st != PCS_OK)
@@ -305,5 +326,8 @@ pcs_status pcs_life_register(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t
     free(m->owned[1]);
     m->owned[0] = m->owned[1] = NULL;
     m->registered = 1;
-    return PCS_OK;
+    m->id_hdr = parts[0].id;
+    m->id_c[0] = parts[1].id;
+    m->id_c[1] = parts[2].id;
+    return pcs_load_check_register(w, m->name, life_load_check, m);
 }

@@ -58,6 +58,7 @@ typedef struct pcs_model_part {
     size_t count;        /**< elements */
     pcs_store_kind kind; /**< STATE (hashed) or SCRATCH */
     void *data;          /**< out: the store's memory */
+    uint32_t id;         /**< out: the store's id (for load checks) */
 } pcs_model_part;
 
 /** Most stores one model registers. */
@@ -83,6 +84,7 @@ static inline pcs_status pcs_model_register_parts(pcs_world *w, const char *inst
                                         parts[i].count, parts[i].kind, &ids[i], &parts[i].data);
         if (st != PCS_OK)
             return st;
+        parts[i].id = ids[i];
     }
     pcs_system_desc desc = {.name = instance,
                             .stage = stage,
@@ -101,5 +103,26 @@ typedef struct pcs_model_header {
     uint32_t pad;   /**< always 0: the struct is hashed byte for byte */
     uint64_t steps; /**< steps taken since creation */
 } pcs_model_header;
+
+/**
+ * Load-check message for element @p i of store "<instance>.<part>": the field,
+ * the value and what is allowed. @return PCS_E_CORRUPT.
+ */
+static inline pcs_status pcs_model_bad(const char *instance, const char *part, size_t i,
+                                       const char *field, double v, const char *allowed)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s.%s' element %zu (%s): value %.17g; allowed %s",
+                         instance, part, i, field, v, allowed);
+}
+
+/** A staged pcs_model_header: cur 0 or 1, pad 0 (steps is any count). */
+static inline pcs_status pcs_model_header_check(const char *instance, const pcs_model_header *h)
+{
+    if (h->cur > 1u)
+        return pcs_model_bad(instance, "hdr", 0, "cur", h->cur, "0 or 1");
+    if (h->pad != 0u)
+        return pcs_model_bad(instance, "hdr", 0, "pad", h->pad, "0");
+    return PCS_OK;
+}
 
 #endif

@@ -6,12 +6,18 @@
  * and the (constant during a step) cell map: no double buffer is needed and
  * the update order is irrelevant. Motion is split into unit moves per axis
  * (see particles.h) so that every bounce is decided by one cell lookup.
+ *
+ * Load check (registered worlds): count at most the capacity, pad 0; cells 0
+ * or 1; every live particle inside the grid, off obstacles, with each
+ * velocity component within +-PCS_PARTICLES_SPEED_MAX (as pcs_particles_add
+ * requires; a step keeps all three).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/models/model_common.h"
 #include "pcsim/particles.h"
+#include "pcsim/persist.h"
 
 typedef struct particles_header {
     uint32_t count;
@@ -32,6 +38,7 @@ struct pcs_particles {
     particle *parts;
     void *owned[2];
     int registered;
+    uint32_t id_hdr, id_cells, id_parts; /* STATE store ids once registered */
 };
 
 pcs_status pcs_particles_config_default(pcs_particles_config *cfg)
@@ -290,6 +297,51 @@ static pcs_status particles_system(pcs_world *w, void *ctx)
     return pcs_particles_step(ctx);
 }
 
+static pcs_status particle_check(const pcs_particles *m, const uint8_t *cells, const particle *q,
+                                 uint32_t i)
+{
+    const int32_t s = PCS_PARTICLES_SPEED_MAX;
+    char allowed[64];
+    snprintf(allowed, sizeof allowed, "[0, %u)", m->width);
+    if (q->x < 0 || (uint32_t)q->x >= m->width)
+        return pcs_model_bad(m->name, "parts", i, "x", q->x, allowed);
+    snprintf(allowed, sizeof allowed, "[0, %u)", m->height);
+    if (q->y < 0 || (uint32_t)q->y >= m->height)
+        return pcs_model_bad(m->name, "parts", i, "y", q->y, allowed);
+    if (q->vx < -s || q->vx > s || q->vy < -s || q->vy > s)
+        return pcs_model_bad(m->name, "parts", i, q->vx < -s || q->vx > s ? "vx" : "vy",
+                             q->vx < -s || q->vx > s ? q->vx : q->vy, "[-64, 64]");
+    if (cells[(size_t)q->y * m->width + (size_t)q->x])
+        return pcs_model_bad(m->name, "parts", i, "cell under the particle", 1.0,
+                             "0 (no particle on an obstacle)");
+    return PCS_OK;
+}
+
+static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_particles *m = ctx;
+    const particles_header *h = pcs_load_view_store(v, m->id_hdr);
+    const uint8_t *cells = pcs_load_view_store(v, m->id_cells);
+    const particle *parts = pcs_load_view_store(v, m->id_parts);
+    char allowed[64];
+    snprintf(allowed, sizeof allowed, "[0, %u] (max_particles)", m->capacity);
+    if (h->count > m->capacity)
+        return pcs_model_bad(m->name, "hdr", 0, "count", h->count, allowed);
+    if (h->pad != 0u)
+        return pcs_model_bad(m->name, "hdr", 0, "pad", h->pad, "0");
+    size_t n = (size_t)m->width * m->height;
+    for (size_t i = 0; i < n; i++)
+        if (cells[i] > 1u)
+            return pcs_model_bad(m->name, "cells", i, "cell", cells[i], "0 or 1");
+    for (uint32_t i = 0; i < h->count; i++) {
+        pcs_status st = particle_check(m, cells, &parts[i], i);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
 pcs_status pcs_particles_register(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
 {
     static const char fn[] = "pcs_particles_register";
@@ -299,9 +351,9 @@ pcs_status pcs_particles_register(pcs_world *w, pcs_particles *m, pcs_stage stag
         return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
     size_t ncells = (size_t)m->width * m->height;
     pcs_model_part parts[3] = {
-        {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, NULL},
-        {"cells", 1, ncells, PCS_STORE_STATE, NULL},
-        {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, NULL},
+        {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"cells", 1, ncells, PCS_STORE_STATE, NULL, 0},
+        {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, NULL, 0},
     };
     pcs_status st =
         pcs_model_register_parts(w, m->name, parts, 3, particles_system, m, stage, priority);
@@ -317,5 +369,8 @@ pcs_status pcs_particles_register(pcs_world *w, pcs_particles *m, pcs_stage stag
     free(m->owned[1]);
     m->owned[0] = m->owned[1] = NULL;
     m->registered = 1;
-    return PCS_OK;
+    m->id_hdr = parts[0].id;
+    m->id_cells = parts[1].id;
+    m->id_parts = parts[2].id;
+    return pcs_load_check_register(w, m->name, particles_load_check, m);
 }

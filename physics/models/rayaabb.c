@@ -10,12 +10,19 @@
  * PCS_RAYAABB_COORD_MAX, (bound - origin) is finite, and dividing it by a
  * non-zero component gives a finite or infinite t but never NaN; a slab that
  * starts at t = +inf lies beyond DBL_MAX and is reported as a miss.
+ *
+ * Load check (registered worlds): ray and box counts at most the capacities;
+ * every live ray and box passes the init functions' rules (coordinates
+ * within PCS_RAYAABB_COORD_MAX, a non-zero direction, no inverted box); every
+ * live ray's hit a miss (t = -1, PCS_RAYAABB_NONE) or a live box with t in
+ * [0, DBL_MAX]; pads 0.
  */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/models/model_common.h"
+#include "pcsim/persist.h"
 #include "pcsim/rayaabb.h"
 
 typedef struct rayaabb_header {
@@ -40,6 +47,7 @@ struct pcs_rayaabb {
     rayaabb_hit *hits;
     void *owned[3]; /* malloc'd rays, boxes, hits (NULL once registered) */
     int registered;
+    uint32_t id_hdr, id_rays, id_boxes, id_hits; /* STATE store ids once registered */
 };
 
 /* Finite and within the coordinate limit; NaN fails the comparison. */
@@ -329,6 +337,68 @@ static pcs_status rayaabb_system(pcs_world *w, void *ctx)
     return pcs_rayaabb_step(ctx);
 }
 
+static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r, uint32_t i)
+{
+    const double c[4] = {r->ox, r->oy, r->dx, r->dy};
+    static const char *const field[4] = {"ox", "oy", "dx", "dy"};
+    for (int k = 0; k < 4; k++)
+        if (!coord_ok(c[k]))
+            return pcs_model_bad(m->name, "rays", i, field[k], c[k],
+                                 "finite, |v| <= PCS_RAYAABB_COORD_MAX");
+    if (r->dx == 0.0 && r->dy == 0.0)
+        return pcs_model_bad(m->name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
+    return PCS_OK;
+}
+
+static pcs_status box_load_check(const pcs_rayaabb *m, const pcs_rayaabb_box *b, uint32_t i)
+{
+    const double c[4] = {b->min_x, b->min_y, b->max_x, b->max_y};
+    static const char *const field[4] = {"min_x", "min_y", "max_x", "max_y"};
+    for (int k = 0; k < 4; k++)
+        if (!coord_ok(c[k]))
+            return pcs_model_bad(m->name, "boxes", i, field[k], c[k],
+                                 "finite, |v| <= PCS_RAYAABB_COORD_MAX");
+    if (b->min_x > b->max_x)
+        return pcs_model_bad(m->name, "boxes", i, "min_x", b->min_x, "<= max_x");
+    if (b->min_y > b->max_y)
+        return pcs_model_bad(m->name, "boxes", i, "min_y", b->min_y, "<= max_y");
+    return PCS_OK;
+}
+
+static pcs_status hit_load_check(const pcs_rayaabb *m, const rayaabb_hit *h, uint32_t n_boxes,
+                                 uint32_t i)
+{
+    int miss = h->box == PCS_RAYAABB_NONE && h->t == -1.0;
+    int hit = h->box < n_boxes && h->t >= 0.0 && h->t <= DBL_MAX;
+    if (h->pad != 0u || !(miss || hit))
+        return pcs_model_bad(m->name, "hits", i, "box", h->box,
+                             "a live box with t in [0, DBL_MAX], or a miss (NONE, t = -1)");
+    return PCS_OK;
+}
+
+static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_rayaabb *m = ctx;
+    const rayaabb_header *h = pcs_load_view_store(v, m->id_hdr);
+    if (h->n_rays > m->max_rays)
+        return pcs_model_bad(m->name, "hdr", 0, "n_rays", h->n_rays, "at most max_rays");
+    if (h->n_boxes > m->max_boxes)
+        return pcs_model_bad(m->name, "hdr", 0, "n_boxes", h->n_boxes, "at most max_boxes");
+    const pcs_rayaabb_ray *rays = pcs_load_view_store(v, m->id_rays);
+    const pcs_rayaabb_box *boxes = pcs_load_view_store(v, m->id_boxes);
+    const rayaabb_hit *hits = pcs_load_view_store(v, m->id_hits);
+    pcs_status st = PCS_OK;
+    for (uint32_t j = 0; st == PCS_OK && j < h->n_boxes; j++)
+        st = box_load_check(m, &boxes[j], j);
+    for (uint32_t i = 0; st == PCS_OK && i < h->n_rays; i++) {
+        st = ray_load_check(m, &rays[i], i);
+        if (st == PCS_OK)
+            st = hit_load_check(m, &hits[i], h->n_boxes, i);
+    }
+    return st;
+}
+
 pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
 {
     static const char fn[] = "pcs_rayaabb_register";
@@ -337,10 +407,10 @@ pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, i
     if (m->registered)
         return pcs_error_set(PCS_E_STATE, "%s: caster '%s' is already registered", fn, m->name);
     pcs_model_part parts[4] = {
-        {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, NULL},
-        {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, PCS_STORE_STATE_F64, NULL},
-        {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, PCS_STORE_STATE_F64, NULL},
-        {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, NULL},
+        {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, PCS_STORE_STATE_F64, NULL, 0},
+        {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, PCS_STORE_STATE_F64, NULL, 0},
+        {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, NULL, 0},
     };
     pcs_status st =
         pcs_model_register_parts(w, m->name, parts, 4, rayaabb_system, m, stage, priority);
@@ -359,5 +429,9 @@ pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, i
         m->owned[i] = NULL;
     }
     m->registered = 1;
-    return PCS_OK;
+    m->id_hdr = parts[0].id;
+    m->id_rays = parts[1].id;
+    m->id_boxes = parts[2].id;
+    m->id_hits = parts[3].id;
+    return pcs_load_check_register(w, m->name, rayaabb_load_check, m);
 }
