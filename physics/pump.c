@@ -10,6 +10,10 @@
  * with the motor holding speed target w_s (tau_m = c w_s^2) it is
  * w = w_s tanh(atanh(w0/w_s) + c w_s t / I) below w_s and the coth form above.
  * Both are used exactly, so the coast-down has no time-step error.
+ * When the target is below 1e-6 of the speed, the motor torque c w_s^2 is
+ * below 1e-12 of the drag c w^2, so the motor-off solution is the same to
+ * double precision; it is used there because the coth form underflows
+ * (tanh(u) -> 0 for a subnormal target gives w = inf).
  */
 #include "pcsim/math.h"
 #include "physics/hyd_internal.h"
@@ -44,7 +48,7 @@ double pcs_pump_shaft_step(const pcs_hyd_pump *p, double c, double speed, double
                            double dt)
 {
     double k = c / p->inertia_kg_m2;
-    if (target <= 0.0)
+    if (!(target > 1e-6 * speed))
         return speed / (1.0 + k * speed * dt);
     double x = speed / target;
     if (x == 1.0)
