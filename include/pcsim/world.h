@@ -37,6 +37,8 @@ typedef struct pcs_world_config {
     uint32_t snapshot_buffers;  /**< snapshot pool size; default 4; [3, 64] */
     uint32_t workers;           /**< slow-job workers; PCS_WORKERS_AUTO or [0, 256] */
     double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0, 60] */
+    uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
+                                     compared on load (persist.h); default 0 = none; any value */
 } pcs_world_config;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
