@@ -515,3 +515,41 @@ Test(persist_io, reseal_makes_an_edited_save_load)
     pcs_world_destroy(c);
     remove_dir();
 }
+
+/* Edit one u32 of a save at @p at to @p v, reseal, and write it back. */
+static void edit_u32_and_reseal(size_t at, uint32_t v)
+{
+    FILE *f = fopen(save_path, "rb");
+    unsigned char buf[4096];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    memcpy(buf + at, &v, sizeof v);
+    cr_assert_eq(pcs_persist_reseal(buf, len), 1);
+    f = fopen(save_path, "wb");
+    fwrite(buf, 1, len, f);
+    fclose(f);
+}
+
+/* Header: layout version at byte 40; table entry 0 offset at 48 + 64. */
+Test(persist_io, other_layout_version_is_refused)
+{
+    make_dir();
+    pcs_world *a = small_world(1u);
+    cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
+    edit_u32_and_reseal(40, 7);
+    expect_refused(PCS_E_VERSION, "section layout 7 (reserved 0), this build reads layout 1");
+    pcs_world_destroy(a);
+    remove_dir();
+}
+
+Test(persist_io, section_not_where_the_previous_ends_is_refused)
+{
+    make_dir();
+    pcs_world *a = small_world(1u);
+    cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
+    edit_u32_and_reseal(48 + 64, 48 + 104 + 8 - 1); /* one byte earlier than it is */
+    expect_refused(PCS_E_CORRUPT, "section 'store:x' starts at byte 159; the previous one ends "
+                                  "at 160");
+    pcs_world_destroy(a);
+    remove_dir();
+}
