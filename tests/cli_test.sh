@@ -39,9 +39,9 @@ expect bad-setpoint 2 "\$.instrumentation.low_flow_frac: value 7 is outside [0, 
 expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect directory 2 "$D: is a directory, not a scenario file" run $D
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
-expect save-unwritable-before-run 2 "--save '/nonexistent/dir/x.save': cannot create '/nonexistent/dir/x.save.tmp': No such file or directory" \
+expect save-unwritable-before-run 2 "--save '/nonexistent/dir/x.save': cannot create a temporary file in '/nonexistent/dir' for '/nonexistent/dir/x.save': No such file or directory" \
     run --seconds 0.1 --save /nonexistent/dir/x.save
-expect csv-unwritable 2 "--csv '/nonexistent/dir/x.csv': cannot create the file: No such file or directory" \
+expect csv-unwritable 2 "--csv '/nonexistent/dir/x.csv': cannot create a temporary file in '/nonexistent/dir' for '/nonexistent/dir/x.csv': No such file or directory" \
     run --seconds 0.1 --csv /nonexistent/dir/x.csv
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
