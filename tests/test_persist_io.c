@@ -330,36 +330,61 @@ Test(persist_io, two_threads_saving_one_path_leave_one_whole_file)
     remove_dir();
 }
 
+/* Two saver processes, forked once (a fork per round is slow under ASan):
+ * each round the parent releases both with one byte each and reads back one
+ * result byte from each, '0' for a save that worked. */
+static void saver_process(pcs_world *w, int go, int done)
+{
+    char c;
+    while (read(go, &c, 1) == 1) {
+        char r = pcs_world_save(w, save_path) == PCS_OK ? '0' : '1';
+        if (write(done, &r, 1) != 1)
+            break;
+    }
+    _exit(0);
+}
+
 Test(persist_io, two_processes_saving_one_path_leave_one_whole_file)
 {
     make_dir();
     pcs_world *a = small_world(1u), *b = small_world(2u);
     uint64_t ha = pcs_world_state_hash(a), hb = pcs_world_state_hash(b);
-    for (int round = 0; round < 100; round++) {
-        int go[2];
-        cr_assert_eq(pipe(go), 0);
-        pid_t pid[2];
-        for (int i = 0; i < 2; i++) {
-            pid[i] = fork();
-            cr_assert_neq(pid[i], -1);
-            if (pid[i] == 0) {
-                char c;
-                close(go[1]);
-                ssize_t n = read(go[0], &c, 1); /* both start when the pipe closes */
-                (void)n;
-                _exit(pcs_world_save(i ? b : a, save_path) == PCS_OK ? 0 : 1);
+    int go[2][2], done[2][2];
+    pid_t pid[2];
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(pipe(go[i]), 0);
+        cr_assert_eq(pipe(done[i]), 0);
+        pid[i] = fork();
+        cr_assert_neq(pid[i], -1);
+        if (pid[i] == 0) {
+            close(go[i][1]);
+            close(done[i][0]);
+            if (i == 1) { /* the first saver's ends, inherited */
+                close(go[0][1]);
+                close(done[0][0]);
             }
+            saver_process(i ? b : a, go[i][0], done[i][1]);
         }
-        close(go[0]);
-        close(go[1]);
+        close(go[i][0]);
+        close(done[i][1]);
+    }
+    for (int round = 0; round < 100; round++) {
+        for (int i = 0; i < 2; i++)
+            cr_assert_eq(write(go[i][1], "g", 1), 1);
         for (int i = 0; i < 2; i++) {
-            int status;
-            cr_assert_eq(waitpid(pid[i], &status, 0), pid[i]);
-            cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "round %d: saver %d failed",
-                      round, i);
+            char r = 0;
+            cr_assert_eq(read(done[i][0], &r, 1), 1, "round %d: saver %d died", round, i);
+            cr_assert_eq(r, '0', "round %d: saver %d failed", round, i);
         }
         expect_loads(ha, hb);
         expect_only_the_save(round);
+    }
+    for (int i = 0; i < 2; i++) {
+        close(go[i][1]); /* the saver sees end of file and exits */
+        close(done[i][0]);
+        int status;
+        cr_assert_eq(waitpid(pid[i], &status, 0), pid[i]);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     }
     pcs_world_destroy(a);
     pcs_world_destroy(b);
