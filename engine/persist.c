@@ -211,8 +211,8 @@ pcs_status pcs_world_save(const pcs_world *w, const char *path)
 /* Read at most one byte more than this world's save can have; *file_bytes is
  * the larger of what fstat said and what was read, for the trailing-byte
  * count. */
-static pcs_status read_file(const pcs_world *w, const char *path, unsigned char **buf,
-                            size_t *len, uint64_t *file_bytes)
+static pcs_status read_file(const pcs_world *w, const char *path, unsigned char **buf, size_t *len,
+                            uint64_t *file_bytes)
 {
     int fd = -1;
     uint64_t size = 0;
@@ -274,8 +274,8 @@ static pcs_status check_header(const pcs_world *w, const char *path, const unsig
     uint32_t n = count_sections(w);
     if (h.n_sections != n)
         return refuse(PCS_E_CORRUPT, path,
-                      "file has %u sections, this world has %u (different scenario?)",
-                      h.n_sections, n);
+                      "file has %u sections, this world has %u (different scenario?)", h.n_sections,
+                      n);
     size_t meta = meta_bytes(n) - sizeof(uint64_t);
     if (len < meta + sizeof(uint64_t))
         return corrupt(path, "section table is truncated");
@@ -324,8 +324,8 @@ static pcs_status check_table(const pcs_world *w, const char *path, const sectio
                           s.name, s.count, s.elem_size, (unsigned long long)bytes);
         if (t[k].offset != offset)
             return refuse(PCS_E_CORRUPT, path,
-                          "section '%s' starts at byte %llu; the previous one ends at %llu",
-                          s.name, (unsigned long long)t[k].offset, (unsigned long long)offset);
+                          "section '%s' starts at byte %llu; the previous one ends at %llu", s.name,
+                          (unsigned long long)t[k].offset, (unsigned long long)offset);
         offset += bytes;
     }
     return PCS_OK;
@@ -333,8 +333,8 @@ static pcs_status check_table(const pcs_world *w, const char *path, const sectio
 
 /* Check the header, the table, the file's size and every section's checksum.
  * @p len bytes were read (at most save_bytes + 1); the file has @p file_bytes. */
-static pcs_status validate(const pcs_world *w, const char *path, const unsigned char *b,
-                           size_t len, uint64_t file_bytes, const section_rec **table)
+static pcs_status validate(const pcs_world *w, const char *path, const unsigned char *b, size_t len,
+                           uint64_t file_bytes, const section_rec **table)
 {
     pcs_status st = check_header(w, path, b, len);
     const section_rec *t = (const section_rec *)(const void *)(b + sizeof(file_header));
