@@ -64,7 +64,8 @@ typedef struct host {
     uint64_t final_hash;       /**< state hash at the end of the run */
     uint64_t tick_allocations; /**< world-heap allocations made while ticking */
     uint64_t start_tick;
-    FILE *csv, *journal;
+    FILE *csv, *journal;         /**< streams of csv_out and journal_out */
+    pcs_atomic_file *csv_out, *journal_out; /**< committed at the end (cli/run.c) */
     uint64_t journal_cursor;
     uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "cli/host.h"
 #include "pcsim/profile.h"
 #include "pcsim/snapshot.h"
@@ -113,11 +115,45 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
+/* The world's build hash (pcs_world_config.build_hash), which a save records
+ * and a load compares: XXH3-64 of the migrated, validated scenario document
+ * in canonical text (json_dumps with sorted keys, compact), less what does not
+ * build the world: "name", "run", "readers", "script", "world.workers" (the
+ * state does not depend on it) and "world.seed" (saved and compared on its
+ * own, with its own message). So the built-in scenario and the same file hash
+ * alike, a v0 file and its v1 spelling hash alike, and a save resumes under
+ * another run length, script or reader load but not in a world built from
+ * other parameters. A file that spells out a default differs from one that
+ * leaves it out: such a save is refused, the safe side. */
+static int scenario_build_hash(const json_t *doc, uint64_t *out)
+{
+    static const char *const not_built[] = {"name", "run", "readers", "script"};
+    json_t *c = json_deep_copy(doc);
+    if (!c)
+        return -1;
+    for (size_t i = 0; i < sizeof not_built / sizeof not_built[0]; i++)
+        json_object_del(c, not_built[i]);
+    json_t *w = json_object_get(c, "world");
+    if (json_is_object(w)) {
+        json_object_del(w, "seed");
+        json_object_del(w, "workers");
+    }
+    char *text = json_dumps(c, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(c);
+    if (!text)
+        return -1;
+    *out = XXH3_64bits(text, strlen(text));
+    free(text);
+    return 0;
+}
+
 static int load_scenario(host *h)
 {
     char err[1400];
     if (scenario_load(h->opt.scenario, &h->scn, err, sizeof err) != 0)
         return host_fail(2, "%s", err);
+    if (scenario_build_hash(h->scn.doc, &h->scn.world.build_hash) != 0)
+        return host_fail(1, "%s: out of memory while hashing the scenario", h->scn.source);
     if (h->opt.workers >= 0)
         h->scn.world.workers = (uint32_t)h->opt.workers;
     if (h->opt.readers >= 0)
@@ -198,18 +234,45 @@ static int build_world(host *h)
     return start_pool(h);
 }
 
-/* pcs_world_save writes "<path>.tmp" and renames it: try that file now, so
- * an unwritable --save fails before the run rather than after all of it. */
+/* pcs_world_save writes a new temporary beside the path and renames it: make
+ * (and remove) one now, so an unwritable --save fails before the run rather
+ * than after all of it. Nothing at or beside the path is touched. */
 static int check_save_path(const char *path)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return host_fail(2, "--save '%s': path is too long", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return host_fail(2, "--save '%s': cannot create '%s': %s", path, tmp, strerror(errno));
-    fclose(f);
-    remove(tmp);
+    pcs_atomic_file *probe = NULL;
+    if (pcs_atomic_file_create(path, &probe) != PCS_OK)
+        return host_fail(2, "--save '%s': %s", path, pcs_last_error());
+    pcs_atomic_file_discard(probe);
+    return 0;
+}
+
+/* Journal and CSV are written whole or not at all, like saves: through a
+ * temporary renamed over the path at the end, so a symlink there is replaced,
+ * never written through. */
+static int open_output(const char *opt, const char *path, pcs_atomic_file **out, FILE **stream)
+{
+    if (pcs_atomic_file_create(path, out) != PCS_OK)
+        return host_fail(2, "--%s '%s': %s", opt, path, pcs_last_error());
+    *stream = pcs_atomic_file_stream(*out);
+    return 0;
+}
+
+/* Put what was written in place when the run started, also after a failed
+ * tick (a partial journal shows how far it got); when the run never started,
+ * drop it and leave the path as it was. Says why when that fails. */
+static int close_output(const char *opt, pcs_atomic_file **f, FILE **stream, int keep)
+{
+    pcs_atomic_file *file = *f;
+    *f = NULL;
+    *stream = NULL;
+    if (!file)
+        return 0;
+    if (!keep) {
+        pcs_atomic_file_discard(file);
+        return 0;
+    }
+    if (pcs_atomic_file_commit(file) != PCS_OK)
+        return host_fail(1, "--%s: %s", opt, pcs_last_error());
     return 0;
 }
 
@@ -217,12 +280,10 @@ static int open_outputs(host *h)
 {
     if (h->opt.save && check_save_path(h->opt.save) != 0)
         return 2;
-    if (h->opt.csv && !(h->csv = fopen(h->opt.csv, "w")))
-        return host_fail(2, "--csv '%s': cannot create the file: %s", h->opt.csv,
-                         strerror(errno));
-    if (h->opt.journal && !(h->journal = fopen(h->opt.journal, "w")))
-        return host_fail(2, "--journal '%s': cannot create the file: %s", h->opt.journal,
-                         strerror(errno));
+    if (h->opt.csv && open_output("csv", h->opt.csv, &h->csv_out, &h->csv) != 0)
+        return 2;
+    if (h->opt.journal && open_output("journal", h->opt.journal, &h->journal_out, &h->journal))
+        return 2;
     if (h->journal)
         fprintf(h->journal, "# pcsim journal v1\n# scenario %s\n# start_tick %" PRIu64 "\n",
                 h->scn.source, h->start_tick);
@@ -287,20 +348,24 @@ static int tick_loop(host *h)
     return 0;
 }
 
-static void host_free(host *h)
+/* @p ran: the tick loop ran, so the outputs are kept. Returns 1 when one
+ * could not be put in place, else 0. */
+static int host_free(host *h, int ran)
 {
+    int rc = 0;
     if (h->opt.trace && pcs_profile_tracing() && pcs_profile_trace_end() != PCS_OK)
-        host_fail(1, "--trace: %s", pcs_last_error());
+        rc = host_fail(1, "--trace: %s", pcs_last_error());
     pcs_profile_detach(h->profile);
     h->profile = NULL;
-    if (h->csv)
-        fclose(h->csv);
-    if (h->journal)
-        fclose(h->journal);
+    if (close_output("csv", &h->csv_out, &h->csv, ran) != 0)
+        rc = 1;
+    if (close_output("journal", &h->journal_out, &h->journal, ran) != 0)
+        rc = 1;
     pcs_world_destroy(h->world); /* before the worker pool: unbinds its jobs */
     pcs_exec_destroy(h->exec);
     scenario_free(&h->scn);
     free(h->actions);
+    return rc;
 }
 
 static int finish(host *h, uint64_t wall_ns)
@@ -337,7 +402,7 @@ int host_run(host *h, int (*after_build)(host *h))
         if (script_started)
             script_stop(h);
         readers_stop_all(h);
-        host_free(h);
+        host_free(h, 0);
         return rc;
     }
     /* Keep this (the ticking) thread on the core the workers left free. Only
@@ -353,8 +418,8 @@ int host_run(host *h, int (*after_build)(host *h))
     readers_stop_all(h);
     if (!rc)
         rc = finish(h, wall);
-    host_free(h);
-    return rc;
+    int free_rc = host_free(h, 1);
+    return rc ? rc : free_rc;
 }
 
 int cmd_run(int argc, char **argv)

@@ -4,10 +4,13 @@
  *
  * Loading stages everything in a private buffer and validates it in full
  * before the first byte of the world changes: there is no partially loaded
- * world. The file is small next to the world (one copy of its state), so
- * reading it whole is the simple choice.
+ * world. A save of this world has one exact size (header, table and every
+ * section are fixed by its stores and jobs), so the loader reads at most that
+ * many bytes and one more, whatever the file claims or the file system says:
+ * a huge or growing file costs no more memory than a valid one.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 
 #include "engine/load_check.h"
 #include "engine/persist_internal.h"
+#include "engine/safe_file.h"
 #include "pcsim/persist.h"
 
 static const char magic[8] = {'P', 'C', 'S', 'I', 'M', 'S', 'V', '1'};
@@ -28,14 +32,22 @@ typedef struct file_header {
     uint32_t n_sections;
     uint64_t tick;
     uint64_t seed;
+    uint64_t build_hash;
+    uint32_t layout;
+    uint32_t reserved;
 } file_header;
 
 typedef struct section_rec {
     char name[64];
     uint64_t offset;
     uint64_t bytes;
+    uint64_t elem_size;
+    uint64_t count;
     uint64_t checksum;
 } section_rec;
+
+_Static_assert(sizeof(file_header) == 48 && sizeof(section_rec) == 104,
+               "save format v2 layout (persist.h)");
 
 /* Job sections carry this header before the input copy. */
 typedef struct job_state {
@@ -50,7 +62,9 @@ typedef struct section_src {
     const void *head; /* job_state for jobs, NULL for stores */
     size_t head_bytes;
     const void *data;
-    size_t data_bytes;
+    size_t data_bytes; /* elem_size * count */
+    size_t elem_size;
+    size_t count;
 } section_src;
 
 static uint32_t count_sections(const pcs_world *w)
@@ -71,6 +85,8 @@ static void section_of(const pcs_world *w, uint32_t k, section_src *s, job_state
         if (k-- == 0) {
             snprintf(s->name, sizeof s->name, "store:%s", st->name);
             s->data = st->data;
+            s->elem_size = st->elem_size;
+            s->count = st->count;
             s->data_bytes = st->elem_size * st->count;
             return;
         }
@@ -83,7 +99,28 @@ static void section_of(const pcs_world *w, uint32_t k, section_src *s, job_state
     s->head = js;
     s->head_bytes = sizeof *js;
     s->data = j->input;
+    s->elem_size = j->desc.input_bytes;
+    s->count = 1;
     s->data_bytes = j->desc.input_bytes;
+}
+
+static size_t meta_bytes(uint32_t n)
+{
+    return sizeof(file_header) + (size_t)n * sizeof(section_rec) + sizeof(uint64_t);
+}
+
+/* The exact size of a save of @p w: nothing larger is ever read. */
+static uint64_t save_bytes(const pcs_world *w)
+{
+    uint32_t n = count_sections(w);
+    uint64_t total = meta_bytes(n);
+    for (uint32_t k = 0; k < n; k++) {
+        section_src s;
+        job_state js;
+        section_of(w, k, &s, &js);
+        total += s.head_bytes + s.data_bytes;
+    }
+    return total;
 }
 
 static uint64_t section_checksum(const section_src *s)
@@ -115,19 +152,26 @@ static pcs_status write_all(FILE *f, const void *p, size_t n, const char *path)
 static pcs_status write_file(const pcs_world *w, FILE *f, const char *path)
 {
     uint32_t n = count_sections(w);
-    file_header h = {.version = PCS_SAVE_VERSION, .n_sections = n, .tick = w->clock.tick,
-                     .seed = w->cfg.seed};
+    file_header h = {.version = PCS_SAVE_VERSION,
+                     .n_sections = n,
+                     .tick = w->clock.tick,
+                     .seed = w->cfg.seed,
+                     .build_hash = w->cfg.build_hash,
+                     .layout = PCS_SAVE_LAYOUT};
     memcpy(h.magic, magic, sizeof magic);
     XXH3_state_t meta;
     XXH3_64bits_reset(&meta);
     XXH3_64bits_update(&meta, &h, sizeof h);
     pcs_status st = write_all(f, &h, sizeof h, path);
-    uint64_t offset = sizeof h + (uint64_t)n * sizeof(section_rec) + sizeof(uint64_t);
+    uint64_t offset = meta_bytes(n);
     for (uint32_t k = 0; k < n && st == PCS_OK; k++) {
         section_src s;
         job_state js;
         section_of(w, k, &s, &js);
-        section_rec r = {.offset = offset, .bytes = s.head_bytes + s.data_bytes,
+        section_rec r = {.offset = offset,
+                         .bytes = s.head_bytes + s.data_bytes,
+                         .elem_size = s.elem_size,
+                         .count = s.count,
                          .checksum = section_checksum(&s)};
         memcpy(r.name, s.name, sizeof r.name);
         offset += r.bytes;
@@ -152,47 +196,44 @@ pcs_status pcs_world_save(const pcs_world *w, const char *path)
 {
     if (!w || !path || !path[0])
         return pcs_error_set(PCS_E_INVAL, "pcs_world_save: world or path is NULL/empty");
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return pcs_error_set(PCS_E_INVAL, "pcs_world_save: path is too long");
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return io_error("cannot create", tmp);
-    pcs_status st = write_file(w, f, tmp);
-    if (st == PCS_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-        st = io_error("cannot flush", tmp);
-    if (fclose(f) != 0 && st == PCS_OK)
-        st = io_error("cannot close", tmp);
-    if (st == PCS_OK && rename(tmp, path) != 0)
-        st = io_error("cannot rename to", path);
+    pcs_atomic_file *f = NULL;
+    pcs_status st = pcs_atomic_file_create(path, &f);
     if (st != PCS_OK)
-        remove(tmp);
-    return st;
+        return st;
+    st = write_file(w, pcs_atomic_file_stream(f), path);
+    if (st != PCS_OK) {
+        pcs_atomic_file_discard(f); /* the message names the write that failed */
+        return st;
+    }
+    return pcs_atomic_file_commit(f);
 }
 
-static pcs_status read_file(const char *path, unsigned char **buf, size_t *len)
+/* Read at most one byte more than this world's save can have; *file_bytes is
+ * the larger of what fstat said and what was read, for the trailing-byte
+ * count. */
+static pcs_status read_file(const pcs_world *w, const char *path, unsigned char **buf, size_t *len,
+                            uint64_t *file_bytes)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return io_error("cannot open", path);
-    pcs_status st = PCS_OK;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0)
-        st = io_error("cannot size", path);
-    unsigned char *b = NULL;
-    if (st == PCS_OK && !(b = malloc((size_t)size + 1)))
-        st = pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for %ld bytes", size);
-    if (st == PCS_OK && fread(b, 1, (size_t)size, f) != (size_t)size)
-        st = io_error("cannot read", path);
-    fclose(f);
+    int fd = -1;
+    uint64_t size = 0;
+    pcs_status st = pcs_open_regular(path, "load", &fd, &size);
+    if (st != PCS_OK)
+        return st;
+    size_t cap = (size_t)save_bytes(w) + 1u;
+    unsigned char *b = malloc(cap);
+    if (!b)
+        st = pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for %zu bytes", cap);
+    size_t got = 0;
+    if (st == PCS_OK)
+        st = pcs_read_upto(fd, b, cap, &got, "load", path);
+    close(fd);
     if (st != PCS_OK) {
         free(b);
         return st;
     }
     *buf = b;
-    *len = (size_t)size;
+    *len = got;
+    *file_bytes = size > got ? size : got;
     return PCS_OK;
 }
 
@@ -202,9 +243,24 @@ static pcs_status corrupt(const char *path, const char *why)
     return PCS_E_CORRUPT;
 }
 
-/* Check the header, table and every section; fill recs (one per world section). */
-static pcs_status validate(const pcs_world *w, const char *path, const unsigned char *b,
-                           size_t len, const section_rec **table)
+static pcs_status refuse(pcs_status st, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "load '<path>': <why>" with status @p st; returns @p st (see io_error). */
+static pcs_status refuse(pcs_status st, const char *path, const char *fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    pcs_error_set(st, "load '%s': %s", path, why);
+    return st;
+}
+
+/* Magic, versions, section count, header checksum, seed, tick and build hash. */
+static pcs_status check_header(const pcs_world *w, const char *path, const unsigned char *b,
+                               size_t len)
 {
     file_header h;
     if (len < sizeof h)
@@ -212,57 +268,98 @@ static pcs_status validate(const pcs_world *w, const char *path, const unsigned 
     memcpy(&h, b, sizeof h);
     if (memcmp(h.magic, magic, sizeof magic) != 0)
         return corrupt(path, "not a pcsim save file (bad magic)");
-    if (h.version != PCS_SAVE_VERSION) {
-        pcs_error_set(PCS_E_VERSION, "load '%s': file version %u, this build reads %u", path,
-                      h.version, PCS_SAVE_VERSION);
-        return PCS_E_VERSION;
-    }
+    if (h.version != PCS_SAVE_VERSION)
+        return refuse(PCS_E_VERSION, path, "file version %u, this build reads %u", h.version,
+                      PCS_SAVE_VERSION);
     uint32_t n = count_sections(w);
-    if (h.n_sections != n) {
-        char why[160];
-        snprintf(why, sizeof why, "file has %u sections, this world has %u (different scenario?)",
-                 h.n_sections, n);
-        return corrupt(path, why);
-    }
-    size_t meta = sizeof h + (size_t)n * sizeof(section_rec);
+    if (h.n_sections != n)
+        return refuse(PCS_E_CORRUPT, path,
+                      "file has %u sections, this world has %u (different scenario?)", h.n_sections,
+                      n);
+    size_t meta = meta_bytes(n) - sizeof(uint64_t);
     if (len < meta + sizeof(uint64_t))
         return corrupt(path, "section table is truncated");
     uint64_t want;
     memcpy(&want, b + meta, sizeof want);
     if (XXH3_64bits(b, meta) != want)
         return corrupt(path, "header checksum mismatch");
-    if (h.seed != w->cfg.seed || h.tick > PCS_CLOCK_TICK_MAX) {
+    if (h.layout != PCS_SAVE_LAYOUT || h.reserved != 0)
+        return refuse(PCS_E_VERSION, path,
+                      "section layout %u (reserved %u), this build reads layout %u (reserved 0)",
+                      h.layout, h.reserved, PCS_SAVE_LAYOUT);
+    if (h.seed != w->cfg.seed || h.tick > PCS_CLOCK_TICK_MAX)
         /* The seed is part of the scenario: models may seed streams from
          * it after the load, so another seed cannot resume the same run. */
-        char why[256];
-        snprintf(why, sizeof why, "saved at tick %llu with world seed %llu; this world has seed "
-                 "%llu and ticks up to %llu (different scenario?)",
-                 (unsigned long long)h.tick, (unsigned long long)h.seed,
-                 (unsigned long long)w->cfg.seed, (unsigned long long)PCS_CLOCK_TICK_MAX);
-        return corrupt(path, why);
-    }
-    const section_rec *t = (const section_rec *)(const void *)(b + sizeof h);
+        return refuse(PCS_E_CORRUPT, path,
+                      "saved at tick %llu with world seed %llu; this world has seed %llu and "
+                      "ticks up to %llu (different scenario?)",
+                      (unsigned long long)h.tick, (unsigned long long)h.seed,
+                      (unsigned long long)w->cfg.seed, (unsigned long long)PCS_CLOCK_TICK_MAX);
+    if (h.build_hash != w->cfg.build_hash)
+        return refuse(PCS_E_CORRUPT, path,
+                      "saved from build hash 0x%016llx; this world's build hash is 0x%016llx "
+                      "(built from another scenario?)",
+                      (unsigned long long)h.build_hash, (unsigned long long)w->cfg.build_hash);
+    return PCS_OK;
+}
+
+/* Every table entry against the world's section k, at the offset where the
+ * previous one ended: sections lie back to back in table order. */
+static pcs_status check_table(const pcs_world *w, const char *path, const section_rec *t)
+{
+    uint32_t n = count_sections(w);
+    uint64_t offset = meta_bytes(n);
     for (uint32_t k = 0; k < n; k++) {
         section_src s;
         job_state js;
         section_of(w, k, &s, &js);
-        char why[256];
-        if (strncmp(t[k].name, s.name, sizeof t[k].name) != 0 ||
-            t[k].bytes != s.head_bytes + s.data_bytes) {
-            snprintf(why, sizeof why, "section %u is '%.64s' (%llu bytes); the world expects "
-                     "'%s' (%zu bytes)", k, t[k].name, (unsigned long long)t[k].bytes, s.name,
-                     s.head_bytes + s.data_bytes);
-            return corrupt(path, why);
-        }
-        if (t[k].offset > len || t[k].bytes > len - t[k].offset) {
-            snprintf(why, sizeof why, "section '%s' runs past the end of the file (truncated)",
-                     s.name);
-            return corrupt(path, why);
-        }
-        if (XXH3_64bits(b + t[k].offset, t[k].bytes) != t[k].checksum) {
-            snprintf(why, sizeof why, "section '%s' checksum mismatch", s.name);
-            return corrupt(path, why);
-        }
+        uint64_t bytes = s.head_bytes + s.data_bytes;
+        if (strncmp(t[k].name, s.name, sizeof t[k].name) != 0 || t[k].elem_size != s.elem_size ||
+            t[k].count != s.count || t[k].bytes != bytes)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section %u is '%.64s' of %llu elements of %llu bytes (%llu bytes); "
+                          "the world expects '%s' of %zu elements of %zu bytes (%llu bytes)",
+                          k, t[k].name, (unsigned long long)t[k].count,
+                          (unsigned long long)t[k].elem_size, (unsigned long long)t[k].bytes,
+                          s.name, s.count, s.elem_size, (unsigned long long)bytes);
+        if (t[k].offset != offset)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '%s' starts at byte %llu; the previous one ends at %llu", s.name,
+                          (unsigned long long)t[k].offset, (unsigned long long)offset);
+        offset += bytes;
+    }
+    return PCS_OK;
+}
+
+/* Check the header, the table, the file's size and every section's checksum.
+ * @p len bytes were read (at most save_bytes + 1); the file has @p file_bytes. */
+static pcs_status validate(const pcs_world *w, const char *path, const unsigned char *b, size_t len,
+                           uint64_t file_bytes, const section_rec **table)
+{
+    pcs_status st = check_header(w, path, b, len);
+    const section_rec *t = (const section_rec *)(const void *)(b + sizeof(file_header));
+    if (st == PCS_OK)
+        st = check_table(w, path, t);
+    if (st != PCS_OK)
+        return st;
+    uint64_t want = save_bytes(w);
+    if (file_bytes > want)
+        return refuse(PCS_E_CORRUPT, path,
+                      "%llu trailing bytes after the last section (file is %llu bytes; a save "
+                      "of this world is %llu)",
+                      (unsigned long long)(file_bytes - want), (unsigned long long)file_bytes,
+                      (unsigned long long)want);
+    uint32_t n = count_sections(w);
+    for (uint32_t k = 0; k < n; k++) {
+        const char *name = t[k].name;
+        int nl = (int)strnlen(name, sizeof t[k].name);
+        if (t[k].offset > len || t[k].bytes > len - t[k].offset)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '%.*s' runs past the end of the file (truncated: file is "
+                          "%llu bytes, a save of this world is %llu)",
+                          nl, name, (unsigned long long)file_bytes, (unsigned long long)want);
+        if (XXH3_64bits(b + t[k].offset, t[k].bytes) != t[k].checksum)
+            return refuse(PCS_E_CORRUPT, path, "section '%.*s' checksum mismatch", nl, name);
     }
     *table = t;
     return PCS_OK;
@@ -348,7 +445,7 @@ static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
 size_t pcs_persist_reseal(unsigned char *b, size_t len)
 {
     file_header h;
-    if (len < sizeof h)
+    if (len < sizeof h + sizeof(uint64_t))
         return 0;
     memcpy(&h, b, sizeof h);
     if (h.n_sections > (len - sizeof h - sizeof(uint64_t)) / sizeof(section_rec))
@@ -375,11 +472,12 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_load: world or path is NULL/empty");
     unsigned char *b = NULL;
     size_t len = 0;
-    pcs_status st = read_file(path, &b, &len);
+    uint64_t file_bytes = 0;
+    pcs_status st = read_file(w, path, &b, &len, &file_bytes);
     if (st != PCS_OK)
         return st;
     const section_rec *t = NULL;
-    st = validate(w, path, b, len, &t);
+    st = validate(w, path, b, len, file_bytes, &t);
     file_header h = {0};
     if (st == PCS_OK)
         memcpy(&h, b, sizeof h);

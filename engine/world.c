@@ -29,6 +29,7 @@ pcs_status pcs_world_config_default(pcs_world_config *cfg)
 #ifdef PCS_DEBUG
     cfg->check_finite = 1;
 #endif
+    cfg->build_hash = 0; /* none: the host says what built the world, if it knows */
     return PCS_OK;
 }
 
@@ -73,6 +74,7 @@ pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
     if (!pcs_isfinite(t) || t < 0.0 || t > 60.0)
         return pcs_error_set(PCS_E_INVAL,
                              "world config: slow_join_timeout_s = %g is outside [0, 60] s", t);
+    /* build_hash: every value is valid (0 means none); only a load compares it. */
     return PCS_OK;
 }
 

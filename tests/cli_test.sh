@@ -39,9 +39,9 @@ expect bad-setpoint 2 "\$.instrumentation.low_flow_frac: value 7 is outside [0, 
 expect missing-file 2 "$D/nope.json" run $D/nope.json
 expect directory 2 "$D: is a directory, not a scenario file" run $D
 expect bad-option 2 "--seconds 'abc'" run --seconds abc
-expect save-unwritable-before-run 2 "--save '/nonexistent/dir/x.save': cannot create '/nonexistent/dir/x.save.tmp': No such file or directory" \
+expect save-unwritable-before-run 2 "--save '/nonexistent/dir/x.save': cannot create a temporary file in '/nonexistent/dir' for '/nonexistent/dir/x.save': No such file or directory" \
     run --seconds 0.1 --save /nonexistent/dir/x.save
-expect csv-unwritable 2 "--csv '/nonexistent/dir/x.csv': cannot create the file: No such file or directory" \
+expect csv-unwritable 2 "--csv '/nonexistent/dir/x.csv': cannot create a temporary file in '/nonexistent/dir' for '/nonexistent/dir/x.csv': No such file or directory" \
     run --seconds 0.1 --csv /nonexistent/dir/x.csv
 expect unknown-subcommand 2 "unknown command 'fly'" fly
 expect v0-migrated 0 "ticks 50, simulated 5.0 s" run $D/v0_minimal.json --quiet
@@ -136,6 +136,40 @@ else
     echo "FAIL very-long-run-starts: status $rc (want 124, still running), output:"
     printf '%s\n' "$out" | head -3
 fi
+
+# ---- issue 12, save-io: outputs never follow or delete what is at or beside
+# their path; a save refuses what is not a regular file and a world built
+# from another scenario. ----
+io=$(mktemp -d "${TMPDIR:-/tmp}/pcsim-cli-io-XXXXXX")
+echo "keep me" > "$io/victim"
+ln -s "$io/victim" "$io/run.journal"
+ln -s "$io/victim" "$io/run.csv"
+ln -s "$io/victim" "$io/end.save.tmp"
+expect outputs-beside-symlinks 0 "final state hash" \
+    run --quiet --seconds 1 --journal "$io/run.journal" --csv "$io/run.csv" --save "$io/end.save"
+check() { # name, shell test...
+    name=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name"; fi
+}
+check symlink-target-untouched [ "$(cat "$io/victim")" = "keep me" ]
+check journal-replaces-its-symlink [ ! -L "$io/run.journal" ]
+check journal-written [ "$(head -1 "$io/run.journal")" = "# pcsim journal v1" ]
+check csv-replaces-its-symlink [ ! -L "$io/run.csv" ] && [ -s "$io/run.csv" ]
+check save-tmp-symlink-kept [ -L "$io/end.save.tmp" ]
+check no-temporaries-left [ "$(ls "$io" | wc -l)" -eq 5 ]
+expect journal-replays 0 "matches the journal" replay "$io/run.journal" --quiet
+expect built-in-save-loads-with-its-file 0 "final state hash" \
+    run scenarios/pwr-station.json --quiet --seconds 0.1 --load "$io/end.save"
+sed 's/"initial_power_fraction": 0.5/"initial_power_fraction": 0.6/' scenarios/pwr-station.json \
+    > "$io/u4_at_60.json"
+expect load-other-build 2 "$io/end.save': saved from build hash 0x" \
+    run "$io/u4_at_60.json" --quiet --seconds 0.1 --load "$io/end.save"
+expect load-directory 2 "load '$io': is a directory" run --quiet --seconds 0.1 --load "$io"
+mkfifo "$io/fifo"
+expect load-fifo 2 "load '$io/fifo': is a FIFO" run --quiet --seconds 0.1 --load "$io/fifo"
+rm -rf "$io"
+# ---- end of issue 12, save-io ----
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

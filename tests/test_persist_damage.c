@@ -13,10 +13,11 @@
 
 #include "pcsim/pcsim.h"
 
-/* Layout constants of save-format version 1 (include/pcsim/persist.h):
- * header = magic[8] u32 version u32 n u64 tick u64 seed; table entry =
- * name[64] u64 offset u64 bytes u64 checksum; then one u64 meta checksum. */
-enum { PD_HEADER = 32, PD_ENTRY = 88, PD_VERSION_AT = 8 };
+/* Layout constants of save-format version 2 (include/pcsim/persist.h):
+ * header = magic[8] u32 version u32 n u64 tick u64 seed u64 build_hash
+ * u32 layout u32 reserved; table entry = name[64] u64 offset u64 bytes
+ * u64 elem_size u64 count u64 checksum; then one u64 meta checksum. */
+enum { PD_HEADER = 48, PD_ENTRY = 104, PD_VERSION_AT = 8 };
 
 typedef struct pd_model {
     uint32_t x, n;

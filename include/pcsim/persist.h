@@ -2,20 +2,33 @@
  * @file persist.h
  * @brief Save and load a whole world's state.
  *
- * File format (version 1, little-endian):
- *   header   magic "PCSIMSV1", u32 version, u32 section count, u64 tick, u64 seed
- *   table    per section: char name[64], u64 offset, u64 bytes, u64 XXH3-64 of the bytes
+ * File format (version 2, little-endian):
+ *   header   magic "PCSIMSV1" (fixed for every version), u32 version (2),
+ *            u32 section count, u64 tick, u64 world seed, u64 build hash
+ *            (pcs_world_config.build_hash), u32 layout version
+ *            (PCS_SAVE_LAYOUT), u32 reserved (0)                      48 bytes
+ *   table    per section: char name[64], u64 offset, u64 bytes, u64 elem_size,
+ *            u64 count, u64 XXH3-64 of the bytes                104 bytes each
  *   u64      XXH3-64 of header + table
- *   data     the sections' bytes
- * Sections: "store:<name>" for every STATE store and "job:<name>" for every
- * slow job (pending flag, submit tick, input copy), so a world saved between a
- * job's submit and merge resumes with the same result.
+ *   data     the sections' bytes, back to back in table order; nothing after
+ * Sections: "store:<name>" for every STATE store (elem_size and count of the
+ * store, bytes = elem_size * count) and "job:<name>" for every slow job
+ * (elem_size = its input_bytes, count 1; bytes = 16 + input: u32 pending flag,
+ * u32 reserved, u64 submit tick, then the input copy), so a world saved
+ * between a job's submit and merge resumes with the same result.
  *
- * A save goes to "<path>.tmp" and is renamed over @p path only when complete,
- * so a crash never leaves a half-written file. A load checks everything
- * (magic, version, checksums, that every section matches a store of the same
- * name and size and that every store has a section) before it changes any
- * byte of the world: a failed load leaves the world as it was.
+ * A save is written to a new temporary file beside @p path (pcs_atomic_file),
+ * fsynced, and renamed over @p path with its directory fsynced: a crash, a
+ * full disk or a concurrent save never leaves a half-written file, and nothing
+ * already at or beside the path is followed or deleted.
+ *
+ * A load opens without blocking, refuses anything but a regular file, reads
+ * at most the size this world's save has (computed from its stores and jobs),
+ * and checks everything before it changes any byte of the world: magic,
+ * version, layout version, checksums, the seed and build hash against the
+ * world's, that every section matches a store or job of the same name, element
+ * size and count, that sections lie back to back and no byte follows them, then
+ * the models' load checks (below). A failed load leaves the world as it was.
  *
  * The world to load into must be built the same way as the saved one (same
  * scenario); the commands still queued and the journal are not saved.
@@ -26,27 +39,69 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
-#define PCS_SAVE_VERSION 1u
+/** Container format version (header and table); another value is refused. */
+#define PCS_SAVE_VERSION 2u
+/** How sections encode state (order, job header); changes without the container's. */
+#define PCS_SAVE_LAYOUT 1u
 
 /**
- * Write @p w's state to @p path.
- * @return PCS_E_INVAL (NULL), PCS_E_IO with the path and the OS reason.
+ * Write @p w's state to @p path through a pcs_atomic_file. Saves of distinct
+ * worlds may run on several threads at once, even to one path (the last
+ * rename wins; the file is always one whole save).
+ * @return PCS_E_INVAL (NULL), PCS_E_IO with the path and the OS reason (the
+ *         previous file at @p path is then unchanged), PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_world_save(const pcs_world *w, const char *path);
 
 /**
  * Replace @p w's state with the one saved in @p path.
- * @return PCS_E_IO (cannot read), PCS_E_CORRUPT (truncated, bad magic or
- *         checksum, section/store mismatch — the message names it),
- *         PCS_E_VERSION (a file version other than PCS_SAVE_VERSION),
+ * @return PCS_E_IO (cannot open or read, or not a regular file: the message
+ *         names the kind), PCS_E_CORRUPT (truncated, trailing bytes, bad magic
+ *         or checksum, another seed or build hash, section/store mismatch, a
+ *         failed load check — the message names it, with both values),
+ *         PCS_E_VERSION (a file or layout version other than this build's),
  *         PCS_E_NOMEM. On any error the world is unchanged.
  */
 PCS_API pcs_status pcs_world_load(pcs_world *w, const char *path);
+
+/*
+ * Whole-or-nothing files, for saves and for a host's journals and exports.
+ *
+ * pcs_atomic_file_create never opens @p path: it creates a new temporary
+ * "<path>.tmp-<pid>-<n>" in the same directory with O_CREAT|O_EXCL|O_NOFOLLOW
+ * (a name already taken is skipped, never opened). Commit fsyncs it, renames
+ * it over @p path (replacing a symlink there, never writing through it) and
+ * fsyncs the directory; discard removes it. Until the commit, @p path keeps
+ * what it had. A process killed before its commit can leave its temporary.
+ * Thread-safety: one thread per file; distinct files from any threads.
+ */
+typedef struct pcs_atomic_file pcs_atomic_file;
+
+/**
+ * Start writing @p path. @return PCS_E_INVAL (NULL/empty), PCS_E_IO naming the
+ * directory, the path and the OS reason, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_atomic_file_create(const char *path, pcs_atomic_file **out);
+
+/** The stream to write to (owned by @p f); NULL for NULL. */
+PCS_API FILE *pcs_atomic_file_stream(pcs_atomic_file *f);
+
+/**
+ * Flush, fsync, rename over the path, fsync the directory, free @p f.
+ * @return PCS_OK, or PCS_E_IO naming the path and the OS reason (a write that
+ *         failed earlier on the stream included); the temporary is then
+ *         removed and the path keeps what it had.
+ */
+PCS_API pcs_status pcs_atomic_file_commit(pcs_atomic_file *f);
+
+/** Close and remove the temporary, free @p f; the path is untouched. NULL is allowed. */
+PCS_API void pcs_atomic_file_discard(pcs_atomic_file *f);
 
 /*
  * Load checks: what a model says about its own saved state.

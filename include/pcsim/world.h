@@ -41,6 +41,8 @@ typedef struct pcs_world_config {
      *  them (pcs_world_tick); 0 off, 1 on. Default: 1 when the library is
      *  built with PCS_DEBUG defined (the ASan build), 0 in release. [0, 1] */
     uint32_t check_finite;
+    uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
+                                     compared on load (persist.h); default 0 = none; any value */
 } pcs_world_config;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
