@@ -135,5 +135,23 @@ else
     printf '%s\n' "$out" | head -3
 fi
 
+# ---- issue 12 "Numbers" (scenario branch): numbers, JSON messages, bounded
+# reads, k_slow and builder ranges. Each message names the file, the JSON path
+# (or line:column) and the allowed range or what was expected.
+# Numbers whose text is non-zero but that a double cannot hold are refused with
+# the text as written and the field's range, never read as 0 or as a subnormal.
+expect number-underflow-where-0-allowed 2 "$D/number_underflow_zero_allowed.json: \$.run.seconds: value 1e-400 is too small for a double" \
+    run $D/number_underflow_zero_allowed.json --quiet
+expect number-underflow-says-its-text 2 "$D/number_underflow.json: \$.world.dt_s: value 1e-400 is too small for a double (non-zero magnitudes start at 2.2e-308); allowed [1e-06, 10]" \
+    run $D/number_underflow.json --quiet
+expect number-subnormal 2 "\$.run.seconds: value 4.9e-320 is too small for a double (non-zero magnitudes start at 2.2e-308); allowed [0, 1e+09]" \
+    run $D/number_subnormal.json --quiet
+expect number-overflow 2 "$D/number_overflow.json: \$.run.seconds: value 1e400 is too large for a double (magnitudes up to 1.8e+308); allowed [0, 1e+09]" \
+    run $D/number_overflow.json --quiet
+expect number-underflow-in-a-unit 2 "\$.units[0].boron_ppm: value -1e-330 is too small for a double" \
+    run $D/number_underflow_unit.json --quiet
+expect number-zero-written-small 0 "ticks 0, simulated 0.0 s" run $D/number_zero_text.json --quiet
+# ---- end of issue 12 "Numbers" block
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
