@@ -151,6 +151,26 @@ expect number-overflow 2 "$D/number_overflow.json: \$.run.seconds: value 1e400 i
 expect number-underflow-in-a-unit 2 "\$.units[0].boron_ppm: value -1e-330 is too small for a double" \
     run $D/number_underflow_unit.json --quiet
 expect number-zero-written-small 0 "ticks 0, simulated 0.0 s" run $D/number_zero_text.json --quiet
+# Messages that start in the JSON library (jansson) are re-worded: line:column,
+# the JSON path there, and what was expected instead.
+expect json-syntax-reworded 2 "$D/bad_json.json:3:26: \$.world: invalid JSON: expected a field name in double quotes (no comma before '}'), found '}'" \
+    run $D/bad_json.json
+expect json-missing-comma 2 "$D/missing_comma.json:1:43: \$.world.dt_s: invalid JSON: expected ',' or '}' after this field's value, found '\"seed\"'" \
+    run $D/missing_comma.json
+expect json-duplicate-key 2 "$D/duplicate_key.json:1:44: \$.world.dt_s: the field 'dt_s' appears twice in this object (each field may appear once)" \
+    run $D/duplicate_key.json
+expect json-too-deep 2 "$D/deep_nesting.json:1:56: \$.script[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: nested deeper than 32 levels (a scenario needs at most 4)" \
+    run $D/deep_nesting.json
+expect json-integer-overflow 2 "$D/integer_overflow.json: \$.world.seed: value 123456789012345678901234567890 does not fit a 64-bit integer; allowed [0, 9223372036854775807]" \
+    run $D/integer_overflow.json
+expect json-nul-in-string 2 "$D/nul_in_string.json:1:25: \$.name: a string holds \\u0000 (NUL), which no scenario field may contain" \
+    run $D/nul_in_string.json
+expect json-bad-utf8 2 "$D/bad_utf8.json:1:24: \$.name: invalid JSON: byte 0xff is not UTF-8 (a scenario file is UTF-8 text)" \
+    run $D/bad_utf8.json
+expect json-empty-file 2 "$D/empty.json: the file is empty; expected a scenario object {...}" run $D/empty.json
+expect json-trailing-text 2 "$D/trailing_text.json:1:15: \$: invalid JSON: more text after the scenario object, found 'x'; expected the end of the file" \
+    run $D/trailing_text.json
+expect json-missing-file 2 "$D/nope.json: cannot open: No such file or directory" run $D/nope.json
 # ---- end of issue 12 "Numbers" block
 
 echo "cli: $pass passed, $fail failed"
