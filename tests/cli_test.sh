@@ -171,6 +171,32 @@ expect json-empty-file 2 "$D/empty.json: the file is empty; expected a scenario 
 expect json-trailing-text 2 "$D/trailing_text.json:1:15: \$: invalid JSON: more text after the scenario object, found 'x'; expected the end of the file" \
     run $D/trailing_text.json
 expect json-missing-file 2 "$D/nope.json: cannot open: No such file or directory" run $D/nope.json
+# Bounded reads: the size limit (default 4 MiB, --max-scenario-bytes) and the
+# file type are checked before anything is parsed; a FIFO with no writer is
+# refused at once instead of blocking.
+tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
+{ printf '{"schema": 1, "run": {"seconds": 0}'; head -c 5242880 /dev/zero | tr '\0' ' '; printf '}'; } > "$tmp.big"
+big=$(wc -c < "$tmp.big")
+expect scenario-over-size-limit 2 "$tmp.big: $big bytes is more than the scenario size limit of 4194304 bytes (set with --max-scenario-bytes)" \
+    run "$tmp.big" --quiet
+expect scenario-size-limit-raised 0 "ticks 0, simulated 0.0 s" run "$tmp.big" --quiet --max-scenario-bytes 8388608
+rm -f "$tmp.big"
+expect scenario-size-limit-option 2 "$D/rounding.json: $(wc -c < $D/rounding.json) bytes is more than the scenario size limit of 10 bytes" \
+    run $D/rounding.json --max-scenario-bytes 10
+expect scenario-size-limit-bad-option 2 "--max-scenario-bytes '0': expected an integer in [1, 1099511627776]" \
+    run --max-scenario-bytes 0
+expect scenario-device 2 "/dev/null: is not a regular file (a character device); a scenario must be a regular file" run /dev/null
+mkfifo "$tmp.fifo"
+out=$(timeout 5 "$BIN" run "$tmp.fifo" 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -qF "$tmp.fifo: is not a regular file (a FIFO)"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL scenario-fifo-refused-at-once: status $rc (want 2; 124 is a hang), output:"
+    printf '%s\n' "$out" | head -3
+fi
+rm -f "$tmp.fifo"
 # ---- end of issue 12 "Numbers" block
 
 echo "cli: $pass passed, $fail failed"
