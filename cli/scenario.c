@@ -81,7 +81,7 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
 {
     json_t *v = json_object_get(doc, "schema");
     if (v && !json_is_integer(v)) {
-        snprintf(err, err_len, "$.schema: expected an integer");
+        snprintf(err, err_len, "$.schema: expected an integer in [0, %d]", PCS_SCENARIO_SCHEMA);
         return -1;
     }
     json_int_t schema = v ? json_integer_value(v) : 0;
