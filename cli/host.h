@@ -22,6 +22,7 @@ typedef struct run_opts {
     int readers;          /**< -1: from the scenario */
     double seconds;       /**< < 0: from the scenario */
     int quiet, json, realtime;
+    size_t max_scenario_bytes; /**< scenario size limit; 0: SCN_DEFAULT_MAX_BYTES */
 } run_opts;
 
 #define HOST_MAX_TIMELINE 64

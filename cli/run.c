@@ -47,6 +47,8 @@ static void run_usage(FILE *f)
           "  --journal FILE  write every applied command with its tick, and the final hash\n"
           "  --save FILE     save the world at the end\n"
           "  --load FILE     resume from a saved world (built from the same scenario)\n"
+          "  --max-scenario-bytes N  refuse a scenario file larger than N bytes (default\n"
+          "                  4194304), checked before it is read\n"
           "  --quiet         only the final summary\n"
           "  --json          summary as JSON on stdout\n"
           "  --help          this text\n",
@@ -70,7 +72,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"realtime", 0, 0, 'R'}, {"csv", 1, 0, 'c'},     {"trace", 1, 0, 't'},
         {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
-        {"scenario", 1, 0, 'F'}, {0, 0, 0, 0}};
+        {"scenario", 1, 0, 'F'}, {"max-scenario-bytes", 1, 0, 'M'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->workers = o->readers = -1;
     o->seconds = -1.0;
@@ -99,6 +101,13 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         case 'q': o->quiet = 1; break;
         case 'J': o->json = o->quiet = 1; break;
         case 'F': o->scenario = optarg; break;
+        case 'M': /* at most 2^40: an exact integer in a double */
+            if (parse_double(optarg, 1.0, 1099511627776.0, &v) || v != (double)(uint64_t)v)
+                return host_fail(2, "--max-scenario-bytes '%s': expected an integer in [1, "
+                                    "1099511627776]",
+                                 optarg);
+            o->max_scenario_bytes = (size_t)v;
+            break;
         case 'h': run_usage(stdout); return 1;
         default: run_usage(stderr); return 2;
         }
@@ -113,7 +122,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
 static int load_scenario(host *h)
 {
     char err[1400];
-    if (scenario_load(h->opt.scenario, &h->scn, err, sizeof err) != 0)
+    scenario_load_opts lo = {.max_bytes = h->opt.max_scenario_bytes};
+    if (scenario_load_ex(h->opt.scenario, &lo, &h->scn, err, sizeof err) != 0)
         return host_fail(2, "%s", err);
     if (h->opt.workers >= 0)
         h->scn.world.workers = (uint32_t)h->opt.workers;

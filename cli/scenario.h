@@ -7,6 +7,7 @@
 #define PCS_CLI_SCENARIO_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pcsim/world.h"
@@ -51,6 +52,34 @@ typedef struct scenario {
  * file, the JSON path and the reason into @p err.
  */
 int scenario_load(const char *file, scenario *out, char *err, size_t err_len);
+
+/** Limits of a scenario load; a zero field takes its default. */
+typedef struct scenario_load_opts {
+    size_t max_bytes; /**< largest scenario accepted, bytes, checked before parsing;
+                           0: SCN_DEFAULT_MAX_BYTES */
+} scenario_load_opts;
+
+/** Default size limit of a scenario file (4 MiB; `pcsim run --max-scenario-bytes`). */
+#define SCN_DEFAULT_MAX_BYTES ((size_t)4 << 20)
+
+/**
+ * scenario_load with limits: @p file (NULL: the built-in default) must be a
+ * regular file of at most opts->max_bytes bytes; both are checked with fstat
+ * before anything is read or parsed, and the message names the file, its
+ * size and the limit. @p opts may be NULL (defaults).
+ */
+int scenario_load_ex(const char *file, const scenario_load_opts *opts, scenario *out, char *err,
+                     size_t err_len);
+
+/**
+ * Load, migrate and validate a scenario held in memory: @p len bytes at
+ * @p data (need not be NUL-terminated), named @p name in messages, refused
+ * above opts->max_bytes. For fuzzing and embedding hosts. Release with
+ * scenario_free, also after a failure.
+ */
+int scenario_load_buffer(const char *name, const char *data, size_t len,
+                         const scenario_load_opts *opts, scenario *out, char *err,
+                         size_t err_len);
 
 /**
  * Convert @p seconds to whole ticks of @p dt_s by rounding the total
