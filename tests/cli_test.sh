@@ -197,6 +197,9 @@ else
     printf '%s\n' "$out" | head -3
 fi
 rm -f "$tmp.fifo"
+# k_slow up to its allowed 1e9: the SLOW xenon step is 20 dt k_slow = 1e9 s
+# and must stay finite (it gave NaN from 5e8 and stopped the run at tick 20).
+expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0
 # ---- end of issue 12 "Numbers" block
 
 echo "cli: $pass passed, $fail failed"
