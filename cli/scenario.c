@@ -14,6 +14,7 @@
 
 #include "cli/jsonr.h"
 #include "cli/scenario.h"
+#include "cli/scenario_units.h"
 #include "pcsim/clock.h"
 
 static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)
@@ -305,6 +306,8 @@ static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario
         copy_name(out->name, sizeof out->name, name);
     if (!rc)
         rc = parse_world(c, doc, out) | parse_run(c, doc, out) | parse_readers(c, doc, out);
+    if (!rc)
+        rc = scenario_units_parse(c, doc, out);
     if (!rc)
         rc = parse_script(c, doc, out);
     if (!rc)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pcsim/plant.h"
 #include "pcsim/world.h"
 
 /** Current scenario schema; older documents are migrated to it before validation. */
@@ -42,6 +43,10 @@ typedef struct scenario {
     uint32_t n_reader_names;     /**< 0: readers spread over all channels */
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
+    pcs_plant_unit_config units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
+    char unit_names[PCS_PLANT_MAX_UNITS][16];          /**< "u1".. */
+    uint32_t n_units;                                  /**< 0: no plant */
+    pcs_plant_setpoints setpoints;                     /**< "instrumentation" */
     json_t *doc;                 /**< the migrated document (owned), for model sections */
     char warnings[1024];         /**< rounding warnings, one per line ("" if none) */
 } scenario;
