@@ -23,6 +23,7 @@ typedef struct run_opts {
     double seconds;       /**< < 0: from the scenario */
     int quiet, json, realtime;
     int check_finite;     /**< --check-finite: world config check_finite = 1 */
+    size_t max_scenario_bytes; /**< scenario size limit; 0: SCN_DEFAULT_MAX_BYTES */
 } run_opts;
 
 #define HOST_MAX_TIMELINE 64

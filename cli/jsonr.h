@@ -20,8 +20,30 @@ typedef struct jr_ctx {
     int failed;
 } jr_ctx;
 
-/** Parse @p text (NULL: read @p file). Syntax errors report file:line:column. */
+/** Default of jr_load_file's size limit (and of `pcsim run --max-scenario-bytes`). */
+#define JR_DEFAULT_MAX_BYTES ((size_t)4 << 20)
+
+/**
+ * Parse @p text (NULL: read @p file with the default size limit). Syntax
+ * errors report file:line:column, the JSON path there and what was expected.
+ */
 json_t *jr_load(jr_ctx *c, const char *file, const char *text);
+
+/**
+ * Read @p file (a regular file of at most @p max_bytes, checked with fstat
+ * before anything is read or parsed) and parse it as jr_load_buffer does.
+ */
+json_t *jr_load_file(jr_ctx *c, const char *file, size_t max_bytes);
+
+/**
+ * Parse @p len bytes at @p data (need not be NUL-terminated), shown as
+ * @p file in messages. Numbers whose text a double cannot hold (non-zero but
+ * converting to 0 or a subnormal, overflowing, or an integer outside int64)
+ * do not fail here: they stay in the document as markers that the getters
+ * below refuse with the number's text, the JSON path and the field's range.
+ * Returns the root object, or NULL with c->msg set.
+ */
+json_t *jr_load_buffer(jr_ctx *c, const char *file, const char *data, size_t len);
 
 /** Record an error at the current path (first error wins). Returns -1. */
 int jr_fail(jr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/jsonr.h"
 #include "cli/plant.h"
 #include "pcsim/alarm.h"
 #include "pcsim/plant.h"
@@ -19,144 +18,18 @@ static pcs_plant_unit_config unit_cfg[PCS_PLANT_MAX_UNITS];
 static char unit_names[PCS_PLANT_MAX_UNITS][16];
 static uint32_t n_units;
 
-static int parse_pump(jr_ctx *c, json_t *u, pcs_hyd_pump *p)
-{
-    static const char *const keys[] = {"rated_flow_kg_s", "rated_dp_pa", "inertia_kg_m2",
-                                       "rated_speed_rad_s", NULL};
-    json_t *o = jr_obj(c, u, "pump");
-    if (!o)
-        return c->failed ? -1 : 0;
-    size_t s = jr_push_key(c, "pump");
-    int rc = jr_only_keys(c, o, keys);
-    rc |= jr_num(c, o, "rated_flow_kg_s", 1.0, 1e5, &p->rated_flow_kg_s);
-    rc |= jr_num(c, o, "rated_dp_pa", 1e3, 1e8, &p->rated_dp_pa);
-    rc |= jr_num(c, o, "inertia_kg_m2", 1.0, 1e6, &p->inertia_kg_m2);
-    rc |= jr_num(c, o, "rated_speed_rad_s", 1.0, 1e4, &p->rated_speed_rad_s);
-    jr_pop(c, s);
-    return rc ? -1 : 0;
-}
-
-static int parse_unit(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, char *name)
-{
-    static const char *const keys[] = {
-        "name",        "nominal_power_w", "initial_power_fraction", "loops", "sg_nodes",
-        "t_hot_k",     "t_cold_k",        "sg_pressure_pa",         "pump",  "generation_time_s",
-        "mtc_per_k",   "doppler_coef",    "boron_ppm",              "rod_speed_per_s",
-        "scram_drop_time_s", "control_bank_position", NULL};
-    if (!json_is_object(u))
-        return jr_fail(c, "expected an object");
-    pcs_plant_unit_config_default(cfg);
-    const char *nm = NULL;
-    double bank_pos = cfg->core.banks[0].initial_pos, speed = cfg->core.banks[0].speed_per_s;
-    int rc = jr_only_keys(c, u, keys);
-    rc |= jr_str_req(c, u, "name", &nm);
-    rc |= jr_num(c, u, "nominal_power_w", 1e6, 1e11, &cfg->core.nominal_power_w);
-    rc |= jr_num(c, u, "initial_power_fraction", 0.0, 1.2, &cfg->core.initial_power_fraction);
-    rc |= jr_u32(c, u, "loops", 1, PCS_PLANT_MAX_LOOPS, &cfg->n_loops);
-    rc |= jr_u32(c, u, "sg_nodes", 1, PCS_PLANT_MAX_SG_NODES, &cfg->n_sg_nodes);
-    rc |= jr_num(c, u, "t_hot_k", 273.15, 700.0, &cfg->t_hot_k);
-    rc |= jr_num(c, u, "t_cold_k", 273.15, 700.0, &cfg->t_cold_k);
-    rc |= jr_num(c, u, "sg_pressure_pa", 1e5, 2.2e7, &cfg->sg_pressure_pa);
-    rc |= jr_num(c, u, "generation_time_s", 1e-8, 1e-2, &cfg->core.kinetics.generation_time_s);
-    rc |= jr_num(c, u, "mtc_per_k", -1e-2, 1e-2, &cfg->core.feedback.mtc_per_k);
-    rc |= jr_num(c, u, "doppler_coef", -1.0, 1.0, &cfg->core.feedback.doppler_coef);
-    rc |= jr_num(c, u, "boron_ppm", 0.0, 10000.0, &cfg->core.boron_ppm);
-    rc |= jr_num(c, u, "rod_speed_per_s", 1e-6, 1.0, &speed);
-    rc |= jr_num(c, u, "scram_drop_time_s", 0.01, 60.0, &cfg->core.scram_drop_time_s);
-    rc |= jr_num(c, u, "control_bank_position", 0.0, 1.0, &bank_pos);
-    rc |= parse_pump(c, u, &cfg->pump);
-    if (rc)
-        return -1;
-    if (strlen(nm) >= 16)
-        return jr_fail(c, "name '%s' is longer than 15 characters", nm);
-    cfg->core.banks[0].initial_pos = bank_pos;
-    for (uint32_t b = 0; b < cfg->core.n_banks; b++)
-        cfg->core.banks[b].speed_per_s = speed;
-    if (cfg->core.boron_ppm != cfg->core.feedback.boron_ref_ppm)
-        cfg->core.feedback.boron_ref_ppm = cfg->core.boron_ppm; /* critical at its own boron */
-    strcpy(name, nm);
-    return 0;
-}
-
-static int parse_units(host *h, char *err, size_t err_len)
-{
-    jr_ctx c = {.file = h->scn.source};
-    snprintf(c.path, sizeof c.path, "$");
-    json_t *arr = jr_arr(&c, h->scn.doc, "units");
-    n_units = 0;
-    if (!arr) {
-        snprintf(err, err_len, "%s", c.msg);
-        return c.failed ? -1 : 0;
-    }
-    size_t p = jr_push_key(&c, "units");
-    if (json_array_size(arr) > PCS_PLANT_MAX_UNITS) {
-        jr_fail(&c, "%zu units; at most %u", json_array_size(arr), PCS_PLANT_MAX_UNITS);
-        snprintf(err, err_len, "%s", c.msg);
-        return -1;
-    }
-    for (uint32_t i = 0; i < (uint32_t)json_array_size(arr); i++) {
-        size_t q = jr_push_index(&c, i);
-        if (parse_unit(&c, json_array_get(arr, i), &unit_cfg[i], unit_names[i]) != 0) {
-            snprintf(err, err_len, "%s", c.msg);
-            return -1;
-        }
-        char want[16];
-        snprintf(want, sizeof want, "u%u", i + 1);
-        if (strcmp(unit_names[i], want) != 0) {
-            jr_fail(&c, "unit %u must be named '%s' (channels are prefixed with it), not '%s'",
-                    i + 1, want, unit_names[i]);
-            snprintf(err, err_len, "%s", c.msg);
-            return -1;
-        }
-        jr_pop(&c, q);
-        n_units++;
-    }
-    jr_pop(&c, p);
-    return 0;
-}
-
-static int parse_instrumentation(host *h, pcs_plant_setpoints *sp, char *err, size_t err_len)
-{
-    static const char *const keys[] = {
-        "high_flux_frac",   "flux_rate_frac",  "rate_window_ticks", "low_flow_frac",
-        "high_pressure_pa", "low_pressure_pa", "alarm_power_frac",  "alarm_flow_frac",
-        "alarm_pressure_high_pa", "alarm_t_hot_k", "noise_frac", NULL};
-    jr_ctx c = {.file = h->scn.source};
-    snprintf(c.path, sizeof c.path, "$");
-    pcs_plant_setpoints_default(sp);
-    json_t *o = jr_obj(&c, h->scn.doc, "instrumentation");
-    int rc = c.failed ? -1 : 0;
-    if (o) {
-        size_t p = jr_push_key(&c, "instrumentation");
-        rc |= jr_only_keys(&c, o, keys);
-        rc |= jr_num(&c, o, "high_flux_frac", 0.01, 10.0, &sp->high_flux_frac);
-        rc |= jr_num(&c, o, "flux_rate_frac", 0.001, 10.0, &sp->flux_rate_frac);
-        rc |= jr_u32(&c, o, "rate_window_ticks", 1, 1200, &sp->rate_window_ticks);
-        rc |= jr_num(&c, o, "low_flow_frac", 0.0, 1.5, &sp->low_flow_frac);
-        rc |= jr_num(&c, o, "high_pressure_pa", 1e5, 1e8, &sp->high_pressure_pa);
-        rc |= jr_num(&c, o, "low_pressure_pa", 1e5, 1e8, &sp->low_pressure_pa);
-        rc |= jr_num(&c, o, "alarm_power_frac", 0.01, 10.0, &sp->alarm_power_frac);
-        rc |= jr_num(&c, o, "alarm_flow_frac", 0.0, 1.5, &sp->alarm_flow_frac);
-        rc |= jr_num(&c, o, "alarm_pressure_high_pa", 1e5, 1e8, &sp->alarm_pressure_high_pa);
-        rc |= jr_num(&c, o, "alarm_t_hot_k", 273.15, 2000.0, &sp->alarm_t_hot_k);
-        rc |= jr_num(&c, o, "noise_frac", 0.0, 0.5, &sp->noise_frac);
-        jr_pop(&c, p);
-    }
-    if (rc)
-        snprintf(err, err_len, "%s", c.msg);
-    return rc ? -1 : 0;
-}
-
+/* The scenario loader has read and checked the units and setpoints
+ * (cli/scenario_units.c); keep a copy for the name lookups below. */
 int plant_build(host *h, char *err, size_t err_len)
 {
-    pcs_plant_setpoints sp;
-    if (parse_units(h, err, err_len) != 0 || parse_instrumentation(h, &sp, err, err_len) != 0)
-        return -1;
+    n_units = h->scn.n_units;
+    memcpy(unit_cfg, h->scn.units, sizeof unit_cfg);
+    memcpy(unit_names, h->scn.unit_names, sizeof unit_names);
     if (n_units == 0)
         return 0;
     pcs_plant *p = NULL;
     if (pcs_plant_build(h->world, unit_cfg, n_units, &p) != PCS_OK ||
-        pcs_plant_instrument(h->world, p, &sp) != PCS_OK) {
+        pcs_plant_instrument(h->world, p, &h->scn.setpoints) != PCS_OK) {
         snprintf(err, err_len, "%s: $.units: %s", h->scn.source, pcs_last_error());
         return -1;
     }

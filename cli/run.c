@@ -51,6 +51,8 @@ static void run_usage(FILE *f)
           "  --load FILE     resume from a saved world (built from the same scenario)\n"
           "  --check-finite  fail the tick that writes NaN/Inf into a physics store\n"
           "                  (on by default in debug builds)\n"
+          "  --max-scenario-bytes N  refuse a scenario file larger than N bytes (default\n"
+          "                  4194304), checked before it is read\n"
           "  --quiet         only the final summary\n"
           "  --json          summary as JSON on stdout\n"
           "  --help          this text\n",
@@ -74,7 +76,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"realtime", 0, 0, 'R'}, {"csv", 1, 0, 'c'},     {"trace", 1, 0, 't'},
         {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
-        {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'}, {0, 0, 0, 0}};
+        {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'},
+        {"max-scenario-bytes", 1, 0, 'M'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->workers = o->readers = -1;
     o->seconds = -1.0;
@@ -104,6 +107,13 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         case 'J': o->json = o->quiet = 1; break;
         case 'F': o->scenario = optarg; break;
         case 'N': o->check_finite = 1; break;
+        case 'M': /* at most 2^40: an exact integer in a double */
+            if (parse_double(optarg, 1.0, 1099511627776.0, &v) || v != (double)(uint64_t)v)
+                return host_fail(2, "--max-scenario-bytes '%s': expected an integer in [1, "
+                                    "1099511627776]",
+                                 optarg);
+            o->max_scenario_bytes = (size_t)v;
+            break;
         case 'h': run_usage(stdout); return 1;
         default: run_usage(stderr); return 2;
         }
@@ -150,7 +160,8 @@ static int scenario_build_hash(const json_t *doc, uint64_t *out)
 static int load_scenario(host *h)
 {
     char err[1400];
-    if (scenario_load(h->opt.scenario, &h->scn, err, sizeof err) != 0)
+    scenario_load_opts lo = {.max_bytes = h->opt.max_scenario_bytes};
+    if (scenario_load_ex(h->opt.scenario, &lo, &h->scn, err, sizeof err) != 0)
         return host_fail(2, "%s", err);
     if (scenario_build_hash(h->scn.doc, &h->scn.world.build_hash) != 0)
         return host_fail(1, "%s: out of memory while hashing the scenario", h->scn.source);

@@ -14,6 +14,7 @@
 
 #include "cli/jsonr.h"
 #include "cli/scenario.h"
+#include "cli/scenario_units.h"
 #include "pcsim/clock.h"
 
 static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)
@@ -81,7 +82,7 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
 {
     json_t *v = json_object_get(doc, "schema");
     if (v && !json_is_integer(v)) {
-        snprintf(err, err_len, "$.schema: expected an integer");
+        snprintf(err, err_len, "$.schema: expected an integer in [0, %d]", PCS_SCENARIO_SCHEMA);
         return -1;
     }
     json_int_t schema = v ? json_integer_value(v) : 0;
@@ -286,16 +287,11 @@ static void copy_name(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
-int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
+/* Migrate and validate a parsed document; takes @p doc (kept in out->doc on
+ * success, released on failure). */
+static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario *out, char *err,
+                             size_t err_len)
 {
-    defaults(out);
-    jr_ctx c;
-    const char *shown = file ? file : "<built-in pwr-station.json>";
-    json_t *doc = jr_load(&c, shown, file ? NULL : pcs_default_scenario);
-    if (!doc) {
-        snprintf(err, err_len, "%s", c.msg);
-        return -1;
-    }
     char why[512];
     if (scenario_migrate(doc, why, sizeof why) != 0) {
         snprintf(err, err_len, "%s: %s", shown, why);
@@ -304,23 +300,74 @@ int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
     }
     snprintf(out->source, sizeof out->source, "%s", shown);
     const char *name = NULL;
-    int rc = jr_only_keys(&c, doc, top_keys);
-    rc |= jr_str(&c, doc, "name", &name);
+    int rc = jr_only_keys(c, doc, top_keys);
+    rc |= jr_str(c, doc, "name", &name);
     if (!rc && name)
         copy_name(out->name, sizeof out->name, name);
     if (!rc)
-        rc = parse_world(&c, doc, out) | parse_run(&c, doc, out) | parse_readers(&c, doc, out);
+        rc = parse_world(c, doc, out) | parse_run(c, doc, out) | parse_readers(c, doc, out);
     if (!rc)
-        rc = parse_script(&c, doc, out);
+        rc = scenario_units_parse(c, doc, out);
     if (!rc)
-        rc = to_ticks(&c, out);
-    if (rc || c.failed) {
-        snprintf(err, err_len, "%s", c.msg);
+        rc = parse_script(c, doc, out);
+    if (!rc)
+        rc = to_ticks(c, out);
+    if (rc || c->failed) {
+        snprintf(err, err_len, "%s", c->msg);
         json_decref(doc);
         return -1;
     }
     out->doc = doc;
     return 0;
+}
+
+_Static_assert(SCN_DEFAULT_MAX_BYTES == JR_DEFAULT_MAX_BYTES, "one default scenario size limit");
+
+static size_t max_bytes_of(const scenario_load_opts *opts)
+{
+    return opts && opts->max_bytes ? opts->max_bytes : SCN_DEFAULT_MAX_BYTES;
+}
+
+int scenario_load_ex(const char *file, const scenario_load_opts *opts, scenario *out, char *err,
+                     size_t err_len)
+{
+    if (!file)
+        return scenario_load_buffer("<built-in pwr-station.json>", pcs_default_scenario,
+                                    strlen(pcs_default_scenario), opts, out, err, err_len);
+    defaults(out);
+    jr_ctx c;
+    json_t *doc = jr_load_file(&c, file, max_bytes_of(opts));
+    if (!doc) {
+        snprintf(err, err_len, "%s", c.msg);
+        return -1;
+    }
+    return scenario_from_doc(&c, doc, file, out, err, err_len);
+}
+
+int scenario_load_buffer(const char *name, const char *data, size_t len,
+                         const scenario_load_opts *opts, scenario *out, char *err, size_t err_len)
+{
+    defaults(out);
+    size_t max = max_bytes_of(opts);
+    if (len > max) {
+        snprintf(err, err_len,
+                 "%s: %zu bytes is more than the scenario size limit of %zu bytes (set with "
+                 "--max-scenario-bytes)",
+                 name, len, max);
+        return -1;
+    }
+    jr_ctx c;
+    json_t *doc = jr_load_buffer(&c, name, data, len);
+    if (!doc) {
+        snprintf(err, err_len, "%s", c.msg);
+        return -1;
+    }
+    return scenario_from_doc(&c, doc, name, out, err, err_len);
+}
+
+int scenario_load(const char *file, scenario *out, char *err, size_t err_len)
+{
+    return scenario_load_ex(file, NULL, out, err, err_len);
 }
 
 void scenario_free(scenario *s)

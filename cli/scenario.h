@@ -7,8 +7,10 @@
 #define PCS_CLI_SCENARIO_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "pcsim/plant.h"
 #include "pcsim/world.h"
 
 /** Current scenario schema; older documents are migrated to it before validation. */
@@ -41,6 +43,10 @@ typedef struct scenario {
     uint32_t n_reader_names;     /**< 0: readers spread over all channels */
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
+    pcs_plant_unit_config units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
+    char unit_names[PCS_PLANT_MAX_UNITS][16];          /**< "u1".. */
+    uint32_t n_units;                                  /**< 0: no plant */
+    pcs_plant_setpoints setpoints;                     /**< "instrumentation" */
     json_t *doc;                 /**< the migrated document (owned), for model sections */
     char warnings[1024];         /**< rounding warnings, one per line ("" if none) */
 } scenario;
@@ -51,6 +57,34 @@ typedef struct scenario {
  * file, the JSON path and the reason into @p err.
  */
 int scenario_load(const char *file, scenario *out, char *err, size_t err_len);
+
+/** Limits of a scenario load; a zero field takes its default. */
+typedef struct scenario_load_opts {
+    size_t max_bytes; /**< largest scenario accepted, bytes, checked before parsing;
+                           0: SCN_DEFAULT_MAX_BYTES */
+} scenario_load_opts;
+
+/** Default size limit of a scenario file (4 MiB; `pcsim run --max-scenario-bytes`). */
+#define SCN_DEFAULT_MAX_BYTES ((size_t)4 << 20)
+
+/**
+ * scenario_load with limits: @p file (NULL: the built-in default) must be a
+ * regular file of at most opts->max_bytes bytes; both are checked with fstat
+ * before anything is read or parsed, and the message names the file, its
+ * size and the limit. @p opts may be NULL (defaults).
+ */
+int scenario_load_ex(const char *file, const scenario_load_opts *opts, scenario *out, char *err,
+                     size_t err_len);
+
+/**
+ * Load, migrate and validate a scenario held in memory: @p len bytes at
+ * @p data (need not be NUL-terminated), named @p name in messages, refused
+ * above opts->max_bytes. For fuzzing and embedding hosts. Release with
+ * scenario_free, also after a failure.
+ */
+int scenario_load_buffer(const char *name, const char *data, size_t len,
+                         const scenario_load_opts *opts, scenario *out, char *err,
+                         size_t err_len);
 
 /**
  * Convert @p seconds to whole ticks of @p dt_s by rounding the total

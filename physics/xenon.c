@@ -24,6 +24,25 @@
  * worths must be the ones the concentrations give (recomputed). Power store:
  * a sample count >= 0 and a sum in [0, P_MAX count]; job input: p_avg in
  * [0, P_MAX], h_s the SLOW step (0 only for a job never submitted).
+ *
+ * Any step length h. The SLOW step is h = 20 dt k_slow (world.h), up to
+ * 20 * 10 s * 1e9 = 2e11 s at the largest dt and k_slow, i.e. up to ~1e7
+ * iodine half-lives, so the step must hold for k h of any size. The product
+ * in the last term is evaluated as one bounded function,
+ *
+ *     e^{-k1 h} phi(k2 - k1, h) = (e^{-k1 h} - e^{-k2 h})/(k2 - k1)
+ *                               = e^{-min(k1,k2) h} phi(|k2 - k1|, h),
+ *
+ * whose factors are each in [0, 1] and [0, h]. Written as e^{-k1 h} times
+ * phi(k2 - k1 < 0, h), it was 0 * inf = NaN once (k1 - k2) h passed ~710
+ * (k_slow from about 5e8 at dt 0.05 s: xenon at zero power, where
+ * k2 - k1 = l_X - l_I < 0, and samarium at low power). With all three terms
+ * bounded the step is unconditionally stable, as an exact exponential step
+ * is: for h -> inf it returns the equilibrium at the step's power (or, at
+ * zero power, all Pm moved to Sm), which is the physically right answer for
+ * a time acceleration that makes a SLOW period longer than the chains'
+ * time constants. So k_slow needs no range from this model beyond (0, 1e9]
+ * (engine/clock.c); tests/test_xenon_long_step.c checks steps to 1e12 s.
  */
 #include <float.h>
 #include <stddef.h>
@@ -93,7 +112,16 @@ static double xe_phi(double k, double h)
     return -pcs_expm1(-z) / k;
 }
 
-/* One exact step of the chain y1' = a1 - k1 y1, y2' = a2 + k1 y1 - k2 y2 (k1 > 0). */
+/* (e^{-k1 h} - e^{-k2 h})/(k2 - k1) for k1, k2 >= 0, as a product of two
+ * bounded factors (file comment): finite for every h. */
+static double xe_phi_pair(double k1, double k2, double h)
+{
+    double k_min = k1 < k2 ? k1 : k2;
+    return pcs_exp(-k_min * h) * xe_phi(pcs_fabs(k2 - k1), h);
+}
+
+/* One exact step of the chain y1' = a1 - k1 y1, y2' = a2 + k1 y1 - k2 y2
+ * (k1 > 0, k2 >= 0), finite for any h >= 0. */
 static void xe_chain_step(double *y1, double *y2, double a1, double k1, double a2, double k2,
                           double h)
 {
@@ -101,7 +129,7 @@ static void xe_chain_step(double *y1, double *y2, double a1, double k1, double a
     double e1 = pcs_exp(-k1 * h);
     double d1 = *y1 - y1s;
     *y2 = pcs_exp(-k2 * h) * *y2 + (a2 + k1 * y1s) * xe_phi(k2, h) +
-          k1 * d1 * e1 * xe_phi(k2 - k1, h);
+          k1 * d1 * xe_phi_pair(k1, k2, h);
     *y1 = y1s + d1 * e1;
 }
 

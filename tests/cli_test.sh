@@ -171,5 +171,72 @@ expect load-fifo 2 "load '$io/fifo': is a FIFO" run --quiet --seconds 0.1 --load
 rm -rf "$io"
 # ---- end of issue 12, save-io ----
 
+# ---- issue 12 "Numbers" (scenario branch): numbers, JSON messages, bounded
+# reads, k_slow and builder ranges. Each message names the file, the JSON path
+# (or line:column) and the allowed range or what was expected.
+# Numbers whose text is non-zero but that a double cannot hold are refused with
+# the text as written and the field's range, never read as 0 or as a subnormal.
+expect number-underflow-where-0-allowed 2 "$D/number_underflow_zero_allowed.json: \$.run.seconds: value 1e-400 is too small for a double" \
+    run $D/number_underflow_zero_allowed.json --quiet
+expect number-underflow-says-its-text 2 "$D/number_underflow.json: \$.world.dt_s: value 1e-400 is too small for a double (non-zero magnitudes start at 2.2e-308); allowed [1e-06, 10]" \
+    run $D/number_underflow.json --quiet
+expect number-subnormal 2 "\$.run.seconds: value 4.9e-320 is too small for a double (non-zero magnitudes start at 2.2e-308); allowed [0, 1e+09]" \
+    run $D/number_subnormal.json --quiet
+expect number-overflow 2 "$D/number_overflow.json: \$.run.seconds: value 1e400 is too large for a double (magnitudes up to 1.8e+308); allowed [0, 1e+09]" \
+    run $D/number_overflow.json --quiet
+expect number-underflow-in-a-unit 2 "\$.units[0].boron_ppm: value -1e-330 is too small for a double" \
+    run $D/number_underflow_unit.json --quiet
+expect number-zero-written-small 0 "ticks 0, simulated 0.0 s" run $D/number_zero_text.json --quiet
+# Messages that start in the JSON library (jansson) are re-worded: line:column,
+# the JSON path there, and what was expected instead.
+expect json-syntax-reworded 2 "$D/bad_json.json:3:26: \$.world: invalid JSON: expected a field name in double quotes (no comma before '}'), found '}'" \
+    run $D/bad_json.json
+expect json-missing-comma 2 "$D/missing_comma.json:1:43: \$.world.dt_s: invalid JSON: expected ',' or '}' after this field's value, found '\"seed\"'" \
+    run $D/missing_comma.json
+expect json-duplicate-key 2 "$D/duplicate_key.json:1:44: \$.world.dt_s: the field 'dt_s' appears twice in this object (each field may appear once)" \
+    run $D/duplicate_key.json
+expect json-too-deep 2 "$D/deep_nesting.json:1:56: \$.script[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: nested deeper than 32 levels (a scenario needs at most 4)" \
+    run $D/deep_nesting.json
+expect json-integer-overflow 2 "$D/integer_overflow.json: \$.world.seed: value 123456789012345678901234567890 does not fit a 64-bit integer; allowed [0, 9223372036854775807]" \
+    run $D/integer_overflow.json
+expect json-nul-in-string 2 "$D/nul_in_string.json:1:25: \$.name: a string holds \\u0000 (NUL), which no scenario field may contain" \
+    run $D/nul_in_string.json
+expect json-bad-utf8 2 "$D/bad_utf8.json:1:24: \$.name: invalid JSON: byte 0xff is not UTF-8 (a scenario file is UTF-8 text)" \
+    run $D/bad_utf8.json
+expect json-empty-file 2 "$D/empty.json: the file is empty; expected a scenario object {...}" run $D/empty.json
+expect json-trailing-text 2 "$D/trailing_text.json:1:15: \$: invalid JSON: more text after the scenario object, found 'x'; expected the end of the file" \
+    run $D/trailing_text.json
+expect json-missing-file 2 "$D/nope.json: cannot open: No such file or directory" run $D/nope.json
+# Bounded reads: the size limit (default 4 MiB, --max-scenario-bytes) and the
+# file type are checked before anything is parsed; a FIFO with no writer is
+# refused at once instead of blocking.
+tmp=${TMPDIR:-/tmp}/pcsim-cli-$$
+{ printf '{"schema": 1, "run": {"seconds": 0}'; head -c 5242880 /dev/zero | tr '\0' ' '; printf '}'; } > "$tmp.big"
+big=$(wc -c < "$tmp.big")
+expect scenario-over-size-limit 2 "$tmp.big: $big bytes is more than the scenario size limit of 4194304 bytes (set with --max-scenario-bytes)" \
+    run "$tmp.big" --quiet
+expect scenario-size-limit-raised 0 "ticks 0, simulated 0.0 s" run "$tmp.big" --quiet --max-scenario-bytes 8388608
+rm -f "$tmp.big"
+expect scenario-size-limit-option 2 "$D/rounding.json: $(wc -c < $D/rounding.json) bytes is more than the scenario size limit of 10 bytes" \
+    run $D/rounding.json --max-scenario-bytes 10
+expect scenario-size-limit-bad-option 2 "--max-scenario-bytes '0': expected an integer in [1, 1099511627776]" \
+    run --max-scenario-bytes 0
+expect scenario-device 2 "/dev/null: is not a regular file (a character device); a scenario must be a regular file" run /dev/null
+mkfifo "$tmp.fifo"
+out=$(timeout 5 "$BIN" run "$tmp.fifo" 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -qF "$tmp.fifo: is not a regular file (a FIFO)"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL scenario-fifo-refused-at-once: status $rc (want 2; 124 is a hang), output:"
+    printf '%s\n' "$out" | head -3
+fi
+rm -f "$tmp.fifo"
+# k_slow up to its allowed 1e9: the SLOW xenon step is 20 dt k_slow = 1e9 s
+# and must stay finite (it gave NaN from 5e8 and stopped the run at tick 20).
+expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0
+# ---- end of issue 12 "Numbers" block
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
