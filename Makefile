@@ -23,7 +23,8 @@ LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
 MIMALLOC_LIB := -lmimalloc
 OMPFLAG := -fopenmp
 
-LIB_SRC   := $(sort $(wildcard engine/*.c physics/*.c physics/models/*.c snapshot/*.c exec/*.c profile/*.c))
+LIB_DIRS  := engine physics snapshot exec profile
+LIB_SRC   := $(sort $(shell find $(LIB_DIRS) -name '*.c'))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 CLI_ASM   := $(sort $(wildcard cli/*.S))
 TEST_SRC  := $(sort $(wildcard tests/*.c))

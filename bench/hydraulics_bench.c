@@ -41,7 +41,7 @@
 
 #include "bench/bench.h"
 #include "pcsim/pcsim.h"
-#include "physics/hyd_internal.h"
+#include "physics/thermohydraulics/models/hyd_internal.h"
 
 /* Segments of each loop's legs: 10 + 64 + 12 + 13 = 99 nodes. The SG has 64 nodes, the
  * most pcs_hyd_pwr_network makes, so its tube chain is the reference network's exactly. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pcsim/pcsim.h"
-#include "physics/prop_table.h"
+#include "physics/thermal/models/prop_table.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "physics/gauss.h"
+#include "physics/instrumentation/kernels/gauss.h"
 
 Test(gauss, layers_have_equal_area_and_close_at_zero)
 {

@@ -13,7 +13,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "physics/if97_internal.h"
+#include "physics/water/kernels/if97_internal.h"
 #include "pcsim/rng.h"
 
 typedef void (*products_fn)(double x, double y, double *a);

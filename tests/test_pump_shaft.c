@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "physics/hyd_internal.h"
+#include "physics/thermohydraulics/models/hyd_internal.h"
 
 static const pcs_hyd_pump pump = {.rated_speed_rad_s = 124.5, .rated_dp_pa = 6e5,
                                   .rated_flow_kg_s = 4400.0, .shutoff_ratio = 1.3,

@@ -1,0 +1,376 @@
+/**
+ * @file particles.c
+ * @brief Integer grid particles bouncing off walls and obstacles.
+ *
+ * Particles never interact, so each one's step depends only on its own state
+ * and the (constant during a step) cell map: no double buffer is needed and
+ * the update order is irrelevant. Motion is split into unit moves per axis
+ * (see particles.h) so that every bounce is decided by one cell lookup.
+ *
+ * Load check (registered worlds): count at most the capacity, pad 0; cells 0
+ * or 1; every live particle inside the grid, off obstacles, with each
+ * velocity component within +-PCS_PARTICLES_SPEED_MAX (as pcs_particles_add
+ * requires; a step keeps all three).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/demo/model_common.h"
+#include "pcsim/particles.h"
+#include "pcsim/persist.h"
+
+typedef struct particles_header {
+    uint32_t count;
+    uint32_t pad;
+    uint64_t steps;
+} particles_header;
+
+typedef struct particle {
+    int32_t x, y, vx, vy;
+} particle;
+
+struct pcs_particles {
+    uint32_t width, height, capacity;
+    char name[PCS_MODEL_NAME_MAX + 1];
+    particles_header *hdr;
+    particles_header own_hdr;
+    uint8_t *cells; /* width * height, 1 = obstacle */
+    particle *parts;
+    void *owned[2];
+    int registered;
+    uint32_t id_hdr, id_cells, id_parts; /* STATE store ids once registered */
+};
+
+pcs_status pcs_particles_config_default(pcs_particles_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_config_default: cfg is NULL");
+    *cfg = (pcs_particles_config){.width = 32, .height = 16, .max_particles = 64, .name = NULL};
+    return PCS_OK;
+}
+
+pcs_status pcs_particles_create(const pcs_particles_config *cfg, pcs_particles **out)
+{
+    static const char fn[] = "pcs_particles_create";
+    if (!cfg || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
+    if (cfg->width < 1 || cfg->width > PCS_PARTICLES_SIDE_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: width = %u; allowed [1, %u]", fn, cfg->width,
+                             PCS_PARTICLES_SIDE_MAX);
+    if (cfg->height < 1 || cfg->height > PCS_PARTICLES_SIDE_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: height = %u; allowed [1, %u]", fn, cfg->height,
+                             PCS_PARTICLES_SIDE_MAX);
+    if (cfg->max_particles < 1 || cfg->max_particles > PCS_PARTICLES_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: max_particles = %u; allowed [1, %u]", fn,
+                             cfg->max_particles, PCS_PARTICLES_MAX);
+    pcs_particles *m = calloc(1, sizeof *m);
+    if (!m)
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the model", fn);
+    pcs_status st = pcs_model_name_copy(fn, cfg->name, "particles", m->name);
+    if (st != PCS_OK) {
+        free(m);
+        return st;
+    }
+    m->owned[0] = calloc((size_t)cfg->width * cfg->height, 1);
+    m->owned[1] = calloc(cfg->max_particles, sizeof(particle));
+    if (!m->owned[0] || !m->owned[1]) {
+        pcs_particles_destroy(m);
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the grid and %u particles", fn,
+                             cfg->max_particles);
+    }
+    m->width = cfg->width;
+    m->height = cfg->height;
+    m->capacity = cfg->max_particles;
+    m->cells = m->owned[0];
+    m->parts = m->owned[1];
+    m->hdr = &m->own_hdr;
+    *out = m;
+    return PCS_OK;
+}
+
+void pcs_particles_destroy(pcs_particles *m)
+{
+    if (!m)
+        return;
+    free(m->owned[0]);
+    free(m->owned[1]);
+    free(m);
+}
+
+/* Particles in use, never past capacity even if a loaded store says so. */
+static uint32_t live(const pcs_particles *m)
+{
+    return m->hdr->count < m->capacity ? m->hdr->count : m->capacity;
+}
+
+static int occupied(const pcs_particles *m, uint32_t x, uint32_t y)
+{
+    for (uint32_t i = 0; i < live(m); i++)
+        if (m->parts[i].x == (int32_t)x && m->parts[i].y == (int32_t)y)
+            return 1;
+    return 0;
+}
+
+pcs_status pcs_particles_set_obstacle(pcs_particles *m, uint32_t x, uint32_t y, int on)
+{
+    static const char fn[] = "pcs_particles_set_obstacle";
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "%s: model is NULL", fn);
+    if (x >= m->width || y >= m->height)
+        return pcs_error_set(PCS_E_INVAL, "%s: cell (%u, %u) outside the %u x %u grid", fn, x, y,
+                             m->width, m->height);
+    if (on && occupied(m, x, y))
+        return pcs_error_set(PCS_E_INVAL, "%s: cell (%u, %u) holds a particle", fn, x, y);
+    m->cells[(size_t)y * m->width + x] = on ? 1u : 0u;
+    return PCS_OK;
+}
+
+/* Check the map's shape and characters; on success every cell (x, y) is at
+ * map[y * (width + 1) + x]. */
+static pcs_status check_map(const pcs_particles *m, const char *map)
+{
+    static const char fn[] = "pcs_particles_load_map";
+    const char *p = map;
+    for (uint32_t y = 0; y < m->height; y++) {
+        for (uint32_t x = 0; x < m->width; x++, p++) {
+            if (*p == '\0' && x == 0)
+                return pcs_error_set(PCS_E_INVAL, "%s: map has %u lines; want height = %u", fn, y,
+                                     m->height);
+            if (*p == '\0' || *p == '\n')
+                return pcs_error_set(PCS_E_INVAL, "%s: line %u has %u chars; want width = %u", fn,
+                                     y + 1, x, m->width);
+            if (*p != '#' && *p != '.')
+                return pcs_error_set(PCS_E_INVAL,
+                                     "%s: line %u column %u is '%c'; allowed '#' or '.'", fn, y + 1,
+                                     x + 1, *p);
+        }
+        if (*p == '\n')
+            p++;
+        else if (*p != '\0')
+            return pcs_error_set(PCS_E_INVAL, "%s: line %u is longer than width = %u", fn, y + 1,
+                                 m->width);
+        else if (y + 1 < m->height)
+            return pcs_error_set(PCS_E_INVAL, "%s: map has %u lines; want height = %u", fn, y + 1,
+                                 m->height);
+    }
+    if (*p != '\0')
+        return pcs_error_set(PCS_E_INVAL, "%s: more than height = %u lines", fn, m->height);
+    for (uint32_t i = 0; i < live(m); i++) {
+        const particle *q = &m->parts[i];
+        if (map[(size_t)q->y * (m->width + 1u) + (size_t)q->x] == '#')
+            return pcs_error_set(PCS_E_INVAL, "%s: obstacle at (%d, %d) on particle %u", fn, q->x,
+                                 q->y, i);
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_particles_load_map(pcs_particles *m, const char *map)
+{
+    if (!m || !map)
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_load_map: model or map is NULL");
+    pcs_status st = check_map(m, map);
+    if (st != PCS_OK)
+        return st;
+    for (uint32_t y = 0; y < m->height; y++)
+        for (uint32_t x = 0; x < m->width; x++)
+            m->cells[(size_t)y * m->width + x] = map[(size_t)y * (m->width + 1u) + x] == '#';
+    return PCS_OK;
+}
+
+static int blocked(const pcs_particles *m, int32_t x, int32_t y)
+{
+    if (x < 0 || y < 0 || (uint32_t)x >= m->width || (uint32_t)y >= m->height)
+        return 1;
+    return m->cells[(size_t)y * m->width + (size_t)x] != 0;
+}
+
+pcs_status pcs_particles_add(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
+                             uint32_t *index)
+{
+    static const char fn[] = "pcs_particles_add";
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "%s: model is NULL", fn);
+    if (x < 0 || y < 0 || (uint32_t)x >= m->width || (uint32_t)y >= m->height)
+        return pcs_error_set(PCS_E_INVAL, "%s: (%d, %d) outside the %u x %u grid", fn, x, y,
+                             m->width, m->height);
+    if (blocked(m, x, y))
+        return pcs_error_set(PCS_E_INVAL, "%s: (%d, %d) is an obstacle", fn, x, y);
+    if (vx < -PCS_PARTICLES_SPEED_MAX || vx > PCS_PARTICLES_SPEED_MAX ||
+        vy < -PCS_PARTICLES_SPEED_MAX || vy > PCS_PARTICLES_SPEED_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: velocity (%d, %d); each allowed [-%d, %d]", fn, vx,
+                             vy, PCS_PARTICLES_SPEED_MAX, PCS_PARTICLES_SPEED_MAX);
+    if (m->hdr->count >= m->capacity)
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: '%s' is full (max_particles = %u)", fn, m->name,
+                             m->capacity);
+    uint32_t i = m->hdr->count++;
+    m->parts[i] = (particle){x, y, vx, vy};
+    if (index)
+        *index = i;
+    return PCS_OK;
+}
+
+pcs_status pcs_particles_get(const pcs_particles *m, uint32_t i, int32_t *x, int32_t *y,
+                             int32_t *vx, int32_t *vy)
+{
+    if (!m || i >= live(m))
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_get: NULL model or no particle %u", i);
+    const particle *p = &m->parts[i];
+    if (x)
+        *x = p->x;
+    if (y)
+        *y = p->y;
+    if (vx)
+        *vx = p->vx;
+    if (vy)
+        *vy = p->vy;
+    return PCS_OK;
+}
+
+/* Unit moves along one axis; (*pos, *vel) is the moving coordinate, and
+ * (ax, ay) says which axis it is (1, 0) for x, (0, 1) for y. */
+static void move_axis(const pcs_particles *m, particle *p, int32_t *pos, int32_t *vel, int32_t ax,
+                      int32_t ay)
+{
+    int32_t units = *vel < 0 ? -*vel : *vel;
+    for (int32_t k = 0; k < units; k++) {
+        int32_t dir = *vel > 0 ? 1 : -1;
+        if (blocked(m, p->x + ax * dir, p->y + ay * dir)) {
+            *vel = -*vel;
+            dir = -dir;
+            if (blocked(m, p->x + ax * dir, p->y + ay * dir))
+                return; /* walled in on both sides along this axis */
+        }
+        *pos += dir;
+    }
+}
+
+pcs_status pcs_particles_step(pcs_particles *m)
+{
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_step: model is NULL");
+    uint32_t n = live(m);
+    for (uint32_t i = 0; i < n; i++) {
+        particle *p = &m->parts[i];
+        move_axis(m, p, &p->x, &p->vx, 1, 0);
+        move_axis(m, p, &p->y, &p->vy, 0, 1);
+    }
+    m->hdr->steps++;
+    return PCS_OK;
+}
+
+pcs_status pcs_particles_render(const pcs_particles *m, char *buf, size_t cap)
+{
+    if (!m || !buf)
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_render: model or buf is NULL");
+    size_t line = (size_t)m->width + 1;
+    size_t need = line * m->height + 1;
+    if (cap < need)
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_render: cap = %zu bytes; need %zu", cap,
+                             need);
+    for (uint32_t y = 0; y < m->height; y++) {
+        for (uint32_t x = 0; x < m->width; x++)
+            buf[y * line + x] = m->cells[(size_t)y * m->width + x] ? '#' : '.';
+        buf[y * line + m->width] = '\n';
+    }
+    for (uint32_t i = 0; i < live(m); i++) {
+        const particle *p = &m->parts[i];
+        if (!blocked(m, p->x, p->y)) /* always true; guards a corrupt loaded store */
+            buf[(size_t)p->y * line + (size_t)p->x] = 'o';
+    }
+    buf[need - 1] = '\0';
+    return PCS_OK;
+}
+
+uint32_t pcs_particles_count(const pcs_particles *m)
+{
+    return m ? live(m) : 0;
+}
+
+uint64_t pcs_particles_steps(const pcs_particles *m)
+{
+    return m ? m->hdr->steps : 0;
+}
+
+static pcs_status particles_system(pcs_world *w, void *ctx)
+{
+    (void)w;
+    return pcs_particles_step(ctx);
+}
+
+static pcs_status particle_check(const pcs_particles *m, const uint8_t *cells, const particle *q,
+                                 uint32_t i)
+{
+    const int32_t s = PCS_PARTICLES_SPEED_MAX;
+    char allowed[64];
+    snprintf(allowed, sizeof allowed, "[0, %u)", m->width);
+    if (q->x < 0 || (uint32_t)q->x >= m->width)
+        return pcs_model_bad(m->name, "parts", i, "x", q->x, allowed);
+    snprintf(allowed, sizeof allowed, "[0, %u)", m->height);
+    if (q->y < 0 || (uint32_t)q->y >= m->height)
+        return pcs_model_bad(m->name, "parts", i, "y", q->y, allowed);
+    if (q->vx < -s || q->vx > s || q->vy < -s || q->vy > s)
+        return pcs_model_bad(m->name, "parts", i, q->vx < -s || q->vx > s ? "vx" : "vy",
+                             q->vx < -s || q->vx > s ? q->vx : q->vy, "[-64, 64]");
+    if (cells[(size_t)q->y * m->width + (size_t)q->x])
+        return pcs_model_bad(m->name, "parts", i, "cell under the particle", 1.0,
+                             "0 (no particle on an obstacle)");
+    return PCS_OK;
+}
+
+static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_particles *m = ctx;
+    const particles_header *h = pcs_load_view_store(v, m->id_hdr);
+    const uint8_t *cells = pcs_load_view_store(v, m->id_cells);
+    const particle *parts = pcs_load_view_store(v, m->id_parts);
+    char allowed[64];
+    snprintf(allowed, sizeof allowed, "[0, %u] (max_particles)", m->capacity);
+    if (h->count > m->capacity)
+        return pcs_model_bad(m->name, "hdr", 0, "count", h->count, allowed);
+    if (h->pad != 0u)
+        return pcs_model_bad(m->name, "hdr", 0, "pad", h->pad, "0");
+    size_t n = (size_t)m->width * m->height;
+    for (size_t i = 0; i < n; i++)
+        if (cells[i] > 1u)
+            return pcs_model_bad(m->name, "cells", i, "cell", cells[i], "0 or 1");
+    for (uint32_t i = 0; i < h->count; i++) {
+        pcs_status st = particle_check(m, cells, &parts[i], i);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_particles_register(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
+{
+    static const char fn[] = "pcs_particles_register";
+    if (!w || !m)
+        return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
+    if (m->registered)
+        return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
+    size_t ncells = (size_t)m->width * m->height;
+    pcs_model_part parts[3] = {
+        {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"cells", 1, ncells, PCS_STORE_STATE, NULL, 0},
+        {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, NULL, 0},
+    };
+    pcs_status st =
+        pcs_model_register_parts(w, m->name, parts, 3, particles_system, m, stage, priority);
+    if (st != PCS_OK)
+        return st;
+    memcpy(parts[0].data, m->hdr, sizeof(particles_header));
+    memcpy(parts[1].data, m->cells, ncells);
+    memcpy(parts[2].data, m->parts, m->capacity * sizeof(particle));
+    m->hdr = parts[0].data;
+    m->cells = parts[1].data;
+    m->parts = parts[2].data;
+    free(m->owned[0]);
+    free(m->owned[1]);
+    m->owned[0] = m->owned[1] = NULL;
+    m->registered = 1;
+    m->id_hdr = parts[0].id;
+    m->id_cells = parts[1].id;
+    m->id_parts = parts[2].id;
+    return pcs_load_check_register(w, m->name, particles_load_check, m);
+}

@@ -1,0 +1,437 @@
+/**
+ * @file rayaabb.c
+ * @brief 2-D ray/AABB slab test and a brute-force ray caster.
+ *
+ * Why this form of the slab test: intervals start as [0, DBL_MAX], so an
+ * origin inside the box yields t = 0 and boxes behind the origin miss; every
+ * comparison is inclusive, so touching the closed box counts as a hit. An
+ * axis whose direction component is 0 never divides: the ray is either inside
+ * that slab for all t or never. Because every coordinate is bounded by
+ * PCS_RAYAABB_COORD_MAX, (bound - origin) is finite, and dividing it by a
+ * non-zero component gives a finite or infinite t but never NaN; a slab that
+ * starts at t = +inf lies beyond DBL_MAX and is reported as a miss.
+ *
+ * Load check (registered worlds): ray and box counts at most the capacities;
+ * every live ray and box passes the init functions' rules (coordinates
+ * within PCS_RAYAABB_COORD_MAX, a non-zero direction, no inverted box); every
+ * live ray's hit a miss (t = -1, PCS_RAYAABB_NONE) or a live box with t in
+ * [0, DBL_MAX]; pads 0.
+ */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/demo/model_common.h"
+#include "pcsim/persist.h"
+#include "pcsim/rayaabb.h"
+
+typedef struct rayaabb_header {
+    uint32_t n_rays;
+    uint32_t n_boxes;
+    uint64_t steps;
+} rayaabb_header;
+
+typedef struct rayaabb_hit {
+    double t;     /* entry parameter; -1 on a miss */
+    uint32_t box; /* PCS_RAYAABB_NONE on a miss */
+    uint32_t pad; /* 0: hashed byte for byte */
+} rayaabb_hit;
+
+struct pcs_rayaabb {
+    uint32_t max_rays, max_boxes;
+    char name[PCS_MODEL_NAME_MAX + 1];
+    rayaabb_header *hdr;
+    rayaabb_header own_hdr;
+    pcs_rayaabb_ray *rays;
+    pcs_rayaabb_box *boxes;
+    rayaabb_hit *hits;
+    void *owned[3]; /* malloc'd rays, boxes, hits (NULL once registered) */
+    int registered;
+    uint32_t id_hdr, id_rays, id_boxes, id_hits; /* STATE store ids once registered */
+};
+
+/* Finite and within the coordinate limit; NaN fails the comparison. */
+static int coord_ok(double v)
+{
+    return v >= -PCS_RAYAABB_COORD_MAX && v <= PCS_RAYAABB_COORD_MAX;
+}
+
+static pcs_status coord_check(const char *fn, const char *field, double v)
+{
+    if (coord_ok(v))
+        return PCS_OK;
+    return pcs_error_set(PCS_E_INVAL, "%s: %s = %g; must be finite with |%s| <= %g", fn, field, v,
+                         field, PCS_RAYAABB_COORD_MAX);
+}
+
+static pcs_status ray_check(const char *fn, const pcs_rayaabb_ray *r)
+{
+    if (!r)
+        return pcs_error_set(PCS_E_INVAL, "%s: ray is NULL", fn);
+    pcs_status st = coord_check(fn, "ox", r->ox);
+    if (st == PCS_OK)
+        st = coord_check(fn, "oy", r->oy);
+    if (st == PCS_OK)
+        st = coord_check(fn, "dx", r->dx);
+    if (st == PCS_OK)
+        st = coord_check(fn, "dy", r->dy);
+    if (st == PCS_OK && r->dx == 0.0 && r->dy == 0.0)
+        return pcs_error_set(PCS_E_INVAL, "%s: direction (dx, dy) = (0, 0); must be non-zero", fn);
+    return st;
+}
+
+static pcs_status box_check(const char *fn, const pcs_rayaabb_box *b)
+{
+    if (!b)
+        return pcs_error_set(PCS_E_INVAL, "%s: box is NULL", fn);
+    pcs_status st = coord_check(fn, "min_x", b->min_x);
+    if (st == PCS_OK)
+        st = coord_check(fn, "min_y", b->min_y);
+    if (st == PCS_OK)
+        st = coord_check(fn, "max_x", b->max_x);
+    if (st == PCS_OK)
+        st = coord_check(fn, "max_y", b->max_y);
+    if (st != PCS_OK)
+        return st;
+    if (b->min_x > b->max_x)
+        return pcs_error_set(PCS_E_INVAL, "%s: inverted box: min_x = %g > max_x = %g", fn, b->min_x,
+                             b->max_x);
+    if (b->min_y > b->max_y)
+        return pcs_error_set(PCS_E_INVAL, "%s: inverted box: min_y = %g > max_y = %g", fn, b->min_y,
+                             b->max_y);
+    return PCS_OK;
+}
+
+pcs_status pcs_rayaabb_ray_check(const pcs_rayaabb_ray *ray)
+{
+    return ray_check("pcs_rayaabb_ray_check", ray);
+}
+
+pcs_status pcs_rayaabb_box_check(const pcs_rayaabb_box *box)
+{
+    return box_check("pcs_rayaabb_box_check", box);
+}
+
+pcs_status pcs_rayaabb_ray_init(pcs_rayaabb_ray *ray, double ox, double oy, double dx, double dy)
+{
+    if (!ray)
+        return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_ray_init: ray is NULL");
+    pcs_rayaabb_ray r = {ox, oy, dx, dy};
+    pcs_status st = ray_check("pcs_rayaabb_ray_init", &r);
+    if (st == PCS_OK)
+        *ray = r;
+    return st;
+}
+
+pcs_status pcs_rayaabb_box_init(pcs_rayaabb_box *box, double min_x, double min_y, double max_x,
+                                double max_y)
+{
+    if (!box)
+        return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_box_init: box is NULL");
+    pcs_rayaabb_box b = {min_x, min_y, max_x, max_y};
+    pcs_status st = box_check("pcs_rayaabb_box_init", &b);
+    if (st == PCS_OK)
+        *box = b;
+    return st;
+}
+
+/* Narrow [*lo, *hi] to the t where o + t d lies in [mn, mx]; 0 once empty. */
+static inline int slab(double o, double d, double mn, double mx, double *lo, double *hi)
+{
+    if (d == 0.0)
+        return o >= mn && o <= mx;
+    double t1 = (mn - o) / d;
+    double t2 = (mx - o) / d;
+    if (t1 > t2) {
+        double s = t1;
+        t1 = t2;
+        t2 = s;
+    }
+    if (t1 > *lo)
+        *lo = t1;
+    if (t2 < *hi)
+        *hi = t2;
+    return *lo <= *hi;
+}
+
+int pcs_rayaabb_intersect(const pcs_rayaabb_ray *ray, const pcs_rayaabb_box *box, double *t)
+{
+    double lo = 0.0, hi = DBL_MAX;
+    if (!slab(ray->ox, ray->dx, box->min_x, box->max_x, &lo, &hi))
+        return 0;
+    if (!slab(ray->oy, ray->dy, box->min_y, box->max_y, &lo, &hi))
+        return 0;
+    if (t)
+        *t = lo;
+    return 1;
+}
+
+/* ---- caster ------------------------------------------------------------ */
+
+static const rayaabb_hit rayaabb_miss = {-1.0, PCS_RAYAABB_NONE, 0};
+
+pcs_status pcs_rayaabb_config_default(pcs_rayaabb_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_config_default: cfg is NULL");
+    *cfg = (pcs_rayaabb_config){.max_rays = 64, .max_boxes = 64, .name = NULL};
+    return PCS_OK;
+}
+
+pcs_status pcs_rayaabb_create(const pcs_rayaabb_config *cfg, pcs_rayaabb **out)
+{
+    static const char fn[] = "pcs_rayaabb_create";
+    if (!cfg || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
+    if (cfg->max_rays < 1 || cfg->max_rays > PCS_RAYAABB_RAYS_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: max_rays = %u; allowed [1, %u]", fn, cfg->max_rays,
+                             PCS_RAYAABB_RAYS_MAX);
+    if (cfg->max_boxes < 1 || cfg->max_boxes > PCS_RAYAABB_BOXES_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: max_boxes = %u; allowed [1, %u]", fn, cfg->max_boxes,
+                             PCS_RAYAABB_BOXES_MAX);
+    pcs_rayaabb *m = calloc(1, sizeof *m);
+    if (!m)
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the caster", fn);
+    pcs_status st = pcs_model_name_copy(fn, cfg->name, "rayaabb", m->name);
+    if (st != PCS_OK) {
+        free(m);
+        return st;
+    }
+    m->owned[0] = calloc(cfg->max_rays, sizeof(pcs_rayaabb_ray));
+    m->owned[1] = calloc(cfg->max_boxes, sizeof(pcs_rayaabb_box));
+    m->owned[2] = calloc(cfg->max_rays, sizeof(rayaabb_hit));
+    if (!m->owned[0] || !m->owned[1] || !m->owned[2]) {
+        pcs_rayaabb_destroy(m);
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for %u rays and %u boxes", fn,
+                             cfg->max_rays, cfg->max_boxes);
+    }
+    m->max_rays = cfg->max_rays;
+    m->max_boxes = cfg->max_boxes;
+    m->rays = m->owned[0];
+    m->boxes = m->owned[1];
+    m->hits = m->owned[2];
+    m->hdr = &m->own_hdr;
+    *out = m;
+    return PCS_OK;
+}
+
+void pcs_rayaabb_destroy(pcs_rayaabb *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < 3; i++)
+        free(m->owned[i]);
+    free(m);
+}
+
+pcs_status pcs_rayaabb_add_ray(pcs_rayaabb *m, const pcs_rayaabb_ray *ray, uint32_t *index)
+{
+    static const char fn[] = "pcs_rayaabb_add_ray";
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
+    pcs_status st = ray_check(fn, ray);
+    if (st != PCS_OK)
+        return st;
+    if (m->hdr->n_rays >= m->max_rays)
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_rays = %u)", fn, m->name,
+                             m->max_rays);
+    uint32_t i = m->hdr->n_rays++;
+    m->rays[i] = *ray;
+    m->hits[i] = rayaabb_miss;
+    if (index)
+        *index = i;
+    return PCS_OK;
+}
+
+pcs_status pcs_rayaabb_add_box(pcs_rayaabb *m, const pcs_rayaabb_box *box, uint32_t *index)
+{
+    static const char fn[] = "pcs_rayaabb_add_box";
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
+    pcs_status st = box_check(fn, box);
+    if (st != PCS_OK)
+        return st;
+    if (m->hdr->n_boxes >= m->max_boxes)
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_boxes = %u)", fn,
+                             m->name, m->max_boxes);
+    uint32_t i = m->hdr->n_boxes++;
+    m->boxes[i] = *box;
+    if (index)
+        *index = i;
+    return PCS_OK;
+}
+
+pcs_status pcs_rayaabb_set_ray(pcs_rayaabb *m, uint32_t index, const pcs_rayaabb_ray *ray)
+{
+    static const char fn[] = "pcs_rayaabb_set_ray";
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
+    if (index >= m->hdr->n_rays)
+        return pcs_error_set(PCS_E_INVAL, "%s: index = %u; allowed [0, %u)", fn, index,
+                             m->hdr->n_rays);
+    pcs_status st = ray_check(fn, ray);
+    if (st == PCS_OK)
+        m->rays[index] = *ray;
+    return st;
+}
+
+pcs_status pcs_rayaabb_set_box(pcs_rayaabb *m, uint32_t index, const pcs_rayaabb_box *box)
+{
+    static const char fn[] = "pcs_rayaabb_set_box";
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
+    if (index >= m->hdr->n_boxes)
+        return pcs_error_set(PCS_E_INVAL, "%s: index = %u; allowed [0, %u)", fn, index,
+                             m->hdr->n_boxes);
+    pcs_status st = box_check(fn, box);
+    if (st == PCS_OK)
+        m->boxes[index] = *box;
+    return st;
+}
+
+pcs_status pcs_rayaabb_step(pcs_rayaabb *m)
+{
+    if (!m)
+        return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_step: caster is NULL");
+    /* Counts may come from a loaded store: never trust them past capacity. */
+    uint32_t nr = m->hdr->n_rays < m->max_rays ? m->hdr->n_rays : m->max_rays;
+    uint32_t nb = m->hdr->n_boxes < m->max_boxes ? m->hdr->n_boxes : m->max_boxes;
+    for (uint32_t i = 0; i < nr; i++) {
+        rayaabb_hit best = rayaabb_miss;
+        for (uint32_t j = 0; j < nb; j++) {
+            double t;
+            if (pcs_rayaabb_intersect(&m->rays[i], &m->boxes[j], &t) &&
+                (best.box == PCS_RAYAABB_NONE || t < best.t)) {
+                best.t = t;
+                best.box = j;
+            }
+        }
+        m->hits[i] = best;
+    }
+    m->hdr->steps++;
+    return PCS_OK;
+}
+
+int pcs_rayaabb_result(const pcs_rayaabb *m, uint32_t index, double *t, uint32_t *box)
+{
+    if (!m || index >= m->hdr->n_rays || index >= m->max_rays)
+        return 0;
+    const rayaabb_hit *h = &m->hits[index];
+    if (h->box == PCS_RAYAABB_NONE)
+        return 0;
+    if (t)
+        *t = h->t;
+    if (box)
+        *box = h->box;
+    return 1;
+}
+
+uint64_t pcs_rayaabb_steps(const pcs_rayaabb *m)
+{
+    return m ? m->hdr->steps : 0;
+}
+
+static pcs_status rayaabb_system(pcs_world *w, void *ctx)
+{
+    (void)w;
+    return pcs_rayaabb_step(ctx);
+}
+
+static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r, uint32_t i)
+{
+    const double c[4] = {r->ox, r->oy, r->dx, r->dy};
+    static const char *const field[4] = {"ox", "oy", "dx", "dy"};
+    for (int k = 0; k < 4; k++)
+        if (!coord_ok(c[k]))
+            return pcs_model_bad(m->name, "rays", i, field[k], c[k],
+                                 "finite, |v| <= PCS_RAYAABB_COORD_MAX");
+    if (r->dx == 0.0 && r->dy == 0.0)
+        return pcs_model_bad(m->name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
+    return PCS_OK;
+}
+
+static pcs_status box_load_check(const pcs_rayaabb *m, const pcs_rayaabb_box *b, uint32_t i)
+{
+    const double c[4] = {b->min_x, b->min_y, b->max_x, b->max_y};
+    static const char *const field[4] = {"min_x", "min_y", "max_x", "max_y"};
+    for (int k = 0; k < 4; k++)
+        if (!coord_ok(c[k]))
+            return pcs_model_bad(m->name, "boxes", i, field[k], c[k],
+                                 "finite, |v| <= PCS_RAYAABB_COORD_MAX");
+    if (b->min_x > b->max_x)
+        return pcs_model_bad(m->name, "boxes", i, "min_x", b->min_x, "<= max_x");
+    if (b->min_y > b->max_y)
+        return pcs_model_bad(m->name, "boxes", i, "min_y", b->min_y, "<= max_y");
+    return PCS_OK;
+}
+
+static pcs_status hit_load_check(const pcs_rayaabb *m, const rayaabb_hit *h, uint32_t n_boxes,
+                                 uint32_t i)
+{
+    int miss = h->box == PCS_RAYAABB_NONE && h->t == -1.0;
+    int hit = h->box < n_boxes && h->t >= 0.0 && h->t <= DBL_MAX;
+    if (h->pad != 0u || !(miss || hit))
+        return pcs_model_bad(m->name, "hits", i, "box", h->box,
+                             "a live box with t in [0, DBL_MAX], or a miss (NONE, t = -1)");
+    return PCS_OK;
+}
+
+static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_rayaabb *m = ctx;
+    const rayaabb_header *h = pcs_load_view_store(v, m->id_hdr);
+    if (h->n_rays > m->max_rays)
+        return pcs_model_bad(m->name, "hdr", 0, "n_rays", h->n_rays, "at most max_rays");
+    if (h->n_boxes > m->max_boxes)
+        return pcs_model_bad(m->name, "hdr", 0, "n_boxes", h->n_boxes, "at most max_boxes");
+    const pcs_rayaabb_ray *rays = pcs_load_view_store(v, m->id_rays);
+    const pcs_rayaabb_box *boxes = pcs_load_view_store(v, m->id_boxes);
+    const rayaabb_hit *hits = pcs_load_view_store(v, m->id_hits);
+    pcs_status st = PCS_OK;
+    for (uint32_t j = 0; st == PCS_OK && j < h->n_boxes; j++)
+        st = box_load_check(m, &boxes[j], j);
+    for (uint32_t i = 0; st == PCS_OK && i < h->n_rays; i++) {
+        st = ray_load_check(m, &rays[i], i);
+        if (st == PCS_OK)
+            st = hit_load_check(m, &hits[i], h->n_boxes, i);
+    }
+    return st;
+}
+
+pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
+{
+    static const char fn[] = "pcs_rayaabb_register";
+    if (!w || !m)
+        return pcs_error_set(PCS_E_INVAL, "%s: world or caster is NULL", fn);
+    if (m->registered)
+        return pcs_error_set(PCS_E_STATE, "%s: caster '%s' is already registered", fn, m->name);
+    pcs_model_part parts[4] = {
+        {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, NULL, 0},
+        {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, PCS_STORE_STATE_F64, NULL, 0},
+        {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, PCS_STORE_STATE_F64, NULL, 0},
+        {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, NULL, 0},
+    };
+    pcs_status st =
+        pcs_model_register_parts(w, m->name, parts, 4, rayaabb_system, m, stage, priority);
+    if (st != PCS_OK)
+        return st;
+    memcpy(parts[0].data, m->hdr, sizeof(rayaabb_header));
+    memcpy(parts[1].data, m->rays, m->max_rays * sizeof(pcs_rayaabb_ray));
+    memcpy(parts[2].data, m->boxes, m->max_boxes * sizeof(pcs_rayaabb_box));
+    memcpy(parts[3].data, m->hits, m->max_rays * sizeof(rayaabb_hit));
+    m->hdr = parts[0].data;
+    m->rays = parts[1].data;
+    m->boxes = parts[2].data;
+    m->hits = parts[3].data;
+    for (int i = 0; i < 3; i++) {
+        free(m->owned[i]);
+        m->owned[i] = NULL;
+    }
+    m->registered = 1;
+    m->id_hdr = parts[0].id;
+    m->id_rays = parts[1].id;
+    m->id_boxes = parts[2].id;
+    m->id_hits = parts[3].id;
+    return pcs_load_check_register(w, m->name, rayaabb_load_check, m);
+}

@@ -1,0 +1,694 @@
+/**
+ * @file sensor.c
+ * @brief The sensor bank: lag, noise, quantisation, range and failure modes
+ *        (the model is specified in include/pcsim/sensor.h).
+ *
+ * Layout. Configuration lives in structure-of-arrays built once (source
+ * pointers, lag decay, noise, quantum, range); everything a tick or a command
+ * changes lives in STATE stores, so the state hash and save/load see it:
+ * value, status, lag, drift offset, drift rate, mode and each sensor's rng.
+ * The tick is four plain passes over arrays (see "the tick" below).
+ *
+ * Load check (sensors_load_check, on a staged save before it is applied):
+ * modes are pcs_sensor_mode values; status words hold only PCS_SENSOR_ST_*
+ * bits with a mode field of a mode; lag, drift and drift rate finite, drift
+ * and rate 0 outside DRIFT mode (the command handler keeps them so); once
+ * sampled, each published value inside its sensor's [lo, hi] (the range pass
+ * clamps to it); no rng state all zero (a fixed point seeding never gives).
+ */
+#include <float.h>
+#include <math.h> /* NAN and INFINITY only */
+#include <stdio.h>
+#include <string.h>
+
+#include "physics/instrumentation/kernels/gauss.h"
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/math.h"
+#include "pcsim/persist.h"
+#include "pcsim/rng.h"
+#include "pcsim/sensor.h"
+#include "pcsim/system.h"
+
+#define RANGE_BITS (PCS_SENSOR_ST_UNDER_RANGE | PCS_SENSOR_ST_OVER_RANGE)
+
+struct pcs_sensors {
+    uint32_t n;
+    double dt_s;
+    /* configuration (read-only after build) */
+    const double **src; /* source element of each sensor */
+    double *decay;      /* lag memory exp(-dt/tau); 0 for tau = 0 */
+    double *noise_sd;
+    double *quantum;
+    double *inv_quantum; /* 1/quantum, so the tick multiplies instead of dividing */
+    double *lo;
+    double *hi;
+    uint32_t *noisy; /* ids of sensors with noise_sd > 0, ascending */
+    uint32_t n_noisy;
+    uint32_t *quantised; /* ids of sensors with quantum > 0, ascending */
+    uint32_t n_quantised;
+    const char **names;
+    double *raw; /* per-tick work array: the value before quantisation and range */
+    /* state: store ids and base pointers */
+    uint32_t id_value, id_status, id_lag, id_drift, id_rate, id_mode, id_rng, id_samples;
+    uint64_t *samples; /* ticks sampled so far (0: the lag starts at the plant value) */
+    double *value;
+    uint32_t *status;
+    double *lag;
+    double *drift;
+    double *drift_rate;
+    uint32_t *mode;
+    pcs_rng *rng;
+    pcs_gauss_table gauss;
+};
+
+pcs_status pcs_sensor_config_default(pcs_sensor_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_config_default: cfg is NULL");
+    memset(cfg, 0, sizeof *cfg);
+    cfg->unit = "";
+    cfg->lo = -1e300;
+    cfg->hi = 1e300;
+    return PCS_OK;
+}
+
+static pcs_status bad_double(const char *who, const char *field, double v, const char *range)
+{
+    return pcs_error_set(PCS_E_INVAL, "sensor '%s': %s = %g is outside %s", who, field, v, range);
+}
+
+static pcs_status check_source(const pcs_world *w, const pcs_sensor_config *c)
+{
+    if (c->store >= pcs_store_count(w))
+        return pcs_error_set(PCS_E_INVAL,
+                             "sensor '%s': store = %u is outside [0, %u) (stores "
+                             "registered so far)",
+                             c->name, c->store, pcs_store_count(w));
+    size_t bytes = pcs_store_bytes(w, c->store);
+    size_t count = bytes / sizeof(double);
+    if (bytes % sizeof(double) != 0 || c->index >= count)
+        return pcs_error_set(PCS_E_INVAL,
+                             "sensor '%s': index = %u is outside [0, %zu) of store '%s' (%zu "
+                             "bytes; the source must be an array of doubles)",
+                             c->name, c->index, count, pcs_store_name(w, c->store), bytes);
+    return PCS_OK;
+}
+
+pcs_status pcs_sensor_config_validate(const pcs_world *w, const pcs_sensor_config *c)
+{
+    if (!w || !c)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_config_validate: NULL argument");
+    size_t len = c->name ? strlen(c->name) : 0;
+    if (len == 0 || len > PCS_SENSOR_NAME_MAX)
+        return pcs_error_set(PCS_E_INVAL, "sensor: name length = %zu is outside [1, %u]", len,
+                             PCS_SENSOR_NAME_MAX);
+    const char *who = c->name;
+    if (!c->unit)
+        return pcs_error_set(PCS_E_INVAL, "sensor '%s': unit is NULL (use \"\")", who);
+    if (!pcs_isfinite(c->tau_s) || c->tau_s < 0.0 || c->tau_s > PCS_SENSOR_TAU_MAX_S)
+        return bad_double(who, "tau_s", c->tau_s, "[0, 1e6] s");
+    if (!pcs_isfinite(c->noise_sd) || c->noise_sd < 0.0)
+        return bad_double(who, "noise_sd", c->noise_sd, "[0, finite]");
+    if (!pcs_isfinite(c->quantum) || c->quantum < 0.0)
+        return bad_double(who, "quantum", c->quantum, "[0, finite]");
+    if (!pcs_isfinite(c->lo))
+        return bad_double(who, "lo", c->lo, "finite values below hi");
+    if (!pcs_isfinite(c->hi) || !(c->hi > c->lo))
+        return pcs_error_set(PCS_E_INVAL, "sensor '%s': hi = %g is outside (lo = %g, finite]", who,
+                             c->hi, c->lo);
+    return check_source(w, c);
+}
+
+/* Re-set the current message with a prefix naming where it came from. */
+static pcs_status prefixed(pcs_status st, const char *prefix)
+{
+    return pcs_error_set(st, "%s: %s", prefix, pcs_last_error());
+}
+
+/* ---- the tick ---------------------------------------------------------- */
+
+/*
+ * The tick runs four plain passes over arrays rather than one loop with
+ * every step in it: the lag pass (lag and drift) has no branch, the noise
+ * pass visits only noisy sensors and the quantise pass only quantised ones
+ * (a multiply and an inline round), and the range pass publishes. Each
+ * pass's iterations are independent, so the CPU overlaps them. Failed,
+ * out-of-range and NaN sensors and status changes leave the range pass
+ * through one branch that a healthy plant never takes; the configuration is
+ * read through locals so that rare call does not force reloads.
+ */
+
+/*
+ * Round to the nearest integer, ties to even (the IEEE 754 default mode).
+ * For |x| < 2^51, x + 1.5 * 2^52 lands in [2^52, 2^53) where doubles are
+ * exactly the integers, so the addition itself rounds x and the subtraction
+ * is exact. C forbids the compiler from folding (x + c) - c without
+ * -ffast-math (which this project never uses). Larger |x| and NaN take the
+ * library path.
+ */
+static inline double round_even(double x)
+{
+    const double shift = 6755399441055744.0; /* 1.5 * 2^52 */
+    const double limit = 2251799813685248.0; /* 2^51 */
+    if (x > -limit && x < limit)
+        return (x + shift) - shift;
+    return pcs_round(x);
+}
+
+/* Rare paths, kept out of line so the loops that call them stay tight. */
+#define PCS_COLD __attribute__((noinline, cold))
+
+/* Report a change of sensor k's range bits. @p raw is the unclamped value. */
+static PCS_COLD void range_event(pcs_world *w, uint32_t k, uint32_t old, uint32_t flags, double raw,
+                                 double out)
+{
+    pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k, (double)(flags & RANGE_BITS),
+                   (double)(old & RANGE_BITS), raw, out);
+}
+
+/* Range-check, clamp and publish v (already quantised) for sensor k. */
+static void clamp_publish(pcs_world *w, pcs_sensors *s, uint32_t k, double v, uint32_t flags)
+{
+    double out = v;
+    if (v < s->lo[k]) {
+        flags |= PCS_SENSOR_ST_UNDER_RANGE;
+        out = s->lo[k];
+    } else if (v > s->hi[k]) {
+        flags |= PCS_SENSOR_ST_OVER_RANGE;
+        out = s->hi[k];
+    }
+    uint32_t old = s->status[k];
+    s->value[k] = out;
+    s->status[k] = flags;
+    if ((old ^ flags) & RANGE_BITS)
+        range_event(w, k, old, flags, v, out);
+}
+
+/* A sensor with a failure mode set; raw[k] is the pipeline's value (with the
+ * drift offset, which is non-zero only in DRIFT mode). */
+static PCS_COLD void failed(pcs_world *w, pcs_sensors *s, uint32_t k, uint32_t mode)
+{
+    uint32_t flags =
+        PCS_SENSOR_ST_VALID | PCS_SENSOR_ST_FAILED | (mode << PCS_SENSOR_ST_MODE_SHIFT);
+    switch (mode) {
+    case PCS_SENSOR_STUCK: /* value and range bits frozen */
+        s->status[k] = flags | (s->status[k] & RANGE_BITS);
+        return;
+    case PCS_SENSOR_DRIFT:
+        clamp_publish(w, s, k, s->raw[k], flags);
+        return;
+    case PCS_SENSOR_FAIL_LOW: /* clamps to lo with the under-range bit */
+        clamp_publish(w, s, k, -INFINITY, flags);
+        return;
+    default: /* PCS_SENSOR_FAIL_HIGH; the command handler admits no other */
+        clamp_publish(w, s, k, INFINITY, flags);
+        return;
+    }
+}
+
+/* Lag, then the drift offset. The command handler keeps drift and
+ * drift_rate at 0 outside DRIFT mode, so the ramp needs no branch here. */
+static void lag_pass(pcs_sensors *s)
+{
+    const uint32_t n = s->n;
+    const double dt = s->dt_s;
+    const double *const *restrict src = s->src;
+    const double *restrict decay = s->decay, *restrict rate = s->drift_rate;
+    double *restrict lag = s->lag, *restrict raw = s->raw, *restrict drift = s->drift;
+    if (*s->samples == 0)
+        for (uint32_t k = 0; k < n; k++)
+            lag[k] = *src[k];
+    for (uint32_t k = 0; k < n; k++) {
+        double x = *src[k];
+        double y = x + decay[k] * (lag[k] - x);
+        if (y != y) /* NaN in: pass it on, and restart the lag at the next finite value */
+            y = x;
+        double d = drift[k] + rate[k] * dt;
+        lag[k] = y;
+        drift[k] = d;
+        raw[k] = y + d;
+    }
+}
+
+static void noise_pass(pcs_sensors *s)
+{
+    const uint32_t m = s->n_noisy;
+    const uint32_t *restrict noisy = s->noisy;
+    const double *restrict sd = s->noise_sd;
+    double *restrict raw = s->raw;
+    pcs_rng *restrict rng = s->rng;
+    const pcs_gauss_table *restrict gauss = &s->gauss;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t k = noisy[i];
+        raw[k] += sd[k] * pcs_gauss_sample(gauss, &rng[k]);
+    }
+}
+
+static void quantise_pass(pcs_sensors *s)
+{
+    const uint32_t m = s->n_quantised;
+    const uint32_t *restrict quantised = s->quantised;
+    const double *restrict q = s->quantum, *restrict inv_q = s->inv_quantum;
+    double *restrict raw = s->raw;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t k = quantised[i];
+        raw[k] = q[k] * round_even(raw[k] * inv_q[k]);
+    }
+}
+
+/* Everything but a healthy in-range sensor whose status does not change. */
+static PCS_COLD void range_slow(pcs_world *w, pcs_sensors *s, uint32_t k)
+{
+    if (s->mode[k] != PCS_SENSOR_NORMAL)
+        failed(w, s, k, s->mode[k]);
+    else
+        clamp_publish(w, s, k, s->raw[k], PCS_SENSOR_ST_VALID);
+}
+
+/* Publish every sensor. The common case (healthy, in range, status as last
+ * tick) is two compares and two stores; out-of-range values, NaN (which
+ * fails both compares and passes through unclamped), failure modes and
+ * status changes take range_slow(). */
+static void range_pass(pcs_world *w, pcs_sensors *s)
+{
+    const uint32_t n = s->n;
+    const uint32_t *restrict mode = s->mode;
+    const double *restrict raw = s->raw, *restrict lo = s->lo, *restrict hi = s->hi;
+    /* Not restrict: range_slow() writes these through s. */
+    double *value = s->value;
+    const uint32_t *status = s->status;
+    for (uint32_t k = 0; k < n; k++) {
+        double v = raw[k];
+        if ((mode[k] | (status[k] ^ PCS_SENSOR_ST_VALID)) != 0 || !(v >= lo[k] && v <= hi[k])) {
+            range_slow(w, s, k);
+            continue;
+        }
+        value[k] = v;
+    }
+}
+
+static pcs_status sensors_step(pcs_world *w, void *ctx)
+{
+    pcs_sensors *s = ctx;
+    lag_pass(s);
+    noise_pass(s);
+    quantise_pass(s);
+    range_pass(w, s);
+    (*s->samples)++;
+    return PCS_OK;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+static pcs_status mode_of_kind(const pcs_command *c, uint32_t *mode)
+{
+    switch (c->kind) {
+    case PCS_CMD_SENSOR_STUCK:
+        *mode = PCS_SENSOR_STUCK;
+        return PCS_OK;
+    case PCS_CMD_SENSOR_DRIFT:
+        *mode = PCS_SENSOR_DRIFT;
+        if (!pcs_isfinite(c->args[0]))
+            return pcs_error_set(PCS_E_INVAL,
+                                 "sensor drift command: args[0] (rate) = %g must be finite",
+                                 c->args[0]);
+        return PCS_OK;
+    case PCS_CMD_SENSOR_FAIL_LOW:
+        *mode = PCS_SENSOR_FAIL_LOW;
+        return PCS_OK;
+    case PCS_CMD_SENSOR_FAIL_HIGH:
+        *mode = PCS_SENSOR_FAIL_HIGH;
+        return PCS_OK;
+    default:
+        *mode = PCS_SENSOR_NORMAL;
+        return PCS_OK;
+    }
+}
+
+static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    pcs_sensors *s = ctx;
+    if (c->target >= s->n)
+        return pcs_error_set(PCS_E_NOTFOUND, "sensor command %u: target %u is outside [0, %u)",
+                             c->kind, c->target, s->n);
+    uint32_t mode;
+    pcs_status st = mode_of_kind(c, &mode);
+    if (st != PCS_OK)
+        return st;
+    uint32_t k = c->target;
+    uint32_t old = s->mode[k];
+    s->mode[k] = mode;
+    s->drift[k] = 0.0;
+    s->drift_rate[k] = mode == PCS_SENSOR_DRIFT ? c->args[0] : 0.0;
+    pcs_event_emit(w, PCS_EV_SENSOR_MODE, k, (double)mode, (double)old, s->drift_rate[k],
+                   s->value[k]);
+    return PCS_OK;
+}
+
+/* ---- load check ------------------------------------------------------- */
+
+#define STATUS_BITS                                                                                \
+    (PCS_SENSOR_ST_VALID | RANGE_BITS | PCS_SENSOR_ST_FAILED | PCS_SENSOR_ST_MODE_MASK)
+
+static pcs_status bad_f64(const char *store, uint32_t k, const char *field, double v,
+                          const char *allowed)
+{
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g; allowed %s",
+                         store, k, field, v, allowed);
+}
+
+static pcs_status check_words(const pcs_sensors *s, const uint32_t *mode, const uint32_t *status)
+{
+    pcs_status st = pcs_load_check_u32("sensors.mode", "failure mode", mode, s->n, 1,
+                                       PCS_SENSOR_FAIL_HIGH + 1u);
+    for (uint32_t k = 0; st == PCS_OK && k < s->n; k++) {
+        uint32_t m = (status[k] & PCS_SENSOR_ST_MODE_MASK) >> PCS_SENSOR_ST_MODE_SHIFT;
+        if ((status[k] & ~STATUS_BITS) || m > PCS_SENSOR_FAIL_HIGH)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store 'sensors.status' element %u (status word): value %u; "
+                               "allowed PCS_SENSOR_ST_* bits (mask 0x%x) with a mode <= %u",
+                               k, status[k], STATUS_BITS, PCS_SENSOR_FAIL_HIGH);
+    }
+    return st;
+}
+
+static pcs_status check_drift(const pcs_sensors *s, const uint32_t *mode, const double *drift,
+                              const double *rate)
+{
+    for (uint32_t k = 0; k < s->n; k++) {
+        int drifting = mode[k] == PCS_SENSOR_DRIFT;
+        if (!pcs_isfinite(drift[k]) || (!drifting && drift[k] != 0.0))
+            return bad_f64("sensors.drift", k, "drift offset", drift[k],
+                           drifting ? "finite" : "0 outside DRIFT mode");
+        if (!pcs_isfinite(rate[k]) || (!drifting && rate[k] != 0.0))
+            return bad_f64("sensors.drift_rate", k, "drift rate per s", rate[k],
+                           drifting ? "finite" : "0 outside DRIFT mode");
+    }
+    return PCS_OK;
+}
+
+static pcs_status check_values(const pcs_sensors *s, const double *value, uint64_t samples)
+{
+    char allowed[96];
+    for (uint32_t k = 0; k < s->n; k++) {
+        double v = value[k];
+        int ok = samples ? v >= s->lo[k] && v <= s->hi[k] : pcs_isfinite(v);
+        if (ok)
+            continue;
+        snprintf(allowed, sizeof allowed, "[%.9g, %.9g] (the sensor's range)", s->lo[k], s->hi[k]);
+        return bad_f64("sensors.value", k, "published value", v, samples ? allowed : "finite");
+    }
+    return PCS_OK;
+}
+
+static pcs_status sensors_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    (void)w;
+    const pcs_sensors *s = ctx;
+    const uint32_t *mode = pcs_load_view_store(v, s->id_mode);
+    const uint64_t *samples = pcs_load_view_store(v, s->id_samples);
+    pcs_status st = check_words(s, mode, pcs_load_view_store(v, s->id_status));
+    if (st == PCS_OK)
+        st = check_drift(s, mode, pcs_load_view_store(v, s->id_drift),
+                         pcs_load_view_store(v, s->id_rate));
+    if (st == PCS_OK)
+        st = pcs_load_check_f64("sensors.lag", "lagged value", pcs_load_view_store(v, s->id_lag),
+                                s->n, 1, -DBL_MAX, DBL_MAX, 0);
+    if (st == PCS_OK)
+        st = check_values(s, pcs_load_view_store(v, s->id_value), *samples);
+    const pcs_rng *rng = pcs_load_view_store(v, s->id_rng);
+    for (uint32_t k = 0; st == PCS_OK && k < s->n; k++)
+        if ((rng[k].s[0] | rng[k].s[1] | rng[k].s[2] | rng[k].s[3]) == 0)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store 'sensors.rng' element %u (rng state): all "
+                               "zero; allowed any other state",
+                               k);
+    return st;
+}
+
+/* ---- build ------------------------------------------------------------- */
+
+static char *dup_name(pcs_world *w, const char *name)
+{
+    size_t len = strlen(name);
+    char *p = pcs_world_alloc(w, len + 1);
+    if (p)
+        memcpy(p, name, len + 1);
+    return p;
+}
+
+static pcs_status check_all(pcs_world *w, const pcs_sensor_config *cfgs, uint32_t n)
+{
+    char where[48];
+    for (uint32_t i = 0; i < n; i++) {
+        pcs_status st = pcs_sensor_config_validate(w, &cfgs[i]);
+        snprintf(where, sizeof where, "pcs_sensors_create: sensor %u", i);
+        if (st != PCS_OK)
+            return prefixed(st, where);
+    }
+    return PCS_OK;
+}
+
+/* Distinct source stores, in first-use order, for the system's read list. */
+static pcs_status collect_sources(const pcs_sensor_config *cfgs, uint32_t n, uint32_t *ids,
+                                  uint32_t *count)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = 0;
+        while (j < m && ids[j] != cfgs[i].store)
+            j++;
+        if (j < m)
+            continue;
+        if (m == PCS_SENSOR_MAX_SOURCE_STORES)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "pcs_sensors_create: sensor %u ('%s') reads a %uth distinct "
+                                 "source store; at most %u are allowed",
+                                 i, cfgs[i].name, m + 1, PCS_SENSOR_MAX_SOURCE_STORES);
+        ids[m++] = cfgs[i].store;
+    }
+    *count = m;
+    return PCS_OK;
+}
+
+static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
+{
+    size_t d = n * sizeof(double);
+    s->src = pcs_world_alloc(w, n * sizeof *s->src);
+    s->decay = pcs_world_alloc(w, d);
+    s->noise_sd = pcs_world_alloc(w, d);
+    s->quantum = pcs_world_alloc(w, d);
+    s->inv_quantum = pcs_world_alloc(w, d);
+    s->lo = pcs_world_alloc(w, d);
+    s->hi = pcs_world_alloc(w, d);
+    s->raw = pcs_world_alloc(w, d);
+    s->noisy = pcs_world_alloc(w, n * sizeof *s->noisy);
+    s->quantised = pcs_world_alloc(w, n * sizeof *s->quantised);
+    s->names = pcs_world_alloc(w, n * sizeof *s->names);
+    if (!s->src || !s->decay || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
+        !s->hi || !s->raw || !s->noisy || !s->quantised || !s->names)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_sensors_create: out of memory for %u sensors", n);
+    return PCS_OK;
+}
+
+static pcs_status reg(pcs_world *w, const char *name, size_t elem, uint32_t n, uint32_t *id,
+                      void **data)
+{
+    pcs_status st = pcs_store_register(w, name, elem, n, PCS_STORE_STATE, id);
+    if (st != PCS_OK)
+        return st;
+    *data = pcs_store_data(w, *id);
+    return PCS_OK;
+}
+
+static pcs_status register_stores(pcs_world *w, pcs_sensors *s)
+{
+    uint32_t n = s->n;
+    void *p[8];
+    pcs_status st = reg(w, "sensors.value", sizeof(double), n, &s->id_value, &p[0]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.status", sizeof(uint32_t), n, &s->id_status, &p[1]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.lag", sizeof(double), n, &s->id_lag, &p[2]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.drift", sizeof(double), n, &s->id_drift, &p[3]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.drift_rate", sizeof(double), n, &s->id_rate, &p[4]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.mode", sizeof(uint32_t), n, &s->id_mode, &p[5]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.rng", sizeof(pcs_rng), n, &s->id_rng, &p[6]);
+    if (st == PCS_OK)
+        st = reg(w, "sensors.samples", sizeof(uint64_t), 1, &s->id_samples, &p[7]);
+    if (st != PCS_OK)
+        return st;
+    s->value = p[0];
+    s->status = p[1];
+    s->lag = p[2];
+    s->drift = p[3];
+    s->drift_rate = p[4];
+    s->mode = p[5];
+    s->rng = p[6];
+    s->samples = p[7];
+    return PCS_OK;
+}
+
+static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_config *cfgs)
+{
+    uint64_t seed = pcs_world_config_get(w)->seed;
+    for (uint32_t k = 0; k < s->n; k++) {
+        const pcs_sensor_config *c = &cfgs[k];
+        s->src[k] = (const double *)pcs_store_data(w, c->store) + c->index;
+        s->decay[k] = c->tau_s > 0.0 ? pcs_exp(-s->dt_s / c->tau_s) : 0.0;
+        s->noise_sd[k] = c->noise_sd;
+        s->quantum[k] = c->quantum;
+        s->inv_quantum[k] = c->quantum > 0.0 ? 1.0 / c->quantum : 0.0;
+        if (c->noise_sd > 0.0)
+            s->noisy[s->n_noisy++] = k;
+        if (c->quantum > 0.0)
+            s->quantised[s->n_quantised++] = k;
+        s->lo[k] = c->lo;
+        s->hi[k] = c->hi;
+        s->names[k] = dup_name(w, c->name);
+        if (!s->names[k])
+            return pcs_error_set(PCS_E_NOMEM, "pcs_sensors_create: out of memory");
+        pcs_rng_seed(&s->rng[k], seed, k, PCS_SENSOR_RNG_STREAM);
+    }
+    return PCS_OK;
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sensor_config *cfgs)
+{
+    char name[PCS_SENSOR_NAME_MAX + 16];
+    for (uint32_t k = 0; k < s->n; k++) {
+        pcs_status st = pcs_channel_register(w, cfgs[k].name, cfgs[k].unit, PCS_CHANNEL_F64,
+                                             s->id_value, k, NULL);
+        snprintf(name, sizeof name, "%s.status", cfgs[k].name);
+        if (st == PCS_OK)
+            st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, s->id_status, k, NULL);
+        if (st != PCS_OK)
+            return prefixed(st, "pcs_sensors_create");
+    }
+    return PCS_OK;
+}
+
+static pcs_status register_system(pcs_world *w, pcs_sensors *s, const uint32_t *sources,
+                                  uint32_t n_sources)
+{
+    uint32_t reads[PCS_SENSOR_MAX_SOURCE_STORES + 2];
+    memcpy(reads, sources, n_sources * sizeof *reads);
+    reads[n_sources] = s->id_mode;
+    reads[n_sources + 1] = s->id_rate;
+    uint32_t writes[] = {s->id_value, s->id_status, s->id_lag,
+                         s->id_drift, s->id_rng,    s->id_samples};
+    pcs_system_desc d = {.name = "sensors",
+                         .stage = PCS_STAGE_SENSORS,
+                         .fn = sensors_step,
+                         .ctx = s,
+                         .reads = reads,
+                         .n_reads = n_sources + 2,
+                         .writes = writes,
+                         .n_writes = 6};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    for (uint32_t kind = PCS_CMD_SENSOR_STUCK; st == PCS_OK && kind <= PCS_CMD_SENSOR_CLEAR; kind++)
+        st = pcs_command_handler_register(w, kind, on_command, s);
+    return st;
+}
+
+pcs_status pcs_sensors_create(pcs_world *w, const pcs_sensor_config *cfgs, uint32_t n,
+                              pcs_sensors **out)
+{
+    static const char fn[] = "pcs_sensors_create";
+    if (!w || !cfgs || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    if (n < 1 || n > (1u << 20))
+        return pcs_error_set(PCS_E_INVAL, "%s: n = %u is outside [1, 1048576]", fn, n);
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", fn);
+    uint32_t existing;
+    if (pcs_store_find(w, "sensors.value", &existing) == PCS_OK)
+        return pcs_error_set(PCS_E_STATE, "%s: this world already has a sensor bank", fn);
+    pcs_status st = check_all(w, cfgs, n);
+    uint32_t sources[PCS_SENSOR_MAX_SOURCE_STORES], n_sources = 0;
+    if (st == PCS_OK)
+        st = collect_sources(cfgs, n, sources, &n_sources);
+    if (st != PCS_OK)
+        return st;
+    pcs_sensors *s = pcs_world_alloc(w, sizeof *s);
+    if (!s)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+    s->n = n;
+    s->dt_s = pcs_world_clock(w)->dt_s;
+    pcs_gauss_table_init(&s->gauss);
+    st = alloc_config(w, s, n);
+    if (st == PCS_OK)
+        st = register_stores(w, s);
+    if (st == PCS_OK)
+        st = fill_config(w, s, cfgs);
+    if (st == PCS_OK)
+        st = register_channels(w, s, cfgs);
+    if (st == PCS_OK)
+        st = register_system(w, s, sources, n_sources);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, "sensors", sensors_load_check, s);
+    if (st != PCS_OK)
+        return st;
+    pcs_error_clear();
+    *out = s;
+    return PCS_OK;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+uint32_t pcs_sensors_count(const pcs_sensors *s)
+{
+    return s ? s->n : 0;
+}
+
+pcs_status pcs_sensors_find(const pcs_sensors *s, const char *name, uint32_t *id)
+{
+    if (!s || !name || !id)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensors_find: NULL argument");
+    for (uint32_t k = 0; k < s->n; k++) {
+        if (strcmp(s->names[k], name) == 0) {
+            *id = k;
+            return PCS_OK;
+        }
+    }
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensors_find: no sensor named '%s'", name);
+}
+
+static pcs_status ref(const pcs_sensors *s, uint32_t id, uint32_t store, uint32_t *out_store,
+                      uint32_t *out_index)
+{
+    if (!s || !out_store || !out_index)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_*_ref: NULL argument");
+    if (id >= s->n)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_*_ref: sensor %u is outside [0, %u)", id,
+                             s->n);
+    *out_store = store;
+    *out_index = id;
+    return PCS_OK;
+}
+
+pcs_status pcs_sensor_value_ref(const pcs_sensors *s, uint32_t id, uint32_t *store, uint32_t *index)
+{
+    return ref(s, id, s ? s->id_value : 0, store, index);
+}
+
+pcs_status pcs_sensor_status_ref(const pcs_sensors *s, uint32_t id, uint32_t *store,
+                                 uint32_t *index)
+{
+    return ref(s, id, s ? s->id_status : 0, store, index);
+}
+
+double pcs_sensor_value(const pcs_sensors *s, uint32_t id)
+{
+    return (s && id < s->n) ? s->value[id] : (double)NAN;
+}
+
+uint32_t pcs_sensor_status(const pcs_sensors *s, uint32_t id)
+{
+    return (s && id < s->n) ? s->status[id] : 0;
+}

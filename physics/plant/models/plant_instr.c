@@ -1,0 +1,258 @@
+/**
+ * @file plant_instr.c
+ * @brief Standard instrumentation of a station: redundant sensors, 2-out-of-4
+ *        protection and operator alarms per unit (see plant.h for setpoints).
+ *
+ * Sensors find their sources through the channel registry ("u1.loop2.flow"
+ * names a store element), so this file depends only on channel names the
+ * models publish, not on their private layouts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcsim/alarm.h"
+#include "pcsim/channel.h"
+#include "pcsim/protection.h"
+#include "pcsim/sensor.h"
+#include "physics/plant/models/plant_internal.h"
+
+#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (8 + 5 * PCS_PLANT_MAX_LOOPS))
+#define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (4 + PCS_PLANT_MAX_LOOPS))
+#define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (3 + 2 * PCS_PLANT_MAX_LOOPS))
+#define NAME_LEN 64
+#define BASE_LEN 48
+
+pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp)
+{
+    if (!sp)
+        return pcs_error_set(PCS_E_INVAL, "pcs_plant_setpoints_default: sp is NULL");
+    *sp = (pcs_plant_setpoints){.high_flux_frac = 1.09,
+                                .flux_rate_frac = 0.05,
+                                .rate_window_ticks = 40,
+                                .low_flow_frac = 0.90,
+                                .high_pressure_pa = 16.548e6,
+                                .low_pressure_pa = 12.960e6,
+                                .alarm_power_frac = 1.02,
+                                .alarm_flow_frac = 0.95,
+                                .alarm_pressure_high_pa = 16.203e6,
+                                .alarm_t_hot_k = 610.0,
+                                .noise_frac = 0.002};
+    return PCS_OK;
+}
+
+/* Build-time scratch: configs and the names they point to. */
+typedef struct instr_build {
+    pcs_sensor_config sensors[MAX_SENSORS];
+    char sensor_names[MAX_SENSORS][NAME_LEN];
+    uint32_t n_sensors;
+    pcs_trip_function_config funcs[MAX_FUNCS];
+    char func_names[MAX_FUNCS][NAME_LEN];
+    uint32_t n_funcs;
+    pcs_alarm_config alarms[MAX_ALARMS];
+    char alarm_names[MAX_ALARMS][NAME_LEN];
+    uint32_t n_alarms;
+} instr_build;
+
+/* A sensor on the published channel @p source; returns its id (or UINT32_MAX). */
+static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const char *source,
+                           const char *unit, double span, double noise_frac, double tau_s)
+{
+    uint32_t ch;
+    pcs_channel_info info;
+    if (b->n_sensors >= MAX_SENSORS || pcs_channel_find(w, source, &ch) != PCS_OK ||
+        pcs_channel_get(w, ch, &info) != PCS_OK) {
+        pcs_error_set(PCS_E_INVAL, "plant instrumentation: no channel '%s' for sensor '%s'",
+                      source, name);
+        return UINT32_MAX;
+    }
+    uint32_t id = b->n_sensors++;
+    pcs_sensor_config *c = &b->sensors[id];
+    pcs_sensor_config_default(c);
+    snprintf(b->sensor_names[id], NAME_LEN, "%s", name);
+    c->name = b->sensor_names[id];
+    c->unit = unit;
+    c->store = info.store;
+    c->index = info.index;
+    c->tau_s = tau_s;
+    c->noise_sd = noise_frac * span;
+    c->lo = 0.0;
+    c->hi = 1.5 * span;
+    return id;
+}
+
+/* Four redundant channels A..D on one source; ids in out[4]. */
+static pcs_status add_quad(pcs_world *w, instr_build *b, const char *base, const char *source,
+                           const char *unit, double span, double noise, double tau, uint32_t *out)
+{
+    for (int k = 0; k < 4; k++) {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "%s.%c", base, 'A' + k);
+        out[k] = add_sensor(w, b, name, source, unit, span, noise, tau);
+        if (out[k] == UINT32_MAX)
+            return PCS_E_INVAL;
+    }
+    return PCS_OK;
+}
+
+static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_trip_kind kind,
+                     pcs_trip_direction dir, double setpoint, const uint32_t *in, uint32_t window)
+{
+    uint32_t id = b->n_funcs++;
+    pcs_trip_function_config *f = &b->funcs[id];
+    pcs_trip_function_config_default(f);
+    snprintf(b->func_names[id], NAME_LEN, "%s", name);
+    f->name = b->func_names[id];
+    f->unit = unit;
+    f->kind = kind;
+    f->direction = dir;
+    f->setpoint = setpoint;
+    f->n_inputs = 4;
+    memcpy(f->inputs, in, 4 * sizeof *in);
+    f->k = 2; /* 2-out-of-4 */
+    if (kind == PCS_TRIP_RATE)
+        f->rate_window_ticks = window;
+}
+
+static void add_alarm(instr_build *b, const char *name, uint32_t sensor, pcs_alarm_direction dir,
+                      double setpoint, double deadband, uint32_t priority, uint32_t group)
+{
+    uint32_t id = b->n_alarms++;
+    pcs_alarm_config *a = &b->alarms[id];
+    pcs_alarm_config_default(a);
+    snprintf(b->alarm_names[id], NAME_LEN, "%s", name);
+    a->name = b->alarm_names[id];
+    a->sensor = sensor;
+    a->direction = dir;
+    a->setpoint = setpoint;
+    a->deadband = deadband;
+    a->on_delay_ticks = 10;
+    a->off_delay_ticks = 20;
+    a->priority = priority;
+    a->group = group;
+    a->suppress_store = PCS_ALARM_NO_SUPPRESS;
+}
+
+static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
+                                   const pcs_plant_setpoints *sp)
+{
+    const pcs_plant_unit_config *c = &p->cfg[u];
+    uint32_t n = u + 1;
+    for (uint32_t l = 1; l <= c->n_loops; l++) {
+        char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
+        uint32_t flow[4];
+        double rated = c->pump.rated_flow_kg_s;
+        snprintf(base, sizeof base, "u%u.loop%u.flow", n, l);
+        pcs_status st = add_quad(w, b, base, base, "kg/s", rated, sp->noise_frac, 0.2, flow);
+        if (st != PCS_OK)
+            return st;
+        snprintf(name, sizeof name, "u%u.rps.low_flow.%u", n, l);
+        add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_LOW, sp->low_flow_frac * rated, flow, 0);
+        snprintf(name, sizeof name, "u%u.alarm.flow_low.%u", n, l);
+        add_alarm(b, name, flow[0], PCS_ALARM_LOW, sp->alarm_flow_frac * rated, 0.01 * rated,
+                  PCS_ALARM_PRIO_HIGH, n);
+        snprintf(src, sizeof src, "u%u.loop%u.t_hot", n, l);
+        snprintf(name, sizeof name, "u%u.loop%u.t_hot.S", n, l);
+        uint32_t t = add_sensor(w, b, name, src, "K", 700.0, 0.0005, 1.0);
+        if (t == UINT32_MAX)
+            return PCS_E_INVAL;
+        snprintf(name, sizeof name, "u%u.alarm.t_hot_high.%u", n, l);
+        add_alarm(b, name, t, PCS_ALARM_HIGH, sp->alarm_t_hot_k, 1.0, PCS_ALARM_PRIO_MEDIUM, n);
+    }
+    return PCS_OK;
+}
+
+static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
+                                  const pcs_plant_setpoints *sp)
+{
+    const pcs_plant_unit_config *c = &p->cfg[u];
+    uint32_t n = u + 1, nis[4], prs[4];
+    double p_nom = c->core.nominal_power_w;
+    char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
+    snprintf(base, sizeof base, "u%u.nis.power", n);
+    snprintf(src, sizeof src, "u%u.core.power", n);
+    pcs_status st = add_quad(w, b, base, src, "W", p_nom, sp->noise_frac, 0.1, nis);
+    snprintf(base, sizeof base, "u%u.pzr.pressure", n);
+    snprintf(src, sizeof src, "u%u.rcs.pressure", n);
+    if (st == PCS_OK)
+        st = add_quad(w, b, base, src, "Pa", 17.0e6, 0.0005, 0.5, prs);
+    if (st != PCS_OK)
+        return st;
+    snprintf(name, sizeof name, "u%u.rps.high_flux", n);
+    add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_HIGH, sp->high_flux_frac * p_nom, nis, 0);
+    snprintf(name, sizeof name, "u%u.rps.flux_rate", n);
+    double window_s = sp->rate_window_ticks * pcs_world_clock(w)->dt_s;
+    add_func(b, name, u, PCS_TRIP_RATE, PCS_TRIP_HIGH, sp->flux_rate_frac * p_nom / window_s, nis,
+             sp->rate_window_ticks);
+    snprintf(name, sizeof name, "u%u.rps.high_pressure", n);
+    add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_HIGH, sp->high_pressure_pa, prs, 0);
+    snprintf(name, sizeof name, "u%u.rps.low_pressure", n);
+    add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_LOW, sp->low_pressure_pa, prs, 0);
+    snprintf(name, sizeof name, "u%u.alarm.power_high", n);
+    add_alarm(b, name, nis[0], PCS_ALARM_HIGH, sp->alarm_power_frac * p_nom, 0.01 * p_nom,
+              PCS_ALARM_PRIO_HIGH, n);
+    snprintf(name, sizeof name, "u%u.alarm.pressure_high", n);
+    add_alarm(b, name, prs[0], PCS_ALARM_HIGH, sp->alarm_pressure_high_pa, 0.1e6,
+              PCS_ALARM_PRIO_HIGH, n);
+    snprintf(name, sizeof name, "u%u.alarm.pressure_low", n);
+    add_alarm(b, name, prs[0], PCS_ALARM_LOW, 0.5 * (sp->low_pressure_pa + 15.51e6), 0.1e6,
+              PCS_ALARM_PRIO_HIGH, n);
+    return instrument_loops(w, b, p, u, sp);
+}
+
+static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
+{
+    uint32_t stores[PCS_PLANT_MAX_UNITS];
+    for (uint32_t u = 0; u < p->n_units; u++)
+        stores[u] = pcs_unit_trip_store(p->units[u].core);
+    pcs_status st = pcs_sensors_create(w, b->sensors, b->n_sensors, &p->sensors);
+    if (st != PCS_OK)
+        return st;
+    pcs_protection_config pc;
+    pcs_protection_config_default(&pc);
+    pc.n_units = p->n_units;
+    pc.n_functions = b->n_funcs;
+    pc.functions = b->funcs;
+    pc.unit_trip_stores = stores;
+    st = pcs_protection_create(w, p->sensors, &pc, &p->protection);
+    if (st == PCS_OK)
+        st = pcs_alarms_create(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
+    return st;
+}
+
+pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setpoints *sp)
+{
+    if (!w || !p)
+        return pcs_error_set(PCS_E_INVAL, "pcs_plant_instrument: NULL argument");
+    if (p->sensors)
+        return pcs_error_set(PCS_E_STATE, "pcs_plant_instrument: the plant is instrumented");
+    pcs_plant_setpoints def;
+    pcs_plant_setpoints_default(&def);
+    if (!sp)
+        sp = &def;
+    instr_build *b = calloc(1, sizeof *b); /* build-time scratch; strings are copied */
+    if (!b)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_plant_instrument: out of memory");
+    pcs_status st = PCS_OK;
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        st = instrument_unit(w, b, p, u, sp);
+    if (st == PCS_OK)
+        st = create_all(w, p, b);
+    free(b);
+    return st;
+}
+
+pcs_sensors *pcs_plant_sensors(const pcs_plant *p)
+{
+    return p ? p->sensors : NULL;
+}
+
+pcs_protection *pcs_plant_protection(const pcs_plant *p)
+{
+    return p ? p->protection : NULL;
+}
+
+pcs_alarms *pcs_plant_alarms(const pcs_plant *p)
+{
+    return p ? p->alarms : NULL;
+}

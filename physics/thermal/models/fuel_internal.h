@@ -1,0 +1,83 @@
+/**
+ * @file fuel_internal.h
+ * @brief The fuel model's private layout, shared by fuel_rod.c (build) and
+ *        fuel_solve.c (the tick). See include/pcsim/fuel.h for the physics.
+ */
+#ifndef PCS_PHYSICS_FUEL_INTERNAL_H
+#define PCS_PHYSICS_FUEL_INTERNAL_H
+
+#include <stdint.h>
+
+#include "pcsim/fuel.h"
+#include "physics/thermal/models/prop_table.h"
+
+/** Solid radial nodes per rod-node, at most. */
+#define PCS_FUEL_MAX_RADIAL (PCS_FUEL_MAX_FUEL_NODES + PCS_FUEL_MAX_CLAD_NODES)
+
+struct pcs_fuel_model {
+    uint32_t unit_index;
+    uint32_t n_ch, n_ax, n_f, n_r; /* n_r = n_fuel + n_clad solid nodes */
+
+    /* Store data. Stores never move after registration, so the pointers are
+     * cached at build and the tick does no lookups. */
+    double *t_rod;              /* [c][j][r], K */
+    double *t_cool;             /* [c][j], K */
+    double *t_in;               /* [c], K */
+    double *mdot;               /* [c], kg/s per group */
+    double *pressure;           /* [1], Pa */
+    double *out;                /* PCS_FUEL_OUT_COUNT */
+    uint32_t *flags;            /* [1] */
+    double *cp, *kw, *mu, *rho; /* coolant properties [c][j] (scratch) */
+    const double *power;        /* the kinetics model's core power element, W */
+    double *steady_prev;        /* [c][j][r + 1]: previous sweep, for the steady solve only */
+
+    /* Per rod-node radial constants (one axial node of one rod). */
+    double cap[PCS_FUEL_MAX_RADIAL];  /* heat capacity, J/K */
+    double gen[PCS_FUEL_MAX_RADIAL];  /* share of the rod-node's fuel power = volume share */
+    double gfac[PCS_FUEL_MAX_RADIAL]; /* face i (between r and r+1): conductance per unit
+                                         conductivity, m; the gap face is a conductance, W/K */
+    double film_area_m2;              /* 2 pi r_co dz */
+    double cool_vol_m3;               /* coolant volume per rod-node, A dz */
+    double flow_area_m2;              /* A = p^2 - pi r_co^2 */
+    double d_h_m;                     /* 4 A / (2 pi r_co) */
+    double nu_laminar;
+
+    /* Channel groups. */
+    double rods[PCS_FUEL_MAX_CHANNELS];     /* rods per group */
+    double rod_frac[PCS_FUEL_MAX_CHANNELS]; /* rods / total rods */
+    double *q_fuel;   /* [c][j]: fuel power per rod-node per watt of core power */
+    double *q_direct; /* [c][j]: direct coolant heating per rod-node per watt */
+
+    pcs_prop_table k_fuel, k_clad; /* conductivity tables, W/(m K) */
+    double fuel_t_limit_k, clad_t_limit_k;
+
+    pcs_coolant_props_fn props_fn;
+    void *props_ctx;
+    pcs_coolant_linear linear; /* own copy when the linear set is used */
+};
+typedef struct pcs_fuel_model pcs_fuel_model;
+
+/** Heat terms of one sweep, summed over all rods, W. */
+typedef struct pcs_fuel_heat {
+    double to_coolant; /* convection clad -> coolant plus direct heating */
+    double flow;       /* enthalpy rise carried out by the flow */
+} pcs_fuel_heat;
+
+/** Refresh the coolant property arrays from the coolant temperatures. */
+pcs_status pcs_fuel_props_update(pcs_fuel_model *m, uint32_t *n_clamped);
+
+/**
+ * One backward-Euler step of every channel with 1/dt = @p inv_dt (0 gives
+ * the steady-state equations) at core power @p power_w. Properties must be
+ * current. Returns the heat terms and whether a flow was clamped.
+ */
+void pcs_fuel_sweep(pcs_fuel_model *m, double inv_dt, double power_w, pcs_fuel_heat *heat,
+                    uint32_t *reverse_flow_channel);
+
+/** Recompute the temperature outputs (max, means, outlet) from the stores. */
+void pcs_fuel_summarise(pcs_fuel_model *m);
+
+/** The HEAT-stage system body. */
+pcs_status pcs_fuel_heat_system(pcs_world *w, void *ctx);
+
+#endif

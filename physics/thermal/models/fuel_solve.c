@@ -1,0 +1,301 @@
+/**
+ * @file fuel_solve.c
+ * @brief The fuel model's tick: coolant properties, the implicit radial
+ *        solve per (channel, axial node) marched up each channel, outputs,
+ *        range flags and events.
+ *
+ * Why one tridiagonal per rod-node, coolant included: putting the coolant
+ * node at the end of the rod's radial chain makes the rod-coolant coupling
+ * fully implicit (no film-coefficient time-step limit), and because the
+ * coolant node only depends on the node below, which the march has just
+ * solved, each channel is solved exactly in one upward pass. Conductivities
+ * and coolant properties are taken at the previous step's temperatures
+ * (lagged): the system stays linear, an M-matrix, so backward Euler is
+ * unconditionally stable and monotone, and energy is conserved exactly by
+ * construction because each face conductance appears with opposite signs
+ * in its two rows.
+ *
+ * Cost per rod-node: n_r table lookups, one pcs_pow for Dittus-Boelter, and
+ * a Thomas solve of n_r + 1 rows (one division per row).
+ */
+#include "pcsim/event.h"
+#include "pcsim/fuel_materials.h"
+#include "pcsim/math.h"
+#include "physics/thermal/models/fuel_internal.h"
+
+pcs_status pcs_fuel_props_update(pcs_fuel_model *m, uint32_t *n_clamped)
+{
+    pcs_coolant_props_out o = {m->cp, m->kw, m->mu, m->rho};
+    return m->props_fn(m->props_ctx, m->n_ch * m->n_ax, m->t_cool, m->pressure[0], &o, n_clamped);
+}
+
+/*
+ * Channels are independent within an axial level (only the coolant couples
+ * nodes, and only upward), so the march solves PCS_FUEL_LANES channels side
+ * by side: every loop below runs over lanes innermost. A Thomas solve is one
+ * long chain of dependent divisions; four interleaved chains keep the
+ * divider busy instead of waiting on its latency, and the fixed-width lane
+ * loops let the compiler use vector instructions. The lane arithmetic is the
+ * same IEEE operations in the same order as a one-channel solve, so results
+ * do not depend on the batching. Unused lanes of the last batch repeat its
+ * first channel and are never written back.
+ */
+#define PCS_FUEL_LANES 4u
+
+/* Per-lane inputs of one axial level. */
+typedef struct lane_level {
+    double q[PCS_FUEL_LANES];         /* fuel power of the rod-node, W */
+    double g_film[PCS_FUEL_LANES];    /* film conductance, W/K */
+    double cool_diag[PCS_FUEL_LANES]; /* coolant row diagonal, W/K */
+    double cool_rhs[PCS_FUEL_LANES];  /* coolant row right-hand side, W */
+} lane_level;
+
+/* Film conductance of one rod-node, W/K: Dittus-Boelter with a laminar floor.
+ * Re^0.8 Pr^0.4 is evaluated as (Re^2 Pr)^0.4: one pow instead of two. */
+static double film_conductance(const pcs_fuel_model *m, double mass_flux_dh, double cp, double kw,
+                               double mu)
+{
+    double re = mass_flux_dh / mu;
+    double pr = cp * mu / kw;
+    double nu = re > 0.0 ? 0.023 * pcs_pow(re * re * pr, 0.4) : 0.0;
+    if (nu < m->nu_laminar)
+        nu = m->nu_laminar;
+    return nu * kw / m->d_h_m * m->film_area_m2;
+}
+
+/*
+ * Solve one axial level for all lanes: rows 0..n_r-1 are the solid nodes,
+ * row n_r the coolant.
+ * Row i: -g[i-1] x[i-1] + (C_i/dt + g[i-1] + g[i]) x[i] - g[i] x[i+1] = rhs_i,
+ * with g[n_r - 1] the film conductance. Thomas algorithm with e_i = -c'_i >= 0.
+ * t[r][l] holds the old temperatures on entry and the new ones on exit;
+ * t_w[l] the old coolant temperature on entry and the new one on exit.
+ */
+static void solve_level(const pcs_fuel_model *m, double t[][PCS_FUEL_LANES],
+                        double t_w[PCS_FUEL_LANES], double inv_dt, const lane_level *in)
+{
+    const uint32_t nf = m->n_f, nr = m->n_r;
+    double g[PCS_FUEL_MAX_RADIAL][PCS_FUEL_LANES];
+    for (uint32_t i = 0; i + 1 < nf; i++)
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++)
+            g[i][l] = m->gfac[i] * pcs_prop_table_eval(&m->k_fuel, 0.5 * (t[i][l] + t[i + 1][l]));
+    for (uint32_t l = 0; l < PCS_FUEL_LANES; l++)
+        g[nf - 1][l] = m->gfac[nf - 1];
+    for (uint32_t i = nf; i + 1 < nr; i++)
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++)
+            g[i][l] = m->gfac[i] * pcs_prop_table_eval(&m->k_clad, 0.5 * (t[i][l] + t[i + 1][l]));
+    for (uint32_t l = 0; l < PCS_FUEL_LANES; l++)
+        g[nr - 1][l] = in->g_film[l];
+
+    double e[PCS_FUEL_MAX_RADIAL][PCS_FUEL_LANES], d[PCS_FUEL_MAX_RADIAL][PCS_FUEL_LANES];
+    double g_left[PCS_FUEL_LANES] = {0}, e_prev[PCS_FUEL_LANES] = {0};
+    double d_prev[PCS_FUEL_LANES] = {0};
+    for (uint32_t i = 0; i < nr; i++) {
+        double c_dt = m->cap[i] * inv_dt, gen = m->gen[i];
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
+            double den = c_dt + g_left[l] + g[i][l] - g_left[l] * e_prev[l];
+            double inv = 1.0 / den;
+            e[i][l] = g[i][l] * inv;
+            d[i][l] = (c_dt * t[i][l] + gen * in->q[l] + g_left[l] * d_prev[l]) * inv;
+            g_left[l] = g[i][l];
+            e_prev[l] = e[i][l];
+            d_prev[l] = d[i][l];
+        }
+    }
+    /* Coolant row: -g_film x[nr-1] + cool_diag x[nr] = cool_rhs (no upper neighbour). */
+    double x[PCS_FUEL_LANES];
+    for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
+        x[l] = (in->cool_rhs[l] + in->g_film[l] * d_prev[l]) /
+               (in->cool_diag[l] - in->g_film[l] * e_prev[l]);
+        t_w[l] = x[l];
+    }
+    for (uint32_t i = nr; i-- > 0;)
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
+            x[l] = d[i][l] + e[i][l] * x[l];
+            t[i][l] = x[l];
+        }
+}
+
+/* March the channels chan[0..PCS_FUEL_LANES-1] upward; lanes >= n_real are
+ * padding. Adds the real lanes' heat terms to *heat. */
+static void sweep_batch(pcs_fuel_model *m, const uint32_t *chan, uint32_t n_real, double inv_dt,
+                        double power_w, const double *mdot_rod, pcs_fuel_heat *heat)
+{
+    const uint32_t nr = m->n_r, nax = m->n_ax;
+    double t[PCS_FUEL_MAX_RADIAL][PCS_FUEL_LANES], t_w[PCS_FUEL_LANES];
+    double t_up[PCS_FUEL_LANES], flux_dh[PCS_FUEL_LANES], f_w[PCS_FUEL_LANES];
+    double q_dir[PCS_FUEL_LANES], to_coolant[PCS_FUEL_LANES] = {0}, flow[PCS_FUEL_LANES] = {0};
+    for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
+        t_up[l] = m->t_in[chan[l]];
+        flux_dh[l] = mdot_rod[l] / m->flow_area_m2 * m->d_h_m;
+    }
+    for (uint32_t j = 0; j < nax; j++) {
+        lane_level in;
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
+            size_t n = (size_t)chan[l] * nax + j;
+            const double *src = m->t_rod + n * nr;
+            for (uint32_t r = 0; r < nr; r++)
+                t[r][l] = src[r];
+            double cp = m->cp[n];
+            double c_w = m->rho[n] * m->cool_vol_m3 * cp * inv_dt;
+            in.g_film[l] = film_conductance(m, flux_dh[l], cp, m->kw[n], m->mu[n]);
+            f_w[l] = mdot_rod[l] * cp;
+            q_dir[l] = power_w * m->q_direct[n];
+            in.q[l] = power_w * m->q_fuel[n];
+            in.cool_diag[l] = c_w + f_w[l] + in.g_film[l];
+            in.cool_rhs[l] = c_w * m->t_cool[n] + f_w[l] * t_up[l] + q_dir[l];
+            t_w[l] = m->t_cool[n];
+        }
+        solve_level(m, t, t_w, inv_dt, &in);
+        for (uint32_t l = 0; l < n_real; l++) {
+            size_t n = (size_t)chan[l] * nax + j;
+            double *dst = m->t_rod + n * nr;
+            for (uint32_t r = 0; r < nr; r++)
+                dst[r] = t[r][l];
+            to_coolant[l] += in.g_film[l] * (t[nr - 1][l] - t_w[l]) + q_dir[l];
+            flow[l] += f_w[l] * (t_w[l] - t_up[l]);
+            m->t_cool[n] = t_w[l];
+        }
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++)
+            t_up[l] = t_w[l];
+    }
+    for (uint32_t l = 0; l < n_real; l++) {
+        heat->to_coolant += to_coolant[l] * m->rods[chan[l]];
+        heat->flow += flow[l] * m->rods[chan[l]];
+    }
+}
+
+void pcs_fuel_sweep(pcs_fuel_model *m, double inv_dt, double power_w, pcs_fuel_heat *heat,
+                    uint32_t *reverse_flow_channel)
+{
+    heat->to_coolant = 0.0;
+    heat->flow = 0.0;
+    *reverse_flow_channel = UINT32_MAX;
+    for (uint32_t c0 = 0; c0 < m->n_ch; c0 += PCS_FUEL_LANES) {
+        uint32_t chan[PCS_FUEL_LANES], n_real = 0;
+        double mdot_rod[PCS_FUEL_LANES];
+        for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
+            uint32_t c = c0 + l < m->n_ch ? c0 + l : c0;
+            n_real += c0 + l < m->n_ch;
+            double mdot = m->mdot[c];
+            if (mdot < 0.0) { /* upward marching only: used as stagnant, flagged */
+                *reverse_flow_channel = c;
+                mdot = 0.0;
+            }
+            chan[l] = c;
+            mdot_rod[l] = mdot / m->rods[c];
+        }
+        sweep_batch(m, chan, n_real, inv_dt, power_w, mdot_rod, heat);
+    }
+}
+
+void pcs_fuel_summarise(pcs_fuel_model *m)
+{
+    const uint32_t nr = m->n_r, nf = m->n_f, nax = m->n_ax;
+    double t_max = 0.0, clad_max = 0.0, centre = 0.0, fuel = 0.0, cool = 0.0;
+    double out_num = 0.0, out_den = 0.0, out_plain = 0.0;
+    for (uint32_t c = 0; c < m->n_ch; c++) {
+        double c_centre = 0.0, c_fuel = 0.0, c_cool = 0.0, t_below = m->t_in[c];
+        for (uint32_t j = 0; j < nax; j++) {
+            size_t n = (size_t)c * nax + j;
+            const double *t = m->t_rod + n * nr;
+            c_centre += t[0];
+            for (uint32_t i = 0; i < nf; i++) {
+                c_fuel += m->gen[i] * t[i];
+                t_max = t[i] > t_max ? t[i] : t_max;
+            }
+            for (uint32_t i = nf; i < nr; i++)
+                clad_max = t[i] > clad_max ? t[i] : clad_max;
+            /* Node values are outlets (donor cell): the node's mean is the
+             * average of its inlet and outlet. */
+            c_cool += 0.5 * (t_below + m->t_cool[n]);
+            t_below = m->t_cool[n];
+        }
+        double wgt = m->rod_frac[c] / (double)nax;
+        centre += c_centre * wgt;
+        fuel += c_fuel * wgt;
+        cool += c_cool * wgt;
+        size_t top = (size_t)c * nax + nax - 1;
+        double mdot = m->mdot[c] > 0.0 ? m->mdot[c] : 0.0;
+        out_num += mdot * m->cp[top] * m->t_cool[top];
+        out_den += mdot * m->cp[top];
+        out_plain += m->rod_frac[c] * m->t_cool[top];
+    }
+    m->out[PCS_FUEL_OUT_T_MAX] = t_max;
+    m->out[PCS_FUEL_OUT_T_CENTRE_AVG] = centre;
+    m->out[PCS_FUEL_OUT_T_AVG] = fuel;
+    m->out[PCS_FUEL_OUT_CLAD_T_MAX] = clad_max;
+    m->out[PCS_FUEL_OUT_COOLANT_T_OUT] = out_den > 0.0 ? out_num / out_den : out_plain;
+    m->out[PCS_FUEL_OUT_COOLANT_T_AVG] = cool;
+}
+
+/* Boundary stores are written by other models: refuse non-finite values. */
+static pcs_status check_inputs(const pcs_fuel_model *m, double power_w)
+{
+    if (!pcs_isfinite(power_w) || power_w < 0.0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "u%u.fuel.heat: core power %g W is outside [0, inf) (not finite or "
+                             "negative)",
+                             m->unit_index + 1u, power_w);
+    for (uint32_t c = 0; c < m->n_ch; c++)
+        if (!pcs_isfinite(m->t_in[c]) || !pcs_isfinite(m->mdot[c]))
+            return pcs_error_set(PCS_E_INVAL,
+                                 "u%u.fuel.heat: channel %u inlet temperature %g K or flow %g "
+                                 "kg/s is not finite",
+                                 m->unit_index + 1u, c, m->t_in[c], m->mdot[c]);
+    if (!pcs_isfinite(m->pressure[0]))
+        return pcs_error_set(PCS_E_INVAL, "u%u.fuel.heat: pressure %g Pa is not finite",
+                             m->unit_index + 1u, m->pressure[0]);
+    return PCS_OK;
+}
+
+/* Raise flags; emit PCS_EV_FUEL_RANGE for each bit that was clear last tick. */
+static void update_flags(pcs_world *w, pcs_fuel_model *m, uint32_t clamped, uint32_t reverse)
+{
+    uint32_t f = 0;
+    double t_max = m->out[PCS_FUEL_OUT_T_MAX], clad_max = m->out[PCS_FUEL_OUT_CLAD_T_MAX];
+    if (t_max > m->fuel_t_limit_k)
+        f |= PCS_FUEL_FLAG_FUEL_RANGE;
+    if (clad_max > m->clad_t_limit_k)
+        f |= PCS_FUEL_FLAG_CLAD_RANGE;
+    if (clamped)
+        f |= PCS_FUEL_FLAG_COOLANT_RANGE;
+    if (reverse != UINT32_MAX)
+        f |= PCS_FUEL_FLAG_REVERSE_FLOW;
+    uint32_t rising = f & ~m->flags[0];
+    m->flags[0] = f;
+    if (!rising)
+        return;
+    uint32_t u = m->unit_index;
+    if (rising & PCS_FUEL_FLAG_FUEL_RANGE)
+        pcs_event_emit(w, PCS_EV_FUEL_RANGE, u, PCS_FUEL_FLAG_FUEL_RANGE, t_max, m->fuel_t_limit_k,
+                       -1.0);
+    if (rising & PCS_FUEL_FLAG_CLAD_RANGE)
+        pcs_event_emit(w, PCS_EV_FUEL_RANGE, u, PCS_FUEL_FLAG_CLAD_RANGE, clad_max,
+                       m->clad_t_limit_k, -1.0);
+    if (rising & PCS_FUEL_FLAG_COOLANT_RANGE)
+        pcs_event_emit(w, PCS_EV_FUEL_RANGE, u, PCS_FUEL_FLAG_COOLANT_RANGE,
+                       m->out[PCS_FUEL_OUT_COOLANT_T_OUT], (double)clamped, -1.0);
+    if (rising & PCS_FUEL_FLAG_REVERSE_FLOW)
+        pcs_event_emit(w, PCS_EV_FUEL_RANGE, u, PCS_FUEL_FLAG_REVERSE_FLOW, m->mdot[reverse], 0.0,
+                       (double)reverse);
+}
+
+pcs_status pcs_fuel_heat_system(pcs_world *w, void *ctx)
+{
+    pcs_fuel_model *m = ctx;
+    double power_w = *m->power;
+    pcs_status st = check_inputs(m, power_w);
+    uint32_t clamped = 0, reverse = UINT32_MAX;
+    if (st == PCS_OK)
+        st = pcs_fuel_props_update(m, &clamped);
+    if (st != PCS_OK)
+        return st;
+    pcs_fuel_heat heat;
+    pcs_fuel_sweep(m, 1.0 / pcs_world_clock(w)->dt_s, power_w, &heat, &reverse);
+    m->out[PCS_FUEL_OUT_HEAT_TO_COOLANT] = heat.to_coolant;
+    m->out[PCS_FUEL_OUT_FLOW_HEAT] = heat.flow;
+    pcs_fuel_summarise(m);
+    update_flags(w, m, clamped, reverse);
+    return PCS_OK;
+}

@@ -1,0 +1,675 @@
+/**
+ * @file hyd_build.c
+ * @brief Hydraulic network build: validation, stores, sparse pattern, KLU
+ *        analysis, commands, channels and the load check of saved state.
+ *
+ * Load check (hyd_load_check): per node, mass within a factor
+ * HYD_DENSITY_FACTOR of rho V (hyd_internal.h argues it; positive and finite),
+ * temperature t_ref + h / cp inside the builder's [273.15, 2000] K and
+ * pressure inside [0, 1e8] Pa (absolute; the builder's largest p_init); per
+ * junction |flow| at most sonic at that density (F rho a A) and valve
+ * position in [0, 1]; pump speeds and targets in [0, 1.5] of rated (the
+ * builder's and the pump command's range); heater and spray power in [0, 1e9]
+ * W and secondary temperature in [273.15, 1e9] K (the command ranges).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/math.h"
+#include "pcsim/persist.h"
+#include "physics/thermohydraulics/models/hyd_internal.h"
+
+pcs_status pcs_hyd_config_default(pcs_hyd_config *cfg)
+{
+    if (!cfg)
+        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_config_default: cfg is NULL");
+    memset(cfg, 0, sizeof *cfg);
+    /* Water at 15.5 MPa, ~565-600 K (IAPWS-IF97 region 1): rho ~ 720 kg/m3,
+     * cp ~ 5.5 kJ/(kg K), mu ~ 9e-5 Pa s, a ~ 1000 m/s. */
+    cfg->rho_kg_m3 = 720.0;
+    cfg->cp_j_kg_k = 5500.0;
+    cfg->mu_pa_s = 9.0e-5;
+    cfg->sound_speed_m_s = 1000.0;
+    cfg->t_ref_k = 273.15;
+    cfg->t_init_k = 580.0;
+    cfg->p_init_pa = 15.51e6;
+    cfg->t_secondary_k = 558.0;
+    cfg->heat_store = UINT32_MAX;
+    return PCS_OK;
+}
+
+static pcs_status bad(const char *what, uint32_t i, const char *field, double v,
+                      const char *range)
+{
+    return pcs_error_set(PCS_E_INVAL, "hydraulics: %s[%u].%s = %g is outside %s", what, i, field,
+                         v, range);
+}
+
+static pcs_status check_globals(const pcs_hyd_config *c)
+{
+    struct {
+        const char *f;
+        double v, lo, hi;
+    } r[] = {{"rho_kg_m3", c->rho_kg_m3, 100, 1100},      {"cp_j_kg_k", c->cp_j_kg_k, 1000, 20000},
+             {"mu_pa_s", c->mu_pa_s, 1e-7, 1},            {"sound_speed_m_s", c->sound_speed_m_s, 1, 1e5},
+             {"t_ref_k", c->t_ref_k, 273.15, 2000},       {"t_init_k", c->t_init_k, 273.15, 2000},
+             {"p_init_pa", c->p_init_pa, 1e3, 1e8},       {"sg_ua_w_k", c->sg_ua_w_k, 0, 1e12},
+             {"t_secondary_k", c->t_secondary_k, 273.15, 2000},
+             {"pzr_dp_per_joule", c->pzr_dp_per_joule, 0, 1e3}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (!pcs_isfinite(r[i].v) || r[i].v < r[i].lo || r[i].v > r[i].hi)
+            return pcs_error_set(PCS_E_INVAL, "hydraulics: %s = %g is outside [%g, %g]", r[i].f,
+                                 r[i].v, r[i].lo, r[i].hi);
+    if (c->n_nodes < 2 || c->n_nodes > PCS_HYD_MAX_NODES || !c->nodes)
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: n_nodes = %u is outside [2, %u]",
+                             c->n_nodes, PCS_HYD_MAX_NODES);
+    if (c->n_junctions < 1 || c->n_junctions > PCS_HYD_MAX_JUNCTIONS || !c->junctions)
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: n_junctions = %u is outside [1, %u]",
+                             c->n_junctions, PCS_HYD_MAX_JUNCTIONS);
+    if (c->n_pumps > PCS_HYD_MAX_PUMPS || (c->n_pumps && !c->pumps))
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: n_pumps = %u is outside [0, %u]",
+                             c->n_pumps, PCS_HYD_MAX_PUMPS);
+    return PCS_OK;
+}
+
+static pcs_status check_node(const pcs_hyd_node *n, uint32_t i)
+{
+    if (!(n->volume_m3 > 0.0) || !pcs_isfinite(n->volume_m3))
+        return bad("nodes", i, "volume_m3", n->volume_m3, "(0, inf)");
+    if (!(n->compliance_kg_pa >= 0.0) || !pcs_isfinite(n->compliance_kg_pa))
+        return bad("nodes", i, "compliance_kg_pa", n->compliance_kg_pa, "[0, inf)");
+    if (n->t_init_k != 0.0 && !(n->t_init_k >= 273.15 && n->t_init_k <= 2000.0))
+        return bad("nodes", i, "t_init_k", n->t_init_k, "0 or [273.15, 2000]");
+    if ((unsigned)n->role > PCS_HYD_PRESSURIZER)
+        return bad("nodes", i, "role", n->role, "[0, 3]");
+    return PCS_OK;
+}
+
+static pcs_status check_junction(const pcs_hyd_config *c, const pcs_hyd_junction *j, uint32_t i)
+{
+    if (j->from >= c->n_nodes || j->to >= c->n_nodes || j->from == j->to)
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: junctions[%u] connects %u -> %u; both "
+                                          "must be distinct nodes in [0, %u)",
+                             i, j->from, j->to, c->n_nodes);
+    if (!(j->length_m > 0.0))
+        return bad("junctions", i, "length_m", j->length_m, "(0, inf)");
+    if (!(j->area_m2 > 0.0))
+        return bad("junctions", i, "area_m2", j->area_m2, "(0, inf)");
+    if (!(j->diameter_m > 0.0))
+        return bad("junctions", i, "diameter_m", j->diameter_m, "(0, inf)");
+    if (!(j->roughness_m >= 0.0) || !(j->form_loss >= 0.0) || !(j->fixed_friction >= 0.0))
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: junctions[%u] roughness_m, form_loss and "
+                                          "fixed_friction must be >= 0",
+                             i);
+    if ((unsigned)j->kind > PCS_HYD_CHECK_VALVE)
+        return bad("junctions", i, "kind", j->kind, "[0, 3]");
+    if (j->kind == PCS_HYD_PUMP && j->pump >= c->n_pumps)
+        return bad("junctions", i, "pump", j->pump, "[0, n_pumps)");
+    if (j->kind == PCS_HYD_VALVE && !(j->valve_position >= 0.0 && j->valve_position <= 1.0))
+        return bad("junctions", i, "valve_position", j->valve_position, "[0, 1]");
+    return PCS_OK;
+}
+
+static pcs_status check_pump(const pcs_hyd_pump *p, uint32_t i)
+{
+    if (!(p->rated_speed_rad_s > 0.0))
+        return bad("pumps", i, "rated_speed_rad_s", p->rated_speed_rad_s, "(0, inf)");
+    if (!(p->rated_dp_pa > 0.0))
+        return bad("pumps", i, "rated_dp_pa", p->rated_dp_pa, "(0, inf)");
+    if (!(p->rated_flow_kg_s > 0.0))
+        return bad("pumps", i, "rated_flow_kg_s", p->rated_flow_kg_s, "(0, inf)");
+    if (!(p->shutoff_ratio > 1.0))
+        return bad("pumps", i, "shutoff_ratio", p->shutoff_ratio, "(1, inf)");
+    if (!(p->inertia_kg_m2 > 0.0))
+        return bad("pumps", i, "inertia_kg_m2", p->inertia_kg_m2, "(0, inf)");
+    if (!(p->efficiency > 0.0 && p->efficiency <= 1.0))
+        return bad("pumps", i, "efficiency", p->efficiency, "(0, 1]");
+    if (!(p->initial_speed_frac >= 0.0 && p->initial_speed_frac <= 1.5))
+        return bad("pumps", i, "initial_speed_frac", p->initial_speed_frac, "[0, 1.5]");
+    return PCS_OK;
+}
+
+static pcs_status check_config(const pcs_hyd_config *c)
+{
+    pcs_status st = check_globals(c);
+    for (uint32_t i = 0; st == PCS_OK && i < c->n_nodes; i++)
+        st = check_node(&c->nodes[i], i);
+    for (uint32_t i = 0; st == PCS_OK && i < c->n_junctions; i++)
+        st = check_junction(c, &c->junctions[i], i);
+    for (uint32_t i = 0; st == PCS_OK && i < c->n_pumps; i++)
+        st = check_pump(&c->pumps[i], i);
+    return st;
+}
+
+static pcs_status add_store(pcs_world *w, const pcs_hydraulics *h, const char *what, size_t n,
+                            pcs_store_kind kind, uint32_t *id)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "u%u.hyd.%s", h->unit + 1, what);
+    return pcs_store_register(w, name, sizeof(double), n ? n : 1,
+                              (pcs_store_kind)(kind | PCS_STORE_F64), id);
+}
+
+static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)
+{
+    const pcs_hyd_config *c = &h->cfg;
+    pcs_status st = add_store(w, h, "mass", c->n_nodes, PCS_STORE_STATE, &h->s_mass);
+    if (st == PCS_OK)
+        st = add_store(w, h, "enthalpy", c->n_nodes, PCS_STORE_STATE, &h->s_enthalpy);
+    if (st == PCS_OK)
+        st = add_store(w, h, "pressure", c->n_nodes, PCS_STORE_STATE, &h->s_pressure);
+    if (st == PCS_OK)
+        st = add_store(w, h, "flow", c->n_junctions, PCS_STORE_STATE, &h->s_flow);
+    if (st == PCS_OK)
+        st = add_store(w, h, "valve", c->n_junctions, PCS_STORE_STATE, &h->s_valve);
+    if (st == PCS_OK)
+        st = add_store(w, h, "pump_speed", c->n_pumps, PCS_STORE_STATE, &h->s_speed);
+    if (st == PCS_OK)
+        st = add_store(w, h, "pump_target", c->n_pumps, PCS_STORE_STATE, &h->s_motor);
+    if (st == PCS_OK)
+        st = add_store(w, h, "pzr", 3, PCS_STORE_STATE, &h->s_pzr);
+    if (st == PCS_OK)
+        st = add_store(w, h, "temperature", c->n_nodes, PCS_STORE_SCRATCH, &h->s_temp);
+    if (st == PCS_OK)
+        st = add_store(w, h, "sg_heat", 1, PCS_STORE_SCRATCH, &h->s_sg_heat);
+    if (st == PCS_OK)
+        st = add_store(w, h, "core", 3, PCS_STORE_SCRATCH, &h->s_core);
+    return st;
+}
+
+static void initial_state(pcs_world *w, pcs_hydraulics *h)
+{
+    const pcs_hyd_config *c = &h->cfg;
+    double *mass = pcs_store_data(w, h->s_mass), *hh = pcs_store_data(w, h->s_enthalpy);
+    double *p = pcs_store_data(w, h->s_pressure), *m = pcs_store_data(w, h->s_flow);
+    double *valve = pcs_store_data(w, h->s_valve), *speed = pcs_store_data(w, h->s_speed);
+    double *target = pcs_store_data(w, h->s_motor), *pzr = pcs_store_data(w, h->s_pzr);
+    for (uint32_t i = 0; i < c->n_nodes; i++) {
+        mass[i] = c->rho_kg_m3 * h->nodes[i].volume_m3;
+        double t0 = h->nodes[i].t_init_k > 0.0 ? h->nodes[i].t_init_k : c->t_init_k;
+        hh[i] = c->cp_j_kg_k * (t0 - c->t_ref_k);
+        p[i] = c->p_init_pa;
+        h->compliance[i] = h->nodes[i].compliance_kg_pa > 0.0
+                               ? h->nodes[i].compliance_kg_pa
+                               : h->nodes[i].volume_m3 /
+                                     (c->rho_kg_m3 * c->sound_speed_m_s * c->sound_speed_m_s);
+    }
+    for (uint32_t k = 0; k < c->n_junctions; k++) {
+        m[k] = c->initial_flow_kg_s;
+        valve[k] = h->junctions[k].kind == PCS_HYD_VALVE ? h->junctions[k].valve_position : 1.0;
+    }
+    for (uint32_t k = 0; k < c->n_pumps; k++)
+        speed[k] = target[k] = h->pumps[k].initial_speed_frac * h->pumps[k].rated_speed_rad_s;
+    pzr[2] = c->t_secondary_k;
+}
+
+static pcs_status copy_arrays(pcs_world *w, pcs_hydraulics *h, const pcs_hyd_config *c)
+{
+    h->nodes = pcs_world_alloc(w, c->n_nodes * sizeof *h->nodes);
+    h->junctions = pcs_world_alloc(w, c->n_junctions * sizeof *h->junctions);
+    h->pumps = pcs_world_alloc(w, (c->n_pumps + 1) * sizeof *h->pumps);
+    h->compliance = pcs_world_alloc(w, c->n_nodes * sizeof(double));
+    h->pzr_nodes = pcs_world_alloc(w, c->n_nodes * sizeof(uint32_t));
+    h->a = pcs_world_alloc(w, c->n_junctions * sizeof(double));
+    h->b = pcs_world_alloc(w, c->n_junctions * sizeof(double));
+    h->h_new = pcs_world_alloc(w, c->n_nodes * sizeof(double));
+    if (!h->nodes || !h->junctions || !h->pumps || !h->compliance || !h->pzr_nodes || !h->a ||
+        !h->b || !h->h_new)
+        return pcs_error_set(PCS_E_NOMEM, "hydraulics: out of memory");
+    memcpy(h->nodes, c->nodes, c->n_nodes * sizeof *h->nodes);
+    memcpy(h->junctions, c->junctions, c->n_junctions * sizeof *h->junctions);
+    if (c->n_pumps)
+        memcpy(h->pumps, c->pumps, c->n_pumps * sizeof *h->pumps);
+    for (uint32_t i = 0; i < c->n_nodes; i++) {
+        if (c->nodes[i].role == PCS_HYD_PRESSURIZER)
+            h->pzr_nodes[h->n_pzr++] = i;
+        h->n_core += c->nodes[i].role == PCS_HYD_CORE;
+    }
+    return PCS_OK;
+}
+
+/* The geometry-derived Courant cap (hyd_internal.h): F^2 dt a A_j / min(V_from, V_to). */
+static void courant_cap(pcs_world *w, pcs_hydraulics *h)
+{
+    const double f2 = HYD_DENSITY_FACTOR * HYD_DENSITY_FACTOR;
+    double dt = pcs_world_clock(w)->dt_s, worst = 0.0;
+    for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
+        const pcs_hyd_junction *j = &h->junctions[k];
+        double v = pcs_fmin(h->nodes[j->from].volume_m3, h->nodes[j->to].volume_m3);
+        worst = pcs_fmax(worst, f2 * dt * h->cfg.sound_speed_m_s * j->area_m2 / v);
+    }
+    h->courant_max = pcs_fmin(worst, HYD_COURANT_PER_SUBSTEP * (HYD_SUBSTEPS_MAX - 1u));
+}
+
+/* ---- load check ---------------------------------------------------------- */
+
+#define HYD_T_MIN_K 273.15
+#define HYD_T_MAX_K 2000.0
+#define HYD_P_MAX_PA 1e8
+#define HYD_CMD_MAX 1e9 /* heater, spray (W) and secondary temperature (K) commands */
+
+/* v in [lo, hi] (NaN fails), else the load-check message for element i. */
+static pcs_status in_range(const pcs_world *w, uint32_t store, uint32_t i, const char *field,
+                           double v, double lo, double hi)
+{
+    if (v >= lo && v <= hi)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT,
+                         "store '%s' element %u (%s): value %.17g outside [%.9g, "
+                         "%.9g]",
+                         pcs_store_name(w, store), i, field, v, lo, hi);
+}
+
+static pcs_status check_nodes(const pcs_world *w, const pcs_hydraulics *h, const pcs_load_view *v)
+{
+    const pcs_hyd_config *c = &h->cfg;
+    const double *mass = pcs_load_view_store(v, h->s_mass);
+    const double *hh = pcs_load_view_store(v, h->s_enthalpy);
+    const double *p = pcs_load_view_store(v, h->s_pressure);
+    double h_lo = c->cp_j_kg_k * (HYD_T_MIN_K - c->t_ref_k);
+    double h_hi = c->cp_j_kg_k * (HYD_T_MAX_K - c->t_ref_k);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < c->n_nodes; i++) {
+        double m0 = c->rho_kg_m3 * h->nodes[i].volume_m3;
+        st = in_range(w, h->s_mass, i, "mass kg", mass[i], m0 / HYD_DENSITY_FACTOR,
+                      m0 * HYD_DENSITY_FACTOR);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_enthalpy, i, "enthalpy J/kg", hh[i], h_lo, h_hi);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_pressure, i, "pressure Pa", p[i], 0.0, HYD_P_MAX_PA);
+    }
+    return st;
+}
+
+static pcs_status check_junctions(const pcs_world *w, const pcs_hydraulics *h,
+                                  const pcs_load_view *v)
+{
+    const pcs_hyd_config *c = &h->cfg;
+    const double *m = pcs_load_view_store(v, h->s_flow);
+    const double *valve = pcs_load_view_store(v, h->s_valve);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < c->n_junctions; k++) {
+        double sonic =
+            HYD_DENSITY_FACTOR * c->rho_kg_m3 * c->sound_speed_m_s * h->junctions[k].area_m2;
+        st = in_range(w, h->s_flow, k, "mass flow kg/s", m[k], -sonic, sonic);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_valve, k, "valve position", valve[k], 0.0, 1.0);
+    }
+    return st;
+}
+
+static pcs_status hyd_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_hydraulics *h = ctx;
+    pcs_status st = check_nodes(w, h, v);
+    if (st == PCS_OK)
+        st = check_junctions(w, h, v);
+    const double *speed = pcs_load_view_store(v, h->s_speed);
+    const double *target = pcs_load_view_store(v, h->s_motor);
+    for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_pumps; k++) {
+        double top = 1.5 * h->pumps[k].rated_speed_rad_s;
+        st = in_range(w, h->s_speed, k, "pump speed rad/s", speed[k], 0.0, top);
+        if (st == PCS_OK)
+            st = in_range(w, h->s_motor, k, "pump target rad/s", target[k], 0.0, top);
+    }
+    const double *pzr = pcs_load_view_store(v, h->s_pzr);
+    if (st == PCS_OK)
+        st = in_range(w, h->s_pzr, 0, "heater power W", pzr[0], 0.0, HYD_CMD_MAX);
+    if (st == PCS_OK)
+        st = in_range(w, h->s_pzr, 1, "spray power W", pzr[1], 0.0, HYD_CMD_MAX);
+    if (st == PCS_OK)
+        st = in_range(w, h->s_pzr, 2, "secondary temperature K", pzr[2], HYD_T_MIN_K, HYD_CMD_MAX);
+    return st;
+}
+
+/* Column-compressed pattern of the symmetric pressure matrix. Entries are
+ * (col, row) keys sorted by insertion into per-column sorted lists. */
+static int find_entry(const pcs_hydraulics *h, int col, int row)
+{
+    for (int q = h->ap[col]; q < h->ap[col + 1]; q++)
+        if (h->ai[q] == row)
+            return q;
+    return -1;
+}
+
+static void insert_sorted(int *rows, int *count, int row)
+{
+    for (int q = 0; q < *count; q++)
+        if (rows[q] == row)
+            return;
+    int q = *count;
+    while (q > 0 && rows[q - 1] > row) {
+        rows[q] = rows[q - 1];
+        q--;
+    }
+    rows[q] = row;
+    (*count)++;
+}
+
+static pcs_status build_pattern(pcs_world *w, pcs_hydraulics *h)
+{
+    int n = h->n, nj = (int)h->cfg.n_junctions;
+    int *deg = pcs_world_alloc(w, (size_t)n * sizeof(int));
+    h->ap = pcs_world_alloc(w, (size_t)(n + 1) * sizeof(int));
+    int cap = n + 2 * nj;
+    int *rows = pcs_world_alloc(w, (size_t)cap * sizeof(int));
+    if (!deg || !h->ap || !rows)
+        return pcs_error_set(PCS_E_NOMEM, "hydraulics: out of memory");
+    /* Upper bound per column, then exact sorted rows per column. */
+    int *start = pcs_world_alloc(w, (size_t)(n + 1) * sizeof(int));
+    if (!start)
+        return pcs_error_set(PCS_E_NOMEM, "hydraulics: out of memory");
+    for (int i = 0; i < n; i++)
+        deg[i] = 1;
+    for (int k = 0; k < nj; k++) {
+        deg[h->junctions[k].from]++;
+        deg[h->junctions[k].to]++;
+    }
+    for (int i = 0; i < n; i++)
+        start[i + 1] = start[i] + deg[i];
+    int *count = deg; /* reuse as fill counters */
+    for (int i = 0; i < n; i++) {
+        count[i] = 0;
+        insert_sorted(rows + start[i], &count[i], i);
+    }
+    for (int k = 0; k < nj; k++) {
+        int f = (int)h->junctions[k].from, t = (int)h->junctions[k].to;
+        insert_sorted(rows + start[f], &count[f], t);
+        insert_sorted(rows + start[t], &count[t], f);
+    }
+    int nnz = 0;
+    for (int i = 0; i < n; i++)
+        nnz += count[i];
+    h->ai = pcs_world_alloc(w, (size_t)nnz * sizeof(int));
+    h->ax = pcs_world_alloc(w, (size_t)nnz * sizeof(double));
+    h->rhs = pcs_world_alloc(w, (size_t)n * sizeof(double));
+    h->pos_diag = pcs_world_alloc(w, (size_t)n * sizeof(int));
+    h->pos_ft = pcs_world_alloc(w, (size_t)nj * sizeof(int));
+    h->pos_tf = pcs_world_alloc(w, (size_t)nj * sizeof(int));
+    if (!h->ai || !h->ax || !h->rhs || !h->pos_diag || !h->pos_ft || !h->pos_tf)
+        return pcs_error_set(PCS_E_NOMEM, "hydraulics: out of memory");
+    h->ap[0] = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(h->ai + h->ap[i], rows + start[i], (size_t)count[i] * sizeof(int));
+        h->ap[i + 1] = h->ap[i] + count[i];
+    }
+    for (int i = 0; i < n; i++)
+        h->pos_diag[i] = find_entry(h, i, i);
+    for (int k = 0; k < nj; k++) {
+        h->pos_ft[k] = find_entry(h, (int)h->junctions[k].to, (int)h->junctions[k].from);
+        h->pos_tf[k] = find_entry(h, (int)h->junctions[k].from, (int)h->junctions[k].to);
+    }
+    return PCS_OK;
+}
+
+static void free_klu(void *ctx)
+{
+    pcs_hydraulics *h = ctx;
+    if (h->numeric)
+        klu_free_numeric(&h->numeric, &h->common);
+    if (h->symbolic)
+        klu_free_symbolic(&h->symbolic, &h->common);
+}
+
+/* Symbolic analysis and a first factorisation at build: ticks only refactor. */
+static pcs_status analyse(pcs_world *w, pcs_hydraulics *h)
+{
+    klu_defaults(&h->common);
+    h->symbolic = klu_analyze(h->n, h->ap, h->ai, &h->common);
+    pcs_status st = pcs_world_on_destroy(w, free_klu, h);
+    if (st != PCS_OK)
+        return st;
+    if (!h->symbolic)
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: KLU analysis failed (status %d)",
+                             h->common.status);
+    pcs_hyd_assemble(w, h, pcs_world_clock(w)->dt_s); /* the first tick's values */
+    h->numeric = klu_factor(h->ap, h->ai, h->ax, h->symbolic, &h->common);
+    if (!h->numeric)
+        return pcs_error_set(PCS_E_INVAL, "hydraulics: KLU factorisation failed (status %d); "
+                                          "is every node connected?",
+                             h->common.status);
+    return PCS_OK;
+}
+
+/* Every network of a world shares one set of handlers, which dispatch on the
+ * target's unit; the registry lives in a scratch store found by name. */
+#define HYD_REGISTRY_STORE "hyd.registry"
+
+typedef struct hyd_registry {
+    pcs_hydraulics *nets[PCS_HYD_MAX_UNITS];
+} hyd_registry;
+
+static pcs_hydraulics *target_of(void *ctx, const pcs_command *cmd, uint32_t *element)
+{
+    hyd_registry *r = ctx;
+    uint32_t unit = cmd->target >> 10;
+    *element = cmd->target & 1023u;
+    pcs_hydraulics *h = unit < PCS_HYD_MAX_UNITS ? r->nets[unit] : NULL;
+    if (!h)
+        pcs_error_set(PCS_E_INVAL, "hydraulics command %u: no network for unit %u (target %u)",
+                      cmd->kind, unit, cmd->target);
+    return h;
+}
+
+static pcs_status cmd_pump(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    uint32_t k;
+    pcs_hydraulics *h = target_of(ctx, cmd, &k);
+    if (!h)
+        return PCS_E_INVAL;
+    if (k >= h->cfg.n_pumps)
+        return pcs_error_set(PCS_E_INVAL, "pump command: pump %u is outside [0, %u)", k,
+                             h->cfg.n_pumps);
+    double *target = pcs_store_data(w, h->s_motor), *speed = pcs_store_data(w, h->s_speed);
+    double frac = cmd->kind == PCS_CMD_PUMP_TRIP ? 0.0 : (cmd->args[0] > 0 ? cmd->args[0] : 1.0);
+    if (frac > 1.5)
+        return pcs_error_set(PCS_E_INVAL, "pump start: speed fraction %g is outside (0, 1.5]",
+                             frac);
+    target[k] = frac * h->pumps[k].rated_speed_rad_s;
+    pcs_event_emit(w, frac > 0 ? PCS_EV_PUMP_STARTED : PCS_EV_PUMP_TRIPPED,
+                   PCS_HYD_TARGET(h->unit, k), speed[k], frac, 0, 0);
+    return PCS_OK;
+}
+
+static pcs_status cmd_valve(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    uint32_t k;
+    pcs_hydraulics *h = target_of(ctx, cmd, &k);
+    if (!h)
+        return PCS_E_INVAL;
+    if (k >= h->cfg.n_junctions || h->junctions[k].kind != PCS_HYD_VALVE)
+        return pcs_error_set(PCS_E_INVAL, "valve command: junction %u is not a valve", k);
+    if (!(cmd->args[0] >= 0.0 && cmd->args[0] <= 1.0))
+        return pcs_error_set(PCS_E_INVAL, "valve command: position %g is outside [0, 1]",
+                             cmd->args[0]);
+    ((double *)pcs_store_data(w, h->s_valve))[k] = cmd->args[0];
+    return PCS_OK;
+}
+
+static pcs_status cmd_pzr_sg(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    uint32_t k;
+    pcs_hydraulics *h = target_of(ctx, cmd, &k);
+    if (!h)
+        return PCS_E_INVAL;
+    double v = cmd->args[0];
+    double lo = cmd->kind == PCS_CMD_SG_SECONDARY_T ? 273.15 : 0.0;
+    if (!pcs_isfinite(v) || v < lo || v > 1e9)
+        return pcs_error_set(PCS_E_INVAL, "command %u: value %g is outside [%g, 1e9]", cmd->kind,
+                             v, lo);
+    double *pzr = pcs_store_data(w, h->s_pzr);
+    pzr[cmd->kind - PCS_CMD_PZR_HEATERS] = v;
+    return PCS_OK;
+}
+
+static pcs_status registry_create(pcs_world *w, hyd_registry **out)
+{
+    uint32_t id;
+    pcs_status st = pcs_store_register(w, HYD_REGISTRY_STORE, sizeof(hyd_registry), 1,
+                                       PCS_STORE_SCRATCH, &id);
+    if (st != PCS_OK)
+        return st;
+    hyd_registry *r = pcs_store_data(w, id);
+    st = pcs_command_handler_register(w, PCS_CMD_PUMP_TRIP, cmd_pump, r);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_PUMP_START, cmd_pump, r);
+    if (st == PCS_OK)
+        st = pcs_command_handler_register(w, PCS_CMD_VALVE_POSITION, cmd_valve, r);
+    for (uint32_t k = PCS_CMD_PZR_HEATERS; st == PCS_OK && k <= PCS_CMD_SG_SECONDARY_T; k++)
+        st = pcs_command_handler_register(w, k, cmd_pzr_sg, r);
+    *out = r;
+    return st;
+}
+
+/* Enter @p h in the world's registry (created with the handlers on first use). */
+static pcs_status register_commands(pcs_world *w, pcs_hydraulics *h)
+{
+    uint32_t id;
+    hyd_registry *r;
+    pcs_status st = PCS_OK;
+    if (pcs_store_find(w, HYD_REGISTRY_STORE, &id) == PCS_OK)
+        r = pcs_store_data(w, id);
+    else
+        st = registry_create(w, &r);
+    if (st != PCS_OK)
+        return st;
+    if (h->unit >= PCS_HYD_MAX_UNITS || r->nets[h->unit])
+        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_build: unit %u is taken or outside [0, %u)",
+                             h->unit, PCS_HYD_MAX_UNITS);
+    r->nets[h->unit] = h;
+    pcs_error_clear();
+    return PCS_OK;
+}
+
+static pcs_status channel(pcs_world *w, const pcs_hydraulics *h, const char *suffix,
+                          const char *unit, uint32_t store, uint32_t index)
+{
+    char name[128];
+    snprintf(name, sizeof name, "u%u.%s", h->unit + 1, suffix);
+    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_hydraulics *h)
+{
+    char name[96];
+    pcs_status st = channel(w, h, "rcs.pressure", "Pa", h->s_core, 2);
+    if (st == PCS_OK)
+        st = channel(w, h, "core.flow", "kg/s", h->s_core, 0);
+    if (st == PCS_OK)
+        st = channel(w, h, "core.t_inlet", "K", h->s_core, 1);
+    if (st == PCS_OK)
+        st = channel(w, h, "sg.heat", "W", h->s_sg_heat, 0);
+    for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_junctions; k++) {
+        const pcs_hyd_junction *j = &h->junctions[k];
+        if (j->kind != PCS_HYD_PUMP)
+            continue;
+        snprintf(name, sizeof name, "loop%u.flow", j->pump + 1);
+        st = channel(w, h, name, "kg/s", h->s_flow, k);
+        snprintf(name, sizeof name, "pump%u.speed", j->pump + 1);
+        if (st == PCS_OK)
+            st = channel(w, h, name, "rad/s", h->s_speed, j->pump);
+    }
+    for (uint32_t i = 0; st == PCS_OK && i < h->cfg.n_nodes; i++) {
+        uint32_t tag = h->nodes[i].tag;
+        if (tag != PCS_HYD_TAG_HOT_LEG && tag != PCS_HYD_TAG_COLD_LEG)
+            continue;
+        snprintf(name, sizeof name, "loop%u.%s", h->nodes[i].loop + 1,
+                 tag == PCS_HYD_TAG_HOT_LEG ? "t_hot" : "t_cold");
+        st = channel(w, h, name, "K", h->s_temp, i);
+    }
+    return st;
+}
+
+pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
+                         pcs_hydraulics **out)
+{
+    if (!w || !cfg || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_build: NULL argument");
+    pcs_status st = check_config(cfg);
+    if (st != PCS_OK)
+        return st;
+    pcs_hydraulics *h = pcs_world_alloc(w, sizeof *h);
+    if (!h)
+        return pcs_error_set(PCS_E_STATE, "pcs_hyd_build: %s", pcs_last_error());
+    h->cfg = *cfg;
+    h->unit = unit;
+    h->n = (int)cfg->n_nodes;
+    st = copy_arrays(w, h, cfg);
+    h->cfg.nodes = NULL;
+    h->cfg.junctions = NULL;
+    h->cfg.pumps = NULL;
+    if (st == PCS_OK)
+        st = make_stores(w, h);
+    if (st != PCS_OK)
+        return st;
+    initial_state(w, h);
+    courant_cap(w, h);
+    st = build_pattern(w, h);
+    if (st == PCS_OK)
+        st = analyse(w, h);
+    if (st == PCS_OK)
+        st = register_commands(w, h);
+    if (st == PCS_OK)
+        st = register_channels(w, h);
+    uint32_t reads[1] = {cfg->heat_store};
+    uint32_t writes[] = {h->s_mass,  h->s_enthalpy, h->s_pressure, h->s_flow,
+                         h->s_speed, h->s_temp,     h->s_sg_heat,  h->s_core};
+    pcs_system_desc d = {.name = "hydraulics", .stage = PCS_STAGE_HYDRAULICS, .fn = pcs_hyd_solve,
+                         .ctx = h, .reads = reads,
+                         .n_reads = cfg->heat_store == UINT32_MAX ? 0u : 1u, .writes = writes,
+                         .n_writes = sizeof writes / sizeof writes[0]};
+    char sys_name[32];
+    snprintf(sys_name, sizeof sys_name, "u%u.hydraulics", unit + 1);
+    d.name = sys_name;
+    if (st == PCS_OK)
+        st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, sys_name, hyd_load_check, h);
+    if (st == PCS_OK) {
+        pcs_hyd_outputs(w, h);
+        *out = h;
+    }
+    return st;
+}
+
+pcs_status pcs_hyd_settle(pcs_world *w, pcs_hydraulics *h, double seconds, double dt_s)
+{
+    if (!w || !h || !(dt_s > 0.0) || !(seconds >= 0.0))
+        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_settle: bad arguments");
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_hyd_settle: the world has already ticked");
+    for (double t = 0.0; t < seconds; t += dt_s) {
+        pcs_status st = pcs_hyd_momentum_pressure(w, h, dt_s);
+        if (st != PCS_OK)
+            return st;
+    }
+    pcs_hyd_outputs(w, h);
+    return PCS_OK;
+}
+
+pcs_hyd_stores pcs_hyd_store_ids(const pcs_hydraulics *h)
+{
+    pcs_hyd_stores s = {h->s_mass, h->s_enthalpy, h->s_pressure, h->s_flow,
+                        h->s_speed, h->s_temp, h->s_sg_heat, h->s_core};
+    return s;
+}
+
+double pcs_hyd_total_mass(pcs_world *w, const pcs_hydraulics *h)
+{
+    const double *mass = pcs_store_data(w, h->s_mass);
+    double total = 0.0;
+    for (int i = 0; i < h->n; i++)
+        total += mass[i];
+    return total;
+}
+
+double pcs_hyd_total_energy(pcs_world *w, const pcs_hydraulics *h)
+{
+    const double *mass = pcs_store_data(w, h->s_mass), *hh = pcs_store_data(w, h->s_enthalpy);
+    double total = 0.0;
+    for (int i = 0; i < h->n; i++)
+        total += mass[i] * hh[i];
+    return total;
+}

@@ -1,0 +1,606 @@
+/**
+ * @file water_dispatch.c
+ * @brief Region selection for IAPWS-IF97: properties at (p,T), T(p,h), T(p,s)
+ *        and properties at (p,h), whatever the region.
+ *
+ * (p,T) -> region follows R7-97 Sec. 2 directly: the saturation line below
+ * 623.15 K, B23 from 623.15 K to 863.15 K, 1073.15 K to region 5.
+ *
+ * (p,h) and (p,s) need more care, because the backward equation of a region
+ * gives a temperature even for points outside that region. The rule used here
+ * needs no tolerance: the forward equations are monotone in T at fixed p
+ * (cp > 0), so if Newton on region 1's h(p,T) = h converges to a T that lies in
+ * region 1 (T <= T_sat(p), or T <= 623.15 K above 16.53 MPa), the point IS in
+ * region 1, and likewise for region 2. The backward equations (within 25 mK)
+ * are the Newton starting points, so the common case costs one backward
+ * evaluation and two forward evaluations. Only when neither region claims
+ * the point are the boundary enthalpies computed, to tell the two-phase
+ * region (T = T_sat(p)) and region 3 apart. Region 3 two-phase states above
+ * 16.53 MPa are recognised with p_3sat(h) or p_3sat(s) (SR3-03 Eq. 10, 11).
+ *
+ * Newton stopping rule: when a step |dT| is below 1e-6 K the next error is
+ * about (cp'/2cp) dT^2 < 1e-12 K (|cp'/cp| < 1/K everywhere outside the
+ * critical point's immediate neighbourhood), so the updated T is returned
+ * without a further evaluation. A Newton result within IF97_T_ROUND of a
+ * region's edge temperature counts as inside (rounding, not physics), and
+ * results at the ends of the formulation are clamped to 273.15 K / 1073.15 K.
+ */
+
+/* Rounding allowance at region edges, K: far below the 25 mK consistency of
+   the backward equations, far above the ~1e-11 K error of the Newton result. */
+#define IF97_T_ROUND 1e-7
+#include <stddef.h>
+
+#include "physics/water/kernels/if97_internal.h"
+#include "pcsim/math.h"
+
+/* ---------------------------------------------------------------------- */
+/* (p, T)                                                                   */
+/* ---------------------------------------------------------------------- */
+
+static pcs_status check_pt(const char *fn, double p, double t)
+{
+    pcs_status st = if97_check(fn, "t_k", t, IF97_TMIN, IF97_TMAX5, "K");
+    if (st == PCS_OK) {
+        st = if97_check_pos(fn, "p_pa", p, t > IF97_T25 ? IF97_PMAX5 : IF97_PMAX, "Pa");
+    }
+    return st;
+}
+
+/* Region of a checked (p, T): R7-97 Sec. 2, Fig. 1. */
+static int region_of_pt(double p, double t)
+{
+    if (t > IF97_T25) {
+        return 5;
+    }
+    if (t <= IF97_T13) {
+        return p >= if97_psat(t) ? 1 : 2;
+    }
+    if (t <= IF97_T23MAX && p > if97_b23_p(t)) {
+        return 3;
+    }
+    return 2;
+}
+
+/*
+ * Density of region 3 at (p, T): Newton on p3(rho, T) = p, kept inside a
+ * bracket once both signs of the residual have been seen. Below T_c the
+ * isotherm has a van der Waals loop inside the two-phase region, so the branch
+ * is chosen by the start point: liquid (p >= p_sat(T)) from the dense side,
+ * where the isotherm is convex and Newton descends monotonically onto the
+ * liquid root; vapour from below the ideal-gas density, where it is concave
+ * and Newton ascends onto the vapour root. Above T_c the isotherm is monotone
+ * and the start is the dense side. Returns 0 if no root was found.
+ */
+static int r3_rho(double p, double t, int liquid, double *rho_out)
+{
+    double rho = liquid ? 800.0 : 0.5 * p / (IF97_R * t);
+    double r_neg = 0.0, r_pos = 0.0;
+    int have_neg = 0, have_pos = 0;
+    if (t >= IF97_TC) { /* monotone isotherm: bracket it from both sides at once */
+        if97_r3_state s;
+        r_neg = 0.5 * p / (IF97_R * t);
+        if97_region3_state(r_neg, t, &s);
+        have_neg = s.p < p;
+    }
+    for (int it = 0; it < 200; it++) {
+        if97_r3_state s;
+        if97_region3_state(rho, t, &s);
+        const double f = s.p - p;
+        if (f < 0.0) {
+            r_neg = rho;
+            have_neg = 1;
+        } else {
+            r_pos = rho;
+            have_pos = 1;
+        }
+        if (pcs_fabs(f) <= 1e-13 * p) {
+            *rho_out = rho;
+            return 1;
+        }
+        double next = s.dp_drho > 0.0 ? rho - f / s.dp_drho : -1.0;
+        if (have_neg && have_pos) {
+            const double lo = pcs_fmin(r_neg, r_pos), hi = pcs_fmax(r_neg, r_pos);
+            if (!(next > lo && next < hi)) {
+                next = 0.5 * (lo + hi); /* bisection keeps the bracket */
+            }
+        } else if (!(next > 0.0 && next < 1000.0)) {
+            /* a tangent from the far side of an inflection overshot: halve the
+               distance instead (towards 0 from the dense side, up from the dilute) */
+            next = liquid ? 0.5 * rho : 2.0 * rho;
+        }
+        if (pcs_fabs(next - rho) <= 1e-14 * rho) {
+            *rho_out = next;
+            return 1;
+        }
+        rho = next;
+    }
+    return 0;
+}
+
+static pcs_status r3_props_pt(const char *fn, double p, double t, pcs_water_props *out)
+{
+    const int liquid = t < IF97_TC ? p >= if97_psat(t) : 1;
+    double rho;
+    if (!r3_rho(p, t, liquid, &rho)) {
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: no convergence for the region 3 density at p = %.10g Pa, "
+                             "T = %.10g K (too close to the critical point)",
+                             fn, p, t);
+    }
+    if97_region3_props(rho, t, out);
+    out->p_pa = p;
+    return PCS_OK;
+}
+
+static void props_pt_unchecked(int region, double p, double t, pcs_water_props *q)
+{
+    switch (region) {
+    case 1:
+        if97_region1_props(p, t, q);
+        break;
+    case 2:
+        if97_region2_props(p, t, q);
+        break;
+    default:
+        if97_region5_props(p, t, q);
+        break;
+    }
+}
+
+pcs_status pcs_water_region_pt(double p_pa, double t_k, int *region)
+{
+    static const char fn[] = "pcs_water_region_pt";
+    pcs_status st = if97_check_out(fn, "region", region);
+    if (st == PCS_OK) {
+        st = check_pt(fn, p_pa, t_k);
+    }
+    if (st == PCS_OK) {
+        *region = region_of_pt(p_pa, t_k);
+    }
+    return st;
+}
+
+pcs_status pcs_water_props_pt(double p_pa, double t_k, pcs_water_props *out)
+{
+    static const char fn[] = "pcs_water_props_pt";
+    pcs_status st = if97_check_out(fn, "out", out);
+    if (st == PCS_OK) {
+        st = check_pt(fn, p_pa, t_k);
+    }
+    if (st != PCS_OK) {
+        return st;
+    }
+    pcs_water_props q;
+    const int region = region_of_pt(p_pa, t_k);
+    if (region == 3) {
+        st = r3_props_pt(fn, p_pa, t_k, &q);
+    } else {
+        props_pt_unchecked(region, p_pa, t_k, &q);
+    }
+    if (st == PCS_OK) {
+        st = if97_check_props(fn, &q);
+    }
+    if (st == PCS_OK) {
+        *out = q;
+    }
+    return st;
+}
+
+pcs_status pcs_water_h_pt(double p_pa, double t_k, double *h_j_kg)
+{
+    static const char fn[] = "pcs_water_h_pt";
+    pcs_status st = if97_check_out(fn, "h_j_kg", h_j_kg);
+    if (st == PCS_OK) {
+        st = check_pt(fn, p_pa, t_k);
+    }
+    if (st != PCS_OK) {
+        return st;
+    }
+    double h;
+    switch (region_of_pt(p_pa, t_k)) {
+    case 1:
+        h = if97_region1_h(p_pa, t_k);
+        break;
+    case 2:
+        h = if97_region2_h(p_pa, t_k);
+        break;
+    case 5:
+        h = if97_region5_h(p_pa, t_k);
+        break;
+    default: {
+        pcs_water_props q;
+        st = r3_props_pt(fn, p_pa, t_k, &q);
+        h = q.h_j_kg;
+        break;
+    }
+    }
+    if (st == PCS_OK) {
+        *h_j_kg = h;
+    }
+    return st;
+}
+
+pcs_status pcs_water_rho_pt(double p_pa, double t_k, double *rho_kg_m3)
+{
+    static const char fn[] = "pcs_water_rho_pt";
+    pcs_status st = if97_check_out(fn, "rho_kg_m3", rho_kg_m3);
+    if (st == PCS_OK) {
+        st = check_pt(fn, p_pa, t_k);
+    }
+    if (st != PCS_OK) {
+        return st;
+    }
+    double rho;
+    switch (region_of_pt(p_pa, t_k)) {
+    case 1:
+        rho = 1.0 / if97_region1_v(p_pa, t_k);
+        break;
+    case 2:
+        rho = 1.0 / if97_region2_v(p_pa, t_k);
+        break;
+    case 5:
+        rho = 1.0 / if97_region5_v(p_pa, t_k);
+        break;
+    default: {
+        pcs_water_props q;
+        st = r3_props_pt(fn, p_pa, t_k, &q);
+        rho = q.rho_kg_m3;
+        break;
+    }
+    }
+    if (st == PCS_OK) {
+        *rho_kg_m3 = rho;
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* (p, h) and (p, s)                                                        */
+/* ---------------------------------------------------------------------- */
+
+/* What is inverted: h or s, with the matching equations. */
+typedef struct target_ops {
+    const char *fn;    /* public function name for messages */
+    const char *param; /* "h_j_kg" or "s_j_kg_k" */
+    const char *unit;
+    double (*back1)(double p, double y);
+    double (*back2)(double p, double y);
+    double (*back3_t)(double p, double y);
+    double (*back3_v)(double p, double y);
+    void (*val1)(double p, double t, double *y, double *dydt);
+    void (*val2)(double p, double t, double *y, double *dydt);
+    double (*p3sat)(double y);
+    double y3sat_lo, y3sat_hi; /* range of p3sat: y'(623.15 K), y''(623.15 K) */
+    double y1_max;             /* above it no region 1 state exists (fast-path gate) */
+    double y2_min;             /* below it no region 2 state exists (fast-path gate) */
+    int is_h;
+} target_ops;
+
+static void s2_val(double p, double t, double *s, double *dsdt)
+{
+    if97_region2_s_dsdt(p, t, s, dsdt);
+}
+
+static void s1_val(double p, double t, double *s, double *dsdt)
+{
+    if97_region1_s_dsdt(p, t, s, dsdt);
+}
+
+/*
+ * Fast-path gates: the largest h and s of region 1 are h'(623.15 K) = 1.671
+ * MJ/kg and s'(623.15 K) = 3.778 kJ/(kg K); the smallest of region 2 are
+ * h''(273.15 K) = 2.501 MJ/kg and s_B23(100 MPa) = 5.048 kJ/(kg K) (computed
+ * with R7-97 over the region boundaries). Margins keep the gates loose; they
+ * only save wasted Newton attempts, the slow path decides correctness.
+ */
+static const target_ops ops_h = {
+    .fn = "pcs_water_t_ph",
+    .param = "h_j_kg",
+    .unit = "J/kg",
+    .back1 = if97_region1_t_ph,
+    .back2 = if97_region2_t_ph,
+    .back3_t = if97_region3_t_ph,
+    .back3_v = if97_region3_v_ph,
+    .val1 = if97_region1_h_cp,
+    .val2 = if97_region2_h_cp,
+    .p3sat = if97_p3sat_h,
+    .y3sat_lo = 1.6708582183e6,
+    .y3sat_hi = 2.5635920039e6,
+    .y1_max = 1.70e6,
+    .y2_min = 2.45e6,
+    .is_h = 1,
+};
+
+static const target_ops ops_s = {
+    .fn = "pcs_water_t_ps",
+    .param = "s_j_kg_k",
+    .unit = "J/(kg K)",
+    .back1 = if97_region1_t_ps,
+    .back2 = if97_region2_t_ps,
+    .back3_t = if97_region3_t_ps,
+    .back3_v = if97_region3_v_ps,
+    .val1 = s1_val,
+    .val2 = s2_val,
+    .p3sat = if97_p3sat_s,
+    .y3sat_lo = 3.7782813395e3,
+    .y3sat_hi = 5.2108878249e3,
+    .y1_max = 3.85e3,
+    .y2_min = 4.95e3,
+    .is_h = 0,
+};
+
+/* Newton on T for region 1 or 2 at fixed p; 0 if it does not converge. */
+static int newton_t(const target_ops *op, int region, double p, double y, double t0, double *t_out)
+{
+    double t = t0;
+    for (int it = 0; it < 30; it++) {
+        double v, d;
+        if (region == 1) {
+            op->val1(p, t, &v, &d);
+        } else {
+            op->val2(p, t, &v, &d);
+        }
+        if (!(d > 0.0) || !pcs_isfinite(v)) {
+            return 0;
+        }
+        const double dt = (v - y) / d;
+        t -= dt;
+        if (!(t > 100.0 && t < 3000.0)) {
+            return 0; /* wandered far outside the formulation */
+        }
+        if (pcs_fabs(dt) <= 1e-6) {
+            *t_out = t;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * 2-D Newton on (rho, T) for region 3: p3(rho,T) = p and y3(rho,T) = y,
+ * started from the SR3-03 backward equations (|dT| <= 25 mK, |dv/v| <= 1e-4).
+ */
+static int newton_r3(const target_ops *op, double p, double y, double *rho_out, double *t_out)
+{
+    double t = op->back3_t(p, y);
+    double rho = 1.0 / op->back3_v(p, y);
+    if (!(t > 0.0 && rho > 0.0 && pcs_isfinite(t) && pcs_isfinite(rho))) {
+        return 0;
+    }
+    for (int it = 0; it < 50; it++) {
+        if97_r3_state s;
+        if97_region3_state(rho, t, &s);
+        const double f1 = s.p - p;
+        const double f2 = (op->is_h ? s.h : s.s) - y;
+        const double a = s.dp_drho, b = s.dp_dt;
+        const double c = op->is_h ? s.dh_drho : s.ds_drho;
+        const double d = op->is_h ? s.dh_dt : s.ds_dt;
+        const double det = a * d - b * c;
+        if (!(pcs_fabs(det) > 0.0) || !pcs_isfinite(det)) {
+            return 0;
+        }
+        double drho = (f1 * d - b * f2) / det;
+        double dt = (a * f2 - c * f1) / det;
+        while (rho - drho <= 0.0 || t - dt <= 0.0) { /* stay physical */
+            drho *= 0.5;
+            dt *= 0.5;
+        }
+        rho -= drho;
+        t -= dt;
+        if (pcs_fabs(drho) <= 1e-12 * rho && pcs_fabs(dt) <= 1e-9) {
+            *rho_out = rho;
+            *t_out = t;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Result of a (p,h) or (p,s) solve. */
+typedef struct py_sol {
+    int region; /* 1, 2, 3 or 4 */
+    double t;   /* K */
+    double rho; /* region 3 only, kg/m3 */
+} py_sol;
+
+static pcs_status out_of_range(const target_ops *op, double p, double y, const char *side)
+{
+    return pcs_error_set(PCS_E_INVAL,
+                         "%s: %s = %.10g %s at p = %.10g Pa gives T %s the range "
+                         "[273.15, 1073.15] K",
+                         op->fn, op->param, y, op->unit, p, side);
+}
+
+static pcs_status finish_r1(const target_ops *op, double p, double y, double t, py_sol *sol)
+{
+    if (t < IF97_TMIN - IF97_T_ROUND) {
+        return out_of_range(op, p, y, "below");
+    }
+    sol->region = 1;
+    sol->t = pcs_fmax(t, IF97_TMIN);
+    return PCS_OK;
+}
+
+static pcs_status finish_r2(const target_ops *op, double p, double y, double t, py_sol *sol)
+{
+    if (t > IF97_T25 + IF97_T_ROUND) {
+        return out_of_range(op, p, y, "above");
+    }
+    sol->region = 2;
+    sol->t = pcs_fmin(t, IF97_T25);
+    return PCS_OK;
+}
+
+static pcs_status no_convergence(const target_ops *op, double p, double y, int region)
+{
+    return pcs_error_set(PCS_E_INVAL,
+                         "%s: no convergence in region %d at p = %.10g Pa, %s = %.10g %s", op->fn,
+                         region, p, op->param, y, op->unit);
+}
+
+/*
+ * Classify and solve (p, y) with y = h or s. t_hi1 is the top of region 1 at
+ * this pressure (T_sat(p) or 623.15 K), t_lo2 the bottom of region 2
+ * (T_sat(p) or T_B23(p)).
+ */
+static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol)
+{
+    const int low_p = p <= IF97_PS13;
+    const int has_liquid = p >= IF97_PSMIN;
+    const double ts = low_p && has_liquid ? if97_tsat(p) : 0.0;
+    const double t_hi1 = low_p ? ts : IF97_T13;
+    const double t_lo2 = low_p ? ts : if97_b23_t(p);
+    double t;
+
+    /* Fast paths: Newton from the backward equations; see the file comment. */
+    if (has_liquid && y <= op->y1_max) {
+        const double t1 = op->back1(p, y);
+        if (t1 <= t_hi1 + 1.0 && newton_t(op, 1, p, y, t1, &t) && t <= t_hi1 + IF97_T_ROUND &&
+            t >= IF97_TMIN - IF97_T_ROUND) {
+            return finish_r1(op, p, y, t, sol);
+        }
+    }
+    const double t2 = y >= op->y2_min ? op->back2(p, y) : 0.0;
+    if (t2 >= t_lo2 - 1.0 && newton_t(op, 2, p, y, t2, &t) && t >= t_lo2 - IF97_T_ROUND &&
+        t <= IF97_T25 + IF97_T_ROUND) {
+        return finish_r2(op, p, y, t, sol);
+    }
+
+    /* Slow path: compare with the values on the region boundaries. */
+    double y_b1 = 0.0, y_b2, d;
+    if (has_liquid) {
+        op->val1(p, t_hi1, &y_b1, &d);
+    }
+    op->val2(p, has_liquid ? t_lo2 : IF97_TMIN, &y_b2, &d);
+    if (has_liquid && y <= y_b1) {
+        /* Newton from the top of region 1, where h(T) is convex: monotone */
+        if (!newton_t(op, 1, p, y, t_hi1, &t)) {
+            return no_convergence(op, p, y, 1);
+        }
+        return finish_r1(op, p, y, t, sol);
+    }
+    if (y >= y_b2 || !has_liquid) {
+        if (!has_liquid && y < y_b2) {
+            return out_of_range(op, p, y, "below");
+        }
+        if (!newton_t(op, 2, p, y, has_liquid ? t_lo2 : IF97_TMIN, &t)) {
+            return no_convergence(op, p, y, 2);
+        }
+        return finish_r2(op, p, y, t, sol);
+    }
+    if (low_p) { /* y' <= y <= y'': two-phase */
+        sol->region = 4;
+        sol->t = ts;
+        return PCS_OK;
+    }
+    /* region 3, or its two-phase part below the critical pressure */
+    if (p < IF97_PC && y >= op->y3sat_lo && y <= op->y3sat_hi && p < op->p3sat(y)) {
+        sol->region = 4;
+        sol->t = if97_tsat(p);
+        return PCS_OK;
+    }
+    double rho;
+    if (!newton_r3(op, p, y, &rho, &t)) {
+        return no_convergence(op, p, y, 3);
+    }
+    sol->region = 3;
+    sol->t = t;
+    sol->rho = rho;
+    return PCS_OK;
+}
+
+static pcs_status solve_checked(const target_ops *op, double p, double y, const void *out,
+                                py_sol *sol)
+{
+    pcs_status st = if97_check_out(op->fn, "out", out);
+    if (st == PCS_OK) {
+        st = if97_check_pos(op->fn, "p_pa", p, IF97_PMAX, "Pa");
+    }
+    if (st == PCS_OK && !pcs_isfinite(y)) {
+        st = pcs_error_set(PCS_E_INVAL, "%s: %s = %g is not finite", op->fn, op->param, y);
+    }
+    if (st == PCS_OK) {
+        st = solve_py(op, p, y, sol);
+    }
+    return st;
+}
+
+pcs_status pcs_water_t_ph(double p_pa, double h_j_kg, double *t_k)
+{
+    py_sol sol;
+    const pcs_status st = solve_checked(&ops_h, p_pa, h_j_kg, t_k, &sol);
+    if (st == PCS_OK) {
+        *t_k = sol.t;
+    }
+    return st;
+}
+
+pcs_status pcs_water_t_ps(double p_pa, double s_j_kg_k, double *t_k)
+{
+    py_sol sol;
+    const pcs_status st = solve_checked(&ops_s, p_pa, s_j_kg_k, t_k, &sol);
+    if (st == PCS_OK) {
+        *t_k = sol.t;
+    }
+    return st;
+}
+
+/* Saturated liquid and vapour at (p, T_sat(p)) from the right equations. */
+static pcs_status saturated(const char *fn, double p, double ts, pcs_water_props *liq,
+                            pcs_water_props *vap)
+{
+    if (p <= IF97_PS13) {
+        if97_region1_props(p, ts, liq);
+        if97_region2_props(p, ts, vap);
+        return PCS_OK;
+    }
+    double rl, rv;
+    if (!r3_rho(p, ts, 1, &rl) || !r3_rho(p, ts, 0, &rv)) {
+        return pcs_error_set(
+            PCS_E_INVAL, "%s: no convergence for the saturated densities at p = %.10g Pa", fn, p);
+    }
+    if97_region3_props(rl, ts, liq);
+    if97_region3_props(rv, ts, vap);
+    return PCS_OK;
+}
+
+pcs_status pcs_water_props_ph(double p_pa, double h_j_kg, pcs_water_props *out)
+{
+    static const char fn[] = "pcs_water_props_ph";
+    py_sol sol;
+    pcs_status st = solve_checked(&ops_h, p_pa, h_j_kg, out, &sol);
+    if (st != PCS_OK) {
+        return st;
+    }
+    pcs_water_props q;
+    if (sol.region == 1 || sol.region == 2) {
+        props_pt_unchecked(sol.region, p_pa, sol.t, &q);
+    } else if (sol.region == 3) {
+        if97_region3_props(sol.rho, sol.t, &q);
+    } else {
+        pcs_water_props l, v;
+        st = saturated(fn, p_pa, sol.t, &l, &v);
+        if (st != PCS_OK) {
+            return st;
+        }
+        const double x = pcs_clamp((h_j_kg - l.h_j_kg) / (v.h_j_kg - l.h_j_kg), 0.0, 1.0);
+        q.region = 4;
+        q.t_k = sol.t;
+        q.quality = x;
+        q.v_m3_kg = l.v_m3_kg + x * (v.v_m3_kg - l.v_m3_kg);
+        q.rho_kg_m3 = 1.0 / q.v_m3_kg;
+        q.h_j_kg = h_j_kg;
+        q.u_j_kg = l.u_j_kg + x * (v.u_j_kg - l.u_j_kg);
+        q.s_j_kg_k = l.s_j_kg_k + x * (v.s_j_kg_k - l.s_j_kg_k);
+        q.cp_j_kg_k = 0.0;
+        q.cv_j_kg_k = 0.0;
+        q.w_m_s = 0.0;
+    }
+    q.p_pa = p_pa;
+    st = if97_check_props(fn, &q);
+    if (st == PCS_OK) {
+        *out = q;
+    }
+    return st;
+}
