@@ -9,7 +9,7 @@
  * two, linear interpolation in Re so f is continuous (a modelling choice).
  */
 #include "pcsim/math.h"
-#include "physics/thermohydraulics/models/hyd_internal.h"
+#include "physics/thermohydraulics/kernels/friction.h"
 
 static double haaland_turbulent(double re, double rel)
 {

@@ -9,6 +9,7 @@
 
 #include "pcsim/hydraulics.h"
 #include "pcsim/system.h"
+#include "physics/thermohydraulics/kernels/friction.h"
 
 struct pcs_hydraulics {
     pcs_hyd_config cfg;      /* counts and constants; array pointers cleared */
@@ -51,9 +52,6 @@ struct pcs_hydraulics {
 #define HYD_DENSITY_FACTOR 2.0
 #define HYD_SUBSTEPS_MAX 65536u
 #define HYD_COURANT_PER_SUBSTEP 0.9
-
-/* physics/friction.c */
-double pcs_friction_haaland(double re, double rel_roughness);
 
 /* physics/pump.c */
 double pcs_pump_dp(const pcs_hyd_pump *p, double speed, double flow);

@@ -24,7 +24,8 @@
  * iteration, no transcendental function, no allocation.
  *
  * Memory: one block (header and arrays), 64-byte aligned, from malloc
- * (pcs_water_table_create) or the world heap (pcs_water_table_build). The
+ * (pcs_water_table_create) or the world heap (pcs_water_table_build, in
+ * physics/water/models/water_table_build.c, so this kernel needs no world). The
  * build's scratch (corner data) is malloc'd and freed before it returns.
  */
 #include <stdint.h>
@@ -75,7 +76,7 @@ pcs_status pcs_water_table_config_default(pcs_water_table_config *cfg)
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_water_table_config *c)
+pcs_status if97_table_check_config(const char *fn, const pcs_water_table_config *c)
 {
     if (c == NULL) {
         return pcs_error_set(PCS_E_INVAL, "%s: cfg is NULL", fn);
@@ -129,7 +130,7 @@ static table_layout layout_of(const pcs_water_table_config *c)
 
 uint64_t pcs_water_table_bytes(const pcs_water_table_config *cfg)
 {
-    if (check_config("pcs_water_table_bytes", cfg) != PCS_OK) {
+    if (if97_table_check_config("pcs_water_table_bytes", cfg) != PCS_OK) {
         return 0;
     }
     return (uint64_t)layout_of(cfg).total;
@@ -367,8 +368,8 @@ static void measure_errors(pcs_water_table *t)
     t->err_t = et;
 }
 
-static pcs_status build_into(const char *fn, const pcs_water_table_config *cfg, void *block,
-                             int owned, pcs_water_table **out)
+pcs_status if97_table_build_into(const char *fn, const pcs_water_table_config *cfg, void *block,
+                                 int owned, pcs_water_table **out)
 {
     const table_layout l = layout_of(cfg);
     char *base = block;
@@ -426,7 +427,7 @@ pcs_status pcs_water_table_create(const pcs_water_table_config *cfg, pcs_water_t
     static const char fn[] = "pcs_water_table_create";
     pcs_status st = if97_check_out(fn, "out", out);
     if (st == PCS_OK) {
-        st = check_config(fn, cfg);
+        st = if97_table_check_config(fn, cfg);
     }
     if (st != PCS_OK) {
         return st;
@@ -436,7 +437,7 @@ pcs_status pcs_water_table_create(const pcs_water_table_config *cfg, pcs_water_t
     if (block == NULL) {
         return pcs_error_set(PCS_E_NOMEM, "%s: no memory for a %zu-byte table", fn, bytes);
     }
-    st = build_into(fn, cfg, block, 1, out);
+    st = if97_table_build_into(fn, cfg, block, 1, out);
     if (st != PCS_OK) {
         free(block);
     }
@@ -448,28 +449,6 @@ void pcs_water_table_destroy(pcs_water_table *t)
     if (t != NULL && t->owned) {
         free(t);
     }
-}
-
-pcs_status pcs_water_table_build(pcs_world *w, const pcs_water_table_config *cfg,
-                                 pcs_water_table **out)
-{
-    static const char fn[] = "pcs_water_table_build";
-    pcs_status st = if97_check_out(fn, "out", out);
-    if (st == PCS_OK) {
-        st = if97_check_out(fn, "w", w);
-    }
-    if (st == PCS_OK) {
-        st = check_config(fn, cfg);
-    }
-    if (st != PCS_OK) {
-        return st;
-    }
-    void *block = pcs_world_alloc(w, layout_of(cfg).total);
-    if (block == NULL) {
-        return pcs_world_sealed(w) ? pcs_error_set(PCS_E_STATE, "%s: world is sealed", fn)
-                                   : pcs_error_set(PCS_E_NOMEM, "%s: world heap exhausted", fn);
-    }
-    return build_into(fn, cfg, block, 0, out);
 }
 
 pcs_status pcs_water_table_error(const pcs_water_table *t, double *h_rel, double *rho_rel,
