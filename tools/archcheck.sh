@@ -15,6 +15,14 @@
 #   libc-random      no rand()/random()/srand()/time() in engine/ or physics/.
 #   public-dep-type  include/pcsim/ exposes no ck, hwloc, mimalloc, jansson,
 #                    xxHash or OpenMP type or header.
+#   kernel-pure      physics/<domain>/kernels/ (code that never touches a world)
+#                    includes only plain C headers, headers in its own kernels/
+#                    folder and kernel public headers: pcsim/status.h, math.h,
+#                    rng.h, export.h, and any include/pcsim/ header that is not
+#                    an engine or infrastructure header and itself includes only
+#                    plain C and kernel public headers. So no world, system,
+#                    store, channel, command, event or job header reaches a
+#                    kernel, directly or through a public header.
 set -u
 ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$ROOT" || exit 2
@@ -87,6 +95,73 @@ code engine physics |
 code include/pcsim |
     grep -E '<(ck_[a-z_]*|hwloc|mimalloc|jansson|xxhash|xxh3|omp)\.h>|[^a-z_](ck_[a-z_]+_t|hwloc_[a-z_]+_t|mi_heap_t|json_t|XXH[0-9A-Za-z_]*_t|omp_lock_t)' |
     report public-dep-type "public headers expose no dependency types"
+
+# ---- kernel-pure ----
+# Standard C headers a kernel may use; threads, time, signals, locales and
+# atomics are not among them.
+STDC='assert|complex|ctype|errno|fenv|float|inttypes|iso646|limits|math|stdalign|stdarg|stdbool|stddef|stdint|stdio|stdlib|stdnoreturn|string|tgmath|uchar|wchar|wctype'
+
+# "file target" per include line: target is <name.h> or "path.h" as written.
+includes() {
+    code "$@" | grep -E "$INC" |
+        sed -nE 's/^([^:]*):([0-9]*):[[:space:]]*#[[:space:]]*include[[:space:]]*([<"][^>"]*[>"]).*/\1 \2 \3/p'
+}
+
+# Public header name (pcsim/NAME.h) of a target, or nothing.
+pcsim_name() {
+    echo "$1" | sed -nE 's/^[<"]pcsim\/([A-Za-z0-9_]+)\.h[>"]$/\1/p'
+}
+
+is_stdc() {
+    echo "$1" | grep -qE '^<('"$STDC"')\.h>$'
+}
+
+# Kernel public headers, by fixpoint over include/pcsim/: start from the four
+# that are kernel headers by definition, add a header when every include of it
+# is plain C or already a kernel header. Engine and infrastructure headers
+# (world, system, command, event, channel, job, clock, persist, ...) never are.
+PUBINC=$(includes include/pcsim)
+KHDR=' status math rng export '
+grow=1
+while [ $grow -eq 1 ]; do
+    grow=0
+    for h in $(echo "$PUBINC" | awk '{print $1}' | sort -u); do
+        n=$(basename "$h" .h)
+        case "$KHDR" in *" $n "*) continue ;; esac
+        echo "$n" | grep -qxE "$CORE|$INFRA" && continue
+        ok=1
+        for t in $(echo "$PUBINC" | awk -v H="$h" '$1 == H {print $3}'); do
+            tn=$(pcsim_name "$t")
+            if is_stdc "$t"; then :
+            elif [ -n "$tn" ] && case "$KHDR" in *" $tn "*) true ;; *) false ;; esac; then :
+            else ok=0; break
+            fi
+        done
+        if [ $ok -eq 1 ]; then KHDR="$KHDR$n "; grow=1; fi
+    done
+done
+
+KERNEL_DIRS=$(find physics -type d -name kernels 2>/dev/null | sort)
+if [ -n "$KERNEL_DIRS" ]; then
+    # shellcheck disable=SC2086 # one word per folder
+    includes $KERNEL_DIRS | while read -r f line t; do
+        dir=$(dirname "$f")
+        tn=$(pcsim_name "$t")
+        path=$(echo "$t" | sed -E 's/^"(.*)"$/\1/')
+        if is_stdc "$t"; then continue; fi
+        if [ -n "$tn" ]; then
+            case "$KHDR" in *" $tn "*) continue ;; esac
+            why="pcsim/$tn.h is not a kernel public header (an engine or world-bound header, or one that includes such a header)"
+        elif [ "$path" != "$t" ] && { [ "$(dirname "$path")" = "$dir" ] ||
+              { [ "$(dirname "$path")" = . ] && [ -f "$dir/$path" ]; }; }; then
+            continue
+        else
+            why="$t is none of: a C header kernels may use (STDC), a header in $dir/, a kernel public header"
+        fi
+        echo "$f:$line: kernel-pure: $why"
+        echo x >> "$TMPF"
+    done
+fi
 
 if [ -s "$TMPF" ]; then
     echo "archcheck: $(wc -l < "$TMPF") violation(s)" >&2

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Proves tools/archcheck.sh fires: each fixture under tests/fixtures/arch/<rule>/
-# must fail with "<rule>" in the output, and the clean fixture must pass.
+# must fail with "<rule>" in the output, naming every file of it called bad*
+# (a fixture may hold several violators, one per way to break the rule), and
+# the clean fixture must pass.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FIX="$HERE/../tests/fixtures/arch"
@@ -16,6 +18,11 @@ for dir in "$FIX"/*/; do
     elif [ $rc -eq 0 ] || ! echo "$out" | grep -q ": $rule: "; then
         echo "archcheck selftest: rule $rule did not fire on its violator:"; echo "$out"; status=1
     else
+        for bad in $(cd "$dir" && find . -type f -name 'bad*' | sed 's|^\./||' | sort); do
+            if ! echo "$out" | grep -q "^$bad:[0-9]*: $rule: "; then
+                echo "archcheck selftest: rule $rule did not flag its violator $bad:"; echo "$out"; status=1
+            fi
+        done
         echo "archcheck selftest: $rule fires ($(echo "$out" | grep -c ": $rule: ") hit(s), e.g. $(echo "$out" | grep ": $rule: " | head -1 | sed "s|$FIX/||"))"
     fi
 done
