@@ -23,6 +23,10 @@
 #                    plain C and kernel public headers. So no world, system,
 #                    store, channel, command, event or job header reaches a
 #                    kernel, directly or through a public header.
+#   lib-compiled     every .c under a library folder (engine physics snapshot
+#                    exec profile) is in the Makefile's release, asan and tsan
+#                    library object lists (LIB_OBJ, ASAN_LIB_OBJ, TSAN_LIB_OBJ),
+#                    as printed by make itself; checked when ROOT has a Makefile.
 set -u
 ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$ROOT" || exit 2
@@ -161,6 +165,40 @@ if [ -n "$KERNEL_DIRS" ]; then
         echo "$f:$line: kernel-pure: $why"
         echo x >> "$TMPF"
     done
+fi
+
+# ---- lib-compiled ----
+# make prints its own object lists (an extra makefile adds the printing
+# target), so the check sees exactly what the build links, whatever the
+# Makefile's globbing. Each library .c must map to $(B)/obj/X.o,
+# $(B)/asan/obj/X.o and $(B)/tsan/obj/X.o.
+LIB_DIRS='engine physics snapshot exec profile'
+if [ -f Makefile ]; then
+    printf '%s\n' '__archcheck_lib_objs:' \
+        '	@echo "B $(B)"' '	@echo "release $(LIB_OBJ)"' \
+        '	@echo "asan $(ASAN_LIB_OBJ)"' '	@echo "tsan $(TSAN_LIB_OBJ)"' > "$TMPF.mk"
+    objs=$(MAKEFLAGS='' MAKELEVEL='' make -s --no-print-directory -f Makefile -f "$TMPF.mk" \
+        __archcheck_lib_objs 2>/dev/null)
+    rc=$?
+    rm -f "$TMPF.mk"
+    b=$(echo "$objs" | sed -n 's/^B //p')
+    if [ $rc -ne 0 ] || [ -z "$b" ]; then
+        echo "Makefile:1: lib-compiled: make could not print B, LIB_OBJ, ASAN_LIB_OBJ, TSAN_LIB_OBJ"
+        echo x >> "$TMPF"
+    else
+        list=$(echo "$objs" | awk '$1 == "release" || $1 == "asan" || $1 == "tsan" {
+            for (i = 2; i <= NF; i++) print $1 " " $i }')
+        # shellcheck disable=SC2086 # one word per folder
+        for src in $(for d in $LIB_DIRS; do [ -d "$d" ] && find "$d" -name '*.c'; done | sort); do
+            o=${src%.c}.o
+            for v in release:$b/obj asan:$b/asan/obj tsan:$b/tsan/obj; do
+                if ! echo "$list" | grep -qxF "${v%%:*} ${v#*:}/$o"; then
+                    echo "$src:1: lib-compiled: no ${v#*:}/$o in the Makefile's ${v%%:*} library objects, so it is never compiled there"
+                    echo x >> "$TMPF"
+                fi
+            done
+        done
+    fi
 fi
 
 if [ -s "$TMPF" ]; then
