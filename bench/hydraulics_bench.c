@@ -19,7 +19,8 @@
  * for 60 s at build (pcs_hyd_settle), so the network ticks near its steady state.
  *
  * The solve. hydraulics.solve_* take the model's own CSC pressure matrix and right-hand
- * side, assembled by the model (pcs_hyd_assemble, physics/hyd_internal.h) on the network
+ * side, assembled by the model (pcs_hyd_assemble,
+ * physics/thermohydraulics/models/hyd_internal.h) on the network
  * 1 s after loop 1's pump tripped (a transient: the pressure moves every tick), and time one
  * "refactor + solve" per operation (the matrix values change every tick, the pattern never):
  *   solve_klu       klu_refactor + klu_solve on a klu_analyze'd pattern (the model's path);
@@ -137,7 +138,7 @@ static void hb_loop(const hb_ref *r, uint32_t l, pcs_hyd_node *nodes, pcs_hyd_ju
 }
 
 /* Fluid constants and full-power temperatures as pcs_plant_build sets them
- * (physics/plant.c), on the reference network. */
+ * (physics/plant/models/plant.c), on the reference network. */
 static int hb_reference(hb_ref *r)
 {
     pcs_plant_unit_config pu;

@@ -14,10 +14,11 @@
  *     single-phase water, so T_hot must also stay below T_sat at the primary
  *     pressure (15.51 MPa: 617.9 K); the builder itself reads the density at
  *     the mean temperature only, so this one is stricter than it, on purpose.
- *  2. Heat balance. physics/plant.c gives the loop the effective heat capacity
- *     cp = P f / (L m (T_hot - T_cold)) that makes the rated flow carry the
- *     initial power, and the hydraulics accept cp in [1000, 20000] J/(kg K)
- *     (physics/hyd_build.c check_globals; water is ~5800 near 580 K). Hence
+ *  2. Heat balance. physics/plant/models/plant.c gives the loop the effective
+ *     heat capacity cp = P f / (L m (T_hot - T_cold)) that makes the rated
+ *     flow carry the initial power, and the hydraulics accept cp in
+ *     [1000, 20000] J/(kg K) (physics/thermohydraulics/models/hyd_build.c
+ *     check_globals; water is ~5800 near 580 K). Hence
  *     initial_power_fraction >= 1000 L m dT / P: 0.1733 for the default unit.
  *     A colder start needs the two-phase plant, which is not built yet.
  *  3. Pump head. pcs_hyd_pwr_network sets the core's form loss so the loop's
@@ -54,7 +55,7 @@
 #include "pcsim/hydraulics.h"
 #include "pcsim/water.h"
 
-#define CP_MIN 1000.0  /* J/(kg K), physics/hyd_build.c check_globals */
+#define CP_MIN 1000.0  /* J/(kg K), physics/thermohydraulics/models/hyd_build.c check_globals */
 #define CP_MAX 20000.0 /* J/(kg K) */
 #define NET_MAX 64     /* nodes/junctions of the largest network (48 / 51) */
 
@@ -244,7 +245,7 @@ static int check_temperatures(const unit_check *k)
                    c->t_cold_k, t_sat_sg, c->sg_pressure_pa, t_sat_sg, c->t_hot_k);
 }
 
-/* The same expression as physics/plant.c build_hydraulics, so the same double. */
+/* The same expression as physics/plant/models/plant.c build_hydraulics, so the same double. */
 static double heat_capacity(const pcs_plant_unit_config *c)
 {
     return c->core.nominal_power_w * c->core.initial_power_fraction /

@@ -11,7 +11,8 @@
  * conditions with the other fields at their defaults:
  *  - heat balance: the single-phase loop model takes an effective coolant
  *    heat capacity cp = P f / (L m (T_hot - T_cold)) in [1000, 20000]
- *    J/(kg K) (physics/hyd_build.c check_globals, physics/plant.c);
+ *    J/(kg K) (physics/thermohydraulics/models/hyd_build.c check_globals,
+ *    physics/plant/models/plant.c);
  *  - temperatures: T_hot > T_cold > T_sat(sg_pressure) (pcs_hyd_pwr_full_power)
  *    and T_hot < T_sat(primary pressure), single-phase water;
  *  - pump head: rated_dp_pa above the loop's own friction at rated flow

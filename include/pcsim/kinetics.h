@@ -38,7 +38,7 @@
  * the reactivity at each sub-step's midpoint (the exponential midpoint rule,
  * second order in the sub-step; exact for constant rho), plus a first-order
  * correction for the ramp within the sub-step, so that the stiff prompt mode
- * ends in equilibrium with the end-of-step reactivity (physics/kinetics.c
+ * ends in equilibrium with the end-of-step reactivity (physics/kinetics/kernels/kinetics.c
  * argues it). Measured: Ganapol's 0.1 $/s ramp (Lambda = 2e-5 s) to 11 s is
  * within 3.3e-4 of the reference with four sub-steps per 0.05 s step.
  *

@@ -29,7 +29,7 @@ typedef struct pcs_world_config {
     double k_slow;              /**< SLOW acceleration; default 72; (0, 1e9]. The SLOW
                                      step is 20 dt k_slow s; the xenon chains step
                                      exactly and stay finite for any length
-                                     (physics/xenon.c), so no tighter bound */
+                                     (physics/kinetics/models/xenon.c), so no tighter bound */
     double k_storage;           /**< STORAGE acceleration; default 8766; (0, 1e9] */
     uint64_t seed;              /**< world seed for every rng stream; default 1 */
     uint32_t commands_per_tick; /**< drain limit at stage 1; default 512; [1, 65536] */

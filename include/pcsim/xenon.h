@@ -37,7 +37,7 @@
  * pcs_clock_domain_step_s(clock, PCS_DOMAIN_SLOW) (72 s by default) is exact.
  * It is written so every term stays bounded, so it is finite for any step
  * length (up to the 2e11 s that dt 10 s and k_slow 1e9 give) and tends to
- * the equilibrium at the step's power (physics/xenon.c argues it).
+ * the equilibrium at the step's power (physics/kinetics/models/xenon.c argues it).
  *
  * As a job (pcs_xenon_job_register): submitted at tick t with the state and
  * the average relative power since the previous submit, run by any thread,

@@ -6,7 +6,7 @@
  * registered into a world, where its state lives in STATE stores named
  * "<instance>.<part>" so pcs_world_state_hash covers it and two instances of
  * one model never collide. These inline helpers keep that naming rule in one
- * place; they are private to physics/models/.
+ * place; they are private to physics/demo/.
  */
 #ifndef PCS_PHYSICS_MODELS_COMMON_H
 #define PCS_PHYSICS_MODELS_COMMON_H

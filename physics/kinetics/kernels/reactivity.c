@@ -2,7 +2,7 @@
  * @file reactivity.c
  * @brief Control-rod worth, drive and gravity drop; Doppler, moderator and boron feedback.
  *
- * Small pure functions: the unit model (physics/unit.c) owns the state and
+ * Small pure functions: the unit model (physics/kinetics/models/unit.c) owns the state and
  * calls these per bank and per tick.
  */
 #include <string.h>

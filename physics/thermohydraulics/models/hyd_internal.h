@@ -53,14 +53,14 @@ struct pcs_hydraulics {
 #define HYD_SUBSTEPS_MAX 65536u
 #define HYD_COURANT_PER_SUBSTEP 0.9
 
-/* physics/pump.c */
+/* physics/thermohydraulics/models/pump.c */
 double pcs_pump_dp(const pcs_hyd_pump *p, double speed, double flow);
 double pcs_pump_loss_coeff(const pcs_hyd_pump *p);
 double pcs_pump_torque_coeff(const pcs_hyd_pump *p, double rho);
 double pcs_pump_shaft_step(const pcs_hyd_pump *p, double c, double speed, double target,
                            double dt);
 
-/* physics/hyd_solve.c */
+/* physics/thermohydraulics/models/hyd_solve.c */
 pcs_status pcs_hyd_solve(pcs_world *w, void *ctx);
 pcs_status pcs_hyd_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt);
 void pcs_hyd_assemble(pcs_world *w, pcs_hydraulics *h, double dt);
