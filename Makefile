@@ -54,13 +54,18 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC)) $(patsubst %.S,$(B)/asan/obj/
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps lib test unit unit-asan archcheck examples cli-test run install clean \
-        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint
+.PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test run install clean \
+        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint \
+        fuzz-build fuzz fuzz-smoke fuzz-seeds
 
 all: deps lib $(B)/pcsim
 
 deps:
 	@./tools/deps.sh
+
+# What only the tests need on top (clang and libFuzzer for the fuzz targets).
+deps-test:
+	@./tools/deps.sh test
 
 lib: $(B)/libpcsim.a $(B)/libpcsim.so
 
@@ -195,6 +200,78 @@ stress-tsan: $(B)/tsan/pcsim-stress
 
 stress-tsan-quick: $(B)/tsan/pcsim-stress
 	$(TSAN_RUN) ./$(B)/tsan/pcsim-stress --seconds 16
+
+# Fuzz targets (tests/fuzz/README.md): clang, libFuzzer with ASan and UBSan.
+# The library and the cli objects a target links are built again into
+# build/fuzz/ with coverage instrumentation (fuzzer-no-link); main.c is not
+# linked. Each run fuzzes the committed corpus plus a scratch directory
+# (build/fuzz/corpus/<target>, outside git) that receives the new inputs;
+# crashes go to build/fuzz/crashes/<target>/.
+FUZZ_CC      ?= clang
+FZ           := $(B)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := scenario save journal script
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# No OpenMP runtime here: the models that use it are not in the station world.
+FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
+FUZZ_LIB_OBJ := $(call objs,$(FZ),$(LIB_SRC))
+FUZZ_CLI_OBJ := $(patsubst %,$(FZ)/obj/cli/%.o,scenario jsonr plant journal) $(FZ)/obj/cli/default_scenario.o
+FUZZ_BINS    := $(patsubst %,$(FZ)/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_OBJ     := $(patsubst %,$(FZ)/obj/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS) common)
+.SECONDARY: $(FUZZ_CLI_OBJ) $(FUZZ_OBJ)
+# -timeout: an input that takes seconds is a finding (a hang), not a wait.
+FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+# A dictionary per target (tests/fuzz/<target>.dict): keys, command names, line heads.
+
+$(FZ)/obj/tests/fuzz/%.o: tests/fuzz/%.c | deps-test
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -c $< -o $@
+
+$(FZ)/obj/%.o: %.c | deps-test
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FZ)/obj/%.o: %.S scenarios/pwr-station.json | deps-test
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -c $< -o $@
+
+$(FZ)/libpcsim.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $(FUZZ_CLI_OBJ) $(FZ)/libpcsim.a
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+# Seed corpora from the real program and files (tests/fuzz/make_seeds.sh);
+# rerun after a save or journal format change.
+fuzz-seeds: $(B)/pcsim
+	./tests/fuzz/make_seeds.sh $(B)/pcsim
+
+# FUZZ_SECONDS per target, one target after another.
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FZ)/corpus/$$t $(FZ)/crashes/$$t && \
+	    echo "== fuzz_$$t: $(FUZZ_SECONDS) s" && \
+	    ./$(FZ)/fuzz_$$t $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/$$t.dict \
+	        -artifact_prefix=$(FZ)/crashes/$$t/ $(FZ)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
+
+# For make test: every committed corpus input once, then 10 s of fuzzing each.
+fuzz-smoke: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FZ)/corpus/$$t $(FZ)/crashes/$$t && \
+	    echo "== fuzz_$$t: replay tests/fuzz/corpus/$$t" && \
+	    find tests/fuzz/corpus/$$t -type f | sort | \
+	        xargs ./$(FZ)/fuzz_$$t $(FUZZ_RUN_FLAGS) -artifact_prefix=$(FZ)/crashes/$$t/ \
+	        > $(FZ)/smoke-$$t.log 2>&1 || { tail -40 $(FZ)/smoke-$$t.log; exit 1; }; \
+	    echo "== fuzz_$$t: 10 s" && \
+	    ./$(FZ)/fuzz_$$t $(FUZZ_RUN_FLAGS) -max_total_time=10 -dict=tests/fuzz/$$t.dict \
+	        -artifact_prefix=$(FZ)/crashes/$$t/ \
+	        $(FZ)/corpus/$$t tests/fuzz/corpus/$$t > $(FZ)/smoke-$$t.log 2>&1 \
+	        || { tail -40 $(FZ)/smoke-$$t.log; exit 1; }; \
+	    grep -h 'DONE\|^stat::average_exec_per_sec' $(FZ)/smoke-$$t.log | tail -2; \
+	done
 
 run: all
 	./$(B)/pcsim run

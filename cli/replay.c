@@ -9,146 +9,36 @@
 #include <string.h>
 
 #include "cli/host.h"
+#include "cli/journal.h"
 
 int host_run(host *h, int (*after_build)(host *h));
 
-static uint64_t want_hash, end_tick;
-static int have_end;
-static uint32_t *action_line; /* journal line of each action, for messages */
+static uint64_t want_hash;
 
-/* A journal is input like a scenario: every line is checked so that a
- * damaged or hand-edited one gets a message, never a hang or a silent drop
- * (a bad kind was refused by the queue and skipped; a tick past the end was
- * never submitted; an end tick of 2^64-1 wrapped the tick-time array). */
-static int parse_line(host *h, const char *line, uint32_t lineno)
+/* The journal's commands become the run's actions (the host frees them). */
+static int load_journal(host *h, uint64_t *end_tick)
 {
-    host_action *a = &h->actions[h->n_actions];
-    memset(a, 0, sizeof *a);
-    int n = sscanf(line, "%" SCNu64 " %u %u %lf %lf %lf %lf", &a->tick, &a->cmd.kind,
-                   &a->cmd.target, &a->cmd.args[0], &a->cmd.args[1], &a->cmd.args[2],
-                   &a->cmd.args[3]);
-    if (n != 7 || line[0] == '-')
-        return host_fail(2, "%s:%u: expected 'tick kind target a0 a1 a2 a3'", h->opt.replay,
-                         lineno);
-    if (a->cmd.kind == 0 || a->cmd.kind >= PCS_COMMAND_KINDS_MAX)
-        return host_fail(2, "%s:%u: command kind %u is outside [1, %u]", h->opt.replay, lineno,
-                         a->cmd.kind, PCS_COMMAND_KINDS_MAX - 1);
-    if (h->n_actions && a->tick < h->actions[h->n_actions - 1].tick)
-        return host_fail(2, "%s:%u: tick %" PRIu64 " is earlier than the previous line's %" PRIu64,
-                         h->opt.replay, lineno, a->tick, h->actions[h->n_actions - 1].tick);
-    action_line[h->n_actions++] = lineno;
-    return 0;
-}
-
-/* The header says how the run was made: replaying it on another scenario or
- * from another start tick cannot reproduce it, so say which option is
- * missing instead of reporting a hash mismatch at the end. */
-static int parse_header(host *h, const char *line, uint32_t lineno)
-{
-    char scn[512];
-    uint64_t start;
-    if (sscanf(line, "# scenario %511[^\n]", scn) == 1 && !h->opt.scenario &&
-        strcmp(scn, h->scn.source) != 0)
-        return host_fail(2, "%s:%u: recorded with scenario '%s'; pass --scenario %s",
-                         h->opt.replay, lineno, scn, scn);
-    if (sscanf(line, "# start_tick %" SCNu64, &start) == 1 && start != h->start_tick)
-        return host_fail(2,
-                         "%s:%u: the run started at tick %" PRIu64 " (resumed with --load); "
-                         "replay from tick %" PRIu64 " cannot match: pass --load with its save",
-                         h->opt.replay, lineno, start, h->start_tick);
-    return 0;
-}
-
-static int parse_end(host *h, const char *line, uint32_t lineno)
-{
-    if (sscanf(line, "# end_tick %" SCNu64 " hash %" SCNx64, &end_tick, &want_hash) != 2)
-        return 0;
-    if (end_tick > PCS_CLOCK_TICK_MAX)
-        return host_fail(2, "%s:%u: end tick %" PRIu64 " is outside [0, %" PRIu64 "]",
-                         h->opt.replay, lineno, end_tick, (uint64_t)PCS_CLOCK_TICK_MAX);
-    have_end = 1;
-    return 0;
-}
-
-/* Every action lands before the end, and no tick holds more commands than a
- * run can apply on it: more than commands_per_tick never come from a real
- * run, and more than the script ring holds would leave the main thread
- * waiting for a submission that waits for the main thread. */
-static int check_actions(host *h)
-{
-    uint32_t limit = h->scn.world.commands_per_tick;
-    if (limit > HOST_SCRIPT_RING)
-        limit = HOST_SCRIPT_RING;
-    uint32_t same = 0;
-    for (uint32_t i = 0; i < h->n_actions; i++) {
-        const host_action *a = &h->actions[i];
-        if (a->tick >= end_tick)
-            return host_fail(2, "%s:%u: tick %" PRIu64 " is not before the end tick %" PRIu64,
-                             h->opt.replay, action_line[i], a->tick, end_tick);
-        same = (i && a->tick == h->actions[i - 1].tick) ? same + 1 : 1;
-        if (same > limit)
-            return host_fail(2, "%s:%u: more than %u commands at tick %" PRIu64
-                                " (commands_per_tick %u, script ring %u): not a journal of "
-                                "this scenario",
-                             h->opt.replay, action_line[i], limit, a->tick,
-                             h->scn.world.commands_per_tick, HOST_SCRIPT_RING);
-    }
-    return 0;
-}
-
-static int load_journal(host *h)
-{
-    FILE *f = fopen(h->opt.replay, "r");
-    if (!f)
-        return host_fail(2, "replay: cannot open journal '%s'", h->opt.replay);
-    char line[512];
-    uint32_t cap = 1024, lineno = 0;
-    h->actions = calloc(cap, sizeof *h->actions);
-    action_line = calloc(cap, sizeof *action_line);
-    if (!h->actions || !action_line) {
-        fclose(f);
-        free(action_line);
-        action_line = NULL;
-        host_fail(1, "out of memory");
-        return 1;
-    }
-    int rc = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
-        lineno++;
-        rc = parse_header(h, line, lineno);
-        if (!rc)
-            rc = parse_end(h, line, lineno);
-        if (rc || line[0] == '#' || line[0] == '\n')
-            continue;
-        if (h->n_actions == cap) {
-            host_action *more = realloc(h->actions, 2 * cap * sizeof *more);
-            if (more)
-                h->actions = more;
-            uint32_t *lines = realloc(action_line, 2 * cap * sizeof *lines);
-            if (lines)
-                action_line = lines;
-            if (!more || !lines)
-                rc = host_fail(1, "out of memory");
-            else
-                cap *= 2;
-        }
-        if (!rc)
-            rc = parse_line(h, line, lineno);
-    }
-    fclose(f);
-    if (!rc && !have_end)
-        rc = host_fail(2, "%s: no '# end_tick N hash H' line (was the run completed?)",
-                       h->opt.replay);
-    if (!rc)
-        rc = check_actions(h);
-    free(action_line);
-    action_line = NULL;
-    return rc;
+    journal_expect x = {.file = h->opt.replay,
+                        .scenario = h->scn.source,
+                        .scenario_given = h->opt.scenario != NULL,
+                        .start_tick = h->start_tick,
+                        .commands_per_tick = h->scn.world.commands_per_tick};
+    journal j;
+    char err[2 * JOURNAL_LINE_MAX + 4096];
+    int rc = journal_load(&x, &j, err, sizeof err);
+    h->actions = j.actions;
+    h->n_actions = j.n_actions;
+    j.actions = NULL;
+    *end_tick = j.end_tick;
+    want_hash = j.want_hash;
+    journal_free(&j);
+    return rc ? host_fail(rc, "%s", err) : 0;
 }
 
 static int after_build(host *h)
 {
-    int rc = load_journal(h);
+    uint64_t end_tick;
+    int rc = load_journal(h, &end_tick);
     if (rc)
         return rc;
     if (end_tick < h->start_tick)

@@ -238,5 +238,37 @@ rm -f "$tmp.fifo"
 expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0
 # ---- end of issue 12 "Numbers" block
 
+# Journals are read like saves and scenarios (issue 12): regular files only
+# (a FIFO with no writer must not block), one bounded line at a time (a long
+# comment line used to be split into pieces read as lines, so its tail ran as
+# a command), and bounded counts of commands and lines.
+expect replay-long-line 2 "$D/long_line.journal:2: line is longer than 512 bytes" \
+    replay $D/long_line.journal --scenario $D/v0_minimal.json --quiet
+expect replay-directory 2 "$D: not a regular file (a directory)" replay $D
+expect replay-char-device 2 "/dev/zero: not a regular file (a character device)" replay /dev/zero
+rm -f "$tmp.fifo"
+mkfifo "$tmp.fifo"
+out=$(timeout 5 "$BIN" replay "$tmp.fifo" 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -qF "$tmp.fifo: not a regular file (a FIFO)"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL replay-fifo: status $rc (want 2, 124 is a hang), output:"
+    printf '%s\n' "$out" | head -3
+fi
+rm -f "$tmp.fifo"
+printf '# pcsim journal v1\n0 5 0 0 0 0 0\000 junk\n# end_tick 10 hash e6ad1be9a8972875\n' > "$tmp.nul"
+expect replay-nul-byte 2 "$tmp.nul:2: NUL byte at column 14" \
+    replay "$tmp.nul" --scenario $D/v0_minimal.json --quiet
+awk 'BEGIN { print "# pcsim journal v1"; for (i = 0; i <= 65536; i++) print int(i / 200), 5, 0, 0, 0, 0, 0;
+             print "# end_tick 400 hash e6ad1be9a8972875" }' > "$tmp.many"
+expect replay-too-many-commands 2 "$tmp.many:65538: more than 65536 commands" \
+    replay "$tmp.many" --scenario $D/v0_minimal.json --quiet
+awk 'BEGIN { for (i = 0; i <= 262144; i++) print "#"; print "# end_tick 10 hash e6ad1be9a8972875" }' > "$tmp.many"
+expect replay-too-many-lines 2 "$tmp.many:262145: more than 262144 lines" \
+    replay "$tmp.many" --scenario $D/v0_minimal.json --quiet
+rm -f "$tmp.many" "$tmp.nul"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

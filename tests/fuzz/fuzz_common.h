@@ -1,0 +1,50 @@
+/**
+ * @file fuzz_common.h
+ * @brief Shared by the libFuzzer targets: inputs as files through a memfd,
+ *        the station world built once per process, and a hard stop for a
+ *        broken invariant.
+ */
+#ifndef PCS_FUZZ_COMMON_H
+#define PCS_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/host.h"
+
+/** Room for "/proc/self/fd/N". */
+#define FUZZ_PATH_LEN 64
+
+/* libFuzzer's entry points (fuzzer/FuzzerInterface.h, not installed by Debian). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+/**
+ * Put @p size bytes into this process's memfd @p slot (0 or 1) and write its
+ * path ("/proc/self/fd/N") into @p path, so a loader opens, fstats and reads
+ * a real (regular) file. Aborts if the memfd cannot be written.
+ */
+void fuzz_file(int slot, const void *data, size_t size, char path[FUZZ_PATH_LEN]);
+
+/** Print "fuzz invariant: <msg>" to stderr and abort: libFuzzer records the input. */
+_Noreturn void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * Build the default scenario's station (the built-in pwr-station.json) into
+ * @p h as `pcsim run` does, without snapshot pool, profile or worker pool.
+ * Aborts on failure: every target needs it.
+ */
+void fuzz_build_station(host *h);
+
+/** The state of @p h's world as a save image in memfd slot 1, for fuzz_restore. */
+void fuzz_keep_pristine(host *h);
+
+/** Load the kept image back; aborts unless the state hash is the kept one. */
+void fuzz_restore(host *h);
+
+/** State hash of the kept image. */
+uint64_t fuzz_pristine_hash(void);
+
+#endif

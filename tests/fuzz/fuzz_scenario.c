@@ -1,0 +1,86 @@
+/**
+ * @file fuzz_scenario.c
+ * @brief libFuzzer target: scenario files, as `pcsim run FILE` reads them.
+ *
+ * The input is a scenario file (through a memfd, so the loader opens, sizes
+ * and reads a real file): scenario_load parses, migrates and validates it;
+ * an accepted scenario is built into a world with its plant and its script
+ * is resolved to commands, as the run does before its first tick. Every
+ * refusal must be a message that starts with the file name; an accepted
+ * scenario must hold what the run relies on.
+ */
+#include <string.h>
+
+#include "tests/fuzz/fuzz_common.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+
+static void check_message(const char *path, const char *err)
+{
+    size_t n = strlen(path);
+    if (strncmp(err, path, n) != 0 || strlen(err) <= n + 2)
+        fuzz_fail("refusal does not name the file: '%s'", err);
+}
+
+static void check_scenario(const scenario *s)
+{
+    if (s->n_script > SCN_MAX_SCRIPT || s->n_reader_names > SCN_MAX_READER_CHANNELS)
+        fuzz_fail("%u script actions, %u reader names", s->n_script, s->n_reader_names);
+    if (s->timeline_ticks < 1 || s->run_ticks > PCS_CLOCK_TICK_MAX)
+        fuzz_fail("timeline every %llu ticks, run %llu ticks",
+                  (unsigned long long)s->timeline_ticks, (unsigned long long)s->run_ticks);
+    if (strnlen(s->name, sizeof s->name) == sizeof s->name)
+        fuzz_fail("name is not terminated");
+    for (uint32_t i = 0; i < s->n_script; i++) {
+        const scn_action *a = &s->script[i];
+        if (strnlen(a->command, sizeof a->command) == sizeof a->command ||
+            strnlen(a->target, sizeof a->target) == sizeof a->target)
+            fuzz_fail("script[%u] strings are not terminated", i);
+        if (i && a->tick < s->script[i - 1].tick)
+            fuzz_fail("script[%u] at tick %llu is before the previous action", i,
+                      (unsigned long long)a->tick);
+    }
+}
+
+/* Build the world and plant and resolve the script, as build_world does. */
+static void build(host *h, const char *path)
+{
+    if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
+        fuzz_fail("validated world config refused: %s", pcs_last_error());
+    char err[1400] = "";
+    if (plant_build(h, err, sizeof err) != 0) {
+        check_message(path, err);
+    } else {
+        for (uint32_t i = 0; i < h->scn.n_script; i++) {
+            pcs_command cmd;
+            err[0] = '\0';
+            if (plant_resolve_action(h, &h->scn.script[i], i, &cmd, err, sizeof err) != 0)
+                check_message(path, err);
+        }
+    }
+    pcs_world_destroy(h->world);
+    h->world = NULL;
+    h->plant = NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[FUZZ_PATH_LEN];
+    fuzz_file(0, data, size, path);
+    static host h;
+    memset(&h, 0, sizeof h);
+    char err[1400] = "";
+    if (scenario_load(path, &h.scn, err, sizeof err) != 0) {
+        check_message(path, err);
+        return 0;
+    }
+    check_scenario(&h.scn);
+    build(&h, path);
+    scenario_free(&h.scn);
+    return 0;
+}
