@@ -215,7 +215,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fn
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
 FUZZ_LIB_OBJ := $(call objs,$(FZ),$(LIB_SRC))
-FUZZ_CLI_OBJ := $(patsubst %,$(FZ)/obj/cli/%.o,scenario jsonr plant journal) $(FZ)/obj/cli/default_scenario.o
+FUZZ_CLI_OBJ := $(patsubst %,$(FZ)/obj/cli/%.o,scenario scenario_units jsonr jsonscan plant journal) $(FZ)/obj/cli/default_scenario.o
 FUZZ_BINS    := $(patsubst %,$(FZ)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_OBJ     := $(patsubst %,$(FZ)/obj/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS) common)
 .SECONDARY: $(FUZZ_CLI_OBJ) $(FUZZ_OBJ)

@@ -12,8 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <xxhash.h>
-
 #include "cli/host.h"
 #include "pcsim/profile.h"
 #include "pcsim/snapshot.h"
@@ -125,46 +123,12 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-/* The world's build hash (pcs_world_config.build_hash), which a save records
- * and a load compares: XXH3-64 of the migrated, validated scenario document
- * in canonical text (json_dumps with sorted keys, compact), less what does not
- * build the world: "name", "run", "readers", "script", "world.workers" (the
- * state does not depend on it) and "world.seed" (saved and compared on its
- * own, with its own message). So the built-in scenario and the same file hash
- * alike, a v0 file and its v1 spelling hash alike, and a save resumes under
- * another run length, script or reader load but not in a world built from
- * other parameters. A file that spells out a default differs from one that
- * leaves it out: such a save is refused, the safe side. */
-static int scenario_build_hash(const json_t *doc, uint64_t *out)
-{
-    static const char *const not_built[] = {"name", "run", "readers", "script"};
-    json_t *c = json_deep_copy(doc);
-    if (!c)
-        return -1;
-    for (size_t i = 0; i < sizeof not_built / sizeof not_built[0]; i++)
-        json_object_del(c, not_built[i]);
-    json_t *w = json_object_get(c, "world");
-    if (json_is_object(w)) {
-        json_object_del(w, "seed");
-        json_object_del(w, "workers");
-    }
-    char *text = json_dumps(c, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(c);
-    if (!text)
-        return -1;
-    *out = XXH3_64bits(text, strlen(text));
-    free(text);
-    return 0;
-}
-
 static int load_scenario(host *h)
 {
     char err[1400];
     scenario_load_opts lo = {.max_bytes = h->opt.max_scenario_bytes};
     if (scenario_load_ex(h->opt.scenario, &lo, &h->scn, err, sizeof err) != 0)
         return host_fail(2, "%s", err);
-    if (scenario_build_hash(h->scn.doc, &h->scn.world.build_hash) != 0)
-        return host_fail(1, "%s: out of memory while hashing the scenario", h->scn.source);
     if (h->opt.workers >= 0)
         h->scn.world.workers = (uint32_t)h->opt.workers;
     if (h->opt.readers >= 0)

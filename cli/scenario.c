@@ -10,7 +10,10 @@
  * validation exists once and old files keep working.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "cli/jsonr.h"
 #include "cli/scenario.h"
@@ -287,6 +290,38 @@ static void copy_name(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
+/* The world's build hash (pcs_world_config.build_hash), which a save records
+ * and a load compares: XXH3-64 of the migrated, validated scenario document
+ * in canonical text (json_dumps with sorted keys, compact), less what does not
+ * build the world: "name", "run", "readers", "script", "world.workers" (the
+ * state does not depend on it) and "world.seed" (saved and compared on its
+ * own, with its own message). So the built-in scenario and the same file hash
+ * alike, a v0 file and its v1 spelling hash alike, and a save resumes under
+ * another run length, script or reader load but not in a world built from
+ * other parameters. A file that spells out a default differs from one that
+ * leaves it out: such a save is refused, the safe side. */
+static int scenario_build_hash(const json_t *doc, uint64_t *out)
+{
+    static const char *const not_built[] = {"name", "run", "readers", "script"};
+    json_t *c = json_deep_copy(doc);
+    if (!c)
+        return -1;
+    for (size_t i = 0; i < sizeof not_built / sizeof not_built[0]; i++)
+        json_object_del(c, not_built[i]);
+    json_t *w = json_object_get(c, "world");
+    if (json_is_object(w)) {
+        json_object_del(w, "seed");
+        json_object_del(w, "workers");
+    }
+    char *text = json_dumps(c, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(c);
+    if (!text)
+        return -1;
+    *out = XXH3_64bits(text, strlen(text));
+    free(text);
+    return 0;
+}
+
 /* Migrate and validate a parsed document; takes @p doc (kept in out->doc on
  * success, released on failure). */
 static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario *out, char *err,
@@ -314,6 +349,11 @@ static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario
         rc = to_ticks(c, out);
     if (rc || c->failed) {
         snprintf(err, err_len, "%s", c->msg);
+        json_decref(doc);
+        return -1;
+    }
+    if (scenario_build_hash(doc, &out->world.build_hash) != 0) {
+        snprintf(err, err_len, "%s: out of memory while hashing the scenario", shown);
         json_decref(doc);
         return -1;
     }

@@ -187,7 +187,7 @@ static void hyd_value_is_refused(const char *store, uint32_t index, double value
 
 /* fuzz_save, tests/fuzz/corpus/save/crash-hyd-subcycles-cast.save: among
  * its edits, u3.hyd.pressure[9] = -7.93891e+145 alone is enough: the next
- * tick's sub-cycle count in physics/hyd_solve.c subcycles() is 1.3e134, and
+ * tick's sub-cycle count in physics/thermohydraulics/models/hyd_solve.c subcycles() is 1.3e134, and
  * its cast to uint32_t is undefined behaviour (UBSan: "outside the range of
  * representable values of type 'unsigned int'"). A node mass of 0 gives the
  * same with inf. */
@@ -202,7 +202,7 @@ Test(fuzz_regressions, zero_hydraulic_mass_is_refused)
 }
 
 /* fuzz_save, tests/fuzz/corpus/save/timeout-hyd-transport.save: the tick
- * does not return within 10 s (transport() in physics/hyd_solve.c runs
+ * does not return within 10 s (transport() in physics/thermohydraulics/models/hyd_solve.c runs
  * billions of sub-cycles); u1.hyd.mass[0] = 1e-6 alone does the same. */
 Test(fuzz_regressions, tiny_hydraulic_mass_is_refused)
 {

@@ -46,10 +46,15 @@ void fuzz_file(int slot, const void *data, size_t size, char path[FUZZ_PATH_LEN]
 
 void fuzz_build_station(host *h)
 {
+    fuzz_build_station_file(h, NULL);
+}
+
+void fuzz_build_station_file(host *h, const char *scenario_file)
+{
     char err[1400];
     memset(h, 0, sizeof *h);
-    if (scenario_load(NULL, &h->scn, err, sizeof err) != 0)
-        fuzz_fail("default scenario: %s", err);
+    if (scenario_load(scenario_file, &h->scn, err, sizeof err) != 0)
+        fuzz_fail("scenario: %s", err);
     h->scn.world.workers = 0; /* jobs run inline: one thread, repeatable */
     if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
         fuzz_fail("world: %s", pcs_last_error());

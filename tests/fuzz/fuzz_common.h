@@ -38,6 +38,9 @@ _Noreturn void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
  */
 void fuzz_build_station(host *h);
 
+/** The same from a scenario file (NULL: the built-in one). */
+void fuzz_build_station_file(host *h, const char *scenario_file);
+
 /** The state of @p h's world as a save image in memfd slot 1, for fuzz_restore. */
 void fuzz_keep_pristine(host *h);
 

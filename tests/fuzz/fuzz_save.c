@@ -2,8 +2,12 @@
  * @file fuzz_save.c
  * @brief libFuzzer target: save files, as `pcsim run --load FILE` reads them.
  *
- * One station world (the built-in scenario, as `pcsim run` builds it) per
- * process; its state at build is kept as a save image. Per input: load the
+ * One station world per process, built as `pcsim run` builds it from
+ * tests/fuzz/save_station.json: one unit with the full instrumentation, so
+ * every saved model is there and an execution costs a quarter of the 4-unit
+ * station's (PCSIM_FUZZ_SAVE_SCENARIO names another file; its seeds must come
+ * from the same scenario, since a save only loads into the world it came
+ * from). Its state at build is kept as a save image. Per input: load the
  * input (a memfd, so the loader opens and reads a real file); a refused load
  * must leave the world exactly as it was; an accepted one runs a few ticks;
  * then the kept image is loaded back (persistent mode: no rebuild).
@@ -15,7 +19,8 @@
  * positions past a capacity). It reads nothing of the format itself, so it
  * keeps working when the header changes.
  *
- * Seeds are real saves from `pcsim run --save` (make fuzz-seeds).
+ * Seeds are real saves from `pcsim run tests/fuzz/save_station.json --save`
+ * (make fuzz-seeds).
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,7 +40,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     verbose = getenv("PCSIM_FUZZ_VERBOSE") != NULL;
-    fuzz_build_station(&station);
+    const char *file = getenv("PCSIM_FUZZ_SAVE_SCENARIO");
+    fuzz_build_station_file(&station, file && file[0] ? file : "tests/fuzz/save_station.json");
     fuzz_keep_pristine(&station);
     return 0;
 }

@@ -74,10 +74,13 @@ for f in "$C"/scenario/seed-*.json; do
 done
 cp "$T/every-command.json" "$C/script/seed-every-command.json"
 
-# save: real saves of the built-in station (the world fuzz_save builds):
-# early, and after the scripted rod move and pump trip (trips, alarms, rings).
-"$BIN" run --quiet --readers 0 --seconds 1 --save "$C/save/seed-station-1s.save" > /dev/null
-"$BIN" run --quiet --readers 0 --seconds 130 --save "$C/save/seed-station-130s.save" > /dev/null
+# save: real saves of the world fuzz_save builds (tests/fuzz/save_station.json,
+# one unit): at build, early, and after its script's rod move, stuck sensor,
+# shelved alarm and pump trip (trips, alarms, rate rings, sensor modes).
+S=tests/fuzz/save_station.json
+"$BIN" run "$S" --quiet --seconds 0 --save "$C/save/seed-station-0s.save" > /dev/null
+"$BIN" run "$S" --quiet --seconds 1 --save "$C/save/seed-station-1s.save" > /dev/null
+"$BIN" run "$S" --quiet --seconds 30 --save "$C/save/seed-station-30s.save" > /dev/null
 
 # journal: real journals (built-in station with its script, a resumed run, a
 # schema-0 scenario, a run of every command) and the replay test fixtures.
