@@ -1,7 +1,7 @@
 # pcsim build. `make run` and `make test` are the only commands a user needs:
 # both install missing Debian packages first (make deps).
 #
-# Sources are found by folder (DESIGN.md section 1), so adding a file to a layer
+# Sources are found by folder (docs/ARCHITECTURE.md section 1), so adding a file to a layer
 # needs no edit here. Outputs go to build/ (release), build/asan/ and build/tsan/.
 
 PREFIX  ?= /usr/local
@@ -14,7 +14,7 @@ ifeq ($(CI),true)
 WARN    += -Werror
 endif
 # -ffp-contract=off: no fused multiply-add, so results do not depend on the
-# compiler's contraction choices (DESIGN.md section 7). Never -ffast-math.
+# compiler's contraction choices (docs/ARCHITECTURE.md section 7). Never -ffast-math.
 BASEFLAGS := -std=c17 -g -fPIC -fvisibility=hidden -ffp-contract=off -fno-fast-math \
              -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP
 OPT     ?= -O2

@@ -236,7 +236,7 @@ int scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks, c
     return 0;
 }
 
-/* Whole-tick conversion after all times are known (DESIGN.md section 3);
+/* Whole-tick conversion after all times are known (docs/ARCHITECTURE.md section 3);
  * rounding by more than 1 % is reported as a warning, not hidden. */
 static int to_ticks(jr_ctx *c, scenario *s)
 {

@@ -88,7 +88,7 @@ int scenario_load_buffer(const char *name, const char *data, size_t len,
 
 /**
  * Convert @p seconds to whole ticks of @p dt_s by rounding the total
- * (DESIGN.md section 3). When rounding changes the value by more than 1 %,
+ * (docs/ARCHITECTURE.md section 3). When rounding changes the value by more than 1 %,
  * append a line "<where>: X s is N ticks of dt s (Y s, Z % off)" to @p warn
  * (at most @p warn_len bytes in all). @p min_ticks raises the result (and
  * warns). Returns -1 for a value the clock cannot represent.

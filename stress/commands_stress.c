@@ -2,7 +2,7 @@
  * @file commands_stress.c
  * @brief Stress tests of the command queue through its public API (command.h, world.h).
  *
- * The claim (DESIGN.md section 4, command.h): with producers submitting from
+ * The claim (docs/ARCHITECTURE.md section 4, command.h): with producers submitting from
  * their own threads while another thread ticks the world,
  *  - every accepted command (PCS_OK) is applied exactly once;
  *  - a refused command (PCS_E_RATE) is never applied and consumes no sequence

@@ -4,7 +4,7 @@
  *        workers, with two snapshot readers racing the world, gives the same
  *        state hash as the inline run at every 100th tick.
  *
- * Specification (DESIGN.md sections 5 and 6, issue 5): where a slow job's
+ * Specification (docs/ARCHITECTURE.md sections 5 and 6, issue 5): where a slow job's
  * chunks run (inline on the world thread, stolen at the join, or on any
  * number of pool workers) and how many threads read snapshots must not change
  * the world's state. The world is one instrumented Westinghouse 4-loop unit

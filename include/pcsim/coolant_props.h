@@ -18,7 +18,7 @@
  *  - writes all n entries of every output array, each finite and > 0;
  *  - an input outside its validity range is clamped to the range, evaluated
  *    there, and counted in *n_clamped (the caller flags the excursion and
- *    emits an event, DESIGN.md / issue 6: "a clamped, flagged value, never
+ *    emits an event, issue 6: "a clamped, flagged value, never
  *    NaN");
  *  - returns PCS_E_INVAL (with a message) only for a non-finite input or a
  *    broken context; the tick then stops with that error.

@@ -6,7 +6,7 @@
  * of N seqlock-validated buffers at stage 12 of each tick, and appends the
  * tick's events to a fixed-size broadcast ring at stage 13. Any number of
  * reader threads take consistent copies or zero-copy views of the newest
- * buffer and poll the event ring with their own cursor (DESIGN.md section 6).
+ * buffer and poll the event ring with their own cursor (docs/ARCHITECTURE.md section 6).
  *
  * Guarantees:
  *  - The writer never waits for a reader, never takes a lock and never
