@@ -8,7 +8,7 @@
  * do it themselves, using the PCS_*_T_MIN_K / PCS_*_T_MAX_K macros below).
  * Transcendentals go through pcs_math (docs/ARCHITECTURE.md section 7).
  *
- * Sources (coefficients as collected in /work/shared/refdata/pwr_plant.md,
+ * Sources (coefficients as collected in tests/refdata/pwr_plant.md,
  * "Thermal conductivity correlations"):
  *  - J. K. Fink, "Thermophysical properties of uranium dioxide",
  *    J. Nucl. Mater. 279 (2000) 1-18: UO2 conductivity (95 % TD) and heat
