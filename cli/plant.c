@@ -218,6 +218,38 @@ static const char *alarm_name(const host *h, uint32_t id)
     return pcs_alarm_name(pcs_plant_alarms(h->plant), id);
 }
 
+/* PCS_EV_FUEL_RANGE's values (fuel.h) mean different things per flag: a
+ * temperature and its limit, a count of clamped coolant property
+ * evaluations, or a flow and its channel group. */
+static void fuel_range_text(const pcs_event *ev, char *out, size_t len)
+{
+    const double *v = ev->values;
+    unsigned u = ev->subject + 1;
+    switch ((uint32_t)v[0]) {
+    case PCS_FUEL_FLAG_FUEL_RANGE:
+        snprintf(out, len, "u%u fuel temperature %g K is above the UO2 conductivity range (%g K)",
+                 u, v[1], v[2]);
+        break;
+    case PCS_FUEL_FLAG_CLAD_RANGE:
+        snprintf(out, len,
+                 "u%u clad temperature %g K is above the Zircaloy conductivity range (%g K)", u,
+                 v[1], v[2]);
+        break;
+    case PCS_FUEL_FLAG_COOLANT_RANGE:
+        snprintf(out, len,
+                 "u%u coolant properties clamped to their range in %g evaluations (core outlet "
+                 "%g K)",
+                 u, v[2], v[1]);
+        break;
+    case PCS_FUEL_FLAG_REVERSE_FLOW:
+        snprintf(out, len, "u%u reverse flow %g kg/s in core channel group %g, used as 0", u, v[1],
+                 v[3]);
+        break;
+    default:
+        snprintf(out, len, "u%u fuel model range flag 0x%x: %g", u, (unsigned)v[0], v[1]);
+    }
+}
+
 int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t len)
 {
     const double *v = ev->values;
@@ -272,9 +304,7 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
     case PCS_EV_SENSOR_MODE:
         return snprintf(out, len, "sensor %u failure mode %g -> %g", ev->subject, v[1], v[0]), 1;
     case PCS_EV_FUEL_RANGE:
-        return snprintf(out, len, "u%u fuel model range flag 0x%x: %g (limit %g)",
-                        ev->subject + 1, (unsigned)v[0], v[1], v[2]),
-               1;
+        return fuel_range_text(ev, out, len), 1;
     default:
         return 0;
     }
