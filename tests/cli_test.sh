@@ -50,6 +50,10 @@ expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 sect
 expect default-runs 0 "final state hash" run --quiet --seconds 2
 expect station-trips 0 "u2 REACTOR TRIP, first out: u2.rps.low_flow.2" run --seconds 130 --readers 2
 expect unknown-sensor 2 "\$.script[0].target: no sensor named 'u1.nis.power.Q'" run $D/unknown_sensor.json
+# trip_bypass without a value used to bypass channel A (value 0) silently.
+expect trip-bypass-needs-value 2 "$D/trip_bypass_no_value.json: \$.script[0].value: trip_bypass of 'u1.rps.high_flux' needs a value: a channel index (0 = channel A) or -1 to bypass the whole function" \
+    run $D/trip_bypass_no_value.json
+expect trip-bypass-channel-and-function 0 "ticks 40, simulated 2.0 s" run $D/trip_bypass_values.json --quiet --readers 0
 expect rounding-warns 0 "warning: $D/rounding.json: \$.run.seconds: 0.07 s is 1 tick of 0.05 s (0.05 s, 28.6 % off)" \
     run $D/rounding.json --quiet
 expect rounding-warns-timeline 0 "\$.run.timeline_every_s: 0.01 s is 1 tick of 0.05 s (0.05 s, 400 % off)" \
