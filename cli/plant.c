@@ -89,7 +89,8 @@ static const action_def actions[] = {
     {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W"},
     {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa"},
     {"trip_reset", PCS_CMD_TRIP_RESET, ARG_UNIT, "target uN"},
-    {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP, "target a trip function, e.g. u1.rps.high_flux"},
+    {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP,
+     "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all"},
     {"sensor_fail_low", PCS_CMD_SENSOR_FAIL_LOW, ARG_SENSOR, "target a sensor, e.g. u1.loop1.flow.B"},
     {"sensor_fail_high", PCS_CMD_SENSOR_FAIL_HIGH, ARG_SENSOR, "target a sensor"},
     {"sensor_stuck", PCS_CMD_SENSOR_STUCK, ARG_SENSOR, "target a sensor"},
@@ -166,6 +167,15 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
                      h->scn.source, index,
                      d->form == ARG_SENSOR ? "sensor" : d->form == ARG_ALARM ? "alarm" : "trip function",
                      a->target, d->help);
+            return -1;
+        }
+        /* A missing value would read as 0, channel A: a bypass that takes a
+         * channel out of the trip logic must say which, or say -1 for all. */
+        if (d->kind == PCS_CMD_TRIP_BYPASS && !a->has_value) {
+            snprintf(err, err_len,
+                     "%s: $.script[%zu].value: trip_bypass of '%s' needs a value: a channel "
+                     "index (0 = channel A) or -1 to bypass the whole function",
+                     h->scn.source, index, a->target);
             return -1;
         }
         return 0;

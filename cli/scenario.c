@@ -179,6 +179,7 @@ static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
     rc |= jr_num(c, a, "value", -1e12, 1e12, &out->value);
     if (rc)
         return -1;
+    out->has_value = json_object_get(a, "value") != NULL;
     if (strlen(cmd) >= sizeof out->command || strlen(target) >= sizeof out->target)
         return jr_fail(c, "command or target name longer than 31 characters");
     strcpy(out->command, cmd);

@@ -21,11 +21,12 @@
 
 /** One scripted command: at simulated time t_s, do `command` on `target`. */
 typedef struct scn_action {
-    double t_s;          /**< simulated time, s */
-    uint64_t tick;       /**< t_s rounded to whole ticks (total, not per unit) */
-    char command[32];    /**< command name, see cli/script.c */
-    char target[32];     /**< unit, pump, alarm or sensor name */
-    double value;        /**< command argument (SI) */
+    double t_s;       /**< simulated time, s */
+    uint64_t tick;    /**< t_s rounded to whole ticks (total, not per unit) */
+    char command[32]; /**< command name, see cli/script.c */
+    char target[32];  /**< unit, pump, alarm or sensor name */
+    double value;     /**< command argument (SI); 0 when absent */
+    int has_value;    /**< the action gave "value" (trip_bypass requires it) */
 } scn_action;
 
 typedef struct scenario {
