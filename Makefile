@@ -6,8 +6,16 @@
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# The one place the version is written (CHANGELOG.md: vMAJOR.MINOR.PATCH tags,
+# SONAME libpcsim.so.MAJOR). pcs_version() is built from it (engine/version.c,
+# which refuses to compile if include/pcsim/version.h's macros disagree), and
+# so is the pkg-config file.
 VERSION := 0.1.0
-SOMAJOR := 0
+VERSION_PARTS := $(subst ., ,$(VERSION))
+SOMAJOR := $(word 1,$(VERSION_PARTS))
+VERSION_DEFS := -DPCS_MAKE_VERSION_MAJOR=$(word 1,$(VERSION_PARTS)) \
+                -DPCS_MAKE_VERSION_MINOR=$(word 2,$(VERSION_PARTS)) \
+                -DPCS_MAKE_VERSION_PATCH=$(word 3,$(VERSION_PARTS))
 
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion
 ifeq ($(CI),true)
@@ -16,7 +24,7 @@ endif
 # -ffp-contract=off: no fused multiply-add, so results do not depend on the
 # compiler's contraction choices (docs/ARCHITECTURE.md section 7). Never -ffast-math.
 BASEFLAGS := -std=c17 -g -fPIC -fvisibility=hidden -ffp-contract=off -fno-fast-math \
-             -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP
+             -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP $(VERSION_DEFS)
 OPT     ?= -O2
 CFLAGS  ?=
 LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
@@ -55,7 +63,7 @@ TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps lib test unit unit-asan archcheck examples cli-test run install clean \
-        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint
+        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version
 
 all: deps lib $(B)/pcsim
 
@@ -219,5 +227,12 @@ lint:
 
 clean:
 	rm -rf $(B)
+
+# The version, for scripts and tests (tests/cli_test.sh compares pcsim info and
+# the pkg-config file with it). A VERSION edit rebuilds version.o.
+print-version:
+	@echo $(VERSION)
+
+$(B)/obj/engine/version.o $(B)/asan/obj/engine/version.o $(B)/tsan/obj/engine/version.o: Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
