@@ -63,7 +63,8 @@ TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps lib test unit unit-asan archcheck examples cli-test run install clean \
-        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version
+        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
+        determinism
 
 all: deps lib $(B)/pcsim
 
@@ -173,6 +174,7 @@ test: deps
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
 	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
+	@$(SUITE) determinism $(SUBMAKE) determinism
 	@./tools/suite_table.sh $(TEST_TIMES)
 	@echo "make test: all suites passed"
 
@@ -203,6 +205,24 @@ stress-tsan: $(B)/tsan/pcsim-stress
 
 stress-tsan-quick: $(B)/tsan/pcsim-stress
 	$(TSAN_RUN) ./$(B)/tsan/pcsim-stress --seconds 16
+
+# Determinism across builds (docs/ARCHITECTURE.md section 7): the library and
+# host program built three ways, each in its own tree (only lib + host objects,
+# -j2), must give the default scenario the same final state hash with 0 and 2
+# workers. CI is cleared for these builds: a clang-only warning is not a
+# determinism failure (the release build carries -Werror).
+DET_BUILDS  := gcc-O0:gcc:-O0 gcc-O2:gcc:-O2 clang-O2:clang:-O2
+DET_SECONDS ?= 60
+
+determinism: deps
+	@for d in $(DET_BUILDS); do \
+	    name=$${d%%:*}; rest=$${d#*:}; \
+	    echo "determinism: building $(B)/det-$$name ($${rest%%:*} $${rest#*:})"; \
+	    $(MAKE) -s --no-print-directory -j2 B=$(B)/det-$$name CC=$${rest%%:*} OPT=$${rest#*:} CI= \
+	        $(B)/det-$$name/pcsim || exit 1; \
+	done
+	@./tools/determinism.sh $(DET_SECONDS) \
+	    $(foreach d,$(DET_BUILDS),$(word 1,$(subst :, ,$(d)))=$(B)/det-$(word 1,$(subst :, ,$(d)))/pcsim)
 
 run: all
 	./$(B)/pcsim run

@@ -4,7 +4,7 @@
 set -eu
 PKGS="gcc make pkg-config libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev \
 libjansson-dev libcriterion-dev systemtap-sdt-dev libsuitesparse-dev liburcu-dev \
-libsundials-dev libgsl-dev"
+libsundials-dev libgsl-dev clang libomp-dev"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
