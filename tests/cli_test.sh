@@ -245,14 +245,14 @@ expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --
 # Version: pcs_version() (first line of pcsim info) is the Makefile's VERSION,
 # and a shared library beside the binary has SONAME libpcsim.so.MAJOR of it.
 ver=$(MAKEFLAGS='' MAKELEVEL='' make -s --no-print-directory print-version)
-check() { # name, condition text, got
+check_eq() { # name, want, got
     if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
         fail=$((fail + 1)); echo "FAIL $1: got '$3', want '$2'"; fi
 }
-check version-is-makefile-version "pcsim $ver" "$("$BIN" info 2>&1 | head -n 1)"
+check_eq version-is-makefile-version "pcsim $ver" "$("$BIN" info 2>&1 | head -n 1)"
 lib=$(dirname "$BIN")/libpcsim.so
 if [ -e "$lib" ]; then
-    check soname-is-version-major "libpcsim.so.${ver%%.*}" \
+    check_eq soname-is-version-major "libpcsim.so.${ver%%.*}" \
         "$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
 fi
 
