@@ -249,7 +249,7 @@ clean:
 	rm -rf $(B)
 
 # The version, for scripts and tests (tests/cli_test.sh compares pcsim info and
-# the pkg-config file with it). A VERSION edit rebuilds version.o.
+# the SONAME with it). A VERSION edit rebuilds version.o.
 print-version:
 	@echo $(VERSION)
 
