@@ -1,22 +1,30 @@
 # pcsim build. `make run` and `make test` are the only commands a user needs:
 # both install missing Debian packages first (make deps).
 #
-# Sources are found by folder (DESIGN.md section 1), so adding a file to a layer
+# Sources are found by folder (docs/ARCHITECTURE.md section 1), so adding a file to a layer
 # needs no edit here. Outputs go to build/ (release), build/asan/ and build/tsan/.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# The one place the version is written (CHANGELOG.md: vMAJOR.MINOR.PATCH tags,
+# SONAME libpcsim.so.MAJOR). pcs_version() is built from it (engine/version.c,
+# which refuses to compile if include/pcsim/version.h's macros disagree), and
+# so is the pkg-config file.
 VERSION := 0.1.0
-SOMAJOR := 0
+VERSION_PARTS := $(subst ., ,$(VERSION))
+SOMAJOR := $(word 1,$(VERSION_PARTS))
+VERSION_DEFS := -DPCS_MAKE_VERSION_MAJOR=$(word 1,$(VERSION_PARTS)) \
+                -DPCS_MAKE_VERSION_MINOR=$(word 2,$(VERSION_PARTS)) \
+                -DPCS_MAKE_VERSION_PATCH=$(word 3,$(VERSION_PARTS))
 
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
 # -ffp-contract=off: no fused multiply-add, so results do not depend on the
-# compiler's contraction choices (DESIGN.md section 7). Never -ffast-math.
+# compiler's contraction choices (docs/ARCHITECTURE.md section 7). Never -ffast-math.
 BASEFLAGS := -std=c17 -g -fPIC -fvisibility=hidden -ffp-contract=off -fno-fast-math \
-             -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP
+             -D_GNU_SOURCE -Iinclude -I. -I/usr/include/suitesparse $(WARN) -MMD -MP $(VERSION_DEFS)
 OPT     ?= -O2
 CFLAGS  ?=
 LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
@@ -55,8 +63,8 @@ TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test run install clean \
-        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint \
-        fuzz-build fuzz fuzz-smoke fuzz-seeds
+        bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds
 
 all: deps lib $(B)/pcsim
 
@@ -158,10 +166,10 @@ TEST_TIMES := $(B)/test-times.txt
 SUITE = ./tools/suite_time.sh $(TEST_TIMES)
 SUBMAKE = $(MAKE) --no-print-directory
 
-test: deps
+test: deps-test
 	@mkdir -p $(B) && rm -f $(TEST_TIMES)
 	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim \
-	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench
+	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(FUZZ_BINS)
 	@$(SUITE) archcheck $(SUBMAKE) archcheck
 	@$(SUITE) unit $(SUBMAKE) unit
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
@@ -170,6 +178,8 @@ test: deps
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
 	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
+	@$(SUITE) fuzz-smoke $(SUBMAKE) fuzz-smoke
+	@$(SUITE) determinism $(SUBMAKE) determinism
 	@./tools/suite_table.sh $(TEST_TIMES)
 	@echo "make test: all suites passed"
 
@@ -257,21 +267,41 @@ fuzz: fuzz-build
 	        -artifact_prefix=$(FZ)/crashes/$$t/ $(FZ)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
-# For make test: every committed corpus input once, then 10 s of fuzzing each.
+# For make test: every committed corpus input once, then 10 s of fuzzing each;
+# two targets at a time (2 cores), each with its own log.
 fuzz-smoke: fuzz-build
-	@for t in $(FUZZ_TARGETS); do \
-	    mkdir -p $(FZ)/corpus/$$t $(FZ)/crashes/$$t && \
-	    echo "== fuzz_$$t: replay tests/fuzz/corpus/$$t" && \
-	    find tests/fuzz/corpus/$$t -type f | sort | \
-	        xargs ./$(FZ)/fuzz_$$t $(FUZZ_RUN_FLAGS) -artifact_prefix=$(FZ)/crashes/$$t/ \
-	        > $(FZ)/smoke-$$t.log 2>&1 || { tail -40 $(FZ)/smoke-$$t.log; exit 1; }; \
-	    echo "== fuzz_$$t: 10 s" && \
-	    ./$(FZ)/fuzz_$$t $(FUZZ_RUN_FLAGS) -max_total_time=10 -dict=tests/fuzz/$$t.dict \
-	        -artifact_prefix=$(FZ)/crashes/$$t/ \
-	        $(FZ)/corpus/$$t tests/fuzz/corpus/$$t > $(FZ)/smoke-$$t.log 2>&1 \
-	        || { tail -40 $(FZ)/smoke-$$t.log; exit 1; }; \
-	    grep -h 'DONE\|^stat::average_exec_per_sec' $(FZ)/smoke-$$t.log | tail -2; \
+	@$(SUBMAKE) -j2 $(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))
+
+fuzz-smoke-%: $(FZ)/fuzz_%
+	@mkdir -p $(FZ)/corpus/$* $(FZ)/crashes/$*
+	@find tests/fuzz/corpus/$* -type f | sort | \
+	    xargs ./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -artifact_prefix=$(FZ)/crashes/$*/ \
+	    > $(FZ)/smoke-replay-$*.log 2>&1 || { tail -40 $(FZ)/smoke-replay-$*.log; exit 1; }
+	@./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -max_total_time=10 -dict=tests/fuzz/$*.dict \
+	    -artifact_prefix=$(FZ)/crashes/$*/ \
+	    $(FZ)/corpus/$* tests/fuzz/corpus/$* > $(FZ)/smoke-$*.log 2>&1 \
+	    || { tail -40 $(FZ)/smoke-$*.log; exit 1; }
+	@echo "fuzz_$*: replayed $$(find tests/fuzz/corpus/$* -type f | wc -l) corpus inputs; 10 s:" \
+	    "$$(grep -h '^stat::number_of_executed_units' $(FZ)/smoke-$*.log | tail -1)"
+
+# Determinism across builds (docs/ARCHITECTURE.md section 7): the library and
+# host program built three ways, each in its own tree (only lib + host objects,
+# -j2), must give the default scenario the same final state hash with 0 and 2
+# workers. CI is cleared for these builds: a clang-only warning is not a
+# determinism failure (the release build carries -Werror).
+# gcc -O2 is the release build itself ($(B)/pcsim), so only two more are built.
+DET_BUILDS  := gcc-O0:gcc:-O0 clang-O2:clang:-O2
+DET_SECONDS ?= 60
+
+determinism: deps-test
+	@for d in $(DET_BUILDS); do \
+	    name=$${d%%:*}; rest=$${d#*:}; \
+	    echo "determinism: building $(B)/det-$$name ($${rest%%:*} $${rest#*:})"; \
+	    $(MAKE) -s --no-print-directory -j2 B=$(B)/det-$$name CC=$${rest%%:*} OPT=$${rest#*:} CI= \
+	        $(B)/det-$$name/pcsim || exit 1; \
 	done
+	@./tools/determinism.sh $(DET_SECONDS) gcc-O2=$(B)/pcsim \
+	    $(foreach d,$(DET_BUILDS),$(word 1,$(subst :, ,$(d)))=$(B)/det-$(word 1,$(subst :, ,$(d)))/pcsim)
 
 run: all
 	./$(B)/pcsim run
@@ -296,5 +326,12 @@ lint:
 
 clean:
 	rm -rf $(B)
+
+# The version, for scripts and tests (tests/cli_test.sh compares pcsim info and
+# the SONAME with it). A VERSION edit rebuilds version.o.
+print-version:
+	@echo $(VERSION)
+
+$(B)/obj/engine/version.o $(B)/asan/obj/engine/version.o $(B)/tsan/obj/engine/version.o: Makefile
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -6,7 +6,7 @@
  *        0 bytes allocated.
  *
  * The world holds only a power store and the fuel model (pcs_fuel_config_default), started
- * at its full-power steady state (pcs_fuel_solve_steady at 3411 MWt, refdata/pwr_plant.md).
+ * at its full-power steady state (pcs_fuel_solve_steady at 3411 MWt, tests/refdata/pwr_plant.md).
  * Each operation is one pcs_world_tick at dt = 0.05 s with the power swinging +-10 % over a
  * 20 s period, so temperatures, lagged conductivities and coolant properties change every
  * tick (the solver does the same work when steady; this keeps it honest). The tick includes
@@ -25,7 +25,7 @@
 #include "bench/bench.h"
 #include "pcsim/pcsim.h"
 
-#define FB_P_NOM_W 3.411e9 /* refdata/pwr_plant.md ([BEAVRS]; [W84]) */
+#define FB_P_NOM_W 3.411e9 /* tests/refdata/pwr_plant.md ([BEAVRS]; [W84]) */
 
 typedef struct fb_ctx {
     pcs_world *w;

@@ -54,7 +54,7 @@
 #define HB_PER_LOOP (HB_HOT + HB_SG + HB_XO + HB_COLD)
 #define HB_NODES (3u + HB_LOOPS * HB_PER_LOOP + 1u)
 #define HB_JUNCTIONS (HB_LOOPS * (HB_PER_LOOP + 1u) + 3u)
-#define HB_P_W 3.411e9 /* refdata/pwr_plant.md ([BEAVRS]; [W84]) */
+#define HB_P_W 3.411e9 /* tests/refdata/pwr_plant.md ([BEAVRS]; [W84]) */
 /* The reference network: pcs_hyd_pwr_network(HB_LOOPS, HB_SG). */
 #define HB_REF_NODES (3u + HB_LOOPS * (3u + HB_SG) + 1u)
 #define HB_REF_JUNCTIONS (HB_LOOPS * (HB_SG + 4u) + 3u)

@@ -17,11 +17,11 @@
  * Solver comparison (one operation = one whole case, from a cold start):
  *   case=step1c  Ganapol (2013) Table 1c: +1 $ step, THERMAL_I, n(t) at 0.1, 0.5, 1 and 10 s;
  *   case=ramp2b  Ganapol (2013) Table 2b: 0.1 $/s ramp, THERMAL_II, n(t) at 2, 4, .., 10, 11 s.
- * (B.D. Ganapol, Ann. Nucl. Energy 62 (2013); values from refdata/point_kinetics.csv, data sets
- * from refdata/README.md.) Time per simulated second = score / 10 s or / 11 s. Table 1c's
- * 100 s value (n = 2.6e89) is left out: the ODE solvers' relative error grows with every
- * e-folding while ours does not, and 100 s costs them 10x more time per case, too slow for
- * make bench-quick; leaving it out only flatters the ODE solvers.
+ * (B.D. Ganapol, Ann. Nucl. Energy 62 (2013); values from tests/refdata/point_kinetics.csv,
+ * data sets from tests/refdata/README.md.) Time per simulated second = score / 10 s or / 11 s.
+ * Table 1c's 100 s value (n = 2.6e89) is left out: the ODE solvers' relative error grows with
+ * every e-folding while ours does not, and 100 s costs them 10x more time per case, too slow
+ * for make bench-quick; leaving it out only flatters the ODE solvers.
  * kinetics.case_pcs steps at dt = 0.05 s exactly as the tests do; the ODE solvers integrate
  * the same equations with an analytic Jacobian and dense linear algebra (7 x 7), returning
  * at each table time. Their relative tolerance comes from a table (kb_rtol) tuned so that
@@ -55,7 +55,7 @@ static int kb_report(void)
     return e && *e && *e != '0';
 }
 
-/* THERMAL_I and THERMAL_II of refdata/README.md (Ganapol 2013). */
+/* THERMAL_I and THERMAL_II of tests/refdata/README.md (Ganapol 2013). */
 static void kb_thermal(pcs_kin_params *p, int which)
 {
     static const double lam[6] = {0.0127, 0.0317, 0.115, 0.311, 1.40, 3.87};

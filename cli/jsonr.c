@@ -307,7 +307,7 @@ static char *read_bounded(int fd, size_t size, size_t max_bytes, size_t *n_out)
     return buf;
 }
 
-/* Bounded read (DESIGN: trust nothing that is read): opened without
+/* Bounded read (trust nothing that is read: docs/ARCHITECTURE.md section 9): opened without
  * blocking (a FIFO with no writer would block in open) and without becoming
  * a controlling terminal, checked with fstat to be a regular file no larger
  * than max_bytes, and only then read; O_NONBLOCK is cleared for the read. */

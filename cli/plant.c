@@ -89,7 +89,8 @@ static const action_def actions[] = {
     {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W"},
     {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa"},
     {"trip_reset", PCS_CMD_TRIP_RESET, ARG_UNIT, "target uN"},
-    {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP, "target a trip function, e.g. u1.rps.high_flux"},
+    {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP,
+     "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all"},
     {"sensor_fail_low", PCS_CMD_SENSOR_FAIL_LOW, ARG_SENSOR, "target a sensor, e.g. u1.loop1.flow.B"},
     {"sensor_fail_high", PCS_CMD_SENSOR_FAIL_HIGH, ARG_SENSOR, "target a sensor"},
     {"sensor_stuck", PCS_CMD_SENSOR_STUCK, ARG_SENSOR, "target a sensor"},
@@ -168,6 +169,15 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
                      a->target, d->help);
             return -1;
         }
+        /* A missing value would read as 0, channel A: a bypass that takes a
+         * channel out of the trip logic must say which, or say -1 for all. */
+        if (d->kind == PCS_CMD_TRIP_BYPASS && !a->has_value) {
+            snprintf(err, err_len,
+                     "%s: $.script[%zu].value: trip_bypass of '%s' needs a value: a channel "
+                     "index (0 = channel A) or -1 to bypass the whole function",
+                     h->scn.source, index, a->target);
+            return -1;
+        }
         return 0;
     }
     if (parse_target(a->target, &unit, &element) != 0 ||
@@ -216,6 +226,38 @@ static const char *function_name(const host *h, uint32_t id)
 static const char *alarm_name(const host *h, uint32_t id)
 {
     return pcs_alarm_name(pcs_plant_alarms(h->plant), id);
+}
+
+/* PCS_EV_FUEL_RANGE's values (fuel.h) mean different things per flag: a
+ * temperature and its limit, a count of clamped coolant property
+ * evaluations, or a flow and its channel group. */
+static void fuel_range_text(const pcs_event *ev, char *out, size_t len)
+{
+    const double *v = ev->values;
+    unsigned u = ev->subject + 1;
+    switch ((uint32_t)v[0]) {
+    case PCS_FUEL_FLAG_FUEL_RANGE:
+        snprintf(out, len, "u%u fuel temperature %g K is above the UO2 conductivity range (%g K)",
+                 u, v[1], v[2]);
+        break;
+    case PCS_FUEL_FLAG_CLAD_RANGE:
+        snprintf(out, len,
+                 "u%u clad temperature %g K is above the Zircaloy conductivity range (%g K)", u,
+                 v[1], v[2]);
+        break;
+    case PCS_FUEL_FLAG_COOLANT_RANGE:
+        snprintf(out, len,
+                 "u%u coolant properties clamped to their range in %g evaluations (core outlet "
+                 "%g K)",
+                 u, v[2], v[1]);
+        break;
+    case PCS_FUEL_FLAG_REVERSE_FLOW:
+        snprintf(out, len, "u%u reverse flow %g kg/s in core channel group %g, used as 0", u, v[1],
+                 v[3]);
+        break;
+    default:
+        snprintf(out, len, "u%u fuel model range flag 0x%x: %g", u, (unsigned)v[0], v[1]);
+    }
 }
 
 int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t len)
@@ -272,9 +314,7 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
     case PCS_EV_SENSOR_MODE:
         return snprintf(out, len, "sensor %u failure mode %g -> %g", ev->subject, v[1], v[0]), 1;
     case PCS_EV_FUEL_RANGE:
-        return snprintf(out, len, "u%u fuel model range flag 0x%x: %g (limit %g)",
-                        ev->subject + 1, (unsigned)v[0], v[1], v[2]),
-               1;
+        return fuel_range_text(ev, out, len), 1;
     default:
         return 0;
     }

@@ -139,7 +139,7 @@ static int load_scenario(host *h)
         scenario_seconds_to_ticks(h->scn.world.dt_s, h->opt.seconds, 0, "--seconds",
                                   &h->scn.run_ticks, h->scn.warnings, sizeof h->scn.warnings))
         return host_fail(2, "--seconds %g: %s", h->opt.seconds, pcs_last_error());
-    /* Rounding warnings (DESIGN.md section 3) go to stderr, one per line. */
+    /* Rounding warnings (docs/ARCHITECTURE.md section 3) go to stderr, one per line. */
     for (const char *line = h->scn.warnings; *line;) {
         const char *end = strchr(line, '\n');
         int n = end ? (int)(end - line) : (int)strlen(line);

@@ -182,6 +182,7 @@ static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
     rc |= jr_num(c, a, "value", -1e12, 1e12, &out->value);
     if (rc)
         return -1;
+    out->has_value = json_object_get(a, "value") != NULL;
     if (strlen(cmd) >= sizeof out->command || strlen(target) >= sizeof out->target)
         return jr_fail(c, "command or target name longer than 31 characters");
     strcpy(out->command, cmd);
@@ -239,7 +240,7 @@ int scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks, c
     return 0;
 }
 
-/* Whole-tick conversion after all times are known (DESIGN.md section 3);
+/* Whole-tick conversion after all times are known (docs/ARCHITECTURE.md section 3);
  * rounding by more than 1 % is reported as a warning, not hidden. */
 static int to_ticks(jr_ctx *c, scenario *s)
 {

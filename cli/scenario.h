@@ -21,11 +21,12 @@
 
 /** One scripted command: at simulated time t_s, do `command` on `target`. */
 typedef struct scn_action {
-    double t_s;          /**< simulated time, s */
-    uint64_t tick;       /**< t_s rounded to whole ticks (total, not per unit) */
-    char command[32];    /**< command name, see cli/script.c */
-    char target[32];     /**< unit, pump, alarm or sensor name */
-    double value;        /**< command argument (SI) */
+    double t_s;       /**< simulated time, s */
+    uint64_t tick;    /**< t_s rounded to whole ticks (total, not per unit) */
+    char command[32]; /**< command name, see cli/script.c */
+    char target[32];  /**< unit, pump, alarm or sensor name */
+    double value;     /**< command argument (SI); 0 when absent */
+    int has_value;    /**< the action gave "value" (trip_bypass requires it) */
 } scn_action;
 
 typedef struct scenario {
@@ -88,7 +89,7 @@ int scenario_load_buffer(const char *name, const char *data, size_t len,
 
 /**
  * Convert @p seconds to whole ticks of @p dt_s by rounding the total
- * (DESIGN.md section 3). When rounding changes the value by more than 1 %,
+ * (docs/ARCHITECTURE.md section 3). When rounding changes the value by more than 1 %,
  * append a line "<where>: X s is N ticks of dt s (Y s, Z % off)" to @p warn
  * (at most @p warn_len bytes in all). @p min_ticks raises the result (and
  * warns). Returns -1 for a value the clock cannot represent.

@@ -1,6 +1,7 @@
 /**
  * @file clock.c
- * @brief Tick counter, time domains and the seconds-to-ticks rule (DESIGN.md section 3).
+ * @brief Tick counter, time domains and the seconds-to-ticks rule
+ *        (docs/ARCHITECTURE.md section 3).
  */
 #include "pcsim/clock.h"
 #include "pcsim/math.h"

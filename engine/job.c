@@ -1,6 +1,7 @@
 /**
  * @file job.c
- * @brief Slow jobs: join, merge in chunk order, copy inputs, submit (DESIGN.md section 5).
+ * @brief Slow jobs: join, merge in chunk order, copy inputs, submit
+ *        (docs/ARCHITECTURE.md section 5).
  *
  * Determinism argument: a run's inputs are copied on the world's thread at its
  * submit tick t and nothing but those inputs reaches run_chunk; its outputs

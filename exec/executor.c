@@ -8,7 +8,7 @@
  * finds nothing it drops the run from the queue, unless the run was
  * resubmitted meanwhile (its `gen` changed).
  *
- * Join or steal (DESIGN.md section 5): the joiner returns at once if the run
+ * Join or steal (docs/ARCHITECTURE.md section 5): the joiner returns at once if the run
  * is complete; otherwise it sleeps at most the world's join timeout, then
  * claims and runs every chunk no worker has started, then sleeps until the
  * chunks still running finish. Nothing is skipped, and which thread ran a

@@ -3,7 +3,7 @@
  * @brief Blocking wait on a 32-bit atomic word with a relative timeout (internal).
  *
  * The join's bounded wait needs a timeout but exec/ reads no clock
- * (DESIGN.md section 1). Linux FUTEX_WAIT takes a *relative* timeout that the
+ * (docs/ARCHITECTURE.md section 1). Linux FUTEX_WAIT takes a *relative* timeout that the
  * kernel measures, so no clock value ever enters pcsim. Our reading of the
  * rule: blocking with a timeout is not reading a clock; computing a deadline
  * from clock_gettime (as pthread_cond_timedwait would need) is.

@@ -2,7 +2,7 @@
  * @file pool.c
  * @brief Pool lifecycle: choose cores, start pinned workers, collect warnings, stop, report.
  *
- * The only place in pcsim that creates threads (DESIGN.md section 1).
+ * The only place in pcsim that creates threads (docs/ARCHITECTURE.md section 1).
  * Creation resolves the worker count (AUTO = max(1, min(2, ncpu - 2))), caps
  * it at the free cores so no two workers and not the host share a core, and
  * waits until every worker has started and tried to pin itself, so all

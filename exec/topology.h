@@ -3,7 +3,7 @@
  * @brief Machine topology with hwloc: usable PUs, the host's core, where workers go (internal).
  *
  * The only file pair that sees hwloc types; nothing of hwloc reaches
- * include/pcsim/ (DESIGN.md section 1).
+ * include/pcsim/ (docs/ARCHITECTURE.md section 1).
  */
 #ifndef PCS_EXEC_TOPOLOGY_H
 #define PCS_EXEC_TOPOLOGY_H

@@ -2,7 +2,7 @@
  * @file clock.h
  * @brief The profile module's time source (internal): CLOCK_MONOTONIC in nanoseconds.
  *
- * profile/ is the one library folder allowed to read a clock (DESIGN.md
+ * profile/ is the one library folder allowed to read a clock (docs/ARCHITECTURE.md
  * section 1). CLOCK_MONOTONIC never jumps backwards and is a vDSO call on
  * Linux (no system call).
  */

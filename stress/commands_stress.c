@@ -2,7 +2,7 @@
  * @file commands_stress.c
  * @brief Stress tests of the command queue through its public API (command.h, world.h).
  *
- * The claim (DESIGN.md section 4, command.h): with producers submitting from
+ * The claim (docs/ARCHITECTURE.md section 4, command.h): with producers submitting from
  * their own threads while another thread ticks the world,
  *  - every accepted command (PCS_OK) is applied exactly once;
  *  - a refused command (PCS_E_RATE) is never applied and consumes no sequence
@@ -38,7 +38,6 @@ enum {
     CQ_OK_FEW_REFUSED = 1,  /* 1..2 refused */
     CQ_OK_SOME_REFUSED = 2, /* 3..4 refused */
     CQ_OK_MANY_REFUSED = 3, /* 5..8 refused */
-    CQ_OK_SEQ_ACROSS_TICKS = 4,
     CQ_LOST = 10,
     CQ_DUPLICATE = 11,
     CQ_PHANTOM = 12,
@@ -48,6 +47,7 @@ enum {
     CQ_STATS = 16,
     CQ_STATUS = 17,
     CQ_STUCK = 18,
+    CQ_SEQ_ACROSS_TICKS = 19, /* the shared ring's seq applied out of order across ticks */
 };
 
 typedef struct cq_applied {
@@ -210,7 +210,8 @@ static int before(const cq_applied *a, const cq_applied *b)
 
 /* Sequence numbers: per SPSC source 0,1,2..; on the MPSC ring all distinct,
  * 0..n-1 in total and increasing per producer. Sets *across when the shared
- * ring's commands were applied out of global seq order across ticks. */
+ * ring's commands were applied out of global seq order across ticks, which
+ * the drain's stamping at dequeue rules out (FORBIDDEN). */
 static int check_seq(const cq_state *s, uint32_t n_accepted, int *across)
 {
     uint64_t next[CQ_PRODUCERS] = {0}, seen_mask = 0, last_any = 0;
@@ -277,7 +278,7 @@ static int cq_arbiter(void *p)
     if (bad >= 0)
         return bad;
     if (across)
-        return CQ_OK_SEQ_ACROSS_TICKS;
+        return CQ_SEQ_ACROSS_TICKS;
     return refused == 0   ? CQ_OK_NONE_REFUSED
            : refused <= 2 ? CQ_OK_FEW_REFUSED
            : refused <= 4 ? CQ_OK_SOME_REFUSED
@@ -291,13 +292,13 @@ static const pcs_stress_outcome cq_outcomes[] = {
      "ring full: PCS_E_RATE; refused never applied, accepted applied once, in order"},
     {CQ_OK_SOME_REFUSED, PCS_STRESS_INTERESTING, "refused=3..4", "as above"},
     {CQ_OK_MANY_REFUSED, PCS_STRESS_INTERESTING, "refused=5..8", "as above"},
-    {CQ_OK_SEQ_ACROSS_TICKS, PCS_STRESS_INTERESTING, "shared seq out of order across ticks",
-     "MPSC seq is taken before the ring slot; per-producer order still kept"},
     {CQ_LOST, PCS_STRESS_FORBIDDEN, "lost", "an accepted command was never applied"},
     {CQ_DUPLICATE, PCS_STRESS_FORBIDDEN, "duplicate", "a command was applied twice"},
     {CQ_PHANTOM, PCS_STRESS_FORBIDDEN, "phantom", "a refused command was applied"},
     {CQ_ORDER, PCS_STRESS_FORBIDDEN, "reordered", "a producer's commands applied out of order"},
     {CQ_SEQ, PCS_STRESS_FORBIDDEN, "bad seq", "sequence numbers skipped, repeated or reordered"},
+    {CQ_SEQ_ACROSS_TICKS, PCS_STRESS_FORBIDDEN, "shared seq out of order across ticks",
+     "MPSC seq stamped at dequeue: apply order is seq order (fixed in e33ee13)"},
     {CQ_UNSORTED, PCS_STRESS_FORBIDDEN, "unsorted tick", "one tick's batch not in (class,id,seq)"},
     {CQ_STATS, PCS_STRESS_FORBIDDEN, "stats", "counters or journal disagree with producers"},
     {CQ_STATUS, PCS_STRESS_FORBIDDEN, "status", "a call returned neither PCS_OK nor PCS_E_RATE"},

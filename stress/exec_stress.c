@@ -2,7 +2,7 @@
  * @file exec_stress.c
  * @brief Stress tests of the worker pool: exactly-once chunks, whole outputs at join, shutdown.
  *
- * The claims (DESIGN.md section 5, exec/slot.h):
+ * The claims (docs/ARCHITECTURE.md section 5, exec/slot.h):
  *  - exec.claim_once: a "worker" and a stealing "joiner" race to claim the
  *    chunks of one run; every chunk runs exactly once, whoever claims it,
  *    and once the joiner's wait returns every output is completely written.

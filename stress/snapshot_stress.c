@@ -2,7 +2,7 @@
  * @file snapshot_stress.c
  * @brief Stress tests of the snapshot pool and the event log through the public API.
  *
- * Torn-read claim (DESIGN.md section 6, snapshot.h): while one thread ticks a
+ * Torn-read claim (docs/ARCHITECTURE.md section 6, snapshot.h): while one thread ticks a
  * world as fast as it can, every successful pcs_snapshot_read on another
  * thread returns a set of channels that were all published on one tick, and
  * one reader's ticks never go backwards.

@@ -50,6 +50,10 @@ expect v0-with-v1-section 2 "$D/v0_with_v1_section.json: \$.world: schema-1 sect
 expect default-runs 0 "final state hash" run --quiet --seconds 2
 expect station-trips 0 "u2 REACTOR TRIP, first out: u2.rps.low_flow.2" run --seconds 130 --readers 2
 expect unknown-sensor 2 "\$.script[0].target: no sensor named 'u1.nis.power.Q'" run $D/unknown_sensor.json
+# trip_bypass without a value used to bypass channel A (value 0) silently.
+expect trip-bypass-needs-value 2 "$D/trip_bypass_no_value.json: \$.script[0].value: trip_bypass of 'u1.rps.high_flux' needs a value: a channel index (0 = channel A) or -1 to bypass the whole function" \
+    run $D/trip_bypass_no_value.json
+expect trip-bypass-channel-and-function 0 "ticks 40, simulated 2.0 s" run $D/trip_bypass_values.json --quiet --readers 0
 expect rounding-warns 0 "warning: $D/rounding.json: \$.run.seconds: 0.07 s is 1 tick of 0.05 s (0.05 s, 28.6 % off)" \
     run $D/rounding.json --quiet
 expect rounding-warns-timeline 0 "\$.run.timeline_every_s: 0.01 s is 1 tick of 0.05 s (0.05 s, 400 % off)" \
@@ -269,6 +273,20 @@ awk 'BEGIN { for (i = 0; i <= 262144; i++) print "#"; print "# end_tick 10 hash 
 expect replay-too-many-lines 2 "$tmp.many:262145: more than 262144 lines" \
     replay "$tmp.many" --scenario $D/v0_minimal.json --quiet
 rm -f "$tmp.many" "$tmp.nul"
+
+# Version: pcs_version() (first line of pcsim info) is the Makefile's VERSION,
+# and a shared library beside the binary has SONAME libpcsim.so.MAJOR of it.
+ver=$(MAKEFLAGS='' MAKELEVEL='' make -s --no-print-directory print-version)
+check_eq() { # name, want, got
+    if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL $1: got '$3', want '$2'"; fi
+}
+check_eq version-is-makefile-version "pcsim $ver" "$("$BIN" info 2>&1 | head -n 1)"
+lib=$(dirname "$BIN")/libpcsim.so
+if [ -e "$lib" ]; then
+    check_eq soname-is-version-major "libpcsim.so.${ver%%.*}" \
+        "$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

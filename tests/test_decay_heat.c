@@ -1,6 +1,6 @@
 /**
  * @file test_decay_heat.c
- * @brief Decay heat against the P_d/P_0 values of refdata decay_heat.md section 4.
+ * @brief Decay heat against the P_d/P_0 values of tests/refdata/decay_heat.md section 4.
  *
  * Section 4's values were computed by the refdata author from the ANS-5.1
  * coefficients of section 1 (ANSI/ANS-5.1-1979 Table 7; ANSI/ANS-5.1-2004

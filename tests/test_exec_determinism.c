@@ -2,7 +2,7 @@
  * @file test_exec_determinism.c
  * @brief Slow jobs give the same state for 0, 1, 2 and 4 workers, with and without steals.
  *
- * Specification (DESIGN.md section 5, issue 5): a world with a slow job, run
+ * Specification (docs/ARCHITECTURE.md section 5, issue 5): a world with a slow job, run
  * 2400 ticks, has the same pcs_world_state_hash at every 100th tick whether
  * its chunks run inline (no executor) or on a pool of 0, 1, 2 or 4 workers,
  * and also when a chunk sleeps past the join timeout so the world thread
@@ -134,7 +134,7 @@ Test(exec_determinism, sleeping_changes_nothing_but_timing)
 
 /* One pool shared by three worlds ticked on three host threads (one with a
  * sleeping chunk and a 1 ms join timeout): each world matches its own
- * inline reference. Worlds share nothing but the pool (DESIGN.md section 2). */
+ * inline reference. Worlds share nothing but the pool (docs/ARCHITECTURE.md section 2). */
 #define DET_WORLDS 3
 
 typedef struct det_world_arg {

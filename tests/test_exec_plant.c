@@ -4,7 +4,7 @@
  *        workers, with two snapshot readers racing the world, gives the same
  *        state hash as the inline run at every 100th tick.
  *
- * Specification (DESIGN.md sections 5 and 6, issue 5): where a slow job's
+ * Specification (docs/ARCHITECTURE.md sections 5 and 6, issue 5): where a slow job's
  * chunks run (inline on the world thread, stolen at the join, or on any
  * number of pool workers) and how many threads read snapshots must not change
  * the world's state. The world is one instrumented Westinghouse 4-loop unit
@@ -184,7 +184,7 @@ Test(exec_plant, xenon_job_same_hash_for_0_1_2_4_workers_with_readers)
     static xp_result ref, got;
     xp_run(-1, &ref);
     /* The run changes state (the trip and scram), and the trip reached loop 2:
-     * its flow coasts far below the rated 4360 kg/s (refdata/pwr_plant.md) and
+     * its flow coasts far below the rated 4360 kg/s (tests/refdata/pwr_plant.md) and
      * the 2oo4 low-flow protection scrammed the unit. */
     cr_assert_neq(ref.hashes[0], ref.hashes[XP_SAMPLES - 1], "state never changed");
     cr_assert_neq(ref.hashes[2], ref.hashes[3], "the trip at tick 300 changed nothing");

@@ -4,7 +4,7 @@
  *
  * Synthetic machines (hwloc's synthetic descriptions) make the placement rule
  * checkable anywhere: workers go to usable cores other than the host's,
- * closest to it in the cache tree first (DESIGN.md section 5).
+ * closest to it in the cache tree first (docs/ARCHITECTURE.md section 5).
  */
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -74,12 +74,12 @@ static double rel_err(double got, double want)
     return fabs(got - want) / fabs(want);
 }
 
-/* Reference core power: 3411 MWt, refdata/pwr_plant.md ([BEAVRS]; [W84]; [TK]). */
+/* Reference core power: 3411 MWt, tests/refdata/pwr_plant.md ([BEAVRS]; [W84]; [TK]). */
 #define FR_FULL_POWER_W 3.411e9
 
 /* ------------------------------------------------------- material tables */
 
-/* Values from refdata/pwr_plant.md, "Values computed here from the
+/* Values from tests/refdata/pwr_plant.md, "Values computed here from the
  * formulas" (three decimals for UO2, two for Zircaloy). */
 Test(fuel_materials, correlations_match_refdata_table)
 {
@@ -255,7 +255,7 @@ Test(fuel_rod, steady_state_matches_hand_computation)
 }
 
 /* Full-power steady state of the reference core: the mixed outlet lands on
- * the W84 outlet 599.0 K (refdata/pwr_plant.md, Table 2-1) within 1 K,
+ * the W84 outlet 599.0 K (tests/refdata/pwr_plant.md, Table 2-1) within 1 K,
  * from the W84 inlet 565.1 K and the BEAVRS core flow, and the channels
  * publish the summary store. */
 Test(fuel_rod, reference_core_full_power_outlet_and_channels)

@@ -1,7 +1,7 @@
 /**
  * @file test_if97.c
  * @brief IAPWS-IF97 verification: every value of
- *        shared/refdata/if97_verification.csv that pcsim implements, transcribed
+ *        tests/refdata/if97_verification.csv that pcsim implements, transcribed
  *        here with its source table, plus the constants and bad-input checks.
  *
  * The rows are transcribed (not read at run time) so the test runs wherever the
@@ -61,7 +61,7 @@ typedef struct vrow {
     const char *source;
 } vrow;
 
-/* Transcribed from shared/refdata/if97_verification.csv; one row per value. */
+/* Transcribed from tests/refdata/if97_verification.csv; one row per value. */
 static const vrow if97_rows[] = {
     {K_R1, 300, 3, 0, 0, 0, Q_V, "0.100215168e-2", "IAPWS R7-97(2012) Table 5"},
     {K_R1, 300, 3, 0, 0, 0, Q_H, "0.115331273e3", "IAPWS R7-97(2012) Table 5"},

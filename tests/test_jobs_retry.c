@@ -2,7 +2,7 @@
  * @file test_jobs_retry.c
  * @brief A tick that failed in the slow-job phase and is run again: every run
  *        is still merged exactly once, at exactly submit + period, and a slow
- *        step is never skipped (DESIGN.md section 5).
+ *        step is never skipped (docs/ARCHITECTURE.md section 5).
  */
 #include <criterion/criterion.h>
 

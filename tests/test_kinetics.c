@@ -2,7 +2,7 @@
  * @file test_kinetics.c
  * @brief Point kinetics against published benchmark solutions, at the FAST step.
  *
- * Reference values are transcribed from /work/shared/refdata/point_kinetics.csv;
+ * Reference values are transcribed from tests/refdata/point_kinetics.csv;
  * each carries the table it comes from. All runs use dt = 0.05 s steps.
  * Ganapol = B.D. Ganapol, Ann. Nucl. Energy 62 (2013), benchmark tables 1-4.
  * Keepin = G.R. Keepin, Physics of Nuclear Kinetics (1965), Table 4-7 data.
@@ -186,7 +186,7 @@ Test(kinetics, ganapol_table3b_sine_peak)
 Test(kinetics, ganapol_table4_adiabatic_feedback)
 {
     /* Ganapol (2013) Tables 4a/4c, THERMAL_III, Lambda = 5e-5 s: rho = 1 $ - B W,
-     * W = int n dt, B = 2.5e-6. Table 4a values are truncated (refdata README):
+     * W = int n dt, B = 2.5e-6. Table 4a values are truncated (tests/refdata/README.md):
      * one unit in the last published digit is allowed, above the value. */
     static const struct {
         double t, n, unit;
@@ -279,7 +279,7 @@ Test(kinetics, keepin_steps_match_reference_solutions)
 
 Test(kinetics, stable_period_from_transient_matches_inhour)
 {
-    /* Keepin data, Lambda = 1e-4 s, rho = 0.002: refdata gives the inhour
+    /* Keepin data, Lambda = 1e-4 s, rho = 0.002: point_kinetics.csv gives the inhour
      * period 17.40360326199 s (computed), 17.404 s (arredondojullianjoseph
      * README, one unit in the last digit) and 17.40354567726 s for the
      * period measured from ln n between 100 and 200 s. */
@@ -321,7 +321,7 @@ static double kt_prompt_jump(const pcs_kin_params *p, double rho)
 
 Test(kinetics, prompt_jump_tends_to_beta_over_beta_minus_rho)
 {
-    /* Closed form (refdata: beta/(beta - rho) = 1.111111 for 0.1 $, 0.5 for -1 $)
+    /* Closed form (point_kinetics.csv: beta/(beta - rho) = 1.111111 for 0.1 $, 0.5 for -1 $)
      * holds as Lambda -> 0; the exact jump differs by a term proportional to
      * Lambda, so at Lambda = 1e-6 s it is within 1e-4 and the deviation
      * scales with Lambda (ratio 5 between 1e-4 and 2e-5 s). */

@@ -41,7 +41,7 @@ Test(plant, starts_and_stays_at_rated_conditions)
     pcs_plant *p;
     pcs_world *w = plant_world(&p);
     run(w, 2400); /* 120 s */
-    /* Rated values, refdata/pwr_plant.md [W84] Table 2-1: 3411 MWt, 17,440 kg/s,
+    /* Rated values, tests/refdata/pwr_plant.md [W84] Table 2-1: 3411 MWt, 17,440 kg/s,
      * core inlet 565.1 K, outlet 599.0 K. The plant is built at that steady state. */
     cr_assert_float_eq(ch(w, "u1.core.power"), 3.411e9, 3.411e9 * 1e-4);
     cr_assert_float_eq(ch(w, "u1.core.flow"), 17440.0, 17440.0 * 1e-4);
@@ -70,7 +70,7 @@ Test(plant, pump_trip_and_scram_bring_power_to_decay_heat)
     }
     /* 60 s after a scram from long full-power operation the fission-product
      * decay heat lies between 0.0310 (100 s) and 0.0475 (10 s) of nominal
-     * (refdata/decay_heat.md section 4, ANS-2004, T = inf); U-239/Np-239 add
+     * (tests/refdata/decay_heat.md section 4, ANS-2004, T = inf); U-239/Np-239 add
      * about 0.0026 and the delayed-neutron tail a little more. */
     double frac = ch(w, "u1.core.power") / 3.411e9;
     cr_assert(frac > 0.031 && frac < 0.055, "power fraction 60 s after scram %g", frac);

@@ -13,7 +13,7 @@ static pcs_rod_bank rt_bank(void)
     pcs_rod_bank b;
     memset(&b, 0, sizeof b);
     strcpy(b.name, "D");
-    b.worth = 0.00788; /* BEAVRS cycle 1 bank D, 788 pcm (refdata pwr_plant.md) */
+    b.worth = 0.00788; /* BEAVRS cycle 1 bank D, 788 pcm (tests/refdata/pwr_plant.md) */
     b.curve = PCS_ROD_CURVE_SIN2;
     b.speed_per_s = 0.01;
     b.initial_pos = 1.0;
@@ -73,7 +73,7 @@ Test(reactivity, drive_moves_at_speed_and_stops_on_command)
 Test(reactivity, gravity_drop_follows_free_fall_law)
 {
     /* Full-stroke drop time chosen so that 85 % of travel takes 2.7 s
-     * (refdata pwr_plant.md: [TS] LCO 3.1.3.3 and [SalemFSAR]). */
+     * (tests/refdata/pwr_plant.md: [TS] LCO 3.1.3.3 and [SalemFSAR]). */
     double t_drop = 2.7 / sqrt(0.85);
     cr_expect_leq(fabs(pcs_rod_drop(1.0, 2.7, t_drop) - 0.15), 1e-12);
     cr_expect_eq(pcs_rod_drop(1.0, 0.0, t_drop), 1.0);

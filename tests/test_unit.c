@@ -106,7 +106,7 @@ Test(unit, default_config_builds_a_steady_full_power_core)
     cr_assert_eq(pcs_unit_config_validate(&cfg), PCS_OK, "%s", pcs_last_error());
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&cfg, NULL, &u);
-    /* 3411 MWt (refdata pwr_plant.md). The ANS "infinite" 1e13 s history
+    /* 3411 MWt (tests/refdata/pwr_plant.md). The ANS "infinite" 1e13 s history
      * leaves the longest groups ~3e-5 of power short of saturation. */
     cr_expect_lt(fabs(ut_ch(w, "u1.core.power") / 3.411e9 - 1.0), 1e-4);
     cr_expect_lt(fabs(ut_ch(w, "u1.coolant.t_avg") - 582.05), 1.0, "(565.1 + 599.0)/2 K");

@@ -1,7 +1,7 @@
 /**
  * @file test_unit_determinism.c
  * @brief Same unit configuration and command script twice -> the same state
- *        hash after N ticks (DESIGN.md section 7); a changed input changes it.
+ *        hash after N ticks (docs/ARCHITECTURE.md section 7); a changed input changes it.
  */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /**
  * @file test_water_transport.c
  * @brief Viscosity (IAPWS R12-08) and thermal conductivity (IAPWS R15-11)
- *        against the check values of shared/refdata/if97_verification.csv.
+ *        against the check values of tests/refdata/if97_verification.csv.
  *
  * Tolerance: half a unit in the last printed digit (values kept as printed).
  * The four "industrial" conductivity rows include the critical enhancement

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Architecture check: enforces DESIGN.md section 1's dependency wall.
+# Architecture check: enforces docs/ARCHITECTURE.md section 1's dependency wall.
 # Usage: tools/archcheck.sh [ROOT]   (ROOT defaults to the repository root)
 # Prints "file:line: rule: detail" for each violation; exits 1 if any.
 #

@@ -3,7 +3,7 @@
  * @brief The simulation clock: a tick counter, a fixed FAST step and time domains.
  *
  * Time is a whole number of ticks; simulated seconds are tick * dt_s. There is
- * no wall clock. DESIGN.md section 3:
+ * no wall clock. docs/ARCHITECTURE.md section 3:
  *  - FAST runs every tick (dt_s, default 0.05 s);
  *  - SLOW runs every 20 ticks and advances k_slow physical seconds per
  *    simulated second (default 72);

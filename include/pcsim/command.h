@@ -16,7 +16,7 @@
  * for the next tick.
  * Every applied command is journaled with its effective tick; a command whose
  * kind has no handler, or whose handler refuses it, is rejected with a
- * PCS_EV_COMMAND_REJECTED event (DESIGN.md section 4).
+ * PCS_EV_COMMAND_REJECTED event (docs/ARCHITECTURE.md section 4).
  */
 #ifndef PCSIM_COMMAND_H
 #define PCSIM_COMMAND_H

@@ -18,7 +18,7 @@
  *  - writes all n entries of every output array, each finite and > 0;
  *  - an input outside its validity range is clamped to the range, evaluated
  *    there, and counted in *n_clamped (the caller flags the excursion and
- *    emits an event, DESIGN.md / issue 6: "a clamped, flagged value, never
+ *    emits an event, issue 6: "a clamped, flagged value, never
  *    NaN");
  *  - returns PCS_E_INVAL (with a message) only for a non-finite input or a
  *    broken context; the tick then stops with that error.
@@ -57,7 +57,7 @@ typedef pcs_status (*pcs_coolant_props_fn)(void *ctx, uint32_t n, const double *
  *
  * Defaults (pcs_coolant_linear_default): the secant through the values at
  * the full-power core inlet and outlet temperatures, 565.1 K and 599.0 K
- * ([W84] Table 2-1 in refdata/pwr_plant.md), at the RCS pressure 15.51 MPa
+ * ([W84] Table 2-1 in tests/refdata/pwr_plant.md), at the RCS pressure 15.51 MPa
  * ([BEAVRS]; [W84]), computed with IAPWS-IF97 (density, cp), the IAPWS 2008
  * viscosity and the IAPWS 2011 conductivity formulations (python3-iapws
  * 1.5.2, Debian). At the two ends:

@@ -10,12 +10,12 @@
  * where P_f is the fission power (W, Q MeV released per fission), alpha_i in
  * MeV/(fission s) and lambda_i in 1/s are the ANS-5.1 U-235 thermal-fission
  * coefficients: ANSI/ANS-5.1-1979 Table 7 or the ANSI/ANS-5.1-2004 U-235 set,
- * as transcribed in /work/shared/refdata/decay_heat.md section 1 (which lists
+ * as transcribed in tests/refdata/decay_heat.md section 1 (which lists
  * the independent public copies that agree on every digit). After operating
  * at constant P for T seconds and cooling for t, this gives the standard's
  *     P_d/P_0 = sum_i (alpha_i/lambda_i)/Q e^{-lambda_i t} (1 - e^{-lambda_i T}).
  *
- * Heavy elements (refdata decay_heat.md section 2, NRC fuel-performance code
+ * Heavy elements (tests/refdata/decay_heat.md section 2, NRC fuel-performance code
  * module `Decay`, ANS-5.1-2004): R U-239 atoms per fission (E_U = 0.474 MeV,
  * lambda_U = 4.91e-4 1/s) decaying to Np-239 (E_Np = 0.419 MeV,
  * lambda_Np = 3.41e-6 1/s). Their powers D_U = E_U lambda_U N_U and
@@ -49,7 +49,7 @@
 /** Index of the U-239 and Np-239 powers in the state. */
 #define PCS_DH_U239 PCS_DH_FP_GROUPS
 #define PCS_DH_NP239 (PCS_DH_FP_GROUPS + 1u)
-/** "Infinite" irradiation time of the ANS convention (refdata section 1), s. */
+/** "Infinite" irradiation time of the ANS convention (tests/refdata/decay_heat.md section 1), s. */
 #define PCS_DH_T_INFINITE_S 1e13
 
 /** Which ANS-5.1 coefficient set. */

@@ -4,7 +4,7 @@
  *
  * A pool owns N pthreads ("pcsim-w0", "pcsim-w1", ...), each pinned with hwloc
  * to its own core other than the host thread's, preferring cores that share
- * the host's last-level cache, then its package (DESIGN.md section 5). Any
+ * the host's last-level cache, then its package (docs/ARCHITECTURE.md section 5). Any
  * number of worlds, ticked on any threads, may share one pool: attach each
  * with pcs_exec_attach. Their slow-job chunks then run on the workers between
  * submit and merge; at the merge tick the world's thread waits at most the
@@ -25,7 +25,7 @@
  * (pcs_exec_warning) and passed to an optional callback. The library never
  * prints.
  *
- * Clocks: exec/ reads no clock (DESIGN.md section 1). The join's bounded wait
+ * Clocks: exec/ reads no clock (docs/ARCHITECTURE.md section 1). The join's bounded wait
  * is a futex wait with a relative timeout, measured by the kernel. Wait
  * durations in pcs_exec_stats are measured only if the host (profile/,
  * bench/) passes a clock function in the config; otherwise they stay 0.
@@ -103,7 +103,7 @@ PCS_API pcs_status pcs_exec_config_default(pcs_exec_config *cfg);
 
 /**
  * The default worker count for @p ncpu usable PUs: max(1, min(2, ncpu - 2))
- * (DESIGN.md section 5). Pure; thread-safe.
+ * (docs/ARCHITECTURE.md section 5). Pure; thread-safe.
  */
 PCS_API uint32_t pcs_exec_default_workers(uint32_t ncpu);
 

@@ -52,7 +52,7 @@
  *
  * Power: the core power P (W) is read each tick from a double store written
  * by the kinetics model (stage 3). The fuel receives fuel_heat_fraction of it
- * (0.974, [W84] Table 2-1 in refdata/pwr_plant.md), the coolant the rest
+ * (0.974, [W84] Table 2-1 in tests/refdata/pwr_plant.md), the coolant the rest
  * directly, with the same shape. Channel c gets the share
  * peaking[c] n_rods[c] / sum(peaking n_rods); axially, the chopped cosine
  * cos(pi (z - L/2) / L_e) integrated over each node (normalised to 1), or a
@@ -107,7 +107,7 @@ typedef enum pcs_axial_shape {
  * Fuel model configuration. Start from pcs_fuel_config_default(), which
  * gives the reference core (4 channel groups x 24 axial nodes x 10 fuel + 2
  * clad radial nodes) of a Westinghouse 4-loop PWR with the 17x17 OFA rod of
- * refdata/pwr_plant.md ("Fuel rod" table, [BEAVRS] and [W84] agreeing).
+ * tests/refdata/pwr_plant.md ("Fuel rod" table, [BEAVRS] and [W84] agreeing).
  */
 typedef struct pcs_fuel_config {
     /* mesh */

@@ -6,9 +6,9 @@
  * Every function is pure, thread-safe and total: it evaluates its formula at
  * any positive temperature (callers that need clamping to the validity range
  * do it themselves, using the PCS_*_T_MIN_K / PCS_*_T_MAX_K macros below).
- * Transcendentals go through pcs_math (DESIGN.md section 7).
+ * Transcendentals go through pcs_math (docs/ARCHITECTURE.md section 7).
  *
- * Sources (coefficients as collected in /work/shared/refdata/pwr_plant.md,
+ * Sources (coefficients as collected in tests/refdata/pwr_plant.md,
  * "Thermal conductivity correlations"):
  *  - J. K. Fink, "Thermophysical properties of uranium dioxide",
  *    J. Nucl. Mater. 279 (2000) 1-18: UO2 conductivity (95 % TD) and heat

@@ -3,7 +3,7 @@
  * @brief Primary-loop hydraulics: control volumes, flow paths, pumps, steam
  *        generator heat sink and pressurizer, solved semi-implicitly each tick.
  *
- * Model (single-phase liquid, DESIGN.md section 8):
+ * Model (single-phase liquid, docs/ARCHITECTURE.md section 8):
  *  - Node i (control volume): mass M_i, specific enthalpy h_i, pressure p_i,
  *    compliance C_i = dM/dp (kg/Pa): V/(rho a^2) for liquid (a: speed of
  *    sound), or a larger value for the pressurizer's steam bubble.

@@ -7,7 +7,7 @@
  *  merged in chunk order on the world's thread, (c) inputs are copied and the
  *  next run is submitted. So a run submitted at t is merged at exactly
  *  t + period, whatever the speed of the thread that ran it, and results are
- *  identical for 0, 1, ... N workers (DESIGN.md section 5).
+ *  identical for 0, 1, ... N workers (docs/ARCHITECTURE.md section 5).
  *
  * Who runs the chunks: without an executor every chunk runs inline on the
  * world's thread at the merge tick. With one (pcs_world_set_executor, e.g. the
@@ -79,7 +79,7 @@ PCS_API uint32_t pcs_job_count(const pcs_world *w);
 
 /*
  * ---- Executor seam -------------------------------------------------------
- * The engine creates no threads (DESIGN.md section 1). An executor (exec.h's
+ * The engine creates no threads (docs/ARCHITECTURE.md section 1). An executor (exec.h's
  * worker pool, or a host's own) plugs in through this table of functions.
  */
 

@@ -90,7 +90,7 @@ PCS_API pcs_status pcs_kin_params_validate(const pcs_kin_params *p);
  * Six-group U-235 thermal data of Keepin (1965) Table 4-7 (lambda = 0.0124,
  * 0.0305, 0.111, 0.301, 1.14, 3.01 1/s; beta_i = 0.000215, 0.001424,
  * 0.001274, 0.002568, 0.000748, 0.000273; sum 0.006502), as listed in
- * refdata point_kinetics.csv (dataset KEEPIN), with the given Lambda and S = 0.
+ * tests/refdata/point_kinetics.csv (dataset KEEPIN), with the given Lambda and S = 0.
  * @return PCS_E_INVAL for NULL or Lambda outside [1e-12, 1].
  */
 PCS_API pcs_status pcs_kin_params_keepin_u235(pcs_kin_params *p, double generation_time_s);

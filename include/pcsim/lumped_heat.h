@@ -18,7 +18,7 @@
  *
  * t_max = T_c + k_peak (T_f - T_c) estimates the hottest pellet centre.
  *
- * Defaults (pcs_lumped_heat_params_pwr) from /work/shared/refdata/pwr_plant.md:
+ * Defaults (pcs_lumped_heat_params_pwr) from tests/refdata/pwr_plant.md:
  * inlet 565.1 K, outlet 599.0 K, flow 17,440 kg/s, fuel fraction 0.974 ([W84]
  * Table 2-1); c_p = P/(W (T_out - T_in)) = 5769 J/(kg K) from that heat
  * balance; UO2 mass 92,600 kg (81,639 kg U [W84] x 270/238) at an assumed

@@ -2,7 +2,7 @@
  * @file math.h
  * @brief pcs_math: the one door through which simulation code reaches libm.
  *
- * Determinism (DESIGN.md section 7) needs every transcendental call to go
+ * Determinism (docs/ARCHITECTURE.md section 7) needs every transcendental call to go
  * through one place, so that a platform whose libm differs can be given a
  * correctly rounded or vendored implementation without touching any model.
  * Today each function forwards to the C library of the build machine, which is

@@ -49,7 +49,7 @@ typedef struct pcs_plant_unit_config {
 } pcs_plant_unit_config;
 
 /**
- * Defaults for a Westinghouse 4-loop unit (refdata/pwr_plant.md; see
+ * Defaults for a Westinghouse 4-loop unit (tests/refdata/pwr_plant.md; see
  * scenarios/README.md for the sources): pcs_unit_config_default,
  * pcs_fuel_config_default, 4 loops, and a pump rated at 4360 kg/s per loop
  * ([W84] Table 2-1 total flow / 4) with a rated head of 0.6 MPa, shutoff
@@ -83,7 +83,7 @@ PCS_API pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *un
  * logic, and operator alarms. Setpoints are fractions of the unit's rated
  * values or absolute pressures. Sources: low/high pressure trips 1865/2385
  * psig and the PORV setpoint 2335 psig ([HRTD] Table 3.2-2 via
- * refdata/pwr_plant.md). The flux (109 %), flux-rate (5 % in 2 s), low-flow
+ * tests/refdata/pwr_plant.md). The flux (109 %), flux-rate (5 % in 2 s), low-flow
  * (90 %) setpoints and the alarm thresholds are typical values with no
  * source in refdata: model assumptions.
  */

@@ -2,7 +2,7 @@
  * @file profile.h
  * @brief Profiling: per-stage timers and latency histograms, and a Chrome/Perfetto trace.
  *
- * The engine reads no clock (DESIGN.md section 1); this module does. It is off
+ * The engine reads no clock (docs/ARCHITECTURE.md section 1); this module does. It is off
  * by default: a world without an attached profile runs its stages with one
  * NULL-pointer test each (system.h stage observer), which the benchmark
  * tick.empty_world_profile_detached measures against tick.empty_world.

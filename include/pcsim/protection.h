@@ -29,7 +29,7 @@
  * unbypassed function of the unit is still tripped. The output is a u32
  * STATE element written at stage 10 (PROTECTION) of tick T; a unit model
  * reads it at stage 2 (ACTUATORS) of tick T + 1, so the one-tick delay of
- * DESIGN.md section 2 comes from the stage order, with no extra buffer.
+ * docs/ARCHITECTURE.md section 2 comes from the stage order, with no extra buffer.
  *
  * Unit trip inputs. A unit model that owns its trip input (unit.h: the u32
  * store "uN.core.trip", any non-zero bits = scram, protection owns bits

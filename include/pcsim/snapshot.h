@@ -6,7 +6,7 @@
  * of N seqlock-validated buffers at stage 12 of each tick, and appends the
  * tick's events to a fixed-size broadcast ring at stage 13. Any number of
  * reader threads take consistent copies or zero-copy views of the newest
- * buffer and poll the event ring with their own cursor (DESIGN.md section 6).
+ * buffer and poll the event ring with their own cursor (docs/ARCHITECTURE.md section 6).
  *
  * Guarantees:
  *  - The writer never waits for a reader, never takes a lock and never
@@ -114,8 +114,10 @@ PCS_API pcs_status pcs_channel_list(const pcs_snapshot_pool *pool, uint32_t firs
                                     pcs_channel_info *out, uint32_t max, uint32_t *count);
 
 /**
- * Resolve a channel name to its id through the pool (any thread; linear scan,
- * so resolve once and read by id). Same ids as pcs_channel_find.
+ * Resolve a channel name to its id through the pool (any thread). The name is
+ * looked up in the world's channel hash index (engine/channel.c: XXH3 of the
+ * name, open addressing), so a lookup costs one hash and a short probe, not a
+ * scan; still, resolve once and read by id. Same ids as pcs_channel_find.
  * @return PCS_E_INVAL for NULL arguments, PCS_E_NOTFOUND naming @p name.
  */
 PCS_API pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, uint32_t *id);

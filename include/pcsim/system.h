@@ -7,7 +7,7 @@
  * reads and writes. Within a stage, systems run in (priority, id) order; the
  * builder refuses two writers of one store, or a reader of a store another
  * system of the same stage writes, and names both, so data only moves forward
- * from stage to stage (DESIGN.md section 2).
+ * from stage to stage (docs/ARCHITECTURE.md section 2).
  *
  * Thread-safety: registration and store access belong to the world's thread.
  */

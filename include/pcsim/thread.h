@@ -2,7 +2,7 @@
  * @file thread.h
  * @brief Named host threads (readers, producers) started through exec/.
  *
- * DESIGN.md section 1: only exec/ creates threads. Hosts and the pcsim
+ * docs/ARCHITECTURE.md section 1: only exec/ creates threads. Hosts and the pcsim
  * program start their own helper threads (snapshot readers, command
  * producers) through this small wrapper so that rule holds everywhere and every
  * thread carries a name perf and gdb show.

@@ -157,9 +157,9 @@ typedef struct pcs_unit_config {
 
 /**
  * PWR-like defaults for a 3411 MWt Westinghouse 4-loop unit, values from
- * /work/shared/refdata/pwr_plant.md unless marked as assumptions:
+ * tests/refdata/pwr_plant.md unless marked as assumptions:
  *  - nominal power 3.411e9 W ([BEAVRS], [W84], [TK]);
- *  - kinetics: Keepin U-235 six groups (refdata point_kinetics.csv), Lambda =
+ *  - kinetics: Keepin U-235 six groups (tests/refdata/point_kinetics.csv), Lambda =
  *    2e-5 s ("typical LWR" value noted in pwr_plant.md; not authoritative),
  *    source 1e-6 1/s (assumption: shutdown level ~1e-10 of nominal);
  *  - banks: BEAVRS cycle 1 hot-zero-power measured worths D 788, C 1203,

@@ -6,7 +6,7 @@
  * stores, systems, command handlers, channels and jobs (the build phase) ->
  * pcs_world_tick repeatedly -> pcs_world_destroy. The first tick seals the
  * world: registrations after it fail with PCS_E_STATE, because every array is
- * allocated at build and a tick allocates nothing (DESIGN.md section 2).
+ * allocated at build and a tick allocates nothing (docs/ARCHITECTURE.md section 2).
  *
  * Thread-safety: a world belongs to the thread that ticks it (the host's).
  * Other threads may only submit commands (command.h) and read snapshots.
@@ -72,7 +72,7 @@ PCS_API pcs_status pcs_world_create(const pcs_world_config *cfg, pcs_world **out
 PCS_API void pcs_world_destroy(pcs_world *w);
 
 /**
- * Run one FAST tick: join/merge due slow jobs, then stages 1-13 (DESIGN.md
+ * Run one FAST tick: join/merge due slow jobs, then stages 1-13 (docs/ARCHITECTURE.md
  * section 2) in order. On success the clock advances by one tick.
  * If a system fails, the tick stops there, its status is returned with its
  * message, and the clock does not advance. Partial mutations made by stages
@@ -100,7 +100,7 @@ PCS_API int pcs_world_sealed(const pcs_world *w);
 
 /**
  * XXH3-64 over the clock's tick and every state store's bytes in store-id
- * order (DESIGN.md section 7). Scratch stores are excluded. 0 for NULL.
+ * order (docs/ARCHITECTURE.md section 7). Scratch stores are excluded. 0 for NULL.
  */
 PCS_API uint64_t pcs_world_state_hash(const pcs_world *w);
 

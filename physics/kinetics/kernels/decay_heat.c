@@ -14,7 +14,7 @@
 
 /* alpha_i (MeV/(fission s)) and lambda_i (1/s), U-235 thermal fission.
  * ANSI/ANS-5.1-1979 Table 7 and ANSI/ANS-5.1-2004, as transcribed in
- * /work/shared/refdata/decay_heat.md section 1 (lambda_18 of the 2004 set
+ * tests/refdata/decay_heat.md section 1 (lambda_18 of the 2004 set
  * from the NRC module, 3.2955E-09). */
 static const double dh_alpha_1979[PCS_DH_FP_GROUPS] = {
     6.5057E-01, 5.1264E-01, 2.4384E-01, 1.3850E-01, 5.5440E-02, 2.2225E-02, 3.3088E-03, 9.3015E-04,
@@ -37,7 +37,7 @@ static const double dh_lambda_2004[PCS_DH_FP_GROUPS] = {
     2.7163E-08, 3.2955E-09, 7.4225E-10, 2.4681E-10, 1.5596E-13, 2.2573E-14, 2.0503E-14,
 };
 
-/* Heavy-element chain, refdata decay_heat.md section 2 (NRC module `Decay`;
+/* Heavy-element chain, tests/refdata/decay_heat.md section 2 (NRC module `Decay`;
  * the same values in the ccclin Ruby code). */
 #define DH_E_U239_MEV 0.474
 #define DH_LAMBDA_U239 4.91e-4
@@ -111,7 +111,7 @@ void pcs_dh_operate(const pcs_dh_model *m, double p_fission_w, double t_op_s, do
 {
     for (uint32_t i = 0; i < PCS_DH_GROUPS; i++)
         d[i] = m->sat[i] * p_fission_w * -pcs_expm1(-m->lambda[i] * t_op_s);
-    /* Np-239 after T of operation (refdata decay_heat.md section 2, F_Np239 at t = 0). */
+    /* Np-239 after T of operation (tests/refdata/decay_heat.md section 2, F_Np239 at t = 0). */
     double lu = DH_LAMBDA_U239, ln = DH_LAMBDA_NP239;
     d[PCS_DH_NP239] =
         m->sat[PCS_DH_NP239] * p_fission_w *

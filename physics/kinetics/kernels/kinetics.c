@@ -142,7 +142,7 @@ pcs_status pcs_kin_params_validate(const pcs_kin_params *p)
 
 pcs_status pcs_kin_params_keepin_u235(pcs_kin_params *p, double generation_time_s)
 {
-    /* Keepin (1965) Table 4-7, U-235 thermal fission, via refdata point_kinetics.csv. */
+    /* Keepin (1965) Table 4-7, U-235 thermal fission, via tests/refdata/point_kinetics.csv. */
     static const double lambda[6] = {0.0124, 0.0305, 0.111, 0.301, 1.14, 3.01};
     static const double beta[6] = {0.000215, 0.001424, 0.001274, 0.002568, 0.000748, 0.000273};
     if (!p)

@@ -50,7 +50,7 @@ pcs_status pcs_unit_config_default(pcs_unit_config *cfg)
     pcs_kin_params_keepin_u235(&cfg->kinetics, 2e-5);
     cfg->kinetics.source_per_s = 1e-6;
     cfg->drho_substep = 1e-5;
-    /* BEAVRS cycle 1 HZP measured bank worths, pcm (refdata pwr_plant.md). */
+    /* BEAVRS cycle 1 HZP measured bank worths, pcm (tests/refdata/pwr_plant.md). */
     static const struct {
         const char *name;
         double pcm, pos;

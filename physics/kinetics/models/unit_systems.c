@@ -9,7 +9,7 @@
  * ramps the total reactivity linearly from the previous tick's value over the
  * step (pcs_kin_step); HEAT heats fuel and coolant with the tick's mean power.
  * The temperature feedback therefore lags by one tick (explicit coupling of
- * the stages, DESIGN.md section 2), which at 0.05 s is far shorter than the
+ * the stages, docs/ARCHITECTURE.md section 2), which at 0.05 s is far shorter than the
  * fuel time constant (~3 s).
  *
  * Each system rewrites only its own bits of uN.core.flags, and reports an

@@ -15,7 +15,7 @@
 
 void pcs_lumped_heat_params_pwr(pcs_lumped_heat_params *p, double p_nominal_w)
 {
-    /* refdata pwr_plant.md [W84] Table 2-1 and the derivations in lumped_heat.h. */
+    /* tests/refdata/pwr_plant.md [W84] Table 2-1 and the derivations in lumped_heat.h. */
     const double t_in = 565.1, t_out = 599.0, flow = 17440.0, frac = 0.974;
     p->fuel_heat_capacity_j_k = 92600.0 * 300.0;
     p->coolant_heat_capacity_j_k = 13700.0 * 5769.0;

@@ -3,7 +3,7 @@
  * @brief Fuel model configuration: reference-core defaults and validation.
  *
  * Every default names its source in include/pcsim/fuel.h; the geometry is
- * the 17x17 OFA rod of refdata/pwr_plant.md, where [BEAVRS] and [W84] agree.
+ * the 17x17 OFA rod of tests/refdata/pwr_plant.md, where [BEAVRS] and [W84] agree.
  */
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * Per loop: hot leg (tagged t_hot) -> n SG tube nodes -> crossover leg ->
  * pump -> cold leg (tagged t_cold) -> shared downcomer -> core -> upper
  * plenum -> hot legs. A pressurizer hangs on loop 1's hot leg by a surge line.
- * Pipe diameters, pressurizer volumes and flows from refdata/pwr_plant.md
+ * Pipe diameters, pressurizer volumes and flows from tests/refdata/pwr_plant.md
  * ([W84] Tables 1-1, 2-1, 3.5-1; [HRTD] Table 3.2-2). Lengths, plenum volumes
  * and the SG tube bundle (3388 tubes of 19.7 mm bore, 20 m) are model
  * assumptions of the right order, not sourced values. The core junction's

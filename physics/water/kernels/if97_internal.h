@@ -71,7 +71,7 @@ typedef struct if97_sums {
  * order: a single accumulator makes one long chain of dependent additions
  * (34 x 4 cycles of latency in region 1), and the compiler may not reassociate
  * it without -ffast-math. The lane order is part of the source, so results are
- * still bit-identical across builds (DESIGN.md section 7).
+ * still bit-identical across builds (docs/ARCHITECTURE.md section 7).
  */
 
 /** Weight of a term in a lane sum. */
