@@ -3,10 +3,14 @@
  * @brief `pcsim replay JOURNAL --scenario S`: re-run a journal's commands at
  *        their ticks and check the final state hash it recorded.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/host.h"
 
@@ -24,9 +28,9 @@ static int parse_line(host *h, const char *line, uint32_t lineno)
 {
     host_action *a = &h->actions[h->n_actions];
     memset(a, 0, sizeof *a);
-    int n = sscanf(line, "%" SCNu64 " %u %u %lf %lf %lf %lf", &a->tick, &a->cmd.kind,
-                   &a->cmd.target, &a->cmd.args[0], &a->cmd.args[1], &a->cmd.args[2],
-                   &a->cmd.args[3]);
+    int n =
+        sscanf(line, "%" SCNu64 " %u %u %lf %lf %lf %lf", &a->tick, &a->cmd.kind, &a->cmd.target,
+               &a->cmd.args[0], &a->cmd.args[1], &a->cmd.args[2], &a->cmd.args[3]);
     if (n != 7 || line[0] == '-')
         return host_fail(2, "%s:%u: expected 'tick kind target a0 a1 a2 a3'", h->opt.replay,
                          lineno);
@@ -49,8 +53,8 @@ static int parse_header(host *h, const char *line, uint32_t lineno)
     uint64_t start;
     if (sscanf(line, "# scenario %511[^\n]", scn) == 1 && !h->opt.scenario &&
         strcmp(scn, h->scn.source) != 0)
-        return host_fail(2, "%s:%u: recorded with scenario '%s'; pass --scenario %s",
-                         h->opt.replay, lineno, scn, scn);
+        return host_fail(2, "%s:%u: recorded with scenario '%s'; pass --scenario %s", h->opt.replay,
+                         lineno, scn, scn);
     if (sscanf(line, "# start_tick %" SCNu64, &start) == 1 && start != h->start_tick)
         return host_fail(2,
                          "%s:%u: the run started at tick %" PRIu64 " (resumed with --load); "
@@ -87,20 +91,57 @@ static int check_actions(host *h)
                              h->opt.replay, action_line[i], a->tick, end_tick);
         same = (i && a->tick == h->actions[i - 1].tick) ? same + 1 : 1;
         if (same > limit)
-            return host_fail(2, "%s:%u: more than %u commands at tick %" PRIu64
-                                " (commands_per_tick %u, script ring %u): not a journal of "
-                                "this scenario",
+            return host_fail(2,
+                             "%s:%u: more than %u commands at tick %" PRIu64
+                             " (commands_per_tick %u, script ring %u): not a journal of "
+                             "this scenario",
                              h->opt.replay, action_line[i], limit, a->tick,
                              h->scn.world.commands_per_tick, HOST_SCRIPT_RING);
     }
     return 0;
 }
 
+/* A journal is opened like a save (engine/safe_file.c): without blocking, and
+ * only if it is a regular file, so a FIFO with no writer is refused at once
+ * instead of blocking forever, and a directory is named as one. */
+static FILE *open_journal(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        host_fail(2, "replay: cannot open journal '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat s;
+    int stat_ok = fstat(fd, &s) == 0;
+    const char *kind = NULL;
+    if (stat_ok && S_ISDIR(s.st_mode))
+        kind = "a directory";
+    else if (stat_ok && S_ISFIFO(s.st_mode))
+        kind = "a FIFO";
+    else if (stat_ok && (S_ISCHR(s.st_mode) || S_ISBLK(s.st_mode)))
+        kind = "a device";
+    else if (stat_ok && !S_ISREG(s.st_mode))
+        kind = "a socket";
+    int flags = stat_ok && !kind ? fcntl(fd, F_GETFL) : -1;
+    FILE *f = NULL;
+    if (flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+        f = fdopen(fd, "r");
+    if (!f) {
+        int err = errno;
+        close(fd);
+        if (kind)
+            host_fail(2, "replay: journal '%s': is %s, not a regular file", path, kind);
+        else
+            host_fail(2, "replay: cannot read journal '%s': %s", path, strerror(err));
+    }
+    return f;
+}
+
 static int load_journal(host *h)
 {
-    FILE *f = fopen(h->opt.replay, "r");
+    FILE *f = open_journal(h->opt.replay);
     if (!f)
-        return host_fail(2, "replay: cannot open journal '%s'", h->opt.replay);
+        return 2;
     char line[512];
     uint32_t cap = 1024, lineno = 0;
     h->actions = calloc(cap, sizeof *h->actions);
@@ -160,9 +201,11 @@ static int after_build(host *h)
 
 int cmd_replay(int argc, char **argv)
 {
-    static const struct option longs[] = {{"scenario", 1, 0, 'F'}, {"load", 1, 0, 'L'},
-                                           {"quiet", 0, 0, 'q'},    {"help", 0, 0, 'h'},
-                                           {0, 0, 0, 0}};
+    static const struct option longs[] = {{"scenario", 1, 0, 'F'},
+                                          {"load", 1, 0, 'L'},
+                                          {"quiet", 0, 0, 'q'},
+                                          {"help", 0, 0, 'h'},
+                                          {0, 0, 0, 0}};
     static host h;
     memset(&h, 0, sizeof h);
     h.opt.workers = h.opt.readers = -1;
@@ -191,7 +234,8 @@ int cmd_replay(int argc, char **argv)
     if (rc)
         return rc;
     if (h.final_hash != want_hash)
-        return host_fail(1, "replay: final hash %016" PRIx64 " differs from the journal's %016" PRIx64,
+        return host_fail(1,
+                         "replay: final hash %016" PRIx64 " differs from the journal's %016" PRIx64,
                          h.final_hash, want_hash);
     printf("replay: final hash %016" PRIx64 " matches the journal\n", h.final_hash);
     return 0;
