@@ -71,34 +71,72 @@ static int pump_index(uint32_t unit, const char *element)
 
 typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP, ARG_SENSOR, ARG_ALARM, ARG_TRIP } target_form;
 
+/* The value's range is the one the command's handler accepts (unit_commands.c,
+ * hyd_build.c, alarm.c), so a script value the validator passes is never
+ * rejected at run time; lo_open marks an open lower end. Commands without a
+ * value keep the script's generic range (scenario.c). */
 typedef struct action_def {
     const char *name;
     uint32_t kind;
     target_form form;
     const char *help;
+    int has_range;
+    double lo, hi;
+    int lo_open;
+    const char *what; /* the value, for the message */
 } action_def;
 
+#define NO_RANGE 0, 0.0, 0.0, 0, NULL
+#define IF97_P_MIN_PA 611.212677 /* triple point: pcs_water_tsat's range */
+#define IF97_P_MAX_PA 22064000.0 /* critical point */
+
 static const action_def actions[] = {
-    {"rod_position", PCS_UNIT_CMD_ROD_POSITION, ARG_BANK, "target uN.BANK, value position [0, 1]"},
-    {"rod_speed", PCS_UNIT_CMD_ROD_SPEED, ARG_BANK, "target uN.BANK, value travel per s"},
-    {"scram", PCS_UNIT_CMD_SCRAM, ARG_UNIT, "target uN"},
-    {"reset", PCS_UNIT_CMD_RESET, ARG_UNIT, "target uN"},
-    {"boron", PCS_UNIT_CMD_BORON, ARG_UNIT, "target uN, value ppm"},
-    {"pump_trip", PCS_CMD_PUMP_TRIP, ARG_PUMP, "target uN.pumpK"},
-    {"pump_start", PCS_CMD_PUMP_START, ARG_PUMP, "target uN.pumpK, value speed fraction"},
-    {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W"},
-    {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa"},
-    {"trip_reset", PCS_CMD_TRIP_RESET, ARG_UNIT, "target uN"},
+    {"rod_position", PCS_UNIT_CMD_ROD_POSITION, ARG_BANK, "target uN.BANK, value position [0, 1]",
+     1, 0.0, 1.0, 0, "position"},
+    {"rod_speed", PCS_UNIT_CMD_ROD_SPEED, ARG_BANK, "target uN.BANK, value travel per s (0, 1]", 1,
+     0.0, 1.0, 1, "travel per s"},
+    {"scram", PCS_UNIT_CMD_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
+    {"reset", PCS_UNIT_CMD_RESET, ARG_UNIT, "target uN", NO_RANGE},
+    {"boron", PCS_UNIT_CMD_BORON, ARG_UNIT, "target uN, value ppm [0, 10000]", 1, 0.0, 10000.0, 0,
+     "ppm"},
+    {"pump_trip", PCS_CMD_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
+    {"pump_start", PCS_CMD_PUMP_START, ARG_PUMP,
+     "target uN.pumpK, value speed fraction up to 1.5 (0 or less: rated)", 1, -1e12, 1.5, 0,
+     "speed fraction"},
+    {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1, 0.0, 1e9, 0,
+     "W"},
+    {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa", 1,
+     IF97_P_MIN_PA, IF97_P_MAX_PA, 0, "secondary pressure Pa"},
+    {"trip_reset", PCS_CMD_TRIP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP,
-     "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all"},
-    {"sensor_fail_low", PCS_CMD_SENSOR_FAIL_LOW, ARG_SENSOR, "target a sensor, e.g. u1.loop1.flow.B"},
-    {"sensor_fail_high", PCS_CMD_SENSOR_FAIL_HIGH, ARG_SENSOR, "target a sensor"},
-    {"sensor_stuck", PCS_CMD_SENSOR_STUCK, ARG_SENSOR, "target a sensor"},
-    {"sensor_clear", PCS_CMD_SENSOR_CLEAR, ARG_SENSOR, "target a sensor"},
-    {"alarm_ack", PCS_CMD_ALARM_ACK, ARG_ALARM, "target an alarm, e.g. u2.alarm.flow_low.2"},
-    {"alarm_ack_all", PCS_CMD_ALARM_ACK_ALL, ARG_UNIT, "target uN (acknowledges every alarm)"},
-    {"alarm_shelve", PCS_CMD_ALARM_SHELVE, ARG_ALARM, "target an alarm, value shelf time s"},
+     "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all",
+     NO_RANGE},
+    {"sensor_fail_low", PCS_CMD_SENSOR_FAIL_LOW, ARG_SENSOR,
+     "target a sensor, e.g. u1.loop1.flow.B", NO_RANGE},
+    {"sensor_fail_high", PCS_CMD_SENSOR_FAIL_HIGH, ARG_SENSOR, "target a sensor", NO_RANGE},
+    {"sensor_stuck", PCS_CMD_SENSOR_STUCK, ARG_SENSOR, "target a sensor", NO_RANGE},
+    {"sensor_clear", PCS_CMD_SENSOR_CLEAR, ARG_SENSOR, "target a sensor", NO_RANGE},
+    {"alarm_ack", PCS_CMD_ALARM_ACK, ARG_ALARM, "target an alarm, e.g. u2.alarm.flow_low.2",
+     NO_RANGE},
+    {"alarm_ack_all", PCS_CMD_ALARM_ACK_ALL, ARG_UNIT, "target uN (acknowledges every alarm)",
+     NO_RANGE},
+    {"alarm_shelve", PCS_CMD_ALARM_SHELVE, ARG_ALARM, "target an alarm, value shelf time s", 1, 0.0,
+     PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s"},
 };
+
+/* "<file>: $.script[i].value: value V is outside [lo, hi] (command: what)". */
+static int check_value(const host *h, const action_def *d, double v, size_t index, char *err,
+                       size_t err_len)
+{
+    if (!d->has_range)
+        return 0;
+    int lo_ok = d->lo_open ? v > d->lo : v >= d->lo;
+    if (lo_ok && v <= d->hi)
+        return 0;
+    snprintf(err, err_len, "%s: $.script[%zu].value: value %g is outside %c%g, %g] (%s: %s)",
+             h->scn.source, index, v, d->lo_open ? '(' : '[', d->lo, d->hi, d->name, d->what);
+    return -1;
+}
 
 /* Sensor, alarm and trip-function targets are resolved by their channel names. */
 static int find_named(const host *h, target_form form, const char *name, uint32_t *id)
@@ -155,6 +193,8 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
                  index, a->command);
         return -1;
     }
+    if (check_value(h, d, a->value, index, err, err_len) != 0)
+        return -1;
     uint32_t unit;
     const char *element;
     char why[300];
@@ -163,9 +203,11 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
         out->kind = d->kind;
         out->args[0] = a->value;
         if (!h->plant || find_named(h, d->form, a->target, &out->target) != 0) {
-            snprintf(err, err_len, "%s: $.script[%zu].target: no %s named '%s' (%s)",
-                     h->scn.source, index,
-                     d->form == ARG_SENSOR ? "sensor" : d->form == ARG_ALARM ? "alarm" : "trip function",
+            snprintf(err, err_len, "%s: $.script[%zu].target: no %s named '%s' (%s)", h->scn.source,
+                     index,
+                     d->form == ARG_SENSOR  ? "sensor"
+                     : d->form == ARG_ALARM ? "alarm"
+                                            : "trip function",
                      a->target, d->help);
             return -1;
         }
@@ -182,8 +224,9 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
     }
     if (parse_target(a->target, &unit, &element) != 0 ||
         (d->form == ARG_UNIT && element[0] != '\0')) {
-        snprintf(err, err_len, "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units "
-                               "u1..u%u)",
+        snprintf(err, err_len,
+                 "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units "
+                 "u1..u%u)",
                  h->scn.source, index, a->target, d->name, d->help, n_units);
         return -1;
     }
@@ -196,8 +239,8 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
 
 void plant_timeline_channels(host *h)
 {
-    static const char *const per_unit[] = {"core.power", "core.t_inlet", "loop1.t_hot",
-                                           "rcs.pressure", "core.flow", "rods.pos"};
+    static const char *const per_unit[] = {"core.power",   "core.t_inlet", "loop1.t_hot",
+                                           "rcs.pressure", "core.flow",    "rods.pos"};
     h->n_timeline = 0;
     for (uint32_t u = 1; u <= n_units; u++)
         for (size_t k = 0; k < sizeof per_unit / sizeof per_unit[0]; k++) {
@@ -296,8 +339,9 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
                         ev->subject + 1, function_name(h, (uint32_t)v[0]), v[1], v[2]),
                1;
     case PCS_EV_TRIP_FUNCTION:
-        return snprintf(out, len, "trip function %s: %g channels tripped (setpoint %.5g, value "
-                                  "%.5g)",
+        return snprintf(out, len,
+                        "trip function %s: %g channels tripped (setpoint %.5g, value "
+                        "%.5g)",
                         function_name(h, ev->subject), v[1], v[2], v[3]),
                1;
     case PCS_EV_TRIP_RESET:

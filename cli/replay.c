@@ -3,10 +3,14 @@
  * @brief `pcsim replay JOURNAL --scenario S`: re-run a journal's commands at
  *        their ticks and check the final state hash it recorded.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/host.h"
 #include "cli/journal.h"
@@ -50,9 +54,11 @@ static int after_build(host *h)
 
 int cmd_replay(int argc, char **argv)
 {
-    static const struct option longs[] = {{"scenario", 1, 0, 'F'}, {"load", 1, 0, 'L'},
-                                           {"quiet", 0, 0, 'q'},    {"help", 0, 0, 'h'},
-                                           {0, 0, 0, 0}};
+    static const struct option longs[] = {{"scenario", 1, 0, 'F'},
+                                          {"load", 1, 0, 'L'},
+                                          {"quiet", 0, 0, 'q'},
+                                          {"help", 0, 0, 'h'},
+                                          {0, 0, 0, 0}};
     static host h;
     memset(&h, 0, sizeof h);
     h.opt.workers = h.opt.readers = -1;
@@ -81,7 +87,8 @@ int cmd_replay(int argc, char **argv)
     if (rc)
         return rc;
     if (h.final_hash != want_hash)
-        return host_fail(1, "replay: final hash %016" PRIx64 " differs from the journal's %016" PRIx64,
+        return host_fail(1,
+                         "replay: final hash %016" PRIx64 " differs from the journal's %016" PRIx64,
                          h.final_hash, want_hash);
     printf("replay: final hash %016" PRIx64 " matches the journal\n", h.final_hash);
     return 0;

@@ -58,6 +58,38 @@ static void dir_of(const char *path, char *dir, size_t n)
         snprintf(dir, n, "%.*s", (int)(slash - path), path);
 }
 
+static const char *kind_of(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* What is at the target is replaced by the rename: only a regular file (or a
+ * symlink, which the rename replaces, not follows) may be. A device, FIFO or
+ * socket there is the user's, and a rename as root would put a regular file
+ * in place of, say, /dev/null; a directory fails the rename only at the end,
+ * after all the work. lstat, not stat: a symlink is never followed. */
+static pcs_status check_target(const char *path)
+{
+    struct stat s;
+    if (lstat(path, &s) != 0 || S_ISREG(s.st_mode) || S_ISLNK(s.st_mode))
+        return PCS_OK; /* nothing there (or unreadable: create or rename says why) */
+    pcs_error_set(PCS_E_IO,
+                  "'%s' is %s, not a regular file; only a regular file at the path is "
+                  "replaced",
+                  path, kind_of(s.st_mode));
+    return PCS_E_IO;
+}
+
 /* O_EXCL creates the name or fails: an existing file or symlink is never opened. */
 static int create_tmp(pcs_atomic_file *a, size_t tmp_len)
 {
@@ -86,6 +118,11 @@ pcs_status pcs_atomic_file_create(const char *path, pcs_atomic_file **out)
     a->tmp = a->dir + n + 1;
     memcpy(a->path, path, n + 1);
     dir_of(path, a->dir, n + 1);
+    pcs_status target = check_target(a->path);
+    if (target != PCS_OK) {
+        free(a);
+        return target;
+    }
     int fd = create_tmp(a, tmp_len);
     if (fd < 0) {
         pcs_status st =
@@ -150,7 +187,9 @@ pcs_status pcs_atomic_file_commit(pcs_atomic_file *a)
     pcs_status st = PCS_OK;
     if (err)
         st = fail_io(err, "cannot write '%s' (temporary '%s')", a->path, a->tmp);
-    else if (rename(a->tmp, a->path) != 0)
+    else
+        st = check_target(a->path); /* something else may have taken the path since create */
+    if (st == PCS_OK && rename(a->tmp, a->path) != 0)
         st = fail_io(errno, "cannot rename '%s' to '%s'", a->tmp, a->path);
     if (st != PCS_OK)
         unlink(a->tmp); /* what was at the path stays */
@@ -158,21 +197,6 @@ pcs_status pcs_atomic_file_commit(pcs_atomic_file *a)
         st = sync_dir(a);
     free(a);
     return st;
-}
-
-static const char *kind_of(mode_t m)
-{
-    if (S_ISDIR(m))
-        return "a directory";
-    if (S_ISFIFO(m))
-        return "a FIFO";
-    if (S_ISCHR(m))
-        return "a character device";
-    if (S_ISBLK(m))
-        return "a block device";
-    if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
 }
 
 pcs_status pcs_open_regular(const char *path, const char *what, int *fd_out, uint64_t *size)

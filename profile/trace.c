@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pcsim/persist.h"
 #include "pcsim/profile.h"
 #include "pcsim/version.h"
 #include "profile/clock.h"
@@ -56,6 +57,7 @@ static struct {
     trace_span *spans; /* written at begin, before state becomes RECORDING */
     uint64_t cap;
     FILE *out;
+    pcs_atomic_file *file; /* out is its stream: renamed over the path at the end */
     uint64_t origin_ns;
 } g_trace;
 
@@ -149,17 +151,23 @@ pcs_status pcs_profile_trace_begin_n(const char *path, uint32_t max_spans)
     int idle = TRACE_IDLE;
     if (!atomic_compare_exchange_strong(&g_trace.state, &idle, TRACE_BUSY))
         return pcs_error_set(PCS_E_STATE, "pcs_profile_trace_begin: a trace session is running");
-    FILE *f = fopen(path, "w");
-    trace_span *spans = f ? malloc(sizeof *spans * max_spans) : NULL;
-    if (!f || !spans) {
-        if (f)
-            fclose(f);
+    /* Written like a save (pcs_atomic_file): a symlink at the path is
+     * replaced, never written through, and a FIFO or device is refused
+     * instead of blocking or being truncated. */
+    pcs_atomic_file *file = NULL;
+    if (pcs_atomic_file_create(path, &file) != PCS_OK) {
         atomic_store(&g_trace.state, TRACE_IDLE);
-        return f ? pcs_error_set(PCS_E_NOMEM, "pcs_profile_trace_begin: cannot allocate %u spans",
-                                 max_spans)
-                 : pcs_error_set(PCS_E_IO, "pcs_profile_trace_begin: cannot create '%s'", path);
+        return pcs_error_set(PCS_E_IO, "'%s': %s", path, pcs_last_error());
     }
-    g_trace.out = f;
+    trace_span *spans = malloc(sizeof *spans * max_spans);
+    if (!spans) {
+        pcs_atomic_file_discard(file);
+        atomic_store(&g_trace.state, TRACE_IDLE);
+        return pcs_error_set(PCS_E_NOMEM, "pcs_profile_trace_begin: cannot allocate %u spans",
+                             max_spans);
+    }
+    g_trace.file = file;
+    g_trace.out = pcs_atomic_file_stream(file);
     g_trace.spans = spans;
     g_trace.cap = max_spans;
     g_trace.origin_ns = pcs_profile_now_ns();
@@ -249,13 +257,18 @@ pcs_status pcs_profile_trace_end(void)
     uint64_t dropped = atomic_load_explicit(&g_trace.dropped, memory_order_relaxed);
     n = n < g_trace.cap ? n : g_trace.cap;
     int bad = write_trace(g_trace.out, n, dropped);
-    bad |= fclose(g_trace.out) != 0;
+    pcs_status st = PCS_OK;
+    if (bad) {
+        pcs_atomic_file_discard(g_trace.file);
+        st = pcs_error_set(PCS_E_IO, "pcs_profile_trace_end: writing the trace file failed");
+    } else {
+        st = pcs_atomic_file_commit(g_trace.file); /* its message names the path */
+    }
     free(g_trace.spans);
     g_trace.spans = NULL;
     g_trace.out = NULL;
+    g_trace.file = NULL;
     g_trace.cap = 0;
     atomic_store(&g_trace.state, TRACE_IDLE);
-    if (bad)
-        return pcs_error_set(PCS_E_IO, "pcs_profile_trace_end: writing the trace file failed");
-    return PCS_OK;
+    return st;
 }

@@ -288,5 +288,45 @@ if [ -e "$lib" ]; then
         "$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
 fi
 
+# ---- review (hostile-user pass over issue 12) ----
+# An output path that exists and is not a regular file (a FIFO here; as root a
+# device such as /dev/null) is refused before the run and left as it was: the
+# rename replaced it with a regular file (and exited 0).
+rv=$(mktemp -d "${TMPDIR:-/tmp}/pcsim-cli-review-XXXXXX")
+mkfifo "$rv/fifo"
+for opt in save journal csv; do
+    expect "review-$opt-over-fifo" 2 "--$opt '$rv/fifo': '$rv/fifo' is a FIFO, not a regular file" \
+        run --quiet --seconds 0.1 --readers 0 --$opt "$rv/fifo"
+    check "review-$opt-fifo-kept" [ -p "$rv/fifo" ]
+    [ -p "$rv/fifo" ] || { rm -f "$rv/fifo"; mkfifo "$rv/fifo"; }
+done
+mkdir "$rv/dir"
+expect review-save-over-directory-before-run 2 "--save '$rv/dir': '$rv/dir' is a directory, not a regular file" \
+    run --quiet --seconds 0.1 --readers 0 --save "$rv/dir"
+# A journal is opened like a save: a FIFO with no writer is refused at once
+# (it blocked forever), a directory is named as such.
+expect review-replay-fifo 2 "$rv/fifo: not a regular file (a FIFO)" replay "$rv/fifo"
+expect review-replay-directory 2 "$rv/dir: not a regular file (a directory)" replay "$rv/dir"
+# --trace never writes through a symlink (it truncated the target) and never
+# blocks on a FIFO.
+echo "keep me" > "$rv/victim"
+ln -s "$rv/victim" "$rv/trace.json"
+expect review-trace-beside-symlink 0 "final state hash" run --quiet --seconds 0.1 --readers 0 --trace "$rv/trace.json"
+check review-trace-symlink-target-untouched [ "$(cat "$rv/victim")" = "keep me" ]
+expect review-trace-fifo 2 "--trace: '$rv/fifo': '$rv/fifo' is a FIFO, not a regular file" \
+    run --quiet --seconds 0.1 --readers 0 --trace "$rv/fifo"
+rm -rf "$rv"
+# Script values outside what the command's handler accepts are refused at load
+# with the JSON path of the value and the range (they passed and the command was
+# silently rejected at run time, exit 0); sg_pressure named an internal function
+# and the target's path.
+expect review-sg-pressure-range 2 "$D/review_sg_pressure_range.json: \$.script[0].value: value 1e+12 is outside [611.213, 2.2064e+07] (sg_pressure: secondary pressure Pa)" \
+    run $D/review_sg_pressure_range.json --quiet --readers 0
+expect review-rod-position-range 2 "$D/review_rod_position_range.json: \$.script[0].value: value 2 is outside [0, 1] (rod_position: position)" \
+    run $D/review_rod_position_range.json --quiet --readers 0
+expect review-boron-range 2 "$D/review_boron_range.json: \$.script[0].value: value 20000 is outside [0, 10000] (boron: ppm)" \
+    run $D/review_boron_range.json --quiet --readers 0
+# ---- end of review
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -82,6 +82,12 @@
 
 /** Lowest temperature any configured or initial temperature may have, K. */
 #define PCS_FUEL_T_MIN_K 273.15
+/** Largest core or channel mass flow magnitude, kg/s: 5e4 times a 4-loop PWR's
+ *  core flow. The HEAT stage multiplies flows by heat capacities and by each
+ *  other; at 1e200 kg/s a crafted save's flow made those products overflow and
+ *  the rod temperatures NaN. Up to 1e9 every product stays below about 1e30.
+ *  The builder (core_mass_flow_kg_s) and the load check both hold to it. */
+#define PCS_FUEL_MDOT_MAX_KG_S 1e9
 
 /** UO2 conductivity correlation (fuel_materials.h). */
 typedef enum pcs_fuel_k_model {
@@ -156,7 +162,8 @@ typedef struct pcs_fuel_config {
     double t_inlet_k;           /**< core inlet temperature; default 565.1 ([W84]); >= 273.15 */
     double pressure_pa;         /**< default 15.51e6 ([BEAVRS]; [W84]); > 0 */
     double core_mass_flow_kg_s; /**< split over groups by rod count; default 17080
-                                     (core flow, [BEAVRS]); >= 0 */
+                                     (core flow, [BEAVRS]);
+                                     [0, PCS_FUEL_MDOT_MAX_KG_S] */
     double t_initial_k;         /**< initial temperature of every node; default 565.1;
                                      >= 273.15 */
     double nu_laminar;          /**< Nusselt floor; default 4.36 (Incropera Eq. 8.53); > 0 */

@@ -79,6 +79,9 @@ PCS_API pcs_status pcs_world_load(pcs_world *w, const char *path);
  * it over @p path (replacing a symlink there, never writing through it) and
  * fsyncs the directory; discard removes it. Until the commit, @p path keeps
  * what it had. A process killed before its commit can leave its temporary.
+ * Only nothing, a regular file or a symlink at @p path is replaced: a
+ * directory, FIFO, device or socket there is refused (PCS_E_IO naming the
+ * path and its kind) by create and again by commit.
  * Thread-safety: one thread per file; distinct files from any threads.
  */
 typedef struct pcs_atomic_file pcs_atomic_file;

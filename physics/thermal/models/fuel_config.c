@@ -155,6 +155,10 @@ static pcs_status check_coolant(const pcs_fuel_config *c)
         st = check_min("t_initial_k", c->t_initial_k, PCS_FUEL_T_MIN_K, 1, "K");
     if (st == PCS_OK)
         st = check_min("core_mass_flow_kg_s", c->core_mass_flow_kg_s, 0.0, 1, "kg/s");
+    if (st == PCS_OK && c->core_mass_flow_kg_s > PCS_FUEL_MDOT_MAX_KG_S)
+        st = pcs_error_set(PCS_E_INVAL,
+                           "fuel config: core_mass_flow_kg_s = %g kg/s is outside [0, %g]",
+                           c->core_mass_flow_kg_s, PCS_FUEL_MDOT_MAX_KG_S);
     if (st == PCS_OK && !c->props_fn) {
         st = pcs_coolant_linear_validate(&c->coolant_linear);
         if (st != PCS_OK)

@@ -14,8 +14,9 @@
  * [PCS_FUEL_T_MIN_K, 1e4] K: the builder's lower bound, and twice the largest
  * fuel temperature limit a unit admits (5000 K) above, far past UO2's melting
  * point (3120 K, where its correlations end); pressure positive and finite
- * (as the builder requires); channel flows and heat outputs finite (a negative
- * flow is legal: used as 0 and flagged); flags only PCS_FUEL_FLAG_* bits.
+ * (as the builder requires); channel flows within +-PCS_FUEL_MDOT_MAX_KG_S (a
+ * negative flow is legal: used as 0 and flagged; a larger one overflows the
+ * HEAT stage to NaN) and heat outputs finite; flags only PCS_FUEL_FLAG_* bits.
  */
 #include <float.h>
 #include <math.h> /* NAN, INFINITY only: all math goes through pcs_math */
@@ -328,8 +329,8 @@ static pcs_status fuel_load_check(const pcs_world *w, const pcs_load_view *v, vo
     if (st == PCS_OK)
         st = fuel_f64(w, v, f->store_t_inlet, 0, m->n_ch, "inlet temperature K", t_lo, t_hi, 0);
     if (st == PCS_OK)
-        st = fuel_f64(w, v, f->store_mass_flow, 0, m->n_ch, "channel flow kg/s", -DBL_MAX, DBL_MAX,
-                      0);
+        st = fuel_f64(w, v, f->store_mass_flow, 0, m->n_ch, "channel flow kg/s",
+                      -PCS_FUEL_MDOT_MAX_KG_S, PCS_FUEL_MDOT_MAX_KG_S, 0);
     if (st == PCS_OK)
         st =
             fuel_f64(w, v, f->store_pressure, 0, 1, "pressure Pa", 0.0, DBL_MAX, PCS_CHECK_LO_OPEN);
