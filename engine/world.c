@@ -47,9 +47,7 @@
  *
  * After each stage's systems, with cfg.check_finite on, the PCS_STORE_F64
  * stores the stage declares it writes are scanned for NaN/Inf
- * (engine/finite_check.c). With cfg.check_access on, every pcs_store_data
- * call made by a running system is checked against its declared reads and
- * writes (engine/system.c). The stage observer (profiles, probes) sees the
+ * (engine/finite_check.c). The stage observer (profiles, probes) sees the
  * begin and end of every stage that starts, including a failing one.
  *
  * Failed tick. The first step that fails stops the tick: its status and
@@ -277,28 +275,16 @@ static pcs_status tick_steps(pcs_world *w)
     return st;
 }
 
-static pcs_status seal_once(pcs_world *w)
-{
-    if (w->sealed)
-        return PCS_OK;
-    pcs_status st = pcs_systems_seal(w);
-    if (st == PCS_OK)
-        w->sealed = 1;
-    return st;
-}
-
 pcs_status pcs_world_tick(pcs_world *w)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_tick: world is NULL");
     if (w->clock.tick >= PCS_CLOCK_TICK_MAX)
         return pcs_clock_advance(&w->clock); /* reports the overflow, clock unchanged */
-    pcs_status st = seal_once(w);
-    if (st != PCS_OK)
-        return st;
+    w->sealed = 1; /* registrations end here; the run order is already built */
     uint64_t tick = w->clock.tick;
     PCS_PROBE_TICK_BEGIN(tick);
-    st = tick_steps(w);
+    pcs_status st = tick_steps(w);
     PCS_PROBE_TICK_END(tick, (int)st);
     return st;
 }

@@ -121,7 +121,6 @@ void pcs_events_end_tick(pcs_world *w);
 void pcs_events_deliver(pcs_world *w);
 
 /* engine/system.c */
-pcs_status pcs_systems_seal(pcs_world *w);
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
 
 /* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a

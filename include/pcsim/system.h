@@ -135,6 +135,62 @@ PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc
 /** Number of systems registered for @p stage. */
 PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
 
+/*
+ * ---- Schedule ------------------------------------------------------------
+ * What a world runs, for tools (`pcsim info --schedule`) and tests. Valid in
+ * the build phase (the order is kept current at every registration) and
+ * after. Strings and id arrays point into the world and live until it is
+ * destroyed. Store ids map to names with pcs_store_name.
+ */
+
+/** One system, as the tick runs it. */
+typedef struct pcs_schedule_system {
+    uint32_t id;            /**< registration id (pcs_system_register) */
+    pcs_stage stage;        /**< stage it runs in */
+    int32_t priority;       /**< order within the stage, then id */
+    const char *name;       /**< its unique name */
+    const uint32_t *reads;  /**< declared reads (store ids), n_reads long */
+    uint32_t n_reads;
+    const uint32_t *writes; /**< declared writes (store ids), n_writes long */
+    uint32_t n_writes;
+} pcs_schedule_system;
+
+/** Number of systems in every stage (the length of the run order). 0 for NULL. */
+PCS_API uint32_t pcs_schedule_system_count(const pcs_world *w);
+
+/**
+ * The system at position @p index of the run order: by stage, then priority,
+ * then registration id, exactly as pcs_world_tick runs them.
+ * @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (index >= the count).
+ */
+PCS_API pcs_status pcs_schedule_system_at(const pcs_world *w, uint32_t index,
+                                          pcs_schedule_system *out);
+
+/** One slow job. It merges before stage 1 of every tick where
+ *  tick % period_ticks == phase % period_ticks (pcs_clock_due). */
+typedef struct pcs_schedule_job {
+    uint32_t id;           /**< registration id; due jobs merge in id order */
+    const char *name;      /**< its name */
+    pcs_domain domain;     /**< PCS_DOMAIN_SLOW or PCS_DOMAIN_STORAGE */
+    uint32_t period_ticks; /**< pcs_clock_period(domain) */
+    uint32_t phase;        /**< tick offset within the period, as registered */
+    uint32_t n_chunks;     /**< chunks per run */
+} pcs_schedule_job;
+
+/** Number of registered jobs. 0 for NULL. */
+PCS_API uint32_t pcs_schedule_job_count(const pcs_world *w);
+
+/** Job @p index in registration (= merge) order.
+ *  @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (index >= the count). */
+PCS_API pcs_status pcs_schedule_job_at(const pcs_world *w, uint32_t index, pcs_schedule_job *out);
+
+/**
+ * What the engine itself does at @p stage, around that stage's systems, in
+ * one line ("drain the command rings ..." at commands, "close the event
+ * list ..." at events), or NULL when the stage is only its systems.
+ */
+PCS_API const char *pcs_stage_engine_step(pcs_stage stage);
+
 /**
  * Observer called around each stage (for the profile module: the engine
  * reads no clock itself). @p end is 0 before the stage and 1 after it.
