@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "engine/access_check.h"
 #include "engine/world_internal.h"
 
 static const char *const stage_names[PCS_STAGE_COUNT] = {
@@ -164,9 +165,14 @@ uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage)
 
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
 {
-    for (uint32_t k = w->stage_start[stage]; k < w->stage_start[stage + 1]; k++) {
-        const pcs_system_desc *d = &w->systems[w->stage_order[k]].desc;
-        pcs_status st = d->fn(w, d->ctx);
+    uint32_t first = w->stage_start[stage], end = w->stage_start[stage + 1];
+    if (first < end)
+        pcs_access_stage_begin(w);
+    for (uint32_t k = first; k < end; k++) {
+        const pcs_system_rec *r = &w->systems[w->stage_order[k]];
+        pcs_access_system_begin(w, r);
+        pcs_status st = r->desc.fn(w, r->desc.ctx);
+        st = pcs_access_system_end(w, stage, st);
         if (st != PCS_OK)
             return st;
     }

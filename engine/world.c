@@ -47,8 +47,12 @@
  *
  * After each stage's systems, with cfg.check_finite on, the PCS_STORE_F64
  * stores the stage declares it writes are scanned for NaN/Inf
- * (engine/finite_check.c). The stage observer (profiles, probes) sees the
- * begin and end of every stage that starts, including a failing one.
+ * (engine/finite_check.c). With cfg.check_access on, every pcs_store_data
+ * call made by a running system is checked against its declared reads and
+ * writes, and at level 2 every store is hashed around each system to catch
+ * undeclared writes (engine/access_check.c). The stage observer (profiles,
+ * probes) sees the begin and end of every stage that starts, including a
+ * failing one.
  *
  * Failed tick. The first step that fails stops the tick: its status and
  * message are returned, the later steps do not run, events are not
@@ -85,6 +89,7 @@ pcs_status pcs_world_config_default(pcs_world_config *cfg)
     cfg->slow_join_timeout_s = 0.005;
 #ifdef PCS_DEBUG
     cfg->check_finite = 1;
+    cfg->check_access = 1;
 #endif
     cfg->build_hash = 0; /* none: the host says what built the world, if it knows */
     return PCS_OK;
@@ -117,6 +122,7 @@ pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
         {"journal_capacity", cfg->journal_capacity, 1, 1u << 24},
         {"snapshot_buffers", cfg->snapshot_buffers, 3, 64},
         {"check_finite", cfg->check_finite, 0, 1},
+        {"check_access", cfg->check_access, 0, 2},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         st = check_u32(ranges[i].field, ranges[i].v, ranges[i].lo, ranges[i].hi);
@@ -143,7 +149,10 @@ static pcs_status world_alloc_tables(pcs_world *w)
     w->stage_order = pcs_mem_array(m, PCS_MAX_SYSTEMS, sizeof *w->stage_order);
     w->events = pcs_mem_array(m, w->cfg.event_capacity, sizeof *w->events);
     w->jobs = pcs_mem_array(m, PCS_MAX_JOBS, sizeof *w->jobs);
-    if (!w->stores || !w->systems || !w->stage_order || !w->events || !w->jobs)
+    if (w->cfg.check_access >= 2) /* hashes around each system (access_check.c) */
+        w->store_hash = pcs_mem_array(m, PCS_MAX_STORES, sizeof *w->store_hash);
+    if (!w->stores || !w->systems || !w->stage_order || !w->events || !w->jobs ||
+        (w->cfg.check_access >= 2 && !w->store_hash))
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory for world tables");
     return pcs_commands_create(w);
 }

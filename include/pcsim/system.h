@@ -82,7 +82,13 @@ typedef enum pcs_store_kind {
 PCS_API pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size,
                                       size_t count, pcs_store_kind kind, uint32_t *id);
 
-/** Base address of store @p id, or NULL (with PCS_E_NOTFOUND set) if it does not exist. */
+/**
+ * Base address of store @p id, or NULL (with PCS_E_NOTFOUND set) if it does
+ * not exist. With the world config's check_access on, a call made by a
+ * running system for a store outside its declared reads and writes also
+ * returns NULL, and the tick fails with PCS_E_STATE naming the system and the
+ * store (see "Declared access" below).
+ */
 PCS_API void *pcs_store_data(pcs_world *w, uint32_t id);
 
 /** Bytes in store @p id (elem_size * count), 0 if it does not exist. */
@@ -134,6 +140,27 @@ PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc
 
 /** Number of systems registered for @p stage. */
 PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
+
+/*
+ * ---- Declared access -----------------------------------------------------
+ * A system's reads and writes are the contract the stage conflict check
+ * relies on, so debug and test builds verify them (world config
+ * check_access, default on when built with PCS_DEBUG):
+ *  - level 1: pcs_store_data called while a system runs must name a store
+ *    the system declares reading or writing. Otherwise it returns NULL and,
+ *    whatever the system then returns, the tick fails with PCS_E_STATE and
+ *    "tick T stage S: system 'X' touched store 'Y' it does not declare (add it
+ *    to its reads or writes)".
+ *  - level 2 adds a write check: every store is hashed before each system
+ *    and after it; a store that changed but is not in the system's writes
+ *    fails the tick with PCS_E_STATE and "tick T stage S: system 'X' changed
+ *    store 'Y' it does not declare writing (add it to its writes)". This
+ *    also sees writes through pointers a model cached at build.
+ * Limits: a read through a pointer cached at build is not seen (only the
+ * pcs_store_data call is); a write to a store declared read-only through
+ * pcs_store_data is seen at level 2 only; command handlers, job callbacks
+ * and event callbacks declare nothing and are not checked.
+ */
 
 /*
  * ---- Schedule ------------------------------------------------------------
