@@ -6,9 +6,13 @@
  * an access a system does not declare is a data race the builder cannot see
  * and an order dependence the schedule does not show. Level 1 catches it at
  * the pcs_store_data call, which knows the store and (through w->running)
- * the system. Level 2 also hashes every store around each system, which sees
- * writes through pointers a model cached at build, at the cost of a pass over
- * all store bytes per system (debug and test worlds only).
+ * the system. The call still returns the store: models do not test that
+ * pointer for NULL (a valid id cannot fail), so NULL would crash the system
+ * before the tick could name the fault; the system finishes, and the tick
+ * fails right after it, before any later system sees its output. Level 2
+ * also hashes every store around each system, which sees writes through
+ * pointers a model cached at build, at the cost of a pass over all store
+ * bytes per system (debug and test worlds only).
  */
 #include <xxhash.h>
 
@@ -24,19 +28,14 @@ static int declares(const uint32_t *list, uint32_t n, uint32_t store)
     return 0;
 }
 
-int pcs_access_store_ok(pcs_world *w, uint32_t id)
+void pcs_access_note(pcs_world *w, uint32_t id)
 {
     const pcs_system_rec *r = w->running;
-    if (!r || !w->cfg.check_access)
-        return 1;
+    if (!r || !w->cfg.check_access || w->access_fault != NO_FAULT)
+        return;
     const pcs_system_desc *d = &r->desc;
-    if (declares(d->reads, d->n_reads, id) || declares(d->writes, d->n_writes, id))
-        return 1;
-    if (w->access_fault == NO_FAULT)
+    if (!declares(d->reads, d->n_reads, id) && !declares(d->writes, d->n_writes, id))
         w->access_fault = id;
-    pcs_error_set(PCS_E_STATE, "pcs_store_data: system '%s' does not declare store '%s'", d->name,
-                  w->stores[id].name);
-    return 0;
 }
 
 static uint64_t store_hash(const pcs_store_rec *s)
@@ -78,7 +77,7 @@ pcs_status pcs_access_system_end(pcs_world *w, pcs_stage stage, pcs_status st)
     if (!w->cfg.check_access)
         return st;
     unsigned long long tick = (unsigned long long)w->clock.tick;
-    if (w->access_fault != NO_FAULT) /* the cause, whatever the system made of the NULL */
+    if (w->access_fault != NO_FAULT) /* reported over the system's own status */
         return pcs_error_set(PCS_E_STATE,
                              "tick %llu stage %s: system '%s' touched store '%s' it does not "
                              "declare (add it to its reads or writes)",

@@ -127,9 +127,9 @@ void pcs_events_deliver(pcs_world *w);
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
 
 /* engine/access_check.c (store.c's hook; the rest is in access_check.h):
- * may the running system, if any, touch store @p id? Records the first
- * refusal for pcs_systems_run_stage to report. 1 = yes. */
-int pcs_access_store_ok(pcs_world *w, uint32_t id);
+ * with check_access on, record the first store the running system, if any,
+ * touches without declaring it, for pcs_systems_run_stage to report. */
+void pcs_access_note(pcs_world *w, uint32_t id);
 
 /* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
  * PCS_STORE_F64 store a system of @p stage declares it writes. */

@@ -85,9 +85,9 @@ PCS_API pcs_status pcs_store_register(pcs_world *w, const char *name, size_t ele
 /**
  * Base address of store @p id, or NULL (with PCS_E_NOTFOUND set) if it does
  * not exist. With the world config's check_access on, a call made by a
- * running system for a store outside its declared reads and writes also
- * returns NULL, and the tick fails with PCS_E_STATE naming the system and the
- * store (see "Declared access" below).
+ * running system for a store outside its declared reads and writes makes the
+ * tick fail with PCS_E_STATE, naming the system and the store, as soon as
+ * that system returns (see "Declared access" below).
  */
 PCS_API void *pcs_store_data(pcs_world *w, uint32_t id);
 
@@ -147,8 +147,10 @@ PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
  * relies on, so debug and test builds verify them (world config
  * check_access, default on when built with PCS_DEBUG):
  *  - level 1: pcs_store_data called while a system runs must name a store
- *    the system declares reading or writing. Otherwise it returns NULL and,
- *    whatever the system then returns, the tick fails with PCS_E_STATE and
+ *    the system declares reading or writing. Otherwise, when the system
+ *    returns (the call still returns the store, so a model that does not
+ *    test for NULL does not crash first), whatever it returns, the tick
+ *    fails with PCS_E_STATE and
  *    "tick T stage S: system 'X' touched store 'Y' it does not declare (add it
  *    to its reads or writes)".
  *  - level 2 adds a write check: every store is hashed before each system
