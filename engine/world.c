@@ -8,14 +8,15 @@
  * runs at each stage (pcs_schedule_* in system.h).
  *
  * Tick sequence
- *   0. merge_due_slow_jobs   every job due at this tick (pcs_clock_due of its
+ *   0. open_event_list       empty the tick's event list (engine/event.c):
+ *                            everything after this may emit events.
+ *      merge_due_slow_jobs   every job due at this tick (pcs_clock_due of its
  *                            domain and phase): join the run submitted one
  *                            period ago, merge its chunk outputs in chunk
  *                            order, copy fresh inputs, submit the next run
  *                            (engine/job.c). Slow results therefore land
  *                            before stage 1 and every stage of the tick sees
- *                            them. The tick's event list is opened first, so
- *                            merges may emit events.
+ *                            them.
  *   1. drain_commands        stage 1, commands: the engine drains the command
  *                            rings (at most commands_per_tick, sorted by
  *                            (class, id, sequence)) and calls each kind's
@@ -219,10 +220,15 @@ static void observe(pcs_world *w, pcs_stage stage, int end)
         w->stage_observer(w->stage_observer_ctx, stage, end, w->clock.tick);
 }
 
+/* Step 0: a fresh event list for this tick. */
+static void open_event_list(pcs_world *w)
+{
+    pcs_events_begin_tick(w);
+}
+
 /* Step 0: slow results land before stage 1 (see the tick sequence above). */
 static pcs_status merge_due_slow_jobs(pcs_world *w)
 {
-    pcs_events_begin_tick(w);
     return pcs_jobs_before_tick(w);
 }
 
@@ -272,6 +278,7 @@ static pcs_status close_and_deliver_events(pcs_world *w)
 /* The tick sequence of the file comment, one call per step. */
 static pcs_status tick_steps(pcs_world *w)
 {
+    open_event_list(w);
     pcs_status st = merge_due_slow_jobs(w);
     if (st == PCS_OK)
         st = drain_commands(w);
