@@ -1,23 +1,99 @@
 /**
  * @file info.c
- * @brief `pcsim info`: version, build, and the machine as the engine sees it.
+ * @brief `pcsim info`: version, build, and the machine as the engine sees it;
+ *        `pcsim info --schedule [SCENARIO]`: what a built station runs, stage
+ *        by stage (the library's pcs_schedule_* rows, formatted here).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/host.h"
+#include "pcsim/snapshot.h"
 
 #ifndef PCS_BUILD_FLAGS
 #define PCS_BUILD_FLAGS "unknown"
 #endif
 
-int cmd_info(int argc, char **argv)
+static const char *domain_name(pcs_domain d)
 {
-    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-        puts("usage: pcsim info\n  Prints version, compiler and flags, the CPU topology "
-             "and where workers would be pinned.");
-        return 0;
+    return d == PCS_DOMAIN_SLOW ? "slow" : d == PCS_DOMAIN_STORAGE ? "storage" : "fast";
+}
+
+static void print_stores(const pcs_world *w, const char *label, const uint32_t *ids, uint32_t n)
+{
+    printf("    %s", label);
+    if (n == 0)
+        fputs(" -", stdout);
+    for (uint32_t i = 0; i < n; i++)
+        printf("%s %s", i ? "," : "", pcs_store_name(w, ids[i]));
+    putchar('\n');
+}
+
+static void print_jobs(const pcs_world *w)
+{
+    uint32_t n = pcs_schedule_job_count(w);
+    printf("slow jobs: %u, merged before stage 1 in this order at each tick where "
+           "tick %% period = phase %% period\n",
+           n);
+    for (uint32_t i = 0; i < n; i++) {
+        pcs_schedule_job j;
+        if (pcs_schedule_job_at(w, i, &j) != PCS_OK)
+            continue;
+        printf("  job %s (id %u): domain %s, period %u ticks, phase %u, %u chunk%s\n", j.name, j.id,
+               domain_name(j.domain), j.period_ticks, j.phase, j.n_chunks,
+               j.n_chunks == 1 ? "" : "s");
     }
+}
+
+static void print_stages(const pcs_world *w)
+{
+    uint32_t n = pcs_schedule_system_count(w), k = 0;
+    for (int s = 0; s < PCS_STAGE_COUNT; s++) {
+        printf("stage %d %s: %u system%s\n", s + 1, pcs_stage_name((pcs_stage)s),
+               pcs_system_count(w, (pcs_stage)s),
+               pcs_system_count(w, (pcs_stage)s) == 1 ? "" : "s");
+        const char *engine = pcs_stage_engine_step((pcs_stage)s);
+        if (engine)
+            printf("  engine: %s\n", engine);
+        pcs_schedule_system y;
+        for (; k < n && pcs_schedule_system_at(w, k, &y) == PCS_OK && (int)y.stage == s; k++) {
+            printf("  system %s (id %u, priority %d)\n", y.name, y.id, (int)y.priority);
+            print_stores(w, "reads: ", y.reads, y.n_reads);
+            print_stores(w, "writes:", y.writes, y.n_writes);
+        }
+    }
+}
+
+/* Build the scenario's world as `pcsim run` does (plant, instruments, snapshot
+ * publishing), without workers or ticks, and print its schedule. */
+static int print_schedule(const char *file)
+{
+    static host h; /* as cmd_run's: large, and plant_build keeps pointers into it */
+    memset(&h, 0, sizeof h);
+    char err[1400];
+    int rc = 0;
+    if (scenario_load_ex(file, &(scenario_load_opts){0}, &h.scn, err, sizeof err) != 0)
+        rc = host_fail(2, "%s", err);
+    else if (pcs_world_create(&h.scn.world, &h.world) != PCS_OK)
+        rc = host_fail(2, "%s: world: %s", h.scn.source, pcs_last_error());
+    else if (plant_build(&h, err, sizeof err) != 0)
+        rc = host_fail(2, "%s", err);
+    else if (pcs_snapshot_attach(h.world, NULL, &h.pool) != PCS_OK)
+        rc = host_fail(1, "snapshot: %s", pcs_last_error());
+    if (!rc) {
+        printf("schedule of %s (%s): %u stores, %u systems, %u slow jobs\n", h.scn.name,
+               h.scn.source, pcs_store_count(h.world), pcs_schedule_system_count(h.world),
+               pcs_schedule_job_count(h.world));
+        print_jobs(h.world);
+        print_stages(h.world);
+    }
+    pcs_world_destroy(h.world);
+    scenario_free(&h.scn);
+    return rc;
+}
+
+static int print_info(void)
+{
     printf("pcsim %s\n", pcs_version());
     printf("compiler: %s\n", __VERSION__);
     printf("flags: %s\n", PCS_BUILD_FLAGS);
@@ -37,4 +113,32 @@ int cmd_info(int argc, char **argv)
             printf("warning: %s\n", pcs_exec_warning(pool, i));
     pcs_exec_destroy(pool);
     return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+        puts("usage: pcsim info\n"
+             "  Prints version, compiler and flags, the CPU topology and where workers would "
+             "be pinned.\n"
+             "usage: pcsim info --schedule [SCENARIO]\n"
+             "  Builds the scenario's station (default: the built-in pwr-station) without "
+             "running it\n"
+             "  and prints its schedule: the slow jobs, then each of the 13 stages with what "
+             "the engine\n"
+             "  does there and every system in run order with the stores it reads and "
+             "writes.");
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--schedule") == 0) {
+        if (argc > 3)
+            return host_fail(2,
+                             "info --schedule: expected at most one SCENARIO, got '%s' "
+                             "after '%s'",
+                             argv[3], argv[2]);
+        return print_schedule(argc > 2 ? argv[2] : NULL);
+    }
+    if (argc > 1)
+        return host_fail(2, "info: unknown option '%s' (expected --schedule or --help)", argv[1]);
+    return print_info();
 }

@@ -13,6 +13,7 @@ static void usage(FILE *f)
           "  run [SCENARIO]   run a scenario (default: the built-in 4-unit PWR station)\n"
           "  replay JOURNAL   re-run a journal and check its final state hash\n"
           "  info             version, build flags, topology and worker placement\n"
+          "  info --schedule [SCENARIO]  the station's stages, systems, stores and jobs\n"
           "  --version        print the version\n"
           "Each command takes --help.\n",
           f);

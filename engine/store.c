@@ -69,6 +69,7 @@ void *pcs_store_data(pcs_world *w, uint32_t id)
         pcs_error_set(PCS_E_NOTFOUND, "pcs_store_data: no store with id %u", id);
         return NULL;
     }
+    pcs_access_note(w, id); /* check_access: an undeclared access fails the tick */
     return w->stores[id].data;
 }
 

@@ -3,12 +3,14 @@
  * @brief The stage pipeline: system registration, conflict checks and the run order.
  *
  * Conflicts are checked at registration so the error names the two systems
- * while the caller still knows which one it just added. At the first tick the
- * systems are grouped by stage and sorted by (priority, id) once; the tick then
- * walks a flat array.
+ * while the caller still knows which one it just added. Each registration
+ * also inserts the system into the run order (by stage, then priority, then
+ * id), so the schedule can be listed before the first tick; the tick walks
+ * that flat array.
  */
 #include <string.h>
 
+#include "engine/access_check.h"
 #include "engine/world_internal.h"
 
 static const char *const stage_names[PCS_STAGE_COUNT] = {
@@ -98,6 +100,33 @@ static uint32_t *copy_ids(pcs_world *w, const uint32_t *ids, uint32_t n)
     return c;
 }
 
+static int runs_before(const pcs_system_rec *a, const pcs_system_rec *b)
+{
+    if (a->desc.stage != b->desc.stage)
+        return a->desc.stage < b->desc.stage;
+    if (a->desc.priority != b->desc.priority)
+        return a->desc.priority < b->desc.priority;
+    return a->id < b->id;
+}
+
+/* Insert system @p i (just registered) into stage_order and recount the
+ * stage starts: O(n) per registration, n <= PCS_MAX_SYSTEMS. */
+static void insert_in_run_order(pcs_world *w, uint32_t i)
+{
+    uint32_t j = i; /* stage_order[0..i-1] is sorted */
+    while (j > 0 && runs_before(&w->systems[i], &w->systems[w->stage_order[j - 1]])) {
+        w->stage_order[j] = w->stage_order[j - 1];
+        j--;
+    }
+    w->stage_order[j] = i;
+    uint32_t k = 0;
+    for (int s = 0; s <= PCS_STAGE_COUNT; s++) {
+        while (k < w->n_systems && (int)w->systems[w->stage_order[k]].desc.stage < s)
+            k++;
+        w->stage_start[s] = k;
+    }
+}
+
 pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id)
 {
     pcs_status st = pcs_world_check_build(w, "pcs_system_register");
@@ -118,6 +147,7 @@ pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32
     if (!r->desc.name || !r->desc.reads || !r->desc.writes)
         return pcs_error_set(PCS_E_NOMEM, "pcs_system_register: out of memory");
     r->id = w->n_systems++;
+    insert_in_run_order(w, r->id);
     if (id)
         *id = r->id;
     return PCS_OK;
@@ -133,40 +163,16 @@ uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage)
     return n;
 }
 
-static int runs_before(const pcs_system_rec *a, const pcs_system_rec *b)
-{
-    if (a->desc.stage != b->desc.stage)
-        return a->desc.stage < b->desc.stage;
-    if (a->desc.priority != b->desc.priority)
-        return a->desc.priority < b->desc.priority;
-    return a->id < b->id;
-}
-
-pcs_status pcs_systems_seal(pcs_world *w)
-{
-    /* Insertion sort of indices by (stage, priority, id): runs once, n is small. */
-    for (uint32_t i = 0; i < w->n_systems; i++) {
-        uint32_t j = i;
-        while (j > 0 && runs_before(&w->systems[i], &w->systems[w->stage_order[j - 1]])) {
-            w->stage_order[j] = w->stage_order[j - 1];
-            j--;
-        }
-        w->stage_order[j] = i;
-    }
-    uint32_t k = 0;
-    for (int s = 0; s <= PCS_STAGE_COUNT; s++) {
-        while (k < w->n_systems && (int)w->systems[w->stage_order[k]].desc.stage < s)
-            k++;
-        w->stage_start[s] = k;
-    }
-    return PCS_OK;
-}
-
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
 {
-    for (uint32_t k = w->stage_start[stage]; k < w->stage_start[stage + 1]; k++) {
-        const pcs_system_desc *d = &w->systems[w->stage_order[k]].desc;
-        pcs_status st = d->fn(w, d->ctx);
+    uint32_t first = w->stage_start[stage], end = w->stage_start[stage + 1];
+    if (first < end)
+        pcs_access_stage_begin(w);
+    for (uint32_t k = first; k < end; k++) {
+        const pcs_system_rec *r = &w->systems[w->stage_order[k]];
+        pcs_access_system_begin(w, r);
+        pcs_status st = r->desc.fn(w, r->desc.ctx);
+        st = pcs_access_system_end(w, stage, st);
         if (st != PCS_OK)
             return st;
     }

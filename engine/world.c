@@ -1,6 +1,68 @@
 /**
  * @file world.c
  * @brief World configuration, lifecycle and the fixed-step tick.
+ *
+ * The tick (pcs_world_tick below) is written out step by step; this comment
+ * is its map. The stage order is part of the determinism contract
+ * (DESIGN.md section 2); `pcsim info --schedule` lists what a built world
+ * runs at each stage (pcs_schedule_* in system.h).
+ *
+ * Tick sequence
+ *   0. open_event_list       empty the tick's event list (engine/event.c):
+ *                            everything after this may emit events.
+ *      merge_due_slow_jobs   every job due at this tick (pcs_clock_due of its
+ *                            domain and phase): join the run submitted one
+ *                            period ago, merge its chunk outputs in chunk
+ *                            order, copy fresh inputs, submit the next run
+ *                            (engine/job.c). Slow results therefore land
+ *                            before stage 1 and every stage of the tick sees
+ *                            them.
+ *   1. drain_commands        stage 1, commands: the engine drains the command
+ *                            rings (at most commands_per_tick, sorted by
+ *                            (class, id, sequence)) and calls each kind's
+ *                            handler; accepted commands are journaled, a
+ *                            refused one emits a command_rejected event
+ *                            (engine/command.c). Then the systems registered
+ *                            for stage 1 run.
+ *   2..12. run_model_stages  the systems registered for each stage, in
+ *                            (priority, id) order; the engine adds nothing:
+ *                             2 actuators   rod and valve travel; trips flagged
+ *                                           at stage 10 of the previous tick
+ *                             3 kinetics    point kinetics, feedback, decay heat
+ *                             4 heat        fuel-rod conduction, heat to coolant
+ *                             5 hydraulics  loop flows, pressures, pumps, SGs
+ *                             6 machines    pump and turbine shafts
+ *                             7 accidents   (reserved)
+ *                             8 acoustics   (reserved)
+ *                             9 sensors     measured values from stages 3-7
+ *                            10 protection  trip decisions (act at stage 2 of
+ *                                           the next tick: one-tick delay)
+ *                            11 alarms      alarm state machines
+ *                            12 publish     write a snapshot buffer
+ *  13. close_and_deliver_events  stage 13, events: the engine closes the
+ *                            event list (this tick's overflow event gets its
+ *                            final drop count; emits after this still count
+ *                            as drops), runs the stage-13 systems, then hands
+ *                            the list to the host's event callback.
+ *   then the clock advances by one tick.
+ *
+ * After each stage's systems, with cfg.check_finite on, the PCS_STORE_F64
+ * stores the stage declares it writes are scanned for NaN/Inf
+ * (engine/finite_check.c). With cfg.check_access on, every pcs_store_data
+ * call made by a running system is checked against its declared reads and
+ * writes, and at level 2 every store is hashed around each system to catch
+ * undeclared writes (engine/access_check.c). The stage observer (profiles,
+ * probes) sees the begin and end of every stage that starts, including a
+ * failing one.
+ *
+ * Failed tick. The first step that fails stops the tick: its status and
+ * message are returned, the later steps do not run, events are not
+ * delivered, and the clock does NOT advance, so the clock commits only after
+ * a successful tick. Nothing is rolled back: stores already written, commands
+ * already drained and applied, and slow-job runs already merged and
+ * resubmitted stay as they are. Calling pcs_world_tick again retries the
+ * same tick number; jobs submitted by the failed attempt are not submitted
+ * twice (job.c: submit_tick), the next command batch is drained.
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +90,7 @@ pcs_status pcs_world_config_default(pcs_world_config *cfg)
     cfg->slow_join_timeout_s = 0.005;
 #ifdef PCS_DEBUG
     cfg->check_finite = 1;
+    cfg->check_access = 1;
 #endif
     cfg->build_hash = 0; /* none: the host says what built the world, if it knows */
     return PCS_OK;
@@ -60,6 +123,7 @@ pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
         {"journal_capacity", cfg->journal_capacity, 1, 1u << 24},
         {"snapshot_buffers", cfg->snapshot_buffers, 3, 64},
         {"check_finite", cfg->check_finite, 0, 1},
+        {"check_access", cfg->check_access, 0, 2},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         st = check_u32(ranges[i].field, ranges[i].v, ranges[i].lo, ranges[i].hi);
@@ -86,7 +150,10 @@ static pcs_status world_alloc_tables(pcs_world *w)
     w->stage_order = pcs_mem_array(m, PCS_MAX_SYSTEMS, sizeof *w->stage_order);
     w->events = pcs_mem_array(m, w->cfg.event_capacity, sizeof *w->events);
     w->jobs = pcs_mem_array(m, PCS_MAX_JOBS, sizeof *w->jobs);
-    if (!w->stores || !w->systems || !w->stage_order || !w->events || !w->jobs)
+    if (w->cfg.check_access >= 2) /* hashes around each system (access_check.c) */
+        w->store_hash = pcs_mem_array(m, PCS_MAX_STORES, sizeof *w->store_hash);
+    if (!w->stores || !w->systems || !w->stage_order || !w->events || !w->jobs ||
+        (w->cfg.check_access >= 2 && !w->store_hash))
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory for world tables");
     return pcs_commands_create(w);
 }
@@ -153,36 +220,87 @@ static void observe(pcs_world *w, pcs_stage stage, int end)
         w->stage_observer(w->stage_observer_ctx, stage, end, w->clock.tick);
 }
 
+/* Step 0: a fresh event list for this tick. */
+static void open_event_list(pcs_world *w)
+{
+    pcs_events_begin_tick(w);
+}
+
+/* Step 0: slow results land before stage 1 (see the tick sequence above). */
+static pcs_status merge_due_slow_jobs(pcs_world *w)
+{
+    return pcs_jobs_before_tick(w);
+}
+
+/* Run one stage's systems between the observer's begin and end marks. */
+static pcs_status run_stage(pcs_world *w, pcs_stage stage)
+{
+    observe(w, stage, 0);
+    pcs_status st = pcs_systems_run_stage(w, stage);
+    observe(w, stage, 1);
+    return st;
+}
+
+/* Stage 1: the engine applies the drained commands, then stage-1 systems run. */
+static pcs_status drain_commands(pcs_world *w)
+{
+    observe(w, PCS_STAGE_COMMANDS, 0);
+    pcs_status st = pcs_commands_stage(w);
+    if (st == PCS_OK)
+        st = pcs_systems_run_stage(w, PCS_STAGE_COMMANDS);
+    observe(w, PCS_STAGE_COMMANDS, 1);
+    return st;
+}
+
+/* Stages 2..12: only registered systems; the engine does nothing of its own. */
+static pcs_status run_model_stages(pcs_world *w)
+{
+    for (int s = PCS_STAGE_ACTUATORS; s <= PCS_STAGE_PUBLISH; s++) {
+        pcs_status st = run_stage(w, (pcs_stage)s);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
+/* Stage 13: close the event list, run stage-13 systems, deliver the list. */
+static pcs_status close_and_deliver_events(pcs_world *w)
+{
+    observe(w, PCS_STAGE_EVENTS, 0);
+    pcs_events_end_tick(w);
+    pcs_status st = pcs_systems_run_stage(w, PCS_STAGE_EVENTS);
+    if (st == PCS_OK)
+        pcs_events_deliver(w);
+    observe(w, PCS_STAGE_EVENTS, 1);
+    return st;
+}
+
+/* The tick sequence of the file comment, one call per step. */
+static pcs_status tick_steps(pcs_world *w)
+{
+    open_event_list(w);
+    pcs_status st = merge_due_slow_jobs(w);
+    if (st == PCS_OK)
+        st = drain_commands(w);
+    if (st == PCS_OK)
+        st = run_model_stages(w);
+    if (st == PCS_OK)
+        st = close_and_deliver_events(w);
+    if (st == PCS_OK)
+        st = pcs_clock_advance(&w->clock); /* commits only after every step succeeded */
+    return st;
+}
+
 pcs_status pcs_world_tick(pcs_world *w)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_tick: world is NULL");
     if (w->clock.tick >= PCS_CLOCK_TICK_MAX)
         return pcs_clock_advance(&w->clock); /* reports the overflow, clock unchanged */
-    if (!w->sealed) {
-        pcs_status st = pcs_systems_seal(w);
-        if (st != PCS_OK)
-            return st;
-        w->sealed = 1;
-    }
+    w->sealed = 1; /* registrations end here; the run order is already built */
     uint64_t tick = w->clock.tick;
     PCS_PROBE_TICK_BEGIN(tick);
-    pcs_events_begin_tick(w);
-    pcs_status st = pcs_jobs_before_tick(w);
-    for (int s = 0; st == PCS_OK && s < PCS_STAGE_COUNT; s++) {
-        observe(w, (pcs_stage)s, 0);
-        if (s == PCS_STAGE_COMMANDS)
-            st = pcs_commands_stage(w);
-        if (s == PCS_STAGE_EVENTS)
-            pcs_events_end_tick(w);
-        if (st == PCS_OK)
-            st = pcs_systems_run_stage(w, (pcs_stage)s);
-        if (s == PCS_STAGE_EVENTS && st == PCS_OK)
-            pcs_events_deliver(w);
-        observe(w, (pcs_stage)s, 1);
-    }
-    if (st == PCS_OK)
-        st = pcs_clock_advance(&w->clock);
+    pcs_status st = tick_steps(w);
     PCS_PROBE_TICK_END(tick, (int)st);
     return st;
 }

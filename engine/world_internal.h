@@ -71,6 +71,9 @@ struct pcs_world {
     uint32_t n_systems;
     uint32_t *stage_order;               /* system indices grouped by stage, sorted */
     uint32_t stage_start[PCS_STAGE_COUNT + 1];
+    const pcs_system_rec *running; /* system whose fn is executing, else NULL */
+    uint32_t access_fault;          /* check_access: first undeclared store it touched */
+    uint64_t *store_hash;           /* check_access 2: each store's hash, PCS_MAX_STORES */
     pcs_stage_observer_fn stage_observer;
     void *stage_observer_ctx;
 
@@ -121,8 +124,12 @@ void pcs_events_end_tick(pcs_world *w);
 void pcs_events_deliver(pcs_world *w);
 
 /* engine/system.c */
-pcs_status pcs_systems_seal(pcs_world *w);
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
+
+/* engine/access_check.c (store.c's hook; the rest is in access_check.h):
+ * with check_access on, record the first store the running system, if any,
+ * touches without declaring it, for pcs_systems_run_stage to report. */
+void pcs_access_note(pcs_world *w, uint32_t id);
 
 /* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
  * PCS_STORE_F64 store a system of @p stage declares it writes. */

@@ -68,7 +68,13 @@ static pcs_world *build(model *m, uint64_t seed, size_t extra)
     for (int i = 0; i < 64; i++)
         x[i] = 0.1 + 0.01 * i;
     pcs_rng_seed(pcs_store_data(w, m->rng), seed, 0, 0);
-    pcs_system_desc d = {.name = "step", .stage = PCS_STAGE_HEAT, .fn = step, .ctx = m};
+    uint32_t writes[] = {m->x, m->rng}; /* step() touches both (check_access) */
+    pcs_system_desc d = {.name = "step",
+                         .stage = PCS_STAGE_HEAT,
+                         .fn = step,
+                         .ctx = m,
+                         .writes = writes,
+                         .n_writes = 2};
     cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
     pcs_job_desc j = {.name = "sum", .domain = PCS_DOMAIN_SLOW, .phase = 7, .n_chunks = 2,
                       .input_bytes = 64 * sizeof(double), .output_bytes = sizeof(double),

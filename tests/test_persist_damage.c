@@ -70,7 +70,13 @@ static pcs_world *pd_build_seeded(pd_model *m, uint64_t seed)
     cr_assert_eq(pcs_store_register(w, "x", 8, 17, PCS_STORE_STATE, &m->x), PCS_OK);
     cr_assert_eq(pcs_store_register(w, "tmp", 8, 4, PCS_STORE_SCRATCH, &scratch), PCS_OK);
     cr_assert_eq(pcs_store_register(w, "n", 4, 1, PCS_STORE_STATE, &m->n), PCS_OK);
-    pcs_system_desc d = {.name = "step", .stage = PCS_STAGE_HEAT, .fn = pd_step, .ctx = m};
+    uint32_t writes[] = {m->x, m->n}; /* pd_step() touches both (check_access) */
+    pcs_system_desc d = {.name = "step",
+                         .stage = PCS_STAGE_HEAT,
+                         .fn = pd_step,
+                         .ctx = m,
+                         .writes = writes,
+                         .n_writes = 2};
     cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
     pcs_job_desc j = {.name = "sum",
                       .domain = PCS_DOMAIN_SLOW,

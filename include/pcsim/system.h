@@ -82,7 +82,13 @@ typedef enum pcs_store_kind {
 PCS_API pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size,
                                       size_t count, pcs_store_kind kind, uint32_t *id);
 
-/** Base address of store @p id, or NULL (with PCS_E_NOTFOUND set) if it does not exist. */
+/**
+ * Base address of store @p id, or NULL (with PCS_E_NOTFOUND set) if it does
+ * not exist. With the world config's check_access on, a call made by a
+ * running system for a store outside its declared reads and writes makes the
+ * tick fail with PCS_E_STATE, naming the system and the store, as soon as
+ * that system returns (see "Declared access" below).
+ */
 PCS_API void *pcs_store_data(pcs_world *w, uint32_t id);
 
 /** Bytes in store @p id (elem_size * count), 0 if it does not exist. */
@@ -134,6 +140,85 @@ PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc
 
 /** Number of systems registered for @p stage. */
 PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
+
+/*
+ * ---- Declared access -----------------------------------------------------
+ * A system's reads and writes are the contract the stage conflict check
+ * relies on, so debug and test builds verify them (world config
+ * check_access, default on when built with PCS_DEBUG):
+ *  - level 1: pcs_store_data called while a system runs must name a store
+ *    the system declares reading or writing. Otherwise, when the system
+ *    returns (the call still returns the store, so a model that does not
+ *    test for NULL does not crash first), whatever it returns, the tick
+ *    fails with PCS_E_STATE and
+ *    "tick T stage S: system 'X' touched store 'Y' it does not declare (add it
+ *    to its reads or writes)".
+ *  - level 2 adds a write check: every store is hashed before each system
+ *    and after it; a store that changed but is not in the system's writes
+ *    fails the tick with PCS_E_STATE and "tick T stage S: system 'X' changed
+ *    store 'Y' it does not declare writing (add it to its writes)". This
+ *    also sees writes through pointers a model cached at build.
+ * Limits: a read through a pointer cached at build is not seen (only the
+ * pcs_store_data call is); a write to a store declared read-only through
+ * pcs_store_data is seen at level 2 only; command handlers, job callbacks
+ * and event callbacks declare nothing and are not checked.
+ */
+
+/*
+ * ---- Schedule ------------------------------------------------------------
+ * What a world runs, for tools (`pcsim info --schedule`) and tests. Valid in
+ * the build phase (the order is kept current at every registration) and
+ * after. Strings and id arrays point into the world and live until it is
+ * destroyed. Store ids map to names with pcs_store_name.
+ */
+
+/** One system, as the tick runs it. */
+typedef struct pcs_schedule_system {
+    uint32_t id;            /**< registration id (pcs_system_register) */
+    pcs_stage stage;        /**< stage it runs in */
+    int32_t priority;       /**< order within the stage, then id */
+    const char *name;       /**< its unique name */
+    const uint32_t *reads;  /**< declared reads (store ids), n_reads long */
+    uint32_t n_reads;
+    const uint32_t *writes; /**< declared writes (store ids), n_writes long */
+    uint32_t n_writes;
+} pcs_schedule_system;
+
+/** Number of systems in every stage (the length of the run order). 0 for NULL. */
+PCS_API uint32_t pcs_schedule_system_count(const pcs_world *w);
+
+/**
+ * The system at position @p index of the run order: by stage, then priority,
+ * then registration id, exactly as pcs_world_tick runs them.
+ * @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (index >= the count).
+ */
+PCS_API pcs_status pcs_schedule_system_at(const pcs_world *w, uint32_t index,
+                                          pcs_schedule_system *out);
+
+/** One slow job. It merges before stage 1 of every tick where
+ *  tick % period_ticks == phase % period_ticks (pcs_clock_due). */
+typedef struct pcs_schedule_job {
+    uint32_t id;           /**< registration id; due jobs merge in id order */
+    const char *name;      /**< its name */
+    pcs_domain domain;     /**< PCS_DOMAIN_SLOW or PCS_DOMAIN_STORAGE */
+    uint32_t period_ticks; /**< pcs_clock_period(domain) */
+    uint32_t phase;        /**< tick offset within the period, as registered */
+    uint32_t n_chunks;     /**< chunks per run */
+} pcs_schedule_job;
+
+/** Number of registered jobs. 0 for NULL. */
+PCS_API uint32_t pcs_schedule_job_count(const pcs_world *w);
+
+/** Job @p index in registration (= merge) order.
+ *  @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (index >= the count). */
+PCS_API pcs_status pcs_schedule_job_at(const pcs_world *w, uint32_t index, pcs_schedule_job *out);
+
+/**
+ * What the engine itself does at @p stage, around that stage's systems, in
+ * one line ("drain the command rings ..." at commands, "close the event
+ * list ..." at events), or NULL when the stage is only its systems.
+ */
+PCS_API const char *pcs_stage_engine_step(pcs_stage stage);
 
 /**
  * Observer called around each stage (for the profile module: the engine

@@ -44,6 +44,13 @@ typedef struct pcs_world_config {
      *  them (pcs_world_tick); 0 off, 1 on. Default: 1 when the library is
      *  built with PCS_DEBUG defined (the ASan build), 0 in release. [0, 1] */
     uint32_t check_finite;
+    /** Check that systems touch only the stores they declare (system.h,
+     *  "Declared access"): 0 off; 1 pcs_store_data from a running system must
+     *  name a store in its reads or writes; 2 also hashes every store around
+     *  each system and fails on a change to a store it does not declare
+     *  writing (costs one pass over all store bytes per system). Default: 1
+     *  when built with PCS_DEBUG (the ASan build), 0 in release. [0, 2] */
+    uint32_t check_access;
     uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
                                      compared on load (persist.h); default 0 = none; any value */
 } pcs_world_config;
@@ -84,7 +91,10 @@ PCS_API void pcs_world_destroy(pcs_world *w);
  * "tick T stage S system 'X' wrote store 'Y' element I = V" (", double J" is
  * added after I when an element holds several doubles). The scan allocates
  * nothing and costs one pass over the bytes those stores hold.
+ * With cfg.check_access on, a system touching a store it does not declare
+ * stops the tick with PCS_E_STATE naming both (system.h, "Declared access").
  * @return PCS_OK, a system's error, PCS_E_NUMERIC (check_finite),
+ *         PCS_E_STATE (check_access),
  *         PCS_E_OVERFLOW at the tick limit, PCS_E_INVAL for NULL.
  */
 PCS_API pcs_status pcs_world_tick(pcs_world *w);

@@ -613,12 +613,14 @@ pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
         st = register_commands(w, h);
     if (st == PCS_OK)
         st = register_channels(w, h);
-    uint32_t reads[1] = {cfg->heat_store};
+    /* Commands set valve, pump_target and pzr at stage 1; the solve reads
+     * them (hyd_solve.c), and the core heat when a fuel model supplies it. */
+    uint32_t reads[] = {h->s_valve, h->s_motor, h->s_pzr, cfg->heat_store};
     uint32_t writes[] = {h->s_mass,  h->s_enthalpy, h->s_pressure, h->s_flow,
                          h->s_speed, h->s_temp,     h->s_sg_heat,  h->s_core};
     pcs_system_desc d = {.name = "hydraulics", .stage = PCS_STAGE_HYDRAULICS, .fn = pcs_hyd_solve,
                          .ctx = h, .reads = reads,
-                         .n_reads = cfg->heat_store == UINT32_MAX ? 0u : 1u, .writes = writes,
+                         .n_reads = cfg->heat_store == UINT32_MAX ? 3u : 4u, .writes = writes,
                          .n_writes = sizeof writes / sizeof writes[0]};
     char sys_name[32];
     snprintf(sys_name, sizeof sys_name, "u%u.hydraulics", unit + 1);

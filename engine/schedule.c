@@ -1,0 +1,72 @@
+/**
+ * @file schedule.c
+ * @brief Schedule introspection: the systems in run order and the slow jobs,
+ *        as data for tools and tests (system.h, "Schedule").
+ *
+ * The library never prints; `pcsim info --schedule` formats these rows.
+ */
+#include "engine/world_internal.h"
+
+uint32_t pcs_schedule_system_count(const pcs_world *w)
+{
+    return w ? w->n_systems : 0;
+}
+
+pcs_status pcs_schedule_system_at(const pcs_world *w, uint32_t index, pcs_schedule_system *out)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_schedule_system_at: NULL argument");
+    if (index >= w->n_systems)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_schedule_system_at: index %u is outside [0, %u)",
+                             index, w->n_systems);
+    const pcs_system_rec *r = &w->systems[w->stage_order[index]];
+    *out = (pcs_schedule_system){
+        .id = r->id,
+        .stage = r->desc.stage,
+        .priority = r->desc.priority,
+        .name = r->desc.name,
+        .reads = r->desc.reads,
+        .n_reads = r->desc.n_reads,
+        .writes = r->desc.writes,
+        .n_writes = r->desc.n_writes,
+    };
+    return PCS_OK;
+}
+
+uint32_t pcs_schedule_job_count(const pcs_world *w)
+{
+    return w ? w->n_jobs : 0;
+}
+
+pcs_status pcs_schedule_job_at(const pcs_world *w, uint32_t index, pcs_schedule_job *out)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_schedule_job_at: NULL argument");
+    if (index >= w->n_jobs)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_schedule_job_at: index %u is outside [0, %u)",
+                             index, w->n_jobs);
+    const pcs_job_desc *d = &w->jobs[index].desc;
+    *out = (pcs_schedule_job){
+        .id = index,
+        .name = d->name,
+        .domain = d->domain,
+        .period_ticks = pcs_clock_period(d->domain),
+        .phase = d->phase,
+        .n_chunks = d->n_chunks,
+    };
+    return PCS_OK;
+}
+
+const char *pcs_stage_engine_step(pcs_stage stage)
+{
+    switch (stage) {
+    case PCS_STAGE_COMMANDS:
+        return "before the systems: drain the command rings (at most commands_per_tick, "
+               "in (class, id, sequence) order), apply each command, journal the accepted ones";
+    case PCS_STAGE_EVENTS:
+        return "before the systems: close the event list; after them: deliver it to the "
+               "event callback";
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,237 @@
+/**
+ * @file test_access_check.c
+ * @brief World config check_access (system.h, "Declared access"): a system
+ *        touching a store it does not declare fails the tick naming both;
+ *        declared access passes; level 2 catches undeclared writes, also
+ *        through pointers cached at build; the built-in station's own
+ *        systems declare everything they touch.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "cli/host.h"
+#include "pcsim/pcsim.h"
+#include "pcsim/snapshot.h"
+
+/* What the test system does each tick. */
+typedef struct acc_sys {
+    uint32_t read_id, write_id; /* pcs_store_data on these (UINT32_MAX: skip) */
+    double *cached;             /* written through a pointer taken at build, or NULL */
+    int fail;                   /* return an error of its own after the accesses */
+    int got_null;
+    double seen;
+} acc_sys;
+
+static pcs_status acc_run(pcs_world *w, void *ctx)
+{
+    acc_sys *s = ctx;
+    if (s->read_id != UINT32_MAX) {
+        const double *r = pcs_store_data(w, s->read_id);
+        if (!r)
+            s->got_null = 1;
+        else
+            s->seen = r[0];
+    }
+    if (s->write_id != UINT32_MAX) {
+        double *x = pcs_store_data(w, s->write_id);
+        if (x)
+            x[0] += 1.0;
+    }
+    if (s->cached)
+        s->cached[0] += 1.0;
+    return s->fail ? pcs_error_set(PCS_E_INVAL, "acc: my own error") : PCS_OK;
+}
+
+typedef struct acc_world {
+    pcs_world *w;
+    uint32_t a, b, c; /* three state stores of 2 doubles */
+} acc_world;
+
+/* A world with stores a, b, c and one HEAT system "sys" that declares
+ * reading a and writing b. */
+static acc_world acc_make(uint32_t check, acc_sys *s)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+    cfg.check_access = check;
+    acc_world aw = {0};
+    cr_assert_eq(pcs_world_create(&cfg, &aw.w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_store_register(aw.w, "a", 8, 2, PCS_STORE_STATE, &aw.a), PCS_OK);
+    cr_assert_eq(pcs_store_register(aw.w, "b", 8, 2, PCS_STORE_STATE, &aw.b), PCS_OK);
+    cr_assert_eq(pcs_store_register(aw.w, "c", 8, 2, PCS_STORE_SCRATCH, &aw.c), PCS_OK);
+    ((double *)pcs_store_data(aw.w, aw.a))[0] = 7.0;
+    ((double *)pcs_store_data(aw.w, aw.c))[0] = 5.0;
+    pcs_system_desc d = {.name = "sys",
+                         .stage = PCS_STAGE_HEAT,
+                         .fn = acc_run,
+                         .ctx = s,
+                         .reads = &aw.a,
+                         .n_reads = 1,
+                         .writes = &aw.b,
+                         .n_writes = 1};
+    cr_assert_eq(pcs_system_register(aw.w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    return aw;
+}
+
+Test(access_check, undeclared_store_fails_the_tick_naming_system_and_store)
+{
+    static acc_sys s = {.write_id = UINT32_MAX};
+    acc_world aw = acc_make(1, &s);
+    s.read_id = aw.c; /* declared: reads a, writes b; c is neither */
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_E_STATE);
+    cr_assert_str_eq(pcs_last_error(), "tick 0 stage heat: system 'sys' touched store 'c' it "
+                                       "does not declare (add it to its reads or writes)");
+    /* The call still gave the store, so a model that does not test for NULL
+     * finishes and the tick names the fault instead of a crash. */
+    cr_assert_eq(s.got_null, 0);
+    cr_assert_float_eq(s.seen, 5.0, 0.0);
+    cr_assert_eq(pcs_world_clock(aw.w)->tick, 0, "a failed tick does not advance the clock");
+    /* Between ticks the host may read any store. */
+    cr_assert_not_null(pcs_store_data(aw.w, aw.c));
+    pcs_world_destroy(aw.w);
+}
+
+Test(access_check, the_undeclared_access_is_reported_over_the_systems_own_error)
+{
+    static acc_sys s = {.write_id = UINT32_MAX, .fail = 1};
+    acc_world aw = acc_make(1, &s);
+    s.read_id = aw.c;
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_E_STATE);
+    cr_assert(strstr(pcs_last_error(), "system 'sys' touched store 'c'") != NULL, "%s",
+              pcs_last_error());
+    pcs_world_destroy(aw.w);
+}
+
+Test(access_check, declared_reads_and_writes_pass)
+{
+    for (uint32_t check = 0; check <= 2; check++) {
+        acc_sys s = {0};
+        acc_world aw = acc_make(check, &s);
+        s.read_id = aw.a;
+        s.write_id = aw.b;
+        for (int i = 0; i < 3; i++)
+            cr_assert_eq(pcs_world_tick(aw.w), PCS_OK, "check %u: %s", check, pcs_last_error());
+        cr_assert_float_eq(s.seen, 7.0, 0.0);
+        cr_assert_float_eq(((double *)pcs_store_data(aw.w, aw.b))[0], 3.0, 0.0);
+        pcs_world_destroy(aw.w);
+    }
+}
+
+Test(access_check, off_lets_an_undeclared_access_through)
+{
+    static acc_sys s = {.write_id = UINT32_MAX};
+    acc_world aw = acc_make(0, &s);
+    s.read_id = aw.c;
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(s.got_null, 0);
+    pcs_world_destroy(aw.w);
+}
+
+Test(access_check, level_1_does_not_see_a_write_through_a_cached_pointer)
+{
+    static acc_sys s = {.read_id = UINT32_MAX, .write_id = UINT32_MAX};
+    acc_world aw = acc_make(1, &s);
+    s.cached = pcs_store_data(aw.w, aw.c); /* cached at build, as models do */
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(aw.w);
+}
+
+Test(access_check, level_2_catches_an_undeclared_write_through_a_cached_pointer)
+{
+    static acc_sys s = {.read_id = UINT32_MAX, .write_id = UINT32_MAX};
+    acc_world aw = acc_make(2, &s);
+    s.cached = pcs_store_data(aw.w, aw.c);
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_E_STATE);
+    cr_assert_str_eq(pcs_last_error(), "tick 0 stage heat: system 'sys' changed store 'c' it "
+                                       "does not declare writing (add it to its writes)");
+    pcs_world_destroy(aw.w);
+}
+
+Test(access_check, level_2_catches_a_write_to_a_store_declared_read_only)
+{
+    static acc_sys s = {.read_id = UINT32_MAX};
+    acc_world aw = acc_make(2, &s);
+    s.write_id = aw.a; /* declared as a read: pcs_store_data allows it, the hash does not */
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_E_STATE);
+    cr_assert_str_eq(pcs_last_error(), "tick 0 stage heat: system 'sys' changed store 'a' it "
+                                       "does not declare writing (add it to its writes)");
+    pcs_world_destroy(aw.w);
+}
+
+static pcs_status acc_set_c(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)ctx;
+    ((double *)pcs_store_data(w, (uint32_t)cmd->target))[0] = cmd->args[0];
+    return PCS_OK;
+}
+
+Test(access_check, level_2_does_not_blame_a_system_for_a_command_handlers_write)
+{
+    static acc_sys s = {.write_id = UINT32_MAX};
+    acc_world aw = acc_make(2, &s);
+    s.read_id = aw.a;
+    uint32_t kind = 200; /* a free kind: this world registers no model */
+    cr_assert_eq(pcs_command_handler_register(aw.w, kind, acc_set_c, NULL), PCS_OK);
+    pcs_command cmd = {.kind = kind, .target = aw.c, .args = {42.0}};
+    cr_assert_eq(pcs_command_submit(aw.w, &cmd), PCS_OK);
+    cr_assert_eq(pcs_world_tick(aw.w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_float_eq(((double *)pcs_store_data(aw.w, aw.c))[0], 42.0, 0.0);
+    pcs_world_destroy(aw.w);
+}
+
+Test(access_check, config_default_and_range)
+{
+    pcs_world_config cfg;
+    pcs_world_config_default(&cfg);
+#ifdef PCS_DEBUG
+    cr_assert_eq(cfg.check_access, 1, "debug builds check by default");
+#else
+    cr_assert_eq(cfg.check_access, 0, "release builds do not check by default");
+#endif
+    cfg.check_access = 3;
+    cr_assert_eq(pcs_world_config_validate(&cfg), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(), "world config: check_access = 3 is outside [0, 2]");
+}
+
+/* The built-in station as `pcsim run` builds it (plant, instruments, snapshot
+ * publishing), with @p check_access; ticked @p ticks times while the default
+ * scenario's scripted commands are submitted 20, 60, 100 and 140 ticks in, so
+ * rod motion, a pump trip, an alarm ack and an SG pressure change all run
+ * within the window. Returns the final state hash; zero allocations per tick. */
+static uint64_t acc_station(uint32_t check_access, int ticks)
+{
+    static host h; /* plant_build keeps pointers into it */
+    memset(&h, 0, sizeof h);
+    char err[1400];
+    cr_assert_eq(scenario_load_ex(NULL, &(scenario_load_opts){0}, &h.scn, err, sizeof err), 0, "%s",
+                 err);
+    h.scn.world.check_access = check_access;
+    h.scn.world.check_finite = 1;
+    cr_assert_eq(pcs_world_create(&h.scn.world, &h.world), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(plant_build(&h, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(pcs_snapshot_attach(h.world, NULL, &h.pool), PCS_OK, "%s", pcs_last_error());
+    cr_assert_geq(h.scn.n_script, 4);
+    pcs_command cmds[4];
+    for (uint32_t i = 0; i < 4; i++)
+        cr_assert_eq(plant_resolve_action(&h, &h.scn.script[i], i, &cmds[i], err, sizeof err), 0,
+                     "%s", err);
+    uint64_t allocs = pcs_world_alloc_count(h.world);
+    for (int t = 0; t < ticks; t++) {
+        if (t % 40 == 20 && t / 40 < 4)
+            cr_assert_eq(pcs_command_submit(h.world, &cmds[t / 40]), PCS_OK);
+        cr_assert_eq(pcs_world_tick(h.world), PCS_OK, "check_access %u, tick %d: %s", check_access,
+                     t, pcs_last_error());
+    }
+    cr_assert_eq(pcs_world_alloc_count(h.world), allocs, "the check allocates nothing per tick");
+    uint64_t hash = pcs_world_state_hash(h.world);
+    pcs_world_destroy(h.world);
+    scenario_free(&h.scn);
+    return hash;
+}
+
+Test(access_check, the_station_declares_every_store_its_systems_touch, .timeout = 120)
+{
+    uint64_t off = acc_station(0, 200);
+    cr_assert_eq(acc_station(1, 200), off, "level 1 changes no state");
+    cr_assert_eq(acc_station(2, 200), off, "level 2 changes no state");
+}
