@@ -178,6 +178,23 @@ Test(persist_io, plain_file_beside_the_path_is_kept)
     remove_dir();
 }
 
+/* A save replaces the file at its path with a new inode; a user who made the
+ * old one private (0600) must not find the new one readable by everyone. */
+Test(persist_io, replacing_a_file_keeps_its_permissions)
+{
+    make_dir();
+    pcs_world *a = small_world(1u);
+    cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(chmod(save_path, 0600), 0, "%s", strerror(errno));
+    cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
+    struct stat s;
+    cr_assert_eq(stat(save_path, &s), 0);
+    cr_assert_eq(s.st_mode & 07777, 0600, "the replaced save has mode %o, the old one had 600",
+                 (unsigned)(s.st_mode & 07777));
+    pcs_world_destroy(a);
+    remove_dir();
+}
+
 Test(persist_io, save_error_names_the_path_and_the_reason)
 {
     make_dir();
