@@ -78,11 +78,16 @@ static const char *kind_of(mode_t m)
  * socket there is the user's, and a rename as root would put a regular file
  * in place of, say, /dev/null; a directory fails the rename only at the end,
  * after all the work. lstat, not stat: a symlink is never followed. */
-static pcs_status check_target(const char *path)
+static pcs_status check_target(const char *path, mode_t *keep_mode)
 {
     struct stat s;
-    if (lstat(path, &s) != 0 || S_ISREG(s.st_mode) || S_ISLNK(s.st_mode))
+    *keep_mode = 0;
+    if (lstat(path, &s) != 0)
         return PCS_OK; /* nothing there (or unreadable: create or rename says why) */
+    if (S_ISREG(s.st_mode))
+        *keep_mode = s.st_mode & 07777; /* the replacement keeps the file's permissions */
+    if (S_ISREG(s.st_mode) || S_ISLNK(s.st_mode))
+        return PCS_OK;
     pcs_error_set(PCS_E_IO,
                   "'%s' is %s, not a regular file; only a regular file at the path is "
                   "replaced",
@@ -118,12 +123,20 @@ pcs_status pcs_atomic_file_create(const char *path, pcs_atomic_file **out)
     a->tmp = a->dir + n + 1;
     memcpy(a->path, path, n + 1);
     dir_of(path, a->dir, n + 1);
-    pcs_status target = check_target(a->path);
+    mode_t keep_mode;
+    pcs_status target = check_target(a->path, &keep_mode);
     if (target != PCS_OK) {
         free(a);
         return target;
     }
     int fd = create_tmp(a, tmp_len);
+    if (fd >= 0 && keep_mode && fchmod(fd, keep_mode) != 0) {
+        pcs_status st = fail_io(errno, "cannot set mode %o on '%s'", (unsigned)keep_mode, a->tmp);
+        close(fd);
+        unlink(a->tmp);
+        free(a);
+        return st;
+    }
     if (fd < 0) {
         pcs_status st =
             fail_io(errno, "cannot create a temporary file in '%s' for '%s'", a->dir, a->path);
@@ -185,10 +198,12 @@ pcs_status pcs_atomic_file_commit(pcs_atomic_file *a)
         err = errno;
     a->f = NULL;
     pcs_status st = PCS_OK;
+    mode_t unused;
     if (err)
         st = fail_io(err, "cannot write '%s' (temporary '%s')", a->path, a->tmp);
     else
-        st = check_target(a->path); /* something else may have taken the path since create */
+        st = check_target(a->path,
+                          &unused); /* something else may have taken the path since create */
     if (st == PCS_OK && rename(a->tmp, a->path) != 0)
         st = fail_io(errno, "cannot rename '%s' to '%s'", a->tmp, a->path);
     if (st != PCS_OK)
