@@ -328,5 +328,15 @@ expect review-boron-range 2 "$D/review_boron_range.json: \$.script[0].value: val
     run $D/review_boron_range.json --quiet --readers 0
 # ---- end of review
 
+# Journal fields are read strictly (review of issue 12): a kind past 2^32 used
+# to wrap to a valid one through sscanf's %u, a negative target to 2^32-1,
+# and a NaN argument was taken as a number.
+expect replay-kind-wraps 2 "$D/kind_wraps.journal:2: command kind 4294967297 is outside [1, 255]" \
+    replay $D/kind_wraps.journal
+expect replay-negative-target 2 "$D/negative_target.journal:2: field 3 (target) '-1' is not a whole number in [0, 4294967295]" \
+    replay $D/negative_target.journal
+expect replay-nan-argument 2 "$D/nan_arg.journal:2: field 4 (a0) 'nan' is not a finite number" \
+    replay $D/nan_arg.journal
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
