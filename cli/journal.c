@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,62 @@ static int fail(char *err, size_t len, int code, const char *fmt, ...)
     vsnprintf(err, len, fmt, ap);
     va_end(ap);
     return code;
+}
+
+/* The next blank-separated field of a command line, at most 63 bytes; 0 if none. */
+static size_t next_field(const char **at, char *out)
+{
+    const char *p = *at;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t n = 0;
+    while (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != '\n')
+        n++;
+    if (n == 0 || n > 63)
+        return n;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    *at = p + n;
+    return n;
+}
+
+/* Fields are read with strtoull/strtod and checked whole: sscanf's %u wraps
+ * 4294967297 to 1 and -1 to 4294967295, and %lf takes "nan". */
+static int next_uint(const char **at, int field, const char *name, uint64_t max, uint64_t *out,
+                     const journal_expect *x, const journal *j, char *err, size_t len)
+{
+    char tok[64];
+    size_t n = next_field(at, tok);
+    if (n == 0)
+        return fail(err, len, 2, "%s:%u: expected 'tick kind target a0 a1 a2 a3'", x->file,
+                    j->lineno);
+    int digits = n <= 63;
+    for (size_t i = 0; digits && i < n; i++)
+        digits = tok[i] >= '0' && tok[i] <= '9';
+    errno = 0;
+    unsigned long long v = digits ? strtoull(tok, NULL, 10) : 0;
+    if (!digits || errno == ERANGE || v > max)
+        return fail(err, len, 2,
+                    "%s:%u: field %d (%s) '%.63s' is not a whole number in [0, %" PRIu64 "]",
+                    x->file, j->lineno, field, name, n <= 63 ? tok : "(too long)", max);
+    *out = v;
+    return 0;
+}
+
+static int next_real(const char **at, int field, const char *name, double *out,
+                     const journal_expect *x, const journal *j, char *err, size_t len)
+{
+    char tok[64], *end = NULL;
+    size_t n = next_field(at, tok);
+    if (n == 0)
+        return fail(err, len, 2, "%s:%u: expected 'tick kind target a0 a1 a2 a3'", x->file,
+                    j->lineno);
+    double v = n <= 63 ? strtod(tok, &end) : 0.0;
+    if (n > 63 || end == tok || *end != '\0' || !isfinite(v))
+        return fail(err, len, 2, "%s:%u: field %d (%s) '%.63s' is not a finite number", x->file,
+                    j->lineno, field, name, n <= 63 ? tok : "(too long)");
+    *out = v;
+    return 0;
 }
 
 /* A damaged or hand-edited line gets a message, never a hang or a silent
@@ -53,15 +110,30 @@ static int parse_command(const journal_expect *x, journal *j, const char *line, 
     }
     host_action *a = &j->actions[j->n_actions];
     memset(a, 0, sizeof *a);
-    int n =
-        sscanf(line, "%" SCNu64 " %u %u %lf %lf %lf %lf", &a->tick, &a->cmd.kind, &a->cmd.target,
-               &a->cmd.args[0], &a->cmd.args[1], &a->cmd.args[2], &a->cmd.args[3]);
-    if (n != 7 || line[0] == '-')
-        return fail(err, len, 2, "%s:%u: expected 'tick kind target a0 a1 a2 a3'", x->file,
-                    j->lineno);
-    if (a->cmd.kind == 0 || a->cmd.kind >= PCS_COMMAND_KINDS_MAX)
-        return fail(err, len, 2, "%s:%u: command kind %u is outside [1, %u]", x->file, j->lineno,
-                    a->cmd.kind, PCS_COMMAND_KINDS_MAX - 1);
+    const char *at = line;
+    uint64_t kind = 0, target = 0;
+    int rc = next_uint(&at, 1, "tick", UINT64_MAX, &a->tick, x, j, err, len);
+    if (!rc)
+        rc = next_uint(&at, 2, "kind", UINT64_MAX, &kind, x, j, err, len);
+    if (!rc)
+        rc = next_uint(&at, 3, "target", UINT32_MAX, &target, x, j, err, len);
+    static const char *const arg_names[4] = {"a0", "a1", "a2", "a3"};
+    for (int i = 0; i < 4 && !rc; i++)
+        rc = next_real(&at, 4 + i, arg_names[i], &a->cmd.args[i], x, j, err, len);
+    if (rc)
+        return rc;
+    while (*at == ' ' || *at == '\t')
+        at++;
+    if (*at != '\0' && *at != '\n')
+        return fail(err, len, 2,
+                    "%s:%u: expected 'tick kind target a0 a1 a2 a3', found more "
+                    "after the seventh field",
+                    x->file, j->lineno);
+    if (kind == 0 || kind >= PCS_COMMAND_KINDS_MAX)
+        return fail(err, len, 2, "%s:%u: command kind %" PRIu64 " is outside [1, %u]", x->file,
+                    j->lineno, kind, PCS_COMMAND_KINDS_MAX - 1);
+    a->cmd.kind = (uint32_t)kind;
+    a->cmd.target = (uint32_t)target;
     if (j->n_actions && a->tick < j->actions[j->n_actions - 1].tick)
         return fail(err, len, 2,
                     "%s:%u: tick %" PRIu64 " is earlier than the previous line's %" PRIu64, x->file,
