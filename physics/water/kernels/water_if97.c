@@ -13,6 +13,7 @@
  * 12, 31, 39), which if97_sum_all produces from one pass over the terms.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "physics/water/kernels/if97_internal.h"
 #include "pcsim/math.h"
@@ -62,40 +63,16 @@ void if97_r1_products(double x, double y, double a[34])
     const double v6 = v3 * v3, v7 = v4 * v3, v8 = v4 * v4, v9 = v8 * v1, v11 = v8 * v3;
     const double v29 = v11 * v11 * v7, v31 = v29 * v2, v38 = v31 * v7, v39 = v38 * v1;
     const double v40 = v38 * v2, v41 = v40 * v1;
-    a[0] = v2;
-    a[1] = v1;
-    a[2] = 1.0;
-    a[3] = y;
-    a[4] = y2;
-    a[5] = y3;
-    a[6] = y4;
-    a[7] = y5;
-    a[8] = x * v9;
-    a[9] = x * v7;
-    a[10] = x * v1;
-    a[11] = x;
-    a[12] = x * y;
-    a[13] = x * y3;
-    a[14] = x2 * v3;
-    a[15] = x2;
-    a[16] = x2 * y;
-    a[17] = x2 * y3;
-    a[18] = x2 * y17;
-    a[19] = x3 * v4;
-    a[20] = x3;
-    a[21] = x3 * y6;
-    a[22] = x4 * v5;
-    a[23] = x4 * v2;
-    a[24] = x4 * y10;
-    a[25] = x5 * v8;
-    a[26] = x8 * v11;
-    a[27] = x8 * v6;
-    a[28] = x21 * v29;
-    a[29] = x23 * v31;
-    a[30] = x29 * v38;
-    a[31] = x30 * v39;
-    a[32] = x31 * v40;
-    a[33] = x32 * v41;
+    /* one row per I, in table order */
+    const double prod[34] = {
+        v2,        v1,        1.0,       y,         y2,        y3,        y4, y5, /* I = 0 */
+        x * v9,    x * v7,    x * v1,    x,         x * y,     x * y3,            /* I = 1 */
+        x2 * v3,   x2,        x2 * y,    x2 * y3,   x2 * y17,                     /* I = 2 */
+        x3 * v4,   x3,        x3 * y6,   x4 * v5,   x4 * v2,   x4 * y10,          /* I = 3, 4 */
+        x5 * v8,   x8 * v11,  x8 * v6,                                            /* I = 5, 8 */
+        x21 * v29, x23 * v31, x29 * v38, x30 * v39, x31 * v40, x32 * v41,         /* I = 21..32 */
+    };
+    memcpy(a, prod, sizeof prod);
 }
 
 /* Reduced variables and term values n x^I y^J of region 1 at (p, T). */
@@ -246,49 +223,18 @@ void if97_r2_products(double pi, double y, double a[43])
     const double y26 = y13 * y13, y29 = y25 * y4, y35 = y29 * y6, y36 = y35 * y;
     const double y39 = y35 * y4, y40 = y20 * y20, y48 = y40 * y8, y50 = y40 * y10;
     const double y53 = y50 * y3, y57 = y53 * y4, y58 = y29 * y29;
-    a[0] = pi;
-    a[1] = pi * y;
-    a[2] = pi * y2;
-    a[3] = pi * y3;
-    a[4] = pi * y6;
-    a[5] = p2 * y;
-    a[6] = p2 * y2;
-    a[7] = p2 * y4;
-    a[8] = p2 * y7;
-    a[9] = p2 * y36;
-    a[10] = p3;
-    a[11] = p3 * y;
-    a[12] = p3 * y3;
-    a[13] = p3 * y6;
-    a[14] = p3 * y35;
-    a[15] = p4 * y;
-    a[16] = p4 * y2;
-    a[17] = p4 * y3;
-    a[18] = p5 * y7;
-    a[19] = p6 * y3;
-    a[20] = p6 * y16;
-    a[21] = p6 * y35;
-    a[22] = p7;
-    a[23] = p7 * y11;
-    a[24] = p7 * y25;
-    a[25] = p8 * y8;
-    a[26] = p8 * y36;
-    a[27] = p9 * y13;
-    a[28] = p10 * y4;
-    a[29] = p10 * y10;
-    a[30] = p10 * y14;
-    a[31] = p16 * y29;
-    a[32] = p16 * y50;
-    a[33] = p18 * y57;
-    a[34] = p20 * y20;
-    a[35] = p20 * y35;
-    a[36] = p20 * y48;
-    a[37] = p21 * y21;
-    a[38] = p22 * y53;
-    a[39] = p23 * y39;
-    a[40] = p24 * y26;
-    a[41] = p24 * y40;
-    a[42] = p24 * y58;
+    /* one row per I, in table order */
+    const double prod[43] = {
+        pi,        pi * y,    pi * y2,   pi * y3,   pi * y6,              /* I = 1 */
+        p2 * y,    p2 * y2,   p2 * y4,   p2 * y7,   p2 * y36,             /* I = 2 */
+        p3,        p3 * y,    p3 * y3,   p3 * y6,   p3 * y35,             /* I = 3 */
+        p4 * y,    p4 * y2,   p4 * y3,   p5 * y7,                         /* I = 4, 5 */
+        p6 * y3,   p6 * y16,  p6 * y35,  p7,        p7 * y11,  p7 * y25,  /* I = 6, 7 */
+        p8 * y8,   p8 * y36,  p9 * y13,  p10 * y4,  p10 * y10, p10 * y14, /* I = 8..10 */
+        p16 * y29, p16 * y50, p18 * y57, p20 * y20, p20 * y35, p20 * y48, /* I = 16..20 */
+        p21 * y21, p22 * y53, p23 * y39, p24 * y26, p24 * y40, p24 * y58, /* I = 21..24 */
+    };
+    memcpy(a, prod, sizeof prod);
 }
 
 /* pi^I tau^J of the 6 residual terms of region 5 (Table 38 order). */
@@ -296,12 +242,12 @@ static void r5_products(double pi, double tau, double a[6])
 {
     const double t2 = tau * tau, t3 = t2 * tau, t7 = t3 * t3 * tau, t9 = t7 * t2;
     const double p2 = pi * pi;
-    a[0] = pi * tau;
-    a[1] = pi * t2;
-    a[2] = pi * t3;
-    a[3] = p2 * t3;
-    a[4] = p2 * t9;
-    a[5] = p2 * pi * t7;
+    /* one row per I, in table order */
+    const double prod[6] = {
+        pi * tau, pi * t2, pi * t3,      /* I = 1 */
+        p2 * t3,  p2 * t9, p2 * pi * t7, /* I = 2, 3 */
+    };
+    memcpy(a, prod, sizeof prod);
 }
 
 /* Gibbs-type equation with ideal + residual parts (regions 2 and 5). */
@@ -491,20 +437,36 @@ static const if97_term r3_terms[39] = {
     {10, 0, 8.0964802996215e-5},  {10, 1, -1.6557679795037e-4}, {11, 26, -4.4923899061815e-5},
 };
 
-void if97_region3_props(double rho, double t, pcs_water_props *out)
+/* phi and its first and second derivatives at (rho, T), Eq. 28. */
+typedef struct r3_phi {
+    double delta, tau;
+    double phi, f_d, f_dd, f_t, f_tt, f_dt;
+} r3_phi;
+
+static void r3_phi_at(double rho, double t, r3_phi *f)
 {
     double pd[12];
     double pt[27];
-    const double delta = rho / IF97_RHOC;
-    const double tau = IF97_TC / t;
-    if97_powers(delta, 0, 11, pd);
-    if97_powers(tau, 0, 26, pt);
+    f->delta = rho / IF97_RHOC;
+    f->tau = IF97_TC / t;
+    if97_powers(f->delta, 0, 11, pd);
+    if97_powers(f->tau, 0, 26, pt);
     if97_sums s;
-    if97_sum_all(r3_terms, 39, pd, 0, pt, 0, delta, tau, &s);
-    const double phi = r3_n1 * pcs_log(delta) + s.f;
-    const double f_d = r3_n1 / delta + s.fx;
-    const double f_dd = -r3_n1 / (delta * delta) + s.fxx;
-    const double f_t = s.fy, f_tt = s.fyy, f_dt = s.fxy;
+    if97_sum_all(r3_terms, 39, pd, 0, pt, 0, f->delta, f->tau, &s);
+    f->phi = r3_n1 * pcs_log(f->delta) + s.f;
+    f->f_d = r3_n1 / f->delta + s.fx;
+    f->f_dd = -r3_n1 / (f->delta * f->delta) + s.fxx;
+    f->f_t = s.fy;
+    f->f_tt = s.fyy;
+    f->f_dt = s.fxy;
+}
+
+void if97_region3_props(double rho, double t, pcs_water_props *out)
+{
+    r3_phi f;
+    r3_phi_at(rho, t, &f);
+    const double delta = f.delta, tau = f.tau, phi = f.phi;
+    const double f_d = f.f_d, f_dd = f.f_dd, f_t = f.f_t, f_tt = f.f_tt, f_dt = f.f_dt;
     const double rt = IF97_R * t;
     const double a = delta * f_d - delta * tau * f_dt;
     const double b = 2.0 * delta * f_d + delta * delta * f_dd;
@@ -633,18 +595,10 @@ double if97_b3ab_h(double p)
  */
 void if97_region3_state(double rho, double t, if97_r3_state *st)
 {
-    double pd[12];
-    double pt[27];
-    const double delta = rho / IF97_RHOC;
-    const double tau = IF97_TC / t;
-    if97_powers(delta, 0, 11, pd);
-    if97_powers(tau, 0, 26, pt);
-    if97_sums s;
-    if97_sum_all(r3_terms, 39, pd, 0, pt, 0, delta, tau, &s);
-    const double phi = r3_n1 * pcs_log(delta) + s.f;
-    const double f_d = r3_n1 / delta + s.fx;
-    const double f_dd = -r3_n1 / (delta * delta) + s.fxx;
-    const double f_t = s.fy, f_tt = s.fyy, f_dt = s.fxy;
+    r3_phi f;
+    r3_phi_at(rho, t, &f);
+    const double delta = f.delta, tau = f.tau;
+    const double f_d = f.f_d, f_dd = f.f_dd, f_t = f.f_t, f_tt = f.f_tt, f_dt = f.f_dt;
     const double r = IF97_R;
     st->p = rho * r * t * delta * f_d;
     st->dp_drho = r * t * (2.0 * delta * f_d + delta * delta * f_dd);
@@ -652,7 +606,7 @@ void if97_region3_state(double rho, double t, if97_r3_state *st)
     st->h = r * t * (tau * f_t + delta * f_d);
     st->dh_drho = r * t / rho * delta * (f_d + delta * f_dd + tau * f_dt);
     st->dh_dt = r * (delta * f_d - tau * tau * f_tt - delta * tau * f_dt);
-    st->s = r * (tau * f_t - phi);
+    st->s = r * (tau * f_t - f.phi);
     st->ds_drho = r / rho * delta * (tau * f_dt - f_d);
     st->ds_dt = -r * tau * tau * f_tt / t;
 }

@@ -16,6 +16,8 @@
  * values given next to each function. Units inside: p in Pa, h in J/kg,
  * s in J/(kg K), converted to the release's MPa, kJ/kg here.
  */
+#include <string.h>
+
 #include "physics/water/kernels/if97_internal.h"
 #include "pcsim/math.h"
 
@@ -44,26 +46,13 @@ void if97_r1_tph_products(double pi, double y, double a[20])
     const double p2 = pi * pi, p3 = p2 * pi, p4 = p2 * p2, p5 = p4 * pi, p6 = p3 * p3;
     const double y2 = y * y, y3 = y2 * y, y4 = y2 * y2, y6 = y3 * y3, y10 = y6 * y4;
     const double y22 = y10 * y10 * y2, y32 = y22 * y10;
-    a[0] = 1.0;
-    a[1] = y;
-    a[2] = y2;
-    a[3] = y6;
-    a[4] = y22;
-    a[5] = y32;
-    a[6] = pi;
-    a[7] = pi * y;
-    a[8] = pi * y2;
-    a[9] = pi * y3;
-    a[10] = pi * y4;
-    a[11] = pi * y10;
-    a[12] = pi * y32;
-    a[13] = p2 * y10;
-    a[14] = p2 * y32;
-    a[15] = p3 * y10;
-    a[16] = p3 * y32;
-    a[17] = p4 * y32;
-    a[18] = p5 * y32;
-    a[19] = p6 * y32;
+    /* one row per I, in table order */
+    const double prod[20] = {
+        1.0,      y,        y2,       y6,       y22,      y32,                /* I = 0 */
+        pi,       pi * y,   pi * y2,  pi * y3,  pi * y4,  pi * y10, pi * y32, /* I = 1 */
+        p2 * y10, p2 * y32, p3 * y10, p3 * y32, p4 * y32, p5 * y32, p6 * y32, /* I = 2..6 */
+    };
+    memcpy(a, prod, sizeof prod);
 }
 
 double if97_region1_t_ph(double p, double h)
