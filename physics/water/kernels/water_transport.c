@@ -73,35 +73,49 @@ static pcs_status check_rho_t(const char *fn, double rho, double t, const void *
     return st;
 }
 
-pcs_status pcs_water_viscosity(double rho_kg_m3, double t_k, double *mu_pa_s)
+/*
+ * The form both releases share: y = y* c0 sqrt(Tbar) / sum_k H_k / Tbar^k
+ * times exp(rhobar sum_ij H_ij (1/Tbar - 1)^i (rhobar - 1)^j), i.e. R12-08
+ * Eq. 10-12 and R15-11 Eq. 15-17; only the tables and the scales differ.
+ */
+typedef struct transport_eq {
+    const char *fn;
+    const double *h0; /* H_k of the dilute-gas term */
+    int n0;
+    const double *h1; /* H_ij of the finite-density term, row-major */
+    int ni, nj;
+    double c0;     /* 100 in mu0 (Eq. 11), 1 in lambda0 (Eq. 16) */
+    double y_star; /* mu* = 1e-6 Pa s, lambda* = 1e-3 W/(m K) */
+} transport_eq;
+
+static const transport_eq viscosity_eq = {
+    "pcs_water_viscosity", mu_h0, 4, &mu_h1[0][0], 6, 7, 100.0, 1e-6};
+static const transport_eq conductivity_eq = {
+    "pcs_water_conductivity", la_l0, 5, &la_l1[0][0], 5, 6, 1.0, 1e-3};
+
+static pcs_status transport_eval(const transport_eq *e, double rho, double t, double *out)
 {
-    const pcs_status st = check_rho_t("pcs_water_viscosity", rho_kg_m3, t_k, mu_pa_s);
+    const pcs_status st = check_rho_t(e->fn, rho, t, out);
     if (st != PCS_OK) {
         return st;
     }
-    const double tb = t_k / IF97_TC, rb = rho_kg_m3 / IF97_RHOC, it = 1.0 / tb;
-    /* Eq. 11: mu0 = 100 sqrt(Tbar) / sum H_i / Tbar^i */
-    const double d0 = mu_h0[0] + it * (mu_h0[1] + it * (mu_h0[2] + it * mu_h0[3]));
-    const double mu0 = 100.0 * pcs_sqrt(tb) / d0;
-    /* Eq. 12: mu1 = exp(rhobar sum H_ij (1/Tbar - 1)^i (rhobar - 1)^j) */
-    const double mu1 = pcs_exp(rb * horner2(&mu_h1[0][0], 6, 7, it - 1.0, rb - 1.0));
-    *mu_pa_s = 1e-6 * mu0 * mu1;
+    const double tb = t / IF97_TC, rb = rho / IF97_RHOC, it = 1.0 / tb;
+    double d0 = e->h0[e->n0 - 1];
+    for (int k = e->n0 - 2; k >= 0; k--) {
+        d0 = e->h0[k] + it * d0;
+    }
+    const double dilute = e->c0 * pcs_sqrt(tb) / d0;
+    const double dense = pcs_exp(rb * horner2(e->h1, e->ni, e->nj, it - 1.0, rb - 1.0));
+    *out = e->y_star * dilute * dense;
     return PCS_OK;
+}
+
+pcs_status pcs_water_viscosity(double rho_kg_m3, double t_k, double *mu_pa_s)
+{
+    return transport_eval(&viscosity_eq, rho_kg_m3, t_k, mu_pa_s);
 }
 
 pcs_status pcs_water_conductivity(double rho_kg_m3, double t_k, double *lambda_w_m_k)
 {
-    const pcs_status st = check_rho_t("pcs_water_conductivity", rho_kg_m3, t_k, lambda_w_m_k);
-    if (st != PCS_OK) {
-        return st;
-    }
-    const double tb = t_k / IF97_TC, rb = rho_kg_m3 / IF97_RHOC, it = 1.0 / tb;
-    /* Eq. 16: lambda0 = sqrt(Tbar) / sum L_k / Tbar^k */
-    const double d0 =
-        la_l0[0] + it * (la_l0[1] + it * (la_l0[2] + it * (la_l0[3] + it * la_l0[4])));
-    const double l0 = pcs_sqrt(tb) / d0;
-    /* Eq. 17: lambda1 = exp(rhobar sum L_ij (1/Tbar - 1)^i (rhobar - 1)^j) */
-    const double l1 = pcs_exp(rb * horner2(&la_l1[0][0], 5, 6, it - 1.0, rb - 1.0));
-    *lambda_w_m_k = 1e-3 * l0 * l1;
-    return PCS_OK;
+    return transport_eval(&conductivity_eq, rho_kg_m3, t_k, lambda_w_m_k);
 }
