@@ -485,20 +485,23 @@ static inline uint32_t cell_of(double x, double x0, double inv_dx, uint32_t n, d
     return i;
 }
 
-static double table_h(const pcs_water_table *t, double p, double temp)
+/* The patch of coefficient array c (h or rho) around (p, T). */
+static double table_pt(const pcs_water_table *t, const double *c, double p, double temp)
 {
     double u, w;
     const uint32_t i = cell_of(p, t->p0, t->inv_dp, t->np, &u);
     const uint32_t j = cell_of(temp, t->t0, t->inv_dt, t->nt, &w);
-    return patch_eval(t->c_h + ((size_t)i * (t->nt - 1) + j) * CELL, u, w);
+    return patch_eval(c + ((size_t)i * (t->nt - 1) + j) * CELL, u, w);
+}
+
+static double table_h(const pcs_water_table *t, double p, double temp)
+{
+    return table_pt(t, t->c_h, p, temp);
 }
 
 static double table_rho(const pcs_water_table *t, double p, double temp)
 {
-    double u, w;
-    const uint32_t i = cell_of(p, t->p0, t->inv_dp, t->np, &u);
-    const uint32_t j = cell_of(temp, t->t0, t->inv_dt, t->nt, &w);
-    return patch_eval(t->c_rho + ((size_t)i * (t->nt - 1) + j) * CELL, u, w);
+    return table_pt(t, t->c_rho, p, temp);
 }
 
 static double table_t(const pcs_water_table *t, double p, double h)
@@ -507,6 +510,14 @@ static double table_t(const pcs_water_table *t, double p, double h)
     const uint32_t i = cell_of(p, t->p0, t->inv_dp, t->np, &u);
     const uint32_t j = cell_of(h, t->h0, t->inv_dh, t->nh, &w);
     return patch_eval(t->c_t + ((size_t)i * (t->nh - 1) + j) * CELL, u, w);
+}
+
+/* Whether (p, T) is compressed liquid; T's cell gives the cached p_sat bound. */
+static int liquid_at(const pcs_water_table *t, double p, double temp)
+{
+    double w;
+    const uint32_t j = cell_of(temp, t->t0, t->inv_dt, t->nt, &w);
+    return is_liquid(t, j + 1, p, temp);
 }
 
 /* Range and liquid checks shared by h and rho lookups. */
@@ -518,9 +529,7 @@ static pcs_status check_pt_lookup(const char *fn, const pcs_water_table *t, doub
     if (!(temp >= t->cfg.t_min_k && temp <= t->cfg.t_max_k)) {
         return if97_check(fn, "t_k", temp, t->cfg.t_min_k, t->cfg.t_max_k, "K");
     }
-    double w;
-    const uint32_t j = cell_of(temp, t->t0, t->inv_dt, t->nt, &w);
-    if (!is_liquid(t, j + 1, p, temp)) {
+    if (!liquid_at(t, p, temp)) {
         return pcs_error_set(PCS_E_INVAL,
                              "%s: p_pa = %.10g Pa is below p_sat(%.10g K) = %.10g Pa: not "
                              "compressed liquid",
@@ -529,31 +538,30 @@ static pcs_status check_pt_lookup(const char *fn, const pcs_water_table *t, doub
     return PCS_OK;
 }
 
-pcs_status pcs_water_table_h_pt(const pcs_water_table *t, double p_pa, double t_k, double *h_j_kg)
+/* The h and rho lookups: NULL, range and liquid checks, then eval. */
+static pcs_status lookup_pt(const char *fn, const char *out_name,
+                            double (*eval)(const pcs_water_table *, double, double),
+                            const pcs_water_table *t, double p, double temp, double *out)
 {
-    static const char fn[] = "pcs_water_table_h_pt";
-    if (t == NULL || h_j_kg == NULL) {
-        return pcs_error_set(PCS_E_INVAL, "%s: t or h_j_kg is NULL", fn);
+    if (t == NULL || out == NULL) {
+        return pcs_error_set(PCS_E_INVAL, "%s: t or %s is NULL", fn, out_name);
     }
-    const pcs_status st = check_pt_lookup(fn, t, p_pa, t_k);
+    const pcs_status st = check_pt_lookup(fn, t, p, temp);
     if (st == PCS_OK) {
-        *h_j_kg = table_h(t, p_pa, t_k);
+        *out = eval(t, p, temp);
     }
     return st;
+}
+
+pcs_status pcs_water_table_h_pt(const pcs_water_table *t, double p_pa, double t_k, double *h_j_kg)
+{
+    return lookup_pt("pcs_water_table_h_pt", "h_j_kg", table_h, t, p_pa, t_k, h_j_kg);
 }
 
 pcs_status pcs_water_table_rho_pt(const pcs_water_table *t, double p_pa, double t_k,
                                   double *rho_kg_m3)
 {
-    static const char fn[] = "pcs_water_table_rho_pt";
-    if (t == NULL || rho_kg_m3 == NULL) {
-        return pcs_error_set(PCS_E_INVAL, "%s: t or rho_kg_m3 is NULL", fn);
-    }
-    const pcs_status st = check_pt_lookup(fn, t, p_pa, t_k);
-    if (st == PCS_OK) {
-        *rho_kg_m3 = table_rho(t, p_pa, t_k);
-    }
-    return st;
+    return lookup_pt("pcs_water_table_rho_pt", "rho_kg_m3", table_rho, t, p_pa, t_k, rho_kg_m3);
 }
 
 pcs_status pcs_water_table_t_ph(const pcs_water_table *t, double p_pa, double h_j_kg, double *t_k)
@@ -577,9 +585,7 @@ pcs_status pcs_water_table_t_ph(const pcs_water_table *t, double p_pa, double h_
                              fn, h_j_kg, p_pa, temp, t->cfg.t_min_k, t->cfg.t_max_k);
     }
     const double tc = pcs_clamp(temp - T_EDGE_TOL, t->cfg.t_min_k, t->cfg.t_max_k);
-    double w;
-    const uint32_t j = cell_of(tc, t->t0, t->inv_dt, t->nt, &w);
-    if (!is_liquid(t, j + 1, p_pa, tc)) {
+    if (!liquid_at(t, p_pa, tc)) {
         return pcs_error_set(PCS_E_INVAL,
                              "%s: h_j_kg = %.10g J/kg at p = %.10g Pa is above the saturated "
                              "liquid (T = %.10g K > T_sat): not compressed liquid",
