@@ -69,95 +69,61 @@ static pcs_status finite_result(const char *fn, double r, const char *a, double 
 
 /* ---- region 4 and boundaries ---- */
 
-pcs_status pcs_water_psat(double t_k, double *p_pa)
+typedef double (*scalar_fn)(double);
+
+/* A one-argument equation: out pointer, published range of x, then eval. */
+static pcs_status one_arg(const char *fn, scalar_fn eval, const char *xname, double x, double lo,
+                          double hi, const char *unit, const char *outname, double *out)
 {
-    static const char fn[] = "pcs_water_psat";
-    pcs_status st = if97_check_out(fn, "p_pa", p_pa);
+    pcs_status st = if97_check_out(fn, outname, out);
     if (st == PCS_OK) {
-        st = if97_check(fn, "t_k", t_k, IF97_TMIN, IF97_TC, "K");
+        st = if97_check(fn, xname, x, lo, hi, unit);
     }
     if (st == PCS_OK) {
-        *p_pa = if97_psat(t_k);
+        *out = eval(x);
     }
     return st;
+}
+
+pcs_status pcs_water_psat(double t_k, double *p_pa)
+{
+    return one_arg("pcs_water_psat", if97_psat, "t_k", t_k, IF97_TMIN, IF97_TC, "K", "p_pa", p_pa);
 }
 
 pcs_status pcs_water_tsat(double p_pa, double *t_k)
 {
-    static const char fn[] = "pcs_water_tsat";
-    pcs_status st = if97_check_out(fn, "t_k", t_k);
-    if (st == PCS_OK) {
-        st = if97_check(fn, "p_pa", p_pa, IF97_PSMIN, IF97_PC, "Pa");
-    }
-    if (st == PCS_OK) {
-        *t_k = if97_tsat(p_pa);
-    }
-    return st;
+    return one_arg("pcs_water_tsat", if97_tsat, "p_pa", p_pa, IF97_PSMIN, IF97_PC, "Pa", "t_k",
+                   t_k);
 }
 
 pcs_status pcs_if97_b23_p(double t_k, double *p_pa)
 {
-    static const char fn[] = "pcs_if97_b23_p";
-    pcs_status st = if97_check_out(fn, "p_pa", p_pa);
-    if (st == PCS_OK) {
-        st = if97_check(fn, "t_k", t_k, IF97_T13, IF97_T23MAX, "K");
-    }
-    if (st == PCS_OK) {
-        *p_pa = if97_b23_p(t_k);
-    }
-    return st;
+    return one_arg("pcs_if97_b23_p", if97_b23_p, "t_k", t_k, IF97_T13, IF97_T23MAX, "K", "p_pa",
+                   p_pa);
 }
 
 pcs_status pcs_if97_b23_t(double p_pa, double *t_k)
 {
-    static const char fn[] = "pcs_if97_b23_t";
-    pcs_status st = if97_check_out(fn, "t_k", t_k);
-    if (st == PCS_OK) {
-        st = if97_check(fn, "p_pa", p_pa, if97_b23_p(IF97_T13), IF97_PMAX, "Pa");
-    }
-    if (st == PCS_OK) {
-        *t_k = if97_b23_t(p_pa);
-    }
-    return st;
+    return one_arg("pcs_if97_b23_t", if97_b23_t, "p_pa", p_pa, if97_b23_p(IF97_T13), IF97_PMAX,
+                   "Pa", "t_k", t_k);
 }
 
 pcs_status pcs_if97_b2bc_p(double h_j_kg, double *p_pa)
 {
-    static const char fn[] = "pcs_if97_b2bc_p";
-    pcs_status st = if97_check_out(fn, "p_pa", p_pa);
-    if (st == PCS_OK) {
-        st = if97_check(fn, "h_j_kg", h_j_kg, 2.778e6, 3.516004323e6 * (1.0 + 1e-12), "J/kg");
-    }
-    if (st == PCS_OK) {
-        *p_pa = if97_b2bc_p(h_j_kg);
-    }
-    return st;
+    return one_arg("pcs_if97_b2bc_p", if97_b2bc_p, "h_j_kg", h_j_kg, 2.778e6,
+                   3.516004323e6 * (1.0 + 1e-12), "J/kg", "p_pa", p_pa);
 }
 
 pcs_status pcs_if97_p3sat_h(double h_j_kg, double *p_pa)
 {
-    static const char fn[] = "pcs_if97_p3sat_h";
-    pcs_status st = if97_check_out(fn, "p_pa", p_pa);
-    if (st == PCS_OK) {
-        st = if97_check(fn, "h_j_kg", h_j_kg, 1.6708582183e6, 2.5635920039e6, "J/kg");
-    }
-    if (st == PCS_OK) {
-        *p_pa = if97_p3sat_h(h_j_kg);
-    }
-    return st;
+    return one_arg("pcs_if97_p3sat_h", if97_p3sat_h, "h_j_kg", h_j_kg, 1.6708582183e6,
+                   2.5635920039e6, "J/kg", "p_pa", p_pa);
 }
 
 pcs_status pcs_if97_p3sat_s(double s_j_kg_k, double *p_pa)
 {
-    static const char fn[] = "pcs_if97_p3sat_s";
-    pcs_status st = if97_check_out(fn, "p_pa", p_pa);
-    if (st == PCS_OK) {
-        st = if97_check(fn, "s_j_kg_k", s_j_kg_k, 3.7782813395e3, 5.2108878249e3, "J/(kg K)");
-    }
-    if (st == PCS_OK) {
-        *p_pa = if97_p3sat_s(s_j_kg_k);
-    }
-    return st;
+    return one_arg("pcs_if97_p3sat_s", if97_p3sat_s, "s_j_kg_k", s_j_kg_k, 3.7782813395e3,
+                   5.2108878249e3, "J/(kg K)", "p_pa", p_pa);
 }
 
 /* ---- forward equations ---- */
