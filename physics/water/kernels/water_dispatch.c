@@ -187,72 +187,81 @@ pcs_status pcs_water_props_pt(double p_pa, double t_k, pcs_water_props *out)
     return st;
 }
 
-pcs_status pcs_water_h_pt(double p_pa, double t_k, double *h_j_kg)
+/*
+ * One property at (p, T) whatever the region: regions 1, 2 and 5 have
+ * equations that sum only what that property needs (by_region[region]);
+ * region 3 needs its density solved first, so it takes the field of the full
+ * properties (of_props).
+ */
+typedef struct pt_property {
+    const char *fn;
+    const char *outname;
+    double (*by_region[6])(double p, double t); /* [1], [2], [5] */
+    double (*of_props)(const pcs_water_props *q);
+} pt_property;
+
+static double rho1(double p, double t)
 {
-    static const char fn[] = "pcs_water_h_pt";
-    pcs_status st = if97_check_out(fn, "h_j_kg", h_j_kg);
+    return 1.0 / if97_region1_v(p, t);
+}
+
+static double rho2(double p, double t)
+{
+    return 1.0 / if97_region2_v(p, t);
+}
+
+static double rho5(double p, double t)
+{
+    return 1.0 / if97_region5_v(p, t);
+}
+
+static double h_of(const pcs_water_props *q)
+{
+    return q->h_j_kg;
+}
+
+static double rho_of(const pcs_water_props *q)
+{
+    return q->rho_kg_m3;
+}
+
+static const pt_property h_pt = {"pcs_water_h_pt",
+                                 "h_j_kg",
+                                 {[1] = if97_region1_h, [2] = if97_region2_h, [5] = if97_region5_h},
+                                 h_of};
+static const pt_property rho_pt = {
+    "pcs_water_rho_pt", "rho_kg_m3", {[1] = rho1, [2] = rho2, [5] = rho5}, rho_of};
+
+static pcs_status property_pt(const pt_property *prop, double p, double t, double *out)
+{
+    pcs_status st = if97_check_out(prop->fn, prop->outname, out);
     if (st == PCS_OK) {
-        st = check_pt(fn, p_pa, t_k);
+        st = check_pt(prop->fn, p, t);
     }
     if (st != PCS_OK) {
         return st;
     }
-    double h;
-    switch (region_of_pt(p_pa, t_k)) {
-    case 1:
-        h = if97_region1_h(p_pa, t_k);
-        break;
-    case 2:
-        h = if97_region2_h(p_pa, t_k);
-        break;
-    case 5:
-        h = if97_region5_h(p_pa, t_k);
-        break;
-    default: {
-        pcs_water_props q;
-        st = r3_props_pt(fn, p_pa, t_k, &q);
-        h = q.h_j_kg;
-        break;
+    const int region = region_of_pt(p, t);
+    if (region != 3) {
+        *out = prop->by_region[region](p, t);
+        return PCS_OK;
     }
-    }
+    pcs_water_props q;
+    st = r3_props_pt(prop->fn, p, t, &q);
     if (st == PCS_OK) {
-        *h_j_kg = h;
+        *out = prop->of_props(&q);
     }
     return st;
 }
 
+pcs_status pcs_water_h_pt(double p_pa, double t_k, double *h_j_kg)
+{
+    return property_pt(&h_pt, p_pa, t_k, h_j_kg);
+}
+
 pcs_status pcs_water_rho_pt(double p_pa, double t_k, double *rho_kg_m3)
 {
-    static const char fn[] = "pcs_water_rho_pt";
-    pcs_status st = if97_check_out(fn, "rho_kg_m3", rho_kg_m3);
-    if (st == PCS_OK) {
-        st = check_pt(fn, p_pa, t_k);
-    }
-    if (st != PCS_OK) {
-        return st;
-    }
-    double rho;
-    switch (region_of_pt(p_pa, t_k)) {
-    case 1:
-        rho = 1.0 / if97_region1_v(p_pa, t_k);
-        break;
-    case 2:
-        rho = 1.0 / if97_region2_v(p_pa, t_k);
-        break;
-    case 5:
-        rho = 1.0 / if97_region5_v(p_pa, t_k);
-        break;
-    default: {
-        pcs_water_props q;
-        st = r3_props_pt(fn, p_pa, t_k, &q);
-        rho = q.rho_kg_m3;
-        break;
-    }
-    }
-    if (st == PCS_OK) {
-        *rho_kg_m3 = rho;
-    }
-    return st;
+    return property_pt(&rho_pt, p_pa, t_k, rho_kg_m3);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -276,16 +285,6 @@ typedef struct target_ops {
     double y2_min;             /* below it no region 2 state exists (fast-path gate) */
     int is_h;
 } target_ops;
-
-static void s2_val(double p, double t, double *s, double *dsdt)
-{
-    if97_region2_s_dsdt(p, t, s, dsdt);
-}
-
-static void s1_val(double p, double t, double *s, double *dsdt)
-{
-    if97_region1_s_dsdt(p, t, s, dsdt);
-}
 
 /*
  * Fast-path gates: the largest h and s of region 1 are h'(623.15 K) = 1.671
@@ -320,8 +319,8 @@ static const target_ops ops_s = {
     .back2 = if97_region2_t_ps,
     .back3_t = if97_region3_t_ps,
     .back3_v = if97_region3_v_ps,
-    .val1 = s1_val,
-    .val2 = s2_val,
+    .val1 = if97_region1_s_dsdt,
+    .val2 = if97_region2_s_dsdt,
     .p3sat = if97_p3sat_s,
     .y3sat_lo = 3.7782813395e3,
     .y3sat_hi = 5.2108878249e3,
