@@ -269,23 +269,16 @@ static uint32_t block(uint32_t c, uint32_t cells, uint32_t out[3])
     return 3;
 }
 
-/* Shortest torus offset given a raw difference in [-2 half, 2 half]. */
-static inline double wrap_offset(double d, double half, double size)
+/* Bring x in [-2 half, 2 half] back into [-half, half] on the torus of width
+ * size: the shortest offset for a raw difference, the wrapped coordinate for
+ * a moved position. */
+static inline double torus_wrap(double x, double half, double size)
 {
-    if (d > half)
-        return d - size;
-    if (d < -half)
-        return d + size;
-    return d;
-}
-
-static inline double wrap_position(double p, double half, double size)
-{
-    if (p > half)
-        return p - size;
-    if (p < -half)
-        return p + size;
-    return p;
+    if (x > half)
+        return x - size;
+    if (x < -half)
+        return x + size;
+    return x;
 }
 
 typedef struct flock_sums {
@@ -311,8 +304,8 @@ static void neighbour_sums(const pcs_flocking *m, const double *const src[FIELDS
                 uint32_t j = m->order[k];
                 if (j == i)
                     continue;
-                double dx = wrap_offset(src[FX][j] - xi, m->half_w, m->width);
-                double dy = wrap_offset(src[FY][j] - yi, m->half_h, m->height);
+                double dx = torus_wrap(src[FX][j] - xi, m->half_w, m->width);
+                double dy = torus_wrap(src[FY][j] - yi, m->half_h, m->height);
                 double d2 = dx * dx + dy * dy;
                 if (!(d2 < m->r2))
                     continue;
@@ -353,8 +346,8 @@ static void update_agent(const pcs_flocking *m, const double *const src[FIELDS],
     }
     dst[FVX][i] = vx;
     dst[FVY][i] = vy;
-    dst[FX][i] = wrap_position(src[FX][i] + m->dt * vx, m->half_w, m->width);
-    dst[FY][i] = wrap_position(src[FY][i] + m->dt * vy, m->half_h, m->height);
+    dst[FX][i] = torus_wrap(src[FX][i] + m->dt * vx, m->half_w, m->width);
+    dst[FY][i] = torus_wrap(src[FY][i] + m->dt * vy, m->half_h, m->height);
 }
 
 pcs_status pcs_flocking_step(pcs_flocking *m)
