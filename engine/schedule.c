@@ -7,6 +7,17 @@
  */
 #include "engine/world_internal.h"
 
+/* What both getters check: w and out given, index below the count. */
+static pcs_status check_at(const char *fn, const pcs_world *w, const void *out, uint32_t index,
+                           uint32_t count)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    if (index >= count)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: index %u is outside [0, %u)", fn, index, count);
+    return PCS_OK;
+}
+
 uint32_t pcs_schedule_system_count(const pcs_world *w)
 {
     return w ? w->n_systems : 0;
@@ -14,11 +25,9 @@ uint32_t pcs_schedule_system_count(const pcs_world *w)
 
 pcs_status pcs_schedule_system_at(const pcs_world *w, uint32_t index, pcs_schedule_system *out)
 {
-    if (!w || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_schedule_system_at: NULL argument");
-    if (index >= w->n_systems)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_schedule_system_at: index %u is outside [0, %u)",
-                             index, w->n_systems);
+    pcs_status st = check_at("pcs_schedule_system_at", w, out, index, pcs_schedule_system_count(w));
+    if (st != PCS_OK)
+        return st;
     const pcs_system_rec *r = &w->systems[w->stage_order[index]];
     *out = (pcs_schedule_system){
         .id = r->id,
@@ -40,11 +49,9 @@ uint32_t pcs_schedule_job_count(const pcs_world *w)
 
 pcs_status pcs_schedule_job_at(const pcs_world *w, uint32_t index, pcs_schedule_job *out)
 {
-    if (!w || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_schedule_job_at: NULL argument");
-    if (index >= w->n_jobs)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_schedule_job_at: index %u is outside [0, %u)",
-                             index, w->n_jobs);
+    pcs_status st = check_at("pcs_schedule_job_at", w, out, index, pcs_schedule_job_count(w));
+    if (st != PCS_OK)
+        return st;
     const pcs_job_desc *d = &w->jobs[index].desc;
     *out = (pcs_schedule_job){
         .id = index,
