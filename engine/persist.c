@@ -109,17 +109,22 @@ static size_t meta_bytes(uint32_t n)
     return sizeof(file_header) + (size_t)n * sizeof(section_rec) + sizeof(uint64_t);
 }
 
+/* Bytes section k of @p w takes in a save: its head and its data. */
+static uint64_t section_bytes(const pcs_world *w, uint32_t k)
+{
+    section_src s;
+    job_state js;
+    section_of(w, k, &s, &js);
+    return s.head_bytes + s.data_bytes;
+}
+
 /* The exact size of a save of @p w: nothing larger is ever read. */
 static uint64_t save_bytes(const pcs_world *w)
 {
     uint32_t n = count_sections(w);
     uint64_t total = meta_bytes(n);
-    for (uint32_t k = 0; k < n; k++) {
-        section_src s;
-        job_state js;
-        section_of(w, k, &s, &js);
-        total += s.head_bytes + s.data_bytes;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        total += section_bytes(w, k);
     return total;
 }
 
@@ -414,9 +419,11 @@ static pcs_status check_jobs(const pcs_world *w, const unsigned char *b, const s
         memcpy(&js, b + t[first_job + j].offset, sizeof js);
         if (js.pending > 1u || js.reserved != 0u || (js.pending && js.submit_tick > tick)) {
             char why[256];
-            snprintf(why, sizeof why, "section 'job:%s': pending %u (allowed 0 or 1), submit "
-                     "tick %llu (allowed up to the save tick %llu)", w->jobs[j].desc.name,
-                     js.pending, (unsigned long long)js.submit_tick, (unsigned long long)tick);
+            snprintf(why, sizeof why,
+                     "section 'job:%s': pending %u (allowed 0 or 1), submit "
+                     "tick %llu (allowed up to the save tick %llu)",
+                     w->jobs[j].desc.name, js.pending, (unsigned long long)js.submit_tick,
+                     (unsigned long long)tick);
             return corrupt(path, why);
         }
     }
