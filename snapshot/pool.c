@@ -96,30 +96,31 @@ static uint32_t channel_stores(const pcs_snapshot_pool *pool, uint32_t *stores)
     return n;
 }
 
+/* One of the pool's systems: last in its stage (priority INT32_MAX), on the pool. */
+static pcs_status pool_system(pcs_snapshot_pool *pool, const char *name, pcs_stage stage,
+                              pcs_system_fn fn, const uint32_t *reads, uint32_t n_reads)
+{
+    pcs_system_desc d = {
+        .name = name,
+        .stage = stage,
+        .priority = INT32_MAX,
+        .fn = fn,
+        .ctx = pool,
+        .reads = reads,
+        .n_reads = n_reads,
+    };
+    return pcs_system_register(pool->world, &d, NULL);
+}
+
 static pcs_status register_systems(pcs_snapshot_pool *pool)
 {
     uint32_t stores[PCS_MAX_SYSTEM_ACCESS];
     uint32_t n_stores = channel_stores(pool, stores);
-    pcs_system_desc publish = {
-        .name = "pcs.snapshot.publish",
-        .stage = PCS_STAGE_PUBLISH,
-        .priority = INT32_MAX,
-        .fn = pcs_publish_system,
-        .ctx = pool,
-        .reads = n_stores ? stores : NULL,
-        .n_reads = n_stores,
-    };
-    pcs_status st = pcs_system_register(pool->world, &publish, NULL);
+    pcs_status st = pool_system(pool, "pcs.snapshot.publish", PCS_STAGE_PUBLISH, pcs_publish_system,
+                                n_stores ? stores : NULL, n_stores);
     if (st != PCS_OK)
         return st;
-    pcs_system_desc events = {
-        .name = "pcs.snapshot.events",
-        .stage = PCS_STAGE_EVENTS,
-        .priority = INT32_MAX,
-        .fn = pcs_eventlog_system,
-        .ctx = pool,
-    };
-    return pcs_system_register(pool->world, &events, NULL);
+    return pool_system(pool, "pcs.snapshot.events", PCS_STAGE_EVENTS, pcs_eventlog_system, NULL, 0);
 }
 
 pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,
