@@ -627,3 +627,35 @@ int jr_num_array(jr_ctx *c, json_t *obj, const char *key, size_t n, double lo, d
     jr_pop(c, p);
     return rc;
 }
+
+int jr_section(jr_ctx *c, json_t *obj, const char *key, const char *const *allowed,
+               jr_fields_fn fields, void *out)
+{
+    json_t *o = jr_obj(c, obj, key);
+    if (!o)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, key);
+    int rc = jr_only_keys(c, o, allowed);
+    rc |= fields(c, o, out);
+    jr_pop(c, p);
+    return rc ? -1 : 0;
+}
+
+int jr_array_section(jr_ctx *c, json_t *obj, const char *key, size_t max, const char *what,
+                     jr_item_fn item, void *out)
+{
+    json_t *arr = jr_arr(c, obj, key);
+    if (!arr)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, key);
+    if (json_array_size(arr) > max)
+        return jr_fail(c, "%zu %s; at most %zu", json_array_size(arr), what, max);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        size_t q = jr_push_index(c, i);
+        if (item(c, json_array_get(arr, i), i, out) != 0)
+            return -1;
+        jr_pop(c, q);
+    }
+    jr_pop(c, p);
+    return 0;
+}

@@ -69,6 +69,28 @@ int jr_str_req(jr_ctx *c, json_t *obj, const char *key, const char **out);
 /** Optional object or array; NULL when absent (check c->failed for a type error). */
 json_t *jr_obj(jr_ctx *c, json_t *obj, const char *key);
 json_t *jr_arr(jr_ctx *c, json_t *obj, const char *key);
+/** Reads the fields of one section object; nonzero after an error. */
+typedef int (*jr_fields_fn)(jr_ctx *c, json_t *obj, void *out);
+/**
+ * Optional object section @p key of @p obj: absent, 0. Otherwise its keys are
+ * checked against the NULL-terminated @p allowed and @p fields reads it with
+ * the path at the object (both run, so the first error is the first in the
+ * object). Returns 0, or -1 after an error.
+ */
+int jr_section(jr_ctx *c, json_t *obj, const char *key, const char *const *allowed,
+               jr_fields_fn fields, void *out);
+
+/** Reads item @p i of an array section; nonzero (and the error recorded) to stop. */
+typedef int (*jr_item_fn)(jr_ctx *c, json_t *item, size_t i, void *out);
+/**
+ * Optional array section @p key of @p obj of at most @p max items (@p what
+ * names them in the message "N <what>; at most <max>"): absent, 0. Otherwise
+ * @p item reads each in order with the path at it, stopping at the first
+ * error. Returns 0, or -1 after an error.
+ */
+int jr_array_section(jr_ctx *c, json_t *obj, const char *key, size_t max, const char *what,
+                     jr_item_fn item, void *out);
+
 /** Optional array of exactly @p n numbers in [lo, hi]. */
 int jr_num_array(jr_ctx *c, json_t *obj, const char *key, size_t n, double lo, double hi,
                  double *out);

@@ -99,58 +99,51 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
     return 0;
 }
 
-static const char *const top_keys[] = {"schema", "name",  "world", "run", "readers",
+static const char *const top_keys[] = {"schema", "name",  "world",           "run", "readers",
                                        "script", "units", "instrumentation", NULL};
 
-static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
+static int world_fields(jr_ctx *c, json_t *w, void *out)
 {
-    static const char *const keys[] = {"dt_s", "seed", "k_slow", "k_storage", "workers",
-                                       "snapshot_buffers", "commands_per_tick", NULL};
-    json_t *w = jr_obj(c, doc, "world");
-    if (!w)
-        return c->failed ? -1 : 0;
-    size_t p = jr_push_key(c, "world");
-    pcs_world_config *cfg = &s->world;
-    int rc = jr_only_keys(c, w, keys);
-    rc |= jr_num(c, w, "dt_s", PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, &cfg->dt_s);
+    pcs_world_config *cfg = out;
+    int rc = jr_num(c, w, "dt_s", PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, &cfg->dt_s);
     rc |= jr_u64(c, w, "seed", &cfg->seed);
     rc |= jr_num(c, w, "k_slow", 1e-9, 1e9, &cfg->k_slow);
     rc |= jr_num(c, w, "k_storage", 1e-9, 1e9, &cfg->k_storage);
     rc |= jr_u32(c, w, "workers", 0, 256, &cfg->workers);
     rc |= jr_u32(c, w, "snapshot_buffers", 3, 64, &cfg->snapshot_buffers);
     rc |= jr_u32(c, w, "commands_per_tick", 1, 65536, &cfg->commands_per_tick);
-    jr_pop(c, p);
-    return rc ? -1 : 0;
+    return rc;
+}
+
+static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {
+        "dt_s", "seed", "k_slow", "k_storage", "workers", "snapshot_buffers", "commands_per_tick",
+        NULL};
+    return jr_section(c, doc, "world", keys, world_fields, &s->world);
+}
+
+static int run_fields(jr_ctx *c, json_t *r, void *out)
+{
+    scenario *s = out;
+    int rc = jr_num(c, r, "seconds", 0.0, 1e9, &s->run_seconds);
+    rc |= jr_num(c, r, "timeline_every_s", 0.01, 1e9, &s->timeline_every_s);
+    return rc;
 }
 
 static int parse_run(jr_ctx *c, json_t *doc, scenario *s)
 {
     static const char *const keys[] = {"seconds", "timeline_every_s", NULL};
-    json_t *r = jr_obj(c, doc, "run");
-    if (!r)
-        return c->failed ? -1 : 0;
-    size_t p = jr_push_key(c, "run");
-    int rc = jr_only_keys(c, r, keys);
-    rc |= jr_num(c, r, "seconds", 0.0, 1e9, &s->run_seconds);
-    rc |= jr_num(c, r, "timeline_every_s", 0.01, 1e9, &s->timeline_every_s);
-    jr_pop(c, p);
-    return rc ? -1 : 0;
+    return jr_section(c, doc, "run", keys, run_fields, s);
 }
 
-static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
+/* The "names" array of the readers section: channel names to read. */
+static int reader_names(jr_ctx *c, json_t *r, scenario *s)
 {
-    static const char *const keys[] = {"count", "rate_hz", "channels", "names", NULL};
-    json_t *r = jr_obj(c, doc, "readers");
-    if (!r)
-        return c->failed ? -1 : 0;
-    size_t p = jr_push_key(c, "readers");
-    int rc = jr_only_keys(c, r, keys);
-    rc |= jr_u32(c, r, "count", 0, 256, &s->readers);
-    rc |= jr_num(c, r, "rate_hz", 0.001, 1e6, &s->reader_rate_hz);
-    rc |= jr_u32(c, r, "channels", 1, SCN_MAX_READER_CHANNELS, &s->reader_channels);
+    int rc = 0;
     json_t *names = jr_arr(c, r, "names");
     size_t q = jr_push_key(c, "names");
-    for (size_t i = 0; !rc && names && i < json_array_size(names); i++) {
+    for (size_t i = 0; !c->failed && names && i < json_array_size(names); i++) {
         json_t *v = json_array_get(names, i);
         size_t k = jr_push_index(c, i);
         if (i >= SCN_MAX_READER_CHANNELS)
@@ -165,8 +158,22 @@ static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
         jr_pop(c, k);
     }
     jr_pop(c, q);
-    jr_pop(c, p);
-    return rc ? -1 : 0;
+    return rc;
+}
+
+static int readers_fields(jr_ctx *c, json_t *r, void *out)
+{
+    scenario *s = out;
+    int rc = jr_u32(c, r, "count", 0, 256, &s->readers);
+    rc |= jr_num(c, r, "rate_hz", 0.001, 1e6, &s->reader_rate_hz);
+    rc |= jr_u32(c, r, "channels", 1, SCN_MAX_READER_CHANNELS, &s->reader_channels);
+    return rc | reader_names(c, r, s);
+}
+
+static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {"count", "rate_hz", "channels", "names", NULL};
+    return jr_section(c, doc, "readers", keys, readers_fields, s);
 }
 
 static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
@@ -190,29 +197,26 @@ static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
     return 0;
 }
 
+static int script_item(jr_ctx *c, json_t *item, size_t i, void *out)
+{
+    (void)i;
+    scenario *s = out;
+    scn_action *a = &s->script[s->n_script];
+    memset(a, 0, sizeof *a);
+    if (parse_action(c, item, a) != 0)
+        return -1;
+    if (s->n_script && a->t_s < s->script[s->n_script - 1].t_s)
+        return jr_fail(c,
+                       "t_s %g is earlier than the previous action's %g (keep the "
+                       "script in time order)",
+                       a->t_s, s->script[s->n_script - 1].t_s);
+    s->n_script++;
+    return 0;
+}
+
 static int parse_script(jr_ctx *c, json_t *doc, scenario *s)
 {
-    json_t *arr = jr_arr(c, doc, "script");
-    if (!arr)
-        return c->failed ? -1 : 0;
-    size_t p = jr_push_key(c, "script");
-    if (json_array_size(arr) > SCN_MAX_SCRIPT)
-        return jr_fail(c, "%zu actions; at most %d", json_array_size(arr), SCN_MAX_SCRIPT);
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        size_t q = jr_push_index(c, i);
-        scn_action *a = &s->script[s->n_script];
-        memset(a, 0, sizeof *a);
-        if (parse_action(c, json_array_get(arr, i), a) != 0)
-            return -1;
-        if (s->n_script && a->t_s < s->script[s->n_script - 1].t_s)
-            return jr_fail(c, "t_s %g is earlier than the previous action's %g (keep the "
-                              "script in time order)",
-                           a->t_s, s->script[s->n_script - 1].t_s);
-        s->n_script++;
-        jr_pop(c, q);
-    }
-    jr_pop(c, p);
-    return 0;
+    return jr_array_section(c, doc, "script", SCN_MAX_SCRIPT, "actions", script_item, s);
 }
 
 int scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks, const char *where,
@@ -230,12 +234,12 @@ int scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks, c
     size_t used = strlen(warn);
     if (off && used < warn_len) {
         double got = (double)*ticks * dt_s;
-        double pct = seconds > 0.0 ? 100.0 * (got > seconds ? got - seconds : seconds - got) /
-                                         seconds
-                                   : 100.0;
-        snprintf(warn + used, warn_len - used, "%s: %g s is %llu tick%s of %g s (%g s, %.3g %% off)\n",
-                 where, seconds, (unsigned long long)*ticks, *ticks == 1 ? "" : "s", dt_s, got,
-                 pct);
+        double pct = seconds > 0.0
+                         ? 100.0 * (got > seconds ? got - seconds : seconds - got) / seconds
+                         : 100.0;
+        snprintf(warn + used, warn_len - used,
+                 "%s: %g s is %llu tick%s of %g s (%g s, %.3g %% off)\n", where, seconds,
+                 (unsigned long long)*ticks, *ticks == 1 ? "" : "s", dt_s, got, pct);
     }
     return 0;
 }

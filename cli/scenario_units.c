@@ -61,21 +61,21 @@
 
 /* ---- fields, one by one --------------------------------------------------- */
 
+static int pump_fields(jr_ctx *c, json_t *o, void *out)
+{
+    pcs_hyd_pump *p = out;
+    int rc = jr_num(c, o, "rated_flow_kg_s", 1.0, 1e5, &p->rated_flow_kg_s);
+    rc |= jr_num(c, o, "rated_dp_pa", 1e3, 1e8, &p->rated_dp_pa);
+    rc |= jr_num(c, o, "inertia_kg_m2", 1.0, 1e6, &p->inertia_kg_m2);
+    rc |= jr_num(c, o, "rated_speed_rad_s", 1.0, 1e4, &p->rated_speed_rad_s);
+    return rc;
+}
+
 static int parse_pump(jr_ctx *c, json_t *u, pcs_hyd_pump *p)
 {
     static const char *const keys[] = {"rated_flow_kg_s", "rated_dp_pa", "inertia_kg_m2",
                                        "rated_speed_rad_s", NULL};
-    json_t *o = jr_obj(c, u, "pump");
-    if (!o)
-        return c->failed ? -1 : 0;
-    size_t s = jr_push_key(c, "pump");
-    int rc = jr_only_keys(c, o, keys);
-    rc |= jr_num(c, o, "rated_flow_kg_s", 1.0, 1e5, &p->rated_flow_kg_s);
-    rc |= jr_num(c, o, "rated_dp_pa", 1e3, 1e8, &p->rated_dp_pa);
-    rc |= jr_num(c, o, "inertia_kg_m2", 1.0, 1e6, &p->inertia_kg_m2);
-    rc |= jr_num(c, o, "rated_speed_rad_s", 1.0, 1e4, &p->rated_speed_rad_s);
-    jr_pop(c, s);
-    return rc ? -1 : 0;
+    return jr_section(c, u, "pump", keys, pump_fields, p);
 }
 
 static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, char *name)
@@ -188,22 +188,22 @@ static int fail_at(const unit_check *k, const char *field, const char *fmt, ...)
 
 static double field_value(const pcs_plant_unit_config *c, const char *field)
 {
-    if (strcmp(field, "initial_power_fraction") == 0)
-        return c->core.initial_power_fraction;
-    if (strcmp(field, "nominal_power_w") == 0)
-        return c->core.nominal_power_w;
-    if (strcmp(field, "loops") == 0)
-        return c->n_loops;
-    if (strcmp(field, "sg_nodes") == 0)
-        return c->n_sg_nodes;
-    if (strcmp(field, "pump.rated_flow_kg_s") == 0)
-        return c->pump.rated_flow_kg_s;
-    if (strcmp(field, "pump.rated_dp_pa") == 0)
-        return c->pump.rated_dp_pa;
-    if (strcmp(field, "t_hot_k") == 0)
-        return c->t_hot_k;
-    if (strcmp(field, "t_cold_k") == 0)
-        return c->t_cold_k;
+    const struct {
+        const char *name;
+        double value;
+    } fields[] = {
+        {"initial_power_fraction", c->core.initial_power_fraction},
+        {"nominal_power_w", c->core.nominal_power_w},
+        {"loops", c->n_loops},
+        {"sg_nodes", c->n_sg_nodes},
+        {"pump.rated_flow_kg_s", c->pump.rated_flow_kg_s},
+        {"pump.rated_dp_pa", c->pump.rated_dp_pa},
+        {"t_hot_k", c->t_hot_k},
+        {"t_cold_k", c->t_cold_k},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp(field, fields[i].name) == 0)
+            return fields[i].value;
     return c->sg_pressure_pa;
 }
 
@@ -393,44 +393,29 @@ static int parse_unit(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, char *na
 
 /* ---- sections --------------------------------------------------------------- */
 
-static int parse_units(jr_ctx *c, json_t *doc, scenario *s)
+static int unit_item(jr_ctx *c, json_t *item, size_t i, void *out)
 {
-    json_t *arr = jr_arr(c, doc, "units");
-    if (!arr)
-        return c->failed ? -1 : 0;
-    size_t p = jr_push_key(c, "units");
-    if (json_array_size(arr) > PCS_PLANT_MAX_UNITS)
-        return jr_fail(c, "%zu units; at most %u", json_array_size(arr), PCS_PLANT_MAX_UNITS);
-    for (uint32_t i = 0; i < (uint32_t)json_array_size(arr); i++) {
-        size_t q = jr_push_index(c, i);
-        if (parse_unit(c, json_array_get(arr, i), &s->units[i], s->unit_names[i]) != 0)
-            return -1;
-        char want[16];
-        snprintf(want, sizeof want, "u%u", i + 1);
-        if (strcmp(s->unit_names[i], want) != 0)
-            return jr_fail(c,
-                           "unit %u must be named '%s' (channels are prefixed with it), not '%s'",
-                           i + 1, want, s->unit_names[i]);
-        jr_pop(c, q);
-        s->n_units++;
-    }
-    jr_pop(c, p);
+    scenario *s = out;
+    if (parse_unit(c, item, &s->units[i], s->unit_names[i]) != 0)
+        return -1;
+    char want[16];
+    snprintf(want, sizeof want, "u%zu", i + 1);
+    if (strcmp(s->unit_names[i], want) != 0)
+        return jr_fail(c, "unit %zu must be named '%s' (channels are prefixed with it), not '%s'",
+                       i + 1, want, s->unit_names[i]);
+    s->n_units++;
     return 0;
 }
 
-static int parse_instrumentation(jr_ctx *c, json_t *doc, pcs_plant_setpoints *sp)
+static int parse_units(jr_ctx *c, json_t *doc, scenario *s)
 {
-    static const char *const keys[] = {
-        "high_flux_frac",         "flux_rate_frac",  "rate_window_ticks", "low_flow_frac",
-        "high_pressure_pa",       "low_pressure_pa", "alarm_power_frac",  "alarm_flow_frac",
-        "alarm_pressure_high_pa", "alarm_t_hot_k",   "noise_frac",        NULL};
-    pcs_plant_setpoints_default(sp);
-    json_t *o = jr_obj(c, doc, "instrumentation");
-    if (!o)
-        return c->failed ? -1 : 0;
-    size_t p = jr_push_key(c, "instrumentation");
-    int rc = jr_only_keys(c, o, keys);
-    rc |= jr_num(c, o, "high_flux_frac", 0.01, 10.0, &sp->high_flux_frac);
+    return jr_array_section(c, doc, "units", PCS_PLANT_MAX_UNITS, "units", unit_item, s);
+}
+
+static int instrumentation_fields(jr_ctx *c, json_t *o, void *out)
+{
+    pcs_plant_setpoints *sp = out;
+    int rc = jr_num(c, o, "high_flux_frac", 0.01, 10.0, &sp->high_flux_frac);
     rc |= jr_num(c, o, "flux_rate_frac", 0.001, 10.0, &sp->flux_rate_frac);
     rc |= jr_u32(c, o, "rate_window_ticks", 1, 1200, &sp->rate_window_ticks);
     rc |= jr_num(c, o, "low_flow_frac", 0.0, 1.5, &sp->low_flow_frac);
@@ -441,8 +426,17 @@ static int parse_instrumentation(jr_ctx *c, json_t *doc, pcs_plant_setpoints *sp
     rc |= jr_num(c, o, "alarm_pressure_high_pa", 1e5, 1e8, &sp->alarm_pressure_high_pa);
     rc |= jr_num(c, o, "alarm_t_hot_k", 273.15, 2000.0, &sp->alarm_t_hot_k);
     rc |= jr_num(c, o, "noise_frac", 0.0, 0.5, &sp->noise_frac);
-    jr_pop(c, p);
-    return rc ? -1 : 0;
+    return rc;
+}
+
+static int parse_instrumentation(jr_ctx *c, json_t *doc, pcs_plant_setpoints *sp)
+{
+    static const char *const keys[] = {
+        "high_flux_frac",         "flux_rate_frac",  "rate_window_ticks", "low_flow_frac",
+        "high_pressure_pa",       "low_pressure_pa", "alarm_power_frac",  "alarm_flow_frac",
+        "alarm_pressure_high_pa", "alarm_t_hot_k",   "noise_frac",        NULL};
+    pcs_plant_setpoints_default(sp);
+    return jr_section(c, doc, "instrumentation", keys, instrumentation_fields, sp);
 }
 
 int scenario_units_parse(jr_ctx *c, json_t *doc, scenario *s)
