@@ -38,54 +38,50 @@
  */
 #define FUEL_K_TABLE_STEP_K 4.0
 
-static double k_fink(const void *ctx, double t)
+/* A conductivity correlation k(T), W/(m K) of K. */
+typedef double (*k_correlation_fn)(double t_k);
+
+/* pcs_prop_fn over a correlation: ctx points at the k_correlation_fn. */
+static double k_correlation(const void *ctx, double t)
 {
-    (void)ctx;
-    return pcs_uo2_k_fink95(t);
+    return (*(const k_correlation_fn *)ctx)(t);
 }
 
-static double k_harding(const void *ctx, double t)
-{
-    (void)ctx;
-    return pcs_uo2_k_harding_martin(t);
-}
-
-static double k_matpro(const void *ctx, double t)
-{
-    (void)ctx;
-    return pcs_zry_k_matpro(t);
-}
-
-static double k_iaea(const void *ctx, double t)
-{
-    (void)ctx;
-    return pcs_zry_k_iaea(t);
-}
-
+/* pcs_prop_fn of a constant conductivity: ctx points at the value. */
 static double k_const(const void *ctx, double t)
 {
     (void)t;
     return *(const double *)ctx;
 }
 
+/* One conductivity table up to t_hi_k: sampled from corr, or the constant
+ * *k_const_v when corr is NULL. */
+static pcs_status k_table(pcs_world *w, pcs_prop_table *tab, const char *what,
+                          k_correlation_fn corr, const double *k_const_v, double t_hi_k)
+{
+    if (corr)
+        return pcs_prop_table_build(w, tab, what, k_correlation, &corr, PCS_FUEL_T_MIN_K, t_hi_k,
+                                    FUEL_K_TABLE_STEP_K);
+    return pcs_prop_table_build(w, tab, what, k_const, k_const_v, PCS_FUEL_T_MIN_K, t_hi_k,
+                                FUEL_K_TABLE_STEP_K);
+}
+
 static pcs_status build_tables(pcs_world *w, pcs_fuel_model *m, const pcs_fuel_config *cfg)
 {
-    pcs_prop_fn ffn = cfg->fuel_k == PCS_FUEL_K_FINK95           ? k_fink
-                      : cfg->fuel_k == PCS_FUEL_K_HARDING_MARTIN ? k_harding
-                                                                 : k_const;
-    pcs_prop_fn cfn = cfg->clad_k == PCS_CLAD_K_MATPRO ? k_matpro
-                      : cfg->clad_k == PCS_CLAD_K_IAEA ? k_iaea
-                                                       : k_const;
+    k_correlation_fn fuel = cfg->fuel_k == PCS_FUEL_K_FINK95           ? pcs_uo2_k_fink95
+                            : cfg->fuel_k == PCS_FUEL_K_HARDING_MARTIN ? pcs_uo2_k_harding_martin
+                                                                       : NULL;
+    k_correlation_fn clad = cfg->clad_k == PCS_CLAD_K_MATPRO ? pcs_zry_k_matpro
+                            : cfg->clad_k == PCS_CLAD_K_IAEA ? pcs_zry_k_iaea
+                                                             : NULL;
     m->fuel_t_limit_k = PCS_UO2_T_MAX_K;
     m->clad_t_limit_k =
         cfg->clad_k == PCS_CLAD_K_IAEA ? PCS_ZRY_IAEA_T_MAX_K : PCS_ZRY_MATPRO_T_MAX_K;
-    pcs_status st =
-        pcs_prop_table_build(w, &m->k_fuel, "UO2 conductivity", ffn, &cfg->fuel_k_const_w_m_k,
-                             PCS_FUEL_T_MIN_K, m->fuel_t_limit_k, FUEL_K_TABLE_STEP_K);
+    pcs_status st = k_table(w, &m->k_fuel, "UO2 conductivity", fuel, &cfg->fuel_k_const_w_m_k,
+                            m->fuel_t_limit_k);
     if (st == PCS_OK)
-        st = pcs_prop_table_build(w, &m->k_clad, "Zircaloy conductivity", cfn,
-                                  &cfg->clad_k_const_w_m_k, PCS_FUEL_T_MIN_K, m->clad_t_limit_k,
-                                  FUEL_K_TABLE_STEP_K);
+        st = k_table(w, &m->k_clad, "Zircaloy conductivity", clad, &cfg->clad_k_const_w_m_k,
+                     m->clad_t_limit_k);
     return st;
 }
 
