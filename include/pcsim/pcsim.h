@@ -24,6 +24,7 @@
 #include "pcsim/life.h"
 #include "pcsim/lumped_heat.h"
 #include "pcsim/math.h"
+#include "pcsim/param_range.h"
 #include "pcsim/particles.h"
 #include "pcsim/persist.h"
 #include "pcsim/plant.h"

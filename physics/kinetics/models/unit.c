@@ -26,6 +26,7 @@
 #include "physics/kinetics/models/unit_internal.h"
 #include "pcsim/channel.h"
 #include "pcsim/math.h"
+#include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
 
@@ -89,15 +90,6 @@ static pcs_status unit_cfg_wrap(pcs_status st)
     return pcs_error_set(st, "unit config: %s", pcs_last_error());
 }
 
-static pcs_status unit_cfg_range(const char *field, double v, double lo, double hi, int open_lo)
-{
-    int bad = !pcs_isfinite(v) || v > hi || (open_lo ? v <= lo : v < lo);
-    if (bad)
-        return pcs_error_set(PCS_E_INVAL, "unit config: %s = %g is outside %c%g, %g]", field, v,
-                             open_lo ? '(' : '[', lo, hi);
-    return PCS_OK;
-}
-
 static pcs_status unit_cfg_banks(const pcs_unit_config *c)
 {
     if (c->n_banks < 1 || c->n_banks > PCS_UNIT_MAX_BANKS)
@@ -134,11 +126,7 @@ pcs_status pcs_unit_config_validate(const pcs_unit_config *c)
 {
     if (!c)
         return pcs_error_set(PCS_E_INVAL, "unit config: cfg is NULL");
-    struct {
-        const char *field;
-        double v, lo, hi;
-        int open_lo;
-    } r[] = {
+    const pcs_param_range r[] = {
         {"nominal_power_w", c->nominal_power_w, 0.0, 1e11, 1},
         {"drho_substep", c->drho_substep, 0.0, 1e-2, 1},
         {"scram_delay_s", c->scram_delay_s, 0.0, 10.0, 0},
@@ -151,11 +139,9 @@ pcs_status pcs_unit_config_validate(const pcs_unit_config *c)
         {"rho_bias", c->rho_bias, -0.5, 0.5, 1},
         {"fuel_temp_limit_k", c->fuel_temp_limit_k, 1000.0, 5000.0, 0},
     };
-    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
-        pcs_status st = unit_cfg_range(r[i].field, r[i].v, r[i].lo, r[i].hi, r[i].open_lo);
-        if (st != PCS_OK)
-            return st;
-    }
+    pcs_status st = pcs_param_ranges_check("unit config: ", r, sizeof r / sizeof r[0]);
+    if (st != PCS_OK)
+        return st;
     if (c->xenon_equilibrium > 1 || c->critical_at_build > 1)
         return pcs_error_set(PCS_E_INVAL,
                              "unit config: xenon_equilibrium = %u and critical_at_build = %u must "
@@ -164,7 +150,7 @@ pcs_status pcs_unit_config_validate(const pcs_unit_config *c)
     if (c->xenon_phase >= PCS_SLOW_PERIOD_TICKS)
         return pcs_error_set(PCS_E_INVAL, "unit config: xenon_phase = %u is outside [0, %u)",
                              c->xenon_phase, PCS_SLOW_PERIOD_TICKS);
-    pcs_status st = unit_cfg_banks(c);
+    st = unit_cfg_banks(c);
     return st != PCS_OK ? st : unit_cfg_models(c);
 }
 
@@ -644,8 +630,8 @@ pcs_status pcs_unit_temperature_stores(const pcs_unit *u, uint32_t *t_fuel, uint
     return PCS_OK;
 }
 
-pcs_status pcs_unit_set_temperatures(pcs_world *w, pcs_unit *u, double t_fuel_k,
-                                     double t_coolant_k, double t_max_k)
+pcs_status pcs_unit_set_temperatures(pcs_world *w, pcs_unit *u, double t_fuel_k, double t_coolant_k,
+                                     double t_max_k)
 {
     if (!w || !u)
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_set_temperatures: NULL argument");
@@ -654,8 +640,9 @@ pcs_status pcs_unit_set_temperatures(pcs_world *w, pcs_unit *u, double t_fuel_k,
     const double t[3] = {t_fuel_k, t_coolant_k, t_max_k};
     for (int i = 0; i < 3; i++)
         if (!pcs_isfinite(t[i]) || t[i] < 273.15)
-            return pcs_error_set(PCS_E_INVAL, "pcs_unit_set_temperatures: temperature %d = %g K "
-                                              "is not a finite value >= 273.15 K",
+            return pcs_error_set(PCS_E_INVAL,
+                                 "pcs_unit_set_temperatures: temperature %d = %g K "
+                                 "is not a finite value >= 273.15 K",
                                  i, t[i]);
     *u->t_fuel = t_fuel_k;
     *u->t_cool = t_coolant_k;

@@ -51,6 +51,7 @@
 
 #include "pcsim/job.h"
 #include "pcsim/math.h"
+#include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "pcsim/xenon.h"
@@ -75,11 +76,7 @@ pcs_status pcs_xenon_params_validate(const pcs_xenon_params *p)
 {
     if (!p)
         return pcs_error_set(PCS_E_INVAL, "xenon: params is NULL");
-    struct {
-        const char *field;
-        double v, lo, hi;
-        int open_lo;
-    } r[] = {
+    const pcs_param_range r[] = {
         {"yield_i", p->yield_i, 0.0, 1.0, 0},
         {"yield_xe", p->yield_xe, 0.0, 1.0, 0},
         {"lambda_i", p->lambda_i, 0.0, 1.0, 1},
@@ -91,13 +88,9 @@ pcs_status pcs_xenon_params_validate(const pcs_xenon_params *p)
         {"flux_nominal", p->flux_nominal, 0.0, 1e16, 1},
         {"nu", p->nu, 1.0, 5.0, 0},
     };
-    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
-        double v = r[i].v;
-        int bad = !pcs_isfinite(v) || v > r[i].hi || (r[i].open_lo ? v <= r[i].lo : v < r[i].lo);
-        if (bad)
-            return pcs_error_set(PCS_E_INVAL, "xenon.%s = %g is outside %c%g, %g]", r[i].field, v,
-                                 r[i].open_lo ? '(' : '[', r[i].lo, r[i].hi);
-    }
+    pcs_status st = pcs_param_ranges_check("xenon.", r, sizeof r / sizeof r[0]);
+    if (st != PCS_OK)
+        return st;
     if (p->samarium > 1)
         return pcs_error_set(PCS_E_INVAL, "xenon.samarium = %u must be 0 or 1", p->samarium);
     return PCS_OK;
@@ -128,8 +121,8 @@ static void xe_chain_step(double *y1, double *y2, double a1, double k1, double a
     double y1s = a1 / k1;
     double e1 = pcs_exp(-k1 * h);
     double d1 = *y1 - y1s;
-    *y2 = pcs_exp(-k2 * h) * *y2 + (a2 + k1 * y1s) * xe_phi(k2, h) +
-          k1 * d1 * xe_phi_pair(k1, k2, h);
+    *y2 =
+        pcs_exp(-k2 * h) * *y2 + (a2 + k1 * y1s) * xe_phi(k2, h) + k1 * d1 * xe_phi_pair(k1, k2, h);
     *y1 = y1s + d1 * e1;
 }
 

@@ -12,6 +12,7 @@
 
 #include "pcsim/lumped_heat.h"
 #include "pcsim/math.h"
+#include "pcsim/param_range.h"
 
 void pcs_lumped_heat_params_pwr(pcs_lumped_heat_params *p, double p_nominal_w)
 {
@@ -33,11 +34,7 @@ pcs_status pcs_lumped_heat_params_validate(const pcs_lumped_heat_params *p)
 {
     if (!p)
         return pcs_error_set(PCS_E_INVAL, "lumped_heat: params is NULL");
-    struct {
-        const char *field;
-        double v, lo, hi;
-        int open_lo;
-    } r[] = {
+    const pcs_param_range r[] = {
         {"fuel_heat_capacity_j_k", p->fuel_heat_capacity_j_k, 0.0, 1e12, 1},
         {"coolant_heat_capacity_j_k", p->coolant_heat_capacity_j_k, 0.0, 1e12, 1},
         {"ua_w_k", p->ua_w_k, 0.0, 1e12, 1},
@@ -47,14 +44,7 @@ pcs_status pcs_lumped_heat_params_validate(const pcs_lumped_heat_params *p)
         {"t_inlet_k", p->t_inlet_k, 273.15, 700.0, 0},
         {"t_max_factor", p->t_max_factor, 1.0, 20.0, 0},
     };
-    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
-        double v = r[i].v;
-        int bad = !pcs_isfinite(v) || v > r[i].hi || (r[i].open_lo ? v <= r[i].lo : v < r[i].lo);
-        if (bad)
-            return pcs_error_set(PCS_E_INVAL, "lumped_heat.%s = %g is outside %c%g, %g]",
-                                 r[i].field, v, r[i].open_lo ? '(' : '[', r[i].lo, r[i].hi);
-    }
-    return PCS_OK;
+    return pcs_param_ranges_check("lumped_heat.", r, sizeof r / sizeof r[0]);
 }
 
 /* (e^{mu h} - 1)/mu, h at mu = 0. */
