@@ -25,21 +25,20 @@ static uint32_t index_slot(const pcs_world *w, const char *name)
     return k;
 }
 
-static pcs_status check_channel_name(const char *name)
+pcs_status pcs_name_check(const char *who, const char *name)
 {
     size_t n = name ? strlen(name) : 0;
     if (n == 0 || n >= 128)
-        return pcs_error_set(PCS_E_INVAL, "pcs_channel_register: name must be 1..127 chars");
+        return pcs_error_set(PCS_E_INVAL, "%s: name must be 1..127 chars", who);
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                  c == '_' || c == '.' || c == '-';
         if (!ok || (c == '.' && (i == 0 || i == n - 1 || name[i - 1] == '.')))
             return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_channel_register: name '%s' has a bad character or empty "
-                                 "segment at position %zu (allowed: [A-Za-z0-9_-] segments "
-                                 "joined by '.')",
-                                 name, i);
+                                 "%s: name '%s' has a bad character or empty segment at "
+                                 "position %zu (allowed: [A-Za-z0-9_-] segments joined by '.')",
+                                 who, name, i);
     }
     return PCS_OK;
 }
@@ -96,7 +95,7 @@ pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit
 {
     pcs_status st = pcs_world_check_build(w, "pcs_channel_register");
     if (st == PCS_OK)
-        st = check_channel_name(name);
+        st = pcs_name_check("pcs_channel_register", name);
     if (st == PCS_OK)
         st = check_target(w, name, kind, store, index);
     uint32_t dup;
