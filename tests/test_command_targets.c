@@ -13,10 +13,6 @@
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 
-int plant_build(host *h, char *err, size_t err_len);
-int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command *out, char *err,
-                         size_t err_len);
-
 /* What the family handler saw. */
 typedef struct seen {
     uint32_t calls;
@@ -332,4 +328,78 @@ Test(command_targets, submit_and_apply_allocate_nothing_per_tick)
     cr_assert_eq(pcs_world_alloc_count(w), heap, "no world-heap allocation per tick");
     cr_assert_eq(mallocs, 0u, "no malloc per tick (counted under ASan)");
     pcs_world_destroy(w);
+}
+
+/* The station of scenarios/pwr-station.json as `pcsim run` builds it. */
+static void station(host *h)
+{
+    memset(h, 0, sizeof *h);
+    char err[1400];
+    cr_assert_eq(scenario_load_ex("scenarios/pwr-station.json", &(scenario_load_opts){0}, &h->scn,
+                                  err, sizeof err),
+                 0, "%s", err);
+    cr_assert_eq(pcs_world_create(&h->scn.world, &h->world), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(plant_build(h, err, sizeof err), 0, "%s", err);
+}
+
+Test(command_targets, default_station_resolves_every_script_target_by_name)
+{
+    static host a, b; /* plant_build keeps pointers into them */
+    station(&a);
+    station(&b);
+    cr_assert_geq(a.scn.n_script, 5);
+    for (uint32_t i = 0; i < a.scn.n_script; i++) {
+        const scn_action *act = &a.scn.script[i];
+        pcs_target_id id, again;
+        cr_assert_eq(pcs_command_target_find(a.world, act->target, &id), PCS_OK, "%s",
+                     pcs_last_error());
+        pcs_command cmd;
+        char err[512];
+        cr_assert_eq(plant_resolve_action(&a, act, i, &cmd, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(cmd.target, pcs_target_id_store(id), "%s: the host submits the found id",
+                     act->target);
+        cr_assert_eq(pcs_command_target_check(a.world, id, cmd.kind), PCS_OK, "%s",
+                     pcs_last_error());
+        /* Ids and kinds follow registration order: a second build of the same
+         * scenario resolves the same (a journal replays on it). */
+        pcs_command cmd_b;
+        cr_assert_eq(plant_resolve_action(&b, act, i, &cmd_b, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(pcs_command_target_find(b.world, act->target, &again), PCS_OK);
+        cr_assert_eq(again.index, id.index);
+        cr_assert_eq(again.generation, id.generation);
+        cr_assert_eq(cmd_b.kind, cmd.kind);
+    }
+    /* The script's five targets, each with the family that acts on it. */
+    static const struct {
+        const char *target, *family;
+        uint32_t op;
+    } want[] = {
+        {"u1.D", PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_POSITION},
+        {"u2.pump2", PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP},
+        {"u2.alarm.flow_low.2", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK},
+        {"u3", PCS_HYD_COMMANDS, PCS_HYD_OP_SG_SECONDARY_T},
+        {"u1", PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM},
+        {"u1", PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET},
+        {"u1", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL},
+        {"u1.rps.high_flux", PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS},
+        {"u1.loop1.flow.B", PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        pcs_target_id id;
+        uint32_t kind;
+        cr_assert_eq(pcs_command_target_find(a.world, want[i].target, &id), PCS_OK);
+        cr_assert_eq(pcs_command_kind_find(a.world, want[i].family, want[i].op, &kind), PCS_OK);
+        cr_assert_eq(pcs_command_target_check(a.world, id, kind), PCS_OK, "%s", pcs_last_error());
+    }
+    /* ...and a pump takes no unit command. */
+    pcs_target_id pump;
+    uint32_t scram;
+    cr_assert_eq(pcs_command_target_find(a.world, "u2.pump2", &pump), PCS_OK);
+    cr_assert_eq(pcs_command_kind_find(a.world, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, &scram),
+                 PCS_OK);
+    cr_assert_eq(pcs_command_target_check(a.world, pump, scram), PCS_E_INVAL);
+    pcs_world_destroy(a.world);
+    pcs_world_destroy(b.world);
+    scenario_free(&a.scn);
+    scenario_free(&b.scn);
 }
