@@ -51,15 +51,10 @@ static pcs_status grow(pcs_world *w)
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_channel_register: more than %u channels",
                              PCS_MAX_CHANNELS);
     uint32_t cap = w->channels_cap ? w->channels_cap * 2 : 64;
-    pcs_channel_rec *c = pcs_mem_array(&w->mem, cap, sizeof *c);
-    if (!c)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
+    pcs_channel_rec *c = pcs_mem_regrow(&w->mem, w->channels, w->n_channels, cap, sizeof *c);
     uint32_t *index = pcs_mem_array(&w->mem, 2 * (size_t)cap, sizeof *index);
-    if (!index)
+    if (!c || !index)
         return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
-    if (w->n_channels)
-        memcpy(c, w->channels, w->n_channels * sizeof *c);
-    /* The old arrays stay in the world heap until destroy: build-time only. */
     w->channels = c;
     w->channels_cap = cap;
     w->channel_index = index;

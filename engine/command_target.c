@@ -157,13 +157,10 @@ static pcs_status slots_reserve(pcs_world *w)
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_command_target_register: more than %u targets",
                              PCS_TARGET_MAX);
     uint32_t cap = t->slots_cap ? 2 * t->slots_cap : 64;
-    pcs_target_rec *slots = pcs_mem_array(&w->mem, cap, sizeof *slots);
+    pcs_target_rec *slots = pcs_mem_regrow(&w->mem, t->slots, t->n_slots, cap, sizeof *slots);
     uint32_t *index = pcs_mem_array(&w->mem, 2 * (size_t)cap, sizeof *index);
     if (!slots || !index)
         return pcs_error_set(PCS_E_NOMEM, "pcs_command_target_register: out of memory");
-    if (t->n_slots)
-        memcpy(slots, t->slots, t->n_slots * sizeof *slots);
-    /* The old arrays stay in the world heap until destroy: build time only. */
     t->slots = slots;
     t->index = index;
     t->slots_cap = cap;
@@ -177,11 +174,9 @@ static pcs_status bindings_reserve(pcs_world *w)
     if (t->n_bindings < t->bindings_cap)
         return PCS_OK;
     uint32_t cap = t->bindings_cap ? 2 * t->bindings_cap : 64;
-    pcs_binding_rec *b = pcs_mem_array(&w->mem, cap, sizeof *b);
+    pcs_binding_rec *b = pcs_mem_regrow(&w->mem, t->bindings, t->n_bindings, cap, sizeof *b);
     if (!b)
         return pcs_error_set(PCS_E_NOMEM, "pcs_command_target_register: out of memory");
-    if (t->n_bindings)
-        memcpy(b, t->bindings, t->n_bindings * sizeof *b);
     t->bindings = b;
     t->bindings_cap = cap;
     return PCS_OK;
