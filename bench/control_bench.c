@@ -92,9 +92,15 @@ static pcs_status warm_up(pcs_world *w)
     pcs_status st = PCS_OK;
     for (int i = 0; st == PCS_OK && i < 100; i++)
         st = pcs_world_tick(w);
-    pcs_command ack = {.kind = PCS_CMD_ALARM_ACK_ALL};
-    if (st == PCS_OK)
-        st = pcs_command_submit(w, &ack); /* without alarms: rejected at the tick, harmless */
+    pcs_command ack = {0};
+    pcs_target_id bank;
+    if (st == PCS_OK &&
+        pcs_command_kind_find(w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, &ack.kind) == PCS_OK &&
+        pcs_command_target_find(w, "alarms", &bank) == PCS_OK) { /* without alarms: nothing */
+        ack.target = pcs_target_id_store(bank);
+        st = pcs_command_submit(w, &ack);
+    }
+    pcs_error_clear();
     return st == PCS_OK ? pcs_world_tick(w) : st;
 }
 

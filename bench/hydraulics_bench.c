@@ -334,8 +334,13 @@ static hb_sys *hb_sys_new(void)
     /* A transient, so that the pressure moves from tick to tick (a steady network's would
      * hand a warm-started iterative solver its answer): trip loop 1's pump and take the
      * matrix of the tick 1 s into the coast-down. */
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(0, 0)};
-    int ticked = pcs_command_submit(net.w, &trip) == PCS_OK;
+    pcs_command trip = {0};
+    pcs_target_id pump1;
+    int ticked = pcs_command_kind_find(net.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, &trip.kind) ==
+                     PCS_OK &&
+                 pcs_command_target_find(net.w, "u1.pump1", &pump1) == PCS_OK;
+    trip.target = pcs_target_id_store(pump1);
+    ticked = ticked && pcs_command_submit(net.w, &trip) == PCS_OK;
     for (int t = 0; ticked && t < 20; t++)
         ticked = pcs_world_tick(net.w) == PCS_OK;
     if (!ticked) {

@@ -120,14 +120,20 @@ static void pb_iteration_setup(void *ctx)
         pcs_profile_reset(c->prof);
 }
 
-/* Bank 1 of every unit to the other end of its 0.85 .. 0.95 travel. */
+/* Bank 1 (the first) of every unit to the other end of its 0.85 .. 0.95 travel. */
 static void pb_move_rods(pb_ctx *c)
 {
     double target = (c->toggles++ & 1u) ? 0.95 : 0.85;
+    pcs_plant_unit_config def;
+    pcs_plant_unit_config_default(&def);
     for (uint32_t i = 0; i < c->units; i++) {
-        pcs_command cmd = {.kind = PCS_UNIT_CMD_ROD_POSITION, .target = i + 1};
-        cmd.args[0] = 0.0;
-        cmd.args[1] = target;
+        char name[32];
+        snprintf(name, sizeof name, "u%u.%s", i + 1, def.core.banks[0].name);
+        pcs_target_id id = {0, 0}; /* null: refused at the tick if the name is missing */
+        pcs_command cmd = {.args = {target}};
+        (void)pcs_command_target_find(c->w, name, &id);
+        (void)pcs_command_kind_find(c->w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_POSITION, &cmd.kind);
+        cmd.target = pcs_target_id_store(id);
         pcs_bench_consume_u64((uint64_t)pcs_command_submit(c->w, &cmd));
     }
 }

@@ -150,6 +150,13 @@ static int parse_header(const journal_expect *x, journal *j, const char *line, c
 {
     char scn[JOURNAL_LINE_MAX];
     uint64_t start;
+    unsigned version;
+    if (sscanf(line, "# pcsim journal v%u", &version) == 1 && version != JOURNAL_VERSION)
+        return fail(err, len, 2,
+                    "%s:%u: journal format v%u; this pcsim reads v%u (since v2 a command's kind "
+                    "is allocated to its model's family and its target is a target id): "
+                    "re-record it with pcsim run --journal",
+                    x->file, j->lineno, version, JOURNAL_VERSION);
     if (sscanf(line, "# scenario %511[^\n]", scn) == 1 && !x->scenario_given &&
         strcmp(scn, x->scenario) != 0)
         return fail(err, len, 2, "%s:%u: recorded with scenario '%s'; pass --scenario %s", x->file,

@@ -4,12 +4,19 @@
  *        cli/): one bounded line at a time, from a file or from a buffer.
  *
  * The format, one item per line:
- *   # pcsim journal v1
+ *   # pcsim journal v2
  *   # scenario SOURCE            (the scenario's file, or <built-in ...>)
  *   # start_tick N               (non-zero for a run resumed with --load)
  *   TICK KIND TARGET A0 A1 A2 A3 (every applied command, in tick order)
  *   # end_tick N hash H          (written when the run completed)
  * Other lines starting with '#' and empty lines are ignored.
+ *
+ * v2: KIND is the kind the engine allocated to the command's family and
+ * TARGET the stored target id (pcs_target_id_store), both as the scenario's
+ * build assigns them in registration order, so a replay on the same scenario
+ * resolves them identically. v1 held fixed kind ranges and model-packed
+ * targets (unit numbers, PCS_HYD_TARGET): a v1 journal is refused, naming
+ * its version.
  *
  * A journal is input like a scenario or a save: every line and count is
  * bounded, and a bad line gets a message naming the file and line number.
@@ -21,6 +28,10 @@
 #include <stdint.h>
 
 #include "cli/host.h"
+
+/** The journal format version this pcsim writes and reads. */
+#define JOURNAL_VERSION 2u
+#define JOURNAL_VERSION_STR "2"
 
 /** Longest line, without its newline. The writer's longest is "# scenario "
  *  and a 255-byte source (scenario.source), 266 bytes; a command line is at

@@ -37,47 +37,32 @@ int plant_build(host *h, char *err, size_t err_len)
     return 0;
 }
 
-/* "u2" -> 2; "u2.pump3" -> 2 and element "pump3". */
-static int parse_target(const char *target, uint32_t *unit, const char **element)
+/* "u2.pump3" -> 2 and element "pump3", for messages about a target that
+ * does not resolve; 0 when the name does not start with a unit of the plant. */
+static uint32_t unit_of(const char *target, const char **element)
 {
     char *end;
-    if (target[0] != 'u')
-        return -1;
+    if (target[0] != 'u' || target[1] < '0' || target[1] > '9')
+        return 0;
     unsigned long u = strtoul(target + 1, &end, 10);
-    if (end == target + 1 || u < 1 || u > n_units)
-        return -1;
-    *unit = (uint32_t)u;
-    *element = *end == '.' ? end + 1 : (*end ? NULL : "");
-    return *element ? 0 : -1;
-}
-
-static int bank_index(uint32_t unit, const char *name)
-{
-    const pcs_unit_config *c = &unit_cfg[unit - 1].core;
-    for (uint32_t b = 0; b < c->n_banks; b++)
-        if (strcmp(c->banks[b].name, name) == 0)
-            return (int)b;
-    return -1;
-}
-
-static int pump_index(uint32_t unit, const char *element)
-{
-    unsigned k;
-    char tail;
-    if (sscanf(element, "pump%u%c", &k, &tail) != 1 || k < 1 || k > unit_cfg[unit - 1].n_loops)
-        return -1;
-    return (int)k - 1;
+    if (u < 1 || u > n_units || *end != '.')
+        return 0;
+    *element = end + 1;
+    return (uint32_t)u;
 }
 
 typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP, ARG_SENSOR, ARG_ALARM, ARG_TRIP } target_form;
 
-/* The value's range is the one the command's handler accepts (unit_commands.c,
- * hyd_build.c, alarm.c), so a script value the validator passes is never
- * rejected at run time; lo_open marks an open lower end. Commands without a
- * value keep the script's generic range (scenario.c). */
+/* Each script command is an op of a model's command family; its target is
+ * resolved by name (pcs_command_target_find), and the engine says whether
+ * the target takes that op. The value's range is the one the handler accepts
+ * (unit_commands.c, hyd_build.c, alarm.c), so a script value the validator
+ * passes is never rejected at run time; lo_open marks an open lower end.
+ * Commands without a value keep the script's generic range (scenario.c). */
 typedef struct action_def {
     const char *name;
-    uint32_t kind;
+    const char *family;
+    uint32_t op;
     target_form form;
     const char *help;
     int has_range;
@@ -89,39 +74,45 @@ typedef struct action_def {
 #define NO_RANGE 0, 0.0, 0.0, 0, NULL
 #define IF97_P_MIN_PA 611.212677 /* triple point: pcs_water_tsat's range */
 #define IF97_P_MAX_PA 22064000.0 /* critical point */
+#define UNITS PCS_UNIT_COMMANDS
+#define HYD PCS_HYD_COMMANDS
 
 static const action_def actions[] = {
-    {"rod_position", PCS_UNIT_CMD_ROD_POSITION, ARG_BANK, "target uN.BANK, value position [0, 1]",
-     1, 0.0, 1.0, 0, "position"},
-    {"rod_speed", PCS_UNIT_CMD_ROD_SPEED, ARG_BANK, "target uN.BANK, value travel per s (0, 1]", 1,
-     0.0, 1.0, 1, "travel per s"},
-    {"scram", PCS_UNIT_CMD_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
-    {"reset", PCS_UNIT_CMD_RESET, ARG_UNIT, "target uN", NO_RANGE},
-    {"boron", PCS_UNIT_CMD_BORON, ARG_UNIT, "target uN, value ppm [0, 10000]", 1, 0.0, 10000.0, 0,
-     "ppm"},
-    {"pump_trip", PCS_CMD_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
-    {"pump_start", PCS_CMD_PUMP_START, ARG_PUMP,
+    {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
+     "target uN.BANK, value position [0, 1]", 1, 0.0, 1.0, 0, "position"},
+    {"rod_speed", UNITS, PCS_UNIT_OP_ROD_SPEED, ARG_BANK,
+     "target uN.BANK, value travel per s (0, 1]", 1, 0.0, 1.0, 1, "travel per s"},
+    {"scram", UNITS, PCS_UNIT_OP_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
+    {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
+    {"boron", UNITS, PCS_UNIT_OP_BORON, ARG_UNIT, "target uN, value ppm [0, 10000]", 1, 0.0,
+     10000.0, 0, "ppm"},
+    {"pump_trip", HYD, PCS_HYD_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
+    {"pump_start", HYD, PCS_HYD_OP_PUMP_START, ARG_PUMP,
      "target uN.pumpK, value speed fraction up to 1.5 (0 or less: rated)", 1, -1e12, 1.5, 0,
      "speed fraction"},
-    {"pzr_heaters", PCS_CMD_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1, 0.0, 1e9, 0,
-     "W"},
-    {"sg_pressure", PCS_CMD_SG_SECONDARY_T, ARG_UNIT, "target uN, value secondary pressure Pa", 1,
-     IF97_P_MIN_PA, IF97_P_MAX_PA, 0, "secondary pressure Pa"},
-    {"trip_reset", PCS_CMD_TRIP_RESET, ARG_UNIT, "target uN", NO_RANGE},
-    {"trip_bypass", PCS_CMD_TRIP_BYPASS, ARG_TRIP,
+    {"pzr_heaters", HYD, PCS_HYD_OP_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1, 0.0,
+     1e9, 0, "W"},
+    {"sg_pressure", HYD, PCS_HYD_OP_SG_SECONDARY_T, ARG_UNIT,
+     "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
+     "secondary pressure Pa"},
+    {"trip_reset", PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
+    {"trip_bypass", PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS, ARG_TRIP,
      "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all",
      NO_RANGE},
-    {"sensor_fail_low", PCS_CMD_SENSOR_FAIL_LOW, ARG_SENSOR,
+    {"sensor_fail_low", PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, ARG_SENSOR,
      "target a sensor, e.g. u1.loop1.flow.B", NO_RANGE},
-    {"sensor_fail_high", PCS_CMD_SENSOR_FAIL_HIGH, ARG_SENSOR, "target a sensor", NO_RANGE},
-    {"sensor_stuck", PCS_CMD_SENSOR_STUCK, ARG_SENSOR, "target a sensor", NO_RANGE},
-    {"sensor_clear", PCS_CMD_SENSOR_CLEAR, ARG_SENSOR, "target a sensor", NO_RANGE},
-    {"alarm_ack", PCS_CMD_ALARM_ACK, ARG_ALARM, "target an alarm, e.g. u2.alarm.flow_low.2",
+    {"sensor_fail_high", PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_HIGH, ARG_SENSOR,
+     "target a sensor", NO_RANGE},
+    {"sensor_stuck", PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_STUCK, ARG_SENSOR, "target a sensor",
      NO_RANGE},
-    {"alarm_ack_all", PCS_CMD_ALARM_ACK_ALL, ARG_UNIT, "target uN (acknowledges every alarm)",
+    {"sensor_clear", PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_CLEAR, ARG_SENSOR, "target a sensor",
      NO_RANGE},
-    {"alarm_shelve", PCS_CMD_ALARM_SHELVE, ARG_ALARM, "target an alarm, value shelf time s", 1, 0.0,
-     PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s"},
+    {"alarm_ack", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK, ARG_ALARM,
+     "target an alarm, e.g. u2.alarm.flow_low.2", NO_RANGE},
+    {"alarm_ack_all", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, ARG_UNIT,
+     "target uN (acknowledges every alarm)", NO_RANGE},
+    {"alarm_shelve", PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE, ARG_ALARM,
+     "target an alarm, value shelf time s", 1, 0.0, PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s"},
 };
 
 /* "<file>: $.script[i].value: value V is outside [lo, hi] (command: what)". */
@@ -138,47 +129,44 @@ static int check_value(const host *h, const action_def *d, double v, size_t inde
     return -1;
 }
 
-/* Sensor, alarm and trip-function targets are resolved by their channel names. */
-static int find_named(const host *h, target_form form, const char *name, uint32_t *id)
+/* Kind and target id of @p d on @p name, or -1 when the world has no such
+ * family (no plant), no such target, or a target that does not take the op. */
+static int resolve_target(const host *h, const action_def *d, const char *name, pcs_command *out)
 {
-    const pcs_plant *p = h->plant;
-    if (form == ARG_SENSOR)
-        return pcs_sensors_find(pcs_plant_sensors(p), name, id) == PCS_OK ? 0 : -1;
-    if (form == ARG_ALARM)
-        return pcs_alarms_find(pcs_plant_alarms(p), name, id) == PCS_OK ? 0 : -1;
-    return pcs_protection_function_find(pcs_plant_protection(p), name, id) == PCS_OK ? 0 : -1;
+    uint32_t kind;
+    pcs_target_id id;
+    if (pcs_command_kind_find(h->world, d->family, d->op, &kind) != PCS_OK ||
+        pcs_command_target_find(h->world, name, &id) != PCS_OK ||
+        pcs_command_target_check(h->world, id, kind) != PCS_OK)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    out->target = pcs_target_id_store(id);
+    return 0;
 }
 
-static int fill_action(const action_def *d, uint32_t unit, const char *element, double value,
-                       pcs_command *out, char *why, size_t len)
+/* "$.script[i].target: ..." for a target @p d cannot act on, in the words of
+ * its form: "no pump 'pump9' in u1 (pump1..pump4)", "no sensor named 'X'". */
+static void target_error(const host *h, const action_def *d, const char *target, size_t index,
+                         char *err, size_t err_len)
 {
-    memset(out, 0, sizeof *out);
-    out->kind = d->kind;
-    if (d->form == ARG_BANK) {
-        int b = bank_index(unit, element);
-        if (b < 0)
-            return snprintf(why, len, "no control bank '%s' in u%u", element, unit), -1;
-        out->target = unit;
-        out->args[0] = b;
-        out->args[1] = value;
-    } else if (d->form == ARG_PUMP) {
-        int k = pump_index(unit, element);
-        if (k < 0)
-            return snprintf(why, len, "no pump '%s' in u%u (pump1..pump%u)", element, unit,
-                            unit_cfg[unit - 1].n_loops),
-                   -1;
-        out->target = PCS_HYD_TARGET(unit - 1, (uint32_t)k);
-        out->args[0] = value;
-    } else {
-        out->target = (d->kind >= 32 && d->kind < 48) ? PCS_HYD_TARGET(unit - 1, 0)
-                      : d->kind == PCS_CMD_TRIP_RESET ? unit - 1
-                                                      : unit;
-        out->args[0] = value;
-    }
-    if (d->kind == PCS_CMD_SG_SECONDARY_T &&
-        pcs_water_tsat(value, &out->args[0]) != PCS_OK) /* pressure -> saturation T */
-        return snprintf(why, len, "%s", pcs_last_error()), -1;
-    return 0;
+    const char *element = NULL;
+    uint32_t unit = unit_of(target, &element);
+    static const char *const what[] = {
+        [ARG_SENSOR] = "sensor", [ARG_ALARM] = "alarm", [ARG_TRIP] = "trip function"};
+    if (d->form == ARG_SENSOR || d->form == ARG_ALARM || d->form == ARG_TRIP)
+        snprintf(err, err_len, "%s: $.script[%zu].target: no %s named '%s' (%s)", h->scn.source,
+                 index, what[d->form], target, d->help);
+    else if (d->form == ARG_BANK && unit)
+        snprintf(err, err_len, "%s: $.script[%zu].target: no control bank '%s' in u%u",
+                 h->scn.source, index, element, unit);
+    else if (d->form == ARG_PUMP && unit)
+        snprintf(err, err_len, "%s: $.script[%zu].target: no pump '%s' in u%u (pump1..pump%u)",
+                 h->scn.source, index, element, unit, unit_cfg[unit - 1].n_loops);
+    else
+        snprintf(err, err_len,
+                 "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units u1..u%u)",
+                 h->scn.source, index, target, d->name, d->help, n_units);
 }
 
 int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command *out, char *err,
@@ -195,43 +183,24 @@ int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command
     }
     if (check_value(h, d, a->value, index, err, err_len) != 0)
         return -1;
-    uint32_t unit;
-    const char *element;
-    char why[300];
-    if (d->form == ARG_SENSOR || d->form == ARG_ALARM || d->form == ARG_TRIP) {
-        memset(out, 0, sizeof *out);
-        out->kind = d->kind;
-        out->args[0] = a->value;
-        if (!h->plant || find_named(h, d->form, a->target, &out->target) != 0) {
-            snprintf(err, err_len, "%s: $.script[%zu].target: no %s named '%s' (%s)", h->scn.source,
-                     index,
-                     d->form == ARG_SENSOR  ? "sensor"
-                     : d->form == ARG_ALARM ? "alarm"
-                                            : "trip function",
-                     a->target, d->help);
-            return -1;
-        }
-        /* A missing value would read as 0, channel A: a bypass that takes a
-         * channel out of the trip logic must say which, or say -1 for all. */
-        if (d->kind == PCS_CMD_TRIP_BYPASS && !a->has_value) {
-            snprintf(err, err_len,
-                     "%s: $.script[%zu].value: trip_bypass of '%s' needs a value: a channel "
-                     "index (0 = channel A) or -1 to bypass the whole function",
-                     h->scn.source, index, a->target);
-            return -1;
-        }
-        return 0;
-    }
-    if (parse_target(a->target, &unit, &element) != 0 ||
-        (d->form == ARG_UNIT && element[0] != '\0')) {
-        snprintf(err, err_len,
-                 "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units "
-                 "u1..u%u)",
-                 h->scn.source, index, a->target, d->name, d->help, n_units);
+    if (resolve_target(h, d, a->target, out) != 0) {
+        target_error(h, d, a->target, index, err, err_len);
         return -1;
     }
-    if (fill_action(d, unit, element, a->value, out, why, sizeof why) != 0) {
-        snprintf(err, err_len, "%s: $.script[%zu].target: %s", h->scn.source, index, why);
+    /* A missing value would read as 0, channel A: a bypass that takes a
+     * channel out of the trip logic must say which, or say -1 for all. */
+    if (strcmp(d->name, "trip_bypass") == 0 && !a->has_value) {
+        snprintf(err, err_len,
+                 "%s: $.script[%zu].value: trip_bypass of '%s' needs a value: a channel "
+                 "index (0 = channel A) or -1 to bypass the whole function",
+                 h->scn.source, index, a->target);
+        return -1;
+    }
+    out->args[0] = a->value;
+    if (strcmp(d->name, "sg_pressure") == 0 &&
+        pcs_water_tsat(a->value, &out->args[0]) != PCS_OK) { /* pressure -> saturation T */
+        snprintf(err, err_len, "%s: $.script[%zu].target: %s", h->scn.source, index,
+                 pcs_last_error());
         return -1;
     }
     return 0;

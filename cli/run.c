@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/host.h"
+#include "cli/journal.h"
 #include "pcsim/profile.h"
 #include "pcsim/snapshot.h"
 
@@ -260,7 +261,7 @@ static int open_outputs(host *h)
     if (h->opt.journal && open_output("journal", h->opt.journal, &h->journal_out, &h->journal))
         return 2;
     if (h->journal)
-        fprintf(h->journal, "# pcsim journal v1\n# scenario %s\n# start_tick %" PRIu64 "\n",
+        fprintf(h->journal, "# pcsim journal v" JOURNAL_VERSION_STR "\n# scenario %s\n# start_tick %" PRIu64 "\n",
                 h->scn.source, h->start_tick);
     if (h->csv)
         report_csv_header(h);

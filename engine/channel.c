@@ -25,21 +25,20 @@ static uint32_t index_slot(const pcs_world *w, const char *name)
     return k;
 }
 
-static pcs_status check_channel_name(const char *name)
+pcs_status pcs_name_check(const char *who, const char *name)
 {
     size_t n = name ? strlen(name) : 0;
     if (n == 0 || n >= 128)
-        return pcs_error_set(PCS_E_INVAL, "pcs_channel_register: name must be 1..127 chars");
+        return pcs_error_set(PCS_E_INVAL, "%s: name must be 1..127 chars", who);
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                  c == '_' || c == '.' || c == '-';
         if (!ok || (c == '.' && (i == 0 || i == n - 1 || name[i - 1] == '.')))
             return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_channel_register: name '%s' has a bad character or empty "
-                                 "segment at position %zu (allowed: [A-Za-z0-9_-] segments "
-                                 "joined by '.')",
-                                 name, i);
+                                 "%s: name '%s' has a bad character or empty segment at "
+                                 "position %zu (allowed: [A-Za-z0-9_-] segments joined by '.')",
+                                 who, name, i);
     }
     return PCS_OK;
 }
@@ -52,15 +51,10 @@ static pcs_status grow(pcs_world *w)
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_channel_register: more than %u channels",
                              PCS_MAX_CHANNELS);
     uint32_t cap = w->channels_cap ? w->channels_cap * 2 : 64;
-    pcs_channel_rec *c = pcs_mem_array(&w->mem, cap, sizeof *c);
-    if (!c)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
+    pcs_channel_rec *c = pcs_mem_regrow(&w->mem, w->channels, w->n_channels, cap, sizeof *c);
     uint32_t *index = pcs_mem_array(&w->mem, 2 * (size_t)cap, sizeof *index);
-    if (!index)
+    if (!c || !index)
         return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
-    if (w->n_channels)
-        memcpy(c, w->channels, w->n_channels * sizeof *c);
-    /* The old arrays stay in the world heap until destroy: build-time only. */
     w->channels = c;
     w->channels_cap = cap;
     w->channel_index = index;
@@ -96,7 +90,7 @@ pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit
 {
     pcs_status st = pcs_world_check_build(w, "pcs_channel_register");
     if (st == PCS_OK)
-        st = check_channel_name(name);
+        st = pcs_name_check("pcs_channel_register", name);
     if (st == PCS_OK)
         st = check_target(w, name, kind, store, index);
     uint32_t dup;

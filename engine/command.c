@@ -201,6 +201,11 @@ pcs_status pcs_command_handler_register(pcs_world *w, uint32_t kind, pcs_command
     if (w->handlers[kind].fn)
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_command_handler_register: kind %u already has a handler", kind);
+    if (w->handlers[kind].family)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_command_handler_register: kind %u belongs to command family "
+                             "'%s'",
+                             kind, w->targets.families[w->handlers[kind].family - 1].name);
     w->handlers[kind].fn = fn;
     w->handlers[kind].ctx = ctx;
     return PCS_OK;
@@ -500,7 +505,9 @@ static void apply(pcs_world *w, pcs_command *c)
     pcs_command_queue *q = w->commands;
     c->tick = w->clock.tick;
     const pcs_handler_rec *h = &w->handlers[c->kind];
-    pcs_status st = h->fn ? h->fn(w, h->ctx, c) : PCS_E_NOTFOUND;
+    pcs_status st = h->family ? pcs_command_target_apply(w, h, c)
+                    : h->fn   ? h->fn(w, h->ctx, c)
+                              : PCS_E_NOTFOUND;
     if (st == PCS_OK) {
         journal_append(w, c);
         q->applied++;

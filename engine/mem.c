@@ -91,6 +91,14 @@ void *pcs_mem_array(pcs_mem *m, size_t n, size_t size)
     return pcs_mem_alloc(m, n * size);
 }
 
+void *pcs_mem_regrow(pcs_mem *m, const void *old, size_t used, size_t n, size_t size)
+{
+    void *a = pcs_mem_array(m, n, size);
+    if (a && used)
+        memcpy(a, old, used * size);
+    return a;
+}
+
 char *pcs_mem_strdup(pcs_mem *m, const char *s)
 {
     size_t n = strlen(s) + 1;

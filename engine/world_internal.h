@@ -52,11 +52,46 @@ typedef struct pcs_job_rec {
 
 typedef struct pcs_command_queue pcs_command_queue;
 
-/* Sentinel stored in an unused command-handler slot. */
+/* A command kind's owner: a plain handler (fn, ctx), or a family (family =
+ * index + 1 into pcs_targets.families); all zero when the kind is free. */
 typedef struct pcs_handler_rec {
     pcs_command_fn fn;
     void *ctx;
+    uint32_t family;
 } pcs_handler_rec;
+
+/* engine/command_target.c: kind families, named targets and their bindings. */
+typedef struct pcs_family_rec {
+    const char *name;
+    uint32_t first, n_kinds;
+    pcs_target_fn fn;
+} pcs_family_rec;
+
+typedef struct pcs_target_rec {
+    const char *name;    /* NULL while the slot is free */
+    uint32_t generation; /* current generation, 1..PCS_TARGET_GENERATION_MAX */
+    uint32_t binding;    /* first binding + 1, 0 = none */
+    uint32_t next_free;  /* free slot list: next slot + 1, 0 = end */
+} pcs_target_rec;
+
+typedef struct pcs_binding_rec {
+    uint32_t next;   /* the same target's next binding + 1, 0 = end */
+    uint32_t family; /* index into families */
+    void *ctx;
+    uint32_t element;
+    uint64_t ops; /* bit k: takes kind first + k */
+} pcs_binding_rec;
+
+typedef struct pcs_targets {
+    pcs_family_rec *families; /* PCS_COMMAND_KINDS_MAX (a family holds a kind), at first use */
+    uint32_t n_families;
+    pcs_target_rec *slots; /* slots_cap, grown by doubling during the build */
+    uint32_t n_slots, slots_cap, n_live;
+    uint32_t free_head; /* first free slot + 1, 0 = none */
+    uint32_t *index;    /* open addressing: slot + 1 (0 = empty), 2 x slots_cap entries */
+    pcs_binding_rec *bindings;
+    uint32_t n_bindings, bindings_cap;
+} pcs_targets;
 
 struct pcs_world {
     pcs_world_config cfg;
@@ -78,6 +113,7 @@ struct pcs_world {
     void *stage_observer_ctx;
 
     pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
+    pcs_targets targets;
     pcs_command_queue *commands;
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
@@ -112,6 +148,14 @@ struct pcs_world {
 
 /* Common guard for build-phase registrations. */
 pcs_status pcs_world_check_build(const pcs_world *w, const char *fn);
+
+/* engine/channel.c: PCS_E_INVAL unless @p name is 1..127 chars of
+ * [A-Za-z0-9_-] segments joined by '.' (channel and target names). */
+pcs_status pcs_name_check(const char *who, const char *name);
+
+/* engine/command_target.c: resolve @p c's target for its family's kind and
+ * run the family's handler (stage 1). */
+pcs_status pcs_command_target_apply(pcs_world *w, const pcs_handler_rec *h, const pcs_command *c);
 
 /* engine/command.c */
 pcs_status pcs_commands_create(pcs_world *w);

@@ -115,12 +115,16 @@ expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 i
     replay $D/huge_end.journal
 expect replay-bad-kind 2 "$D/bad_kind.journal:2: command kind 999 is outside [1, 255]" \
     replay $D/bad_kind.journal
+# v1 held fixed kind ranges and packed targets (here 32 = pump trip, 1025 =
+# unit 1's pump 1): its numbers mean other commands now, so it is refused.
+expect replay-refuses-v1 2 "$D/v1_format.journal:1: journal format v1; this pcsim reads v2" \
+    replay $D/v1_format.journal
 expect replay-tick-order 2 "$D/tick_order.journal:3: tick 4 is earlier than the previous line's 9" \
     replay $D/tick_order.journal
 expect replay-tick-past-end 2 "$D/tick_past_end.journal:2: tick 50 is not before the end tick 10" \
     replay $D/tick_past_end.journal
 {
-    echo "# pcsim journal v1"
+    echo "# pcsim journal v2"
     i=0
     while [ $i -lt 300 ]; do echo "0 5 0 0 0 0 0"; i=$((i + 1)); done
     echo "# end_tick 10 hash 0123456789abcdef"
@@ -158,7 +162,7 @@ check() { # name, shell test...
 }
 check symlink-target-untouched [ "$(cat "$io/victim")" = "keep me" ]
 check journal-replaces-its-symlink [ ! -L "$io/run.journal" ]
-check journal-written [ "$(head -1 "$io/run.journal")" = "# pcsim journal v1" ]
+check journal-written [ "$(head -1 "$io/run.journal")" = "# pcsim journal v2" ]
 check csv-replaces-its-symlink [ ! -L "$io/run.csv" ] && [ -s "$io/run.csv" ]
 check save-tmp-symlink-kept [ -L "$io/end.save.tmp" ]
 check no-temporaries-left [ "$(ls "$io" | wc -l)" -eq 5 ]
@@ -262,10 +266,10 @@ else
     printf '%s\n' "$out" | head -3
 fi
 rm -f "$tmp.fifo"
-printf '# pcsim journal v1\n0 5 0 0 0 0 0\000 junk\n# end_tick 10 hash e6ad1be9a8972875\n' > "$tmp.nul"
+printf '# pcsim journal v2\n0 5 0 0 0 0 0\000 junk\n# end_tick 10 hash e6ad1be9a8972875\n' > "$tmp.nul"
 expect replay-nul-byte 2 "$tmp.nul:2: NUL byte at column 14" \
     replay "$tmp.nul" --scenario $D/v0_minimal.json --quiet
-awk 'BEGIN { print "# pcsim journal v1"; for (i = 0; i <= 65536; i++) print int(i / 200), 5, 0, 0, 0, 0, 0;
+awk 'BEGIN { print "# pcsim journal v2"; for (i = 0; i <= 65536; i++) print int(i / 200), 5, 0, 0, 0, 0, 0;
              print "# end_tick 400 hash e6ad1be9a8972875" }' > "$tmp.many"
 expect replay-too-many-commands 2 "$tmp.many:65538: more than 65536 commands" \
     replay "$tmp.many" --scenario $D/v0_minimal.json --quiet

@@ -28,9 +28,74 @@ void ctl_tick(pcs_world *w, uint32_t n)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
 }
 
-void ctl_command(pcs_world *w, uint32_t kind, uint32_t target, double arg0)
+uint32_t ctl_kind(const pcs_world *w, const char *family, uint32_t op)
 {
-    pcs_command c = {.kind = kind, .target = target, .args = {arg0}};
+    uint32_t kind = 0;
+    cr_assert_eq(pcs_command_kind_find(w, family, op, &kind), PCS_OK, "%s", pcs_last_error());
+    return kind;
+}
+
+pcs_command ctl_make(const pcs_world *w, const char *family, uint32_t op, const char *target,
+                     double arg0)
+{
+    pcs_target_id id;
+    cr_assert_eq(pcs_command_target_find(w, target, &id), PCS_OK, "%s", pcs_last_error());
+    pcs_command c = {
+        .kind = ctl_kind(w, family, op), .target = pcs_target_id_store(id), .args = {arg0}};
+    return c;
+}
+
+void ctl_command(pcs_world *w, const char *family, uint32_t op, const char *target, double arg0)
+{
+    pcs_command c = ctl_make(w, family, op, target, arg0);
+    cr_assert_eq(pcs_command_submit(w, &c), PCS_OK, "%s", pcs_last_error());
+}
+
+const char *ctl_element_name(const pcs_world *w, const char *store, uint32_t k)
+{
+    uint32_t id;
+    if (pcs_store_find(w, store, &id) != PCS_OK)
+        return NULL;
+    for (uint32_t c = 0; c < pcs_channel_count(w); c++) {
+        pcs_channel_info info;
+        if (pcs_channel_get(w, c, &info) == PCS_OK && info.store == id && info.index == k)
+            return info.name;
+    }
+    return NULL;
+}
+
+void ctl_sensor_command(pcs_world *w, uint32_t op, uint32_t k, double arg0)
+{
+    const char *name = ctl_element_name(w, "sensors.value", k);
+    cr_assert_not_null(name, "no sensor %u", k);
+    ctl_command(w, PCS_SENSOR_COMMANDS, op, name, arg0);
+}
+
+void ctl_unit_command(pcs_world *w, uint32_t op, uint32_t unit, double a0, double a1)
+{
+    pcs_unit_config c;
+    pcs_unit_config_default(&c);
+    int rod = op == PCS_UNIT_OP_ROD_POSITION || op == PCS_UNIT_OP_ROD_SPEED;
+    char name[48];
+    if (rod && a0 >= 0.0) {
+        uint32_t b = (uint32_t)a0;
+        int bank = (double)b == a0 && b < c.n_banks;
+        snprintf(name, sizeof name, "u%u.%s", unit, bank ? c.banks[b].name : "nobank");
+    } else {
+        snprintf(name, sizeof name, "u%u", unit);
+    }
+    pcs_target_id id = {PCS_TARGET_MAX, 1};
+    (void)pcs_command_target_find(w, name, &id); /* left unknown when absent */
+    pcs_command cmd = {.kind = ctl_kind(w, PCS_UNIT_COMMANDS, op),
+                       .target = pcs_target_id_store(id),
+                       .args = {rod ? a1 : a0}};
+    cr_assert_eq(pcs_command_submit(w, &cmd), PCS_OK, "%s", pcs_last_error());
+}
+
+void ctl_command_unknown(pcs_world *w, const char *family, uint32_t op)
+{
+    pcs_target_id nobody = {999999, 1};
+    pcs_command c = {.kind = ctl_kind(w, family, op), .target = pcs_target_id_store(nobody)};
     cr_assert_eq(pcs_command_submit(w, &c), PCS_OK, "%s", pcs_last_error());
 }
 

@@ -20,6 +20,14 @@ typedef struct arig {
     uint32_t *sup;
 } arig;
 
+/* Alarm op @p op on alarm @p id by its name, or on the bank ("alarms") for ALL. */
+#define ALL UINT32_MAX
+static void alarm_cmd(const arig *r, uint32_t op, uint32_t id, double arg0)
+{
+    ctl_command(r->p.w, PCS_ALARM_COMMANDS, op, id == ALL ? "alarms" : pcs_alarm_name(r->a, id),
+                arg0);
+}
+
 static void arig_sensors(arig *r)
 {
     static const char *names[NV] = {"v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7"};
@@ -187,7 +195,7 @@ Test(alarm, b_to_c_on_acknowledge_then_c_to_a_when_clear)
     arig_one(&r, alarm("a", 0, PCS_ALARM_HIGH, 100.0));
     r.p.x[0] = 150.0;
     ctl_tick(r.p.w, 1);
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK, 0, 0.0);
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, B, C);
     ctl_tick(r.p.w, 3);
@@ -208,7 +216,7 @@ Test(alarm, b_to_d_when_clear_before_ack_then_d_to_a_on_ack)
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, B, D);
     cr_assert_eq(pcs_alarm_flags(r.a, 0) & PCS_ALARM_FL_ACTIVE, 0);
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK, 0, 0.0);
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, D, A);
     pcs_world_destroy(r.p.w);
@@ -232,14 +240,15 @@ Test(alarm, acknowledge_with_nothing_to_acknowledge_is_accepted_and_silent)
 {
     arig r;
     arig_one(&r, alarm("a", 0, PCS_ALARM_HIGH, 100.0));
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK, 0, 0.0);
     ctl_tick(r.p.w, 1);
     expect_none(&r, 0);
     cr_assert_eq(ctl_events(r.p.w, PCS_EV_COMMAND_REJECTED, UINT32_MAX), 0);
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK, 5, 0.0); /* no alarm 5 */
+    ctl_command_unknown(r.p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK); /* no such alarm */
     ctl_tick(r.p.w, 1);
     pcs_event e;
-    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED, PCS_CMD_ALARM_ACK, &e));
+    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED,
+                        ctl_kind(r.p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK), &e));
     cr_assert_eq(e.values[3], (double)PCS_E_NOTFOUND);
     pcs_world_destroy(r.p.w);
 }
@@ -256,7 +265,7 @@ Test(alarm, acknowledge_all_takes_b_to_c_and_d_to_a)
     ctl_tick(r.p.w, 1);
     r.p.x[1] = 0.0;
     ctl_tick(r.p.w, 1); /* a0 in B, a1 in D, a2 in A */
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK_ALL, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK_ALL, ALL, 0.0);
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, B, C);
     expect_one(&r, 1, D, A);
@@ -275,14 +284,14 @@ Test(alarm, shelve_from_each_of_a_to_d_and_unshelve)
     arig_build(&r, c, 4);
     r.p.x[1] = r.p.x[2] = r.p.x[3] = 150.0;
     ctl_tick(r.p.w, 1);
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK, 2, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK, 2, 0.0);
     r.p.x[3] = 0.0;
     ctl_tick(r.p.w, 1);
     const uint32_t before[4] = {A, B, C, D};
     for (uint32_t i = 0; i < 4; i++)
         cr_assert_eq(pcs_alarm_state_of(r.a, i), before[i]);
     for (uint32_t i = 0; i < 4; i++)
-        ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, i, 0.0);
+        alarm_cmd(&r, PCS_ALARM_OP_SHELVE, i, 0.0);
     ctl_tick(r.p.w, 1);
     for (uint32_t i = 0; i < 4; i++)
         expect_one(&r, i, before[i], E);
@@ -290,8 +299,8 @@ Test(alarm, shelve_from_each_of_a_to_d_and_unshelve)
     ctl_tick(r.p.w, 100);
     cr_assert_eq(pcs_alarm_state_of(r.a, 0), E, "shelved without a time: until unshelved");
     cr_assert(pcs_alarm_flags(r.a, 0) & PCS_ALARM_FL_ACTIVE, "the condition is still tracked");
-    ctl_command(r.p.w, PCS_CMD_ALARM_UNSHELVE, 0, 0.0);
-    ctl_command(r.p.w, PCS_CMD_ALARM_UNSHELVE, 3, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_UNSHELVE, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_UNSHELVE, 3, 0.0);
     ctl_tick(r.p.w, 1);
     uint32_t re[] = {E, A, A, B}; /* back to normal, then re-annunciated at once */
     expect_transitions(&r, 0, 2, re);
@@ -305,8 +314,8 @@ Test(alarm, timed_shelf_ends_after_its_ticks_and_reannunciates)
     arig_one(&r, alarm("a", 0, PCS_ALARM_HIGH, 100.0));
     r.p.x[0] = 150.0;
     ctl_tick(r.p.w, 1);
-    ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, 0, 0.25); /* 0.25 s = 5 ticks at 0.05 s */
-    ctl_tick(r.p.w, 1);                                /* tick T: shelved */
+    alarm_cmd(&r, PCS_ALARM_OP_SHELVE, 0, 0.25); /* 0.25 s = 5 ticks at 0.05 s */
+    ctl_tick(r.p.w, 1);                          /* tick T: shelved */
     expect_one(&r, 0, B, E);
     ctl_tick(r.p.w, 4); /* T+1 .. T+4 */
     expect_none(&r, 0);
@@ -358,12 +367,12 @@ Test(alarm, shelving_takes_precedence_over_suppression)
     r.sup[0] = 1;
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, A, F);
-    ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_SHELVE, 0, 0.0);
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, F, E);
     ctl_tick(r.p.w, 3);
     expect_none(&r, 0);
-    ctl_command(r.p.w, PCS_CMD_ALARM_UNSHELVE, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_UNSHELVE, 0, 0.0);
     ctl_tick(r.p.w, 1);
     uint32_t re[] = {E, A, A, F}; /* unshelved by command, suppressed again at stage 11 */
     expect_transitions(&r, 0, 2, re);
@@ -376,19 +385,20 @@ Test(alarm, out_of_service_and_back)
     arig_one(&r, alarm("a", 0, PCS_ALARM_HIGH, 100.0));
     r.p.x[0] = 150.0;
     ctl_tick(r.p.w, 1);
-    ctl_command(r.p.w, PCS_CMD_ALARM_OUT_OF_SERVICE, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_OUT_OF_SERVICE, 0, 0.0);
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, B, G);
-    ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_SHELVE, 0, 0.0);
     ctl_tick(r.p.w, 1);
     pcs_event e;
-    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED, PCS_CMD_ALARM_SHELVE, &e));
+    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED,
+                        ctl_kind(r.p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE), &e));
     cr_assert_eq(e.values[3], (double)PCS_E_STATE, "no shelving out of service");
     r.p.x[0] = 0.0;
     ctl_tick(r.p.w, 5);
     expect_none(&r, 0);
     cr_assert_eq(pcs_alarm_state_of(r.a, 0), G);
-    ctl_command(r.p.w, PCS_CMD_ALARM_RETURN_TO_SERVICE, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_RETURN_TO_SERVICE, 0, 0.0);
     ctl_tick(r.p.w, 1);
     expect_one(&r, 0, G, A);
     pcs_world_destroy(r.p.w);
@@ -398,11 +408,13 @@ Test(alarm, bad_shelf_times_are_refused)
 {
     arig r;
     arig_one(&r, alarm("a", 0, PCS_ALARM_HIGH, 100.0));
-    ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, 0, -1.0);
-    ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, 0, NAN);
-    ctl_command(r.p.w, PCS_CMD_ALARM_SHELVE, 0, 2e8);
+    alarm_cmd(&r, PCS_ALARM_OP_SHELVE, 0, -1.0);
+    alarm_cmd(&r, PCS_ALARM_OP_SHELVE, 0, NAN);
+    alarm_cmd(&r, PCS_ALARM_OP_SHELVE, 0, 2e8);
     ctl_tick(r.p.w, 1);
-    cr_assert_eq(ctl_events(r.p.w, PCS_EV_COMMAND_REJECTED, PCS_CMD_ALARM_SHELVE), 3);
+    cr_assert_eq(ctl_events(r.p.w, PCS_EV_COMMAND_REJECTED,
+                            ctl_kind(r.p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE)),
+                 3);
     cr_assert_eq(pcs_alarm_state_of(r.a, 0), A);
     pcs_world_destroy(r.p.w);
 }
@@ -518,12 +530,12 @@ Test(alarm, first_out_flags_the_first_alarm_of_its_group)
 
     /* The flag stays while any group alarm is in B, C or D. */
     r.p.x[2] = 0.0;
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK, 2, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK, 2, 0.0);
     ctl_tick(r.p.w, 1); /* g2: B -> C -> A */
     cr_assert_eq(pcs_alarm_state_of(r.a, 2), A);
     cr_assert(pcs_alarm_flags(r.a, 2) & PCS_ALARM_FL_FIRST_OUT);
     r.p.x[0] = r.p.x[1] = 0.0;
-    ctl_command(r.p.w, PCS_CMD_ALARM_ACK_ALL, 0, 0.0);
+    alarm_cmd(&r, PCS_ALARM_OP_ACK_ALL, ALL, 0.0);
     ctl_tick(r.p.w, 1); /* g0, g1: B -> C -> A: the group is quiet */
     cr_assert(ctl_event(r.p.w, PCS_EV_ALARM_FIRST_OUT_CLEAR, 2, &e));
     cr_assert_eq(e.values[0], 7.0);

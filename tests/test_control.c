@@ -183,15 +183,16 @@ static void drive(chain *c, uint32_t from, uint32_t to)
             c->p.x[4 + i] = 100.0 + 12.0 * sin(0.5 * phase + i);
         }
         if (t % 97 == 0)
-            ctl_command(c->p.w, PCS_CMD_ALARM_ACK_ALL, 0, 0.0);
+            ctl_command(c->p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, "alarms", 0.0);
         if (t % 500 == 250)
-            ctl_command(c->p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
+            ctl_command(c->p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, "u1", 0.0);
         if (t % 1000 == 100)
-            ctl_command(c->p.w, PCS_CMD_SENSOR_FAIL_HIGH, (t / 1000) % 8, 0.0);
+            ctl_sensor_command(c->p.w, PCS_SENSOR_OP_FAIL_HIGH, (t / 1000) % 8, 0.0);
         if (t % 1000 == 600)
-            ctl_command(c->p.w, PCS_CMD_SENSOR_CLEAR, (t / 1000) % 8, 0.0);
+            ctl_sensor_command(c->p.w, PCS_SENSOR_OP_CLEAR, (t / 1000) % 8, 0.0);
         if (t % 700 == 3)
-            ctl_command(c->p.w, PCS_CMD_ALARM_SHELVE, 4, 2.0);
+            ctl_command(c->p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE, pcs_alarm_name(c->a, 4),
+                        2.0);
         cr_assert_eq(pcs_world_tick(c->p.w), PCS_OK, "%s", pcs_last_error());
     }
 }

@@ -121,7 +121,7 @@ Test(control_hyd, losing_a_pump_trips_the_unit_on_loop_flow_2oo4)
     cr_assert_eq(pcs_protection_tripped(u.p, 0), 0, "rated flow: no trip");
     cr_assert_float_eq(pcs_sensor_value(u.s, 0), RATED_FLOW, 0.01 * RATED_FLOW);
 
-    ctl_command(u.w, PCS_CMD_PUMP_TRIP, 0, 0.0); /* loop 1's pump */
+    ctl_command(u.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump1", 0.0); /* loop 1's pump */
     int64_t alarm_tick = -1, trip_tick = -1;
     for (uint32_t n = 0; n < 400 && trip_tick < 0; n++) {
         ctl_tick(u.w, 1);

@@ -67,8 +67,8 @@ Test(control_unit, protection_scrams_the_real_unit_through_its_trip_input)
     /* Condition gone: reset the protection, then the unit, in one batch. */
     p.x[0] = p.x[3] = 100.0;
     ctl_tick(p.w, 2);
-    ctl_command(p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
-    ctl_command(p.w, PCS_UNIT_CMD_RESET, 1, 0.0);
+    ctl_command(p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, "u1", 0.0);
+    ctl_command(p.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_RESET, "u1", 0.0);
     ctl_tick(p.w, 1);
     cr_assert(ctl_event(p.w, PCS_EV_TRIP_RESET, 0, NULL));
     cr_assert(ctl_event(p.w, PCS_EV_UNIT_SCRAM_RESET, UINT32_MAX, NULL), "unit reset accepted");

@@ -29,6 +29,7 @@
 #include "pcsim/plant.h"
 #include "pcsim/snapshot.h"
 #include "pcsim/thread.h"
+#include "tests/control_fixture.h"
 
 #define XP_TICKS 2400u
 #define XP_SAMPLES (XP_TICKS / 100u)
@@ -139,7 +140,7 @@ static void xp_run(int workers, xp_result *res)
         cr_assert_eq(pcs_exec_worker_count(pool), (uint32_t)workers);
         cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK, "%s", pcs_last_error());
     }
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(0, 1)};
+    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
     for (uint32_t t = 1; t <= XP_TICKS; t++) {
         if (t == XP_TRIP_TICK + 1) /* ticks 0..299 ran: it applies at tick 300 */
             cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK, "%s", pcs_last_error());

@@ -11,6 +11,7 @@
 #include "pcsim/pcsim.h"
 #include "pcsim/plant.h"
 #include "tests/alloc_count.h"
+#include "tests/control_fixture.h"
 
 /* A system that writes `value` into out[index] on tick `at` and 1.0 elsewhere. */
 typedef struct poke {
@@ -283,7 +284,7 @@ Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
     cr_assert_geq(count_f64(w), 4 * 30, "%u F64 stores", count_f64(w));
     /* A pump trip on unit 2 at tick 20 gives the check a transient to watch. */
     tick_n(w, 20);
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(1, 1)};
+    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u2.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     tick_n(w, 180);
     cr_assert_eq(pcs_world_clock(w)->tick, 200);

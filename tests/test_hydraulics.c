@@ -10,6 +10,7 @@
 #include "pcsim/pcsim.h"
 #include "pcsim/hydraulics.h"
 #include "tests/alloc_count.h"
+#include "tests/control_fixture.h"
 
 /* A closed loop of four 1 m3 nodes: 0 -pump-> 1 -> 2 -valve-> 3 -> 0. */
 static pcs_hyd_node loop_nodes[4];
@@ -102,7 +103,7 @@ Test(hydraulics, pump_coastdown_follows_analytic_law)
     pcs_hyd_config c = loop_config();
     pcs_hydraulics *h;
     pcs_world *w = world_with(&c, &h);
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = 0};
+    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump1", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     cr_assert_eq(pcs_world_tick(w), PCS_OK); /* tripped at stage 1, coasts in stage 5 */
     for (int i = 0; i < 199; i++)
@@ -130,7 +131,7 @@ Test(hydraulics, closed_valve_gives_exactly_zero_flow)
     for (int i = 0; i < 100; i++)
         cr_assert_eq(pcs_world_tick(w), PCS_OK);
     cr_assert_gt(flow(w, h, 2), 100.0);
-    pcs_command close = {.kind = PCS_CMD_VALVE_POSITION, .target = 2, .args = {0.0}};
+    pcs_command close = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_VALVE_POSITION, "u1.valve3", 0.0);
     cr_assert_eq(pcs_command_submit(w, &close), PCS_OK);
     for (int i = 0; i < 400; i++)
         cr_assert_eq(pcs_world_tick(w), PCS_OK);
@@ -138,14 +139,17 @@ Test(hydraulics, closed_valve_gives_exactly_zero_flow)
     /* In a single loop nothing else can move once the valve is shut. */
     for (uint32_t k = 0; k < 4; k++)
         cr_assert_lt(fabs(flow(w, h, k)), 1e-3, "junction %u flow %g", k, flow(w, h, k));
-    pcs_command bad = {.kind = PCS_CMD_VALVE_POSITION, .target = PCS_HYD_TARGET(0, 1),
-                       .args = {0.5}};
+    pcs_target_id none;
+    cr_assert_eq(pcs_command_target_find(w, "u1.valve2", &none), PCS_E_NOTFOUND,
+                 "junction 2 is a pipe: no valve target");
+    pcs_command bad = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump1", 0.5);
+    bad.kind = ctl_kind(w, PCS_HYD_COMMANDS, PCS_HYD_OP_VALVE_POSITION);
     cr_assert_eq(pcs_command_submit(w, &bad), PCS_OK);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     uint32_t n;
     const pcs_event *ev = pcs_world_events(w, &n);
     cr_assert_eq(n, 1);
-    cr_assert_eq(ev[0].kind, PCS_EV_COMMAND_REJECTED, "junction 1 is not a valve");
+    cr_assert_eq(ev[0].kind, PCS_EV_COMMAND_REJECTED, "a pump target takes no valve command");
     pcs_world_destroy(w);
 }
 

@@ -28,6 +28,7 @@
 #include "pcsim/rayaabb.h"
 #include "pcsim/xenon.h"
 #include "tests/save_craft.h"
+#include "tests/control_fixture.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -395,9 +396,10 @@ Test(persist_crafted, bounded_model_state_out_of_range_is_refused)
 
 /* ---- no false positives ---------------------------------------------------------- */
 
-static pcs_status submit(pcs_world *w, uint32_t kind, uint32_t target, double a0)
+static pcs_status submit(pcs_world *w, const char *family, uint32_t op, const char *target,
+                         double a0)
 {
-    pcs_command cmd = {.kind = kind, .target = target, .args = {a0}};
+    pcs_command cmd = ctl_make(w, family, op, target, a0);
     return pcs_command_submit(w, &cmd);
 }
 
@@ -428,17 +430,21 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
     run(c.w, 200);
     round_trip(&c, "steady");
     /* Loss of one pump: flow coasts down, alarms annunciate, low flow trips. */
-    cr_assert_eq(submit(c.w, PCS_CMD_PUMP_TRIP, 1, 0.0), PCS_OK);
+    cr_assert_eq(submit(c.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0), PCS_OK);
     run(c.w, 40);
     round_trip(&c, "coastdown");
-    cr_assert_eq(submit(c.w, PCS_UNIT_CMD_SCRAM, 1, 0.0), PCS_OK);
+    cr_assert_eq(submit(c.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0), PCS_OK);
     run(c.w, 3); /* rods falling, power dropping fastest */
     round_trip(&c, "scram");
     run(c.w, 400);
-    cr_assert_eq(submit(c.w, PCS_CMD_ALARM_ACK_ALL, 0, 0.0), PCS_OK);
-    cr_assert_eq(submit(c.w, PCS_CMD_ALARM_SHELVE, 0, 30.0), PCS_OK);
-    cr_assert_eq(submit(c.w, PCS_CMD_SENSOR_DRIFT, 2, 1e3), PCS_OK);
-    cr_assert_eq(submit(c.w, PCS_CMD_TRIP_BYPASS, 0, 3.0), PCS_OK);
+    cr_assert_eq(submit(c.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, "u1", 0.0), PCS_OK);
+    cr_assert_eq(submit(c.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE,
+                        pcs_alarm_name(pcs_plant_alarms(c.plant), 0), 30.0),
+                 PCS_OK);
+    ctl_sensor_command(c.w, PCS_SENSOR_OP_DRIFT, 2, 1e3);
+    cr_assert_eq(submit(c.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS,
+                        pcs_protection_function_name(pcs_plant_protection(c.plant), 0), 3.0),
+                 PCS_OK);
     run(c.w, 300);
     round_trip(&c, "after");
     crafted_close(&c);

@@ -9,6 +9,7 @@
 #include "pcsim/pcsim.h"
 #include "pcsim/plant.h"
 #include "tests/alloc_count.h"
+#include "tests/control_fixture.h"
 
 static pcs_world *plant_world(pcs_plant **p)
 {
@@ -56,10 +57,10 @@ Test(plant, pump_trip_and_scram_bring_power_to_decay_heat)
     pcs_plant *p;
     pcs_world *w = plant_world(&p);
     run(w, 200);
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = 1};
+    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 40);
-    pcs_command scram = {.kind = PCS_UNIT_CMD_SCRAM, .target = 1};
+    pcs_command scram = ctl_make(w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0);
     cr_assert_eq(pcs_command_submit(w, &scram), PCS_OK);
     double min_power = INFINITY;
     for (int i = 0; i < 1200; i++) {
@@ -128,7 +129,7 @@ Test(plant, commands_reach_only_their_unit)
     pcs_plant *p;
     cr_assert_eq(pcs_plant_build(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
     /* Unit 2 is network 1; its pump 3 is loop 4. */
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(1, 3)};
+    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u2.pump4", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 400);
     cr_assert_lt(ch(w, "u2.loop4.flow"), 0.5 * 4360.0);
@@ -150,7 +151,7 @@ Test(plant, pump_trip_scrams_through_2oo4_low_flow_with_first_out)
     pcs_world *w = instrumented_world(&p);
     run(w, 100);
     cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "no trip at rated conditions");
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(0, 1)};
+    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     int scram_tick = -1;
     for (int i = 0; i < 200 && scram_tick < 0; i++) {
@@ -176,9 +177,8 @@ Test(plant, one_failed_flow_channel_does_not_trip)
 {
     pcs_plant *p;
     pcs_world *w = instrumented_world(&p);
-    uint32_t id;
-    cr_assert_eq(pcs_sensors_find(pcs_plant_sensors(p), "u1.loop3.flow.B", &id), PCS_OK);
-    pcs_command fail = {.kind = PCS_CMD_SENSOR_FAIL_LOW, .target = id};
+    pcs_command fail =
+        ctl_make(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, "u1.loop3.flow.B", 0.0);
     cr_assert_eq(pcs_command_submit(w, &fail), PCS_OK);
     run(w, 400);
     cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "1 of 4 channels low: no trip");

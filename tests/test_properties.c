@@ -22,6 +22,7 @@
 #include "pcsim/pcsim.h"
 #include "pcsim/plant.h"
 #include "tests/prop.h"
+#include "tests/control_fixture.h"
 
 /* ---- a small station and the commands an operator could send it ---- */
 
@@ -56,6 +57,43 @@ static pcs_world *pp_station(uint32_t n_loops)
     return pp_station_cfg(n_loops, 512, 4096);
 }
 
+/* The station's command kinds and target ids follow only from how it is
+ * built (registration order), so a command resolved on a reference station
+ * of n_loops is valid on every station of n_loops: the property a journal
+ * replay relies on, exercised here on every drawn plan. */
+static const pcs_world *pp_reference(uint32_t n_loops)
+{
+    static pcs_world *ref[PCS_PLANT_MAX_LOOPS + 1];
+    if (!ref[n_loops])
+        ref[n_loops] = pp_station(n_loops);
+    cr_assert_not_null(ref[n_loops], "%s", pcs_last_error());
+    return ref[n_loops];
+}
+
+/* Op @p op of @p family on the target named @p name; a name the station does
+ * not have (drawn on purpose) gets an id no target has, refused at stage 1. */
+static void pp_resolve(pcs_command *c, uint32_t n_loops, const char *family, uint32_t op,
+                       const char *name)
+{
+    const pcs_world *w = pp_reference(n_loops);
+    pcs_target_id id = {PCS_TARGET_MAX, 1};
+    cr_assert_eq(pcs_command_kind_find(w, family, op, &c->kind), PCS_OK, "%s", pcs_last_error());
+    if (!name || pcs_command_target_find(w, name, &id) != PCS_OK)
+        id = (pcs_target_id){PCS_TARGET_MAX, 1};
+    c->target = pcs_target_id_store(id);
+}
+
+/* "u1" for -1, else bank b's target ("u1.D"), or one past the last bank. */
+static const char *pp_bank(int64_t b, char *buf, size_t n)
+{
+    pcs_plant_unit_config u;
+    pcs_plant_unit_config_default(&u);
+    if (b < 0)
+        return "u1";
+    snprintf(buf, n, "u1.%s", b < (int64_t)u.core.n_banks ? u.core.banks[b].name : "nobank");
+    return buf;
+}
+
 /* A command of any kind the station handles, with targets and arguments
  * drawn in and a little outside the valid ranges (refusals are part of the
  * property). Written to @p desc for the report. */
@@ -63,70 +101,70 @@ static pcs_command pp_command(prop *p, uint32_t n_loops, char *desc, size_t desc
 {
     pcs_command c;
     memset(&c, 0, sizeof c);
-    uint32_t pump = (uint32_t)prop_int(p, 0, n_loops); /* n_loops: no such pump */
-    switch (prop_pick(p, 13)) {
-    case 0:
-        c.kind = PCS_UNIT_CMD_ROD_POSITION;
-        c.target = 1;
-        c.args[0] = (double)prop_int(p, -1, 4);
-        c.args[1] = prop_double(p, 0.0, 1.0);
-        break;
-    case 1:
-        c.kind = PCS_UNIT_CMD_ROD_SPEED;
-        c.target = 1;
-        c.args[0] = (double)prop_int(p, -1, 4);
-        c.args[1] = prop_double(p, 0.0, 1.0);
+    const pcs_world *ref = pp_reference(n_loops);
+    char name[64];
+    uint32_t pump = (uint32_t)prop_int(p, 1, n_loops + 1); /* n_loops + 1: no such pump */
+    snprintf(name, sizeof name, "u1.pump%u", pump);
+    uint32_t op;
+    uint32_t pick = (uint32_t)prop_pick(p, 13);
+    switch (pick) {
+    case 0: /* rod position */
+    case 1: /* rod speed */
+        op = pick == 0 ? PCS_UNIT_OP_ROD_POSITION : PCS_UNIT_OP_ROD_SPEED;
+        pp_resolve(&c, n_loops, PCS_UNIT_COMMANDS, op,
+                   pp_bank(prop_int(p, -1, 4), name, sizeof name));
+        c.args[0] = prop_double(p, 0.0, 1.0);
         break;
     case 2:
-        c.kind = PCS_UNIT_CMD_SCRAM;
-        c.target = (uint32_t)prop_int(p, 1, 2);
+        pp_resolve(&c, n_loops, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM,
+                   prop_int(p, 1, 2) == 1 ? "u1" : "u2");
         break;
     case 3:
-        c.kind = PCS_UNIT_CMD_RESET;
-        c.target = 1;
+        pp_resolve(&c, n_loops, PCS_UNIT_COMMANDS, PCS_UNIT_OP_RESET, "u1");
         break;
     case 4:
-        c.kind = PCS_UNIT_CMD_BORON;
-        c.target = 1;
+        pp_resolve(&c, n_loops, PCS_UNIT_COMMANDS, PCS_UNIT_OP_BORON, "u1");
         c.args[0] = prop_double(p, 0.0, 3000.0);
         break;
     case 5:
-        c.kind = PCS_CMD_PUMP_TRIP;
-        c.target = PCS_HYD_TARGET(0, pump);
+        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, name);
         break;
     case 6:
-        c.kind = PCS_CMD_PUMP_START;
-        c.target = PCS_HYD_TARGET(0, pump);
+        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_START, name);
         c.args[0] = prop_double(p, 0.0, 1.0);
         break;
     case 7:
-        c.kind = PCS_CMD_PZR_HEATERS;
-        c.target = PCS_HYD_TARGET(0, 0);
+        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PZR_HEATERS, "u1");
         c.args[0] = prop_double(p, 0.0, 2e6);
         break;
     case 8:
-        c.kind = PCS_CMD_PZR_SPRAY;
-        c.target = PCS_HYD_TARGET(0, 0);
+        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PZR_SPRAY, "u1");
         c.args[0] = prop_double(p, 0.0, 2e6);
         break;
     case 9:
-        c.kind = PCS_CMD_SG_SECONDARY_T;
-        c.target = PCS_HYD_TARGET(0, 0);
+        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_SG_SECONDARY_T, "u1");
         c.args[0] = prop_double(p, 530.0, 560.0);
         break;
     case 10:
-        c.kind = PCS_CMD_SENSOR_STUCK + (uint32_t)prop_int(p, 0, 4);
-        c.target = (uint32_t)prop_int(p, 0, 40);
+        op = PCS_SENSOR_OP_STUCK + (uint32_t)prop_int(p, 0, 4);
+        pp_resolve(&c, n_loops, PCS_SENSOR_COMMANDS, op,
+                   ctl_element_name(ref, "sensors.value", (uint32_t)prop_int(p, 0, 40)));
         c.args[0] = prop_double(p, -5.0, 5.0);
         break;
     case 11:
-        c.kind = PCS_CMD_TRIP_BYPASS + (uint32_t)prop_int(p, 0, 2);
-        c.target = (uint32_t)prop_int(p, 0, 12);
+        op = PCS_TRIP_OP_BYPASS + (uint32_t)prop_int(p, 0, 2);
+        pp_resolve(&c, n_loops, PCS_TRIP_COMMANDS, op,
+                   op == PCS_TRIP_OP_RESET
+                       ? "u1"
+                       : ctl_element_name(ref, "rps.word", (uint32_t)prop_int(p, 0, 12)));
         c.args[0] = (double)prop_int(p, -1, 4);
         break;
     default:
-        c.kind = PCS_CMD_ALARM_ACK + (uint32_t)prop_int(p, 0, 5);
-        c.target = (uint32_t)prop_int(p, 0, 20);
+        op = PCS_ALARM_OP_ACK + (uint32_t)prop_int(p, 0, 5);
+        pp_resolve(&c, n_loops, PCS_ALARM_COMMANDS, op,
+                   op == PCS_ALARM_OP_ACK_ALL
+                       ? "u1"
+                       : ctl_element_name(ref, "alarms.state", (uint32_t)prop_int(p, 0, 20)));
         c.args[0] = prop_double(p, 0.0, 30.0);
         break;
     }
@@ -480,7 +518,7 @@ Test(properties, corrupted_save_never_changes_the_world)
     static pp_save s;
     s.w = pp_station(2);
     cr_assert_not_null(s.w, "%s", pcs_last_error());
-    pcs_command trip = {.kind = PCS_CMD_PUMP_TRIP, .target = PCS_HYD_TARGET(0, 1)};
+    pcs_command trip = ctl_make(s.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
     for (int t = 0; t < 60; t++) {
         if (t == 10)
             cr_assert_eq(pcs_command_submit(s.w, &trip), PCS_OK);

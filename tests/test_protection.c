@@ -19,6 +19,20 @@ typedef struct rig {
     pcs_protection *prot;
 } rig;
 
+/* Trip op @p op on function @p f by its name. */
+static void trip_cmd(const rig *r, uint32_t op, uint32_t f, double arg0)
+{
+    ctl_command(r->p.w, PCS_TRIP_COMMANDS, op, pcs_protection_function_name(r->prot, f), arg0);
+}
+
+/* Reset of unit @p u by its default name "u<u+1>". */
+static void reset_cmd(const rig *r, uint32_t u)
+{
+    char name[16];
+    snprintf(name, sizeof name, "u%u", u + 1);
+    ctl_command(r->p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, name, 0.0);
+}
+
 /* Plant values x[0..7], one plain sensor "ch<i>" on each (range [-1000, 1000]). */
 static void rig_sensors(rig *r)
 {
@@ -107,8 +121,8 @@ Test(protection_config, each_bad_field_is_named_with_value_and_range)
     d.functions = &f;
     const char *bad_name[] = {""};
 
-    f = good, c = d, c.n_units = 0, expect_bad(&r, c, "n_units", "0", "[1, 16]");
-    f = good, c = d, c.n_units = 17, expect_bad(&r, c, "n_units", "17", "[1, 16]");
+    f = good, c = d, c.n_units = 0, expect_bad(&r, c, "n_units", "0", "[1, 1048576]");
+    f = good, c = d, c.n_units = 1048577, expect_bad(&r, c, "n_units", "1048577", "[1, 1048576]");
     f = good, c = d, c.unit_names = bad_name, expect_bad(&r, c, "unit_names[0]", "0", "[1, 32]");
     f = good, c = d, c.n_functions = 0, expect_bad(&r, c, "n_functions", "0", "[1, 1024]");
     f = good, f.name = NULL, expect_bad(&r, d, "name", "0", "[1, 100]");
@@ -282,7 +296,7 @@ static void one_failed_sensor_is_not_enough(pcs_trip_kind kind, pcs_trip_directi
 {
     rig r;
     failed_sensor_rig(&r, kind, dir, sp);
-    ctl_command(r.p.w, cmd, 0, 0.0);
+    ctl_sensor_command(r.p.w, cmd, 0, 0.0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_CHANNEL_MASK, 0x1u,
                  "the failed sensor's channel shows the condition");
@@ -291,8 +305,8 @@ static void one_failed_sensor_is_not_enough(pcs_trip_kind kind, pcs_trip_directi
     pcs_world_destroy(r.p.w);
 
     failed_sensor_rig(&r, kind, dir, sp);
-    ctl_command(r.p.w, cmd, 0, 0.0);
-    ctl_command(r.p.w, cmd, 1, 0.0);
+    ctl_sensor_command(r.p.w, cmd, 0, 0.0);
+    ctl_sensor_command(r.p.w, cmd, 1, 0.0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1, "two failed sensors trip 2oo4");
     pcs_event e;
@@ -304,23 +318,23 @@ static void one_failed_sensor_is_not_enough(pcs_trip_kind kind, pcs_trip_directi
 
 Test(protection, level_high_2oo4_single_fail_high_does_not_trip_two_do)
 {
-    one_failed_sensor_is_not_enough(PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 500.0, PCS_CMD_SENSOR_FAIL_HIGH);
+    one_failed_sensor_is_not_enough(PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 500.0, PCS_SENSOR_OP_FAIL_HIGH);
 }
 
 Test(protection, level_low_2oo4_single_fail_low_does_not_trip_two_do)
 {
-    one_failed_sensor_is_not_enough(PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, PCS_CMD_SENSOR_FAIL_LOW);
+    one_failed_sensor_is_not_enough(PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, PCS_SENSOR_OP_FAIL_LOW);
 }
 
 Test(protection, rate_high_2oo4_single_fail_high_does_not_trip_two_do)
 {
     /* A fail-high jumps 0 -> 1000: 1000 / (4 * 0.05 s) = 5000 units/s. */
-    one_failed_sensor_is_not_enough(PCS_TRIP_RATE, PCS_TRIP_HIGH, 100.0, PCS_CMD_SENSOR_FAIL_HIGH);
+    one_failed_sensor_is_not_enough(PCS_TRIP_RATE, PCS_TRIP_HIGH, 100.0, PCS_SENSOR_OP_FAIL_HIGH);
 }
 
 Test(protection, rate_low_2oo4_single_fail_low_does_not_trip_two_do)
 {
-    one_failed_sensor_is_not_enough(PCS_TRIP_RATE, PCS_TRIP_LOW, -100.0, PCS_CMD_SENSOR_FAIL_LOW);
+    one_failed_sensor_is_not_enough(PCS_TRIP_RATE, PCS_TRIP_LOW, -100.0, PCS_SENSOR_OP_FAIL_LOW);
 }
 
 Test(protection, fail_high_never_trips_a_low_function)
@@ -330,7 +344,7 @@ Test(protection, fail_high_never_trips_a_low_function)
     pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     for (uint32_t i = 0; i < 4; i++)
-        ctl_command(r.p.w, PCS_CMD_SENSOR_FAIL_HIGH, i, 0.0);
+        ctl_sensor_command(r.p.w, PCS_SENSOR_OP_FAIL_HIGH, i, 0.0);
     ctl_tick(r.p.w, 5);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0);
     pcs_world_destroy(r.p.w);
@@ -428,10 +442,11 @@ Test(protection, trip_latches_and_reset_needs_the_condition_gone)
     rig_build(&r, f, 2);
     r.p.x[0] = 20.0;
     ctl_tick(r.p.w, 1);
-    ctl_command(r.p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
+    reset_cmd(&r, 0);
     ctl_tick(r.p.w, 1);
     pcs_event e;
-    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED, PCS_CMD_TRIP_RESET, &e));
+    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED,
+                        ctl_kind(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET), &e));
     cr_assert_eq(e.values[3], (double)PCS_E_STATE, "refused while a is tripped");
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1);
 
@@ -441,12 +456,13 @@ Test(protection, trip_latches_and_reset_needs_the_condition_gone)
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1, "the unit trip stays latched");
     cr_assert_eq(pcs_protection_first_out(r.prot, 0), 0);
 
-    ctl_command(r.p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
-    ctl_command(r.p.w, PCS_CMD_TRIP_RESET, 3, 0.0); /* no unit 3 */
+    reset_cmd(&r, 0);
+    ctl_command_unknown(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET); /* no such unit */
     ctl_tick(r.p.w, 1);
     cr_assert(ctl_event(r.p.w, PCS_EV_TRIP_RESET, 0, &e));
     cr_assert_eq(e.values[0], 0.0, "it had first-out a");
-    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED, PCS_CMD_TRIP_RESET, &e));
+    cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED,
+                        ctl_kind(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET), &e));
     cr_assert_eq(e.values[3], (double)PCS_E_NOTFOUND);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0);
     cr_assert_eq(pcs_protection_first_out(r.prot, 0), PCS_TRIP_NONE);
@@ -466,14 +482,14 @@ Test(protection, reset_after_a_trip_that_still_holds_retrips_next_evaluation)
     rig_build(&r, &f, 1);
     r.p.x[0] = 20.0;
     ctl_tick(r.p.w, 1);
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, -1.0);
-    ctl_command(r.p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, -1.0);
+    reset_cmd(&r, 0);
     ctl_tick(r.p.w, 1);
     cr_assert(ctl_event(r.p.w, PCS_EV_TRIP_RESET, 0, NULL));
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0, "bypassed: stays reset");
     cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_BYPASSED);
     cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_TRIPPED, 0);
-    ctl_command(r.p.w, PCS_CMD_TRIP_UNBYPASS, 0, -1.0);
+    trip_cmd(&r, PCS_TRIP_OP_UNBYPASS, 0, -1.0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1, "unbypassed with the condition present");
     pcs_world_destroy(r.p.w);
@@ -487,7 +503,7 @@ Test(protection, channel_bypass_turns_2oo4_into_2oo3)
     rig_sensors(&r);
     pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, 2.0); /* channel 2 out for maintenance */
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 2.0); /* channel 2 out for maintenance */
     ctl_tick(r.p.w, 1);
     pcs_event e;
     cr_assert(ctl_event(r.p.w, PCS_EV_TRIP_BYPASS, 0, &e));
@@ -511,15 +527,17 @@ Test(protection, bypass_that_would_disable_the_function_is_refused)
     rig_sensors(&r);
     pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, 0.0);
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, 1.0);
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, 2.0);  /* would leave 1 < k = 2 */
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, 4.0);  /* no channel 4 */
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, 0.5);  /* not an index */
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 9, -1.0); /* no function 9 */
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 0.0);
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 1.0);
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 2.0);                          /* would leave 1 < k = 2 */
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 4.0);                          /* no channel 4 */
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 0.5);                          /* not an index */
+    ctl_command_unknown(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS); /* no such function */
     ctl_tick(r.p.w, 1);
     cr_assert_eq(ctl_events(r.p.w, PCS_EV_TRIP_BYPASS, 0), 2);
-    cr_assert_eq(ctl_events(r.p.w, PCS_EV_COMMAND_REJECTED, PCS_CMD_TRIP_BYPASS), 4);
+    cr_assert_eq(ctl_events(r.p.w, PCS_EV_COMMAND_REJECTED,
+                            ctl_kind(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS)),
+                 4);
     uint32_t n = 0;
     const pcs_event *ev = pcs_world_events(r.p.w, &n);
     const double want[] = {PCS_E_STATE, PCS_E_INVAL, PCS_E_INVAL, PCS_E_NOTFOUND};
@@ -529,7 +547,7 @@ Test(protection, bypass_that_would_disable_the_function_is_refused)
             cr_assert_eq(ev[i].values[3], want[j++], "rejection %u", j);
     cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_BYPASS_MASK,
                  0x3u << PCS_TRIP_ST_BYPASS_SHIFT);
-    ctl_command(r.p.w, PCS_CMD_TRIP_UNBYPASS, 0, 0.0);
+    trip_cmd(&r, PCS_TRIP_OP_UNBYPASS, 0, 0.0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_BYPASS_MASK,
                  0x2u << PCS_TRIP_ST_BYPASS_SHIFT);
@@ -542,7 +560,7 @@ Test(protection, function_bypass_prevents_the_trip)
     rig_sensors(&r);
     pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
-    ctl_command(r.p.w, PCS_CMD_TRIP_BYPASS, 0, -1.0);
+    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, -1.0);
     set_all(&r, 50.0);
     ctl_tick(r.p.w, 3);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0);
@@ -631,7 +649,7 @@ Test(protection, writes_the_first_out_cause_bit_to_a_unit_trip_input)
     r.p.x[0] = r.p.x[2] = 0.0;
     ctl_tick(r.p.w, 3);
     cr_assert_eq(*trip_in, 1u << 3, "latched while the protection is latched");
-    ctl_command(r.p.w, PCS_CMD_TRIP_RESET, 0, 0.0);
+    reset_cmd(&r, 0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(*trip_in, 0);
     cr_assert_eq(PCS_TRIP_CAUSE_BIT(29), 1u << 30);

@@ -349,7 +349,7 @@ Test(sensor, stuck_holds_the_value_until_cleared)
     pcs_sensors *s = one_sensor(&p, ctl_sensor(&p, "x", 0));
     p.x[0] = 3.0;
     ctl_tick(p.w, 1);
-    ctl_command(p.w, PCS_CMD_SENSOR_STUCK, 0, 0.0);
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_STUCK, 0, 0.0);
     p.x[0] = 9.0;
     ctl_tick(p.w, 1);
     pcs_event e;
@@ -360,7 +360,7 @@ Test(sensor, stuck_holds_the_value_until_cleared)
     cr_assert_eq(pcs_sensor_value(s, 0), 3.0, "frozen while the plant moved to 9");
     cr_assert_eq(pcs_sensor_status(s, 0), PCS_SENSOR_ST_VALID | PCS_SENSOR_ST_FAILED |
                                               (PCS_SENSOR_STUCK << PCS_SENSOR_ST_MODE_SHIFT));
-    ctl_command(p.w, PCS_CMD_SENSOR_CLEAR, 0, 0.0);
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_CLEAR, 0, 0.0);
     ctl_tick(p.w, 1);
     cr_assert_eq(pcs_sensor_value(s, 0), 9.0);
     cr_assert_eq(pcs_sensor_status(s, 0), PCS_SENSOR_ST_VALID);
@@ -373,13 +373,13 @@ Test(sensor, drift_adds_a_ramp_at_the_commanded_rate)
     ctl_plant_init(&p, 1, 1);
     pcs_sensors *s = one_sensor(&p, ctl_sensor(&p, "x", 0));
     p.x[0] = 10.0;
-    ctl_command(p.w, PCS_CMD_SENSOR_DRIFT, 0, 2.0); /* 2 units per second */
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_DRIFT, 0, 2.0); /* 2 units per second */
     ctl_tick(p.w, 10);
     /* 10 ticks of 0.05 s at 2 /s: offset 1.0. */
     cr_assert_float_eq(pcs_sensor_value(s, 0), 11.0, 1e-12);
     cr_assert_eq((pcs_sensor_status(s, 0) & PCS_SENSOR_ST_MODE_MASK) >> PCS_SENSOR_ST_MODE_SHIFT,
                  PCS_SENSOR_DRIFT);
-    ctl_command(p.w, PCS_CMD_SENSOR_CLEAR, 0, 0.0);
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_CLEAR, 0, 0.0);
     ctl_tick(p.w, 1);
     cr_assert_eq(pcs_sensor_value(s, 0), 10.0, "clear removes the offset");
     pcs_world_destroy(p.w);
@@ -394,20 +394,20 @@ Test(sensor, fail_low_and_fail_high_drive_the_output_to_the_range_ends)
     c.hi = 50.0;
     pcs_sensors *s = one_sensor(&p, c);
     p.x[0] = 20.0;
-    ctl_command(p.w, PCS_CMD_SENSOR_FAIL_LOW, 0, 0.0);
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_FAIL_LOW, 0, 0.0);
     ctl_tick(p.w, 1);
     cr_assert_eq(pcs_sensor_value(s, 0), -5.0);
     uint32_t st = pcs_sensor_status(s, 0);
     cr_assert(st & PCS_SENSOR_ST_UNDER_RANGE);
     cr_assert(st & PCS_SENSOR_ST_FAILED);
-    ctl_command(p.w, PCS_CMD_SENSOR_FAIL_HIGH, 0, 0.0);
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_FAIL_HIGH, 0, 0.0);
     ctl_tick(p.w, 1);
     cr_assert_eq(pcs_sensor_value(s, 0), 50.0);
     st = pcs_sensor_status(s, 0);
     cr_assert_eq(st & (PCS_SENSOR_ST_UNDER_RANGE | PCS_SENSOR_ST_OVER_RANGE),
                  PCS_SENSOR_ST_OVER_RANGE);
     cr_assert(ctl_event(p.w, PCS_EV_SENSOR_RANGE, 0, NULL), "range change reported");
-    ctl_command(p.w, PCS_CMD_SENSOR_CLEAR, 0, 0.0);
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_CLEAR, 0, 0.0);
     ctl_tick(p.w, 1);
     cr_assert_eq(pcs_sensor_value(s, 0), 20.0);
     pcs_world_destroy(p.w);
@@ -418,8 +418,8 @@ Test(sensor, bad_commands_are_rejected)
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
     pcs_sensors *s = one_sensor(&p, ctl_sensor(&p, "x", 0));
-    ctl_command(p.w, PCS_CMD_SENSOR_STUCK, 1, 0.0); /* no sensor 1 */
-    ctl_command(p.w, PCS_CMD_SENSOR_DRIFT, 0, NAN); /* rate not finite */
+    ctl_command_unknown(p.w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_STUCK); /* no such sensor */
+    ctl_sensor_command(p.w, PCS_SENSOR_OP_DRIFT, 0, NAN);               /* rate not finite */
     ctl_tick(p.w, 1);
     cr_assert_eq(ctl_events(p.w, PCS_EV_COMMAND_REJECTED, UINT32_MAX), 2);
     cr_assert_eq(pcs_sensor_status(s, 0), PCS_SENSOR_ST_VALID, "no mode was set");
@@ -452,9 +452,9 @@ Test(sensor, same_config_same_hash_with_noise_on)
     noisy_bank(&a, 9);
     noisy_bank(&b, 9);
     noisy_bank(&c, 10);
-    ctl_command(a.w, PCS_CMD_SENSOR_DRIFT, 3, 0.7);
-    ctl_command(b.w, PCS_CMD_SENSOR_DRIFT, 3, 0.7);
-    ctl_command(c.w, PCS_CMD_SENSOR_DRIFT, 3, 0.7);
+    ctl_sensor_command(a.w, PCS_SENSOR_OP_DRIFT, 3, 0.7);
+    ctl_sensor_command(b.w, PCS_SENSOR_OP_DRIFT, 3, 0.7);
+    ctl_sensor_command(c.w, PCS_SENSOR_OP_DRIFT, 3, 0.7);
     ctl_tick(a.w, 1000);
     ctl_tick(b.w, 1000);
     ctl_tick(c.w, 1000);
@@ -495,7 +495,7 @@ Test(sensor, ten_thousand_ticks_allocate_nothing)
     pcs_test_alloc_begin();
     for (uint32_t t = 0; t < 10000; t++) {
         if (t % 1000 == 0)
-            ctl_command(p.w, PCS_CMD_SENSOR_FAIL_HIGH + (t / 1000) % 2, t % 8, 0.0);
+            ctl_sensor_command(p.w, PCS_SENSOR_OP_FAIL_HIGH + (t / 1000) % 2, t % 8, 0.0);
         p.x[t % 8] = (double)(t % 17) * 10.0; /* range events, too */
         cr_assert_eq(pcs_world_tick(p.w), PCS_OK);
     }

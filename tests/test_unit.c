@@ -15,6 +15,7 @@
 #include "pcsim/system.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
+#include "tests/control_fixture.h"
 
 /* Events of every tick, collected by the host callback. */
 #define UT_MAX_EVENTS 4096
@@ -88,17 +89,6 @@ static void ut_ticks(pcs_world *w, long n)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
 }
 
-static void ut_cmd(pcs_world *w, uint32_t kind, uint32_t target, double a0, double a1)
-{
-    pcs_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.target = target;
-    c.args[0] = a0;
-    c.args[1] = a1;
-    cr_assert_eq(pcs_command_submit(w, &c), PCS_OK);
-}
-
 Test(unit, default_config_builds_a_steady_full_power_core)
 {
     pcs_unit_config cfg;
@@ -142,8 +132,8 @@ Test(unit, rod_withdrawal_then_scram)
     double p0 = ut_ch(w, "u1.core.power"), tf0 = ut_ch(w, "u1.fuel.t_avg");
     /* Withdraw D from 0.5 to 0.7 at 0.02 travel/s (10 s): +277 pcm, since
      * F(0.7) - F(0.5) = 0.2 + sin(0.6 pi)/(2 pi) = 0.3514 of 788 pcm. */
-    ut_cmd(w, PCS_UNIT_CMD_ROD_SPEED, 1, 0, 0.02);
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0, 0.7);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_SPEED, 1, 0, 0.02);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 0.7);
     ut_ticks(w, 100); /* 5 s: rods moving, power rising on a positive period */
     cr_expect(((uint32_t)ut_ch(w, "u1.core.flags") & PCS_UNIT_FLAG_RODS_MOVING) != 0);
     cr_expect_gt(ut_ch(w, "u1.core.power"), p0);
@@ -162,7 +152,7 @@ Test(unit, rod_withdrawal_then_scram)
     /* Manual scram. */
     log->n = 0;
     double p_trip = ut_ch(w, "u1.core.power");
-    ut_cmd(w, PCS_UNIT_CMD_SCRAM, 1, 0, 0);
+    ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 1, 0, 0);
     ut_ticks(w, 1);
     const pcs_event *e = ut_find(log, PCS_EV_UNIT_SCRAM);
     cr_assert_not_null(e, "no scram event");
@@ -217,24 +207,24 @@ Test(unit, trip_input_scrams_next_tick_and_blocks_reset)
     cr_expect(flags & PCS_UNIT_FLAG_TRIP_REQUEST);
     /* Reset while the trip input is active: rejected. */
     log->n = 0;
-    ut_cmd(w, PCS_UNIT_CMD_RESET, 1, 0, 0);
+    ctl_unit_command(w, PCS_UNIT_OP_RESET, 1, 0, 0);
     ut_ticks(w, 1);
     cr_expect_eq(ut_count(log, PCS_EV_COMMAND_REJECTED), 1);
     cr_expect((uint32_t)ut_ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED);
     /* Rod commands are refused while scrammed. */
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0, 1.0);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 1.0);
     ut_ticks(w, 1);
     cr_expect_eq(ut_count(log, PCS_EV_COMMAND_REJECTED), 2);
     /* Clear the trip, reset, withdraw again. */
     *trip = 0;
     ut_ticks(w, 100);
     log->n = 0;
-    ut_cmd(w, PCS_UNIT_CMD_RESET, 1, 0, 0);
+    ctl_unit_command(w, PCS_UNIT_OP_RESET, 1, 0, 0);
     ut_ticks(w, 1);
     cr_expect_eq(ut_count(log, PCS_EV_UNIT_SCRAM_RESET), 1);
     cr_expect_eq(((uint32_t)ut_ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED), 0);
     cr_expect_eq(ut_ch(w, "u1.rods.pos"), 0.0, "rods stay in after the reset");
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 1, 0.1); /* bank C */
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 1, 0.1); /* bank C */
     ut_ticks(w, 40);
     cr_expect_gt(ut_ch(w, "u1.rods.C.pos"), 0.0);
     cr_expect_eq(ut_count(log, PCS_EV_COMMAND_REJECTED), 0);
@@ -249,16 +239,16 @@ Test(unit, bad_commands_are_rejected)
     ut_log *log = calloc(1, sizeof *log);
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&cfg, log, &u);
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 7, 0.5);   /* bank 7 of 7 */
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0.5, 0.5); /* not an index */
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0, 1.5);   /* beyond the top */
-    ut_cmd(w, PCS_UNIT_CMD_ROD_SPEED, 1, 0, 0.0);      /* zero speed */
-    ut_cmd(w, PCS_UNIT_CMD_BORON, 1, -5.0, 0);         /* negative ppm */
-    ut_cmd(w, PCS_UNIT_CMD_SCRAM, 2, 0, 0);            /* no unit 2 */
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 7, 0.5);   /* bank 7 of 7 */
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0.5, 0.5); /* not an index */
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 1.5);   /* beyond the top */
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_SPEED, 1, 0, 0.0);      /* zero speed */
+    ctl_unit_command(w, PCS_UNIT_OP_BORON, 1, -5.0, 0);         /* negative ppm */
+    ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 2, 0, 0);            /* no unit 2 */
     ut_ticks(w, 1);
     cr_expect_eq(ut_count(log, PCS_EV_COMMAND_REJECTED), 6);
     cr_expect_eq(ut_count(log, PCS_EV_UNIT_SCRAM), 0);
-    ut_cmd(w, PCS_UNIT_CMD_BORON, 1, 1000.0, 0); /* +25 ppm: -250 pcm */
+    ctl_unit_command(w, PCS_UNIT_OP_BORON, 1, 1000.0, 0); /* +25 ppm: -250 pcm */
     ut_ticks(w, 1);
     cr_expect_eq(ut_ch(w, "u1.core.boron"), 1000.0);
     pcs_unit_reactivity r;
@@ -280,8 +270,8 @@ Test(unit, power_excursion_is_clamped_flagged_and_reported_once)
     ut_log *log = calloc(1, sizeof *log);
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&cfg, log, &u);
-    ut_cmd(w, PCS_UNIT_CMD_ROD_SPEED, 1, 0, 0.05);
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0, 0.7);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_SPEED, 1, 0, 0.05);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 0.7);
     int seen_kin = 0, seen_heat = 0;
     for (long t = 0; t < 4000; t++) {
         ut_ticks(w, 1);
@@ -370,7 +360,9 @@ Test(unit, bad_build_targets)
     pcs_world *w = ut_world(NULL);
     cr_expect_eq(pcs_unit_build(w, 0, &c, NULL), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "unit_index") != NULL, "%s", pcs_last_error());
-    cr_expect_eq(pcs_unit_build(w, PCS_UNIT_MAX + 1, &c, NULL), PCS_E_INVAL);
+    /* No registry to size: any index from 1 up names a unit ("u17"). */
+    cr_expect_eq(pcs_unit_build(w, 17, &c, NULL), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_unit_build(w, 17, &c, NULL), PCS_E_INVAL, "u17 is taken");
     cr_expect_eq(pcs_unit_build(w, 1, &c, NULL), PCS_OK);
     cr_expect_eq(pcs_unit_build(w, 1, &c, NULL), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "already built") != NULL, "%s", pcs_last_error());
@@ -389,7 +381,7 @@ Test(unit, two_units_take_their_own_commands)
     cr_assert_eq(pcs_unit_build(w, 1, &c, &u1), PCS_OK, "%s", pcs_last_error());
     c.xenon_phase = 10;
     cr_assert_eq(pcs_unit_build(w, 2, &c, &u2), PCS_OK, "%s", pcs_last_error());
-    ut_cmd(w, PCS_UNIT_CMD_SCRAM, 2, 0, 0);
+    ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 2, 0, 0);
     ut_ticks(w, 400); /* 20 s: u2 is down to decay heat plus a little fission */
     cr_expect_eq((uint32_t)ut_ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED, 0);
     cr_expect((uint32_t)ut_ch(w, "u2.core.flags") & PCS_UNIT_FLAG_SCRAMMED);
@@ -406,7 +398,7 @@ Test(unit, xenon_builds_up_after_the_scram)
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&c, NULL, &u);
     double xe0 = ut_ch(w, "u1.xenon.reactivity");
-    ut_cmd(w, PCS_UNIT_CMD_SCRAM, 1, 0, 0);
+    ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 1, 0, 0);
     ut_ticks(w, 2000);
     double xe1 = ut_ch(w, "u1.xenon.reactivity");
     cr_expect_lt(xe1, xe0 - 0.005, "xenon %g -> %g over 2 h of xenon time", xe0, xe1);
@@ -423,11 +415,11 @@ Test(unit, ticks_allocate_nothing)
     c.banks[0].initial_pos = 0.5;
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&c, NULL, &u);
-    ut_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0, 0.6);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 0.6);
     ut_ticks(w, 1); /* seals the world */
     uint64_t before = pcs_world_alloc_count(w);
     ut_ticks(w, 5000);
-    ut_cmd(w, PCS_UNIT_CMD_SCRAM, 1, 0, 0);
+    ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 1, 0, 0);
     ut_ticks(w, 5000);
     cr_expect_eq(pcs_world_alloc_count(w), before, "%llu allocations in 10,000 ticks",
                  (unsigned long long)(pcs_world_alloc_count(w) - before));

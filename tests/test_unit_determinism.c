@@ -10,17 +10,7 @@
 #include "pcsim/system.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
-
-static void ud_cmd(pcs_world *w, uint32_t kind, uint32_t target, double a0, double a1)
-{
-    pcs_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.target = target;
-    c.args[0] = a0;
-    c.args[1] = a1;
-    cr_assert_eq(pcs_command_submit(w, &c), PCS_OK);
-}
+#include "tests/control_fixture.h"
 
 /* Two units; u1 withdraws bank D, u1 scrams at 60 s, is reset and withdraws
  * bank C; u2 gets a trip input at 30 s. Returns the hash after 3000 ticks
@@ -41,17 +31,17 @@ static uint64_t ud_run(double d_start, uint64_t *mid)
     c.xenon_phase = 7;
     cr_assert_eq(pcs_unit_build(w, 2, &c, &u2), PCS_OK, "%s", pcs_last_error());
     uint32_t *trip2 = pcs_store_data(w, pcs_unit_trip_store(u2));
-    ud_cmd(w, PCS_UNIT_CMD_ROD_SPEED, 1, 0, 0.02);
-    ud_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 0, 0.8);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_SPEED, 1, 0, 0.02);
+    ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 0.8);
     for (long t = 0; t < 3000; t++) {
         if (t == 600)
             *trip2 = 1u << 4;
         if (t == 1200)
-            ud_cmd(w, PCS_UNIT_CMD_SCRAM, 1, 0, 0);
+            ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 1, 0, 0);
         if (t == 1400)
-            ud_cmd(w, PCS_UNIT_CMD_RESET, 1, 0, 0);
+            ctl_unit_command(w, PCS_UNIT_OP_RESET, 1, 0, 0);
         if (t == 1401)
-            ud_cmd(w, PCS_UNIT_CMD_ROD_POSITION, 1, 1, 0.3);
+            ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 1, 0.3);
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
         if (t == 999)
             *mid = pcs_world_state_hash(w);

@@ -111,21 +111,26 @@ typedef enum pcs_alarm_priority {
 /** suppress_store value meaning "no suppression input". */
 #define PCS_ALARM_NO_SUPPRESS UINT32_MAX
 
+/** Command family of the alarm bank (pcs_command_kind_find). */
+#define PCS_ALARM_COMMANDS "alarms"
+
 /**
- * Command kinds (96..111 of the control range 64..127). target = alarm id
- * (ignored by ACK_ALL). A command with nothing to do (acknowledging an
- * acknowledged alarm, unshelving one not shelved) is accepted and changes
- * nothing. Refused: unknown alarm (PCS_E_NOTFOUND); SHELVE of an
- * out-of-service alarm (PCS_E_STATE); a shelf time that is negative, not
- * finite or above PCS_ALARM_SHELVE_MAX_S (PCS_E_INVAL).
+ * Ops of the "alarms" family (kind = the family's first kind + op). Targets:
+ * each alarm by its name (every op but ACK_ALL), and "alarms" plus any name
+ * given to pcs_alarms_target_register (ACK_ALL only). A command with nothing
+ * to do (acknowledging an acknowledged alarm, unshelving one not shelved) is
+ * accepted and changes nothing. Refused: SHELVE of an out-of-service alarm
+ * (PCS_E_STATE); a shelf time that is negative, not finite or above
+ * PCS_ALARM_SHELVE_MAX_S (PCS_E_INVAL).
  */
-enum {
-    PCS_CMD_ALARM_ACK = 96,               /**< B -> C, D -> A */
-    PCS_CMD_ALARM_ACK_ALL = 97,           /**< acknowledge every alarm, in id order */
-    PCS_CMD_ALARM_SHELVE = 98,            /**< args[0] = shelf time in s (0: until unshelved) */
-    PCS_CMD_ALARM_UNSHELVE = 99,          /**< E -> A */
-    PCS_CMD_ALARM_OUT_OF_SERVICE = 100,   /**< any -> G */
-    PCS_CMD_ALARM_RETURN_TO_SERVICE = 101 /**< G -> A */
+enum pcs_alarm_op {
+    PCS_ALARM_OP_ACK = 0,               /**< B -> C, D -> A */
+    PCS_ALARM_OP_ACK_ALL = 1,           /**< acknowledge every alarm of the bank, in id order */
+    PCS_ALARM_OP_SHELVE = 2,            /**< args[0] = shelf time in s (0: until unshelved) */
+    PCS_ALARM_OP_UNSHELVE = 3,          /**< E -> A */
+    PCS_ALARM_OP_OUT_OF_SERVICE = 4,    /**< any -> G */
+    PCS_ALARM_OP_RETURN_TO_SERVICE = 5, /**< G -> A */
+    PCS_ALARM_OP_COUNT = 6,
 };
 
 /**
@@ -170,7 +175,7 @@ PCS_API pcs_status pcs_alarm_config_validate(const pcs_world *w, const pcs_senso
 
 /**
  * Build the world's alarm bank: STATE stores "alarms.*", a system at
- * PCS_STAGE_ALARMS (priority 0), command handlers and two channels per alarm.
+ * PCS_STAGE_ALARMS (priority 0), command targets (above) and two channels per alarm.
  * Alarm ids are indices into @p cfgs (n in [1, 2^20]). Strings are copied.
  * All alarms start in NORMAL.
  * @return PCS_E_INVAL (bad config naming alarm and field; duplicate channel;
@@ -180,6 +185,15 @@ PCS_API pcs_status pcs_alarm_config_validate(const pcs_world *w, const pcs_senso
  */
 PCS_API pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors,
                                      const pcs_alarm_config *cfgs, uint32_t n, pcs_alarms **out);
+
+/**
+ * Register @p name as another target of PCS_ALARM_OP_ACK_ALL on the bank
+ * (the station gives each unit's name, "u1", so `alarm_ack_all u1` reads as
+ * the operator says it). Build phase only.
+ * @return as pcs_command_target_register (PCS_E_INVAL: name already takes
+ *         alarm commands).
+ */
+PCS_API pcs_status pcs_alarms_target_register(pcs_world *w, pcs_alarms *a, const char *name);
 
 /** Number of alarms (0 for NULL). */
 PCS_API uint32_t pcs_alarms_count(const pcs_alarms *a);

@@ -15,8 +15,21 @@
  * drained stays queued in order; a command submitted during the drain waits
  * for the next tick.
  * Every applied command is journaled with its effective tick; a command whose
- * kind has no handler, or whose handler refuses it, is rejected with a
- * PCS_EV_COMMAND_REJECTED event (docs/ARCHITECTURE.md section 4).
+ * kind has no handler, whose target is stale, unknown or does not take its
+ * kind, or whose handler refuses it, is rejected with a PCS_EV_COMMAND_REJECTED
+ * event (docs/ARCHITECTURE.md section 4).
+ *
+ * Targets. A model allocates a kind family from the engine
+ * (pcs_command_family_register: n consecutive kinds and the family's handler)
+ * and registers named targets ("u1.pump2", "u1.rps.high_flux"), each binding
+ * its handler context, an element and the kinds it takes. A host resolves a
+ * name once (pcs_command_target_find), as it resolves channels, and submits
+ * by id; stage 1 checks the id and the kind before the handler runs, and
+ * hands the handler the target's context and element. Ids and kinds are
+ * given in registration order, so a world built from the same description
+ * resolves every name to the same id and kind (what a journal replay needs).
+ * Kinds outside every family may still get a plain handler
+ * (pcs_command_handler_register) that ignores the target: a host's own kinds.
  */
 #ifndef PCSIM_COMMAND_H
 #define PCSIM_COMMAND_H
@@ -34,13 +47,51 @@
 /** Source class of the shared anonymous ring; opened sources use class >= 1. */
 #define PCS_SOURCE_ANON 0u
 
+/**
+ * A command target's id (Box2D's id.h is the model): the target's slot and
+ * the slot's generation, which changes when the target is removed, so an id
+ * kept past a removal is refused rather than taken for the slot's next
+ * target. Generation 0 is never issued: a zeroed id is the null id.
+ */
+typedef struct pcs_target_id {
+    uint32_t index;      /**< slot, < PCS_TARGET_MAX */
+    uint32_t generation; /**< 1..PCS_TARGET_GENERATION_MAX */
+} pcs_target_id;
+
+/** Bits of a stored id (pcs_target_id_store) that hold the slot index. The
+ *  id must fit the command's 32-bit target field so a command stays 64 bytes;
+ *  20 bits allow 2^20 - 1 targets per world (a sensor or alarm bank's own
+ *  limit is 2^20 elements), the other 12 the generation. */
+#define PCS_TARGET_INDEX_BITS 20u
+/** Target slots per world: the one limit on targets (see PCS_TARGET_INDEX_BITS). */
+#define PCS_TARGET_MAX ((1u << PCS_TARGET_INDEX_BITS) - 1u)
+/** Largest generation; after it a slot's generation wraps to 1. */
+#define PCS_TARGET_GENERATION_MAX ((1u << (32u - PCS_TARGET_INDEX_BITS)) - 1u)
+/** Element meaning "the whole object" (every bank of a unit, every alarm). */
+#define PCS_TARGET_ELEMENT_ALL UINT32_MAX
+/** Kinds per family: a target's accepted kinds are a 64-bit mask. */
+#define PCS_COMMAND_FAMILY_MAX_KINDS 64u
+
+/** Pack @p id into a command's target field (Box2D's b2StoreBodyId). */
+static inline uint32_t pcs_target_id_store(pcs_target_id id)
+{
+    return (id.generation << PCS_TARGET_INDEX_BITS) | (id.index & PCS_TARGET_MAX);
+}
+
+/** The id a command's target field holds (Box2D's b2LoadBodyId). */
+static inline pcs_target_id pcs_target_id_load(uint32_t stored)
+{
+    pcs_target_id id = {stored & PCS_TARGET_MAX, stored >> PCS_TARGET_INDEX_BITS};
+    return id;
+}
+
 /** A command: 64 bytes of plain data. */
 typedef struct pcs_command {
     uint32_t kind;                   /**< handler kind, 1..PCS_COMMAND_KINDS_MAX-1 */
     uint16_t source_class;           /**< set by the queue */
     uint16_t reserved;               /**< zero */
     uint32_t source_id;              /**< set by the queue */
-    uint32_t target;                 /**< model-defined target id (unit, pump, alarm) */
+    uint32_t target;                 /**< pcs_target_id_store(id) of a registered target */
     uint64_t seq;                    /**< per-source sequence number, set by the queue */
     uint64_t tick;                   /**< effective tick, set when applied */
     double args[PCS_COMMAND_ARGS];   /**< model-defined arguments (SI units) */
@@ -56,11 +107,109 @@ typedef struct pcs_command_source pcs_command_source;
 typedef pcs_status (*pcs_command_fn)(pcs_world *w, void *ctx, const pcs_command *cmd);
 
 /**
- * Register the handler of @p kind. Build phase only.
- * @return PCS_E_INVAL (kind 0 or out of range, NULL fn, kind taken), PCS_E_STATE.
+ * Register the plain handler of @p kind, a kind no family holds; the handler
+ * gets every command of that kind whatever its target. Build phase only.
+ * @return PCS_E_INVAL (kind 0 or out of range, NULL fn, kind taken by a
+ *         handler or a family, naming the family), PCS_E_STATE.
  */
 PCS_API pcs_status pcs_command_handler_register(pcs_world *w, uint32_t kind, pcs_command_fn fn,
                                                 void *ctx);
+
+/** What a family's handler gets for one command: the resolved target. */
+typedef struct pcs_command_call {
+    void *ctx;               /**< the target's context (its model object) */
+    uint32_t element;        /**< the target's element, or PCS_TARGET_ELEMENT_ALL */
+    uint32_t op;             /**< cmd->kind minus the family's first kind: [0, n_kinds) */
+    const char *target_name; /**< the target's name, for messages */
+    const pcs_command *cmd;  /**< the command (args, source, tick) */
+} pcs_command_call;
+
+/**
+ * Handler of a kind family: validates and applies one command to the target
+ * in @p call at stage 1, on the world thread. Called only after the engine
+ * checked the target id (current generation) and that the target takes the
+ * kind. Return as pcs_command_fn.
+ */
+typedef pcs_status (*pcs_target_fn)(pcs_world *w, const pcs_command_call *call);
+
+/**
+ * Allocate a family of @p n_kinds consecutive command kinds named @p name
+ * ("units", "hydraulics") with its handler: the lowest free run of kinds, so
+ * kinds follow registration order. Build phase only.
+ * @param n_kinds 1..PCS_COMMAND_FAMILY_MAX_KINDS.
+ * @param first_kind set to the family's first kind; its kinds are
+ *        [*first_kind, *first_kind + n_kinds).
+ * @return PCS_E_INVAL (bad name, n_kinds or fn; name taken), PCS_E_OVERFLOW
+ *         (no free run of n_kinds below PCS_COMMAND_KINDS_MAX), PCS_E_STATE, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_command_family_register(pcs_world *w, const char *name, uint32_t n_kinds,
+                                               pcs_target_fn fn, uint32_t *first_kind);
+
+/**
+ * Find family @p name: its first kind and (optional) kind count.
+ * @return PCS_E_NOTFOUND naming the family. Any thread once the world is sealed.
+ */
+PCS_API pcs_status pcs_command_family_find(const pcs_world *w, const char *name,
+                                           uint32_t *first_kind, uint32_t *n_kinds);
+
+/**
+ * The kind of op @p op of family @p family (first kind + op).
+ * @return PCS_E_NOTFOUND (no such family), PCS_E_INVAL (op >= its kind count).
+ */
+PCS_API pcs_status pcs_command_kind_find(const pcs_world *w, const char *family, uint32_t op,
+                                         uint32_t *kind);
+
+/** A target to register: a name bound to one family's handler context. */
+typedef struct pcs_command_target_def {
+    const char *name;    /**< "u1.pump2": [A-Za-z0-9_-] segments joined by '.', 1..127 chars */
+    uint32_t family;     /**< the family's first kind (pcs_command_family_register) */
+    void *ctx;           /**< handed to the family's handler */
+    uint32_t element;    /**< handed to the handler (pump, bank, alarm index; or ..._ALL) */
+    uint64_t ops;        /**< bit k: takes kind family + k; 0 = every kind of the family */
+} pcs_command_target_def;
+
+/**
+ * Register a target, or bind another family to an existing name ("u1" takes
+ * unit, hydraulics and protection commands, each with its own context): a
+ * name has one id and one binding per family. Storage grows from the world
+ * heap; build phase only.
+ * @param out (optional) the name's id.
+ * @return PCS_E_INVAL (bad name, unknown family, ops outside the family, the
+ *         name already bound to that family), PCS_E_OVERFLOW (PCS_TARGET_MAX
+ *         targets), PCS_E_STATE, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_command_target_register(pcs_world *w, const pcs_command_target_def *def,
+                                               pcs_target_id *out);
+
+/**
+ * Resolve @p name to its id (hash lookup). Any thread once the world is sealed.
+ * @return PCS_E_NOTFOUND naming @p name, PCS_E_INVAL for NULL arguments.
+ */
+PCS_API pcs_status pcs_command_target_find(const pcs_world *w, const char *name,
+                                           pcs_target_id *out);
+
+/**
+ * Check that @p id is a current target that takes @p kind: what stage 1
+ * checks before a handler runs, for hosts that validate before submitting.
+ * @return PCS_OK; PCS_E_NOTFOUND (null, unknown or stale id: generation
+ *         changed); PCS_E_INVAL (the target takes no such kind, naming both).
+ */
+PCS_API pcs_status pcs_command_target_check(const pcs_world *w, pcs_target_id id, uint32_t kind);
+
+/** Name of target @p id, or NULL if the id is not current. */
+PCS_API const char *pcs_command_target_name(const pcs_world *w, pcs_target_id id);
+
+/** Targets registered and not removed. */
+PCS_API uint32_t pcs_command_target_count(const pcs_world *w);
+
+/**
+ * Remove target @p id with all its bindings: its name resolves no more and
+ * its slot's generation advances, so @p id and commands holding it are
+ * refused from now on; a later registration may reuse the slot with the new
+ * generation. Build phase only.
+ * @return PCS_E_NOTFOUND (not current), PCS_E_STATE.
+ */
+PCS_API pcs_status pcs_command_target_remove(pcs_world *w, pcs_target_id id);
 
 /**
  * Open a source owning a single-producer ring that accepts exactly

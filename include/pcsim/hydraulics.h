@@ -124,27 +124,31 @@ typedef struct pcs_hyd_config {
     uint32_t heat_index;       /**< element of heat_store */
 } pcs_hyd_config;
 
+/** Command family of the hydraulic networks (pcs_command_kind_find). */
+#define PCS_HYD_COMMANDS "hydraulics"
+
 /**
- * Command kinds of the hydraulics (range 32..47). The target names the network
- * and the element: PCS_HYD_TARGET(unit, element) with the network's 0-based
- * unit (as given to pcs_hyd_build) and a pump or junction index.
+ * Ops of the "hydraulics" family (kind = the family's first kind + op). Each
+ * network registers the targets "uN" (N = unit + 1: pressurizer and SG ops),
+ * "uN.pumpK" (pump K - 1: trip and start) and "uN.valveJ" (junction J - 1,
+ * for each valve junction: valve position).
  */
-enum {
-    PCS_CMD_PUMP_TRIP = 32,       /**< element pump; motor off */
-    PCS_CMD_PUMP_START = 33,      /**< element pump; args[0] speed fraction (0 or absent: 1) */
-    PCS_CMD_VALVE_POSITION = 34,  /**< element junction; args[0] position [0, 1] */
-    PCS_CMD_PZR_HEATERS = 35,     /**< args[0] heater power W >= 0 */
-    PCS_CMD_PZR_SPRAY = 36,       /**< args[0] spray cooling W >= 0 */
-    PCS_CMD_SG_SECONDARY_T = 37,  /**< args[0] secondary saturation temperature K */
+enum pcs_hyd_op {
+    PCS_HYD_OP_PUMP_TRIP = 0,      /**< motor off */
+    PCS_HYD_OP_PUMP_START = 1,     /**< args[0] speed fraction, <= 1.5 (0 or less: 1) */
+    PCS_HYD_OP_VALVE_POSITION = 2, /**< args[0] position [0, 1] */
+    PCS_HYD_OP_PZR_HEATERS = 3,    /**< args[0] heater power W, [0, 1e9] */
+    PCS_HYD_OP_PZR_SPRAY = 4,      /**< args[0] spray cooling W, [0, 1e9] */
+    PCS_HYD_OP_SG_SECONDARY_T = 5, /**< args[0] secondary saturation temperature K, [273.15, 1e9] */
+    PCS_HYD_OP_COUNT = 6,
 };
 
-/** Networks per world, and the command target of element @p e of network @p unit. */
-#define PCS_HYD_MAX_UNITS 64u
-#define PCS_HYD_TARGET(unit, e) (((uint32_t)(unit) << 10) | (uint32_t)(e))
+/** Event subject of pump @p pump (0-based) of the network of unit @p unit (0-based). */
+#define PCS_HYD_PUMP_SUBJECT(unit, pump) (((uint32_t)(unit) << 10) | (uint32_t)(pump))
 
 /** Event kinds (PCS_EV_MODEL_BASE + 48..63; see event.h for the ranges). */
 enum {
-    PCS_EV_PUMP_TRIPPED = PCS_EV_MODEL_BASE + 48, /**< subject unit*100+pump; values: speed rad/s */
+    PCS_EV_PUMP_TRIPPED = PCS_EV_MODEL_BASE + 48, /**< PCS_HYD_PUMP_SUBJECT; values: speed rad/s */
     PCS_EV_PUMP_STARTED = PCS_EV_MODEL_BASE + 49, /**< same; values[1] speed fraction */
     PCS_EV_HYD_SOLVE_FAILED = PCS_EV_MODEL_BASE + 50, /**< subject unit; values[0] KLU status */
 };
@@ -158,7 +162,8 @@ PCS_API pcs_status pcs_hyd_config_default(pcs_hyd_config *cfg);
  * Build the network into @p w for unit @p unit (channel prefix "u<unit+1>."):
  * stores (STATE: node mass, enthalpy, pressure; junction flow; pump speed and
  * motor state; valve positions), the solve system at stage HYDRAULICS,
- * command handlers, channels uN.loopL.flow (kg/s, per pump junction),
+ * command targets (above; a unit's network is built once: its "uN" target
+ * refuses a second), channels uN.loopL.flow (kg/s, per pump junction),
  * uN.pump<k>.speed (rad/s), uN.rcs.pressure (Pa, pressurizer), uN.loopL.t_hot
  * and t_cold (K, SG inlet and outlet nodes), uN.sg.heat (W).
  * @return PCS_E_INVAL naming the element and field, PCS_E_NOMEM, PCS_E_STATE.

@@ -29,8 +29,15 @@
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
 
+/** Units per station: the one limit on units. The station keeps each unit's
+ *  configuration and coupling in fixed arrays (pcs_plant, and the scenario
+ *  loader's), and its instrumentation is sized from it; the unit,
+ *  hydraulics and protection models have no unit limit of their own (their
+ *  command targets are registered per unit, by name). */
 #define PCS_PLANT_MAX_UNITS 8u
+/** Loops per unit (the PWR template's pump and SG arrays). */
 #define PCS_PLANT_MAX_LOOPS 4u
+/** Steam generator nodes per loop (the PWR template's node arrays). */
 #define PCS_PLANT_MAX_SG_NODES 8u
 
 /** One unit of the station. Start from pcs_plant_unit_config_default(). */

@@ -79,7 +79,6 @@ typedef enum pcs_trip_direction {
 /** Limits. */
 #define PCS_TRIP_MAX_INPUTS 8u         /**< channels per function */
 #define PCS_TRIP_MAX_FUNCTIONS 1024u   /**< functions per protection system */
-#define PCS_TRIP_MAX_UNITS 16u         /**< units per protection system */
 #define PCS_TRIP_RATE_WINDOW_MAX 1200u /**< rate window, ticks (60 s at 0.05 s) */
 #define PCS_TRIP_UNIT_NAME_MAX 32u     /**< unit channel prefix length */
 #define PCS_TRIP_NAME_MAX 100u         /**< function channel name length */
@@ -100,21 +99,26 @@ typedef enum pcs_trip_direction {
 #define PCS_TRIP_ST_BYPASSED 0x20000u /**< whole function bypassed */
 #define PCS_TRIP_ST_WARMING 0x40000u  /**< rate window not yet full */
 
+/** Command family of the protection system (pcs_command_kind_find). */
+#define PCS_TRIP_COMMANDS "protection"
+
 /**
- * Command kinds (80..95 of the control range 64..127).
- *  - TRIP_BYPASS / TRIP_UNBYPASS: target = function id; args[0] = channel
- *    index in [0, n_inputs), or any negative value for the whole function.
- *    Refused: unknown function (PCS_E_NOTFOUND), channel out of range
+ * Ops of the "protection" family (kind = the family's first kind + op).
+ * Targets: each trip function by its name (e.g. "u1.rps.high_flux": bypass
+ * ops) and each unit by its prefix (unit_names, or "u1".."uN": reset).
+ *  - BYPASS / UNBYPASS: args[0] = channel index in [0, n_inputs), or any
+ *    negative value for the whole function. Refused: channel out of range
  *    (PCS_E_INVAL), a channel bypass leaving fewer than k channels
  *    (PCS_E_STATE).
- *  - TRIP_RESET: target = unit. Clears the unit's trip output and first-out
- *    reason. Refused (PCS_E_STATE, naming the function) while an unbypassed
- *    function of the unit is tripped; PCS_E_NOTFOUND for an unknown unit.
+ *  - RESET: clears the unit's trip output and first-out reason. Refused
+ *    (PCS_E_STATE, naming the function) while an unbypassed function of the
+ *    unit is tripped.
  */
-enum {
-    PCS_CMD_TRIP_BYPASS = 80,
-    PCS_CMD_TRIP_UNBYPASS = 81,
-    PCS_CMD_TRIP_RESET = 82,
+enum pcs_trip_op {
+    PCS_TRIP_OP_BYPASS = 0,
+    PCS_TRIP_OP_UNBYPASS = 1,
+    PCS_TRIP_OP_RESET = 2,
+    PCS_TRIP_OP_COUNT = 3,
 };
 
 /**
@@ -154,7 +158,7 @@ typedef struct pcs_trip_function_config {
 
 /** The protection system. Start from pcs_protection_config_default(). */
 typedef struct pcs_protection_config {
-    uint32_t n_units; /**< units protected, [1, 16]; default 1 */
+    uint32_t n_units; /**< units protected, [1, 2^20]; default 1 */
     const char *const
         *unit_names;      /**< n_units channel prefixes (1..32 chars), or NULL for "u1".."uN" */
     uint32_t n_functions; /**< [1, 1024] */
@@ -184,7 +188,7 @@ PCS_API pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_
 /**
  * Build the protection system: STATE stores "rps.*", a system at
  * PCS_STAGE_PROTECTION (priority 0) reading the sensors' value store and
- * writing its own stores and the unit trip targets, the command handlers
+ * writing its own stores and the unit trip inputs, the command targets
  * and the channels above. Build phase only. Strings are copied. Build the
  * unit models first when their trip inputs are targets.
  * @return PCS_E_INVAL (bad config; duplicate channel name), PCS_E_STATE

@@ -30,7 +30,7 @@
  *     PCS_SENSOR_ST_OVER_RANGE, and the output is clamped to [lo, hi].
  *
  * Failure modes, set by command at stage 1 and cleared by
- * PCS_CMD_SENSOR_CLEAR: STUCK holds the measured value the sensor had when
+ * PCS_SENSOR_OP_CLEAR: STUCK holds the measured value the sensor had when
  * the command applied; DRIFT adds a ramp (args[0], value units per second)
  * from zero; FAIL_LOW outputs lo with UNDER_RANGE set; FAIL_HIGH outputs hi
  * with OVER_RANGE set (a transmitter driven past its scale). The lag keeps
@@ -82,16 +82,20 @@ typedef enum pcs_sensor_mode {
  *  the bank's own stores). */
 #define PCS_SENSOR_MAX_SOURCE_STORES 24u
 
+/** Command family of the sensor bank (pcs_command_kind_find). */
+#define PCS_SENSOR_COMMANDS "sensors"
+
 /**
- * Command kinds (range 64..79 of the control range 64..127). target = sensor
- * id. Unknown targets are rejected with PCS_E_NOTFOUND.
+ * Ops of the "sensors" family (kind = the family's first kind + op). Each
+ * sensor is a target by its name ("u1.loop1.flow.B") and takes every op.
  */
-enum {
-    PCS_CMD_SENSOR_STUCK = 64,     /**< freeze the output */
-    PCS_CMD_SENSOR_DRIFT = 65,     /**< args[0] = drift rate, value units / s, finite */
-    PCS_CMD_SENSOR_FAIL_LOW = 66,  /**< output lo */
-    PCS_CMD_SENSOR_FAIL_HIGH = 67, /**< output hi */
-    PCS_CMD_SENSOR_CLEAR = 68,     /**< back to normal, drift offset reset */
+enum pcs_sensor_op {
+    PCS_SENSOR_OP_STUCK = 0,     /**< freeze the output */
+    PCS_SENSOR_OP_DRIFT = 1,     /**< args[0] = drift rate, value units / s, finite */
+    PCS_SENSOR_OP_FAIL_LOW = 2,  /**< output lo */
+    PCS_SENSOR_OP_FAIL_HIGH = 3, /**< output hi */
+    PCS_SENSOR_OP_CLEAR = 4,     /**< back to normal, drift offset reset */
+    PCS_SENSOR_OP_COUNT = 5,
 };
 
 /**
@@ -131,7 +135,7 @@ PCS_API pcs_status pcs_sensor_config_validate(const pcs_world *w, const pcs_sens
 
 /**
  * Build the world's sensor bank: registers its STATE stores ("sensors.*"),
- * its system at PCS_STAGE_SENSORS (priority 0), its command handlers and two
+ * its system at PCS_STAGE_SENSORS (priority 0), a command target per sensor and two
  * channels per sensor. Build phase only.
  * @param cfgs @p n sensor configurations (n in [1, 2^20]); copied.
  * @param out  set on success; owned by the world.

@@ -29,7 +29,7 @@
  * Trip input: the u32 store "uN.core.trip" (see pcs_unit_trip_store) is the
  * protection system's scram request (any non-zero bits = scram, the bits are
  * the cause). Written at stage PROTECTION, it takes effect at ACTUATORS of
- * the next tick. A scram latches until a PCS_UNIT_CMD_RESET, which is refused
+ * the next tick. A scram latches until a PCS_UNIT_OP_RESET, which is refused
  * while the trip input is non-zero.
  *
  * Channels (f64 unless noted; "" = dimensionless):
@@ -65,30 +65,31 @@
 #include "pcsim/world.h"
 #include "pcsim/xenon.h"
 
-/** Unit indices run from 1 to PCS_UNIT_MAX ("u1".."u16"). */
-#define PCS_UNIT_MAX 16u
 /** Most control-rod banks per unit. */
 #define PCS_UNIT_MAX_BANKS 8u
 /** |period| published for a steady core (no change over the tick), s. */
 #define PCS_UNIT_PERIOD_INF_S 1e10
 
+/** Command family of the reactor units (pcs_command_kind_find). */
+#define PCS_UNIT_COMMANDS "units"
+
 /**
- * Command kinds of the reactor unit. Kinds 1..31 belong to the unit; other
- * models use other ranges. target = unit index.
+ * Ops of the "units" family: the kind is the family's first kind + op. Each
+ * unit registers the targets "uN" (every op; rod ops move every bank) and
+ * "uN.<bank name>" (rod position and speed of that bank).
  */
-enum pcs_unit_command {
-    /** args[0] = bank index, or -1 for every bank; args[1] = position, [0, 1] (0 = inserted). */
-    PCS_UNIT_CMD_ROD_POSITION = 1,
-    /** args[0] = bank index or -1; args[1] = drive speed, travel per s, (0, 1]. */
-    PCS_UNIT_CMD_ROD_SPEED = 2,
+enum pcs_unit_op {
+    /** args[0] = position, [0, 1] (0 = inserted); refused (PCS_E_STATE) while scrammed. */
+    PCS_UNIT_OP_ROD_POSITION = 0,
+    /** args[0] = drive speed, travel per s, (0, 1]. */
+    PCS_UNIT_OP_ROD_SPEED = 1,
     /** Manual scram (cause PCS_UNIT_TRIP_MANUAL); takes effect at ACTUATORS of the same tick. */
-    PCS_UNIT_CMD_SCRAM = 3,
+    PCS_UNIT_OP_SCRAM = 2,
     /** Reset a latched scram; refused (PCS_E_STATE) while the trip input is non-zero. */
-    PCS_UNIT_CMD_RESET = 4,
+    PCS_UNIT_OP_RESET = 3,
     /** args[0] = boron concentration, ppm, [0, 10000] (until a chemistry model exists). */
-    PCS_UNIT_CMD_BORON = 5,
-    PCS_UNIT_CMD_FIRST = 1,
-    PCS_UNIT_CMD_LAST = 31,
+    PCS_UNIT_OP_BORON = 4,
+    PCS_UNIT_OP_COUNT = 5,
 };
 
 /** Event kinds of the unit: PCS_EV_MODEL_BASE + 0..31. subject = unit index. */
@@ -193,11 +194,11 @@ PCS_API pcs_status pcs_unit_config_validate(const pcs_unit_config *cfg);
 typedef struct pcs_unit pcs_unit;
 
 /**
- * Build unit @p unit_index (1..PCS_UNIT_MAX) of @p w from @p cfg (copied):
- * stores, systems, the xenon job, command handlers (registered once per world
- * and shared by all units), channels. The initial state is the steady state
- * at initial_power_fraction (see critical_at_build). @p out (optional)
- * receives the unit, owned by the world.
+ * Build unit @p unit_index (>= 1, named "uN") of @p w from @p cfg (copied):
+ * stores, systems, the xenon job, command targets "uN" and "uN.<bank>" (the
+ * "units" family is allocated by the world's first unit), channels. The initial state is the steady
+ * state at initial_power_fraction (see critical_at_build). @p out (optional) receives the unit,
+ * owned by the world.
  * @return PCS_E_INVAL (bad config or index, index already built), PCS_E_STATE
  *         (world sealed), PCS_E_NOMEM, or the engine's registration errors.
  *         Configuration and index errors are found before anything is

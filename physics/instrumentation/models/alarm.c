@@ -38,6 +38,7 @@
 struct pcs_alarms {
     uint32_t n;
     uint32_t n_groups;
+    uint32_t family; /* first kind of the "alarms" command family */
     /* configuration (read-only after build) */
     const double **src; /* the watched sensor value */
     double *sign;       /* +1 HIGH, -1 LOW */
@@ -310,42 +311,70 @@ static pcs_status shelve(pcs_world *w, pcs_alarms *a, uint32_t i, double seconds
     return PCS_OK;
 }
 
-static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
+/* Alarm targets take every op but ACK_ALL, whose targets name the whole
+ * bank (the engine checked which), so the element is an alarm where needed. */
+static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
-    pcs_alarms *a = ctx;
-    if (c->kind == PCS_CMD_ALARM_ACK_ALL) {
+    pcs_alarms *a = c->ctx;
+    if (c->op == PCS_ALARM_OP_ACK_ALL) {
         for (uint32_t i = 0; i < a->n; i++)
             ack(w, a, i);
         return PCS_OK;
     }
-    uint32_t i = c->target;
-    if (i >= a->n)
-        return pcs_error_set(PCS_E_NOTFOUND, "alarm command %u: alarm %u is outside [0, %u)",
-                             c->kind, i, a->n);
+    uint32_t i = c->element;
     uint32_t st = a->state[i];
-    switch (c->kind) {
-    case PCS_CMD_ALARM_ACK:
+    switch (c->op) {
+    case PCS_ALARM_OP_ACK:
         ack(w, a, i);
         return PCS_OK;
-    case PCS_CMD_ALARM_SHELVE:
-        return shelve(w, a, i, c->args[0]);
-    case PCS_CMD_ALARM_UNSHELVE:
+    case PCS_ALARM_OP_SHELVE:
+        return shelve(w, a, i, c->cmd->args[0]);
+    case PCS_ALARM_OP_UNSHELVE:
         if (st == PCS_ALARM_SHELVED) {
             a->until[i] = 0;
             transition(w, a, i, PCS_ALARM_NORMAL);
         }
         return PCS_OK;
-    case PCS_CMD_ALARM_OUT_OF_SERVICE:
+    case PCS_ALARM_OP_OUT_OF_SERVICE:
         if (st != PCS_ALARM_OUT_OF_SERVICE) {
             a->until[i] = 0;
             transition(w, a, i, PCS_ALARM_OUT_OF_SERVICE);
         }
         return PCS_OK;
-    default: /* PCS_CMD_ALARM_RETURN_TO_SERVICE */
+    default: /* PCS_ALARM_OP_RETURN_TO_SERVICE */
         if (st == PCS_ALARM_OUT_OF_SERVICE)
             transition(w, a, i, PCS_ALARM_NORMAL);
         return PCS_OK;
     }
+}
+
+/* The bank's targets: each alarm by its name, and the bank as "alarms". */
+static pcs_status register_targets(pcs_world *w, pcs_alarms *a)
+{
+    pcs_status st = pcs_command_family_register(w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_COUNT,
+                                                on_command, &a->family);
+    uint64_t all = (1u << PCS_ALARM_OP_COUNT) - 1u;
+    for (uint32_t i = 0; st == PCS_OK && i < a->n; i++) {
+        pcs_command_target_def d = {.name = a->names[i],
+                                    .family = a->family,
+                                    .ctx = a,
+                                    .element = i,
+                                    .ops = all & ~(1u << PCS_ALARM_OP_ACK_ALL)};
+        st = pcs_command_target_register(w, &d, NULL);
+    }
+    return st == PCS_OK ? pcs_alarms_target_register(w, a, "alarms") : st;
+}
+
+pcs_status pcs_alarms_target_register(pcs_world *w, pcs_alarms *a, const char *name)
+{
+    if (!a)
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarms_target_register: alarms is NULL");
+    pcs_command_target_def d = {.name = name,
+                                .family = a->family,
+                                .ctx = a,
+                                .element = PCS_TARGET_ELEMENT_ALL,
+                                .ops = 1u << PCS_ALARM_OP_ACK_ALL};
+    return pcs_command_target_register(w, &d, NULL);
 }
 
 /* ---- load check ------------------------------------------------------------------ */
@@ -587,9 +616,7 @@ static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_s
                          .writes = writes,
                          .n_writes = 5};
     pcs_status st = pcs_system_register(w, &d, NULL);
-    for (uint32_t k = PCS_CMD_ALARM_ACK; st == PCS_OK && k <= PCS_CMD_ALARM_RETURN_TO_SERVICE; k++)
-        st = pcs_command_handler_register(w, k, on_command, a);
-    return st;
+    return st == PCS_OK ? register_targets(w, a) : st;
 }
 
 pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_config *cfgs,

@@ -60,10 +60,11 @@ struct pcs_protection {
     uint32_t *first;  /* per unit, first-out function id + 1, 0 = none */
     double *hist;     /* RATE: per function n_inputs x W past values */
     uint32_t *ring;   /* RATE: per function {next slot, samples held} */
-    /* unit trip inputs written each tick (NULL: none), and their distinct stores */
-    uint32_t *target[PCS_TRIP_MAX_UNITS];
-    uint32_t target_ids[PCS_TRIP_MAX_UNITS];
-    uint32_t n_target_ids;
+    /* unit trip inputs written each tick (NULL: none), and their distinct
+     * stores (n_units entries each, from the world heap) */
+    uint32_t **trip_input;
+    uint32_t *trip_input_stores;
+    uint32_t n_trip_input_stores;
 };
 
 pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg)
@@ -169,9 +170,9 @@ pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors 
 {
     if (!w || !cfg || !sensors)
         return pcs_error_set(PCS_E_INVAL, "pcs_protection_config_validate: NULL argument");
-    if (cfg->n_units < 1 || cfg->n_units > PCS_TRIP_MAX_UNITS)
+    if (cfg->n_units < 1 || cfg->n_units > (1u << 20))
         return pcs_error_set(PCS_E_INVAL, "protection config: n_units = %u is outside [1, %u]",
-                             cfg->n_units, PCS_TRIP_MAX_UNITS);
+                             cfg->n_units, 1u << 20);
     for (uint32_t u = 0; cfg->unit_names && u < cfg->n_units; u++) {
         size_t len = cfg->unit_names[u] ? strlen(cfg->unit_names[u]) : 0;
         if (len == 0 || len > PCS_TRIP_UNIT_NAME_MAX)
@@ -292,47 +293,41 @@ static pcs_status protection_step(pcs_world *w, void *ctx)
             latch(w, p, f, live, x);
     }
     for (uint32_t u = 0; u < p->n_units; u++)
-        if (p->target[u])
-            *p->target[u] = p->trip[u] ? PCS_TRIP_CAUSE_BIT(p->first[u] - 1) : 0u;
+        if (p->trip_input[u])
+            *p->trip_input[u] = p->trip[u] ? PCS_TRIP_CAUSE_BIT(p->first[u] - 1) : 0u;
     return PCS_OK;
 }
 
 /* ---- commands -------------------------------------------------------------- */
 
 /* Bypass bit for args[0]: the function bit for a negative channel. */
-static pcs_status bypass_bit(const pcs_protection *p, const pcs_command *c, uint32_t *bit,
+static pcs_status bypass_bit(const pcs_protection *p, uint32_t f, double a, uint32_t *bit,
                              int32_t *channel)
 {
-    double a = c->args[0];
     if (a < 0.0) {
         *bit = PCS_TRIP_ST_BYPASSED;
         *channel = -1;
         return PCS_OK;
     }
-    uint32_t n = p->n_inputs[c->target];
+    uint32_t n = p->n_inputs[f];
     if (!(a == pcs_floor(a)) || a >= (double)n)
         return pcs_error_set(PCS_E_INVAL,
                              "trip bypass: function %u ('%s'): channel args[0] = %g is not an "
                              "integer in [0, %u) or negative",
-                             c->target, p->names[c->target], a, n);
+                             f, p->names[f], a, n);
     *channel = (int32_t)a;
     *bit = 1u << (PCS_TRIP_ST_BYPASS_SHIFT + (uint32_t)a);
     return PCS_OK;
 }
 
-static pcs_status on_bypass(pcs_world *w, void *ctx, const pcs_command *c)
+static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t op, double a)
 {
-    pcs_protection *p = ctx;
-    if (c->target >= p->n_functions)
-        return pcs_error_set(PCS_E_NOTFOUND, "trip bypass: function %u is outside [0, %u)",
-                             c->target, p->n_functions);
     uint32_t bit = 0;
     int32_t channel = -1;
-    pcs_status st = bypass_bit(p, c, &bit, &channel);
+    pcs_status st = bypass_bit(p, f, a, &bit, &channel);
     if (st != PCS_OK)
         return st;
-    uint32_t f = c->target;
-    uint32_t next = c->kind == PCS_CMD_TRIP_BYPASS ? p->bypass[f] | bit : p->bypass[f] & ~bit;
+    uint32_t next = op == PCS_TRIP_OP_BYPASS ? p->bypass[f] | bit : p->bypass[f] & ~bit;
     uint32_t chans = (uint32_t)__builtin_popcount(next & PCS_TRIP_ST_BYPASS_MASK);
     if (p->n_inputs[f] - chans < p->k[f])
         return pcs_error_set(PCS_E_STATE,
@@ -340,18 +335,13 @@ static pcs_status on_bypass(pcs_world *w, void *ctx, const pcs_command *c)
                              "fewer than k = %u: it could no longer trip",
                              f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
     p->bypass[f] = next;
-    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel,
-                   c->kind == PCS_CMD_TRIP_BYPASS ? 1.0 : 0.0, 0.0, 0.0);
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel, op == PCS_TRIP_OP_BYPASS ? 1.0 : 0.0,
+                   0.0, 0.0);
     return PCS_OK;
 }
 
-static pcs_status on_reset(pcs_world *w, void *ctx, const pcs_command *c)
+static pcs_status on_reset(pcs_world *w, pcs_protection *p, uint32_t u)
 {
-    pcs_protection *p = ctx;
-    uint32_t u = c->target;
-    if (u >= p->n_units)
-        return pcs_error_set(PCS_E_NOTFOUND, "trip reset: unit %u is outside [0, %u)", u,
-                             p->n_units);
     for (uint32_t f = 0; f < p->n_functions; f++)
         if (p->unit[f] == u && (p->word[f] & PCS_TRIP_ST_TRIPPED) &&
             !(p->bypass[f] & PCS_TRIP_ST_BYPASSED))
@@ -361,10 +351,19 @@ static pcs_status on_reset(pcs_world *w, void *ctx, const pcs_command *c)
     double had = p->first[u] ? (double)(p->first[u] - 1) : -1.0;
     p->trip[u] = 0;
     p->first[u] = 0;
-    if (p->target[u])
-        *p->target[u] = 0; /* at once: the unit may be reset later in this batch */
+    if (p->trip_input[u])
+        *p->trip_input[u] = 0; /* at once: the unit may be reset later in this batch */
     pcs_event_emit(w, PCS_EV_TRIP_RESET, u, had, 0.0, 0.0, 0.0);
     return PCS_OK;
+}
+
+/* Function targets take the bypass ops, unit targets the reset (the engine
+ * checked which), so the element is a function or a unit as the op expects. */
+static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
+{
+    if (c->op == PCS_TRIP_OP_RESET)
+        return on_reset(w, c->ctx, c->element);
+    return on_bypass(w, c->ctx, c->element, c->op, c->cmd->args[0]);
 }
 
 /* ---- load check -------------------------------------------------------------- */
@@ -474,8 +473,11 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
     p->inv_window_s = pcs_world_alloc(w, d);
     p->hist_base = pcs_world_alloc(w, u);
     p->names = pcs_world_alloc(w, n * sizeof *p->names);
+    p->trip_input = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input);
+    p->trip_input_stores = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input_stores);
     if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
-        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->names)
+        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->names ||
+        !p->trip_input || !p->trip_input_stores)
         return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
     return PCS_OK;
 }
@@ -574,28 +576,32 @@ static pcs_status register_channels(pcs_world *w, pcs_protection *p,
 }
 
 /* Pointers to the unit trip inputs, and their distinct stores for the writes list. */
-static void connect_targets(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
+static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
 {
     for (uint32_t u = 0; cfg->unit_trip_stores && u < p->n_units; u++) {
         uint32_t store = cfg->unit_trip_stores[u];
         if (store == PCS_TRIP_NO_TARGET)
             continue;
         uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
-        p->target[u] = (uint32_t *)pcs_store_data(w, store) + index;
+        p->trip_input[u] = (uint32_t *)pcs_store_data(w, store) + index;
         uint32_t j = 0;
-        while (j < p->n_target_ids && p->target_ids[j] != store)
+        while (j < p->n_trip_input_stores && p->trip_input_stores[j] != store)
             j++;
-        if (j == p->n_target_ids)
-            p->target_ids[p->n_target_ids++] = store;
+        if (j == p->n_trip_input_stores)
+            p->trip_input_stores[p->n_trip_input_stores++] = store;
     }
 }
 
 static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sensor_store)
 {
     uint32_t reads[] = {sensor_store, p->id_bypass};
-    uint32_t writes[5 + PCS_TRIP_MAX_UNITS] = {p->id_word, p->id_trip, p->id_first, p->id_hist,
-                                               p->id_ring};
-    memcpy(writes + 5, p->target_ids, p->n_target_ids * sizeof *writes);
+    uint32_t n_writes = 5 + p->n_trip_input_stores;
+    uint32_t *writes = pcs_world_alloc(w, n_writes * sizeof *writes);
+    if (!writes)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
+    uint32_t own[] = {p->id_word, p->id_trip, p->id_first, p->id_hist, p->id_ring};
+    memcpy(writes, own, sizeof own);
+    memcpy(writes + 5, p->trip_input_stores, p->n_trip_input_stores * sizeof *writes);
     pcs_system_desc d = {.name = "protection",
                          .stage = PCS_STAGE_PROTECTION,
                          .fn = protection_step,
@@ -603,14 +609,34 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
                          .reads = reads,
                          .n_reads = 2,
                          .writes = writes,
-                         .n_writes = 5 + p->n_target_ids};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_TRIP_BYPASS, on_bypass, p);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_TRIP_UNBYPASS, on_bypass, p);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_TRIP_RESET, on_reset, p);
+                         .n_writes = n_writes};
+    return pcs_system_register(w, &d, NULL);
+}
+
+/* The "protection" family's targets: each function by its name (bypass ops)
+ * and each unit by its prefix (reset). */
+static pcs_status register_targets(pcs_world *w, pcs_protection *p,
+                                   const pcs_protection_config *cfg)
+{
+    uint32_t family;
+    pcs_status st =
+        pcs_command_family_register(w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_COUNT, on_command, &family);
+    pcs_command_target_def d = {.family = family,
+                                .ctx = p,
+                                .ops = (1u << PCS_TRIP_OP_BYPASS) | (1u << PCS_TRIP_OP_UNBYPASS)};
+    for (uint32_t f = 0; st == PCS_OK && f < p->n_functions; f++) {
+        d.name = p->names[f];
+        d.element = f;
+        st = pcs_command_target_register(w, &d, NULL);
+    }
+    char prefix[16];
+    d.ops = 1u << PCS_TRIP_OP_RESET;
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
+        snprintf(prefix, sizeof prefix, "u%u", u + 1);
+        d.name = cfg->unit_names ? cfg->unit_names[u] : prefix;
+        d.element = u;
+        st = pcs_command_target_register(w, &d, NULL);
+    }
     return st;
 }
 
@@ -642,9 +668,11 @@ pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
     if (st == PCS_OK)
         st = register_channels(w, p, cfg);
     if (st == PCS_OK) {
-        connect_targets(w, p, cfg);
+        connect_trip_inputs(w, p, cfg);
         st = register_system(w, p, sensor_store);
     }
+    if (st == PCS_OK)
+        st = register_targets(w, p, cfg);
     if (st == PCS_OK)
         st = pcs_load_check_register(w, "protection", protection_load_check, p);
     if (st != PCS_OK)

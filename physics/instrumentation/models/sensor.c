@@ -301,23 +301,22 @@ static pcs_status sensors_step(pcs_world *w, void *ctx)
 
 /* ---- commands ------------------------------------------------------------ */
 
-static pcs_status mode_of_kind(const pcs_command *c, uint32_t *mode)
+static pcs_status mode_of_op(uint32_t op, double rate, uint32_t *mode)
 {
-    switch (c->kind) {
-    case PCS_CMD_SENSOR_STUCK:
+    switch (op) {
+    case PCS_SENSOR_OP_STUCK:
         *mode = PCS_SENSOR_STUCK;
         return PCS_OK;
-    case PCS_CMD_SENSOR_DRIFT:
+    case PCS_SENSOR_OP_DRIFT:
         *mode = PCS_SENSOR_DRIFT;
-        if (!pcs_isfinite(c->args[0]))
+        if (!pcs_isfinite(rate))
             return pcs_error_set(PCS_E_INVAL,
-                                 "sensor drift command: args[0] (rate) = %g must be finite",
-                                 c->args[0]);
+                                 "sensor drift command: args[0] (rate) = %g must be finite", rate);
         return PCS_OK;
-    case PCS_CMD_SENSOR_FAIL_LOW:
+    case PCS_SENSOR_OP_FAIL_LOW:
         *mode = PCS_SENSOR_FAIL_LOW;
         return PCS_OK;
-    case PCS_CMD_SENSOR_FAIL_HIGH:
+    case PCS_SENSOR_OP_FAIL_HIGH:
         *mode = PCS_SENSOR_FAIL_HIGH;
         return PCS_OK;
     default:
@@ -326,21 +325,19 @@ static pcs_status mode_of_kind(const pcs_command *c, uint32_t *mode)
     }
 }
 
-static pcs_status on_command(pcs_world *w, void *ctx, const pcs_command *c)
+/* The element is the sensor the target names (the engine checked the id). */
+static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
-    pcs_sensors *s = ctx;
-    if (c->target >= s->n)
-        return pcs_error_set(PCS_E_NOTFOUND, "sensor command %u: target %u is outside [0, %u)",
-                             c->kind, c->target, s->n);
+    pcs_sensors *s = c->ctx;
     uint32_t mode;
-    pcs_status st = mode_of_kind(c, &mode);
+    pcs_status st = mode_of_op(c->op, c->cmd->args[0], &mode);
     if (st != PCS_OK)
         return st;
-    uint32_t k = c->target;
+    uint32_t k = c->element;
     uint32_t old = s->mode[k];
     s->mode[k] = mode;
     s->drift[k] = 0.0;
-    s->drift_rate[k] = mode == PCS_SENSOR_DRIFT ? c->args[0] : 0.0;
+    s->drift_rate[k] = mode == PCS_SENSOR_DRIFT ? c->cmd->args[0] : 0.0;
     pcs_event_emit(w, PCS_EV_SENSOR_MODE, k, (double)mode, (double)old, s->drift_rate[k],
                    s->value[k]);
     return PCS_OK;
@@ -591,8 +588,14 @@ static pcs_status register_system(pcs_world *w, pcs_sensors *s, const uint32_t *
                          .writes = writes,
                          .n_writes = 6};
     pcs_status st = pcs_system_register(w, &d, NULL);
-    for (uint32_t kind = PCS_CMD_SENSOR_STUCK; st == PCS_OK && kind <= PCS_CMD_SENSOR_CLEAR; kind++)
-        st = pcs_command_handler_register(w, kind, on_command, s);
+    uint32_t family = 0;
+    if (st == PCS_OK)
+        st = pcs_command_family_register(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
+                                         &family);
+    for (uint32_t k = 0; st == PCS_OK && k < s->n; k++) {
+        pcs_command_target_def t = {.name = s->names[k], .family = family, .ctx = s, .element = k};
+        st = pcs_command_target_register(w, &t, NULL);
+    }
     return st;
 }
 

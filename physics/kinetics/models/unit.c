@@ -549,9 +549,9 @@ static pcs_status unit_check_target(pcs_world *w, uint32_t index)
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: world is NULL");
     if (pcs_world_sealed(w))
         return pcs_error_set(PCS_E_STATE, "pcs_unit_build: the world is sealed (it has ticked)");
-    if (index < 1 || index > PCS_UNIT_MAX)
-        return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: unit_index = %u is outside [1, %u]",
-                             index, PCS_UNIT_MAX);
+    if (index < 1)
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: unit_index = 0; units are numbered "
+                                          "from 1");
     if (pcs_unit_index_taken(w, index))
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: unit %u is already built", index);
     return PCS_OK;

@@ -1,15 +1,16 @@
 /**
  * @file unit_commands.c
- * @brief Command handlers of the reactor units and the world's unit registry.
+ * @brief The reactor units' command family and targets.
  *
- * The engine allows one handler per command kind and world, while a world may
- * hold several units. So the first unit built registers the handlers, with a
- * registry (units by index) as their context; the registry lives in a SCRATCH
- * store named "units.registry" so later builds find it. It holds pointers,
- * which is why it is scratch: not hashed, not saved (it is rebuilt with the
- * world). Handlers validate the target and arguments and write the command
- * stores; the systems act on them from stage 2 of the same tick.
+ * The first unit built allocates the "units" family (PCS_UNIT_COMMANDS) from
+ * the engine; every unit registers its targets into it: "uN" (every op; rod
+ * ops move every bank) and "uN.<bank>" (rod position and speed of that bank).
+ * The engine hands the handler the unit and the bank (or
+ * PCS_TARGET_ELEMENT_ALL), so no unit registry is needed. Handlers validate
+ * the arguments and write the command stores; the systems act on them from
+ * stage 2 of the same tick.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "physics/kinetics/models/unit_internal.h"
@@ -18,99 +19,44 @@
 #include "pcsim/math.h"
 #include "pcsim/system.h"
 
-#define UNIT_REGISTRY_STORE "units.registry"
-
-typedef struct unit_registry {
-    pcs_unit *units[PCS_UNIT_MAX + 1]; /* by unit index; [0] unused */
-} unit_registry;
-
-static pcs_status unit_target(void *ctx, const pcs_command *c, pcs_unit **u)
+/* Banks [*lo, *hi) the target names: one bank, or all of them. */
+static void unit_banks(const pcs_unit *u, uint32_t element, uint32_t *lo, uint32_t *hi)
 {
-    unit_registry *r = ctx;
-    if (c->target < 1 || c->target > PCS_UNIT_MAX || !r->units[c->target])
-        return pcs_error_set(PCS_E_INVAL, "unit command %u: no unit %u in this world", c->kind,
-                             c->target);
-    *u = r->units[c->target];
-    return PCS_OK;
+    *lo = element == PCS_TARGET_ELEMENT_ALL ? 0 : element;
+    *hi = element == PCS_TARGET_ELEMENT_ALL ? u->cfg.n_banks : element + 1;
 }
 
-/* Bank argument: an index in [0, n_banks) or -1 for all; sets [*lo, *hi). */
-static pcs_status unit_bank_range(const pcs_unit *u, const pcs_command *c, uint32_t *lo,
-                                  uint32_t *hi)
+static pcs_status unit_cmd_rod_position(pcs_unit *u, uint32_t element, const pcs_command *c)
 {
-    double b = c->args[0];
-    if (b == -1.0) {
-        *lo = 0;
-        *hi = u->cfg.n_banks;
-        return PCS_OK;
-    }
-    if (!(b >= 0.0 && b < (double)u->cfg.n_banks) || b != pcs_floor(b))
-        return pcs_error_set(PCS_E_INVAL,
-                             "%s command %u: bank args[0] = %g is not -1 or an index in [0, %u)",
-                             u->prefix, c->kind, b, u->cfg.n_banks);
-    *lo = (uint32_t)b;
-    *hi = *lo + 1;
-    return PCS_OK;
-}
-
-static pcs_status unit_cmd_rod_position(pcs_world *w, void *ctx, const pcs_command *c)
-{
-    (void)w;
-    pcs_unit *u = NULL;
-    uint32_t lo = 0, hi = 0;
-    pcs_status st = unit_target(ctx, c, &u);
-    if (st == PCS_OK)
-        st = unit_bank_range(u, c, &lo, &hi);
-    if (st != PCS_OK)
-        return st;
-    double x = c->args[1];
+    double x = c->args[0];
     if (!(x >= 0.0 && x <= 1.0))
-        return pcs_error_set(PCS_E_INVAL, "%s rod position args[1] = %g is outside [0, 1]",
+        return pcs_error_set(PCS_E_INVAL, "%s rod position args[0] = %g is outside [0, 1]",
                              u->prefix, x);
     if (u->scram[UNIT_SCRAM_LATCHED])
         return pcs_error_set(PCS_E_STATE, "%s rod position: the unit is scrammed; reset first",
                              u->prefix);
+    uint32_t lo, hi;
+    unit_banks(u, element, &lo, &hi);
     for (uint32_t b = lo; b < hi; b++)
         u->cmd[b] = x;
     return PCS_OK;
 }
 
-static pcs_status unit_cmd_rod_speed(pcs_world *w, void *ctx, const pcs_command *c)
+static pcs_status unit_cmd_rod_speed(pcs_unit *u, uint32_t element, const pcs_command *c)
 {
-    (void)w;
-    pcs_unit *u = NULL;
-    uint32_t lo = 0, hi = 0;
-    pcs_status st = unit_target(ctx, c, &u);
-    if (st == PCS_OK)
-        st = unit_bank_range(u, c, &lo, &hi);
-    if (st != PCS_OK)
-        return st;
-    double v = c->args[1];
+    double v = c->args[0];
     if (!(v > 0.0 && v <= 1.0))
-        return pcs_error_set(PCS_E_INVAL, "%s rod speed args[1] = %g is outside (0, 1] travel/s",
+        return pcs_error_set(PCS_E_INVAL, "%s rod speed args[0] = %g is outside (0, 1] travel/s",
                              u->prefix, v);
+    uint32_t lo, hi;
+    unit_banks(u, element, &lo, &hi);
     for (uint32_t b = lo; b < hi; b++)
         u->speed[b] = v;
     return PCS_OK;
 }
 
-static pcs_status unit_cmd_scram(pcs_world *w, void *ctx, const pcs_command *c)
+static pcs_status unit_cmd_reset(pcs_world *w, pcs_unit *u)
 {
-    (void)w;
-    pcs_unit *u = NULL;
-    pcs_status st = unit_target(ctx, c, &u);
-    if (st != PCS_OK)
-        return st;
-    u->scram[UNIT_SCRAM_MANUAL] = 1;
-    return PCS_OK;
-}
-
-static pcs_status unit_cmd_reset(pcs_world *w, void *ctx, const pcs_command *c)
-{
-    pcs_unit *u = NULL;
-    pcs_status st = unit_target(ctx, c, &u);
-    if (st != PCS_OK)
-        return st;
     if (*u->trip)
         return pcs_error_set(PCS_E_STATE,
                              "%s reset: the trip input is still active (cause 0x%x); clear it "
@@ -127,13 +73,8 @@ static pcs_status unit_cmd_reset(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
-static pcs_status unit_cmd_boron(pcs_world *w, void *ctx, const pcs_command *c)
+static pcs_status unit_cmd_boron(pcs_unit *u, const pcs_command *c)
 {
-    (void)w;
-    pcs_unit *u = NULL;
-    pcs_status st = unit_target(ctx, c, &u);
-    if (st != PCS_OK)
-        return st;
     double ppm = c->args[0];
     if (!(ppm >= 0.0 && ppm <= 10000.0))
         return pcs_error_set(PCS_E_INVAL, "%s boron args[0] = %g ppm is outside [0, 10000]",
@@ -142,56 +83,62 @@ static pcs_status unit_cmd_boron(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
-static pcs_status unit_registry_create(pcs_world *w, unit_registry **out)
+static pcs_status unit_on_command(pcs_world *w, const pcs_command_call *call)
 {
-    uint32_t id;
-    pcs_status st = pcs_store_register(w, UNIT_REGISTRY_STORE, sizeof(unit_registry), 1,
-                                       PCS_STORE_SCRATCH, &id);
-    if (st != PCS_OK)
-        return st;
-    unit_registry *r = pcs_store_data(w, id);
-    static const struct {
-        uint32_t kind;
-        pcs_command_fn fn;
-    } h[] = {
-        {PCS_UNIT_CMD_ROD_POSITION, unit_cmd_rod_position},
-        {PCS_UNIT_CMD_ROD_SPEED, unit_cmd_rod_speed},
-        {PCS_UNIT_CMD_SCRAM, unit_cmd_scram},
-        {PCS_UNIT_CMD_RESET, unit_cmd_reset},
-        {PCS_UNIT_CMD_BORON, unit_cmd_boron},
-    };
-    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
-        st = pcs_command_handler_register(w, h[i].kind, h[i].fn, r);
-        if (st != PCS_OK)
-            return st;
+    pcs_unit *u = call->ctx;
+    switch (call->op) {
+    case PCS_UNIT_OP_ROD_POSITION:
+        return unit_cmd_rod_position(u, call->element, call->cmd);
+    case PCS_UNIT_OP_ROD_SPEED:
+        return unit_cmd_rod_speed(u, call->element, call->cmd);
+    case PCS_UNIT_OP_SCRAM:
+        u->scram[UNIT_SCRAM_MANUAL] = 1;
+        return PCS_OK;
+    case PCS_UNIT_OP_RESET:
+        return unit_cmd_reset(w, u);
+    default: /* PCS_UNIT_OP_BORON: the engine admits no op outside the family */
+        return unit_cmd_boron(u, call->cmd);
     }
-    *out = r;
-    return PCS_OK;
+}
+
+/* The family's first kind, allocated by the first unit of the world. */
+static pcs_status unit_family(pcs_world *w, uint32_t *first)
+{
+    if (pcs_command_family_find(w, PCS_UNIT_COMMANDS, first, NULL) == PCS_OK)
+        return PCS_OK;
+    pcs_error_clear(); /* not found: this is the world's first unit */
+    return pcs_command_family_register(w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_COUNT, unit_on_command,
+                                       first);
 }
 
 int pcs_unit_index_taken(pcs_world *w, uint32_t index)
 {
-    uint32_t id;
-    if (pcs_store_find(w, UNIT_REGISTRY_STORE, &id) != PCS_OK) {
-        pcs_error_clear();
-        return 0;
-    }
-    const unit_registry *r = pcs_store_data(w, id);
-    return r->units[index] != NULL;
+    char name[16];
+    uint32_t first;
+    pcs_target_id id;
+    snprintf(name, sizeof name, "u%u", index);
+    int taken = pcs_command_family_find(w, PCS_UNIT_COMMANDS, &first, NULL) == PCS_OK &&
+                pcs_command_target_find(w, name, &id) == PCS_OK &&
+                pcs_command_target_check(w, id, first + PCS_UNIT_OP_SCRAM) == PCS_OK;
+    pcs_error_clear(); /* a failed lookup only means "not taken" */
+    return taken;
 }
 
 pcs_status pcs_unit_commands_register(pcs_world *w, pcs_unit *u)
 {
-    uint32_t id;
-    unit_registry *r;
-    if (pcs_store_find(w, UNIT_REGISTRY_STORE, &id) == PCS_OK) {
-        r = pcs_store_data(w, id);
-    } else {
-        pcs_status st = unit_registry_create(w, &r);
-        if (st != PCS_OK)
-            return st;
+    uint32_t first;
+    pcs_status st = unit_family(w, &first);
+    pcs_command_target_def d = {
+        .name = u->prefix, .family = first, .ctx = u, .element = PCS_TARGET_ELEMENT_ALL};
+    if (st == PCS_OK)
+        st = pcs_command_target_register(w, &d, NULL);
+    char name[sizeof u->prefix + PCS_ROD_NAME_MAX + 1];
+    d.name = name;
+    d.ops = (1u << PCS_UNIT_OP_ROD_POSITION) | (1u << PCS_UNIT_OP_ROD_SPEED);
+    for (uint32_t b = 0; st == PCS_OK && b < u->cfg.n_banks; b++) {
+        snprintf(name, sizeof name, "%s.%s", u->prefix, u->cfg.banks[b].name);
+        d.element = b;
+        st = pcs_command_target_register(w, &d, NULL);
     }
-    pcs_error_clear(); /* the failed lookup above set a message */
-    r->units[u->index] = u;
-    return PCS_OK;
+    return st;
 }

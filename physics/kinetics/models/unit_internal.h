@@ -65,7 +65,7 @@ typedef struct unit_stores {
 
 struct pcs_unit {
     uint32_t index;
-    char prefix[8];             /* "uN" */
+    char prefix[16];            /* "uN", N up to 4294967295 */
     pcs_unit_config cfg;        /* validated copy */
     double beta;                /* sum of beta_i */
     double f_dh;                /* saturated decay-heat fraction of fission power */
@@ -84,11 +84,12 @@ struct pcs_unit {
 /* unit_systems.c: registration of the ACTUATORS, KINETICS and HEAT systems. */
 pcs_status pcs_unit_systems_register(pcs_world *w, pcs_unit *u);
 
-/* unit_commands.c: register u in the world's unit registry (and the shared
- * command handlers on the first call). */
+/* unit_commands.c: register u's command targets (and the "units" family on
+ * the world's first unit). */
 pcs_status pcs_unit_commands_register(pcs_world *w, pcs_unit *u);
 
-/* unit_commands.c: 1 if unit @p index (1..PCS_UNIT_MAX) is already built in @p w. */
+/* unit_commands.c: 1 if unit @p index is already built in @p w (its target "uN"
+ * takes unit commands). */
 int pcs_unit_index_taken(pcs_world *w, uint32_t index);
 
 /* unit_systems.c: fill uN.rho.terms from the current state (keeping the

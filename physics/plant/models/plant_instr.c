@@ -217,6 +217,12 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
     st = pcs_protection_create(w, p->sensors, &pc, &p->protection);
     if (st == PCS_OK)
         st = pcs_alarms_create(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
+    /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
+        char name[16];
+        snprintf(name, sizeof name, "u%u", u + 1);
+        st = pcs_alarms_target_register(w, p->alarms, name);
+    }
     return st;
 }
 

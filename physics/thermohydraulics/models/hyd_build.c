@@ -433,114 +433,97 @@ static pcs_status analyse(pcs_world *w, pcs_hydraulics *h)
     return PCS_OK;
 }
 
-/* Every network of a world shares one set of handlers, which dispatch on the
- * target's unit; the registry lives in a scratch store found by name. */
-#define HYD_REGISTRY_STORE "hyd.registry"
+/* ---- commands: the "hydraulics" family ---------------------------------------- */
 
-typedef struct hyd_registry {
-    pcs_hydraulics *nets[PCS_HYD_MAX_UNITS];
-} hyd_registry;
-
-static pcs_hydraulics *target_of(void *ctx, const pcs_command *cmd, uint32_t *element)
+static pcs_status cmd_pump(pcs_world *w, pcs_hydraulics *h, uint32_t k, const pcs_command_call *c)
 {
-    hyd_registry *r = ctx;
-    uint32_t unit = cmd->target >> 10;
-    *element = cmd->target & 1023u;
-    pcs_hydraulics *h = unit < PCS_HYD_MAX_UNITS ? r->nets[unit] : NULL;
-    if (!h)
-        pcs_error_set(PCS_E_INVAL, "hydraulics command %u: no network for unit %u (target %u)",
-                      cmd->kind, unit, cmd->target);
-    return h;
-}
-
-static pcs_status cmd_pump(pcs_world *w, void *ctx, const pcs_command *cmd)
-{
-    uint32_t k;
-    pcs_hydraulics *h = target_of(ctx, cmd, &k);
-    if (!h)
-        return PCS_E_INVAL;
-    if (k >= h->cfg.n_pumps)
-        return pcs_error_set(PCS_E_INVAL, "pump command: pump %u is outside [0, %u)", k,
-                             h->cfg.n_pumps);
     double *target = pcs_store_data(w, h->s_motor), *speed = pcs_store_data(w, h->s_speed);
-    double frac = cmd->kind == PCS_CMD_PUMP_TRIP ? 0.0 : (cmd->args[0] > 0 ? cmd->args[0] : 1.0);
+    double arg = c->cmd->args[0];
+    double frac = c->op == PCS_HYD_OP_PUMP_TRIP ? 0.0 : (arg > 0 ? arg : 1.0);
     if (frac > 1.5)
-        return pcs_error_set(PCS_E_INVAL, "pump start: speed fraction %g is outside (0, 1.5]",
-                             frac);
+        return pcs_error_set(PCS_E_INVAL, "%s start: speed fraction %g is outside (0, 1.5]",
+                             c->target_name, frac);
     target[k] = frac * h->pumps[k].rated_speed_rad_s;
     pcs_event_emit(w, frac > 0 ? PCS_EV_PUMP_STARTED : PCS_EV_PUMP_TRIPPED,
-                   PCS_HYD_TARGET(h->unit, k), speed[k], frac, 0, 0);
+                   PCS_HYD_PUMP_SUBJECT(h->unit, k), speed[k], frac, 0, 0);
     return PCS_OK;
 }
 
-static pcs_status cmd_valve(pcs_world *w, void *ctx, const pcs_command *cmd)
+static pcs_status cmd_valve(pcs_world *w, pcs_hydraulics *h, uint32_t k, const pcs_command_call *c)
 {
-    uint32_t k;
-    pcs_hydraulics *h = target_of(ctx, cmd, &k);
-    if (!h)
-        return PCS_E_INVAL;
-    if (k >= h->cfg.n_junctions || h->junctions[k].kind != PCS_HYD_VALVE)
-        return pcs_error_set(PCS_E_INVAL, "valve command: junction %u is not a valve", k);
-    if (!(cmd->args[0] >= 0.0 && cmd->args[0] <= 1.0))
-        return pcs_error_set(PCS_E_INVAL, "valve command: position %g is outside [0, 1]",
-                             cmd->args[0]);
-    ((double *)pcs_store_data(w, h->s_valve))[k] = cmd->args[0];
+    double x = c->cmd->args[0];
+    if (!(x >= 0.0 && x <= 1.0))
+        return pcs_error_set(PCS_E_INVAL, "%s: position %g is outside [0, 1]", c->target_name, x);
+    ((double *)pcs_store_data(w, h->s_valve))[k] = x;
     return PCS_OK;
 }
 
-static pcs_status cmd_pzr_sg(pcs_world *w, void *ctx, const pcs_command *cmd)
+static pcs_status cmd_pzr_sg(pcs_world *w, pcs_hydraulics *h, const pcs_command_call *c)
 {
-    uint32_t k;
-    pcs_hydraulics *h = target_of(ctx, cmd, &k);
-    if (!h)
-        return PCS_E_INVAL;
-    double v = cmd->args[0];
-    double lo = cmd->kind == PCS_CMD_SG_SECONDARY_T ? 273.15 : 0.0;
+    double v = c->cmd->args[0];
+    double lo = c->op == PCS_HYD_OP_SG_SECONDARY_T ? 273.15 : 0.0;
     if (!pcs_isfinite(v) || v < lo || v > 1e9)
-        return pcs_error_set(PCS_E_INVAL, "command %u: value %g is outside [%g, 1e9]", cmd->kind,
-                             v, lo);
+        return pcs_error_set(PCS_E_INVAL, "%s hydraulics op %u: value %g is outside [%g, 1e9]",
+                             c->target_name, c->op, v, lo);
     double *pzr = pcs_store_data(w, h->s_pzr);
-    pzr[cmd->kind - PCS_CMD_PZR_HEATERS] = v;
+    pzr[c->op - PCS_HYD_OP_PZR_HEATERS] = v;
     return PCS_OK;
 }
 
-static pcs_status registry_create(pcs_world *w, hyd_registry **out)
+/* The engine checked the target and that it takes the op (register_commands
+ * gives each target only its own ops), so the element is a pump, a valve
+ * junction or the whole network as the op expects. */
+static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
-    uint32_t id;
-    pcs_status st = pcs_store_register(w, HYD_REGISTRY_STORE, sizeof(hyd_registry), 1,
-                                       PCS_STORE_SCRATCH, &id);
-    if (st != PCS_OK)
-        return st;
-    hyd_registry *r = pcs_store_data(w, id);
-    st = pcs_command_handler_register(w, PCS_CMD_PUMP_TRIP, cmd_pump, r);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_PUMP_START, cmd_pump, r);
-    if (st == PCS_OK)
-        st = pcs_command_handler_register(w, PCS_CMD_VALVE_POSITION, cmd_valve, r);
-    for (uint32_t k = PCS_CMD_PZR_HEATERS; st == PCS_OK && k <= PCS_CMD_SG_SECONDARY_T; k++)
-        st = pcs_command_handler_register(w, k, cmd_pzr_sg, r);
-    *out = r;
-    return st;
+    pcs_hydraulics *h = c->ctx;
+    switch (c->op) {
+    case PCS_HYD_OP_PUMP_TRIP:
+    case PCS_HYD_OP_PUMP_START:
+        return cmd_pump(w, h, c->element, c);
+    case PCS_HYD_OP_VALVE_POSITION:
+        return cmd_valve(w, h, c->element, c);
+    default:
+        return cmd_pzr_sg(w, h, c);
+    }
 }
 
-/* Enter @p h in the world's registry (created with the handlers on first use). */
+static pcs_status target(pcs_world *w, pcs_hydraulics *h, uint32_t family, const char *suffix,
+                         uint32_t element, uint64_t ops)
+{
+    char name[64];
+    snprintf(name, sizeof name, "u%u%s", h->unit + 1, suffix);
+    pcs_command_target_def d = {
+        .name = name, .family = family, .ctx = h, .element = element, .ops = ops};
+    return pcs_command_target_register(w, &d, NULL);
+}
+
+/* The network's targets (the family on the world's first network). */
 static pcs_status register_commands(pcs_world *w, pcs_hydraulics *h)
 {
-    uint32_t id;
-    hyd_registry *r;
+    uint32_t family;
     pcs_status st = PCS_OK;
-    if (pcs_store_find(w, HYD_REGISTRY_STORE, &id) == PCS_OK)
-        r = pcs_store_data(w, id);
-    else
-        st = registry_create(w, &r);
-    if (st != PCS_OK)
-        return st;
-    if (h->unit >= PCS_HYD_MAX_UNITS || r->nets[h->unit])
-        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_build: unit %u is taken or outside [0, %u)",
-                             h->unit, PCS_HYD_MAX_UNITS);
-    r->nets[h->unit] = h;
-    pcs_error_clear();
-    return PCS_OK;
+    if (pcs_command_family_find(w, PCS_HYD_COMMANDS, &family, NULL) != PCS_OK)
+        st =
+            pcs_command_family_register(w, PCS_HYD_COMMANDS, PCS_HYD_OP_COUNT, on_command, &family);
+    uint64_t unit_ops = (1u << PCS_HYD_OP_PZR_HEATERS) | (1u << PCS_HYD_OP_PZR_SPRAY) |
+                        (1u << PCS_HYD_OP_SG_SECONDARY_T);
+    if (st == PCS_OK)
+        st = target(w, h, family, "", PCS_TARGET_ELEMENT_ALL, unit_ops);
+    char suffix[32];
+    for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_pumps; k++) {
+        snprintf(suffix, sizeof suffix, ".pump%u", k + 1);
+        st = target(w, h, family, suffix, k,
+                    (1u << PCS_HYD_OP_PUMP_TRIP) | (1u << PCS_HYD_OP_PUMP_START));
+    }
+    for (uint32_t j = 0; st == PCS_OK && j < h->cfg.n_junctions; j++) {
+        if (h->junctions[j].kind != PCS_HYD_VALVE)
+            continue;
+        snprintf(suffix, sizeof suffix, ".valve%u", j + 1);
+        st = target(w, h, family, suffix, j, 1u << PCS_HYD_OP_VALVE_POSITION);
+    }
+    if (st == PCS_OK)
+        pcs_error_clear(); /* the family lookup of the first network set a message */
+    return st;
 }
 
 static pcs_status channel(pcs_world *w, const pcs_hydraulics *h, const char *suffix,
