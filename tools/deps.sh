@@ -9,7 +9,7 @@ set -eu
 PKGS="gcc make pkg-config libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev \
 libjansson-dev libcriterion-dev systemtap-sdt-dev libsuitesparse-dev liburcu-dev \
 libsundials-dev libgsl-dev"
-TEST_PKGS="clang libclang-rt-14-dev libomp-dev"
+TEST_PKGS="clang libclang-rt-14-dev libomp-dev jq"
 if [ "${1:-}" = test ]; then PKGS="$PKGS $TEST_PKGS"; fi
 missing=""
 for p in $PKGS; do
