@@ -275,7 +275,7 @@ fuzz-smoke: fuzz-build
 fuzz-smoke-%: $(FZ)/fuzz_%
 	@mkdir -p $(FZ)/corpus/$* $(FZ)/crashes/$*
 	@find tests/fuzz/corpus/$* -type f | sort | \
-	    xargs ./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -artifact_prefix=$(FZ)/crashes/$*/ \
+	    PCSIM_FUZZ_BUILD_ALL=1 xargs ./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -artifact_prefix=$(FZ)/crashes/$*/ \
 	    > $(FZ)/smoke-replay-$*.log 2>&1 || { tail -40 $(FZ)/smoke-replay-$*.log; exit 1; }
 	@./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -max_total_time=10 -dict=tests/fuzz/$*.dict \
 	    -artifact_prefix=$(FZ)/crashes/$*/ \
