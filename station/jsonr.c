@@ -32,8 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/jsonr.h"
-#include "cli/jsonscan.h"
+#include "station/jsonr.h"
+#include "station/jsonscan.h"
 
 /* Longest number text a marker keeps; longer ones end in "...". */
 #define MARK_TEXT_MAX 400

@@ -7,8 +7,8 @@
 #ifndef PCS_CLI_SCENARIO_UNITS_H
 #define PCS_CLI_SCENARIO_UNITS_H
 
-#include "cli/jsonr.h"
-#include "cli/scenario.h"
+#include "station/jsonr.h"
+#include "station/scenario.h"
 
 /** Smallest dt_s of a scenario with units (see scenario_units.c). */
 #define SCN_PLANT_DT_MIN_S 1e-3
