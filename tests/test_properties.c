@@ -800,7 +800,7 @@ Test(properties, drain_order_is_a_function_of_the_submitted_set)
 /* ---- 5. every scenario inside the validator's ranges builds ---- */
 
 /* Each numeric field of a unit, the instrumentation and the world, with the
- * range cli/plant.c and cli/scenario.c validate it against. A case leaves a
+ * range station/station.c and station/scenario.c validate it against. A case leaves a
  * field out (its default), or sets it to either bound or a value inside. */
 typedef struct ps_field {
     const char *key;
