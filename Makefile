@@ -31,10 +31,12 @@ LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
 MIMALLOC_LIB := -lmimalloc
 OMPFLAG := -fopenmp
 
-LIB_DIRS  := engine physics snapshot exec profile
+LIB_DIRS  := engine physics snapshot exec profile station
 LIB_SRC   := $(sort $(shell find $(LIB_DIRS) -name '*.c'))
+# Assembly in the library: station/default_scenario.S carries the built-in
+# scenario (.incbin), so every host of the library has it without a file.
+LIB_ASM   := $(sort $(shell find $(LIB_DIRS) -name '*.S'))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
-CLI_ASM   := $(sort $(wildcard cli/*.S))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 STRESS_SRC:= $(sort $(wildcard stress/*.c))
@@ -42,24 +44,25 @@ EXAMPLES  := $(sort $(wildcard examples/*.c))
 
 B := build
 define objs
-$(patsubst %.c,$(1)/obj/%.o,$(2))
+$(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(2)))
 endef
 
-LIB_OBJ  := $(call objs,$(B),$(LIB_SRC))
-CLI_OBJ  := $(call objs,$(B),$(CLI_SRC)) $(patsubst %.S,$(B)/obj/%.o,$(CLI_ASM))
+LIB_OBJ  := $(call objs,$(B),$(LIB_SRC) $(LIB_ASM))
+CLI_OBJ  := $(call objs,$(B),$(CLI_SRC))
 TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 # The unit tests also link the host program's objects, all but its main(), so
-# the scenario reader and the plant bridge are tested as they ship.
+# the host's helpers are tested as they ship (the scenario reader and the
+# station bridge are in the library).
 CLI_NOMAIN = $(filter-out %/cli/main.o,$(1))
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM -DPCS_DEBUG
 TSAN_FLAGS := -fsanitize=thread -DPCS_MEM_SYSTEM
-ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC))
+ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC) $(LIB_ASM))
 ASAN_TEST_OBJ := $(call objs,$(B)/asan,$(TEST_SRC))
-ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC)) $(patsubst %.S,$(B)/asan/obj/%.o,$(CLI_ASM))
-TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC))
+ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
+TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test run install clean \
@@ -81,12 +84,16 @@ $(B)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS) -DPCS_BUILD_FLAGS="\"$(OPT) $(WARN) -ffp-contract=off\"" -c $< -o $@
 
-# The default scenario is assembled into the binary (.incbin).
+# The default scenario is assembled into the library (.incbin).
 $(B)/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
 $(B)/asan/obj/%.o: %.S scenarios/pwr-station.json | deps
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(B)/tsan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
@@ -212,9 +219,9 @@ stress-tsan-quick: $(B)/tsan/pcsim-stress
 	$(TSAN_RUN) ./$(B)/tsan/pcsim-stress --seconds 16
 
 # Fuzz targets (tests/fuzz/README.md): clang, libFuzzer with ASan and UBSan.
-# The library and the cli objects a target links are built again into
-# build/fuzz/ with coverage instrumentation (fuzzer-no-link); main.c is not
-# linked. Each run fuzzes the committed corpus plus a scratch directory
+# The library (which carries the scenario reader, the station bridge and the
+# journal reader) is built again into build/fuzz/ with coverage
+# instrumentation (fuzzer-no-link). Each run fuzzes the committed corpus plus a scratch directory
 # (build/fuzz/corpus/<target>, outside git) that receives the new inputs;
 # crashes go to build/fuzz/crashes/<target>/.
 FUZZ_CC      ?= clang
@@ -224,11 +231,10 @@ FUZZ_TARGETS := scenario save journal script
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
-FUZZ_LIB_OBJ := $(call objs,$(FZ),$(LIB_SRC))
-FUZZ_CLI_OBJ := $(patsubst %,$(FZ)/obj/cli/%.o,scenario scenario_units jsonr jsonscan plant journal) $(FZ)/obj/cli/default_scenario.o
+FUZZ_LIB_OBJ := $(call objs,$(FZ),$(LIB_SRC) $(LIB_ASM))
 FUZZ_BINS    := $(patsubst %,$(FZ)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_OBJ     := $(patsubst %,$(FZ)/obj/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS) common)
-.SECONDARY: $(FUZZ_CLI_OBJ) $(FUZZ_OBJ)
+.SECONDARY: $(FUZZ_OBJ)
 # -timeout: an input that takes seconds is a finding (a hang), not a wait.
 FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 # A dictionary per target (tests/fuzz/<target>.dict): keys, command names, line heads.
@@ -248,7 +254,7 @@ $(FZ)/obj/%.o: %.S scenarios/pwr-station.json | deps-test
 $(FZ)/libpcsim.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $(FUZZ_CLI_OBJ) $(FZ)/libpcsim.a
+$(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $(FZ)/libpcsim.a
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
 
 fuzz-build: $(FUZZ_BINS)
@@ -322,7 +328,7 @@ format:
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --inline-suppr -Iinclude -I. \
-	    --error-exitcode=1 engine physics snapshot exec profile cli
+	    --error-exitcode=1 engine physics snapshot exec profile station cli
 
 clean:
 	rm -rf $(B)

@@ -10,33 +10,30 @@
 #include <stdio.h>
 
 #include "cli/hist.h"
-#include "cli/scenario.h"
 #include "pcsim/pcsim.h"
+#include "pcsim/station.h"
 
 /** Options of `pcsim run` (and of `replay`, which reuses the run). */
 typedef struct run_opts {
     const char *scenario; /**< file, or NULL for the built-in default */
     const char *csv, *trace, *journal, *save, *load;
-    const char *replay;   /**< journal to replay instead of the script */
-    int workers;          /**< -1: from the scenario */
-    int readers;          /**< -1: from the scenario */
-    double seconds;       /**< < 0: from the scenario */
+    const char *replay; /**< journal to replay instead of the script */
+    int workers;        /**< -1: from the scenario */
+    int readers;        /**< -1: from the scenario */
+    double seconds;     /**< < 0: from the scenario */
     int quiet, json, realtime;
-    int check_finite;     /**< --check-finite: world config check_finite = 1 */
-    size_t max_scenario_bytes; /**< scenario size limit; 0: SCN_DEFAULT_MAX_BYTES */
+    int check_finite;          /**< --check-finite: world config check_finite = 1 */
+    size_t max_scenario_bytes; /**< scenario size limit; 0: PCS_SCENARIO_DEFAULT_MAX_BYTES */
 } run_opts;
 
 #define HOST_MAX_TIMELINE 64
 
 /** Capacity of the script producer's command source: the most commands the
  *  producer may have queued for one tick (cli/script.c, cli/replay.c). */
-#define HOST_SCRIPT_RING 256u
+#define HOST_SCRIPT_RING PCS_JOURNAL_TICK_COMMANDS_MAX
 
 /** A scripted command resolved against the built world. */
-typedef struct host_action {
-    uint64_t tick;
-    pcs_command cmd;
-} host_action;
+typedef pcs_timed_command host_action;
 
 /** Totals over the reader threads at the end of a run. */
 typedef struct reader_totals {
@@ -49,28 +46,31 @@ typedef struct pcs_profile pcs_profile;
 
 typedef struct host {
     run_opts opt;
-    pcs_snapshot_pool *pool;     /**< the world's snapshot pool */
-    pcs_profile *profile;        /**< per-stage timers of the run */
+    pcs_snapshot_pool *pool; /**< the world's snapshot pool */
+    pcs_profile *profile;    /**< per-stage timers of the run */
     reader_totals reader_totals;
-    scenario scn;
+    pcs_scenario *scn;          /**< the loaded scenario (pcsim/station.h) */
+    pcs_world_config world_cfg; /**< the scenario's, with the command line's overrides */
+    pcs_scenario_run run;       /**< the scenario's run settings, with overrides */
+    char warnings[1024];        /**< the scenario's rounding warnings, and --seconds' */
     pcs_world *world;
-    pcs_exec *exec;              /**< slow-job workers (exec.h), attached to world */
-    void *plant;                 /**< physics plant (cli/plant.c) */
-    host_action *actions;        /**< script or replayed journal, in tick order */
+    pcs_exec *exec;       /**< slow-job workers (exec.h), attached to world */
+    pcs_station *station; /**< the station built into world */
+    host_action *actions; /**< script or replayed journal, in tick order */
     uint32_t n_actions;
-    _Atomic uint64_t main_at;    /**< tick the main thread is about to run (+1) */
-    _Atomic uint64_t submitted;  /**< actions submitted so far */
-    hist tick_ns;                /**< wall time of the ticks, ns */
+    _Atomic uint64_t main_at;   /**< tick the main thread is about to run (+1) */
+    _Atomic uint64_t submitted; /**< actions submitted so far */
+    hist tick_ns;               /**< wall time of the ticks, ns */
     uint64_t ticks_run;
     uint64_t final_hash;       /**< state hash at the end of the run */
     uint64_t tick_allocations; /**< world-heap allocations made while ticking */
     uint64_t start_tick;
-    FILE *csv, *journal;         /**< streams of csv_out and journal_out */
+    FILE *csv, *journal;                    /**< streams of csv_out and journal_out */
     pcs_atomic_file *csv_out, *journal_out; /**< committed at the end (cli/run.c) */
     uint64_t journal_cursor;
     uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;
-    uint32_t timeline_per_line;  /**< channels per printed line (one unit) */
+    uint32_t timeline_per_line; /**< channels per printed line (one unit) */
 } host;
 
 /** Print to stderr "pcsim: <msg>" and return @p code. */
@@ -79,11 +79,9 @@ int host_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /** Monotonic wall time in ns (cli/ may read clocks). */
 uint64_t host_now_ns(void);
 
-/* cli/plant.c: build the scenario's plant into the world; resolve names. */
-int plant_build(host *h, char *err, size_t err_len);
-int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command *out, char *err,
-                         size_t err_len);
-void plant_timeline_channels(host *h);
+/* cli/run.c: load the scenario (with the options' overrides), build the
+ * world and the station. */
+int host_load_scenario(host *h);
 
 /* cli/script.c: the producer thread that submits actions at their ticks. */
 int script_start(host *h);
@@ -97,6 +95,7 @@ void readers_stop_all(host *h);
 /* cli/report.c: events, timeline, CSV, summary. */
 void report_events(void *ctx, const pcs_event *ev, uint32_t n);
 void report_timeline(host *h);
+void report_timeline_channels(host *h);
 void report_progress(host *h, uint64_t done, uint64_t total);
 void report_csv_header(host *h);
 void report_csv_row(host *h);

@@ -68,27 +68,31 @@ static void print_stages(const pcs_world *w)
  * publishing), without workers or ticks, and print its schedule. */
 static int print_schedule(const char *file)
 {
-    static host h; /* as cmd_run's: large, and plant_build keeps pointers into it */
-    memset(&h, 0, sizeof h);
-    char err[1400];
+    pcs_scenario *scn = NULL;
+    pcs_world *w = NULL;
+    pcs_station *st = NULL;
+    pcs_snapshot_pool *pool = NULL;
     int rc = 0;
-    if (scenario_load_ex(file, &(scenario_load_opts){0}, &h.scn, err, sizeof err) != 0)
-        rc = host_fail(2, "%s", err);
-    else if (pcs_world_create(&h.scn.world, &h.world) != PCS_OK)
-        rc = host_fail(2, "%s: world: %s", h.scn.source, pcs_last_error());
-    else if (plant_build(&h, err, sizeof err) != 0)
-        rc = host_fail(2, "%s", err);
-    else if (pcs_snapshot_attach(h.world, NULL, &h.pool) != PCS_OK)
+    pcs_status ls = file ? pcs_scenario_load_file(file, NULL, &scn) : pcs_scenario_default(&scn);
+    pcs_world_config cfg = ls == PCS_OK ? pcs_scenario_world_config(scn) : (pcs_world_config){0};
+    if (ls != PCS_OK)
+        rc = host_fail(2, "%s", pcs_last_error());
+    else if (pcs_world_create(&cfg, &w) != PCS_OK)
+        rc = host_fail(2, "%s: world: %s", pcs_scenario_source(scn), pcs_last_error());
+    else if (pcs_station_build(w, scn, &st) != PCS_OK)
+        rc = host_fail(2, "%s", pcs_last_error());
+    else if (pcs_snapshot_attach(w, NULL, &pool) != PCS_OK)
         rc = host_fail(1, "snapshot: %s", pcs_last_error());
     if (!rc) {
-        printf("schedule of %s (%s): %u stores, %u systems, %u slow jobs\n", h.scn.name,
-               h.scn.source, pcs_store_count(h.world), pcs_schedule_system_count(h.world),
-               pcs_schedule_job_count(h.world));
-        print_jobs(h.world);
-        print_stages(h.world);
+        printf("schedule of %s (%s): %u stores, %u systems, %u slow jobs\n", pcs_scenario_name(scn),
+               pcs_scenario_source(scn), pcs_store_count(w), pcs_schedule_system_count(w),
+               pcs_schedule_job_count(w));
+        print_jobs(w);
+        print_stages(w);
     }
-    pcs_world_destroy(h.world);
-    scenario_free(&h.scn);
+    pcs_station_destroy(st);
+    pcs_world_destroy(w);
+    pcs_scenario_destroy(scn);
     return rc;
 }
 

@@ -20,7 +20,7 @@
 typedef struct reader_ctx {
     host *h;
     uint32_t index;
-    uint32_t ids[SCN_MAX_READER_CHANNELS];
+    uint32_t ids[PCS_SCENARIO_READER_NAMES_MAX];
     uint32_t n_ids;
     uint64_t period_ticks;
     pcs_reader_stats stats;
@@ -54,7 +54,7 @@ static void reader_main(void *arg)
     pcs_reader *r = NULL;
     if (pcs_reader_open(c->h->pool, &r) != PCS_OK)
         return;
-    double out[SCN_MAX_READER_CHANNELS];
+    double out[PCS_SCENARIO_READER_NAMES_MAX];
     uint64_t next = 0;
     while (!atomic_load_explicit(&readers_stop, memory_order_acquire)) {
         uint64_t published = pcs_snapshot_published(c->h->pool);
@@ -77,37 +77,37 @@ static void reader_main(void *arg)
 
 int readers_start(host *h)
 {
-    n_readers = h->scn.readers;
+    n_readers = h->run.readers;
     if (n_readers == 0)
         return 0;
     uint32_t nch = pcs_snapshot_channel_count(h->pool);
     if (nch == 0) {
         n_readers = 0;
         return host_fail(2, "%s: $.readers.count: %u readers but the plant publishes no channels",
-                         h->scn.source, h->scn.readers);
+                         pcs_scenario_source(h->scn), h->run.readers);
     }
-    uint32_t named[SCN_MAX_READER_CHANNELS];
-    for (uint32_t j = 0; j < h->scn.n_reader_names; j++)
-        if (pcs_snapshot_find(h->pool, h->scn.reader_names[j], &named[j]) != PCS_OK) {
+    uint32_t named[PCS_SCENARIO_READER_NAMES_MAX];
+    for (uint32_t j = 0; j < h->run.n_reader_names; j++)
+        if (pcs_snapshot_find(h->pool, pcs_scenario_reader_name(h->scn, j), &named[j]) != PCS_OK) {
             n_readers = 0;
-            return host_fail(2, "%s: $.readers.names[%u]: unknown channel '%s'", h->scn.source, j,
-                             h->scn.reader_names[j]);
+            return host_fail(2, "%s: $.readers.names[%u]: unknown channel '%s'",
+                             pcs_scenario_source(h->scn), j, pcs_scenario_reader_name(h->scn, j));
         }
     readers = calloc(n_readers, sizeof *readers);
     if (!readers)
         return host_fail(1, "out of memory for readers");
-    double period = 1.0 / (h->scn.reader_rate_hz * h->scn.world.dt_s);
+    double period = 1.0 / (h->run.reader_rate_hz * h->world_cfg.dt_s);
     atomic_store(&readers_stop, 0);
     for (uint32_t i = 0; i < n_readers; i++) {
         reader_ctx *c = &readers[i];
         c->h = h;
         c->index = i;
         c->period_ticks = period < 1.0 ? 1 : (uint64_t)(period + 0.5);
-        c->n_ids = h->scn.reader_channels < nch ? h->scn.reader_channels : nch;
+        c->n_ids = h->run.reader_channels < nch ? h->run.reader_channels : nch;
         for (uint32_t j = 0; j < c->n_ids; j++) /* spread readers over the channels */
             c->ids[j] = (i * 7u + j) % nch;
-        if (h->scn.n_reader_names) { /* or read exactly the named ones */
-            c->n_ids = h->scn.n_reader_names;
+        if (h->run.n_reader_names) { /* or read exactly the named ones */
+            c->n_ids = h->run.n_reader_names;
             memcpy(c->ids, named, c->n_ids * sizeof *c->ids);
         }
         char name[24];

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cli/host.h"
-#include "cli/journal.h"
 
 int host_run(host *h, int (*after_build)(host *h));
 
@@ -22,21 +21,28 @@ static uint64_t want_hash;
 /* The journal's commands become the run's actions (the host frees them). */
 static int load_journal(host *h, uint64_t *end_tick)
 {
-    journal_expect x = {.file = h->opt.replay,
-                        .scenario = h->scn.source,
-                        .scenario_given = h->opt.scenario != NULL,
-                        .start_tick = h->start_tick,
-                        .commands_per_tick = h->scn.world.commands_per_tick};
-    journal j;
-    char err[2 * JOURNAL_LINE_MAX + 4096];
-    int rc = journal_load(&x, &j, err, sizeof err);
-    h->actions = j.actions;
-    h->n_actions = j.n_actions;
-    j.actions = NULL;
-    *end_tick = j.end_tick;
-    want_hash = j.want_hash;
-    journal_free(&j);
-    return rc ? host_fail(rc, "%s", err) : 0;
+    pcs_journal_expect x = {.file = h->opt.replay,
+                            .scenario = pcs_scenario_source(h->scn),
+                            .scenario_given = h->opt.scenario != NULL,
+                            .start_tick = h->start_tick,
+                            .commands_per_tick = h->world_cfg.commands_per_tick};
+    pcs_journal_file *j = NULL;
+    pcs_status st = pcs_journal_file_load(&x, &j);
+    int rc = st == PCS_OK ? 0 : st == PCS_E_NOMEM ? 1 : 2;
+    uint32_t n = pcs_journal_file_count(j);
+    h->actions = calloc(n + 1, sizeof *h->actions);
+    if (!rc && !h->actions)
+        rc = host_fail(1, "out of memory for the journal's commands");
+    else if (!rc) {
+        if (n)
+            memcpy(h->actions, pcs_journal_file_commands(j), n * sizeof *h->actions);
+        h->n_actions = n;
+    } else
+        host_fail(rc, "%s", pcs_last_error());
+    *end_tick = pcs_journal_file_end_tick(j);
+    want_hash = pcs_journal_file_hash(j);
+    pcs_journal_file_destroy(j);
+    return rc;
 }
 
 static int after_build(host *h)
@@ -48,7 +54,7 @@ static int after_build(host *h)
     if (end_tick < h->start_tick)
         return host_fail(2, "%s: end tick %" PRIu64 " is before the start tick %" PRIu64,
                          h->opt.replay, end_tick, h->start_tick);
-    h->scn.run_ticks = end_tick - h->start_tick;
+    h->run.run_ticks = end_tick - h->start_tick;
     return 0;
 }
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli/host.h"
-#include "cli/plant.h"
 #include "pcsim/profile.h"
 
 /* Progress bar (terminals only): redrawn in place with \r; any other line
@@ -50,9 +49,28 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
     clear_progress();
     for (uint32_t i = 0; i < n; i++) {
         char text[256];
-        if (plant_describe_event(h, &ev[i], text, sizeof text))
-            printf("  t=%9.2f s  %s\n", (double)ev[i].tick * h->scn.world.dt_s, text);
+        if (pcs_event_describe(h->station, &ev[i], text, sizeof text))
+            printf("  t=%9.2f s  %s\n", (double)ev[i].tick * h->world_cfg.dt_s, text);
     }
+}
+
+/* The timeline's channels: six per unit, found by name, one line per unit. */
+void report_timeline_channels(host *h)
+{
+    static const char *const per_unit[] = {"core.power",   "core.t_inlet", "loop1.t_hot",
+                                           "rcs.pressure", "core.flow",    "rods.pos"};
+    h->n_timeline = 0;
+    uint32_t n_units = pcs_station_unit_count(h->station);
+    for (uint32_t u = 1; u <= n_units; u++)
+        for (size_t k = 0; k < sizeof per_unit / sizeof per_unit[0]; k++) {
+            char name[64];
+            uint32_t id;
+            snprintf(name, sizeof name, "u%u.%s", u, per_unit[k]);
+            if (h->n_timeline < HOST_MAX_TIMELINE &&
+                pcs_channel_find(h->world, name, &id) == PCS_OK)
+                h->timeline_channels[h->n_timeline++] = id;
+        }
+    h->timeline_per_line = sizeof per_unit / sizeof per_unit[0];
 }
 
 /* One line per unit: the short name after the unit prefix, value and unit. */
@@ -164,17 +182,16 @@ void report_summary(host *h, uint64_t wall_ns)
         "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
         " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
         "final state hash %016" PRIx64 "\n";
-    char name[8 * sizeof h->scn.name];
+    char name[8 * 64]; /* a scenario name is at most 63 bytes, each escaped to at most 6 */
     if (h->opt.json)
-        json_escape(h->scn.name, name, sizeof name);
+        json_escape(pcs_scenario_name(h->scn), name, sizeof name);
     else
-        snprintf(name, sizeof name, "%s", h->scn.name);
+        snprintf(name, sizeof name, "%s", pcs_scenario_name(h->scn));
     printf(h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
-           wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50),
-           pct_us(&h->tick_ns, 95), pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100),
-           cs.submitted, cs.applied, cs.rejected, cs.refused,
-           pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads, rt->reads,
-           rt->retries, rt->max_staleness, rt->events_read, rt->events_missed, rt->bad_values,
-           hash);
+           wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50), pct_us(&h->tick_ns, 95),
+           pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100), cs.submitted, cs.applied, cs.rejected,
+           cs.refused, pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads,
+           rt->reads, rt->retries, rt->max_staleness, rt->events_read, rt->events_missed,
+           rt->bad_values, hash);
     report_stages(h);
 }

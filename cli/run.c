@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cli/host.h"
-#include "cli/journal.h"
 #include "pcsim/profile.h"
 #include "pcsim/snapshot.h"
 
@@ -124,24 +123,28 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-static int load_scenario(host *h)
+int host_load_scenario(host *h)
 {
-    char err[1400];
-    scenario_load_opts lo = {.max_bytes = h->opt.max_scenario_bytes};
-    if (scenario_load_ex(h->opt.scenario, &lo, &h->scn, err, sizeof err) != 0)
-        return host_fail(2, "%s", err);
+    pcs_scenario_load_opts lo = {.max_bytes = h->opt.max_scenario_bytes};
+    pcs_status st = h->opt.scenario ? pcs_scenario_load_file(h->opt.scenario, &lo, &h->scn)
+                                    : pcs_scenario_default(&h->scn);
+    if (st != PCS_OK)
+        return host_fail(2, "%s", pcs_last_error());
+    h->world_cfg = pcs_scenario_world_config(h->scn);
+    h->run = pcs_scenario_run_params(h->scn);
+    snprintf(h->warnings, sizeof h->warnings, "%s", pcs_scenario_warnings(h->scn));
     if (h->opt.workers >= 0)
-        h->scn.world.workers = (uint32_t)h->opt.workers;
+        h->world_cfg.workers = (uint32_t)h->opt.workers;
     if (h->opt.readers >= 0)
-        h->scn.readers = (uint32_t)h->opt.readers;
+        h->run.readers = (uint32_t)h->opt.readers;
     if (h->opt.check_finite)
-        h->scn.world.check_finite = 1;
+        h->world_cfg.check_finite = 1;
     if (h->opt.seconds >= 0.0 &&
-        scenario_seconds_to_ticks(h->scn.world.dt_s, h->opt.seconds, 0, "--seconds",
-                                  &h->scn.run_ticks, h->scn.warnings, sizeof h->scn.warnings))
+        pcs_scenario_seconds_to_ticks(h->world_cfg.dt_s, h->opt.seconds, 0, "--seconds",
+                                      &h->run.run_ticks, h->warnings, sizeof h->warnings))
         return host_fail(2, "--seconds %g: %s", h->opt.seconds, pcs_last_error());
     /* Rounding warnings (docs/ARCHITECTURE.md section 3) go to stderr, one per line. */
-    for (const char *line = h->scn.warnings; *line;) {
+    for (const char *line = h->warnings; *line;) {
         const char *end = strchr(line, '\n');
         int n = end ? (int)(end - line) : (int)strlen(line);
         fprintf(stderr, "pcsim: warning: %.*s\n", n, line);
@@ -152,16 +155,16 @@ static int load_scenario(host *h)
 
 static int resolve_script(host *h)
 {
-    h->actions = calloc(h->scn.n_script + 1, sizeof *h->actions);
+    uint32_t n = pcs_scenario_action_count(h->scn);
+    h->actions = calloc(n + 1, sizeof *h->actions);
     if (!h->actions)
         return host_fail(1, "out of memory");
-    char err[1400];
-    for (uint32_t i = 0; i < h->scn.n_script; i++) {
-        h->actions[i].tick = h->scn.script[i].tick;
-        if (plant_resolve_action(h, &h->scn.script[i], i, &h->actions[i].cmd, err, sizeof err))
-            return host_fail(2, "%s", err);
+    for (uint32_t i = 0; i < n; i++) {
+        h->actions[i].tick = pcs_scenario_action_get(h->scn, i)->tick;
+        if (pcs_station_script_command(h->station, h->scn, i, &h->actions[i].cmd) != PCS_OK)
+            return host_fail(2, "%s", pcs_last_error());
     }
-    h->n_actions = h->scn.n_script;
+    h->n_actions = n;
     return 0;
 }
 
@@ -177,7 +180,7 @@ static int start_pool(host *h)
 {
     pcs_exec_config cfg;
     pcs_exec_config_default(&cfg);
-    cfg.workers = h->scn.world.workers;
+    cfg.workers = h->world_cfg.workers;
     cfg.warn = pool_warning;
     cfg.warn_ctx = h;
     if (pcs_exec_create(&cfg, &h->exec) != PCS_OK)
@@ -189,11 +192,10 @@ static int start_pool(host *h)
 
 static int build_world(host *h)
 {
-    if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
-        return host_fail(2, "%s: world: %s", h->scn.source, pcs_last_error());
-    char err[1400];
-    if (plant_build(h, err, sizeof err) != 0)
-        return host_fail(2, "%s", err);
+    if (pcs_world_create(&h->world_cfg, &h->world) != PCS_OK)
+        return host_fail(2, "%s: world: %s", pcs_scenario_source(h->scn), pcs_last_error());
+    if (pcs_station_build(h->world, h->scn, &h->station) != PCS_OK)
+        return host_fail(2, "%s", pcs_last_error());
     if (!h->opt.replay && resolve_script(h) != 0)
         return 2;
     if (pcs_snapshot_attach(h->world, NULL, &h->pool) != PCS_OK)
@@ -201,7 +203,7 @@ static int build_world(host *h)
     if (pcs_profile_attach(h->world, &h->profile) != PCS_OK)
         return host_fail(1, "profile: %s", pcs_last_error());
     pcs_world_set_event_callback(h->world, report_events, h);
-    plant_timeline_channels(h);
+    report_timeline_channels(h);
     if (h->opt.load) {
         if (pcs_world_load(h->world, h->opt.load) != PCS_OK)
             return host_fail(2, "%s", pcs_last_error());
@@ -261,8 +263,8 @@ static int open_outputs(host *h)
     if (h->opt.journal && open_output("journal", h->opt.journal, &h->journal_out, &h->journal))
         return 2;
     if (h->journal)
-        fprintf(h->journal, "# pcsim journal v" JOURNAL_VERSION_STR "\n# scenario %s\n# start_tick %" PRIu64 "\n",
-                h->scn.source, h->start_tick);
+        fprintf(h->journal, "# pcsim journal v%u\n# scenario %s\n# start_tick %" PRIu64 "\n",
+                PCS_JOURNAL_FILE_VERSION, pcs_scenario_source(h->scn), h->start_tick);
     if (h->csv)
         report_csv_header(h);
     if (h->opt.trace && pcs_profile_trace_begin(h->opt.trace) != PCS_OK)
@@ -285,7 +287,7 @@ static void pace(host *h, uint64_t t0, uint64_t done)
 {
     if (!h->opt.realtime)
         return;
-    uint64_t due = t0 + (uint64_t)((double)done * h->scn.world.dt_s * 1e9);
+    uint64_t due = t0 + (uint64_t)((double)done * h->world_cfg.dt_s * 1e9);
     uint64_t now = host_now_ns();
     if (due > now) {
         struct timespec ts = {(time_t)((due - now) / 1000000000u),
@@ -296,12 +298,12 @@ static void pace(host *h, uint64_t t0, uint64_t done)
 
 static int tick_loop(host *h)
 {
-    uint64_t every = h->scn.timeline_ticks;
+    uint64_t every = h->run.timeline_ticks;
     uint64_t t0 = host_now_ns();
     /* A progress bar on a terminal; plain timeline lines otherwise. */
     int bar = !h->opt.quiet && isatty(STDOUT_FILENO);
-    uint64_t bar_every = h->scn.run_ticks / 200 + 1;
-    for (uint64_t i = 0; i < h->scn.run_ticks; i++) {
+    uint64_t bar_every = h->run.run_ticks / 200 + 1;
+    for (uint64_t i = 0; i < h->run.run_ticks; i++) {
         uint64_t tick = pcs_world_clock(h->world)->tick;
         script_before_tick(h, tick);
         uint64_t a = host_now_ns();
@@ -318,7 +320,7 @@ static int tick_loop(host *h)
                 report_csv_row(h);
         }
         if (bar && (i + 1) % bar_every == 0)
-            report_progress(h, i + 1, h->scn.run_ticks);
+            report_progress(h, i + 1, h->run.run_ticks);
         pace(h, t0, i + 1);
     }
     return 0;
@@ -337,9 +339,12 @@ static int host_free(host *h, int ran)
         rc = 1;
     if (close_output("journal", &h->journal_out, &h->journal, ran) != 0)
         rc = 1;
+    pcs_station_destroy(h->station); /* before its world */
+    h->station = NULL;
     pcs_world_destroy(h->world); /* before the worker pool: unbinds its jobs */
     pcs_exec_destroy(h->exec);
-    scenario_free(&h->scn);
+    pcs_scenario_destroy(h->scn);
+    h->scn = NULL;
     free(h->actions);
     return rc;
 }
@@ -360,7 +365,7 @@ static int finish(host *h, uint64_t wall_ns)
 /* Shared by run and replay once h->opt is filled. */
 int host_run(host *h, int (*after_build)(host *h))
 {
-    int rc = load_scenario(h);
+    int rc = host_load_scenario(h);
     if (!rc)
         rc = build_world(h);
     if (!rc && after_build)

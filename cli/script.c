@@ -21,7 +21,8 @@
 
 /* A run's whole script fits in the producer's ring, so the main thread never
  * waits for a submission that needs a drain first. */
-_Static_assert(SCN_MAX_SCRIPT <= HOST_SCRIPT_RING, "the script must fit the producer ring");
+_Static_assert(PCS_SCENARIO_ACTIONS_MAX <= HOST_SCRIPT_RING,
+               "the script must fit the producer ring");
 
 static pcs_thread *producer_thread;
 static pcs_command_source *producer_source;

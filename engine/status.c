@@ -8,7 +8,7 @@
 
 #include "pcsim/status.h"
 
-static _Thread_local char pcs_error_message[512];
+static _Thread_local char pcs_error_message[PCS_LAST_ERROR_MAX];
 
 const char *pcs_status_str(pcs_status status)
 {

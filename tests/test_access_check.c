@@ -9,7 +9,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "cli/host.h"
+#include "pcsim/snapshot.h"
+#include "pcsim/station.h"
 #include "pcsim/pcsim.h"
 #include "pcsim/snapshot.h"
 
@@ -200,32 +201,34 @@ Test(access_check, config_default_and_range)
  * within the window. Returns the final state hash; zero allocations per tick. */
 static uint64_t acc_station(uint32_t check_access, int ticks)
 {
-    static host h; /* plant_build keeps pointers into it */
-    memset(&h, 0, sizeof h);
-    char err[1400];
-    cr_assert_eq(scenario_load_ex(NULL, &(scenario_load_opts){0}, &h.scn, err, sizeof err), 0, "%s",
-                 err);
-    h.scn.world.check_access = check_access;
-    h.scn.world.check_finite = 1;
-    cr_assert_eq(pcs_world_create(&h.scn.world, &h.world), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(plant_build(&h, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(pcs_snapshot_attach(h.world, NULL, &h.pool), PCS_OK, "%s", pcs_last_error());
-    cr_assert_geq(h.scn.n_script, 4);
+    pcs_scenario *scn = NULL;
+    pcs_world *w = NULL;
+    pcs_station *st = NULL;
+    pcs_snapshot_pool *pool = NULL;
+    cr_assert_eq(pcs_scenario_default(&scn), PCS_OK, "%s", pcs_last_error());
+    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    cfg.check_access = check_access;
+    cfg.check_finite = 1;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_build(w, scn, &st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_snapshot_attach(w, NULL, &pool), PCS_OK, "%s", pcs_last_error());
+    cr_assert_geq(pcs_scenario_action_count(scn), 4);
     pcs_command cmds[4];
     for (uint32_t i = 0; i < 4; i++)
-        cr_assert_eq(plant_resolve_action(&h, &h.scn.script[i], i, &cmds[i], err, sizeof err), 0,
-                     "%s", err);
-    uint64_t allocs = pcs_world_alloc_count(h.world);
+        cr_assert_eq(pcs_station_script_command(st, scn, i, &cmds[i]), PCS_OK, "%s",
+                     pcs_last_error());
+    uint64_t allocs = pcs_world_alloc_count(w);
     for (int t = 0; t < ticks; t++) {
         if (t % 40 == 20 && t / 40 < 4)
-            cr_assert_eq(pcs_command_submit(h.world, &cmds[t / 40]), PCS_OK);
-        cr_assert_eq(pcs_world_tick(h.world), PCS_OK, "check_access %u, tick %d: %s", check_access,
-                     t, pcs_last_error());
+            cr_assert_eq(pcs_command_submit(w, &cmds[t / 40]), PCS_OK);
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "check_access %u, tick %d: %s", check_access, t,
+                     pcs_last_error());
     }
-    cr_assert_eq(pcs_world_alloc_count(h.world), allocs, "the check allocates nothing per tick");
-    uint64_t hash = pcs_world_state_hash(h.world);
-    pcs_world_destroy(h.world);
-    scenario_free(&h.scn);
+    cr_assert_eq(pcs_world_alloc_count(w), allocs, "the check allocates nothing per tick");
+    uint64_t hash = pcs_world_state_hash(w);
+    pcs_station_destroy(st);
+    pcs_world_destroy(w);
+    pcs_scenario_destroy(scn);
     return hash;
 }
 

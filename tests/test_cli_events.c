@@ -1,6 +1,6 @@
 /**
  * @file test_cli_events.c
- * @brief The host program's event texts say what each value is.
+ * @brief The station's event texts (pcs_event_describe) say what each value is.
  *
  * PCS_EV_FUEL_RANGE carries {flag bit, value, limit or count, channel}
  * (fuel.h): a temperature and its limit for the fuel and clad flags, the
@@ -11,17 +11,17 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "cli/host.h"
-#include "cli/plant.h"
 #include "pcsim/fuel.h"
+#include "pcsim/station.h"
+#include "station/station_internal.h"
 
-static host h; /* FUEL_RANGE texts use no host state */
+static pcs_station st; /* FUEL_RANGE texts use no station state */
 
 static const char *describe(uint32_t flag, double v1, double v2, double v3)
 {
     static char out[256];
     pcs_event ev = {.kind = PCS_EV_FUEL_RANGE, .subject = 1, .values = {flag, v1, v2, v3}};
-    cr_assert_eq(plant_describe_event(&h, &ev, out, sizeof out), 1);
+    cr_assert_eq(pcs_event_describe(&st, &ev, out, sizeof out), 1);
     return out;
 }
 

@@ -8,8 +8,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "cli/host.h"
-#include "cli/scenario.h"
+#include "pcsim/station.h"
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 
@@ -331,31 +330,35 @@ Test(command_targets, submit_and_apply_allocate_nothing_per_tick)
 }
 
 /* The station of scenarios/pwr-station.json as `pcsim run` builds it. */
-static void station(host *h)
+typedef struct built {
+    pcs_scenario *scn;
+    pcs_world *world;
+    pcs_station *st;
+} built;
+
+static void station(built *h)
 {
-    memset(h, 0, sizeof *h);
-    char err[1400];
-    cr_assert_eq(scenario_load_ex("scenarios/pwr-station.json", &(scenario_load_opts){0}, &h->scn,
-                                  err, sizeof err),
-                 0, "%s", err);
-    cr_assert_eq(pcs_world_create(&h->scn.world, &h->world), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(plant_build(h, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(pcs_scenario_load_file("scenarios/pwr-station.json", NULL, &h->scn), PCS_OK, "%s",
+                 pcs_last_error());
+    pcs_world_config cfg = pcs_scenario_world_config(h->scn);
+    cr_assert_eq(pcs_world_create(&cfg, &h->world), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_build(h->world, h->scn, &h->st), PCS_OK, "%s", pcs_last_error());
 }
 
 Test(command_targets, default_station_resolves_every_script_target_by_name)
 {
-    static host a, b; /* plant_build keeps pointers into them */
+    built a, b;
     station(&a);
     station(&b);
-    cr_assert_geq(a.scn.n_script, 5);
-    for (uint32_t i = 0; i < a.scn.n_script; i++) {
-        const scn_action *act = &a.scn.script[i];
+    cr_assert_geq(pcs_scenario_action_count(a.scn), 5);
+    for (uint32_t i = 0; i < pcs_scenario_action_count(a.scn); i++) {
+        const pcs_scenario_action *act = pcs_scenario_action_get(a.scn, i);
         pcs_target_id id, again;
         cr_assert_eq(pcs_command_target_find(a.world, act->target, &id), PCS_OK, "%s",
                      pcs_last_error());
         pcs_command cmd;
-        char err[512];
-        cr_assert_eq(plant_resolve_action(&a, act, i, &cmd, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(pcs_station_script_command(a.st, a.scn, i, &cmd), PCS_OK, "%s",
+                     pcs_last_error());
         cr_assert_eq(cmd.target, pcs_target_id_store(id), "%s: the host submits the found id",
                      act->target);
         cr_assert_eq(pcs_command_target_check(a.world, id, cmd.kind), PCS_OK, "%s",
@@ -363,11 +366,19 @@ Test(command_targets, default_station_resolves_every_script_target_by_name)
         /* Ids and kinds follow registration order: a second build of the same
          * scenario resolves the same (a journal replays on it). */
         pcs_command cmd_b;
-        cr_assert_eq(plant_resolve_action(&b, act, i, &cmd_b, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(pcs_station_script_command(b.st, b.scn, i, &cmd_b), PCS_OK, "%s",
+                     pcs_last_error());
         cr_assert_eq(pcs_command_target_find(b.world, act->target, &again), PCS_OK);
         cr_assert_eq(again.index, id.index);
         cr_assert_eq(again.generation, id.generation);
         cr_assert_eq(cmd_b.kind, cmd.kind);
+        /* By name, as an embedding host resolves: the same command. */
+        pcs_command by_name;
+        cr_assert_eq(pcs_station_command(a.st, act->target, act->command, act->value, &by_name),
+                     PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(by_name.kind, cmd.kind);
+        cr_assert_eq(by_name.target, cmd.target);
+        cr_assert_eq(by_name.args[0], cmd.args[0]);
     }
     /* The script's five targets, each with the family that acts on it. */
     static const struct {
@@ -398,8 +409,10 @@ Test(command_targets, default_station_resolves_every_script_target_by_name)
     cr_assert_eq(pcs_command_kind_find(a.world, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, &scram),
                  PCS_OK);
     cr_assert_eq(pcs_command_target_check(a.world, pump, scram), PCS_E_INVAL);
+    pcs_station_destroy(a.st);
+    pcs_station_destroy(b.st);
     pcs_world_destroy(a.world);
     pcs_world_destroy(b.world);
-    scenario_free(&a.scn);
-    scenario_free(&b.scn);
+    pcs_scenario_destroy(a.scn);
+    pcs_scenario_destroy(b.scn);
 }

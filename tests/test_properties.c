@@ -10,6 +10,7 @@
  * wherever the property holds for every size.
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/host.h"
+#include "pcsim/station.h"
 #include "engine/persist_internal.h"
 #include "pcsim/pcsim.h"
 #include "pcsim/plant.h"
@@ -799,7 +800,7 @@ Test(properties, drain_order_is_a_function_of_the_submitted_set)
 /* ---- 5. every scenario inside the validator's ranges builds ---- */
 
 /* Each numeric field of a unit, the instrumentation and the world, with the
- * range cli/plant.c and cli/scenario.c validate it against. A case leaves a
+ * range station/station.c and station/scenario.c validate it against. A case leaves a
  * field out (its default), or sets it to either bound or a value inside. */
 typedef struct ps_field {
     const char *key;
@@ -892,25 +893,28 @@ static int scenario_in_ranges_builds(prop *p, void *ctx)
     json_object_set_new(doc, "world", world);
     json_object_set_new(doc, "run", json_pack("{s:f}", "seconds", 1.0));
 
-    char path[64], err[2048];
+    char path[64];
     snprintf(path, sizeof path, "/tmp/pcsim-prop-s-%d.json", (int)getpid());
     int failed =
         json_dump_file(doc, path, JSON_INDENT(1)) != 0 ? prop_fail(p, "cannot write %s", path) : 0;
     json_decref(doc);
-    static host h;
-    memset(&h, 0, sizeof h);
-    if (!failed && scenario_load(path, &h.scn, err, sizeof err) != 0) {
+    pcs_scenario *scn = NULL;
+    if (!failed && pcs_scenario_load_file(path, NULL, &scn) != PCS_OK) {
         stats->refused++; /* outside what the validator allows: not this property's case */
-        prop_note(p, "refused by the validator: %s", err);
+        prop_note(p, "refused by the validator: %s", pcs_last_error());
     } else if (!failed) {
         stats->accepted++;
-        if (pcs_world_create(&h.scn.world, &h.world) != PCS_OK)
+        pcs_world_config wc = pcs_scenario_world_config(scn);
+        pcs_world *w = NULL;
+        pcs_station *st = NULL;
+        if (pcs_world_create(&wc, &w) != PCS_OK)
             failed = prop_fail(p, "world: %s", pcs_last_error());
-        else if (plant_build(&h, err, sizeof err) != 0)
-            failed = prop_fail(p, "accepted scenario does not build: %s", err);
-        pcs_world_destroy(h.world);
-        scenario_free(&h.scn);
+        else if (pcs_station_build(w, scn, &st) != PCS_OK)
+            failed = prop_fail(p, "accepted scenario does not build: %s", pcs_last_error());
+        pcs_station_destroy(st);
+        pcs_world_destroy(w);
     }
+    pcs_scenario_destroy(scn);
     unlink(path);
     return failed;
 }

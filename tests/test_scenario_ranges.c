@@ -25,8 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/host.h"
-#include "cli/scenario.h"
+#include "pcsim/station.h"
 #include "pcsim/channel.h"
 #include "pcsim/hydraulics.h"
 #include "pcsim/plant.h"
@@ -39,28 +38,31 @@
  * (1 load, 2 world, 3 plant, 4 tick, 5 a non-finite channel) and @p msg. */
 static int sr_try(const char *json, char *msg, size_t len)
 {
-    host h;
-    memset(&h, 0, sizeof h);
+    pcs_scenario *scn = NULL;
+    pcs_world *w = NULL;
+    pcs_station *st = NULL;
+    pcs_world_config wc;
     msg[0] = '\0';
     int rc = 0;
-    if (scenario_load_buffer("ranges.json", json, strlen(json), NULL, &h.scn, msg, len) != 0)
-        rc = 1;
-    else if (pcs_world_create(&h.scn.world, &h.world) != PCS_OK)
+    if (pcs_scenario_load_string("ranges.json", json, strlen(json), NULL, &scn) != PCS_OK)
+        rc = (snprintf(msg, len, "%s", pcs_last_error()), 1);
+    else if (wc = pcs_scenario_world_config(scn), pcs_world_create(&wc, &w) != PCS_OK)
         rc = (snprintf(msg, len, "world: %s", pcs_last_error()), 2);
-    else if (plant_build(&h, msg, len) != 0)
-        rc = 3;
+    else if (pcs_station_build(w, scn, &st) != PCS_OK)
+        rc = (snprintf(msg, len, "%s", pcs_last_error()), 3);
     for (int t = 0; rc == 0 && t < SR_TICKS; t++)
-        if (pcs_world_tick(h.world) != PCS_OK)
+        if (pcs_world_tick(w) != PCS_OK)
             rc = (snprintf(msg, len, "tick %d: %s", t, pcs_last_error()), 4);
-    for (uint32_t id = 0; rc == 0 && id < pcs_channel_count(h.world); id++) {
-        double v = pcs_channel_value(h.world, id);
+    for (uint32_t id = 0; rc == 0 && id < pcs_channel_count(w); id++) {
+        double v = pcs_channel_value(w, id);
         pcs_channel_info info;
-        if (!isfinite(v) && pcs_channel_get(h.world, id, &info) == PCS_OK)
+        if (!isfinite(v) && pcs_channel_get(w, id, &info) == PCS_OK)
             rc = (snprintf(msg, len, "channel %s = %g", info.name, v), 5);
     }
-    if (h.world)
-        pcs_world_destroy(h.world);
-    scenario_free(&h.scn);
+    pcs_station_destroy(st);
+    if (w)
+        pcs_world_destroy(w);
+    pcs_scenario_destroy(scn);
     return rc;
 }
 
@@ -158,7 +160,7 @@ static const sr_box sr_boxes[] = {
     {SR_INSTR, "alarm_pressure_high_pa", 1e5, 1e8, 0},
     {SR_INSTR, "alarm_t_hot_k", 273.15, 2000, 0},
     {SR_INSTR, "noise_frac", 0, 0.5, 0},
-    /* Reactivity budget (cli/scenario_units.c): the build's bias
+    /* Reactivity budget (station/scenario_units.c): the build's bias
      * -(rods + Doppler + moderator + poisons) must stay inside (-0.5, 0.5). */
     {SR_UNIT, "doppler_coef", -8e-3, 8e-3, 0},
     {SR_UNIT, "mtc_per_k", -8e-4, 8e-4, 0},

@@ -5,7 +5,7 @@
 #
 # Rules
 #   physics-include  physics/ includes only engine core headers, physics headers
-#                    and plain C headers: no snapshot/exec/profile/cli, no
+#                    and plain C headers: no snapshot/exec/profile/cli/station, no
 #                    engine internals, no threading or time headers.
 #   engine-layer     engine/ includes no physics/, snapshot/, exec/, profile/,
 #                    cli/ and no public header other than the core's.
@@ -23,8 +23,12 @@
 #                    plain C and kernel public headers. So no world, system,
 #                    store, channel, command, event or job header reaches a
 #                    kernel, directly or through a public header.
+#   cli-public       cli/ (the host program) includes only public headers
+#                    (pcsim/*.h), its own cli/*.h and system headers: no
+#                    engine, physics, station, snapshot, exec or profile
+#                    internals, so it is a host like any other.
 #   lib-compiled     every .c under a library folder (engine physics snapshot
-#                    exec profile) is in the Makefile's release, asan and tsan
+#                    exec profile station) is in the Makefile's release, asan and tsan
 #                    library object lists (LIB_OBJ, ASAN_LIB_OBJ, TSAN_LIB_OBJ),
 #                    as printed by make itself; checked when ROOT has a Makefile.
 set -u
@@ -32,7 +36,7 @@ ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$ROOT" || exit 2
 
 CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version|persist'
-INFRA='snapshot|exec|profile|thread|scenario|pcsim'
+INFRA='snapshot|exec|profile|thread|scenario|station|pcsim'
 fail=0
 
 # Source files of a layer, comments stripped, as "file:line:text".
@@ -73,18 +77,26 @@ trap 'rm -f "$TMPF"' EXIT
 INC='^[^:]*:[0-9]*:[[:space:]]*#[[:space:]]*include'
 
 code physics | grep -E "$INC" |
-    grep -E '"(snapshot|exec|profile|cli)/|"engine/|<pcsim/('"$INFRA"')\.h>|"pcsim/('"$INFRA"')\.h"|<(pthread|threads|time|sys/time|stdatomic|unistd)\.h>' |
+    grep -E '"(snapshot|exec|profile|cli|station)/|"engine/|<pcsim/('"$INFRA"')\.h>|"pcsim/('"$INFRA"')\.h"|<(pthread|threads|time|sys/time|stdatomic|unistd)\.h>' |
     report physics-include "physics may include only engine core headers, physics headers and plain C headers"
 
 code engine | grep -E "$INC" |
-    grep -E '"(physics|snapshot|exec|profile|cli)/|[<"]pcsim/' | grep -vE '[<"]pcsim/('"$CORE"')\.h[>"]' |
+    grep -E '"(physics|snapshot|exec|profile|cli|station)/|[<"]pcsim/' | grep -vE '[<"]pcsim/('"$CORE"')\.h[>"]' |
     report engine-layer "engine includes only its own and the core public headers"
 
 code snapshot exec | grep -E "$INC" |
-    grep -E '"physics/|[<"]pcsim/' | grep -vE '[<"]pcsim/('"$CORE"'|'"$INFRA"')\.h[>"]' |
+    grep -E '"(physics|station)/|[<"]pcsim/' | grep -vE '[<"]pcsim/('"$CORE"'|'"$INFRA"')\.h[>"]' |
     report infra-physics "snapshot/ and exec/ know nothing about physics"
 
-code engine physics snapshot profile cli |
+code cli | grep -E "$INC" |
+    grep -E '"' | grep -vE '#[[:space:]]*include[[:space:]]*"(pcsim|cli)/[A-Za-z0-9_]+\.h"' |
+    report cli-public "cli/ includes only public headers (pcsim/*.h), its own cli/*.h and system headers"
+
+code cli | grep -E "$INC" |
+    grep -E '<(engine|physics|station|snapshot|exec|profile)/' |
+    report cli-public "cli/ includes only public headers (pcsim/*.h), its own cli/*.h and system headers"
+
+code engine physics snapshot profile station cli |
     grep -E '(pthread_create|thrd_create|[^_a-z]clone[[:space:]]*\(|[^_a-z]fork[[:space:]]*\()' |
     report thread-create "only exec/ creates threads"
 
@@ -172,7 +184,7 @@ fi
 # target), so the check sees exactly what the build links, whatever the
 # Makefile's globbing. Each library .c must map to $(B)/obj/X.o,
 # $(B)/asan/obj/X.o and $(B)/tsan/obj/X.o.
-LIB_DIRS='engine physics snapshot exec profile'
+LIB_DIRS='engine physics snapshot exec profile station'
 if [ -f Makefile ]; then
     printf '%s\n' '__archcheck_lib_objs:' \
         '	@echo "B $(B)"' '	@echo "release $(LIB_OBJ)"' \

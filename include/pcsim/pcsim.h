@@ -35,6 +35,7 @@
 #include "pcsim/rng.h"
 #include "pcsim/sensor.h"
 #include "pcsim/snapshot.h"
+#include "pcsim/station.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 #include "pcsim/thread.h"

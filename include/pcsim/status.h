@@ -40,10 +40,15 @@ PCS_API const char *pcs_status_str(pcs_status status);
  */
 PCS_API const char *pcs_last_error(void);
 
+/** Size of the last-error buffer: messages are truncated to one byte less.
+ *  Large enough for a scenario or journal message that quotes a file path
+ *  and a whole journal line (pcsim/station.h). */
+#define PCS_LAST_ERROR_MAX 4096
+
 /**
  * Set the calling thread's last-error message (printf format) and return
  * @p status, so a system can write `return pcs_error_set(PCS_E_INVAL, ...)`.
- * Messages longer than 511 bytes are truncated. The arguments may include
+ * Messages longer than PCS_LAST_ERROR_MAX - 1 bytes are truncated. The arguments may include
  * pcs_last_error() itself, to wrap a callee's message with context.
  * Thread-safe (per thread).
  */

@@ -44,28 +44,30 @@ void fuzz_file(int slot, const void *data, size_t size, char path[FUZZ_PATH_LEN]
     snprintf(path, FUZZ_PATH_LEN, "/proc/self/fd/%d", fd);
 }
 
-void fuzz_build_station(host *h)
+void fuzz_build_station(fuzz_station *h)
 {
     fuzz_build_station_file(h, NULL);
 }
 
-void fuzz_build_station_file(host *h, const char *scenario_file)
+void fuzz_build_station_file(fuzz_station *h, const char *scenario_file)
 {
-    char err[1400];
     memset(h, 0, sizeof *h);
-    if (scenario_load(scenario_file, &h->scn, err, sizeof err) != 0)
-        fuzz_fail("scenario: %s", err);
-    h->scn.world.workers = 0; /* jobs run inline: one thread, repeatable */
-    if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
+    pcs_status st = scenario_file ? pcs_scenario_load_file(scenario_file, NULL, &h->scn)
+                                  : pcs_scenario_default(&h->scn);
+    if (st != PCS_OK)
+        fuzz_fail("scenario: %s", pcs_last_error());
+    pcs_world_config cfg = pcs_scenario_world_config(h->scn);
+    cfg.workers = 0; /* jobs run inline: one thread, repeatable */
+    if (pcs_world_create(&cfg, &h->world) != PCS_OK)
         fuzz_fail("world: %s", pcs_last_error());
-    if (plant_build(h, err, sizeof err) != 0)
-        fuzz_fail("plant: %s", err);
+    if (pcs_station_build(h->world, h->scn, &h->st) != PCS_OK)
+        fuzz_fail("plant: %s", pcs_last_error());
 }
 
 /* pcs_world_save writes through a temporary file and a rename, which a
  * memfd path cannot take: save into a private directory, copy the image
  * into memfd slot 1 and remove the directory. */
-void fuzz_keep_pristine(host *h)
+void fuzz_keep_pristine(fuzz_station *h)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], file[600];
@@ -91,7 +93,7 @@ void fuzz_keep_pristine(host *h)
     fuzz_restore(h); /* the image must load back to the same state */
 }
 
-void fuzz_restore(host *h)
+void fuzz_restore(fuzz_station *h)
 {
     char path[FUZZ_PATH_LEN];
     snprintf(path, sizeof path, "/proc/self/fd/%d", memfds[1]);

@@ -10,7 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/host.h"
+#include "pcsim/pcsim.h"
+#include "pcsim/station.h"
+#include "station/station_internal.h"
+
+/* The station a target fuzzes against, built through pcsim/station.h. */
+typedef struct fuzz_station {
+    pcs_scenario *scn;
+    pcs_world *world;
+    pcs_station *st;
+} fuzz_station;
 
 /** Room for "/proc/self/fd/N". */
 #define FUZZ_PATH_LEN 64
@@ -36,16 +45,16 @@ _Noreturn void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
  * @p h as `pcsim run` does, without snapshot pool, profile or worker pool.
  * Aborts on failure: every target needs it.
  */
-void fuzz_build_station(host *h);
+void fuzz_build_station(fuzz_station *h);
 
 /** The same from a scenario file (NULL: the built-in one). */
-void fuzz_build_station_file(host *h, const char *scenario_file);
+void fuzz_build_station_file(fuzz_station *h, const char *scenario_file);
 
 /** The state of @p h's world as a save image in memfd slot 1, for fuzz_restore. */
-void fuzz_keep_pristine(host *h);
+void fuzz_keep_pristine(fuzz_station *h);
 
 /** Load the kept image back; aborts unless the state hash is the kept one. */
-void fuzz_restore(host *h);
+void fuzz_restore(fuzz_station *h);
 
 /** State hash of the kept image. */
 uint64_t fuzz_pristine_hash(void);

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "cli/journal.h"
+#include "station/journal.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -28,7 +28,7 @@ static void check_accepted(const journal *j, const journal_expect *x)
         fuzz_fail("accepted %u commands in %u lines", j->n_actions, j->lineno);
     uint32_t same = 0;
     for (uint32_t i = 0; i < j->n_actions; i++) {
-        const host_action *a = &j->actions[i];
+        const pcs_timed_command *a = &j->actions[i];
         if (a->cmd.kind == 0 || a->cmd.kind >= PCS_COMMAND_KINDS_MAX)
             fuzz_fail("accepted command %u with kind %u", i, a->cmd.kind);
         if (a->tick >= j->end_tick || (i && a->tick < j->actions[i - 1].tick))
@@ -37,7 +37,7 @@ static void check_accepted(const journal *j, const journal_expect *x)
         if (j->lines[i] == 0 || j->lines[i] > j->lineno || (i && j->lines[i] <= j->lines[i - 1]))
             fuzz_fail("command %u has line number %u", i, j->lines[i]);
         same = (i && a->tick == j->actions[i - 1].tick) ? same + 1 : 1;
-        if (same > x->commands_per_tick || same > HOST_SCRIPT_RING)
+        if (same > x->commands_per_tick || same > PCS_JOURNAL_TICK_COMMANDS_MAX)
             fuzz_fail("accepted %u commands at tick %llu", same, (unsigned long long)a->tick);
     }
 }

@@ -32,7 +32,7 @@
 
 #define TICKS_AFTER_LOAD 3
 
-static host station;
+static fuzz_station station;
 static int verbose; /* PCSIM_FUZZ_VERBOSE=1: say what each load did */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

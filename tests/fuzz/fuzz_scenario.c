@@ -3,7 +3,7 @@
  * @brief libFuzzer target: scenario files, as `pcsim run FILE` reads them.
  *
  * The input is a scenario file (through a memfd, so the loader opens, sizes
- * and reads a real file): scenario_load parses, migrates and validates it;
+ * and reads a real file): pcs_scenario_load_file parses, migrates and validates it;
  * an accepted scenario is built into a world with its plant (which must
  * succeed: the validator accepts only what the builder does) and its script
  * is resolved to commands, as the run does before its first tick; to keep
@@ -70,42 +70,40 @@ static void check_scenario(const scenario *s)
 }
 
 /* Build the world and plant and resolve the script, as build_world does. */
-static void build(host *h, const char *path)
+static void build(const pcs_scenario *scn, const char *path)
 {
-    if (pcs_world_create(&h->scn.world, &h->world) != PCS_OK)
+    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    pcs_world *w = NULL;
+    pcs_station *st = NULL;
+    if (pcs_world_create(&cfg, &w) != PCS_OK)
         fuzz_fail("validated world config refused: %s", pcs_last_error());
-    char err[1400] = "";
     /* Issue 12: every range the validator accepts is one the builder accepts,
      * so a validated scenario that does not build is a finding. */
-    if (plant_build(h, err, sizeof err) != 0) {
-        fuzz_fail("validated scenario does not build: %s", err);
+    if (pcs_station_build(w, scn, &st) != PCS_OK) {
+        fuzz_fail("validated scenario does not build: %s", pcs_last_error());
     } else {
-        for (uint32_t i = 0; i < h->scn.n_script; i++) {
+        for (uint32_t i = 0; i < pcs_scenario_action_count(scn); i++) {
             pcs_command cmd;
-            err[0] = '\0';
-            if (plant_resolve_action(h, &h->scn.script[i], i, &cmd, err, sizeof err) != 0)
-                check_message(path, err);
+            if (pcs_station_script_command(st, scn, i, &cmd) != PCS_OK)
+                check_message(path, pcs_last_error());
         }
     }
-    pcs_world_destroy(h->world);
-    h->world = NULL;
-    h->plant = NULL;
+    pcs_station_destroy(st);
+    pcs_world_destroy(w);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[FUZZ_PATH_LEN];
     fuzz_file(0, data, size, path);
-    static host h;
-    memset(&h, 0, sizeof h);
-    char err[1400] = "";
-    if (scenario_load(path, &h.scn, err, sizeof err) != 0) {
-        check_message(path, err);
+    pcs_scenario *scn = NULL;
+    if (pcs_scenario_load_file(path, NULL, &scn) != PCS_OK) {
+        check_message(path, pcs_last_error());
         return 0;
     }
-    check_scenario(&h.scn);
+    check_scenario(&scn->s);
     if (should_build(data, size))
-        build(&h, path);
-    scenario_free(&h.scn);
+        build(scn, path);
+    pcs_scenario_destroy(scn);
     return 0;
 }

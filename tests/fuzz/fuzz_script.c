@@ -5,9 +5,9 @@
  *
  * The input is the value of "script": it is put into the built-in station
  * scenario in place of its own script, and the whole file goes through
- * scenario_load (parse_script validates each {t_s, command, target, value}
+ * pcs_scenario_load_file (parse_script validates each {t_s, command, target, value}
  * and converts times to ticks). Each accepted action is then resolved
- * against the station built once per process (plant_resolve_action: command
+ * against the station built once per process (pcs_station_script_command: command
  * names, unit/bank/pump/sensor/alarm/trip targets, units of value), and the
  * resolved commands are submitted and applied in one tick, as the run's
  * producer thread would submit them, without running the whole run. The
@@ -18,7 +18,7 @@
 
 #include "tests/fuzz/fuzz_common.h"
 
-static host station;
+static fuzz_station station;
 static char *prefix; /* the station scenario up to ,"script": */
 static size_t prefix_len;
 
@@ -29,7 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fuzz_build_station(&station);
     fuzz_keep_pristine(&station);
     json_error_t e;
-    json_t *doc = json_loads(pcs_default_scenario, 0, &e);
+    json_t *doc = json_loads(pcs_scenario_default_text(), 0, &e);
     if (!doc)
         fuzz_fail("built-in scenario: %s", e.text);
     json_object_del(doc, "script");
@@ -57,8 +57,9 @@ static void check_message(const char *who, const char *err)
 }
 
 /* Resolve every action; submit the resolved ones. Returns how many were. */
-static uint32_t resolve_and_submit(const scenario *s)
+static uint32_t resolve_and_submit(const pcs_scenario *scn)
 {
+    const scenario *s = &scn->s;
     uint32_t submitted = 0;
     for (uint32_t i = 0; i < s->n_script; i++) {
         const scn_action *a = &s->script[i];
@@ -66,9 +67,8 @@ static uint32_t resolve_and_submit(const scenario *s)
             fuzz_fail("script[%u] at tick %llu is before the previous action", i,
                       (unsigned long long)a->tick);
         pcs_command cmd;
-        char err[1400] = "";
-        if (plant_resolve_action(&station, a, i, &cmd, err, sizeof err) != 0) {
-            check_message(station.scn.source, err);
+        if (pcs_station_script_command(station.st, scn, i, &cmd) != PCS_OK) {
+            check_message(s->source, pcs_last_error());
             continue;
         }
         if (cmd.kind == 0 || cmd.kind >= PCS_COMMAND_KINDS_MAX)
@@ -89,18 +89,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     doc[prefix_len + size] = '}';
     char path[FUZZ_PATH_LEN];
     fuzz_file(0, doc, prefix_len + size + 1, path);
-    static scenario s;
-    char err[1400] = "";
-    if (scenario_load(path, &s, err, sizeof err) != 0) {
-        check_message(path, err);
+    pcs_scenario *s = NULL;
+    if (pcs_scenario_load_file(path, NULL, &s) != PCS_OK) {
+        check_message(path, pcs_last_error());
         return 0;
     }
-    if (s.n_script > SCN_MAX_SCRIPT)
-        fuzz_fail("%u script actions accepted", s.n_script);
-    if (resolve_and_submit(&s) > 0) {
+    if (pcs_scenario_action_count(s) > SCN_MAX_SCRIPT)
+        fuzz_fail("%u script actions accepted", pcs_scenario_action_count(s));
+    if (resolve_and_submit(s) > 0) {
         pcs_world_tick(station.world); /* applies them; a refusal is an event */
         fuzz_restore(&station);
     }
-    scenario_free(&s);
+    pcs_scenario_destroy(s);
     return 0;
 }

@@ -38,7 +38,7 @@ cat > "$T/schema0-events.json" <<'JSON'
 {"dt": 0.1, "seed": 3, "duration_s": 2,
  "events": [{"time": 0.5, "action": "scram", "unit": "u1"}], "units": [{"name": "u1"}]}
 JSON
-# One action of every command the script knows (cli/plant.c), each with a real target.
+# One action of every command the script knows (station/station.c), each with a real target.
 cat > "$T/every-command.json" <<'JSON'
 [{"t_s": 0, "command": "rod_position", "target": "u1.D", "value": 0.8},
  {"t_s": 0.05, "command": "rod_speed", "target": "u1.C", "value": 0.01},

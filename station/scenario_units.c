@@ -50,7 +50,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/scenario_units.h"
+#include "station/scenario_units.h"
 #include "pcsim/clock.h"
 #include "pcsim/hydraulics.h"
 #include "pcsim/water.h"

@@ -13,8 +13,8 @@
  * token there; everything it does not understand it leaves to jansson, which
  * stays the judge of syntax.
  */
-#ifndef PCS_CLI_JSONSCAN_H
-#define PCS_CLI_JSONSCAN_H
+#ifndef PCS_STATION_JSONSCAN_H
+#define PCS_STATION_JSONSCAN_H
 
 #include <stddef.h>
 

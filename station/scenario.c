@@ -15,9 +15,9 @@
 
 #include <xxhash.h>
 
-#include "cli/jsonr.h"
-#include "cli/scenario.h"
-#include "cli/scenario_units.h"
+#include "station/jsonr.h"
+#include "station/scenario.h"
+#include "station/scenario_units.h"
 #include "pcsim/clock.h"
 
 static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)

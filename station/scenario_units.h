@@ -2,13 +2,13 @@
  * @file scenario_units.h
  * @brief The scenario's plant sections ("units", "instrumentation") read into
  *        builder configurations, with every range the builder will hold them
- *        to (internal to cli/; called by scenario.c, used by plant.c).
+ *        to (internal to station/; called by scenario.c, used by station.c).
  */
-#ifndef PCS_CLI_SCENARIO_UNITS_H
-#define PCS_CLI_SCENARIO_UNITS_H
+#ifndef PCS_STATION_SCENARIO_UNITS_H
+#define PCS_STATION_SCENARIO_UNITS_H
 
-#include "cli/jsonr.h"
-#include "cli/scenario.h"
+#include "station/jsonr.h"
+#include "station/scenario.h"
 
 /** Smallest dt_s of a scenario with units (see scenario_units.c). */
 #define SCN_PLANT_DT_MIN_S 1e-3

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/journal.h"
+#include "station/journal.h"
 
 static int fail(char *err, size_t len, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -95,10 +95,10 @@ static int parse_command(const journal_expect *x, journal *j, const char *line, 
         return fail(err, len, 2,
                     "%s:%u: more than %u commands (a run journals at most its "
                     "script's %u)",
-                    x->file, j->lineno, JOURNAL_MAX_COMMANDS, SCN_MAX_SCRIPT);
+                    x->file, j->lineno, JOURNAL_MAX_COMMANDS, PCS_SCENARIO_ACTIONS_MAX);
     if (j->n_actions == j->cap) {
         uint32_t cap = j->cap ? 2 * j->cap : 1024;
-        host_action *more = realloc(j->actions, cap * sizeof *more);
+        pcs_timed_command *more = realloc(j->actions, cap * sizeof *more);
         if (more)
             j->actions = more;
         uint32_t *lines = realloc(j->lines, cap * sizeof *lines);
@@ -108,7 +108,7 @@ static int parse_command(const journal_expect *x, journal *j, const char *line, 
             return fail(err, len, 1, "out of memory");
         j->cap = cap;
     }
-    host_action *a = &j->actions[j->n_actions];
+    pcs_timed_command *a = &j->actions[j->n_actions];
     memset(a, 0, sizeof *a);
     const char *at = line;
     uint64_t kind = 0, target = 0;
@@ -221,11 +221,11 @@ static int take_line(const journal_expect *x, journal *j, const char *s, size_t 
 static int check_actions(const journal_expect *x, const journal *j, char *err, size_t len)
 {
     uint32_t limit = x->commands_per_tick;
-    if (limit > HOST_SCRIPT_RING)
-        limit = HOST_SCRIPT_RING;
+    if (limit > PCS_JOURNAL_TICK_COMMANDS_MAX)
+        limit = PCS_JOURNAL_TICK_COMMANDS_MAX;
     uint32_t same = 0;
     for (uint32_t i = 0; i < j->n_actions; i++) {
-        const host_action *a = &j->actions[i];
+        const pcs_timed_command *a = &j->actions[i];
         if (a->tick >= j->end_tick)
             return fail(err, len, 2, "%s:%u: tick %" PRIu64 " is not before the end tick %" PRIu64,
                         x->file, j->lines[i], a->tick, j->end_tick);
@@ -236,7 +236,7 @@ static int check_actions(const journal_expect *x, const journal *j, char *err, s
                         " (commands_per_tick %u, script ring %u): not a journal of "
                         "this scenario",
                         x->file, j->lines[i], limit, a->tick, x->commands_per_tick,
-                        HOST_SCRIPT_RING);
+                        PCS_JOURNAL_TICK_COMMANDS_MAX);
     }
     return 0;
 }

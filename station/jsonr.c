@@ -11,7 +11,7 @@
  * and the copy is parsed with JSON_ALLOW_NUL. The marker sits where the number
  * was, survives schema migration (it is the same json_t), and every getter
  * here recognises it, so the error names the JSON path, the text as written
- * and the field's allowed range, wherever the field is read (cli/plant.c
+ * and the field's allowed range, wherever the field is read (station/station.c
  * reads the unit sections later with its own context). A marker cannot be
  * forged: the scan refuses any string holding \u0000 before parsing, so a
  * string starting with NUL is always ours.
@@ -32,8 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/jsonr.h"
-#include "cli/jsonscan.h"
+#include "station/jsonr.h"
+#include "station/jsonscan.h"
 
 /* Longest number text a marker keeps; longer ones end in "...". */
 #define MARK_TEXT_MAX 400

@@ -1,33 +1,24 @@
 /**
  * @file scenario.h
  * @brief Scenario files: schema versions, migration, validation, and the
- *        in-memory scenario the host program runs.
+ *        in-memory scenario (internal to station/; hosts use pcsim/station.h).
  */
-#ifndef PCS_CLI_SCENARIO_H
-#define PCS_CLI_SCENARIO_H
+#ifndef PCS_STATION_SCENARIO_H
+#define PCS_STATION_SCENARIO_H
 
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "pcsim/plant.h"
+#include "pcsim/station.h"
 #include "pcsim/world.h"
 
-/** Current scenario schema; older documents are migrated to it before validation. */
-#define PCS_SCENARIO_SCHEMA 1
+#define SCN_MAX_SCRIPT PCS_SCENARIO_ACTIONS_MAX
+#define SCN_MAX_READER_CHANNELS PCS_SCENARIO_READER_NAMES_MAX
 
-#define SCN_MAX_SCRIPT 256
-#define SCN_MAX_READER_CHANNELS 64
-
-/** One scripted command: at simulated time t_s, do `command` on `target`. */
-typedef struct scn_action {
-    double t_s;       /**< simulated time, s */
-    uint64_t tick;    /**< t_s rounded to whole ticks (total, not per unit) */
-    char command[32]; /**< command name, see cli/script.c */
-    char target[32];  /**< unit, pump, alarm or sensor name */
-    double value;     /**< command argument (SI); 0 when absent */
-    int has_value;    /**< the action gave "value" (trip_bypass requires it) */
-} scn_action;
+/** One scripted command (the public pcs_scenario_action). */
+typedef pcs_scenario_action scn_action;
 
 typedef struct scenario {
     char name[64];
@@ -66,7 +57,7 @@ typedef struct scenario_load_opts {
 } scenario_load_opts;
 
 /** Default size limit of a scenario file (4 MiB; `pcsim run --max-scenario-bytes`). */
-#define SCN_DEFAULT_MAX_BYTES ((size_t)4 << 20)
+#define SCN_DEFAULT_MAX_BYTES PCS_SCENARIO_DEFAULT_MAX_BYTES
 
 /**
  * scenario_load with limits: @p file (NULL: the built-in default) must be a
@@ -103,7 +94,9 @@ void scenario_free(scenario *s);
 /** Migrate a document of any supported older schema to the current one in place. */
 int scenario_migrate(json_t *doc, char *err, size_t err_len);
 
-/** The built-in default scenario text (scenarios/pwr-station.json). */
-extern const char pcs_default_scenario[];
+/** The built-in default scenario text (scenarios/pwr-station.json), assembled
+ *  into the library by station/default_scenario.S. Hidden: hosts call
+ *  pcs_scenario_default_text(). */
+extern const char pcs_default_scenario[] __attribute__((visibility("hidden")));
 
 #endif

@@ -1,7 +1,7 @@
 /**
  * @file journal.h
  * @brief Reading the command journal `pcsim run --journal` writes (internal to
- *        cli/): one bounded line at a time, from a file or from a buffer.
+ *        station/; hosts use pcs_journal_file_* in pcsim/station.h): one bounded line at a time, from a file or from a buffer.
  *
  * The format, one item per line:
  *   # pcsim journal v2
@@ -21,16 +21,16 @@
  * A journal is input like a scenario or a save: every line and count is
  * bounded, and a bad line gets a message naming the file and line number.
  */
-#ifndef PCS_CLI_JOURNAL_H
-#define PCS_CLI_JOURNAL_H
+#ifndef PCS_STATION_JOURNAL_H
+#define PCS_STATION_JOURNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/host.h"
+#include "pcsim/station.h"
 
 /** The journal format version this pcsim writes and reads. */
-#define JOURNAL_VERSION 2u
+#define JOURNAL_VERSION PCS_JOURNAL_FILE_VERSION
 #define JOURNAL_VERSION_STR "2"
 
 /** Longest line, without its newline. The writer's longest is "# scenario "
@@ -39,25 +39,19 @@
 #define JOURNAL_LINE_MAX 512u
 
 /** Most command lines. A pcsim run journals only its script (at most
- *  SCN_MAX_SCRIPT commands); the bound leaves room for edited journals and
+ *  PCS_SCENARIO_ACTIONS_MAX commands); the bound leaves room for edited journals and
  *  keeps the parsed array to 4 MiB. */
 #define JOURNAL_MAX_COMMANDS 65536u
 
 /** Most lines of any kind (comments included), so reading is bounded too. */
 #define JOURNAL_MAX_LINES 262144u
 
-/** What the journal is checked against: the replay that reads it. */
-typedef struct journal_expect {
-    const char *file;           /**< path, shown in every message */
-    const char *scenario;       /**< source of the scenario being replayed on */
-    int scenario_given;         /**< --scenario passed: the recorded one is not checked */
-    uint64_t start_tick;        /**< tick the replay starts at (--load) */
-    uint32_t commands_per_tick; /**< the scenario's limit, for the per-tick check */
-} journal_expect;
+/** What the journal is checked against (the public pcs_journal_expect). */
+typedef pcs_journal_expect journal_expect;
 
 /** A parsed journal. */
 typedef struct journal {
-    host_action *actions; /**< in tick order (owned; hand over by taking the pointer) */
+    pcs_timed_command *actions; /**< in tick order (owned; hand over by taking the pointer) */
     uint32_t *lines;      /**< journal line of each action, for messages (owned) */
     uint32_t n_actions, cap;
     uint32_t lineno; /**< lines read so far */

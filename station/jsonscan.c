@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/jsonscan.h"
+#include "station/jsonscan.h"
 
 typedef struct frame {
     char open;      /* '{' or '[' */

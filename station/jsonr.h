@@ -7,8 +7,8 @@
  * the context; optional fields that are absent leave *out unchanged, so the
  * caller sets defaults first and reads over them.
  */
-#ifndef PCS_CLI_JSONR_H
-#define PCS_CLI_JSONR_H
+#ifndef PCS_STATION_JSONR_H
+#define PCS_STATION_JSONR_H
 
 #include <jansson.h>
 #include <stdint.h>

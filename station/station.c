@@ -1,51 +1,79 @@
 /**
- * @file plant.c
- * @brief Scenario "units" -> physics plant; script names -> commands; event
- *        texts and timeline channels for the console.
+ * @file station.c
+ * @brief The station built from a scenario: "units" -> physics plant, command
+ *        names -> engine command targets, event texts (pcsim/station.h).
+ *
+ * This is the one place that knows every model of the station; hosts see
+ * only pcsim/station.h (docs/ARCHITECTURE.md section 1).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/plant.h"
 #include "pcsim/alarm.h"
+#include "pcsim/channel.h"
 #include "pcsim/plant.h"
 #include "pcsim/protection.h"
 #include "pcsim/sensor.h"
 #include "pcsim/water.h"
-
-static pcs_plant_unit_config unit_cfg[PCS_PLANT_MAX_UNITS];
-static char unit_names[PCS_PLANT_MAX_UNITS][16];
-static uint32_t n_units;
+#include "station/station_internal.h"
 
 /* The scenario loader has read and checked the units and setpoints
- * (cli/scenario_units.c); keep a copy for the name lookups below. */
-int plant_build(host *h, char *err, size_t err_len)
+ * (station/scenario_units.c); keep a copy for the name lookups below. */
+pcs_status pcs_station_build(pcs_world *w, const pcs_scenario *scn, pcs_station **out)
 {
-    n_units = h->scn.n_units;
-    memcpy(unit_cfg, h->scn.units, sizeof unit_cfg);
-    memcpy(unit_names, h->scn.unit_names, sizeof unit_names);
-    if (n_units == 0)
-        return 0;
-    pcs_plant *p = NULL;
-    if (pcs_plant_build(h->world, unit_cfg, n_units, &p) != PCS_OK ||
-        pcs_plant_instrument(h->world, p, &h->scn.setpoints) != PCS_OK) {
-        snprintf(err, err_len, "%s: $.units: %s", h->scn.source, pcs_last_error());
-        return -1;
+    if (!w || !scn || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_station_build: NULL argument");
+    *out = NULL;
+    pcs_station *st = calloc(1, sizeof *st);
+    if (!st)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the station", scn->s.source);
+    const scenario *s = &scn->s;
+    st->world = w;
+    st->n_units = s->n_units;
+    memcpy(st->units, s->units, sizeof st->units);
+    snprintf(st->source, sizeof st->source, "%s", s->source);
+    st->first_channel = pcs_channel_count(w);
+    if (st->n_units > 0) {
+        pcs_status rc = pcs_plant_build(w, st->units, st->n_units, &st->plant);
+        if (rc == PCS_OK)
+            rc = pcs_plant_instrument(w, st->plant, &s->setpoints);
+        if (rc != PCS_OK) {
+            free(st);
+            return pcs_error_set(rc, "%s: $.units: %s", s->source, pcs_last_error());
+        }
     }
-    h->plant = p;
-    return 0;
+    st->n_channels = pcs_channel_count(w) - st->first_channel;
+    *out = st;
+    return PCS_OK;
+}
+
+void pcs_station_destroy(pcs_station *st)
+{
+    free(st);
+}
+
+uint32_t pcs_station_unit_count(const pcs_station *st)
+{
+    return st ? st->n_units : 0;
+}
+
+void pcs_station_channels(const pcs_station *st, uint32_t *first, uint32_t *count)
+{
+    *first = st ? st->first_channel : 0;
+    *count = st ? st->n_channels : 0;
 }
 
 /* "u2.pump3" -> 2 and element "pump3", for messages about a target that
  * does not resolve; 0 when the name does not start with a unit of the plant. */
-static uint32_t unit_of(const char *target, const char **element)
+static uint32_t unit_of(const pcs_station *st, const char *target, const char **element)
 {
     char *end;
     if (target[0] != 'u' || target[1] < '0' || target[1] > '9')
         return 0;
     unsigned long u = strtoul(target + 1, &end, 10);
-    if (u < 1 || u > n_units || *end != '.')
+    if (u < 1 || u > st->n_units || *end != '.')
         return 0;
     *element = end + 1;
     return (uint32_t)u;
@@ -115,29 +143,45 @@ static const action_def actions[] = {
      "target an alarm, value shelf time s", 1, 0.0, PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s"},
 };
 
-/* "<file>: $.script[i].value: value V is outside [lo, hi] (command: what)". */
-static int check_value(const host *h, const action_def *d, double v, size_t index, char *err,
-                       size_t err_len)
+/* Where a message points: "<file>: $.script[i].<field>" for a script
+ * action, "<source>: <field>" for a host's pcs_station_command. */
+typedef struct where {
+    const char *source;
+    size_t index; /* SIZE_MAX: not a script action */
+} where;
+
+static void where_text(const where *at, const char *field, char *out, size_t len)
+{
+    if (at->index == SIZE_MAX)
+        snprintf(out, len, "%s: %s", at->source, field);
+    else
+        snprintf(out, len, "%s: $.script[%zu].%s", at->source, at->index, field);
+}
+
+/* "<where>.value: value V is outside [lo, hi] (command: what)". */
+static pcs_status check_value(const where *at, const action_def *d, double v)
 {
     if (!d->has_range)
-        return 0;
+        return PCS_OK;
     int lo_ok = d->lo_open ? v > d->lo : v >= d->lo;
     if (lo_ok && v <= d->hi)
-        return 0;
-    snprintf(err, err_len, "%s: $.script[%zu].value: value %g is outside %c%g, %g] (%s: %s)",
-             h->scn.source, index, v, d->lo_open ? '(' : '[', d->lo, d->hi, d->name, d->what);
-    return -1;
+        return PCS_OK;
+    char w[320];
+    where_text(at, "value", w, sizeof w);
+    return pcs_error_set(PCS_E_INVAL, "%s: value %g is outside %c%g, %g] (%s: %s)", w, v,
+                         d->lo_open ? '(' : '[', d->lo, d->hi, d->name, d->what);
 }
 
 /* Kind and target id of @p d on @p name, or -1 when the world has no such
  * family (no plant), no such target, or a target that does not take the op. */
-static int resolve_target(const host *h, const action_def *d, const char *name, pcs_command *out)
+static int resolve_target(const pcs_station *st, const action_def *d, const char *name,
+                          pcs_command *out)
 {
     uint32_t kind;
     pcs_target_id id;
-    if (pcs_command_kind_find(h->world, d->family, d->op, &kind) != PCS_OK ||
-        pcs_command_target_find(h->world, name, &id) != PCS_OK ||
-        pcs_command_target_check(h->world, id, kind) != PCS_OK)
+    if (pcs_command_kind_find(st->world, d->family, d->op, &kind) != PCS_OK ||
+        pcs_command_target_find(st->world, name, &id) != PCS_OK ||
+        pcs_command_target_check(st->world, id, kind) != PCS_OK)
         return -1;
     memset(out, 0, sizeof *out);
     out->kind = kind;
@@ -145,82 +189,103 @@ static int resolve_target(const host *h, const action_def *d, const char *name, 
     return 0;
 }
 
-/* "$.script[i].target: ..." for a target @p d cannot act on, in the words of
+/* "<where>.target: ..." for a target @p d cannot act on, in the words of
  * its form: "no pump 'pump9' in u1 (pump1..pump4)", "no sensor named 'X'". */
-static void target_error(const host *h, const action_def *d, const char *target, size_t index,
-                         char *err, size_t err_len)
+static pcs_status target_error(const pcs_station *st, const where *at, const action_def *d,
+                               const char *target)
 {
     const char *element = NULL;
-    uint32_t unit = unit_of(target, &element);
+    uint32_t unit = unit_of(st, target, &element);
     static const char *const what[] = {
         [ARG_SENSOR] = "sensor", [ARG_ALARM] = "alarm", [ARG_TRIP] = "trip function"};
+    char w[320];
+    where_text(at, "target", w, sizeof w);
     if (d->form == ARG_SENSOR || d->form == ARG_ALARM || d->form == ARG_TRIP)
-        snprintf(err, err_len, "%s: $.script[%zu].target: no %s named '%s' (%s)", h->scn.source,
-                 index, what[d->form], target, d->help);
-    else if (d->form == ARG_BANK && unit)
-        snprintf(err, err_len, "%s: $.script[%zu].target: no control bank '%s' in u%u",
-                 h->scn.source, index, element, unit);
-    else if (d->form == ARG_PUMP && unit)
-        snprintf(err, err_len, "%s: $.script[%zu].target: no pump '%s' in u%u (pump1..pump%u)",
-                 h->scn.source, index, element, unit, unit_cfg[unit - 1].n_loops);
-    else
-        snprintf(err, err_len,
-                 "%s: $.script[%zu].target: '%s' is not a target of %s (%s; units u1..u%u)",
-                 h->scn.source, index, target, d->name, d->help, n_units);
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: no %s named '%s' (%s)", w, what[d->form], target,
+                             d->help);
+    if (d->form == ARG_BANK && unit)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: no control bank '%s' in u%u", w, element, unit);
+    if (d->form == ARG_PUMP && unit)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: no pump '%s' in u%u (pump1..pump%u)", w, element,
+                             unit, st->units[unit - 1].n_loops);
+    return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' is not a target of %s (%s; units u1..u%u)", w,
+                         target, d->name, d->help, st->n_units);
 }
 
-int plant_resolve_action(host *h, const scn_action *a, size_t index, pcs_command *out, char *err,
-                         size_t err_len)
+static pcs_status resolve(const pcs_station *st, const where *at, const char *command,
+                          const char *target, double value, int has_value, pcs_command *out)
 {
     const action_def *d = NULL;
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
-        if (strcmp(actions[i].name, a->command) == 0)
+        if (strcmp(actions[i].name, command) == 0)
             d = &actions[i];
+    char w[320];
     if (!d) {
-        snprintf(err, err_len, "%s: $.script[%zu].command: unknown command '%s'", h->scn.source,
-                 index, a->command);
-        return -1;
+        where_text(at, "command", w, sizeof w);
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", w, command);
     }
-    if (check_value(h, d, a->value, index, err, err_len) != 0)
-        return -1;
-    if (resolve_target(h, d, a->target, out) != 0) {
-        target_error(h, d, a->target, index, err, err_len);
-        return -1;
-    }
+    if (check_value(at, d, value) != PCS_OK)
+        return PCS_E_INVAL;
+    if (resolve_target(st, d, target, out) != 0)
+        return target_error(st, at, d, target);
     /* A missing value would read as 0, channel A: a bypass that takes a
      * channel out of the trip logic must say which, or say -1 for all. */
-    if (strcmp(d->name, "trip_bypass") == 0 && !a->has_value) {
-        snprintf(err, err_len,
-                 "%s: $.script[%zu].value: trip_bypass of '%s' needs a value: a channel "
-                 "index (0 = channel A) or -1 to bypass the whole function",
-                 h->scn.source, index, a->target);
-        return -1;
+    if (strcmp(d->name, "trip_bypass") == 0 && !has_value) {
+        where_text(at, "value", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: trip_bypass of '%s' needs a value: a channel "
+                             "index (0 = channel A) or -1 to bypass the whole function",
+                             w, target);
     }
-    out->args[0] = a->value;
+    out->args[0] = value;
     if (strcmp(d->name, "sg_pressure") == 0 &&
-        pcs_water_tsat(a->value, &out->args[0]) != PCS_OK) { /* pressure -> saturation T */
-        snprintf(err, err_len, "%s: $.script[%zu].target: %s", h->scn.source, index,
-                 pcs_last_error());
-        return -1;
+        pcs_water_tsat(value, &out->args[0]) != PCS_OK) { /* pressure -> saturation T */
+        where_text(at, "target", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL, "%s: %s", w, pcs_last_error());
     }
-    return 0;
+    return PCS_OK;
 }
 
-void plant_timeline_channels(host *h)
+pcs_status pcs_station_command(const pcs_station *st, const char *target, const char *command,
+                               double value, pcs_command *out)
 {
-    static const char *const per_unit[] = {"core.power",   "core.t_inlet", "loop1.t_hot",
-                                           "rcs.pressure", "core.flow",    "rods.pos"};
-    h->n_timeline = 0;
-    for (uint32_t u = 1; u <= n_units; u++)
-        for (size_t k = 0; k < sizeof per_unit / sizeof per_unit[0]; k++) {
-            char name[64];
-            uint32_t id;
-            snprintf(name, sizeof name, "u%u.%s", u, per_unit[k]);
-            if (h->n_timeline < HOST_MAX_TIMELINE &&
-                pcs_channel_find(h->world, name, &id) == PCS_OK)
-                h->timeline_channels[h->n_timeline++] = id;
-        }
-    h->timeline_per_line = sizeof per_unit / sizeof per_unit[0];
+    if (!st || !target || !command || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_station_command: NULL argument");
+    where at = {st->source, SIZE_MAX};
+    return resolve(st, &at, command, target, value, 1, out);
+}
+
+pcs_status pcs_station_script_command(const pcs_station *st, const pcs_scenario *s, uint32_t index,
+                                      pcs_command *out)
+{
+    if (!st || !s || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_station_script_command: NULL argument");
+    if (index >= s->s.n_script)
+        return pcs_error_set(PCS_E_INVAL, "%s: $.script[%u]: no such action (%u actions)",
+                             s->s.source, index, s->s.n_script);
+    const scn_action *a = &s->s.script[index];
+    where at = {s->s.source, index};
+    return resolve(st, &at, a->command, a->target, a->value, a->has_value, out);
+}
+
+uint32_t pcs_station_command_name_count(void)
+{
+    return (uint32_t)(sizeof actions / sizeof actions[0]);
+}
+
+const char *pcs_station_command_name(uint32_t i)
+{
+    return i < pcs_station_command_name_count() ? actions[i].name : NULL;
+}
+
+/* Bank @p index of unit @p unit (1-based), "?" for numbers the build did not
+ * make: an event's fields are not trusted to index the configuration. */
+static const char *bank_name(const pcs_station *st, uint32_t unit, double index)
+{
+    if (unit < 1 || unit > st->n_units || !(index >= 0.0) ||
+        index >= (double)st->units[unit - 1].core.n_banks)
+        return "?";
+    return st->units[unit - 1].core.banks[(size_t)index].name;
 }
 
 static const char *trip_cause(uint32_t bits)
@@ -230,14 +295,14 @@ static const char *trip_cause(uint32_t bits)
 
 /* Names come from the channel registry: trip functions and alarms publish
  * their state under their own names. */
-static const char *function_name(const host *h, uint32_t id)
+static const char *function_name(const pcs_station *st, uint32_t id)
 {
-    return pcs_protection_function_name(pcs_plant_protection(h->plant), id);
+    return st->plant ? pcs_protection_function_name(pcs_plant_protection(st->plant), id) : "?";
 }
 
-static const char *alarm_name(const host *h, uint32_t id)
+static const char *alarm_name(const pcs_station *st, uint32_t id)
 {
-    return pcs_alarm_name(pcs_plant_alarms(h->plant), id);
+    return st->plant ? pcs_alarm_name(pcs_plant_alarms(st->plant), id) : "?";
 }
 
 /* PCS_EV_FUEL_RANGE's values (fuel.h) mean different things per flag: a
@@ -272,8 +337,10 @@ static void fuel_range_text(const pcs_event *ev, char *out, size_t len)
     }
 }
 
-int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t len)
+int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, size_t len)
 {
+    if (!st || !ev || !out || len == 0)
+        return 0;
     const double *v = ev->values;
     switch (ev->kind) {
     case PCS_EV_COMMAND_REJECTED:
@@ -290,7 +357,7 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
         return snprintf(out, len, "u%u scram reset", ev->subject), 1;
     case PCS_EV_UNIT_ROD_AT_LIMIT: /* bottom after a scram is implied by the SCRAM line */
         return v[1] > 0.5 ? (snprintf(out, len, "u%u rod bank %s fully withdrawn", ev->subject,
-                                      unit_cfg[ev->subject - 1].core.banks[(int)v[0]].name),
+                                      bank_name(st, ev->subject, v[0])),
                              1)
                           : 0;
     case PCS_EV_UNIT_OUT_OF_RANGE:
@@ -305,23 +372,23 @@ int plant_describe_event(const host *h, const pcs_event *ev, char *out, size_t l
                1;
     case PCS_EV_UNIT_TRIP:
         return snprintf(out, len, "u%u REACTOR TRIP, first out: %s (setpoint %.5g, value %.5g)",
-                        ev->subject + 1, function_name(h, (uint32_t)v[0]), v[1], v[2]),
+                        ev->subject + 1, function_name(st, (uint32_t)v[0]), v[1], v[2]),
                1;
     case PCS_EV_TRIP_FUNCTION:
         return snprintf(out, len,
                         "trip function %s: %g channels tripped (setpoint %.5g, value "
                         "%.5g)",
-                        function_name(h, ev->subject), v[1], v[2], v[3]),
+                        function_name(st, ev->subject), v[1], v[2], v[3]),
                1;
     case PCS_EV_TRIP_RESET:
         return snprintf(out, len, "u%u trip reset", ev->subject + 1), 1;
     case PCS_EV_ALARM_STATE:
-        return snprintf(out, len, "alarm %s: %s -> %s (value %.5g)", alarm_name(h, ev->subject),
+        return snprintf(out, len, "alarm %s: %s -> %s (value %.5g)", alarm_name(st, ev->subject),
                         pcs_alarm_state_name((pcs_alarm_state)(int)v[1]),
                         pcs_alarm_state_name((pcs_alarm_state)(int)v[0]), v[3]),
                1;
     case PCS_EV_ALARM_FIRST_OUT:
-        return snprintf(out, len, "alarm %s is first out of group %g", alarm_name(h, ev->subject),
+        return snprintf(out, len, "alarm %s is first out of group %g", alarm_name(st, ev->subject),
                         v[0]),
                1;
     case PCS_EV_SENSOR_MODE:

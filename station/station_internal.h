@@ -1,0 +1,29 @@
+/**
+ * @file station_internal.h
+ * @brief The station's and the public scenario's internal layout (internal
+ *        to station/; hosts use pcsim/station.h).
+ */
+#ifndef PCS_STATION_INTERNAL_H
+#define PCS_STATION_INTERNAL_H
+
+#include "pcsim/plant.h"
+#include "pcsim/station.h"
+#include "station/scenario.h"
+
+/** The public scenario: the loader's scenario, heap-held. */
+struct pcs_scenario {
+    scenario s;
+};
+
+/** What a built station keeps: the world, the plant, and the unit
+ *  configurations its name lookups and event texts read. */
+struct pcs_station {
+    pcs_world *world;
+    pcs_plant *plant; /**< NULL when the scenario has no units */
+    pcs_plant_unit_config units[PCS_PLANT_MAX_UNITS];
+    uint32_t n_units;
+    uint32_t first_channel, n_channels; /**< channels the build registered */
+    char source[256];                   /**< the scenario's source, for messages */
+};
+
+#endif

@@ -1,0 +1,212 @@
+/**
+ * @file test_station_api.c
+ * @brief The station through its public API (pcsim/station.h): the schema
+ *        policy, commands by name and their messages, event texts, channels
+ *        and journal files.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/pcsim.h"
+#include "pcsim/station.h"
+
+/* Schema policy: a schema-1 file that names only its units builds the full
+ * plant from the sourced defaults, the same world that the plant builder
+ * makes from pcs_plant_unit_config_default and the default setpoints. */
+Test(station_api, schema1_naming_only_its_units_builds_the_full_default_plant)
+{
+    static const char doc[] =
+        "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]}";
+    pcs_scenario *scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("units-only.json", doc, strlen(doc), NULL, &scn), PCS_OK,
+                 "%s", pcs_last_error());
+    cr_assert_eq(pcs_scenario_unit_count(scn), 2);
+    cr_assert_eq(pcs_scenario_action_count(scn), 0);
+    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    cfg.workers = 0;
+
+    pcs_world *a, *b;
+    pcs_station *st;
+    cr_assert_eq(pcs_world_create(&cfg, &a), PCS_OK);
+    cr_assert_eq(pcs_station_build(a, scn, &st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_unit_count(st), 2);
+
+    pcs_plant_unit_config units[2];
+    pcs_plant_unit_config_default(&units[0]);
+    pcs_plant_unit_config_default(&units[1]);
+    pcs_plant *p;
+    cr_assert_eq(pcs_world_create(&cfg, &b), PCS_OK);
+    cr_assert_eq(pcs_plant_build(b, units, 2, &p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_instrument(b, p, NULL), PCS_OK, "%s", pcs_last_error());
+
+    /* Every model of the full plant is there: four loops, instruments,
+     * protection and alarms of both units, as command targets. */
+    static const char *const targets[] = {
+        "u2.pump4", "u1.loop4.flow.D", "u2.rps.high_flux", "u2.alarm.flow_low.4", "u1.D", "u2"};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        pcs_target_id id;
+        cr_assert_eq(pcs_command_target_find(a, targets[i], &id), PCS_OK, "%s", targets[i]);
+    }
+    uint32_t first, count;
+    pcs_station_channels(st, &first, &count);
+    cr_assert_eq(first, 0);
+    cr_assert_eq(count, pcs_channel_count(b), "the station's channels are the plant's");
+    cr_assert_eq(pcs_channel_count(a), pcs_channel_count(b));
+    for (int t = 0; t < 20; t++) {
+        cr_assert_eq(pcs_world_tick(a), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_world_tick(b), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_assert_eq(pcs_world_state_hash(a), pcs_world_state_hash(b),
+                 "the units-only scenario builds the default plant");
+    pcs_station_destroy(st);
+    pcs_world_destroy(a);
+    pcs_world_destroy(b);
+    pcs_scenario_destroy(scn);
+}
+
+/* Schema-1 files keep loading unchanged: the committed station file is the
+ * built-in one, byte for byte in what it builds and runs. */
+Test(station_api, the_station_file_and_the_built_in_scenario_are_the_same)
+{
+    pcs_scenario *file, *builtin;
+    cr_assert_eq(pcs_scenario_load_file("scenarios/pwr-station.json", NULL, &file), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_assert_eq(pcs_scenario_default(&builtin), PCS_OK, "%s", pcs_last_error());
+    cr_assert_str_eq(pcs_scenario_source(builtin), "<built-in pwr-station.json>");
+    cr_assert_str_eq(pcs_scenario_name(file), "pwr-station");
+    cr_assert_eq(pcs_scenario_build_hash(file), pcs_scenario_build_hash(builtin));
+    cr_assert_eq(pcs_scenario_world_config(file).build_hash, pcs_scenario_build_hash(file));
+    cr_assert_eq(pcs_scenario_unit_count(file), 4);
+    cr_assert_eq(pcs_scenario_action_count(file), pcs_scenario_action_count(builtin));
+    pcs_scenario_run r = pcs_scenario_run_params(file);
+    cr_assert_eq(r.run_ticks, 18000, "900 s at 0.05 s");
+    cr_assert_eq(r.timeline_ticks, 1200, "60 s at 0.05 s");
+    cr_assert_eq(r.readers, 20);
+    const pcs_scenario_action *a = pcs_scenario_action_get(file, 1);
+    cr_assert_str_eq(a->command, "pump_trip");
+    cr_assert_str_eq(a->target, "u2.pump2");
+    cr_assert_eq(a->tick, 2400, "t_s 120 at 0.05 s");
+    cr_assert_null(pcs_scenario_action_get(file, pcs_scenario_action_count(file)));
+    cr_assert(strstr(pcs_scenario_default_text(), "\"name\": \"pwr-station\"") != NULL);
+    pcs_scenario_destroy(file);
+    pcs_scenario_destroy(builtin);
+}
+
+Test(station_api, a_bad_scenario_names_file_path_and_range)
+{
+    static const char doc[] = "{\"schema\": 1, \"world\": {\"dt_s\": -1}}";
+    pcs_scenario *scn = (pcs_scenario *)1;
+    cr_assert_eq(pcs_scenario_load_string("bad.json", doc, strlen(doc), NULL, &scn), PCS_E_INVAL);
+    cr_assert_null(scn);
+    cr_assert(strstr(pcs_last_error(), "bad.json: $.world.dt_s") != NULL, "%s", pcs_last_error());
+    pcs_scenario_load_opts small = {.max_bytes = 8};
+    cr_assert_eq(pcs_scenario_load_string("big.json", doc, strlen(doc), &small, &scn), PCS_E_INVAL);
+    cr_assert(strstr(pcs_last_error(), "big.json: 36 bytes is more than the scenario size limit "
+                                       "of 8 bytes") != NULL,
+              "%s", pcs_last_error());
+}
+
+/* One built station for the command and event cases (a one-unit plant). */
+static pcs_scenario *one_scn;
+static pcs_world *one_w;
+static pcs_station *one_st;
+
+static void one_unit(void)
+{
+    static const char doc[] = "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}]}";
+    cr_assert_eq(pcs_scenario_load_string("one.json", doc, strlen(doc), NULL, &one_scn), PCS_OK,
+                 "%s", pcs_last_error());
+    pcs_world_config cfg = pcs_scenario_world_config(one_scn);
+    cr_assert_eq(pcs_world_create(&cfg, &one_w), PCS_OK);
+    cr_assert_eq(pcs_station_build(one_w, one_scn, &one_st), PCS_OK, "%s", pcs_last_error());
+}
+
+static void one_unit_free(void)
+{
+    pcs_station_destroy(one_st);
+    pcs_world_destroy(one_w);
+    pcs_scenario_destroy(one_scn);
+}
+
+Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini = one_unit_free)
+{
+    pcs_command c;
+    cr_assert_eq(pcs_station_command(one_st, "u1.pump3", "pump_trip", 0.0, &c), PCS_OK, "%s",
+                 pcs_last_error());
+    pcs_target_id id;
+    uint32_t kind;
+    cr_assert_eq(pcs_command_target_find(one_w, "u1.pump3", &id), PCS_OK);
+    cr_assert_eq(pcs_command_kind_find(one_w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, &kind),
+                 PCS_OK);
+    cr_assert_eq(c.target, pcs_target_id_store(id));
+    cr_assert_eq(c.kind, kind);
+    cr_assert_eq(pcs_command_submit(one_w, &c), PCS_OK);
+    cr_assert_eq(pcs_world_tick(one_w), PCS_OK, "%s", pcs_last_error());
+
+    cr_assert_eq(pcs_station_command(one_st, "u1.pump9", "pump_trip", 0.0, &c), PCS_E_NOTFOUND);
+    cr_assert_str_eq(pcs_last_error(), "one.json: target: no pump 'pump9' in u1 (pump1..pump4)");
+    cr_assert_eq(pcs_station_command(one_st, "u1", "warp", 0.0, &c), PCS_E_NOTFOUND);
+    cr_assert_str_eq(pcs_last_error(), "one.json: command: unknown command 'warp'");
+    cr_assert_eq(pcs_station_command(one_st, "u1.D", "rod_position", 1.5, &c), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(),
+                     "one.json: value: value 1.5 is outside [0, 1] (rod_position: position)");
+    cr_assert_eq(pcs_station_command(one_st, "u2", "scram", 0.0, &c), PCS_E_NOTFOUND);
+    cr_assert_str_eq(pcs_last_error(),
+                     "one.json: target: 'u2' is not a target of scram (target uN; units u1..u1)");
+    /* The command names a host may offer. */
+    cr_assert_eq(pcs_station_command_name_count(), 18);
+    cr_assert_str_eq(pcs_station_command_name(5), "pump_trip");
+    cr_assert_null(pcs_station_command_name(18));
+}
+
+Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)
+{
+    char out[256] = "untouched";
+    pcs_event trip = {.kind = PCS_EV_PUMP_TRIPPED, .subject = 2, .values = {12.0}};
+    cr_assert_eq(pcs_event_describe(one_st, &trip, out, sizeof out), 1);
+    cr_assert_str_eq(out, "u1 pump3 TRIPPED at 12.0 rad/s");
+    pcs_event bank = {.kind = PCS_EV_UNIT_ROD_AT_LIMIT, .subject = 1, .values = {0.0, 1.0}};
+    cr_assert_eq(pcs_event_describe(one_st, &bank, out, sizeof out), 1);
+    cr_assert(strncmp(out, "u1 rod bank ", 12) == 0 && strstr(out, "fully withdrawn"), "%s", out);
+    cr_assert(strstr(out, "?") == NULL, "%s", out);
+    /* Numbers the build did not make name no configuration slot. */
+    pcs_event stray = {.kind = PCS_EV_UNIT_ROD_AT_LIMIT, .subject = 7, .values = {99.0, 1.0}};
+    cr_assert_eq(pcs_event_describe(one_st, &stray, out, sizeof out), 1);
+    cr_assert_str_eq(out, "u7 rod bank ? fully withdrawn");
+    pcs_event quiet = {.kind = PCS_EV_UNIT_ROD_AT_LIMIT, .subject = 1, .values = {0.0, 0.0}};
+    strcpy(out, "untouched");
+    cr_assert_eq(pcs_event_describe(one_st, &quiet, out, sizeof out), 0);
+    cr_assert_str_eq(out, "untouched");
+}
+
+Test(station_api, journal_files_parse_through_the_public_api)
+{
+    static const char text[] = "# pcsim journal v2\n"
+                               "# scenario <built-in pwr-station.json>\n"
+                               "# start_tick 0\n"
+                               "5 3 1048577 1 0 0 0\n"
+                               "7 3 1048577 0.5 0 0 0\n"
+                               "# end_tick 10 hash 00000000000000ff\n";
+    pcs_journal_expect x = {
+        .file = "j.txt", .scenario = "<built-in pwr-station.json>", .commands_per_tick = 4};
+    pcs_journal_file *j = NULL;
+    cr_assert_eq(pcs_journal_file_parse(&x, text, strlen(text), &j), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_assert_eq(pcs_journal_file_count(j), 2);
+    const pcs_timed_command *c = pcs_journal_file_commands(j);
+    cr_assert_eq(c[0].tick, 5);
+    cr_assert_eq(c[1].tick, 7);
+    cr_assert_eq(c[1].cmd.kind, 3);
+    cr_assert_eq(c[1].cmd.args[0], 0.5);
+    cr_assert_eq(pcs_journal_file_end_tick(j), 10);
+    cr_assert_eq(pcs_journal_file_hash(j), 0xff);
+    pcs_journal_file_destroy(j);
+
+    x.scenario = "other.json";
+    cr_assert_eq(pcs_journal_file_parse(&x, text, strlen(text), &j), PCS_E_INVAL);
+    cr_assert(strstr(pcs_last_error(), "j.txt:2: recorded with scenario "
+                                       "'<built-in pwr-station.json>'") != NULL,
+              "%s", pcs_last_error());
+    pcs_journal_file_destroy(j);
+}
