@@ -126,8 +126,8 @@ static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
 static int run_fields(jr_ctx *c, json_t *r, void *out)
 {
     scenario *s = out;
-    int rc = jr_num(c, r, "seconds", 0.0, 1e9, &s->run_seconds);
-    rc |= jr_num(c, r, "timeline_every_s", 0.01, 1e9, &s->timeline_every_s);
+    int rc = jr_num(c, r, "seconds", 0.0, 1e9, &s->run.run_seconds);
+    rc |= jr_num(c, r, "timeline_every_s", 0.01, 1e9, &s->run.timeline_every_s);
     return rc;
 }
 
@@ -153,7 +153,7 @@ static int reader_names(jr_ctx *c, json_t *r, scenario *s)
             rc = jr_fail(c, "expected a channel name of 1..%zu characters",
                          sizeof s->reader_names[0] - 1);
         else
-            snprintf(s->reader_names[s->n_reader_names++], sizeof s->reader_names[0], "%s",
+            snprintf(s->reader_names[s->run.n_reader_names++], sizeof s->reader_names[0], "%s",
                      json_string_value(v));
         jr_pop(c, k);
     }
@@ -164,9 +164,9 @@ static int reader_names(jr_ctx *c, json_t *r, scenario *s)
 static int readers_fields(jr_ctx *c, json_t *r, void *out)
 {
     scenario *s = out;
-    int rc = jr_u32(c, r, "count", 0, 256, &s->readers);
-    rc |= jr_num(c, r, "rate_hz", 0.001, 1e6, &s->reader_rate_hz);
-    rc |= jr_u32(c, r, "channels", 1, SCN_MAX_READER_CHANNELS, &s->reader_channels);
+    int rc = jr_u32(c, r, "count", 0, 256, &s->run.readers);
+    rc |= jr_num(c, r, "rate_hz", 0.001, 1e6, &s->run.reader_rate_hz);
+    rc |= jr_u32(c, r, "channels", 1, SCN_MAX_READER_CHANNELS, &s->run.reader_channels);
     return rc | reader_names(c, r, s);
 }
 
@@ -255,10 +255,11 @@ static int to_ticks(jr_ctx *c, scenario *s)
     double dt = s->world.dt_s;
     size_t wl = sizeof s->warnings;
     snprintf(where, sizeof where, "%s: $.run.seconds", s->source);
-    if (scenario_seconds_to_ticks(dt, s->run_seconds, 0, where, &s->run_ticks, s->warnings, wl))
+    if (scenario_seconds_to_ticks(dt, s->run.run_seconds, 0, where, &s->run.run_ticks, s->warnings,
+                                  wl))
         return jr_fail(c, "run.seconds: %s", pcs_last_error());
     snprintf(where, sizeof where, "%s: $.run.timeline_every_s", s->source);
-    if (scenario_seconds_to_ticks(dt, s->timeline_every_s, 1, where, &s->timeline_ticks,
+    if (scenario_seconds_to_ticks(dt, s->run.timeline_every_s, 1, where, &s->run.timeline_ticks,
                                   s->warnings, wl))
         return jr_fail(c, "run.timeline_every_s: %s", pcs_last_error());
     for (uint32_t i = 0; i < s->n_script; i++) {
@@ -274,10 +275,10 @@ static void defaults(scenario *s)
 {
     memset(s, 0, sizeof *s);
     pcs_world_config_default(&s->world);
-    s->run_seconds = 60.0;
-    s->timeline_every_s = 10.0;
-    s->reader_rate_hz = 10.0;
-    s->reader_channels = 8;
+    s->run.run_seconds = 60.0;
+    s->run.timeline_every_s = 10.0;
+    s->run.reader_rate_hz = 10.0;
+    s->run.reader_channels = 8;
     snprintf(s->name, sizeof s->name, "unnamed");
 }
 

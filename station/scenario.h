@@ -22,25 +22,18 @@ typedef pcs_scenario_action scn_action;
 
 typedef struct scenario {
     char name[64];
-    char source[256];            /**< file it came from, or "<built-in>" */
+    char source[256]; /**< file it came from, or "<built-in>" */
     pcs_world_config world;
-    double run_seconds;          /**< run length, s */
-    uint64_t run_ticks;          /**< run length in ticks */
-    double timeline_every_s;     /**< timeline period, s */
-    uint64_t timeline_ticks;     /**< timeline period in ticks (>= 1) */
-    uint32_t readers;            /**< reader threads */
-    double reader_rate_hz;       /**< reads per simulated second per reader */
-    uint32_t reader_channels;    /**< channels each reader reads */
+    pcs_scenario_run run; /**< "run" and "readers" (pcs_scenario_run_params) */
     char reader_names[SCN_MAX_READER_CHANNELS][96]; /**< explicit channels ("readers.names") */
-    uint32_t n_reader_names;     /**< 0: readers spread over all channels */
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
     pcs_plant_unit_config units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
-    char unit_names[PCS_PLANT_MAX_UNITS][16];          /**< "u1".. */
-    uint32_t n_units;                                  /**< 0: no plant */
-    pcs_plant_setpoints setpoints;                     /**< "instrumentation" */
-    json_t *doc;                 /**< the migrated document (owned), for model sections */
-    char warnings[1024];         /**< rounding warnings, one per line ("" if none) */
+    char unit_names[PCS_PLANT_MAX_UNITS][16];         /**< "u1".. */
+    uint32_t n_units;                                 /**< 0: no plant */
+    pcs_plant_setpoints setpoints;                    /**< "instrumentation" */
+    json_t *doc;         /**< the migrated document (owned), for model sections */
+    char warnings[1024]; /**< rounding warnings, one per line ("" if none) */
 } scenario;
 
 /**
@@ -75,8 +68,7 @@ int scenario_load_ex(const char *file, const scenario_load_opts *opts, scenario 
  * scenario_free, also after a failure.
  */
 int scenario_load_buffer(const char *name, const char *data, size_t len,
-                         const scenario_load_opts *opts, scenario *out, char *err,
-                         size_t err_len);
+                         const scenario_load_opts *opts, scenario *out, char *err, size_t err_len);
 
 /**
  * Convert @p seconds to whole ticks of @p dt_s by rounding the total

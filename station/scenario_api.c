@@ -126,19 +126,12 @@ uint64_t pcs_scenario_build_hash(const pcs_scenario *s)
 
 pcs_scenario_run pcs_scenario_run_params(const pcs_scenario *s)
 {
-    return (pcs_scenario_run){.run_seconds = s->s.run_seconds,
-                              .run_ticks = s->s.run_ticks,
-                              .timeline_every_s = s->s.timeline_every_s,
-                              .timeline_ticks = s->s.timeline_ticks,
-                              .readers = s->s.readers,
-                              .reader_rate_hz = s->s.reader_rate_hz,
-                              .reader_channels = s->s.reader_channels,
-                              .n_reader_names = s->s.n_reader_names};
+    return s->s.run;
 }
 
 const char *pcs_scenario_reader_name(const pcs_scenario *s, uint32_t i)
 {
-    return i < s->s.n_reader_names ? s->s.reader_names[i] : NULL;
+    return i < s->s.run.n_reader_names ? s->s.reader_names[i] : NULL;
 }
 
 uint32_t pcs_scenario_unit_count(const pcs_scenario *s)

@@ -51,11 +51,11 @@ static void check_message(const char *path, const char *err)
 
 static void check_scenario(const scenario *s)
 {
-    if (s->n_script > SCN_MAX_SCRIPT || s->n_reader_names > SCN_MAX_READER_CHANNELS)
-        fuzz_fail("%u script actions, %u reader names", s->n_script, s->n_reader_names);
-    if (s->timeline_ticks < 1 || s->run_ticks > PCS_CLOCK_TICK_MAX)
+    if (s->n_script > SCN_MAX_SCRIPT || s->run.n_reader_names > SCN_MAX_READER_CHANNELS)
+        fuzz_fail("%u script actions, %u reader names", s->n_script, s->run.n_reader_names);
+    if (s->run.timeline_ticks < 1 || s->run.run_ticks > PCS_CLOCK_TICK_MAX)
         fuzz_fail("timeline every %llu ticks, run %llu ticks",
-                  (unsigned long long)s->timeline_ticks, (unsigned long long)s->run_ticks);
+                  (unsigned long long)s->run.timeline_ticks, (unsigned long long)s->run.run_ticks);
     if (strnlen(s->name, sizeof s->name) == sizeof s->name)
         fuzz_fail("name is not terminated");
     for (uint32_t i = 0; i < s->n_script; i++) {
