@@ -4,8 +4,8 @@
  *
  * The tick (pcs_world_tick below) is written out step by step; this comment
  * is its map. The stage order is part of the determinism contract
- * (DESIGN.md section 2); `pcsim info --schedule` lists what a built world
- * runs at each stage (pcs_schedule_* in system.h).
+ * (docs/ARCHITECTURE.md sections 2 and 7); `pcsim info --schedule` lists
+ * what a built world runs at each stage (pcs_schedule_* in system.h).
  *
  * Tick sequence
  *   0. open_event_list       empty the tick's event list (engine/event.c):
