@@ -14,16 +14,17 @@
 #include "engine/load_check.h"
 #include "pcsim/math.h"
 
-pcs_status pcs_load_check_register(pcs_world *w, const char *name, pcs_load_check_fn fn,
-                                   void *ctx)
+pcs_status pcs_load_check_register(pcs_world *w, const char *name, pcs_load_check_fn fn, void *ctx)
 {
     static const char fname[] = "pcs_load_check_register";
     pcs_status st = pcs_world_check_build(w, fname);
     if (st != PCS_OK)
         return st;
     if (!fn || !name || !name[0] || strlen(name) >= PCS_NAME_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: fn is NULL or name is empty or longer than %u "
-                             "chars", fname, PCS_NAME_MAX - 1);
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: fn is NULL or name is empty or longer than %u "
+                             "chars",
+                             fname, PCS_NAME_MAX - 1);
     if (w->n_load_checks >= PCS_MAX_LOAD_CHECKS)
         return pcs_error_set(PCS_E_OVERFLOW, "%s: more than %u load checks ('%s')", fname,
                              PCS_MAX_LOAD_CHECKS, name);
@@ -80,12 +81,13 @@ static int inside(double x, double lo, double hi, unsigned flags)
     return lo_ok && hi_ok;
 }
 
-pcs_status pcs_load_check_f64(const char *store, const char *field, const double *x, size_t n,
-                              size_t stride, double lo, double hi, unsigned flags)
+pcs_status pcs_load_check_f64_from(const char *store, const char *field, const double *x,
+                                   size_t first, size_t n, size_t stride, double lo, double hi,
+                                   unsigned flags)
 {
     if (!x && n)
         return pcs_error_set(PCS_E_CORRUPT, "store '%s' (%s): no staged data", store, field);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = first; i < first + n; i++) {
         double v = x[i * stride];
         if (inside(v, lo, hi, flags))
             continue;
@@ -95,6 +97,12 @@ pcs_status pcs_load_check_f64(const char *store, const char *field, const double
                              store, i, field, v, range);
     }
     return PCS_OK;
+}
+
+pcs_status pcs_load_check_f64(const char *store, const char *field, const double *x, size_t n,
+                              size_t stride, double lo, double hi, unsigned flags)
+{
+    return pcs_load_check_f64_from(store, field, x, 0, n, stride, lo, hi, flags);
 }
 
 pcs_status pcs_load_check_u32(const char *store, const char *field, const uint32_t *x, size_t n,

@@ -155,6 +155,7 @@ PCS_API pcs_status pcs_command_family_find(const pcs_world *w, const char *name,
 /**
  * The kind of op @p op of family @p family (first kind + op).
  * @return PCS_E_NOTFOUND (no such family), PCS_E_INVAL (op >= its kind count).
+ * Thread-safety: any thread once the world is sealed (reads build-time tables).
  */
 PCS_API pcs_status pcs_command_kind_find(const pcs_world *w, const char *family, uint32_t op,
                                          uint32_t *kind);
@@ -196,10 +197,10 @@ PCS_API pcs_status pcs_command_target_find(const pcs_world *w, const char *name,
  */
 PCS_API pcs_status pcs_command_target_check(const pcs_world *w, pcs_target_id id, uint32_t kind);
 
-/** Name of target @p id, or NULL if the id is not current. */
+/** Name of target @p id, or NULL if the id is not current. Any thread once sealed. */
 PCS_API const char *pcs_command_target_name(const pcs_world *w, pcs_target_id id);
 
-/** Targets registered and not removed. */
+/** Targets registered and not removed. Any thread once sealed. */
 PCS_API uint32_t pcs_command_target_count(const pcs_world *w);
 
 /**

@@ -166,6 +166,15 @@ PCS_API pcs_status pcs_load_check_f64(const char *store, const char *field, cons
                                       unsigned flags);
 
 /**
+ * The same for elements [@p first, @p first + @p n) of the array at @p x
+ * (element i at x[i * stride]); the message names the element's own index.
+ * For checks whose bounds differ per element (call with n = 1).
+ */
+PCS_API pcs_status pcs_load_check_f64_from(const char *store, const char *field, const double *x,
+                                           size_t first, size_t n, size_t stride, double lo,
+                                           double hi, unsigned flags);
+
+/**
  * Check that @p n uint32 values, @p stride apart, are below @p bound
  * (indices, ring positions, counts): PCS_E_CORRUPT naming store, element,
  * field, value and the bound otherwise.

@@ -368,25 +368,11 @@ static pcs_status unit_channels_register(pcs_world *w, const pcs_unit *u)
      PCS_UNIT_FLAG_KINETICS_RANGE | PCS_UNIT_FLAG_SUBCRITICAL | PCS_UNIT_FLAG_PROMPT_CRITICAL |    \
      PCS_UNIT_FLAG_HEAT_RANGE)
 
-/* Elements [i0, i0 + n) of store @p id inside [lo, hi] (NaN fails); flags as
- * pcs_load_check_f64, whose message this repeats with the true element. */
+/* Elements [i0, i0 + n) of store @p id inside [lo, hi] (NaN fails). */
 static pcs_status unit_range(const pcs_world *w, uint32_t id, const double *x, uint32_t i0,
                              uint32_t n, const char *field, double lo, double hi, unsigned flags)
 {
-    for (uint32_t i = i0; i < i0 + n; i++) {
-        double v = x[i];
-        int lo_ok = (flags & PCS_CHECK_LO_OPEN) ? v > lo : v >= lo;
-        int hi_ok = (flags & PCS_CHECK_HI_OPEN) ? v < hi : v <= hi;
-        if (lo_ok && hi_ok && pcs_isfinite(v))
-            continue;
-        return pcs_error_set(PCS_E_CORRUPT,
-                             "store '%s' element %u (%s): value %.17g outside "
-                             "%c%.9g, %.9g%c",
-                             pcs_store_name(w, id), i, field, v,
-                             (flags & PCS_CHECK_LO_OPEN) ? '(' : '[', lo, hi,
-                             (flags & PCS_CHECK_HI_OPEN) ? ')' : ']');
-    }
-    return PCS_OK;
+    return pcs_load_check_f64_from(pcs_store_name(w, id), field, x, i0, n, 1, lo, hi, flags);
 }
 
 static pcs_status unit_bad_u32(const pcs_world *w, uint32_t id, uint32_t i, const char *field,

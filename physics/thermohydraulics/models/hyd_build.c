@@ -250,16 +250,11 @@ static void courant_cap(pcs_world *w, pcs_hydraulics *h)
 #define HYD_P_MAX_PA 1e8
 #define HYD_CMD_MAX 1e9 /* heater, spray (W) and secondary temperature (K) commands */
 
-/* v in [lo, hi] (NaN fails), else the load-check message for element i. */
-static pcs_status in_range(const pcs_world *w, uint32_t store, uint32_t i, const char *field,
-                           double v, double lo, double hi)
+/* x[i] in [lo, hi] (NaN fails), else the load-check message for element i. */
+static pcs_status in_range(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
+                           const char *field, double lo, double hi)
 {
-    if (v >= lo && v <= hi)
-        return PCS_OK;
-    return pcs_error_set(PCS_E_CORRUPT,
-                         "store '%s' element %u (%s): value %.17g outside [%.9g, "
-                         "%.9g]",
-                         pcs_store_name(w, store), i, field, v, lo, hi);
+    return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, 0);
 }
 
 static pcs_status check_nodes(const pcs_world *w, const pcs_hydraulics *h, const pcs_load_view *v)
@@ -273,12 +268,12 @@ static pcs_status check_nodes(const pcs_world *w, const pcs_hydraulics *h, const
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < c->n_nodes; i++) {
         double m0 = c->rho_kg_m3 * h->nodes[i].volume_m3;
-        st = in_range(w, h->s_mass, i, "mass kg", mass[i], m0 / HYD_DENSITY_FACTOR,
+        st = in_range(w, h->s_mass, mass, i, "mass kg", m0 / HYD_DENSITY_FACTOR,
                       m0 * HYD_DENSITY_FACTOR);
         if (st == PCS_OK)
-            st = in_range(w, h->s_enthalpy, i, "enthalpy J/kg", hh[i], h_lo, h_hi);
+            st = in_range(w, h->s_enthalpy, hh, i, "enthalpy J/kg", h_lo, h_hi);
         if (st == PCS_OK)
-            st = in_range(w, h->s_pressure, i, "pressure Pa", p[i], 0.0, HYD_P_MAX_PA);
+            st = in_range(w, h->s_pressure, p, i, "pressure Pa", 0.0, HYD_P_MAX_PA);
     }
     return st;
 }
@@ -293,9 +288,9 @@ static pcs_status check_junctions(const pcs_world *w, const pcs_hydraulics *h,
     for (uint32_t k = 0; st == PCS_OK && k < c->n_junctions; k++) {
         double sonic =
             HYD_DENSITY_FACTOR * c->rho_kg_m3 * c->sound_speed_m_s * h->junctions[k].area_m2;
-        st = in_range(w, h->s_flow, k, "mass flow kg/s", m[k], -sonic, sonic);
+        st = in_range(w, h->s_flow, m, k, "mass flow kg/s", -sonic, sonic);
         if (st == PCS_OK)
-            st = in_range(w, h->s_valve, k, "valve position", valve[k], 0.0, 1.0);
+            st = in_range(w, h->s_valve, valve, k, "valve position", 0.0, 1.0);
     }
     return st;
 }
@@ -310,17 +305,17 @@ static pcs_status hyd_load_check(const pcs_world *w, const pcs_load_view *v, voi
     const double *target = pcs_load_view_store(v, h->s_motor);
     for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_pumps; k++) {
         double top = 1.5 * h->pumps[k].rated_speed_rad_s;
-        st = in_range(w, h->s_speed, k, "pump speed rad/s", speed[k], 0.0, top);
+        st = in_range(w, h->s_speed, speed, k, "pump speed rad/s", 0.0, top);
         if (st == PCS_OK)
-            st = in_range(w, h->s_motor, k, "pump target rad/s", target[k], 0.0, top);
+            st = in_range(w, h->s_motor, target, k, "pump target rad/s", 0.0, top);
     }
     const double *pzr = pcs_load_view_store(v, h->s_pzr);
     if (st == PCS_OK)
-        st = in_range(w, h->s_pzr, 0, "heater power W", pzr[0], 0.0, HYD_CMD_MAX);
+        st = in_range(w, h->s_pzr, pzr, 0, "heater power W", 0.0, HYD_CMD_MAX);
     if (st == PCS_OK)
-        st = in_range(w, h->s_pzr, 1, "spray power W", pzr[1], 0.0, HYD_CMD_MAX);
+        st = in_range(w, h->s_pzr, pzr, 1, "spray power W", 0.0, HYD_CMD_MAX);
     if (st == PCS_OK)
-        st = in_range(w, h->s_pzr, 2, "secondary temperature K", pzr[2], HYD_T_MIN_K, HYD_CMD_MAX);
+        st = in_range(w, h->s_pzr, pzr, 2, "secondary temperature K", HYD_T_MIN_K, HYD_CMD_MAX);
     return st;
 }
 
