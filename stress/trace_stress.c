@@ -20,7 +20,7 @@
 #include "stress/stress.h"
 
 #define TS_SPANS 64u
-#define TS_CHECK_EVERY 25u /* parse every 25th session's file, the rest go to /dev/null */
+#define TS_CHECK_EVERY 25u /* parse every 25th session's file; the rest overwrite a scratch file */
 
 enum {
     TS_RECORDED = 0, /* span taken while a session recorded */
@@ -32,22 +32,37 @@ enum {
     TS_FILE_BAD = 12,
 };
 
+/* Trace files are written through the atomic writer, which refuses to
+ * replace a device: unchecked sessions go to a scratch file, not /dev/null. */
 typedef struct ts_shared {
     char path[64];
+    char scratch[64];
 } ts_shared;
+
+static int make_temp(char *path, size_t len)
+{
+    snprintf(path, len, "/tmp/pcsim_stress_trace_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
 
 static void *ts_setup(void)
 {
     ts_shared *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    snprintf(s->path, sizeof s->path, "/tmp/pcsim_stress_trace_XXXXXX");
-    int fd = mkstemp(s->path);
-    if (fd < 0) {
+    if (make_temp(s->path, sizeof s->path) != 0) {
         free(s);
         return NULL;
     }
-    close(fd);
+    if (make_temp(s->scratch, sizeof s->scratch) != 0) {
+        remove(s->path);
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -57,6 +72,7 @@ static void ts_teardown(void *p)
     if (pcs_profile_tracing())
         pcs_profile_trace_end();
     remove(s->path);
+    remove(s->scratch);
     free(s);
 }
 
@@ -98,7 +114,7 @@ static void ts_controller(void *p, pcs_stress_ctl *ctl)
     ts_shared *s = p;
     for (uint64_t k = 0; pcs_stress_running(ctl); k++) {
         int check = k % TS_CHECK_EVERY == 0;
-        if (pcs_profile_trace_begin_n(check ? s->path : "/dev/null", TS_SPANS) != PCS_OK) {
+        if (pcs_profile_trace_begin_n(check ? s->path : s->scratch, TS_SPANS) != PCS_OK) {
             pcs_stress_record(ctl, TS_BEGIN_ERR);
             continue;
         }
