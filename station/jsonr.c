@@ -476,7 +476,7 @@ static int num_at(jr_ctx *c, json_t *v, double lo, double hi, double *out)
 {
     const char *text;
     char kind = marker(v, &text);
-    double x;
+    double x = 0.0; /* set on every path that reaches the range check; gcc -O1 cannot see it */
     if (kind) {
         if (marker_num(c, kind, text, lo, hi, &x) != 1)
             return -1;
