@@ -7,12 +7,13 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # The one place the version is written (CHANGELOG.md: vMAJOR.MINOR.PATCH tags,
-# SONAME libpcsim.so.MAJOR). pcs_version() is built from it (engine/version.c,
+# SONAME libpcsim.so.MAJOR, or libpcsim.so.0.MINOR before 1.0, where a MINOR
+# release may break the ABI). pcs_version() is built from it (engine/version.c,
 # which refuses to compile if include/pcsim/version.h's macros disagree), and
 # so is the pkg-config file.
-VERSION := 0.1.0
+VERSION := 0.2.0
 VERSION_PARTS := $(subst ., ,$(VERSION))
-SOMAJOR := $(word 1,$(VERSION_PARTS))
+SOMAJOR := $(if $(filter 0,$(word 1,$(VERSION_PARTS))),0.$(word 2,$(VERSION_PARTS)),$(word 1,$(VERSION_PARTS)))
 VERSION_DEFS := -DPCS_MAKE_VERSION_MAJOR=$(word 1,$(VERSION_PARTS)) \
                 -DPCS_MAKE_VERSION_MINOR=$(word 2,$(VERSION_PARTS)) \
                 -DPCS_MAKE_VERSION_PATCH=$(word 3,$(VERSION_PARTS))
