@@ -11,7 +11,7 @@ SPAWN='s/\bpcs_particles_add\b/pcs_particles_spawn/g'
 if grep -q pcs_particles_spawn include/pcsim/particles.h 2>/dev/null; then SPAWN='s/^\b$//'; fi
 M='diffusion|flocking|life|particles|rayaabb|alarm|sensor|fuel|unit|plant_unit|world|exec|water_table|protection|hyd'
 git ls-files -z -- '*.c' '*.h' '*.sh' '*.py' '*.md' '*.txt' '*.json' 'Makefile' '*.mk' '*.cpp' '*.hpp' '*.js' '*.in' \
-  | grep -zv '^CHANGELOG.md$' | xargs -0 -r sed -i -E \
+  | grep -zvE '^(CHANGELOG.md|tools/rename-[0-9.]+\.sh)$' | xargs -0 -r sed -i -E \
   -e "$SPAWN" \
   -e 's/\bpcs_(diffusion|flocking|life|particles|rayaabb)_register\b/pcs_\1_add/g' \
   -e 's/\bpcs_trip_function_config_default\b/pcs_protection_function_default/g' \
