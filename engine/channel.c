@@ -2,27 +2,26 @@
  * @file channel.c
  * @brief The channel registry: names of published store elements.
  *
- * Names are found through an open-addressing hash table (XXH3 of the name,
- * linear probing, at most half full), rebuilt when the channel array grows:
- * registering n channels costs O(n) rather than O(n^2) duplicate checks, and
- * readers resolving names stay cheap. Lookup order never leaks into results.
+ * Names are found through a name index (engine/name_index.h), rebuilt when
+ * the channel array grows: registering n channels costs O(n) rather than
+ * O(n^2) duplicate checks, and readers resolving names stay cheap. Lookup
+ * order never leaks into results.
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
-#include <xxhash.h>
-
+#include "engine/name_index.h"
 #include "engine/world_internal.h"
 
-/* Slot where @p name lives or would be inserted; the table has 2 * cap slots. */
+_Static_assert(offsetof(pcs_channel_rec, name) == 0,
+               "the name index reads a record's first member");
+
+/* Entry of the name index where @p name is or would be inserted. */
 static uint32_t index_slot(const pcs_world *w, const char *name)
 {
-    uint32_t mask = 2 * w->channels_cap - 1;
-    uint32_t k = (uint32_t)XXH3_64bits(name, strlen(name)) & mask;
-    while (w->channel_index[k] != 0 &&
-           strcmp(w->channels[w->channel_index[k] - 1].name, name) != 0)
-        k = (k + 1) & mask;
-    return k;
+    return pcs_name_index_slot(w->channel_index, w->channels_cap, w->channels, sizeof *w->channels,
+                               name);
 }
 
 pcs_status pcs_name_check(const char *who, const char *name)
@@ -50,16 +49,11 @@ static pcs_status grow(pcs_world *w)
     if (w->channels_cap >= PCS_MAX_CHANNELS)
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_channel_register: more than %u channels",
                              PCS_MAX_CHANNELS);
-    uint32_t cap = w->channels_cap ? w->channels_cap * 2 : 64;
-    pcs_channel_rec *c = pcs_mem_regrow(&w->mem, w->channels, w->n_channels, cap, sizeof *c);
-    uint32_t *index = pcs_mem_array(&w->mem, 2 * (size_t)cap, sizeof *index);
-    if (!c || !index)
+    pcs_channel_rec *c = pcs_name_index_grow(&w->mem, w->channels, w->n_channels, sizeof *c,
+                                             &w->channels_cap, &w->channel_index);
+    if (!c)
         return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
     w->channels = c;
-    w->channels_cap = cap;
-    w->channel_index = index;
-    for (uint32_t i = 0; i < w->n_channels; i++)
-        index[index_slot(w, c[i].name)] = i + 1;
     return PCS_OK;
 }
 

@@ -14,17 +14,19 @@
  * registration order and a removed slot is reused last-in first-out with its
  * generation advanced, so the same build sequence gives the same ids: a
  * journal replayed on a world built from the same scenario resolves the same.
- * Names are found through an open-addressing table (XXH3 of the name, linear
- * probing, at most half full), rebuilt when the slots grow or a target is
- * removed (build phase only). Stage 1 reads the slots and bindings only: the
- * apply is an index check, a generation compare and a walk over the name's
- * bindings (one per family, a handful), with no allocation.
+ * Names are found through a name index (engine/name_index.h), rebuilt when
+ * the slots grow or a target is removed (build phase only). Stage 1 reads the
+ * slots and bindings only: the apply is an index check, a generation compare
+ * and a walk over the name's bindings (one per family, a handful), with no
+ * allocation.
  */
+#include <stddef.h>
 #include <string.h>
 
-#include <xxhash.h>
-
+#include "engine/name_index.h"
 #include "engine/world_internal.h"
+
+_Static_assert(offsetof(pcs_target_rec, name) == 0, "the name index reads a record's first member");
 
 /* ---- families ------------------------------------------------------------ */
 
@@ -126,25 +128,10 @@ pcs_status pcs_command_kind_find(const pcs_world *w, const char *family, uint32_
 
 /* ---- the name index -------------------------------------------------------- */
 
-/* Slot of the index where @p name is or would go; the index has 2 x cap entries. */
+/* Entry of the name index where @p name is or would go. */
 static uint32_t index_slot(const pcs_targets *t, const char *name)
 {
-    uint32_t mask = 2 * t->slots_cap - 1;
-    uint32_t k = (uint32_t)XXH3_64bits(name, strlen(name)) & mask;
-    for (uint32_t e = t->index[k]; e != 0; e = t->index[k]) {
-        if (strcmp(t->slots[e - 1].name, name) == 0)
-            break;
-        k = (k + 1) & mask;
-    }
-    return k;
-}
-
-static void index_rebuild(pcs_targets *t)
-{
-    memset(t->index, 0, 2 * (size_t)t->slots_cap * sizeof *t->index);
-    for (uint32_t i = 0; i < t->n_slots; i++)
-        if (t->slots[i].name)
-            t->index[index_slot(t, t->slots[i].name)] = i + 1;
+    return pcs_name_index_slot(t->index, t->slots_cap, t->slots, sizeof *t->slots, name);
 }
 
 /* Room for one more slot (and so one more name in the index). */
@@ -156,15 +143,11 @@ static pcs_status slots_reserve(pcs_world *w)
     if (t->n_slots >= PCS_TARGET_MAX)
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_command_target_register: more than %u targets",
                              PCS_TARGET_MAX);
-    uint32_t cap = t->slots_cap ? 2 * t->slots_cap : 64;
-    pcs_target_rec *slots = pcs_mem_regrow(&w->mem, t->slots, t->n_slots, cap, sizeof *slots);
-    uint32_t *index = pcs_mem_array(&w->mem, 2 * (size_t)cap, sizeof *index);
-    if (!slots || !index)
+    pcs_target_rec *slots =
+        pcs_name_index_grow(&w->mem, t->slots, t->n_slots, sizeof *slots, &t->slots_cap, &t->index);
+    if (!slots)
         return pcs_error_set(PCS_E_NOMEM, "pcs_command_target_register: out of memory");
     t->slots = slots;
-    t->index = index;
-    t->slots_cap = cap;
-    index_rebuild(t);
     return PCS_OK;
 }
 
@@ -378,6 +361,6 @@ pcs_status pcs_command_target_remove(pcs_world *w, pcs_target_id id)
     r->next_free = t->free_head;
     t->free_head = id.index + 1;
     t->n_live--;
-    index_rebuild(t);
+    pcs_name_index_build(t->index, t->slots_cap, t->slots, sizeof *t->slots, t->n_slots);
     return PCS_OK;
 }

@@ -41,48 +41,25 @@
 #define PCS_SDT_QUIET_BEGIN
 #define PCS_SDT_QUIET_END
 #endif
-/* The DTRACE_PROBEn call must sit in each body (not be passed as a macro
- * argument, which would expand it before the pragma takes effect). */
-#define PCS_PROBE_TICK_BEGIN(tick)                                                                 \
+/* One probe "pcsim:name" with n arguments. The DTRACE_PROBEn call is pasted
+ * together in the body (not passed in as a macro argument, which would expand
+ * it before the pragma takes effect). */
+#define PCS_PROBE(n, name, ...)                                                                    \
     do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE1(pcsim, tick_begin, tick);                                \
+        PCS_SDT_QUIET_BEGIN DTRACE_PROBE##n(pcsim, name, __VA_ARGS__);                             \
         PCS_SDT_QUIET_END                                                                          \
     } while (0)
-#define PCS_PROBE_TICK_END(tick, status)                                                           \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE2(pcsim, tick_end, tick, status);                          \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
-#define PCS_PROBE_STAGE_BEGIN(tick, stage)                                                         \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE2(pcsim, stage_begin, tick, stage);                        \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
-#define PCS_PROBE_STAGE_END(tick, stage)                                                           \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE2(pcsim, stage_end, tick, stage);                          \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
+#define PCS_PROBE_TICK_BEGIN(tick) PCS_PROBE(1, tick_begin, tick)
+#define PCS_PROBE_TICK_END(tick, status) PCS_PROBE(2, tick_end, tick, status)
+#define PCS_PROBE_STAGE_BEGIN(tick, stage) PCS_PROBE(2, stage_begin, tick, stage)
+#define PCS_PROBE_STAGE_END(tick, stage) PCS_PROBE(2, stage_end, tick, stage)
 #define PCS_PROBE_COMMAND_APPLIED(tick, kind, cls, id, seq)                                        \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE5(pcsim, command_applied, tick, kind, cls, id, seq);       \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
+    PCS_PROBE(5, command_applied, tick, kind, cls, id, seq)
 #define PCS_PROBE_SNAPSHOT_PUBLISHED(tick, index, seq)                                             \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE3(pcsim, snapshot_published, tick, index, seq);            \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
-#define PCS_PROBE_JOB_SUBMITTED(job, tick)                                                         \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE2(pcsim, job_submitted, job, tick);                        \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
+    PCS_PROBE(3, snapshot_published, tick, index, seq)
+#define PCS_PROBE_JOB_SUBMITTED(job, tick) PCS_PROBE(2, job_submitted, job, tick)
 #define PCS_PROBE_JOB_MERGED(job, submit_tick, tick)                                               \
-    do {                                                                                           \
-        PCS_SDT_QUIET_BEGIN DTRACE_PROBE3(pcsim, job_merged, job, submit_tick, tick);              \
-        PCS_SDT_QUIET_END                                                                          \
-    } while (0)
+    PCS_PROBE(3, job_merged, job, submit_tick, tick)
 #else
 #define PCS_PROBE_TICK_BEGIN(tick) ((void)0)
 #define PCS_PROBE_TICK_END(tick, status) ((void)0)

@@ -22,17 +22,17 @@
 #include "pcsim/math.h"
 #include "pcsim/persist.h"
 
+/* The model's stores once registered, in base.part_id. */
+enum { PART_HDR, PART_U0, PART_U1, PARTS };
+
 struct pcs_diffusion {
+    pcs_model_base base; /* first: name, owned fields (base.owned[0..1]), store ids */
     uint32_t nx, ny;
     double coeff;
     uint32_t threads;
-    char name[PCS_MODEL_NAME_MAX + 1];
     double *buf[2];        /* the two fields; point into stores once registered */
     pcs_model_header *hdr; /* &own_hdr standalone, a store once registered */
     pcs_model_header own_hdr;
-    double *owned[2]; /* malloc'd fields (NULL once registered) */
-    int registered;
-    uint32_t id_hdr, id_u[2]; /* STATE store ids once registered */
 };
 
 pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
@@ -73,18 +73,13 @@ pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **ou
     pcs_status st = check_config(fn, cfg);
     if (st != PCS_OK)
         return st;
-    pcs_diffusion *m = calloc(1, sizeof *m);
+    pcs_diffusion *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "diffusion", &st);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the model", fn);
-    st = pcs_model_name_copy(fn, cfg->name, "diffusion", m->name);
-    if (st != PCS_OK) {
-        free(m);
         return st;
-    }
     size_t n = (size_t)cfg->nx * cfg->ny;
-    m->owned[0] = calloc(n, sizeof(double));
-    m->owned[1] = calloc(n, sizeof(double));
-    if (!m->owned[0] || !m->owned[1]) {
+    double *u0 = m->base.owned[0] = calloc(n, sizeof(double));
+    double *u1 = m->base.owned[1] = calloc(n, sizeof(double));
+    if (!u0 || !u1) {
         pcs_diffusion_destroy(m);
         return pcs_error_set(PCS_E_NOMEM, "%s: no memory for 2 x %zu doubles", fn, n);
     }
@@ -92,8 +87,8 @@ pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **ou
     m->ny = cfg->ny;
     m->coeff = cfg->coeff;
     m->threads = cfg->threads;
-    m->buf[0] = m->owned[0];
-    m->buf[1] = m->owned[1];
+    m->buf[0] = u0;
+    m->buf[1] = u1;
     m->hdr = &m->own_hdr;
     *out = m;
     return PCS_OK;
@@ -101,11 +96,7 @@ pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **ou
 
 void pcs_diffusion_destroy(pcs_diffusion *m)
 {
-    if (!m)
-        return;
-    free(m->owned[0]);
-    free(m->owned[1]);
-    free(m);
+    pcs_model_free(m);
 }
 
 /* Fixed summation order (left, right, up, down) for every cell. */
@@ -213,44 +204,32 @@ static pcs_status diffusion_system(pcs_world *w, void *ctx)
 static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_diffusion *m = ctx;
+    const uint32_t *id = m->base.part_id;
     size_t n = (size_t)m->nx * m->ny;
-    pcs_status st = pcs_model_header_check(m->name, pcs_load_view_store(v, m->id_hdr));
-    for (int b = 0; st == PCS_OK && b < 2; b++)
-        st = pcs_load_check_f64(pcs_store_name(w, m->id_u[b]), "value",
-                                pcs_load_view_store(v, m->id_u[b]), n, 1, -DBL_MAX, DBL_MAX, 0);
+    pcs_status st = pcs_model_header_check(m->base.name, pcs_load_view_store(v, id[PART_HDR]));
+    for (int b = PART_U0; st == PCS_OK && b <= PART_U1; b++)
+        st = pcs_load_check_f64(pcs_store_name(w, id[b]), "value", pcs_load_view_store(v, id[b]), n,
+                                1, -DBL_MAX, DBL_MAX, 0);
     return st;
 }
 
 pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_diffusion_add";
-    if (!w || !m)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
-    if (m->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
-    size_t n = (size_t)m->nx * m->ny;
-    pcs_model_part parts[3] = {
-        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL, 0},
-        {"u0", sizeof(double), n, PCS_STORE_STATE_F64, NULL, 0},
-        {"u1", sizeof(double), n, PCS_STORE_STATE_F64, NULL, 0},
-    };
-    pcs_status st =
-        pcs_model_register_parts(w, m->name, parts, 3, diffusion_system, m, stage, priority);
+    pcs_status st = pcs_model_add_check("pcs_diffusion_add", "model", w, m);
     if (st != PCS_OK)
         return st;
-    void *hdr = parts[0].data, *u0 = parts[1].data, *u1 = parts[2].data;
-    memcpy(hdr, m->hdr, sizeof(pcs_model_header));
-    memcpy(u0, m->buf[0], n * sizeof(double));
-    memcpy(u1, m->buf[1], n * sizeof(double));
-    m->hdr = hdr;
-    m->buf[0] = u0;
-    m->buf[1] = u1;
-    free(m->owned[0]);
-    free(m->owned[1]);
-    m->owned[0] = m->owned[1] = NULL;
-    m->registered = 1;
-    m->id_hdr = parts[0].id;
-    m->id_u[0] = parts[1].id;
-    m->id_u[1] = parts[2].id;
-    return pcs_load_check_register(w, m->name, diffusion_load_check, m);
+    size_t n = (size_t)m->nx * m->ny;
+    pcs_model_part parts[PARTS] = {
+        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
+        [PART_U0] = {"u0", sizeof(double), n, PCS_STORE_STATE_F64, m->buf[0], NULL},
+        [PART_U1] = {"u1", sizeof(double), n, PCS_STORE_STATE_F64, m->buf[1], NULL},
+    };
+    st = pcs_model_add_parts(w, m, parts, PARTS, diffusion_system, diffusion_load_check, stage,
+                             priority);
+    if (st != PCS_OK)
+        return st;
+    m->hdr = parts[PART_HDR].data;
+    m->buf[0] = parts[PART_U0].data;
+    m->buf[1] = parts[PART_U1].data;
+    return PCS_OK;
 }

@@ -33,7 +33,11 @@
 
 enum { FX = 0, FY = 1, FVX = 2, FVY = 3, FIELDS = 4 };
 
+/* The model's stores once registered, in base.part_id. */
+enum { PART_HDR, PART_AGENTS, PART_CELL, PART_ORDER, PART_START, PART_CURSOR, PARTS };
+
 struct pcs_flocking {
+    pcs_model_base base; /* first: name, owned arrays (base.owned[0..4]), store ids */
     uint32_t n;
     double width, height, half_w, half_h;
     double r2;         /* radius squared */
@@ -42,7 +46,6 @@ struct pcs_flocking {
     uint32_t threads;
     uint32_t ncx, ncy;
     double cell_w, cell_h;
-    char name[PCS_MODEL_NAME_MAX + 1];
     pcs_model_header *hdr;
     pcs_model_header own_hdr;
     double *agents;   /* 2 buffers x 4 fields x n */
@@ -50,9 +53,6 @@ struct pcs_flocking {
     uint32_t *order;  /* n: agents sorted by cell */
     uint32_t *start;  /* ncells + 1: first slot of each cell in order[] */
     uint32_t *cursor; /* ncells: fill position during the sort */
-    void *owned[5];
-    int registered;
-    uint32_t id_hdr, id_agents; /* STATE store ids once registered */
 };
 
 static double *flock_field(const pcs_flocking *m, uint32_t buf, int field)
@@ -65,18 +65,18 @@ pcs_status pcs_flocking_default(pcs_flocking_def *cfg)
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_flocking_default: cfg is NULL");
     *cfg = (pcs_flocking_def){.agents = 256,
-                                 .width_m = 100.0,
-                                 .height_m = 100.0,
-                                 .radius_m = 5.0,
-                                 .w_align = 1.0,
-                                 .w_cohesion = 0.5,
-                                 .w_separation = 2.0,
-                                 .max_speed_m_s = 5.0,
-                                 .dt_s = 0.05,
-                                 .seed = 1,
-                                 .entity_id = 0,
-                                 .threads = 1,
-                                 .name = NULL};
+                              .width_m = 100.0,
+                              .height_m = 100.0,
+                              .radius_m = 5.0,
+                              .w_align = 1.0,
+                              .w_cohesion = 0.5,
+                              .w_separation = 2.0,
+                              .max_speed_m_s = 5.0,
+                              .dt_s = 0.05,
+                              .seed = 1,
+                              .entity_id = 0,
+                              .threads = 1,
+                              .name = NULL};
     return PCS_OK;
 }
 
@@ -169,14 +169,9 @@ pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
     pcs_status st = check_config(fn, cfg);
     if (st != PCS_OK)
         return st;
-    pcs_flocking *m = calloc(1, sizeof *m);
+    pcs_flocking *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "flocking", &st);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the model", fn);
-    st = pcs_model_name_copy(fn, cfg->name, "flocking", m->name);
-    if (st != PCS_OK) {
-        free(m);
         return st;
-    }
     m->n = cfg->agents;
     m->width = cfg->width_m;
     m->height = cfg->height_m;
@@ -192,22 +187,18 @@ pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
     m->threads = cfg->threads;
     choose_grid(m, cfg->radius_m);
     size_t ncells = (size_t)m->ncx * m->ncy;
-    m->owned[0] = calloc((size_t)2 * FIELDS * m->n, sizeof(double));
-    m->owned[1] = calloc(m->n, sizeof(uint32_t));
-    m->owned[2] = calloc(m->n, sizeof(uint32_t));
-    m->owned[3] = calloc(ncells + 1, sizeof(uint32_t));
-    m->owned[4] = calloc(ncells, sizeof(uint32_t));
+    void **owned = m->base.owned;
+    m->agents = owned[0] = calloc((size_t)2 * FIELDS * m->n, sizeof(double));
+    m->cell = owned[1] = calloc(m->n, sizeof(uint32_t));
+    m->order = owned[2] = calloc(m->n, sizeof(uint32_t));
+    m->start = owned[3] = calloc(ncells + 1, sizeof(uint32_t));
+    m->cursor = owned[4] = calloc(ncells, sizeof(uint32_t));
     for (int i = 0; i < 5; i++) {
-        if (!m->owned[i]) {
+        if (!owned[i]) {
             pcs_flocking_destroy(m);
             return pcs_error_set(PCS_E_NOMEM, "%s: no memory for %u agents", fn, cfg->agents);
         }
     }
-    m->agents = m->owned[0];
-    m->cell = m->owned[1];
-    m->order = m->owned[2];
-    m->start = m->owned[3];
-    m->cursor = m->owned[4];
     m->hdr = &m->own_hdr;
     seed_agents(m, cfg->seed, cfg->entity_id);
     *out = m;
@@ -216,11 +207,7 @@ pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
 
 void pcs_flocking_destroy(pcs_flocking *m)
 {
-    if (!m)
-        return;
-    for (int i = 0; i < 5; i++)
-        free(m->owned[i]);
-    free(m);
+    pcs_model_free(m);
 }
 
 /* Cell index of coordinate p; plain comparisons (no libm call) because this
@@ -450,26 +437,27 @@ static pcs_status agent_check(const pcs_flocking *m, const double *a, uint32_t c
         double x = a[base + (size_t)f * m->n + i];
         snprintf(allowed, sizeof allowed, "[%.9g, %.9g] (the domain)", -half[f], half[f]);
         if (!(x >= -half[f] && x <= half[f]))
-            return pcs_model_bad(m->name, "agents", base + (size_t)f * m->n + i,
+            return pcs_model_bad(m->base.name, "agents", base + (size_t)f * m->n + i,
                                  f == FX ? "x m" : "y m", x, allowed);
     }
     double vx = a[base + (size_t)FVX * m->n + i], vy = a[base + (size_t)FVY * m->n + i];
     double speed = pcs_sqrt(vx * vx + vy * vy);
     snprintf(allowed, sizeof allowed, "[0, %.9g] m/s (max_speed)", m->max_speed);
     if (!(speed <= m->max_speed * (1.0 + 1e-12)))
-        return pcs_model_bad(m->name, "agents", base + (size_t)FVX * m->n + i, "speed m/s", speed,
-                             allowed);
+        return pcs_model_bad(m->base.name, "agents", base + (size_t)FVX * m->n + i, "speed m/s",
+                             speed, allowed);
     return PCS_OK;
 }
 
 static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_flocking *m = ctx;
-    const pcs_model_header *h = pcs_load_view_store(v, m->id_hdr);
-    const double *a = pcs_load_view_store(v, m->id_agents);
-    pcs_status st = pcs_model_header_check(m->name, h);
+    const uint32_t *id = m->base.part_id;
+    const pcs_model_header *h = pcs_load_view_store(v, id[PART_HDR]);
+    const double *a = pcs_load_view_store(v, id[PART_AGENTS]);
+    pcs_status st = pcs_model_header_check(m->base.name, h);
     if (st == PCS_OK)
-        st = pcs_load_check_f64(pcs_store_name(w, m->id_agents), "agent field", a,
+        st = pcs_load_check_f64(pcs_store_name(w, id[PART_AGENTS]), "agent field", a,
                                 (size_t)2 * FIELDS * m->n, 1, -DBL_MAX, DBL_MAX, 0);
     for (uint32_t i = 0; st == PCS_OK && i < m->n; i++)
         st = agent_check(m, a, h->cur, i);
@@ -478,38 +466,28 @@ static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v
 
 pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_flocking_add";
-    if (!w || !m)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
-    if (m->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
-    size_t ncells = (size_t)m->ncx * m->ncy;
-    pcs_model_part parts[6] = {
-        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL, 0},
-        {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64, NULL, 0},
-        {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, 0},
-        {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, 0},
-        {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL, 0},
-        {"cursor", sizeof(uint32_t), ncells, PCS_STORE_SCRATCH, NULL, 0},
-    };
-    pcs_status st =
-        pcs_model_register_parts(w, m->name, parts, 6, flocking_system, m, stage, priority);
+    pcs_status st = pcs_model_add_check("pcs_flocking_add", "model", w, m);
     if (st != PCS_OK)
         return st;
-    memcpy(parts[0].data, m->hdr, sizeof(pcs_model_header));
-    memcpy(parts[1].data, m->agents, (size_t)2 * FIELDS * m->n * sizeof(double));
-    m->hdr = parts[0].data;
-    m->agents = parts[1].data;
-    m->cell = parts[2].data;
-    m->order = parts[3].data;
-    m->start = parts[4].data;
-    m->cursor = parts[5].data;
-    for (int i = 0; i < 5; i++) {
-        free(m->owned[i]);
-        m->owned[i] = NULL;
-    }
-    m->registered = 1;
-    m->id_hdr = parts[0].id;
-    m->id_agents = parts[1].id;
-    return pcs_load_check_register(w, m->name, flocking_load_check, m);
+    size_t ncells = (size_t)m->ncx * m->ncy;
+    pcs_model_part parts[PARTS] = {
+        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
+        [PART_AGENTS] = {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64,
+                         m->agents, NULL},
+        [PART_CELL] = {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, NULL},
+        [PART_ORDER] = {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, NULL},
+        [PART_START] = {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL, NULL},
+        [PART_CURSOR] = {"cursor", sizeof(uint32_t), ncells, PCS_STORE_SCRATCH, NULL, NULL},
+    };
+    st = pcs_model_add_parts(w, m, parts, PARTS, flocking_system, flocking_load_check, stage,
+                             priority);
+    if (st != PCS_OK)
+        return st;
+    m->hdr = parts[PART_HDR].data;
+    m->agents = parts[PART_AGENTS].data;
+    m->cell = parts[PART_CELL].data;
+    m->order = parts[PART_ORDER].data;
+    m->start = parts[PART_START].data;
+    m->cursor = parts[PART_CURSOR].data;
+    return PCS_OK;
 }

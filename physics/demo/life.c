@@ -21,18 +21,18 @@
 #include "pcsim/life.h"
 #include "pcsim/persist.h"
 
+/* The model's stores once registered, in base.part_id. */
+enum { PART_HDR, PART_C0, PART_C1, PARTS };
+
 struct pcs_life {
+    pcs_model_base base; /* first: name, owned grids (base.owned[0..1]), store ids */
     uint32_t width, height;
     pcs_life_boundary boundary;
     uint32_t threads;
-    char name[PCS_MODEL_NAME_MAX + 1];
     uint8_t *buf[2];
     pcs_model_header *hdr;
     pcs_model_header own_hdr;
-    uint8_t *owned[2];
     uint8_t *zero_row; /* width zero bytes: the dead world beyond the edge */
-    int registered;
-    uint32_t id_hdr, id_c[2]; /* STATE store ids once registered */
 };
 
 pcs_status pcs_life_default(pcs_life_def *cfg)
@@ -74,19 +74,14 @@ pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
     pcs_status st = check_config(fn, cfg);
     if (st != PCS_OK)
         return st;
-    pcs_life *m = calloc(1, sizeof *m);
+    pcs_life *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "life", &st);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the model", fn);
-    st = pcs_model_name_copy(fn, cfg->name, "life", m->name);
-    if (st != PCS_OK) {
-        free(m);
         return st;
-    }
     size_t n = (size_t)cfg->width * cfg->height;
-    m->owned[0] = calloc(n, 1);
-    m->owned[1] = calloc(n, 1);
+    uint8_t *c0 = m->base.owned[0] = calloc(n, 1);
+    uint8_t *c1 = m->base.owned[1] = calloc(n, 1);
     m->zero_row = calloc(cfg->width, 1);
-    if (!m->owned[0] || !m->owned[1] || !m->zero_row) {
+    if (!c0 || !c1 || !m->zero_row) {
         pcs_life_destroy(m);
         return pcs_error_set(PCS_E_NOMEM, "%s: no memory for 2 x %zu cells", fn, n);
     }
@@ -94,8 +89,8 @@ pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
     m->height = cfg->height;
     m->boundary = cfg->boundary;
     m->threads = cfg->threads;
-    m->buf[0] = m->owned[0];
-    m->buf[1] = m->owned[1];
+    m->buf[0] = c0;
+    m->buf[1] = c1;
     m->hdr = &m->own_hdr;
     *out = m;
     return PCS_OK;
@@ -103,12 +98,9 @@ pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
 
 void pcs_life_destroy(pcs_life *m)
 {
-    if (!m)
-        return;
-    free(m->owned[0]);
-    free(m->owned[1]);
-    free(m->zero_row);
-    free(m);
+    if (m)
+        free(m->zero_row); /* kept when registered: the step reads it */
+    pcs_model_free(m);
 }
 
 /* B3/S23. */
@@ -289,45 +281,35 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
 {
     (void)w;
     const pcs_life *m = ctx;
+    const uint32_t *id = m->base.part_id;
     size_t n = (size_t)m->width * m->height;
-    pcs_status st = pcs_model_header_check(m->name, pcs_load_view_store(v, m->id_hdr));
-    for (int b = 0; st == PCS_OK && b < 2; b++) {
-        const uint8_t *c = pcs_load_view_store(v, m->id_c[b]);
+    pcs_status st = pcs_model_header_check(m->base.name, pcs_load_view_store(v, id[PART_HDR]));
+    for (int b = PART_C0; st == PCS_OK && b <= PART_C1; b++) {
+        const uint8_t *c = pcs_load_view_store(v, id[b]);
         for (size_t i = 0; i < n; i++)
             if (c[i] > 1u)
-                return pcs_model_bad(m->name, b ? "c1" : "c0", i, "cell", c[i], "0 or 1");
+                return pcs_model_bad(m->base.name, b == PART_C1 ? "c1" : "c0", i, "cell", c[i],
+                                     "0 or 1");
     }
     return st;
 }
 
 pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_life_add";
-    if (!w || !m)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
-    if (m->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
-    size_t n = (size_t)m->width * m->height;
-    pcs_model_part parts[3] = {
-        {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, NULL, 0},
-        {"c0", 1, n, PCS_STORE_STATE, NULL, 0},
-        {"c1", 1, n, PCS_STORE_STATE, NULL, 0},
-    };
-    pcs_status st = pcs_model_register_parts(w, m->name, parts, 3, life_system, m, stage, priority);
+    pcs_status st = pcs_model_add_check("pcs_life_add", "model", w, m);
     if (st != PCS_OK)
         return st;
-    memcpy(parts[0].data, m->hdr, sizeof(pcs_model_header));
-    memcpy(parts[1].data, m->buf[0], n);
-    memcpy(parts[2].data, m->buf[1], n);
-    m->hdr = parts[0].data;
-    m->buf[0] = parts[1].data;
-    m->buf[1] = parts[2].data;
-    free(m->owned[0]);
-    free(m->owned[1]);
-    m->owned[0] = m->owned[1] = NULL;
-    m->registered = 1;
-    m->id_hdr = parts[0].id;
-    m->id_c[0] = parts[1].id;
-    m->id_c[1] = parts[2].id;
-    return pcs_load_check_register(w, m->name, life_load_check, m);
+    size_t n = (size_t)m->width * m->height;
+    pcs_model_part parts[PARTS] = {
+        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
+        [PART_C0] = {"c0", 1, n, PCS_STORE_STATE, m->buf[0], NULL},
+        [PART_C1] = {"c1", 1, n, PCS_STORE_STATE, m->buf[1], NULL},
+    };
+    st = pcs_model_add_parts(w, m, parts, PARTS, life_system, life_load_check, stage, priority);
+    if (st != PCS_OK)
+        return st;
+    m->hdr = parts[PART_HDR].data;
+    m->buf[0] = parts[PART_C0].data;
+    m->buf[1] = parts[PART_C1].data;
+    return PCS_OK;
 }

@@ -1,101 +1,89 @@
 /**
  * @file model_common.h
- * @brief Helpers the bounded models share: instance names and store naming.
+ * @brief What the bounded models share: instance names, the standalone
+ *        lifecycle and the move of a model's state into a world.
  *
- * Each bounded model (diffusion, life, rayaabb, flocking, particles) can be
- * registered into a world, where its state lives in STATE stores named
- * "<instance>.<part>" so pcs_world_state_hash covers it and two instances of
- * one model never collide. These inline helpers keep that naming rule in one
- * place; they are private to physics/demo/.
+ * Each bounded model (diffusion, life, rayaabb, flocking, particles) runs
+ * standalone on memory it owns, or is added to a world, where its state lives
+ * in STATE stores named "<instance>.<part>" so pcs_world_state_hash covers it
+ * and two instances of one model never collide. Every model struct starts
+ * with a pcs_model_base, so these helpers can create, destroy and add any of
+ * them; they are private to physics/demo/.
  */
 #ifndef PCS_PHYSICS_MODELS_COMMON_H
 #define PCS_PHYSICS_MODELS_COMMON_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 
+#include "pcsim/persist.h"
 #include "pcsim/status.h"
 #include "pcsim/system.h"
 
 /** Longest instance name: leaves room for ".<part>" inside PCS_NAME_MAX. */
 #define PCS_MODEL_NAME_MAX 40u
 
+/** Most stores one model registers. */
+#define PCS_MODEL_PARTS_MAX 8u
+
+/** Most buffers one model allocates while standalone. */
+#define PCS_MODEL_OWNED_MAX 5u
+
+/** The first member of every bounded model. */
+typedef struct pcs_model_base {
+    char name[PCS_MODEL_NAME_MAX + 1];     /**< instance name; prefixes its stores */
+    void *owned[PCS_MODEL_OWNED_MAX];      /**< malloc'd buffers (NULL once added) */
+    uint32_t part_id[PCS_MODEL_PARTS_MAX]; /**< store ids of the parts once added */
+    int registered;                        /**< added to a world */
+} pcs_model_base;
+
+/**
+ * Allocate a zeroed model of @p size bytes (a struct whose first member is a
+ * pcs_model_base) named @p name, or @p fallback when NULL. @p fn names the
+ * caller and @p what the model ("model", "caster") in the messages.
+ * @return the model, or NULL with @p st set (PCS_E_NOMEM, PCS_E_INVAL).
+ */
+void *pcs_model_new(const char *fn, const char *what, size_t size, const char *name,
+                    const char *fallback, pcs_status *st);
+
+/** Free @p model (NULL is fine), its owned buffers included. */
+void pcs_model_free(void *model);
+
 /**
  * Copy the instance @p name (or @p fallback when NULL) into @p out
  * (PCS_MODEL_NAME_MAX + 1 bytes). @p fn names the caller in the message.
  */
-static inline pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fallback,
-                                             char *out)
-{
-    const char *src = name ? name : fallback;
-    size_t len = strlen(src);
-    if (len == 0 || len > PCS_MODEL_NAME_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: name has %zu chars; allowed [1, %u]", fn, len,
-                             PCS_MODEL_NAME_MAX);
-    memcpy(out, src, len + 1);
-    return PCS_OK;
-}
+pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fallback, char *out);
 
-/** Register store "<instance>.<part>" and return its data pointer in @p data. */
-static inline pcs_status pcs_model_store(pcs_world *w, const char *instance, const char *part,
-                                         size_t elem_size, size_t count, pcs_store_kind kind,
-                                         uint32_t *id, void **data)
-{
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.%s", instance, part);
-    pcs_status st = pcs_store_register(w, name, elem_size, count, kind, id);
-    if (st != PCS_OK)
-        return st;
-    *data = pcs_store_data(w, *id);
-    return PCS_OK;
-}
+/**
+ * What pcs_<model>_add checks first: @p w and @p model given, the model not
+ * yet added. @p what names the model ("model", "caster") in the message.
+ */
+pcs_status pcs_model_add_check(const char *fn, const char *what, const pcs_world *w,
+                               const void *model);
 
-/** One store a model asks for at registration; data is filled in. */
+/** One store a model asks for when it is added; data is filled in. */
 typedef struct pcs_model_part {
     const char *part;    /**< suffix after "<instance>." */
     size_t elem_size;    /**< bytes per element */
     size_t count;        /**< elements */
     pcs_store_kind kind; /**< STATE (hashed) or SCRATCH */
+    const void *from;    /**< the standalone contents to copy in; NULL: none (scratch) */
     void *data;          /**< out: the store's memory */
-    uint32_t id;         /**< out: the store's id (for load checks) */
 } pcs_model_part;
 
-/** Most stores one model registers. */
-#define PCS_MODEL_PARTS_MAX 8u
-
 /**
- * Register every store in @p parts, then the system "<instance>" that runs
- * @p fn(w, @p ctx) at (@p stage, @p priority) and declares it writes all of
- * them. The caller moves its state into parts[i].data only after PCS_OK, so
- * a failure leaves the model usable standalone.
+ * Add @p model (checked by pcs_model_add_check) to @p w: register every store
+ * in @p parts (ids into base.part_id, in order), the system "<instance>" that
+ * runs @p fn(w, @p model) at (@p stage, @p priority) and declares it writes
+ * all of them, and the load check @p check(w, v, @p model). Only then copy
+ * each part's standalone contents into its store, free the owned buffers and
+ * mark the model registered; the caller points its fields at parts[i].data.
+ * A failure leaves the model standalone and usable.
  */
-static inline pcs_status pcs_model_register_parts(pcs_world *w, const char *instance,
-                                                  pcs_model_part *parts, uint32_t n_parts,
-                                                  pcs_system_fn fn, void *ctx, pcs_stage stage,
-                                                  int32_t priority)
-{
-    uint32_t ids[PCS_MODEL_PARTS_MAX];
-    if (n_parts > PCS_MODEL_PARTS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "pcs_model_register_parts: %u parts; max %u", n_parts,
-                             PCS_MODEL_PARTS_MAX);
-    for (uint32_t i = 0; i < n_parts; i++) {
-        pcs_status st = pcs_model_store(w, instance, parts[i].part, parts[i].elem_size,
-                                        parts[i].count, parts[i].kind, &ids[i], &parts[i].data);
-        if (st != PCS_OK)
-            return st;
-        parts[i].id = ids[i];
-    }
-    pcs_system_desc desc = {.name = instance,
-                            .stage = stage,
-                            .priority = priority,
-                            .fn = fn,
-                            .ctx = ctx,
-                            .writes = ids,
-                            .n_writes = n_parts};
-    uint32_t sys;
-    return pcs_system_register(w, &desc, &sys);
-}
+pcs_status pcs_model_add_parts(pcs_world *w, void *model, pcs_model_part *parts, uint32_t n_parts,
+                               pcs_system_fn fn, pcs_load_check_fn check, pcs_stage stage,
+                               int32_t priority);
 
 /** Step counter and double-buffer index, kept in a STATE store when registered. */
 typedef struct pcs_model_header {

@@ -29,16 +29,16 @@ typedef struct particle {
     int32_t x, y, vx, vy;
 } particle;
 
+/* The model's stores once registered, in base.part_id. */
+enum { PART_HDR, PART_CELLS, PART_PARTS, PARTS };
+
 struct pcs_particles {
+    pcs_model_base base; /* first: name, owned cells and parts (base.owned[0..1]), store ids */
     uint32_t width, height, capacity;
-    char name[PCS_MODEL_NAME_MAX + 1];
     particles_header *hdr;
     particles_header own_hdr;
     uint8_t *cells; /* width * height, 1 = obstacle */
     particle *parts;
-    void *owned[2];
-    int registered;
-    uint32_t id_hdr, id_cells, id_parts; /* STATE store ids once registered */
 };
 
 pcs_status pcs_particles_default(pcs_particles_def *cfg)
@@ -63,17 +63,13 @@ pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **ou
     if (cfg->max_particles < 1 || cfg->max_particles > PCS_PARTICLES_MAX)
         return pcs_error_set(PCS_E_INVAL, "%s: max_particles = %u; allowed [1, %u]", fn,
                              cfg->max_particles, PCS_PARTICLES_MAX);
-    pcs_particles *m = calloc(1, sizeof *m);
+    pcs_status st;
+    pcs_particles *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "particles", &st);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the model", fn);
-    pcs_status st = pcs_model_name_copy(fn, cfg->name, "particles", m->name);
-    if (st != PCS_OK) {
-        free(m);
         return st;
-    }
-    m->owned[0] = calloc((size_t)cfg->width * cfg->height, 1);
-    m->owned[1] = calloc(cfg->max_particles, sizeof(particle));
-    if (!m->owned[0] || !m->owned[1]) {
+    uint8_t *cells = m->base.owned[0] = calloc((size_t)cfg->width * cfg->height, 1);
+    particle *parts = m->base.owned[1] = calloc(cfg->max_particles, sizeof(particle));
+    if (!cells || !parts) {
         pcs_particles_destroy(m);
         return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the grid and %u particles", fn,
                              cfg->max_particles);
@@ -81,8 +77,8 @@ pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **ou
     m->width = cfg->width;
     m->height = cfg->height;
     m->capacity = cfg->max_particles;
-    m->cells = m->owned[0];
-    m->parts = m->owned[1];
+    m->cells = cells;
+    m->parts = parts;
     m->hdr = &m->own_hdr;
     *out = m;
     return PCS_OK;
@@ -90,11 +86,7 @@ pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **ou
 
 void pcs_particles_destroy(pcs_particles *m)
 {
-    if (!m)
-        return;
-    free(m->owned[0]);
-    free(m->owned[1]);
-    free(m);
+    pcs_model_free(m);
 }
 
 /* Particles in use, never past capacity even if a loaded store says so. */
@@ -185,7 +177,7 @@ static int blocked(const pcs_particles *m, int32_t x, int32_t y)
 }
 
 pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
-                             uint32_t *index)
+                               uint32_t *index)
 {
     static const char fn[] = "pcs_particles_spawn";
     if (!m)
@@ -200,8 +192,8 @@ pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t v
         return pcs_error_set(PCS_E_INVAL, "%s: velocity (%d, %d); each allowed [-%d, %d]", fn, vx,
                              vy, PCS_PARTICLES_SPEED_MAX, PCS_PARTICLES_SPEED_MAX);
     if (m->hdr->count >= m->capacity)
-        return pcs_error_set(PCS_E_OVERFLOW, "%s: '%s' is full (max_particles = %u)", fn, m->name,
-                             m->capacity);
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: '%s' is full (max_particles = %u)", fn,
+                             m->base.name, m->capacity);
     uint32_t i = m->hdr->count++;
     m->parts[i] = (particle){x, y, vx, vy};
     if (index)
@@ -304,15 +296,15 @@ static pcs_status particle_check(const pcs_particles *m, const uint8_t *cells, c
     char allowed[64];
     snprintf(allowed, sizeof allowed, "[0, %u)", m->width);
     if (q->x < 0 || (uint32_t)q->x >= m->width)
-        return pcs_model_bad(m->name, "parts", i, "x", q->x, allowed);
+        return pcs_model_bad(m->base.name, "parts", i, "x", q->x, allowed);
     snprintf(allowed, sizeof allowed, "[0, %u)", m->height);
     if (q->y < 0 || (uint32_t)q->y >= m->height)
-        return pcs_model_bad(m->name, "parts", i, "y", q->y, allowed);
+        return pcs_model_bad(m->base.name, "parts", i, "y", q->y, allowed);
     if (q->vx < -s || q->vx > s || q->vy < -s || q->vy > s)
-        return pcs_model_bad(m->name, "parts", i, q->vx < -s || q->vx > s ? "vx" : "vy",
+        return pcs_model_bad(m->base.name, "parts", i, q->vx < -s || q->vx > s ? "vx" : "vy",
                              q->vx < -s || q->vx > s ? q->vx : q->vy, "[-64, 64]");
     if (cells[(size_t)q->y * m->width + (size_t)q->x])
-        return pcs_model_bad(m->name, "parts", i, "cell under the particle", 1.0,
+        return pcs_model_bad(m->base.name, "parts", i, "cell under the particle", 1.0,
                              "0 (no particle on an obstacle)");
     return PCS_OK;
 }
@@ -321,19 +313,19 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
 {
     (void)w;
     const pcs_particles *m = ctx;
-    const particles_header *h = pcs_load_view_store(v, m->id_hdr);
-    const uint8_t *cells = pcs_load_view_store(v, m->id_cells);
-    const particle *parts = pcs_load_view_store(v, m->id_parts);
+    const particles_header *h = pcs_load_view_store(v, m->base.part_id[PART_HDR]);
+    const uint8_t *cells = pcs_load_view_store(v, m->base.part_id[PART_CELLS]);
+    const particle *parts = pcs_load_view_store(v, m->base.part_id[PART_PARTS]);
     char allowed[64];
     snprintf(allowed, sizeof allowed, "[0, %u] (max_particles)", m->capacity);
     if (h->count > m->capacity)
-        return pcs_model_bad(m->name, "hdr", 0, "count", h->count, allowed);
+        return pcs_model_bad(m->base.name, "hdr", 0, "count", h->count, allowed);
     if (h->pad != 0u)
-        return pcs_model_bad(m->name, "hdr", 0, "pad", h->pad, "0");
+        return pcs_model_bad(m->base.name, "hdr", 0, "pad", h->pad, "0");
     size_t n = (size_t)m->width * m->height;
     for (size_t i = 0; i < n; i++)
         if (cells[i] > 1u)
-            return pcs_model_bad(m->name, "cells", i, "cell", cells[i], "0 or 1");
+            return pcs_model_bad(m->base.name, "cells", i, "cell", cells[i], "0 or 1");
     for (uint32_t i = 0; i < h->count; i++) {
         pcs_status st = particle_check(m, cells, &parts[i], i);
         if (st != PCS_OK)
@@ -344,33 +336,21 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
 
 pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_particles_add";
-    if (!w || !m)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
-    if (m->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: model '%s' is already registered", fn, m->name);
-    size_t ncells = (size_t)m->width * m->height;
-    pcs_model_part parts[3] = {
-        {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, NULL, 0},
-        {"cells", 1, ncells, PCS_STORE_STATE, NULL, 0},
-        {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, NULL, 0},
-    };
-    pcs_status st =
-        pcs_model_register_parts(w, m->name, parts, 3, particles_system, m, stage, priority);
+    pcs_status st = pcs_model_add_check("pcs_particles_add", "model", w, m);
     if (st != PCS_OK)
         return st;
-    memcpy(parts[0].data, m->hdr, sizeof(particles_header));
-    memcpy(parts[1].data, m->cells, ncells);
-    memcpy(parts[2].data, m->parts, m->capacity * sizeof(particle));
-    m->hdr = parts[0].data;
-    m->cells = parts[1].data;
-    m->parts = parts[2].data;
-    free(m->owned[0]);
-    free(m->owned[1]);
-    m->owned[0] = m->owned[1] = NULL;
-    m->registered = 1;
-    m->id_hdr = parts[0].id;
-    m->id_cells = parts[1].id;
-    m->id_parts = parts[2].id;
-    return pcs_load_check_register(w, m->name, particles_load_check, m);
+    size_t ncells = (size_t)m->width * m->height;
+    pcs_model_part parts[PARTS] = {
+        [PART_HDR] = {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, m->hdr, NULL},
+        [PART_CELLS] = {"cells", 1, ncells, PCS_STORE_STATE, m->cells, NULL},
+        [PART_PARTS] = {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, m->parts, NULL},
+    };
+    st = pcs_model_add_parts(w, m, parts, PARTS, particles_system, particles_load_check, stage,
+                             priority);
+    if (st != PCS_OK)
+        return st;
+    m->hdr = parts[PART_HDR].data;
+    m->cells = parts[PART_CELLS].data;
+    m->parts = parts[PART_PARTS].data;
+    return PCS_OK;
 }

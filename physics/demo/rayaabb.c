@@ -37,17 +37,17 @@ typedef struct rayaabb_hit {
     uint32_t pad; /* 0: hashed byte for byte */
 } rayaabb_hit;
 
+/* The caster's stores once registered, in base.part_id. */
+enum { PART_HDR, PART_RAYS, PART_BOXES, PART_HITS, PARTS };
+
 struct pcs_rayaabb {
+    pcs_model_base base; /* first: name, owned rays, boxes, hits (base.owned[0..2]), store ids */
     uint32_t max_rays, max_boxes;
-    char name[PCS_MODEL_NAME_MAX + 1];
     rayaabb_header *hdr;
     rayaabb_header own_hdr;
     pcs_rayaabb_ray *rays;
     pcs_rayaabb_box *boxes;
     rayaabb_hit *hits;
-    void *owned[3]; /* malloc'd rays, boxes, hits (NULL once registered) */
-    int registered;
-    uint32_t id_hdr, id_rays, id_boxes, id_hits; /* STATE store ids once registered */
 };
 
 /* Finite and within the coordinate limit; NaN fails the comparison. */
@@ -189,27 +189,20 @@ pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
     if (cfg->max_boxes < 1 || cfg->max_boxes > PCS_RAYAABB_BOXES_MAX)
         return pcs_error_set(PCS_E_INVAL, "%s: max_boxes = %u; allowed [1, %u]", fn, cfg->max_boxes,
                              PCS_RAYAABB_BOXES_MAX);
-    pcs_rayaabb *m = calloc(1, sizeof *m);
+    pcs_status st;
+    pcs_rayaabb *m = pcs_model_new(fn, "caster", sizeof *m, cfg->name, "rayaabb", &st);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the caster", fn);
-    pcs_status st = pcs_model_name_copy(fn, cfg->name, "rayaabb", m->name);
-    if (st != PCS_OK) {
-        free(m);
         return st;
-    }
-    m->owned[0] = calloc(cfg->max_rays, sizeof(pcs_rayaabb_ray));
-    m->owned[1] = calloc(cfg->max_boxes, sizeof(pcs_rayaabb_box));
-    m->owned[2] = calloc(cfg->max_rays, sizeof(rayaabb_hit));
-    if (!m->owned[0] || !m->owned[1] || !m->owned[2]) {
+    m->rays = m->base.owned[0] = calloc(cfg->max_rays, sizeof(pcs_rayaabb_ray));
+    m->boxes = m->base.owned[1] = calloc(cfg->max_boxes, sizeof(pcs_rayaabb_box));
+    m->hits = m->base.owned[2] = calloc(cfg->max_rays, sizeof(rayaabb_hit));
+    if (!m->rays || !m->boxes || !m->hits) {
         pcs_rayaabb_destroy(m);
         return pcs_error_set(PCS_E_NOMEM, "%s: no memory for %u rays and %u boxes", fn,
                              cfg->max_rays, cfg->max_boxes);
     }
     m->max_rays = cfg->max_rays;
     m->max_boxes = cfg->max_boxes;
-    m->rays = m->owned[0];
-    m->boxes = m->owned[1];
-    m->hits = m->owned[2];
     m->hdr = &m->own_hdr;
     *out = m;
     return PCS_OK;
@@ -217,11 +210,7 @@ pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
 
 void pcs_rayaabb_destroy(pcs_rayaabb *m)
 {
-    if (!m)
-        return;
-    for (int i = 0; i < 3; i++)
-        free(m->owned[i]);
-    free(m);
+    pcs_model_free(m);
 }
 
 pcs_status pcs_rayaabb_add_ray(pcs_rayaabb *m, const pcs_rayaabb_ray *ray, uint32_t *index)
@@ -233,8 +222,8 @@ pcs_status pcs_rayaabb_add_ray(pcs_rayaabb *m, const pcs_rayaabb_ray *ray, uint3
     if (st != PCS_OK)
         return st;
     if (m->hdr->n_rays >= m->max_rays)
-        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_rays = %u)", fn, m->name,
-                             m->max_rays);
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_rays = %u)", fn,
+                             m->base.name, m->max_rays);
     uint32_t i = m->hdr->n_rays++;
     m->rays[i] = *ray;
     m->hits[i] = rayaabb_miss;
@@ -253,7 +242,7 @@ pcs_status pcs_rayaabb_add_box(pcs_rayaabb *m, const pcs_rayaabb_box *box, uint3
         return st;
     if (m->hdr->n_boxes >= m->max_boxes)
         return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_boxes = %u)", fn,
-                             m->name, m->max_boxes);
+                             m->base.name, m->max_boxes);
     uint32_t i = m->hdr->n_boxes++;
     m->boxes[i] = *box;
     if (index)
@@ -343,10 +332,10 @@ static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r,
     static const char *const field[4] = {"ox", "oy", "dx", "dy"};
     for (int k = 0; k < 4; k++)
         if (!coord_ok(c[k]))
-            return pcs_model_bad(m->name, "rays", i, field[k], c[k],
+            return pcs_model_bad(m->base.name, "rays", i, field[k], c[k],
                                  "finite, |v| <= PCS_RAYAABB_COORD_MAX");
     if (r->dx == 0.0 && r->dy == 0.0)
-        return pcs_model_bad(m->name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
+        return pcs_model_bad(m->base.name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
     return PCS_OK;
 }
 
@@ -356,12 +345,12 @@ static pcs_status box_load_check(const pcs_rayaabb *m, const pcs_rayaabb_box *b,
     static const char *const field[4] = {"min_x", "min_y", "max_x", "max_y"};
     for (int k = 0; k < 4; k++)
         if (!coord_ok(c[k]))
-            return pcs_model_bad(m->name, "boxes", i, field[k], c[k],
+            return pcs_model_bad(m->base.name, "boxes", i, field[k], c[k],
                                  "finite, |v| <= PCS_RAYAABB_COORD_MAX");
     if (b->min_x > b->max_x)
-        return pcs_model_bad(m->name, "boxes", i, "min_x", b->min_x, "<= max_x");
+        return pcs_model_bad(m->base.name, "boxes", i, "min_x", b->min_x, "<= max_x");
     if (b->min_y > b->max_y)
-        return pcs_model_bad(m->name, "boxes", i, "min_y", b->min_y, "<= max_y");
+        return pcs_model_bad(m->base.name, "boxes", i, "min_y", b->min_y, "<= max_y");
     return PCS_OK;
 }
 
@@ -371,7 +360,7 @@ static pcs_status hit_load_check(const pcs_rayaabb *m, const rayaabb_hit *h, uin
     int miss = h->box == PCS_RAYAABB_NONE && h->t == -1.0;
     int hit = h->box < n_boxes && h->t >= 0.0 && h->t <= DBL_MAX;
     if (h->pad != 0u || !(miss || hit))
-        return pcs_model_bad(m->name, "hits", i, "box", h->box,
+        return pcs_model_bad(m->base.name, "hits", i, "box", h->box,
                              "a live box with t in [0, DBL_MAX], or a miss (NONE, t = -1)");
     return PCS_OK;
 }
@@ -380,14 +369,15 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
 {
     (void)w;
     const pcs_rayaabb *m = ctx;
-    const rayaabb_header *h = pcs_load_view_store(v, m->id_hdr);
+    const uint32_t *id = m->base.part_id;
+    const rayaabb_header *h = pcs_load_view_store(v, id[PART_HDR]);
     if (h->n_rays > m->max_rays)
-        return pcs_model_bad(m->name, "hdr", 0, "n_rays", h->n_rays, "at most max_rays");
+        return pcs_model_bad(m->base.name, "hdr", 0, "n_rays", h->n_rays, "at most max_rays");
     if (h->n_boxes > m->max_boxes)
-        return pcs_model_bad(m->name, "hdr", 0, "n_boxes", h->n_boxes, "at most max_boxes");
-    const pcs_rayaabb_ray *rays = pcs_load_view_store(v, m->id_rays);
-    const pcs_rayaabb_box *boxes = pcs_load_view_store(v, m->id_boxes);
-    const rayaabb_hit *hits = pcs_load_view_store(v, m->id_hits);
+        return pcs_model_bad(m->base.name, "hdr", 0, "n_boxes", h->n_boxes, "at most max_boxes");
+    const pcs_rayaabb_ray *rays = pcs_load_view_store(v, id[PART_RAYS]);
+    const pcs_rayaabb_box *boxes = pcs_load_view_store(v, id[PART_BOXES]);
+    const rayaabb_hit *hits = pcs_load_view_store(v, id[PART_HITS]);
     pcs_status st = PCS_OK;
     for (uint32_t j = 0; st == PCS_OK && j < h->n_boxes; j++)
         st = box_load_check(m, &boxes[j], j);
@@ -401,37 +391,23 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
 
 pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_rayaabb_add";
-    if (!w || !m)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or caster is NULL", fn);
-    if (m->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: caster '%s' is already registered", fn, m->name);
-    pcs_model_part parts[4] = {
-        {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, NULL, 0},
-        {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, PCS_STORE_STATE_F64, NULL, 0},
-        {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, PCS_STORE_STATE_F64, NULL, 0},
-        {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, NULL, 0},
-    };
-    pcs_status st =
-        pcs_model_register_parts(w, m->name, parts, 4, rayaabb_system, m, stage, priority);
+    pcs_status st = pcs_model_add_check("pcs_rayaabb_add", "caster", w, m);
     if (st != PCS_OK)
         return st;
-    memcpy(parts[0].data, m->hdr, sizeof(rayaabb_header));
-    memcpy(parts[1].data, m->rays, m->max_rays * sizeof(pcs_rayaabb_ray));
-    memcpy(parts[2].data, m->boxes, m->max_boxes * sizeof(pcs_rayaabb_box));
-    memcpy(parts[3].data, m->hits, m->max_rays * sizeof(rayaabb_hit));
-    m->hdr = parts[0].data;
-    m->rays = parts[1].data;
-    m->boxes = parts[2].data;
-    m->hits = parts[3].data;
-    for (int i = 0; i < 3; i++) {
-        free(m->owned[i]);
-        m->owned[i] = NULL;
-    }
-    m->registered = 1;
-    m->id_hdr = parts[0].id;
-    m->id_rays = parts[1].id;
-    m->id_boxes = parts[2].id;
-    m->id_hits = parts[3].id;
-    return pcs_load_check_register(w, m->name, rayaabb_load_check, m);
+    const pcs_store_kind f64 = PCS_STORE_STATE_F64;
+    pcs_model_part parts[PARTS] = {
+        [PART_HDR] = {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, m->hdr, NULL},
+        [PART_RAYS] = {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, f64, m->rays, NULL},
+        [PART_BOXES] = {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, f64, m->boxes, NULL},
+        [PART_HITS] = {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, m->hits, NULL},
+    };
+    st = pcs_model_add_parts(w, m, parts, PARTS, rayaabb_system, rayaabb_load_check, stage,
+                             priority);
+    if (st != PCS_OK)
+        return st;
+    m->hdr = parts[PART_HDR].data;
+    m->rays = parts[PART_RAYS].data;
+    m->boxes = parts[PART_BOXES].data;
+    m->hits = parts[PART_HITS].data;
+    return PCS_OK;
 }

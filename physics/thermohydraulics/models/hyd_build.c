@@ -143,40 +143,40 @@ static pcs_status check_config(const pcs_hydraulics_def *c)
     return st;
 }
 
-static pcs_status add_store(pcs_world *w, const pcs_hydraulics *h, const char *what, size_t n,
-                            pcs_store_kind kind, uint32_t *id)
-{
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "u%u.hyd.%s", h->unit + 1, what);
-    return pcs_store_register(w, name, sizeof(double), n ? n : 1,
-                              (pcs_store_kind)(kind | PCS_STORE_F64), id);
-}
-
+/* Every store of one unit's network, in registration order (the state hash
+ * follows it): element count and kind, all float64. */
 static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)
 {
     const pcs_hydraulics_def *c = &h->cfg;
-    pcs_status st = add_store(w, h, "mass", c->n_nodes, PCS_STORE_STATE, &h->s_mass);
-    if (st == PCS_OK)
-        st = add_store(w, h, "enthalpy", c->n_nodes, PCS_STORE_STATE, &h->s_enthalpy);
-    if (st == PCS_OK)
-        st = add_store(w, h, "pressure", c->n_nodes, PCS_STORE_STATE, &h->s_pressure);
-    if (st == PCS_OK)
-        st = add_store(w, h, "flow", c->n_junctions, PCS_STORE_STATE, &h->s_flow);
-    if (st == PCS_OK)
-        st = add_store(w, h, "valve", c->n_junctions, PCS_STORE_STATE, &h->s_valve);
-    if (st == PCS_OK)
-        st = add_store(w, h, "pump_speed", c->n_pumps, PCS_STORE_STATE, &h->s_speed);
-    if (st == PCS_OK)
-        st = add_store(w, h, "pump_target", c->n_pumps, PCS_STORE_STATE, &h->s_motor);
-    if (st == PCS_OK)
-        st = add_store(w, h, "pzr", 3, PCS_STORE_STATE, &h->s_pzr);
-    if (st == PCS_OK)
-        st = add_store(w, h, "temperature", c->n_nodes, PCS_STORE_SCRATCH, &h->s_temp);
-    if (st == PCS_OK)
-        st = add_store(w, h, "sg_heat", 1, PCS_STORE_SCRATCH, &h->s_sg_heat);
-    if (st == PCS_OK)
-        st = add_store(w, h, "core", 3, PCS_STORE_SCRATCH, &h->s_core);
-    return st;
+    const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
+    const struct {
+        const char *what;
+        size_t n;
+        pcs_store_kind kind;
+        uint32_t *id;
+    } stores[] = {
+        {"mass", c->n_nodes, state, &h->s_mass},
+        {"enthalpy", c->n_nodes, state, &h->s_enthalpy},
+        {"pressure", c->n_nodes, state, &h->s_pressure},
+        {"flow", c->n_junctions, state, &h->s_flow},
+        {"valve", c->n_junctions, state, &h->s_valve},
+        {"pump_speed", c->n_pumps, state, &h->s_speed},
+        {"pump_target", c->n_pumps, state, &h->s_motor},
+        {"pzr", 3, state, &h->s_pzr},
+        {"temperature", c->n_nodes, scratch, &h->s_temp},
+        {"sg_heat", 1, scratch, &h->s_sg_heat},
+        {"core", 3, scratch, &h->s_core},
+    };
+    for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
+        char name[PCS_NAME_MAX];
+        snprintf(name, sizeof name, "u%u.hyd.%s", h->unit + 1, stores[i].what);
+        size_t n = stores[i].n ? stores[i].n : 1;
+        pcs_store_kind kind = (pcs_store_kind)(stores[i].kind | PCS_STORE_F64);
+        pcs_status st = pcs_store_register(w, name, sizeof(double), n, kind, stores[i].id);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
 }
 
 static void initial_state(pcs_world *w, pcs_hydraulics *h)

@@ -1,0 +1,51 @@
+/**
+ * @file name_index.c
+ * @brief The name index the channel registry and the command targets share
+ *        (name_index.h).
+ */
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "engine/name_index.h"
+
+/* Record i's name: the record's first member. */
+static const char *name_at(const void *records, size_t stride, uint32_t i)
+{
+    return *(const char *const *)((const char *)records + (size_t)i * stride);
+}
+
+uint32_t pcs_name_index_slot(const uint32_t *index, uint32_t cap, const void *records,
+                             size_t stride, const char *name)
+{
+    uint32_t mask = 2 * cap - 1;
+    uint32_t k = (uint32_t)XXH3_64bits(name, strlen(name)) & mask;
+    while (index[k] != 0 && strcmp(name_at(records, stride, index[k] - 1), name) != 0)
+        k = (k + 1) & mask;
+    return k;
+}
+
+void pcs_name_index_build(uint32_t *index, uint32_t cap, const void *records, size_t stride,
+                          uint32_t n)
+{
+    memset(index, 0, 2 * (size_t)cap * sizeof *index);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = name_at(records, stride, i);
+        if (name)
+            index[pcs_name_index_slot(index, cap, records, stride, name)] = i + 1;
+    }
+}
+
+void *pcs_name_index_grow(pcs_mem *mem, const void *records, uint32_t n, size_t stride,
+                          uint32_t *cap, uint32_t **index)
+{
+    uint32_t grown = *cap ? *cap * 2 : 64;
+    void *r = pcs_mem_regrow(mem, records, n, grown, stride);
+    uint32_t *x = pcs_mem_array(mem, 2 * (size_t)grown, sizeof *x);
+    if (!r || !x)
+        return NULL;
+    pcs_name_index_build(x, grown, r, stride, n);
+    *cap = grown;
+    *index = x;
+    return r;
+}

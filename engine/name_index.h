@@ -1,0 +1,40 @@
+/**
+ * @file name_index.h
+ * @brief A name index over a registry's records (internal): the channel
+ *        registry and the command targets share it.
+ *
+ * The records live in an array of cap records, each starting with its
+ * `const char *name` (NULL for a free record, which is never indexed). The
+ * index is an open-addressing table of 2 x cap entries (XXH3 of the name,
+ * linear probing, so at most half full); an entry holds the record's number
+ * + 1, 0 when empty. Registries grow by doubling during the build and build
+ * a new index each time, so registering n names costs O(n).
+ */
+#ifndef PCS_ENGINE_NAME_INDEX_H
+#define PCS_ENGINE_NAME_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/mem.h"
+
+/**
+ * Entry of @p index (for @p cap records of @p stride bytes at @p records)
+ * where @p name is, or where it would go.
+ */
+uint32_t pcs_name_index_slot(const uint32_t *index, uint32_t cap, const void *records,
+                             size_t stride, const char *name);
+
+/** Clear @p index and enter every named record among the first @p n. */
+void pcs_name_index_build(uint32_t *index, uint32_t cap, const void *records, size_t stride,
+                          uint32_t n);
+
+/**
+ * Room for more records: a new array of twice @p *cap records (64 at first)
+ * holding the first @p n of @p records, and in @p *index a new index over
+ * them; @p *cap is updated. NULL (nothing changed) when out of memory.
+ */
+void *pcs_name_index_grow(pcs_mem *mem, const void *records, uint32_t n, size_t stride,
+                          uint32_t *cap, uint32_t **index);
+
+#endif
