@@ -55,8 +55,10 @@
  *
  * Errors: PCS_E_INVAL for a NULL pointer, a non-finite input, an input
  * outside the domain (the message names function, parameter, value and
- * range), or a region 3 Newton solve that does not converge, which happens
- * only within about 1 kPa of p_c near the critical enthalpy. On error the
+ * range), or a region 3 solve that fails: IF97's region 3 closes its
+ * two-phase dome a few Pa below p_c (R7-97's region 3 meets Eq. 31 only
+ * approximately at the critical point), so from about 5 Pa below p_c up to
+ * p_c the exact path refuses; the table answers there from its cubics. On error the
  * output is left untouched. Nothing here allocates except
  * pcs_water_ph_table_create.
  */
@@ -150,20 +152,50 @@ PCS_API pcs_status pcs_water_ph_exact(double p_pa, double h_j_kg, pcs_water_ph_s
  * 8.39 MPa and p_c. Read-only after creation: any number of threads may look
  * up concurrently.
  *
- * Error bound of the default configuration, against pcs_water_ph_exact,
- * asserted by tests/test_water_ph.c on a dense grid (every row-cell edge and
- * midpoint in p, 400 points per segment in xi, plus points within 1e-6
- * relative of both saturation lines on each side) and on random points;
- * relative to the exact value except where stated:
- *   rho:  |d rho| / rho          <= PCS_WATER_PH_TABLE_RHO_REL_ERR
- *   T:    |dT| / T               <= PCS_WATER_PH_TABLE_T_REL_ERR
- *   drho/dp, drho/dh: |d| / |exact| <= PCS_WATER_PH_TABLE_DRHO_REL_ERR
- * outside the near-critical box |p - p_c| <= 1 MPa with T within 15 K of
- * T_c; inside that box (where IF97's derivatives diverge) the separate,
- * looser PCS_WATER_PH_TABLE_CRIT_* bounds hold. Measured maxima are quoted
- * next to the macros.
+ * Error bound of the default configuration (14.1 MB, built in about 0.4 s
+ * of CPU), against pcs_water_ph_exact, asserted by tests/test_water_ph.c on
+ * a dense grid: 601 pressures log-spaced over the whole range (low pressure,
+ * the critical region and the supercritical rows included) x 251 enthalpies
+ * over the whole range at each, plus points 1e-6 and 1e-9 relative from both
+ * saturation lines on each side at every pressure below p_c, where the
+ * phase must agree too (it does: the saturation lines are interpolated
+ * sat_refine times finer than the rest). Errors are relative: |d rho|/rho,
+ * |dT|/T, and for the derivatives |d|/max(|exact|, floor) with floors
+ * 1e-10 rho s2/m2 for drho/dp (a compressibility of 1e-10 1/Pa, a fifth of
+ * water's) and 1e-9 rho kg/J for drho/dh (which passes through zero at the
+ * density maximum near 277 K).
+ *
+ * Below 16.529 MPa (regions 1, 2 and their dome) the table reproduces the
+ * exact path to the PCS_WATER_PH_TABLE_* bounds. From 16.529 MPa up (region 3,
+ * the critical region, supercritical states) the PCS_WATER_PH_TABLE_R3_*
+ * bounds hold; they are larger because IF97's regions meet there with kinks
+ * inside the table's cells: region 1/3 at 623.15 K and 2/3 at B23, where the
+ * region equations are consistent only to R7-97's stated tolerances (Sec. 5;
+ * T at equal (p, h) differs by up to ~10 mK across B23 at 31 MPa), and the
+ * cubics smooth the kink. The largest R3 errors are at those boundaries, not
+ * at the critical point (the grid keeps 20 Pa from it, where the exact path
+ * itself stops). Measured maxima on the test grid are in the comments.
  */
 typedef struct pcs_water_ph_table pcs_water_ph_table;
+
+/** Max |d rho|/rho below 16.529 MPa (measured 2.5e-6 on the test grid, 2.6e-6 on one 2.5x denser;
+ * low-pressure vapour line). */
+#define PCS_WATER_PH_TABLE_RHO_REL_ERR 5e-6
+/** Max |dT|/T below 16.529 MPa (measured 2.9e-6; 3.1e-6 denser). */
+#define PCS_WATER_PH_TABLE_T_REL_ERR 5e-6
+/** Max relative error of drho/dp below 16.529 MPa (measured 1.6e-5; 1.7e-5 denser). */
+#define PCS_WATER_PH_TABLE_DRHO_DP_REL_ERR 5e-5
+/** Max relative error of drho/dh below 16.529 MPa (measured 1.26e-4; 1.33e-4 denser). */
+#define PCS_WATER_PH_TABLE_DRHO_DH_REL_ERR 3e-4
+/** Max |d rho|/rho from 16.529 MPa up (measured 2.8e-5; 3.3e-5 denser; region 1/3 line). */
+#define PCS_WATER_PH_TABLE_R3_RHO_REL_ERR 6e-5
+/** Max |dT|/T from 16.529 MPa up (measured 1.0e-5; 1.4e-5 denser; B23 at 31 MPa). */
+#define PCS_WATER_PH_TABLE_R3_T_REL_ERR 3e-5
+/** Max relative error of drho/dp from 16.529 MPa up (measured 2.4e-3; 4.5e-3 denser; region 1/3
+ * line). */
+#define PCS_WATER_PH_TABLE_R3_DRHO_DP_REL_ERR 1e-2
+/** Max relative error of drho/dh from 16.529 MPa up (measured 6.6e-4; 7.0e-4 denser). */
+#define PCS_WATER_PH_TABLE_R3_DRHO_DH_REL_ERR 1.5e-3
 
 /** Table extent and resolution. Start from pcs_water_ph_table_config_default. */
 typedef struct pcs_water_ph_table_config {
