@@ -97,20 +97,16 @@ static pcs_status check_suppress(const pcs_world *w, const pcs_alarm_def *c)
 {
     if (c->suppress_store == PCS_ALARM_NO_SUPPRESS)
         return PCS_OK;
-    if (c->suppress_store >= pcs_store_count(w))
-        return pcs_error_set(PCS_E_INVAL,
-                             "alarm '%s': suppress_store = %u is outside [0, %u) (or "
-                             "PCS_ALARM_NO_SUPPRESS)",
-                             c->name, c->suppress_store, pcs_store_count(w));
-    size_t bytes = pcs_store_bytes(w, c->suppress_store);
-    size_t count = bytes / sizeof(uint32_t);
-    if (bytes % sizeof(uint32_t) != 0 || c->suppress_index >= count)
-        return pcs_error_set(PCS_E_INVAL,
-                             "alarm '%s': suppress_index = %u is outside [0, %zu) of store '%s' "
-                             "(the input must be an array of u32)",
-                             c->name, c->suppress_index, count,
-                             pcs_store_name(w, c->suppress_store));
-    return PCS_OK;
+    pcs_instr_ref input = {.store = c->suppress_store,
+                           .index = c->suppress_index,
+                           .elem = sizeof(uint32_t),
+                           .who = "alarm",
+                           .name = c->name,
+                           .store_field = "suppress_store",
+                           .store_note = "or PCS_ALARM_NO_SUPPRESS",
+                           .index_field = "suppress_index",
+                           .array_note = "the input must be an array of u32"};
+    return pcs_instr_ref_check(w, &input);
 }
 
 pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors *sensors,

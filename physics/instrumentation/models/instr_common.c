@@ -67,6 +67,27 @@ int pcs_instr_set_add(uint32_t *ids, uint32_t *n, uint32_t max, uint32_t id)
     return 0;
 }
 
+pcs_status pcs_instr_ref_check(const pcs_world *w, const pcs_instr_ref *r)
+{
+    char who[PCS_INSTR_NAME_MAX + 32];
+    if (r->name)
+        snprintf(who, sizeof who, "%s '%s'", r->who, r->name);
+    else
+        snprintf(who, sizeof who, "%s", r->who);
+    if (r->store >= pcs_store_count(w))
+        return pcs_error_set(PCS_E_INVAL, "%s: %s = %u is outside [0, %u) (%s)", who,
+                             r->store_field, r->store, pcs_store_count(w), r->store_note);
+    size_t bytes = pcs_store_bytes(w, r->store), count = bytes / r->elem;
+    if (bytes % r->elem == 0 && r->index < count)
+        return PCS_OK;
+    char size[32] = "";
+    if (r->with_bytes)
+        snprintf(size, sizeof size, "%zu bytes; ", bytes);
+    return pcs_error_set(PCS_E_INVAL, "%s: %s = %u is outside [0, %zu) of store '%s' (%s%s)", who,
+                         r->index_field, r->index, count, pcs_store_name(w, r->store), size,
+                         r->array_note);
+}
+
 /* ---- state stores --------------------------------------------------------- */
 
 void *pcs_instr_store(pcs_instr_stores *r, const char *name, size_t elem, size_t count,

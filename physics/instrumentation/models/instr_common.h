@@ -68,6 +68,33 @@ pcs_status pcs_instr_prefixed(pcs_status st, const char *fmt, ...)
  */
 int pcs_instr_set_add(uint32_t *ids, uint32_t *n, uint32_t max, uint32_t id);
 
+/**
+ * Where a bank's configuration points at an element of another model's
+ * store (a sensor's source, an alarm's suppression input, a unit's trip
+ * input), and the words that name it in messages.
+ */
+typedef struct pcs_instr_ref {
+    uint32_t store;          /**< the store id */
+    uint32_t index;          /**< the element */
+    size_t elem;             /**< the store must be an array of elements of this size */
+    const char *who;         /**< "sensor", "protection config": starts each message */
+    const char *name;        /**< the element's name, quoted after who; NULL: none */
+    const char *store_field; /**< "store", "unit_trip_stores[0]" */
+    const char *store_note;  /**< what bounds the store id: "stores registered so far" */
+    const char *index_field; /**< "index", "unit_trip_indices[0]" */
+    const char *array_note;  /**< what the store must be: "the input must be an array of u32" */
+    int with_bytes;          /**< give the store's size in bytes before array_note */
+} pcs_instr_ref;
+
+/**
+ * Check @p r: the store is registered, holds an array of r->elem-byte
+ * elements, and has element r->index.
+ * @return PCS_E_INVAL "<who> '<name>': <store_field> = S is outside [0, N)
+ *         (<store_note>)" or "...: <index_field> = I is outside [0, C) of
+ *         store 'X' ([B bytes; ]<array_note>)".
+ */
+pcs_status pcs_instr_ref_check(const pcs_world *w, const pcs_instr_ref *r);
+
 /* ---- state stores --------------------------------------------------------- */
 
 /**

@@ -146,24 +146,24 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
 
 static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cfg)
 {
-    for (uint32_t u = 0; cfg->unit_trip_stores && u < cfg->n_units; u++) {
-        uint32_t store = cfg->unit_trip_stores[u];
-        uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
-        if (store == PCS_TRIP_NO_TARGET)
+    char store_field[32], index_field[32];
+    pcs_instr_ref input = {.elem = sizeof(uint32_t),
+                           .who = "protection config",
+                           .store_field = store_field,
+                           .store_note = "or PCS_TRIP_NO_TARGET",
+                           .index_field = index_field,
+                           .array_note = "a trip input is an array of u32"};
+    pcs_status st = PCS_OK;
+    for (uint32_t u = 0; st == PCS_OK && cfg->unit_trip_stores && u < cfg->n_units; u++) {
+        input.store = cfg->unit_trip_stores[u];
+        input.index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
+        if (input.store == PCS_TRIP_NO_TARGET)
             continue;
-        if (store >= pcs_store_count(w))
-            return pcs_error_set(PCS_E_INVAL,
-                                 "protection config: unit_trip_stores[%u] = %u is outside [0, "
-                                 "%u) (or PCS_TRIP_NO_TARGET)",
-                                 u, store, pcs_store_count(w));
-        size_t bytes = pcs_store_bytes(w, store), count = bytes / sizeof(uint32_t);
-        if (bytes % sizeof(uint32_t) != 0 || index >= count)
-            return pcs_error_set(PCS_E_INVAL,
-                                 "protection config: unit_trip_indices[%u] = %u is outside [0, "
-                                 "%zu) of store '%s' (a trip input is an array of u32)",
-                                 u, index, count, pcs_store_name(w, store));
+        snprintf(store_field, sizeof store_field, "unit_trip_stores[%u]", u);
+        snprintf(index_field, sizeof index_field, "unit_trip_indices[%u]", u);
+        st = pcs_instr_ref_check(w, &input);
     }
-    return PCS_OK;
+    return st;
 }
 
 pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *sensors,

@@ -80,19 +80,17 @@ static pcs_status bad_double(const char *who, const char *field, double v, const
 
 static pcs_status check_source(const pcs_world *w, const pcs_sensor_def *c)
 {
-    if (c->store >= pcs_store_count(w))
-        return pcs_error_set(PCS_E_INVAL,
-                             "sensor '%s': store = %u is outside [0, %u) (stores "
-                             "registered so far)",
-                             c->name, c->store, pcs_store_count(w));
-    size_t bytes = pcs_store_bytes(w, c->store);
-    size_t count = bytes / sizeof(double);
-    if (bytes % sizeof(double) != 0 || c->index >= count)
-        return pcs_error_set(PCS_E_INVAL,
-                             "sensor '%s': index = %u is outside [0, %zu) of store '%s' (%zu "
-                             "bytes; the source must be an array of doubles)",
-                             c->name, c->index, count, pcs_store_name(w, c->store), bytes);
-    return PCS_OK;
+    pcs_instr_ref source = {.store = c->store,
+                            .index = c->index,
+                            .elem = sizeof(double),
+                            .who = "sensor",
+                            .name = c->name,
+                            .store_field = "store",
+                            .store_note = "stores registered so far",
+                            .index_field = "index",
+                            .array_note = "the source must be an array of doubles",
+                            .with_bytes = 1};
+    return pcs_instr_ref_check(w, &source);
 }
 
 pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_def *c)
