@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "physics/instrumentation/models/instr_common.h"
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
@@ -96,24 +97,20 @@ static pcs_status check_suppress(const pcs_world *w, const pcs_alarm_def *c)
 {
     if (c->suppress_store == PCS_ALARM_NO_SUPPRESS)
         return PCS_OK;
-    if (c->suppress_store >= pcs_store_count(w))
-        return pcs_error_set(PCS_E_INVAL,
-                             "alarm '%s': suppress_store = %u is outside [0, %u) (or "
-                             "PCS_ALARM_NO_SUPPRESS)",
-                             c->name, c->suppress_store, pcs_store_count(w));
-    size_t bytes = pcs_store_bytes(w, c->suppress_store);
-    size_t count = bytes / sizeof(uint32_t);
-    if (bytes % sizeof(uint32_t) != 0 || c->suppress_index >= count)
-        return pcs_error_set(PCS_E_INVAL,
-                             "alarm '%s': suppress_index = %u is outside [0, %zu) of store '%s' "
-                             "(the input must be an array of u32)",
-                             c->name, c->suppress_index, count,
-                             pcs_store_name(w, c->suppress_store));
-    return PCS_OK;
+    pcs_instr_ref input = {.store = c->suppress_store,
+                           .index = c->suppress_index,
+                           .elem = sizeof(uint32_t),
+                           .who = "alarm",
+                           .name = c->name,
+                           .store_field = "suppress_store",
+                           .store_note = "or PCS_ALARM_NO_SUPPRESS",
+                           .index_field = "suppress_index",
+                           .array_note = "the input must be an array of u32"};
+    return pcs_instr_ref_check(w, &input);
 }
 
 pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                     const pcs_alarm_def *c)
+                                  const pcs_alarm_def *c)
 {
     if (!w || !sensors || !c)
         return pcs_error_set(PCS_E_INVAL, "pcs_alarm_def_validate: NULL argument");
@@ -354,14 +351,10 @@ static pcs_status register_targets(pcs_world *w, pcs_alarms *a)
     pcs_status st = pcs_command_family_register(w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_COUNT,
                                                 on_command, &a->family);
     uint64_t all = (1u << PCS_ALARM_OP_COUNT) - 1u;
-    for (uint32_t i = 0; st == PCS_OK && i < a->n; i++) {
-        pcs_command_target_def d = {.name = a->names[i],
-                                    .family = a->family,
-                                    .ctx = a,
-                                    .element = i,
-                                    .ops = all & ~(1u << PCS_ALARM_OP_ACK_ALL)};
-        st = pcs_command_target_register(w, &d, NULL);
-    }
+    pcs_command_target_def one = {
+        .family = a->family, .ctx = a, .ops = all & ~(1u << PCS_ALARM_OP_ACK_ALL)};
+    if (st == PCS_OK)
+        st = pcs_instr_targets(w, a->names, a->n, one);
     return st == PCS_OK ? pcs_alarm_target_register(w, a, "alarms") : st;
 }
 
@@ -379,33 +372,26 @@ pcs_status pcs_alarm_target_register(pcs_world *w, pcs_alarms *a, const char *na
 
 /* ---- load check ------------------------------------------------------------------ */
 
-static pcs_status bad_word(const char *store, uint32_t i, const char *field, uint64_t v,
-                           const char *allowed)
-{
-    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %llu; allowed %s", store,
-                         i, field, (unsigned long long)v, allowed);
-}
-
 static pcs_status check_alarm(const pcs_alarms *a, uint32_t i, const uint32_t *state,
                               const uint32_t *flags, const uint32_t *count, const uint64_t *until)
 {
     char allowed[96];
     if (state[i] > PCS_ALARM_OUT_OF_SERVICE)
-        return bad_word("alarms.state", i, "state", state[i], "[0, 6] (pcs_alarm_state)");
+        return pcs_instr_bad_word("alarms.state", i, "state", state[i], "[0, 6] (pcs_alarm_state)");
     uint32_t prio = a->priority[i] << PCS_ALARM_FL_PRIO_SHIFT;
     if ((flags[i] & ~(PCS_ALARM_FL_ACTIVE | PCS_ALARM_FL_FIRST_OUT)) != prio) {
         snprintf(allowed, sizeof allowed, "ACTIVE | FIRST_OUT bits with priority %u (0x%x)",
                  a->priority[i], prio);
-        return bad_word("alarms.flags", i, "flags", flags[i], allowed);
+        return pcs_instr_bad_word("alarms.flags", i, "flags", flags[i], allowed);
     }
     uint32_t delay = a->on_delay[i] > a->off_delay[i] ? a->on_delay[i] : a->off_delay[i];
     if (count[i] > delay) {
         snprintf(allowed, sizeof allowed, "[0, %u] (the alarm's longer delay)", delay);
-        return bad_word("alarms.count", i, "delay count", count[i], allowed);
+        return pcs_instr_bad_word("alarms.count", i, "delay count", count[i], allowed);
     }
     if (until[i] != 0 && state[i] != PCS_ALARM_SHELVED)
-        return bad_word("alarms.shelved_until", i, "shelf end tick", until[i],
-                        "0 unless the alarm is shelved");
+        return pcs_instr_bad_word("alarms.shelved_until", i, "shelf end tick", until[i],
+                                  "0 unless the alarm is shelved");
     return PCS_OK;
 }
 
@@ -417,14 +403,15 @@ static pcs_status check_groups(const pcs_alarms *a, const uint32_t *flags, const
         uint32_t f1 = first[g];
         if (f1 != 0 && (g >= a->n_groups || f1 > a->n || a->group[f1 - 1] != g + 1 ||
                         !(flags[f1 - 1] & PCS_ALARM_FL_FIRST_OUT)))
-            return bad_word("alarms.group_first", g, "first-out alarm + 1", f1,
-                            "0 or 1 + an alarm of this group flagged FIRST_OUT");
+            return pcs_instr_bad_word("alarms.group_first", g, "first-out alarm + 1", f1,
+                                      "0 or 1 + an alarm of this group flagged FIRST_OUT");
     }
     for (uint32_t i = 0; i < a->n; i++) {
         int named = a->group[i] != 0 && first[a->group[i] - 1] == i + 1;
         if (!(flags[i] & PCS_ALARM_FL_FIRST_OUT) != !named)
-            return bad_word("alarms.flags", i, "flags", flags[i],
-                            "FIRST_OUT exactly when the alarm's group names it first-out");
+            return pcs_instr_bad_word(
+                "alarms.flags", i, "flags", flags[i],
+                "FIRST_OUT exactly when the alarm's group names it first-out");
     }
     return PCS_OK;
 }
@@ -447,20 +434,18 @@ static pcs_status alarms_load_check(const pcs_world *w, const pcs_load_view *v, 
 
 /* ---- build ---------------------------------------------------------------------- */
 
-static pcs_status prefixed(pcs_status st, const char *prefix)
-{
-    return pcs_error_set(st, "%s: %s", prefix, pcs_last_error());
-}
+static const pcs_instr_bank bank = {.fn = "pcs_alarm_add",
+                                    .one = "an alarm bank",
+                                    .first_store = "alarms.state",
+                                    .n_max = 1u << 20};
 
 static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
                             uint32_t n)
 {
-    char where[48];
     for (uint32_t i = 0; i < n; i++) {
         pcs_status st = pcs_alarm_def_validate(w, sensors, &cfgs[i]);
-        snprintf(where, sizeof where, "pcs_alarm_add: alarm %u", i);
         if (st != PCS_OK)
-            return prefixed(st, where);
+            return pcs_instr_prefixed(st, "pcs_alarm_add: alarm %u", i);
     }
     return PCS_OK;
 }
@@ -469,23 +454,16 @@ static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_
 static pcs_status collect_suppress(const pcs_alarm_def *cfgs, uint32_t n, uint32_t *ids,
                                    uint32_t *count)
 {
-    uint32_t m = 0;
+    *count = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t s = cfgs[i].suppress_store, j = 0;
-        if (s == PCS_ALARM_NO_SUPPRESS)
-            continue;
-        while (j < m && ids[j] != s)
-            j++;
-        if (j < m)
-            continue;
-        if (m == PCS_ALARM_MAX_SUPPRESS_STORES)
+        uint32_t s = cfgs[i].suppress_store;
+        if (s != PCS_ALARM_NO_SUPPRESS &&
+            pcs_instr_set_add(ids, count, PCS_ALARM_MAX_SUPPRESS_STORES, s))
             return pcs_error_set(PCS_E_INVAL,
                                  "pcs_alarm_add: alarm %u ('%s') reads a %uth distinct "
                                  "suppression store; at most %u are allowed",
-                                 i, cfgs[i].name, m + 1, PCS_ALARM_MAX_SUPPRESS_STORES);
-        ids[m++] = s;
+                                 i, cfgs[i].name, *count + 1, PCS_ALARM_MAX_SUPPRESS_STORES);
     }
-    *count = m;
     return PCS_OK;
 }
 
@@ -502,10 +480,9 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_alarms *a)
     a->group = pcs_world_alloc(w, u);
     a->group_id = pcs_world_alloc(w, u); /* at most one group per alarm */
     a->suppress = pcs_world_alloc(w, n * sizeof *a->suppress);
-    a->names = pcs_world_alloc(w, n * sizeof *a->names);
     a->annunciating = pcs_world_alloc(w, u);
     if (!a->src || !a->sign || !a->on_sp || !a->off_sp || !a->on_delay || !a->off_delay ||
-        !a->priority || !a->group || !a->group_id || !a->suppress || !a->names || !a->annunciating)
+        !a->priority || !a->group || !a->group_id || !a->suppress || !a->annunciating)
         return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory for %u alarms", a->n);
     return PCS_OK;
 }
@@ -541,63 +518,36 @@ static pcs_status fill_config(pcs_world *w, pcs_alarms *a, const pcs_sensors *se
             c->suppress_store == PCS_ALARM_NO_SUPPRESS
                 ? NULL
                 : (const uint32_t *)pcs_store_data(w, c->suppress_store) + c->suppress_index;
-        size_t len = strlen(c->name) + 1;
-        char *name = pcs_world_alloc(w, len);
-        if (!name)
-            return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory");
-        memcpy(name, c->name, len);
-        a->names[i] = name;
     }
-    return PCS_OK;
-}
-
-static pcs_status reg(pcs_world *w, const char *name, size_t elem, size_t n, uint32_t *id,
-                      void **data)
-{
-    pcs_status st = pcs_store_register(w, name, elem, n, PCS_STORE_STATE, id);
-    if (st == PCS_OK)
-        *data = pcs_store_data(w, *id);
-    return st;
+    a->names = pcs_instr_names_copy(w, bank.fn, PCS_INSTR_FIELD(cfgs, name), a->n);
+    return a->names ? PCS_OK : PCS_E_NOMEM;
 }
 
 static pcs_status register_stores(pcs_world *w, pcs_alarms *a)
 {
-    void *d[5];
-    size_t u = sizeof(uint32_t);
-    pcs_status st = reg(w, "alarms.state", u, a->n, &a->id_state, &d[0]);
-    if (st == PCS_OK)
-        st = reg(w, "alarms.flags", u, a->n, &a->id_flags, &d[1]);
-    if (st == PCS_OK)
-        st = reg(w, "alarms.count", u, a->n, &a->id_count, &d[2]);
-    if (st == PCS_OK)
-        st = reg(w, "alarms.shelved_until", sizeof(uint64_t), a->n, &a->id_until, &d[3]);
-    if (st == PCS_OK) /* one element at least, even without groups */
-        st = reg(w, "alarms.group_first", u, a->n_groups ? a->n_groups : 1, &a->id_first, &d[4]);
-    if (st != PCS_OK)
-        return st;
-    a->state = d[0];
-    a->flags = d[1];
-    a->count = d[2];
-    a->until = d[3];
-    a->first = d[4];
-    for (uint32_t i = 0; i < a->n; i++) /* the priority is part of the published flags */
+    size_t n = a->n,
+           n_first = a->n_groups ? a->n_groups : 1; /* one at least, even without groups */
+    pcs_instr_stores r = {.w = w};
+    a->state = pcs_instr_store(&r, "alarms.state", sizeof *a->state, n, &a->id_state);
+    a->flags = pcs_instr_store(&r, "alarms.flags", sizeof *a->flags, n, &a->id_flags);
+    a->count = pcs_instr_store(&r, "alarms.count", sizeof *a->count, n, &a->id_count);
+    a->until = pcs_instr_store(&r, "alarms.shelved_until", sizeof *a->until, n, &a->id_until);
+    a->first = pcs_instr_store(&r, "alarms.group_first", sizeof *a->first, n_first, &a->id_first);
+    for (uint32_t i = 0; r.st == PCS_OK && i < a->n;
+         i++) /* the priority is in the published flags */
         a->flags[i] = a->priority[i] << PCS_ALARM_FL_PRIO_SHIFT;
-    return PCS_OK;
+    return r.st;
 }
 
+/* Each alarm's state and flags words. */
 static pcs_status register_channels(pcs_world *w, pcs_alarms *a)
 {
-    char name[PCS_ALARM_NAME_MAX + 16];
-    for (uint32_t i = 0; i < a->n; i++) {
-        pcs_status st =
-            pcs_channel_register(w, a->names[i], "", PCS_CHANNEL_U32, a->id_state, i, NULL);
-        snprintf(name, sizeof name, "%s.flags", a->names[i]);
-        if (st == PCS_OK)
-            st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, a->id_flags, i, NULL);
-        if (st != PCS_OK)
-            return prefixed(st, "pcs_alarm_add");
-    }
-    return PCS_OK;
+    const pcs_instr_channel per[] = {
+        {.suffix = "", .kind = PCS_CHANNEL_U32, .store = a->id_state},
+        {.suffix = ".flags", .kind = PCS_CHANNEL_U32, .store = a->id_flags},
+    };
+    pcs_status st = pcs_instr_channels(w, a->names, a->n, per, 2);
+    return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
 static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_store,
@@ -620,27 +570,19 @@ static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_s
 }
 
 pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
-                             uint32_t n, pcs_alarms **out)
+                         uint32_t n, pcs_alarms **out)
 {
-    static const char fn[] = "pcs_alarm_add";
-    if (!w || !sensors || !cfgs || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
-    if (n < 1 || n > (1u << 20))
-        return pcs_error_set(PCS_E_INVAL, "%s: n = %u is outside [1, 1048576]", fn, n);
-    if (pcs_world_sealed(w))
-        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", fn);
-    uint32_t existing;
-    if (pcs_store_find(w, "alarms.state", &existing) == PCS_OK)
-        return pcs_error_set(PCS_E_STATE, "%s: this world already has an alarm bank", fn);
+    pcs_status st = pcs_instr_add_check(w, &bank, w && sensors && cfgs && out, n);
+    if (st == PCS_OK)
+        st = check_all(w, sensors, cfgs, n);
     uint32_t sup[PCS_ALARM_MAX_SUPPRESS_STORES], n_sup = 0;
-    pcs_status st = check_all(w, sensors, cfgs, n);
     if (st == PCS_OK)
         st = collect_suppress(cfgs, n, sup, &n_sup);
     if (st != PCS_OK)
         return st;
     pcs_alarms *a = pcs_world_alloc(w, sizeof *a);
     if (!a)
-        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     a->n = n;
     uint32_t sensor_store, index0;
     pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
@@ -653,13 +595,10 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
         st = register_channels(w, a);
     if (st == PCS_OK)
         st = register_system(w, a, sensor_store, sup, n_sup);
+    st = pcs_instr_add_end(w, st, "alarms", alarms_load_check, a);
     if (st == PCS_OK)
-        st = pcs_load_check_register(w, "alarms", alarms_load_check, a);
-    if (st != PCS_OK)
-        return st;
-    pcs_error_clear();
-    *out = a;
-    return PCS_OK;
+        *out = a;
+    return st;
 }
 
 /* ---- queries ----------------------------------------------------------------------- */
@@ -676,15 +615,8 @@ const char *pcs_alarm_name(const pcs_alarms *a, uint32_t id)
 
 pcs_status pcs_alarm_find(const pcs_alarms *a, const char *name, uint32_t *id)
 {
-    if (!a || !name || !id)
-        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_find: NULL argument");
-    for (uint32_t i = 0; i < a->n; i++) {
-        if (strcmp(a->names[i], name) == 0) {
-            *id = i;
-            return PCS_OK;
-        }
-    }
-    return pcs_error_set(PCS_E_NOTFOUND, "pcs_alarm_find: no alarm named '%s'", name);
+    return pcs_instr_find("pcs_alarm_find", "alarm", a ? a->names : NULL, pcs_alarm_count(a), name,
+                          id);
 }
 
 pcs_alarm_state pcs_alarm_state_of(const pcs_alarms *a, uint32_t id)

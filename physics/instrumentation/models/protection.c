@@ -24,10 +24,10 @@
  * command enforces), WARMING only on RATE functions; per unit trip 0 or 1 and
  * first-out 0 (no trip) or the id + 1 of a function of that unit (with trip 1).
  */
-#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "physics/instrumentation/models/instr_common.h"
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
@@ -52,6 +52,7 @@ struct pcs_protection {
     double *inv_window_s; /* RATE: 1 / (W dt) */
     uint32_t *hist_base;  /* RATE: offset of the function's history in rps.rate_hist */
     const char **names;
+    const char **unit_names; /* each unit's channel and target prefix ("u1" by default) */
     /* state: store ids and base pointers */
     uint32_t id_word, id_bypass, id_trip, id_first, id_hist, id_ring;
     uint32_t *word;   /* published state word per function */
@@ -145,28 +146,28 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
 
 static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cfg)
 {
-    for (uint32_t u = 0; cfg->unit_trip_stores && u < cfg->n_units; u++) {
-        uint32_t store = cfg->unit_trip_stores[u];
-        uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
-        if (store == PCS_TRIP_NO_TARGET)
+    char store_field[32], index_field[32];
+    pcs_instr_ref input = {.elem = sizeof(uint32_t),
+                           .who = "protection config",
+                           .store_field = store_field,
+                           .store_note = "or PCS_TRIP_NO_TARGET",
+                           .index_field = index_field,
+                           .array_note = "a trip input is an array of u32"};
+    pcs_status st = PCS_OK;
+    for (uint32_t u = 0; st == PCS_OK && cfg->unit_trip_stores && u < cfg->n_units; u++) {
+        input.store = cfg->unit_trip_stores[u];
+        input.index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
+        if (input.store == PCS_TRIP_NO_TARGET)
             continue;
-        if (store >= pcs_store_count(w))
-            return pcs_error_set(PCS_E_INVAL,
-                                 "protection config: unit_trip_stores[%u] = %u is outside [0, "
-                                 "%u) (or PCS_TRIP_NO_TARGET)",
-                                 u, store, pcs_store_count(w));
-        size_t bytes = pcs_store_bytes(w, store), count = bytes / sizeof(uint32_t);
-        if (bytes % sizeof(uint32_t) != 0 || index >= count)
-            return pcs_error_set(PCS_E_INVAL,
-                                 "protection config: unit_trip_indices[%u] = %u is outside [0, "
-                                 "%zu) of store '%s' (a trip input is an array of u32)",
-                                 u, index, count, pcs_store_name(w, store));
+        snprintf(store_field, sizeof store_field, "unit_trip_stores[%u]", u);
+        snprintf(index_field, sizeof index_field, "unit_trip_indices[%u]", u);
+        st = pcs_instr_ref_check(w, &input);
     }
-    return PCS_OK;
+    return st;
 }
 
 pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                          const pcs_protection_def *cfg)
+                                       const pcs_protection_def *cfg)
 {
     if (!w || !cfg || !sensors)
         return pcs_error_set(PCS_E_INVAL, "pcs_protection_def_validate: NULL argument");
@@ -368,13 +369,6 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 
 /* ---- load check -------------------------------------------------------------- */
 
-static pcs_status bad_state(const char *store, uint32_t element, const char *field, uint32_t v,
-                            const char *allowed)
-{
-    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %u; allowed %s", store,
-                         element, field, v, allowed);
-}
-
 /* Channel bits of function f: bit c for each of its n_inputs channels. */
 static uint32_t channel_bits(const pcs_protection *p, uint32_t f)
 {
@@ -388,13 +382,13 @@ static pcs_status check_ring(const pcs_protection *p, const uint32_t *ring, uint
     char allowed[96];
     snprintf(allowed, sizeof allowed, "[0, %u) (function %u's window)", w ? w : 1u, f);
     if (pos >= (w ? w : 1u))
-        return bad_state("rps.rate_ring", 2 * f, "next slot", pos, allowed);
+        return pcs_instr_bad_word("rps.rate_ring", 2 * f, "next slot", pos, allowed);
     snprintf(allowed, sizeof allowed,
              "[0, %u] and equal to the next slot %u until the window "
              "is full",
              w, pos);
     if (held > w || (held < w && held != pos))
-        return bad_state("rps.rate_ring", 2 * f + 1, "samples held", held, allowed);
+        return pcs_instr_bad_word("rps.rate_ring", 2 * f + 1, "samples held", held, allowed);
     return PCS_OK;
 }
 
@@ -408,12 +402,12 @@ static pcs_status check_words(const pcs_protection *p, const uint32_t *word, con
     char allowed[96];
     snprintf(allowed, sizeof allowed, "bits of mask 0x%x (function %u)", word_ok, f);
     if (word[f] & ~word_ok)
-        return bad_state("rps.word", f, "state word", word[f], allowed);
+        return pcs_instr_bad_word("rps.word", f, "state word", word[f], allowed);
     snprintf(allowed, sizeof allowed, "bits of mask 0x%x, at most %u channels (n - k)", byp_ok,
              p->n_inputs[f] - p->k[f]);
     uint32_t chans = (uint32_t)__builtin_popcount(bypass[f] & byp_ch);
     if ((bypass[f] & ~byp_ok) || p->n_inputs[f] - chans < p->k[f])
-        return bad_state("rps.bypass", f, "bypass word", bypass[f], allowed);
+        return pcs_instr_bad_word("rps.bypass", f, "bypass word", bypass[f], allowed);
     return PCS_OK;
 }
 
@@ -427,7 +421,7 @@ static pcs_status check_units(const pcs_protection *p, const uint32_t *trip, con
             char allowed[96];
             snprintf(allowed, sizeof allowed, "%s",
                      trip[u] ? "1 + a function of this unit" : "0 (the unit is not tripped)");
-            st = bad_state("rps.first_out", u, "first-out function + 1", f1, allowed);
+            st = pcs_instr_bad_word("rps.first_out", u, "first-out function + 1", f1, allowed);
         }
     }
     return st;
@@ -446,9 +440,9 @@ static pcs_status protection_load_check(const pcs_world *w, const pcs_load_view 
             st = check_words(p, word, bypass, f);
     }
     if (st == PCS_OK)
-        st = pcs_load_check_f64(
-            "rps.rate_hist", "past channel value", pcs_load_view_store(v, p->id_hist),
-            pcs_store_bytes(w, p->id_hist) / sizeof(double), 1, -DBL_MAX, DBL_MAX, 0);
+        st = pcs_instr_check_finite("rps.rate_hist", "past channel value",
+                                    pcs_load_view_store(v, p->id_hist),
+                                    pcs_store_bytes(w, p->id_hist) / sizeof(double));
     if (st == PCS_OK)
         st =
             check_units(p, pcs_load_view_store(v, p->id_trip), pcs_load_view_store(v, p->id_first));
@@ -472,12 +466,11 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
     p->window = pcs_world_alloc(w, u);
     p->inv_window_s = pcs_world_alloc(w, d);
     p->hist_base = pcs_world_alloc(w, u);
-    p->names = pcs_world_alloc(w, n * sizeof *p->names);
     p->trip_input = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input);
     p->trip_input_stores = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input_stores);
     if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
-        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->names ||
-        !p->trip_input || !p->trip_input_stores)
+        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->trip_input ||
+        !p->trip_input_stores)
         return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
     return PCS_OK;
 }
@@ -507,72 +500,59 @@ static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protecti
     return hist;
 }
 
-static pcs_status reg(pcs_world *w, const char *name, size_t elem, size_t n, uint32_t *id,
-                      void **data)
-{
-    pcs_status st = pcs_store_register(w, name, elem, n, PCS_STORE_STATE, id);
-    if (st == PCS_OK)
-        *data = pcs_store_data(w, *id);
-    return st;
-}
-
 static pcs_status register_stores(pcs_world *w, pcs_protection *p, size_t hist)
 {
-    void *d[6];
-    uint32_t n = p->n_functions, u = sizeof(uint32_t);
-    pcs_status st = reg(w, "rps.word", u, n, &p->id_word, &d[0]);
-    if (st == PCS_OK)
-        st = reg(w, "rps.bypass", u, n, &p->id_bypass, &d[1]);
-    if (st == PCS_OK)
-        st = reg(w, "rps.trip", u, p->n_units, &p->id_trip, &d[2]);
-    if (st == PCS_OK)
-        st = reg(w, "rps.first_out", u, p->n_units, &p->id_first, &d[3]);
-    if (st == PCS_OK) /* a store has at least one element; unused without RATE functions */
-        st = reg(w, "rps.rate_hist", sizeof(double), hist ? hist : 1, &p->id_hist, &d[4]);
-    if (st == PCS_OK)
-        st = reg(w, "rps.rate_ring", u, 2 * (size_t)n, &p->id_ring, &d[5]);
-    if (st != PCS_OK)
-        return st;
-    p->word = d[0];
-    p->bypass = d[1];
-    p->trip = d[2];
-    p->first = d[3];
-    p->hist = d[4];
-    p->ring = d[5];
-    return PCS_OK;
+    size_t n = p->n_functions, units = p->n_units;
+    pcs_instr_stores r = {.w = w};
+    p->word = pcs_instr_store(&r, "rps.word", sizeof *p->word, n, &p->id_word);
+    p->bypass = pcs_instr_store(&r, "rps.bypass", sizeof *p->bypass, n, &p->id_bypass);
+    p->trip = pcs_instr_store(&r, "rps.trip", sizeof *p->trip, units, &p->id_trip);
+    p->first = pcs_instr_store(&r, "rps.first_out", sizeof *p->first, units, &p->id_first);
+    /* a store has at least one element; unused without RATE functions */
+    p->hist = pcs_instr_store(&r, "rps.rate_hist", sizeof *p->hist, hist ? hist : 1, &p->id_hist);
+    p->ring = pcs_instr_store(&r, "rps.rate_ring", sizeof *p->ring, 2 * n, &p->id_ring);
+    return r.st;
 }
 
-static char *dup_str(pcs_world *w, const char *s)
+/* "u1".."uN": the unit prefixes when the configuration names none. */
+static const char **numbered_units(pcs_world *w, uint32_t n)
 {
-    size_t n = strlen(s) + 1;
-    char *c = pcs_world_alloc(w, n);
-    if (c)
-        memcpy(c, s, n);
-    return c;
+    enum { LEN = 12 }; /* "u", at most 10 digits, NUL */
+    const char **names = pcs_world_alloc(w, n * sizeof *names);
+    char *text = pcs_world_alloc(w, (size_t)n * LEN);
+    if (!names || !text) {
+        pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
+        return NULL;
+    }
+    for (uint32_t u = 0; u < n; u++) {
+        snprintf(text + (size_t)u * LEN, LEN, "u%u", u + 1);
+        names[u] = text + (size_t)u * LEN;
+    }
+    return names;
 }
 
-static pcs_status register_channels(pcs_world *w, pcs_protection *p,
-                                    const pcs_protection_def *cfg)
+/* The functions' and units' names: channel and command target names. */
+static pcs_status copy_names(pcs_world *w, pcs_protection *p, const pcs_protection_def *cfg)
 {
-    pcs_status st = PCS_OK;
-    for (uint32_t f = 0; st == PCS_OK && f < p->n_functions; f++) {
-        p->names[f] = dup_str(w, cfg->functions[f].name);
-        if (!p->names[f])
-            return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
-        st = pcs_channel_register(w, p->names[f], "", PCS_CHANNEL_U32, p->id_word, f, NULL);
-    }
-    char name[PCS_TRIP_UNIT_NAME_MAX + 32];
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
-        char prefix[16];
-        snprintf(prefix, sizeof prefix, "u%u", u + 1);
-        const char *unit = cfg->unit_names ? cfg->unit_names[u] : prefix;
-        snprintf(name, sizeof name, "%s.rps.trip", unit);
-        st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, p->id_trip, u, NULL);
-        snprintf(name, sizeof name, "%s.rps.first_out", unit);
-        if (st == PCS_OK)
-            st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, p->id_first, u, NULL);
-    }
-    return st;
+    static const char fn[] = "pcs_protection_add";
+    p->names = pcs_instr_names_copy(w, fn, PCS_INSTR_FIELD(cfg->functions, name), p->n_functions);
+    if (p->names && cfg->unit_names)
+        p->unit_names = pcs_instr_names_copy(w, fn, PCS_INSTR_ARRAY(cfg->unit_names), p->n_units);
+    else if (p->names)
+        p->unit_names = numbered_units(w, p->n_units);
+    return p->unit_names ? PCS_OK : PCS_E_NOMEM;
+}
+
+/* Each function's state word; each unit's trip and first-out. */
+static pcs_status register_channels(pcs_world *w, pcs_protection *p)
+{
+    const pcs_instr_channel function = {.suffix = "", .kind = PCS_CHANNEL_U32, .store = p->id_word};
+    const pcs_instr_channel unit[] = {
+        {.suffix = ".rps.trip", .kind = PCS_CHANNEL_U32, .store = p->id_trip},
+        {.suffix = ".rps.first_out", .kind = PCS_CHANNEL_U32, .store = p->id_first},
+    };
+    pcs_status st = pcs_instr_channels(w, p->names, p->n_functions, &function, 1);
+    return st == PCS_OK ? pcs_instr_channels(w, p->unit_names, p->n_units, unit, 2) : st;
 }
 
 /* Pointers to the unit trip inputs, and their distinct stores for the writes list. */
@@ -584,11 +564,8 @@ static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_prote
             continue;
         uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
         p->trip_input[u] = (uint32_t *)pcs_store_data(w, store) + index;
-        uint32_t j = 0;
-        while (j < p->n_trip_input_stores && p->trip_input_stores[j] != store)
-            j++;
-        if (j == p->n_trip_input_stores)
-            p->trip_input_stores[p->n_trip_input_stores++] = store;
+        /* never full: there are at most n_units distinct stores */
+        pcs_instr_set_add(p->trip_input_stores, &p->n_trip_input_stores, p->n_units, store);
     }
 }
 
@@ -615,50 +592,39 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
 
 /* The "protection" family's targets: each function by its name (bypass ops)
  * and each unit by its prefix (reset). */
-static pcs_status register_targets(pcs_world *w, pcs_protection *p,
-                                   const pcs_protection_def *cfg)
+static pcs_status register_targets(pcs_world *w, pcs_protection *p)
 {
-    uint32_t family;
+    uint32_t family = 0;
     pcs_status st =
         pcs_command_family_register(w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_COUNT, on_command, &family);
-    pcs_command_target_def d = {.family = family,
-                                .ctx = p,
-                                .ops = (1u << PCS_TRIP_OP_BYPASS) | (1u << PCS_TRIP_OP_UNBYPASS)};
-    for (uint32_t f = 0; st == PCS_OK && f < p->n_functions; f++) {
-        d.name = p->names[f];
-        d.element = f;
-        st = pcs_command_target_register(w, &d, NULL);
-    }
-    char prefix[16];
-    d.ops = 1u << PCS_TRIP_OP_RESET;
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
-        snprintf(prefix, sizeof prefix, "u%u", u + 1);
-        d.name = cfg->unit_names ? cfg->unit_names[u] : prefix;
-        d.element = u;
-        st = pcs_command_target_register(w, &d, NULL);
-    }
-    return st;
+    pcs_command_target_def function = {.family = family,
+                                       .ctx = p,
+                                       .ops = (1u << PCS_TRIP_OP_BYPASS) |
+                                              (1u << PCS_TRIP_OP_UNBYPASS)};
+    pcs_command_target_def unit = {.family = family, .ctx = p, .ops = 1u << PCS_TRIP_OP_RESET};
+    if (st == PCS_OK)
+        st = pcs_instr_targets(w, p->names, p->n_functions, function);
+    return st == PCS_OK ? pcs_instr_targets(w, p->unit_names, p->n_units, unit) : st;
 }
 
+static const pcs_instr_bank bank = {.fn = "pcs_protection_add",
+                                    .one = "a protection system",
+                                    .first_store = "rps.word",
+                                    .n_max = 0};
+
 pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
-                                 const pcs_protection_def *cfg, pcs_protection **out)
+                              const pcs_protection_def *cfg, pcs_protection **out)
 {
-    static const char fn[] = "pcs_protection_add";
-    if (!w || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
-    if (pcs_world_sealed(w))
-        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", fn);
-    uint32_t existing;
-    if (pcs_store_find(w, "rps.word", &existing) == PCS_OK)
-        return pcs_error_set(PCS_E_STATE, "%s: this world already has a protection system", fn);
-    pcs_status st = pcs_protection_def_validate(w, sensors, cfg);
+    pcs_status st = pcs_instr_add_check(w, &bank, w && out, 0);
+    if (st == PCS_OK)
+        st = pcs_protection_def_validate(w, sensors, cfg);
     if (st != PCS_OK)
         return st;
     uint32_t sensor_store, index0;
     pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
     pcs_protection *p = pcs_world_alloc(w, sizeof *p);
     if (!p)
-        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     p->n_units = cfg->n_units;
     p->n_functions = cfg->n_functions;
     p->values = (const double *)pcs_store_data(w, sensor_store) + index0;
@@ -666,20 +632,19 @@ pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
     if (st == PCS_OK)
         st = register_stores(w, p, fill_functions(w, p, cfg));
     if (st == PCS_OK)
-        st = register_channels(w, p, cfg);
+        st = copy_names(w, p, cfg);
+    if (st == PCS_OK)
+        st = register_channels(w, p);
     if (st == PCS_OK) {
         connect_trip_inputs(w, p, cfg);
         st = register_system(w, p, sensor_store);
     }
     if (st == PCS_OK)
-        st = register_targets(w, p, cfg);
+        st = register_targets(w, p);
+    st = pcs_instr_add_end(w, st, "protection", protection_load_check, p);
     if (st == PCS_OK)
-        st = pcs_load_check_register(w, "protection", protection_load_check, p);
-    if (st != PCS_OK)
-        return st;
-    pcs_error_clear();
-    *out = p;
-    return PCS_OK;
+        *out = p;
+    return st;
 }
 
 /* ---- queries ---------------------------------------------------------------- */
@@ -722,14 +687,6 @@ const char *pcs_protection_function_name(const pcs_protection *p, uint32_t f)
 
 pcs_status pcs_protection_function_find(const pcs_protection *p, const char *name, uint32_t *f)
 {
-    if (!p || !name || !f)
-        return pcs_error_set(PCS_E_INVAL, "pcs_protection_function_find: NULL argument");
-    for (uint32_t i = 0; i < p->n_functions; i++) {
-        if (strcmp(p->names[i], name) == 0) {
-            *f = i;
-            return PCS_OK;
-        }
-    }
-    return pcs_error_set(PCS_E_NOTFOUND, "pcs_protection_function_find: no function named '%s'",
-                         name);
+    return pcs_instr_find("pcs_protection_function_find", "function", p ? p->names : NULL,
+                          p ? p->n_functions : 0, name, f);
 }

@@ -16,12 +16,12 @@
  * sampled, each published value inside its sensor's [lo, hi] (the range pass
  * clamps to it); no rng state all zero (a fixed point seeding never gives).
  */
-#include <float.h>
 #include <math.h> /* NAN and INFINITY only */
 #include <stdio.h>
 #include <string.h>
 
 #include "physics/instrumentation/kernels/gauss.h"
+#include "physics/instrumentation/models/instr_common.h"
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
@@ -80,19 +80,17 @@ static pcs_status bad_double(const char *who, const char *field, double v, const
 
 static pcs_status check_source(const pcs_world *w, const pcs_sensor_def *c)
 {
-    if (c->store >= pcs_store_count(w))
-        return pcs_error_set(PCS_E_INVAL,
-                             "sensor '%s': store = %u is outside [0, %u) (stores "
-                             "registered so far)",
-                             c->name, c->store, pcs_store_count(w));
-    size_t bytes = pcs_store_bytes(w, c->store);
-    size_t count = bytes / sizeof(double);
-    if (bytes % sizeof(double) != 0 || c->index >= count)
-        return pcs_error_set(PCS_E_INVAL,
-                             "sensor '%s': index = %u is outside [0, %zu) of store '%s' (%zu "
-                             "bytes; the source must be an array of doubles)",
-                             c->name, c->index, count, pcs_store_name(w, c->store), bytes);
-    return PCS_OK;
+    pcs_instr_ref source = {.store = c->store,
+                            .index = c->index,
+                            .elem = sizeof(double),
+                            .who = "sensor",
+                            .name = c->name,
+                            .store_field = "store",
+                            .store_note = "stores registered so far",
+                            .index_field = "index",
+                            .array_note = "the source must be an array of doubles",
+                            .with_bytes = 1};
+    return pcs_instr_ref_check(w, &source);
 }
 
 pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_def *c)
@@ -118,12 +116,6 @@ pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_def *c)
         return pcs_error_set(PCS_E_INVAL, "sensor '%s': hi = %g is outside (lo = %g, finite]", who,
                              c->hi, c->lo);
     return check_source(w, c);
-}
-
-/* Re-set the current message with a prefix naming where it came from. */
-static pcs_status prefixed(pcs_status st, const char *prefix)
-{
-    return pcs_error_set(st, "%s: %s", prefix, pcs_last_error());
 }
 
 /* ---- the tick ---------------------------------------------------------- */
@@ -348,13 +340,6 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 #define STATUS_BITS                                                                                \
     (PCS_SENSOR_ST_VALID | RANGE_BITS | PCS_SENSOR_ST_FAILED | PCS_SENSOR_ST_MODE_MASK)
 
-static pcs_status bad_f64(const char *store, uint32_t k, const char *field, double v,
-                          const char *allowed)
-{
-    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g; allowed %s",
-                         store, k, field, v, allowed);
-}
-
 static pcs_status check_words(const pcs_sensors *s, const uint32_t *mode, const uint32_t *status)
 {
     pcs_status st = pcs_load_check_u32("sensors.mode", "failure mode", mode, s->n, 1,
@@ -376,11 +361,11 @@ static pcs_status check_drift(const pcs_sensors *s, const uint32_t *mode, const 
     for (uint32_t k = 0; k < s->n; k++) {
         int drifting = mode[k] == PCS_SENSOR_DRIFT;
         if (!pcs_isfinite(drift[k]) || (!drifting && drift[k] != 0.0))
-            return bad_f64("sensors.drift", k, "drift offset", drift[k],
-                           drifting ? "finite" : "0 outside DRIFT mode");
+            return pcs_instr_bad_f64("sensors.drift", k, "drift offset", drift[k],
+                                     drifting ? "finite" : "0 outside DRIFT mode");
         if (!pcs_isfinite(rate[k]) || (!drifting && rate[k] != 0.0))
-            return bad_f64("sensors.drift_rate", k, "drift rate per s", rate[k],
-                           drifting ? "finite" : "0 outside DRIFT mode");
+            return pcs_instr_bad_f64("sensors.drift_rate", k, "drift rate per s", rate[k],
+                                     drifting ? "finite" : "0 outside DRIFT mode");
     }
     return PCS_OK;
 }
@@ -394,7 +379,8 @@ static pcs_status check_values(const pcs_sensors *s, const double *value, uint64
         if (ok)
             continue;
         snprintf(allowed, sizeof allowed, "[%.9g, %.9g] (the sensor's range)", s->lo[k], s->hi[k]);
-        return bad_f64("sensors.value", k, "published value", v, samples ? allowed : "finite");
+        return pcs_instr_bad_f64("sensors.value", k, "published value", v,
+                                 samples ? allowed : "finite");
     }
     return PCS_OK;
 }
@@ -410,8 +396,8 @@ static pcs_status sensors_load_check(const pcs_world *w, const pcs_load_view *v,
         st = check_drift(s, mode, pcs_load_view_store(v, s->id_drift),
                          pcs_load_view_store(v, s->id_rate));
     if (st == PCS_OK)
-        st = pcs_load_check_f64("sensors.lag", "lagged value", pcs_load_view_store(v, s->id_lag),
-                                s->n, 1, -DBL_MAX, DBL_MAX, 0);
+        st = pcs_instr_check_finite("sensors.lag", "lagged value",
+                                    pcs_load_view_store(v, s->id_lag), s->n);
     if (st == PCS_OK)
         st = check_values(s, pcs_load_view_store(v, s->id_value), *samples);
     const pcs_rng *rng = pcs_load_view_store(v, s->id_rng);
@@ -426,23 +412,17 @@ static pcs_status sensors_load_check(const pcs_world *w, const pcs_load_view *v,
 
 /* ---- build ------------------------------------------------------------- */
 
-static char *dup_name(pcs_world *w, const char *name)
-{
-    size_t len = strlen(name);
-    char *p = pcs_world_alloc(w, len + 1);
-    if (p)
-        memcpy(p, name, len + 1);
-    return p;
-}
+static const pcs_instr_bank bank = {.fn = "pcs_sensor_add",
+                                    .one = "a sensor bank",
+                                    .first_store = "sensors.value",
+                                    .n_max = 1u << 20};
 
 static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n)
 {
-    char where[48];
     for (uint32_t i = 0; i < n; i++) {
         pcs_status st = pcs_sensor_def_validate(w, &cfgs[i]);
-        snprintf(where, sizeof where, "pcs_sensor_add: sensor %u", i);
         if (st != PCS_OK)
-            return prefixed(st, where);
+            return pcs_instr_prefixed(st, "pcs_sensor_add: sensor %u", i);
     }
     return PCS_OK;
 }
@@ -451,21 +431,13 @@ static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n
 static pcs_status collect_sources(const pcs_sensor_def *cfgs, uint32_t n, uint32_t *ids,
                                   uint32_t *count)
 {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = 0;
-        while (j < m && ids[j] != cfgs[i].store)
-            j++;
-        if (j < m)
-            continue;
-        if (m == PCS_SENSOR_MAX_SOURCE_STORES)
+    *count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (pcs_instr_set_add(ids, count, PCS_SENSOR_MAX_SOURCE_STORES, cfgs[i].store))
             return pcs_error_set(PCS_E_INVAL,
                                  "pcs_sensor_add: sensor %u ('%s') reads a %uth distinct "
                                  "source store; at most %u are allowed",
-                                 i, cfgs[i].name, m + 1, PCS_SENSOR_MAX_SOURCE_STORES);
-        ids[m++] = cfgs[i].store;
-    }
-    *count = m;
+                                 i, cfgs[i].name, *count + 1, PCS_SENSOR_MAX_SOURCE_STORES);
     return PCS_OK;
 }
 
@@ -482,53 +454,26 @@ static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
     s->raw = pcs_world_alloc(w, d);
     s->noisy = pcs_world_alloc(w, n * sizeof *s->noisy);
     s->quantised = pcs_world_alloc(w, n * sizeof *s->quantised);
-    s->names = pcs_world_alloc(w, n * sizeof *s->names);
     if (!s->src || !s->decay || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
-        !s->hi || !s->raw || !s->noisy || !s->quantised || !s->names)
+        !s->hi || !s->raw || !s->noisy || !s->quantised)
         return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u sensors", n);
-    return PCS_OK;
-}
-
-static pcs_status reg(pcs_world *w, const char *name, size_t elem, uint32_t n, uint32_t *id,
-                      void **data)
-{
-    pcs_status st = pcs_store_register(w, name, elem, n, PCS_STORE_STATE, id);
-    if (st != PCS_OK)
-        return st;
-    *data = pcs_store_data(w, *id);
     return PCS_OK;
 }
 
 static pcs_status register_stores(pcs_world *w, pcs_sensors *s)
 {
-    uint32_t n = s->n;
-    void *p[8];
-    pcs_status st = reg(w, "sensors.value", sizeof(double), n, &s->id_value, &p[0]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.status", sizeof(uint32_t), n, &s->id_status, &p[1]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.lag", sizeof(double), n, &s->id_lag, &p[2]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.drift", sizeof(double), n, &s->id_drift, &p[3]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.drift_rate", sizeof(double), n, &s->id_rate, &p[4]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.mode", sizeof(uint32_t), n, &s->id_mode, &p[5]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.rng", sizeof(pcs_rng), n, &s->id_rng, &p[6]);
-    if (st == PCS_OK)
-        st = reg(w, "sensors.samples", sizeof(uint64_t), 1, &s->id_samples, &p[7]);
-    if (st != PCS_OK)
-        return st;
-    s->value = p[0];
-    s->status = p[1];
-    s->lag = p[2];
-    s->drift = p[3];
-    s->drift_rate = p[4];
-    s->mode = p[5];
-    s->rng = p[6];
-    s->samples = p[7];
-    return PCS_OK;
+    size_t n = s->n;
+    pcs_instr_stores r = {.w = w};
+    s->value = pcs_instr_store(&r, "sensors.value", sizeof *s->value, n, &s->id_value);
+    s->status = pcs_instr_store(&r, "sensors.status", sizeof *s->status, n, &s->id_status);
+    s->lag = pcs_instr_store(&r, "sensors.lag", sizeof *s->lag, n, &s->id_lag);
+    s->drift = pcs_instr_store(&r, "sensors.drift", sizeof *s->drift, n, &s->id_drift);
+    s->drift_rate =
+        pcs_instr_store(&r, "sensors.drift_rate", sizeof *s->drift_rate, n, &s->id_rate);
+    s->mode = pcs_instr_store(&r, "sensors.mode", sizeof *s->mode, n, &s->id_mode);
+    s->rng = pcs_instr_store(&r, "sensors.rng", sizeof *s->rng, n, &s->id_rng);
+    s->samples = pcs_instr_store(&r, "sensors.samples", sizeof *s->samples, 1, &s->id_samples);
+    return r.st;
 }
 
 static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
@@ -547,27 +492,24 @@ static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def
             s->quantised[s->n_quantised++] = k;
         s->lo[k] = c->lo;
         s->hi[k] = c->hi;
-        s->names[k] = dup_name(w, c->name);
-        if (!s->names[k])
-            return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory");
         pcs_rng_seed(&s->rng[k], seed, k, PCS_SENSOR_RNG_STREAM);
     }
-    return PCS_OK;
+    s->names = pcs_instr_names_copy(w, bank.fn, PCS_INSTR_FIELD(cfgs, name), s->n);
+    return s->names ? PCS_OK : PCS_E_NOMEM;
 }
 
+/* Each sensor's value (with its unit) and status word. */
 static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
-    char name[PCS_SENSOR_NAME_MAX + 16];
-    for (uint32_t k = 0; k < s->n; k++) {
-        pcs_status st = pcs_channel_register(w, cfgs[k].name, cfgs[k].unit, PCS_CHANNEL_F64,
-                                             s->id_value, k, NULL);
-        snprintf(name, sizeof name, "%s.status", cfgs[k].name);
-        if (st == PCS_OK)
-            st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, s->id_status, k, NULL);
-        if (st != PCS_OK)
-            return prefixed(st, "pcs_sensor_add");
-    }
-    return PCS_OK;
+    const pcs_instr_channel per[] = {
+        {.suffix = "",
+         .kind = PCS_CHANNEL_F64,
+         .store = s->id_value,
+         .units = PCS_INSTR_FIELD(cfgs, unit)},
+        {.suffix = ".status", .kind = PCS_CHANNEL_U32, .store = s->id_status},
+    };
+    pcs_status st = pcs_instr_channels(w, s->names, s->n, per, 2);
+    return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
 static pcs_status register_system(pcs_world *w, pcs_sensors *s, const uint32_t *sources,
@@ -592,27 +534,15 @@ static pcs_status register_system(pcs_world *w, pcs_sensors *s, const uint32_t *
     if (st == PCS_OK)
         st = pcs_command_family_register(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
                                          &family);
-    for (uint32_t k = 0; st == PCS_OK && k < s->n; k++) {
-        pcs_command_target_def t = {.name = s->names[k], .family = family, .ctx = s, .element = k};
-        st = pcs_command_target_register(w, &t, NULL);
-    }
-    return st;
+    pcs_command_target_def every_op = {.family = family, .ctx = s};
+    return st == PCS_OK ? pcs_instr_targets(w, s->names, s->n, every_op) : st;
 }
 
-pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
-                              pcs_sensors **out)
+pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, pcs_sensors **out)
 {
-    static const char fn[] = "pcs_sensor_add";
-    if (!w || !cfgs || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
-    if (n < 1 || n > (1u << 20))
-        return pcs_error_set(PCS_E_INVAL, "%s: n = %u is outside [1, 1048576]", fn, n);
-    if (pcs_world_sealed(w))
-        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", fn);
-    uint32_t existing;
-    if (pcs_store_find(w, "sensors.value", &existing) == PCS_OK)
-        return pcs_error_set(PCS_E_STATE, "%s: this world already has a sensor bank", fn);
-    pcs_status st = check_all(w, cfgs, n);
+    pcs_status st = pcs_instr_add_check(w, &bank, w && cfgs && out, n);
+    if (st == PCS_OK)
+        st = check_all(w, cfgs, n);
     uint32_t sources[PCS_SENSOR_MAX_SOURCE_STORES], n_sources = 0;
     if (st == PCS_OK)
         st = collect_sources(cfgs, n, sources, &n_sources);
@@ -620,7 +550,7 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
         return st;
     pcs_sensors *s = pcs_world_alloc(w, sizeof *s);
     if (!s)
-        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     s->n = n;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
@@ -633,13 +563,10 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
         st = register_channels(w, s, cfgs);
     if (st == PCS_OK)
         st = register_system(w, s, sources, n_sources);
+    st = pcs_instr_add_end(w, st, "sensors", sensors_load_check, s);
     if (st == PCS_OK)
-        st = pcs_load_check_register(w, "sensors", sensors_load_check, s);
-    if (st != PCS_OK)
-        return st;
-    pcs_error_clear();
-    *out = s;
-    return PCS_OK;
+        *out = s;
+    return st;
 }
 
 /* ---- queries ------------------------------------------------------------ */
@@ -651,15 +578,8 @@ uint32_t pcs_sensor_count(const pcs_sensors *s)
 
 pcs_status pcs_sensor_find(const pcs_sensors *s, const char *name, uint32_t *id)
 {
-    if (!s || !name || !id)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_find: NULL argument");
-    for (uint32_t k = 0; k < s->n; k++) {
-        if (strcmp(s->names[k], name) == 0) {
-            *id = k;
-            return PCS_OK;
-        }
-    }
-    return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_find: no sensor named '%s'", name);
+    return pcs_instr_find("pcs_sensor_find", "sensor", s ? s->names : NULL, pcs_sensor_count(s),
+                          name, id);
 }
 
 static pcs_status ref(const pcs_sensors *s, uint32_t id, uint32_t store, uint32_t *out_store,

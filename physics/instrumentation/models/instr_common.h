@@ -1,0 +1,196 @@
+/**
+ * @file instr_common.h
+ * @brief What the instrumentation banks (sensors, alarms, protection) share
+ *        when they are added to a world: the checks before an add, their
+ *        STATE stores, element names copied into world memory, a channel and
+ *        a command target per element, the by-name lookup, and the message
+ *        formats of their errors and load checks.
+ *
+ * Each bank is an array of named elements (sensor, alarm, trip function)
+ * with configuration in world memory and state in STATE stores; each
+ * publishes channels and command targets named after its elements. The
+ * helpers below do those steps once, so the three banks build the same way
+ * and say the same things when a step fails. Private to
+ * physics/instrumentation/models/.
+ */
+#ifndef PCS_PHYSICS_INSTR_COMMON_H
+#define PCS_PHYSICS_INSTR_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/persist.h"
+#include "pcsim/status.h"
+#include "pcsim/world.h"
+
+/** Longest element name the banks allow (PCS_SENSOR_NAME_MAX, PCS_ALARM_NAME_MAX, ...). */
+#define PCS_INSTR_NAME_MAX 100u
+
+/* ---- adding a bank ------------------------------------------------------- */
+
+/** What names a bank in its add function's checks and messages. */
+typedef struct pcs_instr_bank {
+    const char *fn;          /**< "pcs_sensor_add": the prefix of the add's messages */
+    const char *one;         /**< "a sensor bank", for "this world already has ..." */
+    const char *first_store; /**< the bank's first store: present means the world has one */
+    uint32_t n_max;          /**< most elements, n in [1, n_max]; 0: the add takes no count */
+} pcs_instr_bank;
+
+/**
+ * The checks before any add, in this order: arguments (@p args_ok false:
+ * PCS_E_INVAL "<fn>: NULL argument"), the count @p n (PCS_E_INVAL), the
+ * world not sealed and without this bank yet (PCS_E_STATE).
+ */
+pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, int args_ok,
+                               uint32_t n);
+
+/**
+ * The last step of every add, given the status of the steps before it:
+ * register the bank's load check @p name, then clear the error slot.
+ * @return @p st if it failed, else the registration's status.
+ */
+pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_load_check_fn fn,
+                             void *ctx);
+
+/**
+ * Re-set the current error message with a prefix (printf format) naming
+ * where it came from: "<prefix>: <message>". @return @p st.
+ */
+pcs_status pcs_instr_prefixed(pcs_status st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/**
+ * Add @p id to the set ids[0, *n) unless it is there already (first-use
+ * order, for a system's read or write list).
+ * @return 0, or 1 (and no change) when the set would grow past @p max.
+ */
+int pcs_instr_set_add(uint32_t *ids, uint32_t *n, uint32_t max, uint32_t id);
+
+/**
+ * Where a bank's configuration points at an element of another model's
+ * store (a sensor's source, an alarm's suppression input, a unit's trip
+ * input), and the words that name it in messages.
+ */
+typedef struct pcs_instr_ref {
+    uint32_t store;          /**< the store id */
+    uint32_t index;          /**< the element */
+    size_t elem;             /**< the store must be an array of elements of this size */
+    const char *who;         /**< "sensor", "protection config": starts each message */
+    const char *name;        /**< the element's name, quoted after who; NULL: none */
+    const char *store_field; /**< "store", "unit_trip_stores[0]" */
+    const char *store_note;  /**< what bounds the store id: "stores registered so far" */
+    const char *index_field; /**< "index", "unit_trip_indices[0]" */
+    const char *array_note;  /**< what the store must be: "the input must be an array of u32" */
+    int with_bytes;          /**< give the store's size in bytes before array_note */
+} pcs_instr_ref;
+
+/**
+ * Check @p r: the store is registered, holds an array of r->elem-byte
+ * elements, and has element r->index.
+ * @return PCS_E_INVAL "<who> '<name>': <store_field> = S is outside [0, N)
+ *         (<store_note>)" or "...: <index_field> = I is outside [0, C) of
+ *         store 'X' ([B bytes; ]<array_note>)".
+ */
+pcs_status pcs_instr_ref_check(const pcs_world *w, const pcs_instr_ref *r);
+
+/* ---- state stores --------------------------------------------------------- */
+
+/**
+ * A bank's STATE stores, registered one call each in the order they are
+ * asked for (the order is part of the state hash). After a failure the
+ * later calls register nothing and @p st keeps the first error, so a bank
+ * asks for all its stores and checks once.
+ */
+typedef struct pcs_instr_stores {
+    pcs_world *w;
+    pcs_status st; /**< PCS_OK, or the first failure */
+} pcs_instr_stores;
+
+/**
+ * Register STATE store @p name of @p count elements of @p elem bytes.
+ * @return its memory (id in @p id), or NULL after this or an earlier failure.
+ */
+void *pcs_instr_store(pcs_instr_stores *r, const char *name, size_t elem, size_t count,
+                      uint32_t *id);
+
+/* ---- element names, channels and command targets ------------------------- */
+
+/**
+ * A string of each element, read where the configuration holds it: element
+ * i at (const char *)first + i * stride. A plain array of strings has stride
+ * sizeof(char *); a field of an array of configuration structs has the
+ * struct's size (PCS_INSTR_FIELD).
+ */
+typedef struct pcs_instr_strings {
+    const char *const *first;
+    size_t stride;
+} pcs_instr_strings;
+
+/** Field @p field of each element of the struct array @p array. */
+#define PCS_INSTR_FIELD(array, field) ((pcs_instr_strings){&(array)[0].field, sizeof(array)[0]})
+
+/** The strings of a plain array of strings. */
+#define PCS_INSTR_ARRAY(array) ((pcs_instr_strings){(array), sizeof(array)[0]})
+
+/** Element @p i of @p s. */
+static inline const char *pcs_instr_string(pcs_instr_strings s, uint32_t i)
+{
+    return *(const char *const *)(const void *)((const char *)s.first + (size_t)i * s.stride);
+}
+
+/**
+ * Copy the @p n strings of @p src into world memory.
+ * @return the array of copies, or NULL with PCS_E_NOMEM "<fn>: out of memory".
+ */
+const char **pcs_instr_names_copy(pcs_world *w, const char *fn, pcs_instr_strings src, uint32_t n);
+
+/** A channel each element of a bank publishes: element k of a store. */
+typedef struct pcs_instr_channel {
+    const char *suffix;      /**< the channel is "<element name><suffix>"; "" for the name */
+    pcs_channel_kind kind;   /**< F64 or U32 */
+    uint32_t store;          /**< element k of this store is element k's value */
+    pcs_instr_strings units; /**< each element's unit; first NULL: none ("") */
+} pcs_instr_channel;
+
+/**
+ * Register the channels of each of @p n elements named @p names: element 0's
+ * @p n_per channels in the order of @p per, then element 1's, and so on (the
+ * order is the channel ids). Stops at the first failure, whose message is
+ * pcs_channel_register's.
+ */
+pcs_status pcs_instr_channels(pcs_world *w, const char *const *names, uint32_t n,
+                              const pcs_instr_channel *per, uint32_t n_per);
+
+/**
+ * Register a command target for each of @p n elements named @p names:
+ * @p proto's family, context and ops, the element its index. Stops at the
+ * first failure, whose message is pcs_command_target_register's.
+ */
+pcs_status pcs_instr_targets(pcs_world *w, const char *const *names, uint32_t n,
+                             pcs_command_target_def proto);
+
+/**
+ * The index of the element named @p name among @p names (NULL: the bank was
+ * NULL). @p fn names the caller and @p what the element in the messages.
+ * @return PCS_E_INVAL "<fn>: NULL argument", PCS_E_NOTFOUND "<fn>: no
+ *         <what> named '<name>'".
+ */
+pcs_status pcs_instr_find(const char *fn, const char *what, const char *const *names, uint32_t n,
+                          const char *name, uint32_t *id);
+
+/* ---- load checks ----------------------------------------------------------- */
+
+/** PCS_E_CORRUPT "store 'S' element I (F): value V; allowed A" for a double. */
+pcs_status pcs_instr_bad_f64(const char *store, uint32_t i, const char *field, double v,
+                             const char *allowed);
+
+/** The same for an integer word (state, flags, count, tick). */
+pcs_status pcs_instr_bad_word(const char *store, uint32_t i, const char *field, uint64_t v,
+                              const char *allowed);
+
+/** Every one of the @p n doubles at @p x is finite (pcs_load_check_f64's message). */
+pcs_status pcs_instr_check_finite(const char *store, const char *field, const double *x, size_t n);
+
+#endif
