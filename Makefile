@@ -313,16 +313,38 @@ determinism: deps-test
 run: all
 	./$(B)/pcsim run
 
+# What libpcsim.a needs after it on a link line, in one list for both
+# packages: pcsim.pc's Libs.private (less the -lNAME of what Requires.private
+# names: jansson gives -ljansson, libxxhash -lxxhash) and the
+# CMake target pcsim::pcsim_static (-lNAME as NAME, -fopenmp as a link flag).
+# libpcsim.so records the same libraries itself (DT_NEEDED).
+PC_REQUIRES_PRIVATE := jansson libxxhash
+STATIC_LINK := $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+PC_LIBS_PRIVATE := $(filter-out $(addprefix -l,$(patsubst lib%,%,$(PC_REQUIRES_PRIVATE))),$(STATIC_LINK))
+EMPTY :=
+CMAKE_STATIC_LINK := $(subst $(EMPTY) $(EMPTY),;,$(strip $(patsubst -l%,%,$(STATIC_LINK))))
+SIZEOF_VOID_P = $(shell echo __SIZEOF_POINTER__ | $(CC) -E -P - 2>/dev/null | tail -n 1)
+LIBDIR_D := $(DESTDIR)$(PREFIX)/lib
+CMAKEDIR_D := $(LIBDIR_D)/cmake/pcsim
+INSTALL_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+    -e 's|@SOMAJOR@|$(SOMAJOR)|g' -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES_PRIVATE)|g' \
+    -e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|g' -e 's|@STATIC_LINK@|$(CMAKE_STATIC_LINK)|g' \
+    -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g'
+
+# PREFIX is where the files will live, DESTDIR where they are written now
+# (a staging or scratch tree: tests/hosts/consumers.sh installs into one).
+# pcsim.pc names PREFIX; the CMake package finds its prefix from its own place.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include/pcsim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include/pcsim $(LIBDIR_D)/pkgconfig $(CMAKEDIR_D) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/pcsim/*.h $(DESTDIR)$(PREFIX)/include/pcsim/
-	install -m 644 $(B)/libpcsim.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so.$(SOMAJOR)
-	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so
+	install -m 644 $(B)/libpcsim.a $(LIBDIR_D)/
+	install -m 755 $(B)/libpcsim.so.$(VERSION) $(LIBDIR_D)/
+	ln -sf libpcsim.so.$(VERSION) $(LIBDIR_D)/libpcsim.so.$(SOMAJOR)
+	ln -sf libpcsim.so.$(VERSION) $(LIBDIR_D)/libpcsim.so
 	install -m 755 $(B)/pcsim $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/pcsim.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcsim.pc
+	$(INSTALL_SED) tools/pcsim.pc.in > $(LIBDIR_D)/pkgconfig/pcsim.pc
+	$(INSTALL_SED) cmake/pcsimConfig.cmake.in > $(CMAKEDIR_D)/pcsimConfig.cmake
+	$(INSTALL_SED) cmake/pcsimConfigVersion.cmake.in > $(CMAKEDIR_D)/pcsimConfigVersion.cmake
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
