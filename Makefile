@@ -66,7 +66,7 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test run install clean \
+.PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds
 
@@ -167,6 +167,13 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
+# Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
+# program through pkg-config (shared and --static) and a CMake project through
+# find_package (pcsim::pcsim and pcsim::pcsim_static), all built against a
+# `make install` into a scratch DESTDIR, never the system prefix.
+consumers: all | deps-test
+	B=$(B) ./tests/hosts/consumers.sh
+
 # Each suite runs through tools/suite_time.sh, which records its wall time;
 # the table at the end shows where make test's minutes go. The build comes
 # first and in parallel, so the suites' times are their run times.
@@ -183,6 +190,7 @@ test: deps-test
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
 	@$(SUITE) examples $(SUBMAKE) examples
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
 	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
