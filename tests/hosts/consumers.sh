@@ -159,5 +159,6 @@ else
     [ "$major" -gt 1 ] && version_check "$((major - 1)).0" FALSE
 fi
 
+echo "consumers: every host printed: $ref"
 echo "consumers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
