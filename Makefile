@@ -1,5 +1,6 @@
 # pcsim build. `make run` and `make test` are the only commands a user needs:
-# both install missing Debian packages first (make deps).
+# both install missing Debian packages first, each only the set it needs
+# (tools/deps.sh; README.md "Dependencies" lists the sets and their sizes).
 #
 # Sources are found by folder (docs/ARCHITECTURE.md section 1), so adding a file to a layer
 # needs no edit here. Outputs go to build/ (release), build/asan/ and build/tsan/.
@@ -66,17 +67,25 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds
 
 all: deps lib $(B)/pcsim
 
+# Debian packages by purpose (tools/deps.sh): deps builds the library and
+# the host (make, make run, make install); deps-bench adds the libraries the
+# benchmarks compare with (liburcu, SUNDIALS, GSL), which nothing else links;
+# deps-test adds the test tools (Criterion, clang, g++, cmake, pkg-config)
+# on top of deps-bench, since make test builds and runs the benchmarks too.
+# Each set runs after the one below it: never two apt-get at once.
 deps:
-	@./tools/deps.sh
+	@./tools/deps.sh run
 
-# What only the tests need on top (clang and libFuzzer for the fuzz targets).
-deps-test:
+deps-bench: deps
+	@./tools/deps.sh bench
+
+deps-test: deps-bench
 	@./tools/deps.sh test
 
 lib: $(B)/libpcsim.a $(B)/libpcsim.so
@@ -105,6 +114,11 @@ $(B)/asan/obj/%.o: %.c | deps
 $(B)/tsan/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -O1 $(TSAN_FLAGS) $(CFLAGS) -c $< -o $@
+
+# Only the unit tests include Criterion; only the benchmarks the comparison
+# libraries.
+$(TEST_OBJ) $(ASAN_TEST_OBJ): | deps-test
+$(BENCH_OBJ): | deps-bench
 
 $(B)/libpcsim.a: $(LIB_OBJ)
 	@mkdir -p $(B)

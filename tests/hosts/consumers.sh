@@ -70,6 +70,15 @@ for f in include/pcsim/pcsim.h lib/libpcsim.a lib/libpcsim.so.$series lib/pkgcon
     [ -e "$dest$prefix/$f" ] && ok || bad install-files "$prefix/$f not installed"
 done
 
+# What is installed links none of the benchmarks' comparison libraries
+# (liburcu, SUNDIALS, GSL: make deps-bench), so make run does not need them.
+for f in lib/libpcsim.so.$ver bin/pcsim; do
+    n=$(readelf -d "$dest$prefix/$f" | grep -E 'NEEDED.*(urcu|sundials|gsl)')
+    [ -z "$n" ] && ok || bad no-bench-libs "$prefix/$f needs $n"
+done
+n=$(nm -u "$lib/libpcsim.a" 2>/dev/null | grep -E ' (urcu_|CVode|N_V|SUN|gsl_)' | head -3)
+[ -z "$n" ] && ok || bad no-bench-libs "libpcsim.a calls $n"
+
 # pkg-config sees the DESTDIR tree as if installed: PKG_CONFIG_SYSROOT_DIR
 # puts $dest in front of the -I and -L paths of pcsim.pc (prefix=/usr/local).
 export PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
