@@ -1,5 +1,6 @@
 # pcsim build. `make run` and `make test` are the only commands a user needs:
-# both install missing Debian packages first (make deps).
+# both install missing Debian packages first, each only the set it needs
+# (tools/deps.sh; README.md "Dependencies" lists the sets and their sizes).
 #
 # Sources are found by folder (docs/ARCHITECTURE.md section 1), so adding a file to a layer
 # needs no edit here. Outputs go to build/ (release), build/asan/ and build/tsan/.
@@ -66,17 +67,25 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-test lib test unit unit-asan archcheck examples cli-test run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds
 
 all: deps lib $(B)/pcsim
 
+# Debian packages by purpose (tools/deps.sh): deps builds the library and
+# the host (make, make run, make install); deps-bench adds the libraries the
+# benchmarks compare with (liburcu, SUNDIALS, GSL), which nothing else links;
+# deps-test adds the test tools (Criterion, clang, g++, cmake, pkg-config)
+# on top of deps-bench, since make test builds and runs the benchmarks too.
+# Each set runs after the one below it: never two apt-get at once.
 deps:
-	@./tools/deps.sh
+	@./tools/deps.sh run
 
-# What only the tests need on top (clang and libFuzzer for the fuzz targets).
-deps-test:
+deps-bench: deps
+	@./tools/deps.sh bench
+
+deps-test: deps-bench
 	@./tools/deps.sh test
 
 lib: $(B)/libpcsim.a $(B)/libpcsim.so
@@ -105,6 +114,11 @@ $(B)/asan/obj/%.o: %.c | deps
 $(B)/tsan/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -O1 $(TSAN_FLAGS) $(CFLAGS) -c $< -o $@
+
+# Only the unit tests include Criterion; only the benchmarks the comparison
+# libraries.
+$(TEST_OBJ) $(ASAN_TEST_OBJ): | deps-test
+$(BENCH_OBJ): | deps-bench
 
 $(B)/libpcsim.a: $(LIB_OBJ)
 	@mkdir -p $(B)
@@ -167,6 +181,13 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
+# Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
+# program through pkg-config (shared and --static) and a CMake project through
+# find_package (pcsim::pcsim and pcsim::pcsim_static), all built against a
+# `make install` into a scratch DESTDIR, never the system prefix.
+consumers: all | deps-test
+	B=$(B) ./tests/hosts/consumers.sh
+
 # Each suite runs through tools/suite_time.sh, which records its wall time;
 # the table at the end shows where make test's minutes go. The build comes
 # first and in parallel, so the suites' times are their run times.
@@ -183,6 +204,7 @@ test: deps-test
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
 	@$(SUITE) examples $(SUBMAKE) examples
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
 	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
@@ -313,16 +335,38 @@ determinism: deps-test
 run: all
 	./$(B)/pcsim run
 
+# What libpcsim.a needs after it on a link line, in one list for both
+# packages: pcsim.pc's Libs.private (less the -lNAME of what Requires.private
+# names: jansson gives -ljansson, libxxhash -lxxhash) and the
+# CMake target pcsim::pcsim_static (-lNAME as NAME, -fopenmp as a link flag).
+# libpcsim.so records the same libraries itself (DT_NEEDED).
+PC_REQUIRES_PRIVATE := jansson libxxhash
+STATIC_LINK := $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+PC_LIBS_PRIVATE := $(filter-out $(addprefix -l,$(patsubst lib%,%,$(PC_REQUIRES_PRIVATE))),$(STATIC_LINK))
+EMPTY :=
+CMAKE_STATIC_LINK := $(subst $(EMPTY) $(EMPTY),;,$(strip $(patsubst -l%,%,$(STATIC_LINK))))
+SIZEOF_VOID_P = $(shell echo __SIZEOF_POINTER__ | $(CC) -E -P - 2>/dev/null | tail -n 1)
+LIBDIR_D := $(DESTDIR)$(PREFIX)/lib
+CMAKEDIR_D := $(LIBDIR_D)/cmake/pcsim
+INSTALL_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+    -e 's|@SOMAJOR@|$(SOMAJOR)|g' -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES_PRIVATE)|g' \
+    -e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|g' -e 's|@STATIC_LINK@|$(CMAKE_STATIC_LINK)|g' \
+    -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g'
+
+# PREFIX is where the files will live, DESTDIR where they are written now
+# (a staging or scratch tree: tests/hosts/consumers.sh installs into one).
+# pcsim.pc names PREFIX; the CMake package finds its prefix from its own place.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include/pcsim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include/pcsim $(LIBDIR_D)/pkgconfig $(CMAKEDIR_D) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/pcsim/*.h $(DESTDIR)$(PREFIX)/include/pcsim/
-	install -m 644 $(B)/libpcsim.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so.$(SOMAJOR)
-	ln -sf libpcsim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpcsim.so
+	install -m 644 $(B)/libpcsim.a $(LIBDIR_D)/
+	install -m 755 $(B)/libpcsim.so.$(VERSION) $(LIBDIR_D)/
+	ln -sf libpcsim.so.$(VERSION) $(LIBDIR_D)/libpcsim.so.$(SOMAJOR)
+	ln -sf libpcsim.so.$(VERSION) $(LIBDIR_D)/libpcsim.so
 	install -m 755 $(B)/pcsim $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/pcsim.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcsim.pc
+	$(INSTALL_SED) tools/pcsim.pc.in > $(LIBDIR_D)/pkgconfig/pcsim.pc
+	$(INSTALL_SED) cmake/pcsimConfig.cmake.in > $(CMAKEDIR_D)/pcsimConfig.cmake
+	$(INSTALL_SED) cmake/pcsimConfigVersion.cmake.in > $(CMAKEDIR_D)/pcsimConfigVersion.cmake
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

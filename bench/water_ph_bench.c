@@ -89,8 +89,8 @@ static void wp_measure(const wp_ctx *c, double build_s)
         }
         err = fmax(err, fabs(q.rho_kg_m3 - e.rho_kg_m3) / e.rho_kg_m3);
     }
-    pcs_water_ph_table_config tc;
-    pcs_water_ph_table_config_default(&tc);
+    pcs_water_ph_table_def tc;
+    pcs_water_ph_table_default(&tc);
     fprintf(stderr,
             "water_ph table: %llu bytes, built in %.3f s; max rho error %.3g over %u states\n",
             (unsigned long long)pcs_water_ph_table_bytes(&tc), build_s, err, WP_N);
@@ -108,8 +108,8 @@ static void *wp_new(const pcs_bench_params *prm, int with_table)
     }
     if (!with_table)
         return c;
-    pcs_water_ph_table_config tc;
-    pcs_water_ph_table_config_default(&tc);
+    pcs_water_ph_table_def tc;
+    pcs_water_ph_table_default(&tc);
     const double t0 = wp_seconds();
     if (pcs_water_ph_table_create(&tc, &c->table) != PCS_OK) {
         fprintf(stderr, "water_ph bench: table: %s\n", pcs_last_error());

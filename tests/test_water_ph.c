@@ -285,8 +285,8 @@ static void report(const char *zone, const errs *z)
  */
 Test(water_ph_table, default_table_meets_the_stated_bounds, .timeout = 600)
 {
-    pcs_water_ph_table_config c;
-    cr_assert_eq(pcs_water_ph_table_config_default(&c), PCS_OK);
+    pcs_water_ph_table_def c;
+    cr_assert_eq(pcs_water_ph_table_default(&c), PCS_OK);
     pcs_water_ph_table *t = NULL;
     cr_assert_eq(pcs_water_ph_table_create(&c, &t), PCS_OK, "%s", pcs_last_error());
     errs lo3, r3;
@@ -331,8 +331,8 @@ Test(water_ph_table, default_table_meets_the_stated_bounds, .timeout = 600)
    (cheap config, exercising every zone with one or two cells). */
 Test(water_ph_table, coarse_config_builds_and_validates)
 {
-    pcs_water_ph_table_config c;
-    pcs_water_ph_table_config_default(&c);
+    pcs_water_ph_table_def c;
+    pcs_water_ph_table_default(&c);
     c.rows_per_octave = 2;
     c.n_near_critical = 2;
     c.n_super = 1;
@@ -347,7 +347,7 @@ Test(water_ph_table, coarse_config_builds_and_validates)
     near(s.rho_kg_m3, exact(15.5e6, 1.3e6).rho_kg_m3, 0.05 * s.rho_kg_m3, "coarse rho");
     pcs_water_ph_table_destroy(t);
 
-    pcs_water_ph_table_config bad = c;
+    pcs_water_ph_table_def bad = c;
     bad.rows_per_octave = 6;
     cr_assert_eq(pcs_water_ph_table_create(&bad, &t), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "rows_per_octave = 6") != NULL, "%s", pcs_last_error());
@@ -363,8 +363,8 @@ Test(water_ph_table, coarse_config_builds_and_validates)
 
 Test(water_ph_table, refuses_outside_the_domain_and_null)
 {
-    pcs_water_ph_table_config c;
-    pcs_water_ph_table_config_default(&c);
+    pcs_water_ph_table_def c;
+    pcs_water_ph_table_default(&c);
     c.rows_per_octave = 2;
     c.n_near_critical = 2;
     c.n_super = 1;

@@ -1,16 +1,49 @@
 #!/bin/sh
-# Install the Debian packages pcsim needs, only those missing. Idempotent:
-# prints nothing and touches nothing when everything is there.
-# Usage: tools/deps.sh [test]
-#   no argument: what `make` and `make run` need;
-#   test: also what only the tests need (`make deps-test`, used by the fuzz
-#   targets that `make test` runs): clang and its libFuzzer/sanitizer runtimes.
+# Install the Debian packages a make target needs, only those missing.
+# Idempotent: prints nothing and touches nothing when everything is there.
+# Usage: tools/deps.sh [run|bench|test] [--list]
+#   run (default; make deps, for make, make run, make install): what builds
+#       the library and the pcsim host program;
+#   bench (make deps-bench, for make bench): run's, plus the libraries the
+#       benchmarks compare pcsim with (bench/: liburcu for the RCU read
+#       comparison, SUNDIALS CVODE and GSL for the ODE solvers);
+#   test (make deps-test, for make test): bench's, because make test builds
+#       and briefly runs the benchmarks (bench-quick), plus the test tools:
+#       Criterion, clang with libFuzzer and OpenMP (fuzz targets, determinism
+#       build), g++, cmake and pkg-config (tests/hosts/consumers.sh), jq
+#       (tests/fuzz/make_seeds.sh).
+#   --list: print the set's packages, one per line, and install nothing
+#       (README.md measures each set's download size from this list).
 set -eu
-PKGS="gcc make pkg-config libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev \
-libjansson-dev libcriterion-dev systemtap-sdt-dev libsuitesparse-dev liburcu-dev \
-libsundials-dev libgsl-dev"
-TEST_PKGS="clang libclang-rt-14-dev libomp-dev jq"
-if [ "${1:-}" = test ]; then PKGS="$PKGS $TEST_PKGS"; fi
+# systemtap-sdt-dev: <sys/sdt.h>, the USDT probes the release library keeps
+# (engine/probes.h).
+RUN_PKGS="gcc make libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev libjansson-dev \
+libsuitesparse-dev systemtap-sdt-dev"
+BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
+TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq"
+
+set_name=run list=0
+for a in "$@"; do
+    case $a in
+    run | bench | test) set_name=$a ;;
+    --list) list=1 ;;
+    *)
+        echo "tools/deps.sh: unknown argument '$a' (want run, bench or test, and --list)" >&2
+        exit 2
+        ;;
+    esac
+done
+case $set_name in
+run) PKGS=$RUN_PKGS ;;
+bench) PKGS="$RUN_PKGS $BENCH_PKGS" ;;
+test) PKGS="$RUN_PKGS $BENCH_PKGS $TEST_PKGS" ;;
+esac
+if [ "$list" = 1 ]; then
+    # shellcheck disable=SC2086 # one package a line
+    printf "%s\n" $PKGS
+    exit 0
+fi
+
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -18,10 +51,11 @@ for p in $PKGS; do
     fi
 done
 [ -z "$missing" ] && exit 0
-echo "make deps: installing$missing"
+echo "make deps ($set_name): installing$missing"
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# make -j2 may start two sets at once: wait for the other's dpkg lock.
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing

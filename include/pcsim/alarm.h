@@ -69,6 +69,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pcs_alarms pcs_alarms;
 
 /** Alarm states (value of channel `<name>`); the ISA-18.2 letter in brackets. */
@@ -212,5 +216,9 @@ PCS_API uint32_t pcs_alarm_flags(const pcs_alarms *a, uint32_t id);
 
 /** Lower-case state name ("rtn_unack"), or "?" out of range. */
 PCS_API const char *pcs_alarm_state_name(pcs_alarm_state state);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

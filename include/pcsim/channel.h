@@ -19,6 +19,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Value kinds. */
 typedef enum pcs_channel_kind {
     PCS_CHANNEL_F64 = 0, /**< a double (SI unit given by the channel) */
@@ -61,5 +65,9 @@ PCS_API pcs_status pcs_channel_get(const pcs_world *w, uint32_t id, pcs_channel_
  * thread only (other threads use the snapshot API). NaN if @p id is invalid.
  */
 PCS_API double pcs_channel_value(const pcs_world *w, uint32_t id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

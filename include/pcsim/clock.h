@@ -19,6 +19,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Time domains: how often a model runs. */
 typedef enum pcs_domain {
     PCS_DOMAIN_FAST = 0,
@@ -93,5 +97,9 @@ PCS_API pcs_status pcs_clock_advance(pcs_clock *clock);
  */
 PCS_API pcs_status pcs_clock_seconds_to_ticks(const pcs_clock *clock, double seconds,
                                               uint64_t *ticks, bool *warn);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

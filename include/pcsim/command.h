@@ -40,6 +40,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Command kinds are < PCS_COMMAND_KINDS_MAX. Kind 0 is never valid. */
 #define PCS_COMMAND_KINDS_MAX 256u
 /** Arguments per command. */
@@ -273,5 +277,9 @@ PCS_API uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_comm
 
 /** Total commands ever journaled. */
 PCS_API uint64_t pcs_journal_count(const pcs_world *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,6 +31,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Output arrays of one property evaluation, each of n elements. */
 typedef struct pcs_coolant_props_out {
     double *cp_j_kg_k; /**< specific heat at constant pressure, J/(kg K) */
@@ -98,5 +102,9 @@ PCS_API pcs_status pcs_coolant_linear_validate(const pcs_coolant_linear *c);
  */
 PCS_API pcs_status pcs_coolant_props_linear(void *ctx, uint32_t n, const double *t_k, double p_pa,
                                             const pcs_coolant_props_out *out, uint32_t *n_clamped);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

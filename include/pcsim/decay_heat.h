@@ -42,6 +42,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Fission-product groups of the ANS-5.1 fit. */
 #define PCS_DECAY_HEAT_FP_GROUPS 23u
 /** State length: the fission-product groups, then U-239, then Np-239. */
@@ -105,5 +109,9 @@ PCS_API double pcs_decay_heat_power(const double *d);
 
 /** Decay power of the 23 fission-product groups only, W. */
 PCS_API double pcs_decay_heat_power_fp(const double *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -35,6 +35,10 @@
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Largest grid side, cells. */
 #define PCS_DIFFUSION_SIDE_MAX 65536u
 /** Largest cell count nx * ny (two buffers of 2^26 doubles = 1 GiB). */
@@ -113,5 +117,9 @@ PCS_API uint64_t pcs_diffusion_steps(const pcs_diffusion *m);
  */
 PCS_API pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage,
                                           int32_t priority);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

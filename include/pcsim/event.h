@@ -17,6 +17,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * Engine event kinds. Models use kinds >= PCS_EV_MODEL_BASE, in ranges kept
  * apart so a host can name any event: reactor unit +0..31, fuel +40..47,
@@ -61,5 +65,9 @@ PCS_API uint64_t pcs_world_events_dropped(const pcs_world *w);
  */
 typedef void (*pcs_event_fn)(void *ctx, const pcs_event *events, uint32_t count);
 PCS_API pcs_status pcs_world_set_event_callback(pcs_world *w, pcs_event_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -45,6 +45,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Most workers a pool may have. */
 #define PCS_EXEC_MAX_WORKERS 256u
 /** Warnings kept per pool; later ones are counted, not kept. */
@@ -186,5 +190,9 @@ PCS_API const char *pcs_exec_warning(const pcs_exec *pool, uint32_t i);
  *         0 for a NULL pool.
  */
 PCS_API size_t pcs_exec_topology_describe(const pcs_exec *pool, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -53,6 +53,10 @@
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Most agents in one model. */
 #define PCS_FLOCKING_AGENTS_MAX (1u << 20)
 /** Most grid cells per side (coarser cells are still correct, only slower). */
@@ -132,5 +136,9 @@ PCS_API void pcs_flocking_grid_size(const pcs_flocking *m, uint32_t *cells_x, ui
  */
 PCS_API pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage,
                                          int32_t priority);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

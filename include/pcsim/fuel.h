@@ -72,6 +72,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Size limits (the config holds fixed arrays of PCS_FUEL_MAX_CHANNELS). */
 #define PCS_FUEL_MAX_CHANNELS 16u
 #define PCS_FUEL_MAX_AXIAL 128u
@@ -280,5 +284,9 @@ PCS_API pcs_status pcs_fuel_solve_steady(pcs_world *w, const pcs_fuel *fuel, dou
  * NaN for NULL arguments or a property-function error.
  */
 PCS_API double pcs_fuel_stored_energy(pcs_world *w, const pcs_fuel *fuel);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

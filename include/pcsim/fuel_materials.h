@@ -23,6 +23,10 @@
 
 #include "pcsim/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Validity range of the UO2 correlations (Fink 2000: 298 K to melting, 3120 K). */
 #define PCS_UO2_T_MIN_K 298.0
 #define PCS_UO2_T_MAX_K 3120.0
@@ -76,5 +80,9 @@ PCS_API double pcs_zry_k_iaea(double t_k);
  * 1320 K and without it above. Valid 273-2000 K.
  */
 PCS_API double pcs_zry_cp_iaea(double t_k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

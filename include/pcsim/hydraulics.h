@@ -47,6 +47,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PCS_HYDRAULICS_MAX_NODES 4096u
 #define PCS_HYDRAULICS_MAX_JUNCTIONS 8192u
 #define PCS_HYDRAULICS_MAX_PUMPS 64u
@@ -221,5 +225,9 @@ PCS_API pcs_status pcs_hydraulics_pwr_network(uint32_t n_loops, uint32_t n_sg_no
 PCS_API pcs_status pcs_hydraulics_pwr_full_power(pcs_hydraulics_def *cfg, pcs_hydraulics_node *nodes,
                                           uint32_t n_loops, uint32_t n_sg_nodes, double power_w,
                                           double t_hot_k, double t_cold_k, double t_secondary_k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -36,6 +36,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PCS_MAX_JOBS 64u
 #define PCS_MAX_JOB_CHUNKS 1024u
 
@@ -144,5 +148,9 @@ PCS_API pcs_status pcs_world_set_executor(pcs_world *w, const pcs_executor *ex);
  * @p ctx. Must not run concurrently with any other call on @p w.
  */
 PCS_API void pcs_world_executor_revoke(pcs_world *w, const void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -57,6 +57,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Most delayed-neutron groups. */
 #define PCS_KINETICS_MAX_GROUPS 8u
 /** Most modes (groups + the prompt mode). */
@@ -171,5 +175,9 @@ PCS_API pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_
  * PCS_KINETICS_MAX_SUBSTEPS. drho_max <= 0 gives 1.
  */
 PCS_API uint32_t pcs_kinetics_substeps(double rho0, double rho1, double drho_max);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

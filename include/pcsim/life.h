@@ -35,6 +35,10 @@
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Largest grid side, cells. */
 #define PCS_LIFE_SIDE_MAX 65536u
 /** Largest cell count width * height. */
@@ -119,5 +123,9 @@ PCS_API const uint8_t *pcs_life_cells(const pcs_life *m);
  *         failure the model still works standalone; discard the world.
  */
 PCS_API pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

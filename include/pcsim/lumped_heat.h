@@ -38,6 +38,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Lumped two-node parameters. */
 typedef struct pcs_lumped_heat_params {
     double fuel_heat_capacity_j_k;    /**< C_f, J/K, (0, 1e12] */
@@ -79,5 +83,9 @@ PCS_API void pcs_lumped_heat_step(const pcs_lumped_heat_model *m, double power_w
 
 /** Hottest-pellet estimate T_c + k_peak (T_f - T_c), K. */
 PCS_API double pcs_lumped_heat_t_max(const pcs_lumped_heat_params *p, const double *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

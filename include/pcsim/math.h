@@ -14,6 +14,10 @@
 
 #include "pcsim/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 PCS_API double pcs_exp(double x);
 PCS_API double pcs_expm1(double x);
 PCS_API double pcs_log(double x);
@@ -38,5 +42,9 @@ PCS_API int pcs_isfinite(double x);
 
 /** pi to double precision. */
 #define PCS_PI 3.14159265358979323846
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "pcsim/math.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** One scalar parameter and its allowed range. */
 typedef struct pcs_param_range {
     const char *field; /**< the field's name, as the message shows it */
@@ -43,5 +47,9 @@ static inline pcs_status pcs_param_ranges_check(const char *prefix, const pcs_pa
     }
     return PCS_OK;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -36,6 +36,10 @@
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Largest grid side, cells. */
 #define PCS_PARTICLES_SIDE_MAX 4096u
 /** Most particles in one model. */
@@ -121,5 +125,9 @@ PCS_API uint64_t pcs_particles_steps(const pcs_particles *m);
  */
 PCS_API pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage,
                                           int32_t priority);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

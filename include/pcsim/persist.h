@@ -45,6 +45,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Container format version (header and table); another value is refused. */
 #define PCS_SAVE_VERSION 2u
 /** How sections encode state (order, job header); changes without the container's. */
@@ -181,5 +185,9 @@ PCS_API pcs_status pcs_load_check_f64_from(const char *store, const char *field,
  */
 PCS_API pcs_status pcs_load_check_u32(const char *store, const char *field, const uint32_t *x,
                                       size_t n, size_t stride, uint32_t bound);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

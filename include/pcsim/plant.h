@@ -29,6 +29,10 @@
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Units per station: the one limit on units. The station keeps each unit's
  *  configuration and coupling in fixed arrays (pcs_plant, and the scenario
  *  loader's), and its instrumentation is sized from it; the unit,
@@ -134,5 +138,9 @@ PCS_API pcs_alarms *pcs_plant_alarms(const pcs_plant *p);
 /** Number of units, and unit @p i (0-based) of the plant; NULL out of range. */
 PCS_API uint32_t pcs_plant_unit_count(const pcs_plant *p);
 PCS_API const pcs_plant_unit *pcs_plant_unit_get(const pcs_plant *p, uint32_t i);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -39,6 +39,10 @@
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** A world's stage timers (opaque). */
 typedef struct pcs_profile pcs_profile;
 
@@ -127,5 +131,9 @@ PCS_API void pcs_profile_span_end(const pcs_profile_span *span);
  * @p name must stay valid until pcs_profile_trace_end. No-op without a session.
  */
 PCS_API void pcs_profile_trace_thread_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

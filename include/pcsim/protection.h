@@ -62,6 +62,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pcs_protection pcs_protection;
 
 /** What a trip function compares with its setpoint. */
@@ -224,5 +228,9 @@ PCS_API const char *pcs_protection_function_name(const pcs_protection *p, uint32
 
 PCS_API pcs_status pcs_protection_function_find(const pcs_protection *p, const char *name,
                                                 uint32_t *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -40,6 +40,10 @@
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Largest coordinate magnitude accepted (keeps every difference finite). */
 #define PCS_RAYAABB_COORD_MAX 1e150
 
@@ -155,5 +159,9 @@ PCS_API uint64_t pcs_rayaabb_steps(const pcs_rayaabb *m);
  */
 PCS_API pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage,
                                         int32_t priority);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

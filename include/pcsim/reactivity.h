@@ -37,6 +37,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Longest bank name (channel segment), including the terminator. */
 #define PCS_ROD_NAME_MAX 8u
 /** Most points of a tabulated worth curve. */
@@ -114,5 +118,9 @@ PCS_API double pcs_feedback_moderator(const pcs_feedback_params *p, double t_mod
 
 /** Boron reactivity at concentration @p ppm. */
 PCS_API double pcs_feedback_boron(const pcs_feedback_params *p, double ppm);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

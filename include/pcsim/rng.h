@@ -18,6 +18,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** xoshiro256** state: four 64-bit words, never all zero. */
 typedef struct pcs_rng {
     uint64_t s[4];
@@ -46,5 +50,9 @@ PCS_API double pcs_rng_normal(pcs_rng *rng);
 
 /** One step of splitmix64 on @p state (advances it) and its output. */
 PCS_API uint64_t pcs_splitmix64(uint64_t *state);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -52,6 +52,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pcs_sensors pcs_sensors;
 
 /** Failure modes (bits 8..11 of the status word). */
@@ -167,5 +171,9 @@ PCS_API double pcs_sensor_value(const pcs_sensors *s, uint32_t id);
 
 /** Status word of sensor @p id (0 if out of range). World thread. */
 PCS_API uint32_t pcs_sensor_status(const pcs_sensors *s, uint32_t id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

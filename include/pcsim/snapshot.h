@@ -38,6 +38,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pcs_snapshot_pool pcs_snapshot_pool;
 typedef struct pcs_reader pcs_reader;
 
@@ -223,5 +227,9 @@ typedef struct pcs_reader_stats {
 
 /** Copy @p r's counters. @return PCS_E_INVAL for NULL. Reader's thread. */
 PCS_API pcs_status pcs_reader_stats_get(const pcs_reader *r, pcs_reader_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

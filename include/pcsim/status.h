@@ -11,6 +11,10 @@
 
 #include "pcsim/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Result of a pcsim call: PCS_OK (0) or a negative error. */
 typedef enum pcs_status {
     PCS_OK = 0,
@@ -57,5 +61,9 @@ PCS_API pcs_status pcs_error_set(pcs_status status, const char *fmt, ...)
 
 /** Clear the calling thread's last-error message. */
 PCS_API void pcs_error_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** The 13 FAST stages, in run order. The order is part of the determinism contract. */
 typedef enum pcs_stage {
     PCS_STAGE_COMMANDS = 0,
@@ -228,5 +232,9 @@ PCS_API const char *pcs_stage_engine_step(pcs_stage stage);
 typedef void (*pcs_stage_observer_fn)(void *ctx, pcs_stage stage, int end, uint64_t tick);
 PCS_API pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn,
                                                 void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

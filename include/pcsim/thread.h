@@ -13,6 +13,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pcs_thread pcs_thread;
 
 /**
@@ -25,5 +29,9 @@ PCS_API pcs_status pcs_thread_start(const char *name, void (*fn)(void *arg), voi
 
 /** Wait for @p t to finish and free it. NULL is allowed. */
 PCS_API void pcs_thread_join(pcs_thread *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -65,6 +65,10 @@
 #include "pcsim/world.h"
 #include "pcsim/xenon.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Most control-rod banks per unit. */
 #define PCS_UNIT_MAX_BANKS 8u
 /** |period| published for a steady core (no change over the tick), s. */
@@ -242,5 +246,9 @@ PCS_API void pcs_unit_reactivity_get(const pcs_unit *u, pcs_unit_reactivity *out
 
 /** Root solves the kinetics made so far (tests and benchmarks: cache hit rate). */
 PCS_API uint64_t pcs_unit_kinetics_solves(const pcs_unit *u);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -58,6 +58,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Only pcs_water_table_add names a world, so the type is declared here
    instead of including world.h: the IF97 kernels that include this header
    stay free of world headers (tools/archcheck.sh kernel-pure). The same
@@ -446,5 +450,9 @@ PCS_API pcs_status pcs_water_table_t_ph(const pcs_water_table *t, double p_pa, d
  */
 PCS_API pcs_status pcs_water_table_error(const pcs_water_table *t, double *h_rel, double *rho_rel,
                                          double *t_rel);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -197,8 +197,8 @@ typedef struct pcs_water_ph_table pcs_water_ph_table;
 /** Max relative error of drho/dh from 16.529 MPa up (measured 6.6e-4; 7.0e-4 denser). */
 #define PCS_WATER_PH_TABLE_R3_DRHO_DH_REL_ERR 1.5e-3
 
-/** Table extent and resolution. Start from pcs_water_ph_table_config_default. */
-typedef struct pcs_water_ph_table_config {
+/** Table extent and resolution. Start from pcs_water_ph_table_default. */
+typedef struct pcs_water_ph_table_def {
     uint32_t rows_per_octave; /**< row cells per binary octave of p below 2^23 Pa; default 16; [1,
                                  1024] */
     uint32_t n_near_critical; /**< row cells, uniform in sqrt(p_c - p), 2^23 Pa to p_c; default 48;
@@ -207,13 +207,13 @@ typedef struct pcs_water_ph_table_config {
     uint32_t n_liquid;   /**< xi cells of the liquid segment; default 48; [1, 4096] */
     uint32_t n_vapour;   /**< xi cells of the vapour segment; default 48; [1, 4096] */
     uint32_t sat_refine; /**< saturation-data sub-cells per row cell; default 4; [1, 64] */
-} pcs_water_ph_table_config;
+} pcs_water_ph_table_def;
 
 /** Fill @p cfg with the defaults. PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_water_ph_table_config_default(pcs_water_ph_table_config *cfg);
+PCS_API pcs_status pcs_water_ph_table_default(pcs_water_ph_table_def *cfg);
 
 /** Bytes of memory a table with @p cfg needs (0 for NULL or an invalid config). */
-PCS_API uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_config *cfg);
+PCS_API uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_def *cfg);
 
 /**
  * Build a table (one malloc'd block of pcs_water_ph_table_bytes bytes; the
@@ -222,7 +222,7 @@ PCS_API uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_config *cfg);
  * @return PCS_E_INVAL (NULL, a config field out of range, naming it),
  *         PCS_E_NOMEM, or PCS_E_INVAL if an exact evaluation fails.
  */
-PCS_API pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_config *cfg,
+PCS_API pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_def *cfg,
                                              pcs_water_ph_table **out);
 
 /** Free a table from pcs_water_ph_table_create. NULL is allowed. */

@@ -21,6 +21,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pcs_world pcs_world;
 
 /** World configuration. Start from pcs_world_default(). */
@@ -134,5 +138,9 @@ PCS_API pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), voi
 
 /** Number of allocations made from the world's heap so far (test hook). */
 PCS_API uint64_t pcs_world_alloc_count(const pcs_world *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -53,6 +53,10 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Poison-chain constants. */
 typedef struct pcs_xenon_params {
     double yield_i;      /**< I-135 (cumulative) yield per fission, [0, 1] */
@@ -114,5 +118,9 @@ PCS_API void pcs_xenon_step(const pcs_xenon_params *p, pcs_xenon_state *s, doubl
 PCS_API pcs_status pcs_xenon_add(pcs_world *w, const char *name, const pcs_xenon_params *p,
                                           uint32_t state_store, uint32_t power_store,
                                           uint32_t phase, uint32_t *job_id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,7 +46,7 @@ enum { S_HLO, S_HL, S_HG, S_HHI, S_TS, S_VL, S_C, S_A, S_B };
 #define H_TOL_REL 1e-9 /* accepted overshoot of the enthalpy range, of its span */
 
 struct pcs_water_ph_table {
-    pcs_water_ph_table_config cfg;
+    pcs_water_ph_table_def cfg;
     uint32_t n_rows;     /* row cells */
     uint32_t n_oct;      /* row cells in the octave zone */
     uint32_t j0;         /* octave-zone cells below the first one stored */
@@ -65,9 +65,9 @@ struct pcs_water_ph_table {
 /* Configuration                                                            */
 /* ---------------------------------------------------------------------- */
 
-pcs_status pcs_water_ph_table_config_default(pcs_water_ph_table_config *cfg)
+pcs_status pcs_water_ph_table_default(pcs_water_ph_table_def *cfg)
 {
-    pcs_status st = if97_check_out("pcs_water_ph_table_config_default", "cfg", cfg);
+    pcs_status st = if97_check_out("pcs_water_ph_table_default", "cfg", cfg);
     if (st == PCS_OK) {
         cfg->rows_per_octave = 16;
         cfg->n_near_critical = 48;
@@ -88,7 +88,7 @@ static pcs_status check_count(const char *fn, const char *field, uint32_t v, uin
     return pcs_error_set(PCS_E_INVAL, "%s: cfg.%s = %u is outside [%u, %u]", fn, field, v, lo, hi);
 }
 
-static pcs_status check_config(const char *fn, const pcs_water_ph_table_config *c)
+static pcs_status check_config(const char *fn, const pcs_water_ph_table_def *c)
 {
     pcs_status st = if97_check_out(fn, "cfg", c);
     if (st == PCS_OK) {
@@ -122,7 +122,7 @@ static uint32_t first_cell(uint32_t m)
     return (uint32_t)((PCS_WATER_PH_P_MIN_PA - 512.0) / 512.0 * (double)m);
 }
 
-static uint32_t rows_of(const pcs_water_ph_table_config *c, uint32_t *n_oct)
+static uint32_t rows_of(const pcs_water_ph_table_def *c, uint32_t *n_oct)
 {
     const uint32_t m = c->rows_per_octave;
     *n_oct = (OCT_E1 - OCT_E0) * m - first_cell(m);
@@ -135,7 +135,7 @@ static size_t align64(size_t n)
 }
 
 /* Block layout: header, sat, cells; each 64-byte aligned. */
-static size_t bytes_of(const pcs_water_ph_table_config *c, size_t *off_sat, size_t *off_cells)
+static size_t bytes_of(const pcs_water_ph_table_def *c, size_t *off_sat, size_t *off_cells)
 {
     uint32_t n_oct;
     const size_t rows = rows_of(c, &n_oct);
@@ -145,7 +145,7 @@ static size_t bytes_of(const pcs_water_ph_table_config *c, size_t *off_sat, size
     return *off_cells + rows * xi * CELL * sizeof(double);
 }
 
-uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_config *cfg)
+uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_def *cfg)
 {
     if (cfg == NULL || check_config("pcs_water_ph_table_bytes", cfg) != PCS_OK) {
         return 0;
@@ -392,7 +392,7 @@ static void fill_cell(const pcs_water_ph_table *t, const double *v, uint32_t n_s
     }
 }
 
-static void init_header(pcs_water_ph_table *t, const pcs_water_ph_table_config *cfg, double *sat,
+static void init_header(pcs_water_ph_table *t, const pcs_water_ph_table_def *cfg, double *sat,
                         double *cells)
 {
     memset(t, 0, sizeof *t);
@@ -475,7 +475,7 @@ static pcs_status build(pcs_water_ph_table *t, double *ss, double *v)
     return PCS_OK;
 }
 
-pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_config *cfg, pcs_water_ph_table **out)
+pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_def *cfg, pcs_water_ph_table **out)
 {
     static const char fn[] = "pcs_water_ph_table_create";
     pcs_status st = if97_check_out(fn, "out", out);
