@@ -70,6 +70,10 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Lowest pressure of the (p, h) domain, Pa. */
 #define PCS_WATER_PH_P_MIN_PA 1e3
 /** Highest pressure of the (p, h) domain, Pa. */
@@ -237,5 +241,9 @@ PCS_API void pcs_water_ph_table_destroy(pcs_water_ph_table *t);
  */
 PCS_API pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa,
                                              double h_j_kg, pcs_water_ph_state *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
