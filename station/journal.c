@@ -82,8 +82,8 @@ static int at_end(const char *at)
 /* Fields are read with strtoull/strtod and checked whole: sscanf's %u wraps
  * 4294967297 to 1 and -1 to 4294967295, and %lf takes "nan". @p syntax is
  * what the line should look like, for the message when the field is missing. */
-static int next_uint(const ctx *c, const char **at, const char *syntax, int field,
-                     const char *name, uint64_t max, uint64_t *out)
+static int next_uint(const ctx *c, const char **at, const char *syntax, int field, const char *name,
+                     uint64_t max, uint64_t *out)
 {
     char tok[64];
     size_t n = next_field(at, tok);
@@ -102,8 +102,8 @@ static int next_uint(const ctx *c, const char **at, const char *syntax, int fiel
 }
 
 /* 1 to 16 hex digits, as the writer's %016x. */
-static int next_hex(const ctx *c, const char **at, const char *syntax, int field,
-                    const char *name, uint64_t *out)
+static int next_hex(const ctx *c, const char **at, const char *syntax, int field, const char *name,
+                    uint64_t *out)
 {
     char tok[64];
     size_t n = next_field(at, tok);
@@ -169,8 +169,8 @@ static int line_done(const ctx *c, const char *at, const char *syntax)
 
 /* ---- the header ---- */
 
-static const char *const item_names[] = {"# scenario",     "# scenario_hash", "# seed",
-                                         "# start_tick",   "# kinds",         "# scenario_text"};
+static const char *const item_names[] = {"# scenario",   "# scenario_hash", "# seed",
+                                         "# start_tick", "# kinds",         "# scenario_text"};
 
 static uint32_t bit_index(uint32_t bit)
 {
@@ -190,8 +190,7 @@ static int item_begin(const ctx *c, uint32_t bit)
     if (j->header_end)
         return bad(c, "'%s' after the header, which line %u ended", item_names[i], j->header_end);
     if (j->have & bit)
-        return bad(c, "a second '%s' line (the first is line %u)", item_names[i],
-                   j->item_line[i]);
+        return bad(c, "a second '%s' line (the first is line %u)", item_names[i], j->item_line[i]);
     j->have |= bit;
     j->item_line[i] = j->lineno;
     return 0;
@@ -221,6 +220,21 @@ static int header_close(const ctx *c)
     return 0;
 }
 
+/* The kind and text lines follow their count line without a gap, so a
+ * journal cut or spliced inside a list is refused at the first line that
+ * is not the list's. */
+static int list_open(const ctx *c, const char *line)
+{
+    const journal *j = c->j;
+    if (j->n_kinds < j->want_kinds && strncmp(line, "# kind ", 7) != 0)
+        return bad(c, "the header has %u of the %u '# kind' lines line %u gives", j->n_kinds,
+                   j->want_kinds, j->item_line[bit_index(JH_KINDS)]);
+    if (j->text_len < j->text_want && strncmp(line, "# text", 6) != 0)
+        return bad(c, "the scenario text has %zu of the %zu bytes line %u gives", j->text_len,
+                   j->text_want, j->text_line);
+    return 0;
+}
+
 static int item_scenario(const ctx *c, const char *at)
 {
     int rc = item_begin(c, JH_SCENARIO);
@@ -237,7 +251,8 @@ static int item_scenario(const ctx *c, const char *at)
 
 static int item_number(const ctx *c, const char *at, uint32_t bit)
 {
-    static const char *const syntax[] = {"", "# scenario_hash H", "# seed N", "# start_tick N",
+    static const char *const syntax[] = {"",          "# scenario_hash H",
+                                         "# seed N",  "# start_tick N",
                                          "# kinds N", "# scenario_text BYTES"};
     journal *j = c->j;
     uint32_t i = bit_index(bit);
@@ -249,8 +264,8 @@ static int item_number(const ctx *c, const char *at, uint32_t bit)
         rc = next_uint(c, &at, syntax[i], 1, "N", UINT64_MAX, &j->seed);
     else if (!rc && bit == JH_START)
         rc = next_uint(c, &at, syntax[i], 1, "N", PCS_CLOCK_TICK_MAX, &j->start_tick);
-    else if (!rc && bit == JH_KINDS && !(rc = next_uint(c, &at, syntax[i], 1, "N",
-                                                        PCS_COMMAND_KINDS_MAX - 1, &v)))
+    else if (!rc && bit == JH_KINDS &&
+             !(rc = next_uint(c, &at, syntax[i], 1, "N", PCS_COMMAND_KINDS_MAX - 1, &v)))
         j->want_kinds = (uint32_t)v;
     else if (!rc && bit == JH_TEXT &&
              !(rc = next_uint(c, &at, syntax[i], 1, "BYTES", PCS_SCENARIO_DEFAULT_MAX_BYTES, &v))) {
@@ -461,11 +476,16 @@ static int parse_hash_line(const ctx *c, const char *line)
     static const struct {
         const char *word;
         int (*fn)(const ctx *c, const char *rest);
-    } items[] = {{"scenario", item_scenario},   {"scenario_hash", item_hash},
-                 {"seed", item_seed},           {"start_tick", item_start},
-                 {"kinds", item_kinds},         {"kind", item_kind},
-                 {"scenario_text", item_text_size}, {"text", item_text_line},
-                 {"target", item_target},       {"end_tick", item_end},
+    } items[] = {{"scenario", item_scenario},
+                 {"scenario_hash", item_hash},
+                 {"seed", item_seed},
+                 {"start_tick", item_start},
+                 {"kinds", item_kinds},
+                 {"kind", item_kind},
+                 {"scenario_text", item_text_size},
+                 {"text", item_text_line},
+                 {"target", item_target},
+                 {"end_tick", item_end},
                  {"pcsim", item_version_again}};
     if (line[1] != ' ')
         return 0;
@@ -544,8 +564,9 @@ static int parse_command(const ctx *c, const char *line)
      * tick; the scenario's own commands_per_tick is checked by the replay. */
     j->tick_run = (prev && a->tick == prev->tick) ? j->tick_run + 1 : 1;
     if (j->tick_run > PCS_JOURNAL_TICK_COMMANDS_MAX)
-        return bad(c, "more than %u commands at tick %" PRIu64 " (a replay queues at most %u per tick)",
-                   PCS_JOURNAL_TICK_COMMANDS_MAX, a->tick, PCS_JOURNAL_TICK_COMMANDS_MAX);
+        return bad(
+            c, "more than %u commands at tick %" PRIu64 " (a replay queues at most %u per tick)",
+            PCS_JOURNAL_TICK_COMMANDS_MAX, a->tick, PCS_JOURNAL_TICK_COMMANDS_MAX);
     j->lines[j->n_actions++] = j->lineno;
     return 0;
 }
@@ -570,6 +591,9 @@ static int take_line(const ctx *c, const char *s, size_t n)
     line[n] = '\0';
     if (j->lineno == 1)
         return parse_version(c, line);
+    int rc = list_open(c, line);
+    if (rc)
+        return rc;
     if (line[0] == '\0')
         return 0;
     if (line[0] == '#')
@@ -588,8 +612,8 @@ static int finish(const ctx *c)
     if (rc)
         return rc;
     if (!j->have_end)
-        return fail(c->err, c->len, 2,
-                    "%s: no '# end_tick N hash H' line (was the run completed?)", c->file);
+        return fail(c->err, c->len, 2, "%s: no '# end_tick N hash H' line (was the run completed?)",
+                    c->file);
     for (uint32_t i = 0; i < j->n_actions; i++)
         if (j->actions[i].tick >= j->end_tick)
             return fail(c->err, c->len, 2,

@@ -110,12 +110,12 @@ typedef struct journal {
     int have_end;
     uint32_t end_line;
     /* The header. */
-    uint32_t have;        /**< JH_* items read */
-    uint32_t header_end;  /**< line that closed the header; 0 while it is open */
-    char scenario[256];   /**< the recorded source */
+    uint32_t have;       /**< JH_* items read */
+    uint32_t header_end; /**< line that closed the header; 0 while it is open */
+    char scenario[256];  /**< the recorded source */
     uint64_t scenario_hash, seed, start_tick;
     uint32_t item_line[6]; /**< line of each JH_* item, by bit index */
-    journal_kind *kinds; /**< the kind table (owned) */
+    journal_kind *kinds;   /**< the kind table (owned) */
     uint32_t n_kinds, want_kinds;
     char *text; /**< the scenario text, NUL-terminated (owned); NULL if none */
     size_t text_len, text_want, text_cap;

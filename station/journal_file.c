@@ -12,8 +12,7 @@
 
 #include "station/journal.h"
 
-typedef int (*journal_fn)(const char *name, const void *arg, journal *j, char *err,
-                          size_t err_len);
+typedef int (*journal_fn)(const char *name, const void *arg, journal *j, char *err, size_t err_len);
 
 typedef struct buf_arg {
     const char *buf;

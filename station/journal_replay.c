@@ -76,10 +76,9 @@ static pcs_status check_targets(const pcs_station *st, const pcs_journal_file *j
                                  "no such target",
                                  j->name, t->line, t->name, t->id, st->source);
         if (pcs_target_id_store(id) != t->id)
-            return pcs_error_set(PCS_E_INVAL,
-                                 "%s:%u: target '%s' is %u in the journal, %u in the station (%s)",
-                                 j->name, t->line, t->name, t->id, pcs_target_id_store(id),
-                                 st->source);
+            return pcs_error_set(
+                PCS_E_INVAL, "%s:%u: target '%s' is %u in the journal, %u in the station (%s)",
+                j->name, t->line, t->name, t->id, pcs_target_id_store(id), st->source);
     }
     return PCS_OK;
 }
@@ -188,7 +187,8 @@ pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j, const pcs_repl
         r.final_hash = pcs_world_state_hash(w);
         if (r.final_hash != r.journal_hash)
             rc = pcs_error_set(PCS_E_CORRUPT,
-                               "%s: final hash %016" PRIx64 " differs from the journal's %016" PRIx64,
+                               "%s: final hash %016" PRIx64
+                               " differs from the journal's %016" PRIx64,
                                j->name, r.final_hash, r.journal_hash);
     }
     if (out)

@@ -23,9 +23,9 @@ struct pcs_journal_writer {
     pcs_atomic_file *file;
     FILE *out;
     const pcs_world *world;
-    uint64_t cursor;   /**< next entry of the world's command journal */
-    uint8_t *named;    /**< bit per target slot: its "# target" line is written */
-    char path[];       /**< for messages */
+    uint64_t cursor; /**< next entry of the world's command journal */
+    uint8_t *named;  /**< bit per target slot: its "# target" line is written */
+    char path[];     /**< for messages */
 };
 
 /* The source as one line: a control byte in a file name would end the line
@@ -115,7 +115,8 @@ pcs_status pcs_journal_writer_open(const char *path, const pcs_station *st, cons
     jw->out = pcs_atomic_file_stream(jw->file);
     fprintf(jw->out, "# pcsim journal v%u\n", PCS_JOURNAL_FILE_VERSION);
     put_source(jw->out, s->s.source);
-    fprintf(jw->out, "# scenario_hash %016" PRIx64 "\n# seed %" PRIu64 "\n# start_tick %" PRIu64 "\n",
+    fprintf(jw->out,
+            "# scenario_hash %016" PRIx64 "\n# seed %" PRIu64 "\n# start_tick %" PRIu64 "\n",
             s->s.world.build_hash, cfg->seed, pcs_world_clock(st->world)->tick);
     put_kinds(jw->out, st);
     rc = put_text(jw->out, s);
@@ -158,7 +159,8 @@ pcs_status pcs_journal_writer_drain(pcs_journal_writer *jw)
                                  "journal '%s': %" PRIu64 " applied commands were overwritten "
                                  "before they were written (journal_capacity %u): drain after "
                                  "every tick",
-                                 jw->path, missed, pcs_world_config_get(jw->world)->journal_capacity);
+                                 jw->path, missed,
+                                 pcs_world_config_get(jw->world)->journal_capacity);
         for (uint32_t i = 0; i < n; i++) {
             const pcs_command *c = &buf[i];
             name_target(jw, c->target);
