@@ -65,15 +65,15 @@ typedef struct host {
     uint64_t final_hash;       /**< state hash at the end of the run */
     uint64_t tick_allocations; /**< world-heap allocations made while ticking */
     uint64_t start_tick;
-    FILE *csv;                  /**< stream of csv_out */
-    pcs_atomic_file *csv_out;   /**< committed at the end (cli/run.c) */
-    pcs_journal_writer *journal; /**< --journal, committed at the end */
-    pcs_journal_file *replay;   /**< the journal a replay runs (cli/replay.c) */
-    pcs_status replay_status;   /**< how pcs_replay ended */
+    FILE *csv;                             /**< stream of csv_out */
+    pcs_atomic_file *csv_out;              /**< committed at the end (cli/run.c) */
+    pcs_journal_writer *journal;           /**< --journal, committed at the end */
+    pcs_journal_file *replay;              /**< the journal a replay runs (cli/replay.c) */
+    pcs_status replay_status;              /**< how pcs_replay ended */
     char replay_error[PCS_LAST_ERROR_MAX]; /**< and its message */
-    uint64_t tick_t0;           /**< wall time the current tick started, ns */
-    uint64_t loop_t0;           /**< wall time the tick loop started, ns (pacing) */
-    int bar;                    /**< draw a progress bar (stdout is a terminal) */
+    uint64_t tick_t0;                      /**< wall time the current tick started, ns */
+    uint64_t loop_t0;                      /**< wall time the tick loop started, ns (pacing) */
+    int bar;                               /**< draw a progress bar (stdout is a terminal) */
     uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;
     uint32_t timeline_per_line; /**< channels per printed line (one unit) */
