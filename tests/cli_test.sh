@@ -136,6 +136,12 @@ expect replay-with-its-scenario 0 "matches the journal" \
     replay $D/other_scenario.journal --scenario $D/v0_minimal.json --quiet
 expect replay-needs-its-save 2 "$D/resumed.journal:5: the run started at tick 20 (resumed from a save); a replay from tick 0 cannot match" \
     replay $D/resumed.journal
+"$BIN" run --quiet --readers 0 --seconds 1 --save "$tmp.1s.save" > /dev/null
+"$BIN" run --quiet --readers 0 --seconds 1 --load "$tmp.1s.save" --journal "$tmp.journal" > /dev/null
+expect replay-resumed-with-its-save 0 "matches the journal" replay "$tmp.journal" --load "$tmp.1s.save" --quiet
+sed 's/^\(# end_tick [0-9]* hash \).*/\10000000000000001/' "$tmp.journal" > "$tmp.garbled"
+expect replay-hash-differs 1 "differs from the journal's 0000000000000001" replay "$tmp.garbled" --load "$tmp.1s.save" --quiet
+rm -f "$tmp.1s.save" "$tmp.journal" "$tmp.garbled"
 expect replay-huge-end 2 "$D/huge_end.journal:7: end tick 18446744073709551615 is outside" \
     replay $D/huge_end.journal
 expect replay-bad-kind 2 "$D/bad_kind.journal:7: command kind 999 is outside [1, 255]" \
