@@ -277,6 +277,26 @@ static int item_number(const ctx *c, const char *at, uint32_t bit)
     return rc ? rc : line_done(c, at, syntax[i]);
 }
 
+/* "NAME N" and nothing after: the rest of a kind or a target line. */
+static int name_and_number(const ctx *c, const char *at, const char *syntax, const char *what,
+                           size_t name_max, int dotted, char *name, const char *number,
+                           uint64_t *out)
+{
+    int rc = next_name(c, &at, syntax, what, name_max, dotted, name);
+    if (!rc)
+        rc = next_uint(c, &at, syntax, 2, number, UINT64_MAX, out);
+    return rc ? rc : line_done(c, at, syntax);
+}
+
+/* The line of an earlier kind line of @p name, or 0. */
+static uint32_t kind_listed(const journal *j, const char *name)
+{
+    for (uint32_t i = 0; i < j->n_kinds; i++)
+        if (strcmp(j->kinds[i].name, name) == 0)
+            return j->kinds[i].line;
+    return 0;
+}
+
 static int item_kind(const ctx *c, const char *at)
 {
     static const char syntax[] = "# kind NAME K";
@@ -291,24 +311,20 @@ static int item_kind(const ctx *c, const char *at)
     if (!j->kinds && !(j->kinds = calloc(j->want_kinds, sizeof *j->kinds)))
         return fail(c->err, c->len, 1, "out of memory");
     journal_kind *k = &j->kinds[j->n_kinds];
-    uint64_t v;
-    int rc = next_name(c, &at, syntax, "command name", JOURNAL_KIND_NAME_MAX, 0, k->name);
-    if (!rc)
-        rc = next_uint(c, &at, syntax, 2, "K", UINT64_MAX, &v);
+    uint64_t v = 0;
+    int rc =
+        name_and_number(c, at, syntax, "command name", JOURNAL_KIND_NAME_MAX, 0, k->name, "K", &v);
+    uint32_t first = rc ? 0 : kind_listed(j, k->name);
     if (!rc && (v == 0 || v >= PCS_COMMAND_KINDS_MAX))
         rc = bad(c, "command kind %" PRIu64 " is outside [1, %u]", v, PCS_COMMAND_KINDS_MAX - 1);
-    if (!rc)
-        rc = line_done(c, at, syntax);
-    for (uint32_t i = 0; !rc && i < j->n_kinds; i++)
-        if (strcmp(j->kinds[i].name, k->name) == 0)
-            rc = bad(c, "kind '%s' is listed twice (the first is line %u)", k->name,
-                     j->kinds[i].line);
-    if (rc)
-        return rc;
-    k->kind = (uint32_t)v;
-    k->line = j->lineno;
-    j->n_kinds++;
-    return 0;
+    else if (first)
+        rc = bad(c, "kind '%s' is listed twice (the first is line %u)", k->name, first);
+    else if (!rc) {
+        k->kind = (uint32_t)v;
+        k->line = j->lineno;
+        j->n_kinds++;
+    }
+    return rc;
 }
 
 /* Verbatim after "# text ": the writer splits compact JSON, which has no
@@ -346,15 +362,23 @@ static int item_text(const ctx *c, const char *chunk)
     return 0;
 }
 
+/* A target or command line: the header is whole before it, and only
+ * comments follow the end line. */
+static int body_line(const ctx *c, const char *what)
+{
+    int rc = header_close(c);
+    if (!rc && c->j->have_end)
+        rc = bad(c, "%s after the end line %u", what, c->j->end_line);
+    return rc;
+}
+
 static int item_target(const ctx *c, const char *at)
 {
     static const char syntax[] = "# target NAME ID";
     journal *j = c->j;
-    int rc = header_close(c);
+    int rc = body_line(c, "a target line");
     if (rc)
         return rc;
-    if (j->have_end)
-        return bad(c, "a target line after the end line %u", j->end_line);
     if (j->n_targets == JOURNAL_MAX_TARGETS)
         return bad(c, "more than %u target lines", JOURNAL_MAX_TARGETS);
     if (j->n_targets == j->targets_cap) {
@@ -367,19 +391,19 @@ static int item_target(const ctx *c, const char *at)
     }
     journal_target *t = &j->targets[j->n_targets];
     uint64_t id = 0;
-    rc = next_name(c, &at, syntax, "target name", JOURNAL_TARGET_NAME_MAX, 1, t->name);
-    if (!rc)
-        rc = next_uint(c, &at, syntax, 2, "ID", UINT32_MAX, &id);
-    if (!rc && pcs_target_id_load((uint32_t)id).generation == 0)
-        rc = bad(c, "target id %" PRIu64 " has generation 0 (no target has it)", id);
-    if (!rc)
-        rc = line_done(c, at, syntax);
-    if (rc)
-        return rc;
-    t->id = (uint32_t)id;
-    t->line = j->lineno;
-    j->n_targets++;
-    return 0;
+    rc = name_and_number(c, at, syntax, "target name", JOURNAL_TARGET_NAME_MAX, 1, t->name, "ID",
+                         &id);
+    if (!rc && (id > UINT32_MAX || pcs_target_id_load((uint32_t)id).generation == 0))
+        return bad(c,
+                   "target id %" PRIu64 " is not a stored target id (generation 1 or more, "
+                   "32 bits)",
+                   id);
+    if (!rc) { /* the name is in place already */
+        t->id = (uint32_t)id;
+        t->line = j->lineno;
+        j->n_targets++;
+    }
+    return rc;
 }
 
 /* Read into locals: a bad end line must not leave half its values. */
@@ -522,11 +546,9 @@ static int parse_command(const ctx *c, const char *line)
 {
     static const char syntax[] = "tick kind target a0 a1 a2 a3";
     journal *j = c->j;
-    int rc = header_close(c);
+    int rc = body_line(c, "a command");
     if (rc)
         return rc;
-    if (j->have_end)
-        return bad(c, "a command after the end line %u", j->end_line);
     if (j->n_actions == JOURNAL_MAX_COMMANDS)
         return bad(c, "more than %u commands (a run journals at most its script's %u)",
                    JOURNAL_MAX_COMMANDS, PCS_SCENARIO_ACTIONS_MAX);

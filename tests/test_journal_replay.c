@@ -266,8 +266,8 @@ Test(journal_replay, another_seed_is_refused_naming_both_seeds)
     cr_assert_eq(pcs_journal_file_load(path, &j), PCS_OK, "%s", pcs_last_error());
     rig r;
     rig_build(&r, scenario_text);
+    pcs_station_destroy(r.st); /* before its world */
     pcs_world_destroy(r.world);
-    pcs_station_destroy(r.st);
     pcs_world_config cfg = pcs_scenario_world_config(r.scn);
     cfg.seed = 12;
     cr_assert_eq(pcs_world_create(&cfg, &r.world), PCS_OK);
@@ -500,7 +500,7 @@ Test(journal_replay, header_items_after_the_header_and_lines_after_the_end_are_r
         {"# end_tick 9 hash 0\n6 3 0 0 0 0 0\n", "x.journal:8: a command after the end line 7"},
         {"# end_tick 9 hash 0\n# end_tick 9 hash 0\n",
          "x.journal:8: a second end line (the first is line 7)"},
-        {"# target u1 5\n", "x.journal:7: target id 5 has generation 0"},
+        {"# target u1 5\n", "x.journal:7: target id 5 is not a stored target id"},
         {"# target u1..x! 1048577\n", "x.journal:7: target name 'u1..x!' is not 127 or fewer of"},
         {"6 3 0 0 0 0 0\n", "x.journal: no '# end_tick N hash H' line"},
     };
