@@ -152,7 +152,7 @@ pcs_status pcs_journal_file_check_scenario(const pcs_journal_file *j, const pcs_
 {
     if (!j || !s)
         return pcs_error_set(PCS_E_INVAL, "pcs_journal_file_check_scenario: NULL argument");
-    return journal_check_build(j, pcs_scenario_build_hash(s), pcs_scenario_world_config(s).seed,
+    return journal_check_build(j, pcs_scenario_build_hash(s), pcs_scenario_world_def(s).seed,
                                pcs_scenario_source(s));
 }
 

@@ -31,7 +31,7 @@ static pcs_status check_start(const pcs_journal_file *j, const pcs_world *w)
  * commands_per_tick never come from a run of this scenario. */
 static pcs_status check_crowding(const pcs_journal_file *j, const pcs_world *w)
 {
-    uint32_t limit = pcs_world_config_get(w)->commands_per_tick, same = 0;
+    uint32_t limit = pcs_world_def_get(w)->commands_per_tick, same = 0;
     const journal *p = &j->j;
     for (uint32_t i = 0; i < p->n_actions; i++) {
         same = (i && p->actions[i].tick == p->actions[i - 1].tick) ? same + 1 : 1;
@@ -110,7 +110,7 @@ pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j)
 {
     if (!st || !j)
         return pcs_error_set(PCS_E_INVAL, "pcs_replay_check: NULL argument");
-    const pcs_world_config *cfg = pcs_world_config_get(st->world);
+    const pcs_world_def *cfg = pcs_world_def_get(st->world);
     pcs_status rc = journal_check_build(j, cfg->build_hash, cfg->seed, st->source);
     if (rc == PCS_OK)
         rc = check_start(j, st->world);

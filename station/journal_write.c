@@ -88,7 +88,7 @@ pcs_status pcs_journal_writer_open(const char *path, const pcs_station *st, cons
     if (!path || !st || !s || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_journal_writer_open: NULL argument");
     *out = NULL;
-    const pcs_world_config *cfg = pcs_world_config_get(st->world);
+    const pcs_world_def *cfg = pcs_world_def_get(st->world);
     if (cfg->build_hash != s->s.world.build_hash)
         return pcs_error_set(PCS_E_INVAL,
                              "journal '%s': scenario '%s' (hash %016" PRIx64 ") is not the one "
@@ -160,7 +160,7 @@ pcs_status pcs_journal_writer_drain(pcs_journal_writer *jw)
                                  "before they were written (journal_capacity %u): drain after "
                                  "every tick",
                                  jw->path, missed,
-                                 pcs_world_config_get(jw->world)->journal_capacity);
+                                 pcs_world_def_get(jw->world)->journal_capacity);
         for (uint32_t i = 0; i < n; i++) {
             const pcs_command *c = &buf[i];
             name_target(jw, c->target);

@@ -43,9 +43,9 @@ static void rig_build(rig *r, const char *text)
     memset(r, 0, sizeof *r);
     cr_assert_eq(pcs_scenario_load_string("journal-test.json", text, strlen(text), NULL, &r->scn),
                  PCS_OK, "%s", pcs_last_error());
-    pcs_world_config cfg = pcs_scenario_world_config(r->scn);
+    pcs_world_def cfg = pcs_scenario_world_def(r->scn);
     cr_assert_eq(pcs_world_create(&cfg, &r->world), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_station_build(r->world, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(r->world, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
 }
 
 /* A built station on a scenario already loaded (the journal's). */
@@ -53,9 +53,9 @@ static void rig_build_on(rig *r, pcs_scenario *scn)
 {
     memset(r, 0, sizeof *r);
     r->scn = scn;
-    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    pcs_world_def cfg = pcs_scenario_world_def(scn);
     cr_assert_eq(pcs_world_create(&cfg, &r->world), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_station_build(r->world, scn, &r->st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(r->world, scn, &r->st), PCS_OK, "%s", pcs_last_error());
 }
 
 static void rig_free(rig *r)
@@ -268,10 +268,10 @@ Test(journal_replay, another_seed_is_refused_naming_both_seeds)
     rig_build(&r, scenario_text);
     pcs_station_destroy(r.st); /* before its world */
     pcs_world_destroy(r.world);
-    pcs_world_config cfg = pcs_scenario_world_config(r.scn);
+    pcs_world_def cfg = pcs_scenario_world_def(r.scn);
     cfg.seed = 12;
     cr_assert_eq(pcs_world_create(&cfg, &r.world), PCS_OK);
-    cr_assert_eq(pcs_station_build(r.world, r.scn, &r.st), PCS_OK);
+    cr_assert_eq(pcs_station_add(r.world, r.scn, &r.st), PCS_OK);
     cr_assert_eq(pcs_replay_check(r.st, j), PCS_E_INVAL);
     char want[160];
     snprintf(want, sizeof want, "%s:4: world seed 11 differs from the scenario's 12", path);
