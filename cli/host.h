@@ -17,7 +17,7 @@
 typedef struct run_opts {
     const char *scenario; /**< file, or NULL for the built-in default */
     const char *csv, *trace, *journal, *save, *load;
-    const char *replay; /**< journal to replay instead of the script */
+    const char *replay; /**< path of the journal to replay instead of the script */
     int workers;        /**< -1: from the scenario */
     int readers;        /**< -1: from the scenario */
     double seconds;     /**< < 0: from the scenario */
@@ -29,7 +29,7 @@ typedef struct run_opts {
 #define HOST_MAX_TIMELINE 64
 
 /** Capacity of the script producer's command source: the most commands the
- *  producer may have queued for one tick (cli/script.c, cli/replay.c). */
+ *  producer may have queued for one tick (cli/script.c). */
 #define HOST_SCRIPT_RING PCS_JOURNAL_TICK_COMMANDS_MAX
 
 /** A scripted command resolved against the built world. */
@@ -56,7 +56,7 @@ typedef struct host {
     pcs_world *world;
     pcs_exec *exec;       /**< slow-job workers (exec.h), attached to world */
     pcs_station *station; /**< the station built into world */
-    host_action *actions; /**< script or replayed journal, in tick order */
+    host_action *actions; /**< the script, in tick order */
     uint32_t n_actions;
     _Atomic uint64_t main_at;   /**< tick the main thread is about to run (+1) */
     _Atomic uint64_t submitted; /**< actions submitted so far */
@@ -65,9 +65,15 @@ typedef struct host {
     uint64_t final_hash;       /**< state hash at the end of the run */
     uint64_t tick_allocations; /**< world-heap allocations made while ticking */
     uint64_t start_tick;
-    FILE *csv, *journal;                    /**< streams of csv_out and journal_out */
-    pcs_atomic_file *csv_out, *journal_out; /**< committed at the end (cli/run.c) */
-    uint64_t journal_cursor;
+    FILE *csv;                             /**< stream of csv_out */
+    pcs_atomic_file *csv_out;              /**< committed at the end (cli/run.c) */
+    pcs_journal_writer *journal;           /**< --journal, committed at the end */
+    pcs_journal_file *replay;              /**< the journal a replay runs (cli/replay.c) */
+    pcs_status replay_status;              /**< how pcs_replay ended */
+    char replay_error[PCS_LAST_ERROR_MAX]; /**< and its message */
+    uint64_t tick_t0;                      /**< wall time the current tick started, ns */
+    uint64_t loop_t0;                      /**< wall time the tick loop started, ns (pacing) */
+    int bar;                               /**< draw a progress bar (stdout is a terminal) */
     uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;
     uint32_t timeline_per_line; /**< channels per printed line (one unit) */
@@ -79,9 +85,11 @@ int host_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /** Monotonic wall time in ns (cli/ may read clocks). */
 uint64_t host_now_ns(void);
 
-/* cli/run.c: load the scenario (with the options' overrides), build the
- * world and the station. */
+/* cli/run.c: load the scenario (with the options' overrides; a replay's
+ * from its journal unless --scenario is given), build the world and the
+ * station, tick (or replay) and report. */
 int host_load_scenario(host *h);
+int host_run(host *h, int (*after_build)(host *h));
 
 /* cli/script.c: the producer thread that submits actions at their ticks. */
 int script_start(host *h);

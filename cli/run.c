@@ -123,13 +123,30 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
+/* A replay runs on the journal's own scenario (its text, or the built-in
+ * one it names); --scenario overrides it, if it is the same scenario. */
+static int replay_scenario(host *h, const pcs_scenario_load_opts *lo)
+{
+    pcs_status st = h->opt.scenario ? pcs_scenario_load_file(h->opt.scenario, lo, &h->scn)
+                                    : pcs_journal_file_scenario(h->replay, lo, &h->scn);
+    if (st == PCS_E_NOTFOUND)
+        return host_fail(2, "%s; pass --scenario %s", pcs_last_error(),
+                         pcs_journal_file_scenario_source(h->replay));
+    if (st == PCS_OK && h->opt.scenario)
+        st = pcs_journal_file_check_scenario(h->replay, h->scn);
+    return st == PCS_OK ? 0 : host_fail(st == PCS_E_NOMEM ? 1 : 2, "%s", pcs_last_error());
+}
+
 int host_load_scenario(host *h)
 {
     pcs_scenario_load_opts lo = {.max_bytes = h->opt.max_scenario_bytes};
-    pcs_status st = h->opt.scenario ? pcs_scenario_load_file(h->opt.scenario, &lo, &h->scn)
-                                    : pcs_scenario_default(&h->scn);
-    if (st != PCS_OK)
+    if (h->replay) {
+        if (replay_scenario(h, &lo) != 0)
+            return 2;
+    } else if ((h->opt.scenario ? pcs_scenario_load_file(h->opt.scenario, &lo, &h->scn)
+                                : pcs_scenario_default(&h->scn)) != PCS_OK) {
         return host_fail(2, "%s", pcs_last_error());
+    }
     h->world_cfg = pcs_scenario_world_def(h->scn);
     h->run = pcs_scenario_run_params(h->scn);
     snprintf(h->warnings, sizeof h->warnings, "%s", pcs_scenario_warnings(h->scn));
@@ -224,9 +241,9 @@ static int check_save_path(const char *path)
     return 0;
 }
 
-/* Journal and CSV are written whole or not at all, like saves: through a
- * temporary renamed over the path at the end, so a symlink there is replaced,
- * never written through. */
+/* The CSV is written whole or not at all, like saves and journals: through
+ * a temporary renamed over the path at the end, so a symlink there is
+ * replaced, never written through. */
 static int open_output(const char *opt, const char *path, pcs_atomic_file **out, FILE **stream)
 {
     if (pcs_atomic_file_create(path, out) != PCS_OK)
@@ -254,33 +271,22 @@ static int close_output(const char *opt, pcs_atomic_file **f, FILE **stream, int
     return 0;
 }
 
+/* The journal writer writes its header now: after the build and a --load,
+ * before the first tick. Its file is a pcs_atomic_file like the CSV. */
 static int open_outputs(host *h)
 {
     if (h->opt.save && check_save_path(h->opt.save) != 0)
         return 2;
     if (h->opt.csv && open_output("csv", h->opt.csv, &h->csv_out, &h->csv) != 0)
         return 2;
-    if (h->opt.journal && open_output("journal", h->opt.journal, &h->journal_out, &h->journal))
-        return 2;
-    if (h->journal)
-        fprintf(h->journal, "# pcsim journal v%u\n# scenario %s\n# start_tick %" PRIu64 "\n",
-                PCS_JOURNAL_FILE_VERSION, pcs_scenario_source(h->scn), h->start_tick);
+    if (h->opt.journal &&
+        pcs_journal_writer_open(h->opt.journal, h->station, h->scn, &h->journal) != PCS_OK)
+        return host_fail(2, "--journal '%s': %s", h->opt.journal, pcs_last_error());
     if (h->csv)
         report_csv_header(h);
     if (h->opt.trace && pcs_profile_trace_begin(h->opt.trace) != PCS_OK)
         return host_fail(2, "--trace: %s", pcs_last_error());
     return 0;
-}
-
-static void drain_journal(host *h)
-{
-    pcs_command buf[64];
-    uint32_t n;
-    while ((n = pcs_journal_read(h->world, &h->journal_cursor, buf, 64, NULL)) > 0)
-        for (uint32_t i = 0; h->journal && i < n; i++)
-            fprintf(h->journal, "%" PRIu64 " %u %u %.17g %.17g %.17g %.17g\n", buf[i].tick,
-                    buf[i].kind, buf[i].target, buf[i].args[0], buf[i].args[1], buf[i].args[2],
-                    buf[i].args[3]);
 }
 
 static void pace(host *h, uint64_t t0, uint64_t done)
@@ -296,32 +302,61 @@ static void pace(host *h, uint64_t t0, uint64_t done)
     }
 }
 
+static void before_tick(void *ctx, uint64_t tick)
+{
+    host *h = ctx;
+    (void)tick;
+    h->tick_t0 = host_now_ns();
+}
+
+/* What follows each tick of a run or a replay: its time, the timeline and
+ * CSV rows, the progress bar, pacing. */
+static void after_tick(void *ctx, uint64_t tick)
+{
+    host *h = ctx;
+    hist_add(&h->tick_ns, host_now_ns() - h->tick_t0);
+    uint64_t done = ++h->ticks_run, every = h->run.timeline_ticks;
+    if (every && (tick + 1) % every == 0) {
+        if (!h->opt.quiet)
+            report_timeline(h);
+        if (h->csv)
+            report_csv_row(h);
+    }
+    if (h->bar && done % (h->run.run_ticks / 200 + 1) == 0)
+        report_progress(h, done, h->run.run_ticks);
+    pace(h, h->loop_t0, done);
+}
+
+/* The journal's commands at their ticks (pcs_replay); a hash that differs
+ * is reported after the summary (cmd_replay). */
+static int replay_loop(host *h)
+{
+    pcs_replay_opts o = {.before_tick = before_tick, .after_tick = after_tick, .ctx = h};
+    pcs_replay_result r;
+    h->replay_status = pcs_replay(h->station, h->replay, &o, &r);
+    snprintf(h->replay_error, sizeof h->replay_error, "%s", pcs_last_error());
+    if (h->replay_status != PCS_OK && !r.completed)
+        return host_fail(1, "%s", pcs_last_error());
+    return 0;
+}
+
 static int tick_loop(host *h)
 {
-    uint64_t every = h->run.timeline_ticks;
-    uint64_t t0 = host_now_ns();
+    h->loop_t0 = host_now_ns();
     /* A progress bar on a terminal; plain timeline lines otherwise. */
-    int bar = !h->opt.quiet && isatty(STDOUT_FILENO);
-    uint64_t bar_every = h->run.run_ticks / 200 + 1;
+    h->bar = !h->opt.quiet && isatty(STDOUT_FILENO);
+    if (h->replay)
+        return replay_loop(h);
     for (uint64_t i = 0; i < h->run.run_ticks; i++) {
         uint64_t tick = pcs_world_clock(h->world)->tick;
         script_before_tick(h, tick);
-        uint64_t a = host_now_ns();
+        before_tick(h, tick);
         pcs_status st = pcs_world_tick(h->world);
-        hist_add(&h->tick_ns, host_now_ns() - a);
         if (st != PCS_OK)
             return host_fail(1, "tick %" PRIu64 " failed: %s", tick, pcs_last_error());
-        h->ticks_run++;
-        drain_journal(h);
-        if (every && (tick + 1) % every == 0) {
-            if (!h->opt.quiet)
-                report_timeline(h);
-            if (h->csv)
-                report_csv_row(h);
-        }
-        if (bar && (i + 1) % bar_every == 0)
-            report_progress(h, i + 1, h->run.run_ticks);
-        pace(h, t0, i + 1);
+        if (h->journal && pcs_journal_writer_drain(h->journal) != PCS_OK)
+            return host_fail(1, "--journal: %s", pcs_last_error());
+        after_tick(h, tick);
     }
     return 0;
 }
@@ -337,8 +372,9 @@ static int host_free(host *h, int ran)
     h->profile = NULL;
     if (close_output("csv", &h->csv_out, &h->csv, ran) != 0)
         rc = 1;
-    if (close_output("journal", &h->journal_out, &h->journal, ran) != 0)
-        rc = 1;
+    if (pcs_journal_writer_close(h->journal, ran) != PCS_OK)
+        rc = host_fail(1, "--journal: %s", pcs_last_error());
+    h->journal = NULL;
     pcs_station_destroy(h->station); /* before its world */
     h->station = NULL;
     pcs_world_destroy(h->world); /* before the worker pool: unbinds its jobs */
@@ -353,16 +389,15 @@ static int finish(host *h, uint64_t wall_ns)
 {
     uint64_t hash = pcs_world_state_hash(h->world);
     h->final_hash = hash;
-    if (h->journal)
-        fprintf(h->journal, "# end_tick %" PRIu64 " hash %016" PRIx64 "\n",
-                pcs_world_clock(h->world)->tick, hash);
+    if (h->journal && pcs_journal_writer_end(h->journal) != PCS_OK)
+        return host_fail(1, "--journal: %s", pcs_last_error());
     if (h->opt.save && pcs_world_save(h->world, h->opt.save) != PCS_OK)
         return host_fail(1, "%s", pcs_last_error());
     report_summary(h, wall_ns);
     return 0;
 }
 
-/* Shared by run and replay once h->opt is filled. */
+/* Shared by run and replay once h->opt (and for a replay h->replay) is filled. */
 int host_run(host *h, int (*after_build)(host *h))
 {
     int rc = host_load_scenario(h);
@@ -373,10 +408,10 @@ int host_run(host *h, int (*after_build)(host *h))
     if (!rc)
         rc = open_outputs(h);
     int script_started = 0;
-    if (!rc)
+    if (!rc && !h->replay) /* a replay queues the journal's commands itself */
         rc = script_start(h);
     if (!rc) {
-        script_started = 1;
+        script_started = !h->replay;
         rc = readers_start(h);
     }
     if (rc) { /* stop what started before freeing the world it uses */
@@ -395,7 +430,8 @@ int host_run(host *h, int (*after_build)(host *h))
     rc = tick_loop(h);
     uint64_t wall = host_now_ns() - t0;
     h->tick_allocations = pcs_world_alloc_count(h->world) - allocs;
-    script_stop(h);
+    if (!h->replay)
+        script_stop(h);
     readers_stop_all(h);
     if (!rc)
         rc = finish(h, wall);

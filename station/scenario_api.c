@@ -1,8 +1,8 @@
 /**
  * @file scenario_api.c
- * @brief pcsim/station.h's scenario and journal-file calls over the loader
- *        (scenario.c) and the journal reader (journal.c), which report into a
- *        caller's buffer; here the message goes to pcs_last_error().
+ * @brief pcsim/station.h's scenario calls over the loader (scenario.c),
+ *        which reports into a caller's buffer; here the message goes to
+ *        pcs_last_error().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -161,96 +161,4 @@ pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t m
     return scenario_seconds_to_ticks(dt_s, seconds, min_ticks, where, ticks, warn, warn_len)
                ? PCS_E_INVAL
                : PCS_OK;
-}
-
-/* ---- journal files ---- */
-
-struct pcs_journal_file {
-    journal j;
-};
-
-typedef int (*journal_fn)(const journal_expect *x, const void *arg, journal *j, char *err,
-                          size_t err_len);
-
-typedef struct buf_arg {
-    const char *buf;
-    size_t len;
-} buf_arg;
-
-static int journal_from_file(const journal_expect *x, const void *arg, journal *j, char *err,
-                             size_t err_len)
-{
-    (void)arg;
-    return journal_load(x, j, err, err_len);
-}
-
-static int journal_from_buf(const journal_expect *x, const void *arg, journal *j, char *err,
-                            size_t err_len)
-{
-    const buf_arg *b = arg;
-    return journal_parse(x, b->buf, b->len, j, err, err_len);
-}
-
-/* The reader's exit statuses: 1 out of memory, 2 bad input. */
-static pcs_status journal_with(journal_fn fn, const journal_expect *x, const void *arg,
-                               pcs_journal_file **out)
-{
-    if (!x || !x->file || !out)
-        return pcs_error_set(PCS_E_INVAL, "journal: NULL argument");
-    *out = NULL;
-    pcs_journal_file *f = calloc(1, sizeof *f);
-    char *err = malloc(MSG_MAX);
-    if (!f || !err) {
-        free(f);
-        free(err);
-        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", x->file);
-    }
-    err[0] = '\0';
-    int rc = fn(x, arg, &f->j, err, MSG_MAX);
-    pcs_status st = PCS_OK;
-    if (rc)
-        st = pcs_error_set(rc == 1 ? PCS_E_NOMEM : PCS_E_INVAL, "%s", err);
-    free(err);
-    *out = f;
-    return st;
-}
-
-pcs_status pcs_journal_file_load(const pcs_journal_expect *x, pcs_journal_file **out)
-{
-    return journal_with(journal_from_file, x, NULL, out);
-}
-
-pcs_status pcs_journal_file_parse(const pcs_journal_expect *x, const char *buf, size_t len,
-                                  pcs_journal_file **out)
-{
-    buf_arg b = {buf, len};
-    return journal_with(journal_from_buf, x, &b, out);
-}
-
-uint32_t pcs_journal_file_count(const pcs_journal_file *j)
-{
-    return j ? j->j.n_actions : 0;
-}
-
-const pcs_timed_command *pcs_journal_file_commands(const pcs_journal_file *j)
-{
-    return j ? j->j.actions : NULL;
-}
-
-uint64_t pcs_journal_file_end_tick(const pcs_journal_file *j)
-{
-    return j ? j->j.end_tick : 0;
-}
-
-uint64_t pcs_journal_file_hash(const pcs_journal_file *j)
-{
-    return j ? j->j.want_hash : 0;
-}
-
-void pcs_journal_file_destroy(pcs_journal_file *j)
-{
-    if (!j)
-        return;
-    journal_free(&j->j);
-    free(j);
 }

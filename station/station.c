@@ -278,6 +278,16 @@ const char *pcs_station_command_name(uint32_t i)
     return i < pcs_station_command_name_count() ? actions[i].name : NULL;
 }
 
+pcs_status pcs_station_command_kind(const pcs_station *st, const char *command, uint32_t *kind)
+{
+    if (!st || !command || !kind)
+        return pcs_error_set(PCS_E_INVAL, "pcs_station_command_kind: NULL argument");
+    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
+        if (strcmp(actions[i].name, command) == 0)
+            return pcs_command_kind_find(st->world, actions[i].family, actions[i].op, kind);
+    return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", st->source, command);
+}
+
 /* Bank @p index of unit @p unit (1-based), "?" for numbers the build did not
  * make: an event's fields are not trusted to index the configuration. */
 static const char *bank_name(const pcs_station *st, uint32_t unit, double index)

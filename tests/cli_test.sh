@@ -105,31 +105,67 @@ same save-load-resume "$h_straight" "$h_resumed"
 expect station-replay 0 "matches the journal" replay "$tmp.journal" --quiet
 rm -f "$tmp.save" "$tmp.journal"
 # Journals are input too: damaged ones get a message naming file and line.
-expect replay-needs-its-scenario 2 "$D/other_scenario.journal:2: recorded with scenario 'tests/cli/v0_minimal.json'; pass --scenario" \
+# A v3 journal carries its scenario (issue 13): replay needs no --scenario,
+# and a --scenario that is another scenario is refused naming both hashes.
+"$BIN" run $D/v0_minimal.json --quiet --journal "$tmp.journal" > /dev/null
+expect replay-carries-its-scenario 0 "matches the journal" replay "$tmp.journal" --quiet
+expect replay-other-scenario-hash 2 "$tmp.journal:3: scenario hash cd5a5420be89b3bc differs from the scenario's 90362d4818facab3 (scenarios/pwr-station.json)" \
+    replay "$tmp.journal" --scenario scenarios/pwr-station.json
+echo '{"dt": 0.1, "seed": 8, "duration_s": 5}' > "$tmp.seed8.json"
+expect replay-other-seed 2 "$tmp.journal:4: world seed 7 differs from the scenario's 8 ($tmp.seed8.json)" \
+    replay "$tmp.journal" --scenario "$tmp.seed8.json"
+sed 's/^# scenario_hash cd5a5420be89b3bc$/# scenario_hash xyz/' "$tmp.journal" > "$tmp.garbled"
+expect replay-garbled-header 2 "$tmp.garbled:3: field 1 (H) 'xyz' is not 1 to 16 hex digits" replay "$tmp.garbled"
+head -n 7 "$tmp.journal" > "$tmp.garbled"
+expect replay-truncated-header 2 "$tmp.garbled:7: the scenario text has 0 of the 78 bytes line 7 gives" \
+    replay "$tmp.garbled"
+# The kind table: a journal whose pump_trip is another kind than this build's.
+"$BIN" run --quiet --readers 0 --seconds 121 --journal "$tmp.journal" > /dev/null
+sed 's/^# kind pump_trip 6$/# kind pump_trip 7/' "$tmp.journal" > "$tmp.garbled"
+expect replay-kind-table-differs 2 "$tmp.garbled:12: kind 'pump_trip' is 7 in the journal, 6 in the station" \
+    replay "$tmp.garbled"
+sed 's/^# target u2.pump2 1048597$/# target u2.pump2 1048598/' "$tmp.journal" > "$tmp.garbled"
+expect replay-target-differs 2 "target 'u2.pump2' is 1048598 in the journal, 1048597 in the station" \
+    replay "$tmp.garbled"
+sed '1s/v3/v2/' "$tmp.journal" > "$tmp.garbled"
+expect replay-refuses-v2 2 "$tmp.garbled:1: journal format v2; this pcsim reads v3" replay "$tmp.garbled"
+rm -f "$tmp.journal" "$tmp.garbled" "$tmp.seed8.json"
+expect replay-needs-its-scenario 2 "$D/other_scenario.journal: the journal does not carry its scenario (recorded with 'tests/cli/v0_minimal.json'); pass --scenario tests/cli/v0_minimal.json" \
     replay $D/other_scenario.journal
 expect replay-with-its-scenario 0 "matches the journal" \
     replay $D/other_scenario.journal --scenario $D/v0_minimal.json --quiet
-expect replay-needs-its-save 2 "$D/resumed.journal:3: the run started at tick 20 (resumed with --load); replay from tick 0 cannot match" \
+expect replay-needs-its-save 2 "$D/resumed.journal:5: the run started at tick 20 (resumed from a save); a replay from tick 0 cannot match" \
     replay $D/resumed.journal
-expect replay-huge-end 2 "$D/huge_end.journal:2: end tick 18446744073709551615 is outside" \
+"$BIN" run --quiet --readers 0 --seconds 1 --save "$tmp.1s.save" > /dev/null
+"$BIN" run --quiet --readers 0 --seconds 1 --load "$tmp.1s.save" --journal "$tmp.journal" > /dev/null
+expect replay-resumed-with-its-save 0 "matches the journal" replay "$tmp.journal" --load "$tmp.1s.save" --quiet
+sed 's/^\(# end_tick [0-9]* hash \).*/\10000000000000001/' "$tmp.journal" > "$tmp.garbled"
+expect replay-hash-differs 1 "differs from the journal's 0000000000000001" replay "$tmp.garbled" --load "$tmp.1s.save" --quiet
+rm -f "$tmp.1s.save" "$tmp.journal" "$tmp.garbled"
+expect replay-huge-end 2 "$D/huge_end.journal:7: end tick 18446744073709551615 is outside" \
     replay $D/huge_end.journal
-expect replay-bad-kind 2 "$D/bad_kind.journal:2: command kind 999 is outside [1, 255]" \
+expect replay-bad-kind 2 "$D/bad_kind.journal:7: command kind 999 is outside [1, 255]" \
     replay $D/bad_kind.journal
 # v1 held fixed kind ranges and packed targets (here 32 = pump trip, 1025 =
 # unit 1's pump 1): its numbers mean other commands now, so it is refused.
-expect replay-refuses-v1 2 "$D/v1_format.journal:1: journal format v1; this pcsim reads v2" \
+expect replay-refuses-v1 2 "$D/v1_format.journal:1: journal format v1; this pcsim reads v3" \
     replay $D/v1_format.journal
-expect replay-tick-order 2 "$D/tick_order.journal:3: tick 4 is earlier than the previous line's 9" \
+expect replay-tick-order 2 "$D/tick_order.journal:8: tick 4 is earlier than the previous line's 9" \
     replay $D/tick_order.journal
-expect replay-tick-past-end 2 "$D/tick_past_end.journal:2: tick 50 is not before the end tick 10" \
+expect replay-tick-past-end 2 "$D/tick_past_end.journal:7: tick 50 is not before the end tick 10" \
     replay $D/tick_past_end.journal
+# The header of the journals written below (the built-in scenario, no kinds).
+journal_head() {
+    printf '# pcsim journal v3\n# scenario <built-in pwr-station.json>\n'
+    printf '# scenario_hash 90362d4818facab3\n# seed 20261130\n# start_tick 0\n# kinds 0\n'
+}
 {
-    echo "# pcsim journal v2"
+    journal_head
     i=0
     while [ $i -lt 300 ]; do echo "0 5 0 0 0 0 0"; i=$((i + 1)); done
     echo "# end_tick 10 hash 0123456789abcdef"
 } > "$tmp.crowded"
-expect replay-crowded-tick 2 "$tmp.crowded:258: more than 256 commands at tick 0" replay "$tmp.crowded"
+expect replay-crowded-tick 2 "$tmp.crowded:263: more than 256 commands at tick 0" replay "$tmp.crowded"
 rm -f "$tmp.crowded"
 
 # A valid run of 1e15 ticks must start (it used to allocate 8 bytes per tick
@@ -162,7 +198,7 @@ check() { # name, shell test...
 }
 check symlink-target-untouched [ "$(cat "$io/victim")" = "keep me" ]
 check journal-replaces-its-symlink [ ! -L "$io/run.journal" ]
-check journal-written [ "$(head -1 "$io/run.journal")" = "# pcsim journal v2" ]
+check journal-written [ "$(head -1 "$io/run.journal")" = "# pcsim journal v3" ]
 check csv-replaces-its-symlink [ ! -L "$io/run.csv" ] && [ -s "$io/run.csv" ]
 check save-tmp-symlink-kept [ -L "$io/end.save.tmp" ]
 check no-temporaries-left [ "$(ls "$io" | wc -l)" -eq 5 ]
@@ -266,14 +302,15 @@ else
     printf '%s\n' "$out" | head -3
 fi
 rm -f "$tmp.fifo"
-printf '# pcsim journal v2\n0 5 0 0 0 0 0\000 junk\n# end_tick 10 hash e6ad1be9a8972875\n' > "$tmp.nul"
+printf '# pcsim journal v3\n0 5 0 0 0 0 0\000 junk\n# end_tick 10 hash e6ad1be9a8972875\n' > "$tmp.nul"
 expect replay-nul-byte 2 "$tmp.nul:2: NUL byte at column 14" \
     replay "$tmp.nul" --scenario $D/v0_minimal.json --quiet
-awk 'BEGIN { print "# pcsim journal v2"; for (i = 0; i <= 65536; i++) print int(i / 200), 5, 0, 0, 0, 0, 0;
-             print "# end_tick 400 hash e6ad1be9a8972875" }' > "$tmp.many"
-expect replay-too-many-commands 2 "$tmp.many:65538: more than 65536 commands" \
+{ journal_head; awk 'BEGIN { for (i = 0; i <= 65536; i++) print int(i / 200), 5, 0, 0, 0, 0, 0;
+                          print "# end_tick 400 hash e6ad1be9a8972875" }'; } > "$tmp.many"
+expect replay-too-many-commands 2 "$tmp.many:65543: more than 65536 commands" \
     replay "$tmp.many" --scenario $D/v0_minimal.json --quiet
-awk 'BEGIN { for (i = 0; i <= 262144; i++) print "#"; print "# end_tick 10 hash e6ad1be9a8972875" }' > "$tmp.many"
+awk 'BEGIN { print "# pcsim journal v3"; for (i = 0; i < 262144; i++) print "#";
+             print "# end_tick 10 hash e6ad1be9a8972875" }' > "$tmp.many"
 expect replay-too-many-lines 2 "$tmp.many:262145: more than 262144 lines" \
     replay "$tmp.many" --scenario $D/v0_minimal.json --quiet
 rm -f "$tmp.many" "$tmp.nul"
@@ -338,11 +375,11 @@ expect review-boron-range 2 "$D/review_boron_range.json: \$.script[0].value: val
 # Journal fields are read strictly (review of issue 12): a kind past 2^32 used
 # to wrap to a valid one through sscanf's %u, a negative target to 2^32-1,
 # and a NaN argument was taken as a number.
-expect replay-kind-wraps 2 "$D/kind_wraps.journal:2: command kind 4294967297 is outside [1, 255]" \
+expect replay-kind-wraps 2 "$D/kind_wraps.journal:7: command kind 4294967297 is outside [1, 255]" \
     replay $D/kind_wraps.journal
-expect replay-negative-target 2 "$D/negative_target.journal:2: field 3 (target) '-1' is not a whole number in [0, 4294967295]" \
+expect replay-negative-target 2 "$D/negative_target.journal:7: field 3 (target) '-1' is not a whole number in [0, 4294967295]" \
     replay $D/negative_target.journal
-expect replay-nan-argument 2 "$D/nan_arg.journal:2: field 4 (a0) 'nan' is not a finite number" \
+expect replay-nan-argument 2 "$D/nan_arg.journal:7: field 4 (a0) 'nan' is not a finite number" \
     replay $D/nan_arg.journal
 
 echo "cli: $pass passed, $fail failed"

@@ -1,8 +1,8 @@
 /**
  * @file test_station_api.c
  * @brief The station through its public API (pcsim/station.h): the schema
- *        policy, commands by name and their messages, event texts, channels
- *        and journal files.
+ *        policy, commands by name and their messages, event texts and
+ *        channels (journal files: test_journal_replay.c).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -178,35 +178,4 @@ Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = o
     strcpy(out, "untouched");
     cr_assert_eq(pcs_event_describe(one_st, &quiet, out, sizeof out), 0);
     cr_assert_str_eq(out, "untouched");
-}
-
-Test(station_api, journal_files_parse_through_the_public_api)
-{
-    static const char text[] = "# pcsim journal v2\n"
-                               "# scenario <built-in pwr-station.json>\n"
-                               "# start_tick 0\n"
-                               "5 3 1048577 1 0 0 0\n"
-                               "7 3 1048577 0.5 0 0 0\n"
-                               "# end_tick 10 hash 00000000000000ff\n";
-    pcs_journal_expect x = {
-        .file = "j.txt", .scenario = "<built-in pwr-station.json>", .commands_per_tick = 4};
-    pcs_journal_file *j = NULL;
-    cr_assert_eq(pcs_journal_file_parse(&x, text, strlen(text), &j), PCS_OK, "%s",
-                 pcs_last_error());
-    cr_assert_eq(pcs_journal_file_count(j), 2);
-    const pcs_timed_command *c = pcs_journal_file_commands(j);
-    cr_assert_eq(c[0].tick, 5);
-    cr_assert_eq(c[1].tick, 7);
-    cr_assert_eq(c[1].cmd.kind, 3);
-    cr_assert_eq(c[1].cmd.args[0], 0.5);
-    cr_assert_eq(pcs_journal_file_end_tick(j), 10);
-    cr_assert_eq(pcs_journal_file_hash(j), 0xff);
-    pcs_journal_file_destroy(j);
-
-    x.scenario = "other.json";
-    cr_assert_eq(pcs_journal_file_parse(&x, text, strlen(text), &j), PCS_E_INVAL);
-    cr_assert(strstr(pcs_last_error(), "j.txt:2: recorded with scenario "
-                                       "'<built-in pwr-station.json>'") != NULL,
-              "%s", pcs_last_error());
-    pcs_journal_file_destroy(j);
 }

@@ -206,6 +206,12 @@ PCS_API uint32_t pcs_station_command_name_count(void);
 /** Command name @p i, or NULL when i is out of range. */
 PCS_API const char *pcs_station_command_name(uint32_t i);
 
+/** The kind the station's world allocated to command @p command
+ *  ("pump_trip"): what pcs_station_command puts in the command's kind.
+ *  Errors: PCS_E_NOTFOUND (no such command, or its model is not built). */
+PCS_API pcs_status pcs_station_command_kind(const pcs_station *st, const char *command,
+                                            uint32_t *kind);
+
 /**
  * One line of text for @p ev ("u2 pump2 TRIPPED at 12.0 rad/s") into @p out
  * (at most @p len bytes, NUL-terminated). Returns 1 when written, 0 for an
@@ -213,22 +219,38 @@ PCS_API const char *pcs_station_command_name(uint32_t i);
  */
 PCS_API int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, size_t len);
 
-/* ---- Command journal files -----------------------------------------------
- * The text file `pcsim run --journal` writes, one item per line:
- *   # pcsim journal v2
+/* ---- Command journals ----------------------------------------------------
+ * The text file a run writes (pcs_journal_writer; `pcsim run --journal`) and
+ * a replay reads (pcs_journal_file, pcs_replay; `pcsim replay`), one item a
+ * line:
+ *   # pcsim journal v3
  *   # scenario SOURCE            (the scenario's file, or <built-in ...>)
+ *   # scenario_hash H            (pcs_scenario_build_hash, hex)
+ *   # seed N                     (world.seed, which the build hash leaves out)
  *   # start_tick N               (non-zero for a run resumed from a save)
+ *   # kinds N                    (the station's command kind table: N lines)
+ *   # kind NAME K                ("# kind pump_trip 7")
+ *   # scenario_text BYTES        (the scenario's canonical JSON, which a
+ *   # text CHUNK                  replay loads: lines of at most 384 bytes)
+ *   # target NAME ID             (a target's stored id, before its first command)
  *   TICK KIND TARGET A0 A1 A2 A3 (every applied command, in tick order)
  *   # end_tick N hash H          (written when the run completed)
  * KIND and TARGET are as the scenario's build assigns them in registration
- * order. Every line and count is bounded; a bad line gets a message naming
- * the file and line number. */
+ * order; the header's kind table and the target lines say what they were,
+ * so a replay on a build that assigns otherwise is refused naming both
+ * values. Every line and count is bounded; a bad line gets a message naming
+ * the file and line number. v1 and v2 journals are refused, naming their
+ * version.
+ *
+ * Threads: a pcs_journal_file is plain data (load and destroy on one thread,
+ * read from any). The writer and the replay read the world's command journal
+ * and tick it: on the world's thread. */
 
 /** The journal format version written and read. */
-#define PCS_JOURNAL_FILE_VERSION 2u
+#define PCS_JOURNAL_FILE_VERSION 3u
 
-/** Most commands a journal may hold for one tick: the capacity of a host's
- *  script producer ring (a replay must be able to queue them all). */
+/** Most commands a journal may hold for one tick: the capacity of the
+ *  replay's command source (a replay must be able to queue them all). */
 #define PCS_JOURNAL_TICK_COMMANDS_MAX 256u
 
 /** A command and the tick it applies at. */
@@ -237,39 +259,147 @@ typedef struct pcs_timed_command {
     pcs_command cmd;
 } pcs_timed_command;
 
-/** What a journal is checked against: the replay that reads it. */
-typedef struct pcs_journal_expect {
-    const char *file;           /**< path, shown in every message */
-    const char *scenario;       /**< source of the scenario being replayed on */
-    int scenario_given;         /**< the host chose the scenario: the recorded one is not checked */
-    uint64_t start_tick;        /**< tick the replay starts at */
-    uint32_t commands_per_tick; /**< the scenario's limit, for the per-tick check */
-} pcs_journal_expect;
-
 /** A parsed journal file (opaque). */
 typedef struct pcs_journal_file pcs_journal_file;
 
 /**
- * Open x->file (regular files only: a directory, FIFO or device is refused
- * without blocking) and parse it. Errors: PCS_E_INVAL (bad content or file),
- * PCS_E_NOMEM. On any return *out is a journal to destroy, or NULL.
+ * Open @p path (regular files only: a directory, FIFO or device is refused
+ * without blocking) and parse it. What depends on the station it is replayed
+ * on (scenario hash, kind table, start tick) is checked by
+ * pcs_replay_check. Errors: PCS_E_INVAL (bad content or file: "<path>:<line>:
+ * <why>"), PCS_E_NOMEM. On any return *out is a journal to destroy, or NULL.
  */
-PCS_API pcs_status pcs_journal_file_load(const pcs_journal_expect *x, pcs_journal_file **out);
+PCS_API pcs_status pcs_journal_file_load(const char *path, pcs_journal_file **out);
 
-/** The same parse over @p len bytes of @p buf (x->file only names it). */
-PCS_API pcs_status pcs_journal_file_parse(const pcs_journal_expect *x, const char *buf, size_t len,
+/** The same parse over @p len bytes of @p buf (@p name names it in messages). */
+PCS_API pcs_status pcs_journal_file_parse(const char *name, const char *buf, size_t len,
                                           pcs_journal_file **out);
 
 /** Number of commands, and the commands in tick order. */
 PCS_API uint32_t pcs_journal_file_count(const pcs_journal_file *j);
 PCS_API const pcs_timed_command *pcs_journal_file_commands(const pcs_journal_file *j);
 
-/** The recorded end tick and final state hash. */
+/** The recorded start tick, end tick and final state hash. */
+PCS_API uint64_t pcs_journal_file_start_tick(const pcs_journal_file *j);
 PCS_API uint64_t pcs_journal_file_end_tick(const pcs_journal_file *j);
 PCS_API uint64_t pcs_journal_file_hash(const pcs_journal_file *j);
 
+/** The recorded scenario: its source ("# scenario"), build hash and seed. */
+PCS_API const char *pcs_journal_file_scenario_source(const pcs_journal_file *j);
+PCS_API uint64_t pcs_journal_file_scenario_hash(const pcs_journal_file *j);
+PCS_API uint64_t pcs_journal_file_seed(const pcs_journal_file *j);
+
+/** 1 when the journal carries its scenario's text ("# scenario_text"). */
+PCS_API int pcs_journal_file_has_scenario(const pcs_journal_file *j);
+
+/**
+ * The scenario the journal was recorded with: its embedded text, loaded as
+ * pcs_scenario_load_string does and named "<journal> (scenario SOURCE)"; or,
+ * for a journal without text recorded on the built-in scenario, that one.
+ * The result is checked with pcs_journal_file_check_scenario. @p opts as for
+ * a load (NULL: defaults). Errors: PCS_E_NOTFOUND (no text, and not the
+ * built-in: "<journal>: the journal does not carry its scenario (recorded
+ * with 'SOURCE')"), PCS_E_INVAL (the text does not load, or its hash or seed
+ * is not the header's: both named), PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_journal_file_scenario(const pcs_journal_file *j,
+                                             const pcs_scenario_load_opts *opts,
+                                             pcs_scenario **out);
+
+/**
+ * Check that @p s is the scenario the journal was recorded with: the same
+ * build hash and seed. Errors: PCS_E_INVAL naming the journal, its header
+ * line and both values ("j.journal:3: scenario hash 0123456789abcdef differs
+ * from the scenario's 4567... (run.json)").
+ */
+PCS_API pcs_status pcs_journal_file_check_scenario(const pcs_journal_file *j,
+                                                   const pcs_scenario *s);
+
 /** Release a journal (NULL is ignored). */
 PCS_API void pcs_journal_file_destroy(pcs_journal_file *j);
+
+/** A journal being written (opaque). */
+typedef struct pcs_journal_writer pcs_journal_writer;
+
+/**
+ * Start the journal of a run of @p st (built from @p s) at @p path, from the
+ * world's current tick: write the header (the scenario's source, build hash,
+ * seed and canonical text, the start tick and the station's kind table).
+ * The file is a pcs_atomic_file: @p path keeps what it had until
+ * pcs_journal_writer_close commits. On the world's thread, after the build
+ * (and after a pcs_world_load), before the run's first tick.
+ * Errors: PCS_E_INVAL (NULL argument, or @p s is not the scenario @p st was
+ * built from), PCS_E_IO (pcs_atomic_file_create's message), PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_journal_writer_open(const char *path, const pcs_station *st,
+                                           const pcs_scenario *s, pcs_journal_writer **out);
+
+/**
+ * Append the commands the world applied since the last call (its
+ * pcs_journal_read entries), each target's name and id before its first
+ * command. Call after every tick, or at least before journal_capacity
+ * commands pile up. On the world's thread. Errors: PCS_E_OVERFLOW (entries
+ * were overwritten before they were read: the count and the capacity
+ * named), PCS_E_IO (a write failed).
+ */
+PCS_API pcs_status pcs_journal_writer_drain(pcs_journal_writer *jw);
+
+/** Drain, then write the end line: the world's tick and state hash. The run
+ *  is complete; a journal without this line is refused by a replay. */
+PCS_API pcs_status pcs_journal_writer_end(pcs_journal_writer *jw);
+
+/**
+ * Finish and free @p jw (NULL is ignored). @p keep: commit what was written
+ * over the path (also a journal without its end line, after a failed tick:
+ * it shows how far the run got); 0: discard it and leave the path as it was.
+ * Errors: PCS_E_IO from the commit (the path then keeps what it had).
+ */
+PCS_API pcs_status pcs_journal_writer_close(pcs_journal_writer *jw, int keep);
+
+/** Hooks of a replay, called on its (the world's) thread; all optional. */
+typedef struct pcs_replay_opts {
+    void (*before_tick)(void *ctx, uint64_t tick); /**< the tick's commands are queued */
+    void (*after_tick)(void *ctx, uint64_t tick);  /**< the tick ran */
+    void *ctx;
+    uint16_t source_class; /**< the replay's command source; 0: 2 (a pcsim run's script) */
+    uint32_t source_id;    /**< with source_class; 0 with it: 1 */
+} pcs_replay_opts;
+
+/** What a replay did. */
+typedef struct pcs_replay_result {
+    uint64_t ticks_run;    /**< ticks this call ran */
+    uint64_t final_hash;   /**< pcs_world_state_hash at the end tick; 0 if not reached */
+    uint64_t journal_hash; /**< the hash the journal recorded */
+    int completed;         /**< the world reached the journal's end tick */
+} pcs_replay_result;
+
+/**
+ * Check @p j against the station @p st it is to be replayed on: the scenario
+ * hash and seed (of the world's configuration: pcs_scenario_world_def's),
+ * the world's tick against the journal's start tick (a resumed run replays
+ * from its save), no tick with more commands than the world's
+ * commands_per_tick, every "# kind" line against the station's kind of that
+ * name, every "# target" line against the world's id of that name, and every
+ * command of a kind the station names against the journal's kind table.
+ * Errors: PCS_E_INVAL, naming the journal, its line and both values
+ * ("run.journal:7: kind 'pump_trip' is 7 in the journal, 5 in the station").
+ * On the world's thread.
+ */
+PCS_API pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j);
+
+/**
+ * Replay @p j on @p st's world: pcs_replay_check, then for every tick from
+ * the world's to the journal's end tick queue the journal's commands of that
+ * tick through one command source, tick, and at the end compare the state
+ * hash with the recorded one. @p opts may be NULL; @p out (optional) says
+ * what happened. On the world's thread (it ticks the world; the command
+ * source is opened once per world, so one replay per world).
+ * Errors: pcs_replay_check's; a tick's error ("<journal>: tick N failed:
+ * ..."); PCS_E_CORRUPT when the run completed but the hashes differ
+ * ("<journal>: final hash X differs from the journal's Y").
+ */
+PCS_API pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j,
+                              const pcs_replay_opts *opts, pcs_replay_result *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,197 @@
+/**
+ * @file journal_replay.c
+ * @brief pcs_replay: a journal's commands queued at their ticks on a station
+ *        built from its scenario, and the final state hash compared; first
+ *        the journal's header checked against that station, so a journal of
+ *        another build is refused naming the value that differs rather than
+ *        replayed into a different hash.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "pcsim/clock.h"
+#include "station/journal.h"
+#include "station/station_internal.h"
+
+/* The run the journal records started where this world is. */
+static pcs_status check_start(const pcs_journal_file *j, const pcs_world *w)
+{
+    uint64_t now = pcs_world_clock(w)->tick;
+    if (j->j.start_tick == now)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_INVAL,
+                         "%s:%u: the run started at tick %" PRIu64 "%s; a replay from tick "
+                         "%" PRIu64 " cannot match%s",
+                         j->name, j->j.item_line[3], j->j.start_tick,
+                         j->j.start_tick ? " (resumed from a save)" : "", now,
+                         j->j.start_tick ? ": load that save first" : "");
+}
+
+/* No tick holds more commands than the world drains on one: more than
+ * commands_per_tick never come from a run of this scenario. */
+static pcs_status check_crowding(const pcs_journal_file *j, const pcs_world *w)
+{
+    uint32_t limit = pcs_world_def_get(w)->commands_per_tick, same = 0;
+    const journal *p = &j->j;
+    for (uint32_t i = 0; i < p->n_actions; i++) {
+        same = (i && p->actions[i].tick == p->actions[i - 1].tick) ? same + 1 : 1;
+        if (same > limit)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s:%u: more than %u commands at tick %" PRIu64
+                                 " (the scenario's commands_per_tick): not a journal of this "
+                                 "scenario",
+                                 j->name, p->lines[i], limit, p->actions[i].tick);
+    }
+    return PCS_OK;
+}
+
+/* Each "# kind" line names a command this station knows, with the same kind. */
+static pcs_status check_kinds(const pcs_station *st, const pcs_journal_file *j)
+{
+    for (uint32_t i = 0; i < j->j.n_kinds; i++) {
+        const journal_kind *k = &j->j.kinds[i];
+        uint32_t kind;
+        if (pcs_station_command_kind(st, k->name, &kind) != PCS_OK)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s:%u: kind '%s' is %u in the journal; the station (%s) has "
+                                 "no such command",
+                                 j->name, k->line, k->name, k->kind, st->source);
+        if (kind != k->kind)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s:%u: kind '%s' is %u in the journal, %u in the station (%s)",
+                                 j->name, k->line, k->name, k->kind, kind, st->source);
+    }
+    return PCS_OK;
+}
+
+/* Each "# target" line names a target of this world, with the same id. */
+static pcs_status check_targets(const pcs_station *st, const pcs_journal_file *j)
+{
+    for (uint32_t i = 0; i < j->j.n_targets; i++) {
+        const journal_target *t = &j->j.targets[i];
+        pcs_target_id id;
+        if (pcs_command_target_find(st->world, t->name, &id) != PCS_OK)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s:%u: target '%s' is %u in the journal; the station (%s) has "
+                                 "no such target",
+                                 j->name, t->line, t->name, t->id, st->source);
+        if (pcs_target_id_store(id) != t->id)
+            return pcs_error_set(
+                PCS_E_INVAL, "%s:%u: target '%s' is %u in the journal, %u in the station (%s)",
+                j->name, t->line, t->name, t->id, pcs_target_id_store(id), st->source);
+    }
+    return PCS_OK;
+}
+
+/* A command whose kind the station names but the journal's table does not
+ * was recorded by a build that may have meant another command by it. */
+static pcs_status check_command_kinds(const pcs_station *st, const pcs_journal_file *j)
+{
+    const char *named[PCS_COMMAND_KINDS_MAX] = {0};
+    uint8_t listed[PCS_COMMAND_KINDS_MAX] = {0};
+    uint32_t kind;
+    for (uint32_t i = 0; i < pcs_station_command_name_count(); i++)
+        if (pcs_station_command_kind(st, pcs_station_command_name(i), &kind) == PCS_OK)
+            named[kind] = pcs_station_command_name(i);
+    for (uint32_t i = 0; i < j->j.n_kinds; i++)
+        listed[j->j.kinds[i].kind] = 1;
+    for (uint32_t i = 0; i < j->j.n_actions; i++) {
+        kind = j->j.actions[i].cmd.kind;
+        if (named[kind] && !listed[kind])
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s:%u: command kind %u is not in the journal's kind table; "
+                                 "it is '%s' in the station (%s)",
+                                 j->name, j->j.lines[i], kind, named[kind], st->source);
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j)
+{
+    if (!st || !j)
+        return pcs_error_set(PCS_E_INVAL, "pcs_replay_check: NULL argument");
+    const pcs_world_def *cfg = pcs_world_def_get(st->world);
+    pcs_status rc = journal_check_build(j, cfg->build_hash, cfg->seed, st->source);
+    if (rc == PCS_OK)
+        rc = check_start(j, st->world);
+    if (rc == PCS_OK)
+        rc = check_crowding(j, st->world);
+    if (rc == PCS_OK)
+        rc = check_kinds(st, j);
+    if (rc == PCS_OK)
+        rc = check_targets(st, j);
+    if (rc == PCS_OK)
+        rc = check_command_kinds(st, j);
+    return rc;
+}
+
+/* Queue the commands of @p tick from *at on; the check bounded them to what
+ * the source holds and the world drains on one tick. */
+static pcs_status queue_tick(const pcs_journal_file *j, pcs_command_source *src, uint64_t tick,
+                             uint32_t *at)
+{
+    const journal *p = &j->j;
+    for (; *at < p->n_actions && p->actions[*at].tick == tick; (*at)++) {
+        pcs_command c = {.kind = p->actions[*at].cmd.kind, .target = p->actions[*at].cmd.target};
+        memcpy(c.args, p->actions[*at].cmd.args, sizeof c.args);
+        if (pcs_command_source_submit(src, &c) != PCS_OK)
+            return pcs_error_set(PCS_E_STATE, "%s:%u: cannot queue the command: %s", j->name,
+                                 p->lines[*at], pcs_last_error());
+    }
+    return PCS_OK;
+}
+
+static pcs_command_source *open_source(pcs_world *w, const pcs_replay_opts *o)
+{
+    uint16_t cls = o && o->source_class ? o->source_class : 2;
+    uint32_t id = o && o->source_class ? o->source_id : 1;
+    pcs_command_source *src = NULL;
+    if (pcs_command_source_open(w, cls, id, PCS_JOURNAL_TICK_COMMANDS_MAX, &src) != PCS_OK)
+        return NULL;
+    return src;
+}
+
+pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j, const pcs_replay_opts *opts,
+                      pcs_replay_result *out)
+{
+    pcs_replay_result r = {0};
+    if (out)
+        *out = r;
+    pcs_status rc = pcs_replay_check(st, j);
+    if (rc != PCS_OK)
+        return rc;
+    r.journal_hash = j->j.want_hash;
+    pcs_world *w = st->world;
+    pcs_command_source *src = open_source(w, opts);
+    if (!src)
+        return pcs_error_set(PCS_E_STATE, "%s: replay command source: %s", j->name,
+                             pcs_last_error());
+    uint32_t at = 0;
+    for (uint64_t tick = pcs_world_clock(w)->tick; rc == PCS_OK && tick < j->j.end_tick; tick++) {
+        rc = queue_tick(j, src, tick, &at);
+        if (rc != PCS_OK)
+            break;
+        if (opts && opts->before_tick)
+            opts->before_tick(opts->ctx, tick);
+        rc = pcs_world_tick(w);
+        if (rc != PCS_OK) {
+            pcs_error_set(rc, "%s: tick %" PRIu64 " failed: %s", j->name, tick, pcs_last_error());
+            break;
+        }
+        r.ticks_run++;
+        if (opts && opts->after_tick)
+            opts->after_tick(opts->ctx, tick);
+    }
+    if (rc == PCS_OK) {
+        r.completed = 1;
+        r.final_hash = pcs_world_state_hash(w);
+        if (r.final_hash != r.journal_hash)
+            rc = pcs_error_set(PCS_E_CORRUPT,
+                               "%s: final hash %016" PRIx64
+                               " differs from the journal's %016" PRIx64,
+                               j->name, r.final_hash, r.journal_hash);
+    }
+    if (out)
+        *out = r;
+    return rc;
+}
