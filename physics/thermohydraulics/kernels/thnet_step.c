@@ -1,0 +1,237 @@
+/**
+ * @file thnet_step.c
+ * @brief One semi-implicit step of the thermal-hydraulic network (equations
+ *        and stability argument in pcsim/thnet.h).
+ *
+ * Order: properties at the step start -> junction linearisation (momentum,
+ * losses, gravity, pump head, choking) -> pressure matrix -> KLU -> new
+ * flows -> donor-cell mass and energy -> EOS inversion of every volume.
+ * Nothing here allocates.
+ */
+#include <string.h>
+
+#include "pcsim/math.h"
+#include "physics/thermohydraulics/kernels/friction.h"
+#include "physics/thermohydraulics/kernels/thnet_internal.h"
+
+static pcs_status start_props(pcs_thnet *net, const pcs_thnet_state *s)
+{
+    for (uint32_t i = 0; i < net->nv; i++) {
+        const pcs_thnet_volume_def *v = &net->vol[i];
+        double p = v->boundary ? v->p_pa : s->p_pa[i], h = v->boundary ? v->h_j_kg : s->h_j_kg[i];
+        if (!v->boundary && !(s->mass_kg[i] > 0.0))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u] mass %g kg is not "
+                                 "positive",
+                                 i, s->mass_kg[i]);
+        if (net->eos.props(net->eos.ctx, p, h, &net->props[i]) != PCS_OK)
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u] (p %g Pa, h %g J/kg): "
+                                 "%s",
+                                 i, p, h, pcs_last_error());
+        if (v->boundary) {
+            net->ca[i] = net->cb[i] = 0.0;
+            continue;
+        }
+        const pcs_thnet_props *pr = &net->props[i];
+        double rho = pr->rho_kg_m3, d = pr->drho_dp + pr->drho_dh / rho;
+        if (!(d > 0.0))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u]: (d rho/d p)_u = %g is not "
+                                 "positive (p %g Pa, h %g J/kg)",
+                                 i, d, p, h);
+        net->ca[i] = (1.0 + pr->drho_dh * h / rho) / (v->volume_m3 * d);
+        net->cb[i] = -pr->drho_dh / (rho * v->volume_m3 * d);
+    }
+    return PCS_OK;
+}
+
+static double p_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
+{
+    return net->vol[i].boundary ? net->vol[i].p_pa : s->p_pa[i];
+}
+
+static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
+{
+    return net->vol[i].boundary ? net->vol[i].h_j_kg : s->h_j_kg[i];
+}
+
+/* Loss coefficient R (Pa s/kg) about the current flow. */
+static double junction_r(const pcs_thnet *net, uint32_t k, double w, double rho, double open)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    double aw = pcs_fabs(w), d = net->diam[k], f = j->friction;
+    if (f <= 0.0) {
+        double mu = 0.5 * (net->props[j->from].mu_pa_s + net->props[j->to].mu_pa_s);
+        f = pcs_friction_haaland(aw * d / (j->area_m2 * mu), j->roughness_m / d);
+    }
+    double kk = (f * j->length_m / d + j->form_loss) / (open * open);
+    return kk * aw / (2.0 * rho * j->area_m2 * j->area_m2);
+}
+
+/* Critical flow limit of junction k given the predicted direction. */
+static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, double wpred,
+                              double open)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    uint32_t up = wpred >= 0.0 ? j->from : j->to;
+    pcs_thnet_choke c;
+    pcs_status st = net->eos.choke(net->eos.ctx, p_of(net, s, up), h_of(net, s, up), &c);
+    if (st != PCS_OK)
+        return pcs_error_set(PCS_E_NUMERIC,
+                             "pcs_thnet_step: junctions[%u] critical flow from "
+                             "volumes[%u]: %s",
+                             k, up, pcs_last_error());
+    net->choke[k] = c;
+    double wc = j->discharge * open * j->area_m2 * c.g_kg_m2s;
+    if (pcs_fabs(wpred) > wc) {
+        net->a[k] = wpred >= 0.0 ? wc : -wc;
+        net->bf[k] = net->bt[k] = 0.0;
+        net->is_choked[k] = 1;
+    }
+    return PCS_OK;
+}
+
+/* W' = a + bf p_f' - bt p_t' for every junction. */
+static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                            double dt)
+{
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double open = in && in->valve ? in->valve[k] : j->valve;
+        double sp = in && in->pump_dp_pa ? in->pump_dp_pa[k] : 0.0, w = s->flow_kg_s[k];
+        net->is_choked[k] = 0;
+        memset(&net->choke[k], 0, sizeof net->choke[k]);
+        net->pump_w[k] = 0.0;
+        if (!(open > 0.0)) {
+            net->a[k] = net->bf[k] = net->bt[k] = 0.0;
+            net->hd_pred[k] = 0.0;
+            continue;
+        }
+        open = pcs_fmin(open, 1.0);
+        double rf = net->props[j->from].rho_kg_m3, rt = net->props[j->to].rho_kg_m3;
+        double rho = 0.5 * (rf + rt), zf = net->vol[j->from].elevation_m;
+        double zt = net->vol[j->to].elevation_m;
+        double grav = -net->g * (rf * (net->zj[k] - zf) + rt * (zt - net->zj[k]));
+        double inertia = j->length_m / j->area_m2;
+        double den = inertia + dt * junction_r(net, k, w, rho, open);
+        net->bf[k] = net->bt[k] = dt / den;
+        net->a[k] = (inertia * w + dt * (grav + sp)) / den;
+        double wpred = net->a[k] + net->bf[k] * (p_of(net, s, j->from) - p_of(net, s, j->to));
+        if (j->choked) {
+            pcs_status st = choke_limit(net, s, k, wpred, open);
+            if (st != PCS_OK)
+                return st;
+        }
+        net->hd_pred[k] = h_of(net, s, wpred >= 0.0 ? j->from : j->to);
+        net->pump_w[k] = sp * w / rho;
+    }
+    return PCS_OK;
+}
+
+static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                     double dt)
+{
+    memset(net->ax, 0, (size_t)net->nnz * sizeof *net->ax);
+    for (uint32_t i = 0; i < net->nv; i++) {
+        net->ax[net->pos_diag[i]] = 1.0;
+        net->rhs[i] = p_of(net, s, i);
+        if (!net->vol[i].boundary && in && in->heat_w)
+            net->rhs[i] += dt * net->cb[i] * in->heat_w[i];
+    }
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double hd = net->hd_pred[k], a = net->a[k], bf = net->bf[k], bt = net->bt[k];
+        uint32_t down =
+            a + bf * (p_of(net, s, j->from) - p_of(net, s, j->to)) >= 0.0 ? j->to : j->from;
+        net->rhs[down] += dt * net->cb[down] * net->pump_w[k];
+        /* Row f loses W', row t gains it: p_r' = ... + c (a + bf p_f' - bt p_t'). */
+        double cf = -dt * (net->ca[j->from] + net->cb[j->from] * hd);
+        double ct = dt * (net->ca[j->to] + net->cb[j->to] * hd);
+        net->ax[net->pos_diag[j->from]] -= cf * bf;
+        net->ax[net->pos_ft[k]] += cf * bt;
+        net->rhs[j->from] += cf * a;
+        net->ax[net->pos_tf[k]] -= ct * bf;
+        net->ax[net->pos_diag[j->to]] += ct * bt;
+        net->rhs[j->to] += ct * a;
+    }
+}
+
+/* Courant numbers and the conservative donor-cell update. */
+static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
+                      pcs_thnet_report *r)
+{
+    double *out = net->ca; /* reused as scratch: sum of outflows per volume */
+    memset(out, 0, net->nv * sizeof *out);
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double w = s->flow_kg_s[k];
+        uint32_t donor = w >= 0.0 ? j->from : j->to, recv = w >= 0.0 ? j->to : j->from;
+        double hd = h_of(net, s, donor), aw = pcs_fabs(w);
+        out[donor] += aw;
+        if (!net->vol[donor].boundary) {
+            s->mass_kg[donor] -= dt * aw;
+            s->energy_j[donor] -= dt * aw * hd;
+        } else {
+            r->boundary_mass_in_kg += dt * aw;
+            r->boundary_energy_in_j += dt * aw * hd;
+        }
+        if (!net->vol[recv].boundary) {
+            s->mass_kg[recv] += dt * aw;
+            s->energy_j[recv] += dt * aw * hd;
+            s->energy_j[recv] += dt * net->pump_w[k];
+        } else {
+            r->boundary_mass_in_kg -= dt * aw;
+            r->boundary_energy_in_j -= dt * aw * hd;
+        }
+        r->pump_work_j += dt * net->pump_w[k];
+        r->n_choked += net->is_choked[k];
+    }
+    for (uint32_t i = 0; i < net->nv; i++) {
+        if (net->vol[i].boundary)
+            continue;
+        double q = in && in->heat_w ? in->heat_w[i] : 0.0;
+        s->energy_j[i] += dt * q;
+        r->heat_in_j += dt * q;
+        double c = dt * out[i] / s->mass_kg[i];
+        if (c > r->courant_max) {
+            r->courant_max = c;
+            r->courant_volume = i;
+        }
+    }
+}
+
+pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
+                          pcs_thnet_report *report)
+{
+    if (!net || !s)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: NULL argument");
+    if (!(dt > 0.0 && dt <= 10.0))
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: dt %g s outside (0, 10]", dt);
+    pcs_thnet_report r;
+    memset(&r, 0, sizeof r);
+    pcs_status st = start_props(net, s);
+    if (st == PCS_OK)
+        st = linearise(net, s, in, dt);
+    if (st != PCS_OK)
+        return st;
+    assemble(net, s, in, dt);
+    if ((st = pcs_thnet_factor_solve(net, &r.rcond, &r.full_factor)) != PCS_OK)
+        return st;
+    const double *pn = net->rhs;
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        s->flow_kg_s[k] = net->a[k] + net->bf[k] * pn[j->from] - net->bt[k] * pn[j->to];
+    }
+    transport(net, s, in, dt, &r);
+    for (uint32_t i = 0; i < net->nv; i++)
+        if (!net->vol[i].boundary && !(s->mass_kg[i] > 0.0))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
+                                 "number %g at volumes[%u]; reduce dt)",
+                                 i, s->mass_kg[i], r.courant_max, r.courant_volume);
+    st = pcs_thnet_state_update(net, s);
+    if (report)
+        *report = r;
+    return st;
+}
