@@ -145,3 +145,114 @@ Test(thnet_ref, hem_gc)
     }
     cr_assert_eq(rows, 18, "th_reference.csv: %d hem_gc rows, expected 18", rows);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Network helpers                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct net_fixture {
+    pcs_thnet *net;
+    pcs_thnet_state s;
+    void *mem;
+} net_fixture;
+
+static void net_make(net_fixture *fx, const pcs_thnet_volume_def *v, uint32_t nv,
+                     const pcs_thnet_junction_def *j, uint32_t nj, double gravity)
+{
+    pcs_thnet_def d;
+    cr_assert_eq(pcs_thnet_def_default(&d), PCS_OK);
+    d.volumes = v;
+    d.n_volumes = nv;
+    d.junctions = j;
+    d.n_junctions = nj;
+    d.gravity_m_s2 = gravity;
+    cr_assert_eq(pcs_thnet_create(&d, &fx->net), PCS_OK, "pcs_thnet_create: %s", pcs_last_error());
+    size_t bytes = pcs_thnet_state_bytes(fx->net);
+    fx->mem = malloc(bytes);
+    cr_assert_eq(pcs_thnet_state_bind(fx->net, fx->mem, bytes, &fx->s), PCS_OK);
+    cr_assert_eq(pcs_thnet_state_init(fx->net, &fx->s), PCS_OK, "state_init: %s", pcs_last_error());
+}
+
+static void net_free(net_fixture *fx)
+{
+    pcs_thnet_destroy(fx->net);
+    free(fx->mem);
+}
+
+/* Saturated liquid and vapour at p (regions 1 and 2 at T_sat(p)). */
+static void sat_at(double p, pcs_water_props *f, pcs_water_props *g)
+{
+    double t = 0.0;
+    cr_assert_eq(pcs_water_tsat(p, &t), PCS_OK);
+    cr_assert_eq(pcs_if97_region1(p, t, f), PCS_OK);
+    cr_assert_eq(pcs_if97_region2(p, t, g), PCS_OK);
+}
+
+/* ------------------------------------------------------------------------ */
+/* b) vessel_heat: all 18 rows through a one-volume network                  */
+/* ------------------------------------------------------------------------ */
+
+/* The initial (v, u0) are recomputed from the row's definition (section 3:
+   region 1 at (p0, T0), or the saturated mixture at (p0, x0)) and checked
+   against the printed v_m3kg, u0_Jkg (to their 10 and 8 printed digits),
+   because u0 is printed to 8 digits only and 0.05 J/kg at fixed volume is
+   30 Pa in a liquid-full vessel. The heat du M goes in through the network's
+   heat input over 10 steps of 0.05 s; section 6's tolerances: p 1e-6
+   relative, T 1e-5 K, x 1e-7. */
+Test(thnet_ref, vessel_heat)
+{
+    csv_load();
+    int rows = 0;
+    for (int r = 0; r < g_csv.nrow; r++) {
+        if (!is_family(r, "vessel_heat"))
+            continue;
+        rows++;
+        double p0 = num(r, "p0_Pa"), t0 = num(r, "T0_K"), x0 = num(r, "x0"), v, u0, h0;
+        if (isnan(x0)) {
+            pcs_water_props w;
+            cr_assert_eq(pcs_if97_region1(p0, t0, &w), PCS_OK);
+            v = w.v_m3_kg, u0 = w.u_j_kg, h0 = w.h_j_kg;
+        } else {
+            pcs_water_props f, g;
+            sat_at(p0, &f, &g);
+            v = f.v_m3_kg + x0 * (g.v_m3_kg - f.v_m3_kg);
+            u0 = f.u_j_kg + x0 * (g.u_j_kg - f.u_j_kg);
+            h0 = f.h_j_kg + x0 * (g.h_j_kg - f.h_j_kg);
+        }
+        cr_assert(rel(v, num(r, "v_m3kg")) <= 1e-9, "vessel_heat row %d: v %.12g vs %s", r + 2, v,
+                  cell(r, "v_m3kg"));
+        cr_assert(fabs(u0 - num(r, "u0_Jkg")) <= 0.051, "vessel_heat row %d: u0 %.12g vs %s", r + 2,
+                  u0, cell(r, "u0_Jkg"));
+        pcs_thnet_volume_def vol;
+        pcs_thnet_volume_default(&vol);
+        vol.volume_m3 = 1.0;
+        vol.p_pa = p0;
+        vol.h_j_kg = h0;
+        net_fixture fx;
+        net_make(&fx, &vol, 1, NULL, 0, PCS_THNET_G);
+        double mass = 1.0 / v, du = num(r, "du_Jkg");
+        fx.s.mass_kg[0] = mass;
+        fx.s.energy_j[0] = mass * u0;
+        cr_assert_eq(pcs_thnet_state_update(fx.net, &fx.s), PCS_OK, "%s", pcs_last_error());
+        double q = mass * du / (10 * 0.05);
+        pcs_thnet_inputs in = {&q, NULL, NULL};
+        for (int k = 0; k < 10; k++)
+            cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, &in, 0.05, NULL), PCS_OK, "row %d: %s",
+                         r + 2, pcs_last_error());
+        double p = fx.s.p_pa[0], t = fx.s.t_k[0], xr = num(r, "x");
+        cr_expect(rel(p, num(r, "p_Pa")) <= 1e-6,
+                  "vessel_heat row %d (%s): p %.10g, ref %s (rel %g)", r + 2, cell(r, "case"), p,
+                  cell(r, "p_Pa"), rel(p, num(r, "p_Pa")));
+        cr_expect(fabs(t - num(r, "T_K")) <= 1e-5, "vessel_heat row %d: T %.10g, ref %s", r + 2, t,
+                  cell(r, "T_K"));
+        if (!isnan(xr))
+            cr_expect(fabs(fx.s.quality[0] - xr) <= 1e-7, "vessel_heat row %d: x %.10g, ref %s",
+                      r + 2, fx.s.quality[0], cell(r, "x"));
+        else
+            cr_expect(fx.s.quality[0] == 0.0, "vessel_heat row %d: liquid, x %g", r + 2,
+                      fx.s.quality[0]);
+        cr_expect(fabs(fx.s.mass_kg[0] - mass) == 0.0, "closed vessel mass changed");
+        net_free(&fx);
+    }
+    cr_assert_eq(rows, 18, "th_reference.csv: %d vessel_heat rows, expected 18", rows);
+}
