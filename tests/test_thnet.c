@@ -256,3 +256,130 @@ Test(thnet_ref, vessel_heat)
     }
     cr_assert_eq(rows, 18, "th_reference.csv: %d vessel_heat rows, expected 18", rows);
 }
+
+/* ------------------------------------------------------------------------ */
+/* c) blowdown                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Initial states, th_reference.md section 4 (all at 7 MPa) and M0 there. */
+static const struct {
+    const char *name;
+    double t0_k; /* compressed liquid at T0; 0: saturated at x0 */
+    double x0;
+    double m0_kg;
+} k_blow[] = {
+    {"i_sat_liquid", 0.0, 0.0, 739.7236644},
+    {"ii_subcooled_530K", 530.0, 0.0, 791.6702543},
+    {"iii_x0.5", 0.0, 0.5, 69.61020598},
+    {"iv_sat_vapour", 0.0, 1.0, 36.52359256},
+};
+
+typedef struct blow_err {
+    double p, m; /* largest relative error over the rows from 0.1 s on */
+    int rows;
+} blow_err;
+
+/*
+ * Section 4's vessel through the network: volume 0 the 1 m3 vessel, volume 1
+ * a pressure boundary at p_b = 0.1 MPa, one choked junction of 1e-3 m2
+ * (discharge 1, length 0.01 m: its inertia only bounds the subsonic
+ * prediction, which exceeds A Gc from the first step), no gravity. Rows are
+ * compared at the step ending at their time, or interpolated linearly
+ * between the two steps around it (event rows).
+ */
+static blow_err blowdown_run(int c, double dt)
+{
+    double p0 = 7e6, h0;
+    if (k_blow[c].t0_k > 0.0) {
+        pcs_water_props w;
+        cr_assert_eq(pcs_if97_region1(p0, k_blow[c].t0_k, &w), PCS_OK);
+        h0 = w.h_j_kg;
+    } else {
+        pcs_water_props f, g;
+        sat_at(p0, &f, &g);
+        h0 = f.h_j_kg + k_blow[c].x0 * (g.h_j_kg - f.h_j_kg);
+    }
+    pcs_thnet_volume_def v[2];
+    pcs_thnet_volume_default(&v[0]);
+    pcs_thnet_volume_default(&v[1]);
+    v[0].volume_m3 = 1.0, v[0].p_pa = p0, v[0].h_j_kg = h0;
+    v[1].boundary = 1, v[1].p_pa = 0.1e6, v[1].h_j_kg = 2.6755e6;
+    pcs_thnet_junction_def j;
+    pcs_thnet_junction_default(&j);
+    j.from = 0, j.to = 1, j.area_m2 = 1e-3, j.length_m = 0.01, j.choked = 1;
+    net_fixture fx;
+    net_make(&fx, v, 2, &j, 1, 0.0);
+    cr_assert(rel(fx.s.mass_kg[0], k_blow[c].m0_kg) <= 1e-9, "blowdown %s: M0 %.10g, ref %.10g",
+              k_blow[c].name, fx.s.mass_kg[0], k_blow[c].m0_kg);
+    blow_err e = {0, 0, 0};
+    double t = 0.0, p_prev = fx.s.p_pa[0], m_prev = fx.s.mass_kg[0];
+    double m0 = fx.s.mass_kg[0], u0 = fx.s.energy_j[0], m_in = 0.0, e_in = 0.0;
+    long n = 0;
+    for (int r = 0; r < g_csv.nrow; r++) {
+        if (!is_family(r, "blowdown") || strcmp(cell(r, "case"), k_blow[c].name) != 0)
+            continue;
+        double tr = num(r, "t_s");
+        while (t < tr - 1e-9) {
+            p_prev = fx.s.p_pa[0], m_prev = fx.s.mass_kg[0];
+            pcs_thnet_report rep;
+            cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, NULL, dt, &rep), PCS_OK,
+                         "blowdown %s dt %g t %g: %s", k_blow[c].name, dt, t, pcs_last_error());
+            cr_assert_eq(rep.n_choked, 1, "blowdown %s t %g: the nozzle is not choked",
+                         k_blow[c].name, t);
+            m_in += rep.boundary_mass_in_kg, e_in += rep.boundary_energy_in_j;
+            t += dt, n++;
+        }
+        if (tr < 0.1 - 1e-12)
+            continue;
+        double w = (t - tr) / dt; /* weight of the previous step */
+        double p = fx.s.p_pa[0] - w * (fx.s.p_pa[0] - p_prev);
+        double m = fx.s.mass_kg[0] - w * (fx.s.mass_kg[0] - m_prev);
+        double ep = rel(p, num(r, "p_Pa")), em = rel(m, num(r, "M_kg"));
+        e.p = fmax(e.p, ep), e.m = fmax(e.m, em);
+        e.rows++;
+    }
+    /* Closure: what left through the nozzle is what the vessel lost. */
+    cr_expect(fabs(fx.s.mass_kg[0] - m0 - m_in) <= 1e-12 * (double)n * m0,
+              "blowdown %s dt %g: mass closure %g kg after %ld steps", k_blow[c].name, dt,
+              fx.s.mass_kg[0] - m0 - m_in, n);
+    cr_expect(fabs(fx.s.energy_j[0] - u0 - e_in) <= 1e-12 * (double)n * fabs(u0),
+              "blowdown %s dt %g: energy closure %g J after %ld steps", k_blow[c].name, dt,
+              fx.s.energy_j[0] - u0 - e_in, n);
+    net_free(&fx);
+    return e;
+}
+
+/*
+ * Tolerances (th_reference.md section 6: "test it with the step it runs with
+ * and state the tolerance"), from the rows at t >= 0.1 s (the liquid-full
+ * step of case ii lasts 0.054 s and is not resolved by these steps):
+ *  - dt = 0.005 s: the issue asks 1e-3 relative in p and M; measured at most
+ *    4.1e-6 (M, case i), asserted <= 1e-5.
+ *  - dt = 0.05 s (the FAST tick): measured at most 1.30e-3 (M, case ii, the
+ *    unresolved liquid-full step) and 3.7e-4 elsewhere; asserted <= 2e-3.
+ *  - order: the scheme is second order for the emptying vessel (trapezoidal
+ *    critical flow and outflow enthalpy, thnet_step.c): from 0.05 s to 0.01 s
+ *    the error falls by 23x to 183x (first order would be 5x); asserted
+ *    >= 12x, i.e. observed order >= 1.54.
+ */
+Test(thnet_ref, blowdown, .timeout = 120)
+{
+    csv_load();
+    for (int c = 0; c < 4; c++) {
+        blow_err fine = blowdown_run(c, 0.005), mid = blowdown_run(c, 0.01);
+        blow_err tick = blowdown_run(c, 0.05);
+        cr_assert(fine.rows >= 3 && fine.rows == tick.rows, "blowdown %s: %d rows", k_blow[c].name,
+                  fine.rows);
+        cr_expect(fine.p <= 1e-5 && fine.m <= 1e-5,
+                  "blowdown %s dt 0.005: max rel error p %.3e, M %.3e (bound 1e-5)", k_blow[c].name,
+                  fine.p, fine.m);
+        cr_expect(tick.p <= 2e-3 && tick.m <= 2e-3,
+                  "blowdown %s dt 0.05: max rel error p %.3e, M %.3e (bound 2e-3)", k_blow[c].name,
+                  tick.p, tick.m);
+        double e05 = fmax(tick.p, tick.m), e01 = fmax(mid.p, mid.m);
+        cr_expect(e05 / e01 >= 12.0,
+                  "blowdown %s: error falls %.2fx from dt 0.05 to 0.01 (%.3e -> %.3e); second "
+                  "order gives 25x, first 5x",
+                  k_blow[c].name, e05 / e01, e05, e01);
+    }
+}

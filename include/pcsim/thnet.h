@@ -52,10 +52,11 @@
  * nodes (the kernel does not sub-cycle). The remaining explicit coupling,
  * the EOS derivatives taken at the start of the step, affects accuracy
  * (first order in dt), not stability, since the pressure is re-evaluated from
- * (M, U) each step. A choked junction is explicit in the upstream state:
- * dM/dt = -A Gc(M) is stable while dt < 2 tau with tau = M / (A Gc) (the
+ * (M, U) each step. A choked junction's flow is the critical flow of the
+ * upstream state plus half its change with the end-of-step pressure along
+ * the isentrope (trapezoidal, unconditionally stable for dM/dt = -A Gc(M); the
  * liquid-full blowdown's relaxation of a few tens of ms is not resolved at
- * 0.05 s; once saturated, tau is seconds; see tests/test_thnet.c).
+ * 0.05 s but stays monotone; see tests/test_thnet.c for the measured error).
  *
  * Linear solve: the matrix pattern (diagonal + both off-diagonals of each
  * junction) is fixed at build: klu_analyze and klu_factor (with pivoting)
@@ -88,6 +89,9 @@
 #define PCS_THNET_G 9.80665
 /** Below this KLU reciprocal condition estimate a step re-pivots (full factor). */
 #define PCS_THNET_RCOND_MIN 1e-13
+/** Weight of the end-of-step pressure in a choked junction's critical flow
+ *  (1/2: trapezoidal, see thnet_step.c choke_limit). */
+#define PCS_THNET_CHOKE_THETA 0.5
 /** Largest number of volumes / junctions of one network. */
 #define PCS_THNET_MAX_VOLUMES 65536u
 #define PCS_THNET_MAX_JUNCTIONS 131072u

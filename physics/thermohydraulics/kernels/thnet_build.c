@@ -269,6 +269,7 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->bf = calloc(nj, sizeof(double));
     net->bt = calloc(nj, sizeof(double));
     net->hd_pred = calloc(nj, sizeof(double));
+    net->hd_slope = calloc(nj, sizeof(double));
     net->pump_w = calloc(nj, sizeof(double));
     net->choke = calloc(nj, sizeof *net->choke);
     net->is_choked = calloc(nj, 1);
@@ -280,8 +281,9 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->pos_ft = calloc(nj, sizeof(int));
     net->pos_tf = calloc(nj, sizeof(int));
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
-        !net->hd_pred || !net->pump_w || !net->choke || !net->is_choked || !net->props ||
-        !net->ca || !net->cb || !net->rhs || !net->pos_diag || !net->pos_ft || !net->pos_tf)
+        !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
+        !net->props || !net->ca || !net->cb || !net->rhs || !net->pos_diag || !net->pos_ft ||
+        !net->pos_tf)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
     return PCS_OK;
 }
@@ -332,10 +334,11 @@ void pcs_thnet_destroy(pcs_thnet *net)
         klu_free_numeric(&net->numeric, &net->common);
     if (net->symbolic)
         klu_free_symbolic(&net->symbolic, &net->common);
-    void *p[] = {net->vol, net->jun,     net->zj,     net->diam,     net->a,         net->bf,
-                 net->bt,  net->hd_pred, net->pump_w, net->choke,    net->is_choked, net->props,
-                 net->ca,  net->cb,      net->rhs,    net->pos_diag, net->pos_ft,    net->pos_tf,
-                 net->ap,  net->ai,      net->ax};
+    void *p[] = {net->vol,   net->jun,       net->zj,      net->diam,     net->a,
+                 net->bf,    net->bt,        net->hd_pred, net->hd_slope, net->pump_w,
+                 net->choke, net->is_choked, net->props,   net->ca,       net->cb,
+                 net->rhs,   net->pos_diag,  net->pos_ft,  net->pos_tf,   net->ap,
+                 net->ai,    net->ax};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);

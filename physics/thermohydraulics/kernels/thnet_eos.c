@@ -71,6 +71,26 @@ static pcs_status phase_fields(double p, const pcs_water_props *w, pcs_thnet_pro
     return PCS_OK;
 }
 
+/*
+ * The difference point at p + *step (in_p) or h + *step: forward, or backward
+ * (*step negated) when the forward point is refused or lies in another
+ * region than the base, so a saturated state's derivatives are one-sided on
+ * the base's side, never a mix of both phases.
+ */
+static pcs_status side_point(double p, double h, double *step, int in_p, int region,
+                             pcs_water_props *w)
+{
+    for (int k = 0; k < 2; k++) {
+        pcs_status st = water_ph(in_p ? p + *step : p, in_p ? h : h + *step, w);
+        if (st == PCS_OK && (w->region == region || k == 1))
+            return PCS_OK;
+        if (k == 1)
+            return st;
+        *step = -*step;
+    }
+    return PCS_OK;
+}
+
 pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg, pcs_thnet_props *out)
 {
     (void)ctx;
@@ -81,16 +101,9 @@ pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg, pcs_thnet
     if (st != PCS_OK)
         return st;
     double dp = 1e-6 * p_pa, dh = 10.0;
-    if (water_ph(p_pa + dp, h_j_kg, &wp) != PCS_OK) {
-        dp = -dp;
-        if ((st = water_ph(p_pa + dp, h_j_kg, &wp)) != PCS_OK)
-            return st;
-    }
-    if (water_ph(p_pa, h_j_kg + dh, &wh) != PCS_OK) {
-        dh = -dh;
-        if ((st = water_ph(p_pa, h_j_kg + dh, &wh)) != PCS_OK)
-            return st;
-    }
+    if ((st = side_point(p_pa, h_j_kg, &dp, 1, w.region, &wp)) != PCS_OK ||
+        (st = side_point(p_pa, h_j_kg, &dh, 0, w.region, &wh)) != PCS_OK)
+        return st;
     out->rho_kg_m3 = w.rho_kg_m3;
     out->t_k = w.t_k;
     out->drho_dp = (wp.rho_kg_m3 - w.rho_kg_m3) / dp;
