@@ -383,3 +383,105 @@ Test(thnet_ref, blowdown, .timeout = 120)
                   k_blow[c].name, e05 / e01, e05, e01);
     }
 }
+
+/* ------------------------------------------------------------------------ */
+/* d) natcirc                                                                */
+/* ------------------------------------------------------------------------ */
+
+#define NC_D 0.1
+#define NC_A (3.141592653589793 * NC_D * NC_D / 4.0)
+
+/*
+ * Section 5's loop as a network: volume 0 the heater (bottom, z = 0, zero
+ * height: its junctions are at its own elevation), 1 the hot leg (a vertical
+ * 5 m pipe, centre z = 2.5), 2 the cooler, a boundary at (15.5 MPa, h_c) at
+ * z = 5 (it closes the loop at Tc and fixes the pressure), 3 the cold leg
+ * (5 m, centre 2.5). Junctions at z = 0 (heater-hot leg), 5 (hot leg-cooler,
+ * cooler-cold leg) and 0 (cold leg-heater), so the gravity terms sum to
+ * g H (rho_c - rho_h) exactly. The whole f L / D + K = 0.02 * 20 / 0.1 + 5 = 9
+ * sits on the hot leg-cooler junction, whose density is the mean of its
+ * volumes' rho_h and rho_c: the file's rho_ref = (rho_c + rho_h) / 2. The
+ * other junctions have no loss. Start at Tc with 0.5 kg/s (the loop is
+ * symmetric, so this picks the file's direction), ramp the heater to Q over
+ * 300 s (a full 1 MW into the still loop would boil the heater), then run at
+ * dt 0.5 s until the flow changes by less than 1e-10 relative per step
+ * (740 to 1300 steps). The 200 kW case at dt 0.5 s is also the regression
+ * test for donor-cell consistency: with the donor side taken from the start-
+ * of-step pressure difference instead of the flow, the heater locked into a
+ * two-step pressure cycle of 3 MPa.
+ *
+ * Not modelled as the file has it: the legs' pressures include their
+ * hydrostatic head (up to 49 kPa above 15.5 MPa), which the file leaves out;
+ * estimated effect on the flow 1e-4 relative; measured 4.0e-5 to 6.4e-5.
+ * Asserted: 2e-4 relative in every junction's flow (the issue asks 1e-3)
+ * and 1e-3 relative in the temperature rise Th - Tc, with Th evaluated from
+ * the heater's enthalpy at 15.5 MPa as the file does.
+ */
+static void natcirc_case(int r)
+{
+    double p = num(r, "p0_Pa"), tc = num(r, "Tc_K"), q = num(r, "Q_W"), hc = 0.0;
+    cr_assert_eq(pcs_water_h_pt(p, tc, &hc), PCS_OK);
+    pcs_thnet_volume_def v[4];
+    double z[4] = {0.0, 2.5, 5.0, 2.5}, len[4] = {1.0, 5.0, 1.0, 5.0};
+    for (int i = 0; i < 4; i++) {
+        pcs_thnet_volume_default(&v[i]);
+        v[i].volume_m3 = NC_A * len[i];
+        v[i].elevation_m = z[i];
+        v[i].diameter_m = NC_D;
+        v[i].p_pa = p + 1000.0 * 9.80665 * (5.0 - z[i]) * 0.75; /* rough hydrostatic start */
+        v[i].h_j_kg = hc;
+    }
+    v[2].boundary = 1, v[2].p_pa = p;
+    pcs_thnet_junction_def j[4];
+    uint32_t from[4] = {0, 1, 2, 3}, to[4] = {1, 2, 3, 0};
+    double zj[4] = {0.0, 5.0, 5.0, 0.0};
+    for (int k = 0; k < 4; k++) {
+        pcs_thnet_junction_default(&j[k]);
+        j[k].from = from[k], j[k].to = to[k], j[k].area_m2 = NC_A, j[k].diameter_m = NC_D;
+        j[k].elevation_m = zj[k], j[k].length_m = 5.0;
+        j[k].friction_model = PCS_THNET_FRICTION_NONE;
+        j[k].flow_kg_s = 0.5; /* the loop is symmetric: start it the file's way round */
+    }
+    j[1].friction_model = PCS_THNET_FRICTION_FIXED, j[1].friction = 0.02;
+    j[1].length_m = 20.0, j[1].form_loss = 5.0;
+    net_fixture fx;
+    net_make(&fx, v, 4, j, 4, 9.80665);
+    double heat[4] = {q, 0.0, 0.0, 0.0};
+    pcs_thnet_inputs in = {heat, NULL, NULL};
+    int steps = 0;
+    double w_prev = 0.0;
+    for (; steps < 40000; steps++) {
+        heat[0] =
+            q * fmin(1.0, (steps + 1) * 0.5 / 300.0); /* ramp over 300 s: no boiling at start */
+        cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, &in, 0.5, NULL), PCS_OK, "natcirc Q %g: %s", q,
+                     pcs_last_error());
+        double w = fx.s.flow_kg_s[0];
+        if (steps > 600 && fabs(w - w_prev) <= 1e-10 * fabs(w))
+            break;
+        w_prev = w;
+    }
+    double th = 0.0;
+    cr_assert_eq(pcs_water_t_ph(p, fx.s.h_j_kg[0], &th), PCS_OK);
+    double mref = num(r, "mdot_kgs"), thref = num(r, "Th_K");
+    for (int k = 0; k < 4; k++)
+        cr_expect(rel(fx.s.flow_kg_s[k], mref) <= 2e-4,
+                  "natcirc Tc %g Q %g: junction %d flow %.8g kg/s, ref %.10g (rel %.2e) after %d "
+                  "steps",
+                  tc, q, k, fx.s.flow_kg_s[k], mref, rel(fx.s.flow_kg_s[k], mref), steps);
+    cr_expect(fabs((th - tc) - (thref - tc)) <= 1e-3 * (thref - tc),
+              "natcirc Tc %g Q %g: Th %.8g K, ref %.10g", tc, q, th, thref);
+    net_free(&fx);
+}
+
+Test(thnet_ref, natcirc, .timeout = 120)
+{
+    csv_load();
+    int rows = 0;
+    for (int r = 0; r < g_csv.nrow; r++) {
+        if (!is_family(r, "natcirc"))
+            continue;
+        natcirc_case(r);
+        rows++;
+    }
+    cr_assert_eq(rows, 4, "th_reference.csv: %d natcirc rows, expected 4", rows);
+}

@@ -13,7 +13,7 @@
  *  - Junction j from volume f to volume t: mass flow W_j (kg/s, positive
  *    from f to t), area A, length L (inertia L/A), loss coefficient
  *    K_j = (f L / D + K_form) / s^2 with s the valve opening (0 closed: W = 0),
- *    f a fixed Darcy factor or Haaland's fit of Colebrook from the roughness
+ *    f a fixed Darcy factor, none, or Haaland's fit of Colebrook from the roughness
  *    (homogeneous two-phase: mixture density, McAdams mixture viscosity),
  *    and the momentum equation
  *      (L/A)(W' - W)/dt = p_f' - p_t' + G_j + S_j - R_j W',
@@ -28,6 +28,11 @@
  *    leaves), explicit in h, with the new flows:
  *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
  *    where P_i is the pump work S_j W_j / rho_j given to the downstream volume.
+ *    The donor side is the one the start-of-step flow leaves (at rest: the
+ *    predicted flow's); if a solved flow runs the other way the step
+ *    re-assembles with that donor and solves again (at most 3 solves), and
+ *    the transport always uses the donor the last solve assumed, so the new
+ *    (M, U) are the ones the pressure solve predicted.
  *    Kinetic and potential energy are not in the energy equation (the
  *    RELAP5 convention); the step reports the energy the inputs added.
  *  - Pressure: linearised EOS per volume, dp = A_i dM + B_i dU with
@@ -183,20 +188,28 @@ typedef struct pcs_thnet_volume_def {
     double h_j_kg;      /**< initial (boundary: fixed) specific enthalpy; default 1.3e6 */
 } pcs_thnet_volume_def;
 
+/** Wall friction of a junction. */
+typedef enum pcs_thnet_friction {
+    PCS_THNET_FRICTION_HAALAND = 0, /**< Haaland from roughness and Re (default) */
+    PCS_THNET_FRICTION_FIXED = 1,   /**< the fixed Darcy factor `friction` */
+    PCS_THNET_FRICTION_NONE = 2,    /**< no wall friction (form loss only) */
+} pcs_thnet_friction;
+
 /** A junction (pipe, valve, pump or break). Start from pcs_thnet_junction_default. */
 typedef struct pcs_thnet_junction_def {
-    uint32_t from, to;  /**< volume indices, different */
-    double area_m2;     /**< flow area, > 0; default 0.01 */
-    double length_m;    /**< inertia length, > 0; default 1 */
-    double diameter_m;  /**< hydraulic diameter; 0 (default): sqrt(4 A / pi) */
-    double form_loss;   /**< form-loss coefficient K >= 0 on A; default 0 */
-    double friction;    /**< fixed Darcy f >= 0; used when > 0; default 0 */
-    double roughness_m; /**< wall roughness for Haaland when friction == 0; default 0 */
-    double elevation_m; /**< junction elevation; NaN (default): midway */
-    double valve;       /**< initial opening [0, 1]; default 1 */
-    int choked;         /**< 1: HEM choked-flow limit (a break); default 0 */
-    double discharge;   /**< discharge coefficient on Gc, (0, 1]; default 1 */
-    double flow_kg_s;   /**< initial flow; default 0 */
+    uint32_t from, to;                 /**< volume indices, different */
+    double area_m2;                    /**< flow area, > 0; default 0.01 */
+    double length_m;                   /**< inertia length, > 0; default 1 */
+    double diameter_m;                 /**< hydraulic diameter; 0 (default): sqrt(4 A / pi) */
+    double form_loss;                  /**< form-loss coefficient K >= 0 on A; default 0 */
+    pcs_thnet_friction friction_model; /**< default PCS_THNET_FRICTION_HAALAND */
+    double friction;                   /**< Darcy f >= 0 for PCS_THNET_FRICTION_FIXED; default 0 */
+    double roughness_m;                /**< wall roughness for Haaland, >= 0; default 0 (smooth) */
+    double elevation_m;                /**< junction elevation; NaN (default): midway */
+    double valve;                      /**< initial opening [0, 1]; default 1 */
+    int choked;                        /**< 1: HEM choked-flow limit (a break); default 0 */
+    double discharge;                  /**< discharge coefficient on Gc, (0, 1]; default 1 */
+    double flow_kg_s;                  /**< initial flow; default 0 */
 } pcs_thnet_junction_def;
 
 /** A whole network. */

@@ -100,6 +100,10 @@ static pcs_status check_junction(const pcs_thnet_junction_def *j, uint32_t k, ui
         bad = "diameter_m (>= 0; 0: from the area)", val = j->diameter_m;
     else if (!(j->form_loss >= 0.0) || !pcs_isfinite(j->form_loss))
         bad = "form_loss (>= 0)", val = j->form_loss;
+    else if (j->friction_model != PCS_THNET_FRICTION_HAALAND &&
+             j->friction_model != PCS_THNET_FRICTION_FIXED &&
+             j->friction_model != PCS_THNET_FRICTION_NONE)
+        bad = "friction_model (0 Haaland, 1 fixed, 2 none)", val = (double)j->friction_model;
     else if (!(j->friction >= 0.0) || !pcs_isfinite(j->friction))
         bad = "friction (>= 0)", val = j->friction;
     else if (!(j->roughness_m >= 0.0) || !pcs_isfinite(j->roughness_m))
@@ -273,6 +277,7 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->pump_w = calloc(nj, sizeof(double));
     net->choke = calloc(nj, sizeof *net->choke);
     net->is_choked = calloc(nj, 1);
+    net->dir = calloc(nj, 1);
     net->props = calloc(nv, sizeof *net->props);
     net->ca = calloc(nv, sizeof(double));
     net->cb = calloc(nv, sizeof(double));
@@ -282,8 +287,8 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->pos_tf = calloc(nj, sizeof(int));
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
         !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
-        !net->props || !net->ca || !net->cb || !net->rhs || !net->pos_diag || !net->pos_ft ||
-        !net->pos_tf)
+        !net->dir || !net->props || !net->ca || !net->cb || !net->rhs || !net->pos_diag ||
+        !net->pos_ft || !net->pos_tf)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
     return PCS_OK;
 }
@@ -334,11 +339,10 @@ void pcs_thnet_destroy(pcs_thnet *net)
         klu_free_numeric(&net->numeric, &net->common);
     if (net->symbolic)
         klu_free_symbolic(&net->symbolic, &net->common);
-    void *p[] = {net->vol,   net->jun,       net->zj,      net->diam,     net->a,
-                 net->bf,    net->bt,        net->hd_pred, net->hd_slope, net->pump_w,
-                 net->choke, net->is_choked, net->props,   net->ca,       net->cb,
-                 net->rhs,   net->pos_diag,  net->pos_ft,  net->pos_tf,   net->ap,
-                 net->ai,    net->ax};
+    void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,     net->bf,
+                 net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke, net->is_choked,
+                 net->dir,    net->props,   net->ca,       net->cb,     net->rhs,   net->pos_diag,
+                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);

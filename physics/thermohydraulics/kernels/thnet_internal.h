@@ -23,6 +23,7 @@ struct pcs_thnet {
     /* Per junction, per step: W' = a + bf p_f' - bt p_t'. */
     double *a, *bf, *bt;
     double *hd_pred;          /* donor enthalpy the matrix assumed */
+    signed char *dir;         /* donor side the matrix assumed: +1 from, -1 to */
     double *hd_slope;         /* choked: extra energy flux per Pa of p_up' - p_up, J/(s Pa) */
     double *pump_w;           /* pump work S W / rho, W (explicit) */
     pcs_thnet_choke *choke;   /* critical flow at the step start */

@@ -60,8 +60,10 @@ static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
 static double junction_r(const pcs_thnet *net, uint32_t k, double w, double rho, double open)
 {
     const pcs_thnet_junction_def *j = &net->jun[k];
-    double aw = pcs_fabs(w), d = net->diam[k], f = j->friction;
-    if (f <= 0.0) {
+    double aw = pcs_fabs(w), d = net->diam[k], f = 0.0;
+    if (j->friction_model == PCS_THNET_FRICTION_FIXED) {
+        f = j->friction;
+    } else if (j->friction_model == PCS_THNET_FRICTION_HAALAND) {
         double mu = 0.5 * (net->props[j->from].mu_pa_s + net->props[j->to].mu_pa_s);
         f = pcs_friction_haaland(aw * d / (j->area_m2 * mu), j->roughness_m / d);
     }
@@ -132,6 +134,7 @@ static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_
         if (!(open > 0.0)) {
             net->a[k] = net->bf[k] = net->bt[k] = 0.0;
             net->hd_pred[k] = 0.0;
+            net->dir[k] = 1;
             continue;
         }
         open = pcs_fmin(open, 1.0);
@@ -149,7 +152,12 @@ static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_
             if (st != PCS_OK)
                 return st;
         }
-        net->hd_pred[k] = h_of(net, s, wpred >= 0.0 ? j->from : j->to);
+        /* Donor side from the flow at the step start (RELAP5's old-time
+           direction), from the prediction when at rest or choked; the step
+           re-solves if the new flow disagrees (see pcs_thnet_step). */
+        int fwd = (w != 0.0 && !net->is_choked[k]) ? w > 0.0 : wpred >= 0.0;
+        net->dir[k] = fwd ? 1 : -1;
+        net->hd_pred[k] = h_of(net, s, fwd ? j->from : j->to);
         net->pump_w[k] = sp * w / rho;
     }
     return PCS_OK;
@@ -184,8 +192,7 @@ static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_i
     for (uint32_t k = 0; k < net->nj; k++) {
         const pcs_thnet_junction_def *j = &net->jun[k];
         double hd = net->hd_pred[k], a = net->a[k], bf = net->bf[k], bt = net->bt[k];
-        uint32_t down =
-            a + bf * (p_of(net, s, j->from) - p_of(net, s, j->to)) >= 0.0 ? j->to : j->from;
+        uint32_t down = net->dir[k] > 0 ? j->to : j->from;
         net->rhs[down] += dt * net->cb[down] * net->pump_w[k];
         /* Row f loses W', row t gains it: p_r' = ... + c (a + bf p_f' - bt p_t'). */
         double cf = -dt * (net->ca[j->from] + net->cb[j->from] * hd);
@@ -201,7 +208,12 @@ static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_i
     }
 }
 
-/* Courant numbers and the conservative donor-cell update. */
+/*
+ * The conservative update with the solved flows W' and the donor enthalpy
+ * the matrix assumed (so the new (M, U) are those the pressure solve
+ * predicted, to its linearisation): per junction the mass W' dt and the
+ * energy (W' h_d + choke term) dt leave one side and enter the other.
+ */
 static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
                       pcs_thnet_report *r)
 {
@@ -209,28 +221,29 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
     memset(out, 0, net->nv * sizeof *out);
     for (uint32_t k = 0; k < net->nj; k++) {
         const pcs_thnet_junction_def *j = &net->jun[k];
-        double w = s->flow_kg_s[k];
-        uint32_t donor = w >= 0.0 ? j->from : j->to, recv = w >= 0.0 ? j->to : j->from;
-        double hd = h_of(net, s, donor), aw = pcs_fabs(w);
-        double flux = aw * hd; /* energy leaving the donor, W */
-        if (net->hd_slope[k] != 0.0)
-            flux += pcs_fabs(net->hd_slope[k]) * (net->rhs[donor] - p_of(net, s, donor));
-        out[donor] += aw;
-        if (!net->vol[donor].boundary) {
-            s->mass_kg[donor] -= dt * aw;
-            s->energy_j[donor] -= dt * flux;
-        } else {
-            r->boundary_mass_in_kg += dt * aw;
-            r->boundary_energy_in_j += dt * flux;
+        double w = s->flow_kg_s[k], e = w * net->hd_pred[k]; /* from f to t, kg/s and W */
+        if (net->hd_slope[k] != 0.0) {
+            uint32_t up = net->dir[k] > 0 ? j->from : j->to;
+            e += net->hd_slope[k] * (net->rhs[up] - p_of(net, s, up));
         }
-        if (!net->vol[recv].boundary) {
-            s->mass_kg[recv] += dt * aw;
-            s->energy_j[recv] += dt * flux;
-            s->energy_j[recv] += dt * net->pump_w[k];
+        out[w >= 0.0 ? j->from : j->to] += pcs_fabs(w);
+        uint32_t down = net->dir[k] > 0 ? j->to : j->from;
+        if (!net->vol[j->from].boundary) {
+            s->mass_kg[j->from] -= dt * w;
+            s->energy_j[j->from] -= dt * e;
         } else {
-            r->boundary_mass_in_kg -= dt * aw;
-            r->boundary_energy_in_j -= dt * flux;
+            r->boundary_mass_in_kg += dt * w;
+            r->boundary_energy_in_j += dt * e;
         }
+        if (!net->vol[j->to].boundary) {
+            s->mass_kg[j->to] += dt * w;
+            s->energy_j[j->to] += dt * e;
+        } else {
+            r->boundary_mass_in_kg -= dt * w;
+            r->boundary_energy_in_j -= dt * e;
+        }
+        if (!net->vol[down].boundary)
+            s->energy_j[down] += dt * net->pump_w[k];
         r->pump_work_j += dt * net->pump_w[k];
         r->n_choked += net->is_choked[k];
     }
@@ -248,6 +261,24 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
     }
 }
 
+/* New flows from the solved pressures; 1 if a junction's flow runs against
+   the donor side the matrix assumed (then that side is switched). */
+static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int may_flip)
+{
+    int flipped = 0;
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double w = net->a[k] + net->bf[k] * net->rhs[j->from] - net->bt[k] * net->rhs[j->to];
+        flow[k] = w;
+        if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k]) {
+            net->dir[k] = (signed char)-net->dir[k];
+            net->hd_pred[k] = h_of(net, s, net->dir[k] > 0 ? j->from : j->to);
+            flipped = 1;
+        }
+    }
+    return flipped;
+}
+
 pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
                           pcs_thnet_report *report)
 {
@@ -262,13 +293,17 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
         st = linearise(net, s, in, dt);
     if (st != PCS_OK)
         return st;
-    assemble(net, s, in, dt);
-    if ((st = pcs_thnet_factor_solve(net, &r.rcond, &r.full_factor)) != PCS_OK)
-        return st;
-    const double *pn = net->rhs;
-    for (uint32_t k = 0; k < net->nj; k++) {
-        const pcs_thnet_junction_def *j = &net->jun[k];
-        s->flow_kg_s[k] = net->a[k] + net->bf[k] * pn[j->from] - net->bt[k] * pn[j->to];
+    /* Solve; if a flow reversed against the assumed donor, re-assemble with
+       the new donor and solve again (at most twice more; the last solve's
+       donors are kept either way, so mass and energy stay conservative). */
+    for (int pass = 0; pass < 3; pass++) {
+        uint32_t full = 0;
+        assemble(net, s, in, dt);
+        if ((st = pcs_thnet_factor_solve(net, &r.rcond, &full)) != PCS_OK)
+            return st;
+        r.full_factor |= full;
+        if (!new_flows(net, s, s->flow_kg_s, pass < 2))
+            break;
     }
     transport(net, s, in, dt, &r);
     for (uint32_t i = 0; i < net->nv; i++)
