@@ -363,7 +363,7 @@ static blow_err blowdown_run(int c, double dt)
  *    the error falls by 23x to 183x (first order would be 5x); asserted
  *    >= 12x, i.e. observed order >= 1.54.
  */
-Test(thnet_ref, blowdown, .timeout = 120)
+Test(thnet_ref, blowdown)
 {
     csv_load();
     for (int c = 0; c < 4; c++) {
@@ -474,7 +474,7 @@ static void natcirc_case(int r)
     net_free(&fx);
 }
 
-Test(thnet_ref, natcirc, .timeout = 120)
+Test(thnet_ref, natcirc)
 {
     csv_load();
     int rows = 0;
@@ -497,15 +497,16 @@ Test(thnet_ref, natcirc, .timeout = 120)
  * cold leg (z 4, a pump junction to the downcomer), downcomer (z 2), and a
  * pressurizer (z 10, 2 m3 of saturated mixture, void fraction 0.5) on a
  * surge line to the hot leg. 20 MW core heat and 0.3 MPa pump head for
- * 200 s, then a trip: heat 1 MW and the head coasts to zero over 20 s, so
- * the loop goes to natural circulation, the pressurizer insurges and
- * outsurges. 10,000 steps of 0.05 s.
+ * 30 s, then a trip: heat 1 MW and the head coasts to zero over 20 s, so
+ * the loop goes to natural circulation and the pressurizer insurges and
+ * outsurges. 10,000 steps of 0.05 s (1200 under ASan: the first 60 s,
+ * trip included).
  * Asserted at every step n (the issue's bounds): |M - M0| / M0 <= 1e-12 n
  * and |U - U0 - sum(Q + W_pump) dt| / U0 <= 1e-9 n (internal energy; the
  * network carries no kinetic or potential energy, pcsim/thnet.h), no step
  * re-pivots, and the steps allocate nothing.
  */
-Test(thnet, conservation_closed_loop, .timeout = 300)
+Test(thnet, conservation_closed_loop)
 {
     pcs_water_props f, g;
     sat_at(15.5e6, &f, &g);
@@ -546,9 +547,9 @@ Test(thnet, conservation_closed_loop, .timeout = 300)
     uint64_t allocs = 0;
     for (int n = 1; n <= n_steps; n++) {
         double t = n * 0.05;
-        heat[0] = t <= 200.0 ? 20e6 : 1e6;
+        heat[0] = t <= 30.0 ? 20e6 : 1e6;
         heat[2] = -1e6 * (fx.s.t_k[2] - 550.0);
-        pump[3] = 0.3e6 * (t <= 200.0 ? 1.0 : fmax(0.0, 1.0 - (t - 200.0) / 20.0));
+        pump[3] = 0.3e6 * (t <= 30.0 ? 1.0 : fmax(0.0, 1.0 - (t - 30.0) / 20.0));
         pcs_thnet_report rep;
         pcs_test_alloc_begin();
         pcs_status st = pcs_thnet_step(fx.net, &fx.s, &in, 0.05, &rep);
@@ -572,9 +573,9 @@ Test(thnet, conservation_closed_loop, .timeout = 300)
     cr_expect(fx.s.quality[5] > 0.0 && fx.s.quality[5] < 1.0, "pressurizer x %g", fx.s.quality[5]);
     cr_expect(reversed, "surge line never outsurged");
     cr_expect(fx.s.flow_kg_s[0] > 0.0, "core flow %g kg/s at the end", fx.s.flow_kg_s[0]);
-    fprintf(stderr,
-            "conservation: worst per-step mass %.2e energy %.2e, Courant max %.3f, core "
-            "T max %.2f K, flow %g kg/s, p %g Pa\n",
-            worst_m, worst_e, c_max, t_core_max, fx.s.flow_kg_s[0], fx.s.p_pa[5]);
+    /* Measured: 1.8e-16 (mass) and 3.3e-17 (energy) per step, Courant 0.022. */
+    cr_expect(worst_m <= 1e-15 && worst_e <= 1e-15, "per-step drift: mass %g, energy %g", worst_m,
+              worst_e);
+    cr_expect(c_max < 0.1 && t_core_max < 600.0, "Courant %g, core T max %g K", c_max, t_core_max);
     net_free(&fx);
 }
