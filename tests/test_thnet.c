@@ -579,3 +579,80 @@ Test(thnet, conservation_closed_loop)
     cr_expect(c_max < 0.1 && t_core_max < 600.0, "Courant %g, core T max %g K", c_max, t_core_max);
     net_free(&fx);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Definitions and API                                                       */
+/* ------------------------------------------------------------------------ */
+
+static pcs_status try_create(const pcs_thnet_volume_def *v, uint32_t nv,
+                             const pcs_thnet_junction_def *j, uint32_t nj, pcs_thnet_eos eos)
+{
+    pcs_thnet_def d;
+    pcs_thnet_def_default(&d);
+    d.volumes = v, d.n_volumes = nv, d.junctions = j, d.n_junctions = nj, d.eos = eos;
+    pcs_thnet *net = NULL;
+    pcs_status st = pcs_thnet_create(&d, &net);
+    pcs_thnet_destroy(net);
+    return st;
+}
+
+Test(thnet, bad_definitions_name_the_field)
+{
+    pcs_thnet_volume_def v[2];
+    pcs_thnet_volume_default(&v[0]);
+    pcs_thnet_volume_default(&v[1]);
+    pcs_thnet_junction_def j;
+    pcs_thnet_junction_default(&j);
+    j.to = 1;
+    pcs_thnet_eos eos = pcs_thnet_eos_if97();
+    cr_assert_eq(try_create(v, 2, &j, 1, eos), PCS_OK, "%s", pcs_last_error());
+
+    v[1].volume_m3 = 0.0;
+    cr_assert_eq(try_create(v, 2, &j, 1, eos), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "volumes[1].volume_m3") != NULL, "%s", pcs_last_error());
+    v[1].volume_m3 = 1.0;
+
+    j.to = 0;
+    cr_assert_eq(try_create(v, 2, &j, 1, eos), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "junctions[0].to") != NULL, "%s", pcs_last_error());
+    j.to = 1;
+
+    j.valve = 1.5;
+    cr_assert_eq(try_create(v, 2, &j, 1, eos), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "junctions[0].valve") != NULL, "%s", pcs_last_error());
+    j.valve = 1.0;
+
+    j.choked = 1;
+    eos.choke = NULL;
+    cr_assert_eq(try_create(v, 2, &j, 1, eos), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "eos.choke") != NULL, "%s", pcs_last_error());
+}
+
+/* A closed valve isolates two volumes at different pressures: no flow, the
+   states do not move; opened, the flow runs from high to low pressure. */
+Test(thnet, closed_valve_isolates)
+{
+    pcs_thnet_volume_def v[2];
+    for (int i = 0; i < 2; i++) {
+        pcs_thnet_volume_default(&v[i]);
+        v[i].h_j_kg = 1.2e6;
+    }
+    v[0].p_pa = 16e6, v[1].p_pa = 15e6;
+    pcs_thnet_junction_def j;
+    pcs_thnet_junction_default(&j);
+    j.to = 1, j.valve = 0.0, j.form_loss = 10.0;
+    net_fixture fx;
+    net_make(&fx, v, 2, &j, 1, PCS_THNET_G);
+    double p0 = fx.s.p_pa[0], p1 = fx.s.p_pa[1];
+    for (int n = 0; n < 10; n++)
+        cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, NULL, 0.05, NULL), PCS_OK, "%s",
+                     pcs_last_error());
+    cr_expect_eq(fx.s.flow_kg_s[0], 0.0);
+    cr_expect(fabs(fx.s.p_pa[0] - p0) <= 1e-6 * p0 && fabs(fx.s.p_pa[1] - p1) <= 1e-6 * p1,
+              "p %g %g from %g %g", fx.s.p_pa[0], fx.s.p_pa[1], p0, p1);
+    double open = 0.5;
+    pcs_thnet_inputs in = {NULL, NULL, &open};
+    cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, &in, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
+    cr_expect(fx.s.flow_kg_s[0] > 0.0, "opened valve flow %g", fx.s.flow_kg_s[0]);
+    net_free(&fx);
+}
