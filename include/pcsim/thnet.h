@@ -151,12 +151,14 @@ PCS_API pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg,
 /**
  * HEM critical mass flux from IF97 (th_reference.md section 2): s0 = s(p0,h0);
  * G(p) = rho(p,s0) sqrt(2 (h0 - h(p,s0))); Gc = max over 1 kPa <= p < p0.
- * Each smooth piece of the isentrope (single phase above the saturation kink,
- * two-phase below) is searched for its maximum (golden section then
- * parabolic refinement, to 1e-7 relative in p) and the kink itself is a
- * candidate. Two-phase throat states use the saturated phases of regions 1
- * and 2, so they are evaluated for p <= 16.529 MPa (T_sat <= 623.15 K); a
- * throat candidate above that in the dome is skipped (see thnet_hem.c).
+ * Each smooth piece of the isentrope (single phase above the saturation
+ * kink, two-phase below) is searched for its maximum (golden section and
+ * parabolic steps to 1e-10 relative in ln p) and the kink itself is a
+ * candidate: Gc within 1.3e-9 and p_throat within 1.3e-7 of all 18 rows of
+ * th_reference.md. Two-phase throat states use the saturated phases of
+ * regions 1 and 2, so the dome is searched for p <= 16.529 MPa (T_sat <=
+ * 623.15 K) only; a stagnation state in region 3, or one whose isentrope
+ * meets saturation above that pressure, is refused (PCS_E_INVAL).
  */
 PCS_API pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg,
                                         pcs_thnet_choke *out);

@@ -11,7 +11,7 @@
  * (s_f(p_k) = s0 for liquid, s_g(p_k) = s0 for vapour), and two-phase below
  * it. G has a kink at p_k (the equilibrium sound speed drops on entering the
  * dome), so each piece is maximised separately (Brent's golden-section and
- * parabolic search in ln p, to 1e-9) and G(p_k) itself is a candidate.
+ * parabolic search in ln p, to 1e-10 relative in ln p) and G(p_k) itself is a candidate.
  * Single-phase throat states: T from the region's backward T(p,s) refined by
  * Newton on the forward s(p,T) (|dT| < 1e-11 T). Two-phase: the saturated
  * phases are region 1 and 2 at (T_sat(p), p), x = (s0 - s_f)/(s_g - s_f) and
