@@ -17,8 +17,7 @@
 #                    xxHash or OpenMP type or header.
 #   kernel-pure      physics/<domain>/kernels/ (code that never touches a world)
 #                    includes only plain C headers, headers in its own kernels/
-#                    folder, <klu.h> (a pure numeric library) and kernel
-#                    public headers: pcsim/status.h, math.h,
+#                    folder and kernel public headers: pcsim/status.h, math.h,
 #                    rng.h, export.h, and any include/pcsim/ header that is not
 #                    an engine or infrastructure header and itself includes only
 #                    plain C and kernel public headers. So no world, system,
@@ -117,9 +116,6 @@ code include/pcsim |
 # Standard C headers a kernel may use; threads, time, signals, locales and
 # atomics are not among them.
 STDC='assert|complex|ctype|errno|fenv|float|inttypes|iso646|limits|math|stdalign|stdarg|stdbool|stddef|stdint|stdio|stdlib|stdnoreturn|string|tgmath|uchar|wchar|wctype'
-# Pure numeric libraries a kernel may call (no world, threads or clocks):
-# SuiteSparse KLU, for the thermal-hydraulic network's pressure solve.
-KEXT='klu'
 
 # "file target" per include line: target is <name.h> or "path.h" as written.
 includes() {
@@ -169,7 +165,6 @@ if [ -n "$KERNEL_DIRS" ]; then
         tn=$(pcsim_name "$t")
         path=$(echo "$t" | sed -E 's/^"(.*)"$/\1/')
         if is_stdc "$t"; then continue; fi
-        if echo "$t" | grep -qE '^<('"$KEXT"')\.h>$'; then continue; fi
         if [ -n "$tn" ]; then
             case "$KHDR" in *" $tn "*) continue ;; esac
             why="pcsim/$tn.h is not a kernel public header (an engine or world-bound header, or one that includes such a header)"

@@ -1,8 +1,15 @@
 /**
  * @file thnet.h
  * @brief Compressible two-phase thermal-hydraulic network (homogeneous
- *        equilibrium, RELAP5/TRACE-style semi-implicit): a pure kernel that
- *        knows no world, so a network can be built and stepped standalone.
+ *        equilibrium, RELAP5/TRACE-style semi-implicit) that knows no world,
+ *        so a network can be built and stepped standalone.
+ *
+ * Layout: the property and critical-flow callbacks (thnet_eos.c,
+ * thnet_hem.c) are kernels in physics/thermohydraulics/kernels/; the network
+ * itself (thnet_build.c, thnet_step.c) is in physics/thermohydraulics/models/
+ * because it calls KLU, and tools/archcheck.sh keeps non-C library headers
+ * out of kernels (tests/fixtures/arch/kernel-pure/.../bad_lib.c is exactly
+ * a kernel including <klu.h>). It includes no world header all the same.
  *
  * Model (all SI):
  *  - Volume i: rigid, volume V_i, centre elevation z_i. Conserved state: mass
@@ -54,7 +61,7 @@
  * 4400 kg/s per loop with nodes of 2 m3 or more of water (1400 kg) gives
  * C = 0.16 at dt = 0.05 s; a node must hold at least dt * W_out kg. The step
  * reports the largest C; above 1 the caller must refine dt or coarsen the
- * nodes (the kernel does not sub-cycle). The remaining explicit coupling,
+ * nodes (the network does not sub-cycle). The remaining explicit coupling,
  * the EOS derivatives taken at the start of the step, affects accuracy
  * (first order in dt), not stability, since the pressure is re-evaluated from
  * (M, U) each step. A choked junction's flow is the critical flow of the

@@ -12,7 +12,7 @@
 
 #include "pcsim/math.h"
 #include "physics/thermohydraulics/kernels/friction.h"
-#include "physics/thermohydraulics/kernels/thnet_internal.h"
+#include "physics/thermohydraulics/models/thnet_internal.h"
 
 static pcs_status start_props(pcs_thnet *net, const pcs_thnet_state *s)
 {

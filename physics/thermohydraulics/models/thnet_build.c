@@ -3,8 +3,10 @@
  * @brief Thermal-hydraulic network: definition defaults and checks, the
  *        sparse pattern and KLU set-up, state helpers (see pcsim/thnet.h).
  *
- * Allocation happens only here (create) and in the rare re-pivoting full
- * factorisation; the step itself allocates nothing.
+ * World-free like a kernel, but in models/ because it calls KLU (kernels
+ * include no non-C library header; tools/archcheck.sh). Allocation happens
+ * only here (create) and in the rare re-pivoting full factorisation; the
+ * step itself allocates nothing.
  *
  * KLU: the pattern is analysed once (klu_analyze, AMD ordering on the BTF
  * blocks) and factorised once at build with a unit diagonal and zero
@@ -20,7 +22,7 @@
 #include <string.h>
 
 #include "pcsim/math.h"
-#include "physics/thermohydraulics/kernels/thnet_internal.h"
+#include "physics/thermohydraulics/models/thnet_internal.h"
 
 pcs_status pcs_thnet_volume_default(pcs_thnet_volume_def *v)
 {
