@@ -51,14 +51,19 @@ static int split(char *line, char **out)
 }
 
 /* Read tests/refdata/th_reference.csv (run from the repository root, as make
-   does; else next to this source file). */
+   does; else from refdata/ beside this source file's path). */
 static void csv_load(void)
 {
     if (g_csv.buf)
         return;
     FILE *f = fopen("tests/refdata/th_reference.csv", "rb");
-    if (!f)
-        f = fopen(__FILE__ "/../refdata/th_reference.csv", "rb");
+    if (!f) { /* the folder of this source file, as the compiler saw it */
+        char path[4096];
+        const char *slash = strrchr(__FILE__, '/');
+        int dir = slash ? (int)(slash - __FILE__) : 1;
+        snprintf(path, sizeof path, "%.*s/refdata/th_reference.csv", dir, slash ? __FILE__ : ".");
+        f = fopen(path, "rb");
+    }
     cr_assert(f != NULL, "tests/refdata/th_reference.csv: cannot open (run from the repo root)");
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
