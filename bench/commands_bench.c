@@ -88,8 +88,8 @@ static cmd_ctx *world_for(const pcs_bench_params *p, unsigned producers)
         free(c);
         return NULL;
     }
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.mpsc_capacity = RING_CAP;
     cfg.max_sources = MAX_PRODUCERS;
     cfg.journal_capacity = 1024;
@@ -256,8 +256,8 @@ static void *drain_setup_n(const pcs_bench_params *p, pcs_bench_info *info, long
     c->batch = (uint32_t)batch;
     c->sources = (uint32_t)sources;
     c->src = calloc(c->sources, sizeof *c->src);
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.commands_per_tick = c->batch;
     cfg.max_sources = c->sources;
     cfg.journal_capacity = 1024;

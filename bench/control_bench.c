@@ -43,10 +43,10 @@ static pcs_status add_sensors(pcs_world *w, uint32_t store, control_bench_kind k
                               pcs_sensors **out)
 {
     static char names[CONTROL_BENCH_ALARMS][24];
-    static pcs_sensor_config c[CONTROL_BENCH_ALARMS];
+    static pcs_sensor_def c[CONTROL_BENCH_ALARMS];
     uint32_t n = kind <= CONTROL_BENCH_SENSORS_QUIET ? CONTROL_BENCH_SENSORS : CONTROL_BENCH_ALARMS;
     for (uint32_t i = 0; i < n; i++) {
-        pcs_sensor_config_default(&c[i]);
+        pcs_sensor_default(&c[i]);
         snprintf(names[i], sizeof names[i], "u1.bench.s%u", i);
         c[i].name = names[i];
         c[i].unit = "Pa";
@@ -60,15 +60,15 @@ static pcs_status add_sensors(pcs_world *w, uint32_t store, control_bench_kind k
             c[i].hi = 1000.0;
         }
     }
-    return pcs_sensors_create(w, c, n, out);
+    return pcs_sensor_add(w, c, n, out);
 }
 
 static pcs_status add_alarms(pcs_world *w, const pcs_sensors *s, double *x)
 {
     static char names[CONTROL_BENCH_ALARMS][24];
-    static pcs_alarm_config c[CONTROL_BENCH_ALARMS];
+    static pcs_alarm_def c[CONTROL_BENCH_ALARMS];
     for (uint32_t i = 0; i < CONTROL_BENCH_ALARMS; i++) {
-        pcs_alarm_config_default(&c[i]);
+        pcs_alarm_default(&c[i]);
         snprintf(names[i], sizeof names[i], "u1.bench.a%u", i);
         c[i].name = names[i];
         c[i].sensor = i;
@@ -83,7 +83,7 @@ static pcs_status add_alarms(pcs_world *w, const pcs_sensors *s, double *x)
             x[i] = i % 2 ? 200.0 : 0.0; /* standing alarm */
     }
     pcs_alarms *a;
-    return pcs_alarms_create(w, s, c, CONTROL_BENCH_ALARMS, &a);
+    return pcs_alarm_add(w, s, c, CONTROL_BENCH_ALARMS, &a);
 }
 
 /* Settle: 100 ticks, then acknowledge the standing alarms. */
@@ -110,8 +110,8 @@ static pcs_status warm_up(pcs_world *w)
  */
 static pcs_world *control_bench_world(control_bench_kind kind)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     pcs_world *w = NULL;
     if (pcs_world_create(&cfg, &w) != PCS_OK)

@@ -29,8 +29,8 @@ static void *diff_make(const pcs_bench_params *p, pcs_bench_info *info, long lon
                 size, threads);
         return NULL;
     }
-    pcs_diffusion_config cfg;
-    pcs_diffusion_config_default(&cfg);
+    pcs_diffusion_def cfg;
+    pcs_diffusion_default(&cfg);
     cfg.nx = (uint32_t)size;
     cfg.ny = (uint32_t)size;
     cfg.threads = (uint32_t)threads;

@@ -61,8 +61,8 @@ static uint64_t xb_clock_ns(void *ctx)
 
 static pcs_status xb_pool(const pcs_bench_params *p, pcs_exec **pool, pcs_bench_info *info)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = (uint32_t)pcs_bench_param_int(p, "workers", 1);
     cfg.pin = pcs_bench_param_int(p, "pin", 1) != 0;
     cfg.allow_oversubscribe = true; /* the param decides, also on a 2-core machine */
@@ -280,8 +280,8 @@ static pcs_status xb_merge(pcs_world *w, void *ctx, const void *input, void *con
 static void *xb_world_setup(const pcs_bench_params *p, pcs_bench_info *info)
 {
     xb_world *b = calloc(1, sizeof *b);
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     if (!b || !(b->cpu_ns = malloc(sizeof *b->cpu_ns * XB_CPU_SAMPLES)) ||
         pcs_world_create(&cfg, &b->w) != PCS_OK)
         goto fail;

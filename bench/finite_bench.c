@@ -32,16 +32,16 @@ static void *fb_setup(const pcs_bench_params *p, pcs_bench_info *info)
     (void)info;
     uint32_t units = (uint32_t)pcs_bench_param_int(p, "units", 1);
     fb_ctx *c = calloc(1, sizeof *c);
-    pcs_plant_unit_config *u = calloc(units ? units : 1, sizeof *u);
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_plant_unit_def *u = calloc(units ? units : 1, sizeof *u);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     wc.check_finite = 1;
     int ok = c && u && units >= 1 && units <= PCS_PLANT_MAX_UNITS &&
              pcs_world_create(&wc, &c->w) == PCS_OK;
     for (uint32_t i = 0; ok && i < units; i++)
-        ok = pcs_plant_unit_config_default(&u[i]) == PCS_OK;
-    ok = ok && pcs_plant_build(c->w, u, units, &c->plant) == PCS_OK;
+        ok = pcs_plant_unit_default(&u[i]) == PCS_OK;
+    ok = ok && pcs_plant_add(c->w, u, units, &c->plant) == PCS_OK;
     ok = ok && pcs_world_tick(c->w) == PCS_OK; /* seal outside the timed part */
     free(u);
     if (!ok) {

@@ -50,8 +50,8 @@ static void *flock_make(const pcs_bench_params *p, pcs_bench_info *info, long lo
     flock_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    pcs_flocking_config cfg;
-    pcs_flocking_config_default(&cfg);
+    pcs_flocking_def cfg;
+    pcs_flocking_default(&cfg);
     cfg.agents = (uint32_t)agents;
     cfg.width_m = sqrt((double)agents / 0.04);
     cfg.height_m = cfg.width_m;

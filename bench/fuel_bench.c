@@ -5,7 +5,7 @@
  *        unknowns plus the coolant march. Seed target <= 150 us per tick, goal <= 30 us,
  *        0 bytes allocated.
  *
- * The world holds only a power store and the fuel model (pcs_fuel_config_default), started
+ * The world holds only a power store and the fuel model (pcs_fuel_default), started
  * at its full-power steady state (pcs_fuel_solve_steady at 3411 MWt, tests/refdata/pwr_plant.md).
  * Each operation is one pcs_world_tick at dt = 0.05 s with the power swinging +-10 % over a
  * 20 s period, so temperatures, lagged conductivities and coolant properties change every
@@ -78,27 +78,27 @@ static void fb_teardown(void *ctx)
 
 static int fb_build(fb_ctx *c, int if97)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     uint32_t power_store;
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     if (pcs_world_create(&wc, &c->w) != PCS_OK ||
         pcs_store_register(c->w, "u1.core.power", sizeof(double), 1, PCS_STORE_STATE,
                            &power_store) != PCS_OK)
         return -1;
     if (if97) {
-        pcs_water_table_config tc;
-        pcs_water_table_config_default(&tc);
-        if (pcs_water_table_build(c->w, &tc, &c->table) != PCS_OK)
+        pcs_water_table_def tc;
+        pcs_water_table_default(&tc);
+        if (pcs_water_table_add(c->w, &tc, &c->table) != PCS_OK)
             return -1;
         cfg.props_fn = fb_props_if97;
         cfg.props_ctx = c->table;
     }
     c->power = pcs_store_data(c->w, power_store);
     *c->power = FB_P_NOM_W;
-    if (pcs_fuel_build(c->w, 0, &cfg, power_store, 0, &c->f) != PCS_OK ||
+    if (pcs_fuel_add(c->w, 0, &cfg, power_store, 0, &c->f) != PCS_OK ||
         pcs_fuel_solve_steady(c->w, &c->f, FB_P_NOM_W) != PCS_OK)
         return -1;
     return pcs_world_tick(c->w) == PCS_OK ? 0 : -1; /* seal outside the timed part */

@@ -36,8 +36,8 @@ static void *hash_setup(const pcs_bench_params *p, pcs_bench_info *info)
         return NULL;
     }
     hash_ctx *c = calloc(1, sizeof *c);
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     uint32_t id;
     if (!c || pcs_world_create(&cfg, &c->w) != PCS_OK ||
         pcs_store_register(c->w, "bench.state", 1, (size_t)bytes, PCS_STORE_STATE, &id) != PCS_OK) {

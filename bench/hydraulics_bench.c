@@ -5,21 +5,21 @@
  *        SuiteSparse KLU (what the model uses) against hand-written alternatives on the very
  *        same matrix.
  *
- * The network. pcs_hyd_pwr_network's 4-loop PWR primary (hydraulics.h) refined to 400
- * nodes with pcs_hyd_config directly: each loop is a ring from the shared upper plenum
+ * The network. pcs_hydraulics_pwr_network's 4-loop PWR primary (hydraulics.h) refined to 400
+ * nodes with pcs_hydraulics_def directly: each loop is a ring from the shared upper plenum
  * through a hot leg of 10 nodes, a steam generator of 64 tube nodes, a crossover leg of 12,
  * the pump, a cold leg of 13, back to the shared downcomer -> core -> upper plenum; the
  * pressurizer hangs on loop 1's hot leg. 3 shared + 4 x 99 loop nodes + pressurizer = 400
  * nodes, 4 x 100 + 3 = 403 junctions. Each loop keeps the reference network's pipe lengths,
  * diameters and volumes in total (a pipe of length L becomes k segments of L/k), so the
  * friction sums, the core form loss balancing the pump's rated head, and hence the rated
- * flow are the reference network's (pcs_hyd_pwr_network with 64 SG nodes, whose SG nodes and
+ * flow are the reference network's (pcs_hydraulics_pwr_network with 64 SG nodes, whose SG nodes and
  * tubes are taken as they are). Heat: 3411 MWt into the core node from a store, the SG
- * conductance and start temperatures from pcs_hyd_pwr_full_power; the flow is settled
- * for 60 s at build (pcs_hyd_settle), so the network ticks near its steady state.
+ * conductance and start temperatures from pcs_hydraulics_pwr_full_power; the flow is settled
+ * for 60 s at build (pcs_hydraulics_settle), so the network ticks near its steady state.
  *
  * The solve. hydraulics.solve_* take the model's own CSC pressure matrix and right-hand
- * side, assembled by the model (pcs_hyd_assemble,
+ * side, assembled by the model (pcs_hydraulics_assemble,
  * physics/thermohydraulics/models/hyd_internal.h) on the network
  * 1 s after loop 1's pump tripped (a transient: the pressure moves every tick), and time one
  * "refactor + solve" per operation (the matrix values change every tick, the pattern never):
@@ -45,7 +45,7 @@
 #include "physics/thermohydraulics/models/hyd_internal.h"
 
 /* Segments of each loop's legs: 10 + 64 + 12 + 13 = 99 nodes. The SG has 64 nodes, the
- * most pcs_hyd_pwr_network makes, so its tube chain is the reference network's exactly. */
+ * most pcs_hydraulics_pwr_network makes, so its tube chain is the reference network's exactly. */
 #define HB_LOOPS 4u
 #define HB_HOT 10u
 #define HB_SG 64u
@@ -55,7 +55,7 @@
 #define HB_NODES (3u + HB_LOOPS * HB_PER_LOOP + 1u)
 #define HB_JUNCTIONS (HB_LOOPS * (HB_PER_LOOP + 1u) + 3u)
 #define HB_P_W 3.411e9 /* tests/refdata/pwr_plant.md ([BEAVRS]; [W84]) */
-/* The reference network: pcs_hyd_pwr_network(HB_LOOPS, HB_SG). */
+/* The reference network: pcs_hydraulics_pwr_network(HB_LOOPS, HB_SG). */
 #define HB_REF_NODES (3u + HB_LOOPS * (3u + HB_SG) + 1u)
 #define HB_REF_JUNCTIONS (HB_LOOPS * (HB_SG + 4u) + 3u)
 
@@ -73,9 +73,9 @@ typedef struct hb_net {
 } hb_net;
 
 /* A segment 1/k of template pipe @p t from node @p from to @p to. */
-static pcs_hyd_junction hb_seg(const pcs_hyd_junction *t, uint32_t from, uint32_t to, double k)
+static pcs_hydraulics_junction hb_seg(const pcs_hydraulics_junction *t, uint32_t from, uint32_t to, double k)
 {
-    pcs_hyd_junction j = *t;
+    pcs_hydraulics_junction j = *t;
     j.from = from;
     j.to = to;
     j.length_m = t->length_m / k;
@@ -83,9 +83,9 @@ static pcs_hyd_junction hb_seg(const pcs_hyd_junction *t, uint32_t from, uint32_
 }
 
 /* A node holding 1/k of template node @p t's volume. */
-static pcs_hyd_node hb_node(const pcs_hyd_node *t, double k, uint32_t loop, uint32_t tag)
+static pcs_hydraulics_node hb_node(const pcs_hydraulics_node *t, double k, uint32_t loop, uint32_t tag)
 {
-    pcs_hyd_node n = *t;
+    pcs_hydraulics_node n = *t;
     n.volume_m3 = t->volume_m3 / k;
     n.loop = loop;
     n.tag = tag;
@@ -97,29 +97,29 @@ static pcs_hyd_node hb_node(const pcs_hyd_node *t, double k, uint32_t loop, uint
  * (tubes), 65 (crossover), 66 (pump), 67 (cold leg); the last three junctions are
  * downcomer -> core, core -> upper plenum and the surge line. */
 typedef struct hb_ref {
-    pcs_hyd_config cfg;
-    pcs_hyd_node n[HB_REF_NODES];
-    pcs_hyd_junction j[HB_REF_JUNCTIONS];
-    pcs_hyd_pump p[HB_LOOPS];
+    pcs_hydraulics_def cfg;
+    pcs_hydraulics_node n[HB_REF_NODES];
+    pcs_hydraulics_junction j[HB_REF_JUNCTIONS];
+    pcs_hydraulics_pump p[HB_LOOPS];
 } hb_ref;
 
 /* Loop @p l: nodes 3 + l * HB_PER_LOOP on, junctions from *k on. */
-static void hb_loop(const hb_ref *r, uint32_t l, pcs_hyd_node *nodes, pcs_hyd_junction *js,
+static void hb_loop(const hb_ref *r, uint32_t l, pcs_hydraulics_node *nodes, pcs_hydraulics_junction *js,
                     uint32_t *k)
 {
     const uint32_t DC = 0, UP = 2, base = 3 + l * HB_PER_LOOP;
     const uint32_t hot = base, sg = hot + HB_HOT, xo = sg + HB_SG, cl = xo + HB_XO;
-    const pcs_hyd_node *n_hot = &r->n[3], *n_xo = &r->n[68], *n_cl = &r->n[69];
-    const pcs_hyd_junction *j_hot = &r->j[0], *j_cross = &r->j[65], *j_cold = &r->j[67];
+    const pcs_hydraulics_node *n_hot = &r->n[3], *n_xo = &r->n[68], *n_cl = &r->n[69];
+    const pcs_hydraulics_junction *j_hot = &r->j[0], *j_cross = &r->j[65], *j_cold = &r->j[67];
     for (uint32_t s = 0; s < HB_HOT; s++)
         nodes[hot + s] =
-            hb_node(n_hot, HB_HOT, l, s == HB_HOT - 1 ? PCS_HYD_TAG_HOT_LEG : PCS_HYD_TAG_NONE);
+            hb_node(n_hot, HB_HOT, l, s == HB_HOT - 1 ? PCS_HYDRAULICS_TAG_HOT_LEG : PCS_HYDRAULICS_TAG_NONE);
     for (uint32_t s = 0; s < HB_SG; s++)
-        nodes[sg + s] = hb_node(&r->n[4 + s], 1.0, l, PCS_HYD_TAG_NONE);
+        nodes[sg + s] = hb_node(&r->n[4 + s], 1.0, l, PCS_HYDRAULICS_TAG_NONE);
     for (uint32_t s = 0; s < HB_XO; s++)
-        nodes[xo + s] = hb_node(n_xo, HB_XO, l, PCS_HYD_TAG_NONE);
+        nodes[xo + s] = hb_node(n_xo, HB_XO, l, PCS_HYDRAULICS_TAG_NONE);
     for (uint32_t s = 0; s < HB_COLD; s++)
-        nodes[cl + s] = hb_node(n_cl, HB_COLD, l, s == 0 ? PCS_HYD_TAG_COLD_LEG : PCS_HYD_TAG_NONE);
+        nodes[cl + s] = hb_node(n_cl, HB_COLD, l, s == 0 ? PCS_HYDRAULICS_TAG_COLD_LEG : PCS_HYDRAULICS_TAG_NONE);
     js[(*k)++] = hb_seg(j_hot, UP, hot, HB_HOT);
     for (uint32_t s = 0; s + 1 < HB_HOT; s++)
         js[(*k)++] = hb_seg(j_hot, hot + s, hot + s + 1, HB_HOT);
@@ -129,7 +129,7 @@ static void hb_loop(const hb_ref *r, uint32_t l, pcs_hyd_node *nodes, pcs_hyd_ju
     js[(*k)++] = hb_seg(j_cross, sg + HB_SG - 1, xo, HB_XO);
     for (uint32_t s = 0; s + 1 < HB_XO; s++)
         js[(*k)++] = hb_seg(j_cross, xo + s, xo + s + 1, HB_XO);
-    pcs_hyd_junction pj = hb_seg(&r->j[66], xo + HB_XO - 1, cl, 1.0);
+    pcs_hydraulics_junction pj = hb_seg(&r->j[66], xo + HB_XO - 1, cl, 1.0);
     pj.pump = l;
     js[(*k)++] = pj;
     for (uint32_t s = 0; s + 1 < HB_COLD; s++)
@@ -137,14 +137,14 @@ static void hb_loop(const hb_ref *r, uint32_t l, pcs_hyd_node *nodes, pcs_hyd_ju
     js[(*k)++] = hb_seg(j_cold, cl + HB_COLD - 1, DC, HB_COLD);
 }
 
-/* Fluid constants and full-power temperatures as pcs_plant_build sets them
+/* Fluid constants and full-power temperatures as pcs_plant_add sets them
  * (physics/plant/models/plant.c), on the reference network. */
 static int hb_reference(hb_ref *r)
 {
-    pcs_plant_unit_config pu;
-    pcs_plant_unit_config_default(&pu);
+    pcs_plant_unit_def pu;
+    pcs_plant_unit_default(&pu);
     double rho, t_sat, t_hot = pu.t_hot_k, t_cold = pu.t_cold_k;
-    pcs_hyd_config_default(&r->cfg);
+    pcs_hydraulics_default(&r->cfg);
     if (pcs_water_rho_pt(pu.fuel.pressure_pa, 0.5 * (t_hot + t_cold), &rho) != PCS_OK ||
         pcs_water_tsat(pu.sg_pressure_pa, &t_sat) != PCS_OK)
         return -1;
@@ -152,8 +152,8 @@ static int hb_reference(hb_ref *r)
     r->cfg.p_init_pa = pu.fuel.pressure_pa;
     r->cfg.t_init_k = 0.5 * (t_hot + t_cold);
     r->cfg.cp_j_kg_k = HB_P_W / (pu.pump.rated_flow_kg_s * HB_LOOPS * (t_hot - t_cold));
-    if (pcs_hyd_pwr_network(HB_LOOPS, HB_SG, &pu.pump, &r->cfg, r->n, r->j, r->p) != PCS_OK ||
-        pcs_hyd_pwr_full_power(&r->cfg, r->n, HB_LOOPS, HB_SG, HB_P_W, t_hot, t_cold, t_sat) !=
+    if (pcs_hydraulics_pwr_network(HB_LOOPS, HB_SG, &pu.pump, &r->cfg, r->n, r->j, r->p) != PCS_OK ||
+        pcs_hydraulics_pwr_full_power(&r->cfg, r->n, HB_LOOPS, HB_SG, HB_P_W, t_hot, t_cold, t_sat) !=
             PCS_OK)
         return -1;
     return 0;
@@ -162,8 +162,8 @@ static int hb_reference(hb_ref *r)
 static int hb_network(pcs_world *w, uint32_t heat_store, pcs_hydraulics **out)
 {
     hb_ref *r = calloc(1, sizeof *r);
-    pcs_hyd_node *nodes = calloc(HB_NODES, sizeof *nodes);
-    pcs_hyd_junction *js = calloc(HB_JUNCTIONS, sizeof *js);
+    pcs_hydraulics_node *nodes = calloc(HB_NODES, sizeof *nodes);
+    pcs_hydraulics_junction *js = calloc(HB_JUNCTIONS, sizeof *js);
     int rc = -1;
     if (!r || !nodes || !js || hb_reference(r) != 0)
         goto done;
@@ -179,7 +179,7 @@ static int hb_network(pcs_world *w, uint32_t heat_store, pcs_hydraulics **out)
     js[k] = r->j[HB_REF_JUNCTIONS - 1];           /* surge line, pressurizer -> loop 1 hot leg */
     js[k].from = HB_NODES - 1;
     js[k++].to = 3;
-    pcs_hyd_config cfg = r->cfg;
+    pcs_hydraulics_def cfg = r->cfg;
     cfg.heat_store = heat_store;
     cfg.heat_index = 0;
     cfg.n_nodes = HB_NODES;
@@ -187,8 +187,8 @@ static int hb_network(pcs_world *w, uint32_t heat_store, pcs_hydraulics **out)
     cfg.nodes = nodes;
     cfg.junctions = js;
     cfg.pumps = r->p;
-    if (k == HB_JUNCTIONS && pcs_hyd_build(w, 0, &cfg, out) == PCS_OK &&
-        pcs_hyd_settle(w, *out, 60.0, pcs_world_clock(w)->dt_s) == PCS_OK)
+    if (k == HB_JUNCTIONS && pcs_hydraulics_add(w, 0, &cfg, out) == PCS_OK &&
+        pcs_hydraulics_settle(w, *out, 60.0, pcs_world_clock(w)->dt_s) == PCS_OK)
         rc = 0;
 done:
     free(r);
@@ -205,8 +205,8 @@ static void hb_net_free(hb_net *x)
 
 static int hb_net_build(hb_net *x)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     uint32_t heat;
     if (pcs_world_create(&wc, &x->w) != PCS_OK ||
@@ -233,7 +233,7 @@ static void *hb_tick_setup(const pcs_bench_params *p, pcs_bench_info *info)
         return NULL;
     }
     if (hb_report()) {
-        const double *m = pcs_store_data(x->w, pcs_hyd_store_ids(x->h).flow);
+        const double *m = pcs_store_data(x->w, pcs_hydraulics_store_ids(x->h).flow);
         fprintf(stderr, "hydraulics network: %u nodes, %u junctions; settled loop flow %.1f kg/s\n",
                 HB_NODES, HB_JUNCTIONS, m[0]);
     }
@@ -336,7 +336,7 @@ static hb_sys *hb_sys_new(void)
      * matrix of the tick 1 s into the coast-down. */
     pcs_command trip = {0};
     pcs_target_id pump1;
-    int ticked = pcs_command_kind_find(net.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, &trip.kind) ==
+    int ticked = pcs_command_kind_find(net.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, &trip.kind) ==
                      PCS_OK &&
                  pcs_command_target_find(net.w, "u1.pump1", &pump1) == PCS_OK;
     trip.target = pcs_target_id_store(pump1);
@@ -349,7 +349,7 @@ static hb_sys *hb_sys_new(void)
         free(s);
         return NULL;
     }
-    pcs_hyd_assemble(net.w, h, pcs_world_clock(net.w)->dt_s);
+    pcs_hydraulics_assemble(net.w, h, pcs_world_clock(net.w)->dt_s);
     s->n = h->n;
     s->nnz = h->ap[h->n];
     size_t n = (size_t)s->n, nnz = (size_t)s->nnz;
@@ -367,7 +367,7 @@ static hb_sys *hb_sys_new(void)
         memcpy(s->ai, h->ai, nnz * sizeof(int));
         memcpy(s->ax, h->ax, nnz * sizeof(double));
         memcpy(s->rhs, h->rhs, n * sizeof(double));
-        memcpy(s->p_old, pcs_store_data(net.w, pcs_hyd_store_ids(h).pressure), n * sizeof(double));
+        memcpy(s->p_old, pcs_store_data(net.w, pcs_hydraulics_store_ids(h).pressure), n * sizeof(double));
         klu_defaults(&s->common);
         s->sym = klu_analyze(s->n, s->ap, s->ai, &s->common);
         s->num = s->sym ? klu_factor(s->ap, s->ai, s->ax, s->sym, &s->common) : NULL;

@@ -1,6 +1,6 @@
 /**
  * @file kinetics_bench.c
- * @brief Point kinetics (issue 6): the cost of one pcs_kin_step per unit per tick, and the
+ * @brief Point kinetics (issue 6): the cost of one pcs_kinetics_step per unit per tick, and the
  *        special-purpose integrator against SUNDIALS CVODE (BDF) and GSL odeiv2 (msbdf,
  *        rk4imp) on two published benchmark cases at equal accuracy.
  *
@@ -56,7 +56,7 @@ static int kb_report(void)
 }
 
 /* THERMAL_I and THERMAL_II of tests/refdata/README.md (Ganapol 2013). */
-static void kb_thermal(pcs_kin_params *p, int which)
+static void kb_thermal(pcs_kinetics_params *p, int which)
 {
     static const double lam[6] = {0.0127, 0.0317, 0.115, 0.311, 1.40, 3.87};
     static const double b1[6] = {0.000285, 0.0015975, 0.00141, 0.0030525, 0.00096, 0.000195};
@@ -71,8 +71,8 @@ static void kb_thermal(pcs_kin_params *p, int which)
 /* ---- per-tick benchmarks ----------------------------------------------------------- */
 
 typedef struct kb_tick {
-    pcs_kin_params p;
-    pcs_kin_modes m;
+    pcs_kinetics_params p;
+    pcs_kinetics_modes m;
     double y[KB_NY];
     double rate;     /* reactivity per second (0: constant rho0) */
     double rho0;     /* reactivity at the start of a cycle */
@@ -88,15 +88,15 @@ static kb_tick *kb_tick_new(int dataset, double rho0_dollars, double rate_dollar
     if (!c)
         return NULL;
     if (dataset == 0)
-        pcs_kin_params_keepin_u235(&c->p, 2e-5);
+        pcs_kinetics_params_keepin_u235(&c->p, 2e-5);
     else
         kb_thermal(&c->p, dataset);
-    double beta = pcs_kin_beta_total(&c->p);
+    double beta = pcs_kinetics_beta_total(&c->p);
     c->rho0 = rho0_dollars * beta;
     c->rate = rate_dollars_per_s * beta;
     c->cycle = cycle;
     c->drho_max = drho_max;
-    pcs_kin_equilibrium(&c->p, 1.0, c->y);
+    pcs_kinetics_equilibrium(&c->p, 1.0, c->y);
     return c;
 }
 
@@ -106,12 +106,12 @@ static void kb_tick_run(void *ctx, uint64_t n)
     for (uint64_t i = 0; i < n; i++) {
         if (c->tick == c->cycle) {
             c->tick = 0;
-            pcs_kin_equilibrium(&c->p, 1.0, c->y);
+            pcs_kinetics_equilibrium(&c->p, 1.0, c->y);
         }
         double r0 = c->rho0 + c->rate * KB_DT * (double)c->tick;
         double r1 = r0 + c->rate * KB_DT;
-        uint32_t ns = pcs_kin_substeps(r0, r1, c->drho_max);
-        pcs_status st = pcs_kin_step(&c->p, &c->m, r0, r1, KB_DT, ns, c->y, NULL);
+        uint32_t ns = pcs_kinetics_substeps(r0, r1, c->drho_max);
+        pcs_status st = pcs_kinetics_step(&c->p, &c->m, r0, r1, KB_DT, ns, c->y, NULL);
         pcs_bench_consume_u64((uint64_t)st);
         pcs_bench_consume_f64(c->y[0]);
         c->tick++;
@@ -143,7 +143,7 @@ static void *kb_scram_setup(const pcs_bench_params *p, pcs_bench_info *info)
 static const pcs_bench_def kb_step_const = {
     .group = "kinetics",
     .name = "step_const",
-    .description = "one 0.05 s pcs_kin_step of one unit at constant +0.1 $ (cached modes)",
+    .description = "one 0.05 s pcs_kinetics_step of one unit at constant +0.1 $ (cached modes)",
     .setup = kb_const_setup,
     .teardown = free,
     .run = kb_tick_run,
@@ -153,7 +153,7 @@ PCS_BENCH_REGISTER(kb_step_const)
 static const pcs_bench_def kb_step_ramp = {
     .group = "kinetics",
     .name = "step_ramp",
-    .description = "one 0.05 s pcs_kin_step on a 0.1 $/s ramp (4 sub-steps, roots re-solved)",
+    .description = "one 0.05 s pcs_kinetics_step on a 0.1 $/s ramp (4 sub-steps, roots re-solved)",
     .baseline = "kinetics.step_const",
     .setup = kb_ramp_setup,
     .teardown = free,
@@ -164,7 +164,7 @@ PCS_BENCH_REGISTER(kb_step_ramp)
 static const pcs_bench_def kb_step_scram = {
     .group = "kinetics",
     .name = "step_scram",
-    .description = "one 0.05 s pcs_kin_step while -10 $ goes in over 2 s (sub-steps of drho_max)",
+    .description = "one 0.05 s pcs_kinetics_step while -10 $ goes in over 2 s (sub-steps of drho_max)",
     .params = {{"drho_max", "1e-5,1e-4"}},
     .baseline = "kinetics.step_const",
     .setup = kb_scram_setup,
@@ -220,21 +220,21 @@ static const kb_case *kb_case_find(const pcs_bench_params *p)
 
 /* Model data every integrator's right-hand side reads. */
 typedef struct kb_model {
-    pcs_kin_params p;
+    pcs_kinetics_params p;
     double beta, rho0, rate; /* rho(t) = rho0 + rate t */
 } kb_model;
 
 static void kb_model_init(kb_model *m, const kb_case *k)
 {
     kb_thermal(&m->p, k->dataset);
-    m->beta = pcs_kin_beta_total(&m->p);
+    m->beta = pcs_kinetics_beta_total(&m->p);
     m->rho0 = k->rho0_dollars * m->beta;
     m->rate = k->rate_dollars_per_s * m->beta;
 }
 
 static void kb_rhs(const kb_model *m, double t, const double *y, double *f)
 {
-    const pcs_kin_params *p = &m->p;
+    const pcs_kinetics_params *p = &m->p;
     double rho = m->rho0 + m->rate * t, L = p->generation_time_s;
     double s = (rho - m->beta) / L * y[0];
     for (int i = 0; i < 6; i++) {
@@ -247,7 +247,7 @@ static void kb_rhs(const kb_model *m, double t, const double *y, double *f)
 /* Row-major dense Jacobian. */
 static void kb_jac(const kb_model *m, double t, double *jac)
 {
-    const pcs_kin_params *p = &m->p;
+    const pcs_kinetics_params *p = &m->p;
     double L = p->generation_time_s;
     memset(jac, 0, KB_NY * KB_NY * sizeof *jac);
     jac[0] = (m->rho0 + m->rate * t - m->beta) / L;
@@ -277,17 +277,17 @@ typedef struct kb_pcs {
 
 static int kb_pcs_case(kb_pcs *c)
 {
-    pcs_kin_modes modes;
+    pcs_kinetics_modes modes;
     memset(&modes, 0, sizeof modes); /* cold start: the root solve is part of the case */
     double y[KB_NY];
-    pcs_kin_equilibrium(&c->m.p, 1.0, y);
+    pcs_kinetics_equilibrium(&c->m.p, 1.0, y);
     long tick = 0;
     for (uint32_t j = 0; j < c->k->n_times; j++) {
         for (long end = lround(c->k->t[j] / KB_DT); tick < end; tick++) {
             double r0 = c->m.rho0 + c->m.rate * KB_DT * (double)tick;
             double r1 = c->m.rho0 + c->m.rate * KB_DT * (double)(tick + 1);
-            uint32_t ns = pcs_kin_substeps(r0, r1, 1e-5); /* as tests/test_kinetics.c */
-            if (pcs_kin_step(&c->m.p, &modes, r0, r1, KB_DT, ns, y, NULL) != PCS_OK)
+            uint32_t ns = pcs_kinetics_substeps(r0, r1, 1e-5); /* as tests/test_kinetics.c */
+            if (pcs_kinetics_step(&c->m.p, &modes, r0, r1, KB_DT, ns, y, NULL) != PCS_OK)
                 return -1;
         }
         c->n[j] = y[0];
@@ -327,7 +327,7 @@ static void kb_pcs_run(void *ctx, uint64_t n)
 static const pcs_bench_def kb_case_pcs = {
     .group = "kinetics",
     .name = "case_pcs",
-    .description = "a whole Ganapol case (step1c 100 s, ramp2b 11 s) with pcs_kin_step, dt 0.05 s",
+    .description = "a whole Ganapol case (step1c 100 s, ramp2b 11 s) with pcs_kinetics_step, dt 0.05 s",
     .params = {{"case", "step1c,ramp2b"}},
     .setup = kb_pcs_setup,
     .teardown = free,
@@ -419,7 +419,7 @@ static void kb_cvode_free(void *ctx)
 
 static void kb_cvode_y0(kb_cvode *c)
 {
-    pcs_kin_equilibrium(&c->m.p, 1.0, N_VGetArrayPointer(c->y));
+    pcs_kinetics_equilibrium(&c->m.p, 1.0, N_VGetArrayPointer(c->y));
 }
 
 static int kb_cvode_case(kb_cvode *c)
@@ -527,7 +527,7 @@ static int kb_gsl_jac(double t, const double y[], double *dfdy, double dfdt[], v
 static int kb_gsl_case(kb_gsl *c)
 {
     double y[KB_NY], t = 0.0;
-    pcs_kin_equilibrium(&c->m.p, 1.0, y);
+    pcs_kinetics_equilibrium(&c->m.p, 1.0, y);
     if (gsl_odeiv2_driver_reset_hstart(c->d, 1e-6) != GSL_SUCCESS)
         return -1;
     for (uint32_t j = 0; j < c->k->n_times; j++) {

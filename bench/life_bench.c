@@ -25,8 +25,8 @@ static void *life_make(const pcs_bench_params *p, pcs_bench_info *info, long lon
                 size, threads);
         return NULL;
     }
-    pcs_life_config cfg;
-    pcs_life_config_default(&cfg);
+    pcs_life_def cfg;
+    pcs_life_default(&cfg);
     cfg.width = (uint32_t)size;
     cfg.height = (uint32_t)size;
     cfg.boundary = PCS_LIFE_WRAP;

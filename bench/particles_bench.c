@@ -40,7 +40,7 @@ static int populate(pcs_particles *m, uint32_t size, uint32_t count)
         random_cell(&rng, size, &x, &y);
         int32_t vx = (int32_t)(pcs_rng_next_u64(&rng) % 5u) - 2;
         int32_t vy = (int32_t)(pcs_rng_next_u64(&rng) % 5u) - 2;
-        if (pcs_particles_add(m, x, y, vx, vy, NULL) == PCS_OK)
+        if (pcs_particles_spawn(m, x, y, vx, vy, NULL) == PCS_OK)
             added++; /* refused on an obstacle: draw again */
     }
     return 0;
@@ -57,8 +57,8 @@ static void *part_setup(const pcs_bench_params *p, pcs_bench_info *info)
                 size, count);
         return NULL;
     }
-    pcs_particles_config cfg;
-    pcs_particles_config_default(&cfg);
+    pcs_particles_def cfg;
+    pcs_particles_default(&cfg);
     cfg.width = (uint32_t)size;
     cfg.height = (uint32_t)size;
     cfg.max_particles = (uint32_t)count;

@@ -4,7 +4,7 @@
  *        default PWR units (plant.h), steady or with a control bank moving, and the same
  *        with the profile module's stage timers attached, for the cost per stage.
  *
- * Each unit is pcs_plant_unit_config_default: reactor unit (rods, kinetics, decay heat,
+ * Each unit is pcs_plant_unit_default: reactor unit (rods, kinetics, decay heat,
  * xenon as a SLOW job), the reference fuel core (4 x 24 x (10+2)), a 4-loop primary with
  * 4 SG nodes per loop (48 nodes), and the coupling system. The world runs with workers = 0,
  * so every SLOW job (xenon, every 20 ticks) runs inline in its merge tick: the average per
@@ -73,7 +73,7 @@ static void pb_teardown(void *ctx)
 static void *pb_build(const pcs_bench_params *p, int profiled)
 {
     pb_ctx *c = calloc(1, sizeof *c);
-    pcs_plant_unit_config *u = NULL;
+    pcs_plant_unit_def *u = NULL;
     if (!c)
         return NULL;
     const char *rods = pcs_bench_param(p, "rods");
@@ -81,15 +81,15 @@ static void *pb_build(const pcs_bench_params *p, int profiled)
     c->moving = rods && strcmp(rods, "moving") == 0;
     snprintf(c->label, sizeof c->label, "plant.tick%s units=%u rods=%s",
              profiled ? "_profiled" : "", c->units, c->moving ? "moving" : "steady");
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     u = calloc(c->units ? c->units : 1, sizeof *u);
     int ok = u && c->units >= 1 && c->units <= PCS_PLANT_MAX_UNITS &&
              pcs_world_create(&wc, &c->w) == PCS_OK;
     for (uint32_t i = 0; ok && i < c->units; i++)
-        ok = pcs_plant_unit_config_default(&u[i]) == PCS_OK;
-    ok = ok && pcs_plant_build(c->w, u, c->units, &c->plant) == PCS_OK;
+        ok = pcs_plant_unit_default(&u[i]) == PCS_OK;
+    ok = ok && pcs_plant_add(c->w, u, c->units, &c->plant) == PCS_OK;
     ok = ok && (!profiled || pcs_profile_attach(c->w, &c->prof) == PCS_OK);
     ok = ok && pcs_world_tick(c->w) == PCS_OK; /* seal outside the timed part */
     free(u);
@@ -124,8 +124,8 @@ static void pb_iteration_setup(void *ctx)
 static void pb_move_rods(pb_ctx *c)
 {
     double target = (c->toggles++ & 1u) ? 0.95 : 0.85;
-    pcs_plant_unit_config def;
-    pcs_plant_unit_config_default(&def);
+    pcs_plant_unit_def def;
+    pcs_plant_unit_default(&def);
     for (uint32_t i = 0; i < c->units; i++) {
         char name[32];
         snprintf(name, sizeof name, "u%u.%s", i + 1, def.core.banks[0].name);

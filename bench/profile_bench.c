@@ -23,8 +23,8 @@ typedef struct prof_ctx {
 static prof_ctx *make_world(int attach, int detach)
 {
     prof_ctx *c = calloc(1, sizeof *c);
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     if (!c || pcs_world_create(&cfg, &c->w) != PCS_OK ||
         (attach && pcs_profile_attach(c->w, &c->p) != PCS_OK)) {
         fprintf(stderr, "profile bench: %s\n", pcs_last_error());

@@ -9,9 +9,9 @@
 
 static int build(uint32_t n, snapbench_world *s)
 {
-    pcs_world_config cfg;
+    pcs_world_def cfg;
     uint32_t store;
-    if (pcs_world_config_default(&cfg) != PCS_OK || pcs_world_create(&cfg, &s->w) != PCS_OK ||
+    if (pcs_world_default(&cfg) != PCS_OK || pcs_world_create(&cfg, &s->w) != PCS_OK ||
         pcs_store_register(s->w, "bn.values", sizeof(double), n, PCS_STORE_STATE, &store) != PCS_OK)
         return -1;
     s->values = pcs_store_data(s->w, store);

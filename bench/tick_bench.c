@@ -12,8 +12,8 @@ static void *empty_setup(const pcs_bench_params *p, pcs_bench_info *info)
 {
     (void)p;
     (void)info;
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     if (pcs_world_create(&cfg, &w) != PCS_OK) {
         fprintf(stderr, "tick.empty_world: %s\n", pcs_last_error());

@@ -10,7 +10,7 @@
  * one repeated point. Every table benchmark has the matching full-equation benchmark as its
  * baseline: the "vs baseline" column is the table's cost as a fraction of IF97's.
  *
- * The table is the default pcs_water_table_config (45 x 175 (p,T) and 45 x 100 (p,h) nodes,
+ * The table is the default pcs_water_table_def (45 x 175 (p,T) and 45 x 100 (p,h) nodes,
  * 2.5 MB). With PCS_BENCH_REPORT=1 in the environment its setup prints the errors the table
  * measured at build (pcs_water_table_error) and the largest relative error against IF97 over
  * the benchmark's own 4096 states.
@@ -93,8 +93,8 @@ static wb_ctx *wb_new(int with_table)
     }
     if (!with_table)
         return c;
-    pcs_water_table_config tc;
-    pcs_water_table_config_default(&tc);
+    pcs_water_table_def tc;
+    pcs_water_table_default(&tc);
     if (pcs_water_table_create(&tc, &c->table) != PCS_OK) {
         fprintf(stderr, "water bench: table: %s\n", pcs_last_error());
         wb_teardown(c);

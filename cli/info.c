@@ -74,12 +74,12 @@ static int print_schedule(const char *file)
     pcs_snapshot_pool *pool = NULL;
     int rc = 0;
     pcs_status ls = file ? pcs_scenario_load_file(file, NULL, &scn) : pcs_scenario_default(&scn);
-    pcs_world_config cfg = ls == PCS_OK ? pcs_scenario_world_config(scn) : (pcs_world_config){0};
+    pcs_world_def cfg = ls == PCS_OK ? pcs_scenario_world_def(scn) : (pcs_world_def){0};
     if (ls != PCS_OK)
         rc = host_fail(2, "%s", pcs_last_error());
     else if (pcs_world_create(&cfg, &w) != PCS_OK)
         rc = host_fail(2, "%s: world: %s", pcs_scenario_source(scn), pcs_last_error());
-    else if (pcs_station_build(w, scn, &st) != PCS_OK)
+    else if (pcs_station_add(w, scn, &st) != PCS_OK)
         rc = host_fail(2, "%s", pcs_last_error());
     else if (pcs_snapshot_attach(w, NULL, &pool) != PCS_OK)
         rc = host_fail(1, "snapshot: %s", pcs_last_error());

@@ -130,7 +130,7 @@ int host_load_scenario(host *h)
                                     : pcs_scenario_default(&h->scn);
     if (st != PCS_OK)
         return host_fail(2, "%s", pcs_last_error());
-    h->world_cfg = pcs_scenario_world_config(h->scn);
+    h->world_cfg = pcs_scenario_world_def(h->scn);
     h->run = pcs_scenario_run_params(h->scn);
     snprintf(h->warnings, sizeof h->warnings, "%s", pcs_scenario_warnings(h->scn));
     if (h->opt.workers >= 0)
@@ -178,8 +178,8 @@ static void pool_warning(void *ctx, const char *msg)
 /* Workers as the scenario (or --workers) asks; the pool caps them at the free cores. */
 static int start_pool(host *h)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = h->world_cfg.workers;
     cfg.warn = pool_warning;
     cfg.warn_ctx = h;
@@ -194,7 +194,7 @@ static int build_world(host *h)
 {
     if (pcs_world_create(&h->world_cfg, &h->world) != PCS_OK)
         return host_fail(2, "%s: world: %s", pcs_scenario_source(h->scn), pcs_last_error());
-    if (pcs_station_build(h->world, h->scn, &h->station) != PCS_OK)
+    if (pcs_station_add(h->world, h->scn, &h->station) != PCS_OK)
         return host_fail(2, "%s", pcs_last_error());
     if (!h->opt.replay && resolve_script(h) != 0)
         return 2;

@@ -71,10 +71,10 @@
 #include "engine/world_internal.h"
 #include "pcsim/math.h"
 
-pcs_status pcs_world_config_default(pcs_world_config *cfg)
+pcs_status pcs_world_default(pcs_world_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_world_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->dt_s = 0.05;
     cfg->k_slow = 72.0;
@@ -104,10 +104,10 @@ static pcs_status check_u32(const char *field, uint32_t v, uint32_t lo, uint32_t
     return PCS_OK;
 }
 
-pcs_status pcs_world_config_validate(const pcs_world_config *cfg)
+pcs_status pcs_world_def_validate(const pcs_world_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_world_config_validate: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_def_validate: cfg is NULL");
     pcs_clock probe;
     pcs_status st = pcs_clock_init(&probe, cfg->dt_s, cfg->k_slow, cfg->k_storage);
     if (st != PCS_OK)
@@ -158,11 +158,11 @@ static pcs_status world_alloc_tables(pcs_world *w)
     return pcs_commands_create(w);
 }
 
-pcs_status pcs_world_create(const pcs_world_config *cfg, pcs_world **out)
+pcs_status pcs_world_create(const pcs_world_def *cfg, pcs_world **out)
 {
     if (!out)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_create: out is NULL");
-    pcs_status st = pcs_world_config_validate(cfg);
+    pcs_status st = pcs_world_def_validate(cfg);
     if (st != PCS_OK)
         return st;
     pcs_mem mem;
@@ -310,7 +310,7 @@ const pcs_clock *pcs_world_clock(const pcs_world *w)
     return w ? &w->clock : NULL;
 }
 
-const pcs_world_config *pcs_world_config_get(const pcs_world *w)
+const pcs_world_def *pcs_world_def_get(const pcs_world *w)
 {
     return w ? &w->cfg : NULL;
 }

@@ -94,7 +94,7 @@ typedef struct pcs_targets {
 } pcs_targets;
 
 struct pcs_world {
-    pcs_world_config cfg;
+    pcs_world_def cfg;
     pcs_clock clock;
     int sealed;
     pcs_mem mem;

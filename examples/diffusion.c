@@ -12,8 +12,8 @@
 
 int main(void)
 {
-    pcs_diffusion_config cfg;
-    pcs_diffusion_config_default(&cfg);
+    pcs_diffusion_def cfg;
+    pcs_diffusion_default(&cfg);
     cfg.nx = cfg.ny = 32;
     cfg.coeff = 0.25;
     pcs_diffusion *plate = NULL;

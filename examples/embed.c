@@ -34,8 +34,8 @@ static pcs_status set_power(pcs_world *w, void *ctx, const pcs_command *cmd)
 
 int main(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w;
     if (pcs_world_create(&cfg, &w) != PCS_OK) {
         fprintf(stderr, "create: %s\n", pcs_last_error());

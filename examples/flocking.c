@@ -16,17 +16,17 @@
 
 static int run(uint64_t *hash, double *mean_speed)
 {
-    pcs_world_config wcfg;
-    pcs_world_config_default(&wcfg);
+    pcs_world_def wcfg;
+    pcs_world_default(&wcfg);
     wcfg.workers = 0;
-    pcs_flocking_config cfg;
-    pcs_flocking_config_default(&cfg);
+    pcs_flocking_def cfg;
+    pcs_flocking_default(&cfg);
     cfg.agents = 500;
     cfg.dt_s = wcfg.dt_s; /* one model step per world tick, in physical time */
     pcs_world *world = NULL;
     pcs_flocking *flock = NULL;
     if (pcs_world_create(&wcfg, &world) != PCS_OK || pcs_flocking_create(&cfg, &flock) != PCS_OK ||
-        pcs_flocking_register(world, flock, PCS_STAGE_MACHINES, 0) != PCS_OK) {
+        pcs_flocking_add(world, flock, PCS_STAGE_MACHINES, 0) != PCS_OK) {
         fprintf(stderr, "flocking: %s\n", pcs_last_error());
         return 0;
     }

@@ -14,19 +14,19 @@
 
 int main(void)
 {
-    pcs_world_config wcfg;
-    pcs_world_config_default(&wcfg);
+    pcs_world_def wcfg;
+    pcs_world_default(&wcfg);
     wcfg.workers = 0;
     pcs_world *world = NULL;
     pcs_life *life = NULL;
-    pcs_life_config cfg;
-    pcs_life_config_default(&cfg);
+    pcs_life_def cfg;
+    pcs_life_default(&cfg);
     cfg.width = 10;
     cfg.height = 8;
     cfg.boundary = PCS_LIFE_WRAP;
     if (pcs_world_create(&wcfg, &world) != PCS_OK || pcs_life_create(&cfg, &life) != PCS_OK ||
         pcs_life_load(life, 1, 1, ".o.\n..o\nooo") != PCS_OK ||
-        pcs_life_register(world, life, PCS_STAGE_KINETICS, 0) != PCS_OK) {
+        pcs_life_add(world, life, PCS_STAGE_KINETICS, 0) != PCS_OK) {
         fprintf(stderr, "life: %s\n", pcs_last_error());
         return 1;
     }

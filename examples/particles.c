@@ -17,16 +17,16 @@ static const char room[] = "##########\n"
 
 int main(void)
 {
-    pcs_particles_config cfg;
-    pcs_particles_config_default(&cfg);
+    pcs_particles_def cfg;
+    pcs_particles_default(&cfg);
     cfg.width = 10;
     cfg.height = 5;
     cfg.max_particles = 3;
     pcs_particles *m = NULL;
     if (pcs_particles_create(&cfg, &m) != PCS_OK || pcs_particles_load_map(m, room) != PCS_OK ||
-        pcs_particles_add(m, 1, 1, 1, 1, NULL) != PCS_OK ||
-        pcs_particles_add(m, 8, 3, -2, 0, NULL) != PCS_OK ||
-        pcs_particles_add(m, 3, 1, 0, 1, NULL) != PCS_OK) {
+        pcs_particles_spawn(m, 1, 1, 1, 1, NULL) != PCS_OK ||
+        pcs_particles_spawn(m, 8, 3, -2, 0, NULL) != PCS_OK ||
+        pcs_particles_spawn(m, 3, 1, 0, 1, NULL) != PCS_OK) {
         fprintf(stderr, "particles: %s\n", pcs_last_error());
         return 1;
     }

@@ -11,8 +11,8 @@
 
 int main(void)
 {
-    pcs_rayaabb_config cfg;
-    pcs_rayaabb_config_default(&cfg);
+    pcs_rayaabb_def cfg;
+    pcs_rayaabb_default(&cfg);
     pcs_rayaabb *caster = NULL;
     if (pcs_rayaabb_create(&cfg, &caster) != PCS_OK) {
         fprintf(stderr, "rayaabb: %s\n", pcs_last_error());

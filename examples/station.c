@@ -76,13 +76,13 @@ int main(void)
     pcs_scenario *scn;
     if (pcs_scenario_default(&scn) != PCS_OK)
         return fail("scenario");
-    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    pcs_world_def cfg = pcs_scenario_world_def(scn);
     cfg.workers = 0; /* slow jobs inline: no worker pool in this example */
     pcs_world *w;
     if (pcs_world_create(&cfg, &w) != PCS_OK)
         return fail("world");
     pcs_station *st;
-    if (pcs_station_build(w, scn, &st) != PCS_OK)
+    if (pcs_station_add(w, scn, &st) != PCS_OK)
         return fail("build");
     pcs_snapshot_pool *pool;
     if (pcs_snapshot_attach(w, NULL, &pool) != PCS_OK)

@@ -19,10 +19,10 @@
 
 _Static_assert(PCS_EXEC_MAX_WORKERS <= 1000u, "worker names pcsim-wNNN fit 16 bytes");
 
-pcs_status pcs_exec_config_default(pcs_exec_config *cfg)
+pcs_status pcs_exec_default(pcs_exec_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_exec_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_exec_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->workers = PCS_WORKERS_AUTO;
     cfg->pin = true;
@@ -48,7 +48,7 @@ __attribute__((format(printf, 2, 3))) static void warn(pcs_exec *p, const char *
     p->n_warnings++;
 }
 
-static pcs_status check_config(const pcs_exec_config *cfg)
+static pcs_status check_config(const pcs_exec_def *cfg)
 {
     if (cfg->workers != PCS_WORKERS_AUTO && cfg->workers > PCS_EXEC_MAX_WORKERS)
         return pcs_error_set(PCS_E_INVAL,
@@ -138,13 +138,13 @@ static void free_pool(pcs_exec *p)
     free(p);
 }
 
-pcs_status pcs_exec_create(const pcs_exec_config *cfg, pcs_exec **out)
+pcs_status pcs_exec_create(const pcs_exec_def *cfg, pcs_exec **out)
 {
-    pcs_exec_config dflt;
+    pcs_exec_def dflt;
     if (!out)
         return pcs_error_set(PCS_E_INVAL, "pcs_exec_create: out is NULL");
     if (!cfg) {
-        pcs_exec_config_default(&dflt);
+        pcs_exec_default(&dflt);
         cfg = &dflt;
     }
     pcs_status st = check_config(cfg);

@@ -38,7 +38,7 @@ typedef struct pcs_exec_counters {
 } pcs_exec_counters;
 
 struct pcs_exec {
-    pcs_exec_config cfg;
+    pcs_exec_def cfg;
     pcs_topo topo;
     uint32_t asked; /* workers asked for after resolving AUTO */
 

@@ -19,7 +19,7 @@ static pcs_status resolve_options(const pcs_world *w, const pcs_snapshot_options
                                   uint32_t *buffers, uint32_t *capacity)
 {
     static const char fn[] = "pcs_snapshot_attach";
-    *buffers = (opt && opt->buffers) ? opt->buffers : pcs_world_config_get(w)->snapshot_buffers;
+    *buffers = (opt && opt->buffers) ? opt->buffers : pcs_world_def_get(w)->snapshot_buffers;
     *capacity = (opt && opt->event_log_capacity) ? opt->event_log_capacity : PCS_EVENT_LOG_DEFAULT;
     if (*buffers < PCS_SNAPSHOT_BUFFERS_MIN || *buffers > PCS_SNAPSHOT_BUFFERS_MAX)
         return pcs_error_set(PCS_E_INVAL,

@@ -15,7 +15,7 @@
  * TARGET the stored target id (pcs_target_id_store), both as the scenario's
  * build assigns them in registration order, so a replay on the same scenario
  * resolves them identically. v1 held fixed kind ranges and model-packed
- * targets (unit numbers, PCS_HYD_TARGET): a v1 journal is refused, naming
+ * targets (unit numbers, PCS_HYDRAULICS_TARGET): a v1 journal is refused, naming
  * its version.
  *
  * A journal is input like a scenario or a save: every line and count is

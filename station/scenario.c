@@ -104,7 +104,7 @@ static const char *const top_keys[] = {"schema", "name",  "world",           "ru
 
 static int world_fields(jr_ctx *c, json_t *w, void *out)
 {
-    pcs_world_config *cfg = out;
+    pcs_world_def *cfg = out;
     int rc = jr_num(c, w, "dt_s", PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, &cfg->dt_s);
     rc |= jr_u64(c, w, "seed", &cfg->seed);
     rc |= jr_num(c, w, "k_slow", 1e-9, 1e9, &cfg->k_slow);
@@ -274,7 +274,7 @@ static int to_ticks(jr_ctx *c, scenario *s)
 static void defaults(scenario *s)
 {
     memset(s, 0, sizeof *s);
-    pcs_world_config_default(&s->world);
+    pcs_world_default(&s->world);
     s->run.run_seconds = 60.0;
     s->run.timeline_every_s = 10.0;
     s->run.reader_rate_hz = 10.0;
@@ -296,7 +296,7 @@ static void copy_name(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
-/* The world's build hash (pcs_world_config.build_hash), which a save records
+/* The world's build hash (pcs_world_def.build_hash), which a save records
  * and a load compares: XXH3-64 of the migrated, validated scenario document
  * in canonical text (json_dumps with sorted keys, compact), less what does not
  * build the world: "name", "run", "readers", "script", "world.workers" (the

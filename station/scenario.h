@@ -23,12 +23,12 @@ typedef pcs_scenario_action scn_action;
 typedef struct scenario {
     char name[64];
     char source[256]; /**< file it came from, or "<built-in>" */
-    pcs_world_config world;
+    pcs_world_def world;
     pcs_scenario_run run; /**< "run" and "readers" (pcs_scenario_run_params) */
     char reader_names[SCN_MAX_READER_CHANNELS][96]; /**< explicit channels ("readers.names") */
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
-    pcs_plant_unit_config units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
+    pcs_plant_unit_def units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
     char unit_names[PCS_PLANT_MAX_UNITS][16];         /**< "u1".. */
     uint32_t n_units;                                 /**< 0: no plant */
     pcs_plant_setpoints setpoints;                    /**< "instrumentation" */

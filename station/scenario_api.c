@@ -114,7 +114,7 @@ const char *pcs_scenario_source(const pcs_scenario *s)
     return s->s.source;
 }
 
-pcs_world_config pcs_scenario_world_config(const pcs_scenario *s)
+pcs_world_def pcs_scenario_world_def(const pcs_scenario *s)
 {
     return s->s.world;
 }

@@ -8,7 +8,7 @@
  * with the other fields at their defaults, except where it couples fields.
  * The coupled conditions, each derived from the builder's own check:
  *
- *  1. Temperatures. pcs_hyd_pwr_full_power needs T_hot > T_cold > T_sat of
+ *  1. Temperatures. pcs_hydraulics_pwr_full_power needs T_hot > T_cold > T_sat of
  *     the steam generator at sg_pressure_pa (heat flows primary -> secondary;
  *     the SG chain's temperature ratio needs it). The loop model is
  *     single-phase water, so T_hot must also stay below T_sat at the primary
@@ -21,8 +21,8 @@
  *     check_globals; water is ~5800 near 580 K). Hence
  *     initial_power_fraction >= 1000 L m dT / P: 0.1733 for the default unit.
  *     A colder start needs the two-phase plant, which is not built yet.
- *  3. Pump head. pcs_hyd_pwr_network sets the core's form loss so the loop's
- *     pressure drop at rated flow equals rated_dp_pa, and pcs_hyd_build needs
+ *  3. Pump head. pcs_hydraulics_pwr_network sets the core's form loss so the loop's
+ *     pressure drop at rated flow equals rated_dp_pa, and pcs_hydraulics_add needs
  *     every form loss >= 0: the head must cover the loop's friction and the
  *     core pipe's at rated flow. Checked by running that network function on
  *     scratch arrays with the builder's liquid density; the bound given in a
@@ -38,7 +38,7 @@
  *     |doppler_coef| <= 8e-3 and |mtc_per_k| <= 8e-4 the sum is 0.48 < 0.5
  *     (defaults -1.5e-3 and -3.15e-5; PWR values lie well inside).
  *  5. Step. The build settles each unit's loops for 60 s in steps of dt_s
- *     (pcs_hyd_settle): 60000 steps at 1e-3 s take ~0.5 s per unit, 1e-6 s
+ *     (pcs_hydraulics_settle): 60000 steps at 1e-3 s take ~0.5 s per unit, 1e-6 s
  *     would take minutes, so a scenario with units needs dt_s >= 1e-3.
  *
  * A coupled condition that fails blames the first of its fields, in a fixed
@@ -63,7 +63,7 @@
 
 static int pump_fields(jr_ctx *c, json_t *o, void *out)
 {
-    pcs_hyd_pump *p = out;
+    pcs_hydraulics_pump *p = out;
     int rc = jr_num(c, o, "rated_flow_kg_s", 1.0, 1e5, &p->rated_flow_kg_s);
     rc |= jr_num(c, o, "rated_dp_pa", 1e3, 1e8, &p->rated_dp_pa);
     rc |= jr_num(c, o, "inertia_kg_m2", 1.0, 1e6, &p->inertia_kg_m2);
@@ -71,14 +71,14 @@ static int pump_fields(jr_ctx *c, json_t *o, void *out)
     return rc;
 }
 
-static int parse_pump(jr_ctx *c, json_t *u, pcs_hyd_pump *p)
+static int parse_pump(jr_ctx *c, json_t *u, pcs_hydraulics_pump *p)
 {
     static const char *const keys[] = {"rated_flow_kg_s", "rated_dp_pa", "inertia_kg_m2",
                                        "rated_speed_rad_s", NULL};
     return jr_section(c, u, "pump", keys, pump_fields, p);
 }
 
-static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, char *name)
+static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
 {
     static const char *const keys[] = {"name",
                                        "nominal_power_w",
@@ -99,7 +99,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, c
                                        NULL};
     if (!json_is_object(u))
         return jr_fail(c, "expected an object");
-    pcs_plant_unit_config_default(cfg);
+    pcs_plant_unit_default(cfg);
     const char *nm = NULL;
     double bank_pos = cfg->core.banks[0].initial_pos, speed = cfg->core.banks[0].speed_per_s;
     int rc = jr_only_keys(c, u, keys);
@@ -137,7 +137,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, c
 typedef struct unit_check {
     jr_ctx *c;
     json_t *u; /* the unit's object: which fields the author set */
-    const pcs_plant_unit_config *cfg;
+    const pcs_plant_unit_def *cfg;
 } unit_check;
 
 static int sets(const unit_check *k, const char *field)
@@ -186,7 +186,7 @@ static int fail_at(const unit_check *k, const char *field, const char *fmt, ...)
     return -1;
 }
 
-static double field_value(const pcs_plant_unit_config *c, const char *field)
+static double field_value(const pcs_plant_unit_def *c, const char *field)
 {
     const struct {
         const char *name;
@@ -209,7 +209,7 @@ static double field_value(const pcs_plant_unit_config *c, const char *field)
 
 static int check_temperatures(const unit_check *k)
 {
-    const pcs_plant_unit_config *c = k->cfg;
+    const pcs_plant_unit_def *c = k->cfg;
     double t_sat_p, t_sat_sg, p_sat_cold = 0.0;
     if (pcs_water_tsat(c->fuel.pressure_pa, &t_sat_p) != PCS_OK ||
         pcs_water_tsat(c->sg_pressure_pa, &t_sat_sg) != PCS_OK)
@@ -246,14 +246,14 @@ static int check_temperatures(const unit_check *k)
 }
 
 /* The same expression as physics/plant/models/plant.c build_hydraulics, so the same double. */
-static double heat_capacity(const pcs_plant_unit_config *c)
+static double heat_capacity(const pcs_plant_unit_def *c)
 {
     return c->core.nominal_power_w * c->core.initial_power_fraction /
            (c->pump.rated_flow_kg_s * c->n_loops * (c->t_hot_k - c->t_cold_k));
 }
 
 /* Range of @p field that puts cp in [CP_MIN, CP_MAX] with the others fixed. */
-static void heat_range(const pcs_plant_unit_config *c, const char *f, double *lo, double *hi)
+static void heat_range(const pcs_plant_unit_def *c, const char *f, double *lo, double *hi)
 {
     double q = c->core.nominal_power_w * c->core.initial_power_fraction;
     double dt = c->t_hot_k - c->t_cold_k, m = c->pump.rated_flow_kg_s, l = c->n_loops;
@@ -281,7 +281,7 @@ static void heat_range(const pcs_plant_unit_config *c, const char *f, double *lo
 
 static int check_heat_balance(const unit_check *k)
 {
-    const pcs_plant_unit_config *c = k->cfg;
+    const pcs_plant_unit_def *c = k->cfg;
     double cp = heat_capacity(c);
     if (cp >= CP_MIN && cp <= CP_MAX)
         return 0;
@@ -313,21 +313,21 @@ static int check_heat_balance(const unit_check *k)
 }
 
 /* Does the builder's network take this pump (condition 3)? */
-static int pump_fits(const pcs_plant_unit_config *c, double rho, double m, double dp)
+static int pump_fits(const pcs_plant_unit_def *c, double rho, double m, double dp)
 {
-    pcs_hyd_pump pump = c->pump;
+    pcs_hydraulics_pump pump = c->pump;
     pump.rated_flow_kg_s = m;
     pump.rated_dp_pa = dp;
-    pcs_hyd_config h;
-    pcs_hyd_config_default(&h);
+    pcs_hydraulics_def h;
+    pcs_hydraulics_default(&h);
     h.rho_kg_m3 = rho;
-    pcs_hyd_node nodes[NET_MAX];
-    pcs_hyd_junction js[NET_MAX];
-    pcs_hyd_pump pumps[PCS_PLANT_MAX_LOOPS];
+    pcs_hydraulics_node nodes[NET_MAX];
+    pcs_hydraulics_junction js[NET_MAX];
+    pcs_hydraulics_pump pumps[PCS_PLANT_MAX_LOOPS];
     uint32_t nn, nj;
-    if (pcs_hyd_pwr_sizes(c->n_loops, c->n_sg_nodes, &nn, &nj) != PCS_OK || nn > NET_MAX ||
+    if (pcs_hydraulics_pwr_sizes(c->n_loops, c->n_sg_nodes, &nn, &nj) != PCS_OK || nn > NET_MAX ||
         nj > NET_MAX ||
-        pcs_hyd_pwr_network(c->n_loops, c->n_sg_nodes, &pump, &h, nodes, js, pumps) != PCS_OK)
+        pcs_hydraulics_pwr_network(c->n_loops, c->n_sg_nodes, &pump, &h, nodes, js, pumps) != PCS_OK)
         return 0;
     for (uint32_t j = 0; j < nj; j++)
         if (!(js[j].form_loss >= 0.0))
@@ -337,7 +337,7 @@ static int pump_fits(const pcs_plant_unit_config *c, double rho, double m, doubl
 
 /* Bisection for the edge of pump_fits between a failing and a fitting value
  * of head (want_flow 0) or flow (want_flow 1); returns the fitting side. */
-static double pump_edge(const pcs_plant_unit_config *c, double rho, int want_flow, double bad,
+static double pump_edge(const pcs_plant_unit_def *c, double rho, int want_flow, double bad,
                         double good)
 {
     for (int i = 0; i < 200; i++) {
@@ -351,7 +351,7 @@ static double pump_edge(const pcs_plant_unit_config *c, double rho, int want_flo
 
 static int check_pump_head(const unit_check *k)
 {
-    const pcs_plant_unit_config *c = k->cfg;
+    const pcs_plant_unit_def *c = k->cfg;
     double rho;
     if (pcs_water_rho_pt(c->fuel.pressure_pa, 0.5 * (c->t_hot_k + c->t_cold_k), &rho) != PCS_OK)
         return fail_at(k, "t_hot_k", "%s", pcs_last_error());
@@ -381,7 +381,7 @@ static int check_pump_head(const unit_check *k)
                    dp, least, m, least);
 }
 
-static int parse_unit(jr_ctx *c, json_t *u, pcs_plant_unit_config *cfg, char *name)
+static int parse_unit(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
 {
     if (parse_unit_fields(c, u, cfg, name) != 0)
         return -1;

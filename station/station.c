@@ -21,10 +21,10 @@
 
 /* The scenario loader has read and checked the units and setpoints
  * (station/scenario_units.c); keep a copy for the name lookups below. */
-pcs_status pcs_station_build(pcs_world *w, const pcs_scenario *scn, pcs_station **out)
+pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **out)
 {
     if (!w || !scn || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_station_build: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_station_add: NULL argument");
     *out = NULL;
     pcs_station *st = calloc(1, sizeof *st);
     if (!st)
@@ -36,7 +36,7 @@ pcs_status pcs_station_build(pcs_world *w, const pcs_scenario *scn, pcs_station 
     snprintf(st->source, sizeof st->source, "%s", s->source);
     st->first_channel = pcs_channel_count(w);
     if (st->n_units > 0) {
-        pcs_status rc = pcs_plant_build(w, st->units, st->n_units, &st->plant);
+        pcs_status rc = pcs_plant_add(w, st->units, st->n_units, &st->plant);
         if (rc == PCS_OK)
             rc = pcs_plant_instrument(w, st->plant, &s->setpoints);
         if (rc != PCS_OK) {
@@ -103,7 +103,7 @@ typedef struct action_def {
 #define IF97_P_MIN_PA 611.212677 /* triple point: pcs_water_tsat's range */
 #define IF97_P_MAX_PA 22064000.0 /* critical point */
 #define UNITS PCS_UNIT_COMMANDS
-#define HYD PCS_HYD_COMMANDS
+#define HYD PCS_HYDRAULICS_COMMANDS
 
 static const action_def actions[] = {
     {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
@@ -114,13 +114,13 @@ static const action_def actions[] = {
     {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"boron", UNITS, PCS_UNIT_OP_BORON, ARG_UNIT, "target uN, value ppm [0, 10000]", 1, 0.0,
      10000.0, 0, "ppm"},
-    {"pump_trip", HYD, PCS_HYD_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
-    {"pump_start", HYD, PCS_HYD_OP_PUMP_START, ARG_PUMP,
+    {"pump_trip", HYD, PCS_HYDRAULICS_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
+    {"pump_start", HYD, PCS_HYDRAULICS_OP_PUMP_START, ARG_PUMP,
      "target uN.pumpK, value speed fraction up to 1.5 (0 or less: rated)", 1, -1e12, 1.5, 0,
      "speed fraction"},
-    {"pzr_heaters", HYD, PCS_HYD_OP_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1, 0.0,
+    {"pzr_heaters", HYD, PCS_HYDRAULICS_OP_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1, 0.0,
      1e9, 0, "W"},
-    {"sg_pressure", HYD, PCS_HYD_OP_SG_SECONDARY_T, ARG_UNIT,
+    {"sg_pressure", HYD, PCS_HYDRAULICS_OP_SG_SECONDARY_T, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
      "secondary pressure Pa"},
     {"trip_reset", PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},

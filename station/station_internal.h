@@ -20,7 +20,7 @@ struct pcs_scenario {
 struct pcs_station {
     pcs_world *world;
     pcs_plant *plant; /**< NULL when the scenario has no units */
-    pcs_plant_unit_config units[PCS_PLANT_MAX_UNITS];
+    pcs_plant_unit_def units[PCS_PLANT_MAX_UNITS];
     uint32_t n_units;
     uint32_t first_channel, n_channels; /**< channels the build registered */
     char source[256];                   /**< the scenario's source, for messages */

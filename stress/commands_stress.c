@@ -91,8 +91,8 @@ static pcs_status cq_apply(pcs_world *w, void *ctx, const pcs_command *cmd)
 
 static int cq_init(cq_state *s, int spsc)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.commands_per_tick = 2; /* leave commands queued across ticks */
     cfg.mpsc_capacity = 3;     /* refusals are common */
     cfg.max_sources = CQ_PRODUCERS;
@@ -391,8 +391,8 @@ static void *soak_setup(void)
     soak_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.commands_per_tick = 64;
     cfg.mpsc_capacity = 16;
     cfg.max_sources = 1;

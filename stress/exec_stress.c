@@ -290,8 +290,8 @@ static pcs_status pj_chunk(void *ctx, const void *input, uint32_t c, void *outpu
 static void *pj_setup(void)
 {
     pj_shared *s = calloc(1, sizeof *s);
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 2;
     cfg.allow_oversubscribe = true;
     if (!s || pcs_exec_create(&cfg, &s->pool) != PCS_OK) {
@@ -445,8 +445,8 @@ static pcs_status sd_merge(pcs_world *w, void *ctx, const void *input, void *con
 
 static pcs_world *sd_world(sd_job *j)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     if (pcs_world_create(&cfg, &w) != PCS_OK)
         return NULL;
@@ -484,8 +484,8 @@ enum {
 
 static int sd_once(uint32_t variant, uint64_t delay)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 2;
     cfg.allow_oversubscribe = true;
     pcs_exec *pool = NULL;

@@ -97,8 +97,8 @@ static pcs_status sns_fill(pcs_world *w, void *ctx)
 static void *sns_setup(void)
 {
     sns_shared *s = calloc(1, sizeof *s);
-    pcs_world_config cfg;
-    if (!s || pcs_world_config_default(&cfg) != PCS_OK)
+    pcs_world_def cfg;
+    if (!s || pcs_world_default(&cfg) != PCS_OK)
         goto fail;
     cfg.snapshot_buffers = 3; /* the fewest allowed: laps come soonest */
     if (pcs_world_create(&cfg, &s->w) != PCS_OK ||

@@ -10,8 +10,8 @@
 
 void ctl_plant_init(ctl_plant *p, uint32_t n, uint64_t seed)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.seed = seed;
     cfg.workers = 0;
     p->w = NULL;
@@ -73,8 +73,8 @@ void ctl_sensor_command(pcs_world *w, uint32_t op, uint32_t k, double arg0)
 
 void ctl_unit_command(pcs_world *w, uint32_t op, uint32_t unit, double a0, double a1)
 {
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     int rod = op == PCS_UNIT_OP_ROD_POSITION || op == PCS_UNIT_OP_ROD_SPEED;
     char name[48];
     if (rod && a0 >= 0.0) {
@@ -122,10 +122,10 @@ uint32_t ctl_events(const pcs_world *w, uint32_t kind, uint32_t subject)
     return hits;
 }
 
-pcs_sensor_config ctl_sensor(const ctl_plant *p, const char *name, uint32_t index)
+pcs_sensor_def ctl_sensor(const ctl_plant *p, const char *name, uint32_t index)
 {
-    pcs_sensor_config c;
-    pcs_sensor_config_default(&c);
+    pcs_sensor_def c;
+    pcs_sensor_default(&c);
     c.name = name;
     c.unit = "1";
     c.store = p->store;

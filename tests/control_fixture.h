@@ -60,7 +60,7 @@ uint32_t ctl_events(const pcs_world *w, uint32_t kind, uint32_t subject);
 int ctl_event(const pcs_world *w, uint32_t kind, uint32_t subject, pcs_event *out);
 
 /** A default sensor named @p name reading plant.x[@p index]. */
-pcs_sensor_config ctl_sensor(const ctl_plant *p, const char *name, uint32_t index);
+pcs_sensor_def ctl_sensor(const ctl_plant *p, const char *name, uint32_t index);
 
 /** Assert the last error names every string in the NULL-terminated list. */
 void ctl_expect_message(const char *first, ...);

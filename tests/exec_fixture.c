@@ -161,8 +161,8 @@ pcs_status fx_build(pcs_world *w, fx_job *job)
 
 pcs_status fx_world(uint64_t seed, double join_timeout_s, fx_job *job, pcs_world **out)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.seed = seed;
     cfg.slow_join_timeout_s = join_timeout_s;
     job->seed = seed;

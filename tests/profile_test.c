@@ -44,8 +44,8 @@ static pcs_status prof_heat(pcs_world *w, void *ctx)
 
 static void prof_world(prof_fixture *f)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cr_assert_eq(pcs_world_create(&cfg, &f->w), PCS_OK);
     cr_assert_eq(pcs_store_register(f->w, "prof.x", sizeof(double), 64, PCS_STORE_STATE, &f->store),
                  PCS_OK);

@@ -52,8 +52,8 @@ typedef struct acc_world {
  * reading a and writing b. */
 static acc_world acc_make(uint32_t check, acc_sys *s)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.check_access = check;
     acc_world aw = {0};
     cr_assert_eq(pcs_world_create(&cfg, &aw.w), PCS_OK, "%s", pcs_last_error());
@@ -182,15 +182,15 @@ Test(access_check, level_2_does_not_blame_a_system_for_a_command_handlers_write)
 
 Test(access_check, config_default_and_range)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
 #ifdef PCS_DEBUG
     cr_assert_eq(cfg.check_access, 1, "debug builds check by default");
 #else
     cr_assert_eq(cfg.check_access, 0, "release builds do not check by default");
 #endif
     cfg.check_access = 3;
-    cr_assert_eq(pcs_world_config_validate(&cfg), PCS_E_INVAL);
+    cr_assert_eq(pcs_world_def_validate(&cfg), PCS_E_INVAL);
     cr_assert_str_eq(pcs_last_error(), "world config: check_access = 3 is outside [0, 2]");
 }
 
@@ -206,11 +206,11 @@ static uint64_t acc_station(uint32_t check_access, int ticks)
     pcs_station *st = NULL;
     pcs_snapshot_pool *pool = NULL;
     cr_assert_eq(pcs_scenario_default(&scn), PCS_OK, "%s", pcs_last_error());
-    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    pcs_world_def cfg = pcs_scenario_world_def(scn);
     cfg.check_access = check_access;
     cfg.check_finite = 1;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_station_build(w, scn, &st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(w, scn, &st), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_snapshot_attach(w, NULL, &pool), PCS_OK, "%s", pcs_last_error());
     cr_assert_geq(pcs_scenario_action_count(scn), 4);
     pcs_command cmds[4];

@@ -32,20 +32,20 @@ static void arig_sensors(arig *r)
 {
     static const char *names[NV] = {"v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7"};
     ctl_plant_init(&r->p, NV, 1);
-    pcs_sensor_config c[NV];
+    pcs_sensor_def c[NV];
     for (uint32_t i = 0; i < NV; i++)
         c[i] = ctl_sensor(&r->p, names[i], i);
-    cr_assert_eq(pcs_sensors_create(r->p.w, c, NV, &r->s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(r->p.w, c, NV, &r->s), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_store_register(r->p.w, "test.suppress", sizeof(uint32_t), 2, PCS_STORE_STATE,
                                     &r->sup_store),
                  PCS_OK);
     r->sup = pcs_store_data(r->p.w, r->sup_store);
 }
 
-static pcs_alarm_config alarm(const char *name, uint32_t sensor, pcs_alarm_direction dir, double sp)
+static pcs_alarm_def alarm(const char *name, uint32_t sensor, pcs_alarm_direction dir, double sp)
 {
-    pcs_alarm_config c;
-    pcs_alarm_config_default(&c);
+    pcs_alarm_def c;
+    pcs_alarm_default(&c);
     c.name = name;
     c.sensor = sensor;
     c.direction = dir;
@@ -53,13 +53,13 @@ static pcs_alarm_config alarm(const char *name, uint32_t sensor, pcs_alarm_direc
     return c;
 }
 
-static void arig_build(arig *r, const pcs_alarm_config *c, uint32_t n)
+static void arig_build(arig *r, const pcs_alarm_def *c, uint32_t n)
 {
-    cr_assert_eq(pcs_alarms_create(r->p.w, r->s, c, n, &r->a), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_alarm_add(r->p.w, r->s, c, n, &r->a), PCS_OK, "%s", pcs_last_error());
 }
 
 /* One alarm "a" on v0, HIGH at 100, with @p c's other fields. */
-static void arig_one(arig *r, pcs_alarm_config c)
+static void arig_one(arig *r, pcs_alarm_def c)
 {
     arig_sensors(r);
     arig_build(r, &c, 1);
@@ -100,8 +100,8 @@ enum { E = PCS_ALARM_SHELVED, F = PCS_ALARM_SUPPRESSED, G = PCS_ALARM_OUT_OF_SER
 
 Test(alarm_config, defaults_are_documented)
 {
-    pcs_alarm_config c;
-    cr_assert_eq(pcs_alarm_config_default(&c), PCS_OK);
+    pcs_alarm_def c;
+    cr_assert_eq(pcs_alarm_default(&c), PCS_OK);
     cr_assert_null(c.name);
     cr_assert_eq(c.direction, PCS_ALARM_HIGH);
     cr_assert_eq(c.deadband, 0.0);
@@ -114,13 +114,13 @@ Test(alarm_config, defaults_are_documented)
     cr_assert_str_eq(pcs_alarm_state_name((pcs_alarm_state)7), "?");
 }
 
-static void expect_bad(arig *r, pcs_alarm_config c, const char *field, const char *value,
+static void expect_bad(arig *r, pcs_alarm_def c, const char *field, const char *value,
                        const char *range)
 {
-    cr_assert_eq(pcs_alarm_config_validate(r->p.w, r->s, &c), PCS_E_INVAL, "field %s", field);
+    cr_assert_eq(pcs_alarm_def_validate(r->p.w, r->s, &c), PCS_E_INVAL, "field %s", field);
     ctl_expect_message(field, value, range, NULL);
     pcs_alarms *out = (pcs_alarms *)0x1;
-    cr_assert_eq(pcs_alarms_create(r->p.w, r->s, &c, 1, &out), PCS_E_INVAL);
+    cr_assert_eq(pcs_alarm_add(r->p.w, r->s, &c, 1, &out), PCS_E_INVAL);
     ctl_expect_message("alarm 0", field, NULL);
     cr_assert_eq(out, (pcs_alarms *)0x1);
 }
@@ -129,8 +129,8 @@ Test(alarm_config, each_bad_field_is_named_with_value_and_range)
 {
     arig r;
     arig_sensors(&r);
-    pcs_alarm_config d = alarm("t.a", 0, PCS_ALARM_HIGH, 1.0), c;
-    cr_assert_eq(pcs_alarm_config_validate(r.p.w, r.s, &d), PCS_OK, "%s", pcs_last_error());
+    pcs_alarm_def d = alarm("t.a", 0, PCS_ALARM_HIGH, 1.0), c;
+    cr_assert_eq(pcs_alarm_def_validate(r.p.w, r.s, &d), PCS_OK, "%s", pcs_last_error());
     c = d, c.name = NULL, expect_bad(&r, c, "name", "0", "[1, 100]");
     c = d, c.sensor = 8, expect_bad(&r, c, "sensor", "8", "[0, 8)");
     c = d, c.direction = (pcs_alarm_direction)3, expect_bad(&r, c, "direction", "3", "[0, 1]");
@@ -151,16 +151,16 @@ Test(alarm_config, one_bank_per_world_and_unique_names)
 {
     arig r;
     arig_sensors(&r);
-    pcs_alarm_config c[2] = {alarm("x", 0, PCS_ALARM_HIGH, 1.0),
+    pcs_alarm_def c[2] = {alarm("x", 0, PCS_ALARM_HIGH, 1.0),
                              alarm("x", 1, PCS_ALARM_HIGH, 1.0)};
     pcs_alarms *a = NULL;
-    cr_assert_eq(pcs_alarms_create(r.p.w, r.s, c, 2, &a), PCS_E_INVAL);
+    cr_assert_eq(pcs_alarm_add(r.p.w, r.s, c, 2, &a), PCS_E_INVAL);
     ctl_expect_message("'x'", "already exists", NULL);
     pcs_world_destroy(r.p.w);
     arig_sensors(&r);
     c[1].name = "y";
     arig_build(&r, c, 2);
-    cr_assert_eq(pcs_alarms_create(r.p.w, r.s, c, 2, &a), PCS_E_STATE);
+    cr_assert_eq(pcs_alarm_add(r.p.w, r.s, c, 2, &a), PCS_E_STATE);
     ctl_expect_message("already has an alarm bank", NULL);
     pcs_world_destroy(r.p.w);
 }
@@ -170,7 +170,7 @@ Test(alarm_config, one_bank_per_world_and_unique_names)
 Test(alarm, a_to_b_when_the_condition_appears)
 {
     arig r;
-    pcs_alarm_config c = alarm("u1.alarm.t_high", 0, PCS_ALARM_HIGH, 100.0);
+    pcs_alarm_def c = alarm("u1.alarm.t_high", 0, PCS_ALARM_HIGH, 100.0);
     c.priority = PCS_ALARM_PRIO_HIGH;
     arig_one(&r, c);
     r.p.x[0] = 99.0;
@@ -257,7 +257,7 @@ Test(alarm, acknowledge_all_takes_b_to_c_and_d_to_a)
 {
     arig r;
     arig_sensors(&r);
-    pcs_alarm_config c[3] = {alarm("a0", 0, PCS_ALARM_HIGH, 100.0),
+    pcs_alarm_def c[3] = {alarm("a0", 0, PCS_ALARM_HIGH, 100.0),
                              alarm("a1", 1, PCS_ALARM_HIGH, 100.0),
                              alarm("a2", 2, PCS_ALARM_HIGH, 100.0)};
     arig_build(&r, c, 3);
@@ -278,7 +278,7 @@ Test(alarm, shelve_from_each_of_a_to_d_and_unshelve)
     /* Alarm i is brought to state A, B, C, D, then shelved and unshelved. */
     arig r;
     arig_sensors(&r);
-    pcs_alarm_config c[4] = {
+    pcs_alarm_def c[4] = {
         alarm("a", 0, PCS_ALARM_HIGH, 100.0), alarm("b", 1, PCS_ALARM_HIGH, 100.0),
         alarm("c", 2, PCS_ALARM_HIGH, 100.0), alarm("d", 3, PCS_ALARM_HIGH, 100.0)};
     arig_build(&r, c, 4);
@@ -329,7 +329,7 @@ Test(alarm, timed_shelf_ends_after_its_ticks_and_reannunciates)
 Test(alarm, suppression_by_design_follows_its_input)
 {
     arig r;
-    pcs_alarm_config c = alarm("u1.alarm.flow_low", 0, PCS_ALARM_LOW, 50.0);
+    pcs_alarm_def c = alarm("u1.alarm.flow_low", 0, PCS_ALARM_LOW, 50.0);
     arig_sensors(&r);
     c.suppress_store = r.sup_store;
     c.suppress_index = 1;
@@ -360,7 +360,7 @@ Test(alarm, suppression_by_design_follows_its_input)
 Test(alarm, shelving_takes_precedence_over_suppression)
 {
     arig r;
-    pcs_alarm_config c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
+    pcs_alarm_def c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
     arig_sensors(&r);
     c.suppress_store = r.sup_store;
     arig_build(&r, &c, 1);
@@ -424,7 +424,7 @@ Test(alarm, bad_shelf_times_are_refused)
 Test(alarm, high_deadband_clears_only_below_setpoint_minus_deadband)
 {
     arig r;
-    pcs_alarm_config c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
+    pcs_alarm_def c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
     c.deadband = 5.0;
     arig_one(&r, c);
     const double v[] = {100.0, 97.0, 99.9, 95.01, 95.0, 99.0, 100.0};
@@ -440,7 +440,7 @@ Test(alarm, high_deadband_clears_only_below_setpoint_minus_deadband)
 Test(alarm, low_deadband_mirrors_it)
 {
     arig r;
-    pcs_alarm_config c = alarm("a", 0, PCS_ALARM_LOW, 20.0);
+    pcs_alarm_def c = alarm("a", 0, PCS_ALARM_LOW, 20.0);
     c.deadband = 2.0;
     arig_one(&r, c);
     const double v[] = {21.0, 20.0, 21.9, 22.0, 20.5, 19.0};
@@ -456,7 +456,7 @@ Test(alarm, low_deadband_mirrors_it)
 Test(alarm, on_delay_needs_the_condition_held)
 {
     arig r;
-    pcs_alarm_config c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
+    pcs_alarm_def c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
     c.on_delay_ticks = 3;
     arig_one(&r, c);
     /* In alarm on ticks 0,1 (a blip: reset), then 3,4,5,6: present at tick 6,
@@ -474,7 +474,7 @@ Test(alarm, on_delay_needs_the_condition_held)
 Test(alarm, off_delay_needs_the_clear_held)
 {
     arig r;
-    pcs_alarm_config c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
+    pcs_alarm_def c = alarm("a", 0, PCS_ALARM_HIGH, 100.0);
     c.off_delay_ticks = 2;
     arig_one(&r, c);
     const double v[] = {150, 0, 150, 0, 0, 0};
@@ -510,7 +510,7 @@ Test(alarm, first_out_flags_the_first_alarm_of_its_group)
 {
     arig r;
     arig_sensors(&r);
-    pcs_alarm_config c[4] = {
+    pcs_alarm_def c[4] = {
         alarm("g0", 0, PCS_ALARM_HIGH, 100.0), alarm("g1", 1, PCS_ALARM_HIGH, 100.0),
         alarm("g2", 2, PCS_ALARM_HIGH, 100.0), alarm("other", 3, PCS_ALARM_HIGH, 100.0)};
     c[0].group = c[1].group = c[2].group = 7;
@@ -553,7 +553,7 @@ Test(alarm, first_out_flags_the_first_alarm_of_its_group)
 Test(alarm, states_and_flags_are_published)
 {
     arig r;
-    pcs_alarm_config c = alarm("u1.alarm.p_high", 0, PCS_ALARM_HIGH, 100.0);
+    pcs_alarm_def c = alarm("u1.alarm.p_high", 0, PCS_ALARM_HIGH, 100.0);
     c.priority = PCS_ALARM_PRIO_URGENT;
     c.group = 1;
     arig_one(&r, c);
@@ -567,9 +567,9 @@ Test(alarm, states_and_flags_are_published)
                  (double)(PCS_ALARM_FL_ACTIVE | PCS_ALARM_FL_FIRST_OUT |
                           (PCS_ALARM_PRIO_URGENT << PCS_ALARM_FL_PRIO_SHIFT)));
     uint32_t id;
-    cr_assert_eq(pcs_alarms_find(r.a, "u1.alarm.p_high", &id), PCS_OK);
+    cr_assert_eq(pcs_alarm_find(r.a, "u1.alarm.p_high", &id), PCS_OK);
     cr_assert_eq(id, 0);
-    cr_assert_eq(pcs_alarms_find(r.a, "nope", &id), PCS_E_NOTFOUND);
-    cr_assert_eq(pcs_alarms_count(r.a), 1);
+    cr_assert_eq(pcs_alarm_find(r.a, "nope", &id), PCS_E_NOTFOUND);
+    cr_assert_eq(pcs_alarm_count(r.a), 1);
     pcs_world_destroy(r.p.w);
 }

@@ -29,18 +29,18 @@ Test(api_null, status_helpers)
 Test(api_null, world_lifecycle)
 {
     pcs_world *w = NULL;
-    EXPECT_ERR(pcs_world_config_default(NULL), PCS_E_INVAL);
-    EXPECT_ERR(pcs_world_config_validate(NULL), PCS_E_INVAL);
+    EXPECT_ERR(pcs_world_default(NULL), PCS_E_INVAL);
+    EXPECT_ERR(pcs_world_def_validate(NULL), PCS_E_INVAL);
     EXPECT_ERR(pcs_world_create(NULL, &w), PCS_E_INVAL);
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     EXPECT_ERR(pcs_world_create(&cfg, NULL), PCS_E_INVAL);
     EXPECT_ERR(pcs_world_tick(NULL), PCS_E_INVAL);
     EXPECT_ERR(pcs_world_set_stage_observer(NULL, NULL, NULL), PCS_E_INVAL);
     EXPECT_ERR(pcs_world_set_event_callback(NULL, NULL, NULL), PCS_E_INVAL);
     pcs_world_destroy(NULL);
     cr_assert_null(pcs_world_clock(NULL));
-    cr_assert_null(pcs_world_config_get(NULL));
+    cr_assert_null(pcs_world_def_get(NULL));
     cr_assert_eq(pcs_world_state_hash(NULL), 0);
     cr_assert_null(pcs_world_alloc(NULL, 8));
     cr_assert_eq(pcs_world_alloc_count(NULL), 0);
@@ -49,8 +49,8 @@ Test(api_null, world_lifecycle)
 
 Test(api_null, stores_systems_channels_jobs)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     uint32_t id;

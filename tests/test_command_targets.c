@@ -36,8 +36,8 @@ static pcs_status on_call(pcs_world *w, const pcs_command_call *call)
 
 static pcs_world *make_world(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
     return w;
@@ -340,9 +340,9 @@ static void station(built *h)
 {
     cr_assert_eq(pcs_scenario_load_file("scenarios/pwr-station.json", NULL, &h->scn), PCS_OK, "%s",
                  pcs_last_error());
-    pcs_world_config cfg = pcs_scenario_world_config(h->scn);
+    pcs_world_def cfg = pcs_scenario_world_def(h->scn);
     cr_assert_eq(pcs_world_create(&cfg, &h->world), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_station_build(h->world, h->scn, &h->st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(h->world, h->scn, &h->st), PCS_OK, "%s", pcs_last_error());
 }
 
 Test(command_targets, default_station_resolves_every_script_target_by_name)
@@ -386,9 +386,9 @@ Test(command_targets, default_station_resolves_every_script_target_by_name)
         uint32_t op;
     } want[] = {
         {"u1.D", PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_POSITION},
-        {"u2.pump2", PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP},
+        {"u2.pump2", PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP},
         {"u2.alarm.flow_low.2", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK},
-        {"u3", PCS_HYD_COMMANDS, PCS_HYD_OP_SG_SECONDARY_T},
+        {"u3", PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_SG_SECONDARY_T},
         {"u1", PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM},
         {"u1", PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET},
         {"u1", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL},

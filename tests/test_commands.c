@@ -37,8 +37,8 @@ static pcs_status on_refuse(pcs_world *w, void *ctx, const pcs_command *cmd)
 
 static pcs_world *make_world(uint32_t per_tick, uint32_t mpsc_cap, record *r)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.commands_per_tick = per_tick;
     cfg.mpsc_capacity = mpsc_cap;
     cfg.journal_capacity = 1u << 20;
@@ -284,8 +284,8 @@ static void *produce(void *arg)
 
 Test(commands, four_producers_each_command_applied_exactly_once)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.commands_per_tick = 4096;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

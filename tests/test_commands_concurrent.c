@@ -88,8 +88,8 @@ static void *cc_produce(void *p)
 
 static void cc_run(int own_sources, uint32_t mpsc_capacity, uint32_t per_tick, cc_seen *seen)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.mpsc_capacity = mpsc_capacity;
     cfg.commands_per_tick = per_tick;
     cfg.journal_capacity = 1024;
@@ -161,8 +161,8 @@ static pcs_status cc_accept(pcs_world *w, void *ctx, const pcs_command *cmd)
  * behind is told how many it missed and resumes at the oldest kept one. */
 Test(commands_concurrent, journal_wraps_and_reports_what_a_slow_reader_missed)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.journal_capacity = 4;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

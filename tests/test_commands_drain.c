@@ -32,8 +32,8 @@ static pcs_status on_record(pcs_world *w, void *ctx, const pcs_command *cmd)
 
 static pcs_world *make_world(uint32_t per_tick, uint32_t max_sources, record *r)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.commands_per_tick = per_tick;
     cfg.max_sources = max_sources;
     cfg.mpsc_capacity = 1u << 16;

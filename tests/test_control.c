@@ -30,7 +30,7 @@ static void chain_build(chain *c, uint64_t seed, double noise)
                                  "u1.loop1.flow.D", "u1.core.flux.A",  "u1.core.flux.B",
                                  "u1.core.flux.C",  "u1.core.flux.D"};
     ctl_plant_init(&c->p, NX, seed);
-    pcs_sensor_config sc[NX];
+    pcs_sensor_def sc[NX];
     for (uint32_t i = 0; i < NX; i++) {
         sc[i] = ctl_sensor(&c->p, sn[i], i);
         int flow = i < 4;
@@ -42,11 +42,11 @@ static void chain_build(chain *c, uint64_t seed, double noise)
         sc[i].hi = flow ? 6000.0 : 150.0;
         c->p.x[i] = flow ? FLOW_NOMINAL : 100.0;
     }
-    cr_assert_eq(pcs_sensors_create(c->p.w, sc, NX, &c->s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(c->p.w, sc, NX, &c->s), PCS_OK, "%s", pcs_last_error());
 
-    pcs_trip_function_config f[3];
+    pcs_protection_function_def f[3];
     for (uint32_t k = 0; k < 3; k++) {
-        pcs_trip_function_config_default(&f[k]);
+        pcs_protection_function_default(&f[k]);
         f[k].n_inputs = 4;
         f[k].k = 2;
     }
@@ -62,11 +62,11 @@ static void chain_build(chain *c, uint64_t seed, double noise)
         f[0].inputs[i] = i;
         f[1].inputs[i] = f[2].inputs[i] = 4 + i;
     }
-    pcs_protection_config pc;
-    pcs_protection_config_default(&pc);
+    pcs_protection_def pc;
+    pcs_protection_default(&pc);
     pc.n_functions = 3;
     pc.functions = f;
-    cr_assert_eq(pcs_protection_create(c->p.w, c->s, &pc, &c->prot), PCS_OK, "%s",
+    cr_assert_eq(pcs_protection_add(c->p.w, c->s, &pc, &c->prot), PCS_OK, "%s",
                  pcs_last_error());
     cr_assert_eq(pcs_protection_trip_output(c->prot, 0, &c->trip_store, &c->trip_index), PCS_OK);
 
@@ -74,9 +74,9 @@ static void chain_build(chain *c, uint64_t seed, double noise)
      * alarms are meaningless after a trip: suppressed by the trip output. */
     static const char *an[5] = {"u1.alarm.flow_low.A", "u1.alarm.flow_low.B", "u1.alarm.flow_low.C",
                                 "u1.alarm.flow_low.D", "u1.alarm.flux_high"};
-    pcs_alarm_config ac[5];
+    pcs_alarm_def ac[5];
     for (uint32_t i = 0; i < 5; i++) {
-        pcs_alarm_config_default(&ac[i]);
+        pcs_alarm_default(&ac[i]);
         ac[i].name = an[i];
         ac[i].sensor = i < 4 ? i : 4;
         ac[i].direction = i < 4 ? PCS_ALARM_LOW : PCS_ALARM_HIGH;
@@ -90,7 +90,7 @@ static void chain_build(chain *c, uint64_t seed, double noise)
             ac[i].suppress_index = c->trip_index;
         }
     }
-    cr_assert_eq(pcs_alarms_create(c->p.w, c->s, ac, 5, &c->a), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_alarm_add(c->p.w, c->s, ac, 5, &c->a), PCS_OK, "%s", pcs_last_error());
 }
 
 /* The stand-in reactor unit: at ACTUATORS it reads the trip output and

@@ -24,36 +24,36 @@ typedef struct two_loops {
 
 static void build(two_loops *u)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     cr_assert_eq(pcs_world_create(&wc, &u->w), PCS_OK);
     uint32_t nn, nj;
-    cr_assert_eq(pcs_hyd_pwr_sizes(2, 4, &nn, &nj), PCS_OK);
-    static pcs_hyd_node nodes[64];
-    static pcs_hyd_junction js[64];
-    static pcs_hyd_pump pumps[2];
+    cr_assert_eq(pcs_hydraulics_pwr_sizes(2, 4, &nn, &nj), PCS_OK);
+    static pcs_hydraulics_node nodes[64];
+    static pcs_hydraulics_junction js[64];
+    static pcs_hydraulics_pump pumps[2];
     cr_assert_leq(nn, 64);
     cr_assert_leq(nj, 64);
-    pcs_hyd_config hc;
-    pcs_hyd_config_default(&hc);
-    pcs_hyd_pump pump = {.rated_speed_rad_s = 124.5,
+    pcs_hydraulics_def hc;
+    pcs_hydraulics_default(&hc);
+    pcs_hydraulics_pump pump = {.rated_speed_rad_s = 124.5,
                          .rated_dp_pa = 0.6e6,
                          .rated_flow_kg_s = RATED_FLOW,
                          .shutoff_ratio = 1.3,
                          .inertia_kg_m2 = 2900.0,
                          .efficiency = 0.8,
                          .initial_speed_frac = 1.0};
-    cr_assert_eq(pcs_hyd_pwr_network(2, 4, &pump, &hc, nodes, js, pumps), PCS_OK, "%s",
+    cr_assert_eq(pcs_hydraulics_pwr_network(2, 4, &pump, &hc, nodes, js, pumps), PCS_OK, "%s",
                  pcs_last_error());
     pcs_hydraulics *h;
-    cr_assert_eq(pcs_hyd_build(u->w, 0, &hc, &h), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_hyd_settle(u->w, h, 120.0, 0.05), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_hydraulics_add(u->w, 0, &hc, &h), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_hydraulics_settle(u->w, h, 120.0, 0.05), PCS_OK, "%s", pcs_last_error());
 
     /* Four redundant flow transmitters per loop on the published loop flow. */
     static char names[8][32];
-    pcs_sensor_config sc[8];
+    pcs_sensor_def sc[8];
     for (uint32_t l = 0; l < 2; l++) {
         char src[32];
         snprintf(src, sizeof src, "u1.loop%u.flow", l + 1);
@@ -64,7 +64,7 @@ static void build(two_loops *u)
         for (uint32_t k = 0; k < 4; k++) {
             uint32_t i = 4 * l + k;
             snprintf(names[i], sizeof names[i], "u1.loop%u.flow.%c", l + 1, 'A' + k);
-            pcs_sensor_config_default(&sc[i]);
+            pcs_sensor_default(&sc[i]);
             sc[i].name = names[i];
             sc[i].unit = "kg/s";
             sc[i].store = info.store;
@@ -76,13 +76,13 @@ static void build(two_loops *u)
             sc[i].hi = 6000.0;
         }
     }
-    cr_assert_eq(pcs_sensors_create(u->w, sc, 8, &u->s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(u->w, sc, 8, &u->s), PCS_OK, "%s", pcs_last_error());
 
     /* Flow low per loop: 2oo4 at 90 % of rated flow. */
-    pcs_trip_function_config f[2];
+    pcs_protection_function_def f[2];
     const char *fn[2] = {"u1.rps.loop1.flow_low", "u1.rps.loop2.flow_low"};
     for (uint32_t l = 0; l < 2; l++) {
-        pcs_trip_function_config_default(&f[l]);
+        pcs_protection_function_default(&f[l]);
         f[l].name = fn[l];
         f[l].direction = PCS_TRIP_LOW;
         f[l].setpoint = 0.9 * RATED_FLOW;
@@ -91,17 +91,17 @@ static void build(two_loops *u)
         for (uint32_t k = 0; k < 4; k++)
             f[l].inputs[k] = 4 * l + k;
     }
-    pcs_protection_config pc;
-    pcs_protection_config_default(&pc);
+    pcs_protection_def pc;
+    pcs_protection_default(&pc);
     pc.n_functions = 2;
     pc.functions = f;
-    cr_assert_eq(pcs_protection_create(u->w, u->s, &pc, &u->p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_protection_add(u->w, u->s, &pc, &u->p), PCS_OK, "%s", pcs_last_error());
 
     /* Flow-low alarms at 95 % on transmitter A of each loop, one first-out group. */
-    pcs_alarm_config ac[2];
+    pcs_alarm_def ac[2];
     const char *an[2] = {"u1.alarm.loop1.flow_low", "u1.alarm.loop2.flow_low"};
     for (uint32_t l = 0; l < 2; l++) {
-        pcs_alarm_config_default(&ac[l]);
+        pcs_alarm_default(&ac[l]);
         ac[l].name = an[l];
         ac[l].sensor = 4 * l;
         ac[l].direction = PCS_ALARM_LOW;
@@ -110,7 +110,7 @@ static void build(two_loops *u)
         ac[l].priority = PCS_ALARM_PRIO_HIGH;
         ac[l].group = 1;
     }
-    cr_assert_eq(pcs_alarms_create(u->w, u->s, ac, 2, &u->a), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_alarm_add(u->w, u->s, ac, 2, &u->a), PCS_OK, "%s", pcs_last_error());
 }
 
 Test(control_hyd, losing_a_pump_trips_the_unit_on_loop_flow_2oo4)
@@ -121,7 +121,7 @@ Test(control_hyd, losing_a_pump_trips_the_unit_on_loop_flow_2oo4)
     cr_assert_eq(pcs_protection_tripped(u.p, 0), 0, "rated flow: no trip");
     cr_assert_float_eq(pcs_sensor_value(u.s, 0), RATED_FLOW, 0.01 * RATED_FLOW);
 
-    ctl_command(u.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump1", 0.0); /* loop 1's pump */
+    ctl_command(u.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump1", 0.0); /* loop 1's pump */
     int64_t alarm_tick = -1, trip_tick = -1;
     for (uint32_t n = 0; n < 400 && trip_tick < 0; n++) {
         ctl_tick(u.w, 1);

@@ -14,22 +14,22 @@ Test(control_unit, protection_scrams_the_real_unit_through_its_trip_input)
 {
     ctl_plant p;
     ctl_plant_init(&p, 4, 1);
-    pcs_unit_config uc;
-    pcs_unit_config_default(&uc);
+    pcs_unit_def uc;
+    pcs_unit_default(&uc);
     pcs_unit *unit = NULL;
-    cr_assert_eq(pcs_unit_build(p.w, 1, &uc, &unit), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(p.w, 1, &uc, &unit), PCS_OK, "%s", pcs_last_error());
 
     /* Four flux channels on the test plant store, a 2oo4 flux-high function. */
     static const char *names[4] = {"u1.nis.A", "u1.nis.B", "u1.nis.C", "u1.nis.D"};
-    pcs_sensor_config sc[4];
+    pcs_sensor_def sc[4];
     for (uint32_t i = 0; i < 4; i++) {
         sc[i] = ctl_sensor(&p, names[i], i);
         p.x[i] = 100.0;
     }
     pcs_sensors *s = NULL;
-    cr_assert_eq(pcs_sensors_create(p.w, sc, 4, &s), PCS_OK, "%s", pcs_last_error());
-    pcs_trip_function_config f[2];
-    pcs_trip_function_config_default(&f[0]);
+    cr_assert_eq(pcs_sensor_add(p.w, sc, 4, &s), PCS_OK, "%s", pcs_last_error());
+    pcs_protection_function_def f[2];
+    pcs_protection_function_default(&f[0]);
     f[0].name = "u1.rps.pressure_low"; /* a function that never trips here */
     f[0].direction = PCS_TRIP_LOW;
     f[0].setpoint = -1.0;
@@ -43,13 +43,13 @@ Test(control_unit, protection_scrams_the_real_unit_through_its_trip_input)
     for (uint32_t i = 0; i < 4; i++)
         f[1].inputs[i] = i;
     uint32_t input = pcs_unit_trip_store(unit);
-    pcs_protection_config pc;
-    pcs_protection_config_default(&pc);
+    pcs_protection_def pc;
+    pcs_protection_default(&pc);
     pc.n_functions = 2;
     pc.functions = f;
     pc.unit_trip_stores = &input;
     pcs_protection *prot = NULL;
-    cr_assert_eq(pcs_protection_create(p.w, s, &pc, &prot), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_protection_add(p.w, s, &pc, &prot), PCS_OK, "%s", pcs_last_error());
 
     ctl_tick(p.w, 20);
     cr_assert_eq(ctl_events(p.w, PCS_EV_UNIT_SCRAM, UINT32_MAX), 0);

@@ -38,8 +38,8 @@ static void e13_on_events(void *ctx, const pcs_event *ev, uint32_t n)
  * system emits @p heat events, an EVENTS-stage system @p late more. */
 static pcs_world *e13_world(e13_emitter *heat, e13_emitter *late, e13_seen *seen)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.event_capacity = 4;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

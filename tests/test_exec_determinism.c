@@ -42,8 +42,8 @@ static void det_run(int workers, double timeout_s, uint32_t sleep_us, det_result
     cr_assert_eq(fx_world(DET_SEED, timeout_s, &r->job, &w), PCS_OK, "%s", pcs_last_error());
     pcs_exec *pool = NULL;
     if (workers >= 0) {
-        pcs_exec_config cfg;
-        pcs_exec_config_default(&cfg);
+        pcs_exec_def cfg;
+        pcs_exec_default(&cfg);
         cfg.workers = (uint32_t)workers;
         cfg.allow_oversubscribe = true; /* 4 workers even on a 2-core machine */
         cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
@@ -156,8 +156,8 @@ static det_result det_refs[DET_WORLDS];
 
 Test(exec_determinism, worlds_on_many_threads_share_one_pool)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 2;
     cfg.allow_oversubscribe = true;
     pcs_exec *pool = NULL;

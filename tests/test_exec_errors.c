@@ -18,8 +18,8 @@
 
 static pcs_exec *err_pool(uint32_t workers)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = workers;
     cfg.allow_oversubscribe = true;
     pcs_exec *pool = NULL;
@@ -115,8 +115,8 @@ static pcs_status err_noop_merge(pcs_world *w, void *ctx, const void *input, voi
 
 Test(exec_errors, zero_chunks_is_refused_at_registration)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     fx_job job = {0};
@@ -167,8 +167,8 @@ Test(exec_errors, executor_table_refuses_bad_runs_and_order)
 
 Test(exec_errors, bad_config_and_tables_are_named)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = PCS_EXEC_MAX_WORKERS + 1;
     pcs_exec *pool = NULL;
     cr_expect_eq(pcs_exec_create(&cfg, &pool), PCS_E_INVAL);
@@ -176,9 +176,9 @@ Test(exec_errors, bad_config_and_tables_are_named)
               pcs_last_error());
     cr_expect_null(pool);
     cr_expect_eq(pcs_exec_create(&cfg, NULL), PCS_E_INVAL);
-    cr_expect_eq(pcs_exec_config_default(NULL), PCS_E_INVAL);
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    cr_expect_eq(pcs_exec_default(NULL), PCS_E_INVAL);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
     pcs_executor half = {0};

@@ -35,8 +35,8 @@ Test(exec_persist, load_with_runs_in_flight_resumes_exactly)
 {
     char path[64];
     snprintf(path, sizeof path, "/tmp/pcsim-exec-%d.save", (int)getpid());
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 2;
     cfg.allow_oversubscribe = true;
     pcs_exec *pool = NULL;
@@ -77,8 +77,8 @@ Test(exec_persist, load_with_runs_in_flight_resumes_exactly)
  * heap allocation at all. Counted with the test allocator hook. */
 Test(exec_persist, ticks_with_a_pool_allocate_nothing)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 1;
     pcs_exec *pool = NULL;
     cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());

@@ -8,7 +8,7 @@
  * chunks run (inline on the world thread, stolen at the join, or on any
  * number of pool workers) and how many threads read snapshots must not change
  * the world's state. The world is one instrumented Westinghouse 4-loop unit
- * (pcs_plant_build + pcs_plant_instrument); its "u1.xenon" job runs every 20
+ * (pcs_plant_add + pcs_plant_instrument); its "u1.xenon" job runs every 20
  * ticks (phase 0). Loop 2's pump trips at tick 300, so the low-flow 2oo4
  * protection scrams the unit and the xenon job's input (power) changes during
  * the run. Two reader threads copy every channel out of the newest snapshot
@@ -93,15 +93,15 @@ static void xp_reader_main(void *arg)
 
 static pcs_world *xp_world(pcs_plant **plant, pcs_snapshot_pool **pool)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
-    pcs_plant_unit_config u;
-    cr_assert_eq(pcs_plant_unit_config_default(&u), PCS_OK);
+    pcs_plant_unit_def u;
+    cr_assert_eq(pcs_plant_unit_default(&u), PCS_OK);
     u.core.xenon_phase = 0;
-    cr_assert_eq(pcs_plant_build(w, &u, 1, plant), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_add(w, &u, 1, plant), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(w, *plant, NULL), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_snapshot_attach(w, NULL, pool), PCS_OK, "%s", pcs_last_error());
     return w;
@@ -132,15 +132,15 @@ static void xp_run(int workers, xp_result *res)
                      pcs_last_error());
     }
     if (workers >= 0) { /* as cli/run.c: create the pool, attach it to the built world */
-        pcs_exec_config cfg;
-        pcs_exec_config_default(&cfg);
+        pcs_exec_def cfg;
+        pcs_exec_default(&cfg);
         cfg.workers = (uint32_t)workers;
         cfg.allow_oversubscribe = true; /* 4 workers even on a 2-core machine */
         cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
         cr_assert_eq(pcs_exec_worker_count(pool), (uint32_t)workers);
         cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK, "%s", pcs_last_error());
     }
-    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     for (uint32_t t = 1; t <= XP_TICKS; t++) {
         if (t == XP_TRIP_TICK + 1) /* ticks 0..299 ran: it applies at tick 300 */
             cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK, "%s", pcs_last_error());

@@ -174,8 +174,8 @@ static int thread_named(const char *name)
 
 Test(exec_topology, workers_are_named_threads)
 {
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 2;
     cfg.allow_oversubscribe = true;
     pcs_exec *pool = NULL;
@@ -205,8 +205,8 @@ Test(exec_topology, too_many_workers_are_capped_with_a_warning)
 {
     uint32_t free_cores = topo_free_cores();
     warn_log log = {0};
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = free_cores + 3;
     cfg.warn = topo_warn_cb;
     cfg.warn_ctx = &log;
@@ -268,8 +268,8 @@ static pcs_status topo_probe_chunk(void *ctx, const void *input, uint32_t chunk,
 Test(exec_topology, pinned_worker_runs_on_its_core)
 {
     pcs_exec *pool = NULL;
-    pcs_exec_config cfg;
-    pcs_exec_config_default(&cfg);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
     cfg.workers = 1;
     cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
     pcs_exec_worker_info info;

@@ -38,8 +38,8 @@ static pcs_status poke_fn(pcs_world *w, void *ctx)
 
 static pcs_world *new_world(uint32_t check)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     cfg.check_finite = check;
     pcs_world *w = NULL;
@@ -215,8 +215,8 @@ Test(finite_check, registration_checks_the_layout)
 
 Test(finite_check, config_field_is_validated_and_defaults_by_build)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
 #ifdef PCS_DEBUG
     cr_assert_eq(cfg.check_finite, 1, "debug builds check by default");
 #else
@@ -265,12 +265,12 @@ static int is_f64(const pcs_world *w, const char *name)
 Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
 {
     pcs_world *w = new_world(1);
-    pcs_plant_unit_config u[4];
+    pcs_plant_unit_def u[4];
     for (int i = 0; i < 4; i++)
-        pcs_plant_unit_config_default(&u[i]);
+        pcs_plant_unit_default(&u[i]);
     u[3].core.initial_power_fraction = 0.5;
     pcs_plant *p;
-    cr_assert_eq(pcs_plant_build(w, u, 4, &p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_add(w, u, 4, &p), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(w, p, NULL), PCS_OK, "%s", pcs_last_error());
     /* The physics declares its double stores; the control layer's (NaN by design) not. */
     const char *f64[] = {"u1.hyd.mass",  "u1.hyd.enthalpy", "u2.hyd.flow",    "u1.fuel.t",
@@ -284,7 +284,7 @@ Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
     cr_assert_geq(count_f64(w), 4 * 30, "%u F64 stores", count_f64(w));
     /* A pump trip on unit 2 at tick 20 gives the check a transient to watch. */
     tick_n(w, 20);
-    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u2.pump2", 0.0);
+    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     tick_n(w, 180);
     cr_assert_eq(pcs_world_clock(w)->tick, 200);

@@ -23,10 +23,10 @@ typedef struct fr_world {
     uint32_t *flags;
 } fr_world;
 
-static void fr_make(fr_world *x, const pcs_fuel_config *cfg, double dt_s, double power_w)
+static void fr_make(fr_world *x, const pcs_fuel_def *cfg, double dt_s, double power_w)
 {
-    pcs_world_config wc;
-    cr_assert_eq(pcs_world_config_default(&wc), PCS_OK);
+    pcs_world_def wc;
+    cr_assert_eq(pcs_world_default(&wc), PCS_OK);
     wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.dt_s = dt_s;
     wc.workers = 0;
@@ -36,7 +36,7 @@ static void fr_make(fr_world *x, const pcs_fuel_config *cfg, double dt_s, double
                  PCS_OK);
     x->power = pcs_store_data(x->w, x->power_store);
     *x->power = power_w;
-    cr_assert_eq(pcs_fuel_build(x->w, 0, cfg, x->power_store, 0, &x->f), PCS_OK, "%s",
+    cr_assert_eq(pcs_fuel_add(x->w, 0, cfg, x->power_store, 0, &x->f), PCS_OK, "%s",
                  pcs_last_error());
     x->t_rod = pcs_store_data(x->w, x->f.store_t_rod);
     x->t_cool = pcs_store_data(x->w, x->f.store_t_coolant);
@@ -54,7 +54,7 @@ static void fr_tick(fr_world *x)
 
 /* Coolant properties held constant (zero slopes, wide clamp range), so that
  * stored energy sum C T is exactly the conserved quantity. */
-static void fr_constant_coolant(pcs_fuel_config *cfg)
+static void fr_constant_coolant(pcs_fuel_def *cfg)
 {
     pcs_coolant_linear *c = &cfg->coolant_linear;
     c->t_min_k = 273.15;
@@ -131,8 +131,8 @@ static double fr_matpro(const void *ctx, double t)
  * the formulas; sample 7 points inside every interval. */
 Test(fuel_materials, table_error_within_stated_bound)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     pcs_world *w;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
@@ -182,9 +182,9 @@ Test(fuel_materials, table_error_within_stated_bound)
 #define FR_DT_FILM 17.398114893
 #define FR_DT_COOL_NODE 8.858311998
 
-static void fr_analytic_config(pcs_fuel_config *cfg)
+static void fr_analytic_config(pcs_fuel_def *cfg)
 {
-    pcs_fuel_config_default(cfg);
+    pcs_fuel_default(cfg);
     cfg->n_channels = 1;
     cfg->n_axial = 4;
     cfg->n_rods[0] = 1;
@@ -201,7 +201,7 @@ static void fr_analytic_config(pcs_fuel_config *cfg)
 
 Test(fuel_rod, steady_state_matches_hand_computation)
 {
-    pcs_fuel_config cfg;
+    pcs_fuel_def cfg;
     fr_analytic_config(&cfg);
     fr_world x;
     double power = FR_QP * cfg.active_length_m;
@@ -260,8 +260,8 @@ Test(fuel_rod, steady_state_matches_hand_computation)
  * publish the summary store. */
 Test(fuel_rod, reference_core_full_power_outlet_and_channels)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_world x;
     fr_make(&x, &cfg, 0.05, FR_FULL_POWER_W);
     cr_assert_eq(pcs_fuel_solve_steady(x.w, &x.f, FR_FULL_POWER_W), PCS_OK, "%s", pcs_last_error());
@@ -299,8 +299,8 @@ Test(fuel_rod, reference_core_full_power_outlet_and_channels)
  * then with flow, where Q_flow is the model's published flow_heat. */
 static void fr_energy_run(double mdot_total, double power, int ticks)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_constant_coolant(&cfg);
     cfg.core_mass_flow_kg_s = mdot_total;
     fr_world x;
@@ -337,8 +337,8 @@ Test(fuel_rod, energy_balance_with_flow_closes_per_tick)
  * rise without any oscillation and never pass the 100 % steady state. */
 static void fr_step_response(double dt_s, double seconds)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_world ref;
     fr_make(&ref, &cfg, dt_s, FR_FULL_POWER_W);
     cr_assert_eq(pcs_fuel_solve_steady(ref.w, &ref.f, FR_FULL_POWER_W), PCS_OK);
@@ -384,8 +384,8 @@ Test(fuel_rod, power_step_is_monotone_at_one_second)
  * to the steady solution of pcs_fuel_solve_steady, node by node. */
 Test(fuel_rod, transient_approaches_steady_solution)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_world ref, x;
     fr_make(&ref, &cfg, 0.05, FR_FULL_POWER_W);
     cr_assert_eq(pcs_fuel_solve_steady(ref.w, &ref.f, FR_FULL_POWER_W), PCS_OK);
@@ -409,8 +409,8 @@ Test(fuel_rod, transient_approaches_steady_solution)
 
 Test(fuel_rod, no_allocation_per_tick)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_world x;
     fr_make(&x, &cfg, 0.05, FR_FULL_POWER_W);
     fr_tick(&x); /* seals the world */
@@ -425,8 +425,8 @@ Test(fuel_rod, no_allocation_per_tick)
 
 static uint64_t fr_scripted_hash(double power_scale)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     cfg.peaking[0] = 1.3;
     cfg.peaking[3] = 0.8;
     fr_world x;
@@ -455,8 +455,8 @@ Test(fuel_rod, same_inputs_give_same_hash)
  * and both must agree with a one-channel core of the same rods to rounding. */
 Test(fuel_rod, batching_does_not_change_results)
 {
-    pcs_fuel_config one, five;
-    pcs_fuel_config_default(&one);
+    pcs_fuel_def one, five;
+    pcs_fuel_default(&one);
     one.n_channels = 1;
     one.n_rods[0] = 1000;
     one.core_mass_flow_kg_s = 335.2;
@@ -508,8 +508,8 @@ static pcs_status fr_props_const(void *ctx, uint32_t n, const double *t_k, doubl
 
 Test(fuel_rod, property_hook_replaces_linear_set_without_solver_change)
 {
-    pcs_fuel_config lin, hook;
-    pcs_fuel_config_default(&lin);
+    pcs_fuel_def lin, hook;
+    pcs_fuel_default(&lin);
     fr_constant_coolant(&lin);
     hook = lin;
     fr_props_ctx ctx = {0, 0};
@@ -533,9 +533,9 @@ Test(fuel_rod, property_hook_replaces_linear_set_without_solver_change)
 
 /* ---------------------------------------------------------- bad configs */
 
-typedef void (*fr_mutate)(pcs_fuel_config *);
+typedef void (*fr_mutate)(pcs_fuel_def *);
 #define FR_BAD(name, stmt)                                                                         \
-    static void fr_bad_##name(pcs_fuel_config *c)                                                  \
+    static void fr_bad_##name(pcs_fuel_def *c)                                                  \
     {                                                                                              \
         stmt;                                                                                      \
     }
@@ -595,8 +595,8 @@ Test(fuel_rod, bad_configs_are_rejected_naming_the_field)
         {fr_bad_pressure_pa, "pressure_pa"},
         {fr_bad_t_min_k, "t_min_k"},
     };
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     pcs_world *w;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
@@ -604,32 +604,32 @@ Test(fuel_rod, bad_configs_are_rejected_naming_the_field)
     cr_assert_eq(pcs_store_register(w, "u1.core.power", sizeof(double), 1, PCS_STORE_STATE, &ps),
                  PCS_OK);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pcs_fuel_config cfg;
-        pcs_fuel_config_default(&cfg);
+        pcs_fuel_def cfg;
+        pcs_fuel_default(&cfg);
         cases[i].fn(&cfg);
-        cr_assert_eq(pcs_fuel_config_validate(&cfg), PCS_E_INVAL, "%s accepted", cases[i].field);
+        cr_assert_eq(pcs_fuel_def_validate(&cfg), PCS_E_INVAL, "%s accepted", cases[i].field);
         cr_assert(strstr(pcs_last_error(), cases[i].field) != NULL, "%s: message '%s'",
                   cases[i].field, pcs_last_error());
         pcs_fuel f;
-        cr_assert_eq(pcs_fuel_build(w, 0, &cfg, ps, 0, &f), PCS_E_INVAL, "%s built",
+        cr_assert_eq(pcs_fuel_add(w, 0, &cfg, ps, 0, &f), PCS_E_INVAL, "%s built",
                      cases[i].field);
     }
     /* The defaults are valid, and a bad power store or index is refused. */
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
-    cr_assert_eq(pcs_fuel_config_validate(&cfg), PCS_OK, "%s", pcs_last_error());
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
+    cr_assert_eq(pcs_fuel_def_validate(&cfg), PCS_OK, "%s", pcs_last_error());
     pcs_fuel f;
-    cr_assert_eq(pcs_fuel_build(w, 0, &cfg, ps, 1, &f), PCS_E_INVAL);
-    cr_assert_eq(pcs_fuel_build(w, 0, &cfg, 999, 0, &f), PCS_E_INVAL);
-    cr_assert_eq(pcs_fuel_build(w, 0, NULL, ps, 0, &f), PCS_E_INVAL);
+    cr_assert_eq(pcs_fuel_add(w, 0, &cfg, ps, 1, &f), PCS_E_INVAL);
+    cr_assert_eq(pcs_fuel_add(w, 0, &cfg, 999, 0, &f), PCS_E_INVAL);
+    cr_assert_eq(pcs_fuel_add(w, 0, NULL, ps, 0, &f), PCS_E_INVAL);
     pcs_world_destroy(w);
 }
 
 /* A steady state needs flow; non-finite power stops the tick with an error. */
 Test(fuel_rod, bad_run_inputs_are_reported)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_world x;
     fr_make(&x, &cfg, 0.05, FR_FULL_POWER_W);
     x.mdot[2] = 0.0;
@@ -659,8 +659,8 @@ static int fr_has_event(pcs_world *w, uint32_t bit)
  * published values stay finite. Reverse flow is flagged the same way. */
 Test(fuel_rod, out_of_range_states_are_flagged_never_nan)
 {
-    pcs_fuel_config cfg;
-    pcs_fuel_config_default(&cfg);
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
     fr_world x;
     fr_make(&x, &cfg, 0.05, FR_FULL_POWER_W);
     cr_assert_eq(pcs_fuel_solve_steady(x.w, &x.f, FR_FULL_POWER_W), PCS_OK);

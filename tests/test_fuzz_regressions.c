@@ -20,14 +20,14 @@
 
 static pcs_world *instrumented_plant(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
-    pcs_plant_unit_config u;
-    pcs_plant_unit_config_default(&u);
+    pcs_plant_unit_def u;
+    pcs_plant_unit_default(&u);
     pcs_plant *p = NULL;
-    cr_assert_eq(pcs_plant_build(w, &u, 1, &p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_add(w, &u, 1, &p), PCS_OK, "%s", pcs_last_error());
     pcs_plant_setpoints sp;
     pcs_plant_setpoints_default(&sp);
     cr_assert_eq(pcs_plant_instrument(w, p, &sp), PCS_OK, "%s", pcs_last_error());

@@ -52,8 +52,8 @@ static pcs_status merge(pcs_world *w, void *ctx, const void *input, void *const 
 
 static pcs_world *job_world(job_ctx *c, uint32_t phase)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     cr_assert_eq(pcs_store_register(w, "x", 8, 2, PCS_STORE_STATE, &c->store), PCS_OK);
@@ -96,8 +96,8 @@ Test(jobs_inline, chunk_error_surfaces_at_the_merge_tick)
 Test(jobs_inline, bad_descriptions_named)
 {
     static job_ctx c = {.fail_chunk = -1};
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     pcs_job_desc d = {.name = "j", .domain = PCS_DOMAIN_SLOW, .phase = 0, .n_chunks = 0,

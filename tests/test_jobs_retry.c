@@ -73,8 +73,8 @@ static void jr_register(pcs_world *w, const char *name, jr_job *j)
 
 static pcs_world *jr_world(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

@@ -17,7 +17,7 @@
 #define KT_DT 0.05
 
 /* THERMAL_I / THERMAL_II / THERMAL_III / FAST_1G data sets of point_kinetics.csv. */
-static void kt_thermal_1(pcs_kin_params *p)
+static void kt_thermal_1(pcs_kinetics_params *p)
 {
     static const double lam[6] = {0.0127, 0.0317, 0.115, 0.311, 1.40, 3.87};
     static const double b[6] = {0.000285, 0.0015975, 0.00141, 0.0030525, 0.00096, 0.000195};
@@ -28,7 +28,7 @@ static void kt_thermal_1(pcs_kin_params *p)
     p->generation_time_s = 5e-4;
 }
 
-static void kt_thermal_2(pcs_kin_params *p)
+static void kt_thermal_2(pcs_kinetics_params *p)
 {
     static const double lam[6] = {0.0127, 0.0317, 0.115, 0.311, 1.40, 3.87};
     static const double b[6] = {0.000266, 0.001491, 0.001316, 0.002849, 0.000896, 0.000182};
@@ -39,7 +39,7 @@ static void kt_thermal_2(pcs_kin_params *p)
     p->generation_time_s = 2e-5;
 }
 
-static void kt_thermal_3(pcs_kin_params *p)
+static void kt_thermal_3(pcs_kinetics_params *p)
 {
     static const double lam[6] = {0.0124, 0.0305, 0.111, 0.301, 1.13, 3.00};
     static const double b[6] = {0.00021, 0.00141, 0.00127, 0.00255, 0.00074, 0.00027};
@@ -50,7 +50,7 @@ static void kt_thermal_3(pcs_kin_params *p)
     p->generation_time_s = 5e-5;
 }
 
-static void kt_fast_1g(pcs_kin_params *p)
+static void kt_fast_1g(pcs_kinetics_params *p)
 {
     memset(p, 0, sizeof *p);
     p->n_groups = 1;
@@ -80,17 +80,17 @@ Test(kinetics, ganapol_table1c_step_one_dollar)
         {1.0, 3.2183540945534212e+01},   {10.0, 3.2469788980305281e+09},
         {100.0, 2.5964846465508731e+89},
     };
-    pcs_kin_params p;
+    pcs_kinetics_params p;
     kt_thermal_1(&p);
-    cr_assert_eq(pcs_kin_params_validate(&p), PCS_OK);
-    double rho = pcs_kin_beta_total(&p);
-    pcs_kin_modes m = {0};
+    cr_assert_eq(pcs_kinetics_params_validate(&p), PCS_OK);
+    double rho = pcs_kinetics_beta_total(&p);
+    pcs_kinetics_modes m = {0};
     double y[7];
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     long tick = 0;
     for (size_t j = 0; j < sizeof ref / sizeof ref[0]; j++) {
         for (; tick < kt_ticks(ref[j].t); tick++)
-            cr_assert_eq(pcs_kin_step_const(&p, &m, rho, KT_DT, y, NULL), PCS_OK);
+            cr_assert_eq(pcs_kinetics_step_const(&p, &m, rho, KT_DT, y, NULL), PCS_OK);
         /* Exact propagator: agreement to rounding; 1e-4 is the bar. */
         cr_expect_lt(kt_rel(y[0], ref[j].n), 1e-10, "t = %g: n = %.15g, Table 1c %.15g", ref[j].t,
                      y[0], ref[j].n);
@@ -108,20 +108,20 @@ Test(kinetics, ganapol_table2b_ramp)
         {2.0, 1.338200050e+00}, {4.0, 2.228441897e+00},  {6.0, 5.582052449e+00},
         {8.0, 4.278629573e+01}, {10.0, 4.511636239e+05}, {11.0, 1.792213607e+16},
     };
-    pcs_kin_params p;
+    pcs_kinetics_params p;
     kt_thermal_2(&p);
-    double beta = pcs_kin_beta_total(&p);
-    pcs_kin_modes m = {0};
+    double beta = pcs_kinetics_beta_total(&p);
+    pcs_kinetics_modes m = {0};
     double y[7];
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     long tick = 0;
     for (size_t j = 0; j < sizeof ref / sizeof ref[0]; j++) {
         for (; tick < kt_ticks(ref[j].t); tick++) {
             double r0 = 0.1 * beta * (double)tick * KT_DT;
             double r1 = 0.1 * beta * (double)(tick + 1) * KT_DT;
             /* 0.005 $ per step: four sub-steps of at most 1e-5 in rho. */
-            uint32_t ns = pcs_kin_substeps(r0, r1, 1e-5);
-            cr_assert_eq(pcs_kin_step(&p, &m, r0, r1, KT_DT, ns, y, NULL), PCS_OK);
+            uint32_t ns = pcs_kinetics_substeps(r0, r1, 1e-5);
+            cr_assert_eq(pcs_kinetics_step(&p, &m, r0, r1, KT_DT, ns, y, NULL), PCS_OK);
         }
         cr_expect_lt(kt_rel(y[0], ref[j].n), 1e-3, "t = %g: n = %.10g, Table 2b %.10g", ref[j].t,
                      y[0], ref[j].n);
@@ -140,14 +140,14 @@ Test(kinetics, ganapol_table3a_sine)
     static const double ref[10] = {
         2.065383519e+00, 8.854133921e+00, 4.064354222e+01, 6.135607517e+01, 4.610628770e+01,
         2.912634840e+01, 1.895177042e+01, 1.393829211e+01, 1.253353406e+01, 1.544816514e+01};
-    pcs_kin_params p;
+    pcs_kinetics_params p;
     kt_fast_1g(&p);
-    pcs_kin_modes m = {0};
+    pcs_kinetics_modes m = {0};
     double y[2];
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     for (long tick = 0; tick < 2000; tick++) {
         double r0 = kt_sine_rho((double)tick * KT_DT), r1 = kt_sine_rho((double)(tick + 1) * KT_DT);
-        cr_assert_eq(pcs_kin_step(&p, &m, r0, r1, KT_DT, pcs_kin_substeps(r0, r1, 1e-5), y, NULL),
+        cr_assert_eq(pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5), y, NULL),
                      PCS_OK);
         if ((tick + 1) % 200 == 0) {
             double r = ref[(tick + 1) / 200 - 1];
@@ -162,14 +162,14 @@ Test(kinetics, ganapol_table3b_sine_peak)
     /* Ganapol (2013) Table 3b: peak of the sine case at t = 39.10712 s, n = 61.53015.
      * The peak is located by a parabola through the three step samples around
      * the largest one (0.05 s apart; the peak's curvature scale is ~10 s). */
-    pcs_kin_params p;
+    pcs_kinetics_params p;
     kt_fast_1g(&p);
-    pcs_kin_modes m = {0};
+    pcs_kinetics_modes m = {0};
     double y[2], nh[3] = {0.0, 0.0, 0.0}, best_t = 0.0, best_n = 0.0;
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     for (long tick = 0; tick < 2000; tick++) {
         double r0 = kt_sine_rho((double)tick * KT_DT), r1 = kt_sine_rho((double)(tick + 1) * KT_DT);
-        pcs_kin_step(&p, &m, r0, r1, KT_DT, pcs_kin_substeps(r0, r1, 1e-5), y, NULL);
+        pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5), y, NULL);
         nh[0] = nh[1];
         nh[1] = nh[2];
         nh[2] = y[0];
@@ -193,12 +193,12 @@ Test(kinetics, ganapol_table4_adiabatic_feedback)
     } ref[] = {{10.0, 132.038, 1e-3}, {50.0, 12.779, 1e-3}, {100.0, 3.55, 1e-2}};
     const double B = 2.5e-6;
     const uint32_t ns = 64; /* sub-steps per 0.05 s step: h = 0.78 ms */
-    pcs_kin_params p;
+    pcs_kinetics_params p;
     kt_thermal_3(&p);
-    double beta = pcs_kin_beta_total(&p);
-    pcs_kin_modes m = {0};
+    double beta = pcs_kinetics_beta_total(&p);
+    pcs_kinetics_modes m = {0};
     double y[7], w = 0.0;
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     double n_hist[3] = {1.0, 1.0, 1.0}, best_n = 0.0, best_t = 0.0;
     size_t j = 0;
     double h = KT_DT / ns;
@@ -210,7 +210,7 @@ Test(kinetics, ganapol_table4_adiabatic_feedback)
             memcpy(ys, y, sizeof y);
             for (int it = 0; it < 3; it++) {
                 memcpy(y, ys, sizeof y);
-                cr_assert_eq(pcs_kin_step(&p, &m, r0, r0 - B * integral, h, 1, y, &integral),
+                cr_assert_eq(pcs_kinetics_step(&p, &m, r0, r0 - B * integral, h, 1, y, &integral),
                              PCS_OK);
             }
             w += integral;
@@ -257,21 +257,21 @@ Test(kinetics, keepin_steps_match_reference_solutions)
 {
     for (size_t c = 0; c < sizeof kt_keepin / sizeof kt_keepin[0]; c++) {
         const kt_keepin_case *k = &kt_keepin[c];
-        pcs_kin_params p;
-        cr_assert_eq(pcs_kin_params_keepin_u235(&p, k->gen), PCS_OK);
-        double rho = k->dollars * pcs_kin_beta_total(&p);
-        pcs_kin_modes m = {0};
+        pcs_kinetics_params p;
+        cr_assert_eq(pcs_kinetics_params_keepin_u235(&p, k->gen), PCS_OK);
+        double rho = k->dollars * pcs_kinetics_beta_total(&p);
+        pcs_kinetics_modes m = {0};
         double y[7];
-        pcs_kin_equilibrium(&p, 1.0, y);
+        pcs_kinetics_equilibrium(&p, 1.0, y);
         for (long tick = 1; tick <= 1200; tick++) {
-            pcs_kin_step_const(&p, &m, rho, KT_DT, y, NULL);
+            pcs_kinetics_step_const(&p, &m, rho, KT_DT, y, NULL);
             double want = tick == 20 ? k->n1 : tick == 200 ? k->n10 : tick == 1200 ? k->n60 : 0;
             if (want > 0.0)
                 cr_expect_lt(kt_rel(y[0], want), 1e-10, "Lambda %g, %g $, t = %g: n %.13g vs %.13g",
                              k->gen, k->dollars, (double)tick * KT_DT, y[0], want);
         }
         double omega[7];
-        cr_assert_eq(pcs_kin_inhour_roots(&p, rho, omega), PCS_OK);
+        cr_assert_eq(pcs_kinetics_inhour_roots(&p, rho, omega), PCS_OK);
         cr_expect_lt(kt_rel(1.0 / omega[0], k->period), 1e-11, "inhour period %.13g vs %.13g",
                      1.0 / omega[0], k->period);
     }
@@ -283,32 +283,32 @@ Test(kinetics, stable_period_from_transient_matches_inhour)
      * period 17.40360326199 s (computed), 17.404 s (arredondojullianjoseph
      * README, one unit in the last digit) and 17.40354567726 s for the
      * period measured from ln n between 100 and 200 s. */
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 1e-4);
-    pcs_kin_modes m = {0};
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 1e-4);
+    pcs_kinetics_modes m = {0};
     double y[7], n100 = 0.0;
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     for (long tick = 1; tick <= 4000; tick++) {
-        pcs_kin_step_const(&p, &m, 0.002, KT_DT, y, NULL);
+        pcs_kinetics_step_const(&p, &m, 0.002, KT_DT, y, NULL);
         if (tick == 2000)
             n100 = y[0];
     }
     double period = 100.0 / log(y[0] / n100);
     cr_expect_lt(kt_rel(period, 17.40354567726), 1e-9, "transient period %.11f", period);
     double omega[7];
-    pcs_kin_inhour_roots(&p, 0.002, omega);
+    pcs_kinetics_inhour_roots(&p, 0.002, omega);
     cr_expect_lt(kt_rel(1.0 / omega[0], 17.40360326199), 1e-11);
     cr_expect_lt(fabs(1.0 / omega[0] - 17.404), 1e-3);
 }
 
 /* Sum of the delayed (non-prompt) modal amplitudes of y at rho: the level n
  * extrapolates back to once the prompt transient has died out. */
-static double kt_prompt_jump(const pcs_kin_params *p, double rho)
+static double kt_prompt_jump(const pcs_kinetics_params *p, double rho)
 {
-    pcs_kin_modes m = {0};
+    pcs_kinetics_modes m = {0};
     double y[7];
-    pcs_kin_equilibrium(p, 1.0, y);
-    pcs_kin_modes_solve(p, &m, rho);
+    pcs_kinetics_equilibrium(p, 1.0, y);
+    pcs_kinetics_modes_solve(p, &m, rho);
     double sum = 0.0;
     for (uint32_t k = 0; k < p->n_groups; k++) { /* modes 0..G-1; G is prompt */
         double a = y[0];
@@ -327,14 +327,14 @@ Test(kinetics, prompt_jump_tends_to_beta_over_beta_minus_rho)
      * scales with Lambda (ratio 5 between 1e-4 and 2e-5 s). */
     const double dollars[2] = {0.1, -1.0};
     for (int c = 0; c < 2; c++) {
-        pcs_kin_params p;
-        pcs_kin_params_keepin_u235(&p, 1e-6);
-        double beta = pcs_kin_beta_total(&p), rho = dollars[c] * beta;
+        pcs_kinetics_params p;
+        pcs_kinetics_params_keepin_u235(&p, 1e-6);
+        double beta = pcs_kinetics_beta_total(&p), rho = dollars[c] * beta;
         double pj = beta / (beta - rho);
         cr_expect_lt(kt_rel(kt_prompt_jump(&p, rho), pj), 1e-4, "%g $", dollars[c]);
-        pcs_kin_params_keepin_u235(&p, 1e-4);
+        pcs_kinetics_params_keepin_u235(&p, 1e-4);
         double d1 = kt_prompt_jump(&p, rho) / pj - 1.0;
-        pcs_kin_params_keepin_u235(&p, 2e-5);
+        pcs_kinetics_params_keepin_u235(&p, 2e-5);
         double d2 = kt_prompt_jump(&p, rho) / pj - 1.0;
         cr_expect(fabs(d1 / d2 - 5.0) < 0.1, "deviation ratio %g for %g $", d1 / d2, dollars[c]);
     }
@@ -342,14 +342,14 @@ Test(kinetics, prompt_jump_tends_to_beta_over_beta_minus_rho)
 
 Test(kinetics, zero_reactivity_keeps_power_constant)
 {
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
-    pcs_kin_modes m = {0};
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_modes m = {0};
     double y[7], y0[7];
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     memcpy(y0, y, sizeof y);
     for (long tick = 0; tick < 100000; tick++)
-        pcs_kin_step_const(&p, &m, 0.0, KT_DT, y, NULL);
+        pcs_kinetics_step_const(&p, &m, 0.0, KT_DT, y, NULL);
     for (int i = 0; i < 7; i++)
         cr_expect_lt(kt_rel(y[i], y0[i]), 1e-11, "y[%d] = %.17g drifted from %.17g", i, y[i],
                      y0[i]);
@@ -358,18 +358,18 @@ Test(kinetics, zero_reactivity_keeps_power_constant)
 Test(kinetics, scram_power_stays_positive_and_falls)
 {
     /* Rods drop over 2 s (-10 $ linearly), then hold; 2000 s. */
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
-    double beta = pcs_kin_beta_total(&p);
-    pcs_kin_modes m = {0};
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    double beta = pcs_kinetics_beta_total(&p);
+    pcs_kinetics_modes m = {0};
     double y[7], prev = 1.0;
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     for (long tick = 0; tick < 40000; tick++) {
         double t0 = (double)tick * KT_DT, t1 = t0 + KT_DT;
         double r0 = -10.0 * beta * fmin(t0 / 2.0, 1.0), r1 = -10.0 * beta * fmin(t1 / 2.0, 1.0);
         double integral = -1.0;
         cr_assert_eq(
-            pcs_kin_step(&p, &m, r0, r1, KT_DT, pcs_kin_substeps(r0, r1, 1e-5), y, &integral),
+            pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5), y, &integral),
             PCS_OK);
         cr_assert(isfinite(y[0]) && y[0] > 0.0, "n = %g at tick %ld", y[0], tick);
         cr_assert(y[0] < prev, "n rose to %g at tick %ld", y[0], tick);
@@ -381,27 +381,27 @@ Test(kinetics, scram_power_stays_positive_and_falls)
     /* Long after the scram n decays with the longest-lived group's root,
      * e^{omega_0 t}: ratio over the last 100 s. */
     double omega[7], n_end = y[0];
-    pcs_kin_inhour_roots(&p, -10.0 * beta, omega);
+    pcs_kinetics_inhour_roots(&p, -10.0 * beta, omega);
     for (long tick = 0; tick < 2000; tick++)
-        pcs_kin_step_const(&p, &m, -10.0 * beta, KT_DT, y, NULL);
+        pcs_kinetics_step_const(&p, &m, -10.0 * beta, KT_DT, y, NULL);
     cr_expect_lt(kt_rel(y[0] / n_end, exp(omega[0] * 100.0)), 1e-9);
 }
 
 Test(kinetics, energy_integral_matches_trapezoid_of_fine_steps)
 {
     /* int n dt over a step from the modes vs a 1000-step trapezoid sum. */
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
-    double rho = 0.3 * pcs_kin_beta_total(&p);
-    pcs_kin_modes m = {0}, mf = {0};
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    double rho = 0.3 * pcs_kinetics_beta_total(&p);
+    pcs_kinetics_modes m = {0}, mf = {0};
     double y[7], yf[7], integral;
-    pcs_kin_equilibrium(&p, 1.0, y);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
     memcpy(yf, y, sizeof y);
-    pcs_kin_step_const(&p, &m, rho, KT_DT, y, &integral);
+    pcs_kinetics_step_const(&p, &m, rho, KT_DT, y, &integral);
     double sum = 0.0, h = KT_DT / 1000.0;
     for (int s = 0; s < 1000; s++) {
         double n0 = yf[0];
-        pcs_kin_step_const(&p, &mf, rho, h, yf, NULL);
+        pcs_kinetics_step_const(&p, &mf, rho, h, yf, NULL);
         sum += 0.5 * h * (n0 + yf[0]);
     }
     /* The prompt jump happens within ~3 ms: trapezoid error ~ h^2 n''/12 ~ 1e-7. */
@@ -411,13 +411,13 @@ Test(kinetics, energy_integral_matches_trapezoid_of_fine_steps)
 
 Test(kinetics, inhour_roots_satisfy_equation_in_their_intervals)
 {
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
-    double beta = pcs_kin_beta_total(&p);
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    double beta = pcs_kinetics_beta_total(&p);
     const double dollars[] = {-20.0, -10.0, -1.0, -1e-9, 0.0, 1e-9, 0.5, 0.99, 1.0, 2.0};
     for (size_t c = 0; c < sizeof dollars / sizeof dollars[0]; c++) {
         double rho = dollars[c] * beta, w[7];
-        cr_assert_eq(pcs_kin_inhour_roots(&p, rho, w), PCS_OK);
+        cr_assert_eq(pcs_kinetics_inhour_roots(&p, rho, w), PCS_OK);
         for (int k = 0; k < 7; k++) {
             /* Residual against the size of the terms it is computed from. */
             double s = p.generation_time_s, scale = p.generation_time_s;
@@ -438,15 +438,15 @@ Test(kinetics, inhour_roots_satisfy_equation_in_their_intervals)
 
 Test(kinetics, warm_and_cold_solves_agree)
 {
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
-    pcs_kin_modes warm = {0};
-    pcs_kin_modes_solve(&p, &warm, 1e-4);
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_modes warm = {0};
+    pcs_kinetics_modes_solve(&p, &warm, 1e-4);
     for (int s = 1; s <= 50; s++) {
         double rho = 1e-4 - 3e-5 * s; /* walks through zero to -1.4e-3 */
-        pcs_kin_modes cold = {0};
-        pcs_kin_modes_solve(&p, &warm, rho);
-        pcs_kin_modes_solve(&p, &cold, rho);
+        pcs_kinetics_modes cold = {0};
+        pcs_kinetics_modes_solve(&p, &warm, rho);
+        pcs_kinetics_modes_solve(&p, &cold, rho);
         for (int k = 0; k < 7; k++) {
             cr_expect_leq(fabs(warm.omega[k] - cold.omega[k]), 1e-13 * fabs(cold.omega[k]),
                           "rho %g root %d: warm %.17g cold %.17g", rho, k, warm.omega[k],
@@ -460,67 +460,67 @@ Test(kinetics, warm_and_cold_solves_agree)
 Test(kinetics, source_gives_subcritical_multiplication)
 {
     /* With source S at rho < 0 the equilibrium is n = -S Lambda / rho. */
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
     p.source_per_s = 1e-3;
     double rho = -0.01;
-    pcs_kin_modes m = {0};
+    pcs_kinetics_modes m = {0};
     double y[7] = {0};
     for (long tick = 0; tick < 40000; tick++)
-        pcs_kin_step_const(&p, &m, rho, KT_DT, y, NULL);
+        pcs_kinetics_step_const(&p, &m, rho, KT_DT, y, NULL);
     cr_expect_lt(kt_rel(y[0], -p.source_per_s * p.generation_time_s / rho), 1e-6, "n = %.12g",
                  y[0]);
 }
 
 Test(kinetics, bad_parameters_are_rejected_with_their_name)
 {
-    pcs_kin_params p;
-    pcs_kin_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
     p.beta[2] = -0.001;
-    cr_expect_eq(pcs_kin_params_validate(&p), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_params_validate(&p), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "beta[2]") != NULL, "%s", pcs_last_error());
 
-    pcs_kin_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
     p.generation_time_s = 0.0;
-    cr_expect_eq(pcs_kin_params_validate(&p), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_params_validate(&p), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "generation_time_s") != NULL, "%s", pcs_last_error());
 
-    cr_expect_eq(pcs_kin_params_keepin_u235(&p, -1.0), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_params_keepin_u235(&p, -1.0), PCS_E_INVAL);
 
-    pcs_kin_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
     p.lambda[3] = p.lambda[2];
-    cr_expect_eq(pcs_kin_params_validate(&p), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_params_validate(&p), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "lambda[3]") != NULL, "%s", pcs_last_error());
 
-    pcs_kin_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
     p.n_groups = 0;
-    cr_expect_eq(pcs_kin_params_validate(&p), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_params_validate(&p), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "n_groups") != NULL, "%s", pcs_last_error());
-    p.n_groups = PCS_KIN_MAX_GROUPS + 1;
-    cr_expect_eq(pcs_kin_params_validate(&p), PCS_E_INVAL);
+    p.n_groups = PCS_KINETICS_MAX_GROUPS + 1;
+    cr_expect_eq(pcs_kinetics_params_validate(&p), PCS_E_INVAL);
 
-    pcs_kin_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
     p.source_per_s = NAN;
-    cr_expect_eq(pcs_kin_params_validate(&p), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_params_validate(&p), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "source_per_s") != NULL, "%s", pcs_last_error());
 
-    pcs_kin_params_keepin_u235(&p, 2e-5);
-    pcs_kin_modes m = {0};
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    pcs_kinetics_modes m = {0};
     double y[7];
-    pcs_kin_equilibrium(&p, 1.0, y);
-    cr_expect_eq(pcs_kin_step_const(&p, &m, NAN, KT_DT, y, NULL), PCS_E_INVAL);
-    cr_expect_eq(pcs_kin_step_const(&p, &m, 0.0, 0.0, y, NULL), PCS_E_INVAL);
-    cr_expect_eq(pcs_kin_step(&p, &m, 0.0, 0.0, KT_DT, 0, y, NULL), PCS_E_INVAL);
-    cr_expect_eq(pcs_kin_step(&p, &m, 0.0, INFINITY, KT_DT, 1, y, NULL), PCS_E_INVAL);
+    pcs_kinetics_equilibrium(&p, 1.0, y);
+    cr_expect_eq(pcs_kinetics_step_const(&p, &m, NAN, KT_DT, y, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_step_const(&p, &m, 0.0, 0.0, y, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_step(&p, &m, 0.0, 0.0, KT_DT, 0, y, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_kinetics_step(&p, &m, 0.0, INFINITY, KT_DT, 1, y, NULL), PCS_E_INVAL);
     cr_expect_eq(y[0], 1.0, "a refused step must not touch the state");
 }
 
 Test(kinetics, substep_count_follows_reactivity_change)
 {
-    cr_expect_eq(pcs_kin_substeps(0.0, 0.0, 1e-5), 1);
-    cr_expect_eq(pcs_kin_substeps(0.0, 3.5e-5, 1e-5), 4);
-    cr_expect_eq(pcs_kin_substeps(0.0, -3.5e-5, 1e-5), 4);
-    cr_expect_eq(pcs_kin_substeps(0.0, 1.0, 1e-5), PCS_KIN_MAX_SUBSTEPS);
-    cr_expect_eq(pcs_kin_substeps(0.0, NAN, 1e-5), PCS_KIN_MAX_SUBSTEPS);
-    cr_expect_eq(pcs_kin_substeps(0.0, 1.0, 0.0), 1);
+    cr_expect_eq(pcs_kinetics_substeps(0.0, 0.0, 1e-5), 1);
+    cr_expect_eq(pcs_kinetics_substeps(0.0, 3.5e-5, 1e-5), 4);
+    cr_expect_eq(pcs_kinetics_substeps(0.0, -3.5e-5, 1e-5), 4);
+    cr_expect_eq(pcs_kinetics_substeps(0.0, 1.0, 1e-5), PCS_KINETICS_MAX_SUBSTEPS);
+    cr_expect_eq(pcs_kinetics_substeps(0.0, NAN, 1e-5), PCS_KINETICS_MAX_SUBSTEPS);
+    cr_expect_eq(pcs_kinetics_substeps(0.0, 1.0, 0.0), 1);
 }

@@ -18,8 +18,8 @@
 static pcs_diffusion *diff_make(uint32_t nx, uint32_t ny, double k, uint32_t threads,
                                 const char *name)
 {
-    pcs_diffusion_config cfg;
-    cr_assert_eq(pcs_diffusion_config_default(&cfg), PCS_OK);
+    pcs_diffusion_def cfg;
+    cr_assert_eq(pcs_diffusion_default(&cfg), PCS_OK);
     cfg.nx = nx;
     cfg.ny = ny;
     cfg.coeff = k;
@@ -155,7 +155,7 @@ Test(models_diffusion, openmp_two_threads_bit_identical_to_serial)
     pcs_diffusion_destroy(par);
 }
 
-static void diff_expect_inval(pcs_diffusion_config cfg, const char *needle)
+static void diff_expect_inval(pcs_diffusion_def cfg, const char *needle)
 {
     pcs_diffusion *m = NULL;
     cr_assert_eq(pcs_diffusion_create(&cfg, &m), PCS_E_INVAL, "expected rejection: %s", needle);
@@ -166,9 +166,9 @@ static void diff_expect_inval(pcs_diffusion_config cfg, const char *needle)
 
 Test(models_diffusion, bad_parameters_rejected_with_message)
 {
-    pcs_diffusion_config cfg;
-    pcs_diffusion_config_default(&cfg);
-    pcs_diffusion_config c = cfg;
+    pcs_diffusion_def cfg;
+    pcs_diffusion_default(&cfg);
+    pcs_diffusion_def c = cfg;
     c.coeff = 0.2500001;
     diff_expect_inval(c, "coeff");
     diff_expect_inval(c, "[0, 0.25]");
@@ -196,7 +196,7 @@ Test(models_diffusion, bad_parameters_rejected_with_message)
     c.name = "a_name_that_is_far_too_long_for_a_store_prefix_xx";
     diff_expect_inval(c, "name");
     cr_assert_eq(pcs_diffusion_create(NULL, NULL), PCS_E_INVAL);
-    cr_assert_eq(pcs_diffusion_config_default(NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_diffusion_default(NULL), PCS_E_INVAL);
 }
 
 Test(models_diffusion, limits_are_accepted)
@@ -225,8 +225,8 @@ Test(models_diffusion, set_rejects_bad_cell_or_value)
 
 static pcs_world *diff_world(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
@@ -241,8 +241,8 @@ Test(models_diffusion, registered_model_steps_once_per_tick_like_standalone)
     diff_fill_random(ref, nx, ny, 3);
     diff_fill_random(reg, nx, ny, 3);
     pcs_world *w = diff_world();
-    cr_assert_eq(pcs_diffusion_register(w, reg, PCS_STAGE_HEAT, 0), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_diffusion_register(w, reg, PCS_STAGE_HEAT, 0), PCS_E_STATE);
+    cr_assert_eq(pcs_diffusion_add(w, reg, PCS_STAGE_HEAT, 0), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_diffusion_add(w, reg, PCS_STAGE_HEAT, 0), PCS_E_STATE);
     uint64_t h0 = pcs_world_state_hash(w);
     for (int i = 0; i < 5; i++) {
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
@@ -267,7 +267,7 @@ Test(models_diffusion, state_hash_covers_the_field)
         w[i] = diff_world();
         m[i] = diff_make(8, 8, 0.1, 1, NULL);
         pcs_diffusion_set(m[i], 4, 4, 1.0);
-        cr_assert_eq(pcs_diffusion_register(w[i], m[i], PCS_STAGE_HEAT, 1), PCS_OK);
+        cr_assert_eq(pcs_diffusion_add(w[i], m[i], PCS_STAGE_HEAT, 1), PCS_OK);
         pcs_world_tick(w[i]);
     }
     cr_assert_eq(pcs_world_state_hash(w[0]), pcs_world_state_hash(w[1]));
@@ -284,16 +284,16 @@ Test(models_diffusion, register_rejects_duplicate_name_and_sealed_world)
     pcs_world *w = diff_world();
     pcs_diffusion *a = diff_make(4, 4, 0.1, 1, "same");
     pcs_diffusion *b = diff_make(4, 4, 0.1, 1, "same");
-    cr_assert_eq(pcs_diffusion_register(w, a, PCS_STAGE_HEAT, 0), PCS_OK);
-    cr_assert_eq(pcs_diffusion_register(w, b, PCS_STAGE_HEAT, 1), PCS_E_INVAL);
+    cr_assert_eq(pcs_diffusion_add(w, a, PCS_STAGE_HEAT, 0), PCS_OK);
+    cr_assert_eq(pcs_diffusion_add(w, b, PCS_STAGE_HEAT, 1), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "same") != NULL, "%s", pcs_last_error());
     /* b is still usable standalone after the failed registration */
     cr_assert_eq(pcs_diffusion_set(b, 1, 1, 2.0), PCS_OK);
     cr_assert_eq(pcs_diffusion_step(b), PCS_OK);
     pcs_world_tick(w);
     pcs_diffusion *c = diff_make(4, 4, 0.1, 1, "late");
-    cr_assert_eq(pcs_diffusion_register(w, c, PCS_STAGE_HEAT, 0), PCS_E_STATE);
-    cr_assert_eq(pcs_diffusion_register(NULL, c, PCS_STAGE_HEAT, 0), PCS_E_INVAL);
+    cr_assert_eq(pcs_diffusion_add(w, c, PCS_STAGE_HEAT, 0), PCS_E_STATE);
+    cr_assert_eq(pcs_diffusion_add(NULL, c, PCS_STAGE_HEAT, 0), PCS_E_INVAL);
     pcs_world_destroy(w);
     pcs_diffusion_destroy(a);
     pcs_diffusion_destroy(b);

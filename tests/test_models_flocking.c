@@ -14,15 +14,15 @@
 #include <pcsim/flocking.h>
 #include <pcsim/world.h>
 
-static pcs_flocking_config fl_cfg(uint32_t agents)
+static pcs_flocking_def fl_cfg(uint32_t agents)
 {
-    pcs_flocking_config c;
-    cr_assert_eq(pcs_flocking_config_default(&c), PCS_OK);
+    pcs_flocking_def c;
+    cr_assert_eq(pcs_flocking_default(&c), PCS_OK);
     c.agents = agents;
     return c;
 }
 
-static pcs_flocking *fl_make(const pcs_flocking_config *c)
+static pcs_flocking *fl_make(const pcs_flocking_def *c)
 {
     pcs_flocking *m = NULL;
     cr_assert_eq(pcs_flocking_create(c, &m), PCS_OK, "%s", pcs_last_error());
@@ -42,7 +42,7 @@ static fl_agent fl_get(const pcs_flocking *m, uint32_t i)
 
 Test(models_flocking, lone_agent_moves_in_a_straight_line_and_wraps)
 {
-    pcs_flocking_config c = fl_cfg(1);
+    pcs_flocking_def c = fl_cfg(1);
     c.width_m = c.height_m = 10.0;
     c.dt_s = 0.5;
     pcs_flocking *m = fl_make(&c);
@@ -62,7 +62,7 @@ Test(models_flocking, cohesion_and_separation_by_hand)
     /* A at (-2, 0), B at (2, 0), both at rest; w_align 0, w_cohesion 0.5,
      * w_separation 2, dt 0.1. For A: d = (4, 0), n = 1.
      * a = 0.5 * 4 - 2 * 4 / 16 = 2 - 0.5 = 1.5; v' = 0.15; x' = -2 + 0.015. */
-    pcs_flocking_config c = fl_cfg(2);
+    pcs_flocking_def c = fl_cfg(2);
     c.width_m = c.height_m = 20.0;
     c.radius_m = 5.0;
     c.w_align = 0.0;
@@ -91,7 +91,7 @@ Test(models_flocking, alignment_by_hand_and_radius_is_exclusive)
 {
     /* w_align 2 only: A's velocity (1, 0) turns toward B's (0, 1):
      * a = 2 ((0, 1) - (1, 0)) = (-2, 2); dt 0.1 -> v' = (0.8, 0.2). */
-    pcs_flocking_config c = fl_cfg(2);
+    pcs_flocking_def c = fl_cfg(2);
     c.width_m = c.height_m = 20.0;
     c.radius_m = 2.0;
     c.w_align = 2.0;
@@ -117,7 +117,7 @@ Test(models_flocking, alignment_by_hand_and_radius_is_exclusive)
 Test(models_flocking, neighbours_are_found_across_the_wrap)
 {
     /* A at x = 9.5 and B at x = -9.5 on a 20 m torus are 1 m apart. */
-    pcs_flocking_config c = fl_cfg(2);
+    pcs_flocking_def c = fl_cfg(2);
     c.width_m = c.height_m = 20.0;
     c.radius_m = 2.0;
     c.w_align = 1.0;
@@ -136,7 +136,7 @@ Test(models_flocking, neighbours_are_found_across_the_wrap)
 
 Test(models_flocking, speed_never_exceeds_the_cap)
 {
-    pcs_flocking_config c = fl_cfg(400);
+    pcs_flocking_def c = fl_cfg(400);
     c.width_m = c.height_m = 40.0;
     c.radius_m = 4.0;
     c.w_align = 5.0;
@@ -163,7 +163,7 @@ Test(models_flocking, speed_never_exceeds_the_cap)
 
 Test(models_flocking, two_mirrored_agents_stay_exact_mirrors)
 {
-    pcs_flocking_config c = fl_cfg(2);
+    pcs_flocking_def c = fl_cfg(2);
     c.width_m = c.height_m = 20.0;
     c.radius_m = 6.0;
     pcs_flocking *m = fl_make(&c);
@@ -182,7 +182,7 @@ Test(models_flocking, two_mirrored_agents_stay_exact_mirrors)
 }
 
 /* Brute-force reference: the header's equations, all pairs, index order. */
-static void fl_reference_step(const pcs_flocking_config *c, const fl_agent *in, fl_agent *out)
+static void fl_reference_step(const pcs_flocking_def *c, const fl_agent *in, fl_agent *out)
 {
     double w = c->width_m, h = c->height_m;
     double e2 = (1e-9 * c->radius_m) * (1e-9 * c->radius_m);
@@ -228,7 +228,7 @@ static void fl_reference_step(const pcs_flocking_config *c, const fl_agent *in, 
     }
 }
 
-static void fl_expect_matches_reference(pcs_flocking_config c, int steps)
+static void fl_expect_matches_reference(pcs_flocking_def c, int steps)
 {
     pcs_flocking *m = fl_make(&c);
     static fl_agent ref[300], next[300];
@@ -254,7 +254,7 @@ static void fl_expect_matches_reference(pcs_flocking_config c, int steps)
 
 Test(models_flocking, grid_search_matches_brute_force)
 {
-    pcs_flocking_config c = fl_cfg(300);
+    pcs_flocking_def c = fl_cfg(300);
     c.width_m = 60.0;
     c.height_m = 45.0;
     c.radius_m = 4.0; /* 15 x 11 cells */
@@ -264,7 +264,7 @@ Test(models_flocking, grid_search_matches_brute_force)
 Test(models_flocking, narrow_grids_count_each_neighbour_once)
 {
     /* radius = half the domain: 2 x 2 cells, the 3 x 3 block would repeat cells */
-    pcs_flocking_config c = fl_cfg(60);
+    pcs_flocking_def c = fl_cfg(60);
     c.width_m = c.height_m = 10.0;
     c.radius_m = 5.0;
     c.max_speed_m_s = 2.0;
@@ -283,7 +283,7 @@ Test(models_flocking, narrow_grids_count_each_neighbour_once)
 
 Test(models_flocking, grid_size_follows_radius_and_agent_count)
 {
-    pcs_flocking_config c = fl_cfg(256);
+    pcs_flocking_def c = fl_cfg(256);
     pcs_flocking *m = fl_make(&c); /* 100 m / 5 m = 20 cells per side, 400 <= 4*256+64 */
     uint32_t cx, cy;
     pcs_flocking_grid_size(m, &cx, &cy);
@@ -300,7 +300,7 @@ Test(models_flocking, grid_size_follows_radius_and_agent_count)
 
 Test(models_flocking, same_seed_same_state_different_seed_differs)
 {
-    pcs_flocking_config c = fl_cfg(500);
+    pcs_flocking_def c = fl_cfg(500);
     pcs_flocking *a = fl_make(&c);
     pcs_flocking *b = fl_make(&c);
     c.threads = 2;
@@ -330,17 +330,17 @@ Test(models_flocking, same_seed_same_state_different_seed_differs)
 
 static uint64_t fl_world_hash(uint64_t seed, int ticks)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
-    pcs_flocking_config c = fl_cfg(200);
+    pcs_flocking_def c = fl_cfg(200);
     c.seed = seed;
     pcs_flocking *m = fl_make(&c);
-    cr_assert_eq(pcs_flocking_register(w, m, PCS_STAGE_MACHINES, 0), PCS_OK, "%s",
+    cr_assert_eq(pcs_flocking_add(w, m, PCS_STAGE_MACHINES, 0), PCS_OK, "%s",
                  pcs_last_error());
-    cr_assert_eq(pcs_flocking_register(w, m, PCS_STAGE_MACHINES, 0), PCS_E_STATE);
+    cr_assert_eq(pcs_flocking_add(w, m, PCS_STAGE_MACHINES, 0), PCS_E_STATE);
     for (int t = 0; t < ticks; t++)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_flocking_steps(m), (uint64_t)ticks);
@@ -359,7 +359,7 @@ Test(models_flocking, registered_flock_hash_is_reproducible)
     cr_assert_neq(fl_world_hash(11, 51), h1);
 }
 
-static void fl_expect_inval(pcs_flocking_config c, const char *needle)
+static void fl_expect_inval(pcs_flocking_def c, const char *needle)
 {
     pcs_flocking *m = NULL;
     cr_assert_eq(pcs_flocking_create(&c, &m), PCS_E_INVAL, "expected rejection: %s", needle);
@@ -370,7 +370,7 @@ static void fl_expect_inval(pcs_flocking_config c, const char *needle)
 
 Test(models_flocking, bad_parameters_rejected_with_message)
 {
-    pcs_flocking_config d = fl_cfg(10), c;
+    pcs_flocking_def d = fl_cfg(10), c;
     c = d, c.agents = 0, fl_expect_inval(c, "agents = 0");
     c = d, c.agents = PCS_FLOCKING_AGENTS_MAX + 1, fl_expect_inval(c, "agents");
     c = d, c.width_m = 0.0, fl_expect_inval(c, "width_m = 0");
@@ -390,7 +390,7 @@ Test(models_flocking, bad_parameters_rejected_with_message)
 
 Test(models_flocking, set_agent_rejects_bad_values)
 {
-    pcs_flocking_config c = fl_cfg(3);
+    pcs_flocking_def c = fl_cfg(3);
     pcs_flocking *m = fl_make(&c);
     cr_assert_eq(pcs_flocking_set_agent(m, 3, 0, 0, 0, 0), PCS_E_INVAL);
     cr_assert_eq(pcs_flocking_set_agent(m, 0, 50.5, 0, 0, 0), PCS_E_INVAL);

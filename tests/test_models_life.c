@@ -16,8 +16,8 @@
 
 static pcs_life *life_make(uint32_t w, uint32_t h, pcs_life_boundary b, uint32_t threads)
 {
-    pcs_life_config cfg;
-    cr_assert_eq(pcs_life_config_default(&cfg), PCS_OK);
+    pcs_life_def cfg;
+    cr_assert_eq(pcs_life_default(&cfg), PCS_OK);
     cfg.width = w;
     cfg.height = h;
     cfg.boundary = b;
@@ -194,7 +194,7 @@ Test(models_life, openmp_two_threads_match_serial)
     pcs_life_destroy(b);
 }
 
-static void life_expect_inval(pcs_life_config cfg, const char *needle)
+static void life_expect_inval(pcs_life_def cfg, const char *needle)
 {
     pcs_life *m = NULL;
     cr_assert_eq(pcs_life_create(&cfg, &m), PCS_E_INVAL, "expected rejection: %s", needle);
@@ -205,9 +205,9 @@ static void life_expect_inval(pcs_life_config cfg, const char *needle)
 
 Test(models_life, bad_parameters_rejected_with_message)
 {
-    pcs_life_config cfg;
-    pcs_life_config_default(&cfg);
-    pcs_life_config c = cfg;
+    pcs_life_def cfg;
+    pcs_life_default(&cfg);
+    pcs_life_def c = cfg;
     c.width = 0;
     life_expect_inval(c, "width = 0");
     c = cfg;
@@ -253,15 +253,15 @@ Test(models_life, load_set_render_reject_bad_input_without_change)
 
 Test(models_life, registered_model_steps_each_tick_and_is_hashed)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
     pcs_life *m = life_make(5, 5, PCS_LIFE_DEAD, 1);
     pcs_life_load(m, 0, 0, life_blinker_v);
-    cr_assert_eq(pcs_life_register(w, m, PCS_STAGE_KINETICS, 0), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_life_register(w, m, PCS_STAGE_KINETICS, 0), PCS_E_STATE);
+    cr_assert_eq(pcs_life_add(w, m, PCS_STAGE_KINETICS, 0), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_life_add(w, m, PCS_STAGE_KINETICS, 0), PCS_E_STATE);
     uint64_t h0 = pcs_world_state_hash(w);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     life_expect_render(m, life_blinker_h);

@@ -14,8 +14,8 @@
 
 static pcs_particles *pt_make(uint32_t w, uint32_t h, uint32_t cap)
 {
-    pcs_particles_config cfg;
-    cr_assert_eq(pcs_particles_config_default(&cfg), PCS_OK);
+    pcs_particles_def cfg;
+    cr_assert_eq(pcs_particles_default(&cfg), PCS_OK);
     cfg.width = w;
     cfg.height = h;
     cfg.max_particles = cap;
@@ -44,7 +44,7 @@ static void pt_expect_render(const pcs_particles *m, const char *expected)
 Test(models_particles, bounces_off_the_right_wall)
 {
     pcs_particles *m = pt_make(5, 1, 1);
-    pcs_particles_add(m, 3, 0, 1, 0, NULL);
+    pcs_particles_spawn(m, 3, 0, 1, 0, NULL);
     pcs_particles_step(m);
     pt_expect(m, 0, 4, 0, 1, 0);
     pcs_particles_step(m); /* x = 5 is wall: reverse, go to 3 */
@@ -56,7 +56,7 @@ Test(models_particles, bounce_keeps_the_distance_travelled)
 {
     /* x = 3, vx = 2 on width 5: 3 -> 4, then 5 is wall -> reverse to -2, 4 -> 3. */
     pcs_particles *m = pt_make(5, 1, 1);
-    pcs_particles_add(m, 3, 0, 2, 0, NULL);
+    pcs_particles_spawn(m, 3, 0, 2, 0, NULL);
     pcs_particles_step(m);
     pt_expect(m, 0, 3, 0, -2, 0);
     pcs_particles_step(m); /* 3 -> 2 -> 1 */
@@ -70,8 +70,8 @@ Test(models_particles, bounces_off_an_obstacle)
 {
     pcs_particles *m = pt_make(5, 3, 2);
     cr_assert_eq(pcs_particles_set_obstacle(m, 3, 1, 1), PCS_OK);
-    pcs_particles_add(m, 1, 1, 1, 0, NULL);
-    pcs_particles_add(m, 3, 0, 0, 1, NULL); /* falls onto the obstacle from above */
+    pcs_particles_spawn(m, 1, 1, 1, 0, NULL);
+    pcs_particles_spawn(m, 3, 0, 0, 1, NULL); /* falls onto the obstacle from above */
     pcs_particles_step(m);
     pt_expect(m, 0, 2, 1, 1, 0);
     pt_expect(m, 1, 3, 0, 0, -1); /* (3, 1) blocked, (3, -1) wall: stays, v reversed */
@@ -80,7 +80,7 @@ Test(models_particles, bounces_off_an_obstacle)
 
     m = pt_make(5, 3, 1);
     pcs_particles_set_obstacle(m, 3, 1, 1);
-    pcs_particles_add(m, 1, 1, 1, 0, NULL);
+    pcs_particles_spawn(m, 1, 1, 1, 0, NULL);
     pcs_particles_step(m);
     pcs_particles_step(m); /* (3, 1) is an obstacle: back to (1, 1) */
     pt_expect(m, 0, 1, 1, -1, 0);
@@ -90,7 +90,7 @@ Test(models_particles, bounces_off_an_obstacle)
 Test(models_particles, walled_in_particle_stays_with_velocity_reversed)
 {
     pcs_particles *m = pt_make(1, 1, 1);
-    pcs_particles_add(m, 0, 0, 1, -3, NULL);
+    pcs_particles_spawn(m, 0, 0, 1, -3, NULL);
     pcs_particles_step(m);
     pt_expect(m, 0, 0, 0, -1, 3);
     pcs_particles_destroy(m);
@@ -99,7 +99,7 @@ Test(models_particles, walled_in_particle_stays_with_velocity_reversed)
 Test(models_particles, diagonal_particle_bounces_on_both_axes_in_a_corner)
 {
     pcs_particles *m = pt_make(3, 3, 1);
-    pcs_particles_add(m, 1, 1, 1, 1, NULL);
+    pcs_particles_spawn(m, 1, 1, 1, 1, NULL);
     pcs_particles_step(m);
     pt_expect(m, 0, 2, 2, 1, 1);
     pcs_particles_step(m);
@@ -110,7 +110,7 @@ Test(models_particles, diagonal_particle_bounces_on_both_axes_in_a_corner)
 Test(models_particles, free_particle_state_repeats_after_two_width_minus_two_steps)
 {
     pcs_particles *m = pt_make(7, 2, 1);
-    pcs_particles_add(m, 0, 0, 1, 0, NULL);
+    pcs_particles_spawn(m, 0, 0, 1, 0, NULL);
     for (int s = 1; s <= 2 * (7 - 1); s++) {
         pcs_particles_step(m);
         int32_t x;
@@ -132,9 +132,9 @@ Test(models_particles, render_marks_obstacles_particles_and_empty_cells)
                                            "#..#.#\n"
                                            "######\n"),
                  PCS_OK, "%s", pcs_last_error());
-    pcs_particles_add(m, 1, 1, 1, 0, NULL);
-    pcs_particles_add(m, 4, 2, 0, -1, NULL);
-    pcs_particles_add(m, 4, 2, -1, 0, NULL); /* shares a cell: still one 'o' */
+    pcs_particles_spawn(m, 1, 1, 1, 0, NULL);
+    pcs_particles_spawn(m, 4, 2, 0, -1, NULL);
+    pcs_particles_spawn(m, 4, 2, -1, 0, NULL); /* shares a cell: still one 'o' */
     pt_expect_render(m, "######\n"
                         "#o...#\n"
                         "#..#o#\n"
@@ -163,7 +163,7 @@ Test(models_particles, particles_never_leave_the_grid_or_enter_obstacles)
     uint32_t added = 0;
     for (int32_t i = 0; i < 60 && added < 40; i++) {
         int32_t x = (i * 5) % 9, y = (i * 3) % 7;
-        if (pcs_particles_add(m, x, y, (i % 7) - 3, (i % 5) - 2, NULL) == PCS_OK)
+        if (pcs_particles_spawn(m, x, y, (i % 7) - 3, (i % 5) - 2, NULL) == PCS_OK)
             added++;
     }
     cr_assert_eq(added, 40u);
@@ -184,10 +184,10 @@ Test(models_particles, particles_never_leave_the_grid_or_enter_obstacles)
 
 Test(models_particles, bad_input_rejected_with_message)
 {
-    pcs_particles_config cfg;
-    pcs_particles_config_default(&cfg);
+    pcs_particles_def cfg;
+    pcs_particles_default(&cfg);
     pcs_particles *bad = NULL;
-    pcs_particles_config c = cfg;
+    pcs_particles_def c = cfg;
     c.width = 0;
     cr_assert_eq(pcs_particles_create(&c, &bad), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "width = 0") != NULL, "%s", pcs_last_error());
@@ -203,14 +203,14 @@ Test(models_particles, bad_input_rejected_with_message)
 
     pcs_particles *m = pt_make(4, 2, 1);
     pcs_particles_set_obstacle(m, 1, 1, 1);
-    cr_assert_eq(pcs_particles_add(m, 4, 0, 0, 0, NULL), PCS_E_INVAL);
-    cr_assert_eq(pcs_particles_add(m, 0, -1, 0, 0, NULL), PCS_E_INVAL);
-    cr_assert_eq(pcs_particles_add(m, 1, 1, 0, 0, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_particles_spawn(m, 4, 0, 0, 0, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_particles_spawn(m, 0, -1, 0, 0, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_particles_spawn(m, 1, 1, 0, 0, NULL), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "obstacle") != NULL, "%s", pcs_last_error());
-    cr_assert_eq(pcs_particles_add(m, 0, 0, 65, 0, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_particles_spawn(m, 0, 0, 65, 0, NULL), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "(65, 0)") != NULL, "%s", pcs_last_error());
-    cr_assert_eq(pcs_particles_add(m, 0, 0, 64, -64, NULL), PCS_OK);
-    cr_assert_eq(pcs_particles_add(m, 0, 0, 0, 0, NULL), PCS_E_OVERFLOW);
+    cr_assert_eq(pcs_particles_spawn(m, 0, 0, 64, -64, NULL), PCS_OK);
+    cr_assert_eq(pcs_particles_spawn(m, 0, 0, 0, 0, NULL), PCS_E_OVERFLOW);
     cr_assert_eq(pcs_particles_set_obstacle(m, 0, 0, 1), PCS_E_INVAL, "a particle is there");
     cr_assert_eq(pcs_particles_set_obstacle(m, 4, 0, 1), PCS_E_INVAL);
     cr_assert_eq(pcs_particles_load_map(m, "#...\n...."), PCS_E_INVAL, "obstacle on particle");
@@ -233,16 +233,16 @@ Test(models_particles, bad_input_rejected_with_message)
 
 Test(models_particles, registered_model_steps_each_tick_and_is_hashed)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
     pcs_particles *m = pt_make(5, 1, 2);
-    pcs_particles_add(m, 3, 0, 1, 0, NULL);
-    cr_assert_eq(pcs_particles_register(w, m, PCS_STAGE_MACHINES, 3), PCS_OK, "%s",
+    pcs_particles_spawn(m, 3, 0, 1, 0, NULL);
+    cr_assert_eq(pcs_particles_add(w, m, PCS_STAGE_MACHINES, 3), PCS_OK, "%s",
                  pcs_last_error());
-    cr_assert_eq(pcs_particles_register(w, m, PCS_STAGE_MACHINES, 3), PCS_E_STATE);
+    cr_assert_eq(pcs_particles_add(w, m, PCS_STAGE_MACHINES, 3), PCS_E_STATE);
     uint64_t h0 = pcs_world_state_hash(w);
     pcs_world_tick(w);
     pcs_world_tick(w);

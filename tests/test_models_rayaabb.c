@@ -158,8 +158,8 @@ Test(models_rayaabb, bad_boxes_rejected)
 
 static pcs_rayaabb *ra_caster(uint32_t rays, uint32_t boxes, const char *name)
 {
-    pcs_rayaabb_config cfg;
-    pcs_rayaabb_config_default(&cfg);
+    pcs_rayaabb_def cfg;
+    pcs_rayaabb_default(&cfg);
     cfg.max_rays = rays;
     cfg.max_boxes = boxes;
     cfg.name = name;
@@ -227,8 +227,8 @@ Test(models_rayaabb, caster_capacity_and_bad_input)
     cr_assert_eq(pcs_rayaabb_step(NULL), PCS_E_INVAL);
     pcs_rayaabb_destroy(m);
 
-    pcs_rayaabb_config cfg;
-    pcs_rayaabb_config_default(&cfg);
+    pcs_rayaabb_def cfg;
+    pcs_rayaabb_default(&cfg);
     cfg.max_rays = 0;
     pcs_rayaabb *bad = NULL;
     cr_assert_eq(pcs_rayaabb_create(&cfg, &bad), PCS_E_INVAL);
@@ -242,8 +242,8 @@ Test(models_rayaabb, caster_capacity_and_bad_input)
 
 Test(models_rayaabb, registered_caster_runs_each_tick_and_is_hashed)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
@@ -253,7 +253,7 @@ Test(models_rayaabb, registered_caster_runs_each_tick_and_is_hashed)
     pcs_rayaabb_ray_init(&r, -1, 0.5, 1, 0);
     pcs_rayaabb_add_ray(m, &r, NULL);
     pcs_rayaabb_add_box(m, &b, NULL);
-    cr_assert_eq(pcs_rayaabb_register(w, m, PCS_STAGE_SENSORS, 0), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_rayaabb_add(w, m, PCS_STAGE_SENSORS, 0), PCS_OK, "%s", pcs_last_error());
     uint64_t h0 = pcs_world_state_hash(w);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     double t;

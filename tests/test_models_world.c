@@ -23,22 +23,22 @@ typedef struct mw_models {
 
 static void mw_build(mw_models *m)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     cr_assert_eq(pcs_world_create(&wc, &m->w), PCS_OK);
 
-    pcs_diffusion_config dc;
-    pcs_diffusion_config_default(&dc);
+    pcs_diffusion_def dc;
+    pcs_diffusion_default(&dc);
     cr_assert_eq(pcs_diffusion_create(&dc, &m->diffusion), PCS_OK);
     pcs_diffusion_set(m->diffusion, 10, 10, 1.0);
-    pcs_life_config lc;
-    pcs_life_config_default(&lc);
+    pcs_life_def lc;
+    pcs_life_default(&lc);
     cr_assert_eq(pcs_life_create(&lc, &m->life), PCS_OK);
     pcs_life_load(m->life, 5, 5, ".o.\n..o\nooo");
-    pcs_rayaabb_config rc;
-    pcs_rayaabb_config_default(&rc);
+    pcs_rayaabb_def rc;
+    pcs_rayaabb_default(&rc);
     cr_assert_eq(pcs_rayaabb_create(&rc, &m->rays), PCS_OK);
     pcs_rayaabb_ray ray;
     pcs_rayaabb_box box;
@@ -46,24 +46,24 @@ static void mw_build(mw_models *m)
     pcs_rayaabb_box_init(&box, 3, 0, 4, 5);
     pcs_rayaabb_add_ray(m->rays, &ray, NULL);
     pcs_rayaabb_add_box(m->rays, &box, NULL);
-    pcs_flocking_config fc;
-    pcs_flocking_config_default(&fc);
+    pcs_flocking_def fc;
+    pcs_flocking_default(&fc);
     cr_assert_eq(pcs_flocking_create(&fc, &m->flock), PCS_OK);
-    pcs_particles_config pc;
-    pcs_particles_config_default(&pc);
+    pcs_particles_def pc;
+    pcs_particles_default(&pc);
     cr_assert_eq(pcs_particles_create(&pc, &m->parts), PCS_OK);
-    pcs_particles_add(m->parts, 1, 1, 2, 1, NULL);
+    pcs_particles_spawn(m->parts, 1, 1, 2, 1, NULL);
 
     /* All in one stage: each model writes only its own stores. */
-    cr_assert_eq(pcs_diffusion_register(m->w, m->diffusion, PCS_STAGE_MACHINES, 0), PCS_OK, "%s",
+    cr_assert_eq(pcs_diffusion_add(m->w, m->diffusion, PCS_STAGE_MACHINES, 0), PCS_OK, "%s",
                  pcs_last_error());
-    cr_assert_eq(pcs_life_register(m->w, m->life, PCS_STAGE_MACHINES, 1), PCS_OK, "%s",
+    cr_assert_eq(pcs_life_add(m->w, m->life, PCS_STAGE_MACHINES, 1), PCS_OK, "%s",
                  pcs_last_error());
-    cr_assert_eq(pcs_rayaabb_register(m->w, m->rays, PCS_STAGE_MACHINES, 2), PCS_OK, "%s",
+    cr_assert_eq(pcs_rayaabb_add(m->w, m->rays, PCS_STAGE_MACHINES, 2), PCS_OK, "%s",
                  pcs_last_error());
-    cr_assert_eq(pcs_flocking_register(m->w, m->flock, PCS_STAGE_MACHINES, 3), PCS_OK, "%s",
+    cr_assert_eq(pcs_flocking_add(m->w, m->flock, PCS_STAGE_MACHINES, 3), PCS_OK, "%s",
                  pcs_last_error());
-    cr_assert_eq(pcs_particles_register(m->w, m->parts, PCS_STAGE_MACHINES, 4), PCS_OK, "%s",
+    cr_assert_eq(pcs_particles_add(m->w, m->parts, PCS_STAGE_MACHINES, 4), PCS_OK, "%s",
                  pcs_last_error());
     cr_assert_eq(pcs_system_count(m->w, PCS_STAGE_MACHINES), 5u);
 }

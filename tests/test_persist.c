@@ -56,8 +56,8 @@ static pcs_status job_merge(pcs_world *w, void *ctx, const void *input, void *co
 
 static pcs_world *build(model *m, uint64_t seed, size_t extra)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.seed = seed;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

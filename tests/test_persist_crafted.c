@@ -60,13 +60,13 @@ static void save_image(crafted *c, const char *tag)
 
 static pcs_world *station_world(pcs_plant **plant)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
-    pcs_plant_unit_config u;
-    pcs_plant_unit_config_default(&u);
-    cr_assert_eq(pcs_plant_build(w, &u, 1, plant), PCS_OK, "%s", pcs_last_error());
+    pcs_plant_unit_def u;
+    pcs_plant_unit_default(&u);
+    cr_assert_eq(pcs_plant_add(w, &u, 1, plant), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(w, *plant, NULL), PCS_OK, "%s", pcs_last_error());
     return w;
 }
@@ -326,20 +326,20 @@ typedef struct models {
 static void models_open(crafted *c, models *m, const char *tag)
 {
     memset(c, 0, sizeof *c);
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.workers = 0;
     cr_assert_eq(pcs_world_create(&wc, &c->w), PCS_OK);
-    pcs_diffusion_config dc;
-    pcs_diffusion_config_default(&dc);
+    pcs_diffusion_def dc;
+    pcs_diffusion_default(&dc);
     cr_assert_eq(pcs_diffusion_create(&dc, &m->diffusion), PCS_OK);
     pcs_diffusion_set(m->diffusion, 10, 10, 1.0);
-    pcs_life_config lc;
-    pcs_life_config_default(&lc);
+    pcs_life_def lc;
+    pcs_life_default(&lc);
     cr_assert_eq(pcs_life_create(&lc, &m->life), PCS_OK);
     pcs_life_load(m->life, 5, 5, ".o.\n..o\nooo");
-    pcs_rayaabb_config rc;
-    pcs_rayaabb_config_default(&rc);
+    pcs_rayaabb_def rc;
+    pcs_rayaabb_default(&rc);
     cr_assert_eq(pcs_rayaabb_create(&rc, &m->rays), PCS_OK);
     pcs_rayaabb_ray ray;
     pcs_rayaabb_box box;
@@ -347,18 +347,18 @@ static void models_open(crafted *c, models *m, const char *tag)
     pcs_rayaabb_box_init(&box, 3, 0, 4, 5);
     pcs_rayaabb_add_ray(m->rays, &ray, NULL);
     pcs_rayaabb_add_box(m->rays, &box, NULL);
-    pcs_flocking_config fc;
-    pcs_flocking_config_default(&fc);
+    pcs_flocking_def fc;
+    pcs_flocking_default(&fc);
     cr_assert_eq(pcs_flocking_create(&fc, &m->flock), PCS_OK);
-    pcs_particles_config pc;
-    pcs_particles_config_default(&pc);
+    pcs_particles_def pc;
+    pcs_particles_default(&pc);
     cr_assert_eq(pcs_particles_create(&pc, &m->parts), PCS_OK);
-    pcs_particles_add(m->parts, 1, 1, 2, 1, NULL);
-    cr_assert_eq(pcs_diffusion_register(c->w, m->diffusion, PCS_STAGE_MACHINES, 0), PCS_OK);
-    cr_assert_eq(pcs_life_register(c->w, m->life, PCS_STAGE_MACHINES, 1), PCS_OK);
-    cr_assert_eq(pcs_rayaabb_register(c->w, m->rays, PCS_STAGE_MACHINES, 2), PCS_OK);
-    cr_assert_eq(pcs_flocking_register(c->w, m->flock, PCS_STAGE_MACHINES, 3), PCS_OK);
-    cr_assert_eq(pcs_particles_register(c->w, m->parts, PCS_STAGE_MACHINES, 4), PCS_OK);
+    pcs_particles_spawn(m->parts, 1, 1, 2, 1, NULL);
+    cr_assert_eq(pcs_diffusion_add(c->w, m->diffusion, PCS_STAGE_MACHINES, 0), PCS_OK);
+    cr_assert_eq(pcs_life_add(c->w, m->life, PCS_STAGE_MACHINES, 1), PCS_OK);
+    cr_assert_eq(pcs_rayaabb_add(c->w, m->rays, PCS_STAGE_MACHINES, 2), PCS_OK);
+    cr_assert_eq(pcs_flocking_add(c->w, m->flock, PCS_STAGE_MACHINES, 3), PCS_OK);
+    cr_assert_eq(pcs_particles_add(c->w, m->parts, PCS_STAGE_MACHINES, 4), PCS_OK);
     run(c->w, 30);
     save_image(c, tag);
 }
@@ -430,7 +430,7 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
     run(c.w, 200);
     round_trip(&c, "steady");
     /* Loss of one pump: flow coasts down, alarms annunciate, low flow trips. */
-    cr_assert_eq(submit(c.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0), PCS_OK);
+    cr_assert_eq(submit(c.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0), PCS_OK);
     run(c.w, 40);
     round_trip(&c, "coastdown");
     cr_assert_eq(submit(c.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0), PCS_OK);

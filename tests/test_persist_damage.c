@@ -61,8 +61,8 @@ static pcs_status pd_merge(pcs_world *w, void *ctx, const void *input, void *con
 /* Two state stores, one scratch store (not saved) and one slow job: three sections. */
 static pcs_world *pd_build_seeded(pd_model *m, uint64_t seed)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.seed = seed;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

@@ -31,8 +31,8 @@
  * filled from @p fill so that two fills give two state hashes. */
 static pcs_world *io_world(uint64_t build_hash, size_t elem, size_t count, unsigned fill)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.seed = 3;
     cfg.build_hash = build_hash;
     pcs_world *w = NULL;

@@ -13,14 +13,14 @@
 
 static pcs_world *plant_world(pcs_plant **p)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
-    pcs_plant_unit_config u;
-    pcs_plant_unit_config_default(&u);
-    cr_assert_eq(pcs_plant_build(w, &u, 1, p), PCS_OK, "%s", pcs_last_error());
+    pcs_plant_unit_def u;
+    pcs_plant_unit_default(&u);
+    cr_assert_eq(pcs_plant_add(w, &u, 1, p), PCS_OK, "%s", pcs_last_error());
     return w;
 }
 
@@ -57,7 +57,7 @@ Test(plant, pump_trip_and_scram_bring_power_to_decay_heat)
     pcs_plant *p;
     pcs_world *w = plant_world(&p);
     run(w, 200);
-    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 40);
     pcs_command scram = ctl_make(w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0);
@@ -101,16 +101,16 @@ Test(plant, deterministic_and_allocation_free)
 
 Test(plant, bad_unit_config_names_unit_and_field)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
-    pcs_plant_unit_config u[2];
-    pcs_plant_unit_config_default(&u[0]);
-    pcs_plant_unit_config_default(&u[1]);
+    pcs_plant_unit_def u[2];
+    pcs_plant_unit_default(&u[0]);
+    pcs_plant_unit_default(&u[1]);
     u[1].n_loops = 9;
     pcs_plant *p;
-    cr_assert_eq(pcs_plant_build(w, u, 2, &p), PCS_E_INVAL);
+    cr_assert_eq(pcs_plant_add(w, u, 2, &p), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "unit 2") && strstr(pcs_last_error(), "n_loops = 9"), "%s",
               pcs_last_error());
     pcs_world_destroy(w);
@@ -118,18 +118,18 @@ Test(plant, bad_unit_config_names_unit_and_field)
 
 Test(plant, commands_reach_only_their_unit)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
-    pcs_plant_unit_config u[2];
-    pcs_plant_unit_config_default(&u[0]);
-    pcs_plant_unit_config_default(&u[1]);
+    pcs_plant_unit_def u[2];
+    pcs_plant_unit_default(&u[0]);
+    pcs_plant_unit_default(&u[1]);
     pcs_plant *p;
-    cr_assert_eq(pcs_plant_build(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_add(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
     /* Unit 2 is network 1; its pump 3 is loop 4. */
-    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u2.pump4", 0.0);
+    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump4", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 400);
     cr_assert_lt(ch(w, "u2.loop4.flow"), 0.5 * 4360.0);
@@ -151,7 +151,7 @@ Test(plant, pump_trip_scrams_through_2oo4_low_flow_with_first_out)
     pcs_world *w = instrumented_world(&p);
     run(w, 100);
     cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "no trip at rated conditions");
-    pcs_command trip = ctl_make(w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     int scram_tick = -1;
     for (int i = 0; i < 200 && scram_tick < 0; i++) {

@@ -31,8 +31,8 @@
  * isolated run may fork it). NULL with the error message on failure. */
 static pcs_world *pp_station_cfg(uint32_t n_loops, uint32_t per_tick, uint32_t mpsc_capacity)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     cfg.commands_per_tick = per_tick;
     cfg.mpsc_capacity = mpsc_capacity;
@@ -41,12 +41,12 @@ static pcs_world *pp_station_cfg(uint32_t n_loops, uint32_t per_tick, uint32_t m
     pcs_world *w = NULL;
     if (pcs_world_create(&cfg, &w) != PCS_OK)
         return NULL;
-    pcs_plant_unit_config u;
-    pcs_plant_unit_config_default(&u);
+    pcs_plant_unit_def u;
+    pcs_plant_unit_default(&u);
     u.n_loops = n_loops;
     u.settle_s = 2.0;
     pcs_plant *p = NULL;
-    if (pcs_plant_build(w, &u, 1, &p) != PCS_OK || pcs_plant_instrument(w, p, NULL) != PCS_OK) {
+    if (pcs_plant_add(w, &u, 1, &p) != PCS_OK || pcs_plant_instrument(w, p, NULL) != PCS_OK) {
         pcs_world_destroy(w);
         return NULL;
     }
@@ -87,8 +87,8 @@ static void pp_resolve(pcs_command *c, uint32_t n_loops, const char *family, uin
 /* "u1" for -1, else bank b's target ("u1.D"), or one past the last bank. */
 static const char *pp_bank(int64_t b, char *buf, size_t n)
 {
-    pcs_plant_unit_config u;
-    pcs_plant_unit_config_default(&u);
+    pcs_plant_unit_def u;
+    pcs_plant_unit_default(&u);
     if (b < 0)
         return "u1";
     snprintf(buf, n, "u1.%s", b < (int64_t)u.core.n_banks ? u.core.banks[b].name : "nobank");
@@ -128,22 +128,22 @@ static pcs_command pp_command(prop *p, uint32_t n_loops, char *desc, size_t desc
         c.args[0] = prop_double(p, 0.0, 3000.0);
         break;
     case 5:
-        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, name);
+        pp_resolve(&c, n_loops, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, name);
         break;
     case 6:
-        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_START, name);
+        pp_resolve(&c, n_loops, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_START, name);
         c.args[0] = prop_double(p, 0.0, 1.0);
         break;
     case 7:
-        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PZR_HEATERS, "u1");
+        pp_resolve(&c, n_loops, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PZR_HEATERS, "u1");
         c.args[0] = prop_double(p, 0.0, 2e6);
         break;
     case 8:
-        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_PZR_SPRAY, "u1");
+        pp_resolve(&c, n_loops, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PZR_SPRAY, "u1");
         c.args[0] = prop_double(p, 0.0, 2e6);
         break;
     case 9:
-        pp_resolve(&c, n_loops, PCS_HYD_COMMANDS, PCS_HYD_OP_SG_SECONDARY_T, "u1");
+        pp_resolve(&c, n_loops, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_SG_SECONDARY_T, "u1");
         c.args[0] = prop_double(p, 530.0, 560.0);
         break;
     case 10:
@@ -186,7 +186,7 @@ typedef struct pp_plan {
 
 /* Two loops at least: on current main a one-loop unit does not build (the
  * hydraulics refuse the derived cp_j_kg_k = 23077.9, outside [1000, 20000]),
- * although pcs_plant_unit_config accepts n_loops in [1, 4]. */
+ * although pcs_plant_unit_def accepts n_loops in [1, 4]. */
 static void pp_draw_plan(prop *p, pp_plan *pl, uint32_t max_loops, int64_t max_ticks)
 {
     pl->n_loops = (uint32_t)prop_int(p, 2, max_loops);
@@ -519,7 +519,7 @@ Test(properties, corrupted_save_never_changes_the_world)
     static pp_save s;
     s.w = pp_station(2);
     cr_assert_not_null(s.w, "%s", pcs_last_error());
-    pcs_command trip = ctl_make(s.w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip = ctl_make(s.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     for (int t = 0; t < 60; t++) {
         if (t == 10)
             cr_assert_eq(pcs_command_submit(s.w, &trip), PCS_OK);
@@ -674,8 +674,8 @@ static int pd_submit_batch(pd_world *pw, const pd_case *c, uint32_t b, int how)
 static int pd_run(prop *p, const pd_case *c, int how, pd_log *log)
 {
     memset(log, 0, sizeof *log);
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     cfg.commands_per_tick = c->per_tick;
     cfg.mpsc_capacity = c->ring;
@@ -904,12 +904,12 @@ static int scenario_in_ranges_builds(prop *p, void *ctx)
         prop_note(p, "refused by the validator: %s", pcs_last_error());
     } else if (!failed) {
         stats->accepted++;
-        pcs_world_config wc = pcs_scenario_world_config(scn);
+        pcs_world_def wc = pcs_scenario_world_def(scn);
         pcs_world *w = NULL;
         pcs_station *st = NULL;
         if (pcs_world_create(&wc, &w) != PCS_OK)
             failed = prop_fail(p, "world: %s", pcs_last_error());
-        else if (pcs_station_build(w, scn, &st) != PCS_OK)
+        else if (pcs_station_add(w, scn, &st) != PCS_OK)
             failed = prop_fail(p, "accepted scenario does not build: %s", pcs_last_error());
         pcs_station_destroy(st);
         pcs_world_destroy(w);

@@ -38,21 +38,21 @@ static void rig_sensors(rig *r)
 {
     static const char *names[NCH] = {"ch0", "ch1", "ch2", "ch3", "ch4", "ch5", "ch6", "ch7"};
     ctl_plant_init(&r->p, NCH, 1);
-    pcs_sensor_config c[NCH];
+    pcs_sensor_def c[NCH];
     for (uint32_t i = 0; i < NCH; i++) {
         c[i] = ctl_sensor(&r->p, names[i], i);
         c[i].lo = -1000.0;
         c[i].hi = 1000.0;
     }
-    cr_assert_eq(pcs_sensors_create(r->p.w, c, NCH, &r->s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(r->p.w, c, NCH, &r->s), PCS_OK, "%s", pcs_last_error());
 }
 
 /* A k-out-of-n function over sensors first..first+n-1. */
-static pcs_trip_function_config fn(const char *name, pcs_trip_kind kind, pcs_trip_direction dir,
+static pcs_protection_function_def fn(const char *name, pcs_trip_kind kind, pcs_trip_direction dir,
                                    double sp, uint32_t first, uint32_t n, uint32_t k)
 {
-    pcs_trip_function_config c;
-    pcs_trip_function_config_default(&c);
+    pcs_protection_function_def c;
+    pcs_protection_function_default(&c);
     c.name = name;
     c.kind = kind;
     c.direction = dir;
@@ -64,13 +64,13 @@ static pcs_trip_function_config fn(const char *name, pcs_trip_kind kind, pcs_tri
     return c;
 }
 
-static void rig_build(rig *r, const pcs_trip_function_config *fns, uint32_t n)
+static void rig_build(rig *r, const pcs_protection_function_def *fns, uint32_t n)
 {
-    pcs_protection_config cfg;
-    pcs_protection_config_default(&cfg);
+    pcs_protection_def cfg;
+    pcs_protection_default(&cfg);
     cfg.n_functions = n;
     cfg.functions = fns;
-    cr_assert_eq(pcs_protection_create(r->p.w, r->s, &cfg, &r->prot), PCS_OK, "%s",
+    cr_assert_eq(pcs_protection_add(r->p.w, r->s, &cfg, &r->prot), PCS_OK, "%s",
                  pcs_last_error());
 }
 
@@ -82,28 +82,28 @@ static void set_all(rig *r, double v)
 
 /* ---- configuration --------------------------------------------------------- */
 
-static void expect_bad(rig *r, pcs_protection_config cfg, const char *a, const char *b,
+static void expect_bad(rig *r, pcs_protection_def cfg, const char *a, const char *b,
                        const char *c)
 {
     pcs_protection *out = (pcs_protection *)0x1;
-    cr_assert_eq(pcs_protection_config_validate(r->p.w, r->s, &cfg), PCS_E_INVAL, "field %s", a);
+    cr_assert_eq(pcs_protection_def_validate(r->p.w, r->s, &cfg), PCS_E_INVAL, "field %s", a);
     ctl_expect_message(a, b, c, NULL);
-    cr_assert_eq(pcs_protection_create(r->p.w, r->s, &cfg, &out), PCS_E_INVAL);
+    cr_assert_eq(pcs_protection_add(r->p.w, r->s, &cfg, &out), PCS_E_INVAL);
     cr_assert_eq(out, (pcs_protection *)0x1);
 }
 
 Test(protection_config, defaults_are_documented)
 {
-    pcs_trip_function_config f;
-    cr_assert_eq(pcs_trip_function_config_default(&f), PCS_OK);
+    pcs_protection_function_def f;
+    cr_assert_eq(pcs_protection_function_default(&f), PCS_OK);
     cr_assert_null(f.name);
     cr_assert_eq(f.kind, PCS_TRIP_LEVEL);
     cr_assert_eq(f.direction, PCS_TRIP_HIGH);
     cr_assert_eq(f.k, 1);
     cr_assert_eq(f.n_inputs, 0);
     cr_assert_eq(f.rate_window_ticks, 20);
-    pcs_protection_config p;
-    cr_assert_eq(pcs_protection_config_default(&p), PCS_OK);
+    pcs_protection_def p;
+    cr_assert_eq(pcs_protection_default(&p), PCS_OK);
     cr_assert_eq(p.n_units, 1);
     cr_assert_null(p.unit_names);
     cr_assert_eq(p.n_functions, 0);
@@ -113,10 +113,10 @@ Test(protection_config, each_bad_field_is_named_with_value_and_range)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config good = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 4, 2);
-    pcs_trip_function_config f;
-    pcs_protection_config d, c;
-    pcs_protection_config_default(&d);
+    pcs_protection_function_def good = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 4, 2);
+    pcs_protection_function_def f;
+    pcs_protection_def d, c;
+    pcs_protection_default(&d);
     d.n_functions = 1;
     d.functions = &f;
     const char *bad_name[] = {""};
@@ -147,14 +147,14 @@ Test(protection_config, one_system_per_world)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
     rig_build(&r, &f, 1);
-    pcs_protection_config cfg;
-    pcs_protection_config_default(&cfg);
+    pcs_protection_def cfg;
+    pcs_protection_default(&cfg);
     cfg.n_functions = 1;
     cfg.functions = &f;
     pcs_protection *again = NULL;
-    cr_assert_eq(pcs_protection_create(r.p.w, r.s, &cfg, &again), PCS_E_STATE);
+    cr_assert_eq(pcs_protection_add(r.p.w, r.s, &cfg, &again), PCS_E_STATE);
     pcs_world_destroy(r.p.w);
 }
 
@@ -164,7 +164,7 @@ Test(protection, level_high_2oo4_trips_at_the_setpoint)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f =
+    pcs_protection_function_def f =
         fn("u1.rps.flux_high", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 109.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
@@ -200,7 +200,7 @@ Test(protection, level_low_2oo4_trips_at_the_setpoint)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.flow_low", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 90.0, 4, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.flow_low", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 90.0, 4, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
     ctl_tick(r.p.w, 2);
@@ -237,7 +237,7 @@ Test(protection, rate_high_trips_on_a_fast_ramp_not_a_slow_one)
     rig_sensors(&r);
     /* Window 20 ticks = 1 s; setpoint 4.95 units/s (off the exact rates the
      * ramps below produce, so float rounding cannot move the trip tick). */
-    pcs_trip_function_config f =
+    pcs_protection_function_def f =
         fn("u1.rps.flux_rate", PCS_TRIP_RATE, PCS_TRIP_HIGH, 4.95, 0, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
@@ -264,7 +264,7 @@ Test(protection, rate_low_trips_on_a_fast_fall)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.neg_rate", PCS_TRIP_RATE, PCS_TRIP_LOW, -3.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.neg_rate", PCS_TRIP_RATE, PCS_TRIP_LOW, -3.0, 0, 4, 2);
     f.rate_window_ticks = 10;
     rig_build(&r, &f, 1);
     set_all(&r, 500.0);
@@ -280,7 +280,7 @@ Test(protection, rate_low_trips_on_a_fast_fall)
 static void failed_sensor_rig(rig *r, pcs_trip_kind kind, pcs_trip_direction dir, double sp)
 {
     rig_sensors(r);
-    pcs_trip_function_config f = fn("u1.rps.f", kind, dir, sp, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", kind, dir, sp, 0, 4, 2);
     f.rate_window_ticks = 4;
     rig_build(r, &f, 1);
     set_all(r, 0.0);
@@ -341,7 +341,7 @@ Test(protection, fail_high_never_trips_a_low_function)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     for (uint32_t i = 0; i < 4; i++)
         ctl_sensor_command(r.p.w, PCS_SENSOR_OP_FAIL_HIGH, i, 0.0);
@@ -372,7 +372,7 @@ Test(protection, the_unit_sees_the_trip_at_actuators_of_the_next_tick)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     uint32_t store, index;
     cr_assert_eq(pcs_protection_trip_output(r.prot, 0, &store, &index), PCS_OK);
@@ -402,7 +402,7 @@ Test(protection, first_out_is_the_first_function_to_trip)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f[3] = {
+    pcs_protection_function_def f[3] = {
         fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
         fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
         fn("u1.rps.c", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 2, 1, 1),
@@ -435,7 +435,7 @@ Test(protection, trip_latches_and_reset_needs_the_condition_gone)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f[2] = {
+    pcs_protection_function_def f[2] = {
         fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
         fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_LOW, -10.0, 1, 1, 1),
     };
@@ -478,7 +478,7 @@ Test(protection, reset_after_a_trip_that_still_holds_retrips_next_evaluation)
     /* A function bypassed after the trip no longer blocks the reset. */
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     r.p.x[0] = 20.0;
     ctl_tick(r.p.w, 1);
@@ -501,7 +501,7 @@ Test(protection, channel_bypass_turns_2oo4_into_2oo3)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 2.0); /* channel 2 out for maintenance */
     ctl_tick(r.p.w, 1);
@@ -525,7 +525,7 @@ Test(protection, bypass_that_would_disable_the_function_is_refused)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 0.0);
     trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 1.0);
@@ -558,7 +558,7 @@ Test(protection, function_bypass_prevents_the_trip)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, -1.0);
     set_all(&r, 50.0);
@@ -573,7 +573,7 @@ Test(protection, a_nan_channel_counts_as_tripped)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 10.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 10.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     r.p.x[0] = 50.0;
     ctl_tick(r.p.w, 2);
@@ -589,19 +589,19 @@ Test(protection, units_trip_independently)
 {
     rig r;
     rig_sensors(&r);
-    pcs_trip_function_config f[2] = {
+    pcs_protection_function_def f[2] = {
         fn("a.rps.hi", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
         fn("b.rps.hi", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
     };
     f[1].unit = 1;
     const char *units[] = {"a", "b"};
-    pcs_protection_config cfg;
-    pcs_protection_config_default(&cfg);
+    pcs_protection_def cfg;
+    pcs_protection_default(&cfg);
     cfg.n_units = 2;
     cfg.unit_names = units;
     cfg.n_functions = 2;
     cfg.functions = f;
-    cr_assert_eq(pcs_protection_create(r.p.w, r.s, &cfg, &r.prot), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_protection_add(r.p.w, r.s, &cfg, &r.prot), PCS_OK, "%s", pcs_last_error());
     r.p.x[1] = 20.0;
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0);
@@ -626,17 +626,17 @@ Test(protection, writes_the_first_out_cause_bit_to_a_unit_trip_input)
         pcs_store_register(r.p.w, "u1.core.trip", sizeof(uint32_t), 1, PCS_STORE_STATE, &input),
         PCS_OK);
     uint32_t *trip_in = pcs_store_data(r.p.w, input);
-    pcs_trip_function_config f[3] = {
+    pcs_protection_function_def f[3] = {
         fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
         fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
         fn("u1.rps.c", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 2, 1, 1),
     };
-    pcs_protection_config cfg;
-    pcs_protection_config_default(&cfg);
+    pcs_protection_def cfg;
+    pcs_protection_default(&cfg);
     cfg.n_functions = 3;
     cfg.functions = f;
     cfg.unit_trip_stores = &input;
-    cr_assert_eq(pcs_protection_create(r.p.w, r.s, &cfg, &r.prot), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_protection_add(r.p.w, r.s, &cfg, &r.prot), PCS_OK, "%s", pcs_last_error());
     ctl_tick(r.p.w, 2);
     cr_assert_eq(*trip_in, 0);
     r.p.x[2] = 20.0;
@@ -664,9 +664,9 @@ Test(protection_config, bad_unit_trip_inputs_are_named)
     rig_sensors(&r);
     uint32_t u32s;
     cr_assert_eq(pcs_store_register(r.p.w, "in", 4, 3, PCS_STORE_STATE, &u32s), PCS_OK);
-    pcs_trip_function_config f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
-    pcs_protection_config d, c;
-    pcs_protection_config_default(&d);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
+    pcs_protection_def d, c;
+    pcs_protection_default(&d);
     d.n_functions = 1;
     d.functions = &f;
     uint32_t bad_store = 999, idx = 3;

@@ -8,7 +8,7 @@
 
 #include "physics/thermohydraulics/models/hyd_internal.h"
 
-static const pcs_hyd_pump pump = {.rated_speed_rad_s = 124.5, .rated_dp_pa = 6e5,
+static const pcs_hydraulics_pump pump = {.rated_speed_rad_s = 124.5, .rated_dp_pa = 6e5,
                                   .rated_flow_kg_s = 4400.0, .shutoff_ratio = 1.3,
                                   .efficiency = 0.8, .inertia_kg_m2 = 3000.0};
 

@@ -21,16 +21,16 @@
 
 static pcs_world *station(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     cfg.check_finite = 1; /* a NaN fails the tick in every build */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
-    pcs_plant_unit_config u;
-    pcs_plant_unit_config_default(&u);
+    pcs_plant_unit_def u;
+    pcs_plant_unit_default(&u);
     pcs_plant *plant = NULL;
-    cr_assert_eq(pcs_plant_build(w, &u, 1, &plant), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_add(w, &u, 1, &plant), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(w, plant, NULL), PCS_OK, "%s", pcs_last_error());
     for (int i = 0; i < 20; i++)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());

@@ -13,10 +13,10 @@
  *    heat capacity cp = P f / (L m (T_hot - T_cold)) in [1000, 20000]
  *    J/(kg K) (physics/thermohydraulics/models/hyd_build.c check_globals,
  *    physics/plant/models/plant.c);
- *  - temperatures: T_hot > T_cold > T_sat(sg_pressure) (pcs_hyd_pwr_full_power)
+ *  - temperatures: T_hot > T_cold > T_sat(sg_pressure) (pcs_hydraulics_pwr_full_power)
  *    and T_hot < T_sat(primary pressure), single-phase water;
  *  - pump head: rated_dp_pa above the loop's own friction at rated flow
- *    (pcs_hyd_pwr_network), found with that function itself.
+ *    (pcs_hydraulics_pwr_network), found with that function itself.
  * A derived bound is tested a part in 1e9 inside (it is computed in floating
  * point) and refused a part in 1e6 outside.
  */
@@ -41,14 +41,14 @@ static int sr_try(const char *json, char *msg, size_t len)
     pcs_scenario *scn = NULL;
     pcs_world *w = NULL;
     pcs_station *st = NULL;
-    pcs_world_config wc;
+    pcs_world_def wc;
     msg[0] = '\0';
     int rc = 0;
     if (pcs_scenario_load_string("ranges.json", json, strlen(json), NULL, &scn) != PCS_OK)
         rc = (snprintf(msg, len, "%s", pcs_last_error()), 1);
-    else if (wc = pcs_scenario_world_config(scn), pcs_world_create(&wc, &w) != PCS_OK)
+    else if (wc = pcs_scenario_world_def(scn), pcs_world_create(&wc, &w) != PCS_OK)
         rc = (snprintf(msg, len, "world: %s", pcs_last_error()), 2);
-    else if (pcs_station_build(w, scn, &st) != PCS_OK)
+    else if (pcs_station_add(w, scn, &st) != PCS_OK)
         rc = (snprintf(msg, len, "%s", pcs_last_error()), 3);
     for (int t = 0; rc == 0 && t < SR_TICKS; t++)
         if (pcs_world_tick(w) != PCS_OK)
@@ -200,8 +200,8 @@ typedef struct sr_plant {
 
 static sr_plant sr_defaults(void)
 {
-    pcs_plant_unit_config d;
-    pcs_plant_unit_config_default(&d);
+    pcs_plant_unit_def d;
+    pcs_plant_unit_default(&d);
     return (sr_plant){.p = d.core.nominal_power_w,
                       .f = d.core.initial_power_fraction,
                       .loops = d.n_loops,
@@ -276,25 +276,25 @@ Test(scenario_ranges, temperature_bounds_build_and_are_refused_outside)
 }
 
 /* Does the builder take a pump of @p dp Pa at @p m kg/s (defaults otherwise,
- * the builder's liquid density)? pcs_hyd_pwr_network sets the core's form
- * loss to close the loop at rated flow; pcs_hyd_build then needs every form
+ * the builder's liquid density)? pcs_hydraulics_pwr_network sets the core's form
+ * loss to close the loop at rated flow; pcs_hydraulics_add then needs every form
  * loss >= 0, so the head must also cover the core pipe's own friction. */
 static int sr_pump_ok(double m, double dp)
 {
-    pcs_plant_unit_config c;
-    pcs_plant_unit_config_default(&c);
+    pcs_plant_unit_def c;
+    pcs_plant_unit_default(&c);
     c.pump.rated_flow_kg_s = m;
     c.pump.rated_dp_pa = dp;
-    pcs_hyd_config h;
-    pcs_hyd_config_default(&h);
+    pcs_hydraulics_def h;
+    pcs_hydraulics_default(&h);
     cr_assert_eq(pcs_water_rho_pt(c.fuel.pressure_pa, 0.5 * (c.t_hot_k + c.t_cold_k), &h.rho_kg_m3),
                  PCS_OK);
     uint32_t nn, nj;
-    cr_assert_eq(pcs_hyd_pwr_sizes(c.n_loops, c.n_sg_nodes, &nn, &nj), PCS_OK);
-    pcs_hyd_node nodes[64];
-    pcs_hyd_junction js[64];
-    pcs_hyd_pump pumps[PCS_PLANT_MAX_LOOPS];
-    if (pcs_hyd_pwr_network(c.n_loops, c.n_sg_nodes, &c.pump, &h, nodes, js, pumps) != PCS_OK)
+    cr_assert_eq(pcs_hydraulics_pwr_sizes(c.n_loops, c.n_sg_nodes, &nn, &nj), PCS_OK);
+    pcs_hydraulics_node nodes[64];
+    pcs_hydraulics_junction js[64];
+    pcs_hydraulics_pump pumps[PCS_PLANT_MAX_LOOPS];
+    if (pcs_hydraulics_pwr_network(c.n_loops, c.n_sg_nodes, &c.pump, &h, nodes, js, pumps) != PCS_OK)
         return 0;
     for (uint32_t j = 0; j < nj; j++)
         if (!(js[j].form_loss >= 0.0))

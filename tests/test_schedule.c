@@ -65,9 +65,9 @@ Test(schedule, lists_systems_in_the_order_the_tick_runs_them)
     /* Registered out of order: run order is (stage, priority, id). */
     static sched_sys s[4] = {{"late", &log}, {"heat-b", &log}, {"heat-a", &log}, {"early", &log}};
     pcs_world *w = NULL;
-    cr_assert_eq(pcs_world_create(&(pcs_world_config){0}, &w), PCS_E_INVAL); /* dt 0 */
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    cr_assert_eq(pcs_world_create(&(pcs_world_def){0}, &w), PCS_E_INVAL); /* dt 0 */
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     uint32_t a, b;
     cr_assert_eq(pcs_store_register(w, "a", 8, 2, PCS_STORE_STATE, &a), PCS_OK);
@@ -127,8 +127,8 @@ Test(schedule, lists_systems_in_the_order_the_tick_runs_them)
 
 Test(schedule, lists_jobs_with_period_and_phase)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     pcs_job_desc d = {.name = "slow-a",

@@ -12,10 +12,10 @@
 #include "tests/alloc_count.h"
 #include "tests/control_fixture.h"
 
-static pcs_sensors *one_sensor(ctl_plant *p, pcs_sensor_config c)
+static pcs_sensors *one_sensor(ctl_plant *p, pcs_sensor_def c)
 {
     pcs_sensors *s = NULL;
-    cr_assert_eq(pcs_sensors_create(p->w, &c, 1, &s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(p->w, &c, 1, &s), PCS_OK, "%s", pcs_last_error());
     return s;
 }
 
@@ -25,27 +25,27 @@ Test(sensor_config, defaults_are_documented_and_valid_once_named)
 {
     ctl_plant p;
     ctl_plant_init(&p, 4, 1);
-    pcs_sensor_config c;
-    cr_assert_eq(pcs_sensor_config_default(&c), PCS_OK);
+    pcs_sensor_def c;
+    cr_assert_eq(pcs_sensor_default(&c), PCS_OK);
     cr_assert_null(c.name);
     cr_assert_eq(c.tau_s, 0.0);
     cr_assert_eq(c.noise_sd, 0.0);
     cr_assert_eq(c.quantum, 0.0);
     cr_assert_eq(c.lo, -1e300);
     cr_assert_eq(c.hi, 1e300);
-    cr_assert_eq(pcs_sensor_config_validate(p.w, &c), PCS_E_INVAL, "a name is required");
+    cr_assert_eq(pcs_sensor_def_validate(p.w, &c), PCS_E_INVAL, "a name is required");
     c = ctl_sensor(&p, "a.b", 3);
-    cr_assert_eq(pcs_sensor_config_validate(p.w, &c), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_def_validate(p.w, &c), PCS_OK, "%s", pcs_last_error());
     pcs_world_destroy(p.w);
 }
 
-static void expect_bad(const ctl_plant *p, pcs_sensor_config c, const char *field,
+static void expect_bad(const ctl_plant *p, pcs_sensor_def c, const char *field,
                        const char *value, const char *range)
 {
-    cr_assert_eq(pcs_sensor_config_validate(p->w, &c), PCS_E_INVAL, "field %s", field);
+    cr_assert_eq(pcs_sensor_def_validate(p->w, &c), PCS_E_INVAL, "field %s", field);
     ctl_expect_message(field, value, range, NULL);
     pcs_sensors *s = (pcs_sensors *)0x1;
-    cr_assert_eq(pcs_sensors_create(p->w, &c, 1, &s), PCS_E_INVAL);
+    cr_assert_eq(pcs_sensor_add(p->w, &c, 1, &s), PCS_E_INVAL);
     ctl_expect_message("sensor 0", field, NULL);
     cr_assert_eq(s, (pcs_sensors *)0x1, "out untouched on failure");
 }
@@ -54,7 +54,7 @@ Test(sensor_config, each_bad_field_is_named_with_value_and_range)
 {
     ctl_plant p;
     ctl_plant_init(&p, 4, 1);
-    pcs_sensor_config d = ctl_sensor(&p, "t.s", 0), c;
+    pcs_sensor_def d = ctl_sensor(&p, "t.s", 0), c;
     c = d, c.name = NULL, expect_bad(&p, c, "name", "0", "[1, 100]");
     c = d, c.unit = NULL, expect_bad(&p, c, "unit", "NULL", "\"\"");
     c = d, c.tau_s = -1.0, expect_bad(&p, c, "tau_s", "-1", "[0, 1e6]");
@@ -72,18 +72,18 @@ Test(sensor_config, bank_level_errors)
 {
     ctl_plant p;
     ctl_plant_init(&p, 2, 1);
-    pcs_sensor_config c[2] = {ctl_sensor(&p, "dup", 0), ctl_sensor(&p, "dup", 1)};
+    pcs_sensor_def c[2] = {ctl_sensor(&p, "dup", 0), ctl_sensor(&p, "dup", 1)};
     pcs_sensors *s = NULL;
-    cr_assert_eq(pcs_sensors_create(p.w, c, 0, &s), PCS_E_INVAL);
+    cr_assert_eq(pcs_sensor_add(p.w, c, 0, &s), PCS_E_INVAL);
     ctl_expect_message("n = 0", NULL);
-    cr_assert_eq(pcs_sensors_create(p.w, c, 2, &s), PCS_E_INVAL, "duplicate channel name");
+    cr_assert_eq(pcs_sensor_add(p.w, c, 2, &s), PCS_E_INVAL, "duplicate channel name");
     ctl_expect_message("dup", "already exists", NULL);
     pcs_world_destroy(p.w);
 
     ctl_plant_init(&p, 2, 1);
     c[1].name = "other";
-    cr_assert_eq(pcs_sensors_create(p.w, c, 2, &s), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_sensors_create(p.w, c, 2, &s), PCS_E_STATE, "one bank per world");
+    cr_assert_eq(pcs_sensor_add(p.w, c, 2, &s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(p.w, c, 2, &s), PCS_E_STATE, "one bank per world");
     ctl_expect_message("already has a sensor bank", NULL);
     pcs_world_destroy(p.w);
 }
@@ -93,7 +93,7 @@ Test(sensor_config, too_many_source_stores_is_refused)
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
     enum { N = PCS_SENSOR_MAX_SOURCE_STORES + 1 };
-    pcs_sensor_config c[N];
+    pcs_sensor_def c[N];
     char names[N][16];
     for (uint32_t i = 0; i < N; i++) {
         char store[16];
@@ -103,7 +103,7 @@ Test(sensor_config, too_many_source_stores_is_refused)
         cr_assert_eq(pcs_store_register(p.w, store, 8, 1, PCS_STORE_STATE, &c[i].store), PCS_OK);
     }
     pcs_sensors *s = NULL;
-    cr_assert_eq(pcs_sensors_create(p.w, c, N, &s), PCS_E_INVAL);
+    cr_assert_eq(pcs_sensor_add(p.w, c, N, &s), PCS_E_INVAL);
     ctl_expect_message("s24", "at most 24", NULL);
     pcs_world_destroy(p.w);
 }
@@ -114,7 +114,7 @@ Test(sensor, first_sample_primes_the_lag)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.tau_s = 10.0;
     pcs_sensors *s = one_sensor(&p, c);
     cr_assert_eq(pcs_sensor_status(s, 0), 0, "not valid before the first sample");
@@ -129,7 +129,7 @@ Test(sensor, lag_follows_the_exact_step_response)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.tau_s = 1.0;
     pcs_sensors *s = one_sensor(&p, c);
     ctl_tick(p.w, 1); /* primes at 0 */
@@ -182,7 +182,7 @@ Test(sensor, nan_passes_through_and_the_lag_restarts_after_it)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.tau_s = 1.0;
     pcs_sensors *s = one_sensor(&p, c);
     p.x[0] = 2.0;
@@ -203,7 +203,7 @@ Test(sensor, quantisation_rounds_to_the_nearest_step)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.quantum = 0.5;
     pcs_sensors *s = one_sensor(&p, c);
     /* Ties go to the even multiple: 0.25 -> 0 (0.5 steps: 0.5 -> 0), 0.75 -> 1.0
@@ -222,7 +222,7 @@ Test(sensor, range_clamps_flags_and_reports_changes)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.lo = 0.0;
     c.hi = 10.0;
     pcs_sensors *s = one_sensor(&p, c);
@@ -256,7 +256,7 @@ Test(sensor, channels_are_published)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "u1.loop1.flow.A", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "u1.loop1.flow.A", 0);
     c.unit = "kg/s";
     pcs_sensors *s = one_sensor(&p, c);
     p.x[0] = 4200.0;
@@ -275,9 +275,9 @@ Test(sensor, channels_are_published)
     cr_assert_eq(index, info.index);
     cr_assert_eq(pcs_sensor_value_ref(s, 1, &store, &index), PCS_E_NOTFOUND);
     uint32_t id;
-    cr_assert_eq(pcs_sensors_find(s, "u1.loop1.flow.A", &id), PCS_OK);
+    cr_assert_eq(pcs_sensor_find(s, "u1.loop1.flow.A", &id), PCS_OK);
     cr_assert_eq(id, 0);
-    cr_assert_eq(pcs_sensors_find(s, "nope", &id), PCS_E_NOTFOUND);
+    cr_assert_eq(pcs_sensor_find(s, "nope", &id), PCS_E_NOTFOUND);
     pcs_world_destroy(p.w);
 }
 
@@ -287,7 +287,7 @@ Test(sensor, noise_has_the_configured_mean_and_deviation)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 7);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.noise_sd = 2.0;
     pcs_sensors *s = one_sensor(&p, c);
     p.x[0] = 100.0;
@@ -310,10 +310,10 @@ static void noise_trace(uint64_t seed, uint32_t n_sensors, double *out, uint32_t
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, seed);
-    pcs_sensor_config c[2] = {ctl_sensor(&p, "a", 0), ctl_sensor(&p, "b", 0)};
+    pcs_sensor_def c[2] = {ctl_sensor(&p, "a", 0), ctl_sensor(&p, "b", 0)};
     c[0].noise_sd = c[1].noise_sd = 1.0;
     pcs_sensors *s = NULL;
-    cr_assert_eq(pcs_sensors_create(p.w, c, n_sensors, &s), PCS_OK);
+    cr_assert_eq(pcs_sensor_add(p.w, c, n_sensors, &s), PCS_OK);
     for (uint32_t t = 0; t < ticks; t++) {
         ctl_tick(p.w, 1);
         out[2 * t] = pcs_sensor_value(s, 0);
@@ -389,7 +389,7 @@ Test(sensor, fail_low_and_fail_high_drive_the_output_to_the_range_ends)
 {
     ctl_plant p;
     ctl_plant_init(&p, 1, 1);
-    pcs_sensor_config c = ctl_sensor(&p, "x", 0);
+    pcs_sensor_def c = ctl_sensor(&p, "x", 0);
     c.lo = -5.0;
     c.hi = 50.0;
     pcs_sensors *s = one_sensor(&p, c);
@@ -431,7 +431,7 @@ Test(sensor, bad_commands_are_rejected)
 static pcs_sensors *noisy_bank(ctl_plant *p, uint64_t seed)
 {
     ctl_plant_init(p, 8, seed);
-    pcs_sensor_config c[8];
+    pcs_sensor_def c[8];
     static char names[8][8];
     for (uint32_t i = 0; i < 8; i++) {
         snprintf(names[i], sizeof names[i], "n%u", i);
@@ -442,7 +442,7 @@ static pcs_sensors *noisy_bank(ctl_plant *p, uint64_t seed)
         p->x[i] = 10.0 * i;
     }
     pcs_sensors *s = NULL;
-    cr_assert_eq(pcs_sensors_create(p->w, c, 8, &s), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_sensor_add(p->w, c, 8, &s), PCS_OK, "%s", pcs_last_error());
     return s;
 }
 

@@ -35,8 +35,8 @@ static pcs_status snapfix_sensors(pcs_world *w, void *ctx)
 /* Build the fixture without attaching; @p first_name lets a test vary the layout. */
 static void snapfix_build(snapfix *fx, const char *first_name)
 {
-    pcs_world_config cfg;
-    cr_assert_eq(pcs_world_config_default(&cfg), PCS_OK);
+    pcs_world_def cfg;
+    cr_assert_eq(pcs_world_default(&cfg), PCS_OK);
     cr_assert_eq(pcs_world_create(&cfg, &fx->w), PCS_OK);
     cr_assert_eq(pcs_store_register(fx->w, "t.f", 8, 4, PCS_STORE_STATE, &fx->f_store), PCS_OK);
     cr_assert_eq(pcs_store_register(fx->w, "t.u", 4, 2, PCS_STORE_STATE, &fx->u_store), PCS_OK);
@@ -119,7 +119,7 @@ Test(snapshot_attach, uses_world_config_buffer_count_by_default)
 {
     snapfix fx;
     snapfix_attach(&fx, NULL);
-    cr_expect_eq(pcs_snapshot_buffers(fx.pool), 4u); /* pcs_world_config default */
+    cr_expect_eq(pcs_snapshot_buffers(fx.pool), 4u); /* pcs_world_def default */
     cr_expect_eq(pcs_snapshot_channel_count(fx.pool), 6u);
     pcs_world_destroy(fx.w);
 }

@@ -34,8 +34,8 @@ static pcs_status evfix_emit(pcs_world *w, void *ctx)
 static void evfix_make(evfix *fx, uint32_t per_tick, uint32_t capacity)
 {
     *fx = (evfix){.per_tick = per_tick};
-    pcs_world_config cfg;
-    cr_assert_eq(pcs_world_config_default(&cfg), PCS_OK);
+    pcs_world_def cfg;
+    cr_assert_eq(pcs_world_default(&cfg), PCS_OK);
     cr_assert_eq(pcs_world_create(&cfg, &fx->w), PCS_OK);
     pcs_system_desc d = {.name = "t.emit", .stage = PCS_STAGE_ALARMS, .fn = evfix_emit, .ctx = fx};
     cr_assert_eq(pcs_system_register(fx->w, &d, NULL), PCS_OK);
@@ -188,8 +188,8 @@ static pcs_status evfix_emit_ignoring_overflow(pcs_world *w, void *ctx)
  * tick. The log carries all four, in that order. */
 Test(snapshot_events, engine_overflow_event_reaches_the_log)
 {
-    pcs_world_config cfg;
-    cr_assert_eq(pcs_world_config_default(&cfg), PCS_OK);
+    pcs_world_def cfg;
+    cr_assert_eq(pcs_world_default(&cfg), PCS_OK);
     cfg.event_capacity = 4;
     pcs_world *w;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

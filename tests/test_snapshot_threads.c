@@ -132,8 +132,8 @@ static void thr_build(thrfix *fx, uint32_t event_capacity)
 {
     fx->emitted = 0;
     atomic_init(&fx->started, 0);
-    pcs_world_config cfg;
-    cr_assert_eq(pcs_world_config_default(&cfg), PCS_OK);
+    pcs_world_def cfg;
+    cr_assert_eq(pcs_world_default(&cfg), PCS_OK);
     cr_assert_eq(pcs_world_create(&cfg, &fx->w), PCS_OK);
     cr_assert_eq(pcs_store_register(fx->w, "thr.f", 8, THR_CHANNELS, PCS_STORE_STATE, &fx->store),
                  PCS_OK);

@@ -13,7 +13,7 @@
 
 /* Schema policy: a schema-1 file that names only its units builds the full
  * plant from the sourced defaults, the same world that the plant builder
- * makes from pcs_plant_unit_config_default and the default setpoints. */
+ * makes from pcs_plant_unit_default and the default setpoints. */
 Test(station_api, schema1_naming_only_its_units_builds_the_full_default_plant)
 {
     static const char doc[] =
@@ -23,21 +23,21 @@ Test(station_api, schema1_naming_only_its_units_builds_the_full_default_plant)
                  "%s", pcs_last_error());
     cr_assert_eq(pcs_scenario_unit_count(scn), 2);
     cr_assert_eq(pcs_scenario_action_count(scn), 0);
-    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    pcs_world_def cfg = pcs_scenario_world_def(scn);
     cfg.workers = 0;
 
     pcs_world *a, *b;
     pcs_station *st;
     cr_assert_eq(pcs_world_create(&cfg, &a), PCS_OK);
-    cr_assert_eq(pcs_station_build(a, scn, &st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(a, scn, &st), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_unit_count(st), 2);
 
-    pcs_plant_unit_config units[2];
-    pcs_plant_unit_config_default(&units[0]);
-    pcs_plant_unit_config_default(&units[1]);
+    pcs_plant_unit_def units[2];
+    pcs_plant_unit_default(&units[0]);
+    pcs_plant_unit_default(&units[1]);
     pcs_plant *p;
     cr_assert_eq(pcs_world_create(&cfg, &b), PCS_OK);
-    cr_assert_eq(pcs_plant_build(b, units, 2, &p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_add(b, units, 2, &p), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(b, p, NULL), PCS_OK, "%s", pcs_last_error());
 
     /* Every model of the full plant is there: four loops, instruments,
@@ -76,7 +76,7 @@ Test(station_api, the_station_file_and_the_built_in_scenario_are_the_same)
     cr_assert_str_eq(pcs_scenario_source(builtin), "<built-in pwr-station.json>");
     cr_assert_str_eq(pcs_scenario_name(file), "pwr-station");
     cr_assert_eq(pcs_scenario_build_hash(file), pcs_scenario_build_hash(builtin));
-    cr_assert_eq(pcs_scenario_world_config(file).build_hash, pcs_scenario_build_hash(file));
+    cr_assert_eq(pcs_scenario_world_def(file).build_hash, pcs_scenario_build_hash(file));
     cr_assert_eq(pcs_scenario_unit_count(file), 4);
     cr_assert_eq(pcs_scenario_action_count(file), pcs_scenario_action_count(builtin));
     pcs_scenario_run r = pcs_scenario_run_params(file);
@@ -117,9 +117,9 @@ static void one_unit(void)
     static const char doc[] = "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}]}";
     cr_assert_eq(pcs_scenario_load_string("one.json", doc, strlen(doc), NULL, &one_scn), PCS_OK,
                  "%s", pcs_last_error());
-    pcs_world_config cfg = pcs_scenario_world_config(one_scn);
+    pcs_world_def cfg = pcs_scenario_world_def(one_scn);
     cr_assert_eq(pcs_world_create(&cfg, &one_w), PCS_OK);
-    cr_assert_eq(pcs_station_build(one_w, one_scn, &one_st), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(one_w, one_scn, &one_st), PCS_OK, "%s", pcs_last_error());
 }
 
 static void one_unit_free(void)
@@ -137,7 +137,7 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
     pcs_target_id id;
     uint32_t kind;
     cr_assert_eq(pcs_command_target_find(one_w, "u1.pump3", &id), PCS_OK);
-    cr_assert_eq(pcs_command_kind_find(one_w, PCS_HYD_COMMANDS, PCS_HYD_OP_PUMP_TRIP, &kind),
+    cr_assert_eq(pcs_command_kind_find(one_w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, &kind),
                  PCS_OK);
     cr_assert_eq(c.target, pcs_target_id_store(id));
     cr_assert_eq(c.kind, kind);

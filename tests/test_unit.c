@@ -50,8 +50,8 @@ static const pcs_event *ut_find(const ut_log *log, uint32_t kind)
 /* A world with the default configuration except k_slow (default 72). */
 static pcs_world *ut_world_k(ut_log *log, double k_slow)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     wc.k_slow = k_slow;
@@ -69,10 +69,10 @@ static pcs_world *ut_world(ut_log *log)
     return ut_world_k(log, 72.0);
 }
 
-static pcs_world *ut_unit_world(const pcs_unit_config *cfg, ut_log *log, pcs_unit **u)
+static pcs_world *ut_unit_world(const pcs_unit_def *cfg, ut_log *log, pcs_unit **u)
 {
     pcs_world *w = ut_world(log);
-    cr_assert_eq(pcs_unit_build(w, 1, cfg, u), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(w, 1, cfg, u), PCS_OK, "%s", pcs_last_error());
     return w;
 }
 
@@ -91,9 +91,9 @@ static void ut_ticks(pcs_world *w, long n)
 
 Test(unit, default_config_builds_a_steady_full_power_core)
 {
-    pcs_unit_config cfg;
-    cr_assert_eq(pcs_unit_config_default(&cfg), PCS_OK);
-    cr_assert_eq(pcs_unit_config_validate(&cfg), PCS_OK, "%s", pcs_last_error());
+    pcs_unit_def cfg;
+    cr_assert_eq(pcs_unit_default(&cfg), PCS_OK);
+    cr_assert_eq(pcs_unit_def_validate(&cfg), PCS_OK, "%s", pcs_last_error());
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&cfg, NULL, &u);
     /* 3411 MWt (tests/refdata/pwr_plant.md). The ANS "infinite" 1e13 s history
@@ -119,8 +119,8 @@ Test(unit, default_config_builds_a_steady_full_power_core)
 
 Test(unit, rod_withdrawal_then_scram)
 {
-    pcs_unit_config cfg;
-    pcs_unit_config_default(&cfg);
+    pcs_unit_def cfg;
+    pcs_unit_default(&cfg);
     cfg.banks[0].initial_pos = 0.5; /* bank D half in */
     ut_log *log = calloc(1, sizeof *log);
     pcs_unit *u;
@@ -128,7 +128,7 @@ Test(unit, rod_withdrawal_then_scram)
      * the power rise adds ~+700 pcm within these 120 s and the core keeps
      * climbing, as it would over 2.4 h of real operation. */
     pcs_world *w = ut_world_k(log, 1.0);
-    cr_assert_eq(pcs_unit_build(w, 1, &cfg, &u), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(w, 1, &cfg, &u), PCS_OK, "%s", pcs_last_error());
     double p0 = ut_ch(w, "u1.core.power"), tf0 = ut_ch(w, "u1.fuel.t_avg");
     /* Withdraw D from 0.5 to 0.7 at 0.02 travel/s (10 s): +277 pcm, since
      * F(0.7) - F(0.5) = 0.2 + sin(0.6 pi)/(2 pi) = 0.3514 of 788 pcm. */
@@ -190,8 +190,8 @@ Test(unit, rod_withdrawal_then_scram)
 
 Test(unit, trip_input_scrams_next_tick_and_blocks_reset)
 {
-    pcs_unit_config cfg;
-    pcs_unit_config_default(&cfg);
+    pcs_unit_def cfg;
+    pcs_unit_default(&cfg);
     ut_log *log = calloc(1, sizeof *log);
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&cfg, log, &u);
@@ -234,8 +234,8 @@ Test(unit, trip_input_scrams_next_tick_and_blocks_reset)
 
 Test(unit, bad_commands_are_rejected)
 {
-    pcs_unit_config cfg;
-    pcs_unit_config_default(&cfg);
+    pcs_unit_def cfg;
+    pcs_unit_default(&cfg);
     ut_log *log = calloc(1, sizeof *log);
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&cfg, log, &u);
@@ -260,8 +260,8 @@ Test(unit, bad_commands_are_rejected)
 
 Test(unit, power_excursion_is_clamped_flagged_and_reported_once)
 {
-    pcs_unit_config cfg;
-    pcs_unit_config_default(&cfg);
+    pcs_unit_def cfg;
+    pcs_unit_default(&cfg);
     cfg.feedback.doppler_coef = 0.0; /* no feedback: nothing stops the rise */
     cfg.feedback.mtc_per_k = 0.0;
     cfg.power_limit_fraction = 1.5;
@@ -300,13 +300,13 @@ Test(unit, power_excursion_is_clamped_flagged_and_reported_once)
     free(log);
 }
 
-static void ut_expect_bad(const pcs_unit_config *cfg, const char *needle)
+static void ut_expect_bad(const pcs_unit_def *cfg, const char *needle)
 {
-    cr_expect_eq(pcs_unit_config_validate(cfg), PCS_E_INVAL, "accepted: %s", needle);
+    cr_expect_eq(pcs_unit_def_validate(cfg), PCS_E_INVAL, "accepted: %s", needle);
     cr_expect(strstr(pcs_last_error(), needle) != NULL, "message '%s' lacks '%s'", pcs_last_error(),
               needle);
     pcs_world *w = ut_world(NULL);
-    cr_expect_eq(pcs_unit_build(w, 1, cfg, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_unit_add(w, 1, cfg, NULL), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), needle) != NULL, "%s", pcs_last_error());
     cr_expect_eq(pcs_store_count(w), 0, "a refused build must register nothing");
     pcs_world_destroy(w);
@@ -314,73 +314,73 @@ static void ut_expect_bad(const pcs_unit_config *cfg, const char *needle)
 
 Test(unit, bad_configuration_names_the_parameter)
 {
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     c.kinetics.beta[0] = -0.001;
     ut_expect_bad(&c, "beta[0]");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.kinetics.generation_time_s = 0.0;
     ut_expect_bad(&c, "generation_time_s");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.banks[2].initial_pos = 1.5;
     ut_expect_bad(&c, "rods[2] ('B').initial_pos");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.banks[3].initial_pos = -0.1;
     ut_expect_bad(&c, "rods[3] ('A').initial_pos");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     strcpy(c.banks[1].name, "D");
     ut_expect_bad(&c, "repeats");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.n_banks = 0;
     ut_expect_bad(&c, "n_banks");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.nominal_power_w = -1.0;
     ut_expect_bad(&c, "nominal_power_w");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.scram_drop_time_s = 0.0;
     ut_expect_bad(&c, "scram_drop_time_s");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.feedback.t_mod_ref_k = 100.0;
     ut_expect_bad(&c, "t_mod_ref_k");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.heat.t_inlet_k = 200.0;
     ut_expect_bad(&c, "t_inlet_k");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.xenon_phase = 20;
     ut_expect_bad(&c, "xenon_phase");
-    pcs_unit_config_default(&c);
+    pcs_unit_default(&c);
     c.initial_power_fraction = 20.0;
     ut_expect_bad(&c, "initial_power_fraction");
 }
 
 Test(unit, bad_build_targets)
 {
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     pcs_world *w = ut_world(NULL);
-    cr_expect_eq(pcs_unit_build(w, 0, &c, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_unit_add(w, 0, &c, NULL), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "unit_index") != NULL, "%s", pcs_last_error());
     /* No registry to size: any index from 1 up names a unit ("u17"). */
-    cr_expect_eq(pcs_unit_build(w, 17, &c, NULL), PCS_OK, "%s", pcs_last_error());
-    cr_expect_eq(pcs_unit_build(w, 17, &c, NULL), PCS_E_INVAL, "u17 is taken");
-    cr_expect_eq(pcs_unit_build(w, 1, &c, NULL), PCS_OK);
-    cr_expect_eq(pcs_unit_build(w, 1, &c, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_unit_add(w, 17, &c, NULL), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_unit_add(w, 17, &c, NULL), PCS_E_INVAL, "u17 is taken");
+    cr_expect_eq(pcs_unit_add(w, 1, &c, NULL), PCS_OK);
+    cr_expect_eq(pcs_unit_add(w, 1, &c, NULL), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "already built") != NULL, "%s", pcs_last_error());
-    cr_expect_eq(pcs_unit_build(NULL, 2, &c, NULL), PCS_E_INVAL);
+    cr_expect_eq(pcs_unit_add(NULL, 2, &c, NULL), PCS_E_INVAL);
     ut_ticks(w, 1);
-    cr_expect_eq(pcs_unit_build(w, 2, &c, NULL), PCS_E_STATE);
+    cr_expect_eq(pcs_unit_add(w, 2, &c, NULL), PCS_E_STATE);
     pcs_world_destroy(w);
 }
 
 Test(unit, two_units_take_their_own_commands)
 {
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     pcs_world *w = ut_world(NULL);
     pcs_unit *u1, *u2;
-    cr_assert_eq(pcs_unit_build(w, 1, &c, &u1), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(w, 1, &c, &u1), PCS_OK, "%s", pcs_last_error());
     c.xenon_phase = 10;
-    cr_assert_eq(pcs_unit_build(w, 2, &c, &u2), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(w, 2, &c, &u2), PCS_OK, "%s", pcs_last_error());
     ctl_unit_command(w, PCS_UNIT_OP_SCRAM, 2, 0, 0);
     ut_ticks(w, 400); /* 20 s: u2 is down to decay heat plus a little fission */
     cr_expect_eq((uint32_t)ut_ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED, 0);
@@ -393,8 +393,8 @@ Test(unit, xenon_builds_up_after_the_scram)
 {
     /* SLOW runs advance 72 s of xenon time per simulated second (k_slow 72),
      * so 2 h of xenon take 100 s (2000 ticks). */
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&c, NULL, &u);
     double xe0 = ut_ch(w, "u1.xenon.reactivity");
@@ -410,8 +410,8 @@ Test(unit, xenon_builds_up_after_the_scram)
 
 Test(unit, ticks_allocate_nothing)
 {
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     c.banks[0].initial_pos = 0.5;
     pcs_unit *u;
     pcs_world *w = ut_unit_world(&c, NULL, &u);

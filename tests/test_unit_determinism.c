@@ -17,19 +17,19 @@
  * (150 s, with ~150 xenon merges), and the hash at tick 1000 in *mid. */
 static uint64_t ud_run(double d_start, uint64_t *mid)
 {
-    pcs_world_config wc;
-    pcs_world_config_default(&wc);
+    pcs_world_def wc;
+    pcs_world_default(&wc);
     wc.check_finite = 1; /* NaN/Inf in a physics store fails the tick */
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
-    pcs_unit_config c;
-    pcs_unit_config_default(&c);
+    pcs_unit_def c;
+    pcs_unit_default(&c);
     c.banks[0].initial_pos = d_start;
     pcs_unit *u1, *u2;
-    cr_assert_eq(pcs_unit_build(w, 1, &c, &u1), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(w, 1, &c, &u1), PCS_OK, "%s", pcs_last_error());
     c.xenon_phase = 7;
-    cr_assert_eq(pcs_unit_build(w, 2, &c, &u2), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(w, 2, &c, &u2), PCS_OK, "%s", pcs_last_error());
     uint32_t *trip2 = pcs_store_data(w, pcs_unit_trip_store(u2));
     ctl_unit_command(w, PCS_UNIT_OP_ROD_SPEED, 1, 0, 0.02);
     ctl_unit_command(w, PCS_UNIT_OP_ROD_POSITION, 1, 0, 0.8);

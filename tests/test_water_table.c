@@ -17,8 +17,8 @@
 
 static pcs_water_table *wt_default(void)
 {
-    pcs_water_table_config c;
-    cr_assert_eq(pcs_water_table_config_default(&c), PCS_OK);
+    pcs_water_table_def c;
+    cr_assert_eq(pcs_water_table_default(&c), PCS_OK);
     pcs_water_table *t = NULL;
     cr_assert_eq(pcs_water_table_create(&c, &t), PCS_OK, "%s", pcs_last_error());
     return t;
@@ -142,19 +142,19 @@ Test(water_table, states_outside_the_domain_are_rejected)
 
 Test(water_table, bad_configurations_name_the_field)
 {
-    pcs_water_table_config c;
+    pcs_water_table_def c;
     pcs_water_table *t = NULL;
-    cr_assert_eq(pcs_water_table_config_default(NULL), PCS_E_INVAL);
-    cr_assert_eq(pcs_water_table_config_default(&c), PCS_OK);
+    cr_assert_eq(pcs_water_table_default(NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_water_table_default(&c), PCS_OK);
     c.n_p = 1;
     cr_assert_eq(pcs_water_table_create(&c, &t), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "cfg.n_p") != NULL);
     cr_assert_eq(pcs_water_table_bytes(&c), 0u);
-    cr_assert_eq(pcs_water_table_config_default(&c), PCS_OK);
+    cr_assert_eq(pcs_water_table_default(&c), PCS_OK);
     c.t_max_k = 650.0; /* region 1 ends at 623.15 K */
     cr_assert_eq(pcs_water_table_create(&c, &t), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "cfg.t_max_k") != NULL);
-    cr_assert_eq(pcs_water_table_config_default(&c), PCS_OK);
+    cr_assert_eq(pcs_water_table_default(&c), PCS_OK);
     c.p_max_pa = 0.05e6;
     cr_assert_eq(pcs_water_table_create(&c, &t), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "cfg.p_max_pa") != NULL);
@@ -169,19 +169,19 @@ Test(water_table, bad_configurations_name_the_field)
  */
 Test(water_table, builds_in_a_world_heap_until_the_world_is_sealed)
 {
-    pcs_world_config wc;
-    cr_assert_eq(pcs_world_config_default(&wc), PCS_OK);
+    pcs_world_def wc;
+    cr_assert_eq(pcs_world_default(&wc), PCS_OK);
     wc.workers = 0;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK, "%s", pcs_last_error());
-    pcs_water_table_config c;
-    cr_assert_eq(pcs_water_table_config_default(&c), PCS_OK);
+    pcs_water_table_def c;
+    cr_assert_eq(pcs_water_table_default(&c), PCS_OK);
     c.n_p = 12;
     c.n_t = 40;
     c.n_h = 30;
     const uint64_t before = pcs_world_alloc_count(w);
     pcs_water_table *t = NULL;
-    cr_assert_eq(pcs_water_table_build(w, &c, &t), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_water_table_add(w, &c, &t), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_world_alloc_count(w), before + 1);
     double h = 0.0;
     cr_assert_eq(pcs_water_table_h_pt(t, 15.5e6, 580.0, &h), PCS_OK);
@@ -192,7 +192,7 @@ Test(water_table, builds_in_a_world_heap_until_the_world_is_sealed)
     cr_assert(fabs(h - q.h_j_kg) / q.h_j_kg <= 4.0 * e, "coarse table within its own measure");
     cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     pcs_water_table *t2 = NULL;
-    cr_assert_eq(pcs_water_table_build(w, &c, &t2), PCS_E_STATE);
+    cr_assert_eq(pcs_water_table_add(w, &c, &t2), PCS_E_STATE);
     cr_assert_null(t2);
     pcs_world_destroy(w);
 }

@@ -13,8 +13,8 @@
 
 static pcs_world *new_world(void)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
     return w;
@@ -22,9 +22,9 @@ static pcs_world *new_world(void)
 
 Test(world_config, defaults_are_valid_and_documented_values)
 {
-    pcs_world_config cfg;
-    cr_assert_eq(pcs_world_config_default(&cfg), PCS_OK);
-    cr_assert_eq(pcs_world_config_validate(&cfg), PCS_OK);
+    pcs_world_def cfg;
+    cr_assert_eq(pcs_world_default(&cfg), PCS_OK);
+    cr_assert_eq(pcs_world_def_validate(&cfg), PCS_OK);
     cr_assert_float_eq(cfg.dt_s, 0.05, 0.0);
     cr_assert_float_eq(cfg.k_slow, 72.0, 0.0);
     cr_assert_float_eq(cfg.k_storage, 8766.0, 0.0);
@@ -34,7 +34,7 @@ Test(world_config, defaults_are_valid_and_documented_values)
     cr_assert_float_eq(cfg.slow_join_timeout_s, 0.005, 0.0);
 }
 
-static void expect_rejected(pcs_world_config cfg, const char *field)
+static void expect_rejected(pcs_world_def cfg, const char *field)
 {
     pcs_world *w = (pcs_world *)0x1;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_E_INVAL, "field %s", field);
@@ -45,9 +45,9 @@ static void expect_rejected(pcs_world_config cfg, const char *field)
 
 Test(world_config, each_bad_field_is_named)
 {
-    pcs_world_config d;
-    pcs_world_config_default(&d);
-    pcs_world_config c;
+    pcs_world_def d;
+    pcs_world_default(&d);
+    pcs_world_def c;
     c = d, c.dt_s = 0.0, expect_rejected(c, "dt_s");
     c = d, c.dt_s = NAN, expect_rejected(c, "dt_s");
     c = d, c.k_slow = -1.0, expect_rejected(c, "k_slow");
@@ -184,8 +184,8 @@ static void on_events(void *ctx, const pcs_event *ev, uint32_t n)
 
 Test(events, overflow_is_counted_and_reported_as_an_event)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.event_capacity = 8;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);

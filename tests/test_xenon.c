@@ -108,8 +108,8 @@ typedef struct xt_world {
 
 static void xt_world_make(xt_world *x, const pcs_xenon_params *p, uint32_t phase)
 {
-    pcs_world_config cfg;
-    pcs_world_config_default(&cfg);
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
     cfg.workers = 0;
     cr_assert_eq(pcs_world_create(&cfg, &x->w), PCS_OK);
     cr_assert_eq(pcs_store_register(x->w, "u1.xenon.state", sizeof(double), PCS_XENON_STATE_LEN,
@@ -121,7 +121,7 @@ static void xt_world_make(xt_world *x, const pcs_xenon_params *p, uint32_t phase
     pcs_xenon_equilibrium(p, 1.0, pcs_store_data(x->w, x->state));
     double *pw = pcs_store_data(x->w, x->power);
     pw[0] = 1.0, pw[1] = 1.0;
-    cr_assert_eq(pcs_xenon_job_register(x->w, "u1.xenon", p, x->state, x->power, phase, NULL),
+    cr_assert_eq(pcs_xenon_add(x->w, "u1.xenon", p, x->state, x->power, phase, NULL),
                  PCS_OK);
 }
 

@@ -117,7 +117,7 @@ typedef enum pcs_alarm_priority {
 /**
  * Ops of the "alarms" family (kind = the family's first kind + op). Targets:
  * each alarm by its name (every op but ACK_ALL), and "alarms" plus any name
- * given to pcs_alarms_target_register (ACK_ALL only). A command with nothing
+ * given to pcs_alarm_target_register (ACK_ALL only). A command with nothing
  * to do (acknowledging an acknowledged alarm, unshelving one not shelved) is
  * accepted and changes nothing. Refused: SHELVE of an out-of-service alarm
  * (PCS_E_STATE); a shelf time that is negative, not finite or above
@@ -148,8 +148,8 @@ enum {
     PCS_EV_ALARM_FIRST_OUT_CLEAR = PCS_EV_MODEL_BASE + 98,
 };
 
-/** One alarm. Start from pcs_alarm_config_default(). */
-typedef struct pcs_alarm_config {
+/** One alarm. Start from pcs_alarm_default(). */
+typedef struct pcs_alarm_def {
     const char *name;              /**< channel, e.g. "u1.alarm.loop1.flow_low"; 1..100 chars */
     uint32_t sensor;               /**< sensor id whose measured value it watches */
     pcs_alarm_direction direction; /**< default HIGH */
@@ -161,17 +161,17 @@ typedef struct pcs_alarm_config {
     uint32_t group;                /**< first-out group, [0, 65535]; 0 = none (default) */
     uint32_t suppress_store; /**< u32 store of the suppression input, or PCS_ALARM_NO_SUPPRESS */
     uint32_t suppress_index; /**< element of that store; != 0 suppresses */
-} pcs_alarm_config;
+} pcs_alarm_def;
 
 /** Fill @p cfg with the defaults above (name NULL: must be set). */
-PCS_API pcs_status pcs_alarm_config_default(pcs_alarm_config *cfg);
+PCS_API pcs_status pcs_alarm_default(pcs_alarm_def *cfg);
 
 /**
  * Check every field (@p w for the suppression store, @p sensors for the id).
  * @return PCS_E_INVAL naming the alarm, the field, its value and the allowed range.
  */
-PCS_API pcs_status pcs_alarm_config_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                             const pcs_alarm_config *cfg);
+PCS_API pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                             const pcs_alarm_def *cfg);
 
 /**
  * Build the world's alarm bank: STATE stores "alarms.*", a system at
@@ -183,8 +183,8 @@ PCS_API pcs_status pcs_alarm_config_validate(const pcs_world *w, const pcs_senso
  *         exists), PCS_E_NOMEM. If channel registration fails part-way the
  *         world holds part of the bank: discard the world.
  */
-PCS_API pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors,
-                                     const pcs_alarm_config *cfgs, uint32_t n, pcs_alarms **out);
+PCS_API pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors,
+                                     const pcs_alarm_def *cfgs, uint32_t n, pcs_alarms **out);
 
 /**
  * Register @p name as another target of PCS_ALARM_OP_ACK_ALL on the bank
@@ -193,16 +193,16 @@ PCS_API pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors,
  * @return as pcs_command_target_register (PCS_E_INVAL: name already takes
  *         alarm commands).
  */
-PCS_API pcs_status pcs_alarms_target_register(pcs_world *w, pcs_alarms *a, const char *name);
+PCS_API pcs_status pcs_alarm_target_register(pcs_world *w, pcs_alarms *a, const char *name);
 
 /** Number of alarms (0 for NULL). */
-PCS_API uint32_t pcs_alarms_count(const pcs_alarms *a);
+PCS_API uint32_t pcs_alarm_count(const pcs_alarms *a);
 
 /** Name of alarm @p id ("?" out of range or NULL). Any thread after build. */
 PCS_API const char *pcs_alarm_name(const pcs_alarms *a, uint32_t id);
 
 /** Find an alarm by name. @return PCS_E_NOTFOUND naming it. */
-PCS_API pcs_status pcs_alarms_find(const pcs_alarms *a, const char *name, uint32_t *id);
+PCS_API pcs_status pcs_alarm_find(const pcs_alarms *a, const char *name, uint32_t *id);
 
 /** State of alarm @p id (PCS_ALARM_NORMAL for bad arguments). */
 PCS_API pcs_alarm_state pcs_alarm_state_of(const pcs_alarms *a, uint32_t id);

@@ -43,67 +43,67 @@
 #include "pcsim/status.h"
 
 /** Fission-product groups of the ANS-5.1 fit. */
-#define PCS_DH_FP_GROUPS 23u
+#define PCS_DECAY_HEAT_FP_GROUPS 23u
 /** State length: the fission-product groups, then U-239, then Np-239. */
-#define PCS_DH_GROUPS (PCS_DH_FP_GROUPS + 2u)
+#define PCS_DECAY_HEAT_GROUPS (PCS_DECAY_HEAT_FP_GROUPS + 2u)
 /** Index of the U-239 and Np-239 powers in the state. */
-#define PCS_DH_U239 PCS_DH_FP_GROUPS
-#define PCS_DH_NP239 (PCS_DH_FP_GROUPS + 1u)
+#define PCS_DECAY_HEAT_U239 PCS_DECAY_HEAT_FP_GROUPS
+#define PCS_DECAY_HEAT_NP239 (PCS_DECAY_HEAT_FP_GROUPS + 1u)
 /** "Infinite" irradiation time of the ANS convention (tests/refdata/decay_heat.md section 1), s. */
-#define PCS_DH_T_INFINITE_S 1e13
+#define PCS_DECAY_HEAT_T_INFINITE_S 1e13
 
 /** Which ANS-5.1 coefficient set. */
-typedef enum pcs_dh_dataset {
-    PCS_DH_ANS_1979 = 0, /**< ANSI/ANS-5.1-1979 Table 7, U-235 thermal */
-    PCS_DH_ANS_2004 = 1, /**< ANSI/ANS-5.1-2004 U-235 thermal */
-} pcs_dh_dataset;
+typedef enum pcs_decay_heat_dataset {
+    PCS_DECAY_HEAT_ANS_1979 = 0, /**< ANSI/ANS-5.1-1979 Table 7, U-235 thermal */
+    PCS_DECAY_HEAT_ANS_2004 = 1, /**< ANSI/ANS-5.1-2004 U-235 thermal */
+} pcs_decay_heat_dataset;
 
 /** Decay-heat parameters. */
-typedef struct pcs_dh_params {
-    pcs_dh_dataset dataset; /**< coefficient set */
+typedef struct pcs_decay_heat_params {
+    pcs_decay_heat_dataset dataset; /**< coefficient set */
     double q_mev; /**< recoverable energy per fission, MeV, (0, 1000]; 200 in the cited codes */
     double u239_per_fission; /**< R, U-239 atoms per fission, [0, 10]; NRC module 0.6, 0 = off */
-} pcs_dh_params;
+} pcs_decay_heat_params;
 
 /** Defaults: ANS-5.1-2004, Q = 200 MeV, R = 0.6 (NRC module). */
-PCS_API void pcs_dh_params_default(pcs_dh_params *p);
+PCS_API void pcs_decay_heat_params_default(pcs_decay_heat_params *p);
 
 /** @return PCS_E_INVAL naming the bad field, its value and the range. */
-PCS_API pcs_status pcs_dh_params_validate(const pcs_dh_params *p);
+PCS_API pcs_status pcs_decay_heat_params_validate(const pcs_decay_heat_params *p);
 
 /** Constants of one parameter set and one step length. Plain data. */
-typedef struct pcs_dh_model {
-    double lambda[PCS_DH_GROUPS]; /**< decay constants, 1/s */
-    double sat[PCS_DH_GROUPS];    /**< saturated group power per W of fission power */
+typedef struct pcs_decay_heat_model {
+    double lambda[PCS_DECAY_HEAT_GROUPS]; /**< decay constants, 1/s */
+    double sat[PCS_DECAY_HEAT_GROUPS];    /**< saturated group power per W of fission power */
     double h_s;                   /**< step length the factors below are for, s */
-    double om[PCS_DH_GROUPS];     /**< 1 - e^{-lambda_i h}, from expm1 */
+    double om[PCS_DECAY_HEAT_GROUPS];     /**< 1 - e^{-lambda_i h}, from expm1 */
     double np_from_u;             /**< Np gain per W of U-239 power above saturation */
     double saturated_fraction;    /**< sum of sat[i]: decay power per W at saturation */
-} pcs_dh_model;
+} pcs_decay_heat_model;
 
 /**
  * Build @p m from @p p for steps of @p h_s seconds.
  * @return PCS_E_INVAL for bad parameters or h_s not in (0, 1e9].
  */
-PCS_API pcs_status pcs_dh_model_init(const pcs_dh_params *p, double h_s, pcs_dh_model *m);
+PCS_API pcs_status pcs_decay_heat_model_init(const pcs_decay_heat_params *p, double h_s, pcs_decay_heat_model *m);
 
 /**
- * Set @p d (PCS_DH_GROUPS powers, W) to the state after operating at constant
+ * Set @p d (PCS_DECAY_HEAT_GROUPS powers, W) to the state after operating at constant
  * fission power @p p_fission_w for @p t_op_s seconds from a fresh core
- * (PCS_DH_T_INFINITE_S for the ANS "infinite" irradiation).
+ * (PCS_DECAY_HEAT_T_INFINITE_S for the ANS "infinite" irradiation).
  */
-PCS_API void pcs_dh_operate(const pcs_dh_model *m, double p_fission_w, double t_op_s, double *d);
+PCS_API void pcs_decay_heat_operate(const pcs_decay_heat_model *m, double p_fission_w, double t_op_s, double *d);
 
 /**
  * Advance @p d by one step of m->h_s with fission power @p p_avg_w (the step
  * average, W). @return the decay power at the end of the step, W.
  */
-PCS_API double pcs_dh_step(const pcs_dh_model *m, double p_avg_w, double *d);
+PCS_API double pcs_decay_heat_step(const pcs_decay_heat_model *m, double p_avg_w, double *d);
 
 /** Total decay power of state @p d, W (groups summed in index order). */
-PCS_API double pcs_dh_power(const double *d);
+PCS_API double pcs_decay_heat_power(const double *d);
 
 /** Decay power of the 23 fission-product groups only, W. */
-PCS_API double pcs_dh_power_fp(const double *d);
+PCS_API double pcs_decay_heat_power_fp(const double *d);
 
 #endif

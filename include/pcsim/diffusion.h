@@ -20,7 +20,7 @@
  *
  * Memory: pcs_diffusion_create allocates everything with malloc (two fields
  * of nx*ny doubles) and pcs_diffusion_destroy frees it; a step allocates
- * nothing. pcs_diffusion_register moves the state into world STATE stores.
+ * nothing. pcs_diffusion_add moves the state into world STATE stores.
  *
  * Thread-safety: one model must not be used by two threads at once; distinct
  * models are independent.
@@ -44,8 +44,8 @@
 
 typedef struct pcs_diffusion pcs_diffusion;
 
-/** Diffusion configuration; start from pcs_diffusion_config_default(). */
-typedef struct pcs_diffusion_config {
+/** Diffusion configuration; start from pcs_diffusion_default(). */
+typedef struct pcs_diffusion_def {
     uint32_t nx;      /**< cells along x; [1, PCS_DIFFUSION_SIDE_MAX]; default 64 */
     uint32_t ny;      /**< cells along y; [1, PCS_DIFFUSION_SIDE_MAX]; default 64 */
     double coeff;     /**< diffusion number D dt / h^2, dimensionless; [0, 0.25]; default 0.2 */
@@ -53,10 +53,10 @@ typedef struct pcs_diffusion_config {
                            Without OpenMP in the build, every value runs serially. */
     const char *name; /**< instance name for stores and the system, 1..40 chars;
                            NULL = "diffusion"; copied at create */
-} pcs_diffusion_config;
+} pcs_diffusion_def;
 
 /** Fill @p cfg with the defaults above. @return PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_diffusion_config_default(pcs_diffusion_config *cfg);
+PCS_API pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg);
 
 /**
  * Create a model with a zero field.
@@ -64,7 +64,7 @@ PCS_API pcs_status pcs_diffusion_config_default(pcs_diffusion_config *cfg);
  *         size, coeff outside [0, 0.25] or not finite, bad thread count or
  *         name, NULL pointers); PCS_E_NOMEM. @p out is set only on success.
  */
-PCS_API pcs_status pcs_diffusion_create(const pcs_diffusion_config *cfg, pcs_diffusion **out);
+PCS_API pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out);
 
 /**
  * Free the model's own memory. NULL is allowed. Stores it registered belong
@@ -111,7 +111,7 @@ PCS_API uint64_t pcs_diffusion_steps(const pcs_diffusion *m);
  *         On failure the model keeps working standalone, but stores already
  *         registered stay in the world: discard that world.
  */
-PCS_API pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stage,
+PCS_API pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage,
                                           int32_t priority);
 
 #endif

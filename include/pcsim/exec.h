@@ -59,8 +59,8 @@ typedef uint64_t (*pcs_exec_clock_fn)(void *ctx);
 /** Receives each warning once, on the thread that called pcs_exec_create. */
 typedef void (*pcs_exec_warn_fn)(void *ctx, const char *message);
 
-/** Pool configuration. Start from pcs_exec_config_default(). */
-typedef struct pcs_exec_config {
+/** Pool configuration. Start from pcs_exec_default(). */
+typedef struct pcs_exec_def {
     uint32_t workers; /**< PCS_WORKERS_AUTO (default) or [0, PCS_EXEC_MAX_WORKERS] */
     bool pin;         /**< pin each worker to its own core; default true */
     /**
@@ -73,7 +73,7 @@ typedef struct pcs_exec_config {
     void *clock_ctx;            /**< passed to clock_ns */
     pcs_exec_warn_fn warn;      /**< optional warning callback */
     void *warn_ctx;             /**< passed to warn */
-} pcs_exec_config;
+} pcs_exec_def;
 
 /** Counters since pcs_exec_create, summed over every world using the pool. */
 typedef struct pcs_exec_stats {
@@ -99,7 +99,7 @@ typedef struct pcs_exec_worker_info {
 } pcs_exec_worker_info;
 
 /** Fill @p cfg with the defaults above. PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_exec_config_default(pcs_exec_config *cfg);
+PCS_API pcs_status pcs_exec_default(pcs_exec_def *cfg);
 
 /**
  * The default worker count for @p ncpu usable PUs: max(1, min(2, ncpu - 2))
@@ -118,7 +118,7 @@ PCS_API uint32_t pcs_exec_default_workers(uint32_t ncpu);
  *         PCS_E_STATE (hwloc cannot read the topology, or a thread cannot be
  *         created; the message names which).
  */
-PCS_API pcs_status pcs_exec_create(const pcs_exec_config *cfg, pcs_exec **out);
+PCS_API pcs_status pcs_exec_create(const pcs_exec_def *cfg, pcs_exec **out);
 
 /**
  * Stop and join the workers (each finishes the chunk it is running; chunks not

@@ -62,8 +62,8 @@
 
 typedef struct pcs_flocking pcs_flocking;
 
-/** Flocking configuration; start from pcs_flocking_config_default(). */
-typedef struct pcs_flocking_config {
+/** Flocking configuration; start from pcs_flocking_default(). */
+typedef struct pcs_flocking_def {
     uint32_t agents;      /**< number of agents; [1, 2^20]; default 256 */
     double width_m;       /**< domain width, m; [1e-3, 1e6]; default 100 */
     double height_m;      /**< domain height, m; [1e-3, 1e6]; default 100 */
@@ -78,17 +78,17 @@ typedef struct pcs_flocking_config {
     uint64_t entity_id;   /**< rng entity id of the initial state; default 0 */
     uint32_t threads;     /**< OpenMP threads for the agent loop; [1, 64]; default 1 */
     const char *name;     /**< instance name, 1..40 chars; NULL = "flocking" */
-} pcs_flocking_config;
+} pcs_flocking_def;
 
 /** Fill @p cfg with the defaults above. @return PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_flocking_config_default(pcs_flocking_config *cfg);
+PCS_API pcs_status pcs_flocking_default(pcs_flocking_def *cfg);
 
 /**
  * Create a model with the seeded initial state described above.
  * @return PCS_E_INVAL naming the first bad field, its value and range
  *         (non-finite values included); PCS_E_NOMEM. @p out set only on success.
  */
-PCS_API pcs_status pcs_flocking_create(const pcs_flocking_config *cfg, pcs_flocking **out);
+PCS_API pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out);
 
 /** Free the model's own memory; NULL is allowed. */
 PCS_API void pcs_flocking_destroy(pcs_flocking *m);
@@ -128,9 +128,9 @@ PCS_API void pcs_flocking_grid_size(const pcs_flocking *m, uint32_t *cells_x, ui
  * once per FAST tick at (@p stage, @p priority). dt_s is the model's own
  * step: set it to the world's dt for physical time. Build phase only; the
  * model must not be used after pcs_world_destroy.
- * @return as pcs_diffusion_register.
+ * @return as pcs_diffusion_add.
  */
-PCS_API pcs_status pcs_flocking_register(pcs_world *w, pcs_flocking *m, pcs_stage stage,
+PCS_API pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage,
                                          int32_t priority);
 
 #endif

@@ -46,7 +46,7 @@
  * Heat capacities of fuel and clad are constant per material (rho cp taken
  * from the configuration) so that the stored energy sum m cp T is exactly the
  * conserved quantity; the default cp values are the cited correlations at a
- * typical temperature (see pcs_fuel_config). Radial flux depression in the
+ * typical temperature (see pcs_fuel_def). Radial flux depression in the
  * pellet is neglected (uniform generation). Flow must be upward or zero: a
  * negative mass flow is used as 0 and flagged (PCS_FUEL_FLAG_REVERSE_FLOW).
  *
@@ -66,7 +66,7 @@
 
 #include <stdint.h>
 
-#include "pcsim/coolant_props.h"
+#include "pcsim/coolant.h"
 #include "pcsim/event.h"
 #include "pcsim/export.h"
 #include "pcsim/status.h"
@@ -110,12 +110,12 @@ typedef enum pcs_axial_shape {
 } pcs_axial_shape;
 
 /**
- * Fuel model configuration. Start from pcs_fuel_config_default(), which
+ * Fuel model configuration. Start from pcs_fuel_default(), which
  * gives the reference core (4 channel groups x 24 axial nodes x 10 fuel + 2
  * clad radial nodes) of a Westinghouse 4-loop PWR with the 17x17 OFA rod of
  * tests/refdata/pwr_plant.md ("Fuel rod" table, [BEAVRS] and [W84] agreeing).
  */
-typedef struct pcs_fuel_config {
+typedef struct pcs_fuel_def {
     /* mesh */
     uint32_t n_channels;   /**< channel groups; default 4; [1, PCS_FUEL_MAX_CHANNELS] */
     uint32_t n_axial;      /**< axial nodes; default 24; [1, PCS_FUEL_MAX_AXIAL] */
@@ -174,17 +174,17 @@ typedef struct pcs_fuel_config {
     pcs_coolant_props_fn props_fn;     /**< default NULL (linear set) */
     void *props_ctx;                   /**< default NULL */
     pcs_coolant_linear coolant_linear; /**< default pcs_coolant_linear_default() */
-} pcs_fuel_config;
+} pcs_fuel_def;
 
 /** Fill @p cfg with the reference-core defaults above. PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_fuel_config_default(pcs_fuel_config *cfg);
+PCS_API pcs_status pcs_fuel_default(pcs_fuel_def *cfg);
 
 /**
  * Check every field against its range (and the coolant_linear set when
  * props_fn is NULL).
  * @return PCS_E_INVAL with a message "fuel config: FIELD = VALUE ..., allowed RANGE".
  */
-PCS_API pcs_status pcs_fuel_config_validate(const pcs_fuel_config *cfg);
+PCS_API pcs_status pcs_fuel_def_validate(const pcs_fuel_def *cfg);
 
 /** Indices of the summary store (pcs_fuel.store_out), all doubles. */
 enum {
@@ -218,7 +218,7 @@ enum {
 
 /** Handle to a built fuel model. Plain data; the model lives in world memory. */
 typedef struct pcs_fuel {
-    uint32_t unit_index;   /**< as passed to pcs_fuel_build; names use u(unit_index+1) */
+    uint32_t unit_index;   /**< as passed to pcs_fuel_add; names use u(unit_index+1) */
     uint32_t n_channels;   /**< channel groups */
     uint32_t n_axial;      /**< axial nodes */
     uint32_t n_radial;     /**< solid radial nodes per rod-node: n_fuel + n_clad */
@@ -257,7 +257,7 @@ typedef struct pcs_fuel {
  *         name clash) the world may hold part of the model and should be
  *         destroyed.
  */
-PCS_API pcs_status pcs_fuel_build(pcs_world *w, uint32_t unit_index, const pcs_fuel_config *cfg,
+PCS_API pcs_status pcs_fuel_add(pcs_world *w, uint32_t unit_index, const pcs_fuel_def *cfg,
                                   uint32_t power_store, uint32_t power_index, pcs_fuel *out);
 
 /**

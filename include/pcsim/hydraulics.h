@@ -47,40 +47,40 @@
 #include "pcsim/status.h"
 #include "pcsim/world.h"
 
-#define PCS_HYD_MAX_NODES 4096u
-#define PCS_HYD_MAX_JUNCTIONS 8192u
-#define PCS_HYD_MAX_PUMPS 64u
+#define PCS_HYDRAULICS_MAX_NODES 4096u
+#define PCS_HYDRAULICS_MAX_JUNCTIONS 8192u
+#define PCS_HYDRAULICS_MAX_PUMPS 64u
 
 /** Node roles. */
-typedef enum pcs_hyd_role {
-    PCS_HYD_PLAIN = 0,       /**< pipe or plenum volume */
-    PCS_HYD_CORE = 1,        /**< receives the core heat */
-    PCS_HYD_SG = 2,          /**< steam-generator tube volume: heat sink */
-    PCS_HYD_PRESSURIZER = 3, /**< large compliance, heaters and spray */
-} pcs_hyd_role;
+typedef enum pcs_hydraulics_role {
+    PCS_HYDRAULICS_PLAIN = 0,       /**< pipe or plenum volume */
+    PCS_HYDRAULICS_CORE = 1,        /**< receives the core heat */
+    PCS_HYDRAULICS_SG = 2,          /**< steam-generator tube volume: heat sink */
+    PCS_HYDRAULICS_PRESSURIZER = 3, /**< large compliance, heaters and spray */
+} pcs_hydraulics_role;
 
 /** Junction kinds. */
-typedef enum pcs_hyd_kind {
-    PCS_HYD_PIPE = 0,
-    PCS_HYD_PUMP = 1,        /**< pipe with a pump (pump index in `pump`) */
-    PCS_HYD_VALVE = 2,       /**< pipe with a valve (position 0 closed .. 1 open) */
-    PCS_HYD_CHECK_VALVE = 3, /**< closes when the flow would reverse */
-} pcs_hyd_kind;
+typedef enum pcs_hydraulics_kind {
+    PCS_HYDRAULICS_PIPE = 0,
+    PCS_HYDRAULICS_PUMP = 1,        /**< pipe with a pump (pump index in `pump`) */
+    PCS_HYDRAULICS_VALVE = 2,       /**< pipe with a valve (position 0 closed .. 1 open) */
+    PCS_HYDRAULICS_CHECK_VALVE = 3, /**< closes when the flow would reverse */
+} pcs_hydraulics_kind;
 
-typedef struct pcs_hyd_node {
-    pcs_hyd_role role;
+typedef struct pcs_hydraulics_node {
+    pcs_hydraulics_role role;
     double volume_m3;        /**< > 0 */
     double compliance_kg_pa; /**< 0: liquid V/(rho a^2); else > 0 */
     uint32_t loop;           /**< loop index, for channel names */
-    uint32_t tag;            /**< PCS_HYD_TAG_*: publishes the node's temperature */
+    uint32_t tag;            /**< PCS_HYDRAULICS_TAG_*: publishes the node's temperature */
     double t_init_k;         /**< initial temperature, K; 0: the config's t_init_k */
-} pcs_hyd_node;
+} pcs_hydraulics_node;
 
 /** Node tags: which temperatures are published per loop. */
-enum { PCS_HYD_TAG_NONE = 0, PCS_HYD_TAG_HOT_LEG = 1, PCS_HYD_TAG_COLD_LEG = 2 };
+enum { PCS_HYDRAULICS_TAG_NONE = 0, PCS_HYDRAULICS_TAG_HOT_LEG = 1, PCS_HYDRAULICS_TAG_COLD_LEG = 2 };
 
-typedef struct pcs_hyd_junction {
-    pcs_hyd_kind kind;
+typedef struct pcs_hydraulics_junction {
+    pcs_hydraulics_kind kind;
     uint32_t from, to;       /**< node indices; positive flow goes from -> to */
     double length_m;         /**< > 0 */
     double area_m2;          /**< > 0 */
@@ -88,12 +88,12 @@ typedef struct pcs_hyd_junction {
     double roughness_m;      /**< >= 0 */
     double form_loss;        /**< K, >= 0 */
     double fixed_friction;   /**< > 0: use this Darcy f instead of Haaland */
-    uint32_t pump;           /**< pump index for PCS_HYD_PUMP */
+    uint32_t pump;           /**< pump index for PCS_HYDRAULICS_PUMP */
     double valve_k_open;     /**< valve form loss fully open; K = k_open / x^2 */
     double valve_position;   /**< initial position, [0, 1] */
-} pcs_hyd_junction;
+} pcs_hydraulics_junction;
 
-typedef struct pcs_hyd_pump {
+typedef struct pcs_hydraulics_pump {
     double rated_speed_rad_s;  /**< w_r > 0 */
     double rated_dp_pa;        /**< dp_r > 0 */
     double rated_flow_kg_s;    /**< m_r > 0 */
@@ -101,14 +101,14 @@ typedef struct pcs_hyd_pump {
     double inertia_kg_m2;      /**< shaft + motor + water, > 0 */
     double efficiency;         /**< (0, 1]: tau_r = dp_r m_r / (rho eff w_r) */
     double initial_speed_frac; /**< w(0)/w_r, [0, 1.5] */
-} pcs_hyd_pump;
+} pcs_hydraulics_pump;
 
-/** A network: arrays owned by the caller until pcs_hyd_build returns. */
-typedef struct pcs_hyd_config {
+/** A network: arrays owned by the caller until pcs_hydraulics_add returns. */
+typedef struct pcs_hydraulics_def {
     uint32_t n_nodes, n_junctions, n_pumps;
-    const pcs_hyd_node *nodes;
-    const pcs_hyd_junction *junctions;
-    const pcs_hyd_pump *pumps;
+    const pcs_hydraulics_node *nodes;
+    const pcs_hydraulics_junction *junctions;
+    const pcs_hydraulics_pump *pumps;
     double rho_kg_m3;          /**< liquid density, (100, 1100] */
     double cp_j_kg_k;          /**< specific heat, (1000, 20000] */
     double mu_pa_s;            /**< viscosity for Re, > 0 */
@@ -122,10 +122,10 @@ typedef struct pcs_hyd_config {
     double pzr_dp_per_joule;   /**< pressurizer pressure rise per heater joule, >= 0 */
     uint32_t heat_store;       /**< store holding the core heat (W), or UINT32_MAX: none */
     uint32_t heat_index;       /**< element of heat_store */
-} pcs_hyd_config;
+} pcs_hydraulics_def;
 
 /** Command family of the hydraulic networks (pcs_command_kind_find). */
-#define PCS_HYD_COMMANDS "hydraulics"
+#define PCS_HYDRAULICS_COMMANDS "hydraulics"
 
 /**
  * Ops of the "hydraulics" family (kind = the family's first kind + op). Each
@@ -133,22 +133,22 @@ typedef struct pcs_hyd_config {
  * "uN.pumpK" (pump K - 1: trip and start) and "uN.valveJ" (junction J - 1,
  * for each valve junction: valve position).
  */
-enum pcs_hyd_op {
-    PCS_HYD_OP_PUMP_TRIP = 0,      /**< motor off */
-    PCS_HYD_OP_PUMP_START = 1,     /**< args[0] speed fraction, <= 1.5 (0 or less: 1) */
-    PCS_HYD_OP_VALVE_POSITION = 2, /**< args[0] position [0, 1] */
-    PCS_HYD_OP_PZR_HEATERS = 3,    /**< args[0] heater power W, [0, 1e9] */
-    PCS_HYD_OP_PZR_SPRAY = 4,      /**< args[0] spray cooling W, [0, 1e9] */
-    PCS_HYD_OP_SG_SECONDARY_T = 5, /**< args[0] secondary saturation temperature K, [273.15, 1e9] */
-    PCS_HYD_OP_COUNT = 6,
+enum pcs_hydraulics_op {
+    PCS_HYDRAULICS_OP_PUMP_TRIP = 0,      /**< motor off */
+    PCS_HYDRAULICS_OP_PUMP_START = 1,     /**< args[0] speed fraction, <= 1.5 (0 or less: 1) */
+    PCS_HYDRAULICS_OP_VALVE_POSITION = 2, /**< args[0] position [0, 1] */
+    PCS_HYDRAULICS_OP_PZR_HEATERS = 3,    /**< args[0] heater power W, [0, 1e9] */
+    PCS_HYDRAULICS_OP_PZR_SPRAY = 4,      /**< args[0] spray cooling W, [0, 1e9] */
+    PCS_HYDRAULICS_OP_SG_SECONDARY_T = 5, /**< args[0] secondary saturation temperature K, [273.15, 1e9] */
+    PCS_HYDRAULICS_OP_COUNT = 6,
 };
 
 /** Event subject of pump @p pump (0-based) of the network of unit @p unit (0-based). */
-#define PCS_HYD_PUMP_SUBJECT(unit, pump) (((uint32_t)(unit) << 10) | (uint32_t)(pump))
+#define PCS_HYDRAULICS_PUMP_SUBJECT(unit, pump) (((uint32_t)(unit) << 10) | (uint32_t)(pump))
 
 /** Event kinds (PCS_EV_MODEL_BASE + 48..63; see event.h for the ranges). */
 enum {
-    PCS_EV_PUMP_TRIPPED = PCS_EV_MODEL_BASE + 48, /**< PCS_HYD_PUMP_SUBJECT; values: speed rad/s */
+    PCS_EV_PUMP_TRIPPED = PCS_EV_MODEL_BASE + 48, /**< PCS_HYDRAULICS_PUMP_SUBJECT; values: speed rad/s */
     PCS_EV_PUMP_STARTED = PCS_EV_MODEL_BASE + 49, /**< same; values[1] speed fraction */
     PCS_EV_HYD_SOLVE_FAILED = PCS_EV_MODEL_BASE + 50, /**< subject unit; values[0] KLU status */
 };
@@ -156,7 +156,7 @@ enum {
 typedef struct pcs_hydraulics pcs_hydraulics;
 
 /** Fill @p cfg with water at PWR conditions and no network. */
-PCS_API pcs_status pcs_hyd_config_default(pcs_hyd_config *cfg);
+PCS_API pcs_status pcs_hydraulics_default(pcs_hydraulics_def *cfg);
 
 /**
  * Build the network into @p w for unit @p unit (channel prefix "u<unit+1>."):
@@ -168,11 +168,11 @@ PCS_API pcs_status pcs_hyd_config_default(pcs_hyd_config *cfg);
  * and t_cold (K, SG inlet and outlet nodes), uN.sg.heat (W).
  * @return PCS_E_INVAL naming the element and field, PCS_E_NOMEM, PCS_E_STATE.
  */
-PCS_API pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
+PCS_API pcs_status pcs_hydraulics_add(pcs_world *w, uint32_t unit, const pcs_hydraulics_def *cfg,
                                  pcs_hydraulics **out);
 
 /** Store ids, for coupling and tests. */
-typedef struct pcs_hyd_stores {
+typedef struct pcs_hydraulics_stores {
     uint32_t mass, enthalpy, pressure; /**< per node: kg, J/kg, Pa */
     uint32_t flow;                     /**< per junction: kg/s */
     uint32_t pump_speed;               /**< per pump: rad/s */
@@ -180,37 +180,37 @@ typedef struct pcs_hyd_stores {
     uint32_t sg_heat;                  /**< total SG heat removed, W (one element) */
     uint32_t core;                     /**< [0] core flow kg/s, [1] core inlet T K,
                                             [2] RCS pressure Pa (scratch, derived) */
-} pcs_hyd_stores;
+} pcs_hydraulics_stores;
 
 /**
  * Run the momentum and pressure solve alone for @p seconds of simulated time
  * in steps of @p dt_s (enthalpy frozen), so a scenario starts from steady
  * flow. Build phase only (before the first tick).
  */
-PCS_API pcs_status pcs_hyd_settle(pcs_world *w, pcs_hydraulics *h, double seconds, double dt_s);
-PCS_API pcs_hyd_stores pcs_hyd_store_ids(const pcs_hydraulics *h);
+PCS_API pcs_status pcs_hydraulics_settle(pcs_world *w, pcs_hydraulics *h, double seconds, double dt_s);
+PCS_API pcs_hydraulics_stores pcs_hydraulics_store_ids(const pcs_hydraulics *h);
 
 /** Total mass in the network, kg (sum over nodes, fixed order). */
-PCS_API double pcs_hyd_total_mass(pcs_world *w, const pcs_hydraulics *h);
+PCS_API double pcs_hydraulics_total_mass(pcs_world *w, const pcs_hydraulics *h);
 
 /** Total enthalpy M h in the network, J. */
-PCS_API double pcs_hyd_total_energy(pcs_world *w, const pcs_hydraulics *h);
+PCS_API double pcs_hydraulics_total_energy(pcs_world *w, const pcs_hydraulics *h);
 
 /**
  * A standard PWR primary system for tests and scenarios: @p n_loops loops,
  * each hot leg -> SG (n_sg_nodes) -> cold leg with pump -> downcomer -> shared
  * core -> upper plenum; a pressurizer on loop 0's hot leg. Writes into the
- * caller's arrays (sizes from pcs_hyd_pwr_sizes) and sets cfg's counts/pointers.
+ * caller's arrays (sizes from pcs_hydraulics_pwr_sizes) and sets cfg's counts/pointers.
  */
-PCS_API pcs_status pcs_hyd_pwr_sizes(uint32_t n_loops, uint32_t n_sg_nodes, uint32_t *n_nodes,
+PCS_API pcs_status pcs_hydraulics_pwr_sizes(uint32_t n_loops, uint32_t n_sg_nodes, uint32_t *n_nodes,
                                      uint32_t *n_junctions);
-PCS_API pcs_status pcs_hyd_pwr_network(uint32_t n_loops, uint32_t n_sg_nodes,
-                                       const pcs_hyd_pump *pump, pcs_hyd_config *cfg,
-                                       pcs_hyd_node *nodes, pcs_hyd_junction *junctions,
-                                       pcs_hyd_pump *pumps);
+PCS_API pcs_status pcs_hydraulics_pwr_network(uint32_t n_loops, uint32_t n_sg_nodes,
+                                       const pcs_hydraulics_pump *pump, pcs_hydraulics_def *cfg,
+                                       pcs_hydraulics_node *nodes, pcs_hydraulics_junction *junctions,
+                                       pcs_hydraulics_pump *pumps);
 
 /**
- * Start the PWR network of pcs_hyd_pwr_network at its full-power steady
+ * Start the PWR network of pcs_hydraulics_pwr_network at its full-power steady
  * state: core outlet and hot side at @p t_hot_k, cold side at @p t_cold_k,
  * and the SG conductance chosen so the donor-cell SG chain, with the loop
  * flow P / (n_loops cp (t_hot - t_cold)), ends exactly at t_cold against
@@ -218,7 +218,7 @@ PCS_API pcs_status pcs_hyd_pwr_network(uint32_t n_loops, uint32_t n_sg_nodes,
  * first.
  * @return PCS_E_INVAL when t_cold <= t_secondary or t_hot <= t_cold.
  */
-PCS_API pcs_status pcs_hyd_pwr_full_power(pcs_hyd_config *cfg, pcs_hyd_node *nodes,
+PCS_API pcs_status pcs_hydraulics_pwr_full_power(pcs_hydraulics_def *cfg, pcs_hydraulics_node *nodes,
                                           uint32_t n_loops, uint32_t n_sg_nodes, double power_w,
                                           double t_hot_k, double t_cold_k, double t_secondary_k);
 

@@ -31,10 +31,10 @@
  * and simply decays). The energy integral int n dt over the step comes out of
  * the same modes exactly, for decay heat and heat deposition. The roots are
  * bracketed by the poles and found by safeguarded Newton, warm-started from
- * the previous decomposition; the decomposition (pcs_kin_modes) is cached and
+ * the previous decomposition; the decomposition (pcs_kinetics_modes) is cached and
  * reused while rho and h do not change.
  *
- * Time-varying reactivity: pcs_kin_step splits a step into sub-steps and uses
+ * Time-varying reactivity: pcs_kinetics_step splits a step into sub-steps and uses
  * the reactivity at each sub-step's midpoint (the exponential midpoint rule,
  * second order in the sub-step; exact for constant rho), plus a first-order
  * correction for the ramp within the sub-step, so that the stiff prompt mode
@@ -42,7 +42,7 @@
  * argues it). Measured: Ganapol's 0.1 $/s ramp (Lambda = 2e-5 s) to 11 s is
  * within 3.3e-4 of the reference with four sub-steps per 0.05 s step.
  *
- * Validity: 1..PCS_KIN_MAX_GROUPS groups, lambda_i strictly increasing;
+ * Validity: 1..PCS_KINETICS_MAX_GROUPS groups, lambda_i strictly increasing;
  * results are finite while omega_0 h < 700 (beyond that e^{omega h} overflows:
  * a prompt-supercritical excursion without feedback).
  *
@@ -58,33 +58,33 @@
 #include "pcsim/status.h"
 
 /** Most delayed-neutron groups. */
-#define PCS_KIN_MAX_GROUPS 8u
+#define PCS_KINETICS_MAX_GROUPS 8u
 /** Most modes (groups + the prompt mode). */
-#define PCS_KIN_MAX_MODES (PCS_KIN_MAX_GROUPS + 1u)
-/** Most sub-steps pcs_kin_step takes in one call. */
-#define PCS_KIN_MAX_SUBSTEPS 256u
+#define PCS_KINETICS_MAX_MODES (PCS_KINETICS_MAX_GROUPS + 1u)
+/** Most sub-steps pcs_kinetics_step takes in one call. */
+#define PCS_KINETICS_MAX_SUBSTEPS 256u
 /**
  * A cached decomposition is reused while |rho - modes.rho| <= this. 1e-13 is
  * about 1.5e-9 $ for beta = 0.0065: the reactivity error it allows changes n
  * by less than 1e-10 relative per step, far below every accuracy target.
  */
-#define PCS_KIN_RHO_REUSE_TOL 1e-13
+#define PCS_KINETICS_RHO_REUSE_TOL 1e-13
 
 /** Kinetic parameters of one core. */
-typedef struct pcs_kin_params {
-    uint32_t n_groups;                 /**< G, 1..PCS_KIN_MAX_GROUPS */
+typedef struct pcs_kinetics_params {
+    uint32_t n_groups;                 /**< G, 1..PCS_KINETICS_MAX_GROUPS */
     uint32_t reserved;                 /**< zero */
-    double beta[PCS_KIN_MAX_GROUPS];   /**< delayed fractions beta_i > 0; sum < 1 */
-    double lambda[PCS_KIN_MAX_GROUPS]; /**< decay constants, 1/s, > 0, strictly increasing */
+    double beta[PCS_KINETICS_MAX_GROUPS];   /**< delayed fractions beta_i > 0; sum < 1 */
+    double lambda[PCS_KINETICS_MAX_GROUPS]; /**< decay constants, 1/s, > 0, strictly increasing */
     double generation_time_s;          /**< prompt generation time Lambda, s, [1e-12, 1] */
     double source_per_s;               /**< neutron source S, relative units per s, >= 0 */
-} pcs_kin_params;
+} pcs_kinetics_params;
 
 /**
  * Check @p p. @return PCS_OK, or PCS_E_INVAL naming the first bad parameter
  * ("beta[2] = -0.001 must be > 0 and finite"), its value and the allowed range.
  */
-PCS_API pcs_status pcs_kin_params_validate(const pcs_kin_params *p);
+PCS_API pcs_status pcs_kinetics_params_validate(const pcs_kinetics_params *p);
 
 /**
  * Six-group U-235 thermal data of Keepin (1965) Table 4-7 (lambda = 0.0124,
@@ -93,10 +93,10 @@ PCS_API pcs_status pcs_kin_params_validate(const pcs_kin_params *p);
  * tests/refdata/point_kinetics.csv (dataset KEEPIN), with the given Lambda and S = 0.
  * @return PCS_E_INVAL for NULL or Lambda outside [1e-12, 1].
  */
-PCS_API pcs_status pcs_kin_params_keepin_u235(pcs_kin_params *p, double generation_time_s);
+PCS_API pcs_status pcs_kinetics_params_keepin_u235(pcs_kinetics_params *p, double generation_time_s);
 
 /** Sum of beta_i. */
-PCS_API double pcs_kin_beta_total(const pcs_kin_params *p);
+PCS_API double pcs_kinetics_beta_total(const pcs_kinetics_params *p);
 
 /**
  * The cached eigen-decomposition for one reactivity and one step. Plain data
@@ -104,72 +104,72 @@ PCS_API double pcs_kin_beta_total(const pcs_kin_params *p);
  * run restored with it continues bit-identically. Zero-initialised means
  * "empty". Fields are written only by the functions below.
  */
-typedef struct pcs_kin_modes {
+typedef struct pcs_kinetics_modes {
     double rho;                                      /**< reactivity of the roots */
     double h_s;                                      /**< step of ew/p1/p2, s (0: none) */
-    double omega[PCS_KIN_MAX_MODES];                 /**< roots, descending, 1/s */
-    double g[PCS_KIN_MAX_MODES][PCS_KIN_MAX_GROUPS]; /**< 1/(omega_k + lambda_i), s */
-    double norm[PCS_KIN_MAX_MODES];                  /**< 1/(u_k . v_k) */
-    double ew[PCS_KIN_MAX_MODES];                    /**< e^{omega_k h} */
-    double p1[PCS_KIN_MAX_MODES];                    /**< (e^{omega_k h} - 1)/omega_k, s */
-    double p2[PCS_KIN_MAX_MODES];                    /**< (p1 - h)/omega_k, s^2 */
-    double ramp[PCS_KIN_MAX_MODES]; /**< n_k h (phi2 - phi1/2)(omega_k h) if omega_k < 0, else 0 */
+    double omega[PCS_KINETICS_MAX_MODES];                 /**< roots, descending, 1/s */
+    double g[PCS_KINETICS_MAX_MODES][PCS_KINETICS_MAX_GROUPS]; /**< 1/(omega_k + lambda_i), s */
+    double norm[PCS_KINETICS_MAX_MODES];                  /**< 1/(u_k . v_k) */
+    double ew[PCS_KINETICS_MAX_MODES];                    /**< e^{omega_k h} */
+    double p1[PCS_KINETICS_MAX_MODES];                    /**< (e^{omega_k h} - 1)/omega_k, s */
+    double p2[PCS_KINETICS_MAX_MODES];                    /**< (p1 - h)/omega_k, s^2 */
+    double ramp[PCS_KINETICS_MAX_MODES]; /**< n_k h (phi2 - phi1/2)(omega_k h) if omega_k < 0, else 0 */
     uint32_t valid;                 /**< 1 once roots are set */
     uint32_t n_modes;               /**< G + 1 */
     uint64_t solves;                /**< root solves so far (counter) */
     double rho_prev;                /**< reactivity of the solve before (predictor) */
-    double omega_prev[PCS_KIN_MAX_MODES]; /**< its roots */
+    double omega_prev[PCS_KINETICS_MAX_MODES]; /**< its roots */
     uint32_t has_prev;                    /**< 1 once rho_prev/omega_prev are set */
     uint32_t reserved;                    /**< zero */
-} pcs_kin_modes;
+} pcs_kinetics_modes;
 
 /**
  * Solve the inhour equation for @p rho into @p m (warm-started from m's roots
  * when m is valid for the same parameters), and drop m's step data.
- * @p p must have passed pcs_kin_params_validate (not re-checked).
+ * @p p must have passed pcs_kinetics_params_validate (not re-checked).
  * @return PCS_E_INVAL if rho is not finite or |rho| >= 1.
  */
-PCS_API pcs_status pcs_kin_modes_solve(const pcs_kin_params *p, pcs_kin_modes *m, double rho);
+PCS_API pcs_status pcs_kinetics_modes_solve(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho);
 
 /**
  * The G + 1 roots of the inhour equation for @p rho, descending, into
  * @p omega (length >= G + 1). 1/omega[0] is the stable (asymptotic) period.
  * @return PCS_E_INVAL for bad arguments.
  */
-PCS_API pcs_status pcs_kin_inhour_roots(const pcs_kin_params *p, double rho, double *omega);
+PCS_API pcs_status pcs_kinetics_inhour_roots(const pcs_kinetics_params *p, double rho, double *omega);
 
 /**
  * Set @p y (length G + 1) to the source-free critical equilibrium at relative
  * power @p n: y[0] = n, y[1 + i] = beta_i n / (Lambda lambda_i).
  */
-PCS_API void pcs_kin_equilibrium(const pcs_kin_params *p, double n, double *y);
+PCS_API void pcs_kinetics_equilibrium(const pcs_kinetics_params *p, double n, double *y);
 
 /**
  * Advance @p y (length G + 1: n, C_1..C_G) by @p h_s seconds at constant
  * reactivity @p rho, exactly. Re-solves the roots only when rho moved by more
- * than PCS_KIN_RHO_REUSE_TOL, and the exponentials only when h or the roots
+ * than PCS_KINETICS_RHO_REUSE_TOL, and the exponentials only when h or the roots
  * changed. @p n_integral (optional) receives int_0^h n dt (relative units * s).
  * @return PCS_E_INVAL for h_s <= 0 or non-finite, or bad rho (see solve).
  */
-PCS_API pcs_status pcs_kin_step_const(const pcs_kin_params *p, pcs_kin_modes *m, double rho,
+PCS_API pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho,
                                       double h_s, double *y, double *n_integral);
 
 /**
  * Advance @p y by @p h_s with reactivity varying linearly from @p rho0 to
  * @p rho1 over the step, in @p n_sub equal sub-steps each at its midpoint
  * reactivity (exponential midpoint rule). n_sub = 1 with rho0 == rho1 is
- * pcs_kin_step_const. @p n_integral (optional) receives int n dt over h_s.
- * @return PCS_E_INVAL for n_sub outside [1, PCS_KIN_MAX_SUBSTEPS] or the
- * errors of pcs_kin_step_const.
+ * pcs_kinetics_step_const. @p n_integral (optional) receives int n dt over h_s.
+ * @return PCS_E_INVAL for n_sub outside [1, PCS_KINETICS_MAX_SUBSTEPS] or the
+ * errors of pcs_kinetics_step_const.
  */
-PCS_API pcs_status pcs_kin_step(const pcs_kin_params *p, pcs_kin_modes *m, double rho0, double rho1,
+PCS_API pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho0, double rho1,
                                 double h_s, uint32_t n_sub, double *y, double *n_integral);
 
 /**
  * Sub-steps that keep each sub-step's reactivity change at or below
  * @p drho_max: 1 + floor(|rho1 - rho0| / drho_max), capped at
- * PCS_KIN_MAX_SUBSTEPS. drho_max <= 0 gives 1.
+ * PCS_KINETICS_MAX_SUBSTEPS. drho_max <= 0 gives 1.
  */
-PCS_API uint32_t pcs_kin_substeps(double rho0, double rho1, double drho_max);
+PCS_API uint32_t pcs_kinetics_substeps(double rho0, double rho1, double drho_max);
 
 #endif

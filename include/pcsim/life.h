@@ -50,24 +50,24 @@ typedef enum pcs_life_boundary {
 
 typedef struct pcs_life pcs_life;
 
-/** Life configuration; start from pcs_life_config_default(). */
-typedef struct pcs_life_config {
+/** Life configuration; start from pcs_life_default(). */
+typedef struct pcs_life_def {
     uint32_t width;             /**< columns; [1, 65536], >= 3 when wrapping; default 64 */
     uint32_t height;            /**< rows; [1, 65536], >= 3 when wrapping; default 64 */
     pcs_life_boundary boundary; /**< default PCS_LIFE_DEAD */
     uint32_t threads;           /**< OpenMP threads for the row loop; [1, 64]; default 1 */
     const char *name;           /**< instance name, 1..40 chars; NULL = "life" */
-} pcs_life_config;
+} pcs_life_def;
 
 /** Fill @p cfg with the defaults above. @return PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_life_config_default(pcs_life_config *cfg);
+PCS_API pcs_status pcs_life_default(pcs_life_def *cfg);
 
 /**
  * Create a grid of dead cells.
  * @return PCS_E_INVAL naming the field, value and allowed range; PCS_E_NOMEM.
  *         @p out is set only on success.
  */
-PCS_API pcs_status pcs_life_create(const pcs_life_config *cfg, pcs_life **out);
+PCS_API pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out);
 
 /** Free the model's own memory; NULL is allowed. */
 PCS_API void pcs_life_destroy(pcs_life *m);
@@ -118,6 +118,6 @@ PCS_API const uint8_t *pcs_life_cells(const pcs_life *m);
  *         world or already registered), PCS_E_NOMEM, PCS_E_OVERFLOW. On
  *         failure the model still works standalone; discard the world.
  */
-PCS_API pcs_status pcs_life_register(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority);
+PCS_API pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority);
 
 #endif

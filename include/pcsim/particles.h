@@ -45,22 +45,22 @@
 
 typedef struct pcs_particles pcs_particles;
 
-/** Configuration; start from pcs_particles_config_default(). */
-typedef struct pcs_particles_config {
+/** Configuration; start from pcs_particles_default(). */
+typedef struct pcs_particles_def {
     uint32_t width;         /**< columns; [1, 4096]; default 32 */
     uint32_t height;        /**< rows; [1, 4096]; default 16 */
     uint32_t max_particles; /**< capacity; [1, 2^20]; default 64 */
     const char *name;       /**< instance name, 1..40 chars; NULL = "particles" */
-} pcs_particles_config;
+} pcs_particles_def;
 
 /** Fill @p cfg with the defaults above. @return PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_particles_config_default(pcs_particles_config *cfg);
+PCS_API pcs_status pcs_particles_default(pcs_particles_def *cfg);
 
 /**
  * Create an empty grid without particles.
  * @return PCS_E_INVAL naming the bad field, value and range; PCS_E_NOMEM.
  */
-PCS_API pcs_status pcs_particles_create(const pcs_particles_config *cfg, pcs_particles **out);
+PCS_API pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out);
 
 /** Free the model's own memory; NULL is allowed. */
 PCS_API void pcs_particles_destroy(pcs_particles *m);
@@ -87,7 +87,7 @@ PCS_API pcs_status pcs_particles_load_map(pcs_particles *m, const char *map);
  * @return PCS_E_INVAL (NULL, outside the grid, on an obstacle, |v| above
  *         PCS_PARTICLES_SPEED_MAX), PCS_E_OVERFLOW when full.
  */
-PCS_API pcs_status pcs_particles_add(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
+PCS_API pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
                                      uint32_t *index);
 
 /**
@@ -117,9 +117,9 @@ PCS_API uint64_t pcs_particles_steps(const pcs_particles *m);
  * "<name>.parts" and register system "<name>" stepping once per FAST tick at
  * (@p stage, @p priority). Build phase only; the model must not be used
  * after pcs_world_destroy.
- * @return as pcs_diffusion_register.
+ * @return as pcs_diffusion_add.
  */
-PCS_API pcs_status pcs_particles_register(pcs_world *w, pcs_particles *m, pcs_stage stage,
+PCS_API pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage,
                                           int32_t priority);
 
 #endif

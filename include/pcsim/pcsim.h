@@ -9,7 +9,7 @@
 #include "pcsim/channel.h"
 #include "pcsim/clock.h"
 #include "pcsim/command.h"
-#include "pcsim/coolant_props.h"
+#include "pcsim/coolant.h"
 #include "pcsim/decay_heat.h"
 #include "pcsim/diffusion.h"
 #include "pcsim/event.h"

@@ -5,7 +5,7 @@
  * File format (version 2, little-endian):
  *   header   magic "PCSIMSV1" (fixed for every version), u32 version (2),
  *            u32 section count, u64 tick, u64 world seed, u64 build hash
- *            (pcs_world_config.build_hash), u32 layout version
+ *            (pcs_world_def.build_hash), u32 layout version
  *            (PCS_SAVE_LAYOUT), u32 reserved (0)                      48 bytes
  *   table    per section: char name[64], u64 offset, u64 bytes, u64 elem_size,
  *            u64 count, u64 XXH3-64 of the bytes                104 bytes each

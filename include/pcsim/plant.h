@@ -5,7 +5,7 @@
  * For each unit N the builder makes: the reactor unit (unit.h: rods,
  * kinetics, decay heat, xenon) in external-heat mode; the fuel-rod model
  * (fuel.h) driven by the unit's power; the primary-loop hydraulics
- * (hydraulics.h: a pcs_hyd_pwr_network with the fuel's flow heat as its core
+ * (hydraulics.h: a pcs_hydraulics_pwr_network with the fuel's flow heat as its core
  * heat source); and the coupling system "uN.plant.couple" at stage MACHINES
  * that hands this tick's hydraulics to the fuel (core inlet temperature,
  * flow split by rod count, pressure) and the fuel's temperatures to the
@@ -40,30 +40,30 @@
 /** Steam generator nodes per loop (the PWR template's node arrays). */
 #define PCS_PLANT_MAX_SG_NODES 8u
 
-/** One unit of the station. Start from pcs_plant_unit_config_default(). */
-typedef struct pcs_plant_unit_config {
-    pcs_unit_config core;     /**< reactor unit (external_heat is forced to 1) */
-    pcs_fuel_config fuel;     /**< fuel rods and core coolant channels */
+/** One unit of the station. Start from pcs_plant_unit_default(). */
+typedef struct pcs_plant_unit_def {
+    pcs_unit_def core;     /**< reactor unit (external_heat is forced to 1) */
+    pcs_fuel_def fuel;     /**< fuel rods and core coolant channels */
     uint32_t n_loops;         /**< primary loops, [1, PCS_PLANT_MAX_LOOPS]; default 4 */
     uint32_t n_sg_nodes;      /**< SG tube nodes per loop, [1, 8]; default 4 */
-    pcs_hyd_pump pump;        /**< each loop's pump */
+    pcs_hydraulics_pump pump;        /**< each loop's pump */
     double t_hot_k;           /**< full-power hot-leg temperature; default 599.0 K ([W84] 2-1) */
     double t_cold_k;          /**< full-power cold-leg temperature; default 565.1 K ([W84] 2-1) */
     double sg_pressure_pa;    /**< SG secondary pressure; default 6.89e6 Pa ([W84] 3.4-1);
                                    its IF97 saturation temperature is the heat sink */
     double pzr_dp_per_joule;  /**< pressurizer pressure rise per heater joule, Pa/J, >= 0 */
     double settle_s;          /**< hydraulic settling at build, s, [0, 3600]; default 60 */
-} pcs_plant_unit_config;
+} pcs_plant_unit_def;
 
 /**
  * Defaults for a Westinghouse 4-loop unit (tests/refdata/pwr_plant.md; see
- * scenarios/README.md for the sources): pcs_unit_config_default,
- * pcs_fuel_config_default, 4 loops, and a pump rated at 4360 kg/s per loop
+ * scenarios/README.md for the sources): pcs_unit_default,
+ * pcs_fuel_default, 4 loops, and a pump rated at 4360 kg/s per loop
  * ([W84] Table 2-1 total flow / 4) with a rated head of 0.6 MPa, shutoff
  * ratio 1.3, efficiency 0.8 and 2900 kg m2 of inertia (assumptions: a
  * ~10 s half-speed coast-down; no source in refdata). PCS_E_INVAL for NULL.
  */
-PCS_API pcs_status pcs_plant_unit_config_default(pcs_plant_unit_config *cfg);
+PCS_API pcs_status pcs_plant_unit_default(pcs_plant_unit_def *cfg);
 
 typedef struct pcs_plant pcs_plant;
 
@@ -81,7 +81,7 @@ typedef struct pcs_plant_unit {
  * @return PCS_E_INVAL naming the unit and field, or any model's build error
  *         (prefixed with the unit); PCS_E_NOMEM; PCS_E_STATE after sealing.
  */
-PCS_API pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *units,
+PCS_API pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units,
                                    uint32_t n_units, pcs_plant **out);
 
 /**
@@ -117,7 +117,7 @@ PCS_API pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp);
  * .high_pressure, .low_pressure, each 2oo4, writing each unit's trip input)
  * and alarms (uN.alarm.power_high, .flow_low.L, .pressure_high,
  * .pressure_low, .t_hot_high.L; first-out group per unit) for every unit of
- * @p p. Call once, after pcs_plant_build. @p sp may be NULL (defaults).
+ * @p p. Call once, after pcs_plant_add. @p sp may be NULL (defaults).
  * @return the control models' errors, PCS_E_STATE if called twice.
  */
 PCS_API pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setpoints *sp);

@@ -143,8 +143,8 @@ enum {
     PCS_EV_TRIP_BYPASS = PCS_EV_MODEL_BASE + 84,
 };
 
-/** One trip function. Start from pcs_trip_function_config_default(). */
-typedef struct pcs_trip_function_config {
+/** One trip function. Start from pcs_protection_function_default(). */
+typedef struct pcs_protection_function_def {
     const char *name;   /**< channel of its state word, e.g. "u1.rps.flux_high"; 1..100 chars */
     uint32_t unit;      /**< unit it trips, [0, n_units); default 0 */
     pcs_trip_kind kind; /**< default LEVEL */
@@ -154,27 +154,27 @@ typedef struct pcs_trip_function_config {
     uint32_t inputs[PCS_TRIP_MAX_INPUTS]; /**< sensor ids, distinct */
     uint32_t k;                 /**< coincidence: trip at >= k channels, [1, n_inputs]; default 1 */
     uint32_t rate_window_ticks; /**< RATE window W, [1, 1200] ticks; default 20 */
-} pcs_trip_function_config;
+} pcs_protection_function_def;
 
-/** The protection system. Start from pcs_protection_config_default(). */
-typedef struct pcs_protection_config {
+/** The protection system. Start from pcs_protection_default(). */
+typedef struct pcs_protection_def {
     uint32_t n_units; /**< units protected, [1, 2^20]; default 1 */
     const char *const
         *unit_names;      /**< n_units channel prefixes (1..32 chars), or NULL for "u1".."uN" */
     uint32_t n_functions; /**< [1, 1024] */
-    const pcs_trip_function_config *functions; /**< n_functions entries; ids are indices */
+    const pcs_protection_function_def *functions; /**< n_functions entries; ids are indices */
     /** n_units u32 stores the protection writes as each unit's trip input
      *  (e.g. pcs_unit_trip_store()), PCS_TRIP_NO_TARGET for none; NULL: none at all. */
     const uint32_t *unit_trip_stores;
     /** Element in each of those stores; NULL: element 0. */
     const uint32_t *unit_trip_indices;
-} pcs_protection_config;
+} pcs_protection_def;
 
 /** Fill @p cfg with the defaults above (name NULL, n_inputs 0: must be set). */
-PCS_API pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg);
+PCS_API pcs_status pcs_protection_function_default(pcs_protection_function_def *cfg);
 
 /** Fill @p cfg: one unit, default names, no trip targets, no functions (must be set). */
-PCS_API pcs_status pcs_protection_config_default(pcs_protection_config *cfg);
+PCS_API pcs_status pcs_protection_default(pcs_protection_def *cfg);
 
 /**
  * Check every field of @p cfg and of each function against @p sensors, and
@@ -182,8 +182,8 @@ PCS_API pcs_status pcs_protection_config_default(pcs_protection_config *cfg);
  * @return PCS_E_INVAL naming the function (id and name) or unit, the field,
  *         its value and the allowed range.
  */
-PCS_API pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                                  const pcs_protection_config *cfg);
+PCS_API pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                                  const pcs_protection_def *cfg);
 
 /**
  * Build the protection system: STATE stores "rps.*", a system at
@@ -196,8 +196,8 @@ PCS_API pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_
  *         registration fails part-way the world holds part of the system:
  *         discard the world.
  */
-PCS_API pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
-                                         const pcs_protection_config *cfg, pcs_protection **out);
+PCS_API pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
+                                         const pcs_protection_def *cfg, pcs_protection **out);
 
 /**
  * Where unit @p unit's trip output lives: a u32 element (store id, index),

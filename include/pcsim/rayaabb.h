@@ -95,22 +95,22 @@ PCS_API int pcs_rayaabb_intersect(const pcs_rayaabb_ray *ray, const pcs_rayaabb_
 
 typedef struct pcs_rayaabb pcs_rayaabb;
 
-/** Caster configuration; start from pcs_rayaabb_config_default(). */
-typedef struct pcs_rayaabb_config {
+/** Caster configuration; start from pcs_rayaabb_default(). */
+typedef struct pcs_rayaabb_def {
     uint32_t max_rays;  /**< ray capacity; [1, 2^20]; default 64 */
     uint32_t max_boxes; /**< box capacity; [1, 2^16]; default 64 */
     const char *name;   /**< instance name, 1..40 chars; NULL = "rayaabb" */
-} pcs_rayaabb_config;
+} pcs_rayaabb_def;
 
 /** Fill @p cfg with the defaults above. @return PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_rayaabb_config_default(pcs_rayaabb_config *cfg);
+PCS_API pcs_status pcs_rayaabb_default(pcs_rayaabb_def *cfg);
 
 /**
  * Create an empty caster (no rays, no boxes). Memory for all capacity is
  * malloc'd here and freed by pcs_rayaabb_destroy.
  * @return PCS_E_INVAL (bad capacity or name, NULL), PCS_E_NOMEM.
  */
-PCS_API pcs_status pcs_rayaabb_create(const pcs_rayaabb_config *cfg, pcs_rayaabb **out);
+PCS_API pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out);
 
 /** Free the caster's own memory; NULL is allowed. */
 PCS_API void pcs_rayaabb_destroy(pcs_rayaabb *m);
@@ -151,9 +151,9 @@ PCS_API uint64_t pcs_rayaabb_steps(const pcs_rayaabb *m);
  * "<name>.rays", "<name>.boxes", "<name>.hits" and register system "<name>"
  * that runs pcs_rayaabb_step once per FAST tick at (@p stage, @p priority).
  * Build phase only; the caster must not be used after pcs_world_destroy.
- * @return as pcs_diffusion_register.
+ * @return as pcs_diffusion_add.
  */
-PCS_API pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage,
+PCS_API pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage,
                                         int32_t priority);
 
 #endif

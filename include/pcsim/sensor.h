@@ -110,8 +110,8 @@ enum {
     PCS_EV_SENSOR_RANGE = PCS_EV_MODEL_BASE + 65,
 };
 
-/** One sensor. Start from pcs_sensor_config_default(). */
-typedef struct pcs_sensor_config {
+/** One sensor. Start from pcs_sensor_default(). */
+typedef struct pcs_sensor_def {
     const char *name; /**< channel name, e.g. "u1.loop1.flow.A"; 1..100 chars */
     const char *unit; /**< SI unit symbol of the value ("kg/s"); "" allowed */
     uint32_t store;   /**< source store id: an array of doubles */
@@ -121,17 +121,17 @@ typedef struct pcs_sensor_config {
     double quantum;   /**< quantisation step, value units; >= 0, finite; default 0 (none) */
     double lo;        /**< range low end; finite, lo < hi; default -1e300 */
     double hi;        /**< range high end; finite; default 1e300 */
-} pcs_sensor_config;
+} pcs_sensor_def;
 
 /** Fill @p cfg with the defaults above (name NULL: must be set). PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_sensor_config_default(pcs_sensor_config *cfg);
+PCS_API pcs_status pcs_sensor_default(pcs_sensor_def *cfg);
 
 /**
  * Check every field; @p w is needed to check the source store and index.
  * @return PCS_E_INVAL with a message naming the sensor, the field, its value
  *         and the allowed range.
  */
-PCS_API pcs_status pcs_sensor_config_validate(const pcs_world *w, const pcs_sensor_config *cfg);
+PCS_API pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_def *cfg);
 
 /**
  * Build the world's sensor bank: registers its STATE stores ("sensors.*"),
@@ -143,14 +143,14 @@ PCS_API pcs_status pcs_sensor_config_validate(const pcs_world *w, const pcs_sens
  *         name; more than PCS_SENSOR_MAX_SOURCE_STORES source stores),
  *         PCS_E_STATE (world sealed, or a bank already exists), PCS_E_NOMEM.
  */
-PCS_API pcs_status pcs_sensors_create(pcs_world *w, const pcs_sensor_config *cfgs, uint32_t n,
+PCS_API pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
                                       pcs_sensors **out);
 
 /** Number of sensors (0 for NULL). */
-PCS_API uint32_t pcs_sensors_count(const pcs_sensors *s);
+PCS_API uint32_t pcs_sensor_count(const pcs_sensors *s);
 
 /** Find a sensor by its channel name. @return PCS_E_NOTFOUND naming it. */
-PCS_API pcs_status pcs_sensors_find(const pcs_sensors *s, const char *name, uint32_t *id);
+PCS_API pcs_status pcs_sensor_find(const pcs_sensors *s, const char *name, uint32_t *id);
 
 /**
  * Where sensor @p id's measured value (F64) and status word (U32) live:

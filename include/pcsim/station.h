@@ -9,9 +9,9 @@
  * (examples/station.c):
  *
  *     pcs_scenario *scn;  pcs_scenario_default(&scn);
- *     pcs_world_config cfg = pcs_scenario_world_config(scn);
+ *     pcs_world_def cfg = pcs_scenario_world_def(scn);
  *     pcs_world *w;       pcs_world_create(&cfg, &w);
- *     pcs_station *st;    pcs_station_build(w, scn, &st);
+ *     pcs_station *st;    pcs_station_add(w, scn, &st);
  *     pcs_command c;      pcs_station_command(st, "u2.pump2", "pump_trip", 0.0, &c);
  *     pcs_command_submit(w, &c);  ... pcs_world_tick(w) ...
  *     pcs_station_destroy(st); pcs_world_destroy(w); pcs_scenario_destroy(scn);
@@ -127,7 +127,7 @@ PCS_API const char *pcs_scenario_name(const pcs_scenario *s);
 PCS_API const char *pcs_scenario_source(const pcs_scenario *s);
 
 /** The world configuration ("world"), with build_hash set to pcs_scenario_build_hash. */
-PCS_API pcs_world_config pcs_scenario_world_config(const pcs_scenario *s);
+PCS_API pcs_world_def pcs_scenario_world_def(const pcs_scenario *s);
 
 /** XXH3-64 of what builds the world (all of the migrated document but
  *  name, run, readers, script, world.seed and world.workers). */
@@ -164,13 +164,13 @@ PCS_API pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, ui
 
 /**
  * Build the scenario's station into @p w (not yet ticked; created with
- * pcs_scenario_world_config or an equal config): units, hydraulics,
+ * pcs_scenario_world_def or an equal config): units, hydraulics,
  * instrumentation, protection, alarms, their channels and command targets.
  * A scenario without units builds an empty station. On the world's thread.
  * Errors: the model's status, message "<source>: $.units: <why>".
  * The station keeps @p w; destroy the station before the world.
  */
-PCS_API pcs_status pcs_station_build(pcs_world *w, const pcs_scenario *s, pcs_station **out);
+PCS_API pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *s, pcs_station **out);
 
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);

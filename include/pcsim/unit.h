@@ -3,7 +3,7 @@
  * @brief A reactor unit: kinetics, reactivity, decay heat, xenon and a core heat
  *        model wired into a world as stores, systems, commands, channels, events.
  *
- * pcs_unit_build registers, for unit N (prefix "uN."):
+ * pcs_unit_add registers, for unit N (prefix "uN."):
  *  - ACTUATORS  "uN.rods": rod drive toward commanded positions; scram
  *    (latched from the trip input store or a manual command) releases every
  *    bank after scram_delay_s to fall under gravity (reactivity.h);
@@ -127,10 +127,10 @@ enum pcs_unit_range {
 #define PCS_UNIT_FLAG_HEAT_RANGE (1u << 6)      /**< a temperature clamped this tick */
 #define PCS_UNIT_FLAG_OUT_OF_RANGE (PCS_UNIT_FLAG_KINETICS_RANGE | PCS_UNIT_FLAG_HEAT_RANGE)
 
-/** Everything that defines a unit. Start from pcs_unit_config_default(). */
-typedef struct pcs_unit_config {
+/** Everything that defines a unit. Start from pcs_unit_default(). */
+typedef struct pcs_unit_def {
     double nominal_power_w;  /**< thermal power at n = 1, W, (0, 1e11] */
-    pcs_kin_params kinetics; /**< delayed-neutron data, Lambda, source */
+    pcs_kinetics_params kinetics; /**< delayed-neutron data, Lambda, source */
     double drho_substep;     /**< largest reactivity change per kinetics sub-step, (0, 1e-2] */
     uint32_t n_banks;        /**< 1..PCS_UNIT_MAX_BANKS */
     uint32_t reserved;       /**< zero */
@@ -139,7 +139,7 @@ typedef struct pcs_unit_config {
     double scram_drop_time_s;               /**< full-stroke gravity drop time, s, (0, 60] */
     pcs_feedback_params feedback;           /**< Doppler, moderator, boron coefficients */
     double boron_ppm;                       /**< initial boron, ppm, [0, 10000] */
-    pcs_dh_params decay_heat;               /**< decay-heat data set */
+    pcs_decay_heat_params decay_heat;               /**< decay-heat data set */
     double operating_time_s;                /**< irradiation history before build, s, [0, 1e13] */
     pcs_xenon_params xenon;                 /**< poison constants */
     uint32_t
@@ -154,7 +154,7 @@ typedef struct pcs_unit_config {
     double rho_bias;            /**< excess reactivity when critical_at_build = 0, |.| < 0.5 */
     double power_limit_fraction; /**< n clamped above this, [1, 1000] */
     double fuel_temp_limit_k;    /**< fuel temperature clamp, K, [1000, 5000] */
-} pcs_unit_config;
+} pcs_unit_def;
 
 /**
  * PWR-like defaults for a 3411 MWt Westinghouse 4-loop unit, values from
@@ -182,14 +182,14 @@ typedef struct pcs_unit_config {
  *    conductivity correlation's range in pwr_plant.md, near melting).
  * @return PCS_E_INVAL for NULL.
  */
-PCS_API pcs_status pcs_unit_config_default(pcs_unit_config *cfg);
+PCS_API pcs_status pcs_unit_default(pcs_unit_def *cfg);
 
 /**
  * Check every field. @return PCS_E_INVAL whose message names the field
  * ("unit config: rods[2] ('B').initial_pos = 1.5 is outside [0, 1] ...",
  * "unit config: kinetics: beta[0] = -0.001 must be > 0 ...").
  */
-PCS_API pcs_status pcs_unit_config_validate(const pcs_unit_config *cfg);
+PCS_API pcs_status pcs_unit_def_validate(const pcs_unit_def *cfg);
 
 typedef struct pcs_unit pcs_unit;
 
@@ -205,7 +205,7 @@ typedef struct pcs_unit pcs_unit;
  *         registered; a later failure (e.g. a store name clash with another
  *         model) may leave part of the unit registered: destroy the world.
  */
-PCS_API pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_unit_config *cfg,
+PCS_API pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *cfg,
                                   pcs_unit **out);
 
 /** Store id of the u32 trip input "uN.core.trip" (written by protection). */

@@ -36,7 +36,7 @@
  * Thread-safety: all functions are pure and may be called from any thread
  * concurrently; a pcs_water_table is read-only after creation. The error
  * message is thread-local (status.h). Nothing here allocates except
- * pcs_water_table_create / pcs_water_table_build.
+ * pcs_water_table_create / pcs_water_table_add.
  *
  * Accuracy: the forward equations reproduce the releases' verification tables
  * to their 9 printed digits (tests/test_if97.c). The backward equations are
@@ -58,7 +58,7 @@
 #include "pcsim/export.h"
 #include "pcsim/status.h"
 
-/* Only pcs_water_table_build names a world, so the type is declared here
+/* Only pcs_water_table_add names a world, so the type is declared here
    instead of including world.h: the IF97 kernels that include this header
    stay free of world headers (tools/archcheck.sh kernel-pure). The same
    typedef as world.h's, which C11 allows twice. */
@@ -389,8 +389,8 @@ typedef struct pcs_water_table pcs_water_table;
 /** Stated max relative error of T(p,h) for the default table. */
 #define PCS_WATER_TABLE_T_REL_ERR 5e-8
 
-/** Table extent and resolution. Start from pcs_water_table_config_default. */
-typedef struct pcs_water_table_config {
+/** Table extent and resolution. Start from pcs_water_table_default. */
+typedef struct pcs_water_table_def {
     double p_min_pa; /**< lowest pressure, Pa; default 0.1e6; >= 611.212677 */
     double p_max_pa; /**< highest pressure, Pa; default 22e6; <= 100e6, > p_min */
     double t_min_k;  /**< lowest temperature, K; default 273.15; >= 273.15 */
@@ -398,10 +398,10 @@ typedef struct pcs_water_table_config {
     uint32_t n_p;    /**< pressure nodes; default 45; [2, 4096] */
     uint32_t n_t;    /**< temperature nodes of h, rho; default 175; [2, 65536] */
     uint32_t n_h;    /**< enthalpy nodes of T(p,h); default 100; [2, 65536] */
-} pcs_water_table_config;
+} pcs_water_table_def;
 
 /** Fill @p cfg with the defaults. PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_water_table_config_default(pcs_water_table_config *cfg);
+PCS_API pcs_status pcs_water_table_default(pcs_water_table_def *cfg);
 
 /**
  * Build a table in one malloc'd block of pcs_water_table_bytes(cfg) bytes
@@ -411,7 +411,7 @@ PCS_API pcs_status pcs_water_table_config_default(pcs_water_table_config *cfg);
  * scratch memory is freed before return. Not for the tick: build once.
  * @return PCS_E_INVAL (bad config naming the field, NULL), PCS_E_NOMEM.
  */
-PCS_API pcs_status pcs_water_table_create(const pcs_water_table_config *cfg, pcs_water_table **out);
+PCS_API pcs_status pcs_water_table_create(const pcs_water_table_def *cfg, pcs_water_table **out);
 
 /** Free a table from pcs_water_table_create. NULL is allowed. */
 PCS_API void pcs_water_table_destroy(pcs_water_table *t);
@@ -421,11 +421,11 @@ PCS_API void pcs_water_table_destroy(pcs_water_table *t);
  * until pcs_world_destroy and must not be passed to pcs_water_table_destroy.
  * @return PCS_E_INVAL, PCS_E_NOMEM, PCS_E_STATE (world already sealed).
  */
-PCS_API pcs_status pcs_water_table_build(pcs_world *w, const pcs_water_table_config *cfg,
+PCS_API pcs_status pcs_water_table_add(pcs_world *w, const pcs_water_table_def *cfg,
                                          pcs_water_table **out);
 
 /** Bytes of memory a table with @p cfg needs (0 for an invalid config). */
-PCS_API uint64_t pcs_water_table_bytes(const pcs_water_table_config *cfg);
+PCS_API uint64_t pcs_water_table_bytes(const pcs_water_table_def *cfg);
 
 /** h(p, T) from the table, J/kg. Domain and error: see pcs_water_table. */
 PCS_API pcs_status pcs_water_table_h_pt(const pcs_water_table *t, double p_pa, double t_k,

@@ -2,7 +2,7 @@
  * @file world.h
  * @brief The world: all state of one independent site, and its fixed-step tick.
  *
- * Lifecycle: pcs_world_config_default -> edit -> pcs_world_create -> register
+ * Lifecycle: pcs_world_default -> edit -> pcs_world_create -> register
  * stores, systems, command handlers, channels and jobs (the build phase) ->
  * pcs_world_tick repeatedly -> pcs_world_destroy. The first tick seals the
  * world: registrations after it fail with PCS_E_STATE, because every array is
@@ -23,8 +23,8 @@
 
 typedef struct pcs_world pcs_world;
 
-/** World configuration. Start from pcs_world_config_default(). */
-typedef struct pcs_world_config {
+/** World configuration. Start from pcs_world_default(). */
+typedef struct pcs_world_def {
     double dt_s;                /**< FAST step, s; default 0.05; [1e-6, 10] */
     double k_slow;              /**< SLOW acceleration; default 72; (0, 1e9]. The SLOW
                                      step is 20 dt k_slow s; the xenon chains step
@@ -53,27 +53,27 @@ typedef struct pcs_world_config {
     uint32_t check_access;
     uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
                                      compared on load (persist.h); default 0 = none; any value */
-} pcs_world_config;
+} pcs_world_def;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
 #define PCS_WORKERS_AUTO UINT32_MAX
 
 /** Fill @p cfg with the defaults above. PCS_E_INVAL for NULL. */
-PCS_API pcs_status pcs_world_config_default(pcs_world_config *cfg);
+PCS_API pcs_status pcs_world_default(pcs_world_def *cfg);
 
 /**
  * Check every field against its range.
  * @return PCS_E_INVAL with a message naming the first bad field, its value and
  *         the allowed range.
  */
-PCS_API pcs_status pcs_world_config_validate(const pcs_world_config *cfg);
+PCS_API pcs_status pcs_world_def_validate(const pcs_world_def *cfg);
 
 /**
  * Create a world from a validated copy of @p cfg. All its memory comes from a
  * per-world mimalloc heap. @p out is set only on success.
  * @return PCS_E_INVAL (bad config or NULL), PCS_E_NOMEM.
  */
-PCS_API pcs_status pcs_world_create(const pcs_world_config *cfg, pcs_world **out);
+PCS_API pcs_status pcs_world_create(const pcs_world_def *cfg, pcs_world **out);
 
 /** Free a world and everything it owns. NULL is allowed. Not thread-safe. */
 PCS_API void pcs_world_destroy(pcs_world *w);
@@ -103,7 +103,7 @@ PCS_API pcs_status pcs_world_tick(pcs_world *w);
 PCS_API const pcs_clock *pcs_world_clock(const pcs_world *w);
 
 /** The configuration the world was created with, or NULL for NULL. */
-PCS_API const pcs_world_config *pcs_world_config_get(const pcs_world *w);
+PCS_API const pcs_world_def *pcs_world_def_get(const pcs_world *w);
 
 /** True once the first tick has sealed the world against registrations. */
 PCS_API int pcs_world_sealed(const pcs_world *w);

@@ -39,7 +39,7 @@
  * length (up to the 2e11 s that dt 10 s and k_slow 1e9 give) and tends to
  * the equilibrium at the step's power (physics/kinetics/models/xenon.c argues it).
  *
- * As a job (pcs_xenon_job_register): submitted at tick t with the state and
+ * As a job (pcs_xenon_add): submitted at tick t with the state and
  * the average relative power since the previous submit, run by any thread,
  * merged at t + period before stage 1 (job.h); the merged reactivities are
  * what the kinetics stage reads from then on.
@@ -111,7 +111,7 @@ PCS_API void pcs_xenon_step(const pcs_xenon_params *p, pcs_xenon_state *s, doubl
  * Build phase only. The parameters are copied into world memory.
  * @return PCS_E_INVAL (bad params, store ids or sizes), errors of pcs_job_register.
  */
-PCS_API pcs_status pcs_xenon_job_register(pcs_world *w, const char *name, const pcs_xenon_params *p,
+PCS_API pcs_status pcs_xenon_add(pcs_world *w, const char *name, const pcs_xenon_params *p,
                                           uint32_t state_store, uint32_t power_store,
                                           uint32_t phase, uint32_t *job_id);
 

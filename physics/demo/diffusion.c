@@ -35,15 +35,15 @@ struct pcs_diffusion {
     uint32_t id_hdr, id_u[2]; /* STATE store ids once registered */
 };
 
-pcs_status pcs_diffusion_config_default(pcs_diffusion_config *cfg)
+pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_diffusion_config_default: cfg is NULL");
-    *cfg = (pcs_diffusion_config){.nx = 64, .ny = 64, .coeff = 0.2, .threads = 1, .name = NULL};
+        return pcs_error_set(PCS_E_INVAL, "pcs_diffusion_default: cfg is NULL");
+    *cfg = (pcs_diffusion_def){.nx = 64, .ny = 64, .coeff = 0.2, .threads = 1, .name = NULL};
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_diffusion_config *cfg)
+static pcs_status check_config(const char *fn, const pcs_diffusion_def *cfg)
 {
     if (cfg->nx < 1 || cfg->nx > PCS_DIFFUSION_SIDE_MAX)
         return pcs_error_set(PCS_E_INVAL, "%s: nx = %u; allowed [1, %u]", fn, cfg->nx,
@@ -65,7 +65,7 @@ static pcs_status check_config(const char *fn, const pcs_diffusion_config *cfg)
     return PCS_OK;
 }
 
-pcs_status pcs_diffusion_create(const pcs_diffusion_config *cfg, pcs_diffusion **out)
+pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)
 {
     static const char fn[] = "pcs_diffusion_create";
     if (!cfg || !out)
@@ -221,9 +221,9 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
     return st;
 }
 
-pcs_status pcs_diffusion_register(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
+pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_diffusion_register";
+    static const char fn[] = "pcs_diffusion_add";
     if (!w || !m)
         return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
     if (m->registered)

@@ -60,11 +60,11 @@ static double *flock_field(const pcs_flocking *m, uint32_t buf, int field)
     return m->agents + ((size_t)buf * FIELDS + (size_t)field) * m->n;
 }
 
-pcs_status pcs_flocking_config_default(pcs_flocking_config *cfg)
+pcs_status pcs_flocking_default(pcs_flocking_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_flocking_config_default: cfg is NULL");
-    *cfg = (pcs_flocking_config){.agents = 256,
+        return pcs_error_set(PCS_E_INVAL, "pcs_flocking_default: cfg is NULL");
+    *cfg = (pcs_flocking_def){.agents = 256,
                                  .width_m = 100.0,
                                  .height_m = 100.0,
                                  .radius_m = 5.0,
@@ -88,7 +88,7 @@ static pcs_status range(const char *fn, const char *field, double v, double lo, 
     return pcs_error_set(PCS_E_INVAL, "%s: %s = %g; allowed [%g, %g]", fn, field, v, lo, hi);
 }
 
-static pcs_status check_config(const char *fn, const pcs_flocking_config *c)
+static pcs_status check_config(const char *fn, const pcs_flocking_def *c)
 {
     if (c->agents < 1 || c->agents > PCS_FLOCKING_AGENTS_MAX)
         return pcs_error_set(PCS_E_INVAL, "%s: agents = %u; allowed [1, %u]", fn, c->agents,
@@ -161,7 +161,7 @@ static void seed_agents(pcs_flocking *m, uint64_t seed, uint64_t entity_id)
     }
 }
 
-pcs_status pcs_flocking_create(const pcs_flocking_config *cfg, pcs_flocking **out)
+pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
 {
     static const char fn[] = "pcs_flocking_create";
     if (!cfg || !out)
@@ -476,9 +476,9 @@ static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v
     return st;
 }
 
-pcs_status pcs_flocking_register(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
+pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_flocking_register";
+    static const char fn[] = "pcs_flocking_add";
     if (!w || !m)
         return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
     if (m->registered)

@@ -35,16 +35,16 @@ struct pcs_life {
     uint32_t id_hdr, id_c[2]; /* STATE store ids once registered */
 };
 
-pcs_status pcs_life_config_default(pcs_life_config *cfg)
+pcs_status pcs_life_default(pcs_life_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_life_config_default: cfg is NULL");
-    *cfg = (pcs_life_config){
+        return pcs_error_set(PCS_E_INVAL, "pcs_life_default: cfg is NULL");
+    *cfg = (pcs_life_def){
         .width = 64, .height = 64, .boundary = PCS_LIFE_DEAD, .threads = 1, .name = NULL};
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_life_config *cfg)
+static pcs_status check_config(const char *fn, const pcs_life_def *cfg)
 {
     if (cfg->boundary != PCS_LIFE_DEAD && cfg->boundary != PCS_LIFE_WRAP)
         return pcs_error_set(PCS_E_INVAL,
@@ -66,7 +66,7 @@ static pcs_status check_config(const char *fn, const pcs_life_config *cfg)
     return PCS_OK;
 }
 
-pcs_status pcs_life_create(const pcs_life_config *cfg, pcs_life **out)
+pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
 {
     static const char fn[] = "pcs_life_create";
     if (!cfg || !out)
@@ -300,9 +300,9 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
     return st;
 }
 
-pcs_status pcs_life_register(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
+pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_life_register";
+    static const char fn[] = "pcs_life_add";
     if (!w || !m)
         return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
     if (m->registered)

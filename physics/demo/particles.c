@@ -9,7 +9,7 @@
  *
  * Load check (registered worlds): count at most the capacity, pad 0; cells 0
  * or 1; every live particle inside the grid, off obstacles, with each
- * velocity component within +-PCS_PARTICLES_SPEED_MAX (as pcs_particles_add
+ * velocity component within +-PCS_PARTICLES_SPEED_MAX (as pcs_particles_spawn
  * requires; a step keeps all three).
  */
 #include <stdlib.h>
@@ -41,15 +41,15 @@ struct pcs_particles {
     uint32_t id_hdr, id_cells, id_parts; /* STATE store ids once registered */
 };
 
-pcs_status pcs_particles_config_default(pcs_particles_config *cfg)
+pcs_status pcs_particles_default(pcs_particles_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_particles_config_default: cfg is NULL");
-    *cfg = (pcs_particles_config){.width = 32, .height = 16, .max_particles = 64, .name = NULL};
+        return pcs_error_set(PCS_E_INVAL, "pcs_particles_default: cfg is NULL");
+    *cfg = (pcs_particles_def){.width = 32, .height = 16, .max_particles = 64, .name = NULL};
     return PCS_OK;
 }
 
-pcs_status pcs_particles_create(const pcs_particles_config *cfg, pcs_particles **out)
+pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)
 {
     static const char fn[] = "pcs_particles_create";
     if (!cfg || !out)
@@ -184,10 +184,10 @@ static int blocked(const pcs_particles *m, int32_t x, int32_t y)
     return m->cells[(size_t)y * m->width + (size_t)x] != 0;
 }
 
-pcs_status pcs_particles_add(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
+pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
                              uint32_t *index)
 {
-    static const char fn[] = "pcs_particles_add";
+    static const char fn[] = "pcs_particles_spawn";
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "%s: model is NULL", fn);
     if (x < 0 || y < 0 || (uint32_t)x >= m->width || (uint32_t)y >= m->height)
@@ -342,9 +342,9 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
     return PCS_OK;
 }
 
-pcs_status pcs_particles_register(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
+pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_particles_register";
+    static const char fn[] = "pcs_particles_add";
     if (!w || !m)
         return pcs_error_set(PCS_E_INVAL, "%s: world or model is NULL", fn);
     if (m->registered)

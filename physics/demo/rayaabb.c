@@ -170,15 +170,15 @@ int pcs_rayaabb_intersect(const pcs_rayaabb_ray *ray, const pcs_rayaabb_box *box
 
 static const rayaabb_hit rayaabb_miss = {-1.0, PCS_RAYAABB_NONE, 0};
 
-pcs_status pcs_rayaabb_config_default(pcs_rayaabb_config *cfg)
+pcs_status pcs_rayaabb_default(pcs_rayaabb_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_config_default: cfg is NULL");
-    *cfg = (pcs_rayaabb_config){.max_rays = 64, .max_boxes = 64, .name = NULL};
+        return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_default: cfg is NULL");
+    *cfg = (pcs_rayaabb_def){.max_rays = 64, .max_boxes = 64, .name = NULL};
     return PCS_OK;
 }
 
-pcs_status pcs_rayaabb_create(const pcs_rayaabb_config *cfg, pcs_rayaabb **out)
+pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
 {
     static const char fn[] = "pcs_rayaabb_create";
     if (!cfg || !out)
@@ -399,9 +399,9 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
     return st;
 }
 
-pcs_status pcs_rayaabb_register(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
+pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
 {
-    static const char fn[] = "pcs_rayaabb_register";
+    static const char fn[] = "pcs_rayaabb_add";
     if (!w || !m)
         return pcs_error_set(PCS_E_INVAL, "%s: world or caster is NULL", fn);
     if (m->registered)

@@ -56,11 +56,11 @@ void fuzz_build_station_file(fuzz_station *h, const char *scenario_file)
                                   : pcs_scenario_default(&h->scn);
     if (st != PCS_OK)
         fuzz_fail("scenario: %s", pcs_last_error());
-    pcs_world_config cfg = pcs_scenario_world_config(h->scn);
+    pcs_world_def cfg = pcs_scenario_world_def(h->scn);
     cfg.workers = 0; /* jobs run inline: one thread, repeatable */
     if (pcs_world_create(&cfg, &h->world) != PCS_OK)
         fuzz_fail("world: %s", pcs_last_error());
-    if (pcs_station_build(h->world, h->scn, &h->st) != PCS_OK)
+    if (pcs_station_add(h->world, h->scn, &h->st) != PCS_OK)
         fuzz_fail("plant: %s", pcs_last_error());
 }
 

@@ -72,14 +72,14 @@ static void check_scenario(const scenario *s)
 /* Build the world and plant and resolve the script, as build_world does. */
 static void build(const pcs_scenario *scn, const char *path)
 {
-    pcs_world_config cfg = pcs_scenario_world_config(scn);
+    pcs_world_def cfg = pcs_scenario_world_def(scn);
     pcs_world *w = NULL;
     pcs_station *st = NULL;
     if (pcs_world_create(&cfg, &w) != PCS_OK)
         fuzz_fail("validated world config refused: %s", pcs_last_error());
     /* Issue 12: every range the validator accepts is one the builder accepts,
      * so a validated scenario that does not build is a finding. */
-    if (pcs_station_build(w, scn, &st) != PCS_OK) {
+    if (pcs_station_add(w, scn, &st) != PCS_OK) {
         fuzz_fail("validated scenario does not build: %s", pcs_last_error());
     } else {
         for (uint32_t i = 0; i < pcs_scenario_action_count(scn); i++) {

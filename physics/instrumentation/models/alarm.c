@@ -73,10 +73,10 @@ const char *pcs_alarm_state_name(pcs_alarm_state state)
     return (unsigned)state <= PCS_ALARM_OUT_OF_SERVICE ? state_names[state] : "?";
 }
 
-pcs_status pcs_alarm_config_default(pcs_alarm_config *cfg)
+pcs_status pcs_alarm_default(pcs_alarm_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->direction = PCS_ALARM_HIGH;
     cfg->priority = PCS_ALARM_PRIO_MEDIUM;
@@ -92,7 +92,7 @@ static pcs_status bad_u32(const char *name, const char *field, uint32_t v, uint3
                          hi);
 }
 
-static pcs_status check_suppress(const pcs_world *w, const pcs_alarm_config *c)
+static pcs_status check_suppress(const pcs_world *w, const pcs_alarm_def *c)
 {
     if (c->suppress_store == PCS_ALARM_NO_SUPPRESS)
         return PCS_OK;
@@ -112,16 +112,16 @@ static pcs_status check_suppress(const pcs_world *w, const pcs_alarm_config *c)
     return PCS_OK;
 }
 
-pcs_status pcs_alarm_config_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                     const pcs_alarm_config *c)
+pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                     const pcs_alarm_def *c)
 {
     if (!w || !sensors || !c)
-        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_config_validate: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_def_validate: NULL argument");
     size_t len = c->name ? strlen(c->name) : 0;
     if (len == 0 || len > PCS_ALARM_NAME_MAX)
         return pcs_error_set(PCS_E_INVAL, "alarm: name length = %zu is outside [1, %u]", len,
                              PCS_ALARM_NAME_MAX);
-    uint32_t n_sensors = pcs_sensors_count(sensors);
+    uint32_t n_sensors = pcs_sensor_count(sensors);
     if (c->sensor >= n_sensors)
         return pcs_error_set(PCS_E_INVAL, "alarm '%s': sensor = %u is outside [0, %u)", c->name,
                              c->sensor, n_sensors);
@@ -362,13 +362,13 @@ static pcs_status register_targets(pcs_world *w, pcs_alarms *a)
                                     .ops = all & ~(1u << PCS_ALARM_OP_ACK_ALL)};
         st = pcs_command_target_register(w, &d, NULL);
     }
-    return st == PCS_OK ? pcs_alarms_target_register(w, a, "alarms") : st;
+    return st == PCS_OK ? pcs_alarm_target_register(w, a, "alarms") : st;
 }
 
-pcs_status pcs_alarms_target_register(pcs_world *w, pcs_alarms *a, const char *name)
+pcs_status pcs_alarm_target_register(pcs_world *w, pcs_alarms *a, const char *name)
 {
     if (!a)
-        return pcs_error_set(PCS_E_INVAL, "pcs_alarms_target_register: alarms is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_target_register: alarms is NULL");
     pcs_command_target_def d = {.name = name,
                                 .family = a->family,
                                 .ctx = a,
@@ -452,13 +452,13 @@ static pcs_status prefixed(pcs_status st, const char *prefix)
     return pcs_error_set(st, "%s: %s", prefix, pcs_last_error());
 }
 
-static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_config *cfgs,
+static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
                             uint32_t n)
 {
     char where[48];
     for (uint32_t i = 0; i < n; i++) {
-        pcs_status st = pcs_alarm_config_validate(w, sensors, &cfgs[i]);
-        snprintf(where, sizeof where, "pcs_alarms_create: alarm %u", i);
+        pcs_status st = pcs_alarm_def_validate(w, sensors, &cfgs[i]);
+        snprintf(where, sizeof where, "pcs_alarm_add: alarm %u", i);
         if (st != PCS_OK)
             return prefixed(st, where);
     }
@@ -466,7 +466,7 @@ static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_
 }
 
 /* Distinct suppression-input stores, for the system's read list. */
-static pcs_status collect_suppress(const pcs_alarm_config *cfgs, uint32_t n, uint32_t *ids,
+static pcs_status collect_suppress(const pcs_alarm_def *cfgs, uint32_t n, uint32_t *ids,
                                    uint32_t *count)
 {
     uint32_t m = 0;
@@ -480,7 +480,7 @@ static pcs_status collect_suppress(const pcs_alarm_config *cfgs, uint32_t n, uin
             continue;
         if (m == PCS_ALARM_MAX_SUPPRESS_STORES)
             return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_alarms_create: alarm %u ('%s') reads a %uth distinct "
+                                 "pcs_alarm_add: alarm %u ('%s') reads a %uth distinct "
                                  "suppression store; at most %u are allowed",
                                  i, cfgs[i].name, m + 1, PCS_ALARM_MAX_SUPPRESS_STORES);
         ids[m++] = s;
@@ -506,7 +506,7 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_alarms *a)
     a->annunciating = pcs_world_alloc(w, u);
     if (!a->src || !a->sign || !a->on_sp || !a->off_sp || !a->on_delay || !a->off_delay ||
         !a->priority || !a->group || !a->group_id || !a->suppress || !a->names || !a->annunciating)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_alarms_create: out of memory for %u alarms", a->n);
+        return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory for %u alarms", a->n);
     return PCS_OK;
 }
 
@@ -523,10 +523,10 @@ static uint32_t group_index(pcs_alarms *a, uint32_t id)
 }
 
 static pcs_status fill_config(pcs_world *w, pcs_alarms *a, const pcs_sensors *sensors,
-                              const pcs_alarm_config *cfgs)
+                              const pcs_alarm_def *cfgs)
 {
     for (uint32_t i = 0; i < a->n; i++) {
-        const pcs_alarm_config *c = &cfgs[i];
+        const pcs_alarm_def *c = &cfgs[i];
         uint32_t store, index;
         pcs_sensor_value_ref(sensors, c->sensor, &store, &index);
         a->src[i] = (const double *)pcs_store_data(w, store) + index;
@@ -544,7 +544,7 @@ static pcs_status fill_config(pcs_world *w, pcs_alarms *a, const pcs_sensors *se
         size_t len = strlen(c->name) + 1;
         char *name = pcs_world_alloc(w, len);
         if (!name)
-            return pcs_error_set(PCS_E_NOMEM, "pcs_alarms_create: out of memory");
+            return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory");
         memcpy(name, c->name, len);
         a->names[i] = name;
     }
@@ -595,7 +595,7 @@ static pcs_status register_channels(pcs_world *w, pcs_alarms *a)
         if (st == PCS_OK)
             st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, a->id_flags, i, NULL);
         if (st != PCS_OK)
-            return prefixed(st, "pcs_alarms_create");
+            return prefixed(st, "pcs_alarm_add");
     }
     return PCS_OK;
 }
@@ -619,10 +619,10 @@ static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_s
     return st == PCS_OK ? register_targets(w, a) : st;
 }
 
-pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_config *cfgs,
+pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
                              uint32_t n, pcs_alarms **out)
 {
-    static const char fn[] = "pcs_alarms_create";
+    static const char fn[] = "pcs_alarm_add";
     if (!w || !sensors || !cfgs || !out)
         return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
     if (n < 1 || n > (1u << 20))
@@ -664,7 +664,7 @@ pcs_status pcs_alarms_create(pcs_world *w, const pcs_sensors *sensors, const pcs
 
 /* ---- queries ----------------------------------------------------------------------- */
 
-uint32_t pcs_alarms_count(const pcs_alarms *a)
+uint32_t pcs_alarm_count(const pcs_alarms *a)
 {
     return a ? a->n : 0;
 }
@@ -674,17 +674,17 @@ const char *pcs_alarm_name(const pcs_alarms *a, uint32_t id)
     return (a && id < a->n) ? a->names[id] : "?";
 }
 
-pcs_status pcs_alarms_find(const pcs_alarms *a, const char *name, uint32_t *id)
+pcs_status pcs_alarm_find(const pcs_alarms *a, const char *name, uint32_t *id)
 {
     if (!a || !name || !id)
-        return pcs_error_set(PCS_E_INVAL, "pcs_alarms_find: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_alarm_find: NULL argument");
     for (uint32_t i = 0; i < a->n; i++) {
         if (strcmp(a->names[i], name) == 0) {
             *id = i;
             return PCS_OK;
         }
     }
-    return pcs_error_set(PCS_E_NOTFOUND, "pcs_alarms_find: no alarm named '%s'", name);
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_alarm_find: no alarm named '%s'", name);
 }
 
 pcs_alarm_state pcs_alarm_state_of(const pcs_alarms *a, uint32_t id)

@@ -67,10 +67,10 @@ struct pcs_protection {
     uint32_t n_trip_input_stores;
 };
 
-pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg)
+pcs_status pcs_protection_function_default(pcs_protection_function_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_trip_function_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_function_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->kind = PCS_TRIP_LEVEL;
     cfg->direction = PCS_TRIP_HIGH;
@@ -79,10 +79,10 @@ pcs_status pcs_trip_function_config_default(pcs_trip_function_config *cfg)
     return PCS_OK;
 }
 
-pcs_status pcs_protection_config_default(pcs_protection_config *cfg)
+pcs_status pcs_protection_default(pcs_protection_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_protection_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->n_units = 1;
     return PCS_OK;
@@ -97,7 +97,7 @@ static pcs_status bad_u32(uint32_t f, const char *name, const char *field, uint3
                          name, field, v, lo, hi);
 }
 
-static pcs_status check_inputs(const pcs_trip_function_config *c, uint32_t f, uint32_t n_sensors)
+static pcs_status check_inputs(const pcs_protection_function_def *c, uint32_t f, uint32_t n_sensors)
 {
     for (uint32_t i = 0; i < c->n_inputs; i++) {
         if (c->inputs[i] >= n_sensors)
@@ -115,7 +115,7 @@ static pcs_status check_inputs(const pcs_trip_function_config *c, uint32_t f, ui
     return PCS_OK;
 }
 
-static pcs_status check_function(const pcs_trip_function_config *c, uint32_t f, uint32_t n_units,
+static pcs_status check_function(const pcs_protection_function_def *c, uint32_t f, uint32_t n_units,
                                  uint32_t n_sensors)
 {
     size_t len = c->name ? strlen(c->name) : 0;
@@ -143,7 +143,7 @@ static pcs_status check_function(const pcs_trip_function_config *c, uint32_t f, 
     return check_inputs(c, f, n_sensors);
 }
 
-static pcs_status check_targets(const pcs_world *w, const pcs_protection_config *cfg)
+static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cfg)
 {
     for (uint32_t u = 0; cfg->unit_trip_stores && u < cfg->n_units; u++) {
         uint32_t store = cfg->unit_trip_stores[u];
@@ -165,11 +165,11 @@ static pcs_status check_targets(const pcs_world *w, const pcs_protection_config 
     return PCS_OK;
 }
 
-pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                          const pcs_protection_config *cfg)
+pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                          const pcs_protection_def *cfg)
 {
     if (!w || !cfg || !sensors)
-        return pcs_error_set(PCS_E_INVAL, "pcs_protection_config_validate: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_protection_def_validate: NULL argument");
     if (cfg->n_units < 1 || cfg->n_units > (1u << 20))
         return pcs_error_set(PCS_E_INVAL, "protection config: n_units = %u is outside [1, %u]",
                              cfg->n_units, 1u << 20);
@@ -186,7 +186,7 @@ pcs_status pcs_protection_config_validate(const pcs_world *w, const pcs_sensors 
                              "protection config: n_functions = %u is outside [1, %u] (or "
                              "functions is NULL)",
                              cfg->n_functions, PCS_TRIP_MAX_FUNCTIONS);
-    uint32_t n_sensors = pcs_sensors_count(sensors);
+    uint32_t n_sensors = pcs_sensor_count(sensors);
     for (uint32_t f = 0; f < cfg->n_functions; f++) {
         pcs_status st = check_function(&cfg->functions[f], f, cfg->n_units, n_sensors);
         if (st != PCS_OK)
@@ -478,17 +478,17 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
     if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
         !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->names ||
         !p->trip_input || !p->trip_input_stores)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
+        return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
     return PCS_OK;
 }
 
 /* Copy the configuration; returns the rate history length in doubles. */
-static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
+static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protection_def *cfg)
 {
     double dt = pcs_world_clock(w)->dt_s;
     size_t hist = 0;
     for (uint32_t f = 0; f < p->n_functions; f++) {
-        const pcs_trip_function_config *c = &cfg->functions[f];
+        const pcs_protection_function_def *c = &cfg->functions[f];
         p->unit[f] = c->unit;
         p->kind[f] = (uint32_t)c->kind;
         p->sign[f] = c->direction == PCS_TRIP_LOW ? -1.0 : 1.0;
@@ -552,13 +552,13 @@ static char *dup_str(pcs_world *w, const char *s)
 }
 
 static pcs_status register_channels(pcs_world *w, pcs_protection *p,
-                                    const pcs_protection_config *cfg)
+                                    const pcs_protection_def *cfg)
 {
     pcs_status st = PCS_OK;
     for (uint32_t f = 0; st == PCS_OK && f < p->n_functions; f++) {
         p->names[f] = dup_str(w, cfg->functions[f].name);
         if (!p->names[f])
-            return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
+            return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
         st = pcs_channel_register(w, p->names[f], "", PCS_CHANNEL_U32, p->id_word, f, NULL);
     }
     char name[PCS_TRIP_UNIT_NAME_MAX + 32];
@@ -576,7 +576,7 @@ static pcs_status register_channels(pcs_world *w, pcs_protection *p,
 }
 
 /* Pointers to the unit trip inputs, and their distinct stores for the writes list. */
-static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_protection_config *cfg)
+static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_protection_def *cfg)
 {
     for (uint32_t u = 0; cfg->unit_trip_stores && u < p->n_units; u++) {
         uint32_t store = cfg->unit_trip_stores[u];
@@ -598,7 +598,7 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
     uint32_t n_writes = 5 + p->n_trip_input_stores;
     uint32_t *writes = pcs_world_alloc(w, n_writes * sizeof *writes);
     if (!writes)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_protection_create: out of memory");
+        return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
     uint32_t own[] = {p->id_word, p->id_trip, p->id_first, p->id_hist, p->id_ring};
     memcpy(writes, own, sizeof own);
     memcpy(writes + 5, p->trip_input_stores, p->n_trip_input_stores * sizeof *writes);
@@ -616,7 +616,7 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
 /* The "protection" family's targets: each function by its name (bypass ops)
  * and each unit by its prefix (reset). */
 static pcs_status register_targets(pcs_world *w, pcs_protection *p,
-                                   const pcs_protection_config *cfg)
+                                   const pcs_protection_def *cfg)
 {
     uint32_t family;
     pcs_status st =
@@ -640,10 +640,10 @@ static pcs_status register_targets(pcs_world *w, pcs_protection *p,
     return st;
 }
 
-pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
-                                 const pcs_protection_config *cfg, pcs_protection **out)
+pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
+                                 const pcs_protection_def *cfg, pcs_protection **out)
 {
-    static const char fn[] = "pcs_protection_create";
+    static const char fn[] = "pcs_protection_add";
     if (!w || !out)
         return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
     if (pcs_world_sealed(w))
@@ -651,7 +651,7 @@ pcs_status pcs_protection_create(pcs_world *w, const pcs_sensors *sensors,
     uint32_t existing;
     if (pcs_store_find(w, "rps.word", &existing) == PCS_OK)
         return pcs_error_set(PCS_E_STATE, "%s: this world already has a protection system", fn);
-    pcs_status st = pcs_protection_config_validate(w, sensors, cfg);
+    pcs_status st = pcs_protection_def_validate(w, sensors, cfg);
     if (st != PCS_OK)
         return st;
     uint32_t sensor_store, index0;

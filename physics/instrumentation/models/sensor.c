@@ -62,10 +62,10 @@ struct pcs_sensors {
     pcs_gauss_table gauss;
 };
 
-pcs_status pcs_sensor_config_default(pcs_sensor_config *cfg)
+pcs_status pcs_sensor_default(pcs_sensor_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->unit = "";
     cfg->lo = -1e300;
@@ -78,7 +78,7 @@ static pcs_status bad_double(const char *who, const char *field, double v, const
     return pcs_error_set(PCS_E_INVAL, "sensor '%s': %s = %g is outside %s", who, field, v, range);
 }
 
-static pcs_status check_source(const pcs_world *w, const pcs_sensor_config *c)
+static pcs_status check_source(const pcs_world *w, const pcs_sensor_def *c)
 {
     if (c->store >= pcs_store_count(w))
         return pcs_error_set(PCS_E_INVAL,
@@ -95,10 +95,10 @@ static pcs_status check_source(const pcs_world *w, const pcs_sensor_config *c)
     return PCS_OK;
 }
 
-pcs_status pcs_sensor_config_validate(const pcs_world *w, const pcs_sensor_config *c)
+pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_def *c)
 {
     if (!w || !c)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_config_validate: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_def_validate: NULL argument");
     size_t len = c->name ? strlen(c->name) : 0;
     if (len == 0 || len > PCS_SENSOR_NAME_MAX)
         return pcs_error_set(PCS_E_INVAL, "sensor: name length = %zu is outside [1, %u]", len,
@@ -435,12 +435,12 @@ static char *dup_name(pcs_world *w, const char *name)
     return p;
 }
 
-static pcs_status check_all(pcs_world *w, const pcs_sensor_config *cfgs, uint32_t n)
+static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n)
 {
     char where[48];
     for (uint32_t i = 0; i < n; i++) {
-        pcs_status st = pcs_sensor_config_validate(w, &cfgs[i]);
-        snprintf(where, sizeof where, "pcs_sensors_create: sensor %u", i);
+        pcs_status st = pcs_sensor_def_validate(w, &cfgs[i]);
+        snprintf(where, sizeof where, "pcs_sensor_add: sensor %u", i);
         if (st != PCS_OK)
             return prefixed(st, where);
     }
@@ -448,7 +448,7 @@ static pcs_status check_all(pcs_world *w, const pcs_sensor_config *cfgs, uint32_
 }
 
 /* Distinct source stores, in first-use order, for the system's read list. */
-static pcs_status collect_sources(const pcs_sensor_config *cfgs, uint32_t n, uint32_t *ids,
+static pcs_status collect_sources(const pcs_sensor_def *cfgs, uint32_t n, uint32_t *ids,
                                   uint32_t *count)
 {
     uint32_t m = 0;
@@ -460,7 +460,7 @@ static pcs_status collect_sources(const pcs_sensor_config *cfgs, uint32_t n, uin
             continue;
         if (m == PCS_SENSOR_MAX_SOURCE_STORES)
             return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_sensors_create: sensor %u ('%s') reads a %uth distinct "
+                                 "pcs_sensor_add: sensor %u ('%s') reads a %uth distinct "
                                  "source store; at most %u are allowed",
                                  i, cfgs[i].name, m + 1, PCS_SENSOR_MAX_SOURCE_STORES);
         ids[m++] = cfgs[i].store;
@@ -485,7 +485,7 @@ static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
     s->names = pcs_world_alloc(w, n * sizeof *s->names);
     if (!s->src || !s->decay || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
         !s->hi || !s->raw || !s->noisy || !s->quantised || !s->names)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_sensors_create: out of memory for %u sensors", n);
+        return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u sensors", n);
     return PCS_OK;
 }
 
@@ -531,11 +531,11 @@ static pcs_status register_stores(pcs_world *w, pcs_sensors *s)
     return PCS_OK;
 }
 
-static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_config *cfgs)
+static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
-    uint64_t seed = pcs_world_config_get(w)->seed;
+    uint64_t seed = pcs_world_def_get(w)->seed;
     for (uint32_t k = 0; k < s->n; k++) {
-        const pcs_sensor_config *c = &cfgs[k];
+        const pcs_sensor_def *c = &cfgs[k];
         s->src[k] = (const double *)pcs_store_data(w, c->store) + c->index;
         s->decay[k] = c->tau_s > 0.0 ? pcs_exp(-s->dt_s / c->tau_s) : 0.0;
         s->noise_sd[k] = c->noise_sd;
@@ -549,13 +549,13 @@ static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_con
         s->hi[k] = c->hi;
         s->names[k] = dup_name(w, c->name);
         if (!s->names[k])
-            return pcs_error_set(PCS_E_NOMEM, "pcs_sensors_create: out of memory");
+            return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory");
         pcs_rng_seed(&s->rng[k], seed, k, PCS_SENSOR_RNG_STREAM);
     }
     return PCS_OK;
 }
 
-static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sensor_config *cfgs)
+static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
     char name[PCS_SENSOR_NAME_MAX + 16];
     for (uint32_t k = 0; k < s->n; k++) {
@@ -565,7 +565,7 @@ static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sens
         if (st == PCS_OK)
             st = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, s->id_status, k, NULL);
         if (st != PCS_OK)
-            return prefixed(st, "pcs_sensors_create");
+            return prefixed(st, "pcs_sensor_add");
     }
     return PCS_OK;
 }
@@ -599,10 +599,10 @@ static pcs_status register_system(pcs_world *w, pcs_sensors *s, const uint32_t *
     return st;
 }
 
-pcs_status pcs_sensors_create(pcs_world *w, const pcs_sensor_config *cfgs, uint32_t n,
+pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
                               pcs_sensors **out)
 {
-    static const char fn[] = "pcs_sensors_create";
+    static const char fn[] = "pcs_sensor_add";
     if (!w || !cfgs || !out)
         return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
     if (n < 1 || n > (1u << 20))
@@ -644,22 +644,22 @@ pcs_status pcs_sensors_create(pcs_world *w, const pcs_sensor_config *cfgs, uint3
 
 /* ---- queries ------------------------------------------------------------ */
 
-uint32_t pcs_sensors_count(const pcs_sensors *s)
+uint32_t pcs_sensor_count(const pcs_sensors *s)
 {
     return s ? s->n : 0;
 }
 
-pcs_status pcs_sensors_find(const pcs_sensors *s, const char *name, uint32_t *id)
+pcs_status pcs_sensor_find(const pcs_sensors *s, const char *name, uint32_t *id)
 {
     if (!s || !name || !id)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sensors_find: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_find: NULL argument");
     for (uint32_t k = 0; k < s->n; k++) {
         if (strcmp(s->names[k], name) == 0) {
             *id = k;
             return PCS_OK;
         }
     }
-    return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensors_find: no sensor named '%s'", name);
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_find: no sensor named '%s'", name);
 }
 
 static pcs_status ref(const pcs_sensors *s, uint32_t id, uint32_t store, uint32_t *out_store,

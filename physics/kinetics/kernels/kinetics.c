@@ -68,14 +68,14 @@ static inline int kin_finite(double x)
 }
 
 /*
- * Group data padded to PCS_KIN_MAX_GROUPS lanes, so that the inner loops of
+ * Group data padded to PCS_KINETICS_MAX_GROUPS lanes, so that the inner loops of
  * the re-solve and the step have a fixed trip count, which the compiler
  * vectorises at -O2. A padding lane has beta = 0 and lambda = -KIN_PAD_LAMBDA:
  * its pole sits at +1e100, far beyond every root (|omega| <= ~1/Lambda <= 1e12),
  * so its g is finite (~ -1e-100, g^3 still a normal number) and every term it
  * contributes is an exact zero.
  */
-#define KIN_LANES PCS_KIN_MAX_GROUPS
+#define KIN_LANES PCS_KINETICS_MAX_GROUPS
 #define KIN_PAD_LAMBDA 1e100
 
 typedef struct kin_lanes {
@@ -94,7 +94,7 @@ static inline double kin_sum8(const double *t)
     return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
 }
 
-static void kin_lanes_fill(const pcs_kin_params *p, kin_lanes *L)
+static void kin_lanes_fill(const pcs_kinetics_params *p, kin_lanes *L)
 {
     for (uint32_t i = 0; i < KIN_LANES; i++) {
         int used = i < p->n_groups;
@@ -105,13 +105,13 @@ static void kin_lanes_fill(const pcs_kin_params *p, kin_lanes *L)
     L->gen = p->generation_time_s;
 }
 
-pcs_status pcs_kin_params_validate(const pcs_kin_params *p)
+pcs_status pcs_kinetics_params_validate(const pcs_kinetics_params *p)
 {
     if (!p)
         return pcs_error_set(PCS_E_INVAL, "kinetics: params is NULL");
-    if (p->n_groups < 1 || p->n_groups > PCS_KIN_MAX_GROUPS)
+    if (p->n_groups < 1 || p->n_groups > PCS_KINETICS_MAX_GROUPS)
         return pcs_error_set(PCS_E_INVAL, "kinetics: n_groups = %u is outside [1, %u]", p->n_groups,
-                             PCS_KIN_MAX_GROUPS);
+                             PCS_KINETICS_MAX_GROUPS);
     double beta = 0.0;
     for (uint32_t i = 0; i < p->n_groups; i++) {
         if (!kin_finite(p->beta[i]) || p->beta[i] <= 0.0)
@@ -140,13 +140,13 @@ pcs_status pcs_kin_params_validate(const pcs_kin_params *p)
     return PCS_OK;
 }
 
-pcs_status pcs_kin_params_keepin_u235(pcs_kin_params *p, double generation_time_s)
+pcs_status pcs_kinetics_params_keepin_u235(pcs_kinetics_params *p, double generation_time_s)
 {
     /* Keepin (1965) Table 4-7, U-235 thermal fission, via tests/refdata/point_kinetics.csv. */
     static const double lambda[6] = {0.0124, 0.0305, 0.111, 0.301, 1.14, 3.01};
     static const double beta[6] = {0.000215, 0.001424, 0.001274, 0.002568, 0.000748, 0.000273};
     if (!p)
-        return pcs_error_set(PCS_E_INVAL, "pcs_kin_params_keepin_u235: params is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_kinetics_params_keepin_u235: params is NULL");
     memset(p, 0, sizeof *p);
     p->n_groups = 6;
     for (uint32_t i = 0; i < 6; i++) {
@@ -154,10 +154,10 @@ pcs_status pcs_kin_params_keepin_u235(pcs_kin_params *p, double generation_time_
         p->beta[i] = beta[i];
     }
     p->generation_time_s = generation_time_s;
-    return pcs_kin_params_validate(p);
+    return pcs_kinetics_params_validate(p);
 }
 
-double pcs_kin_beta_total(const pcs_kin_params *p)
+double pcs_kinetics_beta_total(const pcs_kinetics_params *p)
 {
     double beta = 0.0;
     for (uint32_t i = 0; i < p->n_groups; i++)
@@ -236,7 +236,7 @@ static double inhour_root(const kin_lanes *L, double rho, double lo, double hi, 
 }
 
 /* Bracket of root k (0 = stable-period root, G = prompt root), lambda ascending. */
-static void root_bracket(const pcs_kin_params *p, double rho, uint32_t k, double *lo, double *hi)
+static void root_bracket(const pcs_kinetics_params *p, double rho, uint32_t k, double *lo, double *hi)
 {
     uint32_t G = p->n_groups;
     if (k == 0) {
@@ -253,7 +253,7 @@ static void root_bracket(const pcs_kin_params *p, double rho, uint32_t k, double
 }
 
 /* A starting point strictly inside (lo, hi) when there is no usable warm start. */
-static double cold_guess(const pcs_kin_params *p, double rho, uint32_t k, double lo, double hi)
+static double cold_guess(const pcs_kinetics_params *p, double rho, uint32_t k, double lo, double hi)
 {
     uint32_t G = p->n_groups;
     double x;
@@ -267,7 +267,7 @@ static double cold_guess(const pcs_kin_params *p, double rho, uint32_t k, double
         x = 0.5 * (lo + hi);
     } else {
         /* Prompt root ~ (rho - beta)/Lambda, below the last pole. */
-        x = (rho - pcs_kin_beta_total(p)) / p->generation_time_s - p->lambda[G - 1];
+        x = (rho - pcs_kinetics_beta_total(p)) / p->generation_time_s - p->lambda[G - 1];
         if (!(x < hi))
             x = hi - p->lambda[G - 1];
     }
@@ -288,7 +288,7 @@ static double cold_guess(const pcs_kin_params *p, double rho, uint32_t k, double
  * most 8 times longer, term smaller than the linear one); it only affects the
  * start of a safeguarded iteration, never the root it converges to.
  */
-static double warm_guess(const kin_lanes *L, const pcs_kin_modes *m, uint32_t k, double rho)
+static double warm_guess(const kin_lanes *L, const pcs_kinetics_modes *m, uint32_t k, double rho)
 {
     double d = rho - m->rho;
     double slope = m->norm[k] / L->gen;
@@ -304,8 +304,8 @@ static double warm_guess(const kin_lanes *L, const pcs_kin_modes *m, uint32_t k,
 }
 
 /* All G + 1 roots and their g rows, warm-started from @p warm when given. */
-static void solve_roots(const pcs_kin_params *p, double rho, const pcs_kin_modes *warm,
-                        double *omega, double (*g)[PCS_KIN_MAX_GROUPS])
+static void solve_roots(const pcs_kinetics_params *p, double rho, const pcs_kinetics_modes *warm,
+                        double *omega, double (*g)[PCS_KINETICS_MAX_GROUPS])
 {
     uint32_t G = p->n_groups;
     kin_lanes L;
@@ -331,24 +331,24 @@ static void solve_roots(const pcs_kin_params *p, double rho, const pcs_kin_modes
     }
 }
 
-pcs_status pcs_kin_inhour_roots(const pcs_kin_params *p, double rho, double *omega)
+pcs_status pcs_kinetics_inhour_roots(const pcs_kinetics_params *p, double rho, double *omega)
 {
     if (!p || !omega)
-        return pcs_error_set(PCS_E_INVAL, "pcs_kin_inhour_roots: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_kinetics_inhour_roots: NULL argument");
     if (!kin_finite(rho) || kin_abs(rho) >= 1.0)
-        return pcs_error_set(PCS_E_INVAL, "pcs_kin_inhour_roots: rho = %g is outside (-1, 1)", rho);
-    double g[PCS_KIN_MAX_MODES][PCS_KIN_MAX_GROUPS];
+        return pcs_error_set(PCS_E_INVAL, "pcs_kinetics_inhour_roots: rho = %g is outside (-1, 1)", rho);
+    double g[PCS_KINETICS_MAX_MODES][PCS_KINETICS_MAX_GROUPS];
     solve_roots(p, rho, NULL, omega, g);
     return PCS_OK;
 }
 
-pcs_status pcs_kin_modes_solve(const pcs_kin_params *p, pcs_kin_modes *m, double rho)
+pcs_status pcs_kinetics_modes_solve(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho)
 {
     if (!kin_finite(rho) || kin_abs(rho) >= 1.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: reactivity %g is outside (-1, 1)", rho);
     uint32_t G = p->n_groups;
     int warm = m->valid && m->n_modes == G + 1;
-    pcs_kin_modes old;
+    pcs_kinetics_modes old;
     if (warm) { /* solve_roots overwrites the roots it starts from */
         memcpy(old.omega, m->omega, sizeof old.omega);
         memcpy(old.omega_prev, m->omega_prev, sizeof old.omega_prev);
@@ -413,7 +413,7 @@ static void mode_step_functions(double z, double h, double *ew, double *p1, doub
     *pr = h * fr;
 }
 
-static void modes_set_step(pcs_kin_modes *m, double h)
+static void modes_set_step(pcs_kinetics_modes *m, double h)
 {
     for (uint32_t k = 0; k < m->n_modes; k++) {
         double pr;
@@ -426,14 +426,14 @@ static void modes_set_step(pcs_kin_modes *m, double h)
 }
 
 /* One exact step with the cached modes: project, advance each mode, rebuild. */
-static void modes_advance(const pcs_kin_params *p, const pcs_kin_modes *m, double drho, double *y,
+static void modes_advance(const pcs_kinetics_params *p, const pcs_kinetics_modes *m, double drho, double *y,
                           double *n_integral)
 {
     uint32_t G = p->n_groups;
     double lc[KIN_LANES]; /* lambda_i C_i, zero in padding lanes */
     for (uint32_t i = 0; i < KIN_LANES; i++)
         lc[i] = i < G ? p->lambda[i] * y[1 + i] : 0.0;
-    double b[PCS_KIN_MAX_MODES];
+    double b[PCS_KINETICS_MAX_MODES];
     double integral = 0.0;
     for (uint32_t k = 0; k <= G; k++) {
         double a = 0.0;
@@ -451,7 +451,7 @@ static void modes_advance(const pcs_kin_params *p, const pcs_kin_modes *m, doubl
         /* Ramp correction (file comment), solved for the corrected end value
          * n* = n + r c n*. r c ~ (drho/2)/(beta - rho): limited to a factor 2,
          * beyond which a sub-step's ramp is too coarse for any first-order
-         * correction (callers size sub-steps with pcs_kin_substeps). */
+         * correction (callers size sub-steps with pcs_kinetics_substeps). */
         double r = drho / p->generation_time_s;
         double c = 0.0;
         for (uint32_t k = 0; k <= G; k++)
@@ -475,12 +475,12 @@ static void modes_advance(const pcs_kin_params *p, const pcs_kin_modes *m, doubl
 }
 
 /* One sub-step at midpoint reactivity rho whose ramp spans drho over h. */
-static pcs_status substep(const pcs_kin_params *p, pcs_kin_modes *m, double rho, double drho,
+static pcs_status substep(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho, double drho,
                           double h, double *y, double *n_integral)
 {
     uint32_t G = p->n_groups;
-    if (!m->valid || m->n_modes != G + 1 || !(kin_abs(rho - m->rho) <= PCS_KIN_RHO_REUSE_TOL)) {
-        pcs_status st = pcs_kin_modes_solve(p, m, rho);
+    if (!m->valid || m->n_modes != G + 1 || !(kin_abs(rho - m->rho) <= PCS_KINETICS_RHO_REUSE_TOL)) {
+        pcs_status st = pcs_kinetics_modes_solve(p, m, rho);
         if (st != PCS_OK)
             return st;
     }
@@ -490,7 +490,7 @@ static pcs_status substep(const pcs_kin_params *p, pcs_kin_modes *m, double rho,
     return PCS_OK;
 }
 
-pcs_status pcs_kin_step_const(const pcs_kin_params *p, pcs_kin_modes *m, double rho, double h_s,
+pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho, double h_s,
                               double *y, double *n_integral)
 {
     if (!kin_finite(h_s) || h_s <= 0.0)
@@ -498,12 +498,12 @@ pcs_status pcs_kin_step_const(const pcs_kin_params *p, pcs_kin_modes *m, double 
     return substep(p, m, rho, 0.0, h_s, y, n_integral);
 }
 
-pcs_status pcs_kin_step(const pcs_kin_params *p, pcs_kin_modes *m, double rho0, double rho1,
+pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho0, double rho1,
                         double h_s, uint32_t n_sub, double *y, double *n_integral)
 {
-    if (n_sub < 1 || n_sub > PCS_KIN_MAX_SUBSTEPS)
+    if (n_sub < 1 || n_sub > PCS_KINETICS_MAX_SUBSTEPS)
         return pcs_error_set(PCS_E_INVAL, "kinetics: n_sub = %u is outside [1, %u]", n_sub,
-                             PCS_KIN_MAX_SUBSTEPS);
+                             PCS_KINETICS_MAX_SUBSTEPS);
     if (!kin_finite(h_s) || h_s <= 0.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: step %g s must be > 0 and finite", h_s);
     if (!kin_finite(rho0) || !kin_finite(rho1))
@@ -526,17 +526,17 @@ pcs_status pcs_kin_step(const pcs_kin_params *p, pcs_kin_modes *m, double rho0, 
     return PCS_OK;
 }
 
-uint32_t pcs_kin_substeps(double rho0, double rho1, double drho_max)
+uint32_t pcs_kinetics_substeps(double rho0, double rho1, double drho_max)
 {
     if (!(drho_max > 0.0))
         return 1;
     double r = kin_abs(rho1 - rho0) / drho_max;
-    if (!(r < (double)(PCS_KIN_MAX_SUBSTEPS - 1)))
-        return PCS_KIN_MAX_SUBSTEPS;
+    if (!(r < (double)(PCS_KINETICS_MAX_SUBSTEPS - 1)))
+        return PCS_KINETICS_MAX_SUBSTEPS;
     return 1u + (uint32_t)r;
 }
 
-void pcs_kin_equilibrium(const pcs_kin_params *p, double n, double *y)
+void pcs_kinetics_equilibrium(const pcs_kinetics_params *p, double n, double *y)
 {
     y[0] = n;
     for (uint32_t i = 0; i < p->n_groups; i++)

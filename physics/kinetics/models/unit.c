@@ -42,13 +42,13 @@ static void unit_bank_default(pcs_rod_bank *b, const char *name, double worth_pc
     b->initial_pos = pos;
 }
 
-pcs_status pcs_unit_config_default(pcs_unit_config *cfg)
+pcs_status pcs_unit_default(pcs_unit_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_unit_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->nominal_power_w = 3.411e9;
-    pcs_kin_params_keepin_u235(&cfg->kinetics, 2e-5);
+    pcs_kinetics_params_keepin_u235(&cfg->kinetics, 2e-5);
     cfg->kinetics.source_per_s = 1e-6;
     cfg->drho_substep = 1e-5;
     /* BEAVRS cycle 1 HZP measured bank worths, pcm (tests/refdata/pwr_plant.md). */
@@ -70,8 +70,8 @@ pcs_status pcs_unit_config_default(pcs_unit_config *cfg)
     cfg->feedback.boron_per_ppm = -1e-4; /* -10 pcm/ppm (assumption) */
     cfg->feedback.boron_ref_ppm = 975.0; /* BEAVRS HZP ARO critical boron */
     cfg->boron_ppm = 975.0;
-    pcs_dh_params_default(&cfg->decay_heat);
-    cfg->operating_time_s = PCS_DH_T_INFINITE_S;
+    pcs_decay_heat_params_default(&cfg->decay_heat);
+    cfg->operating_time_s = PCS_DECAY_HEAT_T_INFINITE_S;
     pcs_xenon_params_default(&cfg->xenon);
     cfg->xenon_equilibrium = 1;
     cfg->xenon_phase = 0;
@@ -90,7 +90,7 @@ static pcs_status unit_cfg_wrap(pcs_status st)
     return pcs_error_set(st, "unit config: %s", pcs_last_error());
 }
 
-static pcs_status unit_cfg_banks(const pcs_unit_config *c)
+static pcs_status unit_cfg_banks(const pcs_unit_def *c)
 {
     if (c->n_banks < 1 || c->n_banks > PCS_UNIT_MAX_BANKS)
         return pcs_error_set(PCS_E_INVAL, "unit config: n_banks = %u is outside [1, %u]",
@@ -107,13 +107,13 @@ static pcs_status unit_cfg_banks(const pcs_unit_config *c)
     return PCS_OK;
 }
 
-static pcs_status unit_cfg_models(const pcs_unit_config *c)
+static pcs_status unit_cfg_models(const pcs_unit_def *c)
 {
-    if (pcs_kin_params_validate(&c->kinetics) != PCS_OK)
+    if (pcs_kinetics_params_validate(&c->kinetics) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
     if (pcs_feedback_validate(&c->feedback) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
-    if (pcs_dh_params_validate(&c->decay_heat) != PCS_OK)
+    if (pcs_decay_heat_params_validate(&c->decay_heat) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
     if (pcs_xenon_params_validate(&c->xenon) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
@@ -122,7 +122,7 @@ static pcs_status unit_cfg_models(const pcs_unit_config *c)
     return PCS_OK;
 }
 
-pcs_status pcs_unit_config_validate(const pcs_unit_config *c)
+pcs_status pcs_unit_def_validate(const pcs_unit_def *c)
 {
     if (!c)
         return pcs_error_set(PCS_E_INVAL, "unit config: cfg is NULL");
@@ -177,9 +177,9 @@ static pcs_status unit_stores_register(pcs_world *w, pcs_unit *u)
         uint32_t *id;
     } t[] = {
         {"kin.y", d, G1, &s->kin_y},
-        {"kin.modes", sizeof(pcs_kin_modes), 1, &s->kin_modes},
+        {"kin.modes", sizeof(pcs_kinetics_modes), 1, &s->kin_modes},
         {"kin.aux", d, UNIT_AUX_LEN, &s->kin_aux},
-        {"dh.groups", d, PCS_DH_GROUPS, &s->dh},
+        {"dh.groups", d, PCS_DECAY_HEAT_GROUPS, &s->dh},
         {"rods.pos", d, B, &s->rods_pos},
         {"rods.cmd", d, B, &s->rods_cmd},
         {"rods.speed", d, B, &s->rods_speed},
@@ -242,11 +242,11 @@ static void unit_bind(pcs_world *w, pcs_unit *u)
  */
 static pcs_status unit_initial_state(pcs_unit *u)
 {
-    const pcs_unit_config *c = &u->cfg;
+    const pcs_unit_def *c = &u->cfg;
     double n0 = c->initial_power_fraction, p_nom = c->nominal_power_w;
-    pcs_kin_equilibrium(&c->kinetics, n0, u->y);
-    pcs_dh_operate(&u->dh, p_nom * n0, c->operating_time_s, u->dh_groups);
-    double dh0 = pcs_dh_power(u->dh_groups);
+    pcs_kinetics_equilibrium(&c->kinetics, n0, u->y);
+    pcs_decay_heat_operate(&u->dh, p_nom * n0, c->operating_time_s, u->dh_groups);
+    double dh0 = pcs_decay_heat_power(u->dh_groups);
     double p0 = (1.0 - u->f_dh) * p_nom * n0 + dh0;
     double t[2];
     u->out[UNIT_OUT_N] = n0;
@@ -275,7 +275,7 @@ static pcs_status unit_initial_state(pcs_unit *u)
 /* Bias (critical_at_build) and kinetics modes for the current build state. */
 pcs_status pcs_unit_balance(pcs_unit *u)
 {
-    const pcs_unit_config *c = &u->cfg;
+    const pcs_unit_def *c = &u->cfg;
     double n0 = c->initial_power_fraction;
     double target = n0 > 0.0 ? -c->kinetics.source_per_s * c->kinetics.generation_time_s / n0 : 0.0;
     u->rho_terms[UNIT_RHO_BIAS] = 0.0;
@@ -289,7 +289,7 @@ pcs_status pcs_unit_balance(pcs_unit *u)
                              rho, u->rho_terms[UNIT_RHO_BIAS]);
     u->aux[UNIT_AUX_RHO_PREV] = rho;
     u->aux[UNIT_AUX_POISON_PREV] = u->rho_terms[UNIT_RHO_XENON] + u->rho_terms[UNIT_RHO_SAMARIUM];
-    pcs_status st = pcs_kin_modes_solve(&c->kinetics, u->modes, rho);
+    pcs_status st = pcs_kinetics_modes_solve(&c->kinetics, u->modes, rho);
     if (st != PCS_OK)
         return st;
     u->out[UNIT_OUT_RHO] = rho;
@@ -384,7 +384,7 @@ static pcs_status unit_bad_u32(const pcs_world *w, uint32_t id, uint32_t i, cons
 
 /* The kinetics cache: a wrong one is re-solved only when rho moves, so its
  * shape and numbers must be ones a solve leaves. */
-static pcs_status unit_check_modes(const pcs_world *w, const pcs_unit *u, const pcs_kin_modes *m)
+static pcs_status unit_check_modes(const pcs_world *w, const pcs_unit *u, const pcs_kinetics_modes *m)
 {
     uint32_t modes = u->cfg.kinetics.n_groups + 1u, id = u->id.kin_modes;
     if (m->valid > 1u || m->has_prev > 1u || m->reserved != 0u)
@@ -393,8 +393,8 @@ static pcs_status unit_check_modes(const pcs_world *w, const pcs_unit *u, const 
                             "valid and has_prev 0 or 1, reserved 0");
     if (m->valid && m->n_modes != modes)
         return unit_bad_u32(w, id, 0, "n_modes", m->n_modes, "G + 1 while valid");
-    if (m->n_modes > PCS_KIN_MAX_MODES)
-        return unit_bad_u32(w, id, 0, "n_modes", m->n_modes, "at most PCS_KIN_MAX_MODES");
+    if (m->n_modes > PCS_KINETICS_MAX_MODES)
+        return unit_bad_u32(w, id, 0, "n_modes", m->n_modes, "at most PCS_KINETICS_MAX_MODES");
     int ok = pcs_fabs(m->rho) < 1.0 && pcs_isfinite(m->rho_prev) && m->h_s >= 0.0 &&
              pcs_isfinite(m->h_s);
     for (uint32_t k = 0; ok && k < m->n_modes; k++) {
@@ -432,7 +432,7 @@ static pcs_status unit_check_kinetics(const pcs_world *w, const pcs_unit *u, con
         st = unit_range(w, s->kin_aux, aux, UNIT_AUX_POISON_PREV, 1, "poison reactivity", -1.0, 0.0,
                         0);
     if (st == PCS_OK)
-        st = unit_range(w, s->dh, pcs_load_view_store(v, s->dh), 0, PCS_DH_GROUPS,
+        st = unit_range(w, s->dh, pcs_load_view_store(v, s->dh), 0, PCS_DECAY_HEAT_GROUPS,
                         "decay-heat group power W", 0.0, DBL_MAX, 0);
     return st;
 }
@@ -532,39 +532,39 @@ static pcs_status unit_load_check(const pcs_world *w, const pcs_load_view *v, vo
 static pcs_status unit_check_target(pcs_world *w, uint32_t index)
 {
     if (!w)
-        return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: world is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_add: world is NULL");
     if (pcs_world_sealed(w))
-        return pcs_error_set(PCS_E_STATE, "pcs_unit_build: the world is sealed (it has ticked)");
+        return pcs_error_set(PCS_E_STATE, "pcs_unit_add: the world is sealed (it has ticked)");
     if (index < 1)
-        return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: unit_index = 0; units are numbered "
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_add: unit_index = 0; units are numbered "
                                           "from 1");
     if (pcs_unit_index_taken(w, index))
-        return pcs_error_set(PCS_E_INVAL, "pcs_unit_build: unit %u is already built", index);
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_add: unit %u is already built", index);
     return PCS_OK;
 }
 
 static pcs_status unit_models_init(pcs_world *w, pcs_unit *u)
 {
     u->dt_s = pcs_world_clock(w)->dt_s;
-    u->beta = pcs_kin_beta_total(&u->cfg.kinetics);
-    pcs_status st = pcs_dh_model_init(&u->cfg.decay_heat, u->dt_s, &u->dh);
+    u->beta = pcs_kinetics_beta_total(&u->cfg.kinetics);
+    pcs_status st = pcs_decay_heat_model_init(&u->cfg.decay_heat, u->dt_s, &u->dh);
     if (st == PCS_OK)
         st = pcs_lumped_heat_model_init(&u->cfg.heat, u->dt_s, &u->heat);
     u->f_dh = u->dh.saturated_fraction;
     return st;
 }
 
-pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_unit_config *cfg,
+pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *cfg,
                           pcs_unit **out)
 {
     pcs_status st = unit_check_target(w, unit_index);
     if (st == PCS_OK)
-        st = pcs_unit_config_validate(cfg);
+        st = pcs_unit_def_validate(cfg);
     if (st != PCS_OK)
         return st;
     pcs_unit *u = pcs_world_alloc(w, sizeof *u);
     if (!u)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_unit_build: out of memory for unit %u", unit_index);
+        return pcs_error_set(PCS_E_NOMEM, "pcs_unit_add: out of memory for unit %u", unit_index);
     u->index = unit_index;
     snprintf(u->prefix, sizeof u->prefix, "u%u", unit_index);
     u->cfg = *cfg;
@@ -580,7 +580,7 @@ pcs_status pcs_unit_build(pcs_world *w, uint32_t unit_index, const pcs_unit_conf
     if (st == PCS_OK) {
         char name[PCS_NAME_MAX];
         snprintf(name, sizeof name, "%s.xenon", u->prefix);
-        st = pcs_xenon_job_register(w, name, &u->cfg.xenon, u->id.xe_state, u->id.xe_power,
+        st = pcs_xenon_add(w, name, &u->cfg.xenon, u->id.xe_state, u->id.xe_power,
                                     u->cfg.xenon_phase, NULL);
     }
     if (st == PCS_OK)

@@ -66,17 +66,17 @@ typedef struct unit_stores {
 struct pcs_unit {
     uint32_t index;
     char prefix[16];            /* "uN", N up to 4294967295 */
-    pcs_unit_config cfg;        /* validated copy */
+    pcs_unit_def cfg;        /* validated copy */
     double beta;                /* sum of beta_i */
     double f_dh;                /* saturated decay-heat fraction of fission power */
-    pcs_dh_model dh;            /* decay-heat constants for the FAST step */
+    pcs_decay_heat_model dh;            /* decay-heat constants for the FAST step */
     pcs_lumped_heat_model heat; /* heat propagator for the FAST step */
     double dt_s;                /* FAST step */
     unit_stores id;
     /* Pointers into the stores above (fixed after registration). */
     double *y, *aux, *dh_groups, *pos, *cmd, *speed, *start, *bank_rho, *rods_mean, *out,
         *rho_terms, *boron, *xe_power, *t_fuel, *t_max, *t_cool;
-    pcs_kin_modes *modes;
+    pcs_kinetics_modes *modes;
     pcs_xenon_state *xe;
     uint32_t *scram, *trip, *flags;
 };

@@ -7,7 +7,7 @@
  * trip input; KINETICS reads the new rod worths, the temperatures HEAT wrote
  * at the end of the previous tick and the xenon worth of the last merge, and
  * ramps the total reactivity linearly from the previous tick's value over the
- * step (pcs_kin_step); HEAT heats fuel and coolant with the tick's mean power.
+ * step (pcs_kinetics_step); HEAT heats fuel and coolant with the tick's mean power.
  * The temperature feedback therefore lags by one tick (explicit coupling of
  * the stages, docs/ARCHITECTURE.md section 2), which at 0.05 s is far shorter than the
  * fuel time constant (~3 s).
@@ -135,7 +135,7 @@ static int unit_clamp_power(pcs_world *w, pcs_unit *u, uint32_t was)
             u->y[i] *= s;
         u->y[0] = lim; /* exactly: lim/n * n may round above lim */
     } else {           /* non-finite or negative: restart from equilibrium at the limit */
-        pcs_kin_equilibrium(&u->cfg.kinetics, finite && n < 0.0 ? 0.0 : lim, u->y);
+        pcs_kinetics_equilibrium(&u->cfg.kinetics, finite && n < 0.0 ? 0.0 : lim, u->y);
     }
     unit_range_event(w, u, was, PCS_UNIT_RANGE_POWER, n, u->y[0], lim);
     return 1;
@@ -185,8 +185,8 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
     double rho0 = u->aux[UNIT_AUX_RHO_PREV] + (poison - u->aux[UNIT_AUX_POISON_PREV]);
     u->aux[UNIT_AUX_POISON_PREV] = poison;
     double n0 = u->y[0], n_int = 0.0;
-    uint32_t ns = pcs_kin_substeps(rho0, rho, u->cfg.drho_substep);
-    pcs_status st = pcs_kin_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
+    uint32_t ns = pcs_kinetics_substeps(rho0, rho, u->cfg.drho_substep);
+    pcs_status st = pcs_kinetics_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.kinetics: %s", u->prefix, pcs_last_error());
     if (unit_clamp_power(w, u, was || clamped)) {
@@ -195,7 +195,7 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
     }
     u->aux[UNIT_AUX_RHO_PREV] = rho;
     double dh0 = u->out[UNIT_OUT_DECAY]; /* the groups' sum at the end of the last step */
-    double dh1 = pcs_dh_step(&u->dh, u->cfg.nominal_power_w * n_int / u->dt_s, u->dh_groups);
+    double dh1 = pcs_decay_heat_step(&u->dh, u->cfg.nominal_power_w * n_int / u->dt_s, u->dh_groups);
     unit_publish(u, n0, n_int, dh0, dh1);
     u->out[UNIT_OUT_RHO] = rho;
     u->xe_power[0] += n_int / u->dt_s; /* the xenon job's power average */

@@ -285,7 +285,7 @@ static pcs_status xe_load_check(const pcs_world *w, const pcs_load_view *v, void
     return st;
 }
 
-pcs_status pcs_xenon_job_register(pcs_world *w, const char *name, const pcs_xenon_params *p,
+pcs_status pcs_xenon_add(pcs_world *w, const char *name, const pcs_xenon_params *p,
                                   uint32_t state_store, uint32_t power_store, uint32_t phase,
                                   uint32_t *job_id)
 {
@@ -295,12 +295,12 @@ pcs_status pcs_xenon_job_register(pcs_world *w, const char *name, const pcs_xeno
     if (pcs_store_bytes(w, state_store) != sizeof(pcs_xenon_state) ||
         pcs_store_bytes(w, power_store) != 2 * sizeof(double))
         return pcs_error_set(PCS_E_INVAL,
-                             "pcs_xenon_job_register: state store %u must hold %zu bytes and "
+                             "pcs_xenon_add: state store %u must hold %zu bytes and "
                              "power store %u 16 bytes",
                              state_store, sizeof(pcs_xenon_state), power_store);
     xe_job *j = pcs_world_alloc(w, sizeof *j);
     if (!j)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_xenon_job_register: %s", pcs_last_error());
+        return pcs_error_set(PCS_E_NOMEM, "pcs_xenon_add: %s", pcs_last_error());
     j->params = *p;
     j->state_store = state_store;
     j->power_store = power_store;

@@ -14,17 +14,17 @@
 
 #include "physics/plant/models/plant_internal.h"
 
-pcs_status pcs_plant_unit_config_default(pcs_plant_unit_config *cfg)
+pcs_status pcs_plant_unit_default(pcs_plant_unit_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_plant_unit_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_plant_unit_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
-    pcs_unit_config_default(&cfg->core);
+    pcs_unit_default(&cfg->core);
     cfg->core.external_heat = 1;
-    pcs_fuel_config_default(&cfg->fuel);
+    pcs_fuel_default(&cfg->fuel);
     cfg->n_loops = 4;
     cfg->n_sg_nodes = 4;
-    cfg->pump = (pcs_hyd_pump){.rated_speed_rad_s = 124.5, /* 1189 rpm (assumption) */
+    cfg->pump = (pcs_hydraulics_pump){.rated_speed_rad_s = 124.5, /* 1189 rpm (assumption) */
                                .rated_dp_pa = 0.6e6,
                                .rated_flow_kg_s = 4360.0,
                                .shutoff_ratio = 1.3,
@@ -40,7 +40,7 @@ pcs_status pcs_plant_unit_config_default(pcs_plant_unit_config *cfg)
     return PCS_OK;
 }
 
-static pcs_status check_unit(const pcs_plant_unit_config *c, uint32_t n)
+static pcs_status check_unit(const pcs_plant_unit_def *c, uint32_t n)
 {
     if (c->n_loops < 1 || c->n_loops > PCS_PLANT_MAX_LOOPS)
         return pcs_error_set(PCS_E_INVAL, "plant: unit %u n_loops = %u is outside [1, %u]", n,
@@ -78,20 +78,20 @@ static pcs_status couple_system(pcs_world *w, void *ctx)
 }
 
 /* Hydraulic network of unit @p u: arrays in world memory, built for its loops. */
-static pcs_status build_hydraulics(pcs_world *w, const pcs_plant_unit_config *c,
+static pcs_status build_hydraulics(pcs_world *w, const pcs_plant_unit_def *c,
                                    pcs_plant_unit *pu)
 {
     uint32_t nn, nj;
-    pcs_status st = pcs_hyd_pwr_sizes(c->n_loops, c->n_sg_nodes, &nn, &nj);
+    pcs_status st = pcs_hydraulics_pwr_sizes(c->n_loops, c->n_sg_nodes, &nn, &nj);
     if (st != PCS_OK)
         return st;
-    pcs_hyd_node *nodes = pcs_world_alloc(w, nn * sizeof *nodes);
-    pcs_hyd_junction *js = pcs_world_alloc(w, nj * sizeof *js);
-    pcs_hyd_pump *pumps = pcs_world_alloc(w, c->n_loops * sizeof *pumps);
+    pcs_hydraulics_node *nodes = pcs_world_alloc(w, nn * sizeof *nodes);
+    pcs_hydraulics_junction *js = pcs_world_alloc(w, nj * sizeof *js);
+    pcs_hydraulics_pump *pumps = pcs_world_alloc(w, c->n_loops * sizeof *pumps);
     if (!nodes || !js || !pumps)
         return pcs_error_set(PCS_E_NOMEM, "plant: out of memory for unit %u's loops", pu->index);
-    pcs_hyd_config h;
-    pcs_hyd_config_default(&h);
+    pcs_hydraulics_def h;
+    pcs_hydraulics_default(&h);
     double t_avg = 0.5 * (c->t_hot_k + c->t_cold_k), p = c->fuel.pressure_pa;
     double rho, t_sat;
     /* Liquid density at the mean loop temperature and saturation temperature of
@@ -109,22 +109,22 @@ static pcs_status build_hydraulics(pcs_world *w, const pcs_plant_unit_config *c,
     h.pzr_dp_per_joule = c->pzr_dp_per_joule;
     h.heat_store = pu->fuel.store_out;
     h.heat_index = PCS_FUEL_OUT_FLOW_HEAT;
-    st = pcs_hyd_pwr_network(c->n_loops, c->n_sg_nodes, &c->pump, &h, nodes, js, pumps);
+    st = pcs_hydraulics_pwr_network(c->n_loops, c->n_sg_nodes, &c->pump, &h, nodes, js, pumps);
     if (st == PCS_OK)
-        st = pcs_hyd_pwr_full_power(&h, nodes, c->n_loops, c->n_sg_nodes,
+        st = pcs_hydraulics_pwr_full_power(&h, nodes, c->n_loops, c->n_sg_nodes,
                                     c->core.nominal_power_w * c->core.initial_power_fraction,
                                     c->t_hot_k, c->t_cold_k, t_sat);
     if (st == PCS_OK)
-        st = pcs_hyd_build(w, pu->index - 1, &h, &pu->hyd);
+        st = pcs_hydraulics_add(w, pu->index - 1, &h, &pu->hyd);
     if (st == PCS_OK)
-        st = pcs_hyd_settle(w, pu->hyd, c->settle_s, pcs_world_clock(w)->dt_s);
+        st = pcs_hydraulics_settle(w, pu->hyd, c->settle_s, pcs_world_clock(w)->dt_s);
     return st;
 }
 
-static pcs_status bind_couple(pcs_world *w, const pcs_plant_unit_config *c, pcs_plant_unit *pu,
+static pcs_status bind_couple(pcs_world *w, const pcs_plant_unit_def *c, pcs_plant_unit *pu,
                               plant_couple *cp)
 {
-    pcs_hyd_stores hs = pcs_hyd_store_ids(pu->hyd);
+    pcs_hydraulics_stores hs = pcs_hydraulics_store_ids(pu->hyd);
     uint32_t tf, tc, tm;
     pcs_status st = pcs_unit_temperature_stores(pu->core, &tf, &tc, &tm);
     if (st != PCS_OK)
@@ -171,22 +171,22 @@ static pcs_status start_steady(pcs_world *w, pcs_plant_unit *pu, plant_couple *c
     return st;
 }
 
-static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_config *cfg, uint32_t n,
+static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32_t n,
                              pcs_plant_unit *pu, plant_couple *cp)
 {
-    pcs_plant_unit_config c = *cfg;
+    pcs_plant_unit_def c = *cfg;
     c.core.external_heat = 1;
     pcs_status st = check_unit(&c, n);
     if (st != PCS_OK)
         return st;
     pu->index = n;
     pu->n_loops = c.n_loops;
-    st = pcs_unit_build(w, n, &c.core, &pu->core);
+    st = pcs_unit_add(w, n, &c.core, &pu->core);
     uint32_t ps = 0, pi = 0;
     if (st == PCS_OK)
         st = pcs_unit_power_ref(pu->core, &ps, &pi);
     if (st == PCS_OK)
-        st = pcs_fuel_build(w, n - 1, &c.fuel, ps, pi, &pu->fuel);
+        st = pcs_fuel_add(w, n - 1, &c.fuel, ps, pi, &pu->fuel);
     if (st == PCS_OK)
         st = build_hydraulics(w, &c, pu);
     if (st == PCS_OK)
@@ -196,17 +196,17 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_config *cfg, uin
     return st;
 }
 
-pcs_status pcs_plant_build(pcs_world *w, const pcs_plant_unit_config *units, uint32_t n_units,
+pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n_units,
                            pcs_plant **out)
 {
     if (!w || !units || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_plant_build: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_plant_add: NULL argument");
     if (n_units < 1 || n_units > PCS_PLANT_MAX_UNITS)
         return pcs_error_set(PCS_E_INVAL, "plant: n_units = %u is outside [1, %u]", n_units,
                              PCS_PLANT_MAX_UNITS);
     pcs_plant *p = pcs_world_alloc(w, sizeof *p);
     if (!p)
-        return pcs_error_set(PCS_E_STATE, "pcs_plant_build: %s", pcs_last_error());
+        return pcs_error_set(PCS_E_STATE, "pcs_plant_add: %s", pcs_last_error());
     for (uint32_t i = 0; i < n_units; i++) {
         pcs_status st = build_unit(w, &units[i], i + 1, &p->units[i], &p->couple[i]);
         if (st != PCS_OK)

@@ -43,13 +43,13 @@ pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp)
 
 /* Build-time scratch: configs and the names they point to. */
 typedef struct instr_build {
-    pcs_sensor_config sensors[MAX_SENSORS];
+    pcs_sensor_def sensors[MAX_SENSORS];
     char sensor_names[MAX_SENSORS][NAME_LEN];
     uint32_t n_sensors;
-    pcs_trip_function_config funcs[MAX_FUNCS];
+    pcs_protection_function_def funcs[MAX_FUNCS];
     char func_names[MAX_FUNCS][NAME_LEN];
     uint32_t n_funcs;
-    pcs_alarm_config alarms[MAX_ALARMS];
+    pcs_alarm_def alarms[MAX_ALARMS];
     char alarm_names[MAX_ALARMS][NAME_LEN];
     uint32_t n_alarms;
 } instr_build;
@@ -67,8 +67,8 @@ static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const
         return UINT32_MAX;
     }
     uint32_t id = b->n_sensors++;
-    pcs_sensor_config *c = &b->sensors[id];
-    pcs_sensor_config_default(c);
+    pcs_sensor_def *c = &b->sensors[id];
+    pcs_sensor_default(c);
     snprintf(b->sensor_names[id], NAME_LEN, "%s", name);
     c->name = b->sensor_names[id];
     c->unit = unit;
@@ -99,8 +99,8 @@ static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_trip_k
                      pcs_trip_direction dir, double setpoint, const uint32_t *in, uint32_t window)
 {
     uint32_t id = b->n_funcs++;
-    pcs_trip_function_config *f = &b->funcs[id];
-    pcs_trip_function_config_default(f);
+    pcs_protection_function_def *f = &b->funcs[id];
+    pcs_protection_function_default(f);
     snprintf(b->func_names[id], NAME_LEN, "%s", name);
     f->name = b->func_names[id];
     f->unit = unit;
@@ -118,8 +118,8 @@ static void add_alarm(instr_build *b, const char *name, uint32_t sensor, pcs_ala
                       double setpoint, double deadband, uint32_t priority, uint32_t group)
 {
     uint32_t id = b->n_alarms++;
-    pcs_alarm_config *a = &b->alarms[id];
-    pcs_alarm_config_default(a);
+    pcs_alarm_def *a = &b->alarms[id];
+    pcs_alarm_default(a);
     snprintf(b->alarm_names[id], NAME_LEN, "%s", name);
     a->name = b->alarm_names[id];
     a->sensor = sensor;
@@ -136,7 +136,7 @@ static void add_alarm(instr_build *b, const char *name, uint32_t sensor, pcs_ala
 static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                    const pcs_plant_setpoints *sp)
 {
-    const pcs_plant_unit_config *c = &p->cfg[u];
+    const pcs_plant_unit_def *c = &p->cfg[u];
     uint32_t n = u + 1;
     for (uint32_t l = 1; l <= c->n_loops; l++) {
         char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
@@ -165,7 +165,7 @@ static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant
 static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                   const pcs_plant_setpoints *sp)
 {
-    const pcs_plant_unit_config *c = &p->cfg[u];
+    const pcs_plant_unit_def *c = &p->cfg[u];
     uint32_t n = u + 1, nis[4], prs[4];
     double p_nom = c->core.nominal_power_w;
     char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
@@ -205,23 +205,23 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
     uint32_t stores[PCS_PLANT_MAX_UNITS];
     for (uint32_t u = 0; u < p->n_units; u++)
         stores[u] = pcs_unit_trip_store(p->units[u].core);
-    pcs_status st = pcs_sensors_create(w, b->sensors, b->n_sensors, &p->sensors);
+    pcs_status st = pcs_sensor_add(w, b->sensors, b->n_sensors, &p->sensors);
     if (st != PCS_OK)
         return st;
-    pcs_protection_config pc;
-    pcs_protection_config_default(&pc);
+    pcs_protection_def pc;
+    pcs_protection_default(&pc);
     pc.n_units = p->n_units;
     pc.n_functions = b->n_funcs;
     pc.functions = b->funcs;
     pc.unit_trip_stores = stores;
-    st = pcs_protection_create(w, p->sensors, &pc, &p->protection);
+    st = pcs_protection_add(w, p->sensors, &pc, &p->protection);
     if (st == PCS_OK)
-        st = pcs_alarms_create(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
+        st = pcs_alarm_add(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
         char name[16];
         snprintf(name, sizeof name, "u%u", u + 1);
-        st = pcs_alarms_target_register(w, p->alarms, name);
+        st = pcs_alarm_target_register(w, p->alarms, name);
     }
     return st;
 }

@@ -20,7 +20,7 @@ typedef struct plant_couple {
 struct pcs_plant {
     uint32_t n_units;
     pcs_plant_unit units[PCS_PLANT_MAX_UNITS];
-    pcs_plant_unit_config cfg[PCS_PLANT_MAX_UNITS];
+    pcs_plant_unit_def cfg[PCS_PLANT_MAX_UNITS];
     plant_couple couple[PCS_PLANT_MAX_UNITS];
     pcs_sensors *sensors;
     pcs_protection *protection;

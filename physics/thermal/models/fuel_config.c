@@ -12,10 +12,10 @@
 #include "pcsim/fuel_materials.h"
 #include "pcsim/math.h"
 
-pcs_status pcs_fuel_config_default(pcs_fuel_config *cfg)
+pcs_status pcs_fuel_default(pcs_fuel_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     cfg->n_channels = 4;
     cfg->n_axial = 24;
@@ -67,7 +67,7 @@ static pcs_status check_min(const char *field, double v, double lo, int inclusiv
     return PCS_OK;
 }
 
-static pcs_status check_mesh(const pcs_fuel_config *c)
+static pcs_status check_mesh(const pcs_fuel_def *c)
 {
     if (c->n_channels < 1 || c->n_channels > PCS_FUEL_MAX_CHANNELS)
         return bad_u32("n_channels", c->n_channels, 1, PCS_FUEL_MAX_CHANNELS);
@@ -89,7 +89,7 @@ static pcs_status check_mesh(const pcs_fuel_config *c)
     return PCS_OK;
 }
 
-static pcs_status check_geometry(const pcs_fuel_config *c)
+static pcs_status check_geometry(const pcs_fuel_def *c)
 {
     pcs_status st = check_min("pellet_radius_m", c->pellet_radius_m, 0.0, 0, "m");
     if (st == PCS_OK)
@@ -117,7 +117,7 @@ static pcs_status check_geometry(const pcs_fuel_config *c)
     return st;
 }
 
-static pcs_status check_materials(const pcs_fuel_config *c)
+static pcs_status check_materials(const pcs_fuel_def *c)
 {
     if ((unsigned)c->fuel_k > (unsigned)PCS_FUEL_K_CONSTANT)
         return pcs_error_set(PCS_E_INVAL, "fuel config: fuel_k = %d is not a model (0..2)",
@@ -148,7 +148,7 @@ static pcs_status check_materials(const pcs_fuel_config *c)
     return PCS_OK;
 }
 
-static pcs_status check_coolant(const pcs_fuel_config *c)
+static pcs_status check_coolant(const pcs_fuel_def *c)
 {
     pcs_status st = check_min("t_inlet_k", c->t_inlet_k, PCS_FUEL_T_MIN_K, 1, "K");
     if (st == PCS_OK)
@@ -167,10 +167,10 @@ static pcs_status check_coolant(const pcs_fuel_config *c)
     return st;
 }
 
-pcs_status pcs_fuel_config_validate(const pcs_fuel_config *cfg)
+pcs_status pcs_fuel_def_validate(const pcs_fuel_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_config_validate: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_def_validate: cfg is NULL");
     pcs_status st = check_mesh(cfg);
     if (st == PCS_OK)
         st = check_geometry(cfg);

@@ -66,7 +66,7 @@ static pcs_status k_table(pcs_world *w, pcs_prop_table *tab, const char *what,
                                 FUEL_K_TABLE_STEP_K);
 }
 
-static pcs_status build_tables(pcs_world *w, pcs_fuel_model *m, const pcs_fuel_config *cfg)
+static pcs_status build_tables(pcs_world *w, pcs_fuel_model *m, const pcs_fuel_def *cfg)
 {
     k_correlation_fn fuel = cfg->fuel_k == PCS_FUEL_K_FINK95           ? pcs_uo2_k_fink95
                             : cfg->fuel_k == PCS_FUEL_K_HARDING_MARTIN ? pcs_uo2_k_harding_martin
@@ -97,7 +97,7 @@ static double ring_area(double r0, double h, uint32_t n, uint32_t i)
     return PCS_PI * (hi * hi - lo * lo);
 }
 
-static void build_radial(pcs_fuel_model *m, const pcs_fuel_config *cfg, double dz)
+static void build_radial(pcs_fuel_model *m, const pcs_fuel_def *cfg, double dz)
 {
     uint32_t nf = cfg->n_fuel_nodes, nc = cfg->n_clad_nodes;
     double rf = cfg->pellet_radius_m, rci = cfg->clad_inner_radius_m;
@@ -133,7 +133,7 @@ static void build_radial(pcs_fuel_model *m, const pcs_fuel_config *cfg, double d
 }
 
 /* Share of the core power of axial node j (sums to 1 over the nodes). */
-static double axial_weight(const pcs_fuel_config *cfg, uint32_t j)
+static double axial_weight(const pcs_fuel_def *cfg, uint32_t j)
 {
     double n = (double)cfg->n_axial;
     if (cfg->axial_shape == PCS_AXIAL_UNIFORM)
@@ -145,13 +145,13 @@ static double axial_weight(const pcs_fuel_config *cfg, uint32_t j)
            (2.0 * pcs_sin(0.5 * PCS_PI * len / le));
 }
 
-static pcs_status build_power(pcs_world *w, pcs_fuel_model *m, const pcs_fuel_config *cfg)
+static pcs_status build_power(pcs_world *w, pcs_fuel_model *m, const pcs_fuel_def *cfg)
 {
     size_t nodes = (size_t)m->n_ch * m->n_ax;
     m->q_fuel = pcs_world_alloc(w, nodes * sizeof(double));
     m->q_direct = pcs_world_alloc(w, nodes * sizeof(double));
     if (!m->q_fuel || !m->q_direct)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for power coefficients");
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_add: no memory for power coefficients");
     double total_rods = 0.0, weighted = 0.0;
     for (uint32_t c = 0; c < m->n_ch; c++) {
         m->rods[c] = (double)cfg->n_rods[c];
@@ -219,11 +219,11 @@ static pcs_status build_stores(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f)
     m->rho = m->mu + nodes;
     m->steady_prev = pcs_world_alloc(w, nodes * (m->n_r + 1u) * sizeof(double));
     if (!m->steady_prev)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for the steady-state buffer");
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_add: no memory for the steady-state buffer");
     return PCS_OK;
 }
 
-static void init_state(pcs_fuel_model *m, const pcs_fuel_config *cfg)
+static void init_state(pcs_fuel_model *m, const pcs_fuel_def *cfg)
 {
     size_t nodes = (size_t)m->n_ch * m->n_ax;
     for (size_t i = 0; i < nodes * m->n_r; i++)
@@ -347,7 +347,7 @@ static pcs_status register_load_check(pcs_world *w, const pcs_fuel_model *m, con
 {
     fuel_check *c = pcs_world_alloc(w, sizeof *c);
     if (!c)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for the load check");
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_add: no memory for the load check");
     c->m = m;
     c->ids = *f;
     char name[PCS_NAME_MAX];
@@ -355,26 +355,26 @@ static pcs_status register_load_check(pcs_world *w, const pcs_fuel_model *m, con
     return pcs_load_check_register(w, name, fuel_load_check, c);
 }
 
-static pcs_status check_args(pcs_world *w, uint32_t unit_index, const pcs_fuel_config *cfg,
+static pcs_status check_args(pcs_world *w, uint32_t unit_index, const pcs_fuel_def *cfg,
                              uint32_t power_store, uint32_t power_index, const pcs_fuel *out)
 {
     if (!w || !cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_build: world, cfg or out is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_add: world, cfg or out is NULL");
     if (pcs_world_sealed(w))
-        return pcs_error_set(PCS_E_STATE, "pcs_fuel_build: the world is sealed (it has ticked)");
+        return pcs_error_set(PCS_E_STATE, "pcs_fuel_add: the world is sealed (it has ticked)");
     if (unit_index >= 1000u)
-        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_build: unit_index = %u is outside [0, 999]",
+        return pcs_error_set(PCS_E_INVAL, "pcs_fuel_add: unit_index = %u is outside [0, 999]",
                              unit_index);
     size_t bytes = pcs_store_bytes(w, power_store);
     if (bytes == 0 || bytes % sizeof(double) != 0 || (size_t)power_index >= bytes / sizeof(double))
         return pcs_error_set(PCS_E_INVAL,
-                             "pcs_fuel_build: power store %u (%zu bytes) has no double element "
+                             "pcs_fuel_add: power store %u (%zu bytes) has no double element "
                              "%u",
                              power_store, bytes, power_index);
-    return pcs_fuel_config_validate(cfg);
+    return pcs_fuel_def_validate(cfg);
 }
 
-pcs_status pcs_fuel_build(pcs_world *w, uint32_t unit_index, const pcs_fuel_config *cfg,
+pcs_status pcs_fuel_add(pcs_world *w, uint32_t unit_index, const pcs_fuel_def *cfg,
                           uint32_t power_store, uint32_t power_index, pcs_fuel *out)
 {
     pcs_status st = check_args(w, unit_index, cfg, power_store, power_index, out);
@@ -382,7 +382,7 @@ pcs_status pcs_fuel_build(pcs_world *w, uint32_t unit_index, const pcs_fuel_conf
         return st;
     pcs_fuel_model *m = pcs_world_alloc(w, sizeof *m);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_build: no memory for the model");
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_add: no memory for the model");
     pcs_fuel f;
     memset(&f, 0, sizeof f);
     m->unit_index = unit_index;

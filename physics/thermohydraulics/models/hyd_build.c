@@ -21,10 +21,10 @@
 #include "pcsim/persist.h"
 #include "physics/thermohydraulics/models/hyd_internal.h"
 
-pcs_status pcs_hyd_config_default(pcs_hyd_config *cfg)
+pcs_status pcs_hydraulics_default(pcs_hydraulics_def *cfg)
 {
     if (!cfg)
-        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_hydraulics_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
     /* Water at 15.5 MPa, ~565-600 K (IAPWS-IF97 region 1): rho ~ 720 kg/m3,
      * cp ~ 5.5 kJ/(kg K), mu ~ 9e-5 Pa s, a ~ 1000 m/s. */
@@ -47,7 +47,7 @@ static pcs_status bad(const char *what, uint32_t i, const char *field, double v,
                          v, range);
 }
 
-static pcs_status check_globals(const pcs_hyd_config *c)
+static pcs_status check_globals(const pcs_hydraulics_def *c)
 {
     struct {
         const char *f;
@@ -62,19 +62,19 @@ static pcs_status check_globals(const pcs_hyd_config *c)
         if (!pcs_isfinite(r[i].v) || r[i].v < r[i].lo || r[i].v > r[i].hi)
             return pcs_error_set(PCS_E_INVAL, "hydraulics: %s = %g is outside [%g, %g]", r[i].f,
                                  r[i].v, r[i].lo, r[i].hi);
-    if (c->n_nodes < 2 || c->n_nodes > PCS_HYD_MAX_NODES || !c->nodes)
+    if (c->n_nodes < 2 || c->n_nodes > PCS_HYDRAULICS_MAX_NODES || !c->nodes)
         return pcs_error_set(PCS_E_INVAL, "hydraulics: n_nodes = %u is outside [2, %u]",
-                             c->n_nodes, PCS_HYD_MAX_NODES);
-    if (c->n_junctions < 1 || c->n_junctions > PCS_HYD_MAX_JUNCTIONS || !c->junctions)
+                             c->n_nodes, PCS_HYDRAULICS_MAX_NODES);
+    if (c->n_junctions < 1 || c->n_junctions > PCS_HYDRAULICS_MAX_JUNCTIONS || !c->junctions)
         return pcs_error_set(PCS_E_INVAL, "hydraulics: n_junctions = %u is outside [1, %u]",
-                             c->n_junctions, PCS_HYD_MAX_JUNCTIONS);
-    if (c->n_pumps > PCS_HYD_MAX_PUMPS || (c->n_pumps && !c->pumps))
+                             c->n_junctions, PCS_HYDRAULICS_MAX_JUNCTIONS);
+    if (c->n_pumps > PCS_HYDRAULICS_MAX_PUMPS || (c->n_pumps && !c->pumps))
         return pcs_error_set(PCS_E_INVAL, "hydraulics: n_pumps = %u is outside [0, %u]",
-                             c->n_pumps, PCS_HYD_MAX_PUMPS);
+                             c->n_pumps, PCS_HYDRAULICS_MAX_PUMPS);
     return PCS_OK;
 }
 
-static pcs_status check_node(const pcs_hyd_node *n, uint32_t i)
+static pcs_status check_node(const pcs_hydraulics_node *n, uint32_t i)
 {
     if (!(n->volume_m3 > 0.0) || !pcs_isfinite(n->volume_m3))
         return bad("nodes", i, "volume_m3", n->volume_m3, "(0, inf)");
@@ -82,12 +82,12 @@ static pcs_status check_node(const pcs_hyd_node *n, uint32_t i)
         return bad("nodes", i, "compliance_kg_pa", n->compliance_kg_pa, "[0, inf)");
     if (n->t_init_k != 0.0 && !(n->t_init_k >= 273.15 && n->t_init_k <= 2000.0))
         return bad("nodes", i, "t_init_k", n->t_init_k, "0 or [273.15, 2000]");
-    if ((unsigned)n->role > PCS_HYD_PRESSURIZER)
+    if ((unsigned)n->role > PCS_HYDRAULICS_PRESSURIZER)
         return bad("nodes", i, "role", n->role, "[0, 3]");
     return PCS_OK;
 }
 
-static pcs_status check_junction(const pcs_hyd_config *c, const pcs_hyd_junction *j, uint32_t i)
+static pcs_status check_junction(const pcs_hydraulics_def *c, const pcs_hydraulics_junction *j, uint32_t i)
 {
     if (j->from >= c->n_nodes || j->to >= c->n_nodes || j->from == j->to)
         return pcs_error_set(PCS_E_INVAL, "hydraulics: junctions[%u] connects %u -> %u; both "
@@ -103,16 +103,16 @@ static pcs_status check_junction(const pcs_hyd_config *c, const pcs_hyd_junction
         return pcs_error_set(PCS_E_INVAL, "hydraulics: junctions[%u] roughness_m, form_loss and "
                                           "fixed_friction must be >= 0",
                              i);
-    if ((unsigned)j->kind > PCS_HYD_CHECK_VALVE)
+    if ((unsigned)j->kind > PCS_HYDRAULICS_CHECK_VALVE)
         return bad("junctions", i, "kind", j->kind, "[0, 3]");
-    if (j->kind == PCS_HYD_PUMP && j->pump >= c->n_pumps)
+    if (j->kind == PCS_HYDRAULICS_PUMP && j->pump >= c->n_pumps)
         return bad("junctions", i, "pump", j->pump, "[0, n_pumps)");
-    if (j->kind == PCS_HYD_VALVE && !(j->valve_position >= 0.0 && j->valve_position <= 1.0))
+    if (j->kind == PCS_HYDRAULICS_VALVE && !(j->valve_position >= 0.0 && j->valve_position <= 1.0))
         return bad("junctions", i, "valve_position", j->valve_position, "[0, 1]");
     return PCS_OK;
 }
 
-static pcs_status check_pump(const pcs_hyd_pump *p, uint32_t i)
+static pcs_status check_pump(const pcs_hydraulics_pump *p, uint32_t i)
 {
     if (!(p->rated_speed_rad_s > 0.0))
         return bad("pumps", i, "rated_speed_rad_s", p->rated_speed_rad_s, "(0, inf)");
@@ -131,7 +131,7 @@ static pcs_status check_pump(const pcs_hyd_pump *p, uint32_t i)
     return PCS_OK;
 }
 
-static pcs_status check_config(const pcs_hyd_config *c)
+static pcs_status check_config(const pcs_hydraulics_def *c)
 {
     pcs_status st = check_globals(c);
     for (uint32_t i = 0; st == PCS_OK && i < c->n_nodes; i++)
@@ -154,7 +154,7 @@ static pcs_status add_store(pcs_world *w, const pcs_hydraulics *h, const char *w
 
 static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)
 {
-    const pcs_hyd_config *c = &h->cfg;
+    const pcs_hydraulics_def *c = &h->cfg;
     pcs_status st = add_store(w, h, "mass", c->n_nodes, PCS_STORE_STATE, &h->s_mass);
     if (st == PCS_OK)
         st = add_store(w, h, "enthalpy", c->n_nodes, PCS_STORE_STATE, &h->s_enthalpy);
@@ -181,7 +181,7 @@ static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)
 
 static void initial_state(pcs_world *w, pcs_hydraulics *h)
 {
-    const pcs_hyd_config *c = &h->cfg;
+    const pcs_hydraulics_def *c = &h->cfg;
     double *mass = pcs_store_data(w, h->s_mass), *hh = pcs_store_data(w, h->s_enthalpy);
     double *p = pcs_store_data(w, h->s_pressure), *m = pcs_store_data(w, h->s_flow);
     double *valve = pcs_store_data(w, h->s_valve), *speed = pcs_store_data(w, h->s_speed);
@@ -198,14 +198,14 @@ static void initial_state(pcs_world *w, pcs_hydraulics *h)
     }
     for (uint32_t k = 0; k < c->n_junctions; k++) {
         m[k] = c->initial_flow_kg_s;
-        valve[k] = h->junctions[k].kind == PCS_HYD_VALVE ? h->junctions[k].valve_position : 1.0;
+        valve[k] = h->junctions[k].kind == PCS_HYDRAULICS_VALVE ? h->junctions[k].valve_position : 1.0;
     }
     for (uint32_t k = 0; k < c->n_pumps; k++)
         speed[k] = target[k] = h->pumps[k].initial_speed_frac * h->pumps[k].rated_speed_rad_s;
     pzr[2] = c->t_secondary_k;
 }
 
-static pcs_status copy_arrays(pcs_world *w, pcs_hydraulics *h, const pcs_hyd_config *c)
+static pcs_status copy_arrays(pcs_world *w, pcs_hydraulics *h, const pcs_hydraulics_def *c)
 {
     h->nodes = pcs_world_alloc(w, c->n_nodes * sizeof *h->nodes);
     h->junctions = pcs_world_alloc(w, c->n_junctions * sizeof *h->junctions);
@@ -223,9 +223,9 @@ static pcs_status copy_arrays(pcs_world *w, pcs_hydraulics *h, const pcs_hyd_con
     if (c->n_pumps)
         memcpy(h->pumps, c->pumps, c->n_pumps * sizeof *h->pumps);
     for (uint32_t i = 0; i < c->n_nodes; i++) {
-        if (c->nodes[i].role == PCS_HYD_PRESSURIZER)
+        if (c->nodes[i].role == PCS_HYDRAULICS_PRESSURIZER)
             h->pzr_nodes[h->n_pzr++] = i;
-        h->n_core += c->nodes[i].role == PCS_HYD_CORE;
+        h->n_core += c->nodes[i].role == PCS_HYDRAULICS_CORE;
     }
     return PCS_OK;
 }
@@ -236,7 +236,7 @@ static void courant_cap(pcs_world *w, pcs_hydraulics *h)
     const double f2 = HYD_DENSITY_FACTOR * HYD_DENSITY_FACTOR;
     double dt = pcs_world_clock(w)->dt_s, worst = 0.0;
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
+        const pcs_hydraulics_junction *j = &h->junctions[k];
         double v = pcs_fmin(h->nodes[j->from].volume_m3, h->nodes[j->to].volume_m3);
         worst = pcs_fmax(worst, f2 * dt * h->cfg.sound_speed_m_s * j->area_m2 / v);
     }
@@ -259,7 +259,7 @@ static pcs_status in_range(const pcs_world *w, uint32_t store, const double *x, 
 
 static pcs_status check_nodes(const pcs_world *w, const pcs_hydraulics *h, const pcs_load_view *v)
 {
-    const pcs_hyd_config *c = &h->cfg;
+    const pcs_hydraulics_def *c = &h->cfg;
     const double *mass = pcs_load_view_store(v, h->s_mass);
     const double *hh = pcs_load_view_store(v, h->s_enthalpy);
     const double *p = pcs_load_view_store(v, h->s_pressure);
@@ -281,7 +281,7 @@ static pcs_status check_nodes(const pcs_world *w, const pcs_hydraulics *h, const
 static pcs_status check_junctions(const pcs_world *w, const pcs_hydraulics *h,
                                   const pcs_load_view *v)
 {
-    const pcs_hyd_config *c = &h->cfg;
+    const pcs_hydraulics_def *c = &h->cfg;
     const double *m = pcs_load_view_store(v, h->s_flow);
     const double *valve = pcs_load_view_store(v, h->s_valve);
     pcs_status st = PCS_OK;
@@ -419,7 +419,7 @@ static pcs_status analyse(pcs_world *w, pcs_hydraulics *h)
     if (!h->symbolic)
         return pcs_error_set(PCS_E_INVAL, "hydraulics: KLU analysis failed (status %d)",
                              h->common.status);
-    pcs_hyd_assemble(w, h, pcs_world_clock(w)->dt_s); /* the first tick's values */
+    pcs_hydraulics_assemble(w, h, pcs_world_clock(w)->dt_s); /* the first tick's values */
     h->numeric = klu_factor(h->ap, h->ai, h->ax, h->symbolic, &h->common);
     if (!h->numeric)
         return pcs_error_set(PCS_E_INVAL, "hydraulics: KLU factorisation failed (status %d); "
@@ -434,13 +434,13 @@ static pcs_status cmd_pump(pcs_world *w, pcs_hydraulics *h, uint32_t k, const pc
 {
     double *target = pcs_store_data(w, h->s_motor), *speed = pcs_store_data(w, h->s_speed);
     double arg = c->cmd->args[0];
-    double frac = c->op == PCS_HYD_OP_PUMP_TRIP ? 0.0 : (arg > 0 ? arg : 1.0);
+    double frac = c->op == PCS_HYDRAULICS_OP_PUMP_TRIP ? 0.0 : (arg > 0 ? arg : 1.0);
     if (frac > 1.5)
         return pcs_error_set(PCS_E_INVAL, "%s start: speed fraction %g is outside (0, 1.5]",
                              c->target_name, frac);
     target[k] = frac * h->pumps[k].rated_speed_rad_s;
     pcs_event_emit(w, frac > 0 ? PCS_EV_PUMP_STARTED : PCS_EV_PUMP_TRIPPED,
-                   PCS_HYD_PUMP_SUBJECT(h->unit, k), speed[k], frac, 0, 0);
+                   PCS_HYDRAULICS_PUMP_SUBJECT(h->unit, k), speed[k], frac, 0, 0);
     return PCS_OK;
 }
 
@@ -456,12 +456,12 @@ static pcs_status cmd_valve(pcs_world *w, pcs_hydraulics *h, uint32_t k, const p
 static pcs_status cmd_pzr_sg(pcs_world *w, pcs_hydraulics *h, const pcs_command_call *c)
 {
     double v = c->cmd->args[0];
-    double lo = c->op == PCS_HYD_OP_SG_SECONDARY_T ? 273.15 : 0.0;
+    double lo = c->op == PCS_HYDRAULICS_OP_SG_SECONDARY_T ? 273.15 : 0.0;
     if (!pcs_isfinite(v) || v < lo || v > 1e9)
         return pcs_error_set(PCS_E_INVAL, "%s hydraulics op %u: value %g is outside [%g, 1e9]",
                              c->target_name, c->op, v, lo);
     double *pzr = pcs_store_data(w, h->s_pzr);
-    pzr[c->op - PCS_HYD_OP_PZR_HEATERS] = v;
+    pzr[c->op - PCS_HYDRAULICS_OP_PZR_HEATERS] = v;
     return PCS_OK;
 }
 
@@ -472,10 +472,10 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_hydraulics *h = c->ctx;
     switch (c->op) {
-    case PCS_HYD_OP_PUMP_TRIP:
-    case PCS_HYD_OP_PUMP_START:
+    case PCS_HYDRAULICS_OP_PUMP_TRIP:
+    case PCS_HYDRAULICS_OP_PUMP_START:
         return cmd_pump(w, h, c->element, c);
-    case PCS_HYD_OP_VALVE_POSITION:
+    case PCS_HYDRAULICS_OP_VALVE_POSITION:
         return cmd_valve(w, h, c->element, c);
     default:
         return cmd_pzr_sg(w, h, c);
@@ -497,24 +497,24 @@ static pcs_status register_commands(pcs_world *w, pcs_hydraulics *h)
 {
     uint32_t family;
     pcs_status st = PCS_OK;
-    if (pcs_command_family_find(w, PCS_HYD_COMMANDS, &family, NULL) != PCS_OK)
+    if (pcs_command_family_find(w, PCS_HYDRAULICS_COMMANDS, &family, NULL) != PCS_OK)
         st =
-            pcs_command_family_register(w, PCS_HYD_COMMANDS, PCS_HYD_OP_COUNT, on_command, &family);
-    uint64_t unit_ops = (1u << PCS_HYD_OP_PZR_HEATERS) | (1u << PCS_HYD_OP_PZR_SPRAY) |
-                        (1u << PCS_HYD_OP_SG_SECONDARY_T);
+            pcs_command_family_register(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_COUNT, on_command, &family);
+    uint64_t unit_ops = (1u << PCS_HYDRAULICS_OP_PZR_HEATERS) | (1u << PCS_HYDRAULICS_OP_PZR_SPRAY) |
+                        (1u << PCS_HYDRAULICS_OP_SG_SECONDARY_T);
     if (st == PCS_OK)
         st = target(w, h, family, "", PCS_TARGET_ELEMENT_ALL, unit_ops);
     char suffix[32];
     for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_pumps; k++) {
         snprintf(suffix, sizeof suffix, ".pump%u", k + 1);
         st = target(w, h, family, suffix, k,
-                    (1u << PCS_HYD_OP_PUMP_TRIP) | (1u << PCS_HYD_OP_PUMP_START));
+                    (1u << PCS_HYDRAULICS_OP_PUMP_TRIP) | (1u << PCS_HYDRAULICS_OP_PUMP_START));
     }
     for (uint32_t j = 0; st == PCS_OK && j < h->cfg.n_junctions; j++) {
-        if (h->junctions[j].kind != PCS_HYD_VALVE)
+        if (h->junctions[j].kind != PCS_HYDRAULICS_VALVE)
             continue;
         snprintf(suffix, sizeof suffix, ".valve%u", j + 1);
-        st = target(w, h, family, suffix, j, 1u << PCS_HYD_OP_VALVE_POSITION);
+        st = target(w, h, family, suffix, j, 1u << PCS_HYDRAULICS_OP_VALVE_POSITION);
     }
     if (st == PCS_OK)
         pcs_error_clear(); /* the family lookup of the first network set a message */
@@ -540,8 +540,8 @@ static pcs_status register_channels(pcs_world *w, pcs_hydraulics *h)
     if (st == PCS_OK)
         st = channel(w, h, "sg.heat", "W", h->s_sg_heat, 0);
     for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
-        if (j->kind != PCS_HYD_PUMP)
+        const pcs_hydraulics_junction *j = &h->junctions[k];
+        if (j->kind != PCS_HYDRAULICS_PUMP)
             continue;
         snprintf(name, sizeof name, "loop%u.flow", j->pump + 1);
         st = channel(w, h, name, "kg/s", h->s_flow, k);
@@ -551,26 +551,26 @@ static pcs_status register_channels(pcs_world *w, pcs_hydraulics *h)
     }
     for (uint32_t i = 0; st == PCS_OK && i < h->cfg.n_nodes; i++) {
         uint32_t tag = h->nodes[i].tag;
-        if (tag != PCS_HYD_TAG_HOT_LEG && tag != PCS_HYD_TAG_COLD_LEG)
+        if (tag != PCS_HYDRAULICS_TAG_HOT_LEG && tag != PCS_HYDRAULICS_TAG_COLD_LEG)
             continue;
         snprintf(name, sizeof name, "loop%u.%s", h->nodes[i].loop + 1,
-                 tag == PCS_HYD_TAG_HOT_LEG ? "t_hot" : "t_cold");
+                 tag == PCS_HYDRAULICS_TAG_HOT_LEG ? "t_hot" : "t_cold");
         st = channel(w, h, name, "K", h->s_temp, i);
     }
     return st;
 }
 
-pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
+pcs_status pcs_hydraulics_add(pcs_world *w, uint32_t unit, const pcs_hydraulics_def *cfg,
                          pcs_hydraulics **out)
 {
     if (!w || !cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_build: NULL argument");
+        return pcs_error_set(PCS_E_INVAL, "pcs_hydraulics_add: NULL argument");
     pcs_status st = check_config(cfg);
     if (st != PCS_OK)
         return st;
     pcs_hydraulics *h = pcs_world_alloc(w, sizeof *h);
     if (!h)
-        return pcs_error_set(PCS_E_STATE, "pcs_hyd_build: %s", pcs_last_error());
+        return pcs_error_set(PCS_E_STATE, "pcs_hydraulics_add: %s", pcs_last_error());
     h->cfg = *cfg;
     h->unit = unit;
     h->n = (int)cfg->n_nodes;
@@ -596,7 +596,7 @@ pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
     uint32_t reads[] = {h->s_valve, h->s_motor, h->s_pzr, cfg->heat_store};
     uint32_t writes[] = {h->s_mass,  h->s_enthalpy, h->s_pressure, h->s_flow,
                          h->s_speed, h->s_temp,     h->s_sg_heat,  h->s_core};
-    pcs_system_desc d = {.name = "hydraulics", .stage = PCS_STAGE_HYDRAULICS, .fn = pcs_hyd_solve,
+    pcs_system_desc d = {.name = "hydraulics", .stage = PCS_STAGE_HYDRAULICS, .fn = pcs_hydraulics_solve,
                          .ctx = h, .reads = reads,
                          .n_reads = cfg->heat_store == UINT32_MAX ? 3u : 4u, .writes = writes,
                          .n_writes = sizeof writes / sizeof writes[0]};
@@ -608,35 +608,35 @@ pcs_status pcs_hyd_build(pcs_world *w, uint32_t unit, const pcs_hyd_config *cfg,
     if (st == PCS_OK)
         st = pcs_load_check_register(w, sys_name, hyd_load_check, h);
     if (st == PCS_OK) {
-        pcs_hyd_outputs(w, h);
+        pcs_hydraulics_outputs(w, h);
         *out = h;
     }
     return st;
 }
 
-pcs_status pcs_hyd_settle(pcs_world *w, pcs_hydraulics *h, double seconds, double dt_s)
+pcs_status pcs_hydraulics_settle(pcs_world *w, pcs_hydraulics *h, double seconds, double dt_s)
 {
     if (!w || !h || !(dt_s > 0.0) || !(seconds >= 0.0))
-        return pcs_error_set(PCS_E_INVAL, "pcs_hyd_settle: bad arguments");
+        return pcs_error_set(PCS_E_INVAL, "pcs_hydraulics_settle: bad arguments");
     if (pcs_world_sealed(w))
-        return pcs_error_set(PCS_E_STATE, "pcs_hyd_settle: the world has already ticked");
+        return pcs_error_set(PCS_E_STATE, "pcs_hydraulics_settle: the world has already ticked");
     for (double t = 0.0; t < seconds; t += dt_s) {
-        pcs_status st = pcs_hyd_momentum_pressure(w, h, dt_s);
+        pcs_status st = pcs_hydraulics_momentum_pressure(w, h, dt_s);
         if (st != PCS_OK)
             return st;
     }
-    pcs_hyd_outputs(w, h);
+    pcs_hydraulics_outputs(w, h);
     return PCS_OK;
 }
 
-pcs_hyd_stores pcs_hyd_store_ids(const pcs_hydraulics *h)
+pcs_hydraulics_stores pcs_hydraulics_store_ids(const pcs_hydraulics *h)
 {
-    pcs_hyd_stores s = {h->s_mass, h->s_enthalpy, h->s_pressure, h->s_flow,
+    pcs_hydraulics_stores s = {h->s_mass, h->s_enthalpy, h->s_pressure, h->s_flow,
                         h->s_speed, h->s_temp, h->s_sg_heat, h->s_core};
     return s;
 }
 
-double pcs_hyd_total_mass(pcs_world *w, const pcs_hydraulics *h)
+double pcs_hydraulics_total_mass(pcs_world *w, const pcs_hydraulics *h)
 {
     const double *mass = pcs_store_data(w, h->s_mass);
     double total = 0.0;
@@ -645,7 +645,7 @@ double pcs_hyd_total_mass(pcs_world *w, const pcs_hydraulics *h)
     return total;
 }
 
-double pcs_hyd_total_energy(pcs_world *w, const pcs_hydraulics *h)
+double pcs_hydraulics_total_energy(pcs_world *w, const pcs_hydraulics *h)
 {
     const double *mass = pcs_store_data(w, h->s_mass), *hh = pcs_store_data(w, h->s_enthalpy);
     double total = 0.0;

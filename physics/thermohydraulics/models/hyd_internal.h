@@ -12,11 +12,11 @@
 #include "physics/thermohydraulics/kernels/friction.h"
 
 struct pcs_hydraulics {
-    pcs_hyd_config cfg;      /* counts and constants; array pointers cleared */
+    pcs_hydraulics_def cfg;      /* counts and constants; array pointers cleared */
     uint32_t unit;
-    pcs_hyd_node *nodes;     /* copies in world memory */
-    pcs_hyd_junction *junctions;
-    pcs_hyd_pump *pumps;
+    pcs_hydraulics_node *nodes;     /* copies in world memory */
+    pcs_hydraulics_junction *junctions;
+    pcs_hydraulics_pump *pumps;
     double *compliance;      /* per node, kg/Pa */
     /* STATE stores */
     uint32_t s_mass, s_enthalpy, s_pressure, s_flow, s_speed, s_motor, s_valve, s_pzr;
@@ -54,16 +54,16 @@ struct pcs_hydraulics {
 #define HYD_COURANT_PER_SUBSTEP 0.9
 
 /* physics/thermohydraulics/models/pump.c */
-double pcs_pump_dp(const pcs_hyd_pump *p, double speed, double flow);
-double pcs_pump_loss_coeff(const pcs_hyd_pump *p);
-double pcs_pump_torque_coeff(const pcs_hyd_pump *p, double rho);
-double pcs_pump_shaft_step(const pcs_hyd_pump *p, double c, double speed, double target,
+double pcs_pump_dp(const pcs_hydraulics_pump *p, double speed, double flow);
+double pcs_pump_loss_coeff(const pcs_hydraulics_pump *p);
+double pcs_pump_torque_coeff(const pcs_hydraulics_pump *p, double rho);
+double pcs_pump_shaft_step(const pcs_hydraulics_pump *p, double c, double speed, double target,
                            double dt);
 
 /* physics/thermohydraulics/models/hyd_solve.c */
-pcs_status pcs_hyd_solve(pcs_world *w, void *ctx);
-pcs_status pcs_hyd_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt);
-void pcs_hyd_assemble(pcs_world *w, pcs_hydraulics *h, double dt);
-void pcs_hyd_outputs(pcs_world *w, pcs_hydraulics *h);
+pcs_status pcs_hydraulics_solve(pcs_world *w, void *ctx);
+pcs_status pcs_hydraulics_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt);
+void pcs_hydraulics_assemble(pcs_world *w, pcs_hydraulics *h, double dt);
+void pcs_hydraulics_outputs(pcs_world *w, pcs_hydraulics *h);
 
 #endif

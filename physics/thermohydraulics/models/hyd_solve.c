@@ -27,7 +27,7 @@ static void step_pumps(pcs_world *w, pcs_hydraulics *h, double dt)
 }
 
 /* Loss coefficient R_j (Pa s/kg) linearised about the current flow. */
-static double junction_r(const pcs_hydraulics *h, const pcs_hyd_junction *j, double m,
+static double junction_r(const pcs_hydraulics *h, const pcs_hydraulics_junction *j, double m,
                          double valve)
 {
     double rho = h->cfg.rho_kg_m3, am = pcs_fabs(m);
@@ -37,19 +37,19 @@ static double junction_r(const pcs_hydraulics *h, const pcs_hyd_junction *j, dou
         f = pcs_friction_haaland(re, j->roughness_m / j->diameter_m);
     }
     double k = f * j->length_m / j->diameter_m + j->form_loss;
-    if (j->kind == PCS_HYD_VALVE)
+    if (j->kind == PCS_HYDRAULICS_VALVE)
         k += j->valve_k_open / (valve * valve);
     double r = k * am / (2.0 * rho * j->area_m2 * j->area_m2);
-    if (j->kind == PCS_HYD_PUMP)
+    if (j->kind == PCS_HYDRAULICS_PUMP)
         r += pcs_pump_loss_coeff(&h->pumps[j->pump]) * am;
     return r;
 }
 
-static int junction_closed(const pcs_hyd_junction *j, double valve, double m, double drive)
+static int junction_closed(const pcs_hydraulics_junction *j, double valve, double m, double drive)
 {
-    if (j->kind == PCS_HYD_VALVE && valve <= 0.0)
+    if (j->kind == PCS_HYDRAULICS_VALVE && valve <= 0.0)
         return 1;
-    return j->kind == PCS_HYD_CHECK_VALVE && m <= 0.0 && drive <= 0.0;
+    return j->kind == PCS_HYDRAULICS_CHECK_VALVE && m <= 0.0 && drive <= 0.0;
 }
 
 /* m' = a + b (p_f' - p_t') for every junction. */
@@ -58,8 +58,8 @@ static void linearise(pcs_world *w, pcs_hydraulics *h, double dt)
     const double *m = dstore(w, h->s_flow), *p = dstore(w, h->s_pressure);
     const double *speed = dstore(w, h->s_speed), *valve = dstore(w, h->s_valve);
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
-        double s = j->kind == PCS_HYD_PUMP ? pcs_pump_dp(&h->pumps[j->pump], speed[j->pump], m[k])
+        const pcs_hydraulics_junction *j = &h->junctions[k];
+        double s = j->kind == PCS_HYDRAULICS_PUMP ? pcs_pump_dp(&h->pumps[j->pump], speed[j->pump], m[k])
                                            : 0.0;
         if (junction_closed(j, valve[k], m[k], p[j->from] - p[j->to] + s)) {
             h->a[k] = h->b[k] = 0.0;
@@ -81,7 +81,7 @@ static void assemble(pcs_world *w, pcs_hydraulics *h, double dt)
         h->rhs[i] = h->compliance[i] / dt * p[i];
     }
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
+        const pcs_hydraulics_junction *j = &h->junctions[k];
         double b = h->b[k], a = h->a[k];
         h->ax[h->pos_diag[j->from]] += b;
         h->ax[h->pos_diag[j->to]] += b;
@@ -95,15 +95,15 @@ static void assemble(pcs_world *w, pcs_hydraulics *h, double dt)
         h->rhs[h->pzr_nodes[i]] += h->compliance[h->pzr_nodes[i]] * h->cfg.pzr_dp_per_joule * heat;
 }
 
-void pcs_hyd_assemble(pcs_world *w, pcs_hydraulics *h, double dt)
+void pcs_hydraulics_assemble(pcs_world *w, pcs_hydraulics *h, double dt)
 {
     linearise(w, h, dt);
     assemble(w, h, dt);
 }
 
-pcs_status pcs_hyd_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt)
+pcs_status pcs_hydraulics_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt)
 {
-    pcs_hyd_assemble(w, h, dt);
+    pcs_hydraulics_assemble(w, h, dt);
     if (!klu_refactor(h->ap, h->ai, h->ax, h->symbolic, h->numeric, &h->common) ||
         !klu_solve(h->symbolic, h->numeric, h->n, 1, h->rhs, &h->common)) {
         pcs_event_emit(w, PCS_EV_HYD_SOLVE_FAILED, h->unit, (double)h->common.status, 0, 0, 0);
@@ -113,7 +113,7 @@ pcs_status pcs_hyd_momentum_pressure(pcs_world *w, pcs_hydraulics *h, double dt)
     }
     double *p = dstore(w, h->s_pressure), *m = dstore(w, h->s_flow);
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
+        const pcs_hydraulics_junction *j = &h->junctions[k];
         m[k] = h->a[k] + h->b[k] * (h->rhs[j->from] - h->rhs[j->to]);
     }
     memcpy(p, h->rhs, (size_t)h->n * sizeof *p);
@@ -126,9 +126,9 @@ static double node_heat(pcs_world *w, const pcs_hydraulics *h, uint32_t i, doubl
 {
     const double *pzr = dstore(w, h->s_pzr);
     switch (h->nodes[i].role) {
-    case PCS_HYD_CORE:
+    case PCS_HYDRAULICS_CORE:
         return core_share;
-    case PCS_HYD_SG:
+    case PCS_HYDRAULICS_SG:
         return -h->cfg.sg_ua_w_k * (t_node - pzr[2]);
     default:
         return 0.0;
@@ -154,7 +154,7 @@ static pcs_status subcycles(pcs_world *w, const pcs_hydraulics *h, double dt, ui
                                  h->unit + 1, i, mass[i]);
     double worst = 0.0;
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
+        const pcs_hydraulics_junction *j = &h->junctions[k];
         uint32_t donor = m[k] > 0.0 ? j->from : j->to;
         double c = dt * pcs_fabs(m[k]) / mass[donor];
         if (!(c <= h->courant_max))
@@ -185,12 +185,12 @@ static pcs_status transport(pcs_world *w, pcs_hydraulics *h, double dt, double c
     for (uint32_t s = 0; s < nsub; s++) {
         for (int i = 0; i < h->n; i++) {
             double q = node_heat(w, h, (uint32_t)i, t_ref + hh[i] / cp, core_share);
-            if (h->nodes[i].role == PCS_HYD_SG)
+            if (h->nodes[i].role == PCS_HYDRAULICS_SG)
                 sg[0] -= q / nsub;
             energy[i] = mass[i] * hh[i] + dts * q;
         }
         for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-            const pcs_hyd_junction *j = &h->junctions[k];
+            const pcs_hydraulics_junction *j = &h->junctions[k];
             double flux = m[k] * (m[k] > 0.0 ? hh[j->from] : hh[j->to]);
             energy[j->from] -= dts * flux;
             energy[j->to] += dts * flux;
@@ -203,7 +203,7 @@ static pcs_status transport(pcs_world *w, pcs_hydraulics *h, double dt, double c
     return PCS_OK;
 }
 
-void pcs_hyd_outputs(pcs_world *w, pcs_hydraulics *h)
+void pcs_hydraulics_outputs(pcs_world *w, pcs_hydraulics *h)
 {
     const double *hh = dstore(w, h->s_enthalpy), *m = dstore(w, h->s_flow);
     const double *p = dstore(w, h->s_pressure);
@@ -212,8 +212,8 @@ void pcs_hyd_outputs(pcs_world *w, pcs_hydraulics *h)
         t[i] = h->cfg.t_ref_k + hh[i] / h->cfg.cp_j_kg_k;
     double flow = 0.0, flow_t = 0.0;
     for (uint32_t k = 0; k < h->cfg.n_junctions; k++) {
-        const pcs_hyd_junction *j = &h->junctions[k];
-        if (h->nodes[j->to].role == PCS_HYD_CORE && h->nodes[j->from].role != PCS_HYD_CORE &&
+        const pcs_hydraulics_junction *j = &h->junctions[k];
+        if (h->nodes[j->to].role == PCS_HYDRAULICS_CORE && h->nodes[j->from].role != PCS_HYDRAULICS_CORE &&
             m[k] > 0.0) {
             flow += m[k];
             flow_t += m[k] * t[j->from];
@@ -224,12 +224,12 @@ void pcs_hyd_outputs(pcs_world *w, pcs_hydraulics *h)
     core[2] = h->n_pzr ? p[h->pzr_nodes[0]] : p[0];
 }
 
-pcs_status pcs_hyd_solve(pcs_world *w, void *ctx)
+pcs_status pcs_hydraulics_solve(pcs_world *w, void *ctx)
 {
     pcs_hydraulics *h = ctx;
     double dt = pcs_world_clock(w)->dt_s;
     step_pumps(w, h, dt);
-    pcs_status st = pcs_hyd_momentum_pressure(w, h, dt);
+    pcs_status st = pcs_hydraulics_momentum_pressure(w, h, dt);
     if (st != PCS_OK)
         return st;
     double core_heat = 0.0;
@@ -237,6 +237,6 @@ pcs_status pcs_hyd_solve(pcs_world *w, void *ctx)
         core_heat = dstore(w, h->cfg.heat_store)[h->cfg.heat_index];
     st = transport(w, h, dt, core_heat);
     if (st == PCS_OK)
-        pcs_hyd_outputs(w, h);
+        pcs_hydraulics_outputs(w, h);
     return st;
 }

@@ -18,7 +18,7 @@
 #include "pcsim/math.h"
 #include "physics/thermohydraulics/models/hyd_internal.h"
 
-double pcs_pump_dp(const pcs_hyd_pump *p, double speed, double flow)
+double pcs_pump_dp(const pcs_hydraulics_pump *p, double speed, double flow)
 {
     double wr = speed / p->rated_speed_rad_s;
     (void)flow;
@@ -26,13 +26,13 @@ double pcs_pump_dp(const pcs_hyd_pump *p, double speed, double flow)
 }
 
 /* The flow-dependent part, -(s-1) dp_r/m_r^2 m|m|, joins the junction losses. */
-double pcs_pump_loss_coeff(const pcs_hyd_pump *p)
+double pcs_pump_loss_coeff(const pcs_hydraulics_pump *p)
 {
     return (p->shutoff_ratio - 1.0) * p->rated_dp_pa /
            (p->rated_flow_kg_s * p->rated_flow_kg_s);
 }
 
-double pcs_pump_torque_coeff(const pcs_hyd_pump *p, double rho)
+double pcs_pump_torque_coeff(const pcs_hydraulics_pump *p, double rho)
 {
     double tau_r = p->rated_dp_pa * p->rated_flow_kg_s /
                    (rho * p->efficiency * p->rated_speed_rad_s);
@@ -44,7 +44,7 @@ static double atanh_(double x)
     return 0.5 * pcs_log((1.0 + x) / (1.0 - x));
 }
 
-double pcs_pump_shaft_step(const pcs_hyd_pump *p, double c, double speed, double target,
+double pcs_pump_shaft_step(const pcs_hydraulics_pump *p, double c, double speed, double target,
                            double dt)
 {
     double k = c / p->inertia_kg_m2;

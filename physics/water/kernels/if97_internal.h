@@ -210,10 +210,10 @@ pcs_status if97_check_props(const char *fn, const pcs_water_props *props);
 /* ---- the table's build steps (water_table.c), shared with the world-heap
  * build (physics/water/models/water_table_build.c) ---- */
 /** PCS_OK if every field of cfg is in range, else PCS_E_INVAL naming fn and the field. */
-pcs_status if97_table_check_config(const char *fn, const pcs_water_table_config *c);
+pcs_status if97_table_check_config(const char *fn, const pcs_water_table_def *c);
 /** Build a table of a checked cfg into block (pcs_water_table_bytes(cfg) bytes, 64-byte
  *  aligned); owned = 1 if pcs_water_table_destroy must free it. */
-pcs_status if97_table_build_into(const char *fn, const pcs_water_table_config *cfg, void *block,
+pcs_status if97_table_build_into(const char *fn, const pcs_water_table_def *cfg, void *block,
                                  int owned, pcs_water_table **out);
 
 /* ---- hand-written power products of the hot equations (checked against the

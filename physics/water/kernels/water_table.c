@@ -24,7 +24,7 @@
  * iteration, no transcendental function, no allocation.
  *
  * Memory: one block (header and arrays), 64-byte aligned, from malloc
- * (pcs_water_table_create) or the world heap (pcs_water_table_build, in
+ * (pcs_water_table_create) or the world heap (pcs_water_table_add, in
  * physics/water/models/water_table_build.c, so this kernel needs no world). The
  * build's scratch (corner data) is malloc'd and freed before it returns.
  */
@@ -44,7 +44,7 @@
 #define T_EDGE_TOL 1e-4
 
 struct pcs_water_table {
-    pcs_water_table_config cfg;
+    pcs_water_table_def cfg;
     int owned; /* 1: malloc'd by pcs_water_table_create */
     uint32_t np, nt, nh;
     double p0, dp, inv_dp;
@@ -61,10 +61,10 @@ struct pcs_water_table {
 /* Configuration                                                            */
 /* ---------------------------------------------------------------------- */
 
-pcs_status pcs_water_table_config_default(pcs_water_table_config *cfg)
+pcs_status pcs_water_table_default(pcs_water_table_def *cfg)
 {
     if (cfg == NULL) {
-        return pcs_error_set(PCS_E_INVAL, "pcs_water_table_config_default: cfg is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_water_table_default: cfg is NULL");
     }
     cfg->p_min_pa = 0.1e6;
     cfg->p_max_pa = 22e6;
@@ -76,7 +76,7 @@ pcs_status pcs_water_table_config_default(pcs_water_table_config *cfg)
     return PCS_OK;
 }
 
-pcs_status if97_table_check_config(const char *fn, const pcs_water_table_config *c)
+pcs_status if97_table_check_config(const char *fn, const pcs_water_table_def *c)
 {
     if (c == NULL) {
         return pcs_error_set(PCS_E_INVAL, "%s: cfg is NULL", fn);
@@ -114,7 +114,7 @@ static size_t align64(size_t n)
     return (n + 63u) & ~(size_t)63u;
 }
 
-static table_layout layout_of(const pcs_water_table_config *c)
+static table_layout layout_of(const pcs_water_table_def *c)
 {
     table_layout l;
     const size_t cells_pt = (size_t)(c->n_p - 1) * (c->n_t - 1);
@@ -128,7 +128,7 @@ static table_layout layout_of(const pcs_water_table_config *c)
     return l;
 }
 
-uint64_t pcs_water_table_bytes(const pcs_water_table_config *cfg)
+uint64_t pcs_water_table_bytes(const pcs_water_table_def *cfg)
 {
     if (if97_table_check_config("pcs_water_table_bytes", cfg) != PCS_OK) {
         return 0;
@@ -309,7 +309,7 @@ static pcs_status build_one(const char *fn_name, node_fn fn, uint32_t nx, uint32
 }
 
 /* The enthalpy range of the liquid domain: [h(p, t_min) min, h'(p) or h(p, t_max) max]. */
-static void h_range(const pcs_water_table_config *c, double *h_lo, double *h_hi)
+static void h_range(const pcs_water_table_def *c, double *h_lo, double *h_hi)
 {
     double lo = 1e300, hi = -1e300;
     const int n = 4096;
@@ -368,7 +368,7 @@ static void measure_errors(pcs_water_table *t)
     t->err_t = et;
 }
 
-pcs_status if97_table_build_into(const char *fn, const pcs_water_table_config *cfg, void *block,
+pcs_status if97_table_build_into(const char *fn, const pcs_water_table_def *cfg, void *block,
                                  int owned, pcs_water_table **out)
 {
     const table_layout l = layout_of(cfg);
@@ -422,7 +422,7 @@ pcs_status if97_table_build_into(const char *fn, const pcs_water_table_config *c
     return PCS_OK;
 }
 
-pcs_status pcs_water_table_create(const pcs_water_table_config *cfg, pcs_water_table **out)
+pcs_status pcs_water_table_create(const pcs_water_table_def *cfg, pcs_water_table **out)
 {
     static const char fn[] = "pcs_water_table_create";
     pcs_status st = if97_check_out(fn, "out", out);

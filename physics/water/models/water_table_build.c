@@ -1,6 +1,6 @@
 /**
  * @file water_table_build.c
- * @brief pcs_water_table_build: the water table (physics/water/kernels/
+ * @brief pcs_water_table_add: the water table (physics/water/kernels/
  *        water_table.c) built in a world's build-time heap.
  *
  * Why a file of its own: the table itself is a pure kernel that never touches
@@ -10,10 +10,10 @@
 #include "pcsim/world.h"
 #include "physics/water/kernels/if97_internal.h"
 
-pcs_status pcs_water_table_build(pcs_world *w, const pcs_water_table_config *cfg,
+pcs_status pcs_water_table_add(pcs_world *w, const pcs_water_table_def *cfg,
                                  pcs_water_table **out)
 {
-    static const char fn[] = "pcs_water_table_build";
+    static const char fn[] = "pcs_water_table_add";
     pcs_status st = if97_check_out(fn, "out", out);
     if (st == PCS_OK) {
         st = if97_check_out(fn, "w", w);

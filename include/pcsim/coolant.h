@@ -1,5 +1,5 @@
 /**
- * @file coolant_props.h
+ * @file coolant.h
  * @brief The coolant-property interface of the fuel-rod model, and a simple
  *        linear-in-temperature property set that implements it.
  *
@@ -10,7 +10,7 @@
  * per element), into property arrays it owns; its hot loop only reads those
  * arrays. So swapping the linear set below for IAPWS-IF97 (plus the IAPWS
  * transport-property formulations) means passing another function and
- * context in pcs_fuel_config, with no change to the solver.
+ * context in pcs_fuel_def, with no change to the solver.
  *
  * Contract of a pcs_coolant_props_fn implementation:
  *  - pure and deterministic (same inputs -> same bits), no allocation, no

@@ -1,8 +1,8 @@
 /**
- * @file coolant_props.c
- * @brief The linear-in-temperature coolant property set (coolant_props.h).
+ * @file coolant.c
+ * @brief The linear-in-temperature coolant property set (coolant.h).
  */
-#include "pcsim/coolant_props.h"
+#include "pcsim/coolant.h"
 
 #include <stddef.h>
 
