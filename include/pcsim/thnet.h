@@ -1,0 +1,346 @@
+/**
+ * @file thnet.h
+ * @brief Compressible two-phase thermal-hydraulic network (homogeneous
+ *        equilibrium, RELAP5/TRACE-style semi-implicit) that knows no world,
+ *        so a network can be built and stepped standalone.
+ *
+ * Layout: the property and critical-flow callbacks (thnet_eos.c,
+ * thnet_hem.c) are kernels in physics/thermohydraulics/kernels/; the network
+ * itself (thnet_build.c, thnet_step.c) is in physics/thermohydraulics/models/
+ * because it calls KLU, and tools/archcheck.sh keeps non-C library headers
+ * out of kernels (tests/fixtures/arch/kernel-pure/.../bad_lib.c is exactly
+ * a kernel including <klu.h>). It includes no world header all the same.
+ *
+ * Model (all SI):
+ *  - Volume i: rigid, volume V_i, centre elevation z_i. Conserved state: mass
+ *    M_i (kg) and internal energy U_i = M_i u_i (J). Derived from (M, U) by
+ *    the equation of state: p, h, T, rho = M/V, equilibrium quality x and
+ *    void fraction alpha (homogeneous: alpha = x rho / rho_g). A boundary
+ *    volume has a fixed (p, h) and takes or gives any mass.
+ *  - Junction j from volume f to volume t: mass flow W_j (kg/s, positive
+ *    from f to t), area A, length L (inertia L/A), loss coefficient
+ *    K_j = (f L / D + K_form) / s^2 with s the valve opening (0 closed: W = 0),
+ *    f a fixed Darcy factor, none, or Haaland's fit of Colebrook from the roughness
+ *    (homogeneous two-phase: mixture density, McAdams mixture viscosity),
+ *    and the momentum equation
+ *      (L/A)(W' - W)/dt = p_f' - p_t' + G_j + S_j - R_j W',
+ *      R_j = K_j |W| / (2 rho_j A^2),  rho_j = (rho_f + rho_t)/2,
+ *      G_j = -g [rho_f (z_j - z_f) + rho_t (z_t - z_j)]   (gravity head),
+ *    with S_j the pump head (input) and z_j the junction's elevation, so a
+ *    closed loop's gravity terms sum to -g * integral(rho dz) whatever the
+ *    direction of flow. A choked junction's flow is limited to
+ *    s A Gc(p_up, h_up), the homogeneous-equilibrium critical flux of the
+ *    upstream state (th_reference.md section 2).
+ *  - Mass and energy, donor-cell (upwind enthalpy h of the volume the flow
+ *    leaves), explicit in h, with the new flows:
+ *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
+ *    where P_i is the pump work S_j W_j / rho_j given to the downstream volume.
+ *    The donor side is the one the start-of-step flow leaves (at rest: the
+ *    predicted flow's); if a solved flow runs the other way the step
+ *    re-assembles with that donor and solves again (at most 3 solves), and
+ *    the transport always uses the donor the last solve assumed, so the new
+ *    (M, U) are the ones the pressure solve predicted.
+ *    Kinetic and potential energy are not in the energy equation (the
+ *    RELAP5 convention); the step reports the energy the inputs added.
+ *  - Pressure: linearised EOS per volume, dp = A_i dM + B_i dU with
+ *      A_i = (1 + rho_h h/rho) / (V D),  B_i = -rho_h / (rho V D),
+ *      D = (d rho/d p)_u = rho_p + rho_h / rho,
+ *    (rho_p = d rho/dp at fixed h, rho_h = d rho/dh at fixed p) gives with
+ *    W' = a_j + b_j (p_f' - p_t') one sparse linear system in p', solved once
+ *    per step by KLU. The new flows W' move the mass and energy; the new
+ *    pressure is then the equation of state of the new (M, U), found by
+ *    Newton on rho(p, u + p/rho) = M/V (the EOS residual is fed back, so
+ *    pressure never drifts from the mass and energy it belongs to).
+ *
+ * Stability and the time step (dt = 0.05 s): sound waves and friction are
+ * implicit (pressure and W' solved together, losses linearised about |W|),
+ * so the acoustic Courant number c dt / L (about 300 for 1 m liquid nodes)
+ * sets no limit. What remains explicit is donor-cell transport of mass and
+ * enthalpy, stable (monotone, no new extrema of h) while every volume's
+ * material Courant number C_i = dt sum_out W_j / M_i <= 1. A PWR loop at
+ * 4400 kg/s per loop with nodes of 2 m3 or more of water (1400 kg) gives
+ * C = 0.16 at dt = 0.05 s; a node must hold at least dt * W_out kg. The step
+ * reports the largest C; above 1 the caller must refine dt or coarsen the
+ * nodes (the network does not sub-cycle). The remaining explicit coupling,
+ * the EOS derivatives taken at the start of the step, affects accuracy
+ * (first order in dt), not stability, since the pressure is re-evaluated from
+ * (M, U) each step. A choked junction's flow is the critical flow of the
+ * upstream state plus half its change with the end-of-step pressure along
+ * the isentrope (trapezoidal, unconditionally stable for dM/dt = -A Gc(M); the
+ * liquid-full blowdown's relaxation of a few tens of ms is not resolved at
+ * 0.05 s but stays monotone; see tests/test_thnet.c for the measured error).
+ *
+ * Linear solve: the matrix pattern (diagonal + both off-diagonals of each
+ * junction) is fixed at build: klu_analyze and klu_factor (with pivoting)
+ * run there; each step klu_refactor refills values with the frozen pivot
+ * order (no allocation) and klu_rcond estimates the reciprocal condition.
+ * If rcond < PCS_THNET_RCOND_MIN (1e-13) the step does a full klu_factor
+ * with new pivots (allocates; counted in the step report); only then.
+ *
+ * Properties are callbacks (pcs_thnet_eos), so a table plugs in for the
+ * exact IF97 path given here (pcs_thnet_eos_if97).
+ *
+ * Errors: PCS_E_INVAL (bad definition: the message names the volume or
+ * junction index, the field, its value and the range), PCS_E_NOMEM,
+ * PCS_E_NUMERIC (a mass not positive, or a state outside the EOS), PCS_E_STATE
+ * (the linear solve failed). Library code never prints.
+ *
+ * Thread-safety: a network is used by one thread at a time; the IF97 callbacks
+ * are pure and may be shared.
+ */
+#ifndef PCSIM_THNET_H
+#define PCSIM_THNET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Standard gravity, m/s2 (the network default). */
+#define PCS_THNET_G 9.80665
+/** Below this KLU reciprocal condition estimate a step re-pivots (full factor). */
+#define PCS_THNET_RCOND_MIN 1e-13
+/** Weight of the end-of-step pressure in a choked junction's critical flow
+ *  (1/2: trapezoidal, see thnet_step.c choke_limit). */
+#define PCS_THNET_CHOKE_THETA 0.5
+/** Largest number of volumes / junctions of one network. */
+#define PCS_THNET_MAX_VOLUMES 65536u
+#define PCS_THNET_MAX_JUNCTIONS 131072u
+
+/* ------------------------------------------------------------------------ */
+/* Property interface                                                        */
+/* ------------------------------------------------------------------------ */
+
+/** Properties at (p, h) that the network needs. */
+typedef struct pcs_thnet_props {
+    double rho_kg_m3; /**< density (mixture density in the dome) */
+    double t_k;       /**< temperature (T_sat in the dome) */
+    double quality;   /**< equilibrium quality: in [0,1] in the dome; 0 liquid, 1 vapour */
+    double alpha;     /**< void fraction x rho / rho_g in the dome; 0 liquid, 1 vapour */
+    double drho_dp;   /**< (d rho / d p) at constant h, kg/(m3 Pa) */
+    double drho_dh;   /**< (d rho / d h) at constant p, kg2/(m3 J) */
+    double mu_pa_s;   /**< dynamic viscosity (McAdams mixture in the dome) */
+} pcs_thnet_props;
+
+/** Choked (critical) flow of a homogeneous equilibrium nozzle. */
+typedef struct pcs_thnet_choke {
+    double g_kg_m2s;         /**< critical mass flux Gc */
+    double p_throat_pa;      /**< throat pressure at the maximum */
+    double x_throat;         /**< throat quality (0 liquid, 1 vapour) */
+    double rho_throat_kg_m3; /**< throat density */
+} pcs_thnet_choke;
+
+/** (p, h) -> properties. Returns PCS_OK, or an error outside its domain. */
+typedef pcs_status (*pcs_thnet_props_fn)(void *ctx, double p_pa, double h_j_kg,
+                                         pcs_thnet_props *out);
+
+/** Stagnation (p0, h0) -> critical flow of the isentropic HEM nozzle. */
+typedef pcs_status (*pcs_thnet_choke_fn)(void *ctx, double p0_pa, double h0_j_kg,
+                                         pcs_thnet_choke *out);
+
+/** The equation of state a network uses. */
+typedef struct pcs_thnet_eos {
+    pcs_thnet_props_fn props; /**< required */
+    pcs_thnet_choke_fn choke; /**< required if any junction is choked */
+    void *ctx;                /**< passed to both */
+} pcs_thnet_eos;
+
+/**
+ * The exact IF97 path (pcsim/water.h): props from pcs_water_props_ph, the
+ * derivatives by forward differences (dp = 1e-6 p, dh = 10 J/kg), viscosity
+ * IAPWS R12-08 (McAdams 1/mu = x/mu_g + (1-x)/mu_f in the dome).
+ * Domain: 1 kPa <= p <= 100 MPa, h from h(p, 273.16 K) to h(p, 1073.15 K).
+ */
+PCS_API pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg,
+                                        pcs_thnet_props *out);
+
+/**
+ * HEM critical mass flux from IF97 (th_reference.md section 2): s0 = s(p0,h0);
+ * G(p) = rho(p,s0) sqrt(2 (h0 - h(p,s0))); Gc = max over 1 kPa <= p < p0.
+ * Each smooth piece of the isentrope (single phase above the saturation
+ * kink, two-phase below) is searched for its maximum (golden section and
+ * parabolic steps to 1e-10 relative in ln p) and the kink itself is a
+ * candidate: Gc within 1.3e-9 and p_throat within 1.3e-7 of all 18 rows of
+ * th_reference.md. Two-phase throat states use the saturated phases of
+ * regions 1 and 2, so the dome is searched for p <= 16.529 MPa (T_sat <=
+ * 623.15 K) only; a stagnation state in region 3, or one whose isentrope
+ * meets saturation above that pressure, is refused (PCS_E_INVAL).
+ */
+PCS_API pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg,
+                                        pcs_thnet_choke *out);
+
+/** The IF97 callbacks as one eos (ctx NULL). */
+PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
+
+/**
+ * State from (rho, u): the (p, h) with rho(p, h) = rho and h - p/rho = u,
+ * by safeguarded Newton in p on rho(p, u + p/rho) - rho (|dp| <= 1e-12 p at
+ * exit). @p p_guess_pa starts the iteration (<= 0: 10 MPa). On success
+ * *props holds the properties at the result.
+ */
+PCS_API pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, double u_j_kg,
+                                         double p_guess_pa, double *p_pa, double *h_j_kg,
+                                         pcs_thnet_props *props);
+
+/* ------------------------------------------------------------------------ */
+/* Topology                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/** A control volume. Start from pcs_thnet_volume_default. */
+typedef struct pcs_thnet_volume_def {
+    double volume_m3;   /**< > 0 (a boundary's volume is unused); default 1 */
+    double elevation_m; /**< centre elevation; default 0 */
+    double diameter_m;  /**< hydraulic diameter, > 0; default 0.1 (for the record) */
+    int boundary;       /**< 1: fixed (p, h), takes or gives any mass; default 0 */
+    double p_pa;        /**< initial (boundary: fixed) pressure, Pa; default 15.5e6 */
+    double h_j_kg;      /**< initial (boundary: fixed) specific enthalpy; default 1.3e6 */
+} pcs_thnet_volume_def;
+
+/** Wall friction of a junction. */
+typedef enum pcs_thnet_friction {
+    PCS_THNET_FRICTION_HAALAND = 0, /**< Haaland from roughness and Re (default) */
+    PCS_THNET_FRICTION_FIXED = 1,   /**< the fixed Darcy factor `friction` */
+    PCS_THNET_FRICTION_NONE = 2,    /**< no wall friction (form loss only) */
+} pcs_thnet_friction;
+
+/** A junction (pipe, valve, pump or break). Start from pcs_thnet_junction_default. */
+typedef struct pcs_thnet_junction_def {
+    uint32_t from, to;                 /**< volume indices, different */
+    double area_m2;                    /**< flow area, > 0; default 0.01 */
+    double length_m;                   /**< inertia length, > 0; default 1 */
+    double diameter_m;                 /**< hydraulic diameter; 0 (default): sqrt(4 A / pi) */
+    double form_loss;                  /**< form-loss coefficient K >= 0 on A; default 0 */
+    pcs_thnet_friction friction_model; /**< default PCS_THNET_FRICTION_HAALAND */
+    double friction;                   /**< Darcy f >= 0 for PCS_THNET_FRICTION_FIXED; default 0 */
+    double roughness_m;                /**< wall roughness for Haaland, >= 0; default 0 (smooth) */
+    double elevation_m;                /**< junction elevation; NaN (default): midway */
+    double valve;                      /**< initial opening [0, 1]; default 1 */
+    int choked;                        /**< 1: HEM choked-flow limit (a break); default 0 */
+    double discharge;                  /**< discharge coefficient on Gc, (0, 1]; default 1 */
+    double flow_kg_s;                  /**< initial flow; default 0 */
+} pcs_thnet_junction_def;
+
+/** A whole network. */
+typedef struct pcs_thnet_def {
+    const pcs_thnet_volume_def *volumes;
+    uint32_t n_volumes; /**< [1, PCS_THNET_MAX_VOLUMES] */
+    const pcs_thnet_junction_def *junctions;
+    uint32_t n_junctions; /**< [0, PCS_THNET_MAX_JUNCTIONS] */
+    pcs_thnet_eos eos;
+    double gravity_m_s2; /**< default PCS_THNET_G */
+} pcs_thnet_def;
+
+/** Defaults: see the field comments. PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_thnet_volume_default(pcs_thnet_volume_def *v);
+PCS_API pcs_status pcs_thnet_junction_default(pcs_thnet_junction_def *j);
+/** Defaults: no volumes, IF97 eos, standard gravity. */
+PCS_API pcs_status pcs_thnet_def_default(pcs_thnet_def *d);
+
+/* ------------------------------------------------------------------------ */
+/* State: plain arrays the caller may own                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Per-volume and per-junction arrays. mass_kg, energy_j and flow_kg_s are
+ * the state; the others are derived from (M, U) by the EOS, kept so the
+ * next step's Newton starts from them (save them too for a bit-identical
+ * restart). Boundary volumes hold their fixed state (mass and energy of
+ * V rho, unused).
+ */
+typedef struct pcs_thnet_state {
+    double *mass_kg;       /**< [n_volumes] M */
+    double *energy_j;      /**< [n_volumes] U = M u */
+    double *flow_kg_s;     /**< [n_junctions] W */
+    double *p_pa;          /**< [n_volumes] derived */
+    double *h_j_kg;        /**< [n_volumes] derived */
+    double *t_k;           /**< [n_volumes] derived */
+    double *rho_kg_m3;     /**< [n_volumes] derived */
+    double *quality;       /**< [n_volumes] derived */
+    double *void_fraction; /**< [n_volumes] derived */
+} pcs_thnet_state;
+
+/** Inputs of one step; any pointer may be NULL (zero / the definitions). */
+typedef struct pcs_thnet_inputs {
+    const double *heat_w;     /**< [n_volumes] heat added, W */
+    const double *pump_dp_pa; /**< [n_junctions] pump head S_j, Pa */
+    const double *valve;      /**< [n_junctions] opening [0, 1] */
+} pcs_thnet_inputs;
+
+/** What a step did. */
+typedef struct pcs_thnet_report {
+    double courant_max;          /**< largest dt sum_out W / M */
+    uint32_t courant_volume;     /**< where */
+    uint32_t n_choked;           /**< junctions at their critical flow */
+    double rcond;                /**< KLU reciprocal condition estimate */
+    uint32_t full_factor;        /**< 1 if the step re-pivoted (allocates) */
+    double heat_in_j;            /**< dt sum Q */
+    double pump_work_j;          /**< dt sum S W / rho */
+    double boundary_mass_in_kg;  /**< into the network from boundary volumes */
+    double boundary_energy_in_j; /**< enthalpy carried in from boundary volumes */
+} pcs_thnet_report;
+
+typedef struct pcs_thnet pcs_thnet;
+
+/**
+ * Check @p def and build a network (its own copy of the definition, the CSC
+ * pattern, KLU's analysis and a first factorisation at the initial state).
+ * @return PCS_E_INVAL naming the bad field, PCS_E_NOMEM, PCS_E_NUMERIC (an
+ *         initial (p, h) outside the EOS), PCS_E_STATE (singular pattern).
+ */
+PCS_API pcs_status pcs_thnet_create(const pcs_thnet_def *def, pcs_thnet **out);
+
+/** Free a network. NULL is allowed. */
+PCS_API void pcs_thnet_destroy(pcs_thnet *net);
+
+PCS_API uint32_t pcs_thnet_n_volumes(const pcs_thnet *net);
+PCS_API uint32_t pcs_thnet_n_junctions(const pcs_thnet *net);
+
+/** Bytes of one state's arrays (for pcs_thnet_state_bind). */
+PCS_API size_t pcs_thnet_state_bytes(const pcs_thnet *net);
+
+/**
+ * Point @p s's arrays into @p mem (pcs_thnet_state_bytes(net) bytes, aligned
+ * for double). The caller owns the memory.
+ */
+PCS_API pcs_status pcs_thnet_state_bind(const pcs_thnet *net, void *mem, size_t bytes,
+                                        pcs_thnet_state *s);
+
+/** Fill @p s from the definitions' initial (p, h) and flows. */
+PCS_API pcs_status pcs_thnet_state_init(const pcs_thnet *net, pcs_thnet_state *s);
+
+/**
+ * Recompute the derived arrays from (M, U), starting Newton from s->p_pa
+ * (values <= 0 start at 10 MPa). For a state loaded from elsewhere.
+ */
+PCS_API pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s);
+
+/**
+ * One semi-implicit step of @p dt seconds (0 < dt <= 10). No allocation
+ * unless the report's full_factor is set. On error the state may be
+ * partially advanced (the caller keeps a copy if it needs to retry).
+ * @p report may be NULL.
+ */
+PCS_API pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                                  double dt, pcs_thnet_report *report);
+
+/** Total mass and internal energy of the non-boundary volumes. */
+PCS_API void pcs_thnet_totals(const pcs_thnet *net, const pcs_thnet_state *s, double *mass_kg,
+                              double *energy_j);
+
+/**
+ * The choked-flow state of junction @p j at the start of the last step
+ * (all zero if it has no choked model or was not choked).
+ */
+PCS_API pcs_status pcs_thnet_junction_choke(const pcs_thnet *net, uint32_t j, pcs_thnet_choke *out,
+                                            int *choked);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

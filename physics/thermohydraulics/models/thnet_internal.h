@@ -1,0 +1,51 @@
+/**
+ * @file thnet_internal.h
+ * @brief The network object shared by thnet_build.c (definition checks, the
+ *        CSC pattern, KLU set-up, state helpers) and thnet_step.c (the step).
+ */
+#ifndef PCS_PHYSICS_THNET_INTERNAL_H
+#define PCS_PHYSICS_THNET_INTERNAL_H
+
+#include <klu.h>
+
+#include "pcsim/thnet.h"
+
+struct pcs_thnet {
+    uint32_t nv, nj;
+    pcs_thnet_volume_def *vol;   /* [nv] copy of the definitions */
+    pcs_thnet_junction_def *jun; /* [nj] */
+    pcs_thnet_eos eos;
+    double g;
+
+    /* Per junction, derived at build. */
+    double *zj;   /* junction elevation, m */
+    double *diam; /* hydraulic diameter, m */
+    /* Per junction, per step: W' = a + bf p_f' - bt p_t'. */
+    double *a, *bf, *bt;
+    double *hd_pred;          /* donor enthalpy the matrix assumed */
+    signed char *dir;         /* donor side the matrix assumed: +1 from, -1 to */
+    double *hd_slope;         /* choked: extra energy flux per Pa of p_up' - p_up, J/(s Pa) */
+    double *pump_w;           /* pump work S W / rho, W (explicit) */
+    pcs_thnet_choke *choke;   /* critical flow at the step start */
+    unsigned char *is_choked; /* 1 if W was set to the critical flow */
+
+    /* Per volume, per step. */
+    pcs_thnet_props *props; /* at the step start */
+    double *ca, *cb;        /* dp = ca dM + cb dU */
+
+    /* Linear system, CSC (KLU's int32 interface). */
+    int n, nnz;
+    int *ap, *ai;
+    double *ax, *rhs;
+    int *pos_diag;        /* [nv] */
+    int *pos_ft, *pos_tf; /* [nj] entry (row f, col t) and (row t, col f) */
+    klu_common common;
+    klu_symbolic *symbolic;
+    klu_numeric *numeric;
+};
+
+/* Assemble, factor (refactor, or full factor when rcond is low) and solve.
+   thnet_build.c. */
+pcs_status pcs_thnet_factor_solve(pcs_thnet *net, double *rcond, uint32_t *full);
+
+#endif

@@ -1,0 +1,319 @@
+/**
+ * @file thnet_step.c
+ * @brief One semi-implicit step of the thermal-hydraulic network (equations
+ *        and stability argument in pcsim/thnet.h).
+ *
+ * Order: properties at the step start -> junction linearisation (momentum,
+ * losses, gravity, pump head, choking) -> pressure matrix -> KLU -> new
+ * flows -> donor-cell mass and energy -> EOS inversion of every volume.
+ * Nothing here allocates.
+ */
+#include <string.h>
+
+#include "pcsim/math.h"
+#include "physics/thermohydraulics/kernels/friction.h"
+#include "physics/thermohydraulics/models/thnet_internal.h"
+
+static pcs_status start_props(pcs_thnet *net, const pcs_thnet_state *s)
+{
+    for (uint32_t i = 0; i < net->nv; i++) {
+        const pcs_thnet_volume_def *v = &net->vol[i];
+        double p = v->boundary ? v->p_pa : s->p_pa[i], h = v->boundary ? v->h_j_kg : s->h_j_kg[i];
+        if (!v->boundary && !(s->mass_kg[i] > 0.0))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u] mass %g kg is not "
+                                 "positive",
+                                 i, s->mass_kg[i]);
+        if (net->eos.props(net->eos.ctx, p, h, &net->props[i]) != PCS_OK)
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u] (p %g Pa, h %g J/kg): "
+                                 "%s",
+                                 i, p, h, pcs_last_error());
+        if (v->boundary) {
+            net->ca[i] = net->cb[i] = 0.0;
+            continue;
+        }
+        const pcs_thnet_props *pr = &net->props[i];
+        double rho = pr->rho_kg_m3, d = pr->drho_dp + pr->drho_dh / rho;
+        if (!(d > 0.0))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u]: (d rho/d p)_u = %g is not "
+                                 "positive (p %g Pa, h %g J/kg)",
+                                 i, d, p, h);
+        net->ca[i] = (1.0 + pr->drho_dh * h / rho) / (v->volume_m3 * d);
+        net->cb[i] = -pr->drho_dh / (rho * v->volume_m3 * d);
+    }
+    return PCS_OK;
+}
+
+static double p_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
+{
+    return net->vol[i].boundary ? net->vol[i].p_pa : s->p_pa[i];
+}
+
+static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
+{
+    return net->vol[i].boundary ? net->vol[i].h_j_kg : s->h_j_kg[i];
+}
+
+/* Loss coefficient R (Pa s/kg) about the current flow. */
+static double junction_r(const pcs_thnet *net, uint32_t k, double w, double rho, double open)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    double aw = pcs_fabs(w), d = net->diam[k], f = 0.0;
+    if (j->friction_model == PCS_THNET_FRICTION_FIXED) {
+        f = j->friction;
+    } else if (j->friction_model == PCS_THNET_FRICTION_HAALAND) {
+        double mu = 0.5 * (net->props[j->from].mu_pa_s + net->props[j->to].mu_pa_s);
+        f = pcs_friction_haaland(aw * d / (j->area_m2 * mu), j->roughness_m / d);
+    }
+    double kk = (f * j->length_m / d + j->form_loss) / (open * open);
+    return kk * aw / (2.0 * rho * j->area_m2 * j->area_m2);
+}
+
+/*
+ * Critical flow limit of junction k given the predicted direction. When the
+ * prediction exceeds Wc = Cd s A Gc(p_up, h_up), the junction is choked and
+ *   W' = Wc + theta k (p_up' - p_up),  k = dWc/dp along the upstream isentrope
+ * (dh = dp / rho), theta = 1/2: the trapezoidal rule on the critical flow, so
+ * an emptying volume is second order in dt instead of forward Euler's first.
+ * The isentrope is the path of a volume that only loses its own contents;
+ * with heat or inflow it is an approximation that affects the linearised
+ * prediction only, never conservation. k by a difference of 1e-4 p.
+ * The enthalpy it carries is treated the same way: h_up + theta (p_up' -
+ * p_up) / rho_up, linearised as W' h_up + Wc theta / rho_up (p_up' - p_up)
+ * (hd_slope), in the matrix and in the transport alike.
+ */
+static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, double wpred,
+                              double open)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    int fwd = wpred >= 0.0;
+    uint32_t up = fwd ? j->from : j->to;
+    double p = p_of(net, s, up), h = h_of(net, s, up), dp = 1e-4 * p;
+    pcs_thnet_choke c, c2;
+    pcs_status st = net->eos.choke(net->eos.ctx, p, h, &c);
+    if (st == PCS_OK)
+        st = net->eos.choke(net->eos.ctx, p - dp, h - dp / net->props[up].rho_kg_m3, &c2);
+    if (st != PCS_OK)
+        return pcs_error_set(PCS_E_NUMERIC,
+                             "pcs_thnet_step: junctions[%u] critical flow from "
+                             "volumes[%u]: %s",
+                             k, up, pcs_last_error());
+    net->choke[k] = c;
+    double scale = j->discharge * open * j->area_m2, wc = scale * c.g_kg_m2s;
+    if (pcs_fabs(wpred) <= wc)
+        return PCS_OK;
+    double kk = PCS_THNET_CHOKE_THETA * scale * (c.g_kg_m2s - c2.g_kg_m2s) / dp;
+    if (fwd) {
+        net->a[k] = wc - kk * p;
+        net->bf[k] = kk;
+        net->bt[k] = 0.0;
+    } else {
+        net->a[k] = -wc + kk * p;
+        net->bf[k] = 0.0;
+        net->bt[k] = kk;
+    }
+    net->hd_slope[k] = (fwd ? wc : -wc) * PCS_THNET_CHOKE_THETA / net->props[up].rho_kg_m3;
+    net->is_choked[k] = 1;
+    return PCS_OK;
+}
+
+/* W' = a + bf p_f' - bt p_t' for every junction. */
+static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                            double dt)
+{
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double open = in && in->valve ? in->valve[k] : j->valve;
+        double sp = in && in->pump_dp_pa ? in->pump_dp_pa[k] : 0.0, w = s->flow_kg_s[k];
+        net->is_choked[k] = 0;
+        net->hd_slope[k] = 0.0;
+        memset(&net->choke[k], 0, sizeof net->choke[k]);
+        net->pump_w[k] = 0.0;
+        if (!(open > 0.0)) {
+            net->a[k] = net->bf[k] = net->bt[k] = 0.0;
+            net->hd_pred[k] = 0.0;
+            net->dir[k] = 1;
+            continue;
+        }
+        open = pcs_fmin(open, 1.0);
+        double rf = net->props[j->from].rho_kg_m3, rt = net->props[j->to].rho_kg_m3;
+        double rho = 0.5 * (rf + rt), zf = net->vol[j->from].elevation_m;
+        double zt = net->vol[j->to].elevation_m;
+        double grav = -net->g * (rf * (net->zj[k] - zf) + rt * (zt - net->zj[k]));
+        double inertia = j->length_m / j->area_m2;
+        double den = inertia + dt * junction_r(net, k, w, rho, open);
+        net->bf[k] = net->bt[k] = dt / den;
+        net->a[k] = (inertia * w + dt * (grav + sp)) / den;
+        double wpred = net->a[k] + net->bf[k] * (p_of(net, s, j->from) - p_of(net, s, j->to));
+        if (j->choked) {
+            pcs_status st = choke_limit(net, s, k, wpred, open);
+            if (st != PCS_OK)
+                return st;
+        }
+        /* Donor side from the flow at the step start (RELAP5's old-time
+           direction), from the prediction when at rest or choked; the step
+           re-solves if the new flow disagrees (see pcs_thnet_step). */
+        int fwd = (w != 0.0 && !net->is_choked[k]) ? w > 0.0 : wpred >= 0.0;
+        net->dir[k] = fwd ? 1 : -1;
+        net->hd_pred[k] = h_of(net, s, fwd ? j->from : j->to);
+        net->pump_w[k] = sp * w / rho;
+    }
+    return PCS_OK;
+}
+
+/* The choked junction's extra energy flux hd_slope (p_up' - p_up): row f
+   loses it, row t gains it. */
+static void add_choke_enthalpy(pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, double dt)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    int fwd = net->bt[k] == 0.0;
+    uint32_t up = fwd ? j->from : j->to;
+    double pu = p_of(net, s, up), sl = net->hd_slope[k];
+    double cf = -dt * net->cb[j->from] * sl, ct = dt * net->cb[j->to] * sl;
+    /* Row f: p_f' = ... + cf (p_up' - pu); row t likewise with ct. */
+    net->ax[fwd ? net->pos_diag[j->from] : net->pos_ft[k]] -= cf;
+    net->rhs[j->from] -= cf * pu;
+    net->ax[fwd ? net->pos_tf[k] : net->pos_diag[j->to]] -= ct;
+    net->rhs[j->to] -= ct * pu;
+}
+
+static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                     double dt)
+{
+    memset(net->ax, 0, (size_t)net->nnz * sizeof *net->ax);
+    for (uint32_t i = 0; i < net->nv; i++) {
+        net->ax[net->pos_diag[i]] = 1.0;
+        net->rhs[i] = p_of(net, s, i);
+        if (!net->vol[i].boundary && in && in->heat_w)
+            net->rhs[i] += dt * net->cb[i] * in->heat_w[i];
+    }
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double hd = net->hd_pred[k], a = net->a[k], bf = net->bf[k], bt = net->bt[k];
+        uint32_t down = net->dir[k] > 0 ? j->to : j->from;
+        net->rhs[down] += dt * net->cb[down] * net->pump_w[k];
+        /* Row f loses W', row t gains it: p_r' = ... + c (a + bf p_f' - bt p_t'). */
+        double cf = -dt * (net->ca[j->from] + net->cb[j->from] * hd);
+        double ct = dt * (net->ca[j->to] + net->cb[j->to] * hd);
+        net->ax[net->pos_diag[j->from]] -= cf * bf;
+        net->ax[net->pos_ft[k]] += cf * bt;
+        net->rhs[j->from] += cf * a;
+        net->ax[net->pos_tf[k]] -= ct * bf;
+        net->ax[net->pos_diag[j->to]] += ct * bt;
+        net->rhs[j->to] += ct * a;
+        if (net->hd_slope[k] != 0.0)
+            add_choke_enthalpy(net, s, k, dt);
+    }
+}
+
+/*
+ * The conservative update with the solved flows W' and the donor enthalpy
+ * the matrix assumed (so the new (M, U) are those the pressure solve
+ * predicted, to its linearisation): per junction the mass W' dt and the
+ * energy (W' h_d + choke term) dt leave one side and enter the other.
+ */
+static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
+                      pcs_thnet_report *r)
+{
+    double *out = net->ca; /* reused as scratch: sum of outflows per volume */
+    memset(out, 0, net->nv * sizeof *out);
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double w = s->flow_kg_s[k], e = w * net->hd_pred[k]; /* from f to t, kg/s and W */
+        if (net->hd_slope[k] != 0.0) {
+            uint32_t up = net->dir[k] > 0 ? j->from : j->to;
+            e += net->hd_slope[k] * (net->rhs[up] - p_of(net, s, up));
+        }
+        out[w >= 0.0 ? j->from : j->to] += pcs_fabs(w);
+        uint32_t down = net->dir[k] > 0 ? j->to : j->from;
+        if (!net->vol[j->from].boundary) {
+            s->mass_kg[j->from] -= dt * w;
+            s->energy_j[j->from] -= dt * e;
+        } else {
+            r->boundary_mass_in_kg += dt * w;
+            r->boundary_energy_in_j += dt * e;
+        }
+        if (!net->vol[j->to].boundary) {
+            s->mass_kg[j->to] += dt * w;
+            s->energy_j[j->to] += dt * e;
+        } else {
+            r->boundary_mass_in_kg -= dt * w;
+            r->boundary_energy_in_j -= dt * e;
+        }
+        if (!net->vol[down].boundary)
+            s->energy_j[down] += dt * net->pump_w[k];
+        r->pump_work_j += dt * net->pump_w[k];
+        r->n_choked += net->is_choked[k];
+    }
+    for (uint32_t i = 0; i < net->nv; i++) {
+        if (net->vol[i].boundary)
+            continue;
+        double q = in && in->heat_w ? in->heat_w[i] : 0.0;
+        s->energy_j[i] += dt * q;
+        r->heat_in_j += dt * q;
+        double c = dt * out[i] / s->mass_kg[i];
+        if (c > r->courant_max) {
+            r->courant_max = c;
+            r->courant_volume = i;
+        }
+    }
+}
+
+/* New flows from the solved pressures; 1 if a junction's flow runs against
+   the donor side the matrix assumed (then that side is switched). */
+static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int may_flip)
+{
+    int flipped = 0;
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double w = net->a[k] + net->bf[k] * net->rhs[j->from] - net->bt[k] * net->rhs[j->to];
+        flow[k] = w;
+        if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k]) {
+            net->dir[k] = (signed char)-net->dir[k];
+            net->hd_pred[k] = h_of(net, s, net->dir[k] > 0 ? j->from : j->to);
+            flipped = 1;
+        }
+    }
+    return flipped;
+}
+
+pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
+                          pcs_thnet_report *report)
+{
+    if (!net || !s)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: NULL argument");
+    if (!(dt > 0.0 && dt <= 10.0))
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: dt %g s outside (0, 10]", dt);
+    pcs_thnet_report r;
+    memset(&r, 0, sizeof r);
+    pcs_status st = start_props(net, s);
+    if (st == PCS_OK)
+        st = linearise(net, s, in, dt);
+    if (st != PCS_OK)
+        return st;
+    /* Solve; if a flow reversed against the assumed donor, re-assemble with
+       the new donor and solve again (at most twice more; the last solve's
+       donors are kept either way, so mass and energy stay conservative). */
+    for (int pass = 0; pass < 3; pass++) {
+        uint32_t full = 0;
+        assemble(net, s, in, dt);
+        if ((st = pcs_thnet_factor_solve(net, &r.rcond, &full)) != PCS_OK)
+            return st;
+        r.full_factor |= full;
+        if (!new_flows(net, s, s->flow_kg_s, pass < 2))
+            break;
+    }
+    transport(net, s, in, dt, &r);
+    for (uint32_t i = 0; i < net->nv; i++)
+        if (!net->vol[i].boundary && !(s->mass_kg[i] > 0.0))
+            return pcs_error_set(PCS_E_NUMERIC,
+                                 "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
+                                 "number %g at volumes[%u]; reduce dt)",
+                                 i, s->mass_kg[i], r.courant_max, r.courant_volume);
+    st = pcs_thnet_state_update(net, s);
+    if (report)
+        *report = r;
+    return st;
+}
