@@ -4,12 +4,13 @@
 # Usage: tools/deps.sh [test]
 #   no argument: what `make` and `make run` need;
 #   test: also what only the tests need (`make deps-test`, used by the fuzz
-#   targets that `make test` runs): clang and its libFuzzer/sanitizer runtimes.
+#   targets that `make test` runs): clang and its libFuzzer/sanitizer runtimes,
+#   and spin for the model checks (verify/).
 set -eu
 PKGS="gcc make pkg-config libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev \
 libjansson-dev libcriterion-dev systemtap-sdt-dev libsuitesparse-dev liburcu-dev \
 libsundials-dev libgsl-dev"
-TEST_PKGS="clang libclang-rt-14-dev libomp-dev jq"
+TEST_PKGS="clang libclang-rt-14-dev libomp-dev jq spin"
 if [ "${1:-}" = test ]; then PKGS="$PKGS $TEST_PKGS"; fi
 missing=""
 for p in $PKGS; do
