@@ -110,9 +110,8 @@ run commands_ring STRICT_REFUSAL reject -DSTRICT_REFUSAL
 if [ "$mode" = full ]; then
     # The memory model matters: under plain SC the relaxed-data bug is invisible.
     run snapshot_pool RELAXED_DATA+SC_ONLY pass -DRELAXED_DATA -DSC_ONLY
-    # Larger instances: more data words, more readers, two buffers.
+    # Larger instances: more data words; two buffers (safety does not need three).
     run snapshot_pool wide-NDATA2 pass -DNDATA=2
-    run snapshot_pool readers-3 pass -DNREAD=3 -DREADS=1
     run snapshot_pool buffers-2 pass -DNBUF=2 -DNPUB=3
 fi
 
