@@ -46,7 +46,10 @@
  *      no number), within a tick and across ticks; every drained run is
  *      already sorted (sort_batch never has to sort).
  *   C5 drain: plan_quotas gives what passes of one command per source take,
- *      at most LIMIT in all, and the drain dequeues exactly that.
+ *      at most LIMIT in all, and the drain dequeues exactly that; also
+ *      checked for every holding up to QMAX per source and every limit up
+ *      to 2 * QMAX (proctype plan_quotas_table), since the small rings of
+ *      the interleavings never reach its partial pass.
  *   C6 refusal at once: the refusal path has no wait (by construction of the
  *      model: no blocking statement between the fetch_add and the return);
  *      an SPSC source refuses only when it holds its capacity (reservations
@@ -223,6 +226,71 @@ inline submit(s, me, k)
     seq = 0
 }
 
+/* command.c:plan_quotas for two sources holding held_now[0], held_now[1]
+ * (source 0 first in (class, id) order), into quota[]: as the C code computes
+ * it, the largest level L with taken_by_passes(L) <= limit by bisection, then
+ * the partial pass; checked (C5) against the definition, passes of one
+ * command per source until limit. Uses the caller's scratch variables. */
+inline plan_quotas(limit)
+{
+    total = held_now[0] + held_now[1];
+    most = (held_now[0] > held_now[1] -> held_now[0] : held_now[1]);
+    quota[0] = held_now[0];
+    quota[1] = held_now[1];
+    if
+    :: total > limit ->
+        lo = 0;
+        hi = most;
+        do
+        :: hi - lo > 1 ->
+            mid = lo + (hi - lo) / 2;
+            t = (held_now[0] < mid -> held_now[0] : mid) +
+                (held_now[1] < mid -> held_now[1] : mid);
+            if
+            :: t <= limit -> lo = mid
+            :: else -> hi = mid
+            fi
+        :: else -> break
+        od;
+        left = limit - ((held_now[0] < lo -> held_now[0] : lo) +
+                        (held_now[1] < lo -> held_now[1] : lo));
+        s = 0;
+        do
+        :: s < NSRC ->
+            quota[s] = (held_now[s] < lo -> held_now[s] : lo);
+            if
+            :: held_now[s] > lo && left > 0 -> quota[s]++; left--
+            :: else
+            fi;
+            s++
+        :: else -> break
+        od
+    :: else
+    fi;
+    /* C5: the definition: passes of one command per source in order */
+    want[0] = 0;
+    want[1] = 0;
+    t = 0;
+    do
+    :: t < limit && (want[0] < held_now[0] || want[1] < held_now[1]) ->
+        s = 0;
+        do
+        :: s < NSRC && t < limit ->
+            if
+            :: want[s] < held_now[s] -> want[s]++; t++
+            :: else
+            fi;
+            s++
+        :: else -> break
+        od
+    :: else -> break
+    od;
+    assert(quota[0] == want[0] && quota[1] == want[1]); /* C5 */
+    assert(quota[0] + quota[1] <= limit);               /* C5 */
+    want[0] = 0; want[1] = 0; t = 0; lo = 0; hi = 0; mid = 0; left = 0; most = 0;
+    total = 0; s = 0
+}
+
 /* Producers 0 .. MP - 1: pcs_command_submit on the shared ring (source 0);
  * producer MP: pcs_command_source_submit on its own source (source 1). */
 active [NPROD] proctype producer()
@@ -258,66 +326,7 @@ active proctype world()
         /* command.c:plan_quotas: held = ck_ring_size(ring), source by source */
         held_now[0] = (p_tail[0] - c_head[0]) & MASK(0);
         held_now[1] = (p_tail[1] - c_head[1]) & MASK(1);
-        d_step {
-            /* plan_quotas as the C code computes it: the largest level L with
-             * taken_by_passes(L) <= limit by bisection, then a partial pass. */
-            total = held_now[0] + held_now[1];
-            most = (held_now[0] > held_now[1] -> held_now[0] : held_now[1]);
-            quota[0] = held_now[0];
-            quota[1] = held_now[1];
-            if
-            :: total > LIMIT ->
-                lo = 0;
-                hi = most;
-                do
-                :: hi - lo > 1 ->
-                    mid = lo + (hi - lo) / 2;
-                    t = (held_now[0] < mid -> held_now[0] : mid) +
-                        (held_now[1] < mid -> held_now[1] : mid);
-                    if
-                    :: t <= LIMIT -> lo = mid
-                    :: else -> hi = mid
-                    fi
-                :: else -> break
-                od;
-                left = LIMIT - ((held_now[0] < lo -> held_now[0] : lo) +
-                                (held_now[1] < lo -> held_now[1] : lo));
-                s = 0;
-                do
-                :: s < NSRC ->
-                    quota[s] = (held_now[s] < lo -> held_now[s] : lo);
-                    if
-                    :: held_now[s] > lo && left > 0 -> quota[s]++; left--
-                    :: else
-                    fi;
-                    s++
-                :: else -> break
-                od
-            :: else
-            fi;
-            /* C5: the definition: passes of one command per source in order */
-            want[0] = 0;
-            want[1] = 0;
-            t = 0;
-            do
-            :: t < LIMIT && (want[0] < held_now[0] || want[1] < held_now[1]) ->
-                s = 0;
-                do
-                :: s < NSRC && t < LIMIT ->
-                    if
-                    :: want[s] < held_now[s] -> want[s]++; t++
-                    :: else
-                    fi;
-                    s++
-                :: else -> break
-                od
-            :: else -> break
-            od;
-            assert(quota[0] == want[0] && quota[1] == want[1]); /* C5 */
-            assert(quota[0] + quota[1] <= LIMIT);               /* C5 */
-            want[0] = 0; want[1] = 0; t = 0; lo = 0; hi = 0; mid = 0; left = 0; most = 0;
-            total = 0; s = 0
-        };
+        d_step { plan_quotas(LIMIT) };
         /* command.c:drain: each source's share, source after source */
         n = 0;
         s = 0;
@@ -391,4 +400,34 @@ active proctype world()
     :: else -> break
     od;
     assert(occ[0] == 0 && occ[1] == 0)
+}
+
+/* C5 for every input, not only the ones the interleavings reach (the small
+ * rings here never need the partial pass): plan_quotas over all holdings
+ * 0..QMAX per source and all limits 1..2 * QMAX, in one deterministic step. */
+#define QMAX 6
+active proctype plan_quotas_table()
+{
+    byte held_now[NSRC], quota[NSRC], want[NSRC];
+    byte s, lo, hi, mid, t, left, most, total, lim;
+    d_step {
+        lim = 1;
+        do
+        :: lim <= 2 * QMAX ->
+            held_now[0] = 0;
+            do
+            :: held_now[0] <= QMAX ->
+                held_now[1] = 0;
+                do
+                :: held_now[1] <= QMAX -> plan_quotas(lim); held_now[1]++
+                :: else -> break
+                od;
+                held_now[0]++
+            :: else -> break
+            od;
+            lim++
+        :: else -> break
+        od;
+        held_now[0] = 0; held_now[1] = 0; quota[0] = 0; quota[1] = 0; lim = 0
+    }
 }
