@@ -69,7 +69,7 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
-        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
 
 all: deps lib $(B)/pcsim
 
@@ -207,6 +207,7 @@ test: deps-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
+	@$(SUITE) verify-quick $(SUBMAKE) verify-quick
 	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
 	@$(SUITE) fuzz-smoke $(SUBMAKE) fuzz-smoke
 	@$(SUITE) determinism $(SUBMAKE) determinism
@@ -240,6 +241,16 @@ stress-tsan: $(B)/tsan/pcsim-stress
 
 stress-tsan-quick: $(B)/tsan/pcsim-stress
 	$(TSAN_RUN) ./$(B)/tsan/pcsim-stress --seconds 16
+
+# Model checking (verify/README.md): spin models of the snapshot pool's
+# publish/read protocol and the command rings' capacity logic. Each model must
+# pass and each deliberately broken variant must be rejected. verify is
+# exhaustive (minutes); verify-quick bounds the search depth (seconds).
+verify: deps-test
+	./verify/check.sh full $(B)
+
+verify-quick: deps-test
+	./verify/check.sh quick $(B)
 
 # Fuzz targets (tests/fuzz/README.md): clang, libFuzzer with ASan and UBSan.
 # The library (which carries the scenario reader, the station bridge and the

@@ -1,0 +1,122 @@
+#!/bin/sh
+# Model-check the spin models in verify/ (verify/README.md).
+# Usage: verify/check.sh quick|full [BUILD_DIR]
+#   quick: depth-bounded search (-m$QUICK_DEPTH), pan built with -O0 (it
+#          compiles in a second); `make test` runs it as suite verify-quick.
+#   full:  exhaustive search (`make verify`): pan built with -O2, a depth
+#          limit far above the deepest state, and a run whose depth limit was
+#          reached counts as a failure.
+# Every model must pass (no error) and every broken variant must be REJECTED
+# (spin finds an assertion violation); a broken variant that passes is a
+# failure. Prints one line per run; exits 1 if any line says FAIL.
+set -u
+mode=${1:-quick}
+build=${2:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+out="$build/verify"
+mkdir -p "$out"
+
+case "$mode" in
+quick)
+    CFLAGS_PAN="-O0"
+    DEPTH=200
+    HASH=-w20
+    ;;
+full)
+    CFLAGS_PAN="-O2"
+    DEPTH=100000
+    HASH=-w24
+    ;;
+*)
+    echo "usage: $0 quick|full [BUILD_DIR]" >&2
+    exit 2
+    ;;
+esac
+# SAFETY: assertions and end states only (no cycles needed: every process
+# ends); COLLAPSE: state compression; VECTORSZ: state vectors are < 200 bytes;
+# MEMLIM (MB): pan stops rather than take the machine's memory.
+PAN_DEFS="-DSAFETY -DCOLLAPSE -DVECTORSZ=1024 -DMEMLIM=4096"
+
+failed=0
+printf '%-16s %-26s %-8s %-9s %11s %6s %8s  %s\n' model variant expect result states depth seconds detail
+
+# run MODEL VARIANT EXPECT [spin -D flags...]; EXPECT is pass or reject.
+run() {
+    model=$1 variant=$2 expect=$3
+    shift 3
+    dir="$out/$model-$variant"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp "$here/$model.pml" "$dir/"
+    if ! (cd "$dir" && spin -a "$@" "$model.pml" > spin.log 2>&1); then
+        echo "FAIL $model $variant: spin -a failed:"
+        cat "$dir/spin.log"
+        failed=1
+        return
+    fi
+    # shellcheck disable=SC2086
+    if ! (cd "$dir" && gcc $CFLAGS_PAN -w $PAN_DEFS -o pan pan.c > cc.log 2>&1); then
+        echo "FAIL $model $variant: gcc pan.c failed:"
+        cat "$dir/cc.log"
+        failed=1
+        return
+    fi
+    start=$(date +%s.%N)
+    (cd "$dir" && ./pan -m$DEPTH $HASH -n > pan.log 2>&1)
+    end=$(date +%s.%N)
+    secs=$(awk "BEGIN { printf \"%.1f\", $end - $start }")
+    log="$dir/pan.log"
+    errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$log" | tail -1)
+    states=$(awk '/states, stored/ { print $1 }' "$log" | tail -1)
+    depth=$(sed -n 's/.*depth reached \([0-9]*\),.*/\1/p' "$log" | tail -1)
+    violated=$(grep -m1 -E 'assertion violated|invalid end state|out of memory' "$log" | sed 's/^pan:1: //')
+    result=pass
+    [ "${errors:-x}" = 0 ] || result=reject
+    detail=""
+    verdict=ok
+    if [ -z "$errors" ]; then
+        verdict=FAIL
+        detail="pan did not finish: $(tail -3 "$log" | tr '\n' ' ')"
+    elif [ "$result" != "$expect" ]; then
+        verdict=FAIL
+        if [ "$expect" = reject ]; then
+            detail="broken variant NOT rejected"
+        else
+            detail="$violated (trail: $dir/$model.pml.trail)"
+        fi
+    elif [ "$result" = reject ]; then
+        detail="$violated"
+    fi
+    if [ "$mode" = full ] && [ "$result" = pass ] && grep -q 'max search depth too small' "$log"; then
+        verdict=FAIL
+        detail="depth limit $DEPTH reached: not exhaustive"
+    fi
+    if grep -q 'out of memory\|Search not completed' "$log" && [ "$result" = pass ]; then
+        verdict=FAIL
+        detail="search not completed (memory limit)"
+    fi
+    [ "$verdict" = ok ] || failed=1
+    printf '%-16s %-26s %-8s %-9s %11s %6s %8s  %s%s\n' "$model" "$variant" "$expect" "$result" \
+        "${states:-?}" "${depth:-?}" "$secs" "$([ "$verdict" = ok ] || echo 'FAIL: ')" "$detail"
+}
+
+run snapshot_pool correct pass
+run snapshot_pool BROKEN_UNVALIDATED_VIEW reject -DBROKEN_UNVALIDATED_VIEW
+run snapshot_pool PUBLISH_EARLY reject -DPUBLISH_EARLY
+run snapshot_pool RELAXED_DATA reject -DRELAXED_DATA
+run commands_ring correct pass
+run commands_ring BROKEN_LOAD_STORE reject -DBROKEN_LOAD_STORE
+run commands_ring STRICT_REFUSAL reject -DSTRICT_REFUSAL
+if [ "$mode" = full ]; then
+    # The memory model matters: under plain SC the relaxed-data bug is invisible.
+    run snapshot_pool RELAXED_DATA+SC_ONLY pass -DRELAXED_DATA -DSC_ONLY
+    # Larger instances: more data words; two buffers (safety does not need three).
+    run snapshot_pool wide-NDATA2 pass -DNDATA=2
+    run snapshot_pool buffers-2 pass -DNBUF=2 -DNPUB=3
+fi
+
+if [ "$failed" != 0 ]; then
+    echo "verify ($mode): FAILED (logs and trails in $out/)"
+    exit 1
+fi
+echo "verify ($mode): all models pass and every broken variant is rejected"

@@ -1,0 +1,317 @@
+/*
+ * snapshot_pool.pml: the snapshot pool's publish/read protocol, as the C code
+ * does it today (snapshot/seqlock.h, snapshot/pool.h, snapshot/publish.c,
+ * snapshot/reader.c). verify/README.md explains how to run it and records
+ * the results.
+ *
+ * Actors. One writer (the world thread running stage 12,
+ * publish.c:pcs_publish_system) makes NPUB publications into a pool of NBUF
+ * buffers; publication p goes to buffer (p - 1) % NBUF. NREAD readers each
+ * make READS reads (reader.c:pcs_view_begin / pcs_view_f64 /
+ * pcs_view_validate; pcs_snapshot_read's try_read does the same loads in the
+ * same order), each read at most RETRY attempts, the bounded retry of the C
+ * code (PCS_SNAPSHOT_RETRY_LIMIT, then PCS_E_RATE).
+ *
+ * Data. A buffer is its seqlock word, its publication word (PCS_HDR_PUB) and
+ * NDATA channel words. The writer stores the publication number p into every
+ * word of publication p, so a read that mixes two publications shows two
+ * different numbers. The tick, time, layout and count header words are more
+ * words of the same kind and are left out; newest_tick is a relaxed
+ * statistics hint (reader.c:record_read) and is left out.
+ *
+ * Memory model: what is modelled, what is abstracted.
+ * Spin interleaves statements under sequential consistency. The C code uses
+ * weaker C11 orderings, so the model does not let a load simply read the
+ * current value. Instead every store the writer makes is appended to a
+ * history (hloc/hval/hrel, writer program order = modification order, as
+ * there is one writer), and a load may read ANY store to its location that
+ * C11 allows, chosen nondeterministically:
+ *   - not older than the newest store to that location that happens-before
+ *     the load: the reader keeps `hb`, the index of the newest writer store
+ *     it synchronised with (an acquire load that read a release store gives
+ *     happens-before from every writer store up to that one);
+ *   - not older than what this reader already read from that location
+ *     (read-read coherence: coh[x]);
+ *   - already made (no load reads from the future: readers store nothing
+ *     the writer reads, so there is no load-buffering cycle).
+ * For one writer whose stores are never read-modify-writes, readers that
+ * never store shared words, and no fences or seq_cst accesses (all true of
+ * this protocol), these three rules are exactly C11's coherence and
+ * happens-before constraints, so the model admits every outcome the C11
+ * memory model allows: compiler reorderings and weak hardware (ARM,
+ * POWER) included, x86-TSO a fortiori. One simplification is on the safe
+ * side: release sequences are ignored (an acquire load that reads the
+ * writer's relaxed odd seq store gains nothing; C17 would let it
+ * synchronise with the release store before it), which only admits more
+ * outcomes. Define SC_ONLY to get plain sequential consistency instead (each
+ * load reads the newest store), for comparison: the RELAXED_DATA variant
+ * below passes under SC_ONLY and fails under the C11 model, which is why
+ * the model does not stop at SC. seqlock.h keeps the prose argument.
+ *
+ * Claims checked (assert), for every interleaving and every allowed load:
+ *   A1 torn: a validated read never mixes words of two publications
+ *      (seqlock.h "Claim"; snapshot.h "values that were all published on one
+ *      tick").
+ *   A2 target: a validated read returns publication `target` or a newer one
+ *      held in the same buffer, never an older one (reader.c file comment).
+ *   A3 monotone: never older than a publication this reader already returned
+ *      (snapshot.h "successive reads by one reader never go back in time").
+ *   A4 lapped: an attempt fails only when the writer has begun rewriting the
+ *      buffer, i.e. started publication target + NBUF or later (snapshot.h,
+ *      PCS_SNAPSHOT_RETRY_LIMIT: "a reader fails only when the writer laps
+ *      it"). This is the pool's buffer-reuse rule: the writer never waits
+ *      for or pins against readers; a reader inside a buffer that is reused
+ *      notices through the seqlock, and only then.
+ *   A5 quiescence: once the writer has stopped, an attempt whose first seq
+ *      load sees the writer's last store to that seq succeeds.
+ * Progress: the writer has no loop and no wait (wait-free); a reader call
+ * ends after at most RETRY attempts (E_RATE) or at once when nothing is
+ * published (E_STATE); spin's end-state check proves every process ends.
+ * There is no blocking reader wait in today's C code (no futex; a reader
+ * polls pcs_snapshot_published, an acquire load of `published`, which is
+ * the target_pub load modelled here): nothing more to model for it yet.
+ *
+ * Broken variants (each one line; make verify requires spin to REJECT them):
+ *   BROKEN_UNVALIDATED_VIEW  drop the pcs_view_validate check: the same
+ *                            change as the stress fixture
+ *                            snapshot.broken_unvalidated_view
+ *                            (stress/snapshot_stress.c). Fails A1.
+ *   PUBLISH_EARLY            store `published` before the buffer's data
+ *                            (publish.c with its last store moved up). Fails A2.
+ *   RELAXED_DATA             reader data loads relaxed instead of acquire
+ *                            (seqlock.h:pcs_word_get). Fails A1 under the C11
+ *                            model only; x86 hardware would not show it.
+ */
+
+#ifndef NBUF
+#define NBUF 3 /* PCS_SNAPSHOT_BUFFERS_MIN: laps come soonest */
+#endif
+#ifndef NPUB
+#define NPUB 4 /* NBUF + 1: the writer laps buffer 0 once */
+#endif
+#ifndef NREAD
+#define NREAD 2
+#endif
+#ifndef READS
+#define READS 2
+#endif
+#ifndef RETRY
+#define RETRY 2
+#endif
+#ifndef NDATA
+#define NDATA 1 /* with the publication word: two words, enough to tear */
+#endif
+
+/* Word locations (pool.h memory map, reduced). */
+#define SEQ(b) (b)                                 /* word 0 of buffer b: PCS_HDR_SEQ */
+#define PUBW(b) (NBUF + (b))                       /* word 1: PCS_HDR_PUB */
+#define DATA(b, i) (2 * NBUF + (b) * NDATA + (i))  /* word 8 + i: channel i */
+#define PUBLISHED (2 * NBUF + NBUF * NDATA)        /* pool->published */
+#define NLOC (PUBLISHED + 1)
+#define STORES_PER_PUB (NDATA + 4)                 /* odd seq, pub, data, even seq, published */
+#define H (NPUB * STORES_PER_PUB)                  /* writer stores in all */
+#define NOLOC 255
+
+#define RLX 0
+#define ACQ 1
+#define REL 1
+
+#ifdef RELAXED_DATA
+#define DATA_ORDER RLX
+#else
+#define DATA_ORDER ACQ
+#endif
+
+/* The writer's store history; index 0 stands for the initial value 0 of every
+ * word (pool.c:alloc_rings atomic_init, before any reader exists). Hidden
+ * (kept out of the state vector): the writer is deterministic, so entry j is
+ * the same in every execution and is a function of the state's wpos; loads
+ * only look at entries <= wpos, which are always filled in. */
+hidden byte hloc[H + 1];
+hidden byte hval[H + 1];
+hidden byte hrel[H + 1];
+byte wpos = 0;     /* stores made so far */
+byte wstarted = 0; /* ghost: publications begun (odd seq stored) */
+
+/* Writer: one store, appended to the history. */
+inline store(x, v, ord)
+{
+    atomic {
+        wpos++;
+        hloc[wpos] = x;
+        hval[wpos] = v;
+        hrel[wpos] = ord
+    }
+}
+
+/* Index of the newest store to x at or before history index `upto` (0: initial). */
+inline newest_to(x, upto, res)
+{
+    res = upto;
+    do
+    :: res > 0 && hloc[res] != x -> res--
+    :: else -> break
+    od
+}
+
+/* Reader: load word x with order `ord` into val; got = the store read.
+ * One atomic step with a nondeterministic choice of the store read, among
+ * the stores C11 allows (file comment). */
+inline load(x, ord, val, got)
+{
+    atomic {
+        newest_to(x, hb, lo);
+        if
+        :: coh[x] > lo -> lo = coh[x]
+        :: else
+        fi;
+        got = lo;
+#ifdef SC_ONLY
+        newest_to(x, wpos, got);
+#else
+        do
+        :: break
+        :: got < wpos ->
+            k = got + 1;
+            do
+            :: k <= wpos && hloc[k] != x -> k++
+            :: else -> break
+            od;
+            if
+            :: k <= wpos -> got = k
+            :: else -> break
+            fi
+        od;
+#endif
+        val = hval[got];
+        coh[x] = got;
+        if
+        :: ord == ACQ && hrel[got] && got > hb -> hb = got
+        :: else
+        fi;
+        lo = 0;
+        k = 0
+    }
+}
+
+/* publish.c:pcs_publish_system, once per tick, NPUB ticks. */
+active proctype writer()
+{
+    byte pub = 1; /* pool->n_published + 1 */
+    byte b;       /* pool.h:pcs_pool_buffer: (pub - 1) % n_buffers */
+    byte i;
+    byte wseq[NBUF]; /* each buffer's seq as only the writer stores it */
+    hloc[0] = NOLOC;
+    do
+    :: pub <= NPUB ->
+        b = (pub - 1) % NBUF;
+#ifdef PUBLISH_EARLY
+        store(PUBLISHED, pub, REL); /* BROKEN: publish.c's last store, moved before the data */
+#endif
+        /* seqlock.h:pcs_seq_write_begin: relaxed load of its own seq, relaxed odd store */
+        wstarted = pub;
+        store(SEQ(b), wseq[b] + 1, RLX);
+        /* publish.c:pcs_publish_system: pcs_word_put(&buf[PCS_HDR_PUB], pub), release */
+        store(PUBW(b), pub, REL);
+        /* publish.c:gather -> put_f64 / put_u32: pcs_word_put per channel, release */
+        i = 0;
+        do
+        :: i < NDATA -> store(DATA(b, i), pub, REL); i++
+        :: else -> break
+        od;
+        /* seqlock.h:pcs_seq_write_end: release store of the even seq */
+        wseq[b] = wseq[b] + 2;
+        store(SEQ(b), wseq[b], REL);
+#ifndef PUBLISH_EARLY
+        /* publish.c:pcs_publish_system: store(published, pub, release) */
+        store(PUBLISHED, pub, REL);
+#endif
+        pub++ /* pool->n_published = pub */
+    :: else -> break
+    od
+}
+
+/* A reader thread: READS reads, each through reader.c's view API. */
+active [NREAD] proctype reader()
+{
+    byte coh[NLOC];   /* per word: the newest store this reader has read */
+    byte hb = 0;      /* newest writer store that happens-before the next load */
+    byte lo, k;       /* load() scratch */
+    byte last_pub = 0; /* pcs_reader.last_pub */
+    byte r = 0, attempt, i;
+    byte p, target, b, s1, s2, pub, d;
+    byte got1, got2;
+    bit torn, ok;
+    do
+    :: r < READS ->
+        attempt = 0;
+        do
+        :: attempt < RETRY ->
+            /* reader.c:target_pub: max(published (acquire), last_pub) */
+            load(PUBLISHED, ACQ, p, got1);
+            target = (p > last_pub -> p : last_pub);
+            if
+            :: target == 0 -> break /* PCS_E_STATE: nothing published yet */
+            :: else
+            fi;
+            b = (target - 1) % NBUF; /* pool.h:pcs_pool_buffer */
+            /* reader.c:pcs_view_begin -> seqlock.h:pcs_seq_read_begin (acquire) */
+            load(SEQ(b), ACQ, s1, got1);
+            if
+            :: s1 % 2 == 1 ->
+                assert(wstarted >= target + NBUF); /* A4: odd only while lapped */
+                attempt++
+            :: else ->
+                /* reader.c:pcs_view_begin: v->pub_ = pcs_word_get(PCS_HDR_PUB) */
+                load(PUBW(b), ACQ, pub, got2);
+                /* reader.c:pcs_view_f64 per channel -> seqlock.h:pcs_word_get */
+                torn = 0;
+                i = 0;
+                do
+                :: i < NDATA ->
+                    load(DATA(b, i), DATA_ORDER, d, got2);
+                    if
+                    :: d != pub -> torn = 1
+                    :: else
+                    fi;
+                    i++
+                :: else -> break
+                od;
+                d = 0;
+                got2 = 0;
+                /* reader.c:pcs_view_validate -> seqlock.h:pcs_seq_read_ok (relaxed) */
+                load(SEQ(b), RLX, s2, got2);
+                ok = 1;
+#ifndef BROKEN_UNVALIDATED_VIEW
+                ok = (s2 == s1);
+#endif
+                if
+                :: ok ->
+                    assert(!torn);                                        /* A1 */
+                    assert(pub >= target && (pub - target) % NBUF == 0); /* A2 */
+                    assert(pub >= last_pub);                              /* A3 */
+                    /* reader.c:record_read: last_pub only moves forward */
+                    if
+                    :: pub > last_pub -> last_pub = pub
+                    :: else
+                    fi;
+                    break
+                :: else ->
+                    assert(wstarted >= target + NBUF); /* A4 */
+                    /* A5: the writer had stopped and s1 was its last seq store */
+                    newest_to(SEQ(b), wpos, k);
+                    assert(!(wpos == H && got1 == k));
+                    k = 0;
+                    attempt++
+                fi
+            fi;
+            /* scratch not carried between attempts (smaller state space) */
+            p = 0; s1 = 0; s2 = 0; pub = 0; b = 0; got1 = 0; got2 = 0; torn = 0; ok = 0
+        :: else -> break /* PCS_E_RATE: lapped RETRY times in a row */
+        od;
+        p = 0; s1 = 0; s2 = 0; pub = 0; b = 0; got1 = 0; got2 = 0; torn = 0; ok = 0;
+        target = 0;
+        r++
+    :: else -> break
+    od
+}
