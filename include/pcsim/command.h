@@ -242,7 +242,11 @@ PCS_API pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_
  * Any thread. Never waits for the consumer, but producers sharing the ring
  * publish their slots in order (ck_ring MPSC), so one may briefly wait for
  * another preempted mid-enqueue: threads that submit often should open a
- * source (wait-free). @return PCS_E_RATE when full, PCS_E_INVAL.
+ * source (wait-free). @return PCS_E_RATE when full, PCS_E_INVAL. The ring
+ * never holds more than its capacity, but a refusal on this shared ring is
+ * not exact: while another producer's over-capacity reservation is being
+ * backed out, a submit may be refused with capacity - 1 commands queued
+ * (verify/commands_ring.pml, STRICT_REFUSAL). Per-source rings are exact.
  */
 PCS_API pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd);
 
