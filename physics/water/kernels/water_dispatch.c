@@ -72,7 +72,7 @@ static int region_of_pt(double p, double t)
  * and Newton ascends onto the vapour root. Above T_c the isotherm is monotone
  * and the start is the dense side. Returns 0 if no root was found.
  */
-static int r3_rho(double p, double t, int liquid, double *rho_out)
+int if97_region3_rho(double p, double t, int liquid, double *rho_out)
 {
     double rho = liquid ? 800.0 : 0.5 * p / (IF97_R * t);
     double r_neg = 0.0, r_pos = 0.0;
@@ -122,7 +122,7 @@ static pcs_status r3_props_pt(const char *fn, double p, double t, pcs_water_prop
 {
     const int liquid = t < IF97_TC ? p >= if97_psat(t) : 1;
     double rho;
-    if (!r3_rho(p, t, liquid, &rho)) {
+    if (!if97_region3_rho(p, t, liquid, &rho)) {
         return pcs_error_set(PCS_E_INVAL,
                              "%s: no convergence for the region 3 density at p = %.10g Pa, "
                              "T = %.10g K (too close to the critical point)",
@@ -555,7 +555,7 @@ static pcs_status saturated(const char *fn, double p, double ts, pcs_water_props
         return PCS_OK;
     }
     double rl, rv;
-    if (!r3_rho(p, ts, 1, &rl) || !r3_rho(p, ts, 0, &rv)) {
+    if (!if97_region3_rho(p, ts, 1, &rl) || !if97_region3_rho(p, ts, 0, &rv)) {
         return pcs_error_set(
             PCS_E_INVAL, "%s: no convergence for the saturated densities at p = %.10g Pa", fn, p);
     }
