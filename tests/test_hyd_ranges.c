@@ -93,6 +93,12 @@ Test(hyd_ranges, messages_name_element_field_value_and_range)
     pump.initial_speed_frac = NAN;
     refused_with(&c, "hydraulics: pumps[0].initial_speed_frac = nan is outside [0, 1.5]");
     c = two_node_loop();
+    nodes[1].volume_m3 = 0.0;
+    refused_with(&c, "hydraulics: nodes[1].volume_m3 = 0 is outside (0, inf)");
+    c = two_node_loop();
+    nodes[0].compliance_kg_pa = -1.0;
+    refused_with(&c, "hydraulics: nodes[0].compliance_kg_pa = -1 is outside [0, inf)");
+    c = two_node_loop();
     c.mu_pa_s = 2.0;
     refused_with(&c, "hydraulics: mu_pa_s = 2 is outside [1e-07, 1]");
 }
