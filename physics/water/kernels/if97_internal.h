@@ -246,6 +246,9 @@ void if97_region3_state(double rho, double t, if97_r3_state *st);
  *  (liquid = 1) or vapour branch (water_dispatch.c argues the start points);
  *  0 if no root was found. */
 int if97_region3_rho(double p, double t, int liquid, double *rho_out);
+/** Region 3 (rho, T) with p_3 = p and h_3 (is_h = 1) or s_3 (is_h = 0) = y:
+ *  2-D Newton from (*rho_io, *t_io), at most max_it steps; 0 if it fails. */
+int if97_region3_newton(double p, double y, int is_h, int max_it, double *rho_io, double *t_io);
 /** Region 1 specific enthalpy only, J/kg (only gamma_tau is summed). */
 double if97_region1_h(double p, double t);
 /** Region 1 specific volume only, m3/kg (only gamma_pi is summed). */

@@ -229,35 +229,6 @@ double ph_h_crit(void)
     return s.h;
 }
 
-/* 2-D Newton on (rho, T) for p_3 = p, h_3 = h from (rho, t); 0 if it fails. */
-static int r3_newton(double p, double h, double *rho_io, double *t_io)
-{
-    double rho = *rho_io, t = *t_io;
-    for (int it = 0; it < 60; it++) {
-        if97_r3_state s;
-        if97_region3_state(rho, t, &s);
-        const double f1 = s.p - p, f2 = s.h - h;
-        const double det = s.dp_drho * s.dh_dt - s.dp_dt * s.dh_drho;
-        if (!(pcs_fabs(det) > 0.0) || !pcs_isfinite(det)) {
-            return 0;
-        }
-        double drho = (f1 * s.dh_dt - s.dp_dt * f2) / det;
-        double dt = (s.dp_drho * f2 - s.dh_drho * f1) / det;
-        for (int k = 0; k < 60 && (rho - drho <= 0.0 || t - dt <= 0.0); k++) {
-            drho *= 0.5;
-            dt *= 0.5;
-        }
-        rho -= drho;
-        t -= dt;
-        if (pcs_fabs(drho) <= 1e-12 * rho && pcs_fabs(dt) <= 1e-9) {
-            *rho_io = rho;
-            *t_io = t;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static void single_state(int phase, double p, double h, double t, double rho, double drho_dp,
                          double drho_dh, pcs_water_ph_state *out)
 {
@@ -304,7 +275,7 @@ pcs_status ph_single_phase(const char *fn, int phase, double p, double h, const 
             t = if97_region3_t_ph(p, h);
             rho = 1.0 / if97_region3_v_ph(p, h);
         }
-        if (!r3_newton(p, h, &rho, &t)) {
+        if (!if97_region3_newton(p, h, 1, 60, &rho, &t)) {
             return pcs_error_set(PCS_E_INVAL,
                                  "%s: no convergence in region 3 at p = %.10g Pa, h_j_kg = %.10g "
                                  "J/kg (too close to the critical point)",
