@@ -11,100 +11,48 @@
 
 #include "pcsim/math.h"
 
-double pcs_exp(double x)
-{
-    return exp(x);
-}
+/*
+ * The libm forwards, one line each: X(public name, libm function). Every one is
+ * the same body, so a list states them and one macro writes them out; a
+ * replacement for one function takes its line out of the list.
+ */
+#define PCS_MATH_LIBM_1(X)                                                                         \
+    X(pcs_exp, exp)                                                                                \
+    X(pcs_expm1, expm1)                                                                            \
+    X(pcs_log, log)                                                                                \
+    X(pcs_log1p, log1p)                                                                            \
+    X(pcs_sqrt, sqrt)                                                                              \
+    X(pcs_cbrt, cbrt)                                                                              \
+    X(pcs_sin, sin)                                                                                \
+    X(pcs_cos, cos)                                                                                \
+    X(pcs_tan, tan)                                                                                \
+    X(pcs_atan, atan)                                                                              \
+    X(pcs_tanh, tanh)                                                                              \
+    X(pcs_fabs, fabs)                                                                              \
+    X(pcs_floor, floor)                                                                            \
+    X(pcs_ceil, ceil)                                                                              \
+    X(pcs_round, round)
 
-double pcs_expm1(double x)
-{
-    return expm1(x);
-}
+/* Two arguments, in libm's order (pcs_atan2(y, x) is atan2(y, x)). */
+#define PCS_MATH_LIBM_2(X)                                                                         \
+    X(pcs_pow, pow)                                                                                \
+    X(pcs_atan2, atan2)                                                                            \
+    X(pcs_fmin, fmin)                                                                              \
+    X(pcs_fmax, fmax)
 
-double pcs_log(double x)
-{
-    return log(x);
-}
+#define PCS_MATH_DEFINE_1(name, libm)                                                              \
+    double name(double x)                                                                          \
+    {                                                                                              \
+        return libm(x);                                                                            \
+    }
+#define PCS_MATH_DEFINE_2(name, libm)                                                              \
+    double name(double a, double b)                                                                \
+    {                                                                                              \
+        return libm(a, b);                                                                         \
+    }
 
-double pcs_log1p(double x)
-{
-    return log1p(x);
-}
-
-double pcs_pow(double x, double y)
-{
-    return pow(x, y);
-}
-
-double pcs_sqrt(double x)
-{
-    return sqrt(x);
-}
-
-double pcs_cbrt(double x)
-{
-    return cbrt(x);
-}
-
-double pcs_sin(double x)
-{
-    return sin(x);
-}
-
-double pcs_cos(double x)
-{
-    return cos(x);
-}
-
-double pcs_tan(double x)
-{
-    return tan(x);
-}
-
-double pcs_atan(double x)
-{
-    return atan(x);
-}
-
-double pcs_atan2(double y, double x)
-{
-    return atan2(y, x);
-}
-
-double pcs_tanh(double x)
-{
-    return tanh(x);
-}
-
-double pcs_fabs(double x)
-{
-    return fabs(x);
-}
-
-double pcs_floor(double x)
-{
-    return floor(x);
-}
-
-double pcs_ceil(double x)
-{
-    return ceil(x);
-}
-
-double pcs_round(double x)
-{
-    return round(x);
-}
-
-double pcs_fmin(double a, double b)
-{
-    return fmin(a, b);
-}
-
-double pcs_fmax(double a, double b)
-{
-    return fmax(a, b);
-}
+PCS_MATH_LIBM_1(PCS_MATH_DEFINE_1)
+PCS_MATH_LIBM_2(PCS_MATH_DEFINE_2)
 
 double pcs_clamp(double x, double lo, double hi)
 {

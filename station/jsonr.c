@@ -641,6 +641,50 @@ int jr_section(jr_ctx *c, json_t *obj, const char *key, const char *const *allow
     return rc ? -1 : 0;
 }
 
+/* One table field into its place in out. */
+static int table_field(jr_ctx *c, json_t *o, const jr_field *f, void *out)
+{
+    char *at = (char *)out + f->offset;
+    switch (f->type) {
+    case JR_U32:
+        return jr_u32(c, o, f->key, (uint32_t)f->lo, (uint32_t)f->hi, (uint32_t *)(void *)at);
+    case JR_U64:
+        return jr_u64(c, o, f->key, (uint64_t *)(void *)at);
+    default:
+        return jr_num(c, o, f->key, f->lo, f->hi, (double *)(void *)at);
+    }
+}
+
+/* A table section's reads, for jr_section. */
+typedef struct table_read {
+    const jr_field *fields;
+    size_t n;
+    void *out;
+} table_read;
+
+static int table_fields(jr_ctx *c, json_t *o, void *arg)
+{
+    const table_read *t = arg;
+    int rc = 0;
+    for (size_t i = 0; i < t->n; i++)
+        rc |= table_field(c, o, &t->fields[i], t->out);
+    return rc;
+}
+
+int jr_table_section(jr_ctx *c, json_t *obj, const char *key, const jr_field *fields, size_t n,
+                     void *out)
+{
+    const char *allowed[JR_TABLE_MAX + 1];
+    if (n > JR_TABLE_MAX)
+        return jr_fail(c, "internal: section '%s' lists %zu fields; at most %d", key, n,
+                       JR_TABLE_MAX);
+    for (size_t i = 0; i < n; i++)
+        allowed[i] = fields[i].key;
+    allowed[n] = NULL;
+    table_read t = {fields, n, out};
+    return jr_section(c, obj, key, allowed, table_fields, &t);
+}
+
 int jr_array_section(jr_ctx *c, json_t *obj, const char *key, size_t max, const char *what,
                      jr_item_fn item, void *out)
 {

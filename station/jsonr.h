@@ -11,6 +11,7 @@
 #define PCS_STATION_JSONR_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct jr_ctx {
@@ -79,6 +80,30 @@ typedef int (*jr_fields_fn)(jr_ctx *c, json_t *obj, void *out);
  */
 int jr_section(jr_ctx *c, json_t *obj, const char *key, const char *const *allowed,
                jr_fields_fn fields, void *out);
+
+/** Type of a table field (jr_field). */
+typedef enum jr_type { JR_NUM, JR_U32, JR_U64 } jr_type;
+
+/** One optional scalar field of a section, read as jr_num / jr_u32 / jr_u64
+ *  would: its key, its type, its range [lo, hi] (JR_U32: whole numbers;
+ *  JR_U64: none) and where it goes (offsetof in the section's struct). */
+typedef struct jr_field {
+    const char *key;
+    jr_type type;
+    double lo, hi;
+    size_t offset;
+} jr_field;
+
+/** Most fields one table section may list. */
+#define JR_TABLE_MAX 16
+
+/**
+ * jr_section for a section that is a table of scalar fields: the table gives
+ * both the allowed keys (in its order) and the reads, each into
+ * (char *)out + offset, in table order. Returns 0, or -1 after an error.
+ */
+int jr_table_section(jr_ctx *c, json_t *obj, const char *key, const jr_field *fields, size_t n,
+                     void *out);
 
 /** Reads item @p i of an array section; nonzero (and the error recorded) to stop. */
 typedef int (*jr_item_fn)(jr_ctx *c, json_t *item, size_t i, void *out);

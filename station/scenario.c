@@ -9,6 +9,7 @@
  * Migration rewrites the document to the current schema before validation, so
  * validation exists once and old files keep working.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,39 +103,30 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
 static const char *const top_keys[] = {"schema", "name",  "world",           "run", "readers",
                                        "script", "units", "instrumentation", NULL};
 
-static int world_fields(jr_ctx *c, json_t *w, void *out)
-{
-    pcs_world_def *cfg = out;
-    int rc = jr_num(c, w, "dt_s", PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, &cfg->dt_s);
-    rc |= jr_u64(c, w, "seed", &cfg->seed);
-    rc |= jr_num(c, w, "k_slow", 1e-9, 1e9, &cfg->k_slow);
-    rc |= jr_num(c, w, "k_storage", 1e-9, 1e9, &cfg->k_storage);
-    rc |= jr_u32(c, w, "workers", 0, 256, &cfg->workers);
-    rc |= jr_u32(c, w, "snapshot_buffers", 3, 64, &cfg->snapshot_buffers);
-    rc |= jr_u32(c, w, "commands_per_tick", 1, 65536, &cfg->commands_per_tick);
-    return rc;
-}
+static const jr_field world_fields[] = {
+    {"dt_s", JR_NUM, PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, offsetof(pcs_world_def, dt_s)},
+    {"seed", JR_U64, 0, 0, offsetof(pcs_world_def, seed)},
+    {"k_slow", JR_NUM, 1e-9, 1e9, offsetof(pcs_world_def, k_slow)},
+    {"k_storage", JR_NUM, 1e-9, 1e9, offsetof(pcs_world_def, k_storage)},
+    {"workers", JR_U32, 0, 256, offsetof(pcs_world_def, workers)},
+    {"snapshot_buffers", JR_U32, 3, 64, offsetof(pcs_world_def, snapshot_buffers)},
+    {"commands_per_tick", JR_U32, 1, 65536, offsetof(pcs_world_def, commands_per_tick)},
+};
 
 static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
 {
-    static const char *const keys[] = {
-        "dt_s", "seed", "k_slow", "k_storage", "workers", "snapshot_buffers", "commands_per_tick",
-        NULL};
-    return jr_section(c, doc, "world", keys, world_fields, &s->world);
+    return jr_table_section(c, doc, "world", world_fields,
+                            sizeof world_fields / sizeof world_fields[0], &s->world);
 }
 
-static int run_fields(jr_ctx *c, json_t *r, void *out)
-{
-    scenario *s = out;
-    int rc = jr_num(c, r, "seconds", 0.0, 1e9, &s->run.run_seconds);
-    rc |= jr_num(c, r, "timeline_every_s", 0.01, 1e9, &s->run.timeline_every_s);
-    return rc;
-}
+static const jr_field run_fields[] = {
+    {"seconds", JR_NUM, 0.0, 1e9, offsetof(scenario, run.run_seconds)},
+    {"timeline_every_s", JR_NUM, 0.01, 1e9, offsetof(scenario, run.timeline_every_s)},
+};
 
 static int parse_run(jr_ctx *c, json_t *doc, scenario *s)
 {
-    static const char *const keys[] = {"seconds", "timeline_every_s", NULL};
-    return jr_section(c, doc, "run", keys, run_fields, s);
+    return jr_table_section(c, doc, "run", run_fields, sizeof run_fields / sizeof run_fields[0], s);
 }
 
 /* The "names" array of the readers section: channel names to read. */

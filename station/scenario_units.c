@@ -47,6 +47,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,21 +62,17 @@
 
 /* ---- fields, one by one --------------------------------------------------- */
 
-static int pump_fields(jr_ctx *c, json_t *o, void *out)
-{
-    pcs_hydraulics_pump *p = out;
-    int rc = jr_num(c, o, "rated_flow_kg_s", 1.0, 1e5, &p->rated_flow_kg_s);
-    rc |= jr_num(c, o, "rated_dp_pa", 1e3, 1e8, &p->rated_dp_pa);
-    rc |= jr_num(c, o, "inertia_kg_m2", 1.0, 1e6, &p->inertia_kg_m2);
-    rc |= jr_num(c, o, "rated_speed_rad_s", 1.0, 1e4, &p->rated_speed_rad_s);
-    return rc;
-}
+static const jr_field pump_fields[] = {
+    {"rated_flow_kg_s", JR_NUM, 1.0, 1e5, offsetof(pcs_hydraulics_pump, rated_flow_kg_s)},
+    {"rated_dp_pa", JR_NUM, 1e3, 1e8, offsetof(pcs_hydraulics_pump, rated_dp_pa)},
+    {"inertia_kg_m2", JR_NUM, 1.0, 1e6, offsetof(pcs_hydraulics_pump, inertia_kg_m2)},
+    {"rated_speed_rad_s", JR_NUM, 1.0, 1e4, offsetof(pcs_hydraulics_pump, rated_speed_rad_s)},
+};
 
 static int parse_pump(jr_ctx *c, json_t *u, pcs_hydraulics_pump *p)
 {
-    static const char *const keys[] = {"rated_flow_kg_s", "rated_dp_pa", "inertia_kg_m2",
-                                       "rated_speed_rad_s", NULL};
-    return jr_section(c, u, "pump", keys, pump_fields, p);
+    return jr_table_section(c, u, "pump", pump_fields, sizeof pump_fields / sizeof pump_fields[0],
+                            p);
 }
 
 static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
@@ -412,31 +409,26 @@ static int parse_units(jr_ctx *c, json_t *doc, scenario *s)
     return jr_array_section(c, doc, "units", PCS_PLANT_MAX_UNITS, "units", unit_item, s);
 }
 
-static int instrumentation_fields(jr_ctx *c, json_t *o, void *out)
-{
-    pcs_plant_setpoints *sp = out;
-    int rc = jr_num(c, o, "high_flux_frac", 0.01, 10.0, &sp->high_flux_frac);
-    rc |= jr_num(c, o, "flux_rate_frac", 0.001, 10.0, &sp->flux_rate_frac);
-    rc |= jr_u32(c, o, "rate_window_ticks", 1, 1200, &sp->rate_window_ticks);
-    rc |= jr_num(c, o, "low_flow_frac", 0.0, 1.5, &sp->low_flow_frac);
-    rc |= jr_num(c, o, "high_pressure_pa", 1e5, 1e8, &sp->high_pressure_pa);
-    rc |= jr_num(c, o, "low_pressure_pa", 1e5, 1e8, &sp->low_pressure_pa);
-    rc |= jr_num(c, o, "alarm_power_frac", 0.01, 10.0, &sp->alarm_power_frac);
-    rc |= jr_num(c, o, "alarm_flow_frac", 0.0, 1.5, &sp->alarm_flow_frac);
-    rc |= jr_num(c, o, "alarm_pressure_high_pa", 1e5, 1e8, &sp->alarm_pressure_high_pa);
-    rc |= jr_num(c, o, "alarm_t_hot_k", 273.15, 2000.0, &sp->alarm_t_hot_k);
-    rc |= jr_num(c, o, "noise_frac", 0.0, 0.5, &sp->noise_frac);
-    return rc;
-}
+static const jr_field instrumentation_fields[] = {
+    {"high_flux_frac", JR_NUM, 0.01, 10.0, offsetof(pcs_plant_setpoints, high_flux_frac)},
+    {"flux_rate_frac", JR_NUM, 0.001, 10.0, offsetof(pcs_plant_setpoints, flux_rate_frac)},
+    {"rate_window_ticks", JR_U32, 1, 1200, offsetof(pcs_plant_setpoints, rate_window_ticks)},
+    {"low_flow_frac", JR_NUM, 0.0, 1.5, offsetof(pcs_plant_setpoints, low_flow_frac)},
+    {"high_pressure_pa", JR_NUM, 1e5, 1e8, offsetof(pcs_plant_setpoints, high_pressure_pa)},
+    {"low_pressure_pa", JR_NUM, 1e5, 1e8, offsetof(pcs_plant_setpoints, low_pressure_pa)},
+    {"alarm_power_frac", JR_NUM, 0.01, 10.0, offsetof(pcs_plant_setpoints, alarm_power_frac)},
+    {"alarm_flow_frac", JR_NUM, 0.0, 1.5, offsetof(pcs_plant_setpoints, alarm_flow_frac)},
+    {"alarm_pressure_high_pa", JR_NUM, 1e5, 1e8,
+     offsetof(pcs_plant_setpoints, alarm_pressure_high_pa)},
+    {"alarm_t_hot_k", JR_NUM, 273.15, 2000.0, offsetof(pcs_plant_setpoints, alarm_t_hot_k)},
+    {"noise_frac", JR_NUM, 0.0, 0.5, offsetof(pcs_plant_setpoints, noise_frac)},
+};
 
 static int parse_instrumentation(jr_ctx *c, json_t *doc, pcs_plant_setpoints *sp)
 {
-    static const char *const keys[] = {
-        "high_flux_frac",         "flux_rate_frac",  "rate_window_ticks", "low_flow_frac",
-        "high_pressure_pa",       "low_pressure_pa", "alarm_power_frac",  "alarm_flow_frac",
-        "alarm_pressure_high_pa", "alarm_t_hot_k",   "noise_frac",        NULL};
     pcs_plant_setpoints_default(sp);
-    return jr_section(c, doc, "instrumentation", keys, instrumentation_fields, sp);
+    return jr_table_section(c, doc, "instrumentation", instrumentation_fields,
+                            sizeof instrumentation_fields / sizeof instrumentation_fields[0], sp);
 }
 
 int scenario_units_parse(jr_ctx *c, json_t *doc, scenario *s)

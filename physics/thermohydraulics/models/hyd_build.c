@@ -12,12 +12,14 @@
  * builder's and the pump command's range); heater and spray power in [0, 1e9]
  * W and secondary temperature in [273.15, 1e9] K (the command ranges).
  */
+#include <math.h> /* INFINITY only: all math goes through pcs_math */
 #include <stdio.h>
 #include <string.h>
 
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
+#include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "physics/thermohydraulics/models/hyd_internal.h"
 
@@ -47,21 +49,31 @@ static pcs_status bad(const char *what, uint32_t i, const char *field, double v,
                          v, range);
 }
 
+/* The fields of element i of what ("nodes", "junctions", "pumps") against their ranges. */
+static pcs_status check_element(const char *what, uint32_t i, const pcs_param_range *r, size_t n)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "hydraulics: %s[%u].", what, i);
+    return pcs_param_ranges_check(prefix, r, n);
+}
+
 static pcs_status check_globals(const pcs_hydraulics_def *c)
 {
-    struct {
-        const char *f;
-        double v, lo, hi;
-    } r[] = {{"rho_kg_m3", c->rho_kg_m3, 100, 1100},      {"cp_j_kg_k", c->cp_j_kg_k, 1000, 20000},
-             {"mu_pa_s", c->mu_pa_s, 1e-7, 1},            {"sound_speed_m_s", c->sound_speed_m_s, 1, 1e5},
-             {"t_ref_k", c->t_ref_k, 273.15, 2000},       {"t_init_k", c->t_init_k, 273.15, 2000},
-             {"p_init_pa", c->p_init_pa, 1e3, 1e8},       {"sg_ua_w_k", c->sg_ua_w_k, 0, 1e12},
-             {"t_secondary_k", c->t_secondary_k, 273.15, 2000},
-             {"pzr_dp_per_joule", c->pzr_dp_per_joule, 0, 1e3}};
-    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
-        if (!pcs_isfinite(r[i].v) || r[i].v < r[i].lo || r[i].v > r[i].hi)
-            return pcs_error_set(PCS_E_INVAL, "hydraulics: %s = %g is outside [%g, %g]", r[i].f,
-                                 r[i].v, r[i].lo, r[i].hi);
+    const pcs_param_range r[] = {
+        {"rho_kg_m3", c->rho_kg_m3, 100, 1100, 0},
+        {"cp_j_kg_k", c->cp_j_kg_k, 1000, 20000, 0},
+        {"mu_pa_s", c->mu_pa_s, 1e-7, 1, 0},
+        {"sound_speed_m_s", c->sound_speed_m_s, 1, 1e5, 0},
+        {"t_ref_k", c->t_ref_k, 273.15, 2000, 0},
+        {"t_init_k", c->t_init_k, 273.15, 2000, 0},
+        {"p_init_pa", c->p_init_pa, 1e3, 1e8, 0},
+        {"sg_ua_w_k", c->sg_ua_w_k, 0, 1e12, 0},
+        {"t_secondary_k", c->t_secondary_k, 273.15, 2000, 0},
+        {"pzr_dp_per_joule", c->pzr_dp_per_joule, 0, 1e3, 0},
+    };
+    pcs_status st = pcs_param_ranges_check("hydraulics: ", r, sizeof r / sizeof r[0]);
+    if (st != PCS_OK)
+        return st;
     if (c->n_nodes < 2 || c->n_nodes > PCS_HYDRAULICS_MAX_NODES || !c->nodes)
         return pcs_error_set(PCS_E_INVAL, "hydraulics: n_nodes = %u is outside [2, %u]",
                              c->n_nodes, PCS_HYDRAULICS_MAX_NODES);
@@ -76,10 +88,13 @@ static pcs_status check_globals(const pcs_hydraulics_def *c)
 
 static pcs_status check_node(const pcs_hydraulics_node *n, uint32_t i)
 {
-    if (!(n->volume_m3 > 0.0) || !pcs_isfinite(n->volume_m3))
-        return bad("nodes", i, "volume_m3", n->volume_m3, "(0, inf)");
-    if (!(n->compliance_kg_pa >= 0.0) || !pcs_isfinite(n->compliance_kg_pa))
-        return bad("nodes", i, "compliance_kg_pa", n->compliance_kg_pa, "[0, inf)");
+    const pcs_param_range r[] = {
+        {"volume_m3", n->volume_m3, 0.0, INFINITY, 1},
+        {"compliance_kg_pa", n->compliance_kg_pa, 0.0, INFINITY, 0},
+    };
+    pcs_status st = check_element("nodes", i, r, sizeof r / sizeof r[0]);
+    if (st != PCS_OK)
+        return st;
     if (n->t_init_k != 0.0 && !(n->t_init_k >= 273.15 && n->t_init_k <= 2000.0))
         return bad("nodes", i, "t_init_k", n->t_init_k, "0 or [273.15, 2000]");
     if ((unsigned)n->role > PCS_HYDRAULICS_PRESSURIZER)
@@ -93,12 +108,14 @@ static pcs_status check_junction(const pcs_hydraulics_def *c, const pcs_hydrauli
         return pcs_error_set(PCS_E_INVAL, "hydraulics: junctions[%u] connects %u -> %u; both "
                                           "must be distinct nodes in [0, %u)",
                              i, j->from, j->to, c->n_nodes);
-    if (!(j->length_m > 0.0))
-        return bad("junctions", i, "length_m", j->length_m, "(0, inf)");
-    if (!(j->area_m2 > 0.0))
-        return bad("junctions", i, "area_m2", j->area_m2, "(0, inf)");
-    if (!(j->diameter_m > 0.0))
-        return bad("junctions", i, "diameter_m", j->diameter_m, "(0, inf)");
+    const pcs_param_range r[] = {
+        {"length_m", j->length_m, 0.0, INFINITY, 1},
+        {"area_m2", j->area_m2, 0.0, INFINITY, 1},
+        {"diameter_m", j->diameter_m, 0.0, INFINITY, 1},
+    };
+    pcs_status st = check_element("junctions", i, r, sizeof r / sizeof r[0]);
+    if (st != PCS_OK)
+        return st;
     if (!(j->roughness_m >= 0.0) || !(j->form_loss >= 0.0) || !(j->fixed_friction >= 0.0))
         return pcs_error_set(PCS_E_INVAL, "hydraulics: junctions[%u] roughness_m, form_loss and "
                                           "fixed_friction must be >= 0",
@@ -114,21 +131,16 @@ static pcs_status check_junction(const pcs_hydraulics_def *c, const pcs_hydrauli
 
 static pcs_status check_pump(const pcs_hydraulics_pump *p, uint32_t i)
 {
-    if (!(p->rated_speed_rad_s > 0.0))
-        return bad("pumps", i, "rated_speed_rad_s", p->rated_speed_rad_s, "(0, inf)");
-    if (!(p->rated_dp_pa > 0.0))
-        return bad("pumps", i, "rated_dp_pa", p->rated_dp_pa, "(0, inf)");
-    if (!(p->rated_flow_kg_s > 0.0))
-        return bad("pumps", i, "rated_flow_kg_s", p->rated_flow_kg_s, "(0, inf)");
-    if (!(p->shutoff_ratio > 1.0))
-        return bad("pumps", i, "shutoff_ratio", p->shutoff_ratio, "(1, inf)");
-    if (!(p->inertia_kg_m2 > 0.0))
-        return bad("pumps", i, "inertia_kg_m2", p->inertia_kg_m2, "(0, inf)");
-    if (!(p->efficiency > 0.0 && p->efficiency <= 1.0))
-        return bad("pumps", i, "efficiency", p->efficiency, "(0, 1]");
-    if (!(p->initial_speed_frac >= 0.0 && p->initial_speed_frac <= 1.5))
-        return bad("pumps", i, "initial_speed_frac", p->initial_speed_frac, "[0, 1.5]");
-    return PCS_OK;
+    const pcs_param_range r[] = {
+        {"rated_speed_rad_s", p->rated_speed_rad_s, 0.0, INFINITY, 1},
+        {"rated_dp_pa", p->rated_dp_pa, 0.0, INFINITY, 1},
+        {"rated_flow_kg_s", p->rated_flow_kg_s, 0.0, INFINITY, 1},
+        {"shutoff_ratio", p->shutoff_ratio, 1.0, INFINITY, 1},
+        {"inertia_kg_m2", p->inertia_kg_m2, 0.0, INFINITY, 1},
+        {"efficiency", p->efficiency, 0.0, 1.0, 1},
+        {"initial_speed_frac", p->initial_speed_frac, 0.0, 1.5, 0},
+    };
+    return check_element("pumps", i, r, sizeof r / sizeof r[0]);
 }
 
 static pcs_status check_config(const pcs_hydraulics_def *c)

@@ -242,6 +242,13 @@ typedef struct if97_r3_state {
     double ds_drho, ds_dt; /**< (ds/drho)_T, (ds/dT)_rho */
 } if97_r3_state;
 void if97_region3_state(double rho, double t, if97_r3_state *st);
+/** Region 3 density at (p, T), kg/m3: Newton on p_3(rho, T) = p on the liquid
+ *  (liquid = 1) or vapour branch (water_dispatch.c argues the start points);
+ *  0 if no root was found. */
+int if97_region3_rho(double p, double t, int liquid, double *rho_out);
+/** Region 3 (rho, T) with p_3 = p and h_3 (is_h = 1) or s_3 (is_h = 0) = y:
+ *  2-D Newton from (*rho_io, *t_io), at most max_it steps; 0 if it fails. */
+int if97_region3_newton(double p, double y, int is_h, int max_it, double *rho_io, double *t_io);
 /** Region 1 specific enthalpy only, J/kg (only gamma_tau is summed). */
 double if97_region1_h(double p, double t);
 /** Region 1 specific volume only, m3/kg (only gamma_pi is summed). */
@@ -258,6 +265,8 @@ double if97_region5_h(double p, double t);
 double if97_region5_v(double p, double t);
 
 /* ---- unchecked region 4 and boundaries ---- */
+/** R7-97 Table 34, n1..n10 (index 0 unused, 1-based like the release). */
+extern const double if97_r4_n[11];
 double if97_psat(double t);    /* Eq. 30, Pa */
 double if97_tsat(double p);    /* Eq. 31, K */
 double if97_b23_p(double t);   /* Eq. 5, Pa */

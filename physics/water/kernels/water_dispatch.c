@@ -72,7 +72,7 @@ static int region_of_pt(double p, double t)
  * and Newton ascends onto the vapour root. Above T_c the isotherm is monotone
  * and the start is the dense side. Returns 0 if no root was found.
  */
-static int r3_rho(double p, double t, int liquid, double *rho_out)
+int if97_region3_rho(double p, double t, int liquid, double *rho_out)
 {
     double rho = liquid ? 800.0 : 0.5 * p / (IF97_R * t);
     double r_neg = 0.0, r_pos = 0.0;
@@ -122,7 +122,7 @@ static pcs_status r3_props_pt(const char *fn, double p, double t, pcs_water_prop
 {
     const int liquid = t < IF97_TC ? p >= if97_psat(t) : 1;
     double rho;
-    if (!r3_rho(p, t, liquid, &rho)) {
+    if (!if97_region3_rho(p, t, liquid, &rho)) {
         return pcs_error_set(PCS_E_INVAL,
                              "%s: no convergence for the region 3 density at p = %.10g Pa, "
                              "T = %.10g K (too close to the critical point)",
@@ -357,43 +357,52 @@ static int newton_t(const target_ops *op, int region, double p, double y, double
 }
 
 /*
- * 2-D Newton on (rho, T) for region 3: p3(rho,T) = p and y3(rho,T) = y,
- * started from the SR3-03 backward equations (|dT| <= 25 mK, |dv/v| <= 1e-4).
+ * 2-D Newton on (rho, T) for region 3: p_3(rho, T) = p and h_3 (is_h) or s_3
+ * (rho, T) = y, from (*rho_io, *t_io), at most max_it steps. A step that would
+ * leave rho > 0, T > 0 is halved (at most 60 times: a step that large means the
+ * Jacobian is singular, and the next det test ends the solve).
  */
-static int newton_r3(const target_ops *op, double p, double y, double *rho_out, double *t_out)
+int if97_region3_newton(double p, double y, int is_h, int max_it, double *rho_io, double *t_io)
 {
-    double t = op->back3_t(p, y);
-    double rho = 1.0 / op->back3_v(p, y);
-    if (!(t > 0.0 && rho > 0.0 && pcs_isfinite(t) && pcs_isfinite(rho))) {
-        return 0;
-    }
-    for (int it = 0; it < 50; it++) {
+    double rho = *rho_io, t = *t_io;
+    for (int it = 0; it < max_it; it++) {
         if97_r3_state s;
         if97_region3_state(rho, t, &s);
         const double f1 = s.p - p;
-        const double f2 = (op->is_h ? s.h : s.s) - y;
+        const double f2 = (is_h ? s.h : s.s) - y;
         const double a = s.dp_drho, b = s.dp_dt;
-        const double c = op->is_h ? s.dh_drho : s.ds_drho;
-        const double d = op->is_h ? s.dh_dt : s.ds_dt;
+        const double c = is_h ? s.dh_drho : s.ds_drho;
+        const double d = is_h ? s.dh_dt : s.ds_dt;
         const double det = a * d - b * c;
         if (!(pcs_fabs(det) > 0.0) || !pcs_isfinite(det)) {
             return 0;
         }
         double drho = (f1 * d - b * f2) / det;
         double dt = (a * f2 - c * f1) / det;
-        while (rho - drho <= 0.0 || t - dt <= 0.0) { /* stay physical */
-            drho *= 0.5;
+        for (int k = 0; k < 60 && (rho - drho <= 0.0 || t - dt <= 0.0); k++) {
+            drho *= 0.5; /* stay physical */
             dt *= 0.5;
         }
         rho -= drho;
         t -= dt;
         if (pcs_fabs(drho) <= 1e-12 * rho && pcs_fabs(dt) <= 1e-9) {
-            *rho_out = rho;
-            *t_out = t;
+            *rho_io = rho;
+            *t_io = t;
             return 1;
         }
     }
     return 0;
+}
+
+/* Region 3 from the SR3-03 backward equations (|dT| <= 25 mK, |dv/v| <= 1e-4). */
+static int newton_r3(const target_ops *op, double p, double y, double *rho_out, double *t_out)
+{
+    *t_out = op->back3_t(p, y);
+    *rho_out = 1.0 / op->back3_v(p, y);
+    if (!(*t_out > 0.0 && *rho_out > 0.0 && pcs_isfinite(*t_out) && pcs_isfinite(*rho_out))) {
+        return 0;
+    }
+    return if97_region3_newton(p, y, op->is_h, 50, rho_out, t_out);
 }
 
 /* Result of a (p,h) or (p,s) solve. */
@@ -555,7 +564,7 @@ static pcs_status saturated(const char *fn, double p, double ts, pcs_water_props
         return PCS_OK;
     }
     double rl, rv;
-    if (!r3_rho(p, ts, 1, &rl) || !r3_rho(p, ts, 0, &rv)) {
+    if (!if97_region3_rho(p, ts, 1, &rl) || !if97_region3_rho(p, ts, 0, &rv)) {
         return pcs_error_set(
             PCS_E_INVAL, "%s: no convergence for the saturated densities at p = %.10g Pa", fn, p);
     }

@@ -489,7 +489,7 @@ void if97_region3_props(double rho, double t, pcs_water_props *out)
 /* Region 4: saturation line, Eq. 29-31, Table 34.                          */
 /* ---------------------------------------------------------------------- */
 
-static const double r4_n[11] = {
+const double if97_r4_n[11] = {
     0.0, /* 1-based like the release */
     0.11670521452767e4,
     -0.72421316703206e6,
@@ -505,7 +505,7 @@ static const double r4_n[11] = {
 
 double if97_psat(double t)
 {
-    const double *n = r4_n;
+    const double *n = if97_r4_n;
     const double th = t + n[9] / (t - n[10]); /* Eq. 29b, T* = 1 K */
     const double a = th * th + n[1] * th + n[2];
     const double b = n[3] * th * th + n[4] * th + n[5];
@@ -517,7 +517,7 @@ double if97_psat(double t)
 
 double if97_tsat(double p)
 {
-    const double *n = r4_n;
+    const double *n = if97_r4_n;
     const double beta = pcs_sqrt(pcs_sqrt(p * 1e-6)); /* Eq. 29a, p* = 1 MPa */
     const double b2 = beta * beta;
     const double e = b2 + n[3] * beta + n[6];

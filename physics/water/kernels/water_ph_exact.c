@@ -108,21 +108,6 @@ static void r3_drho(double rho, double t, double *drho_dp, double *drho_dh)
 /* Saturation line                                                          */
 /* ---------------------------------------------------------------------- */
 
-/* R7-97 Table 34 (n1..n10, 1-based like the release). */
-static const double r4_n[11] = {
-    0.0,
-    0.11670521452767e4,
-    -0.72421316703206e6,
-    -0.17073846940092e2,
-    0.12020824702470e5,
-    -0.32325550322333e7,
-    0.14915108613530e2,
-    -0.48232657361591e4,
-    0.40511340542057e6,
-    -0.23855557567849e0,
-    0.65017534844798e3,
-};
-
 /*
  * dp_sat/dT from Eq. 29 differentiated implicitly: with beta = (p/1 MPa)^1/4
  * and theta = T + n9/(T - n10), F(beta, theta) = beta^2 theta^2 + n1 beta^2
@@ -133,7 +118,7 @@ static const double r4_n[11] = {
  */
 static double dpsat_dt(double p, double t)
 {
-    const double *n = r4_n;
+    const double *n = if97_r4_n; /* R7-97 Table 34 */
     const double beta = pcs_sqrt(pcs_sqrt(p * 1e-6));
     const double dn = t - n[10];
     const double th = t + n[9] / dn;
@@ -144,51 +129,6 @@ static double dpsat_dt(double p, double t)
                        n[3] * th * th + n[4] * th + n[5];
     const double dth_dt = 1.0 - n[9] / (dn * dn);
     return 4.0 * b2 * beta * 1e6 * (-f_th / f_b) * dth_dt;
-}
-
-/*
- * Density of region 3 at (p, T) on the liquid or vapour branch (T < T_c
- * here): Newton on p_3(rho, T) = p from the dense side (liquid; the isotherm
- * is convex there, so Newton descends monotonically onto the liquid root) or
- * from below the ideal-gas density (vapour; concave, ascends), bisecting
- * inside a bracket once both signs were seen (as water_dispatch.c does).
- */
-static int r3_rho_branch(double p, double t, int liquid, double *rho_out)
-{
-    double rho = liquid ? 800.0 : 0.5 * p / (IF97_R * t);
-    double r_neg = 0.0, r_pos = 0.0;
-    int have_neg = 0, have_pos = 0;
-    for (int it = 0; it < 200; it++) {
-        if97_r3_state s;
-        if97_region3_state(rho, t, &s);
-        const double f = s.p - p;
-        if (f < 0.0) {
-            r_neg = rho;
-            have_neg = 1;
-        } else {
-            r_pos = rho;
-            have_pos = 1;
-        }
-        if (pcs_fabs(f) <= 1e-13 * p) {
-            *rho_out = rho;
-            return 1;
-        }
-        double next = s.dp_drho > 0.0 ? rho - f / s.dp_drho : -1.0;
-        if (have_neg && have_pos) {
-            const double lo = pcs_fmin(r_neg, r_pos), hi = pcs_fmax(r_neg, r_pos);
-            if (!(next > lo && next < hi)) {
-                next = 0.5 * (lo + hi);
-            }
-        } else if (!(next > 0.0 && next < 1000.0)) {
-            next = liquid ? 0.5 * (rho + IF97_RHOC) : 2.0 * rho;
-        }
-        if (pcs_fabs(next - rho) <= 1e-14 * rho) {
-            *rho_out = next;
-            return 1;
-        }
-        rho = next;
-    }
-    return 0;
 }
 
 /* One saturated phase of a Gibbs region: v, h and their derivatives along the line. */
@@ -215,10 +155,11 @@ static void sat_r3(double rho, double ts, double dts, double *v, double *h, doub
     *dh = s.dh_drho * drho + s.dh_dt * dts;
 }
 
-/* Region 3 saturated densities (p > 16.529 MPa), both branches. */
+/* Region 3 saturated densities (p > 16.529 MPa), both branches: T_sat < T_c, so
+   if97_region3_rho's liquid and vapour starts land on the two roots. */
 static int sat_r3_rho(double p, double ts, double *rl, double *rg)
 {
-    if (!r3_rho_branch(p, ts, 1, rl) || !r3_rho_branch(p, ts, 0, rg)) {
+    if (!if97_region3_rho(p, ts, 1, rl) || !if97_region3_rho(p, ts, 0, rg)) {
         return 0;
     }
     /* Two distinct branches: IF97's region 3 closes its dome a few Pa below
@@ -288,35 +229,6 @@ double ph_h_crit(void)
     return s.h;
 }
 
-/* 2-D Newton on (rho, T) for p_3 = p, h_3 = h from (rho, t); 0 if it fails. */
-static int r3_newton(double p, double h, double *rho_io, double *t_io)
-{
-    double rho = *rho_io, t = *t_io;
-    for (int it = 0; it < 60; it++) {
-        if97_r3_state s;
-        if97_region3_state(rho, t, &s);
-        const double f1 = s.p - p, f2 = s.h - h;
-        const double det = s.dp_drho * s.dh_dt - s.dp_dt * s.dh_drho;
-        if (!(pcs_fabs(det) > 0.0) || !pcs_isfinite(det)) {
-            return 0;
-        }
-        double drho = (f1 * s.dh_dt - s.dp_dt * f2) / det;
-        double dt = (s.dp_drho * f2 - s.dh_drho * f1) / det;
-        for (int k = 0; k < 60 && (rho - drho <= 0.0 || t - dt <= 0.0); k++) {
-            drho *= 0.5;
-            dt *= 0.5;
-        }
-        rho -= drho;
-        t -= dt;
-        if (pcs_fabs(drho) <= 1e-12 * rho && pcs_fabs(dt) <= 1e-9) {
-            *rho_io = rho;
-            *t_io = t;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static void single_state(int phase, double p, double h, double t, double rho, double drho_dp,
                          double drho_dh, pcs_water_ph_state *out)
 {
@@ -363,7 +275,7 @@ pcs_status ph_single_phase(const char *fn, int phase, double p, double h, const 
             t = if97_region3_t_ph(p, h);
             rho = 1.0 / if97_region3_v_ph(p, h);
         }
-        if (!r3_newton(p, h, &rho, &t)) {
+        if (!if97_region3_newton(p, h, 1, 60, &rho, &t)) {
             return pcs_error_set(PCS_E_INVAL,
                                  "%s: no convergence in region 3 at p = %.10g Pa, h_j_kg = %.10g "
                                  "J/kg (too close to the critical point)",
