@@ -372,27 +372,51 @@ static int body_line(const ctx *c, const char *what)
     return rc;
 }
 
-static int item_target(const ctx *c, const char *at)
+static int grow_targets(const ctx *c)
 {
-    static const char syntax[] = "# target NAME ID";
     journal *j = c->j;
-    int rc = body_line(c, "a target line");
+    uint32_t cap = j->targets_cap ? 2 * j->targets_cap : 64;
+    journal_target *more = realloc(j->targets, cap * sizeof *more);
+    if (!more)
+        return fail(c->err, c->len, 1, "out of memory");
+    j->targets = more;
+    j->targets_cap = cap;
+    return 0;
+}
+
+static int grow_actions(const ctx *c);
+
+/* Room for one more target or command line: the header is whole, no end
+ * line came yet, the count is below its bound, and the array has a slot. */
+static int body_reserve(const ctx *c, int is_command)
+{
+    journal *j = c->j;
+    int rc = body_line(c, is_command ? "a command" : "a target line");
     if (rc)
         return rc;
-    if (j->n_targets == JOURNAL_MAX_TARGETS)
-        return bad(c, "more than %u target lines", JOURNAL_MAX_TARGETS);
-    if (j->n_targets == j->targets_cap) {
-        uint32_t cap = j->targets_cap ? 2 * j->targets_cap : 64;
-        journal_target *more = realloc(j->targets, cap * sizeof *more);
-        if (!more)
-            return fail(c->err, c->len, 1, "out of memory");
-        j->targets = more;
-        j->targets_cap = cap;
+    if (!is_command) {
+        if (j->n_targets == JOURNAL_MAX_TARGETS)
+            return bad(c, "more than %u target lines", JOURNAL_MAX_TARGETS);
+        return j->n_targets == j->targets_cap ? grow_targets(c) : 0;
     }
+    if (j->n_actions == JOURNAL_MAX_COMMANDS)
+        return bad(c, "more than %u commands (a run journals at most its script's %u)",
+                   JOURNAL_MAX_COMMANDS, PCS_SCENARIO_ACTIONS_MAX);
+    return j->n_actions == j->cap ? grow_actions(c) : 0;
+}
+
+static const char target_syntax[] = "# target NAME ID";
+
+static int item_target(const ctx *c, const char *at)
+{
+    journal *j = c->j;
+    int rc = body_reserve(c, 0);
+    if (rc)
+        return rc;
     journal_target *t = &j->targets[j->n_targets];
     uint64_t id = 0;
-    rc = name_and_number(c, at, syntax, "target name", JOURNAL_TARGET_NAME_MAX, 1, t->name, "ID",
-                         &id);
+    rc = name_and_number(c, at, target_syntax, "target name", JOURNAL_TARGET_NAME_MAX, 1, t->name,
+                         "ID", &id);
     if (!rc && (id > UINT32_MAX || pcs_target_id_load((uint32_t)id).generation == 0))
         return bad(c,
                    "target id %" PRIu64 " is not a stored target id (generation 1 or more, "
@@ -542,32 +566,28 @@ static int grow_actions(const ctx *c)
 /* A damaged or hand-edited line gets a message, never a hang or a silent
  * drop (a bad kind was refused by the queue and skipped; a tick past the end
  * was never submitted). */
+static const char command_syntax[] = "tick kind target a0 a1 a2 a3";
+
 static int parse_command(const ctx *c, const char *line)
 {
-    static const char syntax[] = "tick kind target a0 a1 a2 a3";
     journal *j = c->j;
-    int rc = body_line(c, "a command");
+    int rc = body_reserve(c, 1);
     if (rc)
-        return rc;
-    if (j->n_actions == JOURNAL_MAX_COMMANDS)
-        return bad(c, "more than %u commands (a run journals at most its script's %u)",
-                   JOURNAL_MAX_COMMANDS, PCS_SCENARIO_ACTIONS_MAX);
-    if (j->n_actions == j->cap && (rc = grow_actions(c)) != 0)
         return rc;
     pcs_timed_command *a = &j->actions[j->n_actions];
     memset(a, 0, sizeof *a);
     const char *at = line;
     uint64_t kind = 0, target = 0;
-    rc = next_uint(c, &at, syntax, 1, "tick", UINT64_MAX, &a->tick);
+    rc = next_uint(c, &at, command_syntax, 1, "tick", UINT64_MAX, &a->tick);
     if (!rc)
-        rc = next_uint(c, &at, syntax, 2, "kind", UINT64_MAX, &kind);
+        rc = next_uint(c, &at, command_syntax, 2, "kind", UINT64_MAX, &kind);
     if (!rc)
-        rc = next_uint(c, &at, syntax, 3, "target", UINT32_MAX, &target);
+        rc = next_uint(c, &at, command_syntax, 3, "target", UINT32_MAX, &target);
     static const char *const arg_names[4] = {"a0", "a1", "a2", "a3"};
     for (int i = 0; i < 4 && !rc; i++)
         rc = next_real(c, &at, 4 + i, arg_names[i], &a->cmd.args[i]);
     if (!rc && !at_end(at))
-        rc = bad(c, "expected '%s', found more after the seventh field", syntax);
+        rc = bad(c, "expected '%s', found more after the seventh field", command_syntax);
     if (rc)
         return rc;
     if (kind == 0 || kind >= PCS_COMMAND_KINDS_MAX)
