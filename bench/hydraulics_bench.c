@@ -73,7 +73,8 @@ typedef struct hb_net {
 } hb_net;
 
 /* A segment 1/k of template pipe @p t from node @p from to @p to. */
-static pcs_hydraulics_junction hb_seg(const pcs_hydraulics_junction *t, uint32_t from, uint32_t to, double k)
+static pcs_hydraulics_junction hb_seg(const pcs_hydraulics_junction *t, uint32_t from, uint32_t to,
+                                      double k)
 {
     pcs_hydraulics_junction j = *t;
     j.from = from;
@@ -83,7 +84,8 @@ static pcs_hydraulics_junction hb_seg(const pcs_hydraulics_junction *t, uint32_t
 }
 
 /* A node holding 1/k of template node @p t's volume. */
-static pcs_hydraulics_node hb_node(const pcs_hydraulics_node *t, double k, uint32_t loop, uint32_t tag)
+static pcs_hydraulics_node hb_node(const pcs_hydraulics_node *t, double k, uint32_t loop,
+                                   uint32_t tag)
 {
     pcs_hydraulics_node n = *t;
     n.volume_m3 = t->volume_m3 / k;
@@ -104,8 +106,8 @@ typedef struct hb_ref {
 } hb_ref;
 
 /* Loop @p l: nodes 3 + l * HB_PER_LOOP on, junctions from *k on. */
-static void hb_loop(const hb_ref *r, uint32_t l, pcs_hydraulics_node *nodes, pcs_hydraulics_junction *js,
-                    uint32_t *k)
+static void hb_loop(const hb_ref *r, uint32_t l, pcs_hydraulics_node *nodes,
+                    pcs_hydraulics_junction *js, uint32_t *k)
 {
     const uint32_t DC = 0, UP = 2, base = 3 + l * HB_PER_LOOP;
     const uint32_t hot = base, sg = hot + HB_HOT, xo = sg + HB_SG, cl = xo + HB_XO;
@@ -113,13 +115,15 @@ static void hb_loop(const hb_ref *r, uint32_t l, pcs_hydraulics_node *nodes, pcs
     const pcs_hydraulics_junction *j_hot = &r->j[0], *j_cross = &r->j[65], *j_cold = &r->j[67];
     for (uint32_t s = 0; s < HB_HOT; s++)
         nodes[hot + s] =
-            hb_node(n_hot, HB_HOT, l, s == HB_HOT - 1 ? PCS_HYDRAULICS_TAG_HOT_LEG : PCS_HYDRAULICS_TAG_NONE);
+            hb_node(n_hot, HB_HOT, l,
+                    s == HB_HOT - 1 ? PCS_HYDRAULICS_TAG_HOT_LEG : PCS_HYDRAULICS_TAG_NONE);
     for (uint32_t s = 0; s < HB_SG; s++)
         nodes[sg + s] = hb_node(&r->n[4 + s], 1.0, l, PCS_HYDRAULICS_TAG_NONE);
     for (uint32_t s = 0; s < HB_XO; s++)
         nodes[xo + s] = hb_node(n_xo, HB_XO, l, PCS_HYDRAULICS_TAG_NONE);
     for (uint32_t s = 0; s < HB_COLD; s++)
-        nodes[cl + s] = hb_node(n_cl, HB_COLD, l, s == 0 ? PCS_HYDRAULICS_TAG_COLD_LEG : PCS_HYDRAULICS_TAG_NONE);
+        nodes[cl + s] = hb_node(n_cl, HB_COLD, l,
+                                s == 0 ? PCS_HYDRAULICS_TAG_COLD_LEG : PCS_HYDRAULICS_TAG_NONE);
     js[(*k)++] = hb_seg(j_hot, UP, hot, HB_HOT);
     for (uint32_t s = 0; s + 1 < HB_HOT; s++)
         js[(*k)++] = hb_seg(j_hot, hot + s, hot + s + 1, HB_HOT);
@@ -152,9 +156,10 @@ static int hb_reference(hb_ref *r)
     r->cfg.p_init_pa = pu.fuel.pressure_pa;
     r->cfg.t_init_k = 0.5 * (t_hot + t_cold);
     r->cfg.cp_j_kg_k = HB_P_W / (pu.pump.rated_flow_kg_s * HB_LOOPS * (t_hot - t_cold));
-    if (pcs_hydraulics_pwr_network(HB_LOOPS, HB_SG, &pu.pump, &r->cfg, r->n, r->j, r->p) != PCS_OK ||
-        pcs_hydraulics_pwr_full_power(&r->cfg, r->n, HB_LOOPS, HB_SG, HB_P_W, t_hot, t_cold, t_sat) !=
-            PCS_OK)
+    if (pcs_hydraulics_pwr_network(HB_LOOPS, HB_SG, &pu.pump, &r->cfg, r->n, r->j, r->p) !=
+            PCS_OK ||
+        pcs_hydraulics_pwr_full_power(&r->cfg, r->n, HB_LOOPS, HB_SG, HB_P_W, t_hot, t_cold,
+                                      t_sat) != PCS_OK)
         return -1;
     return 0;
 }
@@ -336,8 +341,8 @@ static hb_sys *hb_sys_new(void)
      * matrix of the tick 1 s into the coast-down. */
     pcs_command trip = {0};
     pcs_target_id pump1;
-    int ticked = pcs_command_kind_find(net.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, &trip.kind) ==
-                     PCS_OK &&
+    int ticked = pcs_command_kind_find(net.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP,
+                                       &trip.kind) == PCS_OK &&
                  pcs_command_target_find(net.w, "u1.pump1", &pump1) == PCS_OK;
     trip.target = pcs_target_id_store(pump1);
     ticked = ticked && pcs_command_submit(net.w, &trip) == PCS_OK;
@@ -367,7 +372,8 @@ static hb_sys *hb_sys_new(void)
         memcpy(s->ai, h->ai, nnz * sizeof(int));
         memcpy(s->ax, h->ax, nnz * sizeof(double));
         memcpy(s->rhs, h->rhs, n * sizeof(double));
-        memcpy(s->p_old, pcs_store_data(net.w, pcs_hydraulics_store_ids(h).pressure), n * sizeof(double));
+        memcpy(s->p_old, pcs_store_data(net.w, pcs_hydraulics_store_ids(h).pressure),
+               n * sizeof(double));
         klu_defaults(&s->common);
         s->sym = klu_analyze(s->n, s->ap, s->ai, &s->common);
         s->num = s->sym ? klu_factor(s->ap, s->ai, s->ax, s->sym, &s->common) : NULL;

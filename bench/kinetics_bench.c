@@ -164,7 +164,8 @@ PCS_BENCH_REGISTER(kb_step_ramp)
 static const pcs_bench_def kb_step_scram = {
     .group = "kinetics",
     .name = "step_scram",
-    .description = "one 0.05 s pcs_kinetics_step while -10 $ goes in over 2 s (sub-steps of drho_max)",
+    .description =
+        "one 0.05 s pcs_kinetics_step while -10 $ goes in over 2 s (sub-steps of drho_max)",
     .params = {{"drho_max", "1e-5,1e-4"}},
     .baseline = "kinetics.step_const",
     .setup = kb_scram_setup,
@@ -327,7 +328,8 @@ static void kb_pcs_run(void *ctx, uint64_t n)
 static const pcs_bench_def kb_case_pcs = {
     .group = "kinetics",
     .name = "case_pcs",
-    .description = "a whole Ganapol case (step1c 100 s, ramp2b 11 s) with pcs_kinetics_step, dt 0.05 s",
+    .description =
+        "a whole Ganapol case (step1c 100 s, ramp2b 11 s) with pcs_kinetics_step, dt 0.05 s",
     .params = {{"case", "step1c,ramp2b"}},
     .setup = kb_pcs_setup,
     .teardown = free,

@@ -49,10 +49,10 @@ typedef struct host {
     pcs_snapshot_pool *pool; /**< the world's snapshot pool */
     pcs_profile *profile;    /**< per-stage timers of the run */
     reader_totals reader_totals;
-    pcs_scenario *scn;          /**< the loaded scenario (pcsim/station.h) */
+    pcs_scenario *scn;       /**< the loaded scenario (pcsim/station.h) */
     pcs_world_def world_cfg; /**< the scenario's, with the command line's overrides */
-    pcs_scenario_run run;       /**< the scenario's run settings, with overrides */
-    char warnings[1024];        /**< the scenario's rounding warnings, and --seconds' */
+    pcs_scenario_run run;    /**< the scenario's run settings, with overrides */
+    char warnings[1024];     /**< the scenario's rounding warnings, and --seconds' */
     pcs_world *world;
     pcs_exec *exec;       /**< slow-job workers (exec.h), attached to world */
     pcs_station *station; /**< the station built into world */

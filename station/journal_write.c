@@ -159,8 +159,7 @@ pcs_status pcs_journal_writer_drain(pcs_journal_writer *jw)
                                  "journal '%s': %" PRIu64 " applied commands were overwritten "
                                  "before they were written (journal_capacity %u): drain after "
                                  "every tick",
-                                 jw->path, missed,
-                                 pcs_world_def_get(jw->world)->journal_capacity);
+                                 jw->path, missed, pcs_world_def_get(jw->world)->journal_capacity);
         for (uint32_t i = 0; i < n; i++) {
             const pcs_command *c = &buf[i];
             name_target(jw, c->target);

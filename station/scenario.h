@@ -29,9 +29,9 @@ typedef struct scenario {
     scn_action script[SCN_MAX_SCRIPT];
     uint32_t n_script;
     pcs_plant_unit_def units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
-    char unit_names[PCS_PLANT_MAX_UNITS][16];         /**< "u1".. */
-    uint32_t n_units;                                 /**< 0: no plant */
-    pcs_plant_setpoints setpoints;                    /**< "instrumentation" */
+    char unit_names[PCS_PLANT_MAX_UNITS][16];      /**< "u1".. */
+    uint32_t n_units;                              /**< 0: no plant */
+    pcs_plant_setpoints setpoints;                 /**< "instrumentation" */
     json_t *doc;         /**< the migrated document (owned), for model sections */
     char warnings[1024]; /**< rounding warnings, one per line ("" if none) */
 } scenario;

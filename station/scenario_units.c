@@ -324,7 +324,8 @@ static int pump_fits(const pcs_plant_unit_def *c, double rho, double m, double d
     uint32_t nn, nj;
     if (pcs_hydraulics_pwr_sizes(c->n_loops, c->n_sg_nodes, &nn, &nj) != PCS_OK || nn > NET_MAX ||
         nj > NET_MAX ||
-        pcs_hydraulics_pwr_network(c->n_loops, c->n_sg_nodes, &pump, &h, nodes, js, pumps) != PCS_OK)
+        pcs_hydraulics_pwr_network(c->n_loops, c->n_sg_nodes, &pump, &h, nodes, js, pumps) !=
+            PCS_OK)
         return 0;
     for (uint32_t j = 0; j < nj; j++)
         if (!(js[j].form_loss >= 0.0))

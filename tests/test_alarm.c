@@ -151,8 +151,7 @@ Test(alarm_config, one_bank_per_world_and_unique_names)
 {
     arig r;
     arig_sensors(&r);
-    pcs_alarm_def c[2] = {alarm("x", 0, PCS_ALARM_HIGH, 1.0),
-                             alarm("x", 1, PCS_ALARM_HIGH, 1.0)};
+    pcs_alarm_def c[2] = {alarm("x", 0, PCS_ALARM_HIGH, 1.0), alarm("x", 1, PCS_ALARM_HIGH, 1.0)};
     pcs_alarms *a = NULL;
     cr_assert_eq(pcs_alarm_add(r.p.w, r.s, c, 2, &a), PCS_E_INVAL);
     ctl_expect_message("'x'", "already exists", NULL);
@@ -258,8 +257,8 @@ Test(alarm, acknowledge_all_takes_b_to_c_and_d_to_a)
     arig r;
     arig_sensors(&r);
     pcs_alarm_def c[3] = {alarm("a0", 0, PCS_ALARM_HIGH, 100.0),
-                             alarm("a1", 1, PCS_ALARM_HIGH, 100.0),
-                             alarm("a2", 2, PCS_ALARM_HIGH, 100.0)};
+                          alarm("a1", 1, PCS_ALARM_HIGH, 100.0),
+                          alarm("a2", 2, PCS_ALARM_HIGH, 100.0)};
     arig_build(&r, c, 3);
     r.p.x[0] = r.p.x[1] = 150.0;
     ctl_tick(r.p.w, 1);

@@ -66,8 +66,7 @@ static void chain_build(chain *c, uint64_t seed, double noise)
     pcs_protection_default(&pc);
     pc.n_functions = 3;
     pc.functions = f;
-    cr_assert_eq(pcs_protection_add(c->p.w, c->s, &pc, &c->prot), PCS_OK, "%s",
-                 pcs_last_error());
+    cr_assert_eq(pcs_protection_add(c->p.w, c->s, &pc, &c->prot), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_protection_trip_output(c->prot, 0, &c->trip_store, &c->trip_index), PCS_OK);
 
     /* Flow-low alarms (95 %) in first-out group 1; a flux-high alarm. The flow

@@ -39,12 +39,12 @@ static void build(two_loops *u)
     pcs_hydraulics_def hc;
     pcs_hydraulics_default(&hc);
     pcs_hydraulics_pump pump = {.rated_speed_rad_s = 124.5,
-                         .rated_dp_pa = 0.6e6,
-                         .rated_flow_kg_s = RATED_FLOW,
-                         .shutoff_ratio = 1.3,
-                         .inertia_kg_m2 = 2900.0,
-                         .efficiency = 0.8,
-                         .initial_speed_frac = 1.0};
+                                .rated_dp_pa = 0.6e6,
+                                .rated_flow_kg_s = RATED_FLOW,
+                                .shutoff_ratio = 1.3,
+                                .inertia_kg_m2 = 2900.0,
+                                .efficiency = 0.8,
+                                .initial_speed_frac = 1.0};
     cr_assert_eq(pcs_hydraulics_pwr_network(2, 4, &pump, &hc, nodes, js, pumps), PCS_OK, "%s",
                  pcs_last_error());
     pcs_hydraulics *h;
@@ -121,7 +121,8 @@ Test(control_hyd, losing_a_pump_trips_the_unit_on_loop_flow_2oo4)
     cr_assert_eq(pcs_protection_tripped(u.p, 0), 0, "rated flow: no trip");
     cr_assert_float_eq(pcs_sensor_value(u.s, 0), RATED_FLOW, 0.01 * RATED_FLOW);
 
-    ctl_command(u.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump1", 0.0); /* loop 1's pump */
+    ctl_command(u.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump1",
+                0.0); /* loop 1's pump */
     int64_t alarm_tick = -1, trip_tick = -1;
     for (uint32_t n = 0; n < 400 && trip_tick < 0; n++) {
         ctl_tick(u.w, 1);

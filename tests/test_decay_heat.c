@@ -41,7 +41,8 @@ static void dht_cooldown(const pcs_decay_heat_params *p, double t_op, double *ou
                 t += 100.0;
             }
         }
-        out[j] = fp_only ? pcs_decay_heat_power_fp(d) : pcs_decay_heat_power(d) - pcs_decay_heat_power_fp(d);
+        out[j] = fp_only ? pcs_decay_heat_power_fp(d)
+                         : pcs_decay_heat_power(d) - pcs_decay_heat_power_fp(d);
     }
 }
 
@@ -160,7 +161,8 @@ Test(decay_heat, saturated_state_is_steady_at_constant_power)
     cr_expect_leq(fabs(p0 / 3.4e9 - m.saturated_fraction), 1e-15);
     for (int k = 0; k < 10000; k++)
         pcs_decay_heat_step(&m, 3.4e9, d);
-    cr_expect_leq(fabs(pcs_decay_heat_power(d) / p0 - 1.0), 1e-13, "%.3e", pcs_decay_heat_power(d) / p0 - 1.0);
+    cr_expect_leq(fabs(pcs_decay_heat_power(d) / p0 - 1.0), 1e-13, "%.3e",
+                  pcs_decay_heat_power(d) / p0 - 1.0);
 }
 
 Test(decay_heat, bad_parameters_are_rejected_with_their_name)

@@ -284,7 +284,8 @@ Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
     cr_assert_geq(count_f64(w), 4 * 30, "%u F64 stores", count_f64(w));
     /* A pump trip on unit 2 at tick 20 gives the check a transient to watch. */
     tick_n(w, 20);
-    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump2", 0.0);
+    pcs_command trip =
+        ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     tick_n(w, 180);
     cr_assert_eq(pcs_world_clock(w)->tick, 200);

@@ -535,7 +535,7 @@ Test(fuel_rod, property_hook_replaces_linear_set_without_solver_change)
 
 typedef void (*fr_mutate)(pcs_fuel_def *);
 #define FR_BAD(name, stmt)                                                                         \
-    static void fr_bad_##name(pcs_fuel_def *c)                                                  \
+    static void fr_bad_##name(pcs_fuel_def *c)                                                     \
     {                                                                                              \
         stmt;                                                                                      \
     }
@@ -611,8 +611,7 @@ Test(fuel_rod, bad_configs_are_rejected_naming_the_field)
         cr_assert(strstr(pcs_last_error(), cases[i].field) != NULL, "%s: message '%s'",
                   cases[i].field, pcs_last_error());
         pcs_fuel f;
-        cr_assert_eq(pcs_fuel_add(w, 0, &cfg, ps, 0, &f), PCS_E_INVAL, "%s built",
-                     cases[i].field);
+        cr_assert_eq(pcs_fuel_add(w, 0, &cfg, ps, 0, &f), PCS_E_INVAL, "%s built", cases[i].field);
     }
     /* The defaults are valid, and a bad power store or index is refused. */
     pcs_fuel_def cfg;

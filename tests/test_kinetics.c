@@ -147,8 +147,9 @@ Test(kinetics, ganapol_table3a_sine)
     pcs_kinetics_equilibrium(&p, 1.0, y);
     for (long tick = 0; tick < 2000; tick++) {
         double r0 = kt_sine_rho((double)tick * KT_DT), r1 = kt_sine_rho((double)(tick + 1) * KT_DT);
-        cr_assert_eq(pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5), y, NULL),
-                     PCS_OK);
+        cr_assert_eq(
+            pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5), y, NULL),
+            PCS_OK);
         if ((tick + 1) % 200 == 0) {
             double r = ref[(tick + 1) / 200 - 1];
             cr_expect_lt(kt_rel(y[0], r), 1e-4, "t = %g: n = %.10g, Table 3a %.10g",
@@ -368,9 +369,9 @@ Test(kinetics, scram_power_stays_positive_and_falls)
         double t0 = (double)tick * KT_DT, t1 = t0 + KT_DT;
         double r0 = -10.0 * beta * fmin(t0 / 2.0, 1.0), r1 = -10.0 * beta * fmin(t1 / 2.0, 1.0);
         double integral = -1.0;
-        cr_assert_eq(
-            pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5), y, &integral),
-            PCS_OK);
+        cr_assert_eq(pcs_kinetics_step(&p, &m, r0, r1, KT_DT, pcs_kinetics_substeps(r0, r1, 1e-5),
+                                       y, &integral),
+                     PCS_OK);
         cr_assert(isfinite(y[0]) && y[0] > 0.0, "n = %g at tick %ld", y[0], tick);
         cr_assert(y[0] < prev, "n rose to %g at tick %ld", y[0], tick);
         cr_assert(integral > 0.0, "int n dt = %g at tick %ld", integral, tick);

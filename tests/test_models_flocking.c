@@ -338,8 +338,7 @@ static uint64_t fl_world_hash(uint64_t seed, int ticks)
     pcs_flocking_def c = fl_cfg(200);
     c.seed = seed;
     pcs_flocking *m = fl_make(&c);
-    cr_assert_eq(pcs_flocking_add(w, m, PCS_STAGE_MACHINES, 0), PCS_OK, "%s",
-                 pcs_last_error());
+    cr_assert_eq(pcs_flocking_add(w, m, PCS_STAGE_MACHINES, 0), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_flocking_add(w, m, PCS_STAGE_MACHINES, 0), PCS_E_STATE);
     for (int t = 0; t < ticks; t++)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());

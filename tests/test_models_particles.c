@@ -240,8 +240,7 @@ Test(models_particles, registered_model_steps_each_tick_and_is_hashed)
     cr_assert_eq(pcs_world_create(&wc, &w), PCS_OK);
     pcs_particles *m = pt_make(5, 1, 2);
     pcs_particles_spawn(m, 3, 0, 1, 0, NULL);
-    cr_assert_eq(pcs_particles_add(w, m, PCS_STAGE_MACHINES, 3), PCS_OK, "%s",
-                 pcs_last_error());
+    cr_assert_eq(pcs_particles_add(w, m, PCS_STAGE_MACHINES, 3), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_particles_add(w, m, PCS_STAGE_MACHINES, 3), PCS_E_STATE);
     uint64_t h0 = pcs_world_state_hash(w);
     pcs_world_tick(w);

@@ -430,7 +430,8 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
     run(c.w, 200);
     round_trip(&c, "steady");
     /* Loss of one pump: flow coasts down, alarms annunciate, low flow trips. */
-    cr_assert_eq(submit(c.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0), PCS_OK);
+    cr_assert_eq(submit(c.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0),
+                 PCS_OK);
     run(c.w, 40);
     round_trip(&c, "coastdown");
     cr_assert_eq(submit(c.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0), PCS_OK);

@@ -57,7 +57,8 @@ Test(plant, pump_trip_and_scram_bring_power_to_decay_heat)
     pcs_plant *p;
     pcs_world *w = plant_world(&p);
     run(w, 200);
-    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip =
+        ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 40);
     pcs_command scram = ctl_make(w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0);
@@ -129,7 +130,8 @@ Test(plant, commands_reach_only_their_unit)
     pcs_plant *p;
     cr_assert_eq(pcs_plant_add(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
     /* Unit 2 is network 1; its pump 3 is loop 4. */
-    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump4", 0.0);
+    pcs_command trip =
+        ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump4", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 400);
     cr_assert_lt(ch(w, "u2.loop4.flow"), 0.5 * 4360.0);
@@ -151,7 +153,8 @@ Test(plant, pump_trip_scrams_through_2oo4_low_flow_with_first_out)
     pcs_world *w = instrumented_world(&p);
     run(w, 100);
     cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "no trip at rated conditions");
-    pcs_command trip = ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip =
+        ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     int scram_tick = -1;
     for (int i = 0; i < 200 && scram_tick < 0; i++) {

@@ -519,7 +519,8 @@ Test(properties, corrupted_save_never_changes_the_world)
     static pp_save s;
     s.w = pp_station(2);
     cr_assert_not_null(s.w, "%s", pcs_last_error());
-    pcs_command trip = ctl_make(s.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip =
+        ctl_make(s.w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
     for (int t = 0; t < 60; t++) {
         if (t == 10)
             cr_assert_eq(pcs_command_submit(s.w, &trip), PCS_OK);

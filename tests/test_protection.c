@@ -49,7 +49,7 @@ static void rig_sensors(rig *r)
 
 /* A k-out-of-n function over sensors first..first+n-1. */
 static pcs_protection_function_def fn(const char *name, pcs_trip_kind kind, pcs_trip_direction dir,
-                                   double sp, uint32_t first, uint32_t n, uint32_t k)
+                                      double sp, uint32_t first, uint32_t n, uint32_t k)
 {
     pcs_protection_function_def c;
     pcs_protection_function_default(&c);
@@ -70,8 +70,7 @@ static void rig_build(rig *r, const pcs_protection_function_def *fns, uint32_t n
     pcs_protection_default(&cfg);
     cfg.n_functions = n;
     cfg.functions = fns;
-    cr_assert_eq(pcs_protection_add(r->p.w, r->s, &cfg, &r->prot), PCS_OK, "%s",
-                 pcs_last_error());
+    cr_assert_eq(pcs_protection_add(r->p.w, r->s, &cfg, &r->prot), PCS_OK, "%s", pcs_last_error());
 }
 
 static void set_all(rig *r, double v)
@@ -82,8 +81,7 @@ static void set_all(rig *r, double v)
 
 /* ---- configuration --------------------------------------------------------- */
 
-static void expect_bad(rig *r, pcs_protection_def cfg, const char *a, const char *b,
-                       const char *c)
+static void expect_bad(rig *r, pcs_protection_def cfg, const char *a, const char *b, const char *c)
 {
     pcs_protection *out = (pcs_protection *)0x1;
     cr_assert_eq(pcs_protection_def_validate(r->p.w, r->s, &cfg), PCS_E_INVAL, "field %s", a);
@@ -200,7 +198,8 @@ Test(protection, level_low_2oo4_trips_at_the_setpoint)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.flow_low", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 90.0, 4, 4, 2);
+    pcs_protection_function_def f =
+        fn("u1.rps.flow_low", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 90.0, 4, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
     ctl_tick(r.p.w, 2);
@@ -264,7 +263,8 @@ Test(protection, rate_low_trips_on_a_fast_fall)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.neg_rate", PCS_TRIP_RATE, PCS_TRIP_LOW, -3.0, 0, 4, 2);
+    pcs_protection_function_def f =
+        fn("u1.rps.neg_rate", PCS_TRIP_RATE, PCS_TRIP_LOW, -3.0, 0, 4, 2);
     f.rate_window_ticks = 10;
     rig_build(&r, &f, 1);
     set_all(&r, 500.0);

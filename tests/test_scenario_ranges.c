@@ -294,7 +294,8 @@ static int sr_pump_ok(double m, double dp)
     pcs_hydraulics_node nodes[64];
     pcs_hydraulics_junction js[64];
     pcs_hydraulics_pump pumps[PCS_PLANT_MAX_LOOPS];
-    if (pcs_hydraulics_pwr_network(c.n_loops, c.n_sg_nodes, &c.pump, &h, nodes, js, pumps) != PCS_OK)
+    if (pcs_hydraulics_pwr_network(c.n_loops, c.n_sg_nodes, &c.pump, &h, nodes, js, pumps) !=
+        PCS_OK)
         return 0;
     for (uint32_t j = 0; j < nj; j++)
         if (!(js[j].form_loss >= 0.0))

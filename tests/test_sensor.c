@@ -39,8 +39,8 @@ Test(sensor_config, defaults_are_documented_and_valid_once_named)
     pcs_world_destroy(p.w);
 }
 
-static void expect_bad(const ctl_plant *p, pcs_sensor_def c, const char *field,
-                       const char *value, const char *range)
+static void expect_bad(const ctl_plant *p, pcs_sensor_def c, const char *field, const char *value,
+                       const char *range)
 {
     cr_assert_eq(pcs_sensor_def_validate(p->w, &c), PCS_E_INVAL, "field %s", field);
     ctl_expect_message(field, value, range, NULL);

@@ -137,8 +137,9 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
     pcs_target_id id;
     uint32_t kind;
     cr_assert_eq(pcs_command_target_find(one_w, "u1.pump3", &id), PCS_OK);
-    cr_assert_eq(pcs_command_kind_find(one_w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, &kind),
-                 PCS_OK);
+    cr_assert_eq(
+        pcs_command_kind_find(one_w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, &kind),
+        PCS_OK);
     cr_assert_eq(c.target, pcs_target_id_store(id));
     cr_assert_eq(c.kind, kind);
     cr_assert_eq(pcs_command_submit(one_w, &c), PCS_OK);

@@ -121,8 +121,7 @@ static void xt_world_make(xt_world *x, const pcs_xenon_params *p, uint32_t phase
     pcs_xenon_equilibrium(p, 1.0, pcs_store_data(x->w, x->state));
     double *pw = pcs_store_data(x->w, x->power);
     pw[0] = 1.0, pw[1] = 1.0;
-    cr_assert_eq(pcs_xenon_add(x->w, "u1.xenon", p, x->state, x->power, phase, NULL),
-                 PCS_OK);
+    cr_assert_eq(pcs_xenon_add(x->w, "u1.xenon", p, x->state, x->power, phase, NULL), PCS_OK);
 }
 
 /* One tick, then the power sample the kinetics stage would add during it. */

@@ -175,7 +175,7 @@ PCS_API pcs_status pcs_alarm_default(pcs_alarm_def *cfg);
  * @return PCS_E_INVAL naming the alarm, the field, its value and the allowed range.
  */
 PCS_API pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                             const pcs_alarm_def *cfg);
+                                          const pcs_alarm_def *cfg);
 
 /**
  * Build the world's alarm bank: STATE stores "alarms.*", a system at
@@ -188,7 +188,7 @@ PCS_API pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors 
  *         world holds part of the bank: discard the world.
  */
 PCS_API pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors,
-                                     const pcs_alarm_def *cfgs, uint32_t n, pcs_alarms **out);
+                                 const pcs_alarm_def *cfgs, uint32_t n, pcs_alarms **out);
 
 /**
  * Register @p name as another target of PCS_ALARM_OP_ACK_ALL on the bank

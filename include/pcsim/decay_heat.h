@@ -79,24 +79,26 @@ PCS_API pcs_status pcs_decay_heat_params_validate(const pcs_decay_heat_params *p
 typedef struct pcs_decay_heat_model {
     double lambda[PCS_DECAY_HEAT_GROUPS]; /**< decay constants, 1/s */
     double sat[PCS_DECAY_HEAT_GROUPS];    /**< saturated group power per W of fission power */
-    double h_s;                   /**< step length the factors below are for, s */
+    double h_s;                           /**< step length the factors below are for, s */
     double om[PCS_DECAY_HEAT_GROUPS];     /**< 1 - e^{-lambda_i h}, from expm1 */
-    double np_from_u;             /**< Np gain per W of U-239 power above saturation */
-    double saturated_fraction;    /**< sum of sat[i]: decay power per W at saturation */
+    double np_from_u;                     /**< Np gain per W of U-239 power above saturation */
+    double saturated_fraction;            /**< sum of sat[i]: decay power per W at saturation */
 } pcs_decay_heat_model;
 
 /**
  * Build @p m from @p p for steps of @p h_s seconds.
  * @return PCS_E_INVAL for bad parameters or h_s not in (0, 1e9].
  */
-PCS_API pcs_status pcs_decay_heat_model_init(const pcs_decay_heat_params *p, double h_s, pcs_decay_heat_model *m);
+PCS_API pcs_status pcs_decay_heat_model_init(const pcs_decay_heat_params *p, double h_s,
+                                             pcs_decay_heat_model *m);
 
 /**
  * Set @p d (PCS_DECAY_HEAT_GROUPS powers, W) to the state after operating at constant
  * fission power @p p_fission_w for @p t_op_s seconds from a fresh core
  * (PCS_DECAY_HEAT_T_INFINITE_S for the ANS "infinite" irradiation).
  */
-PCS_API void pcs_decay_heat_operate(const pcs_decay_heat_model *m, double p_fission_w, double t_op_s, double *d);
+PCS_API void pcs_decay_heat_operate(const pcs_decay_heat_model *m, double p_fission_w,
+                                    double t_op_s, double *d);
 
 /**
  * Advance @p d by one step of m->h_s with fission power @p p_avg_w (the step

@@ -116,7 +116,7 @@ PCS_API uint64_t pcs_diffusion_steps(const pcs_diffusion *m);
  *         registered stay in the world: discard that world.
  */
 PCS_API pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage,
-                                          int32_t priority);
+                                     int32_t priority);
 
 #ifdef __cplusplus
 }

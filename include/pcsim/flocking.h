@@ -135,7 +135,7 @@ PCS_API void pcs_flocking_grid_size(const pcs_flocking *m, uint32_t *cells_x, ui
  * @return as pcs_diffusion_add.
  */
 PCS_API pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage,
-                                         int32_t priority);
+                                    int32_t priority);
 
 #ifdef __cplusplus
 }

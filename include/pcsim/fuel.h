@@ -262,7 +262,7 @@ typedef struct pcs_fuel {
  *         destroyed.
  */
 PCS_API pcs_status pcs_fuel_add(pcs_world *w, uint32_t unit_index, const pcs_fuel_def *cfg,
-                                  uint32_t power_store, uint32_t power_index, pcs_fuel *out);
+                                uint32_t power_store, uint32_t power_index, pcs_fuel *out);
 
 /**
  * Set every temperature to the steady state at core power @p power_w and the

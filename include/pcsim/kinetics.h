@@ -76,12 +76,12 @@ extern "C" {
 
 /** Kinetic parameters of one core. */
 typedef struct pcs_kinetics_params {
-    uint32_t n_groups;                 /**< G, 1..PCS_KINETICS_MAX_GROUPS */
-    uint32_t reserved;                 /**< zero */
+    uint32_t n_groups;                      /**< G, 1..PCS_KINETICS_MAX_GROUPS */
+    uint32_t reserved;                      /**< zero */
     double beta[PCS_KINETICS_MAX_GROUPS];   /**< delayed fractions beta_i > 0; sum < 1 */
     double lambda[PCS_KINETICS_MAX_GROUPS]; /**< decay constants, 1/s, > 0, strictly increasing */
-    double generation_time_s;          /**< prompt generation time Lambda, s, [1e-12, 1] */
-    double source_per_s;               /**< neutron source S, relative units per s, >= 0 */
+    double generation_time_s;               /**< prompt generation time Lambda, s, [1e-12, 1] */
+    double source_per_s;                    /**< neutron source S, relative units per s, >= 0 */
 } pcs_kinetics_params;
 
 /**
@@ -97,7 +97,8 @@ PCS_API pcs_status pcs_kinetics_params_validate(const pcs_kinetics_params *p);
  * tests/refdata/point_kinetics.csv (dataset KEEPIN), with the given Lambda and S = 0.
  * @return PCS_E_INVAL for NULL or Lambda outside [1e-12, 1].
  */
-PCS_API pcs_status pcs_kinetics_params_keepin_u235(pcs_kinetics_params *p, double generation_time_s);
+PCS_API pcs_status pcs_kinetics_params_keepin_u235(pcs_kinetics_params *p,
+                                                   double generation_time_s);
 
 /** Sum of beta_i. */
 PCS_API double pcs_kinetics_beta_total(const pcs_kinetics_params *p);
@@ -109,22 +110,23 @@ PCS_API double pcs_kinetics_beta_total(const pcs_kinetics_params *p);
  * "empty". Fields are written only by the functions below.
  */
 typedef struct pcs_kinetics_modes {
-    double rho;                                      /**< reactivity of the roots */
-    double h_s;                                      /**< step of ew/p1/p2, s (0: none) */
-    double omega[PCS_KINETICS_MAX_MODES];                 /**< roots, descending, 1/s */
+    double rho;                                                /**< reactivity of the roots */
+    double h_s;                                                /**< step of ew/p1/p2, s (0: none) */
+    double omega[PCS_KINETICS_MAX_MODES];                      /**< roots, descending, 1/s */
     double g[PCS_KINETICS_MAX_MODES][PCS_KINETICS_MAX_GROUPS]; /**< 1/(omega_k + lambda_i), s */
-    double norm[PCS_KINETICS_MAX_MODES];                  /**< 1/(u_k . v_k) */
-    double ew[PCS_KINETICS_MAX_MODES];                    /**< e^{omega_k h} */
-    double p1[PCS_KINETICS_MAX_MODES];                    /**< (e^{omega_k h} - 1)/omega_k, s */
-    double p2[PCS_KINETICS_MAX_MODES];                    /**< (p1 - h)/omega_k, s^2 */
-    double ramp[PCS_KINETICS_MAX_MODES]; /**< n_k h (phi2 - phi1/2)(omega_k h) if omega_k < 0, else 0 */
-    uint32_t valid;                 /**< 1 once roots are set */
-    uint32_t n_modes;               /**< G + 1 */
-    uint64_t solves;                /**< root solves so far (counter) */
-    double rho_prev;                /**< reactivity of the solve before (predictor) */
+    double norm[PCS_KINETICS_MAX_MODES];                       /**< 1/(u_k . v_k) */
+    double ew[PCS_KINETICS_MAX_MODES];                         /**< e^{omega_k h} */
+    double p1[PCS_KINETICS_MAX_MODES];   /**< (e^{omega_k h} - 1)/omega_k, s */
+    double p2[PCS_KINETICS_MAX_MODES];   /**< (p1 - h)/omega_k, s^2 */
+    double ramp[PCS_KINETICS_MAX_MODES]; /**< n_k h (phi2 - phi1/2)(omega_k h) if omega_k < 0, else
+                                            0 */
+    uint32_t valid;                      /**< 1 once roots are set */
+    uint32_t n_modes;                    /**< G + 1 */
+    uint64_t solves;                     /**< root solves so far (counter) */
+    double rho_prev;                     /**< reactivity of the solve before (predictor) */
     double omega_prev[PCS_KINETICS_MAX_MODES]; /**< its roots */
-    uint32_t has_prev;                    /**< 1 once rho_prev/omega_prev are set */
-    uint32_t reserved;                    /**< zero */
+    uint32_t has_prev;                         /**< 1 once rho_prev/omega_prev are set */
+    uint32_t reserved;                         /**< zero */
 } pcs_kinetics_modes;
 
 /**
@@ -133,14 +135,16 @@ typedef struct pcs_kinetics_modes {
  * @p p must have passed pcs_kinetics_params_validate (not re-checked).
  * @return PCS_E_INVAL if rho is not finite or |rho| >= 1.
  */
-PCS_API pcs_status pcs_kinetics_modes_solve(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho);
+PCS_API pcs_status pcs_kinetics_modes_solve(const pcs_kinetics_params *p, pcs_kinetics_modes *m,
+                                            double rho);
 
 /**
  * The G + 1 roots of the inhour equation for @p rho, descending, into
  * @p omega (length >= G + 1). 1/omega[0] is the stable (asymptotic) period.
  * @return PCS_E_INVAL for bad arguments.
  */
-PCS_API pcs_status pcs_kinetics_inhour_roots(const pcs_kinetics_params *p, double rho, double *omega);
+PCS_API pcs_status pcs_kinetics_inhour_roots(const pcs_kinetics_params *p, double rho,
+                                             double *omega);
 
 /**
  * Set @p y (length G + 1) to the source-free critical equilibrium at relative
@@ -155,8 +159,8 @@ PCS_API void pcs_kinetics_equilibrium(const pcs_kinetics_params *p, double n, do
  * changed. @p n_integral (optional) receives int_0^h n dt (relative units * s).
  * @return PCS_E_INVAL for h_s <= 0 or non-finite, or bad rho (see solve).
  */
-PCS_API pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho,
-                                      double h_s, double *y, double *n_integral);
+PCS_API pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kinetics_modes *m,
+                                           double rho, double h_s, double *y, double *n_integral);
 
 /**
  * Advance @p y by @p h_s with reactivity varying linearly from @p rho0 to
@@ -166,8 +170,9 @@ PCS_API pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kin
  * @return PCS_E_INVAL for n_sub outside [1, PCS_KINETICS_MAX_SUBSTEPS] or the
  * errors of pcs_kinetics_step_const.
  */
-PCS_API pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho0, double rho1,
-                                double h_s, uint32_t n_sub, double *y, double *n_integral);
+PCS_API pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_modes *m,
+                                     double rho0, double rho1, double h_s, uint32_t n_sub,
+                                     double *y, double *n_integral);
 
 /**
  * Sub-steps that keep each sub-step's reactivity change at or below

@@ -43,8 +43,8 @@ static inline pcs_status pcs_param_ranges_check(const char *prefix, const pcs_pa
         const int bad =
             !pcs_isfinite(v) || v > r[i].hi || (r[i].open_lo ? v <= r[i].lo : v < r[i].lo);
         if (bad)
-            return pcs_error_set(PCS_E_INVAL, "%s%s = %g is outside %c%g, %g%c", prefix,
-                                 r[i].field, v, r[i].open_lo ? '(' : '[', r[i].lo, r[i].hi,
+            return pcs_error_set(PCS_E_INVAL, "%s%s = %g is outside %c%g, %g%c", prefix, r[i].field,
+                                 v, r[i].open_lo ? '(' : '[', r[i].lo, r[i].hi,
                                  pcs_isfinite(r[i].hi) ? ']' : ')');
     }
     return PCS_OK;

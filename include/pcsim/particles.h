@@ -91,8 +91,8 @@ PCS_API pcs_status pcs_particles_load_map(pcs_particles *m, const char *map);
  * @return PCS_E_INVAL (NULL, outside the grid, on an obstacle, |v| above
  *         PCS_PARTICLES_SPEED_MAX), PCS_E_OVERFLOW when full.
  */
-PCS_API pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
-                                     uint32_t *index);
+PCS_API pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t vx,
+                                       int32_t vy, uint32_t *index);
 
 /**
  * Read particle @p i (outputs may be NULL).
@@ -124,7 +124,7 @@ PCS_API uint64_t pcs_particles_steps(const pcs_particles *m);
  * @return as pcs_diffusion_add.
  */
 PCS_API pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage,
-                                          int32_t priority);
+                                     int32_t priority);
 
 #ifdef __cplusplus
 }

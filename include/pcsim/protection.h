@@ -187,7 +187,7 @@ PCS_API pcs_status pcs_protection_default(pcs_protection_def *cfg);
  *         its value and the allowed range.
  */
 PCS_API pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *sensors,
-                                                  const pcs_protection_def *cfg);
+                                               const pcs_protection_def *cfg);
 
 /**
  * Build the protection system: STATE stores "rps.*", a system at
@@ -201,7 +201,7 @@ PCS_API pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sen
  *         discard the world.
  */
 PCS_API pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
-                                         const pcs_protection_def *cfg, pcs_protection **out);
+                                      const pcs_protection_def *cfg, pcs_protection **out);
 
 /**
  * Where unit @p unit's trip output lives: a u32 element (store id, index),

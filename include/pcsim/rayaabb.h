@@ -157,8 +157,7 @@ PCS_API uint64_t pcs_rayaabb_steps(const pcs_rayaabb *m);
  * Build phase only; the caster must not be used after pcs_world_destroy.
  * @return as pcs_diffusion_add.
  */
-PCS_API pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage,
-                                        int32_t priority);
+PCS_API pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority);
 
 #ifdef __cplusplus
 }

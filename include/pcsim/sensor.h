@@ -148,7 +148,7 @@ PCS_API pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_
  *         PCS_E_STATE (world sealed, or a bank already exists), PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
-                                      pcs_sensors **out);
+                                  pcs_sensors **out);
 
 /** Number of sensors (0 for NULL). */
 PCS_API uint32_t pcs_sensor_count(const pcs_sensors *s);

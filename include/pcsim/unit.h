@@ -133,17 +133,17 @@ enum pcs_unit_range {
 
 /** Everything that defines a unit. Start from pcs_unit_default(). */
 typedef struct pcs_unit_def {
-    double nominal_power_w;  /**< thermal power at n = 1, W, (0, 1e11] */
+    double nominal_power_w;       /**< thermal power at n = 1, W, (0, 1e11] */
     pcs_kinetics_params kinetics; /**< delayed-neutron data, Lambda, source */
-    double drho_substep;     /**< largest reactivity change per kinetics sub-step, (0, 1e-2] */
-    uint32_t n_banks;        /**< 1..PCS_UNIT_MAX_BANKS */
-    uint32_t reserved;       /**< zero */
+    double drho_substep;          /**< largest reactivity change per kinetics sub-step, (0, 1e-2] */
+    uint32_t n_banks;             /**< 1..PCS_UNIT_MAX_BANKS */
+    uint32_t reserved;            /**< zero */
     pcs_rod_bank banks[PCS_UNIT_MAX_BANKS]; /**< control and shutdown banks */
     double scram_delay_s;                   /**< trip to start of rod motion, s, [0, 10] */
     double scram_drop_time_s;               /**< full-stroke gravity drop time, s, (0, 60] */
     pcs_feedback_params feedback;           /**< Doppler, moderator, boron coefficients */
     double boron_ppm;                       /**< initial boron, ppm, [0, 10000] */
-    pcs_decay_heat_params decay_heat;               /**< decay-heat data set */
+    pcs_decay_heat_params decay_heat;       /**< decay-heat data set */
     double operating_time_s;                /**< irradiation history before build, s, [0, 1e13] */
     pcs_xenon_params xenon;                 /**< poison constants */
     uint32_t
@@ -210,7 +210,7 @@ typedef struct pcs_unit pcs_unit;
  *         model) may leave part of the unit registered: destroy the world.
  */
 PCS_API pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *cfg,
-                                  pcs_unit **out);
+                                pcs_unit **out);
 
 /** Store id of the u32 trip input "uN.core.trip" (written by protection). */
 PCS_API uint32_t pcs_unit_trip_store(const pcs_unit *u);

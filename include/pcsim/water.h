@@ -426,7 +426,7 @@ PCS_API void pcs_water_table_destroy(pcs_water_table *t);
  * @return PCS_E_INVAL, PCS_E_NOMEM, PCS_E_STATE (world already sealed).
  */
 PCS_API pcs_status pcs_water_table_add(pcs_world *w, const pcs_water_table_def *cfg,
-                                         pcs_water_table **out);
+                                       pcs_water_table **out);
 
 /** Bytes of memory a table with @p cfg needs (0 for an invalid config). */
 PCS_API uint64_t pcs_water_table_bytes(const pcs_water_table_def *cfg);

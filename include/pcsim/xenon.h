@@ -116,8 +116,8 @@ PCS_API void pcs_xenon_step(const pcs_xenon_params *p, pcs_xenon_state *s, doubl
  * @return PCS_E_INVAL (bad params, store ids or sizes), errors of pcs_job_register.
  */
 PCS_API pcs_status pcs_xenon_add(pcs_world *w, const char *name, const pcs_xenon_params *p,
-                                          uint32_t state_store, uint32_t power_store,
-                                          uint32_t phase, uint32_t *job_id);
+                                 uint32_t state_store, uint32_t power_store, uint32_t phase,
+                                 uint32_t *job_id);
 
 #ifdef __cplusplus
 }

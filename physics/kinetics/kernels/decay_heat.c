@@ -70,7 +70,8 @@ pcs_status pcs_decay_heat_params_validate(const pcs_decay_heat_params *p)
     return PCS_OK;
 }
 
-pcs_status pcs_decay_heat_model_init(const pcs_decay_heat_params *p, double h_s, pcs_decay_heat_model *m)
+pcs_status pcs_decay_heat_model_init(const pcs_decay_heat_params *p, double h_s,
+                                     pcs_decay_heat_model *m)
 {
     pcs_status st = pcs_decay_heat_params_validate(p);
     if (st != PCS_OK)
@@ -107,7 +108,8 @@ pcs_status pcs_decay_heat_model_init(const pcs_decay_heat_params *p, double h_s,
     return PCS_OK;
 }
 
-void pcs_decay_heat_operate(const pcs_decay_heat_model *m, double p_fission_w, double t_op_s, double *d)
+void pcs_decay_heat_operate(const pcs_decay_heat_model *m, double p_fission_w, double t_op_s,
+                            double *d)
 {
     for (uint32_t i = 0; i < PCS_DECAY_HEAT_GROUPS; i++)
         d[i] = m->sat[i] * p_fission_w * -pcs_expm1(-m->lambda[i] * t_op_s);
@@ -122,8 +124,10 @@ double pcs_decay_heat_step(const pcs_decay_heat_model *m, double p_avg_w, double
 {
     /* Np first: it needs the U-239 power at the start of the step. */
     double u_excess = d[PCS_DECAY_HEAT_U239] - m->sat[PCS_DECAY_HEAT_U239] * p_avg_w;
-    d[PCS_DECAY_HEAT_NP239] += m->om[PCS_DECAY_HEAT_NP239] * (m->sat[PCS_DECAY_HEAT_NP239] * p_avg_w - d[PCS_DECAY_HEAT_NP239]) +
-                       m->np_from_u * u_excess;
+    d[PCS_DECAY_HEAT_NP239] +=
+        m->om[PCS_DECAY_HEAT_NP239] *
+            (m->sat[PCS_DECAY_HEAT_NP239] * p_avg_w - d[PCS_DECAY_HEAT_NP239]) +
+        m->np_from_u * u_excess;
     for (uint32_t i = 0; i <= PCS_DECAY_HEAT_U239; i++)
         d[i] += m->om[i] * (m->sat[i] * p_avg_w - d[i]);
     return pcs_decay_heat_power(d);

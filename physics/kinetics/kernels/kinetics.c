@@ -236,7 +236,8 @@ static double inhour_root(const kin_lanes *L, double rho, double lo, double hi, 
 }
 
 /* Bracket of root k (0 = stable-period root, G = prompt root), lambda ascending. */
-static void root_bracket(const pcs_kinetics_params *p, double rho, uint32_t k, double *lo, double *hi)
+static void root_bracket(const pcs_kinetics_params *p, double rho, uint32_t k, double *lo,
+                         double *hi)
 {
     uint32_t G = p->n_groups;
     if (k == 0) {
@@ -336,7 +337,8 @@ pcs_status pcs_kinetics_inhour_roots(const pcs_kinetics_params *p, double rho, d
     if (!p || !omega)
         return pcs_error_set(PCS_E_INVAL, "pcs_kinetics_inhour_roots: NULL argument");
     if (!kin_finite(rho) || kin_abs(rho) >= 1.0)
-        return pcs_error_set(PCS_E_INVAL, "pcs_kinetics_inhour_roots: rho = %g is outside (-1, 1)", rho);
+        return pcs_error_set(PCS_E_INVAL, "pcs_kinetics_inhour_roots: rho = %g is outside (-1, 1)",
+                             rho);
     double g[PCS_KINETICS_MAX_MODES][PCS_KINETICS_MAX_GROUPS];
     solve_roots(p, rho, NULL, omega, g);
     return PCS_OK;
@@ -426,8 +428,8 @@ static void modes_set_step(pcs_kinetics_modes *m, double h)
 }
 
 /* One exact step with the cached modes: project, advance each mode, rebuild. */
-static void modes_advance(const pcs_kinetics_params *p, const pcs_kinetics_modes *m, double drho, double *y,
-                          double *n_integral)
+static void modes_advance(const pcs_kinetics_params *p, const pcs_kinetics_modes *m, double drho,
+                          double *y, double *n_integral)
 {
     uint32_t G = p->n_groups;
     double lc[KIN_LANES]; /* lambda_i C_i, zero in padding lanes */
@@ -475,11 +477,12 @@ static void modes_advance(const pcs_kinetics_params *p, const pcs_kinetics_modes
 }
 
 /* One sub-step at midpoint reactivity rho whose ramp spans drho over h. */
-static pcs_status substep(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho, double drho,
-                          double h, double *y, double *n_integral)
+static pcs_status substep(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho,
+                          double drho, double h, double *y, double *n_integral)
 {
     uint32_t G = p->n_groups;
-    if (!m->valid || m->n_modes != G + 1 || !(kin_abs(rho - m->rho) <= PCS_KINETICS_RHO_REUSE_TOL)) {
+    if (!m->valid || m->n_modes != G + 1 ||
+        !(kin_abs(rho - m->rho) <= PCS_KINETICS_RHO_REUSE_TOL)) {
         pcs_status st = pcs_kinetics_modes_solve(p, m, rho);
         if (st != PCS_OK)
             return st;
@@ -490,16 +493,16 @@ static pcs_status substep(const pcs_kinetics_params *p, pcs_kinetics_modes *m, d
     return PCS_OK;
 }
 
-pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho, double h_s,
-                              double *y, double *n_integral)
+pcs_status pcs_kinetics_step_const(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho,
+                                   double h_s, double *y, double *n_integral)
 {
     if (!kin_finite(h_s) || h_s <= 0.0)
         return pcs_error_set(PCS_E_INVAL, "kinetics: step %g s must be > 0 and finite", h_s);
     return substep(p, m, rho, 0.0, h_s, y, n_integral);
 }
 
-pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho0, double rho1,
-                        double h_s, uint32_t n_sub, double *y, double *n_integral)
+pcs_status pcs_kinetics_step(const pcs_kinetics_params *p, pcs_kinetics_modes *m, double rho0,
+                             double rho1, double h_s, uint32_t n_sub, double *y, double *n_integral)
 {
     if (n_sub < 1 || n_sub > PCS_KINETICS_MAX_SUBSTEPS)
         return pcs_error_set(PCS_E_INVAL, "kinetics: n_sub = %u is outside [1, %u]", n_sub,

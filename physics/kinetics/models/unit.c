@@ -384,7 +384,8 @@ static pcs_status unit_bad_u32(const pcs_world *w, uint32_t id, uint32_t i, cons
 
 /* The kinetics cache: a wrong one is re-solved only when rho moves, so its
  * shape and numbers must be ones a solve leaves. */
-static pcs_status unit_check_modes(const pcs_world *w, const pcs_unit *u, const pcs_kinetics_modes *m)
+static pcs_status unit_check_modes(const pcs_world *w, const pcs_unit *u,
+                                   const pcs_kinetics_modes *m)
 {
     uint32_t modes = u->cfg.kinetics.n_groups + 1u, id = u->id.kin_modes;
     if (m->valid > 1u || m->has_prev > 1u || m->reserved != 0u)
@@ -554,8 +555,7 @@ static pcs_status unit_models_init(pcs_world *w, pcs_unit *u)
     return st;
 }
 
-pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *cfg,
-                          pcs_unit **out)
+pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *cfg, pcs_unit **out)
 {
     pcs_status st = unit_check_target(w, unit_index);
     if (st == PCS_OK)
@@ -581,7 +581,7 @@ pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *c
         char name[PCS_NAME_MAX];
         snprintf(name, sizeof name, "%s.xenon", u->prefix);
         st = pcs_xenon_add(w, name, &u->cfg.xenon, u->id.xe_state, u->id.xe_power,
-                                    u->cfg.xenon_phase, NULL);
+                           u->cfg.xenon_phase, NULL);
     }
     if (st == PCS_OK)
         st = pcs_unit_commands_register(w, u);

@@ -66,10 +66,10 @@ typedef struct unit_stores {
 struct pcs_unit {
     uint32_t index;
     char prefix[16];            /* "uN", N up to 4294967295 */
-    pcs_unit_def cfg;        /* validated copy */
+    pcs_unit_def cfg;           /* validated copy */
     double beta;                /* sum of beta_i */
     double f_dh;                /* saturated decay-heat fraction of fission power */
-    pcs_decay_heat_model dh;            /* decay-heat constants for the FAST step */
+    pcs_decay_heat_model dh;    /* decay-heat constants for the FAST step */
     pcs_lumped_heat_model heat; /* heat propagator for the FAST step */
     double dt_s;                /* FAST step */
     unit_stores id;

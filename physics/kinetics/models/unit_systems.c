@@ -186,7 +186,8 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
     u->aux[UNIT_AUX_POISON_PREV] = poison;
     double n0 = u->y[0], n_int = 0.0;
     uint32_t ns = pcs_kinetics_substeps(rho0, rho, u->cfg.drho_substep);
-    pcs_status st = pcs_kinetics_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
+    pcs_status st =
+        pcs_kinetics_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.kinetics: %s", u->prefix, pcs_last_error());
     if (unit_clamp_power(w, u, was || clamped)) {
@@ -195,7 +196,8 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
     }
     u->aux[UNIT_AUX_RHO_PREV] = rho;
     double dh0 = u->out[UNIT_OUT_DECAY]; /* the groups' sum at the end of the last step */
-    double dh1 = pcs_decay_heat_step(&u->dh, u->cfg.nominal_power_w * n_int / u->dt_s, u->dh_groups);
+    double dh1 =
+        pcs_decay_heat_step(&u->dh, u->cfg.nominal_power_w * n_int / u->dt_s, u->dh_groups);
     unit_publish(u, n0, n_int, dh0, dh1);
     u->out[UNIT_OUT_RHO] = rho;
     u->xe_power[0] += n_int / u->dt_s; /* the xenon job's power average */

@@ -286,8 +286,8 @@ static pcs_status xe_load_check(const pcs_world *w, const pcs_load_view *v, void
 }
 
 pcs_status pcs_xenon_add(pcs_world *w, const char *name, const pcs_xenon_params *p,
-                                  uint32_t state_store, uint32_t power_store, uint32_t phase,
-                                  uint32_t *job_id)
+                         uint32_t state_store, uint32_t power_store, uint32_t phase,
+                         uint32_t *job_id)
 {
     pcs_status st = pcs_xenon_params_validate(p);
     if (st != PCS_OK)

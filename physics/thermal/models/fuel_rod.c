@@ -375,7 +375,7 @@ static pcs_status check_args(pcs_world *w, uint32_t unit_index, const pcs_fuel_d
 }
 
 pcs_status pcs_fuel_add(pcs_world *w, uint32_t unit_index, const pcs_fuel_def *cfg,
-                          uint32_t power_store, uint32_t power_index, pcs_fuel *out)
+                        uint32_t power_store, uint32_t power_index, pcs_fuel *out)
 {
     pcs_status st = check_args(w, unit_index, cfg, power_store, power_index, out);
     if (st != PCS_OK)

@@ -10,8 +10,7 @@
 #include "pcsim/world.h"
 #include "physics/water/kernels/if97_internal.h"
 
-pcs_status pcs_water_table_add(pcs_world *w, const pcs_water_table_def *cfg,
-                                 pcs_water_table **out)
+pcs_status pcs_water_table_add(pcs_world *w, const pcs_water_table_def *cfg, pcs_water_table **out)
 {
     static const char fn[] = "pcs_water_table_add";
     pcs_status st = if97_check_out(fn, "out", out);
