@@ -62,6 +62,14 @@ for h in include/pcsim/*.h; do
     fi
 done
 
+# pcsim.h is "everything public": it includes every other public header.
+for h in include/pcsim/*.h; do
+    b=${h##*/}
+    [ "$b" = pcsim.h ] && continue
+    grep -q "^#include \"pcsim/$b\"" include/pcsim/pcsim.h ||
+        bad umbrella "include/pcsim/pcsim.h does not include pcsim/$b"
+done
+
 # The install, as a packager stages it (the build must exist: make all).
 step install env MAKEFLAGS= MAKELEVEL= make -s --no-print-directory B="$B" install \
     DESTDIR="$dest" PREFIX="$prefix" || exit 1
