@@ -31,7 +31,8 @@
  *                             3 kinetics    point kinetics, feedback, decay heat
  *                             4 heat        fuel-rod conduction, heat to coolant
  *                             5 hydraulics  loop flows, pressures, pumps, SGs
- *                             6 machines    pump and turbine shafts
+ *                             6 machines    shafts and couplings (the station:
+ *                                           uN.plant.couple, hydraulics to fuel)
  *                             7 accidents   (reserved)
  *                             8 acoustics   (reserved)
  *                             9 sensors     measured values from stages 3-7

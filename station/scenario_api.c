@@ -106,59 +106,65 @@ void pcs_scenario_destroy(pcs_scenario *s)
 
 const char *pcs_scenario_name(const pcs_scenario *s)
 {
-    return s->s.name;
+    return s ? s->s.name : "";
 }
 
 const char *pcs_scenario_source(const pcs_scenario *s)
 {
-    return s->s.source;
+    return s ? s->s.source : "";
 }
 
 pcs_world_def pcs_scenario_world_def(const pcs_scenario *s)
 {
-    return s->s.world;
+    return s ? s->s.world : (pcs_world_def){0};
 }
 
 uint64_t pcs_scenario_build_hash(const pcs_scenario *s)
 {
-    return s->s.world.build_hash;
+    return s ? s->s.world.build_hash : 0;
 }
 
 pcs_scenario_run pcs_scenario_run_params(const pcs_scenario *s)
 {
-    return s->s.run;
+    return s ? s->s.run : (pcs_scenario_run){0};
 }
 
 const char *pcs_scenario_reader_name(const pcs_scenario *s, uint32_t i)
 {
-    return i < s->s.run.n_reader_names ? s->s.reader_names[i] : NULL;
+    return s && i < s->s.run.n_reader_names ? s->s.reader_names[i] : NULL;
 }
 
 uint32_t pcs_scenario_unit_count(const pcs_scenario *s)
 {
-    return s->s.n_units;
+    return s ? s->s.n_units : 0;
 }
 
 uint32_t pcs_scenario_action_count(const pcs_scenario *s)
 {
-    return s->s.n_script;
+    return s ? s->s.n_script : 0;
 }
 
 const pcs_scenario_action *pcs_scenario_action_get(const pcs_scenario *s, uint32_t i)
 {
-    return i < s->s.n_script ? &s->s.script[i] : NULL;
+    return s && i < s->s.n_script ? &s->s.script[i] : NULL;
 }
 
 const char *pcs_scenario_warnings(const pcs_scenario *s)
 {
-    return s->s.warnings;
+    return s ? s->s.warnings : "";
 }
 
 pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks,
                                          const char *where, uint64_t *ticks, char *warn,
                                          size_t warn_len)
 {
-    return scenario_seconds_to_ticks(dt_s, seconds, min_ticks, where, ticks, warn, warn_len)
+    if (!ticks)
+        return pcs_error_set(PCS_E_INVAL, "pcs_scenario_seconds_to_ticks: NULL ticks");
+    char none[1] = ""; /* no warning buffer: the warning is dropped */
+    if (!warn || warn_len == 0)
+        warn = none, warn_len = 0;
+    return scenario_seconds_to_ticks(dt_s, seconds, min_ticks, where ? where : "", ticks, warn,
+                                     warn_len)
                ? PCS_E_INVAL
                : PCS_OK;
 }

@@ -61,8 +61,10 @@ uint32_t pcs_station_unit_count(const pcs_station *st)
 
 void pcs_station_channels(const pcs_station *st, uint32_t *first, uint32_t *count)
 {
-    *first = st ? st->first_channel : 0;
-    *count = st ? st->n_channels : 0;
+    if (first)
+        *first = st ? st->first_channel : 0;
+    if (count)
+        *count = st ? st->n_channels : 0;
 }
 
 /* "u2.pump3" -> 2 and element "pump3", for messages about a target that

@@ -11,8 +11,11 @@
 #                    cli/ and no public header other than the core's.
 #   infra-physics    snapshot/ and exec/ include nothing from physics.
 #   thread-create    only exec/ creates threads (library and host program).
-#   clock-read       only profile/, bench/, stress/, cli/ read clocks.
-#   libc-random      no rand()/random()/srand()/time() in engine/ or physics/.
+#   clock-read       only profile/, bench/, stress/, cli/ read clocks (not
+#                    engine, physics, snapshot, exec or station).
+#   libc-random      no rand()/random()/srand()/time() in engine/, physics/
+#                    or station/.
+#   station-layer    station/ (the station library) includes nothing from cli/.
 #   public-dep-type  include/pcsim/ exposes no ck, hwloc, mimalloc, jansson,
 #                    xxHash or OpenMP type or header.
 #   kernel-pure      physics/<domain>/kernels/ (code that never touches a world)
@@ -96,15 +99,18 @@ code cli | grep -E "$INC" |
     grep -E '<(engine|physics|station|snapshot|exec|profile)/' |
     report cli-public "cli/ includes only public headers (pcsim/*.h), its own cli/*.h and system headers"
 
+code station | grep -E "$INC" | grep -E '[<"]cli/' |
+    report station-layer "station/ is library code: it includes nothing from cli/"
+
 code engine physics snapshot profile station cli |
     grep -E '(pthread_create|thrd_create|[^_a-z]clone[[:space:]]*\(|[^_a-z]fork[[:space:]]*\()' |
     report thread-create "only exec/ creates threads"
 
-code engine physics snapshot exec |
+code engine physics snapshot exec station |
     grep -E '(clock_gettime|gettimeofday|timespec_get|[^_a-z.]clock[[:space:]]*\([[:space:]]*\)|__rdtsc|rdtsc|CLOCK_MONOTONIC|CLOCK_REALTIME|[^_a-z.>]time[[:space:]]*\()' |
     report clock-read "only profile/, bench/, stress/ and cli/ read clocks"
 
-code engine physics |
+code engine physics station |
     grep -E '[^_a-z.>](rand|random|srand|srandom|drand48|time)[[:space:]]*\(' |
     report libc-random "use pcs_rng streams; no libc randomness or time in simulation code"
 

@@ -198,6 +198,7 @@ PCS_API pcs_status pcs_command_target_find(const pcs_world *w, const char *name,
  * checks before a handler runs, for hosts that validate before submitting.
  * @return PCS_OK; PCS_E_NOTFOUND (null, unknown or stale id: generation
  *         changed); PCS_E_INVAL (the target takes no such kind, naming both).
+ * Any thread once the world is sealed (reads build-time tables).
  */
 PCS_API pcs_status pcs_command_target_check(const pcs_world *w, pcs_target_id id, uint32_t kind);
 
@@ -250,7 +251,7 @@ PCS_API pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_
  */
 PCS_API pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd);
 
-/** Commands waiting in all rings (approximate while producers run). */
+/** Commands waiting in all rings (approximate while producers run). Any thread. */
 PCS_API uint64_t pcs_command_pending(const pcs_world *w);
 
 /** Counters since creation. */
@@ -279,7 +280,7 @@ PCS_API pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *
 PCS_API uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_command *out,
                                   uint32_t max, uint64_t *missed);
 
-/** Total commands ever journaled. */
+/** Total commands ever journaled (0 for NULL). World thread only. */
 PCS_API uint64_t pcs_journal_count(const pcs_world *w);
 
 #ifdef __cplusplus

@@ -27,7 +27,8 @@
  * Errors. Every call that can fail returns a pcs_status and leaves one
  * message in pcs_last_error() naming the file (or "<built-in ...>"), the
  * JSON path, the field, the value and the allowed range. The library never
- * prints.
+ * prints. A NULL object or out-pointer is PCS_E_INVAL; an accessor given
+ * NULL returns its neutral value ("", 0, NULL, a zeroed struct).
  *
  * Units: SI throughout (s, K, Pa, W, kg/s); command values are those of the
  * scenario script (docs: scenarios/README.md).
@@ -98,7 +99,8 @@ typedef struct pcs_scenario_run {
  * Load, migrate and validate the scenario file @p path. The file must be a
  * regular file of at most opts->max_bytes (checked with fstat before reading).
  * @p opts may be NULL. On success *out owns the scenario (pcs_scenario_destroy).
- * Errors: PCS_E_INVAL (bad or oversized document: the message names the file,
+ * Errors: PCS_E_INVAL (a file that cannot be opened or read, is not a regular
+ * file, or holds a bad or oversized document: the message names the file,
  * the JSON path and the reason), PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_scenario_load_file(const char *path, const pcs_scenario_load_opts *opts,
@@ -155,8 +157,9 @@ PCS_API const char *pcs_scenario_warnings(const pcs_scenario *s);
  * Convert @p seconds to whole ticks of @p dt_s by rounding the total
  * (docs/ARCHITECTURE.md section 3). When rounding changes the value by more
  * than 1 %, append a line "<where>: X s is N ticks of dt s (Y s, Z % off)" to
- * @p warn (at most @p warn_len bytes in all). @p min_ticks raises the result
- * (and warns). PCS_E_INVAL for a value the clock cannot represent.
+ * @p warn (at most @p warn_len bytes in all; NULL: no warning text).
+ * @p min_ticks raises the result (and warns). PCS_E_INVAL for a value the
+ * clock cannot represent or a NULL @p ticks. Any thread.
  */
 PCS_API pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, uint64_t min_ticks,
                                                  const char *where, uint64_t *ticks, char *warn,

@@ -173,7 +173,9 @@ PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
  * What a world runs, for tools (`pcsim info --schedule`) and tests. Valid in
  * the build phase (the order is kept current at every registration) and
  * after. Strings and id arrays point into the world and live until it is
- * destroyed. Store ids map to names with pcs_store_name.
+ * destroyed. Store ids map to names with pcs_store_name. Threads: the
+ * world's thread while it is built; any thread once it is sealed (the
+ * tables no longer change).
  */
 
 /** One system, as the tick runs it. */
@@ -220,7 +222,8 @@ PCS_API pcs_status pcs_schedule_job_at(const pcs_world *w, uint32_t index, pcs_s
 /**
  * What the engine itself does at @p stage, around that stage's systems, in
  * one line ("drain the command rings ..." at commands, "close the event
- * list ..." at events), or NULL when the stage is only its systems.
+ * list ..." at events), or NULL when the stage is only its systems (or
+ * @p stage is out of range). Any thread: static text.
  */
 PCS_API const char *pcs_stage_engine_step(pcs_stage stage);
 
