@@ -30,6 +30,8 @@ git ls-files -z -- '*.c' '*.h' '*.sh' '*.py' '*.md' '*.txt' '*.json' 'Makefile' 
   -e 's/\bpcs_hyd_/pcs_hydraulics_/g' -e 's/\bPCS_HYD_/PCS_HYDRAULICS_/g' \
   -e 's/\bpcs_kin_/pcs_kinetics_/g' -e 's/\bPCS_KIN_/PCS_KINETICS_/g' \
   -e 's/\bpcs_dh_/pcs_decay_heat_/g' -e 's/\bPCS_DH_/PCS_DECAY_HEAT_/g' \
+  -e 's/\bpcs_(rod|feedback)_/pcs_reactivity_\1_/g' -e 's/\bPCS_ROD_/PCS_REACTIVITY_ROD_/g' \
+  -e 's/\bpcs_trip_(direction|kind|op)\b/pcs_protection_trip_\1/g' -e 's/\bPCS_TRIP_/PCS_PROTECTION_TRIP_/g' \
   -e 's#pcsim/coolant_props\.h#pcsim/coolant.h#g' \
   -e 's#kernels/coolant_props\.c#kernels/coolant.c#g' \
   -e 's/\bcoolant_props\.h\b/coolant.h/g'
