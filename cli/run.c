@@ -383,33 +383,34 @@ static void sleep_s(double s)
 
 /* The next tick with what surrounds it: the script's commands for it first,
  * then the journal, timeline and CSV. With --realtime the tick runs only when
- * it is due (else this sleeps until it is): *ran says whether it ran. */
-static int host_tick(host *h, uint64_t *ran)
+ * it is due, else this sleeps until it is and returns without it. */
+static int host_tick(host *h)
 {
     uint64_t tick = pcs_world_clock(h->world)->tick;
     script_before_tick(h, tick);
     before_tick(h, tick);
     pcs_status st;
+    uint64_t ran;
     if (h->opt.realtime) {
         /* The library paces (world.h, "Run state and pacing"): this thread
          * measures CLOCK_MONOTONIC and passes the wall time since its last
          * call; at most one tick a call, so the steps around a tick stay. */
         uint64_t now = host_now_ns();
-        pcs_world_advance_result r;
+        pcs_world_advance_result r = {0};
         st = pcs_world_advance(h->world, (double)(now - h->pace_last) * 1e-9, 1, &r);
         h->pace_last = now;
-        *ran = r.ticks_run;
+        ran = r.ticks_run;
         if (st == PCS_OK)
             note_lag(h, r.ticks_behind);
         if (st == PCS_OK && r.ticks_run == 0)
             sleep_s(r.wait_s);
     } else {
         st = pcs_world_tick(h->world);
-        *ran = st == PCS_OK;
+        ran = st == PCS_OK;
     }
     if (st != PCS_OK)
         return host_fail(1, "tick %" PRIu64 " failed: %s", tick, pcs_last_error());
-    if (*ran == 0)
+    if (ran == 0)
         return 0;
     if (h->journal && pcs_journal_writer_drain(h->journal) != PCS_OK)
         return host_fail(1, "--journal: %s", pcs_last_error());
@@ -427,11 +428,9 @@ static int tick_loop(host *h)
     if (h->opt.realtime &&
         pcs_world_set_speed(h->world, h->opt.speed > 0.0 ? h->opt.speed : 1.0) != PCS_OK)
         return host_fail(2, "--speed: %s", pcs_last_error());
-    while (h->ticks_run < h->run.run_ticks) {
-        uint64_t ran;
-        if (host_tick(h, &ran) != 0)
+    while (h->ticks_run < h->run.run_ticks)
+        if (host_tick(h) != 0)
             return 1;
-    }
     return 0;
 }
 
