@@ -81,6 +81,21 @@ Test(pacing, ten_x_gives_120000_ticks)
     pcs_world_destroy(w);
 }
 
+Test(pacing, seven_and_a_half_x_alternates_7_and_8_ticks_a_frame)
+{
+    /* 375 ms of simulated time a frame: 7 ticks and 25 ms carried, then 8.
+     * Summing 0.05 * 7.5 / 0.05 in doubles ends at 89,999 here. */
+    pcs_world *w = new_world();
+    cr_assert_eq(pcs_world_set_speed(w, 7.5), PCS_OK);
+    for (uint32_t i = 0; i < 12000; i++) {
+        pcs_world_advance_result r;
+        cr_assert_eq(pcs_world_advance(w, 0.05, 100, &r), PCS_OK);
+        cr_assert_eq(r.ticks_run, i % 2 == 0 ? 7u : 8u, "frame %u", i);
+    }
+    cr_assert_eq(tick_of(w), 90000);
+    pcs_world_destroy(w);
+}
+
 Test(pacing, thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame)
 {
     pcs_world *w = new_world();
@@ -127,20 +142,26 @@ Test(pacing, too_small_max_ticks_reports_the_lag_exactly)
     pcs_world_destroy(w);
 }
 
-/* Frame lengths whose running sum is rarely a multiple of 50 ms. */
+/* Frames of the given lengths, cycled, at @p speed_milli / 1000: after every
+ * frame the world is at floor(total ns * speed / 50 ms) ticks. A pacer that
+ * sums elapsed * speed / dt in doubles is one tick short somewhere in each of
+ * the sequences below (checked against such a pacer when writing them). */
 static void expect_floor_of_total(const double *frame_s, const uint64_t *frame_ns, uint32_t n,
-                                  uint32_t frames)
+                                  uint32_t frames, uint64_t speed_milli)
 {
     pcs_world *w = new_world();
-    uint64_t total_ns = 0;
+    cr_assert_eq(pcs_world_set_speed(w, (double)speed_milli / 1000.0), PCS_OK);
+    uint64_t total_ps = 0; /* simulated time, ps; ns x speed_milli */
     for (uint32_t i = 0; i < frames; i++) {
         pcs_world_advance_result r;
         cr_assert_eq(pcs_world_advance(w, frame_s[i % n], 1000, &r), PCS_OK);
-        total_ns += frame_ns[i % n];
-        cr_assert_eq(tick_of(w), total_ns / 50000000u, "after %u frames (%llu ns)", i + 1,
-                     (unsigned long long)total_ns);
-        /* The carry is total - ticks * dt; the wait is what completes the next tick. */
-        double want_wait = (double)(50000000u - total_ns % 50000000u) * 1e-9;
+        total_ps += frame_ns[i % n] * speed_milli;
+        cr_assert_eq(tick_of(w), total_ps / 50000000000u, "after %u frames (%llu ps)", i + 1,
+                     (unsigned long long)total_ps);
+        /* The carry is total - ticks * dt; the wait is the wall time that completes the
+         * next tick, rounded up to a whole ns. */
+        uint64_t short_ps = 50000000000u - total_ps % 50000000000u;
+        double want_wait = (double)((short_ps + speed_milli - 1) / speed_milli) * 1e-9;
         cr_assert_float_eq(r.wait_s, want_wait, 1e-15);
     }
     pcs_world_destroy(w);
@@ -151,14 +172,18 @@ Test(pacing, irregular_33_17_ms_frames_give_floor_of_total_over_dt)
     static const double s[] = {0.033, 0.017};
     static const uint64_t ns[] = {33000000u, 17000000u};
     /* 1001 frames: 501 x 33 + 500 x 17 = 25,033 ms -> 500 ticks, 33 ms carried. */
-    expect_floor_of_total(s, ns, 2, 1001);
+    expect_floor_of_total(s, ns, 2, 1001, 1000);
+    /* 12,000 frames = 300 s: 600 ticks at 0.1x, 60,000 at 10x. */
+    expect_floor_of_total(s, ns, 2, 12000, 100);
+    expect_floor_of_total(s, ns, 2, 12000, 10000);
 }
 
 Test(pacing, uneven_frames_keep_the_carry)
 {
     static const double s[] = {0.007, 0.013, 0.029, 0.041, 0.0001};
     static const uint64_t ns[] = {7000000u, 13000000u, 29000000u, 41000000u, 100000u};
-    expect_floor_of_total(s, ns, 5, 5000);
+    expect_floor_of_total(s, ns, 5, 5000, 1000);
+    expect_floor_of_total(s, ns, 5, 5000, 123000);
 }
 
 Test(pacing, host_nanoseconds_times_1e_minus_9_are_taken_exactly)
@@ -167,7 +192,7 @@ Test(pacing, host_nanoseconds_times_1e_minus_9_are_taken_exactly)
      * 3000 frames = 50,000,001,000 ns -> exactly 1000 ticks and 1,000 ns carried. */
     static const double s[] = {16666667 * 1e-9};
     static const uint64_t ns[] = {16666667u};
-    expect_floor_of_total(s, ns, 1, 3000);
+    expect_floor_of_total(s, ns, 1, 3000, 1000);
 }
 
 Test(pacing, pause_stops_ticks_and_keeps_carry_and_backlog)
