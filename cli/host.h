@@ -22,6 +22,7 @@ typedef struct run_opts {
     int readers;        /**< -1: from the scenario */
     double seconds;     /**< < 0: from the scenario */
     int quiet, json, realtime;
+    double speed;              /**< --speed: realtime multiplier; 0: not given (1x) */
     int check_finite;          /**< --check-finite: world config check_finite = 1 */
     size_t max_scenario_bytes; /**< scenario size limit; 0: PCS_SCENARIO_DEFAULT_MAX_BYTES */
 } run_opts;
@@ -73,6 +74,10 @@ typedef struct host {
     char replay_error[PCS_LAST_ERROR_MAX]; /**< and its message */
     uint64_t tick_t0;                      /**< wall time the current tick started, ns */
     uint64_t loop_t0;                      /**< wall time the tick loop started, ns (pacing) */
+    uint64_t pace_last;                    /**< --realtime: wall time of the last advance, ns */
+    uint64_t behind_max;                   /**< --realtime: most ticks owed at once */
+    uint64_t behind_end;                   /**< --realtime: ticks owed when the run ended */
+    int behind_warned;                     /**< --realtime: "falling behind" said, not caught up */
     int bar;                               /**< draw a progress bar (stdout is a terminal) */
     uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;

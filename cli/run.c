@@ -41,7 +41,10 @@ static void run_usage(FILE *f)
           "  --seconds S     run length in simulated seconds (default: the scenario's)\n"
           "  --workers N     slow-job worker threads (default: the scenario's)\n"
           "  --readers N     snapshot reader threads (default: the scenario's)\n"
-          "  --realtime      pace ticks to wall-clock time\n"
+          "  --realtime      pace ticks to wall-clock time (the summary says whether the\n"
+          "                  machine kept up)\n"
+          "  --speed X       with --realtime: simulated seconds per wall second, in\n"
+          "                  [0.1, 1000] (default 1)\n"
           "  --csv FILE      write the timeline channels every tick interval to FILE\n"
           "  --trace FILE    write a Chrome/Perfetto trace of the run\n"
           "  --journal FILE  write every applied command with its tick, and the final hash\n"
@@ -75,7 +78,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
         {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'},
-        {"max-scenario-bytes", 1, 0, 'M'}, {0, 0, 0, 0}};
+        {"max-scenario-bytes", 1, 0, 'M'}, {"speed", 1, 0, 'X'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->workers = o->readers = -1;
     o->seconds = -1.0;
@@ -96,6 +99,11 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             *(ch == 'w' ? &o->workers : &o->readers) = (int)v;
             break;
         case 'R': o->realtime = 1; break;
+        case 'X':
+            if (parse_double(optarg, PCS_SPEED_MIN, PCS_SPEED_MAX, &o->speed))
+                return host_fail(2, "--speed '%s': expected a multiplier in [%g, %g]", optarg,
+                                 PCS_SPEED_MIN, PCS_SPEED_MAX);
+            break;
         case 'c': o->csv = optarg; break;
         case 't': o->trace = optarg; break;
         case 'j': o->journal = optarg; break;
@@ -120,6 +128,10 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         o->scenario = argv[optind++];
     if (optind < argc)
         return host_fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
+    if (o->speed > 0.0 && !o->realtime)
+        return host_fail(2, "--speed %g needs --realtime (without it the run goes as fast as "
+                            "it can)",
+                         o->speed);
     return 0;
 }
 
@@ -289,19 +301,6 @@ static int open_outputs(host *h)
     return 0;
 }
 
-static void pace(host *h, uint64_t t0, uint64_t done)
-{
-    if (!h->opt.realtime)
-        return;
-    uint64_t due = t0 + (uint64_t)((double)done * h->world_cfg.dt_s * 1e9);
-    uint64_t now = host_now_ns();
-    if (due > now) {
-        struct timespec ts = {(time_t)((due - now) / 1000000000u),
-                              (long)((due - now) % 1000000000u)};
-        nanosleep(&ts, NULL);
-    }
-}
-
 static void before_tick(void *ctx, uint64_t tick)
 {
     host *h = ctx;
@@ -310,7 +309,7 @@ static void before_tick(void *ctx, uint64_t tick)
 }
 
 /* What follows each tick of a run or a replay: its time, the timeline and
- * CSV rows, the progress bar, pacing. */
+ * CSV rows, the progress bar. */
 static void after_tick(void *ctx, uint64_t tick)
 {
     host *h = ctx;
@@ -324,7 +323,6 @@ static void after_tick(void *ctx, uint64_t tick)
     }
     if (h->bar && done % (h->run.run_ticks / 200 + 1) == 0)
         report_progress(h, done, h->run.run_ticks);
-    pace(h, h->loop_t0, done);
 }
 
 /* The journal's commands at their ticks (pcs_replay); a hash that differs
@@ -340,25 +338,114 @@ static int replay_loop(host *h)
     return 0;
 }
 
+/* Ticks a machine that keeps up runs per wall second at the run's speed. */
+static double required_rate(const host *h)
+{
+    return pcs_world_speed(h->world) / h->world_cfg.dt_s;
+}
+
+/* A backlog worth this much wall time at the run's speed is "falling behind":
+ * at 1x and dt 0.05 s, 5 ticks, so a machine doing 14 ticks/s of the 20 needed
+ * is told within a second; one slow tick of less than this is not. */
+#define HOST_BEHIND_WARN_S 0.25
+
+/* Falling behind: say so once, with the rate achieved so far against the
+ * rate the speed needs; again only after catching up. */
+static void note_lag(host *h, uint64_t behind)
+{
+    if (behind > h->behind_max)
+        h->behind_max = behind;
+    h->behind_end = behind;
+    if (behind == 0) {
+        h->behind_warned = 0;
+        return;
+    }
+    double behind_s = (double)behind / required_rate(h);
+    if (behind_s < HOST_BEHIND_WARN_S || h->behind_warned)
+        return;
+    h->behind_warned = 1;
+    double wall_s = (double)(host_now_ns() - h->loop_t0) * 1e-9;
+    if (!h->opt.quiet)
+        fprintf(stderr,
+                "pcsim: warning: --realtime is falling behind at tick %" PRIu64 ": %" PRIu64
+                " ticks (%.1f s) owed; %.1f ticks/s achieved, %.1f needed at %gx\n",
+                pcs_world_clock(h->world)->tick, behind, behind_s,
+                wall_s > 0 ? (double)h->ticks_run / wall_s : 0.0, required_rate(h),
+                pcs_world_speed(h->world));
+}
+
+static void sleep_s(double s)
+{
+    uint64_t ns = (uint64_t)(s * 1e9);
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    nanosleep(&ts, NULL);
+}
+
+/* The next tick with what surrounds it: the script's commands for it first,
+ * then the journal, timeline and CSV. With --realtime the tick runs only when
+ * it is due, else this sleeps until it is and returns without it. */
+static int host_tick(host *h)
+{
+    uint64_t tick = pcs_world_clock(h->world)->tick;
+    script_before_tick(h, tick);
+    before_tick(h, tick);
+    pcs_status st;
+    uint64_t ran;
+    if (h->opt.realtime) {
+        /* The library paces (world.h, "Run state and pacing"): this thread
+         * measures CLOCK_MONOTONIC and passes the wall time since its last
+         * call; at most one tick a call, so the steps around a tick stay. */
+        uint64_t now = host_now_ns();
+        pcs_world_advance_result r = {0};
+        st = pcs_world_advance(h->world, (double)(now - h->pace_last) * 1e-9, 1, &r);
+        h->pace_last = now;
+        ran = r.ticks_run;
+        if (st == PCS_OK)
+            note_lag(h, r.ticks_behind);
+        if (st == PCS_OK && r.ticks_run == 0)
+            sleep_s(r.wait_s);
+    } else {
+        st = pcs_world_tick(h->world);
+        ran = st == PCS_OK;
+    }
+    if (st != PCS_OK)
+        return host_fail(1, "tick %" PRIu64 " failed: %s", tick, pcs_last_error());
+    if (ran == 0)
+        return 0;
+    if (h->journal && pcs_journal_writer_drain(h->journal) != PCS_OK)
+        return host_fail(1, "--journal: %s", pcs_last_error());
+    after_tick(h, tick);
+    return 0;
+}
+
 static int tick_loop(host *h)
 {
-    h->loop_t0 = host_now_ns();
+    h->loop_t0 = h->pace_last = host_now_ns();
     /* A progress bar on a terminal; plain timeline lines otherwise. */
     h->bar = !h->opt.quiet && isatty(STDOUT_FILENO);
     if (h->replay)
         return replay_loop(h);
-    for (uint64_t i = 0; i < h->run.run_ticks; i++) {
-        uint64_t tick = pcs_world_clock(h->world)->tick;
-        script_before_tick(h, tick);
-        before_tick(h, tick);
-        pcs_status st = pcs_world_tick(h->world);
-        if (st != PCS_OK)
-            return host_fail(1, "tick %" PRIu64 " failed: %s", tick, pcs_last_error());
-        if (h->journal && pcs_journal_writer_drain(h->journal) != PCS_OK)
-            return host_fail(1, "--journal: %s", pcs_last_error());
-        after_tick(h, tick);
-    }
+    if (h->opt.realtime &&
+        pcs_world_set_speed(h->world, h->opt.speed > 0.0 ? h->opt.speed : 1.0) != PCS_OK)
+        return host_fail(2, "--speed: %s", pcs_last_error());
+    while (h->ticks_run < h->run.run_ticks)
+        if (host_tick(h) != 0)
+            return 1;
     return 0;
+}
+
+/* The summary's realtime line: what the machine achieved against what the
+ * speed needs, and how far behind it fell. */
+static void report_pacing(const host *h, uint64_t wall_ns)
+{
+    if (!h->opt.realtime || h->opt.json)
+        return;
+    double wall_s = (double)wall_ns * 1e-9, need = required_rate(h);
+    printf("realtime: speed %gx needs %.1f ticks/s, achieved %.1f ticks/s; behind at the end "
+           "%" PRIu64 " ticks (%.3f s), at most %" PRIu64 " (%.3f s)\n",
+           pcs_world_speed(h->world), need, wall_s > 0 ? (double)h->ticks_run / wall_s : 0.0,
+           h->behind_end, (double)h->behind_end / need, h->behind_max,
+           (double)h->behind_max / need);
 }
 
 /* @p ran: the tick loop ran, so the outputs are kept. Returns 1 when one
@@ -394,6 +481,7 @@ static int finish(host *h, uint64_t wall_ns)
     if (h->opt.save && pcs_world_save(h->world, h->opt.save) != PCS_OK)
         return host_fail(1, "%s", pcs_last_error());
     report_summary(h, wall_ns);
+    report_pacing(h, wall_ns);
     return 0;
 }
 

@@ -177,6 +177,7 @@ pcs_status pcs_world_create(const pcs_world_def *cfg, pcs_world **out)
     w->mem = mem;
     w->cfg = *cfg;
     pcs_clock_init(&w->clock, cfg->dt_s, cfg->k_slow, cfg->k_storage);
+    pcs_pacing_init(w);
     st = world_alloc_tables(w);
     if (st != PCS_OK) {
         pcs_world_destroy(w);

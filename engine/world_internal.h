@@ -93,9 +93,20 @@ typedef struct pcs_targets {
     uint32_t n_bindings, bindings_cap;
 } pcs_targets;
 
+/* engine/pacing.c: run state and pacing (world.h). Host-side configuration,
+ * not simulation state: never saved, loaded or hashed. */
+typedef struct pcs_pacing {
+    uint64_t dt_ps;       /* one tick of simulated time in picoseconds (dt_s rounded) */
+    uint64_t carry_ps;    /* simulated time accrued short of a whole tick, < dt_ps */
+    uint64_t owed;        /* whole ticks due and not yet run (the backlog) */
+    uint32_t speed_milli; /* speed multiplier x 1000, [100, 1000000] */
+    int paused;
+} pcs_pacing;
+
 struct pcs_world {
     pcs_world_def cfg;
     pcs_clock clock;
+    pcs_pacing pacing; /* engine/pacing.c */
     int sealed;
     pcs_mem mem;
 
@@ -161,6 +172,9 @@ pcs_status pcs_command_target_apply(pcs_world *w, const pcs_handler_rec *h, cons
 pcs_status pcs_commands_create(pcs_world *w);
 void pcs_commands_destroy(pcs_world *w);
 pcs_status pcs_commands_stage(pcs_world *w);
+
+/* engine/pacing.c: running at 1x, nothing owed (pcs_world_create). */
+void pcs_pacing_init(pcs_world *w);
 
 /* engine/event.c */
 void pcs_events_begin_tick(pcs_world *w);

@@ -382,5 +382,35 @@ expect replay-negative-target 2 "$D/negative_target.journal:7: field 3 (target) 
 expect replay-nan-argument 2 "$D/nan_arg.journal:7: field 4 (a0) 'nan' is not a finite number" \
     replay $D/nan_arg.journal
 
+# ---- realtime pacing (issue 19): --realtime runs through the library's pacer
+# (pcs_world_advance); --speed is checked; falling behind is reported.
+expect speed-needs-realtime 2 "--speed 10 needs --realtime" run --speed 10 --seconds 0.1
+expect speed-above-range 2 "--speed '5000': expected a multiplier in [0.1, 1000]" \
+    run --realtime --speed 5000 --seconds 0.1
+expect speed-below-range 2 "--speed '0.05': expected a multiplier in [0.1, 1000]" \
+    run --realtime --speed 0.05 --seconds 0.1
+expect speed-not-a-number 2 "--speed 'fast': expected a multiplier in [0.1, 1000]" \
+    run --realtime --speed fast --seconds 0.1
+has() { # name, text, output
+    if printf '%s' "$3" | grep -qF -- "$2"; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL $1: no '$2' in:"; printf '%s\n' "$3" | tail -5; fi
+}
+# 2 simulated s at 10x: the 40th tick falls due 0.2 s after the first call,
+# so the run cannot be shorter; startup and teardown add a little. The ticks
+# are the same as at full speed, so is the hash.
+t0=$(date +%s%N)
+out=$(timeout 60 "$BIN" run --quiet --seconds 2 --realtime --speed 10 2>&1)
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "realtime-10x-takes-about-0.2s ($ms ms)" [ "$ms" -ge 200 -a "$ms" -lt 1500 ]
+has realtime-10x-reports-rate "realtime: speed 10x needs 200.0 ticks/s, achieved" "$out"
+has realtime-10x-same-hash "final state hash $hash_2s" "$out"
+# dt 1 ms at 1000x needs 1e6 ticks/s, which no machine runs a unit at: the
+# backlog passes 0.25 s of wall time and a warning says so, with the rates.
+out=$(timeout 60 "$BIN" run $D/realtime_fine_dt.json --realtime --speed 1000 --readers 0 2>&1)
+has realtime-falling-behind-warns "warning: --realtime is falling behind at tick" "$out"
+has realtime-falling-behind-rates "ticks/s achieved, 1000000.0 needed at 1000x" "$out"
+has realtime-falling-behind-summary "realtime: speed 1000x needs 1000000.0 ticks/s, achieved" "$out"
+# ---- end of realtime pacing
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

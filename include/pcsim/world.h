@@ -139,6 +139,97 @@ PCS_API pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), voi
 /** Number of allocations made from the world's heap so far (test hook). */
 PCS_API uint64_t pcs_world_alloc_count(const pcs_world *w);
 
+/* ---- Run state and pacing (engine/pacing.c; docs/ARCHITECTURE.md section 3) ----
+ *
+ * A host that runs a world against wall time passes the wall time that
+ * elapsed since its previous call to pcs_world_advance; the world multiplies
+ * it by the speed, turns it into whole ticks, keeps the remainder for the
+ * next call, and runs the ticks due (at most max_ticks per call; the rest
+ * stay owed). The library reads no clock: time enters only as an argument.
+ *
+ * Exactness: the elapsed time is taken as whole nanoseconds, the speed as
+ * whole thousandths and dt_s as whole picoseconds, and the carry is an
+ * integer, so the ticks due after any sequence of calls are exactly
+ * floor(sum(ns_i) * speed_milli / dt_ps): 12,000 frames of 0.05 s at dt
+ * 0.05 s give 12,000 ticks at 1x, never 11,999 (engine/pacing.c argues it).
+ *
+ * Pacing is host-side configuration, not simulation state: run state, speed,
+ * carry and backlog are not saved by pcs_world_save, not changed by
+ * pcs_world_load, and not in pcs_world_state_hash. A tick is a tick: the same
+ * ticks with the same commands give the same hash whatever frames, speeds and
+ * pauses produced them.
+ *
+ * Thread-safety: call these only on the thread that ticks the world (like
+ * pcs_world_tick). Other threads keep submitting commands; while the world is
+ * paused no tick drains them, so they queue, a full ring refuses with
+ * PCS_E_RATE as always, and the first tick after drains them.
+ */
+
+/** Speed multiplier range (simulated seconds per wall second). */
+#define PCS_SPEED_MIN 0.1
+#define PCS_SPEED_MAX 1000.0
+
+/** Largest elapsed_wall_s one pcs_world_advance call accepts, s (11.6 days). */
+#define PCS_ADVANCE_ELAPSED_MAX_S 1e6
+
+/** What one pcs_world_advance call did. */
+typedef struct pcs_world_advance_result {
+    uint64_t ticks_run;    /**< ticks this call ran (<= max_ticks) */
+    uint64_t ticks_behind; /**< whole ticks due and not yet run (the backlog) */
+    double wait_s;         /**< wall seconds until the next tick falls due at the current
+                                speed if none is owed; 0 while ticks are owed or paused */
+    int paused;            /**< 1 when the world is paused (nothing ran, nothing accrued) */
+} pcs_world_advance_result;
+
+/**
+ * Account @p elapsed_wall_s of wall time at the current speed and run the
+ * ticks due, at most @p max_ticks of them (0: only account). Ticks beyond
+ * max_ticks stay owed and run in later calls; out->ticks_behind says how many.
+ * While paused, the elapsed time is checked and ignored, no tick runs, and the
+ * carry and backlog keep their values.
+ * @param elapsed_wall_s finite, in [0, PCS_ADVANCE_ELAPSED_MAX_S]; taken as
+ *        whole nanoseconds (rounded).
+ * @param out set on every return except PCS_E_INVAL (may not be NULL).
+ * @return PCS_OK; a tick's error (as pcs_world_tick: the failed tick stays
+ *         owed, out->ticks_run counts those that ran); PCS_E_INVAL for NULL
+ *         or an elapsed time outside the range, naming the value and range.
+ */
+PCS_API pcs_status pcs_world_advance(pcs_world *w, double elapsed_wall_s, uint64_t max_ticks,
+                                     pcs_world_advance_result *out);
+
+/**
+ * Set the speed multiplier (default 1), in [PCS_SPEED_MIN, PCS_SPEED_MAX],
+ * rounded to the nearest thousandth. The carry and backlog are kept: they
+ * are simulated time already due.
+ * @return PCS_E_INVAL naming the value and the range (speed unchanged).
+ */
+PCS_API pcs_status pcs_world_set_speed(pcs_world *w, double speed);
+
+/** The speed multiplier in effect (after rounding); 0 for NULL. */
+PCS_API double pcs_world_speed(const pcs_world *w);
+
+/** Stop ticking in pcs_world_advance until pcs_world_resume. Idempotent. */
+PCS_API pcs_status pcs_world_pause(pcs_world *w);
+
+/** Resume pacing where it stopped (the paused wall time is not owed). Idempotent. */
+PCS_API pcs_status pcs_world_resume(pcs_world *w);
+
+/** 1 while paused, else 0 (also for NULL). */
+PCS_API int pcs_world_paused(const pcs_world *w);
+
+/**
+ * Run exactly one tick while paused (the world stays paused); pacing's carry
+ * and backlog are untouched. @return the tick's status; PCS_E_STATE when the
+ * world is not paused; PCS_E_INVAL for NULL.
+ */
+PCS_API pcs_status pcs_world_step_once(pcs_world *w);
+
+/**
+ * Forget the backlog and the carried fraction: a host that fell behind and
+ * chooses not to catch up starts pacing afresh from its next call.
+ */
+PCS_API pcs_status pcs_world_pacing_reset(pcs_world *w);
+
 #ifdef __cplusplus
 }
 #endif
