@@ -406,6 +406,8 @@ has realtime-10x-reports-rate "realtime: speed 10x needs 200.0 ticks/s, achieved
 has realtime-10x-same-hash "final state hash $hash_2s" "$out"
 # dt 1 ms at 1000x needs 1e6 ticks/s, which no machine runs a unit at: the
 # backlog passes 0.25 s of wall time and a warning says so, with the rates.
+# 40,000 ticks take about 1.2 s of CPU here: 4x the 0.25 s the warning needs
+# on an idle machine (5,000 ticks were too few: the warning missed once).
 out=$(timeout 60 "$BIN" run $D/realtime_fine_dt.json --realtime --speed 1000 --readers 0 2>&1)
 has realtime-falling-behind-warns "warning: --realtime is falling behind at tick" "$out"
 has realtime-falling-behind-rates "ticks/s achieved, 1000000.0 needed at 1000x" "$out"
