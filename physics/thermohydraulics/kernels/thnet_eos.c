@@ -113,7 +113,7 @@ pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg, pcs_thnet
 
 pcs_thnet_eos pcs_thnet_eos_if97(void)
 {
-    pcs_thnet_eos e = {pcs_thnet_props_if97, pcs_thnet_choke_if97, 0};
+    pcs_thnet_eos e = {.props = pcs_thnet_props_if97, .choke = pcs_thnet_choke_if97};
     return e;
 }
 
@@ -147,10 +147,11 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
     double lo = INV_P_MIN, hi = INV_P_MAX;
     int have_lo = 0, have_hi = 0, ok = 0;
     double last_f = 0.0;
+    const pcs_thnet_rho_fn rho_at = eos->rho ? eos->rho : eos->props;
     for (int it = 0; it < INV_MAX_IT; it++) {
         pcs_thnet_props pr;
         double h = u_j_kg + p / rho_kg_m3, pn;
-        if (eos->props(eos->ctx, p, h, &pr) != PCS_OK) {
+        if (rho_at(eos->ctx, p, h, &pr) != PCS_OK) {
             /* Refused: shrink towards the side with a known sign. */
             if (have_lo && p > lo)
                 hi = p;

@@ -281,6 +281,7 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->is_choked = calloc(nj, 1);
     net->dir = calloc(nj, 1);
     net->props = calloc(nv, sizeof *net->props);
+    net->props_at = malloc(2 * nv * sizeof(double));
     net->ca = calloc(nv, sizeof(double));
     net->cb = calloc(nv, sizeof(double));
     net->rhs = calloc(nv, sizeof(double));
@@ -290,8 +291,10 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
         !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
         !net->dir || !net->props || !net->ca || !net->cb || !net->rhs || !net->pos_diag ||
-        !net->pos_ft || !net->pos_tf)
+        !net->pos_ft || !net->pos_tf || !net->props_at)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
+    for (size_t i = 0; i < 2 * nv; i++)
+        net->props_at[i] = 0.0 / 0.0; /* NaN: no props kept yet */
     return PCS_OK;
 }
 
@@ -344,7 +347,7 @@ void pcs_thnet_destroy(pcs_thnet *net)
     void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,     net->bf,
                  net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke, net->is_choked,
                  net->dir,    net->props,   net->ca,       net->cb,     net->rhs,   net->pos_diag,
-                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax};
+                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax,    net->props_at};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);
@@ -427,6 +430,11 @@ pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s)
 {
     if (!net || !s)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_state_update: NULL argument");
+    return pcs_thnet_update(net, s, 0);
+}
+
+pcs_status pcs_thnet_update(const pcs_thnet *net, pcs_thnet_state *s, int keep)
+{
     for (uint32_t i = 0; i < net->nv; i++) {
         const pcs_thnet_volume_def *v = &net->vol[i];
         pcs_thnet_props pr;
@@ -446,6 +454,11 @@ pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s)
         if (st != PCS_OK)
             return pcs_error_set(PCS_E_NUMERIC, "thnet: volumes[%u]: %s", i, pcs_last_error());
         set_derived(s, i, p, h, &pr);
+        if (keep) {
+            net->props[i] = pr;
+            net->props_at[2 * i] = p;
+            net->props_at[2 * i + 1] = h;
+        }
     }
     return PCS_OK;
 }

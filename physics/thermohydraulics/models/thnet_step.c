@@ -24,11 +24,19 @@ static pcs_status start_props(pcs_thnet *net, const pcs_thnet_state *s)
                                  "pcs_thnet_step: volumes[%u] mass %g kg is not "
                                  "positive",
                                  i, s->mass_kg[i]);
-        if (net->eos.props(net->eos.ctx, p, h, &net->props[i]) != PCS_OK)
-            return pcs_error_set(PCS_E_NUMERIC,
-                                 "pcs_thnet_step: volumes[%u] (p %g Pa, h %g J/kg): "
-                                 "%s",
-                                 i, p, h, pcs_last_error());
+        /* the last step's end-of-step props are those of this (p, h) unless
+           the caller changed the state in between */
+        double *at = &net->props_at[2 * i];
+        if (!(at[0] == p && at[1] == h)) {
+            at[0] = at[1] = 0.0 / 0.0;
+            if (net->eos.props(net->eos.ctx, p, h, &net->props[i]) != PCS_OK)
+                return pcs_error_set(PCS_E_NUMERIC,
+                                     "pcs_thnet_step: volumes[%u] (p %g Pa, h %g J/kg): "
+                                     "%s",
+                                     i, p, h, pcs_last_error());
+            at[0] = p;
+            at[1] = h;
+        }
         if (v->boundary) {
             net->ca[i] = net->cb[i] = 0.0;
             continue;
@@ -312,7 +320,7 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
                                  "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
                                  "number %g at volumes[%u]; reduce dt)",
                                  i, s->mass_kg[i], r.courant_max, r.courant_volume);
-    st = pcs_thnet_state_update(net, s);
+    st = pcs_thnet_update(net, s, 1);
     if (report)
         *report = r;
     return st;
