@@ -152,12 +152,17 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
         pcs_thnet_props pr;
         double h = u_j_kg + p / rho_kg_m3, pn;
         if (rho_at(eos->ctx, p, h, &pr) != PCS_OK) {
-            /* Refused: shrink towards the side with a known sign. */
+            /* Refused: shrink towards the side with a known sign. With no
+               side known yet, go down from the default start (10 MPa) and
+               above: a point refused there is mostly a light state whose
+               h = u + p/rho lies beyond the domain's top enthalpy, which
+               only a lower p cures (a 0.1 MPa mixture of 1 kg/m3 has h =
+               u + 10 MJ/kg at 10 MPa). */
             if (have_lo && p > lo)
                 hi = p;
             else if (have_hi && p < hi)
                 lo = p;
-            else if (p > 10e6)
+            else if (p >= 10e6)
                 hi = p;
             else
                 lo = p;
