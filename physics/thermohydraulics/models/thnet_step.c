@@ -269,16 +269,43 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
     }
 }
 
+/*
+ * A reversed flow re-solves only if the step moves more than FLIP_MIN of the
+ * smaller adjacent (non-boundary) volume's mass through the junction. Below
+ * that the donor the matrix assumed is kept: conservation is exact either
+ * way (the transport uses the matrix's donor), and the energy carried at the
+ * other side's enthalpy changes the receiving volume's specific enthalpy by
+ * at most FLIP_MIN |h_f - h_t| in the step. Without it a stagnant line (a
+ * pressurizer surge line at steady state, whose flow of a few g/s changes
+ * sign from one solve to the next) costs three solves every step.
+ */
+#define FLIP_MIN 1e-5
+
+static int flip_matters(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, double w,
+                        double dt)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    double m = 1e300;
+    if (!net->vol[j->from].boundary)
+        m = s->mass_kg[j->from];
+    if (!net->vol[j->to].boundary)
+        m = pcs_fmin(m, s->mass_kg[j->to]);
+    return pcs_fabs(w) * dt > FLIP_MIN * m;
+}
+
 /* New flows from the solved pressures; 1 if a junction's flow runs against
-   the donor side the matrix assumed (then that side is switched). */
-static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int may_flip)
+   the donor side the matrix assumed by enough to matter (then that side is
+   switched). */
+static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int may_flip,
+                     double dt)
 {
     int flipped = 0;
     for (uint32_t k = 0; k < net->nj; k++) {
         const pcs_thnet_junction_def *j = &net->jun[k];
         double w = net->a[k] + net->bf[k] * net->rhs[j->from] - net->bt[k] * net->rhs[j->to];
         flow[k] = w;
-        if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k]) {
+        if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k] &&
+            flip_matters(net, s, k, w, dt)) {
             net->dir[k] = (signed char)-net->dir[k];
             net->hd_pred[k] = h_of(net, s, net->dir[k] > 0 ? j->from : j->to);
             flipped = 1;
@@ -310,7 +337,7 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
         if ((st = pcs_thnet_factor_solve(net, &r.rcond, &full)) != PCS_OK)
             return st;
         r.full_factor |= full;
-        if (!new_flows(net, s, s->flow_kg_s, pass < 2))
+        if (!new_flows(net, s, s->flow_kg_s, pass < 2, dt))
             break;
     }
     transport(net, s, in, dt, &r);

@@ -22,6 +22,7 @@
  * set to their mean, h_split, which is also where the supercritical rows
  * split their enthalpy axis.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -543,12 +544,14 @@ static inline double cubic_at(const double *c, double t)
 }
 
 /*
- * Row cell of p (in range) and its coordinate t in [0, 1]; *inv_w = 1/w in
- * the sqrt zone (A and B are stored times w there), else 1.
+ * Row cell of p (in range) and its coordinate t in [0, 1]; *w = sqrt(p_c - p)
+ * in the sqrt zone (A and B are stored times w there), else 1. sqrt from
+ * <math.h> (correctly rounded, as pcs_sqrt, but inlined: it is on the
+ * lookup's critical path).
  */
-static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt, double *inv_w)
+static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt, double *w_out)
 {
-    *inv_w = 1.0;
+    *w_out = 1.0;
     if (p < P_A) {
         uint64_t bits;
         memcpy(&bits, &p, sizeof bits);
@@ -561,14 +564,14 @@ static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt,
     uint32_t j, n;
     double u;
     if (p < IF97_PS13) {
-        const double w = pcs_sqrt(IF97_PC - p);
-        *inv_w = 1.0 / w;
+        const double w = sqrt(IF97_PC - p);
+        *w_out = w;
         u = (t->w_a - w) * t->inv_dw1;
         j = t->n_oct;
         n = t->n_w1;
     } else if (p < IF97_PC) {
-        const double w = pcs_sqrt(IF97_PC - p);
-        *inv_w = 1.0 / w;
+        const double w = sqrt(IF97_PC - p);
+        *w_out = w;
         u = (t->w_13 - w) * t->inv_dw2;
         j = t->n_oct + t->n_w1;
         n = t->n_w2;
@@ -592,6 +595,42 @@ static pcs_status lookup_fail(const char *fn, double p, double h, double lo, dou
 }
 
 /*
+ * y[f] = sum_ab c[a][b][f] tt^a sx^b for the four functions: Estrin's
+ * scheme in both variables (pairs first, then the squares), which halves the
+ * dependency chain of Horner's, with the four functions side by side in two
+ * 2-wide vectors (GCC/Clang vector extensions: plain IEEE multiplies and
+ * adds lane by lane, so the values are those of the scalar expression; the
+ * cell is 64-byte aligned, the loads are 16-byte aligned).
+ */
+typedef double ph_v2 __attribute__((vector_size(16)));
+
+static inline ph_v2 ld2(const double *p)
+{
+    ph_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void bicubic(const double *c, double tt, double sx, double y[NF])
+{
+    const ph_v2 x1 = {sx, sx}, x2 = {sx * sx, sx * sx};
+    const ph_v2 t1 = {tt, tt}, t2 = {tt * tt, tt * tt};
+    ph_v2 r[4][2];
+    for (int a = 0; a < 4; a++) {
+        const double *ca = c + a * 4 * NF;
+        for (int f = 0; f < 2; f++) {
+            const double *q = ca + 2 * f;
+            r[a][f] = (ld2(q) + ld2(q + NF) * x1) + (ld2(q + 2 * NF) + ld2(q + 3 * NF) * x1) * x2;
+        }
+    }
+    for (int f = 0; f < 2; f++) {
+        const ph_v2 v = (r[0][f] + r[1][f] * t1) + (r[2][f] + r[3][f] * t1) * t2;
+        y[2 * f] = v[0];
+        y[2 * f + 1] = v[1];
+    }
+}
+
+/*
  * The state at (p, h) without u: shared by the full and the lean lookup
  * (inlined into both, so the lean one drops what it does not return and the
  * two agree bit for bit). *bad is set (and nothing else) when h is outside
@@ -601,15 +640,15 @@ static pcs_status lookup_fail(const char *fn, double p, double h, double lo, dou
  * 8.39 MPa up) -> one fetch of the saturation sub-cell's first three lines
  * -> the segment ends and inverse width (cubics) -> xi by one product ->
  * one fetch of the (t, xi) cell (8 lines, adjacent) -> the bicubic. No
- * division. The dome adds 1/w (sqrt zone), x and 1/v: three divisions that
- * can overlap.
+ * division. The dome adds x, 1/v and, in the sqrt zone, A / w and B / w:
+ * divisions that can overlap.
  */
 static inline void eval(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
                         pcs_water_ph_state *out, double *vg_out, int *bad, double *hlo_out,
                         double *hhi_out)
 {
-    double tt, inv_w;
-    const uint32_t j = row_of(t, p_pa, &tt, &inv_w);
+    double tt, w;
+    const uint32_t j = row_of(t, p_pa, &tt, &w);
     /* saturation sub-cell */
     const double ut = tt * (double)t->sat_sub;
     uint32_t k = (uint32_t)ut;
@@ -629,8 +668,8 @@ static inline void eval(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
         const double tsat = cubic_at(s + S_TS * 4, ts);
         const double vl = cubic_at(s + S_VL * 4, ts);
         const double c = cubic_at(s + S_C * 4, ts);
-        const double a = cubic_at(s + S_A * 4, ts) * inv_w;
-        const double b = cubic_at(s + S_B * 4, ts) * inv_w;
+        const double a = cubic_at(s + S_A * 4, ts) / w;
+        const double b = cubic_at(s + S_B * 4, ts) / w;
         const double x = (h_j_kg - hl) / (hg - hl);
         const double v = vl + (h_j_kg - hl) * c;
         const double rho = 1.0 / v;
@@ -653,21 +692,8 @@ static inline void eval(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
     i = i < n ? i : n - 1u;
     const double sx = xi - (double)i;
     const double *c = t->cells + ((size_t)j * t->n_xi + (vapour ? t->cfg.n_liquid : 0u) + i) * CELL;
-    /* y[f] = sum_ab c[a][b][f] tt^a sx^b: Estrin's scheme in both variables
-       (pairs first, then the squares), which halves the dependency chain of
-       Horner's; the four functions run side by side */
-    const double sx2 = sx * sx, tt2 = tt * tt;
-    double r[4][NF];
-    for (int a = 0; a < 4; a++) {
-        const double *ca = c + a * 4 * NF;
-        for (int f = 0; f < NF; f++) {
-            r[a][f] = (ca[f] + ca[NF + f] * sx) + (ca[2 * NF + f] + ca[3 * NF + f] * sx) * sx2;
-        }
-    }
     double y[NF];
-    for (int f = 0; f < NF; f++) {
-        y[f] = (r[0][f] + r[1][f] * tt) + (r[2][f] + r[3][f] * tt) * tt2;
-    }
+    bicubic(c, tt, sx, y);
     out->phase = p_pa >= IF97_PC ? PCS_WATER_PH_SUPERCRITICAL
                  : vapour        ? PCS_WATER_PH_VAPOUR
                                  : PCS_WATER_PH_LIQUID;
