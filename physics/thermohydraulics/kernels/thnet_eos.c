@@ -12,6 +12,8 @@
  * This is the exact, slow path; the (p, h) tables replace it through the same
  * callback.
  */
+#include <math.h>
+
 #include "pcsim/math.h"
 #include "pcsim/thnet.h"
 #include "pcsim/water.h"
@@ -138,12 +140,12 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
 {
     if (!eos || !eos->props || !p_pa || !h_j_kg || !props)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_state_rho_u: NULL argument");
-    if (!(rho_kg_m3 > 0.0) || !pcs_isfinite(rho_kg_m3) || !pcs_isfinite(u_j_kg))
+    if (!(rho_kg_m3 > 0.0) || !isfinite(rho_kg_m3) || !isfinite(u_j_kg))
         return pcs_error_set(PCS_E_NUMERIC,
                              "pcs_thnet_state_rho_u: rho %g kg/m3, u %g J/kg: rho must be "
                              "positive and both finite",
                              rho_kg_m3, u_j_kg);
-    double p = p_guess_pa > 0.0 ? pcs_clamp(p_guess_pa, INV_P_MIN, INV_P_MAX) : 10e6;
+    double p = p_guess_pa > 0.0 ? fmin(fmax(p_guess_pa, INV_P_MIN), INV_P_MAX) : 10e6;
     double lo = INV_P_MIN, hi = INV_P_MAX;
     int have_lo = 0, have_hi = 0, ok = 0;
     double last_f = 0.0;
@@ -166,8 +168,8 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
                 hi = p;
             else
                 lo = p;
-            pn = (have_lo || have_hi) ? 0.5 * (lo + hi) : pcs_sqrt(lo * hi);
-            if (pcs_fabs(pn - p) <= 1e-14 * p)
+            pn = (have_lo || have_hi) ? 0.5 * (lo + hi) : sqrt(lo * hi);
+            if (fabs(pn - p) <= 1e-14 * p)
                 break;
             p = pn;
             continue;
@@ -186,9 +188,9 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
             if (have_lo && have_hi)
                 pn = 0.5 * (lo + hi);
             else
-                pn = f < 0.0 ? pcs_fmin(2.0 * p, INV_P_MAX) : pcs_fmax(0.5 * p, INV_P_MIN);
+                pn = f < 0.0 ? fmin(2.0 * p, INV_P_MAX) : fmax(0.5 * p, INV_P_MIN);
         }
-        if (pcs_fabs(pn - p) <= 1e-12 * p || f == 0.0) {
+        if (fabs(pn - p) <= 1e-12 * p || f == 0.0) {
             p = f == 0.0 ? p : pn;
             ok = 1;
             break;

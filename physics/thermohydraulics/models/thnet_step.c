@@ -6,8 +6,10 @@
  * Order: properties at the step start -> junction linearisation (momentum,
  * losses, gravity, pump head, choking) -> pressure matrix -> KLU -> new
  * flows -> donor-cell mass and energy -> EOS inversion of every volume.
- * Nothing here allocates.
+ * Nothing here allocates. fabs, fmin and fmax come from <math.h>: exact
+ * IEEE operations the compiler inlines (pcsim/math.h's wrappers are calls).
  */
+#include <math.h>
 #include <string.h>
 
 #include "pcsim/math.h"
@@ -68,7 +70,7 @@ static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
 static double junction_r(const pcs_thnet *net, uint32_t k, double w, double rho, double open)
 {
     const pcs_thnet_junction_def *j = &net->jun[k];
-    double aw = pcs_fabs(w), d = net->diam[k], f = 0.0;
+    double aw = fabs(w), d = net->diam[k], f = 0.0;
     if (j->friction_model == PCS_THNET_FRICTION_FIXED) {
         f = j->friction;
     } else if (j->friction_model == PCS_THNET_FRICTION_HAALAND) {
@@ -110,7 +112,7 @@ static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t
                              k, up, pcs_last_error());
     net->choke[k] = c;
     double scale = j->discharge * open * j->area_m2, wc = scale * c.g_kg_m2s;
-    if (pcs_fabs(wpred) <= wc)
+    if (fabs(wpred) <= wc)
         return PCS_OK;
     double kk = PCS_THNET_CHOKE_THETA * scale * (c.g_kg_m2s - c2.g_kg_m2s) / dp;
     if (fwd) {
@@ -145,7 +147,7 @@ static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_
             net->dir[k] = 1;
             continue;
         }
-        open = pcs_fmin(open, 1.0);
+        open = fmin(open, 1.0);
         double rf = net->props[j->from].rho_kg_m3, rt = net->props[j->to].rho_kg_m3;
         double rho = 0.5 * (rf + rt), zf = net->vol[j->from].elevation_m;
         double zt = net->vol[j->to].elevation_m;
@@ -234,7 +236,7 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
             uint32_t up = net->dir[k] > 0 ? j->from : j->to;
             e += net->hd_slope[k] * (net->rhs[up] - p_of(net, s, up));
         }
-        out[w >= 0.0 ? j->from : j->to] += pcs_fabs(w);
+        out[w >= 0.0 ? j->from : j->to] += fabs(w);
         uint32_t down = net->dir[k] > 0 ? j->to : j->from;
         if (!net->vol[j->from].boundary) {
             s->mass_kg[j->from] -= dt * w;
@@ -289,8 +291,8 @@ static int flip_matters(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t
     if (!net->vol[j->from].boundary)
         m = s->mass_kg[j->from];
     if (!net->vol[j->to].boundary)
-        m = pcs_fmin(m, s->mass_kg[j->to]);
-    return pcs_fabs(w) * dt > FLIP_MIN * m;
+        m = fmin(m, s->mass_kg[j->to]);
+    return fabs(w) * dt > FLIP_MIN * m;
 }
 
 /* New flows from the solved pressures; 1 if a junction's flow runs against
@@ -347,6 +349,12 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
                                  "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
                                  "number %g at volumes[%u]; reduce dt)",
                                  i, s->mass_kg[i], r.courant_max, r.courant_volume);
+    /* The inversion starts from the pressure the linear solve predicted for
+       the new (M, U) (first order in dt away from the root, not the start-
+       of-step pressure); its exit test is unchanged. */
+    for (uint32_t i = 0; i < net->nv; i++)
+        if (!net->vol[i].boundary && net->rhs[i] > 0.0)
+            s->p_pa[i] = net->rhs[i];
     st = pcs_thnet_update(net, s, 1);
     if (report)
         *report = r;

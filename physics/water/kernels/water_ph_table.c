@@ -632,9 +632,9 @@ static inline void bicubic(const double *c, double tt, double sx, double y[NF])
 
 /*
  * The state at (p, h) without u: shared by the full and the lean lookup
- * (inlined into both, so the lean one drops what it does not return and the
- * two agree bit for bit). *bad is set (and nothing else) when h is outside
- * the domain; the caller reports it (lookup_fail) off the hot path.
+ * (always inlined into both, so the lean one drops what it does not return,
+ * its outputs stay in registers, and the two agree bit for bit). *bad is set (and nothing else)
+ * when h is outside the domain; the caller reports it (lookup_fail) off the hot path.
  *
  * Dependency chain, single phase: p -> row cell (bits of p, or one sqrt from
  * 8.39 MPa up) -> one fetch of the saturation sub-cell's first three lines
@@ -643,9 +643,10 @@ static inline void bicubic(const double *c, double tt, double sx, double y[NF])
  * division. The dome adds x, 1/v and, in the sqrt zone, A / w and B / w:
  * divisions that can overlap.
  */
-static inline void eval(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
-                        pcs_water_ph_state *out, double *vg_out, int *bad, double *hlo_out,
-                        double *hhi_out)
+static inline __attribute__((always_inline)) void eval(const pcs_water_ph_table *t, double p_pa,
+                                                       double h_j_kg, pcs_water_ph_state *out,
+                                                       double *vg_out, int *bad, double *hlo_out,
+                                                       double *hhi_out)
 {
     double tt, w;
     const uint32_t j = row_of(t, p_pa, &tt, &w);
