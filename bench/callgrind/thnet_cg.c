@@ -146,8 +146,8 @@ static int run_lookups(const char *kind, long n, int all, uint32_t mask)
         }
         tb[b] = (cpu_ns() - t0) / (double)batch;
     }
-    printf("%s lookups, set %s (%u states), checksum %.17g\n", kind, all ? "all" : "pwr",
-           mask + 1u, sum);
+    printf("%s lookups, set %s (%u states), checksum %.17g\n", kind, all ? "all" : "pwr", mask + 1u,
+           sum);
     percentiles("CPU ns per lookup (batch means)", tb, (size_t)nb);
     free(tb);
     pcs_water_ph_table_destroy(t);
