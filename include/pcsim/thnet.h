@@ -36,10 +36,12 @@
  *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
  *    where P_i is the pump work S_j W_j / rho_j given to the downstream volume.
  *    The donor side is the one the start-of-step flow leaves (at rest: the
- *    predicted flow's); if a solved flow runs the other way the step
- *    re-assembles with that donor and solves again (at most 3 solves), and
- *    the transport always uses the donor the last solve assumed, so the new
- *    (M, U) are the ones the pressure solve predicted.
+ *    predicted flow's); if a solved flow runs the other way and moves more
+ *    than 1e-5 of the smaller adjacent volume's mass in the step, the step
+ *    re-assembles with that donor and solves again (at most 3 solves; below
+ *    that threshold, a stagnant line's flow flickering in sign, the assumed
+ *    donor stays), and the transport always uses the donor the last solve
+ *    assumed, so the new (M, U) are the ones the pressure solve predicted.
  *    Kinetic and potential energy are not in the energy equation (the
  *    RELAP5 convention); the step reports the energy the inputs added.
  *  - Pressure: linearised EOS per volume, dp = A_i dM + B_i dU with
