@@ -1,8 +1,10 @@
 /**
  * @file water_ph_bench.c
  * @brief The (p, h) state (issue 14): ns per call of the table lookup
- *        (pcs_water_ph_table_lookup) against the exact IF97 path
- *        (pcs_water_ph_exact) on the same states, in the same run.
+ *        (pcs_water_ph_table_lookup) and of the lean lookup a pressure solve
+ *        uses (pcs_water_ph_table_rho: phase, T, rho, drho/dp, drho/dh)
+ *        against the exact IF97 path (pcs_water_ph_exact) on the same
+ *        states, in the same run.
  *
  * Two state sets of 4096 seeded random (p, h), one call per operation cycling
  * through them (so the branch predictor and caches see a mix, not one point):
@@ -151,6 +153,19 @@ static void *wp_setup_table(const pcs_bench_params *p, pcs_bench_info *info)
 WP_RUN(wp_exact, pcs_water_ph_exact(c->p[i], c->h[i], &out))
 WP_RUN(wp_table, pcs_water_ph_table_lookup(c->table, c->p[i], c->h[i], &out))
 
+static void wp_table_rho(void *ctx, uint64_t n)
+{
+    wp_ctx *c = ctx;
+    uint32_t i = c->next;
+    for (uint64_t k = 0; k < n; k++) {
+        pcs_water_ph_rho out;
+        pcs_bench_consume_u64((uint64_t)pcs_water_ph_table_rho(c->table, c->p[i], c->h[i], &out));
+        pcs_bench_consume_f64(out.rho_kg_m3);
+        i = (i + 1u) & (WP_N - 1u);
+    }
+    c->next = i;
+}
+
 static const pcs_bench_def wp_def_exact = {
     .group = "water_ph",
     .name = "exact",
@@ -173,3 +188,15 @@ static const pcs_bench_def wp_def_table = {
     .run = wp_table,
 };
 PCS_BENCH_REGISTER(wp_def_table)
+
+static const pcs_bench_def wp_def_table_rho = {
+    .group = "water_ph",
+    .name = "table_rho",
+    .description = "pcs_water_ph_table_rho (rho, T, drho/dp, drho/dh, phase) on the same states",
+    .baseline = "water_ph.exact,water_ph.table",
+    .params = {{"set", "pwr,all"}},
+    .setup = wp_setup_table,
+    .teardown = wp_teardown,
+    .run = wp_table_rho,
+};
+PCS_BENCH_REGISTER(wp_def_table_rho)

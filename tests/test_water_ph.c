@@ -244,6 +244,14 @@ static void compare(const pcs_water_ph_table *t, double p, double h, errs *lo3, 
     }
     z->n++;
     near(q.u_j_kg, h - p / q.rho_kg_m3, 1e-9 * fabs(h) + 1e-6, "u = h - p/rho");
+    /* the lean lookup is the same code: bit-identical, so the bounds hold for it too */
+    pcs_water_ph_rho r;
+    cr_assert_eq(pcs_water_ph_table_rho(t, p, h, &r), PCS_OK, "rho p %.10g h %.10g: %s", p, h,
+                 pcs_last_error());
+    cr_assert(r.phase == q.phase && r.t_k == q.t_k && r.rho_kg_m3 == q.rho_kg_m3 &&
+                  r.drho_dp_s2_m2 == q.drho_dp_s2_m2 && r.drho_dh_kg2_m3j == q.drho_dh_kg2_m3j,
+              "pcs_water_ph_table_rho differs from the full lookup at p %.10g Pa, h %.12g J/kg", p,
+              h);
     near(q.x, e.x, e.phase == PCS_WATER_PH_TWO_PHASE ? 1e-4 : 0.0, "x");
 }
 
@@ -383,5 +391,18 @@ Test(water_ph_table, refuses_outside_the_domain_and_null)
     cr_assert_eq(pcs_water_ph_table_lookup(t, 1e6, NAN, &s), PCS_E_INVAL);
     cr_assert_eq(pcs_water_ph_table_lookup(NULL, 1e6, 1e5, &s), PCS_E_INVAL);
     cr_assert_eq(pcs_water_ph_table_lookup(t, 1e6, 1e5, NULL), PCS_E_INVAL);
+    pcs_water_ph_rho r, r0;
+    memset(&r, 0x5a, sizeof r);
+    r0 = r;
+    cr_assert_eq(pcs_water_ph_table_rho(t, 999.0, 1e5, &r), PCS_E_INVAL);
+    cr_assert(strstr(pcs_last_error(), "pcs_water_ph_table_rho") != NULL &&
+                  strstr(pcs_last_error(), "p_pa = 999") != NULL,
+              "%s", pcs_last_error());
+    cr_assert_eq(pcs_water_ph_table_rho(t, 1e6, 4.5e6, &r), PCS_E_INVAL);
+    cr_assert(strstr(pcs_last_error(), "h_j_kg = 4500000") != NULL, "%s", pcs_last_error());
+    cr_assert_eq(pcs_water_ph_table_rho(t, 1e6, NAN, &r), PCS_E_INVAL);
+    cr_assert(memcmp(&r, &r0, sizeof r) == 0, "pcs_water_ph_table_rho: output untouched on error");
+    cr_assert_eq(pcs_water_ph_table_rho(NULL, 1e6, 1e5, &r), PCS_E_INVAL);
+    cr_assert_eq(pcs_water_ph_table_rho(t, 1e6, 1e5, NULL), PCS_E_INVAL);
     pcs_water_ph_table_destroy(t);
 }

@@ -150,11 +150,12 @@ PCS_API pcs_status pcs_water_ph_exact(double p_pa, double h_j_kg, pcs_water_ph_s
  * interpolated in h: the HEM relations are applied exactly to the
  * interpolated saturation data. u = h - p/rho everywhere.
  *
- * A lookup is a few compares for the row cell, one division for xi, and one
- * 2-D polynomial evaluation (single phase) or a few 1-D cubics (dome): no
- * iteration, no allocation, no libm call except one square root between
- * 8.39 MPa and p_c. Read-only after creation: any number of threads may look
- * up concurrently.
+ * A lookup is a few compares for the row cell, one product for xi (the
+ * segments' inverse widths are cubics of their own), and one 2-D polynomial
+ * evaluation (single phase) or a few 1-D cubics (dome): no iteration, no
+ * allocation, no division on the single-phase path, no libm call except one
+ * square root between 8.39 MPa and p_c. Read-only after creation: any number
+ * of threads may look up concurrently.
  *
  * Error bound of the default configuration (14.1 MB, built in about 0.3 s
  * of CPU), against pcs_water_ph_exact, asserted by tests/test_water_ph.c on
@@ -241,6 +242,28 @@ PCS_API void pcs_water_ph_table_destroy(pcs_water_ph_table *t);
  */
 PCS_API pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa,
                                              double h_j_kg, pcs_water_ph_state *out);
+
+/** What a pressure solve needs at (p, h): pcs_water_ph_table_rho. */
+typedef struct pcs_water_ph_rho {
+    int phase;              /**< pcs_water_ph_phase */
+    double t_k;             /**< temperature, K (T_sat(p) in the dome) */
+    double rho_kg_m3;       /**< density (mixture density in the dome), kg/m3 */
+    double drho_dp_s2_m2;   /**< (d rho / d p) at constant h, kg/(m3 Pa) = s2/m2 */
+    double drho_dh_kg2_m3j; /**< (d rho / d h) at constant p, kg2/(m3 J) */
+} pcs_water_ph_rho;
+
+/**
+ * The lean lookup: phase, T, rho, drho/dp and drho/dh only (no u, x or
+ * alpha), for the inner loop of an (M, U) -> (p, h) inversion and the
+ * pressure matrix. The same code as pcs_water_ph_table_lookup (inlined into
+ * both): the five values are bit-identical to its, so the same error bounds
+ * hold (tests/test_water_ph.c asserts the identity on its dense grid).
+ * Saved against the full lookup: u's division and, in the dome, alpha.
+ * @return PCS_E_INVAL as pcs_water_ph_table_lookup (the message names this
+ *         function); on error *out is untouched.
+ */
+PCS_API pcs_status pcs_water_ph_table_rho(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
+                                          pcs_water_ph_rho *out);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
  * This is the exact, slow path; the (p, h) tables replace it through the same
  * callback.
  */
+#include <math.h>
+
 #include "pcsim/math.h"
 #include "pcsim/thnet.h"
 #include "pcsim/water.h"
@@ -113,7 +115,7 @@ pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg, pcs_thnet
 
 pcs_thnet_eos pcs_thnet_eos_if97(void)
 {
-    pcs_thnet_eos e = {pcs_thnet_props_if97, pcs_thnet_choke_if97, 0};
+    pcs_thnet_eos e = {.props = pcs_thnet_props_if97, .choke = pcs_thnet_choke_if97};
     return e;
 }
 
@@ -138,30 +140,36 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
 {
     if (!eos || !eos->props || !p_pa || !h_j_kg || !props)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_state_rho_u: NULL argument");
-    if (!(rho_kg_m3 > 0.0) || !pcs_isfinite(rho_kg_m3) || !pcs_isfinite(u_j_kg))
+    if (!(rho_kg_m3 > 0.0) || !isfinite(rho_kg_m3) || !isfinite(u_j_kg))
         return pcs_error_set(PCS_E_NUMERIC,
                              "pcs_thnet_state_rho_u: rho %g kg/m3, u %g J/kg: rho must be "
                              "positive and both finite",
                              rho_kg_m3, u_j_kg);
-    double p = p_guess_pa > 0.0 ? pcs_clamp(p_guess_pa, INV_P_MIN, INV_P_MAX) : 10e6;
+    double p = p_guess_pa > 0.0 ? fmin(fmax(p_guess_pa, INV_P_MIN), INV_P_MAX) : 10e6;
     double lo = INV_P_MIN, hi = INV_P_MAX;
     int have_lo = 0, have_hi = 0, ok = 0;
     double last_f = 0.0;
+    const pcs_thnet_rho_fn rho_at = eos->rho ? eos->rho : eos->props;
     for (int it = 0; it < INV_MAX_IT; it++) {
         pcs_thnet_props pr;
         double h = u_j_kg + p / rho_kg_m3, pn;
-        if (eos->props(eos->ctx, p, h, &pr) != PCS_OK) {
-            /* Refused: shrink towards the side with a known sign. */
+        if (rho_at(eos->ctx, p, h, &pr) != PCS_OK) {
+            /* Refused: shrink towards the side with a known sign. With no
+               side known yet, go down from the default start (10 MPa) and
+               above: a point refused there is mostly a light state whose
+               h = u + p/rho lies beyond the domain's top enthalpy, which
+               only a lower p cures (a 0.1 MPa mixture of 1 kg/m3 has h =
+               u + 10 MJ/kg at 10 MPa). */
             if (have_lo && p > lo)
                 hi = p;
             else if (have_hi && p < hi)
                 lo = p;
-            else if (p > 10e6)
+            else if (p >= 10e6)
                 hi = p;
             else
                 lo = p;
-            pn = (have_lo || have_hi) ? 0.5 * (lo + hi) : pcs_sqrt(lo * hi);
-            if (pcs_fabs(pn - p) <= 1e-14 * p)
+            pn = (have_lo || have_hi) ? 0.5 * (lo + hi) : sqrt(lo * hi);
+            if (fabs(pn - p) <= 1e-14 * p)
                 break;
             p = pn;
             continue;
@@ -180,9 +188,9 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
             if (have_lo && have_hi)
                 pn = 0.5 * (lo + hi);
             else
-                pn = f < 0.0 ? pcs_fmin(2.0 * p, INV_P_MAX) : pcs_fmax(0.5 * p, INV_P_MIN);
+                pn = f < 0.0 ? fmin(2.0 * p, INV_P_MAX) : fmax(0.5 * p, INV_P_MIN);
         }
-        if (pcs_fabs(pn - p) <= 1e-12 * p || f == 0.0) {
+        if (fabs(pn - p) <= 1e-12 * p || f == 0.0) {
             p = f == 0.0 ? p : pn;
             ok = 1;
             break;

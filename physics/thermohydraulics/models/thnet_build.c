@@ -18,6 +18,7 @@
  * klu_rcond falls below PCS_THNET_RCOND_MIN does the step call klu_factor for
  * new pivots.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +62,7 @@ pcs_status pcs_thnet_def_default(pcs_thnet_def *d)
 
 static int pos_fin(double x)
 {
-    return x > 0.0 && pcs_isfinite(x);
+    return x > 0.0 && isfinite(x);
 }
 
 static pcs_status check_volume(const pcs_thnet_volume_def *v, uint32_t i)
@@ -70,13 +71,13 @@ static pcs_status check_volume(const pcs_thnet_volume_def *v, uint32_t i)
     double val = 0.0;
     if (!pos_fin(v->volume_m3))
         bad = "volume_m3 (> 0)", val = v->volume_m3;
-    else if (!pcs_isfinite(v->elevation_m))
+    else if (!isfinite(v->elevation_m))
         bad = "elevation_m (finite)", val = v->elevation_m;
     else if (!pos_fin(v->diameter_m))
         bad = "diameter_m (> 0)", val = v->diameter_m;
     else if (!(v->p_pa >= 1000.0 && v->p_pa <= 100e6))
         bad = "p_pa ([1e3, 1e8])", val = v->p_pa;
-    else if (!pcs_isfinite(v->h_j_kg))
+    else if (!isfinite(v->h_j_kg))
         bad = "h_j_kg (finite)", val = v->h_j_kg;
     else if (v->boundary != 0 && v->boundary != 1)
         bad = "boundary (0 or 1)", val = v->boundary;
@@ -98,17 +99,17 @@ static pcs_status check_junction(const pcs_thnet_junction_def *j, uint32_t k, ui
         bad = "area_m2 (> 0)", val = j->area_m2;
     else if (!pos_fin(j->length_m))
         bad = "length_m (> 0)", val = j->length_m;
-    else if (!(j->diameter_m >= 0.0) || !pcs_isfinite(j->diameter_m))
+    else if (!(j->diameter_m >= 0.0) || !isfinite(j->diameter_m))
         bad = "diameter_m (>= 0; 0: from the area)", val = j->diameter_m;
-    else if (!(j->form_loss >= 0.0) || !pcs_isfinite(j->form_loss))
+    else if (!(j->form_loss >= 0.0) || !isfinite(j->form_loss))
         bad = "form_loss (>= 0)", val = j->form_loss;
     else if (j->friction_model != PCS_THNET_FRICTION_HAALAND &&
              j->friction_model != PCS_THNET_FRICTION_FIXED &&
              j->friction_model != PCS_THNET_FRICTION_NONE)
         bad = "friction_model (0 Haaland, 1 fixed, 2 none)", val = (double)j->friction_model;
-    else if (!(j->friction >= 0.0) || !pcs_isfinite(j->friction))
+    else if (!(j->friction >= 0.0) || !isfinite(j->friction))
         bad = "friction (>= 0)", val = j->friction;
-    else if (!(j->roughness_m >= 0.0) || !pcs_isfinite(j->roughness_m))
+    else if (!(j->roughness_m >= 0.0) || !isfinite(j->roughness_m))
         bad = "roughness_m (>= 0)", val = j->roughness_m;
     else if (!(j->valve >= 0.0 && j->valve <= 1.0))
         bad = "valve ([0, 1])", val = j->valve;
@@ -116,9 +117,9 @@ static pcs_status check_junction(const pcs_thnet_junction_def *j, uint32_t k, ui
         bad = "choked (0 or 1)", val = j->choked;
     else if (!(j->discharge > 0.0 && j->discharge <= 1.0))
         bad = "discharge ((0, 1])", val = j->discharge;
-    else if (!pcs_isfinite(j->flow_kg_s))
+    else if (!isfinite(j->flow_kg_s))
         bad = "flow_kg_s (finite)", val = j->flow_kg_s;
-    else if (pcs_isfinite(j->elevation_m) == 0 && j->elevation_m == j->elevation_m)
+    else if (isfinite(j->elevation_m) == 0 && j->elevation_m == j->elevation_m)
         bad = "elevation_m (finite, or NaN for midway)", val = j->elevation_m;
     if (bad)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_create: junctions[%u].%s: value %g", k, bad,
@@ -222,6 +223,11 @@ static pcs_status build_pattern(pcs_thnet *net)
 static pcs_status klu_setup(pcs_thnet *net)
 {
     klu_defaults(&net->common);
+    /* No row scaling and no check of the pattern in each refactor (-1):
+       every row is "p_i' + sum of dt-weighted couplings = rhs" with a unit
+       leading term, already scaled alike, and the pattern is built here
+       (the scaling pass cost a quarter of each refactor). */
+    net->common.scale = -1;
     net->symbolic = klu_analyze(net->n, net->ap, net->ai, &net->common);
     if (!net->symbolic)
         return pcs_error_set(PCS_E_STATE, "pcs_thnet_create: klu_analyze failed (status %d)",
@@ -281,6 +287,7 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->is_choked = calloc(nj, 1);
     net->dir = calloc(nj, 1);
     net->props = calloc(nv, sizeof *net->props);
+    net->props_at = malloc(2 * nv * sizeof(double));
     net->ca = calloc(nv, sizeof(double));
     net->cb = calloc(nv, sizeof(double));
     net->rhs = calloc(nv, sizeof(double));
@@ -290,8 +297,10 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
         !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
         !net->dir || !net->props || !net->ca || !net->cb || !net->rhs || !net->pos_diag ||
-        !net->pos_ft || !net->pos_tf)
+        !net->pos_ft || !net->pos_tf || !net->props_at)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
+    for (size_t i = 0; i < 2 * nv; i++)
+        net->props_at[i] = 0.0 / 0.0; /* NaN: no props kept yet */
     return PCS_OK;
 }
 
@@ -318,8 +327,8 @@ pcs_status pcs_thnet_create(const pcs_thnet_def *def, pcs_thnet **out)
             const pcs_thnet_junction_def *j = &net->jun[k];
             double zf = net->vol[j->from].elevation_m, zt = net->vol[j->to].elevation_m;
             net->zj[k] = j->elevation_m == j->elevation_m ? j->elevation_m : 0.5 * (zf + zt);
-            net->diam[k] = j->diameter_m > 0.0 ? j->diameter_m
-                                               : pcs_sqrt(4.0 * j->area_m2 / 3.141592653589793);
+            net->diam[k] =
+                j->diameter_m > 0.0 ? j->diameter_m : sqrt(4.0 * j->area_m2 / 3.141592653589793);
         }
         st = build_pattern(net);
     }
@@ -344,7 +353,7 @@ void pcs_thnet_destroy(pcs_thnet *net)
     void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,     net->bf,
                  net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke, net->is_choked,
                  net->dir,    net->props,   net->ca,       net->cb,     net->rhs,   net->pos_diag,
-                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax};
+                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax,    net->props_at};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);
@@ -427,6 +436,11 @@ pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s)
 {
     if (!net || !s)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_state_update: NULL argument");
+    return pcs_thnet_update(net, s, 0);
+}
+
+pcs_status pcs_thnet_update(const pcs_thnet *net, pcs_thnet_state *s, int keep)
+{
     for (uint32_t i = 0; i < net->nv; i++) {
         const pcs_thnet_volume_def *v = &net->vol[i];
         pcs_thnet_props pr;
@@ -435,7 +449,7 @@ pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s)
         if (v->boundary) {
             st = net->eos.props(net->eos.ctx, p, h, &pr);
         } else {
-            if (!(s->mass_kg[i] > 0.0) || !pcs_isfinite(s->energy_j[i]))
+            if (!(s->mass_kg[i] > 0.0) || !isfinite(s->energy_j[i]))
                 return pcs_error_set(PCS_E_NUMERIC,
                                      "thnet: volumes[%u]: mass %g kg, energy %g J: mass must be "
                                      "positive and energy finite",
@@ -446,6 +460,11 @@ pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s)
         if (st != PCS_OK)
             return pcs_error_set(PCS_E_NUMERIC, "thnet: volumes[%u]: %s", i, pcs_last_error());
         set_derived(s, i, p, h, &pr);
+        if (keep) {
+            net->props[i] = pr;
+            net->props_at[2 * i] = p;
+            net->props_at[2 * i + 1] = h;
+        }
     }
     return PCS_OK;
 }

@@ -31,6 +31,9 @@ struct pcs_thnet {
 
     /* Per volume, per step. */
     pcs_thnet_props *props; /* at the step start */
+    double *props_at;       /* [2 nv] the (p, h) props[i] was evaluated at (NaN: none):
+                               the last step's end-of-step props, reused by the next
+                               step's start while the state's (p, h) is unchanged */
     double *ca, *cb;        /* dp = ca dM + cb dU */
 
     /* Linear system, CSC (KLU's int32 interface). */
@@ -43,6 +46,10 @@ struct pcs_thnet {
     klu_symbolic *symbolic;
     klu_numeric *numeric;
 };
+
+/* Derived arrays from (M, U) (pcs_thnet_state_update); keep: also store
+   each volume's props in net->props and net->props_at. thnet_build.c. */
+pcs_status pcs_thnet_update(const pcs_thnet *net, pcs_thnet_state *s, int keep);
 
 /* Assemble, factor (refactor, or full factor when rcond is low) and solve.
    thnet_build.c. */

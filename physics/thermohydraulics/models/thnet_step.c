@@ -6,8 +6,10 @@
  * Order: properties at the step start -> junction linearisation (momentum,
  * losses, gravity, pump head, choking) -> pressure matrix -> KLU -> new
  * flows -> donor-cell mass and energy -> EOS inversion of every volume.
- * Nothing here allocates.
+ * Nothing here allocates. fabs, fmin and fmax come from <math.h>: exact
+ * IEEE operations the compiler inlines (pcsim/math.h's wrappers are calls).
  */
+#include <math.h>
 #include <string.h>
 
 #include "pcsim/math.h"
@@ -24,11 +26,19 @@ static pcs_status start_props(pcs_thnet *net, const pcs_thnet_state *s)
                                  "pcs_thnet_step: volumes[%u] mass %g kg is not "
                                  "positive",
                                  i, s->mass_kg[i]);
-        if (net->eos.props(net->eos.ctx, p, h, &net->props[i]) != PCS_OK)
-            return pcs_error_set(PCS_E_NUMERIC,
-                                 "pcs_thnet_step: volumes[%u] (p %g Pa, h %g J/kg): "
-                                 "%s",
-                                 i, p, h, pcs_last_error());
+        /* the last step's end-of-step props are those of this (p, h) unless
+           the caller changed the state in between */
+        double *at = &net->props_at[2 * i];
+        if (!(at[0] == p && at[1] == h)) {
+            at[0] = at[1] = 0.0 / 0.0;
+            if (net->eos.props(net->eos.ctx, p, h, &net->props[i]) != PCS_OK)
+                return pcs_error_set(PCS_E_NUMERIC,
+                                     "pcs_thnet_step: volumes[%u] (p %g Pa, h %g J/kg): "
+                                     "%s",
+                                     i, p, h, pcs_last_error());
+            at[0] = p;
+            at[1] = h;
+        }
         if (v->boundary) {
             net->ca[i] = net->cb[i] = 0.0;
             continue;
@@ -60,7 +70,7 @@ static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
 static double junction_r(const pcs_thnet *net, uint32_t k, double w, double rho, double open)
 {
     const pcs_thnet_junction_def *j = &net->jun[k];
-    double aw = pcs_fabs(w), d = net->diam[k], f = 0.0;
+    double aw = fabs(w), d = net->diam[k], f = 0.0;
     if (j->friction_model == PCS_THNET_FRICTION_FIXED) {
         f = j->friction;
     } else if (j->friction_model == PCS_THNET_FRICTION_HAALAND) {
@@ -102,7 +112,7 @@ static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t
                              k, up, pcs_last_error());
     net->choke[k] = c;
     double scale = j->discharge * open * j->area_m2, wc = scale * c.g_kg_m2s;
-    if (pcs_fabs(wpred) <= wc)
+    if (fabs(wpred) <= wc)
         return PCS_OK;
     double kk = PCS_THNET_CHOKE_THETA * scale * (c.g_kg_m2s - c2.g_kg_m2s) / dp;
     if (fwd) {
@@ -137,7 +147,7 @@ static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_
             net->dir[k] = 1;
             continue;
         }
-        open = pcs_fmin(open, 1.0);
+        open = fmin(open, 1.0);
         double rf = net->props[j->from].rho_kg_m3, rt = net->props[j->to].rho_kg_m3;
         double rho = 0.5 * (rf + rt), zf = net->vol[j->from].elevation_m;
         double zt = net->vol[j->to].elevation_m;
@@ -226,7 +236,7 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
             uint32_t up = net->dir[k] > 0 ? j->from : j->to;
             e += net->hd_slope[k] * (net->rhs[up] - p_of(net, s, up));
         }
-        out[w >= 0.0 ? j->from : j->to] += pcs_fabs(w);
+        out[w >= 0.0 ? j->from : j->to] += fabs(w);
         uint32_t down = net->dir[k] > 0 ? j->to : j->from;
         if (!net->vol[j->from].boundary) {
             s->mass_kg[j->from] -= dt * w;
@@ -261,16 +271,43 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
     }
 }
 
+/*
+ * A reversed flow re-solves only if the step moves more than FLIP_MIN of the
+ * smaller adjacent (non-boundary) volume's mass through the junction. Below
+ * that the donor the matrix assumed is kept: conservation is exact either
+ * way (the transport uses the matrix's donor), and the energy carried at the
+ * other side's enthalpy changes the receiving volume's specific enthalpy by
+ * at most FLIP_MIN |h_f - h_t| in the step. Without it a stagnant line (a
+ * pressurizer surge line at steady state, whose flow of a few g/s changes
+ * sign from one solve to the next) costs three solves every step.
+ */
+#define FLIP_MIN 1e-5
+
+static int flip_matters(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, double w,
+                        double dt)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    double m = 1e300;
+    if (!net->vol[j->from].boundary)
+        m = s->mass_kg[j->from];
+    if (!net->vol[j->to].boundary)
+        m = fmin(m, s->mass_kg[j->to]);
+    return fabs(w) * dt > FLIP_MIN * m;
+}
+
 /* New flows from the solved pressures; 1 if a junction's flow runs against
-   the donor side the matrix assumed (then that side is switched). */
-static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int may_flip)
+   the donor side the matrix assumed by enough to matter (then that side is
+   switched). */
+static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int may_flip,
+                     double dt)
 {
     int flipped = 0;
     for (uint32_t k = 0; k < net->nj; k++) {
         const pcs_thnet_junction_def *j = &net->jun[k];
         double w = net->a[k] + net->bf[k] * net->rhs[j->from] - net->bt[k] * net->rhs[j->to];
         flow[k] = w;
-        if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k]) {
+        if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k] &&
+            flip_matters(net, s, k, w, dt)) {
             net->dir[k] = (signed char)-net->dir[k];
             net->hd_pred[k] = h_of(net, s, net->dir[k] > 0 ? j->from : j->to);
             flipped = 1;
@@ -302,7 +339,7 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
         if ((st = pcs_thnet_factor_solve(net, &r.rcond, &full)) != PCS_OK)
             return st;
         r.full_factor |= full;
-        if (!new_flows(net, s, s->flow_kg_s, pass < 2))
+        if (!new_flows(net, s, s->flow_kg_s, pass < 2, dt))
             break;
     }
     transport(net, s, in, dt, &r);
@@ -312,7 +349,13 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
                                  "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
                                  "number %g at volumes[%u]; reduce dt)",
                                  i, s->mass_kg[i], r.courant_max, r.courant_volume);
-    st = pcs_thnet_state_update(net, s);
+    /* The inversion starts from the pressure the linear solve predicted for
+       the new (M, U) (first order in dt away from the root, not the start-
+       of-step pressure); its exit test is unchanged. */
+    for (uint32_t i = 0; i < net->nv; i++)
+        if (!net->vol[i].boundary && net->rhs[i] > 0.0)
+            s->p_pa[i] = net->rhs[i];
+    st = pcs_thnet_update(net, s, 1);
     if (report)
         *report = r;
     return st;

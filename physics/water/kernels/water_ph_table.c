@@ -22,6 +22,7 @@
  * set to their mean, h_split, which is also where the supercritical rows
  * split their enthalpy axis.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,13 +33,22 @@
 #include "pcsim/math.h"
 
 enum {
-    NF = 4, /* 2-D functions: T, rho, drho/dp, drho/dh */
-    NS = 9, /* saturation data per row: below */
+    NF = 4,  /* 2-D functions: T, rho, drho/dp, drho/dh */
+    NS = 12, /* saturation data per row: below (12 x 4 doubles: 6 cache lines) */
     CELL = 16 * NF,
 };
 
-/* Saturation data of a row cell, each a cubic in t (4 coefficients). */
-enum { S_HLO, S_HL, S_HG, S_HHI, S_TS, S_VL, S_C, S_A, S_B };
+/*
+ * Saturation data of a row cell, each a cubic in t (4 coefficients). The
+ * single-phase path reads only the first three cache lines: the segment ends
+ * and the segments' inverse widths S_IL = n_liquid / (h' - h_lo) and S_IV =
+ * n_vapour / (h_hi - h''), interpolated as functions of their own so that xi
+ * is a product, not a division (their cubic differs from the reciprocal of
+ * the interpolated width by the interpolation error of a smooth function,
+ * far below the table's error: a shift of xi by ~1e-9 of a cell). S_PAD
+ * keeps a sub-cell at a whole number of cache lines.
+ */
+enum { S_HLO, S_HL, S_HG, S_HHI, S_IL, S_IV, S_TS, S_VL, S_C, S_A, S_B, S_PAD };
 
 #define OCT_E0 9       /* lowest octave: [2^9, 2^10) Pa holds 1 kPa */
 #define OCT_E1 23      /* octave zone ends at 2^23 Pa */
@@ -239,6 +249,7 @@ static int zone_of_fine(const pcs_water_ph_table *t, uint32_t q)
 static pcs_status sample_sat(const pcs_water_ph_table *t, uint32_t q, double *s)
 {
     const double p = fine_p(t, q);
+    s[S_PAD] = 0.0;
     s[S_HLO] = ph_h_min(p);
     s[S_HHI] = ph_h_max(p);
     if (zone_of_fine(t, q) >= 2) {
@@ -456,6 +467,11 @@ static pcs_status build(pcs_water_ph_table *t, double *ss, double *v)
         }
     }
     close_dome(t, ss);
+    for (uint32_t q = 0; q < n_fine; q++) {
+        double *s = ss + (size_t)q * NS;
+        s[S_IL] = (double)t->cfg.n_liquid / (s[S_HL] - s[S_HLO]);
+        s[S_IV] = (double)t->cfg.n_vapour / (s[S_HHI] - s[S_HG]);
+    }
     for (uint32_t r = 0; r <= 3u * t->n_rows + 1u; r++) {
         const uint32_t q = r == 3u * t->n_rows + 1u ? q_extra(t) : t->sat_sub * r;
         const pcs_status st =
@@ -528,12 +544,14 @@ static inline double cubic_at(const double *c, double t)
 }
 
 /*
- * Row cell of p (in range) and its coordinate t in [0, 1]; *inv_w = 1/w in
- * the sqrt zone (A and B are stored times w there), else 1.
+ * Row cell of p (in range) and its coordinate t in [0, 1]; *w = sqrt(p_c - p)
+ * in the sqrt zone (A and B are stored times w there), else 1. sqrt from
+ * <math.h> (correctly rounded, as pcs_sqrt, but inlined: it is on the
+ * lookup's critical path).
  */
-static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt, double *inv_w)
+static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt, double *w_out)
 {
-    *inv_w = 1.0;
+    *w_out = 1.0;
     if (p < P_A) {
         uint64_t bits;
         memcpy(&bits, &p, sizeof bits);
@@ -546,14 +564,14 @@ static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt,
     uint32_t j, n;
     double u;
     if (p < IF97_PS13) {
-        const double w = pcs_sqrt(IF97_PC - p);
-        *inv_w = 1.0 / w;
+        const double w = sqrt(IF97_PC - p);
+        *w_out = w;
         u = (t->w_a - w) * t->inv_dw1;
         j = t->n_oct;
         n = t->n_w1;
     } else if (p < IF97_PC) {
-        const double w = pcs_sqrt(IF97_PC - p);
-        *inv_w = 1.0 / w;
+        const double w = sqrt(IF97_PC - p);
+        *w_out = w;
         u = (t->w_13 - w) * t->inv_dw2;
         j = t->n_oct + t->n_w1;
         n = t->n_w2;
@@ -568,34 +586,124 @@ static inline uint32_t row_of(const pcs_water_ph_table *t, double p, double *tt,
     return j + k;
 }
 
-static pcs_status lookup_fail(double p, double h, double lo, double hi)
+static pcs_status lookup_fail(const char *fn, double p, double h, double lo, double hi)
 {
     return pcs_error_set(PCS_E_INVAL,
-                         "pcs_water_ph_table_lookup: h_j_kg = %.10g J/kg at p = %.10g Pa is "
+                         "%s: h_j_kg = %.10g J/kg at p = %.10g Pa is "
                          "outside [%.10g, %.10g] J/kg (T from 273.16 K to 1073.15 K)",
-                         h, p, lo, hi);
+                         fn, h, p, lo, hi);
 }
 
-static void dome(const double *s, double tt, double inv_w, double p, double h, double hl, double hg,
-                 pcs_water_ph_state *out)
+/*
+ * y[f] = sum_ab c[a][b][f] tt^a sx^b for the four functions: Estrin's
+ * scheme in both variables (pairs first, then the squares), which halves the
+ * dependency chain of Horner's, with the four functions side by side in two
+ * 2-wide vectors (GCC/Clang vector extensions: plain IEEE multiplies and
+ * adds lane by lane, so the values are those of the scalar expression; the
+ * cell is 64-byte aligned, the loads are 16-byte aligned).
+ */
+typedef double ph_v2 __attribute__((vector_size(16)));
+
+static inline ph_v2 ld2(const double *p)
 {
-    const double ts = cubic_at(s + S_TS * 4, tt);
-    const double vl = cubic_at(s + S_VL * 4, tt);
-    const double c = cubic_at(s + S_C * 4, tt);
-    const double a = cubic_at(s + S_A * 4, tt) * inv_w;
-    const double b = cubic_at(s + S_B * 4, tt) * inv_w;
-    const double x = (h - hl) / (hg - hl);
-    const double v = vl + (h - hl) * c;
-    const double vg = vl + (hg - hl) * c;
-    const double rho = 1.0 / v;
-    out->phase = PCS_WATER_PH_TWO_PHASE;
-    out->t_k = ts;
-    out->rho_kg_m3 = rho;
-    out->u_j_kg = h - p * v;
-    out->x = x;
-    out->alpha = x * vg * rho;
-    out->drho_dp_s2_m2 = -rho * rho * (a + x * b);
-    out->drho_dh_kg2_m3j = -rho * rho * c;
+    ph_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void bicubic(const double *c, double tt, double sx, double y[NF])
+{
+    const ph_v2 x1 = {sx, sx}, x2 = {sx * sx, sx * sx};
+    const ph_v2 t1 = {tt, tt}, t2 = {tt * tt, tt * tt};
+    ph_v2 r[4][2];
+    for (int a = 0; a < 4; a++) {
+        const double *ca = c + a * 4 * NF;
+        for (int f = 0; f < 2; f++) {
+            const double *q = ca + 2 * f;
+            r[a][f] = (ld2(q) + ld2(q + NF) * x1) + (ld2(q + 2 * NF) + ld2(q + 3 * NF) * x1) * x2;
+        }
+    }
+    for (int f = 0; f < 2; f++) {
+        const ph_v2 v = (r[0][f] + r[1][f] * t1) + (r[2][f] + r[3][f] * t1) * t2;
+        y[2 * f] = v[0];
+        y[2 * f + 1] = v[1];
+    }
+}
+
+/*
+ * The state at (p, h) without u: shared by the full and the lean lookup
+ * (always inlined into both, so the lean one drops what it does not return,
+ * its outputs stay in registers, and the two agree bit for bit). *bad is set (and nothing else)
+ * when h is outside the domain; the caller reports it (lookup_fail) off the hot path.
+ *
+ * Dependency chain, single phase: p -> row cell (bits of p, or one sqrt from
+ * 8.39 MPa up) -> one fetch of the saturation sub-cell's first three lines
+ * -> the segment ends and inverse width (cubics) -> xi by one product ->
+ * one fetch of the (t, xi) cell (8 lines, adjacent) -> the bicubic. No
+ * division. The dome adds x, 1/v and, in the sqrt zone, A / w and B / w:
+ * divisions that can overlap.
+ */
+static inline __attribute__((always_inline)) void eval(const pcs_water_ph_table *t, double p_pa,
+                                                       double h_j_kg, pcs_water_ph_state *out,
+                                                       double *vg_out, int *bad, double *hlo_out,
+                                                       double *hhi_out)
+{
+    double tt, w;
+    const uint32_t j = row_of(t, p_pa, &tt, &w);
+    /* saturation sub-cell */
+    const double ut = tt * (double)t->sat_sub;
+    uint32_t k = (uint32_t)ut;
+    k = k < t->sat_sub ? k : t->sat_sub - 1u;
+    const double ts = ut - (double)k;
+    const double *s = t->sat + ((size_t)j * t->sat_sub + k) * NS * 4;
+    const double hlo = cubic_at(s + S_HLO * 4, ts), hhi = cubic_at(s + S_HHI * 4, ts);
+    const double tol = H_TOL_REL * (hhi - hlo);
+    *hlo_out = hlo;
+    *hhi_out = hhi;
+    *bad = !(h_j_kg >= hlo - tol && h_j_kg <= hhi + tol);
+    if (*bad) {
+        return;
+    }
+    const double hl = cubic_at(s + S_HL * 4, ts), hg = cubic_at(s + S_HG * 4, ts);
+    if (h_j_kg > hl && h_j_kg < hg) {
+        const double tsat = cubic_at(s + S_TS * 4, ts);
+        const double vl = cubic_at(s + S_VL * 4, ts);
+        const double c = cubic_at(s + S_C * 4, ts);
+        const double a = cubic_at(s + S_A * 4, ts) / w;
+        const double b = cubic_at(s + S_B * 4, ts) / w;
+        const double x = (h_j_kg - hl) / (hg - hl);
+        const double v = vl + (h_j_kg - hl) * c;
+        const double rho = 1.0 / v;
+        out->phase = PCS_WATER_PH_TWO_PHASE;
+        out->t_k = tsat;
+        out->rho_kg_m3 = rho;
+        out->x = x;
+        *vg_out = vl + (hg - hl) * c;
+        out->drho_dp_s2_m2 = -rho * rho * (a + x * b);
+        out->drho_dh_kg2_m3j = -rho * rho * c;
+        return;
+    }
+    const int vapour = h_j_kg >= hg;
+    const double lo = vapour ? hg : hlo;
+    const double inv = cubic_at(s + (vapour ? S_IV : S_IL) * 4, ts); /* n / (hi - lo) */
+    const uint32_t n = vapour ? t->cfg.n_vapour : t->cfg.n_liquid;
+    double xi = (h_j_kg - lo) * inv;
+    xi = xi > 0.0 ? xi : 0.0;
+    uint32_t i = (uint32_t)xi;
+    i = i < n ? i : n - 1u;
+    const double sx = xi - (double)i;
+    const double *c = t->cells + ((size_t)j * t->n_xi + (vapour ? t->cfg.n_liquid : 0u) + i) * CELL;
+    double y[NF];
+    bicubic(c, tt, sx, y);
+    out->phase = p_pa >= IF97_PC ? PCS_WATER_PH_SUPERCRITICAL
+                 : vapour        ? PCS_WATER_PH_VAPOUR
+                                 : PCS_WATER_PH_LIQUID;
+    out->t_k = y[0];
+    out->rho_kg_m3 = y[1];
+    out->x = vapour && p_pa < IF97_PC ? 1.0 : 0.0;
+    *vg_out = 0.0;
+    out->drho_dp_s2_m2 = y[2];
+    out->drho_dh_kg2_m3j = y[3];
 }
 
 pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
@@ -608,57 +716,40 @@ pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa, d
     if (!(p_pa >= PCS_WATER_PH_P_MIN_PA && p_pa <= PCS_WATER_PH_P_MAX_PA)) {
         return if97_check(fn, "p_pa", p_pa, PCS_WATER_PH_P_MIN_PA, PCS_WATER_PH_P_MAX_PA, "Pa");
     }
-    double tt, inv_w;
-    const uint32_t j = row_of(t, p_pa, &tt, &inv_w);
-    /* saturation sub-cell */
-    const double ut = tt * (double)t->sat_sub;
-    uint32_t k = (uint32_t)ut;
-    k = k < t->sat_sub ? k : t->sat_sub - 1u;
-    const double ts = ut - (double)k;
-    const double *s = t->sat + ((size_t)j * t->sat_sub + k) * NS * 4;
-    const double hlo = cubic_at(s + S_HLO * 4, ts), hhi = cubic_at(s + S_HHI * 4, ts);
-    const double tol = H_TOL_REL * (hhi - hlo);
-    if (!(h_j_kg >= hlo - tol && h_j_kg <= hhi + tol)) {
-        return lookup_fail(p_pa, h_j_kg, hlo, hhi);
+    pcs_water_ph_state q;
+    double vg, hlo, hhi;
+    int bad;
+    eval(t, p_pa, h_j_kg, &q, &vg, &bad, &hlo, &hhi);
+    if (bad) {
+        return lookup_fail(fn, p_pa, h_j_kg, hlo, hhi);
     }
-    const double hl = cubic_at(s + S_HL * 4, ts), hg = cubic_at(s + S_HG * 4, ts);
-    if (h_j_kg > hl && h_j_kg < hg) {
-        dome(s, ts, inv_w, p_pa, h_j_kg, hl, hg, out);
-        return PCS_OK;
+    q.u_j_kg = h_j_kg - p_pa / q.rho_kg_m3;
+    q.alpha = q.phase == PCS_WATER_PH_TWO_PHASE ? q.x * vg * q.rho_kg_m3 : q.x;
+    *out = q;
+    return PCS_OK;
+}
+
+pcs_status pcs_water_ph_table_rho(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
+                                  pcs_water_ph_rho *out)
+{
+    static const char fn[] = "pcs_water_ph_table_rho";
+    if (t == NULL || out == NULL) {
+        return pcs_error_set(PCS_E_INVAL, "%s: %s is NULL", fn, t == NULL ? "t" : "out");
     }
-    const int vapour = h_j_kg >= hg;
-    const double lo = vapour ? hg : hlo, hi = vapour ? hhi : hl;
-    const uint32_t n = vapour ? t->cfg.n_vapour : t->cfg.n_liquid;
-    double xi = (h_j_kg - lo) / (hi - lo) * (double)n;
-    xi = xi > 0.0 ? xi : 0.0;
-    uint32_t i = (uint32_t)xi;
-    i = i < n ? i : n - 1u;
-    const double sx = xi - (double)i;
-    const double *c = t->cells + ((size_t)j * t->n_xi + (vapour ? t->cfg.n_liquid : 0u) + i) * CELL;
-    /* y[f] = sum_ab c[a][b][f] tt^a sx^b: Estrin's scheme in both variables
-       (pairs first, then the squares), which halves the dependency chain of
-       Horner's; the four functions run side by side */
-    const double sx2 = sx * sx, tt2 = tt * tt;
-    double r[4][NF];
-    for (int a = 0; a < 4; a++) {
-        const double *ca = c + a * 4 * NF;
-        for (int f = 0; f < NF; f++) {
-            r[a][f] = (ca[f] + ca[NF + f] * sx) + (ca[2 * NF + f] + ca[3 * NF + f] * sx) * sx2;
-        }
+    if (!(p_pa >= PCS_WATER_PH_P_MIN_PA && p_pa <= PCS_WATER_PH_P_MAX_PA)) {
+        return if97_check(fn, "p_pa", p_pa, PCS_WATER_PH_P_MIN_PA, PCS_WATER_PH_P_MAX_PA, "Pa");
     }
-    double y[NF];
-    for (int f = 0; f < NF; f++) {
-        y[f] = (r[0][f] + r[1][f] * tt) + (r[2][f] + r[3][f] * tt) * tt2;
+    pcs_water_ph_state q;
+    double vg, hlo, hhi;
+    int bad;
+    eval(t, p_pa, h_j_kg, &q, &vg, &bad, &hlo, &hhi);
+    if (bad) {
+        return lookup_fail(fn, p_pa, h_j_kg, hlo, hhi);
     }
-    out->phase = p_pa >= IF97_PC ? PCS_WATER_PH_SUPERCRITICAL
-                 : vapour        ? PCS_WATER_PH_VAPOUR
-                                 : PCS_WATER_PH_LIQUID;
-    out->t_k = y[0];
-    out->rho_kg_m3 = y[1];
-    out->u_j_kg = h_j_kg - p_pa / y[1];
-    out->x = vapour && p_pa < IF97_PC ? 1.0 : 0.0;
-    out->alpha = out->x;
-    out->drho_dp_s2_m2 = y[2];
-    out->drho_dh_kg2_m3j = y[3];
+    out->phase = q.phase;
+    out->t_k = q.t_k;
+    out->rho_kg_m3 = q.rho_kg_m3;
+    out->drho_dp_s2_m2 = q.drho_dp_s2_m2;
+    out->drho_dh_kg2_m3j = q.drho_dh_kg2_m3j;
     return PCS_OK;
 }

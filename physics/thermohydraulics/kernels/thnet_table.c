@@ -1,0 +1,94 @@
+/**
+ * @file thnet_table.c
+ * @brief The network's equation of state from the (p, h) table
+ *        (pcsim/water_ph.h): the props and lean rho callbacks of
+ *        pcsim/thnet.h, and the eos that bundles them with IF97 choking.
+ *
+ * The table's derivatives are analytic (interpolated from the exact ones),
+ * so unlike pcs_thnet_props_if97 there is no difference quotient and no
+ * second and third property call. What the table does not hold is the
+ * viscosity; it is IAPWS R12-08 at the table's (rho, T), with the same
+ * rules as the IF97 callback (thnet_eos.c) so that the two paths are the
+ * same model: McAdams in the dome where the saturated phases are those of
+ * regions 1 and 2 (T_sat <= 623.15 K), the mixture at its own (rho, T)
+ * above. The saturated densities come from the table's own state: in the
+ * dome v = v' + x (v'' - v') and alpha = x v'' / v, so v'' = alpha / (x rho)
+ * and v' = (v - x v'') / (1 - x) (0 < x < 1 strictly inside the dome).
+ */
+#include "pcsim/math.h"
+#include "pcsim/thnet.h"
+#include "pcsim/water.h"
+#include "pcsim/water_ph.h"
+
+/** Highest saturation temperature with region 1/2 saturated phases (R7-97). */
+#define SAT_T_MAX_K 623.15
+
+static pcs_status dome_viscosity(const pcs_water_ph_state *w, double *mu)
+{
+    const double x = w->x, v = 1.0 / w->rho_kg_m3;
+    if (w->t_k > SAT_T_MAX_K || !(x > 0.0 && x < 1.0))
+        return pcs_water_viscosity(w->rho_kg_m3, w->t_k, mu);
+    const double vg = w->alpha / (x * w->rho_kg_m3), vl = (v - x * vg) / (1.0 - x);
+    double mf = 0.0, mg = 0.0;
+    pcs_status st = pcs_water_viscosity(1.0 / vl, w->t_k, &mf);
+    if (st == PCS_OK)
+        st = pcs_water_viscosity(1.0 / vg, w->t_k, &mg);
+    if (st == PCS_OK)
+        *mu = 1.0 / (x / mg + (1.0 - x) / mf); /* McAdams */
+    return st;
+}
+
+pcs_status pcs_thnet_props_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_props *out)
+{
+    if (!ctx || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_props_table: %s is NULL",
+                             ctx ? "out" : "ctx (the table)");
+    pcs_water_ph_state w;
+    pcs_status st = pcs_water_ph_table_lookup(ctx, p_pa, h_j_kg, &w);
+    if (st != PCS_OK)
+        return st;
+    double mu = 0.0;
+    if (w.phase == PCS_WATER_PH_TWO_PHASE) {
+        st = dome_viscosity(&w, &mu);
+    } else {
+        st = pcs_water_viscosity(w.rho_kg_m3, w.t_k, &mu);
+        /* thnet_eos.c's convention: vapour-like region 3 states count as vapour */
+        if (w.phase == PCS_WATER_PH_SUPERCRITICAL && w.rho_kg_m3 < PCS_IF97_RHOC_KG_M3)
+            w.x = w.alpha = 1.0;
+    }
+    if (st != PCS_OK)
+        return st;
+    out->rho_kg_m3 = w.rho_kg_m3;
+    out->t_k = w.t_k;
+    out->quality = w.x;
+    out->alpha = w.alpha;
+    out->drho_dp = w.drho_dp_s2_m2;
+    out->drho_dh = w.drho_dh_kg2_m3j;
+    out->mu_pa_s = mu;
+    return PCS_OK;
+}
+
+pcs_status pcs_thnet_rho_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_props *out)
+{
+    if (!ctx || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_rho_table: %s is NULL",
+                             ctx ? "out" : "ctx (the table)");
+    pcs_water_ph_rho r;
+    pcs_status st = pcs_water_ph_table_rho(ctx, p_pa, h_j_kg, &r);
+    if (st != PCS_OK)
+        return st;
+    out->rho_kg_m3 = r.rho_kg_m3;
+    out->t_k = r.t_k;
+    out->drho_dp = r.drho_dp_s2_m2;
+    out->drho_dh = r.drho_dh_kg2_m3j;
+    return PCS_OK;
+}
+
+pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table)
+{
+    pcs_thnet_eos e = {.props = pcs_thnet_props_table,
+                       .choke = pcs_thnet_choke_if97,
+                       .ctx = (void *)(uintptr_t)table, /* read only: the callbacks take it const */
+                       .rho = pcs_thnet_rho_table};
+    return e;
+}
