@@ -178,7 +178,7 @@ static pcs_status build(thb_net *x)
         volumes(v, h0, hp);
         junctions(j);
         pcs_thnet_def d;
-        pcs_thnet_def_default(&d);
+        pcs_thnet_default(&d);
         d.volumes = v, d.n_volumes = THB_VOLUMES;
         d.junctions = j, d.n_junctions = THB_JUNCTIONS;
         d.eos = pcs_thnet_eos_table(x->table);

@@ -237,7 +237,7 @@ static void net_make(net_fixture *fx, const pcs_thnet_volume_def *v, uint32_t nv
                      const pcs_thnet_junction_def *j, uint32_t nj, double gravity)
 {
     pcs_thnet_def d;
-    cr_assert_eq(pcs_thnet_def_default(&d), PCS_OK);
+    cr_assert_eq(pcs_thnet_default(&d), PCS_OK);
     d.volumes = v;
     d.n_volumes = nv;
     d.junctions = j;
@@ -893,7 +893,7 @@ static pcs_status try_create(const pcs_thnet_volume_def *v, uint32_t nv,
                              const pcs_thnet_junction_def *j, uint32_t nj, pcs_thnet_eos eos)
 {
     pcs_thnet_def d;
-    pcs_thnet_def_default(&d);
+    pcs_thnet_default(&d);
     d.volumes = v, d.n_volumes = nv, d.junctions = j, d.n_junctions = nj, d.eos = eos;
     pcs_thnet *net = NULL;
     pcs_status st = pcs_thnet_create(&d, &net);

@@ -295,7 +295,7 @@ typedef struct pcs_thnet_def {
 PCS_API pcs_status pcs_thnet_volume_default(pcs_thnet_volume_def *v);
 PCS_API pcs_status pcs_thnet_junction_default(pcs_thnet_junction_def *j);
 /** Defaults: no volumes, IF97 eos, standard gravity. */
-PCS_API pcs_status pcs_thnet_def_default(pcs_thnet_def *d);
+PCS_API pcs_status pcs_thnet_default(pcs_thnet_def *d);
 
 /* ------------------------------------------------------------------------ */
 /* State: plain arrays the caller may own                                    */

@@ -50,10 +50,10 @@ pcs_status pcs_thnet_junction_default(pcs_thnet_junction_def *j)
     return PCS_OK;
 }
 
-pcs_status pcs_thnet_def_default(pcs_thnet_def *d)
+pcs_status pcs_thnet_default(pcs_thnet_def *d)
 {
     if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_def_default: d is NULL");
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_default: d is NULL");
     memset(d, 0, sizeof *d);
     d->eos = pcs_thnet_eos_if97();
     d->gravity_m_s2 = PCS_THNET_G;
