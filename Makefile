@@ -55,7 +55,11 @@ TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 # The unit tests also link the host program's objects, all but its main(), so
 # the host's helpers are tested as they ship (the scenario reader and the
 # station bridge are in the library).
-CLI_NOMAIN = $(filter-out %/cli/main.o,$(1))
+CLI_NOMAIN = $(filter-out %/cli/main.o %/cli/serve.o %/cli/serve_net.o %/cli/serve_world.o \
+    %/cli/serve_pace.o %/cli/serve_proto.o,$(1))
+# libuv is the event loop of `pcsim serve` (cli/serve*.c) and is linked into
+# the host program only: never into libpcsim, nor into the unit tests.
+SERVE_LIBS := -luv
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
@@ -130,7 +134,7 @@ $(B)/libpcsim.so: $(LIB_OBJ)
 	ln -sf libpcsim.so.$(VERSION) $@
 
 $(B)/pcsim: $(CLI_OBJ) $(B)/libpcsim.a
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(SERVE_LIBS)
 
 $(B)/pcsim-tests: $(TEST_OBJ) $(call CLI_NOMAIN,$(CLI_OBJ)) $(B)/libpcsim.a
 	$(CC) -o $@ $(TEST_OBJ) $(call CLI_NOMAIN,$(CLI_OBJ)) $(B)/libpcsim.a -lcriterion -ldl $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
@@ -139,7 +143,7 @@ $(B)/asan/pcsim-tests: $(ASAN_TEST_OBJ) $(call CLI_NOMAIN,$(ASAN_CLI_OBJ)) $(ASA
 	$(CC) $(ASAN_FLAGS) -o $@ $^ -lcriterion -ldl $(OMPFLAG) $(LIBS)
 
 $(B)/asan/pcsim: $(ASAN_CLI_OBJ) $(ASAN_LIB_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS) $(SERVE_LIBS)
 
 # Linked by the benchmarks only: liburcu (the RCU comparison in bench/snapshot_read_bench.c),
 # SUNDIALS CVODE and GSL (the ODE-solver comparison in bench/kinetics_bench.c).
