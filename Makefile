@@ -71,7 +71,7 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
 
@@ -185,6 +185,14 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
+# `pcsim serve` over real TCP connections (tests/serve_test.py, Python standard
+# library only): concurrent clients and the state hash against `pcsim run`, bad
+# input, slow consumers, 1,000 connect/disconnect cycles (RSS and fds), release
+# and ASan builds (ASan: leaks fail the server's exit status; RSS not compared).
+serve-test: $(B)/pcsim $(B)/asan/pcsim
+	/usr/bin/python3 tests/serve_test.py $(B)/pcsim
+	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/serve_test.py $(B)/asan/pcsim
+
 # Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
 # program through pkg-config (shared and --static) and a CMake project through
 # find_package (pcsim::pcsim and pcsim::pcsim_static), all built against a
@@ -208,6 +216,7 @@ test: deps-test
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
 	@$(SUITE) examples $(SUBMAKE) examples
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) serve $(SUBMAKE) serve-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
