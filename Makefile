@@ -274,7 +274,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script
+FUZZ_TARGETS := scenario save journal script serve
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
@@ -303,6 +303,10 @@ $(FZ)/libpcsim.a: $(FUZZ_LIB_OBJ)
 
 $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $(FZ)/libpcsim.a
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
+
+# fuzz_serve decodes with the host program's protocol code, cli/serve_proto.c
+# (pure: jansson only), compiled into build/fuzz/ like the library.
+$(FZ)/fuzz_serve: $(FZ)/obj/cli/serve_proto.o
 
 fuzz-build: $(FUZZ_BINS)
 
