@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/serve_proto.h"
@@ -390,12 +391,21 @@ static void put_key(serve_out *o, const char *key)
     put(o, ":", 1);
 }
 
+/* The shortest of %.15g, %.16g and %.17g that reads back as the same double
+ * (0.05, not 0.050000000000000003): exact and readable. */
 static void put_f64(serve_out *o, double v)
 {
-    if (isfinite(v))
-        putf(o, "%.17g", v);
-    else
+    if (!isfinite(v)) {
         put(o, "null", 4);
+        return;
+    }
+    char tmp[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(tmp, sizeof tmp, "%.*g", digits, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    put(o, tmp, strlen(tmp));
 }
 
 void serve_out_begin(serve_out *o, char *buf, size_t size, const char *type)
