@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "cli/hist.h"
 #include "cli/serve_proto.h"
 #include "pcsim/pcsim.h"
 #include "pcsim/station.h"
@@ -122,6 +123,7 @@ typedef struct serve_world {
     pcs_station *station;
     pcs_thread *thread;
     serve_world_info info;
+    hist tick_ns; /**< wall time of each tick and its notice, ns (the stop summary) */
     /* start-up handshake */
     int ready; /**< 1 built, -1 failed */
     char start_error[PCS_LAST_ERROR_MAX];
