@@ -79,7 +79,7 @@ typedef struct client {
     uint32_t *ids; /**< resolved channels */
     uint32_t n_ids;
     uint32_t every;     /**< subscription period, ticks; 0: none */
-    uint64_t next_push; /**< ticks-run count of the next push */
+    uint64_t last_push; /**< ticks-run count of the last push; UINT64_MAX: none yet */
 } client;
 
 struct server {
@@ -518,7 +518,7 @@ static int on_subscribe(client *c, const serve_msg *m)
     if (!m->every && c->every)
         atomic_fetch_sub(&s->world.subscribers, 1);
     c->every = m->every;
-    c->next_push = 0;
+    c->last_push = UINT64_MAX;
     serve_out o;
     reply_begin(&o, c, "subscribe", m->has_id, m->id);
     serve_out_u64(&o, "every", c->every);
@@ -527,23 +527,35 @@ static int on_subscribe(client *c, const serve_msg *m)
     return CONSUMED;
 }
 
-/* Tick notice: push to every subscriber that is due. */
-static void on_tick(uv_async_t *h)
+/* Push to every subscriber that is due: `every` ticks after its last push,
+ * at once after subscribing or when the clock went back (a reset or a load),
+ * and, with @p step_end, whenever it has not seen the newest tick (so
+ * observers of a step-mode world see where each step left it). */
+static void push_subscribers(server *s, int step_end)
 {
-    server *s = h->data;
     if (!s->have_world)
         return;
     for (client *c = s->clients; c; c = c->next) {
         if (c->state != CLIENT_READY || !c->every)
             continue;
         uint64_t ticks;
-        if (read_obs(c, &ticks) != PCS_OK || ticks < c->next_push)
+        if (read_obs(c, &ticks) != PCS_OK)
             continue;
-        c->next_push = ticks + c->every;
+        int due = c->last_push == UINT64_MAX || ticks < c->last_push ||
+                  ticks - c->last_push >= c->every || (step_end && ticks != c->last_push);
+        if (!due)
+            continue;
+        c->last_push = ticks;
         size_t n = obs_frame(c, 0, 0, ticks, 1);
         if (n)
             push_frame(c, s->out, n);
     }
+}
+
+/* Tick notice from the world thread (coalesced by libuv: one per loop turn). */
+static void on_tick(uv_async_t *h)
+{
+    push_subscribers(h->data, 0);
 }
 
 /* ---- Hello ----------------------------------------------------------------- */
@@ -750,6 +762,8 @@ static void on_reply(uv_async_t *h)
         c->waiting = 0;
         answer(c, &r);
     }
+    if (r.kind == SERVE_REQ_STEP)
+        push_subscribers(s, 1);
     /* Everyone that waited for the world or the pool may go on. */
     for (client *k = s->clients; k; k = k->next)
         if (k->state != CLIENT_CLOSING && (k->stalled || k == c))

@@ -267,8 +267,16 @@ class ServeTest(unittest.TestCase):
     def test_reset_with_the_same_seed_repeats_the_run(self):
         srv = self.start()
         c = srv.connect(role="control")
+        sub = srv.connect()
+        sub.call({"type": "subscribe", "channels": WATCH, "every": 10})
         c.call({"type": "act", "target": "u2.pump2", "command": "pump_trip"})
         first = c.call({"type": "step", "n": 40, "hash": True})["state_hash"]
+        # Pushes coalesce: at least 10 ticks apart, and the step's last tick too.
+        ticks = [sub.recv()["tick"]]
+        while ticks[-1] < 40:
+            ticks.append(sub.recv()["tick"])
+        self.assertEqual(ticks[-1], 40)
+        self.assertTrue(all(b - a >= 10 for a, b in zip(ticks, ticks[1:-1])), ticks)
         r = c.call({"type": "reset", "hash": True})
         self.assertEqual((r["tick"], r["seed"]), (0, c.hello["seed"]))
         c.call({"type": "act", "target": "u2.pump2", "command": "pump_trip"})
@@ -278,6 +286,16 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(c.call({"type": "observe", "channels": WATCH})["code"], "no_data")
         self.assertEqual(c.call({"type": "step", "n": 1})["tick"], 1)
         self.assertEqual(c.call({"type": "observe"})["tick"], 1)
+        # The subscription goes on from the new world's first tick.
+        sub.sock.settimeout(0.5)
+        ticks = []
+        try:
+            while True:
+                ticks.append(sub.recv()["tick"])
+        except socket.timeout:
+            pass
+        self.assertEqual(ticks[-1], 1)
+        self.assertEqual(ticks[-2:], [40, 1], ticks)  # the second run ended at 40
 
     def test_save_and_load_restore_the_state(self):
         d = self.start_dir()
