@@ -60,8 +60,7 @@ static void check_refusal(const serve_err *err)
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         known |= err->code && strcmp(err->code, codes[i]) == 0;
     if (!known || err->message[0] == '\0')
-        fuzz_fail("refusal code '%s' message '%s'", err->code ? err->code : "(null)",
-                  err->message);
+        fuzz_fail("refusal code '%s' message '%s'", err->code ? err->code : "(null)", err->message);
     serve_out o;
     serve_out_begin(&o, out, sizeof out, "error");
     serve_out_str(&o, "code", err->code);
@@ -153,7 +152,8 @@ static void split_stream(const uint8_t *data, size_t size)
             return;
         }
         if (f == SERVE_FRAME_EMPTY || f == SERVE_FRAME_LARGE) {
-            if ((f == SERVE_FRAME_EMPTY) != (n == 0) || (f == SERVE_FRAME_LARGE) != (n > SERVE_MAX_MESSAGE))
+            if ((f == SERVE_FRAME_EMPTY) != (n == 0) ||
+                (f == SERVE_FRAME_LARGE) != (n > SERVE_MAX_MESSAGE))
                 fuzz_fail("frame %d for length %u", (int)f, n);
             return;
         }
