@@ -55,7 +55,11 @@ TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 # The unit tests also link the host program's objects, all but its main(), so
 # the host's helpers are tested as they ship (the scenario reader and the
 # station bridge are in the library).
-CLI_NOMAIN = $(filter-out %/cli/main.o,$(1))
+CLI_NOMAIN = $(filter-out %/cli/main.o %/cli/serve.o %/cli/serve_net.o %/cli/serve_world.o \
+    %/cli/serve_pace.o %/cli/serve_proto.o,$(1))
+# libuv is the event loop of `pcsim serve` (cli/serve*.c) and is linked into
+# the host program only: never into libpcsim, nor into the unit tests.
+SERVE_LIBS := -luv
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
@@ -67,7 +71,7 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test consumers run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
 
@@ -130,7 +134,7 @@ $(B)/libpcsim.so: $(LIB_OBJ)
 	ln -sf libpcsim.so.$(VERSION) $@
 
 $(B)/pcsim: $(CLI_OBJ) $(B)/libpcsim.a
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(SERVE_LIBS)
 
 $(B)/pcsim-tests: $(TEST_OBJ) $(call CLI_NOMAIN,$(CLI_OBJ)) $(B)/libpcsim.a
 	$(CC) -o $@ $(TEST_OBJ) $(call CLI_NOMAIN,$(CLI_OBJ)) $(B)/libpcsim.a -lcriterion -ldl $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
@@ -139,7 +143,7 @@ $(B)/asan/pcsim-tests: $(ASAN_TEST_OBJ) $(call CLI_NOMAIN,$(ASAN_CLI_OBJ)) $(ASA
 	$(CC) $(ASAN_FLAGS) -o $@ $^ -lcriterion -ldl $(OMPFLAG) $(LIBS)
 
 $(B)/asan/pcsim: $(ASAN_CLI_OBJ) $(ASAN_LIB_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS) $(SERVE_LIBS)
 
 # Linked by the benchmarks only: liburcu (the RCU comparison in bench/snapshot_read_bench.c),
 # SUNDIALS CVODE and GSL (the ODE-solver comparison in bench/kinetics_bench.c).
@@ -181,6 +185,14 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 	./tests/cli_test.sh $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
+# `pcsim serve` over real TCP connections (tests/serve_test.py, Python standard
+# library only): concurrent clients and the state hash against `pcsim run`, bad
+# input, slow consumers, 1,000 connect/disconnect cycles (RSS and fds), release
+# and ASan builds (ASan: leaks fail the server's exit status; RSS not compared).
+serve-test: $(B)/pcsim $(B)/asan/pcsim
+	/usr/bin/python3 tests/serve_test.py $(B)/pcsim
+	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/serve_test.py $(B)/asan/pcsim
+
 # Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
 # program through pkg-config (shared and --static) and a CMake project through
 # find_package (pcsim::pcsim and pcsim::pcsim_static), all built against a
@@ -204,6 +216,7 @@ test: deps-test
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
 	@$(SUITE) examples $(SUBMAKE) examples
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) serve $(SUBMAKE) serve-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
@@ -261,7 +274,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script
+FUZZ_TARGETS := scenario save journal script serve
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
@@ -290,6 +303,10 @@ $(FZ)/libpcsim.a: $(FUZZ_LIB_OBJ)
 
 $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $(FZ)/libpcsim.a
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
+
+# fuzz_serve decodes with the host program's protocol code, cli/serve_proto.c
+# (pure: jansson only), compiled into build/fuzz/ like the library.
+$(FZ)/fuzz_serve: $(FZ)/obj/cli/serve_proto.o
 
 fuzz-build: $(FUZZ_BINS)
 

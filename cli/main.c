@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/host.h"
+#include "cli/serve.h"
 
 static void usage(FILE *f)
 {
@@ -14,6 +15,7 @@ static void usage(FILE *f)
           "  replay JOURNAL   re-run a journal and check its final state hash\n"
           "  info             version, build flags, topology and worker placement\n"
           "  info --schedule [SCENARIO]  the station's stages, systems, stores and jobs\n"
+          "  serve [SCENARIO] --port N   serve the station to TCP clients (docs/protocol.md)\n"
           "  --version        print the version\n"
           "Each command takes --help.\n",
           f);
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
         return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
         return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("pcsim %s\n", pcs_version());
         return 0;

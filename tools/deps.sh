@@ -16,9 +16,10 @@
 #       (README.md measures each set's download size from this list).
 set -eu
 # systemtap-sdt-dev: <sys/sdt.h>, the USDT probes the release library keeps
-# (engine/probes.h).
+# (engine/probes.h). libuv1-dev: the event loop of `pcsim serve` (cli/serve*.c;
+# linked into the host program only, not libpcsim).
 RUN_PKGS="gcc make libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev libjansson-dev \
-libsuitesparse-dev systemtap-sdt-dev"
+libsuitesparse-dev systemtap-sdt-dev libuv1-dev"
 BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
 TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin"
 

@@ -1,0 +1,227 @@
+/**
+ * @file serve.c
+ * @brief `pcsim serve`: options, the token file, the scenario; then the
+ *        world thread and the network loop (cli/serve_world.c,
+ *        cli/serve_net.c). The protocol is docs/protocol.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/serve.h"
+
+static void serve_usage(FILE *f)
+{
+    fputs("usage: pcsim serve [SCENARIO.json] --port N [options]\n"
+          "  Serves the scenario's station (the built-in pwr-station when none is given)\n"
+          "  to TCP clients speaking docs/protocol.md. The scenario's script is not run:\n"
+          "  commands come from the controlling client. Stop it with SIGINT or SIGTERM.\n"
+          "  --port N          TCP port; 0 picks a free one (printed, see --port-file)\n"
+          "  --bind ADDR       IPv4 or IPv6 address to listen on (default 127.0.0.1)\n"
+          "  --token FILE      clients must present the first line of FILE in their hello\n"
+          "  --read-only       clients may only observe (no control role)\n"
+          "  --max-clients N   open connections allowed (default 64, at most 4096)\n"
+          "  --mode step|free  step: the world ticks only when the controller steps\n"
+          "                    (default); free: it runs by itself, paced by --speed\n"
+          "  --speed X         free mode: simulated seconds per wall second (default 1,\n"
+          "                    real time); 0: as fast as possible\n"
+          "  --save-dir DIR    where save and load keep NAME.save (default: refused)\n"
+          "  --port-file FILE  write the listening port to FILE once listening\n"
+          "  --max-scenario-bytes N  refuse a larger scenario file (default 4194304)\n"
+          "  --quiet           log nothing but errors\n"
+          "  --help            this text\n"
+          "  Testing options (docs/protocol.md, \"Limits\"):\n"
+          "  --send-queue BYTES       per-client send queue bound (default 1048576)\n"
+          "  --slow-consumer-ms MS    drop a client whose queue stays full this long\n"
+          "                           (default 5000)\n"
+          "TLS is not supported: bind to loopback, or put a TLS proxy in front.\n",
+          f);
+}
+
+static int fail(const char *fmt, const char *arg, const char *why)
+{
+    fputs("pcsim: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, ": %s\n", why);
+    return 2;
+}
+
+/* An unsigned integer in [lo, hi], all of the text. */
+static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *end || errno || s[0] == '-' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The token is the file's first line, without its line end: at most
+ * SERVE_TOKEN_MAX bytes, not empty. The file must be a regular file. */
+static int read_token(const char *path, serve_opts *o)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fail("--token '%s'", path, strerror(errno));
+    struct stat st;
+    char buf[SERVE_TOKEN_MAX + 2];
+    ssize_t n = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n < 0)
+        return fail("--token '%s'", path, "not a readable regular file");
+    buf[n] = '\0';
+    buf[strcspn(buf, "\r\n")] = '\0';
+    size_t len = strlen(buf);
+    if (len == 0 || len > SERVE_TOKEN_MAX)
+        return fail("--token '%s'", path, "the first line must hold 1..256 bytes");
+    memcpy(o->token, buf, len + 1);
+    o->has_token = 1;
+    return 0;
+}
+
+static int parse_number(int ch, const char *arg, serve_opts *o)
+{
+    uint64_t v;
+    switch (ch) {
+    case 'p':
+        if (parse_u64(arg, 0, 65535, &v))
+            return fail("--port '%s'", arg, "expected an integer in [0, 65535]");
+        o->port = (int)v;
+        return 0;
+    case 'm':
+        if (parse_u64(arg, 1, 4096, &v))
+            return fail("--max-clients '%s'", arg, "expected an integer in [1, 4096]");
+        o->max_clients = (uint32_t)v;
+        return 0;
+    case 'q':
+        if (parse_u64(arg, 4096, (uint64_t)1 << 30, &v))
+            return fail("--send-queue '%s'", arg, "expected an integer in [4096, 1073741824]");
+        o->send_queue = (size_t)v;
+        return 0;
+    case 'w':
+        if (parse_u64(arg, 10, 3600000, &v))
+            return fail("--slow-consumer-ms '%s'", arg, "expected an integer in [10, 3600000]");
+        o->slow_ms = (uint32_t)v;
+        return 0;
+    case 'M':
+        if (parse_u64(arg, 1, (uint64_t)1 << 40, &v))
+            return fail("--max-scenario-bytes '%s'", arg,
+                        "expected an integer in [1, 1099511627776]");
+        o->max_scenario_bytes = (size_t)v;
+        return 0;
+    }
+    return 2;
+}
+
+static int parse_opts(int argc, char **argv, serve_opts *o)
+{
+    static const struct option longs[] = {{"port", 1, 0, 'p'},
+                                          {"bind", 1, 0, 'b'},
+                                          {"token", 1, 0, 't'},
+                                          {"read-only", 0, 0, 'r'},
+                                          {"max-clients", 1, 0, 'm'},
+                                          {"mode", 1, 0, 'o'},
+                                          {"speed", 1, 0, 's'},
+                                          {"save-dir", 1, 0, 'd'},
+                                          {"port-file", 1, 0, 'f'},
+                                          {"max-scenario-bytes", 1, 0, 'M'},
+                                          {"quiet", 0, 0, 'Q'},
+                                          {"send-queue", 1, 0, 'q'},
+                                          {"slow-consumer-ms", 1, 0, 'w'},
+                                          {"help", 0, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    int port_given = 0, ch, rc;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'p':
+            port_given = 1; /* fall through */
+        case 'm':
+        case 'q':
+        case 'w':
+        case 'M':
+            if ((rc = parse_number(ch, optarg, o)) != 0)
+                return rc;
+            break;
+        case 'b':
+            o->bind = optarg;
+            break;
+        case 't':
+            if ((rc = read_token(optarg, o)) != 0)
+                return rc;
+            break;
+        case 'r':
+            o->read_only = 1;
+            break;
+        case 'o':
+            if (strcmp(optarg, "step") != 0 && strcmp(optarg, "free") != 0)
+                return fail("--mode '%s'", optarg, "expected step or free");
+            o->mode = optarg[0] == 's' ? SERVE_MODE_STEP : SERVE_MODE_FREE;
+            break;
+        case 's': {
+            char *end;
+            o->speed = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->speed >= 0.0 && o->speed <= 1e6))
+                return fail("--speed '%s'", optarg, "expected a number in [0, 1e6]");
+            break;
+        }
+        case 'd':
+            o->save_dir = optarg;
+            break;
+        case 'f':
+            o->port_file = optarg;
+            break;
+        case 'Q':
+            o->quiet = 1;
+            break;
+        case 'h':
+            serve_usage(stdout);
+            return 1;
+        default:
+            serve_usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc)
+        o->scenario = argv[optind++];
+    if (optind < argc)
+        return fail("unexpected argument '%s'", argv[optind], "see --help");
+    if (!port_given)
+        return fail("%s", "--port", "required (0 picks a free port)");
+    return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    static serve_opts o;
+    memset(&o, 0, sizeof o);
+    o.bind = "127.0.0.1";
+    o.max_clients = SERVE_MAX_CLIENTS_DEFAULT;
+    o.speed = 1.0;
+    o.send_queue = SERVE_SEND_QUEUE_DEFAULT;
+    o.slow_ms = SERVE_SLOW_MS_DEFAULT;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    pcs_scenario_load_opts lo = {.max_bytes = o.max_scenario_bytes};
+    pcs_scenario *scn = NULL;
+    if ((o.scenario ? pcs_scenario_load_file(o.scenario, &lo, &scn) : pcs_scenario_default(&scn)) !=
+        PCS_OK) {
+        fprintf(stderr, "pcsim: %s\n", pcs_last_error());
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN); /* a peer that went away is an error return, not a signal */
+    rc = serve_net_run(&o, scn);
+    pcs_scenario_destroy(scn);
+    return rc;
+}

@@ -1,0 +1,581 @@
+#!/usr/bin/python3
+"""Tests of `pcsim serve` (docs/protocol.md) over real TCP connections.
+
+Usage: /usr/bin/python3 tests/serve_test.py [build/pcsim] [-k PATTERN] [-v]
+
+Only the Python standard library (socket, struct, json, subprocess,
+unittest). Each test starts its own server on a free loopback port
+(--port 0 --port-file) with stderr in a file, so nothing the server logs can
+block it, and stops it with SIGTERM, requiring a clean exit (status 0).
+`make test` runs this file as the suite `serve`.
+"""
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+PCSIM = "build/pcsim"
+SANITIZED = False  # an ASan build (its path has /asan/): RSS is not compared
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMEOUT = 10.0
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+class Closed(Exception):
+    """The server closed the connection."""
+
+
+class Client:
+    """A blocking client: 4-byte big-endian length, then JSON."""
+
+    def __init__(self, port, hello=True, role="observe", token=None, versions=(1,)):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.hello = None
+        if hello:
+            msg = {"type": "hello", "versions": list(versions), "role": role}
+            if token is not None:
+                msg["token"] = token
+            self.hello = self.call(msg)
+
+    def send_raw(self, data):
+        self.sock.sendall(data)
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.sock.sendall(struct.pack(">I", len(body)) + body)
+
+    def _read(self, n):
+        buf = b""
+        while len(buf) < n:
+            part = self.sock.recv(n - len(buf))
+            if not part:
+                raise Closed()
+            buf += part
+        return buf
+
+    def recv(self):
+        (n,) = struct.unpack(">I", self._read(4))
+        return json.loads(self._read(n))
+
+    def recv_reply(self):
+        """The next message that is not a subscription push."""
+        while True:
+            m = self.recv()
+            if not m.get("push"):
+                return m
+
+    def call(self, obj):
+        self.send(obj)
+        return self.recv_reply()
+
+    def expect_closed(self):
+        """Read until the server closes; return what came before."""
+        got = []
+        try:
+            while True:
+                got.append(self.recv())
+        except (Closed, ConnectionResetError):
+            return got
+
+    def close(self):
+        self.sock.close()
+
+
+class Server:
+    def __init__(self, *args, scenario=None):
+        self.dir = tempfile.mkdtemp(prefix="pcsim-serve-")
+        self.port_file = os.path.join(self.dir, "port")
+        self.err_path = os.path.join(self.dir, "stderr")
+        cmd = [PCSIM, "serve"] + ([scenario] if scenario else [])
+        cmd += ["--port", "0", "--port-file", self.port_file] + list(args)
+        self.err = open(self.err_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.err)
+        deadline = time.time() + TIMEOUT
+        while not (os.path.exists(self.port_file) and read(self.port_file).endswith("\n")):
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise AssertionError("server did not start: " + self.stderr())
+            time.sleep(0.01)
+        self.port = int(read(self.port_file))
+        self.clients = []
+
+    def stderr(self):
+        if not self.err.closed:
+            self.err.flush()
+        with open(self.err_path) as f:
+            return f.read()
+
+    def connect(self, **kw):
+        c = Client(self.port, **kw)
+        self.clients.append(c)
+        return c
+
+    def rss_kib(self):
+        for line in read("/proc/%d/status" % self.proc.pid).splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise AssertionError("no VmRSS")
+
+    def fds(self):
+        return len(os.listdir("/proc/%d/fd" % self.proc.pid))
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        rc = self.proc.wait(timeout=TIMEOUT)
+        self.err.close()
+        return rc
+
+
+def short_scenario(directory):
+    """The station with a 30 s run, no reader threads, and a script of
+    three commands at ticks 100, 200 and 400 (dt 0.05 s)."""
+    doc = json.loads(read(os.path.join(ROOT, "scenarios", "pwr-station.json")))
+    doc["run"] = {"seconds": 30, "timeline_every_s": 30}
+    doc["readers"] = {"count": 0}
+    doc["script"] = [
+        {"t_s": 5, "command": "pump_trip", "target": "u2.pump2"},
+        {"t_s": 10, "command": "rod_position", "target": "u1.D", "value": 0.8},
+        {"t_s": 20, "command": "sg_pressure", "target": "u3", "value": 6.6e6},
+    ]
+    path = os.path.join(directory, "short.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path, doc
+
+
+WATCH = ["u1.core.power", "u2.core.flow", "u3.rcs.pressure", "u4.core.power"]
+
+
+class ServeTest(unittest.TestCase):
+    def start(self, *args, **kw):
+        srv = Server(*args, **kw)
+        self.addCleanup(self._stop, srv)
+        return srv
+
+    def _stop(self, srv):
+        if srv.proc.poll() is None:
+            self.assertEqual(srv.stop(), 0, srv.stderr())
+        for c in srv.clients:
+            c.close()
+
+    def setUp(self):
+        self.t0 = time.time()
+
+    def tearDown(self):
+        sys.stderr.write("(%.1f s) " % (time.time() - self.t0))
+
+    def assertError(self, msg, code, fatal):
+        self.assertEqual(msg.get("type"), "error", msg)
+        self.assertEqual(msg["code"], code, msg)
+        self.assertEqual(msg["fatal"], fatal, msg)
+        self.assertTrue(msg["message"], msg)
+
+    def assertDropped(self, client, code):
+        got = client.expect_closed()
+        self.assertTrue(got, "closed without a reason")
+        self.assertError(got[-1], code, True)
+        return got[-1]
+
+    # ---- determinism and concurrent clients ------------------------------
+
+    def test_four_clients_lockstep_hash_equals_pcsim_run(self):
+        """One client steps with the script's acts at the script's ticks while
+        three observe; the final state hash is `pcsim run`'s for the same
+        scenario (which submits the same commands from its script thread)."""
+        path, doc = short_scenario(self.start_dir())
+        run = subprocess.run([PCSIM, "run", path, "--json", "--quiet"], capture_output=True,
+                             text=True, check=True)
+        expected = json.loads(run.stdout)["state_hash"]
+        srv = self.start(path)
+        ctl = srv.connect(role="control")
+        self.assertEqual(ctl.hello["role"], "control")
+        self.assertEqual(ctl.hello["version"], 1)
+        # A second controller is refused while the first holds the world.
+        second = srv.connect(hello=False)
+        second.send({"type": "hello", "versions": [1], "role": "control"})
+        self.assertDropped(second, "world_busy")
+
+        observers = [srv.connect() for _ in range(3)]
+        self.assertEqual(observers[0].call({"type": "subscribe", "channels": WATCH, "every": 50}),
+                         {"type": "subscribe", "every": 50, "channels": 4})
+        polls, stop = [[], []], threading.Event()
+
+        def poll(c, out):
+            c.send({"type": "observe", "channels": WATCH})
+            first = c.recv()
+            while not stop.is_set():
+                c.send({"type": "observe"})
+                out.append(c.recv())
+            out.insert(0, first)
+
+        threads = [threading.Thread(target=poll, args=(c, out))
+                   for c, out in zip(observers[1:], polls)]
+        for t in threads:
+            t.start()
+        ticks = 0
+        for action in doc["script"]:
+            tick = round(action["t_s"] / 0.05)
+            reply = ctl.call({"type": "step", "n": tick - ticks, "id": tick})
+            self.assertEqual((reply["type"], reply["tick"], reply["id"]), ("step", tick, tick))
+            ticks = tick
+            act = {"type": "act", "target": action["target"], "command": action["command"]}
+            if "value" in action:
+                act["value"] = action["value"]
+            self.assertEqual(ctl.call(act)["tick"], tick)
+        end = ctl.call({"type": "step", "n": 600 - ticks, "hash": True})
+        stop.set()
+        for t in threads:
+            t.join(TIMEOUT)
+        self.assertEqual(end["tick"], 600)
+        self.assertEqual(end["state_hash"], expected)
+        # What the observers saw: whole observations, time never going back.
+        pushes = []
+        observers[0].sock.settimeout(0.5)
+        try:
+            while True:
+                pushes.append(observers[0].recv())
+        except socket.timeout:
+            pass
+        self.assertGreaterEqual(len(pushes), 2)
+        for seq in [pushes] + polls:
+            ok = [m for m in seq if m["type"] == "obs"]
+            self.assertTrue(ok, seq[:3])
+            self.assertEqual([m["tick"] for m in ok], sorted(m["tick"] for m in ok))
+            for m in ok:
+                self.assertEqual(len(m["values"]), 4)
+                self.assertTrue(all(isinstance(v, float) for v in m["values"]), m)
+        self.assertTrue(all(m.get("push") for m in pushes))
+        last = observers[1].call({"type": "observe"})
+        self.assertEqual(last["tick"], 600)
+        self.assertEqual(last["values"], ctl.call({"type": "observe", "channels": WATCH})["values"])
+
+    def start_dir(self):
+        d = tempfile.mkdtemp(prefix="pcsim-serve-test-")
+        return d
+
+    def test_reset_with_the_same_seed_repeats_the_run(self):
+        srv = self.start()
+        c = srv.connect(role="control")
+        sub = srv.connect()
+        sub.call({"type": "subscribe", "channels": WATCH, "every": 10})
+        c.call({"type": "act", "target": "u2.pump2", "command": "pump_trip"})
+        first = c.call({"type": "step", "n": 40, "hash": True})["state_hash"]
+        # Pushes coalesce: at least 10 ticks apart, and the step's last tick too.
+        ticks = [sub.recv()["tick"]]
+        while ticks[-1] < 40:
+            ticks.append(sub.recv()["tick"])
+        self.assertEqual(ticks[-1], 40)
+        self.assertTrue(all(b - a >= 10 for a, b in zip(ticks, ticks[1:-1])), ticks)
+        r = c.call({"type": "reset", "hash": True})
+        self.assertEqual((r["tick"], r["seed"]), (0, c.hello["seed"]))
+        c.call({"type": "act", "target": "u2.pump2", "command": "pump_trip"})
+        self.assertEqual(c.call({"type": "step", "n": 40, "hash": True})["state_hash"], first)
+        r = c.call({"type": "reset", "seed": 7, "hash": True})
+        self.assertEqual(r["seed"], 7)
+        self.assertEqual(c.call({"type": "observe", "channels": WATCH})["code"], "no_data")
+        self.assertEqual(c.call({"type": "step", "n": 1})["tick"], 1)
+        self.assertEqual(c.call({"type": "observe"})["tick"], 1)
+        # The subscription goes on from the new world's first tick.
+        sub.sock.settimeout(0.5)
+        ticks = []
+        try:
+            while True:
+                ticks.append(sub.recv()["tick"])
+        except socket.timeout:
+            pass
+        self.assertEqual(ticks[-1], 1)
+        self.assertEqual(ticks[-2:], [40, 1], ticks)  # the second run ended at 40
+
+    def test_save_and_load_restore_the_state(self):
+        d = self.start_dir()
+        srv = self.start("--save-dir", d)
+        c = srv.connect(role="control")
+        saved = c.call({"type": "step", "n": 20, "hash": True})
+        self.assertEqual(c.call({"type": "save", "name": "at20"})["tick"], 20)
+        self.assertTrue(os.path.getsize(os.path.join(d, "at20.save")) > 0)
+        c.call({"type": "act", "target": "u1", "command": "scram"})
+        self.assertNotEqual(c.call({"type": "step", "n": 20, "hash": True})["state_hash"],
+                            saved["state_hash"])
+        self.assertEqual(c.call({"type": "load", "name": "at20"})["tick"], 20)
+        again = c.call({"type": "step", "n": 1, "hash": True})
+        c.call({"type": "load", "name": "at20"})
+        self.assertEqual(c.call({"type": "step", "n": 1, "hash": True}), again)
+        self.assertError(c.call({"type": "load", "name": "missing"}), "load_failed", False)
+        self.assertDropped(self._bad(srv, {"type": "save", "name": "../x"}), "bad_message")
+
+    def _bad(self, srv, msg, role="observe"):
+        c = srv.connect(role=role)
+        c.send(msg)
+        return c
+
+    def test_free_mode_runs_by_itself_and_refuses_step(self):
+        srv = self.start("--mode", "free", "--speed", "0")
+        c = srv.connect(role="control")
+        self.assertEqual(c.hello["mode"], "free")
+        self.assertError(c.call({"type": "step"}), "free_running", False)
+        t0 = c.call({"type": "observe", "channels": WATCH})
+        while t0.get("code") == "no_data":
+            t0 = c.call({"type": "observe"})
+        time.sleep(0.2)
+        self.assertGreater(c.call({"type": "observe"})["tick"], t0["tick"])
+        self.assertEqual(c.call({"type": "act", "target": "u1", "command": "scram"})["type"], "act")
+
+    def test_free_mode_real_time_pace(self):
+        srv = self.start("--mode", "free", "--speed", "1")
+        c = srv.connect()
+        c.call({"type": "subscribe", "channels": WATCH[:1], "every": 1})
+        first = c.recv()
+        time.sleep(1.0)
+        c.call({"type": "subscribe", "every": 0})
+        last = c.call({"type": "observe"})
+        # 1 s of wall time at dt 0.05 s is 20 ticks; allow for a busy machine.
+        self.assertGreaterEqual(last["tick"] - first["tick"], 12)
+        self.assertLessEqual(last["tick"] - first["tick"], 26)
+
+    # ---- bad input -------------------------------------------------------
+
+    def test_malformed_frames_and_messages_are_dropped_with_a_reason(self):
+        srv = self.start()
+        cases = [
+            (struct.pack(">I", 0), "bad_frame"),
+            (struct.pack(">I", 5) + b"{nope", "bad_json"),
+            (struct.pack(">I", 2) + b"[]", "bad_json"),
+            (struct.pack(">I", 4) + b"\xff\xfe{}", "bad_json"),
+            (struct.pack(">I", 20) + b'{"type":"step","n":1}'[:20], "bad_json"),
+        ]
+        for raw, code in cases:
+            c = srv.connect()
+            c.send_raw(raw)
+            self.assertDropped(c, code)
+        for msg, code in [
+            ({"type": "bogus"}, "unknown_type"),
+            ({"kind": "step"}, "bad_message"),
+            ({"type": "observe", "chanels": ["u1.core.power"]}, "bad_message"),
+            ({"type": "step", "n": 2.5}, "bad_message"),
+            ({"type": "step", "n": 0}, "bad_message"),
+            ({"type": "step", "n": 1000001}, "bad_message"),
+            ({"type": "act", "target": "u1"}, "bad_message"),
+            ({"type": "act", "target": "u1", "command": "scram", "value": "x"}, "bad_message"),
+            ({"type": "observe", "channels": []}, "bad_message"),
+            ({"type": "observe", "channels": ["x" * 128]}, "bad_message"),
+            ({"type": "hello", "versions": [1]}, "bad_message"),
+        ]:
+            self.assertDropped(self._bad(srv, msg), code)
+        # Before hello, anything else is refused; a hello without a common version too.
+        c = srv.connect(hello=False)
+        c.send({"type": "observe", "channels": WATCH})
+        self.assertDropped(c, "hello_required")
+        c = srv.connect(hello=False)
+        c.send({"type": "hello", "versions": [2, 3]})
+        self.assertDropped(c, "version")
+        c = srv.connect(hello=False)
+        c.send_raw(b'\x00\x00\x00\x1c{"type":"hello","type":"x"}  ')
+        self.assertIn("duplicate", self.assertDropped(c, "bad_json")["message"])
+        # The server is unharmed.
+        self.assertEqual(srv.connect(role="control").call({"type": "step"})["tick"], 1)
+
+    def test_oversized_messages(self):
+        srv = self.start()
+        c = srv.connect()
+        c.send_raw(struct.pack(">I", 65537))  # refused from the header alone
+        err = self.assertDropped(c, "too_large")
+        self.assertIn("65537", err["message"])
+        c = srv.connect()
+        c.send_raw(struct.pack(">I", 0xFFFFFFFF) + b"{" * 1000)
+        self.assertDropped(c, "too_large")
+        # Exactly the limit is fine.
+        c = srv.connect(role="control")
+        body = json.dumps({"type": "step", "n": 3}).encode()
+        body += b" " * (65536 - len(body))
+        c.send_raw(struct.pack(">I", len(body)) + body)
+        self.assertEqual(c.recv()["tick"], 3)
+        # 1024 channels at most in one observe.
+        c.send({"type": "observe", "channels": ["u1.core.power"] * 1024})
+        self.assertEqual(len(c.recv()["values"]), 1024)
+        self.assertDropped(self._bad(srv, {"type": "observe", "channels": ["a"] * 1025}),
+                           "bad_message")
+
+    def test_unknown_commands_targets_and_channels_are_refused_not_fatal(self):
+        srv = self.start()
+        c = srv.connect(role="control")
+        err = c.call({"type": "act", "target": "u1", "command": "explode", "id": 4})
+        self.assertError(err, "unknown_command", False)
+        self.assertEqual(err["id"], 4)
+        self.assertIn("explode", err["message"])
+        err = c.call({"type": "act", "target": "u2.pump9", "command": "pump_trip"})
+        self.assertError(err, "unknown_command", False)
+        self.assertIn("pump9", err["message"])
+        err = c.call({"type": "act", "target": "u1.D", "command": "rod_position", "value": 7})
+        self.assertError(err, "bad_value", False)
+        err = c.call({"type": "observe", "channels": ["u1.core.power", "u9.nothing"]})
+        self.assertError(err, "unknown_channel", False)
+        self.assertIn("[1]", err["message"])
+        self.assertError(c.call({"type": "observe"}), "no_channels", False)
+        self.assertError(c.call({"type": "save", "name": "x"}), "no_save_dir", False)
+        self.assertEqual(c.call({"type": "step", "n": 2})["tick"], 2)  # still served
+
+    def test_observers_may_not_control(self):
+        srv = self.start()
+        c = srv.connect()
+        for msg in ({"type": "step"}, {"type": "reset"}, {"type": "save", "name": "a"},
+                    {"type": "act", "target": "u1", "command": "scram"}):
+            self.assertError(c.call(msg), "forbidden", False)
+
+    def test_token(self):
+        d = self.start_dir()
+        tok = os.path.join(d, "token")
+        with open(tok, "w") as f:
+            f.write("s3cret-token\n")
+        srv = self.start("--token", tok)
+        for token, ok in (("s3cret-token", True), ("s3cret-tokeN", False), ("s3cret", False),
+                          (None, False)):
+            c = srv.connect(hello=False)
+            msg = {"type": "hello", "versions": [1]}
+            if token is not None:
+                msg["token"] = token
+            c.send(msg)
+            if ok:
+                self.assertEqual(c.recv()["type"], "hello")
+            else:
+                self.assertDropped(c, "bad_token")
+        self.assertIn("bad_token", srv.stderr())
+        self.assertNotIn("s3cret", srv.stderr())
+
+    def test_read_only(self):
+        srv = self.start("--read-only")
+        c = srv.connect(hello=False)
+        c.send({"type": "hello", "versions": [1], "role": "control"})
+        self.assertDropped(c, "read_only")
+        obs = srv.connect()
+        self.assertTrue(obs.hello["read_only"])
+        self.assertError(obs.call({"type": "step"}), "forbidden", False)
+
+    def test_max_clients(self):
+        srv = self.start("--max-clients", "2")
+        a, b = srv.connect(), srv.connect()
+        c = srv.connect(hello=False)
+        self.assertDropped(c, "max_clients")
+        a.call({"type": "close"})
+        a.expect_closed()
+        deadline = time.time() + TIMEOUT
+        while True:  # the slot frees once the server has seen a's close
+            d = srv.connect(hello=False)
+            d.send({"type": "hello", "versions": [1]})
+            m = d.recv()
+            if m["type"] == "hello" or time.time() > deadline:
+                break
+        self.assertEqual(m["type"], "hello")
+        self.assertEqual(b.call({"type": "subscribe", "every": 0})["type"], "subscribe")
+
+    def test_controller_leaving_frees_the_world(self):
+        srv = self.start()
+        a = srv.connect(role="control")
+        a.call({"type": "step", "n": 5})
+        a.close()
+        deadline = time.time() + TIMEOUT
+        while True:
+            b = srv.connect(hello=False)
+            b.send({"type": "hello", "versions": [1], "role": "control"})
+            m = b.recv()
+            if m["type"] == "hello" or time.time() > deadline:
+                break
+        self.assertEqual(m["role"], "control")
+        self.assertEqual(b.call({"type": "step"})["tick"], 6)
+
+    def test_slow_consumer_is_dropped_and_the_world_keeps_ticking(self):
+        srv = self.start("--mode", "free", "--speed", "0", "--send-queue", "65536",
+                         "--slow-consumer-ms", "300")
+        slow = srv.connect()
+        slow.call({"type": "subscribe", "channels": ["u1.core.power"] * 1024, "every": 1})
+        watcher = srv.connect()
+        first = watcher.call({"type": "observe", "channels": WATCH})
+        deadline = time.time() + TIMEOUT
+        while "slow_consumer" not in srv.stderr() and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertIn("disconnected: slow_consumer: slow consumer", srv.stderr())
+        # Reading now gets what was queued and then the end of the stream.
+        slow.sock.settimeout(TIMEOUT)
+        slow.expect_closed()
+        later = watcher.call({"type": "observe"})
+        self.assertGreater(later["tick"], first["tick"])
+
+    def test_connect_disconnect_cycles_leak_neither_memory_nor_fds(self):
+        srv = self.start()
+        ctl = srv.connect(role="control")
+        ctl.call({"type": "step", "n": 2})
+
+        def cycle(i):
+            c = Client(srv.port, hello=(i % 2 == 0))
+            srv.clients.append(c)
+            if i % 2 == 0:
+                c.call({"type": "observe", "channels": WATCH})
+                if i % 4 == 0:
+                    c.call({"type": "subscribe", "every": 1})
+                c.call({"type": "close"})
+                c.expect_closed()
+            c.close()
+
+        def settle(n_fds=None):
+            deadline = time.time() + TIMEOUT
+            while n_fds is not None and srv.fds() != n_fds and time.time() < deadline:
+                time.sleep(0.02)
+            return srv.rss_kib(), srv.fds()
+
+        for i in range(10):
+            cycle(i)
+        time.sleep(0.1)
+        rss10, fds10 = settle()
+        for i in range(10, 1000):
+            cycle(i)
+        rss, fds = settle(fds10)
+        self.assertEqual(fds, fds10)
+        sys.stderr.write("[RSS %d KiB after 10 cycles, %d after 1000; %d fds] "
+                         % (rss10, rss, fds))
+        if not SANITIZED:  # ASan's quarantine keeps freed memory resident by design
+            self.assertLessEqual(rss - rss10, 2048, "RSS %d KiB after 10 cycles, %d after 1000"
+                                 % (rss10, rss))
+        self.assertEqual(ctl.call({"type": "step", "n": 1})["tick"], 3)
+
+    def test_sigterm_stops_cleanly_with_clients_connected(self):
+        srv = self.start()
+        c = srv.connect(role="control")
+        c.send({"type": "step", "n": 100000})  # in flight when the signal comes
+        time.sleep(0.1)
+        self.assertEqual(srv.stop(), 0)
+        c.expect_closed()
+
+    def test_usage_errors(self):
+        for args, what in ((["--port", "x"], "--port"), ([], "--port"),
+                           (["--port", "0", "--mode", "fast"], "--mode"),
+                           (["--port", "0", "--bind", "localhost"], "--bind"),
+                           (["--port", "0", "--token", "/nonexistent"], "--token"),
+                           (["--port", "0", "/nonexistent.json"], "/nonexistent.json")):
+            r = subprocess.run([PCSIM, "serve"] + args, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(what, r.stderr)
+
+
+def main():
+    global PCSIM
+    args = sys.argv[1:]
+    if args and not args[0].startswith("-"):
+        PCSIM = args.pop(0)
+    PCSIM = os.path.abspath(PCSIM)
+    global SANITIZED
+    SANITIZED = "/asan/" in PCSIM
+    unittest.main(argv=[sys.argv[0]] + args, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
