@@ -255,7 +255,6 @@ class Channels:
         self._r = p[0]
         self._tick = ffi.new("uint64_t *")
         self._own = None
-        self._own_ptr = None
         self._last = None
         self._last_ptr = None
         station._readers.add(self)
