@@ -95,3 +95,29 @@ def test_pcsim_library_that_does_not_exist_is_named():
     r = _run("import pcsim", PYTHONPATH=str(REPO / "python"), PCSIM_LIBRARY="/nonexistent/libpcsim.so")
     assert r.returncode != 0
     assert "ImportError: pcsim: cannot load libpcsim: tried /nonexistent/libpcsim.so ($PCSIM_LIBRARY)" in r.stderr
+
+
+def test_finalizers_take_no_cffi_lock():
+    """cffi resolves a name on first use under ffi._lock (not reentrant). If
+    the garbage collector runs Station.__del__ while that lock is held, the
+    close must not need it, or the thread waits on itself forever (seen: a
+    pytest run hung in futex_wait from a finalizer). A fresh process: nothing
+    resolved yet but what import does; hold the lock as cffi would, close
+    from another thread, which must finish."""
+    code = """
+import threading, pcsim
+from pcsim._lib import ffi
+s = pcsim.Station()
+ch = s.channels(["u1.core.power"])
+with ffi._lock:
+    t = threading.Thread(target=lambda: (ch.close(), s.close(), s.scenario.close()))
+    t.start()
+    t.join(20)
+    print("blocked" if t.is_alive() else "closed")
+"""
+    env = {"PYTHONPATH": str(REPO / "python")}
+    if BUILD != REPO / "build":
+        env["PCSIM_LIBRARY"] = str(BUILD / "libpcsim.so")
+    r = _run(code, **env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "closed"
