@@ -165,7 +165,23 @@ def load():
     lib, path = _open(ffi)
     version = _check_version(ffi, lib, path, want)
     check_layout(ffi, lib, path, cdef_text)
+    _bind_all(lib)
     return ffi, lib, path, version, cdef_text
+
+
+def _bind_all(lib):
+    """Look every declared name up now. cffi's ABI mode resolves a name on
+    its first use under a lock (ffi._lock) that is not reentrant; if the
+    garbage collector ran a finalizer (Station.__del__ closing a world) while
+    that lock was held, and the finalizer used a name not yet resolved, the
+    thread would wait on itself forever. Resolved names are plain attributes
+    and take no lock. A declared function the library does not export stays
+    unresolved (and raises when used)."""
+    for name in dir(lib):
+        try:
+            getattr(lib, name)
+        except AttributeError:
+            pass
 
 
 ffi, lib, library_path, version, _cdef_text = load()
