@@ -413,7 +413,7 @@ lint:
 	    --error-exitcode=1 engine physics snapshot exec profile station cli
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(PY_CDEF)
 
 # The version, for scripts and tests (tests/cli_test.sh compares pcsim info and
 # the SONAME with it). A VERSION edit rebuilds version.o.

@@ -330,7 +330,9 @@ class Station:
 
     Threads: create, tick, command, save, load and close on one thread (the
     world's heap allocates only there); pcsim raises Error otherwise. A
-    Channels object may be read from another thread, one thread at a time.
+    station the garbage collector finalizes on another thread is leaked, not
+    freed there: close it (``with`` or close()) on its thread. A Channels
+    object may be read from another thread, one thread at a time.
     """
 
     _st = _w = _pool = _events_r = None
@@ -381,7 +383,13 @@ class Station:
                         f"to thread {self._thread}, which created it", what)
 
     def close(self):
-        """Destroy the station and its world (on the creating thread)."""
+        """Destroy the station and its world, on the thread that created it
+        (the world's heap belongs to that thread)."""
+        if self._w is not None and threading.get_ident() != self._thread:
+            self._own_thread("Station.close")
+        self._release()
+
+    def _release(self):
         for r in list(self._readers):
             r.close()
         if self._events_r is not None:
@@ -396,7 +404,11 @@ class Station:
         self._pool = None
 
     def __del__(self):
-        self.close()
+        # The garbage collector may run this on any thread. Only the world's
+        # own thread may free it: elsewhere the world is left allocated (a
+        # leak, not a corrupted heap). close() on the right thread avoids both.
+        if self._w is None or threading.get_ident() == self._thread:
+            self._release()
 
     def __enter__(self):
         return self

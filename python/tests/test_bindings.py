@@ -70,11 +70,11 @@ def test_another_version_is_refused_naming_both():
         _lib._check_version(_lib.ffi, _lib.lib, "libpcsim.so", "9.9.9")
 
 
-def _run(code, **env):
+def _run(code, timeout=None, **env):
     e = {k: v for k, v in os.environ.items() if k not in ("PCSIM_LIBRARY", "PYTHONPATH")}
     e.update(env)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e,
-                          cwd="/")
+                          cwd="/", timeout=timeout)
 
 
 def test_source_tree_import_finds_the_in_tree_library_without_numpy():
@@ -101,23 +101,26 @@ def test_finalizers_take_no_cffi_lock():
     """cffi resolves a name on first use under ffi._lock (not reentrant). If
     the garbage collector runs Station.__del__ while that lock is held, the
     close must not need it, or the thread waits on itself forever (seen: a
-    pytest run hung in futex_wait from a finalizer). A fresh process: nothing
-    resolved yet but what import does; hold the lock as cffi would, close
-    from another thread, which must finish."""
+    pytest run hung in futex_wait from a finalizer). A fresh process, so
+    nothing is resolved but what import does: hold the lock as cffi would
+    and close everything on the same thread; a hang is a timeout here."""
     code = """
-import threading, pcsim
+import pcsim
 from pcsim._lib import ffi
 s = pcsim.Station()
 ch = s.channels(["u1.core.power"])
 with ffi._lock:
-    t = threading.Thread(target=lambda: (ch.close(), s.close(), s.scenario.close()))
-    t.start()
-    t.join(20)
-    print("blocked" if t.is_alive() else "closed")
+    ch.close()
+    s.close()
+    s.scenario.close()
+print("closed")
 """
     env = {"PYTHONPATH": str(REPO / "python")}
     if BUILD != REPO / "build":
         env["PCSIM_LIBRARY"] = str(BUILD / "libpcsim.so")
-    r = _run(code, **env)
+    try:
+        r = _run(code, timeout=60, **env)
+    except subprocess.TimeoutExpired:
+        pytest.fail("closing a station while ffi._lock is held hung (it needs cffi's lock)")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "closed"

@@ -127,7 +127,8 @@ def test_other_threads_are_refused(station):
     errors = []
 
     def other():
-        for call in (lambda: station.tick(), lambda: station.command("u1", "scram")):
+        for call in (lambda: station.tick(), lambda: station.command("u1", "scram"),
+                     lambda: station.close()):
             try:
                 call()
             except pcsim.Error as e:
@@ -136,8 +137,9 @@ def test_other_threads_are_refused(station):
     t = threading.Thread(target=other)
     t.start()
     t.join()
-    assert len(errors) == 2 and all("belongs to thread" in m for m in errors)
+    assert len(errors) == 3 and all("belongs to thread" in m for m in errors)
     assert station.tick_count == 0
+    station.tick()  # still open
 
 
 def test_closed_station_raises():
