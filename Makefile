@@ -45,6 +45,9 @@ STRESS_SRC:= $(sort $(wildcard stress/*.c))
 EXAMPLES  := $(sort $(wildcard examples/*.c))
 
 B := build
+# Generated at build from the public headers (see "ABI table" below).
+GEN := $(B)/gen
+BASEFLAGS += -I$(GEN)
 define objs
 $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(2)))
 endef
@@ -71,11 +74,11 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test consumers run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
 
-all: deps lib $(B)/pcsim
+all: deps lib $(B)/pcsim python
 
 # Debian packages by purpose (tools/deps.sh): deps builds the library and
 # the host (make, make run, make install); deps-bench adds the libraries the
@@ -132,6 +135,39 @@ $(B)/libpcsim.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libpcsim.so.$(SOMAJOR) -o $(B)/libpcsim.so.$(VERSION) $^ $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 	ln -sf libpcsim.so.$(VERSION) $(B)/libpcsim.so.$(SOMAJOR)
 	ln -sf libpcsim.so.$(VERSION) $@
+
+# ABI table: every include/pcsim/ header preprocessed without the C library
+# (tools/cdef-sys/ stands in for <stdint.h> and the rest; __attribute__
+# expands to nothing), so only pcsim's own declarations remain. From that
+# one text tools/abi_table.awk lists every public struct and member, which
+# station/abi.c measures with sizeof/offsetof into pcs_abi_layout(), and
+# tools/cdef.awk writes the Python package's cffi declarations, which the
+# package checks against that table at import (python/README.md).
+PUBLIC_H := $(sort $(wildcard include/pcsim/*.h))
+
+$(GEN)/public.i: $(PUBLIC_H) $(wildcard tools/cdef-sys/*.h) | deps
+	@mkdir -p $(GEN)
+	printf '#include "%s"\n' $(patsubst include/%,%,$(PUBLIC_H)) | \
+	    $(CC) -E -P -nostdinc -Itools/cdef-sys -Iinclude '-D__attribute__(x)=' -x c - -o $@
+
+$(GEN)/abi_table.inc: $(GEN)/public.i tools/abi_table.awk
+	awk -f tools/abi_table.awk $< > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/station/abi.o $(B)/asan/obj/station/abi.o $(B)/tsan/obj/station/abi.o \
+$(B)/fuzz/obj/station/abi.o: $(GEN)/abi_table.inc
+
+# The Python package (python/): its cdef, generated (not committed), and the
+# library it loads. `import pcsim` works with python/ on sys.path after this.
+PY_CDEF := python/pcsim/_cdef.h
+
+$(PY_CDEF): $(GEN)/public.i tools/cdef.awk Makefile
+	awk -v version=$(VERSION) -f tools/cdef.awk $< > $@.tmp && mv $@.tmp $@
+
+python: $(PY_CDEF) $(B)/libpcsim.so
+
+# README's install ("From Python") into a scratch venv, then pytest there.
+python-test: python | deps-test
+	B=$(B) ./python/tests/run_suite.sh
 
 $(B)/pcsim: $(CLI_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(SERVE_LIBS)
@@ -218,6 +254,7 @@ test: deps-test
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
 	@$(SUITE) serve $(SUBMAKE) serve-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
+	@$(SUITE) python $(SUBMAKE) python-test
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
 	@$(SUITE) verify-quick $(SUBMAKE) verify-quick
@@ -404,7 +441,7 @@ lint:
 	    --error-exitcode=1 engine physics snapshot exec profile station cli
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(PY_CDEF)
 
 # The version, for scripts and tests (tests/cli_test.sh compares pcsim info and
 # the SONAME with it). A VERSION edit rebuilds version.o.

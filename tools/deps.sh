@@ -11,7 +11,11 @@
 #       and briefly runs the benchmarks (bench-quick), plus the test tools:
 #       Criterion, clang with libFuzzer and OpenMP (fuzz targets, determinism
 #       build), g++, cmake and pkg-config (tests/hosts/consumers.sh), jq
-#       (tests/fuzz/make_seeds.sh), spin (the model checks in verify/).
+#       (tests/fuzz/make_seeds.sh), spin (the model checks in verify/), and the Python package's test set
+#       (python/tests/run_suite.sh): Debian's python3-venv and python3-pip
+#       (README's offline venv install; they bring setuptools and wheel),
+#       python3-cffi, python3-numpy and python3-pytest (python3 itself also
+#       runs tests/serve_test.py).
 #   --list: print the set's packages, one per line, and install nothing
 #       (README.md measures each set's download size from this list).
 set -eu
@@ -21,7 +25,8 @@ set -eu
 RUN_PKGS="gcc make libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev libjansson-dev \
 libsuitesparse-dev systemtap-sdt-dev libuv1-dev"
 BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
-TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin"
+TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin \
+python3 python3-venv python3-pip python3-cffi python3-numpy python3-pytest"
 
 set_name=run list=0
 for a in "$@"; do

@@ -5,6 +5,7 @@
 #ifndef PCSIM_PCSIM_H
 #define PCSIM_PCSIM_H
 
+#include "pcsim/abi.h"
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
 #include "pcsim/clock.h"

@@ -1,0 +1,3 @@
+/* Empty stand-in for <stdbool.h> (tools/abi_table.awk, tools/cdef.awk): the
+ * public headers are preprocessed without the C library so that only
+ * pcsim declarations remain; cffi knows the standard types itself. */
