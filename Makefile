@@ -74,7 +74,7 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
 
@@ -236,6 +236,14 @@ serve-test: $(B)/pcsim $(B)/asan/pcsim
 consumers: all | deps-test
 	B=$(B) ./tests/hosts/consumers.sh
 
+# README's shell blocks for C++/CMake and `pcsim serve`, verbatim, in a scratch
+# copy of the tree whose build/ is this one (tools/readme_blocks.sh), after the
+# tool's self-test on tests/readme_fixture.md. README's "From Python" blocks
+# run in the python suite, through the same tool, in the venv pytest then uses.
+readme-test: all | deps-test
+	./tools/readme_blocks_selftest.sh
+	B=$(B) ./tools/readme_blocks.sh "From C++ and CMake=2" "Serving the station over TCP=1"
+
 # Each suite runs through tools/suite_time.sh, which records its wall time;
 # the table at the end shows where make test's minutes go. The build comes
 # first and in parallel, so the suites' times are their run times.
@@ -254,6 +262,7 @@ test: deps-test
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
 	@$(SUITE) serve $(SUBMAKE) serve-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
+	@$(SUITE) readme $(SUBMAKE) readme-test
 	@$(SUITE) python $(SUBMAKE) python-test
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick

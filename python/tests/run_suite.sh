@@ -22,16 +22,9 @@ tar -C "$repo" --exclude='python/build' --exclude='python/*.egg-info' --exclude=
     -cf - python | tar -C "$scratch" -xf -
 ln -s "$build" "$scratch/build"
 
-# README's blocks: every ```sh fence between "### From Python" and the next
-# heading, in order, as one script.
-awk '/^### From Python/ { on = 1; next }
-     on && /^##/ { exit }
-     on && /^```sh$/ { inblock = 1; next }
-     inblock && /^```$/ { inblock = 0; next }
-     inblock { print }' README.md > "$scratch/readme.sh"
-[ -s "$scratch/readme.sh" ] || { echo "run_suite.sh: no sh block under README's ### From Python" >&2; exit 1; }
-echo "== README.md \"From Python\" blocks, verbatim, in $scratch"
-(cd "$scratch" && sh -e readme.sh)
+# README's "From Python" blocks, verbatim, each in its own sh -eu, here
+# (tools/readme_blocks.sh: the install into .venv, the example, the API tour).
+"$repo/tools/readme_blocks.sh" -C "$scratch" "From Python=2"
 
 echo "== pytest with the venv's interpreter (installed package)"
 cd "$scratch"
