@@ -30,7 +30,8 @@
 # from /dev/null, in a process group of its own: a block that leaves a
 # process running fails, and the process is killed. The environment is the
 # caller's less what make or a test harness would leak into a new user's
-# shell (MAKEFLAGS, PKG_CONFIG_PATH, LD_LIBRARY_PATH, PCSIM_LIBRARY, ...).
+# shell (MAKEFLAGS, PKG_CONFIG_PATH, LD_LIBRARY_PATH, PCSIM_LIBRARY, ...),
+# and TMPDIR is a directory of this run's, removed at its end.
 # Exit status: 0 when every block exited 0; 1 when one failed, timed out,
 # left a process or changed REPO; 2 on a usage or README error (a heading
 # missing or twice, no block, a wrong count, an unclosed fence).
@@ -79,7 +80,9 @@ trap 'exit 130' INT TERM
 # on from $2, and append "K<TAB>line<TAB>shell<TAB>heading" to $work/index
 # (line: the block's first line in the file). Fences are tracked, so a
 # `# comment` inside a block is no heading.
-mkdir "$work/blocks"
+# The blocks' mktemp directories go under $work/tmp (TMPDIR), so a block that
+# fails before its own `rm -rf "$scratch"` leaves nothing behind.
+mkdir "$work/blocks" "$work/tmp"
 : > "$work/index"
 extract() { # heading, first K, wanted count ("" for any)
     awk -v want="$1" -v k="$2" -v count="$3" -v dir="$work/blocks" -v idx="$work/index" \
@@ -181,7 +184,7 @@ if [ -z "$dir" ]; then
     }
     # shellcheck disable=SC2016 # $f is the inner shell's
     git -C "$repo" ls-files -z --cached --others --exclude-standard |
-        (cd "$repo" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+        (cd "$repo" && xargs -0 sh -c 'for f; do { [ -e "$f" ] || [ -L "$f" ]; } && printf "%s\0" "$f"; done' sh |
             tar --null -T - -cf -) | tar -C "$dir" -xf - || exit 2
     ln -s "$build" "$dir/build"
 fi
@@ -203,7 +206,7 @@ while IFS="$(printf '\t')" read -r k line sh heading; do
     (cd "$dir" && exec env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u GNUMAKEFLAGS \
         -u MAKEFILES -u PKG_CONFIG_PATH -u PKG_CONFIG_LIBDIR -u PKG_CONFIG_SYSROOT_DIR \
         -u CMAKE_PREFIX_PATH -u LD_LIBRARY_PATH -u LIBRARY_PATH -u CPATH -u PCSIM_LIBRARY \
-        -u PCSIM_BUILD -u PCSIM_EXPECT_INSTALLED -u PYTHONPATH -u VIRTUAL_ENV \
+        -u PCSIM_BUILD -u PCSIM_EXPECT_INSTALLED -u PYTHONPATH -u VIRTUAL_ENV TMPDIR="$work/tmp" \
         timeout -k 5 "$secs" "$sh" -eu "$f") < /dev/null > "$log" 2>&1 &
     pgid=$!
     wait "$pgid"
