@@ -381,6 +381,7 @@ Test(world_limits, job_runs_bound_to_an_executor_do_not_move_when_the_job_table_
                        .unbind = keep_unbind};
     cr_assert_eq(pcs_world_set_executor(b->w, &ex), PCS_OK);
     add_stores(b);
+    add_systems(b);
     add_jobs(b);
     cr_assert_eq(k.n, N_JOBS);
     pcs_schedule_job first;
