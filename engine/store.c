@@ -25,21 +25,24 @@ static uint32_t index_slot(const pcs_world *w, const char *name)
 /* Room for one more store (and, at check_access 2, its hash slot). */
 static pcs_status reserve(pcs_world *w, const char *fn)
 {
-    if (w->n_stores < w->stores_cap)
-        return PCS_OK;
-    pcs_status st = pcs_table_limit(fn, "stores", w->n_stores);
-    if (st != PCS_OK)
-        return st;
-    pcs_store_rec *s = pcs_name_index_grow(&w->mem, w->stores, w->n_stores, sizeof *s,
-                                           &w->stores_cap, &w->store_index);
-    if (s && w->cfg.check_access >= 2) { /* hashed around each system (access_check.c) */
-        w->store_hash = pcs_mem_array(&w->mem, w->stores_cap, sizeof *w->store_hash);
-        if (!w->store_hash)
-            s = NULL;
+    if (w->n_stores == w->stores_cap) {
+        pcs_status st = pcs_table_limit(fn, "stores", w->n_stores);
+        if (st != PCS_OK)
+            return st;
+        pcs_store_rec *s = pcs_name_index_grow(&w->mem, w->stores, w->n_stores, sizeof *s,
+                                               &w->stores_cap, &w->store_index);
+        if (!s)
+            return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the store table", fn);
+        w->stores = s;
     }
-    if (!s)
-        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the store table", fn);
-    w->stores = s;
+    if (w->cfg.check_access >= 2 && w->store_hash_cap < w->stores_cap) {
+        /* hashed around each system (access_check.c); contents set per stage */
+        uint64_t *h = pcs_mem_array(&w->mem, w->stores_cap, sizeof *h);
+        if (!h)
+            return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the store hashes", fn);
+        w->store_hash = h;
+        w->store_hash_cap = w->stores_cap;
+    }
     return PCS_OK;
 }
 

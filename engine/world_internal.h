@@ -144,7 +144,8 @@ struct pcs_world {
     uint32_t stage_start[PCS_STAGE_COUNT + 1];
     const pcs_system_rec *running; /* system whose fn is executing, else NULL */
     uint32_t access_fault;          /* check_access: first undeclared store it touched */
-    uint64_t *store_hash;           /* check_access 2: each store's hash, stores_cap */
+    uint64_t *store_hash;           /* check_access 2: each store's hash, store_hash_cap */
+    uint32_t store_hash_cap;        /* = stores_cap once a store is registered */
     pcs_stage_observer_fn stage_observer;
     void *stage_observer_ctx;
 
