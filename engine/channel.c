@@ -5,7 +5,9 @@
  * Names are found through a name index (engine/name_index.h), rebuilt when
  * the channel array grows: registering n channels costs O(n) rather than
  * O(n^2) duplicate checks, and readers resolving names stay cheap. Lookup
- * order never leaks into results.
+ * order never leaks into results. The array has no fixed size: it doubles
+ * during the build (up to PCS_WORLD_IDS_MAX); a channel's name and unit are
+ * allocations of their own, so pcs_channel_get's strings outlive growth.
  */
 #include <math.h>
 #include <stddef.h>
@@ -46,9 +48,9 @@ static pcs_status grow(pcs_world *w)
 {
     if (w->n_channels < w->channels_cap)
         return PCS_OK;
-    if (w->channels_cap >= PCS_MAX_CHANNELS)
-        return pcs_error_set(PCS_E_OVERFLOW, "pcs_channel_register: more than %u channels",
-                             PCS_MAX_CHANNELS);
+    pcs_status st = pcs_table_limit("pcs_channel_register", "channels", w->n_channels);
+    if (st != PCS_OK)
+        return st;
     pcs_channel_rec *c = pcs_name_index_grow(&w->mem, w->channels, w->n_channels, sizeof *c,
                                              &w->channels_cap, &w->channel_index);
     if (!c)

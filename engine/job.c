@@ -8,6 +8,11 @@
  * land in per-chunk slots and are merged at exactly t + period in chunk order.
  * Which thread ran a chunk, and when, cannot change the state.
  *
+ * The job table doubles during the build as jobs come. An executor keeps a
+ * job's pcs_job_run from bind to unbind (job.h), possibly while later
+ * registrations move the table, so the run, like the input and the output
+ * slots it points to, is an allocation of its own that never moves.
+ *
  * Who runs the chunks is an executor's business (pcs_executor, job.h): with
  * none, this file runs them inline at the merge tick; with one, it submits
  * after copying inputs and joins before merging. The engine creates no thread
@@ -55,16 +60,16 @@ static pcs_status check_job(const pcs_job_desc *d)
 
 static pcs_status bind_job(pcs_world *w, pcs_job_rec *j)
 {
-    j->run.name = j->desc.name;
-    j->run.run_chunk = j->desc.run_chunk;
-    j->run.ctx = j->desc.ctx;
-    j->run.input = j->input;
-    j->run.outputs = j->outputs;
-    j->run.n_chunks = j->desc.n_chunks;
+    *j->run = (pcs_job_run){.name = j->desc.name,
+                            .run_chunk = j->desc.run_chunk,
+                            .ctx = j->desc.ctx,
+                            .input = j->input,
+                            .outputs = j->outputs,
+                            .n_chunks = j->desc.n_chunks};
     if (!w->has_exec)
         return PCS_OK;
     void *slot = NULL;
-    pcs_status st = w->exec.bind(w->exec.ctx, w, &j->run, &slot);
+    pcs_status st = w->exec.bind(w->exec.ctx, w, j->run, &slot);
     if (st != PCS_OK)
         return st;
     j->slot = slot;
@@ -78,15 +83,18 @@ pcs_status pcs_job_register(pcs_world *w, const pcs_job_desc *desc, uint32_t *id
         st = check_job(desc);
     if (st != PCS_OK)
         return st;
-    if (w->n_jobs >= PCS_MAX_JOBS)
-        return pcs_error_set(PCS_E_OVERFLOW, "pcs_job_register: more than %u jobs", PCS_MAX_JOBS);
+    st = pcs_table_reserve(w, "pcs_job_register", "jobs", &w->jobs, w->n_jobs, &w->jobs_cap,
+                           sizeof *w->jobs);
+    if (st != PCS_OK)
+        return st;
     pcs_job_rec *j = &w->jobs[w->n_jobs];
     memset(j, 0, sizeof *j);
     j->desc = *desc;
     j->desc.name = pcs_mem_strdup(&w->mem, desc->name);
     j->input = pcs_mem_alloc(&w->mem, desc->input_bytes);
     j->outputs = pcs_mem_array(&w->mem, desc->n_chunks, sizeof *j->outputs);
-    if (!j->desc.name || !j->input || !j->outputs)
+    j->run = pcs_mem_alloc(&w->mem, sizeof *j->run);
+    if (!j->desc.name || !j->input || !j->outputs || !j->run)
         return pcs_error_set(PCS_E_NOMEM, "pcs_job_register: out of memory");
     for (uint32_t c = 0; c < desc->n_chunks; c++) {
         j->outputs[c] = pcs_mem_alloc(&w->mem, desc->output_bytes);

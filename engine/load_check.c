@@ -25,16 +25,14 @@ pcs_status pcs_load_check_register(pcs_world *w, const char *name, pcs_load_chec
                              "%s: fn is NULL or name is empty or longer than %u "
                              "chars",
                              fname, PCS_NAME_MAX - 1);
-    if (w->n_load_checks >= PCS_MAX_LOAD_CHECKS)
-        return pcs_error_set(PCS_E_OVERFLOW, "%s: more than %u load checks ('%s')", fname,
-                             PCS_MAX_LOAD_CHECKS, name);
+    st = pcs_table_reserve(w, fname, "load checks", &w->load_checks, w->n_load_checks,
+                           &w->load_checks_cap, sizeof *w->load_checks);
+    if (st != PCS_OK)
+        return st;
     const char *copy = pcs_mem_strdup(&w->mem, name);
     if (!copy)
         return pcs_error_set(PCS_E_NOMEM, "%s: no memory for '%s'", fname, name);
-    w->load_check_fn[w->n_load_checks] = fn;
-    w->load_check_ctx[w->n_load_checks] = ctx;
-    w->load_check_name[w->n_load_checks] = copy;
-    w->n_load_checks++;
+    w->load_checks[w->n_load_checks++] = (pcs_load_check_rec){.fn = fn, .ctx = ctx, .name = copy};
     return PCS_OK;
 }
 
@@ -57,10 +55,10 @@ const void *pcs_load_view_job(const pcs_load_view *v, uint32_t job_id, int *pend
 pcs_status pcs_load_checks_run(const pcs_world *w, const pcs_load_view *v)
 {
     for (uint32_t i = 0; i < w->n_load_checks; i++) {
-        pcs_status st = w->load_check_fn[i](w, v, w->load_check_ctx[i]);
+        const pcs_load_check_rec *c = &w->load_checks[i];
+        pcs_status st = c->fn(w, v, c->ctx);
         if (st != PCS_OK)
-            return pcs_error_set(PCS_E_CORRUPT, "%s (load check '%s')", pcs_last_error(),
-                                 w->load_check_name[i]);
+            return pcs_error_set(PCS_E_CORRUPT, "%s (load check '%s')", pcs_last_error(), c->name);
     }
     return PCS_OK;
 }

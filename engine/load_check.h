@@ -8,13 +8,15 @@
 #include "engine/world_internal.h"
 #include "pcsim/persist.h"
 
-/* Offsets into one aligned staging buffer; SIZE_MAX where there is no section. */
+/* Offsets into one aligned staging buffer; SIZE_MAX where there is no section.
+ * The three arrays hold w->n_stores and w->n_jobs entries: sized by the
+ * world, never by a count read from the file (persist.c, stage). */
 struct pcs_load_view {
     const pcs_world *w;
     const unsigned char *base;
-    size_t store_off[PCS_MAX_STORES];
-    size_t job_off[PCS_MAX_JOBS];
-    int job_pending[PCS_MAX_JOBS];
+    size_t *store_off;
+    size_t *job_off;
+    int *job_pending;
 };
 
 /* Run every registered check on @p v in registration order; first failure wins. */

@@ -9,6 +9,16 @@
 
 #define PCS_ALIGN 64u
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+/* A regrown registry's old array stays allocated until destroy; poisoned, a
+ * pointer someone kept into it (a record's address held across a
+ * registration) fails under AddressSanitizer instead of reading stale data. */
+#define POISON_STALE(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#else
+#define POISON_STALE(p, n) ((void)(p), (void)(n))
+#endif
+
 #ifndef PCS_MEM_SYSTEM
 #include <mimalloc.h>
 
@@ -94,8 +104,10 @@ void *pcs_mem_array(pcs_mem *m, size_t n, size_t size)
 void *pcs_mem_regrow(pcs_mem *m, const void *old, size_t used, size_t n, size_t size)
 {
     void *a = pcs_mem_array(m, n, size);
-    if (a && used)
+    if (a && used) {
         memcpy(a, old, used * size);
+        POISON_STALE(old, used * size);
+    }
     return a;
 }
 

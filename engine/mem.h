@@ -28,7 +28,9 @@ void *pcs_mem_array(pcs_mem *m, size_t n, size_t size);
 char *pcs_mem_strdup(pcs_mem *m, const char *s);
 /* A new array of @p n elements holding the first @p used of @p old (the rest
  * zeroed), for registries that grow during the build. @p old stays in the
- * heap until destroy: build-time memory only. NULL when out of memory. */
+ * heap until destroy: build-time memory only. Under AddressSanitizer its
+ * first @p used elements are poisoned, so a pointer kept into the old array
+ * fails loudly. NULL when out of memory. */
 void *pcs_mem_regrow(pcs_mem *m, const void *old, size_t used, size_t n, size_t size);
 void pcs_mem_destroy(pcs_mem *m);
 

@@ -371,7 +371,9 @@ static pcs_status validate(const pcs_world *w, const char *path, const unsigned 
 }
 
 /* Copy every section into one buffer, each at a 16-byte aligned offset, so
- * load checks can read the staged values as typed arrays. */
+ * load checks can read the staged values as typed arrays. Every size here
+ * comes from the world: the offset tables have one entry per store and job,
+ * and check_table has made each section's bytes the world's own. */
 static pcs_status stage(const pcs_world *w, const unsigned char *b, const section_rec *t,
                         pcs_load_view **out)
 {
@@ -379,17 +381,22 @@ static pcs_status stage(const pcs_world *w, const unsigned char *b, const sectio
     size_t total = 0;
     for (uint32_t k = 0; k < n; k++)
         total += (t[k].bytes + 15u) & ~(size_t)15u;
-    pcs_load_view *v = malloc(sizeof *v + 16u + total);
+    size_t tables =
+        (size_t)w->n_stores * sizeof(size_t) + (size_t)w->n_jobs * (sizeof(size_t) + sizeof(int));
+    pcs_load_view *v = malloc(sizeof *v + tables + 16u + total);
     if (!v)
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory to stage %zu bytes", total);
-    unsigned char *base = (unsigned char *)(((uintptr_t)(v + 1) + 15u) & ~(uintptr_t)15u);
     v->w = w;
+    v->store_off = (size_t *)(void *)(v + 1);
+    v->job_off = v->store_off + w->n_stores;
+    v->job_pending = (int *)(void *)(v->job_off + w->n_jobs);
+    unsigned char *base =
+        (unsigned char *)(((uintptr_t)(v->job_pending + w->n_jobs) + 15u) & ~(uintptr_t)15u);
     v->base = base;
-    memset(v->store_off, 0xff, sizeof v->store_off);
-    memset(v->job_off, 0xff, sizeof v->job_off);
     size_t off = 0;
     uint32_t k = 0;
     for (uint32_t i = 0; i < w->n_stores; i++) {
+        v->store_off[i] = SIZE_MAX;
         if (w->stores[i].kind != PCS_STORE_STATE)
             continue;
         memcpy(base + off, b + t[k].offset, t[k].bytes);

@@ -1,10 +1,50 @@
 /**
  * @file store.c
  * @brief Named fixed-size state arrays, allocated at build from the world heap.
+ *
+ * The store table grows by doubling as stores are registered, with a name
+ * index rebuilt at each growth (engine/name_index.h), so registering n
+ * stores costs O(n) and pcs_store_find is a hash probe. A store's data and
+ * name are allocations of their own: the pointers pcs_store_data and
+ * pcs_store_name return stay valid while the table moves.
  */
+#include <stddef.h>
 #include <string.h>
 
+#include "engine/name_index.h"
 #include "engine/world_internal.h"
+
+_Static_assert(offsetof(pcs_store_rec, name) == 0, "the name index reads a record's first member");
+
+/* Entry of the name index where @p name is or would be inserted. */
+static uint32_t index_slot(const pcs_world *w, const char *name)
+{
+    return pcs_name_index_slot(w->store_index, w->stores_cap, w->stores, sizeof *w->stores, name);
+}
+
+/* Room for one more store (and, at check_access 2, its hash slot). */
+static pcs_status reserve(pcs_world *w, const char *fn)
+{
+    if (w->n_stores == w->stores_cap) {
+        pcs_status st = pcs_table_limit(fn, "stores", w->n_stores);
+        if (st != PCS_OK)
+            return st;
+        pcs_store_rec *s = pcs_name_index_grow(&w->mem, w->stores, w->n_stores, sizeof *s,
+                                               &w->stores_cap, &w->store_index);
+        if (!s)
+            return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the store table", fn);
+        w->stores = s;
+    }
+    if (w->cfg.check_access >= 2 && w->store_hash_cap < w->stores_cap) {
+        /* hashed around each system (access_check.c); contents set per stage */
+        uint64_t *h = pcs_mem_array(&w->mem, w->stores_cap, sizeof *h);
+        if (!h)
+            return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the store hashes", fn);
+        w->store_hash = h;
+        w->store_hash_cap = w->stores_cap;
+    }
+    return PCS_OK;
+}
 
 static pcs_status check_name(const char *fn, const char *name)
 {
@@ -46,8 +86,9 @@ pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, 
     if (pcs_store_find(w, name, &dup) == PCS_OK)
         return pcs_error_set(PCS_E_INVAL, "%s: store '%s' already exists (id %u)", fn, name,
                              dup);
-    if (w->n_stores >= PCS_MAX_STORES)
-        return pcs_error_set(PCS_E_OVERFLOW, "%s: more than %u stores", fn, PCS_MAX_STORES);
+    st = reserve(w, fn);
+    if (st != PCS_OK)
+        return st;
     pcs_store_rec *s = &w->stores[w->n_stores];
     s->data = pcs_mem_array(&w->mem, count, elem_size);
     s->name = pcs_mem_strdup(&w->mem, name);
@@ -58,6 +99,7 @@ pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, 
     s->count = count;
     s->kind = base;
     s->f64 = f64;
+    w->store_index[index_slot(w, s->name)] = w->n_stores + 1;
     *id = w->n_stores++;
     pcs_error_clear(); /* the failed duplicate lookup above set a message */
     return PCS_OK;
@@ -84,11 +126,10 @@ pcs_status pcs_store_find(const pcs_world *w, const char *name, uint32_t *id)
 {
     if (!w || !name || !id)
         return pcs_error_set(PCS_E_INVAL, "pcs_store_find: NULL argument");
-    for (uint32_t i = 0; i < w->n_stores; i++) {
-        if (strcmp(w->stores[i].name, name) == 0) {
-            *id = i;
-            return PCS_OK;
-        }
+    uint32_t slot = w->n_stores ? w->store_index[index_slot(w, name)] : 0;
+    if (slot) {
+        *id = slot - 1;
+        return PCS_OK;
     }
     return pcs_error_set(PCS_E_NOTFOUND, "pcs_store_find: no store named '%s'", name);
 }

@@ -6,7 +6,9 @@
  * while the caller still knows which one it just added. Each registration
  * also inserts the system into the run order (by stage, then priority, then
  * id), so the schedule can be listed before the first tick; the tick walks
- * that flat array.
+ * that flat array. Both tables double during the build as systems come;
+ * nothing keeps a record's address across a registration (w->running is set
+ * only while the sealed world ticks).
  */
 #include <string.h>
 
@@ -100,6 +102,25 @@ static uint32_t *copy_ids(pcs_world *w, const uint32_t *ids, uint32_t n)
     return c;
 }
 
+/* Room for one more system in the table and in the run order. */
+static pcs_status reserve(pcs_world *w)
+{
+    if (w->n_systems < w->systems_cap)
+        return PCS_OK;
+    uint32_t cap = w->systems_cap;
+    pcs_status st = pcs_table_reserve(w, "pcs_system_register", "systems", &w->systems,
+                                      w->n_systems, &cap, sizeof *w->systems);
+    if (st != PCS_OK)
+        return st;
+    uint32_t *order =
+        pcs_mem_regrow(&w->mem, w->stage_order, w->n_systems, cap, sizeof *w->stage_order);
+    if (!order)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_system_register: out of memory for the run order");
+    w->stage_order = order;
+    w->systems_cap = cap; /* both tables hold cap entries now */
+    return PCS_OK;
+}
+
 static int runs_before(const pcs_system_rec *a, const pcs_system_rec *b)
 {
     if (a->desc.stage != b->desc.stage)
@@ -110,7 +131,7 @@ static int runs_before(const pcs_system_rec *a, const pcs_system_rec *b)
 }
 
 /* Insert system @p i (just registered) into stage_order and recount the
- * stage starts: O(n) per registration, n <= PCS_MAX_SYSTEMS. */
+ * stage starts: O(n) per registration, as the conflict check already is. */
 static void insert_in_run_order(pcs_world *w, uint32_t i)
 {
     uint32_t j = i; /* stage_order[0..i-1] is sorted */
@@ -136,9 +157,9 @@ pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32
         st = check_conflicts(w, desc);
     if (st != PCS_OK)
         return st;
-    if (w->n_systems >= PCS_MAX_SYSTEMS)
-        return pcs_error_set(PCS_E_OVERFLOW, "pcs_system_register: more than %u systems",
-                             PCS_MAX_SYSTEMS);
+    st = reserve(w);
+    if (st != PCS_OK)
+        return st;
     pcs_system_rec *r = &w->systems[w->n_systems];
     r->desc = *desc;
     r->desc.name = pcs_mem_strdup(&w->mem, desc->name);

@@ -143,20 +143,43 @@ pcs_status pcs_world_def_validate(const pcs_world_def *cfg)
     return PCS_OK;
 }
 
+/* The registries start empty and grow during the build (world_internal.h);
+ * only the sizes the config fixes are allocated here. */
 static pcs_status world_alloc_tables(pcs_world *w)
 {
-    pcs_mem *m = &w->mem;
-    w->stores = pcs_mem_array(m, PCS_MAX_STORES, sizeof *w->stores);
-    w->systems = pcs_mem_array(m, PCS_MAX_SYSTEMS, sizeof *w->systems);
-    w->stage_order = pcs_mem_array(m, PCS_MAX_SYSTEMS, sizeof *w->stage_order);
-    w->events = pcs_mem_array(m, w->cfg.event_capacity, sizeof *w->events);
-    w->jobs = pcs_mem_array(m, PCS_MAX_JOBS, sizeof *w->jobs);
-    if (w->cfg.check_access >= 2) /* hashes around each system (access_check.c) */
-        w->store_hash = pcs_mem_array(m, PCS_MAX_STORES, sizeof *w->store_hash);
-    if (!w->stores || !w->systems || !w->stage_order || !w->events || !w->jobs ||
-        (w->cfg.check_access >= 2 && !w->store_hash))
+    w->events = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *w->events);
+    if (!w->events)
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory for world tables");
     return pcs_commands_create(w);
+}
+
+pcs_status pcs_table_limit(const char *who, const char *what, uint32_t n)
+{
+    if (n >= PCS_WORLD_IDS_MAX)
+        return pcs_error_set(PCS_E_OVERFLOW,
+                             "%s: the world already holds %u %s (the most ids "
+                             "a world has, PCS_WORLD_IDS_MAX)",
+                             who, n, what);
+    return PCS_OK;
+}
+
+pcs_status pcs_table_reserve(pcs_world *w, const char *who, const char *what, void *table,
+                             uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return PCS_OK;
+    pcs_status st = pcs_table_limit(who, what, n);
+    if (st != PCS_OK)
+        return st;
+    void *old; /* table is a T **: its pointer is copied out and back as bytes */
+    memcpy(&old, table, sizeof old);
+    uint32_t grown = *cap ? 2 * *cap : 16;
+    void *a = pcs_mem_regrow(&w->mem, old, n, grown, size);
+    if (!a)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for %u %s", who, grown, what);
+    memcpy(table, &a, sizeof a);
+    *cap = grown;
+    return PCS_OK;
 }
 
 pcs_status pcs_world_create(const pcs_world_def *cfg, pcs_world **out)
@@ -195,7 +218,7 @@ void pcs_world_destroy(pcs_world *w)
      * on model memory a cleanup below frees. */
     pcs_jobs_destroy(w);
     for (uint32_t i = w->n_cleanups; i-- > 0;)
-        w->cleanup_fn[i](w->cleanup_ctx[i]);
+        w->cleanups[i].fn(w->cleanups[i].ctx);
     pcs_commands_destroy(w);
     pcs_mem mem = w->mem; /* w itself lives in the heap being destroyed */
     pcs_mem_destroy(&mem);
@@ -339,11 +362,11 @@ pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx)
         return st;
     if (!fn)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_on_destroy: fn is NULL");
-    if (w->n_cleanups >= PCS_MAX_CLEANUPS)
-        return pcs_error_set(PCS_E_OVERFLOW, "pcs_world_on_destroy: more than %u callbacks",
-                             PCS_MAX_CLEANUPS);
-    w->cleanup_fn[w->n_cleanups] = fn;
-    w->cleanup_ctx[w->n_cleanups++] = ctx;
+    st = pcs_table_reserve(w, "pcs_world_on_destroy", "cleanup callbacks", &w->cleanups,
+                           w->n_cleanups, &w->cleanups_cap, sizeof *w->cleanups);
+    if (st != PCS_OK)
+        return st;
+    w->cleanups[w->n_cleanups++] = (pcs_cleanup_rec){.fn = fn, .ctx = ctx};
     return PCS_OK;
 }
 

@@ -2,8 +2,20 @@
  * @file world_internal.h
  * @brief The world's private layout, shared by the engine's files only.
  *
- * Everything here is allocated at create or during the build phase and sized
- * then; the tick only reads and writes these arrays.
+ * Everything here is allocated at create or during the build phase; the tick
+ * only reads and writes these arrays. The registries (stores, systems, jobs,
+ * channels, command targets, load checks, cleanups) have no compile-time
+ * size: each starts empty and doubles from the world heap when a
+ * registration finds it full (pcs_table_reserve, engine/name_index.h), up to
+ * PCS_WORLD_IDS_MAX records, so a world holds what its builder registered.
+ * After the seal nothing grows, and the tick allocates nothing.
+ *
+ * Growing moves a table; the old copy stays in the world heap until destroy
+ * but is stale. So no address of a record is kept across a registration:
+ * records are found by id each time, and what outlives a registration lives
+ * in its own allocation that never moves (store data and names, a job's
+ * input, outputs and pcs_job_run, which an executor keeps from bind to
+ * unbind).
  */
 #ifndef PCS_ENGINE_WORLD_INTERNAL_H
 #define PCS_ENGINE_WORLD_INTERNAL_H
@@ -43,12 +55,24 @@ typedef struct pcs_job_rec {
     pcs_job_desc desc; /* name points into world memory */
     void *input;       /* input_bytes */
     void **outputs;    /* n_chunks slots of output_bytes */
-    pcs_job_run run;   /* the executor's view of input/outputs/run_chunk */
+    pcs_job_run *run;  /* the executor's view of input/outputs/run_chunk: its own
+                          allocation, kept by the executor while the table grows */
     void *slot;        /* executor's per-job state; NULL = not bound */
     int pending;       /* a run was submitted and not yet merged */
     int rerun;         /* pending run's executor went away: run it again from input */
     uint64_t submit_tick;
 } pcs_job_rec;
+
+typedef struct pcs_load_check_rec {
+    pcs_load_check_fn fn;
+    void *ctx;
+    const char *name;
+} pcs_load_check_rec;
+
+typedef struct pcs_cleanup_rec {
+    void (*fn)(void *ctx);
+    void *ctx;
+} pcs_cleanup_rec;
 
 typedef struct pcs_command_queue pcs_command_queue;
 
@@ -110,16 +134,18 @@ struct pcs_world {
     int sealed;
     pcs_mem mem;
 
-    pcs_store_rec *stores; /* PCS_MAX_STORES */
-    uint32_t n_stores;
+    pcs_store_rec *stores; /* stores_cap, by id */
+    uint32_t n_stores, stores_cap;
+    uint32_t *store_index; /* name index (engine/name_index.h), 2 x stores_cap entries */
 
-    pcs_system_rec *systems; /* PCS_MAX_SYSTEMS, registration order */
-    uint32_t n_systems;
-    uint32_t *stage_order;               /* system indices grouped by stage, sorted */
+    pcs_system_rec *systems; /* systems_cap, registration order */
+    uint32_t n_systems, systems_cap;
+    uint32_t *stage_order; /* systems_cap: system indices by stage, sorted */
     uint32_t stage_start[PCS_STAGE_COUNT + 1];
     const pcs_system_rec *running; /* system whose fn is executing, else NULL */
     uint32_t access_fault;          /* check_access: first undeclared store it touched */
-    uint64_t *store_hash;           /* check_access 2: each store's hash, PCS_MAX_STORES */
+    uint64_t *store_hash;           /* check_access 2: each store's hash, store_hash_cap */
+    uint32_t store_hash_cap;        /* = stores_cap once a store is registered */
     pcs_stage_observer_fn stage_observer;
     void *stage_observer_ctx;
 
@@ -141,24 +167,34 @@ struct pcs_world {
     uint32_t channels_cap;
     uint32_t *channel_index; /* open-addressing table of id + 1 (0 = empty), 2 x cap slots */
 
-    pcs_job_rec *jobs; /* PCS_MAX_JOBS */
-    uint32_t n_jobs;
+    pcs_job_rec *jobs; /* jobs_cap, by id */
+    uint32_t n_jobs, jobs_cap;
     pcs_executor exec; /* valid when has_exec */
     int has_exec;
     int exec_revoked; /* the executor was destroyed under us: submits fail until rebound */
 
-    pcs_load_check_fn load_check_fn[PCS_MAX_LOAD_CHECKS];
-    void *load_check_ctx[PCS_MAX_LOAD_CHECKS];
-    const char *load_check_name[PCS_MAX_LOAD_CHECKS];
-    uint32_t n_load_checks;
+    pcs_load_check_rec *load_checks; /* load_checks_cap, registration order */
+    uint32_t n_load_checks, load_checks_cap;
 
-    void (*cleanup_fn[PCS_MAX_CLEANUPS])(void *ctx);
-    void *cleanup_ctx[PCS_MAX_CLEANUPS];
-    uint32_t n_cleanups;
+    pcs_cleanup_rec *cleanups; /* cleanups_cap, registration order */
+    uint32_t n_cleanups, cleanups_cap;
 };
 
 /* Common guard for build-phase registrations. */
 pcs_status pcs_world_check_build(const pcs_world *w, const char *fn);
+
+/* engine/world.c: PCS_E_OVERFLOW, naming @p who and @p what, when a table
+ * already holds @p n = PCS_WORLD_IDS_MAX records; else PCS_OK. */
+pcs_status pcs_table_limit(const char *who, const char *what, uint32_t n);
+
+/* engine/world.c: room for record @p n of a table of *@p cap records of
+ * @p size bytes, whose address is stored at @p table (a `T **`): when it is
+ * full, a new array of twice the capacity (16 at first) from the world heap,
+ * holding the first @p n records, replaces it. PCS_E_OVERFLOW past
+ * PCS_WORLD_IDS_MAX, PCS_E_NOMEM, each naming @p who and @p what. Build
+ * phase only: records move, see the file comment. */
+pcs_status pcs_table_reserve(pcs_world *w, const char *who, const char *what, void *table,
+                             uint32_t n, uint32_t *cap, size_t size);
 
 /* engine/channel.c: PCS_E_INVAL unless @p name is 1..127 chars of
  * [A-Za-z0-9_-] segments joined by '.' (channel and target names). */

@@ -29,9 +29,6 @@ typedef enum pcs_channel_kind {
     PCS_CHANNEL_U32 = 1, /**< a status word (flags, states, counts) */
 } pcs_channel_kind;
 
-/** Most channels a world may publish. */
-#define PCS_MAX_CHANNELS 65536u
-
 /** What a reader needs to know about a channel. */
 typedef struct pcs_channel_info {
     const char *name;      /**< hierarchical, dot-separated */
@@ -45,7 +42,9 @@ typedef struct pcs_channel_info {
  * Publish element @p index of store @p store as channel @p name.
  * The store's element size must be 8 for F64 and 4 for U32.
  * @return PCS_E_INVAL (NULL, bad or duplicate name, size mismatch, index out of
- *         range), PCS_E_STATE after sealing, PCS_E_OVERFLOW past the limit.
+ *         range), PCS_E_STATE after sealing, PCS_E_OVERFLOW past
+ *         PCS_WORLD_IDS_MAX channels, PCS_E_NOMEM. The channel table grows
+ *         from the world heap during the build; there is no other limit.
  */
 PCS_API pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit,
                                         pcs_channel_kind kind, uint32_t store, uint32_t index,

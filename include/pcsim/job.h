@@ -40,7 +40,11 @@
 extern "C" {
 #endif
 
-#define PCS_MAX_JOBS 64u
+/**
+ * Most chunks one job declares (pcs_job_desc.n_chunks). A per-job bound that
+ * executors size their per-job state by, not a world size: a world holds as
+ * many jobs as its build registers (up to PCS_WORLD_IDS_MAX).
+ */
 #define PCS_MAX_JOB_CHUNKS 1024u
 
 /** A slow job's description. All buffers are allocated at registration. */
@@ -73,8 +77,8 @@ typedef struct pcs_job_desc {
  * Register a slow job. Build phase only. If the world has an executor, the job
  * is bound to it now (the executor sizes its per-job state here, so nothing is
  * allocated per run).
- * @return PCS_E_INVAL naming the bad field, PCS_E_STATE, PCS_E_OVERFLOW,
- *         PCS_E_NOMEM, or the executor's bind error.
+ * @return PCS_E_INVAL naming the bad field, PCS_E_STATE, PCS_E_OVERFLOW past
+ *         PCS_WORLD_IDS_MAX jobs, PCS_E_NOMEM, or the executor's bind error.
  */
 PCS_API pcs_status pcs_job_register(pcs_world *w, const pcs_job_desc *desc, uint32_t *id);
 

@@ -148,9 +148,8 @@ typedef pcs_status (*pcs_load_check_fn)(const pcs_world *w, const pcs_load_view 
  * Register a load check named @p name (1..63 chars, for messages). Build phase
  * only; world thread.
  * @return PCS_E_INVAL (NULL fn or bad name), PCS_E_STATE after sealing,
- *         PCS_E_OVERFLOW past PCS_MAX_LOAD_CHECKS.
+ *         PCS_E_OVERFLOW past PCS_WORLD_IDS_MAX, PCS_E_NOMEM.
  */
-#define PCS_MAX_LOAD_CHECKS 256u
 PCS_API pcs_status pcs_load_check_register(pcs_world *w, const char *name, pcs_load_check_fn fn,
                                            void *ctx);
 

@@ -66,10 +66,16 @@ typedef enum pcs_store_kind {
     PCS_STORE_SCRATCH_F64 = PCS_STORE_SCRATCH | PCS_STORE_F64,
 } pcs_store_kind;
 
-/** Most stores and systems a world may hold. */
-#define PCS_MAX_STORES 1024u
-#define PCS_MAX_SYSTEMS 512u
+/**
+ * Longest reads or writes list of one system declaration. Not a world size
+ * (stores and systems are as many as the build registers, up to
+ * PCS_WORLD_IDS_MAX): the lists are declarations the engine checks on every
+ * store access of a running system (a linear scan, check_access) and
+ * compares pairwise between the systems of a stage, so they stay short. A
+ * model touching more stores splits its work into several systems.
+ */
 #define PCS_MAX_SYSTEM_ACCESS 32u
+/** Longest store or system name, with its terminating NUL. */
 #define PCS_NAME_MAX 64u
 
 /**
@@ -81,7 +87,9 @@ typedef enum pcs_store_kind {
  *        units; the engine only tests them for finiteness).
  * @return PCS_E_INVAL (NULL, empty/long/duplicate name, zero size, size overflow,
  *         unknown kind, F64 with elem_size not a multiple of 8),
- *         PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_MAX_STORES, PCS_E_NOMEM.
+ *         PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_WORLD_IDS_MAX stores,
+ *         PCS_E_NOMEM. The store table grows from the world heap during the
+ *         build; a store's data never moves.
  */
 PCS_API pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size,
                                       size_t count, pcs_store_kind kind, uint32_t *id);
@@ -138,7 +146,8 @@ typedef struct pcs_system_desc {
  * when it writes a store another system of its stage writes, or reads a store
  * another system of its stage writes, or writes one another reads.
  * @return PCS_E_INVAL (NULL fn/name, bad stage, unknown store, access lists too
- *         long), PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_MAX_SYSTEMS.
+ *         long), PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_WORLD_IDS_MAX
+ *         systems, PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id);
 

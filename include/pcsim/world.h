@@ -8,6 +8,12 @@
  * world: registrations after it fail with PCS_E_STATE, because every array is
  * allocated at build and a tick allocates nothing (docs/ARCHITECTURE.md section 2).
  *
+ * Sizes. A world has no compile-time table sizes: its stores, systems, jobs,
+ * channels, command targets, load checks and cleanup callbacks live in
+ * tables that grow from the world's heap as the build registers them, so a
+ * world holds what its builder made (the station sizes itself by its units).
+ * The only bound is the width of an id, PCS_WORLD_IDS_MAX.
+ *
  * Thread-safety: a world belongs to the thread that ticks it (the host's).
  * Other threads may only submit commands (command.h) and read snapshots.
  */
@@ -26,6 +32,16 @@ extern "C" {
 #endif
 
 typedef struct pcs_world pcs_world;
+
+/**
+ * Most records of one kind a world holds (stores, systems, jobs, channels,
+ * load checks, cleanup callbacks): 2^30. An id is a uint32_t, a name index
+ * keeps two 32-bit entries per record, and UINT32_MAX stays free for "none".
+ * Memory runs out long before this; registering past it is PCS_E_OVERFLOW.
+ * Command targets have their own, smaller id width (PCS_TARGET_MAX,
+ * command.h).
+ */
+#define PCS_WORLD_IDS_MAX (1u << 30)
 
 /** World configuration. Start from pcs_world_default(). */
 typedef struct pcs_world_def {
@@ -125,14 +141,12 @@ PCS_API uint64_t pcs_world_state_hash(const pcs_world *w);
  */
 PCS_API void *pcs_world_alloc(pcs_world *w, size_t bytes);
 
-/** Most cleanup callbacks a world holds. */
-#define PCS_MAX_CLEANUPS 64u
-
 /**
  * Call @p fn(@p ctx) when the world is destroyed, in reverse order of
  * registration, for models that own memory outside the world heap (e.g. a
  * sparse solver's factorisation). Build phase only.
- * @return PCS_E_INVAL (NULL), PCS_E_STATE after sealing, PCS_E_OVERFLOW.
+ * @return PCS_E_INVAL (NULL), PCS_E_STATE after sealing, PCS_E_OVERFLOW past
+ *         PCS_WORLD_IDS_MAX, PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx);
 
