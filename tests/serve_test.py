@@ -297,6 +297,39 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(ticks[-1], 1)
         self.assertEqual(ticks[-2:], [40, 1], ticks)  # the second run ended at 40
 
+    def test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick(self):
+        """A subscriber's last push is forgotten when the clock restarts: a
+        new clock reaching the tick last pushed from the old one is pushed
+        all the same. One-tick steps make this independent of timing: each
+        step's end is pushed (whether its tick notice or its reply comes
+        first), and nothing else is."""
+        d = self.start_dir()
+        srv = self.start("--save-dir", d)
+        c = srv.connect(role="control")
+        sub = srv.connect()
+        # every 1000: within these runs only the first tick and step ends are due.
+        sub.call({"type": "subscribe", "channels": WATCH, "every": 1000})
+        expected = []
+        for _ in range(3):
+            c.call({"type": "reset"})
+            self.assertEqual(c.call({"type": "step"})["tick"], 1)
+            c.call({"type": "reset"})
+            self.assertEqual(c.call({"type": "step"})["tick"], 1)  # the old clock's last push
+            self.assertEqual(c.call({"type": "step"})["tick"], 2)
+            self.assertEqual(c.call({"type": "save", "name": "at2"})["tick"], 2)
+            self.assertEqual(c.call({"type": "step"})["tick"], 3)
+            self.assertEqual(c.call({"type": "load", "name": "at2"})["tick"], 2)
+            self.assertEqual(c.call({"type": "step"})["tick"], 3)  # the old clock's last push
+            self.assertEqual(c.call({"type": "step", "n": 7})["tick"], 10)
+            expected += [1, 1, 2, 3, 3, 10]
+        # Each step's push went out before its reply; each round ends at 10.
+        ticks = []
+        while ticks.count(10) < 3:
+            m = sub.recv()
+            self.assertTrue(m.get("push"), m)
+            ticks.append(m["tick"])
+        self.assertEqual(ticks, expected)
+
     def test_save_and_load_restore_the_state(self):
         d = self.start_dir()
         srv = self.start("--save-dir", d)
