@@ -39,8 +39,14 @@ class Closed(Exception):
 class Client:
     """A blocking client: 4-byte big-endian length, then JSON."""
 
-    def __init__(self, port, hello=True, role="observe", token=None, versions=(1,)):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    def __init__(self, port, hello=True, role="observe", token=None, versions=(1,), rcvbuf=None):
+        if rcvbuf is None:
+            self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        else:  # set before connecting: it bounds the window (no autotuning)
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            self.sock.settimeout(TIMEOUT)
+            self.sock.connect(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.hello = None
         if hello:
@@ -556,7 +562,9 @@ class ServeTest(unittest.TestCase):
     def test_slow_consumer_is_dropped_and_the_world_keeps_ticking(self):
         srv = self.start("--mode", "free", "--speed", "0", "--send-queue", "65536",
                          "--slow-consumer-ms", "300")
-        slow = srv.connect()
+        # A small receive buffer: autotuning would let loopback buffer tens of
+        # MB (tcp_rmem), seconds of pushes under ASan before the queue fills.
+        slow = srv.connect(rcvbuf=65536)
         slow.call({"type": "subscribe", "channels": ["u1.core.power"] * 1024, "every": 1})
         watcher = srv.connect()
         first = first_obs(watcher)
