@@ -93,6 +93,7 @@ struct server {
     serve_world world;
     serve_world_info info; /**< the current build's pool and source */
     int have_world;        /**< 0 while a reset is in flight: no pool to read */
+    uint64_t push_floor;   /**< publications of the pool up to this one are not pushed */
     int world_busy;        /**< a request is in flight */
     client *requester;     /**< who made it (NULL once it left) */
     client *controller;
@@ -528,12 +529,14 @@ static int on_subscribe(client *c, const serve_msg *m)
 }
 
 /* Push to every subscriber that is due: `every` ticks after its last push,
- * at once after subscribing or when the clock went back (a reset or a load),
- * and, with @p step_end, whenever it has not seen the newest tick (so
- * observers of a step-mode world see where each step left it). */
+ * at once after subscribing or after the clock restarted (a reset or a load:
+ * clock_restarted), and, with @p step_end, whenever it has not seen the
+ * newest tick (so observers of a step-mode world see where each step left
+ * it). Publications up to push_floor show a clock that a load ended: none
+ * is pushed. */
 static void push_subscribers(server *s, int step_end)
 {
-    if (!s->have_world)
+    if (!s->have_world || pcs_snapshot_published(s->info.pool) <= s->push_floor)
         return;
     for (client *c = s->clients; c; c = c->next) {
         if (c->state != CLIENT_READY || !c->every)
@@ -541,8 +544,10 @@ static void push_subscribers(server *s, int step_end)
         uint64_t ticks;
         if (read_obs(c, &ticks) != PCS_OK)
             continue;
-        int due = c->last_push == UINT64_MAX || ticks < c->last_push ||
-                  ticks - c->last_push >= c->every || (step_end && ticks != c->last_push);
+        /* ticks < last_push cannot happen (the clock restarts only with
+         * clock_restarted); if it did, the difference wraps and is due. */
+        int due = c->last_push == UINT64_MAX || ticks - c->last_push >= c->every ||
+                  (step_end && ticks != c->last_push);
         if (!due)
             continue;
         c->last_push = ticks;
@@ -550,6 +555,20 @@ static void push_subscribers(server *s, int step_end)
         if (n)
             push_frame(c, s->out, n);
     }
+}
+
+/* A reset or a load started a new clock. Whether its ticks are above or
+ * below the old one's says nothing (a new clock may reach the old clock's
+ * last pushed tick before a notice is handled, and a step's ticks often all
+ * run before it is), so every subscriber forgets its last push, and what the
+ * pool published before the load is never pushed: a tick notice of the old
+ * clock may still be on its way. A reset's pool is new: it has published
+ * nothing yet. */
+static void clock_restarted(server *s, serve_req_kind kind)
+{
+    s->push_floor = kind == SERVE_REQ_LOAD ? pcs_snapshot_published(s->info.pool) : 0;
+    for (client *c = s->clients; c; c = c->next)
+        c->last_push = UINT64_MAX;
 }
 
 /* Tick notice from the world thread (coalesced by libuv: one per loop turn). */
@@ -756,6 +775,8 @@ static void on_reply(uv_async_t *h)
         s->info = r.info;
         s->have_world = 1;
     }
+    if ((r.kind == SERVE_REQ_RESET || r.kind == SERVE_REQ_LOAD) && r.status == PCS_OK)
+        clock_restarted(s, r.kind);
     client *c = s->requester;
     s->requester = NULL;
     if (c) {
