@@ -41,7 +41,7 @@ import socket
 import struct
 
 from ._station import Error, Station
-from .env import EnvCore, scrammed
+from .env import EnvCore
 
 PROTOCOL_VERSIONS = (1,)
 MAX_MESSAGE = 65536  # frame payload, both directions
@@ -431,7 +431,7 @@ class RemoteStationEnv(EnvCore):
         self.client = client
         self._probed = None
         super().__init__(observe, act, reward, scenario=scenario, **kw)
-        trips = self._probe([])[1] if self.terminated_fn is scrammed else []
+        trips = self._probe([])[1] if kw.get("terminated") is None else []
         self._names = self.observe + trips
         self._units = [t.split(".", 1)[0] for t in trips]
         if len(self._names) > MAX_CHANNELS:
