@@ -344,6 +344,7 @@ class Client:
         raise RemoteError(code, f"{self._where}: {message}", fatal=True)
 
     def _drop(self):
+        self._subscribed = False
         s, self._sock = self._sock, None
         if s is not None:
             s.close()
@@ -351,7 +352,7 @@ class Client:
     def _next_push(self, timeout):
         if self._pushes:
             return self._pushes.popleft()
-        if not self._subscribed:
+        if not self._subscribed:  # unsubscribed, or the connection is gone
             raise StopIteration
         if timeout is not None:
             self._sock.settimeout(timeout)
