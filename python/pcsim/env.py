@@ -27,6 +27,11 @@ from the generator the last explicit seed started, as gymnasium does.
 
 Threads: an environment belongs to the thread that resets it (its station's
 rules, pcsim.Station).
+
+The same environment over TCP is pcsim.remote.RemoteStationEnv: both are
+EnvCore, which holds everything but the world (arguments, spaces, seeding,
+the action check, the step's bookkeeping); a subclass says how a world is
+started, advanced and read.
 """
 
 import numpy as np
@@ -61,12 +66,21 @@ _U32_MAX = float(2**32 - 1)
 
 
 def scrammed(obs, info):
-    """The default termination: a unit scrammed during the step."""
-    return any(e.name == "PCS_EV_UNIT_SCRAM" for e in info["events"])
+    """The default termination: a unit scrammed during the step (a
+    PCS_EV_UNIT_SCRAM event in ``info["events"]``; over TCP, which carries no
+    events, a unit named in ``info["tripped"]``)."""
+    return (any(e.name == "PCS_EV_UNIT_SCRAM" for e in info.get("events", ()))
+            or bool(info.get("tripped")))
 
 
-class StationEnv(_Base):
-    """The station as an environment (see the module's docstring).
+class EnvCore(_Base):
+    """What StationEnv and pcsim.remote.RemoteStationEnv share: everything
+    but the world. A subclass implements ``_start()`` (a new world with
+    ``self._world_seed``), ``_advance(values)`` (submit the action's values,
+    run ``ticks_per_step`` ticks; returns the info entries of the step),
+    ``_read()`` (the observation, an array the subclass owns), ``_clock()``
+    ((tick, time_s)), ``_release()`` and ``_default_seed()``; it may replace
+    ``_channel_kinds(names)``.
 
     observe: channel names; act: (target, command) or (target, command,
     low, high) per action dimension; reward(obs, action, info) -> float
@@ -96,7 +110,6 @@ class StationEnv(_Base):
         self.max_steps = max_steps
         self.copy_obs = copy_obs
         self.scenario = _as_scenario(scenario)
-        self.station = None
         self._world_seed = None
         self._seed_rng = None
         self._steps = 0
@@ -119,14 +132,17 @@ class StationEnv(_Base):
             raise ValueError(f"act {target} {command}: low {lo} > high {hi}")
         return (str(target), str(command), float(lo), float(hi))
 
+    def _channel_kinds(self, names):
+        """Channel kinds come from a world: build the scenario's once."""
+        with Station(self.scenario) as probe:
+            return [probe.channel_info(name).kind for name in names]
+
     def _observation_space(self, bounds):
         n = len(self.observe)
         if bounds is not None:
             lo, hi = bounds
         else:
-            # Channel kinds come from a world: build the scenario's once.
-            with Station(self.scenario) as probe:
-                kinds = [probe.channel_info(name).kind for name in self.observe]
+            kinds = self._channel_kinds(self.observe)
             lo = [0.0 if k == "u32" else -np.inf for k in kinds]
             hi = [_U32_MAX if k == "u32" else np.inf for k in kinds]
         return _Box(low=np.asarray(lo, dtype=np.float64), high=np.asarray(hi, dtype=np.float64),
@@ -134,7 +150,7 @@ class StationEnv(_Base):
 
     # ---- Gymnasium API ---------------------------------------------------
     def reset(self, *, seed=None, options=None):
-        """Build a fresh world; returns (observation, info)."""
+        """Start a fresh world; returns (observation, info)."""
         if HAVE_GYMNASIUM:
             super().reset(seed=seed)
         if seed is not None:
@@ -143,39 +159,25 @@ class StationEnv(_Base):
         elif self._seed_rng is not None:
             self._world_seed = int(self._seed_rng.integers(1, 2**63))
         elif self._world_seed is None:
-            self._world_seed = self.scenario.seed
-        if self.station is not None:
-            self.station.close()
-        self.station = Station(self.scenario, seed=self._world_seed)
-        self._obs = self.station.channels(self.observe)
-        self._cmds = [self.station.prepare(t, c) for t, c, _, _ in self.act]
+            self._world_seed = self._default_seed()
+        self._done = True  # until the world is up
+        extra = self._start()
         self._steps = 0
         self._done = False
-        obs = self._observation()
-        return obs, self._info([])
+        return self._observation(), self._info(extra)
 
     def step(self, action):
         """Submit the action's commands, run ticks_per_step ticks; returns
         (observation, reward, terminated, truncated, info)."""
         if self._done:
-            raise RuntimeError("StationEnv.step: the episode is over (or never began): call reset()")
-        # Plain floats: for a handful of commands numpy's checks cost more
-        # than the tick's Python overhead (bench/README.md).
-        values = action.tolist() if isinstance(action, np.ndarray) else list(action)
-        if len(values) != len(self.act):
-            raise ValueError(f"action: want {len(self.act)} values ({self._act_names()}), "
-                             f"got {len(values)}")
-        for i, (cmd, v, (t, c, lo, hi)) in enumerate(zip(self._cmds, values, self.act)):
-            v = float(v)
-            if not lo <= v <= hi:  # also refuses NaN
-                raise ValueError(f"action[{i}] ({c} {t}) = {v} is outside [{lo}, {hi}]")
-            values[i] = v
-        for cmd, v in zip(self._cmds, values):
-            cmd.submit(v)
-        self.station.tick(self.ticks_per_step)
+            raise RuntimeError(f"{type(self).__name__}.step: the episode is over (or never "
+                               "began): call reset()")
+        values = self._checked(action)
+        self._done = True  # until the step has run: a failed step ends the episode
+        extra = self._advance(values)
         self._steps += 1
         obs = self._observation()
-        info = self._info(self.station.events())
+        info = self._info(extra)
         terminated = bool(self.terminated_fn(obs, info))
         truncated = self.max_steps is not None and self._steps >= self.max_steps
         reward = float(self.reward_fn(obs, np.array(values), info)) if self.reward_fn else 0.0
@@ -186,20 +188,34 @@ class StationEnv(_Base):
         return None
 
     def close(self):
-        if self.station is not None:
-            self.station.close()
-            self.station = None
+        self._release()
         self._done = True
 
     # ---- helpers ---------------------------------------------------------
+    def _checked(self, action):
+        """The action as a list of floats inside the action space."""
+        # Plain floats: for a handful of commands numpy's checks cost more
+        # than the tick's Python overhead (bench/README.md).
+        values = action.tolist() if isinstance(action, np.ndarray) else list(action)
+        if len(values) != len(self.act):
+            raise ValueError(f"action: want {len(self.act)} values ({self._act_names()}), "
+                             f"got {len(values)}")
+        for i, (v, (t, c, lo, hi)) in enumerate(zip(values, self.act)):
+            v = float(v)
+            if not lo <= v <= hi:  # also refuses NaN
+                raise ValueError(f"action[{i}] ({c} {t}) = {v} is outside [{lo}, {hi}]")
+            values[i] = v
+        return values
+
     def _observation(self):
-        out = self._obs.read()
+        out = self._read()
         return out.copy() if self.copy_obs else out
 
-    def _info(self, events):
-        s = self.station
-        return {"tick": s.tick_count, "time_s": s.time_s, "seed": self._world_seed,
-                "step": self._steps, "events": events}
+    def _info(self, extra):
+        tick, time_s = self._clock()
+        info = {"tick": tick, "time_s": time_s, "seed": self._world_seed, "step": self._steps}
+        info.update(extra)
+        return info
 
     def _act_names(self):
         return ", ".join(f"{c} {t}" for t, c, _, _ in self.act)
@@ -211,5 +227,40 @@ class StationEnv(_Base):
             pass
 
 
-__all__ = ["StationEnv", "COMMAND_BOUNDS", "DEFAULT_BOUNDS", "HAVE_GYMNASIUM", "scrammed",
-           "Error", "Scenario", "event_name"]
+class StationEnv(EnvCore):
+    """The station as an environment (see the module's docstring and
+    EnvCore for the arguments), on an in-process pcsim.Station."""
+
+    station = None
+
+    def _default_seed(self):
+        return self.scenario.seed
+
+    def _start(self):
+        if self.station is not None:
+            self.station.close()
+        self.station = Station(self.scenario, seed=self._world_seed)
+        self._obs = self.station.channels(self.observe)
+        self._cmds = [self.station.prepare(t, c) for t, c, _, _ in self.act]
+        return {"events": []}
+
+    def _advance(self, values):
+        for cmd, v in zip(self._cmds, values):
+            cmd.submit(v)
+        self.station.tick(self.ticks_per_step)
+        return {"events": self.station.events()}
+
+    def _read(self):
+        return self._obs.read()
+
+    def _clock(self):
+        return self.station.tick_count, self.station.time_s
+
+    def _release(self):
+        if self.station is not None:
+            self.station.close()
+            self.station = None
+
+
+__all__ = ["StationEnv", "EnvCore", "COMMAND_BOUNDS", "DEFAULT_BOUNDS", "HAVE_GYMNASIUM",
+           "scrammed", "Error", "Scenario", "event_name"]
