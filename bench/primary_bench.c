@@ -45,7 +45,7 @@ static void *pb_setup(const pcs_bench_params *p, pcs_bench_info *info)
         pcs_world_create(&wd, &c->w) != PCS_OK)
         goto fail;
     for (long long u = 0; u < units; u++) {
-        char name[16];
+        char name[24];
         snprintf(name, sizeof name, "u%lld", u + 1);
         pcs_primary_def d;
         pcs_primary_default(&d);
