@@ -30,6 +30,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/plant.h"
 #include "pcsim/pressurizer.h"
+#include "pcsim/primary.h"
 #include "pcsim/profile.h"
 #include "pcsim/protection.h"
 #include "pcsim/pump_homologous.h"

@@ -384,6 +384,17 @@ PCS_API pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state 
 PCS_API pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in,
                                   double dt, pcs_thnet_report *report);
 
+/**
+ * Move boundary volume @p volume to a new fixed state (p, h), e.g. a
+ * pressurizer kernel's pressure and liquid enthalpy each step; the next
+ * step uses it (its props are re-evaluated there). The state arrays keep
+ * the boundary's old derived values until the next step or update.
+ * @return PCS_E_INVAL (NULL, @p volume out of range or not a boundary,
+ *         p not in (0, 1e9) Pa, h not finite), naming the volume and value.
+ */
+PCS_API pcs_status pcs_thnet_boundary_set(pcs_thnet *net, uint32_t volume, double p_pa,
+                                          double h_j_kg);
+
 /** Total mass and internal energy of the non-boundary volumes. */
 PCS_API void pcs_thnet_totals(const pcs_thnet *net, const pcs_thnet_state *s, double *mass_kg,
                               double *energy_j);

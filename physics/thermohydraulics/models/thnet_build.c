@@ -359,6 +359,25 @@ void pcs_thnet_destroy(pcs_thnet *net)
     free(net);
 }
 
+pcs_status pcs_thnet_boundary_set(pcs_thnet *net, uint32_t volume, double p_pa, double h_j_kg)
+{
+    if (!net)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_boundary_set: NULL network");
+    if (volume >= net->nv || !net->vol[volume].boundary)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_thnet_boundary_set: volumes[%u] is not a boundary volume "
+                             "(network of %u volumes)",
+                             volume, net->nv);
+    if (!(p_pa > 0.0 && p_pa < 1e9) || !isfinite(h_j_kg))
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_thnet_boundary_set: volumes[%u] p %g Pa outside (0, 1e9) or h "
+                             "%g J/kg not finite",
+                             volume, p_pa, h_j_kg);
+    net->vol[volume].p_pa = p_pa;
+    net->vol[volume].h_j_kg = h_j_kg;
+    return PCS_OK;
+}
+
 uint32_t pcs_thnet_n_volumes(const pcs_thnet *net)
 {
     return net ? net->nv : 0;

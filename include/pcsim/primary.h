@@ -1,0 +1,319 @@
+/**
+ * @file primary.h
+ * @brief One PWR unit's two-phase primary system as a world model: the
+ *        reactor vessel, N loops (hot leg, steam generator, crossover leg,
+ *        pump, cold leg) and the pressurizer, on the compressible network of
+ *        pcsim/thnet.h, the four-quadrant pumps of pcsim/pump_homologous.h and
+ *        the two-region pressurizer of pcsim/pressurizer.h (issue 14).
+ *
+ * Nodalisation (geometry from scenarios/geometry_pwr4.csv; every default
+ * below names its row or says "assumption"; scenarios/README.md "Primary
+ * model (issue 14)" lists them all):
+ *  - vessel: downcomer (inlet annulus + downcomer), lower plenum, the core in
+ *    n_core axial volumes (core cell + core bypass volume: the bypass flow
+ *    path is not modelled, its water is counted in the core volumes), upper
+ *    plenum, upper head (a dead end above the upper plenum);
+ *  - per loop: hot leg, SG inlet plenum, n_sg_tubes tube volumes (half up,
+ *    half down the U-bundle), SG outlet plenum, crossover leg, pump casing,
+ *    cold leg back to the downcomer; the pump head acts on the
+ *    pump-to-cold-leg junction;
+ *  - the pressurizer kernel, coupled to loop 1's hot leg by the surge line:
+ *    in the network the pressurizer is a boundary volume at the pressurizer
+ *    bottom whose state each tick is the kernel's (pressure plus the liquid
+ *    head, liquid enthalpy); the surge flow the network solves goes into the
+ *    kernel the same tick. Explicit coupling: the loops' compliance times
+ *    the steam space's dp/dM (about 0.4 at 60 % level) must stay below 1,
+ *    i.e. a steam space above about 9 m3 (level below about 83 %).
+ *
+ * Heat: core heat per core volume from a STATE input store (other models
+ * write it: pcs_primary_stores.core_heat); each SG tube volume loses
+ *   Q = U A_k (T_k - T_sat(p_sec)),
+ *   1/U = (D_o/D_i)/h_i + D_o ln(D_o/D_i)/(2 k_w) + 1/h_o (outside area),
+ * h_i Dittus-Boelter (Nu = 0.023 Re^0.8 Pr^0.4 with Pr and the conductivity
+ * at the def's reference state, Re from the volume's flow and viscosity
+ * there; Nu >= 4.36, laminar), k_w and h_o def fields (assumptions). Explicit
+ * in the tube temperature: dt U A_k / (M_k c_p) is about 0.02 at dt = 0.05 s.
+ *
+ * Pumps: motor on: tau_m = tau_r (w_s - w)/(w_s - w_r), at most
+ * max_torque_ratio tau_r (a linear induction-motor slip line), taken
+ * implicitly in w; off: 0. Shaft by pcs_pump_homologous_shaft_step with the
+ * tick's solved flow. Head rho g H(w, Q) with the start-of-tick flow.
+ *
+ * Tick (one FAST system "uN.primary" at stage PCS_STAGE_HYDRAULICS): set the
+ * pressurizer boundary, pump heads and SG heats from the start-of-tick state,
+ * step the network, step the pump shafts, step the pressurizer with the
+ * surge flow (spray taken from loop 1's cold leg), publish the outputs.
+ * 0 bytes allocated per tick (KLU refactors in place unless its rcond falls
+ * below PCS_THNET_RCOND_MIN).
+ *
+ * Channels (unit prefix uN): rcs.pressure (loop 1 hot leg, Pa), core.flow
+ * (kg/s), core.t_inlet (lower plenum, K), core.t_outlet (top core volume, K),
+ * pzr.pressure (Pa), pzr.level (%), pzr.surge (kg/s, + in), loopK.t_hot,
+ * loopK.t_cold (K), loopK.flow (kg/s), sgK.heat (W, + out of the primary),
+ * pumpK.speed (rad/s). Command targets uN.pumpK (family "primary", ops
+ * PCS_PRIMARY_OP_PUMP_TRIP / _START). Inputs: controls store (heater
+ * demands, spray demand, per-SG secondary pressure) and the core heat store.
+ *
+ * Thread-safety: build and init on the world's thread; the system runs in
+ * the world's tick.
+ */
+#ifndef PCSIM_PRIMARY_H
+#define PCSIM_PRIMARY_H
+
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/pressurizer.h"
+#include "pcsim/pump_homologous.h"
+#include "pcsim/status.h"
+#include "pcsim/water_ph.h"
+#include "pcsim/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Command family name and its ops (kind = first + op). */
+#define PCS_PRIMARY_COMMANDS "primary"
+enum {
+    PCS_PRIMARY_OP_PUMP_TRIP = 0,  /**< motor off: the pump coasts down */
+    PCS_PRIMARY_OP_PUMP_START = 1, /**< motor on */
+    PCS_PRIMARY_OP_COUNT = 2,
+};
+
+#define PCS_PRIMARY_MAX_LOOPS 8u
+#define PCS_PRIMARY_MAX_CORE 16u
+#define PCS_PRIMARY_MAX_SG_TUBES 32u
+
+/** Elements of the controls input store (then one SG secondary pressure per loop). */
+enum {
+    PCS_PRIMARY_CTL_HEATER_PROPORTIONAL = 0, /**< [0, 1] */
+    PCS_PRIMARY_CTL_HEATER_BACKUP = 1,       /**< [0, 1] */
+    PCS_PRIMARY_CTL_SPRAY = 2,               /**< [0, 1] */
+    PCS_PRIMARY_CTL_SG_PRESSURE = 3,         /**< + loop: secondary pressure, Pa */
+};
+
+/** Elements of the output store (then PCS_PRIMARY_OUT_PER_LOOP per loop). */
+enum {
+    PCS_PRIMARY_OUT_RCS_PRESSURE = 0, /**< loop 1 hot-leg pressure, Pa */
+    PCS_PRIMARY_OUT_CORE_FLOW = 1,    /**< lower plenum to core, kg/s */
+    PCS_PRIMARY_OUT_T_INLET = 2,      /**< lower plenum temperature, K */
+    PCS_PRIMARY_OUT_T_OUTLET = 3,     /**< top core volume temperature, K */
+    PCS_PRIMARY_OUT_PZR_PRESSURE = 4, /**< Pa */
+    PCS_PRIMARY_OUT_PZR_LEVEL = 5,    /**< % of span */
+    PCS_PRIMARY_OUT_SURGE = 6,        /**< surge-line flow, + into the pressurizer, kg/s */
+    PCS_PRIMARY_OUT_T_AVG = 7,        /**< mean over loops of (T_hot + T_cold)/2, K */
+    PCS_PRIMARY_OUT_LOOPS = 8,        /**< first per-loop block: */
+    PCS_PRIMARY_OUT_T_HOT = 0,        /**<   + 0: hot-leg temperature, K */
+    PCS_PRIMARY_OUT_T_COLD = 1,       /**<   + 1: cold-leg temperature, K */
+    PCS_PRIMARY_OUT_LOOP_FLOW = 2,    /**<   + 2: pump junction flow, kg/s */
+    PCS_PRIMARY_OUT_SG_HEAT = 3,      /**<   + 3: SG heat, W (+ out of the primary) */
+    PCS_PRIMARY_OUT_PER_LOOP = 4,
+};
+
+/**
+ * One unit's primary. Start from pcs_primary_default. Geometry fields carry
+ * the scenarios/geometry_pwr4.csv key they come from; "assumption" marks a
+ * value with no source (never adjusted to make a steady state come out).
+ */
+typedef struct pcs_primary_def {
+    const char *unit_name; /**< prefix of stores, channels, targets: "u1"; 1..15 chars */
+    uint32_t n_loops;      /**< 4 [W84]; [1, PCS_PRIMARY_MAX_LOOPS] */
+    uint32_t n_core;       /**< core axial volumes, 6 ([TYP] core cells); [1, 12] (Courant) */
+    uint32_t n_sg_tubes;   /**< tube volumes per SG, even, 8 ([TYP] 2040101); [2, 32] */
+    /** Property table (caller-owned, outlives the world); NULL: the exact IF97
+     *  path (about 50 us per volume per tick: tests of small networks only). */
+    const pcs_water_ph_table *table;
+
+    /* Vessel (m3, m; elevations from the core mid-plane). */
+    double v_downcomer_m3;          /**< 21.95: inlet annulus 3.04 + 5.16 + downcomer 13.75 [TYP] */
+    double v_lower_plenum_m3;       /**< 26.62 vessel.volume_lower_plenum [TYP] */
+    double v_core_m3;               /**< 27.30: core cell 20.23 + core bypass 7.07 [TYP] */
+    double v_upper_plenum_m3;       /**< 40.10 vessel.volume_upper_plenum [TYP] */
+    double v_upper_head_m3;         /**< 13.85 vessel.volume_upper_head [TYP] */
+    double a_downcomer_m2;          /**< 2.482 vessel.downcomer_flow_area_model [TYP] */
+    double a_core_m2;               /**< 5.0105 core.flow_area (derived, [BEAVRS]) */
+    double d_core_m;                /**< 0.01296 rod-bundle hydraulic diameter, derived from the
+                                         [BEAVRS] pitch 1.25984 cm and rod OD 0.9144 cm */
+    double a_plenum_m2;             /**< 5.0105: lower/upper plenum junction areas = core area
+                                         (assumption: plenum cross-sections not in the table) */
+    double a_upper_head_m2;         /**< 1.0 upper plenum to head opening (assumption) */
+    double z_lower_plenum_bottom_m; /**< -4.606 elev.lower_plenum_bottom [TYP] */
+    double z_downcomer_bottom_m;    /**< -3.499 elev.downcomer_bottom [TYP] */
+    double z_core_bottom_m;         /**< -2.038 elev.core_bottom [TYP] */
+    double z_core_top_m;            /**< 2.038 elev.core_top [TYP] */
+    double z_nozzle_m;              /**< 3.359 elev.nozzle_hot_cold_leg [TYP] */
+    double z_upper_support_m;       /**< 5.858 elev.upper_support_plate [TYP] */
+    double z_upper_head_top_m;      /**< 7.502 elev.upper_head_top [TYP] */
+
+    /* Loops (per loop). */
+    double v_hot_leg_m3;         /**< 3.292 loop.volume_hot_leg [TYP] */
+    double v_sg_plenum_m3;       /**< 4.231 sg.volume_inlet_plenum = outlet [TYP] */
+    double v_sg_tubes_m3;        /**< 21.97 sg.volume_tubes [TYP] */
+    double v_crossover_m3;       /**< 4.042 loop.volume_crossover [TYP] */
+    double v_pump_m3;            /**< 1.586 pump.volume_casing [TYP] */
+    double v_cold_leg_m3;        /**< 3.354 loop.volume_cold_leg [TYP] */
+    double d_hot_leg_m;          /**< 0.7366 pipe.hot_leg_inner_diameter (2 src) */
+    double d_cold_leg_m;         /**< 0.6985 pipe.cold_leg_inner_diameter (2 src) */
+    double d_crossover_m;        /**< 0.7874 pipe.crossover_inner_diameter (2 src) */
+    double l_hot_leg_m;          /**< 7.455 pipe.hot_leg_length [TYP] */
+    double l_crossover_m;        /**< 8.301 pipe.crossover_length [TYP] */
+    double l_cold_leg_m;         /**< 8.454 pipe.cold_leg_length [TYP] */
+    double z_sg_plenum_bottom_m; /**< 4.283 elev.sg_outlet_plenum_bottom [TYP] */
+    double z_tube_sheet_m;       /**< 5.489 elev.sg_tube_sheet [TYP] */
+    double z_ubend_top_m;        /**< 15.747 elev.sg_ubend_top [TYP] */
+    double z_loop_seal_m;        /**< 0.216 elev.loop_seal_bottom [TYP] */
+    double z_pump_suction_m;     /**< 1.588 elev.pump_suction [TYP] */
+    double roughness_m;          /**< 4.6e-5 pipe wall roughness (assumption: commercial steel) */
+
+    /* Steam generator tubes and heat transfer. */
+    double sg_tube_count;        /**< 3388 sg.tube_count (2 src) */
+    double sg_tube_od_m;         /**< 0.02223 sg.tube_outer_diameter (2 src) */
+    double sg_tube_wall_m;       /**< 0.00127 sg.tube_wall (2 src) */
+    double sg_tube_length_m;     /**< 21.3 sg.tube_average_length [TYP] */
+    double sg_wall_k_w_mk;       /**< 16.5 Inconel-600 tube wall near 570 K (assumption) */
+    double sg_h_secondary_w_m2k; /**< 30000 boiling-side coefficient (assumption) */
+    double sg_secondary_p_pa;    /**< 6.89e6 secondary boundary pressure [W84]; the
+                                      initial value of the controls store */
+    double ref_p_pa;             /**< 15.51e6 property reference state for h_i: pressure
+                                      (pwr_plant.md RCS pressure) */
+    double ref_t_k;              /**< 582.0 and temperature (full-power Tavg [W84]) */
+
+    /* Form losses (each on its junction's area; all assumptions: handbook
+       forms, see scenarios/README.md). */
+    double k_vessel_inlet;   /**< 1.0 cold-leg nozzle into the annulus (sudden expansion) */
+    double k_downcomer_turn; /**< 1.0 downcomer into the lower plenum (180 deg turn) */
+    double k_core_inlet;     /**< 1.5 lower core plate and bottom nozzle */
+    double k_core_grids;     /**< 8.0 all spacer grids together (8 grids x 1.0), spread
+                                  over the core's internal and outlet junctions */
+    double k_core_outlet;    /**< 1.5 top nozzle and upper core plate */
+    double k_vessel_outlet;  /**< 0.5 upper plenum into the hot-leg nozzle (contraction) */
+    double k_sg_inlet;       /**< 1.0 hot leg into the SG inlet plenum (expansion) */
+    double k_tube_inlet;     /**< 0.5 plenum into the tubes (contraction) */
+    double k_tube_bend;      /**< 0.2 U-bend */
+    double k_tube_outlet;    /**< 1.0 tubes into the outlet plenum (expansion) */
+    double k_sg_outlet;      /**< 0.5 outlet plenum into the crossover (contraction) */
+    double k_crossover;      /**< 0.9 crossover bends (3 x 90 deg at 0.3) */
+    double k_surge;          /**< 1.5 surge line entrance 0.5 + exit 1.0 */
+    double k_upper_head;     /**< 1.0 upper plenum to head */
+
+    /* Surge line and pressurizer placement. */
+    double d_surge_m;         /**< 0.2921 pipe.surge_line_inner_diameter [TYP] */
+    double l_surge_m;         /**< 20.19 pipe.surge_line_length [TYP] */
+    double z_pzr_above_tap_m; /**< 3.844 elev.pzr_bottom_above_surge_tap [TYP] */
+
+    /* Pumps and motors. */
+    pcs_pump_homologous_def pump;  /**< pcs_pump_homologous_default (geometry rows pump.*) */
+    double motor_sync_speed_rad_s; /**< 125.66: 1200 rpm, a 6-pole 60 Hz motor ([HRTD] 3.2 old
+                                        "1200 rpm"; pole count an assumption) */
+    double motor_rated_torque_n_m; /**< 35,936: pump.motor_rating 4.474 MW / 124.5 rad/s */
+    double motor_max_torque_ratio; /**< 2.5 breakdown torque / rated (assumption) */
+
+    /* Pressurizer. */
+    pcs_pressurizer_def pzr; /**< pcs_pressurizer_default */
+
+    /* Programs for pcs_primary_init_steady (refdata pwr_transients.md section 1). */
+    double rated_power_w;        /**< 3.411e9 pwr_plant.md core thermal power (3+ src) */
+    double t_avg_no_load_k;      /**< 564.8 no-load Tavg 557 F [HRTD] (2 src) */
+    double t_avg_full_k;         /**< 580.2 full-power Tavg 584.7 F [HRTD] (sec) */
+    double pzr_level_no_load;    /**< 25 % [HRTD] 10.3 */
+    double pzr_level_full;       /**< 61.5 % [HRTD] 10.3 */
+    double p_setpoint_pa;        /**< 15.513e6: 2235 psig [HRTD] */
+    double loop_flow_guess_kg_s; /**< 4360 [W84] thermal design flow per loop: the settling's
+                                      start only (the flow comes from pump and losses) */
+} pcs_primary_def;
+
+/** Defaults above. PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_primary_default(pcs_primary_def *def);
+
+/** Check every field (ranges above); the message names the field and its range. */
+PCS_API pcs_status pcs_primary_def_validate(const pcs_primary_def *def);
+
+typedef struct pcs_primary pcs_primary;
+
+/** Store ids of a built primary (all float64). */
+typedef struct pcs_primary_stores {
+    uint32_t mass, energy, flow, p, h, t, rho, quality, void_fraction; /**< thnet state */
+    uint32_t pump_speed;                                               /**< [n_loops] rad/s */
+    uint32_t pump_on;                                                  /**< [n_loops] motor 0/1 */
+    uint32_t pzr;       /**< [8]: m_liq, u_liq, m_vap, u_vap, p, h_liq, h_vap, porv_open */
+    uint32_t core_heat; /**< [n_core] W: input */
+    uint32_t controls;  /**< [3 + n_loops]: input (PCS_PRIMARY_CTL_*) */
+    uint32_t out;       /**< [8 + 4 n_loops] SCRATCH outputs (PCS_PRIMARY_OUT_*) */
+} pcs_primary_stores;
+
+/**
+ * Build the network and register the stores, the system, the command targets,
+ * the channels and the load check in @p w. Initial state: every volume at
+ * p_setpoint_pa and t_avg_no_load_k, flows loop_flow_guess_kg_s, pumps on at
+ * rated speed, the pressurizer saturated at the no-load level; call
+ * pcs_primary_init_steady for a settled state.
+ */
+PCS_API pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary **out);
+
+/** What pcs_primary_init_steady did. */
+typedef struct pcs_primary_init_report {
+    double seconds;         /**< simulated settling time */
+    double t_avg_k;         /**< settled Tavg */
+    double t_avg_program_k; /**< the program's */
+    double sg_pressure_pa;  /**< the secondary pressure that holds Tavg on the program */
+    double loop_flow_kg_s;  /**< settled loop 1 flow */
+    double max_dtdt_k_s;    /**< largest |dT/dt| of any volume at the end */
+    uint32_t corrections;   /**< secondary-temperature corrections made */
+} pcs_primary_init_report;
+
+/**
+ * Steady state at @p power_fraction in [0, 1] of rated_power_w (0: hot zero
+ * power): core heat power_fraction x rated_power_w in equal parts per core
+ * volume (written to the core-heat store); temperatures start on the
+ * programs (Tavg linear from no-load to full, core dT proportional to power
+ * at the guessed flow); pumps on; the pressurizer held at p_setpoint_pa and
+ * the level program (a fixed boundary during settling, then the kernel is
+ * started there). Settling: the network and pumps are stepped at the world's
+ * dt with the core heat and the SG heat removal; the SG secondary saturation
+ * temperature starts from the heat balance on the start profile and is moved
+ * by Tavg's distance from the program after each 100 s (one Newton step:
+ * at fixed heat, Tavg moves one for one with T_sat); done when |Tavg -
+ * program| <= 0.01 K and every volume's |dT/dt| <= 1e-4 K/s, at most 3000 s
+ * (PCS_E_STATE if not reached). Before the first tick only.
+ */
+PCS_API pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_fraction,
+                                           pcs_primary_init_report *report);
+
+/** The store ids. */
+PCS_API pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr);
+
+/** Total coolant mass (network + pressurizer), kg, and energy (internal), J. */
+PCS_API void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg,
+                                double *energy_j);
+
+/** Volume index of named parts for tests and hosts (UINT32_MAX if @p loop is out of range). */
+typedef enum pcs_primary_part {
+    PCS_PRIMARY_DOWNCOMER,
+    PCS_PRIMARY_LOWER_PLENUM,
+    PCS_PRIMARY_CORE_FIRST,
+    PCS_PRIMARY_UPPER_PLENUM,
+    PCS_PRIMARY_UPPER_HEAD,
+    PCS_PRIMARY_HOT_LEG,
+    PCS_PRIMARY_SG_INLET,
+    PCS_PRIMARY_SG_TUBE_FIRST,
+    PCS_PRIMARY_SG_OUTLET,
+    PCS_PRIMARY_CROSSOVER,
+    PCS_PRIMARY_PUMP,
+    PCS_PRIMARY_COLD_LEG,
+    PCS_PRIMARY_PRESSURIZER,
+} pcs_primary_part;
+PCS_API uint32_t pcs_primary_volume(const pcs_primary *pr, pcs_primary_part part, uint32_t loop);
+
+/** Network size. */
+PCS_API uint32_t pcs_primary_n_volumes(const pcs_primary *pr);
+PCS_API uint32_t pcs_primary_n_junctions(const pcs_primary *pr);
+
+/** The definition the primary was built with (pointer fields cleared). */
+PCS_API const pcs_primary_def *pcs_primary_def_get(const pcs_primary *pr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

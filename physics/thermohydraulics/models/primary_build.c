@@ -1,0 +1,924 @@
+/**
+ * @file primary_build.c
+ * @brief The two-phase primary's build: defaults, checks, the network from the
+ *        geometry (nodalisation in pcsim/primary.h), stores, commands,
+ *        channels and the load check of every saved store.
+ *
+ * Load check (primary_load_check), on the staged values of every STATE store:
+ * per volume mass in (0, 1100 V] kg (no water is denser than 1100 kg/m3 in
+ * the property domain), internal energy in [0, 4.5e6 M] J (u of water from
+ * the triple point to 1073 K at the domain's pressures), p in [1 kPa,
+ * 31 MPa] and h in [0, 4.2e6] J/kg (the (p, h) table's domain), T in
+ * [273.15, 1073.15] K, rho in (0, 1100], quality and void in [0, 1]; per
+ * junction |W| <= 1100 A 1000 kg/s (liquid at 1000 m/s: above any flow the
+ * network can carry); pump speed within +-1.5 rated (reverse rotation is in
+ * the curves); motor flags 0 or 1; pressurizer region masses >= 0 with a
+ * positive total, energies in [0, 4.5e6 M], p in [0.1, 21] MPa (the
+ * kernel's init range), h in [0, 4.2e6], PORV flag 0 or 1; core heat per
+ * volume in [0, 10 rated power]; heater and spray demands in [0, 1]; SG
+ * secondary pressures in [1 kPa, 22 MPa] (below the critical point).
+ */
+#include <math.h> /* M_PI-free constants, NAN, INFINITY */
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/command.h"
+#include "pcsim/math.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/water.h"
+#include "physics/thermohydraulics/models/primary_internal.h"
+
+#define PRI_PI 3.14159265358979323846
+#define PRI_RHO_MAX 1100.0
+#define PRI_U_MAX 4.5e6
+#define PRI_H_MAX 4.2e6
+
+pcs_status pcs_primary_default(pcs_primary_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->unit_name = "u1";
+    d->n_loops = 4;
+    d->n_core = 6;
+    d->n_sg_tubes = 8;
+    d->v_downcomer_m3 = 3.04 + 5.16 + 13.75;
+    d->v_lower_plenum_m3 = 26.62;
+    d->v_core_m3 = 20.23 + 7.07;
+    d->v_upper_plenum_m3 = 40.10;
+    d->v_upper_head_m3 = 13.85;
+    d->a_downcomer_m2 = 2.482;
+    d->a_core_m2 = 5.0105;
+    d->d_core_m = 0.01296;
+    d->a_plenum_m2 = 5.0105;
+    d->a_upper_head_m2 = 1.0;
+    d->z_lower_plenum_bottom_m = -4.606;
+    d->z_downcomer_bottom_m = -3.499;
+    d->z_core_bottom_m = -2.038;
+    d->z_core_top_m = 2.038;
+    d->z_nozzle_m = 3.359;
+    d->z_upper_support_m = 5.858;
+    d->z_upper_head_top_m = 7.502;
+    d->v_hot_leg_m3 = 3.292;
+    d->v_sg_plenum_m3 = 4.231;
+    d->v_sg_tubes_m3 = 21.97;
+    d->v_crossover_m3 = 4.042;
+    d->v_pump_m3 = 1.586;
+    d->v_cold_leg_m3 = 3.354;
+    d->d_hot_leg_m = 0.7366;
+    d->d_cold_leg_m = 0.6985;
+    d->d_crossover_m = 0.7874;
+    d->l_hot_leg_m = 7.455;
+    d->l_crossover_m = 8.301;
+    d->l_cold_leg_m = 8.454;
+    d->z_sg_plenum_bottom_m = 4.283;
+    d->z_tube_sheet_m = 5.489;
+    d->z_ubend_top_m = 15.747;
+    d->z_loop_seal_m = 0.216;
+    d->z_pump_suction_m = 1.588;
+    d->roughness_m = 4.6e-5;
+    d->sg_tube_count = 3388.0;
+    d->sg_tube_od_m = 0.02223;
+    d->sg_tube_wall_m = 0.00127;
+    d->sg_tube_length_m = 21.3;
+    d->sg_wall_k_w_mk = 16.5;
+    d->sg_h_secondary_w_m2k = 30000.0;
+    d->sg_secondary_p_pa = 6.89e6;
+    d->ref_p_pa = 15.51e6;
+    d->ref_t_k = 582.0;
+    d->k_vessel_inlet = 1.0;
+    d->k_downcomer_turn = 1.0;
+    d->k_core_inlet = 1.5;
+    d->k_core_grids = 8.0;
+    d->k_core_outlet = 1.5;
+    d->k_vessel_outlet = 0.5;
+    d->k_sg_inlet = 1.0;
+    d->k_tube_inlet = 0.5;
+    d->k_tube_bend = 0.2;
+    d->k_tube_outlet = 1.0;
+    d->k_sg_outlet = 0.5;
+    d->k_crossover = 0.9;
+    d->k_surge = 1.5;
+    d->k_upper_head = 1.0;
+    d->d_surge_m = 0.2921;
+    d->l_surge_m = 20.19;
+    d->z_pzr_above_tap_m = 3.844;
+    pcs_pump_homologous_default(&d->pump);
+    d->motor_sync_speed_rad_s = 1200.0 * 2.0 * PRI_PI / 60.0;
+    d->motor_rated_torque_n_m = 4.474e6 / 124.5;
+    d->motor_max_torque_ratio = 2.5;
+    pcs_pressurizer_default(&d->pzr);
+    d->rated_power_w = 3.411e9;
+    d->t_avg_no_load_k = 564.8;
+    d->t_avg_full_k = 580.2;
+    d->pzr_level_no_load = 25.0;
+    d->pzr_level_full = 61.5;
+    d->p_setpoint_pa = 15.513e6;
+    d->loop_flow_guess_kg_s = 4360.0;
+    return PCS_OK;
+}
+
+static pcs_status check_counts(const pcs_primary_def *d)
+{
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "primary: unit_name must be 1..15 characters");
+    if (d->n_loops < 1 || d->n_loops > PCS_PRIMARY_MAX_LOOPS)
+        return pcs_error_set(PCS_E_INVAL, "primary: n_loops = %u is outside [1, %u]", d->n_loops,
+                             PCS_PRIMARY_MAX_LOOPS);
+    if (d->n_core < 1 || d->n_core > 12)
+        return pcs_error_set(PCS_E_INVAL, "primary: n_core = %u is outside [1, 12]", d->n_core);
+    if (d->n_sg_tubes < 2 || d->n_sg_tubes > PCS_PRIMARY_MAX_SG_TUBES || d->n_sg_tubes % 2)
+        return pcs_error_set(PCS_E_INVAL, "primary: n_sg_tubes = %u must be even in [2, %u]",
+                             d->n_sg_tubes, PCS_PRIMARY_MAX_SG_TUBES);
+    return PCS_OK;
+}
+
+static pcs_status check_geometry(const pcs_primary_def *d)
+{
+    const double inf = INFINITY;
+    const pcs_param_range r[] = {
+        {"v_downcomer_m3", d->v_downcomer_m3, 0, inf, 1},
+        {"v_lower_plenum_m3", d->v_lower_plenum_m3, 0, inf, 1},
+        {"v_core_m3", d->v_core_m3, 0, inf, 1},
+        {"v_upper_plenum_m3", d->v_upper_plenum_m3, 0, inf, 1},
+        {"v_upper_head_m3", d->v_upper_head_m3, 0, inf, 1},
+        {"a_downcomer_m2", d->a_downcomer_m2, 0, inf, 1},
+        {"a_core_m2", d->a_core_m2, 0, inf, 1},
+        {"d_core_m", d->d_core_m, 0, inf, 1},
+        {"a_plenum_m2", d->a_plenum_m2, 0, inf, 1},
+        {"a_upper_head_m2", d->a_upper_head_m2, 0, inf, 1},
+        {"z_lower_plenum_bottom_m", d->z_lower_plenum_bottom_m, -100, 100, 0},
+        {"z_downcomer_bottom_m", d->z_downcomer_bottom_m, -100, 100, 0},
+        {"z_core_bottom_m", d->z_core_bottom_m, -100, 100, 0},
+        {"z_core_top_m", d->z_core_top_m, d->z_core_bottom_m, 100, 1},
+        {"z_nozzle_m", d->z_nozzle_m, -100, 100, 0},
+        {"z_upper_support_m", d->z_upper_support_m, d->z_core_top_m, 100, 1},
+        {"z_upper_head_top_m", d->z_upper_head_top_m, d->z_upper_support_m, 100, 1},
+        {"v_hot_leg_m3", d->v_hot_leg_m3, 0, inf, 1},
+        {"v_sg_plenum_m3", d->v_sg_plenum_m3, 0, inf, 1},
+        {"v_sg_tubes_m3", d->v_sg_tubes_m3, 0, inf, 1},
+        {"v_crossover_m3", d->v_crossover_m3, 0, inf, 1},
+        {"v_pump_m3", d->v_pump_m3, 0, inf, 1},
+        {"v_cold_leg_m3", d->v_cold_leg_m3, 0, inf, 1},
+        {"d_hot_leg_m", d->d_hot_leg_m, 0, inf, 1},
+        {"d_cold_leg_m", d->d_cold_leg_m, 0, inf, 1},
+        {"d_crossover_m", d->d_crossover_m, 0, inf, 1},
+        {"l_hot_leg_m", d->l_hot_leg_m, 0, inf, 1},
+        {"l_crossover_m", d->l_crossover_m, 0, inf, 1},
+        {"l_cold_leg_m", d->l_cold_leg_m, 0, inf, 1},
+        {"z_sg_plenum_bottom_m", d->z_sg_plenum_bottom_m, -100, 100, 0},
+        {"z_tube_sheet_m", d->z_tube_sheet_m, d->z_sg_plenum_bottom_m, 100, 1},
+        {"z_ubend_top_m", d->z_ubend_top_m, d->z_tube_sheet_m, 100, 1},
+        {"z_loop_seal_m", d->z_loop_seal_m, -100, 100, 0},
+        {"z_pump_suction_m", d->z_pump_suction_m, -100, 100, 0},
+        {"roughness_m", d->roughness_m, 0, 0.01, 0},
+        {"d_surge_m", d->d_surge_m, 0, inf, 1},
+        {"l_surge_m", d->l_surge_m, 0, inf, 1},
+        {"z_pzr_above_tap_m", d->z_pzr_above_tap_m, -100, 100, 0},
+    };
+    return pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
+}
+
+static pcs_status check_rest(const pcs_primary_def *d)
+{
+    const double inf = INFINITY;
+    const pcs_param_range r[] = {
+        {"sg_tube_count", d->sg_tube_count, 0, 1e6, 1},
+        {"sg_tube_od_m", d->sg_tube_od_m, 0, 1, 1},
+        {"sg_tube_wall_m", d->sg_tube_wall_m, 0, 0.5 * d->sg_tube_od_m, 1},
+        {"sg_tube_length_m", d->sg_tube_length_m, 0, inf, 1},
+        {"sg_wall_k_w_mk", d->sg_wall_k_w_mk, 0, inf, 1},
+        {"sg_h_secondary_w_m2k", d->sg_h_secondary_w_m2k, 0, inf, 1},
+        {"sg_secondary_p_pa", d->sg_secondary_p_pa, 1e3, 22e6, 0},
+        {"ref_p_pa", d->ref_p_pa, 1e5, 31e6, 0},
+        {"ref_t_k", d->ref_t_k, 280, 640, 0},
+        {"k_vessel_inlet", d->k_vessel_inlet, 0, inf, 0},
+        {"k_downcomer_turn", d->k_downcomer_turn, 0, inf, 0},
+        {"k_core_inlet", d->k_core_inlet, 0, inf, 0},
+        {"k_core_grids", d->k_core_grids, 0, inf, 0},
+        {"k_core_outlet", d->k_core_outlet, 0, inf, 0},
+        {"k_vessel_outlet", d->k_vessel_outlet, 0, inf, 0},
+        {"k_sg_inlet", d->k_sg_inlet, 0, inf, 0},
+        {"k_tube_inlet", d->k_tube_inlet, 0, inf, 0},
+        {"k_tube_bend", d->k_tube_bend, 0, inf, 0},
+        {"k_tube_outlet", d->k_tube_outlet, 0, inf, 0},
+        {"k_sg_outlet", d->k_sg_outlet, 0, inf, 0},
+        {"k_crossover", d->k_crossover, 0, inf, 0},
+        {"k_surge", d->k_surge, 0, inf, 0},
+        {"k_upper_head", d->k_upper_head, 0, inf, 0},
+        {"motor_sync_speed_rad_s", d->motor_sync_speed_rad_s, d->pump.rated_speed_rad_s, inf, 1},
+        {"motor_rated_torque_n_m", d->motor_rated_torque_n_m, 0, inf, 1},
+        {"motor_max_torque_ratio", d->motor_max_torque_ratio, 1, inf, 0},
+        {"rated_power_w", d->rated_power_w, 0, 1e11, 1},
+        {"t_avg_no_load_k", d->t_avg_no_load_k, 373.15, 620, 0},
+        {"t_avg_full_k", d->t_avg_full_k, 373.15, 620, 0},
+        {"pzr_level_no_load", d->pzr_level_no_load, 5, 95, 0},
+        {"pzr_level_full", d->pzr_level_full, 5, 95, 0},
+        {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 21e6, 0},
+        {"loop_flow_guess_kg_s", d->loop_flow_guess_kg_s, 0, 1e6, 0},
+    };
+    pcs_status st = pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
+    if (st == PCS_OK)
+        st = pcs_pump_homologous_validate(&d->pump);
+    if (st == PCS_OK)
+        st = pcs_pressurizer_validate(&d->pzr);
+    return st;
+}
+
+pcs_status pcs_primary_def_validate(const pcs_primary_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_def_validate: def is NULL");
+    pcs_status st = check_counts(d);
+    if (st == PCS_OK)
+        st = check_geometry(d);
+    if (st == PCS_OK)
+        st = check_rest(d);
+    return st;
+}
+
+/* ---- the network ----------------------------------------------------------- */
+
+typedef struct net_builder {
+    pcs_thnet_volume_def *v;
+    pcs_thnet_junction_def *j;
+    uint32_t nv, nj;
+} net_builder;
+
+static uint32_t add_vol(net_builder *b, double vol, double z, double diam)
+{
+    pcs_thnet_volume_def *v = &b->v[b->nv];
+    pcs_thnet_volume_default(v);
+    v->volume_m3 = vol;
+    v->elevation_m = z;
+    v->diameter_m = diam;
+    return b->nv++;
+}
+
+/* A junction of flow area a, inertia length l, hydraulic diameter d (0: of
+ * the area), form loss k at elevation z; smooth walls unless rough. */
+static uint32_t add_jun(net_builder *b, uint32_t from, uint32_t to, double a, double l, double d,
+                        double k, double z, double rough)
+{
+    pcs_thnet_junction_def *j = &b->j[b->nj];
+    pcs_thnet_junction_default(j);
+    j->from = from;
+    j->to = to;
+    j->area_m2 = a;
+    j->length_m = l;
+    j->diameter_m = d;
+    j->form_loss = k;
+    j->elevation_m = z;
+    j->roughness_m = rough;
+    return b->nj++;
+}
+
+static double circle(double d)
+{
+    return 0.25 * PRI_PI * d * d;
+}
+
+/* Downcomer hydraulic diameter 2 (R_liner - R_barrel,out) = 2 (2.1915 -
+ * 1.93675) m (geometry rows vessel.liner_inner_radius, barrel_outer_radius). */
+#define PRI_D_DOWNCOMER 0.5095
+
+static void vessel_volumes(pcs_primary *pr, net_builder *b)
+{
+    const pcs_primary_def *d = &pr->def;
+    double dzc = (d->z_core_top_m - d->z_core_bottom_m) / pr->nc;
+    pr->v_dc = add_vol(b, d->v_downcomer_m3, 0.5 * (d->z_nozzle_m + d->z_downcomer_bottom_m),
+                       PRI_D_DOWNCOMER);
+    pr->v_lp = add_vol(b, d->v_lower_plenum_m3,
+                       0.5 * (d->z_lower_plenum_bottom_m + d->z_core_bottom_m), 4.0);
+    pr->v_core0 = b->nv;
+    for (uint32_t k = 0; k < pr->nc; k++)
+        add_vol(b, d->v_core_m3 / pr->nc, d->z_core_bottom_m + (k + 0.5) * dzc, d->d_core_m);
+    pr->v_up =
+        add_vol(b, d->v_upper_plenum_m3, 0.5 * (d->z_core_top_m + d->z_upper_support_m), 4.0);
+    pr->v_uh =
+        add_vol(b, d->v_upper_head_m3, 0.5 * (d->z_upper_support_m + d->z_upper_head_top_m), 4.0);
+}
+
+static double tube_z(const pcs_primary *pr, uint32_t k, double frac)
+{
+    const pcs_primary_def *d = &pr->def;
+    uint32_t half = pr->ns / 2;
+    double dz = (d->z_ubend_top_m - d->z_tube_sheet_m) / half;
+    /* up leg k spans [k, k+1] dz; down leg k spans [ns-1-k, ns-k] dz */
+    return k < half ? d->z_tube_sheet_m + (k + frac) * dz
+                    : d->z_tube_sheet_m + (pr->ns - k - frac) * dz;
+}
+
+static double hot_leg_z(const pcs_primary_def *d)
+{
+    return 0.5 * (d->z_nozzle_m + d->z_sg_plenum_bottom_m);
+}
+
+static void loop_volumes(pcs_primary *pr, net_builder *b)
+{
+    const pcs_primary_def *d = &pr->def;
+    double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m;
+    double z_plenum = 0.5 * (d->z_sg_plenum_bottom_m + d->z_tube_sheet_m);
+    pr->v_loop0 = b->nv;
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        add_vol(b, d->v_hot_leg_m3, hot_leg_z(d), d->d_hot_leg_m);
+        add_vol(b, d->v_sg_plenum_m3, z_plenum, 1.0);
+        for (uint32_t k = 0; k < pr->ns; k++)
+            add_vol(b, d->v_sg_tubes_m3 / pr->ns, tube_z(pr, k, 0.5), d_i);
+        add_vol(b, d->v_sg_plenum_m3, z_plenum, 1.0);
+        /* crossover: the mean of its top, low point and pump-suction end */
+        add_vol(b, d->v_crossover_m3,
+                (d->z_sg_plenum_bottom_m + d->z_loop_seal_m + d->z_pump_suction_m) / 3.0,
+                d->d_crossover_m);
+        add_vol(b, d->v_pump_m3, 0.5 * (d->z_pump_suction_m + d->z_nozzle_m), d->d_cold_leg_m);
+        add_vol(b, d->v_cold_leg_m3, d->z_nozzle_m, d->d_cold_leg_m);
+    }
+    pr->per_loop = pr->ns + 6u;
+}
+
+static void vessel_junctions(pcs_primary *pr, net_builder *b)
+{
+    const pcs_primary_def *d = &pr->def;
+    double len_dc = d->z_nozzle_m - d->z_downcomer_bottom_m;
+    double len_lp = d->z_core_bottom_m - d->z_lower_plenum_bottom_m;
+    double len_c = (d->z_core_top_m - d->z_core_bottom_m) / pr->nc;
+    double len_up = d->z_upper_support_m - d->z_core_top_m;
+    double len_uh = d->z_upper_head_top_m - d->z_upper_support_m;
+    double k_grid = d->k_core_grids / pr->nc, r = d->roughness_m;
+    add_jun(b, pr->v_dc, pr->v_lp, d->a_downcomer_m2, 0.5 * (len_dc + len_lp), PRI_D_DOWNCOMER,
+            d->k_downcomer_turn, d->z_downcomer_bottom_m, r);
+    pr->j_core_in = add_jun(b, pr->v_lp, pr->v_core0, d->a_core_m2, 0.5 * (len_lp + len_c),
+                            d->d_core_m, d->k_core_inlet, d->z_core_bottom_m, 0.0);
+    for (uint32_t k = 0; k + 1 < pr->nc; k++)
+        add_jun(b, pr->v_core0 + k, pr->v_core0 + k + 1, d->a_core_m2, len_c, d->d_core_m, k_grid,
+                d->z_core_bottom_m + (k + 1) * len_c, 0.0);
+    add_jun(b, pr->v_core0 + pr->nc - 1, pr->v_up, d->a_core_m2, 0.5 * (len_c + len_up),
+            d->d_core_m, d->k_core_outlet + k_grid, d->z_core_top_m, 0.0);
+    uint32_t j = add_jun(b, pr->v_up, pr->v_uh, d->a_upper_head_m2, 0.5 * (len_up + len_uh), 0.0,
+                         d->k_upper_head, d->z_upper_support_m, 0.0);
+    b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
+}
+
+static void loop_junctions(pcs_primary *pr, net_builder *b, uint32_t l)
+{
+    const pcs_primary_def *d = &pr->def;
+    double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m;
+    double a_t = d->sg_tube_count * circle(d_i), l_t = d->sg_tube_length_m / pr->ns;
+    double a_h = circle(d->d_hot_leg_m), a_x = circle(d->d_crossover_m);
+    double a_c = circle(d->d_cold_leg_m), r = d->roughness_m;
+    uint32_t hot = loop_vol(pr, l, LOOP_HOT), sgi = loop_vol(pr, l, LOOP_SGI);
+    uint32_t t0 = loop_vol(pr, l, LOOP_TUBE0);
+    add_jun(b, pr->v_up, hot, a_h, 0.5 * d->l_hot_leg_m, d->d_hot_leg_m, d->k_vessel_outlet,
+            d->z_nozzle_m, r);
+    add_jun(b, hot, sgi, a_h, 0.5 * d->l_hot_leg_m, d->d_hot_leg_m, d->k_sg_inlet,
+            d->z_sg_plenum_bottom_m, r);
+    pr->j_tube[l * pr->ns] =
+        add_jun(b, sgi, t0, a_t, 0.5 * l_t, d_i, d->k_tube_inlet, d->z_tube_sheet_m, 0.0);
+    for (uint32_t k = 0; k + 1 < pr->ns; k++)
+        pr->j_tube[l * pr->ns + k + 1] =
+            add_jun(b, t0 + k, t0 + k + 1, a_t, l_t, d_i,
+                    k + 1 == pr->ns / 2 ? d->k_tube_bend : 0.0, tube_z(pr, k, 1.0), 0.0);
+    add_jun(b, t0 + pr->ns - 1, loop_sgo(pr, l), a_t, 0.5 * l_t, d_i, d->k_tube_outlet,
+            d->z_tube_sheet_m, 0.0);
+    add_jun(b, loop_sgo(pr, l), loop_xo(pr, l), a_x, 0.5 * d->l_crossover_m, d->d_crossover_m,
+            d->k_sg_outlet, d->z_sg_plenum_bottom_m, r);
+    add_jun(b, loop_xo(pr, l), loop_pump(pr, l), a_x, 0.5 * d->l_crossover_m, d->d_crossover_m,
+            d->k_crossover, d->z_pump_suction_m, r);
+    pr->j_pump[l] = add_jun(b, loop_pump(pr, l), loop_cold(pr, l), a_c, 0.5 * d->l_cold_leg_m,
+                            d->d_cold_leg_m, 0.0, d->z_nozzle_m, r);
+    add_jun(b, loop_cold(pr, l), pr->v_dc, a_c, 0.5 * d->l_cold_leg_m, d->d_cold_leg_m,
+            d->k_vessel_inlet, d->z_nozzle_m, r);
+}
+
+/* Initial (p, h) of every volume: T_avg_no_load at the setpoint pressure plus
+ * the liquid head below the pressurizer bottom (the first ticks settle the
+ * rest); loop flows at the guess. */
+static pcs_status initial_states(pcs_primary *pr, net_builder *b)
+{
+    const pcs_primary_def *d = &pr->def;
+    double h0, rho0;
+    pcs_status st = pcs_water_h_pt(d->p_setpoint_pa, d->t_avg_no_load_k, &h0);
+    if (st == PCS_OK)
+        st = pcs_water_rho_pt(d->p_setpoint_pa, d->t_avg_no_load_k, &rho0);
+    if (st != PCS_OK)
+        return st;
+    double z_pzr = b->v[pr->v_pzr].elevation_m;
+    for (uint32_t i = 0; i < b->nv; i++) {
+        b->v[i].p_pa = d->p_setpoint_pa + rho0 * pr->g * (z_pzr - b->v[i].elevation_m);
+        b->v[i].h_j_kg = h0;
+    }
+    for (uint32_t k = 0; k < b->nj; k++) {
+        b->j[k].flow_kg_s = d->loop_flow_guess_kg_s;
+        if (k < pr->j_core_in + pr->nc + 1u)
+            b->j[k].flow_kg_s = pr->nl * d->loop_flow_guess_kg_s;
+    }
+    b->j[pr->j_core_in + pr->nc + 1u].flow_kg_s = 0.0; /* upper head */
+    b->j[pr->j_surge].flow_kg_s = 0.0;
+    return PCS_OK;
+}
+
+static void free_net(void *ctx)
+{
+    pcs_primary *pr = ctx;
+    pcs_thnet_destroy(pr->net);
+    pr->net = NULL;
+}
+
+static pcs_status build_network(pcs_world *w, pcs_primary *pr)
+{
+    const pcs_primary_def *d = &pr->def;
+    uint32_t nv = 2u + pr->nc + 2u + pr->nl * (pr->ns + 6u) + 1u;
+    uint32_t nj = pr->nc + 3u + pr->nl * (pr->ns + 7u) + 1u;
+    net_builder b = {pcs_world_alloc(w, nv * sizeof *b.v), pcs_world_alloc(w, nj * sizeof *b.j), 0,
+                     0};
+    pr->j_pump = pcs_world_alloc(w, pr->nl * sizeof *pr->j_pump);
+    pr->j_tube = pcs_world_alloc(w, pr->nl * pr->ns * sizeof *pr->j_tube);
+    if (!b.v || !b.j || !pr->j_pump || !pr->j_tube)
+        return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
+    vessel_volumes(pr, &b);
+    loop_volumes(pr, &b);
+    pr->v_pzr =
+        add_vol(&b, d->pzr.volume_m3, hot_leg_z(d) + d->z_pzr_above_tap_m, d->pzr.inner_diameter_m);
+    b.v[pr->v_pzr].boundary = 1;
+    vessel_junctions(pr, &b);
+    for (uint32_t l = 0; l < pr->nl; l++)
+        loop_junctions(pr, &b, l);
+    pr->j_surge = add_jun(&b, loop_vol(pr, 0, LOOP_HOT), pr->v_pzr, circle(d->d_surge_m),
+                          d->l_surge_m, d->d_surge_m, d->k_surge, NAN, d->roughness_m);
+    pr->nv = b.nv;
+    pr->nj = b.nj;
+    pr->vol_m3 = pcs_world_alloc(w, pr->nv * sizeof(double));
+    pr->area_m2 = pcs_world_alloc(w, pr->nj * sizeof(double));
+    if (!pr->vol_m3 || !pr->area_m2)
+        return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
+    for (uint32_t i = 0; i < b.nv; i++)
+        pr->vol_m3[i] = b.v[i].volume_m3;
+    for (uint32_t k = 0; k < b.nj; k++)
+        pr->area_m2[k] = b.j[k].area_m2;
+    pcs_status st = initial_states(pr, &b);
+    if (st != PCS_OK)
+        return st;
+    pcs_thnet_def nd;
+    pcs_thnet_default(&nd);
+    nd.volumes = b.v;
+    nd.n_volumes = b.nv;
+    nd.junctions = b.j;
+    nd.n_junctions = b.nj;
+    nd.gravity_m_s2 = pr->g;
+    if (d->table)
+        nd.eos = pcs_thnet_eos_table(d->table);
+    st = pcs_thnet_create(&nd, &pr->net);
+    if (st != PCS_OK)
+        return st;
+    return pcs_world_on_destroy(w, free_net, pr);
+}
+
+/* Dittus-Boelter on the tube side at the reference state (header). */
+static pcs_status sg_constants(pcs_primary *pr)
+{
+    const pcs_primary_def *d = &pr->def;
+    pcs_water_props wp;
+    double mu, k;
+    pcs_status st = pcs_water_props_pt(d->ref_p_pa, d->ref_t_k, &wp);
+    if (st == PCS_OK)
+        st = pcs_water_viscosity(wp.rho_kg_m3, wp.t_k, &mu);
+    if (st == PCS_OK)
+        st = pcs_water_conductivity(wp.rho_kg_m3, wp.t_k, &k);
+    if (st != PCS_OK)
+        return st;
+    double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m, d_o = d->sg_tube_od_m;
+    double a_t = d->sg_tube_count * circle(d_i), pr_num = wp.cp_j_kg_k * mu / k;
+    pr->sg_c_flow = 0.023 * (k / d_i) * pcs_pow(pr_num, 0.4) * pcs_pow(d_i / (a_t * mu), 0.8);
+    pr->sg_h_laminar = 4.36 * k / d_i;
+    pr->sg_r_fixed =
+        d_o * pcs_log(d_o / d_i) / (2.0 * d->sg_wall_k_w_mk) + 1.0 / d->sg_h_secondary_w_m2k;
+    pr->sg_area_per_vol = d->sg_tube_count * PRI_PI * d_o * d->sg_tube_length_m / pr->ns;
+    return PCS_OK;
+}
+
+/* ---- stores ------------------------------------------------------------------ */
+
+static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
+{
+    const pcs_store_kind state = PCS_STORE_STATE_F64, scratch = PCS_STORE_SCRATCH_F64;
+    pcs_primary_stores *s = &pr->s;
+    const struct {
+        const char *what;
+        size_t n;
+        pcs_store_kind kind;
+        uint32_t *id;
+    } stores[] = {
+        {"mass", pr->nv, state, &s->mass},
+        {"energy", pr->nv, state, &s->energy},
+        {"flow", pr->nj, state, &s->flow},
+        {"p", pr->nv, state, &s->p},
+        {"h", pr->nv, state, &s->h},
+        {"t", pr->nv, state, &s->t},
+        {"rho", pr->nv, state, &s->rho},
+        {"quality", pr->nv, state, &s->quality},
+        {"void", pr->nv, state, &s->void_fraction},
+        {"pump_speed", pr->nl, state, &s->pump_speed},
+        {"pump_on", pr->nl, state, &s->pump_on},
+        {"pzr", PZR_N, state, &s->pzr},
+        {"core_heat", pr->nc, state, &s->core_heat},
+        {"controls", PCS_PRIMARY_CTL_SG_PRESSURE + pr->nl, state, &s->controls},
+        {"out", PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * pr->nl, scratch, &s->out},
+    };
+    for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
+        char name[PCS_NAME_MAX];
+        snprintf(name, sizeof name, "%s.pri.%s", pr->unit, stores[i].what);
+        pcs_status st =
+            pcs_store_register(w, name, sizeof(double), stores[i].n, stores[i].kind, stores[i].id);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
+static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
+{
+    const pcs_primary_def *d = &pr->def;
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    pcs_status st = pcs_thnet_state_init(pr->net, &v.st);
+    if (st != PCS_OK)
+        return st;
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        v.speed[l] = d->pump.rated_speed_rad_s;
+        v.pump_on[l] = 1.0;
+        v.controls[PCS_PRIMARY_CTL_SG_PRESSURE + l] = d->sg_secondary_p_pa;
+    }
+    pcs_pressurizer_state ps;
+    st = pcs_pressurizer_init(&pr->pzr_def, d->p_setpoint_pa, d->pzr_level_no_load, &ps);
+    if (st != PCS_OK)
+        return st;
+    pcs_primary_pzr_put(&ps, v.pzr);
+    st = pcs_primary_pzr_boundary(pr, &v);
+    if (st == PCS_OK)
+        pcs_primary_outputs(pr, &v);
+    return st;
+}
+
+/* ---- load check ---------------------------------------------------------------- */
+
+static pcs_status chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
+                      const char *field, double lo, double hi, unsigned flags)
+{
+    return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, flags);
+}
+
+static pcs_status check_volumes(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
+{
+    const pcs_primary_stores *s = &pr->s;
+    const double *p = pcs_load_view_store(v, s->p), *h = pcs_load_view_store(v, s->h);
+    const double *t = pcs_load_view_store(v, s->t), *rho = pcs_load_view_store(v, s->rho);
+    const double *x = pcs_load_view_store(v, s->quality);
+    const double *a = pcs_load_view_store(v, s->void_fraction);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
+        st = chk(w, s->p, p, i, "pressure Pa", 1e3, 31e6, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->h, h, i, "enthalpy J/kg", 0.0, PRI_H_MAX, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->t, t, i, "temperature K", 273.15, 1073.15, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->rho, rho, i, "density kg/m3", 0.0, PRI_RHO_MAX, PCS_CHECK_LO_OPEN);
+        if (st == PCS_OK)
+            st = chk(w, s->quality, x, i, "quality", 0.0, 1.0, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->void_fraction, a, i, "void fraction", 0.0, 1.0, 0);
+    }
+    return st;
+}
+
+static pcs_status check_masses(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v,
+                               const double *vol)
+{
+    const pcs_primary_stores *s = &pr->s;
+    const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
+        st = chk(w, s->mass, m, i, "mass kg", 0.0, PRI_RHO_MAX * vol[i], PCS_CHECK_LO_OPEN);
+        if (st == PCS_OK)
+            st = chk(w, s->energy, u, i, "internal energy J", 0.0, PRI_U_MAX * m[i], 0);
+    }
+    return st;
+}
+
+static pcs_status check_flows(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v,
+                              const double *area)
+{
+    const double *f = pcs_load_view_store(v, pr->s.flow);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < pr->nj; k++) {
+        double top = PRI_RHO_MAX * area[k] * 1000.0;
+        st = chk(w, pr->s.flow, f, k, "mass flow kg/s", -top, top, 0);
+    }
+    return st;
+}
+
+static pcs_status check_flag(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
+                             const char *field)
+{
+    pcs_status st = chk(w, store, x, i, field, 0.0, 1.0, 0);
+    if (st == PCS_OK && x[i] != 0.0 && x[i] != 1.0)
+        st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g is not 0 or 1",
+                           pcs_store_name(w, store), i, field, x[i]);
+    return st;
+}
+
+static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
+                                     const pcs_load_view *v)
+{
+    const pcs_primary_stores *s = &pr->s;
+    const double *sp = pcs_load_view_store(v, s->pump_speed),
+                 *on = pcs_load_view_store(v, s->pump_on);
+    const double *q = pcs_load_view_store(v, s->core_heat),
+                 *c = pcs_load_view_store(v, s->controls);
+    double top = 1.5 * pr->def.pump.rated_speed_rad_s;
+    pcs_status st = PCS_OK;
+    for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
+        st = chk(w, s->pump_speed, sp, l, "pump speed rad/s", -top, top, 0);
+        if (st == PCS_OK)
+            st = check_flag(w, s->pump_on, on, l, "motor on");
+        if (st == PCS_OK)
+            st = chk(w, s->controls, c, PCS_PRIMARY_CTL_SG_PRESSURE + l, "SG secondary pressure Pa",
+                     1e3, 22e6, 0);
+    }
+    for (uint32_t k = 0; st == PCS_OK && k < pr->nc; k++)
+        st = chk(w, s->core_heat, q, k, "core heat W", 0.0, 10.0 * pr->def.rated_power_w, 0);
+    for (uint32_t k = 0; st == PCS_OK && k < PCS_PRIMARY_CTL_SG_PRESSURE; k++)
+        st = chk(w, s->controls, c, k, "heater or spray demand", 0.0, 1.0, 0);
+    return st;
+}
+
+static pcs_status check_pzr(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
+{
+    uint32_t id = pr->s.pzr;
+    const double *z = pcs_load_view_store(v, id);
+    pcs_status st =
+        chk(w, id, z, PZR_M_LIQ, "liquid mass kg", 0.0, PRI_RHO_MAX * pr->def.pzr.volume_m3, 0);
+    if (st == PCS_OK)
+        st =
+            chk(w, id, z, PZR_M_VAP, "vapour mass kg", 0.0, PRI_RHO_MAX * pr->def.pzr.volume_m3, 0);
+    if (st == PCS_OK && !(z[PZR_M_LIQ] + z[PZR_M_VAP] > 0.0))
+        st = pcs_error_set(PCS_E_CORRUPT,
+                           "store '%s' element 0 (liquid mass kg): value %.17g with vapour %.17g: "
+                           "the total must be positive",
+                           pcs_store_name(w, id), z[PZR_M_LIQ], z[PZR_M_VAP]);
+    if (st == PCS_OK)
+        st = chk(w, id, z, PZR_U_LIQ, "liquid energy J", 0.0, PRI_U_MAX * z[PZR_M_LIQ], 0);
+    if (st == PCS_OK)
+        st = chk(w, id, z, PZR_U_VAP, "vapour energy J", 0.0, PRI_U_MAX * z[PZR_M_VAP], 0);
+    if (st == PCS_OK)
+        st = chk(w, id, z, PZR_P, "pressure Pa", 0.1e6, 21e6, 0);
+    if (st == PCS_OK)
+        st = chk(w, id, z, PZR_H_LIQ, "liquid enthalpy J/kg", 0.0, PRI_H_MAX, 0);
+    if (st == PCS_OK)
+        st = chk(w, id, z, PZR_H_VAP, "vapour enthalpy J/kg", 0.0, PRI_H_MAX, 0);
+    if (st == PCS_OK)
+        st = check_flag(w, id, z, PZR_PORV, "PORV open");
+    return st;
+}
+
+static pcs_status primary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_primary *pr = ctx;
+    pcs_status st = check_masses(w, pr, v, pr->vol_m3);
+    if (st == PCS_OK)
+        st = check_volumes(w, pr, v);
+    if (st == PCS_OK)
+        st = check_flows(w, pr, v, pr->area_m2);
+    if (st == PCS_OK)
+        st = check_pumps_inputs(w, pr, v);
+    if (st == PCS_OK)
+        st = check_pzr(w, pr, v);
+    return st;
+}
+
+/* ---- commands, channels ------------------------------------------------------ */
+
+static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
+{
+    pcs_primary *pr = c->ctx;
+    double *on = pcs_store_data(w, pr->s.pump_on);
+    on[c->element] = c->op == PCS_PRIMARY_OP_PUMP_START ? 1.0 : 0.0;
+    return PCS_OK;
+}
+
+static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
+{
+    uint32_t family;
+    pcs_status st = PCS_OK;
+    if (pcs_command_family_find(w, PCS_PRIMARY_COMMANDS, &family, NULL) != PCS_OK)
+        st = pcs_command_family_register(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT, on_command,
+                                         &family);
+    for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
+        pcs_command_target_def d = {.name = name,
+                                    .family = family,
+                                    .ctx = pr,
+                                    .element = l,
+                                    .ops = (1u << PCS_PRIMARY_OP_PUMP_TRIP) |
+                                           (1u << PCS_PRIMARY_OP_PUMP_START)};
+        st = pcs_command_target_register(w, &d, NULL);
+    }
+    if (st == PCS_OK)
+        pcs_error_clear();
+    return st;
+}
+
+static pcs_status channel(pcs_world *w, const pcs_primary *pr, const char *suffix, const char *unit,
+                          uint32_t store, uint32_t index)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s", pr->unit, suffix);
+    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
+{
+    const struct {
+        const char *name, *unit;
+        uint32_t index;
+    } unit_channels[] = {
+        {"rcs.pressure", "Pa", PCS_PRIMARY_OUT_RCS_PRESSURE},
+        {"core.flow", "kg/s", PCS_PRIMARY_OUT_CORE_FLOW},
+        {"core.t_inlet", "K", PCS_PRIMARY_OUT_T_INLET},
+        {"core.t_outlet", "K", PCS_PRIMARY_OUT_T_OUTLET},
+        {"pzr.pressure", "Pa", PCS_PRIMARY_OUT_PZR_PRESSURE},
+        {"pzr.level", "%", PCS_PRIMARY_OUT_PZR_LEVEL},
+        {"pzr.surge", "kg/s", PCS_PRIMARY_OUT_SURGE},
+        {"rcs.t_avg", "K", PCS_PRIMARY_OUT_T_AVG},
+    };
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof unit_channels / sizeof unit_channels[0]; i++)
+        st = channel(w, pr, unit_channels[i].name, unit_channels[i].unit, pr->s.out,
+                     unit_channels[i].index);
+    const struct {
+        const char *fmt, *unit;
+        uint32_t index;
+    } per_loop[] = {
+        {"loop%u.t_hot", "K", PCS_PRIMARY_OUT_T_HOT},
+        {"loop%u.t_cold", "K", PCS_PRIMARY_OUT_T_COLD},
+        {"loop%u.flow", "kg/s", PCS_PRIMARY_OUT_LOOP_FLOW},
+        {"sg%u.heat", "W", PCS_PRIMARY_OUT_SG_HEAT},
+    };
+    for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
+        char name[64];
+        for (size_t i = 0; st == PCS_OK && i < sizeof per_loop / sizeof per_loop[0]; i++) {
+            snprintf(name, sizeof name, per_loop[i].fmt, l + 1);
+            st = channel(w, pr, name, per_loop[i].unit, pr->s.out,
+                         PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l + per_loop[i].index);
+        }
+        snprintf(name, sizeof name, "pump%u.speed", l + 1);
+        if (st == PCS_OK)
+            st = channel(w, pr, name, "rad/s", pr->s.pump_speed, l);
+    }
+    return st;
+}
+
+static pcs_status register_system(pcs_world *w, pcs_primary *pr)
+{
+    const pcs_primary_stores *s = &pr->s;
+    uint32_t reads[] = {s->core_heat, s->controls, s->pump_on};
+    uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,          s->h,   s->t,
+                         s->rho,  s->quality, s->void_fraction, s->pump_speed, s->pzr, s->out};
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.primary", pr->unit);
+    pcs_system_desc d = {.name = name,
+                         .stage = PCS_STAGE_HYDRAULICS,
+                         .fn = pcs_primary_system,
+                         .ctx = pr,
+                         .reads = reads,
+                         .n_reads = sizeof reads / sizeof reads[0],
+                         .writes = writes,
+                         .n_writes = sizeof writes / sizeof writes[0]};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, primary_load_check, pr);
+    return st;
+}
+
+static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
+{
+    pr->heat_w = pcs_world_alloc(w, pr->nv * sizeof(double));
+    pr->pump_dp = pcs_world_alloc(w, pr->nj * sizeof(double));
+    pr->sg_q = pcs_world_alloc(w, pr->nl * sizeof(double));
+    pr->t_prev = pcs_world_alloc(w, pr->nv * sizeof(double));
+    if (!pr->heat_w || !pr->pump_dp || !pr->sg_q || !pr->t_prev)
+        return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
+    return PCS_OK;
+}
+
+pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary **out)
+{
+    if (!w || !def || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_add: NULL argument");
+    pcs_status st = pcs_primary_def_validate(def);
+    if (st != PCS_OK)
+        return st;
+    pcs_primary *pr = pcs_world_alloc(w, sizeof *pr);
+    if (!pr)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_primary_add: %s", pcs_last_error());
+    pr->def = *def;
+    snprintf(pr->unit, sizeof pr->unit, "%s", def->unit_name);
+    pr->def.unit_name = pr->unit;
+    pr->nl = def->n_loops;
+    pr->nc = def->n_core;
+    pr->ns = def->n_sg_tubes;
+    pr->g = PCS_THNET_G;
+    pr->pzr_def = def->pzr;
+    pr->pzr_height_m = def->pzr.volume_m3 / circle(def->pzr.inner_diameter_m);
+    st = build_network(w, pr);
+    if (st == PCS_OK)
+        st = alloc_scratch(w, pr);
+    if (st == PCS_OK)
+        st = sg_constants(pr);
+    if (st == PCS_OK)
+        st = make_stores(w, pr);
+    if (st == PCS_OK)
+        st = initial_store_values(w, pr);
+    if (st == PCS_OK)
+        st = register_commands(w, pr);
+    if (st == PCS_OK)
+        st = register_channels(w, pr);
+    if (st == PCS_OK)
+        st = register_system(w, pr);
+    if (st == PCS_OK)
+        *out = pr;
+    return st;
+}
+
+pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr)
+{
+    return pr->s;
+}
+
+uint32_t pcs_primary_n_volumes(const pcs_primary *pr)
+{
+    return pr ? pr->nv : 0;
+}
+
+uint32_t pcs_primary_n_junctions(const pcs_primary *pr)
+{
+    return pr ? pr->nj : 0;
+}
+
+const pcs_primary_def *pcs_primary_def_get(const pcs_primary *pr)
+{
+    return pr ? &pr->def : NULL;
+}
+
+uint32_t pcs_primary_volume(const pcs_primary *pr, pcs_primary_part part, uint32_t loop)
+{
+    if (!pr || loop >= pr->nl)
+        return UINT32_MAX;
+    switch (part) {
+    case PCS_PRIMARY_DOWNCOMER:
+        return pr->v_dc;
+    case PCS_PRIMARY_LOWER_PLENUM:
+        return pr->v_lp;
+    case PCS_PRIMARY_CORE_FIRST:
+        return pr->v_core0;
+    case PCS_PRIMARY_UPPER_PLENUM:
+        return pr->v_up;
+    case PCS_PRIMARY_UPPER_HEAD:
+        return pr->v_uh;
+    case PCS_PRIMARY_HOT_LEG:
+        return loop_vol(pr, loop, LOOP_HOT);
+    case PCS_PRIMARY_SG_INLET:
+        return loop_vol(pr, loop, LOOP_SGI);
+    case PCS_PRIMARY_SG_TUBE_FIRST:
+        return loop_vol(pr, loop, LOOP_TUBE0);
+    case PCS_PRIMARY_SG_OUTLET:
+        return loop_sgo(pr, loop);
+    case PCS_PRIMARY_CROSSOVER:
+        return loop_xo(pr, loop);
+    case PCS_PRIMARY_PUMP:
+        return loop_pump(pr, loop);
+    case PCS_PRIMARY_COLD_LEG:
+        return loop_cold(pr, loop);
+    case PCS_PRIMARY_PRESSURIZER:
+        return pr->v_pzr;
+    }
+    return UINT32_MAX;
+}
+
+void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg, double *energy_j)
+{
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    double m = 0.0, e = 0.0;
+    pcs_thnet_totals(pr->net, &v.st, &m, &e);
+    m += v.pzr[PZR_M_LIQ] + v.pzr[PZR_M_VAP];
+    e += v.pzr[PZR_U_LIQ] + v.pzr[PZR_U_VAP];
+    if (mass_kg)
+        *mass_kg = m;
+    if (energy_j)
+        *energy_j = e;
+}

@@ -1,0 +1,95 @@
+/**
+ * @file primary_internal.h
+ * @brief The primary model's private layout, shared by primary_build.c
+ *        (definition, network, stores, commands, channels, load check),
+ *        primary_step.c (the tick) and primary_init.c (the steady state).
+ */
+#ifndef PCS_PHYSICS_PRIMARY_INTERNAL_H
+#define PCS_PHYSICS_PRIMARY_INTERNAL_H
+
+#include "pcsim/primary.h"
+#include "pcsim/system.h"
+#include "pcsim/thnet.h"
+
+/* Elements of the pzr store. */
+enum { PZR_M_LIQ, PZR_U_LIQ, PZR_M_VAP, PZR_U_VAP, PZR_P, PZR_H_LIQ, PZR_H_VAP, PZR_PORV, PZR_N };
+
+struct pcs_primary {
+    pcs_primary_def def; /* pointer fields cleared except table */
+    char unit[16];
+    pcs_thnet *net;
+    uint32_t nv, nj, nl, nc, ns;
+    /* volume indices */
+    uint32_t v_dc, v_lp, v_core0, v_up, v_uh, v_pzr;
+    uint32_t v_loop0, per_loop; /* loop l: v_loop0 + l * per_loop + offset */
+    /* junction indices */
+    uint32_t j_core_in; /* lower plenum -> first core volume */
+    uint32_t j_surge;   /* hot leg 1 -> pressurizer (+ = insurge) */
+    uint32_t *j_pump;   /* [nl] pump -> cold leg */
+    uint32_t *j_tube;   /* [nl * ns] junction feeding tube volume k of loop l */
+    /* derived constants */
+    double sg_c_flow;       /* h_i = sg_c_flow |W|^0.8 (Dittus-Boelter at the reference) */
+    double sg_h_laminar;    /* Nu 4.36 floor */
+    double sg_r_fixed;      /* wall + secondary resistance, m2 K/W on the outside area */
+    double sg_area_per_vol; /* outside area per tube volume, m2 */
+    double pzr_height_m;    /* V / cross-section: the straight-cylinder span */
+    double g;
+    /* scratch, world memory */
+    double *heat_w;  /* [nv] */
+    double *pump_dp; /* [nj] */
+    double *sg_q;    /* [nl] */
+    double *t_prev;  /* [nv] the settling's previous temperatures */
+    double *vol_m3;  /* [nv] volumes (the load check's mass bound) */
+    double *area_m2; /* [nj] junction areas (its flow bound) */
+    /* stores */
+    pcs_primary_stores s;
+    pcs_pressurizer_def pzr_def;
+};
+
+/* Offsets inside a loop block. */
+enum {
+    LOOP_HOT = 0,
+    LOOP_SGI = 1,
+    LOOP_TUBE0 = 2, /* then ns tubes, then: */
+};
+static inline uint32_t loop_vol(const struct pcs_primary *pr, uint32_t l, uint32_t off)
+{
+    return pr->v_loop0 + l * pr->per_loop + off;
+}
+static inline uint32_t loop_sgo(const struct pcs_primary *pr, uint32_t l)
+{
+    return loop_vol(pr, l, LOOP_TUBE0 + pr->ns);
+}
+static inline uint32_t loop_xo(const struct pcs_primary *pr, uint32_t l)
+{
+    return loop_vol(pr, l, LOOP_TUBE0 + pr->ns + 1u);
+}
+static inline uint32_t loop_pump(const struct pcs_primary *pr, uint32_t l)
+{
+    return loop_vol(pr, l, LOOP_TUBE0 + pr->ns + 2u);
+}
+static inline uint32_t loop_cold(const struct pcs_primary *pr, uint32_t l)
+{
+    return loop_vol(pr, l, LOOP_TUBE0 + pr->ns + 3u);
+}
+
+/* Pointers to one world's primary stores for a tick or the settling. */
+typedef struct primary_view {
+    pcs_thnet_state st;
+    double *speed, *pump_on, *pzr, *core_heat, *controls, *out;
+} primary_view;
+
+/* primary_step.c */
+void pcs_primary_view(pcs_world *w, const struct pcs_primary *pr, primary_view *v);
+/* One step of dt: pumps, network and (if step_pzr) the pressurizer; outputs. */
+pcs_status pcs_primary_advance(struct pcs_primary *pr, primary_view *v, double dt, int step_pzr);
+/* The pressurizer boundary from the pzr store. */
+pcs_status pcs_primary_pzr_boundary(struct pcs_primary *pr, const primary_view *v);
+/* Outputs from the state. */
+void pcs_primary_outputs(const struct pcs_primary *pr, primary_view *v);
+pcs_status pcs_primary_system(pcs_world *w, void *ctx);
+/* Pressurizer state <-> store. */
+void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p);
+void pcs_primary_pzr_put(const pcs_pressurizer_state *p, double *s);
+
+#endif

@@ -1,0 +1,228 @@
+/**
+ * @file primary_step.c
+ * @brief One tick of the two-phase primary (order and equations in
+ *        pcsim/primary.h): pressurizer boundary, SG heat, pump heads,
+ *        network step, pump shafts, pressurizer step, outputs.
+ *
+ * Conservation across the surge line: the network moves W_surge dt kg (and
+ * W_surge h_donor dt J, donor the start-of-step hot leg or the pressurizer
+ * liquid) into its boundary volume; the kernel receives the same mass and,
+ * for an insurge, the same enthalpy (the hot leg's start-of-step h, which is
+ * the network's donor). The spray the kernel takes (with the bypass) leaves
+ * loop 1's cold leg at that volume's enthalpy. So network + pressurizer mass
+ * changes only by the relief valves' flow (and by a surge the kernel refuses
+ * at its robustness floor, not reached in normal operation).
+ * Nothing here allocates.
+ */
+#include <math.h> /* NAN */
+#include <string.h>
+
+#include "pcsim/math.h"
+#include "pcsim/water.h"
+#include "physics/thermohydraulics/models/primary_internal.h"
+
+void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
+{
+    const pcs_primary_stores *s = &pr->s;
+    v->st.mass_kg = pcs_store_data(w, s->mass);
+    v->st.energy_j = pcs_store_data(w, s->energy);
+    v->st.flow_kg_s = pcs_store_data(w, s->flow);
+    v->st.p_pa = pcs_store_data(w, s->p);
+    v->st.h_j_kg = pcs_store_data(w, s->h);
+    v->st.t_k = pcs_store_data(w, s->t);
+    v->st.rho_kg_m3 = pcs_store_data(w, s->rho);
+    v->st.quality = pcs_store_data(w, s->quality);
+    v->st.void_fraction = pcs_store_data(w, s->void_fraction);
+    v->speed = pcs_store_data(w, s->pump_speed);
+    v->pump_on = pcs_store_data(w, s->pump_on);
+    v->pzr = pcs_store_data(w, s->pzr);
+    v->core_heat = pcs_store_data(w, s->core_heat);
+    v->controls = pcs_store_data(w, s->controls);
+    v->out = pcs_store_data(w, s->out);
+}
+
+void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p)
+{
+    p->m_liq_kg = s[PZR_M_LIQ];
+    p->u_liq_j = s[PZR_U_LIQ];
+    p->m_vap_kg = s[PZR_M_VAP];
+    p->u_vap_j = s[PZR_U_VAP];
+    p->p_pa = s[PZR_P];
+    p->h_liq_j_kg = s[PZR_H_LIQ];
+    p->h_vap_j_kg = s[PZR_H_VAP];
+    p->porv_open = s[PZR_PORV] != 0.0;
+}
+
+void pcs_primary_pzr_put(const pcs_pressurizer_state *p, double *s)
+{
+    s[PZR_M_LIQ] = p->m_liq_kg;
+    s[PZR_U_LIQ] = p->u_liq_j;
+    s[PZR_M_VAP] = p->m_vap_kg;
+    s[PZR_U_VAP] = p->u_vap_j;
+    s[PZR_P] = p->p_pa;
+    s[PZR_H_LIQ] = p->h_liq_j_kg;
+    s[PZR_H_VAP] = p->h_vap_j_kg;
+    s[PZR_PORV] = p->porv_open ? 1.0 : 0.0;
+}
+
+/* The boundary is the pressurizer bottom (the surge nozzle): the kernel's
+ * pressure plus the weight of its liquid over the cross-section (the kernel
+ * treats the vessel as a straight cylinder), at the liquid's enthalpy (the
+ * steam's once there is no liquid). */
+pcs_status pcs_primary_pzr_boundary(pcs_primary *pr, const primary_view *v)
+{
+    const double *z = v->pzr;
+    double area = pr->def.pzr.volume_m3 / pr->pzr_height_m;
+    double p = z[PZR_P] + pr->g * z[PZR_M_LIQ] / area;
+    double h = z[PZR_M_LIQ] > 0.0 ? z[PZR_H_LIQ] : z[PZR_H_VAP];
+    return pcs_thnet_boundary_set(pr->net, pr->v_pzr, p, h);
+}
+
+/* Heat from each SG tube volume to its loop's saturated secondary (header). */
+static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
+{
+    const pcs_primary_def *d = &pr->def;
+    double do_di = d->sg_tube_od_m / (d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m);
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        double ts;
+        pcs_status st = pcs_water_tsat(v->controls[PCS_PRIMARY_CTL_SG_PRESSURE + l], &ts);
+        if (st != PCS_OK)
+            return st;
+        pr->sg_q[l] = 0.0;
+        for (uint32_t k = 0; k < pr->ns; k++) {
+            uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k);
+            double w = fabs(v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
+            double hi = fmax(pr->sg_c_flow * pcs_pow(w, 0.8), pr->sg_h_laminar);
+            double u = 1.0 / (do_di / hi + pr->sg_r_fixed);
+            double q = u * pr->sg_area_per_vol * (v->st.t_k[i] - ts);
+            pr->heat_w[i] = -q;
+            pr->sg_q[l] += q;
+        }
+    }
+    return PCS_OK;
+}
+
+static pcs_status pump_heads(pcs_primary *pr, const primary_view *v)
+{
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        uint32_t j = pr->j_pump[l];
+        double rho = v->st.rho_kg_m3[loop_pump(pr, l)], head;
+        pcs_status st =
+            pcs_pump_homologous_head(&pr->def.pump, v->speed[l], v->st.flow_kg_s[j] / rho, &head);
+        if (st != PCS_OK)
+            return st;
+        pr->pump_dp[j] = rho * pr->g * head;
+    }
+    return PCS_OK;
+}
+
+/* Motor torque on the slip line, implicit in the speed (header). */
+static double motor_torque(const pcs_primary *pr, double on, double speed, double dt)
+{
+    const pcs_primary_def *d = &pr->def;
+    if (on == 0.0)
+        return 0.0;
+    double slope =
+        d->motor_rated_torque_n_m / (d->motor_sync_speed_rad_s - d->pump.rated_speed_rad_s);
+    double tau = slope * (d->motor_sync_speed_rad_s - speed) * d->pump.inertia_kg_m2 /
+                 (d->pump.inertia_kg_m2 + dt * slope);
+    double top = d->motor_max_torque_ratio * d->motor_rated_torque_n_m;
+    return fmin(fmax(tau, -top), top);
+}
+
+static pcs_status shafts(pcs_primary *pr, primary_view *v, double dt)
+{
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        double rho = v->st.rho_kg_m3[loop_pump(pr, l)];
+        double q = v->st.flow_kg_s[pr->j_pump[l]] / rho;
+        pcs_status st = pcs_pump_homologous_shaft_step(
+            &pr->def.pump, v->speed[l], q, rho, motor_torque(pr, v->pump_on[l], v->speed[l], dt),
+            dt, &v->speed[l]);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
+static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, double h_hot_start)
+{
+    pcs_pressurizer_state ps;
+    pcs_primary_pzr_get(v->pzr, &ps);
+    uint32_t cold = loop_cold(pr, 0);
+    const double *c = v->controls;
+    pcs_pressurizer_input in = {.surge_kg_s = v->st.flow_kg_s[pr->j_surge],
+                                .surge_h_j_kg = h_hot_start,
+                                .spray_demand = c[PCS_PRIMARY_CTL_SPRAY],
+                                .spray_h_j_kg = v->st.h_j_kg[cold],
+                                .heater_proportional = c[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL],
+                                .heater_backup = c[PCS_PRIMARY_CTL_HEATER_BACKUP],
+                                .wall_t_k = NAN};
+    pcs_pressurizer_report rep;
+    pcs_status st = pcs_pressurizer_step(&pr->pzr_def, &ps, &in, dt, &rep);
+    if (st != PCS_OK)
+        return st;
+    pcs_primary_pzr_put(&ps, v->pzr);
+    v->st.mass_kg[cold] -= dt * rep.spray_kg_s;
+    v->st.energy_j[cold] -= dt * rep.spray_w;
+    return PCS_OK;
+}
+
+pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int step_pzr)
+{
+    pcs_status st = pcs_primary_pzr_boundary(pr, v);
+    for (uint32_t k = 0; k < pr->nc; k++)
+        pr->heat_w[pr->v_core0 + k] = v->core_heat[k];
+    if (st == PCS_OK)
+        st = sg_heat(pr, v);
+    if (st == PCS_OK)
+        st = pump_heads(pr, v);
+    if (st != PCS_OK)
+        return st;
+    double h_hot = v->st.h_j_kg[loop_vol(pr, 0, LOOP_HOT)];
+    pcs_thnet_inputs in = {.heat_w = pr->heat_w, .pump_dp_pa = pr->pump_dp, .valve = NULL};
+    st = pcs_thnet_step(pr->net, &v->st, &in, dt, NULL);
+    if (st == PCS_OK)
+        st = shafts(pr, v, dt);
+    if (st == PCS_OK && step_pzr)
+        st = pressurizer(pr, v, dt, h_hot);
+    if (st == PCS_OK)
+        pcs_primary_outputs(pr, v);
+    return st;
+}
+
+void pcs_primary_outputs(const pcs_primary *pr, primary_view *v)
+{
+    double *o = v->out, level = 0.0;
+    const pcs_thnet_state *s = &v->st;
+    pcs_pressurizer_state ps;
+    pcs_primary_pzr_get(v->pzr, &ps);
+    (void)pcs_pressurizer_level(&pr->pzr_def, &ps, &level);
+    o[PCS_PRIMARY_OUT_RCS_PRESSURE] = s->p_pa[loop_vol(pr, 0, LOOP_HOT)];
+    o[PCS_PRIMARY_OUT_CORE_FLOW] = s->flow_kg_s[pr->j_core_in];
+    o[PCS_PRIMARY_OUT_T_INLET] = s->t_k[pr->v_lp];
+    o[PCS_PRIMARY_OUT_T_OUTLET] = s->t_k[pr->v_core0 + pr->nc - 1];
+    o[PCS_PRIMARY_OUT_PZR_PRESSURE] = v->pzr[PZR_P];
+    o[PCS_PRIMARY_OUT_PZR_LEVEL] = level;
+    o[PCS_PRIMARY_OUT_SURGE] = s->flow_kg_s[pr->j_surge];
+    double tavg = 0.0;
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        double *b = o + PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l;
+        b[PCS_PRIMARY_OUT_T_HOT] = s->t_k[loop_vol(pr, l, LOOP_HOT)];
+        b[PCS_PRIMARY_OUT_T_COLD] = s->t_k[loop_cold(pr, l)];
+        b[PCS_PRIMARY_OUT_LOOP_FLOW] = s->flow_kg_s[pr->j_pump[l]];
+        b[PCS_PRIMARY_OUT_SG_HEAT] = pr->sg_q[l];
+        tavg += 0.5 * (b[PCS_PRIMARY_OUT_T_HOT] + b[PCS_PRIMARY_OUT_T_COLD]);
+    }
+    o[PCS_PRIMARY_OUT_T_AVG] = tavg / pr->nl;
+}
+
+pcs_status pcs_primary_system(pcs_world *w, void *ctx)
+{
+    pcs_primary *pr = ctx;
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    pcs_status st = pcs_primary_advance(pr, &v, pcs_world_clock(w)->dt_s, 1);
+    if (st != PCS_OK)
+        return pcs_error_set(st, "%s.primary: %s", pr->unit, pcs_last_error());
+    return PCS_OK;
+}
