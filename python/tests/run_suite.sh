@@ -24,7 +24,7 @@ ln -s "$build" "$scratch/build"
 
 # README's "From Python" blocks, verbatim, each in its own sh -eu, here
 # (tools/readme_blocks.sh: the install into .venv, the example, the API tour).
-"$repo/tools/readme_blocks.sh" -C "$scratch" "From Python=2"
+"$repo/tools/readme_blocks.sh" -C "$scratch" "From Python=3"
 
 echo "== pytest with the venv's interpreter (installed package)"
 cd "$scratch"
