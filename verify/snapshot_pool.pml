@@ -104,10 +104,15 @@
  *                            (seqlock.h:pcs_word_get). Fails A1 under the C11
  *                            model only; x86 hardware would not show it.
  *   WAKE_BEFORE_STORE        stage 12 reads the bucket's waiter count before
- *                            it stores the futex word (wake.h:pcs_wake_publish
- *                            with its two lines swapped): the same change as
- *                            the stress fixture broken.wake_before_store
- *                            (stress/wait_stress.c). Fails W1.
+ *                            it stores `published` and the futex word
+ *                            (publish.c's wake check moved up, as a writer
+ *                            would write "if anyone waits, publish and wake
+ *                            them"): the same change as the stress fixture
+ *                            broken.wake_before_store (stress/wait_stress.c).
+ *                            Fails W1. (Moving only L above S fails W1 too,
+ *                            through a stale load of `published` that C11
+ *                            allows; the fixture could not show that one on
+ *                            x86 in reasonable time, so both carry this one.)
  *   NO_PASS_ON               the woken reader does not wake the rest of its
  *                            bucket (wait.c:sleep_once without
  *                            pcs_wake_pass_on): stage 12 wakes only one
@@ -321,6 +326,9 @@ active proctype writer()
         wseq[b] = wseq[b] + 2;
         store(SEQ(b), wseq[b], REL);
 #endif
+#if defined(WAKE_BEFORE_STORE) && NWAIT > 0
+        wn = nwaiting[pub % NBKT]; /* BROKEN: L (pcs_wake_needed) before publishing */
+#endif
 #ifndef PUBLISH_EARLY
         /* publish.c:pcs_publish_system: store(published, pub, release) */
 #if NWAIT > 0
@@ -336,8 +344,7 @@ active proctype writer()
          * without waiters: nothing reads these words then) */
 #if NWAIT > 0
 #ifdef WAKE_BEFORE_STORE
-        wn = nwaiting[pub % NBKT]; /* BROKEN: L (pcs_wake_needed) before S */
-        wword = pub;               /* S: pcs_wake_store */
+        wword = pub;               /* S: pcs_wake_store (L was read above) */
 #else
         wword = pub;               /* S: wake.h:pcs_wake_store, seq_cst */
         wn = nwaiting[pub % NBKT]; /* L: wake.h:pcs_wake_needed, seq_cst */
