@@ -14,13 +14,12 @@
  *           pcs_snapshot_read(r, ids, 8, out, NULL);    8 channels, one tick
  *
  * After the paced phases, an idle phase: the readers of the largest phase
- * wait with no rate limit while the world does not tick (CPU of 1000 idle
- * readers). Phases run in the order given and then again in reverse, and
- * each reported figure is the mean of the two, so a drift in the machine's
- * load over the run biases no phase. Prints one table (bench/README.md has
- * the recorded run). Not part of pcsim-bench: it runs for minutes of wall
- * time and needs no harness; bench/sweep/reader_wait_sweep.sh builds and
- * runs it.
+ * wait (no rate limit, no timeout) while the world does not tick (CPU of
+ * 1000 idle readers); one tick at the end wakes them to stop. Phases run in the order given and
+ * then again in reverse, and each reported figure is the mean of the two, so a drift in the
+ * machine's load over the run biases no phase. Prints one table (bench/README.md has the recorded
+ * run). Not part of pcsim-bench: it runs for minutes of wall time and needs no harness;
+ * bench/sweep/reader_wait_sweep.sh builds and runs it.
  *
  * Usage: reader_wait_sweep [seconds per phase (default 10)] [readers ...]
  */
@@ -85,7 +84,8 @@ static void *reader_main(void *p)
     uint64_t seen = pcs_snapshot_published(s->pool);
     double out[READER_IDS];
     while (!atomic_load_explicit(&s->stop, memory_order_acquire)) {
-        if (pcs_reader_wait(r, seen, 200 * MS, &seen) != PCS_OK)
+        if (pcs_reader_wait(r, seen, s->rate_limited ? 200 * MS : PCS_WAIT_FOREVER, &seen) !=
+            PCS_OK)
             continue;
         if (pcs_snapshot_read(r, ids, READER_IDS, out, NULL) == PCS_OK)
             atomic_fetch_add_explicit(&s->reads, 1, memory_order_relaxed);
@@ -127,6 +127,8 @@ static int start_readers(sweep *s, reader_arg *a, uint32_t n, int rate_limited)
 static void stop_readers(sweep *s, reader_arg *a, uint32_t n)
 {
     atomic_store(&s->stop, 1);
+    if (!s->rate_limited)
+        pcs_world_tick(s->w); /* idle readers wait without a timeout: wake them */
     for (uint32_t i = 0; i < n; i++)
         pthread_join(a[i].thread, NULL);
 }
@@ -177,7 +179,7 @@ static int run_phase(sweep *s, reader_arg *a, uint32_t n, double seconds, uint64
     ph->p99_us += pct(tick_ns, ticks, 0.99);
     ph->max_us += (double)tick_ns[ticks - 1] / 1e3;
     ph->cpu_pct += 100.0 * (double)cpu / (double)wall;
-    ph->reads_per_reader_s += n ? (double)atomic_load(&s->reads) / n / ((double)wall / 1e9) : 0.0;
+    ph->reads_per_reader_s += n ? (double)reads / n / ((double)wall / 1e9) : 0.0;
     ph->wake_calls_per_pub +=
         (double)(st1.wake_calls - st0.wake_calls) / (double)(st1.publications - st0.publications);
     ph->runs++;
