@@ -390,9 +390,9 @@ Test(command_targets, default_station_resolves_every_script_target_by_name)
         {"u2.alarm.flow_low.2", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK},
         {"u3", PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_SG_SECONDARY_T},
         {"u1", PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM},
-        {"u1", PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET},
+        {"u1", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET},
         {"u1", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL},
-        {"u1.rps.high_flux", PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS},
+        {"u1.rps.high_flux", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS},
         {"u1.loop1.flow.B", PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {

@@ -51,12 +51,12 @@ static void chain_build(chain *c, uint64_t seed, double noise)
         f[k].k = 2;
     }
     f[0].name = "u1.rps.flow_low"; /* 90 % of nominal flow */
-    f[0].direction = PCS_TRIP_LOW;
+    f[0].direction = PCS_PROTECTION_TRIP_LOW;
     f[0].setpoint = 0.9 * FLOW_NOMINAL;
     f[1].name = "u1.rps.flux_high";
     f[1].setpoint = 109.0;
     f[2].name = "u1.rps.flux_rate";
-    f[2].kind = PCS_TRIP_RATE;
+    f[2].kind = PCS_PROTECTION_TRIP_RATE;
     f[2].setpoint = 5.0; /* % per second over 1 s */
     for (uint32_t i = 0; i < 4; i++) {
         f[0].inputs[i] = i;
@@ -185,7 +185,7 @@ static void drive(chain *c, uint32_t from, uint32_t to)
         if (t % 97 == 0)
             ctl_command(c->p.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, "alarms", 0.0);
         if (t % 500 == 250)
-            ctl_command(c->p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, "u1", 0.0);
+            ctl_command(c->p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, "u1", 0.0);
         if (t % 1000 == 100)
             ctl_sensor_command(c->p.w, PCS_SENSOR_OP_FAIL_HIGH, (t / 1000) % 8, 0.0);
         if (t % 1000 == 600)

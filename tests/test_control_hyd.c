@@ -84,7 +84,7 @@ static void build(two_loops *u)
     for (uint32_t l = 0; l < 2; l++) {
         pcs_protection_function_default(&f[l]);
         f[l].name = fn[l];
-        f[l].direction = PCS_TRIP_LOW;
+        f[l].direction = PCS_PROTECTION_TRIP_LOW;
         f[l].setpoint = 0.9 * RATED_FLOW;
         f[l].n_inputs = 4;
         f[l].k = 2;
@@ -148,7 +148,7 @@ Test(control_hyd, losing_a_pump_trips_the_unit_on_loop_flow_2oo4)
     cr_assert_eq(pcs_channel_find(u.w, "u1.pump1.speed", &id), PCS_OK);
     cr_assert_lt(pcs_channel_value(u.w, id), 124.5, "pump 1 is coasting down");
     cr_assert_eq(pcs_alarm_state_of(u.a, 0), PCS_ALARM_UNACK);
-    cr_assert_eq(pcs_protection_function_state(u.p, 1) & PCS_TRIP_ST_TRIPPED, 0,
+    cr_assert_eq(pcs_protection_function_state(u.p, 1) & PCS_PROTECTION_TRIP_ST_TRIPPED, 0,
                  "loop 2 keeps its flow");
     pcs_world_destroy(u.w);
 }

@@ -31,12 +31,12 @@ Test(control_unit, protection_scrams_the_real_unit_through_its_trip_input)
     pcs_protection_function_def f[2];
     pcs_protection_function_default(&f[0]);
     f[0].name = "u1.rps.pressure_low"; /* a function that never trips here */
-    f[0].direction = PCS_TRIP_LOW;
+    f[0].direction = PCS_PROTECTION_TRIP_LOW;
     f[0].setpoint = -1.0;
     f[0].n_inputs = 1;
     f[1] = f[0];
     f[1].name = "u1.rps.flux_high";
-    f[1].direction = PCS_TRIP_HIGH;
+    f[1].direction = PCS_PROTECTION_TRIP_HIGH;
     f[1].setpoint = 109.0;
     f[1].n_inputs = 4;
     f[1].k = 2;
@@ -62,12 +62,12 @@ Test(control_unit, protection_scrams_the_real_unit_through_its_trip_input)
     ctl_tick(p.w, 1);
     cr_assert(ctl_event(p.w, PCS_EV_UNIT_SCRAM, UINT32_MAX, &e), "the unit scrams");
     cr_assert_eq(e.tick, t_trip + 1, "at ACTUATORS of the next tick");
-    cr_assert_eq((uint32_t)e.values[0], PCS_TRIP_CAUSE_BIT(1), "cause: flux_high (function 1)");
+    cr_assert_eq((uint32_t)e.values[0], PCS_PROTECTION_TRIP_CAUSE_BIT(1), "cause: flux_high (function 1)");
 
     /* Condition gone: reset the protection, then the unit, in one batch. */
     p.x[0] = p.x[3] = 100.0;
     ctl_tick(p.w, 2);
-    ctl_command(p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, "u1", 0.0);
+    ctl_command(p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, "u1", 0.0);
     ctl_command(p.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_RESET, "u1", 0.0);
     ctl_tick(p.w, 1);
     cr_assert(ctl_event(p.w, PCS_EV_TRIP_RESET, 0, NULL));

@@ -442,7 +442,7 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
                         pcs_alarm_name(pcs_plant_alarms(c.plant), 0), 30.0),
                  PCS_OK);
     ctl_sensor_command(c.w, PCS_SENSOR_OP_DRIFT, 2, 1e3);
-    cr_assert_eq(submit(c.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS,
+    cr_assert_eq(submit(c.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS,
                         pcs_protection_function_name(pcs_plant_protection(c.plant), 0), 3.0),
                  PCS_OK);
     run(c.w, 300);

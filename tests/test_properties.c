@@ -153,9 +153,9 @@ static pcs_command pp_command(prop *p, uint32_t n_loops, char *desc, size_t desc
         c.args[0] = prop_double(p, -5.0, 5.0);
         break;
     case 11:
-        op = PCS_TRIP_OP_BYPASS + (uint32_t)prop_int(p, 0, 2);
-        pp_resolve(&c, n_loops, PCS_TRIP_COMMANDS, op,
-                   op == PCS_TRIP_OP_RESET
+        op = PCS_PROTECTION_TRIP_OP_BYPASS + (uint32_t)prop_int(p, 0, 2);
+        pp_resolve(&c, n_loops, PCS_PROTECTION_TRIP_COMMANDS, op,
+                   op == PCS_PROTECTION_TRIP_OP_RESET
                        ? "u1"
                        : ctl_element_name(ref, "rps.word", (uint32_t)prop_int(p, 0, 12)));
         c.args[0] = (double)prop_int(p, -1, 4);

@@ -22,7 +22,7 @@ typedef struct rig {
 /* Trip op @p op on function @p f by its name. */
 static void trip_cmd(const rig *r, uint32_t op, uint32_t f, double arg0)
 {
-    ctl_command(r->p.w, PCS_TRIP_COMMANDS, op, pcs_protection_function_name(r->prot, f), arg0);
+    ctl_command(r->p.w, PCS_PROTECTION_TRIP_COMMANDS, op, pcs_protection_function_name(r->prot, f), arg0);
 }
 
 /* Reset of unit @p u by its default name "u<u+1>". */
@@ -30,7 +30,7 @@ static void reset_cmd(const rig *r, uint32_t u)
 {
     char name[16];
     snprintf(name, sizeof name, "u%u", u + 1);
-    ctl_command(r->p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET, name, 0.0);
+    ctl_command(r->p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, name, 0.0);
 }
 
 /* Plant values x[0..7], one plain sensor "ch<i>" on each (range [-1000, 1000]). */
@@ -48,7 +48,7 @@ static void rig_sensors(rig *r)
 }
 
 /* A k-out-of-n function over sensors first..first+n-1. */
-static pcs_protection_function_def fn(const char *name, pcs_trip_kind kind, pcs_trip_direction dir,
+static pcs_protection_function_def fn(const char *name, pcs_protection_trip_kind kind, pcs_protection_trip_direction dir,
                                    double sp, uint32_t first, uint32_t n, uint32_t k)
 {
     pcs_protection_function_def c;
@@ -97,8 +97,8 @@ Test(protection_config, defaults_are_documented)
     pcs_protection_function_def f;
     cr_assert_eq(pcs_protection_function_default(&f), PCS_OK);
     cr_assert_null(f.name);
-    cr_assert_eq(f.kind, PCS_TRIP_LEVEL);
-    cr_assert_eq(f.direction, PCS_TRIP_HIGH);
+    cr_assert_eq(f.kind, PCS_PROTECTION_TRIP_LEVEL);
+    cr_assert_eq(f.direction, PCS_PROTECTION_TRIP_HIGH);
     cr_assert_eq(f.k, 1);
     cr_assert_eq(f.n_inputs, 0);
     cr_assert_eq(f.rate_window_ticks, 20);
@@ -113,7 +113,7 @@ Test(protection_config, each_bad_field_is_named_with_value_and_range)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def good = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 4, 2);
+    pcs_protection_function_def good = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 1.0, 0, 4, 2);
     pcs_protection_function_def f;
     pcs_protection_def d, c;
     pcs_protection_default(&d);
@@ -127,8 +127,8 @@ Test(protection_config, each_bad_field_is_named_with_value_and_range)
     f = good, c = d, c.n_functions = 0, expect_bad(&r, c, "n_functions", "0", "[1, 1024]");
     f = good, f.name = NULL, expect_bad(&r, d, "name", "0", "[1, 100]");
     f = good, f.unit = 1, expect_bad(&r, d, "'u1.rps.f'", "unit = 1", "[0, 0]");
-    f = good, f.kind = (pcs_trip_kind)7, expect_bad(&r, d, "kind", "7", "[0, 1]");
-    f = good, f.direction = (pcs_trip_direction)5, expect_bad(&r, d, "direction", "5", "[0, 1]");
+    f = good, f.kind = (pcs_protection_trip_kind)7, expect_bad(&r, d, "kind", "7", "[0, 1]");
+    f = good, f.direction = (pcs_protection_trip_direction)5, expect_bad(&r, d, "direction", "5", "[0, 1]");
     f = good, f.setpoint = NAN, expect_bad(&r, d, "setpoint", "nan", "finite");
     f = good, f.n_inputs = 0, expect_bad(&r, d, "n_inputs", "0", "[1, 8]");
     f = good, f.n_inputs = 9, expect_bad(&r, d, "n_inputs", "9", "[1, 8]");
@@ -136,9 +136,9 @@ Test(protection_config, each_bad_field_is_named_with_value_and_range)
     f = good, f.k = 5, expect_bad(&r, d, "k = 5", "[1, 4]", "trip function 0");
     f = good, f.inputs[2] = 8, expect_bad(&r, d, "inputs[2]", "8", "[0, 8)");
     f = good, f.inputs[3] = 1, expect_bad(&r, d, "inputs[1] = inputs[3]", "1", "distinct");
-    f = good, f.kind = PCS_TRIP_RATE, f.rate_window_ticks = 0,
+    f = good, f.kind = PCS_PROTECTION_TRIP_RATE, f.rate_window_ticks = 0,
     expect_bad(&r, d, "rate_window_ticks", "0", "[1, 1200]");
-    f = good, f.kind = PCS_TRIP_RATE, f.rate_window_ticks = 1201,
+    f = good, f.kind = PCS_PROTECTION_TRIP_RATE, f.rate_window_ticks = 1201,
     expect_bad(&r, d, "rate_window_ticks", "1201", "[1, 1200]");
     pcs_world_destroy(r.p.w);
 }
@@ -147,7 +147,7 @@ Test(protection_config, one_system_per_world)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("a", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 1.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     pcs_protection_def cfg;
     pcs_protection_default(&cfg);
@@ -165,7 +165,7 @@ Test(protection, level_high_2oo4_trips_at_the_setpoint)
     rig r;
     rig_sensors(&r);
     pcs_protection_function_def f =
-        fn("u1.rps.flux_high", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 109.0, 0, 4, 2);
+        fn("u1.rps.flux_high", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 109.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
     ctl_tick(r.p.w, 3);
@@ -176,7 +176,7 @@ Test(protection, level_high_2oo4_trips_at_the_setpoint)
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0, "1 of 4 < k = 2");
     r.p.x[3] = 110.0;
     ctl_tick(r.p.w, 1);
-    cr_assert_eq(pcs_protection_function_state(r.prot, 0), 0xAu | PCS_TRIP_ST_TRIPPED);
+    cr_assert_eq(pcs_protection_function_state(r.prot, 0), 0xAu | PCS_PROTECTION_TRIP_ST_TRIPPED);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1);
     cr_assert_eq(pcs_protection_first_out(r.prot, 0), 0);
     pcs_event e;
@@ -192,7 +192,7 @@ Test(protection, level_high_2oo4_trips_at_the_setpoint)
     cr_assert_eq(pcs_channel_find(r.p.w, "u1.rps.first_out", &id), PCS_OK);
     cr_assert_eq(pcs_channel_value(r.p.w, id), 1.0, "function id + 1");
     cr_assert_eq(pcs_channel_find(r.p.w, "u1.rps.flux_high", &id), PCS_OK);
-    cr_assert_eq(pcs_channel_value(r.p.w, id), (double)(0xAu | PCS_TRIP_ST_TRIPPED));
+    cr_assert_eq(pcs_channel_value(r.p.w, id), (double)(0xAu | PCS_PROTECTION_TRIP_ST_TRIPPED));
     pcs_world_destroy(r.p.w);
 }
 
@@ -200,7 +200,7 @@ Test(protection, level_low_2oo4_trips_at_the_setpoint)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.flow_low", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 90.0, 4, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.flow_low", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, 90.0, 4, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
     ctl_tick(r.p.w, 2);
@@ -238,13 +238,13 @@ Test(protection, rate_high_trips_on_a_fast_ramp_not_a_slow_one)
     /* Window 20 ticks = 1 s; setpoint 4.95 units/s (off the exact rates the
      * ramps below produce, so float rounding cannot move the trip tick). */
     pcs_protection_function_def f =
-        fn("u1.rps.flux_rate", PCS_TRIP_RATE, PCS_TRIP_HIGH, 4.95, 0, 4, 2);
+        fn("u1.rps.flux_rate", PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_HIGH, 4.95, 0, 4, 2);
     rig_build(&r, &f, 1);
     set_all(&r, 100.0);
     ctl_tick(r.p.w, 1);
-    cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_WARMING);
+    cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_WARMING);
     ctl_tick(r.p.w, 19);
-    cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_WARMING,
+    cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_WARMING,
               "20 samples held: the window is full only from the 21st");
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_function_state(r.prot, 0), 0, "steady: rate 0");
@@ -264,7 +264,7 @@ Test(protection, rate_low_trips_on_a_fast_fall)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.neg_rate", PCS_TRIP_RATE, PCS_TRIP_LOW, -3.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.neg_rate", PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_LOW, -3.0, 0, 4, 2);
     f.rate_window_ticks = 10;
     rig_build(&r, &f, 1);
     set_all(&r, 500.0);
@@ -277,7 +277,7 @@ Test(protection, rate_low_trips_on_a_fast_fall)
 /* ---- 2oo4 against failed sensors ------------------------------------------------ */
 
 /* A 2oo4 function over sensors 0..3, steady at 0 with a full rate window. */
-static void failed_sensor_rig(rig *r, pcs_trip_kind kind, pcs_trip_direction dir, double sp)
+static void failed_sensor_rig(rig *r, pcs_protection_trip_kind kind, pcs_protection_trip_direction dir, double sp)
 {
     rig_sensors(r);
     pcs_protection_function_def f = fn("u1.rps.f", kind, dir, sp, 0, 4, 2);
@@ -291,14 +291,14 @@ static void failed_sensor_rig(rig *r, pcs_trip_kind kind, pcs_trip_direction dir
 /* One sensor failed by @p cmd must not trip a 2oo4 function; two failing
  * together must. (For a rate function the failures must coincide within the
  * window, so both fail on the same tick.) */
-static void one_failed_sensor_is_not_enough(pcs_trip_kind kind, pcs_trip_direction dir, double sp,
+static void one_failed_sensor_is_not_enough(pcs_protection_trip_kind kind, pcs_protection_trip_direction dir, double sp,
                                             uint32_t cmd)
 {
     rig r;
     failed_sensor_rig(&r, kind, dir, sp);
     ctl_sensor_command(r.p.w, cmd, 0, 0.0);
     ctl_tick(r.p.w, 1);
-    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_CHANNEL_MASK, 0x1u,
+    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_CHANNEL_MASK, 0x1u,
                  "the failed sensor's channel shows the condition");
     ctl_tick(r.p.w, 20);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0, "one failed sensor must not trip 2oo4");
@@ -318,30 +318,30 @@ static void one_failed_sensor_is_not_enough(pcs_trip_kind kind, pcs_trip_directi
 
 Test(protection, level_high_2oo4_single_fail_high_does_not_trip_two_do)
 {
-    one_failed_sensor_is_not_enough(PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 500.0, PCS_SENSOR_OP_FAIL_HIGH);
+    one_failed_sensor_is_not_enough(PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 500.0, PCS_SENSOR_OP_FAIL_HIGH);
 }
 
 Test(protection, level_low_2oo4_single_fail_low_does_not_trip_two_do)
 {
-    one_failed_sensor_is_not_enough(PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, PCS_SENSOR_OP_FAIL_LOW);
+    one_failed_sensor_is_not_enough(PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, -500.0, PCS_SENSOR_OP_FAIL_LOW);
 }
 
 Test(protection, rate_high_2oo4_single_fail_high_does_not_trip_two_do)
 {
     /* A fail-high jumps 0 -> 1000: 1000 / (4 * 0.05 s) = 5000 units/s. */
-    one_failed_sensor_is_not_enough(PCS_TRIP_RATE, PCS_TRIP_HIGH, 100.0, PCS_SENSOR_OP_FAIL_HIGH);
+    one_failed_sensor_is_not_enough(PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_HIGH, 100.0, PCS_SENSOR_OP_FAIL_HIGH);
 }
 
 Test(protection, rate_low_2oo4_single_fail_low_does_not_trip_two_do)
 {
-    one_failed_sensor_is_not_enough(PCS_TRIP_RATE, PCS_TRIP_LOW, -100.0, PCS_SENSOR_OP_FAIL_LOW);
+    one_failed_sensor_is_not_enough(PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_LOW, -100.0, PCS_SENSOR_OP_FAIL_LOW);
 }
 
 Test(protection, fail_high_never_trips_a_low_function)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, -500.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, -500.0, 0, 4, 2);
     rig_build(&r, &f, 1);
     for (uint32_t i = 0; i < 4; i++)
         ctl_sensor_command(r.p.w, PCS_SENSOR_OP_FAIL_HIGH, i, 0.0);
@@ -372,7 +372,7 @@ Test(protection, the_unit_sees_the_trip_at_actuators_of_the_next_tick)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     uint32_t store, index;
     cr_assert_eq(pcs_protection_trip_output(r.prot, 0, &store, &index), PCS_OK);
@@ -403,9 +403,9 @@ Test(protection, first_out_is_the_first_function_to_trip)
     rig r;
     rig_sensors(&r);
     pcs_protection_function_def f[3] = {
-        fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
-        fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
-        fn("u1.rps.c", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 2, 1, 1),
+        fn("u1.rps.a", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 1, 1),
+        fn("u1.rps.b", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 1, 1, 1),
+        fn("u1.rps.c", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 2, 1, 1),
     };
     rig_build(&r, f, 3);
     ctl_tick(r.p.w, 2);
@@ -436,8 +436,8 @@ Test(protection, trip_latches_and_reset_needs_the_condition_gone)
     rig r;
     rig_sensors(&r);
     pcs_protection_function_def f[2] = {
-        fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
-        fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_LOW, -10.0, 1, 1, 1),
+        fn("u1.rps.a", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 1, 1),
+        fn("u1.rps.b", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, -10.0, 1, 1, 1),
     };
     rig_build(&r, f, 2);
     r.p.x[0] = 20.0;
@@ -446,7 +446,7 @@ Test(protection, trip_latches_and_reset_needs_the_condition_gone)
     ctl_tick(r.p.w, 1);
     pcs_event e;
     cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED,
-                        ctl_kind(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET), &e));
+                        ctl_kind(r.p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET), &e));
     cr_assert_eq(e.values[3], (double)PCS_E_STATE, "refused while a is tripped");
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1);
 
@@ -457,15 +457,15 @@ Test(protection, trip_latches_and_reset_needs_the_condition_gone)
     cr_assert_eq(pcs_protection_first_out(r.prot, 0), 0);
 
     reset_cmd(&r, 0);
-    ctl_command_unknown(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET); /* no such unit */
+    ctl_command_unknown(r.p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET); /* no such unit */
     ctl_tick(r.p.w, 1);
     cr_assert(ctl_event(r.p.w, PCS_EV_TRIP_RESET, 0, &e));
     cr_assert_eq(e.values[0], 0.0, "it had first-out a");
     cr_assert(ctl_event(r.p.w, PCS_EV_COMMAND_REJECTED,
-                        ctl_kind(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_RESET), &e));
+                        ctl_kind(r.p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET), &e));
     cr_assert_eq(e.values[3], (double)PCS_E_NOTFOUND);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0);
-    cr_assert_eq(pcs_protection_first_out(r.prot, 0), PCS_TRIP_NONE);
+    cr_assert_eq(pcs_protection_first_out(r.prot, 0), PCS_PROTECTION_TRIP_NONE);
 
     r.p.x[1] = -11.0; /* a new trip has its own first-out */
     ctl_tick(r.p.w, 1);
@@ -478,18 +478,18 @@ Test(protection, reset_after_a_trip_that_still_holds_retrips_next_evaluation)
     /* A function bypassed after the trip no longer blocks the reset. */
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.a", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     r.p.x[0] = 20.0;
     ctl_tick(r.p.w, 1);
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, -1.0);
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, -1.0);
     reset_cmd(&r, 0);
     ctl_tick(r.p.w, 1);
     cr_assert(ctl_event(r.p.w, PCS_EV_TRIP_RESET, 0, NULL));
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0, "bypassed: stays reset");
-    cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_BYPASSED);
-    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_TRIPPED, 0);
-    trip_cmd(&r, PCS_TRIP_OP_UNBYPASS, 0, -1.0);
+    cr_assert(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_BYPASSED);
+    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_TRIPPED, 0);
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_UNBYPASS, 0, -1.0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1, "unbypassed with the condition present");
     pcs_world_destroy(r.p.w);
@@ -501,9 +501,9 @@ Test(protection, channel_bypass_turns_2oo4_into_2oo3)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 2.0); /* channel 2 out for maintenance */
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, 2.0); /* channel 2 out for maintenance */
     ctl_tick(r.p.w, 1);
     pcs_event e;
     cr_assert(ctl_event(r.p.w, PCS_EV_TRIP_BYPASS, 0, &e));
@@ -514,7 +514,7 @@ Test(protection, channel_bypass_turns_2oo4_into_2oo3)
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0, "the bypassed channel does not count");
     cr_assert_eq(pcs_protection_function_state(r.prot, 0),
-                 0x5u | (0x4u << PCS_TRIP_ST_BYPASS_SHIFT));
+                 0x5u | (0x4u << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT));
     r.p.x[3] = 50.0;
     ctl_tick(r.p.w, 1);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 1, "2 of the 3 live channels");
@@ -525,18 +525,18 @@ Test(protection, bypass_that_would_disable_the_function_is_refused)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 0.0);
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 1.0);
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 2.0);                          /* would leave 1 < k = 2 */
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 4.0);                          /* no channel 4 */
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, 0.5);                          /* not an index */
-    ctl_command_unknown(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS); /* no such function */
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, 0.0);
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, 1.0);
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, 2.0);                          /* would leave 1 < k = 2 */
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, 4.0);                          /* no channel 4 */
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, 0.5);                          /* not an index */
+    ctl_command_unknown(r.p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS); /* no such function */
     ctl_tick(r.p.w, 1);
     cr_assert_eq(ctl_events(r.p.w, PCS_EV_TRIP_BYPASS, 0), 2);
     cr_assert_eq(ctl_events(r.p.w, PCS_EV_COMMAND_REJECTED,
-                            ctl_kind(r.p.w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_BYPASS)),
+                            ctl_kind(r.p.w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS)),
                  4);
     uint32_t n = 0;
     const pcs_event *ev = pcs_world_events(r.p.w, &n);
@@ -545,12 +545,12 @@ Test(protection, bypass_that_would_disable_the_function_is_refused)
     for (uint32_t i = 0; i < n; i++)
         if (ev[i].kind == PCS_EV_COMMAND_REJECTED)
             cr_assert_eq(ev[i].values[3], want[j++], "rejection %u", j);
-    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_BYPASS_MASK,
-                 0x3u << PCS_TRIP_ST_BYPASS_SHIFT);
-    trip_cmd(&r, PCS_TRIP_OP_UNBYPASS, 0, 0.0);
+    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_BYPASS_MASK,
+                 0x3u << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT);
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_UNBYPASS, 0, 0.0);
     ctl_tick(r.p.w, 1);
-    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_BYPASS_MASK,
-                 0x2u << PCS_TRIP_ST_BYPASS_SHIFT);
+    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_BYPASS_MASK,
+                 0x2u << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT);
     pcs_world_destroy(r.p.w);
 }
 
@@ -558,13 +558,13 @@ Test(protection, function_bypass_prevents_the_trip)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 4, 2);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 4, 2);
     rig_build(&r, &f, 1);
-    trip_cmd(&r, PCS_TRIP_OP_BYPASS, 0, -1.0);
+    trip_cmd(&r, PCS_PROTECTION_TRIP_OP_BYPASS, 0, -1.0);
     set_all(&r, 50.0);
     ctl_tick(r.p.w, 3);
     cr_assert_eq(pcs_protection_tripped(r.prot, 0), 0);
-    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_TRIP_ST_CHANNEL_MASK, 0xFu,
+    cr_assert_eq(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_CHANNEL_MASK, 0xFu,
                  "the channels still show their condition");
     pcs_world_destroy(r.p.w);
 }
@@ -573,7 +573,7 @@ Test(protection, a_nan_channel_counts_as_tripped)
 {
     rig r;
     rig_sensors(&r);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_LOW, 10.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, 10.0, 0, 1, 1);
     rig_build(&r, &f, 1);
     r.p.x[0] = 50.0;
     ctl_tick(r.p.w, 2);
@@ -590,8 +590,8 @@ Test(protection, units_trip_independently)
     rig r;
     rig_sensors(&r);
     pcs_protection_function_def f[2] = {
-        fn("a.rps.hi", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
-        fn("b.rps.hi", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
+        fn("a.rps.hi", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 1, 1),
+        fn("b.rps.hi", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 1, 1, 1),
     };
     f[1].unit = 1;
     const char *units[] = {"a", "b"};
@@ -627,9 +627,9 @@ Test(protection, writes_the_first_out_cause_bit_to_a_unit_trip_input)
         PCS_OK);
     uint32_t *trip_in = pcs_store_data(r.p.w, input);
     pcs_protection_function_def f[3] = {
-        fn("u1.rps.a", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 0, 1, 1),
-        fn("u1.rps.b", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 1, 1, 1),
-        fn("u1.rps.c", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 10.0, 2, 1, 1),
+        fn("u1.rps.a", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 0, 1, 1),
+        fn("u1.rps.b", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 1, 1, 1),
+        fn("u1.rps.c", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 10.0, 2, 1, 1),
     };
     pcs_protection_def cfg;
     pcs_protection_default(&cfg);
@@ -641,7 +641,7 @@ Test(protection, writes_the_first_out_cause_bit_to_a_unit_trip_input)
     cr_assert_eq(*trip_in, 0);
     r.p.x[2] = 20.0;
     ctl_tick(r.p.w, 1);
-    cr_assert_eq(*trip_in, PCS_TRIP_CAUSE_BIT(2), "bit 1 + first-out function");
+    cr_assert_eq(*trip_in, PCS_PROTECTION_TRIP_CAUSE_BIT(2), "bit 1 + first-out function");
     cr_assert_eq(*trip_in, 1u << 3);
     r.p.x[0] = 20.0; /* a later function does not change the cause */
     ctl_tick(r.p.w, 1);
@@ -652,9 +652,9 @@ Test(protection, writes_the_first_out_cause_bit_to_a_unit_trip_input)
     reset_cmd(&r, 0);
     ctl_tick(r.p.w, 1);
     cr_assert_eq(*trip_in, 0);
-    cr_assert_eq(PCS_TRIP_CAUSE_BIT(29), 1u << 30);
-    cr_assert_eq(PCS_TRIP_CAUSE_BIT(30), 1u << 31);
-    cr_assert_eq(PCS_TRIP_CAUSE_BIT(700), 1u << 31, "high ids share bit 31");
+    cr_assert_eq(PCS_PROTECTION_TRIP_CAUSE_BIT(29), 1u << 30);
+    cr_assert_eq(PCS_PROTECTION_TRIP_CAUSE_BIT(30), 1u << 31);
+    cr_assert_eq(PCS_PROTECTION_TRIP_CAUSE_BIT(700), 1u << 31, "high ids share bit 31");
     pcs_world_destroy(r.p.w);
 }
 
@@ -664,7 +664,7 @@ Test(protection_config, bad_unit_trip_inputs_are_named)
     rig_sensors(&r);
     uint32_t u32s;
     cr_assert_eq(pcs_store_register(r.p.w, "in", 4, 3, PCS_STORE_STATE, &u32s), PCS_OK);
-    pcs_protection_function_def f = fn("u1.rps.f", PCS_TRIP_LEVEL, PCS_TRIP_HIGH, 1.0, 0, 1, 1);
+    pcs_protection_function_def f = fn("u1.rps.f", PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, 1.0, 0, 1, 1);
     pcs_protection_def d, c;
     pcs_protection_default(&d);
     d.n_functions = 1;

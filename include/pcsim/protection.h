@@ -10,7 +10,7 @@
  * instrument channels.
  *
  * Trip functions. Function f watches n_inputs redundant sensors (its
- * channels, n <= PCS_TRIP_MAX_INPUTS) and trips when at least k of them are
+ * channels, n <= PCS_PROTECTION_TRIP_MAX_INPUTS) and trips when at least k of them are
  * in the trip condition (k-out-of-n coincidence, e.g. 2oo4), counting only
  * channels not bypassed. A channel's condition, at stage PCS_STAGE_PROTECTION:
  *  - LEVEL, HIGH: value >= setpoint;   LEVEL, LOW: value <= setpoint.
@@ -34,7 +34,7 @@
  * Unit trip inputs. A unit model that owns its trip input (unit.h: the u32
  * store "uN.core.trip", any non-zero bits = scram, protection owns bits
  * 1..31) is wired through unit_trip_stores/unit_trip_indices: at every stage
- * PROTECTION the system writes PCS_TRIP_CAUSE_BIT(first-out function) there
+ * PROTECTION the system writes PCS_PROTECTION_TRIP_CAUSE_BIT(first-out function) there
  * while u's output is latched and 0 otherwise, and a reset clears it at
  * once (stage 1), so a unit reset later in the same command batch is
  * accepted. Either way of wiring gives the same one-tick delay.
@@ -44,7 +44,7 @@
  * that would leave fewer than k channels is refused: a function must always
  * be able to trip.
  *
- * Published channels: per function `<name>` (U32 state word, PCS_TRIP_ST_*);
+ * Published channels: per function `<name>` (U32 state word, PCS_PROTECTION_TRIP_ST_*);
  * per unit `<unit>.rps.trip` (U32, 0 or 1) and `<unit>.rps.first_out` (U32,
  * first-out function id + 1; 0 = none).
  *
@@ -69,42 +69,42 @@ extern "C" {
 typedef struct pcs_protection pcs_protection;
 
 /** What a trip function compares with its setpoint. */
-typedef enum pcs_trip_kind {
-    PCS_TRIP_LEVEL = 0, /**< the measured value */
-    PCS_TRIP_RATE = 1,  /**< its rate of change over a window, value units / s */
-} pcs_trip_kind;
+typedef enum pcs_protection_trip_kind {
+    PCS_PROTECTION_TRIP_LEVEL = 0, /**< the measured value */
+    PCS_PROTECTION_TRIP_RATE = 1,  /**< its rate of change over a window, value units / s */
+} pcs_protection_trip_kind;
 
 /** Which side of the setpoint is unsafe. */
-typedef enum pcs_trip_direction {
-    PCS_TRIP_HIGH = 0, /**< trip at >= setpoint */
-    PCS_TRIP_LOW = 1,  /**< trip at <= setpoint */
-} pcs_trip_direction;
+typedef enum pcs_protection_trip_direction {
+    PCS_PROTECTION_TRIP_HIGH = 0, /**< trip at >= setpoint */
+    PCS_PROTECTION_TRIP_LOW = 1,  /**< trip at <= setpoint */
+} pcs_protection_trip_direction;
 
 /** Limits. */
-#define PCS_TRIP_MAX_INPUTS 8u         /**< channels per function */
-#define PCS_TRIP_MAX_FUNCTIONS 1024u   /**< functions per protection system */
-#define PCS_TRIP_RATE_WINDOW_MAX 1200u /**< rate window, ticks (60 s at 0.05 s) */
-#define PCS_TRIP_UNIT_NAME_MAX 32u     /**< unit channel prefix length */
-#define PCS_TRIP_NAME_MAX 100u         /**< function channel name length */
+#define PCS_PROTECTION_TRIP_MAX_INPUTS 8u         /**< channels per function */
+#define PCS_PROTECTION_TRIP_MAX_FUNCTIONS 1024u   /**< functions per protection system */
+#define PCS_PROTECTION_TRIP_RATE_WINDOW_MAX 1200u /**< rate window, ticks (60 s at 0.05 s) */
+#define PCS_PROTECTION_TRIP_UNIT_NAME_MAX 32u     /**< unit channel prefix length */
+#define PCS_PROTECTION_TRIP_NAME_MAX 100u         /**< function channel name length */
 /** pcs_protection_first_out() when a unit has not tripped. */
-#define PCS_TRIP_NONE UINT32_MAX
+#define PCS_PROTECTION_TRIP_NONE UINT32_MAX
 /** unit_trip_stores entry for a unit without a trip input to write. */
-#define PCS_TRIP_NO_TARGET UINT32_MAX
+#define PCS_PROTECTION_TRIP_NO_TARGET UINT32_MAX
 /** Cause bits written to a unit's trip input for first-out function @p f:
  *  bit 1 + f, functions 30 and above sharing bit 31 (bit 0 is the unit's
  *  manual scram, unit.h PCS_UNIT_TRIP_MANUAL). */
-#define PCS_TRIP_CAUSE_BIT(f) (1u << (1u + ((f) < 30u ? (f) : 30u)))
+#define PCS_PROTECTION_TRIP_CAUSE_BIT(f) (1u << (1u + ((f) < 30u ? (f) : 30u)))
 
 /** Function state word bits (channel `<name>`). */
-#define PCS_TRIP_ST_CHANNEL_MASK 0xFFu /**< bit c: channel c in trip condition */
-#define PCS_TRIP_ST_BYPASS_SHIFT 8u    /**< bits 8..15: channel c bypassed */
-#define PCS_TRIP_ST_BYPASS_MASK 0xFF00u
-#define PCS_TRIP_ST_TRIPPED 0x10000u  /**< k-of-n met and function not bypassed */
-#define PCS_TRIP_ST_BYPASSED 0x20000u /**< whole function bypassed */
-#define PCS_TRIP_ST_WARMING 0x40000u  /**< rate window not yet full */
+#define PCS_PROTECTION_TRIP_ST_CHANNEL_MASK 0xFFu /**< bit c: channel c in trip condition */
+#define PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT 8u    /**< bits 8..15: channel c bypassed */
+#define PCS_PROTECTION_TRIP_ST_BYPASS_MASK 0xFF00u
+#define PCS_PROTECTION_TRIP_ST_TRIPPED 0x10000u  /**< k-of-n met and function not bypassed */
+#define PCS_PROTECTION_TRIP_ST_BYPASSED 0x20000u /**< whole function bypassed */
+#define PCS_PROTECTION_TRIP_ST_WARMING 0x40000u  /**< rate window not yet full */
 
 /** Command family of the protection system (pcs_command_kind_find). */
-#define PCS_TRIP_COMMANDS "protection"
+#define PCS_PROTECTION_TRIP_COMMANDS "protection"
 
 /**
  * Ops of the "protection" family (kind = the family's first kind + op).
@@ -118,11 +118,11 @@ typedef enum pcs_trip_direction {
  *    (PCS_E_STATE, naming the function) while an unbypassed function of the
  *    unit is tripped.
  */
-enum pcs_trip_op {
-    PCS_TRIP_OP_BYPASS = 0,
-    PCS_TRIP_OP_UNBYPASS = 1,
-    PCS_TRIP_OP_RESET = 2,
-    PCS_TRIP_OP_COUNT = 3,
+enum pcs_protection_trip_op {
+    PCS_PROTECTION_TRIP_OP_BYPASS = 0,
+    PCS_PROTECTION_TRIP_OP_UNBYPASS = 1,
+    PCS_PROTECTION_TRIP_OP_RESET = 2,
+    PCS_PROTECTION_TRIP_OP_COUNT = 3,
 };
 
 /**
@@ -151,11 +151,11 @@ enum {
 typedef struct pcs_protection_function_def {
     const char *name;   /**< channel of its state word, e.g. "u1.rps.flux_high"; 1..100 chars */
     uint32_t unit;      /**< unit it trips, [0, n_units); default 0 */
-    pcs_trip_kind kind; /**< default LEVEL */
-    pcs_trip_direction direction; /**< default HIGH */
+    pcs_protection_trip_kind kind; /**< default LEVEL */
+    pcs_protection_trip_direction direction; /**< default HIGH */
     double setpoint;              /**< value units (LEVEL) or value units / s (RATE); finite */
-    uint32_t n_inputs;            /**< redundant channels, [1, PCS_TRIP_MAX_INPUTS] */
-    uint32_t inputs[PCS_TRIP_MAX_INPUTS]; /**< sensor ids, distinct */
+    uint32_t n_inputs;            /**< redundant channels, [1, PCS_PROTECTION_TRIP_MAX_INPUTS] */
+    uint32_t inputs[PCS_PROTECTION_TRIP_MAX_INPUTS]; /**< sensor ids, distinct */
     uint32_t k;                 /**< coincidence: trip at >= k channels, [1, n_inputs]; default 1 */
     uint32_t rate_window_ticks; /**< RATE window W, [1, 1200] ticks; default 20 */
 } pcs_protection_function_def;
@@ -168,7 +168,7 @@ typedef struct pcs_protection_def {
     uint32_t n_functions; /**< [1, 1024] */
     const pcs_protection_function_def *functions; /**< n_functions entries; ids are indices */
     /** n_units u32 stores the protection writes as each unit's trip input
-     *  (e.g. pcs_unit_trip_store()), PCS_TRIP_NO_TARGET for none; NULL: none at all. */
+     *  (e.g. pcs_unit_trip_store()), PCS_PROTECTION_TRIP_NO_TARGET for none; NULL: none at all. */
     const uint32_t *unit_trip_stores;
     /** Element in each of those stores; NULL: element 0. */
     const uint32_t *unit_trip_indices;
@@ -216,10 +216,10 @@ PCS_API pcs_status pcs_protection_trip_output(const pcs_protection *p, uint32_t 
 /** Trip output of @p unit (0 or 1; 0 for bad arguments). */
 PCS_API uint32_t pcs_protection_tripped(const pcs_protection *p, uint32_t unit);
 
-/** First-out function id of @p unit, or PCS_TRIP_NONE. */
+/** First-out function id of @p unit, or PCS_PROTECTION_TRIP_NONE. */
 PCS_API uint32_t pcs_protection_first_out(const pcs_protection *p, uint32_t unit);
 
-/** State word (PCS_TRIP_ST_*) of function @p f; 0 for bad arguments. */
+/** State word (PCS_PROTECTION_TRIP_ST_*) of function @p f; 0 for bad arguments. */
 PCS_API uint32_t pcs_protection_function_state(const pcs_protection *p, uint32_t f);
 
 /** Find a function by name. @return PCS_E_NOTFOUND naming it. */

@@ -138,10 +138,10 @@ typedef struct pcs_unit_def {
     double drho_substep;     /**< largest reactivity change per kinetics sub-step, (0, 1e-2] */
     uint32_t n_banks;        /**< 1..PCS_UNIT_MAX_BANKS */
     uint32_t reserved;       /**< zero */
-    pcs_rod_bank banks[PCS_UNIT_MAX_BANKS]; /**< control and shutdown banks */
+    pcs_reactivity_rod_bank banks[PCS_UNIT_MAX_BANKS]; /**< control and shutdown banks */
     double scram_delay_s;                   /**< trip to start of rod motion, s, [0, 10] */
     double scram_drop_time_s;               /**< full-stroke gravity drop time, s, (0, 60] */
-    pcs_feedback_params feedback;           /**< Doppler, moderator, boron coefficients */
+    pcs_reactivity_feedback_params feedback;           /**< Doppler, moderator, boron coefficients */
     double boron_ppm;                       /**< initial boron, ppm, [0, 10000] */
     pcs_decay_heat_params decay_heat;               /**< decay-heat data set */
     double operating_time_s;                /**< irradiation history before build, s, [0, 1e13] */

@@ -16,8 +16,8 @@
 
 _Static_assert(PCS_SENSOR_NAME_MAX <= PCS_INSTR_NAME_MAX &&
                    PCS_ALARM_NAME_MAX <= PCS_INSTR_NAME_MAX &&
-                   PCS_TRIP_NAME_MAX <= PCS_INSTR_NAME_MAX &&
-                   PCS_TRIP_UNIT_NAME_MAX <= PCS_INSTR_NAME_MAX,
+                   PCS_PROTECTION_TRIP_NAME_MAX <= PCS_INSTR_NAME_MAX &&
+                   PCS_PROTECTION_TRIP_UNIT_NAME_MAX <= PCS_INSTR_NAME_MAX,
                "element names fit the channel name buffer");
 
 /* ---- adding a bank ------------------------------------------------------- */

@@ -19,7 +19,7 @@
  * next slot must be below the function's window W and its sample count at
  * most W, equal to the slot while the window fills (both 0 for LEVEL
  * functions); rate history values finite (sensor outputs, clamped to finite
- * ranges); state words and bypass words only PCS_TRIP_ST_* bits of channels
+ * ranges); state words and bypass words only PCS_PROTECTION_TRIP_ST_* bits of channels
  * the function has, a channel bypass leaving at least k channels (as the
  * command enforces), WARMING only on RATE functions; per unit trip 0 or 1 and
  * first-out 0 (no trip) or the id + 1 of a function of that unit (with trip 1).
@@ -46,7 +46,7 @@ struct pcs_protection {
     double *signed_sp; /* sign * setpoint */
     double *setpoint;
     uint32_t *n_inputs;
-    uint32_t *inputs; /* n_functions x PCS_TRIP_MAX_INPUTS sensor ids */
+    uint32_t *inputs; /* n_functions x PCS_PROTECTION_TRIP_MAX_INPUTS sensor ids */
     uint32_t *k;
     uint32_t *window;     /* RATE: W ticks */
     double *inv_window_s; /* RATE: 1 / (W dt) */
@@ -56,7 +56,7 @@ struct pcs_protection {
     /* state: store ids and base pointers */
     uint32_t id_word, id_bypass, id_trip, id_first, id_hist, id_ring;
     uint32_t *word;   /* published state word per function */
-    uint32_t *bypass; /* PCS_TRIP_ST_BYPASS_MASK | PCS_TRIP_ST_BYPASSED bits, set by command */
+    uint32_t *bypass; /* PCS_PROTECTION_TRIP_ST_BYPASS_MASK | PCS_PROTECTION_TRIP_ST_BYPASSED bits, set by command */
     uint32_t *trip;   /* per unit, 0/1, latched */
     uint32_t *first;  /* per unit, first-out function id + 1, 0 = none */
     double *hist;     /* RATE: per function n_inputs x W past values */
@@ -73,8 +73,8 @@ pcs_status pcs_protection_function_default(pcs_protection_function_def *cfg)
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_protection_function_default: cfg is NULL");
     memset(cfg, 0, sizeof *cfg);
-    cfg->kind = PCS_TRIP_LEVEL;
-    cfg->direction = PCS_TRIP_HIGH;
+    cfg->kind = PCS_PROTECTION_TRIP_LEVEL;
+    cfg->direction = PCS_PROTECTION_TRIP_HIGH;
     cfg->k = 1;
     cfg->rate_window_ticks = 20;
     return PCS_OK;
@@ -120,27 +120,27 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
                                  uint32_t n_sensors)
 {
     size_t len = c->name ? strlen(c->name) : 0;
-    if (len == 0 || len > PCS_TRIP_NAME_MAX)
+    if (len == 0 || len > PCS_PROTECTION_TRIP_NAME_MAX)
         return pcs_error_set(PCS_E_INVAL, "trip function %u: name length = %zu is outside [1, %u]",
-                             f, len, PCS_TRIP_NAME_MAX);
+                             f, len, PCS_PROTECTION_TRIP_NAME_MAX);
     if (c->unit >= n_units)
         return bad_u32(f, c->name, "unit", c->unit, 0, n_units - 1);
-    if ((unsigned)c->kind > PCS_TRIP_RATE)
-        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_TRIP_LEVEL, PCS_TRIP_RATE);
-    if ((unsigned)c->direction > PCS_TRIP_LOW)
-        return bad_u32(f, c->name, "direction", (uint32_t)c->direction, PCS_TRIP_HIGH,
-                       PCS_TRIP_LOW);
+    if ((unsigned)c->kind > PCS_PROTECTION_TRIP_RATE)
+        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_RATE);
+    if ((unsigned)c->direction > PCS_PROTECTION_TRIP_LOW)
+        return bad_u32(f, c->name, "direction", (uint32_t)c->direction, PCS_PROTECTION_TRIP_HIGH,
+                       PCS_PROTECTION_TRIP_LOW);
     if (!pcs_isfinite(c->setpoint))
         return pcs_error_set(PCS_E_INVAL, "trip function %u ('%s'): setpoint = %g must be finite",
                              f, c->name, c->setpoint);
-    if (c->n_inputs < 1 || c->n_inputs > PCS_TRIP_MAX_INPUTS)
-        return bad_u32(f, c->name, "n_inputs", c->n_inputs, 1, PCS_TRIP_MAX_INPUTS);
+    if (c->n_inputs < 1 || c->n_inputs > PCS_PROTECTION_TRIP_MAX_INPUTS)
+        return bad_u32(f, c->name, "n_inputs", c->n_inputs, 1, PCS_PROTECTION_TRIP_MAX_INPUTS);
     if (c->k < 1 || c->k > c->n_inputs)
         return bad_u32(f, c->name, "k", c->k, 1, c->n_inputs);
-    if (c->kind == PCS_TRIP_RATE &&
-        (c->rate_window_ticks < 1 || c->rate_window_ticks > PCS_TRIP_RATE_WINDOW_MAX))
+    if (c->kind == PCS_PROTECTION_TRIP_RATE &&
+        (c->rate_window_ticks < 1 || c->rate_window_ticks > PCS_PROTECTION_TRIP_RATE_WINDOW_MAX))
         return bad_u32(f, c->name, "rate_window_ticks", c->rate_window_ticks, 1,
-                       PCS_TRIP_RATE_WINDOW_MAX);
+                       PCS_PROTECTION_TRIP_RATE_WINDOW_MAX);
     return check_inputs(c, f, n_sensors);
 }
 
@@ -150,14 +150,14 @@ static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cf
     pcs_instr_ref input = {.elem = sizeof(uint32_t),
                            .who = "protection config",
                            .store_field = store_field,
-                           .store_note = "or PCS_TRIP_NO_TARGET",
+                           .store_note = "or PCS_PROTECTION_TRIP_NO_TARGET",
                            .index_field = index_field,
                            .array_note = "a trip input is an array of u32"};
     pcs_status st = PCS_OK;
     for (uint32_t u = 0; st == PCS_OK && cfg->unit_trip_stores && u < cfg->n_units; u++) {
         input.store = cfg->unit_trip_stores[u];
         input.index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
-        if (input.store == PCS_TRIP_NO_TARGET)
+        if (input.store == PCS_PROTECTION_TRIP_NO_TARGET)
             continue;
         snprintf(store_field, sizeof store_field, "unit_trip_stores[%u]", u);
         snprintf(index_field, sizeof index_field, "unit_trip_indices[%u]", u);
@@ -176,17 +176,17 @@ pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *se
                              cfg->n_units, 1u << 20);
     for (uint32_t u = 0; cfg->unit_names && u < cfg->n_units; u++) {
         size_t len = cfg->unit_names[u] ? strlen(cfg->unit_names[u]) : 0;
-        if (len == 0 || len > PCS_TRIP_UNIT_NAME_MAX)
+        if (len == 0 || len > PCS_PROTECTION_TRIP_UNIT_NAME_MAX)
             return pcs_error_set(PCS_E_INVAL,
                                  "protection config: unit_names[%u] length = %zu is outside "
                                  "[1, %u]",
-                                 u, len, PCS_TRIP_UNIT_NAME_MAX);
+                                 u, len, PCS_PROTECTION_TRIP_UNIT_NAME_MAX);
     }
-    if (cfg->n_functions < 1 || cfg->n_functions > PCS_TRIP_MAX_FUNCTIONS || !cfg->functions)
+    if (cfg->n_functions < 1 || cfg->n_functions > PCS_PROTECTION_TRIP_MAX_FUNCTIONS || !cfg->functions)
         return pcs_error_set(PCS_E_INVAL,
                              "protection config: n_functions = %u is outside [1, %u] (or "
                              "functions is NULL)",
-                             cfg->n_functions, PCS_TRIP_MAX_FUNCTIONS);
+                             cfg->n_functions, PCS_PROTECTION_TRIP_MAX_FUNCTIONS);
     uint32_t n_sensors = pcs_sensor_count(sensors);
     for (uint32_t f = 0; f < cfg->n_functions; f++) {
         pcs_status st = check_function(&cfg->functions[f], f, cfg->n_units, n_sensors);
@@ -201,7 +201,7 @@ pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *se
 /* Channel values of a LEVEL function into x; returns the trip mask. */
 static uint32_t level_mask(const pcs_protection *p, uint32_t f, double *x)
 {
-    const uint32_t *in = &p->inputs[f * PCS_TRIP_MAX_INPUTS];
+    const uint32_t *in = &p->inputs[f * PCS_PROTECTION_TRIP_MAX_INPUTS];
     const double sg = p->sign[f], ssp = p->signed_sp[f];
     uint32_t mask = 0;
     for (uint32_t c = 0; c < p->n_inputs[f]; c++) {
@@ -216,7 +216,7 @@ static uint32_t level_mask(const pcs_protection *p, uint32_t f, double *x)
  * fills. */
 static uint32_t rate_mask(pcs_protection *p, uint32_t f, double *x, uint32_t *warming)
 {
-    const uint32_t *in = &p->inputs[f * PCS_TRIP_MAX_INPUTS];
+    const uint32_t *in = &p->inputs[f * PCS_PROTECTION_TRIP_MAX_INPUTS];
     const uint32_t w = p->window[f];
     uint32_t *ring = &p->ring[2 * f];
     const uint32_t pos = ring[0], full = ring[1] == w;
@@ -234,7 +234,7 @@ static uint32_t rate_mask(pcs_protection *p, uint32_t f, double *x, uint32_t *wa
     if (full)
         return mask;
     ring[1]++;
-    *warming = PCS_TRIP_ST_WARMING;
+    *warming = PCS_PROTECTION_TRIP_ST_WARMING;
     return 0;
 }
 
@@ -277,25 +277,25 @@ static pcs_status protection_step(pcs_world *w, void *ctx)
 {
     pcs_protection *p = ctx;
     for (uint32_t f = 0; f < p->n_functions; f++) {
-        double x[PCS_TRIP_MAX_INPUTS];
+        double x[PCS_PROTECTION_TRIP_MAX_INPUTS];
         uint32_t warming = 0;
         uint32_t mask =
-            p->kind[f] == PCS_TRIP_RATE ? rate_mask(p, f, x, &warming) : level_mask(p, f, x);
+            p->kind[f] == PCS_PROTECTION_TRIP_RATE ? rate_mask(p, f, x, &warming) : level_mask(p, f, x);
         uint32_t byp = p->bypass[f];
-        uint32_t live = mask & ~(byp >> PCS_TRIP_ST_BYPASS_SHIFT) & PCS_TRIP_ST_CHANNEL_MASK;
+        uint32_t live = mask & ~(byp >> PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT) & PCS_PROTECTION_TRIP_ST_CHANNEL_MASK;
         uint32_t tripped =
-            !(byp & PCS_TRIP_ST_BYPASSED) && (uint32_t)__builtin_popcount(live) >= p->k[f];
-        uint32_t word = mask | byp | warming | (tripped ? PCS_TRIP_ST_TRIPPED : 0u);
+            !(byp & PCS_PROTECTION_TRIP_ST_BYPASSED) && (uint32_t)__builtin_popcount(live) >= p->k[f];
+        uint32_t word = mask | byp | warming | (tripped ? PCS_PROTECTION_TRIP_ST_TRIPPED : 0u);
         uint32_t old = p->word[f];
         p->word[f] = word;
-        if ((old ^ word) & PCS_TRIP_ST_TRIPPED)
+        if ((old ^ word) & PCS_PROTECTION_TRIP_ST_TRIPPED)
             on_edge(w, p, f, tripped, live, x);
         if (tripped && !p->trip[p->unit[f]])
             latch(w, p, f, live, x);
     }
     for (uint32_t u = 0; u < p->n_units; u++)
         if (p->trip_input[u])
-            *p->trip_input[u] = p->trip[u] ? PCS_TRIP_CAUSE_BIT(p->first[u] - 1) : 0u;
+            *p->trip_input[u] = p->trip[u] ? PCS_PROTECTION_TRIP_CAUSE_BIT(p->first[u] - 1) : 0u;
     return PCS_OK;
 }
 
@@ -306,7 +306,7 @@ static pcs_status bypass_bit(const pcs_protection *p, uint32_t f, double a, uint
                              int32_t *channel)
 {
     if (a < 0.0) {
-        *bit = PCS_TRIP_ST_BYPASSED;
+        *bit = PCS_PROTECTION_TRIP_ST_BYPASSED;
         *channel = -1;
         return PCS_OK;
     }
@@ -317,7 +317,7 @@ static pcs_status bypass_bit(const pcs_protection *p, uint32_t f, double a, uint
                              "integer in [0, %u) or negative",
                              f, p->names[f], a, n);
     *channel = (int32_t)a;
-    *bit = 1u << (PCS_TRIP_ST_BYPASS_SHIFT + (uint32_t)a);
+    *bit = 1u << (PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT + (uint32_t)a);
     return PCS_OK;
 }
 
@@ -328,15 +328,15 @@ static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_
     pcs_status st = bypass_bit(p, f, a, &bit, &channel);
     if (st != PCS_OK)
         return st;
-    uint32_t next = op == PCS_TRIP_OP_BYPASS ? p->bypass[f] | bit : p->bypass[f] & ~bit;
-    uint32_t chans = (uint32_t)__builtin_popcount(next & PCS_TRIP_ST_BYPASS_MASK);
+    uint32_t next = op == PCS_PROTECTION_TRIP_OP_BYPASS ? p->bypass[f] | bit : p->bypass[f] & ~bit;
+    uint32_t chans = (uint32_t)__builtin_popcount(next & PCS_PROTECTION_TRIP_ST_BYPASS_MASK);
     if (p->n_inputs[f] - chans < p->k[f])
         return pcs_error_set(PCS_E_STATE,
                              "trip bypass: function %u ('%s') would keep %u of %u channels, "
                              "fewer than k = %u: it could no longer trip",
                              f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
     p->bypass[f] = next;
-    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel, op == PCS_TRIP_OP_BYPASS ? 1.0 : 0.0,
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel, op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0,
                    0.0, 0.0);
     return PCS_OK;
 }
@@ -344,8 +344,8 @@ static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_
 static pcs_status on_reset(pcs_world *w, pcs_protection *p, uint32_t u)
 {
     for (uint32_t f = 0; f < p->n_functions; f++)
-        if (p->unit[f] == u && (p->word[f] & PCS_TRIP_ST_TRIPPED) &&
-            !(p->bypass[f] & PCS_TRIP_ST_BYPASSED))
+        if (p->unit[f] == u && (p->word[f] & PCS_PROTECTION_TRIP_ST_TRIPPED) &&
+            !(p->bypass[f] & PCS_PROTECTION_TRIP_ST_BYPASSED))
             return pcs_error_set(PCS_E_STATE,
                                  "trip reset: unit %u: function %u ('%s') is still tripped", u, f,
                                  p->names[f]);
@@ -362,7 +362,7 @@ static pcs_status on_reset(pcs_world *w, pcs_protection *p, uint32_t u)
  * checked which), so the element is a function or a unit as the op expects. */
 static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
-    if (c->op == PCS_TRIP_OP_RESET)
+    if (c->op == PCS_PROTECTION_TRIP_OP_RESET)
         return on_reset(w, c->ctx, c->element);
     return on_bypass(w, c->ctx, c->element, c->op, c->cmd->args[0]);
 }
@@ -377,7 +377,7 @@ static uint32_t channel_bits(const pcs_protection *p, uint32_t f)
 
 static pcs_status check_ring(const pcs_protection *p, const uint32_t *ring, uint32_t f)
 {
-    uint32_t w = p->kind[f] == PCS_TRIP_RATE ? p->window[f] : 0u;
+    uint32_t w = p->kind[f] == PCS_PROTECTION_TRIP_RATE ? p->window[f] : 0u;
     uint32_t pos = ring[2 * f], held = ring[2 * f + 1];
     char allowed[96];
     snprintf(allowed, sizeof allowed, "[0, %u) (function %u's window)", w ? w : 1u, f);
@@ -395,10 +395,10 @@ static pcs_status check_ring(const pcs_protection *p, const uint32_t *ring, uint
 static pcs_status check_words(const pcs_protection *p, const uint32_t *word, const uint32_t *bypass,
                               uint32_t f)
 {
-    uint32_t ch = channel_bits(p, f), byp_ch = ch << PCS_TRIP_ST_BYPASS_SHIFT;
-    uint32_t byp_ok = byp_ch | PCS_TRIP_ST_BYPASSED;
-    uint32_t word_ok = ch | byp_ok | PCS_TRIP_ST_TRIPPED |
-                       (p->kind[f] == PCS_TRIP_RATE ? PCS_TRIP_ST_WARMING : 0u);
+    uint32_t ch = channel_bits(p, f), byp_ch = ch << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT;
+    uint32_t byp_ok = byp_ch | PCS_PROTECTION_TRIP_ST_BYPASSED;
+    uint32_t word_ok = ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED |
+                       (p->kind[f] == PCS_PROTECTION_TRIP_RATE ? PCS_PROTECTION_TRIP_ST_WARMING : 0u);
     char allowed[96];
     snprintf(allowed, sizeof allowed, "bits of mask 0x%x (function %u)", word_ok, f);
     if (word[f] & ~word_ok)
@@ -461,7 +461,7 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
     p->signed_sp = pcs_world_alloc(w, d);
     p->setpoint = pcs_world_alloc(w, d);
     p->n_inputs = pcs_world_alloc(w, u);
-    p->inputs = pcs_world_alloc(w, u * PCS_TRIP_MAX_INPUTS);
+    p->inputs = pcs_world_alloc(w, u * PCS_PROTECTION_TRIP_MAX_INPUTS);
     p->k = pcs_world_alloc(w, u);
     p->window = pcs_world_alloc(w, u);
     p->inv_window_s = pcs_world_alloc(w, d);
@@ -484,13 +484,13 @@ static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protecti
         const pcs_protection_function_def *c = &cfg->functions[f];
         p->unit[f] = c->unit;
         p->kind[f] = (uint32_t)c->kind;
-        p->sign[f] = c->direction == PCS_TRIP_LOW ? -1.0 : 1.0;
+        p->sign[f] = c->direction == PCS_PROTECTION_TRIP_LOW ? -1.0 : 1.0;
         p->signed_sp[f] = p->sign[f] * c->setpoint;
         p->setpoint[f] = c->setpoint;
         p->n_inputs[f] = c->n_inputs;
-        memcpy(&p->inputs[f * PCS_TRIP_MAX_INPUTS], c->inputs, sizeof c->inputs);
+        memcpy(&p->inputs[f * PCS_PROTECTION_TRIP_MAX_INPUTS], c->inputs, sizeof c->inputs);
         p->k[f] = c->k;
-        if (c->kind == PCS_TRIP_RATE) {
+        if (c->kind == PCS_PROTECTION_TRIP_RATE) {
             p->window[f] = c->rate_window_ticks;
             p->inv_window_s[f] = 1.0 / (c->rate_window_ticks * dt);
             p->hist_base[f] = (uint32_t)hist;
@@ -560,7 +560,7 @@ static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_prote
 {
     for (uint32_t u = 0; cfg->unit_trip_stores && u < p->n_units; u++) {
         uint32_t store = cfg->unit_trip_stores[u];
-        if (store == PCS_TRIP_NO_TARGET)
+        if (store == PCS_PROTECTION_TRIP_NO_TARGET)
             continue;
         uint32_t index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
         p->trip_input[u] = (uint32_t *)pcs_store_data(w, store) + index;
@@ -596,12 +596,12 @@ static pcs_status register_targets(pcs_world *w, pcs_protection *p)
 {
     uint32_t family = 0;
     pcs_status st =
-        pcs_command_family_register(w, PCS_TRIP_COMMANDS, PCS_TRIP_OP_COUNT, on_command, &family);
+        pcs_command_family_register(w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
     pcs_command_target_def function = {.family = family,
                                        .ctx = p,
-                                       .ops = (1u << PCS_TRIP_OP_BYPASS) |
-                                              (1u << PCS_TRIP_OP_UNBYPASS)};
-    pcs_command_target_def unit = {.family = family, .ctx = p, .ops = 1u << PCS_TRIP_OP_RESET};
+                                       .ops = (1u << PCS_PROTECTION_TRIP_OP_BYPASS) |
+                                              (1u << PCS_PROTECTION_TRIP_OP_UNBYPASS)};
+    pcs_command_target_def unit = {.family = family, .ctx = p, .ops = 1u << PCS_PROTECTION_TRIP_OP_RESET};
     if (st == PCS_OK)
         st = pcs_instr_targets(w, p->names, p->n_functions, function);
     return st == PCS_OK ? pcs_instr_targets(w, p->unit_names, p->n_units, unit) : st;
@@ -671,7 +671,7 @@ uint32_t pcs_protection_tripped(const pcs_protection *p, uint32_t unit)
 uint32_t pcs_protection_first_out(const pcs_protection *p, uint32_t unit)
 {
     if (!p || unit >= p->n_units || p->first[unit] == 0)
-        return PCS_TRIP_NONE;
+        return PCS_PROTECTION_TRIP_NONE;
     return p->first[unit] - 1;
 }
 

@@ -12,8 +12,8 @@
 
 static int rod_name_ok(const char *name)
 {
-    size_t n = strnlen(name, PCS_ROD_NAME_MAX);
-    if (n == 0 || n >= PCS_ROD_NAME_MAX)
+    size_t n = strnlen(name, PCS_REACTIVITY_ROD_NAME_MAX);
+    if (n == 0 || n >= PCS_REACTIVITY_ROD_NAME_MAX)
         return 0;
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
@@ -25,12 +25,12 @@ static int rod_name_ok(const char *name)
     return 1;
 }
 
-static pcs_status rod_table_validate(const pcs_rod_bank *b, uint32_t index)
+static pcs_status rod_table_validate(const pcs_reactivity_rod_bank *b, uint32_t index)
 {
     const char *nm = b->name;
-    if (b->n_points < 2 || b->n_points > PCS_ROD_TABLE_MAX)
+    if (b->n_points < 2 || b->n_points > PCS_REACTIVITY_ROD_TABLE_MAX)
         return pcs_error_set(PCS_E_INVAL, "rods[%u] ('%s').n_points = %u is outside [2, %u]", index,
-                             nm, b->n_points, PCS_ROD_TABLE_MAX);
+                             nm, b->n_points, PCS_REACTIVITY_ROD_TABLE_MAX);
     uint32_t last = b->n_points - 1;
     if (b->table_pos[0] != 0.0 || b->table_pos[last] != 1.0 || b->table_frac[0] != 0.0 ||
         b->table_frac[last] != 1.0)
@@ -52,7 +52,7 @@ static pcs_status rod_table_validate(const pcs_rod_bank *b, uint32_t index)
     return PCS_OK;
 }
 
-pcs_status pcs_rod_bank_validate(const pcs_rod_bank *b, uint32_t index)
+pcs_status pcs_reactivity_rod_bank_validate(const pcs_reactivity_rod_bank *b, uint32_t index)
 {
     if (!b)
         return pcs_error_set(PCS_E_INVAL, "rods[%u] is NULL", index);
@@ -60,7 +60,7 @@ pcs_status pcs_rod_bank_validate(const pcs_rod_bank *b, uint32_t index)
         return pcs_error_set(PCS_E_INVAL,
                              "rods[%u].name must be 1..%u chars of [A-Za-z0-9_-] (a channel "
                              "name segment)",
-                             index, PCS_ROD_NAME_MAX - 1);
+                             index, PCS_REACTIVITY_ROD_NAME_MAX - 1);
     const char *nm = b->name;
     if (!pcs_isfinite(b->worth) || b->worth <= 0.0 || b->worth > 0.5)
         return pcs_error_set(PCS_E_INVAL, "rods[%u] ('%s').worth = %g is outside (0, 0.5] dk/k",
@@ -73,18 +73,18 @@ pcs_status pcs_rod_bank_validate(const pcs_rod_bank *b, uint32_t index)
         return pcs_error_set(PCS_E_INVAL,
                              "rods[%u] ('%s').initial_pos = %g is outside [0, 1] (0 = inserted)",
                              index, nm, b->initial_pos);
-    if (b->curve == PCS_ROD_CURVE_TABLE)
+    if (b->curve == PCS_REACTIVITY_ROD_CURVE_TABLE)
         return rod_table_validate(b, index);
-    if (b->curve != PCS_ROD_CURVE_SIN2)
+    if (b->curve != PCS_REACTIVITY_ROD_CURVE_SIN2)
         return pcs_error_set(PCS_E_INVAL, "rods[%u] ('%s').curve = %d is not SIN2 (0) or TABLE (1)",
                              index, nm, (int)b->curve);
     return PCS_OK;
 }
 
-double pcs_rod_worth_fraction(const pcs_rod_bank *b, double x)
+double pcs_reactivity_rod_worth_fraction(const pcs_reactivity_rod_bank *b, double x)
 {
     x = pcs_clamp(x, 0.0, 1.0);
-    if (b->curve == PCS_ROD_CURVE_SIN2)
+    if (b->curve == PCS_REACTIVITY_ROD_CURVE_SIN2)
         return x - pcs_sin(2.0 * PCS_PI * x) / (2.0 * PCS_PI);
     uint32_t k = 1;
     while (k < b->n_points - 1 && x > b->table_pos[k])
@@ -94,19 +94,19 @@ double pcs_rod_worth_fraction(const pcs_rod_bank *b, double x)
     return f0 + (f1 - f0) * (x - x0) / (x1 - x0);
 }
 
-double pcs_rod_reactivity(const pcs_rod_bank *b, double x)
+double pcs_reactivity_rod_reactivity(const pcs_reactivity_rod_bank *b, double x)
 {
-    return -b->worth * (1.0 - pcs_rod_worth_fraction(b, x));
+    return -b->worth * (1.0 - pcs_reactivity_rod_worth_fraction(b, x));
 }
 
-double pcs_rod_drive(double pos, double cmd, double speed_per_s, double dt_s)
+double pcs_reactivity_rod_drive(double pos, double cmd, double speed_per_s, double dt_s)
 {
     double step = speed_per_s * dt_s;
     double next = cmd > pos ? pcs_fmin(cmd, pos + step) : pcs_fmax(cmd, pos - step);
     return pcs_clamp(next, 0.0, 1.0);
 }
 
-double pcs_rod_drop(double start_pos, double t_fall_s, double drop_time_s)
+double pcs_reactivity_rod_drop(double start_pos, double t_fall_s, double drop_time_s)
 {
     if (!(t_fall_s > 0.0))
         return start_pos;
@@ -114,7 +114,7 @@ double pcs_rod_drop(double start_pos, double t_fall_s, double drop_time_s)
     return pcs_fmax(0.0, start_pos - u * u);
 }
 
-pcs_status pcs_feedback_validate(const pcs_feedback_params *p)
+pcs_status pcs_reactivity_feedback_validate(const pcs_reactivity_feedback_params *p)
 {
     if (!p)
         return pcs_error_set(PCS_E_INVAL, "feedback: params is NULL");
@@ -140,7 +140,7 @@ pcs_status pcs_feedback_validate(const pcs_feedback_params *p)
     return PCS_OK;
 }
 
-double pcs_feedback_doppler(const pcs_feedback_params *p, double t_fuel_k)
+double pcs_reactivity_feedback_doppler(const pcs_reactivity_feedback_params *p, double t_fuel_k)
 {
     double t = pcs_fmax(t_fuel_k, 1.0);
     if (p->doppler_form == PCS_DOPPLER_LINEAR)
@@ -148,12 +148,12 @@ double pcs_feedback_doppler(const pcs_feedback_params *p, double t_fuel_k)
     return p->doppler_coef * (pcs_sqrt(t) - pcs_sqrt(p->t_fuel_ref_k));
 }
 
-double pcs_feedback_moderator(const pcs_feedback_params *p, double t_mod_k)
+double pcs_reactivity_feedback_moderator(const pcs_reactivity_feedback_params *p, double t_mod_k)
 {
     return p->mtc_per_k * (t_mod_k - p->t_mod_ref_k);
 }
 
-double pcs_feedback_boron(const pcs_feedback_params *p, double ppm)
+double pcs_reactivity_feedback_boron(const pcs_reactivity_feedback_params *p, double ppm)
 {
     return p->boron_per_ppm * (ppm - p->boron_ref_ppm);
 }

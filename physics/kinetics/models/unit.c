@@ -32,12 +32,12 @@
 
 /* ---- configuration ------------------------------------------------------- */
 
-static void unit_bank_default(pcs_rod_bank *b, const char *name, double worth_pcm, double pos)
+static void unit_bank_default(pcs_reactivity_rod_bank *b, const char *name, double worth_pcm, double pos)
 {
     memset(b, 0, sizeof *b);
     snprintf(b->name, sizeof b->name, "%s", name);
     b->worth = worth_pcm * 1e-5;
-    b->curve = PCS_ROD_CURVE_SIN2;
+    b->curve = PCS_REACTIVITY_ROD_CURVE_SIN2;
     b->speed_per_s = 72.0 / 60.0 / 228.0; /* 72 steps/min, 228-step stroke (assumed) */
     b->initial_pos = pos;
 }
@@ -96,7 +96,7 @@ static pcs_status unit_cfg_banks(const pcs_unit_def *c)
         return pcs_error_set(PCS_E_INVAL, "unit config: n_banks = %u is outside [1, %u]",
                              c->n_banks, PCS_UNIT_MAX_BANKS);
     for (uint32_t b = 0; b < c->n_banks; b++) {
-        if (pcs_rod_bank_validate(&c->banks[b], b) != PCS_OK)
+        if (pcs_reactivity_rod_bank_validate(&c->banks[b], b) != PCS_OK)
             return unit_cfg_wrap(PCS_E_INVAL);
         for (uint32_t k = 0; k < b; k++)
             if (strcmp(c->banks[k].name, c->banks[b].name) == 0)
@@ -111,7 +111,7 @@ static pcs_status unit_cfg_models(const pcs_unit_def *c)
 {
     if (pcs_kinetics_params_validate(&c->kinetics) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
-    if (pcs_feedback_validate(&c->feedback) != PCS_OK)
+    if (pcs_reactivity_feedback_validate(&c->feedback) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
     if (pcs_decay_heat_params_validate(&c->decay_heat) != PCS_OK)
         return unit_cfg_wrap(PCS_E_INVAL);
@@ -265,7 +265,7 @@ static pcs_status unit_initial_state(pcs_unit *u)
     for (uint32_t b = 0; b < c->n_banks; b++) {
         u->pos[b] = u->cmd[b] = u->start[b] = c->banks[b].initial_pos;
         u->speed[b] = c->banks[b].speed_per_s;
-        u->bank_rho[b] = pcs_rod_reactivity(&c->banks[b], u->pos[b]);
+        u->bank_rho[b] = pcs_reactivity_rod_reactivity(&c->banks[b], u->pos[b]);
     }
     *u->rods_mean = pcs_unit_rods_mean(u);
     *u->boron = c->boron_ppm;
@@ -457,7 +457,7 @@ static pcs_status unit_check_rods(const pcs_world *w, const pcs_unit *u, const p
         st = unit_range(w, s->rods_mean, pcs_load_view_store(v, s->rods_mean), 0, 1,
                         "worth-weighted mean position", 0.0, 1.0, 0);
     for (uint32_t b = 0; st == PCS_OK && b < nb; b++) {
-        double want = pcs_rod_reactivity(&u->cfg.banks[b], pos[b]);
+        double want = pcs_reactivity_rod_reactivity(&u->cfg.banks[b], pos[b]);
         st = unit_range(w, s->rods_rho, rho, b, 1, "bank worth at its position", want, want, 0);
     }
     return st;

@@ -132,7 +132,7 @@ pcs_status pcs_unit_commands_register(pcs_world *w, pcs_unit *u)
         .name = u->prefix, .family = first, .ctx = u, .element = PCS_TARGET_ELEMENT_ALL};
     if (st == PCS_OK)
         st = pcs_command_target_register(w, &d, NULL);
-    char name[sizeof u->prefix + PCS_ROD_NAME_MAX + 1];
+    char name[sizeof u->prefix + PCS_REACTIVITY_ROD_NAME_MAX + 1];
     d.name = name;
     d.ops = (1u << PCS_UNIT_OP_ROD_POSITION) | (1u << PCS_UNIT_OP_ROD_SPEED);
     for (uint32_t b = 0; st == PCS_OK && b < u->cfg.n_banks; b++) {

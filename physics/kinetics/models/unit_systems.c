@@ -70,13 +70,13 @@ static pcs_status unit_actuators(pcs_world *w, void *ctx)
     int moving = 0;
     for (uint32_t b = 0; b < u->cfg.n_banks; b++) {
         double old = u->pos[b];
-        double now = latched ? pcs_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
-                             : pcs_rod_drive(old, u->cmd[b], u->speed[b], u->dt_s);
+        double now = latched ? pcs_reactivity_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
+                             : pcs_reactivity_rod_drive(old, u->cmd[b], u->speed[b], u->dt_s);
         if (now == old)
             continue;
         moving = 1;
         u->pos[b] = now;
-        u->bank_rho[b] = pcs_rod_reactivity(&u->cfg.banks[b], now);
+        u->bank_rho[b] = pcs_reactivity_rod_reactivity(&u->cfg.banks[b], now);
         if (now == 0.0 || now == 1.0)
             pcs_event_emit(w, PCS_EV_UNIT_ROD_AT_LIMIT, u->index, (double)b, now, 0.0, 0.0);
     }
@@ -107,9 +107,9 @@ double pcs_unit_total_reactivity(pcs_unit *u)
     for (uint32_t b = 0; b < u->cfg.n_banks; b++)
         rods += u->bank_rho[b];
     r[UNIT_RHO_RODS] = rods;
-    r[UNIT_RHO_DOPPLER] = pcs_feedback_doppler(&u->cfg.feedback, *u->t_fuel);
-    r[UNIT_RHO_MODERATOR] = pcs_feedback_moderator(&u->cfg.feedback, *u->t_cool);
-    r[UNIT_RHO_BORON] = pcs_feedback_boron(&u->cfg.feedback, *u->boron);
+    r[UNIT_RHO_DOPPLER] = pcs_reactivity_feedback_doppler(&u->cfg.feedback, *u->t_fuel);
+    r[UNIT_RHO_MODERATOR] = pcs_reactivity_feedback_moderator(&u->cfg.feedback, *u->t_cool);
+    r[UNIT_RHO_BORON] = pcs_reactivity_feedback_boron(&u->cfg.feedback, *u->boron);
     r[UNIT_RHO_XENON] = u->xe->rho_xe;
     r[UNIT_RHO_SAMARIUM] = u->xe->rho_sm;
     double total = 0.0;

@@ -95,8 +95,8 @@ static pcs_status add_quad(pcs_world *w, instr_build *b, const char *base, const
     return PCS_OK;
 }
 
-static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_trip_kind kind,
-                     pcs_trip_direction dir, double setpoint, const uint32_t *in, uint32_t window)
+static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_protection_trip_kind kind,
+                     pcs_protection_trip_direction dir, double setpoint, const uint32_t *in, uint32_t window)
 {
     uint32_t id = b->n_funcs++;
     pcs_protection_function_def *f = &b->funcs[id];
@@ -110,7 +110,7 @@ static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_trip_k
     f->n_inputs = 4;
     memcpy(f->inputs, in, 4 * sizeof *in);
     f->k = 2; /* 2-out-of-4 */
-    if (kind == PCS_TRIP_RATE)
+    if (kind == PCS_PROTECTION_TRIP_RATE)
         f->rate_window_ticks = window;
 }
 
@@ -147,7 +147,7 @@ static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant
         if (st != PCS_OK)
             return st;
         snprintf(name, sizeof name, "u%u.rps.low_flow.%u", n, l);
-        add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_LOW, sp->low_flow_frac * rated, flow, 0);
+        add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, sp->low_flow_frac * rated, flow, 0);
         snprintf(name, sizeof name, "u%u.alarm.flow_low.%u", n, l);
         add_alarm(b, name, flow[0], PCS_ALARM_LOW, sp->alarm_flow_frac * rated, 0.01 * rated,
                   PCS_ALARM_PRIO_HIGH, n);
@@ -179,15 +179,15 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     if (st != PCS_OK)
         return st;
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
-    add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_HIGH, sp->high_flux_frac * p_nom, nis, 0);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_flux_frac * p_nom, nis, 0);
     snprintf(name, sizeof name, "u%u.rps.flux_rate", n);
     double window_s = sp->rate_window_ticks * pcs_world_clock(w)->dt_s;
-    add_func(b, name, u, PCS_TRIP_RATE, PCS_TRIP_HIGH, sp->flux_rate_frac * p_nom / window_s, nis,
+    add_func(b, name, u, PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_HIGH, sp->flux_rate_frac * p_nom / window_s, nis,
              sp->rate_window_ticks);
     snprintf(name, sizeof name, "u%u.rps.high_pressure", n);
-    add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_HIGH, sp->high_pressure_pa, prs, 0);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_pressure_pa, prs, 0);
     snprintf(name, sizeof name, "u%u.rps.low_pressure", n);
-    add_func(b, name, u, PCS_TRIP_LEVEL, PCS_TRIP_LOW, sp->low_pressure_pa, prs, 0);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, sp->low_pressure_pa, prs, 0);
     snprintf(name, sizeof name, "u%u.alarm.power_high", n);
     add_alarm(b, name, nis[0], PCS_ALARM_HIGH, sp->alarm_power_frac * p_nom, 0.01 * p_nom,
               PCS_ALARM_PRIO_HIGH, n);
