@@ -3,15 +3,16 @@
  * @brief The run's reader threads: UIs, network senders and recorders as a
  *        host would have them, reading channels through the public snapshot API.
  *
- * Each reader reads its channels once every 1/(rate_hz dt) published ticks
- * (simulated time), sleeping between checks so twenty readers fit on two
- * cores. Reader 0 also drains the event log, as a recorder would. Readers
- * only observe: the world's state hash cannot depend on them.
+ * Each reader reads its channels once every 1/(rate_hz dt) publications
+ * (simulated time), asleep in pcs_reader_wait in between: it asks for the
+ * publication it wants (after = last + period - 1), so the publications in
+ * between do not wake it and an idle reader costs nothing. Reader 0 also
+ * drains the event log, as a recorder would. Readers only observe: the
+ * world's state hash cannot depend on them.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/host.h"
 #include "pcsim/snapshot.h"
@@ -32,11 +33,10 @@ static reader_ctx *readers;
 static uint32_t n_readers;
 static _Atomic int readers_stop;
 
-static void nap_us(long us)
-{
-    struct timespec ts = {0, us * 1000};
-    nanosleep(&ts, NULL);
-}
+/* How long a reader sleeps before it looks at the stop flag again (the run's
+ * last publication wakes nobody, so this bounds how long readers_stop_all
+ * waits for a reader to notice). */
+#define READER_STOP_POLL_NS 20000000ull
 
 static void drain_events(pcs_reader *r)
 {
@@ -55,19 +55,15 @@ static void reader_main(void *arg)
     if (pcs_reader_open(c->h->pool, &r) != PCS_OK)
         return;
     double out[PCS_SCENARIO_READER_NAMES_MAX];
-    uint64_t next = 0;
+    uint64_t after = 0; /* the first publication, then every period_ticks-th */
     while (!atomic_load_explicit(&readers_stop, memory_order_acquire)) {
-        uint64_t published = pcs_snapshot_published(c->h->pool);
-        if (published == 0 || published < next) {
-            nap_us(200);
-            continue;
-        }
-        uint64_t tick;
-        if (pcs_snapshot_read(r, c->ids, c->n_ids, out, &tick) == PCS_OK) {
+        uint64_t published;
+        if (pcs_reader_wait(r, after, READER_STOP_POLL_NS, &published) != PCS_OK)
+            continue; /* timed out: look at the stop flag */
+        if (pcs_snapshot_read(r, c->ids, c->n_ids, out, NULL) == PCS_OK)
             for (uint32_t i = 0; i < c->n_ids; i++)
                 c->bad_values += isfinite(out[i]) ? 0u : 1u;
-            next = tick + c->period_ticks;
-        }
+        after = published + c->period_ticks - 1;
         if (c->index == 0)
             drain_events(r);
     }

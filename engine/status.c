@@ -35,6 +35,8 @@ const char *pcs_status_str(pcs_status status)
         return "PCS_E_NOTFOUND";
     case PCS_E_NUMERIC:
         return "PCS_E_NUMERIC";
+    case PCS_E_TIMEOUT:
+        return "PCS_E_TIMEOUT";
     }
     return "PCS_E_UNKNOWN";
 }

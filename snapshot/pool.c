@@ -75,6 +75,13 @@ static pcs_status alloc_rings(pcs_snapshot_pool *pool)
     atomic_init(&pool->published, 0);
     atomic_init(&pool->newest_tick, 0);
     atomic_init(&pool->event_head, 0);
+    atomic_init(&pool->wake.word, 0);
+    for (uint32_t b = 0; b < PCS_WAKE_BUCKETS; b++) {
+        atomic_init(&pool->wake.waiters[b], 0);
+        atomic_init(&pool->wake.passed[b], 0);
+    }
+    atomic_init(&pool->wake_calls, 0);
+    atomic_init(&pool->pass_on_calls, 0);
     return PCS_OK;
 }
 

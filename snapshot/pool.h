@@ -28,6 +28,7 @@
 
 #include "pcsim/snapshot.h"
 #include "snapshot/seqlock.h"
+#include "snapshot/wake.h"
 
 enum {
     PCS_HDR_SEQ = 0,
@@ -75,17 +76,25 @@ struct pcs_snapshot_pool {
     /* The writer's own counters: world thread only, never read elsewhere. */
     alignas(64) uint64_t n_published;
     uint64_t n_events;
+    uint64_t n_wake_calls;
 
     /* Written by the writer, read by readers; own cache line each group. */
     alignas(64) pcs_word published;  /* newest complete publication, 0 = none */
     pcs_word newest_tick;            /* its tick */
     alignas(64) pcs_word event_head; /* events appended so far */
+
+    /* The reader wait (wake.h): written by readers and the writer. */
+    alignas(64) pcs_wake wake;
+    alignas(64) pcs_word wake_calls;    /* stage 12's wake calls (n_wake_calls, for readers) */
+    alignas(64) pcs_word pass_on_calls; /* readers' wake calls passing a wake on */
 };
 
 struct pcs_reader {
     const pcs_snapshot_pool *pool;
-    uint64_t last_pub;     /* newest publication this reader returned */
-    uint64_t event_cursor; /* next event number to return */
+    uint64_t last_pub;        /* newest publication this reader returned */
+    uint64_t event_cursor;    /* next event number to return */
+    uint64_t min_interval_ns; /* pcs_reader_set_min_interval; 0 = none */
+    uint64_t next_ok_ns;      /* monotonic time before which pcs_reader_wait does not return OK */
     pcs_reader_stats stats;
 };
 

@@ -5,9 +5,12 @@
  * The gather list is compiled once at attach into runs of channels whose
  * sources are consecutive elements of one store, so the per-tick work is a
  * few plain loops of loads and release stores (plain MOVs on x86-64): no
- * lookups, no branches per channel, no allocation. The writer never looks at
- * readers; a reader still on the buffer being overwritten notices through the
- * seqlock and retries (seqlock.h has the ordering argument).
+ * lookups, no branches per channel, no allocation. The writer never waits
+ * for readers; a reader still on the buffer being overwritten notices through
+ * the seqlock and retries (seqlock.h has the ordering argument). The one thing
+ * it looks at is whether a reader sleeps in pcs_reader_wait for this
+ * publication: then it makes one wake call for one thread (wake.h), and none
+ * otherwise.
  */
 #include "pcsim/system.h"
 #include "snapshot/pool.h"
@@ -106,6 +109,8 @@ pcs_status pcs_publish_system(pcs_world *w, void *ctx)
      * release that makes the whole buffer visible to a reader that acquires it. */
     atomic_store_explicit(&pool->newest_tick, tick, memory_order_relaxed);
     atomic_store_explicit(&pool->published, pub, memory_order_release);
+    if (pcs_wake_publish(&pool->wake, pub)) /* after `published`: wake.h */
+        atomic_store_explicit(&pool->wake_calls, ++pool->n_wake_calls, memory_order_relaxed);
     pool->n_published = pub;
     return PCS_OK;
 }

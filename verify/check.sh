@@ -104,6 +104,14 @@ run snapshot_pool correct pass
 run snapshot_pool BROKEN_UNVALIDATED_VIEW reject -DBROKEN_UNVALIDATED_VIEW
 run snapshot_pool PUBLISH_EARLY reject -DPUBLISH_EARLY
 run snapshot_pool RELAXED_DATA reject -DRELAXED_DATA
+# The reader wait (snapshot/wake.h): waiters against the writer, no readers.
+WAIT="-DNREAD=0 -DNWAIT=2 -DNPUB=2 -DNBKT=1"
+# shellcheck disable=SC2086
+run snapshot_pool wait pass $WAIT
+# shellcheck disable=SC2086
+run snapshot_pool WAKE_BEFORE_STORE reject $WAIT -DWAKE_BEFORE_STORE
+# shellcheck disable=SC2086
+run snapshot_pool NO_PASS_ON reject $WAIT -DNO_PASS_ON
 run commands_ring correct pass
 run commands_ring BROKEN_LOAD_STORE reject -DBROKEN_LOAD_STORE
 run commands_ring STRICT_REFUSAL reject -DSTRICT_REFUSAL
@@ -113,6 +121,13 @@ if [ "$mode" = full ]; then
     # Larger instances: more data words; two buffers (safety does not need three).
     run snapshot_pool wide-NDATA2 pass -DNDATA=2
     run snapshot_pool buffers-2 pass -DNBUF=2 -DNPUB=3
+    # The wait with two buckets and three or four publications (a waiter
+    # woken early by its bucket's earlier publication), three waiters in one
+    # bucket, and readers and waiters together.
+    run snapshot_pool wait-NPUB3 pass -DNREAD=0 -DNWAIT=2 -DNPUB=3
+    run snapshot_pool wait-NPUB4 pass -DNREAD=0 -DNWAIT=2 -DNPUB=4
+    run snapshot_pool wait-NWAIT3 pass -DNREAD=0 -DNWAIT=3 -DNPUB=2 -DNBKT=1
+    run snapshot_pool readers+waiters pass -DNREAD=1 -DNWAIT=2 -DNPUB=2 -DNBKT=1
 fi
 
 if [ "$failed" != 0 ]; then

@@ -67,9 +67,31 @@
  * Progress: the writer has no loop and no wait (wait-free); a reader call
  * ends after at most RETRY attempts (E_RATE) or at once when nothing is
  * published (E_STATE); spin's end-state check proves every process ends.
- * There is no blocking reader wait in today's C code (no futex; a reader
- * polls pcs_snapshot_published, an acquire load of `published`, which is
- * the target_pub load modelled here): nothing more to model for it yet.
+ *
+ * The reader wait (snapshot/wake.h, snapshot/wait.c, stage 12's tail in
+ * publish.c). NWAIT waiter processes call pcs_reader_wait with no timeout:
+ * waiter 0 follows (after = the newest it saw), waiter 1 skips one (after =
+ * seen + 1, starting with publication 2), waiter 2 follows again, until no
+ * wanted publication is left.
+ * The futex is modelled as the kernel does it: futex_wait is one atomic
+ * compare-and-queue (sleep only if the word still holds the expected value;
+ * the kernel does both under the hash-bucket lock), futex_wake(bucket, 1)
+ * dequeues one queued sleeper of the bucket (any one: a nondeterministic
+ * choice) if there is one, futex_wake(bucket, ALL) all of them. No spurious
+ * wake-ups and no timeouts: both only ever end a sleep early, which would
+ * hide a lost wake-up. The word, the waiter counts and `passed` are
+ * seq_cst in the C code, so spin's SC interleaving is exact for them; the
+ * waiter's acquire loads of `published` read any value from the one whose
+ * futex word it read (wake.h: p >= m) up to the newest (C11 allows each).
+ * NBKT buckets (C: 32) with NBKT < NPUB, so two publications share a bucket
+ * and a waiter for a later one is woken early and must sleep again.
+ *   W1 no lost wake-up: when nothing can move any more (spin's `timeout`),
+ *      no waiter is asleep while the publication it wants exists; and every
+ *      process ends (pan's end-state check).
+ *   W2 a wait returns only a publication newer than `after`.
+ *   W3 stage 12 makes at most one wake call per publication, none when the
+ *      publication's bucket has no registered waiter (by construction: one
+ *      call on one path, counted in wakecalls and asserted at the end).
  *
  * Broken variants (each one line; make verify requires spin to REJECT them):
  *   BROKEN_UNVALIDATED_VIEW  drop the pcs_view_validate check: the same
@@ -81,6 +103,20 @@
  *   RELAXED_DATA             reader data loads relaxed instead of acquire
  *                            (seqlock.h:pcs_word_get). Fails A1 under the C11
  *                            model only; x86 hardware would not show it.
+ *   WAKE_BEFORE_STORE        stage 12 reads the bucket's waiter count before
+ *                            it stores `published` and the futex word
+ *                            (publish.c's wake check moved up, as a writer
+ *                            would write "if anyone waits, publish and wake
+ *                            them"): the same change as the stress fixture
+ *                            broken.wake_before_store (stress/wait_stress.c).
+ *                            Fails W1. (Moving only L above S fails W1 too,
+ *                            through a stale load of `published` that C11
+ *                            allows; the fixture could not show that one on
+ *                            x86 in reasonable time, so both carry this one.)
+ *   NO_PASS_ON               the woken reader does not wake the rest of its
+ *                            bucket (wait.c:sleep_once without
+ *                            pcs_wake_pass_on): stage 12 wakes only one
+ *                            thread. Fails W1 when two waiters share a bucket.
  */
 
 #ifndef NBUF
@@ -100,6 +136,12 @@
 #endif
 #ifndef NDATA
 #define NDATA 1 /* with the publication word: two words, enough to tear */
+#endif
+#ifndef NWAIT
+#define NWAIT 0 /* waiter processes (pcs_reader_wait); check.sh runs them separately */
+#endif
+#ifndef NBKT
+#define NBKT 2 /* wake buckets (wake.h: PCS_WAKE_BUCKETS = 32) */
 #endif
 
 /* Word locations (pool.h memory map, reduced). */
@@ -132,6 +174,63 @@ hidden byte hval[H + 1];
 hidden byte hrel[H + 1];
 byte wpos = 0;     /* stores made so far */
 byte wstarted = 0; /* ghost: publications begun (odd seq stored) */
+
+/* The reader wait (wake.h). Publication numbers stay below 256, so the
+ * futex word (the low 32 bits in C) is the publication number itself. */
+byte pubnew = 0;          /* ghost: the newest store to `published` (SC view) */
+byte wword = 0;           /* pool->wake.word */
+byte nwaiting[NBKT];      /* pool->wake.waiters[b] */
+byte passed[NBKT];        /* pool->wake.passed[b] */
+bit queued[NWAIT + 1];    /* kernel: waiter i is queued on the futex */
+byte qbkt[NWAIT + 1];     /* kernel: its bitset (bucket) */
+byte wants[NWAIT + 1];    /* ghost: the publication waiter i waits for (after + 1) */
+byte wakecalls = 0;       /* ghost: stage 12's wake calls */
+
+/* Kernel: FUTEX_WAKE_BITSET(word, 1, bit b): dequeue one queued sleeper of
+ * bucket b if any (any one of them). First pass: maybe pick one; second
+ * pass: if none picked, the first one. */
+inline futex_wake_one(b)
+{
+    atomic {
+        wk = 0;
+        wgot = 0;
+        do
+        :: wk < NWAIT && !wgot && queued[wk] && qbkt[wk] == b -> queued[wk] = 0; wgot = 1
+        :: wk < NWAIT -> wk++
+        :: else -> break
+        od;
+        wk = 0;
+        do
+        :: wk < NWAIT ->
+            if
+            :: !wgot && queued[wk] && qbkt[wk] == b -> queued[wk] = 0; wgot = 1
+            :: else
+            fi;
+            wk++
+        :: else -> break
+        od;
+        wk = 0;
+        wgot = 0
+    }
+}
+
+/* Kernel: FUTEX_WAKE_BITSET(word, INT_MAX, bit b). */
+inline futex_wake_all(b)
+{
+    atomic {
+        wk = 0;
+        do
+        :: wk < NWAIT ->
+            if
+            :: queued[wk] && qbkt[wk] == b -> queued[wk] = 0
+            :: else
+            fi;
+            wk++
+        :: else -> break
+        od;
+        wk = 0
+    }
+}
 
 /* Writer: one store, appended to the history. */
 inline store(x, v, ord)
@@ -201,9 +300,13 @@ active proctype writer()
     byte b;       /* pool.h:pcs_pool_buffer: (pub - 1) % n_buffers */
     byte i;
     byte wseq[NBUF]; /* each buffer's seq as only the writer stores it */
+    byte wn;         /* the waiter count L read */
+    byte wk;         /* futex_wake scratch */
+    bit wgot;
     hloc[0] = NOLOC;
     do
     :: pub <= NPUB ->
+#if NREAD > 0 /* without readers nobody loads the buffers: the wait model skips them */
         b = (pub - 1) % NBUF;
 #ifdef PUBLISH_EARLY
         store(PUBLISHED, pub, REL); /* BROKEN: publish.c's last store, moved before the data */
@@ -222,13 +325,51 @@ active proctype writer()
         /* seqlock.h:pcs_seq_write_end: release store of the even seq */
         wseq[b] = wseq[b] + 2;
         store(SEQ(b), wseq[b], REL);
+#endif
+#if defined(WAKE_BEFORE_STORE) && NWAIT > 0
+        wn = nwaiting[pub % NBKT]; /* BROKEN: L (pcs_wake_needed) before publishing */
+#endif
 #ifndef PUBLISH_EARLY
         /* publish.c:pcs_publish_system: store(published, pub, release) */
+#if NWAIT > 0
+        atomic { store(PUBLISHED, pub, REL); pubnew = pub };
+#else
         store(PUBLISHED, pub, REL);
 #endif
-        pub++ /* pool->n_published = pub */
+#endif
+#if defined(PUBLISH_EARLY) && NWAIT > 0
+        pubnew = pub;
+#endif
+        /* publish.c:pcs_publish_system -> wake.h:pcs_wake_publish (skipped
+         * without waiters: nothing reads these words then) */
+#if NWAIT > 0
+#ifdef WAKE_BEFORE_STORE
+        wword = pub;               /* S: pcs_wake_store (L was read above) */
+#else
+        wword = pub;               /* S: wake.h:pcs_wake_store, seq_cst */
+        wn = nwaiting[pub % NBKT]; /* L: wake.h:pcs_wake_needed, seq_cst */
+#endif
+        atomic {
+            if
+            :: wn > 0 -> /* wake.c:pcs_wake_call(wk, bucket, 1) */
+                futex_wake_one(pub % NBKT);
+                wakecalls++
+            :: else
+            fi;
+            wn = 0;
+            pub++ /* pool->n_published = pub */
+        }
+#else
+        pub++
+#endif
     :: else -> break
-    od
+    od;
+#if NWAIT > 0
+    /* W3: at most one wake call per publication, none for a publication
+     * whose bucket nobody had registered in (by the path: the call is made
+     * only after L read a count > 0). */
+    assert(wakecalls <= NPUB)
+#endif
 }
 
 /* A reader thread: READS reads, each through reader.c's view API. */
@@ -315,3 +456,117 @@ active [NREAD] proctype reader()
     :: else -> break
     od
 }
+
+/* wait.c:pcs_reader_wait with no timeout and no rate limit (neither can make
+ * a wake-up happen: they only end a wait early). Waiter `me` waits for
+ * publications until none it wants is left. Each step is one access to a
+ * shared word, with the thread's local work folded into it. */
+
+/* An acquire load of `published`: any store from `lo` (coherence, or
+ * wake.h's p >= m) up to the newest. */
+inline load_published(m)
+{
+    atomic {
+        p = pubnew;
+        do
+        :: p > m && p > plast -> p--
+        :: true -> break
+        od;
+        plast = p
+    }
+}
+
+active [NWAIT] proctype waiter()
+{
+    byte me = _pid - 1 - NREAD; /* after the writer and the readers */
+    byte after = (me == 1 -> 1 : 0), p, plast = 0, b, w, now, seen;
+    byte wk;
+    bit wgot, ok;
+    do
+    :: after >= NPUB -> break /* nothing newer will ever be published */
+    :: else ->
+        atomic {
+            wants[me] = after + 1;
+            b = (after + 1) % NBKT /* wake.h:pcs_wake_bucket */
+        };
+        do
+        :: true ->
+            /* wait.c:pcs_reader_wait: p = load(published, acquire) */
+            atomic {
+                load_published(plast);
+                if
+                :: p > after -> break
+                :: else
+                fi
+            };
+            /* wait.c:sleep_once -> wake.h:pcs_wake_register: A, then R */
+            nwaiting[b]++;
+            w = wword;
+            /* wait.c:sleep_once: the re-check of published, >= w (wake.h: p >= m) */
+            load_published(w);
+            if
+            :: p > after ->
+                nwaiting[b]--; /* pcs_wake_unregister */
+                w = 0
+            :: else ->
+                /* wake.c:pcs_wake_sleep: FUTEX_WAIT_BITSET, compare and queue atomically */
+                atomic {
+                    if
+                    :: wword == w -> queued[me] = 1; qbkt[me] = b
+                    :: else
+                    fi
+                };
+                !queued[me]; /* asleep until a futex_wake dequeues it */
+                nwaiting[b]--; /* wake.h:pcs_wake_unregister */
+#ifndef NO_PASS_ON
+                /* wake.h:pcs_wake_pass_on: the word moved on? claim it, wake the bucket */
+                now = wword;
+                if
+                :: now != w ->
+                    seen = passed[b];
+                    atomic { /* compare-and-swap */
+                        ok = (seen != now && passed[b] == seen);
+                        if
+                        :: ok -> passed[b] = now
+                        :: else
+                        fi;
+                        seen = 0
+                    };
+                    if
+                    :: ok && nwaiting[b] > 0 -> futex_wake_all(b); ok = 0
+                    :: else -> ok = 0
+                    fi
+                :: else
+                fi;
+                now = 0;
+#endif
+                w = 0
+            fi
+        od;
+        atomic {
+            assert(p > after); /* W2 */
+            after = (me == 1 -> p + 1 : p); /* waiter 1 skips one publication */
+            wants[me] = 0;
+            p = 0;
+            b = 0
+        }
+    od;
+    wants[me] = 0
+}
+
+/* W1: when no process can move, no waiter sleeps for a publication that
+ * exists. (`timeout` is spin's "no statement is executable"; once every
+ * other process has ended it holds too, and the claims are checked there.) */
+#if NWAIT > 0
+active proctype watchdog()
+{
+    byte i = 0;
+    timeout ->
+    do
+    :: i < NWAIT ->
+        assert(!(queued[i] && wants[i] <= pubnew)); /* W1 */
+        i++
+    :: else -> break
+    od
+}
+#endif

@@ -7,6 +7,9 @@
  * tick's events to a fixed-size broadcast ring at stage 13. Any number of
  * reader threads take consistent copies or zero-copy views of the newest
  * buffer and poll the event ring with their own cursor (docs/ARCHITECTURE.md section 6).
+ * A reader that wants every publication, or one every so often, sleeps in
+ * pcs_reader_wait instead of polling: stage 12 wakes it (one system call per
+ * publication at most, none when no reader waits).
  *
  * Guarantees:
  *  - The writer never waits for a reader, never takes a lock and never
@@ -214,6 +217,65 @@ PCS_API pcs_status pcs_view_validate(pcs_view *v);
 PCS_API pcs_status pcs_events_poll(pcs_reader *r, pcs_event *out, uint32_t max, uint32_t *count,
                                    uint64_t *missed);
 
+/** pcs_reader_wait's timeout: none. */
+#define PCS_WAIT_FOREVER UINT64_MAX
+
+/**
+ * Block until a publication newer than @p after_publication exists (sleeping
+ * in the kernel on a futex over the publication counter, not polling), or
+ * until @p timeout_ns nanoseconds of the host's monotonic clock have passed.
+ * Typical loops: `after = published` to take every publication (or the
+ * newest one each time the reader comes back), or `after = last + k - 1` to
+ * wake every k-th publication (a reader paced in simulated time); such a
+ * reader is not woken by the publications in between, except every 32nd.
+ * The first call may pass 0 to wait for the first publication.
+ *
+ * Rate limit (pcs_reader_set_min_interval): after a call returned PCS_OK,
+ * the next one does not return PCS_OK until the interval has passed; it
+ * sleeps until then without being woken by publications, then returns at
+ * once if a newer publication exists. So a 10 Hz reader wakes 10 times a
+ * second whatever the tick rate.
+ *
+ * Determinism: the timeout and the rate limit are wall time, read on the
+ * reader's thread only; the writer never reads them and a reader never
+ * writes the world, so no state hash depends on them. The writer's cost:
+ * a few atomic words per publication, and one FUTEX_WAKE (of one thread)
+ * when a reader waits for that publication; the woken reader wakes the
+ * others (snapshot/wake.h).
+ *
+ * @param timeout_ns 0: do not sleep (a check); PCS_WAIT_FOREVER: no limit.
+ * @param published (may be NULL) receives the newest publication number
+ *        (pcs_snapshot_published) at return, also on a timeout.
+ * @return PCS_OK (*published > after_publication); PCS_E_TIMEOUT when the
+ *         time passed first (also when a newer publication exists but the
+ *         rate limit held the reader back); PCS_E_INVAL for a NULL reader.
+ *         Reader's thread (as every reader call).
+ */
+PCS_API pcs_status pcs_reader_wait(pcs_reader *r, uint64_t after_publication, uint64_t timeout_ns,
+                                   uint64_t *published);
+
+/**
+ * Rate limit of pcs_reader_wait on @p r: successive PCS_OK returns are at
+ * least @p interval_ns apart (host monotonic time, measured from the earlier
+ * return); 0 (the default) removes the limit. The limit only delays
+ * pcs_reader_wait; reads and polls are never refused.
+ * @return PCS_E_INVAL for NULL. Reader's thread.
+ */
+PCS_API pcs_status pcs_reader_set_min_interval(pcs_reader *r, uint64_t interval_ns);
+
+/** Pool-wide counters of the reader wait (pcs_snapshot_stats_get). */
+typedef struct pcs_snapshot_stats {
+    uint64_t publications;  /**< publications so far (pcs_snapshot_published) */
+    uint64_t wake_calls;    /**< wake system calls made by stage 12: at most one per
+                                 publication, none for a publication nobody waits for */
+    uint64_t pass_on_calls; /**< wake calls made by woken readers for the others */
+    uint32_t waiters;       /**< readers inside pcs_reader_wait's sleep now */
+} pcs_snapshot_stats;
+
+/** Copy the pool's counters (relaxed loads: a snapshot in time, not one instant). Any thread.
+ *  @return PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_snapshot_stats_get(const pcs_snapshot_pool *pool, pcs_snapshot_stats *out);
+
 /** Per-reader counters, for monitoring a reader's health. */
 typedef struct pcs_reader_stats {
     uint64_t reads;         /**< successful copy-out reads and validated views */
@@ -223,6 +285,9 @@ typedef struct pcs_reader_stats {
     uint64_t max_staleness; /**< largest staleness seen */
     uint64_t events_read;   /**< events returned by pcs_events_poll */
     uint64_t events_missed; /**< events overwritten before this reader saw them */
+    uint64_t waits;         /**< pcs_reader_wait calls that returned PCS_OK */
+    uint64_t wait_timeouts; /**< pcs_reader_wait calls that returned PCS_E_TIMEOUT */
+    uint64_t sleeps;        /**< futex sleeps inside pcs_reader_wait (a wake, a timeout) */
 } pcs_reader_stats;
 
 /** Copy @p r's counters. @return PCS_E_INVAL for NULL. Reader's thread. */

@@ -28,6 +28,7 @@ typedef enum pcs_status {
     PCS_E_STATE = -8,    /**< the call is not allowed in the object's state */
     PCS_E_NOTFOUND = -9, /**< a named thing does not exist */
     PCS_E_NUMERIC = -10, /**< a value became NaN or infinite (world config check_finite) */
+    PCS_E_TIMEOUT = -11, /**< a wait's time limit passed first (pcs_reader_wait) */
 } pcs_status;
 
 /**
