@@ -63,12 +63,18 @@ def machine():
             "loadavg": open("/proc/loadavg").read().split()[:3]}
 
 
-def main():
+def parse_args():
+    """The command line of this bench and python/bench_remote.py:
+    [pcsim] [--rounds N] [--warmup N]."""
     ap = argparse.ArgumentParser()
     ap.add_argument("pcsim", nargs="?", default="build/pcsim")
     ap.add_argument("--rounds", type=int, default=5000)
     ap.add_argument("--warmup", type=int, default=500)
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    a = parse_args()
     serve_test.PCSIM = os.path.abspath(a.pcsim)
     srv = serve_test.Server()
     c = srv.connect(role="control")

@@ -25,7 +25,6 @@ Prints microseconds per round (mean, p50, p95, p99) as JSON with the
 machine and its load average before and after.
 """
 
-import argparse
 import json
 import os
 import struct
@@ -62,11 +61,7 @@ def frame(msg):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("pcsim", nargs="?", default="build/pcsim")
-    ap.add_argument("--rounds", type=int, default=5000)
-    ap.add_argument("--warmup", type=int, default=500)
-    a = ap.parse_args()
+    a = serve_rtt.parse_args()
     load_before = serve_rtt.machine()["loadavg"]
     serve_test.PCSIM = os.path.abspath(a.pcsim)
     srv = serve_test.Server()

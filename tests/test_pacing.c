@@ -11,16 +11,7 @@
 #include <string.h>
 
 #include "pcsim/pcsim.h"
-
-/* Default world: dt 0.05 s, so one tick is 50 ms of simulated time. */
-static pcs_world *new_world(void)
-{
-    pcs_world_def cfg;
-    pcs_world_default(&cfg);
-    pcs_world *w = NULL;
-    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
-    return w;
-}
+#include "tests/world_fixture.h"
 
 static uint64_t tick_of(const pcs_world *w)
 {
@@ -46,7 +37,7 @@ static uint64_t run_frames(pcs_world *w, uint32_t frames, double frame_s, uint64
 
 Test(pacing, one_x_12000_frames_of_50ms_give_exactly_12000_ticks)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_float_eq(pcs_world_speed(w), 1.0, 0.0, "the default speed is 1x");
     /* 0.05 s at 1x is exactly one 0.05 s tick: one per frame, never 0 or 2. */
     cr_assert_eq(run_frames(w, 12000, 0.05, 1000, 1), 12000);
@@ -60,7 +51,7 @@ Test(pacing, one_x_12000_frames_of_50ms_give_exactly_12000_ticks)
 
 Test(pacing, tenth_x_gives_1200_ticks_one_every_tenth_frame)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 0.1), PCS_OK);
     for (uint32_t i = 1; i <= 12000; i++) {
         pcs_world_advance_result r;
@@ -74,7 +65,7 @@ Test(pacing, tenth_x_gives_1200_ticks_one_every_tenth_frame)
 
 Test(pacing, ten_x_gives_120000_ticks)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 10.0), PCS_OK);
     cr_assert_eq(run_frames(w, 12000, 0.05, 100, 10), 120000);
     cr_assert_eq(tick_of(w), 120000);
@@ -85,7 +76,7 @@ Test(pacing, seven_and_a_half_x_alternates_7_and_8_ticks_a_frame)
 {
     /* 375 ms of simulated time a frame: 7 ticks and 25 ms carried, then 8.
      * Summing 0.05 * 7.5 / 0.05 in doubles ends at 89,999 here. */
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 7.5), PCS_OK);
     for (uint32_t i = 0; i < 12000; i++) {
         pcs_world_advance_result r;
@@ -98,7 +89,7 @@ Test(pacing, seven_and_a_half_x_alternates_7_and_8_ticks_a_frame)
 
 Test(pacing, thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 1000.0), PCS_OK);
     /* max_ticks 0 only accounts: 12,000 frames of 50 s simulated each. */
     cr_assert_eq(run_frames(w, 12000, 0.05, 0, 0), 0);
@@ -115,7 +106,7 @@ Test(pacing, thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame)
 
 Test(pacing, too_small_max_ticks_reports_the_lag_exactly)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 1000.0), PCS_OK);
     /* 1000 ticks fall due each frame and 100 run: the backlog grows by 900. */
     for (uint64_t k = 1; k <= 50; k++) {
@@ -149,7 +140,7 @@ Test(pacing, too_small_max_ticks_reports_the_lag_exactly)
 static void expect_floor_of_total(const double *frame_s, const uint64_t *frame_ns, uint32_t n,
                                   uint32_t frames, uint64_t speed_milli)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, (double)speed_milli / 1000.0), PCS_OK);
     uint64_t total_ps = 0; /* simulated time, ps; ns x speed_milli */
     for (uint32_t i = 0; i < frames; i++) {
@@ -197,7 +188,7 @@ Test(pacing, host_nanoseconds_times_1e_minus_9_are_taken_exactly)
 
 Test(pacing, pause_stops_ticks_and_keeps_carry_and_backlog)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     pcs_world_advance_result r;
     cr_assert_eq(pcs_world_advance(w, 0.08, 1000, &r), PCS_OK); /* 1 tick, 30 ms carried */
     cr_assert_eq(r.ticks_run, 1);
@@ -226,7 +217,7 @@ Test(pacing, pause_stops_ticks_and_keeps_carry_and_backlog)
 
 Test(pacing, step_once_runs_exactly_one_tick_while_paused)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_step_once(w), PCS_E_STATE, "refused while running");
     cr_assert(strstr(pcs_last_error(), "pause") != NULL, "%s", pcs_last_error());
     cr_assert_eq(tick_of(w), 0);
@@ -255,7 +246,7 @@ static void expect_speed_refused(pcs_world *w, double speed, const char *shown)
 
 Test(pacing, speed_out_of_range_is_refused_naming_value_and_range)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 2.5), PCS_OK);
     expect_speed_refused(w, 0.09, "0.09");
     expect_speed_refused(w, 1000.5, "1000.5");
@@ -274,7 +265,7 @@ Test(pacing, speed_out_of_range_is_refused_naming_value_and_range)
 
 Test(pacing, bad_elapsed_time_is_refused_naming_value_and_range)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     pcs_world_advance_result r;
     const double bad[] = {-0.001, NAN, INFINITY, 2e6};
     const char *shown[] = {"-0.001", "nan", "inf", "2e+06"};
@@ -299,7 +290,7 @@ Test(pacing, bad_elapsed_time_is_refused_naming_value_and_range)
 
 Test(pacing, a_speed_change_keeps_the_simulated_time_already_due)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     pcs_world_advance_result r;
     cr_assert_eq(pcs_world_advance(w, 0.03, 10, &r), PCS_OK);
     cr_assert_eq(r.ticks_run, 0);
@@ -323,7 +314,7 @@ static pcs_status fail_at_tick_3(pcs_world *w, void *ctx)
 
 Test(pacing, a_failing_tick_stops_the_call_and_stays_owed)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     pcs_system_desc d = {.name = "fail3", .stage = PCS_STAGE_HEAT, .fn = fail_at_tick_3};
     cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
     pcs_world_advance_result r;
@@ -383,25 +374,11 @@ static pcs_status mix_tick(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-static pcs_world *hashed_world(uint32_t *store)
-{
-    pcs_world *w = new_world();
-    cr_assert_eq(pcs_store_register(w, "x", 8, 1, PCS_STORE_STATE, store), PCS_OK);
-    pcs_system_desc d = {.name = "mix",
-                         .stage = PCS_STAGE_HEAT,
-                         .fn = mix_tick,
-                         .ctx = store,
-                         .writes = store,
-                         .n_writes = 1};
-    cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
-    return w;
-}
-
 Test(pacing, the_state_hash_does_not_depend_on_pacing)
 {
     static uint32_t sa, sb;
-    pcs_world *a = hashed_world(&sa);
-    pcs_world *b = hashed_world(&sb);
+    pcs_world *a = wfx_hashed_world("mix", 1, mix_tick, &sa);
+    pcs_world *b = wfx_hashed_world("mix", 1, mix_tick, &sb);
     for (int i = 0; i < 600; i++)
         cr_assert_eq(pcs_world_tick(a), PCS_OK);
     /* b reaches tick 600 through odd frames, speed changes, a pause and steps. */

@@ -8,13 +8,7 @@
 #include <string.h>
 
 #include "pcsim/pcsim.h"
-
-#define EXPECT_ERR(call, want)                                                                     \
-    do {                                                                                           \
-        pcs_error_clear();                                                                         \
-        cr_assert_eq((call), (want), #call);                                                       \
-        cr_assert(pcs_last_error()[0] != '\0', #call " sets a message");                           \
-    } while (0)
+#include "tests/expect_err.h"
 
 Test(station_null, scenario_accessors_of_null_return_neutral_values)
 {

@@ -335,9 +335,9 @@ Test(water_ph_table, default_table_meets_the_stated_bounds, .timeout = 600)
     pcs_water_ph_table_destroy(t);
 }
 
-/* A coarse table is also built and stays consistent at its sample rows
-   (cheap config, exercising every zone with one or two cells). */
-Test(water_ph_table, coarse_config_builds_and_validates)
+/* A coarse config (cheap to build, one or two cells per zone) with
+   @p n_vapour vapour cells. */
+static pcs_water_ph_table_def coarse_def(uint32_t n_vapour)
 {
     pcs_water_ph_table_def c;
     pcs_water_ph_table_default(&c);
@@ -345,8 +345,16 @@ Test(water_ph_table, coarse_config_builds_and_validates)
     c.n_near_critical = 2;
     c.n_super = 1;
     c.n_liquid = 2;
-    c.n_vapour = 1;
+    c.n_vapour = n_vapour;
     c.sat_refine = 1;
+    return c;
+}
+
+/* A coarse table is also built and stays consistent at its sample rows
+   (cheap config, exercising every zone with one or two cells). */
+Test(water_ph_table, coarse_config_builds_and_validates)
+{
+    pcs_water_ph_table_def c = coarse_def(1);
     pcs_water_ph_table *t = NULL;
     cr_assert_eq(pcs_water_ph_table_create(&c, &t), PCS_OK, "%s", pcs_last_error());
     pcs_water_ph_state s;
@@ -371,14 +379,7 @@ Test(water_ph_table, coarse_config_builds_and_validates)
 
 Test(water_ph_table, refuses_outside_the_domain_and_null)
 {
-    pcs_water_ph_table_def c;
-    pcs_water_ph_table_default(&c);
-    c.rows_per_octave = 2;
-    c.n_near_critical = 2;
-    c.n_super = 1;
-    c.n_liquid = 2;
-    c.n_vapour = 2;
-    c.sat_refine = 1;
+    pcs_water_ph_table_def c = coarse_def(2);
     pcs_water_ph_table *t = NULL;
     cr_assert_eq(pcs_water_ph_table_create(&c, &t), PCS_OK, "%s", pcs_last_error());
     pcs_water_ph_state s;

@@ -10,15 +10,7 @@
 
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
-
-static pcs_world *new_world(void)
-{
-    pcs_world_def cfg;
-    pcs_world_default(&cfg);
-    pcs_world *w = NULL;
-    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
-    return w;
-}
+#include "tests/world_fixture.h"
 
 Test(world_config, defaults_are_valid_and_documented_values)
 {
@@ -96,7 +88,7 @@ static void add_system(pcs_world *w, tagged *g, const char *name, pcs_stage stag
 
 Test(stages, systems_run_in_stage_then_priority_then_id_order)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     static trace t = {.fail_on_tick = -1};
     static tagged a = {&t, 'a'}, b = {&t, 'b'}, c = {&t, 'c'}, d = {&t, 'd'};
     add_system(w, &d, "d", PCS_STAGE_ALARMS, 0, NULL, 0, NULL, 0, PCS_OK);
@@ -111,7 +103,7 @@ Test(stages, systems_run_in_stage_then_priority_then_id_order)
 
 Test(stages, conflicting_access_refused_naming_both_systems)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     static trace t;
     static tagged g = {&t, 'g'};
     uint32_t s1, s2;
@@ -135,7 +127,7 @@ Test(stages, conflicting_access_refused_naming_both_systems)
 
 Test(stages, failing_system_stops_tick_and_clock_does_not_advance)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     static trace t = {.fail_on_tick = 1};
     static tagged x = {&t, 'X'}, after = {&t, 'z'};
     add_system(w, &x, "x", PCS_STAGE_HEAT, 0, NULL, 0, NULL, 0, PCS_OK);
@@ -152,7 +144,7 @@ Test(stages, failing_system_stops_tick_and_clock_does_not_advance)
 
 Test(stages, registration_after_first_tick_is_refused)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     uint32_t id;
     cr_assert_eq(pcs_store_register(w, "late", 8, 1, PCS_STORE_STATE, &id), PCS_E_STATE);
@@ -213,7 +205,7 @@ Test(events, overflow_is_counted_and_reported_as_an_event)
 
 Test(channels, register_find_and_read)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     uint32_t f, u, id, id2;
     cr_assert_eq(pcs_store_register(w, "core", 8, 2, PCS_STORE_STATE, &f), PCS_OK);
     cr_assert_eq(pcs_store_register(w, "flags", 4, 1, PCS_STORE_STATE, &u), PCS_OK);
@@ -253,21 +245,11 @@ static pcs_status write_tick(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-static pcs_world *hashed_world(uint32_t *store)
-{
-    pcs_world *w = new_world();
-    cr_assert_eq(pcs_store_register(w, "x", 8, 8192, PCS_STORE_STATE, store), PCS_OK);
-    pcs_system_desc d = {.name = "w", .stage = PCS_STAGE_HEAT, .fn = write_tick, .ctx = store,
-                         .writes = store, .n_writes = 1};
-    cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
-    return w;
-}
-
 Test(hash, same_state_same_hash_and_one_bit_changes_it)
 {
     static uint32_t sa, sb;
-    pcs_world *a = hashed_world(&sa);
-    pcs_world *b = hashed_world(&sb);
+    pcs_world *a = wfx_hashed_world("w", 8192, write_tick, &sa);
+    pcs_world *b = wfx_hashed_world("w", 8192, write_tick, &sb);
     for (int i = 0; i < 100; i++) {
         cr_assert_eq(pcs_world_tick(a), PCS_OK);
         cr_assert_eq(pcs_world_tick(b), PCS_OK);
@@ -288,7 +270,7 @@ Test(hash, same_state_same_hash_and_one_bit_changes_it)
 
 Test(hash, scratch_stores_are_not_hashed)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     uint32_t s;
     cr_assert_eq(pcs_store_register(w, "tmp", 8, 4, PCS_STORE_SCRATCH, &s), PCS_OK);
     uint64_t h = pcs_world_state_hash(w);
@@ -315,7 +297,7 @@ static pcs_status on_noop(pcs_world *w, void *ctx, const pcs_command *c)
 Test(alloc, ten_thousand_ticks_allocate_nothing)
 {
     static uint32_t s;
-    pcs_world *w = hashed_world(&s);
+    pcs_world *w = wfx_hashed_world("w", 8192, write_tick, &s);
     pcs_system_desc d = {.name = "emit", .stage = PCS_STAGE_ALARMS, .fn = submit_and_emit};
     cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
     cr_assert_eq(pcs_command_handler_register(w, 3, on_noop, NULL), PCS_OK);
@@ -354,7 +336,7 @@ static void cleanup(void *ctx)
 
 Test(world, destroy_callbacks_run_in_reverse_order)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     static int one = 1, two = 2;
     cr_assert_eq(pcs_world_on_destroy(w, cleanup, &one), PCS_OK);
     cr_assert_eq(pcs_world_on_destroy(w, cleanup, &two), PCS_OK);
@@ -367,7 +349,7 @@ Test(world, destroy_callbacks_run_in_reverse_order)
 
 Test(channels, many_names_resolve_through_the_index)
 {
-    pcs_world *w = new_world();
+    pcs_world *w = wfx_world();
     uint32_t s;
     enum { N = 20000 };
     cr_assert_eq(pcs_store_register(w, "many", 8, N, PCS_STORE_STATE, &s), PCS_OK);

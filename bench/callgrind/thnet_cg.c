@@ -33,27 +33,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/callgrind/cg_common.h"
 #include "bench/thnet_pwr400.h"
 #include "pcsim/rng.h"
 #include "pcsim/water.h"
 #include "pcsim/water_ph.h"
 
 #define N_STATES 4096u
-
-static double cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static void percentiles(const char *what, double *v, size_t n)
 {

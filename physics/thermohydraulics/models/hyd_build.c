@@ -22,6 +22,7 @@
 #include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "physics/thermohydraulics/models/hyd_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 pcs_status pcs_hydraulics_default(pcs_hydraulics_def *cfg)
 {
@@ -161,12 +162,7 @@ static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)
 {
     const pcs_hydraulics_def *c = &h->cfg;
     const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
-    const struct {
-        const char *what;
-        size_t n;
-        pcs_store_kind kind;
-        uint32_t *id;
-    } stores[] = {
+    const pcs_th_store stores[] = {
         {"mass", c->n_nodes, state, &h->s_mass},
         {"enthalpy", c->n_nodes, state, &h->s_enthalpy},
         {"pressure", c->n_nodes, state, &h->s_pressure},
@@ -179,16 +175,9 @@ static pcs_status make_stores(pcs_world *w, pcs_hydraulics *h)
         {"sg_heat", 1, scratch, &h->s_sg_heat},
         {"core", 3, scratch, &h->s_core},
     };
-    for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
-        char name[PCS_NAME_MAX];
-        snprintf(name, sizeof name, "u%u.hyd.%s", h->unit + 1, stores[i].what);
-        size_t n = stores[i].n ? stores[i].n : 1;
-        pcs_store_kind kind = (pcs_store_kind)(stores[i].kind | PCS_STORE_F64);
-        pcs_status st = pcs_store_register(w, name, sizeof(double), n, kind, stores[i].id);
-        if (st != PCS_OK)
-            return st;
-    }
-    return PCS_OK;
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "u%u.hyd", h->unit + 1);
+    return pcs_th_stores_register(w, prefix, stores, sizeof stores / sizeof stores[0]);
 }
 
 static void initial_state(pcs_world *w, pcs_hydraulics *h)
@@ -508,10 +497,8 @@ static pcs_status target(pcs_world *w, pcs_hydraulics *h, uint32_t family, const
 static pcs_status register_commands(pcs_world *w, pcs_hydraulics *h)
 {
     uint32_t family;
-    pcs_status st = PCS_OK;
-    if (pcs_command_family_find(w, PCS_HYDRAULICS_COMMANDS, &family, NULL) != PCS_OK)
-        st =
-            pcs_command_family_register(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_COUNT, on_command, &family);
+    pcs_status st = pcs_th_command_family(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_COUNT,
+                                          on_command, &family);
     uint64_t unit_ops = (1u << PCS_HYDRAULICS_OP_PZR_HEATERS) | (1u << PCS_HYDRAULICS_OP_PZR_SPRAY) |
                         (1u << PCS_HYDRAULICS_OP_SG_SECONDARY_T);
     if (st == PCS_OK)
@@ -533,33 +520,26 @@ static pcs_status register_commands(pcs_world *w, pcs_hydraulics *h)
     return st;
 }
 
-static pcs_status channel(pcs_world *w, const pcs_hydraulics *h, const char *suffix,
-                          const char *unit, uint32_t store, uint32_t index)
-{
-    char name[128];
-    snprintf(name, sizeof name, "u%u.%s", h->unit + 1, suffix);
-    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
-}
-
 static pcs_status register_channels(pcs_world *w, pcs_hydraulics *h)
 {
-    char name[96];
-    pcs_status st = channel(w, h, "rcs.pressure", "Pa", h->s_core, 2);
+    char name[96], unit[16];
+    snprintf(unit, sizeof unit, "u%u", h->unit + 1);
+    pcs_status st = pcs_th_channel(w, unit, "rcs.pressure", "Pa", h->s_core, 2);
     if (st == PCS_OK)
-        st = channel(w, h, "core.flow", "kg/s", h->s_core, 0);
+        st = pcs_th_channel(w, unit, "core.flow", "kg/s", h->s_core, 0);
     if (st == PCS_OK)
-        st = channel(w, h, "core.t_inlet", "K", h->s_core, 1);
+        st = pcs_th_channel(w, unit, "core.t_inlet", "K", h->s_core, 1);
     if (st == PCS_OK)
-        st = channel(w, h, "sg.heat", "W", h->s_sg_heat, 0);
+        st = pcs_th_channel(w, unit, "sg.heat", "W", h->s_sg_heat, 0);
     for (uint32_t k = 0; st == PCS_OK && k < h->cfg.n_junctions; k++) {
         const pcs_hydraulics_junction *j = &h->junctions[k];
         if (j->kind != PCS_HYDRAULICS_PUMP)
             continue;
         snprintf(name, sizeof name, "loop%u.flow", j->pump + 1);
-        st = channel(w, h, name, "kg/s", h->s_flow, k);
+        st = pcs_th_channel(w, unit, name, "kg/s", h->s_flow, k);
         snprintf(name, sizeof name, "pump%u.speed", j->pump + 1);
         if (st == PCS_OK)
-            st = channel(w, h, name, "rad/s", h->s_speed, j->pump);
+            st = pcs_th_channel(w, unit, name, "rad/s", h->s_speed, j->pump);
     }
     for (uint32_t i = 0; st == PCS_OK && i < h->cfg.n_nodes; i++) {
         uint32_t tag = h->nodes[i].tag;
@@ -567,7 +547,7 @@ static pcs_status register_channels(pcs_world *w, pcs_hydraulics *h)
             continue;
         snprintf(name, sizeof name, "loop%u.%s", h->nodes[i].loop + 1,
                  tag == PCS_HYDRAULICS_TAG_HOT_LEG ? "t_hot" : "t_cold");
-        st = channel(w, h, name, "K", h->s_temp, i);
+        st = pcs_th_channel(w, unit, name, "K", h->s_temp, i);
     }
     return st;
 }

@@ -29,6 +29,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/primary_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define PRI_PI 3.14159265358979323846
 #define PRI_RHO_MAX 1100.0
@@ -503,14 +504,9 @@ static pcs_status sg_constants(pcs_primary *pr)
 
 static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
 {
-    const pcs_store_kind state = PCS_STORE_STATE_F64, scratch = PCS_STORE_SCRATCH_F64;
+    const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
     pcs_primary_stores *s = &pr->s;
-    const struct {
-        const char *what;
-        size_t n;
-        pcs_store_kind kind;
-        uint32_t *id;
-    } stores[] = {
+    const pcs_th_store stores[] = {
         {"mass", pr->nv, state, &s->mass},
         {"energy", pr->nv, state, &s->energy},
         {"flow", pr->nj, state, &s->flow},
@@ -527,15 +523,9 @@ static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
         {"controls", PCS_PRIMARY_CTL_SG_PRESSURE + pr->nl, state, &s->controls},
         {"out", PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * pr->nl, scratch, &s->out},
     };
-    for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
-        char name[PCS_NAME_MAX];
-        snprintf(name, sizeof name, "%s.pri.%s", pr->unit, stores[i].what);
-        pcs_status st =
-            pcs_store_register(w, name, sizeof(double), stores[i].n, stores[i].kind, stores[i].id);
-        if (st != PCS_OK)
-            return st;
-    }
-    return PCS_OK;
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s.pri", pr->unit);
+    return pcs_th_stores_register(w, prefix, stores, sizeof stores / sizeof stores[0]);
 }
 
 static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
@@ -712,10 +702,8 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
 {
     uint32_t family;
-    pcs_status st = PCS_OK;
-    if (pcs_command_family_find(w, PCS_PRIMARY_COMMANDS, &family, NULL) != PCS_OK)
-        st = pcs_command_family_register(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT, on_command,
-                                         &family);
+    pcs_status st =
+        pcs_th_command_family(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT, on_command, &family);
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
         char name[64];
         snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
@@ -730,14 +718,6 @@ static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
     if (st == PCS_OK)
         pcs_error_clear();
     return st;
-}
-
-static pcs_status channel(pcs_world *w, const pcs_primary *pr, const char *suffix, const char *unit,
-                          uint32_t store, uint32_t index)
-{
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s", pr->unit, suffix);
-    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
 }
 
 static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
@@ -757,8 +737,8 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
     };
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof unit_channels / sizeof unit_channels[0]; i++)
-        st = channel(w, pr, unit_channels[i].name, unit_channels[i].unit, pr->s.out,
-                     unit_channels[i].index);
+        st = pcs_th_channel(w, pr->unit, unit_channels[i].name, unit_channels[i].unit, pr->s.out,
+                            unit_channels[i].index);
     const struct {
         const char *fmt, *unit;
         uint32_t index;
@@ -772,12 +752,13 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
         char name[64];
         for (size_t i = 0; st == PCS_OK && i < sizeof per_loop / sizeof per_loop[0]; i++) {
             snprintf(name, sizeof name, per_loop[i].fmt, l + 1);
-            st = channel(w, pr, name, per_loop[i].unit, pr->s.out,
-                         PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l + per_loop[i].index);
+            st = pcs_th_channel(w, pr->unit, name, per_loop[i].unit, pr->s.out,
+                                PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l +
+                                    per_loop[i].index);
         }
         snprintf(name, sizeof name, "pump%u.speed", l + 1);
         if (st == PCS_OK)
-            st = channel(w, pr, name, "rad/s", pr->s.pump_speed, l);
+            st = pcs_th_channel(w, pr->unit, name, "rad/s", pr->s.pump_speed, l);
     }
     return st;
 }

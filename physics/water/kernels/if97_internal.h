@@ -228,6 +228,23 @@ void if97_r2_products(double pi, double y, double a[43]);
 /** a[k] = pi^I_k y^J_k of region 1 T(p,h) (y = eta + 1). */
 void if97_r1_tph_products(double pi, double y, double a[20]);
 
+/** Reduced variables and term values n x^I y^J of region 1 at (p, T). */
+typedef struct if97_r1_at {
+    double pi, tau, x, y;
+    double a[34];
+} if97_r1_at;
+/** Region 1 at (p, T): pi = p / 16.53 MPa, tau = 1386 K / T, x, y as above. */
+void if97_r1_eval(double p, double t, if97_r1_at *w);
+
+/** Reduced variables and residual term values n pi^I y^J of a region 2/5
+ *  Gibbs equation at (p, T). */
+typedef struct if97_gibbs2_at {
+    double pi, tau, y;
+    double a[43];
+} if97_gibbs2_at;
+/** The region 2 residual at (p, T): pi = p / 1 MPa, tau = 540 K / T, y. */
+void if97_r2_res_eval(double p, double t, if97_gibbs2_at *w);
+
 /* ---- unchecked forward equations (SI in, SI out) ---- */
 void if97_region1_props(double p, double t, pcs_water_props *out);
 void if97_region2_props(double p, double t, pcs_water_props *out);

@@ -75,13 +75,7 @@ void if97_r1_products(double x, double y, double a[34])
     memcpy(a, prod, sizeof prod);
 }
 
-/* Reduced variables and term values n x^I y^J of region 1 at (p, T). */
-typedef struct r1_terms_at {
-    double pi, tau, x, y;
-    double a[34];
-} r1_terms_at;
-
-static void r1_eval(double p, double t, r1_terms_at *w)
+void if97_r1_eval(double p, double t, if97_r1_at *w)
 {
     w->pi = p / R1_PSTAR;
     w->tau = R1_TSTAR / t;
@@ -95,8 +89,8 @@ static void r1_eval(double p, double t, r1_terms_at *w)
 
 double if97_region1_h(double p, double t)
 {
-    r1_terms_at w;
-    r1_eval(p, t, &w);
+    if97_r1_at w;
+    if97_r1_eval(p, t, &w);
     const double sj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_J); /* y * gamma_tau */
     /* h = R T tau gamma_tau (Table 3) */
     return IF97_R * t * w.tau * (sj / w.y);
@@ -104,8 +98,8 @@ double if97_region1_h(double p, double t)
 
 double if97_region1_v(double p, double t)
 {
-    r1_terms_at w;
-    r1_eval(p, t, &w);
+    if97_r1_at w;
+    if97_r1_eval(p, t, &w);
     const double si = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_I); /* -x * gamma_pi */
     /* v = R T pi gamma_pi / p (Table 3) */
     return IF97_R * t * w.pi * (-si / w.x) / p;
@@ -113,8 +107,8 @@ double if97_region1_v(double p, double t)
 
 void if97_region1_h_cp(double p, double t, double *h, double *cp)
 {
-    r1_terms_at w;
-    r1_eval(p, t, &w);
+    if97_r1_at w;
+    if97_r1_eval(p, t, &w);
     const double sj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_J);
     const double sjj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_JJ);
     const double g_t = sj / w.y;
@@ -125,8 +119,8 @@ void if97_region1_h_cp(double p, double t, double *h, double *cp)
 
 void if97_region1_s_dsdt(double p, double t, double *s, double *dsdt)
 {
-    r1_terms_at w;
-    r1_eval(p, t, &w);
+    if97_r1_at w;
+    if97_r1_eval(p, t, &w);
     const double f = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_1);
     const double sj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_J);
     const double sjj = if97_lane_sum(if97_r1_terms, w.a, 34, IF97_W_JJ);
@@ -138,8 +132,8 @@ void if97_region1_s_dsdt(double p, double t, double *s, double *dsdt)
 
 void if97_region1_props(double p, double t, pcs_water_props *out)
 {
-    r1_terms_at w;
-    r1_eval(p, t, &w);
+    if97_r1_at w;
+    if97_r1_eval(p, t, &w);
     if97_sums s;
     if97_sum_terms(if97_r1_terms, 34, w.a, w.x, w.y, &s);
     /* d/dpi = -d/dx because x = 7.1 - pi */
@@ -265,13 +259,7 @@ static const gibbs2 g_r2 = {r2_ideal, 9, if97_r2_res_terms, 43, if97_r2_products
                             -5,       3};
 static const gibbs2 g_r5 = {r5_ideal, 6, r5_res, 6, r5_products, 1e6, 1000.0, 0.0, -3, 2};
 
-/* Reduced variables and residual term values n pi^I y^J at (p, T). */
-typedef struct gibbs2_at {
-    double pi, tau, y;
-    double a[43];
-} gibbs2_at;
-
-static void gibbs2_terms(const gibbs2 *m, double p, double t, gibbs2_at *w)
+static void gibbs2_terms(const gibbs2 *m, double p, double t, if97_gibbs2_at *w)
 {
     w->pi = p / m->pstar;
     w->tau = m->tstar / t;
@@ -280,6 +268,11 @@ static void gibbs2_terms(const gibbs2 *m, double p, double t, gibbs2_at *w)
     for (int k = 0; k < m->n_res; k++) {
         w->a[k] *= m->res[k].n;
     }
+}
+
+void if97_r2_res_eval(double p, double t, if97_gibbs2_at *w)
+{
+    gibbs2_terms(&g_r2, p, t, w);
 }
 
 /* Ideal part: gamma0 - ln pi, and its tau derivatives (Table 13 / 40). */
@@ -303,7 +296,7 @@ static void gibbs2_ideal(const gibbs2 *m, double tau, double *g0, double *g0_t, 
 
 static void gibbs2_props(const gibbs2 *m, int region, double p, double t, pcs_water_props *out)
 {
-    gibbs2_at w;
+    if97_gibbs2_at w;
     gibbs2_terms(m, p, t, &w);
     if97_sums r;
     if97_sum_terms(m->res, m->n_res, w.a, w.pi, w.y, &r);
@@ -347,7 +340,7 @@ void if97_region5_props(double p, double t, pcs_water_props *out)
 static double gibbs2_gt(const gibbs2 *m, double p, double t, double *tau_out, double *gtt,
                         double *g)
 {
-    gibbs2_at w;
+    if97_gibbs2_at w;
     gibbs2_terms(m, p, t, &w);
     double g0, g0_t, g0_tt;
     gibbs2_ideal(m, w.tau, &g0, &g0_t, &g0_tt);
@@ -398,7 +391,7 @@ double if97_region5_h(double p, double t)
 /* v = R T / p (1 + pi gammar_pi): only the residual pi-derivative is needed. */
 static double gibbs2_v(const gibbs2 *m, double p, double t)
 {
-    gibbs2_at w;
+    if97_gibbs2_at w;
     gibbs2_terms(m, p, t, &w);
     const double si = if97_lane_sum(m->res, w.a, m->n_res, IF97_W_I); /* pi * gammar_pi */
     return IF97_R * t / p * (1.0 + si);

@@ -39,15 +39,11 @@ typedef struct ph_gibbs {
    (dv/dp)_T = R T gamma_pipi / p*^2 and (dv/dT)_p = R (gamma_pi - tau gamma_pitau) / p*. */
 static void gibbs_r1(double p, double t, ph_gibbs *g)
 {
-    const double ps = 16.53e6, pi = p / ps, tau = 1386.0 / t;
-    const double x = 7.1 - pi, y = tau - 1.222;
-    double a[34];
-    if97_r1_products(x, y, a);
-    for (int k = 0; k < 34; k++) {
-        a[k] *= if97_r1_terms[k].n;
-    }
+    if97_r1_at w;
+    if97_r1_eval(p, t, &w);
     if97_sums s;
-    if97_sum_terms(if97_r1_terms, 34, a, x, y, &s);
+    if97_sum_terms(if97_r1_terms, 34, w.a, w.x, w.y, &s);
+    const double ps = 16.53e6, tau = w.tau;
     const double g_p = -s.fx, g_pp = s.fxx, g_pt = -s.fxy, g_tt = s.fyy; /* d/dpi = -d/dx */
     g->v = IF97_R * t * g_p / ps;
     g->v_p = IF97_R * t * g_pp / (ps * ps);
@@ -59,14 +55,11 @@ static void gibbs_r1(double p, double t, ph_gibbs *g)
    -1/pi^2 to gamma_pipi and nothing to gamma_pitau; c_p from the full props. */
 static void gibbs_r2(double p, double t, ph_gibbs *g)
 {
-    const double ps = 1e6, pi = p / ps, tau = 540.0 / t, y = tau - 0.5;
-    double a[43];
-    if97_r2_products(pi, y, a);
-    for (int k = 0; k < 43; k++) {
-        a[k] *= if97_r2_res_terms[k].n;
-    }
+    if97_gibbs2_at w;
+    if97_r2_res_eval(p, t, &w);
     if97_sums s;
-    if97_sum_terms(if97_r2_res_terms, 43, a, pi, y, &s);
+    if97_sum_terms(if97_r2_res_terms, 43, w.a, w.pi, w.y, &s);
+    const double ps = 1e6, pi = w.pi, tau = w.tau;
     const double g_p = 1.0 / pi + s.fx, g_pp = -1.0 / (pi * pi) + s.fxx, g_pt = s.fxy;
     pcs_water_props q;
     if97_region2_props(p, t, &q);

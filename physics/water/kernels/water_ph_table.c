@@ -706,22 +706,34 @@ static inline __attribute__((always_inline)) void eval(const pcs_water_ph_table 
     out->drho_dh_kg2_m3j = y[3];
 }
 
-pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
-                                     pcs_water_ph_state *out)
+/* The checks and evaluation both public lookups share: @p out is the
+ * caller's result pointer, only tested for NULL (the message names it). */
+static pcs_status checked_eval(const char *fn, const pcs_water_ph_table *t, const void *out,
+                               double p_pa, double h_j_kg, pcs_water_ph_state *q, double *vg)
 {
-    static const char fn[] = "pcs_water_ph_table_lookup";
     if (t == NULL || out == NULL) {
         return pcs_error_set(PCS_E_INVAL, "%s: %s is NULL", fn, t == NULL ? "t" : "out");
     }
     if (!(p_pa >= PCS_WATER_PH_P_MIN_PA && p_pa <= PCS_WATER_PH_P_MAX_PA)) {
         return if97_check(fn, "p_pa", p_pa, PCS_WATER_PH_P_MIN_PA, PCS_WATER_PH_P_MAX_PA, "Pa");
     }
-    pcs_water_ph_state q;
-    double vg, hlo, hhi;
+    double hlo, hhi;
     int bad;
-    eval(t, p_pa, h_j_kg, &q, &vg, &bad, &hlo, &hhi);
+    eval(t, p_pa, h_j_kg, q, vg, &bad, &hlo, &hhi);
     if (bad) {
         return lookup_fail(fn, p_pa, h_j_kg, hlo, hhi);
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
+                                     pcs_water_ph_state *out)
+{
+    pcs_water_ph_state q;
+    double vg;
+    pcs_status st = checked_eval("pcs_water_ph_table_lookup", t, out, p_pa, h_j_kg, &q, &vg);
+    if (st != PCS_OK) {
+        return st;
     }
     q.u_j_kg = h_j_kg - p_pa / q.rho_kg_m3;
     q.alpha = q.phase == PCS_WATER_PH_TWO_PHASE ? q.x * vg * q.rho_kg_m3 : q.x;
@@ -732,19 +744,11 @@ pcs_status pcs_water_ph_table_lookup(const pcs_water_ph_table *t, double p_pa, d
 pcs_status pcs_water_ph_table_rho(const pcs_water_ph_table *t, double p_pa, double h_j_kg,
                                   pcs_water_ph_rho *out)
 {
-    static const char fn[] = "pcs_water_ph_table_rho";
-    if (t == NULL || out == NULL) {
-        return pcs_error_set(PCS_E_INVAL, "%s: %s is NULL", fn, t == NULL ? "t" : "out");
-    }
-    if (!(p_pa >= PCS_WATER_PH_P_MIN_PA && p_pa <= PCS_WATER_PH_P_MAX_PA)) {
-        return if97_check(fn, "p_pa", p_pa, PCS_WATER_PH_P_MIN_PA, PCS_WATER_PH_P_MAX_PA, "Pa");
-    }
     pcs_water_ph_state q;
-    double vg, hlo, hhi;
-    int bad;
-    eval(t, p_pa, h_j_kg, &q, &vg, &bad, &hlo, &hhi);
-    if (bad) {
-        return lookup_fail(fn, p_pa, h_j_kg, hlo, hhi);
+    double vg;
+    pcs_status st = checked_eval("pcs_water_ph_table_rho", t, out, p_pa, h_j_kg, &q, &vg);
+    if (st != PCS_OK) {
+        return st;
     }
     out->phase = q.phase;
     out->t_k = q.t_k;

@@ -1,0 +1,40 @@
+/**
+ * @file th_register.c
+ * @brief The store, channel and command-family registration the hydraulics
+ *        and primary builds share (th_register.h).
+ */
+#include <stdio.h>
+
+#include "pcsim/channel.h"
+#include "physics/thermohydraulics/models/th_register.h"
+
+pcs_status pcs_th_stores_register(pcs_world *w, const char *prefix, const pcs_th_store *stores,
+                                  size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        char name[PCS_NAME_MAX];
+        snprintf(name, sizeof name, "%s.%s", prefix, stores[i].what);
+        size_t n = stores[i].n ? stores[i].n : 1;
+        pcs_store_kind kind = (pcs_store_kind)(stores[i].kind | PCS_STORE_F64);
+        pcs_status st = pcs_store_register(w, name, sizeof(double), n, kind, stores[i].id);
+        if (st != PCS_OK)
+            return st;
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_th_channel(pcs_world *w, const char *prefix, const char *suffix, const char *unit,
+                          uint32_t store, uint32_t index)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s", prefix, suffix);
+    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
+}
+
+pcs_status pcs_th_command_family(pcs_world *w, const char *name, uint32_t n_ops, pcs_target_fn fn,
+                                 uint32_t *family)
+{
+    if (pcs_command_family_find(w, name, family, NULL) == PCS_OK)
+        return PCS_OK;
+    return pcs_command_family_register(w, name, n_ops, fn, family);
+}

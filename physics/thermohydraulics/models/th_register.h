@@ -1,0 +1,42 @@
+/**
+ * @file th_register.h
+ * @brief Registration steps the thermal-hydraulic models (hydraulics,
+ *        primary) share: a table of float64 stores, one float64 channel and
+ *        the find-or-register of a command family.
+ */
+#ifndef PCS_PHYSICS_TH_REGISTER_H
+#define PCS_PHYSICS_TH_REGISTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcsim/command.h"
+#include "pcsim/system.h"
+
+/* One store of a model: "<prefix>.<what>", n float64 elements of kind (STATE
+ * or SCRATCH; the F64 flag is added here), its id written to *id. */
+typedef struct pcs_th_store {
+    const char *what;
+    size_t n;
+    pcs_store_kind kind;
+    uint32_t *id;
+} pcs_th_store;
+
+/* Register stores[0..count) in order (the state hash follows that order). A
+ * zero n registers one element: a network without pumps still has its pump
+ * stores, so their ids stay valid. */
+pcs_status pcs_th_stores_register(pcs_world *w, const char *prefix, const pcs_th_store *stores,
+                                  size_t count);
+
+/* Channel "<prefix>.<suffix>" in unit @p unit: element @p index of float64
+ * store @p store. */
+pcs_status pcs_th_channel(pcs_world *w, const char *prefix, const char *suffix, const char *unit,
+                          uint32_t store, uint32_t index);
+
+/* The first kind of family @p name, registering it with @p fn when this is the
+ * world's first model of its kind. A failed lookup leaves its message set:
+ * the caller clears it once its targets are registered. */
+pcs_status pcs_th_command_family(pcs_world *w, const char *name, uint32_t n_ops, pcs_target_fn fn,
+                                 uint32_t *family);
+
+#endif
