@@ -9,6 +9,12 @@
  * scripted command lands on exactly its tick, whatever the thread timing, and
  * the journal (and a replay of it) sees the same ticks.
  *
+ * Rate limit: the source gets the scenario's run.command_rate_per_s and
+ * command_burst (the seed design's 400/s, burst 800). An action the limit
+ * refuses is dropped and counted (the summary), not retried: retrying would
+ * wait for ticks the main thread does not run until the action is handled.
+ * What is refused depends only on the actions per tick: deterministic.
+ *
  * Ordering: main_at is stored with release and loaded with acquire; the
  * producer's submitted counter likewise, so the command queue's contents are
  * visible to the drain after the main thread observes the count.
@@ -28,6 +34,13 @@ static pcs_thread *producer_thread;
 static pcs_command_source *producer_source;
 static uint32_t main_cursor;
 
+static uint64_t rate_refusals(void)
+{
+    pcs_command_source_stats st;
+    pcs_command_source_stats_get(producer_source, &st);
+    return st.refused_rate;
+}
+
 static void producer(void *arg)
 {
     host *h = arg;
@@ -38,7 +51,10 @@ static void producer(void *arg)
             sched_yield();
         if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
             return; /* the run ended early */
+        uint64_t by_rate = rate_refusals();
         while (pcs_command_source_submit(producer_source, &a->cmd) == PCS_E_RATE) {
+            if (rate_refusals() != by_rate)
+                break; /* the rate limit refused it: dropped, counted in the summary */
             if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
                 return;
             sched_yield();
@@ -54,9 +70,12 @@ int script_start(host *h)
     while (first < h->n_actions && h->actions[first].tick < h->start_tick)
         first++;
     main_cursor = first;
+    producer_source = NULL; /* a previous run's, in a test process */
     atomic_store_explicit(&h->submitted, first, memory_order_relaxed);
     atomic_store_explicit(&h->main_at, h->start_tick, memory_order_relaxed);
-    if (pcs_command_source_open(h->world, 2, 1, HOST_SCRIPT_RING, &producer_source) != PCS_OK)
+    if (pcs_command_source_open(h->world, 2, 1, HOST_SCRIPT_RING, &producer_source) != PCS_OK ||
+        pcs_command_source_set_rate(producer_source, h->run.command_rate_per_s,
+                                    h->run.command_burst) != PCS_OK)
         return host_fail(1, "script: %s", pcs_last_error());
     if (pcs_thread_start("pcsim-script", producer, h, &producer_thread) != PCS_OK)
         return host_fail(1, "script: %s", pcs_last_error());
@@ -71,6 +90,11 @@ void script_before_tick(host *h, uint64_t tick)
             sched_yield();
         main_cursor++;
     }
+}
+
+pcs_command_source *script_source(void)
+{
+    return producer_source;
 }
 
 void script_stop(host *h)
