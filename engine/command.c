@@ -54,25 +54,28 @@
  * so). A token spent on a command the ring then refuses for capacity is given
  * back, so a capacity refusal costs no token.
  *
- * Refill comes from simulated time, never a clock: the drain publishes the
- * number of ticks begun (release store of tick + 1 at the start of stage 1),
- * and a limited submit reads it (acquire load) and adds rate * dt tokens per
- * tick since its last look. Stage 1 is where command.c runs each tick, so the
- * store sits there rather than after the clock advance in world.c; between
- * two ticks the value equals the world's tick count, so a host that submits
- * between ticks (the CLI script, `pcsim serve` in step mode, tests) gets the
- * same refill for the same submissions per tick: the accepted set is
- * deterministic. A producer on another thread while the world free-runs sees
- * whichever tick has begun, as which tick its commands land on is timing
- * anyway. Only the counter's value is read, so relaxed would do; release and
- * acquire cost nothing more on x86-64 (plain mov) and tell TSan the same.
- * Tokens are fixed point, 2^32 units per token; the per-tick refill is
+ * Refill comes from simulated time, never a clock: the drain counts the
+ * stage-1 drains it has run (a release store at the start of each), and a
+ * limited submit reads the count (acquire load) and adds rate * dt tokens per
+ * drain since its last look. Stage 1 is where command.c runs each tick, so
+ * the count is bumped there, by its one writer, rather than after the clock
+ * advance in world.c. It counts drains, not the clock's tick number, so a
+ * pcs_world_load that moves the tick back or forward neither stalls nor
+ * floods the buckets (and a failed tick that is retried, which drains again,
+ * refills again). Between two ticks the count is the number of ticks this
+ * world has begun, so a host that submits between ticks (the CLI script,
+ * `pcsim serve` in step mode, tests) gets the same refill for the same
+ * submissions per tick: the accepted set is deterministic. A producer on
+ * another thread while the world free-runs sees whichever tick has begun, as
+ * which tick its commands land on is timing anyway. Only the count's value
+ * is read, no data published with it, so relaxed would do; release and
+ * acquire cost nothing more on x86-64 (plain mov) and keep TSan's view the
+ * same. Tokens are fixed point, 2^32 units per token; the per-tick refill is
  * rate * dt rounded up once to a unit, so N ticks add floor(N * rate * dt)
  * whole tokens exactly whenever N * rate * dt is whole (and at most one
- * 2^-32 token per tick more otherwise). A world whose tick goes back
- * (pcs_world_load of an earlier save) refills nothing until it passes the
- * last tick seen. Bucket state is host configuration, like pacing: never
- * saved, loaded or hashed. A source without a limit (per_tick == 0) pays one
+ * 2^-32 token per tick more otherwise). Bucket state is host configuration,
+ * like pacing: never saved, loaded or hashed (a resumed run's buckets start
+ * full). A source without a limit (per_tick == 0) pays one
  * predictable branch on the submit path (bench/commands_bench.c).
  *
  * The shared MPSC ring has no limit: it has no owner a limit could describe
@@ -124,7 +127,7 @@ typedef struct rate_bucket {
     uint64_t cap;        /* burst * RATE_UNIT */
     uint64_t credit;     /* units held, <= cap */
     uint64_t fill_ticks; /* ticks that fill an empty bucket */
-    uint64_t seen;       /* ticks begun at the last refill */
+    uint64_t seen;       /* the queue's drain count at the last refill */
     double dt_s;         /* the world's tick, for messages */
 } rate_bucket;
 
@@ -136,7 +139,7 @@ struct pcs_command_source {
     uint16_t source_class;
     uint32_t source_id;
     rate_bucket rate;                    /* producer-local */
-    const _Atomic uint64_t *ticks_begun; /* the queue's, for the refill */
+    const _Atomic uint64_t *drains;      /* the queue's, for the refill */
     _Atomic double rate_per_s;           /* as set, for stats from any thread */
     _Atomic uint32_t burst;
     _Alignas(64) _Atomic uint32_t occupancy;
@@ -155,7 +158,7 @@ struct pcs_command_queue {
     pthread_mutex_t open_lock;
     pcs_command_source **sources;  /* [0] = anonymous MPSC ring; then opened sources */
     _Atomic uint32_t n_sources;    /* published count */
-    _Atomic uint64_t ticks_begun;  /* tick + 1 at each stage 1: rate-limit refill */
+    _Atomic uint64_t drains;       /* stage-1 drains begun: rate-limit refill */
     double dt_s;                   /* the world tick, for each source's bucket */
     uint32_t n_known;              /* count the drain has ordered */
     uint32_t *order;               /* source indices in (class, id) order */
@@ -234,7 +237,7 @@ pcs_status pcs_commands_create(pcs_world *w)
         return pcs_error_set(PCS_E_NOMEM, "commands: out of memory for the shared ring");
     pthread_mutex_init(&q->open_lock, NULL);
     atomic_init(&q->n_sources, 1);
-    atomic_init(&q->ticks_begun, 0); /* no tick has begun */
+    atomic_init(&q->drains, 0);
     q->dt_s = w->cfg.dt_s;
     w->commands = q;
     return PCS_OK;
@@ -306,7 +309,7 @@ pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class, uint32_t
             st = pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
     }
     if (st == PCS_OK) {
-        s->ticks_begun = &q->ticks_begun;
+        s->drains = &q->drains;
         s->rate.dt_s = q->dt_s;
     }
     if (st == PCS_OK) {
@@ -347,20 +350,19 @@ pcs_status pcs_command_source_set_rate(pcs_command_source *src, double rate_per_
         b->per_tick = 1; /* below 2^-32 token per tick: the smallest refill */
     b->fill_ticks = (b->cap + b->per_tick - 1) / b->per_tick;
     b->credit = b->cap; /* starts full */
-    b->seen = atomic_load_explicit(src->ticks_begun, memory_order_acquire);
+    b->seen = atomic_load_explicit(src->drains, memory_order_acquire);
     atomic_store_explicit(&src->rate_per_s, rate_per_s, memory_order_relaxed);
     atomic_store_explicit(&src->burst, burst, memory_order_relaxed);
     return PCS_OK;
 }
 
-/* Add the tokens of the ticks begun since the last look, up to the cap. */
+/* Add the tokens of the drains (ticks) begun since the last look, up to the
+ * cap. The count only grows. */
 static void rate_refill(rate_bucket *b, uint64_t now)
 {
-    if (now <= b->seen) {
-        b->seen = now; /* same tick, or the world went back (a load) */
-        return;
-    }
     uint64_t elapsed = now - b->seen;
+    if (elapsed == 0)
+        return;
     b->seen = now;
     if (elapsed >= b->fill_ticks) {
         b->credit = b->cap;
@@ -375,7 +377,7 @@ static void rate_refill(rate_bucket *b, uint64_t now)
 static pcs_status rate_take(pcs_command_source *s)
 {
     rate_bucket *b = &s->rate;
-    rate_refill(b, atomic_load_explicit(s->ticks_begun, memory_order_acquire));
+    rate_refill(b, atomic_load_explicit(s->drains, memory_order_acquire));
     if (b->credit >= RATE_UNIT) {
         b->credit -= RATE_UNIT;
         return PCS_OK;
@@ -673,8 +675,10 @@ static void apply(pcs_world *w, pcs_command *c)
 pcs_status pcs_commands_stage(pcs_world *w)
 {
     pcs_command_queue *q = w->commands;
-    /* Rate-limit refill (file comment, "Rate limits"): ticks begun. */
-    atomic_store_explicit(&q->ticks_begun, w->clock.tick + 1, memory_order_release);
+    /* Rate-limit refill (file comment, "Rate limits"): one more drain begun.
+     * This thread is the count's only writer. */
+    uint64_t drains = atomic_load_explicit(&q->drains, memory_order_relaxed);
+    atomic_store_explicit(&q->drains, drains + 1, memory_order_release);
     adopt_new_sources(q);
     uint32_t n = drain(q, w->cfg.commands_per_tick);
     sort_batch(q);
