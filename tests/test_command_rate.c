@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcsim/pcsim.h"
 
@@ -163,6 +164,32 @@ Test(command_rate, a_tick_without_submissions_loses_nothing_but_the_cap)
     cr_assert_eq(submit_until_refused(s), 1);
     cr_assert(strstr(pcs_last_error(), "next token in 0.15 s (3 ticks") != NULL, "%s",
               pcs_last_error()); /* 0.10 held: 0.90 missing is 3 ticks of 0.35 */
+    pcs_world_destroy(w);
+}
+
+Test(command_rate, loading_an_earlier_save_neither_stalls_nor_floods_the_bucket)
+{
+    /* 20/s at 0.05 s: one token a tick, one held. Save at tick 3, run to
+     * tick 6, load the save (the clock goes back to 3): the next tick still
+     * brings exactly one token, and ticks skipped forward bring no more. */
+    char path[] = "/tmp/pcsim-rate-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    pcs_world *w = make_world(0.05);
+    pcs_command_source *s = open_limited(w, 1, 64, 20.0, 1);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(pcs_world_tick(w), PCS_OK);
+    cr_assert_eq(pcs_world_save(w, path), PCS_OK, "%s", pcs_last_error());
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(pcs_world_tick(w), PCS_OK);
+    cr_assert_eq(submit_until_refused(s), 1);
+    cr_assert_eq(pcs_world_load(w, path), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_clock(w)->tick, 3);
+    cr_assert_eq(submit_until_refused(s), 0); /* a load is no tick */
+    cr_assert_eq(pcs_world_tick(w), PCS_OK);
+    cr_assert_eq(submit_until_refused(s), 1);
+    unlink(path);
     pcs_world_destroy(w);
 }
 
