@@ -402,3 +402,30 @@ Test(command_rate, a_producer_thread_gets_no_more_than_the_ticks_allow)
     cr_assert_eq(ss.refused_rate + ss.refused, r.refused);
     pcs_world_destroy(w);
 }
+
+/* The scenario carries the host's limit: the seed design's 400/s, burst 800
+ * unless run.command_rate_per_s / command_burst say otherwise. */
+Test(command_rate, scenarios_carry_the_seed_defaults_and_their_own_limit)
+{
+    pcs_scenario *scn = NULL;
+    cr_assert_eq(pcs_scenario_default(&scn), PCS_OK, "%s", pcs_last_error());
+    pcs_scenario_run run = pcs_scenario_run_params(scn);
+    cr_assert_eq(run.command_rate_per_s, 400.0);
+    cr_assert_eq(run.command_burst, 800);
+    pcs_scenario_destroy(scn);
+
+    const char *set = "{\"schema\": 1, \"run\": {\"command_rate_per_s\": 0, \"command_burst\": 5}}";
+    cr_assert_eq(pcs_scenario_load_string("rate.json", set, strlen(set), NULL, &scn), PCS_OK, "%s",
+                 pcs_last_error());
+    run = pcs_scenario_run_params(scn);
+    cr_assert_eq(run.command_rate_per_s, 0.0);
+    cr_assert_eq(run.command_burst, 5);
+    pcs_scenario_destroy(scn);
+
+    const char *bad = "{\"schema\": 1, \"run\": {\"command_burst\": 200001}}";
+    scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("rate.json", bad, strlen(bad), NULL, &scn), PCS_E_INVAL);
+    cr_assert(strstr(pcs_last_error(),
+                     "$.run.command_burst: value 200001 is outside [1, 200000]") != NULL,
+              "%s", pcs_last_error());
+}
