@@ -23,6 +23,15 @@
  * sources (issue 12: the insertion sort this replaced made it quadratic). Both
  * rings hold the same bytes (one ring of 2^17 slots, or 64 of 2^11), so cache
  * footprints match.
+ *
+ * commands.submit_unlimited / commands.submit_limited: one thread submits
+ * through one SPSC source and ticks after every RING_CAP submits (the tick
+ * drains and applies them, amortised over the batch). One op = one accepted
+ * submit. The limited source has a rate limit that never refuses (1e9/s,
+ * burst 2^24: every tick fills it), so the ratio is the cost of the bucket
+ * on the accept path; the unlimited one pays only the branch that skips it.
+ * commands.submit_rate_refused: one op = one submit refused by the rate
+ * limit (bucket empty, no ticks): the refusal path with its message.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -359,3 +368,139 @@ static const pcs_bench_def submit_team = {
     .world_allocs = cmd_world_allocs,
 };
 PCS_BENCH_REGISTER(submit_team)
+
+typedef struct rate_ctx {
+    pcs_world *w;
+    pcs_command_source *src;
+    uint64_t applied;
+    uint32_t since_tick;
+} rate_ctx;
+
+static pcs_status rate_count(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)w;
+    ((rate_ctx *)ctx)->applied++;
+    pcs_bench_consume_u64(cmd->seq);
+    return PCS_OK;
+}
+
+static void rate_teardown(void *ctx)
+{
+    rate_ctx *c = ctx;
+    if (c)
+        pcs_world_destroy(c->w);
+    free(c);
+}
+
+/* One SPSC source of RING_CAP; rate 0: no limit. */
+static void *rate_setup_with(double rate, uint32_t burst)
+{
+    rate_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
+    cfg.commands_per_tick = RING_CAP;
+    cfg.journal_capacity = 1024;
+    cfg.workers = 0;
+    int ok = pcs_world_create(&cfg, &c->w) == PCS_OK &&
+             pcs_command_handler_register(c->w, CMD_KIND, rate_count, c) == PCS_OK &&
+             pcs_command_source_open(c->w, 1, 0, RING_CAP, &c->src) == PCS_OK &&
+             pcs_command_source_set_rate(c->src, rate, burst) == PCS_OK;
+    if (!ok) {
+        fprintf(stderr, "commands.submit_rate: %s\n", pcs_last_error());
+        rate_teardown(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void *unlimited_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)p;
+    (void)info;
+    return rate_setup_with(0.0, 0);
+}
+
+static void *limited_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)p;
+    (void)info;
+    return rate_setup_with(1e9, PCS_COMMAND_RATE_BURST_MAX);
+}
+
+static void *refused_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    (void)p;
+    (void)info;
+    rate_ctx *c = rate_setup_with(1e-3, 1);
+    pcs_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = CMD_KIND;
+    if (c && pcs_command_source_submit(c->src, &cmd) != PCS_OK) { /* spend the one token */
+        rate_teardown(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* n accepted submits, a tick after every RING_CAP of them. */
+static void rate_run(void *ctx, uint64_t n)
+{
+    rate_ctx *c = ctx;
+    pcs_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = CMD_KIND;
+    for (uint64_t i = 0; i < n; i++) {
+        if (pcs_command_source_submit(c->src, &cmd) != PCS_OK)
+            abort(); /* neither source refuses: the ring is drained before it fills */
+        if (++c->since_tick == RING_CAP) {
+            pcs_world_tick(c->w);
+            c->since_tick = 0;
+        }
+    }
+}
+
+/* n submits, each refused by the rate limit. */
+static void refused_run(void *ctx, uint64_t n)
+{
+    rate_ctx *c = ctx;
+    pcs_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = CMD_KIND;
+    for (uint64_t i = 0; i < n; i++)
+        if (pcs_command_source_submit(c->src, &cmd) != PCS_E_RATE)
+            abort();
+}
+
+static const pcs_bench_def submit_unlimited = {
+    .group = "commands",
+    .name = "submit_unlimited",
+    .description = "one submit through an SPSC source without a rate limit (tick per 4096)",
+    .setup = unlimited_setup,
+    .teardown = rate_teardown,
+    .run = rate_run,
+};
+PCS_BENCH_REGISTER(submit_unlimited)
+
+static const pcs_bench_def submit_limited = {
+    .group = "commands",
+    .name = "submit_limited",
+    .description = "the same through a source with a rate limit that never refuses",
+    .baseline = "commands.submit_unlimited",
+    .setup = limited_setup,
+    .teardown = rate_teardown,
+    .run = rate_run,
+};
+PCS_BENCH_REGISTER(submit_limited)
+
+static const pcs_bench_def submit_rate_refused = {
+    .group = "commands",
+    .name = "submit_rate_refused",
+    .description = "one submit refused by the rate limit (PCS_E_RATE and its message)",
+    .baseline = "commands.submit_unlimited",
+    .setup = refused_setup,
+    .teardown = rate_teardown,
+    .run = refused_run,
+};
+PCS_BENCH_REGISTER(submit_rate_refused)

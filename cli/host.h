@@ -100,6 +100,8 @@ int host_run(host *h, int (*after_build)(host *h));
 int script_start(host *h);
 void script_before_tick(host *h, uint64_t tick);
 void script_stop(host *h);
+/* The script's command source (NULL before script_start): its counters. */
+pcs_command_source *script_source(void);
 
 /* cli/readers.c: reader threads on the snapshot pool. */
 int readers_start(host *h);

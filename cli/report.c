@@ -154,6 +154,31 @@ static void json_escape(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* Rate refusals per command source (the run has one: the script's), as a
+ * JSON member or a text clause; "" for a replay, which runs no script. */
+static void rate_summary(host *h, int json, char *out, size_t len)
+{
+    pcs_command_source_stats ss;
+    out[0] = '\0';
+    if (h->replay || pcs_command_source_stats_get(script_source(), &ss) != PCS_OK)
+        return;
+    if (json)
+        snprintf(out, len,
+                 ",\"refused_rate\":%" PRIu64 ",\"sources\":[{\"name\":\"script\",\"class\":%u,"
+                 "\"id\":%u,\"rate_per_s\":%g,\"burst\":%u,\"submitted\":%" PRIu64
+                 ",\"refused_rate\":%" PRIu64 "}]",
+                 ss.refused_rate, ss.source_class, ss.source_id, ss.rate_per_s, ss.burst,
+                 ss.submitted, ss.refused_rate);
+    else if (ss.burst)
+        snprintf(out, len,
+                 "\ncommands refused by rate limit: script (class %u, id %u; %g/s, burst %u) "
+                 "%" PRIu64,
+                 ss.source_class, ss.source_id, ss.rate_per_s, ss.burst, ss.refused_rate);
+    else
+        snprintf(out, len, "\ncommands refused by rate limit: script (class %u, id %u; no limit) 0",
+                 ss.source_class, ss.source_id);
+}
+
 void report_summary(host *h, uint64_t wall_ns)
 {
     clear_progress();
@@ -167,7 +192,7 @@ void report_summary(host *h, uint64_t wall_ns)
         "{\"scenario\":\"%s\",\"ticks\":%" PRIu64 ",\"sim_seconds\":%.3f,\"wall_seconds\":%.3f,"
         "\"ticks_per_second\":%.1f,\"tick_us\":{\"p50\":%.2f,\"p95\":%.2f,\"p99\":%.2f,"
         "\"max\":%.2f},\"commands\":{\"submitted\":%" PRIu64 ",\"applied\":%" PRIu64
-        ",\"rejected\":%" PRIu64 ",\"refused\":%" PRIu64 "},\"events_dropped\":%" PRIu64
+        ",\"rejected\":%" PRIu64 ",\"refused\":%" PRIu64 "%s},\"events_dropped\":%" PRIu64
         ",\"tick_allocations\":%" PRIu64 ",\"readers\":{\"threads\":%u,\"reads\":%" PRIu64
         ",\"retries\":%" PRIu64 ",\"max_staleness\":%" PRIu64 ",\"events_read\":%" PRIu64
         ",\"events_missed\":%" PRIu64 ",\"non_finite\":%" PRIu64 "},\"state_hash\":\"%016" PRIx64
@@ -177,7 +202,7 @@ void report_summary(host *h, uint64_t wall_ns)
         "ticks %" PRIu64 ", simulated %.1f s, wall %.3f s, %.0f ticks/s\n"
         "tick time us: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f\n"
         "commands: submitted %" PRIu64 ", applied %" PRIu64 ", rejected %" PRIu64
-        ", refused (queue full) %" PRIu64 "\n"
+        ", refused (queue full) %" PRIu64 "%s\n"
         "events dropped %" PRIu64 ", allocations during ticks %" PRIu64 "\n"
         "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
         " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
@@ -187,10 +212,12 @@ void report_summary(host *h, uint64_t wall_ns)
         json_escape(pcs_scenario_name(h->scn), name, sizeof name);
     else
         snprintf(name, sizeof name, "%s", pcs_scenario_name(h->scn));
+    char rate[256];
+    rate_summary(h, h->opt.json, rate, sizeof rate);
     printf(h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
            wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50), pct_us(&h->tick_ns, 95),
            pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100), cs.submitted, cs.applied, cs.rejected,
-           cs.refused, pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads,
+           cs.refused, rate, pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads,
            rt->reads, rt->retries, rt->max_staleness, rt->events_read, rt->events_missed,
            rt->bad_values, hash);
     report_stages(h);

@@ -9,6 +9,12 @@
  * scripted command lands on exactly its tick, whatever the thread timing, and
  * the journal (and a replay of it) sees the same ticks.
  *
+ * Rate limit: the source gets the scenario's run.command_rate_per_s and
+ * command_burst (the seed design's 400/s, burst 800). An action the limit
+ * refuses is dropped and counted (the summary), not retried: retrying would
+ * wait for ticks the main thread does not run until the action is handled.
+ * What is refused depends only on the actions per tick: deterministic.
+ *
  * Ordering: main_at is stored with release and loaded with acquire; the
  * producer's submitted counter likewise, so the command queue's contents are
  * visible to the drain after the main thread observes the count.
@@ -88,6 +94,13 @@ static void announce(host *h, uint64_t at)
         futex_wake(&announce_word);
 }
 
+static uint64_t rate_refusals(void)
+{
+    pcs_command_source_stats st;
+    pcs_command_source_stats_get(producer_source, &st);
+    return st.refused_rate;
+}
+
 static void producer(void *arg)
 {
     host *h = arg;
@@ -97,7 +110,10 @@ static void producer(void *arg)
         await_main_at(h, a->tick + 1);
         if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
             return; /* the run ended early */
+        uint64_t by_rate = rate_refusals();
         while (pcs_command_source_submit(producer_source, &a->cmd) == PCS_E_RATE) {
+            if (rate_refusals() != by_rate)
+                break; /* the rate limit refused it: dropped, counted in the summary */
             if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
                 return;
             sched_yield();
@@ -113,11 +129,14 @@ int script_start(host *h)
     while (first < h->n_actions && h->actions[first].tick < h->start_tick)
         first++;
     main_cursor = first;
+    producer_source = NULL; /* a previous run's, in a test process */
     atomic_store_explicit(&h->submitted, first, memory_order_relaxed);
     atomic_store_explicit(&h->main_at, h->start_tick, memory_order_relaxed);
     atomic_store_explicit(&announce_word, (uint32_t)h->start_tick, memory_order_relaxed);
     atomic_store_explicit(&producer_want, 0, memory_order_relaxed);
-    if (pcs_command_source_open(h->world, 2, 1, HOST_SCRIPT_RING, &producer_source) != PCS_OK)
+    if (pcs_command_source_open(h->world, 2, 1, HOST_SCRIPT_RING, &producer_source) != PCS_OK ||
+        pcs_command_source_set_rate(producer_source, h->run.command_rate_per_s,
+                                    h->run.command_burst) != PCS_OK)
         return host_fail(1, "script: %s", pcs_last_error());
     if (pcs_thread_start("pcsim-script", producer, h, &producer_thread) != PCS_OK)
         return host_fail(1, "script: %s", pcs_last_error());
@@ -132,6 +151,11 @@ void script_before_tick(host *h, uint64_t tick)
             sched_yield();
         main_cursor++;
     }
+}
+
+pcs_command_source *script_source(void)
+{
+    return producer_source;
 }
 
 void script_stop(host *h)

@@ -32,6 +32,10 @@ static void serve_usage(FILE *f)
           "  --speed X         free mode: simulated seconds per wall second (default 1,\n"
           "                    real time); 0: as fast as possible\n"
           "  --save-dir DIR    where save and load keep NAME.save (default: refused)\n"
+          "  --rate R          acts accepted per simulated second, 0: no limit (default\n"
+          "                    the scenario's run.command_rate_per_s, 400)\n"
+          "  --burst B         acts accepted at once before the rate applies (default\n"
+          "                    the scenario's run.command_burst, 800)\n"
           "  --port-file FILE  write the listening port to FILE once listening\n"
           "  --max-scenario-bytes N  refuse a larger scenario file (default 4194304)\n"
           "  --quiet           log nothing but errors\n"
@@ -113,6 +117,11 @@ static int parse_number(int ch, const char *arg, serve_opts *o)
             return fail("--slow-consumer-ms '%s'", arg, "expected an integer in [10, 3600000]");
         o->slow_ms = (uint32_t)v;
         return 0;
+    case 'B':
+        if (parse_u64(arg, 1, 200000, &v))
+            return fail("--burst '%s'", arg, "expected an integer in [1, 200000]");
+        o->burst = (uint32_t)v;
+        return 0;
     case 'M':
         if (parse_u64(arg, 1, (uint64_t)1 << 40, &v))
             return fail("--max-scenario-bytes '%s'", arg,
@@ -135,6 +144,8 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
                                           {"save-dir", 1, 0, 'd'},
                                           {"port-file", 1, 0, 'f'},
                                           {"max-scenario-bytes", 1, 0, 'M'},
+                                          {"rate", 1, 0, 'R'},
+                                          {"burst", 1, 0, 'B'},
                                           {"quiet", 0, 0, 'Q'},
                                           {"send-queue", 1, 0, 'q'},
                                           {"slow-consumer-ms", 1, 0, 'w'},
@@ -150,6 +161,7 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
         case 'q':
         case 'w':
         case 'M':
+        case 'B':
             if ((rc = parse_number(ch, optarg, o)) != 0)
                 return rc;
             break;
@@ -173,6 +185,13 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             o->speed = strtod(optarg, &end);
             if (end == optarg || *end || !(o->speed >= 0.0 && o->speed <= 1e6))
                 return fail("--speed '%s'", optarg, "expected a number in [0, 1e6]");
+            break;
+        }
+        case 'R': {
+            char *end;
+            o->rate = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->rate >= 0.0 && o->rate <= 100000.0))
+                return fail("--rate '%s'", optarg, "expected a number in [0, 100000]");
             break;
         }
         case 'd':
@@ -210,6 +229,7 @@ int cmd_serve(int argc, char **argv)
     o.speed = 1.0;
     o.send_queue = SERVE_SEND_QUEUE_DEFAULT;
     o.slow_ms = SERVE_SLOW_MS_DEFAULT;
+    o.rate = -1.0; /* the scenario's */
     int rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc == 1 ? 0 : rc;

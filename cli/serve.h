@@ -63,12 +63,16 @@ typedef struct serve_opts {
     uint32_t slow_ms;     /**< ms a full queue is tolerated */
     size_t max_scenario_bytes;
     int quiet;
+    double rate;    /**< --rate: acts per simulated second, 0 none; < 0: the scenario's */
+    uint32_t burst; /**< --burst; 0: the scenario's */
 } serve_opts;
 
 /** What the world thread hands the network thread with each build. */
 typedef struct serve_world_info {
     pcs_snapshot_pool *pool;    /**< the world's snapshot pool (readers open on it) */
     pcs_command_source *source; /**< the network thread's command source */
+    double rate_per_s;          /**< its rate limit (0: none) and burst */
+    uint32_t burst;
     double dt_s;
     uint64_t seed;
     uint32_t n_channels;

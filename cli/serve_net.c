@@ -101,7 +101,8 @@ struct server {
     uint32_t n_open, n_closing;
     uint64_t serials;
     int stopping;
-    serve_msg msg;                                    /**< decode scratch */
+    uint64_t acts_rate_limited; /**< acts the act source's rate limit refused */
+    serve_msg msg;              /**< decode scratch */
     char out[SERVE_FRAME_HEADER + SERVE_MAX_MESSAGE]; /**< reply scratch */
     double vals[SERVE_MAX_CHANNELS];
     uint32_t ids[SERVE_MAX_CHANNELS];
@@ -737,6 +738,23 @@ static const char *error_code(const serve_req *r)
     return "?";
 }
 
+enum { ACT_QUEUED, ACT_RATE_LIMITED, ACT_FULL };
+
+/* Submit an act's command; a refusal by the source's rate limit is told
+ * apart from a full ring by the source's counter. */
+static int submit_act(server *s, const pcs_command *cmd)
+{
+    pcs_command_source_stats before, after;
+    pcs_command_source_stats_get(s->info.source, &before);
+    if (pcs_command_source_submit(s->info.source, cmd) == PCS_OK)
+        return ACT_QUEUED;
+    pcs_command_source_stats_get(s->info.source, &after);
+    if (after.refused_rate == before.refused_rate)
+        return ACT_FULL;
+    s->acts_rate_limited++;
+    return ACT_RATE_LIMITED;
+}
+
 /* The act's command, resolved by the world thread, goes into the ring here:
  * this thread is the command source's one producer. */
 static void answer(client *c, const serve_req *r)
@@ -746,7 +764,12 @@ static void answer(client *c, const serve_req *r)
         send_error(c, c->has_req_id, c->req_id, error_code(r), 0, r->error);
         return;
     }
-    if (r->kind == SERVE_REQ_ACT && pcs_command_source_submit(s->info.source, &r->cmd) != PCS_OK) {
+    int act = r->kind == SERVE_REQ_ACT ? submit_act(s, &r->cmd) : ACT_QUEUED;
+    if (act == ACT_RATE_LIMITED) { /* the message says when the next token comes */
+        send_error(c, c->has_req_id, c->req_id, "rate_limited", 0, pcs_last_error());
+        return;
+    }
+    if (act == ACT_FULL) {
         char text[160];
         snprintf(text, sizeof text, "act: the command queue holds %u commands; step first",
                  SERVE_SOURCE_CAPACITY);
@@ -910,6 +933,11 @@ static void begin_stop(server *s)
     for (client *c = s->clients; c; c = c->next)
         close_now(c);
     serve_world_stop(&s->world); /* no uv_async_send after this */
+    if (!s->opt->quiet && s->info.burst)
+        fprintf(stderr,
+                "pcsim serve: acts refused by rate limit (source class %u, id 1; %g/s, burst "
+                "%u): %" PRIu64 "\n",
+                SERVE_SOURCE_CLASS, s->info.rate_per_s, s->info.burst, s->acts_rate_limited);
     uv_close((uv_handle_t *)&s->listener, NULL);
     uv_close((uv_handle_t *)&s->reply_async, NULL);
     uv_close((uv_handle_t *)&s->tick_async, NULL);

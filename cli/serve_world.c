@@ -36,6 +36,17 @@ static void set_error(char *out, const char *what)
     snprintf(out, PCS_LAST_ERROR_MAX, "%s: %s", what, pcs_last_error());
 }
 
+/* The act source's rate limit: --rate/--burst, else the scenario's
+ * run.command_rate_per_s/command_burst (default 400/s, burst 800). Set here,
+ * before the source is handed to the network thread (its one producer). */
+static pcs_status set_act_rate(const serve_world *sw, serve_world_info *info)
+{
+    pcs_scenario_run run = pcs_scenario_run_params(sw->scn);
+    info->rate_per_s = sw->opt->rate >= 0.0 ? sw->opt->rate : run.command_rate_per_s;
+    info->burst = sw->opt->burst ? sw->opt->burst : run.command_burst;
+    return pcs_command_source_set_rate(info->source, info->rate_per_s, info->burst);
+}
+
 /* A world and station from the scenario, with its pool and the network
  * thread's command source. On failure nothing is left behind. */
 static pcs_status build(serve_world *sw, int has_seed, uint64_t seed, pcs_world **w,
@@ -57,6 +68,8 @@ static pcs_status build(serve_world *sw, int has_seed, uint64_t seed, pcs_world 
         set_error(error, "snapshot pool");
     } else if ((s = pcs_command_source_open(*w, SERVE_SOURCE_CLASS, 1, SERVE_SOURCE_CAPACITY,
                                             &info->source)) != PCS_OK) {
+        set_error(error, "command source");
+    } else if ((s = set_act_rate(sw, info)) != PCS_OK) {
         set_error(error, "command source");
     }
     if (s != PCS_OK) {

@@ -43,6 +43,47 @@
  * Sources opened at run time are published with a release store of the source
  * count, read with acquire by the drain, after the slot is filled under a mutex.
  *
+ * Rate limits. An opened source may carry a token bucket
+ * (pcs_command_source_set_rate): `rate` tokens per simulated second, at most
+ * `burst` held, one spent per accepted command. The bucket is the producer's
+ * own state, like next_seq: a source has one producer thread, so the check is
+ * plain arithmetic on fields nothing else writes. It runs before reserve()
+ * and, when it refuses, returns without touching occupancy or the ring, so on
+ * the shared words a rate refusal is a submit that never happened: the ring
+ * protocol verify/commands_ring.pml checks is unchanged (its file head says
+ * so). A token spent on a command the ring then refuses for capacity is given
+ * back, so a capacity refusal costs no token.
+ *
+ * Refill comes from simulated time, never a clock: the drain counts the
+ * stage-1 drains it has run (a release store at the start of each), and a
+ * limited submit reads the count (acquire load) and adds rate * dt tokens per
+ * drain since its last look. Stage 1 is where command.c runs each tick, so
+ * the count is bumped there, by its one writer, rather than after the clock
+ * advance in world.c. It counts drains, not the clock's tick number, so a
+ * pcs_world_load that moves the tick back or forward neither stalls nor
+ * floods the buckets (and a failed tick that is retried, which drains again,
+ * refills again). Between two ticks the count is the number of ticks this
+ * world has begun, so a host that submits between ticks (the CLI script,
+ * `pcsim serve` in step mode, tests) gets the same refill for the same
+ * submissions per tick: the accepted set is deterministic. A producer on
+ * another thread while the world free-runs sees whichever tick has begun, as
+ * which tick its commands land on is timing anyway. Only the count's value
+ * is read, no data published with it, so relaxed would do; release and
+ * acquire cost nothing more on x86-64 (plain mov) and keep TSan's view the
+ * same. Tokens are fixed point, 2^32 units per token; the per-tick refill is
+ * rate * dt rounded up once to a unit, so N ticks add floor(N * rate * dt)
+ * whole tokens exactly whenever N * rate * dt is whole (and at most one
+ * 2^-32 token per tick more otherwise). Bucket state is host configuration,
+ * like pacing: never saved, loaded or hashed (a resumed run's buckets start
+ * full). A source without a limit (per_tick == 0) pays one
+ * predictable branch on the submit path (bench/commands_bench.c).
+ *
+ * The shared MPSC ring has no limit: it has no owner a limit could describe
+ * (any thread submits), one bucket there would let one chatty thread spend
+ * every other thread's tokens, and keeping it exact would take a CAS loop on
+ * every producer's path. Its capacity bounds it; a host that wants a client
+ * limited opens a source for it (pcsim serve does).
+ *
  * ThreadSanitizer. ck publishes p_tail and c_head with inline assembly TSan
  * cannot see, so TSan builds declare the two edges on the ring's address
  * (engine/tsan.h). An annotation only transfers what was released before the
@@ -69,8 +110,26 @@
 #include "engine/probes.h"
 #include "engine/tsan.h"
 #include "engine/world_internal.h"
+#include "pcsim/math.h"
 
 CK_RING_PROTOTYPE(pcs_cmd, pcs_command)
+
+/* Token bucket fixed point: units per token. */
+#define RATE_UNIT (UINT64_C(1) << 32)
+/* Largest burst: burst * RATE_UNIT stays below 2^56, so the refill sum
+ * (credit + elapsed * per_tick < 3 * cap) never overflows. */
+#define RATE_BURST_MAX PCS_COMMAND_RATE_BURST_MAX
+#define RATE_MAX_PER_S 1e9
+
+/* A source's token bucket: the producer's own (file comment, "Rate limits"). */
+typedef struct rate_bucket {
+    uint64_t per_tick;   /* units added per tick; 0: no limit */
+    uint64_t cap;        /* burst * RATE_UNIT */
+    uint64_t credit;     /* units held, <= cap */
+    uint64_t fill_ticks; /* ticks that fill an empty bucket */
+    uint64_t seen;       /* the queue's drain count at the last refill */
+    double dt_s;         /* the world's tick, for messages */
+} rate_bucket;
 
 struct pcs_command_source {
     ck_ring_t ring;
@@ -79,6 +138,10 @@ struct pcs_command_source {
     int multi_producer;
     uint16_t source_class;
     uint32_t source_id;
+    rate_bucket rate;                    /* producer-local */
+    const _Atomic uint64_t *drains;      /* the queue's, for the refill */
+    _Atomic double rate_per_s;           /* as set, for stats from any thread */
+    _Atomic uint32_t burst;
     _Alignas(64) _Atomic uint32_t occupancy;
     /* SPSC: producer-owned, stamped at submit. MPSC: consumer-owned, stamped
      * at dequeue, because concurrent producers claim ring slots (ck's CAS on
@@ -87,13 +150,16 @@ struct pcs_command_source {
      * could be applied on different ticks in the wrong order. */
     _Atomic uint64_t next_seq;
     _Atomic uint64_t submitted;
-    _Atomic uint64_t refused;
+    _Atomic uint64_t refused;      /* by capacity */
+    _Atomic uint64_t refused_rate; /* by the rate limit */
 };
 
 struct pcs_command_queue {
     pthread_mutex_t open_lock;
     pcs_command_source **sources;  /* [0] = anonymous MPSC ring; then opened sources */
     _Atomic uint32_t n_sources;    /* published count */
+    _Atomic uint64_t drains;       /* stage-1 drains begun: rate-limit refill */
+    double dt_s;                   /* the world tick, for each source's bucket */
     uint32_t n_known;              /* count the drain has ordered */
     uint32_t *order;               /* source indices in (class, id) order */
     pcs_command *batch;            /* commands_per_tick */
@@ -171,6 +237,8 @@ pcs_status pcs_commands_create(pcs_world *w)
         return pcs_error_set(PCS_E_NOMEM, "commands: out of memory for the shared ring");
     pthread_mutex_init(&q->open_lock, NULL);
     atomic_init(&q->n_sources, 1);
+    atomic_init(&q->drains, 0);
+    q->dt_s = w->cfg.dt_s;
     w->commands = q;
     return PCS_OK;
 }
@@ -241,6 +309,10 @@ pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class, uint32_t
             st = pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
     }
     if (st == PCS_OK) {
+        s->drains = &q->drains;
+        s->rate.dt_s = q->dt_s;
+    }
+    if (st == PCS_OK) {
         q->sources[n] = s;
         /* Release: the drain's acquire load of n_sources sees a filled slot. */
         atomic_store_explicit(&q->n_sources, n + 1, memory_order_release);
@@ -248,6 +320,77 @@ pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class, uint32_t
     }
     pthread_mutex_unlock(&q->open_lock);
     return st;
+}
+
+pcs_status pcs_command_source_set_rate(pcs_command_source *src, double rate_per_s, uint32_t burst)
+{
+    static const char fn[] = "pcs_command_source_set_rate";
+    if (!src)
+        return pcs_error_set(PCS_E_INVAL, "%s: source is NULL", fn);
+    rate_bucket *b = &src->rate;
+    if (rate_per_s == 0.0) { /* no limit; burst is ignored */
+        b->per_tick = 0;
+        atomic_store_explicit(&src->rate_per_s, 0.0, memory_order_relaxed);
+        atomic_store_explicit(&src->burst, 0, memory_order_relaxed);
+        return PCS_OK;
+    }
+    if (!(rate_per_s > 0.0 && rate_per_s <= RATE_MAX_PER_S))
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: source (class %u, id %u): rate %g/s is outside (0, %g] "
+                             "(0 removes the limit)",
+                             fn, src->source_class, src->source_id, rate_per_s, RATE_MAX_PER_S);
+    if (burst < 1 || burst > RATE_BURST_MAX)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: source (class %u, id %u): burst %u is outside [1, %u]", fn,
+                             src->source_class, src->source_id, burst, RATE_BURST_MAX);
+    b->cap = (uint64_t)burst * RATE_UNIT;
+    double units = rate_per_s * b->dt_s * (double)RATE_UNIT;
+    b->per_tick = units >= (double)b->cap ? b->cap : (uint64_t)pcs_ceil(units);
+    if (b->per_tick == 0)
+        b->per_tick = 1; /* below 2^-32 token per tick: the smallest refill */
+    b->fill_ticks = (b->cap + b->per_tick - 1) / b->per_tick;
+    b->credit = b->cap; /* starts full */
+    b->seen = atomic_load_explicit(src->drains, memory_order_acquire);
+    atomic_store_explicit(&src->rate_per_s, rate_per_s, memory_order_relaxed);
+    atomic_store_explicit(&src->burst, burst, memory_order_relaxed);
+    return PCS_OK;
+}
+
+/* Add the tokens of the drains (ticks) begun since the last look, up to the
+ * cap. The count only grows. */
+static void rate_refill(rate_bucket *b, uint64_t now)
+{
+    uint64_t elapsed = now - b->seen;
+    if (elapsed == 0)
+        return;
+    b->seen = now;
+    if (elapsed >= b->fill_ticks) {
+        b->credit = b->cap;
+        return;
+    }
+    uint64_t credit = b->credit + elapsed * b->per_tick; /* < 3 * cap: no overflow */
+    b->credit = credit < b->cap ? credit : b->cap;
+}
+
+/* Spend one token, or refuse with the simulated time until the next one.
+ * Producer-local: touches only the source's bucket and its refused_rate. */
+static pcs_status rate_take(pcs_command_source *s)
+{
+    rate_bucket *b = &s->rate;
+    rate_refill(b, atomic_load_explicit(s->drains, memory_order_acquire));
+    if (b->credit >= RATE_UNIT) {
+        b->credit -= RATE_UNIT;
+        return PCS_OK;
+    }
+    atomic_fetch_add_explicit(&s->refused_rate, 1, memory_order_relaxed);
+    uint64_t ticks = (RATE_UNIT - b->credit + b->per_tick - 1) / b->per_tick;
+    return pcs_error_set(PCS_E_RATE,
+                         "command submit: source (class %u, id %u): rate limit: next token in "
+                         "%g s (%llu tick%s of %g s; %g/s, burst %u)",
+                         s->source_class, s->source_id, (double)ticks * b->dt_s,
+                         (unsigned long long)ticks, ticks == 1 ? "" : "s", b->dt_s,
+                         atomic_load_explicit(&s->rate_per_s, memory_order_relaxed),
+                         atomic_load_explicit(&s->burst, memory_order_relaxed));
 }
 
 static pcs_status check_kind(const pcs_command *cmd)
@@ -273,10 +416,20 @@ static int reserve(pcs_command_source *s)
 
 static pcs_status enqueue(pcs_command_source *s, const pcs_command *cmd)
 {
-    if (!reserve(s))
+    /* The one branch an unlimited source pays (the shared ring's per_tick is
+     * always 0): producer-local, before the ring reservation. */
+    if (s->rate.per_tick != 0) {
+        pcs_status st = rate_take(s);
+        if (st != PCS_OK)
+            return st;
+    }
+    if (!reserve(s)) {
+        if (s->rate.per_tick != 0)
+            s->rate.credit += RATE_UNIT; /* give back the token: nothing was queued */
         return pcs_error_set(PCS_E_RATE, "command submit: source (class %u, id %u) holds its "
                                          "capacity of %u commands",
                              s->source_class, s->source_id, s->capacity);
+    }
     pcs_command c = *cmd;
     c.source_class = s->source_class;
     c.source_id = s->source_id;
@@ -522,6 +675,10 @@ static void apply(pcs_world *w, pcs_command *c)
 pcs_status pcs_commands_stage(pcs_world *w)
 {
     pcs_command_queue *q = w->commands;
+    /* Rate-limit refill (file comment, "Rate limits"): one more drain begun.
+     * This thread is the count's only writer. */
+    uint64_t drains = atomic_load_explicit(&q->drains, memory_order_relaxed);
+    atomic_store_explicit(&q->drains, drains + 1, memory_order_release);
     adopt_new_sources(q);
     uint32_t n = drain(q, w->cfg.commands_per_tick);
     sort_batch(q);
@@ -552,11 +709,30 @@ pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *out)
     for (uint32_t i = 0; i < n; i++) {
         out->submitted += atomic_load_explicit(&q->sources[i]->submitted, memory_order_relaxed);
         out->refused += atomic_load_explicit(&q->sources[i]->refused, memory_order_relaxed);
+        out->refused_rate +=
+            atomic_load_explicit(&q->sources[i]->refused_rate, memory_order_relaxed);
     }
     out->applied = q->applied;
     out->rejected = q->rejected;
     out->drain_comparisons = q->comparisons;
     out->drain_comparisons_last = q->comparisons_last;
+    return PCS_OK;
+}
+
+pcs_status pcs_command_source_stats_get(const pcs_command_source *src,
+                                        pcs_command_source_stats *out)
+{
+    if (!src || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_source_stats_get: NULL argument");
+    memset(out, 0, sizeof *out);
+    out->source_class = src->source_class;
+    out->source_id = src->source_id;
+    out->capacity = src->capacity;
+    out->submitted = atomic_load_explicit(&src->submitted, memory_order_relaxed);
+    out->refused = atomic_load_explicit(&src->refused, memory_order_relaxed);
+    out->refused_rate = atomic_load_explicit(&src->refused_rate, memory_order_relaxed);
+    out->rate_per_s = atomic_load_explicit(&src->rate_per_s, memory_order_relaxed);
+    out->burst = atomic_load_explicit(&src->burst, memory_order_relaxed);
     return PCS_OK;
 }
 

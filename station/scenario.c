@@ -122,6 +122,9 @@ static int parse_world(jr_ctx *c, json_t *doc, scenario *s)
 static const jr_field run_fields[] = {
     {"seconds", JR_NUM, 0.0, 1e9, offsetof(scenario, run.run_seconds)},
     {"timeline_every_s", JR_NUM, 0.01, 1e9, offsetof(scenario, run.timeline_every_s)},
+    /* The seed design's cc.token_rate / cc.token_burst maxima; 0: no limit. */
+    {"command_rate_per_s", JR_NUM, 0.0, 100000.0, offsetof(scenario, run.command_rate_per_s)},
+    {"command_burst", JR_U32, 1, 200000, offsetof(scenario, run.command_burst)},
 };
 
 static int parse_run(jr_ctx *c, json_t *doc, scenario *s)
@@ -271,6 +274,8 @@ static void defaults(scenario *s)
     s->run.timeline_every_s = 10.0;
     s->run.reader_rate_hz = 10.0;
     s->run.reader_channels = 8;
+    s->run.command_rate_per_s = 400.0; /* the seed design's defaults (scenarios/README.md) */
+    s->run.command_burst = 800;
     snprintf(s->name, sizeof s->name, "unnamed");
 }
 

@@ -514,3 +514,173 @@ static const pcs_stress_test cq_soak = {
     .teardown = soak_teardown,
 };
 PCS_STRESS_REGISTER(cq_soak)
+
+/* ---- rate soak: a rate-limited producer against a ticking consumer ---------------- */
+
+/* 60/s at the default dt 0.05 s: 3 tokens a tick, 4 held at most. */
+#define RATE_PER_S 60.0
+#define RATE_BURST 4u
+#define RATE_PER_TICK 3u
+
+enum {
+    RK_ACCEPTED = 0,
+    RK_REFUSED_RATE = 1,
+    RK_REFUSED_FULL = 2,
+    RK_APPLIED_IN_ORDER = 3,
+    RK_FINAL_OK = 4,
+    RK_STATUS = 10,
+    RK_OUT_OF_ORDER = 11,
+    RK_OVER_LIMIT = 12,
+    RK_STATS = 13,
+};
+
+typedef struct rate_state {
+    pcs_world *w;
+    pcs_command_source *src;
+    pcs_stress_ctl *rec; /* the ticking thread's counters */
+    uint64_t expect;     /* next counter (ticking thread) */
+    uint64_t drains;     /* ticks run, consumer and finish (the drain count) */
+    _Alignas(64) uint64_t accepted, refused_rate, refused_full; /* producer, at exit */
+} rate_state;
+
+static pcs_status rate_apply(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)w;
+    rate_state *s = ctx;
+    uint64_t k = (uint64_t)cmd->args[0];
+    pcs_stress_record(s->rec, k == s->expect ? RK_APPLIED_IN_ORDER : RK_OUT_OF_ORDER);
+    s->expect = k + 1;
+    return PCS_OK;
+}
+
+static void *rate_setup(void)
+{
+    rate_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
+    cfg.max_sources = 1;
+    cfg.journal_capacity = 256;
+    cfg.event_capacity = 8;
+    cfg.workers = 0;
+    if (pcs_world_create(&cfg, &s->w) != PCS_OK ||
+        pcs_command_handler_register(s->w, CQ_KIND, rate_apply, s) != PCS_OK ||
+        pcs_command_source_open(s->w, 1, 0, 8, &s->src) != PCS_OK ||
+        pcs_command_source_set_rate(s->src, RATE_PER_S, RATE_BURST) != PCS_OK) {
+        pcs_world_destroy(s->w);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void rate_teardown(void *p)
+{
+    rate_state *s = p;
+    pcs_world_destroy(s->w);
+    free(s);
+}
+
+/* The producer: submit as fast as it can; refusals by rate and by capacity
+ * (a ring of 8) are told apart by the source's counter. */
+static void rate_producer(void *p, pcs_stress_ctl *ctl)
+{
+    rate_state *s = p;
+    pcs_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = CQ_KIND;
+    uint64_t k = 0, by_rate = 0, full = 0;
+    while (pcs_stress_running(ctl)) {
+        c.args[0] = (double)k;
+        pcs_status st = pcs_command_source_submit(s->src, &c);
+        if (st == PCS_OK) {
+            pcs_stress_record(ctl, RK_ACCEPTED);
+            k++;
+            continue;
+        }
+        if (st != PCS_E_RATE) {
+            pcs_stress_record(ctl, RK_STATUS);
+            break;
+        }
+        pcs_command_source_stats ss;
+        pcs_command_source_stats_get(s->src, &ss);
+        if (ss.refused_rate != by_rate) {
+            by_rate = ss.refused_rate;
+            pcs_stress_record(ctl, RK_REFUSED_RATE);
+        } else {
+            full++;
+            pcs_stress_record(ctl, RK_REFUSED_FULL);
+        }
+        sched_yield();
+    }
+    s->accepted = k;
+    s->refused_rate = by_rate;
+    s->refused_full = full;
+}
+
+static void rate_consumer(void *p, pcs_stress_ctl *ctl)
+{
+    rate_state *s = p;
+    s->rec = ctl;
+    while (pcs_stress_running(ctl)) {
+        if (pcs_world_tick(s->w) != PCS_OK)
+            pcs_stress_record(ctl, RK_STATUS);
+        s->drains++;
+        sched_yield(); /* let the producer run between ticks on a small machine */
+    }
+}
+
+static void rate_finish(void *p, pcs_stress_ctl *ctl)
+{
+    rate_state *s = p;
+    s->rec = ctl;
+    for (int i = 0; i < 1000 && pcs_command_pending(s->w) > 0; i++, s->drains++)
+        pcs_world_tick(s->w);
+    /* Tokens ever available: the burst plus 3 per drain begun while the
+     * producer ran (the finish's drains only add to the bound). */
+    if (s->accepted > RATE_BURST + RATE_PER_TICK * s->drains)
+        pcs_stress_record(ctl, RK_OVER_LIMIT);
+    pcs_command_source_stats ss;
+    pcs_command_source_stats_get(s->src, &ss);
+    if (ss.submitted != s->accepted || ss.refused_rate != s->refused_rate ||
+        ss.refused != s->refused_full || s->expect != s->accepted ||
+        pcs_journal_count(s->w) != s->accepted)
+        pcs_stress_record(ctl, RK_STATS);
+    else
+        pcs_stress_record(ctl, RK_FINAL_OK);
+}
+
+static const pcs_stress_outcome rate_outcomes[] = {
+    {RK_ACCEPTED, PCS_STRESS_ACCEPTABLE, "submit -> PCS_OK", "a token and a slot: queued"},
+    {RK_REFUSED_RATE, PCS_STRESS_INTERESTING, "submit -> PCS_E_RATE (rate)",
+     "no token until the next tick"},
+    {RK_REFUSED_FULL, PCS_STRESS_INTERESTING, "submit -> PCS_E_RATE (full)",
+     "ring of 8 full; the token was given back"},
+    {RK_APPLIED_IN_ORDER, PCS_STRESS_ACCEPTABLE, "applied, next in order",
+     "the producer's next command, exactly once"},
+    {RK_FINAL_OK, PCS_STRESS_ACCEPTABLE, "final: counters agree",
+     "source stats, journal and applied match what the producer saw"},
+    {RK_STATUS, PCS_STRESS_FORBIDDEN, "bad status", "neither PCS_OK nor PCS_E_RATE"},
+    {RK_OUT_OF_ORDER, PCS_STRESS_FORBIDDEN, "applied out of order", "lost or duplicated"},
+    {RK_OVER_LIMIT, PCS_STRESS_FORBIDDEN, "over the limit",
+     "more accepted than burst + 3 tokens per tick run"},
+    {RK_STATS, PCS_STRESS_FORBIDDEN, "final: stats", "counters disagree with the producer"},
+};
+
+static const pcs_stress_test cq_rate_soak = {
+    .name = "commands.rate_soak",
+    .description = "a producer on a source limited to 60/s (3 a tick), burst 4, against a "
+                   "ticking consumer: the bucket refills from the drain count the world "
+                   "thread publishes; never more than burst + 3 per tick accepted.",
+    .style = PCS_STRESS_SOAK,
+    .weight = 1.0,
+    .n_actors = 2,
+    .actors = {rate_producer, rate_consumer},
+    .outcomes = rate_outcomes,
+    .n_outcomes = sizeof rate_outcomes / sizeof rate_outcomes[0],
+    .setup = rate_setup,
+    .finish = rate_finish,
+    .teardown = rate_teardown,
+};
+PCS_STRESS_REGISTER(cq_rate_soak)

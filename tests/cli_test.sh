@@ -414,5 +414,13 @@ has realtime-falling-behind-rates "ticks/s achieved, 1000000.0 needed at 1000x" 
 has realtime-falling-behind-summary "realtime: speed 1000x needs 1000000.0 ticks/s, achieved" "$out"
 # ---- end of realtime pacing
 
+# The script's rate limit (run.command_rate_per_s 20, burst 2; 1 token a
+# tick): 3 actions at tick 0 and 2 at tick 1 -> 2 + 1 accepted, 2 refused.
+expect rate-limit-refusals-counted 0 \
+    "commands refused by rate limit: script (class 2, id 1; 20/s, burst 2) 2" \
+    run $D/rate_limit.json --quiet
+expect rate-limit-refusals-json 0 '"refused_rate":2,"sources":[{"name":"script","class":2' \
+    run $D/rate_limit.json --quiet --json
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

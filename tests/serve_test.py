@@ -491,6 +491,30 @@ class ServeTest(unittest.TestCase):
         self.assertError(c.call({"type": "save", "name": "x"}), "no_save_dir", False)
         self.assertEqual(c.call({"type": "step", "n": 2})["tick"], 2)  # still served
 
+    def test_acts_beyond_the_rate_limit_are_refused_with_the_next_token_time(self):
+        # 20/s at dt 0.05 s: one token a tick, two held at most.
+        srv = self.start("--rate", "20", "--burst", "2")
+        c = srv.connect(role="control")
+        act = {"type": "act", "target": "u1", "command": "alarm_ack_all"}
+        self.assertEqual(c.call(act)["type"], "act")
+        self.assertEqual(c.call(act)["type"], "act")
+        err = c.call(act)
+        self.assertError(err, "rate_limited", False)
+        self.assertIn("rate limit: next token in 0.05 s (1 tick of 0.05 s; 20/s, burst 2)",
+                      err["message"])
+        self.assertEqual(c.call({"type": "step", "n": 1})["tick"], 1)
+        self.assertEqual(c.call(act)["type"], "act")
+        self.assertError(c.call(act), "rate_limited", False)
+        self.assertEqual(srv.stop(), 0)
+        self.assertIn("acts refused by rate limit (source class 3, id 1; 20/s, burst 2): 2",
+                      srv.stderr())
+
+    def test_the_default_rate_limit_is_the_scenario_s(self):
+        srv = self.start()
+        self.assertEqual(srv.stop(), 0)
+        self.assertIn("acts refused by rate limit (source class 3, id 1; 400/s, burst 800): 0",
+                      srv.stderr())
+
     def test_observers_may_not_control(self):
         srv = self.start()
         c = srv.connect()
@@ -630,6 +654,8 @@ class ServeTest(unittest.TestCase):
                            (["--port", "0", "--mode", "fast"], "--mode"),
                            (["--port", "0", "--bind", "localhost"], "--bind"),
                            (["--port", "0", "--token", "/nonexistent"], "--token"),
+                           (["--port", "0", "--rate", "-1"], "--rate '-1'"),
+                           (["--port", "0", "--burst", "0"], "--burst '0'"),
                            (["--port", "0", "/nonexistent.json"], "/nonexistent.json")):
             r = subprocess.run([PCSIM, "serve"] + args, capture_output=True, text=True)
             self.assertEqual(r.returncode, 2, (args, r.stderr))

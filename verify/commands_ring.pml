@@ -59,6 +59,21 @@
  *      because another producer's refused reservation has not been backed
  *      out yet (verify/README.md, "Findings").
  *
+ * Rate limits (command.c:rate_take, pcs_command_source_set_rate) are not
+ * modelled, and need not be: they do not change the protocol modelled here.
+ * The check runs on the producer's thread before reserve(), reads only the
+ * source's own bucket (written by that producer alone) and the drain count
+ * (a counter the world thread bumps at stage 1, which nothing here reads or
+ * orders against), and when it refuses it returns before the fetch_add, so it
+ * writes no shared word but the source's refused_rate counter, which nothing
+ * here reads. On the modelled state a rate refusal is a submit that never
+ * happened, i.e. a run of this model with fewer commands for that producer,
+ * which the claims cover as they stand (C3 counts it as neither accepted nor
+ * applied; C4: it takes no sequence number, since next_seq is stamped after
+ * reserve). The one rate action after reserve, giving back the token of a
+ * command refused for capacity, is again producer-local. C6 is about
+ * capacity refusals; a rate refusal can happen on a source that is not full.
+ *
  * Broken variant (one change; make verify requires spin to REJECT it):
  *   BROKEN_LOAD_STORE  command.c:reserve takes its slot with a load and a
  *                      separate store instead of one fetch_add: the change

@@ -7,6 +7,22 @@
  * bounded multi-producer ring (source class PCS_SOURCE_ANON). Submission never
  * blocks: a full ring returns PCS_E_RATE at once and the command is not queued.
  *
+ * Rate limits. An opened source may also carry a token bucket
+ * (pcs_command_source_set_rate): rate tokens per simulated second, at most
+ * burst held, one per accepted command; without a token the submit returns
+ * PCS_E_RATE with the simulated time until the next one, counted apart from
+ * capacity refusals (pcs_command_source_stats). The bucket refills from
+ * simulated ticks, not from a time the host passes in: the library reads no
+ * clock, a host that runs faster or slower than real time (stepped, paused,
+ * --speed) limits its clients per unit of plant time, which is what a rate
+ * of plant actions means, and the same submissions per tick are accepted or
+ * refused alike on every run (determinism, replays). Tokens therefore arrive
+ * with ticks: rate * dt per tick. Sources have no limit until one is set,
+ * and an unlimited source pays one predictable branch. The shared ring has
+ * no rate limit (engine/command.c, "Rate limits": it has no owner to limit);
+ * its capacity bounds it. pcsim's own script and `pcsim serve` sources use
+ * the seed design's 400/s, burst 800 (scenarios/README.md).
+ *
  * At stage 1 the world drains at most commands_per_tick commands from what the
  * rings hold when the drain starts, taking what passes of one command per
  * source in (class, id) order would take (so a chatty source cannot starve the
@@ -229,11 +245,55 @@ PCS_API pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class,
                                            uint32_t source_id, uint32_t capacity,
                                            pcs_command_source **out);
 
+/** Largest burst pcs_command_source_set_rate takes. */
+#define PCS_COMMAND_RATE_BURST_MAX (1u << 24)
+
+/**
+ * Limit @p src to @p rate_per_s commands per simulated second with bursts of
+ * up to @p burst: a token bucket that starts full, gains rate_per_s * dt_s
+ * tokens at the start of every tick (with fractions kept, in steps of 2^-32
+ * token; so N ticks add floor(N * rate_per_s * dt_s) tokens when that product
+ * is whole) up to @p burst, and spends one per accepted command. A submit
+ * without a token returns PCS_E_RATE and says when the next one comes:
+ * "... rate limit: next token in 0.05 s (1 tick of 0.05 s; 400/s, burst 800)".
+ * Rate refusals consume no token and no sequence number; a command refused
+ * for capacity gets its token back. Not saved or hashed (host configuration).
+ * @param rate_per_s (0, 1e9], or 0 to remove the limit (burst ignored).
+ * @param burst 1..PCS_COMMAND_RATE_BURST_MAX.
+ * @return PCS_E_INVAL naming the source, the value and the range.
+ * Thread-safety: the source's producer thread, or before it starts (the
+ * bucket is the producer's own state, like the sequence number).
+ */
+PCS_API pcs_status pcs_command_source_set_rate(pcs_command_source *src, double rate_per_s,
+                                               uint32_t burst);
+
+/** One source's counters and limit (pcs_command_source_stats_get). */
+typedef struct pcs_command_source_stats {
+    uint16_t source_class;
+    uint32_t source_id;
+    uint32_t capacity;
+    uint64_t submitted;    /**< accepted into the ring */
+    uint64_t refused;      /**< PCS_E_RATE: the ring held its capacity */
+    uint64_t refused_rate; /**< PCS_E_RATE: no token (the rate limit) */
+    double rate_per_s;     /**< the limit; 0: none */
+    uint32_t burst;        /**< the limit's burst; 0: none */
+} pcs_command_source_stats;
+
+/**
+ * Read @p src's counters (approximate while its producer runs) and limit.
+ * @return PCS_E_INVAL for NULL. Any thread.
+ */
+PCS_API pcs_status pcs_command_source_stats_get(const pcs_command_source *src,
+                                                pcs_command_source_stats *out);
+
 /**
  * Submit through a source: copies @p cmd, stamping class, id and the next
  * sequence number. Lock-free, wait-free, never blocks.
- * @return PCS_E_RATE when the ring holds capacity commands (nothing queued,
- *         sequence not consumed), PCS_E_INVAL for NULL or bad kind.
+ * @return PCS_E_RATE when the source's rate limit has no token (the message
+ *         gives the simulated time until the next one) or the ring holds
+ *         capacity commands (nothing queued, sequence not consumed; the two
+ *         are counted apart, pcs_command_source_stats), PCS_E_INVAL for NULL
+ *         or bad kind.
  * Thread-safety: one producer thread per source.
  */
 PCS_API pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_command *cmd);
@@ -257,7 +317,7 @@ PCS_API uint64_t pcs_command_pending(const pcs_world *w);
 /** Counters since creation. */
 typedef struct pcs_command_stats {
     uint64_t submitted; /**< accepted into a ring */
-    uint64_t refused;   /**< PCS_E_RATE returns */
+    uint64_t refused;   /**< PCS_E_RATE returns because a ring was full */
     uint64_t applied;   /**< handled and journaled */
     uint64_t rejected;  /**< drained but refused by kind or handler */
     /** Key comparisons made putting drained batches in (class, id, sequence)
@@ -265,6 +325,9 @@ typedef struct pcs_command_stats {
     uint64_t drain_comparisons;
     /** The same for the last tick's batch only (0 before the first tick). */
     uint64_t drain_comparisons_last;
+    /** PCS_E_RATE returns by sources' rate limits, all sources
+     *  (pcs_command_source_stats_get has them per source). */
+    uint64_t refused_rate;
 } pcs_command_stats;
 
 /** Read the counters (submitted/refused are approximate while producers run). */

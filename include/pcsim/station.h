@@ -93,6 +93,11 @@ typedef struct pcs_scenario_run {
     double reader_rate_hz;    /**< reads per simulated second per reader */
     uint32_t reader_channels; /**< channels each reader reads */
     uint32_t n_reader_names;  /**< explicit channels (pcs_scenario_reader_name); 0: all */
+    /** Rate limit of the host's command source (the script in `pcsim run`,
+     *  the act source in `pcsim serve`): commands per simulated second, 0 for
+     *  none; default 400 (scenarios/README.md, pcs_command_source_set_rate). */
+    double command_rate_per_s;
+    uint32_t command_burst; /**< its burst; default 800 */
 } pcs_scenario_run;
 
 /**
