@@ -55,14 +55,23 @@ static int bad(const ctx *c, const char *fmt, ...)
 
 /* The next blank-separated field, at most 63 bytes (longer ones are reported
  * by length, not copied); returns its length, 0 if none. */
-static size_t next_field(const char **at, char *out)
+/* The blank-separated field at or after @p p: its start, and its length in
+ * *n (0 when the line has no more fields). */
+static const char *field_span(const char *p, size_t *n)
 {
-    const char *p = *at;
     while (*p == ' ' || *p == '\t')
         p++;
-    size_t n = 0;
-    while (p[n] && p[n] != ' ' && p[n] != '\t')
-        n++;
+    size_t k = 0;
+    while (p[k] && p[k] != ' ' && p[k] != '\t')
+        k++;
+    *n = k;
+    return p;
+}
+
+static size_t next_field(const char **at, char *out)
+{
+    size_t n;
+    const char *p = field_span(*at, &n);
     if (n == 0 || n > 63)
         return n;
     memcpy(out, p, n);
@@ -139,12 +148,8 @@ static int next_real(const ctx *c, const char **at, int field, const char *name,
 static int next_name(const ctx *c, const char **at, const char *syntax, const char *name,
                      size_t max, int dotted, char *out)
 {
-    const char *p = *at;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    size_t n = 0;
-    while (p[n] && p[n] != ' ' && p[n] != '\t')
-        n++;
+    size_t n;
+    const char *p = field_span(*at, &n);
     if (n == 0)
         return bad(c, "expected '%s'", syntax);
     int ok = n <= max;
@@ -410,22 +415,20 @@ static const char target_syntax[] = "# target NAME ID";
 static int item_target(const ctx *c, const char *at)
 {
     journal *j = c->j;
-    int rc = body_reserve(c, 0);
-    if (rc)
-        return rc;
-    journal_target *t = &j->targets[j->n_targets];
     uint64_t id = 0;
-    rc = name_and_number(c, at, target_syntax, "target name", JOURNAL_TARGET_NAME_MAX, 1, t->name,
-                         "ID", &id);
+    int rc = body_reserve(c, 0); /* may move j->targets: index it only after */
+    if (!rc)
+        rc = name_and_number(c, at, target_syntax, "target name", JOURNAL_TARGET_NAME_MAX, 1,
+                             j->targets[j->n_targets].name, "ID", &id);
     if (!rc && (id > UINT32_MAX || pcs_target_id_load((uint32_t)id).generation == 0))
         return bad(c,
                    "target id %" PRIu64 " is not a stored target id (generation 1 or more, "
                    "32 bits)",
                    id);
     if (!rc) { /* the name is in place already */
+        journal_target *t = &j->targets[j->n_targets++];
         t->id = (uint32_t)id;
         t->line = j->lineno;
-        j->n_targets++;
     }
     return rc;
 }
