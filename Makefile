@@ -194,6 +194,12 @@ $(B)/pcsim-stress: $(STRESS_OBJ) $(B)/libpcsim.a
 $(B)/tsan/pcsim-stress: $(TSAN_STRESS_OBJ) $(TSAN_LIB_OBJ)
 	$(CC) -fsanitize=thread -o $@ $^ $(LIBS)
 
+# The host program under ThreadSanitizer: `pcsim serve` runs the world on its
+# own thread beside the libuv loop (serve-test runs its tests on this too).
+TSAN_CLI_OBJ := $(call objs,$(B)/tsan,$(CLI_SRC))
+$(B)/tsan/pcsim: $(TSAN_CLI_OBJ) $(TSAN_LIB_OBJ)
+	$(CC) -fsanitize=thread -o $@ $^ $(LIBS) $(SERVE_LIBS)
+
 # Examples link against the shared library through the installed-style
 # include path, as an embedding host would.
 $(B)/examples/%: examples/%.c $(B)/libpcsim.so
@@ -224,10 +230,12 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 # `pcsim serve` over real TCP connections (tests/serve_test.py, Python standard
 # library only): concurrent clients and the state hash against `pcsim run`, bad
 # input, slow consumers, 1,000 connect/disconnect cycles (RSS and fds), release
-# and ASan builds (ASan: leaks fail the server's exit status; RSS not compared).
-serve-test: $(B)/pcsim $(B)/asan/pcsim
+# ASan and TSan builds (a leak or a data race fails the server's exit status;
+# RSS is compared in release only).
+serve-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
 	/usr/bin/python3 tests/serve_test.py $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/serve_test.py $(B)/asan/pcsim
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/serve_test.py $(B)/tsan/pcsim
 
 # Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
 # program through pkg-config (shared and --static) and a CMake project through
@@ -253,7 +261,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 
 test: deps-test
 	@mkdir -p $(B) && rm -f $(TEST_TIMES)
-	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim \
+	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim $(B)/tsan/pcsim \
 	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(FUZZ_BINS)
 	@$(SUITE) archcheck $(SUBMAKE) archcheck
 	@$(SUITE) unit $(SUBMAKE) unit

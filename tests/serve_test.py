@@ -22,7 +22,7 @@ import time
 import unittest
 
 PCSIM = "build/pcsim"
-SANITIZED = False  # an ASan build (its path has /asan/): RSS is not compared
+SANITIZED = False  # an ASan or TSan build (/asan/, /tsan/ in its path): RSS is not compared
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 10.0
 
@@ -636,7 +636,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(fds, base_fds)
         sys.stderr.write("[RSS %d KiB after 10 cycles, %d after 1000; %d fds] "
                          % (rss10, rss, fds))
-        if not SANITIZED:  # ASan's quarantine keeps freed memory resident by design
+        if not SANITIZED:  # sanitizers keep freed memory and shadow resident by design
             self.assertLessEqual(rss - rss10, 2048, "RSS %d KiB after 10 cycles, %d after 1000"
                                  % (rss10, rss))
         self.assertEqual(ctl.call({"type": "step", "n": 1})["tick"], 3)
@@ -669,7 +669,7 @@ def main():
         PCSIM = args.pop(0)
     PCSIM = os.path.abspath(PCSIM)
     global SANITIZED
-    SANITIZED = "/asan/" in PCSIM
+    SANITIZED = "/asan/" in PCSIM or "/tsan/" in PCSIM
     unittest.main(argv=[sys.argv[0]] + args, verbosity=2)
 
 
