@@ -151,3 +151,16 @@ def test_closed_station_raises():
     with pytest.raises(pcsim.Error, match="closed"):
         ch.read()
     s.close()  # twice is fine
+
+
+def test_the_script_source_has_the_scenarios_rate_limit(repo):
+    """The script source gets run.command_rate_per_s / run.command_burst as
+    `pcsim run` does (tests/cli/rate_limit.json: 20/s, burst 2, three actions
+    at tick 0): the third is refused by the bucket and raised here."""
+    scn = pcsim.Scenario.from_file(str(repo / "tests/cli/rate_limit.json"))
+    st = pcsim.Station(scn, script=True)
+    try:
+        with pytest.raises(pcsim.Error, match="rate limit"):
+            st.tick(1)
+    finally:
+        st.close()
