@@ -476,6 +476,12 @@ class Station:
         src = ffi.new("pcs_command_source **")
         _check(lib.pcs_command_source_open(self._w, _SCRIPT_SOURCE_CLASS, _SCRIPT_SOURCE_ID,
                                            _SCRIPT_RING, src), "script source")
+        # The scenario's limit, as `pcsim run` sets it (run.command_rate_per_s,
+        # run.command_burst; 400/s, burst 800 by default). A refused action
+        # raises pcsim.Error here, where the C host drops and counts it.
+        rp = lib.pcs_scenario_run_params(scn)
+        _check(lib.pcs_command_source_set_rate(src[0], rp.command_rate_per_s, rp.command_burst),
+               "script source rate")
         self._script_src = src[0]
         self._script_at = None
         return acts
