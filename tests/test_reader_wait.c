@@ -238,6 +238,18 @@ static void run_many(waiter *a, pthread_t *t)
         cr_assert_eq(pthread_create(&t[i], NULL, waiter_main, &a[i]), 0);
 }
 
+/* A world at publication 1 and MANY readers waiting after it (each keeps
+ * waiting until publication @p until), all registered before it returns. */
+static void start_many(wfix *fx, waiter *a, pthread_t *t, uint64_t until)
+{
+    wfix_make(fx);
+    ticks(fx, 1);
+    for (int i = 0; i < MANY; i++)
+        a[i] = (waiter){.fx = fx, .after = 1, .until = until, .timeout = 60000 * MS};
+    run_many(a, t);
+    await_waiters(fx, MANY);
+}
+
 /* 100 readers asleep for publication 2: one wake call in stage 12 (of one
  * thread); the woken reader passes it on; all 100 return. */
 Test(reader_wait, hundred_waiters_one_wake_call, .timeout = 120)
@@ -245,12 +257,7 @@ Test(reader_wait, hundred_waiters_one_wake_call, .timeout = 120)
     static waiter a[MANY];
     static pthread_t t[MANY];
     wfix fx;
-    wfix_make(&fx);
-    ticks(&fx, 1);
-    for (int i = 0; i < MANY; i++)
-        a[i] = (waiter){.fx = &fx, .after = 1, .until = 2, .timeout = 60000 * MS};
-    run_many(a, t);
-    await_waiters(&fx, MANY);
+    start_many(&fx, a, t, 2);
     ticks(&fx, 10); /* publications 2..11; only 2's bucket has waiters */
     for (int i = 0; i < MANY; i++) {
         pthread_join(t[i], NULL);
@@ -274,12 +281,7 @@ Test(reader_wait, hundred_followers_at_most_one_wake_per_publication, .timeout =
     static waiter a[MANY];
     static pthread_t t[MANY];
     wfix fx;
-    wfix_make(&fx);
-    ticks(&fx, 1);
-    for (int i = 0; i < MANY; i++)
-        a[i] = (waiter){.fx = &fx, .after = 1, .until = 201, .timeout = 60000 * MS};
-    run_many(a, t);
-    await_waiters(&fx, MANY);
+    start_many(&fx, a, t, 201);
     for (int i = 0; i < 200; i++) {
         ticks(&fx, 1);
         if (i % 4 == 0)
