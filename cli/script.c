@@ -19,33 +19,19 @@
  * producer's submitted counter likewise, so the command queue's contents are
  * visible to the drain after the main thread observes the count.
  *
- * Sleeping. Between actions the producer sleeps on a futex until the tick
- * its next action belongs to is announced (it used to spin on sched_yield, a
- * whole core in --realtime runs). The main thread pays one seq_cst store and
- * one load per tick and makes a wake call only on the tick the producer
- * waits for. No lost wake-up, by the argument of snapshot/wake.h:
- *   main, per tick:                       producer, waiting for tick t:
- *   store(main_at, tick + 1, release)     store(want, t + 1, seq_cst)     (A)
- *   store(word, tick + 1, seq_cst)   (S)  w = load(word, seq_cst)          (R)
- *   load(want, seq_cst)              (L)  if main_at < t + 1: futex_wait(word, w)
- *   if tick + 1 >= want > 0: futex_wake
- * In the single total order of S, L, A, R: if R precedes the S that
- * announces t + 1, then A < R < S < L and L sees want, so main wakes it; if
- * not, R reads that S's word (or a later one) and main_at >= t + 1 (the
- * release store before S happens-before the load after R), so the producer
- * does not sleep. The kernel compares the word and queues the sleeper
- * atomically with respect to the wake. The word is 32 bits of the tick: a
- * sleeper could only miss a wake if 2^32 ticks passed between its R and
- * its sleep. The main thread's own wait for a submission stays a short
- * sched_yield loop: it happens only on an action's tick and lasts one wake-up
- * of the producer.
+ * Sleeping. Between actions the producer sleeps on a condition variable
+ * until the tick its next action belongs to is announced (it used to spin on
+ * sched_yield, a whole core in --realtime runs). The main thread takes an
+ * uncontended mutex once per tick and signals only on the tick the producer
+ * waits for. A mutex, not a lock-free handshake: this is host code, the
+ * lock costs tens of nanoseconds against a tick of tens of microseconds, and
+ * a condition variable needs no protocol argument of its own. The main
+ * thread's own wait for a submission stays a short sched_yield loop: it
+ * happens only on an action's tick and lasts one wake-up of the producer.
  */
-#include <limits.h>
-#include <linux/futex.h>
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "cli/host.h"
 #include "pcsim/thread.h"
@@ -58,40 +44,31 @@ _Static_assert(PCS_SCENARIO_ACTIONS_MAX <= HOST_SCRIPT_RING,
 static pcs_thread *producer_thread;
 static pcs_command_source *producer_source;
 static uint32_t main_cursor;
-static _Atomic uint32_t announce_word; /* low 32 bits of main_at: the futex word */
-static _Atomic uint64_t producer_want; /* main_at the sleeping producer waits for; 0 none */
+static pthread_mutex_t announce_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t announced = PTHREAD_COND_INITIALIZER;
+static uint64_t producer_want; /* main_at the sleeping producer waits for; 0 none (announce_mu) */
 
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *word)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
-/* Producer: sleep until main_at >= @p at (A, R, sleep; header comment). */
+/* Producer: sleep until main_at >= @p at. */
 static void await_main_at(host *h, uint64_t at)
 {
-    while (atomic_load_explicit(&h->main_at, memory_order_acquire) < at) {
-        atomic_store_explicit(&producer_want, at, memory_order_seq_cst);
-        uint32_t w = atomic_load_explicit(&announce_word, memory_order_seq_cst);
-        if (atomic_load_explicit(&h->main_at, memory_order_acquire) >= at)
-            break;
-        futex_wait(&announce_word, w);
-    }
-    atomic_store_explicit(&producer_want, 0, memory_order_relaxed);
+    if (atomic_load_explicit(&h->main_at, memory_order_acquire) >= at)
+        return;
+    pthread_mutex_lock(&announce_mu);
+    producer_want = at;
+    while (atomic_load_explicit(&h->main_at, memory_order_acquire) < at)
+        pthread_cond_wait(&announced, &announce_mu);
+    producer_want = 0;
+    pthread_mutex_unlock(&announce_mu);
 }
 
-/* Main: announce main_at = @p at (S, L, wake if the producer waits for it). */
+/* Main: announce main_at = @p at, and wake the producer if it waits for it. */
 static void announce(host *h, uint64_t at)
 {
+    pthread_mutex_lock(&announce_mu);
     atomic_store_explicit(&h->main_at, at, memory_order_release);
-    atomic_store_explicit(&announce_word, (uint32_t)at, memory_order_seq_cst);
-    uint64_t want = atomic_load_explicit(&producer_want, memory_order_seq_cst);
-    if (want != 0 && at >= want)
-        futex_wake(&announce_word);
+    if (producer_want != 0 && at >= producer_want)
+        pthread_cond_signal(&announced);
+    pthread_mutex_unlock(&announce_mu);
 }
 
 static uint64_t rate_refusals(void)
@@ -132,8 +109,7 @@ int script_start(host *h)
     producer_source = NULL; /* a previous run's, in a test process */
     atomic_store_explicit(&h->submitted, first, memory_order_relaxed);
     atomic_store_explicit(&h->main_at, h->start_tick, memory_order_relaxed);
-    atomic_store_explicit(&announce_word, (uint32_t)h->start_tick, memory_order_relaxed);
-    atomic_store_explicit(&producer_want, 0, memory_order_relaxed);
+    producer_want = 0;
     if (pcs_command_source_open(h->world, 2, 1, HOST_SCRIPT_RING, &producer_source) != PCS_OK ||
         pcs_command_source_set_rate(producer_source, h->run.command_rate_per_s,
                                     h->run.command_burst) != PCS_OK)
