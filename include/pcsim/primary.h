@@ -90,7 +90,10 @@ enum {
     PCS_PRIMARY_CTL_HEATER_PROPORTIONAL = 0, /**< [0, 1] */
     PCS_PRIMARY_CTL_HEATER_BACKUP = 1,       /**< [0, 1] */
     PCS_PRIMARY_CTL_SPRAY = 2,               /**< [0, 1] */
-    PCS_PRIMARY_CTL_SG_PRESSURE = 3,         /**< + loop: secondary pressure, Pa */
+    PCS_PRIMARY_CTL_CHARGING = 3,            /**< CVCS charging flow into the cold legs, kg/s, >= 0 */
+    PCS_PRIMARY_CTL_LETDOWN = 4,             /**< CVCS letdown flow out of loop 1's crossover leg, kg/s, >= 0 */
+    PCS_PRIMARY_CTL_CHARGING_BORON = 5,      /**< boron concentration of the charging water, ppm, >= 0 */
+    PCS_PRIMARY_CTL_SG_PRESSURE = 6,         /**< + loop: secondary pressure, Pa */
 };
 
 /** Elements of the output store (then PCS_PRIMARY_OUT_PER_LOOP per loop). */

@@ -33,6 +33,11 @@
 
 #define PRI_PI 3.14159265358979323846
 #define PRI_RHO_MAX 1100.0
+/* Load-check bounds of the CVCS controls: ten times the 4-loop charging pump
+ * capacity order (about 40 kg/s) and the boric-acid tank ceiling (7000 ppm
+ * boron is 4 wt % boric acid); both bounds, not design values. */
+#define PRI_CVCS_FLOW_MAX 400.0
+#define PRI_BORON_MAX_PPM 10000.0
 #define PRI_U_MAX 4.5e6
 #define PRI_H_MAX 4.2e6
 
@@ -640,8 +645,13 @@ static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
     }
     for (uint32_t k = 0; st == PCS_OK && k < pr->nc; k++)
         st = chk(w, s->core_heat, q, k, "core heat W", 0.0, 10.0 * pr->def.rated_power_w, 0);
-    for (uint32_t k = 0; st == PCS_OK && k < PCS_PRIMARY_CTL_SG_PRESSURE; k++)
+    for (uint32_t k = 0; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING; k++)
         st = chk(w, s->controls, c, k, "heater or spray demand", 0.0, 1.0, 0);
+    for (uint32_t k = PCS_PRIMARY_CTL_CHARGING; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING_BORON; k++)
+        st = chk(w, s->controls, c, k, "CVCS flow kg/s", 0.0, PRI_CVCS_FLOW_MAX, 0);
+    if (st == PCS_OK)
+        st = chk(w, s->controls, c, PCS_PRIMARY_CTL_CHARGING_BORON, "charging boron ppm", 0.0,
+                 PRI_BORON_MAX_PPM, 0);
     return st;
 }
 
