@@ -10,8 +10,10 @@
 #include "station/jsonr.h"
 #include "station/scenario.h"
 
-/** Smallest dt_s of a scenario with units (see scenario_units.c). */
+/** dt_s range of a scenario with units (see scenario_units.c). */
 #define SCN_PLANT_DT_MIN_S 1e-3
+#define SCN_PLANT_DT_MAX_S 0.05
+#define SCN_PLANT_DT_MAX_S 0.05
 
 /**
  * Read $.units and $.instrumentation of @p doc into s->units, s->unit_names,

@@ -16,7 +16,6 @@
 #include "pcsim/plant.h"
 #include "pcsim/protection.h"
 #include "pcsim/sensor.h"
-#include "pcsim/water.h"
 #include "station/station_internal.h"
 
 /* The scenario loader has read and checked the units and setpoints
@@ -86,7 +85,7 @@ typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP, ARG_SENSOR, ARG_ALARM, ARG_TRIP } t
 /* Each script command is an op of a model's command family; its target is
  * resolved by name (pcs_command_target_find), and the engine says whether
  * the target takes that op. The value's range is the one the handler accepts
- * (unit_commands.c, hyd_build.c, alarm.c), so a script value the validator
+ * (unit_commands.c, plant_commands.c, alarm.c), so a script value the validator
  * passes is never rejected at run time; lo_open marks an open lower end.
  * Commands without a value keep the script's generic range (scenario.c). */
 typedef struct action_def {
@@ -105,7 +104,8 @@ typedef struct action_def {
 #define IF97_P_MIN_PA 611.212677 /* triple point: pcs_water_tsat's range */
 #define IF97_P_MAX_PA 22064000.0 /* critical point */
 #define UNITS PCS_UNIT_COMMANDS
-#define HYD PCS_HYDRAULICS_COMMANDS
+#define PRIMARY PCS_PRIMARY_COMMANDS
+#define PLANT PCS_PLANT_COMMANDS
 
 static const action_def actions[] = {
     {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
@@ -116,13 +116,12 @@ static const action_def actions[] = {
     {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"boron", UNITS, PCS_UNIT_OP_BORON, ARG_UNIT, "target uN, value ppm [0, 10000]", 1, 0.0,
      10000.0, 0, "ppm"},
-    {"pump_trip", HYD, PCS_HYDRAULICS_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
-    {"pump_start", HYD, PCS_HYDRAULICS_OP_PUMP_START, ARG_PUMP,
-     "target uN.pumpK, value speed fraction up to 1.5 (0 or less: rated)", 1, -1e12, 1.5, 0,
-     "speed fraction"},
-    {"pzr_heaters", HYD, PCS_HYDRAULICS_OP_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1,
+    {"pump_trip", PRIMARY, PCS_PRIMARY_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
+    {"pump_start", PRIMARY, PCS_PRIMARY_OP_PUMP_START, ARG_PUMP,
+     "target uN.pumpK (motor on: the pump runs up on its motor)", NO_RANGE},
+    {"pzr_heaters", PLANT, PCS_PLANT_OP_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1,
      0.0, 1e9, 0, "W"},
-    {"sg_pressure", HYD, PCS_HYDRAULICS_OP_SG_SECONDARY_T, ARG_UNIT,
+    {"sg_pressure", PLANT, PCS_PLANT_OP_SG_PRESSURE, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
      "secondary pressure Pa"},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
@@ -209,7 +208,7 @@ static pcs_status target_error(const pcs_station *st, const where *at, const act
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no control bank '%s' in u%u", w, element, unit);
     if (d->form == ARG_PUMP && unit)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no pump '%s' in u%u (pump1..pump%u)", w, element,
-                             unit, st->units[unit - 1].n_loops);
+                             unit, st->units[unit - 1].primary.n_loops);
     return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' is not a target of %s (%s; units u1..u%u)", w,
                          target, d->name, d->help, st->n_units);
 }
@@ -240,11 +239,6 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
                              w, target);
     }
     out->args[0] = value;
-    if (strcmp(d->name, "sg_pressure") == 0 &&
-        pcs_water_tsat(value, &out->args[0]) != PCS_OK) { /* pressure -> saturation T */
-        where_text(at, "target", w, sizeof w);
-        return pcs_error_set(PCS_E_INVAL, "%s: %s", w, pcs_last_error());
-    }
     return PCS_OK;
 }
 
@@ -376,11 +370,11 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
         return snprintf(out, len, "u%u value out of range (quantity %g): %g clamped to %g",
                         ev->subject, v[0], v[1], v[2]),
                1;
-    case PCS_EV_PUMP_TRIPPED:
-    case PCS_EV_PUMP_STARTED:
+    case PCS_EV_PRIMARY_PUMP_TRIPPED:
+    case PCS_EV_PRIMARY_PUMP_STARTED:
         return snprintf(out, len, "u%u pump%u %s at %.1f rad/s", (ev->subject >> 10) + 1,
                         (ev->subject & 1023u) + 1,
-                        ev->kind == PCS_EV_PUMP_TRIPPED ? "TRIPPED" : "started", v[0]),
+                        ev->kind == PCS_EV_PRIMARY_PUMP_TRIPPED ? "TRIPPED" : "started", v[0]),
                1;
     case PCS_EV_UNIT_TRIP:
         return snprintf(out, len, "u%u REACTOR TRIP, first out: %s (setpoint %.5g, value %.5g)",

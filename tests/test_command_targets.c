@@ -386,9 +386,9 @@ Test(command_targets, default_station_resolves_every_script_target_by_name)
         uint32_t op;
     } want[] = {
         {"u1.D", PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_POSITION},
-        {"u2.pump2", PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP},
+        {"u2.pump2", PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP},
         {"u2.alarm.flow_low.2", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK},
-        {"u3", PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_SG_SECONDARY_T},
+        {"u3", PCS_PLANT_COMMANDS, PCS_PLANT_OP_SG_PRESSURE},
         {"u1", PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM},
         {"u1", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET},
         {"u1", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL},

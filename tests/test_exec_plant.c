@@ -141,7 +141,7 @@ static void xp_run(int workers, xp_result *res)
         cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK, "%s", pcs_last_error());
     }
     pcs_command trip =
-        ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u1.pump2", 0.0);
+        ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u1.pump2", 0.0);
     for (uint32_t t = 1; t <= XP_TICKS; t++) {
         if (t == XP_TRIP_TICK + 1) /* ticks 0..299 ran: it applies at tick 300 */
             cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK, "%s", pcs_last_error());

@@ -273,7 +273,7 @@ Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
     cr_assert_eq(pcs_plant_add(w, u, 4, &p), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(w, p, NULL), PCS_OK, "%s", pcs_last_error());
     /* The physics declares its double stores; the control layer's (NaN by design) not. */
-    const char *f64[] = {"u1.hyd.mass",  "u1.hyd.enthalpy", "u2.hyd.flow",    "u1.fuel.t",
+    const char *f64[] = {"u1.pri.mass",  "u1.pri.energy",   "u2.pri.flow",    "u1.fuel.t",
                          "u1.coolant.t", "u3.kin.y",        "u4.xenon.state", "u1.core.out"};
     for (size_t i = 0; i < sizeof f64 / sizeof f64[0]; i++)
         cr_assert_eq(is_f64(w, f64[i]), 1, "%s should be declared F64", f64[i]);
@@ -285,7 +285,7 @@ Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
     /* A pump trip on unit 2 at tick 20 gives the check a transient to watch. */
     tick_n(w, 20);
     pcs_command trip =
-        ctl_make(w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, "u2.pump2", 0.0);
+        ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u2.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     tick_n(w, 180);
     cr_assert_eq(pcs_world_clock(w)->tick, 200);

@@ -138,7 +138,7 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
     uint32_t kind;
     cr_assert_eq(pcs_command_target_find(one_w, "u1.pump3", &id), PCS_OK);
     cr_assert_eq(
-        pcs_command_kind_find(one_w, PCS_HYDRAULICS_COMMANDS, PCS_HYDRAULICS_OP_PUMP_TRIP, &kind),
+        pcs_command_kind_find(one_w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, &kind),
         PCS_OK);
     cr_assert_eq(c.target, pcs_target_id_store(id));
     cr_assert_eq(c.kind, kind);
@@ -164,7 +164,7 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
 Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)
 {
     char out[256] = "untouched";
-    pcs_event trip = {.kind = PCS_EV_PUMP_TRIPPED, .subject = 2, .values = {12.0}};
+    pcs_event trip = {.kind = PCS_EV_PRIMARY_PUMP_TRIPPED, .subject = 2, .values = {12.0}};
     cr_assert_eq(pcs_event_describe(one_st, &trip, out, sizeof out), 1);
     cr_assert_str_eq(out, "u1 pump3 TRIPPED at 12.0 rad/s");
     pcs_event bank = {.kind = PCS_EV_UNIT_ROD_AT_LIMIT, .subject = 1, .values = {0.0, 1.0}};

@@ -4,17 +4,27 @@
  *
  * For each unit N the builder makes: the reactor unit (unit.h: rods,
  * kinetics, decay heat, xenon) in external-heat mode; the fuel-rod model
- * (fuel.h) driven by the unit's power; the primary-loop hydraulics
- * (hydraulics.h: a pcs_hydraulics_pwr_network with the fuel's flow heat as its core
- * heat source); and the coupling system "uN.plant.couple" at stage MACHINES
- * that hands this tick's hydraulics to the fuel (core inlet temperature,
- * flow split by rod count, pressure) and the fuel's temperatures to the
- * kinetics feedback of the next tick. Data moves forward only:
- *   KINETICS (power) -> HEAT (fuel) -> HYDRAULICS (loops) -> MACHINES (couple)
- *   -> next tick's KINETICS.
- * At build the hydraulics settle to steady flow, the fuel to its steady
- * state at the settled boundary, and the unit's critical bias is recomputed
- * for those temperatures, so a plant starts steady.
+ * (fuel.h) driven by the unit's power; the two-phase primary system
+ * (primary.h: vessel, loops, pumps, steam generators and pressurizer on the
+ * compressible network of thnet.h); and the coupling system
+ * "uN.plant.couple" at stage MACHINES that hands this tick's primary to the
+ * fuel (core inlet temperature, flow split by rod count, pressure), the
+ * fuel's heat to the primary's core volumes (split by the fuel's axial power
+ * shape) and the fuel's temperatures to the kinetics feedback of the next
+ * tick. Data moves forward only:
+ *   KINETICS (power) -> HEAT (fuel) -> HYDRAULICS (primary) -> MACHINES
+ *   (couple) -> next tick's KINETICS and HYDRAULICS.
+ * The core heat therefore reaches the primary one tick (dt) after the fuel
+ * released it; every joule arrives once (a stated simplification: 0.05 s
+ * against the fuel's ~5 s time constant).
+ * At build the primary settles to its steady state at the unit's initial
+ * power on the Tavg and level programs (pcs_primary_init_steady: the SG
+ * secondary pressure is the outcome), the fuel to its steady state at the
+ * settled core inlet, flow and pressure, and the unit's critical bias is
+ * recomputed for those temperatures, so a plant starts steady from hot zero
+ * power to full power with one geometry.
+ * Every unit's primary reads one process-wide (p, h) property table
+ * (pcs_water_ph_table_shared).
  * Thread-safety: build on the world's thread during the build phase.
  */
 #ifndef PCSIM_PLANT_H
@@ -24,7 +34,7 @@
 
 #include "pcsim/export.h"
 #include "pcsim/fuel.h"
-#include "pcsim/hydraulics.h"
+#include "pcsim/primary.h"
 #include "pcsim/status.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
@@ -35,37 +45,31 @@ extern "C" {
 
 /** Units per station: the one limit on units. The station keeps each unit's
  *  configuration and coupling in fixed arrays (pcs_plant, and the scenario
- *  loader's), and its instrumentation is sized from it; the unit,
- *  hydraulics and protection models have no unit limit of their own (their
- *  command targets are registered per unit, by name). */
+ *  loader's), and its instrumentation is sized from it; the unit, primary
+ *  and protection models have no unit limit of their own (their command
+ *  targets are registered per unit, by name). */
 #define PCS_PLANT_MAX_UNITS 8u
-/** Loops per unit (the PWR template's pump and SG arrays). */
+/** Loops per unit (the instrumentation's per-loop arrays). */
 #define PCS_PLANT_MAX_LOOPS 4u
-/** Steam generator nodes per loop (the PWR template's node arrays). */
-#define PCS_PLANT_MAX_SG_NODES 8u
+/** Rating of one loop of the primary's geometry, W: the W 4-loop plant's
+ *  3411 MW over four loops ([W84] Table 2-1). A unit's core.nominal_power_w
+ *  is at most n_loops times this. */
+#define PCS_PLANT_LOOP_RATING_W (3.411e9 / 4.0)
 
 /** One unit of the station. Start from pcs_plant_unit_default(). */
 typedef struct pcs_plant_unit_def {
-    pcs_unit_def core;     /**< reactor unit (external_heat is forced to 1) */
-    pcs_fuel_def fuel;     /**< fuel rods and core coolant channels */
-    uint32_t n_loops;         /**< primary loops, [1, PCS_PLANT_MAX_LOOPS]; default 4 */
-    uint32_t n_sg_nodes;      /**< SG tube nodes per loop, [1, 8]; default 4 */
-    pcs_hydraulics_pump pump;        /**< each loop's pump */
-    double t_hot_k;           /**< full-power hot-leg temperature; default 599.0 K ([W84] 2-1) */
-    double t_cold_k;          /**< full-power cold-leg temperature; default 565.1 K ([W84] 2-1) */
-    double sg_pressure_pa;    /**< SG secondary pressure; default 6.89e6 Pa ([W84] 3.4-1);
-                                   its IF97 saturation temperature is the heat sink */
-    double pzr_dp_per_joule;  /**< pressurizer pressure rise per heater joule, Pa/J, >= 0 */
-    double settle_s;          /**< hydraulic settling at build, s, [0, 3600]; default 60 */
+    pcs_unit_def core;       /**< reactor unit (external_heat is forced to 1) */
+    pcs_fuel_def fuel;       /**< fuel rods and core coolant channels */
+    pcs_primary_def primary; /**< the primary system; the builder sets unit_name,
+                                  unit_index, rated_power_w (= core.nominal_power_w) and
+                                  table (the shared one when NULL); n_loops in
+                                  [1, PCS_PLANT_MAX_LOOPS] */
 } pcs_plant_unit_def;
 
 /**
  * Defaults for a Westinghouse 4-loop unit (tests/refdata/pwr_plant.md; see
  * scenarios/README.md for the sources): pcs_unit_default,
- * pcs_fuel_default, 4 loops, and a pump rated at 4360 kg/s per loop
- * ([W84] Table 2-1 total flow / 4) with a rated head of 0.6 MPa, shutoff
- * ratio 1.3, efficiency 0.8 and 2900 kg m2 of inertia (assumptions: a
- * ~10 s half-speed coast-down; no source in refdata). PCS_E_INVAL for NULL.
+ * pcs_fuel_default and pcs_primary_default. PCS_E_INVAL for NULL.
  */
 PCS_API pcs_status pcs_plant_unit_default(pcs_plant_unit_def *cfg);
 
@@ -75,10 +79,26 @@ typedef struct pcs_plant pcs_plant;
 typedef struct pcs_plant_unit {
     pcs_unit *core;
     pcs_fuel fuel;
-    pcs_hydraulics *hyd;
+    pcs_primary *primary;
     uint32_t index;   /**< 1-based unit number (channel prefix uN) */
     uint32_t n_loops;
+    pcs_primary_init_report init; /**< the primary's settling at build */
+    double rated_loop_flow_kg_s;  /**< loop 1's flow at the build's steady state: 100 % of
+                                       the loop-flow instruments (their calibration) */
 } pcs_plant_unit;
+
+/** Command family of a unit's operator actions on the plant, target "uN". */
+#define PCS_PLANT_COMMANDS "plant"
+enum {
+    /** args[0]: every steam generator's secondary pressure, Pa, in
+     *  [611.213, 2.2064e7] (IF97 saturation line): the SG boundary until the
+     *  steam side exists. */
+    PCS_PLANT_OP_SG_PRESSURE = 0,
+    /** args[0]: pressurizer heater power, W, in [0, 1e9]: the proportional
+     *  group first, then the backup group, each clamped to its capacity. */
+    PCS_PLANT_OP_PZR_HEATERS = 1,
+    PCS_PLANT_OP_COUNT = 2,
+};
 
 /**
  * Build @p n_units units (numbered 1..n_units) into @p w.

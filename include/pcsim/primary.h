@@ -62,6 +62,7 @@
 
 #include <stdint.h>
 
+#include "pcsim/event.h"
 #include "pcsim/export.h"
 #include "pcsim/pressurizer.h"
 #include "pcsim/pump_homologous.h"
@@ -80,6 +81,15 @@ enum {
     PCS_PRIMARY_OP_PUMP_START = 1, /**< motor on */
     PCS_PRIMARY_OP_COUNT = 2,
 };
+
+/** Events: a pump's motor switched by command. Subject PCS_PRIMARY_PUMP_SUBJECT;
+ *  values[0] the shaft speed then, rad/s. */
+enum {
+    PCS_EV_PRIMARY_PUMP_TRIPPED = PCS_EV_MODEL_BASE + 56,
+    PCS_EV_PRIMARY_PUMP_STARTED = PCS_EV_MODEL_BASE + 57,
+};
+#define PCS_PRIMARY_PUMP_SUBJECT(unit_index, pump) \
+    (((uint32_t)(unit_index) << 10) | (uint32_t)(pump))
 
 #define PCS_PRIMARY_MAX_LOOPS 8u
 #define PCS_PRIMARY_MAX_CORE 16u
@@ -121,6 +131,8 @@ enum {
  */
 typedef struct pcs_primary_def {
     const char *unit_name; /**< prefix of stores, channels, targets: "u1"; 1..15 chars */
+    uint32_t unit_index;   /**< 0-based unit number in event subjects (PCS_EV_PUMP_*:
+                                PCS_PRIMARY_PUMP_SUBJECT); default 0; [0, 2^22) */
     uint32_t n_loops;      /**< 4 [W84]; [1, PCS_PRIMARY_MAX_LOOPS] */
     uint32_t n_core;       /**< core axial volumes, 6 ([TYP] core cells); [1, 12] (Courant) */
     uint32_t n_sg_tubes;   /**< tube volumes per SG, even, 8 ([TYP] 2040101); [2, 32] */

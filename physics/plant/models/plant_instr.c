@@ -136,12 +136,12 @@ static void add_alarm(instr_build *b, const char *name, uint32_t sensor, pcs_ala
 static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                    const pcs_plant_setpoints *sp)
 {
-    const pcs_plant_unit_def *c = &p->cfg[u];
+    const pcs_plant_unit *pu = &p->units[u];
     uint32_t n = u + 1;
-    for (uint32_t l = 1; l <= c->n_loops; l++) {
+    for (uint32_t l = 1; l <= pu->n_loops; l++) {
         char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
         uint32_t flow[4];
-        double rated = c->pump.rated_flow_kg_s;
+        double rated = pu->rated_loop_flow_kg_s;
         snprintf(base, sizeof base, "u%u.loop%u.flow", n, l);
         pcs_status st = add_quad(w, b, base, base, "kg/s", rated, sp->noise_frac, 0.2, flow);
         if (st != PCS_OK)

@@ -9,13 +9,18 @@
 
 /* Coupling of one unit: pointers cached at build so the system is plain copies. */
 typedef struct plant_couple {
-    double *hyd_core;       /* [0] core flow, [1] inlet T, [2] pressure */
+    const double *pri_out; /* PCS_PRIMARY_OUT_* */
+    double *pri_heat;      /* [n_core] W: the primary's core heat input */
     const double *fuel_out; /* PCS_FUEL_OUT_* */
     double *fuel_t_in, *fuel_mdot, *fuel_p;
     double *unit_t_fuel, *unit_t_cool, *unit_t_max;
     double flow_share[PCS_FUEL_MAX_CHANNELS];
-    uint32_t n_channels;
+    double core_share[PCS_PRIMARY_MAX_CORE];
+    uint32_t n_channels, n_core;
 } plant_couple;
+
+/* The "plant" command family's targets uN (plant_commands.c). */
+pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu);
 
 struct pcs_plant {
     uint32_t n_units;

@@ -33,6 +33,11 @@
 
 #define PRI_PI 3.14159265358979323846
 #define PRI_RHO_MAX 1100.0
+/* The thinnest water the property domain holds: steam at 1 kPa and 1073 K,
+ * p / (R T) = 1000 / (461.5 x 1073.15) = 2.0e-3 kg/m3 (IF97 ideal-gas
+ * limit); a volume's mass below PRI_RHO_MIN V is no state of the model
+ * (a save edited to 1e-6 kg would otherwise pass). */
+#define PRI_RHO_MIN 1e-3
 /* Load-check bounds of the CVCS controls: ten times the 4-loop charging pump
  * capacity order (about 40 kg/s) and the boric-acid tank ceiling (7000 ppm
  * boron is 4 wt % boric acid); both bounds, not design values. */
@@ -131,6 +136,9 @@ static pcs_status check_counts(const pcs_primary_def *d)
     size_t n = d->unit_name ? strlen(d->unit_name) : 0;
     if (n < 1 || n > 15)
         return pcs_error_set(PCS_E_INVAL, "primary: unit_name must be 1..15 characters");
+    if (d->unit_index >= (1u << 22))
+        return pcs_error_set(PCS_E_INVAL, "primary: unit_index %u is outside [0, %u]",
+                             d->unit_index, (1u << 22) - 1);
     if (d->n_loops < 1 || d->n_loops > PCS_PRIMARY_MAX_LOOPS)
         return pcs_error_set(PCS_E_INVAL, "primary: n_loops = %u is outside [1, %u]", d->n_loops,
                              PCS_PRIMARY_MAX_LOOPS);
@@ -596,7 +604,7 @@ static pcs_status check_masses(const pcs_world *w, const pcs_primary *pr, const 
     const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
-        st = chk(w, s->mass, m, i, "mass kg", 0.0, PRI_RHO_MAX * vol[i], PCS_CHECK_LO_OPEN);
+        st = chk(w, s->mass, m, i, "mass kg", PRI_RHO_MIN * vol[i], PRI_RHO_MAX * vol[i], 0);
         if (st == PCS_OK)
             st = chk(w, s->energy, u, i, "internal energy J", 0.0, PRI_U_MAX * m[i], 0);
     }
@@ -705,7 +713,12 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_primary *pr = c->ctx;
     double *on = pcs_store_data(w, pr->s.pump_on);
-    on[c->element] = c->op == PCS_PRIMARY_OP_PUMP_START ? 1.0 : 0.0;
+    const double *speed = pcs_store_data(w, pr->s.pump_speed);
+    int start = c->op == PCS_PRIMARY_OP_PUMP_START;
+    on[c->element] = start ? 1.0 : 0.0;
+    pcs_event_emit(w, start ? PCS_EV_PRIMARY_PUMP_STARTED : PCS_EV_PRIMARY_PUMP_TRIPPED,
+                   PCS_PRIMARY_PUMP_SUBJECT(pr->def.unit_index, c->element), speed[c->element],
+                   0, 0, 0);
     return PCS_OK;
 }
 

@@ -19,6 +19,10 @@
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/primary_internal.h"
 
+/* The settling runs at the design step whatever the world's dt: the steady
+ * state does not depend on the step, and a 1 ms world would take 50 times the
+ * work to reach it. */
+#define INIT_DT_S 0.05
 #define INIT_CHUNK_S 100.0
 #define INIT_MAX_S 3000.0
 #define INIT_TAVG_TOL_K 0.01
@@ -153,7 +157,7 @@ pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_f
     if (st != PCS_OK)
         return st;
     double ts = secondary_t(pr, &v, q / pr->nl);
-    double dt = pcs_world_clock(w)->dt_s, t = 0.0, dtdt = INFINITY, err = INFINITY;
+    double dt = INIT_DT_S, t = 0.0, dtdt = INFINITY, err = INFINITY;
     uint32_t steps = (uint32_t)(INIT_CHUNK_S / dt + 0.5), corrections = 0;
     while (st == PCS_OK) {
         st = set_secondary(pr, &v, ts);
