@@ -45,23 +45,20 @@ pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
 
 static pcs_status check_config(const char *fn, const pcs_diffusion_def *cfg)
 {
-    if (cfg->nx < 1 || cfg->nx > PCS_DIFFUSION_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: nx = %u; allowed [1, %u]", fn, cfg->nx,
-                             PCS_DIFFUSION_SIDE_MAX);
-    if (cfg->ny < 1 || cfg->ny > PCS_DIFFUSION_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: ny = %u; allowed [1, %u]", fn, cfg->ny,
-                             PCS_DIFFUSION_SIDE_MAX);
-    if ((uint64_t)cfg->nx * cfg->ny > PCS_DIFFUSION_CELLS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: nx * ny = %llu cells; allowed [1, %u]", fn,
-                             (unsigned long long)cfg->nx * cfg->ny, PCS_DIFFUSION_CELLS_MAX);
+    const pcs_model_count counts[] = {
+        {"nx", cfg->nx, 1, PCS_DIFFUSION_SIDE_MAX, NULL, NULL},
+        {"ny", cfg->ny, 1, PCS_DIFFUSION_SIDE_MAX, NULL, NULL},
+        {"nx * ny", (uint64_t)cfg->nx * cfg->ny, 1, PCS_DIFFUSION_CELLS_MAX, "cells", NULL},
+        {"threads", cfg->threads, 1, PCS_DIFFUSION_THREADS_MAX, NULL, NULL},
+    };
+    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+    if (st != PCS_OK)
+        return st;
     /* Written as a negated range test so NaN fails it too. */
     if (!(cfg->coeff >= 0.0 && cfg->coeff <= 0.25))
         return pcs_error_set(PCS_E_INVAL,
                              "%s: coeff = %g; allowed [0, 0.25] (explicit stability limit)", fn,
                              cfg->coeff);
-    if (cfg->threads < 1 || cfg->threads > PCS_DIFFUSION_THREADS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: threads = %u; allowed [1, %u]", fn, cfg->threads,
-                             PCS_DIFFUSION_THREADS_MAX);
     return PCS_OK;
 }
 

@@ -90,13 +90,13 @@ static pcs_status range(const char *fn, const char *field, double v, double lo, 
 
 static pcs_status check_config(const char *fn, const pcs_flocking_def *c)
 {
-    if (c->agents < 1 || c->agents > PCS_FLOCKING_AGENTS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: agents = %u; allowed [1, %u]", fn, c->agents,
-                             PCS_FLOCKING_AGENTS_MAX);
-    if (c->threads < 1 || c->threads > PCS_FLOCKING_THREADS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: threads = %u; allowed [1, %u]", fn, c->threads,
-                             PCS_FLOCKING_THREADS_MAX);
-    pcs_status st = range(fn, "width_m", c->width_m, 1e-3, 1e6);
+    const pcs_model_count counts[] = {
+        {"agents", c->agents, 1, PCS_FLOCKING_AGENTS_MAX, NULL, NULL},
+        {"threads", c->threads, 1, PCS_FLOCKING_THREADS_MAX, NULL, NULL},
+    };
+    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+    if (st == PCS_OK)
+        st = range(fn, "width_m", c->width_m, 1e-3, 1e6);
     if (st == PCS_OK)
         st = range(fn, "height_m", c->height_m, 1e-3, 1e6);
     if (st != PCS_OK)

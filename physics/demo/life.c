@@ -51,19 +51,15 @@ static pcs_status check_config(const char *fn, const pcs_life_def *cfg)
                              "%s: boundary = %d; allowed PCS_LIFE_DEAD (0) or PCS_LIFE_WRAP (1)",
                              fn, (int)cfg->boundary);
     uint32_t lo = cfg->boundary == PCS_LIFE_WRAP ? 3u : 1u;
-    if (cfg->width < lo || cfg->width > PCS_LIFE_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: width = %u; allowed [%u, %u] for this boundary", fn,
-                             cfg->width, lo, PCS_LIFE_SIDE_MAX);
-    if (cfg->height < lo || cfg->height > PCS_LIFE_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: height = %u; allowed [%u, %u] for this boundary", fn,
-                             cfg->height, lo, PCS_LIFE_SIDE_MAX);
-    if ((uint64_t)cfg->width * cfg->height > PCS_LIFE_CELLS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: width * height = %llu cells; allowed [1, %u]", fn,
-                             (unsigned long long)cfg->width * cfg->height, PCS_LIFE_CELLS_MAX);
-    if (cfg->threads < 1 || cfg->threads > PCS_LIFE_THREADS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: threads = %u; allowed [1, %u]", fn, cfg->threads,
-                             PCS_LIFE_THREADS_MAX);
-    return PCS_OK;
+    const char *note = "for this boundary";
+    const pcs_model_count counts[] = {
+        {"width", cfg->width, lo, PCS_LIFE_SIDE_MAX, NULL, note},
+        {"height", cfg->height, lo, PCS_LIFE_SIDE_MAX, NULL, note},
+        {"width * height", (uint64_t)cfg->width * cfg->height, 1, PCS_LIFE_CELLS_MAX, "cells",
+         NULL},
+        {"threads", cfg->threads, 1, PCS_LIFE_THREADS_MAX, NULL, NULL},
+    };
+    return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
 }
 
 pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)

@@ -3,6 +3,7 @@
  * @brief The lifecycle the bounded models share (model_common.h): create,
  *        destroy, and the move of a standalone model into a world.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,18 @@ pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fal
         return pcs_error_set(PCS_E_INVAL, "%s: name has %zu chars; allowed [1, %u]", fn, len,
                              PCS_MODEL_NAME_MAX);
     memcpy(out, src, len + 1);
+    return PCS_OK;
+}
+
+pcs_status pcs_model_counts_check(const char *fn, const pcs_model_count *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].v >= f[i].lo && f[i].v <= f[i].hi)
+            continue;
+        return pcs_error_set(PCS_E_INVAL, "%s: %s = %" PRIu64 "%s%s; allowed [%u, %u]%s%s", fn,
+                             f[i].field, f[i].v, f[i].unit ? " " : "", f[i].unit ? f[i].unit : "",
+                             f[i].lo, f[i].hi, f[i].note ? " " : "", f[i].note ? f[i].note : "");
+    }
     return PCS_OK;
 }
 

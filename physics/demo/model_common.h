@@ -62,6 +62,25 @@ pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fal
 pcs_status pcs_model_add_check(const char *fn, const char *what, const pcs_world *w,
                                const void *model);
 
+/**
+ * A whole-number field of a model's def (or a product of two, such as a
+ * grid's cells) and its allowed range.
+ */
+typedef struct pcs_model_count {
+    const char *field; /**< as the message names it: "nx", "nx * ny" */
+    uint64_t v;        /**< its value */
+    uint32_t lo, hi;   /**< allowed range, both ends included */
+    const char *unit;  /**< after the value ("cells"); NULL: none */
+    const char *note;  /**< after the range ("for this boundary"); NULL: none */
+} pcs_model_count;
+
+/**
+ * The whole-number checks of a def, in table order: PCS_OK if every
+ * f[i].v is in [lo, hi], else PCS_E_INVAL for the first that is not,
+ * "<fn>: <field> = <v>[ <unit>]; allowed [<lo>, <hi>][ <note>]".
+ */
+pcs_status pcs_model_counts_check(const char *fn, const pcs_model_count *f, size_t n);
+
 /** One store a model asks for when it is added; data is filled in. */
 typedef struct pcs_model_part {
     const char *part;    /**< suffix after "<instance>." */

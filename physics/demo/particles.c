@@ -54,16 +54,14 @@ pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **ou
     static const char fn[] = "pcs_particles_create";
     if (!cfg || !out)
         return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    if (cfg->width < 1 || cfg->width > PCS_PARTICLES_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: width = %u; allowed [1, %u]", fn, cfg->width,
-                             PCS_PARTICLES_SIDE_MAX);
-    if (cfg->height < 1 || cfg->height > PCS_PARTICLES_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: height = %u; allowed [1, %u]", fn, cfg->height,
-                             PCS_PARTICLES_SIDE_MAX);
-    if (cfg->max_particles < 1 || cfg->max_particles > PCS_PARTICLES_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: max_particles = %u; allowed [1, %u]", fn,
-                             cfg->max_particles, PCS_PARTICLES_MAX);
-    pcs_status st;
+    const pcs_model_count counts[] = {
+        {"width", cfg->width, 1, PCS_PARTICLES_SIDE_MAX, NULL, NULL},
+        {"height", cfg->height, 1, PCS_PARTICLES_SIDE_MAX, NULL, NULL},
+        {"max_particles", cfg->max_particles, 1, PCS_PARTICLES_MAX, NULL, NULL},
+    };
+    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+    if (st != PCS_OK)
+        return st;
     pcs_particles *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "particles", &st);
     if (!m)
         return st;

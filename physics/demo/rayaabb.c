@@ -183,13 +183,13 @@ pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
     static const char fn[] = "pcs_rayaabb_create";
     if (!cfg || !out)
         return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    if (cfg->max_rays < 1 || cfg->max_rays > PCS_RAYAABB_RAYS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: max_rays = %u; allowed [1, %u]", fn, cfg->max_rays,
-                             PCS_RAYAABB_RAYS_MAX);
-    if (cfg->max_boxes < 1 || cfg->max_boxes > PCS_RAYAABB_BOXES_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: max_boxes = %u; allowed [1, %u]", fn, cfg->max_boxes,
-                             PCS_RAYAABB_BOXES_MAX);
-    pcs_status st;
+    const pcs_model_count counts[] = {
+        {"max_rays", cfg->max_rays, 1, PCS_RAYAABB_RAYS_MAX, NULL, NULL},
+        {"max_boxes", cfg->max_boxes, 1, PCS_RAYAABB_BOXES_MAX, NULL, NULL},
+    };
+    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+    if (st != PCS_OK)
+        return st;
     pcs_rayaabb *m = pcs_model_new(fn, "caster", sizeof *m, cfg->name, "rayaabb", &st);
     if (!m)
         return st;
