@@ -14,7 +14,6 @@
  * value, and the step, a convex combination for coeff <= 0.25, keeps them).
  */
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -24,6 +23,7 @@
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_U0, PART_U1, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_diffusion {
     pcs_model_base base; /* first: name, owned fields (base.owned[0..1]), store ids */
@@ -62,6 +62,17 @@ static pcs_status check_config(const char *fn, const pcs_diffusion_def *cfg)
     return PCS_OK;
 }
 
+/* The header and the two fields (model_common.h). */
+static uint32_t diffusion_parts(void *model, pcs_model_part *p)
+{
+    pcs_diffusion *m = model;
+    size_t n = (size_t)m->nx * m->ny;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_U0] = (pcs_model_part){"u0", sizeof(double), n, PCS_STORE_STATE_F64, &m->buf[0]};
+    p[PART_U1] = (pcs_model_part){"u1", sizeof(double), n, PCS_STORE_STATE_F64, &m->buf[1]};
+    return PARTS;
+}
+
 pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)
 {
     static const char fn[] = "pcs_diffusion_create";
@@ -73,20 +84,16 @@ pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **ou
     pcs_diffusion *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "diffusion", &st);
     if (!m)
         return st;
-    size_t n = (size_t)cfg->nx * cfg->ny;
-    double *u0 = m->base.owned[0] = calloc(n, sizeof(double));
-    double *u1 = m->base.owned[1] = calloc(n, sizeof(double));
-    if (!u0 || !u1) {
-        pcs_diffusion_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for 2 x %zu doubles", fn, n);
-    }
     m->nx = cfg->nx;
     m->ny = cfg->ny;
     m->coeff = cfg->coeff;
     m->threads = cfg->threads;
-    m->buf[0] = u0;
-    m->buf[1] = u1;
     m->hdr = &m->own_hdr;
+    st = pcs_model_own_parts(fn, m, diffusion_parts);
+    if (st != PCS_OK) {
+        pcs_diffusion_destroy(m);
+        return st;
+    }
     *out = m;
     return PCS_OK;
 }
@@ -212,21 +219,6 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
 
 pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_diffusion_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t n = (size_t)m->nx * m->ny;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_U0] = {"u0", sizeof(double), n, PCS_STORE_STATE_F64, m->buf[0], NULL},
-        [PART_U1] = {"u1", sizeof(double), n, PCS_STORE_STATE_F64, m->buf[1], NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, diffusion_system, diffusion_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->buf[0] = parts[PART_U0].data;
-    m->buf[1] = parts[PART_U1].data;
-    return PCS_OK;
+    return pcs_model_add("pcs_diffusion_add", "model", w, m, diffusion_parts, diffusion_system,
+                         diffusion_load_check, stage, priority);
 }

@@ -22,7 +22,6 @@
  * most max_speed (the step's cap, with a rounding ulp).
  */
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -35,6 +34,7 @@ enum { FX = 0, FY = 1, FVX = 2, FVY = 3, FIELDS = 4 };
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_AGENTS, PART_CELL, PART_ORDER, PART_START, PART_CURSOR, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_flocking {
     pcs_model_base base; /* first: name, owned arrays (base.owned[0..4]), store ids */
@@ -161,6 +161,24 @@ static void seed_agents(pcs_flocking *m, uint64_t seed, uint64_t entity_id)
     }
 }
 
+/* The header, the double-buffered agent fields and the four grid arrays
+ * (scratch: rebuilt every step) (model_common.h). */
+static uint32_t flocking_parts(void *model, pcs_model_part *p)
+{
+    pcs_flocking *m = model;
+    size_t ncells = (size_t)m->ncx * m->ncy, fields = (size_t)2 * FIELDS * m->n;
+    const pcs_store_kind scratch = PCS_STORE_SCRATCH;
+    const size_t u32 = sizeof(uint32_t);
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_AGENTS] =
+        (pcs_model_part){"agents", sizeof(double), fields, PCS_STORE_STATE_F64, &m->agents};
+    p[PART_CELL] = (pcs_model_part){"cell", u32, m->n, scratch, &m->cell};
+    p[PART_ORDER] = (pcs_model_part){"order", u32, m->n, scratch, &m->order};
+    p[PART_START] = (pcs_model_part){"start", u32, ncells + 1, scratch, &m->start};
+    p[PART_CURSOR] = (pcs_model_part){"cursor", u32, ncells, scratch, &m->cursor};
+    return PARTS;
+}
+
 pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
 {
     static const char fn[] = "pcs_flocking_create";
@@ -186,20 +204,12 @@ pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
     m->dt = cfg->dt_s;
     m->threads = cfg->threads;
     choose_grid(m, cfg->radius_m);
-    size_t ncells = (size_t)m->ncx * m->ncy;
-    void **owned = m->base.owned;
-    m->agents = owned[0] = calloc((size_t)2 * FIELDS * m->n, sizeof(double));
-    m->cell = owned[1] = calloc(m->n, sizeof(uint32_t));
-    m->order = owned[2] = calloc(m->n, sizeof(uint32_t));
-    m->start = owned[3] = calloc(ncells + 1, sizeof(uint32_t));
-    m->cursor = owned[4] = calloc(ncells, sizeof(uint32_t));
-    for (int i = 0; i < 5; i++) {
-        if (!owned[i]) {
-            pcs_flocking_destroy(m);
-            return pcs_error_set(PCS_E_NOMEM, "%s: no memory for %u agents", fn, cfg->agents);
-        }
-    }
     m->hdr = &m->own_hdr;
+    st = pcs_model_own_parts(fn, m, flocking_parts);
+    if (st != PCS_OK) {
+        pcs_flocking_destroy(m);
+        return st;
+    }
     seed_agents(m, cfg->seed, cfg->entity_id);
     *out = m;
     return PCS_OK;
@@ -466,28 +476,6 @@ static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v
 
 pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_flocking_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t ncells = (size_t)m->ncx * m->ncy;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_AGENTS] = {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64,
-                         m->agents, NULL},
-        [PART_CELL] = {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, NULL},
-        [PART_ORDER] = {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, NULL},
-        [PART_START] = {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL, NULL},
-        [PART_CURSOR] = {"cursor", sizeof(uint32_t), ncells, PCS_STORE_SCRATCH, NULL, NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, flocking_system, flocking_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->agents = parts[PART_AGENTS].data;
-    m->cell = parts[PART_CELL].data;
-    m->order = parts[PART_ORDER].data;
-    m->start = parts[PART_START].data;
-    m->cursor = parts[PART_CURSOR].data;
-    return PCS_OK;
+    return pcs_model_add("pcs_flocking_add", "model", w, m, flocking_parts, flocking_system,
+                         flocking_load_check, stage, priority);
 }

@@ -23,6 +23,7 @@
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_C0, PART_C1, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_life {
     pcs_model_base base; /* first: name, owned grids (base.owned[0..1]), store ids */
@@ -62,6 +63,17 @@ static pcs_status check_config(const char *fn, const pcs_life_def *cfg)
     return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
 }
 
+/* The header and the two grids (model_common.h). */
+static uint32_t life_parts(void *model, pcs_model_part *p)
+{
+    pcs_life *m = model;
+    size_t n = (size_t)m->width * m->height;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_C0] = (pcs_model_part){"c0", 1, n, PCS_STORE_STATE, &m->buf[0]};
+    p[PART_C1] = (pcs_model_part){"c1", 1, n, PCS_STORE_STATE, &m->buf[1]};
+    return PARTS;
+}
+
 pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
 {
     static const char fn[] = "pcs_life_create";
@@ -73,21 +85,19 @@ pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
     pcs_life *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "life", &st);
     if (!m)
         return st;
-    size_t n = (size_t)cfg->width * cfg->height;
-    uint8_t *c0 = m->base.owned[0] = calloc(n, 1);
-    uint8_t *c1 = m->base.owned[1] = calloc(n, 1);
-    m->zero_row = calloc(cfg->width, 1);
-    if (!c0 || !c1 || !m->zero_row) {
-        pcs_life_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for 2 x %zu cells", fn, n);
-    }
     m->width = cfg->width;
     m->height = cfg->height;
     m->boundary = cfg->boundary;
     m->threads = cfg->threads;
-    m->buf[0] = c0;
-    m->buf[1] = c1;
     m->hdr = &m->own_hdr;
+    st = pcs_model_own_parts(fn, m, life_parts);
+    m->zero_row = st == PCS_OK ? calloc(cfg->width, 1) : NULL;
+    if (st == PCS_OK && !m->zero_row)
+        st = pcs_error_set(PCS_E_NOMEM, "%s: no memory for a row of %u cells", fn, cfg->width);
+    if (st != PCS_OK) {
+        pcs_life_destroy(m);
+        return st;
+    }
     *out = m;
     return PCS_OK;
 }
@@ -292,20 +302,6 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
 
 pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_life_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t n = (size_t)m->width * m->height;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_C0] = {"c0", 1, n, PCS_STORE_STATE, m->buf[0], NULL},
-        [PART_C1] = {"c1", 1, n, PCS_STORE_STATE, m->buf[1], NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, life_system, life_load_check, stage, priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->buf[0] = parts[PART_C0].data;
-    m->buf[1] = parts[PART_C1].data;
-    return PCS_OK;
+    return pcs_model_add("pcs_life_add", "model", w, m, life_parts, life_system, life_load_check,
+                         stage, priority);
 }

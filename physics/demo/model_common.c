@@ -70,6 +70,40 @@ pcs_status pcs_model_add_check(const char *fn, const char *what, const pcs_world
     return PCS_OK;
 }
 
+/* The part's pointer in the model, read and written as a void * (every
+ * object pointer has void *'s size and representation on the platforms
+ * pcsim builds for; memcpy keeps the access within the rules). */
+static void *part_ptr(const pcs_model_part *p)
+{
+    void *v;
+    memcpy(&v, p->bind, sizeof v);
+    return v;
+}
+
+static void part_point(const pcs_model_part *p, void *data)
+{
+    memcpy(p->bind, &data, sizeof data);
+}
+
+pcs_status pcs_model_own_parts(const char *fn, void *model, pcs_model_parts_fn parts_fn)
+{
+    pcs_model_base *b = model;
+    pcs_model_part parts[PCS_MODEL_PARTS_MAX];
+    uint32_t n = parts_fn(model, parts);
+    uint32_t k = 0; /* owned buffers so far (a model owns at most PCS_MODEL_OWNED_MAX) */
+    for (uint32_t i = 0; i < n; i++) {
+        if (part_ptr(&parts[i]))
+            continue;
+        void *buf = k < PCS_MODEL_OWNED_MAX ? calloc(parts[i].count, parts[i].elem_size) : NULL;
+        if (!buf)
+            return pcs_error_set(PCS_E_NOMEM, "%s: no memory for part '%s' (%zu x %zu bytes)", fn,
+                                 parts[i].part, parts[i].count, parts[i].elem_size);
+        b->owned[k++] = buf;
+        part_point(&parts[i], buf);
+    }
+    return PCS_OK;
+}
+
 /* Register store "<instance>.<part>" and return its data pointer in @p data. */
 static pcs_status add_store(pcs_world *w, const char *instance, const pcs_model_part *p,
                             uint32_t *id, void **data)
@@ -83,17 +117,15 @@ static pcs_status add_store(pcs_world *w, const char *instance, const pcs_model_
     return PCS_OK;
 }
 
-/* The stores, then the system that writes them all, then the load check. */
-static pcs_status register_parts(pcs_world *w, pcs_model_base *b, pcs_model_part *parts,
-                                 uint32_t n_parts, pcs_system_fn fn, pcs_load_check_fn check,
-                                 pcs_stage stage, int32_t priority)
+/* The stores (their memory in @p data), then the system that writes them
+ * all, then the load check. */
+static pcs_status register_parts(pcs_world *w, pcs_model_base *b, const pcs_model_part *parts,
+                                 uint32_t n_parts, void **data, pcs_system_fn fn,
+                                 pcs_load_check_fn check, pcs_stage stage, int32_t priority)
 {
     uint32_t ids[PCS_MODEL_PARTS_MAX];
-    if (n_parts > PCS_MODEL_PARTS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "pcs_model_register_parts: %u parts; max %u", n_parts,
-                             PCS_MODEL_PARTS_MAX);
     for (uint32_t i = 0; i < n_parts; i++) {
-        pcs_status st = add_store(w, b->name, &parts[i], &ids[i], &parts[i].data);
+        pcs_status st = add_store(w, b->name, &parts[i], &ids[i], &data[i]);
         if (st != PCS_OK)
             return st;
     }
@@ -112,17 +144,25 @@ static pcs_status register_parts(pcs_world *w, pcs_model_base *b, pcs_model_part
     return pcs_load_check_register(w, b->name, check, b);
 }
 
-pcs_status pcs_model_add_parts(pcs_world *w, void *model, pcs_model_part *parts, uint32_t n_parts,
-                               pcs_system_fn fn, pcs_load_check_fn check, pcs_stage stage,
-                               int32_t priority)
+pcs_status pcs_model_add(const char *fn, const char *what, pcs_world *w, void *model,
+                         pcs_model_parts_fn parts_fn, pcs_system_fn sys, pcs_load_check_fn check,
+                         pcs_stage stage, int32_t priority)
 {
-    pcs_model_base *b = model;
-    pcs_status st = register_parts(w, b, parts, n_parts, fn, check, stage, priority);
+    pcs_status st = pcs_model_add_check(fn, what, w, model);
     if (st != PCS_OK)
         return st;
-    for (uint32_t i = 0; i < n_parts; i++)
-        if (parts[i].from)
-            memcpy(parts[i].data, parts[i].from, parts[i].elem_size * parts[i].count);
+    pcs_model_base *b = model;
+    pcs_model_part parts[PCS_MODEL_PARTS_MAX];
+    void *data[PCS_MODEL_PARTS_MAX];
+    uint32_t n = parts_fn(model, parts);
+    st = register_parts(w, b, parts, n, data, sys, check, stage, priority);
+    if (st != PCS_OK)
+        return st;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(parts[i].kind & PCS_STORE_SCRATCH))
+            memcpy(data[i], part_ptr(&parts[i]), parts[i].elem_size * parts[i].count);
+        part_point(&parts[i], data[i]);
+    }
     for (uint32_t i = 0; i < PCS_MODEL_OWNED_MAX; i++) {
         free(b->owned[i]);
         b->owned[i] = NULL;

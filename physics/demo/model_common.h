@@ -81,28 +81,48 @@ typedef struct pcs_model_count {
  */
 pcs_status pcs_model_counts_check(const char *fn, const pcs_model_count *f, size_t n);
 
-/** One store a model asks for when it is added; data is filled in. */
+/**
+ * One part of a model's memory: standalone a zeroed buffer the model owns,
+ * once added the STATE or SCRATCH store "<instance>.<part>". A model lists
+ * its parts once (a pcs_model_parts_fn) and both pcs_model_own_parts and
+ * pcs_model_add work from that list.
+ */
 typedef struct pcs_model_part {
     const char *part;    /**< suffix after "<instance>." */
     size_t elem_size;    /**< bytes per element */
     size_t count;        /**< elements */
-    pcs_store_kind kind; /**< STATE (hashed) or SCRATCH */
-    const void *from;    /**< the standalone contents to copy in; NULL: none (scratch) */
-    void *data;          /**< out: the store's memory */
+    pcs_store_kind kind; /**< STATE: hashed, its contents move into the store; SCRATCH: not */
+    void *bind;          /**< where the model points at the part: the address of its T * */
 } pcs_model_part;
 
 /**
- * Add @p model (checked by pcs_model_add_check) to @p w: register every store
- * in @p parts (ids into base.part_id, in order), the system "<instance>" that
- * runs @p fn(w, @p model) at (@p stage, @p priority) and declares it writes
- * all of them, and the load check @p check(w, v, @p model). Only then copy
- * each part's standalone contents into its store, free the owned buffers and
- * mark the model registered; the caller points its fields at parts[i].data.
- * A failure leaves the model standalone and usable.
+ * Fill @p parts for @p model; @return how many (at most
+ * PCS_MODEL_PARTS_MAX: each model asserts it of its part enum).
  */
-pcs_status pcs_model_add_parts(pcs_world *w, void *model, pcs_model_part *parts, uint32_t n_parts,
-                               pcs_system_fn fn, pcs_load_check_fn check, pcs_stage stage,
-                               int32_t priority);
+typedef uint32_t (*pcs_model_parts_fn)(void *model, pcs_model_part *parts);
+
+/**
+ * Give each part of @p model (listed by @p parts) that does not point
+ * anywhere yet a zeroed buffer of its own, in base.owned in list order; a
+ * part the model already points at (a header inside the struct) is kept.
+ * @return PCS_OK, or PCS_E_NOMEM "<fn>: no memory for part '<part>' (<count>
+ *         x <elem_size> bytes)", after which the model is only fit to free.
+ */
+pcs_status pcs_model_own_parts(const char *fn, void *model, pcs_model_parts_fn parts);
+
+/**
+ * What every pcs_<model>_add does: check @p w and @p model
+ * (pcs_model_add_check; @p what names the model), register a store for
+ * each part @p parts lists, the system "<instance>" that runs @p fn(w,
+ * @p model) at (@p stage, @p priority) and declares it writes all of them,
+ * and the load check @p check(w, v, @p model). Only then move each STATE
+ * part's standalone contents into its store, point the model's part
+ * pointers at the stores, free the owned buffers and mark the model
+ * registered. A failure leaves the model standalone and usable.
+ */
+pcs_status pcs_model_add(const char *fn, const char *what, pcs_world *w, void *model,
+                         pcs_model_parts_fn parts, pcs_system_fn sys, pcs_load_check_fn check,
+                         pcs_stage stage, int32_t priority);
 
 /** Step counter and double-buffer index, kept in a STATE store when registered. */
 typedef struct pcs_model_header {

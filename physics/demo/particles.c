@@ -12,7 +12,6 @@
  * velocity component within +-PCS_PARTICLES_SPEED_MAX (as pcs_particles_spawn
  * requires; a step keeps all three).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -31,6 +30,7 @@ typedef struct particle {
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_CELLS, PART_PARTS, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_particles {
     pcs_model_base base; /* first: name, owned cells and parts (base.owned[0..1]), store ids */
@@ -49,6 +49,18 @@ pcs_status pcs_particles_default(pcs_particles_def *cfg)
     return PCS_OK;
 }
 
+/* The header, the obstacle grid and the particle slots (model_common.h). */
+static uint32_t particles_parts(void *model, pcs_model_part *p)
+{
+    pcs_particles *m = model;
+    size_t ncells = (size_t)m->width * m->height;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_CELLS] = (pcs_model_part){"cells", 1, ncells, PCS_STORE_STATE, &m->cells};
+    p[PART_PARTS] =
+        (pcs_model_part){"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, &m->parts};
+    return PARTS;
+}
+
 pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)
 {
     static const char fn[] = "pcs_particles_create";
@@ -65,19 +77,15 @@ pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **ou
     pcs_particles *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "particles", &st);
     if (!m)
         return st;
-    uint8_t *cells = m->base.owned[0] = calloc((size_t)cfg->width * cfg->height, 1);
-    particle *parts = m->base.owned[1] = calloc(cfg->max_particles, sizeof(particle));
-    if (!cells || !parts) {
-        pcs_particles_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the grid and %u particles", fn,
-                             cfg->max_particles);
-    }
     m->width = cfg->width;
     m->height = cfg->height;
     m->capacity = cfg->max_particles;
-    m->cells = cells;
-    m->parts = parts;
     m->hdr = &m->own_hdr;
+    st = pcs_model_own_parts(fn, m, particles_parts);
+    if (st != PCS_OK) {
+        pcs_particles_destroy(m);
+        return st;
+    }
     *out = m;
     return PCS_OK;
 }
@@ -334,21 +342,6 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
 
 pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_particles_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t ncells = (size_t)m->width * m->height;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_CELLS] = {"cells", 1, ncells, PCS_STORE_STATE, m->cells, NULL},
-        [PART_PARTS] = {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, m->parts, NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, particles_system, particles_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->cells = parts[PART_CELLS].data;
-    m->parts = parts[PART_PARTS].data;
-    return PCS_OK;
+    return pcs_model_add("pcs_particles_add", "model", w, m, particles_parts, particles_system,
+                         particles_load_check, stage, priority);
 }
