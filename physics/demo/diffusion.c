@@ -26,13 +26,12 @@ enum { PART_HDR, PART_U0, PART_U1, PARTS };
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_diffusion {
-    pcs_model_base base; /* first: name, owned fields (base.owned[0..1]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t nx, ny;
     double coeff;
     uint32_t threads;
     double *buf[2];        /* the two fields; point into stores once registered */
-    pcs_model_header *hdr; /* &own_hdr standalone, a store once registered */
-    pcs_model_header own_hdr;
+    pcs_model_header *hdr; /* step count and current field; a store once registered */
 };
 
 pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
@@ -43,8 +42,9 @@ pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_diffusion_def *cfg)
+static pcs_status check_config(const char *fn, const void *def)
 {
+    const pcs_diffusion_def *cfg = def;
     const pcs_model_count counts[] = {
         {"nx", cfg->nx, 1, PCS_DIFFUSION_SIDE_MAX, NULL, NULL},
         {"ny", cfg->ny, 1, PCS_DIFFUSION_SIDE_MAX, NULL, NULL},
@@ -73,29 +73,15 @@ static uint32_t diffusion_parts(void *model, pcs_model_part *p)
     return PARTS;
 }
 
-pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)
+/* The model's values from its def (pcs_model_kind.init). */
+static void diffusion_init(void *model, const void *def)
 {
-    static const char fn[] = "pcs_diffusion_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    pcs_status st = check_config(fn, cfg);
-    if (st != PCS_OK)
-        return st;
-    pcs_diffusion *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "diffusion", &st);
-    if (!m)
-        return st;
+    pcs_diffusion *m = model;
+    const pcs_diffusion_def *cfg = def;
     m->nx = cfg->nx;
     m->ny = cfg->ny;
     m->coeff = cfg->coeff;
     m->threads = cfg->threads;
-    m->hdr = &m->own_hdr;
-    st = pcs_model_own_parts(fn, m, diffusion_parts);
-    if (st != PCS_OK) {
-        pcs_diffusion_destroy(m);
-        return st;
-    }
-    *out = m;
-    return PCS_OK;
 }
 
 void pcs_diffusion_destroy(pcs_diffusion *m)
@@ -217,8 +203,27 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
     return st;
 }
 
+static const pcs_model_kind diffusion_kind = {
+    .create_fn = "pcs_diffusion_create",
+    .add_fn = "pcs_diffusion_add",
+    .what = "model",
+    .fallback = "diffusion",
+    .size = sizeof(pcs_diffusion),
+    .def_name = offsetof(pcs_diffusion_def, name),
+    .check = check_config,
+    .init = diffusion_init,
+    .start = NULL,
+    .parts = diffusion_parts,
+    .system = diffusion_system,
+    .load_check = diffusion_load_check,
+};
+
+pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)
+{
+    return pcs_model_create(&diffusion_kind, cfg, out);
+}
+
 pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
 {
-    return pcs_model_add("pcs_diffusion_add", "model", w, m, diffusion_parts, diffusion_system,
-                         diffusion_load_check, stage, priority);
+    return pcs_model_add(&diffusion_kind, w, m, stage, priority);
 }

@@ -37,7 +37,7 @@ enum { PART_HDR, PART_AGENTS, PART_CELL, PART_ORDER, PART_START, PART_CURSOR, PA
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_flocking {
-    pcs_model_base base; /* first: name, owned arrays (base.owned[0..4]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t n;
     double width, height, half_w, half_h;
     double r2;         /* radius squared */
@@ -47,7 +47,6 @@ struct pcs_flocking {
     uint32_t ncx, ncy;
     double cell_w, cell_h;
     pcs_model_header *hdr;
-    pcs_model_header own_hdr;
     double *agents;   /* 2 buffers x 4 fields x n */
     uint32_t *cell;   /* n: cell of each agent, current step */
     uint32_t *order;  /* n: agents sorted by cell */
@@ -88,8 +87,9 @@ static pcs_status range(const char *fn, const char *field, double v, double lo, 
     return pcs_error_set(PCS_E_INVAL, "%s: %s = %g; allowed [%g, %g]", fn, field, v, lo, hi);
 }
 
-static pcs_status check_config(const char *fn, const pcs_flocking_def *c)
+static pcs_status check_config(const char *fn, const void *def)
 {
+    const pcs_flocking_def *c = def;
     const pcs_model_count counts[] = {
         {"agents", c->agents, 1, PCS_FLOCKING_AGENTS_MAX, NULL, NULL},
         {"threads", c->threads, 1, PCS_FLOCKING_THREADS_MAX, NULL, NULL},
@@ -179,17 +179,11 @@ static uint32_t flocking_parts(void *model, pcs_model_part *p)
     return PARTS;
 }
 
-pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
+/* The model's values from its def, the grid included (pcs_model_kind.init). */
+static void flocking_init(void *model, const void *def)
 {
-    static const char fn[] = "pcs_flocking_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    pcs_status st = check_config(fn, cfg);
-    if (st != PCS_OK)
-        return st;
-    pcs_flocking *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "flocking", &st);
-    if (!m)
-        return st;
+    pcs_flocking *m = model;
+    const pcs_flocking_def *cfg = def;
     m->n = cfg->agents;
     m->width = cfg->width_m;
     m->height = cfg->height_m;
@@ -204,14 +198,14 @@ pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
     m->dt = cfg->dt_s;
     m->threads = cfg->threads;
     choose_grid(m, cfg->radius_m);
-    m->hdr = &m->own_hdr;
-    st = pcs_model_own_parts(fn, m, flocking_parts);
-    if (st != PCS_OK) {
-        pcs_flocking_destroy(m);
-        return st;
-    }
-    seed_agents(m, cfg->seed, cfg->entity_id);
-    *out = m;
+}
+
+/* The agents' first positions and velocities (pcs_model_kind.start). */
+static pcs_status flocking_start(const char *fn, void *model, const void *def)
+{
+    (void)fn;
+    const pcs_flocking_def *cfg = def;
+    seed_agents(model, cfg->seed, cfg->entity_id);
     return PCS_OK;
 }
 
@@ -474,8 +468,27 @@ static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v
     return st;
 }
 
+static const pcs_model_kind flocking_kind = {
+    .create_fn = "pcs_flocking_create",
+    .add_fn = "pcs_flocking_add",
+    .what = "model",
+    .fallback = "flocking",
+    .size = sizeof(pcs_flocking),
+    .def_name = offsetof(pcs_flocking_def, name),
+    .check = check_config,
+    .init = flocking_init,
+    .start = flocking_start,
+    .parts = flocking_parts,
+    .system = flocking_system,
+    .load_check = flocking_load_check,
+};
+
+pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
+{
+    return pcs_model_create(&flocking_kind, cfg, out);
+}
+
 pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
 {
-    return pcs_model_add("pcs_flocking_add", "model", w, m, flocking_parts, flocking_system,
-                         flocking_load_check, stage, priority);
+    return pcs_model_add(&flocking_kind, w, m, stage, priority);
 }

@@ -26,13 +26,12 @@ enum { PART_HDR, PART_C0, PART_C1, PARTS };
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_life {
-    pcs_model_base base; /* first: name, owned grids (base.owned[0..1]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t width, height;
     pcs_life_boundary boundary;
     uint32_t threads;
     uint8_t *buf[2];
     pcs_model_header *hdr;
-    pcs_model_header own_hdr;
     uint8_t *zero_row; /* width zero bytes: the dead world beyond the edge */
 };
 
@@ -45,8 +44,9 @@ pcs_status pcs_life_default(pcs_life_def *cfg)
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_life_def *cfg)
+static pcs_status check_config(const char *fn, const void *def)
 {
+    const pcs_life_def *cfg = def;
     if (cfg->boundary != PCS_LIFE_DEAD && cfg->boundary != PCS_LIFE_WRAP)
         return pcs_error_set(PCS_E_INVAL,
                              "%s: boundary = %d; allowed PCS_LIFE_DEAD (0) or PCS_LIFE_WRAP (1)",
@@ -74,31 +74,26 @@ static uint32_t life_parts(void *model, pcs_model_part *p)
     return PARTS;
 }
 
-pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
+/* The model's values from its def (pcs_model_kind.init). */
+static void life_init(void *model, const void *def)
 {
-    static const char fn[] = "pcs_life_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    pcs_status st = check_config(fn, cfg);
-    if (st != PCS_OK)
-        return st;
-    pcs_life *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "life", &st);
-    if (!m)
-        return st;
+    pcs_life *m = model;
+    const pcs_life_def *cfg = def;
     m->width = cfg->width;
     m->height = cfg->height;
     m->boundary = cfg->boundary;
     m->threads = cfg->threads;
-    m->hdr = &m->own_hdr;
-    st = pcs_model_own_parts(fn, m, life_parts);
-    m->zero_row = st == PCS_OK ? calloc(cfg->width, 1) : NULL;
-    if (st == PCS_OK && !m->zero_row)
-        st = pcs_error_set(PCS_E_NOMEM, "%s: no memory for a row of %u cells", fn, cfg->width);
-    if (st != PCS_OK) {
-        pcs_life_destroy(m);
-        return st;
-    }
-    *out = m;
+}
+
+/* The row of dead cells beyond the edge: not a part, it stays with the
+ * model when it is added (pcs_model_kind.start). */
+static pcs_status life_start(const char *fn, void *model, const void *def)
+{
+    (void)def;
+    pcs_life *m = model;
+    m->zero_row = calloc(m->width, 1);
+    if (!m->zero_row)
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for a row of %u cells", fn, m->width);
     return PCS_OK;
 }
 
@@ -300,8 +295,27 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
     return st;
 }
 
+static const pcs_model_kind life_kind = {
+    .create_fn = "pcs_life_create",
+    .add_fn = "pcs_life_add",
+    .what = "model",
+    .fallback = "life",
+    .size = sizeof(pcs_life),
+    .def_name = offsetof(pcs_life_def, name),
+    .check = check_config,
+    .init = life_init,
+    .start = life_start,
+    .parts = life_parts,
+    .system = life_system,
+    .load_check = life_load_check,
+};
+
+pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
+{
+    return pcs_model_create(&life_kind, cfg, out);
+}
+
 pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
 {
-    return pcs_model_add("pcs_life_add", "model", w, m, life_parts, life_system, life_load_check,
-                         stage, priority);
+    return pcs_model_add(&life_kind, w, m, stage, priority);
 }

@@ -33,10 +33,9 @@ enum { PART_HDR, PART_CELLS, PART_PARTS, PARTS };
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_particles {
-    pcs_model_base base; /* first: name, owned cells and parts (base.owned[0..1]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t width, height, capacity;
     particles_header *hdr;
-    particles_header own_hdr;
     uint8_t *cells; /* width * height, 1 = obstacle */
     particle *parts;
 };
@@ -61,33 +60,25 @@ static uint32_t particles_parts(void *model, pcs_model_part *p)
     return PARTS;
 }
 
-pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)
+static pcs_status check_config(const char *fn, const void *def)
 {
-    static const char fn[] = "pcs_particles_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
+    const pcs_particles_def *cfg = def;
     const pcs_model_count counts[] = {
         {"width", cfg->width, 1, PCS_PARTICLES_SIDE_MAX, NULL, NULL},
         {"height", cfg->height, 1, PCS_PARTICLES_SIDE_MAX, NULL, NULL},
         {"max_particles", cfg->max_particles, 1, PCS_PARTICLES_MAX, NULL, NULL},
     };
-    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
-    if (st != PCS_OK)
-        return st;
-    pcs_particles *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "particles", &st);
-    if (!m)
-        return st;
+    return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+}
+
+/* The model's values from its def (pcs_model_kind.init). */
+static void particles_init(void *model, const void *def)
+{
+    pcs_particles *m = model;
+    const pcs_particles_def *cfg = def;
     m->width = cfg->width;
     m->height = cfg->height;
     m->capacity = cfg->max_particles;
-    m->hdr = &m->own_hdr;
-    st = pcs_model_own_parts(fn, m, particles_parts);
-    if (st != PCS_OK) {
-        pcs_particles_destroy(m);
-        return st;
-    }
-    *out = m;
-    return PCS_OK;
 }
 
 void pcs_particles_destroy(pcs_particles *m)
@@ -340,8 +331,27 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
     return PCS_OK;
 }
 
+static const pcs_model_kind particles_kind = {
+    .create_fn = "pcs_particles_create",
+    .add_fn = "pcs_particles_add",
+    .what = "model",
+    .fallback = "particles",
+    .size = sizeof(pcs_particles),
+    .def_name = offsetof(pcs_particles_def, name),
+    .check = check_config,
+    .init = particles_init,
+    .start = NULL,
+    .parts = particles_parts,
+    .system = particles_system,
+    .load_check = particles_load_check,
+};
+
+pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)
+{
+    return pcs_model_create(&particles_kind, cfg, out);
+}
+
 pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
 {
-    return pcs_model_add("pcs_particles_add", "model", w, m, particles_parts, particles_system,
-                         particles_load_check, stage, priority);
+    return pcs_model_add(&particles_kind, w, m, stage, priority);
 }

@@ -41,10 +41,9 @@ enum { PART_HDR, PART_RAYS, PART_BOXES, PART_HITS, PARTS };
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_rayaabb {
-    pcs_model_base base; /* first: name, owned rays, boxes, hits (base.owned[0..2]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t max_rays, max_boxes;
     rayaabb_header *hdr;
-    rayaabb_header own_hdr;
     pcs_rayaabb_ray *rays;
     pcs_rayaabb_box *boxes;
     rayaabb_hit *hits;
@@ -192,31 +191,23 @@ static uint32_t rayaabb_parts(void *model, pcs_model_part *p)
     return PARTS;
 }
 
-pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
+static pcs_status check_config(const char *fn, const void *def)
 {
-    static const char fn[] = "pcs_rayaabb_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
+    const pcs_rayaabb_def *cfg = def;
     const pcs_model_count counts[] = {
         {"max_rays", cfg->max_rays, 1, PCS_RAYAABB_RAYS_MAX, NULL, NULL},
         {"max_boxes", cfg->max_boxes, 1, PCS_RAYAABB_BOXES_MAX, NULL, NULL},
     };
-    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
-    if (st != PCS_OK)
-        return st;
-    pcs_rayaabb *m = pcs_model_new(fn, "caster", sizeof *m, cfg->name, "rayaabb", &st);
-    if (!m)
-        return st;
+    return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+}
+
+/* The caster's capacities from its def (pcs_model_kind.init). */
+static void rayaabb_init(void *model, const void *def)
+{
+    pcs_rayaabb *m = model;
+    const pcs_rayaabb_def *cfg = def;
     m->max_rays = cfg->max_rays;
     m->max_boxes = cfg->max_boxes;
-    m->hdr = &m->own_hdr;
-    st = pcs_model_own_parts(fn, m, rayaabb_parts);
-    if (st != PCS_OK) {
-        pcs_rayaabb_destroy(m);
-        return st;
-    }
-    *out = m;
-    return PCS_OK;
 }
 
 void pcs_rayaabb_destroy(pcs_rayaabb *m)
@@ -400,8 +391,27 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
     return st;
 }
 
+static const pcs_model_kind rayaabb_kind = {
+    .create_fn = "pcs_rayaabb_create",
+    .add_fn = "pcs_rayaabb_add",
+    .what = "caster",
+    .fallback = "rayaabb",
+    .size = sizeof(pcs_rayaabb),
+    .def_name = offsetof(pcs_rayaabb_def, name),
+    .check = check_config,
+    .init = rayaabb_init,
+    .start = NULL,
+    .parts = rayaabb_parts,
+    .system = rayaabb_system,
+    .load_check = rayaabb_load_check,
+};
+
+pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
+{
+    return pcs_model_create(&rayaabb_kind, cfg, out);
+}
+
 pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
 {
-    return pcs_model_add("pcs_rayaabb_add", "caster", w, m, rayaabb_parts, rayaabb_system,
-                         rayaabb_load_check, stage, priority);
+    return pcs_model_add(&rayaabb_kind, w, m, stage, priority);
 }
