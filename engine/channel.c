@@ -114,14 +114,10 @@ pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit
 
 pcs_status pcs_channel_find(const pcs_world *w, const char *name, uint32_t *id)
 {
-    if (!w || !name || !id)
+    if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_channel_find: NULL argument");
-    uint32_t slot = w->n_channels ? w->channel_index[index_slot(w, name)] : 0;
-    if (slot) {
-        *id = slot - 1;
-        return PCS_OK;
-    }
-    return pcs_error_set(PCS_E_NOTFOUND, "no channel named '%s'", name);
+    return pcs_name_index_find("pcs_channel_find", "channel", w->channel_index, w->channels_cap,
+                               w->channels, sizeof *w->channels, w->n_channels, name, id);
 }
 
 uint32_t pcs_channel_count(const pcs_world *w)

@@ -169,7 +169,8 @@ static pcs_status bindings_reserve(pcs_world *w)
 
 static uint32_t find_slot(const pcs_targets *t, const char *name)
 {
-    return t->n_live ? t->index[index_slot(t, name)] : 0;
+    return pcs_name_index_lookup(t->index, t->slots_cap, t->slots, sizeof *t->slots, t->n_live,
+                                 name);
 }
 
 static const pcs_binding_rec *binding_of(const pcs_targets *t, uint32_t slot, uint32_t family)

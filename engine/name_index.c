@@ -1,7 +1,7 @@
 /**
  * @file name_index.c
- * @brief The name index the channel registry and the command targets share
- *        (name_index.h).
+ * @brief The name index the store and channel registries and the command
+ *        targets share (name_index.h).
  */
 #include <string.h>
 
@@ -23,6 +23,25 @@ uint32_t pcs_name_index_slot(const uint32_t *index, uint32_t cap, const void *re
     while (index[k] != 0 && strcmp(name_at(records, stride, index[k] - 1), name) != 0)
         k = (k + 1) & mask;
     return k;
+}
+
+uint32_t pcs_name_index_lookup(const uint32_t *index, uint32_t cap, const void *records,
+                               size_t stride, uint32_t n, const char *name)
+{
+    return n ? index[pcs_name_index_slot(index, cap, records, stride, name)] : 0;
+}
+
+pcs_status pcs_name_index_find(const char *fn, const char *what, const uint32_t *index,
+                               uint32_t cap, const void *records, size_t stride, uint32_t n,
+                               const char *name, uint32_t *id)
+{
+    if (!name || !id)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    uint32_t rec = pcs_name_index_lookup(index, cap, records, stride, n, name);
+    if (!rec)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: no %s named '%s'", fn, what, name);
+    *id = rec - 1;
+    return PCS_OK;
 }
 
 void pcs_name_index_build(uint32_t *index, uint32_t cap, const void *records, size_t stride,

@@ -1,7 +1,8 @@
 /**
  * @file name_index.h
- * @brief A name index over a registry's records (internal): the channel
- *        registry and the command targets share it.
+ * @brief A name index over a registry's records (internal): the store and
+ *        channel registries and the command targets share it, lookup and
+ *        the find-by-name that reports a missing name included.
  *
  * The records live in an array of cap records, each starting with its
  * `const char *name` (NULL for a free record, which is never indexed). The
@@ -17,6 +18,7 @@
 #include <stdint.h>
 
 #include "engine/mem.h"
+#include "pcsim/status.h"
 
 /**
  * Entry of @p index (for @p cap records of @p stride bytes at @p records)
@@ -24,6 +26,24 @@
  */
 uint32_t pcs_name_index_slot(const uint32_t *index, uint32_t cap, const void *records,
                              size_t stride, const char *name);
+
+/**
+ * The record named @p name among the first @p n (n 0: the index may not
+ * exist yet): its number + 1, or 0 when none is.
+ */
+uint32_t pcs_name_index_lookup(const uint32_t *index, uint32_t cap, const void *records,
+                               size_t stride, uint32_t n, const char *name);
+
+/**
+ * What a registry's pcs_<thing>_find does after checking its world: the
+ * number of the record named @p name in @p *id. @p fn names the caller and
+ * @p what the records ("store", "channel") in the messages.
+ * @return PCS_OK; PCS_E_INVAL "<fn>: NULL argument" when @p name or @p id is
+ *         NULL; PCS_E_NOTFOUND "<fn>: no <what> named '<name>'".
+ */
+pcs_status pcs_name_index_find(const char *fn, const char *what, const uint32_t *index,
+                               uint32_t cap, const void *records, size_t stride, uint32_t n,
+                               const char *name, uint32_t *id);
 
 /** Clear @p index and enter every named record among the first @p n. */
 void pcs_name_index_build(uint32_t *index, uint32_t cap, const void *records, size_t stride,

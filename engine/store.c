@@ -124,14 +124,10 @@ size_t pcs_store_bytes(const pcs_world *w, uint32_t id)
 
 pcs_status pcs_store_find(const pcs_world *w, const char *name, uint32_t *id)
 {
-    if (!w || !name || !id)
+    if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_store_find: NULL argument");
-    uint32_t slot = w->n_stores ? w->store_index[index_slot(w, name)] : 0;
-    if (slot) {
-        *id = slot - 1;
-        return PCS_OK;
-    }
-    return pcs_error_set(PCS_E_NOTFOUND, "pcs_store_find: no store named '%s'", name);
+    return pcs_name_index_find("pcs_store_find", "store", w->store_index, w->stores_cap, w->stores,
+                               sizeof *w->stores, w->n_stores, name, id);
 }
 
 uint32_t pcs_store_count(const pcs_world *w)

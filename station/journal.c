@@ -53,8 +53,6 @@ static int bad(const ctx *c, const char *fmt, ...)
     return 2;
 }
 
-/* The next blank-separated field, at most 63 bytes (longer ones are reported
- * by length, not copied); returns its length, 0 if none. */
 /* The blank-separated field at or after @p p: its start, and its length in
  * *n (0 when the line has no more fields). */
 static const char *field_span(const char *p, size_t *n)
@@ -68,6 +66,8 @@ static const char *field_span(const char *p, size_t *n)
     return p;
 }
 
+/* The next blank-separated field, at most 63 bytes (longer ones are reported
+ * by length, not copied); returns its length, 0 if none. */
 static size_t next_field(const char **at, char *out)
 {
     size_t n;
@@ -88,6 +88,29 @@ static int at_end(const char *at)
     return *at == '\0';
 }
 
+/* The next field of a numeric value into @p tok (64 bytes), its length in
+ * @p n; bad() "expected '<syntax>'" when the line has no more fields. */
+static int take_field(const ctx *c, const char **at, const char *syntax, char *tok, size_t *n)
+{
+    *n = next_field(at, tok);
+    return *n == 0 ? bad(c, "expected '%s'", syntax) : 0;
+}
+
+/* Field @p field (@p name), the token @p tok of length @p n, is not @p what. */
+static int bad_field(const ctx *c, int field, const char *name, const char *tok, size_t n,
+                     const char *what)
+{
+    return bad(c, "field %d (%s) '%.63s' is not %s", field, name, n <= 63 ? tok : "(too long)",
+               what);
+}
+
+/* The token @p tok of length @p n has at most @p max characters, all in @p set
+ * (a token longer than max was never copied: it is not read). */
+static int token_of(const char *tok, size_t n, size_t max, const char *set)
+{
+    return n <= max && strspn(tok, set) == n;
+}
+
 /* Fields are read with strtoull/strtod and checked whole: sscanf's %u wraps
  * 4294967297 to 1 and -1 to 4294967295, and %lf takes "nan". @p syntax is
  * what the line should look like, for the message when the field is missing. */
@@ -95,17 +118,18 @@ static int next_uint(const ctx *c, const char **at, const char *syntax, int fiel
                      uint64_t max, uint64_t *out)
 {
     char tok[64];
-    size_t n = next_field(at, tok);
-    if (n == 0)
-        return bad(c, "expected '%s'", syntax);
-    int digits = n <= 63;
-    for (size_t i = 0; digits && i < n; i++)
-        digits = tok[i] >= '0' && tok[i] <= '9';
+    size_t n;
+    int rc = take_field(c, at, syntax, tok, &n);
+    if (rc)
+        return rc;
+    int digits = token_of(tok, n, 63, "0123456789");
     errno = 0;
     unsigned long long v = digits ? strtoull(tok, NULL, 10) : 0;
-    if (!digits || errno == ERANGE || v > max)
-        return bad(c, "field %d (%s) '%.63s' is not a whole number in [0, %" PRIu64 "]", field,
-                   name, n <= 63 ? tok : "(too long)", max);
+    if (!digits || errno == ERANGE || v > max) {
+        char what[64];
+        snprintf(what, sizeof what, "a whole number in [0, %" PRIu64 "]", max);
+        return bad_field(c, field, name, tok, n, what);
+    }
     *out = v;
     return 0;
 }
@@ -115,16 +139,12 @@ static int next_hex(const ctx *c, const char **at, const char *syntax, int field
                     uint64_t *out)
 {
     char tok[64];
-    size_t n = next_field(at, tok);
-    if (n == 0)
-        return bad(c, "expected '%s'", syntax);
-    int ok = n <= 16;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = (tok[i] >= '0' && tok[i] <= '9') || (tok[i] >= 'a' && tok[i] <= 'f') ||
-             (tok[i] >= 'A' && tok[i] <= 'F');
-    if (!ok)
-        return bad(c, "field %d (%s) '%.63s' is not 1 to 16 hex digits", field, name,
-                   n <= 63 ? tok : "(too long)");
+    size_t n;
+    int rc = take_field(c, at, syntax, tok, &n);
+    if (rc)
+        return rc;
+    if (!token_of(tok, n, 16, "0123456789abcdefABCDEF"))
+        return bad_field(c, field, name, tok, n, "1 to 16 hex digits");
     *out = strtoull(tok, NULL, 16);
     return 0;
 }
@@ -132,13 +152,13 @@ static int next_hex(const ctx *c, const char **at, const char *syntax, int field
 static int next_real(const ctx *c, const char **at, int field, const char *name, double *out)
 {
     char tok[64], *end = NULL;
-    size_t n = next_field(at, tok);
-    if (n == 0)
-        return bad(c, "expected 'tick kind target a0 a1 a2 a3'");
+    size_t n;
+    int rc = take_field(c, at, "tick kind target a0 a1 a2 a3", tok, &n);
+    if (rc)
+        return rc;
     double v = n <= 63 ? strtod(tok, &end) : 0.0;
     if (n > 63 || end == tok || *end != '\0' || !isfinite(v))
-        return bad(c, "field %d (%s) '%.63s' is not a finite number", field, name,
-                   n <= 63 ? tok : "(too long)");
+        return bad_field(c, field, name, tok, n, "a finite number");
     *out = v;
     return 0;
 }

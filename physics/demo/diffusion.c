@@ -14,7 +14,6 @@
  * value, and the step, a convex combination for coeff <= 0.25, keeps them).
  */
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -24,15 +23,15 @@
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_U0, PART_U1, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_diffusion {
-    pcs_model_base base; /* first: name, owned fields (base.owned[0..1]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t nx, ny;
     double coeff;
     uint32_t threads;
     double *buf[2];        /* the two fields; point into stores once registered */
-    pcs_model_header *hdr; /* &own_hdr standalone, a store once registered */
-    pcs_model_header own_hdr;
+    pcs_model_header *hdr; /* step count and current field; a store once registered */
 };
 
 pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
@@ -43,55 +42,46 @@ pcs_status pcs_diffusion_default(pcs_diffusion_def *cfg)
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_diffusion_def *cfg)
+static pcs_status check_config(const char *fn, const void *def)
 {
-    if (cfg->nx < 1 || cfg->nx > PCS_DIFFUSION_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: nx = %u; allowed [1, %u]", fn, cfg->nx,
-                             PCS_DIFFUSION_SIDE_MAX);
-    if (cfg->ny < 1 || cfg->ny > PCS_DIFFUSION_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: ny = %u; allowed [1, %u]", fn, cfg->ny,
-                             PCS_DIFFUSION_SIDE_MAX);
-    if ((uint64_t)cfg->nx * cfg->ny > PCS_DIFFUSION_CELLS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: nx * ny = %llu cells; allowed [1, %u]", fn,
-                             (unsigned long long)cfg->nx * cfg->ny, PCS_DIFFUSION_CELLS_MAX);
+    const pcs_diffusion_def *cfg = def;
+    const pcs_model_count counts[] = {
+        {"nx", cfg->nx, 1, PCS_DIFFUSION_SIDE_MAX, NULL, NULL},
+        {"ny", cfg->ny, 1, PCS_DIFFUSION_SIDE_MAX, NULL, NULL},
+        {"nx * ny", (uint64_t)cfg->nx * cfg->ny, 1, PCS_DIFFUSION_CELLS_MAX, "cells", NULL},
+        {"threads", cfg->threads, 1, PCS_DIFFUSION_THREADS_MAX, NULL, NULL},
+    };
+    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+    if (st != PCS_OK)
+        return st;
     /* Written as a negated range test so NaN fails it too. */
     if (!(cfg->coeff >= 0.0 && cfg->coeff <= 0.25))
         return pcs_error_set(PCS_E_INVAL,
                              "%s: coeff = %g; allowed [0, 0.25] (explicit stability limit)", fn,
                              cfg->coeff);
-    if (cfg->threads < 1 || cfg->threads > PCS_DIFFUSION_THREADS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: threads = %u; allowed [1, %u]", fn, cfg->threads,
-                             PCS_DIFFUSION_THREADS_MAX);
     return PCS_OK;
 }
 
-pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)
+/* The header and the two fields (model_common.h). */
+static uint32_t diffusion_parts(void *model, pcs_model_part *p)
 {
-    static const char fn[] = "pcs_diffusion_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    pcs_status st = check_config(fn, cfg);
-    if (st != PCS_OK)
-        return st;
-    pcs_diffusion *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "diffusion", &st);
-    if (!m)
-        return st;
-    size_t n = (size_t)cfg->nx * cfg->ny;
-    double *u0 = m->base.owned[0] = calloc(n, sizeof(double));
-    double *u1 = m->base.owned[1] = calloc(n, sizeof(double));
-    if (!u0 || !u1) {
-        pcs_diffusion_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for 2 x %zu doubles", fn, n);
-    }
+    pcs_diffusion *m = model;
+    size_t n = (size_t)m->nx * m->ny;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_U0] = (pcs_model_part){"u0", sizeof(double), n, PCS_STORE_STATE_F64, &m->buf[0]};
+    p[PART_U1] = (pcs_model_part){"u1", sizeof(double), n, PCS_STORE_STATE_F64, &m->buf[1]};
+    return PARTS;
+}
+
+/* The model's values from its def (pcs_model_kind.init). */
+static void diffusion_init(void *model, const void *def)
+{
+    pcs_diffusion *m = model;
+    const pcs_diffusion_def *cfg = def;
     m->nx = cfg->nx;
     m->ny = cfg->ny;
     m->coeff = cfg->coeff;
     m->threads = cfg->threads;
-    m->buf[0] = u0;
-    m->buf[1] = u1;
-    m->hdr = &m->own_hdr;
-    *out = m;
-    return PCS_OK;
 }
 
 void pcs_diffusion_destroy(pcs_diffusion *m)
@@ -213,23 +203,27 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
     return st;
 }
 
+static const pcs_model_kind diffusion_kind = {
+    .create_fn = "pcs_diffusion_create",
+    .add_fn = "pcs_diffusion_add",
+    .what = "model",
+    .fallback = "diffusion",
+    .size = sizeof(pcs_diffusion),
+    .def_name = offsetof(pcs_diffusion_def, name),
+    .check = check_config,
+    .init = diffusion_init,
+    .start = NULL,
+    .parts = diffusion_parts,
+    .system = diffusion_system,
+    .load_check = diffusion_load_check,
+};
+
+pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)
+{
+    return pcs_model_create(&diffusion_kind, cfg, out);
+}
+
 pcs_status pcs_diffusion_add(pcs_world *w, pcs_diffusion *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_diffusion_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t n = (size_t)m->nx * m->ny;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_U0] = {"u0", sizeof(double), n, PCS_STORE_STATE_F64, m->buf[0], NULL},
-        [PART_U1] = {"u1", sizeof(double), n, PCS_STORE_STATE_F64, m->buf[1], NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, diffusion_system, diffusion_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->buf[0] = parts[PART_U0].data;
-    m->buf[1] = parts[PART_U1].data;
-    return PCS_OK;
+    return pcs_model_add(&diffusion_kind, w, m, stage, priority);
 }

@@ -22,7 +22,6 @@
  * most max_speed (the step's cap, with a rounding ulp).
  */
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -35,9 +34,10 @@ enum { FX = 0, FY = 1, FVX = 2, FVY = 3, FIELDS = 4 };
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_AGENTS, PART_CELL, PART_ORDER, PART_START, PART_CURSOR, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_flocking {
-    pcs_model_base base; /* first: name, owned arrays (base.owned[0..4]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t n;
     double width, height, half_w, half_h;
     double r2;         /* radius squared */
@@ -47,7 +47,6 @@ struct pcs_flocking {
     uint32_t ncx, ncy;
     double cell_w, cell_h;
     pcs_model_header *hdr;
-    pcs_model_header own_hdr;
     double *agents;   /* 2 buffers x 4 fields x n */
     uint32_t *cell;   /* n: cell of each agent, current step */
     uint32_t *order;  /* n: agents sorted by cell */
@@ -88,15 +87,16 @@ static pcs_status range(const char *fn, const char *field, double v, double lo, 
     return pcs_error_set(PCS_E_INVAL, "%s: %s = %g; allowed [%g, %g]", fn, field, v, lo, hi);
 }
 
-static pcs_status check_config(const char *fn, const pcs_flocking_def *c)
+static pcs_status check_config(const char *fn, const void *def)
 {
-    if (c->agents < 1 || c->agents > PCS_FLOCKING_AGENTS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: agents = %u; allowed [1, %u]", fn, c->agents,
-                             PCS_FLOCKING_AGENTS_MAX);
-    if (c->threads < 1 || c->threads > PCS_FLOCKING_THREADS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: threads = %u; allowed [1, %u]", fn, c->threads,
-                             PCS_FLOCKING_THREADS_MAX);
-    pcs_status st = range(fn, "width_m", c->width_m, 1e-3, 1e6);
+    const pcs_flocking_def *c = def;
+    const pcs_model_count counts[] = {
+        {"agents", c->agents, 1, PCS_FLOCKING_AGENTS_MAX, NULL, NULL},
+        {"threads", c->threads, 1, PCS_FLOCKING_THREADS_MAX, NULL, NULL},
+    };
+    pcs_status st = pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+    if (st == PCS_OK)
+        st = range(fn, "width_m", c->width_m, 1e-3, 1e6);
     if (st == PCS_OK)
         st = range(fn, "height_m", c->height_m, 1e-3, 1e6);
     if (st != PCS_OK)
@@ -161,17 +161,29 @@ static void seed_agents(pcs_flocking *m, uint64_t seed, uint64_t entity_id)
     }
 }
 
-pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
+/* The header, the double-buffered agent fields and the four grid arrays
+ * (scratch: rebuilt every step) (model_common.h). */
+static uint32_t flocking_parts(void *model, pcs_model_part *p)
 {
-    static const char fn[] = "pcs_flocking_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    pcs_status st = check_config(fn, cfg);
-    if (st != PCS_OK)
-        return st;
-    pcs_flocking *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "flocking", &st);
-    if (!m)
-        return st;
+    pcs_flocking *m = model;
+    size_t ncells = (size_t)m->ncx * m->ncy, fields = (size_t)2 * FIELDS * m->n;
+    const pcs_store_kind scratch = PCS_STORE_SCRATCH;
+    const size_t u32 = sizeof(uint32_t);
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_AGENTS] =
+        (pcs_model_part){"agents", sizeof(double), fields, PCS_STORE_STATE_F64, &m->agents};
+    p[PART_CELL] = (pcs_model_part){"cell", u32, m->n, scratch, &m->cell};
+    p[PART_ORDER] = (pcs_model_part){"order", u32, m->n, scratch, &m->order};
+    p[PART_START] = (pcs_model_part){"start", u32, ncells + 1, scratch, &m->start};
+    p[PART_CURSOR] = (pcs_model_part){"cursor", u32, ncells, scratch, &m->cursor};
+    return PARTS;
+}
+
+/* The model's values from its def, the grid included (pcs_model_kind.init). */
+static void flocking_init(void *model, const void *def)
+{
+    pcs_flocking *m = model;
+    const pcs_flocking_def *cfg = def;
     m->n = cfg->agents;
     m->width = cfg->width_m;
     m->height = cfg->height_m;
@@ -186,22 +198,14 @@ pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
     m->dt = cfg->dt_s;
     m->threads = cfg->threads;
     choose_grid(m, cfg->radius_m);
-    size_t ncells = (size_t)m->ncx * m->ncy;
-    void **owned = m->base.owned;
-    m->agents = owned[0] = calloc((size_t)2 * FIELDS * m->n, sizeof(double));
-    m->cell = owned[1] = calloc(m->n, sizeof(uint32_t));
-    m->order = owned[2] = calloc(m->n, sizeof(uint32_t));
-    m->start = owned[3] = calloc(ncells + 1, sizeof(uint32_t));
-    m->cursor = owned[4] = calloc(ncells, sizeof(uint32_t));
-    for (int i = 0; i < 5; i++) {
-        if (!owned[i]) {
-            pcs_flocking_destroy(m);
-            return pcs_error_set(PCS_E_NOMEM, "%s: no memory for %u agents", fn, cfg->agents);
-        }
-    }
-    m->hdr = &m->own_hdr;
-    seed_agents(m, cfg->seed, cfg->entity_id);
-    *out = m;
+}
+
+/* The agents' first positions and velocities (pcs_model_kind.start). */
+static pcs_status flocking_start(const char *fn, void *model, const void *def)
+{
+    (void)fn;
+    const pcs_flocking_def *cfg = def;
+    seed_agents(model, cfg->seed, cfg->entity_id);
     return PCS_OK;
 }
 
@@ -464,30 +468,27 @@ static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v
     return st;
 }
 
+static const pcs_model_kind flocking_kind = {
+    .create_fn = "pcs_flocking_create",
+    .add_fn = "pcs_flocking_add",
+    .what = "model",
+    .fallback = "flocking",
+    .size = sizeof(pcs_flocking),
+    .def_name = offsetof(pcs_flocking_def, name),
+    .check = check_config,
+    .init = flocking_init,
+    .start = flocking_start,
+    .parts = flocking_parts,
+    .system = flocking_system,
+    .load_check = flocking_load_check,
+};
+
+pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)
+{
+    return pcs_model_create(&flocking_kind, cfg, out);
+}
+
 pcs_status pcs_flocking_add(pcs_world *w, pcs_flocking *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_flocking_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t ncells = (size_t)m->ncx * m->ncy;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_AGENTS] = {"agents", sizeof(double), (size_t)2 * FIELDS * m->n, PCS_STORE_STATE_F64,
-                         m->agents, NULL},
-        [PART_CELL] = {"cell", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, NULL},
-        [PART_ORDER] = {"order", sizeof(uint32_t), m->n, PCS_STORE_SCRATCH, NULL, NULL},
-        [PART_START] = {"start", sizeof(uint32_t), ncells + 1, PCS_STORE_SCRATCH, NULL, NULL},
-        [PART_CURSOR] = {"cursor", sizeof(uint32_t), ncells, PCS_STORE_SCRATCH, NULL, NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, flocking_system, flocking_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->agents = parts[PART_AGENTS].data;
-    m->cell = parts[PART_CELL].data;
-    m->order = parts[PART_ORDER].data;
-    m->start = parts[PART_START].data;
-    m->cursor = parts[PART_CURSOR].data;
-    return PCS_OK;
+    return pcs_model_add(&flocking_kind, w, m, stage, priority);
 }

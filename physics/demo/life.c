@@ -23,15 +23,15 @@
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_C0, PART_C1, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_life {
-    pcs_model_base base; /* first: name, owned grids (base.owned[0..1]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t width, height;
     pcs_life_boundary boundary;
     uint32_t threads;
     uint8_t *buf[2];
     pcs_model_header *hdr;
-    pcs_model_header own_hdr;
     uint8_t *zero_row; /* width zero bytes: the dead world beyond the edge */
 };
 
@@ -44,55 +44,56 @@ pcs_status pcs_life_default(pcs_life_def *cfg)
     return PCS_OK;
 }
 
-static pcs_status check_config(const char *fn, const pcs_life_def *cfg)
+static pcs_status check_config(const char *fn, const void *def)
 {
+    const pcs_life_def *cfg = def;
     if (cfg->boundary != PCS_LIFE_DEAD && cfg->boundary != PCS_LIFE_WRAP)
         return pcs_error_set(PCS_E_INVAL,
                              "%s: boundary = %d; allowed PCS_LIFE_DEAD (0) or PCS_LIFE_WRAP (1)",
                              fn, (int)cfg->boundary);
     uint32_t lo = cfg->boundary == PCS_LIFE_WRAP ? 3u : 1u;
-    if (cfg->width < lo || cfg->width > PCS_LIFE_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: width = %u; allowed [%u, %u] for this boundary", fn,
-                             cfg->width, lo, PCS_LIFE_SIDE_MAX);
-    if (cfg->height < lo || cfg->height > PCS_LIFE_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: height = %u; allowed [%u, %u] for this boundary", fn,
-                             cfg->height, lo, PCS_LIFE_SIDE_MAX);
-    if ((uint64_t)cfg->width * cfg->height > PCS_LIFE_CELLS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: width * height = %llu cells; allowed [1, %u]", fn,
-                             (unsigned long long)cfg->width * cfg->height, PCS_LIFE_CELLS_MAX);
-    if (cfg->threads < 1 || cfg->threads > PCS_LIFE_THREADS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: threads = %u; allowed [1, %u]", fn, cfg->threads,
-                             PCS_LIFE_THREADS_MAX);
-    return PCS_OK;
+    const char *note = "for this boundary";
+    const pcs_model_count counts[] = {
+        {"width", cfg->width, lo, PCS_LIFE_SIDE_MAX, NULL, note},
+        {"height", cfg->height, lo, PCS_LIFE_SIDE_MAX, NULL, note},
+        {"width * height", (uint64_t)cfg->width * cfg->height, 1, PCS_LIFE_CELLS_MAX, "cells",
+         NULL},
+        {"threads", cfg->threads, 1, PCS_LIFE_THREADS_MAX, NULL, NULL},
+    };
+    return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
 }
 
-pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
+/* The header and the two grids (model_common.h). */
+static uint32_t life_parts(void *model, pcs_model_part *p)
 {
-    static const char fn[] = "pcs_life_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    pcs_status st = check_config(fn, cfg);
-    if (st != PCS_OK)
-        return st;
-    pcs_life *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "life", &st);
-    if (!m)
-        return st;
-    size_t n = (size_t)cfg->width * cfg->height;
-    uint8_t *c0 = m->base.owned[0] = calloc(n, 1);
-    uint8_t *c1 = m->base.owned[1] = calloc(n, 1);
-    m->zero_row = calloc(cfg->width, 1);
-    if (!c0 || !c1 || !m->zero_row) {
-        pcs_life_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for 2 x %zu cells", fn, n);
-    }
+    pcs_life *m = model;
+    size_t n = (size_t)m->width * m->height;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_C0] = (pcs_model_part){"c0", 1, n, PCS_STORE_STATE, &m->buf[0]};
+    p[PART_C1] = (pcs_model_part){"c1", 1, n, PCS_STORE_STATE, &m->buf[1]};
+    return PARTS;
+}
+
+/* The model's values from its def (pcs_model_kind.init). */
+static void life_init(void *model, const void *def)
+{
+    pcs_life *m = model;
+    const pcs_life_def *cfg = def;
     m->width = cfg->width;
     m->height = cfg->height;
     m->boundary = cfg->boundary;
     m->threads = cfg->threads;
-    m->buf[0] = c0;
-    m->buf[1] = c1;
-    m->hdr = &m->own_hdr;
-    *out = m;
+}
+
+/* The row of dead cells beyond the edge: not a part, it stays with the
+ * model when it is added (pcs_model_kind.start). */
+static pcs_status life_start(const char *fn, void *model, const void *def)
+{
+    (void)def;
+    pcs_life *m = model;
+    m->zero_row = calloc(m->width, 1);
+    if (!m->zero_row)
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for a row of %u cells", fn, m->width);
     return PCS_OK;
 }
 
@@ -294,22 +295,27 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
     return st;
 }
 
+static const pcs_model_kind life_kind = {
+    .create_fn = "pcs_life_create",
+    .add_fn = "pcs_life_add",
+    .what = "model",
+    .fallback = "life",
+    .size = sizeof(pcs_life),
+    .def_name = offsetof(pcs_life_def, name),
+    .check = check_config,
+    .init = life_init,
+    .start = life_start,
+    .parts = life_parts,
+    .system = life_system,
+    .load_check = life_load_check,
+};
+
+pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)
+{
+    return pcs_model_create(&life_kind, cfg, out);
+}
+
 pcs_status pcs_life_add(pcs_world *w, pcs_life *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_life_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t n = (size_t)m->width * m->height;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_C0] = {"c0", 1, n, PCS_STORE_STATE, m->buf[0], NULL},
-        [PART_C1] = {"c1", 1, n, PCS_STORE_STATE, m->buf[1], NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, life_system, life_load_check, stage, priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->buf[0] = parts[PART_C0].data;
-    m->buf[1] = parts[PART_C1].data;
-    return PCS_OK;
+    return pcs_model_add(&life_kind, w, m, stage, priority);
 }

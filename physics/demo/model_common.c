@@ -1,15 +1,19 @@
 /**
  * @file model_common.c
  * @brief The lifecycle the bounded models share (model_common.h): create,
- *        destroy, and the move of a standalone model into a world.
+ *        destroy, and the move of a standalone model into a world, each
+ *        driven by the model's pcs_model_kind.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
 
-pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fallback, char *out)
+/* Copy the instance @p name (or @p fallback when NULL) into @p out
+ * (PCS_MODEL_NAME_MAX + 1 bytes); @p fn names the caller in the message. */
+static pcs_status name_copy(const char *fn, const char *name, const char *fallback, char *out)
 {
     const char *src = name ? name : fallback;
     size_t len = strlen(src);
@@ -20,20 +24,87 @@ pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fal
     return PCS_OK;
 }
 
-void *pcs_model_new(const char *fn, const char *what, size_t size, const char *name,
-                    const char *fallback, pcs_status *st)
+pcs_status pcs_model_counts_check(const char *fn, const pcs_model_count *f, size_t n)
 {
-    pcs_model_base *b = calloc(1, size);
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].v >= f[i].lo && f[i].v <= f[i].hi)
+            continue;
+        return pcs_error_set(PCS_E_INVAL, "%s: %s = %" PRIu64 "%s%s; allowed [%u, %u]%s%s", fn,
+                             f[i].field, f[i].v, f[i].unit ? " " : "", f[i].unit ? f[i].unit : "",
+                             f[i].lo, f[i].hi, f[i].note ? " " : "", f[i].note ? f[i].note : "");
+    }
+    return PCS_OK;
+}
+
+/* Where a pointer is kept as the address of a caller's T * (a part's bind,
+ * create's out): read and written as a void *, which every object pointer
+ * matches in size and representation on the platforms pcsim builds for;
+ * memcpy keeps the access within the aliasing rules. */
+static void *ptr_at(const void *where)
+{
+    void *v;
+    memcpy(&v, where, sizeof v);
+    return v;
+}
+
+static void ptr_set(void *where, void *v)
+{
+    memcpy(where, &v, sizeof v);
+}
+
+/* A zeroed model of the kind, named from the def. */
+static void *model_new(const pcs_model_kind *k, const void *cfg, pcs_status *st)
+{
+    pcs_model_base *b = calloc(1, k->size);
     if (!b) {
-        *st = pcs_error_set(PCS_E_NOMEM, "%s: no memory for the %s", fn, what);
+        *st = pcs_error_set(PCS_E_NOMEM, "%s: no memory for the %s", k->create_fn, k->what);
         return NULL;
     }
-    *st = pcs_model_name_copy(fn, name, fallback, b->name);
+    const char *name = ptr_at((const char *)cfg + k->def_name);
+    *st = name_copy(k->create_fn, name, k->fallback, b->name);
     if (*st != PCS_OK) {
         free(b);
         return NULL;
     }
     return b;
+}
+
+/* A zeroed buffer of its own for each part, in base.owned in list order. */
+static pcs_status own_parts(const pcs_model_kind *k, pcs_model_base *b)
+{
+    pcs_model_part parts[PCS_MODEL_PARTS_MAX];
+    uint32_t n = k->parts(b, parts);
+    for (uint32_t i = 0; i < n; i++) {
+        void *buf = calloc(parts[i].count, parts[i].elem_size);
+        if (!buf)
+            return pcs_error_set(PCS_E_NOMEM, "%s: no memory for part '%s' (%zu x %zu bytes)",
+                                 k->create_fn, parts[i].part, parts[i].count, parts[i].elem_size);
+        b->owned[i] = buf;
+        ptr_set(parts[i].bind, buf);
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_model_create(const pcs_model_kind *k, const void *cfg, void *out)
+{
+    if (!cfg || !out)
+        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", k->create_fn);
+    pcs_status st = k->check(k->create_fn, cfg);
+    if (st != PCS_OK)
+        return st;
+    pcs_model_base *b = model_new(k, cfg, &st);
+    if (!b)
+        return st;
+    k->init(b, cfg);
+    st = own_parts(k, b);
+    if (st == PCS_OK && k->start)
+        st = k->start(k->create_fn, b, cfg);
+    if (st != PCS_OK) {
+        pcs_model_free(b);
+        return st;
+    }
+    ptr_set(out, b);
+    return PCS_OK;
 }
 
 void pcs_model_free(void *model)
@@ -44,17 +115,6 @@ void pcs_model_free(void *model)
     for (uint32_t i = 0; i < PCS_MODEL_OWNED_MAX; i++)
         free(b->owned[i]);
     free(b);
-}
-
-pcs_status pcs_model_add_check(const char *fn, const char *what, const pcs_world *w,
-                               const void *model)
-{
-    const pcs_model_base *b = model;
-    if (!w || !b)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or %s is NULL", fn, what);
-    if (b->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: %s '%s' is already registered", fn, what, b->name);
-    return PCS_OK;
 }
 
 /* Register store "<instance>.<part>" and return its data pointer in @p data. */
@@ -70,24 +130,22 @@ static pcs_status add_store(pcs_world *w, const char *instance, const pcs_model_
     return PCS_OK;
 }
 
-/* The stores, then the system that writes them all, then the load check. */
-static pcs_status register_parts(pcs_world *w, pcs_model_base *b, pcs_model_part *parts,
-                                 uint32_t n_parts, pcs_system_fn fn, pcs_load_check_fn check,
+/* The stores (their memory in @p data), then the system that writes them
+ * all, then the load check. */
+static pcs_status register_parts(const pcs_model_kind *k, pcs_world *w, pcs_model_base *b,
+                                 const pcs_model_part *parts, uint32_t n_parts, void **data,
                                  pcs_stage stage, int32_t priority)
 {
     uint32_t ids[PCS_MODEL_PARTS_MAX];
-    if (n_parts > PCS_MODEL_PARTS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "pcs_model_register_parts: %u parts; max %u", n_parts,
-                             PCS_MODEL_PARTS_MAX);
     for (uint32_t i = 0; i < n_parts; i++) {
-        pcs_status st = add_store(w, b->name, &parts[i], &ids[i], &parts[i].data);
+        pcs_status st = add_store(w, b->name, &parts[i], &ids[i], &data[i]);
         if (st != PCS_OK)
             return st;
     }
     pcs_system_desc desc = {.name = b->name,
                             .stage = stage,
                             .priority = priority,
-                            .fn = fn,
+                            .fn = k->system,
                             .ctx = b,
                             .writes = ids,
                             .n_writes = n_parts};
@@ -96,20 +154,29 @@ static pcs_status register_parts(pcs_world *w, pcs_model_base *b, pcs_model_part
     if (st != PCS_OK)
         return st;
     memcpy(b->part_id, ids, n_parts * sizeof ids[0]);
-    return pcs_load_check_register(w, b->name, check, b);
+    return pcs_load_check_register(w, b->name, k->load_check, b);
 }
 
-pcs_status pcs_model_add_parts(pcs_world *w, void *model, pcs_model_part *parts, uint32_t n_parts,
-                               pcs_system_fn fn, pcs_load_check_fn check, pcs_stage stage,
-                               int32_t priority)
+pcs_status pcs_model_add(const pcs_model_kind *k, pcs_world *w, void *model, pcs_stage stage,
+                         int32_t priority)
 {
     pcs_model_base *b = model;
-    pcs_status st = register_parts(w, b, parts, n_parts, fn, check, stage, priority);
+    if (!w || !b)
+        return pcs_error_set(PCS_E_INVAL, "%s: world or %s is NULL", k->add_fn, k->what);
+    if (b->registered)
+        return pcs_error_set(PCS_E_STATE, "%s: %s '%s' is already registered", k->add_fn, k->what,
+                             b->name);
+    pcs_model_part parts[PCS_MODEL_PARTS_MAX];
+    void *data[PCS_MODEL_PARTS_MAX];
+    uint32_t n = k->parts(b, parts);
+    pcs_status st = register_parts(k, w, b, parts, n, data, stage, priority);
     if (st != PCS_OK)
         return st;
-    for (uint32_t i = 0; i < n_parts; i++)
-        if (parts[i].from)
-            memcpy(parts[i].data, parts[i].from, parts[i].elem_size * parts[i].count);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(parts[i].kind & PCS_STORE_SCRATCH))
+            memcpy(data[i], ptr_at(parts[i].bind), parts[i].elem_size * parts[i].count);
+        ptr_set(parts[i].bind, data[i]);
+    }
     for (uint32_t i = 0; i < PCS_MODEL_OWNED_MAX; i++) {
         free(b->owned[i]);
         b->owned[i] = NULL;

@@ -1,14 +1,17 @@
 /**
  * @file model_common.h
- * @brief What the bounded models share: instance names, the standalone
- *        lifecycle and the move of a model's state into a world.
+ * @brief What the bounded models share: instance names, the checks of their
+ *        defs, their memory as a list of parts, and the lifecycle (create,
+ *        destroy, the move of a model's state into a world) driven by one
+ *        descriptor per model.
  *
  * Each bounded model (diffusion, life, rayaabb, flocking, particles) runs
  * standalone on memory it owns, or is added to a world, where its state lives
  * in STATE stores named "<instance>.<part>" so pcs_world_state_hash covers it
  * and two instances of one model never collide. Every model struct starts
- * with a pcs_model_base, so these helpers can create, destroy and add any of
- * them; they are private to physics/demo/.
+ * with a pcs_model_base and every model describes itself once in a
+ * pcs_model_kind, so pcs_model_create, pcs_model_free and pcs_model_add
+ * serve all of them; they are private to physics/demo/.
  */
 #ifndef PCS_PHYSICS_MODELS_COMMON_H
 #define PCS_PHYSICS_MODELS_COMMON_H
@@ -26,8 +29,8 @@
 /** Most stores one model registers. */
 #define PCS_MODEL_PARTS_MAX 8u
 
-/** Most buffers one model allocates while standalone. */
-#define PCS_MODEL_OWNED_MAX 5u
+/** Most buffers one model allocates while standalone: one per part. */
+#define PCS_MODEL_OWNED_MAX PCS_MODEL_PARTS_MAX
 
 /** The first member of every bounded model. */
 typedef struct pcs_model_base {
@@ -38,52 +41,98 @@ typedef struct pcs_model_base {
 } pcs_model_base;
 
 /**
- * Allocate a zeroed model of @p size bytes (a struct whose first member is a
- * pcs_model_base) named @p name, or @p fallback when NULL. @p fn names the
- * caller and @p what the model ("model", "caster") in the messages.
- * @return the model, or NULL with @p st set (PCS_E_NOMEM, PCS_E_INVAL).
+ * A whole-number field of a model's def (or a product of two, such as a
+ * grid's cells) and its allowed range.
  */
-void *pcs_model_new(const char *fn, const char *what, size_t size, const char *name,
-                    const char *fallback, pcs_status *st);
+typedef struct pcs_model_count {
+    const char *field; /**< as the message names it: "nx", "nx * ny" */
+    uint64_t v;        /**< its value */
+    uint32_t lo, hi;   /**< allowed range, both ends included */
+    const char *unit;  /**< after the value ("cells"); NULL: none */
+    const char *note;  /**< after the range ("for this boundary"); NULL: none */
+} pcs_model_count;
+
+/**
+ * The whole-number checks of a def, in table order: PCS_OK if every
+ * f[i].v is in [lo, hi], else PCS_E_INVAL for the first that is not,
+ * "<fn>: <field> = <v>[ <unit>]; allowed [<lo>, <hi>][ <note>]".
+ */
+pcs_status pcs_model_counts_check(const char *fn, const pcs_model_count *f, size_t n);
+
+/**
+ * One part of a model's memory: standalone a zeroed buffer the model owns,
+ * once added the STATE or SCRATCH store "<instance>.<part>". A model lists
+ * its parts once (its kind's parts function); creating and adding the
+ * model both work from that list.
+ */
+typedef struct pcs_model_part {
+    const char *part;    /**< suffix after "<instance>." */
+    size_t elem_size;    /**< bytes per element */
+    size_t count;        /**< elements */
+    pcs_store_kind kind; /**< STATE: hashed, its contents move into the store; SCRATCH: not */
+    void *bind;          /**< where the model points at the part: the address of its T * */
+} pcs_model_part;
+
+/**
+ * Fill @p parts for @p model; @return how many (at most
+ * PCS_MODEL_PARTS_MAX: each model asserts it of its part enum).
+ */
+typedef uint32_t (*pcs_model_parts_fn)(void *model, pcs_model_part *parts);
+
+/**
+ * A bounded model described once: what its create and add say in messages,
+ * how its def is checked and read, its parts and its system. Each model
+ * has one, static const, and its pcs_<model>_create and pcs_<model>_add are
+ * one call each.
+ */
+typedef struct pcs_model_kind {
+    const char *create_fn; /**< "pcs_diffusion_create": prefixes create's messages */
+    const char *add_fn;    /**< "pcs_diffusion_add" */
+    const char *what;      /**< the model in messages: "model", "caster" */
+    const char *fallback;  /**< instance name when the def's name is NULL */
+    size_t size;           /**< bytes of the model struct (a pcs_model_base first) */
+    size_t def_name;       /**< offsetof(<the def>, name): its `const char *name` */
+    /** Check the def @p cfg; messages start with @p fn. */
+    pcs_status (*check)(const char *fn, const void *cfg);
+    /** Copy the def's values into @p model: all that the parts list reads. */
+    void (*init)(void *model, const void *cfg);
+    /** After the parts are allocated (NULL: nothing more): fill them from @p cfg;
+     *  on failure it frees what it allocated and says why. */
+    pcs_status (*start)(const char *fn, void *model, const void *cfg);
+    pcs_model_parts_fn parts;     /**< the model's memory */
+    pcs_system_fn system;         /**< runs one step: fn(w, model) */
+    pcs_load_check_fn load_check; /**< checks a loaded state: fn(w, v, model) */
+} pcs_model_kind;
+
+/**
+ * pcs_<model>_create for model kind @p k: @p cfg and @p out given, the def
+ * checked, the model allocated and named, its values read (init), a zeroed
+ * buffer for each part, then start; only on success the model is stored in
+ * @p out (the address of the caller's model pointer).
+ * @return PCS_OK; PCS_E_INVAL "<create_fn>: cfg or out is NULL", the
+ *         check's or the name's message; PCS_E_NOMEM "<create_fn>: no memory
+ *         for the <what>" or "...: no memory for part '<part>' (<count> x
+ *         <elem_size> bytes)"; start's error. @p out is untouched on failure.
+ */
+pcs_status pcs_model_create(const pcs_model_kind *k, const void *cfg, void *out);
 
 /** Free @p model (NULL is fine), its owned buffers included. */
 void pcs_model_free(void *model);
 
 /**
- * Copy the instance @p name (or @p fallback when NULL) into @p out
- * (PCS_MODEL_NAME_MAX + 1 bytes). @p fn names the caller in the message.
+ * pcs_<model>_add for model kind @p k: check @p w and @p model (not added
+ * yet), register a store for each part, the system "<instance>" that runs
+ * k->system(w, @p model) at (@p stage, @p priority) and declares it writes
+ * all of them, and the load check k->load_check(w, v, @p model). Only then
+ * move each STATE part's standalone contents into its store, point the
+ * model's part pointers at the stores, free the owned buffers and mark the
+ * model registered. A failure leaves the model standalone and usable.
+ * @return PCS_OK; PCS_E_INVAL "<add_fn>: world or <what> is NULL";
+ *         PCS_E_STATE "<add_fn>: <what> '<name>' is already registered"; the
+ *         world's errors from registering.
  */
-pcs_status pcs_model_name_copy(const char *fn, const char *name, const char *fallback, char *out);
-
-/**
- * What pcs_<model>_add checks first: @p w and @p model given, the model not
- * yet added. @p what names the model ("model", "caster") in the message.
- */
-pcs_status pcs_model_add_check(const char *fn, const char *what, const pcs_world *w,
-                               const void *model);
-
-/** One store a model asks for when it is added; data is filled in. */
-typedef struct pcs_model_part {
-    const char *part;    /**< suffix after "<instance>." */
-    size_t elem_size;    /**< bytes per element */
-    size_t count;        /**< elements */
-    pcs_store_kind kind; /**< STATE (hashed) or SCRATCH */
-    const void *from;    /**< the standalone contents to copy in; NULL: none (scratch) */
-    void *data;          /**< out: the store's memory */
-} pcs_model_part;
-
-/**
- * Add @p model (checked by pcs_model_add_check) to @p w: register every store
- * in @p parts (ids into base.part_id, in order), the system "<instance>" that
- * runs @p fn(w, @p model) at (@p stage, @p priority) and declares it writes
- * all of them, and the load check @p check(w, v, @p model). Only then copy
- * each part's standalone contents into its store, free the owned buffers and
- * mark the model registered; the caller points its fields at parts[i].data.
- * A failure leaves the model standalone and usable.
- */
-pcs_status pcs_model_add_parts(pcs_world *w, void *model, pcs_model_part *parts, uint32_t n_parts,
-                               pcs_system_fn fn, pcs_load_check_fn check, pcs_stage stage,
-                               int32_t priority);
+pcs_status pcs_model_add(const pcs_model_kind *k, pcs_world *w, void *model, pcs_stage stage,
+                         int32_t priority);
 
 /** Step counter and double-buffer index, kept in a STATE store when registered. */
 typedef struct pcs_model_header {

@@ -12,7 +12,6 @@
  * velocity component within +-PCS_PARTICLES_SPEED_MAX (as pcs_particles_spawn
  * requires; a step keeps all three).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -31,12 +30,12 @@ typedef struct particle {
 
 /* The model's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_CELLS, PART_PARTS, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_particles {
-    pcs_model_base base; /* first: name, owned cells and parts (base.owned[0..1]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t width, height, capacity;
     particles_header *hdr;
-    particles_header own_hdr;
     uint8_t *cells; /* width * height, 1 = obstacle */
     particle *parts;
 };
@@ -49,39 +48,37 @@ pcs_status pcs_particles_default(pcs_particles_def *cfg)
     return PCS_OK;
 }
 
-pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)
+/* The header, the obstacle grid and the particle slots (model_common.h). */
+static uint32_t particles_parts(void *model, pcs_model_part *p)
 {
-    static const char fn[] = "pcs_particles_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    if (cfg->width < 1 || cfg->width > PCS_PARTICLES_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: width = %u; allowed [1, %u]", fn, cfg->width,
-                             PCS_PARTICLES_SIDE_MAX);
-    if (cfg->height < 1 || cfg->height > PCS_PARTICLES_SIDE_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: height = %u; allowed [1, %u]", fn, cfg->height,
-                             PCS_PARTICLES_SIDE_MAX);
-    if (cfg->max_particles < 1 || cfg->max_particles > PCS_PARTICLES_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: max_particles = %u; allowed [1, %u]", fn,
-                             cfg->max_particles, PCS_PARTICLES_MAX);
-    pcs_status st;
-    pcs_particles *m = pcs_model_new(fn, "model", sizeof *m, cfg->name, "particles", &st);
-    if (!m)
-        return st;
-    uint8_t *cells = m->base.owned[0] = calloc((size_t)cfg->width * cfg->height, 1);
-    particle *parts = m->base.owned[1] = calloc(cfg->max_particles, sizeof(particle));
-    if (!cells || !parts) {
-        pcs_particles_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for the grid and %u particles", fn,
-                             cfg->max_particles);
-    }
+    pcs_particles *m = model;
+    size_t ncells = (size_t)m->width * m->height;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_CELLS] = (pcs_model_part){"cells", 1, ncells, PCS_STORE_STATE, &m->cells};
+    p[PART_PARTS] =
+        (pcs_model_part){"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, &m->parts};
+    return PARTS;
+}
+
+static pcs_status check_config(const char *fn, const void *def)
+{
+    const pcs_particles_def *cfg = def;
+    const pcs_model_count counts[] = {
+        {"width", cfg->width, 1, PCS_PARTICLES_SIDE_MAX, NULL, NULL},
+        {"height", cfg->height, 1, PCS_PARTICLES_SIDE_MAX, NULL, NULL},
+        {"max_particles", cfg->max_particles, 1, PCS_PARTICLES_MAX, NULL, NULL},
+    };
+    return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+}
+
+/* The model's values from its def (pcs_model_kind.init). */
+static void particles_init(void *model, const void *def)
+{
+    pcs_particles *m = model;
+    const pcs_particles_def *cfg = def;
     m->width = cfg->width;
     m->height = cfg->height;
     m->capacity = cfg->max_particles;
-    m->cells = cells;
-    m->parts = parts;
-    m->hdr = &m->own_hdr;
-    *out = m;
-    return PCS_OK;
 }
 
 void pcs_particles_destroy(pcs_particles *m)
@@ -334,23 +331,27 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
     return PCS_OK;
 }
 
+static const pcs_model_kind particles_kind = {
+    .create_fn = "pcs_particles_create",
+    .add_fn = "pcs_particles_add",
+    .what = "model",
+    .fallback = "particles",
+    .size = sizeof(pcs_particles),
+    .def_name = offsetof(pcs_particles_def, name),
+    .check = check_config,
+    .init = particles_init,
+    .start = NULL,
+    .parts = particles_parts,
+    .system = particles_system,
+    .load_check = particles_load_check,
+};
+
+pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)
+{
+    return pcs_model_create(&particles_kind, cfg, out);
+}
+
 pcs_status pcs_particles_add(pcs_world *w, pcs_particles *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_particles_add", "model", w, m);
-    if (st != PCS_OK)
-        return st;
-    size_t ncells = (size_t)m->width * m->height;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_CELLS] = {"cells", 1, ncells, PCS_STORE_STATE, m->cells, NULL},
-        [PART_PARTS] = {"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, m->parts, NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, particles_system, particles_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->cells = parts[PART_CELLS].data;
-    m->parts = parts[PART_PARTS].data;
-    return PCS_OK;
+    return pcs_model_add(&particles_kind, w, m, stage, priority);
 }

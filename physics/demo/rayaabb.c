@@ -18,7 +18,6 @@
  * [0, DBL_MAX]; pads 0.
  */
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics/demo/model_common.h"
@@ -39,12 +38,12 @@ typedef struct rayaabb_hit {
 
 /* The caster's stores once registered, in base.part_id. */
 enum { PART_HDR, PART_RAYS, PART_BOXES, PART_HITS, PARTS };
+_Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_rayaabb {
-    pcs_model_base base; /* first: name, owned rays, boxes, hits (base.owned[0..2]), store ids */
+    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
     uint32_t max_rays, max_boxes;
     rayaabb_header *hdr;
-    rayaabb_header own_hdr;
     pcs_rayaabb_ray *rays;
     pcs_rayaabb_box *boxes;
     rayaabb_hit *hits;
@@ -178,34 +177,37 @@ pcs_status pcs_rayaabb_default(pcs_rayaabb_def *cfg)
     return PCS_OK;
 }
 
-pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
+/* The header, the rays, the boxes and each ray's hit (model_common.h). */
+static uint32_t rayaabb_parts(void *model, pcs_model_part *p)
 {
-    static const char fn[] = "pcs_rayaabb_create";
-    if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
-    if (cfg->max_rays < 1 || cfg->max_rays > PCS_RAYAABB_RAYS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: max_rays = %u; allowed [1, %u]", fn, cfg->max_rays,
-                             PCS_RAYAABB_RAYS_MAX);
-    if (cfg->max_boxes < 1 || cfg->max_boxes > PCS_RAYAABB_BOXES_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: max_boxes = %u; allowed [1, %u]", fn, cfg->max_boxes,
-                             PCS_RAYAABB_BOXES_MAX);
-    pcs_status st;
-    pcs_rayaabb *m = pcs_model_new(fn, "caster", sizeof *m, cfg->name, "rayaabb", &st);
-    if (!m)
-        return st;
-    m->rays = m->base.owned[0] = calloc(cfg->max_rays, sizeof(pcs_rayaabb_ray));
-    m->boxes = m->base.owned[1] = calloc(cfg->max_boxes, sizeof(pcs_rayaabb_box));
-    m->hits = m->base.owned[2] = calloc(cfg->max_rays, sizeof(rayaabb_hit));
-    if (!m->rays || !m->boxes || !m->hits) {
-        pcs_rayaabb_destroy(m);
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for %u rays and %u boxes", fn,
-                             cfg->max_rays, cfg->max_boxes);
-    }
+    pcs_rayaabb *m = model;
+    const pcs_store_kind f64 = PCS_STORE_STATE_F64;
+    p[PART_HDR] = (pcs_model_part){"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, &m->hdr};
+    p[PART_RAYS] = (pcs_model_part){"rays", sizeof(pcs_rayaabb_ray), m->max_rays, f64, &m->rays};
+    p[PART_BOXES] =
+        (pcs_model_part){"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, f64, &m->boxes};
+    p[PART_HITS] =
+        (pcs_model_part){"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, &m->hits};
+    return PARTS;
+}
+
+static pcs_status check_config(const char *fn, const void *def)
+{
+    const pcs_rayaabb_def *cfg = def;
+    const pcs_model_count counts[] = {
+        {"max_rays", cfg->max_rays, 1, PCS_RAYAABB_RAYS_MAX, NULL, NULL},
+        {"max_boxes", cfg->max_boxes, 1, PCS_RAYAABB_BOXES_MAX, NULL, NULL},
+    };
+    return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
+}
+
+/* The caster's capacities from its def (pcs_model_kind.init). */
+static void rayaabb_init(void *model, const void *def)
+{
+    pcs_rayaabb *m = model;
+    const pcs_rayaabb_def *cfg = def;
     m->max_rays = cfg->max_rays;
     m->max_boxes = cfg->max_boxes;
-    m->hdr = &m->own_hdr;
-    *out = m;
-    return PCS_OK;
 }
 
 void pcs_rayaabb_destroy(pcs_rayaabb *m)
@@ -389,25 +391,27 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
     return st;
 }
 
+static const pcs_model_kind rayaabb_kind = {
+    .create_fn = "pcs_rayaabb_create",
+    .add_fn = "pcs_rayaabb_add",
+    .what = "caster",
+    .fallback = "rayaabb",
+    .size = sizeof(pcs_rayaabb),
+    .def_name = offsetof(pcs_rayaabb_def, name),
+    .check = check_config,
+    .init = rayaabb_init,
+    .start = NULL,
+    .parts = rayaabb_parts,
+    .system = rayaabb_system,
+    .load_check = rayaabb_load_check,
+};
+
+pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)
+{
+    return pcs_model_create(&rayaabb_kind, cfg, out);
+}
+
 pcs_status pcs_rayaabb_add(pcs_world *w, pcs_rayaabb *m, pcs_stage stage, int32_t priority)
 {
-    pcs_status st = pcs_model_add_check("pcs_rayaabb_add", "caster", w, m);
-    if (st != PCS_OK)
-        return st;
-    const pcs_store_kind f64 = PCS_STORE_STATE_F64;
-    pcs_model_part parts[PARTS] = {
-        [PART_HDR] = {"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, m->hdr, NULL},
-        [PART_RAYS] = {"rays", sizeof(pcs_rayaabb_ray), m->max_rays, f64, m->rays, NULL},
-        [PART_BOXES] = {"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, f64, m->boxes, NULL},
-        [PART_HITS] = {"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, m->hits, NULL},
-    };
-    st = pcs_model_add_parts(w, m, parts, PARTS, rayaabb_system, rayaabb_load_check, stage,
-                             priority);
-    if (st != PCS_OK)
-        return st;
-    m->hdr = parts[PART_HDR].data;
-    m->rays = parts[PART_RAYS].data;
-    m->boxes = parts[PART_BOXES].data;
-    m->hits = parts[PART_HITS].data;
-    return PCS_OK;
+    return pcs_model_add(&rayaabb_kind, w, m, stage, priority);
 }
