@@ -198,7 +198,8 @@ typedef struct cv_unit {
     uint32_t nv;
 } cv_unit;
 
-/* One 4-loop unit at hot zero power (charging at charging_t_k), boron ppm0. */
+/* One 4-loop unit at hot zero power (charging at charging_t_k; NaN: the
+ * default 500 F), boron ppm0. */
 static void cv_open(cv_unit *u, double charging_t_k, double ppm0)
 {
     memset(u, 0, sizeof *u);
@@ -210,7 +211,8 @@ static void cv_open(cv_unit *u, double charging_t_k, double ppm0)
     pcs_primary_def d;
     pcs_primary_default(&d);
     d.table = table();
-    d.charging_t_k = charging_t_k;
+    if (!isnan(charging_t_k))
+        d.charging_t_k = charging_t_k;
     cr_assert_eq(pcs_primary_add(u->w, &d, &u->pr), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_primary_set_boron(u->w, u->pr, ppm0), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_primary_init_steady(u->w, u->pr, 0.0, NULL), PCS_OK, "%s", pcs_last_error());
@@ -255,9 +257,11 @@ static void command(cv_unit *u, const char *target, uint32_t op)
 Test(cvcs, defaults_channels_and_set_boron)
 {
     cv_unit u;
-    cv_open(&u, 549.8, 1200.0);
-    cr_expect_eq(u.ctl[PCS_PRIMARY_CTL_CHARGING], 4.7);
-    cr_expect_eq(u.ctl[PCS_PRIMARY_CTL_LETDOWN], 4.7);
+    cv_open(&u, NAN, 1200.0);
+    /* 75 gpm at 931.23 kg/m3 ([HRTD] 4.1 letdown orifice, 290 F, 2235 psig) */
+    cr_expect(fabs(u.ctl[PCS_PRIMARY_CTL_CHARGING] - 75.0 * 3.785411784e-3 / 60.0 * 931.23) < 0.01,
+              "charging %g kg/s", u.ctl[PCS_PRIMARY_CTL_CHARGING]);
+    cr_expect_eq(u.ctl[PCS_PRIMARY_CTL_LETDOWN], u.ctl[PCS_PRIMARY_CTL_CHARGING]);
     cr_expect_eq(u.ctl[PCS_PRIMARY_CTL_CHARGING_BORON], 1200.0);
     const char *names[] = {"u1.core.boron", "u1.pzr.boron", "u1.cvcs.charging", "u1.cvcs.letdown"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -269,12 +273,13 @@ Test(cvcs, defaults_channels_and_set_boron)
     cv_tick(&u);
     cr_expect(fabs(u.tail[PCS_PRIMARY_OUT_CORE_BORON] - 1200.0) < 1e-9, "core boron %.12g",
               u.tail[PCS_PRIMARY_OUT_CORE_BORON]);
-    cr_expect_eq(u.tail[PCS_PRIMARY_OUT_CHARGING], 4.7);
-    cr_expect_eq(u.tail[PCS_PRIMARY_OUT_LETDOWN], 4.7);
+    cr_expect_eq(u.tail[PCS_PRIMARY_OUT_CHARGING], 4.41);
+    cr_expect_eq(u.tail[PCS_PRIMARY_OUT_LETDOWN], 4.41);
     cr_expect_eq(pcs_primary_set_boron(u.w, u.pr, 100.0), PCS_E_STATE);
     pcs_primary_def d;
     pcs_primary_default(&d);
     cr_expect_eq(d.boron_ppm, 975.0, "[BEAVRS] cycle 1 HZP critical boron");
+    cr_expect(fabs(d.charging_t_k - 533.15) < 1e-9, "500 F [HRTD] 4.1: %g", d.charging_t_k);
     d.boron_ppm = 20000.0;
     cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "boron_ppm") != NULL, "%s", pcs_last_error());
@@ -283,7 +288,7 @@ Test(cvcs, defaults_channels_and_set_boron)
 
 /*
  * Dilution (issue 14's check). Hot zero power, charging = letdown = 200 kg/s
- * (a test flow: the nominal 4.7 kg/s gives tau of about 13 h) at 0 ppm from
+ * (a test flow: the nominal 4.41 kg/s gives tau of about 13 h) at 0 ppm from
  * C0 = 1000 ppm, the charging at the no-load Tavg 564.8 K so the CVCS adds
  * no thermal transient (and the pressurizer sees no surge).
  *
@@ -292,9 +297,11 @@ Test(cvcs, defaults_channels_and_set_boron)
  * the surge line and the spray bypass (0.09 kg/s), and with no surge keeps
  * its boron (asserted: above 0.95 C0 at the end); the upper head is a dead
  * end in this nodalisation (primary.h: no head-cooling bypass flow), so its
- * 10 t keep C0 (asserted to 0.01 ppm: only the compression flows reach it). Counting either would
- * make tau 4-6 % too long, and the error would grow with t (measured: 10 % of C at 2 tau with the
- * head counted). tau = M / W_c, about 1070 s; run 2 tau in release (the first 60 s under ASan).
+ * 10 t keep C0 (asserted to 0.01 ppm: only the compression flows reach
+ * it). Counting either would make tau 4-6 % too long, and the error would
+ * grow with t (measured: 10 % of C at 2 tau with the head counted).
+ * tau = M / W_c, about 1070 s; run 2 tau in release (the first 60 s under
+ * ASan).
  *
  * Asserted from the transport delay on (10 s: cold leg, downcomer, lower
  * plenum and core at about 16,700 kg/s take about 4 s; the first 10 s are
@@ -368,7 +375,7 @@ static double boron_total(const cv_unit *u)
 Test(cvcs, boron_mass_conserved_through_pump_trips_and_pressurizer_cycling)
 {
     cv_unit u;
-    cv_open(&u, 549.8, 975.0);
+    cv_open(&u, NAN, 975.0);
     u.ctl[PCS_PRIMARY_CTL_CHARGING] = 0.0;
     u.ctl[PCS_PRIMARY_CTL_LETDOWN] = 0.0;
     uint32_t v_pzr = pcs_primary_volume(u.pr, PCS_PRIMARY_PRESSURIZER, 0);
@@ -423,7 +430,7 @@ Test(cvcs, boron_mass_conserved_through_pump_trips_and_pressurizer_cycling)
 Test(cvcs, mass_changes_by_charging_minus_letdown)
 {
     cv_unit u;
-    cv_open(&u, 549.8, 975.0);
+    cv_open(&u, NAN, 975.0);
     u.ctl[PCS_PRIMARY_CTL_CHARGING] = 10.0;
     u.ctl[PCS_PRIMARY_CTL_LETDOWN] = 3.0;
     u.ctl[PCS_PRIMARY_CTL_CHARGING_BORON] = 0.0;
@@ -478,7 +485,7 @@ Test(cvcs, crafted_boron_saves_are_refused_by_the_load_check)
     snprintf(path, sizeof path, "/tmp/pcsim-cvcs-crafted-%d.save", (int)getpid());
     snprintf(bad, sizeof bad, "%s.bad", path);
     cv_unit u;
-    cv_open(&u, 549.8, 975.0);
+    cv_open(&u, NAN, 975.0);
     u.ctl[PCS_PRIMARY_CTL_CHARGING_BORON] = 0.0;
     for (int n = 0; n < 20; n++)
         cv_tick(&u);

@@ -49,7 +49,8 @@
  * (pcsim/thnet.h, sources), so network + pressurizer mass changes by exactly
  * dt (W_c - W_l) per tick (plus the relief valves). Seal injection, the
  * regenerative and letdown heat exchangers and the volume control tank are
- * not modelled: the charging temperature is a def field (assumption).
+ * not modelled: the charging temperature is a def field (the regenerative
+ * heat exchanger's outlet).
  *
  * Boron: a concentration per volume (ppm by mass: mg of boron per kg of
  * water), the network's transported scalar (pcsim/thnet.h: donor-cell with
@@ -260,19 +261,20 @@ typedef struct pcs_primary_def {
     /* Pressurizer. */
     pcs_pressurizer_def pzr; /**< pcs_pressurizer_default */
 
-    /* CVCS and boron (refdata has no CVCS flows or temperatures: the two
-       flows and the temperature are assumptions at typical Westinghouse
-       values, see scenarios/README.md). */
-    double charging_t_k;         /**< 549.8: 530 F, the regenerative heat exchanger's charging
-                                      outlet (assumption); [273.16, 640] */
-    double letdown_nominal_kg_s; /**< 4.7: 75 gpm of letdown at the letdown heat exchanger
-                                      outlet (about 990 kg/m3; assumption); the initial value of
-                                      both the letdown and the charging control (balanced);
-                                      [0, 400] */
+    /* CVCS and boron (scenarios/README.md "Pressurizer, relief and CVCS":
+       [HRTD] 4.1 as transcribed there; refdata has no CVCS flows). */
+    double charging_t_k;         /**< 533.15: 500 F, the charging leaving the regenerative heat
+                                      exchanger ([HRTD] 4.1: 130 -> 500 F); [273.16, 640] */
+    double letdown_nominal_kg_s; /**< 4.41: the normal 75 gpm letdown orifice ([HRTD] 4.1), metered
+                                      after the regenerative heat exchanger at 290 F and 2235 psig
+                                      (rho 931.2 kg/m3, IF97; derived); the initial value of both
+                                      the letdown and the charging control (charging equal in
+                                      mass, so the level holds: seal injection and leak-off are
+                                      not modelled); [0, 400] */
     double boron_ppm;            /**< 975: the initial uniform concentration and charging
-                                      boron, [BEAVRS] cycle 1 hot-zero-power all-rods-out critical
-                                      boron (pwr_plant.md); a scenario sets its own (see
-                                      pcs_primary_set_boron); [0, 10000] */
+                                      boron: [BEAVRS] cycle 1 hot-zero-power all-rods-out
+                                      critical boron (pwr_plant.md); a scenario sets its own
+                                      (pcs_primary_set_boron); [0, 10000] */
 
     /* Programs for pcs_primary_init_steady (refdata pwr_transients.md section 1). */
     double rated_power_w;        /**< 3.411e9 pwr_plant.md core thermal power (3+ src) */

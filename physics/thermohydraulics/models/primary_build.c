@@ -126,8 +126,9 @@ pcs_status pcs_primary_default(pcs_primary_def *d)
     d->pzr_level_full = 61.5;
     d->p_setpoint_pa = 15.513e6;
     d->loop_flow_guess_kg_s = 4360.0;
-    d->charging_t_k = (530.0 - 32.0) / 1.8 + 273.15;
-    d->letdown_nominal_kg_s = 4.7;
+    d->charging_t_k = (500.0 - 32.0) / 1.8 + 273.15;
+    /* 75 gpm x rho(15.51 MPa, 290 F = 416.48 K) = 4.7318e-3 m3/s x 931.23 kg/m3 */
+    d->letdown_nominal_kg_s = 4.41;
     d->boron_ppm = 975.0;
     return PCS_OK;
 }
@@ -663,7 +664,8 @@ static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
         st = chk(w, s->core_heat, q, k, "core heat W", 0.0, 10.0 * pr->def.rated_power_w, 0);
     for (uint32_t k = 0; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING; k++)
         st = chk(w, s->controls, c, k, "heater or spray demand", 0.0, 1.0, 0);
-    for (uint32_t k = PCS_PRIMARY_CTL_CHARGING; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING_BORON; k++)
+    for (uint32_t k = PCS_PRIMARY_CTL_CHARGING; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING_BORON;
+         k++)
         st = chk(w, s->controls, c, k, "CVCS flow kg/s", 0.0, PRI_CVCS_FLOW_MAX, 0);
     if (st == PCS_OK)
         st = chk(w, s->controls, c, PCS_PRIMARY_CTL_CHARGING_BORON, "charging boron ppm", 0.0,
@@ -705,8 +707,9 @@ static pcs_status check_boron(const pcs_world *w, const pcs_primary *pr, const p
     const double *b = pcs_load_view_store(v, pr->s.boron);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
-        st = chk(w, pr->s.boron, b, i, i == pr->v_pzr ? "pressurizer liquid boron ppm" : "boron ppm",
-                 0.0, PRI_BORON_MAX_PPM, 0);
+        st =
+            chk(w, pr->s.boron, b, i, i == pr->v_pzr ? "pressurizer liquid boron ppm" : "boron ppm",
+                0.0, PRI_BORON_MAX_PPM, 0);
     return st;
 }
 
@@ -957,8 +960,8 @@ pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double ppm)
         return pcs_error_set(PCS_E_INVAL, "pcs_primary_set_boron: NULL argument");
     if (!(ppm >= 0.0 && ppm <= PRI_BORON_MAX_PPM))
         return pcs_error_set(PCS_E_INVAL,
-                             "pcs_primary_set_boron: %s: boron %g ppm is outside [0, %g]",
-                             pr->unit, ppm, PRI_BORON_MAX_PPM);
+                             "pcs_primary_set_boron: %s: boron %g ppm is outside [0, %g]", pr->unit,
+                             ppm, PRI_BORON_MAX_PPM);
     if (pcs_world_sealed(w))
         return pcs_error_set(PCS_E_STATE, "pcs_primary_set_boron: %s: the world has already ticked",
                              pr->unit);

@@ -35,12 +35,12 @@ struct pcs_primary {
     double pzr_height_m;    /* V / cross-section: the straight-cylinder span */
     double g;
     /* scratch, world memory */
-    double *heat_w;  /* [nv] */
-    double *pump_dp; /* [nj] */
-    double *sg_q;    /* [nl] */
-    double *t_prev;  /* [nv] the settling's previous temperatures */
-    double *vol_m3;  /* [nv] volumes (the load check's mass bound) */
-    double *area_m2; /* [nj] junction areas (its flow bound) */
+    double *heat_w;   /* [nv] */
+    double *pump_dp;  /* [nj] */
+    double *sg_q;     /* [nl] */
+    double *t_prev;   /* [nv] the settling's previous temperatures */
+    double *vol_m3;   /* [nv] volumes (the load check's mass bound) */
+    double *area_m2;  /* [nj] junction areas (its flow bound) */
     double *src_kg_s; /* [nv] CVCS sources (+ charging into the cold legs, - letdown) */
     double *src_h;    /* [nv] charging enthalpy */
     double *src_c;    /* [nv] charging boron, ppm */

@@ -167,7 +167,8 @@ static pcs_status cvcs_sources(pcs_primary *pr, const primary_view *v)
         pr->src_kg_s[cold] = wc / pr->nl;
         pr->src_c[cold] = c[PCS_PRIMARY_CTL_CHARGING_BORON];
         if (wc > 0.0) {
-            pcs_status st = pcs_water_h_pt(v->st.p_pa[cold], pr->def.charging_t_k, &pr->src_h[cold]);
+            pcs_status st =
+                pcs_water_h_pt(v->st.p_pa[cold], pr->def.charging_t_k, &pr->src_h[cold]);
             if (st != PCS_OK)
                 return st;
         }
@@ -190,8 +191,8 @@ static void pzr_boron(pcs_primary *pr, primary_view *v, const pcs_pressurizer_st
                       const pcs_pressurizer_report *rep, double b_surge_out, double dt)
 {
     double *c = &v->boron[pr->v_pzr], m1 = v->pzr[PZR_M_LIQ];
-    double b = *c * before->m_liq_kg - b_surge_out +
-               dt * rep->spray_kg_s * v->boron[loop_cold(pr, 0)];
+    double b =
+        *c * before->m_liq_kg - b_surge_out + dt * rep->spray_kg_s * v->boron[loop_cold(pr, 0)];
     if (!(before->m_vap_kg > 0.0))
         b -= dt * (rep->porv_kg_s + rep->safety_kg_s) * *c;
     if (m1 > 0.0)

@@ -208,9 +208,8 @@ static pcs_status check_sources(const pcs_thnet *net, const pcs_thnet_inputs *in
     for (uint32_t i = 0; i < net->nv; i++) {
         double sm = source_of(net, in, i);
         if (!isfinite(sm))
-            return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_thnet_step: inputs source_kg_s[%u] = %g is not finite", i,
-                                 sm);
+            return pcs_error_set(
+                PCS_E_INVAL, "pcs_thnet_step: inputs source_kg_s[%u] = %g is not finite", i, sm);
         if (sm > 0.0 && !(in->source_h_j_kg && isfinite(in->source_h_j_kg[i])))
             return pcs_error_set(PCS_E_INVAL,
                                  "pcs_thnet_step: inputs source_kg_s[%u] = %g kg/s flows in but "
