@@ -64,8 +64,11 @@
  * concentrates, condensation dilutes it), and a water-solid vessel's
  * relief takes liquid at its concentration. The pressurizer mixes with the
  * loops only through the surge line and spray, so with charging equal to
- * letdown and no surge its liquid keeps its boron: a dilution's time
- * constant is M_network / W_c, not (M_network + m_liq) / W_c. The initial
+ * letdown and no surge its liquid keeps its boron; the upper head, a dead
+ * end, keeps its boron too. A dilution's time constant is therefore
+ * M / W_c with M the network's water less the upper head, not the whole
+ * RCS inventory (tests/test_cvcs.c: within 0.4 % of the step over 2 tau).
+ * The initial
  * concentration is boron_ppm, or pcs_primary_set_boron before the first
  * tick.
  *
