@@ -119,7 +119,8 @@ Test(primary, builds_with_four_loops_channels_and_targets)
     cr_expect_eq(pcs_primary_n_junctions(u.pr), 70u);
     const char *names[] = {"u1.rcs.pressure", "u1.core.flow",    "u1.core.t_inlet",
                            "u1.pzr.level",    "u1.pzr.pressure", "u1.loop1.t_cold",
-                           "u1.loop4.t_hot",  "u1.pump4.speed",  "u1.sg2.heat"};
+                           "u1.loop4.t_hot",  "u1.pump4.speed",  "u1.sg2.heat",
+                           "u1.core.boron",   "u1.cvcs.charging"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         uint32_t id;
         cr_expect_eq(pcs_channel_find(u.w, names[i], &id), PCS_OK, "channel %s", names[i]);
@@ -210,8 +211,9 @@ Test(primary, steady_state_at_hot_zero_power_on_the_program)
 /* ---- conservation, allocation ------------------------------------------------- */
 
 /*
- * The unit is closed (spray and its bypass stay inside, and the relief valves
- * stay shut: checked, the pressure stays below the PORV setpoint): network
+ * The unit is closed but for the CVCS, balanced (charging = letdown, the
+ * init's nominal 4.41 kg/s; spray and its bypass stay inside, and the relief
+ * valves stay shut: checked, the pressure stays below the PORV setpoint): network
  * plus pressurizer mass is conserved to round-off over 1000 ticks from hot
  * zero power, through a pump trip at tick 100: |M - M0| / M0 <= 1e-13 n (the
  * sums of a few hundred terms of 1e5 kg each lose about 1e-16 relative per

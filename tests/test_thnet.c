@@ -329,7 +329,7 @@ static void vessel_heat_family(int table)
         fx.s.energy_j[0] = mass * u0;
         cr_assert_eq(pcs_thnet_state_update(fx.net, &fx.s), PCS_OK, "%s", pcs_last_error());
         double q = mass * du / (10 * 0.05);
-        pcs_thnet_inputs in = {&q, NULL, NULL};
+        pcs_thnet_inputs in = {.heat_w = &q};
         for (int k = 0; k < 10; k++)
             cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, &in, 0.05, NULL), PCS_OK, "row %d: %s",
                          r + 2, pcs_last_error());
@@ -717,7 +717,7 @@ static void natcirc_case(int r, int table)
     net_fixture fx;
     net_make(&fx, v, 4, j, 4, 9.80665);
     double heat[4] = {q, 0.0, 0.0, 0.0};
-    pcs_thnet_inputs in = {heat, NULL, NULL};
+    pcs_thnet_inputs in = {.heat_w = heat};
     int steps = 0;
     double w_prev = 0.0;
     for (; steps < 40000; steps++) {
@@ -831,7 +831,7 @@ static void conservation_closed_loop(int table)
     double m0 = 0.0, u0 = 0.0, added = 0.0;
     pcs_thnet_totals(fx.net, &fx.s, &m0, &u0);
     double heat[6] = {0}, pump[6] = {0};
-    pcs_thnet_inputs in = {heat, pump, NULL};
+    pcs_thnet_inputs in = {.heat_w = heat, .pump_dp_pa = pump};
 #if defined(__SANITIZE_ADDRESS__)
     const int n_steps = 1200; /* the first 60 s under ASan */
 #else
@@ -957,7 +957,7 @@ static void closed_valve_isolates(int table)
     cr_expect(fabs(fx.s.p_pa[0] - p0) <= 1e-6 * p0 && fabs(fx.s.p_pa[1] - p1) <= 1e-6 * p1,
               "p %g %g from %g %g", fx.s.p_pa[0], fx.s.p_pa[1], p0, p1);
     double open = 0.5;
-    pcs_thnet_inputs in = {NULL, NULL, &open};
+    pcs_thnet_inputs in = {.valve = &open};
     cr_assert_eq(pcs_thnet_step(fx.net, &fx.s, &in, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
     cr_expect(fx.s.flow_kg_s[0] > 0.0, "opened valve flow %g", fx.s.flow_kg_s[0]);
     net_free(&fx);

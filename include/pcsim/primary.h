@@ -39,10 +39,44 @@
  * implicitly in w; off: 0. Shaft by pcs_pump_homologous_shaft_step with the
  * tick's solved flow. Head rho g H(w, Q) with the start-of-tick flow.
  *
+ * CVCS (controls store, written by the plant's controllers or a host):
+ * charging W_c (PCS_PRIMARY_CTL_CHARGING) enters the network as an external
+ * mass source split equally over the cold legs at h(p_cold, charging_t_k)
+ * (IF97 at each cold leg's start-of-tick pressure) with the charging boron
+ * (PCS_PRIMARY_CTL_CHARGING_BORON); letdown W_l (PCS_PRIMARY_CTL_LETDOWN)
+ * leaves loop 1's crossover leg at that volume's enthalpy and boron. Both
+ * are in the network's pressure solve and its mass and energy balance
+ * (pcsim/thnet.h, sources), so network + pressurizer mass changes by exactly
+ * dt (W_c - W_l) per tick (plus the relief valves). Seal injection, the
+ * regenerative and letdown heat exchangers and the volume control tank are
+ * not modelled: the charging temperature is a def field (the regenerative
+ * heat exchanger's outlet).
+ *
+ * Boron: a concentration per volume (ppm by mass: mg of boron per kg of
+ * water), the network's transported scalar (pcsim/thnet.h: donor-cell with
+ * the tick's solved flows, total boron mass conserved to round-off; its
+ * numerical diffusion, each volume perfectly mixed, is a simplification: a
+ * slug of diluted water spreads over the nodes it crosses, while the loop's
+ * mean is right). The pressurizer boundary's element is the pressurizer
+ * liquid's concentration: it gives that to an outsurge, and its boron mass
+ * C m_liq takes what the surge line brings, plus the spray (and bypass) at
+ * loop 1's cold-leg concentration; steam carries no boron (flashing
+ * concentrates, condensation dilutes it), and a water-solid vessel's
+ * relief takes liquid at its concentration. The pressurizer mixes with the
+ * loops only through the surge line and spray, so with charging equal to
+ * letdown and no surge its liquid keeps its boron; the upper head, a dead
+ * end, keeps its boron too. A dilution's time constant is therefore
+ * M / W_c with M the network's water less the upper head, not the whole
+ * RCS inventory (tests/test_cvcs.c: within 0.4 % of the step over 2 tau).
+ * The initial
+ * concentration is boron_ppm, or pcs_primary_set_boron before the first
+ * tick.
+ *
  * Tick (one FAST system "uN.primary" at stage PCS_STAGE_HYDRAULICS): set the
- * pressurizer boundary, pump heads and SG heats from the start-of-tick state,
- * step the network, step the pump shafts, step the pressurizer with the
- * surge flow (spray taken from loop 1's cold leg), publish the outputs.
+ * pressurizer boundary, pump heads, SG heats and CVCS sources from the
+ * start-of-tick state, step the network (and its boron), step the pump
+ * shafts, step the pressurizer with the surge flow (spray taken from loop 1's
+ * cold leg) and move its boron, publish the outputs.
  * 0 bytes allocated per tick (KLU refactors in place unless its rcond falls
  * below PCS_THNET_RCOND_MIN).
  *
@@ -50,9 +84,12 @@
  * (kg/s), core.t_inlet (lower plenum, K), core.t_outlet (top core volume, K),
  * pzr.pressure (Pa), pzr.level (%), pzr.surge (kg/s, + in), loopK.t_hot,
  * loopK.t_cold (K), loopK.flow (kg/s), sgK.heat (W, + out of the primary),
- * pumpK.speed (rad/s). Command targets uN.pumpK (family "primary", ops
+ * pumpK.speed (rad/s), core.boron (mass-weighted mean over the core
+ * volumes, ppm), pzr.boron (ppm), cvcs.charging and cvcs.letdown (kg/s, the
+ * flows the tick applied). Command targets uN.pumpK (family "primary", ops
  * PCS_PRIMARY_OP_PUMP_TRIP / _START). Inputs: controls store (heater
- * demands, spray demand, per-SG secondary pressure) and the core heat store.
+ * demands, spray demand, CVCS flows and charging boron, per-SG secondary
+ * pressure) and the core heat store.
  *
  * Thread-safety: build and init on the world's thread; the system runs in
  * the world's tick.
@@ -122,6 +159,18 @@ enum {
     PCS_PRIMARY_OUT_LOOP_FLOW = 2,    /**<   + 2: pump junction flow, kg/s */
     PCS_PRIMARY_OUT_SG_HEAT = 3,      /**<   + 3: SG heat, W (+ out of the primary) */
     PCS_PRIMARY_OUT_PER_LOOP = 4,
+};
+
+/** First element after the per-loop blocks of a unit with @p n_loops loops. */
+#define PCS_PRIMARY_OUT_TAIL(n_loops) (PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * (n_loops))
+
+/** Elements of the output store after the loops: + PCS_PRIMARY_OUT_TAIL(n_loops). */
+enum {
+    PCS_PRIMARY_OUT_CORE_BORON = 0, /**< mass-weighted mean over the core volumes, ppm */
+    PCS_PRIMARY_OUT_PZR_BORON = 1,  /**< pressurizer liquid, ppm */
+    PCS_PRIMARY_OUT_CHARGING = 2,   /**< charging flow the tick applied, kg/s */
+    PCS_PRIMARY_OUT_LETDOWN = 3,    /**< letdown flow the tick applied, kg/s */
+    PCS_PRIMARY_OUT_TAIL_COUNT = 4,
 };
 
 /**
@@ -227,6 +276,21 @@ typedef struct pcs_primary_def {
     /* Pressurizer. */
     pcs_pressurizer_def pzr; /**< pcs_pressurizer_default */
 
+    /* CVCS and boron (scenarios/README.md "Pressurizer, relief and CVCS":
+       [HRTD] 4.1 as transcribed there; refdata has no CVCS flows). */
+    double charging_t_k;         /**< 533.15: 500 F, the charging leaving the regenerative heat
+                                      exchanger ([HRTD] 4.1: 130 -> 500 F); [273.16, 640] */
+    double letdown_nominal_kg_s; /**< 4.41: the normal 75 gpm letdown orifice ([HRTD] 4.1), metered
+                                      after the regenerative heat exchanger at 290 F and 2235 psig
+                                      (rho 931.2 kg/m3, IF97; derived); the initial value of both
+                                      the letdown and the charging control (charging equal in
+                                      mass, so the level holds: seal injection and leak-off are
+                                      not modelled); [0, 400] */
+    double boron_ppm;            /**< 975: the initial uniform concentration and charging
+                                      boron: [BEAVRS] cycle 1 hot-zero-power all-rods-out
+                                      critical boron (pwr_plant.md); a scenario sets its own
+                                      (pcs_primary_set_boron); [0, 10000] */
+
     /* Programs for pcs_primary_init_steady (refdata pwr_transients.md section 1). */
     double rated_power_w;        /**< 3.411e9 pwr_plant.md core thermal power (3+ src) */
     double t_avg_no_load_k;      /**< 564.8 no-load Tavg 557 F [HRTD] (2 src) */
@@ -253,8 +317,9 @@ typedef struct pcs_primary_stores {
     uint32_t pump_on;                                                  /**< [n_loops] motor 0/1 */
     uint32_t pzr;       /**< [8]: m_liq, u_liq, m_vap, u_vap, p, h_liq, h_vap, porv_open */
     uint32_t core_heat; /**< [n_core] W: input */
-    uint32_t controls;  /**< [3 + n_loops]: input (PCS_PRIMARY_CTL_*) */
-    uint32_t out;       /**< [8 + 4 n_loops] SCRATCH outputs (PCS_PRIMARY_OUT_*) */
+    uint32_t controls;  /**< [6 + n_loops]: input (PCS_PRIMARY_CTL_*) */
+    uint32_t out;       /**< [8 + 4 n_loops + 4] SCRATCH outputs (PCS_PRIMARY_OUT_*) */
+    uint32_t boron;     /**< [n_volumes] ppm; the pressurizer volume's element is its liquid's */
 } pcs_primary_stores;
 
 /**
@@ -294,6 +359,18 @@ typedef struct pcs_primary_init_report {
  */
 PCS_API pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_fraction,
                                            pcs_primary_init_report *report);
+
+/**
+ * Uniform boron concentration @p ppm in [0, 10000] in every volume and the
+ * pressurizer liquid, and the charging boron control set to it (no
+ * boration or dilution until a controller or host changes it): the
+ * scenario's critical boron. Before the first tick only (PCS_E_STATE after);
+ * PCS_E_INVAL naming the value and range.
+ */
+PCS_API pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double ppm);
+
+/** Total boron in the network and the pressurizer liquid, kg (sum of C M 1e-6). */
+PCS_API double pcs_primary_boron_mass(pcs_world *w, const pcs_primary *pr);
 
 /** The store ids. */
 PCS_API pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr);

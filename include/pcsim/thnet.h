@@ -44,6 +44,35 @@
  *    assumed, so the new (M, U) are the ones the pressure solve predicted.
  *    Kinetic and potential energy are not in the energy equation (the
  *    RELAP5 convention); the step reports the energy the inputs added.
+ *  - External mass sources S_i (input, kg/s, + in: a CVCS charging line;
+ *    - out: a letdown line): M_i' += dt S_i, U_i' += dt S_i h_s with h_s
+ *    the given source enthalpy for an inflow and the volume's start-of-step
+ *    h for an outflow (the fluid leaves as it is). They enter the pressure
+ *    solve like the heat does (in its right-hand side), so the new pressure
+ *    sees them the same step, and the report counts them
+ *    (source_mass_in_kg, source_energy_in_j): over a step,
+ *      M' - M = dt (sum S + boundary inflow),
+ *      U' - U = dt (sum Q + sum P + sum S h_s + boundary enthalpy inflow)
+ *    to round-off.
+ *  - One optional transported scalar C_i per kg of fluid (pcs_thnet_state
+ *    .scalar, e.g. dissolved boron in ppm by mass): the scalar mass C M
+ *    moves with the same solved flows, donor-cell (upwind: the side the
+ *    solved flow W' leaves, which for the scalar may differ from the
+ *    energy's donor below the re-solve threshold; it does not enter the
+ *    pressure solve), explicit:
+ *      C_i' M_i' = C_i M_i + dt (sum_in W' C_donor - sum_out W' C_i + S_i C_s),
+ *    C_s the given source concentration for an inflow and C_i for an
+ *    outflow; a boundary volume gives its own scalar[i] (its fixed
+ *    concentration) and takes what arrives (reported as
+ *    boundary_scalar_in). Total scalar mass is conserved to round-off, and
+ *    at material Courant numbers <= 1 every C_i' is a convex combination of
+ *    the old concentrations and the sources' (no new extrema, never
+ *    negative). Simplification: first-order upwind transport has numerical
+ *    diffusion, each volume is perfectly mixed, so a sharp front spreads
+ *    over the nodes it crosses with an effective diffusivity of about
+ *    u dx (1 - C) / 2 (u the velocity, dx the node length, C the Courant
+ *    number); what it is good for is a well-mixed loop's mean, not a slug's
+ *    shape.
  *  - Pressure: linearised EOS per volume, dp = A_i dM + B_i dU with
  *      A_i = (1 + rho_h h/rho) / (V D),  B_i = -rho_h / (rho V D),
  *      D = (d rho/d p)_u = rho_p + rho_h / rho,
@@ -318,6 +347,11 @@ typedef struct pcs_thnet_state {
     double *rho_kg_m3;     /**< [n_volumes] derived */
     double *quality;       /**< [n_volumes] derived */
     double *void_fraction; /**< [n_volumes] derived */
+    /** [n_volumes] optional transported scalar per kg of fluid (file comment);
+     *  NULL: none. A boundary volume's entry is the concentration it gives.
+     *  Caller-owned and not part of pcs_thnet_state_bytes: pcs_thnet_state_bind
+     *  sets it to NULL. */
+    double *scalar;
 } pcs_thnet_state;
 
 /** Inputs of one step; any pointer may be NULL (zero / the definitions). */
@@ -325,6 +359,15 @@ typedef struct pcs_thnet_inputs {
     const double *heat_w;     /**< [n_volumes] heat added, W */
     const double *pump_dp_pa; /**< [n_junctions] pump head S_j, Pa */
     const double *valve;      /**< [n_junctions] opening [0, 1] */
+    /** [n_volumes] external mass source, kg/s, + in, - out (file comment);
+     *  boundary volumes' entries are ignored. */
+    const double *source_kg_s;
+    /** [n_volumes] enthalpy of an inflowing source, J/kg (an outflow leaves
+     *  at its volume's enthalpy); required with a positive source. */
+    const double *source_h_j_kg;
+    /** [n_volumes] scalar concentration of an inflowing source (an outflow
+     *  leaves at its volume's); NULL: 0. Used only with state.scalar. */
+    const double *source_scalar;
 } pcs_thnet_inputs;
 
 /** What a step did. */
@@ -338,6 +381,10 @@ typedef struct pcs_thnet_report {
     double pump_work_j;          /**< dt sum S W / rho */
     double boundary_mass_in_kg;  /**< into the network from boundary volumes */
     double boundary_energy_in_j; /**< enthalpy carried in from boundary volumes */
+    double source_mass_in_kg;    /**< dt sum S (external sources, + in) */
+    double source_energy_in_j;   /**< dt sum S h_s */
+    double boundary_scalar_in;   /**< scalar mass (C x kg) into the network from boundaries */
+    double source_scalar_in;     /**< scalar mass (C x kg) from the sources, + in */
 } pcs_thnet_report;
 
 typedef struct pcs_thnet pcs_thnet;

@@ -15,8 +15,11 @@
  * the curves); motor flags 0 or 1; pressurizer region masses >= 0 with a
  * positive total, energies in [0, 4.5e6 M], p in [0.1, 21] MPa (the
  * kernel's init range), h in [0, 4.2e6], PORV flag 0 or 1; core heat per
- * volume in [0, 10 rated power]; heater and spray demands in [0, 1]; SG
- * secondary pressures in [1 kPa, 22 MPa] (below the critical point).
+ * volume in [0, 10 rated power]; heater and spray demands in [0, 1]; CVCS
+ * flows in [0, 400] kg/s and the charging boron in [0, 10000] ppm; SG
+ * secondary pressures in [1 kPa, 22 MPa] (below the critical point); boron
+ * per volume (and the pressurizer liquid's) in [0, 10000] ppm (the same
+ * bound as the charging boron: boric acid's solubility ceiling order).
  */
 #include <math.h> /* M_PI-free constants, NAN, INFINITY */
 #include <stdio.h>
@@ -128,6 +131,10 @@ pcs_status pcs_primary_default(pcs_primary_def *d)
     d->pzr_level_full = 61.5;
     d->p_setpoint_pa = 15.513e6;
     d->loop_flow_guess_kg_s = 4360.0;
+    d->charging_t_k = (500.0 - 32.0) / 1.8 + 273.15;
+    /* 75 gpm x rho(15.51 MPa, 290 F = 416.48 K) = 4.7318e-3 m3/s x 931.23 kg/m3 */
+    d->letdown_nominal_kg_s = 4.41;
+    d->boron_ppm = 975.0;
     return PCS_OK;
 }
 
@@ -233,6 +240,9 @@ static pcs_status check_rest(const pcs_primary_def *d)
         {"pzr_level_full", d->pzr_level_full, 5, 95, 0},
         {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 21e6, 0},
         {"loop_flow_guess_kg_s", d->loop_flow_guess_kg_s, 0, 1e6, 0},
+        {"charging_t_k", d->charging_t_k, 273.16, 640, 0},
+        {"letdown_nominal_kg_s", d->letdown_nominal_kg_s, 0, PRI_CVCS_FLOW_MAX, 0},
+        {"boron_ppm", d->boron_ppm, 0, PRI_BORON_MAX_PPM, 0},
     };
     pcs_status st = pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
     if (st == PCS_OK)
@@ -534,7 +544,8 @@ static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
         {"pzr", PZR_N, state, &s->pzr},
         {"core_heat", pr->nc, state, &s->core_heat},
         {"controls", PCS_PRIMARY_CTL_SG_PRESSURE + pr->nl, state, &s->controls},
-        {"out", PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * pr->nl, scratch, &s->out},
+        {"out", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_TAIL_COUNT, scratch, &s->out},
+        {"boron", pr->nv, state, &s->boron},
     };
     char prefix[32];
     snprintf(prefix, sizeof prefix, "%s.pri", pr->unit);
@@ -554,6 +565,12 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
         v.pump_on[l] = 1.0;
         v.controls[PCS_PRIMARY_CTL_SG_PRESSURE + l] = d->sg_secondary_p_pa;
     }
+    v.controls[PCS_PRIMARY_CTL_CHARGING] = d->letdown_nominal_kg_s;
+    v.controls[PCS_PRIMARY_CTL_LETDOWN] = d->letdown_nominal_kg_s;
+    v.controls[PCS_PRIMARY_CTL_CHARGING_BORON] = d->boron_ppm;
+    pr->charging_kg_s = pr->letdown_kg_s = d->letdown_nominal_kg_s;
+    for (uint32_t i = 0; i < pr->nv; i++)
+        v.boron[i] = d->boron_ppm;
     pcs_pressurizer_state ps;
     st = pcs_pressurizer_init(&pr->pzr_def, d->p_setpoint_pa, d->pzr_level_no_load, &ps);
     if (st != PCS_OK)
@@ -655,7 +672,8 @@ static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
         st = chk(w, s->core_heat, q, k, "core heat W", 0.0, 10.0 * pr->def.rated_power_w, 0);
     for (uint32_t k = 0; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING; k++)
         st = chk(w, s->controls, c, k, "heater or spray demand", 0.0, 1.0, 0);
-    for (uint32_t k = PCS_PRIMARY_CTL_CHARGING; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING_BORON; k++)
+    for (uint32_t k = PCS_PRIMARY_CTL_CHARGING; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING_BORON;
+         k++)
         st = chk(w, s->controls, c, k, "CVCS flow kg/s", 0.0, PRI_CVCS_FLOW_MAX, 0);
     if (st == PCS_OK)
         st = chk(w, s->controls, c, PCS_PRIMARY_CTL_CHARGING_BORON, "charging boron ppm", 0.0,
@@ -692,6 +710,17 @@ static pcs_status check_pzr(const pcs_world *w, const pcs_primary *pr, const pcs
     return st;
 }
 
+static pcs_status check_boron(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
+{
+    const double *b = pcs_load_view_store(v, pr->s.boron);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
+        st =
+            chk(w, pr->s.boron, b, i, i == pr->v_pzr ? "pressurizer liquid boron ppm" : "boron ppm",
+                0.0, PRI_BORON_MAX_PPM, 0);
+    return st;
+}
+
 static pcs_status primary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_primary *pr = ctx;
@@ -704,6 +733,8 @@ static pcs_status primary_load_check(const pcs_world *w, const pcs_load_view *v,
         st = check_pumps_inputs(w, pr, v);
     if (st == PCS_OK)
         st = check_pzr(w, pr, v);
+    if (st == PCS_OK)
+        st = check_boron(w, pr, v);
     return st;
 }
 
@@ -757,6 +788,10 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
         {"pzr.level", "%", PCS_PRIMARY_OUT_PZR_LEVEL},
         {"pzr.surge", "kg/s", PCS_PRIMARY_OUT_SURGE},
         {"rcs.t_avg", "K", PCS_PRIMARY_OUT_T_AVG},
+        {"core.boron", "ppm", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_CORE_BORON},
+        {"pzr.boron", "ppm", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_PZR_BORON},
+        {"cvcs.charging", "kg/s", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_CHARGING},
+        {"cvcs.letdown", "kg/s", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_LETDOWN},
     };
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof unit_channels / sizeof unit_channels[0]; i++)
@@ -791,7 +826,8 @@ static pcs_status register_system(pcs_world *w, pcs_primary *pr)
     const pcs_primary_stores *s = &pr->s;
     uint32_t reads[] = {s->core_heat, s->controls, s->pump_on};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,          s->h,   s->t,
-                         s->rho,  s->quality, s->void_fraction, s->pump_speed, s->pzr, s->out};
+                         s->rho,  s->quality, s->void_fraction, s->pump_speed, s->pzr, s->out,
+                         s->boron};
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "%s.primary", pr->unit);
     pcs_system_desc d = {.name = name,
@@ -814,7 +850,11 @@ static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
     pr->pump_dp = pcs_world_alloc(w, pr->nj * sizeof(double));
     pr->sg_q = pcs_world_alloc(w, pr->nl * sizeof(double));
     pr->t_prev = pcs_world_alloc(w, pr->nv * sizeof(double));
-    if (!pr->heat_w || !pr->pump_dp || !pr->sg_q || !pr->t_prev)
+    pr->src_kg_s = pcs_world_alloc(w, pr->nv * sizeof(double));
+    pr->src_h = pcs_world_alloc(w, pr->nv * sizeof(double));
+    pr->src_c = pcs_world_alloc(w, pr->nv * sizeof(double));
+    if (!pr->heat_w || !pr->pump_dp || !pr->sg_q || !pr->t_prev || !pr->src_kg_s || !pr->src_h ||
+        !pr->src_c)
         return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
     return PCS_OK;
 }
@@ -925,4 +965,38 @@ void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg, do
         *mass_kg = m;
     if (energy_j)
         *energy_j = e;
+}
+
+pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double ppm)
+{
+    if (!w || !pr)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_set_boron: NULL argument");
+    if (!(ppm >= 0.0 && ppm <= PRI_BORON_MAX_PPM))
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_primary_set_boron: %s: boron %g ppm is outside [0, %g]", pr->unit,
+                             ppm, PRI_BORON_MAX_PPM);
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_primary_set_boron: %s: the world has already ticked",
+                             pr->unit);
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    for (uint32_t i = 0; i < pr->nv; i++)
+        v.boron[i] = ppm;
+    v.controls[PCS_PRIMARY_CTL_CHARGING_BORON] = ppm;
+    pcs_primary_outputs(pr, &v);
+    return PCS_OK;
+}
+
+double pcs_primary_boron_mass(pcs_world *w, const pcs_primary *pr)
+{
+    if (!w || !pr)
+        return 0.0;
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    double b = 0.0;
+    for (uint32_t i = 0; i < pr->nv; i++)
+        if (i != pr->v_pzr)
+            b += v.boron[i] * v.st.mass_kg[i];
+    b += v.boron[pr->v_pzr] * v.pzr[PZR_M_LIQ];
+    return 1e-6 * b;
 }

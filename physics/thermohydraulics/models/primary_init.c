@@ -149,7 +149,14 @@ pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_f
         v.speed[l] = d->pump.rated_speed_rad_s;
         v.pump_on[l] = 1.0;
     }
+    /* heaters and spray off; the CVCS balanced at the nominal letdown with
+       charging at the present boron (the unit's, uniform before the first
+       tick), so the settled state holds */
+    double ppm = v.boron[pr->v_dc];
     memset(v.controls, 0, PCS_PRIMARY_CTL_SG_PRESSURE * sizeof *v.controls);
+    v.controls[PCS_PRIMARY_CTL_CHARGING] = d->letdown_nominal_kg_s;
+    v.controls[PCS_PRIMARY_CTL_LETDOWN] = d->letdown_nominal_kg_s;
+    v.controls[PCS_PRIMARY_CTL_CHARGING_BORON] = ppm;
     start_flows(pr, &v);
     st = pcs_primary_pzr_boundary(pr, &v);
     if (st == PCS_OK)

@@ -35,12 +35,16 @@ struct pcs_primary {
     double pzr_height_m;    /* V / cross-section: the straight-cylinder span */
     double g;
     /* scratch, world memory */
-    double *heat_w;  /* [nv] */
-    double *pump_dp; /* [nj] */
-    double *sg_q;    /* [nl] */
-    double *t_prev;  /* [nv] the settling's previous temperatures */
-    double *vol_m3;  /* [nv] volumes (the load check's mass bound) */
-    double *area_m2; /* [nj] junction areas (its flow bound) */
+    double *heat_w;   /* [nv] */
+    double *pump_dp;  /* [nj] */
+    double *sg_q;     /* [nl] */
+    double *t_prev;   /* [nv] the settling's previous temperatures */
+    double *vol_m3;   /* [nv] volumes (the load check's mass bound) */
+    double *area_m2;  /* [nj] junction areas (its flow bound) */
+    double *src_kg_s; /* [nv] CVCS sources (+ charging into the cold legs, - letdown) */
+    double *src_h;    /* [nv] charging enthalpy */
+    double *src_c;    /* [nv] charging boron, ppm */
+    double charging_kg_s, letdown_kg_s; /* the flows the last tick applied */
     /* stores */
     pcs_primary_stores s;
     pcs_pressurizer_def pzr_def;
@@ -76,7 +80,7 @@ static inline uint32_t loop_cold(const struct pcs_primary *pr, uint32_t l)
 /* Pointers to one world's primary stores for a tick or the settling. */
 typedef struct primary_view {
     pcs_thnet_state st;
-    double *speed, *pump_on, *pzr, *core_heat, *controls, *out;
+    double *speed, *pump_on, *pzr, *core_heat, *controls, *out, *boron;
 } primary_view;
 
 /* primary_step.c */

@@ -11,7 +11,15 @@
  * the network's donor). The spray the kernel takes (with the bypass) leaves
  * loop 1's cold leg at that volume's enthalpy. So network + pressurizer mass
  * changes only by the relief valves' flow (and by a surge the kernel refuses
- * at its robustness floor, not reached in normal operation).
+ * at its robustness floor, not reached in normal operation), and by the CVCS
+ * sources, which the network counts (pcsim/thnet.h).
+ *
+ * Boron across the surge line: the network reports the boron it took from
+ * (or gave to) its pressurizer boundary, which gives the liquid's
+ * concentration; pzr_boron moves the same amount in the pressurizer
+ * liquid's boron mass, so network + pressurizer boron changes only by the
+ * CVCS and a water-solid vessel's liquid relief (and by the clamp at zero
+ * and the no-liquid case, neither reached in normal operation).
  * Nothing here allocates.
  */
 #include <math.h> /* NAN */
@@ -39,6 +47,8 @@ void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
     v->core_heat = pcs_store_data(w, s->core_heat);
     v->controls = pcs_store_data(w, s->controls);
     v->out = pcs_store_data(w, s->out);
+    v->boron = pcs_store_data(w, s->boron);
+    v->st.scalar = v->boron;
 }
 
 void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p)
@@ -144,7 +154,53 @@ static pcs_status shafts(pcs_primary *pr, primary_view *v, double dt)
     return PCS_OK;
 }
 
-static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, double h_hot_start)
+/* CVCS sources from the controls (header): charging split equally over the
+ * cold legs at h(p_cold, charging_t_k) with the charging boron, letdown out
+ * of loop 1's crossover leg (the network takes it at that volume's h and
+ * boron). Negative demands count as 0. */
+static pcs_status cvcs_sources(pcs_primary *pr, const primary_view *v)
+{
+    const double *c = v->controls;
+    double wc = fmax(c[PCS_PRIMARY_CTL_CHARGING], 0.0), wl = fmax(c[PCS_PRIMARY_CTL_LETDOWN], 0.0);
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        uint32_t cold = loop_cold(pr, l);
+        pr->src_kg_s[cold] = wc / pr->nl;
+        pr->src_c[cold] = c[PCS_PRIMARY_CTL_CHARGING_BORON];
+        if (wc > 0.0) {
+            pcs_status st =
+                pcs_water_h_pt(v->st.p_pa[cold], pr->def.charging_t_k, &pr->src_h[cold]);
+            if (st != PCS_OK)
+                return st;
+        }
+    }
+    pr->src_kg_s[loop_xo(pr, 0)] = -wl;
+    pr->charging_kg_s = wc;
+    pr->letdown_kg_s = wl;
+    return PCS_OK;
+}
+
+/*
+ * The pressurizer liquid's boron after its step (header): its boron mass
+ * C m_liq loses what the network took through the surge line (b_surge_out:
+ * the network's boundary scalar inflow, C x kg) and gains the spray at loop
+ * 1's cold-leg concentration; a vessel that was water-solid at the step's
+ * start relieves liquid at its concentration. With no liquid left the last
+ * concentration is kept (nothing carries it).
+ */
+static void pzr_boron(pcs_primary *pr, primary_view *v, const pcs_pressurizer_state *before,
+                      const pcs_pressurizer_report *rep, double b_surge_out, double dt)
+{
+    double *c = &v->boron[pr->v_pzr], m1 = v->pzr[PZR_M_LIQ];
+    double b =
+        *c * before->m_liq_kg - b_surge_out + dt * rep->spray_kg_s * v->boron[loop_cold(pr, 0)];
+    if (!(before->m_vap_kg > 0.0))
+        b -= dt * (rep->porv_kg_s + rep->safety_kg_s) * *c;
+    if (m1 > 0.0)
+        *c = fmax(b, 0.0) / m1;
+}
+
+static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, double h_hot_start,
+                              double b_surge_out)
 {
     pcs_pressurizer_state ps;
     pcs_primary_pzr_get(v->pzr, &ps);
@@ -158,10 +214,12 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
                                 .heater_backup = c[PCS_PRIMARY_CTL_HEATER_BACKUP],
                                 .wall_t_k = NAN};
     pcs_pressurizer_report rep;
+    pcs_pressurizer_state before = ps;
     pcs_status st = pcs_pressurizer_step(&pr->pzr_def, &ps, &in, dt, &rep);
     if (st != PCS_OK)
         return st;
     pcs_primary_pzr_put(&ps, v->pzr);
+    pzr_boron(pr, v, &before, &rep, b_surge_out, dt);
     v->st.mass_kg[cold] -= dt * rep.spray_kg_s;
     v->st.energy_j[cold] -= dt * rep.spray_w;
     return PCS_OK;
@@ -176,15 +234,28 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
         st = sg_heat(pr, v);
     if (st == PCS_OK)
         st = pump_heads(pr, v);
+    if (st == PCS_OK)
+        st = cvcs_sources(pr, v);
     if (st != PCS_OK)
         return st;
     double h_hot = v->st.h_j_kg[loop_vol(pr, 0, LOOP_HOT)];
-    pcs_thnet_inputs in = {.heat_w = pr->heat_w, .pump_dp_pa = pr->pump_dp, .valve = NULL};
-    st = pcs_thnet_step(pr->net, &v->st, &in, dt, NULL);
+    pcs_thnet_inputs in = {.heat_w = pr->heat_w,
+                           .pump_dp_pa = pr->pump_dp,
+                           .valve = NULL,
+                           .source_kg_s = pr->src_kg_s,
+                           .source_h_j_kg = pr->src_h,
+                           .source_scalar = pr->src_c};
+    /* the boundary gives the pressurizer liquid's boron; steam carries none */
+    double *c_pzr = &v->boron[pr->v_pzr], c_liq = *c_pzr;
+    if (!(v->pzr[PZR_M_LIQ] > 0.0))
+        *c_pzr = 0.0;
+    pcs_thnet_report rep;
+    st = pcs_thnet_step(pr->net, &v->st, &in, dt, &rep);
+    *c_pzr = c_liq;
     if (st == PCS_OK)
         st = shafts(pr, v, dt);
     if (st == PCS_OK && step_pzr)
-        st = pressurizer(pr, v, dt, h_hot);
+        st = pressurizer(pr, v, dt, h_hot, rep.boundary_scalar_in);
     if (st == PCS_OK)
         pcs_primary_outputs(pr, v);
     return st;
@@ -214,6 +285,15 @@ void pcs_primary_outputs(const pcs_primary *pr, primary_view *v)
         tavg += 0.5 * (b[PCS_PRIMARY_OUT_T_HOT] + b[PCS_PRIMARY_OUT_T_COLD]);
     }
     o[PCS_PRIMARY_OUT_T_AVG] = tavg / pr->nl;
+    double *t = o + PCS_PRIMARY_OUT_TAIL(pr->nl), bm = 0.0, m = 0.0;
+    for (uint32_t k = 0; k < pr->nc; k++) {
+        bm += v->boron[pr->v_core0 + k] * s->mass_kg[pr->v_core0 + k];
+        m += s->mass_kg[pr->v_core0 + k];
+    }
+    t[PCS_PRIMARY_OUT_CORE_BORON] = bm / m;
+    t[PCS_PRIMARY_OUT_PZR_BORON] = v->boron[pr->v_pzr];
+    t[PCS_PRIMARY_OUT_CHARGING] = pr->charging_kg_s;
+    t[PCS_PRIMARY_OUT_LETDOWN] = pr->letdown_kg_s;
 }
 
 pcs_status pcs_primary_system(pcs_world *w, void *ctx)

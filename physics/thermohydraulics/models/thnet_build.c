@@ -290,14 +290,15 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->props_at = malloc(2 * nv * sizeof(double));
     net->ca = calloc(nv, sizeof(double));
     net->cb = calloc(nv, sizeof(double));
+    net->sc = calloc(nv, sizeof(double));
     net->rhs = calloc(nv, sizeof(double));
     net->pos_diag = calloc(nv, sizeof(int));
     net->pos_ft = calloc(nj, sizeof(int));
     net->pos_tf = calloc(nj, sizeof(int));
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
         !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
-        !net->dir || !net->props || !net->ca || !net->cb || !net->rhs || !net->pos_diag ||
-        !net->pos_ft || !net->pos_tf || !net->props_at)
+        !net->dir || !net->props || !net->ca || !net->cb || !net->sc || !net->rhs ||
+        !net->pos_diag || !net->pos_ft || !net->pos_tf || !net->props_at)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
     for (size_t i = 0; i < 2 * nv; i++)
         net->props_at[i] = 0.0 / 0.0; /* NaN: no props kept yet */
@@ -350,10 +351,11 @@ void pcs_thnet_destroy(pcs_thnet *net)
         klu_free_numeric(&net->numeric, &net->common);
     if (net->symbolic)
         klu_free_symbolic(&net->symbolic, &net->common);
-    void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,     net->bf,
-                 net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke, net->is_choked,
-                 net->dir,    net->props,   net->ca,       net->cb,     net->rhs,   net->pos_diag,
-                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax,    net->props_at};
+    void *p[] = {net->vol,   net->jun,       net->zj,       net->diam,     net->a,
+                 net->bf,    net->bt,        net->hd_pred,  net->hd_slope, net->pump_w,
+                 net->choke, net->is_choked, net->dir,      net->props,    net->ca,
+                 net->cb,    net->rhs,       net->pos_diag, net->pos_ft,   net->pos_tf,
+                 net->ap,    net->ai,        net->ax,       net->props_at, net->sc};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);
@@ -415,6 +417,7 @@ pcs_status pcs_thnet_state_bind(const pcs_thnet *net, void *mem, size_t bytes, p
     s->quality = d + 6 * nv;
     s->void_fraction = d + 7 * nv;
     s->flow_kg_s = d + 8 * nv;
+    s->scalar = NULL;
     return PCS_OK;
 }
 

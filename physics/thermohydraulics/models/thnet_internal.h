@@ -35,6 +35,7 @@ struct pcs_thnet {
                                the last step's end-of-step props, reused by the next
                                step's start while the state's (p, h) is unchanged */
     double *ca, *cb;        /* dp = ca dM + cb dU */
+    double *sc;             /* scalar mass C M during the transport */
 
     /* Linear system, CSC (KLU's int32 interface). */
     int n, nnz;

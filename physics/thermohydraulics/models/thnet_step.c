@@ -4,8 +4,9 @@
  *        and stability argument in pcsim/thnet.h).
  *
  * Order: properties at the step start -> junction linearisation (momentum,
- * losses, gravity, pump head, choking) -> pressure matrix -> KLU -> new
- * flows -> donor-cell mass and energy -> EOS inversion of every volume.
+ * losses, gravity, pump head, choking) -> pressure matrix (with the heat and
+ * the external sources) -> KLU -> new flows -> donor-cell scalar, mass and
+ * energy (with the sources) -> EOS inversion of every volume.
  * Nothing here allocates. fabs, fmin and fmax come from <math.h>: exact
  * IEEE operations the compiler inlines (pcsim/math.h's wrappers are calls).
  */
@@ -189,6 +190,35 @@ static void add_choke_enthalpy(pcs_thnet *net, const pcs_thnet_state *s, uint32_
     net->rhs[j->to] -= ct * pu;
 }
 
+/* External source of volume i (0 for a boundary or without sources). */
+static double source_of(const pcs_thnet *net, const pcs_thnet_inputs *in, uint32_t i)
+{
+    return in && in->source_kg_s && !net->vol[i].boundary ? in->source_kg_s[i] : 0.0;
+}
+
+/* The enthalpy a source of sm kg/s carries: the given one in, the volume's out. */
+static double source_h(const pcs_thnet_state *s, const pcs_thnet_inputs *in, uint32_t i, double sm)
+{
+    return sm > 0.0 ? in->source_h_j_kg[i] : s->h_j_kg[i];
+}
+
+/* Sources must be finite, and an inflow needs its enthalpy. */
+static pcs_status check_sources(const pcs_thnet *net, const pcs_thnet_inputs *in)
+{
+    for (uint32_t i = 0; i < net->nv; i++) {
+        double sm = source_of(net, in, i);
+        if (!isfinite(sm))
+            return pcs_error_set(
+                PCS_E_INVAL, "pcs_thnet_step: inputs source_kg_s[%u] = %g is not finite", i, sm);
+        if (sm > 0.0 && !(in->source_h_j_kg && isfinite(in->source_h_j_kg[i])))
+            return pcs_error_set(PCS_E_INVAL,
+                                 "pcs_thnet_step: inputs source_kg_s[%u] = %g kg/s flows in but "
+                                 "source_h_j_kg[%u] is %s",
+                                 i, sm, i, in->source_h_j_kg ? "not finite" : "missing (NULL)");
+    }
+    return PCS_OK;
+}
+
 static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_inputs *in,
                      double dt)
 {
@@ -198,6 +228,9 @@ static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_i
         net->rhs[i] = p_of(net, s, i);
         if (!net->vol[i].boundary && in && in->heat_w)
             net->rhs[i] += dt * net->cb[i] * in->heat_w[i];
+        double sm = source_of(net, in, i);
+        if (sm != 0.0)
+            net->rhs[i] += dt * sm * (net->ca[i] + net->cb[i] * source_h(s, in, i, sm));
     }
     for (uint32_t k = 0; k < net->nj; k++) {
         const pcs_thnet_junction_def *j = &net->jun[k];
@@ -263,12 +296,63 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
         double q = in && in->heat_w ? in->heat_w[i] : 0.0;
         s->energy_j[i] += dt * q;
         r->heat_in_j += dt * q;
+        double sm = source_of(net, in, i);
+        if (sm != 0.0) {
+            double e = sm * source_h(s, in, i, sm);
+            s->mass_kg[i] += dt * sm;
+            s->energy_j[i] += dt * e;
+            r->source_mass_in_kg += dt * sm;
+            r->source_energy_in_j += dt * e;
+            if (sm < 0.0)
+                out[i] -= sm;
+        }
         double c = dt * out[i] / s->mass_kg[i];
         if (c > r->courant_max) {
             r->courant_max = c;
             r->courant_volume = i;
         }
     }
+}
+
+/*
+ * The scalar mass C M of every volume after the step's flows and sources,
+ * donor-cell on the sign of the solved flow (pcsim/thnet.h), into net->sc;
+ * called before transport() moves the masses (it needs the old M).
+ */
+static void scalar_flux(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                        double dt, pcs_thnet_report *r)
+{
+    const double *c = s->scalar;
+    for (uint32_t i = 0; i < net->nv; i++)
+        net->sc[i] = net->vol[i].boundary ? 0.0 : c[i] * s->mass_kg[i];
+    for (uint32_t k = 0; k < net->nj; k++) {
+        const pcs_thnet_junction_def *j = &net->jun[k];
+        double w = s->flow_kg_s[k], f = dt * w * c[w >= 0.0 ? j->from : j->to];
+        if (net->vol[j->from].boundary)
+            r->boundary_scalar_in += f;
+        else
+            net->sc[j->from] -= f;
+        if (net->vol[j->to].boundary)
+            r->boundary_scalar_in -= f;
+        else
+            net->sc[j->to] += f;
+    }
+    for (uint32_t i = 0; i < net->nv; i++) {
+        double sm = source_of(net, in, i);
+        if (sm == 0.0)
+            continue;
+        double cs = sm > 0.0 ? (in->source_scalar ? in->source_scalar[i] : 0.0) : c[i];
+        net->sc[i] += dt * sm * cs;
+        r->source_scalar_in += dt * sm * cs;
+    }
+}
+
+/* The new concentrations from the scalar masses and the new masses. */
+static void scalar_update(const pcs_thnet *net, pcs_thnet_state *s)
+{
+    for (uint32_t i = 0; i < net->nv; i++)
+        if (!net->vol[i].boundary)
+            s->scalar[i] = net->sc[i] / s->mass_kg[i];
 }
 
 /*
@@ -325,7 +409,9 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: dt %g s outside (0, 10]", dt);
     pcs_thnet_report r;
     memset(&r, 0, sizeof r);
-    pcs_status st = start_props(net, s);
+    pcs_status st = check_sources(net, in);
+    if (st == PCS_OK)
+        st = start_props(net, s);
     if (st == PCS_OK)
         st = linearise(net, s, in, dt);
     if (st != PCS_OK)
@@ -342,6 +428,8 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
         if (!new_flows(net, s, s->flow_kg_s, pass < 2, dt))
             break;
     }
+    if (s->scalar)
+        scalar_flux(net, s, in, dt, &r);
     transport(net, s, in, dt, &r);
     for (uint32_t i = 0; i < net->nv; i++)
         if (!net->vol[i].boundary && !(s->mass_kg[i] > 0.0))
@@ -349,6 +437,8 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
                                  "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
                                  "number %g at volumes[%u]; reduce dt)",
                                  i, s->mass_kg[i], r.courant_max, r.courant_volume);
+    if (s->scalar)
+        scalar_update(net, s);
     /* The inversion starts from the pressure the linear solve predicted for
        the new (M, U) (first order in dt away from the root, not the start-
        of-step pressure); its exit test is unchanged. */
