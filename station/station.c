@@ -58,6 +58,11 @@ uint32_t pcs_station_unit_count(const pcs_station *st)
     return st ? st->n_units : 0;
 }
 
+const pcs_plant *pcs_station_plant(const pcs_station *st)
+{
+    return st ? st->plant : NULL;
+}
+
 void pcs_station_channels(const pcs_station *st, uint32_t *first, uint32_t *count)
 {
     if (first)
@@ -114,7 +119,8 @@ static const action_def actions[] = {
      "target uN.BANK, value travel per s (0, 1]", 1, 0.0, 1.0, 1, "travel per s"},
     {"scram", UNITS, PCS_UNIT_OP_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
     {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
-    {"boron", UNITS, PCS_UNIT_OP_BORON, ARG_UNIT, "target uN, value ppm [0, 10000]", 1, 0.0,
+    {"boron", PLANT, PCS_PLANT_OP_CHARGING_BORON, ARG_UNIT,
+     "target uN, value charging-water boron ppm [0, 10000] (boration or dilution)", 1, 0.0,
      10000.0, 0, "ppm"},
     {"pump_trip", PRIMARY, PCS_PRIMARY_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
     {"pump_start", PRIMARY, PCS_PRIMARY_OP_PUMP_START, ARG_PUMP,

@@ -11,7 +11,9 @@
  * fuel (core inlet temperature, flow split by rod count, pressure), the
  * fuel's heat to the primary's core volumes (split by the fuel's axial power
  * shape) and the fuel's temperatures to the kinetics feedback of the next
- * tick. Data moves forward only:
+ * tick, and the core's boron (the primary transports it from the CVCS) to
+ * the kinetics' boron reactivity (the unit has external_boron set). Data
+ * moves forward only:
  *   KINETICS (power) -> HEAT (fuel) -> HYDRAULICS (primary) -> MACHINES
  *   (couple) -> next tick's KINETICS and HYDRAULICS.
  * The core heat therefore reaches the primary one tick (dt) after the fuel
@@ -58,7 +60,8 @@ extern "C" {
 
 /** One unit of the station. Start from pcs_plant_unit_default(). */
 typedef struct pcs_plant_unit_def {
-    pcs_unit_def core;       /**< reactor unit (external_heat is forced to 1) */
+    pcs_unit_def core;       /**< reactor unit (external_heat and external_boron are forced
+                                  to 1; boron_ppm is the coolant's initial boron) */
     pcs_fuel_def fuel;       /**< fuel rods and core coolant channels */
     pcs_primary_def primary; /**< the primary system; the builder sets unit_name,
                                   unit_index, rated_power_w (= core.nominal_power_w) and
@@ -97,7 +100,10 @@ enum {
     /** args[0]: pressurizer heater power, W, in [0, 1e9]: the proportional
      *  group first, then the backup group, each clamped to its capacity. */
     PCS_PLANT_OP_PZR_HEATERS = 1,
-    PCS_PLANT_OP_COUNT = 2,
+    /** args[0]: boron concentration of the charging water, ppm, in [0, 10000]:
+     *  boration above the core's boron, dilution below, at the charging flow. */
+    PCS_PLANT_OP_CHARGING_BORON = 2,
+    PCS_PLANT_OP_COUNT = 3,
 };
 
 /**

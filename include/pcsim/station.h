@@ -186,6 +186,13 @@ PCS_API void pcs_station_destroy(pcs_station *st);
 /** Number of plant units built. */
 PCS_API uint32_t pcs_station_unit_count(const pcs_station *st);
 
+typedef struct pcs_plant pcs_plant;
+
+/** The plant the station built (pcsim/plant.h: its units, their primaries
+ *  and instrumentation), NULL for a station without units. Same thread as
+ *  the station. */
+PCS_API const pcs_plant *pcs_station_plant(const pcs_station *st);
+
 /** The channels the build registered: ids [*first, *first + *count)
  *  (pcs_channel_get names them). */
 PCS_API void pcs_station_channels(const pcs_station *st, uint32_t *first, uint32_t *count);

@@ -155,6 +155,10 @@ typedef struct pcs_unit_def {
     uint32_t external_heat;     /**< 1: no lumped HEAT system and no fuel/coolant channels:
                                      a fuel-rod model publishes those and the plant writes the
                                      feedback temperatures (pcs_unit_set_temperatures); 0: lumped */
+    uint32_t external_boron;    /**< 1: the core's boron comes from a coolant model (the
+                                     plant's primary, through pcs_unit_boron_store each tick):
+                                     no core.boron channel and no PCS_UNIT_OP_BORON on the
+                                     unit's target; 0: PCS_UNIT_OP_BORON sets it */
     double rho_bias;            /**< excess reactivity when critical_at_build = 0, |.| < 0.5 */
     double power_limit_fraction; /**< n clamped above this, [1, 1000] */
     double fuel_temp_limit_k;    /**< fuel temperature clamp, K, [1000, 5000] */
@@ -214,6 +218,10 @@ PCS_API pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_uni
 
 /** Store id of the u32 trip input "uN.core.trip" (written by protection). */
 PCS_API uint32_t pcs_unit_trip_store(const pcs_unit *u);
+
+/** The store of the core's boron concentration (one double, ppm) the reactivity reads; with
+ *  external_boron a coupling system writes it. PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_unit_boron_store(const pcs_unit *u, uint32_t *store);
 
 /** Where the unit publishes its thermal power (W): a double store element, for the heat model. */
 PCS_API pcs_status pcs_unit_power_ref(const pcs_unit *u, uint32_t *store, uint32_t *index);

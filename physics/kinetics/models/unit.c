@@ -147,6 +147,11 @@ pcs_status pcs_unit_def_validate(const pcs_unit_def *c)
                              "unit config: xenon_equilibrium = %u and critical_at_build = %u must "
                              "be 0 or 1",
                              c->xenon_equilibrium, c->critical_at_build);
+    if (c->external_heat > 1 || c->external_boron > 1)
+        return pcs_error_set(PCS_E_INVAL,
+                             "unit config: external_heat = %u and external_boron = %u must be 0 "
+                             "or 1",
+                             c->external_heat, c->external_boron);
     if (c->xenon_phase >= PCS_SLOW_PERIOD_TICKS)
         return pcs_error_set(PCS_E_INVAL, "unit config: xenon_phase = %u is outside [0, %u)",
                              c->xenon_phase, PCS_SLOW_PERIOD_TICKS);
@@ -333,6 +338,8 @@ static pcs_status unit_channels_register(pcs_world *w, const pcs_unit *u)
         {"samarium.reactivity", "", F, s->xe_state, 5},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        if (u->cfg.external_boron && c[i].store == s->boron)
+            continue; /* the coolant model publishes the boron it carries */
         pcs_status st =
             unit_channel(w, u, c[i].suffix, c[i].unit, c[i].kind, c[i].store, c[i].index);
         if (st != PCS_OK)
@@ -602,6 +609,14 @@ pcs_status pcs_unit_power_ref(const pcs_unit *u, uint32_t *store, uint32_t *inde
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_power_ref: NULL argument");
     *store = u->id.out;
     *index = UNIT_OUT_POWER;
+    return PCS_OK;
+}
+
+pcs_status pcs_unit_boron_store(const pcs_unit *u, uint32_t *store)
+{
+    if (!u || !store)
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_boron_store: NULL argument");
+    *store = u->id.boron;
     return PCS_OK;
 }
 

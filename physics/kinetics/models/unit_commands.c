@@ -130,6 +130,8 @@ pcs_status pcs_unit_commands_register(pcs_world *w, pcs_unit *u)
     pcs_status st = unit_family(w, &first);
     pcs_command_target_def d = {
         .name = u->prefix, .family = first, .ctx = u, .element = PCS_TARGET_ELEMENT_ALL};
+    if (u->cfg.external_boron) /* every op but the boron set-point */
+        d.ops = ((1u << PCS_UNIT_OP_COUNT) - 1u) & ~(1u << PCS_UNIT_OP_BORON);
     if (st == PCS_OK)
         st = pcs_command_target_register(w, &d, NULL);
     char name[sizeof u->prefix + PCS_REACTIVITY_ROD_NAME_MAX + 1];

@@ -83,6 +83,7 @@ static pcs_status couple_system(pcs_world *w, void *ctx)
     *c->unit_t_fuel = c->fuel_out[PCS_FUEL_OUT_T_AVG];
     *c->unit_t_cool = c->fuel_out[PCS_FUEL_OUT_COOLANT_T_AVG];
     *c->unit_t_max = c->fuel_out[PCS_FUEL_OUT_T_MAX];
+    *c->unit_boron = c->pri_out[c->boron_out];
     return PCS_OK;
 }
 
@@ -95,6 +96,7 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c, pcs_p
     d.unit_name = name;
     d.unit_index = pu->index - 1;
     d.rated_power_w = c->core.nominal_power_w;
+    d.boron_ppm = c->core.boron_ppm; /* the coolant carries the unit's boron */
     pcs_status st = PCS_OK;
     if (!d.table)
         st = pcs_water_ph_table_shared(&d.table);
@@ -110,10 +112,14 @@ static pcs_status bind_couple(pcs_world *w, const pcs_plant_unit_def *c, pcs_pla
                               plant_couple *cp)
 {
     pcs_primary_stores ps = pcs_primary_store_ids(pu->primary);
-    uint32_t tf, tc, tm;
+    uint32_t tf, tc, tm, boron;
     pcs_status st = pcs_unit_temperature_stores(pu->core, &tf, &tc, &tm);
+    if (st == PCS_OK)
+        st = pcs_unit_boron_store(pu->core, &boron);
     if (st != PCS_OK)
         return st;
+    cp->unit_boron = pcs_store_data(w, boron);
+    cp->boron_out = PCS_PRIMARY_OUT_TAIL(c->primary.n_loops) + PCS_PRIMARY_OUT_CORE_BORON;
     cp->pri_out = pcs_store_data(w, ps.out);
     cp->pri_heat = pcs_store_data(w, ps.core_heat);
     cp->fuel_out = pcs_store_data(w, pu->fuel.store_out);
@@ -133,12 +139,12 @@ static pcs_status bind_couple(pcs_world *w, const pcs_plant_unit_def *c, pcs_pla
         cp->flow_share[g] = c->fuel.n_rods[g] / rods;
     uint32_t reads[] = {ps.out, pu->fuel.store_out};
     uint32_t writes[] = {pu->fuel.store_t_inlet, pu->fuel.store_mass_flow,
-                         pu->fuel.store_pressure, ps.core_heat, tf, tc, tm};
+                         pu->fuel.store_pressure, ps.core_heat, tf, tc, tm, boron};
     char name[32];
     snprintf(name, sizeof name, "u%u.plant.couple", pu->index);
     pcs_system_desc d = {.name = name, .stage = PCS_STAGE_MACHINES, .fn = couple_system,
                          .ctx = cp, .reads = reads, .n_reads = 2, .writes = writes,
-                         .n_writes = 7};
+                         .n_writes = 8};
     return pcs_system_register(w, &d, NULL);
 }
 
@@ -167,6 +173,7 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
 {
     pcs_plant_unit_def c = *cfg;
     c.core.external_heat = 1;
+    c.core.external_boron = 1;
     pcs_status st = check_unit(&c, n);
     if (st != PCS_OK)
         return st;

@@ -46,12 +46,28 @@ static pcs_status set_heaters(double *controls, const pcs_plant_unit *pu,
     return PCS_OK;
 }
 
+static pcs_status set_charging_boron(double *controls, const pcs_command_call *c)
+{
+    double ppm = c->cmd->args[0];
+    if (!(ppm >= 0.0 && ppm <= 10000.0))
+        return pcs_error_set(PCS_E_INVAL, "%s boron: value %g is outside [0, 10000] (ppm)",
+                             c->target_name, ppm);
+    controls[PCS_PRIMARY_CTL_CHARGING_BORON] = ppm;
+    return PCS_OK;
+}
+
 static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
     const pcs_plant_unit *pu = c->ctx;
     double *controls = pcs_store_data(w, pcs_primary_store_ids(pu->primary).controls);
-    return c->op == PCS_PLANT_OP_SG_PRESSURE ? set_sg_pressure(controls, pu, c)
-                                             : set_heaters(controls, pu, c);
+    switch (c->op) {
+    case PCS_PLANT_OP_SG_PRESSURE:
+        return set_sg_pressure(controls, pu, c);
+    case PCS_PLANT_OP_PZR_HEATERS:
+        return set_heaters(controls, pu, c);
+    default:
+        return set_charging_boron(controls, c);
+    }
 }
 
 pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu)

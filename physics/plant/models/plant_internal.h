@@ -14,6 +14,8 @@ typedef struct plant_couple {
     const double *fuel_out; /* PCS_FUEL_OUT_* */
     double *fuel_t_in, *fuel_mdot, *fuel_p;
     double *unit_t_fuel, *unit_t_cool, *unit_t_max;
+    double *unit_boron;     /* the kinetics' boron, ppm */
+    uint32_t boron_out;     /* element of pri_out with the core's boron */
     double flow_share[PCS_FUEL_MAX_CHANNELS];
     double core_share[PCS_PRIMARY_MAX_CORE];
     uint32_t n_channels, n_core;

@@ -1,0 +1,241 @@
+/**
+ * @file test_plant_transients.c
+ * @brief Issue 14's plant behaviour checks: the transients of scenarios/ run
+ *        through the station API as `pcsim run` runs them, asserting only
+ *        what tests/refdata/pwr_transients.md supports.
+ *
+ * Windows and their sources (pwr_transients.md; where that file says "not
+ * found" only a direction is asserted, and nothing is tuned):
+ *  - loss of all forced flow (section 4): the coast-down against the curve
+ *    derived from the Salem pump data, W/W0 = 1/(1 + t/12.4 s) (it neglects
+ *    the loop fluid's inertia, which slows the first seconds, and buoyancy,
+ *    which holds the flow up later: the model may lie a little above it);
+ *    the low-flow trip at 90 % (2/4); natural circulation with the core
+ *    dT in 25-80 % of the full-power 61 F (8.5-27.1 K) and the flow that
+ *    carries the decay heat at that dT; Tcold near Tsat(SG); no boiling in
+ *    the core at RCS pressure.
+ *  - reactor trip from 100 % with the turbine (section 3): the SG pressure
+ *    goes to the steam-dump setpoint, 1092 psig = 7.630 MPa (the no-load SG
+ *    pressure, section 1), as a script action until the steam side exists;
+ *    Tcold settles within 2 K of its saturation temperature, pressure stays
+ *    above the low-pressure SI setpoint 1807 psig (12.56 MPa), the
+ *    pressurizer never empties.
+ *  - heater step (section 2): all 1794 kW from the pressure-control
+ *    manual command; dp/dt over the first 60 s within +-30 % of the derived
+ *    1.6 kPa/s. The pressurizer's wall metal is not modelled (pcsim/
+ *    pressurizer.h): the heaters heat only the contents, so the rate sits
+ *    in the upper half of the window.
+ * The release suite runs each transient whole; the ASan suite its first 60 s.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/pcsim.h"
+#include "pcsim/plant.h"
+#include "pcsim/primary.h"
+#include "pcsim/station.h"
+#include "pcsim/water.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TR_ASAN 1
+#else
+#define TR_ASAN 0
+#endif
+
+#define TR_DT 0.05
+#define TR_RATED_W 3.411e9
+#define TR_F_TO_K (5.0 / 9.0)
+
+/* A scenario file built and run tick by tick, its script submitted on time. */
+typedef struct tr_run {
+    pcs_scenario *scn;
+    pcs_world *w;
+    pcs_station *st;
+    const pcs_primary *pri;
+    uint32_t next, n_actions;
+    uint64_t tick;
+} tr_run;
+
+static void tr_open(tr_run *r, const char *path)
+{
+    memset(r, 0, sizeof *r);
+    cr_assert_eq(pcs_scenario_load_file(path, NULL, &r->scn), PCS_OK, "%s", pcs_last_error());
+    pcs_world_def d = pcs_scenario_world_def(r->scn);
+    d.check_finite = 1;
+    cr_assert_eq(pcs_world_create(&d, &r->w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(r->w, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
+    r->pri = pcs_plant_unit_get(pcs_station_plant(r->st), 0)->primary;
+    r->n_actions = pcs_scenario_action_count(r->scn);
+}
+
+static void tr_close(tr_run *r)
+{
+    pcs_station_destroy(r->st);
+    pcs_world_destroy(r->w);
+    pcs_scenario_destroy(r->scn);
+}
+
+static void tr_tick(tr_run *r)
+{
+    for (; r->next < r->n_actions && pcs_scenario_action_get(r->scn, r->next)->tick <= r->tick;
+         r->next++) {
+        pcs_command c;
+        cr_assert_eq(pcs_station_script_command(r->st, r->scn, r->next, &c), PCS_OK, "%s",
+                     pcs_last_error());
+        cr_assert_eq(pcs_command_submit(r->w, &c), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_assert_eq(pcs_world_tick(r->w), PCS_OK, "tick %llu: %s", (unsigned long long)r->tick,
+                 pcs_last_error());
+    r->tick++;
+}
+
+/* Simulated time after the ticks run so far, s. */
+static double tr_time(const tr_run *r)
+{
+    return (double)r->tick * TR_DT;
+}
+
+static void tr_until(tr_run *r, double t_s)
+{
+    while (tr_time(r) < t_s - 0.5 * TR_DT)
+        tr_tick(r);
+}
+
+static double tr_ch(const tr_run *r, const char *name)
+{
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(r->w, name, &id), PCS_OK, "%s", name);
+    return pcs_channel_value(r->w, id);
+}
+
+static int tr_scrammed(const tr_run *r)
+{
+    return ((uint32_t)tr_ch(r, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED) != 0;
+}
+
+/* Largest void fraction over the core volumes now. */
+static double tr_core_void(const tr_run *r)
+{
+    const double *a = pcs_store_data(r->w, pcs_primary_store_ids(r->pri).void_fraction);
+    uint32_t first = pcs_primary_volume(r->pri, PCS_PRIMARY_CORE_FIRST, 0);
+    uint32_t n = pcs_primary_def_get(r->pri)->n_core;
+    double most = 0.0;
+    for (uint32_t k = 0; k < n; k++)
+        most = fmax(most, a[first + k]);
+    return most;
+}
+
+/* ---- loss of all forced flow ------------------------------------------------ */
+
+Test(plant_transients, loss_of_flow_coasts_down_trips_and_settles_in_natural_circulation,
+     .timeout = 300)
+{
+    tr_run r;
+    tr_open(&r, "scenarios/loss-of-flow.json");
+    tr_until(&r, 30.0); /* the four pumps trip at 30 s */
+    double w0 = tr_ch(&r, "u1.core.flow");
+    double rated = pcs_plant_unit_get(pcs_station_plant(r.st), 0)->rated_loop_flow_kg_s;
+    const double marks[] = {5.0, 10.0, 20.0};
+    uint32_t next_mark = 0;
+    double trip_at = -1.0, most_void = 0.0;
+    double end = TR_ASAN ? 90.0 : 3630.0;
+    while (tr_time(&r) < end - 0.5 * TR_DT) {
+        tr_tick(&r);
+        double since = tr_time(&r) - 30.0;
+        most_void = fmax(most_void, tr_core_void(&r));
+        if (trip_at < 0.0 && tr_scrammed(&r))
+            trip_at = since;
+        if (next_mark < 3 && fabs(since - marks[next_mark]) < 0.5 * TR_DT) {
+            double want = 1.0 / (1.0 + marks[next_mark] / 12.4);
+            double got = tr_ch(&r, "u1.core.flow") / w0;
+            cr_expect(got >= want - 0.02 && got <= want + 0.05,
+                      "W/W0 %.4f at %g s against the derived %.4f", got, marks[next_mark], want);
+            next_mark++;
+        }
+    }
+    /* 90 % flow is reached 1.4 s after the trip on the derived curve; the
+     * flow sensors' 0.2 s lag, the 2/4 logic and the scram's next-tick
+     * action follow. */
+    cr_expect(trip_at > 1.0 && trip_at < 3.0, "scram %.2f s after the pumps tripped", trip_at);
+    uint32_t fo = pcs_protection_first_out(pcs_plant_protection(pcs_station_plant(r.st)), 0);
+    cr_expect_str_eq(pcs_protection_function_name(pcs_plant_protection(pcs_station_plant(r.st)), fo)
+                         ? pcs_protection_function_name(
+                               pcs_plant_protection(pcs_station_plant(r.st)), fo)
+                         : "",
+                     "u1.rps.low_flow.1", "first out");
+    /* At RCS pressure the core never boils (the loss-of-flow check). */
+    cr_expect_eq(most_void, 0.0, "core void fraction %g", most_void);
+    if (!TR_ASAN) {
+        /* One hour on: natural circulation carries the decay heat. */
+        double q = tr_ch(&r, "u1.core.power");
+        double dt_core = tr_ch(&r, "u1.core.t_outlet") - tr_ch(&r, "u1.core.t_inlet");
+        double full_dt = 61.0 * TR_F_TO_K;
+        cr_expect(dt_core >= 0.25 * full_dt && dt_core <= 0.80 * full_dt,
+                  "core dT %.2f K outside 25-80 %% of %.2f K", dt_core, full_dt);
+        /* Energy balance at that dT: flow fraction = (q / Q0) / (dT / dT0). */
+        double f = tr_ch(&r, "u1.core.flow") / (4.0 * rated);
+        double lo = (q / TR_RATED_W) / 0.80, hi = (q / TR_RATED_W) / 0.25;
+        cr_expect(f >= lo && f <= hi, "natural-circulation flow %.4f of rated outside [%.4f, %.4f]",
+                  f, lo, hi);
+        double t_sat;
+        cr_assert_eq(pcs_water_tsat(pcs_plant_unit_get(pcs_station_plant(r.st), 0)->init.sg_pressure_pa,
+                                    &t_sat),
+                     PCS_OK);
+        cr_expect_float_eq(tr_ch(&r, "u1.loop1.t_cold"), t_sat, 2.0, "Tcold near Tsat(SG)");
+    }
+    tr_close(&r);
+}
+
+/* ---- reactor trip ------------------------------------------------------------- */
+
+Test(plant_transients, reactor_trip_cools_to_the_steam_dump_setpoint_without_si, .timeout = 300)
+{
+    tr_run r;
+    tr_open(&r, "scenarios/reactor-trip.json");
+    double end = TR_ASAN ? 90.0 : 930.0, p_min = INFINITY, level_min = INFINITY;
+    while (tr_time(&r) < end - 0.5 * TR_DT) {
+        tr_tick(&r);
+        p_min = fmin(p_min, tr_ch(&r, "u1.pzr.pressure"));
+        level_min = fmin(level_min, tr_ch(&r, "u1.pzr.level"));
+    }
+    cr_expect(tr_scrammed(&r));
+    /* Low-pressure SI at 1807 psig = 12.56 MPa abs ([HRTD] 12.3). */
+    cr_expect_gt(p_min, 12.56e6, "pressure fell to %g Pa: SI", p_min);
+    cr_expect_gt(level_min, 0.0, "the pressurizer emptied");
+    /* The heat-up from the SG pressure step comes before the cool-down:
+     * pressure must still have dipped below its starting 15.51 MPa. */
+    cr_expect_lt(p_min, 15.0e6, "no pressure dip (min %g Pa)", p_min);
+    if (!TR_ASAN) {
+        double t_sat;
+        cr_assert_eq(pcs_water_tsat(7.630e6, &t_sat), PCS_OK);
+        cr_expect_float_eq(tr_ch(&r, "u1.loop1.t_cold"), t_sat, 2.0,
+                           "Tcold %.2f K against Tsat(7.630 MPa) %.2f K",
+                           tr_ch(&r, "u1.loop1.t_cold"), t_sat);
+    }
+    tr_close(&r);
+}
+
+/* ---- pressurizer heaters --------------------------------------------------------- */
+
+Test(plant_transients, heater_step_raises_pressure_at_the_derived_rate, .timeout = 120)
+{
+    tr_run r;
+    tr_open(&r, "scenarios/pressurizer-heaters.json");
+    tr_until(&r, 30.0); /* all heaters on at 30 s */
+    double p0 = tr_ch(&r, "u1.pzr.pressure");
+    tr_until(&r, 90.0);
+    double rate = (tr_ch(&r, "u1.pzr.pressure") - p0) / 60.0;
+    cr_expect(rate >= 0.7 * 1600.0 && rate <= 1.3 * 1600.0,
+              "heater step: %.1f Pa/s over 60 s against 1600 +-30 %%", rate);
+    if (!TR_ASAN) {
+        /* Off at 210 s: the pressure stops rising within a minute. */
+        tr_until(&r, 270.0);
+        double p1 = tr_ch(&r, "u1.pzr.pressure");
+        tr_until(&r, 330.0);
+        cr_expect_lt(fabs(tr_ch(&r, "u1.pzr.pressure") - p1) / 60.0, 0.2 * 1600.0,
+                     "pressure still moving after the heaters went off");
+    }
+    tr_close(&r);
+}
