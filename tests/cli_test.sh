@@ -422,5 +422,49 @@ expect rate-limit-refusals-counted 0 \
 expect rate-limit-refusals-json 0 '"refused_rate":2,"sources":[{"name":"script","class":2' \
     run $D/rate_limit.json --quiet --json
 
+# ---- CSV that serves (issue 18): --csv -, --csv-every, --csv-channels ----
+cv=$(mktemp -d "${TMPDIR:-/tmp}/pcsim-cli-csv-XXXXXX")
+# --csv -: the CSV alone on stdout (t_s first, rows every 0.5 s of the 2 s
+# run, the globs' channels in channel order); the summary on stderr.
+timeout 60 "$BIN" run --seconds 2 --readers 0 --csv - --csv-every 0.5 \
+    --csv-channels 'u1.core.power,u*.rcs.pressure' > "$cv/out.csv" 2> "$cv/err.txt"
+rc=$?
+check "csv-stdout-exit-0 ($rc)" [ "$rc" -eq 0 ]
+check csv-stdout-header [ "$(head -1 "$cv/out.csv")" = \
+    "t_s,u1.core.power,u1.rcs.pressure,u2.rcs.pressure,u3.rcs.pressure,u4.rcs.pressure" ]
+check csv-every-0.5s-times [ "$(tail -n +2 "$cv/out.csv" | cut -d, -f1 | tr '\n' ' ')" = \
+    "0.500 1.000 1.500 2.000 " ]
+check csv-stdout-no-summary [ "$(grep -c summary "$cv/out.csv")" = 0 ]
+has csv-stdout-summary-on-stderr "final state hash $hash_2s" "$(cat "$cv/err.txt")"
+# --json with --csv -: stdout stays pure CSV, the JSON summary is on stderr.
+timeout 60 "$BIN" run --seconds 0.5 --readers 0 --json --csv - --csv-every 0.05 --csv-channels 'u1.core.power' \
+    > "$cv/j.csv" 2> "$cv/j.err"
+check csv-stdout-json-lines [ "$(wc -l < "$cv/j.csv")" -eq 11 ] # header + 10 ticks of 0.05 s
+has csv-stdout-json-on-stderr '"state_hash":"' "$(cat "$cv/j.err")"
+# Default interval unchanged: the scenario's timeline (60 s), all channels.
+# A subset's column is the full CSV's column, value for value.
+"$BIN" run --quiet --seconds 120 --readers 0 --csv "$cv/full.csv" > /dev/null 2>&1
+"$BIN" run --quiet --seconds 120 --readers 0 --csv "$cv/sub.csv" --csv-channels 'u2.loop?.flow' \
+    > /dev/null 2>&1
+check csv-default-interval-60s [ "$(cut -d, -f1 "$cv/full.csv" | tr '\n' ' ')" = "t_s 60.000 120.000 " ]
+check csv-default-all-channels [ "$(head -1 "$cv/full.csv" | tr ',' '\n' | grep -c .)" -gt 500 ]
+col=$(head -1 "$cv/full.csv" | tr ',' '\n' | grep -nx 'u2.loop2.flow' | cut -d: -f1)
+check csv-subset-header [ "$(head -1 "$cv/sub.csv")" = "t_s,u2.loop1.flow,u2.loop2.flow,u2.loop3.flow,u2.loop4.flow" ]
+check csv-subset-same-values [ "$(cut -d, -f"$col" "$cv/full.csv")" = "$(cut -d, -f3 "$cv/sub.csv")" ]
+expect csv-channels-matches-nothing 2 "--csv-channels: pattern 'u1.core.pwr' matches no channel (the world has" \
+    run --seconds 0.1 --readers 0 --csv - --csv-channels 'u1.core.power,u1.core.pwr'
+expect csv-channels-empty-pattern 2 "--csv-channels 'u1.core.power,': pattern 2 is empty" \
+    run --seconds 0.1 --readers 0 --csv - --csv-channels 'u1.core.power,'
+expect csv-every-zero 2 "--csv-every '0': expected seconds in (0, 1e9]" run --csv - --csv-every 0
+expect csv-every-negative 2 "--csv-every '-1': expected seconds in (0, 1e9]" run --csv - --csv-every -1
+expect csv-every-too-large 2 "--csv-every '2e9': expected seconds in (0, 1e9]" run --csv - --csv-every 2e9
+expect csv-every-not-a-number 2 "--csv-every 'often': expected seconds in (0, 1e9]" run --csv - --csv-every often
+expect csv-every-needs-csv 2 "--csv-every needs --csv FILE (or --csv - for standard output)" run --csv-every 1
+expect csv-channels-needs-csv 2 "--csv-channels needs --csv FILE" run --csv-channels 'u1.*'
+expect csv-every-rounds-warns 0 "warning: --csv-every: 0.01 s is 1 tick of 0.05 s (0.05 s, 400 % off)" \
+    run --quiet --seconds 0.1 --readers 0 --csv - --csv-every 0.01 --csv-channels u1.core.power
+rm -rf "$cv"
+# ---- end of CSV options
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
