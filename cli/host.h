@@ -126,5 +126,6 @@ void report_summary(host *h, uint64_t wall_ns);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_plot(int argc, char **argv); /* cli/plot.c */
 
 #endif
