@@ -466,5 +466,33 @@ expect csv-every-rounds-warns 0 "warning: --csv-every: 0.01 s is 1 tick of 0.05 
 rm -rf "$cv"
 # ---- end of CSV options
 
+# ---- pcsim plot (issue 18): python3 -m pcsim.plot found from the binary's
+# place, not the working directory; its errors name the file ----
+pl=$(mktemp -d "${TMPDIR:-/tmp}/pcsim-cli-plot-XXXXXX")
+abs_bin=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+"$BIN" run --seconds 2 --readers 0 --csv - --csv-every 0.5 \
+    --csv-channels 'u*.core.power,u*.rcs.pressure' > "$pl/run.csv" 2> "$pl/run.log"
+out=$(cd / && timeout 120 "$abs_bin" plot "$pl/run.csv" -o "$pl/run.png" --events "$pl/run.log" 2>&1)
+rc=$?
+check "plot-runs-from-anywhere ($rc)" [ "$rc" -eq 0 ]
+has plot-says-what-it-drew "$pl/run.png: 1400x1200 px, 4 rows 0.5-2 s; panels: power (4), pressure (4); no temperatures, flows, levels column; 0 events" "$out"
+check plot-png-written [ "$(head -c 8 "$pl/run.png" | od -An -c | tr -d ' ')" = "211PNG\r\n032\n" ]
+printf 'time,u1.core.power\n1,2\n' > "$pl/no_t.csv"
+printf 't_s,u1.rods.pos\n1,0.9\n' > "$pl/none.csv"
+expect plot-missing-file 2 "pcsim plot: $pl/nope.csv: no such file" plot "$pl/nope.csv" -o "$pl/x.png"
+expect plot-no-t_s-column 2 "pcsim plot: $pl/no_t.csv:1: first column is 'time', not t_s" \
+    plot "$pl/no_t.csv" -o "$pl/x.png"
+expect plot-nothing-plottable 2 "pcsim plot: $pl/none.csv: no plottable columns: none of its 1 channel(s) (u1.rods.pos) matches a panel" \
+    plot "$pl/none.csv" -o "$pl/x.png"
+expect plot-needs-output 2 "the following arguments are required: -o/--output" plot "$pl/run.csv"
+expect plot-no-arguments 2 "usage: pcsim plot RUN.csv -o PNG" plot
+out=$(PCSIM_PYTHON=/nonexistent/python3 "$BIN" plot "$pl/run.csv" -o "$pl/x.png" 2>&1)
+rc=$?
+check "plot-without-python-exit-1 ($rc)" [ "$rc" -eq 1 ]
+has plot-without-python-says-so "plot: cannot run /nonexistent/python3: No such file or directory (pcsim plot needs Python 3 with matplotlib" "$out"
+check plot-errors-wrote-nothing [ ! -e "$pl/x.png" ]
+rm -rf "$pl"
+# ---- end of pcsim plot
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
