@@ -117,56 +117,45 @@ static int csv_pattern_check(host *h, const char *pat, uint32_t k)
                      pat, pcs_channel_count(h->world));
 }
 
-/* Channel @p name against the comma-separated globs in @p pats. */
-static int csv_matches(char *pats, const char *name)
+/* Whether @p name matches one of the @p n globs. */
+static int csv_matches(const char *const *globs, uint32_t n, const char *name)
 {
-    for (char *p = pats;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        int hit = fnmatch(p, name, 0) == 0;
-        if (comma)
-            *comma = ',';
-        if (hit)
+    for (uint32_t k = 0; k < n; k++)
+        if (fnmatch(globs[k], name, 0) == 0)
             return 1;
-        if (!comma)
-            return 0;
-        p = comma + 1;
-    }
+    return 0;
 }
 
+/* The CSV's channels: all, or those matching --csv-channels (split at its
+ * commas in a copy), each of whose globs must match at least one. */
 int report_csv_select(host *h)
 {
     uint32_t n = pcs_channel_count(h->world);
+    const char *spec = h->opt.csv_channels;
+    char *buf = spec ? strdup(spec) : NULL;
+    const char **globs = calloc(spec ? strlen(spec) + 1 : 1, sizeof *globs);
     h->n_csv = 0;
     h->csv_ids = calloc(n ? n : 1, sizeof *h->csv_ids);
-    char *pats = h->opt.csv_channels ? strdup(h->opt.csv_channels) : NULL;
-    if (!h->csv_ids || (h->opt.csv_channels && !pats)) {
-        free(pats);
-        return host_fail(1, "out of memory");
-    }
-    uint32_t k = 0;
-    for (char *p = pats; p; k++) { /* every pattern must match something */
+    int rc = (spec && !buf) || !globs || !h->csv_ids ? host_fail(1, "out of memory") : 0;
+    uint32_t n_globs = 0;
+    for (char *p = rc ? NULL : buf; p;) {
         char *comma = strchr(p, ',');
         if (comma)
-            *comma = '\0';
-        int rc = csv_pattern_check(h, p, k);
-        if (comma)
-            *comma = ',';
-        if (rc) {
-            free(pats);
-            return rc;
-        }
-        p = comma ? comma + 1 : NULL;
+            *comma++ = '\0';
+        globs[n_globs++] = p;
+        p = comma;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t k = 0; !rc && k < n_globs; k++)
+        rc = csv_pattern_check(h, globs[k], k);
+    for (uint32_t i = 0; !rc && i < n; i++) {
         pcs_channel_info info;
         pcs_channel_get(h->world, i, &info);
-        if (!pats || csv_matches(pats, info.name))
+        if (!spec || csv_matches(globs, n_globs, info.name))
             h->csv_ids[h->n_csv++] = i;
     }
-    free(pats);
-    return 0;
+    free(globs);
+    free(buf);
+    return rc;
 }
 
 void report_csv_header(host *h)
