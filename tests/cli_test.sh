@@ -441,15 +441,17 @@ timeout 60 "$BIN" run --seconds 0.5 --readers 0 --json --csv - --csv-every 0.05 
     > "$cv/j.csv" 2> "$cv/j.err"
 check csv-stdout-json-lines [ "$(wc -l < "$cv/j.csv")" -eq 11 ] # header + 10 ticks of 0.05 s
 has csv-stdout-json-on-stderr '"state_hash":"' "$(cat "$cv/j.err")"
-# Default interval unchanged: the scenario's timeline (60 s), all channels.
-# A subset's column is the full CSV's column, value for value.
-"$BIN" run --quiet --seconds 120 --readers 0 --csv "$cv/full.csv" > /dev/null 2>&1
-"$BIN" run --quiet --seconds 120 --readers 0 --csv "$cv/sub.csv" --csv-channels 'u2.loop?.flow' \
-    > /dev/null 2>&1
-check csv-default-interval-60s [ "$(cut -d, -f1 "$cv/full.csv" | tr '\n' ' ')" = "t_s 60.000 120.000 " ]
-check csv-default-all-channels [ "$(head -1 "$cv/full.csv" | tr ',' '\n' | grep -c .)" -gt 500 ]
-col=$(head -1 "$cv/full.csv" | tr ',' '\n' | grep -nx 'u2.loop2.flow' | cut -d: -f1)
-check csv-subset-header [ "$(head -1 "$cv/sub.csv")" = "t_s,u2.loop1.flow,u2.loop2.flow,u2.loop3.flow,u2.loop4.flow" ]
+# Default interval unchanged: the scenario's timeline (rate_limit.json: 1 s),
+# every channel (as many as the world says it has). A subset's column is the
+# full CSV's column, value for value.
+R=$D/rate_limit.json
+"$BIN" run $R --quiet --seconds 3 --csv "$cv/full.csv" > /dev/null 2>&1
+"$BIN" run $R --quiet --seconds 3 --csv "$cv/sub.csv" --csv-channels 'u1.loop?.flow' > /dev/null 2>&1
+check csv-default-interval-is-the-timeline [ "$(cut -d, -f1 "$cv/full.csv" | tr '\n' ' ')" = "t_s 1.000 2.000 3.000 " ]
+n_world=$("$BIN" run $R --seconds 0 --csv - --csv-channels nothing 2>&1 | sed -n 's/.*the world has \([0-9]*\) channels.*/\1/p')
+check "csv-default-every-channel ($n_world)" [ "$(head -1 "$cv/full.csv" | tr ',' '\n' | wc -l)" -eq $((n_world + 1)) ]
+col=$(head -1 "$cv/full.csv" | tr ',' '\n' | grep -nx 'u1.loop2.flow' | cut -d: -f1)
+check csv-subset-header [ "$(head -1 "$cv/sub.csv")" = "t_s,u1.loop1.flow,u1.loop2.flow,u1.loop3.flow,u1.loop4.flow" ]
 check csv-subset-same-values [ "$(cut -d, -f"$col" "$cv/full.csv")" = "$(cut -d, -f3 "$cv/sub.csv")" ]
 expect csv-channels-matches-nothing 2 "--csv-channels: pattern 'u1.core.pwr' matches no channel (the world has" \
     run --seconds 0.1 --readers 0 --csv - --csv-channels 'u1.core.power,u1.core.pwr'
