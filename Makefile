@@ -74,7 +74,7 @@ ASAN_CLI_OBJ  := $(call objs,$(B)/asan,$(CLI_SRC))
 TSAN_LIB_OBJ  := $(call objs,$(B)/tsan,$(LIB_SRC) $(LIB_ASM))
 TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
-.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test run install clean \
+.PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test readme-images run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
 
@@ -417,6 +417,20 @@ determinism: deps-test
 run: all
 	./$(B)/pcsim run
 
+# The pictures README.md shows, each made by the project's own commands (and
+# committed): a list of steps, one picture after another, so a new picture is
+# a few more lines. Not part of make test. The default scenario with a CSV row
+# a second, plotted with its events: docs/images/default-transient.png.
+README_IMAGES := docs/images
+README_RUN := $(B)/readme-images
+readme-images: $(B)/pcsim
+	@mkdir -p $(README_IMAGES) $(README_RUN)
+	./$(B)/pcsim run scenarios/pwr-station.json --csv-every 1 --csv $(README_RUN)/default.csv \
+	    > $(README_RUN)/default.log
+	./$(B)/pcsim plot $(README_RUN)/default.csv --events $(README_RUN)/default.log \
+	    -o $(README_IMAGES)/default-transient.png \
+	    --title "pcsim: the default station (scenarios/pwr-station.json), 900 s"
+
 # What libpcsim.a needs after it on a link line, in one list for both
 # packages: pcsim.pc's Libs.private (less the -lNAME of what Requires.private
 # names: jansson gives -ljansson, libxxhash -lxxhash) and the
@@ -446,6 +460,11 @@ install: all
 	ln -sf libpcsim.so.$(VERSION) $(LIBDIR_D)/libpcsim.so.$(SOMAJOR)
 	ln -sf libpcsim.so.$(VERSION) $(LIBDIR_D)/libpcsim.so
 	install -m 755 $(B)/pcsim $(DESTDIR)$(PREFIX)/bin/
+	# pcsim plot's module (cli/plot.c looks in PREFIX/share/pcsim/python): the
+	# package's __init__ and plot.py only, which need no libpcsim bindings.
+	install -d $(DESTDIR)$(PREFIX)/share/pcsim/python/pcsim
+	install -m 644 python/pcsim/__init__.py python/pcsim/plot.py \
+	    $(DESTDIR)$(PREFIX)/share/pcsim/python/pcsim/
 	$(INSTALL_SED) tools/pcsim.pc.in > $(LIBDIR_D)/pkgconfig/pcsim.pc
 	$(INSTALL_SED) cmake/pcsimConfig.cmake.in > $(CMAKEDIR_D)/pcsimConfig.cmake
 	$(INSTALL_SED) cmake/pcsimConfigVersion.cmake.in > $(CMAKEDIR_D)/pcsimConfigVersion.cmake

@@ -16,7 +16,9 @@
 /** Options of `pcsim run` (and of `replay`, which reuses the run). */
 typedef struct run_opts {
     const char *scenario; /**< file, or NULL for the built-in default */
-    const char *csv, *trace, *journal, *save, *load;
+    const char *csv, *trace, *journal, *save, *load; /* csv "-": standard output */
+    double csv_every_s;       /**< --csv-every: 0 for the timeline's interval */
+    const char *csv_channels; /**< --csv-channels: comma-separated globs; NULL: all */
     const char *replay; /**< path of the journal to replay instead of the script */
     int workers;        /**< -1: from the scenario */
     int readers;        /**< -1: from the scenario */
@@ -66,7 +68,11 @@ typedef struct host {
     uint64_t final_hash;       /**< state hash at the end of the run */
     uint64_t tick_allocations; /**< world-heap allocations made while ticking */
     uint64_t start_tick;
-    FILE *csv;                             /**< stream of csv_out */
+    FILE *csv;                             /**< stream of csv_out; stdout for --csv - */
+    FILE *out;          /**< timeline, events, summary: stdout, or stderr for --csv - */
+    uint64_t csv_ticks; /**< ticks between CSV rows */
+    uint32_t *csv_ids;  /**< the CSV's channels, in channel order */
+    uint32_t n_csv;
     pcs_atomic_file *csv_out;              /**< committed at the end (cli/run.c) */
     pcs_journal_writer *journal;           /**< --journal, committed at the end */
     pcs_journal_file *replay;              /**< the journal a replay runs (cli/replay.c) */
@@ -112,6 +118,7 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n);
 void report_timeline(host *h);
 void report_timeline_channels(host *h);
 void report_progress(host *h, uint64_t done, uint64_t total);
+int report_csv_select(host *h);
 void report_csv_header(host *h);
 void report_csv_row(host *h);
 void report_summary(host *h, uint64_t wall_ns);
@@ -119,5 +126,6 @@ void report_summary(host *h, uint64_t wall_ns);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_plot(int argc, char **argv); /* cli/plot.c */
 
 #endif

@@ -16,6 +16,7 @@ static void usage(FILE *f)
           "  info             version, build flags, topology and worker placement\n"
           "  info --schedule [SCENARIO]  the station's stages, systems, stores and jobs\n"
           "  serve [SCENARIO] --port N   serve the station to TCP clients (docs/protocol.md)\n"
+          "  plot RUN.csv -o PNG  the transient panels of a `run --csv` file (matplotlib)\n"
           "  --version        print the version\n"
           "Each command takes --help.\n",
           f);
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("pcsim %s\n", pcs_version());
         return 0;

@@ -3,6 +3,7 @@
  * @brief What `pcsim run` prints: events as they happen, the timeline, CSV
  *        rows and the final summary (text or JSON).
  */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,7 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         char text[256];
         if (pcs_event_describe(h->station, &ev[i], text, sizeof text))
-            printf("  t=%9.2f s  %s\n", (double)ev[i].tick * h->world_cfg.dt_s, text);
+            fprintf(h->out, "  t=%9.2f s  %s\n", (double)ev[i].tick * h->world_cfg.dt_s, text);
     }
 }
 
@@ -83,21 +84,86 @@ void report_timeline(host *h)
         pcs_channel_get(h->world, h->timeline_channels[i], &info);
         const char *dot = strchr(info.name, '.');
         if (i % per == 0)
-            printf("t=%8.1f s %.*s |", sim_time(h), (int)(dot ? dot - info.name : 0), info.name);
-        printf(" %s %.5g%s%s", dot ? dot + 1 : info.name,
-               pcs_channel_value(h->world, h->timeline_channels[i]), info.unit[0] ? " " : "",
-               info.unit);
+            fprintf(h->out, "t=%8.1f s %.*s |", sim_time(h), (int)(dot ? dot - info.name : 0),
+                    info.name);
+        fprintf(h->out, " %s %.5g%s%s", dot ? dot + 1 : info.name,
+                pcs_channel_value(h->world, h->timeline_channels[i]), info.unit[0] ? " " : "",
+                info.unit);
         if (i % per == per - 1 || i + 1 == h->n_timeline)
-            printf("\n");
+            fputc('\n', h->out);
     }
+}
+
+/* One entry of --csv-channels: a shell glob (fnmatch, no flags: '*' also
+ * matches dots) that must match at least one channel, or the option names it. */
+static int csv_pattern_check(host *h, const char *pat, uint32_t k)
+{
+    if (!*pat)
+        return host_fail(
+            2,
+            "--csv-channels '%s': pattern %u is empty (want a comma-separated "
+            "list of shell globs over channel names, e.g. 'u*.core.power,u1.loop?.flow')",
+            h->opt.csv_channels, k + 1);
+    for (uint32_t i = 0; i < pcs_channel_count(h->world); i++) {
+        pcs_channel_info info;
+        pcs_channel_get(h->world, i, &info);
+        if (fnmatch(pat, info.name, 0) == 0)
+            return 0;
+    }
+    return host_fail(2,
+                     "--csv-channels: pattern '%s' matches no channel (the world has %u "
+                     "channels, named like u1.core.power; `pcsim run --csv -` lists them all "
+                     "in its header)",
+                     pat, pcs_channel_count(h->world));
+}
+
+/* Whether @p name matches one of the @p n globs. */
+static int csv_matches(const char *const *globs, uint32_t n, const char *name)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (fnmatch(globs[k], name, 0) == 0)
+            return 1;
+    return 0;
+}
+
+/* The CSV's channels: all, or those matching --csv-channels (split at its
+ * commas in a copy), each of whose globs must match at least one. */
+int report_csv_select(host *h)
+{
+    uint32_t n = pcs_channel_count(h->world);
+    const char *spec = h->opt.csv_channels;
+    char *buf = spec ? strdup(spec) : NULL;
+    const char **globs = calloc(spec ? strlen(spec) + 1 : 1, sizeof *globs);
+    h->n_csv = 0;
+    h->csv_ids = calloc(n ? n : 1, sizeof *h->csv_ids);
+    int rc = (spec && !buf) || !globs || !h->csv_ids ? host_fail(1, "out of memory") : 0;
+    uint32_t n_globs = 0;
+    for (char *p = rc ? NULL : buf; p;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma++ = '\0';
+        globs[n_globs++] = p;
+        p = comma;
+    }
+    for (uint32_t k = 0; !rc && k < n_globs; k++)
+        rc = csv_pattern_check(h, globs[k], k);
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        pcs_channel_info info;
+        pcs_channel_get(h->world, i, &info);
+        if (!spec || csv_matches(globs, n_globs, info.name))
+            h->csv_ids[h->n_csv++] = i;
+    }
+    free(globs);
+    free(buf);
+    return rc;
 }
 
 void report_csv_header(host *h)
 {
     fprintf(h->csv, "t_s");
-    for (uint32_t i = 0; i < pcs_channel_count(h->world); i++) {
+    for (uint32_t k = 0; k < h->n_csv; k++) {
         pcs_channel_info info;
-        pcs_channel_get(h->world, i, &info);
+        pcs_channel_get(h->world, h->csv_ids[k], &info);
         fprintf(h->csv, ",%s", info.name);
     }
     fprintf(h->csv, "\n");
@@ -106,8 +172,8 @@ void report_csv_header(host *h)
 void report_csv_row(host *h)
 {
     fprintf(h->csv, "%.3f", sim_time(h));
-    for (uint32_t i = 0; i < pcs_channel_count(h->world); i++)
-        fprintf(h->csv, ",%.9g", pcs_channel_value(h->world, i));
+    for (uint32_t k = 0; k < h->n_csv; k++)
+        fprintf(h->csv, ",%.9g", pcs_channel_value(h->world, h->csv_ids[k]));
     fprintf(h->csv, "\n");
 }
 
@@ -121,16 +187,16 @@ static void report_stages(const host *h)
 {
     if (h->opt.json || !h->profile)
         return;
-    printf("stage time us (p50 / p95 / p99 / max):\n");
+    fprintf(h->out, "stage time us (p50 / p95 / p99 / max):\n");
     for (int s = 0; s < PCS_STAGE_COUNT; s++) {
         pcs_profile_stats st;
         if (pcs_system_count(h->world, (pcs_stage)s) == 0 && s != PCS_STAGE_COMMANDS)
             continue;
         if (pcs_profile_stage_stats(h->profile, (pcs_stage)s, &st) != PCS_OK || !st.count)
             continue;
-        printf("  %-11s %8.2f %8.2f %8.2f %9.2f\n", pcs_stage_name((pcs_stage)s),
-               (double)st.p50_ns / 1e3, (double)st.p95_ns / 1e3, (double)st.p99_ns / 1e3,
-               (double)st.max_ns / 1e3);
+        fprintf(h->out, "  %-11s %8.2f %8.2f %8.2f %9.2f\n", pcs_stage_name((pcs_stage)s),
+                (double)st.p50_ns / 1e3, (double)st.p95_ns / 1e3, (double)st.p99_ns / 1e3,
+                (double)st.max_ns / 1e3);
     }
 }
 
@@ -214,11 +280,11 @@ void report_summary(host *h, uint64_t wall_ns)
         snprintf(name, sizeof name, "%s", pcs_scenario_name(h->scn));
     char rate[256];
     rate_summary(h, h->opt.json, rate, sizeof rate);
-    printf(h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
-           wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50), pct_us(&h->tick_ns, 95),
-           pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100), cs.submitted, cs.applied, cs.rejected,
-           cs.refused, rate, pcs_world_events_dropped(h->world), h->tick_allocations, rt->threads,
-           rt->reads, rt->retries, rt->max_staleness, rt->events_read, rt->events_missed,
-           rt->bad_values, hash);
+    fprintf(h->out, h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
+            wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50), pct_us(&h->tick_ns, 95),
+            pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100), cs.submitted, cs.applied,
+            cs.rejected, cs.refused, rate, pcs_world_events_dropped(h->world), h->tick_allocations,
+            rt->threads, rt->reads, rt->retries, rt->max_staleness, rt->events_read,
+            rt->events_missed, rt->bad_values, hash);
     report_stages(h);
 }

@@ -45,7 +45,14 @@ static void run_usage(FILE *f)
           "                  machine kept up)\n"
           "  --speed X       with --realtime: simulated seconds per wall second, in\n"
           "                  [0.1, 1000] (default 1)\n"
-          "  --csv FILE      write the timeline channels every tick interval to FILE\n"
+          "  --csv FILE      write every channel to FILE as CSV (first column t_s), a row\n"
+          "                  each timeline interval; FILE '-' is standard output, and the\n"
+          "                  timeline, events and summary then go to standard error\n"
+          "  --csv-every S   seconds of simulated time between CSV rows, in (0, 1e9]\n"
+          "                  (default: the scenario's run.timeline_every_s)\n"
+          "  --csv-channels PATTERNS  only the channels matching one of these\n"
+          "                  comma-separated shell globs (e.g. 'u*.core.power,u1.loop?.flow');\n"
+          "                  a pattern that matches no channel is an error\n"
           "  --trace FILE    write a Chrome/Perfetto trace of the run\n"
           "  --journal FILE  write every applied command with its tick, and the final hash\n"
           "  --save FILE     save the world at the end\n"
@@ -78,7 +85,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
         {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'},
-        {"max-scenario-bytes", 1, 0, 'M'}, {"speed", 1, 0, 'X'}, {0, 0, 0, 0}};
+        {"max-scenario-bytes", 1, 0, 'M'}, {"speed", 1, 0, 'X'},
+        {"csv-every", 1, 0, 'E'}, {"csv-channels", 1, 0, 'C'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->workers = o->readers = -1;
     o->seconds = -1.0;
@@ -105,6 +113,11 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
                                  PCS_SPEED_MIN, PCS_SPEED_MAX);
             break;
         case 'c': o->csv = optarg; break;
+        case 'E':
+            if (parse_double(optarg, 0.0, 1e9, &o->csv_every_s) || !(o->csv_every_s > 0.0))
+                return host_fail(2, "--csv-every '%s': expected seconds in (0, 1e9]", optarg);
+            break;
+        case 'C': o->csv_channels = optarg; break;
         case 't': o->trace = optarg; break;
         case 'j': o->journal = optarg; break;
         case 'S': o->save = optarg; break;
@@ -128,6 +141,9 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         o->scenario = argv[optind++];
     if (optind < argc)
         return host_fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
+    if ((o->csv_every_s > 0.0 || o->csv_channels) && !o->csv)
+        return host_fail(2, "--%s needs --csv FILE (or --csv - for standard output)",
+                         o->csv_every_s > 0.0 ? "csv-every" : "csv-channels");
     if (o->speed > 0.0 && !o->realtime)
         return host_fail(2, "--speed %g needs --realtime (without it the run goes as fast as "
                             "it can)",
@@ -172,6 +188,13 @@ int host_load_scenario(host *h)
         pcs_scenario_seconds_to_ticks(h->world_cfg.dt_s, h->opt.seconds, 0, "--seconds",
                                       &h->run.run_ticks, h->warnings, sizeof h->warnings))
         return host_fail(2, "--seconds %g: %s", h->opt.seconds, pcs_last_error());
+    /* CSV rows: every timeline interval unless --csv-every says otherwise
+     * (whole ticks, at least one; rounding by more than 1 % warns). */
+    h->csv_ticks = h->run.timeline_ticks;
+    if (h->opt.csv_every_s > 0.0 &&
+        pcs_scenario_seconds_to_ticks(h->world_cfg.dt_s, h->opt.csv_every_s, 1, "--csv-every",
+                                      &h->csv_ticks, h->warnings, sizeof h->warnings))
+        return host_fail(2, "--csv-every %g: %s", h->opt.csv_every_s, pcs_last_error());
     /* Rounding warnings (docs/ARCHITECTURE.md section 3) go to stderr, one per line. */
     for (const char *line = h->warnings; *line;) {
         const char *end = strchr(line, '\n');
@@ -253,11 +276,21 @@ static int check_save_path(const char *path)
     return 0;
 }
 
+static int csv_to_stdout(const host *h)
+{
+    return h->opt.csv && strcmp(h->opt.csv, "-") == 0;
+}
+
 /* The CSV is written whole or not at all, like saves and journals: through
  * a temporary renamed over the path at the end, so a symlink there is
- * replaced, never written through. */
+ * replaced, never written through. "-" is standard output, as it comes. */
 static int open_output(const char *opt, const char *path, pcs_atomic_file **out, FILE **stream)
 {
+    if (strcmp(path, "-") == 0) {
+        *out = NULL;
+        *stream = stdout;
+        return 0;
+    }
     if (pcs_atomic_file_create(path, out) != PCS_OK)
         return host_fail(2, "--%s '%s': %s", opt, path, pcs_last_error());
     *stream = pcs_atomic_file_stream(*out);
@@ -270,8 +303,13 @@ static int open_output(const char *opt, const char *path, pcs_atomic_file **out,
 static int close_output(const char *opt, pcs_atomic_file **f, FILE **stream, int keep)
 {
     pcs_atomic_file *file = *f;
+    FILE *s = *stream;
     *f = NULL;
     *stream = NULL;
+    if (s == stdout) /* "-": a closed pipe or a full disk is still an error */
+        return fflush(stdout) == 0 && !ferror(stdout)
+                   ? 0
+                   : host_fail(1, "--%s -: writing standard output failed", opt);
     if (!file)
         return 0;
     if (!keep) {
@@ -288,6 +326,8 @@ static int close_output(const char *opt, pcs_atomic_file **f, FILE **stream, int
 static int open_outputs(host *h)
 {
     if (h->opt.save && check_save_path(h->opt.save) != 0)
+        return 2;
+    if (h->opt.csv && report_csv_select(h) != 0)
         return 2;
     if (h->opt.csv && open_output("csv", h->opt.csv, &h->csv_out, &h->csv) != 0)
         return 2;
@@ -315,12 +355,10 @@ static void after_tick(void *ctx, uint64_t tick)
     host *h = ctx;
     hist_add(&h->tick_ns, host_now_ns() - h->tick_t0);
     uint64_t done = ++h->ticks_run, every = h->run.timeline_ticks;
-    if (every && (tick + 1) % every == 0) {
-        if (!h->opt.quiet)
-            report_timeline(h);
-        if (h->csv)
-            report_csv_row(h);
-    }
+    if (every && (tick + 1) % every == 0 && !h->opt.quiet)
+        report_timeline(h);
+    if (h->csv && h->csv_ticks && (tick + 1) % h->csv_ticks == 0)
+        report_csv_row(h);
     if (h->bar && done % (h->run.run_ticks / 200 + 1) == 0)
         report_progress(h, done, h->run.run_ticks);
 }
@@ -422,7 +460,7 @@ static int tick_loop(host *h)
 {
     h->loop_t0 = h->pace_last = host_now_ns();
     /* A progress bar on a terminal; plain timeline lines otherwise. */
-    h->bar = !h->opt.quiet && isatty(STDOUT_FILENO);
+    h->bar = !h->opt.quiet && h->out == stdout && isatty(STDOUT_FILENO);
     if (h->replay)
         return replay_loop(h);
     if (h->opt.realtime &&
@@ -441,11 +479,12 @@ static void report_pacing(const host *h, uint64_t wall_ns)
     if (!h->opt.realtime || h->opt.json)
         return;
     double wall_s = (double)wall_ns * 1e-9, need = required_rate(h);
-    printf("realtime: speed %gx needs %.1f ticks/s, achieved %.1f ticks/s; behind at the end "
-           "%" PRIu64 " ticks (%.3f s), at most %" PRIu64 " (%.3f s)\n",
-           pcs_world_speed(h->world), need, wall_s > 0 ? (double)h->ticks_run / wall_s : 0.0,
-           h->behind_end, (double)h->behind_end / need, h->behind_max,
-           (double)h->behind_max / need);
+    fprintf(h->out,
+            "realtime: speed %gx needs %.1f ticks/s, achieved %.1f ticks/s; behind at the end "
+            "%" PRIu64 " ticks (%.3f s), at most %" PRIu64 " (%.3f s)\n",
+            pcs_world_speed(h->world), need, wall_s > 0 ? (double)h->ticks_run / wall_s : 0.0,
+            h->behind_end, (double)h->behind_end / need, h->behind_max,
+            (double)h->behind_max / need);
 }
 
 /* @p ran: the tick loop ran, so the outputs are kept. Returns 1 when one
@@ -469,6 +508,8 @@ static int host_free(host *h, int ran)
     pcs_scenario_destroy(h->scn);
     h->scn = NULL;
     free(h->actions);
+    free(h->csv_ids);
+    h->csv_ids = NULL;
     return rc;
 }
 
@@ -488,6 +529,8 @@ static int finish(host *h, uint64_t wall_ns)
 /* Shared by run and replay once h->opt (and for a replay h->replay) is filled. */
 int host_run(host *h, int (*after_build)(host *h))
 {
+    /* With the CSV on standard output, what a person reads goes to stderr. */
+    h->out = csv_to_stdout(h) ? stderr : stdout;
     int rc = host_load_scenario(h);
     if (!rc)
         rc = build_world(h);

@@ -427,5 +427,79 @@ expect rate-limit-refusals-counted 0 \
 expect rate-limit-refusals-json 0 '"refused_rate":2,"sources":[{"name":"script","class":2' \
     run $D/rate_limit.json --quiet --json
 
+# ---- CSV that serves (issue 18): --csv -, --csv-every, --csv-channels ----
+cv=$(mktemp -d "${TMPDIR:-/tmp}/pcsim-cli-csv-XXXXXX")
+# --csv -: the CSV alone on stdout (t_s first, rows every 0.5 s of the 2 s
+# run, the globs' channels in channel order); the summary on stderr.
+timeout 60 "$BIN" run --seconds 2 --readers 0 --csv - --csv-every 0.5 \
+    --csv-channels 'u1.core.power,u*.rcs.pressure' > "$cv/out.csv" 2> "$cv/err.txt"
+rc=$?
+check "csv-stdout-exit-0 ($rc)" [ "$rc" -eq 0 ]
+check csv-stdout-header [ "$(head -1 "$cv/out.csv")" = \
+    "t_s,u1.core.power,u1.rcs.pressure,u2.rcs.pressure,u3.rcs.pressure,u4.rcs.pressure" ]
+check csv-every-0.5s-times [ "$(tail -n +2 "$cv/out.csv" | cut -d, -f1 | tr '\n' ' ')" = \
+    "0.500 1.000 1.500 2.000 " ]
+check csv-stdout-no-summary [ "$(grep -c summary "$cv/out.csv")" = 0 ]
+has csv-stdout-summary-on-stderr "final state hash $hash_2s" "$(cat "$cv/err.txt")"
+# --json with --csv -: stdout stays pure CSV, the JSON summary is on stderr.
+timeout 60 "$BIN" run --seconds 0.5 --readers 0 --json --csv - --csv-every 0.05 --csv-channels 'u1.core.power' \
+    > "$cv/j.csv" 2> "$cv/j.err"
+check csv-stdout-json-lines [ "$(wc -l < "$cv/j.csv")" -eq 11 ] # header + 10 ticks of 0.05 s
+has csv-stdout-json-on-stderr '"state_hash":"' "$(cat "$cv/j.err")"
+# Default interval unchanged: the scenario's timeline (rate_limit.json: 1 s),
+# every channel (as many as the world says it has). A subset's column is the
+# full CSV's column, value for value.
+R=$D/rate_limit.json
+"$BIN" run $R --quiet --seconds 3 --csv "$cv/full.csv" > /dev/null 2>&1
+"$BIN" run $R --quiet --seconds 3 --csv "$cv/sub.csv" --csv-channels 'u1.loop?.flow' > /dev/null 2>&1
+check csv-default-interval-is-the-timeline [ "$(cut -d, -f1 "$cv/full.csv" | tr '\n' ' ')" = "t_s 1.000 2.000 3.000 " ]
+n_world=$("$BIN" run $R --seconds 0 --csv - --csv-channels nothing 2>&1 | sed -n 's/.*the world has \([0-9]*\) channels.*/\1/p')
+check "csv-default-every-channel ($n_world)" [ "$(head -1 "$cv/full.csv" | tr ',' '\n' | wc -l)" -eq $((n_world + 1)) ]
+col=$(head -1 "$cv/full.csv" | tr ',' '\n' | grep -nx 'u1.loop2.flow' | cut -d: -f1)
+check csv-subset-header [ "$(head -1 "$cv/sub.csv")" = "t_s,u1.loop1.flow,u1.loop2.flow,u1.loop3.flow,u1.loop4.flow" ]
+check csv-subset-same-values [ "$(cut -d, -f"$col" "$cv/full.csv")" = "$(cut -d, -f3 "$cv/sub.csv")" ]
+expect csv-channels-matches-nothing 2 "--csv-channels: pattern 'u1.core.pwr' matches no channel (the world has" \
+    run --seconds 0.1 --readers 0 --csv - --csv-channels 'u1.core.power,u1.core.pwr'
+expect csv-channels-empty-pattern 2 "--csv-channels 'u1.core.power,': pattern 2 is empty" \
+    run --seconds 0.1 --readers 0 --csv - --csv-channels 'u1.core.power,'
+expect csv-every-zero 2 "--csv-every '0': expected seconds in (0, 1e9]" run --csv - --csv-every 0
+expect csv-every-negative 2 "--csv-every '-1': expected seconds in (0, 1e9]" run --csv - --csv-every -1
+expect csv-every-too-large 2 "--csv-every '2e9': expected seconds in (0, 1e9]" run --csv - --csv-every 2e9
+expect csv-every-not-a-number 2 "--csv-every 'often': expected seconds in (0, 1e9]" run --csv - --csv-every often
+expect csv-every-needs-csv 2 "--csv-every needs --csv FILE (or --csv - for standard output)" run --csv-every 1
+expect csv-channels-needs-csv 2 "--csv-channels needs --csv FILE" run --csv-channels 'u1.*'
+expect csv-every-rounds-warns 0 "warning: --csv-every: 0.01 s is 1 tick of 0.05 s (0.05 s, 400 % off)" \
+    run --quiet --seconds 0.1 --readers 0 --csv - --csv-every 0.01 --csv-channels u1.core.power
+rm -rf "$cv"
+# ---- end of CSV options
+
+# ---- pcsim plot (issue 18): python3 -m pcsim.plot found from the binary's
+# place, not the working directory; its errors name the file ----
+pl=$(mktemp -d "${TMPDIR:-/tmp}/pcsim-cli-plot-XXXXXX")
+abs_bin=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+"$BIN" run --seconds 2 --readers 0 --csv - --csv-every 0.5 \
+    --csv-channels 'u*.core.power,u*.rcs.pressure' > "$pl/run.csv" 2> "$pl/run.log"
+out=$(cd / && timeout 120 "$abs_bin" plot "$pl/run.csv" -o "$pl/run.png" --events "$pl/run.log" 2>&1)
+rc=$?
+check "plot-runs-from-anywhere ($rc)" [ "$rc" -eq 0 ]
+has plot-says-what-it-drew "$pl/run.png: 1400x1200 px, 4 rows 0.5-2 s; panels: power (4), pressure (4); no temperatures, flows, levels column; 0 events" "$out"
+check plot-png-written [ "$(head -c 8 "$pl/run.png" | od -An -c | tr -d ' ')" = "211PNG\r\n032\n" ]
+printf 'time,u1.core.power\n1,2\n' > "$pl/no_t.csv"
+printf 't_s,u1.rods.pos\n1,0.9\n' > "$pl/none.csv"
+expect plot-missing-file 2 "pcsim plot: $pl/nope.csv: no such file" plot "$pl/nope.csv" -o "$pl/x.png"
+expect plot-no-t_s-column 2 "pcsim plot: $pl/no_t.csv:1: first column is 'time', not t_s" \
+    plot "$pl/no_t.csv" -o "$pl/x.png"
+expect plot-nothing-plottable 2 "pcsim plot: $pl/none.csv: no plottable columns: none of its 1 channel(s) (u1.rods.pos) matches a panel" \
+    plot "$pl/none.csv" -o "$pl/x.png"
+expect plot-needs-output 2 "the following arguments are required: -o/--output" plot "$pl/run.csv"
+expect plot-no-arguments 2 "usage: pcsim plot RUN.csv -o PNG" plot
+out=$(PCSIM_PYTHON=/nonexistent/python3 "$BIN" plot "$pl/run.csv" -o "$pl/x.png" 2>&1)
+rc=$?
+check "plot-without-python-exit-1 ($rc)" [ "$rc" -eq 1 ]
+has plot-without-python-says-so "plot: cannot run /nonexistent/python3: No such file or directory (pcsim plot needs Python 3 with matplotlib" "$out"
+check plot-errors-wrote-nothing [ ! -e "$pl/x.png" ]
+rm -rf "$pl"
+# ---- end of pcsim plot
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,7 +3,8 @@
 # Idempotent: prints nothing and touches nothing when everything is there.
 # Usage: tools/deps.sh [run|bench|test] [--list]
 #   run (default; make deps, for make, make run, make install): what builds
-#       the library and the pcsim host program;
+#       the library and the pcsim host program, and what `pcsim plot` runs
+#       (Debian's python3-matplotlib);
 #   bench (make deps-bench, for make bench): run's, plus the libraries the
 #       benchmarks compare pcsim with (bench/: liburcu for the RCU read
 #       comparison, SUNDIALS CVODE and GSL for the ODE solvers);
@@ -21,9 +22,10 @@
 set -eu
 # systemtap-sdt-dev: <sys/sdt.h>, the USDT probes the release library keeps
 # (engine/probes.h). libuv1-dev: the event loop of `pcsim serve` (cli/serve*.c;
-# linked into the host program only, not libpcsim).
+# linked into the host program only, not libpcsim). python3-matplotlib: `pcsim
+# plot` runs /usr/bin/python3 -m pcsim.plot (cli/plot.c, python/pcsim/plot.py).
 RUN_PKGS="gcc make libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev libjansson-dev \
-libsuitesparse-dev systemtap-sdt-dev libuv1-dev"
+libsuitesparse-dev systemtap-sdt-dev libuv1-dev python3-matplotlib"
 BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
 TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin \
 python3 python3-venv python3-pip python3-cffi python3-numpy python3-pytest"
