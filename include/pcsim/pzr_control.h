@@ -161,7 +161,7 @@ typedef struct pcs_pzr_control_input {
  * refdata/pwr_transients.md; "assumption" marks a value without a source.
  * CVCS volume flows convert to mass at the charging-pump water, 130 F
  * ([HRTD] 4.1: regenerative heat exchanger charging inlet) and 0.1 MPa:
- * 985.66 kg/m3 (IF97), so 1 gpm = 0.062185 kg/s (derived).
+ * 985.97 kg/m3 (IF97), so 1 gpm = 0.062205 kg/s (derived).
  */
 typedef struct pcs_pzr_control_def {
     const char *unit_name;          /**< prefix of stores, channels, targets: "u1"; 1..15 chars */
@@ -200,12 +200,12 @@ typedef struct pcs_pzr_control_def {
     double l_gain_kg_s_pct;    /**< K_L 1.0 kg/s per % (assumption: about 300 kg of water per %
                                     of span, so a 300 s proportional time constant); > 0 */
     double l_integral_time_s;  /**< T_L 600 s (assumption: damping about 0.7 with K_L); > 0 */
-    double letdown_kg_s;       /**< 4.6639: one 75 gpm orifice ([HRTD] 4.1, 10.3); the
+    double letdown_kg_s;       /**< 4.6654: one 75 gpm orifice ([HRTD] 4.1, 10.3); the
                                     charging bias, so charging = letdown at zero error; > 0 */
-    double letdown_max_kg_s;   /**< 12.126: all three orifices, 195 gpm ([HRTD] 4.1) */
-    double charging_min_kg_s;  /**< 1.2437: 20 gpm, the RCP seal return to the RCS with the
+    double letdown_max_kg_s;   /**< 12.130: all three orifices, 195 gpm ([HRTD] 4.1) */
+    double charging_min_kg_s;  /**< 1.2441: 20 gpm, the RCP seal return to the RCS with the
                                     charging valve shut ([HRTD] 4.1, derived); >= 0 */
-    double charging_max_kg_s;  /**< 9.3278: 150 gpm, one centrifugal charging pump at RCS
+    double charging_max_kg_s;  /**< 9.3308: 150 gpm, one centrifugal charging pump at RCS
                                     pressure (assumption); > charging_min_kg_s, <= 400 */
     double charging_boron_ppm; /**< initial charging boron, [0, 10000]: set it to the RCS
                                     boron (0 by default: pure water dilutes) */

@@ -26,8 +26,8 @@
 
 #define PSI PCS_PZR_CONTROL_PSI_PA
 /* 1 US gpm of charging-pump water in kg/s: 6.30901964e-5 m3/s (exact gallon)
- * x 985.66 kg/m3 (IF97 at 130 F = 327.594 K, 0.1 MPa; pcsim/pzr_control.h). */
-#define GPM_KG_S (6.30901964e-5 * 985.66)
+ * x 985.97 kg/m3 (IF97 at 130 F = 327.594 K, 0.1 MPa; pcsim/pzr_control.h). */
+#define GPM_KG_S (6.30901964e-5 * 985.97)
 #define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
 #define PZRC_BORON_MAX_PPM 10000.0
 #define PZRC_CVCS_FLOW_MAX 400.0 /* the primary's load-check bound on CVCS flows */

@@ -28,17 +28,18 @@ static pcs_status arg_in(const pcs_command_call *c, const char *what, double lo,
 }
 
 /* Master outputs e_c that give the heater demands held in manual:
- * [*lo, *hi]. Proportional bank strictly inside (0, 1): one point; full
- * with the backup bank on: at or below backup_off (the latch holds); full
- * alone: between backup_off and prop_full_on; off: between prop_off and
- * spray_start... (the spray is another station) so up to +inf. */
+ * [*lo, *hi]. Proportional bank strictly inside (0, 1): one point; backup
+ * bank on: at or below the middle of the backup hysteresis (the latch then
+ * holds until the pressure moves half that band); proportional bank full
+ * alone: between backup_on and prop_full_on; all off: prop_off and above
+ * (the sprays are another station). */
 static void heater_interval(const pcs_pzr_control_def *d, const double *s, double *lo, double *hi)
 {
     double f = s[PCS_PZR_CONTROL_ST_HEATER_PROP], b = s[PCS_PZR_CONTROL_ST_HEATER_BACKUP];
     *lo = -INFINITY;
     *hi = INFINITY;
     if (b > 0.0) {
-        *hi = d->backup_off_pa;
+        *hi = 0.5 * (d->backup_on_pa + d->backup_off_pa);
     } else if (f >= 1.0) {
         *lo = d->backup_on_pa;
         *hi = d->prop_full_on_pa;
