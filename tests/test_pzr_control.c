@@ -96,6 +96,9 @@ static void fx_open(fx *f, void (*edit)(pcs_pzr_control_def *))
     f->ctl = pcs_store_data(f->w, f->id_ctl);
     f->s = pcs_store_data(f->w, pcs_pzr_control_state_store(f->pc));
     f->o = pcs_store_data(f->w, pcs_pzr_control_out_store(f->pc));
+    /* a zero integral, proportional heaters at half: the hand computations' start */
+    f->s[PCS_PZR_CONTROL_ST_P_INTEGRAL] = 0.0;
+    f->s[PCS_PZR_CONTROL_ST_HEATER_PROP] = 0.5;
     f->meas[M_P] = f->d.p_setpoint_pa;
     f->meas[M_TAVG1] = f->meas[M_TAVG2] = f->d.t_avg_full_k;
     f->meas[M_LEVEL] = f->d.level_full_pct;
@@ -511,8 +514,9 @@ Test(pzr_control, invalid_input_holds_the_outputs)
 
 /*
  * A sensor bank (tau 0, no noise) on a plant value; the controller reads the
- * sensor's value and status. Tick 1: the sensor has not sampled when stage 2
- * runs (status not VALID), so the controller holds its initial 0.5. Tick 2
+ * sensor's value and status (integrator set to 0). Tick 1: the sensor has
+ * not sampled when stage 2 runs (status not VALID), so the controller holds
+ * its initial demand, 0 (heaters off). Tick 2
  * acts on the -15 psi sampled at stage 9 of tick 1 (proportional heaters 1).
  * The plant value changed to +15 psi before tick 3 is seen at tick 4 only:
  * e_c = 15 psi + I, I = (-15 - 15 + 15) psi dt/T_i, so 0.00125 psi below
@@ -547,11 +551,14 @@ Test(pzr_control, acts_one_tick_after_the_sensor_sample)
     f.d.controls_store = f.id_ctl;
     cr_assert_eq(pcs_pzr_control_add(f.w, &f.d, &f.pc), PCS_OK, "%s", pcs_last_error());
     double *plant = pcs_store_data(f.w, id_plant), *ctl = pcs_store_data(f.w, f.id_ctl);
+    double *s = pcs_store_data(f.w, pcs_pzr_control_state_store(f.pc));
+    cr_expect_eq(s[PCS_PZR_CONTROL_ST_P_INTEGRAL], 15.0 * PSI, "starts at the heaters' off point");
+    s[PCS_PZR_CONTROL_ST_P_INTEGRAL] = 0.0;
     plant[0] = f.d.p_setpoint_pa - 15.0 * PSI;
     plant[1] = 61.5;
     plant[2] = f.d.t_avg_full_k;
     tick(f.w, 1);
-    cr_expect_eq(ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL], 0.5, "tick 1 acted on no sample");
+    cr_expect_eq(ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL], 0.0, "tick 1 acted on no sample");
     tick(f.w, 1);
     cr_expect_eq(ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL], 1.0, "tick 2: the -15 psi sample");
     plant[0] = f.d.p_setpoint_pa + 15.0 * PSI;
@@ -651,4 +658,202 @@ Test(pzr_control, no_allocation_per_tick)
     cr_expect_eq(mallocs, 0u, "%llu allocations in 1000 ticks", (unsigned long long)mallocs);
     cr_expect_eq(pcs_world_alloc_count(f.w), heap);
     fx_close(&f);
+}
+
+/* ---- closed loops with the two-phase primary ------------------------------------------- */
+
+#define CL_SECONDS(s) (PC_ASAN ? fmin((s), 60.0) : (s))
+
+static pcs_water_ph_table *cl_table;
+
+static const pcs_water_ph_table *table(void)
+{
+    if (!cl_table) {
+        pcs_water_ph_table_def d;
+        pcs_water_ph_table_default(&d);
+        cr_assert_eq(pcs_water_ph_table_create(&d, &cl_table), PCS_OK, "%s", pcs_last_error());
+    }
+    return cl_table;
+}
+
+typedef struct cl {
+    pcs_world *w;
+    pcs_primary *pr;
+    pcs_primary_stores ps;
+    pcs_pzr_control *pc;
+    const pcs_pzr_control_def *d;
+    double *out, *s, *o, *ctl, *pzr;
+} cl;
+
+/*
+ * One 4-loop primary settled at power fraction @p f, a sensor bank on the
+ * primary's channels u1.pzr.pressure, u1.pzr.level and u1.rcs.t_avg (no lag,
+ * no noise), and the controller on those sensors (value and status), its
+ * heater capacities the primary's: the wiring a station uses.
+ */
+static void cl_open(cl *c, double f)
+{
+    memset(c, 0, sizeof *c);
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    wd.check_access = 1;
+    wd.check_finite = 1;
+    cr_assert_eq(pcs_world_create(&wd, &c->w), PCS_OK);
+    pcs_primary_def pd;
+    pcs_primary_default(&pd);
+    pd.table = table();
+    cr_assert_eq(pcs_primary_add(c->w, &pd, &c->pr), PCS_OK, "%s", pcs_last_error());
+    pcs_primary_init_report rep;
+    cr_assert_eq(pcs_primary_init_steady(c->w, c->pr, f, &rep), PCS_OK, "%s", pcs_last_error());
+    const char *src[] = {"u1.pzr.pressure", "u1.pzr.level", "u1.rcs.t_avg"};
+    const char *names[] = {"u1.pzr.pressure.A", "u1.pzr.level.A", "u1.rcs.t_avg.A"};
+    pcs_sensor_def sd[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t ch;
+        pcs_channel_info info;
+        cr_assert_eq(pcs_channel_find(c->w, src[k], &ch), PCS_OK);
+        cr_assert_eq(pcs_channel_get(c->w, ch, &info), PCS_OK);
+        pcs_sensor_default(&sd[k]);
+        sd[k].name = names[k];
+        sd[k].store = info.store;
+        sd[k].index = info.index;
+    }
+    pcs_sensors *sens;
+    cr_assert_eq(pcs_sensor_add(c->w, sd, 3, &sens), PCS_OK, "%s", pcs_last_error());
+    pcs_pzr_control_def d;
+    pcs_pzr_control_default(&d);
+    pcs_pzr_control_input *in[3] = {&d.pressure, &d.level, &d.tavg[0]};
+    for (uint32_t k = 0; k < 3; k++) {
+        pcs_sensor_value_ref(sens, k, &in[k]->store, &in[k]->index);
+        pcs_sensor_status_ref(sens, k, &in[k]->status_store, &in[k]->status_index);
+    }
+    c->ps = pcs_primary_store_ids(c->pr);
+    d.controls_store = c->ps.controls;
+    d.heater_proportional_w = pd.pzr.heater_proportional_w;
+    d.heater_backup_w = pd.pzr.heater_backup_w;
+    cr_assert_eq(pcs_pzr_control_add(c->w, &d, &c->pc), PCS_OK, "%s", pcs_last_error());
+    c->d = pcs_pzr_control_def_get(c->pc);
+    c->out = pcs_store_data(c->w, c->ps.out);
+    c->ctl = pcs_store_data(c->w, c->ps.controls);
+    c->pzr = pcs_store_data(c->w, c->ps.pzr);
+    c->s = pcs_store_data(c->w, pcs_pzr_control_state_store(c->pc));
+    c->o = pcs_store_data(c->w, pcs_pzr_control_out_store(c->pc));
+}
+
+static double cl_dev_psi(const cl *c)
+{
+    return (c->out[PCS_PRIMARY_OUT_PZR_PRESSURE] - c->d->p_setpoint_pa) / PSI;
+}
+
+/*
+ * Pressure raised by all heaters in manual (1794 kW) from the 100 % steady
+ * state, sprays in auto, the master integrator reset to 0 (as after a
+ * return to auto at the setpoint). The sprays stay shut while the master
+ * output is below +25 psi and open on the first tick it passes +25 psi
+ * (2260 psig), by (e_c - 25 psi) / 50 psi. The pressure then is
+ * e = 25 psi - I, and I = int e dt / T_i with 0 <= e <= 25 psi until then,
+ * so e is in [25 psi (1 - t_open / T_i), 25 psi]. Afterwards the sprays
+ * balance the heaters: 1794 kW against a full spray of 39.4 kg/s condensing
+ * steam with h_f - h_cold of about 365 kJ/kg (15.5 MPa, 565 K), 14.4 MW, so
+ * a demand near 0.125 and e_c near 25 + 0.125 x 50 = 31 psi: asserted within
+ * [28, 37.5] psi at 300 s (half to twice the demand above 25 psi), the
+ * pressure never above +40 psi and the PORV (2335 psig) shut. The first
+ * 1000 ticks allocate nothing.
+ */
+Test(pzr_control, sprays_open_at_the_plus_25_psi_point_when_heaters_raise_pressure)
+{
+    cl c;
+    cl_open(&c, 1.0);
+    c.s[PCS_PZR_CONTROL_ST_P_INTEGRAL] = 0.0;
+    submit(c.w, "u1.pzr", PCS_PZR_CONTROL_OP_HEATERS, 1794e3);
+    double t_open = -1.0, e_open = 0.0, peak = -1e9, prev_ec = -1e9;
+    uint64_t heap = pcs_world_alloc_count(c.w);
+    int n_end = (int)(300.0 / DT);
+    for (int n = 1; n <= n_end; n++) {
+        if (n == 2)
+            pcs_test_alloc_begin();
+        cr_assert_eq(pcs_world_tick(c.w), PCS_OK, "%s", pcs_last_error());
+        if (n == 1001) {
+            cr_expect_eq(pcs_test_alloc_end(), 0u, "allocations in 1000 closed-loop ticks");
+            cr_expect_eq(pcs_world_alloc_count(c.w), heap);
+        }
+        double ec = c.o[PCS_PZR_CONTROL_OUT_MASTER], sp = c.ctl[PCS_PRIMARY_CTL_SPRAY];
+        if (t_open < 0.0 && sp > 0.0) {
+            t_open = n * DT;
+            e_open = c.o[PCS_PZR_CONTROL_OUT_ERROR];
+            cr_expect(prev_ec <= 25.0 * PSI && ec > 25.0 * PSI,
+                      "opened at e_c %.4f psi (before %.4f)", ec / PSI, prev_ec / PSI);
+            cr_expect_float_eq(sp, spray_of(ec), 1e-12);
+        }
+        cr_assert(t_open > 0.0 || sp == 0.0);
+        cr_assert_eq(c.pzr[7], 0.0, "the PORV opened at %.1f s", n * DT);
+        peak = fmax(peak, cl_dev_psi(&c));
+        prev_ec = ec;
+    }
+    fprintf(stderr,
+            "pzr_control spray: opened at %.2f s, e %.3f psi; peak %.2f psi; e_c %.2f psi "
+            "spray %.3f at 300 s\n",
+            t_open, e_open / PSI, peak, c.o[PCS_PZR_CONTROL_OUT_MASTER] / PSI,
+            c.ctl[PCS_PRIMARY_CTL_SPRAY]);
+    cr_assert(t_open > 0.0, "the sprays never opened (peak %.2f psi)", peak);
+    cr_expect(e_open <= 25.0 * PSI && e_open >= 25.0 * PSI * (1.0 - t_open / TI),
+              "pressure at opening %.3f psi, allowed [%.3f, 25]", e_open / PSI,
+              25.0 * (1.0 - t_open / TI));
+    cr_expect(peak < 40.0, "peak %.2f psi", peak);
+    double ec_end = c.o[PCS_PZR_CONTROL_OUT_MASTER] / PSI;
+    cr_expect(ec_end > 28.0 && ec_end < 37.5, "e_c %.2f psi at 300 s", ec_end);
+    pcs_world_destroy(c.w);
+}
+
+/*
+ * An insurge: every SG secondary pressure raised 0.2 MPa at once from the
+ * 100 % steady state, all control in auto. The loops heat up, the level
+ * rises more than 3 % within 60 s and the pressure with it; the sprays open
+ * (the master output passes +25 psi) and hold the peak below the PORV's
+ * 2335 psig (+100 psi; the valve stays shut). The level stays more than 5 %
+ * above its program (this primary does not yet act on charging), so the
+ * backup heaters stay on ([HRTD] 10.3's anticipatory heaters) and the
+ * sprays modulate against them: then the spray demand pins e_c, so
+ * de/dt = -dI/dt = -K_p e / T_i and the deviation decays as exp(-t / T_i):
+ * from 600 s to 1800 s by exp(-2) = 0.135, asserted within 20 %, from
+ * above (no overshoot). Under ASan the first 60 s only.
+ */
+Test(pzr_control, insurge_is_sprayed_down_and_the_integral_returns_the_pressure)
+{
+    cl c;
+    cl_open(&c, 1.0);
+    double level0 = c.out[PCS_PRIMARY_OUT_PZR_LEVEL];
+    for (uint32_t l = 0; l < 4; l++)
+        c.ctl[PCS_PRIMARY_CTL_SG_PRESSURE + l] += 0.2e6;
+    double peak = -1e9, e600 = NAN, seconds = CL_SECONDS(1800.0);
+    int sprayed = 0;
+    for (int n = 1; n <= (int)(seconds / DT); n++) {
+        tick(c.w, 1);
+        double ec = c.o[PCS_PZR_CONTROL_OUT_MASTER];
+        if (c.ctl[PCS_PRIMARY_CTL_SPRAY] > 0.0) {
+            sprayed = 1;
+            cr_assert(ec > 25.0 * PSI, "spray %.4f at e_c %.3f psi", c.ctl[PCS_PRIMARY_CTL_SPRAY],
+                      ec / PSI);
+        }
+        cr_assert_eq(c.pzr[7], 0.0, "the PORV opened at %.1f s", n * DT);
+        peak = fmax(peak, cl_dev_psi(&c));
+        if (n == (int)(60.0 / DT))
+            cr_expect(c.out[PCS_PRIMARY_OUT_PZR_LEVEL] > level0 + 3.0, "level %.2f %% at 60 s",
+                      c.out[PCS_PRIMARY_OUT_PZR_LEVEL]);
+        if (n == (int)(600.0 / DT))
+            e600 = cl_dev_psi(&c);
+    }
+    double e_end = cl_dev_psi(&c);
+    fprintf(stderr, "pzr_control insurge: peak %.2f psi, e %.3f psi at 600 s, %.3f at %.0f s\n",
+            peak, e600, e_end, seconds);
+    cr_expect(sprayed, "the sprays never opened");
+    cr_expect(peak > 25.0 && peak < 100.0, "peak %.2f psi", peak);
+    if (!PC_ASAN) {
+        cr_expect(c.o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR] > 5.0);
+        cr_expect_eq(c.ctl[PCS_PRIMARY_CTL_HEATER_BACKUP], 1.0);
+        double r = e_end / e600;
+        cr_expect(e_end > 0.0 && r > 0.8 * exp(-2.0) && r < 1.2 * exp(-2.0),
+                  "e(1800 s)/e(600 s) = %.4f, exp(-2) = %.4f", r, exp(-2.0));
+    }
+    pcs_world_destroy(c.w);
 }

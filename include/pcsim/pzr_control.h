@@ -227,9 +227,12 @@ typedef struct pcs_pzr_control pcs_pzr_control;
  * Register the stores "uN.pzrctl.state" (STATE) and "uN.pzrctl.out"
  * (SCRATCH), the system "uN.pzrctl" at PCS_STAGE_ACTUATORS, the command
  * family and targets, the channels and the load check. Initial state: both
- * controllers in auto, integrators 0 (master output 0: proportional heaters
- * at half demand), charging = letdown = letdown_kg_s. Build the primary and
- * the sensors first (their stores must exist). Build phase only.
+ * controllers in auto; the master integrator at prop_off_pa, so at the
+ * setpoint the output is at the heaters' off point (heaters and sprays off:
+ * the demands the primary starts with, so the start is bumpless; the
+ * integral then finds the small heat the steady state needs: bypass spray);
+ * level integrator 0, charging = letdown = letdown_kg_s. Build the primary
+ * and the sensors first (their stores must exist). Build phase only.
  */
 PCS_API pcs_status pcs_pzr_control_add(pcs_world *w, const pcs_pzr_control_def *def,
                                        pcs_pzr_control **out);

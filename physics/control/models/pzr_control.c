@@ -229,8 +229,11 @@ static pcs_status make_stores(pcs_world *w, pcs_pzr_control *pc)
         return st;
     const pcs_pzr_control_def *d = &pc->def;
     double *s = pcs_store_data(w, pc->id_state), *o = pcs_store_data(w, pc->id_out);
-    s[PCS_PZR_CONTROL_ST_HEATER_PROP] = pcs_pzrc_prop_heaters(d, 0.0);
-    s[PCS_PZR_CONTROL_ST_SPRAY] = pcs_pzrc_spray(d, 0.0);
+    /* master output at the heaters' off point: heaters and sprays off, what
+     * the primary starts with (its controls store starts at zero) */
+    s[PCS_PZR_CONTROL_ST_P_INTEGRAL] = d->prop_off_pa;
+    s[PCS_PZR_CONTROL_ST_HEATER_PROP] = pcs_pzrc_prop_heaters(d, d->prop_off_pa);
+    s[PCS_PZR_CONTROL_ST_SPRAY] = pcs_pzrc_spray(d, d->prop_off_pa);
     s[PCS_PZR_CONTROL_ST_CHARGING] = d->letdown_kg_s;
     s[PCS_PZR_CONTROL_ST_LETDOWN] = d->letdown_kg_s;
     s[PCS_PZR_CONTROL_ST_CHARGING_BORON] = d->charging_boron_ppm;
