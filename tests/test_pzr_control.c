@@ -785,7 +785,6 @@ Test(pzr_control, sprays_open_at_the_plus_25_psi_point_when_heaters_raise_pressu
                       "opened at e_c %.4f psi (before %.4f)", ec / PSI, prev_ec / PSI);
             cr_expect_float_eq(sp, spray_of(ec), 1e-12);
         }
-        cr_assert(t_open > 0.0 || sp == 0.0);
         cr_assert_eq(c.pzr[7], 0.0, "the PORV opened at %.1f s", n * DT);
         peak = fmax(peak, cl_dev_psi(&c));
         prev_ec = ec;

@@ -176,8 +176,10 @@ typedef struct pcs_pzr_control_def {
     double p_setpoint_pa;         /**< 15.5111e6: 2235 psig + 1 atm; [1e6, 21e6] */
     double p_gain;                /**< K_p 1.0 (HRTD setpoints are for the proportional output);
                                        (0, 100] */
-    double p_integral_time_s;     /**< T_i 600 s (assumption: closed-loop damping about 0.7 with
-                                       the 414 kW proportional bank, scenarios/README.md); > 0 */
+    double p_integral_time_s;     /**< T_i 600 s (assumption, no source found: once heaters or
+                                       sprays modulate, the deviation the proportional band
+                                       leaves decays as exp(-t / T_i), see the closed-loop
+                                       insurge test); > 0 */
     double prop_full_on_pa;       /**< -15 psi (2220 psig) */
     double prop_off_pa;           /**< +15 psi (2250 psig); > prop_full_on_pa */
     double backup_on_pa;          /**< -25 psi (2210 psig); < backup_off_pa */
@@ -197,9 +199,11 @@ typedef struct pcs_pzr_control_def {
     double t_avg_full_k;       /**< 580.206: 584.7 F ([HRTD] 10.3, sec); > t_avg_no_load_k */
     double level_no_load_pct;  /**< 25 % ([HRTD] 10.3) */
     double level_full_pct;     /**< 61.5 % ([HRTD] 10.3); >= level_no_load_pct */
-    double l_gain_kg_s_pct;    /**< K_L 1.0 kg/s per % (assumption: about 300 kg of water per %
-                                    of span, so a 300 s proportional time constant); > 0 */
-    double l_integral_time_s;  /**< T_L 600 s (assumption: damping about 0.7 with K_L); > 0 */
+    double l_gain_kg_s_pct;    /**< K_L 1.0 kg/s per % (assumption: 1 % of the 51 m3 span is
+                                    0.51 m3, about 250 kg at rho_f - rho_g = 490 kg/m3, so a
+                                    250 s proportional time constant); > 0 */
+    double l_integral_time_s;  /**< T_L 600 s (assumption: damping sqrt(K_L T_L / 250 kg) / 2
+                                    = 0.77 for the mass balance alone); > 0 */
     double letdown_kg_s;       /**< 4.6654: one 75 gpm orifice ([HRTD] 4.1, 10.3); the
                                     charging bias, so charging = letdown at zero error; > 0 */
     double letdown_max_kg_s;   /**< 12.130: all three orifices, 195 gpm ([HRTD] 4.1) */
