@@ -510,6 +510,68 @@ Test(pzr_control, invalid_input_holds_the_outputs)
     fx_close(&f);
 }
 
+/*
+ * The integrators stay inside the ranges the load check accepts whatever the
+ * inputs and modes do (so a save of a running plant always loads): 4000
+ * ticks of pressure swinging +-200 psi and level +-30 % around program in a
+ * fixed pseudo-random walk, with manual heaters, sprays and charging and the
+ * returns to auto interleaved.
+ */
+Test(pzr_control, integrators_stay_in_their_load_check_ranges)
+{
+    fx f;
+    fx_open(&f, NULL);
+    pcs_rng r;
+    pcs_rng_seed(&r, 7, 0, 0);
+    const uint32_t ops[] = {PCS_PZR_CONTROL_OP_HEATERS, PCS_PZR_CONTROL_OP_SPRAY,
+                            PCS_PZR_CONTROL_OP_PRESSURE_AUTO, PCS_PZR_CONTROL_OP_CHARGING,
+                            PCS_PZR_CONTROL_OP_LEVEL_AUTO};
+    const double vals[] = {1794e3, 1.0, 0.0, 9.0, 0.0};
+    for (int n = 0; n < 4000; n++) {
+        f.meas[M_P] = f.d.p_setpoint_pa + (400.0 * pcs_rng_uniform(&r) - 200.0) * PSI;
+        f.meas[M_LEVEL] = f.d.level_full_pct + 60.0 * pcs_rng_uniform(&r) - 30.0;
+        if (n % 97 == 0) {
+            uint32_t k = (uint32_t)(n / 97) % 5;
+            submit(f.w, "u1.pzr", ops[k], vals[k] * pcs_rng_uniform(&r));
+        }
+        tick(f.w, 1);
+        double i = f.s[PCS_PZR_CONTROL_ST_P_INTEGRAL], il = f.s[PCS_PZR_CONTROL_ST_L_INTEGRAL];
+        cr_assert(i >= f.d.backup_on_pa && i <= f.d.spray_full_pa, "tick %d: I %.1f psi", n,
+                  i / PSI);
+        cr_assert(il >= f.d.letdown_kg_s - f.d.charging_max_kg_s &&
+                      il <= f.d.letdown_kg_s - f.d.charging_min_kg_s,
+                  "tick %d: I_L %.4f kg/s", n, il);
+    }
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/pcsim-pzrctl-walk-%d.save", (int)getpid());
+    cr_assert_eq(pcs_world_save(f.w, path), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_world_load(f.w, path), PCS_OK, "%s", pcs_last_error());
+    unlink(path);
+    fx_close(&f);
+}
+
+/* Two units in one world: one family, each unit's own targets and state. */
+Test(pzr_control, two_units_share_the_family_and_keep_their_state)
+{
+    fx f;
+    fx_open(&f, NULL);
+    uint32_t ctl2;
+    cr_assert_eq(pcs_store_register(f.w, "ctl2", sizeof(double), 10, PCS_STORE_STATE_F64, &ctl2),
+                 PCS_OK);
+    pcs_pzr_control_def d2 = f.d;
+    d2.unit_name = "u2";
+    d2.controls_store = ctl2;
+    pcs_pzr_control *pc2;
+    cr_assert_eq(pcs_pzr_control_add(f.w, &d2, &pc2), PCS_OK, "%s", pcs_last_error());
+    submit(f.w, "u2.pzr", PCS_PZR_CONTROL_OP_HEATERS, 0.0);
+    tick(f.w, 1);
+    double *c2 = pcs_store_data(f.w, ctl2);
+    cr_expect_eq(c2[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL], 0.0);
+    cr_expect_float_eq(f.ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL], 0.5, 1e-12);
+    cr_expect_eq(f.s[PCS_PZR_CONTROL_ST_HEATERS_MANUAL], 0.0);
+    fx_close(&f);
+}
+
 /* ---- the one-tick delay through a real sensor bank ------------------------------------- */
 
 /*

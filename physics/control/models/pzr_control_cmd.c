@@ -98,7 +98,7 @@ static void pressure_auto(pcs_world *w, pcs_pzr_control *pc, double *s)
 static void level_auto(pcs_world *w, pcs_pzr_control *pc, double *s)
 {
     const pcs_pzr_control_def *d = &pc->def;
-    double program, e_l = pcs_pzrc_level_error(w, pc, &program);
+    double program, e_l = pcs_pzrc_level_error(w, pc, pcs_pzrc_tavg(w, pc), &program);
     if (e_l != e_l)
         e_l = 0.0;
     double i = d->letdown_kg_s - d->l_gain_kg_s_pct * e_l - s[PCS_PZR_CONTROL_ST_CHARGING];

@@ -25,8 +25,9 @@ double pcs_pzrc_read(pcs_world *w, const pcs_pzr_control_input *in);
 /* The auctioneered-high valid Tavg (NaN if none is valid). */
 double pcs_pzrc_tavg(pcs_world *w, const pcs_pzr_control *pc);
 
-/* Level error now (NaN if an input is invalid) and the program (%). */
-double pcs_pzrc_level_error(pcs_world *w, const pcs_pzr_control *pc, double *program);
+/* Level error now at Tavg @p t_avg (NaN if it or the level is invalid) and
+ * the program (%). */
+double pcs_pzrc_level_error(pcs_world *w, const pcs_pzr_control *pc, double t_avg, double *program);
 
 /* Auto demands from the master output e_c and the latch / level flag. */
 double pcs_pzrc_prop_heaters(const pcs_pzr_control_def *d, double e_c);

@@ -49,10 +49,10 @@ double pcs_pzr_control_level_program(const pcs_pzr_control_def *d, double t_avg_
     return clamp(l, d->level_no_load_pct, d->level_full_pct);
 }
 
-double pcs_pzrc_level_error(pcs_world *w, const pcs_pzr_control *pc, double *program)
+double pcs_pzrc_level_error(pcs_world *w, const pcs_pzr_control *pc, double t_avg, double *program)
 {
-    double t = pcs_pzrc_tavg(w, pc), level = pcs_pzrc_read(w, &pc->def.level);
-    *program = t == t ? pcs_pzr_control_level_program(&pc->def, t) : NAN;
+    double level = pcs_pzrc_read(w, &pc->def.level);
+    *program = t_avg == t_avg ? pcs_pzr_control_level_program(&pc->def, t_avg) : NAN;
     return level - *program; /* NaN if either is */
 }
 
@@ -115,9 +115,10 @@ pcs_status pcs_pzrc_system(pcs_world *w, void *ctx)
     const pcs_pzr_control_def *d = &pc->def;
     double *s = pcs_store_data(w, pc->id_state), *o = pcs_store_data(w, pc->id_out);
     double *ctl = pcs_store_data(w, d->controls_store);
-    double program, e_l = pcs_pzrc_level_error(w, pc, &program);
+    double t_avg = pcs_pzrc_tavg(w, pc), program,
+           e_l = pcs_pzrc_level_error(w, pc, t_avg, &program);
     double level = pcs_pzrc_read(w, &d->level), p = pcs_pzrc_read(w, &d->pressure);
-    o[PCS_PZR_CONTROL_OUT_T_AVG] = pcs_pzrc_tavg(w, pc);
+    o[PCS_PZR_CONTROL_OUT_T_AVG] = t_avg;
     o[PCS_PZR_CONTROL_OUT_LEVEL_PROGRAM] = program;
     o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR] = e_l;
     if (e_l == e_l)
