@@ -39,6 +39,11 @@
  *                          than 5 % above its program ([HRTD] 10.3);
  *   spray = clamp((e_c - spray_start) / (spray_full - spray_start), 0, 1):
  *                          starts at +25 psi, full open at +75 psi.
+ * The points are on the master output, not on the pressure: in a steady
+ * state the integral holds what the pressurizer needs (with the two-phase
+ * primary at 100 %, about +12 psi: the proportional bank near 0.1, the heat
+ * the bypass spray takes), so from there the sprays open about 13 psi above
+ * the setpoint; with the integral reset they open at +25 psi (tests).
  * The PORVs are the primary kernel's (pressurizer.h), not duplicated here.
  * The derivative action of the HRTD's PID master controller is not modelled
  * (plants removed it for NUREG-0737 II.K.3.9, so PI).
@@ -67,7 +72,8 @@
  * PRESSURE_AUTO returns both to auto, bumpless: the integrator is set so
  * that the master output, at the pressure measured now, reproduces the
  * manual demands (the value closest to K_p e where several do), within the
- * integrator's range [backup_on_pa, spray_full_pa]. CHARGING puts level
+ * integrator's range [backup_on_pa, spray_full_pa] (a backup bank partly on
+ * in manual comes back fully on: auto backup is on/off). CHARGING puts level
  * control in manual; LEVEL_AUTO returns it bumplessly (I_L set so that the
  * auto charging equals the manual one at the current error).
  *
