@@ -34,6 +34,7 @@
 #include "pcsim/profile.h"
 #include "pcsim/protection.h"
 #include "pcsim/pump_homologous.h"
+#include "pcsim/pzr_control.h"
 #include "pcsim/rayaabb.h"
 #include "pcsim/reactivity.h"
 #include "pcsim/rng.h"

@@ -1,0 +1,42 @@
+/**
+ * @file pzr_control_internal.h
+ * @brief The pressurizer controller's private layout, shared by its build
+ *        (pzr_control.c), its tick (pzr_control_step.c) and its commands
+ *        (pzr_control_cmd.c).
+ */
+#ifndef PCS_PHYSICS_PZR_CONTROL_INTERNAL_H
+#define PCS_PHYSICS_PZR_CONTROL_INTERNAL_H
+
+#include "pcsim/command.h"
+#include "pcsim/pzr_control.h"
+
+struct pcs_pzr_control {
+    pcs_pzr_control_def def; /* unit_name points at unit[] */
+    char unit[16];
+    uint32_t id_state, id_out;
+    double dt_s;
+};
+
+/* One input read now: the value, or NaN when it is not finite or its status
+ * word (if any) lacks PCS_SENSOR_ST_VALID. Inside the tick (declared reads)
+ * or from a command handler (which declares nothing). */
+double pcs_pzrc_read(pcs_world *w, const pcs_pzr_control_input *in);
+
+/* The auctioneered-high valid Tavg (NaN if none is valid). */
+double pcs_pzrc_tavg(pcs_world *w, const pcs_pzr_control *pc);
+
+/* Level error now at Tavg @p t_avg (NaN if it or the level is invalid) and
+ * the program (%). */
+double pcs_pzrc_level_error(pcs_world *w, const pcs_pzr_control *pc, double t_avg, double *program);
+
+/* Auto demands from the master output e_c and the latch / level flag. */
+double pcs_pzrc_prop_heaters(const pcs_pzr_control_def *d, double e_c);
+double pcs_pzrc_spray(const pcs_pzr_control_def *d, double e_c);
+
+/* The tick ("uN.pzrctl", stage ACTUATORS). */
+pcs_status pcs_pzrc_system(pcs_world *w, void *ctx);
+
+/* The command family's handler (stage 1). */
+pcs_status pcs_pzrc_on_command(pcs_world *w, const pcs_command_call *call);
+
+#endif
