@@ -15,6 +15,7 @@
 #include "pcsim/channel.h"
 #include "pcsim/plant.h"
 #include "pcsim/protection.h"
+#include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
 #include "station/station_internal.h"
 
@@ -90,7 +91,7 @@ typedef enum { ARG_UNIT, ARG_BANK, ARG_PUMP, ARG_SENSOR, ARG_ALARM, ARG_TRIP } t
 /* Each script command is an op of a model's command family; its target is
  * resolved by name (pcs_command_target_find), and the engine says whether
  * the target takes that op. The value's range is the one the handler accepts
- * (unit_commands.c, plant_commands.c, alarm.c), so a script value the validator
+ * (unit_commands.c, plant_commands.c, pzr_control_cmd.c, alarm.c), so a script value the validator
  * passes is never rejected at run time; lo_open marks an open lower end.
  * Commands without a value keep the script's generic range (scenario.c). */
 typedef struct action_def {
@@ -111,6 +112,7 @@ typedef struct action_def {
 #define UNITS PCS_UNIT_COMMANDS
 #define PRIMARY PCS_PRIMARY_COMMANDS
 #define PLANT PCS_PLANT_COMMANDS
+#define PZR PCS_PZR_CONTROL_COMMANDS
 
 static const action_def actions[] = {
     {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
@@ -119,14 +121,25 @@ static const action_def actions[] = {
      "target uN.BANK, value travel per s (0, 1]", 1, 0.0, 1.0, 1, "travel per s"},
     {"scram", UNITS, PCS_UNIT_OP_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
     {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
-    {"boron", PLANT, PCS_PLANT_OP_CHARGING_BORON, ARG_UNIT,
+    {"boron", PZR, PCS_PZR_CONTROL_OP_CHARGING_BORON, ARG_UNIT,
      "target uN, value charging-water boron ppm [0, 10000] (boration or dilution)", 1, 0.0,
      10000.0, 0, "ppm"},
     {"pump_trip", PRIMARY, PCS_PRIMARY_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
     {"pump_start", PRIMARY, PCS_PRIMARY_OP_PUMP_START, ARG_PUMP,
      "target uN.pumpK (motor on: the pump runs up on its motor)", NO_RANGE},
-    {"pzr_heaters", PLANT, PCS_PLANT_OP_PZR_HEATERS, ARG_UNIT, "target uN, value W [0, 1e9]", 1,
-     0.0, 1e9, 0, "W"},
+    {"pzr_heaters", PZR, PCS_PZR_CONTROL_OP_HEATERS, ARG_UNIT,
+     "target uN, value heater power W [0, 1794000] (heaters to manual)", 1, 0.0, 1.794e6, 0, "W"},
+    {"pzr_spray", PZR, PCS_PZR_CONTROL_OP_SPRAY, ARG_UNIT,
+     "target uN, value spray demand [0, 1] (sprays to manual)", 1, 0.0, 1.0, 0, "demand"},
+    {"pzr_auto", PZR, PCS_PZR_CONTROL_OP_PRESSURE_AUTO, ARG_UNIT,
+     "target uN (pressure control back to auto)", NO_RANGE},
+    {"charging", PZR, PCS_PZR_CONTROL_OP_CHARGING, ARG_UNIT,
+     "target uN, value charging flow kg/s [0, 9.3308] (level control to manual)", 1, 0.0,
+     9.3308, 0, "kg/s"},
+    {"level_auto", PZR, PCS_PZR_CONTROL_OP_LEVEL_AUTO, ARG_UNIT,
+     "target uN (level control back to auto)", NO_RANGE},
+    {"letdown", PZR, PCS_PZR_CONTROL_OP_LETDOWN, ARG_UNIT,
+     "target uN, value letdown flow kg/s [0, 12.13]", 1, 0.0, 12.13, 0, "kg/s"},
     {"sg_pressure", PLANT, PCS_PLANT_OP_SG_PRESSURE, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
      "secondary pressure Pa"},

@@ -135,12 +135,12 @@ static pcs_command pp_command(prop *p, uint32_t n_loops, char *desc, size_t desc
         c.args[0] = prop_double(p, 0.0, 1.0);
         break;
     case 7:
-        pp_resolve(&c, n_loops, PCS_PLANT_COMMANDS, PCS_PLANT_OP_PZR_HEATERS, "u1");
+        pp_resolve(&c, n_loops, PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_HEATERS, "u1");
         c.args[0] = prop_double(p, 0.0, 2e6);
         break;
-    case 8: /* heater power a little outside the accepted range */
-        pp_resolve(&c, n_loops, PCS_PLANT_COMMANDS, PCS_PLANT_OP_PZR_HEATERS, "u1");
-        c.args[0] = prop_double(p, -1e3, 1.1e9);
+    case 8: /* spray demand, a little outside the accepted range too */
+        pp_resolve(&c, n_loops, PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_SPRAY, "u1");
+        c.args[0] = prop_double(p, -0.1, 1.1);
         break;
     case 9:
         pp_resolve(&c, n_loops, PCS_PLANT_COMMANDS, PCS_PLANT_OP_SG_PRESSURE, "u1");

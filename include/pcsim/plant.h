@@ -90,20 +90,16 @@ typedef struct pcs_plant_unit {
                                        the loop-flow instruments (their calibration) */
 } pcs_plant_unit;
 
-/** Command family of a unit's operator actions on the plant, target "uN". */
+/** Command family of a unit's operator actions on the plant, target "uN".
+ *  (Heaters, sprays, charging, letdown and boron are the pressurizer
+ *  control's: pcsim/pzr_control.h, built by pcs_plant_instrument.) */
 #define PCS_PLANT_COMMANDS "plant"
 enum {
     /** args[0]: every steam generator's secondary pressure, Pa, in
      *  [611.213, 2.2064e7] (IF97 saturation line): the SG boundary until the
      *  steam side exists. */
     PCS_PLANT_OP_SG_PRESSURE = 0,
-    /** args[0]: pressurizer heater power, W, in [0, 1e9]: the proportional
-     *  group first, then the backup group, each clamped to its capacity. */
-    PCS_PLANT_OP_PZR_HEATERS = 1,
-    /** args[0]: boron concentration of the charging water, ppm, in [0, 10000]:
-     *  boration above the core's boron, dilution below, at the charging flow. */
-    PCS_PLANT_OP_CHARGING_BORON = 2,
-    PCS_PLANT_OP_COUNT = 3,
+    PCS_PLANT_OP_COUNT = 1,
 };
 
 /**

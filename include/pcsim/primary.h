@@ -170,7 +170,10 @@ enum {
     PCS_PRIMARY_OUT_PZR_BORON = 1,  /**< pressurizer liquid, ppm */
     PCS_PRIMARY_OUT_CHARGING = 2,   /**< charging flow the tick applied, kg/s */
     PCS_PRIMARY_OUT_LETDOWN = 3,    /**< letdown flow the tick applied, kg/s */
-    PCS_PRIMARY_OUT_TAIL_COUNT = 4,
+    PCS_PRIMARY_OUT_SPRAY = 4,      /**< spray into the pressurizer the tick applied (with the
+                                         bypass), kg/s */
+    PCS_PRIMARY_OUT_HEATERS = 5,    /**< heater power the tick delivered, W */
+    PCS_PRIMARY_OUT_TAIL_COUNT = 6,
 };
 
 /**

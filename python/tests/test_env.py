@@ -15,7 +15,7 @@ import pcsim.env
 from pcsim.env import StationEnv
 
 OBS = ["u1.core.relative_power", "u1.nis.power.A", "u1.core.trip", "u1.rods.D.pos"]
-ACT = [("u1.D", "rod_position"), ("u1", "pzr_heaters", 0.0, 2e6)]
+ACT = [("u1.D", "rod_position"), ("u1", "pzr_heaters", 0.0, 1.794e6)]
 
 
 def make(**kw):
@@ -47,7 +47,7 @@ def test_spaces():
     env = make()
     a, o = env.action_space, env.observation_space
     assert a.shape == (2,) and a.dtype == np.float64
-    assert a.low.tolist() == [0.0, 0.0] and a.high.tolist() == [1.0, 2e6]
+    assert a.low.tolist() == [0.0, 0.0] and a.high.tolist() == [1.0, 1.794e6]
     assert o.shape == (4,) and o.dtype == np.float64
     assert o.low[0] == -np.inf and o.high[0] == np.inf
     # u1.core.trip is a u32 status word: [0, 2^32 - 1]
@@ -168,7 +168,7 @@ def test_gymnasium_env_path(fake_gymnasium):
     env = genv.StationEnv(OBS, ACT, max_steps=2)
     assert isinstance(env.action_space, FakeBox) and isinstance(env.observation_space, FakeBox)
     assert env.action_space.shape == (2,) and env.action_space.dtype == np.float64
-    assert env.action_space.high.tolist() == [1.0, 2e6]
+    assert env.action_space.high.tolist() == [1.0, 1.794e6]
     FakeEnv.reset_seeds.clear()
     obs, info = env.reset(seed=9)
     assert FakeEnv.reset_seeds == [9]  # gymnasium.Env.reset saw the seed

@@ -6,7 +6,6 @@
  * The handler writes the primary's controls input store at stage 1; the
  * primary reads it at stage HYDRAULICS of the same tick.
  */
-#include <math.h>
 #include <stdio.h>
 
 #include "pcsim/command.h"
@@ -29,45 +28,11 @@ static pcs_status set_sg_pressure(double *controls, const pcs_plant_unit *pu,
     return PCS_OK;
 }
 
-/* Heater power W -> demands: the proportional group first, then backup. */
-static pcs_status set_heaters(double *controls, const pcs_plant_unit *pu,
-                              const pcs_command_call *c)
-{
-    double q = c->cmd->args[0];
-    if (!(q >= 0.0 && q <= 1e9))
-        return pcs_error_set(PCS_E_INVAL, "%s pzr_heaters: value %g is outside [0, 1e9] (W)",
-                             c->target_name, q);
-    const pcs_pressurizer_def *z = &pcs_primary_def_get(pu->primary)->pzr;
-    double prop = z->heater_proportional_w > 0.0 ? fmin(1.0, q / z->heater_proportional_w) : 0.0;
-    double rest = q - prop * z->heater_proportional_w;
-    double backup = z->heater_backup_w > 0.0 ? fmin(1.0, rest / z->heater_backup_w) : 0.0;
-    controls[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL] = prop;
-    controls[PCS_PRIMARY_CTL_HEATER_BACKUP] = backup;
-    return PCS_OK;
-}
-
-static pcs_status set_charging_boron(double *controls, const pcs_command_call *c)
-{
-    double ppm = c->cmd->args[0];
-    if (!(ppm >= 0.0 && ppm <= 10000.0))
-        return pcs_error_set(PCS_E_INVAL, "%s boron: value %g is outside [0, 10000] (ppm)",
-                             c->target_name, ppm);
-    controls[PCS_PRIMARY_CTL_CHARGING_BORON] = ppm;
-    return PCS_OK;
-}
-
 static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
     const pcs_plant_unit *pu = c->ctx;
     double *controls = pcs_store_data(w, pcs_primary_store_ids(pu->primary).controls);
-    switch (c->op) {
-    case PCS_PLANT_OP_SG_PRESSURE:
-        return set_sg_pressure(controls, pu, c);
-    case PCS_PLANT_OP_PZR_HEATERS:
-        return set_heaters(controls, pu, c);
-    default:
-        return set_charging_boron(controls, c);
-    }
+    return set_sg_pressure(controls, pu, c);
 }
 
 pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu)

@@ -14,10 +14,11 @@
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
 #include "pcsim/protection.h"
+#include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
 #include "physics/plant/models/plant_internal.h"
 
-#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (8 + 5 * PCS_PLANT_MAX_LOOPS))
+#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (11 + 5 * PCS_PLANT_MAX_LOOPS))
 #define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (4 + PCS_PLANT_MAX_LOOPS))
 #define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (3 + 2 * PCS_PLANT_MAX_LOOPS))
 #define NAME_LEN 64
@@ -52,6 +53,9 @@ typedef struct instr_build {
     pcs_alarm_def alarms[MAX_ALARMS];
     char alarm_names[MAX_ALARMS][NAME_LEN];
     uint32_t n_alarms;
+    /* Per unit, the control channels pzr_control reads: pressure, level, Tavg. */
+    uint32_t ctl_pressure[PCS_PLANT_MAX_UNITS], ctl_level[PCS_PLANT_MAX_UNITS],
+        ctl_tavg[PCS_PLANT_MAX_UNITS];
 } instr_build;
 
 /* A sensor on the published channel @p source; returns its id (or UINT32_MAX). */
@@ -162,6 +166,33 @@ static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant
     return PCS_OK;
 }
 
+/* The control channels of unit @p u: one sensor each on the pressurizer's
+ * pressure and level and on Tavg (the controlling channels; the pressure
+ * one is separate from the four protection channels, as in the plant). */
+static pcs_status instrument_control(pcs_world *w, instr_build *b, uint32_t u,
+                                     const pcs_plant_setpoints *sp)
+{
+    const struct {
+        const char *what, *unit;
+        double span, noise, tau_s;
+        uint32_t *out;
+    } ctl[] = {
+        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &b->ctl_pressure[u]},
+        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &b->ctl_level[u]},
+        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &b->ctl_tavg[u]},
+    };
+    for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
+        char name[NAME_LEN], src[BASE_LEN];
+        snprintf(src, sizeof src, "u%u.%s", u + 1, ctl[i].what);
+        snprintf(name, sizeof name, "%s.ctl", src);
+        *ctl[i].out = add_sensor(w, b, name, src, ctl[i].unit, ctl[i].span, ctl[i].noise,
+                                 ctl[i].tau_s);
+        if (*ctl[i].out == UINT32_MAX)
+            return PCS_E_INVAL;
+    }
+    return PCS_OK;
+}
+
 static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                   const pcs_plant_setpoints *sp)
 {
@@ -173,9 +204,10 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     snprintf(src, sizeof src, "u%u.core.power", n);
     pcs_status st = add_quad(w, b, base, src, "W", p_nom, sp->noise_frac, 0.1, nis);
     snprintf(base, sizeof base, "u%u.pzr.pressure", n);
-    snprintf(src, sizeof src, "u%u.rcs.pressure", n);
     if (st == PCS_OK)
-        st = add_quad(w, b, base, src, "Pa", 17.0e6, 0.0005, 0.5, prs);
+        st = add_quad(w, b, base, base, "Pa", 17.0e6, 0.0005, 0.5, prs);
+    if (st == PCS_OK)
+        st = instrument_control(w, b, u, sp);
     if (st != PCS_OK)
         return st;
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
@@ -200,6 +232,46 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     return instrument_loops(w, b, p, u, sp);
 }
 
+static pcs_status control_input(const pcs_plant *p, uint32_t sensor, pcs_pzr_control_input *in)
+{
+    pcs_status st = pcs_sensor_value_ref(p->sensors, sensor, &in->store, &in->index);
+    if (st == PCS_OK)
+        st = pcs_sensor_status_ref(p->sensors, sensor, &in->status_store, &in->status_index);
+    return st;
+}
+
+/* Pressurizer pressure and level control of unit @p u on its control channels. */
+static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+{
+    const pcs_primary_def *pd = pcs_primary_def_get(p->units[u].primary);
+    char name[16];
+    snprintf(name, sizeof name, "u%u", u + 1);
+    pcs_pzr_control_def d;
+    pcs_pzr_control_default(&d);
+    d.unit_name = name;
+    d.n_tavg = 1;
+    d.controls_store = pcs_primary_store_ids(p->units[u].primary).controls;
+    /* One plant: the primary's heaters, setpoint, programs, letdown orifice
+     * and boron are the controller's. */
+    d.heater_proportional_w = pd->pzr.heater_proportional_w;
+    d.heater_backup_w = pd->pzr.heater_backup_w;
+    d.p_setpoint_pa = pd->p_setpoint_pa;
+    d.t_avg_no_load_k = pd->t_avg_no_load_k;
+    d.t_avg_full_k = pd->t_avg_full_k;
+    d.level_no_load_pct = pd->pzr_level_no_load;
+    d.level_full_pct = pd->pzr_level_full;
+    d.letdown_kg_s = pd->letdown_nominal_kg_s;
+    d.charging_boron_ppm = pd->boron_ppm;
+    pcs_status st = control_input(p, b->ctl_pressure[u], &d.pressure);
+    if (st == PCS_OK)
+        st = control_input(p, b->ctl_level[u], &d.level);
+    if (st == PCS_OK)
+        st = control_input(p, b->ctl_tavg[u], &d.tavg[0]);
+    if (st == PCS_OK)
+        st = pcs_pzr_control_add(w, &d, &p->pzr_control[u]);
+    return st;
+}
+
 static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
 {
     uint32_t stores[PCS_PLANT_MAX_UNITS];
@@ -217,6 +289,8 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
     st = pcs_protection_add(w, p->sensors, &pc, &p->protection);
     if (st == PCS_OK)
         st = pcs_alarm_add(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        st = add_pzr_control(w, p, b, u);
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
         char name[16];

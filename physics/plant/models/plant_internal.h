@@ -6,6 +6,7 @@
 #define PCS_PHYSICS_PLANT_INTERNAL_H
 
 #include "pcsim/plant.h"
+#include "pcsim/pzr_control.h"
 
 /* Coupling of one unit: pointers cached at build so the system is plain copies. */
 typedef struct plant_couple {
@@ -32,6 +33,7 @@ struct pcs_plant {
     pcs_sensors *sensors;
     pcs_protection *protection;
     pcs_alarms *alarms;
+    pcs_pzr_control *pzr_control[PCS_PLANT_MAX_UNITS];
 };
 
 #endif

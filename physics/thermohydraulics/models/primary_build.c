@@ -792,6 +792,8 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
         {"pzr.boron", "ppm", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_PZR_BORON},
         {"cvcs.charging", "kg/s", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_CHARGING},
         {"cvcs.letdown", "kg/s", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_LETDOWN},
+        {"pzr.spray", "kg/s", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_SPRAY},
+        {"pzr.heaters", "W", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_HEATERS},
     };
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof unit_channels / sizeof unit_channels[0]; i++)

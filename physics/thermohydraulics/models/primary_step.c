@@ -219,6 +219,8 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
     if (st != PCS_OK)
         return st;
     pcs_primary_pzr_put(&ps, v->pzr);
+    pr->spray_kg_s = rep.spray_kg_s;
+    pr->heater_w = rep.heater_w;
     pzr_boron(pr, v, &before, &rep, b_surge_out, dt);
     v->st.mass_kg[cold] -= dt * rep.spray_kg_s;
     v->st.energy_j[cold] -= dt * rep.spray_w;
@@ -294,6 +296,8 @@ void pcs_primary_outputs(const pcs_primary *pr, primary_view *v)
     t[PCS_PRIMARY_OUT_PZR_BORON] = v->boron[pr->v_pzr];
     t[PCS_PRIMARY_OUT_CHARGING] = pr->charging_kg_s;
     t[PCS_PRIMARY_OUT_LETDOWN] = pr->letdown_kg_s;
+    t[PCS_PRIMARY_OUT_SPRAY] = pr->spray_kg_s;
+    t[PCS_PRIMARY_OUT_HEATERS] = pr->heater_w;
 }
 
 pcs_status pcs_primary_system(pcs_world *w, void *ctx)
