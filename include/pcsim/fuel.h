@@ -27,9 +27,42 @@
  *   0.6 < Pr < 160), floored at the laminar fully developed value
  *   Nu = 4.36 (uniform heat flux, Incropera Eq. 8.53) so that a stagnant
  *   channel still conducts (in the transition range, 2300 < Re < 1e4, the
- *   Dittus-Boelter value is used as is and overpredicts; there is no
- *   subcooled or nucleate boiling model); Re and D_h use the rod's share of the square
- *   lattice cell, A = p^2 - pi r_co^2, D_h = 4 A / (2 pi r_co).
+ *   Dittus-Boelter value is used as is and overpredicts); Re and D_h use the
+ *   rod's share of the square lattice cell, A = p^2 - pi r_co^2,
+ *   D_h = 4 A / (2 pi r_co).
+ *
+ * Boiling on the clad surface (boiling = PCS_FUEL_BOILING_THOM, the
+ * default): once the wall is above the saturation temperature T_sat(p)
+ * (IAPWS-IF97 Eq. 31 at the coolant pressure store), the wall heat flux is
+ * the larger of single-phase forced convection and Thom's nucleate boiling,
+ *   q'' = max(h_DB (T_w - T_b), K(p) (T_w - T_sat)^2),
+ *   K(p) = exp(2 p / 8.7 MPa) / 22.65^2  MW/(m^2 K^2), p in MPa,
+ * i.e. Thom's T_w - T_sat = 22.65 sqrt(q''[MW/m^2]) exp(-p / 8.7 MPa) (J. R. S.
+ * Thom, W. M. Walker, T. A. Fallon, G. F. S. Reising, "Boiling in subcooled
+ * water during flow up heated tubes or annuli", Proc. Instn Mech. Engrs 180
+ * (3C), 1965-66, 226-246; the form used by RELAP5 and in N. E. Todreas and
+ * M. S. Kazimi, Nuclear Systems I, for subcooled and saturated nucleate
+ * boiling; Thom's data span 5.2-14 MPa, so at 15.5 MPa it is a mild
+ * extrapolation). The larger-of form covers single-phase flow, subcooled
+ * boiling (the wall past T_sat while the bulk is still subcooled: Thom takes
+ * over where it gives more heat than Dittus-Boelter) and saturated nucleate
+ * boiling, with q'' continuous at the switch. At 15.5 MPa Thom gives a wall
+ * superheat of 3.8 K at 1 MW/m^2, where single-phase convection at low
+ * flow would need tens of K.
+ *   To keep the solve linear and implicit, the boiling flux is linearised
+ * about the previous step's wall temperature T_w0 (one Newton step per
+ * tick): q'' = K x0^2 + 2 K x0 (T_w' - T_w0), x0 = T_w0 - T_sat > 0. It
+ * depends on the wall only, so the wall row gains 2 K x0 A on its diagonal
+ * and the coolant row the same coefficient off the diagonal: the matrix stays
+ * a (column diagonally dominant) M-matrix, the flux appears with opposite
+ * signs in the two rows (energy conserved to rounding, as before), and the
+ * steady iteration is Newton's method on a convex flux (monotone
+ * convergence). The regime (convection or boiling) is chosen per rod-node at
+ * T_w0. NOT modelled: the critical heat flux and post-CHF (transition and film
+ * boiling) regimes (the accident issue's), and void in the fuel's own
+ * coolant node: that node stays a liquid energy balance (its properties are
+ * those of saturated liquid if it passes T_sat, flagged as a coolant range
+ * excursion); void and its feedback come from the primary's network.
  *
  * Time integration is backward Euler, one linear solve per (channel, node)
  * per tick: the n_fuel + n_clad solid nodes plus the coolant node form one
@@ -107,6 +140,14 @@ typedef enum pcs_clad_k_model {
     PCS_CLAD_K_CONSTANT = 2, /**< clad_k_const_w_m_k */
 } pcs_clad_k_model;
 
+/** Wall heat-transfer regimes (see the file comment). */
+typedef enum pcs_fuel_boiling {
+    PCS_FUEL_BOILING_THOM = 0, /**< Dittus-Boelter, or Thom nucleate boiling when larger
+                                    (default) */
+    PCS_FUEL_BOILING_NONE = 1, /**< Dittus-Boelter at any wall temperature (single-phase
+                                    only; hand calculations) */
+} pcs_fuel_boiling;
+
 /** Axial power shape. */
 typedef enum pcs_axial_shape {
     PCS_AXIAL_CHOPPED_COSINE = 0, /**< cos(pi (z - L/2) / L_e), node integrals (default) */
@@ -171,10 +212,14 @@ typedef struct pcs_fuel_def {
     double t_initial_k;         /**< initial temperature of every node; default 565.1;
                                      >= 273.15 */
     double nu_laminar;          /**< Nusselt floor; default 4.36 (Incropera Eq. 8.53); > 0 */
+    pcs_fuel_boiling boiling;   /**< wall regimes; default PCS_FUEL_BOILING_THOM */
 
     /* coolant properties: props_fn(props_ctx, ...) each tick; when props_fn is
      * NULL the model uses pcs_coolant_props_linear on its own copy of
-     * coolant_linear. props_ctx must outlive the world. */
+     * coolant_linear (a placeholder valid 540-618 K). Real water:
+     * props_fn = pcs_coolant_props_water with props_ctx a pcs_coolant_water
+     * table (coolant.h), e.g. one from pcs_coolant_water_add in the same
+     * world, shared by all units. props_ctx must outlive the world. */
     pcs_coolant_props_fn props_fn;     /**< default NULL (linear set) */
     void *props_ctx;                   /**< default NULL */
     pcs_coolant_linear coolant_linear; /**< default pcs_coolant_linear_default() */
@@ -235,6 +280,13 @@ typedef struct pcs_fuel {
     uint32_t store_out;           /**< STATE "uN.fuel.out": PCS_FUEL_OUT_COUNT doubles */
     uint32_t store_flags;         /**< STATE "uN.fuel.flags": one u32 of PCS_FUEL_FLAG_* */
     uint32_t store_props;         /**< SCRATCH "uN.coolant.props": cp, k, mu, rho, each [c][j] */
+    uint32_t store_q_axial;       /**< STATE "uN.fuel.q_axial": W, [j] bottom to top: heat into
+                                       the coolant at axial node j (clad-to-coolant convection or
+                                       boiling plus direct heating) summed over all channel groups
+                                       and rods, this tick. Sums to PCS_FUEL_OUT_HEAT_TO_COOLANT
+                                       (to rounding): the source term of the primary's core
+                                       volumes, not FLOW_HEAT (which also holds the fuel's own
+                                       coolant node's storage change) */
     uint32_t system;              /**< the HEAT-stage system "uN.fuel.heat" */
     struct pcs_fuel_model *model; /**< private; world-owned */
 } pcs_fuel;
