@@ -126,9 +126,9 @@ typedef struct pcs_world pcs_world;
  * A node hotter than T_sat gets the saturated liquid's properties: the fuel's
  * coolant node is a liquid energy balance, and the excursion is flagged.
  *
- * Cost: about 0.3 us per node (one region 1 evaluation, two exp for the
- * transport properties), i.e. ~30 us per tick for the reference core's 96
- * nodes: the reference path; the station uses the table below.
+ * Cost: about 0.6 us per node (one region 1 evaluation, two exp for
+ * the transport properties), measured 57-70 us per call for the reference
+ * core's 96 nodes: the reference path; the station uses the table below.
  */
 PCS_API pcs_status pcs_coolant_props_if97(void *ctx, uint32_t n, const double *t_k, double p_pa,
                                           const pcs_coolant_props_out *out, uint32_t *n_clamped);
@@ -149,9 +149,9 @@ PCS_API pcs_status pcs_coolant_props_if97(void *ctx, uint32_t n, const double *t
  *
  * Error of the default table (1-22 MPa, 2 K rows: 107 rows x 512 nodes,
  * 1.8 MB) against pcs_coolant_props_if97, max relative over seeded random
- * liquid points, asserted by tests/test_coolant_water.c: cp 1.1e-3 (within
- * 0.4 K of saturation at 16.3 MPa, where cp is steepest), k, mu and rho
- * 1.1e-4; PCS_COOLANT_WATER_REL_ERR bounds them all, far inside the scatter
+ * liquid points, asserted by tests/test_coolant_water.c: cp 1.2e-3 (within
+ * 0.4 K of saturation near 16.3 MPa, where cp is steepest), k, mu and rho
+ * 1.2e-4; PCS_COOLANT_WATER_REL_ERR bounds them all, far inside the scatter
  * of Dittus-Boelter (10-25 %).
  *
  * Clamping as pcs_coolant_props_if97, with the table's own p and T ranges.
