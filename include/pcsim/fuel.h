@@ -40,29 +40,32 @@
  * i.e. Thom's T_w - T_sat = 22.65 sqrt(q''[MW/m^2]) exp(-p / 8.7 MPa) (J. R. S.
  * Thom, W. M. Walker, T. A. Fallon, G. F. S. Reising, "Boiling in subcooled
  * water during flow up heated tubes or annuli", Proc. Instn Mech. Engrs 180
- * (3C), 1965-66, 226-246; the form used by RELAP5 and in N. E. Todreas and
- * M. S. Kazimi, Nuclear Systems I, for subcooled and saturated nucleate
- * boiling; Thom's data span 5.2-14 MPa, so at 15.5 MPa it is a mild
- * extrapolation). The larger-of form covers single-phase flow, subcooled
- * boiling (the wall past T_sat while the bulk is still subcooled: Thom takes
- * over where it gives more heat than Dittus-Boelter) and saturated nucleate
- * boiling, with q'' continuous at the switch. At 15.5 MPa Thom gives a wall
- * superheat of 3.8 K at 1 MW/m^2, where single-phase convection at low
- * flow would need tens of K.
- *   To keep the solve linear and implicit, the boiling flux is linearised
- * about the previous step's wall temperature T_w0 (one Newton step per
- * tick): q'' = K x0^2 + 2 K x0 (T_w' - T_w0), x0 = T_w0 - T_sat > 0. It
- * depends on the wall only, so the wall row gains 2 K x0 A on its diagonal
- * and the coolant row the same coefficient off the diagonal: the matrix stays
- * a (column diagonally dominant) M-matrix, the flux appears with opposite
- * signs in the two rows (energy conserved to rounding, as before), and the
- * steady iteration is Newton's method on a convex flux (monotone
- * convergence). The regime (convection or boiling) is chosen per rod-node at
- * T_w0. NOT modelled: the critical heat flux and post-CHF (transition and film
- * boiling) regimes (the accident issue's), and void in the fuel's own
- * coolant node: that node stays a liquid energy balance (its properties are
- * those of saturated liquid if it passes T_sat, flagged as a coolant range
- * excursion); void and its feedback come from the primary's network.
+ * (3C), 1965-66, 226-246, as presented in textbooks for fully developed
+ * subcooled and saturated nucleate boiling of water, e.g. N. E. Todreas and
+ * M. S. Kazimi, Nuclear Systems I; neither was checked here, and Thom's data
+ * are reported to span about 5-14 MPa, so at 15.5 MPa the correlation is
+ * extrapolated. RELAP5 and TRACE use Chen's superposition instead). The larger-of form covers
+ * single-phase flow, subcooled boiling (the wall past T_sat while the bulk is still subcooled: Thom
+ * takes over where it gives more heat than Dittus-Boelter) and saturated nucleate boiling, with q''
+ * continuous at the switch. At 15.5 MPa Thom gives a wall superheat of 3.8 K at 1 MW/m^2, where
+ * single-phase convection at low flow would need tens of K. To keep the solve linear and implicit,
+ * the boiling flux is linearised about a wall temperature T_w0 (a Newton step): q'' = K x0^2 + 2 K
+ * x0 (T_w' - T_w0), x0 = T_w0 - T_sat > 0. It depends on the wall only, so the wall row gains 2 K
+ * x0 A on its diagonal and the coolant row the same coefficient off the diagonal: the matrix stays
+ * a (column diagonally dominant) M-matrix and the flux appears with opposite signs in the two rows
+ * (energy conserved to rounding, as before). The regime (convection or boiling) is chosen per
+ * rod-node at the previous step's temperatures; when the solution contradicts it (the wall crossed
+ * the switch), or a boiling wall moved more than 1e-4 K from T_w0, that axial level is solved again
+ * from its old temperatures, re-linearised at the new ones (at most 8
+ * passes; 1-2 in practice, single-phase levels always 1). So the step is
+ * backward Euler on the nonlinear flux to 1e-4 K in the wall, monotone
+ * through the switch at dt = 0.05 s and 1 s (tested); a lagged regime alone
+ * overshot the boiling wall by 0.5 K at 0.05 s and 3 K at 1 s. The steady
+ * solve iterates the same way to 1e-9 K. NOT modelled: the critical heat flux and post-CHF
+ * (transition and film boiling) regimes (the accident issue's), and void in the fuel's own coolant
+ * node: that node stays a liquid energy balance (its properties are those of saturated liquid if it
+ * passes T_sat, flagged as a coolant range excursion); void and its feedback come from the
+ * primary's network.
  *
  * Time integration is backward Euler, one linear solve per (channel, node)
  * per tick: the n_fuel + n_clad solid nodes plus the coolant node form one
@@ -327,6 +330,13 @@ PCS_API pcs_status pcs_fuel_add(pcs_world *w, uint32_t unit_index, const pcs_fue
  *         did not converge, or a property-function error.
  */
 PCS_API pcs_status pcs_fuel_solve_steady(pcs_world *w, const pcs_fuel *fuel, double power_w);
+
+/**
+ * Thom's nucleate-boiling coefficient K(p) = exp(2 p / 8.7 MPa) / 22.65^2,
+ * in W/(m^2 K^2): q'' = K (T_w - T_sat)^2 (see the file comment). The model
+ * uses exactly this function. NaN for a non-finite or negative @p p_pa.
+ */
+PCS_API double pcs_fuel_thom_k(double p_pa);
 
 /**
  * Heat stored in fuel, clad and coolant, J, relative to 0 K with the model's
