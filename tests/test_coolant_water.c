@@ -31,16 +31,27 @@ static cw_props cw_eval(pcs_coolant_props_fn fn, void *ctx, double p, double t, 
     return v;
 }
 
-/* One default table for the whole file (building one costs ~60 ms). */
+/* One default table per test (building one costs ~60 ms), freed after it. */
+static pcs_coolant_water *cw_tab;
+
+static void cw_setup(void)
+{
+    pcs_coolant_water_def d;
+    cr_assert_eq(pcs_coolant_water_default(&d), PCS_OK);
+    cr_assert_eq(pcs_coolant_water_create(&d, &cw_tab), PCS_OK, "%s", pcs_last_error());
+}
+
+static void cw_teardown(void)
+{
+    pcs_coolant_water_destroy(cw_tab);
+    cw_tab = NULL;
+}
+
+TestSuite(coolant_water, .init = cw_setup, .fini = cw_teardown);
+
 static pcs_coolant_water *cw_table(void)
 {
-    static pcs_coolant_water *t;
-    if (!t) {
-        pcs_coolant_water_def d;
-        cr_assert_eq(pcs_coolant_water_default(&d), PCS_OK);
-        cr_assert_eq(pcs_coolant_water_create(&d, &t), PCS_OK, "%s", pcs_last_error());
-    }
-    return t;
+    return cw_tab;
 }
 
 /* IAPWS R7-97(2012) Table 5 (region 1 verification values, also in

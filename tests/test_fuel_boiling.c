@@ -279,6 +279,7 @@ Test(fuel_boiling, energy_balance_closes_per_tick_through_boiling)
         boiling_ticks += fb_wall(&x, 0, 5) > ts;
     }
     cr_assert(boiling_ticks > 300, "the run is mostly in boiling (%d ticks)", boiling_ticks);
+    pcs_world_destroy(x.w);
 }
 
 /* ------------------------------------------------------ nominal PWR core */
