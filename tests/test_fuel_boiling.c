@@ -8,9 +8,13 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcsim/pcsim.h"
+#include "tests/save_craft.h"
 
 /* Reference core power: 3411 MWt, tests/refdata/pwr_plant.md ([BEAVRS]; [W84]; [TK]). */
 #define FB_FULL_POWER_W 3.411e9
@@ -394,6 +398,43 @@ Test(fuel_boiling, q_axial_sums_to_heat_to_coolant)
     cr_assert_eq(pcs_store_find(x.w, "u1.fuel.q_axial", &id), PCS_OK);
     cr_assert_eq(id, x.f.store_q_axial);
     cr_assert_eq(pcs_store_bytes(x.w, id), 24 * sizeof(double));
+    pcs_world_destroy(x.w);
+}
+
+/* q_axial is saved state: a save with a non-finite element is refused by the
+ * fuel model's load check, naming the store; a clean save round-trips. */
+Test(fuel_boiling, crafted_q_axial_in_a_save_is_refused)
+{
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
+    fb_world x;
+    fb_make(&x, &cfg, 1, 0.05, FB_FULL_POWER_W);
+    for (int k = 0; k < 10; k++)
+        fb_tick(&x);
+    char path[96], bad[96];
+    snprintf(path, sizeof path, "/tmp/pcsim-fuel-q-axial-%d.save", (int)getpid());
+    snprintf(bad, sizeof bad, "/tmp/pcsim-fuel-q-axial-%d.bad.save", (int)getpid());
+    cr_assert_eq(pcs_world_save(x.w, path), PCS_OK, "%s", pcs_last_error());
+    size_t len = 0;
+    unsigned char *img = save_craft_read(path, &len);
+    cr_assert_not_null(img);
+    uint64_t hash = pcs_world_state_hash(x.w);
+    const double vals[2] = {NAN, INFINITY};
+    for (int i = 0; i < 2; i++) {
+        cr_assert(save_craft_patch(img, len, "store:u1.fuel.q_axial", 3 * sizeof(double), &vals[i],
+                                   sizeof(double)));
+        cr_assert(save_craft_write(bad, img, len));
+        pcs_status st = pcs_world_load(x.w, bad);
+        cr_assert_eq(st, PCS_E_CORRUPT, "load returned %s: %s", pcs_status_str(st),
+                     pcs_last_error());
+        cr_assert(strstr(pcs_last_error(), "u1.fuel.q_axial") != NULL, "%s", pcs_last_error());
+        cr_assert_eq(pcs_world_state_hash(x.w), hash);
+    }
+    cr_assert_eq(pcs_world_load(x.w, path), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_state_hash(x.w), hash);
+    free(img);
+    unlink(path);
+    unlink(bad);
     pcs_world_destroy(x.w);
 }
 
