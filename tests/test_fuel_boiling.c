@@ -286,6 +286,31 @@ Test(fuel_boiling, energy_balance_closes_per_tick_through_boiling)
     pcs_world_destroy(x.w);
 }
 
+/*
+ * Second law at the wall: the fuel's own coolant node is a liquid balance
+ * and can pass T_sat in a stagnant channel (not modelled: void). With the
+ * coolant at 640 K above a 630 K wall, both past T_sat = 617.94 K, no power
+ * and no flow, heat must flow from the coolant into the rod, not by Thom's
+ * (T_w - T_sat)^2 from the colder wall into the hotter liquid.
+ */
+Test(fuel_boiling, no_boiling_into_hotter_coolant)
+{
+    pcs_fuel_def cfg;
+    fb_low_flow_config(&cfg);
+    cfg.core_mass_flow_kg_s = 0.0;
+    cfg.t_initial_k = 630.0;
+    fb_world x;
+    fb_make(&x, &cfg, 1, 0.05, 0.0);
+    for (uint32_t j = 0; j < 6; j++)
+        x.t_cool[j] = 640.0;
+    fb_tick(&x);
+    double h = x.out[PCS_FUEL_OUT_HEAT_TO_COOLANT];
+    cr_assert(h < 0.0, "heat to coolant %.6g W: must flow into the colder rod", h);
+    for (uint32_t j = 0; j < 6; j++)
+        cr_assert(x.t_cool[j] < 640.0 && fb_wall(&x, 0, j) > 630.0, "node %u", j);
+    pcs_world_destroy(x.w);
+}
+
 /* ------------------------------------------------------ nominal PWR core */
 
 /*
