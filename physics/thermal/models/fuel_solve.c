@@ -125,10 +125,15 @@ static double film_conductance(const pcs_fuel_model *m, double mass_flux_dh, dou
 /* Choose the wall regime of lane l at its old wall and coolant temperatures
  * (fuel.h): Thom when the wall is past saturation and Thom's flux exceeds
  * the convective one, linearised as Q = q0 + 2 K A x0 (T_w' - T_w0). */
+/* Whether the wall boils: past T_sat, Thom's flux above the convective one,
+ * and hotter than the coolant. The last matters only when the fuel's own
+ * coolant node has passed T_sat (stagnant channel: a liquid balance, no
+ * void); Thom's (T_w - T_sat)^2 would then carry heat from the wall into
+ * hotter liquid, so convection (heat into the wall) applies instead. */
 static int boils(const pcs_fuel_model *m, double g_conv, double t_wall, double t_cool)
 {
     double x = t_wall - m->t_sat;
-    return x > 0.0 && m->thom_ka * x * x > g_conv * (t_wall - t_cool);
+    return x > 0.0 && t_wall > t_cool && m->thom_ka * x * x > g_conv * (t_wall - t_cool);
 }
 
 static void wall_regime(const pcs_fuel_model *m, lane_level *in, uint32_t l, double t_wall0,
