@@ -37,46 +37,59 @@
  * the larger of single-phase forced convection and Thom's nucleate boiling,
  *   q'' = max(h_DB (T_w - T_b), K(p) (T_w - T_sat)^2),
  *   K(p) = exp(2 p / 8.7 MPa) / 22.65^2  MW/(m^2 K^2), p in MPa,
- * i.e. Thom's T_w - T_sat = 22.65 sqrt(q''[MW/m^2]) exp(-p / 8.7 MPa) (J. R. S.
- * Thom, W. M. Walker, T. A. Fallon, G. F. S. Reising, "Boiling in subcooled
- * water during flow up heated tubes or annuli", Proc. Instn Mech. Engrs 180
- * (3C), 1965-66, 226-246, as presented in textbooks for fully developed
- * subcooled and saturated nucleate boiling of water, e.g. N. E. Todreas and
- * M. S. Kazimi, Nuclear Systems I; neither was checked here, and Thom's data
- * are reported to span about 5-14 MPa, so at 15.5 MPa the correlation is
- * extrapolated. RELAP5 and TRACE use Chen's superposition instead). The larger-of form covers
- * single-phase flow, subcooled boiling (the wall past T_sat while the bulk is still subcooled: Thom
- * takes over where it gives more heat than Dittus-Boelter) and saturated nucleate boiling, with q''
- * continuous at the switch. At 15.5 MPa Thom gives a wall superheat of 3.8 K at 1 MW/m^2, where
- * single-phase convection at low flow would need tens of K. To keep the solve linear and implicit,
- * the boiling flux is linearised about a wall temperature T_w0 (a Newton step): q'' = K x0^2 + 2 K
- * x0 (T_w' - T_w0), x0 = T_w0 - T_sat > 0. It depends on the wall only, so the wall row gains 2 K
- * x0 A on its diagonal and the coolant row the same coefficient off the diagonal: the matrix stays
- * a (column diagonally dominant) M-matrix and the flux appears with opposite signs in the two rows
- * (energy conserved to rounding, as before). The regime (convection or boiling) is chosen per
- * rod-node at the previous step's temperatures; when the solution contradicts it (the wall crossed
- * the switch), or a boiling wall moved more than 1e-4 K from T_w0, that axial level is solved again
- * from its old temperatures, re-linearised at the new ones (at most 8
- * passes; 1-2 in practice, single-phase levels always 1). So the step is
- * backward Euler on the nonlinear flux to 1e-4 K in the wall, monotone
- * through the switch at dt = 0.05 s and 1 s (tested); a lagged regime alone
- * overshot the boiling wall by 0.5 K at 0.05 s and 3 K at 1 s. The steady
- * solve iterates the same way to 1e-9 K. NOT modelled: the critical heat flux and post-CHF
- * (transition and film boiling) regimes (the accident issue's), and void in the fuel's own coolant
- * node: that node stays a liquid energy balance (its properties are those of saturated liquid if it
- * passes T_sat, flagged as a coolant range excursion); void and its feedback come from the
- * primary's network.
+ * i.e. Thom's T_w - T_sat = 22.65 sqrt(q''[MW/m^2]) exp(-p / 8.7 MPa)
+ * (J. R. S. Thom, W. M. Walker, T. A. Fallon, G. F. S. Reising, "Boiling in
+ * subcooled water during flow up heated tubes or annuli", Proc. Instn Mech.
+ * Engrs 180 (3C), 1965-66, 226-246, as presented in textbooks for fully
+ * developed subcooled and saturated nucleate boiling of water, e.g.
+ * N. E. Todreas and M. S. Kazimi, Nuclear Systems I; neither was checked
+ * here. Thom's data are reported to span about 5-14 MPa, so at 15.5 MPa the
+ * correlation is extrapolated. RELAP5 and TRACE use Chen's superposition
+ * instead.)
+ *   The larger-of form covers single-phase flow, subcooled boiling (the wall
+ * past T_sat while the bulk is still subcooled: Thom takes over where it
+ * gives more heat than Dittus-Boelter) and saturated nucleate boiling, with
+ * q'' continuous at the switch. Boiling also needs the wall to be hotter
+ * than the coolant node (that node can pass T_sat in a stagnant channel;
+ * heat must not flow into hotter liquid). At 15.5 MPa Thom gives a wall
+ * superheat of 3.8 K at 1 MW/m^2, where single-phase convection at low flow
+ * would need tens of K.
+ *   To keep the solve linear and implicit, the boiling flux is linearised
+ * about a wall temperature T_w0 (a Newton step):
+ *   q'' = K x0^2 + 2 K x0 (T_w' - T_w0),  x0 = T_w0 - T_sat > 0.
+ * It depends on the wall only, so the wall row gains 2 K x0 A on its
+ * diagonal and the coolant row the same coefficient off the diagonal: the
+ * matrix stays a (column diagonally dominant) M-matrix and the flux appears
+ * with opposite signs in the two rows (energy conserved to rounding, as
+ * before). The regime (convection or boiling) is chosen per rod-node at the
+ * previous step's temperatures; when the solution contradicts it (the wall
+ * crossed the switch), or a boiling wall moved more than 1e-4 K from T_w0,
+ * that axial level is solved again from its old temperatures, re-linearised
+ * at the new ones (at most 8 passes; 1-2 in practice, single-phase levels
+ * always 1). So the step is backward Euler on the nonlinear flux to 1e-4 K
+ * in the wall, monotone through the switch at dt = 0.05 s and 1 s (tested);
+ * a regime lagged by one step overshot the boiling wall by 0.5 K at 0.05 s
+ * and 3 K at 1 s. The steady solve iterates the same way to 1e-9 K.
+ *   NOT modelled: the critical heat flux and post-CHF (transition and film
+ * boiling) regimes (the accident issue's), and void in the fuel's own
+ * coolant node: that node stays a liquid energy balance (its properties are
+ * those of saturated liquid if it passes T_sat, flagged as a coolant range
+ * excursion); void and its feedback come from the primary's network. The
+ * heat into the coolant per axial level is published (store_q_axial) for
+ * that network's core volumes.
  *
  * Time integration is backward Euler, one linear solve per (channel, node)
- * per tick: the n_fuel + n_clad solid nodes plus the coolant node form one
- * tridiagonal system (Thomas algorithm), with conductivities and coolant
- * properties lagged at the previous step's temperatures. The coolant row is
+ * per tick (more only for boiling, above): the n_fuel + n_clad solid nodes
+ * plus the coolant node form one tridiagonal system (Thomas algorithm), with
+ * conductivities and coolant properties lagged at the previous step's
+ * temperatures. The coolant row is
  *   C_w (T_w' - T_w)/dt + m cp (T_w' - T_up') = G_film (T_co' - T_w') + Q_direct
- * with m the rod's share of the channel flow and T_up' the node below, just
- * solved (the inlet for j = 0), so the march up the channel is exact in one
- * pass. The matrix is an M-matrix for every dt > 0: no oscillation, no step
- * limit (tested at 0.05 s and 1 s). Summing the rows, the fluxes cancel, so
- * per tick sum C_i (T_i' - T_i) = (P - Q_flow) dt to rounding, where Q_flow is
+ * (in boiling the linearised Thom flux replaces the film term), with m the
+ * rod's share of the channel flow and T_up' the node below, just solved (the
+ * inlet for j = 0), so the march up the channel is exact in one pass. The
+ * matrix is an M-matrix for every dt > 0: no oscillation, no step limit
+ * (tested at 0.05 s and 1 s). Summing the rows, the fluxes cancel, so per
+ * tick sum C_i (T_i' - T_i) = (P - Q_flow) dt to rounding, where Q_flow is
  * the enthalpy the flow carries out (PCS_FUEL_OUT_FLOW_HEAT).
  *
  * Heat capacities of fuel and clad are constant per material (rho cp taken
