@@ -315,10 +315,13 @@ Test(fuel_boiling, no_boiling_into_hotter_coolant)
 
 /*
  * Full power, reference core (15.51 MPa, inlet 565.1 K, 17 080 kg/s, 4 equal
- * groups, chopped cosine), real water against the linear placeholder. What
- * real water changes (measured, logged): see the report in the assertions'
- * bands. The average rod does not boil: the hottest clad surface stays below
- * T_sat = 617.99 K; the mixed outlet stays on W84's 599.0 K within 1 K.
+ * groups, chopped cosine), real water against the linear placeholder.
+ * Measured, linear -> water: hottest fuel 1285.92 -> 1287.13 K, mean fuel
+ * 870.28 -> 870.94 K, hottest clad 639.63 -> 640.44 K, mixed outlet
+ * 598.95 -> 599.54 K, mean coolant 582.51 -> 582.82 K (asserted to 0.01 K).
+ * The average rod does not boil: its hottest clad surface, 612.47 K, stays
+ * 5.5 K below T_sat = 617.99 K; the mixed outlet stays on W84's 599.0 K
+ * within 1 K.
  */
 Test(fuel_boiling, nominal_core_on_real_water_against_the_placeholder)
 {
@@ -334,9 +337,17 @@ Test(fuel_boiling, nominal_core_on_real_water_against_the_placeholder)
     const int idx[] = {PCS_FUEL_OUT_T_MAX, PCS_FUEL_OUT_T_AVG, PCS_FUEL_OUT_CLAD_T_MAX,
                        PCS_FUEL_OUT_COOLANT_T_OUT, PCS_FUEL_OUT_COOLANT_T_AVG};
     const char *name[] = {"t_max", "t_avg", "clad_t_max", "t_out", "coolant t_avg"};
-    for (int i = 0; i < 5; i++)
+    /* Measured (water - linear), K: the placeholder's cp is the secant of a
+     * convex cp(T), too high in between, so real water heats up more for the
+     * same power, and its k is 1-2 % lower (no lambda2, test_coolant_water). */
+    const double diff[] = {1.204, 0.657, 0.815, 0.584, 0.315};
+    for (int i = 0; i < 5; i++) {
+        double d = b.out[idx[i]] - a.out[idx[i]];
         cr_log_info("nominal %s: linear %.3f K, water %.3f K, diff %+.3f K", name[i], a.out[idx[i]],
-                    b.out[idx[i]], b.out[idx[i]] - a.out[idx[i]]);
+                    b.out[idx[i]], d);
+        cr_assert(fabs(d - diff[i]) < 0.01, "%s: water - linear = %+.4f K, measured %+.3f K",
+                  name[i], d, diff[i]);
+    }
     double wall_max = 0.0;
     for (uint32_t c = 0; c < 4; c++)
         for (uint32_t j = 0; j < 24; j++)
@@ -356,7 +367,8 @@ Test(fuel_boiling, nominal_core_on_real_water_against_the_placeholder)
  * not in refdata: an assumption for this test only) with its share of the
  * flow by rod count (no flow redistribution). Its upper wall passes T_sat,
  * boils, and is held within a few K of T_sat, where single-phase convection
- * would put it further out.
+ * would put it further out. Measured: hottest wall 622.47 K with boiling
+ * (T_sat + 4.5 K), 638.38 K single-phase (T_sat + 20.4 K).
  */
 Test(fuel_boiling, hot_assembly_boils_with_a_few_kelvin_superheat)
 {
