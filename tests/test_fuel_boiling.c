@@ -311,6 +311,48 @@ Test(fuel_boiling, no_boiling_into_hotter_coolant)
     pcs_world_destroy(x.w);
 }
 
+/*
+ * Full power on half the core flow (as a two-loop unit at four-loop power
+ * gets): the fuel's own liquid coolant node passes T_sat in the upper part
+ * (outlet 624.485 K on saturated-liquid properties, measured; void is the
+ * primary's, not modelled here). Thom's
+ * superheat is then taken over that node, so the flux stays continuous and
+ * the steady solve converges; a reference fixed at T_sat with the wall
+ * kept above the coolant made the flux jump at T_w = T_cool and the solve
+ * cycled without converging (500 sweeps; found by the journal_replay suite).
+ */
+Test(fuel_boiling, coolant_node_past_saturation_converges)
+{
+    pcs_fuel_def cfg;
+    pcs_fuel_default(&cfg);
+    cfg.core_mass_flow_kg_s = 8540.0;
+    fb_world x;
+    fb_make(&x, &cfg, 1, 0.05, FB_FULL_POWER_W);
+    cr_assert_eq(pcs_fuel_solve_steady(x.w, &x.f, FB_FULL_POWER_W), PCS_OK, "%s", pcs_last_error());
+    const double ts = fb_tsat(15.51e6), k = pcs_fuel_thom_k(15.51e6);
+    const double area = 2.0 * M_PI * cfg.clad_outer_radius_m * cfg.active_length_m / 24.0;
+    int past = 0;
+    for (uint32_t j = 0; j < 24; j++) {
+        double t_c = x.t_cool[j], t_w = fb_wall(&x, 0, j);
+        if (t_c <= ts)
+            continue;
+        past++;
+        /* steady: the node's heat into the coolant over its rods and area */
+        double q = x.q_axial[j] / (50952.0 * area);
+        cr_assert(t_w > t_c, "node %u: wall %.4f above coolant %.4f", j, t_w, t_c);
+        double sup = t_w - t_c, h_db = q / sup;
+        /* either Thom over the node or, where larger, convection */
+        cr_assert(fabs(sup - sqrt(q / k)) < 1e-6 || h_db * sup >= k * sup * sup - 1e-6 * q,
+                  "node %u: superheat %.6f over the node, Thom %.6f", j, sup, sqrt(q / k));
+    }
+    cr_assert(past >= 6, "%d nodes past T_sat", past);
+    cr_assert(fabs(x.out[PCS_FUEL_OUT_COOLANT_T_OUT] - 624.485) < 0.01, "outlet %.3f",
+              x.out[PCS_FUEL_OUT_COOLANT_T_OUT]);
+    fb_tick(&x); /* flags are raised by the tick */
+    cr_assert(*x.flags & PCS_FUEL_FLAG_COOLANT_RANGE, "liquid past T_sat is flagged");
+    pcs_world_destroy(x.w);
+}
+
 /* ------------------------------------------------------ nominal PWR core */
 
 /*
