@@ -49,9 +49,11 @@
  *   The larger-of form covers single-phase flow, subcooled boiling (the wall
  * past T_sat while the bulk is still subcooled: Thom takes over where it
  * gives more heat than Dittus-Boelter) and saturated nucleate boiling, with
- * q'' continuous at the switch. Boiling also needs the wall to be hotter
- * than the coolant node (that node can pass T_sat in a stagnant channel;
- * heat must not flow into hotter liquid). At 15.5 MPa Thom gives a wall
+ * q'' continuous at the switch. When the fuel's own coolant node has passed
+ * T_sat (a liquid balance: stagnant or starved channel, void not modelled
+ * here), Thom's superheat is taken over that node's temperature instead of
+ * T_sat, so q'' stays continuous in both temperatures and never carries
+ * heat from the wall into hotter liquid. At 15.5 MPa Thom gives a wall
  * superheat of 3.8 K at 1 MW/m^2, where single-phase convection at low flow
  * would need tens of K.
  *   To keep the solve linear and implicit, the boiling flux is linearised

@@ -81,8 +81,8 @@ pcs_status pcs_fuel_props_update(pcs_fuel_model *m, uint32_t *n_clamped)
  * Per-lane inputs of one axial level. The wall-to-coolant heat flow is
  * linear in the new temperatures,
  *   Q = g_film (T_wall - T_cool) + g_boil T_wall + q_boil0,
- * with g_boil = q_boil0 = 0 in forced convection and g_film = 0 in nucleate
- * boiling (Thom linearised about the old wall temperature; fuel.h).
+ * with g_boil = q_boil0 = 0 in forced convection, and Thom linearised about
+ * a wall temperature in nucleate boiling (wall_regime; fuel.h).
  */
 typedef struct lane_level {
     double q[PCS_FUEL_LANES];         /* fuel power of the rod-node, W */
@@ -93,7 +93,8 @@ typedef struct lane_level {
     double cool_rhs[PCS_FUEL_LANES];  /* coolant row right-hand side, W */
     /* What the regime choice needs to be redone within the tick: */
     double g_conv[PCS_FUEL_LANES];    /* Dittus-Boelter conductance, W/K */
-    double t_lin[PCS_FUEL_LANES];     /* wall temperature boiling is linearised at, K */
+    double x_lin[PCS_FUEL_LANES];     /* superheat boiling is linearised at, K */
+    int mode[PCS_FUEL_LANES];         /* WALL_* regime the level is solved with */
     double diag_base[PCS_FUEL_LANES]; /* c_w + f_w, W/K */
     double rhs_base[PCS_FUEL_LANES];  /* c_w T_old + f_w T_up + Q_direct, W */
 } lane_level;
@@ -104,9 +105,9 @@ typedef struct lane_level {
  * 7 of 7200 three to five; at dt = 1 s at most six. Single-phase levels
  * always take one. */
 #define PCS_FUEL_REGIME_PASSES 8
-/* A boiling lane is re-linearised when its wall moved more than this from
- * the linearisation point: the tangent's flux error is K A dT^2, i.e. below
- * 1e-8 of the flux for dT = 1e-4 K at PWR superheats. */
+/* A boiling lane is re-linearised when its superheat moved more than this
+ * from the linearisation point: the tangent's flux error is K A dT^2, i.e.
+ * below 1e-8 of the flux for dT = 1e-4 K at PWR superheats. */
 #define PCS_FUEL_BOIL_RELIN_K 1e-4
 
 /* Film conductance of one rod-node, W/K: Dittus-Boelter with a laminar floor.
@@ -125,30 +126,54 @@ static double film_conductance(const pcs_fuel_model *m, double mass_flux_dh, dou
 /* Choose the wall regime of lane l at its old wall and coolant temperatures
  * (fuel.h): Thom when the wall is past saturation and Thom's flux exceeds
  * the convective one, linearised as Q = q0 + 2 K A x0 (T_w' - T_w0). */
-/* Whether the wall boils: past T_sat, Thom's flux above the convective one,
- * and hotter than the coolant. The last matters only when the fuel's own
- * coolant node has passed T_sat (stagnant channel: a liquid balance, no
- * void); Thom's (T_w - T_sat)^2 would then carry heat from the wall into
- * hotter liquid, so convection (heat into the wall) applies instead. */
-static int boils(const pcs_fuel_model *m, double g_conv, double t_wall, double t_cool)
+/* Wall regimes of a rod-node (fuel.h). */
+enum {
+    WALL_CONVECTION = 0, /* Dittus-Boelter */
+    WALL_BOIL_SAT = 1,   /* Thom over T_sat, the coolant node subcooled */
+    WALL_BOIL_NODE = 2,  /* Thom over the coolant node, which has passed T_sat */
+};
+
+/* Reference of Thom's superheat: T_sat, or the fuel's own coolant node when
+ * that liquid balance has passed T_sat (stagnant or starved channel; no void
+ * here). So the flux stays continuous in both temperatures and never carries
+ * heat from the wall into hotter liquid. */
+static double boil_ref(const pcs_fuel_model *m, double t_cool)
 {
-    double x = t_wall - m->t_sat;
-    return x > 0.0 && t_wall > t_cool && m->thom_ka * x * x > g_conv * (t_wall - t_cool);
+    return t_cool > m->t_sat ? t_cool : m->t_sat;
 }
 
+/* The regime at (t_wall, t_cool): boiling when the wall is past the
+ * reference and Thom's flux exceeds the convective one. */
+static int wall_mode(const pcs_fuel_model *m, double g_conv, double t_wall, double t_cool)
+{
+    double x = t_wall - boil_ref(m, t_cool);
+    if (!(x > 0.0 && m->thom_ka * x * x > g_conv * (t_wall - t_cool)))
+        return WALL_CONVECTION;
+    return t_cool > m->t_sat ? WALL_BOIL_NODE : WALL_BOIL_SAT;
+}
+
+/* Set lane l's wall terms for the regime at (t_wall0, t_cool0), Thom
+ * linearised there: Q = K A x0^2 + 2 K A x0 (dT_w - dT_ref). Over T_sat the
+ * flux depends on the wall only (g_boil); over the coolant node it is a
+ * conductance between the two (g_film = 2 K A x0) plus a constant. */
 static void wall_regime(const pcs_fuel_model *m, lane_level *in, uint32_t l, double t_wall0,
                         double t_cool0)
 {
     double g_conv = in->g_conv[l];
+    int mode = wall_mode(m, g_conv, t_wall0, t_cool0);
+    double x0 = t_wall0 - boil_ref(m, t_cool0), q0 = m->thom_ka * x0 * x0;
+    in->mode[l] = mode;
+    in->x_lin[l] = x0;
     in->g_film[l] = g_conv;
     in->g_boil[l] = 0.0;
     in->q_boil0[l] = 0.0;
-    in->t_lin[l] = t_wall0;
-    if (boils(m, g_conv, t_wall0, t_cool0)) {
-        double x0 = t_wall0 - m->t_sat;
+    if (mode == WALL_BOIL_SAT) {
         in->g_film[l] = 0.0;
         in->g_boil[l] = 2.0 * m->thom_ka * x0;
-        in->q_boil0[l] = m->thom_ka * x0 * x0 - in->g_boil[l] * t_wall0;
+        in->q_boil0[l] = q0 - in->g_boil[l] * t_wall0;
+    } else if (mode == WALL_BOIL_NODE) {
+        in->g_film[l] = 2.0 * m->thom_ka * x0;
+        in->q_boil0[l] = -q0;
     }
     in->cool_diag[l] = in->diag_base[l] + in->g_film[l];
     in->cool_rhs[l] = in->rhs_base[l] + in->q_boil0[l];
@@ -156,17 +181,19 @@ static void wall_regime(const pcs_fuel_model *m, lane_level *in, uint32_t l, dou
 
 /* After a solve: re-choose the regime of every lane whose result contradicts
  * the one it was solved with (convection although the new wall boils, or
- * the reverse), or that boils and moved more than PCS_FUEL_BOIL_RELIN_K from
- * its linearisation point. Returns whether any lane changed. A lane's
- * decision depends on its own values only, so batching cannot change it. */
+ * the reverse, or another boiling reference), or that boils and whose
+ * superheat moved more than PCS_FUEL_BOIL_RELIN_K from its linearisation
+ * point. Returns whether any lane changed. A lane's decision depends on its
+ * own values only, so batching cannot change it. */
 static int regime_update(const pcs_fuel_model *m, lane_level *in,
                          const double t_wall[PCS_FUEL_LANES], const double t_cool[PCS_FUEL_LANES])
 {
     int changed = 0;
     for (uint32_t l = 0; l < PCS_FUEL_LANES; l++) {
-        int was = in->g_boil[l] > 0.0;
-        int now = boils(m, in->g_conv[l], t_wall[l], t_cool[l]);
-        if (was != now || (now && pcs_fabs(t_wall[l] - in->t_lin[l]) > PCS_FUEL_BOIL_RELIN_K)) {
+        int now = wall_mode(m, in->g_conv[l], t_wall[l], t_cool[l]);
+        double x = t_wall[l] - boil_ref(m, t_cool[l]);
+        if (now != in->mode[l] ||
+            (now != WALL_CONVECTION && pcs_fabs(x - in->x_lin[l]) > PCS_FUEL_BOIL_RELIN_K)) {
             wall_regime(m, in, l, t_wall[l], t_cool[l]);
             changed = 1;
         }
