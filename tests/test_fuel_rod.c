@@ -563,6 +563,7 @@ FR_BAD(t_initial_k, c->t_initial_k = 273.0)
 FR_BAD(core_mass_flow_kg_s, c->core_mass_flow_kg_s = -1.0)
 FR_BAD(pressure_pa, c->pressure_pa = INFINITY)
 FR_BAD(t_min_k, c->coolant_linear.t_min_k = 200.0)
+FR_BAD(boiling, c->boiling = (pcs_fuel_boiling)5)
 
 Test(fuel_rod, bad_configs_are_rejected_naming_the_field)
 {
@@ -594,6 +595,7 @@ Test(fuel_rod, bad_configs_are_rejected_naming_the_field)
         {fr_bad_core_mass_flow_kg_s, "core_mass_flow_kg_s"},
         {fr_bad_pressure_pa, "pressure_pa"},
         {fr_bad_t_min_k, "t_min_k"},
+        {fr_bad_boiling, "boiling"},
     };
     pcs_world_def wc;
     pcs_world_default(&wc);

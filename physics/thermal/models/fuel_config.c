@@ -47,6 +47,7 @@ pcs_status pcs_fuel_default(pcs_fuel_def *cfg)
     cfg->core_mass_flow_kg_s = 17080.0;
     cfg->t_initial_k = 565.1;
     cfg->nu_laminar = 4.36;
+    cfg->boiling = PCS_FUEL_BOILING_THOM;
     cfg->props_fn = NULL;
     cfg->props_ctx = NULL;
     return pcs_coolant_linear_default(&cfg->coolant_linear);
@@ -159,6 +160,9 @@ static pcs_status check_coolant(const pcs_fuel_def *c)
         st = pcs_error_set(PCS_E_INVAL,
                            "fuel config: core_mass_flow_kg_s = %g kg/s is outside [0, %g]",
                            c->core_mass_flow_kg_s, PCS_FUEL_MDOT_MAX_KG_S);
+    if (st == PCS_OK && (unsigned)c->boiling > (unsigned)PCS_FUEL_BOILING_NONE)
+        st = pcs_error_set(PCS_E_INVAL, "fuel config: boiling = %d is not a regime set (0, 1)",
+                           (int)c->boiling);
     if (st == PCS_OK && !c->props_fn) {
         st = pcs_coolant_linear_validate(&c->coolant_linear);
         if (st != PCS_OK)

@@ -28,6 +28,7 @@ struct pcs_fuel_model {
     double *out;                /* PCS_FUEL_OUT_COUNT */
     uint32_t *flags;            /* [1] */
     double *cp, *kw, *mu, *rho; /* coolant properties [c][j] (scratch) */
+    double *q_axial;            /* [j], W: heat into the coolant per axial level */
     const double *power;        /* the kinetics model's core power element, W */
     double *steady_prev;        /* [c][j][r + 1]: previous sweep, for the steady solve only */
 
@@ -41,6 +42,12 @@ struct pcs_fuel_model {
     double flow_area_m2;              /* A = p^2 - pi r_co^2 */
     double d_h_m;                     /* 4 A / (2 pi r_co) */
     double nu_laminar;
+
+    /* Boiling (fuel.h): set with the properties, once per sweep, from the
+     * pressure. t_sat is +inf when boiling is off or p >= p_c. */
+    int boiling;    /* pcs_fuel_boiling */
+    double t_sat;   /* K */
+    double thom_ka; /* Thom's K(p) times the film area: W/K^2 per rod-node */
 
     /* Channel groups. */
     double rods[PCS_FUEL_MAX_CHANNELS];     /* rods per group */
@@ -63,7 +70,8 @@ typedef struct pcs_fuel_heat {
     double flow;       /* enthalpy rise carried out by the flow */
 } pcs_fuel_heat;
 
-/** Refresh the coolant property arrays from the coolant temperatures. */
+/** Refresh the coolant property arrays from the coolant temperatures, and
+ *  the saturation temperature and Thom coefficient from the pressure. */
 pcs_status pcs_fuel_props_update(pcs_fuel_model *m, uint32_t *n_clamped);
 
 /**

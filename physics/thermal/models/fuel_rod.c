@@ -16,7 +16,8 @@
  * point (3120 K, where its correlations end); pressure positive and finite
  * (as the builder requires); channel flows within +-PCS_FUEL_MDOT_MAX_KG_S (a
  * negative flow is legal: used as 0 and flagged; a larger one overflows the
- * HEAT stage to NaN) and heat outputs finite; flags only PCS_FUEL_FLAG_* bits.
+ * HEAT stage to NaN) and heat outputs (the summary and the axial heat) finite;
+ * flags only PCS_FUEL_FLAG_* bits.
  */
 #include <float.h>
 #include <math.h> /* NAN, INFINITY only: all math goes through pcs_math */
@@ -211,6 +212,9 @@ static pcs_status build_stores(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f)
     if (st == PCS_OK)
         st = reg_store(w, u, "coolant.props", sizeof(double), 4 * nodes, PCS_STORE_SCRATCH_F64,
                        &f->store_props, &props);
+    if (st == PCS_OK)
+        st = reg_store(w, u, "fuel.q_axial", sizeof(double), m->n_ax, PCS_STORE_STATE_F64,
+                       &f->store_q_axial, (void **)&m->q_axial);
     if (st != PCS_OK)
         return st;
     m->cp = (double *)props;
@@ -243,8 +247,8 @@ static pcs_status build_system(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f, uin
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "u%u.fuel.heat", m->unit_index + 1u);
     const uint32_t reads[] = {power_store, f->store_t_inlet, f->store_mass_flow, f->store_pressure};
-    const uint32_t writes[] = {f->store_t_rod, f->store_t_coolant, f->store_out, f->store_flags,
-                               f->store_props};
+    const uint32_t writes[] = {f->store_t_rod, f->store_t_coolant, f->store_out,
+                               f->store_flags, f->store_props,     f->store_q_axial};
     pcs_system_desc d = {
         .name = name,
         .stage = PCS_STAGE_HEAT,
@@ -254,7 +258,7 @@ static pcs_status build_system(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f, uin
         .reads = reads,
         .n_reads = 4,
         .writes = writes,
-        .n_writes = 5,
+        .n_writes = 6,
     };
     return pcs_system_register(w, &d, &f->system);
 }
@@ -338,6 +342,8 @@ static pcs_status fuel_load_check(const pcs_world *w, const pcs_load_view *v, vo
                       PCS_FUEL_OUT_COUNT - PCS_FUEL_OUT_HEAT_TO_COOLANT, "heat W", -DBL_MAX,
                       DBL_MAX, 0);
     if (st == PCS_OK)
+        st = fuel_f64(w, v, f->store_q_axial, 0, m->n_ax, "heat W", -DBL_MAX, DBL_MAX, 0);
+    if (st == PCS_OK)
         st = pcs_load_check_u32(pcs_store_name(w, f->store_flags), "flags (PCS_FUEL_FLAG_* bits)",
                                 pcs_load_view_store(v, f->store_flags), 1, 1, FUEL_FLAGS_ALL + 1u);
     return st;
@@ -391,6 +397,7 @@ pcs_status pcs_fuel_add(pcs_world *w, uint32_t unit_index, const pcs_fuel_def *c
     m->n_f = cfg->n_fuel_nodes;
     m->n_r = cfg->n_fuel_nodes + cfg->n_clad_nodes;
     m->power = (const double *)pcs_store_data(w, power_store) + power_index;
+    m->boiling = (int)cfg->boiling;
     m->props_fn = cfg->props_fn;
     m->props_ctx = cfg->props_ctx;
     if (!m->props_fn) {
