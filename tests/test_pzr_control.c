@@ -502,11 +502,14 @@ Test(pzr_control, invalid_input_holds_the_outputs)
     f.meas[M_P] = f.d.p_setpoint_pa - 10.0 * PSI;
     tick(f.w, 5);
     double i = f.s[PCS_PZR_CONTROL_ST_P_INTEGRAL], h = f.ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL];
+    double master = f.o[PCS_PZR_CONTROL_OUT_MASTER], err = f.o[PCS_PZR_CONTROL_OUT_ERROR];
     f.meas[M_P] = NAN;
     tick(f.w, 5);
     cr_expect_eq(f.s[PCS_PZR_CONTROL_ST_P_INTEGRAL], i);
     cr_expect_eq(f.ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL], h);
-    cr_expect(isnan(f.o[PCS_PZR_CONTROL_OUT_MASTER]));
+    /* the published signals hold their last values: readers never see NaN */
+    cr_expect_eq(f.o[PCS_PZR_CONTROL_OUT_MASTER], master);
+    cr_expect_eq(f.o[PCS_PZR_CONTROL_OUT_ERROR], err);
     fx_close(&f);
 }
 
@@ -871,13 +874,9 @@ Test(pzr_control, sprays_open_at_the_plus_25_psi_point_when_heaters_raise_pressu
  * 100 % steady state, all control in auto. The loops heat up, the level
  * rises more than 3 % within 60 s and the pressure with it; the sprays open
  * (the master output passes +25 psi) and hold the peak below the PORV's
- * 2335 psig (+100 psi; the valve stays shut). The level stays more than 5 %
- * above its program (this primary does not yet act on charging), so the
- * backup heaters stay on ([HRTD] 10.3's anticipatory heaters) and the
- * sprays modulate against them: then the spray demand pins e_c, so
- * de/dt = -dI/dt = -K_p e / T_i and the deviation decays as exp(-t / T_i):
- * from 600 s to 1800 s by exp(-2) = 0.135, asserted within 20 %, from
- * above (no overshoot). Under ASan the first 60 s only.
+ * 2335 psig (+100 psi; the valve stays shut). Charging then brings the
+ * level back to its program and the pressure deviation decays. Under ASan
+ * the first 60 s only.
  */
 Test(pzr_control, insurge_is_sprayed_down_and_the_integral_returns_the_pressure)
 {
@@ -910,11 +909,16 @@ Test(pzr_control, insurge_is_sprayed_down_and_the_integral_returns_the_pressure)
     cr_expect(sprayed, "the sprays never opened");
     cr_expect(peak > 25.0 && peak < 100.0, "peak %.2f psi", peak);
     if (!PC_ASAN) {
-        cr_expect(c.o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR] > 5.0);
-        cr_expect_eq(c.ctl[PCS_PRIMARY_CTL_HEATER_BACKUP], 1.0);
-        double r = e_end / e600;
-        cr_expect(e_end > 0.0 && r > 0.8 * exp(-2.0) && r < 1.2 * exp(-2.0),
-                  "e(1800 s)/e(600 s) = %.4f, exp(-2) = %.4f", r, exp(-2.0));
+        /* The level controller returns the level to its program by charging
+         * (the primary acts on CVCS flows), and the pressure deviation decays:
+         * with the level back, the backup heaters drop out and the PI master
+         * settles through a slow, damped swing (the unsourced 600 s integral
+         * time: no window is asserted, only that it decays). */
+        cr_expect_lt(fabs(c.o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR]), 2.0, "level error %.2f %%",
+                     c.o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR]);
+        cr_expect(fabs(e_end) < fabs(e600) && fabs(e_end) < 0.5 * peak,
+                  "pressure deviation %.3f psi at the end, %.3f at 600 s, peak %.2f", e_end, e600,
+                  peak);
     }
     pcs_world_destroy(c.w);
 }

@@ -9,8 +9,8 @@
  * compressible network of thnet.h); and the coupling system
  * "uN.plant.couple" at stage MACHINES that hands this tick's primary to the
  * fuel (core inlet temperature, flow split by rod count, pressure), the
- * fuel's heat to the primary's core volumes (split by the fuel's axial power
- * shape) and the fuel's temperatures to the kinetics feedback of the next
+ * fuel's heat into the coolant per level (its q_axial, mapped by height
+ * onto the primary's core volumes) and the fuel's temperatures to the kinetics feedback of the next
  * tick, and the core's boron (the primary transports it from the CVCS) to
  * the kinetics' boron reactivity (the unit has external_boron set). Data
  * moves forward only:
@@ -26,7 +26,10 @@
  * recomputed for those temperatures, so a plant starts steady from hot zero
  * power to full power with one geometry.
  * Every unit's primary reads one process-wide (p, h) property table
- * (pcs_water_ph_table_shared).
+ * (pcs_water_ph_table_shared); every unit's fuel one real-water (p, T)
+ * table in the world (pcs_coolant_water_add: IAPWS-IF97 density and heat
+ * capacity, IAPWS 2008 viscosity and 2011 conductivity), with nucleate
+ * boiling on the clad (fuel.h).
  * Thread-safety: build on the world's thread during the build phase.
  */
 #ifndef PCSIM_PLANT_H

@@ -238,7 +238,7 @@ static pcs_status make_stores(pcs_world *w, pcs_pzr_control *pc)
     s[PCS_PZR_CONTROL_ST_LETDOWN] = d->letdown_kg_s;
     s[PCS_PZR_CONTROL_ST_CHARGING_BORON] = d->charging_boron_ppm;
     for (uint32_t k = 0; k < PCS_PZR_CONTROL_OUT_COUNT; k++)
-        o[k] = NAN;
+        o[k] = 0.0; /* held until the inputs' first valid sample */
     return PCS_OK;
 }
 

@@ -5,7 +5,7 @@
  *        spray demands, the low-level interlock, and the demands written to
  *        the primary's controls store (equations in pcsim/pzr_control.h).
  */
-#include <math.h> /* NAN */
+#include <math.h> /* NAN: an input without a valid value */
 
 #include "pcsim/math.h"
 #include "pcsim/primary.h"
@@ -118,15 +118,20 @@ pcs_status pcs_pzrc_system(pcs_world *w, void *ctx)
     double t_avg = pcs_pzrc_tavg(w, pc), program,
            e_l = pcs_pzrc_level_error(w, pc, t_avg, &program);
     double level = pcs_pzrc_read(w, &d->level), p = pcs_pzrc_read(w, &d->pressure);
-    o[PCS_PZR_CONTROL_OUT_T_AVG] = t_avg;
-    o[PCS_PZR_CONTROL_OUT_LEVEL_PROGRAM] = program;
-    o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR] = e_l;
-    if (e_l == e_l)
+    /* An invalid input holds its signals at their last values (0 before the
+     * first valid sample): the channels readers see stay finite. */
+    if (t_avg == t_avg)
+        o[PCS_PZR_CONTROL_OUT_T_AVG] = t_avg;
+    if (e_l == e_l) {
+        o[PCS_PZR_CONTROL_OUT_LEVEL_PROGRAM] = program;
+        o[PCS_PZR_CONTROL_OUT_LEVEL_ERROR] = e_l;
         level_step(pc, s, e_l);
+    }
     double e = p - d->p_setpoint_pa;
-    o[PCS_PZR_CONTROL_OUT_ERROR] = e;
-    o[PCS_PZR_CONTROL_OUT_MASTER] =
-        e == e ? pressure_step(pc, s, e, e_l > d->backup_level_pct) : NAN;
+    if (e == e) {
+        o[PCS_PZR_CONTROL_OUT_ERROR] = e;
+        o[PCS_PZR_CONTROL_OUT_MASTER] = pressure_step(pc, s, e, e_l > d->backup_level_pct);
+    }
     o[PCS_PZR_CONTROL_OUT_HEATER_W] = s[PCS_PZR_CONTROL_ST_HEATER_PROP] * d->heater_proportional_w +
                                       s[PCS_PZR_CONTROL_ST_HEATER_BACKUP] * d->heater_backup_w;
     /* the low-level interlock acts on the outputs, in every mode */

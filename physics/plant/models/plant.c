@@ -46,25 +46,22 @@ static pcs_status check_unit(const pcs_plant_unit_def *c, uint32_t n)
     return PCS_OK;
 }
 
-/* Share of the fuel's heat in each of the primary's @p n_core equal-height
- * core volumes: the integral of the fuel's axial power shape over the
- * volume (fuel.h: a chopped cosine over L_e centred on the core, or
- * uniform). The couple splits the heat with it; it sums to 1. */
-static void core_shape(const pcs_fuel_def *f, uint32_t n_core, double *share)
+/* The fuel's heat per level (q_axial: n_axial equal levels, bottom to top)
+ * into the primary's n_core equal-height core volumes, each level split by
+ * the length it shares with each volume: every watt lands once. */
+static void core_heat_by_height(const plant_couple *c)
 {
-    double total = 0.0;
-    for (uint32_t k = 0; k < n_core; k++) {
-        if (f->axial_shape == PCS_AXIAL_UNIFORM) {
-            share[k] = 1.0;
-        } else {
-            double l = f->active_length_m, le = f->axial_extrapolated_length_m;
-            double z0 = l * k / n_core - 0.5 * l, z1 = l * (k + 1) / n_core - 0.5 * l;
-            share[k] = sin(PCS_PI * z1 / le) - sin(PCS_PI * z0 / le);
+    for (uint32_t k = 0; k < c->n_core; k++)
+        c->pri_heat[k] = 0.0;
+    double na = c->n_axial, nc = c->n_core;
+    for (uint32_t j = 0; j < c->n_axial; j++) {
+        double z0 = j / na, z1 = (j + 1) / na;
+        uint32_t k = (uint32_t)(z0 * nc);
+        for (; k < c->n_core && k / nc < z1; k++) {
+            double share = (fmin(z1, (k + 1) / nc) - fmax(z0, k / nc)) * na;
+            c->pri_heat[k] += c->fuel_q[j] * share;
         }
-        total += share[k];
     }
-    for (uint32_t k = 0; k < n_core; k++)
-        share[k] /= total;
 }
 
 static pcs_status couple_system(pcs_world *w, void *ctx)
@@ -77,9 +74,7 @@ static pcs_status couple_system(pcs_world *w, void *ctx)
         c->fuel_mdot[g] = flow * c->flow_share[g];
     }
     c->fuel_p[0] = c->pri_out[PCS_PRIMARY_OUT_RCS_PRESSURE];
-    double heat = c->fuel_out[PCS_FUEL_OUT_FLOW_HEAT];
-    for (uint32_t k = 0; k < c->n_core; k++)
-        c->pri_heat[k] = heat * c->core_share[k];
+    core_heat_by_height(c);
     *c->unit_t_fuel = c->fuel_out[PCS_FUEL_OUT_T_AVG];
     *c->unit_t_cool = c->fuel_out[PCS_FUEL_OUT_COOLANT_T_AVG];
     *c->unit_t_max = c->fuel_out[PCS_FUEL_OUT_T_MAX];
@@ -131,19 +126,20 @@ static pcs_status bind_couple(pcs_world *w, const pcs_plant_unit_def *c, pcs_pla
     cp->unit_t_max = pcs_store_data(w, tm);
     cp->n_channels = c->fuel.n_channels;
     cp->n_core = c->primary.n_core;
-    core_shape(&c->fuel, cp->n_core, cp->core_share);
+    cp->n_axial = c->fuel.n_axial;
+    cp->fuel_q = pcs_store_data(w, pu->fuel.store_q_axial);
     double rods = 0.0;
     for (uint32_t g = 0; g < cp->n_channels; g++)
         rods += c->fuel.n_rods[g];
     for (uint32_t g = 0; g < cp->n_channels; g++)
         cp->flow_share[g] = c->fuel.n_rods[g] / rods;
-    uint32_t reads[] = {ps.out, pu->fuel.store_out};
+    uint32_t reads[] = {ps.out, pu->fuel.store_out, pu->fuel.store_q_axial};
     uint32_t writes[] = {pu->fuel.store_t_inlet, pu->fuel.store_mass_flow,
                          pu->fuel.store_pressure, ps.core_heat, tf, tc, tm, boron};
     char name[32];
     snprintf(name, sizeof name, "u%u.plant.couple", pu->index);
     pcs_system_desc d = {.name = name, .stage = PCS_STAGE_MACHINES, .fn = couple_system,
-                         .ctx = cp, .reads = reads, .n_reads = 2, .writes = writes,
+                         .ctx = cp, .reads = reads, .n_reads = 3, .writes = writes,
                          .n_writes = 8};
     return pcs_system_register(w, &d, NULL);
 }
@@ -169,11 +165,15 @@ static pcs_status start_steady(pcs_world *w, pcs_plant_unit *pu, plant_couple *c
 }
 
 static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32_t n,
-                             pcs_plant_unit *pu, plant_couple *cp)
+                             pcs_coolant_water *water, pcs_plant_unit *pu, plant_couple *cp)
 {
     pcs_plant_unit_def c = *cfg;
     c.core.external_heat = 1;
     c.core.external_boron = 1;
+    if (!c.fuel.props_fn) { /* real water unless the def brings its own properties */
+        c.fuel.props_fn = pcs_coolant_props_water;
+        c.fuel.props_ctx = water;
+    }
     pcs_status st = check_unit(&c, n);
     if (st != PCS_OK)
         return st;
@@ -207,8 +207,13 @@ pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t
     pcs_plant *p = pcs_world_alloc(w, sizeof *p);
     if (!p)
         return pcs_error_set(PCS_E_STATE, "pcs_plant_add: %s", pcs_last_error());
+    pcs_coolant_water_def wd;
+    pcs_coolant_water_default(&wd);
+    pcs_status wst = pcs_coolant_water_add(w, &wd, &p->water);
+    if (wst != PCS_OK)
+        return pcs_error_set(wst, "plant: coolant property table: %s", pcs_last_error());
     for (uint32_t i = 0; i < n_units; i++) {
-        pcs_status st = build_unit(w, &units[i], i + 1, &p->units[i], &p->couple[i]);
+        pcs_status st = build_unit(w, &units[i], i + 1, p->water, &p->units[i], &p->couple[i]);
         if (st != PCS_OK)
             return pcs_error_set(st, "plant unit %u: %s", i + 1, pcs_last_error());
         p->cfg[i] = units[i];

@@ -17,9 +17,9 @@ typedef struct plant_couple {
     double *unit_t_fuel, *unit_t_cool, *unit_t_max;
     double *unit_boron;     /* the kinetics' boron, ppm */
     uint32_t boron_out;     /* element of pri_out with the core's boron */
+    const double *fuel_q;   /* [n_axial] W: heat into the coolant per fuel level */
     double flow_share[PCS_FUEL_MAX_CHANNELS];
-    double core_share[PCS_PRIMARY_MAX_CORE];
-    uint32_t n_channels, n_core;
+    uint32_t n_channels, n_core, n_axial;
 } plant_couple;
 
 /* The "plant" command family's targets uN (plant_commands.c). */
@@ -27,6 +27,7 @@ pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu);
 
 struct pcs_plant {
     uint32_t n_units;
+    pcs_coolant_water *water; /* the fuel's real-water property table, shared by the units */
     pcs_plant_unit units[PCS_PLANT_MAX_UNITS];
     pcs_plant_unit_def cfg[PCS_PLANT_MAX_UNITS];
     plant_couple couple[PCS_PLANT_MAX_UNITS];
