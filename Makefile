@@ -33,7 +33,7 @@ LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
 MIMALLOC_LIB := -lmimalloc
 OMPFLAG := -fopenmp
 
-LIB_DIRS  := engine physics snapshot exec profile station
+LIB_DIRS  := engine physics snapshot exec profile station sync
 LIB_SRC   := $(sort $(shell find $(LIB_DIRS) -name '*.c'))
 # Assembly in the library: station/default_scenario.S carries the built-in
 # scenario (.incbin), so every host of the library has it without a file.
