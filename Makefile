@@ -76,7 +76,7 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
-        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget
 
 all: deps lib $(B)/pcsim python
 
@@ -187,6 +187,16 @@ BENCH_LIBS := -lurcu-memb -lurcu-common -lsundials_cvode -lsundials_nvecserial -
 
 $(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(BENCH_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(BENCH_LIBS)
+
+# The delta-sync budget report (bench/sync_budget_bench.c built with its own
+# main; bench/README.md "Delta sync budget"): SYNC_BUDGET_ARGS = simulated
+# seconds, then 1 s blocks of the paced-clients comparison.
+SYNC_BUDGET_ARGS ?= 600 10
+$(B)/sync-budget: bench/sync_budget_bench.c tests/sync_room.h $(B)/libpcsim.a | deps
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -DSYNC_BUDGET_MAIN -o $@ $< $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+sync-budget: $(B)/sync-budget
+	./$(B)/sync-budget $(SYNC_BUDGET_ARGS)
 
 $(B)/pcsim-stress: $(STRESS_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(STRESS_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)

@@ -164,10 +164,12 @@ static unsigned serve_rank(const sync_slot *s)
 static void build_order(pcs_sync_client *c)
 {
     c->n_order = 0;
-    for (unsigned rank = 0; rank <= 7u; rank++)
+    for (unsigned rank = 0; rank < SYNC_RANKS; rank++) {
         for (uint32_t i = 0; i < c->n_slots; i++)
             if (c->slots[i].cls != PCS_SYNC_RECORDER && serve_rank(&c->slots[i]) == rank)
                 c->order[c->n_order++] = i;
+        c->rank_end[rank] = c->n_order;
+    }
 }
 
 static void init_slots(pcs_sync_client *c, const pcs_sync_client_def *d)

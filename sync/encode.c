@@ -357,37 +357,51 @@ static uint32_t chunk(uint64_t pending)
 
 /* -------------------------------------------------------------- DELTA */
 
-/* Choose the due slots that changed, in serving order, paying each. */
+/* Evaluate slot @p i at tick @p t: deliver it if unchanged, else pay for it
+ * and mark it picked, or defer it. @return 1 if picked. */
+static uint32_t pick_one(pcs_sync_client *c, uint32_t i, uint64_t t, int *instr_deferred)
+{
+    sync_slot *s = &c->slots[i];
+    double v = c->hub->frame[s->channel];
+    sync_code k = code_value(s, v);
+    if (!changed(s, &k, v)) {
+        deliver(s, t);
+        if (s->cls != PCS_SYNC_EVENT)
+            schedule(c, s, t);
+        return 0;
+    }
+    unsigned b = bucket_of(s->cls);
+    int64_t mb = (int64_t)(sync_varint_len(i) + val_len(s, &k)) * 1000;
+    int payer = pay(c, b, mb, s->cls == PCS_SYNC_EVENT);
+    if (payer < 0) {
+        s->deferred++;
+        c->st.deferred++;
+        *instr_deferred |= b == PCS_SYNC_BUCKET_INSTRUMENTS;
+        return 0;
+    }
+    c->picked[i] = (uint8_t)(payer + 1);
+    c->cost[i] = mb;
+    return 1;
+}
+
+/* Choose the due slots that changed, rank by rank in serving order; within
+ * a rank the overdue (deferred before) first, so a dry bucket delays every
+ * slot of a rank in turn instead of starving its last ones. */
 static uint32_t pick(pcs_sync_client *c, uint64_t t, int *instr_deferred)
 {
-    const pcs_sync_hub *h = c->hub;
-    uint32_t n = 0;
+    uint32_t n = 0, begin = 0;
     memset(c->picked, 0, c->n_slots);
-    for (uint32_t o = 0; o < c->n_order; o++) {
-        uint32_t i = c->order[o];
-        sync_slot *s = &c->slots[i];
-        if (s->cls != PCS_SYNC_EVENT && t < s->next_due)
-            continue;
-        double v = h->frame[s->channel];
-        sync_code k = code_value(s, v);
-        if (!changed(s, &k, v)) {
-            deliver(s, t);
-            if (s->cls != PCS_SYNC_EVENT)
-                schedule(c, s, t);
-            continue;
-        }
-        unsigned b = bucket_of(s->cls);
-        int64_t mb = (int64_t)(sync_varint_len(i) + val_len(s, &k)) * 1000;
-        int payer = pay(c, b, mb, s->cls == PCS_SYNC_EVENT);
-        if (payer < 0) {
-            s->deferred++;
-            c->st.deferred++;
-            *instr_deferred |= b == PCS_SYNC_BUCKET_INSTRUMENTS;
-            continue;
-        }
-        c->picked[i] = (uint8_t)(payer + 1);
-        c->cost[i] = mb;
-        n++;
+    for (unsigned r = 0; r < SYNC_RANKS; r++) {
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t o = begin; o < c->rank_end[r]; o++) {
+                uint32_t i = c->order[o];
+                const sync_slot *s = &c->slots[i];
+                int overdue = s->cls != PCS_SYNC_EVENT && s->next_due < t;
+                int due = s->cls == PCS_SYNC_EVENT || s->next_due <= t;
+                if (due && overdue == (pass == 0))
+                    n += pick_one(c, i, t, instr_deferred);
+            }
+        begin = c->rank_end[r];
     }
     return n;
 }
@@ -433,7 +447,9 @@ static size_t delta_pass(pcs_sync_client *c, uint8_t *buf, uint64_t t)
     update_level(c, t, deferred);
     if (n == 0 && t - c->last_write_tick < c->heartbeat)
         return 0;
-    return write_delta(c, buf, n, t);
+    size_t len = write_delta(c, buf, n, t);
+    finish(c, len, t, 0);
+    return len;
 }
 
 /* ------------------------------------------------------------- encode */

@@ -56,6 +56,10 @@ typedef struct sync_slot {
     uint64_t deliveries, sends, deferred, last_tick, max_gap;
 } sync_slot;
 
+/** Serving ranks (client.c serve_rank): events, 3 priorities x (gauge,
+ *  display), then acoustics and player. */
+#define SYNC_RANKS 8u
+
 /** Where a client is in its session. */
 enum sync_phase { SYNC_PH_LAYOUT, SYNC_PH_KEYFRAME, SYNC_PH_HISTORY, SYNC_PH_RUN };
 
@@ -67,6 +71,7 @@ struct pcs_sync_client {
     uint32_t *rec_slots; /* their slot indices, in slot order */
     uint32_t *order;     /* non-recorder slots in the order the budget serves them */
     uint32_t n_order;
+    uint32_t rank_end[SYNC_RANKS]; /* order[rank_end[r-1] .. rank_end[r]) is rank r */
     uint8_t *picked;     /* scratch: slot chosen for this DELTA, and its payer + 1 */
     int64_t *cost;       /* scratch: millibytes charged per picked slot */
     size_t layout_len;   /* exact LAYOUT size */
