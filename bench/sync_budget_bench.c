@@ -135,8 +135,8 @@ PCS_BENCH_REGISTER(sync_room_encode)
 #else
 /* ------------------------------------------------------------- report */
 
-static const char *const class_names[PCS_SYNC_CLASSES] = {"gauge",  "display",  "recorder",
-                                                          "event",  "acoustic", "player"};
+static const char *const class_names[PCS_SYNC_CLASSES] = {"gauge", "display",  "recorder",
+                                                          "event", "acoustic", "player"};
 
 static void report_client(const char *title, const room_client *rc, const sync_room *r,
                           double seconds)
@@ -173,10 +173,9 @@ static void report_client(const char *title, const room_client *rc, const sync_r
     printf("\nframing %.0f B/s; steady total %.0f B/s (instruments bucket spent %.0f B/s, "
            "acoustics %.0f, player %.0f, reserve %.0f); subscribe setup %" PRIu64
            " bytes once (layout, keyframe, history); %" PRIu64 " messages\n",
-           (double)st.framing_bytes / seconds, steady,
-           (double)st.bucket_spent[0] / seconds, (double)st.bucket_spent[1] / seconds,
-           (double)st.bucket_spent[2] / seconds, (double)st.bucket_spent[3] / seconds,
-           st.setup_bytes, st.messages);
+           (double)st.framing_bytes / seconds, steady, (double)st.bucket_spent[0] / seconds,
+           (double)st.bucket_spent[1] / seconds, (double)st.bucket_spent[2] / seconds,
+           (double)st.bucket_spent[3] / seconds, st.setup_bytes, st.messages);
     printf("level time share:");
     uint64_t total = 0;
     for (unsigned l = 0; l < PCS_SYNC_LEVELS; l++)
@@ -233,13 +232,13 @@ static int budget_report(double seconds, double quantum_scale, const char *room)
         room_client_pump(&b, &r);
     }
     double wall = (double)(now_ns() - t0) / 1e9;
-    printf("\n## sync budget: %s, %.0f simulated s of the default scenario (%.1f s wall)\n",
-           room, seconds, wall);
+    printf("\n## sync budget: %s, %.0f simulated s of the default scenario (%.1f s wall)\n", room,
+           seconds, wall);
     report_client("full budget (instruments 1400, acoustics 400, player 100, reserve 148 B/s)", &a,
                   &r, seconds);
     report_client("half budget (700, 200, 50, 74 B/s)", &b, &r, seconds);
-    int bad = a.violations || b.violations || a.decode_errors || b.decode_errors ||
-              a.event_late || b.event_late;
+    int bad = a.violations || b.violations || a.decode_errors || b.decode_errors || a.event_late ||
+              b.event_late;
     room_client_close(&a);
     room_client_close(&b);
     sync_room_destroy(&r);
@@ -397,7 +396,8 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 600.0;
     int blocks = argc > 2 ? atoi(argv[2]) : 10;
-    int bad = budget_report(seconds, 1.0, "typical control room (quanta: pcs_sync_quantum_suggest)");
+    int bad =
+        budget_report(seconds, 1.0, "typical control room (quanta: pcs_sync_quantum_suggest)");
     bad |= budget_report(seconds, 0.1, "fine control room (gauge, display, recorder quanta / 10)");
     if (blocks > 0)
         bad |= paced_report(blocks);

@@ -38,9 +38,8 @@ double pcs_sync_quantum_suggest(const char *unit)
     static const struct {
         const char *unit;
         double quantum;
-    } table[] = {{"W", 1e5},   {"Pa", 1e3},    {"K", 0.01},   {"kg/s", 0.1},
-                 {"m", 1e-3},  {"m3/s", 1e-4}, {"s", 0.01},   {"1/s", 1e-4},
-                 {"", 1e-4}};
+    } table[] = {{"W", 1e5},     {"Pa", 1e3}, {"K", 0.01},   {"kg/s", 0.1}, {"m", 1e-3},
+                 {"m3/s", 1e-4}, {"s", 0.01}, {"1/s", 1e-4}, {"", 1e-4}};
     if (!unit)
         unit = "";
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -95,9 +94,8 @@ static pcs_status check_budget(const pcs_sync_budget *b)
                                  "pcs_sync_client_add: budget.%s = %u B/s, allowed [0, 1e8]",
                                  name[i], bps[i]);
     if (!(b->burst_s > 0.0 && b->burst_s <= 60.0))
-        return pcs_error_set(PCS_E_INVAL,
-                             "pcs_sync_client_add: budget.burst_s = %g s, allowed (0, 60]",
-                             b->burst_s);
+        return pcs_error_set(
+            PCS_E_INVAL, "pcs_sync_client_add: budget.burst_s = %g s, allowed (0, 60]", b->burst_s);
     return PCS_OK;
 }
 
@@ -110,8 +108,10 @@ static pcs_status layout_size(const pcs_sync_hub *hub, const pcs_sync_client_def
         uint32_t got = 0;
         pcs_status st = pcs_channel_list(hub->pool, d->channels[i].channel, &info, 1, &got);
         if (st != PCS_OK || got != 1)
-            return pcs_error_set(PCS_E_NOTFOUND, "pcs_sync_client_add: channels[%u]: channel %u "
-                                                 "not in the pool", i, d->channels[i].channel);
+            return pcs_error_set(PCS_E_NOTFOUND,
+                                 "pcs_sync_client_add: channels[%u]: channel %u "
+                                 "not in the pool",
+                                 i, d->channels[i].channel);
         size_t ln = strlen(info.name), lu = strlen(info.unit);
         if (ln > PCS_SYNC_NAME_MAX || lu > PCS_SYNC_NAME_MAX)
             return pcs_error_set(PCS_E_INVAL,
@@ -144,9 +144,8 @@ static pcs_status check_def(const pcs_sync_hub *hub, const pcs_sync_client_def *
         n_rec += d->channels[i].rate_class == PCS_SYNC_RECORDER;
     }
     if (n_rec > PCS_SYNC_RECORDERS_MAX)
-        return pcs_error_set(PCS_E_INVAL,
-                             "pcs_sync_client_add: %u RECORDER slots, allowed [0, %u]", n_rec,
-                             PCS_SYNC_RECORDERS_MAX);
+        return pcs_error_set(PCS_E_INVAL, "pcs_sync_client_add: %u RECORDER slots, allowed [0, %u]",
+                             n_rec, PCS_SYNC_RECORDERS_MAX);
     return check_budget(&d->budget);
 }
 
@@ -198,7 +197,7 @@ static void init_slots(pcs_sync_client *c, const pcs_sync_client_def *d)
 static void init_budget(pcs_sync_client *c, const pcs_sync_budget *b)
 {
     const uint32_t bps[PCS_SYNC_BUCKETS] = {b->instruments_bps, b->acoustics_bps, b->player_bps,
-                                           b->reserve_bps};
+                                            b->reserve_bps};
     double dt = c->hub->dt_s;
     for (unsigned i = 0; i < PCS_SYNC_BUCKETS; i++) {
         c->per_tick[i] = llround((double)bps[i] * dt * 1000.0);

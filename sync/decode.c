@@ -28,11 +28,11 @@
 typedef struct dslot {
     uint32_t channel;
     uint8_t cls, prio;
-    uint32_t rec;     /* index among the RECORDER slots */
+    uint32_t rec; /* index among the RECORDER slots */
     double quantum;
-    int64_t q;        /* quantised reference (0 after an escape) */
-    double value;     /* NaN before the first value */
-    uint64_t tick;    /* tick of the message that last wrote it */
+    int64_t q;     /* quantised reference (0 after an escape) */
+    double value;  /* NaN before the first value */
+    uint64_t tick; /* tick of the message that last wrote it */
 } dslot;
 
 struct pcs_sync_decoder {
@@ -122,7 +122,7 @@ typedef struct parse {
 
 #define REFUSE(P, ...)                                                                             \
     do {                                                                                           \
-        snprintf((P)->why, sizeof (P)->why, __VA_ARGS__);                                          \
+        snprintf((P)->why, sizeof(P)->why, __VA_ARGS__);                                           \
         return -1;                                                                                 \
     } while (0)
 #define TRY(P, EXPR)                                                                               \
@@ -353,8 +353,7 @@ static int parse_recorder(pcs_sync_decoder *d, parse *p, uint64_t *tick, pcs_syn
                (unsigned long long)d->next_sample);
     TRY(p, sync_get_varint(&p->c, &n));
     if (n == 0 || n > PCS_SYNC_RECORDER_CHUNK)
-        REFUSE(p, "%llu points, allowed [1, %u]", (unsigned long long)n,
-               PCS_SYNC_RECORDER_CHUNK);
+        REFUSE(p, "%llu points, allowed [1, %u]", (unsigned long long)n, PCS_SYNC_RECORDER_CHUNK);
     d->n_points = (uint32_t)n;
     if (parse_point_ticks(d, p, *tick))
         return -1;
@@ -408,8 +407,7 @@ static int parse_body(pcs_sync_decoder *d, parse *p, unsigned type, uint8_t seq,
     if (type != PCS_SYNC_MSG_KEYFRAME && !d->synced)
         REFUSE(p, "no KEYFRAME since the LAYOUT or the last refused message");
     if (d->synced && seq != d->next_seq)
-        REFUSE(p, "sequence %u, expected %u (a message was lost or reordered)", seq,
-               d->next_seq);
+        REFUSE(p, "sequence %u, expected %u (a message was lost or reordered)", seq, d->next_seq);
     if (type == PCS_SYNC_MSG_KEYFRAME)
         return parse_keyframe(d, p, &info->tick);
     if (type == PCS_SYNC_MSG_DELTA)
@@ -474,8 +472,8 @@ pcs_status pcs_sync_decode(pcs_sync_decoder *d, const uint8_t *msg, size_t len,
     if (bad) {
         d->synced = 0;
         d->n_points = 0; /* a refused RECORDER may have half-filled the point arrays */
-        return pcs_error_set(p.status, "pcs_sync_decode: %s (%zu bytes): byte %zu: %s", p.type,
-                             len, sync_offset(&p.c), p.why);
+        return pcs_error_set(p.status, "pcs_sync_decode: %s (%zu bytes): byte %zu: %s", p.type, len,
+                             sync_offset(&p.c), p.why);
     }
     info->type = type;
     apply_body(d, type, seq, info);

@@ -272,6 +272,8 @@ static size_t write_keyframe(pcs_sync_client *c, uint8_t *buf)
         }
     }
     c->st.keyframes++;
+    c->delta_tick = t; /* the keyframe delivered every slot at this tick */
+    c->delta_done = 1;
     return (size_t)(p - buf);
 }
 

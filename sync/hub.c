@@ -37,9 +37,8 @@ static pcs_status hub_check(const pcs_snapshot_pool *pool, const pcs_sync_hub_de
         return pcs_error_set(PCS_E_INVAL, "pcs_sync_hub_create: dt_s = %g s, allowed (0, 3600]",
                              d->dt_s);
     if (!(d->history_s > 0.0 && d->history_s <= 86400.0))
-        return pcs_error_set(PCS_E_INVAL,
-                             "pcs_sync_hub_create: history_s = %g s, allowed (0, 86400]",
-                             d->history_s);
+        return pcs_error_set(
+            PCS_E_INVAL, "pcs_sync_hub_create: history_s = %g s, allowed (0, 86400]", d->history_s);
     if (!(d->recorder_hz > 0.0 && d->recorder_hz <= 1000.0))
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_sync_hub_create: recorder_hz = %g, allowed (0, 1000]",

@@ -17,21 +17,21 @@
 
 struct pcs_sync_hub {
     const pcs_snapshot_pool *pool;
-    pcs_reader *reader;    /* the hub's own reader (the hub's thread) */
-    double dt_s;           /* tick length, s */
-    uint64_t layout;       /* pcs_snapshot_layout_version */
-    uint32_t n_channels;   /* channels in the frame */
-    double *frame;         /* newest values, by channel id */
-    uint64_t tick;         /* tick of frame */
-    int have_frame;        /* an update succeeded */
-    uint32_t n_rec;        /* recorder channels */
-    uint32_t *rec_ids;     /* their channel ids */
-    uint32_t ring_cap;     /* points the ring holds */
-    double *ring_values;   /* ring_cap x n_rec, point s at row s % ring_cap */
-    uint64_t *ring_ticks;  /* tick of each row's point */
-    uint64_t samples;      /* points sampled so far (all time) */
-    uint64_t rec_period;   /* sampling period, ticks */
-    uint64_t last_period;  /* tick / rec_period of the last point */
+    pcs_reader *reader;   /* the hub's own reader (the hub's thread) */
+    double dt_s;          /* tick length, s */
+    uint64_t layout;      /* pcs_snapshot_layout_version */
+    uint32_t n_channels;  /* channels in the frame */
+    double *frame;        /* newest values, by channel id */
+    uint64_t tick;        /* tick of frame */
+    int have_frame;       /* an update succeeded */
+    uint32_t n_rec;       /* recorder channels */
+    uint32_t *rec_ids;    /* their channel ids */
+    uint32_t ring_cap;    /* points the ring holds */
+    double *ring_values;  /* ring_cap x n_rec, point s at row s % ring_cap */
+    uint64_t *ring_ticks; /* tick of each row's point */
+    uint64_t samples;     /* points sampled so far (all time) */
+    uint64_t rec_period;  /* sampling period, ticks */
+    uint64_t last_period; /* tick / rec_period of the last point */
 };
 
 /** The oldest sample the ring still holds. */
@@ -43,15 +43,15 @@ static inline uint64_t sync_hub_oldest(const pcs_sync_hub *h)
 /** One subscribed channel, with what was last sent and its counters. */
 typedef struct sync_slot {
     uint32_t channel;
-    uint8_t cls;      /* pcs_sync_class */
-    uint8_t prio;     /* 0 near .. 2 far */
-    uint8_t raw;      /* the value last sent was an escape (or none yet): q counts from 0 */
+    uint8_t cls;       /* pcs_sync_class */
+    uint8_t prio;      /* 0 near .. 2 far */
+    uint8_t raw;       /* the value last sent was an escape (or none yet): q counts from 0 */
     uint8_t delivered; /* delivered at least once (for the gap counter) */
-    uint32_t rec;     /* RECORDER: index among the hub's recorder channels */
-    double quantum;   /* 0: exact */
-    double deadband;  /* send when |v - sent| >= deadband */
-    int64_t q;        /* quantised value last sent (0 after an escape) */
-    double sent;      /* the value the client holds */
+    uint32_t rec;      /* RECORDER: index among the hub's recorder channels */
+    double quantum;    /* 0: exact */
+    double deadband;   /* send when |v - sent| >= deadband */
+    int64_t q;         /* quantised value last sent (0 after an escape) */
+    double sent;       /* the value the client holds */
     uint64_t next_due; /* tick at which it is next evaluated */
     uint64_t deliveries, sends, deferred, last_tick, max_gap;
 } sync_slot;
@@ -72,21 +72,21 @@ struct pcs_sync_client {
     uint32_t *order;     /* non-recorder slots in the order the budget serves them */
     uint32_t n_order;
     uint32_t rank_end[SYNC_RANKS]; /* order[rank_end[r-1] .. rank_end[r]) is rank r */
-    uint8_t *picked;     /* scratch: slot chosen for this DELTA, and its payer + 1 */
-    int64_t *cost;       /* scratch: millibytes charged per picked slot */
-    size_t layout_len;   /* exact LAYOUT size */
-    size_t message_max;  /* largest message */
+    uint8_t *picked;               /* scratch: slot chosen for this DELTA, and its payer + 1 */
+    int64_t *cost;                 /* scratch: millibytes charged per picked slot */
+    size_t layout_len;             /* exact LAYOUT size */
+    size_t message_max;            /* largest message */
     enum sync_phase phase;
-    uint8_t seq;          /* next message's sequence number */
+    uint8_t seq;              /* next message's sequence number */
     uint64_t last_msg_tick;   /* tick of the previous message */
     uint64_t last_write_tick; /* for the heartbeat */
     uint64_t delta_tick;      /* tick whose DELTA pass ran (+1: none yet) */
     int delta_done;
     int keyframe_wanted;
-    uint64_t next_sample;     /* next recorder point to send */
-    uint64_t next_batch;      /* tick at which the next recorder batch is due */
+    uint64_t next_sample; /* next recorder point to send */
+    uint64_t next_batch;  /* tick at which the next recorder batch is due */
     /* periods, ticks */
-    uint64_t p_gauge[3];      /* 10, 5, 2 Hz */
+    uint64_t p_gauge[3]; /* 10, 5, 2 Hz */
     uint64_t p_display, p_acoustic, p_player, p_batch, heartbeat, escalate, recover;
     /* budget, millibytes */
     int64_t tokens[PCS_SYNC_BUCKETS], cap[PCS_SYNC_BUCKETS], per_tick[PCS_SYNC_BUCKETS];
@@ -95,9 +95,9 @@ struct pcs_sync_client {
     uint32_t level;
     uint64_t last_escalate; /* tick of the last rise (+ escalate <= now to rise again) */
     int have_escalated;
-    uint64_t calm_since;    /* tick since which instruments stayed >= half full */
+    uint64_t calm_since; /* tick since which instruments stayed >= half full */
     int calm;
-    uint64_t level_tick;    /* tick up to which level_ticks are counted */
+    uint64_t level_tick; /* tick up to which level_ticks are counted */
     pcs_sync_client_stats st;
 };
 

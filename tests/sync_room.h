@@ -42,33 +42,42 @@
     (ROOM_GAUGES + ROOM_DISPLAYS + ROOM_RECORDERS + ROOM_ANNUNCIATORS + ROOM_MIMIC + ROOM_EMITTERS)
 
 static const char *const room_gauges[ROOM_GAUGES] = {
-    "u2.core.power",        "u2.core.relative_power", "u2.rcs.pressure",    "u2.core.flow",
-    "u2.coolant.t_avg",     "u2.core.reactivity",     "u2.rods.pos",        "u2.fuel.t_max",
-    "u2.coolant.t_out",     "u2.core.t_inlet",        "u2.loop1.flow",      "u2.loop2.flow",
-    "u2.loop3.flow",        "u2.loop4.flow",          "u2.pump1.speed",     "u2.pump2.speed",
-    "u2.pump3.speed",       "u2.pump4.speed",         "u2.loop1.t_hot",     "u2.loop2.t_hot",
-    "u2.loop3.t_hot",       "u2.loop4.t_hot",         "u2.loop1.t_cold",    "u2.loop2.t_cold",
-    "u2.loop3.t_cold",      "u2.loop4.t_cold",        "u2.core.boron",      "u2.nis.power.A",
-    "u2.nis.power.B",       "u2.nis.power.C",         "u2.nis.power.D",     "u2.pzr.pressure.A",
-    "u2.pzr.pressure.B",    "u2.pzr.pressure.C",      "u2.pzr.pressure.D",  "u2.fuel.t_avg",
-    "u2.clad.t_max",        "u2.sg.heat",             "u2.xenon.reactivity", "u2.core.decay_heat",
+    "u2.core.power",       "u2.core.relative_power",
+    "u2.rcs.pressure",     "u2.core.flow",
+    "u2.coolant.t_avg",    "u2.core.reactivity",
+    "u2.rods.pos",         "u2.fuel.t_max",
+    "u2.coolant.t_out",    "u2.core.t_inlet",
+    "u2.loop1.flow",       "u2.loop2.flow",
+    "u2.loop3.flow",       "u2.loop4.flow",
+    "u2.pump1.speed",      "u2.pump2.speed",
+    "u2.pump3.speed",      "u2.pump4.speed",
+    "u2.loop1.t_hot",      "u2.loop2.t_hot",
+    "u2.loop3.t_hot",      "u2.loop4.t_hot",
+    "u2.loop1.t_cold",     "u2.loop2.t_cold",
+    "u2.loop3.t_cold",     "u2.loop4.t_cold",
+    "u2.core.boron",       "u2.nis.power.A",
+    "u2.nis.power.B",      "u2.nis.power.C",
+    "u2.nis.power.D",      "u2.pzr.pressure.A",
+    "u2.pzr.pressure.B",   "u2.pzr.pressure.C",
+    "u2.pzr.pressure.D",   "u2.fuel.t_avg",
+    "u2.clad.t_max",       "u2.sg.heat",
+    "u2.xenon.reactivity", "u2.core.decay_heat",
 };
 static const char *const room_displays[ROOM_DISPLAYS] = {
-    "u1.core.power", "u1.rcs.pressure", "u1.core.flow",    "u1.coolant.t_avg", "u3.core.power",
-    "u3.rcs.pressure", "u3.core.flow",  "u3.coolant.t_avg", "u4.core.power",   "u4.rcs.pressure",
+    "u1.core.power",   "u1.rcs.pressure", "u1.core.flow",     "u1.coolant.t_avg", "u3.core.power",
+    "u3.rcs.pressure", "u3.core.flow",    "u3.coolant.t_avg", "u4.core.power",    "u4.rcs.pressure",
 };
-static const char *const room_recorders[ROOM_RECORDERS] = {
-    "u2.core.power", "u2.rcs.pressure", "u2.coolant.t_avg", "u2.core.flow"};
-static const char *const room_annunciators[ROOM_ANNUNCIATORS] = {"u2.rps.trip",
-                                                                 "u2.rps.first_out"};
+static const char *const room_recorders[ROOM_RECORDERS] = {"u2.core.power", "u2.rcs.pressure",
+                                                           "u2.coolant.t_avg", "u2.core.flow"};
+static const char *const room_annunciators[ROOM_ANNUNCIATORS] = {"u2.rps.trip", "u2.rps.first_out"};
 static const char *const room_mimic[ROOM_MIMIC] = {
-    "u2.alarm.power_high",    "u2.alarm.pressure_high", "u2.alarm.pressure_low",
-    "u2.alarm.flow_low.1",    "u2.alarm.flow_low.2",    "u2.alarm.flow_low.3",
-    "u2.alarm.flow_low.4",    "u2.alarm.t_hot_high.1",  "u2.alarm.t_hot_high.2",
-    "u2.alarm.t_hot_high.3",  "u2.alarm.t_hot_high.4",  "u2.rps.low_flow.1",
-    "u2.rps.low_flow.2",      "u2.rps.low_flow.3",      "u2.rps.low_flow.4",
-    "u2.rps.high_flux",       "u2.rps.low_pressure",    "u2.rps.high_pressure",
-    "u2.core.trip",           "u2.scram.cause",
+    "u2.alarm.power_high",   "u2.alarm.pressure_high", "u2.alarm.pressure_low",
+    "u2.alarm.flow_low.1",   "u2.alarm.flow_low.2",    "u2.alarm.flow_low.3",
+    "u2.alarm.flow_low.4",   "u2.alarm.t_hot_high.1",  "u2.alarm.t_hot_high.2",
+    "u2.alarm.t_hot_high.3", "u2.alarm.t_hot_high.4",  "u2.rps.low_flow.1",
+    "u2.rps.low_flow.2",     "u2.rps.low_flow.3",      "u2.rps.low_flow.4",
+    "u2.rps.high_flux",      "u2.rps.low_pressure",    "u2.rps.high_pressure",
+    "u2.core.trip",          "u2.scram.cause",
 };
 
 typedef struct sync_room {
@@ -127,8 +136,7 @@ static int room_add_emitters(sync_room *r)
     return pcs_system_register(r->world, &d, NULL) == PCS_OK ? 0 : room_fail(r, "emitter system");
 }
 
-static int room_slot(sync_room *r, uint32_t i, const char *name, pcs_sync_class cls,
-                     uint32_t prio)
+static int room_slot(sync_room *r, uint32_t i, const char *name, pcs_sync_class cls, uint32_t prio)
 {
     uint32_t id;
     if (pcs_snapshot_find(r->pool, name, &id) != PCS_OK)
@@ -259,16 +267,16 @@ typedef struct room_client {
     pcs_sync_decoder *d;
     uint8_t *buf;
     size_t cap;
-    uint64_t *last_seen;       /* per slot: deliveries counted so far */
-    double *truth_rec;         /* [tick][rec] true recorder values, run_ticks rows */
+    uint64_t *last_seen; /* per slot: deliveries counted so far */
+    double *truth_rec;   /* [tick][rec] true recorder values, run_ticks rows */
     uint64_t truth_rows;
     double max_err_q[PCS_SYNC_CLASSES]; /* largest |decoded - true| / quantum per class */
-    uint64_t violations;       /* deliveries outside the bound */
+    uint64_t violations;                /* deliveries outside the bound */
     uint64_t decode_errors;
-    uint64_t event_changes;    /* true changes of EVENT slots between encodes */
-    uint64_t event_late;       /* of those, not decoded at the tick they changed */
+    uint64_t event_changes; /* true changes of EVENT slots between encodes */
+    uint64_t event_late;    /* of those, not decoded at the tick they changed */
     uint64_t messages, bytes;
-    double *prev_true;         /* per slot, the true value at the previous pump */
+    double *prev_true; /* per slot, the true value at the previous pump */
     char first_error[256];
 } room_client;
 
@@ -349,8 +357,7 @@ static void room_check_slots(room_client *rc, sync_room *r, uint64_t t)
         rc->last_seen[i] = ss.deliveries;
         double dec = pcs_sync_decoder_value(rc->d, i);
         if (ss.last_tick != t || !room_within(ch, dec, truth))
-            room_violation(rc, "slot %u: decoded %.17g, true %.17g at tick %llu", i, dec, truth,
-                           t);
+            room_violation(rc, "slot %u: decoded %.17g, true %.17g at tick %llu", i, dec, truth, t);
         if (ch->quantum > 0.0 && isfinite(truth) &&
             fabs(dec - truth) / ch->quantum > rc->max_err_q[ch->rate_class])
             rc->max_err_q[ch->rate_class] = fabs(dec - truth) / ch->quantum;
@@ -374,8 +381,8 @@ static void room_check_points(room_client *rc, sync_room *r, const pcs_sync_deco
             }
             double truth = rc->truth_rec[tick * ROOM_RECORDERS + j];
             if (!room_within(ch, v, truth))
-                room_violation(rc, "recorder slot %u: decoded %.17g, true %.17g at tick %llu",
-                               slot, v, truth, tick);
+                room_violation(rc, "recorder slot %u: decoded %.17g, true %.17g at tick %llu", slot,
+                               v, truth, tick);
             if (fabs(v - truth) / ch->quantum > rc->max_err_q[PCS_SYNC_RECORDER])
                 rc->max_err_q[PCS_SYNC_RECORDER] = fabs(v - truth) / ch->quantum;
         }

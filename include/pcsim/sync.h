@@ -75,7 +75,8 @@
  * framing are paid from instruments; ACOUSTIC from acoustics; PLAYER from
  * player; keyframes asked for with pcs_sync_client_request_keyframe from the
  * reserve. An item whose bucket cannot pay it is deferred: it stays due and
- * is retried at the next encode (its staleness grows). EVENT items are never
+ * is retried at the next encode (its staleness grows); a full bucket pays
+ * any item, even one larger than the bucket (the bucket goes into debt). EVENT items are never
  * deferred: what instruments cannot pay, the reserve pays, into debt if it
  * must. Within a message, items are chosen by priority (0 near first), so
  * near instruments starve last. The subscribe setup (LAYOUT, the first
@@ -227,9 +228,10 @@ PCS_API void pcs_sync_hub_destroy(pcs_sync_hub *hub);
 /**
  * Read the newest publication of every channel into the hub's frame (one
  * pcs_snapshot_read: lock-free, the tick never waits) and, when the frame's
- * tick entered a new recorder period (tick * dt_s * recorder_hz crossed an
- * integer) since the last sample, append one history point (the frame's
- * values of the recorder channels, with the frame's tick). Call it at least
+ * tick entered a new recorder period since the last sample (period =
+ * max(1, round(1 / (recorder_hz * dt_s))) ticks; period number = tick /
+ * period), append one history point (the frame's values of the recorder
+ * channels, with the frame's tick). Call it at least
  * as often as the recorder rate to keep every point (a host pacing at
  * 10 Hz does). Allocates nothing.
  * @return PCS_OK; PCS_E_INVAL for NULL; PCS_E_STATE before the first
@@ -418,13 +420,14 @@ typedef struct pcs_sync_decoded {
 
 /**
  * Decode one message of @p len bytes and apply it. All or nothing: a refused
- * message changes no value. Refused (PCS_E_CORRUPT, the message names the
- * type, byte offset and reason): a length of 0 or above PCS_SYNC_MESSAGE_MAX
- * (PCS_E_RANGE), a wrong version, an unknown type, a truncated field, a
+ * message changes no value. Refused (PCS_E_CORRUPT unless said otherwise;
+ * the message names the type, byte offset and reason): a length of 0 or
+ * above PCS_SYNC_MESSAGE_MAX (PCS_E_OVERFLOW), another version
+ * (PCS_E_VERSION), an unknown type, a truncated field, a
  * varint longer than needed for 64 bits or above 2^53, a slot or count out
  * of range, a tick going back, a sequence gap (a message lost or reordered),
  * a quantised value reaching 2^50, trailing bytes, a LAYOUT above the
- * limits (PCS_E_RANGE), a KEYFRAME before a LAYOUT, or a DELTA or RECORDER
+ * limits (PCS_E_OVERFLOW), a KEYFRAME before a LAYOUT, or a DELTA or RECORDER
  * before a KEYFRAME. After a refusal the decoder takes nothing but a
  * KEYFRAME (the host asks the encoder for one) or a LAYOUT. Never reads
  * outside [msg, msg + len). Allocates nothing.
