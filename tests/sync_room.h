@@ -98,7 +98,7 @@ typedef struct sync_room {
 /* The synthetic emitters: loudness 0.5 + 0.45 sin(2 pi f_i t), f_i from
  * 0.01 to 0.2 Hz (pumps, fans, valves swelling and fading), t the simulated
  * time; deterministic. */
-static pcs_status room_emitters(pcs_world *w, void *ctx)
+static inline pcs_status room_emitters(pcs_world *w, void *ctx)
 {
     sync_room *r = ctx;
     double *e = pcs_store_data(w, r->emitter_store);
@@ -109,13 +109,13 @@ static pcs_status room_emitters(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-static int room_fail(sync_room *r, const char *what)
+static inline int room_fail(sync_room *r, const char *what)
 {
     snprintf(r->err, sizeof r->err, "%s: %s", what, pcs_last_error());
     return -1;
 }
 
-static int room_add_emitters(sync_room *r)
+static inline int room_add_emitters(sync_room *r)
 {
     if (pcs_store_register(r->world, "room.emitters", 8, ROOM_EMITTERS, PCS_STORE_STATE,
                            &r->emitter_store) != PCS_OK)
@@ -136,7 +136,8 @@ static int room_add_emitters(sync_room *r)
     return pcs_system_register(r->world, &d, NULL) == PCS_OK ? 0 : room_fail(r, "emitter system");
 }
 
-static int room_slot(sync_room *r, uint32_t i, const char *name, pcs_sync_class cls, uint32_t prio)
+static inline int room_slot(sync_room *r, uint32_t i, const char *name, pcs_sync_class cls,
+                            uint32_t prio)
 {
     uint32_t id;
     if (pcs_snapshot_find(r->pool, name, &id) != PCS_OK)
@@ -154,7 +155,7 @@ static int room_slot(sync_room *r, uint32_t i, const char *name, pcs_sync_class 
     return 0;
 }
 
-static int room_slots(sync_room *r)
+static inline int room_slots(sync_room *r)
 {
     uint32_t n = 0;
     int bad = 0;
@@ -181,7 +182,7 @@ static int room_slots(sync_room *r)
  * the hub (history @p history_s) and update it; quanta scaled by
  * @p quantum_scale. 0, or -1 with r->err set.
  */
-static int sync_room_build(sync_room *r, double history_s, double quantum_scale)
+static inline int sync_room_build(sync_room *r, double history_s, double quantum_scale)
 {
     memset(r, 0, sizeof *r);
     r->quantum_scale = quantum_scale;
@@ -215,7 +216,7 @@ static int sync_room_build(sync_room *r, double history_s, double quantum_scale)
 }
 
 /** The room's subscription with @p budget. */
-static pcs_sync_client_def sync_room_def(const sync_room *r, pcs_sync_budget budget)
+static inline pcs_sync_client_def sync_room_def(const sync_room *r, pcs_sync_budget budget)
 {
     pcs_sync_client_def d = pcs_sync_client_default();
     d.channels = r->slots;
@@ -225,7 +226,7 @@ static pcs_sync_client_def sync_room_def(const sync_room *r, pcs_sync_budget bud
 }
 
 /** Submit the scenario's script actions due at the world's next tick. */
-static int sync_room_script(sync_room *r, uint64_t next_tick)
+static inline int sync_room_script(sync_room *r, uint64_t next_tick)
 {
     uint32_t n = pcs_scenario_action_count(r->scn);
     for (uint32_t i = 0; i < n; i++) {
@@ -240,7 +241,7 @@ static int sync_room_script(sync_room *r, uint64_t next_tick)
     return 0;
 }
 
-static void sync_room_destroy(sync_room *r)
+static inline void sync_room_destroy(sync_room *r)
 {
     pcs_sync_hub_destroy(r->hub);
     pcs_station_destroy(r->st);
@@ -248,7 +249,7 @@ static void sync_room_destroy(sync_room *r)
     pcs_scenario_destroy(r->scn);
 }
 
-static int same_or_both_nan(double a, double b)
+static inline int same_or_both_nan(double a, double b)
 {
     return a == b || (isnan(a) && isnan(b));
 }
@@ -280,8 +281,8 @@ typedef struct room_client {
     char first_error[256];
 } room_client;
 
-static int room_client_open(room_client *rc, sync_room *r, pcs_sync_budget budget,
-                            uint64_t run_ticks)
+static inline int room_client_open(room_client *rc, sync_room *r, pcs_sync_budget budget,
+                                   uint64_t run_ticks)
 {
     memset(rc, 0, sizeof *rc);
     pcs_sync_client_def d = sync_room_def(r, budget);
@@ -306,7 +307,7 @@ static int room_client_open(room_client *rc, sync_room *r, pcs_sync_budget budge
     return 0;
 }
 
-static void room_client_close(room_client *rc)
+static inline void room_client_close(room_client *rc)
 {
     pcs_sync_client_destroy(rc->c);
     pcs_sync_decoder_destroy(rc->d);
@@ -316,20 +317,20 @@ static void room_client_close(room_client *rc)
     free(rc->truth_rec);
 }
 
-static void room_violation(room_client *rc, const char *fmt, uint32_t slot, double dec,
-                           double truth, uint64_t tick)
+static inline void room_violation(room_client *rc, const char *fmt, uint32_t slot, double dec,
+                                  double truth, uint64_t tick)
 {
     if (rc->violations++ == 0)
         snprintf(rc->first_error, sizeof rc->first_error, fmt, slot, dec, truth,
                  (unsigned long long)tick);
 }
 
-static double room_bound(const pcs_sync_channel *ch)
+static inline double room_bound(const pcs_sync_channel *ch)
 {
     return ch->deadband > 0.0 ? ch->deadband : ch->quantum;
 }
 
-static int room_within(const pcs_sync_channel *ch, double dec, double truth)
+static inline int room_within(const pcs_sync_channel *ch, double dec, double truth)
 {
     if (ch->quantum == 0.0 || !isfinite(truth))
         return memcmp(&dec, &truth, sizeof dec) == 0;
@@ -337,7 +338,7 @@ static int room_within(const pcs_sync_channel *ch, double dec, double truth)
 }
 
 /* Check every slot delivered since the last pump, at hub tick t. */
-static void room_check_slots(room_client *rc, sync_room *r, uint64_t t)
+static inline void room_check_slots(room_client *rc, sync_room *r, uint64_t t)
 {
     for (uint32_t i = 0; i < ROOM_SLOTS; i++) {
         const pcs_sync_channel *ch = &r->slots[i];
@@ -365,7 +366,7 @@ static void room_check_slots(room_client *rc, sync_room *r, uint64_t t)
 }
 
 /* Check the points of a RECORDER message against the truth at their ticks. */
-static void room_check_points(room_client *rc, sync_room *r, const pcs_sync_decoded *info)
+static inline void room_check_points(room_client *rc, sync_room *r, const pcs_sync_decoded *info)
 {
     for (uint32_t j = 0; j < ROOM_RECORDERS; j++) {
         uint32_t slot = ROOM_GAUGES + ROOM_DISPLAYS + j;
@@ -390,7 +391,7 @@ static void room_check_points(room_client *rc, sync_room *r, const pcs_sync_deco
 }
 
 /* Encode everything due at the hub's frame, decode it, check it. */
-static void room_client_pump(room_client *rc, sync_room *r)
+static inline void room_client_pump(room_client *rc, sync_room *r)
 {
     uint64_t t = pcs_sync_hub_tick(r->hub);
     if (t < rc->truth_rows)
