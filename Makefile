@@ -76,7 +76,7 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
-        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test
 
 all: deps lib $(B)/pcsim python
 
@@ -198,6 +198,14 @@ $(B)/sync-budget: bench/sync_budget_bench.c tests/sync_room.h $(B)/libpcsim.a | 
 sync-budget: $(B)/sync-budget
 	./$(B)/sync-budget $(SYNC_BUDGET_ARGS)
 
+# web/sync.js (the browser's decoder) under node against the C decoder on
+# recorded station streams (tests/sync_js_test.sh).
+$(B)/sync-record: tests/sync_js/record.c tests/sync_room.h $(B)/libpcsim.a | deps
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $< $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+sync-js-test: $(B)/sync-record
+	./tests/sync_js_test.sh $(B)/sync-record
+
 $(B)/pcsim-stress: $(STRESS_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(STRESS_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 
@@ -278,6 +286,7 @@ test: deps-test
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
 	@$(SUITE) examples $(SUBMAKE) examples
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) sync-js $(SUBMAKE) sync-js-test
 	@$(SUITE) serve $(SUBMAKE) serve-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) readme $(SUBMAKE) readme-test
