@@ -347,7 +347,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script serve
+FUZZ_TARGETS := scenario save journal script serve sync_decode
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)

@@ -388,7 +388,9 @@ static uint32_t pick_one(pcs_sync_client *c, uint32_t i, uint64_t t, int *instr_
 
 /* Choose the due slots that changed, rank by rank in serving order; within
  * a rank the overdue (deferred before) first, so a dry bucket delays every
- * slot of a rank in turn instead of starving its last ones. */
+ * slot of a rank in turn instead of starving its last ones. Overdue slots
+ * are retried on the 10 Hz grid only, with the gauges, not at every tick:
+ * a retry alone in a message would spend more on framing than it carries. */
 static uint32_t pick(pcs_sync_client *c, uint64_t t, int *instr_deferred)
 {
     uint32_t n = 0, begin = 0;
@@ -399,7 +401,8 @@ static uint32_t pick(pcs_sync_client *c, uint64_t t, int *instr_deferred)
                 uint32_t i = c->order[o];
                 const sync_slot *s = &c->slots[i];
                 int overdue = s->cls != PCS_SYNC_EVENT && s->next_due < t;
-                int due = s->cls == PCS_SYNC_EVENT || s->next_due <= t;
+                int due = s->cls == PCS_SYNC_EVENT || s->next_due == t ||
+                          (overdue && t % c->p_gauge[0] == 0);
                 if (due && overdue == (pass == 0))
                     n += pick_one(c, i, t, instr_deferred);
             }

@@ -131,8 +131,7 @@ static void pump(rec_stream *s, FILE *stream, FILE *out, int damaging)
     }
 }
 
-static int open_stream(rec_stream *s, uint32_t id, double scale, pcs_sync_budget b,
-                       uint64_t ticks)
+static int open_stream(rec_stream *s, uint32_t id, double scale, pcs_sync_budget b, uint64_t ticks)
 {
     s->id = id;
     if (sync_room_build(&s->room, 120.0, scale) ||
@@ -167,8 +166,11 @@ int main(int argc, char **argv)
         return 2;
     }
     static rec_stream s[2];
-    pcs_sync_budget half = {.instruments_bps = 700, .acoustics_bps = 200, .player_bps = 50,
-                            .reserve_bps = 74, .burst_s = 1.0};
+    pcs_sync_budget half = {.instruments_bps = 700,
+                            .acoustics_bps = 200,
+                            .player_bps = 50,
+                            .reserve_bps = 74,
+                            .burst_s = 1.0};
     uint64_t ticks = (uint64_t)llround(seconds / 0.05);
     if (open_stream(&s[0], 0, 1.0, pcs_sync_budget_default(), ticks) ||
         open_stream(&s[1], 1, 0.1, half, ticks))
