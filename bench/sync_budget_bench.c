@@ -35,13 +35,6 @@
 
 #define BENCH_CLIENTS 100u
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 #ifndef SYNC_BUDGET_MAIN
 /* ------------------------------------------------------------ harness */
 #include "bench/bench.h"
@@ -134,6 +127,13 @@ PCS_BENCH_REGISTER(sync_room_encode)
 
 #else
 /* ------------------------------------------------------------- report */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static const char *const class_names[PCS_SYNC_CLASSES] = {"gauge", "display",  "recorder",
                                                           "event", "acoustic", "player"};
