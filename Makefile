@@ -190,8 +190,8 @@ $(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
 
 # The delta-sync budget report (bench/sync_budget_bench.c built with its own
 # main; bench/README.md "Delta sync budget"): SYNC_BUDGET_ARGS = simulated
-# seconds, then 1 s blocks of the paced-clients comparison.
-SYNC_BUDGET_ARGS ?= 600 10
+# seconds, 1 s blocks of the paced-clients comparison, its paced world speed.
+SYNC_BUDGET_ARGS ?= 600 10 10
 $(B)/sync-budget: bench/sync_budget_bench.c tests/sync_room.h $(B)/libpcsim.a | deps
 	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -DSYNC_BUDGET_MAIN -o $@ $< $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 
