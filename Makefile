@@ -474,7 +474,7 @@ format:
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --inline-suppr -Iinclude -I. \
-	    --error-exitcode=1 engine physics snapshot exec profile station cli
+	    --error-exitcode=1 engine physics snapshot exec profile station sync cli
 
 clean:
 	rm -rf $(B) $(PY_CDEF)
