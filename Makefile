@@ -280,7 +280,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 test: deps-test
 	@mkdir -p $(B) && rm -f $(TEST_TIMES)
 	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim $(B)/tsan/pcsim \
-	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(FUZZ_BINS)
+	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(B)/sync-record $(FUZZ_BINS)
 	@$(SUITE) archcheck $(SUBMAKE) archcheck
 	@$(SUITE) unit $(SUBMAKE) unit
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
