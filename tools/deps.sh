@@ -16,7 +16,8 @@
 #       (python/tests/run_suite.sh): Debian's python3-venv and python3-pip
 #       (README's offline venv install; they bring setuptools and wheel),
 #       python3-cffi, python3-numpy and python3-pytest (python3 itself also
-#       runs tests/serve_test.py).
+#       runs tests/serve_test.py); nodejs runs the browser's sync decoder
+#       against the C one (tests/sync_js_test.sh).
 #   --list: print the set's packages, one per line, and install nothing
 #       (README.md measures each set's download size from this list).
 set -eu
@@ -28,7 +29,7 @@ RUN_PKGS="gcc make libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev libjanss
 libsuitesparse-dev systemtap-sdt-dev libuv1-dev python3-matplotlib"
 BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
 TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin \
-python3 python3-venv python3-pip python3-cffi python3-numpy python3-pytest"
+python3 python3-venv python3-pip python3-cffi python3-numpy python3-pytest nodejs"
 
 set_name=run list=0
 for a in "$@"; do
