@@ -256,3 +256,100 @@ Test(plant_transients, heater_step_raises_pressure_at_the_derived_rate_and_spray
     }
     tr_close(&r);
 }
+
+/* ---- boron dilution ------------------------------------------------------------ */
+
+/* Coolant mass that the CVCS flow mixes with, kg: the network's volumes
+ * without the dead-end upper head and the pressurizer (which exchanges only
+ * through surge and spray); the same M as the primary's own dilution test
+ * (tests/test_cvcs.c). */
+static double tr_mixed_mass(const tr_run *r)
+{
+    const double *m = pcs_store_data(r->w, pcs_primary_store_ids(r->pri).mass);
+    uint32_t head = pcs_primary_volume(r->pri, PCS_PRIMARY_UPPER_HEAD, 0);
+    uint32_t pzr = pcs_primary_volume(r->pri, PCS_PRIMARY_PRESSURIZER, 0);
+    double total = 0.0;
+    for (uint32_t i = 0; i < pcs_primary_n_volumes(r->pri); i++)
+        if (i != head && i != pzr)
+            total += m[i];
+    return total;
+}
+
+/*
+ * Issue 14's boron check: with charging equal to letdown (both 9 kg/s, level
+ * control in manual) and charging water at C_in = 0 ppm, the core's boron
+ * follows C_in + (C0 - C_in) exp(-t / tau), tau = M / m_charging, within 1 %
+ * after the transport delay, and the kinetics' boron reactivity is the
+ * worth (pcs_unit_def.feedback.boron_per_ppm, an assumption: refdata has
+ * only critical concentrations) times the core's boron minus its reference.
+ * The unit is tripped first so the dilution's reactivity (about +700 pcm
+ * over the run) meets the shutdown margin, not a power excursion.
+ */
+Test(plant_transients, dilution_follows_the_well_mixed_exponential_and_its_worth, .timeout = 300)
+{
+    tr_run r;
+    tr_open(&r, "scenarios/boron-dilution.json");
+    tr_until(&r, 600.0); /* dilution starts: 9 kg/s of 0 ppm water in, 9 kg/s out */
+    double c0 = tr_ch(&r, "u1.core.boron"), tau = tr_mixed_mass(&r) / 9.0;
+    double end = TR_ASAN ? 660.0 : 2400.0, worst = 0.0, c_before = c0;
+    while (tr_time(&r) < end - 0.5 * TR_DT) {
+        c_before = tr_ch(&r, "u1.core.boron");
+        tr_tick(&r);
+        double t = tr_time(&r) - 600.0;
+        if (t < 60.0) /* the transport delay: cold legs to core, a few loop transits */
+            continue;
+        double want = c0 * exp(-t / tau), got = tr_ch(&r, "u1.core.boron");
+        worst = fmax(worst, fabs(got - want) / want);
+    }
+    cr_expect_lt(worst, 0.01, "core boron off the exponential by %.4f of C (tau %.0f s)", worst,
+                 tau);
+    cr_expect_lt(tr_ch(&r, "u1.core.boron"), c0, "no dilution");
+    const pcs_plant_unit *pu = pcs_plant_unit_get(pcs_station_plant(r.st), 0);
+    pcs_unit_reactivity rho;
+    pcs_unit_reactivity_get(pu->core, &rho);
+    /* The kinetics of a tick read the boron the couple handed on at the end
+     * of the tick before (plant.h: data moves forward only). */
+    double worth = -1e-4, c_ref = 975.0; /* pcs_unit_default: -10 pcm/ppm at 975 ppm */
+    cr_expect_float_eq(rho.boron, worth * (c_before - c_ref), 1e-12,
+                       "boron reactivity %.12g against %.12g", rho.boron,
+                       worth * (c_before - c_ref));
+    tr_close(&r);
+}
+
+/* ---- start-up ------------------------------------------------------------------ */
+
+/*
+ * From hot zero power (1e-5 of rated, pumps on, Tavg at the no-load 557 F,
+ * bank D at 60 %) to about 30 % by rod withdrawal and dilution while the
+ * steam demand (the SG pressure, until the steam side exists) steps down
+ * toward its 30 % value. The checks are the controls' and the protection's,
+ * not a power trajectory (none in refdata): no trip on the way, power ends
+ * in 20-40 %, Tavg within 3 K of the program for the power reached ([HRTD]
+ * 8.1: Tref = 557 + 27.7 f F), pressurizer pressure held within 0.7 MPa of
+ * 2235 psig by heaters and sprays, and the level within 5 % of its
+ * program by charging.
+ */
+Test(plant_transients, startup_from_hot_zero_power_to_thirty_percent, .timeout = 300)
+{
+    tr_run r;
+    tr_open(&r, "scenarios/startup.json");
+    double end = TR_ASAN ? 60.0 : 2400.0, p_dev = 0.0;
+    while (tr_time(&r) < end - 0.5 * TR_DT) {
+        tr_tick(&r);
+        cr_assert_eq(tr_ch(&r, "u1.core.trip"), 0.0, "tripped at %.2f s", tr_time(&r));
+        p_dev = fmax(p_dev, fabs(tr_ch(&r, "u1.pzr.pressure") - 15.513e6));
+    }
+    cr_expect_lt(p_dev, 0.7e6, "pressure strayed %.3f MPa from its setpoint", p_dev / 1e6);
+    if (!TR_ASAN) {
+        double f = tr_ch(&r, "u1.core.power") / TR_RATED_W;
+        cr_expect(f > 0.20 && f < 0.40, "power %.3f of rated", f);
+        double program = 564.8 + f * (580.2 - 564.8);
+        cr_expect_float_eq(tr_ch(&r, "u1.rcs.t_avg"), program, 3.0, "Tavg %.2f against %.2f",
+                           tr_ch(&r, "u1.rcs.t_avg"), program);
+        double level_program = 25.0 + (tr_ch(&r, "u1.rcs.t_avg") - 564.8) / (580.2 - 564.8) * 36.5;
+        cr_expect_float_eq(tr_ch(&r, "u1.pzr.level"), level_program, 5.0, "level %.2f against %.2f",
+                           tr_ch(&r, "u1.pzr.level"), level_program);
+        cr_expect_lt(tr_ch(&r, "u1.core.boron"), 975.0, "diluted");
+    }
+    tr_close(&r);
+}
