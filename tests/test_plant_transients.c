@@ -353,3 +353,57 @@ Test(plant_transients, startup_from_hot_zero_power_to_thirty_percent, .timeout =
     }
     tr_close(&r);
 }
+
+/* ---- the default scenario ------------------------------------------------------ */
+
+/*
+ * Issue 14's "done" line: after the default scenario's transients (u1 bank D
+ * withdrawn at 60 s, u2 pump 2 tripped at 120 s, u3's SGs depressurised at
+ * 180 s; u1 and u3 then trip on high flux) each disturbed unit's RCS pressure moves by more than 0.1 MPa, its
+ * pressurizer level by more than 2 % and a leg temperature by more than
+ * 1 K; u4 (untouched, at 50 %) stays within those bounds. The ASan suite
+ * runs to 132 s and checks u2 only.
+ */
+Test(plant_transients, default_scenario_moves_pressure_level_and_temperatures, .timeout = 300)
+{
+    pcs_scenario *scn;
+    cr_assert_eq(pcs_scenario_default(&scn), PCS_OK);
+    tr_run r;
+    memset(&r, 0, sizeof r);
+    r.scn = scn;
+    pcs_world_def d = pcs_scenario_world_def(scn);
+    d.workers = 0;
+    cr_assert_eq(pcs_world_create(&d, &r.w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(r.w, scn, &r.st), PCS_OK, "%s", pcs_last_error());
+    r.n_actions = pcs_scenario_action_count(scn);
+    static const char *const what[] = {"rcs.pressure", "pzr.level", "loop1.t_hot"};
+    const double least[] = {0.1e6, 2.0, 1.0};
+    double lo[4][3], hi[4][3];
+    for (int u = 0; u < 4; u++)
+        for (int k = 0; k < 3; k++)
+            lo[u][k] = INFINITY, hi[u][k] = -INFINITY;
+    double end = TR_ASAN ? 132.0 : 450.0;
+    while (tr_time(&r) < end - 0.5 * TR_DT) {
+        tr_tick(&r);
+        for (int u = 0; u < 4; u++)
+            for (int k = 0; k < 3; k++) {
+                char name[48];
+                snprintf(name, sizeof name, "u%d.%s", u + 1, what[k]);
+                double v = tr_ch(&r, name);
+                lo[u][k] = fmin(lo[u][k], v);
+                hi[u][k] = fmax(hi[u][k], v);
+            }
+    }
+    for (int u = 0; u < 4; u++)
+        for (int k = 0; k < 3; k++) {
+            if (TR_ASAN && u != 1)
+                continue;
+            double moved = hi[u][k] - lo[u][k];
+            if (u < 3)
+                cr_expect_gt(moved, least[k], "u%d.%s moved %g", u + 1, what[k], moved);
+            else
+                cr_expect_lt(moved, least[k], "u4.%s moved %g with nothing done to it", what[k],
+                             moved);
+        }
+    tr_close(&r);
+}
