@@ -38,7 +38,9 @@ LIB_SRC   := $(sort $(shell find $(LIB_DIRS) -name '*.c'))
 # Assembly in the library: station/default_scenario.S carries the built-in
 # scenario (.incbin), so every host of the library has it without a file.
 LIB_ASM   := $(sort $(shell find $(LIB_DIRS) -name '*.S'))
-CLI_SRC   := $(sort $(wildcard cli/*.c))
+# cli/serve_web_files.S embeds the control room's files (web/) in the host program.
+CLI_SRC   := $(sort $(wildcard cli/*.c) $(wildcard cli/*.S))
+WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/vendor/*))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 STRESS_SRC:= $(sort $(wildcard stress/*.c))
@@ -59,10 +61,13 @@ TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 # the host's helpers are tested as they ship (the scenario reader and the
 # station bridge are in the library).
 CLI_NOMAIN = $(filter-out %/cli/main.o %/cli/serve.o %/cli/serve_net.o %/cli/serve_world.o \
-    %/cli/serve_pace.o %/cli/serve_proto.o,$(1))
-# libuv is the event loop of `pcsim serve` (cli/serve*.c) and is linked into
-# the host program only: never into libpcsim, nor into the unit tests.
-SERVE_LIBS := -luv
+    %/cli/serve_pace.o %/cli/serve_proto.o %/cli/serve_http.o %/cli/serve_web.o \
+    %/cli/serve_feed.o %/cli/serve_assets.o %/cli/serve_web_files.o,$(1))
+# libuv is the event loop of `pcsim serve` (cli/serve*.c) and libwebsockets
+# (on that loop, through Debian's libuv event-lib plugin) its HTTP and
+# WebSocket side (`--http`); both are linked into the host program only:
+# never into libpcsim, nor into the unit tests.
+SERVE_LIBS := -luv -lwebsockets
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
@@ -109,6 +114,9 @@ $(B)/obj/%.o: %.S scenarios/pwr-station.json | deps
 $(B)/asan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
+
+# The page's files are assembled into the host program (.incbin).
+$(B)/obj/cli/serve_web_files.o $(B)/asan/obj/cli/serve_web_files.o $(B)/tsan/obj/cli/serve_web_files.o: $(WEB_FILES)
 
 $(B)/tsan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)

@@ -21,9 +21,11 @@
 set -eu
 # systemtap-sdt-dev: <sys/sdt.h>, the USDT probes the release library keeps
 # (engine/probes.h). libuv1-dev: the event loop of `pcsim serve` (cli/serve*.c;
-# linked into the host program only, not libpcsim).
+# linked into the host program only, not libpcsim). libwebsockets-dev: the
+# HTTP and WebSocket side of `pcsim serve --http` on that loop (it brings
+# libwebsockets-evlib-uv, the libuv plugin lws loads at run time).
 RUN_PKGS="gcc make libck-dev libxxhash-dev libmimalloc-dev libhwloc-dev libjansson-dev \
-libsuitesparse-dev systemtap-sdt-dev libuv1-dev"
+libsuitesparse-dev systemtap-sdt-dev libuv1-dev libwebsockets-dev"
 BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
 TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin \
 python3 python3-venv python3-pip python3-cffi python3-numpy python3-pytest"
