@@ -33,7 +33,7 @@ LIBS    := -lck -lxxhash -lhwloc -ljansson -lklu -lm -lpthread
 MIMALLOC_LIB := -lmimalloc
 OMPFLAG := -fopenmp
 
-LIB_DIRS  := engine physics snapshot exec profile station
+LIB_DIRS  := engine physics snapshot exec profile station sync
 LIB_SRC   := $(sort $(shell find $(LIB_DIRS) -name '*.c'))
 # Assembly in the library: station/default_scenario.S carries the built-in
 # scenario (.incbin), so every host of the library has it without a file.
@@ -81,7 +81,7 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
-        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test
 
 all: deps lib $(B)/pcsim python
 
@@ -196,6 +196,24 @@ BENCH_LIBS := -lurcu-memb -lurcu-common -lsundials_cvode -lsundials_nvecserial -
 $(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(BENCH_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS) $(BENCH_LIBS)
 
+# The delta-sync budget report (bench/sync_budget_bench.c built with its own
+# main; bench/README.md "Delta sync budget"): SYNC_BUDGET_ARGS = simulated
+# seconds, then 1 s blocks of the paced-clients comparison.
+SYNC_BUDGET_ARGS ?= 600 10
+$(B)/sync-budget: bench/sync_budget_bench.c tests/sync_room.h $(B)/libpcsim.a | deps
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -DSYNC_BUDGET_MAIN -o $@ $< $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+sync-budget: $(B)/sync-budget
+	./$(B)/sync-budget $(SYNC_BUDGET_ARGS)
+
+# web/sync.js (the browser's decoder) under node against the C decoder on
+# recorded station streams (tests/sync_js_test.sh).
+$(B)/sync-record: tests/sync_js/record.c tests/sync_room.h $(B)/libpcsim.a | deps
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $< $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+sync-js-test: $(B)/sync-record
+	./tests/sync_js_test.sh $(B)/sync-record
+
 $(B)/pcsim-stress: $(STRESS_OBJ) $(B)/libpcsim.a
 	$(CC) -o $@ $(STRESS_OBJ) $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 
@@ -276,6 +294,7 @@ test: deps-test
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
 	@$(SUITE) examples $(SUBMAKE) examples
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
+	@$(SUITE) sync-js $(SUBMAKE) sync-js-test
 	@$(SUITE) serve $(SUBMAKE) serve-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) readme $(SUBMAKE) readme-test
@@ -336,7 +355,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script serve
+FUZZ_TARGETS := scenario save journal script serve sync_decode
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)

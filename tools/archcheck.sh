@@ -16,6 +16,10 @@
 #   libc-random      no rand()/random()/srand()/time() in engine/, physics/
 #                    or station/.
 #   station-layer    station/ (the station library) includes nothing from cli/.
+#   sync-layer       sync/ (delta sync, a reader of snapshots) includes only
+#                    plain C headers, its own sync/*.h and the engine core and
+#                    snapshot public headers (pcsim/snapshot.h, pcsim/sync.h):
+#                    no physics, station, exec, profile or cli, no internals.
 #   public-dep-type  include/pcsim/ exposes no ck, hwloc, mimalloc, jansson,
 #                    xxHash or OpenMP type or header.
 #   kernel-pure      physics/<domain>/kernels/ (code that never touches a world)
@@ -31,7 +35,7 @@
 #                    engine, physics, station, snapshot, exec or profile
 #                    internals, so it is a host like any other.
 #   lib-compiled     every .c under a library folder (engine physics snapshot
-#                    exec profile station) is in the Makefile's release, asan and tsan
+#                    exec profile station sync) is in the Makefile's release, asan and tsan
 #                    library object lists (LIB_OBJ, ASAN_LIB_OBJ, TSAN_LIB_OBJ),
 #                    as printed by make itself; checked when ROOT has a Makefile.
 set -u
@@ -102,15 +106,23 @@ code cli | grep -E "$INC" |
 code station | grep -E "$INC" | grep -E '[<"]cli/' |
     report station-layer "station/ is library code: it includes nothing from cli/"
 
-code engine physics snapshot profile station cli |
+code sync | grep -E "$INC" |
+    grep -E '"' | grep -vE '#[[:space:]]*include[[:space:]]*"(pcsim/('"$CORE"'|snapshot|sync)|sync/[A-Za-z0-9_]+)\.h"' |
+    report sync-layer "sync/ includes only plain C headers, sync/*.h and the core and snapshot public headers"
+
+code sync | grep -E "$INC" |
+    grep -E '<(pcsim|engine|physics|station|snapshot|exec|profile|cli)/' |
+    report sync-layer "sync/ includes only plain C headers, sync/*.h and the core and snapshot public headers"
+
+code engine physics snapshot profile station sync cli |
     grep -E '(pthread_create|thrd_create|[^_a-z]clone[[:space:]]*\(|[^_a-z]fork[[:space:]]*\()' |
     report thread-create "only exec/ creates threads"
 
-code engine physics snapshot exec station |
+code engine physics snapshot exec station sync |
     grep -E '(clock_gettime|gettimeofday|timespec_get|[^_a-z.]clock[[:space:]]*\([[:space:]]*\)|__rdtsc|rdtsc|CLOCK_MONOTONIC|CLOCK_REALTIME|[^_a-z.>]time[[:space:]]*\()' |
     report clock-read "only profile/, bench/, stress/ and cli/ read clocks"
 
-code engine physics station |
+code engine physics station sync |
     grep -E '[^_a-z.>](rand|random|srand|srandom|drand48|time)[[:space:]]*\(' |
     report libc-random "use pcs_rng streams; no libc randomness or time in simulation code"
 
@@ -190,7 +202,7 @@ fi
 # target), so the check sees exactly what the build links, whatever the
 # Makefile's globbing. Each library .c must map to $(B)/obj/X.o,
 # $(B)/asan/obj/X.o and $(B)/tsan/obj/X.o.
-LIB_DIRS='engine physics snapshot exec profile station'
+LIB_DIRS='engine physics snapshot exec profile station sync'
 if [ -f Makefile ]; then
     printf '%s\n' '__archcheck_lib_objs:' \
         '	@echo "B $(B)"' '	@echo "release $(LIB_OBJ)"' \

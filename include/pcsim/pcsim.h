@@ -41,6 +41,7 @@
 #include "pcsim/snapshot.h"
 #include "pcsim/station.h"
 #include "pcsim/status.h"
+#include "pcsim/sync.h"
 #include "pcsim/system.h"
 #include "pcsim/thnet.h"
 #include "pcsim/thread.h"
