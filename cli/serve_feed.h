@@ -1,9 +1,9 @@
 /**
  * @file serve_feed.h
  * @brief The values a page subscribed, as messages (internal to cli/): the
- *        one place the WebSocket feed is encoded, so cli/serve_web.c does not
- *        care whether it is the library's delta sync (include/pcsim/sync.h)
- *        or the JSON stand-in it replaces.
+ *        one place the WebSocket feed is encoded (cli/serve_feed.c, on the
+ *        library's delta sync, include/pcsim/sync.h), so cli/serve_web.c
+ *        knows nothing of the wire format.
  *
  * A hub belongs to one world generation's snapshot pool and reads it once
  * per pace; a feed client is one page's subscription on it. Everything here
@@ -41,12 +41,15 @@ typedef struct feed_slot {
 /** What the feed's wire format is called in the page's hello. */
 extern const char *const feed_format;
 
-feed_hub *feed_hub_create(const pcs_snapshot_pool *pool, double dt_s);
+/** A hub on @p pool recording @p recorders (trend history). NULL on failure. */
+feed_hub *feed_hub_create(const pcs_snapshot_pool *pool, double dt_s, const uint32_t *recorders,
+                          uint32_t n_recorders);
 void feed_hub_destroy(feed_hub *hub);
 /** Read the newest publication. @return 0, or -1 before the first one. */
 int feed_hub_update(feed_hub *hub);
 
-/** Subscribe. @return NULL with the reason in @p err. */
+/** Subscribe (after a successful feed_hub_update). @return NULL with the
+ *  reason in @p err. */
 feed_client *feed_client_add(feed_hub *hub, const feed_slot *slots, uint32_t n, char *err,
                              size_t err_len);
 void feed_client_destroy(feed_client *c);

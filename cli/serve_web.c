@@ -18,6 +18,7 @@
  * as the TCP controller's acts are resolved; then they enter the same
  * command source, under the same rate limit.
  */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +33,17 @@
 
 /** Events read and forwarded per pace at most (the rest wait). */
 #define WEB_EVENTS_PER_PACE 256u
+/** Most channels the hub records for trend history (PCS_SYNC_RECORDERS_MAX). */
+#define WEB_RECORDERS_MAX 64u
+
+/* The channels the trend charts draw, by name pattern (fnmatch): the hub
+ * keeps their history, and a page may subscribe them as recorders. Matched
+ * against the station's channel list at each build, so a channel the model
+ * does not have (yet) is simply not recorded. */
+static const char *const recorder_patterns[] = {
+    "u*.core.power",    "u*.rcs.pressure", "u*.pzr.pressure",  "u*.pzr.level",
+    "u*.coolant.t_avg", "u*.core.t_inlet", "u*.coolant.t_out", "u*.loop?.flow",
+};
 
 typedef struct act_item {
     web_client *c; /* NULL once the page left */
@@ -62,6 +74,8 @@ struct web_state {
     page *pages;
     uint64_t gen; /* world generation of hub and events; 0: none */
     feed_hub *hub;
+    uint32_t recorders[WEB_RECORDERS_MAX];
+    uint32_t n_recorders;
     pcs_reader *events;
     const pcs_station *station;
     act_item q[WEB_ACT_QUEUE];
@@ -131,9 +145,14 @@ static void subscribe_feed(web_state *w, page *p)
     char err[256];
     if (!w->hub || !p->n_slots || p->feed)
         return;
+    if (feed_hub_update(w->hub) != 0)
+        return; /* nothing published yet: the next pace tries again */
     p->feed = feed_client_add(w->hub, p->slots, p->n_slots, err, sizeof err);
     if (!p->feed) {
         send_error(p, NULL, "subscribe_failed", 0, "subscribe: %s", err);
+        free(p->slots);
+        p->slots = NULL;
+        p->n_slots = 0;
         return;
     }
     size_t need = feed_message_max(p->feed);
@@ -147,6 +166,26 @@ static void subscribe_feed(web_state *w, page *p)
         }
         w->buf = b;
         w->cap = need;
+    }
+    send_json(p, json_pack("{s:s,s:I,s:s}", "type", "subscribe", "slots", (json_int_t)p->n_slots,
+                           "feed", feed_format));
+}
+
+/* The build's channels that match recorder_patterns, in channel order. */
+static void pick_recorders(web_state *w, const pcs_snapshot_pool *pool)
+{
+    uint32_t n = pcs_snapshot_channel_count(pool), got;
+    pcs_channel_info ci[64];
+    w->n_recorders = 0;
+    for (uint32_t first = 0; first < n && w->n_recorders < WEB_RECORDERS_MAX; first += got) {
+        if (pcs_channel_list(pool, first, ci, 64, &got) != PCS_OK || got == 0)
+            break;
+        for (uint32_t i = 0; i < got && w->n_recorders < WEB_RECORDERS_MAX; i++)
+            for (size_t k = 0; k < sizeof recorder_patterns / sizeof *recorder_patterns; k++)
+                if (fnmatch(recorder_patterns[k], ci[i].name, 0) == 0) {
+                    w->recorders[w->n_recorders++] = first + i;
+                    break;
+                }
     }
 }
 
@@ -162,7 +201,8 @@ static const serve_world_info *world(web_state *w)
     if (w->gen == info->generation)
         return info;
     drop_world(w);
-    w->hub = feed_hub_create(info->pool, info->dt_s);
+    pick_recorders(w, info->pool);
+    w->hub = feed_hub_create(info->pool, info->dt_s, w->recorders, w->n_recorders);
     if (!w->hub || pcs_reader_open(info->pool, &w->events) != PCS_OK) {
         drop_world(w);
         return NULL;
@@ -200,6 +240,17 @@ static void greet(web_state *w, page *p)
         "speed", w->opt->speed, "dt_s", info->dt_s, "tick", (json_int_t)serve_net_tick(w->srv),
         "feed", feed_format, "max_message", (json_int_t)WEB_MAX_MESSAGE, "max_slots",
         (json_int_t)FEED_SLOTS_MAX, "units", (int)info->units, "channels", chans);
+    json_t *rec = json_array();
+    for (uint32_t i = 0; i < w->n_recorders; i++) {
+        pcs_channel_info one;
+        uint32_t got = 0;
+        if (pcs_channel_list(info->pool, w->recorders[i], &one, 1, &got) == PCS_OK && got)
+            json_array_append_new(rec, json_string(one.name));
+    }
+    if (o)
+        json_object_set_new(o, "recorders", rec);
+    else
+        json_decref(rec);
     if (o)
         send_json(p, o);
     p->greeted = 1;
@@ -341,9 +392,7 @@ static void on_subscribe(web_state *w, page *p, json_t *m)
     free(p->slots);
     p->slots = slots;
     p->n_slots = (uint32_t)n;
-    subscribe_feed(w, p);
-    if (p->feed)
-        send_json(p, json_pack("{s:s,s:I}", "type", "subscribe", "slots", (json_int_t)n));
+    subscribe_feed(w, p); /* replies "subscribe" once the feed runs */
 }
 
 /* ---- Acts --------------------------------------------------------------- */
@@ -552,6 +601,8 @@ void web_pace(web_state *w)
     for (page *p = w->pages; p; p = p->next) {
         if (!p->greeted)
             greet(w, p);
+        if (fresh && !p->feed && p->n_slots)
+            subscribe_feed(w, p);
         if (fresh)
             feed_page(w, p);
         if (p->greeted)
