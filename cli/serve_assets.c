@@ -13,6 +13,7 @@
 
 WEB_FILE(pcs_web_index)
 WEB_FILE(pcs_web_app)
+WEB_FILE(pcs_web_sync)
 WEB_FILE(pcs_web_style)
 WEB_FILE(pcs_web_uplot)
 WEB_FILE(pcs_web_uplot_css)
@@ -26,6 +27,7 @@ WEB_FILE(pcs_web_uplot_license)
 static web_asset assets[] = {
     ASSET("/index.html", "text/html; charset=utf-8", pcs_web_index),
     ASSET("/app.js", "text/javascript; charset=utf-8", pcs_web_app),
+    ASSET("/sync.js", "text/javascript; charset=utf-8", pcs_web_sync),
     ASSET("/style.css", "text/css; charset=utf-8", pcs_web_style),
     ASSET("/vendor/uPlot.iife.min.js", "text/javascript; charset=utf-8", pcs_web_uplot),
     ASSET("/vendor/uPlot.min.css", "text/css; charset=utf-8", pcs_web_uplot_css),
@@ -33,7 +35,7 @@ static web_asset assets[] = {
 };
 
 static const unsigned char *const ends[] = {
-    pcs_web_index_end, pcs_web_app_end,       pcs_web_style_end,
+    pcs_web_index_end, pcs_web_app_end,       pcs_web_sync_end,          pcs_web_style_end,
     pcs_web_uplot_end, pcs_web_uplot_css_end, pcs_web_uplot_license_end,
 };
 

@@ -19,6 +19,7 @@
 
     web_file pcs_web_index, "web/index.html"
     web_file pcs_web_app, "web/app.js"
+    web_file pcs_web_sync, "web/sync.js"
     web_file pcs_web_style, "web/style.css"
     web_file pcs_web_uplot, "web/vendor/uPlot.iife.min.js"
     web_file pcs_web_uplot_css, "web/vendor/uPlot.min.css"
