@@ -81,7 +81,8 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
-        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test \
+        web-test browser-test browser-deps readme-images readme-images-control-room
 
 all: deps lib $(B)/pcsim python
 
@@ -263,6 +264,38 @@ serve-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
 	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/serve_test.py $(B)/asan/pcsim
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/serve_test.py $(B)/tsan/pcsim
 
+# `pcsim serve --http` over real HTTP and WebSocket connections
+# (tests/web_test.py, Python standard library only): the page and its
+# headers, refused upgrades (Origin, token, Host), page acts through the
+# shared rate limit, --read-only, malformed frames, oversized messages and a
+# page that never reads, on the release and ASan builds (a leak fails the
+# server's exit status). Not under TSan: libwebsockets is not instrumented.
+web-test: $(B)/pcsim $(B)/asan/pcsim
+	/usr/bin/python3 tests/web_test.py $(B)/pcsim
+	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/web_test.py $(B)/asan/pcsim
+
+# The control room in headless Debian chromium, driven by playwright-core
+# (tests/browser/control_room.mjs), which npm ci installs from the committed
+# package-lock.json (deps-test brings chromium, node and npm). `make run` and
+# `pcsim serve --http` never need npm: the page's files, uPlot included
+# (web/vendor/), are in the host program.
+BROWSER_DIR := tests/browser
+BROWSER_DEPS := $(BROWSER_DIR)/node_modules/.package-lock.json
+$(BROWSER_DEPS): $(BROWSER_DIR)/package-lock.json | deps-test
+	cd $(BROWSER_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+browser-deps: $(BROWSER_DEPS)
+
+browser-test: $(B)/pcsim $(BROWSER_DEPS)
+	node $(BROWSER_DIR)/control_room.mjs $(B)/pcsim $(B)/control-room.png
+
+# README's picture of the control room: the browser test's screenshot, taken
+# after a pump trip (docs/images/control-room.png).
+readme-images: readme-images-control-room
+readme-images-control-room: $(B)/pcsim $(BROWSER_DEPS)
+	@mkdir -p docs/images
+	node $(BROWSER_DIR)/control_room.mjs $(B)/pcsim docs/images/control-room.png
+
 # Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
 # program through pkg-config (shared and --static) and a CMake project through
 # find_package (pcsim::pcsim and pcsim::pcsim_static), all built against a
@@ -296,6 +329,8 @@ test: deps-test
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
 	@$(SUITE) sync-js $(SUBMAKE) sync-js-test
 	@$(SUITE) serve $(SUBMAKE) serve-test
+	@$(SUITE) web $(SUBMAKE) web-test
+	@$(SUITE) browser $(SUBMAKE) browser-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) readme $(SUBMAKE) readme-test
 	@$(SUITE) python $(SUBMAKE) python-test
