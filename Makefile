@@ -390,7 +390,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script serve sync_decode
+FUZZ_TARGETS := scenario save journal script serve sync_decode web
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
@@ -423,6 +423,8 @@ $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $
 # fuzz_serve decodes with the host program's protocol code, cli/serve_proto.c
 # (pure: jansson only), compiled into build/fuzz/ like the library.
 $(FZ)/fuzz_serve: $(FZ)/obj/cli/serve_proto.o
+# fuzz_web: the control room page's message decoder, cli/serve_webmsg.c (pure: jansson only).
+$(FZ)/fuzz_web: $(FZ)/obj/cli/serve_webmsg.o
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -53,19 +53,19 @@
 /** Body bytes written per writable callback. */
 #define HTTP_CHUNK 8192u
 
-typedef struct web_msg {
-    struct web_msg *next;
+typedef struct web_out {
+    struct web_out *next;
     size_t len;
     int binary;
     unsigned char buf[]; /* LWS_PRE + len */
-} web_msg;
+} web_out;
 
 struct web_client {
     struct lws *wsi;
     serve_http *h;
     web_client *prev, *next;
     uint64_t serial;
-    web_msg *head, *tail;
+    web_out *head, *tail;
     size_t queued;
     uint64_t full_since_ns;
     int closing;
@@ -303,7 +303,7 @@ int web_send(web_client *c, const void *data, size_t len, int binary)
 {
     if (c->closing || c->queued >= c->h->opt->send_queue)
         return -1;
-    web_msg *m = malloc(sizeof *m + LWS_PRE + len);
+    web_out *m = malloc(sizeof *m + LWS_PRE + len);
     if (!m)
         return -1;
     m->next = NULL;
@@ -352,7 +352,7 @@ uint64_t web_client_serial(const web_client *c)
 
 static int ws_writable(web_client *c)
 {
-    web_msg *m = c->head;
+    web_out *m = c->head;
     if (!m) {
         if (!c->closing)
             return 0;
@@ -450,7 +450,7 @@ static void ws_gone(serve_http *h, pss *ps)
     if (c->next)
         c->next->prev = c->prev;
     h->n_clients--;
-    for (web_msg *m = c->head, *n; m; m = n) {
+    for (web_out *m = c->head, *n; m; m = n) {
         n = m->next;
         free(m);
     }

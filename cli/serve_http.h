@@ -27,12 +27,11 @@
 #include <uv.h>
 
 #include "cli/serve.h"
+#include "cli/serve_webmsg.h"
 
 typedef struct serve_http serve_http;
 typedef struct server server;
 
-/** Largest WebSocket message a page may send, bytes. */
-#define WEB_MAX_MESSAGE 65536u
 /** Acts waiting for the world thread, all pages together. */
 #define WEB_ACT_QUEUE 64u
 /** Acts one page may have waiting. */

@@ -10,7 +10,8 @@
  *   {"type":"act","id":7,"target":"u1.pump2","command":"pump_trip","value":0}
  *   {"type":"keyframe"}
  * A message that is not such an object is answered with a fatal error and
- * the socket closes (1008); a refused act or subscription is a non-fatal
+ * the socket closes (1008; cli/serve_webmsg.c decodes and checks it); a
+ * refused act or subscription is a non-fatal
  * error and the page stays.
  *
  * Acts wait in one bounded queue (WEB_ACT_QUEUE, WEB_ACT_PER_CLIENT each)
@@ -30,6 +31,7 @@
 
 #include "cli/serve_feed.h"
 #include "cli/serve_http.h"
+#include "cli/serve_webmsg.h"
 
 /** Events read and forwarded per pace at most (the rest wait). */
 #define WEB_EVENTS_PER_PACE 256u
@@ -83,6 +85,7 @@ struct web_state {
     int inflight;
     uint8_t *buf;
     size_t cap;
+    web_msg *msg; /* decode scratch (about 70 KB) */
 };
 
 static page *page_of(web_client *c)
@@ -296,152 +299,68 @@ void web_closed(web_state *w, web_client *c)
 
 /* ---- Subscribe ---------------------------------------------------------- */
 
-static int class_of(const char *s, feed_class *out)
+static json_t *id_of(const web_msg *m)
 {
-    static const char *const names[] = {"gauge", "display", "recorder", "event"};
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *out = (feed_class)i;
-            return 0;
-        }
-    return -1;
+    return m->has_id ? json_integer((json_int_t)m->id) : NULL;
 }
 
-static int only_keys(page *p, json_t *o, const char *where, const char *const *keys)
+static void on_subscribe(web_state *w, page *p, const web_msg *m)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach(o, k, v)
-    {
-        int ok = 0;
-        for (const char *const *q = keys; *q; q++)
-            ok |= strcmp(k, *q) == 0;
-        if (!ok) {
-            send_error(p, json_object_get(o, "id"), "bad_message", 1, "%s: unknown key \"%s\"",
-                       where, k);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* One slot of "channels"[i]. @return 0, 1 refused (error sent, non-fatal), -1 fatal. */
-static int parse_slot(web_state *w, page *p, const serve_world_info *info, json_t *e, uint32_t i,
-                      feed_slot *s)
-{
-    static const char *const keys[] = {"name", "class", "priority", NULL};
-    const char *name = json_string_value(json_object_get(e, "name"));
-    const char *cls = json_string_value(json_object_get(e, "class"));
-    json_t *prio = json_object_get(e, "priority");
-    char where[48];
-    snprintf(where, sizeof where, "subscribe: \"channels\"[%u]", i);
-    if (!json_is_object(e) || !name || !cls || (prio && !json_is_integer(prio))) {
-        send_error(p, NULL, "bad_message", 1,
-                   "%s: want {\"name\": string, \"class\": string, \"priority\": 0..2}", where);
-        return -1;
-    }
-    if (only_keys(p, e, where, keys))
-        return -1;
-    json_int_t pr = prio ? json_integer_value(prio) : 0;
-    if (class_of(cls, &s->rate_class) || pr < 0 || pr > 2) {
-        send_error(p, NULL, "bad_message", 1,
-                   "%s: class '%s' priority %lld; class is gauge, display, recorder or event, "
-                   "priority 0..2",
-                   where, cls, (long long)pr);
-        return -1;
-    }
-    s->priority = (uint32_t)pr;
-    if (pcs_snapshot_find(info->pool, name, &s->channel) != PCS_OK) {
-        send_error(p, NULL, "unknown_channel", 0, "%s: no channel '%.*s' (%u channels)", where,
-                   SERVE_NAME_MAX, name, pcs_snapshot_channel_count(info->pool));
-        return 1;
-    }
-    (void)w;
-    return 0;
-}
-
-static void on_subscribe(web_state *w, page *p, json_t *m)
-{
-    static const char *const keys[] = {"type", "channels", NULL};
-    if (only_keys(p, m, "subscribe", keys))
-        return;
-    json_t *arr = json_object_get(m, "channels");
-    size_t n = json_array_size(arr);
-    if (!json_is_array(arr) || n == 0 || n > FEED_SLOTS_MAX) {
-        send_error(p, NULL, "bad_message", 1,
-                   "subscribe: \"channels\": want 1..%u entries, got %zu", FEED_SLOTS_MAX, n);
-        return;
-    }
     const serve_world_info *info = world(w);
     if (!info) {
         send_error(p, NULL, "no_world", 0, "subscribe: the world is being reset; try again");
         return;
     }
-    feed_slot *slots = malloc(n * sizeof *slots);
+    feed_slot *slots = malloc(m->n * sizeof *slots);
     if (!slots) {
-        send_error(p, NULL, "no_memory", 0, "subscribe: out of memory for %zu slots", n);
+        send_error(p, NULL, "no_memory", 0, "subscribe: out of memory for %u slots", m->n);
         return;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (parse_slot(w, p, info, json_array_get(arr, i), i, &slots[i]) != 0) {
+    for (uint32_t i = 0; i < m->n; i++) {
+        if (pcs_snapshot_find(info->pool, web_msg_channel(m, i), &slots[i].channel) != PCS_OK) {
+            send_error(p, NULL, "unknown_channel", 0,
+                       "subscribe: \"channels\"[%u]: no channel '%s' (%u channels)", i,
+                       web_msg_channel(m, i), pcs_snapshot_channel_count(info->pool));
             free(slots); /* the previous subscription stays */
             return;
         }
+        slots[i].rate_class = (feed_class)m->rate_class[i];
+        slots[i].priority = m->priority[i];
+    }
     feed_client_destroy(p->feed);
     p->feed = NULL;
     free(p->slots);
     p->slots = slots;
-    p->n_slots = (uint32_t)n;
+    p->n_slots = m->n;
     subscribe_feed(w, p); /* replies "subscribe" once the feed runs */
 }
 
 /* ---- Acts --------------------------------------------------------------- */
 
-static void on_act(web_state *w, page *p, json_t *m)
+static void on_act(web_state *w, page *p, const web_msg *m)
 {
-    static const char *const keys[] = {"type", "id", "target", "command", "value", NULL};
-    if (only_keys(p, m, "act", keys))
-        return;
-    json_t *id = json_object_get(m, "id");
-    const char *target = json_string_value(json_object_get(m, "target"));
-    const char *command = json_string_value(json_object_get(m, "command"));
-    json_t *value = json_object_get(m, "value");
-    if ((id && (!json_is_integer(id) || json_integer_value(id) < 0)) || !target || !command ||
-        (value && !json_is_number(value)) || !target[0] || strlen(target) > SERVE_NAME_MAX ||
-        !command[0] || strlen(command) > SERVE_COMMAND_MAX) {
-        send_error(p, id, "bad_message", 1,
-                   "act: want \"target\" (1..%u bytes), \"command\" (1..%u), \"value\" (a "
-                   "number), \"id\" (an integer >= 0)",
-                   SERVE_NAME_MAX, SERVE_COMMAND_MAX);
-        return;
-    }
-    double v = value ? json_number_value(value) : 0.0;
-    if (!isfinite(v)) {
-        send_error(p, id, "bad_message", 1, "act: \"value\" must be finite");
-        return;
-    }
-    if (w->opt->read_only) {
+    json_t *id = id_of(m);
+    if (w->opt->read_only)
         send_error(p, id, "read_only", 0,
                    "act %s %s: this server is read-only (--read-only): viewers have no controls",
-                   command, target);
-        return;
-    }
-    if (w->q_len == WEB_ACT_QUEUE || p->acts >= WEB_ACT_PER_CLIENT) {
+                   m->command, m->target);
+    else if (w->q_len == WEB_ACT_QUEUE || p->acts >= WEB_ACT_PER_CLIENT)
         send_error(p, id, "queue_full", 0,
                    "act: %u acts of this page (%u of all pages) wait for the world; try again",
                    p->acts, w->q_len);
-        return;
+    else {
+        act_item *a = &w->q[(w->q_head + w->q_len++) % WEB_ACT_QUEUE];
+        memset(a, 0, sizeof *a);
+        a->c = p->c;
+        a->has_id = m->has_id;
+        a->id = m->id;
+        memcpy(a->target, m->target, sizeof a->target);
+        memcpy(a->command, m->command, sizeof a->command);
+        a->value = m->value;
+        p->acts++;
+        web_idle(w);
     }
-    act_item *a = &w->q[(w->q_head + w->q_len++) % WEB_ACT_QUEUE];
-    memset(a, 0, sizeof *a);
-    a->c = p->c;
-    a->has_id = id != NULL;
-    a->id = id ? (uint64_t)json_integer_value(id) : 0;
-    snprintf(a->target, sizeof a->target, "%s", target);
-    snprintf(a->command, sizeof a->command, "%s", command);
-    a->value = v;
-    p->acts++;
-    web_idle(w);
+    json_decref(id);
 }
 
 void web_idle(web_state *w)
@@ -513,28 +432,23 @@ void web_message(web_state *w, web_client *c, const char *data, size_t len, int 
         send_error(p, NULL, "bad_message", 1, "binary messages are not accepted; send JSON text");
         return;
     }
-    json_error_t jerr;
-    json_t *m = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!json_is_object(m)) {
-        send_error(p, NULL, "bad_json", 1, "not one JSON object: %s (byte %d)",
-                   m ? "another JSON value" : jerr.text, m ? 0 : jerr.position);
-        json_decref(m);
+    web_err err;
+    if (web_msg_decode(data, len, w->msg, &err) != 0) {
+        send_error(p, NULL, err.code, 1, "%s", err.message);
         return;
     }
-    const char *type = json_string_value(json_object_get(m, "type"));
-    if (!type)
-        send_error(p, NULL, "bad_message", 1, "\"type\": a string is required");
-    else if (strcmp(type, "subscribe") == 0)
-        on_subscribe(w, p, m);
-    else if (strcmp(type, "act") == 0)
-        on_act(w, p, m);
-    else if (strcmp(type, "keyframe") == 0) {
+    switch (w->msg->type) {
+    case WEB_MSG_SUBSCRIBE:
+        on_subscribe(w, p, w->msg);
+        break;
+    case WEB_MSG_ACT:
+        on_act(w, p, w->msg);
+        break;
+    case WEB_MSG_KEYFRAME:
         if (p->feed)
             feed_keyframe(p->feed);
-    } else
-        send_error(p, NULL, "unknown_type", 1,
-                   "\"type\": '%.40s' is not subscribe, act or keyframe", type);
-    json_decref(m);
+        break;
+    }
 }
 
 /* ---- Pacing: feed, events, status --------------------------------------- */
@@ -625,6 +539,11 @@ web_state *web_state_create(serve_http *h, server *s, const serve_opts *opt)
     w->h = h;
     w->srv = s;
     w->opt = opt;
+    w->msg = malloc(sizeof *w->msg);
+    if (!w->msg) {
+        free(w);
+        return NULL;
+    }
     return w;
 }
 
@@ -641,5 +560,6 @@ void web_state_destroy(web_state *w)
         free(p);
     }
     free(w->buf);
+    free(w->msg);
     free(w);
 }
