@@ -268,11 +268,13 @@ serve-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
 # (tests/web_test.py, Python standard library only): the page and its
 # headers, refused upgrades (Origin, token, Host), page acts through the
 # shared rate limit, --read-only, malformed frames, oversized messages and a
-# page that never reads, on the release and ASan builds (a leak fails the
-# server's exit status). Not under TSan: libwebsockets is not instrumented.
-web-test: $(B)/pcsim $(B)/asan/pcsim
+# page that never reads, on the release, ASan and TSan builds (a leak or a
+# data race fails the server's exit status; libwebsockets itself is not
+# instrumented, and runs on the loop thread only).
+web-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
 	/usr/bin/python3 tests/web_test.py $(B)/pcsim
 	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/web_test.py $(B)/asan/pcsim
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/web_test.py $(B)/tsan/pcsim
 
 # The control room in headless Debian chromium, driven by playwright-core
 # (tests/browser/control_room.mjs), which npm ci installs from the committed

@@ -35,6 +35,7 @@
  * at most --max-clients WebSockets (more: 503). Malformed frames (unmasked,
  * bad opcode, invalid UTF-8 in text) are lws's: it closes the connection.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libwebsockets.h>
@@ -523,6 +524,9 @@ static void lws_log(int level, const char *line)
 
 int serve_http_start(server *s, uv_loop_t *loop, const serve_opts *opt, serve_http **out)
 {
+    unsigned char addr[sizeof(struct in6_addr)];
+    if (inet_pton(strchr(opt->bind, ':') ? AF_INET6 : AF_INET, opt->bind, addr) != 1)
+        return fprintf(stderr, "pcsim: --bind '%s': not an IPv4 or IPv6 address\n", opt->bind), 2;
     serve_http *h = calloc(1, sizeof *h);
     if (!h)
         return fprintf(stderr, "pcsim: out of memory\n"), 2;

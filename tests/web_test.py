@@ -353,6 +353,16 @@ def test_act_pump_trip_and_alarm():
                 break
         else:
             raise AssertionError("alarm not acknowledged: %s" % v)
+        ws.send({"type": "act", "id": 9, "target": "u1.alarm.flow_low.2",
+                 "command": "alarm_shelve", "value": 600})
+        assert ws.recv(("act", "error"))["type"] == "act"
+        t0 = time.time()
+        while time.time() - t0 < 5:
+            v = obs(ws, dec)
+            if v[2] == 4:  # SHELVED
+                break
+        else:
+            raise AssertionError("alarm not shelved: %s" % v)
         ws.send({"type": "act", "id": 7, "target": "u1.nope", "command": "pump_trip"})
         e = ws.recv(("act", "error"))
         assert e["type"] == "error" and e["code"] == "unknown_command" and e["id"] == 7, e
@@ -376,6 +386,15 @@ def test_rate_limit_shared_path():
     finally:
         log = srv.stop()
     assert "acts refused by rate limit" in log and ": 0\n" not in log.split("rate limit")[-1], log
+
+
+def test_options():
+    for args, what in ((["--http", "x"], "--http 'x'"), (["--http", "70000"], "--http"),
+                       (["--http", "0", "--bind", "localhost"], "--bind 'localhost'")):
+        r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True, timeout=30)
+        assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
+    r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
 
 
 def test_read_only():
@@ -454,7 +473,7 @@ def test_bad_input():
 
 
 TESTS = [test_page_and_headers, test_upgrade_refusals, test_act_pump_trip_and_alarm,
-         test_rate_limit_shared_path, test_read_only, test_bad_input]
+         test_rate_limit_shared_path, test_options, test_read_only, test_bad_input]
 
 
 def main():
