@@ -199,8 +199,8 @@ $(B)/pcsim-bench: $(BENCH_OBJ) $(B)/libpcsim.a
 
 # The delta-sync budget report (bench/sync_budget_bench.c built with its own
 # main; bench/README.md "Delta sync budget"): SYNC_BUDGET_ARGS = simulated
-# seconds, then 1 s blocks of the paced-clients comparison.
-SYNC_BUDGET_ARGS ?= 600 10
+# seconds, 1 s blocks of the paced-clients comparison, its paced world speed.
+SYNC_BUDGET_ARGS ?= 600 10 10
 $(B)/sync-budget: bench/sync_budget_bench.c tests/sync_room.h $(B)/libpcsim.a | deps
 	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -DSYNC_BUDGET_MAIN -o $@ $< $(B)/libpcsim.a $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 
@@ -323,7 +323,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 test: deps-test
 	@mkdir -p $(B) && rm -f $(TEST_TIMES)
 	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim $(B)/tsan/pcsim \
-	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(FUZZ_BINS)
+	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(B)/sync-record $(FUZZ_BINS)
 	@$(SUITE) archcheck $(SUBMAKE) archcheck
 	@$(SUITE) unit $(SUBMAKE) unit
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
@@ -521,7 +521,7 @@ format:
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --inline-suppr -Iinclude -I. \
-	    --error-exitcode=1 engine physics snapshot exec profile station cli
+	    --error-exitcode=1 engine physics snapshot exec profile station sync cli
 
 clean:
 	rm -rf $(B) $(PY_CDEF)

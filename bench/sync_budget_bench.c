@@ -16,7 +16,10 @@
  *    largest gap between deliveries. Then 100 clients paced at 10 Hz of wall
  *    time on a sender thread (one hub, messages written to a local socket
  *    pair drained by a second thread) against none, in alternating blocks of
- *    one second in one process: tick p50/p95/p99 of each, and their ratio.
+ *    one second in one process: tick p50/p95/p99 of each, and their ratio;
+ *    once with the world ticking as fast as it can, once paced at 10x real
+ *    time. Arguments: simulated seconds (0: skip the budget report), blocks
+ *    (0: skip the comparison), pace speed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,13 +37,6 @@
 #include "tests/sync_room.h"
 
 #define BENCH_CLIENTS 100u
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 #ifndef SYNC_BUDGET_MAIN
 /* ------------------------------------------------------------ harness */
@@ -134,6 +130,13 @@ PCS_BENCH_REGISTER(sync_room_encode)
 
 #else
 /* ------------------------------------------------------------- report */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static const char *const class_names[PCS_SYNC_CLASSES] = {"gauge", "display",  "recorder",
                                                           "event", "acoustic", "player"};
@@ -319,7 +322,16 @@ static void loadavg(char *out, size_t n)
     out[strcspn(out, "\n")] = '\0';
 }
 
-static int paced_report(int blocks)
+/* Sleep until @p deadline_ns of CLOCK_MONOTONIC. */
+static void sleep_until(uint64_t deadline_ns)
+{
+    struct timespec ts = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+    }
+}
+
+/* @p speed: ticks paced at speed x real time (dt 0.05 s), 0 unpaced. */
+static int paced_report(int blocks, double speed)
 {
     sync_room r;
     if (sync_room_build(&r, 600.0, 1.0)) {
@@ -327,6 +339,7 @@ static int paced_report(int blocks)
         return 1;
     }
     static sender s;
+    memset(&s, 0, sizeof s); /* a second call starts afresh */
     s.r = &r;
     pcs_sync_client_def d = sync_room_def(&r, pcs_sync_budget_default());
     for (uint32_t i = 0; i < BENCH_CLIENTS; i++)
@@ -347,11 +360,16 @@ static int paced_report(int blocks)
     char load0[128], load1[128];
     loadavg(load0, sizeof load0);
     uint64_t t = 1;
+    uint64_t period = speed > 0.0 ? (uint64_t)llround(r.dt_s / speed * 1e9) : 0, next = now_ns();
     for (int b = 0; b < 2 * blocks; b++) {
         int on = b % 2 == 0;
         atomic_store(&s.active, on);
         uint64_t end = now_ns() + 1000000000u;
         while (now_ns() < end) {
+            if (period) {
+                next += period;
+                sleep_until(next);
+            }
             (void)sync_room_script(&r, t++);
             uint64_t a = now_ns();
             pcs_world_tick(r.world);
@@ -374,8 +392,10 @@ static int paced_report(int blocks)
     double n50 = pct(none, n_none, 0.50), n95 = pct(none, n_none, 0.95),
            n99 = pct(none, n_none, 0.99);
     printf("\n### 100 clients paced at 10 Hz vs none (%d alternating 1 s blocks each, one "
-           "process)\n\n",
-           blocks);
+           "process; world %s)\n\n",
+           blocks, speed > 0.0 ? "paced" : "unpaced, as fast as it ticks");
+    if (speed > 0.0)
+        printf("world paced at %.0fx real time (%.0f ticks/s)\n\n", speed, speed / r.dt_s);
     printf("| | ticks | p50 us | p95 us | p99 us |\n|---|---|---|---|---|\n");
     printf("| no clients | %zu | %.1f | %.1f | %.1f |\n", n_none, n50, n95, n99);
     printf("| 100 clients | %zu | %.1f | %.1f | %.1f |\n", n_with, w50, w95, w99);
@@ -396,11 +416,18 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 600.0;
     int blocks = argc > 2 ? atoi(argv[2]) : 10;
-    int bad =
-        budget_report(seconds, 1.0, "typical control room (quanta: pcs_sync_quantum_suggest)");
-    bad |= budget_report(seconds, 0.1, "fine control room (gauge, display, recorder quanta / 10)");
-    if (blocks > 0)
-        bad |= paced_report(blocks);
+    double speed = argc > 3 ? atof(argv[3]) : 10.0;
+    int bad = 0;
+    if (seconds > 0.0) {
+        bad |=
+            budget_report(seconds, 1.0, "typical control room (quanta: pcs_sync_quantum_suggest)");
+        bad |=
+            budget_report(seconds, 0.1, "fine control room (gauge, display, recorder quanta / 10)");
+    }
+    if (blocks > 0) {
+        bad |= paced_report(blocks, 0.0);
+        bad |= paced_report(blocks, speed);
+    }
     return bad;
 }
 #endif

@@ -58,7 +58,7 @@ static pcs_status check_slot(const pcs_sync_hub *hub, const pcs_sync_channel *c,
     if (c->rate_class >= PCS_SYNC_CLASS_COUNT)
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_sync_client_add: channels[%u].rate_class = %u, allowed [0, %u]",
-                             i, c->rate_class, PCS_SYNC_CLASS_COUNT - 1);
+                             i, c->rate_class, (unsigned)PCS_SYNC_CLASS_COUNT - 1u);
     if (c->priority > PCS_SYNC_PRIORITY_MAX)
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_sync_client_add: channels[%u].priority = %u, allowed [0, %u]", i,

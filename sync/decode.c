@@ -159,7 +159,8 @@ static int parse_slot(pcs_sync_decoder *d, parse *p, uint32_t i)
         REFUSE(p, "slot %u: channel %llu, allowed [0, 2^32)", i, (unsigned long long)ch);
     TRY(p, sync_get_u8(&p->c, &cls));
     if (cls >= PCS_SYNC_CLASS_COUNT)
-        REFUSE(p, "slot %u: class %u, allowed [0, %u]", i, cls, PCS_SYNC_CLASS_COUNT - 1);
+        REFUSE(p, "slot %u: class %u, allowed [0, %u]", i, cls,
+               (unsigned)PCS_SYNC_CLASS_COUNT - 1u);
     TRY(p, sync_get_u8(&p->c, &prio));
     if (prio > PCS_SYNC_PRIORITY_MAX)
         REFUSE(p, "slot %u: priority %u, allowed [0, %u]", i, prio, PCS_SYNC_PRIORITY_MAX);

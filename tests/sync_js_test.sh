@@ -21,6 +21,20 @@ if ! cmp -s "$DIR/c.txt" "$DIR/js.txt"; then
     diff "$DIR/c.txt" "$DIR/js.txt" | head -20 >&2
     exit 1
 fi
+# Hostile sessions: the fuzz seeds and tests/sync_js/cases/ (a libFuzzer
+# -merge of fuzz_sync_decode's findings: truncations, bad varints, sequence
+# gaps, oversized counts, ...): accepted and refused alike, the same values.
+HERE=$(dirname "$0")
+set -- "$HERE"/sync_js/cases/* "$HERE"/fuzz/corpus/sync_decode/*
+"$REC" --replay "$@" > "$DIR/c_replay.txt"
+node "$HERE/sync_js/check.mjs" --replay "$@" > "$DIR/js_replay.txt"
+if ! cmp -s "$DIR/c_replay.txt" "$DIR/js_replay.txt"; then
+    echo "sync-js: on the hostile sessions web/sync.js and the C decoder differ (C <, JS >):" >&2
+    diff "$DIR/c_replay.txt" "$DIR/js_replay.txt" | head -20 >&2
+    exit 1
+fi
+echo "sync-js: and on $# hostile sessions: $(grep -c ' ok ' "$DIR/c_replay.txt") messages" \
+    "accepted, $(grep -c ' refused' "$DIR/c_replay.txt") refused alike"
 msgs=$(grep -c ' ok \| refused' "$DIR/c.txt")
 refused=$(grep -c ' refused' "$DIR/c.txt" || true)
 echo "sync-js: web/sync.js matches the C decoder on $msgs messages ($refused refused alike)," \

@@ -670,3 +670,56 @@ Test(sync, hub_update_encode_and_decode_allocate_nothing_after_subscribe)
     pcs_sync_client_destroy(c);
     tw_free(&t);
 }
+
+/* Every public sync function given NULL returns an error with a message, or
+ * its documented neutral value; none crashes. */
+Test(sync, null_arguments_are_refused_or_neutral)
+{
+    pcs_sync_hub_def hd = pcs_sync_hub_default();
+    pcs_sync_hub *hub = NULL;
+    EXPECT_ERR(pcs_sync_hub_create(NULL, &hd, &hub), PCS_E_INVAL);
+    EXPECT_ERR(pcs_sync_hub_update(NULL), PCS_E_INVAL);
+    pcs_sync_hub_destroy(NULL);
+    cr_assert_eq(pcs_sync_hub_tick(NULL), 0u);
+    cr_assert(isnan(pcs_sync_hub_value(NULL, 0)));
+    cr_assert_eq(pcs_sync_hub_channel_count(NULL), 0u);
+    cr_assert_eq(pcs_sync_hub_samples(NULL), 0u);
+    pcs_sync_client_def cd = pcs_sync_client_default();
+    pcs_sync_client *c = NULL;
+    EXPECT_ERR(pcs_sync_client_add(NULL, &cd, &c), PCS_E_INVAL);
+    pcs_sync_client_destroy(NULL);
+    cr_assert_eq(pcs_sync_client_slot_count(NULL), 0u);
+    cr_assert_eq(pcs_sync_client_message_max(NULL), 0u);
+    EXPECT_ERR(pcs_sync_client_request_keyframe(NULL), PCS_E_INVAL);
+    uint8_t buf[16];
+    size_t len;
+    EXPECT_ERR(pcs_sync_encode(NULL, buf, sizeof buf, &len), PCS_E_INVAL);
+    pcs_sync_client_stats st;
+    EXPECT_ERR(pcs_sync_client_stats_get(NULL, &st), PCS_E_INVAL);
+    pcs_sync_slot_stats ss;
+    EXPECT_ERR(pcs_sync_slot_stats_get(NULL, 0, &ss), PCS_E_INVAL);
+    EXPECT_ERR(pcs_sync_decoder_create(NULL, NULL), PCS_E_INVAL);
+    pcs_sync_decoder_limits big = {.max_slots = PCS_SYNC_SLOTS_MAX + 1u};
+    pcs_sync_decoder *d = NULL;
+    EXPECT_ERR(pcs_sync_decoder_create(&big, &d), PCS_E_INVAL);
+    pcs_sync_decoder_destroy(NULL);
+    EXPECT_ERR(pcs_sync_decode(NULL, buf, 1, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_sync_decoder_create(NULL, &d), PCS_OK);
+    EXPECT_ERR(pcs_sync_decode(d, NULL, 4, NULL), PCS_E_INVAL);
+    pcs_sync_slot_info si;
+    EXPECT_ERR(pcs_sync_decoder_slot(NULL, 0, &si), PCS_E_INVAL);
+    EXPECT_ERR(pcs_sync_decoder_slot(d, 0, &si), PCS_E_NOTFOUND);
+    cr_assert_eq(pcs_sync_decoder_slot_count(NULL), 0u);
+    cr_assert(isnan(pcs_sync_decoder_value(NULL, 0)));
+    cr_assert(isnan(pcs_sync_decoder_value(d, 0)), "no layout: NaN");
+    cr_assert_eq(pcs_sync_decoder_value_tick(NULL, 0), 0u);
+    cr_assert_eq(pcs_sync_decoder_tick(NULL), 0u);
+    uint64_t tick;
+    double v;
+    EXPECT_ERR(pcs_sync_decoder_point(NULL, 0, 0, &tick, &v), PCS_E_INVAL);
+    EXPECT_ERR(pcs_sync_decoder_point(d, 0, 0, &tick, &v), PCS_E_NOTFOUND);
+    pcs_sync_decoder_destroy(d);
+    cr_assert_eq(pcs_sync_quantum_suggest(NULL), 1e-4);
+    cr_assert_eq(pcs_sync_quantum_suggest("Pa"), 1e3);
+    cr_assert_eq(pcs_sync_quantum_suggest("furlong"), 1e-3);
+}

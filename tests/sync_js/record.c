@@ -5,6 +5,7 @@
  *        decoder made of every message.
  *
  * Usage: sync-record STREAM C_OUT [SECONDS]
+ *        sync-record --replay FILE...   (sessions in fuzz_sync_decode's format)
  *
  * Two clients of the control room (tests/sync_room.h) follow the default
  * scenario for SECONDS (default 120) with u2 pump 2 tripped 5 s in:
@@ -94,6 +95,22 @@ static void decode_one(rec_stream *s, FILE *out, const uint8_t *b, size_t len)
     fputc('\n', out);
 }
 
+/* "S final" and every slot value's bits. */
+static void print_final(const rec_stream *s, FILE *out)
+{
+    fprintf(out, "%u final", s->id);
+    for (uint32_t i = 0; i < pcs_sync_decoder_slot_count(s->rc.d); i++) {
+        double v = pcs_sync_decoder_value(s->rc.d, i);
+        uint64_t bits;
+        if (isnan(v))
+            bits = UINT64_C(0x7ff8000000000000);
+        else
+            memcpy(&bits, &v, sizeof bits);
+        fprintf(out, " %016" PRIx64, bits);
+    }
+    fputc('\n', out);
+}
+
 /* A damaged copy of message @p b: kind 0 truncated, 1 a byte flipped, 2 a byte added. */
 static size_t damage(uint8_t *dst, const uint8_t *b, size_t len, uint64_t n)
 {
@@ -153,8 +170,46 @@ static int step_room(sync_room *r, uint64_t t)
     return pcs_world_tick(r->world) == PCS_OK && pcs_sync_hub_update(r->hub) == PCS_OK ? 0 : -1;
 }
 
+/* Replay mode: each FILE is a session in fuzz_sync_decode's format
+ * ([u16 length][message] records, the last taking the rest), decoded by a
+ * fresh decoder of the default limits; lines as above with the file's
+ * index as the stream. */
+static int replay(int n, char **files, FILE *out)
+{
+    static uint8_t data[1u << 20];
+    for (int k = 0; k < n; k++) {
+        FILE *f = fopen(files[k], "rb");
+        if (!f) {
+            perror(files[k]);
+            return 2;
+        }
+        size_t size = fread(data, 1, sizeof data, f);
+        fclose(f);
+        static rec_stream s;
+        memset(&s, 0, sizeof s);
+        s.id = (uint32_t)k;
+        if (pcs_sync_decoder_create(NULL, &s.rc.d) != PCS_OK)
+            return 2;
+        for (size_t p = 0; p + 2 <= size;) {
+            size_t want = (size_t)data[p] | (size_t)data[p + 1] << 8;
+            p += 2;
+            size_t len = want < size - p ? want : size - p;
+            uint8_t *copy = malloc(len ? len : 1);
+            memcpy(copy, data + p, len);
+            decode_one(&s, out, copy, len);
+            free(copy);
+            p += len;
+        }
+        print_final(&s, out);
+        pcs_sync_decoder_destroy(s.rc.d);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && strcmp(argv[1], "--replay") == 0)
+        return replay(argc - 2, argv + 2, stdout);
     if (argc < 3) {
         fprintf(stderr, "usage: sync-record STREAM C_OUT [SECONDS]\n");
         return 2;
@@ -186,17 +241,7 @@ int main(int argc, char **argv)
             pump(&s[k], stream, out, k == 1);
         }
     for (int k = 0; k < 2; k++) {
-        fprintf(out, "%u final", s[k].id);
-        for (uint32_t i = 0; i < pcs_sync_decoder_slot_count(s[k].rc.d); i++) {
-            double v = pcs_sync_decoder_value(s[k].rc.d, i);
-            uint64_t bits;
-            if (isnan(v))
-                bits = UINT64_C(0x7ff8000000000000);
-            else
-                memcpy(&bits, &v, sizeof bits);
-            fprintf(out, " %016" PRIx64, bits);
-        }
-        fputc('\n', out);
+        print_final(&s[k], out);
         room_client_close(&s[k].rc);
         sync_room_destroy(&s[k].room);
     }
