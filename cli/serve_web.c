@@ -432,7 +432,7 @@ void web_message(web_state *w, web_client *c, const char *data, size_t len, int 
         send_error(p, NULL, "bad_message", 1, "binary messages are not accepted; send JSON text");
         return;
     }
-    web_err err;
+    web_err err = {0};
     if (web_msg_decode(data, len, w->msg, &err) != 0) {
         send_error(p, NULL, err.code, 1, "%s", err.message);
         return;
