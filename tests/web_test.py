@@ -395,6 +395,18 @@ def test_options():
         assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
     r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
+    # start-up failures after the loop holds handles: exit 2, nothing leaked
+    srv = Server()
+    try:
+        d = tempfile.mkdtemp(prefix="pcsim-web-")
+        for args, what in ((["--http", str(srv.port)], "is the port in use?"),
+                           (["--http", "0", "--port", "0", "--port-file", d], "--port-file")):
+            r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True,
+                               timeout=30)
+            assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
+        good_page_works(srv)
+    finally:
+        srv.stop()
 
 
 def test_read_only():
