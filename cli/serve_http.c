@@ -44,6 +44,8 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <unistd.h>
+#include <netinet/in.h>
 
 #include "cli/serve_http.h"
 
@@ -522,11 +524,53 @@ static void lws_log(int level, const char *line)
     fprintf(stderr, "pcsim serve: libwebsockets: %s", line);
 }
 
+/* Bind the address and port as lws will (SO_REUSEADDR), then let go: a
+ * port in use is refused here, before lws and the loop are involved.
+ * @return 0, -1 for an address that is not an IP literal, 2 refused (said). */
+static int bind_check(const serve_opts *opt)
+{
+    struct sockaddr_storage sa;
+    memset(&sa, 0, sizeof sa);
+    socklen_t len;
+    int v6 = strchr(opt->bind, ':') != NULL;
+    if (v6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&sa;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)opt->http_port);
+        if (inet_pton(AF_INET6, opt->bind, &a->sin6_addr) != 1)
+            return -1;
+        len = sizeof *a;
+    } else {
+        struct sockaddr_in *a = (struct sockaddr_in *)&sa;
+        a->sin_family = AF_INET;
+        a->sin_port = htons((uint16_t)opt->http_port);
+        if (inet_pton(AF_INET, opt->bind, &a->sin_addr) != 1)
+            return -1;
+        len = sizeof *a;
+    }
+    int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    if (fd < 0)
+        return fprintf(stderr, "pcsim: --http: socket: %s\n", strerror(errno)), 2;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (v6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    int rc = bind(fd, (struct sockaddr *)&sa, len);
+    int err = errno;
+    close(fd);
+    if (rc != 0)
+        return fprintf(stderr, "pcsim: --http %d: cannot listen on %s: %s\n", opt->http_port,
+                       opt->bind, strerror(err)),
+               2;
+    return 0;
+}
+
 int serve_http_start(server *s, uv_loop_t *loop, const serve_opts *opt, serve_http **out)
 {
-    unsigned char addr[sizeof(struct in6_addr)];
-    if (inet_pton(strchr(opt->bind, ':') ? AF_INET6 : AF_INET, opt->bind, addr) != 1)
+    int rc = bind_check(opt);
+    if (rc < 0)
         return fprintf(stderr, "pcsim: --bind '%s': not an IPv4 or IPv6 address\n", opt->bind), 2;
+    if (rc)
+        return rc;
     serve_http *h = calloc(1, sizeof *h);
     if (!h)
         return fprintf(stderr, "pcsim: out of memory\n"), 2;
@@ -574,8 +618,17 @@ int serve_http_start(server *s, uv_loop_t *loop, const serve_opts *opt, serve_ht
         free(h);
         return 2;
     }
+    /* lws 4.1 returns a context even when its listening vhost failed, and
+     * that failure frees the listener's uv handle without closing it: the
+     * loop is then unusable (ASan: heap-use-after-free in uv_walk). bind_check
+     * above makes this a race of microseconds; if it happens, stop at once. */
     h->vhost = lws_get_vhost_by_name(h->ctx, "default");
-    h->port = h->vhost ? lws_get_vhost_listen_port(h->vhost) : opt->http_port;
+    h->port = h->vhost ? lws_get_vhost_listen_port(h->vhost) : -1;
+    if (h->port < 0 || (opt->http_port && h->port != opt->http_port)) {
+        fprintf(stderr, "pcsim: --http %d: cannot listen on %s (taken since it was checked)\n",
+                opt->http_port, opt->bind);
+        _exit(2);
+    }
     uv_timer_init(loop, &h->pace);
     h->pace.data = h;
     uv_timer_start(&h->pace, on_pace, WEB_PACE_MS, WEB_PACE_MS);

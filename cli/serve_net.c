@@ -1112,10 +1112,11 @@ static int start_handles(server *s)
     return 0;
 }
 
+/* Close one of this server's handles (data == the server): libwebsockets'
+ * handles on the loop are its own to close (serve_http_stop). */
 static void close_handle(uv_handle_t *h, void *arg)
 {
-    (void)arg;
-    if (!uv_is_closing(h))
+    if (h->data == arg && !uv_is_closing(h))
         uv_close(h, NULL);
 }
 
@@ -1125,7 +1126,7 @@ static void abandon(server *s)
     s->stopping = 1;
     serve_http_stop(s->http);
     serve_world_stop(&s->world);
-    uv_walk(s->loop, close_handle, NULL);
+    uv_walk(s->loop, close_handle, s);
     uv_run(s->loop, UV_RUN_DEFAULT);
 }
 
