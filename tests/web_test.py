@@ -399,7 +399,7 @@ def test_options():
     srv = Server()
     try:
         d = tempfile.mkdtemp(prefix="pcsim-web-")
-        for args, what in ((["--http", str(srv.port)], "is the port in use?"),
+        for args, what in ((["--http", str(srv.port)], "Address already in use"),
                            (["--http", "0", "--port", "0", "--port-file", d], "--port-file")):
             r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True,
                                timeout=30)
