@@ -92,7 +92,13 @@ async function layout(page) {
                 const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
                 if (w > 0.5 && h > 0.5) overlaps.push(`${a} / ${b}`);
             }
+        // Anything whose right edge is past the window's (overflow clipped by
+        // a style would hide a scroll bar, not the problem).
+        const wide = [...document.querySelectorAll("body *")]
+            .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+            .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className?.baseVal ?? e.className ? "." + (e.className?.baseVal ?? e.className) : ""));
         return {
+            wide: wide.slice(0, 5),
             scrollWidth: document.documentElement.scrollWidth,
             clientWidth: document.documentElement.clientWidth,
             overlaps,
@@ -162,6 +168,7 @@ async function main() {
             await page.waitForTimeout(300);
             const l = await layout(page);
             check(l.scrollWidth <= l.clientWidth, `${w}x${h}: scrollWidth ${l.scrollWidth} > ${l.clientWidth}`);
+            check(l.wide.length === 0, `${w}x${h}: past the right edge: ${l.wide.join(", ")}`);
             check(l.overlaps.length === 0, `${w}x${h}: overlaps ${l.overlaps.join(", ")}`);
             check(l.empty.length === 0, `${w}x${h}: collapsed ${l.empty.join(", ")}`);
         }
