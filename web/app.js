@@ -36,6 +36,7 @@ const st = {
     bytesAt: performance.now(),
     dirty: false,
     readOnly: true,
+    refused: 0, // upgrades refused in a row
 };
 
 /* ---- Units of display --------------------------------------------------- */
@@ -75,11 +76,19 @@ function connect() {
     ws.binaryType = "arraybuffer";
     st.ws = ws;
     setConn("connecting", "conn-wait");
-    ws.onopen = () => setConn("live", "conn-ok");
+    let opened = false;
+    ws.onopen = () => {
+        opened = true;
+        st.refused = 0;
+        setConn("live", "conn-ok");
+    };
     ws.onclose = (e) => {
         setConn(`closed ${e.code}${e.reason ? ": " + e.reason : ""}`, "conn-bad");
         document.body.dataset.live = "0";
-        setTimeout(connect, 2000);
+        // Refused twice at the upgrade: the server restarted with a new
+        // session token, which only a fresh copy of the page carries.
+        if (!opened && ++st.refused >= 2) setTimeout(() => location.reload(), 2000);
+        else setTimeout(connect, 2000);
     };
     ws.onmessage = (e) => {
         if (typeof e.data === "string") {
