@@ -38,7 +38,9 @@ LIB_SRC   := $(sort $(shell find $(LIB_DIRS) -name '*.c'))
 # Assembly in the library: station/default_scenario.S carries the built-in
 # scenario (.incbin), so every host of the library has it without a file.
 LIB_ASM   := $(sort $(shell find $(LIB_DIRS) -name '*.S'))
-CLI_SRC   := $(sort $(wildcard cli/*.c))
+# cli/serve_web_files.S embeds the control room's files (web/) in the host program.
+CLI_SRC   := $(sort $(wildcard cli/*.c) $(wildcard cli/*.S))
+WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/vendor/*))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 STRESS_SRC:= $(sort $(wildcard stress/*.c))
@@ -59,10 +61,13 @@ TEST_OBJ := $(call objs,$(B),$(TEST_SRC))
 # the host's helpers are tested as they ship (the scenario reader and the
 # station bridge are in the library).
 CLI_NOMAIN = $(filter-out %/cli/main.o %/cli/serve.o %/cli/serve_net.o %/cli/serve_world.o \
-    %/cli/serve_pace.o %/cli/serve_proto.o,$(1))
-# libuv is the event loop of `pcsim serve` (cli/serve*.c) and is linked into
-# the host program only: never into libpcsim, nor into the unit tests.
-SERVE_LIBS := -luv
+    %/cli/serve_pace.o %/cli/serve_proto.o %/cli/serve_http.o %/cli/serve_web.o \
+    %/cli/serve_feed.o %/cli/serve_assets.o %/cli/serve_web_files.o,$(1))
+# libuv is the event loop of `pcsim serve` (cli/serve*.c) and libwebsockets
+# (on that loop, through Debian's libuv event-lib plugin) its HTTP and
+# WebSocket side (`--http`); both are linked into the host program only:
+# never into libpcsim, nor into the unit tests.
+SERVE_LIBS := -luv -lwebsockets
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
@@ -76,7 +81,8 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test readme-images run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
-        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test
+        determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test \
+        web-test browser-test browser-deps readme-images readme-images-control-room
 
 all: deps lib $(B)/pcsim python
 
@@ -109,6 +115,9 @@ $(B)/obj/%.o: %.S scenarios/pwr-station.json | deps
 $(B)/asan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
+
+# The page's files are assembled into the host program (.incbin).
+$(B)/obj/cli/serve_web_files.o $(B)/asan/obj/cli/serve_web_files.o $(B)/tsan/obj/cli/serve_web_files.o: $(WEB_FILES)
 
 $(B)/tsan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
@@ -255,6 +264,40 @@ serve-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
 	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/serve_test.py $(B)/asan/pcsim
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/serve_test.py $(B)/tsan/pcsim
 
+# `pcsim serve --http` over real HTTP and WebSocket connections
+# (tests/web_test.py, Python standard library only): the page and its
+# headers, refused upgrades (Origin, token, Host), page acts through the
+# shared rate limit, --read-only, malformed frames, oversized messages and a
+# page that never reads, on the release, ASan and TSan builds (a leak or a
+# data race fails the server's exit status; libwebsockets itself is not
+# instrumented, and runs on the loop thread only).
+web-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
+	/usr/bin/python3 tests/web_test.py $(B)/pcsim
+	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/web_test.py $(B)/asan/pcsim
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/web_test.py $(B)/tsan/pcsim
+
+# The control room in headless Debian chromium, driven by playwright-core
+# (tests/browser/control_room.mjs), which npm ci installs from the committed
+# package-lock.json (deps-test brings chromium, node and npm). `make run` and
+# `pcsim serve --http` never need npm: the page's files, uPlot included
+# (web/vendor/), are in the host program.
+BROWSER_DIR := tests/browser
+BROWSER_DEPS := $(BROWSER_DIR)/node_modules/.package-lock.json
+$(BROWSER_DEPS): $(BROWSER_DIR)/package-lock.json | deps-test
+	cd $(BROWSER_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+browser-deps: $(BROWSER_DEPS)
+
+browser-test: $(B)/pcsim $(BROWSER_DEPS)
+	node $(BROWSER_DIR)/control_room.mjs $(B)/pcsim $(B)/control-room.png
+
+# README's picture of the control room: the browser test's screenshot, taken
+# after a pump trip (docs/images/control-room.png).
+readme-images: readme-images-control-room
+readme-images-control-room: $(B)/pcsim $(BROWSER_DEPS)
+	@mkdir -p docs/images
+	node $(BROWSER_DIR)/control_room.mjs $(B)/pcsim docs/images/control-room.png
+
 # Hosts of an installed pcsim (tests/hosts/consumers.sh): a C and a C++17
 # program through pkg-config (shared and --static) and a CMake project through
 # find_package (pcsim::pcsim and pcsim::pcsim_static), all built against a
@@ -288,6 +331,8 @@ test: deps-test
 	@$(SUITE) cli-test $(SUBMAKE) cli-test
 	@$(SUITE) sync-js $(SUBMAKE) sync-js-test
 	@$(SUITE) serve $(SUBMAKE) serve-test
+	@$(SUITE) web $(SUBMAKE) web-test
+	@$(SUITE) browser $(SUBMAKE) browser-test
 	@$(SUITE) consumers $(SUBMAKE) consumers
 	@$(SUITE) readme $(SUBMAKE) readme-test
 	@$(SUITE) python $(SUBMAKE) python-test
@@ -347,7 +392,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script serve sync_decode
+FUZZ_TARGETS := scenario save journal script serve sync_decode web
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
@@ -380,6 +425,8 @@ $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FZ)/obj/tests/fuzz/fuzz_common.o $
 # fuzz_serve decodes with the host program's protocol code, cli/serve_proto.c
 # (pure: jansson only), compiled into build/fuzz/ like the library.
 $(FZ)/fuzz_serve: $(FZ)/obj/cli/serve_proto.o
+# fuzz_web: the control room page's message decoder, cli/serve_webmsg.c (pure: jansson only).
+$(FZ)/fuzz_web: $(FZ)/obj/cli/serve_webmsg.o
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -18,14 +18,20 @@
 
 static void serve_usage(FILE *f)
 {
-    fputs("usage: pcsim serve [SCENARIO.json] --port N [options]\n"
+    fputs("usage: pcsim serve [SCENARIO.json] --port N | --http N [options]\n"
           "  Serves the scenario's station (the built-in pwr-station when none is given)\n"
-          "  to TCP clients speaking docs/protocol.md. The scenario's script is not run:\n"
-          "  commands come from the controlling client. Stop it with SIGINT or SIGTERM.\n"
+          "  to TCP clients speaking docs/protocol.md (--port) and to browsers (--http:\n"
+          "  the control room page and its WebSocket). The scenario's script is not run:\n"
+          "  commands come from the clients. Stop it with SIGINT or SIGTERM.\n"
           "  --port N          TCP port; 0 picks a free one (printed, see --port-file)\n"
+          "  --http N          HTTP port of the control room (http://127.0.0.1:N/); 0 picks\n"
+          "                    a free one; the world then runs by itself (--mode free)\n"
+          "                    unless --mode is given\n"
+          "  --http-port-file FILE  write the HTTP port to FILE once listening\n"
           "  --bind ADDR       IPv4 or IPv6 address to listen on (default 127.0.0.1)\n"
           "  --token FILE      clients must present the first line of FILE in their hello\n"
-          "  --read-only       clients may only observe (no control role)\n"
+          "  --read-only       clients may only observe (no control role; pages without\n"
+          "                    controls)\n"
           "  --max-clients N   open connections allowed (default 64, at most 4096)\n"
           "  --mode step|free  step: the world ticks only when the controller steps\n"
           "                    (default); free: it runs by itself, paced by --speed\n"
@@ -102,6 +108,11 @@ static int parse_number(int ch, const char *arg, serve_opts *o)
             return fail("--port '%s'", arg, "expected an integer in [0, 65535]");
         o->port = (int)v;
         return 0;
+    case 'H':
+        if (parse_u64(arg, 0, 65535, &v))
+            return fail("--http '%s'", arg, "expected an integer in [0, 65535]");
+        o->http_port = (int)v;
+        return 0;
     case 'm':
         if (parse_u64(arg, 1, 4096, &v))
             return fail("--max-clients '%s'", arg, "expected an integer in [1, 4096]");
@@ -143,6 +154,8 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
                                           {"speed", 1, 0, 's'},
                                           {"save-dir", 1, 0, 'd'},
                                           {"port-file", 1, 0, 'f'},
+                                          {"http", 1, 0, 'H'},
+                                          {"http-port-file", 1, 0, 'F'},
                                           {"max-scenario-bytes", 1, 0, 'M'},
                                           {"rate", 1, 0, 'R'},
                                           {"burst", 1, 0, 'B'},
@@ -151,11 +164,12 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
                                           {"slow-consumer-ms", 1, 0, 'w'},
                                           {"help", 0, 0, 'h'},
                                           {0, 0, 0, 0}};
-    int port_given = 0, ch, rc;
+    int port_given = 0, mode_given = 0, ch, rc;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
         case 'p':
+        case 'H':
             port_given = 1; /* fall through */
         case 'm':
         case 'q':
@@ -179,6 +193,7 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (strcmp(optarg, "step") != 0 && strcmp(optarg, "free") != 0)
                 return fail("--mode '%s'", optarg, "expected step or free");
             o->mode = optarg[0] == 's' ? SERVE_MODE_STEP : SERVE_MODE_FREE;
+            mode_given = 1;
             break;
         case 's': {
             char *end;
@@ -200,6 +215,9 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
         case 'f':
             o->port_file = optarg;
             break;
+        case 'F':
+            o->http_port_file = optarg;
+            break;
         case 'Q':
             o->quiet = 1;
             break;
@@ -216,7 +234,10 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
     if (optind < argc)
         return fail("unexpected argument '%s'", argv[optind], "see --help");
     if (!port_given)
-        return fail("%s", "--port", "required (0 picks a free port)");
+        return fail("%s", "--port or --http", "required (0 picks a free port)");
+    /* A browser has no step button: the page's world runs by itself. */
+    if (o->http_port >= 0 && !mode_given)
+        o->mode = SERVE_MODE_FREE;
     return 0;
 }
 
@@ -225,6 +246,8 @@ int cmd_serve(int argc, char **argv)
     static serve_opts o;
     memset(&o, 0, sizeof o);
     o.bind = "127.0.0.1";
+    o.port = -1;
+    o.http_port = -1;
     o.max_clients = SERVE_MAX_CLIENTS_DEFAULT;
     o.speed = 1.0;
     o.send_queue = SERVE_SEND_QUEUE_DEFAULT;

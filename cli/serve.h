@@ -50,8 +50,10 @@ typedef enum serve_mode {
 typedef struct serve_opts {
     const char *scenario; /**< file, or NULL for the built-in station */
     const char *bind;     /**< address to listen on */
-    int port;             /**< 0: any free port (printed, and written to port_file) */
+    int port;             /**< 0: any free port (printed, and written to port_file); -1: none */
     const char *port_file;
+    int http_port;                   /**< --http: page and WebSocket port; -1: none, 0: any */
+    const char *http_port_file;      /**< --http-port-file */
     char token[SERVE_TOKEN_MAX + 1]; /**< from --token FILE */
     int has_token;
     int read_only;
@@ -76,8 +78,10 @@ typedef struct serve_world_info {
     double dt_s;
     uint64_t seed;
     uint32_t n_channels;
-    uint64_t layout;     /**< pcs_snapshot_layout_version */
-    uint64_t generation; /**< 1 for the first build, +1 per reset */
+    uint64_t layout;            /**< pcs_snapshot_layout_version */
+    uint64_t generation;        /**< 1 for the first build, +1 per reset */
+    const pcs_station *station; /**< for pcs_event_describe (any thread while it lives) */
+    uint32_t units;             /**< plant units of the station */
 } serve_world_info;
 
 typedef enum serve_req_kind {

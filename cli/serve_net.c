@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "cli/serve.h"
+#include "cli/serve_http.h"
 
 /** How long a client being closed may take to read its last message, ms. */
 #define SERVE_LINGER_MS 2000u
@@ -101,8 +102,12 @@ struct server {
     uint32_t n_open, n_closing;
     uint64_t serials;
     int stopping;
-    uint64_t acts_rate_limited; /**< acts the act source's rate limit refused */
-    serve_msg msg;              /**< decode scratch */
+    uint64_t acts_rate_limited;      /**< acts the act source's rate limit refused */
+    serve_http *http;                /**< --http: the page and its WebSockets; NULL without */
+    int web_request;                 /**< the request in flight is the HTTP side's */
+    uint64_t rate_t0_ns, rate_tick0; /**< tick rate: the last second's start */
+    double tick_rate;                /**< ticks per wall second over the last second */
+    serve_msg msg;                   /**< decode scratch */
     char out[SERVE_FRAME_HEADER + SERVE_MAX_MESSAGE]; /**< reply scratch */
     double vals[SERVE_MAX_CHANNELS];
     uint32_t ids[SERVE_MAX_CHANNELS];
@@ -687,6 +692,7 @@ static int on_control(client *c, const serve_msg *m)
         r.has_seed = m->has_seed;
         r.seed = m->seed;
         readers_close_all(s); /* the pool they read is about to go */
+        serve_http_world_gone(s->http);
         s->have_world = 0;
         break;
     default:
@@ -755,6 +761,51 @@ static int submit_act(server *s, const pcs_command *cmd)
     return ACT_RATE_LIMITED;
 }
 
+/* ---- What the HTTP side borrows (cli/serve_http.h) ------------------------ */
+
+const serve_world_info *serve_net_world(server *s)
+{
+    return s->have_world ? &s->info : NULL;
+}
+
+int serve_net_request(server *s, const serve_req *r)
+{
+    if (s->world_busy || s->stopping || !s->have_world)
+        return -1;
+    s->world_busy = 1;
+    s->requester = NULL;
+    s->web_request = 1;
+    serve_world_submit(&s->world, r);
+    return 0;
+}
+
+int serve_net_submit(server *s, const pcs_command *cmd)
+{
+    switch (submit_act(s, cmd)) {
+    case ACT_QUEUED:
+        return 0;
+    case ACT_RATE_LIMITED:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
+const char *serve_net_scenario(server *s)
+{
+    return pcs_scenario_name(s->scn);
+}
+
+uint64_t serve_net_tick(server *s)
+{
+    return atomic_load_explicit(&s->world.tick, memory_order_acquire);
+}
+
+double serve_net_tick_rate(server *s)
+{
+    return s->tick_rate;
+}
+
 /* The act's command, resolved by the world thread, goes into the ring here:
  * this thread is the command source's one producer. */
 static void answer(client *c, const serve_req *r)
@@ -802,7 +853,10 @@ static void on_reply(uv_async_t *h)
         clock_restarted(s, r.kind);
     client *c = s->requester;
     s->requester = NULL;
-    if (c) {
+    if (s->web_request) {
+        s->web_request = 0;
+        serve_http_reply(s->http, &r);
+    } else if (c) {
         c->waiting = 0;
         answer(c, &r);
     }
@@ -812,6 +866,8 @@ static void on_reply(uv_async_t *h)
     for (client *k = s->clients; k; k = k->next)
         if (k->state != CLIENT_CLOSING && (k->stalled || k == c))
             process_input(k);
+    if (!s->world_busy)
+        serve_http_idle(s->http);
 }
 
 static int handle_msg(client *c, const serve_msg *m)
@@ -906,6 +962,14 @@ static void on_sweep(uv_timer_t *t)
 {
     server *s = t->data;
     uint64_t now = serve_now_ns();
+    if (now - s->rate_t0_ns >= 1000000000u) {
+        uint64_t tick = serve_net_tick(s);
+        s->tick_rate = s->rate_t0_ns
+                           ? (double)(tick - s->rate_tick0) * 1e9 / (double)(now - s->rate_t0_ns)
+                           : 0.0;
+        s->rate_t0_ns = now;
+        s->rate_tick0 = tick;
+    }
     for (client *c = s->clients, *next; c; c = next) {
         next = c->next;
         if (c->handle_closing)
@@ -930,6 +994,7 @@ static void begin_stop(server *s)
         return;
     s->stopping = 1;
     readers_close_all(s); /* before the world thread destroys the pool */
+    serve_http_stop(s->http);
     for (client *c = s->clients; c; c = c->next)
         close_now(c);
     serve_world_stop(&s->world); /* no uv_async_send after this */
@@ -938,7 +1003,8 @@ static void begin_stop(server *s)
                 "pcsim serve: acts refused by rate limit (source class %u, id 1; %g/s, burst "
                 "%u): %" PRIu64 "\n",
                 SERVE_SOURCE_CLASS, s->info.rate_per_s, s->info.burst, s->acts_rate_limited);
-    uv_close((uv_handle_t *)&s->listener, NULL);
+    if (s->opt->port >= 0)
+        uv_close((uv_handle_t *)&s->listener, NULL);
     uv_close((uv_handle_t *)&s->reply_async, NULL);
     uv_close((uv_handle_t *)&s->tick_async, NULL);
     uv_close((uv_handle_t *)&s->sweep, NULL);
@@ -985,22 +1051,41 @@ static int bound_port(server *s)
                                           : ((struct sockaddr_in *)&sa)->sin_port);
 }
 
+static int write_port(const char *opt, const char *path, int port)
+{
+    if (!path)
+        return 0;
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "pcsim: %s '%s': %s\n", opt, path, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 static int announce(server *s)
 {
-    int port = bound_port(s);
-    if (s->opt->port_file) {
-        FILE *f = fopen(s->opt->port_file, "w");
-        if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0) {
-            fprintf(stderr, "pcsim: --port-file '%s': %s\n", s->opt->port_file, strerror(errno));
-            return 2;
-        }
-    }
-    if (!s->opt->quiet)
+    int port = s->opt->port >= 0 ? bound_port(s) : -1;
+    int http = s->http ? serve_http_port(s->http) : -1;
+    if (write_port("--port-file", s->opt->port_file, port) ||
+        write_port("--http-port-file", s->opt->http_port_file, http))
+        return 2;
+    if (s->opt->quiet)
+        return 0;
+    if (port >= 0)
         fprintf(stderr,
                 "pcsim serve: listening on %s port %d (%s mode, scenario '%s', %u channels%s%s)\n",
                 s->opt->bind, port, s->opt->mode == SERVE_MODE_STEP ? "step" : "free",
                 pcs_scenario_name(s->scn), s->info.n_channels,
                 s->opt->read_only ? ", read-only" : "", s->opt->has_token ? ", token" : "");
+    if (http >= 0) {
+        int v6 = strchr(s->opt->bind, ':') != NULL;
+        fprintf(stderr,
+                "pcsim serve: control room at http://%s%s%s:%d/ (%s mode, scenario '%s'%s)\n",
+                v6 ? "[" : "", s->opt->bind, v6 ? "]" : "", http,
+                s->opt->mode == SERVE_MODE_STEP ? "step" : "free", pcs_scenario_name(s->scn),
+                s->opt->read_only ? ", read-only" : "");
+    }
     return 0;
 }
 
@@ -1027,10 +1112,11 @@ static int start_handles(server *s)
     return 0;
 }
 
+/* Close one of this server's handles (data == the server): libwebsockets'
+ * handles on the loop are its own to close (serve_http_stop). */
 static void close_handle(uv_handle_t *h, void *arg)
 {
-    (void)arg;
-    if (!uv_is_closing(h))
+    if (h->data == arg && !uv_is_closing(h))
         uv_close(h, NULL);
 }
 
@@ -1038,8 +1124,9 @@ static void close_handle(uv_handle_t *h, void *arg)
 static void abandon(server *s)
 {
     s->stopping = 1;
+    serve_http_stop(s->http);
     serve_world_stop(&s->world);
-    uv_walk(s->loop, close_handle, NULL);
+    uv_walk(s->loop, close_handle, s);
     uv_run(s->loop, UV_RUN_DEFAULT);
 }
 
@@ -1052,8 +1139,10 @@ int serve_net_run(const serve_opts *opt, const pcs_scenario *scn)
     s->scn = scn;
     s->loop = uv_default_loop();
     int rc = start_handles(s);
-    if (!rc)
+    if (!rc && opt->port >= 0)
         rc = listen_on(s);
+    if (!rc && opt->http_port >= 0)
+        rc = serve_http_start(s, s->loop, opt, &s->http);
     if (!rc)
         rc = announce(s);
     if (rc) {
@@ -1061,6 +1150,7 @@ int serve_net_run(const serve_opts *opt, const pcs_scenario *scn)
     } else {
         uv_run(s->loop, UV_RUN_DEFAULT);
     }
+    serve_http_free(s->http);
     uv_loop_close(s->loop);
     free(s);
     return rc;

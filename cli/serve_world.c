@@ -84,6 +84,8 @@ static pcs_status build(serve_world *sw, int has_seed, uint64_t seed, pcs_world 
     info->n_channels = pcs_snapshot_channel_count(info->pool);
     info->layout = pcs_snapshot_layout_version(info->pool);
     info->generation = sw->info.generation + 1;
+    info->station = *st;
+    info->units = pcs_station_unit_count(*st);
     return PCS_OK;
 }
 

@@ -16,8 +16,9 @@
 #       (python/tests/run_suite.sh): Debian's python3-venv and python3-pip
 #       (README's offline venv install; they bring setuptools and wheel),
 #       python3-cffi, python3-numpy and python3-pytest (python3 itself also
-#       runs tests/serve_test.py); nodejs runs the browser's sync decoder
-#       against the C one (tests/sync_js_test.sh).
+#       runs tests/serve_test.py and tests/web_test.py); nodejs runs the
+#       browser's sync decoder against the C one (tests/sync_js_test.sh);
+#       chromium, nodejs and npm run the control room's browser test (below).
 #   --list: print the set's packages, one per line, and install nothing
 #       (README.md measures each set's download size from this list).
 set -eu
@@ -30,6 +31,17 @@ libsuitesparse-dev systemtap-sdt-dev libuv1-dev python3-matplotlib"
 BENCH_PKGS="liburcu-dev libsundials-dev libgsl-dev"
 TEST_PKGS="libcriterion-dev clang libclang-rt-14-dev libomp-dev g++ cmake pkg-config jq spin \
 python3 python3-venv python3-pip python3-cffi python3-numpy python3-pytest nodejs"
+
+# The control room (`pcsim serve --http`). Run set: libwebsockets-dev, the
+# HTTP and WebSocket side on serve's libuv loop (it brings
+# libwebsockets-evlib-uv, the libuv plugin lws loads at run time). Test set:
+# chromium and npm (with nodejs, above) for the browser test (tests/browser/:
+# npm ci installs playwright-core from its committed package-lock.json). A node
+# that did not come from Debian (e.g. a nodesource nodejs, which bundles npm
+# and conflicts with Debian's npm) counts as installed: nodejs and npm are
+# looked for as commands.
+RUN_PKGS="$RUN_PKGS libwebsockets-dev"
+TEST_PKGS="$TEST_PKGS chromium npm"
 
 set_name=run list=0
 for a in "$@"; do
@@ -55,6 +67,10 @@ fi
 
 missing=""
 for p in $PKGS; do
+    case $p in
+    nodejs) command -v node > /dev/null 2>&1 && continue ;;
+    npm) command -v npm > /dev/null 2>&1 && continue ;;
+    esac
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi
