@@ -63,7 +63,7 @@ static void on_events(void *ctx, const pcs_event *ev, uint32_t n)
         char text[256];
         if (pcs_event_describe(e->st, &ev[i], text, sizeof text))
             printf("  tick %6" PRIu64 "  %s\n", ev[i].tick, text);
-        if (ev[i].kind == PCS_EV_PUMP_TRIPPED)
+        if (ev[i].kind == PCS_EV_PRIMARY_PUMP_TRIPPED)
             e->pump_tripped = 1;
     }
 }

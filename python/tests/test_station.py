@@ -35,7 +35,7 @@ def test_pump_trip_by_name_gives_its_events(station):
     station.tick(60)  # 3 s: the low-flow trip follows the coast-down
     events = station.events()
     first = events[0]
-    assert (first.tick, first.name) == (0, "PCS_EV_PUMP_TRIPPED")
+    assert (first.tick, first.name) == (0, "PCS_EV_PRIMARY_PUMP_TRIPPED")
     assert first.text.startswith("u2 pump2 TRIPPED at")
     names = [e.name for e in events]
     assert "PCS_EV_UNIT_TRIP" in names and "PCS_EV_UNIT_SCRAM" in names

@@ -27,7 +27,7 @@ static void count_trips(void *ctx, const pcs_event *ev, uint32_t n)
 {
     int *trips = ctx;
     for (uint32_t i = 0; i < n; i++)
-        if (ev[i].kind == PCS_EV_PUMP_TRIPPED)
+        if (ev[i].kind == PCS_EV_PRIMARY_PUMP_TRIPPED)
             (*trips)++;
 }
 

@@ -85,7 +85,7 @@ int run()
     int trips = 0;
     auto count_trips = [](void *ctx, const pcs_event *ev, uint32_t n) {
         for (uint32_t i = 0; i < n; i++)
-            if (ev[i].kind == PCS_EV_PUMP_TRIPPED)
+            if (ev[i].kind == PCS_EV_PRIMARY_PUMP_TRIPPED)
                 ++*static_cast<int *>(ctx);
     };
     check(pcs_world_set_event_callback(w.get(), count_trips, &trips), "event callback");
