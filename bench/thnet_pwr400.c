@@ -2,10 +2,10 @@
  * @file thnet_pwr400.c
  * @brief The benchmarks' 400-volume two-phase network (thnet_pwr400.h).
  *
- * Topology (a 4-loop PWR primary of the hydraulics benchmark's size, not a
- * sourced plant model: the figures are order-of-magnitude, chosen so the
- * network runs at PWR conditions with every volume's material Courant number
- * below 1 at dt = 0.05 s):
+ * Topology (a 4-loop PWR primary of the size of the retired constant-density
+ * model's benchmark, not a sourced plant model: the figures are
+ * order-of-magnitude, chosen so the network runs at PWR conditions with every
+ * volume's material Courant number below 1 at dt = 0.05 s):
  *  - volume 0: lower plenum (20 m3, z 0.5); 1-10: the core, ten 2.6 m3 nodes
  *    (z 1.2-4.8, flow area 4.75 m2, hydraulic diameter 12 mm, Haaland
  *    friction and K 0.7 per grid), 3411 MW in equal parts; 11: upper plenum

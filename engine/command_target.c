@@ -10,7 +10,7 @@
  *
  * Targets. A target is a name in a slot with a generation (Box2D's id.h); a
  * name carries one binding per family (ctx, element, accepted kinds), because
- * "u1" takes unit, hydraulics and protection commands. Slots come in
+ * "u1" takes unit, plant and protection commands. Slots come in
  * registration order and a removed slot is reused last-in first-out with its
  * generation advanced, so the same build sequence gives the same ids: a
  * journal replayed on a world built from the same scenario resolves the same.

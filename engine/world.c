@@ -30,9 +30,10 @@
  *                                           at stage 10 of the previous tick
  *                             3 kinetics    point kinetics, feedback, decay heat
  *                             4 heat        fuel-rod conduction, heat to coolant
- *                             5 hydraulics  loop flows, pressures, pumps, SGs
+ *                             5 hydraulics  the primary: flows, pressures, pumps,
+ *                                           SGs, pressurizer
  *                             6 machines    shafts and couplings (the station:
- *                                           uN.plant.couple, hydraulics to fuel)
+ *                                           uN.plant.couple, primary to fuel)
  *                             7 accidents   (reserved)
  *                             8 acoustics   (reserved)
  *                             9 sensors     measured values from stages 3-7

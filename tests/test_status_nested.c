@@ -11,10 +11,10 @@
 Test(status_nested, wrapping_the_last_error_keeps_both_parts)
 {
     pcs_error_set(PCS_E_INVAL, "pump 3: speed fraction 2 is outside (0, 1.5]");
-    pcs_status st = pcs_error_set(PCS_E_STATE, "pcs_hydraulics_add: %s", pcs_last_error());
+    pcs_status st = pcs_error_set(PCS_E_STATE, "pcs_primary_add: %s", pcs_last_error());
     cr_assert_eq(st, PCS_E_STATE);
     cr_assert_str_eq(pcs_last_error(),
-                     "pcs_hydraulics_add: pump 3: speed fraction 2 is outside (0, 1.5]");
+                     "pcs_primary_add: pump 3: speed fraction 2 is outside (0, 1.5]");
 }
 
 Test(status_nested, wrapping_a_full_message_truncates_cleanly)

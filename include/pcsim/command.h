@@ -154,7 +154,7 @@ typedef pcs_status (*pcs_target_fn)(pcs_world *w, const pcs_command_call *call);
 
 /**
  * Allocate a family of @p n_kinds consecutive command kinds named @p name
- * ("units", "hydraulics") with its handler: the lowest free run of kinds, so
+ * ("units", "primary") with its handler: the lowest free run of kinds, so
  * kinds follow registration order. Build phase only.
  * @param n_kinds 1..PCS_COMMAND_FAMILY_MAX_KINDS.
  * @param first_kind set to the family's first kind; its kinds are
@@ -191,7 +191,7 @@ typedef struct pcs_command_target_def {
 
 /**
  * Register a target, or bind another family to an existing name ("u1" takes
- * unit, hydraulics and protection commands, each with its own context): a
+ * unit, plant and protection commands, each with its own context): a
  * name has one id and one binding per family. Storage grows from the world
  * heap; build phase only.
  * @param out (optional) the name's id.

@@ -24,9 +24,9 @@ extern "C" {
 /**
  * Engine event kinds. Models use kinds >= PCS_EV_MODEL_BASE, in ranges kept
  * apart so a host can name any event: reactor unit +0..31, fuel +40..47,
- * hydraulics +48..63, sensors/protection/alarms +64..127, bounded models
- * +128..191. (Command kinds are not split this way: the engine allocates
- * each model's family, command.h.)
+ * thermal-hydraulics (primary) +48..63, sensors/protection/alarms +64..127,
+ * bounded models +128..191. (Command kinds are not split this way: the engine
+ * allocates each model's family, command.h.)
  */
 enum {
     PCS_EV_NONE = 0,

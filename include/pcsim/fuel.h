@@ -221,7 +221,8 @@ typedef struct pcs_fuel_def {
                                         NEACRP-L-335, 1992; not in refdata, unverified
                                         here); > 0 */
 
-    /* coolant: initial values of the boundary stores, which hydraulics owns later */
+    /* coolant: initial values of the boundary stores, which a coupling writes
+       later (the plant's uN.plant.couple) */
     double t_inlet_k;           /**< core inlet temperature; default 565.1 ([W84]); >= 273.15 */
     double pressure_pa;         /**< default 15.51e6 ([BEAVRS]; [W84]); > 0 */
     double core_mass_flow_kg_s; /**< split over groups by rod count; default 17080
@@ -292,9 +293,9 @@ typedef struct pcs_fuel {
     uint32_t n_fuel_nodes; /**< of which fuel */
     uint32_t store_t_rod;  /**< STATE "uN.fuel.t": K, [c][j][r], r fuel then clad, centre first */
     uint32_t store_t_coolant;     /**< STATE "uN.coolant.t": K, [c][j], node outlet temperature */
-    uint32_t store_t_inlet;       /**< STATE "uN.coolant.t_in": K, [c]; hydraulics writes it */
-    uint32_t store_mass_flow;     /**< STATE "uN.coolant.mdot": kg/s per group, [c]; hydraulics */
-    uint32_t store_pressure;      /**< STATE "uN.coolant.p": Pa, [1]; hydraulics */
+    uint32_t store_t_inlet;       /**< STATE "uN.coolant.t_in": K, [c]; the coupling writes it */
+    uint32_t store_mass_flow;     /**< STATE "uN.coolant.mdot": kg/s per group, [c]; the coupling */
+    uint32_t store_pressure;      /**< STATE "uN.coolant.p": Pa, [1]; the coupling */
     uint32_t store_out;           /**< STATE "uN.fuel.out": PCS_FUEL_OUT_COUNT doubles */
     uint32_t store_flags;         /**< STATE "uN.fuel.flags": one u32 of PCS_FUEL_FLAG_* */
     uint32_t store_props;         /**< SCRATCH "uN.coolant.props": cp, k, mu, rho, each [c][j] */

@@ -5,7 +5,7 @@
  * A parameter set's validate function lists its fields with their allowed
  * ranges and calls pcs_param_ranges_check, so the rule (finite, inside the
  * range, the lower end open or closed) and the message exist once. Used by
- * pure kernels (lumped_heat) and world-bound models (xenon, unit, hydraulics) alike.
+ * pure kernels (lumped_heat) and world-bound models (xenon, unit, primary) alike.
  *
  * Thread-safety: pure; sets the calling thread's error message only.
  */

@@ -19,7 +19,6 @@
 #include "pcsim/flocking.h"
 #include "pcsim/fuel.h"
 #include "pcsim/fuel_materials.h"
-#include "pcsim/hydraulics.h"
 #include "pcsim/job.h"
 #include "pcsim/kinetics.h"
 #include "pcsim/life.h"

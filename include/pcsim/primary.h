@@ -183,7 +183,7 @@ enum {
  */
 typedef struct pcs_primary_def {
     const char *unit_name; /**< prefix of stores, channels, targets: "u1"; 1..15 chars */
-    uint32_t unit_index;   /**< 0-based unit number in event subjects (PCS_EV_PUMP_*:
+    uint32_t unit_index;   /**< 0-based unit number in event subjects (PCS_EV_PRIMARY_PUMP_*:
                                 PCS_PRIMARY_PUMP_SUBJECT); default 0; [0, 2^22) */
     uint32_t n_loops;      /**< 4 [W84]; [1, PCS_PRIMARY_MAX_LOOPS] */
     uint32_t n_core;       /**< core axial volumes, 6 ([TYP] core cells); [1, 12] (Courant) */

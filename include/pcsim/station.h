@@ -172,7 +172,7 @@ PCS_API pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, ui
 
 /**
  * Build the scenario's station into @p w (not yet ticked; created with
- * pcs_scenario_world_def or an equal config): units, hydraulics,
+ * pcs_scenario_world_def or an equal config): units, their primaries,
  * instrumentation, protection, alarms, their channels and command targets.
  * A scenario without units builds an empty station. On the world's thread.
  * Errors: the model's status, message "<source>: $.units: <why>".

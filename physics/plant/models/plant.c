@@ -1,6 +1,6 @@
 /**
  * @file plant.c
- * @brief The station builder: unit + fuel + hydraulics + coupling per unit (see plant.h).
+ * @brief The station builder: unit + fuel + primary + coupling per unit (see plant.h).
  */
 #include <math.h>
 #include <stdio.h>

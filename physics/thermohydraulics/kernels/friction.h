@@ -1,8 +1,8 @@
 /**
  * @file friction.h
  * @brief Darcy friction factor (friction.c), private to physics/: a pure kernel
- *        the hydraulics model calls, declared apart from hyd_internal.h so the
- *        kernel includes no world-bound header.
+ *        the two-phase network's step (thnet_step.c) calls, declared apart from
+ *        thnet_internal.h so the kernel includes no KLU or world-bound header.
  */
 #ifndef PCS_PHYSICS_FRICTION_H
 #define PCS_PHYSICS_FRICTION_H

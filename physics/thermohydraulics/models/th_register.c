@@ -1,7 +1,7 @@
 /**
  * @file th_register.c
- * @brief The store, channel and command-family registration the hydraulics
- *        and primary builds share (th_register.h).
+ * @brief The store, channel and command-family registration of the
+ *        thermal-hydraulic world models (th_register.h).
  */
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /**
  * @file th_register.h
- * @brief Registration steps the thermal-hydraulic models (hydraulics,
- *        primary) share: a table of float64 stores, one float64 channel and
- *        the find-or-register of a command family.
+ * @brief Registration steps of the thermal-hydraulic world models (today the
+ *        primary, primary_build.c): a table of float64 stores, one float64
+ *        channel and the find-or-register of a command family.
  */
 #ifndef PCS_PHYSICS_TH_REGISTER_H
 #define PCS_PHYSICS_TH_REGISTER_H
