@@ -36,7 +36,12 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
     snprintf(st->source, sizeof st->source, "%s", s->source);
     st->first_channel = pcs_channel_count(w);
     if (st->n_units > 0) {
-        pcs_status rc = pcs_plant_add(w, st->units, st->n_units, &st->plant);
+        const pcs_water_ph_table *table = NULL;
+        pcs_status rc = pcs_station_water_table(&table);
+        for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++)
+            st->units[u].primary.table = table;
+        if (rc == PCS_OK)
+            rc = pcs_plant_add(w, st->units, st->n_units, &st->plant);
         if (rc == PCS_OK)
             rc = pcs_plant_instrument(w, st->plant, &s->setpoints);
         if (rc != PCS_OK) {

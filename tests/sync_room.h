@@ -60,7 +60,7 @@ static const char *const room_gauges[ROOM_GAUGES] = {
     "u2.nis.power.D",      "u2.pzr.pressure.A",
     "u2.pzr.pressure.B",   "u2.pzr.pressure.C",
     "u2.pzr.pressure.D",   "u2.fuel.t_avg",
-    "u2.clad.t_max",       "u2.sg.heat",
+    "u2.clad.t_max",       "u2.sg1.heat",
     "u2.xenon.reactivity", "u2.core.decay_heat",
 };
 static const char *const room_displays[ROOM_DISPLAYS] = {

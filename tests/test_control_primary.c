@@ -15,6 +15,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
+#include "pcsim/station.h"
 #include "tests/control_fixture.h"
 
 #define LOOPS 4u
@@ -38,7 +39,7 @@ static void build_primary(instrumented *u)
     cr_assert_eq(pcs_world_create(&wc, &u->w), PCS_OK);
     pcs_primary_def d;
     pcs_primary_default(&d);
-    cr_assert_eq(pcs_water_ph_table_shared(&d.table), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_water_table(&d.table), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_primary_add(u->w, &d, &u->pr), PCS_OK, "%s", pcs_last_error());
     pcs_primary_init_report rep;
     cr_assert_eq(pcs_primary_init_steady(u->w, u->pr, 1.0, &rep), PCS_OK, "%s", pcs_last_error());

@@ -45,6 +45,8 @@ static pcs_world *pp_station_cfg(uint32_t n_loops, uint32_t per_tick, uint32_t m
     pcs_plant_unit_default(&u);
     u.primary.n_loops = n_loops;
     u.core.nominal_power_w = n_loops * PCS_PLANT_LOOP_RATING_W; /* rated for its loops */
+    if (pcs_station_water_table(&u.primary.table) != PCS_OK) /* one table for every case */
+        return NULL;
     pcs_plant *p = NULL;
     if (pcs_plant_add(w, &u, 1, &p) != PCS_OK || pcs_plant_instrument(w, p, NULL) != PCS_OK) {
         pcs_world_destroy(w);
@@ -928,7 +930,7 @@ Test(properties, any_scenario_inside_the_validator_ranges_builds)
     /* Every station's primaries share one property table (0.4 s to make):
      * make it before the cases fork, so each child inherits it. */
     const pcs_water_ph_table *table;
-    cr_assert_eq(pcs_water_ph_table_shared(&table), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_water_table(&table), PCS_OK, "%s", pcs_last_error());
     cfg.max_shrink_runs = 300;
     ps_stats stats = {0};
     prop_result res;

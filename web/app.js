@@ -304,7 +304,7 @@ function mimic(u, card) {
     readout(s, cx, top + 22, `u${u}.core.power`);
     readout(s, cx, top + 36, `u${u}.coolant.t_avg`);
     readout(s, cx, bottom + 16, `u${u}.rcs.pressure`);
-    readout(s, cx, bottom + 30, `u${u}.sg.heat`, "middle", "SG Q ");
+    readout(s, cx, bottom + 30, `u${u}.rcs.t_avg`, "middle", "Tavg ");
     if (has(`u${u}.pzr.level`) || has(`u${u}.pzr.pressure`)) {
         svg("rect", { x: cx + 46, y: 4, width: 20, height: 40, rx: 9, class: "pzr" }, s);
         svg("path", { d: `M${cx + 56},44 L${cx + 56},52 L${cx + 32},${top + 18}`, class: "pipe surge" }, s);

@@ -25,8 +25,9 @@
  * settled core inlet, flow and pressure, and the unit's critical bias is
  * recomputed for those temperatures, so a plant starts steady from hot zero
  * power to full power with one geometry.
- * Every unit's primary reads one process-wide (p, h) property table
- * (pcs_water_ph_table_shared); every unit's fuel one real-water (p, T)
+ * Every unit's primary reads one (p, h) property table: its def's, or one
+ * the plant makes for the world (0.4 s; the station hands in its
+ * process-wide pcs_station_water_table); every unit's fuel one real-water (p, T)
  * table in the world (pcs_coolant_water_add: IAPWS-IF97 density and heat
  * capacity, IAPWS 2008 viscosity and 2011 conductivity), with nucleate
  * boiling on the clad (fuel.h).
@@ -68,7 +69,7 @@ typedef struct pcs_plant_unit_def {
     pcs_fuel_def fuel;       /**< fuel rods and core coolant channels */
     pcs_primary_def primary; /**< the primary system; the builder sets unit_name,
                                   unit_index, rated_power_w (= core.nominal_power_w) and
-                                  table (the shared one when NULL); n_loops in
+                                  table (one for the world when NULL); n_loops in
                                   [1, PCS_PLANT_MAX_LOOPS] */
 } pcs_plant_unit_def;
 

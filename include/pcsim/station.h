@@ -186,6 +186,22 @@ PCS_API void pcs_station_destroy(pcs_station *st);
 /** Number of plant units built. */
 PCS_API uint32_t pcs_station_unit_count(const pcs_station *st);
 
+typedef struct pcs_water_ph_table pcs_water_ph_table;
+
+/**
+ * The process-wide (p, h) property table every station's primaries read
+ * (pcsim/water_ph.h, default resolution): made by the first call (about
+ * 0.4 s and 14 MB) and kept until the process exits; every later call
+ * returns the same table. A table is immutable once made, so any number of
+ * worlds and threads read it at once. A host that builds plants itself
+ * (pcs_plant_add) may hand it to pcs_primary_def.table to share it too.
+ * @param out out: the table; never pass it to pcs_water_ph_table_destroy.
+ * @return PCS_E_INVAL for NULL; the first call's creation error (PCS_E_NOMEM,
+ *         PCS_E_INVAL), which every later call returns again.
+ * Thread-safety: any thread; concurrent first calls make it once.
+ */
+PCS_API pcs_status pcs_station_water_table(const pcs_water_ph_table **out);
+
 typedef struct pcs_plant pcs_plant;
 
 /** The plant the station built (pcsim/plant.h: its units, their primaries

@@ -230,19 +230,6 @@ PCS_API uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_def *cfg);
 PCS_API pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_def *cfg,
                                              pcs_water_ph_table **out);
 
-/**
- * The process-wide table with the default resolution (pcs_water_ph_table_default):
- * created by the first call (about 0.4 s and 14 MB) and kept until the
- * process exits; every later call returns the same table. A table is
- * immutable once created, so any number of worlds and threads read it at
- * once. The station's primaries use it.
- * @param out out: the table; never to be passed to pcs_water_ph_table_destroy.
- * @return PCS_E_INVAL for NULL; the first call's creation error (PCS_E_NOMEM,
- *         PCS_E_INVAL), which every later call returns again.
- * Thread-safety: any thread; concurrent first calls create it once.
- */
-PCS_API pcs_status pcs_water_ph_table_shared(const pcs_water_ph_table **out);
-
 /** Free a table from pcs_water_ph_table_create. NULL is allowed. */
 PCS_API void pcs_water_ph_table_destroy(pcs_water_ph_table *t);
 

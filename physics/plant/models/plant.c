@@ -82,8 +82,53 @@ static pcs_status couple_system(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
+/* The property tables the units share: the fuel's real-water (p, T) table
+ * in the world's heap, and a (p, h) table for the primaries that bring none
+ * (pcs_station_water_table hands the station's in), made here and freed with
+ * the world. */
+typedef struct plant_tables {
+    pcs_coolant_water *water;
+    const pcs_water_ph_table *ph;
+} plant_tables;
+
+static void destroy_ph_table(void *ctx)
+{
+    pcs_water_ph_table_destroy(ctx);
+}
+
+static pcs_status make_tables(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n,
+                              plant_tables *t)
+{
+    pcs_coolant_water_def wd;
+    pcs_coolant_water_default(&wd);
+    pcs_status st = pcs_coolant_water_add(w, &wd, &t->water);
+    if (st != PCS_OK)
+        return pcs_error_set(st, "plant: coolant property table: %s", pcs_last_error());
+    t->ph = NULL;
+    int need = 0;
+    for (uint32_t i = 0; i < n; i++)
+        need |= units[i].primary.table == NULL;
+    if (!need)
+        return PCS_OK;
+    pcs_water_ph_table_def pd;
+    pcs_water_ph_table_default(&pd);
+    pcs_water_ph_table *ph = NULL;
+    st = pcs_water_ph_table_create(&pd, &ph);
+    if (st == PCS_OK)
+        st = pcs_world_on_destroy(w, destroy_ph_table, ph);
+    else
+        return pcs_error_set(st, "plant: water (p, h) table: %s", pcs_last_error());
+    if (st != PCS_OK) {
+        pcs_water_ph_table_destroy(ph);
+        return st;
+    }
+    t->ph = ph;
+    return PCS_OK;
+}
+
 /* The primary of unit @p n, settled at the unit's initial power. */
-static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c, pcs_plant_unit *pu)
+static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
+                                const pcs_water_ph_table *table, pcs_plant_unit *pu)
 {
     pcs_primary_def d = c->primary;
     char name[16];
@@ -92,11 +137,9 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c, pcs_p
     d.unit_index = pu->index - 1;
     d.rated_power_w = c->core.nominal_power_w;
     d.boron_ppm = c->core.boron_ppm; /* the coolant carries the unit's boron */
-    pcs_status st = PCS_OK;
     if (!d.table)
-        st = pcs_water_ph_table_shared(&d.table);
-    if (st == PCS_OK)
-        st = pcs_primary_add(w, &d, &pu->primary);
+        d.table = table;
+    pcs_status st = pcs_primary_add(w, &d, &pu->primary);
     if (st == PCS_OK)
         st = pcs_primary_init_steady(w, pu->primary, c->core.initial_power_fraction, &pu->init);
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
@@ -165,14 +208,14 @@ static pcs_status start_steady(pcs_world *w, pcs_plant_unit *pu, plant_couple *c
 }
 
 static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32_t n,
-                             pcs_coolant_water *water, pcs_plant_unit *pu, plant_couple *cp)
+                             const plant_tables *tables, pcs_plant_unit *pu, plant_couple *cp)
 {
     pcs_plant_unit_def c = *cfg;
     c.core.external_heat = 1;
     c.core.external_boron = 1;
     if (!c.fuel.props_fn) { /* real water unless the def brings its own properties */
         c.fuel.props_fn = pcs_coolant_props_water;
-        c.fuel.props_ctx = water;
+        c.fuel.props_ctx = tables->water;
     }
     pcs_status st = check_unit(&c, n);
     if (st != PCS_OK)
@@ -186,7 +229,7 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
     if (st == PCS_OK)
         st = pcs_fuel_add(w, n - 1, &c.fuel, ps, pi, &pu->fuel);
     if (st == PCS_OK)
-        st = build_primary(w, &c, pu);
+        st = build_primary(w, &c, tables->ph, pu);
     if (st == PCS_OK)
         st = bind_couple(w, &c, pu, cp);
     if (st == PCS_OK)
@@ -207,13 +250,13 @@ pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t
     pcs_plant *p = pcs_world_alloc(w, sizeof *p);
     if (!p)
         return pcs_error_set(PCS_E_STATE, "pcs_plant_add: %s", pcs_last_error());
-    pcs_coolant_water_def wd;
-    pcs_coolant_water_default(&wd);
-    pcs_status wst = pcs_coolant_water_add(w, &wd, &p->water);
-    if (wst != PCS_OK)
-        return pcs_error_set(wst, "plant: coolant property table: %s", pcs_last_error());
+    plant_tables tables;
+    pcs_status tst = make_tables(w, units, n_units, &tables);
+    if (tst != PCS_OK)
+        return tst;
+    p->water = tables.water;
     for (uint32_t i = 0; i < n_units; i++) {
-        pcs_status st = build_unit(w, &units[i], i + 1, p->water, &p->units[i], &p->couple[i]);
+        pcs_status st = build_unit(w, &units[i], i + 1, &tables, &p->units[i], &p->couple[i]);
         if (st != PCS_OK)
             return pcs_error_set(st, "plant unit %u: %s", i + 1, pcs_last_error());
         p->cfg[i] = units[i];
