@@ -396,17 +396,16 @@ has() { # name, text, output
         fail=$((fail + 1)); echo "FAIL $1: no '$2' in:"; printf '%s\n' "$3" | tail -5; fi
 }
 # 2 simulated s at 10x: the 40th tick falls due 0.2 s after the first call,
-# so the run cannot be shorter; startup and teardown add a little. The
-# station's build (the property table and each primary's steady state, about
-# 1.2 s) comes before the paced run: a --seconds 0 run measures it and the
-# bound is on top of it. The ticks are the same as at full speed, so is the hash.
-t0=$(date +%s%N)
-timeout 60 "$BIN" run --quiet --seconds 0 >/dev/null 2>&1
-build_ms=$((($(date +%s%N) - t0) / 1000000))
-t0=$(date +%s%N)
+# so the paced part cannot be shorter. The station's build (the property
+# tables and each primary's steady state) comes before it and takes longer
+# than the paced run on a loaded machine, so the wall time of the whole
+# command says nothing; the rate pcsim reports for the paced ticks does:
+# pacing holds it at or below 200 ticks/s (a free run of 40 ticks is
+# thousands a second). The ticks are the same as at full speed, so is the hash.
 out=$(timeout 60 "$BIN" run --quiet --seconds 2 --realtime --speed 10 2>&1)
-ms=$((($(date +%s%N) - t0) / 1000000 - build_ms))
-check "realtime-10x-takes-about-0.2s ($ms ms after a $build_ms ms build)" [ "$ms" -ge 150 -a "$ms" -lt 1500 ]
+rate=$(printf '%s\n' "$out" | sed -n 's/.*achieved \([0-9.]*\) ticks\/s.*/\1/p')
+check "realtime-10x-paces-at-200-ticks-per-s (achieved $rate)" \
+    awk -v r="$rate" 'BEGIN { exit !(r != "" && r > 0 && r <= 210) }'
 has realtime-10x-reports-rate "realtime: speed 10x needs 200.0 ticks/s, achieved" "$out"
 has realtime-10x-same-hash "final state hash $hash_2s" "$out"
 # dt 1 ms at 1000x needs 1e6 ticks/s, which no machine runs a unit at: the

@@ -28,7 +28,7 @@ def png_size(path):
 @pytest.fixture(scope="module")
 def run130(tmp_path_factory, pcsim_bin):
     """130 s of the default station, a CSV row a second: u2's pump 2 trips at
-    120 s, the low-flow trip and the scram follow at 121.25 s and 121.30 s."""
+    120 s, the low-flow trip and the scram follow at 121.55 s and 121.60 s."""
     d = tmp_path_factory.mktemp("plot")
     csv_path, log = d / "run.csv", d / "run.log"
     with open(log, "w") as out:
@@ -48,8 +48,8 @@ def test_default_station_panels_columns_and_events(run130, tmp_path):
     png = tmp_path / "t.png"
     s = pplot.plot(str(csv_path), str(png), events_path=str(log))
     assert png_size(png) == pplot.DEFAULT_SIZE == (1400, 1200)
-    assert [p.name for p in s.panels] == ["power", "pressure", "temperatures", "flows"]
-    assert s.missing == ["levels"]  # the station has no level channel yet
+    assert [p.name for p in s.panels] == ["power", "pressure", "temperatures", "flows", "levels"]
+    assert s.missing == []
     assert (s.rows, s.t_first, s.t_last) == (130, 1.0, 130.0)
     names = header(csv_path)[1:]
 
@@ -59,11 +59,14 @@ def test_default_station_panels_columns_and_events(run130, tmp_path):
     # 4 units: core power and the four NIS sensors each (status columns not).
     assert s.panel("power").columns == want(r"u\d\.(core\.power|nis\.power\.[A-D])")
     assert len(s.panel("power").columns) == 20
-    assert s.panel("pressure").columns == want(r"u\d\.rcs\.pressure")
+    # RCS (hot leg) and pressurizer pressure per unit; not the sensors.
+    assert s.panel("pressure").columns == want(r"u\d\.(rcs|pzr)\.pressure")
+    assert len(s.panel("pressure").columns) == 8
     # Coolant temperatures only: fuel.t_avg and clad.t_max are not drawn.
-    temps = want(r"u\d\.(loop\d\.t_(hot|cold)|core\.t_inlet|coolant\.t_avg)")
-    assert s.panel("temperatures").columns == temps and len(temps) == 40
+    temps = want(r"u\d\.(loop\d\.t_(hot|cold)|core\.t_(inlet|outlet)|(coolant|rcs)\.t_avg)")
+    assert s.panel("temperatures").columns == temps and len(temps) == 48
     assert s.panel("flows").columns == want(r"u\d\.(core\.flow|loop\d\.flow)")
+    assert s.panel("levels").columns == want(r"u\d\.pzr\.level") and len(want(r"u\d\.pzr\.level")) == 4
     assert all(not p.skipped for p in s.panels)
     # The log's 7 event lines: rod bank D at 78.95 s, then pump trip, trip
     # function, reactor trip, scram, two alarm lines; 3 of them trips/scrams.
@@ -82,8 +85,8 @@ def test_size_option_and_events_outside_the_range(run130, tmp_path, capsys):
     assert rc == 0
     assert png_size(png) == (800, 600)
     out = capsys.readouterr().out
-    assert f"{png}: 800x600 px, 130 rows 1-130 s; panels: power (20), pressure (4), " \
-           "temperatures (40), flows (20); no levels column; 1 events (1 trips/scrams)" in out
+    assert f"{png}: 800x600 px, 130 rows 1-130 s; panels: power (20), pressure (8), " \
+           "temperatures (48), flows (20), levels (4); 1 events (1 trips/scrams)" in out
 
 
 def write(path, text):

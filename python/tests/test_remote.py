@@ -272,7 +272,8 @@ def test_env_seeding_and_the_same_trajectory_as_in_process(serve):
         d, _ = episode(env, 12)
         assert np.array_equal(a, b)
         assert not np.array_equal(a[:, 1], d[:, 1])  # the noisy flux sensor differs
-        assert np.array_equal(a[:, 0], d[:, 0])      # the plant does not
+        # the plant only through its controllers' measured inputs, microscopically
+        assert np.allclose(a[:, 0], d[:, 0], rtol=1e-5, atol=0.0)
         # In-process: the reset's one tick, then each step's commands and ticks.
         with pcsim.Station(seed=11) as s:
             ch = s.channels(OBS)

@@ -114,12 +114,16 @@ def test_save_load_round_trip_and_refusal(station, tmp_path):
     other.close()
 
 
-def test_seed_changes_noisy_channels_only():
+def test_seed_moves_the_sensors_and_the_plant_only_through_control():
     a, b = pcsim.Station(seed=1), pcsim.Station(seed=2)
     for s in (a, b):
         s.tick(20)
     assert a.value("u1.nis.power.A") != b.value("u1.nis.power.A")  # sensor noise
-    assert a.value("u1.core.power") == b.value("u1.core.power")    # the plant itself
+    # The plant feels the noise only through its pressurizer controller, which
+    # reads measured pressure and level as a plant's does: a few kPa of heater
+    # demand, far below a part in 1e5 of core power after a second.
+    pa, pb = a.value("u1.core.power"), b.value("u1.core.power")
+    assert abs(pa - pb) <= 1e-5 * pa
     a.close(), b.close()
 
 
