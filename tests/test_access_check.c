@@ -283,10 +283,14 @@ static uint64_t acc_scenario(uint32_t check_access)
 Test(access_check, the_whole_default_scenario_passes_level_1, .timeout = 300)
 {
     uint64_t on = acc_scenario(1);
-    cr_assert_eq(on, acc_scenario(0), "level 1 changes no state");
 #if !defined(__SANITIZE_ADDRESS__)
-    /* The same run through the library as `pcsim run --seconds 900` prints
-     * (README: the default scenario's hash); a model change moves both. */
+    /* Level 1 changes no state: its hash is the one `pcsim run --seconds 900`
+     * prints with the check off (README: the default scenario's hash), pinned
+     * here from that run; a model change moves both, and the pin is taken
+     * again from `pcsim run`, never from this test. (A second 900 s run at
+     * level 0 here would cost as much as this one.) */
     cr_assert_eq(on, UINT64_C(0x1fb702538b5ff766), "hash %016" PRIx64, on);
+#else
+    cr_assert_eq(on, acc_scenario(0), "level 1 changes no state");
 #endif
 }

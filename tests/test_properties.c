@@ -296,7 +296,7 @@ Test(properties, save_load_save_is_byte_identical)
 {
     prop_config cfg;
     prop_config_default(&cfg, "save_load_save");
-    cfg.cases = 30;
+    cfg.cases = 20; /* each case builds and settles its own units (0.2 s each) */
     cfg.max_shrink_runs = 150;
     prop_result res;
     cr_assert_eq(prop_check(&cfg, save_load_save, NULL, &res), 0, "%s (seed %llu)", res.message,
@@ -380,7 +380,7 @@ Test(properties, accepted_commands_replay_to_the_same_hash)
 {
     prop_config cfg;
     prop_config_default(&cfg, "journal_replays");
-    cfg.cases = 30;
+    cfg.cases = 20; /* each case builds and settles its own units (0.2 s each) */
     cfg.max_shrink_runs = 150;
     prop_result res;
     cr_assert_eq(prop_check(&cfg, journal_replays, NULL, &res), 0, "%s (seed %llu)", res.message,
