@@ -12,7 +12,7 @@ DESTDIR ?=
 # release may break the ABI). pcs_version() is built from it (engine/version.c,
 # which refuses to compile if include/pcsim/version.h's macros disagree), and
 # so is the pkg-config file.
-VERSION := 0.2.0
+VERSION := 0.3.0
 VERSION_PARTS := $(subst ., ,$(VERSION))
 SOMAJOR := $(if $(filter 0,$(word 1,$(VERSION_PARTS))),0.$(word 2,$(VERSION_PARTS)),$(word 1,$(VERSION_PARTS)))
 VERSION_DEFS := -DPCS_MAKE_VERSION_MAJOR=$(word 1,$(VERSION_PARTS)) \

@@ -14,7 +14,7 @@ extern "C" {
 /* The Makefile's VERSION is the source; engine/version.c refuses to build if
  * these differ from it. Tags are vMAJOR.MINOR.PATCH (CHANGELOG.md). */
 #define PCS_VERSION_MAJOR 0
-#define PCS_VERSION_MINOR 2
+#define PCS_VERSION_MINOR 3
 #define PCS_VERSION_PATCH 0
 
 /** "MAJOR.MINOR.PATCH" of the library actually linked. Thread-safe. */

@@ -7,7 +7,7 @@ module
 
 1. finds the library: ``$PCSIM_LIBRARY`` if set, else the in-tree
    ``build/libpcsim.so`` next to this source tree (``python/pcsim/`` ->
-   ``build/``), else whatever the system loader finds as ``libpcsim.so.0.2``
+   ``build/``), else whatever the system loader finds as ``libpcsim.so.0.3``
    or ``libpcsim.so``;
 2. compares ``pcs_version()`` with the version the declarations were
    generated for;
@@ -28,7 +28,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _CDEF_PATH = os.path.join(_HERE, "_cdef.h")
 # The SONAME series this package's declarations belong to; the exact version
 # comes from _cdef.h's first line.
-_SONAME = "libpcsim.so.0.2"
+_SONAME = "libpcsim.so.0.3"
 
 
 class LayoutError(ImportError):

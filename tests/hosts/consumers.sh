@@ -4,7 +4,7 @@
 # temporary directory (never the system prefix), then
 #   - c_station.c, C17, through pkg-config, shared: the reference line;
 #   - cxx_station.cpp, C++17, through pkg-config, shared and --static;
-#   - tests/hosts/cmake, find_package(pcsim 0.2), pcsim::pcsim and
+#   - tests/hosts/cmake, find_package(pcsim 0.3), pcsim::pcsim and
 #     pcsim::pcsim_static;
 # every program must print the C reference's line (version, power read,
 # pump trips, final state hash). Static binaries must not need libpcsim.so
