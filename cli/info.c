@@ -45,6 +45,35 @@ static void print_jobs(const pcs_world *w)
     }
 }
 
+/* "first..last" of @p n ids from @p first, or "none". */
+static void print_range(const char *what, uint32_t first, uint32_t n)
+{
+    if (n == 0)
+        printf("%s none", what);
+    else
+        printf("%s %u..%u", what, first, first + n - 1);
+}
+
+static void print_plugins(const pcs_world *w)
+{
+    uint32_t n = pcs_plugin_count(w);
+    printf("plugins: %u, in this order: before_step after the slow-job merge and before stage 1, "
+           "after_step after stage 13; shutdown in reverse at destroy\n",
+           n);
+    for (uint32_t i = 0; i < n; i++) {
+        pcs_schedule_plugin p;
+        if (pcs_schedule_plugin_at(w, i, &p) != PCS_OK)
+            continue;
+        printf("  plugin %s (priority %d): section %s;", p.id, (int)p.priority,
+               p.section ? p.section : "none");
+        print_range(" stores", p.first_store, p.n_stores);
+        print_range(", systems", p.first_system, p.n_systems);
+        print_range(", jobs", p.first_job, p.n_jobs);
+        printf("; before_step %s, after_step %s, shutdown %s\n", p.has_before_step ? "yes" : "no",
+               p.has_after_step ? "yes" : "no", p.has_shutdown ? "yes" : "no");
+    }
+}
+
 static void print_stages(const pcs_world *w)
 {
     uint32_t n = pcs_schedule_system_count(w), k = 0;
@@ -88,6 +117,7 @@ static int print_schedule(const char *file)
                pcs_scenario_source(scn), pcs_store_count(w), pcs_schedule_system_count(w),
                pcs_schedule_job_count(w));
         print_jobs(w);
+        print_plugins(w);
         print_stages(w);
     }
     pcs_station_destroy(st);
@@ -128,10 +158,9 @@ int cmd_info(int argc, char **argv)
              "usage: pcsim info --schedule [SCENARIO]\n"
              "  Builds the scenario's station (default: the built-in pwr-station) without "
              "running it\n"
-             "  and prints its schedule: the slow jobs, then each of the 13 stages with what "
-             "the engine\n"
-             "  does there and every system in run order with the stores it reads and "
-             "writes.");
+             "  and prints its schedule: the slow jobs, the plugins (id, priority), then each\n"
+             "  of the 13 stages with what the engine does there and every system in run\n"
+             "  order with the stores it reads and writes.");
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--schedule") == 0) {

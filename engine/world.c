@@ -17,6 +17,8 @@
  *                            (engine/job.c). Slow results therefore land
  *                            before stage 1 and every stage of the tick sees
  *                            them.
+ *      plugins_before_step   every plugin's before_step, in (priority, id)
+ *                            order (engine/plugin.c, pcsim/plugin.h).
  *   1. drain_commands        stage 1, commands: the engine drains the command
  *                            rings (at most commands_per_tick, sorted by
  *                            (class, id, sequence)) and calls each kind's
@@ -46,6 +48,8 @@
  *                            final drop count; emits after this still count
  *                            as drops), runs the stage-13 systems, then hands
  *                            the list to the host's event callback.
+ *      plugins_after_step    every plugin's after_step, in (priority, id)
+ *                            order: the whole tick is visible to it.
  *   then the clock advances by one tick.
  *
  * After each stage's systems, with cfg.check_finite on, the PCS_STORE_F64
@@ -218,6 +222,9 @@ void pcs_world_destroy(pcs_world *w)
     /* Jobs first: an executor may still be running chunks on our buffers or
      * on model memory a cleanup below frees. */
     pcs_jobs_destroy(w);
+    /* Plugins next, in reverse run order: their stores are still readable
+     * and the on_destroy callbacks (model memory) have not run yet. */
+    pcs_plugins_shutdown(w);
     for (uint32_t i = w->n_cleanups; i-- > 0;)
         w->cleanups[i].fn(w->cleanups[i].ctx);
     pcs_commands_destroy(w);
@@ -301,17 +308,33 @@ static pcs_status close_and_deliver_events(pcs_world *w)
     return st;
 }
 
+/* Before stage 1: the plugins see this tick's slow results. */
+static pcs_status plugins_before_step(pcs_world *w)
+{
+    return pcs_plugins_before_step(w);
+}
+
+/* After stage 13: the plugins see the whole tick, at its tick number. */
+static pcs_status plugins_after_step(pcs_world *w)
+{
+    return pcs_plugins_after_step(w);
+}
+
 /* The tick sequence of the file comment, one call per step. */
 static pcs_status tick_steps(pcs_world *w)
 {
     open_event_list(w);
     pcs_status st = merge_due_slow_jobs(w);
     if (st == PCS_OK)
+        st = plugins_before_step(w);
+    if (st == PCS_OK)
         st = drain_commands(w);
     if (st == PCS_OK)
         st = run_model_stages(w);
     if (st == PCS_OK)
         st = close_and_deliver_events(w);
+    if (st == PCS_OK)
+        st = plugins_after_step(w);
     if (st == PCS_OK)
         st = pcs_clock_advance(&w->clock); /* commits only after every step succeeded */
     return st;

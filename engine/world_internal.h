@@ -26,6 +26,7 @@
 #include "pcsim/event.h"
 #include "pcsim/job.h"
 #include "pcsim/persist.h"
+#include "pcsim/plugin.h"
 #include "pcsim/system.h"
 #include "pcsim/world.h"
 
@@ -68,6 +69,13 @@ typedef struct pcs_load_check_rec {
     void *ctx;
     const char *name;
 } pcs_load_check_rec;
+
+/* engine/plugin.c: a plugin and the id ranges its initialize registered. */
+typedef struct pcs_plugin_rec {
+    pcs_plugin_def def; /* id and section point into world memory; section_json NULL */
+    void *ctx;
+    uint32_t first_store, n_stores, first_system, n_systems, first_job, n_jobs;
+} pcs_plugin_rec;
 
 typedef struct pcs_cleanup_rec {
     void (*fn)(void *ctx);
@@ -178,6 +186,10 @@ struct pcs_world {
 
     pcs_cleanup_rec *cleanups; /* cleanups_cap, registration order */
     uint32_t n_cleanups, cleanups_cap;
+
+    pcs_plugin_rec *plugins; /* plugins_cap, kept in run order: (priority, id) */
+    uint32_t n_plugins, plugins_cap;
+    int plugin_initializing; /* a plugin's initialize is running: no nested add */
 };
 
 /* Common guard for build-phase registrations. */
@@ -228,6 +240,12 @@ void pcs_access_note(pcs_world *w, uint32_t id);
 /* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
  * PCS_STORE_F64 store a system of @p stage declares it writes. */
 pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
+
+/* engine/plugin.c: the plugins' step callbacks in (priority, id) order
+ * (pcs_world_tick), and their shutdowns in reverse (pcs_world_destroy). */
+pcs_status pcs_plugins_before_step(pcs_world *w);
+pcs_status pcs_plugins_after_step(pcs_world *w);
+void pcs_plugins_shutdown(pcs_world *w);
 
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);

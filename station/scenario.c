@@ -100,8 +100,8 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
     return 0;
 }
 
-static const char *const top_keys[] = {"schema", "name",  "world",           "run", "readers",
-                                       "script", "units", "instrumentation", NULL};
+static const char *const top_keys[] = {"schema", "name",  "world",           "run",     "readers",
+                                       "script", "units", "instrumentation", "plugins", NULL};
 
 static const jr_field world_fields[] = {
     {"dt_s", JR_NUM, PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, offsetof(pcs_world_def, dt_s)},
@@ -279,6 +279,32 @@ static void defaults(scenario *s)
     snprintf(s->name, sizeof s->name, "unnamed");
 }
 
+/* "plugins": one object per host plugin, keyed by the section name the
+ * plugin owns (pcs_scenario_section_json "plugins.NAME"). Their fields are
+ * the plugin's to check at its initialize (pcsim/plugin.h); the loader only
+ * requires objects, so a typo'd top level still fails here. */
+static int parse_plugins(jr_ctx *c, json_t *doc)
+{
+    json_t *o = jr_obj(c, doc, "plugins");
+    if (!o)
+        return c->failed ? -1 : 0;
+    size_t p = jr_push_key(c, "plugins");
+    const char *key;
+    json_t *v;
+    int rc = 0;
+    json_object_foreach(o, key, v)
+    {
+        if (!json_is_object(v)) {
+            size_t q = jr_push_key(c, key);
+            rc = jr_fail(c, "expected an object (the section of the plugin that owns '%s')", key);
+            jr_pop(c, q);
+            break;
+        }
+    }
+    jr_pop(c, p);
+    return rc;
+}
+
 /* Copy a name, cutting a long one before a whole UTF-8 character so the
  * summary (text or JSON) never holds half of one. */
 static void copy_name(char *dst, size_t len, const char *src)
@@ -346,6 +372,8 @@ static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario
         rc = parse_world(c, doc, out) | parse_run(c, doc, out) | parse_readers(c, doc, out);
     if (!rc)
         rc = scenario_units_parse(c, doc, out);
+    if (!rc)
+        rc = parse_plugins(c, doc);
     if (!rc)
         rc = parse_script(c, doc, out);
     if (!rc)

@@ -139,6 +139,33 @@ uint32_t pcs_scenario_unit_count(const pcs_scenario *s)
     return s ? s->s.n_units : 0;
 }
 
+/* "units" or "plugins.NAME" in the migrated document, or NULL. */
+static const json_t *section_of(const pcs_scenario *s, const char *section)
+{
+    static const char prefix[] = "plugins.";
+    if (strncmp(section, prefix, sizeof prefix - 1) != 0)
+        return json_object_get(s->s.doc, section);
+    return json_object_get(json_object_get(s->s.doc, "plugins"), section + sizeof prefix - 1);
+}
+
+size_t pcs_scenario_section_json(const pcs_scenario *s, const char *section, char *buf, size_t len)
+{
+    if (!s || !section || !s->s.doc)
+        return 0;
+    const json_t *v = section_of(s, section);
+    char *text = v ? json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    if (!text)
+        return 0;
+    size_t n = strlen(text);
+    if (buf && len > 0) {
+        size_t k = n < len ? n : len - 1;
+        memcpy(buf, text, k);
+        buf[k] = '\0';
+    }
+    free(text);
+    return n;
+}
+
 uint32_t pcs_scenario_action_count(const pcs_scenario *s)
 {
     return s ? s->s.n_script : 0;

@@ -14,10 +14,74 @@
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
 #include "pcsim/plant.h"
+#include "pcsim/plugin.h"
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
 #include "station/station_internal.h"
+
+/* The station's models enter the world as two plugins (pcsim/plugin.h),
+ * each owning the scenario section it is built from. Their ids and
+ * priorities are part of the compatibility contract (the golden schedule
+ * prints them); plant first, since the instruments read its stores. Both
+ * only register: they have no step callbacks and no shutdown, so the
+ * station may be destroyed before the world (the world keeps ctx but never
+ * calls them again). The section text is passed as the contract says; the
+ * station builds from the loader's checked copy of it (scenario_units.c),
+ * which is the same section, already migrated and range-checked. */
+static pcs_status plant_initialize(pcs_world *w, void *ctx, const char *section_json)
+{
+    (void)section_json;
+    pcs_station *st = ctx;
+    if (st->n_units == 0)
+        return PCS_OK;
+    const pcs_water_ph_table *table = NULL;
+    pcs_status rc = pcs_station_water_table(&table);
+    for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++)
+        st->units[u].primary.table = table;
+    return rc == PCS_OK ? pcs_plant_add(w, st->units, st->n_units, &st->plant) : rc;
+}
+
+static pcs_status instrumentation_initialize(pcs_world *w, void *ctx, const char *section_json)
+{
+    (void)section_json;
+    pcs_station *st = ctx;
+    return st->plant ? pcs_plant_instrument(w, st->plant, &st->setpoints) : PCS_OK;
+}
+
+static const struct {
+    const char *id;
+    int32_t priority;
+    const char *section;
+    pcs_plugin_init_fn initialize;
+} station_plugins[] = {
+    {PCS_STATION_PLUGIN_PLANT, PCS_STATION_PLUGIN_PLANT_PRIORITY, "units", plant_initialize},
+    {PCS_STATION_PLUGIN_INSTRUMENTATION, PCS_STATION_PLUGIN_INSTRUMENTATION_PRIORITY,
+     "instrumentation", instrumentation_initialize},
+};
+
+/* Add one station plugin with its section's text (NULL when the scenario
+ * leaves the section out). */
+static pcs_status add_plugin(pcs_world *w, const pcs_scenario *scn, pcs_station *st, size_t i)
+{
+    size_t n = pcs_scenario_section_json(scn, station_plugins[i].section, NULL, 0);
+    char *text = n ? malloc(n + 1) : NULL;
+    if (n && !text)
+        return pcs_error_set(PCS_E_NOMEM, "out of memory for section '%s'",
+                             station_plugins[i].section);
+    if (text)
+        pcs_scenario_section_json(scn, station_plugins[i].section, text, n + 1);
+    pcs_plugin_def def;
+    pcs_plugin_default(&def);
+    def.id = station_plugins[i].id;
+    def.priority = station_plugins[i].priority;
+    def.section = station_plugins[i].section;
+    def.section_json = text;
+    def.initialize = station_plugins[i].initialize;
+    pcs_status rc = pcs_plugin_add(w, &def, st);
+    free(text);
+    return rc;
+}
 
 /* The scenario loader has read and checked the units and setpoints
  * (station/scenario_units.c); keep a copy for the name lookups below. */
@@ -33,20 +97,15 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
     st->world = w;
     st->n_units = s->n_units;
     memcpy(st->units, s->units, sizeof st->units);
+    st->setpoints = s->setpoints;
     snprintf(st->source, sizeof st->source, "%s", s->source);
     st->first_channel = pcs_channel_count(w);
-    if (st->n_units > 0) {
-        const pcs_water_ph_table *table = NULL;
-        pcs_status rc = pcs_station_water_table(&table);
-        for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++)
-            st->units[u].primary.table = table;
-        if (rc == PCS_OK)
-            rc = pcs_plant_add(w, st->units, st->n_units, &st->plant);
-        if (rc == PCS_OK)
-            rc = pcs_plant_instrument(w, st->plant, &s->setpoints);
+    for (size_t i = 0; i < sizeof station_plugins / sizeof station_plugins[0]; i++) {
+        pcs_status rc = add_plugin(w, scn, st, i);
         if (rc != PCS_OK) {
             free(st);
-            return pcs_error_set(rc, "%s: $.units: %s", s->source, pcs_last_error());
+            return pcs_error_set(rc, "%s: $.%s: %s", s->source, station_plugins[i].section,
+                                 pcs_last_error());
         }
     }
     st->n_channels = pcs_channel_count(w) - st->first_channel;

@@ -28,6 +28,7 @@
 #include "pcsim/particles.h"
 #include "pcsim/persist.h"
 #include "pcsim/plant.h"
+#include "pcsim/plugin.h"
 #include "pcsim/pressurizer.h"
 #include "pcsim/primary.h"
 #include "pcsim/profile.h"

@@ -149,6 +149,22 @@ PCS_API const char *pcs_scenario_reader_name(const pcs_scenario *s, uint32_t i);
 /** Number of plant units ("units"); 0: the scenario builds no plant. */
 PCS_API uint32_t pcs_scenario_unit_count(const pcs_scenario *s);
 
+/**
+ * The JSON text of one section of the migrated scenario, for the plugin that
+ * owns it (pcsim/plugin.h: pcs_plugin_def.section_json). @p section is a
+ * top-level section ("units", "instrumentation") or "plugins.NAME", the
+ * member NAME of the scenario's optional "plugins" object, where a host
+ * keeps its own plugins' sections (the loader requires each to be an
+ * object; its fields are the plugin's to check, naming "$.plugins.NAME.x").
+ * The text is compact with sorted keys. At most @p len bytes, NUL included,
+ * are written to @p buf (NULL with len 0 to measure).
+ * @return the length of the whole text without its NUL; 0 when the section
+ *         is absent or an argument is NULL. Any thread (the scenario is
+ *         read-only).
+ */
+PCS_API size_t pcs_scenario_section_json(const pcs_scenario *s, const char *section, char *buf,
+                                         size_t len);
+
 /** Number of script actions. */
 PCS_API uint32_t pcs_scenario_action_count(const pcs_scenario *s);
 
@@ -170,12 +186,25 @@ PCS_API pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, ui
                                                  const char *where, uint64_t *ticks, char *warn,
                                                  size_t warn_len);
 
+/** The station's plugin ids and priorities (compatibility contract: the
+ *  order of their callbacks; `pcsim info --schedule` prints them). */
+#define PCS_STATION_PLUGIN_PLANT "pcsim.plant"
+#define PCS_STATION_PLUGIN_PLANT_PRIORITY 0
+#define PCS_STATION_PLUGIN_INSTRUMENTATION "pcsim.instrumentation"
+#define PCS_STATION_PLUGIN_INSTRUMENTATION_PRIORITY 100
+
 /**
  * Build the scenario's station into @p w (not yet ticked; created with
  * pcs_scenario_world_def or an equal config): units, their primaries,
  * instrumentation, protection, alarms, their channels and command targets.
  * A scenario without units builds an empty station. On the world's thread.
- * Errors: the model's status, message "<source>: $.units: <why>".
+ * The models enter as two plugins (pcsim/plugin.h), added in this order:
+ * PCS_STATION_PLUGIN_PLANT owns "units" (units, their primaries and command
+ * targets) and PCS_STATION_PLUGIN_INSTRUMENTATION owns "instrumentation"
+ * (sensors, protection, alarms); neither has step callbacks or a shutdown.
+ * A host adds its own plugins before or after this call.
+ * Errors: the model's status, message "<source>: $.<section>: plugin 'ID'
+ * initialize: <why>" (section "units" or "instrumentation").
  * The station keeps @p w; destroy the station before the world.
  */
 PCS_API pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *s, pcs_station **out);
