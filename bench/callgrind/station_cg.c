@@ -12,6 +12,11 @@
  *      -lxxhash -lhwloc -ljansson -lklu -lm -lpthread -o build/station_cg
  *
  *   ./build/station_cg N [READERS]   per tick: CPU and wall p50, p95, p99, max
+ *   ./build/station_cg N READERS alt the same, with the readers reading in
+ *                                    blocks of 500 ticks and parked in the
+ *                                    blocks between: both sets of figures
+ *                                    come from one process and the same
+ *                                    machine load (readers on against off)
  *   valgrind --tool=callgrind --toggle-collect=measured_tick ./build/station_cg N 0
  *
  * and divide the Ir total by N (measured_tick leaves out the build and the
@@ -24,18 +29,28 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench/callgrind/cg_common.h"
 #include "pcsim/pcsim.h"
 
 #define SC_CHANNELS 40u
 #define SC_PERIOD_NS 100000000ull
+#define SC_BLOCK 500 /* ticks per block in alt mode */
+
+/* What the ticking thread tells the readers. */
+typedef struct sc_shared {
+    atomic_int stop;
+    atomic_int active; /* 0: readers park on wake until it is 1 again */
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+} sc_shared;
 
 typedef struct sc_reader {
     pthread_t thread;
     const pcs_snapshot_pool *pool;
     uint32_t index, n_channel;
-    atomic_int *stop;
+    sc_shared *sh;
     uint64_t reads;
 } sc_reader;
 
@@ -64,7 +79,14 @@ static void *sc_reader_main(void *arg)
         pcs_reader_set_min_interval(r, SC_PERIOD_NS) != PCS_OK)
         return NULL;
     uint64_t after = 0;
-    while (!atomic_load(rd->stop)) {
+    while (!atomic_load(&rd->sh->stop)) {
+        if (!atomic_load(&rd->sh->active)) {
+            pthread_mutex_lock(&rd->sh->lock);
+            while (!atomic_load(&rd->sh->active) && !atomic_load(&rd->sh->stop))
+                pthread_cond_wait(&rd->sh->wake, &rd->sh->lock);
+            pthread_mutex_unlock(&rd->sh->lock);
+            continue;
+        }
         uint64_t published;
         if (pcs_reader_wait(r, after, SC_PERIOD_NS / 2, &published) != PCS_OK)
             continue;
@@ -76,17 +98,28 @@ static void *sc_reader_main(void *arg)
     return NULL;
 }
 
+static void sc_set_active(sc_shared *sh, int on)
+{
+    pthread_mutex_lock(&sh->lock);
+    atomic_store(&sh->active, on);
+    pthread_cond_broadcast(&sh->wake);
+    pthread_mutex_unlock(&sh->lock);
+}
+
 static void sc_print(const char *what, double *t, int n)
 {
+    if (n < 1)
+        return;
     qsort(t, (size_t)n, sizeof *t, cmp_d);
-    printf("  %s per tick: p50 %.1f us, p95 %.1f us, p99 %.1f us, max %.1f us\n", what,
-           t[n / 2] / 1e3, t[(size_t)(0.95 * n)] / 1e3, t[(size_t)(0.99 * n)] / 1e3,
-           t[n - 1] / 1e3);
+    printf("  %s per tick: p50 %.1f us, p95 %.1f us, p99 %.1f us, max %.1f us (%d ticks)\n", what,
+           t[n / 2] / 1e3, t[(size_t)(0.95 * n)] / 1e3, t[(size_t)(0.99 * n)] / 1e3, t[n - 1] / 1e3,
+           n);
 }
 
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000, readers = argc > 2 ? atoi(argv[2]) : 0;
+    int alt = argc > 3 && strcmp(argv[3], "alt") == 0;
     pcs_scenario *scn;
     pcs_world *w;
     pcs_station *st;
@@ -100,38 +133,54 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", pcs_last_error());
         return 1;
     }
-    atomic_int stop = 0;
+    sc_shared sh = {.active = 1};
+    pthread_mutex_init(&sh.lock, NULL);
+    pthread_cond_init(&sh.wake, NULL);
     sc_reader *rd = calloc((size_t)readers + 1, sizeof *rd);
     for (int i = 0; i < readers; i++) {
         rd[i] = (sc_reader){.pool = pool,
                             .index = (uint32_t)i,
                             .n_channel = pcs_snapshot_channel_count(pool),
-                            .stop = &stop};
+                            .sh = &sh};
         pthread_create(&rd[i].thread, NULL, sc_reader_main, &rd[i]);
     }
+    /* [0, n_on): ticks with readers reading; from the end down: parked (alt). */
     double *cpu = malloc((size_t)n * sizeof *cpu), *wall = malloc((size_t)n * sizeof *wall);
+    int n_on = 0, n_off = 0;
     uint64_t allocs0 = pcs_world_alloc_count(w);
     for (int i = 0; i < n; i++) {
+        int on = !alt || (i / SC_BLOCK) % 2 == 0;
+        if (alt && i % SC_BLOCK == 0)
+            sc_set_active(&sh, on);
         double c0 = cpu_ns(), w0 = wall_ns();
         if (measured_tick(w) != PCS_OK) {
             fprintf(stderr, "%s\n", pcs_last_error());
             return 1;
         }
-        cpu[i] = cpu_ns() - c0;
-        wall[i] = wall_ns() - w0;
+        int k = on ? n_on++ : n - 1 - n_off++;
+        cpu[k] = cpu_ns() - c0;
+        wall[k] = wall_ns() - w0;
     }
     uint64_t world_allocs = pcs_world_alloc_count(w) - allocs0, reads = 0;
-    atomic_store(&stop, 1);
+    atomic_store(&sh.stop, 1);
+    sc_set_active(&sh, 1);
     for (int i = 0; i < readers; i++) {
         pthread_join(rd[i].thread, NULL);
         reads += rd[i].reads;
     }
-    printf("station, %d ticks, %d readers x %u channels at 10 Hz wall (%llu reads); world allocs "
-           "%llu; hash %016llx\n",
-           n, readers, SC_CHANNELS, (unsigned long long)reads, (unsigned long long)world_allocs,
-           (unsigned long long)pcs_world_state_hash(w));
-    sc_print("CPU ", cpu, n);
-    sc_print("wall", wall, n);
+    printf("station, %d ticks, %d readers x %u channels at 10 Hz wall%s (%llu reads); world "
+           "allocs %llu; hash %016llx\n",
+           n, readers, SC_CHANNELS, alt ? ", alternating blocks" : "", (unsigned long long)reads,
+           (unsigned long long)world_allocs, (unsigned long long)pcs_world_state_hash(w));
+    if (alt)
+        printf(" readers reading:\n");
+    sc_print("CPU ", cpu, n_on);
+    sc_print("wall", wall, n_on);
+    if (alt) {
+        printf(" readers parked:\n");
+        sc_print("CPU ", cpu + n - n_off, n_off);
+        sc_print("wall", wall + n - n_off, n_off);
+    }
     free(cpu);
     free(wall);
     free(rd);
