@@ -60,10 +60,12 @@ typedef struct sb_ctx {
     uint32_t channels;  /* per reader */
     uint32_t n_channel; /* in the pool */
     char label[96];
-    /* Lines of their own: read by every reader, or written by them. */
-    _Alignas(64) atomic_int stop;
-    _Alignas(64) atomic_uint_fast64_t reads;
-    _Alignas(64) atomic_uint_fast64_t retries;
+    /* Shared with the readers; they touch these about 200 times a second in
+     * all, so no padding against false sharing (and calloc could not honour
+     * a 64-byte alignment anyway). */
+    atomic_int stop;
+    atomic_uint_fast64_t reads;
+    atomic_uint_fast64_t retries;
     atomic_uint_fast64_t max_staleness;
     atomic_uint_fast64_t failures; /* reads or opens that failed */
 } sb_ctx;
