@@ -405,3 +405,54 @@ Test(primary_robust, tripped_loop_reverses_and_restart_restores, .timeout = 120)
             w0, wmin, w_rev, w);
     rt_close(&u);
 }
+
+/* ---- the pressurizer kernel: heaters on while the last liquid drains --------- */
+
+/*
+ * The kernel alone (pcsim/pressurizer.h) at 3.2 MPa with 0.5 % level,
+ * drained at 12 kg/s through the surge line with every heater on (1794 kW):
+ * the liquid region shrinks to grams. Heaters that kept putting all their
+ * power into it drove its enthalpy past the steam's within a few steps
+ * (before the fix: "step 329: liquid h 2.93728e+06 J/kg above the steam's
+ * 2.80321e+06 (M_l 0.104905 kg)"), and in the whole primary the pressure
+ * solve then failed (the drain and recovery above: "no pressure in
+ * [1 kPa, 21 MPa] fits M_l = 0.0531793851 kg, M_v = 806.2898948 kg").
+ * Asserted over 1200 steps (60 s): every step succeeds, the state stays
+ * finite with M_l, M_v >= 0, the liquid's enthalpy never exceeds the
+ * saturated steam's at its pressure (+1 kJ/kg), all the heater power is
+ * delivered (the excess to the steam), and the level ends below 0.1 %.
+ */
+Test(primary_robust, pressurizer_kernel_heaters_on_while_the_liquid_vanishes)
+{
+    pcs_pressurizer_def d;
+    pcs_pressurizer_default(&d);
+    pcs_pressurizer_state s;
+    cr_assert_eq(pcs_pressurizer_init(&d, 3.2e6, 0.5, &s), PCS_OK, "%s", pcs_last_error());
+    pcs_pressurizer_input in = {.surge_kg_s = -12.0,
+                                .surge_h_j_kg = 1.0e6,
+                                .spray_demand = 0.0,
+                                .spray_h_j_kg = 1.0e6,
+                                .heater_proportional = 1.0,
+                                .heater_backup = 1.0,
+                                .wall_t_k = NAN};
+    pcs_pressurizer_report r;
+    double lvl = 100.0;
+    for (int i = 1; i <= 1200; i++) {
+        cr_assert_eq(pcs_pressurizer_step(&d, &s, &in, RT_DT, &r), PCS_OK, "step %d: %s", i,
+                     pcs_last_error());
+        cr_assert(isfinite(s.m_liq_kg) && isfinite(s.m_vap_kg) && isfinite(s.u_liq_j) &&
+                      isfinite(s.u_vap_j) && s.m_liq_kg >= 0.0 && s.m_vap_kg >= 0.0,
+                  "step %d: M_l %g U_l %g M_v %g U_v %g", i, s.m_liq_kg, s.u_liq_j, s.m_vap_kg,
+                  s.u_vap_j);
+        double tsat, hg; /* saturated steam: region 2 just above T_sat */
+        cr_assert_eq(pcs_water_tsat(s.p_pa, &tsat), PCS_OK);
+        cr_assert_eq(pcs_water_h_pt(s.p_pa, tsat + 1e-6, &hg), PCS_OK, "%s", pcs_last_error());
+        cr_assert(s.m_liq_kg == 0.0 || s.h_liq_j_kg <= hg + 1e3,
+                  "step %d: liquid h %.6g J/kg above the steam's %.6g (M_l %g kg)", i, s.h_liq_j_kg,
+                  hg, s.m_liq_kg);
+        cr_assert(fabs(r.heater_w - 1.794e6) <= 1.0, "step %d: heaters delivered %g W", i,
+                  r.heater_w);
+        lvl = r.level_pct;
+    }
+    cr_expect(lvl < 0.1, "level %.4f %% after 60 s of draining", lvl);
+}
