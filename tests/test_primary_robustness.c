@@ -255,14 +255,24 @@ static void set_core_heat(rt_unit *u, double w)
  *    scenario range), the SG secondaries stepped to 3 MPa (T_sat 507 K):
  *    the coolant cools and shrinks and the pressurizer drains. Asserted:
  *    the level falls to 0.1 % or less (1/1000 of the vessel) within 200 s;
- *  - recover: charging back, letdown 0, all heaters on, 200 s (50 s under
- *    ASan): asserted only the invariants (it must not fail).
+ *  - recover: charging back, letdown 0, all heaters on, the SG pressure
+ *    ramped back from 3 MPa to the init's over 200 s (the coolant heats
+ *    and swells back into the pressurizer): asserted the level is back
+ *    above the no-load program's 25 % and the pressure above its value
+ *    when the vessel emptied (measured 58.9 % and 7.49 MPa against
+ *    5.40 MPa); under ASan 50 s only, asserted the level above 1 %.
+ *    (Stepping the SGs straight back to 7.63 MPa instead collapses the
+ *    upper head's steam bubble, a dead end, in one tick: 11 MPa there
+ *    against the pressurizer's 3.6, a water hammer of the order of
+ *    rho c v with the 12 m/s the inflow reaches, which this bound does
+ *    not cover; see the report of this test's commit.)
  * The invariants (file comment) hold at every tick throughout.
  */
 Test(primary_robust, pressurizer_driven_solid_then_empty_then_recovered, .timeout = 120)
 {
     rt_unit u;
     rt_open(&u, 0.0);
+    double sg0 = u.ctl[PCS_PRIMARY_CTL_SG_PRESSURE];
     u.ctl[PCS_PRIMARY_CTL_CHARGING] = 9.3308;
     u.ctl[PCS_PRIMARY_CTL_LETDOWN] = 0.0;
     set_sg(&u, 14.0e6);
@@ -293,12 +303,23 @@ Test(primary_robust, pressurizer_driven_solid_then_empty_then_recovered, .timeou
     u.ctl[PCS_PRIMARY_CTL_LETDOWN] = 0.0;
     u.ctl[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL] = 1.0;
     u.ctl[PCS_PRIMARY_CTL_HEATER_BACKUP] = 1.0;
-    for (n = 0; n < (RT_ASAN ? 1000 : 4000); n++)
+    double lmin_rec = 100.0;
+    for (n = 0; n < (RT_ASAN ? 1000 : 4000); n++) {
+        set_sg(&u, 3.0e6 + (sg0 - 3.0e6) * fmin(1.0, n / 4000.0));
         rt_tick(&u);
+        lmin_rec = fmin(lmin_rec, level(&u));
+    }
+    if (RT_ASAN)
+        cr_expect(level(&u) > 1.0, "after 50 s of recovery the level is %.3f %%", level(&u));
+    else
+        cr_expect(level(&u) >= 25.0 && u.pzr[4] > p_empty,
+                  "after the recovery level %.3f %% (below the no-load 25 %%) or pressure %.4f MPa "
+                  "(not above %.4f at empty)",
+                  level(&u), u.pzr[4] / 1e6, p_empty / 1e6);
     fprintf(stderr,
             "primary robust: solid at %.1f s, empty %.1f s after the drain began (%.4f MPa); "
-            "after recovery level %.2f %% at %.4f MPa\n",
-            t_solid, t_empty - t_drain, p_empty / 1e6, level(&u), u.pzr[4] / 1e6);
+            "recovery: lowest level %.3f %%, at the end %.2f %% at %.4f MPa\n",
+            t_solid, t_empty - t_drain, p_empty / 1e6, lmin_rec, level(&u), u.pzr[4] / 1e6);
     rt_close(&u);
 }
 
