@@ -31,9 +31,14 @@
  *    the liquid cannot give in a step (half its draw limit, below) leaves
  *    from the vapour at h_v (a pressurizer emptying through its surge line).
  *  - heaters: proportional demand x 414 kW + backup demand x 1380 kW
- *    (refdata pwr_transients.md section 2), into the liquid; into the vapour
- *    once there is no liquid (uncovered heaters; their low-level trip at
- *    17 % is the controller's).
+ *    (refdata pwr_transients.md section 2), into the liquid, but no more
+ *    than 0.1 M_l (h_g - h_l) / dt (what brings to the steam's enthalpy in
+ *    the step the least liquid the step can leave, the draws taking at most
+ *    90 % of it: a nearly empty vessel's few kg of liquid cannot take
+ *    1.8 MW); the rest, and all of it once there is no liquid, into the
+ *    vapour (uncovered heaters; their low-level trip at 17 % is the
+ *    controller's). The superheated steam's heat to the liquid (below)
+ *    shares the same cap.
  *  - spray: demand x 39.4 kg/s (840 gpm at 742.5 kg/m3, pwr_transients.md
  *    section 2, scenarios/README.md) plus the continuous bypass 2 x 1 gpm
  *    ([HRTD] 3.2), at the given cold-leg enthalpy, is taken to reach

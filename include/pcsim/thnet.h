@@ -100,6 +100,22 @@
  * the isentrope (trapezoidal, unconditionally stable for dM/dt = -A Gc(M); the
  * liquid-full blowdown's relaxation of a few tens of ms is not resolved at
  * 0.05 s but stays monotone; see tests/test_thnet.c for the measured error).
+ * One phase change defeats the start-of-step linearisation: a two-phase
+ * volume whose void collapses within the step (a mixture is orders of
+ * magnitude more compressible than the liquid it becomes), so the liquid
+ * that keeps flowing in is packed at the mixture's compressibility and the
+ * EOS pressure of the new (M, U) lands MPa above the solve's (measured: a
+ * 3.4 MPa one-tick spike in a SG outlet plenum, and a state beyond the
+ * table's 31 MPa that stopped the tick, tests/test_primary_robustness.c).
+ * So when a volume two-phase at the start ends liquid with its EOS
+ * pressure more than PCS_THNET_EOS_JUMP_PA (0.5 MPa) from the solve's, or
+ * the EOS inversion fails, the step is redone from its start in
+ * PCS_THNET_SUBSTEPS_1 (4) sub-steps, each linearised at its own start,
+ * and if that still jumps, in PCS_THNET_SUBSTEPS_2 (16), whose result is
+ * kept (the report sums the sub-steps; report.substeps says how many). The
+ * retry costs those solves on the ticks where it happens and a copy of the
+ * state arrays on every step; flashing (liquid to mixture) needs none, the
+ * inversion holds that pressure near saturation. Allocation-free.
  *
  * Linear solve: the matrix pattern (diagonal + both off-diagonals of each
  * junction) is fixed at build: klu_analyze and klu_factor (with pivoting)
@@ -145,6 +161,13 @@ extern "C" {
 /** Weight of the end-of-step pressure in a choked junction's critical flow
  *  (1/2: trapezoidal, see thnet_step.c choke_limit). */
 #define PCS_THNET_CHOKE_THETA 0.5
+/** A step in which a volume's void collapses (two-phase at the start,
+ *  liquid at the end) with the EOS pressure of its new (M, U) more than
+ *  this from the linear solve's is redone in sub-steps (file comment). */
+#define PCS_THNET_EOS_JUMP_PA 0.5e6
+/** The sub-step counts of that retry: first this many, then the second. */
+#define PCS_THNET_SUBSTEPS_1 4u
+#define PCS_THNET_SUBSTEPS_2 16u
 /** Largest number of volumes / junctions of one network. */
 #define PCS_THNET_MAX_VOLUMES 65536u
 #define PCS_THNET_MAX_JUNCTIONS 131072u
@@ -385,6 +408,7 @@ typedef struct pcs_thnet_report {
     double source_energy_in_j;   /**< dt sum S h_s */
     double boundary_scalar_in;   /**< scalar mass (C x kg) into the network from boundaries */
     double source_scalar_in;     /**< scalar mass (C x kg) from the sources, + in */
+    uint32_t substeps;           /**< 1, or the sub-steps a retry took (file comment) */
 } pcs_thnet_report;
 
 typedef struct pcs_thnet pcs_thnet;

@@ -287,8 +287,19 @@ static pcs_status transfers(const pcs_pressurizer_def *d, const start *b,
     /* heaters */
     const double q =
         in->heater_proportional * d->heater_proportional_w + in->heater_backup * d->heater_backup_w;
-    if (q > 0.0)
-        add(l, HEATER, OUT, b->has[LIQ] ? LIQ : VAP, 0.0, q, q);
+    /* into the liquid, but no more than brings to h_g in the step the
+       least liquid the step can leave (the draws take at most MAX_DRAW of
+       it): a vanishing liquid region (a few kg) cannot take 1.8 MW, which
+       would drive its enthalpy past the steam's within a tick; the rest
+       heats the steam, as uncovered heaters do */
+    const double room = (1.0 - MAX_DRAW) * b->m[LIQ] * (s->hg - hl) / dt;
+    double ql = b->has[LIQ] ? q : 0.0;
+    if (q > 0.0 && b->has[LIQ] && b->has[VAP])
+        ql = pcs_fmin(q, pcs_fmax(room, 0.0));
+    if (ql > 0.0)
+        add(l, HEATER, OUT, LIQ, 0.0, ql, ql);
+    if (q - ql > 0.0)
+        add(l, HEATER, OUT, VAP, 0.0, q - ql, q - ql);
     /* interface relaxation */
     if (b->has[LIQ] && hl > s->hf) {
         const double f = b->m[LIQ] * (hl - s->hf) / (hfg * d->tau_flash_s);
@@ -299,8 +310,11 @@ static pcs_status transfers(const pcs_pressurizer_def *d, const start *b,
         add(l, CONDENSE, VAP, LIQ, r, r * s->hf, r * s->hf);
     }
     if (b->has[VAP] && b->has[LIQ] && hv > s->hg) {
-        const double qs = b->m[VAP] * (hv - s->hg) / d->tau_superheat_s;
-        add(l, SUPERHEAT, VAP, LIQ, 0.0, qs, qs);
+        /* capped like the heaters: what the liquid can take short of h_g */
+        const double qs =
+            pcs_fmin(b->m[VAP] * (hv - s->hg) / d->tau_superheat_s, pcs_fmax(room - ql, 0.0));
+        if (qs > 0.0)
+            add(l, SUPERHEAT, VAP, LIQ, 0.0, qs, qs);
     }
     /* wall (the steam side only; NaN: adiabatic) */
     if (b->has[VAP] && in->wall_t_k == in->wall_t_k && d->wall_htc_w_m2k > 0.0) {

@@ -199,15 +199,15 @@ static void pzr_boron(pcs_primary *pr, primary_view *v, const pcs_pressurizer_st
         *c = fmax(b, 0.0) / m1;
 }
 
-static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, double h_hot_start,
-                              double b_surge_out)
+static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, double surge_kg_s,
+                              double surge_h_j_kg, double b_surge_out)
 {
     pcs_pressurizer_state ps;
     pcs_primary_pzr_get(v->pzr, &ps);
     uint32_t cold = loop_cold(pr, 0);
     const double *c = v->controls;
-    pcs_pressurizer_input in = {.surge_kg_s = v->st.flow_kg_s[pr->j_surge],
-                                .surge_h_j_kg = h_hot_start,
+    pcs_pressurizer_input in = {.surge_kg_s = surge_kg_s,
+                                .surge_h_j_kg = surge_h_j_kg,
                                 .spray_demand = c[PCS_PRIMARY_CTL_SPRAY],
                                 .spray_h_j_kg = v->st.h_j_kg[cold],
                                 .heater_proportional = c[PCS_PRIMARY_CTL_HEATER_PROPORTIONAL],
@@ -256,8 +256,18 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     *c_pzr = c_liq;
     if (st == PCS_OK)
         st = shafts(pr, v, dt);
+    /* The surge the network moved: its end-of-step flow at the hot leg's
+       start-of-step enthalpy (the donor), or, when the step was redone in
+       sub-steps (pcsim/thnet.h), the mass and enthalpy they moved into the
+       boundary, so network + pressurizer still conserve both. */
+    double surge = st == PCS_OK ? v->st.flow_kg_s[pr->j_surge] : 0.0, h_surge = h_hot;
+    if (st == PCS_OK && rep.substeps > 1) {
+        surge = -rep.boundary_mass_in_kg / dt;
+        if (rep.boundary_mass_in_kg < 0.0)
+            h_surge = rep.boundary_energy_in_j / rep.boundary_mass_in_kg;
+    }
     if (st == PCS_OK && step_pzr)
-        st = pressurizer(pr, v, dt, h_hot, rep.boundary_scalar_in);
+        st = pressurizer(pr, v, dt, surge, h_surge, rep.boundary_scalar_in);
     if (st == PCS_OK)
         pcs_primary_outputs(pr, v);
     return st;

@@ -291,6 +291,7 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->ca = calloc(nv, sizeof(double));
     net->cb = calloc(nv, sizeof(double));
     net->sc = calloc(nv, sizeof(double));
+    net->bk = calloc(10 * (size_t)nv + nj, sizeof(double));
     net->rhs = calloc(nv, sizeof(double));
     net->pos_diag = calloc(nv, sizeof(int));
     net->pos_ft = calloc(nj, sizeof(int));
@@ -298,7 +299,7 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
         !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
         !net->dir || !net->props || !net->ca || !net->cb || !net->sc || !net->rhs ||
-        !net->pos_diag || !net->pos_ft || !net->pos_tf || !net->props_at)
+        !net->pos_diag || !net->pos_ft || !net->pos_tf || !net->props_at || !net->bk)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
     for (size_t i = 0; i < 2 * nv; i++)
         net->props_at[i] = 0.0 / 0.0; /* NaN: no props kept yet */
@@ -351,11 +352,11 @@ void pcs_thnet_destroy(pcs_thnet *net)
         klu_free_numeric(&net->numeric, &net->common);
     if (net->symbolic)
         klu_free_symbolic(&net->symbolic, &net->common);
-    void *p[] = {net->vol,   net->jun,       net->zj,       net->diam,     net->a,
-                 net->bf,    net->bt,        net->hd_pred,  net->hd_slope, net->pump_w,
-                 net->choke, net->is_choked, net->dir,      net->props,    net->ca,
-                 net->cb,    net->rhs,       net->pos_diag, net->pos_ft,   net->pos_tf,
-                 net->ap,    net->ai,        net->ax,       net->props_at, net->sc};
+    void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,     net->bf,
+                 net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke, net->is_choked,
+                 net->dir,    net->props,   net->ca,       net->cb,     net->rhs,   net->pos_diag,
+                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax,    net->props_at,
+                 net->sc,     net->bk};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);

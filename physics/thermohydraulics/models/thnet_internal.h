@@ -36,6 +36,9 @@ struct pcs_thnet {
                                step's start while the state's (p, h) is unchanged */
     double *ca, *cb;        /* dp = ca dM + cb dU */
     double *sc;             /* scalar mass C M during the transport */
+    double *bk;             /* [10 nv + nj] start-of-step state for a sub-step retry
+                               (8 volume arrays, the scalar, the flows) and the linear
+                               solve's pressures */
 
     /* Linear system, CSC (KLU's int32 interface). */
     int n, nnz;

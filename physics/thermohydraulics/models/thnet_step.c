@@ -400,15 +400,12 @@ static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int
     return flipped;
 }
 
-pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
-                          pcs_thnet_report *report)
+/* One step of dt (the file comment's order) into *r (zeroed here). */
+static pcs_status step_once(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in,
+                            double dt, pcs_thnet_report *r)
 {
-    if (!net || !s)
-        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: NULL argument");
-    if (!(dt > 0.0 && dt <= 10.0))
-        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: dt %g s outside (0, 10]", dt);
-    pcs_thnet_report r;
-    memset(&r, 0, sizeof r);
+    memset(r, 0, sizeof *r);
+    r->substeps = 1;
     pcs_status st = check_sources(net, in);
     if (st == PCS_OK)
         st = start_props(net, s);
@@ -422,21 +419,21 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
     for (int pass = 0; pass < 3; pass++) {
         uint32_t full = 0;
         assemble(net, s, in, dt);
-        if ((st = pcs_thnet_factor_solve(net, &r.rcond, &full)) != PCS_OK)
+        if ((st = pcs_thnet_factor_solve(net, &r->rcond, &full)) != PCS_OK)
             return st;
-        r.full_factor |= full;
+        r->full_factor |= full;
         if (!new_flows(net, s, s->flow_kg_s, pass < 2, dt))
             break;
     }
     if (s->scalar)
-        scalar_flux(net, s, in, dt, &r);
-    transport(net, s, in, dt, &r);
+        scalar_flux(net, s, in, dt, r);
+    transport(net, s, in, dt, r);
     for (uint32_t i = 0; i < net->nv; i++)
         if (!net->vol[i].boundary && !(s->mass_kg[i] > 0.0))
             return pcs_error_set(PCS_E_NUMERIC,
                                  "pcs_thnet_step: volumes[%u] mass %g kg after the step (Courant "
                                  "number %g at volumes[%u]; reduce dt)",
-                                 i, s->mass_kg[i], r.courant_max, r.courant_volume);
+                                 i, s->mass_kg[i], r->courant_max, r->courant_volume);
     if (s->scalar)
         scalar_update(net, s);
     /* The inversion starts from the pressure the linear solve predicted for
@@ -445,8 +442,100 @@ pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_in
     for (uint32_t i = 0; i < net->nv; i++)
         if (!net->vol[i].boundary && net->rhs[i] > 0.0)
             s->p_pa[i] = net->rhs[i];
-    st = pcs_thnet_update(net, s, 1);
-    if (report)
+    /* remember the linear prediction: the inversion overwrites p */
+    double *pred = net->bk + 9u * net->nv + net->nj;
+    memcpy(pred, s->p_pa, net->nv * sizeof *pred);
+    return pcs_thnet_update(net, s, 1);
+}
+
+/* Largest |p_EOS - p_linear| after step_once over the volumes whose void
+   collapsed: two-phase (quality > 0) at the start of the whole step
+   (net->bk), liquid at its end. That is the one phase change the
+   start-of-step linearisation cannot follow (the mixture's compressibility
+   is orders of magnitude above the liquid's); flashing the other way is
+   followed (the EOS inversion holds the pressure near saturation). */
+static double eos_jump(const pcs_thnet *net, const pcs_thnet_state *s)
+{
+    const double *pred = net->bk + 9u * net->nv + net->nj, *x0 = net->bk + 6u * net->nv;
+    double worst = 0.0;
+    for (uint32_t i = 0; i < net->nv; i++)
+        if (!net->vol[i].boundary && x0[i] > 0.0 && !(s->quality[i] > 0.0))
+            worst = fmax(worst, fabs(s->p_pa[i] - pred[i]));
+    return worst;
+}
+
+/* The state arrays a retry restores, in net->bk: 9 per volume, the flows,
+   the scalar. */
+static void state_copy(const pcs_thnet *net, pcs_thnet_state *s, int save)
+{
+    double *arr[9] = {s->mass_kg,   s->energy_j, s->p_pa,          s->h_j_kg, s->t_k,
+                      s->rho_kg_m3, s->quality,  s->void_fraction, s->scalar};
+    double *b = net->bk;
+    size_t nv = net->nv * sizeof(double);
+    for (int k = 0; k < 9; k++, b += net->nv)
+        if (arr[k])
+            memcpy(save ? b : arr[k], save ? arr[k] : b, nv);
+    memcpy(save ? b : s->flow_kg_s, save ? s->flow_kg_s : b, net->nj * sizeof(double));
+}
+
+/* Sub-step report r2 into the whole step's r: sums, worst case, last. */
+static void report_add(pcs_thnet_report *r, const pcs_thnet_report *r2)
+{
+    if (r2->courant_max > r->courant_max) {
+        r->courant_max = r2->courant_max;
+        r->courant_volume = r2->courant_volume;
+    }
+    r->n_choked = r2->n_choked > r->n_choked ? r2->n_choked : r->n_choked;
+    r->rcond = r->substeps ? fmin(r->rcond, r2->rcond) : r2->rcond;
+    r->full_factor |= r2->full_factor;
+    r->heat_in_j += r2->heat_in_j;
+    r->pump_work_j += r2->pump_work_j;
+    r->boundary_mass_in_kg += r2->boundary_mass_in_kg;
+    r->boundary_energy_in_j += r2->boundary_energy_in_j;
+    r->source_mass_in_kg += r2->source_mass_in_kg;
+    r->source_energy_in_j += r2->source_energy_in_j;
+    r->boundary_scalar_in += r2->boundary_scalar_in;
+    r->source_scalar_in += r2->source_scalar_in;
+    r->substeps++;
+}
+
+pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
+                          pcs_thnet_report *report)
+{
+    if (!net || !s)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: NULL argument");
+    if (!(dt > 0.0 && dt <= 10.0))
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_step: dt %g s outside (0, 10]", dt);
+    pcs_thnet_report r;
+    state_copy(net, s, 1);
+    pcs_status st = step_once(net, s, in, dt, &r);
+    if (st == PCS_E_INVAL || (st == PCS_OK && eos_jump(net, s) <= PCS_THNET_EOS_JUMP_PA)) {
+        if (report && st == PCS_OK)
+            *report = r;
+        return st;
+    }
+    /* A phase change the start-of-step linearisation could not see (a
+       void collapsing to liquid: pcsim/thnet.h): redo the step in
+       PCS_THNET_SUBSTEPS_1, then PCS_THNET_SUBSTEPS_2 sub-steps, each
+       re-linearised at its own start, and keep the finer run's result. */
+    const uint32_t levels[2] = {PCS_THNET_SUBSTEPS_1, PCS_THNET_SUBSTEPS_2};
+    for (int lv = 0; lv < 2; lv++) {
+        state_copy(net, s, 0);
+        memset(&r, 0, sizeof r);
+        pcs_thnet_report r2;
+        double jump = 0.0;
+        st = PCS_OK;
+        for (uint32_t k = 0; k < levels[lv] && st == PCS_OK; k++) {
+            st = step_once(net, s, in, dt / levels[lv], &r2);
+            if (st == PCS_OK) {
+                report_add(&r, &r2);
+                jump = fmax(jump, eos_jump(net, s));
+            }
+        }
+        if (st == PCS_OK && jump <= PCS_THNET_EOS_JUMP_PA)
+            break;
+    }
+    if (report && st == PCS_OK)
         *report = r;
     return st;
 }
