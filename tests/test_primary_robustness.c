@@ -89,7 +89,7 @@ static void rt_open(rt_unit *u, double power_fraction)
     cr_assert_eq(pcs_world_create(&wd, &u->w), PCS_OK);
     pcs_primary_def d;
     pcs_primary_default(&d);
-    cr_assert_eq(pcs_water_ph_table_shared(&d.table), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_water_table(&d.table), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_primary_add(u->w, &d, &u->pr), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_primary_init_steady(u->w, u->pr, power_fraction, NULL), PCS_OK, "%s",
                  pcs_last_error());
