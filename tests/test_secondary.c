@@ -350,3 +350,186 @@ Test(secondary, nr_level_swells_on_a_steam_flow_increase_and_shrinks_on_a_decrea
             "secondary shrink: valve 0.9 -> 0.8: NR %.2f -> min %.2f %%, p %.4f -> %.4f MPa\n", nr0,
             mn, p0 / 1e6, p1 / 1e6);
 }
+
+/* ---- SG safety valves ------------------------------------------------------------------ */
+
+/*
+ * Turbine trip without dumps at full heat (valve 0.9 -> 0 at once, feed
+ * held): the pressure rises until the safety bank ([HRTD] 7.1: 1170-1230
+ * psig = 8.168-8.582 MPa, capacity 109 % of the rated 480.4 kg/s) relieves
+ * the steam: within 120 s the bank opens; the steam-line pressure never
+ * exceeds the highest setpoint (the bank at 109 % of rated flow is larger
+ * than the 466 kg/s the heat makes); at the end the relief carries the
+ * steam the heat makes within 5 % (Q / (h_g - h_feed) at the dome
+ * pressure; the dome still stores some heat then).
+ */
+Test(secondary, safety_valves_hold_the_pressure_after_a_turbine_trip_without_dumps)
+{
+    st_unit u;
+    settle(&u);
+    u.ctl[PCS_SECONDARY_CTL_TURBINE] = 0.0;
+    uint32_t sl = pcs_secondary_volume(u.sc, PCS_SECONDARY_STEAM_LINE, 0);
+    const double *p = pcs_store_data(u.w, u.s.p);
+    double p_max = 0.0, t_open = -1.0;
+    for (int n = 1; n <= 2400; n++) {
+        st_tick(&u, 1, 0);
+        p_max = fmax(p_max, p[sl]);
+        if (t_open < 0.0 && sg_out(&u, 0, PCS_SECONDARY_OUT_SAFETY) > 1.0)
+            t_open = 0.05 * n;
+    }
+    cr_expect(t_open > 0.0 && t_open < 120.0, "the bank opened at %.2f s", t_open);
+    cr_expect(p_max > 8.168e6 && p_max < 8.582e6, "steam-line peak %.4f MPa", p_max / 1e6);
+    double pd = sg_out(&u, 0, PCS_SECONDARY_OUT_P), hfd;
+    cr_assert_eq(
+        pcs_water_h_pt(p[pcs_secondary_volume(u.sc, PCS_SECONDARY_DC_UPPER, 0)], 493.43, &hfd),
+        PCS_OK);
+    double ws = sg_out(&u, 0, PCS_SECONDARY_OUT_SAFETY), expect = 852.75e6 / (h_g(pd) - hfd);
+    cr_expect(fabs(ws / expect - 1.0) < 0.05, "relief %.2f kg/s, steam made %.2f kg/s", ws, expect);
+    cr_expect_eq(u.out[PCS_SECONDARY_OUT_TURBINE_FLOW], 0.0);
+    fprintf(stderr,
+            "secondary turbine trip, no dumps: bank open at %.2f s, steam-line peak %.4f MPa, "
+            "relief at 120 s %.1f kg/s (made %.1f)\n",
+            t_open, p_max / 1e6, ws, expect);
+    st_close(&u);
+}
+
+/* ---- determinism, save/load ----------------------------------------------------------- */
+
+static uint64_t run_with_workers(int workers)
+{
+    st_unit u;
+    st_open(&u, 2);
+    pcs_exec *pool = NULL;
+    if (workers > 0) {
+        pcs_exec_def cfg;
+        pcs_exec_default(&cfg);
+        cfg.workers = (uint32_t)workers;
+        cfg.allow_oversubscribe = true;
+        cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_exec_attach(pool, u.w), PCS_OK, "%s", pcs_last_error());
+    }
+    st_tick(&u, 100, 1);
+    u.ctl[PCS_SECONDARY_CTL_TURBINE] = 1.0;
+    u.ctl[PCS_SECONDARY_CTL_DUMP] = 0.2;
+    st_tick(&u, 200, 1);
+    uint64_t h = pcs_world_state_hash(u.w);
+    st_close(&u);
+    pcs_exec_destroy(pool);
+    return h;
+}
+
+Test(secondary, same_hash_for_0_and_2_workers)
+{
+    uint64_t h0 = run_with_workers(0), h2 = run_with_workers(2);
+    cr_expect_eq(h0, h2, "0 workers %016llx, 2 workers %016llx", (unsigned long long)h0,
+                 (unsigned long long)h2);
+}
+
+/* Save mid-transient (turbine valve stepped), run on; a second world built
+ * the same way loads the save and runs as far: the same hash. The feed is
+ * held after the save (the test's feed-follow reads the SCRATCH outputs,
+ * which a load does not restore: a controller must read state or
+ * measurements). */
+Test(secondary, save_load_round_trip_gives_the_same_hash)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/pcsim-secondary-%d.save", (int)getpid());
+    st_unit a, b;
+    st_open(&a, 2);
+    st_tick(&a, 40, 1);
+    a.ctl[PCS_SECONDARY_CTL_TURBINE] = 1.0;
+    st_tick(&a, 60, 1);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    st_tick(&a, 100, 0);
+    st_open(&b, 2);
+    cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_world_clock(b.w)->tick, 100u);
+    st_tick(&b, 100, 0);
+    cr_expect_eq(pcs_world_state_hash(a.w), pcs_world_state_hash(b.w),
+                 "hash after the load differs");
+    st_close(&a);
+    st_close(&b);
+    unlink(path);
+}
+
+/* ---- load checks: crafted saves ---------------------------------------------------------- */
+
+static void expect_refused(st_unit *u, const unsigned char *image, size_t len, const char *path,
+                           const char *section, size_t element, double value, const char *text)
+{
+    unsigned char *b = malloc(len);
+    cr_assert_not_null(b);
+    memcpy(b, image, len);
+    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
+              "no section %s", section);
+    cr_assert(save_craft_write(path, b, len));
+    free(b);
+    uint64_t before = pcs_world_state_hash(u->w);
+    pcs_status st = pcs_world_load(u->w, path);
+    cr_expect_eq(st, PCS_E_CORRUPT, "%s[%zu] = %g: %s", section, element, value, pcs_last_error());
+    cr_expect(strstr(pcs_last_error(), section + 6) != NULL, "names the store: %s",
+              pcs_last_error());
+    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
+    cr_expect_eq(pcs_world_state_hash(u->w), before, "the world changed");
+    st_tick(u, 5, 1);
+}
+
+Test(secondary, crafted_saves_are_refused_by_the_load_check)
+{
+    char path[96], bad[112];
+    snprintf(path, sizeof path, "/tmp/pcsim-secondary-crafted-%d.save", (int)getpid());
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    st_unit u;
+    st_open(&u, 1);
+    st_tick(&u, 20, 1);
+    cr_assert_eq(pcs_world_save(u.w, path), PCS_OK, "%s", pcs_last_error());
+    size_t len;
+    unsigned char *image = save_craft_read(path, &len);
+    cr_assert_not_null(image);
+    /* the unmodified save loads (no false positive) */
+    cr_assert_eq(pcs_world_load(u.w, path), PCS_OK, "%s", pcs_last_error());
+    expect_refused(&u, image, len, bad, "store:u1.sec.mass", 5, 0.0, "value 0");
+    expect_refused(&u, image, len, bad, "store:u1.sec.energy", 2, -1.0, "value -1");
+    expect_refused(&u, image, len, bad, "store:u1.sec.p", 0, 40e6, "value 4");
+    expect_refused(&u, image, len, bad, "store:u1.sec.quality", 5, 1.5, "value 1.5");
+    expect_refused(&u, image, len, bad, "store:u1.sec.flow", 0, NAN, "nan");
+    expect_refused(&u, image, len, bad, "store:u1.sec.tube_heat", 3, 2e10, "tube heat");
+    expect_refused(&u, image, len, bad, "store:u1.sec.tube_t", 7, 200.0, "value 200");
+    expect_refused(&u, image, len, bad, "store:u1.sec.controls", PCS_SECONDARY_CTL_TURBINE, 1.5,
+                   "turbine valve");
+    expect_refused(&u, image, len, bad, "store:u1.sec.controls", PCS_SECONDARY_CTL_DUMP, -0.1,
+                   "dump demand");
+    expect_refused(&u, image, len, bad, "store:u1.sec.controls",
+                   PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_FEED, -3.0, "feed flow");
+    expect_refused(&u, image, len, bad, "store:u1.sec.controls",
+                   PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_MSIV, 2.0, "MSIV opening");
+    free(image);
+    st_close(&u);
+    unlink(path);
+    unlink(bad);
+}
+
+/* ---- definition checks ------------------------------------------------------------------- */
+
+Test(secondary, bad_definitions_are_refused_with_field_and_range)
+{
+    pcs_secondary_def d;
+    pcs_secondary_default(&d);
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_OK, "%s", pcs_last_error());
+    d.n_sg = 0;
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "n_sg") != NULL, "%s", pcs_last_error());
+    pcs_secondary_default(&d);
+    d.feed_t_k = 700.0;
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "feed_t_k: 700 is outside [273.16, 600]") != NULL, "%s",
+              pcs_last_error());
+    pcs_secondary_default(&d);
+    d.safety_full_pa = d.safety_open_pa;
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "safety_full_pa") != NULL, "%s", pcs_last_error());
+    pcs_secondary_default(&d);
+    d.h_dome_m[2] = 0.0;
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "h_dome_m[2]") != NULL, "%s", pcs_last_error());
+}
