@@ -207,6 +207,36 @@ Test(secondary, bad_offtake_is_refused)
     pcs_thnet_destroy(net);
 }
 
+/*
+ * The bound thnet's choke_limit uses to skip the critical-flow search,
+ * Gc <= sqrt(2 rho0 p0) (an isentropic expansion's G^2 = 2 rho^2 int v dp
+ * <= 2 rho0 p0), holds with room on IF97 at 1, 7 and 15 MPa for saturated
+ * liquid, mid-dome, saturated steam and 100 K superheat: Gc / bound in
+ * (0.1, 0.9) (measured 0.15 for saturated liquid at 1 MPa, loosest).
+ */
+Test(secondary, hem_critical_flux_is_below_the_skip_bound)
+{
+    const double ps[3] = {1e6, 7e6, 15e6};
+    for (int i = 0; i < 3; i++) {
+        double ts;
+        pcs_water_props f, g;
+        cr_assert_eq(pcs_water_tsat(ps[i], &ts), PCS_OK);
+        pcs_if97_region1(ps[i], ts, &f);
+        pcs_if97_region2(ps[i], ts, &g);
+        double hs[4] = {f.h_j_kg, 0.5 * (f.h_j_kg + g.h_j_kg), g.h_j_kg, 0.0};
+        cr_assert_eq(pcs_water_h_pt(ps[i], ts + 100.0, &hs[3]), PCS_OK);
+        for (int k = 0; k < 4; k++) {
+            pcs_water_props w;
+            pcs_thnet_choke c;
+            cr_assert_eq(pcs_water_props_ph(ps[i], hs[k], &w), PCS_OK);
+            cr_assert_eq(pcs_thnet_choke_if97(NULL, ps[i], hs[k], &c), PCS_OK, "%s",
+                         pcs_last_error());
+            double r = c.g_kg_m2s / sqrt(2.0 * w.rho_kg_m3 * ps[i]);
+            cr_expect(r > 0.1 && r < 0.9, "p %g h %g: Gc / bound %.4f", ps[i], hs[k], r);
+        }
+    }
+}
+
 /* ---- steady state ------------------------------------------------------------------ */
 
 /* Settle a one-SG unit at the start state's heat (852.75 MW) with the feed

@@ -127,6 +127,17 @@ static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t
     int fwd = wpred >= 0.0;
     uint32_t up = fwd ? j->from : j->to;
     double p = p_of(net, s, up), h = donor_h(net, s, k, fwd), dp = 1e-4 * p;
+    /* No critical-flow search (the IF97 isentrope, the step's costliest
+       part) for a prediction below an upper bound of Gc: along the isentrope
+       G^2 = 2 rho(p)^2 (h0 - h) = 2 rho(p)^2 int_p^p0 v dp' <= 2 rho(p) (p0 - p)
+       <= 2 rho0 p0, v falling with pressure; 5 % margin for the table's
+       density. Not for a liquid offtake (its phase is denser than the
+       mixture the bound would use). The junction is then not choked, as it
+       would be after the search. */
+    if (j->offtake != PCS_THNET_OFFTAKE_LIQUID &&
+        fabs(wpred) <=
+            1.05 * j->discharge * open * j->area_m2 * sqrt(2.0 * net->props[up].rho_kg_m3 * p))
+        return PCS_OK;
     pcs_thnet_choke c, c2;
     pcs_status st = net->eos.choke(net->eos.ctx, p, h, &c);
     if (st == PCS_OK)
