@@ -264,6 +264,37 @@ typedef struct pcs_secondary_balance {
 } pcs_secondary_balance;
 PCS_API pcs_secondary_balance pcs_secondary_last_balance(const pcs_secondary *sec);
 
+/** What pcs_secondary_init_steady did. */
+typedef struct pcs_secondary_init_report {
+    double seconds;         /**< simulated settling time */
+    double pressure_pa;     /**< SG 1 dome pressure at the end */
+    double steam_kg_s;      /**< SG 1 steam flow at the end (= its feed) */
+    double nr_level;        /**< SG 1 narrow-range level, % */
+    double turbine_opening; /**< the turbine valve opening at the end */
+    double max_dpdt_pa_s;   /**< largest |dp/dt| of any dome over the last 50 s */
+    uint32_t corrections;   /**< turbine-opening corrections made */
+} pcs_secondary_init_report;
+
+/**
+ * A steady state at @p heat_w per SG (written to tube_heat, spread evenly
+ * over the tubes): the model is stepped at the world's dt with each SG's
+ * feed set to its steam flow plus a level trim of 10 kg/s per % NR towards
+ * @p nr_level (the settling's own gain: assumption; the final feed equals
+ * the steam flow); if @p pressure_pa > 0 the turbine opening is moved after
+ * each 50 s by one Newton step on the choked throat (flow ∝ opening x
+ * pressure at fixed steam flow: s' = s p_dome / p_target) so that SG 1's
+ * dome settles at @p pressure_pa (e.g. the pressure pcs_primary_init_steady
+ * reports), else it stays as it is. Done when over 50 s every dome's
+ * |dp/dt| <= 2 Pa/s, every level is within 0.1 % of @p nr_level and (with a
+ * target) SG 1's pressure is within 1 kPa of it; at most 3000 s
+ * (PCS_E_STATE if not reached, naming what was left). Before the first tick
+ * only (PCS_E_STATE after); PCS_E_INVAL for heat outside [0, 1e10] W, a
+ * level outside [5, 95] %, a pressure above 16 MPa, naming the value.
+ */
+PCS_API pcs_status pcs_secondary_init_steady(pcs_world *w, pcs_secondary *sec, double heat_w,
+                                             double pressure_pa, double nr_level,
+                                             pcs_secondary_init_report *report);
+
 /** Volume index of named parts (UINT32_MAX if @p sg is out of range). */
 typedef enum pcs_secondary_part {
     PCS_SECONDARY_BUNDLE_FIRST,
