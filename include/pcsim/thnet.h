@@ -30,7 +30,10 @@
  *    closed loop's gravity terms sum to -g * integral(rho dz) whatever the
  *    direction of flow. A choked junction's flow is limited to
  *    s A Gc(p_up, h_up), the homogeneous-equilibrium critical flux of the
- *    upstream state (th_reference.md section 2).
+ *    upstream state (th_reference.md section 2). The critical-flow search
+ *    (two IF97 isentropes, the step's costliest part) runs only where the
+ *    predicted flow exceeds 1.05 s A sqrt(2 rho_up p_up), an upper bound of
+ *    s A Gc; below it the junction cannot be choked.
  *  - Mass and energy, donor-cell (upwind enthalpy h of the volume the flow
  *    leaves), explicit in h, with the new flows:
  *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
