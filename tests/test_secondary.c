@@ -305,7 +305,7 @@ Test(secondary, steady_state_at_full_power_heat)
  * design-point throat plus the steam-line losses; see scenarios/README.md.)
  * At 30 % heat and 7.3 MPa (between the full-load and the 7.63 MPa no-load
  * pressures): the same, the turbine opening well below rated (the choked
- * throat passes flow ∝ opening x pressure: about 0.9 x 0.3 x 6.78 / 7.3 =
+ * throat passes a flow proportional to opening x pressure: about 0.9 x 0.3 x 6.78 / 7.3 =
  * 0.25), the steam 30 % of full within 2 % (h_g differs by 0.7 %).
  */
 Test(secondary, init_steady_reaches_a_pressure_and_the_level_program)

@@ -281,7 +281,7 @@ typedef struct pcs_secondary_init_report {
  * feed set to its steam flow plus a level trim of 10 kg/s per % NR towards
  * @p nr_level (the settling's own gain: assumption; the final feed equals
  * the steam flow); if @p pressure_pa > 0 the turbine opening is moved after
- * each 50 s by one Newton step on the choked throat (flow ∝ opening x
+ * each 50 s by one Newton step on the choked throat (flow proportional to opening x
  * pressure at fixed steam flow: s' = s p_dome / p_target) so that SG 1's
  * dome settles at @p pressure_pa (e.g. the pressure pcs_primary_init_steady
  * reports), else it stays as it is. Done when over 50 s every dome's
