@@ -38,6 +38,7 @@
 #include "pcsim/rayaabb.h"
 #include "pcsim/reactivity.h"
 #include "pcsim/rng.h"
+#include "pcsim/secondary.h"
 #include "pcsim/sensor.h"
 #include "pcsim/snapshot.h"
 #include "pcsim/station.h"

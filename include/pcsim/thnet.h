@@ -30,7 +30,10 @@
  *    closed loop's gravity terms sum to -g * integral(rho dz) whatever the
  *    direction of flow. A choked junction's flow is limited to
  *    s A Gc(p_up, h_up), the homogeneous-equilibrium critical flux of the
- *    upstream state (th_reference.md section 2).
+ *    upstream state (th_reference.md section 2). The critical-flow search
+ *    (two IF97 isentropes, the step's costliest part) runs only where the
+ *    predicted flow exceeds 1.05 s A sqrt(2 rho_up p_up), an upper bound of
+ *    s A Gc; below it the junction cannot be choked.
  *  - Mass and energy, donor-cell (upwind enthalpy h of the volume the flow
  *    leaves), explicit in h, with the new flows:
  *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
@@ -316,6 +319,24 @@ typedef enum pcs_thnet_friction {
     PCS_THNET_FRICTION_NONE = 2,    /**< no wall friction (form loss only) */
 } pcs_thnet_friction;
 
+/**
+ * What a junction takes from a two-phase `from` volume while that volume is
+ * its donor (forward flow): the mixture (homogeneous, the default), or one
+ * saturated phase, h_g or h_f at the volume's start-of-step pressure (IF97
+ * saturation), like RELAP5's separator outlets: a perfect separator's steam
+ * and liquid offtakes, a pressurizer's steam-space relief. The phase's
+ * enthalpy replaces the mixture's in the donor-cell transport and in the
+ * pressure solve (mass, and so the balance, are unchanged: the energy
+ * carried is W' h_phase on both sides); a choked offtake's critical flow is
+ * the phase's. Outside the dome, or with the `to` side the donor, the
+ * mixture's h as usual.
+ */
+typedef enum pcs_thnet_offtake {
+    PCS_THNET_OFFTAKE_MIXTURE = 0, /**< the donor's h (default) */
+    PCS_THNET_OFFTAKE_VAPOUR = 1,  /**< h_g of a two-phase donor */
+    PCS_THNET_OFFTAKE_LIQUID = 2,  /**< h_f of a two-phase donor */
+} pcs_thnet_offtake;
+
 /** A junction (pipe, valve, pump or break). Start from pcs_thnet_junction_default. */
 typedef struct pcs_thnet_junction_def {
     uint32_t from, to;                 /**< volume indices, different */
@@ -331,6 +352,8 @@ typedef struct pcs_thnet_junction_def {
     int choked;                        /**< 1: HEM choked-flow limit (a break); default 0 */
     double discharge;                  /**< discharge coefficient on Gc, (0, 1]; default 1 */
     double flow_kg_s;                  /**< initial flow; default 0 */
+    pcs_thnet_offtake offtake;         /**< phase taken from a two-phase `from` volume;
+                                            default PCS_THNET_OFFTAKE_MIXTURE */
 } pcs_thnet_junction_def;
 
 /** A whole network. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pcsim/math.h"
+#include "pcsim/water.h"
 #include "physics/thermohydraulics/kernels/friction.h"
 #include "physics/thermohydraulics/models/thnet_internal.h"
 
@@ -67,6 +68,30 @@ static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
     return net->vol[i].boundary ? net->vol[i].h_j_kg : s->h_j_kg[i];
 }
 
+/*
+ * The enthalpy junction k takes from its donor (fwd: the `from` side): the
+ * donor's, or for a phase offtake from a two-phase `from` volume the
+ * saturated phase's at its start-of-step pressure (pcsim/thnet.h,
+ * pcs_thnet_offtake). IF97 saturation; where it has none (above the
+ * critical point) the mixture's.
+ */
+static double donor_h(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, int fwd)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    uint32_t d = fwd ? j->from : j->to;
+    double h = h_of(net, s, d), x = net->props[d].quality, ts;
+    if (!fwd || j->offtake == PCS_THNET_OFFTAKE_MIXTURE || net->vol[d].boundary ||
+        !(x > 0.0 && x < 1.0))
+        return h;
+    double p = p_of(net, s, d);
+    pcs_water_props ph;
+    pcs_status st = pcs_water_tsat(p, &ts);
+    if (st == PCS_OK)
+        st = j->offtake == PCS_THNET_OFFTAKE_VAPOUR ? pcs_if97_region2(p, ts, &ph)
+                                                    : pcs_if97_region1(p, ts, &ph);
+    return st == PCS_OK ? ph.h_j_kg : h;
+}
+
 /* Loss coefficient R (Pa s/kg) about the current flow. */
 static double junction_r(const pcs_thnet *net, uint32_t k, double w, double rho, double open)
 {
@@ -101,7 +126,18 @@ static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t
     const pcs_thnet_junction_def *j = &net->jun[k];
     int fwd = wpred >= 0.0;
     uint32_t up = fwd ? j->from : j->to;
-    double p = p_of(net, s, up), h = h_of(net, s, up), dp = 1e-4 * p;
+    double p = p_of(net, s, up), h = donor_h(net, s, k, fwd), dp = 1e-4 * p;
+    /* No critical-flow search (the IF97 isentrope, the step's costliest
+       part) for a prediction below an upper bound of Gc: along the isentrope
+       G^2 = 2 rho(p)^2 (h0 - h) = 2 rho(p)^2 int_p^p0 v dp' <= 2 rho(p) (p0 - p)
+       <= 2 rho0 p0, v falling with pressure; 5 % margin for the table's
+       density. Not for a liquid offtake (its phase is denser than the
+       mixture the bound would use). The junction is then not choked, as it
+       would be after the search. */
+    if (j->offtake != PCS_THNET_OFFTAKE_LIQUID &&
+        fabs(wpred) <=
+            1.05 * j->discharge * open * j->area_m2 * sqrt(2.0 * net->props[up].rho_kg_m3 * p))
+        return PCS_OK;
     pcs_thnet_choke c, c2;
     pcs_status st = net->eos.choke(net->eos.ctx, p, h, &c);
     if (st == PCS_OK)
@@ -168,7 +204,7 @@ static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_
            re-solves if the new flow disagrees (see pcs_thnet_step). */
         int fwd = (w != 0.0 && !net->is_choked[k]) ? w > 0.0 : wpred >= 0.0;
         net->dir[k] = fwd ? 1 : -1;
-        net->hd_pred[k] = h_of(net, s, fwd ? j->from : j->to);
+        net->hd_pred[k] = donor_h(net, s, k, fwd);
         net->pump_w[k] = sp * w / rho;
     }
     return PCS_OK;
@@ -393,7 +429,7 @@ static int new_flows(pcs_thnet *net, const pcs_thnet_state *s, double *flow, int
         if (may_flip && w != 0.0 && (w > 0.0) != (net->dir[k] > 0) && !net->is_choked[k] &&
             flip_matters(net, s, k, w, dt)) {
             net->dir[k] = (signed char)-net->dir[k];
-            net->hd_pred[k] = h_of(net, s, net->dir[k] > 0 ? j->from : j->to);
+            net->hd_pred[k] = donor_h(net, s, k, net->dir[k] > 0);
             flipped = 1;
         }
     }

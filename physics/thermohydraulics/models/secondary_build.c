@@ -1,0 +1,816 @@
+/**
+ * @file secondary_build.c
+ * @brief The steam side's build: defaults, checks, the network from the
+ *        [TYP] SG secondary geometry (nodalisation in pcsim/secondary.h),
+ *        the derived valve throat areas, the start state, stores, channels
+ *        and the load check of every saved store.
+ *
+ * Throat areas (each a choked HEM junction, pcsim/thnet.h): A = W_rated /
+ * Gc(p_rated, h_g(p_rated)) with Gc the IF97 critical flux of saturated
+ * steam: the turbine n_sg rated_steam / turbine_rated_opening at
+ * turbine_rated_p_pa, the dumps dump_valves x dump_valve_kg_s at
+ * dump_rating_p_pa, each restrictor restrictor_kg_s at restrictor_p_pa, each
+ * safety bank safety_capacity x rated_steam at safety_full_pa.
+ *
+ * Load check (secondary_load_check), on the staged values: per volume mass
+ * in [1e-3 V, 1100 V] kg, internal energy in [0, 4.5e6 M] J, p in [1 kPa,
+ * 31 MPa], h in [0, 4.2e6] J/kg, T in [273.15, 1073.15] K, rho in (0, 1100],
+ * quality and void in [0, 1] (the primary's bounds: the property domain);
+ * per junction |W| <= 1100 A 1000 kg/s; tube heat |Q| <= 1e10 W per tube
+ * volume (three times a whole SG's rated heat); tube temperature in
+ * [273.15, 1073.15] K; turbine, dump and MSIV openings in [0, 1]; feed flow
+ * in [0, 10 rated_steam_kg_s].
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/persist.h"
+#include "pcsim/water.h"
+#include "physics/thermohydraulics/models/secondary_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
+
+#define SEC_PI 3.14159265358979323846
+#define SEC_RHO_MAX 1100.0
+#define SEC_RHO_MIN 1e-3
+#define SEC_U_MAX 4.5e6
+#define SEC_H_MAX 4.2e6
+#define SEC_Q_MAX 1e10
+
+pcs_status pcs_secondary_default(pcs_secondary_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->unit_name = "u1";
+    d->n_sg = 4;
+    d->n_bundle = 4;
+    d->z_riser_bottom_m = 5.489 + 0.3048 * (8.736 - 6.965);
+    d->h_bundle_m = 0.3048 * 31.884;
+    d->v_bundle_m3 = 0.028316846592 * 54.893 * 31.884;
+    d->a_bundle_m2 = 0.09290304 * 54.893;
+    d->d_bundle_m = 0.3048 * 0.12613;
+    d->a_support_m2 = 0.09290304 * 17.0;
+    d->k_support = 2.0;
+    d->v_upper_riser_m3 = 0.028316846592 * (398.4 + 51.313 * 8.125);
+    d->h_upper_riser_m = 0.3048 * (5.208 + 8.125);
+    d->d_upper_riser_m = 0.3048 * 4.667;
+    d->a_separator_m2 = 0.09290304 * 14.7;
+    d->k_separator = 1.0;
+    const double vd[4] = {103.543 * 6.865, 530.0, 970.0, 423.3}, hd[4] = {6.865, 3.0, 6.729, 7.271};
+    for (int i = 0; i < 4; i++) {
+        d->v_dome_m3[i] = 0.028316846592 * vd[i];
+        d->h_dome_m[i] = 0.3048 * hd[i];
+    }
+    d->a_dome_bottom_m2 = 0.09290304 * 103.543;
+    d->v_dc_upper_m3 = 0.028316846592 * 458.7;
+    d->h_dc_upper_m = 0.3048 * 8.769;
+    d->a_dc_m2 = 0.09290304 * 7.09;
+    d->k_dc = 0.04;
+    d->h_dc_lower_m = 0.3048 * 29.583;
+    d->d_dc_m = 0.3048 * 0.469;
+    d->a_dc_exit_m2 = 0.09290304 * 2.4;
+    d->k_dc_exit = 1.0;
+    d->nr_lower_m = 0.0;
+    d->nr_span_m = 0.3048 * (6.865 + 3.0);
+    d->nr_initial = 44.0;
+    d->d_steam_line_m = 0.70;
+    d->l_steam_line_m = 50.0;
+    d->k_steam_line = 1.5;
+    d->restrictor_kg_s = 1220.0;
+    d->restrictor_p_pa = 6.89e6;
+    d->k_restrictor = 0.5;
+    d->v_header_m3 = 10.0;
+    d->rated_steam_kg_s = 480.4;
+    d->turbine_rated_p_pa = 6.89e6;
+    d->turbine_rated_opening = 0.9;
+    d->dump_valve_kg_s = 113.0;
+    d->dump_valves = 12.0;
+    d->dump_rating_p_pa = 7.630e6;
+    d->condenser_p_pa = 5.0e3;
+    d->safety_open_pa = 8.168e6;
+    d->safety_full_pa = 8.582e6;
+    d->safety_capacity = 1.09;
+    d->atmosphere_p_pa = 101325.0;
+    d->feed_t_k = 493.43;
+    d->initial_p_pa = 6.89e6;
+    d->initial_heat_w = 3.411e9 / 4.0;
+    d->initial_circulation = 4.0;
+    return PCS_OK;
+}
+
+/* ---- checks --------------------------------------------------------------- */
+
+static pcs_status range(const char *field, double x, double lo, double hi)
+{
+    if (!(x >= lo && x <= hi))
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.%s: %g is outside [%g, %g]", field, x,
+                             lo, hi);
+    return PCS_OK;
+}
+
+#define SEC_CHECK(st, field, lo, hi)                                                               \
+    do {                                                                                           \
+        if ((st) == PCS_OK)                                                                        \
+            (st) = range(#field, d->field, (lo), (hi));                                            \
+    } while (0)
+
+static pcs_status check_geometry(const pcs_secondary_def *d)
+{
+    pcs_status st = PCS_OK;
+    SEC_CHECK(st, z_riser_bottom_m, -100.0, 100.0);
+    SEC_CHECK(st, h_bundle_m, 0.1, 50.0);
+    SEC_CHECK(st, v_bundle_m3, 0.1, 1e4);
+    SEC_CHECK(st, a_bundle_m2, 1e-3, 1e3);
+    SEC_CHECK(st, d_bundle_m, 1e-3, 10.0);
+    SEC_CHECK(st, a_support_m2, 1e-3, 1e3);
+    SEC_CHECK(st, k_support, 0.0, 1e3);
+    SEC_CHECK(st, v_upper_riser_m3, 0.1, 1e4);
+    SEC_CHECK(st, h_upper_riser_m, 0.1, 50.0);
+    SEC_CHECK(st, d_upper_riser_m, 1e-3, 10.0);
+    SEC_CHECK(st, a_separator_m2, 1e-3, 1e3);
+    SEC_CHECK(st, k_separator, 0.0, 1e3);
+    for (int i = 0; st == PCS_OK && i < 4; i++) {
+        char f[32];
+        snprintf(f, sizeof f, "v_dome_m3[%d]", i);
+        st = range(f, d->v_dome_m3[i], 0.1, 1e4);
+        snprintf(f, sizeof f, "h_dome_m[%d]", i);
+        if (st == PCS_OK)
+            st = range(f, d->h_dome_m[i], 0.1, 50.0);
+    }
+    SEC_CHECK(st, a_dome_bottom_m2, 1e-3, 1e3);
+    SEC_CHECK(st, v_dc_upper_m3, 0.1, 1e4);
+    SEC_CHECK(st, h_dc_upper_m, 0.1, 50.0);
+    SEC_CHECK(st, a_dc_m2, 1e-3, 1e3);
+    SEC_CHECK(st, k_dc, 0.0, 1e3);
+    SEC_CHECK(st, h_dc_lower_m, 0.1, 50.0);
+    SEC_CHECK(st, d_dc_m, 1e-3, 10.0);
+    SEC_CHECK(st, a_dc_exit_m2, 1e-3, 1e3);
+    SEC_CHECK(st, k_dc_exit, 0.0, 1e3);
+    SEC_CHECK(st, nr_lower_m, 0.0, 20.0);
+    SEC_CHECK(st, nr_span_m, 0.1, 20.0);
+    SEC_CHECK(st, nr_initial, 0.0, 100.0);
+    return st;
+}
+
+static pcs_status check_rest(const pcs_secondary_def *d)
+{
+    pcs_status st = PCS_OK;
+    SEC_CHECK(st, d_steam_line_m, 0.05, 5.0);
+    SEC_CHECK(st, l_steam_line_m, 1.0, 1000.0);
+    SEC_CHECK(st, k_steam_line, 0.0, 1e3);
+    SEC_CHECK(st, restrictor_kg_s, 1.0, 1e5);
+    SEC_CHECK(st, restrictor_p_pa, 0.2e6, 16e6);
+    SEC_CHECK(st, k_restrictor, 0.0, 1e3);
+    SEC_CHECK(st, v_header_m3, 0.1, 1e4);
+    SEC_CHECK(st, rated_steam_kg_s, 1.0, 1e4);
+    SEC_CHECK(st, turbine_rated_p_pa, 0.2e6, 16e6);
+    SEC_CHECK(st, turbine_rated_opening, 0.05, 1.0);
+    SEC_CHECK(st, dump_valve_kg_s, 0.0, 1e4);
+    SEC_CHECK(st, dump_valves, 0.0, 100.0);
+    SEC_CHECK(st, dump_rating_p_pa, 0.2e6, 16e6);
+    SEC_CHECK(st, condenser_p_pa, 1e3, 1e5);
+    SEC_CHECK(st, safety_open_pa, 0.2e6, 16e6);
+    SEC_CHECK(st, safety_full_pa, d->safety_open_pa + 1.0, 16e6);
+    SEC_CHECK(st, safety_capacity, 0.0, 10.0);
+    SEC_CHECK(st, atmosphere_p_pa, 1e3, 1e6);
+    SEC_CHECK(st, feed_t_k, 273.16, 600.0);
+    SEC_CHECK(st, initial_p_pa, 0.2e6, 16e6);
+    SEC_CHECK(st, initial_heat_w, 0.0, 1e10);
+    SEC_CHECK(st, initial_circulation, 1.0, 100.0);
+    return st;
+}
+
+pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def_validate: def is NULL");
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.unit_name: length %zu not in [1, 15]",
+                             n);
+    if (d->n_sg < 1 || d->n_sg > PCS_SECONDARY_MAX_SG)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.n_sg: %u is outside [1, %u]", d->n_sg,
+                             PCS_SECONDARY_MAX_SG);
+    if (d->n_bundle < 1 || d->n_bundle > PCS_SECONDARY_MAX_BUNDLE)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.n_bundle: %u is outside [1, %u]",
+                             d->n_bundle, PCS_SECONDARY_MAX_BUNDLE);
+    pcs_status st = check_geometry(d);
+    if (st == PCS_OK)
+        st = check_rest(d);
+    return st;
+}
+
+/* ---- saturation and throats ----------------------------------------------- */
+
+/* Saturated liquid and vapour enthalpy and density at p (IF97 regions 1, 2). */
+static pcs_status sat(double p, double *hf, double *hg, double *rf, double *rg)
+{
+    double ts;
+    pcs_water_props f, g;
+    pcs_status st = pcs_water_tsat(p, &ts);
+    if (st == PCS_OK)
+        st = pcs_if97_region1(p, ts, &f);
+    if (st == PCS_OK)
+        st = pcs_if97_region2(p, ts, &g);
+    if (st != PCS_OK)
+        return st;
+    *hf = f.h_j_kg;
+    *hg = g.h_j_kg;
+    if (rf)
+        *rf = f.rho_kg_m3;
+    if (rg)
+        *rg = g.rho_kg_m3;
+    return PCS_OK;
+}
+
+/* Throat area that passes w kg/s of saturated steam at p, choked (file comment). */
+static pcs_status throat(double w, double p, double *a)
+{
+    double hf, hg;
+    pcs_thnet_choke c;
+    pcs_status st = sat(p, &hf, &hg, NULL, NULL);
+    if (st == PCS_OK)
+        st = pcs_thnet_choke_if97(NULL, p, hg, &c);
+    if (st != PCS_OK)
+        return st;
+    *a = w / c.g_kg_m2s;
+    return PCS_OK;
+}
+
+static pcs_status throats(pcs_secondary *sc)
+{
+    const pcs_secondary_def *d = &sc->def;
+    pcs_status st = throat(sc->nsg * d->rated_steam_kg_s / d->turbine_rated_opening,
+                           d->turbine_rated_p_pa, &sc->a_turbine);
+    if (st == PCS_OK)
+        st = throat(fmax(d->dump_valves * d->dump_valve_kg_s, 1e-3), d->dump_rating_p_pa,
+                    &sc->a_dump);
+    if (st == PCS_OK)
+        st = throat(d->restrictor_kg_s, d->restrictor_p_pa, &sc->a_restrictor);
+    if (st == PCS_OK)
+        st = throat(fmax(d->safety_capacity * d->rated_steam_kg_s, 1e-3), d->safety_full_pa,
+                    &sc->a_safety);
+    return st;
+}
+
+/* ---- the network ------------------------------------------------------------ */
+
+typedef struct net_builder {
+    pcs_thnet_volume_def *v;
+    pcs_thnet_junction_def *j;
+    uint32_t nv, nj;
+} net_builder;
+
+static uint32_t add_vol(net_builder *b, double vol, double z, double diam)
+{
+    pcs_thnet_volume_def *v = &b->v[b->nv];
+    pcs_thnet_volume_default(v);
+    v->volume_m3 = vol;
+    v->elevation_m = z;
+    v->diameter_m = diam;
+    return b->nv++;
+}
+
+static uint32_t add_jun(net_builder *b, uint32_t from, uint32_t to, double a, double l, double k,
+                        double z)
+{
+    pcs_thnet_junction_def *j = &b->j[b->nj];
+    pcs_thnet_junction_default(j);
+    j->from = from;
+    j->to = to;
+    j->area_m2 = a;
+    j->length_m = l;
+    j->form_loss = k;
+    j->elevation_m = z;
+    return b->nj++;
+}
+
+static double dome_height(const pcs_secondary_def *d)
+{
+    return d->h_dome_m[0] + d->h_dome_m[1] + d->h_dome_m[2] + d->h_dome_m[3];
+}
+
+static double dome_volume(const pcs_secondary_def *d)
+{
+    return d->v_dome_m3[0] + d->v_dome_m3[1] + d->v_dome_m3[2] + d->v_dome_m3[3];
+}
+
+/* The dome's volume centroid above its bottom (sections as prisms). */
+static double dome_centroid(const pcs_secondary_def *d)
+{
+    double z = 0.0, m = 0.0;
+    for (int i = 0; i < 4; i++) {
+        m += d->v_dome_m3[i] * (z + 0.5 * d->h_dome_m[i]);
+        z += d->h_dome_m[i];
+    }
+    return m / dome_volume(d);
+}
+
+double pcs_secondary_level(const pcs_secondary_def *d, double void_fraction)
+{
+    double vl = (1.0 - fmin(fmax(void_fraction, 0.0), 1.0)) * dome_volume(d), z = 0.0;
+    for (int i = 0; i < 4; i++) {
+        if (vl <= d->v_dome_m3[i])
+            return z + d->h_dome_m[i] * vl / d->v_dome_m3[i];
+        vl -= d->v_dome_m3[i];
+        z += d->h_dome_m[i];
+    }
+    return z;
+}
+
+/* The liquid volume below height zl above the dome bottom (inverse of the above). */
+static double dome_liquid_volume(const pcs_secondary_def *d, double zl)
+{
+    double v = 0.0, z = 0.0;
+    for (int i = 0; i < 4; i++) {
+        double top = z + d->h_dome_m[i];
+        if (zl <= top)
+            return v + d->v_dome_m3[i] * fmax(zl - z, 0.0) / d->h_dome_m[i];
+        v += d->v_dome_m3[i];
+        z = top;
+    }
+    return v;
+}
+
+static double circle(double dd)
+{
+    return 0.25 * SEC_PI * dd * dd;
+}
+
+static void sg_volumes(pcs_secondary *sc, net_builder *b)
+{
+    const pcs_secondary_def *d = &sc->def;
+    double dz = d->h_bundle_m / sc->nb, zr = d->z_riser_bottom_m;
+    for (uint32_t k = 0; k < sc->nb; k++)
+        add_vol(b, d->v_bundle_m3 / sc->nb, zr + (k + 0.5) * dz, d->d_bundle_m);
+    add_vol(b, d->v_upper_riser_m3, zr + d->h_bundle_m + 0.5 * d->h_upper_riser_m,
+            d->d_upper_riser_m);
+    add_vol(b, dome_volume(d), sc->z_dome_bottom + dome_centroid(d), 3.0);
+    add_vol(b, d->v_dc_upper_m3, sc->z_dome_bottom - 0.5 * d->h_dc_upper_m, 1.0);
+    add_vol(b, d->a_dc_m2 * d->h_dc_lower_m, zr + 0.5 * d->h_dc_lower_m, d->d_dc_m);
+    add_vol(b, circle(d->d_steam_line_m) * d->l_steam_line_m, sc->z_dome_bottom + dome_height(d),
+            d->d_steam_line_m);
+}
+
+static void sg_junctions(pcs_secondary *sc, net_builder *b, uint32_t l)
+{
+    const pcs_secondary_def *d = &sc->def;
+    double dz = d->h_bundle_m / sc->nb, zr = d->z_riser_bottom_m, hd = dome_height(d);
+    double z_top = zr + d->h_bundle_m + d->h_upper_riser_m, a_sl = circle(d->d_steam_line_m);
+    uint32_t dc = sec_vol(sc, l, SV_DC_LOWER), sl = sec_vol(sc, l, SV_STEAM_LINE);
+    uint32_t dome = sec_vol(sc, l, SV_DOME);
+    add_jun(b, dc, sec_bundle(sc, l, 0), d->a_dc_exit_m2, 0.5 * (d->h_dc_lower_m + dz),
+            d->k_dc_exit, zr);
+    for (uint32_t k = 1; k < sc->nb; k++)
+        add_jun(b, sec_bundle(sc, l, k - 1), sec_bundle(sc, l, k), d->a_support_m2, dz,
+                d->k_support, zr + k * dz);
+    add_jun(b, sec_bundle(sc, l, sc->nb - 1), sec_vol(sc, l, SV_UPPER_RISER), d->a_bundle_m2,
+            0.5 * (dz + d->h_upper_riser_m), 0.0, zr + d->h_bundle_m);
+    add_jun(b, sec_vol(sc, l, SV_UPPER_RISER), dome, d->a_separator_m2,
+            0.5 * (d->h_upper_riser_m + hd), d->k_separator, z_top);
+    uint32_t j = add_jun(b, dome, sec_vol(sc, l, SV_DC_UPPER), d->a_dome_bottom_m2,
+                         0.5 * (hd + d->h_dc_upper_m), 0.0, sc->z_dome_bottom);
+    b->j[j].offtake = PCS_THNET_OFFTAKE_LIQUID;
+    add_jun(b, sec_vol(sc, l, SV_DC_UPPER), dc, d->a_dc_m2,
+            0.5 * (d->h_dc_upper_m + d->h_dc_lower_m), d->k_dc, zr + d->h_dc_lower_m);
+    j = add_jun(b, dome, sl, sc->a_restrictor, 1.0, d->k_restrictor, sc->z_dome_bottom + hd);
+    b->j[j].choked = 1;
+    b->j[j].offtake = PCS_THNET_OFFTAKE_VAPOUR;
+    b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
+    j = add_jun(b, sl, sc->v_header, a_sl, d->l_steam_line_m, d->k_steam_line, NAN);
+    b->j[j].roughness_m = 4.6e-5;
+    j = add_jun(b, sl, sc->v_atmosphere, sc->a_safety, 1.0, 0.0, NAN);
+    b->j[j].choked = 1;
+    b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
+    b->j[j].valve = 0.0;
+}
+
+/* The start state's estimate (pcs_secondary_add): heat Q per SG, steam
+ * W_s = Q / (h_g - h_feed), recirculation W_r = CR W_s. */
+static pcs_status sg_start(pcs_secondary *sc, net_builder *b, uint32_t l)
+{
+    const pcs_secondary_def *d = &sc->def;
+    double p0 = d->initial_p_pa, hf, hg, rf, rg, hfd;
+    pcs_status st = sat(p0, &hf, &hg, &rf, &rg);
+    if (st == PCS_OK)
+        st = pcs_water_h_pt(p0, d->feed_t_k, &hfd);
+    if (st != PCS_OK)
+        return st;
+    double q = d->initial_heat_w, ws = q / (hg - hfd), wr = d->initial_circulation * ws;
+    double hdc = hf - (ws / wr) * (hf - hfd), g = PCS_THNET_G;
+    double zl = d->nr_lower_m + 0.01 * d->nr_initial * d->nr_span_m;
+    double vl = dome_liquid_volume(d, zl), vd = dome_volume(d);
+    double md = rf * vl + rg * (vd - vl), xd = rg * (vd - vl) / md;
+    for (uint32_t k = 0; k < sc->nb; k++) {
+        pcs_thnet_volume_def *v = &b->v[sec_bundle(sc, l, k)];
+        v->h_j_kg = fmin(hdc + q * (k + 0.5) / sc->nb / wr, hg);
+    }
+    b->v[sec_vol(sc, l, SV_UPPER_RISER)].h_j_kg = fmin(hdc + q / wr, hg);
+    b->v[sec_vol(sc, l, SV_DOME)].h_j_kg = hf + xd * (hg - hf);
+    b->v[sec_vol(sc, l, SV_DC_UPPER)].h_j_kg = hdc;
+    b->v[sec_vol(sc, l, SV_DC_LOWER)].h_j_kg = hdc;
+    b->v[sec_vol(sc, l, SV_STEAM_LINE)].h_j_kg = hg;
+    double zb = sc->z_dome_bottom;
+    for (uint32_t i = l * sc->per_sg_v; i < (l + 1) * sc->per_sg_v; i++)
+        b->v[i].p_pa = p0 + rf * g * fmax(zb - b->v[i].elevation_m, 0.0);
+    for (uint32_t k = 0; k <= sc->nb + SJ_DC; k++)
+        b->j[l * sc->per_sg_j + k].flow_kg_s = wr;
+    b->j[sec_jun(sc, l, SJ_DOME_DC)].flow_kg_s = wr - ws;
+    b->j[sec_jun(sc, l, SJ_DC)].flow_kg_s = wr;
+    b->j[sec_jun(sc, l, SJ_RESTRICTOR)].flow_kg_s = ws;
+    b->j[sec_jun(sc, l, SJ_MSIV)].flow_kg_s = ws;
+    b->j[sec_jun(sc, l, SJ_SAFETY)].flow_kg_s = 0.0;
+    return PCS_OK;
+}
+
+static pcs_status unit_parts(pcs_secondary *sc, net_builder *b)
+{
+    const pcs_secondary_def *d = &sc->def;
+    double hf, hg, z = sc->z_dome_bottom + dome_height(d);
+    pcs_status st = sat(d->initial_p_pa, &hf, &hg, NULL, NULL);
+    if (st != PCS_OK)
+        return st;
+    sc->v_header = add_vol(b, d->v_header_m3, z, d->d_steam_line_m);
+    b->v[sc->v_header].p_pa = d->initial_p_pa;
+    b->v[sc->v_header].h_j_kg = hg;
+    /* the boundaries hold saturated steam (they only take flow) */
+    double hc, hfa;
+    sc->v_condenser = add_vol(b, 1.0, z, 1.0);
+    st = sat(d->condenser_p_pa, &hfa, &hc, NULL, NULL);
+    b->v[sc->v_condenser].boundary = 1;
+    b->v[sc->v_condenser].p_pa = d->condenser_p_pa;
+    b->v[sc->v_condenser].h_j_kg = hc;
+    sc->v_atmosphere = add_vol(b, 1.0, z, 1.0);
+    if (st == PCS_OK)
+        st = sat(d->atmosphere_p_pa, &hfa, &hc, NULL, NULL);
+    b->v[sc->v_atmosphere].boundary = 1;
+    b->v[sc->v_atmosphere].p_pa = d->atmosphere_p_pa;
+    b->v[sc->v_atmosphere].h_j_kg = hc;
+    return st;
+}
+
+static void free_net(void *ctx)
+{
+    pcs_secondary *sc = ctx;
+    pcs_thnet_destroy(sc->net);
+    sc->net = NULL;
+}
+
+static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
+{
+    const pcs_secondary_def *d = &sc->def;
+    sc->per_sg_v = sc->nb + SV_COUNT;
+    sc->per_sg_j = sc->nb + SJ_COUNT;
+    uint32_t nv = sc->nsg * sc->per_sg_v + 3u, nj = sc->nsg * sc->per_sg_j + 2u;
+    net_builder b = {pcs_world_alloc(w, nv * sizeof *b.v), pcs_world_alloc(w, nj * sizeof *b.j), 0,
+                     0};
+    if (!b.v || !b.j)
+        return pcs_error_set(PCS_E_NOMEM, "secondary: out of memory");
+    sc->z_dome_bottom = d->z_riser_bottom_m + d->h_bundle_m + d->h_upper_riser_m - d->h_dome_m[0];
+    for (uint32_t l = 0; l < sc->nsg; l++)
+        sg_volumes(sc, &b);
+    pcs_status st = unit_parts(sc, &b);
+    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
+        sg_junctions(sc, &b, l);
+    if (st != PCS_OK)
+        return st;
+    sc->j_turbine = add_jun(&b, sc->v_header, sc->v_condenser, sc->a_turbine, 1.0, 0.0, NAN);
+    b.j[sc->j_turbine].choked = 1;
+    b.j[sc->j_turbine].friction_model = PCS_THNET_FRICTION_NONE;
+    b.j[sc->j_turbine].valve = d->turbine_rated_opening;
+    sc->j_dump = add_jun(&b, sc->v_header, sc->v_condenser, sc->a_dump, 1.0, 0.0, NAN);
+    b.j[sc->j_dump].choked = 1;
+    b.j[sc->j_dump].friction_model = PCS_THNET_FRICTION_NONE;
+    b.j[sc->j_dump].valve = 0.0;
+    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
+        st = sg_start(sc, &b, l);
+    if (st != PCS_OK)
+        return st;
+    double ws = 0.0;
+    for (uint32_t l = 0; l < sc->nsg; l++)
+        ws += b.j[sec_jun(sc, l, SJ_MSIV)].flow_kg_s;
+    b.j[sc->j_turbine].flow_kg_s = ws;
+    sc->nv = b.nv;
+    sc->nj = b.nj;
+    sc->vol_m3 = pcs_world_alloc(w, sc->nv * sizeof(double));
+    sc->area_m2 = pcs_world_alloc(w, sc->nj * sizeof(double));
+    if (!sc->vol_m3 || !sc->area_m2)
+        return pcs_error_set(PCS_E_NOMEM, "secondary: out of memory");
+    for (uint32_t i = 0; i < b.nv; i++)
+        sc->vol_m3[i] = b.v[i].volume_m3;
+    for (uint32_t k = 0; k < b.nj; k++)
+        sc->area_m2[k] = b.j[k].area_m2;
+    pcs_thnet_def nd;
+    pcs_thnet_default(&nd);
+    nd.volumes = b.v;
+    nd.n_volumes = b.nv;
+    nd.junctions = b.j;
+    nd.n_junctions = b.nj;
+    if (d->table)
+        nd.eos = pcs_thnet_eos_table(d->table);
+    st = pcs_thnet_create(&nd, &sc->net);
+    if (st != PCS_OK)
+        return pcs_error_set(st, "secondary %s: %s", sc->unit, pcs_last_error());
+    return pcs_world_on_destroy(w, free_net, sc);
+}
+
+/* ---- stores --------------------------------------------------------------------- */
+
+static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
+{
+    const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
+    pcs_secondary_stores *s = &sc->s;
+    const pcs_th_store stores[] = {
+        {"mass", sc->nv, state, &s->mass},
+        {"energy", sc->nv, state, &s->energy},
+        {"flow", sc->nj, state, &s->flow},
+        {"p", sc->nv, state, &s->p},
+        {"h", sc->nv, state, &s->h},
+        {"t", sc->nv, state, &s->t},
+        {"rho", sc->nv, state, &s->rho},
+        {"quality", sc->nv, state, &s->quality},
+        {"void", sc->nv, state, &s->void_fraction},
+        {"tube_heat", sc->nsg * sc->nt, state, &s->tube_heat},
+        {"tube_t", sc->nsg * sc->nt, state, &s->tube_t},
+        {"controls", PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * sc->nsg, state,
+         &s->controls},
+        {"out", PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * sc->nsg, scratch, &s->out},
+    };
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s.sec", sc->unit);
+    return pcs_th_stores_register(w, prefix, stores, sizeof stores / sizeof stores[0]);
+}
+
+static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
+{
+    const pcs_secondary_def *d = &sc->def;
+    secondary_view v;
+    pcs_secondary_view(w, sc, &v);
+    pcs_status st = pcs_thnet_state_init(sc->net, &v.st);
+    if (st != PCS_OK)
+        return st;
+    v.controls[PCS_SECONDARY_CTL_TURBINE] = d->turbine_rated_opening;
+    v.controls[PCS_SECONDARY_CTL_DUMP] = 0.0;
+    for (uint32_t l = 0; l < sc->nsg; l++) {
+        double *c = v.controls + PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l;
+        c[PCS_SECONDARY_CTL_FEED] = v.st.flow_kg_s[sec_jun(sc, l, SJ_MSIV)];
+        c[PCS_SECONDARY_CTL_MSIV] = 1.0;
+        for (uint32_t k = 0; k < sc->nt; k++)
+            v.tube_heat[l * sc->nt + k] = d->initial_heat_w / sc->nt;
+    }
+    return pcs_secondary_outputs(sc, &v);
+}
+
+/* ---- load check ------------------------------------------------------------------- */
+
+static pcs_status chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
+                      const char *field, double lo, double hi, unsigned flags)
+{
+    return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, flags);
+}
+
+static pcs_status check_volumes(const pcs_world *w, const pcs_secondary *sc, const pcs_load_view *v)
+{
+    const pcs_secondary_stores *s = &sc->s;
+    const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
+    const double *p = pcs_load_view_store(v, s->p), *h = pcs_load_view_store(v, s->h);
+    const double *t = pcs_load_view_store(v, s->t), *rho = pcs_load_view_store(v, s->rho);
+    const double *x = pcs_load_view_store(v, s->quality);
+    const double *a = pcs_load_view_store(v, s->void_fraction);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < sc->nv; i++) {
+        double vol = sc->vol_m3[i];
+        st = chk(w, s->mass, m, i, "mass kg", SEC_RHO_MIN * vol, SEC_RHO_MAX * vol, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->energy, u, i, "internal energy J", 0.0, SEC_U_MAX * m[i], 0);
+        if (st == PCS_OK)
+            st = chk(w, s->p, p, i, "pressure Pa", 1e3, 31e6, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->h, h, i, "enthalpy J/kg", 0.0, SEC_H_MAX, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->t, t, i, "temperature K", 273.15, 1073.15, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->rho, rho, i, "density kg/m3", 0.0, SEC_RHO_MAX, PCS_CHECK_LO_OPEN);
+        if (st == PCS_OK)
+            st = chk(w, s->quality, x, i, "quality", 0.0, 1.0, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->void_fraction, a, i, "void fraction", 0.0, 1.0, 0);
+    }
+    return st;
+}
+
+static pcs_status check_flows_tubes(const pcs_world *w, const pcs_secondary *sc,
+                                    const pcs_load_view *v)
+{
+    const pcs_secondary_stores *s = &sc->s;
+    const double *f = pcs_load_view_store(v, s->flow);
+    const double *q = pcs_load_view_store(v, s->tube_heat);
+    const double *t = pcs_load_view_store(v, s->tube_t);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < sc->nj; k++) {
+        double top = SEC_RHO_MAX * sc->area_m2[k] * 1000.0;
+        st = chk(w, s->flow, f, k, "mass flow kg/s", -top, top, 0);
+    }
+    for (uint32_t k = 0; st == PCS_OK && k < sc->nsg * sc->nt; k++) {
+        st = chk(w, s->tube_heat, q, k, "tube heat W", -SEC_Q_MAX, SEC_Q_MAX, 0);
+        if (st == PCS_OK)
+            st = chk(w, s->tube_t, t, k, "tube-side secondary temperature K", 273.15, 1073.15, 0);
+    }
+    return st;
+}
+
+static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
+                                 const pcs_load_view *v)
+{
+    uint32_t id = sc->s.controls;
+    const double *c = pcs_load_view_store(v, id);
+    pcs_status st = chk(w, id, c, PCS_SECONDARY_CTL_TURBINE, "turbine valve", 0.0, 1.0, 0);
+    if (st == PCS_OK)
+        st = chk(w, id, c, PCS_SECONDARY_CTL_DUMP, "dump demand", 0.0, 1.0, 0);
+    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
+        uint32_t b = PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l;
+        st = chk(w, id, c, b + PCS_SECONDARY_CTL_FEED, "feed flow kg/s", 0.0,
+                 10.0 * sc->def.rated_steam_kg_s, 0);
+        if (st == PCS_OK)
+            st = chk(w, id, c, b + PCS_SECONDARY_CTL_MSIV, "MSIV opening", 0.0, 1.0, 0);
+    }
+    return st;
+}
+
+static pcs_status secondary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_secondary *sc = ctx;
+    pcs_status st = check_volumes(w, sc, v);
+    if (st == PCS_OK)
+        st = check_flows_tubes(w, sc, v);
+    if (st == PCS_OK)
+        st = check_controls(w, sc, v);
+    return st;
+}
+
+/* ---- channels, system --------------------------------------------------------------- */
+
+static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
+{
+    pcs_status st = pcs_th_channel(w, sc->unit, "steam.header_pressure", "Pa", sc->s.out,
+                                   PCS_SECONDARY_OUT_HEADER_P);
+    if (st == PCS_OK)
+        st = pcs_th_channel(w, sc->unit, "turbine.steam_flow", "kg/s", sc->s.out,
+                            PCS_SECONDARY_OUT_TURBINE_FLOW);
+    if (st == PCS_OK)
+        st = pcs_th_channel(w, sc->unit, "dump.flow", "kg/s", sc->s.out,
+                            PCS_SECONDARY_OUT_DUMP_FLOW);
+    const struct {
+        const char *fmt, *unit;
+        uint32_t index;
+    } per_sg[] = {
+        {"sg%u.pressure", "Pa", PCS_SECONDARY_OUT_P},
+        {"sg%u.steam_flow", "kg/s", PCS_SECONDARY_OUT_STEAM},
+        {"sg%u.feed_flow", "kg/s", PCS_SECONDARY_OUT_FEED},
+        {"sg%u.nr_level", "%", PCS_SECONDARY_OUT_NR},
+        {"sg%u.level", "m", PCS_SECONDARY_OUT_LEVEL},
+        {"sg%u.safety_flow", "kg/s", PCS_SECONDARY_OUT_SAFETY},
+        {"sg%u.heat_in", "W", PCS_SECONDARY_OUT_HEAT},
+    };
+    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
+        for (size_t i = 0; st == PCS_OK && i < sizeof per_sg / sizeof per_sg[0]; i++) {
+            char name[64];
+            snprintf(name, sizeof name, per_sg[i].fmt, l + 1);
+            st = pcs_th_channel(w, sc->unit, name, per_sg[i].unit, sc->s.out,
+                                PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l +
+                                    per_sg[i].index);
+        }
+    return st;
+}
+
+static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
+{
+    const pcs_secondary_stores *s = &sc->s;
+    uint32_t reads[] = {s->tube_heat, s->controls};
+    uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
+                         s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.secondary", sc->unit);
+    pcs_system_desc d = {.name = name,
+                         .stage = PCS_STAGE_MACHINES,
+                         .fn = pcs_secondary_system,
+                         .ctx = sc,
+                         .reads = reads,
+                         .n_reads = sizeof reads / sizeof reads[0],
+                         .writes = writes,
+                         .n_writes = sizeof writes / sizeof writes[0]};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, secondary_load_check, sc);
+    return st;
+}
+
+static pcs_status alloc_scratch(pcs_world *w, pcs_secondary *sc)
+{
+    sc->heat_w = pcs_world_alloc(w, sc->nv * sizeof(double));
+    sc->valve = pcs_world_alloc(w, sc->nj * sizeof(double));
+    sc->src_kg_s = pcs_world_alloc(w, sc->nv * sizeof(double));
+    sc->src_h = pcs_world_alloc(w, sc->nv * sizeof(double));
+    if (!sc->heat_w || !sc->valve || !sc->src_kg_s || !sc->src_h)
+        return pcs_error_set(PCS_E_NOMEM, "secondary: out of memory");
+    memset(sc->heat_w, 0, sc->nv * sizeof(double));
+    memset(sc->src_kg_s, 0, sc->nv * sizeof(double));
+    memset(sc->src_h, 0, sc->nv * sizeof(double));
+    return PCS_OK;
+}
+
+pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def, pcs_secondary **out)
+{
+    if (!w || !def || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_add: NULL argument");
+    pcs_status st = pcs_secondary_def_validate(def);
+    if (st != PCS_OK)
+        return st;
+    pcs_secondary *sc = pcs_world_alloc(w, sizeof *sc);
+    if (!sc)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_secondary_add: out of memory");
+    memset(sc, 0, sizeof *sc);
+    sc->def = *def;
+    snprintf(sc->unit, sizeof sc->unit, "%s", def->unit_name);
+    sc->def.unit_name = sc->unit;
+    sc->nsg = def->n_sg;
+    sc->nb = def->n_bundle;
+    sc->nt = 2u * def->n_bundle;
+    st = throats(sc);
+    if (st == PCS_OK)
+        st = build_network(w, sc);
+    if (st == PCS_OK)
+        st = alloc_scratch(w, sc);
+    if (st == PCS_OK)
+        st = make_stores(w, sc);
+    if (st == PCS_OK)
+        st = initial_store_values(w, sc);
+    if (st == PCS_OK)
+        st = register_channels(w, sc);
+    if (st == PCS_OK)
+        st = register_system(w, sc);
+    if (st == PCS_OK)
+        *out = sc;
+    return st;
+}
+
+pcs_secondary_stores pcs_secondary_store_ids(const pcs_secondary *sc)
+{
+    return sc->s;
+}
+
+pcs_secondary_balance pcs_secondary_last_balance(const pcs_secondary *sc)
+{
+    return sc->bal;
+}
+
+uint32_t pcs_secondary_n_volumes(const pcs_secondary *sc)
+{
+    return sc ? sc->nv : 0;
+}
+
+uint32_t pcs_secondary_n_junctions(const pcs_secondary *sc)
+{
+    return sc ? sc->nj : 0;
+}
+
+const pcs_secondary_def *pcs_secondary_def_get(const pcs_secondary *sc)
+{
+    return sc ? &sc->def : NULL;
+}
+
+uint32_t pcs_secondary_volume(const pcs_secondary *sc, pcs_secondary_part part, uint32_t sg)
+{
+    if (!sc || sg >= sc->nsg)
+        return UINT32_MAX;
+    switch (part) {
+    case PCS_SECONDARY_BUNDLE_FIRST:
+        return sec_bundle(sc, sg, 0);
+    case PCS_SECONDARY_UPPER_RISER:
+        return sec_vol(sc, sg, SV_UPPER_RISER);
+    case PCS_SECONDARY_DOME:
+        return sec_vol(sc, sg, SV_DOME);
+    case PCS_SECONDARY_DC_UPPER:
+        return sec_vol(sc, sg, SV_DC_UPPER);
+    case PCS_SECONDARY_DC_LOWER:
+        return sec_vol(sc, sg, SV_DC_LOWER);
+    case PCS_SECONDARY_STEAM_LINE:
+        return sec_vol(sc, sg, SV_STEAM_LINE);
+    case PCS_SECONDARY_HEADER:
+        return sc->v_header;
+    }
+    return UINT32_MAX;
+}
+
+void pcs_secondary_totals(pcs_world *w, const pcs_secondary *sc, double *mass_kg, double *energy_j)
+{
+    secondary_view v;
+    pcs_secondary_view(w, sc, &v);
+    double m = 0.0, e = 0.0;
+    pcs_thnet_totals(sc->net, &v.st, &m, &e);
+    if (mass_kg)
+        *mass_kg = m;
+    if (energy_j)
+        *energy_j = e;
+}
