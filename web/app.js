@@ -173,7 +173,7 @@ function onStatus(m) {
 const LIVE = [
     [/^u(\d+)\.(core\.power|rcs\.pressure)$/, "gauge"],
     [
-        /^u(\d+)\.(pzr\.(level|pressure)|coolant\.(t_avg|t_out)|core\.(t_inlet|boron)|loop\d+\.(flow|t_hot|t_cold)|pump\d+\.speed|sg\d*\.heat|rods\.D\.pos)$/,
+        /^u(\d+)\.(pzr\.(level|pressure)|rcs\.t_avg|coolant\.(t_avg|t_out)|core\.(t_inlet|boron)|loop\d+\.(flow|t_hot|t_cold)|pump\d+\.speed|sg\d*\.heat|rods\.D\.pos)$/,
         "display",
     ],
     [/^u(\d+)\.(core\.trip|rps\.trip|rps\.first_out|alarm\..+)$/, "event"],
