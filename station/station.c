@@ -459,6 +459,12 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
                         (ev->subject & 1023u) + 1,
                         ev->kind == PCS_EV_PRIMARY_PUMP_TRIPPED ? "TRIPPED" : "started", v[0]),
                1;
+    case PCS_EV_PRIMARY_COURANT:
+        return snprintf(out, len,
+                        "u%u primary: Courant number %.3g in volume %g (above 1: the time step is "
+                        "too long for this flow)",
+                        ev->subject + 1, v[0], v[1]),
+               1;
     case PCS_EV_UNIT_TRIP:
         return snprintf(out, len, "u%u REACTOR TRIP, first out: %s (setpoint %.5g, value %.5g)",
                         ev->subject + 1, function_name(st, (uint32_t)v[0]), v[1], v[2]),

@@ -124,6 +124,11 @@ enum {
 enum {
     PCS_EV_PRIMARY_PUMP_TRIPPED = PCS_EV_MODEL_BASE + 56,
     PCS_EV_PRIMARY_PUMP_STARTED = PCS_EV_MODEL_BASE + 57,
+    /** The network's material Courant number passed 1 this tick (the
+     *  explicit transport is then no longer bounded by its donors): subject
+     *  unit_index; values[0] the Courant number, values[1] the volume. On
+     *  every 20th tick (once a second at 0.05 s) while it stays above 1. */
+    PCS_EV_PRIMARY_COURANT = PCS_EV_MODEL_BASE + 58,
 };
 #define PCS_PRIMARY_PUMP_SUBJECT(unit_index, pump) \
     (((uint32_t)(unit_index) << 10) | (uint32_t)(pump))

@@ -46,6 +46,8 @@ struct pcs_primary {
     double *src_c;    /* [nv] charging boron, ppm */
     double charging_kg_s, letdown_kg_s; /* the flows the last tick applied */
     double spray_kg_s, heater_w;        /* the pressurizer's, the last tick */
+    double courant_max;                 /* the last step's largest Courant number */
+    uint32_t courant_volume;            /* where */
     /* stores */
     pcs_primary_stores s;
     pcs_pressurizer_def pzr_def;

@@ -27,6 +27,7 @@
 
 #include "pcsim/math.h"
 #include "pcsim/water.h"
+#include "pcsim/event.h"
 #include "physics/thermohydraulics/models/primary_internal.h"
 
 void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
@@ -254,6 +255,8 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     pcs_thnet_report rep;
     st = pcs_thnet_step(pr->net, &v->st, &in, dt, &rep);
     *c_pzr = c_liq;
+    pr->courant_max = rep.courant_max;
+    pr->courant_volume = rep.courant_volume;
     if (st == PCS_OK)
         st = shafts(pr, v, dt);
     /* The surge the network moved: its end-of-step flow at the hot leg's
@@ -318,5 +321,9 @@ pcs_status pcs_primary_system(pcs_world *w, void *ctx)
     pcs_status st = pcs_primary_advance(pr, &v, pcs_world_clock(w)->dt_s, 1);
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.primary: %s", pr->unit, pcs_last_error());
+    /* Reported on every 20th tick while above 1: a rate, and no state to save. */
+    if (pr->courant_max > 1.0 && pcs_world_clock(w)->tick % 20u == 0u)
+        pcs_event_emit(w, PCS_EV_PRIMARY_COURANT, pr->def.unit_index, pr->courant_max,
+                       (double)pr->courant_volume, 0, 0);
     return PCS_OK;
 }
