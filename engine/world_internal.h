@@ -74,6 +74,11 @@ typedef struct pcs_cleanup_rec {
     void *ctx;
 } pcs_cleanup_rec;
 
+typedef struct pcs_run_state_rec {
+    pcs_run_state_fn fn;
+    void *ctx;
+} pcs_run_state_rec;
+
 typedef struct pcs_command_queue pcs_command_queue;
 
 /* A command kind's owner: a plain handler (fn, ctx), or a family (family =
@@ -143,9 +148,9 @@ struct pcs_world {
     uint32_t *stage_order; /* systems_cap: system indices by stage, sorted */
     uint32_t stage_start[PCS_STAGE_COUNT + 1];
     const pcs_system_rec *running; /* system whose fn is executing, else NULL */
-    uint32_t access_fault;          /* check_access: first undeclared store it touched */
-    uint64_t *store_hash;           /* check_access 2: each store's hash, store_hash_cap */
-    uint32_t store_hash_cap;        /* = stores_cap once a store is registered */
+    uint32_t access_fault;         /* check_access: first undeclared store it touched */
+    uint64_t *store_hash;          /* check_access 2: each store's hash, store_hash_cap */
+    uint32_t store_hash_cap;       /* = stores_cap once a store is registered */
     pcs_stage_observer_fn stage_observer;
     void *stage_observer_ctx;
 
@@ -156,8 +161,8 @@ struct pcs_world {
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
     uint32_t n_events;
     uint64_t events_dropped_tick;
-    int events_closed;         /* stage 13 began: the overflow event is kept current */
-    uint32_t events_overflow;  /* index of this tick's overflow event, or UINT32_MAX */
+    int events_closed;        /* stage 13 began: the overflow event is kept current */
+    uint32_t events_overflow; /* index of this tick's overflow event, or UINT32_MAX */
     uint64_t events_dropped_total;
     pcs_event_fn event_fn;
     void *event_ctx;
@@ -178,6 +183,9 @@ struct pcs_world {
 
     pcs_cleanup_rec *cleanups; /* cleanups_cap, registration order */
     uint32_t n_cleanups, cleanups_cap;
+
+    pcs_run_state_rec *run_hooks; /* run_hooks_cap, registration order (pacing.c) */
+    uint32_t n_run_hooks, run_hooks_cap;
 };
 
 /* Common guard for build-phase registrations. */

@@ -59,7 +59,8 @@ typedef struct pcs_world_def {
     uint32_t journal_capacity;  /**< journal entries kept in memory; default 65536; [1, 2^24] */
     uint32_t snapshot_buffers;  /**< snapshot pool size; default 4; [3, 64] */
     uint32_t workers;           /**< slow-job workers; PCS_WORKERS_AUTO or [0, 256] */
-    double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0, 60] */
+    double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0,
+                                   60] */
     /** Check PCS_STORE_F64 stores for NaN/Inf after each stage that writes
      *  them (pcs_world_tick); 0 off, 1 on. Default: 1 when the library is
      *  built with PCS_DEBUG defined (the ASan build), 0 in release. [0, 1] */
@@ -71,8 +72,8 @@ typedef struct pcs_world_def {
      *  writing (costs one pass over all store bytes per system). Default: 1
      *  when built with PCS_DEBUG (the ASan build), 0 in release. [0, 2] */
     uint32_t check_access;
-    uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
-                                     compared on load (persist.h); default 0 = none; any value */
+    uint64_t build_hash; /**< hash of what built this world, e.g. the scenario; saved and
+                              compared on load (persist.h); default 0 = none; any value */
 } pcs_world_def;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
@@ -222,14 +223,31 @@ PCS_API pcs_status pcs_world_set_speed(pcs_world *w, double speed);
 /** The speed multiplier in effect (after rounding); 0 for NULL. */
 PCS_API double pcs_world_speed(const pcs_world *w);
 
-/** Stop ticking in pcs_world_advance until pcs_world_resume. Idempotent. */
+/** Stop ticking in pcs_world_advance until pcs_world_resume. Idempotent.
+ *  Readers see the newest publication again with its paused flag set
+ *  (pcs_view.paused, pcs_reader_paused). */
 PCS_API pcs_status pcs_world_pause(pcs_world *w);
 
-/** Resume pacing where it stopped (the paused wall time is not owed). Idempotent. */
+/** Resume pacing where it stopped (the paused wall time is not owed). Idempotent.
+ *  Readers see the newest publication again with its paused flag clear. */
 PCS_API pcs_status pcs_world_resume(pcs_world *w);
 
 /** 1 while paused, else 0 (also for NULL). */
 PCS_API int pcs_world_paused(const pcs_world *w);
+
+/** Run-state observer: @p paused is the new state (1 paused, 0 running). */
+typedef void (*pcs_run_state_fn)(void *ctx, int paused);
+
+/**
+ * Call @p fn(@p ctx, paused) on the world thread each time pcs_world_pause or
+ * pcs_world_resume changes the run state (not on a call that leaves it as it
+ * was), after the change, in registration order. The snapshot pool uses it
+ * to republish its newest buffer with the paused flag (snapshot.h), since no
+ * tick, hence no publication, runs while paused. Build phase only.
+ * @return PCS_E_INVAL (NULL), PCS_E_STATE after sealing, PCS_E_OVERFLOW past
+ *         PCS_WORLD_IDS_MAX, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_world_on_run_state(pcs_world *w, pcs_run_state_fn fn, void *ctx);
 
 /**
  * Run exactly one tick while paused (the world stays paused); pacing's carry
