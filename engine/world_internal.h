@@ -148,9 +148,9 @@ struct pcs_world {
     uint32_t *stage_order; /* systems_cap: system indices by stage, sorted */
     uint32_t stage_start[PCS_STAGE_COUNT + 1];
     const pcs_system_rec *running; /* system whose fn is executing, else NULL */
-    uint32_t access_fault;         /* check_access: first undeclared store it touched */
-    uint64_t *store_hash;          /* check_access 2: each store's hash, store_hash_cap */
-    uint32_t store_hash_cap;       /* = stores_cap once a store is registered */
+    uint32_t access_fault;          /* check_access: first undeclared store it touched */
+    uint64_t *store_hash;           /* check_access 2: each store's hash, store_hash_cap */
+    uint32_t store_hash_cap;        /* = stores_cap once a store is registered */
     pcs_stage_observer_fn stage_observer;
     void *stage_observer_ctx;
 
@@ -160,9 +160,12 @@ struct pcs_world {
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
     uint32_t n_events;
+    pcs_event *events_prev; /* event_capacity: the last completed tick's list while a tick runs */
+    uint32_t n_events_prev;
+    int events_committed; /* the list in `events` is a completed tick's (event.c) */
     uint64_t events_dropped_tick;
-    int events_closed;        /* stage 13 began: the overflow event is kept current */
-    uint32_t events_overflow; /* index of this tick's overflow event, or UINT32_MAX */
+    int events_closed;         /* stage 13 began: the overflow event is kept current */
+    uint32_t events_overflow;  /* index of this tick's overflow event, or UINT32_MAX */
     uint64_t events_dropped_total;
     pcs_event_fn event_fn;
     void *event_ctx;
@@ -224,6 +227,12 @@ void pcs_pacing_init(pcs_world *w);
 void pcs_events_begin_tick(pcs_world *w);
 void pcs_events_end_tick(pcs_world *w);
 void pcs_events_deliver(pcs_world *w);
+void pcs_events_commit(pcs_world *w);
+/* The last completed tick's events: what the next tick's systems read as the
+ * previous tick's, and what a save keeps and the state hash covers. */
+const pcs_event *pcs_events_last_completed(const pcs_world *w, uint32_t *count);
+/* Make @p events (@p n <= event_capacity) the last completed tick's list (load). */
+void pcs_events_restore(pcs_world *w, const pcs_event *events, uint32_t n);
 
 /* engine/system.c */
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);

@@ -59,8 +59,7 @@ typedef struct pcs_world_def {
     uint32_t journal_capacity;  /**< journal entries kept in memory; default 65536; [1, 2^24] */
     uint32_t snapshot_buffers;  /**< snapshot pool size; default 4; [3, 64] */
     uint32_t workers;           /**< slow-job workers; PCS_WORKERS_AUTO or [0, 256] */
-    double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0,
-                                   60] */
+    double slow_join_timeout_s; /**< max wait for a slow job at its merge tick; default 0.005; [0, 60] */
     /** Check PCS_STORE_F64 stores for NaN/Inf after each stage that writes
      *  them (pcs_world_tick); 0 off, 1 on. Default: 1 when the library is
      *  built with PCS_DEBUG defined (the ASan build), 0 in release. [0, 1] */
@@ -72,8 +71,8 @@ typedef struct pcs_world_def {
      *  writing (costs one pass over all store bytes per system). Default: 1
      *  when built with PCS_DEBUG (the ASan build), 0 in release. [0, 2] */
     uint32_t check_access;
-    uint64_t build_hash; /**< hash of what built this world, e.g. the scenario; saved and
-                              compared on load (persist.h); default 0 = none; any value */
+    uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
+                                     compared on load (persist.h); default 0 = none; any value */
 } pcs_world_def;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
