@@ -423,11 +423,13 @@ class ServeTest(unittest.TestCase):
             time.sleep(1.5)
             t1 = c.call({"type": "observe"})["tick"]
             w1 = time.monotonic()
-            # rate ticks per wall second (dt 0.05 s). Generous below (a busy
-            # machine, a TSan build: a quarter of the rate), exact-ish above;
-            # a server that ignored --speed (20 ticks a second, at most 38
-            # here) fails one bound or the other.
-            self.assertGreaterEqual(t1 - t0, rate * 1.5 * 0.25 - 8, (speed, t1 - t0))
+            # rate ticks per wall second (dt 0.05 s). Exact-ish above; below,
+            # generous, and only for a release build: a TSan build on a busy
+            # machine manages about 40 ticks a second, whatever the speed.
+            # A release server that ignored --speed (20 ticks a second, at
+            # most 38 here) fails one bound or the other.
+            if not SANITIZED:
+                self.assertGreaterEqual(t1 - t0, rate * 1.5 * 0.25 - 8, (speed, t1 - t0))
             self.assertLessEqual(t1 - t0, rate * (w1 - w0) + 8, (speed, t1 - t0, w1 - w0))
             self.assertEqual(srv.stop(), 0, srv.stderr())
 
