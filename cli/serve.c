@@ -33,10 +33,11 @@ static void serve_usage(FILE *f)
           "  --read-only       clients may only observe (no control role; pages without\n"
           "                    controls)\n"
           "  --max-clients N   open connections allowed (default 64, at most 4096)\n"
-          "  --mode step|free  step: the world ticks only when the controller steps\n"
-          "                    (default); free: it runs by itself, paced by --speed\n"
-          "  --speed X         free mode: simulated seconds per wall second (default 1,\n"
-          "                    real time); 0: as fast as possible\n"
+          "  --mode step|free|fast  step: the world ticks only when the controller\n"
+          "                    steps (default); free: it runs by itself, paced by --speed;\n"
+          "                    fast: it runs by itself as fast as it can\n"
+          "  --speed X         free mode: simulated seconds per wall second, in [0.1, 1000]\n"
+          "                    (default 1, real time)\n"
           "  --save-dir DIR    where save and load keep NAME.save (default: refused)\n"
           "  --rate R          acts accepted per simulated second, 0: no limit (default\n"
           "                    the scenario's run.command_rate_per_s, 400)\n"
@@ -190,16 +191,23 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             o->read_only = 1;
             break;
         case 'o':
-            if (strcmp(optarg, "step") != 0 && strcmp(optarg, "free") != 0)
-                return fail("--mode '%s'", optarg, "expected step or free");
-            o->mode = optarg[0] == 's' ? SERVE_MODE_STEP : SERVE_MODE_FREE;
+            if (strcmp(optarg, "step") == 0)
+                o->mode = SERVE_MODE_STEP;
+            else if (strcmp(optarg, "free") == 0)
+                o->mode = SERVE_MODE_FREE;
+            else if (strcmp(optarg, "fast") == 0)
+                o->mode = SERVE_MODE_FAST;
+            else
+                return fail("--mode '%s'", optarg, "expected step, free or fast");
             mode_given = 1;
             break;
         case 's': {
             char *end;
             o->speed = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->speed >= 0.0 && o->speed <= 1e6))
-                return fail("--speed '%s'", optarg, "expected a number in [0, 1e6]");
+            if (end == optarg || *end || !(o->speed >= PCS_SPEED_MIN && o->speed <= PCS_SPEED_MAX))
+                return fail("--speed '%s'", optarg,
+                            "expected a number in [0.1, 1000] (simulated seconds per wall "
+                            "second; --mode fast runs as fast as possible)");
             break;
         }
         case 'R': {

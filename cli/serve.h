@@ -43,8 +43,12 @@
 
 typedef enum serve_mode {
     SERVE_MODE_STEP = 0, /**< lock-step: the world ticks only when the controller steps */
-    SERVE_MODE_FREE = 1, /**< free-running, paced by --speed */
+    SERVE_MODE_FREE = 1, /**< runs by itself, paced by --speed (pcs_world_advance) */
+    SERVE_MODE_FAST = 2, /**< runs by itself as fast as it can, unpaced */
 } serve_mode;
+
+/** "step", "free" or "fast", as --mode spells it and the hellos report it. */
+const char *serve_mode_name(serve_mode m);
 
 /** Options of `pcsim serve`. */
 typedef struct serve_opts {
@@ -59,7 +63,7 @@ typedef struct serve_opts {
     int read_only;
     uint32_t max_clients;
     serve_mode mode;
-    double speed;         /**< free mode: simulated s per wall s; 0: as fast as possible */
+    double speed;         /**< free mode: simulated s per wall s, [PCS_SPEED_MIN, PCS_SPEED_MAX] */
     const char *save_dir; /**< where save and load put NAME.save; NULL: refused */
     size_t send_queue;    /**< bytes */
     uint32_t slow_ms;     /**< ms a full queue is tolerated */
@@ -112,6 +116,32 @@ typedef struct serve_req {
     serve_world_info info; /**< reset: the new world's (or the old one's if it failed) */
 } serve_req;
 
+/* cli/serve_pace.c: free mode's pacing through the library's
+ * pcs_world_advance (world.h), plus the server's lag rule. */
+
+/** Behind by more than this much wall time, the backlog is dropped. */
+#define SERVE_PACE_MAX_LAG_S 1.0
+
+typedef struct serve_pace {
+    uint64_t last_ns; /**< wall time of the previous advance */
+    uint64_t dropped; /**< ticks dropped by the lag rule so far */
+    uint64_t drops;   /**< times the lag rule dropped a backlog */
+} serve_pace;
+
+/** Start pacing afresh at @p now_ns: nothing owed (pcs_world_pacing_reset). */
+void serve_pace_start(serve_pace *p, pcs_world *w, uint64_t now_ns);
+
+/**
+ * Account the wall time since the previous call and run at most one due
+ * tick (pcs_world_advance with max_ticks 1, so the caller can answer
+ * requests and announce each tick between ticks). A backlog worth more than
+ * SERVE_PACE_MAX_LAG_S of wall time at the world's speed is dropped with
+ * pcs_world_pacing_reset. @p due receives the wall time the next tick is
+ * due (0: at once). @return the tick's status (pcs_world_advance).
+ */
+pcs_status serve_pace_advance(serve_pace *p, pcs_world *w, uint64_t now_ns,
+                              pcs_world_advance_result *r, uint64_t *due);
+
 /** The world thread and what it shares with the network thread. */
 typedef struct serve_world {
     pthread_mutex_t mu;
@@ -131,7 +161,8 @@ typedef struct serve_world {
     pcs_station *station;
     pcs_thread *thread;
     serve_world_info info;
-    hist tick_ns; /**< wall time of each tick and its notice, ns (the stop summary) */
+    hist tick_ns;    /**< wall time of each tick and its notice, ns (the stop summary) */
+    serve_pace pace; /**< free mode's pacing (serve_pace.c) */
     /* start-up handshake */
     int ready; /**< 1 built, -1 failed */
     char start_error[PCS_LAST_ERROR_MAX];
@@ -156,19 +187,6 @@ void serve_world_stop(serve_world *sw);
 
 /** Monotonic wall time, ns. */
 uint64_t serve_now_ns(void);
-
-/* cli/serve_pace.c: free-running pacing. Replaced by the library's pacing
- * when the living-world issue adds it. */
-typedef struct serve_pacer {
-    double speed;   /**< simulated s per wall s; 0: no pacing */
-    double dt_s;    /**< simulated s per tick */
-    uint64_t t0_ns; /**< wall time of tick 0 of this pacing run */
-    uint64_t ticks; /**< ticks since t0 */
-} serve_pacer;
-
-void serve_pacer_start(serve_pacer *p, double speed, double dt_s, uint64_t now_ns);
-/** Count a tick; @return the wall time the next one is due (0: now). */
-uint64_t serve_pacer_tick(serve_pacer *p, uint64_t now_ns);
 
 /* cli/serve_net.c: listen, serve until SIGINT/SIGTERM. @return exit code. */
 int serve_net_run(const serve_opts *opt, const pcs_scenario *scn);

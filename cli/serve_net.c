@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -606,8 +607,9 @@ static void hello_reply(client *c, const serve_msg *m)
     serve_out_str(&o, "server", name);
     serve_out_u64(&o, "client", c->serial);
     serve_out_str(&o, "role", c->role == SERVE_ROLE_CONTROL ? "control" : "observe");
-    serve_out_str(&o, "mode", s->opt->mode == SERVE_MODE_STEP ? "step" : "free");
-    serve_out_f64(&o, "speed", s->opt->speed);
+    serve_out_str(&o, "mode", serve_mode_name(s->opt->mode));
+    /* fast mode has no speed: null (serve_out_f64 writes a non-finite value so) */
+    serve_out_f64(&o, "speed", s->opt->mode == SERVE_MODE_FAST ? NAN : s->opt->speed);
     serve_out_bool(&o, "read_only", s->opt->read_only);
     serve_out_str(&o, "scenario", pcs_scenario_name(s->scn));
     serve_out_u64(&o, "tick", atomic_load_explicit(&s->world.tick, memory_order_acquire));
@@ -665,9 +667,10 @@ static int on_control(client *c, const serve_msg *m)
                           : "%s: only the controlling client may; this one observes (hello "
                             "with \"role\": \"control\")",
                       type);
-    if (m->type == SERVE_MSG_STEP && s->opt->mode == SERVE_MODE_FREE)
+    if (m->type == SERVE_MSG_STEP && s->opt->mode != SERVE_MODE_STEP)
         return refuse(c, m, "free_running",
-                      "step: the world is free-running (--mode free) and advances by itself");
+                      "step: the world is free-running (--mode %s) and advances by itself",
+                      serve_mode_name(s->opt->mode));
     if ((m->type == SERVE_MSG_LOAD || m->type == SERVE_MSG_SAVE) && !s->opt->save_dir)
         return refuse(c, m, "no_save_dir", "%s: the server was started without --save-dir", type);
     if (s->world_busy)
@@ -1075,16 +1078,15 @@ static int announce(server *s)
     if (port >= 0)
         fprintf(stderr,
                 "pcsim serve: listening on %s port %d (%s mode, scenario '%s', %u channels%s%s)\n",
-                s->opt->bind, port, s->opt->mode == SERVE_MODE_STEP ? "step" : "free",
-                pcs_scenario_name(s->scn), s->info.n_channels,
-                s->opt->read_only ? ", read-only" : "", s->opt->has_token ? ", token" : "");
+                s->opt->bind, port, serve_mode_name(s->opt->mode), pcs_scenario_name(s->scn),
+                s->info.n_channels, s->opt->read_only ? ", read-only" : "",
+                s->opt->has_token ? ", token" : "");
     if (http >= 0) {
         int v6 = strchr(s->opt->bind, ':') != NULL;
         fprintf(stderr,
                 "pcsim serve: control room at http://%s%s%s:%d/ (%s mode, scenario '%s'%s)\n",
-                v6 ? "[" : "", s->opt->bind, v6 ? "]" : "", http,
-                s->opt->mode == SERVE_MODE_STEP ? "step" : "free", pcs_scenario_name(s->scn),
-                s->opt->read_only ? ", read-only" : "");
+                v6 ? "[" : "", s->opt->bind, v6 ? "]" : "", http, serve_mode_name(s->opt->mode),
+                pcs_scenario_name(s->scn), s->opt->read_only ? ", read-only" : "");
     }
     return 0;
 }

@@ -237,12 +237,14 @@ static void greet(web_state *w, page *p)
     char name[64];
     snprintf(name, sizeof name, "pcsim %s", pcs_version());
     json_t *o = json_pack(
-        "{s:s,s:s,s:I,s:s,s:b,s:s,s:f,s:f,s:I,s:s,s:I,s:I,s:i,s:o}", "type", "hello", "server",
+        "{s:s,s:s,s:I,s:s,s:b,s:s,s:o,s:f,s:I,s:s,s:I,s:I,s:i,s:o}", "type", "hello", "server",
         name, "client", (json_int_t)web_client_serial(p->c), "scenario", serve_net_scenario(w->srv),
-        "read_only", w->opt->read_only, "mode", w->opt->mode == SERVE_MODE_STEP ? "step" : "free",
-        "speed", w->opt->speed, "dt_s", info->dt_s, "tick", (json_int_t)serve_net_tick(w->srv),
-        "feed", feed_format, "max_message", (json_int_t)WEB_MAX_MESSAGE, "max_slots",
-        (json_int_t)FEED_SLOTS_MAX, "units", (int)info->units, "channels", chans);
+        "read_only", w->opt->read_only, "mode", serve_mode_name(w->opt->mode),
+        /* fast mode has no speed: null, as in the TCP hello */
+        "speed", w->opt->mode == SERVE_MODE_FAST ? json_null() : json_real(w->opt->speed), "dt_s",
+        info->dt_s, "tick", (json_int_t)serve_net_tick(w->srv), "feed", feed_format, "max_message",
+        (json_int_t)WEB_MAX_MESSAGE, "max_slots", (json_int_t)FEED_SLOTS_MAX, "units",
+        (int)info->units, "channels", chans);
     json_t *rec = json_array();
     for (uint32_t i = 0; i < w->n_recorders; i++) {
         pcs_channel_info one;

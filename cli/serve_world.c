@@ -1,8 +1,9 @@
 /**
  * @file serve_world.c
  * @brief The world thread of `pcsim serve`: builds the station through
- *        pcsim/station.h, ticks it (on request in step mode, paced in free
- *        mode) and answers the network thread's requests.
+ *        pcsim/station.h, ticks it (on request in step mode, paced by
+ *        pcs_world_advance in free mode, back to back in fast mode) and
+ *        answers the network thread's requests.
  *
  * The world, its station and its heap belong to this thread alone
  * (docs/ARCHITECTURE.md section 2): it creates them, ticks them and destroys
@@ -71,6 +72,8 @@ static pcs_status build(serve_world *sw, int has_seed, uint64_t seed, pcs_world 
         set_error(error, "command source");
     } else if ((s = set_act_rate(sw, info)) != PCS_OK) {
         set_error(error, "command source");
+    } else if ((s = pcs_world_set_speed(*w, sw->opt->speed)) != PCS_OK) {
+        set_error(error, "--speed"); /* parse_opts checked the range: not reached */
     }
     if (s != PCS_OK) {
         pcs_station_destroy(*st);
@@ -109,6 +112,28 @@ static pcs_status tick(serve_world *sw)
 {
     uint64_t t0 = serve_now_ns();
     pcs_status st = pcs_world_tick(sw->world);
+    if (st == PCS_OK)
+        publish_tick(sw);
+    hist_add(&sw->tick_ns, serve_now_ns() - t0);
+    return st;
+}
+
+/* Free mode: the tick due now, if any, and its notice (serve_pace.c);
+ * @p due receives when the next one is due (0: at once). */
+static pcs_status paced_tick(serve_world *sw, uint64_t *due)
+{
+    uint64_t t0 = serve_now_ns();
+    uint64_t drops = sw->pace.drops, dropped = sw->pace.dropped;
+    pcs_world_advance_result r;
+    pcs_status st = serve_pace_advance(&sw->pace, sw->world, t0, &r, due);
+    if (sw->pace.drops != drops && !sw->opt->quiet) /* at most once a second of lag */
+        fprintf(stderr,
+                "pcsim serve: %llu ticks behind at speed %g (over %g s of wall time); "
+                "dropped, pacing starts again from now\n",
+                (unsigned long long)(sw->pace.dropped - dropped), pcs_world_speed(sw->world),
+                SERVE_PACE_MAX_LAG_S);
+    if (r.ticks_run == 0 && st == PCS_OK)
+        return st;
     if (st == PCS_OK)
         publish_tick(sw);
     hist_add(&sw->tick_ns, serve_now_ns() - t0);
@@ -200,11 +225,13 @@ static void abs_time(uint64_t ns, struct timespec *ts)
 }
 
 /* Step mode: sleep until a request. Free mode: tick when due, answering
- * requests between ticks. Called and returns with the mutex held. */
+ * requests between ticks; fast mode: tick back to back, likewise. Wall time
+ * spent answering a request (a save, a reset) is paced like any other: owed
+ * ticks follow, unless it was over SERVE_PACE_MAX_LAG_S (serve_pace.c).
+ * Called and returns with the mutex held. */
 static void run_loop(serve_world *sw)
 {
-    serve_pacer pace;
-    serve_pacer_start(&pace, sw->opt->speed, sw->info.dt_s, serve_now_ns());
+    serve_pace_start(&sw->pace, sw->world, serve_now_ns());
     uint64_t due = 0;
     while (!sw->stop) {
         if (sw->pending) {
@@ -222,9 +249,8 @@ static void run_loop(serve_world *sw)
             continue;
         }
         pthread_mutex_unlock(&sw->mu);
-        if (tick(sw) == PCS_OK) {
-            due = serve_pacer_tick(&pace, serve_now_ns());
-        } else {
+        pcs_status st = sw->opt->mode == SERVE_MODE_FAST ? tick(sw) : paced_tick(sw, &due);
+        if (st != PCS_OK) {
             /* A failing tick stops the clock; say so once and wait for a reset or load. */
             fprintf(stderr, "pcsim serve: tick %llu failed: %s; the world is paused\n",
                     (unsigned long long)pcs_world_clock(sw->world)->tick, pcs_last_error());
@@ -234,7 +260,7 @@ static void run_loop(serve_world *sw)
         if (due == UINT64_MAX) {
             while (!sw->stop && !sw->pending)
                 pthread_cond_wait(&sw->cv, &sw->mu);
-            serve_pacer_start(&pace, sw->opt->speed, sw->info.dt_s, serve_now_ns());
+            serve_pace_start(&sw->pace, sw->world, serve_now_ns());
             due = 0;
         }
     }
@@ -329,4 +355,7 @@ void serve_world_stop(serve_world *sw)
                 (unsigned long long)sw->tick_ns.n, hist_percentile(&sw->tick_ns, 50) / 1e3,
                 hist_percentile(&sw->tick_ns, 95) / 1e3, hist_percentile(&sw->tick_ns, 99) / 1e3,
                 hist_percentile(&sw->tick_ns, 100) / 1e3);
+    if (!sw->opt->quiet && sw->pace.drops)
+        fprintf(stderr, "pcsim serve: fell behind %llu times; %llu ticks dropped\n",
+                (unsigned long long)sw->pace.drops, (unsigned long long)sw->pace.dropped);
 }

@@ -10,11 +10,31 @@
  * log) see the overflow event. Systems of stage 13 may still emit: a drop after
  * the close updates the overflow event (or creates it in the kept slot) at
  * once, so no drop goes unreported.
+ *
+ * Events T to T+1. A second buffer of the same capacity holds the last
+ * completed tick's list while a tick runs, so a system of tick T reads the
+ * events of T - 1 (pcs_world_events_previous) without a host in between. The
+ * buffers swap when a tick begins, only if the list in `events` is a
+ * completed tick's: a failed tick does not commit (world.c), so its partial
+ * list is discarded and the retry still sees the last completed tick's
+ * events as the previous ones. Swapping pointers costs nothing per tick and
+ * allocates nothing. The last completed list is simulation state (a
+ * protection system may act on it next tick): it is saved (persist.c,
+ * section "events:previous") and in the state hash (hash.c).
  */
+#include <string.h>
+
 #include "engine/world_internal.h"
 
 void pcs_events_begin_tick(pcs_world *w)
 {
+    if (w->events_committed) {
+        pcs_event *t = w->events_prev;
+        w->events_prev = w->events;
+        w->n_events_prev = w->n_events;
+        w->events = t;
+        w->events_committed = 0;
+    }
     w->n_events = 0;
     w->events_dropped_tick = 0;
     w->events_closed = 0;
@@ -72,6 +92,40 @@ void pcs_events_deliver(pcs_world *w)
 {
     if (w->event_fn && w->n_events)
         w->event_fn(w->event_ctx, w->events, w->n_events);
+}
+
+void pcs_events_commit(pcs_world *w)
+{
+    w->events_committed = 1;
+}
+
+const pcs_event *pcs_events_last_completed(const pcs_world *w, uint32_t *count)
+{
+    *count = w->events_committed ? w->n_events : w->n_events_prev;
+    return w->events_committed ? w->events : w->events_prev;
+}
+
+void pcs_events_restore(pcs_world *w, const pcs_event *events, uint32_t n)
+{
+    if (n)
+        memcpy(w->events, events, (size_t)n * sizeof *events);
+    w->n_events = n;
+    w->events_committed = 1;
+    w->n_events_prev = 0;
+}
+
+const pcs_event *pcs_world_events_previous(const pcs_world *w, uint32_t *count)
+{
+    if (!w) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    uint32_t n;
+    const pcs_event *e = pcs_events_last_completed(w, &n);
+    if (count)
+        *count = n;
+    return e;
 }
 
 const pcs_event *pcs_world_events(const pcs_world *w, uint32_t *count)

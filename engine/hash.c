@@ -3,13 +3,18 @@
  * @brief pcs_world_state_hash: XXH3-64 over the tick and every state store.
  *
  * Order is the determinism contract's: the tick, then each STATE store's byte
- * count and bytes in store-id (registration) order. Scratch stores are left
- * out: they hold nothing that survives a tick.
+ * count and bytes in store-id (registration) order, then the last completed
+ * tick's event list (its count, then its events' bytes: systems of the next
+ * tick read it, event.h). Scratch stores are left out: they hold nothing that
+ * survives a tick.
  */
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
 #include "engine/world_internal.h"
+
+/* Hashed as bytes: no padding may carry indeterminate values. */
+_Static_assert(sizeof(pcs_event) == 4 + 4 + 8 + 8 * PCS_EVENT_VALUES, "pcs_event has no padding");
 
 uint64_t pcs_world_state_hash(const pcs_world *w)
 {
@@ -27,5 +32,11 @@ uint64_t pcs_world_state_hash(const pcs_world *w)
         XXH3_64bits_update(&state, &bytes, sizeof bytes);
         XXH3_64bits_update(&state, s->data, (size_t)bytes);
     }
+    uint32_t n_events;
+    const pcs_event *events = pcs_events_last_completed(w, &n_events);
+    uint64_t n64 = n_events;
+    XXH3_64bits_update(&state, &n64, sizeof n64);
+    if (n_events)
+        XXH3_64bits_update(&state, events, (size_t)n_events * sizeof *events);
     return XXH3_64bits_digest(&state);
 }

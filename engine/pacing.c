@@ -131,11 +131,22 @@ double pcs_world_speed(const pcs_world *w)
     return w ? (double)w->pacing.speed_milli / PACE_MILLI : 0.0;
 }
 
+/* Set the run state; observers hear of a change only (pause and resume are
+ * idempotent, and a republication per repeated call would be noise). */
+static void set_paused(pcs_world *w, int paused)
+{
+    if (w->pacing.paused == paused)
+        return;
+    w->pacing.paused = paused;
+    for (uint32_t i = 0; i < w->n_run_hooks; i++)
+        w->run_hooks[i].fn(w->run_hooks[i].ctx, paused);
+}
+
 pcs_status pcs_world_pause(pcs_world *w)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_pause: world is NULL");
-    w->pacing.paused = 1;
+    set_paused(w, 1);
     return PCS_OK;
 }
 
@@ -143,7 +154,22 @@ pcs_status pcs_world_resume(pcs_world *w)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_resume: world is NULL");
-    w->pacing.paused = 0;
+    set_paused(w, 0);
+    return PCS_OK;
+}
+
+pcs_status pcs_world_on_run_state(pcs_world *w, pcs_run_state_fn fn, void *ctx)
+{
+    pcs_status st = pcs_world_check_build(w, "pcs_world_on_run_state");
+    if (st != PCS_OK)
+        return st;
+    if (!fn)
+        return pcs_error_set(PCS_E_INVAL, "pcs_world_on_run_state: fn is NULL");
+    st = pcs_table_reserve(w, "pcs_world_on_run_state", "run-state observers", &w->run_hooks,
+                           w->n_run_hooks, &w->run_hooks_cap, sizeof *w->run_hooks);
+    if (st != PCS_OK)
+        return st;
+    w->run_hooks[w->n_run_hooks++] = (pcs_run_state_rec){.fn = fn, .ctx = ctx};
     return PCS_OK;
 }
 

@@ -56,28 +56,72 @@ typedef struct job_state {
     uint64_t submit_tick;
 } job_state;
 
-/* The world's sections in a fixed order: state stores by id, then jobs by id. */
+/* The events section carries this header before its event_capacity slots:
+ * the last completed tick's events first, zeros after them. */
+typedef struct events_head {
+    uint32_t count;    /* events in the list, <= event_capacity */
+    uint32_t reserved; /* 0 */
+    uint64_t tick;     /* the tick they happened on: the save tick - 1 (0 when none) */
+} events_head;
+
+/* Storage for a section's head while it is written or checked. */
+typedef union section_head {
+    job_state job;
+    events_head events;
+} section_head;
+
+#define EVENTS_SECTION "events:previous"
+
+/* The world's sections in a fixed order: state stores by id, then jobs by
+ * id, then the last completed tick's events (layout 2). */
 typedef struct section_src {
     char name[64];
-    const void *head; /* job_state for jobs, NULL for stores */
+    const void *head; /* job_state for jobs, events_head for events, NULL for stores */
     size_t head_bytes;
     const void *data;
-    size_t data_bytes; /* elem_size * count */
+    size_t data_bytes; /* elem_size * count, less zero_bytes */
+    size_t zero_bytes; /* zeros written after data (the events' unused slots) */
     size_t elem_size;
     size_t count;
 } section_src;
 
-static uint32_t count_sections(const pcs_world *w)
+static uint32_t count_state_stores(const pcs_world *w)
 {
-    uint32_t n = w->n_jobs;
+    uint32_t n = 0;
     for (uint32_t i = 0; i < w->n_stores; i++)
         n += w->stores[i].kind == PCS_STORE_STATE;
     return n;
 }
 
-static void section_of(const pcs_world *w, uint32_t k, section_src *s, job_state *js)
+static uint32_t count_sections(const pcs_world *w)
+{
+    return count_state_stores(w) + w->n_jobs + 1u;
+}
+
+/* The events section: every slot of the buffer, so its size is fixed by the
+ * world (the loader's bound), with the unused slots written as zeros. */
+static void events_section(const pcs_world *w, section_src *s, events_head *eh)
+{
+    uint32_t n;
+    const pcs_event *ev = pcs_events_last_completed(w, &n);
+    *eh = (events_head){.count = n, .tick = n ? ev[0].tick : 0};
+    snprintf(s->name, sizeof s->name, "%s", EVENTS_SECTION);
+    s->head = eh;
+    s->head_bytes = sizeof *eh;
+    s->data = ev;
+    s->elem_size = sizeof(pcs_event);
+    s->count = w->cfg.event_capacity;
+    s->data_bytes = (size_t)n * sizeof(pcs_event);
+    s->zero_bytes = (size_t)(w->cfg.event_capacity - n) * sizeof(pcs_event);
+}
+
+static void section_of(const pcs_world *w, uint32_t k, section_src *s, section_head *hd)
 {
     memset(s, 0, sizeof *s);
+    if (k == count_sections(w) - 1u) {
+        events_section(w, s, &hd->events);
+        return;
+    }
     for (uint32_t i = 0; i < w->n_stores; i++) {
         const pcs_store_rec *st = &w->stores[i];
         if (st->kind != PCS_STORE_STATE)
@@ -92,6 +136,7 @@ static void section_of(const pcs_world *w, uint32_t k, section_src *s, job_state
         }
     }
     const pcs_job_rec *j = &w->jobs[k];
+    job_state *js = &hd->job;
     snprintf(s->name, sizeof s->name, "job:%s", j->desc.name);
     js->pending = (uint32_t)j->pending;
     js->reserved = 0;
@@ -113,9 +158,9 @@ static size_t meta_bytes(uint32_t n)
 static uint64_t section_bytes(const pcs_world *w, uint32_t k)
 {
     section_src s;
-    job_state js;
-    section_of(w, k, &s, &js);
-    return s.head_bytes + s.data_bytes;
+    section_head hd;
+    section_of(w, k, &s, &hd);
+    return s.head_bytes + s.data_bytes + s.zero_bytes;
 }
 
 /* The exact size of a save of @p w: nothing larger is ever read. */
@@ -128,13 +173,21 @@ static uint64_t save_bytes(const pcs_world *w)
     return total;
 }
 
+static const unsigned char zeros[4096];
+
 static uint64_t section_checksum(const section_src *s)
 {
     XXH3_state_t h;
     XXH3_64bits_reset(&h);
     if (s->head_bytes)
         XXH3_64bits_update(&h, s->head, s->head_bytes);
-    XXH3_64bits_update(&h, s->data, s->data_bytes);
+    if (s->data_bytes)
+        XXH3_64bits_update(&h, s->data, s->data_bytes);
+    for (size_t left = s->zero_bytes; left > 0;) {
+        size_t n = left < sizeof zeros ? left : sizeof zeros;
+        XXH3_64bits_update(&h, zeros, n);
+        left -= n;
+    }
     return XXH3_64bits_digest(&h);
 }
 
@@ -171,10 +224,10 @@ static pcs_status write_file(const pcs_world *w, FILE *f, const char *path)
     uint64_t offset = meta_bytes(n);
     for (uint32_t k = 0; k < n && st == PCS_OK; k++) {
         section_src s;
-        job_state js;
-        section_of(w, k, &s, &js);
+        section_head hd;
+        section_of(w, k, &s, &hd);
         section_rec r = {.offset = offset,
-                         .bytes = s.head_bytes + s.data_bytes,
+                         .bytes = s.head_bytes + s.data_bytes + s.zero_bytes,
                          .elem_size = s.elem_size,
                          .count = s.count,
                          .checksum = section_checksum(&s)};
@@ -188,11 +241,16 @@ static pcs_status write_file(const pcs_world *w, FILE *f, const char *path)
         st = write_all(f, &meta_sum, sizeof meta_sum, path);
     for (uint32_t k = 0; k < n && st == PCS_OK; k++) {
         section_src s;
-        job_state js;
-        section_of(w, k, &s, &js);
+        section_head hd;
+        section_of(w, k, &s, &hd);
         st = write_all(f, s.head, s.head_bytes, path);
         if (st == PCS_OK)
             st = write_all(f, s.data, s.data_bytes, path);
+        for (size_t left = s.zero_bytes; left > 0 && st == PCS_OK;) {
+            size_t chunk = left < sizeof zeros ? left : sizeof zeros;
+            st = write_all(f, zeros, chunk, path);
+            left -= chunk;
+        }
     }
     return st;
 }
@@ -277,6 +335,12 @@ static pcs_status check_header(const pcs_world *w, const char *path, const unsig
         return refuse(PCS_E_VERSION, path, "file version %u, this build reads %u", h.version,
                       PCS_SAVE_VERSION);
     uint32_t n = count_sections(w);
+    if (h.n_sections != n && h.layout != PCS_SAVE_LAYOUT)
+        /* An older layout has other sections: say so rather than "different scenario". */
+        return refuse(PCS_E_VERSION, path,
+                      "section layout %u, this build reads layout %u (%u sections, this world "
+                      "has %u)",
+                      h.layout, PCS_SAVE_LAYOUT, h.n_sections, n);
     if (h.n_sections != n)
         return refuse(PCS_E_CORRUPT, path,
                       "file has %u sections, this world has %u (different scenario?)", h.n_sections,
@@ -316,9 +380,9 @@ static pcs_status check_table(const pcs_world *w, const char *path, const sectio
     uint64_t offset = meta_bytes(n);
     for (uint32_t k = 0; k < n; k++) {
         section_src s;
-        job_state js;
-        section_of(w, k, &s, &js);
-        uint64_t bytes = s.head_bytes + s.data_bytes;
+        section_head hd;
+        section_of(w, k, &s, &hd);
+        uint64_t bytes = s.head_bytes + s.data_bytes + s.zero_bytes;
         if (strncmp(t[k].name, s.name, sizeof t[k].name) != 0 || t[k].elem_size != s.elem_size ||
             t[k].count != s.count || t[k].bytes != bytes)
             return refuse(PCS_E_CORRUPT, path,
@@ -416,11 +480,46 @@ static pcs_status stage(const pcs_world *w, const unsigned char *b, const sectio
     return PCS_OK;
 }
 
+/* The events section's head: a count the buffer holds, reserved 0, every
+ * event of the save tick - 1, and zeros in the unused slots. */
+static pcs_status check_events(const pcs_world *w, const unsigned char *b, const section_rec *t,
+                               uint64_t tick, const char *path)
+{
+    const section_rec *ev = &t[count_sections(w) - 1u];
+    events_head eh;
+    memcpy(&eh, b + ev->offset, sizeof eh);
+    uint64_t want_tick = eh.count ? tick - 1u : 0u;
+    if (eh.count > w->cfg.event_capacity || eh.reserved != 0 || (eh.count && tick == 0) ||
+        eh.tick != want_tick)
+        return refuse(PCS_E_CORRUPT, path,
+                      "section '" EVENTS_SECTION "': count %u (allowed 0..%u, 0 at tick 0), "
+                      "reserved %u (allowed 0), tick %llu (allowed %llu: the save tick %llu - 1)",
+                      eh.count, w->cfg.event_capacity, eh.reserved, (unsigned long long)eh.tick,
+                      (unsigned long long)want_tick, (unsigned long long)tick);
+    const unsigned char *src = b + ev->offset + sizeof eh;
+    for (uint32_t i = 0; i < eh.count; i++) {
+        pcs_event e;
+        memcpy(&e, src + (size_t)i * sizeof e, sizeof e);
+        if (e.tick != want_tick)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" EVENTS_SECTION "': event %u has tick %llu (allowed %llu)", i,
+                          (unsigned long long)e.tick, (unsigned long long)want_tick);
+    }
+    size_t used = (size_t)eh.count * sizeof(pcs_event);
+    for (size_t i = used; i < ev->bytes - sizeof eh; i++)
+        if (src[i] != 0)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" EVENTS_SECTION "': byte %zu of the unused slots (after "
+                          "the list's %u events) is %u (allowed 0)",
+                          i - used, eh.count, src[i]);
+    return PCS_OK;
+}
+
 /* Pending flags and submit ticks are checked here, since the engine owns them. */
 static pcs_status check_jobs(const pcs_world *w, const unsigned char *b, const section_rec *t,
                              uint64_t tick, const char *path)
 {
-    uint32_t n = count_sections(w), first_job = n - w->n_jobs;
+    uint32_t first_job = count_state_stores(w);
     for (uint32_t j = 0; j < w->n_jobs; j++) {
         job_state js;
         memcpy(&js, b + t[first_job + j].offset, sizeof js);
@@ -440,7 +539,7 @@ static pcs_status check_jobs(const pcs_world *w, const unsigned char *b, const s
 static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
                   const section_rec *t, uint64_t tick)
 {
-    uint32_t n = count_sections(w), first_job = n - w->n_jobs;
+    uint32_t first_job = count_state_stores(w);
     for (uint32_t i = 0; i < w->n_stores; i++)
         if (v->store_off[i] != SIZE_MAX)
             memcpy(w->stores[i].data, v->base + v->store_off[i],
@@ -453,6 +552,14 @@ static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
         jr->submit_tick = js.submit_tick;
         memcpy(jr->input, v->base + v->job_off[j], jr->desc.input_bytes);
     }
+    const section_rec *ev = &t[count_sections(w) - 1u];
+    events_head eh;
+    memcpy(&eh, b + ev->offset, sizeof eh);
+    /* The events after the head are not aligned in the file: stage each one. */
+    const unsigned char *src = b + ev->offset + sizeof eh;
+    for (uint32_t i = 0; i < eh.count; i++)
+        memcpy(&w->events_prev[i], src + (size_t)i * sizeof(pcs_event), sizeof(pcs_event));
+    pcs_events_restore(w, w->events_prev, eh.count);
     w->clock.tick = tick;
 }
 
@@ -497,6 +604,8 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         memcpy(&h, b, sizeof h);
     if (st == PCS_OK)
         st = check_jobs(w, b, t, h.tick, path);
+    if (st == PCS_OK)
+        st = check_events(w, b, t, h.tick, path);
     pcs_load_view *v = NULL;
     if (st == PCS_OK)
         st = stage(w, b, t, &v);

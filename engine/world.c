@@ -153,7 +153,8 @@ pcs_status pcs_world_def_validate(const pcs_world_def *cfg)
 static pcs_status world_alloc_tables(pcs_world *w)
 {
     w->events = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *w->events);
-    if (!w->events)
+    w->events_prev = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *w->events_prev);
+    if (!w->events || !w->events_prev)
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory for world tables");
     return pcs_commands_create(w);
 }
@@ -337,6 +338,8 @@ static pcs_status tick_steps(pcs_world *w)
         st = plugins_after_step(w);
     if (st == PCS_OK)
         st = pcs_clock_advance(&w->clock); /* commits only after every step succeeded */
+    if (st == PCS_OK)
+        pcs_events_commit(w); /* the next tick's systems see this list as the previous */
     return st;
 }
 

@@ -82,6 +82,11 @@ typedef struct pcs_cleanup_rec {
     void *ctx;
 } pcs_cleanup_rec;
 
+typedef struct pcs_run_state_rec {
+    pcs_run_state_fn fn;
+    void *ctx;
+} pcs_run_state_rec;
+
 typedef struct pcs_command_queue pcs_command_queue;
 
 /* A command kind's owner: a plain handler (fn, ctx), or a family (family =
@@ -163,6 +168,9 @@ struct pcs_world {
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
     uint32_t n_events;
+    pcs_event *events_prev; /* event_capacity: the last completed tick's list while a tick runs */
+    uint32_t n_events_prev;
+    int events_committed; /* the list in `events` is a completed tick's (event.c) */
     uint64_t events_dropped_tick;
     int events_closed;         /* stage 13 began: the overflow event is kept current */
     uint32_t events_overflow;  /* index of this tick's overflow event, or UINT32_MAX */
@@ -190,6 +198,8 @@ struct pcs_world {
     pcs_plugin_rec *plugins; /* plugins_cap, kept in run order: (priority, id) */
     uint32_t n_plugins, plugins_cap;
     int plugin_initializing; /* a plugin's initialize is running: no nested add */
+    pcs_run_state_rec *run_hooks; /* run_hooks_cap, registration order (pacing.c) */
+    uint32_t n_run_hooks, run_hooks_cap;
 };
 
 /* Common guard for build-phase registrations. */
@@ -228,6 +238,12 @@ void pcs_pacing_init(pcs_world *w);
 void pcs_events_begin_tick(pcs_world *w);
 void pcs_events_end_tick(pcs_world *w);
 void pcs_events_deliver(pcs_world *w);
+void pcs_events_commit(pcs_world *w);
+/* The last completed tick's events: what the next tick's systems read as the
+ * previous tick's, and what a save keeps and the state hash covers. */
+const pcs_event *pcs_events_last_completed(const pcs_world *w, uint32_t *count);
+/* Make @p events (@p n <= event_capacity) the last completed tick's list (load). */
+void pcs_events_restore(pcs_world *w, const pcs_event *events, uint32_t n);
 
 /* engine/system.c */
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);

@@ -127,7 +127,11 @@ static pcs_status register_systems(pcs_snapshot_pool *pool)
                                 n_stores ? stores : NULL, n_stores);
     if (st != PCS_OK)
         return st;
-    return pool_system(pool, "pcs.snapshot.events", PCS_STAGE_EVENTS, pcs_eventlog_system, NULL, 0);
+    st = pool_system(pool, "pcs.snapshot.events", PCS_STAGE_EVENTS, pcs_eventlog_system, NULL, 0);
+    if (st != PCS_OK)
+        return st;
+    /* No tick runs while paused: pause and resume republish (publish.c). */
+    return pcs_world_on_run_state(pool->world, pcs_publish_run_state, pool);
 }
 
 pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,

@@ -11,7 +11,8 @@
  *     word 3      time_s       double bits, (tick + 1) * dt_s
  *     word 4      layout       layout version
  *     word 5      n_channels
- *     word 6..7   unused (the header is one cache line)
+ *     word 6      flags        PCS_HDR_FLAG_PAUSED: published while paused
+ *     word 7      unused (the header is one cache line)
  *     word 8 + i  channel i as double bits
  *   events: capacity slots of 8 words (one cache line each)
  *     word 0 seq, 1 event number, 2 kind | subject << 32, 3 tick, 4..7 values
@@ -37,8 +38,12 @@ enum {
     PCS_HDR_TIME = 3,
     PCS_HDR_LAYOUT = 4,
     PCS_HDR_COUNT = 5,
+    PCS_HDR_FLAGS = 6,
     PCS_HDR_WORDS = 8,
 };
+
+/** Header flag bits (word PCS_HDR_FLAGS). */
+enum { PCS_HDR_FLAG_PAUSED = 1 };
 
 enum {
     PCS_EVW_SEQ = 0,
@@ -92,6 +97,7 @@ struct pcs_snapshot_pool {
 struct pcs_reader {
     const pcs_snapshot_pool *pool;
     uint64_t last_pub;        /* newest publication this reader returned */
+    uint64_t last_flags;      /* header flags of the last validated read or view */
     uint64_t event_cursor;    /* next event number to return */
     uint64_t min_interval_ns; /* pcs_reader_set_min_interval; 0 = none */
     uint64_t next_ok_ns;      /* monotonic time before which pcs_reader_wait does not return OK */
@@ -107,6 +113,7 @@ static inline pcs_word *pcs_pool_buffer(const pcs_snapshot_pool *pool, uint64_t 
 /* snapshot/publish.c */
 pcs_status pcs_publish_prepare(pcs_snapshot_pool *pool);
 pcs_status pcs_publish_system(pcs_world *w, void *ctx);
+void pcs_publish_run_state(void *ctx, int paused);
 
 /* snapshot/eventlog.c */
 pcs_status pcs_eventlog_system(pcs_world *w, void *ctx);

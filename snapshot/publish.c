@@ -11,6 +11,20 @@
  * it looks at is whether a reader sleeps in pcs_reader_wait for this
  * publication: then it makes one wake call for one thread (wake.h), and none
  * otherwise.
+ *
+ * Pause. While the world is paused no tick runs, so stage 12 publishes
+ * nothing, yet readers must learn that the values stopped on purpose. Each
+ * change of the run state (pcs_world_on_run_state) therefore republishes the
+ * newest buffer: the same tick, time and values, the next publication number,
+ * and the header's flags word saying paused or not. It is an ordinary
+ * publication through the same seqlock write and the same `published`
+ * release (so verify/snapshot_pool.pml, which models one writer publishing
+ * buffers in turn, covers it unchanged): the writer is still the world's
+ * thread, which is the only thread allowed to pause or resume. Readers wake
+ * for it like for a tick (a waiting UI sees the pause at once); tick order is
+ * kept, since the tick repeats and never goes back. Before the first tick
+ * there is nothing to republish; the first publication then carries the flag.
+ * A tick run while paused (pcs_world_step_once) publishes with the flag set.
  */
 #include "pcsim/system.h"
 #include "snapshot/pool.h"
@@ -84,6 +98,40 @@ static void gather(const pcs_snapshot_pool *pool, pcs_word *words)
     }
 }
 
+/* After the buffer of publication @p pub is complete: make it the newest,
+ * wake a waiting reader, count it. */
+static void announce(pcs_snapshot_pool *pool, uint64_t pub, uint64_t tick)
+{
+    /* newest_tick is only a hint for staleness; `published` carries the
+     * release that makes the whole buffer visible to a reader that acquires it. */
+    atomic_store_explicit(&pool->newest_tick, tick, memory_order_relaxed);
+    atomic_store_explicit(&pool->published, pub, memory_order_release);
+    if (pcs_wake_publish(&pool->wake, pub)) /* after `published`: wake.h */
+        atomic_store_explicit(&pool->wake_calls, ++pool->n_wake_calls, memory_order_relaxed);
+    pool->n_published = pub;
+}
+
+void pcs_publish_run_state(void *ctx, int paused)
+{
+    pcs_snapshot_pool *pool = ctx;
+    if (pool->n_published == 0)
+        return; /* nothing to show yet; the first tick's publication has the flag */
+    const pcs_word *src = pcs_pool_buffer(pool, pool->n_published);
+    uint64_t pub = pool->n_published + 1;
+    pcs_word *buf = pcs_pool_buffer(pool, pub);
+    /* Only this thread writes buffers, so its relaxed loads of the source see
+     * the values it stored last (program order), never a torn buffer. */
+    uint64_t tick = atomic_load_explicit(&src[PCS_HDR_TICK], memory_order_relaxed);
+    uint64_t end = pcs_seq_write_begin(&buf[PCS_HDR_SEQ]);
+    pcs_word_put(&buf[PCS_HDR_PUB], pub);
+    for (size_t i = PCS_HDR_TICK; i < PCS_HDR_WORDS + pool->n_channels; i++)
+        if (i != PCS_HDR_FLAGS)
+            pcs_word_put(&buf[i], atomic_load_explicit(&src[i], memory_order_relaxed));
+    pcs_word_put(&buf[PCS_HDR_FLAGS], paused ? PCS_HDR_FLAG_PAUSED : 0u);
+    pcs_seq_write_end(&buf[PCS_HDR_SEQ], end);
+    announce(pool, pub, tick);
+}
+
 pcs_status pcs_publish_system(pcs_world *w, void *ctx)
 {
     pcs_snapshot_pool *pool = ctx;
@@ -103,14 +151,9 @@ pcs_status pcs_publish_system(pcs_world *w, void *ctx)
     pcs_word_put(&buf[PCS_HDR_TIME], pcs_f64_bits((double)(tick + 1) * pool->dt_s));
     pcs_word_put(&buf[PCS_HDR_LAYOUT], pool->layout_version);
     pcs_word_put(&buf[PCS_HDR_COUNT], pool->n_channels);
+    pcs_word_put(&buf[PCS_HDR_FLAGS], pcs_world_paused(w) ? PCS_HDR_FLAG_PAUSED : 0u);
     gather(pool, buf + PCS_HDR_WORDS);
     pcs_seq_write_end(&buf[PCS_HDR_SEQ], end);
-    /* newest_tick is only a hint for staleness; `published` carries the
-     * release that makes the whole buffer visible to a reader that acquires it. */
-    atomic_store_explicit(&pool->newest_tick, tick, memory_order_relaxed);
-    atomic_store_explicit(&pool->published, pub, memory_order_release);
-    if (pcs_wake_publish(&pool->wake, pub)) /* after `published`: wake.h */
-        atomic_store_explicit(&pool->wake_calls, ++pool->n_wake_calls, memory_order_relaxed);
-    pool->n_published = pub;
+    announce(pool, pub, tick);
     return PCS_OK;
 }

@@ -47,12 +47,14 @@ static uint64_t target_pub(const pcs_reader *r)
 }
 
 /* Record a validated read of publication @p pub made on @p tick. */
-static void record_read(pcs_reader *r, uint64_t pub, uint64_t tick)
+static void record_read(pcs_reader *r, uint64_t pub, uint64_t tick, uint64_t flags)
 {
     uint64_t newest = atomic_load_explicit(&r->pool->newest_tick, memory_order_relaxed);
     uint64_t age = newest > tick ? newest - tick : 0;
-    if (pub > r->last_pub) /* a view validated late must not pull it back */
+    if (pub >= r->last_pub) { /* a view validated late must not pull it back */
         r->last_pub = pub;
+        r->last_flags = flags;
+    }
     r->stats.reads++;
     r->stats.last_tick = tick;
     r->stats.staleness = age;
@@ -134,7 +136,7 @@ static void get_range(const pcs_word *words, uint32_t n, double *restrict out)
 /* One attempt at the buffer of publication @p target (ids already checked):
  * 1 if the copy is consistent, 0 if the writer interfered. */
 static int try_read(const pcs_snapshot_pool *pool, uint64_t target, const uint32_t *ids, uint32_t n,
-                    double *out, uint64_t *pub, uint64_t *tick)
+                    double *out, uint64_t *pub, uint64_t *tick, uint64_t *flags)
 {
     const pcs_word *buf = pcs_pool_buffer(pool, target);
     uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
@@ -142,6 +144,7 @@ static int try_read(const pcs_snapshot_pool *pool, uint64_t target, const uint32
         return 0;
     *pub = pcs_word_get(&buf[PCS_HDR_PUB]);
     *tick = pcs_word_get(&buf[PCS_HDR_TICK]);
+    *flags = pcs_word_get(&buf[PCS_HDR_FLAGS]);
     if (ids)
         get_ids(buf + PCS_HDR_WORDS, ids, n, out);
     else
@@ -162,9 +165,9 @@ pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_t n, dou
         if (target == 0)
             return pcs_error_set(PCS_E_STATE, "pcs_snapshot_read: nothing published yet (the "
                                               "world has not ticked)");
-        uint64_t pub, t;
-        if (try_read(r->pool, target, ids, n, out, &pub, &t)) {
-            record_read(r, pub, t);
+        uint64_t pub, t, flags;
+        if (try_read(r->pool, target, ids, n, out, &pub, &t, &flags)) {
+            record_read(r, pub, t, flags);
             if (tick)
                 *tick = t;
             return PCS_OK;
@@ -199,6 +202,7 @@ pcs_status pcs_view_begin(pcs_reader *r, pcs_view *v)
         v->pub_ = pcs_word_get(&buf[PCS_HDR_PUB]);
         v->tick = pcs_word_get(&buf[PCS_HDR_TICK]);
         v->time_s = pcs_bits_f64(pcs_word_get(&buf[PCS_HDR_TIME]));
+        v->paused = (pcs_word_get(&buf[PCS_HDR_FLAGS]) & PCS_HDR_FLAG_PAUSED) != 0;
         v->n_channels = r->pool->n_channels;
         return PCS_OK;
     }
@@ -237,8 +241,13 @@ pcs_status pcs_view_validate(pcs_view *v)
                              "during the view; discard its values and begin again",
                              (unsigned long long)v->tick);
     }
-    record_read(r, v->pub_, v->tick);
+    record_read(r, v->pub_, v->tick, v->paused ? PCS_HDR_FLAG_PAUSED : 0u);
     return PCS_OK;
+}
+
+int pcs_reader_paused(const pcs_reader *r)
+{
+    return r && (r->last_flags & PCS_HDR_FLAG_PAUSED) != 0;
 }
 
 pcs_status pcs_reader_stats_get(const pcs_reader *r, pcs_reader_stats *out)

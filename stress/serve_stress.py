@@ -3,7 +3,7 @@
 
 Usage: /usr/bin/python3 stress/serve_stress.py [build/pcsim] [--seconds S] [--ratio R]
 
-Runs the server free-running as fast as it can (--mode free --speed 0) twice
+Runs the server free-running as fast as it can (--mode fast) twice
 for S seconds (default 10): once with no client, once under load: one
 controller acting every 50 ms, 8 subscribers pushed every tick with 40
 channels each, 8 pollers observing 40 channels in a loop, and a thread
@@ -54,7 +54,7 @@ def summary(stderr):
 
 
 def idle_run(seconds):
-    srv = serve_test.Server("--mode", "free", "--speed", "0")
+    srv = serve_test.Server("--mode", "fast")
     time.sleep(seconds)
     rc = srv.stop()
     assert rc == 0, srv.stderr()
@@ -62,7 +62,7 @@ def idle_run(seconds):
 
 
 def loaded_run(seconds):
-    srv = serve_test.Server("--mode", "free", "--speed", "0")
+    srv = serve_test.Server("--mode", "fast")
     stop = threading.Event()
     counts = {"pushes": 0, "observes": 0, "acts": 0, "cycles": 0}
     lock = threading.Lock()

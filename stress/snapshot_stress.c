@@ -281,6 +281,116 @@ SNS_TORN_TEST(sns_torn_3, "snapshot.torn_read_3_readers", 3, sns_reader, 0,
 SNS_TORN_TEST(sns_torn_broken, "snapshot.broken_unvalidated_view", 3, sns_reader_unvalidated, 1,
               "BROKEN ON PURPOSE: views read without validation must be caught torn")
 
+/* ---- paused flag under load ------------------------------------------- */
+
+/* The writer runs a fixed cycle of SNP_CYCLE ticks: SNP_RUN ticks running,
+ * then pcs_world_pause (republishing the last running tick with the flag
+ * set), SNP_CYCLE - SNP_RUN ticks stepped while paused (flag set), then
+ * pcs_world_resume (republishing the last paused tick with the flag clear).
+ * So the flag a reader may see with tick t is fixed by t % SNP_CYCLE: clear
+ * for the running ticks, set for the paused ones, and either for the two
+ * ticks a republication repeats. Any other pair means the flag and the
+ * values came from different publications: torn. */
+#define SNP_CYCLE 7u
+#define SNP_RUN 5u
+
+enum {
+    SNP_RUNNING = 0,    /* a running tick, flag clear */
+    SNP_PAUSED = 1,     /* a paused tick, flag set */
+    SNP_REPUBLISH = 2,  /* the tick a pause or resume republished, with the new flag */
+    SNP_FLAG_TORN = 15, /* the flag does not fit the tick */
+};
+
+static const pcs_stress_outcome snp_outcomes[] = {
+    {SNP_RUNNING, PCS_STRESS_ACCEPTABLE, "running tick, flag clear", "ticked while running"},
+    {SNP_PAUSED, PCS_STRESS_ACCEPTABLE, "paused tick, flag set", "stepped while paused"},
+    {SNP_REPUBLISH, PCS_STRESS_INTERESTING, "republication",
+     "the tick a pause or resume republished, with the new flag"},
+    {SNS_NOT_YET, PCS_STRESS_ACCEPTABLE, "nothing published", "the writer had not ticked yet"},
+    {SNS_GAVE_UP, PCS_STRESS_INTERESTING, "gave up (PCS_E_RATE)",
+     "lapped on every attempt; refused rather than torn"},
+    {SNS_TORN_HASH, PCS_STRESS_FORBIDDEN, "hash mismatch", "words from different ticks"},
+    {SNS_TORN_WORD, PCS_STRESS_FORBIDDEN, "word mismatch", "a word does not belong to the tick"},
+    {SNS_TICK_LIE, PCS_STRESS_FORBIDDEN, "tick mismatch", "returned tick != tick in the data"},
+    {SNS_BACKWARDS, PCS_STRESS_FORBIDDEN, "time went back", "older than the previous read"},
+    {SNS_ERROR, PCS_STRESS_FORBIDDEN, "error", "an unexpected status"},
+    {SNP_FLAG_TORN, PCS_STRESS_FORBIDDEN, "flag torn", "the paused flag does not fit the tick"},
+};
+
+static void snp_writer(void *shared, pcs_stress_ctl *ctl)
+{
+    sns_shared *s = shared;
+    while (pcs_stress_running(ctl)) {
+        uint64_t pos = pcs_world_clock(s->w)->tick % SNP_CYCLE;
+        if (pos == SNP_RUN && pcs_world_pause(s->w) != PCS_OK)
+            pcs_stress_record(ctl, SNS_ERROR);
+        pcs_status st = pos >= SNP_RUN ? pcs_world_step_once(s->w) : pcs_world_tick(s->w);
+        if (st != PCS_OK)
+            pcs_stress_record(ctl, SNS_ERROR);
+        if (pos == SNP_CYCLE - 1 && pcs_world_resume(s->w) != PCS_OK)
+            pcs_stress_record(ctl, SNS_ERROR);
+    }
+}
+
+static int snp_judge_flag(uint64_t tick, int paused)
+{
+    uint64_t pos = tick % SNP_CYCLE;
+    if (pos == SNP_RUN - 1 || pos == SNP_CYCLE - 1) /* the ticks a pause or resume repeats */
+        return paused == (pos == SNP_CYCLE - 1) ? (paused ? SNP_PAUSED : SNP_RUNNING)
+                                                : SNP_REPUBLISH;
+    int want = pos >= SNP_RUN;
+    return paused != want ? SNP_FLAG_TORN : paused ? SNP_PAUSED : SNP_RUNNING;
+}
+
+/* Actors 1..3: copy-out reads and validated views, in turn. */
+static void snp_reader(void *shared, pcs_stress_ctl *ctl)
+{
+    sns_shared *s = shared;
+    unsigned me = ctl->actor - 1;
+    pcs_reader *r = s->r[me];
+    double v[SNS_WORDS];
+    for (uint64_t k = 0; pcs_stress_running(ctl); k++) {
+        uint64_t tick = 0;
+        int paused;
+        pcs_status st;
+        if (k & 1u) {
+            pcs_view view;
+            st = pcs_view_begin(r, &view);
+            if (st == PCS_OK) {
+                for (uint32_t i = 0; i < SNS_WORDS; i++)
+                    v[i] = pcs_view_f64(&view, i);
+                if (pcs_view_validate(&view) != PCS_OK)
+                    continue; /* torn on purpose by the writer: begin again */
+                tick = view.tick;
+            }
+            paused = view.paused;
+        } else {
+            st = pcs_snapshot_read(r, NULL, SNS_WORDS, v, &tick);
+            paused = pcs_reader_paused(r);
+        }
+        if (st != PCS_OK) {
+            pcs_stress_record(ctl, sns_outcome_of(st));
+            continue;
+        }
+        int id = sns_judge(s, me, v, tick);
+        pcs_stress_record(ctl, id == SNS_OK ? snp_judge_flag(tick, paused) : id);
+    }
+}
+
+static const pcs_stress_test snp_pause = {
+    .name = "snapshot.pause_flag",
+    .description = "readers racing a writer that pauses, steps and resumes every 7 ticks see "
+                   "the paused flag that belongs to the values' publication, never torn",
+    .style = PCS_STRESS_SOAK,
+    .n_actors = 1 + SNS_MAX_READERS,
+    .actors = {snp_writer, snp_reader, snp_reader, snp_reader},
+    .outcomes = snp_outcomes,
+    .n_outcomes = sizeof snp_outcomes / sizeof snp_outcomes[0],
+    .setup = sns_setup,
+    .teardown = sns_teardown,
+};
+PCS_STRESS_REGISTER(snp_pause)
+
 /* ---- event-log test ---------------------------------------------------- */
 
 enum {

@@ -75,7 +75,7 @@ want=$("$BIN" run --quiet --seconds 2 2>&1 | sed -n 's/^final state hash //p')
 hash_2s=$want # expect() reuses $want
 expect load-resumes-exactly 0 "final state hash $want" run --quiet --seconds 1 --load "$tmp.save"
 expect check-finite-same-hash 0 "final state hash $hash_2s" run --quiet --seconds 2 --check-finite
-expect load-other-scenario 2 "sections, this world has 0 (different scenario?)" \
+expect load-other-scenario 2 "sections, this world has 1 (different scenario?)" \
     run $D/v0_minimal.json --quiet --load "$tmp.save"
 expect load-other-seed 2 "with world seed 20261130; this world has seed 7" \
     run $D/station_seed7.json --quiet --load "$tmp.save"

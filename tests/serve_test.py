@@ -373,11 +373,14 @@ class ServeTest(unittest.TestCase):
         c.send(msg)
         return c
 
-    def test_free_mode_runs_by_itself_and_refuses_step(self):
-        srv = self.start("--mode", "free", "--speed", "0")
+    def test_fast_mode_runs_by_itself_and_refuses_step(self):
+        srv = self.start("--mode", "fast")
         c = srv.connect(role="control")
-        self.assertEqual(c.hello["mode"], "free")
-        self.assertError(c.call({"type": "step"}), "free_running", False)
+        self.assertEqual(c.hello["mode"], "fast")
+        self.assertIsNone(c.hello["speed"], "fast mode has no speed")
+        m = c.call({"type": "step"})
+        self.assertError(m, "free_running", False)
+        self.assertIn("--mode fast", m["message"])
         t0 = first_obs(c)
         # It advances with nobody stepping (polled: a loaded machine may not run it at once).
         deadline = time.time() + TIMEOUT
@@ -408,6 +411,50 @@ class ServeTest(unittest.TestCase):
         ticks = last["tick"] - first["tick"]
         self.assertGreaterEqual(ticks, 20 * (w_obs - w_first) - 8, (ticks, w_obs - w_first))
         self.assertLessEqual(ticks, 20 * (w_end - w_sub) + 8, (ticks, w_end - w_sub))
+
+    def test_free_mode_at_ten_x_and_at_a_tenth(self):
+        for speed, rate in (("10", 200.0), ("0.1", 2.0)):
+            srv = self.start("--mode", "free", "--speed", speed)
+            c = srv.connect()
+            self.assertEqual(c.hello["mode"], "free")
+            self.assertEqual(c.hello["speed"], float(speed))
+            t0 = first_obs(c)["tick"]
+            w0 = time.monotonic()
+            time.sleep(1.5)
+            t1 = c.call({"type": "observe"})["tick"]
+            w1 = time.monotonic()
+            # rate ticks per wall second (dt 0.05 s). Exact-ish above; below,
+            # generous, and only for a release build: a TSan build on a busy
+            # machine manages about 40 ticks a second, whatever the speed.
+            # A release server that ignored --speed (20 ticks a second, at
+            # most 38 here) fails one bound or the other.
+            if not SANITIZED:
+                self.assertGreaterEqual(t1 - t0, rate * 1.5 * 0.25 - 8, (speed, t1 - t0))
+            self.assertLessEqual(t1 - t0, rate * (w1 - w0) + 8, (speed, t1 - t0, w1 - w0))
+            self.assertEqual(srv.stop(), 0, srv.stderr())
+
+    def test_free_mode_drops_a_backlog_over_a_second(self):
+        # Stopped for 2.5 s at 1x, the world owes 50 ticks (2.5 s of wall
+        # time): over the 1 s rule, so the backlog is dropped (logged) and it
+        # goes on at 20 ticks a second, rather than running the 50 at once.
+        srv = self.start("--mode", "free", "--speed", "1")
+        c = srv.connect()
+        t0 = first_obs(c)["tick"]
+        srv.proc.send_signal(signal.SIGSTOP)
+        time.sleep(2.5)
+        w0 = time.monotonic()
+        srv.proc.send_signal(signal.SIGCONT)
+        time.sleep(0.5)  # time to catch up, had it kept the backlog
+        t1 = c.call({"type": "observe"})["tick"]
+        w1 = time.monotonic()
+        # The ticks of the wall time it ran since, with slack, never the 50 owed.
+        self.assertLess(t1 - t0, 25 + 20 * (w1 - w0), (t0, t1, w1 - w0))
+        deadline = time.time() + TIMEOUT
+        while "ticks behind at speed 1" not in srv.stderr() and time.time() < deadline:
+            time.sleep(0.02)
+        self.assertIn("dropped, pacing starts again from now", srv.stderr())
+        srv.stop()
+        self.assertRegex(srv.stderr(), r"fell behind \d+ times; \d+ ticks dropped")
 
     # ---- bad input -------------------------------------------------------
 
@@ -584,7 +631,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(b.call({"type": "step"})["tick"], 6)
 
     def test_slow_consumer_is_dropped_and_the_world_keeps_ticking(self):
-        srv = self.start("--mode", "free", "--speed", "0", "--send-queue", "65536",
+        srv = self.start("--mode", "fast", "--send-queue", "65536",
                          "--slow-consumer-ms", "300")
         # A small receive buffer: autotuning would let loopback buffer tens of
         # MB (tcp_rmem), seconds of pushes under ASan before the queue fills.
@@ -651,7 +698,13 @@ class ServeTest(unittest.TestCase):
 
     def test_usage_errors(self):
         for args, what in ((["--port", "x"], "--port"), ([], "--port"),
-                           (["--port", "0", "--mode", "fast"], "--mode"),
+                           (["--port", "0", "--mode", "slow"],
+                            "--mode 'slow': expected step, free or fast"),
+                           (["--port", "0", "--speed", "0"],
+                            "--speed '0': expected a number in [0.1, 1000]"),
+                           (["--port", "0", "--speed", "0.05"], "--speed '0.05'"),
+                           (["--port", "0", "--speed", "1001"], "--speed '1001'"),
+                           (["--port", "0", "--speed", "1e6"], "--speed '1e6'"),
                            (["--port", "0", "--bind", "localhost"], "--bind"),
                            (["--port", "0", "--token", "/nonexistent"], "--token"),
                            (["--port", "0", "--rate", "-1"], "--rate '-1'"),

@@ -58,12 +58,15 @@ static pcs_status pd_merge(pcs_world *w, void *ctx, const void *input, void *con
     return PCS_OK;
 }
 
-/* Two state stores, one scratch store (not saved) and one slow job: three sections. */
+/* Two state stores, one scratch store (not saved), one slow job and the
+ * previous tick's events: four sections. Four event slots keep the file, and
+ * so the every-byte loops, small. */
 static pcs_world *pd_build_seeded(pd_model *m, uint64_t seed)
 {
     pcs_world_def cfg;
     pcs_world_default(&cfg);
     cfg.seed = seed;
+    cfg.event_capacity = 4;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     uint32_t scratch;
@@ -174,9 +177,11 @@ Test(persist_damage, every_flipped_byte_is_refused_and_changes_nothing)
 {
     size_t len;
     unsigned char *good = pd_valid_save(&len);
-    /* 3 sections: store x (136 B), store n (4 B), job sum (16 + 128 B). */
-    const size_t meta = PD_HEADER + 3 * PD_ENTRY + 8;
-    cr_assert_eq(len, meta + 136 + 4 + 16 + 128, "save layout changed: %zu bytes", len);
+    /* 4 sections: store x (136 B), store n (4 B), job sum (16 + 128 B),
+     * events:previous (16 + 4 slots of 48 B). */
+    const size_t meta = PD_HEADER + 4 * PD_ENTRY + 8;
+    cr_assert_eq(len, meta + 136 + 4 + 16 + 128 + 16 + 4 * 48, "save layout changed: %zu bytes",
+                 len);
     static pd_model m;
     pcs_world *dst = pd_build(&m);
     pd_ticks(dst, 7);

@@ -35,6 +35,7 @@ static pcs_world *io_world(uint64_t build_hash, size_t elem, size_t count, unsig
     pcs_world_default(&cfg);
     cfg.seed = 3;
     cfg.build_hash = build_hash;
+    cfg.event_capacity = 2; /* the events section: 16 + 2 * 48 bytes */
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
     uint32_t id;
@@ -545,8 +546,9 @@ Test(persist_io, reseal_makes_an_edited_save_load)
     unsigned char buf[4096];
     size_t len = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    buf[len - 1] ^= 0x5a; /* the last byte of store x */
-    cr_assert_eq(pcs_persist_reseal(buf, len), 1);
+    /* The last byte of store x: after header and 2 table entries (264 bytes), 128 bytes. */
+    buf[48 + 2 * 104 + 8 + 128 - 1] ^= 0x5a;
+    cr_assert_eq(pcs_persist_reseal(buf, len), 2, "store x and events:previous");
     f = fopen(save_path, "wb");
     fwrite(buf, 1, len, f);
     fclose(f);
@@ -566,7 +568,7 @@ static void edit_u32_and_reseal(size_t at, uint32_t v)
     size_t len = fread(buf, 1, sizeof buf, f);
     fclose(f);
     memcpy(buf + at, &v, sizeof v);
-    cr_assert_eq(pcs_persist_reseal(buf, len), 1);
+    cr_assert_eq(pcs_persist_reseal(buf, len), 2);
     f = fopen(save_path, "wb");
     fwrite(buf, 1, len, f);
     fclose(f);
@@ -579,7 +581,7 @@ Test(persist_io, other_layout_version_is_refused)
     pcs_world *a = small_world(1u);
     cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
     edit_u32_and_reseal(40, 7);
-    expect_refused(PCS_E_VERSION, "section layout 7 (reserved 0), this build reads layout 1");
+    expect_refused(PCS_E_VERSION, "section layout 7 (reserved 0), this build reads layout 2");
     pcs_world_destroy(a);
     remove_dir();
 }
@@ -589,9 +591,9 @@ Test(persist_io, section_not_where_the_previous_ends_is_refused)
     make_dir();
     pcs_world *a = small_world(1u);
     cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
-    edit_u32_and_reseal(48 + 64, 48 + 104 + 8 - 1); /* one byte earlier than it is */
-    expect_refused(PCS_E_CORRUPT, "section 'store:x' starts at byte 159; the previous one ends "
-                                  "at 160");
+    edit_u32_and_reseal(48 + 64, 48 + 2 * 104 + 8 - 1); /* one byte earlier than it is */
+    expect_refused(PCS_E_CORRUPT, "section 'store:x' starts at byte 263; the previous one ends "
+                                  "at 264");
     pcs_world_destroy(a);
     remove_dir();
 }

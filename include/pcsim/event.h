@@ -56,6 +56,21 @@ PCS_API pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject,
 /** Events of the last completed tick (valid until the next tick). */
 PCS_API const pcs_event *pcs_world_events(const pcs_world *w, uint32_t *count);
 
+/**
+ * Events of the previous tick, for systems: during tick T (any stage) the
+ * list of tick T - 1 as it was delivered (with its overflow event, if any);
+ * between ticks, the list of the last completed tick (the one the next
+ * tick's systems will see). A failed tick is not a completed one: its retry
+ * sees the same previous list. Empty before the first completed tick. So a
+ * protection system can react at tick T + 1 to an event emitted at tick T
+ * without a host in between. The list is state: pcs_world_save keeps it,
+ * pcs_world_load restores it and pcs_world_state_hash covers it.
+ * Valid until the next tick begins; 0 allocations (a second buffer of
+ * event_capacity, swapped with the current one as a tick begins).
+ * @param count (may be NULL) receives the number of events; 0 for NULL @p w.
+ */
+PCS_API const pcs_event *pcs_world_events_previous(const pcs_world *w, uint32_t *count);
+
 /** Total events dropped for lack of space since creation. */
 PCS_API uint64_t pcs_world_events_dropped(const pcs_world *w);
 

@@ -15,7 +15,12 @@
  * store, bytes = elem_size * count) and "job:<name>" for every slow job
  * (elem_size = its input_bytes, count 1; bytes = 16 + input: u32 pending flag,
  * u32 reserved, u64 submit tick, then the input copy), so a world saved
- * between a job's submit and merge resumes with the same result.
+ * between a job's submit and merge resumes with the same result, then
+ * "events:previous" last (layout 2): the last completed tick's event list,
+ * which the next tick's systems read (pcs_world_events_previous); elem_size
+ * 48 (pcs_event), count = the world's event_capacity, bytes = 16 + 48 *
+ * count: u32 events in the list, u32 reserved, u64 their tick (the save
+ * tick - 1; 0 when none), then every slot, the list first and zeros after.
  *
  * A save is written to a new temporary file beside @p path (pcs_atomic_file),
  * fsynced, and renamed over @p path with its directory fsynced: a crash, a
@@ -51,8 +56,9 @@ extern "C" {
 
 /** Container format version (header and table); another value is refused. */
 #define PCS_SAVE_VERSION 2u
-/** How sections encode state (order, job header); changes without the container's. */
-#define PCS_SAVE_LAYOUT 1u
+/** How sections encode state (order, job header); changes without the container's.
+ *  2: the "events:previous" section was added. */
+#define PCS_SAVE_LAYOUT 2u
 
 /**
  * Write @p w's state to @p path through a pcs_atomic_file. Saves of distinct

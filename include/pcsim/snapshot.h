@@ -129,7 +129,8 @@ PCS_API pcs_status pcs_channel_list(const pcs_snapshot_pool *pool, uint32_t firs
  */
 PCS_API pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, uint32_t *id);
 
-/** Number of publications so far (0 before the first tick). Any thread. */
+/** Number of publications so far (0 before the first tick): one per tick, plus one
+ *  per change of the run state after the first tick (pcs_reader_paused). Any thread. */
 PCS_API uint64_t pcs_snapshot_published(const pcs_snapshot_pool *pool);
 
 /**
@@ -161,6 +162,19 @@ PCS_API pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_
                                      uint64_t *tick);
 
 /**
+ * The paused flag of @p r's last successful read or validated view: 1 when
+ * that buffer was published while the world was paused. No tick runs while
+ * paused, so nothing new is published; instead pcs_world_pause republishes
+ * the newest buffer (same tick and values, next publication number) with the
+ * flag set, and pcs_world_resume republishes it with the flag clear, so a
+ * reader learns either change with its next read, and one waiting in
+ * pcs_reader_wait is woken for it. A tick run while paused
+ * (pcs_world_step_once) publishes with the flag set. 0 for NULL or before
+ * the first read. Reader's thread.
+ */
+PCS_API int pcs_reader_paused(const pcs_reader *r);
+
+/**
  * A zero-copy view of one buffer: begin, read values by id, validate. Values
  * read between begin and a successful validate are all from view.tick; if
  * validate fails they may be torn and must be discarded (begin again).
@@ -170,6 +184,8 @@ typedef struct pcs_view {
     uint64_t tick;       /**< tick that published the buffer */
     double time_s;       /**< simulated seconds at the end of that tick: (tick + 1) * dt_s */
     uint32_t n_channels; /**< channels in the buffer */
+    int paused;          /**< 1 when published while the world was paused (see
+                              pcs_reader_paused); validated with the values */
     /* private */
     pcs_reader *reader_;
     const void *buf_;

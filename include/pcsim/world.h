@@ -222,14 +222,31 @@ PCS_API pcs_status pcs_world_set_speed(pcs_world *w, double speed);
 /** The speed multiplier in effect (after rounding); 0 for NULL. */
 PCS_API double pcs_world_speed(const pcs_world *w);
 
-/** Stop ticking in pcs_world_advance until pcs_world_resume. Idempotent. */
+/** Stop ticking in pcs_world_advance until pcs_world_resume. Idempotent.
+ *  Readers see the newest publication again with its paused flag set
+ *  (pcs_view.paused, pcs_reader_paused). */
 PCS_API pcs_status pcs_world_pause(pcs_world *w);
 
-/** Resume pacing where it stopped (the paused wall time is not owed). Idempotent. */
+/** Resume pacing where it stopped (the paused wall time is not owed). Idempotent.
+ *  Readers see the newest publication again with its paused flag clear. */
 PCS_API pcs_status pcs_world_resume(pcs_world *w);
 
 /** 1 while paused, else 0 (also for NULL). */
 PCS_API int pcs_world_paused(const pcs_world *w);
+
+/** Run-state observer: @p paused is the new state (1 paused, 0 running). */
+typedef void (*pcs_run_state_fn)(void *ctx, int paused);
+
+/**
+ * Call @p fn(@p ctx, paused) on the world thread each time pcs_world_pause or
+ * pcs_world_resume changes the run state (not on a call that leaves it as it
+ * was), after the change, in registration order. The snapshot pool uses it
+ * to republish its newest buffer with the paused flag (snapshot.h), since no
+ * tick, hence no publication, runs while paused. Build phase only.
+ * @return PCS_E_INVAL (NULL), PCS_E_STATE after sealing, PCS_E_OVERFLOW past
+ *         PCS_WORLD_IDS_MAX, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_world_on_run_state(pcs_world *w, pcs_run_state_fn fn, void *ctx);
 
 /**
  * Run exactly one tick while paused (the world stays paused); pacing's carry

@@ -101,7 +101,7 @@ class Client:
     reply (None: no limit; a step of many ticks takes its ticks' time).
 
     Attributes after the hello: ``hello`` (the server's reply, a dict),
-    ``version``, ``role``, ``mode`` ("step" or "free"), ``scenario``,
+    ``version``, ``role``, ``mode`` ("step", "free" or "fast"), ``scenario``,
     ``dt_s``, ``seed`` (the world's; reset changes it)."""
 
     _sock = None
