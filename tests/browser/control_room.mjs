@@ -55,7 +55,7 @@ function startServer(args) {
         stdio: ["ignore", "inherit", "inherit"],
     });
     return new Promise((resolve, reject) => {
-        const until = Date.now() + 10000;
+        const until = Date.now() + 60000; // the station build (property tables, each primary settling) first
         const poll = () => {
             if (existsSync(portFile) && readFileSync(portFile, "utf8").endsWith("\n"))
                 return resolve({ proc: p, port: Number(readFileSync(portFile, "utf8")) });
