@@ -12,9 +12,8 @@
  *     ([W84], scenarios/geometry_pwr4.csv), each loop rated for a quarter of
  *     3411 MW; a unit's nominal_power_w may not exceed its loops' rating
  *     (loops x 852.75 MW), and a unit that does not set nominal_power_w is
- *     rated for its loops (a 2-loop unit: 1705.5 MW). Above the rating the core outlet approaches saturation at
- *     15.5 MPa on the Tavg program, outside what the steady state is built
- *     for.
+ *     rated for its loops (a 2-loop unit: 1705.5 MW). Above the rating the core outlet approaches
+ * saturation at 15.5 MPa on the Tavg program, outside what the steady state is built for.
  *  2. Reactivity budget. At build the bias cancels rods + Doppler + moderator
  *     + boron + poisons, and pcs_unit_balance needs |bias| < 0.5. Worst cases
  *     over the ranges: rods, bank D (788 pcm) fully in: 0.0079; poisons at
@@ -92,8 +91,7 @@ static int refuse_retired(jr_ctx *c, json_t *u)
             continue;
         size_t p = r->section ? jr_push_key(c, r->section) : 0;
         size_t q = jr_push_key(c, r->name);
-        jr_fail(c, "no longer taken (a schema 1 field of the constant-density loops): %s",
-                r->why);
+        jr_fail(c, "no longer taken (a schema 1 field of the constant-density loops): %s", r->why);
         jr_pop(c, q);
         if (r->section)
             jr_pop(c, p);

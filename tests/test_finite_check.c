@@ -262,7 +262,7 @@ static int is_f64(const pcs_world *w, const char *name)
     return pcs_store_is_f64(w, id);
 }
 
-Test(finite_check, a_four_unit_station_runs_200_ticks_clean, .timeout = 120)
+Test(finite_check, a_four_unit_station_runs_200_ticks_clean)
 {
     pcs_world *w = new_world(1);
     pcs_plant_unit_def u[4];

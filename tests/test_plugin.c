@@ -526,7 +526,7 @@ static char *with_plugins(const char *plugins)
     return t;
 }
 
-Test(plugin, a_read_only_host_plugin_leaves_the_station_hash_unchanged, .timeout = 60)
+Test(plugin, a_read_only_host_plugin_leaves_the_station_hash_unchanged)
 {
     char *text = with_plugins("{\"probe\": {\"every\": 3, \"channel\": \"u1.core.power\"}}");
     static reader_plugin r;

@@ -278,7 +278,7 @@ static void set_core_heat(rt_unit *u, double w)
  *    rho c v, not a linearisation error; this bound does not cover it.)
  * The invariants (file comment) hold at every tick throughout.
  */
-Test(primary_robust, pressurizer_driven_solid_then_empty_then_recovered, .timeout = 120)
+Test(primary_robust, pressurizer_driven_solid_then_empty_then_recovered)
 {
     rt_unit u;
     rt_open(&u, 0.0);
@@ -349,7 +349,7 @@ Test(primary_robust, pressurizer_driven_solid_then_empty_then_recovered, .timeou
  * within 100 s (measured 3 s), and stay 0 for 10 s more. A peak void of
  * at least 1e-3 is asserted so the crossing is not a rounding flicker.
  */
-Test(primary_robust, core_volume_boils_then_condenses, .timeout = 120)
+Test(primary_robust, core_volume_boils_then_condenses)
 {
     rt_unit u;
     rt_open(&u, 0.0);
@@ -410,7 +410,7 @@ Test(primary_robust, core_volume_boils_then_condenses, .timeout = 120)
  * again and within 2 % of the start (measured 4162.7 of 4170.8 kg/s). The
  * run is the same under ASan.
  */
-Test(primary_robust, tripped_loop_reverses_and_restart_restores, .timeout = 120)
+Test(primary_robust, tripped_loop_reverses_and_restart_restores)
 {
     rt_unit u;
     rt_open(&u, 1.0);

@@ -252,7 +252,7 @@ static void start_many(wfix *fx, waiter *a, pthread_t *t, uint64_t until)
 
 /* 100 readers asleep for publication 2: one wake call in stage 12 (of one
  * thread); the woken reader passes it on; all 100 return. */
-Test(reader_wait, hundred_waiters_one_wake_call, .timeout = 120)
+Test(reader_wait, hundred_waiters_one_wake_call)
 {
     static waiter a[MANY];
     static pthread_t t[MANY];
@@ -276,7 +276,7 @@ Test(reader_wait, hundred_waiters_one_wake_call, .timeout = 120)
 
 /* 100 readers each taking every publication they can (after = newest seen)
  * while the world ticks 200 times: at most one wake call per publication. */
-Test(reader_wait, hundred_followers_at_most_one_wake_per_publication, .timeout = 120)
+Test(reader_wait, hundred_followers_at_most_one_wake_per_publication)
 {
     static waiter a[MANY];
     static pthread_t t[MANY];
@@ -318,7 +318,7 @@ static void *ticker_main(void *arg)
 /* A 30 ms rate limit against a world ticking every millisecond: returns are
  * >= 30 ms apart, each reports the newest publication, and a call whose
  * timeout ends inside the interval times out. */
-Test(reader_wait, rate_limit_spacing, .timeout = 60)
+Test(reader_wait, rate_limit_spacing)
 {
     wfix fx;
     wfix_make(&fx);

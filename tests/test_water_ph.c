@@ -291,7 +291,7 @@ static void report(const char *zone, const errs *z)
  * there (water_ph.h). The stated bounds (water_ph.h) are asserted; the
  * measured maxima are logged.
  */
-Test(water_ph_table, default_table_meets_the_stated_bounds, .timeout = 600)
+Test(water_ph_table, default_table_meets_the_stated_bounds)
 {
     pcs_water_ph_table_def c;
     cr_assert_eq(pcs_water_ph_table_default(&c), PCS_OK);

@@ -12,7 +12,6 @@
 #include "pcsim/system.h"
 #include "pcsim/water_ph.h"
 
-
 #include "physics/plant/models/plant_internal.h"
 
 pcs_status pcs_plant_unit_default(pcs_plant_unit_def *cfg)
@@ -177,12 +176,23 @@ static pcs_status bind_couple(pcs_world *w, const pcs_plant_unit_def *c, pcs_pla
     for (uint32_t g = 0; g < cp->n_channels; g++)
         cp->flow_share[g] = c->fuel.n_rods[g] / rods;
     uint32_t reads[] = {ps.out, pu->fuel.store_out, pu->fuel.store_q_axial};
-    uint32_t writes[] = {pu->fuel.store_t_inlet, pu->fuel.store_mass_flow,
-                         pu->fuel.store_pressure, ps.core_heat, tf, tc, tm, boron};
+    uint32_t writes[] = {pu->fuel.store_t_inlet,
+                         pu->fuel.store_mass_flow,
+                         pu->fuel.store_pressure,
+                         ps.core_heat,
+                         tf,
+                         tc,
+                         tm,
+                         boron};
     char name[32];
     snprintf(name, sizeof name, "u%u.plant.couple", pu->index);
-    pcs_system_desc d = {.name = name, .stage = PCS_STAGE_MACHINES, .fn = couple_system,
-                         .ctx = cp, .reads = reads, .n_reads = 3, .writes = writes,
+    pcs_system_desc d = {.name = name,
+                         .stage = PCS_STAGE_MACHINES,
+                         .fn = couple_system,
+                         .ctx = cp,
+                         .reads = reads,
+                         .n_reads = 3,
+                         .writes = writes,
                          .n_writes = 8};
     return pcs_system_register(w, &d, NULL);
 }
@@ -240,7 +250,7 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
 }
 
 pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n_units,
-                           pcs_plant **out)
+                         pcs_plant **out)
 {
     if (!w || !units || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_plant_add: NULL argument");
