@@ -20,7 +20,10 @@
  * events as the previous ones. Swapping pointers costs nothing per tick and
  * allocates nothing. The last completed list is simulation state (a
  * protection system may act on it next tick): it is saved (persist.c,
- * section "events:previous") and in the state hash (hash.c).
+ * section "events:previous") and in the state hash (hash.c). Command
+ * rejections are left out of it at commit: they are the host's, delivered by
+ * then, and a journal replay, which resubmits only accepted commands, could
+ * not reproduce them.
  */
 #include <string.h>
 
@@ -94,8 +97,18 @@ void pcs_events_deliver(pcs_world *w)
         w->event_fn(w->event_ctx, w->events, w->n_events);
 }
 
+/* The completed list keeps the simulation's events only: command rejections
+ * describe what a host submitted, not the plant, and a journal replay
+ * resubmits only accepted commands, so it could not reproduce them in the
+ * hashed and saved list. Hosts have had them by then (the stage-13 event log
+ * and callback); compacted in place, in order. */
 void pcs_events_commit(pcs_world *w)
 {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < w->n_events; i++)
+        if (w->events[i].kind != PCS_EV_COMMAND_REJECTED)
+            w->events[n++] = w->events[i];
+    w->n_events = n;
     w->events_committed = 1;
 }
 
