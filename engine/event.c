@@ -13,17 +13,16 @@
  *
  * Events T to T+1. A second buffer of the same capacity holds the last
  * completed tick's list while a tick runs, so a system of tick T reads the
- * events of T - 1 (pcs_world_events_previous) without a host in between. The
- * buffers swap when a tick begins, only if the list in `events` is a
- * completed tick's: a failed tick does not commit (world.c), so its partial
- * list is discarded and the retry still sees the last completed tick's
- * events as the previous ones. Swapping pointers costs nothing per tick and
- * allocates nothing. The last completed list is simulation state (a
+ * events of T - 1 (pcs_world_events_previous) without a host in between. A
+ * tick's list is copied into it when the tick commits: a failed tick does
+ * not commit (world.c), so its partial list is discarded and the retry still
+ * sees the last completed tick's events as the previous ones. The copy is a
+ * few events a tick and allocates nothing. The last completed list is simulation state (a
  * protection system may act on it next tick): it is saved (persist.c,
  * section "events:previous") and in the state hash (hash.c). Command
- * rejections are left out of it at commit: they are the host's, delivered by
- * then, and a journal replay, which resubmits only accepted commands, could
- * not reproduce them.
+ * rejections are left out of it at commit (they stay in the host's list): a
+ * journal replay, which resubmits only accepted commands, could not
+ * reproduce them.
  */
 #include <string.h>
 
@@ -31,13 +30,7 @@
 
 void pcs_events_begin_tick(pcs_world *w)
 {
-    if (w->events_committed) {
-        pcs_event *t = w->events_prev;
-        w->events_prev = w->events;
-        w->n_events_prev = w->n_events;
-        w->events = t;
-        w->events_committed = 0;
-    }
+    w->events_committed = 0;
     w->n_events = 0;
     w->events_dropped_tick = 0;
     w->events_closed = 0;
@@ -97,34 +90,38 @@ void pcs_events_deliver(pcs_world *w)
         w->event_fn(w->event_ctx, w->events, w->n_events);
 }
 
-/* The completed list keeps the simulation's events only: command rejections
- * describe what a host submitted, not the plant, and a journal replay
- * resubmits only accepted commands, so it could not reproduce them in the
- * hashed and saved list. Hosts have had them by then (the stage-13 event log
- * and callback); compacted in place, in order. */
+/* The completed list, copied into the previous-events buffer (the older
+ * list is no longer needed), keeps the simulation's events only: command
+ * rejections describe what a host submitted, not the plant, and a journal
+ * replay resubmits only accepted commands, so it could not reproduce them
+ * in the hashed and saved list. The host's list (`events`, this tick's until
+ * the next begins) keeps them. Copied in order; at most the capacity. */
 void pcs_events_commit(pcs_world *w)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < w->n_events; i++)
         if (w->events[i].kind != PCS_EV_COMMAND_REJECTED)
-            w->events[n++] = w->events[i];
-    w->n_events = n;
+            w->events_prev[n++] = w->events[i];
+    w->n_events_prev = n;
     w->events_committed = 1;
 }
 
 const pcs_event *pcs_events_last_completed(const pcs_world *w, uint32_t *count)
 {
-    *count = w->events_committed ? w->n_events : w->n_events_prev;
-    return w->events_committed ? w->events : w->events_prev;
+    *count = w->n_events_prev;
+    return w->events_prev;
 }
 
 void pcs_events_restore(pcs_world *w, const pcs_event *events, uint32_t n)
 {
-    if (n)
-        memcpy(w->events, events, (size_t)n * sizeof *events);
+    if (n) {
+        if (events != w->events_prev)
+            memcpy(w->events_prev, events, (size_t)n * sizeof *events);
+        memcpy(w->events, w->events_prev, (size_t)n * sizeof *events);
+    }
     w->n_events = n;
+    w->n_events_prev = n;
     w->events_committed = 1;
-    w->n_events_prev = 0;
 }
 
 const pcs_event *pcs_world_events_previous(const pcs_world *w, uint32_t *count)

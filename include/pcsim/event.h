@@ -53,10 +53,10 @@ typedef struct pcs_event {
 PCS_API pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double v0,
                                   double v1, double v2, double v3);
 
-/** Events of the last completed tick (valid until the next tick), without
- *  PCS_EV_COMMAND_REJECTED: a host sees those during the tick, through the
- *  event callback and the snapshot event log (they are not simulation state:
- *  a journal replay does not resubmit rejected commands). */
+/** Events of the last completed tick (valid until the next tick), command
+ *  rejections included; the simulation's copy of the list (the next tick's
+ *  pcs_world_events_previous, hashed and saved) leaves PCS_EV_COMMAND_REJECTED
+ *  out: a journal replay does not resubmit rejected commands. */
 PCS_API const pcs_event *pcs_world_events(const pcs_world *w, uint32_t *count);
 
 /**
