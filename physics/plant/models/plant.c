@@ -113,10 +113,9 @@ static pcs_status make_tables(pcs_world *w, const pcs_plant_unit_def *units, uin
     pcs_water_ph_table_default(&pd);
     pcs_water_ph_table *ph = NULL;
     st = pcs_water_ph_table_create(&pd, &ph);
-    if (st == PCS_OK)
-        st = pcs_world_on_destroy(w, destroy_ph_table, ph);
-    else
+    if (st != PCS_OK)
         return pcs_error_set(st, "plant: water (p, h) table: %s", pcs_last_error());
+    st = pcs_world_on_destroy(w, destroy_ph_table, ph);
     if (st != PCS_OK) {
         pcs_water_ph_table_destroy(ph);
         return st;
