@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "pcsim/pcsim.h"
 #include "pcsim/plant.h"
@@ -83,8 +84,7 @@ Test(plant, pump_trip_and_scram_bring_power_to_decay_heat)
     pcs_plant *p;
     pcs_world *w = plant_world(&p);
     run(w, 200);
-    pcs_command trip =
-        ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip = ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     run(w, 40);
     pcs_command scram = ctl_make(w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0);
@@ -159,8 +159,7 @@ Test(plant, commands_reach_only_their_unit)
     pcs_plant *p;
     cr_assert_eq(pcs_plant_add(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
     /* Unit 2 is network 1; its pump 3 is loop 4. */
-    pcs_command trip =
-        ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u2.pump4", 0.0);
+    pcs_command trip = ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u2.pump4", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     double rated = pcs_plant_unit_get(p, 1)->rated_loop_flow_kg_s;
     run(w, 400);
@@ -183,8 +182,7 @@ Test(plant, pump_trip_scrams_through_2oo4_low_flow_with_first_out)
     pcs_world *w = instrumented_world(&p);
     run(w, 100);
     cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "no trip at rated conditions");
-    pcs_command trip =
-        ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u1.pump2", 0.0);
+    pcs_command trip = ctl_make(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u1.pump2", 0.0);
     cr_assert_eq(pcs_command_submit(w, &trip), PCS_OK);
     int scram_tick = -1;
     for (int i = 0; i < 200 && scram_tick < 0; i++) {
@@ -218,5 +216,38 @@ Test(plant, one_failed_flow_channel_does_not_trip)
     cr_assert_eq(ch(w, "u1.core.trip"), 0.0, "1 of 4 channels low: no trip");
     cr_assert_eq((uint32_t)ch(w, "u1.core.flags") & PCS_UNIT_FLAG_SCRAMMED, 0u);
     cr_assert_float_eq(ch(w, "u1.core.power"), 3.411e9, 3.411e9 * 1e-3);
+    pcs_world_destroy(w);
+}
+
+/* Two identical units: the second takes the first's settled state
+ * (pcs_primary_copy_steady) instead of settling again, and the two then run
+ * bit for bit alike: the same values in every primary store, tick after
+ * tick (the pinned default-scenario hash, tests/test_access_check.c, shows
+ * the copy equals settling itself). */
+Test(plant, identical_units_share_the_settled_state)
+{
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
+    cfg.workers = 0;
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    pcs_plant_unit_def u[2];
+    pcs_plant_unit_default(&u[0]);
+    pcs_plant_unit_default(&u[1]);
+    pcs_plant *p;
+    cr_assert_eq(pcs_plant_add(w, u, 2, &p), PCS_OK, "%s", pcs_last_error());
+    const pcs_plant_unit *a = pcs_plant_unit_get(p, 0), *b = pcs_plant_unit_get(p, 1);
+    cr_assert_eq(memcmp(&a->init, &b->init, sizeof a->init), 0);
+    pcs_primary_stores sa = pcs_primary_store_ids(a->primary),
+                       sb = pcs_primary_store_ids(b->primary);
+    const uint32_t ida[] = {sa.mass, sa.energy, sa.flow, sa.pzr, sa.boron, sa.controls};
+    const uint32_t idb[] = {sb.mass, sb.energy, sb.flow, sb.pzr, sb.boron, sb.controls};
+    for (int t = 0; t <= 200; t += 100) {
+        for (size_t k = 0; k < sizeof ida / sizeof ida[0]; k++)
+            cr_assert_eq(memcmp(pcs_store_data(w, ida[k]), pcs_store_data(w, idb[k]),
+                                pcs_store_bytes(w, ida[k])),
+                         0, "store %zu differs at tick %d", k, t);
+        run(w, 100);
+    }
     pcs_world_destroy(w);
 }

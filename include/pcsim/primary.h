@@ -380,6 +380,18 @@ PCS_API pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double p
 /** Total boron in the network and the pressurizer liquid, kg (sum of C M 1e-6). */
 PCS_API double pcs_primary_boron_mass(pcs_world *w, const pcs_primary *pr);
 
+/**
+ * Give @p dst the steady state @p src reached in pcs_primary_init_steady:
+ * every state store copied (and the last tick's scratch values the outputs
+ * show), as if @p dst had settled itself. For a station of identical units
+ * (the same definition but for unit_name and unit_index, the same power),
+ * whose settling is deterministic and so would end in the same state: it
+ * spares the work. Before the first tick only.
+ * @return PCS_E_INVAL for NULL or networks of different sizes; PCS_E_STATE
+ *         after the first tick.
+ */
+PCS_API pcs_status pcs_primary_copy_steady(pcs_world *w, pcs_primary *dst, const pcs_primary *src);
+
 /** The store ids. */
 PCS_API pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr);
 

@@ -124,9 +124,11 @@ static pcs_status make_tables(pcs_world *w, const pcs_plant_unit_def *units, uin
     return PCS_OK;
 }
 
-/* The primary of unit @p n, settled at the unit's initial power. */
+/* The primary of unit @p pu, settled at the unit's initial power, or given
+ * the state of @p twin (an earlier unit that settles identically). */
 static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
-                                const pcs_water_ph_table *table, pcs_plant_unit *pu)
+                                const pcs_water_ph_table *table, const pcs_plant_unit *twin,
+                                pcs_plant_unit *pu)
 {
     pcs_primary_def d = c->primary;
     char name[16];
@@ -138,8 +140,12 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
     if (!d.table)
         d.table = table;
     pcs_status st = pcs_primary_add(w, &d, &pu->primary);
-    if (st == PCS_OK)
+    if (st == PCS_OK && twin) { /* settles to the same state: take it */
+        st = pcs_primary_copy_steady(w, pu->primary, twin->primary);
+        pu->init = twin->init;
+    } else if (st == PCS_OK) {
         st = pcs_primary_init_steady(w, pu->primary, c->core.initial_power_fraction, &pu->init);
+    }
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
     return st;
 }
@@ -216,8 +222,25 @@ static pcs_status start_steady(pcs_world *w, pcs_plant_unit *pu, plant_couple *c
     return st;
 }
 
+/* Does unit @p b's primary settle exactly as unit @p a's? The same primary
+ * definition (but for the names the builder gives and the table, the same
+ * one for both), rated power, boron and initial power: the settling is
+ * deterministic, so its end state is too. Compared field by field through
+ * normalised copies (the structs start zeroed by their _default). */
+static int same_steady_state(const pcs_plant_unit_def *a, const pcs_plant_unit_def *b)
+{
+    pcs_primary_def x = a->primary, y = b->primary;
+    x.unit_name = y.unit_name = NULL;
+    x.unit_index = y.unit_index = 0;
+    x.table = y.table = NULL;
+    return memcmp(&x, &y, sizeof x) == 0 && a->core.nominal_power_w == b->core.nominal_power_w &&
+           a->core.boron_ppm == b->core.boron_ppm &&
+           a->core.initial_power_fraction == b->core.initial_power_fraction;
+}
+
 static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32_t n,
-                             const plant_tables *tables, pcs_plant_unit *pu, plant_couple *cp)
+                             const plant_tables *tables, const pcs_plant_unit *twin,
+                             pcs_plant_unit *pu, plant_couple *cp)
 {
     pcs_plant_unit_def c = *cfg;
     c.core.external_heat = 1;
@@ -238,7 +261,7 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
     if (st == PCS_OK)
         st = pcs_fuel_add(w, n - 1, &c.fuel, ps, pi, &pu->fuel);
     if (st == PCS_OK)
-        st = build_primary(w, &c, tables->ph, pu);
+        st = build_primary(w, &c, tables->ph, twin, pu);
     if (st == PCS_OK)
         st = bind_couple(w, &c, pu, cp);
     if (st == PCS_OK)
@@ -265,7 +288,11 @@ pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t
         return tst;
     p->water = tables.water;
     for (uint32_t i = 0; i < n_units; i++) {
-        pcs_status st = build_unit(w, &units[i], i + 1, &tables, &p->units[i], &p->couple[i]);
+        const pcs_plant_unit *twin = NULL;
+        for (uint32_t k = 0; k < i && !twin; k++)
+            if (same_steady_state(&units[k], &units[i]))
+                twin = &p->units[k];
+        pcs_status st = build_unit(w, &units[i], i + 1, &tables, twin, &p->units[i], &p->couple[i]);
         if (st != PCS_OK)
             return pcs_error_set(st, "plant unit %u: %s", i + 1, pcs_last_error());
         p->cfg[i] = units[i];

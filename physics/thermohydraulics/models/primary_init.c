@@ -195,3 +195,33 @@ pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_f
     }
     return st;
 }
+
+pcs_status pcs_primary_copy_steady(pcs_world *w, pcs_primary *dst, const pcs_primary *src)
+{
+    if (!w || !dst || !src)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_copy_steady: NULL argument");
+    if (dst->nv != src->nv || dst->nj != src->nj || dst->nl != src->nl || dst->nc != src->nc)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_copy_steady: %s and %s differ in size",
+                             dst->unit, src->unit);
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_primary_copy_steady: the world has already ticked");
+    const pcs_primary_stores *a = &src->s, *b = &dst->s;
+    const uint32_t from[] = {
+        a->mass,      a->energy,   a->flow,          a->p,          a->h,       a->t,
+        a->rho,       a->quality,  a->void_fraction, a->pump_speed, a->pump_on, a->pzr,
+        a->core_heat, a->controls, a->out,           a->boron};
+    const uint32_t to[] = {
+        b->mass,      b->energy,   b->flow,          b->p,          b->h,       b->t,
+        b->rho,       b->quality,  b->void_fraction, b->pump_speed, b->pump_on, b->pzr,
+        b->core_heat, b->controls, b->out,           b->boron};
+    for (size_t k = 0; k < sizeof from / sizeof from[0]; k++)
+        memcpy(pcs_store_data(w, to[k]), pcs_store_data(w, from[k]), pcs_store_bytes(w, from[k]));
+    memcpy(dst->sg_q, src->sg_q, dst->nl * sizeof *dst->sg_q);
+    dst->charging_kg_s = src->charging_kg_s;
+    dst->letdown_kg_s = src->letdown_kg_s;
+    dst->spray_kg_s = src->spray_kg_s;
+    dst->heater_w = src->heater_w;
+    dst->courant_max = src->courant_max;
+    dst->courant_volume = src->courant_volume;
+    return PCS_OK;
+}
