@@ -82,7 +82,9 @@ TSAN_STRESS_OBJ := $(call objs,$(B)/tsan,$(STRESS_SRC))
 .PHONY: all deps deps-bench deps-test lib test unit unit-asan archcheck examples cli-test serve-test python python-test consumers readme-test readme-images run install clean \
         bench bench-quick stress stress-tsan stress-quick stress-tsan-quick format lint print-version \
         determinism fuzz-build fuzz fuzz-smoke fuzz-seeds verify verify-quick sync-budget sync-js-test \
-        web-test browser-test browser-deps readme-images readme-images-control-room
+        web-test browser-test browser-deps readme-images readme-images-control-room \
+        cli-test-release cli-test-asan serve-test-release serve-test-asan serve-test-tsan \
+        web-test-release web-test-asan web-test-tsan
 
 all: deps lib $(B)/pcsim python
 
@@ -250,8 +252,10 @@ unit-asan: $(B)/asan/pcsim-tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    timeout 1500 ./$(B)/asan/pcsim-tests --jobs 2
 
-cli-test: $(B)/pcsim $(B)/asan/pcsim
+cli-test: cli-test-release cli-test-asan
+cli-test-release: $(B)/pcsim
 	./tests/cli_test.sh $(B)/pcsim
+cli-test-asan: $(B)/asan/pcsim
 	ASAN_OPTIONS=detect_leaks=1 ./tests/cli_test.sh $(B)/asan/pcsim
 
 # `pcsim serve` over real TCP connections (tests/serve_test.py, Python standard
@@ -259,9 +263,12 @@ cli-test: $(B)/pcsim $(B)/asan/pcsim
 # input, slow consumers, 1,000 connect/disconnect cycles (RSS and fds), release
 # ASan and TSan builds (a leak or a data race fails the server's exit status;
 # RSS is compared in release only).
-serve-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
+serve-test: serve-test-release serve-test-asan serve-test-tsan
+serve-test-release: $(B)/pcsim
 	/usr/bin/python3 tests/serve_test.py $(B)/pcsim
+serve-test-asan: $(B)/asan/pcsim
 	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/serve_test.py $(B)/asan/pcsim
+serve-test-tsan: $(B)/tsan/pcsim
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/serve_test.py $(B)/tsan/pcsim
 
 # `pcsim serve --http` over real HTTP and WebSocket connections
@@ -271,9 +278,12 @@ serve-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
 # page that never reads, on the release, ASan and TSan builds (a leak or a
 # data race fails the server's exit status; libwebsockets itself is not
 # instrumented, and runs on the loop thread only).
-web-test: $(B)/pcsim $(B)/asan/pcsim $(B)/tsan/pcsim
+web-test: web-test-release web-test-asan web-test-tsan
+web-test-release: $(B)/pcsim
 	/usr/bin/python3 tests/web_test.py $(B)/pcsim
+web-test-asan: $(B)/asan/pcsim
 	ASAN_OPTIONS=detect_leaks=1 /usr/bin/python3 tests/web_test.py $(B)/asan/pcsim
+web-test-tsan: $(B)/tsan/pcsim
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/web_test.py $(B)/tsan/pcsim
 
 # The control room in headless Debian chromium, driven by playwright-core
@@ -316,34 +326,41 @@ readme-test: all | deps-test
 # Each suite runs through tools/suite_time.sh, which records its wall time;
 # the table at the end shows where make test's minutes go. The build comes
 # first and in parallel, so the suites' times are their run times.
+#
+# Suites that keep both cores busy by themselves (the build, the Criterion
+# runs with --jobs 2, the stress runs, the benchmarks, fuzzing, the
+# determinism builds) run one at a time. The rest run one process at a time
+# (a host program and the script that drives it), so they run two at a time
+# (make -j2 over PAIRED_SUITES, longest first, each suite's output in
+# $(B)/test-logs/NAME.log, printed whole when it fails). Everything a paired
+# suite needs is built by the build step, so two never build the same file.
 TEST_TIMES := $(B)/test-times.txt
 SUITE = ./tools/suite_time.sh $(TEST_TIMES)
 SUBMAKE = $(MAKE) --no-print-directory
+PAIRED_SUITES := serve-test-tsan cli-test-asan serve-test-asan web-test-tsan python-test \
+    web-test-asan cli-test-release serve-test-release web-test-release browser-test \
+    consumers readme-test sync-js-test verify-quick examples
 
 test: deps-test
-	@mkdir -p $(B) && rm -f $(TEST_TIMES)
+	@mkdir -p $(B) && rm -f $(TEST_TIMES) && date +%s > $(TEST_TIMES).start
 	@$(SUITE) build $(SUBMAKE) -j2 all $(B)/pcsim-tests $(B)/asan/pcsim-tests $(B)/asan/pcsim $(B)/tsan/pcsim \
-	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(B)/sync-record $(FUZZ_BINS)
+	    $(B)/pcsim-stress $(B)/tsan/pcsim-stress $(B)/pcsim-bench $(B)/sync-record $(FUZZ_BINS) \
+	    $(PY_CDEF) $(B)/libpcsim.so $(patsubst examples/%.c,$(B)/examples/%,$(EXAMPLES)) $(BROWSER_DEPS)
 	@$(SUITE) archcheck $(SUBMAKE) archcheck
 	@$(SUITE) unit $(SUBMAKE) unit
 	@$(SUITE) unit-asan $(SUBMAKE) unit-asan
-	@$(SUITE) examples $(SUBMAKE) examples
-	@$(SUITE) cli-test $(SUBMAKE) cli-test
-	@$(SUITE) sync-js $(SUBMAKE) sync-js-test
-	@$(SUITE) serve $(SUBMAKE) serve-test
-	@$(SUITE) web $(SUBMAKE) web-test
-	@$(SUITE) browser $(SUBMAKE) browser-test
-	@$(SUITE) consumers $(SUBMAKE) consumers
-	@$(SUITE) readme $(SUBMAKE) readme-test
-	@$(SUITE) python $(SUBMAKE) python-test
+	@SUITE_LOG_DIR=$(B)/test-logs $(SUBMAKE) -j2 $(addprefix paired-,$(PAIRED_SUITES))
 	@$(SUITE) stress-quick $(SUBMAKE) stress-quick
 	@$(SUITE) stress-tsan-quick $(SUBMAKE) stress-tsan-quick
-	@$(SUITE) verify-quick $(SUBMAKE) verify-quick
 	@$(SUITE) bench-quick $(SUBMAKE) bench-quick
 	@$(SUITE) fuzz-smoke $(SUBMAKE) fuzz-smoke
 	@$(SUITE) determinism $(SUBMAKE) determinism
 	@./tools/suite_table.sh $(TEST_TIMES)
 	@echo "make test: all suites passed"
+
+# One suite of PAIRED_SUITES, timed (not a file: always runs).
+paired-%:
+	@$(SUITE) $* $(SUBMAKE) $*
 
 # Benchmarks (bench/README.md): JMH-format JSON plus a .machine.json next to it.
 BENCH_FLAGS := --cflags "$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS)"
