@@ -405,7 +405,7 @@ Test(primary_robust, core_volume_boils_then_condenses)
  * pump's head has decayed water runs backwards through it, cold leg to hot
  * leg. Asserted: loop 2's flow falls below -10 % of its start (about
  * -417 kg/s; measured -1115 kg/s, 27 %) within 60 s, while the running
- * loops stay forward above their start. Pump 2 restarted by command: the
+ * loops stay forward and do not fall below their start. Pump 2 restarted by command: the
  * motor drives the shaft forward, and within 60 s the flow is forward
  * again and within 2 % of the start (measured 4162.7 of 4170.8 kg/s). The
  * run is the same under ASan.
@@ -423,7 +423,10 @@ Test(primary_robust, tripped_loop_reverses_and_restart_restores)
         w1min = fmin(w1min, loop_flow(&u, 0));
     }
     cr_expect(wmin < -0.10 * w0, "loop 2 flow reached only %.1f kg/s (start %.1f)", wmin, w0);
-    cr_expect(w1min >= w1, "running loop 1 fell to %.1f kg/s below its start %.1f", w1min, w1);
+    /* 1 ppm: the settled state's own flow noise (its first ticks move the
+       flow by ~1e-9 of itself), far below any physical response */
+    cr_expect(w1min >= w1 * (1.0 - 1e-6), "running loop 1 fell to %.6f kg/s below its start %.6f",
+              w1min, w1);
     double w_rev = loop_flow(&u, 1);
     cr_expect(w_rev < 0.0, "loop 2 flow %.1f kg/s at 60 s is not reversed", w_rev);
     rt_command(&u, "u1.pump2", PCS_PRIMARY_OP_PUMP_START);

@@ -347,7 +347,7 @@ typedef struct pcs_primary_init_report {
     double sg_pressure_pa;  /**< the secondary pressure that holds Tavg on the program */
     double loop_flow_kg_s;  /**< settled loop 1 flow */
     double max_dtdt_k_s;    /**< largest |dT/dt| of any volume at the end */
-    uint32_t corrections;   /**< secondary-temperature corrections made */
+    uint32_t corrections;   /**< energy sweeps made (each also corrects T_sat) */
 } pcs_primary_init_report;
 
 /**
@@ -357,12 +357,18 @@ typedef struct pcs_primary_init_report {
  * programs (Tavg linear from no-load to full, core dT proportional to power
  * at the guessed flow); pumps on; the pressurizer held at p_setpoint_pa and
  * the level program (a fixed boundary during settling, then the kernel is
- * started there). Settling: the network and pumps are stepped at the world's
- * dt with the core heat and the SG heat removal; the SG secondary saturation
- * temperature starts from the heat balance on the start profile and is moved
- * by Tavg's distance from the program after each 100 s (one Newton step:
- * at fixed heat, Tavg moves one for one with T_sat); done when |Tavg -
- * program| <= 0.01 K and every volume's |dT/dt| <= 1e-4 K/s, at most 3000 s
+ * started there). Settling: the network and pumps are stepped at 0.05 s
+ * whatever the world's dt, with the core heat and the SG heat removal, the
+ * SG secondary saturation temperature starting from the heat balance on the
+ * start profile. After a first 20 s (the flows leave the guess), each
+ * volume's enthalpy is set to its steady value at the present flows: every
+ * volume's donor-cell energy balance (the network's transport, with the
+ * pump work, the core heat, the CVCS sources and the SG heat at T_sat)
+ * solved for its own h by Gauss-Seidel sweeps round the loops, with T_sat
+ * moved until Tavg is on the program (at fixed heat the loop temperatures
+ * move one for one with T_sat); then 10 s more, and again, until |Tavg -
+ * program| <= 0.01 K and every volume's |dT/dt| <= 1e-4 K/s over the last
+ * step, at most 3000 s
  * (PCS_E_STATE if not reached). Before the first tick only.
  */
 PCS_API pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_fraction,

@@ -476,12 +476,17 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
     pr->nj = b.nj;
     pr->vol_m3 = pcs_world_alloc(w, pr->nv * sizeof(double));
     pr->area_m2 = pcs_world_alloc(w, pr->nj * sizeof(double));
-    if (!pr->vol_m3 || !pr->area_m2)
+    pr->j_from = pcs_world_alloc(w, pr->nj * sizeof(uint32_t));
+    pr->j_to = pcs_world_alloc(w, pr->nj * sizeof(uint32_t));
+    if (!pr->vol_m3 || !pr->area_m2 || !pr->j_from || !pr->j_to)
         return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
     for (uint32_t i = 0; i < b.nv; i++)
         pr->vol_m3[i] = b.v[i].volume_m3;
-    for (uint32_t k = 0; k < b.nj; k++)
+    for (uint32_t k = 0; k < b.nj; k++) {
         pr->area_m2[k] = b.j[k].area_m2;
+        pr->j_from[k] = b.j[k].from;
+        pr->j_to[k] = b.j[k].to;
+    }
     pcs_status st = initial_states(pr, &b);
     if (st != PCS_OK)
         return st;
@@ -748,8 +753,8 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     int start = c->op == PCS_PRIMARY_OP_PUMP_START;
     on[c->element] = start ? 1.0 : 0.0;
     pcs_event_emit(w, start ? PCS_EV_PRIMARY_PUMP_STARTED : PCS_EV_PRIMARY_PUMP_TRIPPED,
-                   PCS_PRIMARY_PUMP_SUBJECT(pr->def.unit_index, c->element), speed[c->element],
-                   0, 0, 0);
+                   PCS_PRIMARY_PUMP_SUBJECT(pr->def.unit_index, c->element), speed[c->element], 0,
+                   0, 0);
     return PCS_OK;
 }
 
@@ -852,11 +857,12 @@ static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
     pr->pump_dp = pcs_world_alloc(w, pr->nj * sizeof(double));
     pr->sg_q = pcs_world_alloc(w, pr->nl * sizeof(double));
     pr->t_prev = pcs_world_alloc(w, pr->nv * sizeof(double));
+    pr->h_sweep = pcs_world_alloc(w, pr->nv * sizeof(double));
     pr->src_kg_s = pcs_world_alloc(w, pr->nv * sizeof(double));
     pr->src_h = pcs_world_alloc(w, pr->nv * sizeof(double));
     pr->src_c = pcs_world_alloc(w, pr->nv * sizeof(double));
-    if (!pr->heat_w || !pr->pump_dp || !pr->sg_q || !pr->t_prev || !pr->src_kg_s || !pr->src_h ||
-        !pr->src_c)
+    if (!pr->heat_w || !pr->pump_dp || !pr->sg_q || !pr->t_prev || !pr->h_sweep || !pr->src_kg_s ||
+        !pr->src_h || !pr->src_c)
         return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
     return PCS_OK;
 }

@@ -23,10 +23,11 @@ struct pcs_primary {
     uint32_t v_dc, v_lp, v_core0, v_up, v_uh, v_pzr;
     uint32_t v_loop0, per_loop; /* loop l: v_loop0 + l * per_loop + offset */
     /* junction indices */
-    uint32_t j_core_in; /* lower plenum -> first core volume */
-    uint32_t j_surge;   /* hot leg 1 -> pressurizer (+ = insurge) */
-    uint32_t *j_pump;   /* [nl] pump -> cold leg */
-    uint32_t *j_tube;   /* [nl * ns] junction feeding tube volume k of loop l */
+    uint32_t j_core_in;      /* lower plenum -> first core volume */
+    uint32_t j_surge;        /* hot leg 1 -> pressurizer (+ = insurge) */
+    uint32_t *j_pump;        /* [nl] pump -> cold leg */
+    uint32_t *j_tube;        /* [nl * ns] junction feeding tube volume k of loop l */
+    uint32_t *j_from, *j_to; /* [nj] each junction's volumes (the settling's energy sweep) */
     /* derived constants */
     double sg_c_flow;       /* h_i = sg_c_flow |W|^0.8 (Dittus-Boelter at the reference) */
     double sg_h_laminar;    /* Nu 4.36 floor */
@@ -39,6 +40,7 @@ struct pcs_primary {
     double *pump_dp;  /* [nj] */
     double *sg_q;     /* [nl] */
     double *t_prev;   /* [nv] the settling's previous temperatures */
+    double *h_sweep;  /* [nv] the settling's steady enthalpies */
     double *vol_m3;   /* [nv] volumes (the load check's mass bound) */
     double *area_m2;  /* [nj] junction areas (its flow bound) */
     double *src_kg_s; /* [nv] CVCS sources (+ charging into the cold legs, - letdown) */
@@ -92,6 +94,9 @@ void pcs_primary_view(pcs_world *w, const struct pcs_primary *pr, primary_view *
 pcs_status pcs_primary_advance(struct pcs_primary *pr, primary_view *v, double dt, int step_pzr);
 /* The pressurizer boundary from the pzr store. */
 pcs_status pcs_primary_pzr_boundary(struct pcs_primary *pr, const primary_view *v);
+/* UA of one SG tube volume at tube flow w (Dittus-Boelter inside with the
+ * laminar floor, wall and secondary film in series; header), W/K. */
+double pcs_primary_sg_ua(const struct pcs_primary *pr, double w_kg_s);
 /* Outputs from the state. */
 void pcs_primary_outputs(const struct pcs_primary *pr, primary_view *v);
 pcs_status pcs_primary_system(pcs_world *w, void *ctx);

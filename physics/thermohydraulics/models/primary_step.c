@@ -89,11 +89,17 @@ pcs_status pcs_primary_pzr_boundary(pcs_primary *pr, const primary_view *v)
     return pcs_thnet_boundary_set(pr->net, pr->v_pzr, p, h);
 }
 
-/* Heat from each SG tube volume to its loop's saturated secondary (header). */
-static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
+double pcs_primary_sg_ua(const pcs_primary *pr, double w_kg_s)
 {
     const pcs_primary_def *d = &pr->def;
     double do_di = d->sg_tube_od_m / (d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m);
+    double hi = fmax(pr->sg_c_flow * pcs_pow(fabs(w_kg_s), 0.8), pr->sg_h_laminar);
+    return pr->sg_area_per_vol / (do_di / hi + pr->sg_r_fixed);
+}
+
+/* Heat from each SG tube volume to its loop's saturated secondary (header). */
+static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
+{
     for (uint32_t l = 0; l < pr->nl; l++) {
         double ts;
         pcs_status st = pcs_water_tsat(v->controls[PCS_PRIMARY_CTL_SG_PRESSURE + l], &ts);
@@ -102,10 +108,8 @@ static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
         pr->sg_q[l] = 0.0;
         for (uint32_t k = 0; k < pr->ns; k++) {
             uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k);
-            double w = fabs(v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
-            double hi = fmax(pr->sg_c_flow * pcs_pow(w, 0.8), pr->sg_h_laminar);
-            double u = 1.0 / (do_di / hi + pr->sg_r_fixed);
-            double q = u * pr->sg_area_per_vol * (v->st.t_k[i] - ts);
+            double ua = pcs_primary_sg_ua(pr, v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
+            double q = ua * (v->st.t_k[i] - ts);
             pr->heat_w[i] = -q;
             pr->sg_q[l] += q;
         }
