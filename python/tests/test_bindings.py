@@ -13,7 +13,7 @@ import pytest
 import pcsim
 from pcsim import _lib
 
-from conftest import BUILD, REPO
+from conftest import BUILD, REPO, TWO_UNITS
 
 
 def test_installed_copy_when_the_suite_says_so():
@@ -88,7 +88,7 @@ def test_source_tree_import_finds_the_in_tree_library_without_numpy():
     if BUILD != REPO / "build":
         env["PCSIM_LIBRARY"] = str(BUILD / "libpcsim.so")
     r = _run("import sys, pcsim; print(pcsim.__file__); print(pcsim.library_path); "
-             "print('numpy' in sys.modules); s = pcsim.Station(); s.tick(2); "
+             f"print('numpy' in sys.modules); s = pcsim.Station({str(TWO_UNITS)!r}); s.tick(2); "
              "print('numpy' in sys.modules)", **env)
     assert r.returncode == 0, r.stderr
     file, lib, numpy_at_import, numpy_after_ticks = r.stdout.split()
@@ -113,10 +113,10 @@ def test_finalizers_take_no_cffi_lock():
     pytest run hung in futex_wait from a finalizer). A fresh process, so
     nothing is resolved but what import does: hold the lock as cffi would
     and close everything on the same thread; a hang is a timeout here."""
-    code = """
+    code = f"""
 import pcsim
 from pcsim._lib import ffi
-s = pcsim.Station()
+s = pcsim.Station({str(TWO_UNITS)!r})
 ch = s.channels(["u1.core.power"])
 with ffi._lock:
     ch.close()
