@@ -28,6 +28,12 @@ def test_version_is_the_makefiles_and_pyprojects():
     assert pcsim.version == make.stdout.strip()
     pyproject = (REPO / "python" / "pyproject.toml").read_text()
     assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == pcsim.version
+    # The SONAME the package asks the system loader for (_lib._SONAME, written
+    # by hand) is the series of this version (0.MINOR before 1.0, else MAJOR)
+    # and the one make built: a version bump that misses it fails here.
+    major, minor = pcsim.version.split(".")[:2]
+    assert _lib._SONAME == "libpcsim.so." + (f"0.{minor}" if major == "0" else major)
+    assert (BUILD / _lib._SONAME).exists(), BUILD / _lib._SONAME
 
 
 def test_layout_table_covers_every_declared_struct():
