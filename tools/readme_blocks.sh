@@ -197,6 +197,12 @@ echo "$me: $# section(s) of $name, each block verbatim in $dir"
 failed=0
 tree=0
 now() { date +%s.%N; }
+# The processes of group $1 still running (zombies, dead but not yet reaped
+# by init, are not), a line each.
+group_left() {
+    ps -e -o pgid=,stat=,pid=,args= |
+        awk -v g="$1" '$1 == g && $2 !~ /^Z/ { $1 = $2 = ""; print "   " $0 }'
+}
 while IFS="$(printf '\t')" read -r k line sh heading; do
     f=$work/blocks/$k.$sh
     log=$work/$k.log
@@ -218,12 +224,16 @@ while IFS="$(printf '\t')" read -r k line sh heading; do
     124 | 137) why="timed out after $secs s" ;;
     *) why="exit status $rc" ;;
     esac
-    # (dash's kill takes no "--": -PGID is the group.) Zombies (dead, not yet reaped by init) are not running.
-    left=$(ps -e -o pgid=,stat=,pid=,args= |
-        awk -v g="$pgid" '$1 == g && $2 !~ /^Z/ { $1 = $2 = ""; print "   " $0 }')
+    # (dash's kill takes no "--": -PGID is the group.)
+    left=$(group_left "$pgid")
     if [ -n "$left" ]; then
         kill -TERM "-$pgid" 2>/dev/null
-        sleep 1
+        # Up to a second for the group to leave on TERM, then KILL.
+        i=0
+        while [ "$i" -lt 10 ] && [ -n "$(group_left "$pgid")" ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
         kill -KILL "-$pgid" 2>/dev/null
         why="${why:+$why; }left running (now killed):
 $left"

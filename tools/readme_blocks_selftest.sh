@@ -53,7 +53,7 @@ if case_ "stray process" 1 "left running (now killed)" "Leaves a process running
         status=1
     }
 fi
-case_ "time limit" 1 "timed out after 2 s" "Hangs"
+case_ "time limit" 1 "timed out after 1 s" -t 1 "Hangs"
 case_ "tree changed" 1 "exited 0, but changed $tmp/tree" -C "$tmp/tree" "Writes into the tree"
 case_ "missing heading" 2 "readme_fixture.md: no heading \"Gone\"" "Gone"
 case_ "no shell block" 2 "readme_fixture.md:[0-9]*: \"No shell block\" holds no" "No shell block"

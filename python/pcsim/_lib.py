@@ -92,7 +92,11 @@ def _check_version(ffi, lib, path, want):
 def _c_structs(ffi, cdef_text):
     """Every struct the declarations define: tag -> cffi ctype."""
     tags = re.findall(r"\bstruct\s+(pcs_\w+)\s*\{", cdef_text)
-    return {t: ffi.typeof(f"struct {t}") for t in tags}
+    # One type string for all of them (a function pointer taking a pointer to
+    # each): cffi parses every type string with a line per declared typedef,
+    # so ffi.typeof per struct cost 1.7 s of the import, this 0.04 s.
+    fn = ffi.typeof("void (*)(%s)" % ", ".join(f"struct {t} *" for t in tags))
+    return {t: arg.item for t, arg in zip(tags, fn.args)}
 
 
 def check_layout(ffi, lib, path, cdef_text):

@@ -13,7 +13,7 @@ import pytest
 import pcsim
 from pcsim import _lib
 
-from conftest import BUILD, REPO
+from conftest import BUILD, REPO, TWO_UNITS
 
 
 def test_installed_copy_when_the_suite_says_so():
@@ -28,6 +28,12 @@ def test_version_is_the_makefiles_and_pyprojects():
     assert pcsim.version == make.stdout.strip()
     pyproject = (REPO / "python" / "pyproject.toml").read_text()
     assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == pcsim.version
+    # The SONAME the package asks the system loader for (_lib._SONAME, written
+    # by hand) is the series of this version (0.MINOR before 1.0, else MAJOR)
+    # and the one make built: a version bump that misses it fails here.
+    major, minor = pcsim.version.split(".")[:2]
+    assert _lib._SONAME == "libpcsim.so." + (f"0.{minor}" if major == "0" else major)
+    assert (BUILD / _lib._SONAME).exists(), BUILD / _lib._SONAME
 
 
 def test_layout_table_covers_every_declared_struct():
@@ -66,7 +72,13 @@ def test_a_missing_member_is_refused_naming_it():
 
 
 def test_another_version_is_refused_naming_both():
-    with pytest.raises(ImportError, match=r"is pcsim 0\.2\.0, but .* are for 9\.9\.9"):
+    # The library's own version, read from it (not pcsim.version, which is
+    # what the check returned): a version bump must not need this test edited.
+    have = _lib.ffi.string(_lib.lib.pcs_version()).decode()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", have), have
+    assert have != "9.9.9"
+    want = rf"is pcsim {re.escape(have)}, but .* are for 9\.9\.9"
+    with pytest.raises(ImportError, match=want):
         _lib._check_version(_lib.ffi, _lib.lib, "libpcsim.so", "9.9.9")
 
 
@@ -82,7 +94,7 @@ def test_source_tree_import_finds_the_in_tree_library_without_numpy():
     if BUILD != REPO / "build":
         env["PCSIM_LIBRARY"] = str(BUILD / "libpcsim.so")
     r = _run("import sys, pcsim; print(pcsim.__file__); print(pcsim.library_path); "
-             "print('numpy' in sys.modules); s = pcsim.Station(); s.tick(2); "
+             f"print('numpy' in sys.modules); s = pcsim.Station({str(TWO_UNITS)!r}); s.tick(2); "
              "print('numpy' in sys.modules)", **env)
     assert r.returncode == 0, r.stderr
     file, lib, numpy_at_import, numpy_after_ticks = r.stdout.split()
@@ -107,10 +119,10 @@ def test_finalizers_take_no_cffi_lock():
     pytest run hung in futex_wait from a finalizer). A fresh process, so
     nothing is resolved but what import does: hold the lock as cffi would
     and close everything on the same thread; a hang is a timeout here."""
-    code = """
+    code = f"""
 import pcsim
 from pcsim._lib import ffi
-s = pcsim.Station()
+s = pcsim.Station({str(TWO_UNITS)!r})
 ch = s.channels(["u1.core.power"])
 with ffi._lock:
     ch.close()

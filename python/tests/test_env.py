@@ -14,12 +14,17 @@ import pcsim
 import pcsim.env
 from pcsim.env import StationEnv
 
+from conftest import TWO_UNITS
+
 OBS = ["u1.core.relative_power", "u1.nis.power.A", "u1.core.trip", "u1.rods.D.pos"]
 ACT = [("u1.D", "rod_position"), ("u1", "pzr_heaters", 0.0, 1.794e6)]
 
 
 def make(**kw):
+    """An env of u1 on the two-unit station (conftest.TWO_UNITS; the default
+    scenario's env is python/examples/hold_power.py's, test_example.py)."""
     kw.setdefault("max_steps", 50)
+    kw.setdefault("scenario", TWO_UNITS)
     return StationEnv(OBS, ACT, **kw)
 
 
@@ -91,8 +96,8 @@ def test_seeding_determinism():
     env.reset(seed=11)
     s2 = env.reset()[1]["seed"]
     assert s1 == s2 != 11
-    # never seeded: the scenario's own seed
-    assert make().reset()[1]["seed"] == pcsim.Scenario().seed
+    # never seeded: the scenario's own seed (two_units.json world.seed)
+    assert make().reset()[1]["seed"] == 31337 != pcsim.Scenario().seed
 
 
 def test_terminated_on_scram_not_truncated():
@@ -166,7 +171,7 @@ def test_gymnasium_env_path(fake_gymnasium):
     genv = fake_gymnasium
     assert genv.HAVE_GYMNASIUM
     assert issubclass(genv.StationEnv, FakeEnv)
-    env = genv.StationEnv(OBS, ACT, max_steps=2)
+    env = genv.StationEnv(OBS, ACT, max_steps=2, scenario=TWO_UNITS)
     assert isinstance(env.action_space, FakeBox) and isinstance(env.observation_space, FakeBox)
     assert env.action_space.shape == (2,) and env.action_space.dtype == np.float64
     assert env.action_space.high.tolist() == [1.0, 1.794e6]

@@ -22,6 +22,7 @@ import pytest
 import pcsim
 from pcsim.env import StationEnv
 from pcsim.remote import Client, RemoteError, RemoteStationEnv, Step
+from conftest import TWO_UNITS  # the servers' world where the test needs no other
 from test_env import ACT, OBS  # the in-process env's tests' channels and commands
 from test_hash_vs_c import SCENARIO  # two units, five scripted commands, 400 ticks
 
@@ -111,7 +112,7 @@ def test_same_state_hash_over_tcp_as_in_process_and_pcsim_run(tmp_path, serve, p
 
 
 def test_the_client_messages(tmp_path, serve):
-    srv = serve("--save-dir", tmp_path)
+    srv = serve(TWO_UNITS, "--save-dir", tmp_path)
     with srv.client() as c:
         first = c.reset(seed=7, hash=True)
         assert (first.tick, c.seed) == (0, 7) and len(first.state_hash) == 16
@@ -154,7 +155,7 @@ def test_the_client_messages(tmp_path, serve):
 def test_a_wrong_token_is_refused_with_the_servers_reason(tmp_path, serve):
     tok = tmp_path / "token"
     tok.write_text("s3cret-token\n")
-    srv = serve("--token", tok)
+    srv = serve(TWO_UNITS, "--token", tok)
     for token in ("s3cret-tokeN", None):
         with pytest.raises(RemoteError, match="token") as e:
             srv.client(token=token)
@@ -164,7 +165,7 @@ def test_a_wrong_token_is_refused_with_the_servers_reason(tmp_path, serve):
 
 
 def test_a_second_controller_is_refused_while_the_first_holds_the_world(serve):
-    srv = serve()
+    srv = serve(TWO_UNITS)
     first = srv.client()
     first.step(3)
     with pytest.raises(RemoteError, match="one controller at a time") as e:
@@ -231,6 +232,7 @@ def test_bounded_and_checked_reads(reply, code):
 
 def make(client, **kw):
     kw.setdefault("max_steps", 50)
+    kw.setdefault("scenario", TWO_UNITS)
     return RemoteStationEnv(client, OBS, ACT, **kw)
 
 
@@ -247,8 +249,8 @@ def test_env_api_and_spaces_are_station_envs(serve):
     for name in ("reset", "step", "close", "render"):
         assert inspect.signature(getattr(RemoteStationEnv, name)) == \
             inspect.signature(getattr(StationEnv, name))
-    with serve().client() as c:
-        env, local = make(c), StationEnv(OBS, ACT)
+    with serve(TWO_UNITS).client() as c:
+        env, local = make(c), StationEnv(OBS, ACT, scenario=TWO_UNITS)
         assert env.observation_space == local.observation_space
         assert env.action_space == local.action_space
         obs, info = env.reset(seed=3)
@@ -265,7 +267,7 @@ def test_env_api_and_spaces_are_station_envs(serve):
 
 
 def test_env_seeding_and_the_same_trajectory_as_in_process(serve):
-    with serve().client() as c:
+    with serve(TWO_UNITS).client() as c:
         env = make(c)
         a, _ = episode(env, 11)
         b, _ = episode(env, 11)
@@ -275,7 +277,7 @@ def test_env_seeding_and_the_same_trajectory_as_in_process(serve):
         # the plant only through its controllers' measured inputs, microscopically
         assert np.allclose(a[:, 0], d[:, 0], rtol=1e-5, atol=0.0)
         # In-process: the reset's one tick, then each step's commands and ticks.
-        with pcsim.Station(seed=11) as s:
+        with pcsim.Station(TWO_UNITS, seed=11) as s:
             ch = s.channels(OBS)
             s.tick(1)
             want = [ch.read().copy()]
@@ -293,14 +295,14 @@ def test_env_seeding_and_the_same_trajectory_as_in_process(serve):
         # reset() without a seed continues the seeded sequence, as in-process
         env.reset(seed=11)
         s1 = env.reset()[1]["seed"]
-        local = StationEnv(OBS, ACT)
+        local = StationEnv(OBS, ACT, scenario=TWO_UNITS)
         local.reset(seed=11)
         assert s1 == local.reset()[1]["seed"] != 11
         local.close()
 
 
 def test_env_terminated_on_scram_not_truncated(serve):
-    with serve().client() as c:
+    with serve(TWO_UNITS).client() as c:
         env = make(c, max_steps=100)
         env.reset(seed=1)
         c.act("u1.pump1", "pump_trip")  # low flow: reactor trip

@@ -7,8 +7,11 @@ import pytest
 
 import pcsim
 
+from conftest import TWO_UNITS
 
-def test_default_scenario_and_station(station):
+
+def test_default_scenario_and_station(default_station):
+    station = default_station
     assert station.scenario.name == "pwr-station"
     assert station.unit_count == 4
     assert station.dt_s == 0.05
@@ -107,7 +110,7 @@ def test_save_load_round_trip_and_refusal(station, tmp_path):
         station.load(bad)
     assert "bad.save" in e.value.message
     assert station.state_hash == h1  # a refused load leaves the world as it was
-    other = pcsim.Station(seed=5)
+    other = pcsim.Station(TWO_UNITS, seed=5)
     with pytest.raises(pcsim.Error) as e:
         other.load(path)  # another seed
     assert e.value.code == "PCS_E_CORRUPT" and "seed" in e.value.message
@@ -115,7 +118,7 @@ def test_save_load_round_trip_and_refusal(station, tmp_path):
 
 
 def test_seed_moves_the_sensors_and_the_plant_only_through_control():
-    a, b = pcsim.Station(seed=1), pcsim.Station(seed=2)
+    a, b = pcsim.Station(TWO_UNITS, seed=1), pcsim.Station(TWO_UNITS, seed=2)
     for s in (a, b):
         s.tick(20)
     assert a.value("u1.nis.power.A") != b.value("u1.nis.power.A")  # sensor noise
@@ -147,7 +150,7 @@ def test_other_threads_are_refused(station):
 
 
 def test_closed_station_raises():
-    s = pcsim.Station()
+    s = pcsim.Station(TWO_UNITS)
     ch = s.channels(["u1.core.power"])
     s.close()
     with pytest.raises(pcsim.Error, match="closed"):

@@ -10,6 +10,12 @@
  * the annunciator and the controls), and saves a screenshot. Assertions are
  * on the page's state (DOM attributes and text), never on pixels.
  *
+ * The servers run at SPEED times real time (--speed): the trip's transient
+ * (pump 2 coasting down below 50 rad/s takes some 15 simulated seconds) and
+ * the recorder's 5 s batches then take a fifth of the wall time. The
+ * read-only server starts with the first one, so its station build overlaps
+ * the browser's launch.
+ *
  * Usage: node control_room.mjs PCSIM [SCREENSHOT.png] [--read-only-check]
  * Environment: CHROMIUM (default /usr/bin/chromium).
  */
@@ -25,9 +31,14 @@ if (!pcsim) {
     console.error("usage: node control_room.mjs PCSIM [SCREENSHOT.png]");
     process.exit(2);
 }
+// Simulated seconds per wall second of both servers (serve --speed), and the
+// recorder's batch period (PCS_SYNC_RECORDER_BATCH_S, include/pcsim/sync.h).
+const SPEED = 5;
+const RECORDER_BATCH_S = 5;
 const t0 = Date.now();
 const dir = mkdtempSync(join(tmpdir(), "pcsim-browser-"));
 let server;
+let roServer; // the read-only one: a promise of it until its step
 let browser;
 let failed = 0;
 let passed = 0;
@@ -51,7 +62,7 @@ async function step(name, fn) {
 
 function startServer(args) {
     const portFile = join(dir, `http-${args.length}.port`);
-    const p = spawn(pcsim, ["serve", "--http", "0", "--http-port-file", portFile, "--quiet", ...args], {
+    const p = spawn(pcsim, ["serve", "--http", "0", "--http-port-file", portFile, "--speed", String(SPEED), "--quiet", ...args], {
         stdio: ["ignore", "inherit", "inherit"],
     });
     return new Promise((resolve, reject) => {
@@ -59,7 +70,10 @@ function startServer(args) {
         const poll = () => {
             if (existsSync(portFile) && readFileSync(portFile, "utf8").endsWith("\n"))
                 return resolve({ proc: p, port: Number(readFileSync(portFile, "utf8")) });
-            if (p.exitCode !== null || Date.now() > until) return reject(new Error("server did not start"));
+            if (p.exitCode !== null || Date.now() > until) {
+                p.kill("SIGKILL");
+                return reject(new Error(`server did not start (pcsim serve ${args.join(" ")})`));
+            }
             setTimeout(poll, 20);
         };
         poll();
@@ -108,6 +122,8 @@ async function layout(page) {
 }
 
 async function main() {
+    roServer = startServer(["--read-only"]);
+    roServer.catch(() => {}); // its step reports a failed start
     server = await startServer([]);
     // A fresh profile directory per run (playwright passes it as --user-data-dir).
     browser = await chromium.launchPersistentContext(join(dir, "profile"), {
@@ -177,7 +193,7 @@ async function main() {
 
     await step("trend charts drew the transient; screenshot", async () => {
         await page.waitForFunction(() => document.querySelectorAll("#charts .uplot").length >= 3, null, { timeout: 10000 });
-        await page.waitForTimeout(5500); // one 5 s recorder batch after the trip
+        await page.waitForTimeout((RECORDER_BATCH_S / SPEED + 0.5) * 1000); // one recorder batch after the trip
         await page.screenshot({ path: shot, fullPage: true });
         console.log(`     screenshot: ${shot}`);
         check(errors.length === 0, `page errors: ${errors.join("; ")}`);
@@ -188,7 +204,8 @@ async function main() {
     server = null;
 
     await step("read-only server: no controls, acts refused", async () => {
-        server = await startServer(["--read-only"]);
+        server = await roServer;
+        roServer = null;
         const p2 = await browser.newPage();
         await p2.goto(`http://127.0.0.1:${server.port}/`);
         await p2.waitForSelector('body[data-live="1"]', { timeout: 15000 });
@@ -224,6 +241,7 @@ try {
 } finally {
     if (browser) await browser.close();
     if (server) server.proc.kill("SIGKILL");
+    if (roServer) await roServer.then((s) => s.proc.kill("SIGKILL"), () => {});
     rmSync(dir, { recursive: true, force: true });
 }
 console.log(`browser: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);

@@ -103,6 +103,21 @@ got=$(PKG_CONFIG_SYSROOT_DIR='' pkg-config --cflags pcsim | sed 's/ *$//')
 # -lpcsim would find libpcsim.so next to the archive: name the archive.
 static_libs=$(printf '%s\n' "$static_libs" | sed 's/-lpcsim\( \|$\)/-l:libpcsim.a\1/')
 
+# CMake: find_package against the DESTDIR tree; the package finds its
+# prefix from its own place, so no variable but CMAKE_PREFIX_PATH is needed.
+# It builds and runs in the background while the pkg-config hosts below do
+# (two cores, two chains); its counts and messages are added after both.
+(
+    pass=0 fail=0
+    if step cmake-configure cmake -S $H/cmake -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$dest$prefix" \
+        -DPCSIM_WANT="$series" -DCMAKE_BUILD_TYPE=Release && step cmake-build cmake --build "$scratch/cmake" -j2; then
+        step run-cmake-shared env LD_LIBRARY_PATH="$lib" "$scratch/cmake/cxx_station_shared"
+        step run-cmake-static env -u LD_LIBRARY_PATH "$scratch/cmake/cxx_station_static"
+    fi
+    echo "$pass $fail" > "$scratch/cmake.counts"
+) > "$scratch/cmake.out" 2>&1 &
+cmake_pid=$!
+
 strict="-Wall -Wextra -Wpedantic -Werror"
 # shellcheck disable=SC2086 # flags are word lists
 {
@@ -114,12 +129,12 @@ strict="-Wall -Wextra -Wpedantic -Werror"
         $static_libs && step run-cxx-static env -u LD_LIBRARY_PATH "$scratch/cxx_static"
 }
 
-# CMake: find_package against the DESTDIR tree; the package finds its
-# prefix from its own place, so no variable but CMAKE_PREFIX_PATH is needed.
-if step cmake-configure cmake -S $H/cmake -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$dest$prefix" \
-    -DPCSIM_WANT="$series" -DCMAKE_BUILD_TYPE=Release && step cmake-build cmake --build "$scratch/cmake" -j2; then
-    step run-cmake-shared env LD_LIBRARY_PATH="$lib" "$scratch/cmake/cxx_station_shared"
-    step run-cmake-static env -u LD_LIBRARY_PATH "$scratch/cmake/cxx_station_static"
+wait "$cmake_pid"
+cat "$scratch/cmake.out"
+if read -r p f < "$scratch/cmake.counts"; then
+    pass=$((pass + p)) fail=$((fail + f))
+else
+    bad cmake "the CMake host's chain ended without its counts"
 fi
 
 # Static binaries carry the library: no libpcsim.so among what they need.
