@@ -38,11 +38,20 @@ typedef struct rig {
     pcs_station *st;
 } rig;
 
+/* @p text loaded, not built (a check that needs only the scenario spares a
+ * station build: a primary settled to steady state). */
+static pcs_scenario *scn_load(const char *text)
+{
+    pcs_scenario *scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("journal-test.json", text, strlen(text), NULL, &scn),
+                 PCS_OK, "%s", pcs_last_error());
+    return scn;
+}
+
 static void rig_build(rig *r, const char *text)
 {
     memset(r, 0, sizeof *r);
-    cr_assert_eq(pcs_scenario_load_string("journal-test.json", text, strlen(text), NULL, &r->scn),
-                 PCS_OK, "%s", pcs_last_error());
+    r->scn = scn_load(text);
     pcs_world_def cfg = pcs_scenario_world_def(r->scn);
     cr_assert_eq(pcs_world_create(&cfg, &r->world), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(r->world, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
@@ -146,11 +155,10 @@ Test(journal_replay, round_trip_replays_to_the_recorded_hash_without_the_scenari
     /* The scenario comes from the journal: the same build hash as the file's. */
     pcs_scenario *scn = NULL;
     cr_assert_eq(pcs_journal_file_scenario(j, NULL, &scn), PCS_OK, "%s", pcs_last_error());
-    rig orig;
-    rig_build(&orig, scenario_text);
-    cr_assert_eq(pcs_scenario_build_hash(scn), pcs_scenario_build_hash(orig.scn));
-    cr_assert_eq(pcs_journal_file_scenario_hash(j), pcs_scenario_build_hash(orig.scn));
-    rig_free(&orig);
+    pcs_scenario *orig = scn_load(scenario_text);
+    cr_assert_eq(pcs_scenario_build_hash(scn), pcs_scenario_build_hash(orig));
+    cr_assert_eq(pcs_journal_file_scenario_hash(j), pcs_scenario_build_hash(orig));
+    pcs_scenario_destroy(orig);
 
     rig r;
     rig_build_on(&r, scn);
@@ -265,9 +273,8 @@ Test(journal_replay, another_seed_is_refused_naming_both_seeds)
     pcs_journal_file *j = NULL;
     cr_assert_eq(pcs_journal_file_load(path, &j), PCS_OK, "%s", pcs_last_error());
     rig r;
-    rig_build(&r, scenario_text);
-    pcs_station_destroy(r.st); /* before its world */
-    pcs_world_destroy(r.world);
+    memset(&r, 0, sizeof r);
+    r.scn = scn_load(scenario_text);
     pcs_world_def cfg = pcs_scenario_world_def(r.scn);
     cfg.seed = 12;
     cr_assert_eq(pcs_world_create(&cfg, &r.world), PCS_OK);
@@ -580,11 +587,11 @@ Test(journal_replay, embedded_text_is_checked_against_the_header_hash)
 
 Test(journal_replay, the_writer_refuses_a_scenario_the_station_was_not_built_from)
 {
-    rig r, other;
+    rig r;
     rig_build(&r, scenario_text);
-    rig_build(&other, other_text);
+    pcs_scenario *other = scn_load(other_text);
     pcs_journal_writer *jw = (pcs_journal_writer *)&r; /* must be set to NULL */
-    cr_assert_eq(pcs_journal_writer_open("/tmp/never-written.journal", r.st, other.scn, &jw),
+    cr_assert_eq(pcs_journal_writer_open("/tmp/never-written.journal", r.st, other, &jw),
                  PCS_E_INVAL);
     cr_assert_null(jw);
     cr_assert(has(pcs_last_error(), "is not the one the station was built from"), "%s",
@@ -594,7 +601,7 @@ Test(journal_replay, the_writer_refuses_a_scenario_the_station_was_not_built_fro
     cr_assert_eq(pcs_journal_writer_drain(NULL), PCS_E_INVAL);
     cr_assert_eq(pcs_journal_writer_close(NULL, 1), PCS_OK);
     cr_assert_eq(pcs_replay(NULL, NULL, NULL, NULL), PCS_E_INVAL);
-    rig_free(&other);
+    pcs_scenario_destroy(other);
     rig_free(&r);
 }
 
