@@ -26,7 +26,8 @@
  *    pressurizer's wall metal is not modelled (pcsim/pressurizer.h): the
  *    heaters heat only the contents, so the rate sits at the top of the
  *    window (2.0 kPa/s). Full spray: about 39 kg/s and a falling pressure.
- * The release suite runs each transient whole; the ASan suite its first 60 s.
+ * The release suite runs each transient whole; the ASan suite its first 60 s
+ * (the dilution moved from 600 s to 60 s into its scenario, then 60 s of it).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -59,16 +60,53 @@ typedef struct tr_run {
     uint64_t tick;
 } tr_run;
 
-static void tr_open(tr_run *r, const char *path)
+/* Build and open the scenario r->scn. */
+static void tr_build(tr_run *r)
 {
-    memset(r, 0, sizeof *r);
-    cr_assert_eq(pcs_scenario_load_file(path, NULL, &r->scn), PCS_OK, "%s", pcs_last_error());
     pcs_world_def d = pcs_scenario_world_def(r->scn);
     d.check_finite = 1;
     cr_assert_eq(pcs_world_create(&d, &r->w), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(r->w, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
     r->pri = pcs_plant_unit_get(pcs_station_plant(r->st), 0)->primary;
     r->n_actions = pcs_scenario_action_count(r->scn);
+}
+
+static void tr_open(tr_run *r, const char *path)
+{
+    memset(r, 0, sizeof *r);
+    cr_assert_eq(pcs_scenario_load_file(path, NULL, &r->scn), PCS_OK, "%s", pcs_last_error());
+    tr_build(r);
+}
+
+/* The scenario file at @p path with every script time @p from (JSON text
+ * "\"t_s\": FROM") moved to @p to. */
+static void tr_open_moved(tr_run *r, const char *path, const char *from, const char *to)
+{
+    memset(r, 0, sizeof *r);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    char text[4096], moved[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char key[32];
+    snprintf(key, sizeof key, "\"t_s\": %s,", from);
+    size_t k = 0, hits = 0;
+    for (const char *s = text; *s;) {
+        if (strncmp(s, key, strlen(key)) == 0) {
+            k += (size_t)snprintf(moved + k, sizeof moved - k, "\"t_s\": %s,", to);
+            s += strlen(key);
+            hits++;
+        } else {
+            moved[k++] = *s++;
+        }
+        cr_assert_lt(k, sizeof moved - 32);
+    }
+    moved[k] = '\0';
+    cr_assert_gt(hits, 0, "%s has no script action at t_s %s", path, from);
+    cr_assert_eq(pcs_scenario_load_string(path, moved, k, NULL, &r->scn), PCS_OK, "%s",
+                 pcs_last_error());
+    tr_build(r);
 }
 
 static void tr_close(tr_run *r)
@@ -284,14 +322,21 @@ static double tr_mixed_mass(const tr_run *r)
 Test(plant_transients, dilution_follows_the_well_mixed_exponential_and_its_worth)
 {
     tr_run r;
-    tr_open(&r, "scenarios/boron-dilution.json");
-    tr_until(&r, 600.0); /* dilution starts: 9 kg/s of 0 ppm water in, 9 kg/s out */
+    /* The ASan suite starts the dilution at 60 s, not 600 s (the tripped unit
+     * cooling at the dump setpoint meanwhile), and runs it 60 s: the same
+     * commands and code on numbers the release suite checks whole. */
+    const double start = TR_ASAN ? 60.0 : 600.0;
+    if (TR_ASAN)
+        tr_open_moved(&r, "scenarios/boron-dilution.json", "600", "60");
+    else
+        tr_open(&r, "scenarios/boron-dilution.json");
+    tr_until(&r, start); /* dilution starts: 9 kg/s of 0 ppm water in, 9 kg/s out */
     double c0 = tr_ch(&r, "u1.core.boron"), tau = tr_mixed_mass(&r) / 9.0;
-    double end = TR_ASAN ? 660.0 : 2400.0, worst = 0.0, c_before = c0;
+    double end = start + (TR_ASAN ? 60.0 : 1800.0), worst = 0.0, c_before = c0;
     while (tr_time(&r) < end - 0.5 * TR_DT) {
         c_before = tr_ch(&r, "u1.core.boron");
         tr_tick(&r);
-        double t = tr_time(&r) - 600.0;
+        double t = tr_time(&r) - start;
         if (t < 60.0) /* the transport delay: cold legs to core, a few loop transits */
             continue;
         double want = c0 * exp(-t / tau), got = tr_ch(&r, "u1.core.boron");
