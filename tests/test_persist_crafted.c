@@ -12,13 +12,11 @@
  * it under ASan: build/asan/pcsim-tests --filter 'persist_crafted/...').
  */
 #include <criterion/criterion.h>
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pcsim/diffusion.h"
@@ -31,6 +29,7 @@
 #include "pcsim/xenon.h"
 #include "tests/save_craft.h"
 #include "tests/control_fixture.h"
+#include "tests/fork_child.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -77,50 +76,6 @@ static pcs_world *station_world_workers(pcs_plant **plant, uint32_t workers)
 static pcs_world *station_world(pcs_plant **plant)
 {
     return station_world_workers(plant, PCS_WORKERS_AUTO);
-}
-
-/* What a forked child (in_child) reports: a status, a state hash and the
- * error message. */
-typedef struct child_out {
-    pcs_status st;
-    uint64_t hash;
-    char msg[512];
-} child_out;
-
-/*
- * Run @p fn in a forked child and return what it reports. The child works on
- * its copy of the process, so a world built once before (with no worker
- * threads: the child has only the calling thread) is fresh in every call,
- * without building and settling a station again. The child calls no
- * Criterion assertion; the caller asserts on the result.
- */
-static child_out in_child(void (*fn)(void *ctx, child_out *out), void *ctx)
-{
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0, "pipe: %s", strerror(errno));
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
-    child_out r;
-    memset(&r, 0, sizeof r);
-    if (pid == 0) {
-        close(fds[0]);
-        fn(ctx, &r);
-        _exit(write(fds[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
-    }
-    close(fds[1]);
-    size_t got = 0;
-    while (got < sizeof r) {
-        ssize_t n = read(fds[0], (char *)&r + got, sizeof r - got);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    int status = 0;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == sizeof r,
-              "child: wait status %#x, %zu of %zu bytes reported", status, got, sizeof r);
-    return r;
 }
 
 /* The instrumented one-unit station after 100 ticks (5 s: every rate window full). */
@@ -242,14 +197,14 @@ static void hydraulic_node_mass_tiny_zero_or_negative_is_refused(crafted *c)
 /* The tick itself, reached without a load (a host writing the store): a
  * volume mass no state has fails the tick with an error naming the volume,
  * at once, and never hangs. Each mass is written into a child's copy of one
- * station ticked 10 times (in_child: no worker threads). */
+ * station ticked 10 times (fork_child_run: no worker threads). */
 typedef struct mass_case {
     pcs_world *w;
     uint32_t id;
     double mass;
 } mass_case;
 
-static void tick_on_mass(void *ctx, child_out *out)
+static void tick_on_mass(void *ctx, fork_child_out *out)
 {
     mass_case *m = ctx;
     ((double *)pcs_store_data(m->w, m->id))[0] = m->mass;
@@ -260,7 +215,7 @@ static void tick_on_mass(void *ctx, child_out *out)
 static void tick_fails_on_mass(mass_case *m, double mass)
 {
     m->mass = mass;
-    child_out r = in_child(tick_on_mass, m);
+    fork_child_out r = fork_child_run(tick_on_mass, m);
     cr_expect_neq(r.st, PCS_OK, "mass %g: the tick ran", mass);
     if (r.st != PCS_OK)
         cr_expect(strstr(r.msg, "volume") != NULL, "mass %g: %s", mass, r.msg);
@@ -453,7 +408,7 @@ typedef struct fresh_load {
     const char *path;
 } fresh_load;
 
-static void load_into_fresh(void *ctx, child_out *out)
+static void load_into_fresh(void *ctx, fork_child_out *out)
 {
     fresh_load *f = ctx;
     out->st = pcs_world_load(f->fresh, f->path);
@@ -471,7 +426,7 @@ static void round_trip(crafted *c, pcs_world *fresh, const char *tag)
     cr_assert_eq(pcs_world_load(c->w, c->path), PCS_OK, "%s: %s", tag, pcs_last_error());
     cr_assert_eq(pcs_world_state_hash(c->w), hash);
     fresh_load f = {fresh, c->path};
-    child_out r = in_child(load_into_fresh, &f);
+    fork_child_out r = fork_child_run(load_into_fresh, &f);
     cr_assert_eq(r.st, PCS_OK, "%s into a fresh station: %s", tag, r.msg);
     cr_assert_eq(r.hash, hash, "%s into a fresh station: hash %016llx, saved %016llx", tag,
                  (unsigned long long)r.hash, (unsigned long long)hash);
