@@ -156,7 +156,7 @@ static int ring_position_is_refused(pcs_world *w, uint32_t pos)
 
 /* One plant takes both positions in turn (a refused load leaves it as it
  * was; a station build settles a primary). */
-Test(fuzz_regressions, protection_ring_positions_40_and_2_pow_30_are_refused)
+Test(fuzz_regressions, protection_ring_position_40_and_2_pow_30_are_refused)
 {
     pcs_world *w = instrumented_plant();
     if (ring_position_is_refused(w, 40))
