@@ -441,7 +441,9 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
     memset(&c, 0, sizeof c);
     pcs_plant *fresh_plant;
     pcs_world *fresh = station_world_workers(&fresh_plant, 0);
-    c.w = station_world(&c.plant);
+    /* No worker threads here either: the fresh loads fork this process, and
+     * a child must not inherit a thread's half-held lock. */
+    c.w = station_world_workers(&c.plant, 0);
     round_trip(&c, fresh, "built"); /* never ticked: sensors unsampled, no job submitted */
     run(c.w, 200);
     round_trip(&c, fresh, "steady");
