@@ -14,6 +14,7 @@
 
 #include "pcsim/pcsim.h"
 #include "pcsim/station.h"
+#include "tests/fork_child.h"
 
 /* One unit of two loops: small enough that a few hundred ticks are quick.
  * Seed 11, commands_per_tick 8. */
@@ -38,11 +39,20 @@ typedef struct rig {
     pcs_station *st;
 } rig;
 
+/* @p text loaded, not built (a check that needs only the scenario spares a
+ * station build: a primary settled to steady state). */
+static pcs_scenario *scn_load(const char *text)
+{
+    pcs_scenario *scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("journal-test.json", text, strlen(text), NULL, &scn),
+                 PCS_OK, "%s", pcs_last_error());
+    return scn;
+}
+
 static void rig_build(rig *r, const char *text)
 {
     memset(r, 0, sizeof *r);
-    cr_assert_eq(pcs_scenario_load_string("journal-test.json", text, strlen(text), NULL, &r->scn),
-                 PCS_OK, "%s", pcs_last_error());
+    r->scn = scn_load(text);
     pcs_world_def cfg = pcs_scenario_world_def(r->scn);
     cr_assert_eq(pcs_world_create(&cfg, &r->world), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(r->world, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
@@ -103,6 +113,59 @@ static uint64_t record(void)
     return hash;
 }
 
+/* record()'s run on a built rig, without assertions (for a forked child):
+ * out->st the first failure (out->msg what failed), out->hash the end hash. */
+static pcs_status record_step(pcs_status st, const char *what, fork_child_out *out)
+{
+    if (st != PCS_OK && out->st == PCS_OK) {
+        out->st = st;
+        snprintf(out->msg, sizeof out->msg, "%s: %s", what, pcs_last_error());
+    }
+    return st;
+}
+
+static void record_submit(rig *r, const char *target, const char *command, double value,
+                          fork_child_out *out)
+{
+    pcs_command c;
+    if (record_step(pcs_station_command(r->st, target, command, value, &c), command, out) == PCS_OK)
+        record_step(pcs_command_submit(r->world, &c), command, out);
+}
+
+static void record_run(void *ctx, fork_child_out *out)
+{
+    rig *r = ctx;
+    pcs_journal_writer *jw = NULL;
+    if (record_step(pcs_journal_writer_open(path, r->st, r->scn, &jw), "open", out) != PCS_OK)
+        return;
+    for (uint32_t t = 0; t < RUN_TICKS && out->st == PCS_OK; t++) {
+        if (t == 10)
+            record_submit(r, "u1.pump2", "pump_trip", 0.0, out);
+        if (t == 20) {
+            record_submit(r, "u1", "boron", 1200.0, out);
+            record_submit(r, "u1.D", "rod_position", 0.8, out);
+        }
+        if (t == 60)
+            record_submit(r, "u1.pump2", "pump_start", 1.0, out);
+        record_step(pcs_world_tick(r->world), "tick", out);
+        record_step(pcs_journal_writer_drain(jw), "drain", out);
+    }
+    record_step(pcs_journal_writer_end(jw), "end", out);
+    record_step(pcs_journal_writer_close(jw, 1), "close", out);
+    out->hash = pcs_world_state_hash(r->world);
+}
+
+/* record() on a forked child's copy of @p r (built on scenario_text, never
+ * ticked; workers 0), so @p r stays fresh for the test: one station build
+ * serves both the recording and the test's own run. */
+static uint64_t record_on_copy(rig *r)
+{
+    snprintf(path, sizeof path, "/tmp/pcsim-journal-%d.journal", (int)getpid());
+    fork_child_out out = fork_child_run(record_run, r);
+    cr_assert_eq(out.st, PCS_OK, "recording: %s", out.msg);
+    return out.hash;
+}
+
 /* The written file's text (NUL-terminated, to free). */
 static char *slurp(const char *p, size_t *len)
 {
@@ -146,11 +209,10 @@ Test(journal_replay, round_trip_replays_to_the_recorded_hash_without_the_scenari
     /* The scenario comes from the journal: the same build hash as the file's. */
     pcs_scenario *scn = NULL;
     cr_assert_eq(pcs_journal_file_scenario(j, NULL, &scn), PCS_OK, "%s", pcs_last_error());
-    rig orig;
-    rig_build(&orig, scenario_text);
-    cr_assert_eq(pcs_scenario_build_hash(scn), pcs_scenario_build_hash(orig.scn));
-    cr_assert_eq(pcs_journal_file_scenario_hash(j), pcs_scenario_build_hash(orig.scn));
-    rig_free(&orig);
+    pcs_scenario *orig = scn_load(scenario_text);
+    cr_assert_eq(pcs_scenario_build_hash(scn), pcs_scenario_build_hash(orig));
+    cr_assert_eq(pcs_journal_file_scenario_hash(j), pcs_scenario_build_hash(orig));
+    pcs_scenario_destroy(orig);
 
     rig r;
     rig_build_on(&r, scn);
@@ -173,9 +235,9 @@ Test(journal_replay, round_trip_replays_to_the_recorded_hash_without_the_scenari
  * trip above is a real check, not a world that ignores its commands. */
 Test(journal_replay, a_recorded_hash_differs_without_the_commands)
 {
-    uint64_t want = record();
     rig r;
     rig_build(&r, scenario_text);
+    uint64_t want = record_on_copy(&r);
     for (uint32_t t = 0; t < RUN_TICKS; t++)
         cr_assert_eq(pcs_world_tick(r.world), PCS_OK);
     cr_assert_neq(pcs_world_state_hash(r.world), want);
@@ -265,9 +327,8 @@ Test(journal_replay, another_seed_is_refused_naming_both_seeds)
     pcs_journal_file *j = NULL;
     cr_assert_eq(pcs_journal_file_load(path, &j), PCS_OK, "%s", pcs_last_error());
     rig r;
-    rig_build(&r, scenario_text);
-    pcs_station_destroy(r.st); /* before its world */
-    pcs_world_destroy(r.world);
+    memset(&r, 0, sizeof r);
+    r.scn = scn_load(scenario_text);
     pcs_world_def cfg = pcs_scenario_world_def(r.scn);
     cfg.seed = 12;
     cr_assert_eq(pcs_world_create(&cfg, &r.world), PCS_OK);
@@ -306,11 +367,11 @@ static unsigned line_of(const char *text, const char *head)
 
 Test(journal_replay, a_kind_table_of_another_build_is_refused_naming_both_kinds)
 {
-    record();
-    size_t len;
-    char *text = slurp(path, &len);
     rig r;
     rig_build(&r, scenario_text);
+    record_on_copy(&r);
+    size_t len;
+    char *text = slurp(path, &len);
     uint32_t trip;
     cr_assert_eq(pcs_station_command_kind(r.st, "pump_trip", &trip), PCS_OK);
     char line[64], head[64];
@@ -580,11 +641,11 @@ Test(journal_replay, embedded_text_is_checked_against_the_header_hash)
 
 Test(journal_replay, the_writer_refuses_a_scenario_the_station_was_not_built_from)
 {
-    rig r, other;
+    rig r;
     rig_build(&r, scenario_text);
-    rig_build(&other, other_text);
+    pcs_scenario *other = scn_load(other_text);
     pcs_journal_writer *jw = (pcs_journal_writer *)&r; /* must be set to NULL */
-    cr_assert_eq(pcs_journal_writer_open("/tmp/never-written.journal", r.st, other.scn, &jw),
+    cr_assert_eq(pcs_journal_writer_open("/tmp/never-written.journal", r.st, other, &jw),
                  PCS_E_INVAL);
     cr_assert_null(jw);
     cr_assert(has(pcs_last_error(), "is not the one the station was built from"), "%s",
@@ -594,7 +655,7 @@ Test(journal_replay, the_writer_refuses_a_scenario_the_station_was_not_built_fro
     cr_assert_eq(pcs_journal_writer_drain(NULL), PCS_E_INVAL);
     cr_assert_eq(pcs_journal_writer_close(NULL, 1), PCS_OK);
     cr_assert_eq(pcs_replay(NULL, NULL, NULL, NULL), PCS_E_INVAL);
-    rig_free(&other);
+    pcs_scenario_destroy(other);
     rig_free(&r);
 }
 

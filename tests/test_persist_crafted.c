@@ -29,6 +29,7 @@
 #include "pcsim/xenon.h"
 #include "tests/save_craft.h"
 #include "tests/control_fixture.h"
+#include "tests/fork_child.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -58,10 +59,11 @@ static void save_image(crafted *c, const char *tag)
     cr_assert_not_null(c->image);
 }
 
-static pcs_world *station_world(pcs_plant **plant)
+static pcs_world *station_world_workers(pcs_plant **plant, uint32_t workers)
 {
     pcs_world_def cfg;
     pcs_world_default(&cfg);
+    cfg.workers = workers;
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     pcs_plant_unit_def u;
@@ -69,6 +71,11 @@ static pcs_world *station_world(pcs_plant **plant)
     cr_assert_eq(pcs_plant_add(w, &u, 1, plant), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_plant_instrument(w, *plant, NULL), PCS_OK, "%s", pcs_last_error());
     return w;
+}
+
+static pcs_world *station_world(pcs_plant **plant)
+{
+    return station_world_workers(plant, PCS_WORKERS_AUTO);
 }
 
 /* The instrumented one-unit station after 100 ticks (5 s: every rate window full). */
@@ -159,33 +166,17 @@ static uint32_t flux_rate_function(const crafted *c)
 }
 
 /* The flux-rate function's window is 40 ticks: slot 40 is one past its
- * history (the last in rps.rate_hist), and every tick after moves further. */
-Test(persist_crafted, rate_ring_position_at_the_window_is_refused)
+ * history (the last in rps.rate_hist), and every tick after moves further.
+ * One station takes the three crafted rings in turn (each refusal leaves it
+ * as it was; the messages name the store and value). */
+Test(persist_crafted, rate_ring_position_and_sample_count_past_the_window_are_refused)
 {
     crafted c;
     tick_if_accepted = 1;
-    station_open(&c, "ring40");
+    station_open(&c, "ring");
     uint32_t f = flux_rate_function(&c);
     set_u32(&c, "store:rps.rate_ring", 2u * f, 40u, "rps.rate_ring", "value 40");
-    crafted_close(&c);
-}
-
-Test(persist_crafted, rate_ring_position_two_to_the_thirty_is_refused)
-{
-    crafted c;
-    tick_if_accepted = 1;
-    station_open(&c, "ring2e30");
-    uint32_t f = flux_rate_function(&c);
     set_u32(&c, "store:rps.rate_ring", 2u * f, 1u << 30, "rps.rate_ring", "value 1073741824");
-    crafted_close(&c);
-}
-
-Test(persist_crafted, rate_ring_sample_count_past_the_window_is_refused)
-{
-    crafted c;
-    tick_if_accepted = 1;
-    station_open(&c, "ringfill");
-    uint32_t f = flux_rate_function(&c);
     set_u32(&c, "store:rps.rate_ring", 2u * f + 1u, 41u, "rps.rate_ring", "value 41");
     crafted_close(&c);
 }
@@ -196,118 +187,128 @@ Test(persist_crafted, rate_ring_sample_count_past_the_window_is_refused)
  * ~2e8 per tick, 0 cast +inf to an integer (UB) and -1 was accepted. The
  * two-phase primary's load check refuses a volume mass outside
  * [1e-3 V, 1100 V] kg (physics/thermohydraulics/models/primary_build.c). */
-Test(persist_crafted, hydraulic_node_mass_tiny_zero_or_negative_is_refused)
+static void hydraulic_node_mass_tiny_zero_or_negative_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "mass");
-    set_f64(&c, "store:u1.pri.mass", 0, 1e-6, "u1.pri.mass", "value 9.9999999999999995e-07");
-    set_f64(&c, "store:u1.pri.mass", 0, 0.0, "u1.pri.mass", "value 0");
-    set_f64(&c, "store:u1.pri.mass", 0, -1.0, "u1.pri.mass", "value -1");
-    crafted_close(&c);
+    set_f64(c, "store:u1.pri.mass", 0, 1e-6, "u1.pri.mass", "value 9.9999999999999995e-07");
+    set_f64(c, "store:u1.pri.mass", 0, 0.0, "u1.pri.mass", "value 0");
+    set_f64(c, "store:u1.pri.mass", 0, -1.0, "u1.pri.mass", "value -1");
 }
 
 /* The tick itself, reached without a load (a host writing the store): a
  * volume mass no state has fails the tick with an error naming the volume,
- * at once, and never hangs. */
-static void tick_fails_on_mass(double mass)
-{
-    pcs_plant *plant;
-    pcs_world *w = station_world(&plant);
-    run(w, 10);
+ * at once, and never hangs. Each mass is written into a child's copy of one
+ * station ticked 10 times (fork_child_run: no worker threads). */
+typedef struct mass_case {
+    pcs_world *w;
     uint32_t id;
-    cr_assert_eq(pcs_store_find(w, "u1.pri.mass", &id), PCS_OK);
-    ((double *)pcs_store_data(w, id))[0] = mass;
-    pcs_status st = pcs_world_tick(w);
-    cr_expect_neq(st, PCS_OK, "mass %g: the tick ran", mass);
-    if (st != PCS_OK)
-        cr_expect(strstr(pcs_last_error(), "volume") != NULL, "%s", pcs_last_error());
-    pcs_world_destroy(w);
+    double mass;
+} mass_case;
+
+static void tick_on_mass(void *ctx, fork_child_out *out)
+{
+    mass_case *m = ctx;
+    ((double *)pcs_store_data(m->w, m->id))[0] = m->mass;
+    out->st = pcs_world_tick(m->w);
+    snprintf(out->msg, sizeof out->msg, "%s", pcs_last_error());
+}
+
+static void tick_fails_on_mass(mass_case *m, double mass)
+{
+    m->mass = mass;
+    fork_child_out r = fork_child_run(tick_on_mass, m);
+    cr_expect_neq(r.st, PCS_OK, "mass %g: the tick ran", mass);
+    if (r.st != PCS_OK)
+        cr_expect(strstr(r.msg, "volume") != NULL, "mass %g: %s", mass, r.msg);
 }
 
 Test(persist_crafted, hydraulic_substeps_past_the_cap_fail_the_tick)
 {
-    tick_fails_on_mass(1e-3);
-    tick_fails_on_mass(0.0);
-    tick_fails_on_mass(-1.0);
-    tick_fails_on_mass(NAN);
+    pcs_plant *plant;
+    mass_case m = {.w = station_world_workers(&plant, 0)};
+    run(m.w, 10);
+    cr_assert_eq(pcs_store_find(m.w, "u1.pri.mass", &m.id), PCS_OK);
+    tick_fails_on_mass(&m, 1e-3);
+    tick_fails_on_mass(&m, 0.0);
+    tick_fails_on_mass(&m, -1.0);
+    tick_fails_on_mass(&m, NAN);
+    pcs_world_destroy(m.w);
 }
 
-Test(persist_crafted, hydraulic_state_out_of_range_is_refused)
+static void hydraulic_state_out_of_range_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "hyd");
-    set_f64(&c, "store:u1.pri.h", 1, 1e8, "u1.pri.h", "value 100000000");
-    set_f64(&c, "store:u1.pri.p", 2, -5e6, "u1.pri.p", "value -5000000");
-    set_f64(&c, "store:u1.pri.pump_on", 0, 0.5, "u1.pri.pump_on", "value 0.5");
-    set_f64(&c, "store:u1.pri.pump_speed", 0, -1000.0, "u1.pri.pump_speed", "value -1000");
-    set_f64(&c, "store:u1.pri.flow", 0, INFINITY, "u1.pri.flow", "value inf");
-    crafted_close(&c);
+    set_f64(c, "store:u1.pri.h", 1, 1e8, "u1.pri.h", "value 100000000");
+    set_f64(c, "store:u1.pri.p", 2, -5e6, "u1.pri.p", "value -5000000");
+    set_f64(c, "store:u1.pri.pump_on", 0, 0.5, "u1.pri.pump_on", "value 0.5");
+    set_f64(c, "store:u1.pri.pump_speed", 0, -1000.0, "u1.pri.pump_speed", "value -1000");
+    set_f64(c, "store:u1.pri.flow", 0, INFINITY, "u1.pri.flow", "value inf");
 }
 
 /* ---- case 3: every other model --------------------------------------------- */
 
-Test(persist_crafted, protection_state_out_of_range_is_refused)
+static void protection_state_out_of_range_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "rps");
     /* first-out names function 98 of a one-unit station with fewer functions. */
-    set_u32(&c, "store:rps.first_out", 0, 99u, "rps.first_out", "value 99");
-    set_u32(&c, "store:rps.trip", 0, 2u, "rps.trip", "value 2");
-    crafted_close(&c);
+    set_u32(c, "store:rps.first_out", 0, 99u, "rps.first_out", "value 99");
+    set_u32(c, "store:rps.trip", 0, 2u, "rps.trip", "value 2");
 }
 
-Test(persist_crafted, sensor_state_out_of_range_is_refused)
+static void sensor_state_out_of_range_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "sensors");
-    set_u32(&c, "store:sensors.mode", 0, 9u, "sensors.mode", "value 9");
-    set_f64(&c, "store:sensors.lag", 3, NAN, "sensors.lag", "value nan");
-    crafted_close(&c);
+    set_u32(c, "store:sensors.mode", 0, 9u, "sensors.mode", "value 9");
+    set_f64(c, "store:sensors.lag", 3, NAN, "sensors.lag", "value nan");
 }
 
 /* group_first names the alarm whose first-out flag the clear pass resets:
  * alarm 999 of a bank of about 20 is a write past the flags array. */
-Test(persist_crafted, alarm_state_out_of_range_is_refused)
+static void alarm_state_out_of_range_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "alarms");
-    set_u32(&c, "store:alarms.group_first", 0, 1000u, "alarms.group_first", "value 1000");
-    set_u32(&c, "store:alarms.state", 1, 7u, "alarms.state", "value 7");
-    crafted_close(&c);
+    set_u32(c, "store:alarms.group_first", 0, 1000u, "alarms.group_first", "value 1000");
+    set_u32(c, "store:alarms.state", 1, 7u, "alarms.state", "value 7");
 }
 
-Test(persist_crafted, unit_state_out_of_range_is_refused)
+static void unit_state_out_of_range_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "unit");
-    set_f64(&c, "store:u1.rods.pos", 0, 1.5, "u1.rods.pos", "value 1.5");
-    set_f64(&c, "store:u1.kin.y", 0, -2.0, "u1.kin.y", "value -2");
-    set_u32(&c, "store:u1.scram.state", 0, 3u, "u1.scram.state", "value 3");
-    set_f64(&c, "store:u1.core.boron", 0, 20000.0, "u1.core.boron", "value 20000");
-    set_f64(&c, "store:u1.xenon.state", 1, -1.0, "u1.xenon.state", "value -1");
-    crafted_close(&c);
+    set_f64(c, "store:u1.rods.pos", 0, 1.5, "u1.rods.pos", "value 1.5");
+    set_f64(c, "store:u1.kin.y", 0, -2.0, "u1.kin.y", "value -2");
+    set_u32(c, "store:u1.scram.state", 0, 3u, "u1.scram.state", "value 3");
+    set_f64(c, "store:u1.core.boron", 0, 20000.0, "u1.core.boron", "value 20000");
+    set_f64(c, "store:u1.xenon.state", 1, -1.0, "u1.xenon.state", "value -1");
 }
 
-Test(persist_crafted, fuel_state_out_of_range_is_refused)
+static void fuel_state_out_of_range_is_refused(crafted *c)
 {
-    crafted c;
-    station_open(&c, "fuel");
-    set_f64(&c, "store:u1.fuel.t", 0, -5.0, "u1.fuel.t", "value -5");
-    set_f64(&c, "store:u1.coolant.p", 0, 0.0, "u1.coolant.p", "value 0");
-    set_u32(&c, "store:u1.fuel.flags", 0, 0x100u, "u1.fuel.flags", "value 256");
-    crafted_close(&c);
+    set_f64(c, "store:u1.fuel.t", 0, -5.0, "u1.fuel.t", "value -5");
+    set_f64(c, "store:u1.coolant.p", 0, 0.0, "u1.coolant.p", "value 0");
+    set_u32(c, "store:u1.fuel.flags", 0, 0x100u, "u1.fuel.flags", "value 256");
 }
 
 /* The xenon job's saved input: the state it steps and the period's power. */
-Test(persist_crafted, xenon_job_input_out_of_range_is_refused)
+static void xenon_job_input_out_of_range_is_refused(crafted *c)
+{
+    double v = -1.0; /* iodine, the input's first double */
+    expect_refused(c, "job:u1.xenon", SAVE_CRAFT_JOB_HEAD, &v, sizeof v, "u1.xenon", "value -1");
+    v = NAN; /* p_avg, after the 6 doubles of the state */
+    expect_refused(c, "job:u1.xenon", SAVE_CRAFT_JOB_HEAD + 6 * sizeof v, &v, sizeof v, "u1.xenon",
+                   "value nan");
+}
+
+/* One station takes every model's crafted values in turn, each check above
+ * named by its function: a refusal leaves the world as it was (asserted in
+ * expect_refused) and the messages name the section, store and value, so
+ * one build serves them all (a station build settles its primary). */
+Test(persist_crafted, every_models_state_out_of_range_is_refused)
 {
     crafted c;
-    station_open(&c, "xenon");
-    double v = -1.0; /* iodine, the input's first double */
-    expect_refused(&c, "job:u1.xenon", SAVE_CRAFT_JOB_HEAD, &v, sizeof v, "u1.xenon", "value -1");
-    v = NAN; /* p_avg, after the 6 doubles of the state */
-    expect_refused(&c, "job:u1.xenon", SAVE_CRAFT_JOB_HEAD + 6 * sizeof v, &v, sizeof v, "u1.xenon",
-                   "value nan");
+    tick_if_accepted = 0;
+    station_open(&c, "station");
+    hydraulic_node_mass_tiny_zero_or_negative_is_refused(&c);
+    hydraulic_state_out_of_range_is_refused(&c);
+    protection_state_out_of_range_is_refused(&c);
+    sensor_state_out_of_range_is_refused(&c);
+    alarm_state_out_of_range_is_refused(&c);
+    unit_state_out_of_range_is_refused(&c);
+    fuel_state_out_of_range_is_refused(&c);
+    xenon_job_input_out_of_range_is_refused(&c);
     crafted_close(&c);
 }
 
@@ -401,19 +402,34 @@ static pcs_status submit(pcs_world *w, const char *family, uint32_t op, const ch
     return pcs_command_submit(w, &cmd);
 }
 
-/* Save and load back into the same world and into a fresh station: both pass
+/* A fresh station (never ticked, no worker threads) and the save to load. */
+typedef struct fresh_load {
+    pcs_world *fresh;
+    const char *path;
+} fresh_load;
+
+static void load_into_fresh(void *ctx, fork_child_out *out)
+{
+    fresh_load *f = ctx;
+    out->st = pcs_world_load(f->fresh, f->path);
+    snprintf(out->msg, sizeof out->msg, "%s", pcs_last_error());
+    out->hash = pcs_world_state_hash(f->fresh);
+}
+
+/* Save and load back into the same world and into a fresh station (a
+ * child's copy of @p fresh, so every load meets one as built): both pass
  * every check and give the saving world's hash. */
-static void round_trip(crafted *c, const char *tag)
+static void round_trip(crafted *c, pcs_world *fresh, const char *tag)
 {
     save_image(c, tag);
     uint64_t hash = pcs_world_state_hash(c->w);
     cr_assert_eq(pcs_world_load(c->w, c->path), PCS_OK, "%s: %s", tag, pcs_last_error());
     cr_assert_eq(pcs_world_state_hash(c->w), hash);
-    pcs_plant *plant;
-    pcs_world *fresh = station_world(&plant);
-    cr_assert_eq(pcs_world_load(fresh, c->path), PCS_OK, "%s: %s", tag, pcs_last_error());
-    cr_assert_eq(pcs_world_state_hash(fresh), hash);
-    pcs_world_destroy(fresh);
+    fresh_load f = {fresh, c->path};
+    fork_child_out r = fork_child_run(load_into_fresh, &f);
+    cr_assert_eq(r.st, PCS_OK, "%s into a fresh station: %s", tag, r.msg);
+    cr_assert_eq(r.hash, hash, "%s into a fresh station: hash %016llx, saved %016llx", tag,
+                 (unsigned long long)r.hash, (unsigned long long)hash);
     free(c->image);
     c->image = NULL;
     unlink(c->path);
@@ -423,18 +439,22 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
 {
     crafted c;
     memset(&c, 0, sizeof c);
-    c.w = station_world(&c.plant);
-    round_trip(&c, "built"); /* never ticked: sensors unsampled, no job submitted */
+    pcs_plant *fresh_plant;
+    pcs_world *fresh = station_world_workers(&fresh_plant, 0);
+    /* No worker threads here either: the fresh loads fork this process, and
+     * a child must not inherit a thread's half-held lock. */
+    c.w = station_world_workers(&c.plant, 0);
+    round_trip(&c, fresh, "built"); /* never ticked: sensors unsampled, no job submitted */
     run(c.w, 200);
-    round_trip(&c, "steady");
+    round_trip(&c, fresh, "steady");
     /* Loss of one pump: flow coasts down, alarms annunciate, low flow trips. */
     cr_assert_eq(submit(c.w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_PUMP_TRIP, "u1.pump2", 0.0),
                  PCS_OK);
     run(c.w, 40);
-    round_trip(&c, "coastdown");
+    round_trip(&c, fresh, "coastdown");
     cr_assert_eq(submit(c.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0), PCS_OK);
     run(c.w, 3); /* rods falling, power dropping fastest */
-    round_trip(&c, "scram");
+    round_trip(&c, fresh, "scram");
     run(c.w, 400);
     cr_assert_eq(submit(c.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, "u1", 0.0), PCS_OK);
     cr_assert_eq(submit(c.w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE,
@@ -445,8 +465,9 @@ Test(persist_crafted, a_station_saved_mid_transient_passes_every_check)
                         pcs_protection_function_name(pcs_plant_protection(c.plant), 0), 3.0),
                  PCS_OK);
     run(c.w, 300);
-    round_trip(&c, "after");
+    round_trip(&c, fresh, "after");
     crafted_close(&c);
+    pcs_world_destroy(fresh);
 }
 
 Test(persist_crafted, bounded_models_saved_after_steps_pass_every_check)

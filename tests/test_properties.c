@@ -45,7 +45,7 @@ static pcs_world *pp_station_cfg(uint32_t n_loops, uint32_t per_tick, uint32_t m
     pcs_plant_unit_default(&u);
     u.primary.n_loops = n_loops;
     u.core.nominal_power_w = n_loops * PCS_PLANT_LOOP_RATING_W; /* rated for its loops */
-    if (pcs_station_water_table(&u.primary.table) != PCS_OK) /* one table for every case */
+    if (pcs_station_water_table(&u.primary.table) != PCS_OK)    /* one table for every case */
         return NULL;
     pcs_plant *p = NULL;
     if (pcs_plant_add(w, &u, 1, &p) != PCS_OK || pcs_plant_instrument(w, p, NULL) != PCS_OK) {
@@ -71,6 +71,36 @@ static const pcs_world *pp_reference(uint32_t n_loops)
         ref[n_loops] = pp_station(n_loops);
     cr_assert_not_null(ref[n_loops], "%s", pcs_last_error());
     return ref[n_loops];
+}
+
+/* Stations the properties below take fresh, built once before their cases
+ * fork (prop.h "Isolation"): each case's child starts from a copy of a world
+ * never ticked, the state a build leaves, without settling its primary again
+ * (0.2 s a build, 40 builds a property). fresh[k][n]: the k-th station of n
+ * loops; the reference stations are built here too, as a child's would be
+ * lost with it. */
+#define PP_FRESH 2
+typedef struct pp_fresh {
+    pcs_world *w[PP_FRESH][PCS_PLANT_MAX_LOOPS + 1];
+} pp_fresh;
+
+static void pp_fresh_build(pp_fresh *f, uint32_t max_loops, uint32_t n_fresh)
+{
+    memset(f, 0, sizeof *f);
+    for (uint32_t n = 1; n <= max_loops; n++) {
+        (void)pp_reference(n);
+        for (uint32_t k = 0; k < n_fresh; k++) {
+            f->w[k][n] = pp_station(n);
+            cr_assert_not_null(f->w[k][n], "station of %u loops: %s", n, pcs_last_error());
+        }
+    }
+}
+
+static void pp_fresh_destroy(pp_fresh *f)
+{
+    for (uint32_t k = 0; k < PP_FRESH; k++)
+        for (uint32_t n = 0; n <= PCS_PLANT_MAX_LOOPS; n++)
+            pcs_world_destroy(f->w[k][n]);
 }
 
 /* Op @p op of @p family on the target named @p name; a name the station does
@@ -250,21 +280,21 @@ static int pp_write_file(const char *path, const unsigned char *b, size_t n)
 
 /* ---- 1. save -> load -> save is byte-identical ---- */
 
+/* Isolated (in a forked child): a and b are the child's copies of two fresh
+ * stations (pp_fresh), left for the child's exit to free. */
 static int save_load_save(prop *p, void *ctx)
 {
-    (void)ctx;
+    const pp_fresh *fresh = ctx;
     pp_plan pl;
     pp_draw_plan(p, &pl, 3, 60);
     char a_path[64], b_path[64];
     snprintf(a_path, sizeof a_path, "/tmp/pcsim-prop-a-%d.save", (int)getpid());
     snprintf(b_path, sizeof b_path, "/tmp/pcsim-prop-b-%d.save", (int)getpid());
-    pcs_world *a = pp_station(pl.n_loops), *b = pp_station(pl.n_loops);
+    pcs_world *a = fresh->w[0][pl.n_loops], *b = fresh->w[1][pl.n_loops];
     int failed = 0;
     unsigned char *ia = NULL, *ib = NULL;
     size_t na = 0, nb = 0;
-    if (!a || !b) {
-        failed = prop_fail(p, "station build: %s", pcs_last_error());
-    } else if (pp_run_plan(a, &pl) != PCS_OK) {
+    if (pp_run_plan(a, &pl) != PCS_OK) {
         failed = prop_fail(p, "tick: %s", pcs_last_error());
     } else if (pcs_world_save(a, a_path) != PCS_OK || pcs_world_load(b, a_path) != PCS_OK ||
                pcs_world_save(b, b_path) != PCS_OK) {
@@ -285,8 +315,6 @@ static int save_load_save(prop *p, void *ctx)
     }
     free(ia);
     free(ib);
-    pcs_world_destroy(a);
-    pcs_world_destroy(b);
     unlink(a_path);
     unlink(b_path);
     return failed;
@@ -294,13 +322,18 @@ static int save_load_save(prop *p, void *ctx)
 
 Test(properties, save_load_save_is_byte_identical)
 {
+    static pp_fresh fresh;
+    pp_fresh_build(&fresh, 3, 2);
     prop_config cfg;
     prop_config_default(&cfg, "save_load_save");
-    cfg.cases = 20; /* each case builds and settles its own units (0.2 s each) */
+    cfg.cases = 20;
+    cfg.isolate = 1;
+    cfg.timeout_s = 20;
     cfg.max_shrink_runs = 150;
     prop_result res;
-    cr_assert_eq(prop_check(&cfg, save_load_save, NULL, &res), 0, "%s (seed %llu)", res.message,
-                 (unsigned long long)res.seed);
+    int failed = prop_check(&cfg, save_load_save, &fresh, &res);
+    pp_fresh_destroy(&fresh);
+    cr_assert_eq(failed, 0, "%s (seed %llu)", res.message, (unsigned long long)res.seed);
 }
 
 /* ---- 2. an accepted command sequence replays to the same hash ---- */
@@ -313,7 +346,7 @@ Test(properties, save_load_save_is_byte_identical)
 #define PP_JOURNAL_MAX 64
 static int journal_replays(prop *p, void *ctx)
 {
-    (void)ctx;
+    const pp_fresh *fresh = ctx; /* isolated: b is the child's copy of a fresh station */
     pp_plan pl;
     pp_draw_plan(p, &pl, 3, 40);
     uint32_t per_tick = (uint32_t)prop_int(p, 1, 4), ring = (uint32_t)prop_int(p, 1, 8);
@@ -323,10 +356,10 @@ static int journal_replays(prop *p, void *ctx)
         via_source[i] = prop_bool(p);
     prop_note(p, "commands_per_tick %u, shared ring %u, source ring %u", per_tick, ring, src_cap);
 
-    pcs_world *a = pp_station_cfg(pl.n_loops, per_tick, ring), *b = pp_station(pl.n_loops);
+    pcs_world *a = pp_station_cfg(pl.n_loops, per_tick, ring), *b = fresh->w[0][pl.n_loops];
     pcs_command_source *src = NULL;
     int failed = 0;
-    if (!a || !b || pcs_command_source_open(a, 1, 7, src_cap, &src) != PCS_OK) {
+    if (!a || pcs_command_source_open(a, 1, 7, src_cap, &src) != PCS_OK) {
         failed = prop_fail(p, "build: %s", pcs_last_error());
         goto done;
     }
@@ -372,19 +405,23 @@ static int journal_replays(prop *p, void *ctx)
                            (unsigned long long)pcs_world_state_hash(b));
 done:
     pcs_world_destroy(a);
-    pcs_world_destroy(b);
     return failed;
 }
 
 Test(properties, accepted_commands_replay_to_the_same_hash)
 {
+    static pp_fresh fresh;
+    pp_fresh_build(&fresh, 3, 1);
     prop_config cfg;
     prop_config_default(&cfg, "journal_replays");
-    cfg.cases = 20; /* each case builds and settles its own units (0.2 s each) */
+    cfg.cases = 20; /* each case builds and settles its world a (0.2 s); b is fresh */
+    cfg.isolate = 1;
+    cfg.timeout_s = 20;
     cfg.max_shrink_runs = 150;
     prop_result res;
-    cr_assert_eq(prop_check(&cfg, journal_replays, NULL, &res), 0, "%s (seed %llu)", res.message,
-                 (unsigned long long)res.seed);
+    int failed = prop_check(&cfg, journal_replays, &fresh, &res);
+    pp_fresh_destroy(&fresh);
+    cr_assert_eq(failed, 0, "%s (seed %llu)", res.message, (unsigned long long)res.seed);
 }
 
 /* ---- 3. a corrupted save never changes the world ---- */
@@ -810,11 +847,11 @@ typedef struct ps_field {
 } ps_field;
 
 static const ps_field ps_unit[] = {
-    {"nominal_power_w", 1e6, 3.411e9, 0}, {"initial_power_fraction", 0.0, 1.0, 0},
-    {"loops", 1, PCS_PLANT_MAX_LOOPS, 1}, {"sg_nodes", 1, PCS_PRIMARY_MAX_SG_TUBES / 2, 1},
-    {"generation_time_s", 1e-8, 1e-2, 0}, {"mtc_per_k", -1e-2, 1e-2, 0},
-    {"doppler_coef", -1.0, 1.0, 0},       {"boron_ppm", 0.0, 10000.0, 0},
-    {"rod_speed_per_s", 1e-6, 1.0, 0},    {"scram_drop_time_s", 0.01, 60.0, 0},
+    {"nominal_power_w", 1e6, 3.411e9, 0},   {"initial_power_fraction", 0.0, 1.0, 0},
+    {"loops", 1, PCS_PLANT_MAX_LOOPS, 1},   {"sg_nodes", 1, PCS_PRIMARY_MAX_SG_TUBES / 2, 1},
+    {"generation_time_s", 1e-8, 1e-2, 0},   {"mtc_per_k", -1e-2, 1e-2, 0},
+    {"doppler_coef", -1.0, 1.0, 0},         {"boron_ppm", 0.0, 10000.0, 0},
+    {"rod_speed_per_s", 1e-6, 1.0, 0},      {"scram_drop_time_s", 0.01, 60.0, 0},
     {"control_bank_position", 0.0, 1.0, 0},
 };
 static const ps_field ps_pump[] = {

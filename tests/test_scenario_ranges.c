@@ -192,13 +192,58 @@ static void sr_expect_all_build(int upper)
                  json);
 }
 
+/* Unit fields of the kinetics (not in the primary's definition, power,
+ * boron or initial power): a unit with one of them at a bound settles to
+ * the same state as a default unit, so the plant builds it as a twin of the
+ * first (pcs_primary_copy_steady) instead of settling again. */
+static int sr_kinetics_field(const sr_box *b)
+{
+    static const char *const keys[] = {"generation_time_s", "rod_speed_per_s",
+                                       "scram_drop_time_s", "control_bank_position",
+                                       "doppler_coef",      "mtc_per_k"};
+    for (size_t k = 0; b->sec == SR_UNIT && k < sizeof keys / sizeof keys[0]; k++)
+        if (strcmp(b->key, keys[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Each kinetics field at its lower (or upper) bound, one field per unit
+ * (u1 the first field, u2 the next, ...; everything else at its default), in
+ * one station: every unit is still checked alone at its bound (the units
+ * share nothing but the world), and one settle serves them all. A failure
+ * names its unit; the message lists which field each unit holds. */
+static void sr_expect_kinetics_build(int upper)
+{
+    char units[2048] = "", which[1024] = "", text[64];
+    uint32_t n = 0;
+    for (size_t i = 0; i < sizeof sr_boxes / sizeof sr_boxes[0]; i++) {
+        const sr_box *b = &sr_boxes[i];
+        if (!sr_kinetics_field(b))
+            continue;
+        n++;
+        sr_text(upper ? b->hi : b->lo, b->integer, text, sizeof text);
+        size_t u = strlen(units), k = strlen(which);
+        snprintf(units + u, sizeof units - u, "%s{\"name\": \"u%u\", \"%s\": %s}",
+                 n > 1 ? ", " : "", n, b->key, text);
+        snprintf(which + k, sizeof which - k, "%su%u $.units[%u].%s = %s", n > 1 ? ", " : "", n,
+                 n - 1, b->key, text);
+    }
+    cr_assert(n >= 1 && n <= PCS_PLANT_MAX_UNITS, "%u kinetics fields", n);
+    char json[4096], msg[1400];
+    snprintf(json, sizeof json, "{\"schema\": 1, \"units\": [%s]}", units);
+    int rc = sr_try(json, msg, sizeof msg);
+    cr_expect_eq(rc, 0, "%s: stage %d: %s", which, rc, msg);
+}
+
 Test(scenario_ranges, every_box_bound_builds_and_ticks_finite)
 {
     sr_expect_all_build(0);
     sr_expect_all_build(1);
+    sr_expect_kinetics_build(0);
+    sr_expect_kinetics_build(1);
     for (size_t i = 0; i < sizeof sr_boxes / sizeof sr_boxes[0]; i++) {
         const sr_box *b = &sr_boxes[i];
-        if (b->sec != SR_UNIT && b->sec != SR_PUMP)
+        if ((b->sec != SR_UNIT && b->sec != SR_PUMP) || sr_kinetics_field(b))
             continue;
         sr_expect_builds(b->sec, b->key, b->lo, b->integer);
         sr_expect_builds(b->sec, b->key, b->hi, b->integer);

@@ -27,6 +27,12 @@
 #include "pcsim/secondary.h"
 #include "tests/save_craft.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ST_ASAN 1
+#else
+#define ST_ASAN 0
+#endif
+
 static pcs_water_ph_table *st_table;
 
 static const pcs_water_ph_table *table(void)
@@ -307,6 +313,9 @@ Test(secondary, steady_state_at_full_power_heat)
  * pressures): the same, the turbine opening well below rated (the choked
  * throat passes a flow proportional to opening x pressure: about 0.9 x 0.3 x 6.78 / 7.3 =
  * 0.25), the steam 30 % of full within 2 % (h_g differs by 0.7 %).
+ * The ASan suite settles at 6.3 MPa only: the 30 % settle (2350 s simulated,
+ * most of this test's time) runs the same init code on other numbers, which
+ * the release suite checks.
  */
 Test(secondary, init_steady_reaches_a_pressure_and_the_level_program)
 {
@@ -340,16 +349,18 @@ Test(secondary, init_steady_reaches_a_pressure_and_the_level_program)
     st_close(&u);
     st_open(&u, 1);
     double w_full = r.steam_kg_s;
-    cr_assert_eq(pcs_secondary_init_steady(u.w, u.sc, 0.3 * 852.75e6, 7.3e6, 44.0, &r), PCS_OK,
-                 "%s", pcs_last_error());
-    cr_expect(fabs(r.pressure_pa - 7.3e6) <= 1e3, "pressure %.6g Pa", r.pressure_pa);
-    cr_expect(r.turbine_opening > 0.2 && r.turbine_opening < 0.3, "opening %.4f",
-              r.turbine_opening);
-    cr_expect(fabs(r.steam_kg_s / (0.3 * w_full) - 1.0) < 0.02, "steam %.2f kg/s, full %.2f",
-              r.steam_kg_s, w_full);
-    fprintf(stderr,
-            "secondary init at 30 %% heat, 7.3 MPa: %.0f s, opening %.4f, steam %.2f kg/s\n",
-            r.seconds, r.turbine_opening, r.steam_kg_s);
+    if (!ST_ASAN) {
+        cr_assert_eq(pcs_secondary_init_steady(u.w, u.sc, 0.3 * 852.75e6, 7.3e6, 44.0, &r), PCS_OK,
+                     "%s", pcs_last_error());
+        cr_expect(fabs(r.pressure_pa - 7.3e6) <= 1e3, "pressure %.6g Pa", r.pressure_pa);
+        cr_expect(r.turbine_opening > 0.2 && r.turbine_opening < 0.3, "opening %.4f",
+                  r.turbine_opening);
+        cr_expect(fabs(r.steam_kg_s / (0.3 * w_full) - 1.0) < 0.02, "steam %.2f kg/s, full %.2f",
+                  r.steam_kg_s, w_full);
+        fprintf(stderr,
+                "secondary init at 30 %% heat, 7.3 MPa: %.0f s, opening %.4f, steam %.2f kg/s\n",
+                r.seconds, r.turbine_opening, r.steam_kg_s);
+    }
     cr_expect_eq(pcs_secondary_init_steady(NULL, u.sc, 1.0, 0.0, 44.0, &r), PCS_E_INVAL);
     st_close(&u);
     st_open(&u, 1);
