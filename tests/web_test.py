@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
 """`pcsim serve --http`: the page, its security and bad WebSocket input.
 
-Python standard library only (a WebSocket client of 60 lines is below). Each
-test starts its own server on a free port (--http 0 --http-port-file) and
-stops it with SIGTERM; the server must exit 0 (under ASan: no leak) after
-every test, so "the server keeps serving" is checked by a good page right
-after each bad one.
+Python standard library only (a WebSocket client of 60 lines is below).
+Servers listen on a free port (--http 0 --http-port-file) and stop with
+SIGTERM; each must exit 0 (under ASan: no leak, under TSan: no race), and
+"the server keeps serving" is checked by a good page right after each bad
+one.
+
+Starting a server builds its station, most of this suite's time, so: the
+tests that need the default station and no option share one server (the
+page, upgrade refusals, start-up failures, then the acts that change its
+plant, last), stopped at the end; the read-only server also serves the
+page test's "a new server has a new token"; and where the station's size
+does not matter the server runs a one-unit station (one_unit(): the first
+unit of scenarios/pwr-station.json). The same tests run on all three builds.
 
 Usage: tests/web_test.py PATH/TO/pcsim [TEST ...]
 """
@@ -30,6 +38,24 @@ TIMEOUT = 10.0
 # build, ten to twenty times that under ASan or TSan, more on a loaded
 # machine. Start gets its own bound; the protocol keeps TIMEOUT.
 START_TIMEOUT = 180.0
+TMP = tempfile.mkdtemp(prefix="pcsim-web-test-")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def one_unit():
+    """scenarios/pwr-station.json with its first unit only (u1, full power)
+    and no script: a smaller station where its size does not matter."""
+    path = os.path.join(TMP, "one-unit.json")
+    if not os.path.exists(path):
+        with open(os.path.join(ROOT, "scenarios", "pwr-station.json")) as f:
+            doc = json.load(f)
+        doc["units"] = doc["units"][:1]
+        doc["readers"] = {"count": 0}
+        doc["script"] = []
+        with open(path + ".tmp", "w") as f:
+            json.dump(doc, f)
+        os.rename(path + ".tmp", path)
+    return path
 
 
 class Server:
@@ -47,6 +73,7 @@ class Server:
             time.sleep(0.02)
         self.port = int(open(pf).read())
         self.host = "127.0.0.1:%d" % self.port
+        self.refused = 0  # upgrades the tests had refused (the log must say as many)
 
     def text(self):
         self.log.flush()
@@ -72,6 +99,33 @@ class Server:
         rc = self.proc.wait(timeout=30)
         assert rc == 0, "server exit status %d:\n%s" % (rc, self.text())
         return self.text()
+
+
+# Shared servers by name, started by the first test that asks and stopped at
+# the end (main) or by the test that takes one (take).
+SHARED = {}
+
+
+def shared(name, *args):
+    if name not in SHARED or SHARED[name].proc.poll() is not None:
+        SHARED[name] = Server(*args)
+    return SHARED[name]
+
+
+def take(name, *args):
+    """The shared server name, out of the shared set: the caller stops it."""
+    srv = shared(name, *args)
+    del SHARED[name]
+    return srv
+
+
+def station():
+    """The default station (four units), no options."""
+    return shared("station")
+
+
+def read_only():
+    return shared("read-only", one_unit(), "--read-only")
 
 
 class WS:
@@ -272,67 +326,65 @@ def good_page_works(srv):
 
 
 def test_page_and_headers():
-    srv = Server()
-    try:
-        st, h, body = srv.get("/")
-        assert st == 200 and b"<html" in body.lower(), (st, body[:200])
-        csp = h.get("content-security-policy", "")
-        assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, csp
-        assert h.get("x-content-type-options") == "nosniff"
-        assert b"%%PCSIM_TOKEN%%" not in body
-        for path in ("/app.js", "/style.css", "/vendor/uPlot.iife.min.js"):
-            assert srv.get(path)[0] == 200, path
-        assert srv.get("/../Makefile")[0] in (403, 404)
-        assert srv.get("/nope")[0] == 404
-        st, _, body = srv.get("/", host="attacker.example:%d" % srv.port)
-        assert st == 403 and b"DNS names" in body, (st, body)
-        # a new server has a new token
-        other = Server()
-        try:
-            assert other.token() != srv.token()
-        finally:
-            other.stop()
-        hello = good_page_works(srv)
-        names = [c[0] for c in hello["channels"]]
-        assert "u1.core.power" in names and "u4.loop4.flow" in names, names[:10]
-        assert hello["units"] == 4 and hello["read_only"] is False and hello["mode"] == "free"
-    finally:
-        srv.stop()
+    srv = station()
+    st, h, body = srv.get("/")
+    assert st == 200 and b"<html" in body.lower(), (st, body[:200])
+    csp = h.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, csp
+    assert h.get("x-content-type-options") == "nosniff"
+    assert b"%%PCSIM_TOKEN%%" not in body
+    for path in ("/app.js", "/style.css", "/vendor/uPlot.iife.min.js"):
+        assert srv.get(path)[0] == 200, path
+    assert srv.get("/../Makefile")[0] in (403, 404)
+    assert srv.get("/nope")[0] == 404
+    st, _, body = srv.get("/", host="attacker.example:%d" % srv.port)
+    assert st == 403 and b"DNS names" in body, (st, body)
+    # a new server has a new token
+    assert read_only().token() != srv.token()
+    hello = good_page_works(srv)
+    names = [c[0] for c in hello["channels"]]
+    assert "u1.core.power" in names and "u4.loop4.flow" in names, names[:10]
+    assert hello["units"] == 4 and hello["read_only"] is False and hello["mode"] == "free"
 
 
 def test_upgrade_refusals():
-    srv = Server()
-    try:
-        tok = srv.token()
-        cases = [
-            (dict(token=tok, origin="http://attacker.example"), b"Origin"),
-            (dict(token=tok, origin="http://127.0.0.1:1"), b"Origin"),
-            (dict(token=tok, origin=None), b"no Origin"),
-            (dict(token=None), b"token"),
-            (dict(token="0" * 32), b"token"),
-            (dict(token=tok + "0"), b"token"),
-            (dict(token=tok, path="/other"), b"/ws"),
-        ]
-        for kw, why in cases:
-            ws = WS(srv, **kw)
-            assert ws.status == 403, (kw, ws.head)
-            ws.sock.settimeout(2)
-            try:
-                rest = ws.buf + ws.sock.recv(4096)
-            except (socket.timeout, ConnectionResetError):
-                rest = ws.buf
-            assert why in rest, (kw, rest)
-        good_page_works(srv)
-        log = srv.stop()
-        assert tok not in log, "the token must never be logged"
-        assert log.count("WebSocket upgrade refused") == len(cases), log
-    finally:
-        if srv.proc.poll() is None:
-            srv.stop()
+    srv = station()
+    before = srv.text().count("WebSocket upgrade refused")
+    tok = srv.token()
+    cases = [
+        (dict(token=tok, origin="http://attacker.example"), b"Origin"),
+        (dict(token=tok, origin="http://127.0.0.1:1"), b"Origin"),
+        (dict(token=tok, origin=None), b"no Origin"),
+        (dict(token=None), b"token"),
+        (dict(token="0" * 32), b"token"),
+        (dict(token=tok + "0"), b"token"),
+        (dict(token=tok, path="/other"), b"/ws"),
+    ]
+    for kw, why in cases:
+        ws = WS(srv, **kw)
+        assert ws.status == 403, (kw, ws.head)
+        ws.sock.settimeout(2)
+        try:
+            rest = ws.buf + ws.sock.recv(4096)
+        except (socket.timeout, ConnectionResetError):
+            rest = ws.buf
+        assert why in rest, (kw, rest)
+    good_page_works(srv)
+    t0 = time.time()  # each refusal is logged as it happens
+    while (srv.text().count("WebSocket upgrade refused") - before < len(cases)
+           and time.time() - t0 < TIMEOUT):
+        time.sleep(0.02)
+    log = srv.text()
+    assert tok not in log, "the token must never be logged"
+    assert log.count("WebSocket upgrade refused") - before == len(cases), log
+    srv.refused += len(cases)
 
 
 def test_act_pump_trip_and_alarm():
-    srv = Server()
+    # The last test on the shared station (it trips a pump): it stops it, and
+    # the page's token must not be in anything the server logged.
+    srv = take("station")
+    tok = srv.token()
     try:
         ws, hello = hello_and_subscribe(
             srv, ["u1.loop2.flow", "u1.pump2.speed", "u1.alarm.flow_low.2"])
@@ -376,11 +428,13 @@ def test_act_pump_trip_and_alarm():
         e = ws.recv(("act", "error"))
         assert e["code"] == "bad_value" and not e["fatal"], e
     finally:
-        srv.stop()
+        log = srv.stop()
+    assert tok not in log, "the token must never be logged"
+    assert log.count("WebSocket upgrade refused") == srv.refused, log
 
 
 def test_rate_limit_shared_path():
-    srv = Server("--rate", "1", "--burst", "2")
+    srv = Server(one_unit(), "--rate", "1", "--burst", "2")
     try:
         ws, _ = hello_and_subscribe(srv, ["u1.core.power"])
         codes = []
@@ -400,22 +454,20 @@ def test_options():
         assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
     r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
-    # start-up failures after the loop holds handles: exit 2, nothing leaked
-    srv = Server()
-    try:
-        d = tempfile.mkdtemp(prefix="pcsim-web-")
-        for args, what in ((["--http", str(srv.port)], "Address already in use"),
-                           (["--http", "0", "--port", "0", "--port-file", d], "--port-file")):
-            r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True,
-                               timeout=30)
-            assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
-        good_page_works(srv)
-    finally:
-        srv.stop()
+    # start-up failures after the loop holds handles (the station built): exit
+    # 2, nothing leaked; a one-unit station will do
+    srv = station()
+    d = tempfile.mkdtemp(prefix="pcsim-web-")
+    for args, what in ((["--http", str(srv.port)], "Address already in use"),
+                       (["--http", "0", "--port", "0", "--port-file", d], "--port-file")):
+        r = subprocess.run([PCSIM, "serve", one_unit(), *args], capture_output=True, text=True,
+                           timeout=START_TIMEOUT)
+        assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
+    good_page_works(srv)
 
 
 def test_read_only():
-    srv = Server("--read-only")
+    srv = take("read-only", one_unit(), "--read-only")
     try:
         ws, hello = hello_and_subscribe(srv, ["u1.core.power"])
         assert hello["read_only"] is True
@@ -429,6 +481,8 @@ def test_read_only():
 
 
 def test_bad_input():
+    # The default station: its 672 channels fill a page that never reads in
+    # about a second, a one-unit station's 168 in ten.
     srv = Server("--send-queue", "8192", "--slow-consumer-ms", "300")
     try:
         tok = srv.token()
@@ -490,8 +544,10 @@ def test_bad_input():
     assert log.count("dropped: slow consumer") == 1, log
 
 
-TESTS = [test_page_and_headers, test_upgrade_refusals, test_act_pump_trip_and_alarm,
-         test_rate_limit_shared_path, test_options, test_read_only, test_bad_input]
+# In this order: the shared station's tests, the one that stops it last.
+TESTS = [test_page_and_headers, test_upgrade_refusals, test_options,
+         test_act_pump_trip_and_alarm, test_read_only, test_rate_limit_shared_path,
+         test_bad_input]
 
 
 def main():
@@ -510,6 +566,12 @@ def main():
         except Exception as e:  # noqa: BLE001 - report and go on
             failed += 1
             print("FAIL %-32s %s: %s" % (t.__name__, type(e).__name__, e), flush=True)
+    for name, srv in list(SHARED.items()):  # what a selection of tests left running
+        try:
+            srv.stop()
+        except AssertionError as e:
+            failed += 1
+            print("FAIL shared server %s: %s" % (name, e), flush=True)
     print("web: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
