@@ -141,7 +141,8 @@ class Client:
 
 
 class Server:
-    def __init__(self, *args, scenario=None):
+    def __init__(self, *args, scenario=None, wait=True):
+        """Start `pcsim serve`; wait: until it listens (else ready() does)."""
         self.dir = tempfile.mkdtemp(prefix="pcsim-serve-")
         self.port_file = os.path.join(self.dir, "port")
         self.err_path = os.path.join(self.dir, "stderr")
@@ -149,15 +150,25 @@ class Server:
         cmd += ["--port", "0", "--port-file", self.port_file] + list(args)
         self.err = open(self.err_path, "w")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.err)
+        self.port = None
+        self.clients = []
+        self.used = False  # a test has had it (shared servers)
+        if wait:
+            self.ready()
+
+    def ready(self):
+        """Wait until it listens (its station built); idle_fds: its file
+        descriptors with no client connected."""
+        if self.port is not None:
+            return self
         deadline = time.time() + START_TIMEOUT
         while not (os.path.exists(self.port_file) and read(self.port_file).endswith("\n")):
             if self.proc.poll() is not None or time.time() > deadline:
                 raise AssertionError("server did not start: " + self.stderr())
             time.sleep(0.01)
         self.port = int(read(self.port_file))
-        self.clients = []
-        self.used = False  # a test has had it (shared servers)
-        self.idle_fds = self.fds()  # no client connected yet
+        self.idle_fds = self.fds()
+        return self
 
     def stderr(self):
         if not self.err.closed:
@@ -180,6 +191,8 @@ class Server:
         return len(os.listdir("/proc/%d/fd" % self.proc.pid))
 
     def stop(self):
+        if self.proc.poll() is None:
+            self.ready()  # SIGTERM is handled once it listens
         self.proc.send_signal(signal.SIGTERM)
         rc = self.proc.wait(timeout=TIMEOUT)
         self.err.close()
@@ -197,25 +210,92 @@ class Server:
         return self.fds()
 
 
-# Shared servers by name: started by the first test that asks, stopped by
-# tearDownModule (or by a test that takes one to stop it).
-SHARED = {}
+# The servers the tests use, by name: (arguments, scenario). A test takes a
+# server to stop it itself, or shares it with the tests of the same name
+# (stopped by tearDownModule).
+def spec(name):
+    one = one_unit()
+    return {
+        # four units in step mode (the short scenario: the default station,
+        # as `pcsim serve` does not run a script)
+        "station": (("--save-dir", scratch("station-saves")), short_scenario()[0]),
+        "station1": (("--save-dir", scratch("station1-saves")), one),
+        "fast1": (("--mode", "fast", "--send-queue", "65536", "--slow-consumer-ms", "300"), one),
+        "free1": (("--mode", "free", "--speed", "1"), one),
+        "free10": (("--mode", "free", "--speed", "10"), one),
+        "free0.1": (("--mode", "free", "--speed", "0.1"), one),
+        "rate": (("--rate", "20", "--burst", "2"), one),
+        "token": (("--token", token_file()), one),
+        "read-only": (("--read-only",), one),
+        "max-clients": (("--max-clients", "2"), one),
+    }[name]
 
 
-def shared(name, *args, scenario=None, fresh=False):
-    """The shared server `name` (started with args and scenario); fresh: one
-    no test has used yet (a used one is stopped and replaced)."""
+# Which servers each test uses, in the order they run (load_tests): on a
+# shared server, the test that needs a fresh world first, the one that stops
+# it last. So that the next test's server builds its station while this test
+# runs (start_ahead).
+USES = {
+    "test_four_clients_lockstep_hash_equals_pcsim_run": ["station"],
+    "test_malformed_frames_and_messages_are_dropped_with_a_reason": ["station"],
+    "test_oversized_messages": ["station"],
+    "test_unknown_commands_targets_and_channels_are_refused_not_fatal": ["station"],
+    "test_observers_may_not_control": ["station"],
+    "test_controller_leaving_frees_the_world": ["station"],
+    "test_save_and_load_restore_the_state": ["station"],
+    "test_connect_disconnect_cycles_leak_neither_memory_nor_fds": ["station"],
+    "test_sigterm_stops_cleanly_with_clients_connected": ["station"],
+    "test_free_mode_real_time_pace": ["free1"],
+    "test_free_mode_drops_a_backlog_over_a_second": ["free1"],
+    "test_free_mode_at_ten_x_and_at_a_tenth": ["free10", "free0.1"],
+    "test_reset_with_the_same_seed_repeats_the_run": ["station1"],
+    "test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick":
+        ["station1"],
+    "test_acts_beyond_the_rate_limit_are_refused_with_the_next_token_time": ["rate"],
+    "test_token": ["token"],
+    "test_read_only": ["read-only"],
+    "test_max_clients": ["max-clients"],
+    # fast mode ticks flat out, a core's worth, once built: after the pace checks
+    "test_fast_mode_runs_by_itself_and_refuses_step": ["fast1"],
+    "test_slow_consumer_is_dropped_and_the_world_keeps_ticking": ["fast1"],
+    "test_usage_errors": [],
+}
+# Pace checks: release build only (the file's docstring says why).
+RELEASE_ONLY = {"test_free_mode_real_time_pace", "test_free_mode_at_ten_x_and_at_a_tenth"}
+RUN = []  # the names of the tests of this run, in order (load_tests)
+SHARED = {}  # name: a running server (or one building its station)
+
+
+def shared(name, fresh=False):
+    """The server name, started if need be; fresh: one no test has used yet
+    (a used one is stopped and replaced)."""
     srv = SHARED.get(name)
-    if srv is not None and fresh and srv.used:
+    if srv is not None and (fresh and srv.used or srv.proc.poll() is not None):
         SHARED.pop(name)
         rc = srv.stop()
         if rc != 0:
             raise AssertionError("shared server %s exited %d: %s" % (name, rc, srv.stderr()))
         srv = None
     if srv is None:
-        srv = SHARED[name] = Server(*args, scenario=scenario)
+        args, scenario = spec(name)
+        srv = SHARED[name] = Server(*args, scenario=scenario, wait=False)
     srv.used = True
-    return srv
+    return srv.ready()
+
+
+def start_ahead(test):
+    """Start the servers of the first test after test whose servers are not
+    running yet (a station builds on a core of its own, while this test
+    mostly waits on sockets and sleeps)."""
+    if test not in RUN:
+        return
+    for later in RUN[RUN.index(test) + 1:]:
+        names = [n for n in USES.get(later, []) if n not in SHARED]
+        if names:
+            for n in names:
+                args, scenario = spec(n)
+                SHARED[n] = Server(*args, scenario=scenario, wait=False)
+            return
 
 
 def tearDownModule():
@@ -227,6 +307,14 @@ def tearDownModule():
     SHARED.clear()
     if bad:
         raise AssertionError("\n".join(bad))
+
+
+def token_file():
+    path = os.path.join(scratch("token"), "token")
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write("s3cret-token\n")
+    return path
 
 
 def scratch(name):
@@ -296,36 +384,23 @@ def first_obs(c, channels=WATCH1):
     return m
 
 
-def station():
-    """The four-unit station in step mode (the short scenario: the default
-    station, as `pcsim serve` does not run a script), with a save directory."""
-    return "station", ("--save-dir", scratch("station-saves")), short_scenario()[0]
-
-
 class ServeTest(unittest.TestCase):
-    def start(self, *args, **kw):
-        """A server of this test's own, stopped (exit 0) after it."""
-        srv = Server(*args, **kw)
-        self.addCleanup(self._stop, srv)
-        return srv
-
     def _stop(self, srv):
         if srv.proc.poll() is None:
             self.assertEqual(srv.stop(), 0, srv.stderr())
         for c in srv.clients:
             c.close()
 
-    def shared(self, name, *args, scenario=None, fresh=False):
+    def shared(self, name, fresh=False):
         """A shared server (see shared()); after the test, its clients are
         closed and the server must be back to its idle file descriptors."""
-        srv = shared(name, *args, scenario=scenario, fresh=fresh)
+        srv = shared(name, fresh=fresh)
         self.addCleanup(self._release, name, srv)
         return srv
 
     def _release(self, name, srv):
         if srv.proc.poll() is not None:
-            if SHARED.get(name) is srv:  # it died: say why, and start another for the next test
-                SHARED.pop(name)
+            if SHARED.get(name) is srv:  # it died: say why (the next test starts another)
                 self.fail("shared server %s exited %d: %s"
                           % (name, srv.proc.returncode, srv.stderr()))
             return
@@ -333,37 +408,20 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(fds, srv.idle_fds, "shared server %s: fds of closed clients still open"
                          % name)
 
-    def take(self, name, *args, scenario=None):
-        """A shared server this test stops: it leaves the shared set."""
-        srv = shared(name, *args, scenario=scenario)
+    def take(self, name):
+        """The server name, which this test stops: it leaves the shared set."""
+        srv = shared(name)
         SHARED.pop(name)
         self.addCleanup(self._stop, srv)
         return srv
 
-    def station(self, fresh=False):
-        name, args, scenario = station()
-        return self.shared(name, *args, scenario=scenario, fresh=fresh)
-
-    def station1(self, fresh=False):
-        """A one-unit station in step mode with a save directory."""
-        return self.shared("station1", "--save-dir", scratch("station1-saves"),
-                           scenario=one_unit(), fresh=fresh)
-
-    FAST1 = ("--mode", "fast", "--send-queue", "65536", "--slow-consumer-ms", "300")
-
-    def fast1(self, stop=False):
-        """A one-unit station in fast mode with a small send queue; stop: this
-        test stops it (it ticks flat out meanwhile: a core's worth)."""
-        if stop:
-            return self.take("fast1", *self.FAST1, scenario=one_unit())
-        return self.shared("fast1", *self.FAST1, scenario=one_unit())
-
     def release_only(self):
-        if SANITIZED:
+        if SANITIZED and self._testMethodName in RELEASE_ONLY:
             self.skipTest("a pace check: release build only (see the file's docstring)")
 
     def setUp(self):
         self.t0 = time.time()
+        start_ahead(self._testMethodName)
 
     def tearDown(self):
         sys.stderr.write("(%.1f s) " % (time.time() - self.t0))
@@ -392,7 +450,7 @@ class ServeTest(unittest.TestCase):
         run = subprocess.Popen([PCSIM, "run", path, "--json", "--quiet"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
         self.addCleanup(lambda: run.poll() is None and (run.kill(), run.wait()))
-        srv = self.station(fresh=True)
+        srv = self.shared("station", fresh=True)
         ctl = srv.connect(role="control")
         self.assertEqual(ctl.hello["role"], "control")
         self.assertEqual(ctl.hello["version"], 1)
@@ -461,7 +519,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(last["values"], ctl.call({"type": "observe", "channels": WATCH})["values"])
 
     def test_reset_with_the_same_seed_repeats_the_run(self):
-        srv = self.station1(fresh=True)  # the first run is the server's own first world
+        srv = self.shared("station1", fresh=True)  # the first run is the server's own first world
         c = srv.connect(role="control")
         sub = srv.connect()
         sub.call({"type": "subscribe", "channels": WATCH1, "every": 10})
@@ -499,7 +557,7 @@ class ServeTest(unittest.TestCase):
         all the same. One-tick steps make this independent of timing: each
         step's end is pushed (whether its tick notice or its reply comes
         first), and nothing else is."""
-        srv = self.station1()  # each round starts with a reset: any world will do
+        srv = self.shared("station1")  # each round starts with a reset: any world will do
         c = srv.connect(role="control")
         sub = srv.connect()
         # every 1000: within these runs only the first tick and step ends are due.
@@ -526,7 +584,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(ticks, expected)
 
     def test_save_and_load_restore_the_state(self):
-        srv = self.station()
+        srv = self.shared("station")
         d = srv.proc.args[srv.proc.args.index("--save-dir") + 1]
         c = srv.connect(role="control")
         t = c.hello["tick"]
@@ -549,7 +607,7 @@ class ServeTest(unittest.TestCase):
         return c
 
     def test_fast_mode_runs_by_itself_and_refuses_step(self):
-        srv = self.fast1()
+        srv = self.shared("fast1")
         c = srv.connect(role="control")
         self.assertEqual(c.hello["mode"], "fast")
         self.assertIsNone(c.hello["speed"], "fast mode has no speed")
@@ -568,7 +626,7 @@ class ServeTest(unittest.TestCase):
 
     def test_free_mode_real_time_pace(self):
         self.release_only()
-        srv = self.shared("free1", "--mode", "free", "--speed", "1", scenario=one_unit())
+        srv = self.shared("free1")
         c = srv.connect()
         w_sub = time.monotonic()
         c.call({"type": "subscribe", "channels": WATCH1[:1], "every": 1})
@@ -591,8 +649,8 @@ class ServeTest(unittest.TestCase):
     def test_free_mode_at_ten_x_and_at_a_tenth(self):
         self.release_only()
         # Both servers at once, over the same wall-time window.
-        servers = [(self.start("--mode", "free", "--speed", speed, scenario=one_unit()),
-                    speed, rate) for speed, rate in (("10", 200.0), ("0.1", 2.0))]
+        servers = [(self.take("free" + speed), speed, rate)
+                   for speed, rate in (("10", 200.0), ("0.1", 2.0))]
         t0 = {}
         for srv, speed, _ in servers:
             c = srv.connect()
@@ -618,7 +676,7 @@ class ServeTest(unittest.TestCase):
         # goes on at 20 ticks a second, rather than running the 50 at once.
         # (It stops the server test_free_mode_real_time_pace used, if that ran:
         # only the log from here on counts.)
-        srv = self.take("free1", "--mode", "free", "--speed", "1", scenario=one_unit())
+        srv = self.take("free1")
         c = srv.connect()
         t0 = first_obs(c)["tick"]
         mark = len(srv.stderr())
@@ -640,7 +698,7 @@ class ServeTest(unittest.TestCase):
 
 
     def test_malformed_frames_and_messages_are_dropped_with_a_reason(self):
-        srv = self.station()
+        srv = self.shared("station")
         t = srv.connect().hello["tick"]
         cases = [
             (struct.pack(">I", 0), "bad_frame"),
@@ -681,7 +739,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(srv.connect(role="control").call({"type": "step"})["tick"], t + 1)
 
     def test_oversized_messages(self):
-        srv = self.station()
+        srv = self.shared("station")
         c = srv.connect()
         c.send_raw(struct.pack(">I", 65537))  # refused from the header alone
         err = self.assertDropped(c, "too_large")
@@ -702,7 +760,7 @@ class ServeTest(unittest.TestCase):
                            "bad_message")
 
     def test_unknown_commands_targets_and_channels_are_refused_not_fatal(self):
-        srv = self.station()  # (no_save_dir, a server without --save-dir: test_token)
+        srv = self.shared("station")  # (no_save_dir, a server without --save-dir: test_token)
         c = srv.connect(role="control")
         err = c.call({"type": "act", "target": "u1", "command": "explode", "id": 4})
         self.assertError(err, "unknown_command", False)
@@ -721,7 +779,7 @@ class ServeTest(unittest.TestCase):
 
     def test_acts_beyond_the_rate_limit_are_refused_with_the_next_token_time(self):
         # 20/s at dt 0.05 s: one token a tick, two held at most.
-        srv = self.start("--rate", "20", "--burst", "2", scenario=one_unit())
+        srv = self.take("rate")
         c = srv.connect(role="control")
         act = {"type": "act", "target": "u1", "command": "alarm_ack_all"}
         self.assertEqual(c.call(act)["type"], "act")
@@ -738,17 +796,14 @@ class ServeTest(unittest.TestCase):
                       srv.stderr())
 
     def test_observers_may_not_control(self):
-        srv = self.station()
+        srv = self.shared("station")
         c = srv.connect()
         for msg in ({"type": "step"}, {"type": "reset"}, {"type": "save", "name": "a"},
                     {"type": "act", "target": "u1", "command": "scram"}):
             self.assertError(c.call(msg), "forbidden", False)
 
     def test_token(self):
-        tok = os.path.join(scratch("token"), "token")
-        with open(tok, "w") as f:
-            f.write("s3cret-token\n")
-        srv = self.start("--token", tok, scenario=one_unit())
+        srv = self.take("token")  # (its token file says s3cret-token)
         for token, ok in (("s3cret-token", True), ("s3cret-tokeN", False), ("s3cret", False),
                           (None, False)):
             c = srv.connect(hello=False)
@@ -768,7 +823,7 @@ class ServeTest(unittest.TestCase):
         self.assertNotIn("s3cret", srv.stderr())
 
     def test_read_only(self):
-        srv = self.start("--read-only", scenario=one_unit())
+        srv = self.take("read-only")
         c = srv.connect(hello=False)
         c.send({"type": "hello", "versions": [1], "role": "control"})
         self.assertDropped(c, "read_only")
@@ -777,7 +832,7 @@ class ServeTest(unittest.TestCase):
         self.assertError(obs.call({"type": "step"}), "forbidden", False)
 
     def test_max_clients(self):
-        srv = self.start("--max-clients", "2", scenario=one_unit())
+        srv = self.take("max-clients")
         a, b = srv.connect(), srv.connect()
         c = srv.connect(hello=False)
         self.assertDropped(c, "max_clients")
@@ -794,7 +849,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(b.call({"type": "subscribe", "every": 0})["type"], "subscribe")
 
     def test_controller_leaving_frees_the_world(self):
-        srv = self.station()
+        srv = self.shared("station")
         a = srv.connect(role="control")
         t = a.hello["tick"]
         self.assertEqual(a.call({"type": "step", "n": 5})["tick"], t + 5)
@@ -810,7 +865,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(b.call({"type": "step"})["tick"], t + 6)
 
     def test_slow_consumer_is_dropped_and_the_world_keeps_ticking(self):
-        srv = self.fast1(stop=True)  # the last test on it
+        srv = self.take("fast1")  # the last test on it: it ticks flat out, a core's worth
         mark = len(srv.stderr())
         # A small receive buffer: autotuning would let loopback buffer tens of
         # MB (tcp_rmem), seconds of pushes under ASan before the queue fills.
@@ -829,7 +884,7 @@ class ServeTest(unittest.TestCase):
         self.assertGreater(later["tick"], first["tick"])
 
     def test_connect_disconnect_cycles_leak_neither_memory_nor_fds(self):
-        srv = self.station()
+        srv = self.shared("station")
         ctl = srv.connect(role="control")
         t = ctl.hello["tick"]
         ctl.call({"type": "step", "n": 2})
@@ -872,8 +927,7 @@ class ServeTest(unittest.TestCase):
         """The last test on the shared station: it stops it. The summary then
         shows the act rate limit: with no --rate/--burst, the scenario's
         (the default 400/s, burst 800), and no act on this server refused."""
-        name, args, scenario = station()
-        srv = self.take(name, *args, scenario=scenario)
+        srv = self.take("station")
         c = srv.connect(role="control")
         srv.connect().call({"type": "subscribe", "channels": WATCH, "every": 1})
         c.send({"type": "step", "n": 100000})  # in flight when the signal comes
@@ -884,51 +938,29 @@ class ServeTest(unittest.TestCase):
                       srv.stderr())
 
     def test_usage_errors(self):
-        for args, what in ((["--port", "x"], "--port"), ([], "--port"),
-                           (["--port", "0", "--mode", "slow"],
-                            "--mode 'slow': expected step, free or fast"),
-                           (["--port", "0", "--speed", "0"],
-                            "--speed '0': expected a number in [0.1, 1000]"),
-                           (["--port", "0", "--speed", "0.05"], "--speed '0.05'"),
-                           (["--port", "0", "--speed", "1001"], "--speed '1001'"),
-                           (["--port", "0", "--speed", "1e6"], "--speed '1e6'"),
-                           (["--port", "0", "--bind", "localhost"], "--bind"),
-                           (["--port", "0", "--token", "/nonexistent"], "--token"),
-                           (["--port", "0", "--rate", "-1"], "--rate '-1'"),
-                           (["--port", "0", "--burst", "0"], "--burst '0'"),
-                           (["--port", "0", "/nonexistent.json"], "/nonexistent.json")):
-            r = subprocess.run([PCSIM, "serve"] + args, capture_output=True, text=True)
-            self.assertEqual(r.returncode, 2, (args, r.stderr))
-            self.assertIn(what, r.stderr)
-
-
-# The order of the tests on a shared server: the fresh world's tests first,
-# the test that stops it last. Tests not named here run after these.
-ORDER = [
-    # the four-unit station
-    "test_four_clients_lockstep_hash_equals_pcsim_run",
-    "test_malformed_frames_and_messages_are_dropped_with_a_reason",
-    "test_oversized_messages",
-    "test_unknown_commands_targets_and_channels_are_refused_not_fatal",
-    "test_observers_may_not_control",
-    "test_controller_leaving_frees_the_world",
-    "test_save_and_load_restore_the_state",
-    "test_connect_disconnect_cycles_leak_neither_memory_nor_fds",
-    "test_sigterm_stops_cleanly_with_clients_connected",
-    # the one-unit station in step mode
-    "test_reset_with_the_same_seed_repeats_the_run",
-    "test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick",
-    # one unit in fast mode
-    "test_fast_mode_runs_by_itself_and_refuses_step",
-    "test_slow_consumer_is_dropped_and_the_world_keeps_ticking",
-    # one unit in free mode at 1x
-    "test_free_mode_real_time_pace",
-    "test_free_mode_drops_a_backlog_over_a_second",
-]
+        cases = ((["--port", "x"], "--port"), ([], "--port"),
+                 (["--port", "0", "--mode", "slow"],
+                  "--mode 'slow': expected step, free or fast"),
+                 (["--port", "0", "--speed", "0"],
+                  "--speed '0': expected a number in [0.1, 1000]"),
+                 (["--port", "0", "--speed", "0.05"], "--speed '0.05'"),
+                 (["--port", "0", "--speed", "1001"], "--speed '1001'"),
+                 (["--port", "0", "--speed", "1e6"], "--speed '1e6'"),
+                 (["--port", "0", "--bind", "localhost"], "--bind"),
+                 (["--port", "0", "--token", "/nonexistent"], "--token"),
+                 (["--port", "0", "--rate", "-1"], "--rate '-1'"),
+                 (["--port", "0", "--burst", "0"], "--burst '0'"),
+                 (["--port", "0", "/nonexistent.json"], "/nonexistent.json"))
+        runs = [subprocess.Popen([PCSIM, "serve"] + args, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for args, _ in cases]
+        for (args, what), r in zip(cases, runs):  # all at once: each is a process start
+            _, err = r.communicate(timeout=START_TIMEOUT)
+            self.assertEqual(r.returncode, 2, (args, err))
+            self.assertIn(what, err)
 
 
 def load_tests(loader, tests, pattern):
-    """unittest's hook: the selected tests (-k) in ORDER."""
+    """unittest's hook: the selected tests (-k) in the order of USES."""
     flat = []
 
     def walk(suite):
@@ -939,8 +971,10 @@ def load_tests(loader, tests, pattern):
                 flat.append(t)
 
     walk(tests)
-    rank = {name: i for i, name in enumerate(ORDER)}
-    flat.sort(key=lambda t: rank.get(t._testMethodName, len(ORDER)))
+    rank = {name: i for i, name in enumerate(USES)}
+    flat.sort(key=lambda t: rank.get(t._testMethodName, len(USES)))
+    RUN[:] = [t._testMethodName for t in flat
+              if not (SANITIZED and t._testMethodName in RELEASE_ONLY)]
     return unittest.TestSuite(flat)
 
 

@@ -59,21 +59,31 @@ def one_unit():
 
 
 class Server:
-    def __init__(self, *args):
+    def __init__(self, *args, wait=True):
+        """Start `pcsim serve --http`; wait: until it listens (else ready())."""
         self.dir = tempfile.mkdtemp(prefix="pcsim-web-")
-        pf = os.path.join(self.dir, "http.port")
+        self.pf = os.path.join(self.dir, "http.port")
         self.log = open(os.path.join(self.dir, "server.log"), "w+")
         self.proc = subprocess.Popen(
-            [PCSIM, "serve", "--http", "0", "--http-port-file", pf, *args],
+            [PCSIM, "serve", "--http", "0", "--http-port-file", self.pf, *args],
             stdout=self.log, stderr=subprocess.STDOUT)
-        t0 = time.time()
-        while not (os.path.exists(pf) and open(pf).read().endswith("\n")):
-            if self.proc.poll() is not None or time.time() - t0 > START_TIMEOUT:
-                raise AssertionError("server did not start: " + self.text())
-            time.sleep(0.02)
-        self.port = int(open(pf).read())
-        self.host = "127.0.0.1:%d" % self.port
+        self.port = None
         self.refused = 0  # upgrades the tests had refused (the log must say as many)
+        if wait:
+            self.ready()
+
+    def ready(self):
+        """Wait until it listens (its station built)."""
+        t0 = time.time()
+        while self.port is None:
+            if os.path.exists(self.pf) and open(self.pf).read().endswith("\n"):
+                self.port = int(open(self.pf).read())
+                self.host = "127.0.0.1:%d" % self.port
+            elif self.proc.poll() is not None or time.time() - t0 > START_TIMEOUT:
+                raise AssertionError("server did not start: " + self.text())
+            else:
+                time.sleep(0.02)
+        return self
 
     def text(self):
         self.log.flush()
@@ -95,6 +105,8 @@ class Server:
         return re.search(rb'name="pcsim-token" content="([0-9a-f]{32})"', body).group(1).decode()
 
     def stop(self):
+        if self.proc.poll() is None:
+            self.ready()  # SIGTERM is handled once it listens
         self.proc.send_signal(signal.SIGTERM)
         rc = self.proc.wait(timeout=30)
         assert rc == 0, "server exit status %d:\n%s" % (rc, self.text())
@@ -106,26 +118,41 @@ class Server:
 SHARED = {}
 
 
-def shared(name, *args):
+def spec(name):
+    """The arguments of the server name."""
+    return {
+        "station": (),  # the default station (four units), no options
+        "read-only": (one_unit(), "--read-only"),
+        "rate": (one_unit(), "--rate", "1", "--burst", "2"),
+        # the default station: its 672 channels fill a page that never reads
+        # in about a second, a one-unit station's 168 in ten
+        "slow": ("--send-queue", "8192", "--slow-consumer-ms", "300"),
+    }[name]
+
+
+def launch(name):
     if name not in SHARED or SHARED[name].proc.poll() is not None:
-        SHARED[name] = Server(*args)
+        SHARED[name] = Server(*spec(name), wait=False)
     return SHARED[name]
 
 
-def take(name, *args):
+def shared(name):
+    return launch(name).ready()
+
+
+def take(name):
     """The shared server name, out of the shared set: the caller stops it."""
-    srv = shared(name, *args)
+    srv = shared(name)
     del SHARED[name]
     return srv
 
 
 def station():
-    """The default station (four units), no options."""
     return shared("station")
 
 
 def read_only():
-    return shared("read-only", one_unit(), "--read-only")
+    return shared("read-only")
 
 
 class WS:
@@ -434,7 +461,7 @@ def test_act_pump_trip_and_alarm():
 
 
 def test_rate_limit_shared_path():
-    srv = Server(one_unit(), "--rate", "1", "--burst", "2")
+    srv = take("rate")
     try:
         ws, _ = hello_and_subscribe(srv, ["u1.core.power"])
         codes = []
@@ -455,19 +482,21 @@ def test_options():
     r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
     # start-up failures after the loop holds handles (the station built): exit
-    # 2, nothing leaked; a one-unit station will do
+    # 2, nothing leaked; a one-unit station will do, both at once
     srv = station()
     d = tempfile.mkdtemp(prefix="pcsim-web-")
-    for args, what in ((["--http", str(srv.port)], "Address already in use"),
-                       (["--http", "0", "--port", "0", "--port-file", d], "--port-file")):
-        r = subprocess.run([PCSIM, "serve", one_unit(), *args], capture_output=True, text=True,
-                           timeout=START_TIMEOUT)
-        assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
+    cases = ((["--http", str(srv.port)], "Address already in use"),
+             (["--http", "0", "--port", "0", "--port-file", d], "--port-file"))
+    runs = [subprocess.Popen([PCSIM, "serve", one_unit(), *args], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True) for args, _ in cases]
+    for (args, what), r in zip(cases, runs):
+        _, err = r.communicate(timeout=START_TIMEOUT)
+        assert r.returncode == 2 and what in err, (args, r.returncode, err)
     good_page_works(srv)
 
 
 def test_read_only():
-    srv = take("read-only", one_unit(), "--read-only")
+    srv = take("read-only")
     try:
         ws, hello = hello_and_subscribe(srv, ["u1.core.power"])
         assert hello["read_only"] is True
@@ -481,9 +510,7 @@ def test_read_only():
 
 
 def test_bad_input():
-    # The default station: its 672 channels fill a page that never reads in
-    # about a second, a one-unit station's 168 in ten.
-    srv = Server("--send-queue", "8192", "--slow-consumer-ms", "300")
+    srv = take("slow")
     try:
         tok = srv.token()
         # not JSON, JSON not an object, unknown type, unknown key, binary
@@ -544,10 +571,17 @@ def test_bad_input():
     assert log.count("dropped: slow consumer") == 1, log
 
 
-# In this order: the shared station's tests, the one that stops it last.
-TESTS = [test_page_and_headers, test_upgrade_refusals, test_options,
-         test_act_pump_trip_and_alarm, test_read_only, test_rate_limit_shared_path,
-         test_bad_input]
+# In this order (the shared station's tests, the one that stops it last),
+# with the servers each uses: a test's servers and the next ones not running
+# yet start together, so that stations build side by side and while tests
+# run.
+TESTS = [(test_page_and_headers, ["station", "read-only"]),
+         (test_upgrade_refusals, ["station"]),
+         (test_options, ["station"]),
+         (test_act_pump_trip_and_alarm, ["station"]),
+         (test_read_only, ["read-only"]),
+         (test_rate_limit_shared_path, ["rate"]),
+         (test_bad_input, ["slow"])]
 
 
 def main():
@@ -555,9 +589,15 @@ def main():
     PCSIM = os.path.abspath(sys.argv[1])
     only = sys.argv[2:]
     passed = failed = 0
-    for t in TESTS:
-        if only and t.__name__ not in only:
-            continue
+    run = [(t, uses) for t, uses in TESTS if not only or t.__name__ in only]
+    for i, (t, uses) in enumerate(run):
+        for name in uses:
+            launch(name)
+        for _, later in run[i + 1:]:  # the next servers to start
+            if any(name not in SHARED for name in later):
+                for name in later:
+                    launch(name)
+                break
         t0 = time.time()
         try:
             t()
