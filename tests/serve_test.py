@@ -10,31 +10,35 @@ with SIGTERM, which must end them cleanly (status 0; under ASan no leak,
 under TSan no race). `make test` runs this file as the suite `serve`.
 
 Starting a server builds its station (the property tables and each distinct
-unit's primary settling to its steady state), which is most of this suite's
-time, so servers are shared where the tests allow it:
+unit's primary settling to its steady state): that was most of this suite's
+time, so servers are shared where the tests allow it.
 
-- Tests with the same arguments share one server (shared()); each opens its
-  own clients, and after each the server must be back to the file
-  descriptors it had idle (every client's socket closed, the controller
-  released), a leak check between tests. Tests on a shared step-mode world
-  check ticks relative to the tick their hello reports. The shared servers
-  stop at the end (tearDownModule), each required to exit 0.
-- Where the station's size does not matter, a one-unit station (ONE, made
-  from scenarios/pwr-station.json) replaces the default four units: it is
-  the same code on a smaller world. The four-unit station serves the lockstep
-  hash test (both it and `pcsim run` run the same short scenario) and the
-  tests on its shared server.
-- load_tests orders the tests: a test that needs a fresh world comes first
-  on its server (and restarts it if run after another), one that stops a
-  shared server comes last.
+- The servers are named (spec()); USES says which tests use which, in the
+  order the tests run (load_tests). Tests of one name share its server:
+  each opens its own clients, and after each the server must be back to the
+  file descriptors it had idle (every client's socket closed, the
+  controller released), a leak check between tests. Tests on a shared
+  step-mode world check ticks relative to the tick their hello reports. A
+  test that needs a fresh world comes first on its server (and restarts it
+  if it runs after another); the test that stops a server (take()) comes
+  last on it; the rest stop at the end (tearDownModule). Every server must
+  exit 0 on SIGTERM.
+- While a test runs, the next test's servers start (start_ahead): a
+  station builds on one core, single-threaded, and the tests mostly wait
+  on sockets and sleeps.
+- Where the station's size does not matter, a one-unit station (one_unit(),
+  made from scenarios/pwr-station.json) replaces the default four units:
+  the same code on a smaller world. The four-unit station serves the
+  lockstep hash test (it and `pcsim run` run the same short scenario) and
+  the tests that share its server.
 
-The sanitizer builds (ASan, TSan) skip the two pure pace checks,
-test_free_mode_real_time_pace and test_free_mode_at_ten_x_and_at_a_tenth:
-they measure ticks per wall second, which a sanitized world thread does not
-keep up with (their bounds are release-only), and the free-mode pacing code
-they run is run under the sanitizers by
-test_free_mode_drops_a_backlog_over_a_second (paced ticks, the backlog
-dropped, the summary at the stop). RSS is compared in release only.
+The sanitizer builds (ASan, TSan) skip two tests (RELEASE_ONLY), pure pace
+checks that the release pass makes: test_free_mode_real_time_pace and
+test_free_mode_at_ten_x_and_at_a_tenth count ticks per wall second. The
+free-mode pacing they run still runs under the sanitizers, in
+test_free_mode_drops_a_backlog_over_a_second (paced ticks at 1x, the
+backlog dropped after SIGSTOP, the summary at the stop); --speed's parsing
+is in test_usage_errors. RSS is compared in release only.
 """
 import json
 import os
@@ -55,7 +59,8 @@ TIMEOUT = 10.0
 # The server's start builds the whole station (the property tables and each
 # unit's primary settling to its steady state): about 1.2 s in a release
 # build, ten to twenty times that under ASan or TSan, more on a loaded
-# machine. Start gets its own bound; the protocol keeps TIMEOUT.
+# machine. Start (and a reset, which builds a new station) gets its own
+# bound; the protocol keeps TIMEOUT.
 START_TIMEOUT = 180.0
 TMP = None  # this run's scratch directory (scenarios, save directories)
 

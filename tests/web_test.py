@@ -7,13 +7,15 @@ SIGTERM; each must exit 0 (under ASan: no leak, under TSan: no race), and
 "the server keeps serving" is checked by a good page right after each bad
 one.
 
-Starting a server builds its station, most of this suite's time, so: the
-tests that need the default station and no option share one server (the
-page, upgrade refusals, start-up failures, then the acts that change its
-plant, last), stopped at the end; the read-only server also serves the
-page test's "a new server has a new token"; and where the station's size
-does not matter the server runs a one-unit station (one_unit(): the first
-unit of scenarios/pwr-station.json). The same tests run on all three builds.
+Starting a server builds its station (single-threaded): that was most of
+this suite's time. So the tests that need the default station and no
+option share one server (the page, upgrade refusals, start-up failures,
+then the acts that change its plant, last: that test stops it); the
+read-only server also serves the page test's "a new server has a new
+token"; where the station's size does not matter the server runs a
+one-unit station (one_unit(): the first unit of scenarios/pwr-station.json);
+and while a test runs, the next servers build their stations (TESTS says
+which tests use which). The same tests run on all three builds.
 
 Usage: tests/web_test.py PATH/TO/pcsim [TEST ...]
 """
@@ -131,9 +133,15 @@ def spec(name):
 
 
 def launch(name):
-    if name not in SHARED or SHARED[name].proc.poll() is not None:
-        SHARED[name] = Server(*spec(name), wait=False)
-    return SHARED[name]
+    """The server name, started if need be (without waiting for it); one
+    that has died is a failure, and gone from the shared set."""
+    srv = SHARED.get(name)
+    if srv is not None and srv.proc.poll() is not None:
+        del SHARED[name]
+        raise AssertionError("server %s exited %d:\n%s" % (name, srv.proc.returncode, srv.text()))
+    if srv is None:
+        srv = SHARED[name] = Server(*spec(name), wait=False)
+    return srv
 
 
 def shared(name):
@@ -591,15 +599,15 @@ def main():
     passed = failed = 0
     run = [(t, uses) for t, uses in TESTS if not only or t.__name__ in only]
     for i, (t, uses) in enumerate(run):
-        for name in uses:
-            launch(name)
-        for _, later in run[i + 1:]:  # the next servers to start
-            if any(name not in SHARED for name in later):
-                for name in later:
-                    launch(name)
-                break
         t0 = time.time()
         try:
+            for name in uses:
+                launch(name)
+            for _, later in run[i + 1:]:  # the next servers to start
+                if any(name not in SHARED for name in later):
+                    for name in later:
+                        launch(name)
+                    break
             t()
             passed += 1
             print("ok   %-32s %.1f s" % (t.__name__, time.time() - t0), flush=True)
