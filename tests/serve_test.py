@@ -23,9 +23,9 @@ time, so servers are shared where the tests allow it.
   if it runs after another); the test that stops a server (take()) comes
   last on it; the rest stop at the end (tearDownModule). Every server must
   exit 0 on SIGTERM.
-- While a test runs, the next test's servers start (start_ahead): a
-  station builds on one core, single-threaded, and the tests mostly wait
-  on sockets and sleeps.
+- While the tests run, a thread starts the servers of the tests to come,
+  one at a time (ahead()): a station builds on one core, single-threaded,
+  and the tests mostly wait on sockets, sleeps or a reset's build.
 - Where the station's size does not matter, a one-unit station (one_unit(),
   made from scenarios/pwr-station.json) replaces the default four units:
   the same code on a smaller world. The four-unit station serves the
@@ -161,13 +161,16 @@ class Server:
         if wait:
             self.ready()
 
+    def listening(self):
+        return os.path.exists(self.port_file) and read(self.port_file).endswith("\n")
+
     def ready(self):
         """Wait until it listens (its station built); idle_fds: its file
         descriptors with no client connected."""
         if self.port is not None:
             return self
         deadline = time.time() + START_TIMEOUT
-        while not (os.path.exists(self.port_file) and read(self.port_file).endswith("\n")):
+        while not self.listening():
             if self.proc.poll() is not None or time.time() > deadline:
                 raise AssertionError("server did not start: " + self.stderr())
             time.sleep(0.01)
@@ -238,8 +241,7 @@ def spec(name):
 
 # Which servers each test uses, in the order they run (load_tests): on a
 # shared server, the test that needs a fresh world first, the one that stops
-# it last. So that the next test's server builds its station while this test
-# runs (start_ahead).
+# it last. So that servers build their stations before their tests (ahead()).
 USES = {
     "test_four_clients_lockstep_hash_equals_pcsim_run": ["station"],
     "test_malformed_frames_and_messages_are_dropped_with_a_reason": ["station"],
@@ -250,66 +252,99 @@ USES = {
     "test_save_and_load_restore_the_state": ["station"],
     "test_connect_disconnect_cycles_leak_neither_memory_nor_fds": ["station"],
     "test_sigterm_stops_cleanly_with_clients_connected": ["station"],
+    "test_reset_with_the_same_seed_repeats_the_run": ["station1"],
+    # A free-running server starts ahead only during the test before its
+    # first (it ticks once built: fast mode flat out, a core's worth): a
+    # long one. Fast mode is over before the pace checks.
+    "test_fast_mode_runs_by_itself_and_refuses_step": ["fast1"],
+    "test_slow_consumer_is_dropped_and_the_world_keeps_ticking": ["fast1"],
+    "test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick":
+        ["station1"],
     "test_free_mode_real_time_pace": ["free1"],
     "test_free_mode_drops_a_backlog_over_a_second": ["free1"],
     "test_free_mode_at_ten_x_and_at_a_tenth": ["free10", "free0.1"],
-    "test_reset_with_the_same_seed_repeats_the_run": ["station1"],
-    "test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick":
-        ["station1"],
     "test_acts_beyond_the_rate_limit_are_refused_with_the_next_token_time": ["rate"],
     "test_token": ["token"],
     "test_read_only": ["read-only"],
     "test_max_clients": ["max-clients"],
-    # fast mode ticks flat out, a core's worth, once built: after the pace checks
-    "test_fast_mode_runs_by_itself_and_refuses_step": ["fast1"],
-    "test_slow_consumer_is_dropped_and_the_world_keeps_ticking": ["fast1"],
     "test_usage_errors": [],
 }
 # Pace checks: release build only (the file's docstring says why).
 RELEASE_ONLY = {"test_free_mode_real_time_pace", "test_free_mode_at_ten_x_and_at_a_tenth"}
 RUN = []  # the names of the tests of this run, in order (load_tests)
+NOW = [-1]  # the index in RUN of the test running
 SHARED = {}  # name: a running server (or one building its station)
+LOCK = threading.Lock()  # SHARED, between the tests and the thread ahead()
+STOP = threading.Event()  # ahead(): stop
+
+
+def free_running(name):
+    """A free or fast mode server ticks (spends CPU) as soon as it is built."""
+    args = spec(name)[0]
+    return "--mode" in args and args[args.index("--mode") + 1] != "step"
 
 
 def shared(name, fresh=False):
     """The server name, started if need be; fresh: one no test has used yet
     (a used one is stopped and replaced)."""
-    srv = SHARED.get(name)
-    if srv is not None and (fresh and srv.used or srv.proc.poll() is not None):
-        SHARED.pop(name)
-        rc = srv.stop()
-        if rc != 0:
-            raise AssertionError("shared server %s exited %d: %s" % (name, rc, srv.stderr()))
-        srv = None
-    if srv is None:
-        args, scenario = spec(name)
-        srv = SHARED[name] = Server(*args, scenario=scenario, wait=False)
-    srv.used = True
+    with LOCK:
+        srv = SHARED.get(name)
+        if srv is not None and (fresh and srv.used or srv.proc.poll() is not None):
+            SHARED.pop(name)
+            rc = srv.stop()
+            if rc != 0:
+                raise AssertionError("shared server %s exited %d: %s" % (name, rc, srv.stderr()))
+            srv = None
+        if srv is None:
+            args, scenario = spec(name)
+            srv = SHARED[name] = Server(*args, scenario=scenario, wait=False)
+        srv.used = True
     return srv.ready()
 
 
-def start_ahead(test):
-    """Start the servers of the first test after test whose servers are not
-    running yet (a station builds on a core of its own, while this test
-    mostly waits on sockets and sleeps)."""
-    if test not in RUN:
-        return
-    for later in RUN[RUN.index(test) + 1:]:
-        names = [n for n in USES.get(later, []) if n not in SHARED]
-        if names:
-            for n in names:
-                args, scenario = spec(n)
-                SHARED[n] = Server(*args, scenario=scenario, wait=False)
-            return
+def next_ahead():
+    """The next server to start ahead (LOCK held): the first one not started
+    of the tests after the one running; a free-running one only for the
+    very next test."""
+    for j in range(NOW[0] + 1, len(RUN)):
+        for name in USES.get(RUN[j], []):
+            if name not in SHARED and (j == NOW[0] + 1 or not free_running(name)):
+                return name
+    return None
+
+
+def ahead():
+    """A thread: start the servers of the tests to come, one at a time, each
+    once the one before it has built its station. A station builds
+    single-threaded: on two cores, this keeps the second busy while the
+    tests run (most of them wait on sockets, sleeps, or one reset)."""
+    while not STOP.is_set():
+        with LOCK:
+            name = next_ahead()
+            if name is not None:
+                args, scenario = spec(name)
+                srv = SHARED[name] = Server(*args, scenario=scenario, wait=False)
+        if name is None:
+            STOP.wait(0.05)
+            continue
+        while not srv.listening() and srv.proc.poll() is None and not STOP.is_set():
+            time.sleep(0.02)
+
+
+def setUpModule():
+    STOP.clear()
+    threading.Thread(target=ahead, name="ahead", daemon=True).start()
 
 
 def tearDownModule():
+    STOP.set()
     bad = []
-    for name, srv in list(SHARED.items()):
-        rc = srv.stop()
-        if rc != 0:
-            bad.append("shared server %s exited %d: %s" % (name, rc, srv.stderr()))
-    SHARED.clear()
+    with LOCK:
+        for name, srv in list(SHARED.items()):
+            rc = srv.stop()
+            if rc != 0:
+                bad.append("shared server %s exited %d: %s" % (name, rc, srv.stderr()))
+        SHARED.clear()
     if bad:
         raise AssertionError("\n".join(bad))
 
@@ -416,7 +451,8 @@ class ServeTest(unittest.TestCase):
     def take(self, name):
         """The server name, which this test stops: it leaves the shared set."""
         srv = shared(name)
-        SHARED.pop(name)
+        with LOCK:
+            SHARED.pop(name)
         self.addCleanup(self._stop, srv)
         return srv
 
@@ -426,7 +462,8 @@ class ServeTest(unittest.TestCase):
 
     def setUp(self):
         self.t0 = time.time()
-        start_ahead(self._testMethodName)
+        if self._testMethodName in RUN:
+            NOW[0] = RUN.index(self._testMethodName)
 
     def tearDown(self):
         sys.stderr.write("(%.1f s) " % (time.time() - self.t0))
