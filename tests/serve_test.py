@@ -988,7 +988,9 @@ class ServeTest(unittest.TestCase):
                  (["--port", "0", "--speed", "0.05"], "--speed '0.05'"),
                  (["--port", "0", "--speed", "1001"], "--speed '1001'"),
                  (["--port", "0", "--speed", "1e6"], "--speed '1e6'"),
-                 (["--port", "0", "--bind", "localhost"], "--bind"),
+                 # (an address is parsed when the server listens, after the
+                 # station's build: a one-unit station will do)
+                 ([one_unit(), "--port", "0", "--bind", "localhost"], "--bind"),
                  (["--port", "0", "--token", "/nonexistent"], "--token"),
                  (["--port", "0", "--rate", "-1"], "--rate '-1'"),
                  (["--port", "0", "--burst", "0"], "--burst '0'"),

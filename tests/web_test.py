@@ -483,23 +483,24 @@ def test_rate_limit_shared_path():
 
 
 def test_options():
-    for args, what in ((["--http", "x"], "--http 'x'"), (["--http", "70000"], "--http"),
-                       (["--http", "0", "--bind", "localhost"], "--bind 'localhost'")):
-        r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True, timeout=30)
-        assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
-    r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True, timeout=30)
-    assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
-    # start-up failures after the loop holds handles (the station built): exit
-    # 2, nothing leaked; a one-unit station will do, both at once
+    # Usage errors (exit 2), and start-up failures after the loop holds
+    # handles (exit 2, nothing leaked). An address is parsed when the server
+    # listens, after the station's build: a one-unit station will do, and
+    # the builds run at once.
     srv = station()
     d = tempfile.mkdtemp(prefix="pcsim-web-")
-    cases = ((["--http", str(srv.port)], "Address already in use"),
-             (["--http", "0", "--port", "0", "--port-file", d], "--port-file"))
-    runs = [subprocess.Popen([PCSIM, "serve", one_unit(), *args], stdout=subprocess.DEVNULL,
+    cases = ((["--http", "x"], "--http 'x'"), (["--http", "70000"], "--http"),
+             ([one_unit(), "--http", "0", "--bind", "localhost"], "--bind 'localhost'"),
+             ([one_unit(), "--http", str(srv.port)], "Address already in use"),
+             ([one_unit(), "--http", "0", "--port", "0", "--port-file", d], "--port-file"))
+    runs = [subprocess.Popen([PCSIM, "serve", *args], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True) for args, _ in cases]
     for (args, what), r in zip(cases, runs):
         _, err = r.communicate(timeout=START_TIMEOUT)
         assert r.returncode == 2 and what in err, (args, r.returncode, err)
+    r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True,
+                       timeout=START_TIMEOUT)
+    assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
     good_page_works(srv)
 
 
