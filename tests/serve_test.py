@@ -276,6 +276,7 @@ NOW = [-1]  # the index in RUN of the test running
 SHARED = {}  # name: a running server (or one building its station)
 LOCK = threading.Lock()  # SHARED, between the tests and the thread ahead()
 STOP = threading.Event()  # ahead(): stop
+AHEAD = []  # its thread
 
 
 def free_running(name):
@@ -333,11 +334,14 @@ def ahead():
 
 def setUpModule():
     STOP.clear()
-    threading.Thread(target=ahead, name="ahead", daemon=True).start()
+    AHEAD[:] = [threading.Thread(target=ahead, name="ahead", daemon=True)]
+    AHEAD[0].start()
 
 
 def tearDownModule():
     STOP.set()
+    for t in AHEAD:  # before the stops: it starts no server after them
+        t.join()
     bad = []
     with LOCK:
         for name, srv in list(SHARED.items()):
