@@ -1,11 +1,21 @@
 #!/usr/bin/env python3
 """`pcsim serve --http`: the page, its security and bad WebSocket input.
 
-Python standard library only (a WebSocket client of 60 lines is below). Each
-test starts its own server on a free port (--http 0 --http-port-file) and
-stops it with SIGTERM; the server must exit 0 (under ASan: no leak) after
-every test, so "the server keeps serving" is checked by a good page right
-after each bad one.
+Python standard library only (a WebSocket client of 60 lines is below).
+Servers listen on a free port (--http 0 --http-port-file) and stop with
+SIGTERM; each must exit 0 (under ASan: no leak, under TSan: no race), and
+"the server keeps serving" is checked by a good page right after each bad
+one.
+
+Starting a server builds its station (single-threaded): that was most of
+this suite's time. So the tests that need the default station and no
+option share one server (the page, upgrade refusals, start-up failures,
+then the acts that change its plant, last: that test stops it); the
+read-only server also serves the page test's "a new server has a new
+token"; where the station's size does not matter the server runs a
+one-unit station (one_unit(): the first unit of scenarios/pwr-station.json);
+and while a test runs, the next servers build their stations (TESTS says
+which tests use which). The same tests run on all three builds.
 
 Usage: tests/web_test.py PATH/TO/pcsim [TEST ...]
 """
@@ -30,23 +40,52 @@ TIMEOUT = 10.0
 # build, ten to twenty times that under ASan or TSan, more on a loaded
 # machine. Start gets its own bound; the protocol keeps TIMEOUT.
 START_TIMEOUT = 180.0
+TMP = tempfile.mkdtemp(prefix="pcsim-web-test-")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def one_unit():
+    """scenarios/pwr-station.json with its first unit only (u1, full power)
+    and no script: a smaller station where its size does not matter."""
+    path = os.path.join(TMP, "one-unit.json")
+    if not os.path.exists(path):
+        with open(os.path.join(ROOT, "scenarios", "pwr-station.json")) as f:
+            doc = json.load(f)
+        doc["units"] = doc["units"][:1]
+        doc["readers"] = {"count": 0}
+        doc["script"] = []
+        with open(path + ".tmp", "w") as f:
+            json.dump(doc, f)
+        os.rename(path + ".tmp", path)
+    return path
 
 
 class Server:
-    def __init__(self, *args):
+    def __init__(self, *args, wait=True):
+        """Start `pcsim serve --http`; wait: until it listens (else ready())."""
         self.dir = tempfile.mkdtemp(prefix="pcsim-web-")
-        pf = os.path.join(self.dir, "http.port")
+        self.pf = os.path.join(self.dir, "http.port")
         self.log = open(os.path.join(self.dir, "server.log"), "w+")
         self.proc = subprocess.Popen(
-            [PCSIM, "serve", "--http", "0", "--http-port-file", pf, *args],
+            [PCSIM, "serve", "--http", "0", "--http-port-file", self.pf, *args],
             stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = None
+        self.refused = 0  # upgrades the tests had refused (the log must say as many)
+        if wait:
+            self.ready()
+
+    def ready(self):
+        """Wait until it listens (its station built)."""
         t0 = time.time()
-        while not (os.path.exists(pf) and open(pf).read().endswith("\n")):
-            if self.proc.poll() is not None or time.time() - t0 > START_TIMEOUT:
+        while self.port is None:
+            if os.path.exists(self.pf) and open(self.pf).read().endswith("\n"):
+                self.port = int(open(self.pf).read())
+                self.host = "127.0.0.1:%d" % self.port
+            elif self.proc.poll() is not None or time.time() - t0 > START_TIMEOUT:
                 raise AssertionError("server did not start: " + self.text())
-            time.sleep(0.02)
-        self.port = int(open(pf).read())
-        self.host = "127.0.0.1:%d" % self.port
+            else:
+                time.sleep(0.02)
+        return self
 
     def text(self):
         self.log.flush()
@@ -68,10 +107,60 @@ class Server:
         return re.search(rb'name="pcsim-token" content="([0-9a-f]{32})"', body).group(1).decode()
 
     def stop(self):
+        if self.proc.poll() is None:
+            self.ready()  # SIGTERM is handled once it listens
         self.proc.send_signal(signal.SIGTERM)
         rc = self.proc.wait(timeout=30)
         assert rc == 0, "server exit status %d:\n%s" % (rc, self.text())
         return self.text()
+
+
+# Shared servers by name, started by the first test that asks and stopped at
+# the end (main) or by the test that takes one (take).
+SHARED = {}
+
+
+def spec(name):
+    """The arguments of the server name."""
+    return {
+        "station": (),  # the default station (four units), no options
+        "read-only": (one_unit(), "--read-only"),
+        "rate": (one_unit(), "--rate", "1", "--burst", "2"),
+        # the default station: its 672 channels fill a page that never reads
+        # in about a second, a one-unit station's 168 in ten
+        "slow": ("--send-queue", "8192", "--slow-consumer-ms", "300"),
+    }[name]
+
+
+def launch(name):
+    """The server name, started if need be (without waiting for it); one
+    that has died is a failure, and gone from the shared set."""
+    srv = SHARED.get(name)
+    if srv is not None and srv.proc.poll() is not None:
+        del SHARED[name]
+        raise AssertionError("server %s exited %d:\n%s" % (name, srv.proc.returncode, srv.text()))
+    if srv is None:
+        srv = SHARED[name] = Server(*spec(name), wait=False)
+    return srv
+
+
+def shared(name):
+    return launch(name).ready()
+
+
+def take(name):
+    """The shared server name, out of the shared set: the caller stops it."""
+    srv = shared(name)
+    del SHARED[name]
+    return srv
+
+
+def station():
+    return shared("station")
+
+
+def read_only():
+    return shared("read-only")
 
 
 class WS:
@@ -272,67 +361,65 @@ def good_page_works(srv):
 
 
 def test_page_and_headers():
-    srv = Server()
-    try:
-        st, h, body = srv.get("/")
-        assert st == 200 and b"<html" in body.lower(), (st, body[:200])
-        csp = h.get("content-security-policy", "")
-        assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, csp
-        assert h.get("x-content-type-options") == "nosniff"
-        assert b"%%PCSIM_TOKEN%%" not in body
-        for path in ("/app.js", "/style.css", "/vendor/uPlot.iife.min.js"):
-            assert srv.get(path)[0] == 200, path
-        assert srv.get("/../Makefile")[0] in (403, 404)
-        assert srv.get("/nope")[0] == 404
-        st, _, body = srv.get("/", host="attacker.example:%d" % srv.port)
-        assert st == 403 and b"DNS names" in body, (st, body)
-        # a new server has a new token
-        other = Server()
-        try:
-            assert other.token() != srv.token()
-        finally:
-            other.stop()
-        hello = good_page_works(srv)
-        names = [c[0] for c in hello["channels"]]
-        assert "u1.core.power" in names and "u4.loop4.flow" in names, names[:10]
-        assert hello["units"] == 4 and hello["read_only"] is False and hello["mode"] == "free"
-    finally:
-        srv.stop()
+    srv = station()
+    st, h, body = srv.get("/")
+    assert st == 200 and b"<html" in body.lower(), (st, body[:200])
+    csp = h.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, csp
+    assert h.get("x-content-type-options") == "nosniff"
+    assert b"%%PCSIM_TOKEN%%" not in body
+    for path in ("/app.js", "/style.css", "/vendor/uPlot.iife.min.js"):
+        assert srv.get(path)[0] == 200, path
+    assert srv.get("/../Makefile")[0] in (403, 404)
+    assert srv.get("/nope")[0] == 404
+    st, _, body = srv.get("/", host="attacker.example:%d" % srv.port)
+    assert st == 403 and b"DNS names" in body, (st, body)
+    # a new server has a new token
+    assert read_only().token() != srv.token()
+    hello = good_page_works(srv)
+    names = [c[0] for c in hello["channels"]]
+    assert "u1.core.power" in names and "u4.loop4.flow" in names, names[:10]
+    assert hello["units"] == 4 and hello["read_only"] is False and hello["mode"] == "free"
 
 
 def test_upgrade_refusals():
-    srv = Server()
-    try:
-        tok = srv.token()
-        cases = [
-            (dict(token=tok, origin="http://attacker.example"), b"Origin"),
-            (dict(token=tok, origin="http://127.0.0.1:1"), b"Origin"),
-            (dict(token=tok, origin=None), b"no Origin"),
-            (dict(token=None), b"token"),
-            (dict(token="0" * 32), b"token"),
-            (dict(token=tok + "0"), b"token"),
-            (dict(token=tok, path="/other"), b"/ws"),
-        ]
-        for kw, why in cases:
-            ws = WS(srv, **kw)
-            assert ws.status == 403, (kw, ws.head)
-            ws.sock.settimeout(2)
-            try:
-                rest = ws.buf + ws.sock.recv(4096)
-            except (socket.timeout, ConnectionResetError):
-                rest = ws.buf
-            assert why in rest, (kw, rest)
-        good_page_works(srv)
-        log = srv.stop()
-        assert tok not in log, "the token must never be logged"
-        assert log.count("WebSocket upgrade refused") == len(cases), log
-    finally:
-        if srv.proc.poll() is None:
-            srv.stop()
+    srv = station()
+    before = srv.text().count("WebSocket upgrade refused")
+    tok = srv.token()
+    cases = [
+        (dict(token=tok, origin="http://attacker.example"), b"Origin"),
+        (dict(token=tok, origin="http://127.0.0.1:1"), b"Origin"),
+        (dict(token=tok, origin=None), b"no Origin"),
+        (dict(token=None), b"token"),
+        (dict(token="0" * 32), b"token"),
+        (dict(token=tok + "0"), b"token"),
+        (dict(token=tok, path="/other"), b"/ws"),
+    ]
+    for kw, why in cases:
+        ws = WS(srv, **kw)
+        assert ws.status == 403, (kw, ws.head)
+        ws.sock.settimeout(2)
+        try:
+            rest = ws.buf + ws.sock.recv(4096)
+        except (socket.timeout, ConnectionResetError):
+            rest = ws.buf
+        assert why in rest, (kw, rest)
+    good_page_works(srv)
+    t0 = time.time()  # each refusal is logged as it happens
+    while (srv.text().count("WebSocket upgrade refused") - before < len(cases)
+           and time.time() - t0 < TIMEOUT):
+        time.sleep(0.02)
+    log = srv.text()
+    assert tok not in log, "the token must never be logged"
+    assert log.count("WebSocket upgrade refused") - before == len(cases), log
+    srv.refused += len(cases)
 
 
 def test_act_pump_trip_and_alarm():
-    srv = Server()
+    # The last test on the shared station (it trips a pump): it stops it, and
+    # the page's token must not be in anything the server logged.
+    srv = take("station")
+    tok = srv.token()
     try:
         ws, hello = hello_and_subscribe(
             srv, ["u1.loop2.flow", "u1.pump2.speed", "u1.alarm.flow_low.2"])
@@ -376,11 +463,13 @@ def test_act_pump_trip_and_alarm():
         e = ws.recv(("act", "error"))
         assert e["code"] == "bad_value" and not e["fatal"], e
     finally:
-        srv.stop()
+        log = srv.stop()
+    assert tok not in log, "the token must never be logged"
+    assert log.count("WebSocket upgrade refused") == srv.refused, log
 
 
 def test_rate_limit_shared_path():
-    srv = Server("--rate", "1", "--burst", "2")
+    srv = take("rate")
     try:
         ws, _ = hello_and_subscribe(srv, ["u1.core.power"])
         codes = []
@@ -394,28 +483,29 @@ def test_rate_limit_shared_path():
 
 
 def test_options():
-    for args, what in ((["--http", "x"], "--http 'x'"), (["--http", "70000"], "--http"),
-                       (["--http", "0", "--bind", "localhost"], "--bind 'localhost'")):
-        r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True, timeout=30)
-        assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
-    r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True, timeout=30)
+    # Usage errors (exit 2), and start-up failures after the loop holds
+    # handles (exit 2, nothing leaked). An address is parsed when the server
+    # listens, after the station's build: a one-unit station will do, and
+    # the builds run at once.
+    srv = station()
+    d = tempfile.mkdtemp(prefix="pcsim-web-")
+    cases = ((["--http", "x"], "--http 'x'"), (["--http", "70000"], "--http"),
+             ([one_unit(), "--http", "0", "--bind", "localhost"], "--bind 'localhost'"),
+             ([one_unit(), "--http", str(srv.port)], "Address already in use"),
+             ([one_unit(), "--http", "0", "--port", "0", "--port-file", d], "--port-file"))
+    runs = [subprocess.Popen([PCSIM, "serve", *args], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True) for args, _ in cases]
+    for (args, what), r in zip(cases, runs):
+        _, err = r.communicate(timeout=START_TIMEOUT)
+        assert r.returncode == 2 and what in err, (args, r.returncode, err)
+    r = subprocess.run([PCSIM, "serve", "--help"], capture_output=True, text=True,
+                       timeout=START_TIMEOUT)
     assert r.returncode == 0 and "--http N" in r.stdout, r.stdout
-    # start-up failures after the loop holds handles: exit 2, nothing leaked
-    srv = Server()
-    try:
-        d = tempfile.mkdtemp(prefix="pcsim-web-")
-        for args, what in ((["--http", str(srv.port)], "Address already in use"),
-                           (["--http", "0", "--port", "0", "--port-file", d], "--port-file")):
-            r = subprocess.run([PCSIM, "serve", *args], capture_output=True, text=True,
-                               timeout=30)
-            assert r.returncode == 2 and what in r.stderr, (args, r.returncode, r.stderr)
-        good_page_works(srv)
-    finally:
-        srv.stop()
+    good_page_works(srv)
 
 
 def test_read_only():
-    srv = Server("--read-only")
+    srv = take("read-only")
     try:
         ws, hello = hello_and_subscribe(srv, ["u1.core.power"])
         assert hello["read_only"] is True
@@ -429,7 +519,7 @@ def test_read_only():
 
 
 def test_bad_input():
-    srv = Server("--send-queue", "8192", "--slow-consumer-ms", "300")
+    srv = take("slow")
     try:
         tok = srv.token()
         # not JSON, JSON not an object, unknown type, unknown key, binary
@@ -490,8 +580,17 @@ def test_bad_input():
     assert log.count("dropped: slow consumer") == 1, log
 
 
-TESTS = [test_page_and_headers, test_upgrade_refusals, test_act_pump_trip_and_alarm,
-         test_rate_limit_shared_path, test_options, test_read_only, test_bad_input]
+# In this order (the shared station's tests, the one that stops it last),
+# with the servers each uses: a test's servers and the next ones not running
+# yet start together, so that stations build side by side and while tests
+# run.
+TESTS = [(test_page_and_headers, ["station", "read-only"]),
+         (test_upgrade_refusals, ["station"]),
+         (test_options, ["station"]),
+         (test_act_pump_trip_and_alarm, ["station"]),
+         (test_read_only, ["read-only"]),
+         (test_rate_limit_shared_path, ["rate"]),
+         (test_bad_input, ["slow"])]
 
 
 def main():
@@ -499,17 +598,29 @@ def main():
     PCSIM = os.path.abspath(sys.argv[1])
     only = sys.argv[2:]
     passed = failed = 0
-    for t in TESTS:
-        if only and t.__name__ not in only:
-            continue
+    run = [(t, uses) for t, uses in TESTS if not only or t.__name__ in only]
+    for i, (t, uses) in enumerate(run):
         t0 = time.time()
         try:
+            for name in uses:
+                launch(name)
+            for _, later in run[i + 1:]:  # the next servers to start
+                if any(name not in SHARED for name in later):
+                    for name in later:
+                        launch(name)
+                    break
             t()
             passed += 1
             print("ok   %-32s %.1f s" % (t.__name__, time.time() - t0), flush=True)
         except Exception as e:  # noqa: BLE001 - report and go on
             failed += 1
             print("FAIL %-32s %s: %s" % (t.__name__, type(e).__name__, e), flush=True)
+    for name, srv in list(SHARED.items()):  # what a selection of tests left running
+        try:
+            srv.stop()
+        except AssertionError as e:
+            failed += 1
+            print("FAIL shared server %s: %s" % (name, e), flush=True)
     print("web: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
