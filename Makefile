@@ -369,10 +369,21 @@ bench: $(B)/pcsim-bench
 	@mkdir -p bench/results
 	./$(B)/pcsim-bench --json bench/results/latest.json $(BENCH_FLAGS) $(BENCH_ARGS)
 
+# bench-quick shows that every benchmark still runs (each in a fork of its own,
+# each mode it declares), not how fast: so each size-like param takes its one
+# smallest value (a reader or producer thread: one), while params that pick a
+# code path (ring, rods, props, noise, case, set, start, workers) keep all
+# their values (pin: only 1, pinned, the path with more code). Each fork pays
+# its setup (a station or plant build, the (p, h) table), which is most of
+# the time: 4-unit plants and the readers x channels x bytes grids made 183
+# runs (28 s CPU, 60 s wall at load 7); these params make 111 (19 s, 38 s).
+BENCH_QUICK_PARAMS := --param size=64 --param agents=1000 --param bytes=1024 --param channels=8 \
+    --param units=1 --param readers=1 --param producers=1 --param pin=1
+
 bench-quick: $(B)/pcsim-bench
 	./$(B)/pcsim-bench --selftest
-	./$(B)/pcsim-bench -q -f 1 -wi 1 -i 2 -w 20ms -r 20ms \
-	    --param size=64,512 --param agents=1000,10000 --param bytes=1024,16384 --json $(B)/bench-quick.json $(BENCH_FLAGS)
+	./$(B)/pcsim-bench -q -f 1 -wi 1 -i 2 -w 20ms -r 20ms $(BENCH_QUICK_PARAMS) \
+	    --json $(B)/bench-quick.json $(BENCH_FLAGS)
 
 # Stress tests (stress/README.md). STRESS_SECONDS sets the total budget.
 STRESS_SECONDS ?= 60
@@ -461,40 +472,67 @@ fuzz: fuzz-build
 	        -artifact_prefix=$(FZ)/crashes/$$t/ $(FZ)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
-# For make test: every committed corpus input once, then 10 s of fuzzing each;
-# two targets at a time (2 cores), each with its own log.
+# For make test: every committed corpus input once, then FUZZ_SMOKE_SECONDS of
+# fuzzing, in one libFuzzer run per target; two targets at a time (2 cores),
+# each with its own log. Before it mutates anything libFuzzer runs every input
+# of its corpus directories once (its seed pass; an empty file is its
+# empty-input call), with the same -timeout, sanitizer and leak checks as a
+# replay, so the seed pass is the replay: a separate replay process ran every
+# input a second time and paid each target's setup (its station build) twice.
+# The recipe checks that the seed pass ran at least as many inputs as the
+# committed corpus holds. PCSIM_FUZZ_BUILD_ALL=1: fuzz_scenario builds every
+# accepted input, not one in 8 (the other targets ignore it); those builds are
+# most of the smoke's time, and scenario is first in FUZZ_TARGETS, so it
+# starts first. The long runs are `make fuzz` (FUZZ_SECONDS per target).
+FUZZ_SMOKE_SECONDS ?= 3
+
 fuzz-smoke: fuzz-build
 	@$(SUBMAKE) -j2 $(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))
 
 fuzz-smoke-%: $(FZ)/fuzz_%
 	@mkdir -p $(FZ)/corpus/$* $(FZ)/crashes/$*
-	@find tests/fuzz/corpus/$* -type f | sort | \
-	    PCSIM_FUZZ_BUILD_ALL=1 xargs ./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -artifact_prefix=$(FZ)/crashes/$*/ \
-	    > $(FZ)/smoke-replay-$*.log 2>&1 || { tail -40 $(FZ)/smoke-replay-$*.log; exit 1; }
-	@./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -max_total_time=10 -dict=tests/fuzz/$*.dict \
-	    -artifact_prefix=$(FZ)/crashes/$*/ \
+	@PCSIM_FUZZ_BUILD_ALL=1 ./$(FZ)/fuzz_$* $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+	    -dict=tests/fuzz/$*.dict -artifact_prefix=$(FZ)/crashes/$*/ \
 	    $(FZ)/corpus/$* tests/fuzz/corpus/$* > $(FZ)/smoke-$*.log 2>&1 \
 	    || { tail -40 $(FZ)/smoke-$*.log; exit 1; }
-	@echo "fuzz_$*: replayed $$(find tests/fuzz/corpus/$* -type f | wc -l) corpus inputs; 10 s:" \
+	@n=$$(find tests/fuzz/corpus/$* -type f | wc -l); \
+	ran=$$(sed -n 's/^#\([0-9]*\)[[:space:]]*INITED.*/\1/p' $(FZ)/smoke-$*.log | head -n 1); \
+	if [ -z "$$ran" ] || [ "$$ran" -lt "$$n" ]; then \
+	    echo "fuzz_$*: the seed pass ran $${ran:-no} inputs, fewer than the $$n committed ones" \
+	        "(tests/fuzz/corpus/$*; log $(FZ)/smoke-$*.log)"; exit 1; fi; \
+	echo "fuzz_$*: replayed $$n committed corpus inputs ($$ran runs in the seed pass); $(FUZZ_SMOKE_SECONDS) s:" \
 	    "$$(grep -h '^stat::number_of_executed_units' $(FZ)/smoke-$*.log | tail -1)"
 
 # Determinism across builds (docs/ARCHITECTURE.md section 7): the library and
 # host program built three ways, each in its own tree (only lib + host objects,
-# -j2), must give the default scenario the same final state hash with 0 and 2
-# workers. CI is cleared for these builds: a clang-only warning is not a
-# determinism failure (the release build carries -Werror).
+# -j2), must give the same final state hash with 0 and 2 workers. CI is
+# cleared for these builds: a clang-only warning is not a determinism failure
+# (the release build carries -Werror).
 # gcc -O2 is the release build itself ($(B)/pcsim), so only two more are built.
 DET_BUILDS  := gcc-O0:gcc:-O0 clang-O2:clang:-O2
-DET_SECONDS ?= 60
+# The scenario: the default one (scenarios/pwr-station.json) with its script's
+# times divided by 60, so its five commands (rod move, pump trip, alarm
+# acknowledge, two SG pressure set points) come at 1, 2, 2.5, 3 and 7 s.
+# DET_SECONDS = 10: 200 ticks, every command applied and its transient run,
+# 10 merges of each unit's xenon job (the slowest job period: 20 ticks, `pcsim
+# info --schedule`). The 60 s of the unchanged default scenario that this
+# replaces applied no command (the first is at 60 s), ran only the steady
+# state, and cost more: most of a run is the station build, the rest is ticks.
+DET_SECONDS ?= 10
+DET_SCENARIO := $(B)/det-scenario.json
 
-determinism: deps-test
+$(DET_SCENARIO): scenarios/pwr-station.json | deps-test
+	@mkdir -p $(B)
+	jq '.script |= map(.t_s /= 60)' $< > $@.tmp && mv $@.tmp $@
+
+determinism: $(B)/pcsim $(DET_SCENARIO) | deps-test
 	@for d in $(DET_BUILDS); do \
 	    name=$${d%%:*}; rest=$${d#*:}; \
 	    echo "determinism: building $(B)/det-$$name ($${rest%%:*} $${rest#*:})"; \
 	    $(MAKE) -s --no-print-directory -j2 B=$(B)/det-$$name CC=$${rest%%:*} OPT=$${rest#*:} CI= \
 	        $(B)/det-$$name/pcsim || exit 1; \
 	done
-	@./tools/determinism.sh $(DET_SECONDS) gcc-O2=$(B)/pcsim \
+	@./tools/determinism.sh --scenario $(DET_SCENARIO) $(DET_SECONDS) gcc-O2=$(B)/pcsim \
 	    $(foreach d,$(DET_BUILDS),$(word 1,$(subst :, ,$(d)))=$(B)/det-$(word 1,$(subst :, ,$(d)))/pcsim)
 
 run: all

@@ -23,7 +23,7 @@
  *
  * Setup of the 256 KiB world registers 32768 channels, which takes seconds
  * (pcs_channel_register checks each new name against all earlier ones), so
- * `make bench-quick` runs only 1 KiB and 16 KiB.
+ * `make bench-quick` runs only 1 KiB.
  */
 #include <stdalign.h>
 #include <stdatomic.h>

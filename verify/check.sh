@@ -9,7 +9,15 @@
 # Every model must pass (no error) and every broken variant must be REJECTED
 # (spin finds an assertion violation); a broken variant that passes is a
 # failure. Prints one line per run; exits 1 if any line says FAIL.
+# The runs are independent: VERIFY_JOBS (default 2, the cores `make test`
+# has) of them go at once, each a `check.sh --one` child; the table is
+# printed in the order below once all are done.
 set -u
+one=0
+if [ "${1:-}" = --one ]; then
+    one=1
+    shift
+fi
 mode=${1:-quick}
 build=${2:-build}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +46,6 @@ esac
 PAN_DEFS="-DSAFETY -DCOLLAPSE -DVECTORSZ=1024 -DMEMLIM=4096"
 
 failed=0
-printf '%-16s %-26s %-8s %-9s %11s %6s %8s  %s\n' model variant expect result states depth seconds detail
 
 # run MODEL VARIANT EXPECT [spin -D flags...]; EXPECT is pass or reject.
 run() {
@@ -100,35 +107,62 @@ run() {
         "${states:-?}" "${depth:-?}" "$secs" "$([ "$verdict" = ok ] || echo 'FAIL: ')" "$detail"
 }
 
-run snapshot_pool correct pass
-run snapshot_pool BROKEN_UNVALIDATED_VIEW reject -DBROKEN_UNVALIDATED_VIEW
-run snapshot_pool PUBLISH_EARLY reject -DPUBLISH_EARLY
-run snapshot_pool RELAXED_DATA reject -DRELAXED_DATA
-# The reader wait (snapshot/wake.h): waiters against the writer, no readers.
-WAIT="-DNREAD=0 -DNWAIT=2 -DNPUB=2 -DNBKT=1"
-# shellcheck disable=SC2086
-run snapshot_pool wait pass $WAIT
-# shellcheck disable=SC2086
-run snapshot_pool WAKE_BEFORE_STORE reject $WAIT -DWAKE_BEFORE_STORE
-# shellcheck disable=SC2086
-run snapshot_pool NO_PASS_ON reject $WAIT -DNO_PASS_ON
-run commands_ring correct pass
-run commands_ring BROKEN_LOAD_STORE reject -DBROKEN_LOAD_STORE
-run commands_ring STRICT_REFUSAL reject -DSTRICT_REFUSAL
-if [ "$mode" = full ]; then
-    # The memory model matters: under plain SC the relaxed-data bug is invisible.
-    run snapshot_pool RELAXED_DATA+SC_ONLY pass -DRELAXED_DATA -DSC_ONLY
-    # Larger instances: more data words; two buffers (safety does not need three).
-    run snapshot_pool wide-NDATA2 pass -DNDATA=2
-    run snapshot_pool buffers-2 pass -DNBUF=2 -DNPUB=3
-    # The wait with two buckets and three or four publications (a waiter
-    # woken early by its bucket's earlier publication), three waiters in one
-    # bucket, and readers and waiters together.
-    run snapshot_pool wait-NPUB3 pass -DNREAD=0 -DNWAIT=2 -DNPUB=3
-    run snapshot_pool wait-NPUB4 pass -DNREAD=0 -DNWAIT=2 -DNPUB=4
-    run snapshot_pool wait-NWAIT3 pass -DNREAD=0 -DNWAIT=3 -DNPUB=2 -DNBKT=1
-    run snapshot_pool readers+waiters pass -DNREAD=1 -DNWAIT=2 -DNPUB=2 -DNBKT=1
+# --one MODE BUILD MODEL VARIANT EXPECT [FLAGS...]: one run, its table line on
+# stdout; exit 1 if it failed.
+if [ $one = 1 ]; then
+    shift 2
+    run "$@"
+    exit $failed
 fi
+
+# The runs, one line each: MODEL VARIANT EXPECT [spin -D flags...].
+specs() {
+    spec snapshot_pool correct pass
+    spec snapshot_pool BROKEN_UNVALIDATED_VIEW reject -DBROKEN_UNVALIDATED_VIEW
+    spec snapshot_pool PUBLISH_EARLY reject -DPUBLISH_EARLY
+    spec snapshot_pool RELAXED_DATA reject -DRELAXED_DATA
+    # The reader wait (snapshot/wake.h): waiters against the writer, no readers.
+    WAIT="-DNREAD=0 -DNWAIT=2 -DNPUB=2 -DNBKT=1"
+    # shellcheck disable=SC2086
+    spec snapshot_pool wait pass $WAIT
+    # shellcheck disable=SC2086
+    spec snapshot_pool WAKE_BEFORE_STORE reject $WAIT -DWAKE_BEFORE_STORE
+    # shellcheck disable=SC2086
+    spec snapshot_pool NO_PASS_ON reject $WAIT -DNO_PASS_ON
+    spec commands_ring correct pass
+    spec commands_ring BROKEN_LOAD_STORE reject -DBROKEN_LOAD_STORE
+    spec commands_ring STRICT_REFUSAL reject -DSTRICT_REFUSAL
+    if [ "$mode" = full ]; then
+        # The memory model matters: under plain SC the relaxed-data bug is invisible.
+        spec snapshot_pool RELAXED_DATA+SC_ONLY pass -DRELAXED_DATA -DSC_ONLY
+        # Larger instances: more data words; two buffers (safety does not need three).
+        spec snapshot_pool wide-NDATA2 pass -DNDATA=2
+        spec snapshot_pool buffers-2 pass -DNBUF=2 -DNPUB=3
+        # The wait with two buckets and three or four publications (a waiter
+        # woken early by its bucket's earlier publication), three waiters in one
+        # bucket, and readers and waiters together.
+        spec snapshot_pool wait-NPUB3 pass -DNREAD=0 -DNWAIT=2 -DNPUB=3
+        spec snapshot_pool wait-NPUB4 pass -DNREAD=0 -DNWAIT=2 -DNPUB=4
+        spec snapshot_pool wait-NWAIT3 pass -DNREAD=0 -DNWAIT=3 -DNPUB=2 -DNBKT=1
+        spec snapshot_pool readers+waiters pass -DNREAD=1 -DNWAIT=2 -DNPUB=2 -DNBKT=1
+    fi
+}
+spec() { echo "$*"; }
+
+list="$out/runs"
+specs > "$list"
+rm -f "$out"/*.line "$out"/*.status
+# Each child's table line goes to OUT/MODEL-VARIANT.line, its status to .status.
+# shellcheck disable=SC2016 # $0 and $@ belong to the child shell
+xargs -L 1 -P "${VERIFY_JOBS:-2}" sh -c \
+    'f="$2/verify/$3-$4"; "$0" --one "$@" > "$f.line" 2>&1; echo $? > "$f.status"' \
+    "$here/check.sh" "$mode" "$build" < "$list"
+printf '%-16s %-26s %-8s %-9s %11s %6s %8s  %s\n' model variant expect result states depth seconds detail
+while read -r model variant _; do
+    f="$out/$model-$variant"
+    if [ -f "$f.line" ]; then cat "$f.line"; else echo "FAIL $model $variant: did not run"; fi
+    [ "$(cat "$f.status" 2>/dev/null)" = 0 ] || failed=1
+done < "$list"
 
 if [ "$failed" != 0 ]; then
     echo "verify ($mode): FAILED (logs and trails in $out/)"
