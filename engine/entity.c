@@ -32,7 +32,7 @@ typedef struct entity_rec {
     uint64_t id;         /* 0 while the slot is free or retired */
     uint64_t owner;      /* owning entity's id, 0 = none */
     uint64_t name_hash;  /* XXH3 of the name, when named */
-    uint32_t generation; /* 1..PCS_TARGET_GENERATION_MAX; the live one, or the next */
+    uint32_t generation; /* 1..generation_max; the live one, or the next */
     uint32_t kind;
     uint32_t store, row;
     uint32_t next_free; /* free list: next slot + 1, 0 = end */
@@ -49,12 +49,13 @@ struct pcs_entity_table {
     uint32_t used;     /* slots handed out at least once: [0, used) */
     uint32_t n_live, n_retired;
     uint32_t free_head, free_tail; /* slot + 1, 0 = empty list */
+    uint32_t generation_max;       /* a slot retires after this generation */
     uint64_t next_id;
 };
 
 pcs_entity_table_def pcs_entity_table_default(void)
 {
-    return (pcs_entity_table_def){.capacity = 4096};
+    return (pcs_entity_table_def){.capacity = 4096, .generation_max = UINT32_MAX};
 }
 
 pcs_entity_def pcs_entity_default(void)
@@ -156,6 +157,9 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
     if (def->capacity < 1 || def->capacity > PCS_ENTITY_CAPACITY_MAX)
         return pcs_error_set(PCS_E_INVAL, "%s: capacity %u is outside [1, %u]", who, def->capacity,
                              PCS_ENTITY_CAPACITY_MAX);
+    if (def->generation_max < 1)
+        return pcs_error_set(PCS_E_INVAL, "%s: generation_max 0 is outside [1, %u]", who,
+                             UINT32_MAX);
     if (w->entities)
         return pcs_error_set(PCS_E_STATE, "%s: the world already has an entity table (capacity %u)",
                              who, w->entities->capacity);
@@ -175,6 +179,7 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
                             .by_id = by_id,
                             .cap = icap,
                             .capacity = def->capacity,
+                            .generation_max = def->generation_max,
                             .next_id = 1};
     w->entities = t;
     return PCS_OK;
@@ -321,7 +326,7 @@ pcs_status pcs_entity_destroy(pcs_world *w, pcs_entity_handle h)
     t->names[h.index][0] = '\0';
     t->n_live--;
     /* Wrap: a slot that has used its last generation retires (entity.h). */
-    if (r->generation == PCS_TARGET_GENERATION_MAX) {
+    if (r->generation == t->generation_max) {
         r->retired = 1;
         t->n_retired++;
         return PCS_OK;

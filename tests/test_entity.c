@@ -14,7 +14,7 @@
 #include "tests/alloc_count.h"
 #include "tests/prop.h"
 
-static pcs_world *world_with_table(uint32_t capacity)
+static pcs_world *world_with_generations(uint32_t capacity, uint32_t generation_max)
 {
     pcs_world_def cfg;
     pcs_world_default(&cfg);
@@ -24,11 +24,17 @@ static pcs_world *world_with_table(uint32_t capacity)
         return NULL;
     pcs_entity_table_def d = pcs_entity_table_default();
     d.capacity = capacity;
+    d.generation_max = generation_max;
     if (pcs_entity_table_add(w, &d) != PCS_OK) {
         pcs_world_destroy(w);
         return NULL;
     }
     return w;
+}
+
+static pcs_world *world_with_table(uint32_t capacity)
+{
+    return world_with_generations(capacity, UINT32_MAX);
 }
 
 static pcs_status create_named(pcs_world *w, const char *name, pcs_entity_handle *h)
@@ -72,6 +78,7 @@ static int stale_refused(prop *p, pcs_world *w, const churn *c, uint32_t i)
     return 0;
 }
 
+/* 1 created, 0 refused as full (checked), -1 failed. */
 static int do_create(prop *p, pcs_world *w, churn *c, uint64_t *expect_id, uint32_t capacity)
 {
     char name[32];
@@ -81,18 +88,18 @@ static int do_create(prop *p, pcs_world *w, churn *c, uint64_t *expect_id, uint3
     if (st == PCS_E_OVERFLOW) /* only when every slot is live or retired */
         return c->n_live + pcs_entity_retired(w) == capacity
                    ? 0
-                   : prop_fail(p, "overflow with %u live, %u retired of %u", c->n_live,
-                               pcs_entity_retired(w), capacity);
+                   : -prop_fail(p, "overflow with %u live, %u retired of %u", c->n_live,
+                                pcs_entity_retired(w), capacity);
     if (st != PCS_OK)
-        return prop_fail(p, "create %s: %s", name, pcs_last_error());
+        return -prop_fail(p, "create %s: %s", name, pcs_last_error());
     uint64_t id = pcs_entity_id(w, h);
     if (id != *expect_id) /* monotonic and never reused: exactly the next one */
-        return prop_fail(p, "created id %llu, expected %llu", (unsigned long long)id,
-                         (unsigned long long)*expect_id);
+        return -prop_fail(p, "created id %llu, expected %llu", (unsigned long long)id,
+                          (unsigned long long)*expect_id);
     (*expect_id)++;
     c->live[c->n_live] = h;
     c->live_id[c->n_live++] = id;
-    return 0;
+    return 1;
 }
 
 static int do_destroy(prop *p, pcs_world *w, churn *c, uint64_t pick)
@@ -133,6 +140,8 @@ static int names_agree(prop *p, pcs_world *w, const churn *c, uint64_t r)
     return 0;
 }
 
+/* Churn until CREATES_PER_CASE creates, or until the table is dead (every
+ * slot retired: only with a small generation_max). */
 static int churn_case(prop *p, pcs_world *w, churn *c, uint32_t capacity, uint64_t seed)
 {
     uint64_t expect_id = 1, creates = 0, s = seed;
@@ -142,13 +151,17 @@ static int churn_case(prop *p, pcs_world *w, churn *c, uint32_t capacity, uint64
          * and of destroys, biased by where it is. */
         int create = c->n_live == 0 || (r % capacity) >= c->n_live;
         int rc = create ? do_create(p, w, c, &expect_id, capacity) : do_destroy(p, w, c, r >> 20);
-        creates += (uint64_t)create;
-        if (rc == 0 && pcs_entity_count(w) != c->n_live)
-            rc = prop_fail(p, "count %u, model %u", pcs_entity_count(w), c->n_live);
-        if (rc == 0 && (creates & 1023) == 0)
-            rc = names_agree(p, w, c, next_rand(&s));
-        if (rc)
-            return rc;
+        if (rc < 0 || (!create && rc))
+            return 1;
+        if (create && rc == 0 && c->n_live == 0)
+            break; /* dead: every slot retired, checked by do_create */
+        creates += (uint64_t)(create && rc == 1);
+        if (!create && c->n_live == 0 && pcs_entity_retired(w) == capacity)
+            break;
+        if (pcs_entity_count(w) != c->n_live)
+            return prop_fail(p, "count %u, model %u", pcs_entity_count(w), c->n_live);
+        if ((creates & 1023) == 0 && names_agree(p, w, c, next_rand(&s)))
+            return 1;
     }
     for (uint32_t i = 0; i < c->n_stale; i++) /* every stale handle of the case, at the end */
         if (stale_refused(p, w, c, i))
@@ -156,13 +169,20 @@ static int churn_case(prop *p, pcs_world *w, churn *c, uint32_t capacity, uint64
     return 0;
 }
 
+typedef struct churn_mode {
+    uint32_t cap_lo, cap_hi;
+    int small_generations; /* generation_max drawn in [1, 64], else UINT32_MAX */
+} churn_mode;
+
 static int churn_property(prop *p, void *ctx)
 {
-    (void)ctx;
-    uint32_t capacity = (uint32_t)prop_int(p, 64, 2048);
+    const churn_mode *m = ctx;
+    uint32_t capacity = (uint32_t)prop_int(p, m->cap_lo, m->cap_hi);
+    uint32_t gen_max = m->small_generations ? (uint32_t)prop_int(p, 1, 64) : UINT32_MAX;
     uint64_t seed = prop_u64(p, UINT64_MAX);
-    prop_note(p, "capacity %u, seed %llu", capacity, (unsigned long long)seed);
-    pcs_world *w = world_with_table(capacity);
+    prop_note(p, "capacity %u, generation_max %u, seed %llu", capacity, gen_max,
+              (unsigned long long)seed);
+    pcs_world *w = world_with_generations(capacity, gen_max);
     churn c = {.live = calloc(capacity, sizeof *c.live),
                .live_id = calloc(capacity, sizeof *c.live_id),
                .stale = calloc(2 * CREATES_PER_CASE, sizeof *c.stale),
@@ -180,12 +200,27 @@ static int churn_property(prop *p, void *ctx)
 
 Test(entity, ids_never_reused_stale_handles_refused_over_1e6_cycles, .timeout = 120)
 {
+    /* Default generations: no slot retires, so each case makes exactly
+     * CREATES_PER_CASE creates: 1e6 over the cases. */
+    churn_mode m = {64, 2048, 0};
     prop_config cfg;
     prop_config_default(&cfg, "entity_churn");
     cfg.cases = CASES;
     cfg.max_shrink_runs = 50; /* a run is 1e5 cycles */
     prop_result res;
-    cr_assert_eq(prop_check(&cfg, churn_property, NULL, &res), 0, "%s", res.message);
+    cr_assert_eq(prop_check(&cfg, churn_property, &m, &res), 0, "%s", res.message);
+}
+
+Test(entity, churn_through_generation_wrap_retires_slots_and_refuses_every_stale_handle)
+{
+    /* Small tables with 1..64 generations a slot: they churn until every
+     * slot has retired; no stale handle, from any generation, is accepted. */
+    churn_mode m = {1, 64, 1};
+    prop_config cfg;
+    prop_config_default(&cfg, "entity_churn_wrap");
+    cfg.cases = 50;
+    prop_result res;
+    cr_assert_eq(prop_check(&cfg, churn_property, &m, &res), 0, "%s", res.message);
 }
 
 /* ---- names, recreate, wrap, forged handles --------------------------------- */
@@ -252,7 +287,8 @@ Test(entity, name_lookup_after_removals_finds_every_survivor)
 
 Test(entity, a_slot_retires_at_its_last_generation_instead_of_wrapping)
 {
-    pcs_world *w = world_with_table(1);
+    /* The command-packable configuration (entity.h, "Generation wrap"). */
+    pcs_world *w = world_with_generations(1, PCS_TARGET_GENERATION_MAX);
     cr_assert_not_null(w);
     pcs_entity_handle h = {0, 0}, first = {0, 0};
     for (uint32_t g = 1; g <= PCS_TARGET_GENERATION_MAX; g++) {
@@ -312,6 +348,12 @@ Test(entity, fields_rows_owner_and_argument_errors)
                                        "(pcs_entity_table_add at build)");
     pcs_entity_table_def td = pcs_entity_table_default();
     cr_assert_eq(td.capacity, 4096);
+    cr_assert_eq(td.generation_max, UINT32_MAX);
+    td.generation_max = 0;
+    cr_assert_eq(pcs_entity_table_add(w, &td), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(),
+                     "pcs_entity_table_add: generation_max 0 is outside [1, 4294967295]");
+    td.generation_max = UINT32_MAX;
     td.capacity = 0;
     cr_assert_eq(pcs_entity_table_add(w, &td), PCS_E_INVAL);
     cr_assert_str_eq(pcs_last_error(), "pcs_entity_table_add: capacity 0 is outside [1, 1048575]");

@@ -9,24 +9,26 @@
  * creations do not happen). An id is what a journal or a save names. A
  * handle is the entity's slot and the slot's generation: the same scheme and
  * the same type as a command target's id (pcs_target_id, command.h; Box2D's
- * id.h), with the same ranges (index < PCS_TARGET_MAX, generation
- * 1..PCS_TARGET_GENERATION_MAX), so pcs_target_id_store packs a handle into a
- * command's 32-bit target field and pcs_target_id_load gets it back. Every
- * function taking a handle checks it: a null, forged (index outside the
- * table) or stale (its entity destroyed) handle is PCS_E_NOTFOUND with a
- * message naming the handle and the slot's current generation, never another
- * entity's data.
+ * id.h): generation 0 is never issued, so a zeroed handle is the null
+ * handle. Every function taking a handle checks it: a null, forged (index
+ * outside the table) or stale (its entity destroyed) handle is
+ * PCS_E_NOTFOUND with a message naming the handle and the slot's current
+ * generation, never another entity's data.
  *
  * Generation wrap. A slot's generation advances on every destroy. A slot
- * whose generation would pass PCS_TARGET_GENERATION_MAX is retired (never
- * handed out again) instead of wrapping to 1, so a (slot, generation) pair
- * names at most one entity in the table's life and no stale handle can match
- * a later entity. The price is capacity: a slot serves at most
- * PCS_TARGET_GENERATION_MAX entities (4,095), a table of capacity C at least
- * C x 4,095 creations in its life. Free slots are reused first-in first-out,
- * so retirement comes as late as it can: with L entities live, a slot is
- * reused once every C - L destroys. When every slot is live or retired,
- * pcs_entity_create is PCS_E_OVERFLOW and says how many slots are retired.
+ * whose generation would pass generation_max is retired (never handed out
+ * again) instead of wrapping to 1, so a (slot, generation) pair names at
+ * most one entity in the table's life and no stale handle can ever match a
+ * later entity, however old. The price is capacity: a slot serves at most
+ * generation_max entities. With the default (2^32 - 1) a slot retires after
+ * 4.3e9 reuses: 71 minutes of nothing but create/destroy on one slot at 1e6
+ * pairs per second, and free slots are reused first-in first-out, so with L
+ * of C slots live each free slot takes only every (C - L)-th reuse. When
+ * every slot is live or retired, pcs_entity_create is PCS_E_OVERFLOW and
+ * says how many are retired. A host that wants handles to fit a command's
+ * 32-bit target field (pcs_target_id_store) sets generation_max to
+ * PCS_TARGET_GENERATION_MAX and capacity <= PCS_TARGET_MAX, and accepts a
+ * slot retiring after 4,095 lives.
  *
  * Names. An entity may have a name ("u2.pump2": pcs_name_check's rule,
  * 1..127 chars); live names are unique. A name index (open addressing with
@@ -79,7 +81,9 @@ typedef pcs_target_id pcs_entity_handle;
 
 /** The table's configuration. Start from pcs_entity_table_default(). */
 typedef struct pcs_entity_table_def {
-    uint32_t capacity; /**< entity slots; default 4096; [1, PCS_ENTITY_CAPACITY_MAX] */
+    uint32_t capacity;       /**< entity slots; default 4096; [1, PCS_ENTITY_CAPACITY_MAX] */
+    uint32_t generation_max; /**< a slot retires after this generation (see "Generation
+                                  wrap"); default UINT32_MAX; [1, UINT32_MAX] */
 } pcs_entity_table_def;
 
 /** Defaults above. */
