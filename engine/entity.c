@@ -113,17 +113,21 @@ static void index_remove(const pcs_entity_table *t, uint32_t *ix, uint32_t slot)
     ix[hole] = 0;
 }
 
-/* Live slot + 1 named @p name, 0 when none. */
-static uint32_t name_lookup(const pcs_entity_table *t, const char *name)
+/* Live slot + 1 named @p name (whose XXH3 is @p h), 0 when none. */
+static uint32_t name_lookup_hashed(const pcs_entity_table *t, const char *name, uint64_t h)
 {
     uint32_t mask = 2 * t->cap - 1;
-    uint64_t h = XXH3_64bits(name, strlen(name));
     for (uint32_t k = (uint32_t)h & mask; t->by_name[k] != 0; k = (k + 1) & mask) {
         uint32_t s = t->by_name[k] - 1;
         if (t->slots[s].name_hash == h && strcmp(t->names[s], name) == 0)
             return s + 1;
     }
     return 0;
+}
+
+static uint32_t name_lookup(const pcs_entity_table *t, const char *name)
+{
+    return name_lookup_hashed(t, name, XXH3_64bits(name, strlen(name)));
 }
 
 static uint32_t id_lookup(const pcs_entity_table *t, uint64_t id)
@@ -231,8 +235,9 @@ static pcs_status store_check(const pcs_world *w, const char *who, uint32_t stor
                          w->n_stores);
 }
 
+/* @p name_hash: set to the name's XXH3 when named (create reuses it). */
 static pcs_status def_check(const pcs_world *w, const pcs_entity_table *t,
-                            const pcs_entity_def *def)
+                            const pcs_entity_def *def, uint64_t *name_hash)
 {
     static const char who[] = "pcs_entity_create";
     if (!def)
@@ -241,7 +246,8 @@ static pcs_status def_check(const pcs_world *w, const pcs_entity_table *t,
         pcs_status st = pcs_name_check(who, def->name);
         if (st != PCS_OK)
             return st;
-        uint32_t s = name_lookup(t, def->name);
+        *name_hash = XXH3_64bits(def->name, strlen(def->name));
+        uint32_t s = name_lookup_hashed(t, def->name, *name_hash);
         if (s)
             return pcs_error_set(PCS_E_INVAL,
                                  "%s: name '%s' is taken by entity %llu (index %u, generation %u)",
@@ -273,10 +279,11 @@ static uint32_t slot_take(pcs_entity_table *t)
 
 pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def, pcs_entity_handle *out)
 {
+    uint64_t name_hash = 0;
     const pcs_entity_table *ct = NULL;
     pcs_status st = table_of(w, "pcs_entity_create", &ct);
     if (st == PCS_OK)
-        st = def_check(w, ct, def);
+        st = def_check(w, ct, def, &name_hash);
     if (st != PCS_OK)
         return st;
     pcs_entity_table *t = w->entities;
@@ -298,7 +305,7 @@ pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def, pcs_entity
     if (r->named) {
         size_t n = strlen(def->name); /* < PCS_ENTITY_NAME_MAX: pcs_name_check */
         memcpy(t->names[s], def->name, n + 1);
-        r->name_hash = XXH3_64bits(def->name, n);
+        r->name_hash = name_hash;
         index_insert(t, t->by_name, s);
     }
     index_insert(t, t->by_id, s);
