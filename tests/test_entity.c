@@ -508,3 +508,31 @@ Test(entity, station_devices_are_found_by_name_and_stay_valid_for_100_ticks, .ti
     pcs_world_destroy(w);
     pcs_scenario_destroy(scn);
 }
+
+Test(entity, null_world_and_missing_table_are_errors_not_crashes)
+{
+    pcs_entity_handle h = {0, 1};
+    pcs_entity_info info;
+    pcs_entity_def d = pcs_entity_default();
+    cr_assert_eq(pcs_entity_create(NULL, &d, &h), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(), "pcs_entity_create: world is NULL");
+    cr_assert_eq(pcs_entity_destroy(NULL, h), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_check(NULL, h), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_get(NULL, h, &info), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_find(NULL, "u1", &h), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_find_id(NULL, 1, &h), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_set_row(NULL, h, 0, 0), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_table_add(NULL, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_id(NULL, h), 0);
+    cr_assert_eq(pcs_entity_count(NULL), 0);
+    cr_assert_eq(pcs_entity_capacity(NULL), 0);
+    cr_assert_eq(pcs_entity_retired(NULL), 0);
+
+    pcs_world *w = world_with_table(4);
+    cr_assert_not_null(w);
+    cr_assert_eq(pcs_entity_create(w, NULL, &h), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_get(w, h, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_find(w, NULL, &h), PCS_E_INVAL);
+    cr_assert_eq(pcs_entity_find_id(w, 0, &h), PCS_E_NOTFOUND, "id 0 is never issued");
+    pcs_world_destroy(w);
+}
