@@ -201,8 +201,20 @@ static pcs_status table_of(const pcs_world *w, const char *who, const pcs_entity
 }
 
 /* PCS_OK when @p h names a live entity of @p t, else the message entity.h promises. */
+/* The live record @p h names, or NULL: the one test every handle passes
+ * (handle_check adds the message, pcs_entity_id uses it bare). */
+static const entity_rec *live_rec(const pcs_entity_table *t, pcs_entity_handle h)
+{
+    if (h.generation == 0 || h.index >= t->capacity)
+        return NULL;
+    const entity_rec *r = &t->slots[h.index];
+    return r->id != 0 && r->generation == h.generation ? r : NULL;
+}
+
 static pcs_status handle_check(const pcs_entity_table *t, pcs_entity_handle h)
 {
+    if (live_rec(t, h))
+        return PCS_OK;
     if (h.generation == 0)
         return pcs_error_set(PCS_E_NOTFOUND, "entity handle (index %u, generation 0) is null",
                              h.index);
@@ -212,8 +224,6 @@ static pcs_status handle_check(const pcs_entity_table *t, pcs_entity_handle h)
                              "(capacity %u)",
                              h.index, h.generation, t->capacity);
     const entity_rec *r = &t->slots[h.index];
-    if (r->id != 0 && r->generation == h.generation)
-        return PCS_OK;
     uint32_t gen = h.index < t->used ? r->generation : 1;
     if (r->id != 0)
         return pcs_error_set(PCS_E_NOTFOUND,
@@ -424,10 +434,8 @@ pcs_status pcs_entity_find_id(const pcs_world *w, uint64_t id, pcs_entity_handle
 
 uint64_t pcs_entity_id(const pcs_world *w, pcs_entity_handle h)
 {
-    if (!w || !w->entities || h.generation == 0 || h.index >= w->entities->capacity)
-        return 0;
-    const entity_rec *r = &w->entities->slots[h.index];
-    return r->id != 0 && r->generation == h.generation ? r->id : 0;
+    const entity_rec *r = w && w->entities ? live_rec(w->entities, h) : NULL;
+    return r ? r->id : 0;
 }
 
 uint32_t pcs_entity_count(const pcs_world *w)
