@@ -168,6 +168,9 @@ static int churn_case(prop *p, pcs_world *w, churn *c, uint32_t capacity, uint64
         creates += (uint64_t)(create && rc == 1);
         if (!create && c->n_live == 0 && pcs_entity_retired(w) == capacity)
             break;
+        /* An old handle, checked while its slot may hold a later entity. */
+        if (c->n_stale && stale_refused(p, w, c, (uint32_t)((r >> 40) % c->n_stale), 0))
+            return 1;
         if (pcs_entity_count(w) != c->n_live)
             return prop_fail(p, "count %u, model %u", pcs_entity_count(w), c->n_live);
         if ((creates & 1023) == 0 && names_agree(p, w, c, next_rand(&s)))
