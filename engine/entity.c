@@ -4,10 +4,11 @@
  *        a first-in first-out free list, and two open-addressing indexes
  *        (name -> slot, id -> slot) with backward-shift deletion.
  *
- * Layout. One allocation group made at pcs_entity_table_add: `cap` slot
- * records, `cap` 128-byte name buffers, and two indexes of 2 x cap entries
- * (so at most half full; an entry is slot + 1, 0 when empty). Nothing grows
- * afterwards, so create and destroy allocate nothing.
+ * Layout. Allocated once, at pcs_entity_table_add, from the world heap:
+ * `capacity` slot records and 128-byte name buffers, and two indexes of
+ * 2 x cap entries, cap the power of two >= capacity (so at most half full;
+ * an entry is slot + 1, 0 when empty). Nothing grows afterwards, so create
+ * and destroy allocate nothing.
  *
  * Deletion. Linear probing with tombstones would slow lookups as entities
  * come and go forever; backward-shift deletion (Knuth vol. 3, 6.4,

@@ -91,7 +91,7 @@ PCS_API pcs_entity_table_def pcs_entity_table_default(void);
 
 /**
  * Give @p w its entity table: capacity slots, their names and indexes, from
- * the world heap (about 184 bytes a slot). Build phase only; once per world.
+ * the world heap (about 200 bytes a slot). Build phase only; once per world.
  * @return PCS_E_INVAL (NULL, capacity out of range, naming value and range),
  *         PCS_E_STATE (sealed, or the world already has a table, naming its
  *         capacity), PCS_E_NOMEM.
