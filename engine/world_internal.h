@@ -89,6 +89,9 @@ typedef struct pcs_run_state_rec {
 
 typedef struct pcs_command_queue pcs_command_queue;
 
+/* engine/entity.c: the entity table (pcsim/entity.h); NULL until added. */
+typedef struct pcs_entity_table pcs_entity_table;
+
 /* A command kind's owner: a plain handler (fn, ctx), or a family (family =
  * index + 1 into pcs_targets.families); all zero when the kind is free. */
 typedef struct pcs_handler_rec {
@@ -165,6 +168,7 @@ struct pcs_world {
     pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
     pcs_targets targets;
     pcs_command_queue *commands;
+    pcs_entity_table *entities; /* engine/entity.c; NULL: none */
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
     uint32_t n_events;

@@ -109,6 +109,11 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         }
     }
     st->n_channels = pcs_channel_count(w) - st->first_channel;
+    pcs_status rc = pcs_station_entities_add(st);
+    if (rc != PCS_OK) {
+        free(st);
+        return pcs_error_set(rc, "%s: station entities: %s", s->source, pcs_last_error());
+    }
     *out = st;
     return PCS_OK;
 }

@@ -27,4 +27,8 @@ struct pcs_station {
     char source[256];                   /**< the scenario's source, for messages */
 };
 
+/** station/station_entities.c: register the station's devices as entities
+ *  (pcsim/station.h, pcs_station_entity_kind), after its plugins. */
+pcs_status pcs_station_entities_add(pcs_station *st);
+
 #endif

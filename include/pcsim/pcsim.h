@@ -13,6 +13,7 @@
 #include "pcsim/coolant.h"
 #include "pcsim/decay_heat.h"
 #include "pcsim/diffusion.h"
+#include "pcsim/entity.h"
 #include "pcsim/event.h"
 #include "pcsim/exec.h"
 #include "pcsim/export.h"

@@ -209,6 +209,26 @@ PCS_API pcs_status pcs_scenario_seconds_to_ticks(double dt_s, double seconds, ui
  */
 PCS_API pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *s, pcs_station **out);
 
+/**
+ * Entity kinds of the station's devices (pcsim/entity.h). pcs_station_add
+ * registers every unit ("u1"), reactor coolant pump ("u1.pump2"), sensor
+ * ("u1.loop1.flow.B") and alarm ("u1.alarm.flow_low.2") as an entity of the
+ * world's entity table under its command-target name: each unit followed by
+ * its pumps, then the sensors in channel order, then the alarms, so the same
+ * scenario gives the same ids and handles. Pumps, sensors and alarms are
+ * owned by their unit's entity, and a sensor's (store, row) is its measured
+ * value's (pcs_sensor_value_ref). A world without a table gets one of
+ * max(256, 2 x devices) slots; a host's own table is used as it is (a full
+ * table or a name the host already took fails pcs_station_add, naming it).
+ * No model's state changes: the table is in neither the save nor the hash.
+ */
+typedef enum pcs_station_entity_kind {
+    PCS_STATION_ENTITY_UNIT = 1,
+    PCS_STATION_ENTITY_PUMP = 2,
+    PCS_STATION_ENTITY_SENSOR = 3,
+    PCS_STATION_ENTITY_ALARM = 4,
+} pcs_station_entity_kind;
+
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
 
