@@ -23,6 +23,7 @@
 #include "pcsim/plant.h"
 #include "pcsim/primary.h"
 #include "pcsim/secondary.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/station.h"
 #include "pcsim/water.h"
 
@@ -219,4 +220,75 @@ Test(steam_side, scenario_field_selects_the_model_and_refuses_others, .timeout =
     pcs_station_destroy(st);
     pcs_world_destroy(w);
     pcs_scenario_destroy(scn);
+}
+
+/* Submit "turbine_valve" @p opening to u1 (the sg_control family). */
+static void turbine_valve(ss_unit *u, double opening)
+{
+    uint32_t kind;
+    pcs_target_id id;
+    cr_assert_eq(pcs_command_kind_find(u->w, PCS_SG_CONTROL_COMMANDS,
+                                       PCS_SG_CONTROL_OP_TURBINE_VALVE, &kind),
+                 PCS_OK);
+    cr_assert_eq(pcs_command_target_find(u->w, "u1.steam", &id), PCS_OK);
+    pcs_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.target = pcs_target_id_store(id);
+    c.args[0] = opening;
+    cr_assert_eq(pcs_command_submit(u->w, &c), PCS_OK, "%s", pcs_last_error());
+}
+
+/*
+ * A 10 % turbine load decrease from 100 % (the valve target 0.9 x its
+ * opening: the choked throat passes flow proportional to opening x
+ * pressure, pcsim/secondary.h), no rod control:
+ *  - less steam leaves than the tubes boil, so the SG pressure rises; T_sat
+ *    rises with it, the tubes take less heat, and Tavg rises (the moderator
+ *    feedback then lowers the power to the new load): both directions as
+ *    pwr_transients.md section 9 says for a load decrease (direction only:
+ *    no magnitude in refdata);
+ *  - narrow-range level shrinks first (section 9: "shrinks on a decrease"):
+ *    the rising pressure collapses the riser's steam voids, the mixture
+ *    drains back out of the dome;
+ *  - the feedwater control brings the level back: within 2 % of its 44 %
+ *    program at the end, with the steam and feed flows within 1 % of each
+ *    other, and the turbine passing less steam than before.
+ * Under ASan 60 s after the step (the directions), not the settling.
+ */
+Test(steam_side, ten_percent_load_decrease_raises_tavg_and_pressure_and_level_recovers,
+     .timeout = 900)
+{
+    ss_unit u;
+    ss_open(&u);
+    double dt = pcs_world_clock(u.w)->dt_s;
+    for (int i = 0; i < 200; i++)
+        cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "%s", pcs_last_error());
+    double t0 = tavg(&u), p0 = sg(&u, 0, PCS_SECONDARY_OUT_P),
+           nr0 = sg(&u, 0, PCS_SECONDARY_OUT_NR);
+    double w0 = sg(&u, 0, PCS_SECONDARY_OUT_STEAM), v0 = u.sec_ctl[PCS_SECONDARY_CTL_TURBINE];
+    turbine_valve(&u, 0.9 * v0);
+    double end = SS_ASAN ? 60.0 : 120.0, nr_min = INFINITY, t_max = -INFINITY, p_max = -INFINITY;
+    uint64_t n = (uint64_t)llround(end / dt);
+    for (uint64_t i = 1; i <= n; i++) {
+        cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "tick %llu: %s", (unsigned long long)i,
+                     pcs_last_error());
+        nr_min = fmin(nr_min, sg(&u, 0, PCS_SECONDARY_OUT_NR));
+        t_max = fmax(t_max, tavg(&u));
+        p_max = fmax(p_max, sg(&u, 0, PCS_SECONDARY_OUT_P));
+    }
+    double nr1 = sg(&u, 0, PCS_SECONDARY_OUT_NR), w1 = sg(&u, 0, PCS_SECONDARY_OUT_STEAM);
+    double f1 = sg(&u, 0, PCS_SECONDARY_OUT_FEED);
+    cr_log_info("Tavg %.3f -> max %.3f K, p %.6g -> max %.6g Pa, NR %.3f -> min %.3f -> %.3f %%, "
+                "steam %.2f -> %.2f kg/s, feed %.2f",
+                t0, t_max, p0, p_max, nr0, nr_min, nr1, w0, w1, f1);
+    cr_expect_gt(t_max, t0 + 1.0, "Tavg %.3f -> at most %.3f K", t0, t_max);
+    cr_expect_gt(p_max, p0 + 0.2e6, "SG pressure %.6g -> at most %.6g Pa", p0, p_max);
+    cr_expect_lt(nr_min, nr0 - 2.0, "NR level did not shrink: %.3f -> min %.3f %%", nr0, nr_min);
+    if (!SS_ASAN) {
+        cr_expect_lt(fabs(nr1 - SS_NR_PROGRAM), 1.0, "NR level %.3f %% at the end", nr1);
+        cr_expect_lt(fabs(f1 / w1 - 1.0), 0.01, "feed %.2f, steam %.2f kg/s at the end", f1, w1);
+        cr_expect_lt(w1, 0.97 * w0, "steam %.2f -> %.2f kg/s", w0, w1);
+    }
+    pcs_world_destroy(u.w);
 }

@@ -42,6 +42,7 @@
 #include "pcsim/fuel.h"
 #include "pcsim/primary.h"
 #include "pcsim/secondary.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/status.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
@@ -87,7 +88,8 @@ enum {
      *  pressure whose tube-side temperatures (U A-weighted over the tubes)
      *  give the primary the same heat as its settled T_sat (a few passes);
      *  then the primary's tubes see the secondary's tube_t and write
-     *  tube_heat (pcs_primary_sg_couple). */
+     *  tube_heat (pcs_primary_sg_couple); the feedwater and turbine
+     *  controller (pcsim/sg_control.h, its defaults) starts from there. */
     PCS_PLANT_SG_STEAM_SIDE = 1,
 };
 
@@ -112,6 +114,8 @@ typedef struct pcs_plant_unit {
                                        the loop-flow instruments (their calibration) */
     pcs_secondary *secondary;     /**< the steam side (sg_model PCS_PLANT_SG_STEAM_SIDE), else NULL */
     pcs_secondary_init_report secondary_init; /**< its last settling pass at build */
+    pcs_sg_control *sg_control;   /**< its feedwater and turbine control (pcsim/sg_control.h,
+                                       defaults), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".

@@ -224,6 +224,12 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
     }
     if (st == PCS_OK)
         st = pcs_primary_sg_couple(w, pu->primary);
+    pcs_sg_control_def cd;
+    pcs_sg_control_default(&cd);
+    cd.unit_name = pd->unit_name;
+    cd.nr_program = nr;
+    if (st == PCS_OK)
+        st = pcs_sg_control_add(w, &cd, pu->secondary, &pu->sg_control);
     return st;
 }
 
