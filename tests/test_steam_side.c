@@ -51,6 +51,8 @@ static void ss_open(ss_unit *u)
     pcs_world_def wd;
     pcs_world_default(&wd);
     wd.check_finite = 1;
+    wd.k_slow = 1.0; /* xenon at its real rate: the default 72 x would move the power within
+                        minutes of a load change, with no rod control to hold it */
     cr_assert_eq(pcs_world_create(&wd, &u->w), PCS_OK);
     pcs_plant_unit_def d;
     pcs_plant_unit_default(&d);
@@ -240,20 +242,22 @@ static void turbine_valve(ss_unit *u, double opening)
 }
 
 /*
- * A 10 % turbine load decrease from 100 % (the valve target 0.9 x its
- * opening: the choked throat passes flow proportional to opening x
- * pressure, pcsim/secondary.h), no rod control:
+ * A 10 % turbine valve decrease from 100 % (the target 0.9 x the settled
+ * opening; the choked throat passes flow proportional to opening x
+ * pressure, pcsim/secondary.h), no rod control, xenon at its real rate:
  *  - less steam leaves than the tubes boil, so the SG pressure rises; T_sat
- *    rises with it, the tubes take less heat, and Tavg rises (the moderator
- *    feedback then lowers the power to the new load): both directions as
- *    pwr_transients.md section 9 says for a load decrease (direction only:
- *    no magnitude in refdata);
- *  - narrow-range level shrinks first (section 9: "shrinks on a decrease"):
- *    the rising pressure collapses the riser's steam voids, the mixture
- *    drains back out of the dome;
- *  - the feedwater control brings the level back: within 2 % of its 44 %
- *    program at the end, with the steam and feed flows within 1 % of each
- *    other, and the turbine passing less steam than before.
+ *    rises with it, the tubes take less heat, and Tavg rises until the
+ *    moderator feedback has lowered the power to the new load (directions
+ *    only: pwr_transients.md has no magnitudes for this transient). The
+ *    rise in pressure partly restores the flow through the smaller
+ *    opening, so the steam flow falls by less than 10 %;
+ *  - narrow-range level shrinks first (pwr_transients.md section 9, [HRTD]
+ *    3.2, 11.1: steam flow down -> NR level shrinks): the rising pressure
+ *    collapses the riser's steam voids and the dome's mixture drains back;
+ *  - the feedwater control brings the level back: within 1 % of its 44 %
+ *    program at the end, the steam and feed flows within 1 % of each other,
+ *    the turbine passing less steam than before, Tavg settled (< 0.1 K in
+ *    the last 20 s) above where it started.
  * Under ASan 60 s after the step (the directions), not the settling.
  */
 Test(steam_side, ten_percent_load_decrease_raises_tavg_and_pressure_and_level_recovers,
@@ -268,7 +272,8 @@ Test(steam_side, ten_percent_load_decrease_raises_tavg_and_pressure_and_level_re
            nr0 = sg(&u, 0, PCS_SECONDARY_OUT_NR);
     double w0 = sg(&u, 0, PCS_SECONDARY_OUT_STEAM), v0 = u.sec_ctl[PCS_SECONDARY_CTL_TURBINE];
     turbine_valve(&u, 0.9 * v0);
-    double end = SS_ASAN ? 60.0 : 120.0, nr_min = INFINITY, t_max = -INFINITY, p_max = -INFINITY;
+    double end = SS_ASAN ? 60.0 : 240.0, nr_min = INFINITY, t_max = -INFINITY, p_max = -INFINITY;
+    double t_20 = 0.0; /* Tavg 20 s before the end */
     uint64_t n = (uint64_t)llround(end / dt);
     for (uint64_t i = 1; i <= n; i++) {
         cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "tick %llu: %s", (unsigned long long)i,
@@ -276,6 +281,8 @@ Test(steam_side, ten_percent_load_decrease_raises_tavg_and_pressure_and_level_re
         nr_min = fmin(nr_min, sg(&u, 0, PCS_SECONDARY_OUT_NR));
         t_max = fmax(t_max, tavg(&u));
         p_max = fmax(p_max, sg(&u, 0, PCS_SECONDARY_OUT_P));
+        if (i == n - (uint64_t)llround(20.0 / dt))
+            t_20 = tavg(&u);
     }
     double nr1 = sg(&u, 0, PCS_SECONDARY_OUT_NR), w1 = sg(&u, 0, PCS_SECONDARY_OUT_STEAM);
     double f1 = sg(&u, 0, PCS_SECONDARY_OUT_FEED);
@@ -286,9 +293,12 @@ Test(steam_side, ten_percent_load_decrease_raises_tavg_and_pressure_and_level_re
     cr_expect_gt(p_max, p0 + 0.2e6, "SG pressure %.6g -> at most %.6g Pa", p0, p_max);
     cr_expect_lt(nr_min, nr0 - 2.0, "NR level did not shrink: %.3f -> min %.3f %%", nr0, nr_min);
     if (!SS_ASAN) {
+        cr_expect_lt(fabs(tavg(&u) - t_20), 0.1, "Tavg still moving: %.3f -> %.3f K in 20 s", t_20,
+                     tavg(&u));
+        cr_expect_gt(tavg(&u), t0 + 1.0, "Tavg %.3f -> %.3f K at the end", t0, tavg(&u));
         cr_expect_lt(fabs(nr1 - SS_NR_PROGRAM), 1.0, "NR level %.3f %% at the end", nr1);
         cr_expect_lt(fabs(f1 / w1 - 1.0), 0.01, "feed %.2f, steam %.2f kg/s at the end", f1, w1);
-        cr_expect_lt(w1, 0.97 * w0, "steam %.2f -> %.2f kg/s", w0, w1);
+        cr_expect(w1 < 0.99 * w0 && w1 > 0.9 * w0, "steam %.2f -> %.2f kg/s", w0, w1);
     }
     pcs_world_destroy(u.w);
 }
