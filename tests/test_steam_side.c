@@ -79,44 +79,6 @@ static double tavg(const ss_unit *u)
     return u->pri_out[PCS_PRIMARY_OUT_T_AVG];
 }
 
-Test(steam_side, full_power_unit_holds_steady, .timeout = 600)
-{
-    ss_unit u;
-    ss_open(&u);
-    const pcs_secondary_init_report *r = &u.pu->secondary_init;
-    cr_log_info("primary SG pressure %.6g Pa", u.pu->init.sg_pressure_pa);
-    cr_log_info("Tsat offset passes: see plant.c");
-    cr_log_info("settled: %.0f s, p %.6g Pa, steam %.2f kg/s, NR %.3f %%, turbine %.4f", r->seconds,
-                r->pressure_pa, r->steam_kg_s, r->nr_level, r->turbine_opening);
-    double t0 = tavg(&u), program = u.pu->init.t_avg_program_k;
-    double end = SS_ASAN ? 60.0 : 300.0, dt = pcs_world_clock(u.w)->dt_s;
-    double worst_t = 0.0, worst_nr = 0.0, p_lo = INFINITY, p_hi = 0.0;
-    uint64_t n = (uint64_t)llround(end / dt);
-    for (uint64_t i = 1; i <= n; i++) {
-        cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "tick %llu: %s", (unsigned long long)i,
-                     pcs_last_error());
-        worst_t = fmax(worst_t, fabs(tavg(&u) - program));
-        for (uint32_t l = 0; l < u.n_loops; l++) {
-            worst_nr = fmax(worst_nr, fabs(sg(&u, l, PCS_SECONDARY_OUT_NR) - SS_NR_PROGRAM));
-            p_lo = fmin(p_lo, sg(&u, l, PCS_SECONDARY_OUT_P));
-            p_hi = fmax(p_hi, sg(&u, l, PCS_SECONDARY_OUT_P));
-        }
-        if (i % 200 == 0)
-            cr_log_info("t %.0f: Tavg %.3f K (start %.3f), NR %.3f %%, p %.6g, steam %.2f feed "
-                        "%.2f heat %.4g",
-                        (double)i * dt, tavg(&u), t0, sg(&u, 0, PCS_SECONDARY_OUT_NR),
-                        sg(&u, 0, PCS_SECONDARY_OUT_P), sg(&u, 0, PCS_SECONDARY_OUT_STEAM),
-                        sg(&u, 0, PCS_SECONDARY_OUT_FEED), sg(&u, 0, PCS_SECONDARY_OUT_HEAT));
-    }
-    cr_log_info("worst |Tavg - program| %.4f K, |NR - 44| %.4f %%, p [%.6g, %.6g]", worst_t,
-                worst_nr, p_lo, p_hi);
-    cr_expect_leq(worst_t, 0.5, "Tavg left the program by %g K", worst_t);
-    cr_expect_leq(worst_nr, 2.0, "NR level left 44 %% by %g %%", worst_nr);
-    cr_expect(p_lo >= SS_P_LO && p_hi <= SS_P_HI, "SG pressure [%g, %g] Pa outside [%g, %g]", p_lo,
-              p_hi, SS_P_LO, SS_P_HI);
-    pcs_world_destroy(u.w);
-}
-
 /* Saturated vapour enthalpy at p (IF97 region 2 at T_sat). */
 static double h_g(double p)
 {
@@ -127,60 +89,100 @@ static double h_g(double p)
     return g.h_j_kg;
 }
 
-/*
- * Energy across the tubes and through the steam side, 20 s at full power:
- *  - every tick the heat the secondary took (its balance, dt x sum
- *    tube_heat) is the heat the primary gave (dt x sum of its sgK.heat)
- *    to 1e-12 relative: one Q computed once, given to both sides;
- *  - every tick the steam side's energy changes by what its balance says
- *    came in (tubes + feed - steam - safety valves) to 1e-9 of its content;
- *  - at the end, per SG, steam flow = Q / (h_g(p_dome) - h(p_feed, 493.43 K))
- *    within 0.5 % (IF97 here: the SG at rest; no blowdown is modelled);
- *  - the SG heat is the core heat plus the pump work: the SGs take between
- *    100 % and 101 % of the core's heat (four pumps at most 4.474 MW each,
- *    [W84] motor rating = 0.52 % of 3411 MW).
- */
-Test(steam_side, energy_closes_across_the_tubes_and_the_steam_side, .timeout = 600)
+/* The energy checks of one tick (test below): the primary's tube heat
+ * against the secondary's (*worst_q, relative) and the steam side's energy
+ * change against its balance (*worst_e, of its content). */
+static void tick_energy(ss_unit *u, double *worst_q, double *worst_e)
 {
-    ss_unit u;
-    ss_open(&u);
-    double dt = pcs_world_clock(u.w)->dt_s, m0, e0, m1, e1, worst_q = 0.0, worst_e = 0.0;
-    for (int i = 0; i < 400; i++) {
-        pcs_secondary_totals(u.w, u.pu->secondary, &m0, &e0);
-        cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "%s", pcs_last_error());
-        pcs_secondary_totals(u.w, u.pu->secondary, &m1, &e1);
-        pcs_secondary_balance b = pcs_secondary_last_balance(u.pu->secondary);
-        double q_pri = 0.0;
-        for (uint32_t l = 0; l < u.n_loops; l++)
-            q_pri += u.pri_out[PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l +
-                               PCS_PRIMARY_OUT_SG_HEAT];
-        worst_q = fmax(worst_q, fabs(b.heat_in_j - dt * q_pri) / (dt * q_pri));
-        worst_e = fmax(worst_e, fabs((e1 - e0) - b.energy_in_j) / e1);
-    }
-    cr_expect_leq(worst_q, 1e-12, "tube heat primary vs secondary: %g relative", worst_q);
-    cr_expect_leq(worst_e, 1e-9, "steam side energy vs its balance: %g of its content", worst_e);
-    const double *pv = pcs_store_data(u.w, pcs_secondary_store_ids(u.pu->secondary).p);
+    double dt = pcs_world_clock(u->w)->dt_s, m0, e0, m1, e1, q_pri = 0.0;
+    pcs_secondary_totals(u->w, u->pu->secondary, &m0, &e0);
+    cr_assert_eq(pcs_world_tick(u->w), PCS_OK, "%s", pcs_last_error());
+    pcs_secondary_totals(u->w, u->pu->secondary, &m1, &e1);
+    pcs_secondary_balance b = pcs_secondary_last_balance(u->pu->secondary);
+    for (uint32_t l = 0; l < u->n_loops; l++)
+        q_pri += u->pri_out[PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l +
+                            PCS_PRIMARY_OUT_SG_HEAT];
+    *worst_q = fmax(*worst_q, fabs(b.heat_in_j - dt * q_pri) / (dt * q_pri));
+    *worst_e = fmax(*worst_e, fabs((e1 - e0) - b.energy_in_j) / e1);
+}
+
+/* The steady-state energy balance now (test below). */
+static void steady_energy(const ss_unit *u)
+{
+    const double *pv = pcs_store_data(u->w, pcs_secondary_store_ids(u->pu->secondary).p);
     double q_sg = 0.0;
-    for (uint32_t l = 0; l < u.n_loops; l++) {
-        double hfd, p = sg(&u, l, PCS_SECONDARY_OUT_P), q = sg(&u, l, PCS_SECONDARY_OUT_HEAT);
-        cr_assert_eq(
-            pcs_water_h_pt(pv[pcs_secondary_volume(u.pu->secondary, PCS_SECONDARY_DC_UPPER, l)],
-                           493.43, &hfd),
-            PCS_OK);
-        double w = sg(&u, l, PCS_SECONDARY_OUT_STEAM), expect = q / (h_g(p) - hfd);
+    for (uint32_t l = 0; l < u->n_loops; l++) {
+        double hfd, p = sg(u, l, PCS_SECONDARY_OUT_P), q = sg(u, l, PCS_SECONDARY_OUT_HEAT);
+        uint32_t dc = pcs_secondary_volume(u->pu->secondary, PCS_SECONDARY_DC_UPPER, l);
+        cr_assert_eq(pcs_water_h_pt(pv[dc], 493.43, &hfd), PCS_OK);
+        double w = sg(u, l, PCS_SECONDARY_OUT_STEAM), expect = q / (h_g(p) - hfd);
         cr_expect(fabs(w / expect - 1.0) < 5e-3, "SG %u steam %.3f kg/s, Q/(h_g - h_feed) %.3f",
                   l + 1, w, expect);
         q_sg += q;
     }
-    const double *core = pcs_store_data(u.w, pcs_primary_store_ids(u.pu->primary).core_heat);
+    const double *core = pcs_store_data(u->w, pcs_primary_store_ids(u->pu->primary).core_heat);
     double q_core = 0.0;
-    for (uint32_t k = 0; k < pcs_primary_def_get(u.pu->primary)->n_core; k++)
+    for (uint32_t k = 0; k < pcs_primary_def_get(u->pu->primary)->n_core; k++)
         q_core += core[k];
-    cr_log_info("core %.6g W, SGs %.6g W (ratio %.5f), worst tube %.3g, energy %.3g", q_core, q_sg,
-                q_sg / q_core, worst_q, worst_e);
+    cr_log_info("core %.6g W, SGs %.6g W (ratio %.5f)", q_core, q_sg, q_sg / q_core);
     cr_expect(q_sg / q_core >= 1.0 && q_sg / q_core <= 1.01,
               "SG heat %.6g W / core heat %.6g W = %.5f outside [1, 1.01]", q_sg, q_core,
               q_sg / q_core);
+}
+
+/*
+ * A unit at 100 % with the steam side, 300 s with nothing commanded (one
+ * build for both parts: a station build is the cost here):
+ *  - steady: Tavg within 0.5 K of its program, every NR level within 2 %
+ *    of its 44 % program, every SG pressure in the 780-1000 psia window;
+ *  - energy, every tick of the first 20 s: the heat the secondary took (its
+ *    balance, dt x sum tube_heat) is the heat the primary gave (dt x sum of
+ *    its sgK.heat) to 1e-12 relative (one Q computed once, given to both
+ *    sides), and the steam side's energy changes by what its balance says
+ *    came in (tubes + feed - steam - safety valves) to 1e-9 of its content;
+ *  - energy at the end, per SG: steam flow = Q / (h_g(p_dome) - h(p_feed,
+ *    493.43 K)) within 0.5 % (IF97 here: the SG at rest; no blowdown is
+ *    modelled); the SGs take between 100 % and 101 % of the core's heat (the
+ *    SG heat is the core heat plus the pump work: four pumps at most 4.474
+ *    MW each, [W84] motor rating = 0.52 % of 3411 MW).
+ * Under ASan 60 s (the energy checks whole).
+ */
+Test(steam_side, full_power_unit_holds_steady_and_its_energy_closes, .timeout = 600)
+{
+    ss_unit u;
+    ss_open(&u);
+    const pcs_secondary_init_report *r = &u.pu->secondary_init;
+    cr_log_info("primary alone: SG pressure %.6g Pa; steam side settled: %.0f s, p %.6g Pa, steam "
+                "%.2f kg/s, NR %.3f %%, turbine %.4f",
+                u.pu->init.sg_pressure_pa, r->seconds, r->pressure_pa, r->steam_kg_s, r->nr_level,
+                r->turbine_opening);
+    double program = u.pu->init.t_avg_program_k;
+    double end = SS_ASAN ? 60.0 : 300.0, dt = pcs_world_clock(u.w)->dt_s;
+    double worst_t = 0.0, worst_nr = 0.0, p_lo = INFINITY, p_hi = 0.0, worst_q = 0.0, worst_e = 0.0;
+    uint64_t n = (uint64_t)llround(end / dt), n_energy = (uint64_t)llround(20.0 / dt);
+    for (uint64_t i = 1; i <= n; i++) {
+        if (i <= n_energy)
+            tick_energy(&u, &worst_q, &worst_e);
+        else
+            cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "tick %llu: %s", (unsigned long long)i,
+                         pcs_last_error());
+        worst_t = fmax(worst_t, fabs(tavg(&u) - program));
+        for (uint32_t l = 0; l < u.n_loops; l++) {
+            worst_nr = fmax(worst_nr, fabs(sg(&u, l, PCS_SECONDARY_OUT_NR) - SS_NR_PROGRAM));
+            p_lo = fmin(p_lo, sg(&u, l, PCS_SECONDARY_OUT_P));
+            p_hi = fmax(p_hi, sg(&u, l, PCS_SECONDARY_OUT_P));
+        }
+    }
+    cr_log_info("worst |Tavg - program| %.4f K, |NR - 44| %.4f %%, p [%.6g, %.6g], tube heat %.3g, "
+                "energy %.3g",
+                worst_t, worst_nr, p_lo, p_hi, worst_q, worst_e);
+    cr_expect_leq(worst_t, 0.5, "Tavg left the program by %g K", worst_t);
+    cr_expect_leq(worst_nr, 2.0, "NR level left 44 %% by %g %%", worst_nr);
+    cr_expect(p_lo >= SS_P_LO && p_hi <= SS_P_HI, "SG pressure [%g, %g] Pa outside [%g, %g]", p_lo,
+              p_hi, SS_P_LO, SS_P_HI);
+    cr_expect_leq(worst_q, 1e-12, "tube heat primary vs secondary: %g relative", worst_q);
+    cr_expect_leq(worst_e, 1e-9, "steam side energy vs its balance: %g of its content", worst_e);
+    steady_energy(&u);
     pcs_world_destroy(u.w);
 }
 
@@ -312,41 +314,33 @@ static void ss_ticks(ss_unit *u, int n)
 }
 
 /*
- * Deterministic and restartable: two builds of a steam-side unit give the
- * same state hash after the same ticks (a valve step on both at tick 20);
- * a save at tick 60 loaded into a third build and run to tick 120 gives the
- * hash of the run that never stopped (the controller's measured values and
- * integrals are STATE: the one-tick delay survives the save). No
+ * Restartable and allocation-free: a unit saved at tick 60 (a valve step at
+ * tick 20, so the controller is mid-transient) and loaded into a second
+ * build, run to tick 120, gives the state hash of the run that never
+ * stopped: the build is deterministic and the controller's measured values
+ * and integrals are STATE (the one-tick delay survives the save). No
  * allocation during the ticks.
  */
-Test(steam_side, deterministic_and_save_load_round_trip, .timeout = 600)
+Test(steam_side, save_load_round_trip_mid_transient_gives_the_same_hash, .timeout = 600)
 {
-    ss_unit a, b, c;
+    ss_unit a, c;
     ss_open(&a);
-    ss_open(&b);
-    double v = 0.9 * a.sec_ctl[PCS_SECONDARY_CTL_TURBINE];
     ss_ticks(&a, 20);
-    ss_ticks(&b, 20);
-    turbine_valve(&a, v);
-    turbine_valve(&b, v);
+    turbine_valve(&a, 0.9 * a.sec_ctl[PCS_SECONDARY_CTL_TURBINE]);
     ss_ticks(&a, 40);
-    ss_ticks(&b, 40);
     char path[] = "/tmp/pcsim-steam-side-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
-    cr_assert_eq(pcs_world_save(b.w, path), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
     uint64_t heap = pcs_world_alloc_count(a.w);
     ss_ticks(&a, 60);
     cr_expect_eq(pcs_world_alloc_count(a.w), heap, "the steam side allocated during ticks");
-    ss_ticks(&b, 60);
-    cr_expect_eq(pcs_world_state_hash(a.w), pcs_world_state_hash(b.w));
     ss_open(&c);
     cr_assert_eq(pcs_world_load(c.w, path), PCS_OK, "%s", pcs_last_error());
     ss_ticks(&c, 60);
     cr_expect_eq(pcs_world_state_hash(c.w), pcs_world_state_hash(a.w));
     unlink(path);
     pcs_world_destroy(a.w);
-    pcs_world_destroy(b.w);
     pcs_world_destroy(c.w);
 }

@@ -25,6 +25,10 @@
  * settled core inlet, flow and pressure, and the unit's critical bias is
  * recomputed for those temperatures, so a plant starts steady from hot zero
  * power to full power with one geometry.
+ * A unit with sg_model PCS_PLANT_SG_STEAM_SIDE also gets its steam side
+ * (secondary.h) and its feedwater and turbine control (sg_control.h),
+ * settled to the primary's steady state (PCS_PLANT_SG_STEAM_SIDE below);
+ * the default, PCS_PLANT_SG_BOUNDARY, builds exactly what it did before.
  * Every unit's primary reads one (p, h) property table: its def's, or one
  * the plant makes for the world (0.4 s; the station hands in its
  * process-wide pcs_station_water_table); every unit's fuel one real-water (p, T)

@@ -33,6 +33,10 @@
  * at the def's reference state, Re from the volume's flow and viscosity
  * there; Nu >= 4.36, laminar), k_w and h_o def fields (assumptions). Explicit
  * in the tube temperature: dt U A_k / (M_k c_p) is about 0.02 at dt = 0.05 s.
+ * With sg_model PCS_PRIMARY_SG_TUBE_STORES (a steam side, pcsim/secondary.h,
+ * after pcs_primary_sg_couple) T_sat(p_sec) is replaced tube by tube by the
+ * secondary's tube_t[l, k], and the same Q is written to tube_heat[l, k] for
+ * the secondary's tick later in the same tick.
  *
  * Pumps: motor on: tau_m = tau_r (w_s - w)/(w_s - w_r), at most
  * max_torque_ratio tau_r (a linear induction-motor slip line), taken
