@@ -344,3 +344,32 @@ Test(steam_side, save_load_round_trip_mid_transient_gives_the_same_hash, .timeou
     pcs_world_destroy(a.w);
     pcs_world_destroy(c.w);
 }
+
+/* The boundary's sg_pressure command would move nothing on a steam-side
+ * unit (its tubes read tube_t): the handler refuses it, naming the unit
+ * and what to use, and the SG pressure stays where the steam side has it. */
+Test(steam_side, sg_pressure_command_is_refused_on_a_steam_side_unit, .timeout = 600)
+{
+    ss_unit u;
+    ss_open(&u);
+    uint32_t kind;
+    pcs_target_id id;
+    cr_assert_eq(pcs_command_kind_find(u.w, PCS_PLANT_COMMANDS, PCS_PLANT_OP_SG_PRESSURE, &kind),
+                 PCS_OK);
+    cr_assert_eq(pcs_command_target_find(u.w, "u1", &id), PCS_OK);
+    pcs_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.target = pcs_target_id_store(id);
+    c.args[0] = 7.63e6;
+    cr_assert_eq(pcs_command_submit(u.w, &c), PCS_OK, "%s", pcs_last_error());
+    double p0 = sg(&u, 0, PCS_SECONDARY_OUT_P);
+    ss_ticks(&u, 20);
+    pcs_command_stats cs;
+    cr_assert_eq(pcs_command_stats_get(u.w, &cs), PCS_OK);
+    cr_expect_eq(cs.rejected, 1);
+    cr_expect_eq(cs.applied, 0);
+    cr_expect_lt(fabs(sg(&u, 0, PCS_SECONDARY_OUT_P) - p0), 2e3, "SG pressure %g -> %g Pa", p0,
+                 sg(&u, 0, PCS_SECONDARY_OUT_P));
+    pcs_world_destroy(u.w);
+}
