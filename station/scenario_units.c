@@ -115,6 +115,29 @@ static int parse_pump(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg)
     return 0;
 }
 
+/* "sg_model": what the SG tubes give their heat to (pcsim/plant.h). */
+static int parse_sg_model(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg)
+{
+    static const char *const names[] = {"boundary", "steam_side"};
+    const char *m = NULL;
+    if (jr_str(c, u, "sg_model", &m) != 0)
+        return -1;
+    if (!m)
+        return 0;
+    for (uint32_t i = 0; i < 2u; i++)
+        if (strcmp(m, names[i]) == 0) {
+            cfg->sg_model = i; /* PCS_PLANT_SG_BOUNDARY, PCS_PLANT_SG_STEAM_SIDE */
+            return 0;
+        }
+    size_t p = jr_push_key(c, "sg_model");
+    jr_fail(c,
+            "value '%s' is not one of 'boundary' (the default: a saturated boundary at the "
+            "sg_pressure command's pressure) or 'steam_side' (pcsim/secondary.h)",
+            m);
+    jr_pop(c, p);
+    return -1;
+}
+
 static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
 {
     static const char *const keys[] = {"name",
@@ -133,6 +156,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
                                        "rod_speed_per_s",
                                        "scram_drop_time_s",
                                        "control_bank_position",
+                                       "sg_model",
                                        NULL};
     if (!json_is_object(u))
         return jr_fail(c, "expected an object");
@@ -155,6 +179,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
     rc |= jr_num(c, u, "scram_drop_time_s", 0.01, 60.0, &cfg->core.scram_drop_time_s);
     rc |= jr_num(c, u, "control_bank_position", 0.0, 1.0, &bank_pos);
     rc |= parse_pump(c, u, cfg);
+    rc |= parse_sg_model(c, u, cfg);
     if (rc)
         return -1;
     if (strlen(nm) >= 16)

@@ -17,6 +17,7 @@
 #include "pcsim/plugin.h"
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/sensor.h"
 #include "station/station_internal.h"
 
@@ -212,6 +213,10 @@ static const action_def actions[] = {
     {"sg_pressure", PLANT, PCS_PLANT_OP_SG_PRESSURE, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
      "secondary pressure Pa"},
+    {"turbine_valve", PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_TURBINE_VALVE, ARG_UNIT,
+     "target uN (a unit with sg_model steam_side), value turbine valve opening target [0, 1], "
+     "moved at the governor's rate limit",
+     1, 0.0, 1.0, 0, "opening"},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,
      "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all",

@@ -25,6 +25,10 @@
  * settled core inlet, flow and pressure, and the unit's critical bias is
  * recomputed for those temperatures, so a plant starts steady from hot zero
  * power to full power with one geometry.
+ * A unit with sg_model PCS_PLANT_SG_STEAM_SIDE also gets its steam side
+ * (secondary.h) and its feedwater and turbine control (sg_control.h),
+ * settled to the primary's steady state (PCS_PLANT_SG_STEAM_SIDE below);
+ * the default, PCS_PLANT_SG_BOUNDARY, builds exactly what it did before.
  * Every unit's primary reads one (p, h) property table: its def's, or one
  * the plant makes for the world (0.4 s; the station hands in its
  * process-wide pcs_station_water_table); every unit's fuel one real-water (p, T)
@@ -41,6 +45,8 @@
 #include "pcsim/export.h"
 #include "pcsim/fuel.h"
 #include "pcsim/primary.h"
+#include "pcsim/secondary.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/status.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
@@ -71,7 +77,25 @@ typedef struct pcs_plant_unit_def {
                                   unit_index, rated_power_w (= core.nominal_power_w) and
                                   table (one for the world when NULL); n_loops in
                                   [1, PCS_PLANT_MAX_LOOPS] */
+    uint32_t sg_model;       /**< PCS_PLANT_SG_BOUNDARY (0, default) or PCS_PLANT_SG_STEAM_SIDE */
 } pcs_plant_unit_def;
+
+/** pcs_plant_unit_def.sg_model: what the SG tubes give their heat to. */
+enum {
+    /** A saturated boundary per SG at the primary's controls[SG_PRESSURE + l]
+     *  (the sg_pressure command moves it): no steam, no level. */
+    PCS_PLANT_SG_BOUNDARY = 0,
+    /** The steam side (pcsim/secondary.h) built for the unit on the unit's
+     *  (p, h) table, with n_sg = n_loops and n_bundle = n_sg_tubes / 2: after
+     *  the primary settles on the boundary, the secondary settles at the
+     *  primary's SG heat per SG and the NR level program, at the dome
+     *  pressure whose tube-side temperatures (U A-weighted over the tubes)
+     *  give the primary the same heat as its settled T_sat (a few passes);
+     *  then the primary's tubes see the secondary's tube_t and write
+     *  tube_heat (pcs_primary_sg_couple); the feedwater and turbine
+     *  controller (pcsim/sg_control.h, its defaults) starts from there. */
+    PCS_PLANT_SG_STEAM_SIDE = 1,
+};
 
 /**
  * Defaults for a Westinghouse 4-loop unit (tests/refdata/pwr_plant.md; see
@@ -92,6 +116,10 @@ typedef struct pcs_plant_unit {
     pcs_primary_init_report init; /**< the primary's settling at build */
     double rated_loop_flow_kg_s;  /**< loop 1's flow at the build's steady state: 100 % of
                                        the loop-flow instruments (their calibration) */
+    pcs_secondary *secondary;     /**< the steam side (sg_model PCS_PLANT_SG_STEAM_SIDE), else NULL */
+    pcs_secondary_init_report secondary_init; /**< its last settling pass at build */
+    pcs_sg_control *sg_control;   /**< its feedwater and turbine control (pcsim/sg_control.h,
+                                       defaults), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".

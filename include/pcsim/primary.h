@@ -33,6 +33,10 @@
  * at the def's reference state, Re from the volume's flow and viscosity
  * there; Nu >= 4.36, laminar), k_w and h_o def fields (assumptions). Explicit
  * in the tube temperature: dt U A_k / (M_k c_p) is about 0.02 at dt = 0.05 s.
+ * With sg_model PCS_PRIMARY_SG_TUBE_STORES (a steam side, pcsim/secondary.h,
+ * after pcs_primary_sg_couple) T_sat(p_sec) is replaced tube by tube by the
+ * secondary's tube_t[l, k], and the same Q is written to tube_heat[l, k] for
+ * the secondary's tick later in the same tick.
  *
  * Pumps: motor on: tau_m = tau_r (w_s - w)/(w_s - w_r), at most
  * max_torque_ratio tau_r (a linear induction-motor slip line), taken
@@ -308,7 +312,25 @@ typedef struct pcs_primary_def {
     double p_setpoint_pa;        /**< 15.513e6: 2235 psig [HRTD] */
     double loop_flow_guess_kg_s; /**< 4360 [W84] thermal design flow per loop: the settling's
                                       start only (the flow comes from pump and losses) */
+
+    /* SG secondary side (issue 15): which temperature the tubes see. */
+    uint32_t sg_model;           /**< PCS_PRIMARY_SG_BOUNDARY (0, default): T_sat of the controls'
+                                      per-SG pressure; PCS_PRIMARY_SG_TUBE_STORES: the steam side's
+                                      stores below (pcsim/secondary.h), once
+                                      pcs_primary_sg_couple has been called (until then, and in
+                                      pcs_primary_init_steady, the boundary) */
+    uint32_t sg_tube_t_store;    /**< with PCS_PRIMARY_SG_TUBE_STORES: float64 [n_loops x
+                                      n_sg_tubes] K the secondary temperature per tube volume
+                                      (read) */
+    uint32_t sg_tube_heat_store; /**< and float64 [n_loops x n_sg_tubes] W into the secondary
+                                      (written: + from the primary) */
 } pcs_primary_def;
+
+/** pcs_primary_def.sg_model values. */
+enum {
+    PCS_PRIMARY_SG_BOUNDARY = 0,    /**< saturated boundary at controls[SG_PRESSURE + l] */
+    PCS_PRIMARY_SG_TUBE_STORES = 1, /**< Q = U A (T_tube - tube_t[l, k]), written to tube_heat */
+};
 
 /** Defaults above. PCS_E_INVAL for NULL. */
 PCS_API pcs_status pcs_primary_default(pcs_primary_def *def);
@@ -397,6 +419,25 @@ PCS_API double pcs_primary_boron_mass(pcs_world *w, const pcs_primary *pr);
  *         after the first tick.
  */
 PCS_API pcs_status pcs_primary_copy_steady(pcs_world *w, pcs_primary *dst, const pcs_primary *src);
+
+/**
+ * Switch a primary built with sg_model PCS_PRIMARY_SG_TUBE_STORES from the
+ * saturated boundary (its settling) to the steam side's stores: from the
+ * next tick each tube volume k of SG l gives Q = U A_k (T_k - tube_t[l, k])
+ * from the start-of-tick temperatures of both sides, applies -Q to itself
+ * and writes +Q into tube_heat[l, k]. Before the first tick only
+ * (PCS_E_STATE after); PCS_E_INVAL for NULL or a boundary primary.
+ */
+PCS_API pcs_status pcs_primary_sg_couple(pcs_world *w, pcs_primary *pr);
+
+/**
+ * The heat each SG tube volume would give now (W, + out of the primary,
+ * [n_loops x n_sg_tubes]) to a secondary at the temperatures @p t_sec_k
+ * ([n_loops x n_sg_tubes] K): the tick's U A_k (T_k - t_sec) from the
+ * present state. For matching a steam side to a settled primary.
+ */
+PCS_API pcs_status pcs_primary_sg_tube_heat(pcs_world *w, const pcs_primary *pr,
+                                            const double *t_sec_k, double *q_w);
 
 /** The store ids. */
 PCS_API pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr);

@@ -295,6 +295,19 @@ PCS_API pcs_status pcs_secondary_init_steady(pcs_world *w, pcs_secondary *sec, d
                                              double pressure_pa, double nr_level,
                                              pcs_secondary_init_report *report);
 
+/**
+ * pcs_secondary_init_steady with the heat given per tube volume instead of
+ * spread evenly: @p tube_heat_w [n_sg x 2 n_bundle] W (as the tube_heat
+ * store) is written to tube_heat and held while the model settles (e.g. the
+ * heat a primary's tubes give at its steady state: pcsim/plant.h). The same
+ * settling, stop rule and errors; PCS_E_INVAL for NULL or an SG's total
+ * outside [0, 1e10] W, naming the SG.
+ */
+PCS_API pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *sec,
+                                                   const double *tube_heat_w, double pressure_pa,
+                                                   double nr_level,
+                                                   pcs_secondary_init_report *report);
+
 /** Volume index of named parts (UINT32_MAX if @p sg is out of range). */
 typedef enum pcs_secondary_part {
     PCS_SECONDARY_BUNDLE_FIRST,

@@ -10,6 +10,7 @@
 #include "pcsim/math.h"
 #include "pcsim/plant.h"
 #include "pcsim/system.h"
+#include "pcsim/water.h"
 #include "pcsim/water_ph.h"
 
 #include "physics/plant/models/plant_internal.h"
@@ -36,6 +37,10 @@ static pcs_status check_unit(const pcs_plant_unit_def *c, uint32_t n)
                              "plant: unit %u core.nominal_power_w = %g W is above %g W, the "
                              "rating of its %u loops (PCS_PLANT_LOOP_RATING_W each)",
                              n, c->core.nominal_power_w, most, c->primary.n_loops);
+    if (c->sg_model > PCS_PLANT_SG_STEAM_SIDE)
+        return pcs_error_set(
+            PCS_E_INVAL, "plant: unit %u sg_model = %u is outside {0 (boundary), 1 (steam side)}",
+            n, c->sg_model);
     double f = c->core.initial_power_fraction;
     if (!(f >= 0.0 && f <= 1.0))
         return pcs_error_set(PCS_E_INVAL,
@@ -124,6 +129,110 @@ static pcs_status make_tables(pcs_world *w, const pcs_plant_unit_def *units, uin
     return PCS_OK;
 }
 
+#define PLANT_TURBINE_RATED_P_PA 5.378e6 /* 780 psia */
+
+/* The steam side of unit @p pu (sg_model PCS_PLANT_SG_STEAM_SIDE): built
+ * before the primary, whose system reads and writes its tube stores. */
+static pcs_status build_secondary(pcs_world *w, const pcs_plant_unit_def *c,
+                                  const pcs_water_ph_table *table, pcs_plant_unit *pu,
+                                  pcs_primary_def *pd)
+{
+    pcs_secondary_def d;
+    pcs_secondary_default(&d);
+    char name[16];
+    snprintf(name, sizeof name, "u%u", pu->index);
+    d.unit_name = name;
+    d.n_sg = c->primary.n_loops;
+    d.n_bundle = c->primary.n_sg_tubes / 2u;
+    d.table = c->primary.table ? c->primary.table : table;
+    /* The governor passes rated steam at its rated opening at the lowest
+     * full-load pressure of the window (pwr_transients.md section 1: 780
+     * psia), so it has margin wherever in the window the primary settles
+     * (assumption: a design point; the secondary's own default is 6.89 MPa,
+     * above the pressure the default primary settles at). */
+    d.turbine_rated_p_pa = PLANT_TURBINE_RATED_P_PA;
+    pcs_status st = pcs_secondary_add(w, &d, &pu->secondary);
+    if (st != PCS_OK)
+        return st;
+    pcs_secondary_stores s = pcs_secondary_store_ids(pu->secondary);
+    pd->sg_model = PCS_PRIMARY_SG_TUBE_STORES;
+    pd->sg_tube_t_store = s.tube_t;
+    pd->sg_tube_heat_store = s.tube_heat;
+    return PCS_OK;
+}
+
+#define PLANT_SEC_PASSES 4     /* settling passes at most */
+#define PLANT_SEC_MATCH_K 0.01 /* |tube-side temperature offset| that ends them, K */
+
+typedef double plant_tube_array[PCS_PRIMARY_MAX_LOOPS * PCS_PRIMARY_MAX_SG_TUBES];
+
+/* The primary's heat per tube volume to secondary temperatures @p t, and
+ * its sum; *ua: sum U A (the same heat to t + 1 K is sum U A less). */
+static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, const double *t,
+                               double *q, double *sum, double *ua)
+{
+    plant_tube_array t1, q1;
+    for (uint32_t e = 0; e < n; e++)
+        t1[e] = t[e] + 1.0;
+    pcs_status st = pcs_primary_sg_tube_heat(w, pr, t, q);
+    if (st == PCS_OK)
+        st = pcs_primary_sg_tube_heat(w, pr, t1, q1);
+    *sum = *ua = 0.0;
+    for (uint32_t e = 0; st == PCS_OK && e < n; e++) {
+        *sum += q[e];
+        *ua += q[e] - q1[e];
+    }
+    return st;
+}
+
+/*
+ * The steam side settled to the primary's steady state. The first pass
+ * holds the heat the primary's tubes give to its settled T_sat (the
+ * boundary's, tube by tube) at that pressure. Each later pass takes the
+ * tube heats to the secondary's tube-side temperatures (tube_t) scaled to
+ * the boundary's total, and a dome pressure moved by the U A-weighted
+ * offset dT = (Q_tubes - Q_sat) / sum U A: the saturation pressure of
+ * T_sat(p) + dT. Done when |dT| <= PLANT_SEC_MATCH_K; then the primary's
+ * tubes see tube_t (pcs_primary_sg_couple), and its first tick gives the
+ * heat the secondary settled with.
+ */
+static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
+{
+    const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
+    const double *tube_t = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).tube_t);
+    const double nr = pcs_secondary_def_get(pu->secondary)->nr_initial;
+    uint32_t n = pd->n_loops * pd->n_sg_tubes;
+    plant_tube_array t, q;
+    double p = pu->init.sg_pressure_pa, ts = 0.0, q_sat = 0.0, q_t = 0.0, ua = 0.0, dts = 1.0;
+    pcs_status st = pcs_water_tsat(p, &ts);
+    for (uint32_t e = 0; e < n; e++)
+        t[e] = ts;
+    if (st == PCS_OK)
+        st = tube_heat_at(w, pu->primary, n, t, q, &q_sat, &ua);
+    for (int pass = 0; pass < PLANT_SEC_PASSES && fabs(dts) > PLANT_SEC_MATCH_K && st == PCS_OK;
+         pass++) {
+        st = pcs_secondary_init_steady_tubes(w, pu->secondary, q, p, nr, &pu->secondary_init);
+        if (st == PCS_OK)
+            st = tube_heat_at(w, pu->primary, n, tube_t, q, &q_t, &ua);
+        if (st == PCS_OK)
+            st = pcs_water_tsat(p, &ts);
+        dts = (q_t - q_sat) / ua;
+        for (uint32_t e = 0; e < n; e++)
+            q[e] *= q_sat / q_t;
+        if (st == PCS_OK && fabs(dts) > PLANT_SEC_MATCH_K)
+            st = pcs_water_psat(ts + dts, &p);
+    }
+    if (st == PCS_OK)
+        st = pcs_primary_sg_couple(w, pu->primary);
+    pcs_sg_control_def cd;
+    pcs_sg_control_default(&cd);
+    cd.unit_name = pd->unit_name;
+    cd.nr_program = nr;
+    if (st == PCS_OK)
+        st = pcs_sg_control_add(w, &cd, pu->secondary, &pu->sg_control);
+    return st;
+}
+
 /* The primary of unit @p pu, settled at the unit's initial power, or given
  * the state of @p twin (an earlier unit that settles identically). */
 static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
@@ -131,6 +240,11 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
                                 pcs_plant_unit *pu)
 {
     pcs_primary_def d = c->primary;
+    if (c->sg_model == PCS_PLANT_SG_STEAM_SIDE) {
+        pcs_status sst = build_secondary(w, c, table, pu, &d);
+        if (sst != PCS_OK)
+            return sst;
+    }
     char name[16];
     snprintf(name, sizeof name, "u%u", pu->index);
     d.unit_name = name;
@@ -147,6 +261,8 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
         st = pcs_primary_init_steady(w, pu->primary, c->core.initial_power_fraction, &pu->init);
     }
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
+    if (st == PCS_OK && pu->secondary)
+        st = settle_secondary(w, pu);
     return st;
 }
 
@@ -233,7 +349,9 @@ static int same_steady_state(const pcs_plant_unit_def *a, const pcs_plant_unit_d
     x.unit_name = y.unit_name = NULL;
     x.unit_index = y.unit_index = 0;
     x.table = y.table = NULL;
-    return memcmp(&x, &y, sizeof x) == 0 && a->core.nominal_power_w == b->core.nominal_power_w &&
+    return memcmp(&x, &y, sizeof x) == 0 && a->sg_model == PCS_PLANT_SG_BOUNDARY &&
+           b->sg_model == PCS_PLANT_SG_BOUNDARY &&
+           a->core.nominal_power_w == b->core.nominal_power_w &&
            a->core.boron_ppm == b->core.boron_ppm &&
            a->core.initial_power_fraction == b->core.initial_power_fraction;
 }

@@ -245,6 +245,10 @@ static pcs_status check_rest(const pcs_primary_def *d)
         {"boron_ppm", d->boron_ppm, 0, PRI_BORON_MAX_PPM, 0},
     };
     pcs_status st = pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
+    if (st == PCS_OK && d->sg_model > PCS_PRIMARY_SG_TUBE_STORES)
+        st = pcs_error_set(PCS_E_INVAL,
+                           "primary: sg_model = %u is outside {0 (boundary), 1 (tube stores)}",
+                           d->sg_model);
     if (st == PCS_OK)
         st = pcs_pump_homologous_validate(&d->pump);
     if (st == PCS_OK)
@@ -831,10 +835,23 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
 static pcs_status register_system(pcs_world *w, pcs_primary *pr)
 {
     const pcs_primary_stores *s = &pr->s;
-    uint32_t reads[] = {s->core_heat, s->controls, s->pump_on};
-    uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,          s->h,   s->t,
-                         s->rho,  s->quality, s->void_fraction, s->pump_speed, s->pzr, s->out,
-                         s->boron};
+    uint32_t reads[] = {s->core_heat, s->controls, s->pump_on, pr->def.sg_tube_t_store};
+    uint32_t writes[] = {s->mass,
+                         s->energy,
+                         s->flow,
+                         s->p,
+                         s->h,
+                         s->t,
+                         s->rho,
+                         s->quality,
+                         s->void_fraction,
+                         s->pump_speed,
+                         s->pzr,
+                         s->out,
+                         s->boron,
+                         pr->def.sg_tube_heat_store};
+    /* the steam side's stores only when the tubes see them */
+    uint32_t extra = pr->def.sg_model == PCS_PRIMARY_SG_TUBE_STORES ? 1u : 0u;
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "%s.primary", pr->unit);
     pcs_system_desc d = {.name = name,
@@ -842,9 +859,9 @@ static pcs_status register_system(pcs_world *w, pcs_primary *pr)
                          .fn = pcs_primary_system,
                          .ctx = pr,
                          .reads = reads,
-                         .n_reads = sizeof reads / sizeof reads[0],
+                         .n_reads = sizeof reads / sizeof reads[0] - 1u + extra,
                          .writes = writes,
-                         .n_writes = sizeof writes / sizeof writes[0]};
+                         .n_writes = sizeof writes / sizeof writes[0] - 1u + extra};
     pcs_status st = pcs_system_register(w, &d, NULL);
     if (st == PCS_OK)
         st = pcs_load_check_register(w, name, primary_load_check, pr);
@@ -867,6 +884,25 @@ static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
     return PCS_OK;
 }
 
+/* The steam side's stores (sg_model PCS_PRIMARY_SG_TUBE_STORES): float64,
+ * one element per SG tube volume. */
+static pcs_status check_tube_stores(pcs_world *w, const pcs_primary_def *d)
+{
+    if (d->sg_model != PCS_PRIMARY_SG_TUBE_STORES)
+        return PCS_OK;
+    size_t want = (size_t)d->n_loops * d->n_sg_tubes * sizeof(double);
+    uint32_t ids[2] = {d->sg_tube_t_store, d->sg_tube_heat_store};
+    const char *names[2] = {"sg_tube_t_store", "sg_tube_heat_store"};
+    for (int i = 0; i < 2; i++)
+        if (ids[i] >= pcs_store_count(w) || !pcs_store_is_f64(w, ids[i]) ||
+            pcs_store_bytes(w, ids[i]) != want)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "primary %s: %s = %u is not a float64 store of n_loops x "
+                                 "n_sg_tubes = %u elements",
+                                 d->unit_name, names[i], ids[i], d->n_loops * d->n_sg_tubes);
+    return PCS_OK;
+}
+
 pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary **out)
 {
     if (!w || !def || !out)
@@ -886,7 +922,9 @@ pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary
     pr->g = PCS_THNET_G;
     pr->pzr_def = def->pzr;
     pr->pzr_height_m = def->pzr.volume_m3 / circle(def->pzr.inner_diameter_m);
-    st = build_network(w, pr);
+    st = check_tube_stores(w, def);
+    if (st == PCS_OK)
+        st = build_network(w, pr);
     if (st == PCS_OK)
         st = alloc_scratch(w, pr);
     if (st == PCS_OK)

@@ -48,6 +48,7 @@ struct pcs_primary {
     double *src_c;    /* [nv] charging boron, ppm */
     double charging_kg_s, letdown_kg_s; /* the flows the last tick applied */
     double spray_kg_s, heater_w;        /* the pressurizer's, the last tick */
+    int sg_live;                        /* 1: the tubes see the steam side's stores */
     double courant_max;                 /* the last step's largest Courant number */
     uint32_t courant_volume;            /* where */
     /* stores */
@@ -86,6 +87,8 @@ static inline uint32_t loop_cold(const struct pcs_primary *pr, uint32_t l)
 typedef struct primary_view {
     pcs_thnet_state st;
     double *speed, *pump_on, *pzr, *core_heat, *controls, *out, *boron;
+    const double *tube_t; /* the steam side's (sg_model PCS_PRIMARY_SG_TUBE_STORES), else NULL */
+    double *tube_heat;
 } primary_view;
 
 /* primary_step.c */

@@ -50,6 +50,12 @@ void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
     v->out = pcs_store_data(w, s->out);
     v->boron = pcs_store_data(w, s->boron);
     v->st.scalar = v->boron;
+    v->tube_t = NULL;
+    v->tube_heat = NULL;
+    if (pr->def.sg_model == PCS_PRIMARY_SG_TUBE_STORES) {
+        v->tube_t = pcs_store_data(w, pr->def.sg_tube_t_store);
+        v->tube_heat = pcs_store_data(w, pr->def.sg_tube_heat_store);
+    }
 }
 
 void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p)
@@ -97,9 +103,32 @@ double pcs_primary_sg_ua(const pcs_primary *pr, double w_kg_s)
     return pr->sg_area_per_vol / (do_di / hi + pr->sg_r_fixed);
 }
 
-/* Heat from each SG tube volume to its loop's saturated secondary (header). */
+/* Heat from each SG tube volume to the steam side's local temperature
+ * (pcsim/secondary.h): the same Q goes into tube_heat for the secondary's
+ * tick later in this one, so the two sides' energy closes. */
+static void sg_heat_tubes(pcs_primary *pr, const primary_view *v)
+{
+    for (uint32_t l = 0; l < pr->nl; l++) {
+        pr->sg_q[l] = 0.0;
+        for (uint32_t k = 0; k < pr->ns; k++) {
+            uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k);
+            double ua = pcs_primary_sg_ua(pr, v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
+            double q = ua * (v->st.t_k[i] - v->tube_t[l * pr->ns + k]);
+            pr->heat_w[i] = -q;
+            v->tube_heat[l * pr->ns + k] = q;
+            pr->sg_q[l] += q;
+        }
+    }
+}
+
+/* Heat from each SG tube volume to its loop's saturated secondary (header),
+ * or to the steam side once coupled. */
 static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
 {
+    if (pr->sg_live && v->tube_t) {
+        sg_heat_tubes(pr, v);
+        return PCS_OK;
+    }
     for (uint32_t l = 0; l < pr->nl; l++) {
         double ts;
         pcs_status st = pcs_water_tsat(v->controls[PCS_PRIMARY_CTL_SG_PRESSURE + l], &ts);
@@ -114,6 +143,38 @@ static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
             pr->sg_q[l] += q;
         }
     }
+    return PCS_OK;
+}
+
+pcs_status pcs_primary_sg_couple(pcs_world *w, pcs_primary *pr)
+{
+    if (!w || !pr)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_sg_couple: NULL argument");
+    if (pr->def.sg_model != PCS_PRIMARY_SG_TUBE_STORES)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_primary_sg_couple: %s: sg_model = %u, not "
+                             "PCS_PRIMARY_SG_TUBE_STORES (%u)",
+                             pr->unit, pr->def.sg_model, (unsigned)PCS_PRIMARY_SG_TUBE_STORES);
+    if (pcs_world_sealed(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_primary_sg_couple: %s: the world has already ticked",
+                             pr->unit);
+    pr->sg_live = 1;
+    return PCS_OK;
+}
+
+pcs_status pcs_primary_sg_tube_heat(pcs_world *w, const pcs_primary *pr, const double *t_sec_k,
+                                    double *q_w)
+{
+    if (!w || !pr || !t_sec_k || !q_w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_primary_sg_tube_heat: NULL argument");
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    for (uint32_t l = 0; l < pr->nl; l++)
+        for (uint32_t k = 0; k < pr->ns; k++) {
+            uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k), e = l * pr->ns + k;
+            double ua = pcs_primary_sg_ua(pr, v.st.flow_kg_s[pr->j_tube[e]]);
+            q_w[e] = ua * (v.st.t_k[i] - t_sec_k[e]);
+        }
     return PCS_OK;
 }
 

@@ -69,17 +69,13 @@ static int settled(const pcs_secondary *sc, const secondary_view *v, const doubl
     return ok;
 }
 
-pcs_status pcs_secondary_init_steady(pcs_world *w, pcs_secondary *sc, double heat_w,
-                                     double pressure_pa, double nr_level,
-                                     pcs_secondary_init_report *report)
+/* Settle with the tube heats already in tube_heat (header). */
+static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, double nr_level,
+                         pcs_secondary_init_report *report)
 {
-    pcs_status st = check_args(w, sc, heat_w, pressure_pa, nr_level);
-    if (st != PCS_OK)
-        return st;
+    pcs_status st = PCS_OK;
     secondary_view v;
     pcs_secondary_view(w, sc, &v);
-    for (uint32_t k = 0; k < sc->nsg * sc->nt; k++)
-        v.tube_heat[k] = heat_w / sc->nt;
     double dt = pcs_world_clock(w)->dt_s, t = 0.0, dpdt = 0.0, p_start[PCS_SECONDARY_MAX_SG];
     uint32_t per_window = (uint32_t)ceil(SEC_INIT_WINDOW_S / dt), corrections = 0;
     int done = 0;
@@ -120,4 +116,42 @@ pcs_status pcs_secondary_init_steady(pcs_world *w, pcs_secondary *sc, double hea
                              v.controls[PCS_SECONDARY_CTL_TURBINE]);
     feed(sc, &v, nr_level);
     return PCS_OK;
+}
+
+pcs_status pcs_secondary_init_steady(pcs_world *w, pcs_secondary *sc, double heat_w,
+                                     double pressure_pa, double nr_level,
+                                     pcs_secondary_init_report *report)
+{
+    pcs_status st = check_args(w, sc, heat_w, pressure_pa, nr_level);
+    if (st != PCS_OK)
+        return st;
+    double *q = pcs_store_data(w, sc->s.tube_heat);
+    for (uint32_t k = 0; k < sc->nsg * sc->nt; k++)
+        q[k] = heat_w / sc->nt;
+    return settle(w, sc, pressure_pa, nr_level, report);
+}
+
+pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *sc,
+                                           const double *tube_heat_w, double pressure_pa,
+                                           double nr_level, pcs_secondary_init_report *report)
+{
+    if (!tube_heat_w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_init_steady_tubes: NULL tube heats");
+    pcs_status st = check_args(w, sc, 0.0, pressure_pa, nr_level);
+    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
+        double sum = 0.0;
+        for (uint32_t k = 0; k < sc->nt; k++)
+            sum += tube_heat_w[l * sc->nt + k];
+        if (!(sum >= 0.0 && sum <= 1e10))
+            st = pcs_error_set(PCS_E_INVAL,
+                               "pcs_secondary_init_steady_tubes: %s: SG %u heat %g W is outside "
+                               "[0, 1e10]",
+                               sc->unit, l + 1, sum);
+    }
+    if (st != PCS_OK)
+        return st;
+    double *q = pcs_store_data(w, sc->s.tube_heat);
+    for (uint32_t k = 0; k < sc->nsg * sc->nt; k++)
+        q[k] = tube_heat_w[k];
+    return settle(w, sc, pressure_pa, nr_level, report);
 }

@@ -1,0 +1,127 @@
+/**
+ * @file sg_control.h
+ * @brief Feedwater (SG level) control and the turbine valve of one unit's
+ *        steam side (pcsim/secondary.h), as a plant control system
+ *        (issue 15): three-element level control per SG and a
+ *        rate-limited turbine governor valve set by a station command.
+ *
+ * Block diagram, per SG l (all values the measured ones, below):
+ *
+ *   NR level ──(-)┐
+ *   program ──(+)─┴─ e_L ──[K_L + I_L]── level out (kg/s) ─┐
+ *                        I_L += (K_L dt / T_L) e_L          │
+ *   steam flow W_s ───────────────────────────────────(+)───┴─ W_dem
+ *   feed flow W_f ──(-)── W_dem - W_f ──[integral, T_W]── feed command W_c
+ *                        W_c += (dt / T_W) (W_dem - W_f), clamped to
+ *                        [0, feed_max_kg_s]
+ *
+ * The steam flow feeds forward (the feed follows the load before the level
+ * moves), the level trims it, and the feed flow closes the flow loop (the
+ * secondary's feed control is a flow: the valve and pump as one ideal
+ * actuator with the flow loop's lag T_W). Anti-windup: I_L is not
+ * integrated when the feed command is at a limit and the step would push it
+ * further, and is held within [-feed_max_kg_s, feed_max_kg_s].
+ *
+ * Turbine: the opening moves towards the commanded target at most
+ * turbine_rate_per_s x dt per tick (the governor valves' rate limit); the
+ * target starts at the opening the steam side settled at.
+ *
+ * Measured values and the one-tick delay (the house pattern of
+ * pcsim/pzr_control.h): the system "uN.sgctl.measure" at
+ * PCS_STAGE_SENSORS (9) copies each SG's NR level, steam flow and feed flow
+ * from the secondary's outputs of this tick into the STATE store
+ * "uN.sgctl.meas"; the system "uN.sgctl" at PCS_STAGE_ACTUATORS (2) of the
+ * next tick reads them and writes the secondary's controls (turbine
+ * opening, per SG feed flow), which the secondary reads at stage 5. No
+ * sensor noise or failure (the sensor bank has no steam-side channels yet).
+ *
+ * Commands (family PCS_SG_CONTROL_COMMANDS, targets "uN.steam" and "uN";
+ * the station command "turbine_valve"): TURBINE_VALVE args[0] the target
+ * opening in [0, 1].
+ *
+ * Channels (uN prefix): sgctl.turbine_target, sgctl.turbine_valve (the
+ * opening now, 1), per SG sgK.feed_demand (W_c, kg/s); the secondary's
+ * own channels (pcsim/secondary.h) carry the levels and flows.
+ *
+ * Thread-safety: build on the world's thread; the systems and the command
+ * handler run in the world's tick.
+ */
+#ifndef PCSIM_SG_CONTROL_H
+#define PCSIM_SG_CONTROL_H
+
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/secondary.h"
+#include "pcsim/status.h"
+#include "pcsim/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Command family name and its ops. Targets "uN.steam" and "uN". */
+#define PCS_SG_CONTROL_COMMANDS "sg_control"
+enum {
+    PCS_SG_CONTROL_OP_TURBINE_VALVE = 0, /**< args[0] target turbine opening [0, 1] */
+    PCS_SG_CONTROL_OP_COUNT = 1,
+};
+
+/** Elements of the STATE store "uN.sgctl.state" (then PCS_SG_CONTROL_ST_PER_SG per SG). */
+enum {
+    PCS_SG_CONTROL_ST_TURBINE_TARGET = 0, /**< [0, 1] */
+    PCS_SG_CONTROL_ST_TURBINE = 1,        /**< opening now [0, 1] */
+    PCS_SG_CONTROL_ST_SG = 2,             /**< first per-SG block: */
+    PCS_SG_CONTROL_ST_INTEGRAL = 0,       /**<   + 0: I_L, kg/s */
+    PCS_SG_CONTROL_ST_FEED = 1,           /**<   + 1: feed command W_c, kg/s */
+    PCS_SG_CONTROL_ST_PER_SG = 2,
+};
+
+/** Elements of the STATE store "uN.sgctl.meas", per SG. */
+enum {
+    PCS_SG_CONTROL_MEAS_NR = 0,    /**< NR level, % */
+    PCS_SG_CONTROL_MEAS_STEAM = 1, /**< steam flow, kg/s */
+    PCS_SG_CONTROL_MEAS_FEED = 2,  /**< feed flow, kg/s */
+    PCS_SG_CONTROL_MEAS_PER_SG = 3,
+};
+
+/** Settings. Start from pcs_sg_control_default; "assumption" marks a value
+ *  with no source (scenarios/README.md lists them). */
+typedef struct pcs_sg_control_def {
+    const char *unit_name;      /**< "u1"; 1..15 characters */
+    double nr_program;          /**< 44 % NR program at 20-100 % power ([HRTD] 11.1); [5, 95] */
+    double level_gain_kg_s_pct; /**< K_L 10 kg/s per % NR (assumption: 2 % of rated steam flow
+                                     per %); (0, 1000] */
+    double level_reset_s;       /**< T_L 120 s (assumption: slow against shrink and swell);
+                                     [1, 1e5] */
+    double flow_lag_s;          /**< T_W 2 s flow loop (assumption); [0.05, 100] */
+    double feed_max_kg_s;       /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
+                                     ([W84]; the margin an assumption); (0, 5000] */
+    double turbine_rate_per_s;  /**< 0.02 opening per s (assumption: a 10 % load step in about
+                                     4 s); (0, 10] */
+} pcs_sg_control_def;
+
+/** Defaults above. PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_sg_control_default(pcs_sg_control_def *def);
+
+typedef struct pcs_sg_control pcs_sg_control;
+
+/**
+ * Build the controller of @p sec: stores, the two systems, the command
+ * target, channels and the load check. Start state from the secondary as it
+ * is now (call after pcs_secondary_init_steady): measured values from its
+ * outputs, the turbine target and opening from its controls, each feed
+ * command from its feed control and I_L = feed - steam. PCS_E_INVAL naming
+ * a field out of range.
+ */
+PCS_API pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def,
+                                      pcs_secondary *sec, pcs_sg_control **out);
+
+/** The STATE store "uN.sgctl.state" (UINT32_MAX for NULL). */
+PCS_API uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

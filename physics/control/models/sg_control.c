@@ -1,0 +1,217 @@
+/**
+ * @file sg_control.c
+ * @brief The feedwater and turbine controller's build (pcsim/sg_control.h):
+ *        definition, stores and their start from the settled steam side,
+ *        the two systems, the command target, channels and the load check.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/clock.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/system.h"
+#include "physics/control/models/sg_control_internal.h"
+
+pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->nr_program = 44.0;
+    d->level_gain_kg_s_pct = 10.0;
+    d->level_reset_s = 120.0;
+    d->flow_lag_s = 2.0;
+    d->feed_max_kg_s = 720.6;
+    d->turbine_rate_per_s = 0.02;
+    return PCS_OK;
+}
+
+static pcs_status check_def(const pcs_sg_control_def *d)
+{
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "sg_control: unit_name must be 1..15 characters");
+    const pcs_param_range r[] = {
+        {"nr_program", d->nr_program, 5.0, 95.0, 0},
+        {"level_gain_kg_s_pct", d->level_gain_kg_s_pct, 0.0, 1000.0, 1},
+        {"level_reset_s", d->level_reset_s, 1.0, 1e5, 0},
+        {"flow_lag_s", d->flow_lag_s, 0.05, 100.0, 0},
+        {"feed_max_kg_s", d->feed_max_kg_s, 0.0, 5000.0, 1},
+        {"turbine_rate_per_s", d->turbine_rate_per_s, 0.0, 10.0, 1},
+    };
+    return pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
+}
+
+/* ---- load check ------------------------------------------------------------- */
+
+static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_sg_control *sc = ctx;
+    const pcs_sg_control_def *d = &sc->def;
+    const char *name = pcs_store_name(w, sc->id_state);
+    const double *s = pcs_load_view_store(v, sc->id_state);
+    pcs_status st = pcs_load_check_f64(name, "turbine target and opening", s, 2, 1, 0.0, 1.0, 0);
+    const double *b = s + PCS_SG_CONTROL_ST_SG;
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "level integral kg/s", b, PCS_SG_CONTROL_ST_INTEGRAL,
+                                     sc->n_sg, PCS_SG_CONTROL_ST_PER_SG, -d->feed_max_kg_s,
+                                     d->feed_max_kg_s, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "feed command kg/s", b, PCS_SG_CONTROL_ST_FEED, sc->n_sg,
+                                     PCS_SG_CONTROL_ST_PER_SG, 0.0, d->feed_max_kg_s, 0);
+    if (st == PCS_OK) {
+        const char *mn = pcs_store_name(w, sc->id_meas);
+        const double *m = pcs_load_view_store(v, sc->id_meas);
+        st = pcs_load_check_f64(mn, "measured NR level, steam and feed flow", m,
+                                PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg, 1, -1e4, 1e5, 0);
+    }
+    return st;
+}
+
+/* ---- registration --------------------------------------------------------------- */
+
+/* Start from the secondary as it is now (header). */
+static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.sgctl.state", sc->unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double),
+                                       PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * sc->n_sg,
+                                       PCS_STORE_STATE_F64, &sc->id_state);
+    snprintf(name, sizeof name, "%s.sgctl.meas", sc->unit);
+    if (st == PCS_OK)
+        st = pcs_store_register(w, name, sizeof(double), PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg,
+                                PCS_STORE_STATE_F64, &sc->id_meas);
+    if (st != PCS_OK)
+        return st;
+    const double *c = pcs_store_data(w, sc->id_sec_controls);
+    double *s = pcs_store_data(w, sc->id_state), *m = pcs_store_data(w, sc->id_meas);
+    s[PCS_SG_CONTROL_ST_TURBINE_TARGET] = s[PCS_SG_CONTROL_ST_TURBINE] =
+        c[PCS_SECONDARY_CTL_TURBINE];
+    pcs_sgc_measure(w, sc);
+    for (uint32_t l = 0; l < sc->n_sg; l++) {
+        double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
+        const double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
+        sl[PCS_SG_CONTROL_ST_FEED] =
+            c[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l + PCS_SECONDARY_CTL_FEED];
+        sl[PCS_SG_CONTROL_ST_INTEGRAL] =
+            sl[PCS_SG_CONTROL_ST_FEED] - ml[PCS_SG_CONTROL_MEAS_STEAM] -
+            sc->def.level_gain_kg_s_pct * (sc->def.nr_program - ml[PCS_SG_CONTROL_MEAS_NR]);
+    }
+    return PCS_OK;
+}
+
+static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.sgctl.measure", sc->unit);
+    uint32_t m_reads[] = {sc->id_sec_out}, m_writes[] = {sc->id_meas};
+    pcs_system_desc md = {.name = name,
+                          .stage = PCS_STAGE_SENSORS,
+                          .fn = pcs_sgc_measure,
+                          .ctx = sc,
+                          .reads = m_reads,
+                          .n_reads = 1,
+                          .writes = m_writes,
+                          .n_writes = 1};
+    pcs_status st = pcs_system_register(w, &md, NULL);
+    char name2[PCS_NAME_MAX];
+    snprintf(name2, sizeof name2, "%s.sgctl", sc->unit);
+    uint32_t reads[] = {sc->id_meas}, writes[] = {sc->id_state, sc->id_sec_controls};
+    pcs_system_desc d = {.name = name2,
+                         .stage = PCS_STAGE_ACTUATORS,
+                         .fn = pcs_sgc_system,
+                         .ctx = sc,
+                         .reads = reads,
+                         .n_reads = 1,
+                         .writes = writes,
+                         .n_writes = 2};
+    if (st == PCS_OK)
+        st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name2, sgc_load_check, sc);
+    return st;
+}
+
+static pcs_status register_command(pcs_world *w, pcs_sg_control *sc)
+{
+    uint32_t family;
+    pcs_status st = pcs_command_family_find(w, PCS_SG_CONTROL_COMMANDS, &family, NULL);
+    if (st != PCS_OK)
+        st = pcs_command_family_register(w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT,
+                                         pcs_sgc_on_command, &family);
+    char name[32];
+    /* "uN.steam", and "uN" for hosts whose unit commands name the unit */
+    snprintf(name, sizeof name, "%s.steam", sc->unit);
+    const char *names[] = {name, sc->unit};
+    for (size_t k = 0; st == PCS_OK && k < 2; k++) {
+        pcs_command_target_def td = {.name = names[k],
+                                     .family = family,
+                                     .ctx = sc,
+                                     .element = PCS_TARGET_ELEMENT_ALL,
+                                     .ops = 0};
+        st = pcs_command_target_register(w, &td, NULL);
+    }
+    if (st == PCS_OK)
+        pcs_error_clear(); /* the family lookup's message */
+    return st;
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.sgctl.turbine_target", sc->unit);
+    pcs_status st = pcs_channel_register(w, name, "1", PCS_CHANNEL_F64, sc->id_state,
+                                         PCS_SG_CONTROL_ST_TURBINE_TARGET, NULL);
+    snprintf(name, sizeof name, "%s.sgctl.turbine_valve", sc->unit);
+    if (st == PCS_OK)
+        st = pcs_channel_register(w, name, "1", PCS_CHANNEL_F64, sc->id_state,
+                                  PCS_SG_CONTROL_ST_TURBINE, NULL);
+    for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
+        snprintf(name, sizeof name, "%s.sg%u.feed_demand", sc->unit, l + 1);
+        st = pcs_channel_register(
+            w, name, "kg/s", PCS_CHANNEL_F64, sc->id_state,
+            PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l + PCS_SG_CONTROL_ST_FEED, NULL);
+    }
+    return st;
+}
+
+pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_secondary *sec,
+                              pcs_sg_control **out)
+{
+    if (!w || !def || !sec || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_add: NULL argument");
+    pcs_status st = check_def(def);
+    if (st != PCS_OK)
+        return st;
+    pcs_sg_control *sc = pcs_world_alloc(w, sizeof *sc);
+    if (!sc)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_sg_control_add: out of memory");
+    memset(sc, 0, sizeof *sc);
+    sc->def = *def;
+    snprintf(sc->unit, sizeof sc->unit, "%s", def->unit_name);
+    sc->def.unit_name = sc->unit;
+    sc->n_sg = pcs_secondary_def_get(sec)->n_sg;
+    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
+    sc->id_sec_out = ss.out;
+    sc->id_sec_controls = ss.controls;
+    sc->dt_s = pcs_world_clock(w)->dt_s;
+    st = make_stores(w, sc);
+    if (st == PCS_OK)
+        st = register_systems(w, sc);
+    if (st == PCS_OK)
+        st = register_command(w, sc);
+    if (st == PCS_OK)
+        st = register_channels(w, sc);
+    if (st == PCS_OK)
+        *out = sc;
+    return st;
+}
+
+uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc)
+{
+    return sc ? sc->id_state : UINT32_MAX;
+}

@@ -1,0 +1,29 @@
+/**
+ * @file sg_control_internal.h
+ * @brief The feedwater and turbine controller's private layout, shared by
+ *        its build (sg_control.c) and its tick and commands
+ *        (sg_control_step.c).
+ */
+#ifndef PCS_PHYSICS_SG_CONTROL_INTERNAL_H
+#define PCS_PHYSICS_SG_CONTROL_INTERNAL_H
+
+#include "pcsim/command.h"
+#include "pcsim/sg_control.h"
+
+struct pcs_sg_control {
+    pcs_sg_control_def def; /* unit_name points at unit[] */
+    char unit[16];
+    uint32_t n_sg;
+    uint32_t id_state, id_meas;
+    uint32_t id_sec_out, id_sec_controls; /* the secondary's */
+    double dt_s;
+};
+
+/* "uN.sgctl.measure" (stage SENSORS) and "uN.sgctl" (stage ACTUATORS). */
+pcs_status pcs_sgc_measure(pcs_world *w, void *ctx);
+pcs_status pcs_sgc_system(pcs_world *w, void *ctx);
+
+/* The command family's handler. */
+pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *call);
+
+#endif

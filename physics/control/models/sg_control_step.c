@@ -1,0 +1,84 @@
+/**
+ * @file sg_control_step.c
+ * @brief The feedwater and turbine controller's tick (measure at stage 9,
+ *        act at stage 2 of the next tick) and its command (pcsim/sg_control.h).
+ *        Nothing here allocates.
+ */
+#include <math.h>
+
+#include "pcsim/math.h"
+#include "pcsim/system.h"
+#include "physics/control/models/sg_control_internal.h"
+
+static double clamp(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
+{
+    pcs_sg_control *sc = ctx;
+    const double *o = pcs_store_data(w, sc->id_sec_out);
+    double *m = pcs_store_data(w, sc->id_meas);
+    for (uint32_t l = 0; l < sc->n_sg; l++) {
+        const double *b = o + PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l;
+        double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
+        ml[PCS_SG_CONTROL_MEAS_NR] = b[PCS_SECONDARY_OUT_NR];
+        ml[PCS_SG_CONTROL_MEAS_STEAM] = b[PCS_SECONDARY_OUT_STEAM];
+        ml[PCS_SG_CONTROL_MEAS_FEED] = b[PCS_SECONDARY_OUT_FEED];
+    }
+    return PCS_OK;
+}
+
+/* Three-element control of one SG (header): level PI on the program plus
+ * the steam flow gives the demand; the flow loop moves the feed command by
+ * dt / T_W of the demand's excess over the measured feed. */
+static void feed_loop(const pcs_sg_control *sc, const double *ml, double *sl)
+{
+    const pcs_sg_control_def *d = &sc->def;
+    double e = d->nr_program - ml[PCS_SG_CONTROL_MEAS_NR];
+    double di = d->level_gain_kg_s_pct * sc->dt_s / d->level_reset_s * e;
+    double w_c = sl[PCS_SG_CONTROL_ST_FEED];
+    /* conditional integration: not while the command is held at a limit
+       that the step would push it further past */
+    int high = w_c >= d->feed_max_kg_s && di > 0.0, low = w_c <= 0.0 && di < 0.0;
+    if (!high && !low)
+        sl[PCS_SG_CONTROL_ST_INTEGRAL] =
+            clamp(sl[PCS_SG_CONTROL_ST_INTEGRAL] + di, -d->feed_max_kg_s, d->feed_max_kg_s);
+    double demand =
+        ml[PCS_SG_CONTROL_MEAS_STEAM] + d->level_gain_kg_s_pct * e + sl[PCS_SG_CONTROL_ST_INTEGRAL];
+    w_c += sc->dt_s / d->flow_lag_s * (demand - ml[PCS_SG_CONTROL_MEAS_FEED]);
+    sl[PCS_SG_CONTROL_ST_FEED] = clamp(w_c, 0.0, d->feed_max_kg_s);
+}
+
+pcs_status pcs_sgc_system(pcs_world *w, void *ctx)
+{
+    pcs_sg_control *sc = ctx;
+    const double *m = pcs_store_data(w, sc->id_meas);
+    double *s = pcs_store_data(w, sc->id_state), *c = pcs_store_data(w, sc->id_sec_controls);
+    double step = sc->def.turbine_rate_per_s * sc->dt_s;
+    double *tv = &s[PCS_SG_CONTROL_ST_TURBINE];
+    *tv += clamp(s[PCS_SG_CONTROL_ST_TURBINE_TARGET] - *tv, -step, step);
+    c[PCS_SECONDARY_CTL_TURBINE] = *tv;
+    for (uint32_t l = 0; l < sc->n_sg; l++) {
+        double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
+        feed_loop(sc, m + PCS_SG_CONTROL_MEAS_PER_SG * l, sl);
+        c[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l + PCS_SECONDARY_CTL_FEED] =
+            sl[PCS_SG_CONTROL_ST_FEED];
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *c)
+{
+    pcs_sg_control *sc = c->ctx;
+    if (c->op != PCS_SG_CONTROL_OP_TURBINE_VALVE)
+        return pcs_error_set(PCS_E_INVAL, "%s: unknown sg_control op %u", c->target_name, c->op);
+    double v = c->cmd->args[0];
+    if (!pcs_isfinite(v) || v < 0.0 || v > 1.0)
+        return pcs_error_set(PCS_E_INVAL, "%s: turbine valve opening %g is outside [0, 1]",
+                             c->target_name, v);
+    double *s = pcs_store_data(w, sc->id_state);
+    s[PCS_SG_CONTROL_ST_TURBINE_TARGET] = v;
+    return PCS_OK;
+}
