@@ -360,7 +360,7 @@ test: deps-test
 
 # One suite of PAIRED_SUITES, timed (not a file: always runs).
 paired-%:
-	@$(SUITE) $* $(SUBMAKE) $*
+	+@$(SUITE) $* $(SUBMAKE) $*
 
 # Benchmarks (bench/README.md): JMH-format JSON plus a .machine.json next to it.
 BENCH_FLAGS := --cflags "$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS)"

@@ -41,6 +41,7 @@
 #include "pcsim/rng.h"
 #include "pcsim/secondary.h"
 #include "pcsim/sensor.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/snapshot.h"
 #include "pcsim/station.h"
 #include "pcsim/status.h"
