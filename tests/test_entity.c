@@ -211,7 +211,7 @@ static int churn_property(prop *p, void *ctx)
     return rc;
 }
 
-Test(entity, ids_never_reused_stale_handles_refused_over_1e6_cycles, .timeout = 120)
+Test(entity, ids_never_reused_stale_handles_refused_over_1e6_cycles)
 {
     /* Default generations: no slot retires, so each case makes exactly
      * CREATES_PER_CASE creates: 1e6 over the cases. */
@@ -443,7 +443,7 @@ Test(entity, create_and_destroy_after_the_seal_allocate_nothing)
 
 /* ---- the station's devices ------------------------------------------------- */
 
-Test(entity, station_devices_are_found_by_name_and_stay_valid_for_100_ticks, .timeout = 120)
+Test(entity, station_devices_are_found_by_name_and_stay_valid_for_100_ticks)
 {
     pcs_scenario *scn = NULL;
     cr_assert_eq(pcs_scenario_default(&scn), PCS_OK, "%s", pcs_last_error());
