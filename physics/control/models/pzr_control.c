@@ -22,6 +22,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/primary.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
 #include "physics/control/models/pzr_control_internal.h"
 
 #define PSI PCS_PZR_CONTROL_PSI_PA
@@ -286,30 +287,6 @@ static pcs_status register_system(pcs_world *w, pcs_pzr_control *pc)
     return st;
 }
 
-static pcs_status register_commands(pcs_world *w, pcs_pzr_control *pc)
-{
-    uint32_t family;
-    pcs_status st = pcs_command_family_find(w, PCS_PZR_CONTROL_COMMANDS, &family, NULL);
-    if (st != PCS_OK)
-        st = pcs_command_family_register(w, PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_COUNT,
-                                         pcs_pzrc_on_command, &family);
-    char name[32];
-    /* "uN.pzr", and "uN" for hosts whose unit commands name the unit */
-    snprintf(name, sizeof name, "%s.pzr", pc->unit);
-    const char *names[] = {name, pc->unit};
-    for (size_t k = 0; st == PCS_OK && k < 2; k++) {
-        pcs_command_target_def td = {.name = names[k],
-                                     .family = family,
-                                     .ctx = pc,
-                                     .element = PCS_TARGET_ELEMENT_ALL,
-                                     .ops = 0};
-        st = pcs_command_target_register(w, &td, NULL);
-    }
-    if (st == PCS_OK)
-        pcs_error_clear(); /* the family lookup's message */
-    return st;
-}
-
 static pcs_status register_channels(pcs_world *w, pcs_pzr_control *pc)
 {
     const struct {
@@ -359,7 +336,8 @@ pcs_status pcs_pzr_control_add(pcs_world *w, const pcs_pzr_control_def *def, pcs
     if (st == PCS_OK)
         st = register_system(w, pc);
     if (st == PCS_OK)
-        st = register_commands(w, pc);
+        st = pcs_control_register_targets(w, PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_COUNT,
+                                          pcs_pzrc_on_command, pc, pc->unit, "pzr");
     if (st == PCS_OK)
         st = register_channels(w, pc);
     if (st == PCS_OK)

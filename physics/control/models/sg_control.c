@@ -13,6 +13,7 @@
 #include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
 #include "physics/control/models/sg_control_internal.h"
 
 pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
@@ -136,30 +137,6 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
     return st;
 }
 
-static pcs_status register_command(pcs_world *w, pcs_sg_control *sc)
-{
-    uint32_t family;
-    pcs_status st = pcs_command_family_find(w, PCS_SG_CONTROL_COMMANDS, &family, NULL);
-    if (st != PCS_OK)
-        st = pcs_command_family_register(w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT,
-                                         pcs_sgc_on_command, &family);
-    char name[32];
-    /* "uN.steam", and "uN" for hosts whose unit commands name the unit */
-    snprintf(name, sizeof name, "%s.steam", sc->unit);
-    const char *names[] = {name, sc->unit};
-    for (size_t k = 0; st == PCS_OK && k < 2; k++) {
-        pcs_command_target_def td = {.name = names[k],
-                                     .family = family,
-                                     .ctx = sc,
-                                     .element = PCS_TARGET_ELEMENT_ALL,
-                                     .ops = 0};
-        st = pcs_command_target_register(w, &td, NULL);
-    }
-    if (st == PCS_OK)
-        pcs_error_clear(); /* the family lookup's message */
-    return st;
-}
-
 static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
 {
     char name[64];
@@ -203,7 +180,8 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     if (st == PCS_OK)
         st = register_systems(w, sc);
     if (st == PCS_OK)
-        st = register_command(w, sc);
+        st = pcs_control_register_targets(w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT,
+                                          pcs_sgc_on_command, sc, sc->unit, "steam");
     if (st == PCS_OK)
         st = register_channels(w, sc);
     if (st == PCS_OK)

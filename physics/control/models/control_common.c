@@ -1,0 +1,31 @@
+/**
+ * @file control_common.c
+ * @brief Command family and targets of a unit controller (control_common.h).
+ */
+#include <stdio.h>
+
+#include "physics/control/models/control_common.h"
+
+pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
+                                        pcs_target_fn fn, void *ctx, const char *unit,
+                                        const char *part)
+{
+    uint32_t family;
+    pcs_status st = pcs_command_family_find(w, family_name, &family, NULL);
+    if (st != PCS_OK)
+        st = pcs_command_family_register(w, family_name, n_ops, fn, &family);
+    char name[48];
+    snprintf(name, sizeof name, "%s.%s", unit, part);
+    const char *names[] = {name, unit};
+    for (size_t k = 0; st == PCS_OK && k < 2; k++) {
+        pcs_command_target_def td = {.name = names[k],
+                                     .family = family,
+                                     .ctx = ctx,
+                                     .element = PCS_TARGET_ELEMENT_ALL,
+                                     .ops = 0};
+        st = pcs_command_target_register(w, &td, NULL);
+    }
+    if (st == PCS_OK)
+        pcs_error_clear(); /* the family lookup's message */
+    return st;
+}

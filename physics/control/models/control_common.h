@@ -1,0 +1,22 @@
+/**
+ * @file control_common.h
+ * @brief What every unit controller (pzr_control, sg_control) registers the
+ *        same way: its command family, once per world, and its two targets.
+ */
+#ifndef PCS_PHYSICS_CONTROL_COMMON_H
+#define PCS_PHYSICS_CONTROL_COMMON_H
+
+#include "pcsim/command.h"
+
+/**
+ * Register family @p family_name (@p n_ops kinds, handler @p fn) unless an
+ * earlier unit's controller did, then the targets "<unit>.<part>" and
+ * "<unit>" (hosts whose unit commands name the unit), both with context
+ * @p ctx and every element. Build phase only.
+ * @return as pcs_command_family_register and pcs_command_target_register.
+ */
+pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
+                                        pcs_target_fn fn, void *ctx, const char *unit,
+                                        const char *part);
+
+#endif
