@@ -48,13 +48,14 @@ static int bb_report(void)
     return e && *e && *e != '0';
 }
 
-static void bb_print(const char *label, const pcs_primary_init_report *r)
+static void bb_print(const char *label, uint64_t ops, const pcs_primary_init_report *r)
 {
     fprintf(stderr,
-            "%s: settled in %.2f s simulated, %u energy sweeps, Tavg %.3f K (program %.3f), "
+            "%s: (the last of %llu ops) settled in %.2f s simulated, %u energy sweeps, Tavg %.3f K "
+            "(program %.3f), "
             "max |dT/dt| %.2e K/s, loop flow %.1f kg/s\n",
-            label, r->seconds, r->corrections, r->t_avg_k, r->t_avg_program_k, r->max_dtdt_k_s,
-            r->loop_flow_kg_s);
+            label, (unsigned long long)ops, r->seconds, r->corrections, r->t_avg_k,
+            r->t_avg_program_k, r->max_dtdt_k_s, r->loop_flow_kg_s);
 }
 
 static void bb_teardown(void *ctx)
@@ -64,12 +65,12 @@ static void bb_teardown(void *ctx)
         return;
     if (bb_report() && c->ops > 0) {
         if (!c->scn) {
-            bb_print("primary.init_steady", &c->last);
+            bb_print("primary.init_steady", c->ops, &c->last);
         } else {
             for (uint32_t i = 0; i < c->n_units; i++) {
                 char label[48];
                 snprintf(label, sizeof label, "station.build u%u", i + 1);
-                bb_print(label, &c->units[i]);
+                bb_print(label, c->ops, &c->units[i]);
             }
         }
     }
