@@ -37,9 +37,17 @@ static pcs_status plant_initialize(pcs_world *w, void *ctx, const char *section_
     if (st->n_units == 0)
         return PCS_OK;
     const pcs_water_ph_table *table = NULL;
+    const pcs_coolant_water *coolant = NULL;
     pcs_status rc = pcs_station_water_table(&table);
-    for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++)
+    if (rc == PCS_OK)
+        rc = pcs_station_coolant_table(&coolant);
+    for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++) {
         st->units[u].primary.table = table;
+        if (!st->units[u].fuel.props_fn) { /* real water, the table read only */
+            st->units[u].fuel.props_fn = pcs_coolant_props_water;
+            st->units[u].fuel.props_ctx = (void *)coolant;
+        }
+    }
     return rc == PCS_OK ? pcs_plant_add(w, st->units, st->n_units, &st->plant) : rc;
 }
 

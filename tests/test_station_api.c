@@ -181,3 +181,44 @@ Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = o
     cr_assert_eq(pcs_event_describe(one_st, &quiet, out, sizeof out), 0);
     cr_assert_str_eq(out, "untouched");
 }
+
+/* The process-wide coolant table (pcs_station_coolant_table) is made once
+ * (every call gives the same table) from the defaults, so the fuel of a
+ * station reads exactly what a plant's own world-heap table
+ * (pcs_coolant_water_add, the path of a plant built without the station)
+ * would give: the same properties to the bit at liquid, near-saturation
+ * and clamped points of the primary's range. NULL is refused. */
+Test(station_api, the_shared_coolant_table_is_one_and_equals_a_world_table)
+{
+    const pcs_coolant_water *a = NULL, *b = NULL;
+    cr_assert_eq(pcs_station_coolant_table(&a), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_coolant_table(&b), PCS_OK);
+    cr_expect_eq(a, b, "two calls gave two tables");
+    cr_expect_eq(pcs_station_coolant_table(NULL), PCS_E_INVAL);
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
+    pcs_coolant_water_def cd;
+    pcs_coolant_water_default(&cd);
+    pcs_coolant_water *own = NULL;
+    cr_assert_eq(pcs_coolant_water_add(w, &cd, &own), PCS_OK, "%s", pcs_last_error());
+    const double t[] = {400.0, 565.0, 590.0, 617.0, 640.0};
+    enum { N = sizeof t / sizeof t[0] };
+    double cp[2][N], k[2][N], mu[2][N], rho[2][N];
+    const void *ctx[2] = {a, own};
+    for (int s = 0; s < 2; s++) {
+        pcs_coolant_props_out out = {cp[s], k[s], mu[s], rho[s]};
+        uint32_t clamped = 0;
+        cr_assert_eq(pcs_coolant_props_water((void *)ctx[s], N, t, 15.5e6, &out, &clamped), PCS_OK,
+                     "%s", pcs_last_error());
+    }
+    for (int i = 0; i < N; i++)
+        cr_expect(cp[0][i] == cp[1][i] && k[0][i] == k[1][i] && mu[0][i] == mu[1][i] &&
+                      rho[0][i] == rho[1][i],
+                  "T %g K: shared cp %.17g k %.17g mu %.17g rho %.17g, own %.17g %.17g %.17g "
+                  "%.17g",
+                  t[i], cp[0][i], k[0][i], mu[0][i], rho[0][i], cp[1][i], k[1][i], mu[1][i],
+                  rho[1][i]);
+    pcs_world_destroy(w);
+}

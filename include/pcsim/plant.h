@@ -31,9 +31,11 @@
  * the default, PCS_PLANT_SG_BOUNDARY, builds exactly what it did before.
  * Every unit's primary reads one (p, h) property table: its def's, or one
  * the plant makes for the world (0.4 s; the station hands in its
- * process-wide pcs_station_water_table); every unit's fuel one real-water (p, T)
- * table in the world (pcs_coolant_water_add: IAPWS-IF97 density and heat
- * capacity, IAPWS 2008 viscosity and 2011 conductivity), with nucleate
+ * process-wide pcs_station_water_table); every unit's fuel the properties
+ * its def brings (fuel.props_fn, props_ctx) or one real-water (p, T) table
+ * the plant makes in the world (pcs_coolant_water_add: IAPWS-IF97 density
+ * and heat capacity, IAPWS 2008 viscosity and 2011 conductivity; the station
+ * hands in its process-wide pcs_station_coolant_table), with nucleate
  * boiling on the clad (fuel.h).
  * Thread-safety: build on the world's thread during the build phase.
  */

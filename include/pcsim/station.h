@@ -251,6 +251,21 @@ typedef struct pcs_water_ph_table pcs_water_ph_table;
  */
 PCS_API pcs_status pcs_station_water_table(const pcs_water_ph_table **out);
 
+typedef struct pcs_coolant_water pcs_coolant_water;
+
+/**
+ * The process-wide (p, T) real-water coolant table every station's fuel
+ * channels read (pcsim/coolant.h, default resolution): made by the first
+ * call (about 60 ms) and kept until the process exits, as
+ * pcs_station_water_table. A host that builds plants itself may set
+ * pcs_fuel_def.props_fn = pcs_coolant_props_water and props_ctx to it.
+ * @param out out: the table; never pass it to pcs_coolant_water_destroy.
+ * @return PCS_E_INVAL for NULL; the first call's creation error, which every
+ *         later call returns again.
+ * Thread-safety: any thread; concurrent first calls make it once.
+ */
+PCS_API pcs_status pcs_station_coolant_table(const pcs_coolant_water **out);
+
 typedef struct pcs_plant pcs_plant;
 
 /** The plant the station built (pcsim/plant.h: its units, their primaries

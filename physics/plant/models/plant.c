@@ -86,10 +86,10 @@ static pcs_status couple_system(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-/* The property tables the units share: the fuel's real-water (p, T) table
- * in the world's heap, and a (p, h) table for the primaries that bring none
- * (pcs_station_water_table hands the station's in), made here and freed with
- * the world. */
+/* The property tables the units share, for the units that bring none (the
+ * station hands in its process-wide ones, pcs_station_water_table and
+ * pcs_station_coolant_table): the fuel's real-water (p, T) table in the
+ * world's heap and a (p, h) table, made here and freed with the world. */
 typedef struct plant_tables {
     pcs_coolant_water *water;
     const pcs_water_ph_table *ph;
@@ -103,11 +103,17 @@ static void destroy_ph_table(void *ctx)
 static pcs_status make_tables(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n,
                               plant_tables *t)
 {
-    pcs_coolant_water_def wd;
-    pcs_coolant_water_default(&wd);
-    pcs_status st = pcs_coolant_water_add(w, &wd, &t->water);
-    if (st != PCS_OK)
-        return pcs_error_set(st, "plant: coolant property table: %s", pcs_last_error());
+    t->water = NULL;
+    int need_water = 0;
+    for (uint32_t i = 0; i < n; i++)
+        need_water |= units[i].fuel.props_fn == NULL;
+    if (need_water) {
+        pcs_coolant_water_def wd;
+        pcs_coolant_water_default(&wd);
+        pcs_status st = pcs_coolant_water_add(w, &wd, &t->water);
+        if (st != PCS_OK)
+            return pcs_error_set(st, "plant: coolant property table: %s", pcs_last_error());
+    }
     t->ph = NULL;
     int need = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -117,7 +123,7 @@ static pcs_status make_tables(pcs_world *w, const pcs_plant_unit_def *units, uin
     pcs_water_ph_table_def pd;
     pcs_water_ph_table_default(&pd);
     pcs_water_ph_table *ph = NULL;
-    st = pcs_water_ph_table_create(&pd, &ph);
+    pcs_status st = pcs_water_ph_table_create(&pd, &ph);
     if (st != PCS_OK)
         return pcs_error_set(st, "plant: water (p, h) table: %s", pcs_last_error());
     st = pcs_world_on_destroy(w, destroy_ph_table, ph);

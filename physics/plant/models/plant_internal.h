@@ -27,7 +27,8 @@ pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu);
 
 struct pcs_plant {
     uint32_t n_units;
-    pcs_coolant_water *water; /* the fuel's real-water property table, shared by the units */
+    pcs_coolant_water *water; /* the fuel's real-water table the plant made for the units that
+                                 brought none (NULL if every unit brought its own) */
     pcs_plant_unit units[PCS_PLANT_MAX_UNITS];
     pcs_plant_unit_def cfg[PCS_PLANT_MAX_UNITS];
     plant_couple couple[PCS_PLANT_MAX_UNITS];
