@@ -200,8 +200,9 @@ static pcs_status tube_h(const pcs_thnet_eos *eos, double p, double ua, double t
 static pcs_status sweep(pcs_primary *pr, const primary_view *v, const pcs_thnet_eos *eos, double ts,
                         double *h)
 {
+    double moved = 0.0;
     for (int n = 0; n < SWEEP_MAX; n++) {
-        double moved = 0.0;
+        moved = 0.0;
         for (uint32_t i = 0; i < pr->nv; i++) {
             double e, in, out, hi = h[i];
             if (i == pr->v_pzr)
@@ -224,14 +225,18 @@ static pcs_status sweep(pcs_primary *pr, const primary_view *v, const pcs_thnet_
         if (moved < SWEEP_TOL_J_KG)
             return PCS_OK;
     }
-    return pcs_error_set(PCS_E_STATE, "pcs_primary_init_steady: the energy sweep did not settle");
+    return pcs_error_set(PCS_E_STATE,
+                         "pcs_primary_init_steady: %s: the energy sweep still moved an enthalpy by "
+                         "%g J/kg after %d sweeps (tolerance %g J/kg)",
+                         pr->unit, moved, SWEEP_MAX, SWEEP_TOL_J_KG);
 }
 
 static pcs_status t_of(const pcs_thnet_eos *eos, double p, double h, double *t)
 {
     pcs_thnet_props a;
     pcs_status st = eos->props(eos->ctx, p, h, &a);
-    *t = a.t_k;
+    if (st == PCS_OK)
+        *t = a.t_k;
     return st;
 }
 
@@ -285,8 +290,8 @@ static pcs_status energy_to_program(pcs_primary *pr, primary_view *v, double pro
     double *h = pr->h_sweep;
     memcpy(h, v->st.h_j_kg, pr->nv * sizeof *h);
     pcs_status st = PCS_OK;
+    double tavg = NAN;
     for (int n = 0; st == PCS_OK && n < SWEEP_MAX; n++) {
-        double tavg;
         st = sweep(pr, v, &eos, *ts, h);
         if (st == PCS_OK)
             st = t_avg_of(pr, v, &eos, h, &tavg);
@@ -296,9 +301,12 @@ static pcs_status energy_to_program(pcs_primary *pr, primary_view *v, double pro
             return put_enthalpies(pr, v, &eos, h);
         *ts += prog - tavg;
     }
-    return st == PCS_OK ? pcs_error_set(PCS_E_STATE,
-                                        "pcs_primary_init_steady: Tavg did not reach the program")
-                        : st;
+    if (st == PCS_OK)
+        st = pcs_error_set(PCS_E_STATE,
+                           "pcs_primary_init_steady: %s: Tavg %.6f K did not reach the program's "
+                           "%.6f K in %d secondary-temperature corrections",
+                           pr->unit, tavg, prog, SWEEP_MAX);
+    return st;
 }
 
 pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_fraction,
