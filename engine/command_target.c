@@ -97,6 +97,23 @@ pcs_status pcs_command_family_register(pcs_world *w, const char *name, uint32_t 
     return PCS_OK;
 }
 
+pcs_status pcs_command_family_share(pcs_world *w, const char *name, uint32_t n_kinds,
+                                    pcs_target_fn fn, uint32_t *first_kind)
+{
+    const pcs_family_rec *f = w && name ? family_named(&w->targets, name) : NULL;
+    if (!f)
+        return pcs_command_family_register(w, name, n_kinds, fn, first_kind);
+    if (!first_kind)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_family_share: first_kind is NULL");
+    if (f->n_kinds != n_kinds || f->fn != fn)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_command_family_share: family '%s' is registered with %u kinds "
+                             "and %s handler, not %u kinds and this one",
+                             name, f->n_kinds, f->fn == fn ? "the same" : "another", n_kinds);
+    *first_kind = f->first;
+    return PCS_OK;
+}
+
 pcs_status pcs_command_family_find(const pcs_world *w, const char *name, uint32_t *first_kind,
                                    uint32_t *n_kinds)
 {

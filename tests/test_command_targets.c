@@ -21,6 +21,16 @@ typedef struct seen {
     double arg;
 } seen;
 
+static pcs_status on_call(pcs_world *w, const pcs_command_call *call);
+
+/* A handler other than on_call (the shared-family test's mismatch). */
+static pcs_status on_plain_call(pcs_world *w, const pcs_command_call *call)
+{
+    (void)w;
+    (void)call;
+    return PCS_OK;
+}
+
 static pcs_status on_call(pcs_world *w, const pcs_command_call *call)
 {
     (void)w;
@@ -119,6 +129,29 @@ Test(command_targets, unknown_name_is_notfound_naming_it)
     uint32_t kind;
     cr_assert_eq(pcs_command_kind_find(w, "hydraulics", 0, &kind), PCS_E_NOTFOUND);
     cr_assert_str_eq(pcs_last_error(), "no command family named 'hydraulics'");
+    pcs_world_destroy(w);
+}
+
+/* A model built once per unit shares its family: the first call registers
+ * it, the second returns the same first kind and leaves no error message; a
+ * second model asking for the name with another kind count or handler is
+ * refused naming the family. */
+Test(command_targets, a_shared_family_is_registered_once_and_must_match)
+{
+    pcs_world *w = make_world();
+    uint32_t a = 0, b = 0, c = 0;
+    cr_assert_eq(pcs_command_family_share(w, "pumps", 2, on_call, &a), PCS_OK, "%s",
+                 pcs_last_error());
+    pcs_error_clear();
+    cr_assert_eq(pcs_command_family_share(w, "pumps", 2, on_call, &b), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_expect_eq(a, b);
+    cr_expect_str_eq(pcs_last_error(), "");
+    cr_assert_eq(pcs_command_family_share(w, "pumps", 3, on_call, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "'pumps' is registered with 2 kinds"), "%s",
+              pcs_last_error());
+    cr_assert_eq(pcs_command_family_share(w, "pumps", 2, on_plain_call, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "another handler"), "%s", pcs_last_error());
     pcs_world_destroy(w);
 }
 

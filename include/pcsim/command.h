@@ -166,6 +166,17 @@ PCS_API pcs_status pcs_command_family_register(pcs_world *w, const char *name, u
                                                pcs_target_fn fn, uint32_t *first_kind);
 
 /**
+ * The family @p name of a model built once per unit: the first call
+ * registers it (pcs_command_family_register), later ones take the same
+ * family, so every unit's targets share its kinds. Build phase only.
+ * @return as pcs_command_family_register; PCS_E_INVAL naming the family if
+ *         it exists with another kind count or handler. A found family sets
+ *         no error message.
+ */
+PCS_API pcs_status pcs_command_family_share(pcs_world *w, const char *name, uint32_t n_kinds,
+                                            pcs_target_fn fn, uint32_t *first_kind);
+
+/**
  * Find family @p name: its first kind and (optional) kind count.
  * @return PCS_E_NOTFOUND naming the family. Any thread once the world is sealed.
  */

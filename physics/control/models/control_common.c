@@ -11,9 +11,7 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
                                         const char *part)
 {
     uint32_t family;
-    pcs_status st = pcs_command_family_find(w, family_name, &family, NULL);
-    if (st != PCS_OK)
-        st = pcs_command_family_register(w, family_name, n_ops, fn, &family);
+    pcs_status st = pcs_command_family_share(w, family_name, n_ops, fn, &family);
     char name[48];
     snprintf(name, sizeof name, "%s.%s", unit, part);
     const char *names[] = {name, unit};
@@ -25,7 +23,5 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
                                      .ops = 0};
         st = pcs_command_target_register(w, &td, NULL);
     }
-    if (st == PCS_OK)
-        pcs_error_clear(); /* the family lookup's message */
     return st;
 }

@@ -43,13 +43,10 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu)
 {
     uint32_t family;
-    pcs_status st = pcs_command_family_find(w, PCS_PLANT_COMMANDS, &family, NULL);
-    if (st == PCS_E_NOTFOUND)
-        st = pcs_command_family_register(w, PCS_PLANT_COMMANDS, PCS_PLANT_OP_COUNT, on_command,
-                                         &family);
+    pcs_status st =
+        pcs_command_family_share(w, PCS_PLANT_COMMANDS, PCS_PLANT_OP_COUNT, on_command, &family);
     if (st != PCS_OK)
         return st;
-    pcs_error_clear();
     char name[16];
     snprintf(name, sizeof name, "u%u", pu->index);
     pcs_command_target_def d = {.name = name, .family = family, .ctx = (void *)pu, .element = 0};

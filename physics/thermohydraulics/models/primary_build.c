@@ -766,7 +766,7 @@ static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
 {
     uint32_t family;
     pcs_status st =
-        pcs_th_command_family(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT, on_command, &family);
+        pcs_command_family_share(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT, on_command, &family);
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
         char name[64];
         snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
@@ -778,8 +778,6 @@ static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
                                            (1u << PCS_PRIMARY_OP_PUMP_START)};
         st = pcs_command_target_register(w, &d, NULL);
     }
-    if (st == PCS_OK)
-        pcs_error_clear();
     return st;
 }
 

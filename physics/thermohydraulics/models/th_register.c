@@ -30,11 +30,3 @@ pcs_status pcs_th_channel(pcs_world *w, const char *prefix, const char *suffix, 
     snprintf(name, sizeof name, "%s.%s", prefix, suffix);
     return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
 }
-
-pcs_status pcs_th_command_family(pcs_world *w, const char *name, uint32_t n_ops, pcs_target_fn fn,
-                                 uint32_t *family)
-{
-    if (pcs_command_family_find(w, name, family, NULL) == PCS_OK)
-        return PCS_OK;
-    return pcs_command_family_register(w, name, n_ops, fn, family);
-}

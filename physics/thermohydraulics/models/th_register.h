@@ -1,8 +1,8 @@
 /**
  * @file th_register.h
  * @brief Registration steps of the thermal-hydraulic world models (today the
- *        primary, primary_build.c): a table of float64 stores, one float64
- *        channel and the find-or-register of a command family.
+ *        primary, primary_build.c): a table of float64 stores and one float64
+ *        channel.
  */
 #ifndef PCS_PHYSICS_TH_REGISTER_H
 #define PCS_PHYSICS_TH_REGISTER_H
@@ -32,11 +32,5 @@ pcs_status pcs_th_stores_register(pcs_world *w, const char *prefix, const pcs_th
  * store @p store. */
 pcs_status pcs_th_channel(pcs_world *w, const char *prefix, const char *suffix, const char *unit,
                           uint32_t store, uint32_t index);
-
-/* The first kind of family @p name, registering it with @p fn when this is the
- * world's first model of its kind. A failed lookup leaves its message set:
- * the caller clears it once its targets are registered. */
-pcs_status pcs_th_command_family(pcs_world *w, const char *name, uint32_t n_ops, pcs_target_fn fn,
-                                 uint32_t *family);
 
 #endif
