@@ -29,6 +29,7 @@
 #include "pcsim/particles.h"
 #include "pcsim/persist.h"
 #include "pcsim/plant.h"
+#include "pcsim/plant_signals.h"
 #include "pcsim/plugin.h"
 #include "pcsim/pressurizer.h"
 #include "pcsim/primary.h"
