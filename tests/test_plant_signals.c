@@ -52,9 +52,9 @@ Test(plant_signals, refuses_bad_arguments_and_a_name_another_model_owns)
     cr_assert_eq(pcs_plant_signals(w, "", PCS_SIGNALS_FEED, &id), PCS_E_INVAL);
     cr_assert_eq(pcs_plant_signals(w, "u1234567890123456", PCS_SIGNALS_FEED, &id), PCS_E_INVAL);
     cr_assert_eq(pcs_plant_signals(NULL, "u1", PCS_SIGNALS_FEED, &id), PCS_E_INVAL);
-    cr_assert_eq(pcs_store_register(w, "u1.feed.sig", sizeof(double), 2, PCS_STORE_STATE_F64,
-                                    &other),
-                 PCS_OK);
+    cr_assert_eq(
+        pcs_store_register(w, "u1.feed.sig", sizeof(double), 2, PCS_STORE_STATE_F64, &other),
+        PCS_OK);
     cr_assert_eq(pcs_plant_signals(w, "u1", PCS_SIGNALS_FEED, &id), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "u1.feed.sig"), "names the store: %s", pcs_last_error());
     pcs_world_destroy(w);

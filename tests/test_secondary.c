@@ -49,7 +49,7 @@ typedef struct st_unit {
     pcs_world *w;
     pcs_secondary *sc;
     pcs_secondary_stores s;
-    double *out, *ctl;
+    double *out, *turbine, *dump, *feed, *afw, *msiv; /* outputs; actuator inputs */
     uint32_t n_sg;
 } st_unit;
 
@@ -68,7 +68,11 @@ static void st_open(st_unit *u, uint32_t n_sg)
     cr_assert_eq(pcs_secondary_add(u->w, &d, &u->sc), PCS_OK, "%s", pcs_last_error());
     u->s = pcs_secondary_store_ids(u->sc);
     u->out = pcs_store_data(u->w, u->s.out);
-    u->ctl = pcs_store_data(u->w, u->s.controls);
+    u->turbine = pcs_store_data(u->w, u->s.turbine_valve);
+    u->dump = pcs_store_data(u->w, u->s.dump);
+    u->feed = pcs_store_data(u->w, u->s.feed);
+    u->afw = pcs_store_data(u->w, u->s.afw);
+    u->msiv = pcs_store_data(u->w, u->s.msiv);
     u->n_sg = n_sg;
 }
 
@@ -85,7 +89,7 @@ static double sg_out(const st_unit *u, uint32_t l, uint32_t what)
 
 static double *feed(st_unit *u, uint32_t l)
 {
-    return &u->ctl[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l + PCS_SECONDARY_CTL_FEED];
+    return &u->feed[l];
 }
 
 /*
@@ -423,7 +427,7 @@ static void valve_step(double to, double *nr0, double *nr_max, double *nr_min, d
     settle(&u);
     *nr0 = *nr_max = *nr_min = sg_out(&u, 0, PCS_SECONDARY_OUT_NR);
     *p0 = sg_out(&u, 0, PCS_SECONDARY_OUT_P);
-    u.ctl[PCS_SECONDARY_CTL_TURBINE] = to;
+    *u.turbine = to;
     for (int n = 0; n < 400; n++) {
         st_tick(&u, 1, 0);
         double nr = sg_out(&u, 0, PCS_SECONDARY_OUT_NR);
@@ -474,7 +478,7 @@ Test(secondary, safety_valves_hold_the_pressure_after_a_turbine_trip_without_dum
 {
     st_unit u;
     settle(&u);
-    u.ctl[PCS_SECONDARY_CTL_TURBINE] = 0.0;
+    *u.turbine = 0.0;
     uint32_t sl = pcs_secondary_volume(u.sc, PCS_SECONDARY_STEAM_LINE, 0);
     const double *p = pcs_store_data(u.w, u.s.p);
     double p_max = 0.0, t_open = -1.0;
@@ -516,8 +520,8 @@ static uint64_t run_with_workers(int workers)
         cr_assert_eq(pcs_exec_attach(pool, u.w), PCS_OK, "%s", pcs_last_error());
     }
     st_tick(&u, 100, 1);
-    u.ctl[PCS_SECONDARY_CTL_TURBINE] = 1.0;
-    u.ctl[PCS_SECONDARY_CTL_DUMP] = 0.2;
+    *u.turbine = 1.0;
+    *u.dump = 0.2;
     st_tick(&u, 200, 1);
     uint64_t h = pcs_world_state_hash(u.w);
     st_close(&u);
@@ -544,7 +548,7 @@ Test(secondary, save_load_round_trip_gives_the_same_hash)
     st_unit a, b;
     st_open(&a, 2);
     st_tick(&a, 40, 1);
-    a.ctl[PCS_SECONDARY_CTL_TURBINE] = 1.0;
+    *a.turbine = 1.0;
     st_tick(&a, 60, 1);
     cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
     st_tick(&a, 100, 0);
@@ -602,14 +606,11 @@ Test(secondary, crafted_saves_are_refused_by_the_load_check)
     expect_refused(&u, image, len, bad, "store:u1.sec.flow", 0, NAN, "nan");
     expect_refused(&u, image, len, bad, "store:u1.sec.tube_heat", 3, 2e10, "tube heat");
     expect_refused(&u, image, len, bad, "store:u1.sec.tube_t", 7, 200.0, "value 200");
-    expect_refused(&u, image, len, bad, "store:u1.sec.controls", PCS_SECONDARY_CTL_TURBINE, 1.5,
-                   "turbine valve");
-    expect_refused(&u, image, len, bad, "store:u1.sec.controls", PCS_SECONDARY_CTL_DUMP, -0.1,
-                   "dump demand");
-    expect_refused(&u, image, len, bad, "store:u1.sec.controls",
-                   PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_FEED, -3.0, "feed flow");
-    expect_refused(&u, image, len, bad, "store:u1.sec.controls",
-                   PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_MSIV, 2.0, "MSIV opening");
+    expect_refused(&u, image, len, bad, "store:u1.sec.turbine_valve", 0, 1.5, "turbine valve");
+    expect_refused(&u, image, len, bad, "store:u1.sec.dump_demand", 0, -0.1, "dump demand");
+    expect_refused(&u, image, len, bad, "store:u1.sec.feed", 0, -3.0, "main feed flow");
+    expect_refused(&u, image, len, bad, "store:u1.sec.afw", 0, -2.0, "auxiliary feed flow");
+    expect_refused(&u, image, len, bad, "store:u1.sec.msiv", 0, 2.0, "MSIV opening");
     free(image);
     st_close(&u);
     unlink(path);
@@ -656,8 +657,8 @@ Test(secondary, dumps_take_the_steam_after_a_turbine_trip_and_the_msiv_isolates)
 {
     st_unit u;
     settle(&u);
-    u.ctl[PCS_SECONDARY_CTL_TURBINE] = 0.0;
-    u.ctl[PCS_SECONDARY_CTL_DUMP] = 0.4;
+    *u.turbine = 0.0;
+    *u.dump = 0.4;
     uint32_t sl = pcs_secondary_volume(u.sc, PCS_SECONDARY_STEAM_LINE, 0);
     const double *p = pcs_store_data(u.w, u.s.p);
     double p_max = 0.0, safety = 0.0;
@@ -678,7 +679,7 @@ Test(secondary, dumps_take_the_steam_after_a_turbine_trip_and_the_msiv_isolates)
             "secondary turbine trip, dumps 40 %%: steam-line peak %.4f MPa, dome %.4f MPa, dumps "
             "%.1f kg/s (made %.1f)\n",
             p_max / 1e6, pd / 1e6, wd, made);
-    u.ctl[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_MSIV] = 0.0;
+    u.msiv[0] = 0.0;
     st_tick(&u, 1200, 0);
     cr_expect(fabs(u.out[PCS_SECONDARY_OUT_DUMP_FLOW]) < 1.0, "dumps %.3f kg/s with the MSIV shut",
               u.out[PCS_SECONDARY_OUT_DUMP_FLOW]);

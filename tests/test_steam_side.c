@@ -43,7 +43,7 @@ typedef struct ss_unit {
     pcs_world *w;
     pcs_plant *plant;
     const pcs_plant_unit *pu;
-    const double *pri_out, *sec_out, *sec_ctl;
+    const double *pri_out, *sec_out, *sec_turbine;
     uint32_t n_loops;
 } ss_unit;
 
@@ -65,7 +65,7 @@ static void ss_open(ss_unit *u)
     u->pri_out = pcs_store_data(u->w, pcs_primary_store_ids(u->pu->primary).out);
     pcs_secondary_stores s = pcs_secondary_store_ids(u->pu->secondary);
     u->sec_out = pcs_store_data(u->w, s.out);
-    u->sec_ctl = pcs_store_data(u->w, s.controls);
+    u->sec_turbine = pcs_store_data(u->w, s.turbine_valve);
     u->n_loops = d.primary.n_loops;
 }
 
@@ -302,7 +302,7 @@ Test(steam_side, ten_percent_load_decrease_raises_tavg_and_pressure_and_level_re
         cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "%s", pcs_last_error());
     double t0 = tavg(&u), p0 = sg(&u, 0, PCS_SECONDARY_OUT_P),
            nr0 = sg(&u, 0, PCS_SECONDARY_OUT_NR);
-    double w0 = sg(&u, 0, PCS_SECONDARY_OUT_STEAM), v0 = u.sec_ctl[PCS_SECONDARY_CTL_TURBINE];
+    double w0 = sg(&u, 0, PCS_SECONDARY_OUT_STEAM), v0 = *u.sec_turbine;
     turbine_valve(&u, 0.9 * v0);
     double end = SS_ASAN ? 60.0 : 240.0, nr_min = INFINITY, t_max = -INFINITY, p_max = -INFINITY;
     double t_20 = 0.0; /* Tavg 20 s before the end */
@@ -354,7 +354,7 @@ Test(steam_side, save_load_round_trip_mid_transient_gives_the_same_hash)
     ss_unit a, c;
     ss_open(&a);
     ss_ticks(&a, 20);
-    turbine_valve(&a, 0.9 * a.sec_ctl[PCS_SECONDARY_CTL_TURBINE]);
+    turbine_valve(&a, 0.9 * *a.sec_turbine);
     ss_ticks(&a, 40);
     char path[] = "/tmp/pcsim-steam-side-XXXXXX";
     int fd = mkstemp(path);

@@ -70,20 +70,26 @@
  * writes); pcs_secondary_store_ids gives both ids.
  *
  * Tick (one FAST system "uN.secondary" at PCS_STAGE_MACHINES): valve
- * openings (turbine, dumps, MSIVs from the controls; safety bank from the
- * steam-line pressure), feedwater sources at h(p, feed_t_k), riser heats
+ * openings (turbine, dumps, MSIVs from the actuator stores; safety bank from
+ * the steam-line pressure), feedwater sources (main at h(p, feed_t_k),
+ * auxiliary at h(p, afw_t_k), into the upper downcomer), riser heats
  * from tube_heat, network step, outputs and
  * tube_t. 0 bytes allocated per tick (as pcsim/thnet.h).
  *
- * Controls (STATE input store, written by controllers or a host): turbine
- * valve opening [0, 1], dump demand [0, 1], then per SG the feed flow
- * (kg/s, >= 0) and the MSIV opening [0, 1].
+ * Actuator inputs: one STATE store per actuator, so each has one writer
+ * (the engine refuses two writers of a store; the turbine governor, the dump
+ * controller, the feedwater controller, the auxiliary feedwater and the
+ * steam-line isolation are different systems): "uN.sec.turbine_valve" [1]
+ * opening [0, 1]; "uN.sec.dump_demand" [1] [0, 1] (all dump valves as one);
+ * per SG "uN.sec.feed" [n_sg] main feed kg/s >= 0, "uN.sec.afw" [n_sg]
+ * auxiliary feed kg/s >= 0, "uN.sec.msiv" [n_sg] opening [0, 1]. Without a
+ * controller a host or test writes them.
  *
  * Channels (prefix uN): turbine.steam_flow, dump.flow (kg/s),
  * steam.header_pressure (Pa); per SG sgK.pressure (dome, Pa),
  * sgK.steam_flow (restrictor, kg/s), sgK.feed_flow (kg/s), sgK.nr_level (%),
  * sgK.level (collapsed, m above the dome bottom), sgK.safety_flow (kg/s),
- * sgK.heat_in (W).
+ * sgK.heat_in (W), sgK.afw_flow (kg/s).
  *
  * Thread-safety: build on the world's thread; the system runs in the tick.
  */
@@ -104,16 +110,6 @@ extern "C" {
 #define PCS_SECONDARY_MAX_SG 8u
 #define PCS_SECONDARY_MAX_BUNDLE 16u
 
-/** Elements of the controls store (then PCS_SECONDARY_CTL_PER_SG per SG). */
-enum {
-    PCS_SECONDARY_CTL_TURBINE = 0, /**< turbine valve opening [0, 1] */
-    PCS_SECONDARY_CTL_DUMP = 1,    /**< steam dump demand [0, 1] (all 12 valves as one) */
-    PCS_SECONDARY_CTL_SG = 2,      /**< first per-SG block: */
-    PCS_SECONDARY_CTL_FEED = 0,    /**<   + 0: feedwater flow, kg/s, >= 0 */
-    PCS_SECONDARY_CTL_MSIV = 1,    /**<   + 1: MSIV opening [0, 1] */
-    PCS_SECONDARY_CTL_PER_SG = 2,
-};
-
 /** Elements of the output store (then PCS_SECONDARY_OUT_PER_SG per SG). */
 enum {
     PCS_SECONDARY_OUT_HEADER_P = 0,     /**< header pressure, Pa */
@@ -128,7 +124,8 @@ enum {
     PCS_SECONDARY_OUT_SAFETY = 5,       /**<   + 5: safety-valve flow, kg/s */
     PCS_SECONDARY_OUT_HEAT = 6,         /**<   + 6: heat from the tubes, W */
     PCS_SECONDARY_OUT_RECIRC = 7,       /**<   + 7: downcomer-to-bundle flow, kg/s */
-    PCS_SECONDARY_OUT_PER_SG = 8,
+    PCS_SECONDARY_OUT_AFW = 8,          /**<   + 8: auxiliary feed flow the tick applied, kg/s */
+    PCS_SECONDARY_OUT_PER_SG = 9,
 };
 
 /**
@@ -211,6 +208,8 @@ typedef struct pcs_secondary_def {
     /* Feedwater and the start state. */
     double feed_t_k;            /**< 493.43: 428.5 F [TYP] 2820201 main feed (a code sample model's
                                      value; assumption for a plant); [273.16, 600] */
+    double afw_t_k;             /**< 310.93: 100 F auxiliary feed from the condensate storage tank
+                                     (assumption: no source in refdata); [273.16, 600] */
     double initial_p_pa;        /**< 6.89e6 start pressure of every volume ([W84]) */
     double initial_heat_w;      /**< 852.75e6 per SG: 3411 MWt / 4 (pwr_plant.md), the heat the
                                      start state's qualities and flows are estimated for */
@@ -231,8 +230,12 @@ typedef struct pcs_secondary_stores {
     uint32_t mass, energy, flow, p, h, t, rho, quality, void_fraction; /**< thnet state */
     uint32_t tube_heat; /**< [n_sg x 2 n_bundle] W into the secondary: input (header) */
     uint32_t tube_t;    /**< [n_sg x 2 n_bundle] K secondary temperature per tube volume */
-    uint32_t controls;  /**< [2 + 2 n_sg] input (PCS_SECONDARY_CTL_*) */
-    uint32_t out;       /**< [3 + 8 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
+    uint32_t turbine_valve; /**< [1] input: turbine valve opening [0, 1] */
+    uint32_t dump;          /**< [1] input: steam dump demand [0, 1] */
+    uint32_t feed;          /**< [n_sg] input: main feed flow per SG, kg/s, >= 0 */
+    uint32_t afw;           /**< [n_sg] input: auxiliary feed flow per SG, kg/s, >= 0 */
+    uint32_t msiv;          /**< [n_sg] input: MSIV opening per SG [0, 1] */
+    uint32_t out; /**< [3 + 9 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
 } pcs_secondary_stores;
 
 /**
@@ -241,9 +244,9 @@ typedef struct pcs_secondary_stores {
  * ticks settle it): every volume at initial_p_pa plus its liquid head; the
  * dome saturated with its collapsed level at nr_initial; the downcomer the
  * mix of feed and saturated liquid at initial_circulation; the riser's
- * enthalpy rising with initial_heat_w; flows at that estimate; controls:
+ * enthalpy rising with initial_heat_w; flows at that estimate; actuators:
  * turbine at turbine_rated_opening, dumps shut, feed at the estimated steam
- * flow, MSIVs open; tube_heat initial_heat_w spread evenly over the tubes.
+ * flow, no auxiliary feed, MSIVs open; tube_heat initial_heat_w spread evenly over the tubes.
  */
 PCS_API pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def,
                                      pcs_secondary **out);

@@ -88,16 +88,15 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
                                 PCS_STORE_STATE_F64, &sc->id_meas);
     if (st != PCS_OK)
         return st;
-    const double *c = pcs_store_data(w, sc->id_sec_controls);
+    const double *feed = pcs_store_data(w, sc->id_sec_feed);
     double *s = pcs_store_data(w, sc->id_state), *m = pcs_store_data(w, sc->id_meas);
     s[PCS_SG_CONTROL_ST_TURBINE_TARGET] = s[PCS_SG_CONTROL_ST_TURBINE] =
-        c[PCS_SECONDARY_CTL_TURBINE];
+        *(const double *)pcs_store_data(w, sc->id_sec_turbine);
     pcs_sgc_measure(w, sc);
     for (uint32_t l = 0; l < sc->n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         const double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
-        sl[PCS_SG_CONTROL_ST_FEED] =
-            c[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l + PCS_SECONDARY_CTL_FEED];
+        sl[PCS_SG_CONTROL_ST_FEED] = feed[l];
         sl[PCS_SG_CONTROL_ST_INTEGRAL] =
             sl[PCS_SG_CONTROL_ST_FEED] - ml[PCS_SG_CONTROL_MEAS_STEAM] -
             sc->def.level_gain_kg_s_pct * (sc->def.nr_program - ml[PCS_SG_CONTROL_MEAS_NR]);
@@ -121,7 +120,8 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
     pcs_status st = pcs_system_register(w, &md, NULL);
     char name2[PCS_NAME_MAX];
     snprintf(name2, sizeof name2, "%s.sgctl", sc->unit);
-    uint32_t reads[] = {sc->id_meas}, writes[] = {sc->id_state, sc->id_sec_controls};
+    uint32_t reads[] = {sc->id_meas},
+             writes[] = {sc->id_state, sc->id_sec_turbine, sc->id_sec_feed};
     pcs_system_desc d = {.name = name2,
                          .stage = PCS_STAGE_ACTUATORS,
                          .fn = pcs_sgc_system,
@@ -129,7 +129,7 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
                          .reads = reads,
                          .n_reads = 1,
                          .writes = writes,
-                         .n_writes = 2};
+                         .n_writes = 3};
     if (st == PCS_OK)
         st = pcs_system_register(w, &d, NULL);
     if (st == PCS_OK)
@@ -174,7 +174,8 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     sc->n_sg = pcs_secondary_def_get(sec)->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sc->id_sec_out = ss.out;
-    sc->id_sec_controls = ss.controls;
+    sc->id_sec_turbine = ss.turbine_valve;
+    sc->id_sec_feed = ss.feed;
     sc->dt_s = pcs_world_clock(w)->dt_s;
     st = make_stores(w, sc);
     if (st == PCS_OK)

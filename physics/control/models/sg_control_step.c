@@ -55,16 +55,15 @@ pcs_status pcs_sgc_system(pcs_world *w, void *ctx)
 {
     pcs_sg_control *sc = ctx;
     const double *m = pcs_store_data(w, sc->id_meas);
-    double *s = pcs_store_data(w, sc->id_state), *c = pcs_store_data(w, sc->id_sec_controls);
+    double *s = pcs_store_data(w, sc->id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
     double step = sc->def.turbine_rate_per_s * sc->dt_s;
     double *tv = &s[PCS_SG_CONTROL_ST_TURBINE];
     *tv += clamp(s[PCS_SG_CONTROL_ST_TURBINE_TARGET] - *tv, -step, step);
-    c[PCS_SECONDARY_CTL_TURBINE] = *tv;
+    *(double *)pcs_store_data(w, sc->id_sec_turbine) = *tv;
     for (uint32_t l = 0; l < sc->n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         feed_loop(sc, m + PCS_SG_CONTROL_MEAS_PER_SG * l, sl);
-        c[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l + PCS_SECONDARY_CTL_FEED] =
-            sl[PCS_SG_CONTROL_ST_FEED];
+        feed[l] = sl[PCS_SG_CONTROL_ST_FEED];
     }
     return PCS_OK;
 }

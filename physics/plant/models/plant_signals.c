@@ -21,7 +21,10 @@ typedef struct signal_range {
     int flag;
 } signal_range;
 
-#define FLAG(name) {name, 0.0, 1.0, 1}
+#define FLAG(name)                                                                                 \
+    {                                                                                              \
+        name, 0.0, 1.0, 1                                                                          \
+    }
 
 static const signal_range turbine_ranges[PCS_SIG_TURBINE_COUNT] = {
     [PCS_SIG_TURBINE_LOAD] = {"first-stage load 1", 0.0, 1.5, 0},
@@ -121,8 +124,8 @@ static pcs_status check_existing(const pcs_world *w, const char *name, uint32_t 
 static pcs_status register_set(pcs_world *w, const char *name, const signal_set_info *info,
                                uint32_t *store_id)
 {
-    pcs_status st = pcs_store_register(w, name, sizeof(double), info->count,
-                                       PCS_STORE_STATE_F64, store_id);
+    pcs_status st =
+        pcs_store_register(w, name, sizeof(double), info->count, PCS_STORE_STATE_F64, store_id);
     if (st != PCS_OK)
         return st;
     signal_check *c = pcs_world_alloc(w, sizeof *c);
@@ -143,9 +146,8 @@ pcs_status pcs_plant_signals(pcs_world *w, const char *unit_name, pcs_plant_sign
                              (int)set, (int)PCS_SIGNALS_SET_COUNT - 1);
     size_t len = strlen(unit_name);
     if (len == 0 || len > 15)
-        return pcs_error_set(PCS_E_INVAL,
-                             "pcs_plant_signals: unit name '%s' must be 1..15 characters",
-                             unit_name);
+        return pcs_error_set(
+            PCS_E_INVAL, "pcs_plant_signals: unit name '%s' must be 1..15 characters", unit_name);
     char name[64];
     snprintf(name, sizeof name, "%s.%s.sig", unit_name, info->name);
     uint32_t id;

@@ -93,6 +93,7 @@ pcs_status pcs_secondary_default(pcs_secondary_def *d)
     d->safety_capacity = 1.09;
     d->atmosphere_p_pa = 101325.0;
     d->feed_t_k = 493.43;
+    d->afw_t_k = 310.93;
     d->initial_p_pa = 6.89e6;
     d->initial_heat_w = 3.411e9 / 4.0;
     d->initial_circulation = 4.0;
@@ -175,6 +176,7 @@ static pcs_status check_rest(const pcs_secondary_def *d)
     SEC_CHECK(st, safety_capacity, 0.0, 10.0);
     SEC_CHECK(st, atmosphere_p_pa, 1e3, 1e6);
     SEC_CHECK(st, feed_t_k, 273.16, 600.0);
+    SEC_CHECK(st, afw_t_k, 273.16, 600.0);
     SEC_CHECK(st, initial_p_pa, 0.2e6, 16e6);
     SEC_CHECK(st, initial_heat_w, 0.0, 1e10);
     SEC_CHECK(st, initial_circulation, 1.0, 100.0);
@@ -533,8 +535,11 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
         {"void", sc->nv, state, &s->void_fraction},
         {"tube_heat", sc->nsg * sc->nt, state, &s->tube_heat},
         {"tube_t", sc->nsg * sc->nt, state, &s->tube_t},
-        {"controls", PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * sc->nsg, state,
-         &s->controls},
+        {"turbine_valve", 1, state, &s->turbine_valve},
+        {"dump_demand", 1, state, &s->dump},
+        {"feed", sc->nsg, state, &s->feed},
+        {"afw", sc->nsg, state, &s->afw},
+        {"msiv", sc->nsg, state, &s->msiv},
         {"out", PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * sc->nsg, scratch, &s->out},
     };
     char prefix[32];
@@ -550,12 +555,12 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
     pcs_status st = pcs_thnet_state_init(sc->net, &v.st);
     if (st != PCS_OK)
         return st;
-    v.controls[PCS_SECONDARY_CTL_TURBINE] = d->turbine_rated_opening;
-    v.controls[PCS_SECONDARY_CTL_DUMP] = 0.0;
+    *v.turbine_valve = d->turbine_rated_opening;
+    *v.dump = 0.0;
     for (uint32_t l = 0; l < sc->nsg; l++) {
-        double *c = v.controls + PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l;
-        c[PCS_SECONDARY_CTL_FEED] = v.st.flow_kg_s[sec_jun(sc, l, SJ_MSIV)];
-        c[PCS_SECONDARY_CTL_MSIV] = 1.0;
+        v.feed[l] = v.st.flow_kg_s[sec_jun(sc, l, SJ_MSIV)];
+        v.afw[l] = 0.0;
+        v.msiv[l] = 1.0;
         for (uint32_t k = 0; k < sc->nt; k++)
             v.tube_heat[l * sc->nt + k] = d->initial_heat_w / sc->nt;
     }
@@ -623,18 +628,24 @@ static pcs_status check_flows_tubes(const pcs_world *w, const pcs_secondary *sc,
 static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
                                  const pcs_load_view *v)
 {
-    uint32_t id = sc->s.controls;
-    const double *c = pcs_load_view_store(v, id);
-    pcs_status st = chk(w, id, c, PCS_SECONDARY_CTL_TURBINE, "turbine valve", 0.0, 1.0, 0);
-    if (st == PCS_OK)
-        st = chk(w, id, c, PCS_SECONDARY_CTL_DUMP, "dump demand", 0.0, 1.0, 0);
-    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
-        uint32_t b = PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l;
-        st = chk(w, id, c, b + PCS_SECONDARY_CTL_FEED, "feed flow kg/s", 0.0,
-                 10.0 * sc->def.rated_steam_kg_s, 0);
-        if (st == PCS_OK)
-            st = chk(w, id, c, b + PCS_SECONDARY_CTL_MSIV, "MSIV opening", 0.0, 1.0, 0);
-    }
+    const pcs_secondary_stores *s = &sc->s;
+    const double feed_max = 10.0 * sc->def.rated_steam_kg_s;
+    const struct {
+        uint32_t id, n;
+        const char *field;
+        double hi;
+    } inputs[] = {
+        {s->turbine_valve, 1, "turbine valve opening", 1.0},
+        {s->dump, 1, "dump demand", 1.0},
+        {s->feed, sc->nsg, "main feed flow kg/s", feed_max},
+        {s->afw, sc->nsg, "auxiliary feed flow kg/s", feed_max},
+        {s->msiv, sc->nsg, "MSIV opening", 1.0},
+    };
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof inputs / sizeof inputs[0]; i++)
+        st = pcs_load_check_f64(pcs_store_name(w, inputs[i].id), inputs[i].field,
+                                pcs_load_view_store(v, inputs[i].id), inputs[i].n, 1, 0.0,
+                                inputs[i].hi, 0);
     return st;
 }
 
@@ -672,6 +683,7 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
         {"sg%u.level", "m", PCS_SECONDARY_OUT_LEVEL},
         {"sg%u.safety_flow", "kg/s", PCS_SECONDARY_OUT_SAFETY},
         {"sg%u.heat_in", "W", PCS_SECONDARY_OUT_HEAT},
+        {"sg%u.afw_flow", "kg/s", PCS_SECONDARY_OUT_AFW},
     };
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
         for (size_t i = 0; st == PCS_OK && i < sizeof per_sg / sizeof per_sg[0]; i++) {
@@ -687,7 +699,7 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
 static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
 {
     const pcs_secondary_stores *s = &sc->s;
-    uint32_t reads[] = {s->tube_heat, s->controls};
+    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump, s->feed, s->afw, s->msiv};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
                          s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
     char name[PCS_NAME_MAX];

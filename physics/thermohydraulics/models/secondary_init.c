@@ -24,7 +24,7 @@ static void feed(const pcs_secondary *sc, secondary_view *v, double nr)
 {
     for (uint32_t l = 0; l < sc->nsg; l++) {
         const double *b = sg_block(sc, v->out, l);
-        v->controls[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l + PCS_SECONDARY_CTL_FEED] =
+        v->feed[l] =
             fmax(b[PCS_SECONDARY_OUT_STEAM] + SEC_INIT_TRIM * (nr - b[PCS_SECONDARY_OUT_NR]), 0.0);
     }
 }
@@ -92,7 +92,7 @@ static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, do
         t += per_window * dt;
         done = settled(sc, &v, p_start, pressure_pa, nr_level, &dpdt);
         if (!done && pressure_pa > 0.0) {
-            double *s = &v.controls[PCS_SECONDARY_CTL_TURBINE];
+            double *s = v.turbine_valve;
             *s = fmin(fmax(*s * sg_block(sc, v.out, 0)[PCS_SECONDARY_OUT_P] / pressure_pa, 0.01),
                       1.0);
             corrections++;
@@ -104,7 +104,7 @@ static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, do
         report->pressure_pa = b[PCS_SECONDARY_OUT_P];
         report->steam_kg_s = b[PCS_SECONDARY_OUT_STEAM];
         report->nr_level = b[PCS_SECONDARY_OUT_NR];
-        report->turbine_opening = v.controls[PCS_SECONDARY_CTL_TURBINE];
+        report->turbine_opening = *v.turbine_valve;
         report->max_dpdt_pa_s = dpdt;
         report->corrections = corrections;
     }
@@ -113,7 +113,7 @@ static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, do
                              "pcs_secondary_init_steady: %s: not steady after %.0f s (SG 1 at "
                              "%.6g Pa, NR %.3f %%, largest |dp/dt| %.3g Pa/s, turbine %.4f)",
                              sc->unit, t, b[PCS_SECONDARY_OUT_P], b[PCS_SECONDARY_OUT_NR], dpdt,
-                             v.controls[PCS_SECONDARY_CTL_TURBINE]);
+                             *v.turbine_valve);
     feed(sc, &v, nr_level);
     return PCS_OK;
 }

@@ -62,7 +62,8 @@ static inline uint32_t sec_jun(const struct pcs_secondary *sc, uint32_t l, uint3
 
 typedef struct secondary_view {
     pcs_thnet_state st;
-    double *tube_heat, *tube_t, *controls, *out;
+    double *tube_heat, *tube_t, *out;
+    double *turbine_valve, *dump, *feed, *afw, *msiv; /* actuator inputs */
 } secondary_view;
 
 /* secondary_step.c */

@@ -26,7 +26,11 @@ void pcs_secondary_view(pcs_world *w, const pcs_secondary *sc, secondary_view *v
     v->st.scalar = NULL;
     v->tube_heat = pcs_store_data(w, s->tube_heat);
     v->tube_t = pcs_store_data(w, s->tube_t);
-    v->controls = pcs_store_data(w, s->controls);
+    v->turbine_valve = pcs_store_data(w, s->turbine_valve);
+    v->dump = pcs_store_data(w, s->dump);
+    v->feed = pcs_store_data(w, s->feed);
+    v->afw = pcs_store_data(w, s->afw);
+    v->msiv = pcs_store_data(w, s->msiv);
     v->out = pcs_store_data(w, s->out);
 }
 
@@ -35,34 +39,45 @@ static double clamp01(double x)
     return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
 }
 
-/* Openings from the controls; the safety bank from its steam line's pressure
- * (linear from the lowest to the highest setpoint, header). */
+/* Openings from the actuator stores; the safety bank from its steam line's
+ * pressure (linear from the lowest to the highest setpoint, header). */
 static void valves(pcs_secondary *sc, const secondary_view *v)
 {
     const pcs_secondary_def *d = &sc->def;
-    const double *c = v->controls;
-    sc->valve[sc->j_turbine] = clamp01(c[PCS_SECONDARY_CTL_TURBINE]);
-    sc->valve[sc->j_dump] = clamp01(c[PCS_SECONDARY_CTL_DUMP]);
+    sc->valve[sc->j_turbine] = clamp01(*v->turbine_valve);
+    sc->valve[sc->j_dump] = clamp01(*v->dump);
     for (uint32_t l = 0; l < sc->nsg; l++) {
-        const double *cs = c + PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l;
         for (uint32_t k = 0; k < sc->nb + SJ_COUNT; k++)
             sc->valve[l * sc->per_sg_j + k] = 1.0;
-        sc->valve[sec_jun(sc, l, SJ_MSIV)] = clamp01(cs[PCS_SECONDARY_CTL_MSIV]);
+        sc->valve[sec_jun(sc, l, SJ_MSIV)] = clamp01(v->msiv[l]);
         double p = v->st.p_pa[sec_vol(sc, l, SV_STEAM_LINE)];
         sc->valve[sec_jun(sc, l, SJ_SAFETY)] =
             clamp01((p - d->safety_open_pa) / (d->safety_full_pa - d->safety_open_pa));
     }
 }
 
-/* Feed into the upper downcomer at h(p, feed_t_k); riser heat from the tubes. */
+/* Main and auxiliary feed into the upper downcomer as one source: mass the
+ * sum, enthalpy the mass-weighted mean of h(p, feed_t_k) and h(p, afw_t_k)
+ * (both enter the feed ring: one nozzle, assumption); riser heat from the
+ * tubes. */
+static pcs_status feed_source(pcs_secondary *sc, const secondary_view *v, uint32_t l)
+{
+    uint32_t dc = sec_vol(sc, l, SV_DC_UPPER);
+    double w_main = fmax(v->feed[l], 0.0), w_afw = fmax(v->afw[l], 0.0), h_main, h_afw;
+    pcs_status st = pcs_water_h_pt(v->st.p_pa[dc], sc->def.feed_t_k, &h_main);
+    if (st == PCS_OK)
+        st = pcs_water_h_pt(v->st.p_pa[dc], sc->def.afw_t_k, &h_afw);
+    if (st != PCS_OK)
+        return st;
+    sc->src_kg_s[dc] = w_main + w_afw;
+    sc->src_h[dc] = w_afw > 0.0 ? (w_main * h_main + w_afw * h_afw) / (w_main + w_afw) : h_main;
+    return PCS_OK;
+}
+
 static pcs_status sources(pcs_secondary *sc, const secondary_view *v)
 {
     for (uint32_t l = 0; l < sc->nsg; l++) {
-        uint32_t dc = sec_vol(sc, l, SV_DC_UPPER);
-        double w = v->controls[PCS_SECONDARY_CTL_SG + PCS_SECONDARY_CTL_PER_SG * l +
-                               PCS_SECONDARY_CTL_FEED];
-        sc->src_kg_s[dc] = fmax(w, 0.0);
-        pcs_status st = pcs_water_h_pt(v->st.p_pa[dc], sc->def.feed_t_k, &sc->src_h[dc]);
+        pcs_status st = feed_source(sc, v, l);
         if (st != PCS_OK)
             return st;
         const double *q = v->tube_heat + l * sc->nt;
@@ -111,7 +126,8 @@ pcs_status pcs_secondary_outputs(const pcs_secondary *sc, secondary_view *v)
         double level = pcs_secondary_level(d, s->void_fraction[dome]), q = 0.0;
         b[PCS_SECONDARY_OUT_P] = s->p_pa[dome];
         b[PCS_SECONDARY_OUT_STEAM] = s->flow_kg_s[sec_jun(sc, l, SJ_RESTRICTOR)];
-        b[PCS_SECONDARY_OUT_FEED] = sc->src_kg_s[sec_vol(sc, l, SV_DC_UPPER)];
+        b[PCS_SECONDARY_OUT_FEED] = fmax(v->feed[l], 0.0);
+        b[PCS_SECONDARY_OUT_AFW] = fmax(v->afw[l], 0.0);
         b[PCS_SECONDARY_OUT_NR] = 100.0 * (level - d->nr_lower_m) / d->nr_span_m;
         b[PCS_SECONDARY_OUT_LEVEL] = level;
         b[PCS_SECONDARY_OUT_SAFETY] = s->flow_kg_s[sec_jun(sc, l, SJ_SAFETY)];
