@@ -39,3 +39,16 @@ pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t s
         st = pcs_th_channel(w, prefix, rows[i].suffix, rows[i].unit, store, rows[i].index);
     return st;
 }
+
+pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *what,
+                                  const pcs_system_desc *d, pcs_load_check_fn check)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.%s", prefix, what);
+    pcs_system_desc named = *d;
+    named.name = name;
+    pcs_status st = pcs_system_register(w, &named, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, check, d->ctx);
+    return st;
+}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "pcsim/command.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 
 /* One store of a model: "<prefix>.<what>", n float64 elements of kind (STATE
@@ -48,5 +49,11 @@ typedef struct pcs_th_channel_row {
  * channel); stops at the first failure. */
 pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t store,
                                     const pcs_th_channel_row *rows, size_t count);
+
+/* A unit model's system and its load check, both named "<prefix>.<what>"
+ * (so a failed load names the system that owns the stores): @p d is the
+ * desc but for its name, which is made here; the load check gets d->ctx. */
+pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *what,
+                                  const pcs_system_desc *d, pcs_load_check_fn check);
 
 #endif
