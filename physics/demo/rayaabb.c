@@ -63,6 +63,11 @@ static pcs_status coord_check(const char *fn, const char *field, double v)
                          field, PCS_RAYAABB_COORD_MAX);
 }
 
+/* A ray's and a box's four coordinates as the messages name them, in the
+ * order both the calls' checks and the load check test them. */
+static const char *const ray_field[4] = {"ox", "oy", "dx", "dy"};
+static const char *const box_field[4] = {"min_x", "min_y", "max_x", "max_y"};
+
 /* The four coordinates of a ray or a box, named in @p field, in order; the
  * first out of range is the one reported. */
 static pcs_status coords_check(const char *fn, const char *const field[4], const double v[4])
@@ -77,8 +82,7 @@ static pcs_status ray_check(const char *fn, const pcs_rayaabb_ray *r)
 {
     if (!r)
         return pcs_error_set(PCS_E_INVAL, "%s: ray is NULL", fn);
-    static const char *const field[4] = {"ox", "oy", "dx", "dy"};
-    pcs_status st = coords_check(fn, field, (const double[4]){r->ox, r->oy, r->dx, r->dy});
+    pcs_status st = coords_check(fn, ray_field, (const double[4]){r->ox, r->oy, r->dx, r->dy});
     if (st == PCS_OK && r->dx == 0.0 && r->dy == 0.0)
         return pcs_error_set(PCS_E_INVAL, "%s: direction (dx, dy) = (0, 0); must be non-zero", fn);
     return st;
@@ -88,9 +92,8 @@ static pcs_status box_check(const char *fn, const pcs_rayaabb_box *b)
 {
     if (!b)
         return pcs_error_set(PCS_E_INVAL, "%s: box is NULL", fn);
-    static const char *const field[4] = {"min_x", "min_y", "max_x", "max_y"};
     pcs_status st =
-        coords_check(fn, field, (const double[4]){b->min_x, b->min_y, b->max_x, b->max_y});
+        coords_check(fn, box_field, (const double[4]){b->min_x, b->min_y, b->max_x, b->max_y});
     if (st != PCS_OK)
         return st;
     if (b->min_x > b->max_x)
@@ -320,27 +323,32 @@ static pcs_status rayaabb_system(pcs_world *w, void *ctx)
     return pcs_rayaabb_step(ctx);
 }
 
-static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r, uint32_t i)
+/* coords_check for a loaded element @p i of store "<instance>.<part>". */
+static pcs_status coords_load_check(const pcs_rayaabb *m, const char *part, uint32_t i,
+                                    const char *const field[4], const double c[4])
 {
-    const double c[4] = {r->ox, r->oy, r->dx, r->dy};
-    static const char *const field[4] = {"ox", "oy", "dx", "dy"};
     for (int k = 0; k < 4; k++)
         if (!coord_ok(c[k]))
-            return pcs_model_bad(m->base.name, "rays", i, field[k], c[k],
+            return pcs_model_bad(m->base.name, part, i, field[k], c[k],
                                  "finite, |v| <= PCS_RAYAABB_COORD_MAX");
-    if (r->dx == 0.0 && r->dy == 0.0)
-        return pcs_model_bad(m->base.name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
     return PCS_OK;
+}
+
+static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r, uint32_t i)
+{
+    pcs_status st =
+        coords_load_check(m, "rays", i, ray_field, (const double[4]){r->ox, r->oy, r->dx, r->dy});
+    if (st == PCS_OK && r->dx == 0.0 && r->dy == 0.0)
+        return pcs_model_bad(m->base.name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
+    return st;
 }
 
 static pcs_status box_load_check(const pcs_rayaabb *m, const pcs_rayaabb_box *b, uint32_t i)
 {
-    const double c[4] = {b->min_x, b->min_y, b->max_x, b->max_y};
-    static const char *const field[4] = {"min_x", "min_y", "max_x", "max_y"};
-    for (int k = 0; k < 4; k++)
-        if (!coord_ok(c[k]))
-            return pcs_model_bad(m->base.name, "boxes", i, field[k], c[k],
-                                 "finite, |v| <= PCS_RAYAABB_COORD_MAX");
+    pcs_status st = coords_load_check(m, "boxes", i, box_field,
+                                      (const double[4]){b->min_x, b->min_y, b->max_x, b->max_y});
+    if (st != PCS_OK)
+        return st;
     if (b->min_x > b->max_x)
         return pcs_model_bad(m->base.name, "boxes", i, "min_x", b->min_x, "<= max_x");
     if (b->min_y > b->max_y)
