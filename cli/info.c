@@ -35,14 +35,12 @@ static void print_jobs(const pcs_world *w)
     printf("slow jobs: %u, merged before stage 1 in this order at each tick where "
            "tick %% period = phase %% period\n",
            n);
-    for (uint32_t i = 0; i < n; i++) {
-        pcs_schedule_job j;
-        if (pcs_schedule_job_at(w, i, &j) != PCS_OK)
-            continue;
+    /* As print_stages reads systems: an index below the count is always found. */
+    pcs_schedule_job j;
+    for (uint32_t i = 0; i < n && pcs_schedule_job_at(w, i, &j) == PCS_OK; i++)
         printf("  job %s (id %u): domain %s, period %u ticks, phase %u, %u chunk%s\n", j.name, j.id,
                domain_name(j.domain), j.period_ticks, j.phase, j.n_chunks,
                j.n_chunks == 1 ? "" : "s");
-    }
 }
 
 /* "first..last" of @p n ids from @p first, or "none". */

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,45 +102,53 @@ static int read_token(const char *path, serve_opts *o)
     return 0;
 }
 
+/* Where a whole-number option goes: the field's type in serve_opts. */
+enum number_type { NUMBER_INT, NUMBER_U32, NUMBER_SIZE };
+
+/* The whole-number options: each is an integer in [lo, hi] stored in one
+ * field, so one table and one parser serve them all. */
+static const struct number_opt {
+    int ch;           /* getopt's code (parse_opts' longs) */
+    const char *name; /* as the message names it */
+    uint64_t lo, hi;  /* allowed, both ends included */
+    size_t offset;    /* offsetof(serve_opts, field) */
+    enum number_type type;
+} number_opts[] = {
+    {'p', "--port", 0, 65535, offsetof(serve_opts, port), NUMBER_INT},
+    {'H', "--http", 0, 65535, offsetof(serve_opts, http_port), NUMBER_INT},
+    {'m', "--max-clients", 1, 4096, offsetof(serve_opts, max_clients), NUMBER_U32},
+    {'q', "--send-queue", 4096, (uint64_t)1 << 30, offsetof(serve_opts, send_queue), NUMBER_SIZE},
+    {'w', "--slow-consumer-ms", 10, 3600000, offsetof(serve_opts, slow_ms), NUMBER_U32},
+    {'B', "--burst", 1, 200000, offsetof(serve_opts, burst), NUMBER_U32},
+    {'M', "--max-scenario-bytes", 1, (uint64_t)1 << 40, offsetof(serve_opts, max_scenario_bytes),
+     NUMBER_SIZE},
+};
+
+/* Store @p v (already within the option's range, so it fits) in its field. */
+static void number_store(serve_opts *o, const struct number_opt *n, uint64_t v)
+{
+    void *field = (char *)o + n->offset;
+    if (n->type == NUMBER_INT)
+        *(int *)field = (int)v;
+    else if (n->type == NUMBER_U32)
+        *(uint32_t *)field = (uint32_t)v;
+    else
+        *(size_t *)field = (size_t)v;
+}
+
 static int parse_number(int ch, const char *arg, serve_opts *o)
 {
-    uint64_t v;
-    switch (ch) {
-    case 'p':
-        if (parse_u64(arg, 0, 65535, &v))
-            return fail("--port '%s'", arg, "expected an integer in [0, 65535]");
-        o->port = (int)v;
-        return 0;
-    case 'H':
-        if (parse_u64(arg, 0, 65535, &v))
-            return fail("--http '%s'", arg, "expected an integer in [0, 65535]");
-        o->http_port = (int)v;
-        return 0;
-    case 'm':
-        if (parse_u64(arg, 1, 4096, &v))
-            return fail("--max-clients '%s'", arg, "expected an integer in [1, 4096]");
-        o->max_clients = (uint32_t)v;
-        return 0;
-    case 'q':
-        if (parse_u64(arg, 4096, (uint64_t)1 << 30, &v))
-            return fail("--send-queue '%s'", arg, "expected an integer in [4096, 1073741824]");
-        o->send_queue = (size_t)v;
-        return 0;
-    case 'w':
-        if (parse_u64(arg, 10, 3600000, &v))
-            return fail("--slow-consumer-ms '%s'", arg, "expected an integer in [10, 3600000]");
-        o->slow_ms = (uint32_t)v;
-        return 0;
-    case 'B':
-        if (parse_u64(arg, 1, 200000, &v))
-            return fail("--burst '%s'", arg, "expected an integer in [1, 200000]");
-        o->burst = (uint32_t)v;
-        return 0;
-    case 'M':
-        if (parse_u64(arg, 1, (uint64_t)1 << 40, &v))
-            return fail("--max-scenario-bytes '%s'", arg,
-                        "expected an integer in [1, 1099511627776]");
-        o->max_scenario_bytes = (size_t)v;
+    for (size_t i = 0; i < sizeof number_opts / sizeof number_opts[0]; i++) {
+        const struct number_opt *n = &number_opts[i];
+        if (n->ch != ch)
+            continue;
+        uint64_t v;
+        if (parse_u64(arg, n->lo, n->hi, &v)) {
+            fprintf(stderr, "pcsim: %s '%s': expected an integer in [%" PRIu64 ", %" PRIu64 "]\n",
+                    n->name, arg, n->lo, n->hi);
+            return 2;
+        }
+        number_store(o, n, v);
         return 0;
     }
     return 2;

@@ -220,18 +220,33 @@ static void send_error(client *c, int has_id, uint64_t id, const char *code, int
     reply_send(c, &o);
 }
 
+/* The error reply to request @p m (NULL: none) that refuse and drop both
+ * send, its message formatted from @p fmt; a fatal one (drop) is also
+ * logged, since the client is about to go. */
+static void send_errorf(client *c, const serve_msg *m, const char *code, int fatal, const char *fmt,
+                        va_list ap) __attribute__((format(printf, 5, 0)));
+
+static void send_errorf(client *c, const serve_msg *m, const char *code, int fatal, const char *fmt,
+                        va_list ap)
+{
+    char text[PCS_LAST_ERROR_MAX + 128];
+    vsnprintf(text, sizeof text, fmt, ap);
+    if (fatal && !c->srv->opt->quiet)
+        fprintf(stderr, "pcsim serve: client #%" PRIu64 " (%s) disconnected: %s: %s\n", c->serial,
+                c->peer, code, text);
+    send_error(c, m && m->has_id, m ? m->id : 0, code, fatal, text);
+}
+
 /* A request refused; the connection stays. */
 static int refuse(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static int refuse(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
 {
-    char text[PCS_LAST_ERROR_MAX + 128];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    send_errorf(c, m, code, 0, fmt, ap);
     va_end(ap);
-    send_error(c, m && m->has_id, m ? m->id : 0, code, 0, text);
     return CONSUMED;
 }
 
@@ -317,15 +332,10 @@ static int drop(client *c, const serve_msg *m, const char *code, const char *fmt
 
 static int drop(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
 {
-    char text[PCS_LAST_ERROR_MAX + 128];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    send_errorf(c, m, code, 1, fmt, ap);
     va_end(ap);
-    if (!c->srv->opt->quiet)
-        fprintf(stderr, "pcsim serve: client #%" PRIu64 " (%s) disconnected: %s: %s\n", c->serial,
-                c->peer, code, text);
-    send_error(c, m && m->has_id, m ? m->id : 0, code, 1, text);
     close_gracefully(c);
     return CONSUMED;
 }

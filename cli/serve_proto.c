@@ -99,6 +99,17 @@ static int want_str(const char *key, json_t *v, size_t max, char *out, serve_err
     return 0;
 }
 
+/* want_u64 for a 32-bit field: @p hi is at most UINT32_MAX, so the value fits. */
+static int want_u32(const char *key, json_t *v, uint32_t lo, uint32_t hi, uint32_t *out,
+                    serve_err *err)
+{
+    uint64_t x = 0;
+    if (want_u64(key, v, lo, hi, &x, err) != 0)
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
 static int f_id(const char *key, json_t *v, serve_msg *m, serve_err *err)
 {
     m->has_id = 1;
@@ -146,11 +157,7 @@ static int f_seed(const char *key, json_t *v, serve_msg *m, serve_err *err)
 
 static int f_n(const char *key, json_t *v, serve_msg *m, serve_err *err)
 {
-    uint64_t n = 0;
-    if (want_u64(key, v, 1, SERVE_STEP_MAX, &n, err) != 0)
-        return -1;
-    m->n = (uint32_t)n;
-    return 0;
+    return want_u32(key, v, 1, SERVE_STEP_MAX, &m->n, err);
 }
 
 static int f_hash(const char *key, json_t *v, serve_msg *m, serve_err *err)
@@ -188,11 +195,7 @@ static int f_channels(const char *key, json_t *v, serve_msg *m, serve_err *err)
 
 static int f_every(const char *key, json_t *v, serve_msg *m, serve_err *err)
 {
-    uint64_t e = 0;
-    if (want_u64(key, v, 0, SERVE_EVERY_MAX, &e, err) != 0)
-        return -1;
-    m->every = (uint32_t)e;
-    return 0;
+    return want_u32(key, v, 0, SERVE_EVERY_MAX, &m->every, err);
 }
 
 static int f_target(const char *key, json_t *v, serve_msg *m, serve_err *err)

@@ -23,6 +23,11 @@ uint32_t pcs_schedule_system_count(const pcs_world *w)
     return w ? w->n_systems : 0;
 }
 
+uint32_t pcs_schedule_job_count(const pcs_world *w)
+{
+    return w ? w->n_jobs : 0;
+}
+
 pcs_status pcs_schedule_system_at(const pcs_world *w, uint32_t index, pcs_schedule_system *out)
 {
     pcs_status st = check_at("pcs_schedule_system_at", w, out, index, pcs_schedule_system_count(w));
@@ -40,11 +45,6 @@ pcs_status pcs_schedule_system_at(const pcs_world *w, uint32_t index, pcs_schedu
         .n_writes = r->desc.n_writes,
     };
     return PCS_OK;
-}
-
-uint32_t pcs_schedule_job_count(const pcs_world *w)
-{
-    return w ? w->n_jobs : 0;
 }
 
 pcs_status pcs_schedule_job_at(const pcs_world *w, uint32_t index, pcs_schedule_job *out)

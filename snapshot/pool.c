@@ -153,13 +153,11 @@ pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,
     pool->n_buffers = buffers;
     pool->event_capacity = capacity;
     pool->dt_s = pcs_world_clock(w)->dt_s;
-    st = copy_layout(pool);
-    if (st == PCS_OK)
-        st = alloc_rings(pool);
-    if (st == PCS_OK)
-        st = pcs_publish_prepare(pool);
-    if (st == PCS_OK)
-        st = register_systems(pool);
+    /* The build steps in order; the first failure ends the attach. */
+    static pcs_status (*const steps[])(pcs_snapshot_pool *) = {
+        copy_layout, alloc_rings, pcs_publish_prepare, register_systems};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](pool);
     if (st != PCS_OK)
         return st; /* the partial pool stays in the world heap until destroy */
     *out = pool;

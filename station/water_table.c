@@ -24,52 +24,68 @@
 #include "pcsim/station.h"
 #include "pcsim/water_ph.h"
 
-static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
-static pcs_water_ph_table *shared_table;
-static pcs_status shared_status;
-static char shared_error[256];
+/* What the two tables share: made once by their make function, then
+ * read-only; a failed make is kept (status and message) so every later
+ * caller gets the same error, not only the first. */
+typedef struct shared_table {
+    pthread_once_t once;
+    pcs_status status; /* of making the table */
+    char error[256];   /* pcs_last_error() of a failed make */
+} shared_table;
 
-static void make_table(void)
+static shared_table water = {.once = PTHREAD_ONCE_INIT};
+static pcs_water_ph_table *water_table;
+
+static shared_table coolant = {.once = PTHREAD_ONCE_INIT};
+static pcs_coolant_water *coolant_table;
+
+/* Keep how making @p t went: the last step of each make function. */
+static void shared_made(shared_table *t, pcs_status st)
+{
+    t->status = st;
+    if (st != PCS_OK)
+        snprintf(t->error, sizeof t->error, "%s", pcs_last_error());
+}
+
+static void make_water_table(void)
 {
     pcs_water_ph_table_def d;
     pcs_water_ph_table_default(&d);
-    shared_status = pcs_water_ph_table_create(&d, &shared_table);
-    if (shared_status != PCS_OK)
-        snprintf(shared_error, sizeof shared_error, "%s", pcs_last_error());
+    shared_made(&water, pcs_water_ph_table_create(&d, &water_table));
 }
-
-pcs_status pcs_station_water_table(const pcs_water_ph_table **out)
-{
-    if (!out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_station_water_table: out is NULL");
-    pthread_once(&shared_once, make_table);
-    if (shared_status != PCS_OK)
-        return pcs_error_set(shared_status, "pcs_station_water_table: %s", shared_error);
-    *out = shared_table;
-    return PCS_OK;
-}
-
-static pthread_once_t coolant_once = PTHREAD_ONCE_INIT;
-static pcs_coolant_water *coolant_table;
-static pcs_status coolant_status;
-static char coolant_error[256];
 
 static void make_coolant_table(void)
 {
     pcs_coolant_water_def d;
     pcs_coolant_water_default(&d);
-    coolant_status = pcs_coolant_water_create(&d, &coolant_table);
-    if (coolant_status != PCS_OK)
-        snprintf(coolant_error, sizeof coolant_error, "%s", pcs_last_error());
+    shared_made(&coolant, pcs_coolant_water_create(&d, &coolant_table));
+}
+
+/* Make @p t once (by @p make) and say whether the caller may read it;
+ * messages start with @p fn, the caller's name. */
+static pcs_status shared_get(const char *fn, shared_table *t, void (*make)(void), int out_given)
+{
+    if (!out_given)
+        return pcs_error_set(PCS_E_INVAL, "%s: out is NULL", fn);
+    pthread_once(&t->once, make);
+    if (t->status != PCS_OK)
+        return pcs_error_set(t->status, "%s: %s", fn, t->error);
+    return PCS_OK;
+}
+
+pcs_status pcs_station_water_table(const pcs_water_ph_table **out)
+{
+    pcs_status st = shared_get("pcs_station_water_table", &water, make_water_table, out != NULL);
+    if (st == PCS_OK)
+        *out = water_table;
+    return st;
 }
 
 pcs_status pcs_station_coolant_table(const pcs_coolant_water **out)
 {
-    if (!out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_station_coolant_table: out is NULL");
-    pthread_once(&coolant_once, make_coolant_table);
-    if (coolant_status != PCS_OK)
-        return pcs_error_set(coolant_status, "pcs_station_coolant_table: %s", coolant_error);
-    *out = coolant_table;
-    return PCS_OK;
+    pcs_status st =
+        shared_get("pcs_station_coolant_table", &coolant, make_coolant_table, out != NULL);
+    if (st == PCS_OK)
+        *out = coolant_table;
+    return st;
 }

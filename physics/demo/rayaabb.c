@@ -63,17 +63,26 @@ static pcs_status coord_check(const char *fn, const char *field, double v)
                          field, PCS_RAYAABB_COORD_MAX);
 }
 
+/* A ray's and a box's four coordinates as the messages name them, in the
+ * order both the calls' checks and the load check test them. */
+static const char *const ray_field[4] = {"ox", "oy", "dx", "dy"};
+static const char *const box_field[4] = {"min_x", "min_y", "max_x", "max_y"};
+
+/* The four coordinates of a ray or a box, named in @p field, in order; the
+ * first out of range is the one reported. */
+static pcs_status coords_check(const char *fn, const char *const field[4], const double v[4])
+{
+    pcs_status st = PCS_OK;
+    for (int i = 0; st == PCS_OK && i < 4; i++)
+        st = coord_check(fn, field[i], v[i]);
+    return st;
+}
+
 static pcs_status ray_check(const char *fn, const pcs_rayaabb_ray *r)
 {
     if (!r)
         return pcs_error_set(PCS_E_INVAL, "%s: ray is NULL", fn);
-    pcs_status st = coord_check(fn, "ox", r->ox);
-    if (st == PCS_OK)
-        st = coord_check(fn, "oy", r->oy);
-    if (st == PCS_OK)
-        st = coord_check(fn, "dx", r->dx);
-    if (st == PCS_OK)
-        st = coord_check(fn, "dy", r->dy);
+    pcs_status st = coords_check(fn, ray_field, (const double[4]){r->ox, r->oy, r->dx, r->dy});
     if (st == PCS_OK && r->dx == 0.0 && r->dy == 0.0)
         return pcs_error_set(PCS_E_INVAL, "%s: direction (dx, dy) = (0, 0); must be non-zero", fn);
     return st;
@@ -83,13 +92,8 @@ static pcs_status box_check(const char *fn, const pcs_rayaabb_box *b)
 {
     if (!b)
         return pcs_error_set(PCS_E_INVAL, "%s: box is NULL", fn);
-    pcs_status st = coord_check(fn, "min_x", b->min_x);
-    if (st == PCS_OK)
-        st = coord_check(fn, "min_y", b->min_y);
-    if (st == PCS_OK)
-        st = coord_check(fn, "max_x", b->max_x);
-    if (st == PCS_OK)
-        st = coord_check(fn, "max_y", b->max_y);
+    pcs_status st =
+        coords_check(fn, box_field, (const double[4]){b->min_x, b->min_y, b->max_x, b->max_y});
     if (st != PCS_OK)
         return st;
     if (b->min_x > b->max_x)
@@ -215,69 +219,60 @@ void pcs_rayaabb_destroy(pcs_rayaabb *m)
     pcs_model_free(m);
 }
 
-pcs_status pcs_rayaabb_add_ray(pcs_rayaabb *m, const pcs_rayaabb_ray *ray, uint32_t *index)
+/* The caster's two lists: the same rules (a bounded count in the header, a
+ * checked element) for different element types. */
+enum list { RAYS, BOXES };
+
+/* Write @p elem into list @p l of @p m: at a new slot when @p set_at is
+ * NULL (a ray also gets a fresh miss as its hit), else over element
+ * *set_at, which must exist. The new slot's index goes to @p out_index
+ * when given. Checks in the order the calls document: the caster, the
+ * index (set), the element, the room (add). */
+static pcs_status list_put(const char *fn, pcs_rayaabb *m, enum list l, const void *elem,
+                           const uint32_t *set_at, uint32_t *out_index)
 {
-    static const char fn[] = "pcs_rayaabb_add_ray";
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
-    pcs_status st = ray_check(fn, ray);
+    uint32_t *n = l == RAYS ? &m->hdr->n_rays : &m->hdr->n_boxes;
+    if (set_at && *set_at >= *n)
+        return pcs_error_set(PCS_E_INVAL, "%s: index = %u; allowed [0, %u)", fn, *set_at, *n);
+    pcs_status st = l == RAYS ? ray_check(fn, elem) : box_check(fn, elem);
     if (st != PCS_OK)
         return st;
-    if (m->hdr->n_rays >= m->max_rays)
-        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_rays = %u)", fn,
-                             m->base.name, m->max_rays);
-    uint32_t i = m->hdr->n_rays++;
-    m->rays[i] = *ray;
-    m->hits[i] = rayaabb_miss;
-    if (index)
-        *index = i;
+    const uint32_t max = l == RAYS ? m->max_rays : m->max_boxes;
+    if (!set_at && *n >= max)
+        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (%s = %u)", fn, m->base.name,
+                             l == RAYS ? "max_rays" : "max_boxes", max);
+    const uint32_t i = set_at ? *set_at : (*n)++;
+    if (l == RAYS)
+        m->rays[i] = *(const pcs_rayaabb_ray *)elem;
+    else
+        m->boxes[i] = *(const pcs_rayaabb_box *)elem;
+    if (l == RAYS && !set_at)
+        m->hits[i] = rayaabb_miss;
+    if (out_index)
+        *out_index = i;
     return PCS_OK;
+}
+
+pcs_status pcs_rayaabb_add_ray(pcs_rayaabb *m, const pcs_rayaabb_ray *ray, uint32_t *index)
+{
+    return list_put("pcs_rayaabb_add_ray", m, RAYS, ray, NULL, index);
 }
 
 pcs_status pcs_rayaabb_add_box(pcs_rayaabb *m, const pcs_rayaabb_box *box, uint32_t *index)
 {
-    static const char fn[] = "pcs_rayaabb_add_box";
-    if (!m)
-        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
-    pcs_status st = box_check(fn, box);
-    if (st != PCS_OK)
-        return st;
-    if (m->hdr->n_boxes >= m->max_boxes)
-        return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (max_boxes = %u)", fn,
-                             m->base.name, m->max_boxes);
-    uint32_t i = m->hdr->n_boxes++;
-    m->boxes[i] = *box;
-    if (index)
-        *index = i;
-    return PCS_OK;
+    return list_put("pcs_rayaabb_add_box", m, BOXES, box, NULL, index);
 }
 
 pcs_status pcs_rayaabb_set_ray(pcs_rayaabb *m, uint32_t index, const pcs_rayaabb_ray *ray)
 {
-    static const char fn[] = "pcs_rayaabb_set_ray";
-    if (!m)
-        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
-    if (index >= m->hdr->n_rays)
-        return pcs_error_set(PCS_E_INVAL, "%s: index = %u; allowed [0, %u)", fn, index,
-                             m->hdr->n_rays);
-    pcs_status st = ray_check(fn, ray);
-    if (st == PCS_OK)
-        m->rays[index] = *ray;
-    return st;
+    return list_put("pcs_rayaabb_set_ray", m, RAYS, ray, &index, NULL);
 }
 
 pcs_status pcs_rayaabb_set_box(pcs_rayaabb *m, uint32_t index, const pcs_rayaabb_box *box)
 {
-    static const char fn[] = "pcs_rayaabb_set_box";
-    if (!m)
-        return pcs_error_set(PCS_E_INVAL, "%s: caster is NULL", fn);
-    if (index >= m->hdr->n_boxes)
-        return pcs_error_set(PCS_E_INVAL, "%s: index = %u; allowed [0, %u)", fn, index,
-                             m->hdr->n_boxes);
-    pcs_status st = box_check(fn, box);
-    if (st == PCS_OK)
-        m->boxes[index] = *box;
-    return st;
+    return list_put("pcs_rayaabb_set_box", m, BOXES, box, &index, NULL);
 }
 
 pcs_status pcs_rayaabb_step(pcs_rayaabb *m)
@@ -328,27 +323,32 @@ static pcs_status rayaabb_system(pcs_world *w, void *ctx)
     return pcs_rayaabb_step(ctx);
 }
 
-static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r, uint32_t i)
+/* coords_check for a loaded element @p i of store "<instance>.<part>". */
+static pcs_status coords_load_check(const pcs_rayaabb *m, const char *part, uint32_t i,
+                                    const char *const field[4], const double c[4])
 {
-    const double c[4] = {r->ox, r->oy, r->dx, r->dy};
-    static const char *const field[4] = {"ox", "oy", "dx", "dy"};
     for (int k = 0; k < 4; k++)
         if (!coord_ok(c[k]))
-            return pcs_model_bad(m->base.name, "rays", i, field[k], c[k],
+            return pcs_model_bad(m->base.name, part, i, field[k], c[k],
                                  "finite, |v| <= PCS_RAYAABB_COORD_MAX");
-    if (r->dx == 0.0 && r->dy == 0.0)
-        return pcs_model_bad(m->base.name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
     return PCS_OK;
+}
+
+static pcs_status ray_load_check(const pcs_rayaabb *m, const pcs_rayaabb_ray *r, uint32_t i)
+{
+    pcs_status st =
+        coords_load_check(m, "rays", i, ray_field, (const double[4]){r->ox, r->oy, r->dx, r->dy});
+    if (st == PCS_OK && r->dx == 0.0 && r->dy == 0.0)
+        return pcs_model_bad(m->base.name, "rays", i, "dx, dy", 0.0, "a non-zero direction");
+    return st;
 }
 
 static pcs_status box_load_check(const pcs_rayaabb *m, const pcs_rayaabb_box *b, uint32_t i)
 {
-    const double c[4] = {b->min_x, b->min_y, b->max_x, b->max_y};
-    static const char *const field[4] = {"min_x", "min_y", "max_x", "max_y"};
-    for (int k = 0; k < 4; k++)
-        if (!coord_ok(c[k]))
-            return pcs_model_bad(m->base.name, "boxes", i, field[k], c[k],
-                                 "finite, |v| <= PCS_RAYAABB_COORD_MAX");
+    pcs_status st = coords_load_check(m, "boxes", i, box_field,
+                                      (const double[4]){b->min_x, b->min_y, b->max_x, b->max_y});
+    if (st != PCS_OK)
+        return st;
     if (b->min_x > b->max_x)
         return pcs_model_bad(m->base.name, "boxes", i, "min_x", b->min_x, "<= max_x");
     if (b->min_y > b->max_y)

@@ -24,6 +24,7 @@
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/pzr_control_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define PSI PCS_PZR_CONTROL_PSI_PA
 /* 1 US gpm of charging-pump water in kg/s: 6.30901964e-5 m3/s (exact gallon)
@@ -271,49 +272,43 @@ static pcs_status register_system(pcs_world *w, pcs_pzr_control *pc)
     uint32_t reads[2 * (2 + PCS_PZR_CONTROL_MAX_TAVG)];
     uint32_t n_reads = input_stores(&pc->def, reads);
     uint32_t writes[] = {pc->id_state, pc->id_out, pc->def.controls_store};
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.pzrctl", pc->unit);
-    pcs_system_desc sd = {.name = name,
-                          .stage = PCS_STAGE_ACTUATORS,
+    pcs_system_desc sd = {.stage = PCS_STAGE_ACTUATORS,
                           .fn = pcs_pzrc_system,
                           .ctx = pc,
                           .reads = reads,
                           .n_reads = n_reads,
                           .writes = writes,
                           .n_writes = sizeof writes / sizeof writes[0]};
-    pcs_status st = pcs_system_register(w, &sd, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, pzrc_load_check, pc);
-    return st;
+    return pcs_th_system_register(w, pc->unit, "pzrctl", &sd, pzrc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, pcs_pzr_control *pc)
 {
-    const struct {
-        const char *name, *unit;
-        int state;
-        uint32_t index;
-    } ch[] = {
-        {"master", "Pa", 0, PCS_PZR_CONTROL_OUT_MASTER},
-        {"error", "Pa", 0, PCS_PZR_CONTROL_OUT_ERROR},
-        {"heaters", "W", 0, PCS_PZR_CONTROL_OUT_HEATER_W},
-        {"level_program", "%", 0, PCS_PZR_CONTROL_OUT_LEVEL_PROGRAM},
-        {"level_error", "%", 0, PCS_PZR_CONTROL_OUT_LEVEL_ERROR},
-        {"spray", "1", 1, PCS_PZR_CONTROL_ST_SPRAY},
-        {"charging", "kg/s", 1, PCS_PZR_CONTROL_ST_CHARGING},
-        {"letdown", "kg/s", 1, PCS_PZR_CONTROL_ST_LETDOWN},
-        {"charging_boron", "ppm", 1, PCS_PZR_CONTROL_ST_CHARGING_BORON},
-        {"heaters_manual", "1", 1, PCS_PZR_CONTROL_ST_HEATERS_MANUAL},
-        {"spray_manual", "1", 1, PCS_PZR_CONTROL_ST_SPRAY_MANUAL},
-        {"level_manual", "1", 1, PCS_PZR_CONTROL_ST_LEVEL_MANUAL},
+    /* Two stores: the outputs the step computes each tick, and the state
+     * (actuator demands and manual flags) it carries between ticks. */
+    static const pcs_th_channel_row out[] = {
+        {"master", "Pa", PCS_PZR_CONTROL_OUT_MASTER},
+        {"error", "Pa", PCS_PZR_CONTROL_OUT_ERROR},
+        {"heaters", "W", PCS_PZR_CONTROL_OUT_HEATER_W},
+        {"level_program", "%", PCS_PZR_CONTROL_OUT_LEVEL_PROGRAM},
+        {"level_error", "%", PCS_PZR_CONTROL_OUT_LEVEL_ERROR},
     };
-    pcs_status st = PCS_OK;
-    for (size_t k = 0; st == PCS_OK && k < sizeof ch / sizeof ch[0]; k++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.pzrctl.%s", pc->unit, ch[k].name);
-        st = pcs_channel_register(w, name, ch[k].unit, PCS_CHANNEL_F64,
-                                  ch[k].state ? pc->id_state : pc->id_out, ch[k].index, NULL);
-    }
+    static const pcs_th_channel_row state[] = {
+        {"spray", "1", PCS_PZR_CONTROL_ST_SPRAY},
+        {"charging", "kg/s", PCS_PZR_CONTROL_ST_CHARGING},
+        {"letdown", "kg/s", PCS_PZR_CONTROL_ST_LETDOWN},
+        {"charging_boron", "ppm", PCS_PZR_CONTROL_ST_CHARGING_BORON},
+        {"heaters_manual", "1", PCS_PZR_CONTROL_ST_HEATERS_MANUAL},
+        {"spray_manual", "1", PCS_PZR_CONTROL_ST_SPRAY_MANUAL},
+        {"level_manual", "1", PCS_PZR_CONTROL_ST_LEVEL_MANUAL},
+    };
+    char prefix[PCS_NAME_MAX];
+    snprintf(prefix, sizeof prefix, "%s.pzrctl", pc->unit);
+    pcs_status st =
+        pcs_th_channels_register(w, prefix, pc->id_out, out, sizeof out / sizeof out[0]);
+    if (st == PCS_OK)
+        st = pcs_th_channels_register(w, prefix, pc->id_state, state,
+                                      sizeof state / sizeof state[0]);
     return st;
 }
 

@@ -32,7 +32,8 @@
 
 /* ---- configuration ------------------------------------------------------- */
 
-static void unit_bank_default(pcs_reactivity_rod_bank *b, const char *name, double worth_pcm, double pos)
+static void unit_bank_default(pcs_reactivity_rod_bank *b, const char *name, double worth_pcm,
+                              double pos)
 {
     memset(b, 0, sizeof *b);
     snprintf(b->name, sizeof b->name, "%s", name);
@@ -524,14 +525,14 @@ static pcs_status unit_check_outputs(const pcs_world *w, const pcs_unit *u, cons
 
 static pcs_status unit_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
+    /* In store order; the first failure is the one reported. */
+    static pcs_status (*const checks[])(const pcs_world *, const pcs_unit *,
+                                        const pcs_load_view *) = {
+        unit_check_kinetics, unit_check_rods, unit_check_words, unit_check_outputs};
     const pcs_unit *u = ctx;
-    pcs_status st = unit_check_kinetics(w, u, v);
-    if (st == PCS_OK)
-        st = unit_check_rods(w, u, v);
-    if (st == PCS_OK)
-        st = unit_check_words(w, u, v);
-    if (st == PCS_OK)
-        st = unit_check_outputs(w, u, v);
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof checks / sizeof checks[0]; i++)
+        st = checks[i](w, u, v);
     return st;
 }
 

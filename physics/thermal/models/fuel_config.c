@@ -175,12 +175,11 @@ pcs_status pcs_fuel_def_validate(const pcs_fuel_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_fuel_def_validate: cfg is NULL");
-    pcs_status st = check_mesh(cfg);
-    if (st == PCS_OK)
-        st = check_geometry(cfg);
-    if (st == PCS_OK)
-        st = check_materials(cfg);
-    if (st == PCS_OK)
-        st = check_coolant(cfg);
+    /* The first failure is the one reported. */
+    static pcs_status (*const checks[])(const pcs_fuel_def *) = {check_mesh, check_geometry,
+                                                                 check_materials, check_coolant};
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof checks / sizeof checks[0]; i++)
+        st = checks[i](cfg);
     return st;
 }

@@ -30,6 +30,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "physics/thermal/models/fuel_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 /*
  * Conductivity table grid step. Linear interpolation error on a 4 K grid,
@@ -265,11 +266,7 @@ static pcs_status build_system(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f, uin
 
 static pcs_status build_channels(pcs_world *w, const pcs_fuel_model *m, const pcs_fuel *f)
 {
-    static const struct {
-        const char *suffix;
-        const char *unit;
-        uint32_t index;
-    } ch[] = {
+    static const pcs_th_channel_row ch[] = {
         {"fuel.t_max", "K", PCS_FUEL_OUT_T_MAX},
         {"fuel.t_centre_avg", "K", PCS_FUEL_OUT_T_CENTRE_AVG},
         {"fuel.t_avg", "K", PCS_FUEL_OUT_T_AVG},
@@ -279,15 +276,12 @@ static pcs_status build_channels(pcs_world *w, const pcs_fuel_model *m, const pc
         {"core.heat_to_coolant", "W", PCS_FUEL_OUT_HEAT_TO_COOLANT},
         {"coolant.flow_heat", "W", PCS_FUEL_OUT_FLOW_HEAT},
     };
-    char name[PCS_NAME_MAX];
-    for (size_t i = 0; i < sizeof ch / sizeof ch[0]; i++) {
-        snprintf(name, sizeof name, "u%u.%s", m->unit_index + 1u, ch[i].suffix);
-        pcs_status st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, f->store_out,
-                                             ch[i].index, NULL);
-        if (st != PCS_OK)
-            return st;
-    }
-    snprintf(name, sizeof name, "u%u.fuel.flags", m->unit_index + 1u);
+    char prefix[16], name[PCS_NAME_MAX];
+    snprintf(prefix, sizeof prefix, "u%u", m->unit_index + 1u);
+    pcs_status st = pcs_th_channels_register(w, prefix, f->store_out, ch, sizeof ch / sizeof ch[0]);
+    if (st != PCS_OK)
+        return st;
+    snprintf(name, sizeof name, "%s.fuel.flags", prefix);
     return pcs_channel_register(w, name, "", PCS_CHANNEL_U32, f->store_flags, 0, NULL);
 }
 

@@ -38,13 +38,32 @@ static pcs_status dome_viscosity(const pcs_water_ph_state *w, double *mu)
     return st;
 }
 
-pcs_status pcs_thnet_props_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_props *out)
+/* Both callbacks' arguments: the table as ctx, and out; @p fn names the
+ * callback in the message. */
+static pcs_status args_check(const char *fn, const void *ctx, const void *out)
 {
     if (!ctx || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_props_table: %s is NULL",
-                             ctx ? "out" : "ctx (the table)");
+        return pcs_error_set(PCS_E_INVAL, "%s: %s is NULL", fn, ctx ? "out" : "ctx (the table)");
+    return PCS_OK;
+}
+
+/* The fields the lean callback fills (pcs_thnet_rho_fn), which the full one
+ * fills the same way: the header promises the two agree bit for bit. */
+static void put_rho(pcs_thnet_props *out, double rho_kg_m3, double t_k, double drho_dp,
+                    double drho_dh)
+{
+    out->rho_kg_m3 = rho_kg_m3;
+    out->t_k = t_k;
+    out->drho_dp = drho_dp;
+    out->drho_dh = drho_dh;
+}
+
+pcs_status pcs_thnet_props_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_props *out)
+{
     pcs_water_ph_state w;
-    pcs_status st = pcs_water_ph_table_lookup(ctx, p_pa, h_j_kg, &w);
+    pcs_status st = args_check("pcs_thnet_props_table", ctx, out);
+    if (st == PCS_OK)
+        st = pcs_water_ph_table_lookup(ctx, p_pa, h_j_kg, &w);
     if (st != PCS_OK)
         return st;
     double mu = 0.0;
@@ -58,30 +77,22 @@ pcs_status pcs_thnet_props_table(void *ctx, double p_pa, double h_j_kg, pcs_thne
     }
     if (st != PCS_OK)
         return st;
-    out->rho_kg_m3 = w.rho_kg_m3;
-    out->t_k = w.t_k;
+    put_rho(out, w.rho_kg_m3, w.t_k, w.drho_dp_s2_m2, w.drho_dh_kg2_m3j);
     out->quality = w.x;
     out->alpha = w.alpha;
-    out->drho_dp = w.drho_dp_s2_m2;
-    out->drho_dh = w.drho_dh_kg2_m3j;
     out->mu_pa_s = mu;
     return PCS_OK;
 }
 
 pcs_status pcs_thnet_rho_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_props *out)
 {
-    if (!ctx || !out)
-        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_rho_table: %s is NULL",
-                             ctx ? "out" : "ctx (the table)");
     pcs_water_ph_rho r;
-    pcs_status st = pcs_water_ph_table_rho(ctx, p_pa, h_j_kg, &r);
-    if (st != PCS_OK)
-        return st;
-    out->rho_kg_m3 = r.rho_kg_m3;
-    out->t_k = r.t_k;
-    out->drho_dp = r.drho_dp_s2_m2;
-    out->drho_dh = r.drho_dh_kg2_m3j;
-    return PCS_OK;
+    pcs_status st = args_check("pcs_thnet_rho_table", ctx, out);
+    if (st == PCS_OK)
+        st = pcs_water_ph_table_rho(ctx, p_pa, h_j_kg, &r);
+    if (st == PCS_OK)
+        put_rho(out, r.rho_kg_m3, r.t_k, r.drho_dp_s2_m2, r.drho_dh_kg2_m3j);
+    return st;
 }
 
 pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table)

@@ -765,8 +765,8 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
 {
     uint32_t family;
-    pcs_status st =
-        pcs_command_family_share(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT, on_command, &family);
+    pcs_status st = pcs_command_family_share(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT,
+                                             on_command, &family);
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
         char name[64];
         snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
@@ -783,10 +783,7 @@ static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
 
 static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
 {
-    const struct {
-        const char *name, *unit;
-        uint32_t index;
-    } unit_channels[] = {
+    const pcs_th_channel_row unit_channels[] = {
         {"rcs.pressure", "Pa", PCS_PRIMARY_OUT_RCS_PRESSURE},
         {"core.flow", "kg/s", PCS_PRIMARY_OUT_CORE_FLOW},
         {"core.t_inlet", "K", PCS_PRIMARY_OUT_T_INLET},
@@ -802,10 +799,8 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
         {"pzr.spray", "kg/s", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_SPRAY},
         {"pzr.heaters", "W", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_HEATERS},
     };
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < sizeof unit_channels / sizeof unit_channels[0]; i++)
-        st = pcs_th_channel(w, pr->unit, unit_channels[i].name, unit_channels[i].unit, pr->s.out,
-                            unit_channels[i].index);
+    pcs_status st = pcs_th_channels_register(w, pr->unit, pr->s.out, unit_channels,
+                                             sizeof unit_channels / sizeof unit_channels[0]);
     const struct {
         const char *fmt, *unit;
         uint32_t index;
@@ -850,20 +845,14 @@ static pcs_status register_system(pcs_world *w, pcs_primary *pr)
                          pr->def.sg_tube_heat_store};
     /* the steam side's stores only when the tubes see them */
     uint32_t extra = pr->def.sg_model == PCS_PRIMARY_SG_TUBE_STORES ? 1u : 0u;
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.primary", pr->unit);
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_HYDRAULICS,
+    pcs_system_desc d = {.stage = PCS_STAGE_HYDRAULICS,
                          .fn = pcs_primary_system,
                          .ctx = pr,
                          .reads = reads,
                          .n_reads = sizeof reads / sizeof reads[0] - 1u + extra,
                          .writes = writes,
                          .n_writes = sizeof writes / sizeof writes[0] - 1u + extra};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, primary_load_check, pr);
-    return st;
+    return pcs_th_system_register(w, pr->unit, "primary", &d, primary_load_check);
 }
 
 static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)

@@ -30,3 +30,25 @@ pcs_status pcs_th_channel(pcs_world *w, const char *prefix, const char *suffix, 
     snprintf(name, sizeof name, "%s.%s", prefix, suffix);
     return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, index, NULL);
 }
+
+pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t store,
+                                    const pcs_th_channel_row *rows, size_t count)
+{
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < count; i++)
+        st = pcs_th_channel(w, prefix, rows[i].suffix, rows[i].unit, store, rows[i].index);
+    return st;
+}
+
+pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *what,
+                                  const pcs_system_desc *d, pcs_load_check_fn check)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.%s", prefix, what);
+    pcs_system_desc named = *d;
+    named.name = name;
+    pcs_status st = pcs_system_register(w, &named, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, check, d->ctx);
+    return st;
+}

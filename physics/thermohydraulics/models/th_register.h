@@ -1,8 +1,10 @@
 /**
  * @file th_register.h
- * @brief Registration steps of the thermal-hydraulic world models (today the
- *        primary, primary_build.c): a table of float64 stores and one float64
- *        channel.
+ * @brief Registration steps of the thermal-hydraulic world models (the
+ *        primary, primary_build.c) that the other plant models share: a
+ *        table of float64 stores, one float64 channel, and a table of
+ *        float64 channels of one store (the fuel's and the pressurizer
+ *        control's outputs too).
  */
 #ifndef PCS_PHYSICS_TH_REGISTER_H
 #define PCS_PHYSICS_TH_REGISTER_H
@@ -11,6 +13,7 @@
 #include <stdint.h>
 
 #include "pcsim/command.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 
 /* One store of a model: "<prefix>.<what>", n float64 elements of kind (STATE
@@ -32,5 +35,25 @@ pcs_status pcs_th_stores_register(pcs_world *w, const char *prefix, const pcs_th
  * store @p store. */
 pcs_status pcs_th_channel(pcs_world *w, const char *prefix, const char *suffix, const char *unit,
                           uint32_t store, uint32_t index);
+
+/* One row of a channel table: "<prefix>.<suffix>" in @p unit, element
+ * @p index of the table's store. */
+typedef struct pcs_th_channel_row {
+    const char *suffix;
+    const char *unit;
+    uint32_t index;
+} pcs_th_channel_row;
+
+/* pcs_th_channel for rows[0..count) in order, all of float64 store @p store:
+ * the shape of every model's outputs table (one store, an element per
+ * channel); stops at the first failure. */
+pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t store,
+                                    const pcs_th_channel_row *rows, size_t count);
+
+/* A unit model's system and its load check, both named "<prefix>.<what>"
+ * (so a failed load names the system that owns the stores): @p d is the
+ * desc but for its name, which is made here; the load check gets d->ctx. */
+pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *what,
+                                  const pcs_system_desc *d, pcs_load_check_fn check);
 
 #endif

@@ -339,12 +339,11 @@ pcs_status pcs_thnet_create(const pcs_thnet_def *def, pcs_thnet **out)
     }
     if (st == PCS_OK)
         st = klu_setup(net);
-    if (st != PCS_OK) {
+    if (st == PCS_OK)
+        *out = net;
+    else
         pcs_thnet_destroy(net);
-        return st;
-    }
-    *out = net;
-    return PCS_OK;
+    return st;
 }
 
 void pcs_thnet_destroy(pcs_thnet *net)
