@@ -28,8 +28,9 @@
  *               cap = 3/12 while P-12 (low-low Tavg: only the 3 cooldown
  *               valves stay operable); else 1
  *   target = min(target, cap)
- *   demand moves toward target at 1 / modulate_stroke_s per s, or opens
- *   at 1 / trip_open_stroke_s while a trip-open level is above it; an
+ *   demand opens at 1 / trip_open_stroke_s per s up to the trip-open level
+ *   while that is above it, else moves toward target at 1 / modulate_stroke_s
+ *   per s (the modulating valves' stroke); an
  *   interlock closes at once (demand = min(demand, cap): the valves' air is
  *   vented). demand -> "uN.sec.dump_demand" (all 12 valves as one).
  *

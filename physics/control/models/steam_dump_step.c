@@ -98,9 +98,12 @@ pcs_status pcs_sdc_system(pcs_world *w, void *ctx)
                                                            : 1.0;
     double trip_open, target = fmin(target_now(w, sd, s, ilk, cap, &trip_open), cap);
     double demand = s[PCS_STEAM_DUMP_ST_DEMAND];
-    int fast = trip_open > demand && target > demand;
-    double step = sd->dt_s / (fast ? d->trip_open_stroke_s : d->modulate_stroke_s);
-    demand += clamp(target - demand, -step, step);
+    if (trip_open > demand && target > demand) /* trip-open: fast, up to its level */
+        demand = fmin(demand + sd->dt_s / d->trip_open_stroke_s, trip_open);
+    else {
+        double step = sd->dt_s / d->modulate_stroke_s;
+        demand += clamp(target - demand, -step, step);
+    }
     demand = clamp(fmin(demand, cap), 0.0, 1.0); /* an interlock closes at once */
     s[PCS_STEAM_DUMP_ST_DEMAND] = demand;
     *(double *)pcs_store_data(w, sd->id_sec_dump) = demand;
