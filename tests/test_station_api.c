@@ -161,7 +161,7 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
                                                           (issue 15) */
     cr_assert_str_eq(pcs_station_command_name(5), "pump_trip");
     cr_assert_str_eq(pcs_station_command_name(8), "pzr_spray");
-    cr_assert_null(pcs_station_command_name(24));
+    cr_assert_null(pcs_station_command_name(30));
 }
 
 Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)
