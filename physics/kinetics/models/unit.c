@@ -454,8 +454,8 @@ static pcs_status unit_check_kinetics(const pcs_world *w, const pcs_unit *u, con
 static pcs_status unit_check_rods_auto(const pcs_world *w, const pcs_unit *u, const double *a)
 {
     uint32_t nb = u->cfg.n_banks;
-    pcs_status st = unit_range(w, u->id.rods_auto, a, 0, nb, "automatic speed travel/s", -1.0, 1.0,
-                               0);
+    pcs_status st =
+        unit_range(w, u->id.rods_auto, a, 0, nb, "automatic speed travel/s", -1.0, 1.0, 0);
     double most = (double)((1u << nb) - 1u);
     if (st == PCS_OK)
         st = unit_range(w, u->id.rods_auto, a, nb, 1, "automatic bank mask", 0.0, most, 0);
