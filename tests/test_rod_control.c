@@ -264,8 +264,15 @@ Test(rod_control, refuses_a_unit_without_the_automatic_input_and_bad_settings)
     cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
     pcs_unit_def ud;
     pcs_unit_default(&ud);
+    ud.auto_rods = 2;
+    cr_expect_eq(pcs_unit_def_validate(&ud), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "auto_rods = 2"), "%s", pcs_last_error());
+    ud.auto_rods = 0;
     pcs_unit *u;
     cr_assert_eq(pcs_unit_add(w, 1, &ud, &u), PCS_OK);
+    uint32_t none;
+    cr_expect_eq(pcs_store_find(w, "u1.rods.auto", &none), PCS_E_NOTFOUND,
+                 "no automatic input store without auto_rods");
     uint32_t id_t;
     cr_assert_eq(pcs_store_register(w, "test.tavg", sizeof(double), 1, PCS_STORE_STATE, &id_t),
                  PCS_OK);
