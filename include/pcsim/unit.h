@@ -4,7 +4,9 @@
  *        model wired into a world as stores, systems, commands, channels, events.
  *
  * pcs_unit_add registers, for unit N (prefix "uN."):
- *  - ACTUATORS  "uN.rods": rod drive toward commanded positions; scram
+ *  - ACTUATORS  "uN.rods": rod drive toward commanded positions (with
+ *    auto_rods, the banks an automatic rod control drives follow its speed
+ *    demand instead, pcs_unit_rod_stores); scram
  *    (latched from the trip input store or a manual command) releases every
  *    bank after scram_delay_s to fall under gravity (reactivity.h);
  *  - KINETICS   "uN.kinetics": total reactivity (rods + Doppler + moderator +
