@@ -17,8 +17,10 @@
 #include "pcsim/plugin.h"
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
+#include "pcsim/rod_control.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/sensor.h"
+#include "pcsim/steam_dump.h"
 #include "station/station_internal.h"
 
 /* The station's models enter the world as two plugins (pcsim/plugin.h),
@@ -225,6 +227,19 @@ static const action_def actions[] = {
      "target uN (a unit with sg_model steam_side), value turbine valve opening target [0, 1], "
      "moved at the governor's rate limit",
      1, 0.0, 1.0, 0, "opening"},
+    {"rod_manual", PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_MANUAL, ARG_UNIT,
+     "target uN (a steam_side unit): rod control to manual, banks to rod_position", NO_RANGE},
+    {"rod_auto", PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_AUTO, ARG_UNIT,
+     "target uN (a steam_side unit): rod control back to the Tavg program", NO_RANGE},
+    {"dump_manual", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_MANUAL, ARG_UNIT,
+     "target uN (a steam_side unit), value steam dump demand [0, 1] (dumps to manual)", 1, 0.0, 1.0,
+     0, "demand"},
+    {"dump_auto", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_AUTO, ARG_UNIT,
+     "target uN (a steam_side unit): steam dumps back to auto", NO_RANGE},
+    {"dump_tavg_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_TAVG_MODE, ARG_UNIT,
+     "target uN (a steam_side unit): steam dumps on Tavg (load-rejection / plant-trip)", NO_RANGE},
+    {"dump_pressure_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_PRESSURE_MODE, ARG_UNIT,
+     "target uN (a steam_side unit): steam dumps on header pressure (1092 psig)", NO_RANGE},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,
      "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all",

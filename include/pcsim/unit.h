@@ -4,7 +4,9 @@
  *        model wired into a world as stores, systems, commands, channels, events.
  *
  * pcs_unit_add registers, for unit N (prefix "uN."):
- *  - ACTUATORS  "uN.rods": rod drive toward commanded positions; scram
+ *  - ACTUATORS  "uN.rods": rod drive toward commanded positions (with
+ *    auto_rods, the banks an automatic rod control drives follow its speed
+ *    demand instead, pcs_unit_rod_stores); scram
  *    (latched from the trip input store or a manual command) releases every
  *    bank after scram_delay_s to fall under gravity (reactivity.h);
  *  - KINETICS   "uN.kinetics": total reactivity (rods + Doppler + moderator +
@@ -137,7 +139,9 @@ typedef struct pcs_unit_def {
     pcs_kinetics_params kinetics; /**< delayed-neutron data, Lambda, source */
     double drho_substep;          /**< largest reactivity change per kinetics sub-step, (0, 1e-2] */
     uint32_t n_banks;             /**< 1..PCS_UNIT_MAX_BANKS */
-    uint32_t reserved;            /**< zero */
+    uint32_t auto_rods;           /**< 1: an automatic rod control drives banks through the
+                                       STATE store "uN.rods.auto" (pcs_unit_rod_stores);
+                                       0 (default): no such store, commands alone */
     pcs_reactivity_rod_bank banks[PCS_UNIT_MAX_BANKS]; /**< control and shutdown banks */
     double scram_delay_s;                   /**< trip to start of rod motion, s, [0, 10] */
     double scram_drop_time_s;               /**< full-stroke gravity drop time, s, (0, 60] */
@@ -222,6 +226,22 @@ PCS_API uint32_t pcs_unit_trip_store(const pcs_unit *u);
 /** The store of the core's boron concentration (one double, ppm) the reactivity reads; with
  *  external_boron a coupling system writes it. PCS_E_INVAL for NULL. */
 PCS_API pcs_status pcs_unit_boron_store(const pcs_unit *u, uint32_t *store);
+
+/**
+ * The rod drive's automatic input, for a unit built with auto_rods = 1: the
+ * float64 STATE store "uN.rods.auto" of n_banks + 1 elements, [b] the signed
+ * speed demand of bank b (travel per s, |v| <= 1, > 0 withdraws, 0 holds)
+ * and [n_banks] the mask of the banks the automatic control drives (bit b,
+ * an integer in [0, 2^n_banks - 1]; 0 at build: no bank). A bank in the mask
+ * ignores its commanded position and speed (the operator's rod commands
+ * wait for the mask to release it) and its commanded position follows its
+ * position, so a released bank holds where it is; a scram overrides both.
+ * The store's one writer is the rod control (pcsim/rod_control.h); the rods
+ * system reads it at ACTUATORS. @p pos receives "uN.rods.pos" (n_banks
+ * positions, 1 = withdrawn). PCS_E_INVAL for NULL, PCS_E_STATE when the
+ * unit was built with auto_rods = 0.
+ */
+PCS_API pcs_status pcs_unit_rod_stores(const pcs_unit *u, uint32_t *auto_store, uint32_t *pos);
 
 /** Where the unit publishes its thermal power (W): a double store element, for the heat model. */
 PCS_API pcs_status pcs_unit_power_ref(const pcs_unit *u, uint32_t *store, uint32_t *index);

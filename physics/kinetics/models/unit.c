@@ -20,6 +20,7 @@
  * stores are checked by the xenon job (xenon.c), which owns their meaning.
  */
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -148,11 +149,11 @@ pcs_status pcs_unit_def_validate(const pcs_unit_def *c)
                              "unit config: xenon_equilibrium = %u and critical_at_build = %u must "
                              "be 0 or 1",
                              c->xenon_equilibrium, c->critical_at_build);
-    if (c->external_heat > 1 || c->external_boron > 1)
+    if (c->external_heat > 1 || c->external_boron > 1 || c->auto_rods > 1)
         return pcs_error_set(PCS_E_INVAL,
-                             "unit config: external_heat = %u and external_boron = %u must be 0 "
-                             "or 1",
-                             c->external_heat, c->external_boron);
+                             "unit config: external_heat = %u, external_boron = %u and "
+                             "auto_rods = %u must be 0 or 1",
+                             c->external_heat, c->external_boron, c->auto_rods);
     if (c->xenon_phase >= PCS_SLOW_PERIOD_TICKS)
         return pcs_error_set(PCS_E_INVAL, "unit config: xenon_phase = %u is outside [0, %u)",
                              c->xenon_phase, PCS_SLOW_PERIOD_TICKS);
@@ -209,6 +210,9 @@ static pcs_status unit_stores_register(pcs_world *w, pcs_unit *u)
         if (st != PCS_OK)
             return st;
     }
+    s->rods_auto = UINT32_MAX;
+    if (u->cfg.auto_rods) /* only then: a unit without it saves and hashes as before */
+        return unit_store(w, u, "rods.auto", d, B + 1, &s->rods_auto);
     return PCS_OK;
 }
 
@@ -236,6 +240,7 @@ static void unit_bind(pcs_world *w, pcs_unit *u)
     u->t_fuel = pcs_store_data(w, s->fuel_t_avg);
     u->t_max = pcs_store_data(w, s->fuel_t_max);
     u->t_cool = pcs_store_data(w, s->coolant_t_avg);
+    u->rods_auto = u->cfg.auto_rods ? pcs_store_data(w, s->rods_auto) : NULL;
 }
 
 /* ---- initial state ------------------------------------------------------- */
@@ -446,6 +451,23 @@ static pcs_status unit_check_kinetics(const pcs_world *w, const pcs_unit *u, con
     return st;
 }
 
+/* "uN.rods.auto": speeds within [-1, 1], the mask a whole number of bits. */
+static pcs_status unit_check_rods_auto(const pcs_world *w, const pcs_unit *u, const double *a)
+{
+    uint32_t nb = u->cfg.n_banks;
+    pcs_status st =
+        unit_range(w, u->id.rods_auto, a, 0, nb, "automatic speed travel/s", -1.0, 1.0, 0);
+    double most = (double)((1u << nb) - 1u);
+    if (st == PCS_OK)
+        st = unit_range(w, u->id.rods_auto, a, nb, 1, "automatic bank mask", 0.0, most, 0);
+    if (st == PCS_OK && a[nb] != floor(a[nb]))
+        st = pcs_error_set(PCS_E_CORRUPT,
+                           "store '%s' element %u (automatic bank mask): value %g; allowed a "
+                           "whole number in [0, %g]",
+                           pcs_store_name(w, u->id.rods_auto), nb, a[nb], most);
+    return st;
+}
+
 static pcs_status unit_check_rods(const pcs_world *w, const pcs_unit *u, const pcs_load_view *v)
 {
     const unit_stores *s = &u->id;
@@ -465,6 +487,8 @@ static pcs_status unit_check_rods(const pcs_world *w, const pcs_unit *u, const p
     if (st == PCS_OK)
         st = unit_range(w, s->rods_mean, pcs_load_view_store(v, s->rods_mean), 0, 1,
                         "worth-weighted mean position", 0.0, 1.0, 0);
+    if (st == PCS_OK && u->cfg.auto_rods)
+        st = unit_check_rods_auto(w, u, pcs_load_view_store(v, s->rods_auto));
     for (uint32_t b = 0; st == PCS_OK && b < nb; b++) {
         double want = pcs_reactivity_rod_reactivity(&u->cfg.banks[b], pos[b]);
         st = unit_range(w, s->rods_rho, rho, b, 1, "bank worth at its position", want, want, 0);
@@ -610,6 +634,20 @@ pcs_status pcs_unit_power_ref(const pcs_unit *u, uint32_t *store, uint32_t *inde
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_power_ref: NULL argument");
     *store = u->id.out;
     *index = UNIT_OUT_POWER;
+    return PCS_OK;
+}
+
+pcs_status pcs_unit_rod_stores(const pcs_unit *u, uint32_t *auto_store, uint32_t *pos)
+{
+    if (!u || !auto_store || !pos)
+        return pcs_error_set(PCS_E_INVAL, "pcs_unit_rod_stores: NULL argument");
+    if (!u->cfg.auto_rods)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: built with auto_rods = 0: no automatic rod input (set "
+                             "auto_rods = 1)",
+                             u->prefix);
+    *auto_store = u->id.rods_auto;
+    *pos = u->id.rods_pos;
     return PCS_OK;
 }
 

@@ -61,6 +61,7 @@ typedef struct unit_stores {
     uint32_t kin_y, kin_modes, kin_aux, dh, rods_pos, rods_cmd, rods_speed, rods_start, rods_rho,
         rods_mean, scram, trip, flags, out, rho, boron, xe_state, xe_power, fuel_t_avg, fuel_t_max,
         coolant_t_avg;
+    uint32_t rods_auto; /* UINT32_MAX unless cfg.auto_rods */
 } unit_stores;
 
 struct pcs_unit {
@@ -76,6 +77,7 @@ struct pcs_unit {
     /* Pointers into the stores above (fixed after registration). */
     double *y, *aux, *dh_groups, *pos, *cmd, *speed, *start, *bank_rho, *rods_mean, *out,
         *rho_terms, *boron, *xe_power, *t_fuel, *t_max, *t_cool;
+    double *rods_auto; /* NULL unless cfg.auto_rods */
     pcs_kinetics_modes *modes;
     pcs_xenon_state *xe;
     uint32_t *scram, *trip, *flags;

@@ -55,6 +55,19 @@ static void unit_scram_latch(pcs_world *w, pcs_unit *u, uint32_t cause)
                    u->out[UNIT_OUT_RHO], 0.0);
 }
 
+/* One tick of bank @p b's drive: toward its commanded position at its
+ * speed, or, when the automatic rod control drives it (@p automatic),
+ * toward the end its signed speed demand points to (0: hold). */
+static double unit_drive(const pcs_unit *u, uint32_t b, uint32_t automatic)
+{
+    if (!automatic)
+        return pcs_reactivity_rod_drive(u->pos[b], u->cmd[b], u->speed[b], u->dt_s);
+    double v = u->rods_auto[b];
+    if (v == 0.0)
+        return u->pos[b];
+    return pcs_reactivity_rod_drive(u->pos[b], v > 0.0 ? 1.0 : 0.0, v > 0.0 ? v : -v, u->dt_s);
+}
+
 static pcs_status unit_actuators(pcs_world *w, void *ctx)
 {
     pcs_unit *u = ctx;
@@ -68,10 +81,13 @@ static pcs_status unit_actuators(pcs_world *w, void *ctx)
         u->aux[UNIT_AUX_SCRAM_T] += u->dt_s;
     double t_fall = u->aux[UNIT_AUX_SCRAM_T] - u->cfg.scram_delay_s;
     int moving = 0;
+    uint32_t mask = (u->rods_auto && !latched) ? (uint32_t)u->rods_auto[u->cfg.n_banks] : 0u;
     for (uint32_t b = 0; b < u->cfg.n_banks; b++) {
         double old = u->pos[b];
         double now = latched ? pcs_reactivity_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
-                             : pcs_reactivity_rod_drive(old, u->cmd[b], u->speed[b], u->dt_s);
+                             : unit_drive(u, b, mask >> b & 1u);
+        if (mask >> b & 1u)
+            u->cmd[b] = now; /* released, the bank holds where it is */
         if (now == old)
             continue;
         moving = 1;
@@ -267,12 +283,13 @@ static pcs_status unit_system(pcs_world *w, pcs_unit *u, const char *suffix, pcs
 pcs_status pcs_unit_systems_register(pcs_world *w, pcs_unit *u)
 {
     const unit_stores *s = &u->id;
-    const uint32_t act_r[] = {s->trip, s->rods_cmd, s->rods_speed, s->out};
+    const uint32_t act_r[] = {s->trip, s->rods_cmd, s->rods_speed, s->out, s->rods_auto};
     const uint32_t act_w[] = {s->rods_pos, s->rods_start, s->rods_rho, s->rods_mean,
                               s->scram,    s->kin_aux,    s->rods_cmd, s->flags};
-    /* uN.core.out is read for the scram event's power (written at KINETICS). */
-    pcs_status st =
-        unit_system(w, u, "rods", PCS_STAGE_ACTUATORS, unit_actuators, act_r, 4, act_w, 8);
+    /* uN.core.out is read for the scram event's power (written at KINETICS);
+     * uN.rods.auto only when the unit has it (auto_rods). */
+    pcs_status st = unit_system(w, u, "rods", PCS_STAGE_ACTUATORS, unit_actuators, act_r,
+                                u->rods_auto ? 5 : 4, act_w, 8);
     const uint32_t kin_r[] = {s->rods_rho, s->fuel_t_avg, s->coolant_t_avg, s->boron, s->xe_state};
     const uint32_t kin_w[] = {s->kin_y, s->kin_modes, s->kin_aux,  s->dh,
                               s->out,   s->rho,       s->xe_power, s->flags};

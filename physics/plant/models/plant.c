@@ -369,6 +369,8 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
     pcs_plant_unit_def c = *cfg;
     c.core.external_heat = 1;
     c.core.external_boron = 1;
+    /* a steam-side unit's control banks take rod control's demand (rod_control.h) */
+    c.core.auto_rods = c.sg_model == PCS_PLANT_SG_STEAM_SIDE;
     if (!c.fuel.props_fn) { /* real water unless the def brings its own properties */
         c.fuel.props_fn = pcs_coolant_props_water;
         c.fuel.props_ctx = tables->water;

@@ -272,6 +272,33 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     return st;
 }
 
+/* Rod control and steam dump control of a steam-side unit @p u on its Tavg
+ * control channel (the one pzr_control reads), from the primary's Tavg
+ * program ([HRTD] 8.1, 11.2); the other settings are the models' defaults. */
+static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+{
+    const pcs_primary_def *pd = pcs_primary_def_get(p->units[u].primary);
+    pcs_rod_control_def d;
+    pcs_rod_control_default(&d);
+    d.unit_name = pd->unit_name;
+    d.t_avg_no_load_k = pd->t_avg_no_load_k;
+    d.t_avg_full_k = pd->t_avg_full_k;
+    pcs_status st = control_input(p, b->ctl_tavg[u], &d.tavg);
+    return st == PCS_OK ? pcs_rod_control_add(w, &d, p->units[u].core, &p->rod_control[u]) : st;
+}
+
+static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+{
+    const pcs_primary_def *pd = pcs_primary_def_get(p->units[u].primary);
+    pcs_steam_dump_def d;
+    pcs_steam_dump_default(&d);
+    d.unit_name = pd->unit_name;
+    d.t_avg_no_load_k = pd->t_avg_no_load_k;
+    d.t_avg_full_k = pd->t_avg_full_k;
+    pcs_status st = control_input(p, b->ctl_tavg[u], &d.tavg);
+    return st == PCS_OK ? pcs_steam_dump_add(w, &d, p->units[u].secondary, &p->steam_dump[u]) : st;
+}
+
 static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
 {
     uint32_t stores[PCS_PLANT_MAX_UNITS];
@@ -291,6 +318,12 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
         st = pcs_alarm_add(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
         st = add_pzr_control(w, p, b, u);
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        if (p->units[u].secondary) {
+            st = add_rod_control(w, p, b, u);
+            if (st == PCS_OK)
+                st = add_steam_dump(w, p, b, u);
+        }
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
         char name[16];

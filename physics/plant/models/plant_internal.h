@@ -7,6 +7,8 @@
 
 #include "pcsim/plant.h"
 #include "pcsim/pzr_control.h"
+#include "pcsim/rod_control.h"
+#include "pcsim/steam_dump.h"
 
 /* Coupling of one unit: pointers cached at build so the system is plain copies. */
 typedef struct plant_couple {
@@ -36,6 +38,8 @@ struct pcs_plant {
     pcs_protection *protection;
     pcs_alarms *alarms;
     pcs_pzr_control *pzr_control[PCS_PLANT_MAX_UNITS];
+    pcs_rod_control *rod_control[PCS_PLANT_MAX_UNITS]; /* steam-side units, else NULL */
+    pcs_steam_dump *steam_dump[PCS_PLANT_MAX_UNITS];   /* steam-side units, else NULL */
 };
 
 #endif

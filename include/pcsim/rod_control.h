@@ -1,0 +1,153 @@
+/**
+ * @file rod_control.h
+ * @brief Automatic rod control of one PWR unit on the Tavg program, as a
+ *        plant control system (issue 15; [HRTD] 8.1, refdata
+ *        pwr_transients.md "rod control" row): the control banks step in
+ *        when the measured Tavg is above the reference, out when below.
+ *
+ * Block diagram (temperatures in K in the code; the program's points are
+ * the HRTD's, in F):
+ *
+ *   turbine first-stage load f ──[Tref = T_nl + (T_full - T_nl) clamp(f, 0, 1)]── Tref
+ *   measured Tavg ──(+)┐                                                       │
+ *                      └── e = Tavg - Tref ──────────────────────────(-)───────┘
+ *   e ──[lock-up: start at |e| >= 1.5 F, stop at |e| < 1.0 F]──[speed program]── s (steps/min)
+ *        speed program |s| = 8            for |e| < 3 F (moving),
+ *                            8 + 32 (|e| - 3 F) per F  for 3..5 F,
+ *                            72           for |e| >= 5 F;
+ *        direction: e > 0 (Tavg high) inserts (s < 0), e < 0 withdraws.
+ *   s ──[/ 60 / steps_full_stroke]── travel per s ──[bank sequence]── "uN.rods.auto"
+ *
+ * Bank sequence: the banks in bank_mask in the unit's bank order (by
+ * default D, C, B, A) are driven one at a time without overlap: inserting
+ * moves the first bank of that order that is not fully inserted, withdrawing
+ * the last one that is not fully withdrawn (the plant's overlap of about
+ * 100 steps is not modelled: a simplification).
+ *
+ * Auto and manual: in AUTO the controller drives the banks only while the
+ * turbine load is at least auto_min_load (15 %, [HRTD] 8.1) and Tavg is
+ * valid; below it the banks are released and hold, both directions (the
+ * plant's C-5 blocks only withdrawal; the refdata row says auto only above
+ * 15 %, which is what is modelled). MANUAL (a command) releases them too.
+ * Released banks take the unit's own rod position and speed commands
+ * (pcsim/unit.h) and hold until commanded: while driven, the unit keeps
+ * each bank's commanded position at its position. AUTO returns
+ * bumplessly: the lock-up starts released, so the banks stay where they are
+ * unless |e| is already outside the deadband; there is no integrator (the
+ * output is a speed, the bank position is the integral), so nothing winds
+ * up. The actuator's rate limit is the speed program's 72 steps/min.
+ *
+ * Simplifications: no power-mismatch channel (the nuclear-power minus
+ * turbine-load rate term of [HRTD] 8.1 is omitted: the temperature channel
+ * alone, so rods act later on a fast load change); no rod-insertion limits;
+ * one Tavg input (the plant auctioneers the loops' Tavg; the station gives
+ * the control channel "uN.rcs.t_avg.ctl"). An invalid Tavg (not finite, or
+ * its status word without PCS_SENSOR_ST_VALID) holds the banks for the tick.
+ *
+ * Timing: the system "uN.rodctl" runs at PCS_STAGE_ALARMS: it reads the
+ * measured Tavg (stage SENSORS), the turbine load (turbine.sig) and the bank
+ * positions, and writes its demand into "uN.rods.auto", which the unit's
+ * rod drive reads at ACTUATORS of the next tick (one tick, as every
+ * controller here).
+ *
+ * Commands (family PCS_ROD_CONTROL_COMMANDS, targets "uN.rodctl" and "uN";
+ * station commands rod_manual, rod_auto): MANUAL, AUTO (no arguments).
+ *
+ * Channels (uN prefix): rodctl.t_ref (K), rodctl.error (K), rodctl.speed
+ * (steps/min, + out), rodctl.manual (0/1).
+ *
+ * Thread-safety: build on the world's thread; the system and the command
+ * handler run in the world's tick.
+ */
+#ifndef PCSIM_ROD_CONTROL_H
+#define PCSIM_ROD_CONTROL_H
+
+#include <stdint.h>
+
+#include "pcsim/export.h"
+#include "pcsim/pzr_control.h"
+#include "pcsim/status.h"
+#include "pcsim/unit.h"
+#include "pcsim/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Command family name and its ops. Targets "uN.rodctl" and "uN". */
+#define PCS_ROD_CONTROL_COMMANDS "rod_control"
+enum {
+    PCS_ROD_CONTROL_OP_MANUAL = 0, /**< release the banks to the unit's rod commands */
+    PCS_ROD_CONTROL_OP_AUTO = 1,   /**< back to the Tavg program, bumpless */
+    PCS_ROD_CONTROL_OP_COUNT = 2,
+};
+
+/** Elements of the STATE store "uN.rodctl.state" (float64). */
+enum {
+    PCS_ROD_CONTROL_ST_MANUAL = 0, /**< 0/1 */
+    PCS_ROD_CONTROL_ST_MOVING = 1, /**< lock-up state: 1 while the error keeps rods moving */
+    PCS_ROD_CONTROL_ST_SPEED = 2,  /**< demanded speed, steps/min, + withdraws, [-max, max] */
+    PCS_ROD_CONTROL_ST_T_REF = 3,  /**< Tref, K */
+    PCS_ROD_CONTROL_ST_ERROR = 4,  /**< Tavg - Tref, K (0 while Tavg is invalid) */
+    PCS_ROD_CONTROL_ST_COUNT = 5,
+};
+
+/** 1 F as a temperature difference, K (exact). */
+#define PCS_ROD_CONTROL_F_K (5.0 / 9.0)
+
+/** Settings. Start from pcs_rod_control_default; "assumption" marks a value
+ *  with no source (scenarios/README.md lists them). */
+typedef struct pcs_rod_control_def {
+    const char *unit_name;      /**< "u1"; 1..15 characters */
+    pcs_pzr_control_input tavg; /**< measured Tavg, K (pcsim/pzr_control.h's input form) */
+    double t_avg_no_load_k;     /**< 564.817: 557 F ([HRTD] 10.3, 11.2) */
+    double t_avg_full_k;        /**< 580.206: 584.7 F ([HRTD] 10.3); > t_avg_no_load_k */
+    double deadband_k;          /**< 1.5 F ([HRTD] 8.1); (0, 10] */
+    double lockup_k;            /**< 0.5 F ([HRTD] 8.1): rods stop at deadband - lockup;
+                                     [0, deadband_k) */
+    double min_speed_spm;       /**< 8 steps/min at 1.5-3 F ([HRTD] 8.1); (0, max] */
+    double ramp_start_k;        /**< 3 F ([HRTD] 8.1): the speed ramp starts; >= deadband */
+    double ramp_spm_per_k;      /**< 32 steps/min per F = 57.6 per K ([HRTD] 8.1); >= 0 */
+    double max_speed_spm;       /**< 72 steps/min at >= 5 F ([HRTD] 8.1); (0, 200] */
+    double auto_min_load;       /**< 0.15 turbine load ([HRTD] 8.1); [0, 1] */
+    double steps_full_stroke;   /**< 228 steps (assumption: the Westinghouse stroke;
+                                     pwr_plant.md gives rods "230 steps withdrawn" for the
+                                     drop time, not the stroke); [10, 1000] */
+    uint32_t bank_mask;         /**< the control banks, in insertion order by bank index:
+                                     0x0f = D, C, B, A of pcs_unit_default; non-zero, within
+                                     the unit's banks */
+} pcs_rod_control_def;
+
+/** Defaults above; tavg unset (UINT32_MAX stores). PCS_E_INVAL for NULL. */
+PCS_API pcs_status pcs_rod_control_default(pcs_rod_control_def *def);
+
+typedef struct pcs_rod_control pcs_rod_control;
+
+/**
+ * The speed program: signed speed (steps/min, + withdraws) for error @p e_k
+ * (Tavg - Tref, K) with the lock-up state @p moving (1: rods moving); sets
+ * *moving to the state after this error. Pure: the tick and the tests use it.
+ */
+PCS_API double pcs_rod_control_speed(const pcs_rod_control_def *def, double e_k, int *moving);
+
+/** Tref (K) at turbine load @p load (clamped to [0, 1]). */
+PCS_API double pcs_rod_control_t_ref(const pcs_rod_control_def *def, double load);
+
+/**
+ * Build unit @p unit's rod control (the unit built with auto_rods = 1):
+ * the STATE store, the system, the command target, the channels and the
+ * load check. Starts in AUTO, released lock-up, no speed; the banks are
+ * released until the first tick engages them. PCS_E_INVAL naming a field out of range; PCS_E_STATE
+ * when the unit has no automatic rod input.
+ */
+PCS_API pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def,
+                                       const pcs_unit *unit, pcs_rod_control **out);
+
+/** The STATE store "uN.rodctl.state" (UINT32_MAX for NULL). */
+PCS_API uint32_t pcs_rod_control_state_store(const pcs_rod_control *rc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,195 @@
+/**
+ * @file rod_control.c
+ * @brief The rod controller's build (pcsim/rod_control.h): definition,
+ *        store, system, command target, channels and the load check.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/clock.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/plant_signals.h"
+#include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
+#include "physics/control/models/control_input.h"
+#include "physics/control/models/rod_control_internal.h"
+
+#define F_K PCS_ROD_CONTROL_F_K
+
+pcs_status pcs_rod_control_default(pcs_rod_control_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_rod_control_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->tavg = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    d->t_avg_no_load_k = 564.817;
+    d->t_avg_full_k = 580.206;
+    d->deadband_k = 1.5 * F_K;
+    d->lockup_k = 0.5 * F_K;
+    d->min_speed_spm = 8.0;
+    d->ramp_start_k = 3.0 * F_K;
+    d->ramp_spm_per_k = 32.0 / F_K;
+    d->max_speed_spm = 72.0;
+    d->auto_min_load = 0.15;
+    d->steps_full_stroke = 228.0;
+    d->bank_mask = 0x0fu;
+    return PCS_OK;
+}
+
+static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, uint32_t n_banks)
+{
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "rod_control: unit_name must be 1..15 characters");
+    const pcs_param_range r[] = {
+        {"t_avg_no_load_k", d->t_avg_no_load_k, 273.15, 700.0, 0},
+        {"t_avg_full_k", d->t_avg_full_k, d->t_avg_no_load_k, 700.0, 1},
+        {"deadband_k", d->deadband_k, 0.0, 10.0, 1},
+        {"lockup_k", d->lockup_k, 0.0, d->deadband_k * (1.0 - 1e-12), 0},
+        {"max_speed_spm", d->max_speed_spm, 0.0, 200.0, 1},
+        {"min_speed_spm", d->min_speed_spm, 0.0, d->max_speed_spm, 1},
+        {"ramp_start_k", d->ramp_start_k, d->deadband_k, 100.0, 0},
+        {"ramp_spm_per_k", d->ramp_spm_per_k, 0.0, 1e4, 0},
+        {"auto_min_load", d->auto_min_load, 0.0, 1.0, 0},
+        {"steps_full_stroke", d->steps_full_stroke, 10.0, 1000.0, 0},
+    };
+    pcs_status st = pcs_param_ranges_check("rod_control: ", r, sizeof r / sizeof r[0]);
+    uint32_t all = n_banks >= 32 ? UINT32_MAX : (1u << n_banks) - 1u;
+    if (st == PCS_OK && (d->bank_mask == 0 || (d->bank_mask & ~all)))
+        st = pcs_error_set(PCS_E_INVAL,
+                           "rod_control: bank_mask = 0x%x must be non-zero and within the "
+                           "unit's %u banks (0x%x)",
+                           d->bank_mask, n_banks, all);
+    if (st == PCS_OK)
+        st = pcs_control_input_check(w, "rod_control", "tavg", &d->tavg);
+    return st;
+}
+
+/* ---- load check ------------------------------------------------------------- */
+
+static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_rod_control *rc = ctx;
+    const pcs_rod_control_def *d = &rc->def;
+    const char *name = pcs_store_name(w, rc->id_state);
+    const double *s = pcs_load_view_store(v, rc->id_state);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = PCS_ROD_CONTROL_ST_MANUAL; st == PCS_OK && k <= PCS_ROD_CONTROL_ST_MOVING;
+         k++)
+        if (s[k] != 0.0 && s[k] != 1.0)
+            st = pcs_error_set(
+                PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1", name, k,
+                k == PCS_ROD_CONTROL_ST_MANUAL ? "manual flag" : "lock-up state", s[k]);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "speed steps/min", s, PCS_ROD_CONTROL_ST_SPEED, 1, 1,
+                                     -d->max_speed_spm, d->max_speed_spm, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "Tref K", s, PCS_ROD_CONTROL_ST_T_REF, 1, 1,
+                                     d->t_avg_no_load_k, d->t_avg_full_k, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "Tavg error K", s, PCS_ROD_CONTROL_ST_ERROR, 1, 1,
+                                     -500.0, 500.0, 0);
+    return st;
+}
+
+/* ---- registration --------------------------------------------------------------- */
+
+static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.rodctl", rc->unit);
+    const pcs_pzr_control_input *t = &rc->def.tavg;
+    uint32_t reads[4] = {t->store, rc->id_turbine, rc->id_pos, t->status_store};
+    uint32_t writes[] = {rc->id_state, rc->id_auto};
+    pcs_system_desc d = {.name = name,
+                         .stage = PCS_STAGE_ALARMS,
+                         .fn = pcs_rodc_system,
+                         .ctx = rc,
+                         .reads = reads,
+                         .n_reads = t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 3 : 4,
+                         .writes = writes,
+                         .n_writes = 2};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, rodc_load_check, rc);
+    return st;
+}
+
+static pcs_status register_channels(pcs_world *w, const pcs_rod_control *rc)
+{
+    const struct {
+        const char *what, *unit;
+        uint32_t el;
+    } ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
+              {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
+              {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
+              {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof ch / sizeof ch[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.rodctl.%s", rc->unit, ch[i].what);
+        st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, rc->id_state, ch[i].el,
+                                  NULL);
+    }
+    return st;
+}
+
+static pcs_status make_state(pcs_world *w, pcs_rod_control *rc)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.rodctl.state", rc->unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_ROD_CONTROL_ST_COUNT,
+                                       PCS_STORE_STATE_F64, &rc->id_state);
+    if (st != PCS_OK)
+        return st;
+    double *s = pcs_store_data(w, rc->id_state);
+    s[PCS_ROD_CONTROL_ST_T_REF] = pcs_rod_control_t_ref(&rc->def, 0.0);
+    return PCS_OK; /* "uN.rods.auto" starts released (all 0) until the first tick */
+}
+
+pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def, const pcs_unit *unit,
+                               pcs_rod_control **out)
+{
+    if (!w || !def || !unit || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_rod_control_add: NULL argument");
+    uint32_t id_auto, id_pos;
+    pcs_status st = pcs_unit_rod_stores(unit, &id_auto, &id_pos);
+    if (st != PCS_OK)
+        return st;
+    uint32_t n_banks = (uint32_t)(pcs_store_bytes(w, id_pos) / sizeof(double));
+    st = check_def(w, def, n_banks);
+    if (st != PCS_OK)
+        return st;
+    pcs_rod_control *rc = pcs_world_alloc(w, sizeof *rc);
+    if (!rc)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_rod_control_add: out of memory");
+    memset(rc, 0, sizeof *rc);
+    rc->def = *def;
+    snprintf(rc->unit, sizeof rc->unit, "%s", def->unit_name);
+    rc->def.unit_name = rc->unit;
+    rc->n_banks = n_banks;
+    rc->id_auto = id_auto;
+    rc->id_pos = id_pos;
+    rc->dt_s = pcs_world_clock(w)->dt_s;
+    st = pcs_plant_signals(w, rc->unit, PCS_SIGNALS_TURBINE, &rc->id_turbine);
+    if (st == PCS_OK)
+        st = make_state(w, rc);
+    if (st == PCS_OK)
+        st = register_system(w, rc);
+    if (st == PCS_OK)
+        st = pcs_control_register_targets(w, PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_COUNT,
+                                          pcs_rodc_on_command, rc, rc->unit, "rodctl");
+    if (st == PCS_OK)
+        st = register_channels(w, rc);
+    if (st == PCS_OK)
+        *out = rc;
+    return st;
+}
+
+uint32_t pcs_rod_control_state_store(const pcs_rod_control *rc)
+{
+    return rc ? rc->id_state : UINT32_MAX;
+}

@@ -1,0 +1,26 @@
+/**
+ * @file rod_control_internal.h
+ * @brief The rod controller's private layout, shared by its build
+ *        (rod_control.c) and its tick and commands (rod_control_step.c).
+ */
+#ifndef PCS_PHYSICS_ROD_CONTROL_INTERNAL_H
+#define PCS_PHYSICS_ROD_CONTROL_INTERNAL_H
+
+#include "pcsim/command.h"
+#include "pcsim/rod_control.h"
+
+struct pcs_rod_control {
+    pcs_rod_control_def def; /* unit_name points at unit[] */
+    char unit[16];
+    uint32_t n_banks;
+    uint32_t id_state, id_turbine, id_auto, id_pos; /* own; turbine.sig; the unit's */
+    double dt_s;
+};
+
+/* "uN.rodctl" (stage ALARMS). */
+pcs_status pcs_rodc_system(pcs_world *w, void *ctx);
+
+/* The command family's handler. */
+pcs_status pcs_rodc_on_command(pcs_world *w, const pcs_command_call *call);
+
+#endif

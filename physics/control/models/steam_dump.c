@@ -1,0 +1,216 @@
+/**
+ * @file steam_dump.c
+ * @brief The steam dump controller's build (pcsim/steam_dump.h):
+ *        definition, store, system, command target, channels and the load
+ *        check.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/clock.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/plant_signals.h"
+#include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
+#include "physics/control/models/control_input.h"
+#include "physics/control/models/steam_dump_internal.h"
+
+#define F_K (5.0 / 9.0)
+
+pcs_status pcs_steam_dump_default(pcs_steam_dump_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->tavg = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    d->t_avg_no_load_k = 564.817;
+    d->t_avg_full_k = 580.206;
+    d->lr_deadband_k = 5.0 * F_K;
+    d->lr_full_k = 16.4 * F_K;
+    d->lr_trip_half_k = 10.7 * F_K;
+    d->lr_trip_all_k = 16.4 * F_K;
+    d->pt_full_k = 27.7 * F_K;
+    d->pt_trip_half_k = 13.8 * F_K;
+    d->pt_trip_all_k = 27.7 * F_K;
+    d->trip_open_stroke_s = 3.0;
+    d->modulate_stroke_s = 20.0;
+    d->p_setpoint_pa = 7.630e6;
+    d->p_gain_per_pa = 1.0 / 0.6895e6;
+    d->p_integral_time_s = 60.0;
+    d->p12_fraction = 3.0 / 12.0;
+    d->require_c9 = 1;
+    return PCS_OK;
+}
+
+static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
+{
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "steam_dump: unit_name must be 1..15 characters");
+    if (d->require_c9 > 1)
+        return pcs_error_set(PCS_E_INVAL, "steam_dump: require_c9 = %u must be 0 or 1",
+                             d->require_c9);
+    const pcs_param_range r[] = {
+        {"t_avg_no_load_k", d->t_avg_no_load_k, 273.15, 700.0, 0},
+        {"t_avg_full_k", d->t_avg_full_k, d->t_avg_no_load_k, 700.0, 1},
+        {"lr_deadband_k", d->lr_deadband_k, 0.0, 50.0, 0},
+        {"lr_full_k", d->lr_full_k, d->lr_deadband_k, 100.0, 1},
+        {"lr_trip_half_k", d->lr_trip_half_k, 0.0, 100.0, 1},
+        {"lr_trip_all_k", d->lr_trip_all_k, d->lr_trip_half_k, 100.0, 0},
+        {"pt_full_k", d->pt_full_k, 0.0, 100.0, 1},
+        {"pt_trip_half_k", d->pt_trip_half_k, 0.0, 100.0, 1},
+        {"pt_trip_all_k", d->pt_trip_all_k, d->pt_trip_half_k, 100.0, 0},
+        {"trip_open_stroke_s", d->trip_open_stroke_s, 0.05, 60.0, 0},
+        {"modulate_stroke_s", d->modulate_stroke_s, 0.05, 600.0, 0},
+        {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 1.5e7, 0},
+        {"p_gain_per_pa", d->p_gain_per_pa, 0.0, 1e-3, 1},
+        {"p_integral_time_s", d->p_integral_time_s, 1.0, 1e5, 0},
+        {"p12_fraction", d->p12_fraction, 0.0, 1.0, 0},
+    };
+    pcs_status st = pcs_param_ranges_check("steam_dump: ", r, sizeof r / sizeof r[0]);
+    if (st == PCS_OK)
+        st = pcs_control_input_check(w, "steam_dump", "tavg", &d->tavg);
+    return st;
+}
+
+/* ---- load check ------------------------------------------------------------- */
+
+static pcs_status flag_check(const char *name, const double *s, uint32_t k, const char *what)
+{
+    if (s[k] == 0.0 || s[k] == 1.0)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
+                         name, k, what, s[k]);
+}
+
+static pcs_status sdc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_steam_dump *sd = ctx;
+    const char *name = pcs_store_name(w, sd->id_state);
+    const double *s = pcs_load_view_store(v, sd->id_state);
+    pcs_status st = flag_check(name, s, PCS_STEAM_DUMP_ST_MANUAL, "manual flag");
+    if (st == PCS_OK)
+        st = flag_check(name, s, PCS_STEAM_DUMP_ST_MODE, "mode (0 Tavg, 1 pressure)");
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "manual demand, demand, pressure integral", s,
+                                     PCS_STEAM_DUMP_ST_MANUAL_DEMAND, 3, 1, 0.0, 1.0, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "measured header pressure Pa", s,
+                                     PCS_STEAM_DUMP_ST_P_MEASURED, 1, 1, 0.0, 1e8, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "controller", s, PCS_STEAM_DUMP_ST_CONTROLLER, 1, 1, 0.0,
+                                     PCS_STEAM_DUMP_CTL_MANUAL, 0);
+    if (st == PCS_OK && s[PCS_STEAM_DUMP_ST_CONTROLLER] != floor(s[PCS_STEAM_DUMP_ST_CONTROLLER]))
+        st = pcs_error_set(PCS_E_CORRUPT,
+                           "store '%s' element %u (controller): value %g; allowed a whole "
+                           "number in [0, %u]",
+                           name, PCS_STEAM_DUMP_ST_CONTROLLER, s[PCS_STEAM_DUMP_ST_CONTROLLER],
+                           PCS_STEAM_DUMP_CTL_MANUAL);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "error K or Pa", s, PCS_STEAM_DUMP_ST_ERROR, 1, 1, -1e8,
+                                     1e8, 0);
+    return st;
+}
+
+/* ---- registration --------------------------------------------------------------- */
+
+static pcs_status register_system(pcs_world *w, pcs_steam_dump *sd)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.dumpctl", sd->unit);
+    const pcs_pzr_control_input *t = &sd->def.tavg;
+    uint32_t reads[5] = {t->store, sd->id_turbine, sd->id_interlock, sd->id_sec_out,
+                         t->status_store};
+    uint32_t writes[] = {sd->id_state, sd->id_sec_dump};
+    pcs_system_desc d = {.name = name,
+                         .stage = PCS_STAGE_ALARMS,
+                         .fn = pcs_sdc_system,
+                         .ctx = sd,
+                         .reads = reads,
+                         .n_reads = t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5,
+                         .writes = writes,
+                         .n_writes = 2};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, sdc_load_check, sd);
+    return st;
+}
+
+static pcs_status register_channels(pcs_world *w, const pcs_steam_dump *sd)
+{
+    const struct {
+        const char *what, *unit;
+        uint32_t el;
+    } ch[] = {{"demand", "1", PCS_STEAM_DUMP_ST_DEMAND},
+              {"error", "K or Pa", PCS_STEAM_DUMP_ST_ERROR},
+              {"controller", "", PCS_STEAM_DUMP_ST_CONTROLLER},
+              {"manual", "", PCS_STEAM_DUMP_ST_MANUAL},
+              {"mode", "", PCS_STEAM_DUMP_ST_MODE}};
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof ch / sizeof ch[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.dumpctl.%s", sd->unit, ch[i].what);
+        st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, sd->id_state, ch[i].el,
+                                  NULL);
+    }
+    return st;
+}
+
+static pcs_status make_state(pcs_world *w, pcs_steam_dump *sd)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.dumpctl.state", sd->unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_STEAM_DUMP_ST_COUNT,
+                                       PCS_STORE_STATE_F64, &sd->id_state);
+    if (st != PCS_OK)
+        return st;
+    double *s = pcs_store_data(w, sd->id_state);
+    s[PCS_STEAM_DUMP_ST_DEMAND] = *(const double *)pcs_store_data(w, sd->id_sec_dump);
+    s[PCS_STEAM_DUMP_ST_P_MEASURED] =
+        ((const double *)pcs_store_data(w, sd->id_sec_out))[PCS_SECONDARY_OUT_HEADER_P];
+    return PCS_OK;
+}
+
+pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_secondary *sec,
+                              pcs_steam_dump **out)
+{
+    if (!w || !def || !sec || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_add: NULL argument");
+    pcs_status st = check_def(w, def);
+    if (st != PCS_OK)
+        return st;
+    pcs_steam_dump *sd = pcs_world_alloc(w, sizeof *sd);
+    if (!sd)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_steam_dump_add: out of memory");
+    memset(sd, 0, sizeof *sd);
+    sd->def = *def;
+    snprintf(sd->unit, sizeof sd->unit, "%s", def->unit_name);
+    sd->def.unit_name = sd->unit;
+    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
+    sd->id_sec_out = ss.out;
+    sd->id_sec_dump = ss.dump;
+    sd->dt_s = pcs_world_clock(w)->dt_s;
+    st = pcs_plant_signals(w, sd->unit, PCS_SIGNALS_TURBINE, &sd->id_turbine);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, sd->unit, PCS_SIGNALS_INTERLOCK, &sd->id_interlock);
+    if (st == PCS_OK)
+        st = make_state(w, sd);
+    if (st == PCS_OK)
+        st = register_system(w, sd);
+    if (st == PCS_OK)
+        st = pcs_control_register_targets(w, PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_COUNT,
+                                          pcs_sdc_on_command, sd, sd->unit, "dumpctl");
+    if (st == PCS_OK)
+        st = register_channels(w, sd);
+    if (st == PCS_OK)
+        *out = sd;
+    return st;
+}
+
+uint32_t pcs_steam_dump_state_store(const pcs_steam_dump *sd)
+{
+    return sd ? sd->id_state : UINT32_MAX;
+}

@@ -1,0 +1,26 @@
+/**
+ * @file steam_dump_internal.h
+ * @brief The steam dump controller's private layout, shared by its build
+ *        (steam_dump.c) and its tick and commands (steam_dump_step.c).
+ */
+#ifndef PCS_PHYSICS_STEAM_DUMP_INTERNAL_H
+#define PCS_PHYSICS_STEAM_DUMP_INTERNAL_H
+
+#include "pcsim/command.h"
+#include "pcsim/steam_dump.h"
+
+struct pcs_steam_dump {
+    pcs_steam_dump_def def; /* unit_name points at unit[] */
+    char unit[16];
+    uint32_t id_state, id_turbine, id_interlock; /* own; the signal bus */
+    uint32_t id_sec_out, id_sec_dump;            /* the secondary's */
+    double dt_s;
+};
+
+/* "uN.dumpctl" (stage ALARMS). */
+pcs_status pcs_sdc_system(pcs_world *w, void *ctx);
+
+/* The command family's handler. */
+pcs_status pcs_sdc_on_command(pcs_world *w, const pcs_command_call *call);
+
+#endif
