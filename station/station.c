@@ -17,8 +17,8 @@
 #include "pcsim/plugin.h"
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
-#include "pcsim/sg_control.h"
 #include "pcsim/sensor.h"
+#include "pcsim/turbine.h"
 #include "station/station_internal.h"
 
 /* The station's models enter the world as two plugins (pcsim/plugin.h),
@@ -191,6 +191,7 @@ typedef struct action_def {
 #define PRIMARY PCS_PRIMARY_COMMANDS
 #define PLANT PCS_PLANT_COMMANDS
 #define PZR PCS_PZR_CONTROL_COMMANDS
+#define TURBINE PCS_TURBINE_COMMANDS
 
 static const action_def actions[] = {
     {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
@@ -221,10 +222,28 @@ static const action_def actions[] = {
     {"sg_pressure", PLANT, PCS_PLANT_OP_SG_PRESSURE, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
      "secondary pressure Pa"},
-    {"turbine_valve", PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_TURBINE_VALVE, ARG_UNIT,
+    {"turbine_valve", TURBINE, PCS_TURBINE_OP_VALVE, ARG_UNIT,
      "target uN (a unit with sg_model steam_side), value turbine valve opening target [0, 1], "
-     "moved at the governor's rate limit",
+     "moved at the governor's rate limit (governor to manual)",
      1, 0.0, 1.0, 0, "opening"},
+    {"turbine_load", TURBINE, PCS_TURBINE_OP_LOAD, ARG_UNIT,
+     "target uN (steam_side), value load target [0, 1.1] of rated (governor to auto; a change "
+     "of at most 10 % is a step, more ramps at 5 %/min)",
+     1, 0.0, PCS_TURBINE_LOAD_MAX, 0, "load fraction"},
+    {"turbine_runback", TURBINE, PCS_TURBINE_OP_RUNBACK, ARG_UNIT,
+     "target uN (steam_side), value load [0, 1.1] reached at the runback rate", 1, 0.0,
+     PCS_TURBINE_LOAD_MAX, 0, "load fraction"},
+    {"turbine_trip", TURBINE, PCS_TURBINE_OP_TRIP, ARG_UNIT, "target uN (steam_side)", NO_RANGE},
+    {"turbine_reset", TURBINE, PCS_TURBINE_OP_RESET, ARG_UNIT,
+     "target uN (steam_side; refused while a trip demand stands)", NO_RANGE},
+    {"generator_mode", TURBINE, PCS_TURBINE_OP_GENERATOR_MODE, ARG_UNIT,
+     "target uN (steam_side), value 0 grid or 1 islanded", 1, 0.0, 1.0, 0, "mode"},
+    {"generator_load_torque", TURBINE, PCS_TURBINE_OP_LOAD_TORQUE, ARG_UNIT,
+     "target uN (steam_side), value islanded load torque N m [0, 1e8]", 1, 0.0,
+     PCS_TURBINE_TORQUE_MAX, 0, "N m"},
+    {"generator_load_power", TURBINE, PCS_TURBINE_OP_LOAD_POWER, ARG_UNIT,
+     "target uN (steam_side), value islanded power demand W [0, 1e10]", 1, 0.0,
+     PCS_TURBINE_POWER_MAX, 0, "W"},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,
      "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all",

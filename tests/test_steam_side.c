@@ -27,6 +27,7 @@
 #include "pcsim/secondary.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/station.h"
+#include "pcsim/turbine.h"
 #include "pcsim/water.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -257,15 +258,14 @@ Test(steam_side, scenario_field_selects_the_model_and_refuses_others)
     pcs_scenario_destroy(scn);
 }
 
-/* Submit "turbine_valve" @p opening to u1 (the sg_control family). */
+/* Submit "turbine_valve" @p opening to u1 (the turbine governor's family). */
 static void turbine_valve(ss_unit *u, double opening)
 {
     uint32_t kind;
     pcs_target_id id;
-    cr_assert_eq(pcs_command_kind_find(u->w, PCS_SG_CONTROL_COMMANDS,
-                                       PCS_SG_CONTROL_OP_TURBINE_VALVE, &kind),
+    cr_assert_eq(pcs_command_kind_find(u->w, PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_VALVE, &kind),
                  PCS_OK);
-    cr_assert_eq(pcs_command_target_find(u->w, "u1.steam", &id), PCS_OK);
+    cr_assert_eq(pcs_command_target_find(u->w, "u1.turbine", &id), PCS_OK);
     pcs_command c;
     memset(&c, 0, sizeof c);
     c.kind = kind;
