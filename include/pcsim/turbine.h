@@ -162,7 +162,7 @@ typedef struct pcs_turbine_def {
                                   (0, 10] */
     double stop_close_s;     /**< 0.2 stop-valve closure (assumption); [0.01, 10] */
     double gain;             /**< K_p 0.5 opening per unit load error (assumption); (0, 10] */
-    double reset_s;          /**< T_i 10 s (assumption); [0.1, 1e4] */
+    double reset_s;          /**< T_i 3 s (assumption); [0.1, 1e4] */
     double droop;            /**< 0.05 speed droop (assumption); [0.01, 0.2] */
     double overspeed_trip;   /**< 1.10 (issue 15); [1.01, 1.5] */
     double inertia_kg_m2;    /**< J 2.7e5: H = 4 s on 1.2 GVA at 1800 rpm (assumption);

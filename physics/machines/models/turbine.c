@@ -30,7 +30,7 @@ pcs_status pcs_turbine_default(pcs_turbine_def *d)
     d->valve_rate_per_s = 0.02;
     d->stop_close_s = 0.2;
     d->gain = 0.5;
-    d->reset_s = 10.0;
+    d->reset_s = 3.0;
     d->droop = 0.05;
     d->overspeed_trip = 1.10;
     d->inertia_kg_m2 = 2.7e5;
