@@ -17,8 +17,8 @@
  * no magnitude in refdata (direction only).
  *
  * Cost: two station builds. The second is forked (tests/fork_child.h) for
- * the load, trip and islanded checks, so each starts from the same fresh
- * steady unit.
+ * the load, trip, islanded and manual/auto checks, so each starts from the
+ * same fresh steady unit.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -319,10 +319,13 @@ static void trip(void *ctx, fork_child_out *out)
         fail(out, "not latched: gov %g sig %g", u->gov[PCS_TURBINE_GOV_TRIPPED],
              u->sig[PCS_SIG_TURBINE_TRIPPED]);
     uint64_t r0 = rejected(u);
-    if (submit(u, PCS_TURBINE_OP_RESET, 0.0) != PCS_OK || !ticks(u, 1, out))
+    if (submit(u, PCS_TURBINE_OP_RESET, 0.0) != PCS_OK ||
+        submit(u, PCS_TURBINE_OP_LOAD, 0.5) != PCS_OK || !ticks(u, 1, out))
         BAIL(out, "reset: %s", pcs_last_error());
-    if (rejected(u) != r0 + 1 || u->gov[PCS_TURBINE_GOV_TRIPPED] != 1.0)
-        fail(out, "reset accepted while the trip demand stands");
+    if (rejected(u) != r0 + 2 || u->gov[PCS_TURBINE_GOV_TRIPPED] != 1.0 ||
+        u->gov[PCS_TURBINE_GOV_DEMAND] != 0.0)
+        fail(out, "reset or load accepted while the trip demand stands");
+    r0 += 1; /* the load's rejection */
     u->ilk[PCS_SIG_TURBINE_TRIP] = 0.0;
     if (!ticks(u, 2, out))
         return;
@@ -405,6 +408,63 @@ static void islanded(void *ctx, fork_child_out *out)
                  p, t_over, t_hand, s_max);
 }
 
+/*
+ * Manual and back to auto mid-transient, then a runback: turbine_valve 0.8
+ * x v0 puts the governor in manual (the valve moves at 0.02 per s, so 5 s
+ * later it is still moving, 0.001 per tick); turbine_load at the load
+ * measured then returns it to auto, bumpless: the demand is that load,
+ * and over the next 2 s the valve stays within 0.01 of where it was (it
+ * moves a little: the load rises with the SG pressure after the closure,
+ * and auto holds it).
+ * Without the tracking in manual the demand would still be the old load,
+ * more than a step away, and the valve would run back towards v0 at the
+ * full rate (0.04 in 2 s). A runback to 0.3 below the demand
+ * moves it at 0.5 per min exactly (2 s: 40 ticks). Out-of-range commands
+ * are rejected by the handler: generator mode 0.5, load 1.2.
+ */
+static void manual_auto_runback(void *ctx, fork_child_out *out)
+{
+    tb_unit *u = ctx;
+    double v0 = *u->sec_valve;
+    if (submit(u, PCS_TURBINE_OP_VALVE, 0.8 * v0) != PCS_OK)
+        BAIL(out, "valve: %s", pcs_last_error());
+    if (!ticks(u, (int)llround(5.0 / u->dt), out))
+        return;
+    double v1 = *u->sec_valve, l1 = u->sig[PCS_SIG_TURBINE_LOAD];
+    if (u->gov[PCS_TURBINE_GOV_MANUAL] != 1.0 || !(v1 < v0 - 0.09 && v1 > 0.8 * v0 + 0.01))
+        fail(out, "manual: flag %g, valve %.5f -> %.5f (target %.5f)",
+             u->gov[PCS_TURBINE_GOV_MANUAL], v0, v1, 0.8 * v0);
+    if (submit(u, PCS_TURBINE_OP_LOAD, l1) != PCS_OK || !ticks(u, 1, out))
+        BAIL(out, "auto: %s", pcs_last_error());
+    double d1 = u->gov[PCS_TURBINE_GOV_DEMAND], worst = 0.0;
+    if (u->gov[PCS_TURBINE_GOV_MANUAL] != 0.0 || d1 != l1)
+        fail(out, "auto: manual %g, demand %.9g, load then %.9g", u->gov[PCS_TURBINE_GOV_MANUAL],
+             d1, l1);
+    for (int k = 0; k < (int)llround(2.0 / u->dt) && ticks(u, 1, out); k++)
+        worst = fmax(worst, fabs(*u->sec_valve - v1));
+    if (worst > 0.01)
+        fail(out, "back to auto moved the valve by %.5f in 2 s", worst);
+    uint64_t r0 = rejected(u);
+    if (submit(u, PCS_TURBINE_OP_GENERATOR_MODE, 0.5) != PCS_OK ||
+        submit(u, PCS_TURBINE_OP_LOAD, 1.2) != PCS_OK || !ticks(u, 1, out))
+        BAIL(out, "bad commands: %s", pcs_last_error());
+    if (rejected(u) != r0 + 2 || u->gov[PCS_TURBINE_GOV_ISLANDED] != 0.0)
+        fail(out, "bad commands: %llu rejected of 2", (unsigned long long)(rejected(u) - r0));
+    double d2 = u->gov[PCS_TURBINE_GOV_DEMAND];
+    if (submit(u, PCS_TURBINE_OP_RUNBACK, d2 - 0.3) != PCS_OK)
+        BAIL(out, "runback: %s", pcs_last_error());
+    if (!ticks(u, 40, out))
+        return;
+    double d3 = u->gov[PCS_TURBINE_GOV_DEMAND], want = d2 - 40 * u->dt * 0.5 / 60.0;
+    if (fabs(d3 - want) > 1e-12)
+        fail(out, "runback: demand %.15g after 40 ticks, want %.15g", d3, want);
+    if (out->st == PCS_OK)
+        snprintf(out->msg, sizeof out->msg,
+                 "manual: valve %.5f -> %.5f in 5 s; auto at load %.5f: valve moved %.5f in 2 s; "
+                 "runback %.5f -> %.5f in 2 s",
+                 v0, v1, l1, worst, d2, d3);
+}
+
 Test(turbine, load_step_ramp_trip_and_islanded_overspeed)
 {
     tb_unit u;
@@ -414,11 +474,45 @@ Test(turbine, load_step_ramp_trip_and_islanded_overspeed)
         void (*fn)(void *, fork_child_out *);
     } parts[] = {{"10 % step and 5 %/min ramp", step_and_ramp},
                  {"turbine trip", trip},
-                 {"islanded load rejection", islanded}};
+                 {"islanded load rejection", islanded},
+                 {"manual, bumpless auto, runback", manual_auto_runback}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         fork_child_out out = fork_child_run(parts[i].fn, &u);
         cr_expect_eq(out.st, PCS_OK, "%s: %s", parts[i].what, out.msg);
         cr_log_info("%s: %s", parts[i].what, out.msg);
     }
     pcs_world_destroy(u.w);
+}
+
+/* Bad settings are refused naming the field, value and range (a bare
+ * secondary: nothing is ticked). */
+Test(turbine, bad_settings_are_refused_with_their_field)
+{
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    wd.workers = 0;
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
+    pcs_secondary_def sd;
+    pcs_secondary_default(&sd);
+    sd.unit_name = "u1";
+    pcs_secondary *sec = NULL;
+    cr_assert_eq(pcs_secondary_add(w, &sd, &sec), PCS_OK, "%s", pcs_last_error());
+    pcs_turbine_def d;
+    pcs_turbine_default(&d);
+    d.unit_name = "u1";
+    pcs_turbine *t = NULL;
+    d.eta_turbine = 1.5;
+    cr_assert_eq(pcs_turbine_add(w, &d, sec, &t), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "eta_turbine") && strstr(pcs_last_error(), "1.5"), "%s",
+              pcs_last_error());
+    d.eta_turbine = 0.85;
+    d.overspeed_trip = 1.0;
+    cr_assert_eq(pcs_turbine_add(w, &d, sec, &t), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "overspeed_trip") && strstr(pcs_last_error(), "1.01"), "%s",
+              pcs_last_error());
+    cr_expect_null(t);
+    cr_expect_eq(pcs_turbine_add(w, NULL, sec, &t), PCS_E_INVAL);
+    cr_expect_eq(pcs_turbine_default(NULL), PCS_E_INVAL);
+    pcs_world_destroy(w);
 }
