@@ -60,6 +60,7 @@ static void tb_open(tb_unit *u)
     wd.check_finite = 1;
     wd.workers = 0; /* forked children: no threads of its own */
     wd.k_slow = 1.0;
+    wd.check_access = 2; /* every store the two systems touch is declared */
     cr_assert_eq(pcs_world_create(&wd, &u->w), PCS_OK);
     pcs_plant_unit_def d;
     pcs_plant_unit_default(&d);
@@ -245,9 +246,9 @@ static uint64_t rejected(const tb_unit *u)
  * (2) A 10 % step down then a 5 %/min ramp ([HRTD] 8.1 design maneuvers):
  * the step is taken by the demand at once (one tick later it is exactly
  * L0 - 0.1); after 60 s MWe is lower (direction) and the first-stage load
- * within 0.01 of the demand; then a target 0.2 further down (more than a
- * step) ramps: after k ticks the demand is exactly d1 - k dt 0.05/60 (to
- * 1e-12), 60 s later d1 - 0.05, and MWe lower again.
+ * within 0.002 of the demand (the pressure feedforward: pcsim/turbine.h); then a target 0.2 further
+ * down (more than a step) ramps: after k ticks the demand is exactly d1 - k dt 0.05/60 (to 1e-12),
+ * 60 s later d1 - 0.05, and MWe lower again.
  */
 static void step_and_ramp(void *ctx, fork_child_out *out)
 {
@@ -264,7 +265,7 @@ static void step_and_ramp(void *ctx, fork_child_out *out)
     double mwe1 = u->gen[PCS_TURBINE_GEN_MWE], l1 = u->sig[PCS_SIG_TURBINE_LOAD];
     if (!(mwe1 < mwe0))
         fail(out, "MWe %.3f -> %.3f after a 10 %% step down", mwe0, mwe1);
-    if (fabs(l1 - d1) > 0.01)
+    if (fabs(l1 - d1) > 0.002)
         fail(out, "first-stage load %.5f, demand %.5f after 60 s", l1, d1);
     if (submit(u, PCS_TURBINE_OP_LOAD, d1 - 0.2) != PCS_OK)
         BAIL(out, "ramp: %s", pcs_last_error());
@@ -413,9 +414,9 @@ static void islanded(void *ctx, fork_child_out *out)
  * x v0 puts the governor in manual (the valve moves at 0.02 per s, so 5 s
  * later it is still moving, 0.001 per tick); turbine_load at the load
  * measured then returns it to auto, bumpless: the demand is that load,
- * and over the next 2 s the valve stays within 0.01 of where it was (it
- * moves a little: the load rises with the SG pressure after the closure,
- * and auto holds it).
+ * and over the next 2 s the valve does not open (by 1e-4 at most) and
+ * stays within 0.01 of where it was (it closes a little: the SG pressure
+ * rises after the closure and auto holds the load).
  * Without the tracking in manual the demand would still be the old load,
  * more than a step away, and the valve would run back towards v0 at the
  * full rate (0.04 in 2 s). A runback to 0.3 below the demand
@@ -440,10 +441,13 @@ static void manual_auto_runback(void *ctx, fork_child_out *out)
     if (u->gov[PCS_TURBINE_GOV_MANUAL] != 0.0 || d1 != l1)
         fail(out, "auto: manual %g, demand %.9g, load then %.9g", u->gov[PCS_TURBINE_GOV_MANUAL],
              d1, l1);
-    for (int k = 0; k < (int)llround(2.0 / u->dt) && ticks(u, 1, out); k++)
+    double opened = 0.0;
+    for (int k = 0; k < (int)llround(2.0 / u->dt) && ticks(u, 1, out); k++) {
         worst = fmax(worst, fabs(*u->sec_valve - v1));
-    if (worst > 0.01)
-        fail(out, "back to auto moved the valve by %.5f in 2 s", worst);
+        opened = fmax(opened, *u->sec_valve - v1);
+    }
+    if (worst > 0.01 || opened > 1e-4)
+        fail(out, "back to auto moved the valve by %.5f (opened by %.5f) in 2 s", worst, opened);
     uint64_t r0 = rejected(u);
     if (submit(u, PCS_TURBINE_OP_GENERATOR_MODE, 0.5) != PCS_OK ||
         submit(u, PCS_TURBINE_OP_LOAD, 1.2) != PCS_OK || !ticks(u, 1, out))

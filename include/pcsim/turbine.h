@@ -42,9 +42,15 @@
  *  D_eff ──(+)┐
  *  L ─────(-)─┴─ e ──[K_p + I]──(+)── u = clamp(ff + K_p e + I, 0, 1)
  *                    I += (K_p dt / T_i) e                │
- *  ff = turbine_rated_opening x D_eff (feedforward) ──────┘
+ *  ff = v_r D_eff p_r / p (feedforward) ─────────────────┘
  *  u ──[rate limit valve_rate_per_s]── v (control valves)
  *  opening to the secondary = min(v, stop valves).
+ * Feedforward: the secondary's turbine throat passes rated flow at its
+ * rated opening v_r and pressure p_r (turbine_rated_opening,
+ * turbine_rated_p_pa) and flow in proportion to opening x pressure, so
+ * the opening for a load at the header pressure p (this tick's, kept in
+ * the generator's store for the next tick) is v_r D_eff p_r / p; I takes
+ * what the proportionality misses.
  * Anti-windup: I is not integrated while u is clamped at 0 or 1 or the
  * valve is rate-limited, in the direction e would push it further; it is
  * held within [-1, 1]. Ramp: D moves towards the target at ramp_per_min
@@ -146,7 +152,8 @@ enum {
     PCS_TURBINE_GEN_MWE = 0,       /**< electrical output, MW */
     PCS_TURBINE_GEN_H_OUT = 1,     /**< exhaust enthalpy, J/kg (0 without flow) */
     PCS_TURBINE_GEN_OVERSPEED = 2, /**< flag: speed >= overspeed_trip */
-    PCS_TURBINE_GEN_COUNT = 3,
+    PCS_TURBINE_GEN_P_HEADER = 3,  /**< header pressure of this tick, Pa (the feedforward's) */
+    PCS_TURBINE_GEN_COUNT = 4,
 };
 
 /** Settings. Start from pcs_turbine_default; "assumption" marks a value

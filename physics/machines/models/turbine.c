@@ -114,6 +114,7 @@ static pcs_status turbine_load_check(const pcs_world *w, const pcs_load_view *v,
         [PCS_TURBINE_GEN_MWE] = {"electrical output MW", -1e5, 1e5, 0},
         [PCS_TURBINE_GEN_H_OUT] = {"exhaust enthalpy J/kg", -1e6, 1e7, 0},
         [PCS_TURBINE_GEN_OVERSPEED] = {"overspeed flag", 0.0, 1.0, 1},
+        [PCS_TURBINE_GEN_P_HEADER] = {"header pressure Pa", 0.0, 1e8, 0},
     };
     if (st == PCS_OK)
         st = check_store(pcs_store_name(w, t->id_gen), pcs_load_view_store(v, t->id_gen), nr,
@@ -151,7 +152,8 @@ static pcs_status make_stores(pcs_world *w, pcs_turbine *t)
     g[PCS_TURBINE_GOV_RATE] = t->def.ramp_per_min / 60.0;
     g[PCS_TURBINE_GOV_VALVE_TARGET] = g[PCS_TURBINE_GOV_VALVE] = v;
     g[PCS_TURBINE_GOV_STOP] = 1.0;
-    g[PCS_TURBINE_GOV_INTEGRAL] = v - pcs_turbine_ff(t, g[PCS_TURBINE_GOV_DEMAND]);
+    double p = ((const double *)pcs_store_data(w, t->id_gen))[PCS_TURBINE_GEN_P_HEADER];
+    g[PCS_TURBINE_GOV_INTEGRAL] = v - pcs_turbine_ff(t, g[PCS_TURBINE_GOV_DEMAND], p);
     if (fabs(g[PCS_TURBINE_GOV_INTEGRAL]) > 1.0)
         return pcs_error_set(PCS_E_INVAL,
                              "turbine %s: the settled opening %g at load %g leaves an integral "
@@ -238,6 +240,7 @@ static pcs_status bind_secondary(pcs_turbine *t, const pcs_secondary *sec)
     t->v_header = pcs_secondary_volume(sec, PCS_SECONDARY_HEADER, 0);
     t->rated_kg_s = sd->n_sg * sd->rated_steam_kg_s;
     t->ff_opening = sd->turbine_rated_opening;
+    t->rated_p_pa = sd->turbine_rated_p_pa;
     return pcs_turbine_exhaust_init(sd->condenser_p_pa, &t->exhaust);
 }
 

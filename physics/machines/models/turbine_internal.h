@@ -18,7 +18,8 @@ struct pcs_turbine {
     uint32_t id_sec_out, id_sec_h, id_sec_valve; /* the secondary's */
     uint32_t v_header;                           /* header volume index */
     double rated_kg_s;                           /* W_rated: load 1 */
-    double ff_opening; /* the secondary's turbine_rated_opening: ff = this x D_eff */
+    double ff_opening;                           /* the secondary's turbine_rated_opening ... */
+    double rated_p_pa; /* ... at its turbine_rated_p_pa: ff = ff_opening D_eff rated_p / p */
     pcs_turbine_exhaust exhaust;
     double dt_s;
 };
@@ -27,8 +28,8 @@ struct pcs_turbine {
 pcs_status pcs_turbine_governor(pcs_world *w, void *ctx);
 pcs_status pcs_turbine_generator(pcs_world *w, void *ctx);
 
-/* Feedforward opening for effective demand @p d. */
-double pcs_turbine_ff(const pcs_turbine *t, double d);
+/* Feedforward opening for effective demand @p d at header pressure @p p_pa. */
+double pcs_turbine_ff(const pcs_turbine *t, double d, double p_pa);
 
 /* The command family's handler. */
 pcs_status pcs_turbine_on_command(pcs_world *w, const pcs_command_call *call);

@@ -16,9 +16,13 @@ static double clamp(double x, double lo, double hi)
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
-double pcs_turbine_ff(const pcs_turbine *t, double d)
+/* The choked throat passes rated flow at the rated opening and pressure,
+ * and flow in proportion to opening x pressure (pcsim/secondary.h), so the
+ * opening for load d at header pressure p is about v_r d p_r / p (the
+ * pressure held at 1 % of rated or more). */
+double pcs_turbine_ff(const pcs_turbine *t, double d, double p_pa)
 {
-    return t->ff_opening * d;
+    return t->ff_opening * d * t->rated_p_pa / fmax(p_pa, 0.01 * t->rated_p_pa);
 }
 
 /* The effective demand: D less the droop's share of the speed error. */
@@ -49,12 +53,12 @@ static void tripped(const pcs_turbine *t, double *g)
 
 /* Auto: the PI on first-stage load with feedforward; conditional
  * integration against the output clamp and the valve's rate limit. */
-static double auto_command(const pcs_turbine *t, double *g, double d_eff, double load)
+static double auto_command(const pcs_turbine *t, double *g, double d_eff, double load, double p)
 {
     const pcs_turbine_def *d = &t->def;
     double e = d_eff - load, v = g[PCS_TURBINE_GOV_VALVE], step = d->valve_rate_per_s * t->dt_s;
     double di = d->gain * t->dt_s / d->reset_s * e;
-    double u = pcs_turbine_ff(t, d_eff) + d->gain * e + g[PCS_TURBINE_GOV_INTEGRAL];
+    double u = pcs_turbine_ff(t, d_eff, p) + d->gain * e + g[PCS_TURBINE_GOV_INTEGRAL];
     int high = (u >= 1.0 || u - v > step) && di > 0.0;
     int low = (u <= 0.0 || v - u > step) && di < 0.0;
     if (!high && !low) {
@@ -67,12 +71,12 @@ static double auto_command(const pcs_turbine *t, double *g, double d_eff, double
 
 /* Manual: the target and demand track the load carried and I tracks what
  * makes the auto output equal the valve (bumpless return). */
-static void manual_track(const pcs_turbine *t, double *g, const double *sig, double load)
+static void manual_track(const pcs_turbine *t, double *g, const double *sig, double load, double p)
 {
     g[PCS_TURBINE_GOV_TARGET] = g[PCS_TURBINE_GOV_DEMAND] = clamp(load, 0.0, PCS_TURBINE_LOAD_MAX);
     double d_eff = demand_eff(t, g, sig);
     g[PCS_TURBINE_GOV_INTEGRAL] =
-        clamp(g[PCS_TURBINE_GOV_VALVE] - pcs_turbine_ff(t, d_eff) - t->def.gain * (d_eff - load),
+        clamp(g[PCS_TURBINE_GOV_VALVE] - pcs_turbine_ff(t, d_eff, p) - t->def.gain * (d_eff - load),
               -1.0, 1.0);
 }
 
@@ -82,7 +86,7 @@ pcs_status pcs_turbine_governor(pcs_world *w, void *ctx)
     double *g = pcs_store_data(w, t->id_gov);
     const double *sig = pcs_store_data(w, t->id_sig), *ilk = pcs_store_data(w, t->id_ilk);
     const double *gen = pcs_store_data(w, t->id_gen);
-    double load = sig[PCS_SIG_TURBINE_LOAD];
+    double load = sig[PCS_SIG_TURBINE_LOAD], p = gen[PCS_TURBINE_GEN_P_HEADER];
     if (ilk[PCS_SIG_TURBINE_TRIP] != 0.0 || gen[PCS_TURBINE_GEN_OVERSPEED] != 0.0)
         g[PCS_TURBINE_GOV_TRIPPED] = 1.0;
     double step = t->def.valve_rate_per_s * t->dt_s;
@@ -96,12 +100,12 @@ pcs_status pcs_turbine_governor(pcs_world *w, void *ctx)
             u = g[PCS_TURBINE_GOV_VALVE_TARGET];
         } else {
             ramp(t, g);
-            u = auto_command(t, g, demand_eff(t, g, sig), load);
+            u = auto_command(t, g, demand_eff(t, g, sig), load, p);
         }
         double *v = &g[PCS_TURBINE_GOV_VALVE];
         *v += clamp(u - *v, -step, step);
         if (g[PCS_TURBINE_GOV_MANUAL] != 0.0)
-            manual_track(t, g, sig, load);
+            manual_track(t, g, sig, load, p);
     }
     *(double *)pcs_store_data(w, t->id_sec_valve) =
         fmin(g[PCS_TURBINE_GOV_VALVE], g[PCS_TURBINE_GOV_STOP]);
@@ -171,5 +175,6 @@ pcs_status pcs_turbine_generator(pcs_world *w, void *ctx)
     gen[PCS_TURBINE_GEN_MWE] = p_e / 1e6;
     gen[PCS_TURBINE_GEN_H_OUT] = h_out;
     gen[PCS_TURBINE_GEN_OVERSPEED] = speed >= t->def.overspeed_trip ? 1.0 : 0.0;
+    gen[PCS_TURBINE_GEN_P_HEADER] = o[PCS_SECONDARY_OUT_HEADER_P];
     return PCS_OK;
 }
