@@ -17,8 +17,8 @@
  * no magnitude in refdata (direction only).
  *
  * Cost: two station builds. The second is forked (tests/fork_child.h) for
- * the load, trip, islanded and manual/auto checks, so each starts from the
- * same fresh steady unit.
+ * the load, trip, islanded, droop and manual/auto checks, so each starts
+ * from the same fresh steady unit.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -469,7 +469,45 @@ static void manual_auto_runback(void *ctx, fork_child_out *out)
                  v0, v1, l1, worst, d2, d3);
 }
 
-Test(turbine, load_step_ramp_trip_and_islanded_overspeed)
+/*
+ * Islanded speed droop: with the host's power demand cut to 95 % of the
+ * output, the shaft speeds up until the droop has closed the valve to the
+ * new load; 30 s later the speed is steady (< 1e-4 per 5 s) and on the
+ * droop line speed = 1 + droop (D - L) with D the load demand and L the
+ * first-stage load (the load controller's error at 0: to 2e-5), about
+ * 1 + 0.05 x 0.05 (5 % droop, pcsim/turbine.h); the electrical output is
+ * the demand (to 1e-9).
+ */
+static void droop(void *ctx, fork_child_out *out)
+{
+    tb_unit *u = ctx;
+    double p_e = u->sig[PCS_SIG_TURBINE_ELECTRIC_W];
+    if (submit(u, PCS_TURBINE_OP_GENERATOR_MODE, 1.0) != PCS_OK ||
+        submit(u, PCS_TURBINE_OP_LOAD_POWER, 0.95 * p_e) != PCS_OK)
+        BAIL(out, "islanded: %s", pcs_last_error());
+    if (!ticks(u, (int)llround(25.0 / u->dt), out))
+        return;
+    double s25 = u->sig[PCS_SIG_TURBINE_SPEED];
+    if (!ticks(u, (int)llround(5.0 / u->dt), out))
+        return;
+    double s = u->sig[PCS_SIG_TURBINE_SPEED], d = u->gov[PCS_TURBINE_GOV_DEMAND];
+    double l = u->sig[PCS_SIG_TURBINE_LOAD], line = 1.0 + 0.05 * (d - l);
+    if (fabs(s - s25) > 1e-4)
+        fail(out, "speed still moving: %.6f -> %.6f in 5 s", s25, s);
+    if (fabs(s - line) > 2e-5)
+        fail(out, "speed %.6f off the droop line 1 + 0.05 (%.5f - %.5f) = %.6f", s, d, l, line);
+    if (!(s > 1.001 && s < 1.005))
+        fail(out, "speed %.6f after a 5 %% load cut", s);
+    if (fabs(u->sig[PCS_SIG_TURBINE_ELECTRIC_W] / (0.95 * p_e) - 1.0) > 1e-9)
+        fail(out, "electrical %.6g W, demand %.6g W", u->sig[PCS_SIG_TURBINE_ELECTRIC_W],
+             0.95 * p_e);
+    if (out->st == PCS_OK)
+        snprintf(out->msg, sizeof out->msg,
+                 "speed %.6f (25 s) -> %.6f (30 s), droop line %.6f (D %.5f, L %.5f)", s25, s, line,
+                 d, l);
+}
+
+Test(turbine, load_control_trip_runback_and_islanded_generator)
 {
     tb_unit u;
     tb_open(&u);
@@ -479,7 +517,8 @@ Test(turbine, load_step_ramp_trip_and_islanded_overspeed)
     } parts[] = {{"10 % step and 5 %/min ramp", step_and_ramp},
                  {"turbine trip", trip},
                  {"islanded load rejection", islanded},
-                 {"manual, bumpless auto, runback", manual_auto_runback}};
+                 {"manual, bumpless auto, runback", manual_auto_runback},
+                 {"islanded droop", droop}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         fork_child_out out = fork_child_run(parts[i].fn, &u);
         cr_expect_eq(out.st, PCS_OK, "%s: %s", parts[i].what, out.msg);
