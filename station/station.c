@@ -358,6 +358,14 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
                              "index (0 = channel A) or -1 to bypass the whole function",
                              w, target);
     }
+    /* The generator has two modes: a value between would pass the range
+     * and be refused by the handler at run time. */
+    if (strcmp(d->name, "generator_mode") == 0 && value != 0.0 && value != 1.0) {
+        where_text(at, "value", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: value %g is neither 0 (grid) nor 1 (islanded) (generator_mode)", w,
+                             value);
+    }
     out->args[0] = value;
     return PCS_OK;
 }

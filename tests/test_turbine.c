@@ -32,6 +32,7 @@
 #include "pcsim/plant.h"
 #include "pcsim/plant_signals.h"
 #include "pcsim/secondary.h"
+#include "pcsim/station.h"
 #include "pcsim/turbine.h"
 #include "pcsim/water.h"
 #include "tests/alloc_count.h"
@@ -52,20 +53,9 @@ typedef struct tb_unit {
     double dt;
 } tb_unit;
 
-static void tb_open(tb_unit *u)
+/* The fixture's pointers into a built unit 1. */
+static void tb_bind(tb_unit *u)
 {
-    memset(u, 0, sizeof *u);
-    pcs_world_def wd;
-    pcs_world_default(&wd);
-    wd.check_finite = 1;
-    wd.workers = 0; /* forked children: no threads of its own */
-    wd.k_slow = 1.0;
-    wd.check_access = 2; /* every store the two systems touch is declared */
-    cr_assert_eq(pcs_world_create(&wd, &u->w), PCS_OK);
-    pcs_plant_unit_def d;
-    pcs_plant_unit_default(&d);
-    d.sg_model = PCS_PLANT_SG_STEAM_SIDE;
-    cr_assert_eq(pcs_plant_add(u->w, &d, 1, &u->plant), PCS_OK, "%s", pcs_last_error());
     u->pu = pcs_plant_unit_get(u->plant, 0);
     cr_assert_not_null(u->pu->turbine);
     pcs_secondary_stores s = pcs_secondary_store_ids(u->pu->secondary);
@@ -81,6 +71,46 @@ static void tb_open(tb_unit *u)
     cr_assert_eq(pcs_plant_signals(u->w, "u1", PCS_SIGNALS_INTERLOCK, &id), PCS_OK);
     u->ilk = pcs_store_data(u->w, id);
     u->dt = pcs_world_clock(u->w)->dt_s;
+}
+
+static void tb_world(pcs_world_def *wd)
+{
+    wd->check_finite = 1;
+    wd->workers = 0; /* forked children: no threads of its own */
+    wd->k_slow = 1.0;
+    wd->check_access = 2; /* every store the two systems touch is declared */
+}
+
+/* A plant of one steam-side unit (pcs_plant_add). */
+static void tb_open(tb_unit *u)
+{
+    memset(u, 0, sizeof *u);
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    tb_world(&wd);
+    cr_assert_eq(pcs_world_create(&wd, &u->w), PCS_OK);
+    pcs_plant_unit_def d;
+    pcs_plant_unit_default(&d);
+    d.sg_model = PCS_PLANT_SG_STEAM_SIDE;
+    cr_assert_eq(pcs_plant_add(u->w, &d, 1, &u->plant), PCS_OK, "%s", pcs_last_error());
+    tb_bind(u);
+}
+
+/* The same unit through the station and a scenario ("sg_model":
+ * "steam_side"), with its instrumentation and command table. */
+static void tb_open_station(tb_unit *u, pcs_scenario **scn, pcs_station **st)
+{
+    memset(u, 0, sizeof *u);
+    const char *text = "{\"schema\": 1, \"world\": {\"dt_s\": 0.05}, \"units\": [{\"name\": "
+                       "\"u1\", \"sg_model\": \"steam_side\"}]}";
+    cr_assert_eq(pcs_scenario_load_string("tb.json", text, strlen(text), NULL, scn), PCS_OK, "%s",
+                 pcs_last_error());
+    pcs_world_def wd = pcs_scenario_world_def(*scn);
+    tb_world(&wd);
+    cr_assert_eq(pcs_world_create(&wd, &u->w), PCS_OK);
+    cr_assert_eq(pcs_station_add(u->w, *scn, st), PCS_OK, "%s", pcs_last_error());
+    u->plant = (pcs_plant *)pcs_station_plant(*st);
+    tb_bind(u);
 }
 
 /* MWe by hand from the header state and the turbine flow now: IF97 s(p, h),
@@ -102,6 +132,40 @@ static double mwe_by_hand(const tb_unit *u, double *shaft_w)
     return TB_ETA_G * *shaft_w / 1e6;
 }
 
+/* The station's turbine commands resolve to the turbine family on u1 (the
+ * op each names), and generator_mode takes 0 or 1 only, refused naming the
+ * value (nothing is submitted). */
+static void station_commands(const pcs_station *st, pcs_world *w)
+{
+    static const struct {
+        const char *name;
+        uint32_t op;
+        double value;
+    } rows[] = {{"turbine_valve", PCS_TURBINE_OP_VALVE, 0.5},
+                {"turbine_load", PCS_TURBINE_OP_LOAD, 1.1},
+                {"turbine_runback", PCS_TURBINE_OP_RUNBACK, 0.3},
+                {"turbine_trip", PCS_TURBINE_OP_TRIP, 0.0},
+                {"turbine_reset", PCS_TURBINE_OP_RESET, 0.0},
+                {"generator_mode", PCS_TURBINE_OP_GENERATOR_MODE, 1.0},
+                {"generator_load_torque", PCS_TURBINE_OP_LOAD_TORQUE, 6e6},
+                {"generator_load_power", PCS_TURBINE_OP_LOAD_POWER, 1.2e9}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        pcs_command c;
+        uint32_t kind;
+        cr_assert_eq(pcs_station_command(st, "u1", rows[i].name, rows[i].value, &c), PCS_OK,
+                     "%s: %s", rows[i].name, pcs_last_error());
+        cr_assert_eq(pcs_command_kind_find(w, PCS_TURBINE_COMMANDS, rows[i].op, &kind), PCS_OK);
+        cr_expect_eq(c.kind, kind, "%s", rows[i].name);
+        cr_expect_eq(c.args[0], rows[i].value, "%s", rows[i].name);
+    }
+    pcs_command c;
+    cr_assert_eq(pcs_station_command(st, "u1", "generator_mode", 0.5, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "0.5") && strstr(pcs_last_error(), "generator_mode"), "%s",
+              pcs_last_error());
+    cr_assert_eq(pcs_station_command(st, "u1", "turbine_load", 1.2, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "[0, 1.1]"), "%s", pcs_last_error());
+}
+
 /*
  * (1) Energy balance and steady output, (6) no allocation per tick, (5)
  * the load check, on one build:
@@ -113,13 +177,18 @@ static double mwe_by_hand(const tb_unit *u, double *shaft_w)
  *  - over 60 s with no command MWe stays within 1 % of its start (issue
  *    15's "Done when"); the valve within 1e-3;
  *  - 0 allocations over 20 ticks;
+ *  - built through the station (scenario "sg_model": "steam_side"): its
+ *    turbine commands resolve (station_commands above);
  *  - a save whose governor load demand is 2.5 (range [0, 1.1]) or whose
  *    tripped flag is 0.5 is refused naming store, field, value and range.
  */
 Test(turbine, energy_balance_steady_output_no_allocation_and_load_check)
 {
     tb_unit u;
-    tb_open(&u);
+    pcs_scenario *scn = NULL;
+    pcs_station *sta = NULL;
+    tb_open_station(&u, &scn, &sta);
+    station_commands(sta, u.w);
     double shaft, v0 = *u.sec_valve, mwe0 = u.gen[PCS_TURBINE_GEN_MWE];
     double hand0 = mwe_by_hand(&u, &shaft);
     double load0 =
@@ -181,7 +250,9 @@ Test(turbine, energy_balance_steady_output_no_allocation_and_load_check)
               e);
     free(img);
     unlink(path);
+    pcs_station_destroy(sta);
     pcs_world_destroy(u.w);
+    pcs_scenario_destroy(scn);
 }
 
 /* ---- forked parts ---------------------------------------------------------------- */
