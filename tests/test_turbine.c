@@ -35,6 +35,7 @@
 #include "pcsim/station.h"
 #include "pcsim/turbine.h"
 #include "pcsim/water.h"
+#include "physics/machines/kernels/turbine_expansion.h"
 #include "tests/alloc_count.h"
 #include "tests/fork_child.h"
 #include "tests/save_craft.h"
@@ -629,4 +630,40 @@ Test(turbine, bad_settings_are_refused_with_their_field)
     cr_expect_eq(pcs_turbine_add(w, NULL, sec, &t), PCS_E_INVAL);
     cr_expect_eq(pcs_turbine_default(NULL), PCS_E_INVAL);
     pcs_world_destroy(w);
+}
+
+/* The expansion kernel on its own: the end state at the exhaust pressure
+ * has the throttle's entropy (IF97 s(p_c, h_s) = s_in to 1e-9 relative),
+ * inside the dome (saturated steam at 6 MPa) and beyond it (steam at 0.2
+ * MPa, 800 K, whose entropy is above s_g at 5 kPa: the T(p, s) branch);
+ * eta 1 ends at h_s, eta 0 at h_in. */
+Test(turbine, expansion_kernel_is_isentropic_in_and_beyond_the_dome)
+{
+    pcs_turbine_exhaust ex;
+    cr_assert_eq(pcs_turbine_exhaust_init(TB_P_COND, &ex), PCS_OK, "%s", pcs_last_error());
+    double ts, h_sat, h_hot;
+    cr_assert_eq(pcs_water_tsat(6e6, &ts), PCS_OK);
+    pcs_water_props g;
+    cr_assert_eq(pcs_if97_region2(6e6, ts, &g), PCS_OK);
+    h_sat = g.h_j_kg;
+    cr_assert_eq(pcs_water_h_pt(0.2e6, 800.0, &h_hot), PCS_OK);
+    const double p_in[] = {6e6, 0.2e6}, h_in[] = {h_sat, h_hot};
+    for (int k = 0; k < 2; k++) {
+        pcs_turbine_stage one, none, st;
+        cr_assert_eq(pcs_turbine_expand(&ex, p_in[k], h_in[k], 1.0, &one), PCS_OK, "%s",
+                     pcs_last_error());
+        cr_assert_eq(pcs_turbine_expand(&ex, p_in[k], h_in[k], 0.0, &none), PCS_OK);
+        cr_assert_eq(pcs_turbine_expand(&ex, p_in[k], h_in[k], 0.85, &st), PCS_OK);
+        pcs_water_props end;
+        cr_assert_eq(pcs_water_props_ph(TB_P_COND, one.h_s, &end), PCS_OK);
+        cr_log_info("p_in %g Pa: s_in %.6f, h_s %.6g J/kg (region %d), h_out %.6g", p_in[k],
+                    one.s_in, one.h_s, end.region, st.h_out);
+        cr_expect_lt(fabs(end.s_j_kg_k / one.s_in - 1.0), 1e-9, "s %.9g vs %.9g", end.s_j_kg_k,
+                     one.s_in);
+        cr_expect_eq(end.region, k == 0 ? 4 : 2);
+        cr_expect_eq(one.h_out, one.h_s);
+        cr_expect_eq(none.h_out, h_in[k]);
+        cr_expect_lt(fabs(st.h_out - (h_in[k] - 0.85 * (h_in[k] - one.h_s))), 1e-6);
+    }
+    cr_expect_eq(pcs_turbine_exhaust_init(-1.0, &ex), PCS_E_INVAL);
 }

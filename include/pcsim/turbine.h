@@ -57,17 +57,18 @@
  * (5 %/min, [HRTD] 8.1) unless the change is at most step_max (10 %,
  * [HRTD] 8.1), which is taken as a step; a runback moves it at
  * runback_per_min to the runback's target.
- * Manual (command TURBINE_VALVE): the valve goes to the commanded opening
+ * Manual (op VALVE, station "turbine_valve"): the valve goes to the commanded opening
  * at its rate limit; the target and demand track L and I tracks
- * v - ff - K_p (D_eff - L), so TURBINE_LOAD (back to auto) is bumpless: it
+ * v - ff - K_p (D_eff - L), so op LOAD ("turbine_load", back to auto) is bumpless: it
  * starts from the load the turbine carries and steps or ramps from there.
- * Trip (command TRIP, the interlocks' PCS_SIG_TURBINE_TRIP demand, or
+ * Trip (op TRIP, the interlocks' PCS_SIG_TURBINE_TRIP demand, or
  * speed >= overspeed_trip): latched (TRIPPED); the stop valves close at
  * 1 / stop_close_s (shut within stop_close_s from any opening), the
  * control valves follow them, the demand and target go to 0. RESET is
  * refused while a trip demand stands (the interlock's flag, or the speed
  * at or above the overspeed setpoint); after it the stop valves reopen
- * at the same rate and the governor is in auto at demand 0.
+ * at the same rate and the governor is in auto at demand 0. While tripped,
+ * VALVE, LOAD and RUNBACK are refused (the handler says to reset first).
  *
  * Generator (the system "uN.turbine" at PCS_STAGE_ACCIDENTS, the first
  * stage after the secondary's PCS_STAGE_MACHINES, so it uses this tick's
