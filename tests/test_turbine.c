@@ -40,6 +40,17 @@
 #include "tests/fork_child.h"
 #include "tests/save_craft.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TB_ASAN 1
+#else
+#define TB_ASAN 0
+#endif
+/* Seconds of the steady run and of the step and ramp: under ASan 20 s (the
+ * sanitizer checks memory, not the physics' length; the 60 s checks of
+ * the issue and the load following the step are the release suite's),
+ * and the droop part is skipped. */
+#define TB_RUN_S (TB_ASAN ? 20.0 : 60.0)
+
 #define TB_ETA_T 0.85 /* the defaults (pcsim/turbine.h) the hand check uses */
 #define TB_ETA_G 0.985
 #define TB_P_COND 5.0e3 /* the secondary's condenser_p_pa default */
@@ -209,15 +220,15 @@ Test(turbine, energy_balance_steady_output_no_allocation_and_load_check)
         cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "%s", pcs_last_error());
     cr_expect_eq(pcs_test_alloc_end(), 0, "allocations during ticks");
     double worst = 0.0, worst_v = 0.0;
-    int n = (int)llround(60.0 / u.dt) - 21;
+    int n = (int)llround(TB_RUN_S / u.dt) - 21;
     for (int i = 0; i < n; i++) {
         cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "%s", pcs_last_error());
         worst = fmax(worst, fabs(u.gen[PCS_TURBINE_GEN_MWE] / mwe0 - 1.0));
         worst_v = fmax(worst_v, fabs(*u.sec_valve - v0));
     }
     double hand1 = mwe_by_hand(&u, &shaft), mwe1 = u.gen[PCS_TURBINE_GEN_MWE];
-    cr_log_info("60 s: MWe %.4f (hand %.4f), worst |MWe/MWe0 - 1| %.3g, worst valve move %.3g",
-                mwe1, hand1, worst, worst_v);
+    cr_log_info("end: MWe %.4f (hand %.4f), worst |MWe/MWe0 - 1| %.3g, worst valve move %.3g", mwe1,
+                hand1, worst, worst_v);
     cr_expect_lt(fabs(mwe1 / hand1 - 1.0), 1e-12, "MWe %.9g vs by hand %.9g", mwe1, hand1);
     cr_expect_lt(worst, 0.01, "MWe left its start by %.3g", worst);
     cr_expect_lt(worst_v, 1e-3, "valve moved by %.3g", worst_v);
@@ -320,7 +331,7 @@ static uint64_t rejected(const tb_unit *u)
  * L0 - 0.1); after 60 s MWe is lower (direction) and the first-stage load
  * within 0.002 of the demand (the pressure feedforward: pcsim/turbine.h); then a target 0.2 further
  * down (more than a step) ramps: after k ticks the demand is exactly d1 - k dt 0.05/60 (to 1e-12),
- * 60 s later d1 - 0.05, and MWe lower again.
+ * 60 s later d1 - 0.05, and MWe lower again (under ASan 20 s each).
  */
 static void step_and_ramp(void *ctx, fork_child_out *out)
 {
@@ -331,13 +342,13 @@ static void step_and_ramp(void *ctx, fork_child_out *out)
     double d1 = u->gov[PCS_TURBINE_GOV_DEMAND];
     if (fabs(d1 - (d0 - 0.1)) > 1e-15)
         fail(out, "a 10 %% step: demand %.15g, want %.15g", d1, d0 - 0.1);
-    int n60 = (int)llround(60.0 / u->dt);
+    int n60 = (int)llround(TB_RUN_S / u->dt);
     if (!ticks(u, n60 - 1, out))
         return;
     double mwe1 = u->gen[PCS_TURBINE_GEN_MWE], l1 = u->sig[PCS_SIG_TURBINE_LOAD];
     if (!(mwe1 < mwe0))
         fail(out, "MWe %.3f -> %.3f after a 10 %% step down", mwe0, mwe1);
-    if (fabs(l1 - d1) > 0.002)
+    if (!TB_ASAN && fabs(l1 - d1) > 0.002)
         fail(out, "first-stage load %.5f, demand %.5f after 60 s", l1, d1);
     if (submit(u, PCS_TURBINE_OP_LOAD, d1 - 0.2) != PCS_OK)
         BAIL(out, "ramp: %s", pcs_last_error());
@@ -350,13 +361,13 @@ static void step_and_ramp(void *ctx, fork_child_out *out)
     double d2 = u->gov[PCS_TURBINE_GOV_DEMAND], mwe2 = u->gen[PCS_TURBINE_GEN_MWE];
     if (worst > 1e-12)
         fail(out, "ramp: demand off the 5 %%/min line by %.3g", worst);
-    if (fabs(d2 - (d1 - 0.05)) > 1e-12)
-        fail(out, "ramp: demand %.15g after 60 s, want %.15g", d2, d1 - 0.05);
+    if (fabs(d2 - (d1 - TB_RUN_S * rate)) > 1e-12)
+        fail(out, "ramp: demand %.15g after %g s, want %.15g", d2, TB_RUN_S, d1 - TB_RUN_S * rate);
     if (!(mwe2 < mwe1))
         fail(out, "MWe %.3f -> %.3f on the ramp down", mwe1, mwe2);
     if (out->st == PCS_OK)
         snprintf(out->msg, sizeof out->msg,
-                 "demand %.5f -> %.5f (step) -> %.5f (60 s ramp); MWe %.2f -> %.2f -> %.2f; "
+                 "demand %.5f -> %.5f (step) -> %.5f (ramp); MWe %.2f -> %.2f -> %.2f; "
                  "load %.5f after the step",
                  d0, d1, d2, mwe0, mwe1, mwe2, l1);
 }
@@ -590,8 +601,10 @@ Test(turbine, load_control_trip_runback_and_islanded_generator)
                  {"turbine trip", trip},
                  {"islanded load rejection", islanded},
                  {"manual, bumpless auto, runback", manual_auto_runback},
-                 {"islanded droop", droop}};
+                 {"islanded droop", TB_ASAN ? NULL : droop}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (!parts[i].fn)
+            continue;
         fork_child_out out = fork_child_run(parts[i].fn, &u);
         cr_expect_eq(out.st, PCS_OK, "%s: %s", parts[i].what, out.msg);
         cr_log_info("%s: %s", parts[i].what, out.msg);
