@@ -18,9 +18,9 @@
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
 #include "pcsim/rod_control.h"
-#include "pcsim/sg_control.h"
 #include "pcsim/sensor.h"
 #include "pcsim/steam_dump.h"
+#include "pcsim/turbine.h"
 #include "station/station_internal.h"
 
 /* The station's models enter the world as two plugins (pcsim/plugin.h),
@@ -193,6 +193,7 @@ typedef struct action_def {
 #define PRIMARY PCS_PRIMARY_COMMANDS
 #define PLANT PCS_PLANT_COMMANDS
 #define PZR PCS_PZR_CONTROL_COMMANDS
+#define TURBINE PCS_TURBINE_COMMANDS
 
 static const action_def actions[] = {
     {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
@@ -202,8 +203,8 @@ static const action_def actions[] = {
     {"scram", UNITS, PCS_UNIT_OP_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
     {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"boron", PZR, PCS_PZR_CONTROL_OP_CHARGING_BORON, ARG_UNIT,
-     "target uN, value charging-water boron ppm [0, 10000] (boration or dilution)", 1, 0.0,
-     10000.0, 0, "ppm"},
+     "target uN, value charging-water boron ppm [0, 10000] (boration or dilution)", 1, 0.0, 10000.0,
+     0, "ppm"},
     {"pump_trip", PRIMARY, PCS_PRIMARY_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
     {"pump_start", PRIMARY, PCS_PRIMARY_OP_PUMP_START, ARG_PUMP,
      "target uN.pumpK (motor on: the pump runs up on its motor)", NO_RANGE},
@@ -214,8 +215,8 @@ static const action_def actions[] = {
     {"pzr_auto", PZR, PCS_PZR_CONTROL_OP_PRESSURE_AUTO, ARG_UNIT,
      "target uN (pressure control back to auto)", NO_RANGE},
     {"charging", PZR, PCS_PZR_CONTROL_OP_CHARGING, ARG_UNIT,
-     "target uN, value charging flow kg/s [0, 9.3308] (level control to manual)", 1, 0.0,
-     9.3308, 0, "kg/s"},
+     "target uN, value charging flow kg/s [0, 9.3308] (level control to manual)", 1, 0.0, 9.3308, 0,
+     "kg/s"},
     {"level_auto", PZR, PCS_PZR_CONTROL_OP_LEVEL_AUTO, ARG_UNIT,
      "target uN (level control back to auto)", NO_RANGE},
     {"letdown", PZR, PCS_PZR_CONTROL_OP_LETDOWN, ARG_UNIT,
@@ -223,10 +224,28 @@ static const action_def actions[] = {
     {"sg_pressure", PLANT, PCS_PLANT_OP_SG_PRESSURE, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
      "secondary pressure Pa"},
-    {"turbine_valve", PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_TURBINE_VALVE, ARG_UNIT,
+    {"turbine_valve", TURBINE, PCS_TURBINE_OP_VALVE, ARG_UNIT,
      "target uN (a unit with sg_model steam_side), value turbine valve opening target [0, 1], "
-     "moved at the governor's rate limit",
+     "moved at the governor's rate limit (governor to manual)",
      1, 0.0, 1.0, 0, "opening"},
+    {"turbine_load", TURBINE, PCS_TURBINE_OP_LOAD, ARG_UNIT,
+     "target uN (steam_side), value load target [0, 1.1] of rated (governor to auto; a change "
+     "of at most 10 % is a step, more ramps at 5 %/min)",
+     1, 0.0, PCS_TURBINE_LOAD_MAX, 0, "load fraction"},
+    {"turbine_runback", TURBINE, PCS_TURBINE_OP_RUNBACK, ARG_UNIT,
+     "target uN (steam_side), value load [0, 1.1] reached at the runback rate", 1, 0.0,
+     PCS_TURBINE_LOAD_MAX, 0, "load fraction"},
+    {"turbine_trip", TURBINE, PCS_TURBINE_OP_TRIP, ARG_UNIT, "target uN (steam_side)", NO_RANGE},
+    {"turbine_reset", TURBINE, PCS_TURBINE_OP_RESET, ARG_UNIT,
+     "target uN (steam_side; refused while a trip demand stands)", NO_RANGE},
+    {"generator_mode", TURBINE, PCS_TURBINE_OP_GENERATOR_MODE, ARG_UNIT,
+     "target uN (steam_side), value 0 grid or 1 islanded", 1, 0.0, 1.0, 0, "mode"},
+    {"generator_load_torque", TURBINE, PCS_TURBINE_OP_LOAD_TORQUE, ARG_UNIT,
+     "target uN (steam_side), value islanded load torque N m [0, 1e8]", 1, 0.0,
+     PCS_TURBINE_TORQUE_MAX, 0, "N m"},
+    {"generator_load_power", TURBINE, PCS_TURBINE_OP_LOAD_POWER, ARG_UNIT,
+     "target uN (steam_side), value islanded power demand W [0, 1e10]", 1, 0.0,
+     PCS_TURBINE_POWER_MAX, 0, "W"},
     {"rod_manual", PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_MANUAL, ARG_UNIT,
      "target uN (a steam_side unit): rod control to manual, banks to rod_position", NO_RANGE},
     {"rod_auto", PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_AUTO, ARG_UNIT,
@@ -240,7 +259,8 @@ static const action_def actions[] = {
      "target uN (a steam_side unit): steam dumps on Tavg (load-rejection / plant-trip)", NO_RANGE},
     {"dump_pressure_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_PRESSURE_MODE, ARG_UNIT,
      "target uN (a steam_side unit): steam dumps on header pressure (1092 psig)", NO_RANGE},
-    {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
+    {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT,
+     "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,
      "target a trip function, e.g. u1.rps.high_flux; value a channel (0 = A) or -1 for all",
      NO_RANGE},
@@ -353,6 +373,14 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
                              "%s: trip_bypass of '%s' needs a value: a channel "
                              "index (0 = channel A) or -1 to bypass the whole function",
                              w, target);
+    }
+    /* The generator has two modes: a value between would pass the range
+     * and be refused by the handler at run time. */
+    if (strcmp(d->name, "generator_mode") == 0 && value != 0.0 && value != 1.0) {
+        where_text(at, "value", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: value %g is neither 0 (grid) nor 1 (islanded) (generator_mode)",
+                             w, value);
     }
     out->args[0] = value;
     return PCS_OK;

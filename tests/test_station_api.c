@@ -156,12 +156,13 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
     cr_assert_str_eq(pcs_last_error(),
                      "one.json: target: 'u2' is not a target of scram (target uN; units u1..u1)");
     /* The command names a host may offer. */
-    cr_assert_eq(pcs_station_command_name_count(), 30); /* 23 + turbine_valve, rod_manual,
-                                                          rod_auto and 4 dump commands
-                                                          (issue 15) */
+    /* 23 + the steam side's (issue 15): the turbine's 8 (turbine_valve, _load,
+       _runback, _trip, _reset, generator_mode, _load_torque, _load_power),
+       rod_manual, rod_auto and the 4 dump commands */
+    cr_assert_eq(pcs_station_command_name_count(), 37);
     cr_assert_str_eq(pcs_station_command_name(5), "pump_trip");
     cr_assert_str_eq(pcs_station_command_name(8), "pzr_spray");
-    cr_assert_null(pcs_station_command_name(30));
+    cr_assert_null(pcs_station_command_name(37));
 }
 
 Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)

@@ -420,20 +420,17 @@ Test(steam_dump, plant_trip_on_a_station_takes_tavg_towards_no_load)
     const pcs_plant_unit *pu = pcs_plant_unit_get(plant, 0);
     const double *pri = pcs_store_data(w, pcs_primary_store_ids(pu->primary).out);
     const double *sec = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
-    uint32_t id_ilk, id_dump, id_sgc;
+    uint32_t id_ilk, id_dump;
     cr_assert_eq(pcs_plant_signals(w, "u1", PCS_SIGNALS_INTERLOCK, &id_ilk), PCS_OK);
     cr_assert_eq(pcs_store_find(w, "u1.dumpctl.state", &id_dump), PCS_OK);
-    id_sgc = pcs_sg_control_state_store(pu->sg_control);
-    double *ilk = pcs_store_data(w, id_ilk), *sgc = pcs_store_data(w, id_sgc);
+    double *ilk = pcs_store_data(w, id_ilk);
     const double *ds = pcs_store_data(w, id_dump);
     for (int n = 0; n < 10; n++)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     double t0 = pri[PCS_PRIMARY_OUT_T_AVG];
     cr_expect(fabs(t0 - T_FULL) < 1.0, "starts on the full-power Tavg: %.3f K", t0);
     submit(w, PCS_UNIT_COMMANDS, "u1", PCS_UNIT_OP_SCRAM, 0.0);
-    /* the turbine stop valves shut: the governor's target and opening at 0
-       (sg_control owns the valve on this branch) */
-    sgc[PCS_SG_CONTROL_ST_TURBINE_TARGET] = sgc[PCS_SG_CONTROL_ST_TURBINE] = 0.0;
+    submit(w, PCS_TURBINE_COMMANDS, "u1", PCS_TURBINE_OP_TRIP, 0.0); /* stop valves shut */
     ilk[PCS_SIG_P4] = ilk[PCS_SIG_C8] = ilk[PCS_SIG_C9] = 1.0;
     int n_end = (int)(25.0 / DT);
     double t_min = t0, dump_max = 0.0, t_no_load = -1.0;

@@ -27,6 +27,7 @@
 #include "pcsim/secondary.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/station.h"
+#include "pcsim/turbine.h"
 #include "pcsim/water.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -257,15 +258,14 @@ Test(steam_side, scenario_field_selects_the_model_and_refuses_others)
     pcs_scenario_destroy(scn);
 }
 
-/* Submit "turbine_valve" @p opening to u1 (the sg_control family). */
+/* Submit "turbine_valve" @p opening to u1 (the turbine governor's family). */
 static void turbine_valve(ss_unit *u, double opening)
 {
     uint32_t kind;
     pcs_target_id id;
-    cr_assert_eq(pcs_command_kind_find(u->w, PCS_SG_CONTROL_COMMANDS,
-                                       PCS_SG_CONTROL_OP_TURBINE_VALVE, &kind),
+    cr_assert_eq(pcs_command_kind_find(u->w, PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_VALVE, &kind),
                  PCS_OK);
-    cr_assert_eq(pcs_command_target_find(u->w, "u1.steam", &id), PCS_OK);
+    cr_assert_eq(pcs_command_target_find(u->w, "u1.turbine", &id), PCS_OK);
     pcs_command c;
     memset(&c, 0, sizeof c);
     c.kind = kind;
@@ -349,6 +349,30 @@ static void ss_ticks(ss_unit *u, int n)
  * and integrals are STATE (the one-tick delay survives the save). No
  * allocation during the ticks.
  */
+/*
+ * sg_control's load check, field by field of each SG's block: a negative
+ * level integral is a value the controller runs with (accepted), a
+ * negative feed command of the second SG is not (refused naming the
+ * store's own element 3). Before the fix the check strided from element 0
+ * and tested the integrals as feed commands (and read one element past
+ * the store), so a saved state with a negative integral was refused.
+ */
+static void sgctl_crafted(ss_unit *u, const char *path)
+{
+    double *s = pcs_store_data(u->w, pcs_sg_control_state_store(u->pu->sg_control));
+    const uint32_t sg2 = PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG;
+    s[sg2 + PCS_SG_CONTROL_ST_INTEGRAL] = -5.0;
+    cr_assert_eq(pcs_world_save(u->w, path), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_world_load(u->w, path), PCS_OK, "a negative integral: %s", pcs_last_error());
+    s[sg2 + PCS_SG_CONTROL_ST_FEED] = -1.0;
+    cr_assert_eq(pcs_world_save(u->w, path), PCS_OK, "%s", pcs_last_error());
+    s[sg2 + PCS_SG_CONTROL_ST_FEED] = 100.0;
+    cr_expect_eq(pcs_world_load(u->w, path), PCS_E_CORRUPT);
+    cr_expect(strstr(pcs_last_error(), "u1.sgctl.state' element 3 (feed command kg/s): value -1"),
+              "%s", pcs_last_error());
+    cr_expect_eq(s[sg2 + PCS_SG_CONTROL_ST_FEED], 100.0, "a refused load changes nothing");
+}
+
 Test(steam_side, save_load_round_trip_mid_transient_gives_the_same_hash)
 {
     ss_unit a, c;
@@ -368,6 +392,7 @@ Test(steam_side, save_load_round_trip_mid_transient_gives_the_same_hash)
     cr_assert_eq(pcs_world_load(c.w, path), PCS_OK, "%s", pcs_last_error());
     ss_ticks(&c, 60);
     cr_expect_eq(pcs_world_state_hash(c.w), pcs_world_state_hash(a.w));
+    sgctl_crafted(&c, path);
     unlink(path);
     pcs_world_destroy(a.w);
     pcs_world_destroy(c.w);

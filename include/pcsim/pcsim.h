@@ -52,6 +52,7 @@
 #include "pcsim/system.h"
 #include "pcsim/thnet.h"
 #include "pcsim/thread.h"
+#include "pcsim/turbine.h"
 #include "pcsim/unit.h"
 #include "pcsim/version.h"
 #include "pcsim/water.h"

@@ -50,6 +50,7 @@
 #include "pcsim/secondary.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/status.h"
+#include "pcsim/turbine.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
 
@@ -120,8 +121,10 @@ typedef struct pcs_plant_unit {
                                        the loop-flow instruments (their calibration) */
     pcs_secondary *secondary;     /**< the steam side (sg_model PCS_PLANT_SG_STEAM_SIDE), else NULL */
     pcs_secondary_init_report secondary_init; /**< its last settling pass at build */
-    pcs_sg_control *sg_control;   /**< its feedwater and turbine control (pcsim/sg_control.h,
-                                       defaults), else NULL */
+    pcs_sg_control *sg_control;   /**< its feedwater control (pcsim/sg_control.h, defaults),
+                                       else NULL */
+    pcs_turbine *turbine;         /**< its turbine-generator and load control
+                                       (pcsim/turbine.h, defaults), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".

@@ -1,9 +1,9 @@
 /**
  * @file sg_control.h
- * @brief Feedwater (SG level) control and the turbine valve of one unit's
- *        steam side (pcsim/secondary.h), as a plant control system
- *        (issue 15): three-element level control per SG and a
- *        rate-limited turbine governor valve set by a station command.
+ * @brief Feedwater (SG level) control of one unit's steam side
+ *        (pcsim/secondary.h), as a plant control system (issue 15):
+ *        three-element level control per SG. (The turbine valve is the
+ *        turbine governor's: pcsim/turbine.h.)
  *
  * Block diagram, per SG l (all values the measured ones, below):
  *
@@ -22,26 +22,17 @@
  * integrated when the feed command is at a limit and the step would push it
  * further, and is held within [-feed_max_kg_s, feed_max_kg_s].
  *
- * Turbine: the opening moves towards the commanded target at most
- * turbine_rate_per_s x dt per tick (the governor valves' rate limit); the
- * target starts at the opening the steam side settled at.
- *
  * Measured values and the one-tick delay (the house pattern of
  * pcsim/pzr_control.h): the system "uN.sgctl.measure" at
  * PCS_STAGE_SENSORS (9) copies each SG's NR level, steam flow and feed flow
  * from the secondary's outputs of this tick into the STATE store
  * "uN.sgctl.meas"; the system "uN.sgctl" at PCS_STAGE_ACTUATORS (2) of the
- * next tick reads them and writes the secondary's controls (turbine
- * opening, per SG feed flow), which the secondary reads at stage 5. No
+ * next tick reads them and writes the secondary's per-SG feed flow,
+ * which the secondary reads at stage 5. No
  * sensor noise or failure (the sensor bank has no steam-side channels yet).
  *
- * Commands (family PCS_SG_CONTROL_COMMANDS, targets "uN.steam" and "uN";
- * the station command "turbine_valve"): TURBINE_VALVE args[0] the target
- * opening in [0, 1].
- *
- * Channels (uN prefix): sgctl.turbine_target, sgctl.turbine_valve (the
- * opening now, 1), per SG sgK.feed_demand (W_c, kg/s); the secondary's
- * own channels (pcsim/secondary.h) carry the levels and flows.
+ * Channels (uN prefix): per SG sgK.feed_demand (W_c, kg/s); the
+ * secondary's own channels (pcsim/secondary.h) carry the levels and flows.
  *
  * Thread-safety: build on the world's thread; the systems and the command
  * handler run in the world's tick.
@@ -60,18 +51,9 @@
 extern "C" {
 #endif
 
-/** Command family name and its ops. Targets "uN.steam" and "uN". */
-#define PCS_SG_CONTROL_COMMANDS "sg_control"
+/** Elements of the STATE store "uN.sgctl.state" (PCS_SG_CONTROL_ST_PER_SG per SG). */
 enum {
-    PCS_SG_CONTROL_OP_TURBINE_VALVE = 0, /**< args[0] target turbine opening [0, 1] */
-    PCS_SG_CONTROL_OP_COUNT = 1,
-};
-
-/** Elements of the STATE store "uN.sgctl.state" (then PCS_SG_CONTROL_ST_PER_SG per SG). */
-enum {
-    PCS_SG_CONTROL_ST_TURBINE_TARGET = 0, /**< [0, 1] */
-    PCS_SG_CONTROL_ST_TURBINE = 1,        /**< opening now [0, 1] */
-    PCS_SG_CONTROL_ST_SG = 2,             /**< first per-SG block: */
+    PCS_SG_CONTROL_ST_SG = 0,             /**< first per-SG block: */
     PCS_SG_CONTROL_ST_INTEGRAL = 0,       /**<   + 0: I_L, kg/s */
     PCS_SG_CONTROL_ST_FEED = 1,           /**<   + 1: feed command W_c, kg/s */
     PCS_SG_CONTROL_ST_PER_SG = 2,
@@ -97,8 +79,6 @@ typedef struct pcs_sg_control_def {
     double flow_lag_s;          /**< T_W 2 s flow loop (assumption); [0.05, 100] */
     double feed_max_kg_s;       /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
                                      ([W84]; the margin an assumption); (0, 5000] */
-    double turbine_rate_per_s;  /**< 0.02 opening per s (assumption: a 10 % load step in about
-                                     4 s); (0, 10] */
 } pcs_sg_control_def;
 
 /** Defaults above. PCS_E_INVAL for NULL. */
@@ -107,10 +87,9 @@ PCS_API pcs_status pcs_sg_control_default(pcs_sg_control_def *def);
 typedef struct pcs_sg_control pcs_sg_control;
 
 /**
- * Build the controller of @p sec: stores, the two systems, the command
- * target, channels and the load check. Start state from the secondary as it
- * is now (call after pcs_secondary_init_steady): measured values from its
- * outputs, the turbine target and opening from its controls, each feed
+ * Build the controller of @p sec: stores, the two systems, channels and
+ * the load check. Start state from the secondary as it is now (call after
+ * pcs_secondary_init_steady): measured values from its outputs, each feed
  * command from its feed control and I_L = feed - steam. PCS_E_INVAL naming
  * a field out of range.
  */

@@ -1,8 +1,8 @@
 /**
  * @file sg_control.c
- * @brief The feedwater and turbine controller's build (pcsim/sg_control.h):
+ * @brief The feedwater controller's build (pcsim/sg_control.h):
  *        definition, stores and their start from the settled steam side,
- *        the two systems, the command target, channels and the load check.
+ *        the two systems, channels and the load check.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,6 @@
 #include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
-#include "physics/control/models/control_common.h"
 #include "physics/control/models/sg_control_internal.h"
 
 pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
@@ -26,7 +25,6 @@ pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
     d->level_reset_s = 120.0;
     d->flow_lag_s = 2.0;
     d->feed_max_kg_s = 720.6;
-    d->turbine_rate_per_s = 0.02;
     return PCS_OK;
 }
 
@@ -41,7 +39,6 @@ static pcs_status check_def(const pcs_sg_control_def *d)
         {"level_reset_s", d->level_reset_s, 1.0, 1e5, 0},
         {"flow_lag_s", d->flow_lag_s, 0.05, 100.0, 0},
         {"feed_max_kg_s", d->feed_max_kg_s, 0.0, 5000.0, 1},
-        {"turbine_rate_per_s", d->turbine_rate_per_s, 0.0, 10.0, 1},
     };
     return pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
 }
@@ -54,15 +51,18 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
     const pcs_sg_control_def *d = &sc->def;
     const char *name = pcs_store_name(w, sc->id_state);
     const double *s = pcs_load_view_store(v, sc->id_state);
-    pcs_status st = pcs_load_check_f64(name, "turbine target and opening", s, 2, 1, 0.0, 1.0, 0);
-    const double *b = s + PCS_SG_CONTROL_ST_SG;
-    if (st == PCS_OK)
-        st = pcs_load_check_f64_from(name, "level integral kg/s", b, PCS_SG_CONTROL_ST_INTEGRAL,
-                                     sc->n_sg, PCS_SG_CONTROL_ST_PER_SG, -d->feed_max_kg_s,
-                                     d->feed_max_kg_s, 0);
-    if (st == PCS_OK)
-        st = pcs_load_check_f64_from(name, "feed command kg/s", b, PCS_SG_CONTROL_ST_FEED, sc->n_sg,
-                                     PCS_SG_CONTROL_ST_PER_SG, 0.0, d->feed_max_kg_s, 0);
+    /* element by element: pcs_load_check_f64_from strides from element 0,
+       so a per-SG field (offset within a block) is checked one index at a
+       time, each named by its own store index */
+    pcs_status st = PCS_OK;
+    for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
+        size_t e = PCS_SG_CONTROL_ST_SG + (size_t)PCS_SG_CONTROL_ST_PER_SG * l;
+        st = pcs_load_check_f64_from(name, "level integral kg/s", s, e + PCS_SG_CONTROL_ST_INTEGRAL,
+                                     1, 1, -d->feed_max_kg_s, d->feed_max_kg_s, 0);
+        if (st == PCS_OK)
+            st = pcs_load_check_f64_from(name, "feed command kg/s", s, e + PCS_SG_CONTROL_ST_FEED,
+                                         1, 1, 0.0, d->feed_max_kg_s, 0);
+    }
     if (st == PCS_OK) {
         const char *mn = pcs_store_name(w, sc->id_meas);
         const double *m = pcs_load_view_store(v, sc->id_meas);
@@ -90,8 +90,6 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
         return st;
     const double *feed = pcs_store_data(w, sc->id_sec_feed);
     double *s = pcs_store_data(w, sc->id_state), *m = pcs_store_data(w, sc->id_meas);
-    s[PCS_SG_CONTROL_ST_TURBINE_TARGET] = s[PCS_SG_CONTROL_ST_TURBINE] =
-        *(const double *)pcs_store_data(w, sc->id_sec_turbine);
     pcs_sgc_measure(w, sc);
     for (uint32_t l = 0; l < sc->n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
@@ -120,8 +118,7 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
     pcs_status st = pcs_system_register(w, &md, NULL);
     char name2[PCS_NAME_MAX];
     snprintf(name2, sizeof name2, "%s.sgctl", sc->unit);
-    uint32_t reads[] = {sc->id_meas},
-             writes[] = {sc->id_state, sc->id_sec_turbine, sc->id_sec_feed};
+    uint32_t reads[] = {sc->id_meas}, writes[] = {sc->id_state, sc->id_sec_feed};
     pcs_system_desc d = {.name = name2,
                          .stage = PCS_STAGE_ACTUATORS,
                          .fn = pcs_sgc_system,
@@ -129,7 +126,7 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
                          .reads = reads,
                          .n_reads = 1,
                          .writes = writes,
-                         .n_writes = 3};
+                         .n_writes = 2};
     if (st == PCS_OK)
         st = pcs_system_register(w, &d, NULL);
     if (st == PCS_OK)
@@ -140,13 +137,7 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
 static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s.sgctl.turbine_target", sc->unit);
-    pcs_status st = pcs_channel_register(w, name, "1", PCS_CHANNEL_F64, sc->id_state,
-                                         PCS_SG_CONTROL_ST_TURBINE_TARGET, NULL);
-    snprintf(name, sizeof name, "%s.sgctl.turbine_valve", sc->unit);
-    if (st == PCS_OK)
-        st = pcs_channel_register(w, name, "1", PCS_CHANNEL_F64, sc->id_state,
-                                  PCS_SG_CONTROL_ST_TURBINE, NULL);
+    pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
         snprintf(name, sizeof name, "%s.sg%u.feed_demand", sc->unit, l + 1);
         st = pcs_channel_register(
@@ -174,15 +165,11 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     sc->n_sg = pcs_secondary_def_get(sec)->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sc->id_sec_out = ss.out;
-    sc->id_sec_turbine = ss.turbine_valve;
     sc->id_sec_feed = ss.feed;
     sc->dt_s = pcs_world_clock(w)->dt_s;
     st = make_stores(w, sc);
     if (st == PCS_OK)
         st = register_systems(w, sc);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT,
-                                          pcs_sgc_on_command, sc, sc->unit, "steam");
     if (st == PCS_OK)
         st = register_channels(w, sc);
     if (st == PCS_OK)

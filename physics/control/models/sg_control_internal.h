@@ -1,6 +1,6 @@
 /**
  * @file sg_control_internal.h
- * @brief The feedwater and turbine controller's private layout, shared by
+ * @brief The feedwater controller's private layout, shared by
  *        its build (sg_control.c) and its tick and commands
  *        (sg_control_step.c).
  */
@@ -15,15 +15,12 @@ struct pcs_sg_control {
     char unit[16];
     uint32_t n_sg;
     uint32_t id_state, id_meas;
-    uint32_t id_sec_out, id_sec_turbine, id_sec_feed; /* the secondary's */
+    uint32_t id_sec_out, id_sec_feed; /* the secondary's */
     double dt_s;
 };
 
 /* "uN.sgctl.measure" (stage SENSORS) and "uN.sgctl" (stage ACTUATORS). */
 pcs_status pcs_sgc_measure(pcs_world *w, void *ctx);
 pcs_status pcs_sgc_system(pcs_world *w, void *ctx);
-
-/* The command family's handler. */
-pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *call);
 
 #endif

@@ -1,12 +1,11 @@
 /**
  * @file sg_control_step.c
- * @brief The feedwater and turbine controller's tick (measure at stage 9,
- *        act at stage 2 of the next tick) and its command (pcsim/sg_control.h).
+ * @brief The feedwater controller's tick (measure at stage 9, act at
+ *        stage 2 of the next tick) (pcsim/sg_control.h).
  *        Nothing here allocates.
  */
 #include <math.h>
 
-#include "pcsim/math.h"
 #include "pcsim/system.h"
 #include "physics/control/models/sg_control_internal.h"
 
@@ -56,28 +55,10 @@ pcs_status pcs_sgc_system(pcs_world *w, void *ctx)
     pcs_sg_control *sc = ctx;
     const double *m = pcs_store_data(w, sc->id_meas);
     double *s = pcs_store_data(w, sc->id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
-    double step = sc->def.turbine_rate_per_s * sc->dt_s;
-    double *tv = &s[PCS_SG_CONTROL_ST_TURBINE];
-    *tv += clamp(s[PCS_SG_CONTROL_ST_TURBINE_TARGET] - *tv, -step, step);
-    *(double *)pcs_store_data(w, sc->id_sec_turbine) = *tv;
     for (uint32_t l = 0; l < sc->n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         feed_loop(sc, m + PCS_SG_CONTROL_MEAS_PER_SG * l, sl);
         feed[l] = sl[PCS_SG_CONTROL_ST_FEED];
     }
-    return PCS_OK;
-}
-
-pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *c)
-{
-    pcs_sg_control *sc = c->ctx;
-    if (c->op != PCS_SG_CONTROL_OP_TURBINE_VALVE)
-        return pcs_error_set(PCS_E_INVAL, "%s: unknown sg_control op %u", c->target_name, c->op);
-    double v = c->cmd->args[0];
-    if (!pcs_isfinite(v) || v < 0.0 || v > 1.0)
-        return pcs_error_set(PCS_E_INVAL, "%s: turbine valve opening %g is outside [0, 1]",
-                             c->target_name, v);
-    double *s = pcs_store_data(w, sc->id_state);
-    s[PCS_SG_CONTROL_ST_TURBINE_TARGET] = v;
     return PCS_OK;
 }

@@ -191,6 +191,17 @@ static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, 
     return st;
 }
 
+/* The turbine-generator and its load control (pcsim/turbine.h, defaults):
+ * built after the steam side settled, it starts at the settled opening and
+ * the load that opening passes, so the first tick moves nothing. */
+static pcs_status build_turbine(pcs_world *w, pcs_plant_unit *pu)
+{
+    pcs_turbine_def td;
+    pcs_turbine_default(&td);
+    td.unit_name = pcs_secondary_def_get(pu->secondary)->unit_name;
+    return pcs_turbine_add(w, &td, pu->secondary, &pu->turbine);
+}
+
 /*
  * The steam side settled to the primary's steady state. The first pass
  * holds the heat the primary's tubes give to its settled T_sat (the
@@ -236,6 +247,8 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
     cd.nr_program = nr;
     if (st == PCS_OK)
         st = pcs_sg_control_add(w, &cd, pu->secondary, &pu->sg_control);
+    if (st == PCS_OK)
+        st = build_turbine(w, pu);
     return st;
 }
 

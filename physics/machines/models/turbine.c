@@ -1,0 +1,291 @@
+/**
+ * @file turbine.c
+ * @brief The turbine-generator's build (pcsim/turbine.h): definition,
+ *        stores and their steady start from the settled steam side, the
+ *        two systems, the command target, channels and the load check.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/clock.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/plant_signals.h"
+#include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
+#include "physics/machines/models/turbine_internal.h"
+
+pcs_status pcs_turbine_default(pcs_turbine_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_turbine_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->eta_turbine = 0.85;
+    d->eta_generator = 0.985;
+    d->ramp_per_min = 0.05;
+    d->step_max = 0.10;
+    d->runback_per_min = 0.5;
+    d->valve_rate_per_s = 0.02;
+    d->stop_close_s = 0.2;
+    d->gain = 0.5;
+    d->reset_s = 3.0;
+    d->droop = 0.05;
+    d->overspeed_trip = 1.10;
+    d->inertia_kg_m2 = 2.7e5;
+    d->sync_rad_s = 188.496; /* 1800 rpm */
+    return PCS_OK;
+}
+
+static pcs_status check_def(const pcs_turbine_def *d)
+{
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "turbine: unit_name must be 1..15 characters");
+    const pcs_param_range r[] = {
+        {"eta_turbine", d->eta_turbine, 0.0, 1.0, 1},
+        {"eta_generator", d->eta_generator, 0.0, 1.0, 1},
+        {"ramp_per_min", d->ramp_per_min, 0.0, 1.0, 1},
+        {"step_max", d->step_max, 0.0, 0.5, 0},
+        {"runback_per_min", d->runback_per_min, 0.0, 10.0, 1},
+        {"valve_rate_per_s", d->valve_rate_per_s, 0.0, 10.0, 1},
+        {"stop_close_s", d->stop_close_s, 0.01, 10.0, 0},
+        {"gain", d->gain, 0.0, 10.0, 1},
+        {"reset_s", d->reset_s, 0.1, 1e4, 0},
+        {"droop", d->droop, 0.01, 0.2, 0},
+        {"overspeed_trip", d->overspeed_trip, 1.01, 1.5, 0},
+        {"inertia_kg_m2", d->inertia_kg_m2, 0.0, 1e8, 1},
+        {"sync_rad_s", d->sync_rad_s, 0.0, 1000.0, 1},
+    };
+    return pcs_param_ranges_check("turbine: ", r, sizeof r / sizeof r[0]);
+}
+
+/* ---- load check ------------------------------------------------------------- */
+
+/* One governor element's range; flag: 0 or 1 exactly. */
+typedef struct gov_range {
+    const char *field;
+    double lo, hi;
+    int flag;
+} gov_range;
+
+static pcs_status check_flag(const char *store, const char *field, const double *x, size_t i)
+{
+    if (x[i] == 0.0 || x[i] == 1.0)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %zu (%s): value %g is neither 0 nor 1",
+                         store, i, field, x[i]);
+}
+
+static pcs_status check_store(const char *store, const double *x, const gov_range *r, size_t n)
+{
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < n; i++)
+        st = r[i].flag
+                 ? check_flag(store, r[i].field, x, i)
+                 : pcs_load_check_f64_from(store, r[i].field, x, i, 1, 1, r[i].lo, r[i].hi, 0);
+    return st;
+}
+
+static pcs_status turbine_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_turbine *t = ctx;
+    const double *g = pcs_load_view_store(v, t->id_gov);
+    double rate_max = fmax(t->def.ramp_per_min, t->def.runback_per_min) / 60.0;
+    double load_max =
+        g[PCS_TURBINE_GOV_LOAD_TORQUE] == 1.0 ? PCS_TURBINE_TORQUE_MAX : PCS_TURBINE_POWER_MAX;
+    const gov_range gr[PCS_TURBINE_GOV_COUNT] = {
+        [PCS_TURBINE_GOV_TARGET] = {"load target 1", 0.0, PCS_TURBINE_LOAD_MAX, 0},
+        [PCS_TURBINE_GOV_DEMAND] = {"load demand 1", 0.0, PCS_TURBINE_LOAD_MAX, 0},
+        [PCS_TURBINE_GOV_RATE] = {"ramp rate per s", 1e-9, rate_max * (1.0 + 1e-12), 0},
+        [PCS_TURBINE_GOV_VALVE_TARGET] = {"manual valve opening 1", 0.0, 1.0, 0},
+        [PCS_TURBINE_GOV_VALVE] = {"control valve opening 1", 0.0, 1.0, 0},
+        [PCS_TURBINE_GOV_STOP] = {"stop valve opening 1", 0.0, 1.0, 0},
+        [PCS_TURBINE_GOV_INTEGRAL] = {"load integral 1", -1.0, 1.0, 0},
+        [PCS_TURBINE_GOV_MANUAL] = {"manual flag", 0.0, 1.0, 1},
+        [PCS_TURBINE_GOV_TRIPPED] = {"tripped flag", 0.0, 1.0, 1},
+        [PCS_TURBINE_GOV_ISLANDED] = {"islanded flag", 0.0, 1.0, 1},
+        [PCS_TURBINE_GOV_LOAD_TORQUE] = {"load-is-torque flag", 0.0, 1.0, 1},
+        [PCS_TURBINE_GOV_LOAD_VALUE] = {"host load N m or W", 0.0, load_max, 0},
+    };
+    pcs_status st = check_store(pcs_store_name(w, t->id_gov), g, gr, PCS_TURBINE_GOV_COUNT);
+    const gov_range nr[PCS_TURBINE_GEN_COUNT] = {
+        [PCS_TURBINE_GEN_MWE] = {"electrical output MW", -1e5, 1e5, 0},
+        [PCS_TURBINE_GEN_H_OUT] = {"exhaust enthalpy J/kg", -1e6, 1e7, 0},
+        [PCS_TURBINE_GEN_OVERSPEED] = {"overspeed flag", 0.0, 1.0, 1},
+        [PCS_TURBINE_GEN_P_HEADER] = {"header pressure Pa", 0.0, 1e8, 0},
+    };
+    if (st == PCS_OK)
+        st = check_store(pcs_store_name(w, t->id_gen), pcs_load_view_store(v, t->id_gen), nr,
+                         PCS_TURBINE_GEN_COUNT);
+    return st;
+}
+
+/* ---- registration --------------------------------------------------------------- */
+
+/* Steady start from the secondary as it is now (header). */
+static pcs_status make_stores(pcs_world *w, pcs_turbine *t)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.turbine.gov", t->unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_TURBINE_GOV_COUNT,
+                                       PCS_STORE_STATE_F64, &t->id_gov);
+    snprintf(name, sizeof name, "%s.turbine.gen", t->unit);
+    if (st == PCS_OK)
+        st = pcs_store_register(w, name, sizeof(double), PCS_TURBINE_GEN_COUNT, PCS_STORE_STATE_F64,
+                                &t->id_gen);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, t->unit, PCS_SIGNALS_TURBINE, &t->id_sig);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, t->unit, PCS_SIGNALS_INTERLOCK, &t->id_ilk);
+    if (st != PCS_OK)
+        return st;
+    double *sig = pcs_store_data(w, t->id_sig);
+    sig[PCS_SIG_TURBINE_SPEED] = 1.0;
+    st = pcs_turbine_generator(w, t); /* the load, shaft power and MWe of the settled state */
+    if (st != PCS_OK)
+        return st;
+    double *g = pcs_store_data(w, t->id_gov), load = sig[PCS_SIG_TURBINE_LOAD];
+    double v = *(const double *)pcs_store_data(w, t->id_sec_valve);
+    g[PCS_TURBINE_GOV_TARGET] = g[PCS_TURBINE_GOV_DEMAND] = fmin(load, PCS_TURBINE_LOAD_MAX);
+    g[PCS_TURBINE_GOV_RATE] = t->def.ramp_per_min / 60.0;
+    g[PCS_TURBINE_GOV_VALVE_TARGET] = g[PCS_TURBINE_GOV_VALVE] = v;
+    g[PCS_TURBINE_GOV_STOP] = 1.0;
+    double p = ((const double *)pcs_store_data(w, t->id_gen))[PCS_TURBINE_GEN_P_HEADER];
+    g[PCS_TURBINE_GOV_INTEGRAL] = v - pcs_turbine_ff(t, g[PCS_TURBINE_GOV_DEMAND], p);
+    if (fabs(g[PCS_TURBINE_GOV_INTEGRAL]) > 1.0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "turbine %s: the settled opening %g at load %g leaves an integral "
+                             "%g outside [-1, 1]",
+                             t->unit, v, load, g[PCS_TURBINE_GOV_INTEGRAL]);
+    sig[PCS_SIG_TURBINE_LOAD_DEMAND] = g[PCS_TURBINE_GOV_DEMAND];
+    return PCS_OK;
+}
+
+static pcs_status register_systems(pcs_world *w, pcs_turbine *t)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.turbine.governor", t->unit);
+    uint32_t g_reads[] = {t->id_sig, t->id_ilk, t->id_gen},
+             g_writes[] = {t->id_gov, t->id_sec_valve};
+    pcs_system_desc gd = {.name = name,
+                          .stage = PCS_STAGE_ACTUATORS,
+                          .fn = pcs_turbine_governor,
+                          .ctx = t,
+                          .reads = g_reads,
+                          .n_reads = 3,
+                          .writes = g_writes,
+                          .n_writes = 2};
+    pcs_status st = pcs_system_register(w, &gd, NULL);
+    char name2[PCS_NAME_MAX];
+    snprintf(name2, sizeof name2, "%s.turbine", t->unit);
+    uint32_t reads[] = {t->id_gov, t->id_sec_out, t->id_sec_h}, writes[] = {t->id_sig, t->id_gen};
+    pcs_system_desc d = {.name = name2,
+                         .stage = PCS_STAGE_ACCIDENTS,
+                         .fn = pcs_turbine_generator,
+                         .ctx = t,
+                         .reads = reads,
+                         .n_reads = 3,
+                         .writes = writes,
+                         .n_writes = 2};
+    if (st == PCS_OK)
+        st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name2, turbine_load_check, t);
+    return st;
+}
+
+typedef struct chan_row {
+    const char *name, *unit;
+    int gov; /* 1: the governor's store, 2: the generator's, 0: turbine.sig */
+    uint32_t elem;
+} chan_row;
+
+static pcs_status register_channels(pcs_world *w, const pcs_turbine *t)
+{
+    static const chan_row rows[] = {
+        {"mwe", "MW", 2, PCS_TURBINE_GEN_MWE},
+        {"shaft_power", "W", 0, PCS_SIG_TURBINE_SHAFT_W},
+        {"electric_power", "W", 0, PCS_SIG_TURBINE_ELECTRIC_W},
+        {"speed", "1", 0, PCS_SIG_TURBINE_SPEED},
+        {"load", "1", 0, PCS_SIG_TURBINE_LOAD},
+        {"load_demand", "1", 1, PCS_TURBINE_GOV_DEMAND},
+        {"load_target", "1", 1, PCS_TURBINE_GOV_TARGET},
+        {"valve", "1", 1, PCS_TURBINE_GOV_VALVE},
+        {"tripped", "1", 1, PCS_TURBINE_GOV_TRIPPED},
+        {"manual", "1", 1, PCS_TURBINE_GOV_MANUAL},
+        {"islanded", "1", 1, PCS_TURBINE_GOV_ISLANDED},
+        {"h_out", "J/kg", 2, PCS_TURBINE_GEN_H_OUT},
+    };
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.turbine.%s", t->unit, rows[i].name);
+        uint32_t store = rows[i].gov == 1 ? t->id_gov : (rows[i].gov == 2 ? t->id_gen : t->id_sig);
+        st =
+            pcs_channel_register(w, name, rows[i].unit, PCS_CHANNEL_F64, store, rows[i].elem, NULL);
+    }
+    return st;
+}
+
+/* Ids and constants from the secondary. */
+static pcs_status bind_secondary(pcs_turbine *t, const pcs_secondary *sec)
+{
+    const pcs_secondary_def *sd = pcs_secondary_def_get(sec);
+    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
+    t->id_sec_out = ss.out;
+    t->id_sec_h = ss.h;
+    t->id_sec_valve = ss.turbine_valve;
+    t->v_header = pcs_secondary_volume(sec, PCS_SECONDARY_HEADER, 0);
+    t->rated_kg_s = sd->n_sg * sd->rated_steam_kg_s;
+    t->ff_opening = sd->turbine_rated_opening;
+    t->rated_p_pa = sd->turbine_rated_p_pa;
+    return pcs_turbine_exhaust_init(sd->condenser_p_pa, &t->exhaust);
+}
+
+pcs_status pcs_turbine_add(pcs_world *w, const pcs_turbine_def *def, pcs_secondary *sec,
+                           pcs_turbine **out)
+{
+    if (!w || !def || !sec || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_turbine_add: NULL argument");
+    pcs_status st = check_def(def);
+    if (st != PCS_OK)
+        return st;
+    pcs_turbine *t = pcs_world_alloc(w, sizeof *t);
+    if (!t)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_turbine_add: out of memory");
+    memset(t, 0, sizeof *t);
+    t->def = *def;
+    snprintf(t->unit, sizeof t->unit, "%s", def->unit_name);
+    t->def.unit_name = t->unit;
+    t->dt_s = pcs_world_clock(w)->dt_s;
+    st = bind_secondary(t, sec);
+    if (st == PCS_OK)
+        st = make_stores(w, t);
+    if (st == PCS_OK)
+        st = register_systems(w, t);
+    if (st == PCS_OK)
+        st = pcs_control_register_targets(w, PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_COUNT,
+                                          pcs_turbine_on_command, t, t->unit, "turbine");
+    if (st == PCS_OK)
+        st = register_channels(w, t);
+    if (st == PCS_OK)
+        *out = t;
+    return st;
+}
+
+uint32_t pcs_turbine_governor_store(const pcs_turbine *t)
+{
+    return t ? t->id_gov : UINT32_MAX;
+}
+
+uint32_t pcs_turbine_generator_store(const pcs_turbine *t)
+{
+    return t ? t->id_gen : UINT32_MAX;
+}
+
+double pcs_turbine_rated_flow(const pcs_turbine *t)
+{
+    return t ? t->rated_kg_s : 0.0;
+}

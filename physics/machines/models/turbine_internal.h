@@ -1,0 +1,37 @@
+/**
+ * @file turbine_internal.h
+ * @brief The turbine-generator's private layout, shared by its build
+ *        (turbine.c), its tick (turbine_step.c) and its commands
+ *        (turbine_cmd.c).
+ */
+#ifndef PCS_PHYSICS_TURBINE_INTERNAL_H
+#define PCS_PHYSICS_TURBINE_INTERNAL_H
+
+#include "pcsim/command.h"
+#include "pcsim/turbine.h"
+#include "physics/machines/kernels/turbine_expansion.h"
+
+struct pcs_turbine {
+    pcs_turbine_def def; /* unit_name points at unit[] */
+    char unit[16];
+    uint32_t id_gov, id_gen, id_sig, id_ilk;     /* own stores and the bus */
+    uint32_t id_sec_out, id_sec_h, id_sec_valve; /* the secondary's */
+    uint32_t v_header;                           /* header volume index */
+    double rated_kg_s;                           /* W_rated: load 1 */
+    double ff_opening;                           /* the secondary's turbine_rated_opening ... */
+    double rated_p_pa; /* ... at its turbine_rated_p_pa: ff = ff_opening D_eff rated_p / p */
+    pcs_turbine_exhaust exhaust;
+    double dt_s;
+};
+
+/* "uN.turbine.governor" (stage ACTUATORS) and "uN.turbine" (stage ACCIDENTS). */
+pcs_status pcs_turbine_governor(pcs_world *w, void *ctx);
+pcs_status pcs_turbine_generator(pcs_world *w, void *ctx);
+
+/* Feedforward opening for effective demand @p d at header pressure @p p_pa. */
+double pcs_turbine_ff(const pcs_turbine *t, double d, double p_pa);
+
+/* The command family's handler. */
+pcs_status pcs_turbine_on_command(pcs_world *w, const pcs_command_call *call);
+
+#endif
