@@ -64,9 +64,9 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
         st = pcs_load_check_f64_from(name, "feed command kg/s", b, PCS_SG_CONTROL_ST_FEED, sc->n_sg,
                                      PCS_SG_CONTROL_ST_PER_SG, 0.0, d->feed_max_kg_s, 0);
     if (st == PCS_OK)
-        st = pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
-                                pcs_load_view_store(v, sc->id_feed_limit), sc->n_sg, 1, 0.0,
-                                1e5, 0);
+        st =
+            pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
+                               pcs_load_view_store(v, sc->id_feed_limit), sc->n_sg, 1, 0.0, 1e5, 0);
     if (st == PCS_OK) {
         const char *mn = pcs_store_name(w, sc->id_meas);
         const double *m = pcs_load_view_store(v, sc->id_meas);
