@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "pcsim/export.h"
+#include "pcsim/feedwater.h"
 #include "pcsim/fuel.h"
 #include "pcsim/primary.h"
 #include "pcsim/secondary.h"
@@ -121,6 +122,8 @@ typedef struct pcs_plant_unit {
     pcs_secondary *secondary;     /**< the steam side (sg_model PCS_PLANT_SG_STEAM_SIDE), else NULL */
     pcs_secondary_init_report secondary_init; /**< its last settling pass at build */
     pcs_sg_control *sg_control;   /**< its feedwater and turbine control (pcsim/sg_control.h,
+                                       defaults), else NULL */
+    pcs_feedwater *feedwater;     /**< its main and auxiliary feedwater (pcsim/feedwater.h,
                                        defaults), else NULL */
 } pcs_plant_unit;
 

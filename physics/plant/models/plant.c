@@ -239,6 +239,48 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
     return st;
 }
 
+/* The feedwater plant's definition for unit @p pu (defaults, scaled to its
+ * SGs: the pumps' ratings are for 4 SGs of 480.4 kg/s rated steam). */
+static void feedwater_def(const pcs_plant_unit *pu, pcs_feedwater_def *fd)
+{
+    const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
+    pcs_feedwater_default(fd);
+    fd->unit_name = sd->unit_name;
+    fd->feed_t_rated_k = sd->feed_t_k;
+    fd->mfp_rated_kg_s *= sd->n_sg / 4.0;
+    fd->mfp_runout_kg_s *= sd->n_sg / 4.0;
+    fd->rated_steam_kg_s = sd->n_sg * sd->rated_steam_kg_s;
+}
+
+/* The heater train's feed temperature at the unit's initial power, written
+ * before the steam side settles so that it settles with it (the steam flow
+ * is taken proportional to the power: build_feedwater makes it so). */
+static pcs_status preset_feed_temperature(pcs_world *w, const pcs_plant_unit_def *c,
+                                          pcs_plant_unit *pu)
+{
+    pcs_feedwater_def fd;
+    feedwater_def(pu, &fd);
+    double *t = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).feed_t);
+    *t = pcs_feedwater_heater_t(&fd, c->core.initial_power_fraction);
+    return PCS_OK;
+}
+
+/* The feedwater plant (pcsim/feedwater.h) after sg_control, whose feed
+ * command it limits. Its rated steam flow is the turbine flow the unit
+ * settled at over its power fraction, so the heater train's load at the
+ * start is that fraction and its temperature the one the steam side settled
+ * with (below 5 % power the secondary's rating: no flow to scale from). */
+static pcs_status build_feedwater(pcs_world *w, const pcs_plant_unit_def *c, pcs_plant_unit *pu)
+{
+    pcs_feedwater_def fd;
+    feedwater_def(pu, &fd);
+    const double *o = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
+    double f = c->core.initial_power_fraction;
+    if (f >= 0.05)
+        fd.rated_steam_kg_s = o[PCS_SECONDARY_OUT_TURBINE_FLOW] / f;
+    return pcs_feedwater_add(w, &fd, pu->secondary, pu->sg_control, &pu->feedwater);
+}
+
 /* The primary of unit @p pu, settled at the unit's initial power, or given
  * the state of @p twin (an earlier unit that settles identically). */
 static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
@@ -268,7 +310,11 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
     }
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
     if (st == PCS_OK && pu->secondary)
+        st = preset_feed_temperature(w, c, pu);
+    if (st == PCS_OK && pu->secondary)
         st = settle_secondary(w, pu);
+    if (st == PCS_OK && pu->secondary)
+        st = build_feedwater(w, c, pu);
     return st;
 }
 
