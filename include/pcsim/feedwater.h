@@ -37,7 +37,9 @@
  * actuator and the isolation valves one stroke for all SGs; a trip or
  * FW_ISOLATION does not trip the other (isolation does not trip the MFPs);
  * the heater train is linear in load with one lag; a turbine-driven pump
- * runs while the steam header is above drive_steam_min_pa; the auxiliary
+ * runs while its steam is above drive_steam_min_pa (a main feed pump's from
+ * the header, the auxiliary feed pump's from upstream of the MSIVs: the
+ * highest SG pressure); the auxiliary
  * feed goes to every SG in equal shares (no faulted-SG isolation) with no
  * level control (Salem throttles to 9-33 % NR, [HRTD] 5.7 / [Salem]
  * EOP-TRIP-2: an operator action here, afw_stop); the AFW pumps start on
@@ -101,7 +103,7 @@ enum {
 /** A pump's drive. */
 typedef enum pcs_feed_drive {
     PCS_FEED_DRIVE_MOTOR = 0,
-    PCS_FEED_DRIVE_TURBINE = 1, /**< runs only while the steam header is above drive_steam_min_pa */
+    PCS_FEED_DRIVE_TURBINE = 1, /**< runs only while its steam is above drive_steam_min_pa */
 } pcs_feed_drive;
 
 /** Elements of the STATE store "uN.feed.state". */
@@ -142,8 +144,9 @@ typedef struct pcs_feedwater_def {
                                     [0.1, 1000] */
     double mfp_start_s;        /**< 30 s run-up from rest to rated speed (assumption);
                                     [0.1, 1000] */
-    double drive_steam_min_pa; /**< 1.0e6 header pressure a turbine drive needs
-                                    (assumption); [0, 2e7] */
+    double drive_steam_min_pa; /**< 1.0e6 steam pressure a turbine drive needs: the header for
+                                    an MFP, the highest SG for an AFW pump (assumption);
+                                    [0, 2e7] */
     double isolation_close_s;  /**< 5 s full stroke of the feed isolation and regulating
                                     valves (assumption); [0.1, 600] */
 

@@ -37,18 +37,25 @@ double pcs_feedwater_heater_t(const pcs_feedwater_def *d, double load)
            (d->feed_t_rated_k - d->feed_t_no_load_k) * (1.0 - clamp(load, 0.0, 1.0));
 }
 
-/* A turbine drive runs while the header has steam for it (header). */
-static int drive_ok(const pcs_feedwater *fw, uint32_t drive, const double *so)
+/* A turbine drive runs while it has steam (header): a main feed pump's
+ * turbine from the header, the auxiliary feed pump's from the steam lines
+ * upstream of the MSIVs (the highest SG dome pressure), as in a plant,
+ * so that a steam-line isolation does not starve it. */
+static int drive_ok(const pcs_feedwater *fw, uint32_t drive, const double *so, int afw_pump)
 {
-    return drive != PCS_FEED_DRIVE_TURBINE ||
-           so[PCS_SECONDARY_OUT_HEADER_P] >= fw->def.drive_steam_min_pa;
+    if (drive != PCS_FEED_DRIVE_TURBINE)
+        return 1;
+    double p = so[PCS_SECONDARY_OUT_HEADER_P];
+    for (uint32_t l = 0; afw_pump && l < fw->n_sg; l++)
+        p = fmax(p, so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P]);
+    return p >= fw->def.drive_steam_min_pa;
 }
 
 /* MFP speeds: run up linearly while running, coast down exponentially when not. */
 static void mfp_speeds(const pcs_feedwater *fw, const double *so, double *s)
 {
     const pcs_feedwater_def *d = &fw->def;
-    int ok = drive_ok(fw, d->mfp_drive, so);
+    int ok = drive_ok(fw, d->mfp_drive, so, 0);
     for (uint32_t i = 0; i < d->n_mfp; i++) {
         double *p = s + PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i;
         double *v = &p[PCS_FEEDWATER_ST_SPEED];
@@ -99,7 +106,7 @@ static double afw(const pcs_feedwater *fw, const double *so, int start, double *
         }
         if (p[PCS_FEEDWATER_ST_RUNNING] != 0.0) {
             double t = p[PCS_FEEDWATER_ST_SPEED];
-            if (drive_ok(fw, d->afw_drive[j], so))
+            if (drive_ok(fw, d->afw_drive[j], so, 1))
                 w = fw->afw_rated_kg_s[j] *
                     clamp((t - d->afw_start_delay_s[j]) / d->afw_ramp_s[j], 0.0, 1.0);
             p[PCS_FEEDWATER_ST_SPEED] = fmin(t + fw->dt_s, 1e6);
