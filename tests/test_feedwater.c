@@ -322,13 +322,22 @@ Test(feedwater, isolation_shuts_the_feed_within_the_closure_time_without_windup)
  * pumps' 10 s start delay; at 60 s the applied AFW is the rated 2 x 440 +
  * 880 gpm = 1760 gpm x 6.30902e-5 m3/s x rho(101325 Pa, 310.93 K) (993.05
  * kg/m3) = 110.27 kg/s, split equally (55.13 kg/s per SG); feed.sig's AFW
- * total is the same. The signal held on after afw_stop does not restart
- * the pumps; "afw_start" does. 0 bytes allocated by these ticks.
+ * total is the same. From afw_throttle_after_s (61 s here) each SG's share
+ * is throttled by its NR level (a band of 9-100 % here, so that the start
+ * state's level sits inside it; the default is Salem's 9-33 %). The signal
+ * held on after afw_stop does not restart the pumps; "afw_start" does. 0
+ * bytes allocated by these ticks.
  */
+static void throttle_at_61_s(pcs_feedwater_def *d)
+{
+    d->afw_throttle_after_s = 61.0;
+    d->afw_level_high_pct = 100.0; /* a band the start state's level (about 60 %) is inside */
+}
+
 Test(feedwater, afw_reaches_rated_flow_within_60_s_of_the_start_signal)
 {
     fw_unit u;
-    fw_open(&u, 2, 0, NULL);
+    fw_open(&u, 2, 0, throttle_at_61_s);
     fw_tick(&u, 4);
     double rho = rho_pt(101325.0, 310.93);
     cr_expect(fabs(rho - 993.05) < 0.01, "CST water %.4f kg/m3", rho);
@@ -357,6 +366,14 @@ Test(feedwater, afw_reaches_rated_flow_within_60_s_of_the_start_signal)
               u.sig[PCS_SIG_FEED_AFW_KG_S]);
     fprintf(stderr, "AFW: first flow at %.2f s, %.3f kg/s per SG at 60 s (rated %.3f total)\n",
             first, sg_out(&u, 0, PCS_SECONDARY_OUT_AFW), rated);
+    /* the level throttle from 61 s: share x clamp((100 - NR) / (100 - 9), 0, 1) */
+    fw_tick(&u, 30);
+    for (uint32_t l = 0; l < 2; l++) {
+        double nr = sg_out(&u, l, PCS_SECONDARY_OUT_NR), open = (100.0 - nr) / 91.0;
+        cr_expect(open > 0.1 && open < 0.9, "SG %u NR %.2f %% inside the band", l + 1, nr);
+        cr_expect(fabs(u.afw[l] - open * rated / 2.0) <= 1e-12 * rated,
+                  "SG %u throttled AFW %.9g kg/s, want %.9g", l + 1, u.afw[l], open * rated / 2.0);
+    }
     submit(&u, PCS_FEEDWATER_OP_AFW_STOP, 0.0);
     fw_tick(&u, 3);
     cr_expect_eq(u.afw[0], 0.0, "stopped with the signal still on");

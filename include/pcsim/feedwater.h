@@ -27,7 +27,8 @@
  *   AFW_START rising edge, or "afw_start" ──> every AFW pump running, t = 0
  *   AFW pump j: W_j = rated_j clamp((t - delay_j) / ramp_j, 0, 1)
  *          (x 0 for a turbine drive without header steam); t += dt
- *   sum_j W_j / n_sg ──> "uN.sec.afw"[l] (every SG the same share)
+ *   sum_j W_j / n_sg ──x throttle_l──> "uN.sec.afw"[l]; throttle_l = 1, or
+ *          after afw_throttle_after_s clamp((33 - NR_l) / (33 - 9), 0, 1)
  *
  * Simplifications (each an assumption): the pumps run at a fixed rated speed
  * when running (no speed control of the turbine-driven pumps on the valve's
@@ -40,9 +41,12 @@
  * runs while its steam is above drive_steam_min_pa (a main feed pump's from
  * the header, the auxiliary feed pump's from upstream of the MSIVs: the
  * highest SG pressure); the auxiliary
- * feed goes to every SG in equal shares (no faulted-SG isolation) with no
- * level control (Salem throttles to 9-33 % NR, [HRTD] 5.7 / [Salem]
- * EOP-TRIP-2: an operator action here, afw_stop); the AFW pumps start on
+ * feed goes to every SG in equal shares (no faulted-SG isolation), and
+ * after afw_throttle_after_s (the operators' action) each share is
+ * throttled in proportion to its SG's NR level, full at 9 % and shut at
+ * 33 % (Salem's 9-33 % NR band, [Salem] EOP-TRIP-2; a proportional valve
+ * per SG, no integral: nothing to wind up; the pumps' excess is
+ * recirculated, not modelled); the AFW pumps start on
  * the start signal's rising edge and run until afw_stop (a stop while the
  * signal stays on holds until the signal clears and comes back).
  *
@@ -121,7 +125,8 @@ enum {
 enum {
     PCS_FEEDWATER_OUT_AVAILABLE = 0, /**< main feed deliverable to all SGs now, kg/s */
     PCS_FEEDWATER_OUT_T_TARGET = 1,  /**< heater train's steady feed temperature at this load, K */
-    PCS_FEEDWATER_OUT_AFW_TOTAL = 2, /**< auxiliary feed written for the next tick, kg/s */
+    PCS_FEEDWATER_OUT_AFW_TOTAL = 2, /**< auxiliary feed written for the next tick (after the
+                                          level throttle), kg/s */
     PCS_FEEDWATER_OUT_AFW = 3,       /**< first of n_afw per-pump flows, kg/s */
 };
 
@@ -171,6 +176,14 @@ typedef struct pcs_feedwater_def {
     double afw_ramp_s[PCS_FEEDWATER_MAX_AFW];        /**< 20, 20, 30 s to rated (assumption);
                                                           delay + ramp <= 60 s ([HRTD] 5.7:
                                                           rated flow within 1 min) */
+    uint32_t afw_level_control;                      /**< 1 (default): once the pumps have run
+                                                          afw_throttle_after_s, each SG's share is throttled to
+                                                          hold its NR level in the band below; 0: full shares */
+    double afw_throttle_after_s; /**< 600 s: when the operators take the AFW to the level
+                                      band (assumption; [HRTD] 5.7 sizes the AFW for an
+                                      operator action 10 min late); [0, 1e5] */
+    double afw_level_low_pct;    /**< 9 % NR: full share below ([Salem] EOP-TRIP-2); [0, 99] */
+    double afw_level_high_pct;   /**< 33 % NR: shut above ([Salem] EOP-TRIP-2); (low, 100] */
 } pcs_feedwater_def;
 
 /** Defaults above. PCS_E_INVAL for NULL. */

@@ -40,6 +40,10 @@ pcs_status pcs_feedwater_default(pcs_feedwater_def *d)
     d->rated_steam_kg_s = 1921.6;
     d->heater_lag_s = 180.0;
     d->n_afw = 3;
+    d->afw_level_control = 1;
+    d->afw_throttle_after_s = 600.0;
+    d->afw_level_low_pct = 9.0;
+    d->afw_level_high_pct = 33.0;
     const uint32_t drive[] = {PCS_FEED_DRIVE_MOTOR, PCS_FEED_DRIVE_MOTOR, PCS_FEED_DRIVE_TURBINE};
     const double gpm[] = {440.0, 440.0, 880.0}, delay[] = {10.0, 10.0, 20.0},
                  ramp[] = {20.0, 20.0, 30.0};
@@ -86,6 +90,9 @@ static pcs_status check_def(const pcs_feedwater_def *d)
     if (d->n_afw > PCS_FEEDWATER_MAX_AFW)
         return pcs_error_set(PCS_E_INVAL, "feedwater: n_afw = %u is outside [0, %u]", d->n_afw,
                              PCS_FEEDWATER_MAX_AFW);
+    if (d->afw_level_control > 1)
+        return pcs_error_set(PCS_E_INVAL, "feedwater: afw_level_control = %u is not 0 or 1",
+                             d->afw_level_control);
     if (d->mfp_drive > PCS_FEED_DRIVE_TURBINE)
         return pcs_error_set(
             PCS_E_INVAL, "feedwater: mfp_drive = %u is not 0 (motor) or 1 (turbine)", d->mfp_drive);
@@ -102,6 +109,9 @@ static pcs_status check_def(const pcs_feedwater_def *d)
         {"feed_t_no_load_k", d->feed_t_no_load_k, 273.16, d->feed_t_rated_k, 0},
         {"rated_steam_kg_s", d->rated_steam_kg_s, 0.0, 1e5, 1},
         {"heater_lag_s", d->heater_lag_s, 0.05, 1e4, 0},
+        {"afw_throttle_after_s", d->afw_throttle_after_s, 0.0, 1e5, 0},
+        {"afw_level_low_pct", d->afw_level_low_pct, 0.0, 99.0, 0},
+        {"afw_level_high_pct", d->afw_level_high_pct, d->afw_level_low_pct, 100.0, 1},
     };
     pcs_status st = pcs_param_ranges_check("feedwater: ", r, sizeof r / sizeof r[0]);
     return st == PCS_OK ? check_afw(d) : st;

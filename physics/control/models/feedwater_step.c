@@ -91,13 +91,16 @@ static double feed_limits(const pcs_feedwater *fw, const double *so, int isolate
     return total;
 }
 
-/* Auxiliary feed: start on the signal's rising edge; delay, then ramp. */
-static double afw(const pcs_feedwater *fw, const double *so, int start, double *s, double *out)
+/* Auxiliary feed: start on the signal's rising edge; delay, then ramp.
+ * Returns the pumps' total; *t_run the longest a pump has been running. */
+static double afw(const pcs_feedwater *fw, const double *so, int start, double *s, double *out,
+                  double *t_run)
 {
     const pcs_feedwater_def *d = &fw->def;
     int rising = start && s[PCS_FEEDWATER_ST_AFW_SIGNAL] == 0.0;
     s[PCS_FEEDWATER_ST_AFW_SIGNAL] = start ? 1.0 : 0.0;
     double total = 0.0;
+    *t_run = 0.0;
     for (uint32_t j = 0; j < d->n_afw; j++) {
         double *p = s + pcs_fw_afw_at(fw, j), w = 0.0;
         if (rising && p[PCS_FEEDWATER_ST_RUNNING] == 0.0) {
@@ -106,6 +109,7 @@ static double afw(const pcs_feedwater *fw, const double *so, int start, double *
         }
         if (p[PCS_FEEDWATER_ST_RUNNING] != 0.0) {
             double t = p[PCS_FEEDWATER_ST_SPEED];
+            *t_run = fmax(*t_run, t);
             if (drive_ok(fw, d->afw_drive[j], so, 1))
                 w = fw->afw_rated_kg_s[j] *
                     clamp((t - d->afw_start_delay_s[j]) / d->afw_ramp_s[j], 0.0, 1.0);
@@ -113,6 +117,28 @@ static double afw(const pcs_feedwater *fw, const double *so, int start, double *
         }
         out[PCS_FEEDWATER_OUT_AFW + j] = w;
         total += w;
+    }
+    return total;
+}
+
+/* Each SG's share of the AFW: equal, or, with the level control on and
+ * the pumps running afw_throttle_after_s, throttled linearly from full at
+ * afw_level_low_pct NR to shut at afw_level_high_pct (header). Returns
+ * what it wrote in total. */
+static double afw_shares(const pcs_feedwater *fw, const double *so, double pumps, double t_run,
+                         double *aux)
+{
+    const pcs_feedwater_def *d = &fw->def;
+    int throttle = d->afw_level_control && t_run >= d->afw_throttle_after_s;
+    double total = 0.0;
+    for (uint32_t l = 0; l < fw->n_sg; l++) {
+        double nr = so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_NR];
+        double open = throttle ? clamp((d->afw_level_high_pct - nr) /
+                                           (d->afw_level_high_pct - d->afw_level_low_pct),
+                                       0.0, 1.0)
+                               : 1.0;
+        aux[l] = open * pumps / fw->n_sg;
+        total += aux[l];
     }
     return total;
 }
@@ -155,10 +181,8 @@ pcs_status pcs_fw_system(pcs_world *w, void *ctx)
     mfp_speeds(fw, so, s);
     out[PCS_FEEDWATER_OUT_AVAILABLE] =
         feed_limits(fw, so, ilk[PCS_SIG_FW_ISOLATION] != 0.0, s, limit);
-    double w_afw = afw(fw, so, ilk[PCS_SIG_AFW_START] != 0.0, s, out);
-    out[PCS_FEEDWATER_OUT_AFW_TOTAL] = w_afw;
-    for (uint32_t l = 0; l < fw->n_sg; l++)
-        aux[l] = w_afw / fw->n_sg;
+    double t_run, pumps = afw(fw, so, ilk[PCS_SIG_AFW_START] != 0.0, s, out, &t_run);
+    out[PCS_FEEDWATER_OUT_AFW_TOTAL] = afw_shares(fw, so, pumps, t_run, aux);
     heaters(fw, so, pcs_store_data(w, fw->id_sec_feed_t), out);
     signals(fw, so, s, pcs_store_data(w, fw->id_sig));
     return PCS_OK;
