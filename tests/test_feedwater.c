@@ -170,8 +170,8 @@ static double rho_pt(double p, double t)
  * W = 1441.2 sqrt(1 - 3.6/10.461) = 1167.16 kg/s; against 7.6 MPa (no-load
  * SG pressure, [HRTD] 11.2): W = 1441.2 sqrt(1 - 5.2/10.461) = 1022.05 kg/s.
  * At 80 % speed (affinity: s^2 - x) against 6.0 MPa: 1441.2 sqrt(0.64 -
- * 0.34413) = 783.91 kg/s. Then the model: after one tick each SG's feed
- * limit is the two pumps' flow against that SG's pressure over n_sg.
+ * 0.34413) = 783.91 kg/s. (The model's feed limit on this curve at a
+ * unit's SG pressure: the loss-of-feedwater test below.)
  */
 Test(feedwater, pump_curve_gives_the_hand_computed_flow_at_two_sg_pressures)
 {
@@ -196,27 +196,13 @@ Test(feedwater, pump_curve_gives_the_hand_computed_flow_at_two_sg_pressures)
             "feed pump curve: rho %.3f kg/m3, 6.0 MPa %.2f kg/s, 7.6 MPa %.2f kg/s, "
             "6.0 MPa at 0.8 speed %.2f kg/s\n",
             rho, w60, w76, w60s);
-
-    fw_unit u;
-    fw_open(&u, 2, 1, NULL);
-    cr_expect(fabs(pcs_feedwater_rho_feed(u.fw) - rho) < 1e-9);
-    fw_tick(&u, 1);
-    for (uint32_t l = 0; l < 2; l++) {
-        double p = sg_out(&u, l, PCS_SECONDARY_OUT_P);
-        double want = 2.0 * pcs_feedwater_pump_flow(&u.def, rho, 1.0, p) / 2.0;
-        double hand = 2.0 * 720.6 * sqrt(1.0 - (p - 2.4e6) / dp0) / 2.0;
-        cr_expect(fabs(u.limit[l] - want) <= 1e-9 * want, "SG %u limit %.9g, want %.9g", l + 1,
-                  u.limit[l], want);
-        cr_expect(fabs(u.limit[l] - hand) <= 1e-6 * hand, "SG %u limit %.9g, by hand %.9g", l + 1,
-                  u.limit[l], hand);
-    }
-    fw_close(&u);
 }
 
 /* ---- loss of normal feedwater ---------------------------------------------------------- */
 
 /*
- * Both main feed pumps tripped by command: feed.sig MFP_TRIPPED = 1 from
+ * At rated speed each SG's feed limit is the pump curve against its
+ * pressure (by hand, 1e-9). Both main feed pumps tripped by command: feed.sig MFP_TRIPPED = 1 from
  * the next tick; the speed coasts down as exp(-t / 10 s); each SG's feed
  * limit is the pump curve at that speed (1e-9); the applied feed stays at
  * or under the limit and reaches 0 once s^2 < (p - p_s) / (rho g H0), i.e.
@@ -229,6 +215,17 @@ Test(feedwater, both_main_feed_pumps_tripped_coast_the_feed_down_to_zero)
     fw_open(&u, 1, 1, NULL);
     fw_tick(&u, 20);
     cr_expect_eq(u.sig[PCS_SIG_FEED_MFP_TRIPPED], 0.0);
+    double rho = pcs_feedwater_rho_feed(u.fw), h = dt(&u), tau = 10.0;
+    cr_expect(fabs(rho - rho_pt(2.4e6, 493.43)) < 1e-9, "feed density %.9g", rho);
+    { /* both pumps at rated speed: 2 x 360.3 sqrt(1 - (p - 2.4 MPa) / (rho g H0)) (the
+         pumps' runout scaled to one SG) */
+        double p = sg_out(&u, 0, PCS_SECONDARY_OUT_P);
+        double hand = 2.0 * 360.3 * sqrt(1.0 - (p - 2.4e6) / (rho * FW_G * 1270.0));
+        cr_expect(fabs(u.limit[0] - hand) <= 1e-9 * hand, "limit %.9g at %.6g Pa, by hand %.9g",
+                  u.limit[0], p, hand);
+        fprintf(stderr, "feed limit at %.4f MPa: %.2f kg/s (both pumps, one SG)\n", p * 1e-6,
+                u.limit[0]);
+    }
     double feed0 = sg_out(&u, 0, PCS_SECONDARY_OUT_FEED);
     cr_expect(feed0 > 100.0, "feeding %.1f kg/s before the trip", feed0);
     submit(&u, PCS_FEEDWATER_OP_MFP_TRIP, 1.0);
@@ -237,7 +234,6 @@ Test(feedwater, both_main_feed_pumps_tripped_coast_the_feed_down_to_zero)
     submit(&u, PCS_FEEDWATER_OP_MFP_TRIP, 0.0); /* 0: all */
     fw_tick(&u, 1);
     cr_expect_eq(u.sig[PCS_SIG_FEED_MFP_TRIPPED], 1.0);
-    double rho = pcs_feedwater_rho_feed(u.fw), h = dt(&u), tau = 10.0;
     /* pump 2 tripped one tick after pump 1 */
     double s1 = exp(-2.0 * h / tau), s2 = exp(-h / tau);
     cr_expect(fabs(mfp_speed(&u, 0) - s1) < 1e-12, "speed 1 %.15g, want %.15g", mfp_speed(&u, 0),
@@ -322,19 +318,60 @@ Test(feedwater, isolation_shuts_the_feed_within_the_closure_time_without_windup)
  * pumps' 10 s start delay; at 60 s the applied AFW is the rated 2 x 440 +
  * 880 gpm = 1760 gpm x 6.30902e-5 m3/s x rho(101325 Pa, 310.93 K) (993.05
  * kg/m3) = 110.27 kg/s, split equally (55.13 kg/s per SG); feed.sig's AFW
- * total is the same. From afw_throttle_after_s (61 s here) each SG's share
+ * total is the same; its enthalpy closes the secondary's energy balance
+ * (afw_energy above). From afw_throttle_after_s (61 s here) each SG's share
  * is throttled by its NR level (a band of 9-100 % here, so that the start
  * state's level sits inside it; the default is Salem's 9-33 %). The signal
  * held on after afw_stop does not restart the pumps; "afw_start" does. 0
  * bytes allocated by these ticks.
  */
+/* The AFW's enthalpy in the secondary's balance (test below): turbine shut
+ * (no boundary flow), one tick: mass in = dt sum (W_feed + W_afw), the
+ * sources' energy = dt sum (W_feed h(p, T_feed) + W_afw h(p, 310.93 K)) at
+ * each upper downcomer's start-of-tick pressure (1e-9), and mass and energy
+ * close to 1e-14 of the content. */
+static void afw_energy(fw_unit *u)
+{
+    double *turbine = pcs_store_data(u->w, u->s.turbine_valve);
+    *turbine = 0.0;
+    fw_tick(u, 2);
+    const double *pv = pcs_store_data(u->w, u->s.p);
+    double p_dc[2], t_feed = *u->feed_t, m0, e0, m1, e1, h = dt(u), mass = 0.0, want = 0.0;
+    for (uint32_t l = 0; l < u->n_sg; l++)
+        p_dc[l] = pv[pcs_secondary_volume(u->sec, PCS_SECONDARY_DC_UPPER, l)];
+    pcs_secondary_totals(u->w, u->sec, &m0, &e0);
+    fw_tick(u, 1);
+    pcs_secondary_totals(u->w, u->sec, &m1, &e1);
+    pcs_secondary_balance b = pcs_secondary_last_balance(u->sec);
+    for (uint32_t l = 0; l < u->n_sg; l++) {
+        double wf = sg_out(u, l, PCS_SECONDARY_OUT_FEED), wa = sg_out(u, l, PCS_SECONDARY_OUT_AFW);
+        double hf, ha;
+        cr_assert_eq(pcs_water_h_pt(p_dc[l], t_feed, &hf), PCS_OK);
+        cr_assert_eq(pcs_water_h_pt(p_dc[l], 310.93, &ha), PCS_OK);
+        cr_expect(wa > 55.0, "SG %u AFW on: %.3f kg/s", l + 1, wa);
+        cr_expect(sg_out(u, l, PCS_SECONDARY_OUT_SAFETY) == 0.0, "safety valves shut");
+        mass += h * (wf + wa);
+        want += h * (wf * hf + wa * ha);
+    }
+    double src = b.energy_in_j - b.heat_in_j;
+    cr_expect(fabs(b.mass_in_kg - mass) <= 1e-12 * mass, "mass in %.12g, want %.12g", b.mass_in_kg,
+              mass);
+    cr_expect(fabs(src - want) <= 1e-9 * fabs(want), "source energy %.12g J, by hand %.12g J", src,
+              want);
+    cr_expect(fabs(m1 - m0 - b.mass_in_kg) <= 1e-14 * m1, "mass closes");
+    cr_expect(fabs(e1 - e0 - b.energy_in_j) <= 1e-14 * e1, "energy closes: %.3g",
+              fabs(e1 - e0 - b.energy_in_j) / e1);
+    fprintf(stderr, "AFW enthalpy: feed at %.2f K, AFW at 310.93 K, sources %.6g J (hand %.6g J)\n",
+            t_feed, src, want);
+}
+
 static void throttle_at_61_s(pcs_feedwater_def *d)
 {
     d->afw_throttle_after_s = 61.0;
     d->afw_level_high_pct = 100.0; /* a band the start state's level (about 60 %) is inside */
 }
 
-Test(feedwater, afw_reaches_rated_flow_within_60_s_of_the_start_signal)
+Test(feedwater, afw_reaches_rated_flow_within_60_s_and_its_enthalpy_closes_the_balance)
 {
     fw_unit u;
     fw_open(&u, 2, 0, throttle_at_61_s);
@@ -366,8 +403,9 @@ Test(feedwater, afw_reaches_rated_flow_within_60_s_of_the_start_signal)
               u.sig[PCS_SIG_FEED_AFW_KG_S]);
     fprintf(stderr, "AFW: first flow at %.2f s, %.3f kg/s per SG at 60 s (rated %.3f total)\n",
             first, sg_out(&u, 0, PCS_SECONDARY_OUT_AFW), rated);
+    afw_energy(&u);
     /* the level throttle from 61 s: share x clamp((100 - NR) / (100 - 9), 0, 1) */
-    fw_tick(&u, 30);
+    fw_tick(&u, 20);
     for (uint32_t l = 0; l < 2; l++) {
         double nr = sg_out(&u, l, PCS_SECONDARY_OUT_NR), open = (100.0 - nr) / 91.0;
         cr_expect(open > 0.1 && open < 0.9, "SG %u NR %.2f %% inside the band", l + 1, nr);
@@ -380,50 +418,6 @@ Test(feedwater, afw_reaches_rated_flow_within_60_s_of_the_start_signal)
     submit(&u, PCS_FEEDWATER_OP_AFW_START, 0.0);
     fw_tick(&u, 2);
     cr_expect_eq(u.afw[0], 0.0, "in its start delay");
-    fw_close(&u);
-}
-
-/*
- * With the AFW at rated flow, turbine and dumps shut (no boundary flow), one
- * tick: the secondary's mass changes by dt (W_feed + W_afw) and its energy
- * by its balance to 1e-14 (conservation), and the balance's source energy is
- * the hand value dt (W_feed h(p, T_feed) + W_afw h(p, 310.93 K)) at the
- * upper downcomer's start-of-tick pressure.
- */
-Test(feedwater, the_afw_enthalpy_closes_the_secondary_energy_balance)
-{
-    fw_unit u;
-    fw_open(&u, 1, 0, NULL);
-    u.ilk[PCS_SIG_AFW_START] = 1.0;
-    fw_tick(&u, 1200);
-    double *turbine = pcs_store_data(u.w, u.s.turbine_valve);
-    *turbine = 0.0;
-    fw_tick(&u, 2);
-    const double *pv = pcs_store_data(u.w, u.s.p);
-    uint32_t dc = pcs_secondary_volume(u.sec, PCS_SECONDARY_DC_UPPER, 0);
-    double p_dc = pv[dc], t_feed = *u.feed_t, m0, e0, m1, e1;
-    pcs_secondary_totals(u.w, u.sec, &m0, &e0);
-    fw_tick(&u, 1);
-    pcs_secondary_totals(u.w, u.sec, &m1, &e1);
-    pcs_secondary_balance b = pcs_secondary_last_balance(u.sec);
-    double wf = sg_out(&u, 0, PCS_SECONDARY_OUT_FEED), wa = sg_out(&u, 0, PCS_SECONDARY_OUT_AFW);
-    double hf, ha, h = dt(&u);
-    cr_assert_eq(pcs_water_h_pt(p_dc, t_feed, &hf), PCS_OK);
-    cr_assert_eq(pcs_water_h_pt(p_dc, 310.93, &ha), PCS_OK);
-    cr_expect(wa > 110.0, "AFW on: %.3f kg/s", wa);
-    cr_expect(sg_out(&u, 0, PCS_SECONDARY_OUT_SAFETY) == 0.0, "safety valves shut");
-    double src = b.energy_in_j - b.heat_in_j, want = h * (wf * hf + wa * ha);
-    cr_expect(fabs(b.mass_in_kg - h * (wf + wa)) <= 1e-12 * h * (wf + wa),
-              "mass in %.12g, want %.12g", b.mass_in_kg, h * (wf + wa));
-    cr_expect(fabs(src - want) <= 1e-9 * fabs(want), "source energy %.12g J, by hand %.12g J", src,
-              want);
-    cr_expect(fabs(m1 - m0 - b.mass_in_kg) <= 1e-14 * m1, "mass closes");
-    cr_expect(fabs(e1 - e0 - b.energy_in_j) <= 1e-14 * e1, "energy closes: %.3g",
-              fabs(e1 - e0 - b.energy_in_j) / e1);
-    fprintf(stderr,
-            "AFW enthalpy: feed %.2f kg/s at %.2f K, AFW %.3f kg/s at 310.93 K, source "
-            "%.6g J (hand %.6g J)\n",
-            wf, t_feed, wa, src, want);
     fw_close(&u);
 }
 
