@@ -7,7 +7,9 @@
  *
  * Block diagram (per tick, at PCS_STAGE_ALARMS, from this tick's secondary
  * outputs and interlock signals; everything it writes is read from the next
- * tick on):
+ * tick on). Why ALARMS: it must come after the interlocks (PROTECTION) to
+ * act on them within the tick, and it cannot share stage ACTUATORS with
+ * sg_control, which reads the feed limit it writes:
  *
  *   MFP i: running flag ──> speed s_i: run-up +dt/mfp_start_s to 1, or,
  *          tripped (or a turbine drive without header steam), coast down
@@ -26,29 +28,28 @@
  *
  *   AFW_START rising edge, or "afw_start" ──> every AFW pump running, t = 0
  *   AFW pump j: W_j = rated_j clamp((t - delay_j) / ramp_j, 0, 1)
- *          (x 0 for a turbine drive without header steam); t += dt
+ *          (x 0 for a turbine drive without steam); t += dt
  *   sum_j W_j / n_sg ──x throttle_l──> "uN.sec.afw"[l]; throttle_l = 1, or
  *          after afw_throttle_after_s clamp((33 - NR_l) / (33 - 9), 0, 1)
  *
  * Simplifications (each an assumption): the pumps run at a fixed rated speed
  * when running (no speed control of the turbine-driven pumps on the valve's
  * differential pressure); the pumps share one discharge and every SG gets
- * the same share of what they can deliver against its own pressure; no
- * line or valve losses; the regulating valves are sg_control's ideal flow
- * actuator and the isolation valves one stroke for all SGs; a trip or
- * FW_ISOLATION does not trip the other (isolation does not trip the MFPs);
- * the heater train is linear in load with one lag; a turbine-driven pump
- * runs while its steam is above drive_steam_min_pa (a main feed pump's from
- * the header, the auxiliary feed pump's from upstream of the MSIVs: the
- * highest SG pressure); the auxiliary
- * feed goes to every SG in equal shares (no faulted-SG isolation), and
- * after afw_throttle_after_s (the operators' action) each share is
- * throttled in proportion to its SG's NR level, full at 9 % and shut at
- * 33 % (Salem's 9-33 % NR band, [Salem] EOP-TRIP-2; a proportional valve
- * per SG, no integral: nothing to wind up; the pumps' excess is
- * recirculated, not modelled); the AFW pumps start on
- * the start signal's rising edge and run until afw_stop (a stop while the
- * signal stays on holds until the signal clears and comes back).
+ * the same share of what they can deliver against its own pressure; no line
+ * or valve losses; the regulating valves are sg_control's ideal flow
+ * actuator and the isolation valves one stroke for all SGs; isolation does
+ * not trip the MFPs; the heater train is linear in load with one lag; a
+ * turbine-driven pump runs while its steam is above drive_steam_min_pa (a
+ * main feed pump's from the header, the auxiliary feed pump's from upstream
+ * of the MSIVs: the highest SG pressure); the auxiliary feed goes to every
+ * SG in equal shares (no faulted-SG isolation), and after
+ * afw_throttle_after_s (the operators' action) each share is throttled in
+ * proportion to its SG's NR level, full at 9 % and shut at 33 % (Salem's
+ * 9-33 % NR band, [Salem] EOP-TRIP-2; a proportional valve per SG, no
+ * integral: nothing to wind up; the pumps' excess is recirculated, not
+ * modelled); the AFW pumps start on the start signal's rising edge and run
+ * until afw_stop (a stop while the signal stays on holds until the signal
+ * clears and comes back).
  *
  * gpm to kg/s: the AFW ratings in gpm are converted at the density of the
  * condensate storage tank water, IF97 at the secondary's afw_t_k and
