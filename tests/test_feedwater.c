@@ -499,10 +499,22 @@ Test(feedwater, crafted_saves_are_refused_and_bad_definitions_named)
     fw_unit u;
     fw_open(&u, 1, 1, NULL);
     fw_tick(&u, 10);
+    /* mid-transient: pumps coasting, AFW in its start delay, valves closing */
+    submit(&u, PCS_FEEDWATER_OP_MFP_TRIP, 2.0);
+    u.ilk[PCS_SIG_AFW_START] = 1.0;
+    u.ilk[PCS_SIG_FW_ISOLATION] = 1.0;
+    fw_tick(&u, 30);
     cr_assert_eq(pcs_world_save(u.w, path), PCS_OK, "%s", pcs_last_error());
+    fw_tick(&u, 300);
+    uint64_t run_on = pcs_world_state_hash(u.w);
     size_t len;
     unsigned char *image = save_craft_read(path, &len);
     cr_assert_not_null(image);
+    /* the unmodified save loads and runs on to the same state (everything
+       the feedwater carries between ticks is saved) */
+    cr_assert_eq(pcs_world_load(u.w, path), PCS_OK, "%s", pcs_last_error());
+    fw_tick(&u, 300);
+    cr_expect_eq(pcs_world_state_hash(u.w), run_on, "the loaded run differs");
     cr_assert_eq(pcs_world_load(u.w, path), PCS_OK, "%s", pcs_last_error());
     expect_refused(&u, image, len, bad, "store:u1.feed.state", PCS_FEEDWATER_ST_ISO_VALVE, 1.5,
                    "isolation valve opening");
