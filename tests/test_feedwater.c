@@ -429,7 +429,11 @@ static void fast_heaters(pcs_feedwater_def *d)
 }
 
 /*
- * The steady line: 493.43 K at load 1, 306.03 K at 0, 399.73 K at 0.5.
+ * The steady line, the extraction steam's saturation temperature at a
+ * pressure proportional to the load (IF97): p_sat(493.43 K) = 2.3317 MPa;
+ * 493.43 K at load 1 (and above), T_sat(1.1659 MPa) = 459.81 K at 0.5,
+ * T_sat(0.23317 MPa) = 398.28 K at 0.1, and the no-load 306.03 K (the 5 kPa
+ * condensate) at 0 and wherever the extraction pressure falls below 5 kPa.
  * One tick of the lag by hand: T1 = T0 + (1 - exp(-dt / tau)) (T* - T0).
  * Then the turbine valve at 40 % of its opening cuts the steam flow: the
  * feed temperature falls, and after 30 lag constants sits at the steady
@@ -443,7 +447,18 @@ Test(feedwater, feed_temperature_falls_with_load_to_the_heater_line)
     cr_expect_eq(pcs_feedwater_heater_t(&d, 1.0), 493.43);
     cr_expect_eq(pcs_feedwater_heater_t(&d, 1.2), 493.43);
     cr_expect(fabs(pcs_feedwater_heater_t(&d, 0.0) - 306.03) < 1e-12);
-    cr_expect(fabs(pcs_feedwater_heater_t(&d, 0.5) - 399.73) < 1e-12);
+    cr_expect(fabs(pcs_feedwater_heater_t(&d, 0.002) - 306.03) < 1e-12);
+    double p_r, t_half, t_tenth;
+    cr_assert_eq(pcs_water_psat(493.43, &p_r), PCS_OK);
+    cr_expect(fabs(p_r - 2.3317e6) < 100.0, "p_sat(493.43 K) %.6g Pa", p_r);
+    cr_assert_eq(pcs_water_tsat(0.5 * p_r, &t_half), PCS_OK);
+    cr_assert_eq(pcs_water_tsat(0.1 * p_r, &t_tenth), PCS_OK);
+    cr_expect_eq(pcs_feedwater_heater_t(&d, 0.5), t_half);
+    cr_expect(fabs(t_half - 459.81) < 0.01, "%.4f K at 0.5", t_half);
+    cr_expect(fabs(pcs_feedwater_heater_t(&d, 0.1) - 398.28) < 0.01, "%.4f K at 0.1",
+              pcs_feedwater_heater_t(&d, 0.1));
+    cr_expect(pcs_feedwater_heater_t(&d, 0.99) < 493.43 && pcs_feedwater_heater_t(&d, 0.99) > 492.8,
+              "continuous below 1: %.4f K", pcs_feedwater_heater_t(&d, 0.99));
 
     fw_unit u;
     fw_open(&u, 1, 0, fast_heaters);

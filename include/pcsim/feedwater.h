@@ -23,7 +23,8 @@
  *          (the top of sg_control's feed command: pcsim/sg_control.h)
  *
  *   turbine steam flow / rated ──> load f in [0, 1]
- *   T_target = T_rated - (T_rated - T_no_load)(1 - f) ──[lag heater_lag_s]──>
+ *   T_target = max(T_no_load, T_sat(f p_sat(T_rated))) (T_rated at f = 1)
+ *          ──[lag heater_lag_s]──>
  *          "uN.sec.feed_t" (the main feed's temperature, pcsim/secondary.h)
  *
  *   AFW_START rising edge, or "afw_start" ──> every AFW pump running, t = 0
@@ -38,7 +39,10 @@
  * the same share of what they can deliver against its own pressure; no line
  * or valve losses; the regulating valves are sg_control's ideal flow
  * actuator and the isolation valves one stroke for all SGs; isolation does
- * not trip the MFPs; the heater train is linear in load with one lag; a
+ * not trip the MFPs; the heater train is one heater whose extraction
+ * pressure is proportional to the steam flow (Stodola's cone law at the
+ * extraction stage) and whose feed leaves at the extraction steam's
+ * saturation temperature (no terminal difference), with one lag; a
  * turbine-driven pump runs while its steam is above drive_steam_min_pa (a
  * main feed pump's from the header, the auxiliary feed pump's from upstream
  * of the MSIVs: the highest SG pressure); the auxiliary feed goes to every
@@ -200,8 +204,9 @@ PCS_API double pcs_feedwater_pump_flow(const pcs_feedwater_def *def, double rho_
                                        double back_p_pa);
 
 /** The heater train's steady feed temperature at @p load (turbine steam
- *  flow / rated_steam_kg_s, clamped to [0, 1]), K:
- *  feed_t_rated_k - (feed_t_rated_k - feed_t_no_load_k) (1 - load). 0 for NULL. */
+ *  flow / rated_steam_kg_s), K: feed_t_rated_k at load >= 1, else
+ *  T_sat(load p_sat(feed_t_rated_k)), but not below feed_t_no_load_k (IF97
+ *  saturation line). 0 for NULL. */
 PCS_API double pcs_feedwater_heater_t(const pcs_feedwater_def *def, double load);
 
 typedef struct pcs_feedwater pcs_feedwater;

@@ -9,6 +9,7 @@
 #include "pcsim/math.h"
 #include "pcsim/plant_signals.h"
 #include "pcsim/system.h"
+#include "pcsim/water.h"
 #include "physics/control/models/feedwater_internal.h"
 
 #define FW_G 9.80665 /* m/s2 */
@@ -28,13 +29,22 @@ double pcs_feedwater_pump_flow(const pcs_feedwater_def *d, double rho, double sp
     return r > 0.0 ? d->mfp_runout_kg_s * sqrt(r) : 0.0;
 }
 
+/* The heaters' extraction pressure proportional to the steam flow, the feed
+ * leaving at its saturation temperature (header). */
 double pcs_feedwater_heater_t(const pcs_feedwater_def *d, double load)
 {
     if (!d)
         return 0.0;
-    /* from the rated end, so that load 1 gives feed_t_rated_k exactly */
-    return d->feed_t_rated_k -
-           (d->feed_t_rated_k - d->feed_t_no_load_k) * (1.0 - clamp(load, 0.0, 1.0));
+    if (load >= 1.0)
+        return d->feed_t_rated_k; /* exactly, not through psat and back */
+    double p_rated, p_floor, t;
+    if (pcs_water_psat(d->feed_t_rated_k, &p_rated) != PCS_OK ||
+        pcs_water_psat(d->feed_t_no_load_k, &p_floor) != PCS_OK)
+        return d->feed_t_no_load_k;
+    double p = fmax(load, 0.0) * p_rated;
+    if (p <= p_floor || pcs_water_tsat(p, &t) != PCS_OK)
+        return d->feed_t_no_load_k;
+    return t;
 }
 
 /* A turbine drive runs while it has steam (header): a main feed pump's
