@@ -244,8 +244,13 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
  * with the feed 35 K colder at 50 % (458 K) the steam side and its level
  * control oscillate (NR 33-54 % from about 540 s) where at 493.43 K they
  * hold 44.00 %, and pcs_secondary_init_steady does not settle at 50 % with
- * 460 K feed; the model's line (pcs_feedwater_heater_t) is tested on its
- * own. Set 1 once the steam side is stable with subcooled feed. */
+ * 460 K feed. The secondary alone at 50 % heat and 458 K feed is steady
+ * with no level loop and with a proportional level trim of 2 kg/s per %,
+ * and limit-cycles (NR 39.6-48.2 %) with the 10 kg/s per % of both the
+ * settling's trim and sg_control's K_L: the level loops' gain, not the
+ * model, is what colder feed destabilises. The model's line
+ * (pcs_feedwater_heater_t) is tested on its own. Set 1 once the level
+ * loops are stable with subcooled feed. */
 #define PLANT_FEED_HEATER_LINE 0
 
 /* The feedwater plant's definition for unit @p pu (defaults, scaled to its
