@@ -13,6 +13,7 @@
 
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
+#include "pcsim/feedwater.h"
 #include "pcsim/plant.h"
 #include "pcsim/plugin.h"
 #include "pcsim/protection.h"
@@ -259,6 +260,16 @@ static const action_def actions[] = {
      "target uN (a steam_side unit): steam dumps on Tavg (load-rejection / plant-trip)", NO_RANGE},
     {"dump_pressure_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_PRESSURE_MODE, ARG_UNIT,
      "target uN (a steam_side unit): steam dumps on header pressure (1092 psig)", NO_RANGE},
+    {"feed_pump_trip", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_MFP_TRIP, ARG_UNIT,
+     "target uN (sg_model steam_side), value main feed pump 1 or 2, 0 or none for both", 1, 0.0,
+     2.0, 0, "pump"},
+    {"feed_pump_start", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_MFP_START, ARG_UNIT,
+     "target uN (sg_model steam_side), value main feed pump 1 or 2, 0 or none for both", 1, 0.0,
+     2.0, 0, "pump"},
+    {"afw_start", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_AFW_START, ARG_UNIT,
+     "target uN (sg_model steam_side): every auxiliary feed pump", NO_RANGE},
+    {"afw_stop", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_AFW_STOP, ARG_UNIT,
+     "target uN (sg_model steam_side): every auxiliary feed pump", NO_RANGE},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT,
      "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,

@@ -18,6 +18,7 @@
 #include "pcsim/exec.h"
 #include "pcsim/export.h"
 #include "pcsim/flocking.h"
+#include "pcsim/feedwater.h"
 #include "pcsim/fuel.h"
 #include "pcsim/fuel_materials.h"
 #include "pcsim/job.h"

@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "pcsim/export.h"
+#include "pcsim/feedwater.h"
 #include "pcsim/fuel.h"
 #include "pcsim/primary.h"
 #include "pcsim/secondary.h"
@@ -125,6 +126,8 @@ typedef struct pcs_plant_unit {
                                        else NULL */
     pcs_turbine *turbine;         /**< its turbine-generator and load control
                                        (pcsim/turbine.h, defaults), else NULL */
+    pcs_feedwater *feedwater;     /**< its main and auxiliary feedwater (pcsim/feedwater.h,
+                                       defaults), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".

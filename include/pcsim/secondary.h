@@ -71,7 +71,7 @@
  *
  * Tick (one FAST system "uN.secondary" at PCS_STAGE_MACHINES): valve
  * openings (turbine, dumps, MSIVs from the actuator stores; safety bank from
- * the steam-line pressure), feedwater sources (main at h(p, feed_t_k),
+ * the steam-line pressure), feedwater sources (main at h(p, feed_t),
  * auxiliary at h(p, afw_t_k), into the upper downcomer), riser heats
  * from tube_heat, network step, outputs and
  * tube_t. 0 bytes allocated per tick (as pcsim/thnet.h).
@@ -82,7 +82,9 @@
  * steam-line isolation are different systems): "uN.sec.turbine_valve" [1]
  * opening [0, 1]; "uN.sec.dump_demand" [1] [0, 1] (all dump valves as one);
  * per SG "uN.sec.feed" [n_sg] main feed kg/s >= 0, "uN.sec.afw" [n_sg]
- * auxiliary feed kg/s >= 0, "uN.sec.msiv" [n_sg] opening [0, 1]. Without a
+ * auxiliary feed kg/s >= 0, "uN.sec.msiv" [n_sg] opening [0, 1],
+ * "uN.sec.feed_t" [1] main feed temperature K (starts at feed_t_k; the
+ * feedwater heater train of pcsim/feedwater.h writes it). Without a
  * controller a host or test writes them.
  *
  * Channels (prefix uN): turbine.steam_flow, dump.flow (kg/s),
@@ -235,6 +237,9 @@ typedef struct pcs_secondary_stores {
     uint32_t feed;          /**< [n_sg] input: main feed flow per SG, kg/s, >= 0 */
     uint32_t afw;           /**< [n_sg] input: auxiliary feed flow per SG, kg/s, >= 0 */
     uint32_t msiv;          /**< [n_sg] input: MSIV opening per SG [0, 1] */
+    uint32_t feed_t;        /**< [1] input: main feed temperature, K, [273.16, 600]; starts at
+                                 feed_t_k and stays there unless a heater train writes it
+                                 (pcsim/feedwater.h) */
     uint32_t out; /**< [3 + 9 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
 } pcs_secondary_stores;
 

@@ -18,9 +18,14 @@
  * The steam flow feeds forward (the feed follows the load before the level
  * moves), the level trims it, and the feed flow closes the flow loop (the
  * secondary's feed control is a flow: the valve and pump as one ideal
- * actuator with the flow loop's lag T_W). Anti-windup: I_L is not
+ * actuator with the flow loop's lag T_W). The command's upper limit is the
+ * lower of feed_max_kg_s and the SG's element of the STATE store
+ * "uN.sgctl.feed_limit" [n_sg] (kg/s; feed_max_kg_s until a feedwater model,
+ * pcsim/feedwater.h, writes what its pumps can deliver against the SG's
+ * pressure through valves that isolation may close). Anti-windup: I_L is not
  * integrated when the feed command is at a limit and the step would push it
- * further, and is held within [-feed_max_kg_s, feed_max_kg_s].
+ * further (so with the feed isolated, limit 0, it holds), and is held
+ * within [-feed_max_kg_s, feed_max_kg_s].
  *
  * Measured values and the one-tick delay (the house pattern of
  * pcsim/pzr_control.h): the system "uN.sgctl.measure" at
@@ -98,6 +103,12 @@ PCS_API pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *de
 
 /** The STATE store "uN.sgctl.state" (UINT32_MAX for NULL). */
 PCS_API uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc);
+
+/** The STATE store "uN.sgctl.feed_limit" [n_sg] kg/s: the feed command's
+ *  upper limit per SG, written by the feedwater model (its one writer), read
+ *  at stage ACTUATORS (the command takes the lower of it and feed_max_kg_s);
+ *  load check [0, 1e5] (UINT32_MAX for NULL). */
+PCS_API uint32_t pcs_sg_control_feed_limit_store(const pcs_sg_control *sc);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,10 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
             st = pcs_load_check_f64_from(name, "feed command kg/s", s, e + PCS_SG_CONTROL_ST_FEED,
                                          1, 1, 0.0, d->feed_max_kg_s, 0);
     }
+    if (st == PCS_OK)
+        st =
+            pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
+                               pcs_load_view_store(v, sc->id_feed_limit), sc->n_sg, 1, 0.0, 1e5, 0);
     if (st == PCS_OK) {
         const char *mn = pcs_store_name(w, sc->id_meas);
         const double *m = pcs_load_view_store(v, sc->id_meas);
@@ -73,6 +77,19 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
 }
 
 /* ---- registration --------------------------------------------------------------- */
+
+/* The feed limit input, at feed_max_kg_s until a feedwater model writes it. */
+static pcs_status make_feed_limit(pcs_world *w, pcs_sg_control *sc)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.sgctl.feed_limit", sc->unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double), sc->n_sg, PCS_STORE_STATE_F64,
+                                       &sc->id_feed_limit);
+    double *lim = st == PCS_OK ? pcs_store_data(w, sc->id_feed_limit) : NULL;
+    for (uint32_t l = 0; lim && l < sc->n_sg; l++)
+        lim[l] = sc->def.feed_max_kg_s;
+    return st;
+}
 
 /* Start from the secondary as it is now (header). */
 static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
@@ -86,6 +103,8 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
     if (st == PCS_OK)
         st = pcs_store_register(w, name, sizeof(double), PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg,
                                 PCS_STORE_STATE_F64, &sc->id_meas);
+    if (st == PCS_OK)
+        st = make_feed_limit(w, sc);
     if (st != PCS_OK)
         return st;
     const double *feed = pcs_store_data(w, sc->id_sec_feed);
@@ -118,13 +137,14 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
     pcs_status st = pcs_system_register(w, &md, NULL);
     char name2[PCS_NAME_MAX];
     snprintf(name2, sizeof name2, "%s.sgctl", sc->unit);
-    uint32_t reads[] = {sc->id_meas}, writes[] = {sc->id_state, sc->id_sec_feed};
+    uint32_t reads[] = {sc->id_meas, sc->id_feed_limit},
+             writes[] = {sc->id_state, sc->id_sec_feed};
     pcs_system_desc d = {.name = name2,
                          .stage = PCS_STAGE_ACTUATORS,
                          .fn = pcs_sgc_system,
                          .ctx = sc,
                          .reads = reads,
-                         .n_reads = 1,
+                         .n_reads = 2,
                          .writes = writes,
                          .n_writes = 2};
     if (st == PCS_OK)
@@ -180,4 +200,9 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
 uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc)
 {
     return sc ? sc->id_state : UINT32_MAX;
+}
+
+uint32_t pcs_sg_control_feed_limit_store(const pcs_sg_control *sc)
+{
+    return sc ? sc->id_feed_limit : UINT32_MAX;
 }

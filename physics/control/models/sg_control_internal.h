@@ -15,6 +15,7 @@ struct pcs_sg_control {
     char unit[16];
     uint32_t n_sg;
     uint32_t id_state, id_meas;
+    uint32_t id_feed_limit; /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
     uint32_t id_sec_out, id_sec_feed; /* the secondary's */
     double dt_s;
 };

@@ -252,6 +252,53 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
     return st;
 }
 
+/* 1: the heater train's feed temperature falls with load in a station; 0:
+ * it holds the rated feed_t_k at every load (the line is flat). 0 for now:
+ * with the feed 35 K colder at 50 % (458 K) the steam side and its level
+ * control oscillate (NR 33-54 % from about 540 s) where at 493.43 K they
+ * hold 44.00 %, and pcs_secondary_init_steady does not settle at 50 % with
+ * 460 K feed. The secondary alone at 50 % heat and 458 K feed is steady
+ * with no level loop and with a proportional level trim of 2 kg/s per %,
+ * and limit-cycles (NR 39.6-48.2 %) with the 10 kg/s per % of both the
+ * settling's trim and sg_control's K_L: the level loops' gain, not the
+ * model, is what colder feed destabilises. The model's line
+ * (pcs_feedwater_heater_t) is tested on its own. Set 1 once the level
+ * loops are stable with subcooled feed. */
+#define PLANT_FEED_HEATER_LINE 0
+
+/* The feedwater plant's definition for unit @p pu (defaults, scaled to its
+ * SGs: the pumps' ratings are for 4 SGs of 480.4 kg/s rated steam). */
+static void feedwater_def(const pcs_plant_unit *pu, pcs_feedwater_def *fd)
+{
+    const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
+    pcs_feedwater_default(fd);
+    fd->unit_name = sd->unit_name;
+    fd->feed_t_rated_k = sd->feed_t_k;
+    if (!PLANT_FEED_HEATER_LINE)
+        fd->feed_t_no_load_k = sd->feed_t_k;
+    fd->mfp_rated_kg_s *= sd->n_sg / 4.0;
+    fd->mfp_runout_kg_s *= sd->n_sg / 4.0;
+    fd->rated_steam_kg_s = sd->n_sg * sd->rated_steam_kg_s;
+}
+
+/* The feedwater plant (pcsim/feedwater.h) after sg_control, whose feed
+ * command it limits. Its rated steam flow is the turbine flow the unit
+ * settled at over its power fraction, so that at 100 % the heater train's
+ * load is 1 and its temperature the feed_t_k the steam side settled with
+ * (below 5 % power the secondary's rating: no flow to scale from). At part
+ * power, with PLANT_FEED_HEATER_LINE, the feed temperature would move from
+ * feed_t_k to the line over minutes after the start. */
+static pcs_status build_feedwater(pcs_world *w, const pcs_plant_unit_def *c, pcs_plant_unit *pu)
+{
+    pcs_feedwater_def fd;
+    feedwater_def(pu, &fd);
+    const double *o = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
+    double f = c->core.initial_power_fraction;
+    if (f >= 0.05)
+        fd.rated_steam_kg_s = o[PCS_SECONDARY_OUT_TURBINE_FLOW] / f;
+    return pcs_feedwater_add(w, &fd, pu->secondary, pu->sg_control, &pu->feedwater);
+}
+
 /* The primary of unit @p pu, settled at the unit's initial power, or given
  * the state of @p twin (an earlier unit that settles identically). */
 static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
@@ -282,6 +329,8 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
     if (st == PCS_OK && pu->secondary)
         st = settle_secondary(w, pu);
+    if (st == PCS_OK && pu->secondary)
+        st = build_feedwater(w, c, pu);
     return st;
 }
 

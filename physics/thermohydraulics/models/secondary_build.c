@@ -540,6 +540,7 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
         {"feed", sc->nsg, state, &s->feed},
         {"afw", sc->nsg, state, &s->afw},
         {"msiv", sc->nsg, state, &s->msiv},
+        {"feed_t", 1, state, &s->feed_t},
         {"out", PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * sc->nsg, scratch, &s->out},
     };
     char prefix[32];
@@ -557,6 +558,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
         return st;
     *v.turbine_valve = d->turbine_rated_opening;
     *v.dump = 0.0;
+    *v.feed_t = d->feed_t_k;
     for (uint32_t l = 0; l < sc->nsg; l++) {
         v.feed[l] = v.st.flow_kg_s[sec_jun(sc, l, SJ_MSIV)];
         v.afw[l] = 0.0;
@@ -646,6 +648,9 @@ static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
         st = pcs_load_check_f64(pcs_store_name(w, inputs[i].id), inputs[i].field,
                                 pcs_load_view_store(v, inputs[i].id), inputs[i].n, 1, 0.0,
                                 inputs[i].hi, 0);
+    if (st == PCS_OK) /* the range feed_t_k's own check allows */
+        st = pcs_load_check_f64(pcs_store_name(w, s->feed_t), "main feed temperature K",
+                                pcs_load_view_store(v, s->feed_t), 1, 1, 273.16, 600.0, 0);
     return st;
 }
 
@@ -699,7 +704,8 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
 static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
 {
     const pcs_secondary_stores *s = &sc->s;
-    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump, s->feed, s->afw, s->msiv};
+    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump,  s->feed,
+                        s->afw,       s->msiv,          s->feed_t};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
                          s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
     char name[PCS_NAME_MAX];

@@ -64,6 +64,7 @@ typedef struct secondary_view {
     pcs_thnet_state st;
     double *tube_heat, *tube_t, *out;
     double *turbine_valve, *dump, *feed, *afw, *msiv; /* actuator inputs */
+    double *feed_t;                                   /* main feed temperature input, K */
 } secondary_view;
 
 /* secondary_step.c */

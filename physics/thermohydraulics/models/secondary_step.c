@@ -31,6 +31,7 @@ void pcs_secondary_view(pcs_world *w, const pcs_secondary *sc, secondary_view *v
     v->feed = pcs_store_data(w, s->feed);
     v->afw = pcs_store_data(w, s->afw);
     v->msiv = pcs_store_data(w, s->msiv);
+    v->feed_t = pcs_store_data(w, s->feed_t);
     v->out = pcs_store_data(w, s->out);
 }
 
@@ -57,14 +58,15 @@ static void valves(pcs_secondary *sc, const secondary_view *v)
 }
 
 /* Main and auxiliary feed into the upper downcomer as one source: mass the
- * sum, enthalpy the mass-weighted mean of h(p, feed_t_k) and h(p, afw_t_k)
+ * sum, enthalpy the mass-weighted mean of h(p, feed_t) (the feed_t store:
+ * feed_t_k unless a heater train writes it) and h(p, afw_t_k)
  * (both enter the feed ring: one nozzle, assumption); riser heat from the
  * tubes. */
 static pcs_status feed_source(pcs_secondary *sc, const secondary_view *v, uint32_t l)
 {
     uint32_t dc = sec_vol(sc, l, SV_DC_UPPER);
     double w_main = fmax(v->feed[l], 0.0), w_afw = fmax(v->afw[l], 0.0), h_main, h_afw;
-    pcs_status st = pcs_water_h_pt(v->st.p_pa[dc], sc->def.feed_t_k, &h_main);
+    pcs_status st = pcs_water_h_pt(v->st.p_pa[dc], *v->feed_t, &h_main);
     if (st == PCS_OK)
         st = pcs_water_h_pt(v->st.p_pa[dc], sc->def.afw_t_k, &h_afw);
     if (st != PCS_OK)
