@@ -318,6 +318,22 @@ PCS_API pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *
                                                    double nr_level,
                                                    pcs_secondary_init_report *report);
 
+/**
+ * The first phase of pcs_secondary_init_steady_tubes alone: the steady
+ * state constructed at @p tube_heat_w with SG 1's dome at @p pressure_pa
+ * and the level at @p nr_level, at the recirculation the loop settles to
+ * in its 10 s chunks, without the 50 s windows and their stop rule (so not
+ * verified steady: for a caller that iterates on the result, e.g. the
+ * tube-side temperatures, and settles its last iterate with
+ * pcs_secondary_init_steady_tubes, as pcsim/plant.h's passes do). The
+ * report's max_dpdt_pa_s is NaN (no window). The same errors, and
+ * PCS_E_INVAL for @p pressure_pa <= 0 or an SG without heat.
+ */
+PCS_API pcs_status pcs_secondary_init_construct_tubes(pcs_world *w, pcs_secondary *sec,
+                                                      const double *tube_heat_w,
+                                                      double pressure_pa, double nr_level,
+                                                      pcs_secondary_init_report *report);
+
 /** Volume index of named parts (UINT32_MAX if @p sg is out of range). */
 typedef enum pcs_secondary_part {
     PCS_SECONDARY_BUNDLE_FIRST,

@@ -393,21 +393,20 @@ pcs_status pcs_secondary_init_steady(pcs_world *w, pcs_secondary *sc, double hea
     return settle(w, sc, pressure_pa, nr_level, report);
 }
 
-pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *sc,
-                                           const double *tube_heat_w, double pressure_pa,
-                                           double nr_level, pcs_secondary_init_report *report)
+/* Check @p tube_heat_w (as pcs_secondary_init_steady_tubes; @p fn names
+ * the caller) and write it to tube_heat. */
+static pcs_status put_tube_heats(pcs_world *w, pcs_secondary *sc, const double *tube_heat_w,
+                                 double pressure_pa, double nr_level, const char *fn)
 {
     if (!tube_heat_w)
-        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_init_steady_tubes: NULL tube heats");
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL tube heats", fn);
     pcs_status st = check_args(w, sc, 0.0, pressure_pa, nr_level);
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
         double sum = 0.0;
         for (uint32_t k = 0; k < sc->nt; k++)
             sum += tube_heat_w[l * sc->nt + k];
         if (!(sum >= 0.0 && sum <= 1e10))
-            st = pcs_error_set(PCS_E_INVAL,
-                               "pcs_secondary_init_steady_tubes: %s: SG %u heat %g W is outside "
-                               "[0, 1e10]",
+            st = pcs_error_set(PCS_E_INVAL, "%s: %s: SG %u heat %g W is outside [0, 1e10]", fn,
                                sc->unit, l + 1, sum);
     }
     if (st != PCS_OK)
@@ -415,5 +414,48 @@ pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *sc,
     double *q = pcs_store_data(w, sc->s.tube_heat);
     for (uint32_t k = 0; k < sc->nsg * sc->nt; k++)
         q[k] = tube_heat_w[k];
+    return PCS_OK;
+}
+
+pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *sc,
+                                           const double *tube_heat_w, double pressure_pa,
+                                           double nr_level, pcs_secondary_init_report *report)
+{
+    pcs_status st = put_tube_heats(w, sc, tube_heat_w, pressure_pa, nr_level,
+                                   "pcs_secondary_init_steady_tubes");
+    if (st != PCS_OK)
+        return st;
     return settle(w, sc, pressure_pa, nr_level, report);
+}
+
+pcs_status pcs_secondary_init_construct_tubes(pcs_world *w, pcs_secondary *sc,
+                                              const double *tube_heat_w, double pressure_pa,
+                                              double nr_level, pcs_secondary_init_report *report)
+{
+    const char *fn = "pcs_secondary_init_construct_tubes";
+    pcs_status st = put_tube_heats(w, sc, tube_heat_w, pressure_pa, nr_level, fn);
+    if (st != PCS_OK)
+        return st;
+    secondary_view v;
+    pcs_secondary_view(w, sc, &v);
+    if (!constructible(sc, &v, pressure_pa))
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: %s: needs a pressure > 0 (got %g Pa) and heat in every SG", fn,
+                             sc->unit, pressure_pa);
+    double t = 0.0;
+    uint32_t builds = 0;
+    st = construct_settled(sc, &v, pressure_pa, nr_level, pcs_world_clock(w)->dt_s, &t, &builds);
+    if (st != PCS_OK)
+        return pcs_error_set(st, "%s: %s at %.0f s: %s", fn, sc->unit, t, pcs_last_error());
+    const double *b = sg_block(sc, v.out, 0);
+    if (report) {
+        report->seconds = t;
+        report->pressure_pa = b[PCS_SECONDARY_OUT_P];
+        report->steam_kg_s = b[PCS_SECONDARY_OUT_STEAM];
+        report->nr_level = b[PCS_SECONDARY_OUT_NR];
+        report->turbine_opening = *v.turbine_valve;
+        report->max_dpdt_pa_s = NAN; /* no window: not measured */
+        report->corrections = builds;
+    }
+    return PCS_OK;
 }
