@@ -198,9 +198,14 @@ static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, 
  * tube heats to the secondary's tube-side temperatures (tube_t) scaled to
  * the boundary's total, and a dome pressure moved by the U A-weighted
  * offset dT = (Q_tubes - Q_sat) / sum U A: the saturation pressure of
- * T_sat(p) + dT. Done when |dT| <= PLANT_SEC_MATCH_K. Each pass starts from
- * the state the last one left (the world keeps it), so the settling's
- * construction (secondary_init.c) needs one 10 s chunk there.
+ * T_sat(p) + dT. Done when |dT| <= PLANT_SEC_MATCH_K after a settled
+ * pass. The first pass only constructs the steady state
+ * (pcs_secondary_init_construct_tubes: its tube_t is what the next pass
+ * needs, and a stop-rule window on a state about to be moved would be 50 s
+ * of stepping for nothing); every later pass settles it
+ * (pcs_secondary_init_steady_tubes), so the last one is verified steady.
+ * Each pass starts from the state the last one left (the world keeps it):
+ * a later pass's construction needs two 10 s chunks, not three.
  */
 static pcs_status settle_passes(pcs_world *w, pcs_plant_unit *pu)
 {
@@ -215,9 +220,13 @@ static pcs_status settle_passes(pcs_world *w, pcs_plant_unit *pu)
         t[e] = ts;
     if (st == PCS_OK)
         st = tube_heat_at(w, pu->primary, n, t, q, &q_sat, &ua);
-    for (int pass = 0; pass < PLANT_SEC_PASSES && fabs(dts) > PLANT_SEC_MATCH_K && st == PCS_OK;
+    for (int pass = 0;
+         pass < PLANT_SEC_PASSES && (fabs(dts) > PLANT_SEC_MATCH_K || pass < 2) && st == PCS_OK;
          pass++) {
-        st = pcs_secondary_init_steady_tubes(w, pu->secondary, q, p, nr, &pu->secondary_init);
+        st = pass == 0
+                 ? pcs_secondary_init_construct_tubes(w, pu->secondary, q, p, nr,
+                                                      &pu->secondary_init)
+                 : pcs_secondary_init_steady_tubes(w, pu->secondary, q, p, nr, &pu->secondary_init);
         if (st == PCS_OK)
             st = tube_heat_at(w, pu->primary, n, tube_t, q, &q_t, &ua);
         if (st == PCS_OK)
