@@ -330,8 +330,8 @@ PCS_API pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *
  * PCS_E_INVAL for @p pressure_pa <= 0 or an SG without heat.
  */
 PCS_API pcs_status pcs_secondary_init_construct_tubes(pcs_world *w, pcs_secondary *sec,
-                                                      const double *tube_heat_w,
-                                                      double pressure_pa, double nr_level,
+                                                      const double *tube_heat_w, double pressure_pa,
+                                                      double nr_level,
                                                       pcs_secondary_init_report *report);
 
 /** Volume index of named parts (UINT32_MAX if @p sg is out of range). */

@@ -158,7 +158,7 @@ static pcs_status dome_h(const pcs_thnet_eos *eos, double p, double alpha, doubl
         return st;
     double x = alpha * rg / (alpha * rg + (1.0 - alpha) * rf);
     double ha = hf + x * (hg - hf), hb = ha + 100.0, fa = 0.0, fb = 0.0;
-    pcs_thnet_props pa, pb;
+    pcs_thnet_props pa = {0}, pb = {0};
     st = eos->props(eos->ctx, p, ha, &pa);
     if (st == PCS_OK)
         st = eos->props(eos->ctx, p, hb, &pb);
@@ -238,7 +238,7 @@ static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_targe
     double w_tot = 0.0, wh = 0.0;
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
-        double wr = v->st.flow_kg_s[l * sc->per_sg_j], ws = 0.0, hf, hg, rf, rg;
+        double wr = v->st.flow_kg_s[l * sc->per_sg_j], ws = 0.0, hf = 0.0, hg = 0.0, rf, rg;
         double pd = p[sec_vol(sc, l, SV_DOME)] + dp;
         st = sg_steady(sc, v, &eos, l, pd, p[sec_vol(sc, l, SV_DC_UPPER)] + dp, &wr, alpha, h, &ws);
         wr_used[l] = wr;
