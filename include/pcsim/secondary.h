@@ -280,19 +280,26 @@ typedef struct pcs_secondary_init_report {
     double nr_level;        /**< SG 1 narrow-range level, % */
     double turbine_opening; /**< the turbine valve opening at the end */
     double max_dpdt_pa_s;   /**< largest |dp/dt| of any dome over the last 50 s */
-    uint32_t corrections;   /**< turbine-opening corrections made */
+    uint32_t corrections;   /**< constructions and turbine-opening corrections made */
 } pcs_secondary_init_report;
 
 /**
  * A steady state at @p heat_w per SG (written to tube_heat, spread evenly
- * over the tubes): the model is stepped at the world's dt with each SG's
- * feed set to its steam flow plus a level trim of 10 kg/s per % NR towards
- * @p nr_level (the settling's own gain: assumption; the final feed equals
- * the steam flow); if @p pressure_pa > 0 the turbine opening is moved after
- * each 50 s by one Newton step on the choked throat (flow proportional to opening x
- * pressure at fixed steam flow: s' = s p_dome / p_target) so that SG 1's
- * dome settles at @p pressure_pa (e.g. the pressure pcs_primary_init_steady
- * reports), else it stays as it is. Done when over 50 s every dome's
+ * over the tubes). If @p pressure_pa > 0 (and every SG has heat) it is first
+ * constructed with SG 1's dome at @p pressure_pa (e.g. the pressure
+ * pcs_primary_init_steady reports): steam and feed per SG from its energy
+ * balance, the turbine opening from the choked throat's steady flow,
+ * enthalpies by donor cell at the recirculation the loop settles to in 10 s
+ * chunks of stepping, the dome at the level's void (method in
+ * secondary_init.c). Then the model is stepped at the world's dt with each
+ * SG's feed set to its steam flow plus a level trim of 10 kg/s per % NR
+ * towards @p nr_level (the settling's own gain: assumption; the final feed
+ * equals the steam flow); with a target pressure the turbine opening is
+ * moved after each 50 s that does not meet the rule below by one Newton
+ * step on the choked throat (flow proportional to opening x pressure at
+ * fixed steam flow: s' = s p_dome / p_target), else it stays as it is. The
+ * report's corrections count the constructions and these steps. Done when
+ * over 50 s every dome's
  * |dp/dt| <= 2 Pa/s, every level is within 0.1 % of @p nr_level and (with a
  * target) SG 1's pressure is within 1 kPa of it; at most 3000 s
  * (PCS_E_STATE if not reached, naming what was left). Before the first tick
@@ -315,6 +322,22 @@ PCS_API pcs_status pcs_secondary_init_steady_tubes(pcs_world *w, pcs_secondary *
                                                    const double *tube_heat_w, double pressure_pa,
                                                    double nr_level,
                                                    pcs_secondary_init_report *report);
+
+/**
+ * The first phase of pcs_secondary_init_steady_tubes alone: the steady
+ * state constructed at @p tube_heat_w with SG 1's dome at @p pressure_pa
+ * and the level at @p nr_level, at the recirculation the loop settles to
+ * in its 10 s chunks, without the 50 s windows and their stop rule (so not
+ * verified steady: for a caller that iterates on the result, e.g. the
+ * tube-side temperatures, and settles its last iterate with
+ * pcs_secondary_init_steady_tubes, as pcsim/plant.h's passes do). The
+ * report's max_dpdt_pa_s is NaN (no window). The same errors, and
+ * PCS_E_INVAL for @p pressure_pa <= 0 or an SG without heat.
+ */
+PCS_API pcs_status pcs_secondary_init_construct_tubes(pcs_world *w, pcs_secondary *sec,
+                                                      const double *tube_heat_w, double pressure_pa,
+                                                      double nr_level,
+                                                      pcs_secondary_init_report *report);
 
 /** Volume index of named parts (UINT32_MAX if @p sg is out of range). */
 typedef enum pcs_secondary_part {

@@ -209,11 +209,16 @@ static pcs_status build_turbine(pcs_world *w, pcs_plant_unit *pu)
  * tube heats to the secondary's tube-side temperatures (tube_t) scaled to
  * the boundary's total, and a dome pressure moved by the U A-weighted
  * offset dT = (Q_tubes - Q_sat) / sum U A: the saturation pressure of
- * T_sat(p) + dT. Done when |dT| <= PLANT_SEC_MATCH_K; then the primary's
- * tubes see tube_t (pcs_primary_sg_couple), and its first tick gives the
- * heat the secondary settled with.
+ * T_sat(p) + dT. Done when |dT| <= PLANT_SEC_MATCH_K after a settled
+ * pass. The first pass only constructs the steady state
+ * (pcs_secondary_init_construct_tubes: its tube_t is what the next pass
+ * needs, and a stop-rule window on a state about to be moved would be 50 s
+ * of stepping for nothing); every later pass settles it
+ * (pcs_secondary_init_steady_tubes), so the last one is verified steady.
+ * Each pass starts from the state the last one left (the world keeps it):
+ * a later pass's construction needs two 10 s chunks, not three.
  */
-static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
+static pcs_status settle_passes(pcs_world *w, pcs_plant_unit *pu)
 {
     const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
     const double *tube_t = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).tube_t);
@@ -226,9 +231,13 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
         t[e] = ts;
     if (st == PCS_OK)
         st = tube_heat_at(w, pu->primary, n, t, q, &q_sat, &ua);
-    for (int pass = 0; pass < PLANT_SEC_PASSES && fabs(dts) > PLANT_SEC_MATCH_K && st == PCS_OK;
+    for (int pass = 0;
+         pass < PLANT_SEC_PASSES && (fabs(dts) > PLANT_SEC_MATCH_K || pass < 2) && st == PCS_OK;
          pass++) {
-        st = pcs_secondary_init_steady_tubes(w, pu->secondary, q, p, nr, &pu->secondary_init);
+        st = pass == 0
+                 ? pcs_secondary_init_construct_tubes(w, pu->secondary, q, p, nr,
+                                                      &pu->secondary_init)
+                 : pcs_secondary_init_steady_tubes(w, pu->secondary, q, p, nr, &pu->secondary_init);
         if (st == PCS_OK)
             st = tube_heat_at(w, pu->primary, n, tube_t, q, &q_t, &ua);
         if (st == PCS_OK)
@@ -239,6 +248,43 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu)
         if (st == PCS_OK && fabs(dts) > PLANT_SEC_MATCH_K)
             st = pcs_water_psat(ts + dts, &p);
     }
+    return st;
+}
+
+/* The steam side of @p twin (an earlier steam-side unit whose primary
+ * settled identically, same_steady_state): the passes are deterministic, so
+ * they would end in its state; take it, store by store, with its report. */
+static pcs_status copy_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_plant_unit *twin)
+{
+    pcs_secondary_stores a = pcs_secondary_store_ids(twin->secondary);
+    pcs_secondary_stores b = pcs_secondary_store_ids(pu->secondary);
+    const uint32_t from[] = {
+        a.mass, a.energy,  a.flow,          a.p,         a.h,      a.t,
+        a.rho,  a.quality, a.void_fraction, a.tube_heat, a.tube_t, a.turbine_valve,
+        a.dump, a.feed,    a.afw,           a.msiv,      a.feed_t, a.out};
+    const uint32_t to[] = {
+        b.mass, b.energy,  b.flow,          b.p,         b.h,      b.t,
+        b.rho,  b.quality, b.void_fraction, b.tube_heat, b.tube_t, b.turbine_valve,
+        b.dump, b.feed,    b.afw,           b.msiv,      b.feed_t, b.out};
+    for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
+        size_t bytes = pcs_store_bytes(w, from[k]);
+        if (bytes != pcs_store_bytes(w, to[k]))
+            return pcs_error_set(PCS_E_STATE, "plant: u%u's steam side differs in size from u%u's",
+                                 pu->index, twin->index);
+        memcpy(pcs_store_data(w, to[k]), pcs_store_data(w, from[k]), bytes);
+    }
+    pu->secondary_init = twin->secondary_init;
+    return PCS_OK;
+}
+
+/* The steam side settled (settle_passes) or, given @p twin, copied; then
+ * the primary's tubes see tube_t (pcs_primary_sg_couple), and its first
+ * tick gives the heat the secondary settled with. */
+static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_plant_unit *twin)
+{
+    const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
+    const double nr = pcs_secondary_def_get(pu->secondary)->nr_initial;
+    pcs_status st = twin ? copy_secondary(w, pu, twin) : settle_passes(w, pu);
     if (st == PCS_OK)
         st = pcs_primary_sg_couple(w, pu->primary);
     pcs_sg_control_def cd;
@@ -328,7 +374,7 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
     }
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
     if (st == PCS_OK && pu->secondary)
-        st = settle_secondary(w, pu);
+        st = settle_secondary(w, pu, twin);
     if (st == PCS_OK && pu->secondary)
         st = build_feedwater(w, c, pu);
     return st;
@@ -410,15 +456,17 @@ static pcs_status start_steady(pcs_world *w, pcs_plant_unit *pu, plant_couple *c
  * definition (but for the names the builder gives and the table, the same
  * one for both), rated power, boron and initial power: the settling is
  * deterministic, so its end state is too. Compared field by field through
- * normalised copies (the structs start zeroed by their _default). */
+ * normalised copies (the structs start zeroed by their _default). Two
+ * steam-side units qualify as well: their steam sides are built from the
+ * same primary fields and settle to the primary's state (copy_secondary). */
 static int same_steady_state(const pcs_plant_unit_def *a, const pcs_plant_unit_def *b)
 {
     pcs_primary_def x = a->primary, y = b->primary;
     x.unit_name = y.unit_name = NULL;
     x.unit_index = y.unit_index = 0;
     x.table = y.table = NULL;
-    return memcmp(&x, &y, sizeof x) == 0 && a->sg_model == PCS_PLANT_SG_BOUNDARY &&
-           b->sg_model == PCS_PLANT_SG_BOUNDARY &&
+    return memcmp(&x, &y, sizeof x) == 0 && a->sg_model == b->sg_model &&
+           (a->sg_model == PCS_PLANT_SG_BOUNDARY || a->sg_model == PCS_PLANT_SG_STEAM_SIDE) &&
            a->core.nominal_power_w == b->core.nominal_power_w &&
            a->core.boron_ppm == b->core.boron_ppm &&
            a->core.initial_power_fraction == b->core.initial_power_fraction;
