@@ -20,6 +20,7 @@
 #include "pcsim/flocking.h"
 #include "pcsim/fuel.h"
 #include "pcsim/fuel_materials.h"
+#include "pcsim/interlock.h"
 #include "pcsim/job.h"
 #include "pcsim/kinetics.h"
 #include "pcsim/life.h"

@@ -47,6 +47,7 @@
 #include "pcsim/export.h"
 #include "pcsim/fuel.h"
 #include "pcsim/primary.h"
+#include "pcsim/interlock.h"
 #include "pcsim/secondary.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/status.h"
@@ -122,6 +123,7 @@ typedef struct pcs_plant_unit {
     pcs_secondary_init_report secondary_init; /**< its last settling pass at build */
     pcs_sg_control *sg_control;   /**< its feedwater and turbine control (pcsim/sg_control.h,
                                        defaults), else NULL */
+    pcs_msiv *msiv;               /**< its MSIV actuation (pcsim/interlock.h), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".

@@ -13,14 +13,19 @@
 
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
+#include "pcsim/interlock.h"
+#include "pcsim/plant_signals.h"
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
 #include "physics/plant/models/plant_internal.h"
 
-#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (11 + 5 * PCS_PLANT_MAX_LOOPS))
-#define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (4 + PCS_PLANT_MAX_LOOPS))
-#define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (3 + 2 * PCS_PLANT_MAX_LOOPS))
+/* A steam-side unit adds 9 unit sensors and 11 per SG, 1 + 1 per SG trip
+ * functions and 1 + 3 per SG alarms (instrument_steam). */
+#define STEAM_CH 3u /* redundant channels of a steam-side quantity (2-out-of-3) */
+#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (20 + 16 * PCS_PLANT_MAX_LOOPS))
+#define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (5 + 2 * PCS_PLANT_MAX_LOOPS))
+#define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (4 + 5 * PCS_PLANT_MAX_LOOPS))
 #define NAME_LEN 64
 #define BASE_LEN 48
 
@@ -56,6 +61,10 @@ typedef struct instr_build {
     /* Per unit, the control channels pzr_control reads: pressure, level, Tavg. */
     uint32_t ctl_pressure[PCS_PLANT_MAX_UNITS], ctl_level[PCS_PLANT_MAX_UNITS],
         ctl_tavg[PCS_PLANT_MAX_UNITS];
+    /* Per unit, the protection's power and pressure channels (the interlocks
+     * read them too) and, on a steam-side unit, the interlocks' definition. */
+    uint32_t nis[PCS_PLANT_MAX_UNITS][4], prs[PCS_PLANT_MAX_UNITS][4];
+    pcs_interlock_def interlock[PCS_PLANT_MAX_UNITS];
 } instr_build;
 
 /* A sensor on the published channel @p source; returns its id (or UINT32_MAX). */
@@ -193,6 +202,152 @@ static pcs_status instrument_control(pcs_world *w, instr_build *b, uint32_t u,
     return PCS_OK;
 }
 
+/* STEAM_CH channels "<base>.A".. on @p source; ids in out[]. */
+static pcs_status add_steam_channels(pcs_world *w, instr_build *b, const char *base,
+                                     const char *source, const char *unit, double span,
+                                     double noise, double tau, pcs_interlock_channels *out)
+{
+    out->n = STEAM_CH;
+    out->k = 2; /* 2-out-of-3 per loop: assumption where refdata gives none */
+    for (uint32_t k = 0; k < STEAM_CH; k++) {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "%s.%c", base, 'A' + k);
+        out->sensor[k] = add_sensor(w, b, name, source, unit, span, noise, tau);
+        if (out->sensor[k] == UINT32_MAX)
+            return PCS_E_INVAL;
+    }
+    return PCS_OK;
+}
+
+/* A trip function over @p c's channels (k of n), armed by interlock flag
+ * @p arm_flag of @p sig (UINT32_MAX: always armed). */
+static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
+                           pcs_protection_trip_direction dir, double setpoint,
+                           const pcs_interlock_channels *c, uint32_t sig, uint32_t arm_flag)
+{
+    add_func(b, name, unit, PCS_PROTECTION_TRIP_LEVEL, dir, setpoint, c->sensor, 0);
+    pcs_protection_function_def *f = &b->funcs[b->n_funcs - 1];
+    f->n_inputs = c->n;
+    f->k = c->k;
+    if (arm_flag != UINT32_MAX) {
+        f->arm = 1;
+        f->arm_store = sig;
+        f->arm_index = arm_flag;
+    }
+}
+
+/* Per SG of a steam-side unit: narrow-range level, steam flow, feed flow and
+ * steam pressure channels; the SG low-low level trip and the alarms. */
+static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32_t l,
+                                const pcs_plant_setpoints *sp)
+{
+    pcs_interlock_def *d = &b->interlock[u];
+    uint32_t n = u + 1;
+    char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
+    pcs_interlock_channels feed;
+    double rated = d->rated_steam_kg_s;
+    snprintf(base, sizeof base, "u%u.sg%u.nr_level", n, l);
+    pcs_status st =
+        add_steam_channels(w, b, base, base, "%", 100.0, sp->noise_frac, 1.0, &d->nr_level[l - 1]);
+    snprintf(base, sizeof base, "u%u.sg%u.steam_flow", n, l);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, base, "kg/s", rated, sp->noise_frac, 0.2,
+                                &d->steam_flow[l - 1]);
+    snprintf(base, sizeof base, "u%u.sg%u.feed_flow", n, l);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, base, "kg/s", rated, sp->noise_frac, 0.2, &feed);
+    snprintf(base, sizeof base, "u%u.sg%u.steam_pressure", n, l);
+    snprintf(src, sizeof src, "u%u.sg%u.pressure", n, l);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, src, "Pa", 8.6e6, 0.0005, 0.5, &d->steam_p[l - 1]);
+    if (st != PCS_OK)
+        return st;
+    for (uint32_t k = 0; k < STEAM_CH; k++) /* the NR span reads 0..100 % */
+        b->sensors[d->nr_level[l - 1].sensor[k]].hi = 100.0;
+    snprintf(name, sizeof name, "u%u.rps.sg_low_low.%u", n, l);
+    add_steam_func(b, name, u, PCS_PROTECTION_TRIP_LOW, d->low_low_level_pct, &d->nr_level[l - 1],
+                   0, UINT32_MAX);
+    snprintf(name, sizeof name, "u%u.alarm.sg_low_low.%u", n, l);
+    add_alarm(b, name, d->nr_level[l - 1].sensor[0], PCS_ALARM_LOW, d->low_low_level_pct, 1.0,
+              PCS_ALARM_PRIO_HIGH, n);
+    snprintf(name, sizeof name, "u%u.alarm.steam_pressure_low.%u", n, l);
+    add_alarm(b, name, d->steam_p[l - 1].sensor[0], PCS_ALARM_LOW, d->low_steam_p_pa, 0.1e6,
+              PCS_ALARM_PRIO_HIGH, n);
+    snprintf(name, sizeof name, "u%u.alarm.steam_flow_high.%u", n, l);
+    add_alarm(b, name, d->steam_flow[l - 1].sensor[0], PCS_ALARM_HIGH, d->hsf_high_frac * rated,
+              0.02 * rated, PCS_ALARM_PRIO_HIGH, n);
+    return PCS_OK;
+}
+
+/*
+ * The steam side of unit @p u (sg_model steam_side only, so a boundary unit
+ * builds exactly as before): Tavg and turbine load channels for the
+ * interlocks, per SG channels (instrument_sg), the turbine-trip reactor trip
+ * armed by P-9 ([HRTD] 12.2: below P-9 a turbine trip does not trip the
+ * reactor), the low-pressurizer-pressure trip (function @p low_pressure)
+ * armed by P-7 ([HRTD] 12.2), and the turbine-trip alarm. The setpoints are
+ * the interlocks' (pcs_interlock_default: one source).
+ */
+static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
+                                   const pcs_plant_setpoints *sp, uint32_t low_pressure)
+{
+    const pcs_plant_unit *pu = &p->units[u];
+    const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
+    pcs_interlock_def *d = &b->interlock[u];
+    pcs_interlock_default(d);
+    uint32_t n = u + 1, sig, tsig;
+    char unit[16], base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
+    snprintf(unit, sizeof unit, "u%u", n);
+    d->n_sg = sd->n_sg;
+    d->k_lines = d->n_sg < d->k_lines ? d->n_sg : d->k_lines;
+    d->rated_steam_kg_s = sd->rated_steam_kg_s;
+    d->rated_power_w = p->cfg[u].core.nominal_power_w;
+    d->initial_power_frac = p->cfg[u].core.initial_power_fraction;
+    pcs_status st = pcs_plant_signals(w, unit, PCS_SIGNALS_INTERLOCK, &sig);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, unit, PCS_SIGNALS_TURBINE, &tsig);
+    snprintf(base, sizeof base, "u%u.rcs.t_avg", n);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, base, "K", 700.0, 0.0005, 1.0, &d->tavg);
+    snprintf(base, sizeof base, "u%u.turbine.load", n);
+    snprintf(src, sizeof src, "u%u.turbine.steam_flow", n);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, src, "kg/s", d->n_sg * d->rated_steam_kg_s,
+                                sp->noise_frac, 0.2, &d->turbine_load);
+    for (uint32_t l = 1; st == PCS_OK && l <= d->n_sg; l++)
+        st = instrument_sg(w, b, u, l, sp);
+    if (st != PCS_OK)
+        return st;
+    /* the turbine's tripped flag as three channels (no channel is published
+     * for the signal bus: the sensors read its element directly) */
+    pcs_interlock_channels trip = {.n = STEAM_CH, .k = 2};
+    for (uint32_t k = 0; k < STEAM_CH; k++) {
+        uint32_t id = b->n_sensors++;
+        pcs_sensor_def *c = &b->sensors[id];
+        pcs_sensor_default(c);
+        snprintf(b->sensor_names[id], NAME_LEN, "u%u.turbine.tripped.%c", n, 'A' + k);
+        c->name = b->sensor_names[id];
+        c->unit = "1";
+        c->store = tsig;
+        c->index = PCS_SIG_TURBINE_TRIPPED;
+        c->lo = 0.0;
+        c->hi = 1.0;
+        trip.sensor[k] = id;
+    }
+    snprintf(name, sizeof name, "u%u.rps.turbine_trip", n);
+    add_steam_func(b, name, u, PCS_PROTECTION_TRIP_HIGH, 0.5, &trip, sig, PCS_SIG_P9);
+    snprintf(name, sizeof name, "u%u.alarm.turbine_trip", n);
+    add_alarm(b, name, trip.sensor[0], PCS_ALARM_HIGH, 0.5, 0.1, PCS_ALARM_PRIO_HIGH, n);
+    b->funcs[low_pressure].arm = 1;
+    b->funcs[low_pressure].arm_store = sig;
+    b->funcs[low_pressure].arm_index = PCS_SIG_P7;
+    d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
+    d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
+    memcpy(d->power.sensor, b->nis[u], sizeof b->nis[u]);
+    memcpy(d->pzr_pressure.sensor, b->prs[u], sizeof b->prs[u]);
+    return PCS_OK;
+}
+
 static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                   const pcs_plant_setpoints *sp)
 {
@@ -210,6 +365,8 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
         st = instrument_control(w, b, u, sp);
     if (st != PCS_OK)
         return st;
+    memcpy(b->nis[u], nis, sizeof nis);
+    memcpy(b->prs[u], prs, sizeof prs);
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
     add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_flux_frac * p_nom, nis, 0);
     snprintf(name, sizeof name, "u%u.rps.flux_rate", n);
@@ -220,6 +377,7 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_pressure_pa, prs, 0);
     snprintf(name, sizeof name, "u%u.rps.low_pressure", n);
     add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, sp->low_pressure_pa, prs, 0);
+    uint32_t low_pressure = b->n_funcs - 1;
     snprintf(name, sizeof name, "u%u.alarm.power_high", n);
     add_alarm(b, name, nis[0], PCS_ALARM_HIGH, sp->alarm_power_frac * p_nom, 0.01 * p_nom,
               PCS_ALARM_PRIO_HIGH, n);
@@ -229,7 +387,10 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     snprintf(name, sizeof name, "u%u.alarm.pressure_low", n);
     add_alarm(b, name, prs[0], PCS_ALARM_LOW, 0.5 * (sp->low_pressure_pa + 15.51e6), 0.1e6,
               PCS_ALARM_PRIO_HIGH, n);
-    return instrument_loops(w, b, p, u, sp);
+    st = instrument_loops(w, b, p, u, sp);
+    if (st == PCS_OK && p->units[u].secondary)
+        st = instrument_steam(w, b, p, u, sp, low_pressure);
+    return st;
 }
 
 static pcs_status control_input(const pcs_plant *p, uint32_t sensor, pcs_pzr_control_input *in)
@@ -272,6 +433,22 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     return st;
 }
 
+/* The permissives and interlocks of steam-side unit @p u (after the
+ * protection, whose trip output P-4 reads). */
+static pcs_status add_interlock(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+{
+    pcs_interlock_def d = b->interlock[u];
+    char unit[16];
+    snprintf(unit, sizeof unit, "u%u", u + 1);
+    d.unit_name = unit;
+    d.unit_index = u;
+    uint32_t index;
+    pcs_status st = pcs_protection_trip_output(p->protection, u, &d.trip_store, &index);
+    if (st == PCS_OK)
+        st = pcs_interlock_add(w, p->sensors, &d, &p->interlock[u]);
+    return st;
+}
+
 static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
 {
     uint32_t stores[PCS_PLANT_MAX_UNITS];
@@ -291,6 +468,9 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
         st = pcs_alarm_add(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
         st = add_pzr_control(w, p, b, u);
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        if (p->units[u].secondary)
+            st = add_interlock(w, p, b, u);
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
         char name[16];

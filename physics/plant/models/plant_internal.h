@@ -5,6 +5,7 @@
 #ifndef PCS_PHYSICS_PLANT_INTERNAL_H
 #define PCS_PHYSICS_PLANT_INTERNAL_H
 
+#include "pcsim/interlock.h"
 #include "pcsim/plant.h"
 #include "pcsim/pzr_control.h"
 
@@ -36,6 +37,7 @@ struct pcs_plant {
     pcs_protection *protection;
     pcs_alarms *alarms;
     pcs_pzr_control *pzr_control[PCS_PLANT_MAX_UNITS];
+    pcs_interlock *interlock[PCS_PLANT_MAX_UNITS]; /* steam-side units' (pcsim/interlock.h) */
 };
 
 #endif
