@@ -138,9 +138,9 @@ enum {
 
 /** k-out-of-n redundant channels of one quantity (sensor ids). */
 typedef struct pcs_interlock_channels {
-    uint32_t n;                               /**< [0, 4]; 0: the input is absent */
-    uint32_t k;                               /**< coincidence, [1, n] when n > 0 */
-    uint32_t sensor[PCS_INTERLOCK_MAX_CH];    /**< sensor ids */
+    uint32_t n;                            /**< [0, 4]; 0: the input is absent */
+    uint32_t k;                            /**< coincidence, [1, n] when n > 0 */
+    uint32_t sensor[PCS_INTERLOCK_MAX_CH]; /**< sensor ids */
 } pcs_interlock_channels;
 
 /** One unit's interlocks. Start from pcs_interlock_default(). */
@@ -153,35 +153,36 @@ typedef struct pcs_interlock_def {
     pcs_interlock_channels power;        /**< nuclear power, W (required) */
     pcs_interlock_channels turbine_load; /**< turbine steam flow, kg/s (required) */
     pcs_interlock_channels tavg;         /**< Tavg, K (required) */
-    pcs_interlock_channels pzr_pressure; /**< pressurizer pressure, Pa (n = 0: no low-pressure SI) */
+    pcs_interlock_channels
+        pzr_pressure; /**< pressurizer pressure, Pa (n = 0: no low-pressure SI) */
     pcs_interlock_channels nr_level[PCS_INTERLOCK_MAX_SG];   /**< narrow-range level, % */
     pcs_interlock_channels steam_flow[PCS_INTERLOCK_MAX_SG]; /**< steam flow, kg/s */
     pcs_interlock_channels steam_p[PCS_INTERLOCK_MAX_SG];    /**< steam pressure, Pa */
 
-    double rated_power_w;    /**< 100 % of the power channels, (0, 1e11] */
-    double rated_steam_kg_s; /**< one SG's rated steam flow, 480.4 [W84]; (0, 1e4] */
+    double rated_power_w;      /**< 100 % of the power channels, (0, 1e11] */
+    double rated_steam_kg_s;   /**< one SG's rated steam flow, 480.4 [W84]; (0, 1e4] */
     double initial_power_frac; /**< the start's permissives, [0, 1.5]; default 1 */
 
-    double p7_frac;  /**< 0.10 P-7/P-10 ([HRTD] 12.2, pwr_transients.md section 4) */
-    double p13_frac; /**< 0.10 P-13 turbine load (the same row: P-7 is P-10 or P-13) */
-    double p8_frac;  /**< 0.39 P-8 ([HRTD] 12.2; Salem 36 %), section 4 */
-    double p9_frac;  /**< 0.50 P-9 ([HRTD] 12.2; Salem ~49 %), section 6 */
-    double p12_tavg_k;       /**< 562.594 = 553 F low-low Tavg ([HRTD] 11.2), section 1 */
-    double p12_hysteresis_k; /**< 1.111 = 2 F reset above P-12 (assumption) */
-    double p14_level_pct;    /**< 69 % NR high-high ([HRTD] 12.2, 12.3), section 9 */
+    double p7_frac;           /**< 0.10 P-7/P-10 ([HRTD] 12.2, pwr_transients.md section 4) */
+    double p13_frac;          /**< 0.10 P-13 turbine load (the same row: P-7 is P-10 or P-13) */
+    double p8_frac;           /**< 0.39 P-8 ([HRTD] 12.2; Salem 36 %), section 4 */
+    double p9_frac;           /**< 0.50 P-9 ([HRTD] 12.2; Salem ~49 %), section 6 */
+    double p12_tavg_k;        /**< 562.594 = 553 F low-low Tavg ([HRTD] 11.2), section 1 */
+    double p12_hysteresis_k;  /**< 1.111 = 2 F reset above P-12 (assumption) */
+    double p14_level_pct;     /**< 69 % NR high-high ([HRTD] 12.2, 12.3), section 9 */
     double low_low_level_pct; /**< 11.5 % NR ([HRTD] 12.2), sections 5 and 9 */
-    double fw_iso_tavg_k;    /**< 568.706 = 564 F, with P-4 ([HRTD] 12.3), section 3 */
-    double c7_step_frac;     /**< 0.10 load fall step ([HRTD] 11.2), section 1 */
-    double c7_ramp_per_min;  /**< 0.05 load fall ramp per minute ([HRTD] 11.2), section 1 */
-    double hsf_low_frac;     /**< 0.40 high steam flow at low load (assumption) */
-    double hsf_high_frac;    /**< 1.10 high steam flow at full load (assumption) */
-    double hsf_load_lo;      /**< 0.20 load where the setpoint starts to rise (assumption) */
-    double hsf_load_hi;      /**< 1.00 load where it reaches hsf_high_frac (assumption) */
-    double low_steam_p_pa;   /**< 4.23818e6 = 600 psig ([HRTD] 12.3), section 7 */
-    double si_dp_pa;         /**< 0.689476e6 = 100 psi steam-line dP ([HRTD] 12.3), section 7 */
-    double si_pzr_low_pa;    /**< 12.5602e6 = 1807 psig ([HRTD] 12.3), sections 2 and 8 */
-    uint32_t k_lines;        /**< steam lines in high flow / low pressure for SI, [1, n_sg];
-                                  default min(2, n_sg) (assumption: 2 of 4 lines) */
+    double fw_iso_tavg_k;     /**< 568.706 = 564 F, with P-4 ([HRTD] 12.3), section 3 */
+    double c7_step_frac;      /**< 0.10 load fall step ([HRTD] 11.2), section 1 */
+    double c7_ramp_per_min;   /**< 0.05 load fall ramp per minute ([HRTD] 11.2), section 1 */
+    double hsf_low_frac;      /**< 0.40 high steam flow at low load (assumption) */
+    double hsf_high_frac;     /**< 1.10 high steam flow at full load (assumption) */
+    double hsf_load_lo;       /**< 0.20 load where the setpoint starts to rise (assumption) */
+    double hsf_load_hi;       /**< 1.00 load where it reaches hsf_high_frac (assumption) */
+    double low_steam_p_pa;    /**< 4.23818e6 = 600 psig ([HRTD] 12.3), section 7 */
+    double si_dp_pa;          /**< 0.689476e6 = 100 psi steam-line dP ([HRTD] 12.3), section 7 */
+    double si_pzr_low_pa;     /**< 12.5602e6 = 1807 psig ([HRTD] 12.3), sections 2 and 8 */
+    uint32_t k_lines;         /**< steam lines in high flow / low pressure for SI, [1, n_sg];
+                                   default min(2, n_sg) (assumption: 2 of 4 lines) */
     uint32_t condenser_available; /**< C-9 at the start, 0 or 1; default 1 */
 
     double msiv_delay_s;       /**< 0.5 signal to stroke start ([HRTD] 7.1), section 7 */

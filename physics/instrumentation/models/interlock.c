@@ -17,7 +17,7 @@
 #include "physics/control/models/control_common.h"
 #include "physics/instrumentation/models/interlock_internal.h"
 
-#define F_TO_K(f) (((f) - 32.0) / 1.8 + 273.15)
+#define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
 #define PSI_PA 6894.757293168
 #define PSIG_PA(p) (((p) + 14.695948775) * PSI_PA)
 
@@ -188,9 +188,8 @@ static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *
     for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++) {
         st = pcs_load_check_f64_from(name, flags[i], s, i, 1, 1, 0.0, 1.0, 0);
         if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT,
-                               "store '%s' element %u (%s): value %g is not 0 or 1", name, i,
-                               flags[i], s[i]);
+            st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
+                               name, i, flags[i], s[i]);
     }
     return st;
 }
@@ -209,8 +208,7 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
     case PCS_INTERLOCK_OP_CONDENSER: {
         double a = call->cmd->args[0];
         if (a != 0.0 && a != 1.0)
-            return pcs_error_set(PCS_E_INVAL,
-                                 "%s: condenser_available args[0] = %g is not 0 or 1",
+            return pcs_error_set(PCS_E_INVAL, "%s: condenser_available args[0] = %g is not 0 or 1",
                                  call->target_name, a);
         s[PCS_INTERLOCK_ST_C9] = a;
         return PCS_OK;

@@ -13,15 +13,15 @@
 struct pcs_interlock {
     pcs_interlock_def def; /* unit_name points at unit[] */
     char unit[16];
-    const double *values;    /* the sensors' measured values, by sensor id */
-    const uint32_t *trip;    /* the unit's latched reactor trip */
-    const double *turbine;   /* "<unit>.turbine.sig" */
-    const double *feed;      /* "<unit>.feed.sig" */
-    double *sig;             /* "<unit>.interlock.sig" (written) */
-    double *state;           /* "<unit>.interlock.state" (written) */
+    const double *values;  /* the sensors' measured values, by sensor id */
+    const uint32_t *trip;  /* the unit's latched reactor trip */
+    const double *turbine; /* "<unit>.turbine.sig" */
+    const double *feed;    /* "<unit>.feed.sig" */
+    double *sig;           /* "<unit>.interlock.sig" (written) */
+    double *state;         /* "<unit>.interlock.state" (written) */
     uint32_t id_sig, id_state, id_turbine, id_feed, id_sensors, id_trip;
-    double rated_load_kg_s;  /* n_sg x rated steam: 100 % turbine load */
-    double lag_alpha;        /* C-7 lag step: 1 - exp(-dt / tau) */
+    double rated_load_kg_s; /* n_sg x rated steam: 100 % turbine load */
+    double lag_alpha;       /* C-7 lag step: 1 - exp(-dt / tau) */
 };
 
 /* The tick ("<unit>.interlock", stage ALARMS). */

@@ -114,8 +114,8 @@ static pcs_status msiv_load_check(const pcs_world *w, const pcs_load_view *v, vo
 static pcs_status register_targets(pcs_world *w, pcs_msiv *m)
 {
     uint32_t family;
-    pcs_status st = pcs_command_family_share(w, PCS_MSIV_COMMANDS, PCS_MSIV_OP_COUNT, on_command,
-                                             &family);
+    pcs_status st =
+        pcs_command_family_share(w, PCS_MSIV_COMMANDS, PCS_MSIV_OP_COUNT, on_command, &family);
     char all[32];
     snprintf(all, sizeof all, "%s.msiv", m->unit);
     const char *names[] = {all, m->unit};

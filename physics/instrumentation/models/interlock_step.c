@@ -76,7 +76,7 @@ static int steam_dp(const pcs_interlock *il)
             for (uint32_t m = 0; m < d->n_sg; m++)
                 if (m != l && i < d->steam_p[m].n)
                     top = fmax(top, il->values[d->steam_p[m].sensor[i]]);
-            on += (uint32_t)!(top - v < d->si_dp_pa);
+            on += (uint32_t) !(top - v < d->si_dp_pa);
         }
         if (c->n > 0 && d->n_sg > 1 && on >= c->k)
             return 1;
@@ -156,8 +156,7 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
     sig[PCS_SIG_TURBINE_TRIP] = flag(p4 || p14 || si_on);
     sig[PCS_SIG_FW_ISOLATION] =
         flag((p4 && coincident(il, &d->tavg, d->fw_iso_tavg_k, -1)) || p14 || si_on);
-    sig[PCS_SIG_AFW_START] =
-        flag(low_low || il->feed[PCS_SIG_FEED_MFP_TRIPPED] != 0.0 || si_on);
+    sig[PCS_SIG_AFW_START] = flag(low_low || il->feed[PCS_SIG_FEED_MFP_TRIPPED] != 0.0 || si_on);
     sig[PCS_SIG_SI] = s[PCS_INTERLOCK_ST_SI];
     sig[PCS_SIG_MSLI] = s[PCS_INTERLOCK_ST_MSLI];
     return PCS_OK;

@@ -1,0 +1,637 @@
+/**
+ * @file test_interlock.c
+ * @brief Permissives, interlocks and the MSIV actuation (pcsim/interlock.h):
+ *        each permissive at and either side of its setpoint, C-7 on a step
+ *        and a ramp (and not on a 4 %/min ramp), feedwater isolation, AFW
+ *        start, SI and steam line isolation, the MSIV stroke, a trip armed
+ *        by a permissive, the crafted-save refusal and 0 allocations per
+ *        tick, on a bare world whose sensors read values the test writes;
+ *        then the new reactor trips with their first-out on a steam-side
+ *        station (one build, forked per trip).
+ *
+ * References (refdata/pwr_transients.md): P-7 10 %, P-8 39 %, P-9 50 %
+ * (sections 4 and 6, [HRTD] 12.2); P-12 553 F (section 1, [HRTD] 11.2);
+ * P-14 69 % NR and low-low 11.5 % NR 2/3 in any SG (sections 5 and 9);
+ * C-7 step 10 % or ramp 5 %/min (section 1); FW isolation on P-4 and Tavg <
+ * 564 F (section 3, [HRTD] 12.3); SI and MSLI on high steam flow and (steam
+ * pressure < 600 psig or Tavg < 553 F), SI on 100 psi steam-line dP (section
+ * 7); MSIV 0.5 s delay + 5 s stroke (section 7, [HRTD] 7.1).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/alloc_count.h"
+#include "tests/control_fixture.h"
+#include "tests/fork_child.h"
+
+/* plant.x layout: the test's stand-ins for the measured quantities. */
+enum { POW = 0, LOAD = 4, TAVG = 7, PZR = 10, SG0 = 14, PER_SG = 9, NX = SG0 + 4 * PER_SG };
+enum { LVL = 0, FLOW = 3, PRES = 6 };
+
+#define RATED_W 1000.0
+#define RATED_SG 100.0 /* kg/s per SG; 400 kg/s is 100 % turbine load */
+#define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
+
+typedef struct rig {
+    ctl_plant p;
+    pcs_sensors *s;
+    pcs_interlock_def d;
+    pcs_interlock *il;
+    pcs_msiv *msiv;
+    pcs_protection *prot;
+    uint32_t trip_store, msiv_store;
+    uint32_t *trip; /* the stand-in for rps.trip */
+    double *sig, *turb, *feed, *msiv_out;
+} rig;
+
+static void channels(pcs_interlock_channels *c, uint32_t first, uint32_t n, uint32_t k)
+{
+    c->n = n;
+    c->k = k;
+    for (uint32_t i = 0; i < n; i++)
+        c->sensor[i] = first + i;
+}
+
+/* Normal full-power values. */
+static void normal(rig *r)
+{
+    double *x = r->p.x;
+    for (int i = 0; i < 4; i++) {
+        x[POW + i] = RATED_W;
+        x[PZR + i] = 15.51e6;
+    }
+    for (int i = 0; i < 3; i++) {
+        x[LOAD + i] = 4 * RATED_SG;
+        x[TAVG + i] = F_TO_K(584.7);
+    }
+    for (int l = 0; l < 4; l++)
+        for (int i = 0; i < 3; i++) {
+            x[SG0 + PER_SG * l + LVL + i] = 44.0;
+            x[SG0 + PER_SG * l + FLOW + i] = RATED_SG;
+            x[SG0 + PER_SG * l + PRES + i] = 6.9e6;
+        }
+}
+
+/* The turbine-trip reactor trip over three sensors on turbine.sig
+ * TRIPPED, armed by P-9 (as plant_instr.c builds it). */
+static void add_turbine_trip(rig *r, uint32_t first_sensor)
+{
+    pcs_protection_function_def f;
+    pcs_protection_function_default(&f);
+    f.name = "u1.rps.turbine_trip";
+    f.direction = PCS_PROTECTION_TRIP_HIGH;
+    f.setpoint = 0.5;
+    f.n_inputs = 3;
+    f.k = 2;
+    for (uint32_t i = 0; i < 3; i++)
+        f.inputs[i] = first_sensor + i;
+    f.arm = 1;
+    cr_assert_eq(pcs_plant_signals(r->p.w, "u1", PCS_SIGNALS_INTERLOCK, &f.arm_store), PCS_OK);
+    f.arm_index = PCS_SIG_P9;
+    pcs_protection_def pd;
+    pcs_protection_default(&pd);
+    pd.n_functions = 1;
+    pd.functions = &f;
+    cr_assert_eq(pcs_protection_add(r->p.w, r->s, &pd, &r->prot), PCS_OK, "%s", pcs_last_error());
+}
+
+/* A bare world: NX plant values with one noiseless sensor each, three more
+ * on turbine.sig TRIPPED, a u32 stand-in for the protection's trip output
+ * (or, with @p with_prot, the turbine-trip function), the interlocks and
+ * the MSIVs on a 4-SG MSIV store. */
+static void rig_init(rig *r, int with_prot)
+{
+    memset(r, 0, sizeof *r);
+    ctl_plant_init(&r->p, NX, 1);
+    pcs_world *w = r->p.w;
+    uint32_t tsig, fsig;
+    cr_assert_eq(pcs_plant_signals(w, "u1", PCS_SIGNALS_TURBINE, &tsig), PCS_OK);
+    cr_assert_eq(pcs_plant_signals(w, "u1", PCS_SIGNALS_FEED, &fsig), PCS_OK);
+    pcs_sensor_def c[NX + 3];
+    char names[NX + 3][16];
+    for (uint32_t i = 0; i < NX + 3; i++) {
+        snprintf(names[i], sizeof names[i], "ch%u", i);
+        c[i] = ctl_sensor(&r->p, names[i], i < NX ? i : 0);
+        c[i].lo = -1e9;
+        c[i].hi = 1e9;
+        if (i >= NX) {
+            c[i].store = tsig;
+            c[i].index = PCS_SIG_TURBINE_TRIPPED;
+        }
+    }
+    cr_assert_eq(pcs_sensor_add(w, c, NX + 3, &r->s), PCS_OK, "%s", pcs_last_error());
+    pcs_interlock_def *d = &r->d;
+    pcs_interlock_default(d);
+    d->unit_name = "u1";
+    d->rated_power_w = RATED_W;
+    d->rated_steam_kg_s = RATED_SG;
+    if (with_prot) {
+        add_turbine_trip(r, NX);
+        uint32_t index;
+        cr_assert_eq(pcs_protection_trip_output(r->prot, 0, &r->trip_store, &index), PCS_OK);
+    } else {
+        cr_assert_eq(
+            pcs_store_register(w, "rps.trip", sizeof(uint32_t), 1, PCS_STORE_STATE, &r->trip_store),
+            PCS_OK);
+    }
+    d->trip_store = r->trip_store;
+    channels(&d->power, POW, 4, 2);
+    channels(&d->turbine_load, LOAD, 3, 2);
+    channels(&d->tavg, TAVG, 3, 2);
+    channels(&d->pzr_pressure, PZR, 4, 2);
+    for (uint32_t l = 0; l < 4; l++) {
+        channels(&d->nr_level[l], SG0 + PER_SG * l + LVL, 3, 2);
+        channels(&d->steam_flow[l], SG0 + PER_SG * l + FLOW, 3, 2);
+        channels(&d->steam_p[l], SG0 + PER_SG * l + PRES, 3, 2);
+    }
+    cr_assert_eq(pcs_interlock_add(w, r->s, d, &r->il), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_store_register(w, "u1.sec.msiv", sizeof(double), 4, PCS_STORE_STATE_F64,
+                                    &r->msiv_store),
+                 PCS_OK);
+    r->msiv_out = pcs_store_data(w, r->msiv_store);
+    for (int l = 0; l < 4; l++)
+        r->msiv_out[l] = 1.0;
+    cr_assert_eq(pcs_msiv_add(w, d, r->msiv_store, &r->msiv), PCS_OK, "%s", pcs_last_error());
+    uint32_t isig;
+    cr_assert_eq(pcs_plant_signals(w, "u1", PCS_SIGNALS_INTERLOCK, &isig), PCS_OK);
+    r->sig = pcs_store_data(w, isig);
+    r->turb = pcs_store_data(w, tsig);
+    r->feed = pcs_store_data(w, fsig);
+    r->trip = pcs_store_data(w, r->trip_store);
+    normal(r);
+    ctl_tick(w, 1);
+}
+
+static void rig_free(rig *r)
+{
+    pcs_world_destroy(r->p.w);
+}
+
+static double sig(const rig *r, uint32_t k)
+{
+    return r->sig[k];
+}
+
+/* All power channels at @p frac of rated; one tick. */
+static void power_at(rig *r, double frac)
+{
+    for (int i = 0; i < 4; i++)
+        r->p.x[POW + i] = frac * RATED_W;
+    ctl_tick(r->p.w, 1);
+}
+
+Test(interlock, p4_follows_the_latched_reactor_trip)
+{
+    rig r;
+    rig_init(&r, 0);
+    cr_expect_eq(sig(&r, PCS_SIG_P4), 0.0);
+    cr_expect_eq(sig(&r, PCS_SIG_TURBINE_TRIP), 0.0);
+    *r.trip = 1;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_P4), 1.0);
+    cr_expect_eq(sig(&r, PCS_SIG_TURBINE_TRIP), 1.0, "P-4 trips the turbine ([HRTD] 12.2)");
+    *r.trip = 0;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_P4), 0.0);
+    rig_free(&r);
+}
+
+/* P-7 (10 %), P-8 (39 %), P-9 (50 %): below, at, above; 2 of 4 channels. */
+Test(interlock, power_permissives_at_and_either_side_of_their_setpoints)
+{
+    rig r;
+    rig_init(&r, 0);
+    for (int i = 0; i < 3; i++)
+        r.p.x[LOAD + i] = 0.0; /* P-13 off: P-7 from power alone */
+    const struct {
+        uint32_t flag;
+        double sp;
+    } perm[] = {{PCS_SIG_P7, 0.10}, {PCS_SIG_P8, 0.39}, {PCS_SIG_P9, 0.50}};
+    for (size_t k = 0; k < 3; k++) {
+        power_at(&r, perm[k].sp - 0.01);
+        cr_expect_eq(sig(&r, perm[k].flag), 0.0, "flag %u at %g", perm[k].flag, perm[k].sp - 0.01);
+        power_at(&r, perm[k].sp);
+        cr_expect_eq(sig(&r, perm[k].flag), 1.0, "flag %u at %g", perm[k].flag, perm[k].sp);
+        power_at(&r, perm[k].sp + 0.01);
+        cr_expect_eq(sig(&r, perm[k].flag), 1.0, "flag %u at %g", perm[k].flag, perm[k].sp + 0.01);
+    }
+    /* 2 of 4: one channel above P-9 alone does not make it */
+    power_at(&r, 0.45);
+    r.p.x[POW] = 0.6 * RATED_W;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_P9), 0.0, "1 of 4 channels");
+    r.p.x[POW + 2] = 0.6 * RATED_W;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_P9), 1.0, "2 of 4 channels");
+    rig_free(&r);
+}
+
+/* P-7 is also P-13: turbine load >= 10 % with the reactor at zero power. */
+Test(interlock, p7_from_turbine_load_p13)
+{
+    rig r;
+    rig_init(&r, 0);
+    power_at(&r, 0.0);
+    const double loads[] = {0.09, 0.10, 0.11}, want[] = {0.0, 1.0, 1.0};
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 3; i++)
+            r.p.x[LOAD + i] = loads[k] * 4 * RATED_SG;
+        ctl_tick(r.p.w, 1);
+        cr_expect_eq(sig(&r, PCS_SIG_P7), want[k], "load %g", loads[k]);
+    }
+    rig_free(&r);
+}
+
+static void tavg_at(rig *r, double k)
+{
+    for (int i = 0; i < 3; i++)
+        r->p.x[TAVG + i] = k;
+    ctl_tick(r->p.w, 1);
+}
+
+/* P-12 at 553 F, reset 2 F above it (hysteresis: assumption). */
+Test(interlock, p12_low_low_tavg_with_its_hysteresis)
+{
+    rig r;
+    rig_init(&r, 0);
+    double sp = F_TO_K(553.0), hys = 2.0 / 1.8;
+    tavg_at(&r, sp + 0.05);
+    cr_expect_eq(sig(&r, PCS_SIG_P12), 0.0, "just above 553 F");
+    tavg_at(&r, r.d.p12_tavg_k);
+    cr_expect_eq(sig(&r, PCS_SIG_P12), 1.0, "at 553 F");
+    tavg_at(&r, sp + 0.5 * hys);
+    cr_expect_eq(sig(&r, PCS_SIG_P12), 1.0, "inside the hysteresis it holds");
+    tavg_at(&r, sp + 1.05 * hys);
+    cr_expect_eq(sig(&r, PCS_SIG_P12), 0.0, "above 555 F it resets");
+    tavg_at(&r, sp - 0.05);
+    cr_expect_eq(sig(&r, PCS_SIG_P12), 1.0, "just below 553 F");
+    rig_free(&r);
+}
+
+static void level(rig *r, uint32_t sg, uint32_t n_ch, double v)
+{
+    for (uint32_t i = 0; i < 3; i++)
+        r->p.x[SG0 + PER_SG * sg + LVL + i] = i < n_ch ? v : 44.0;
+    ctl_tick(r->p.w, 1);
+}
+
+/* P-14: 69 % NR, 2 of 3 channels in any SG: turbine trip, FW isolation. */
+Test(interlock, p14_high_high_level_two_of_three_in_one_sg)
+{
+    rig r;
+    rig_init(&r, 0);
+    level(&r, 2, 2, 68.9);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 0.0, "68.9 %%");
+    level(&r, 2, 1, 69.0);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 0.0, "1 of 3 at 69 %%");
+    level(&r, 2, 2, 69.0);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 1.0, "2 of 3 at 69 %%");
+    cr_expect_eq(sig(&r, PCS_SIG_TURBINE_TRIP), 1.0);
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 1.0);
+    level(&r, 2, 2, 69.1);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 1.0, "69.1 %%");
+    rig_free(&r);
+}
+
+static void load_at(rig *r, double frac)
+{
+    for (int i = 0; i < 3; i++)
+        r->p.x[LOAD + i] = frac * 4 * RATED_SG;
+}
+
+/* C-7 on a step: > 10 % arms it and it stays latched until c7_reset. */
+Test(interlock, c7_step_above_10_percent_latches_until_reset)
+{
+    rig r;
+    rig_init(&r, 0);
+    load_at(&r, 0.91); /* a 9 % step */
+    ctl_tick(r.p.w, 100);
+    cr_expect_eq(sig(&r, PCS_SIG_C7), 0.0, "a 9 %% step");
+    rig_free(&r);
+    rig_init(&r, 0);
+    load_at(&r, 0.90); /* exactly 10 %: the setpoint is "more than 10 %" */
+    ctl_tick(r.p.w, 100);
+    cr_expect_eq(sig(&r, PCS_SIG_C7), 0.0, "a 10 %% step");
+    rig_free(&r);
+
+    rig_init(&r, 0);
+    load_at(&r, 0.89); /* an 11 % step */
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_C7), 1.0, "an 11 %% step");
+    load_at(&r, 1.0);
+    ctl_tick(r.p.w, 20);
+    cr_expect_eq(sig(&r, PCS_SIG_C7), 1.0, "latched");
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_C7_RESET, "u1", 0.0);
+    ctl_tick(r.p.w, 2);
+    cr_expect_eq(sig(&r, PCS_SIG_C7), 0.0, "reset");
+    rig_free(&r);
+}
+
+/* Ramp fall at @p per_min for @p seconds; the first time C-7 is set (s), or -1. */
+static double ramp_until_c7(rig *r, double per_min, double seconds)
+{
+    double dt = 0.05, load = 1.0;
+    for (int k = 1; k * dt <= seconds + 1e-9; k++) {
+        load -= per_min / 60.0 * dt;
+        load_at(r, load);
+        ctl_tick(r->p.w, 1);
+        if (sig(r, PCS_SIG_C7) != 0.0)
+            return k * dt;
+    }
+    return -1.0;
+}
+
+/* C-7 on a ramp: the rate-lag unit (tau = 10 % / (5 %/min) = 120 s) sees
+ * a 10 %/min ramp as 10 % below its lag at 120 ln 2 = 83.2 s; a 4 %/min
+ * ramp tends to 8 % and never arms it. */
+Test(interlock, c7_ramp_above_5_percent_per_minute_but_not_4)
+{
+    rig r;
+    rig_init(&r, 0);
+    double t = ramp_until_c7(&r, 0.10, 200.0);
+    cr_log_info("10 %%/min ramp: C-7 at %.2f s", t);
+    cr_expect(t > 82.0 && t < 84.5, "10 %%/min arms C-7 at %g s (83.2 s expected)", t);
+    rig_free(&r);
+    rig_init(&r, 0);
+    t = ramp_until_c7(&r, 0.04, 600.0);
+    cr_expect_eq(t, -1.0, "4 %%/min never arms C-7 (armed at %g s)", t);
+    rig_free(&r);
+}
+
+/* C-8 follows the turbine's tripped flag; C-9 the condenser command. */
+Test(interlock, c8_turbine_tripped_and_c9_condenser_available)
+{
+    rig r;
+    rig_init(&r, 0);
+    cr_expect_eq(sig(&r, PCS_SIG_C8), 0.0);
+    cr_expect_eq(sig(&r, PCS_SIG_C9), 1.0, "available by default");
+    r.turb[PCS_SIG_TURBINE_TRIPPED] = 1.0;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_C8), 1.0);
+    r.turb[PCS_SIG_TURBINE_TRIPPED] = 0.0;
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_CONDENSER, "u1", 0.0);
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_C8), 0.0);
+    cr_expect_eq(sig(&r, PCS_SIG_C9), 0.0, "condenser_available 0");
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_CONDENSER, "u1.interlock", 0.5);
+    ctl_tick(r.p.w, 1);
+    pcs_command_stats cs;
+    cr_assert_eq(pcs_command_stats_get(r.p.w, &cs), PCS_OK);
+    cr_expect_eq(cs.rejected, 1, "0.5 is not a C-9 value");
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_CONDENSER, "u1", 1.0);
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_C9), 1.0);
+    rig_free(&r);
+}
+
+/* FW isolation on P-4 with Tavg below 564 F, not above ([HRTD] 12.3). */
+Test(interlock, fw_isolation_on_p4_with_low_tavg_only)
+{
+    rig r;
+    rig_init(&r, 0);
+    *r.trip = 1;
+    tavg_at(&r, F_TO_K(564.1));
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 0.0, "P-4 at 564.1 F");
+    tavg_at(&r, F_TO_K(563.9));
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 1.0, "P-4 at 563.9 F");
+    tavg_at(&r, F_TO_K(557.0));
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 1.0, "P-4 at the no-load 557 F");
+    *r.trip = 0;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 0.0, "557 F without P-4");
+    rig_free(&r);
+}
+
+/* AFW start: low-low 11.5 % NR in 2 of 3 channels of one SG, or both
+ * main feed pumps tripped ([HRTD] 12.2, 5.7). */
+Test(interlock, afw_start_on_two_of_three_low_low_in_one_sg)
+{
+    rig r;
+    rig_init(&r, 0);
+    level(&r, 1, 1, 11.0);
+    cr_expect_eq(sig(&r, PCS_SIG_AFW_START), 0.0, "1 of 3");
+    level(&r, 1, 2, 11.6);
+    cr_expect_eq(sig(&r, PCS_SIG_AFW_START), 0.0, "2 of 3 at 11.6 %%");
+    level(&r, 1, 2, 11.5);
+    cr_expect_eq(sig(&r, PCS_SIG_AFW_START), 1.0, "2 of 3 at 11.5 %%");
+    level(&r, 1, 0, 44.0);
+    cr_expect_eq(sig(&r, PCS_SIG_AFW_START), 0.0);
+    r.feed[PCS_SIG_FEED_MFP_TRIPPED] = 1.0;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_AFW_START), 1.0, "main feed pumps tripped");
+    rig_free(&r);
+}
+
+/* Every SG's steam flow and pressure channels at @p flow_frac of rated and @p p. */
+static void steam_at(rig *r, double flow_frac, double p)
+{
+    for (int l = 0; l < 4; l++)
+        for (int i = 0; i < 3; i++) {
+            r->p.x[SG0 + PER_SG * l + FLOW + i] = flow_frac * RATED_SG;
+            r->p.x[SG0 + PER_SG * l + PRES + i] = p;
+        }
+    ctl_tick(r->p.w, 1);
+}
+
+/* SI and MSLI need high steam flow (110 % at full load: assumption) AND
+ * low steam pressure (600 psig) or low-low Tavg; neither alone does. */
+Test(interlock, si_and_msli_on_high_steam_flow_with_low_pressure_not_either_alone)
+{
+    rig r;
+    rig_init(&r, 0);
+    double low_p = 4.0e6; /* 565 psig */
+    steam_at(&r, 1.2, 6.9e6);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 0.0, "high steam flow alone");
+    steam_at(&r, 1.0, low_p);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 0.0, "low steam pressure alone");
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 0.0);
+    steam_at(&r, 1.09, low_p);
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 0.0, "109 %% is below the 110 %% full-load setpoint");
+    steam_at(&r, 1.2, low_p);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 1.0, "both");
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 1.0, "both");
+    cr_expect_eq(sig(&r, PCS_SIG_TURBINE_TRIP), 1.0, "SI trips the turbine");
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 1.0, "SI isolates feedwater");
+    cr_expect_eq(sig(&r, PCS_SIG_AFW_START), 1.0, "SI starts AFW");
+    /* latched; si_reset refused while the condition holds, taken after */
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_SI_RESET, "u1", 0.0);
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 1.0, "reset refused while present");
+    steam_at(&r, 1.0, 6.9e6);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 1.0, "latched");
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_SI_RESET, "u1", 0.0);
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 0.0);
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 0.0);
+    /* high steam flow with low-low Tavg (553 F) */
+    tavg_at(&r, F_TO_K(552.0));
+    steam_at(&r, 1.2, 6.9e6);
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 1.0, "high flow with low-low Tavg");
+    rig_free(&r);
+}
+
+/* SI (without MSLI) on a 100 psi steam-line dP and on low pressurizer pressure. */
+Test(interlock, si_on_steam_line_dp_and_low_pressurizer_pressure)
+{
+    rig r;
+    rig_init(&r, 0);
+    double psi = 6894.757293168;
+    for (int i = 0; i < 3; i++)
+        r.p.x[SG0 + PER_SG * 3 + PRES + i] = 6.9e6 - 99.0 * psi;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 0.0, "99 psi");
+    for (int i = 0; i < 2; i++)
+        r.p.x[SG0 + PER_SG * 3 + PRES + i] = 6.9e6 - 101.0 * psi;
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 1.0, "101 psi in 2 of 3");
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 0.0, "dP is SI only");
+    rig_free(&r);
+    rig_init(&r, 0);
+    for (int i = 0; i < 2; i++)
+        r.p.x[PZR + i] = 12.4e6; /* below 1807 psig = 12.56 MPa */
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_SI), 1.0, "low pressurizer pressure 2 of 4");
+    rig_free(&r);
+}
+
+/* MSIVs on MSLI: 0.5 s delay, 5 s stroke ([HRTD] 7.1): open at 0.4 s,
+ * half at 3 s, shut at 5.6 s after the signal. */
+Test(interlock, msivs_close_half_a_second_plus_five_seconds_after_msli)
+{
+    rig r;
+    rig_init(&r, 0);
+    steam_at(&r, 1.2, 4.0e6); /* MSLI set in this tick: t = 0 */
+    cr_assert_eq(sig(&r, PCS_SIG_MSLI), 1.0);
+    const struct {
+        int ticks;
+        double want, tol;
+    } at[] = {{8, 1.0, 0.0}, {60, 0.5, 1e-9}, {108, 0.02, 1e-9}, {112, 0.0, 0.0}};
+    int done = 0;
+    for (size_t k = 0; k < 4; k++) {
+        ctl_tick(r.p.w, (uint32_t)(at[k].ticks - done));
+        done = at[k].ticks;
+        cr_log_info("t = %.2f s: MSIV openings %.12g %.12g %.12g %.12g", done * 0.05, r.msiv_out[0],
+                    r.msiv_out[1], r.msiv_out[2], r.msiv_out[3]);
+        for (int l = 0; l < 4; l++)
+            cr_expect(fabs(r.msiv_out[l] - at[k].want) <= at[k].tol, "t = %g s: MSIV %d at %.12g",
+                      done * 0.05, l + 1, r.msiv_out[l]);
+    }
+    /* open is refused while MSLI is latched */
+    ctl_command(r.p.w, PCS_MSIV_COMMANDS, PCS_MSIV_OP_OPEN, "u1", 0.0);
+    ctl_tick(r.p.w, 10);
+    cr_expect_eq(r.msiv_out[0], 0.0, "msiv_open refused under MSLI");
+    steam_at(&r, 1.0, 6.9e6);
+    ctl_command(r.p.w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_SI_RESET, "u1", 0.0);
+    ctl_tick(r.p.w, 1);
+    ctl_command(r.p.w, PCS_MSIV_COMMANDS, PCS_MSIV_OP_OPEN, "u1.msiv2", 0.0);
+    ctl_tick(r.p.w, 50); /* 2.5 s of the 5 s opening stroke */
+    cr_expect(fabs(r.msiv_out[1] - 0.5) < 0.011, "MSIV 2 opening %g", r.msiv_out[1]);
+    cr_expect_eq(r.msiv_out[0], 0.0, "MSIV 1 stays shut");
+    ctl_command(r.p.w, PCS_MSIV_COMMANDS, PCS_MSIV_OP_CLOSE, "u1.msiv", 0.0);
+    ctl_tick(r.p.w, 60);
+    cr_expect_eq(r.msiv_out[1], 0.0, "msiv_close on every MSIV");
+    rig_free(&r);
+}
+
+/* A protection function armed by P-9: the turbine trip trips the reactor
+ * above 50 % power only ([HRTD] 12.2, pwr_transients.md section 6). */
+Test(interlock, turbine_trip_reactor_trip_is_blocked_below_p9)
+{
+    rig r;
+    rig_init(&r, 1);
+    power_at(&r, 0.45);
+    ctl_tick(r.p.w, 1); /* the protection reads the P-9 of the tick before */
+    r.turb[PCS_SIG_TURBINE_TRIPPED] = 1.0;
+    ctl_tick(r.p.w, 5);
+    cr_expect_eq(pcs_protection_tripped(r.prot, 0), 0, "45 %%: no reactor trip");
+    cr_expect(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_BLOCKED);
+    cr_expect_eq(sig(&r, PCS_SIG_C8), 1.0);
+    power_at(&r, 0.55);
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(pcs_protection_tripped(r.prot, 0), 1, "55 %%: reactor trip");
+    cr_expect_eq(pcs_protection_first_out(r.prot, 0), 0u);
+    ctl_tick(r.p.w, 1);
+    cr_expect_eq(sig(&r, PCS_SIG_P4), 1.0, "P-4 from the protection's latched trip");
+    rig_free(&r);
+}
+
+/* The state stores' load checks refuse a crafted value, naming it. */
+Test(interlock, crafted_save_is_refused_naming_store_field_value_and_range)
+{
+    rig r;
+    rig_init(&r, 0);
+    char path[] = "/tmp/pcs_interlock_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    double *s = pcs_store_data(r.p.w, pcs_interlock_state_store(r.il));
+    s[PCS_INTERLOCK_ST_C7] = 0.5;
+    cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
+    s[PCS_INTERLOCK_ST_C7] = 0.0;
+    cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
+    const char *e = pcs_last_error();
+    cr_expect(strstr(e, "u1.interlock.state") && strstr(e, "C-7 latch") && strstr(e, "0.5"), "%s",
+              e);
+    s[PCS_INTERLOCK_ST_LOAD_LAG] = 2.0;
+    cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
+    s[PCS_INTERLOCK_ST_LOAD_LAG] = 1.0;
+    cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
+    e = pcs_last_error();
+    cr_expect(strstr(e, "lagged turbine load") && strstr(e, "[0, 1.5]"), "%s", e);
+    double *m = pcs_store_data(r.p.w, pcs_msiv_state_store(r.msiv));
+    m[3] = 1.5; /* SG 2's opening */
+    cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
+    m[3] = 1.0;
+    cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
+    e = pcs_last_error();
+    cr_expect(strstr(e, "u1.msiv.state") && strstr(e, "element 3") && strstr(e, "opening") &&
+                  strstr(e, "1.5") && strstr(e, "[0, 1]"),
+              "%s", e);
+    cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
+    cr_assert_eq(pcs_world_load(r.p.w, path), PCS_OK, "%s", pcs_last_error());
+    unlink(path);
+    rig_free(&r);
+}
+
+Test(interlock, bad_definitions_are_refused_naming_the_field)
+{
+    rig r;
+    rig_init(&r, 0);
+    pcs_interlock_def d = r.d;
+    d.p9_frac = -0.5;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "p9_frac = -0.5"), "%s", pcs_last_error());
+    d = r.d;
+    d.k_lines = 5;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "k_lines = 5"), "%s", pcs_last_error());
+    d = r.d;
+    d.nr_level[2].sensor[1] = 999;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "nr_level[2].sensor[1] = 999"), "%s", pcs_last_error());
+    rig_free(&r);
+}
+
+/* 0 bytes allocated per tick while every part moves: C-7's lag, P-12, the
+ * SI latch and the MSIV stroke. */
+Test(interlock, no_allocation_per_tick)
+{
+    rig r;
+    rig_init(&r, 1);
+    load_at(&r, 0.8);
+    tavg_at(&r, F_TO_K(550.0));
+    pcs_test_alloc_begin();
+    for (int k = 0; k < 40; k++) {
+        if (k == 5)
+            steam_at(&r, 1.2, 4.0e6);
+        cr_assert_eq(pcs_world_tick(r.p.w), PCS_OK, "%s", pcs_last_error());
+    }
+    uint64_t n = pcs_test_alloc_end();
+    cr_expect_eq(n, 0u, "%llu allocations in 40 ticks", (unsigned long long)n);
+    cr_expect_eq(sig(&r, PCS_SIG_MSLI), 1.0);
+    cr_expect_lt(r.msiv_out[0], 1.0);
+    rig_free(&r);
+}
