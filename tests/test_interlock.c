@@ -635,3 +635,129 @@ Test(interlock, no_allocation_per_tick)
     cr_expect_lt(r.msiv_out[0], 1.0);
     rig_free(&r);
 }
+
+/* ---- on a steam-side station ------------------------------------------------ */
+
+static const char steam_scn[] = "{\"schema\": 1, \"world\": {\"dt_s\": 0.05, \"workers\": 0}, "
+                                "\"units\": [{\"name\": \"u1\", \"sg_model\": \"steam_side\"}]}";
+
+typedef struct station_rig {
+    pcs_scenario *scn;
+    pcs_world *w;
+    pcs_station *st;
+    pcs_protection *prot;
+} station_rig;
+
+static double channel(pcs_world *w, const char *name)
+{
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(w, name, &id), PCS_OK, "no channel %s", name);
+    return pcs_channel_value(w, id);
+}
+
+/* Command @p op of @p family on @p target, without Criterion (a child calls it). */
+static pcs_status submit(pcs_world *w, const char *family, uint32_t op, const char *target)
+{
+    uint32_t kind;
+    pcs_target_id id;
+    pcs_status st = pcs_command_kind_find(w, family, op, &kind);
+    if (st == PCS_OK)
+        st = pcs_command_target_find(w, target, &id);
+    pcs_command c = {.kind = kind, .target = pcs_target_id_store(id)};
+    return st == PCS_OK ? pcs_command_submit(w, &c) : st;
+}
+
+/* Tick until the unit trips (at most @p n ticks); the ticks it took, or 0. */
+static uint64_t ticks_to_trip(station_rig *r, uint32_t n, fork_child_out *out)
+{
+    for (uint32_t k = 1; k <= n; k++) {
+        out->st = pcs_world_tick(r->w);
+        if (out->st != PCS_OK)
+            return 0;
+        if (pcs_protection_tripped(r->prot, 0))
+            return k;
+    }
+    return 0;
+}
+
+static void first_out_name(station_rig *r, fork_child_out *out, const char *note)
+{
+    uint32_t f = pcs_protection_first_out(r->prot, 0);
+    snprintf(out->msg, sizeof out->msg, "%s|%s",
+             f == PCS_PROTECTION_TRIP_NONE ? "none" : pcs_protection_function_name(r->prot, f),
+             note);
+}
+
+/* The turbine trips (its signal written as the turbine model would) at
+ * 100 % power, above P-9: the reactor trips, first out the turbine trip. */
+static void child_turbine_trip(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    uint32_t tsig;
+    pcs_plant_signals(r->w, "u1", PCS_SIGNALS_TURBINE, &tsig);
+    ((double *)pcs_store_data(r->w, tsig))[PCS_SIG_TURBINE_TRIPPED] = 1.0;
+    out->hash = ticks_to_trip(r, 20, out);
+    first_out_name(r, out, "");
+}
+
+/* SG 2's narrow-range channels fail low one then two (2 of 3 at the
+ * 11.5 % low-low setpoint): the reactor trips on the second only. */
+static void child_sg_low_low(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, "u1.sg2.nr_level.A");
+    uint64_t one = ticks_to_trip(r, 20, out);
+    submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, "u1.sg2.nr_level.C");
+    out->hash = ticks_to_trip(r, 20, out);
+    first_out_name(r, out, one ? "tripped on one channel" : "one channel: no trip");
+}
+
+/* One station at 100 %: the permissives a unit at power has, then (each in
+ * a forked copy) the turbine-trip and SG low-low reactor trips with their
+ * first-out names ([HRTD] 12.2; pwr_transients.md sections 5 and 6). */
+Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out)
+{
+    station_rig r;
+    cr_assert_eq(pcs_scenario_load_string("ss.json", steam_scn, strlen(steam_scn), NULL, &r.scn),
+                 PCS_OK, "%s", pcs_last_error());
+    pcs_world_def d = pcs_scenario_world_def(r.scn);
+    cr_assert_eq(pcs_world_create(&d, &r.w), PCS_OK);
+    cr_assert_eq(pcs_station_add(r.w, r.scn, &r.st), PCS_OK, "%s", pcs_last_error());
+    r.prot = pcs_plant_protection(pcs_station_plant(r.st));
+    ctl_tick(r.w, 20);
+    static const struct {
+        const char *flag;
+        double want;
+    } at_power[] = {{"p4", 0}, {"p7", 1}, {"p8", 1}, {"p9", 1},           {"p12", 0},
+                    {"p14", 0}, {"c7", 0}, {"c8", 0}, {"c9", 1},           {"turbine_trip", 0},
+                    {"fw_isolation", 0}, {"afw_start", 0}, {"si", 0}, {"msli", 0}};
+    for (size_t k = 0; k < sizeof at_power / sizeof at_power[0]; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "u1.interlock.%s", at_power[k].flag);
+        cr_expect_eq(channel(r.w, name), at_power[k].want, "%s at 100 %%", name);
+    }
+    for (int l = 1; l <= 4; l++) {
+        char name[32];
+        snprintf(name, sizeof name, "u1.sg%d.msiv", l);
+        cr_expect_eq(channel(r.w, name), 1.0, "%s open", name);
+    }
+    cr_expect_eq(pcs_protection_tripped(r.prot, 0), 0);
+
+    fork_child_out t = fork_child_run(child_turbine_trip, &r);
+    cr_expect_eq(t.st, PCS_OK, "%s", t.msg);
+    cr_expect(t.hash >= 1 && t.hash <= 2, "tripped after %llu ticks", (unsigned long long)t.hash);
+    cr_expect(strncmp(t.msg, "u1.rps.turbine_trip|", 20) == 0, "first out: %s", t.msg);
+    cr_log_info("turbine trip: reactor trip after %llu ticks, first out %s",
+                (unsigned long long)t.hash, t.msg);
+
+    fork_child_out s = fork_child_run(child_sg_low_low, &r);
+    cr_expect_eq(s.st, PCS_OK, "%s", s.msg);
+    cr_expect(s.hash >= 1 && s.hash <= 2, "tripped after %llu ticks", (unsigned long long)s.hash);
+    cr_expect(strcmp(s.msg, "u1.rps.sg_low_low.2|one channel: no trip") == 0, "first out: %s",
+              s.msg);
+    cr_log_info("SG 2 low-low: reactor trip after %llu ticks, first out %s",
+                (unsigned long long)s.hash, s.msg);
+    pcs_station_destroy(r.st);
+    pcs_world_destroy(r.w);
+    pcs_scenario_destroy(r.scn);
+}
