@@ -156,10 +156,12 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
     cr_assert_str_eq(pcs_last_error(),
                      "one.json: target: 'u2' is not a target of scram (target uN; units u1..u1)");
     /* The command names a host may offer. */
-    cr_assert_eq(pcs_station_command_name_count(), 24); /* 23 + turbine_valve (issue 15) */
+    /* 23 + turbine_valve + c7_reset, condenser_available, si_reset, msiv_close, msiv_open
+       (issue 15) */
+    cr_assert_eq(pcs_station_command_name_count(), 29);
     cr_assert_str_eq(pcs_station_command_name(5), "pump_trip");
     cr_assert_str_eq(pcs_station_command_name(8), "pzr_spray");
-    cr_assert_null(pcs_station_command_name(24));
+    cr_assert_null(pcs_station_command_name(29));
 }
 
 Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)
