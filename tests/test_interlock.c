@@ -721,6 +721,7 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
     cr_assert_eq(pcs_scenario_load_string("ss.json", steam_scn, strlen(steam_scn), NULL, &r.scn),
                  PCS_OK, "%s", pcs_last_error());
     pcs_world_def d = pcs_scenario_world_def(r.scn);
+    d.check_access = 2; /* every system declares what it reads and writes */
     cr_assert_eq(pcs_world_create(&d, &r.w), PCS_OK);
     cr_assert_eq(pcs_station_add(r.w, r.scn, &r.st), PCS_OK, "%s", pcs_last_error());
     r.prot = pcs_plant_protection(pcs_station_plant(r.st));
@@ -728,9 +729,10 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
     static const struct {
         const char *flag;
         double want;
-    } at_power[] = {{"p4", 0}, {"p7", 1}, {"p8", 1}, {"p9", 1},           {"p12", 0},
-                    {"p14", 0}, {"c7", 0}, {"c8", 0}, {"c9", 1},           {"turbine_trip", 0},
-                    {"fw_isolation", 0}, {"afw_start", 0}, {"si", 0}, {"msli", 0}};
+    } at_power[] = {{"p4", 0},  {"p7", 1},           {"p8", 1},           {"p9", 1},
+                    {"p12", 0}, {"p14", 0},          {"c7", 0},           {"c8", 0},
+                    {"c9", 1},  {"turbine_trip", 0}, {"fw_isolation", 0}, {"afw_start", 0},
+                    {"si", 0},  {"msli", 0}};
     for (size_t k = 0; k < sizeof at_power / sizeof at_power[0]; k++) {
         char name[48];
         snprintf(name, sizeof name, "u1.interlock.%s", at_power[k].flag);

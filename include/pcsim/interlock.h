@@ -18,7 +18,7 @@
  * it) and the turbine's and the feedwater system's signal sets:
  *
  *   power channels (NIS, W) --k/n >= p7_frac--------+-- P-7 (P-10 or P-13)
- *   turbine load channels -----k/n >= p13_frac------+
+ *   turbine load (auctioneered high) >= p13_frac ---+
  *   power channels ------------k/n >= p8_frac, p9_frac --- P-8, P-9
  *   rps.trip != 0 -------------------------------------- P-4
  *   Tavg channels -- k/n <= p12_tavg_k (latched; reset at k/n
@@ -65,6 +65,13 @@
  * Simplifications: no P-11 block of the low-pressurizer-pressure SI, no
  * containment pressure inputs (not modelled), no anticipatory low-level
  * trip; the AFW start is a signal, the feedwater system latches its pumps.
+ *
+ * Stages (the engine refuses a reader of a store another system of the same
+ * stage writes): a model reading "uN.interlock.sig" must not run at
+ * PCS_STAGE_ALARMS (read it at ACTUATORS of the next tick, or at
+ * PROTECTION, where it holds the last tick's flags); the turbine must not
+ * write "uN.turbine.sig" at SENSORS (the turbine-trip sensors sample it
+ * there) or ALARMS, nor the feedwater system "uN.feed.sig" at ALARMS.
  *
  * Start: the flags start as the def's initial power gives them (P-7, P-8,
  * P-9 at power, C-9 condenser_available), so a protection function armed by
