@@ -658,8 +658,8 @@ static double channel(pcs_world *w, const char *name)
 /* Command @p op of @p family on @p target, without Criterion (a child calls it). */
 static pcs_status submit(pcs_world *w, const char *family, uint32_t op, const char *target)
 {
-    uint32_t kind;
-    pcs_target_id id;
+    uint32_t kind = 0;
+    pcs_target_id id = {0, 0};
     pcs_status st = pcs_command_kind_find(w, family, op, &kind);
     if (st == PCS_OK)
         st = pcs_command_target_find(w, target, &id);
