@@ -7,7 +7,8 @@
  *        by a permissive, the crafted-save refusal and 0 allocations per
  *        tick, on a bare world whose sensors read values the test writes;
  *        then the new reactor trips with their first-out on a steam-side
- *        station (one build, forked per trip).
+ *        station (one build, forked per trip) and the low-pressure trip
+ *        blocked below P-7.
  *
  * References (refdata/pwr_transients.md): P-7 10 %, P-8 39 %, P-9 50 %
  * (sections 4 and 6, [HRTD] 12.2); P-12 553 F (section 1, [HRTD] 11.2);
@@ -712,6 +713,33 @@ static void child_sg_low_low(void *ctx, fork_child_out *out)
     first_out_name(r, out, one ? "tripped on one channel" : "one channel: no trip");
 }
 
+/* The low-pressure trip is blocked below P-7 ([HRTD] 12.2): with three of
+ * four power channels and every turbine load channel failed low (P-10 and
+ * P-13 off), two pressurizer pressure channels failed low do not trip the
+ * reactor; once the power channels read again, they do. */
+static void child_low_pressure_below_p7(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    static const char *const below[] = {"u1.nis.power.A",    "u1.nis.power.B",
+                                        "u1.nis.power.C",    "u1.turbine.load.A",
+                                        "u1.turbine.load.B", "u1.turbine.load.C"};
+    for (size_t k = 0; k < 6; k++)
+        submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, below[k]);
+    uint64_t early = ticks_to_trip(r, 3, out);
+    uint32_t f = 0;
+    pcs_protection_function_find(r->prot, "u1.rps.low_pressure", &f);
+    int blocked = (pcs_protection_function_state(r->prot, f) & PCS_PROTECTION_TRIP_ST_BLOCKED) != 0;
+    submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, "u1.pzr.pressure.A");
+    submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, "u1.pzr.pressure.B");
+    uint64_t blocked_trip = ticks_to_trip(r, 10, out);
+    for (size_t k = 0; k < 3; k++)
+        submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_CLEAR, below[k]);
+    out->hash = ticks_to_trip(r, 10, out);
+    first_out_name(r, out,
+                   early || blocked_trip ? "tripped below P-7"
+                                         : (blocked ? "blocked below P-7" : "not blocked"));
+}
+
 /* One station at 100 %: the permissives a unit at power has, then (each in
  * a forked copy) the turbine-trip and SG low-low reactor trips with their
  * first-out names ([HRTD] 12.2; pwr_transients.md sections 5 and 6). */
@@ -759,6 +787,14 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
               s.msg);
     cr_log_info("SG 2 low-low: reactor trip after %llu ticks, first out %s",
                 (unsigned long long)s.hash, s.msg);
+
+    fork_child_out p = fork_child_run(child_low_pressure_below_p7, &r);
+    cr_expect_eq(p.st, PCS_OK, "%s", p.msg);
+    cr_expect(strcmp(p.msg, "u1.rps.low_pressure|blocked below P-7") == 0, "%s", p.msg);
+    cr_expect(p.hash >= 1 && p.hash <= 3, "tripped %llu ticks after P-7 came back",
+              (unsigned long long)p.hash);
+    cr_log_info("low pressure below P-7: %s, trip %llu ticks after P-7 returned", p.msg,
+                (unsigned long long)p.hash);
     pcs_station_destroy(r.st);
     pcs_world_destroy(r.w);
     pcs_scenario_destroy(r.scn);

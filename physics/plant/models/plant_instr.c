@@ -219,6 +219,14 @@ static pcs_status add_steam_channels(pcs_world *w, instr_build *b, const char *b
     return PCS_OK;
 }
 
+/* Arm trip function @p f by interlock flag @p flag of store @p sig. */
+static void arm_func(instr_build *b, uint32_t f, uint32_t sig, uint32_t flag)
+{
+    b->funcs[f].arm = 1;
+    b->funcs[f].arm_store = sig;
+    b->funcs[f].arm_index = flag;
+}
+
 /* A trip function over @p c's channels (k of n), armed by interlock flag
  * @p arm_flag of @p sig (UINT32_MAX: always armed). */
 static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
@@ -229,11 +237,8 @@ static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
     pcs_protection_function_def *f = &b->funcs[b->n_funcs - 1];
     f->n_inputs = c->n;
     f->k = c->k;
-    if (arm_flag != UINT32_MAX) {
-        f->arm = 1;
-        f->arm_store = sig;
-        f->arm_index = arm_flag;
-    }
+    if (arm_flag != UINT32_MAX)
+        arm_func(b, b->n_funcs - 1, sig, arm_flag);
 }
 
 /* Per SG of a steam-side unit: narrow-range level, steam flow, feed flow and
@@ -285,11 +290,15 @@ static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32
  * interlocks, per SG channels (instrument_sg), the turbine-trip reactor trip
  * armed by P-9 ([HRTD] 12.2: below P-9 a turbine trip does not trip the
  * reactor), the low-pressurizer-pressure trip (function @p low_pressure)
- * armed by P-7 ([HRTD] 12.2), and the turbine-trip alarm. The setpoints are
- * the interlocks' (pcs_interlock_default: one source).
+ * and the per-loop low-flow trips (functions @p low_flow .. + n_loops - 1)
+ * armed by P-7 ([HRTD] 12.2; between P-7 and P-8 the plant needs two loops,
+ * which k-of-n channels cannot express: one loop trips there, the
+ * conservative side), and the turbine-trip alarm. The setpoints are the
+ * interlocks' (pcs_interlock_default: one source).
  */
 static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
-                                   const pcs_plant_setpoints *sp, uint32_t low_pressure)
+                                   const pcs_plant_setpoints *sp, uint32_t low_pressure,
+                                   uint32_t low_flow)
 {
     const pcs_plant_unit *pu = &p->units[u];
     const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
@@ -338,9 +347,9 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
     add_steam_func(b, name, u, PCS_PROTECTION_TRIP_HIGH, 0.5, &trip, sig, PCS_SIG_P9);
     snprintf(name, sizeof name, "u%u.alarm.turbine_trip", n);
     add_alarm(b, name, trip.sensor[0], PCS_ALARM_HIGH, 0.5, 0.1, PCS_ALARM_PRIO_HIGH, n);
-    b->funcs[low_pressure].arm = 1;
-    b->funcs[low_pressure].arm_store = sig;
-    b->funcs[low_pressure].arm_index = PCS_SIG_P7;
+    arm_func(b, low_pressure, sig, PCS_SIG_P7);
+    for (uint32_t l = 0; l < pu->n_loops; l++)
+        arm_func(b, low_flow + l, sig, PCS_SIG_P7);
     d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
     d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
     memcpy(d->power.sensor, b->nis[u], sizeof b->nis[u]);
@@ -387,9 +396,10 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     snprintf(name, sizeof name, "u%u.alarm.pressure_low", n);
     add_alarm(b, name, prs[0], PCS_ALARM_LOW, 0.5 * (sp->low_pressure_pa + 15.51e6), 0.1e6,
               PCS_ALARM_PRIO_HIGH, n);
+    uint32_t low_flow = b->n_funcs; /* instrument_loops adds the low-flow trips, one per loop */
     st = instrument_loops(w, b, p, u, sp);
     if (st == PCS_OK && p->units[u].secondary)
-        st = instrument_steam(w, b, p, u, sp, low_pressure);
+        st = instrument_steam(w, b, p, u, sp, low_pressure, low_flow);
     return st;
 }
 
