@@ -597,6 +597,38 @@ Test(interlock, crafted_save_is_refused_naming_store_field_value_and_range)
     rig_free(&r);
 }
 
+/* A permissive-armed trip function's flag must be a float64 element. */
+Test(interlock, protection_arm_fields_are_checked)
+{
+    rig r;
+    rig_init(&r, 0);
+    pcs_protection_function_def f;
+    pcs_protection_function_default(&f);
+    f.name = "u1.rps.x";
+    f.n_inputs = 1;
+    f.inputs[0] = 0;
+    f.arm = 2;
+    pcs_protection_def pd;
+    pcs_protection_default(&pd);
+    pd.n_functions = 1;
+    pd.functions = &f;
+    cr_expect_eq(pcs_protection_def_validate(r.p.w, r.s, &pd), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "arm = 2 is outside [0, 1]"), "%s", pcs_last_error());
+    f.arm = 1;
+    f.arm_store = r.trip_store; /* a u32 store */
+    cr_expect_eq(pcs_protection_def_validate(r.p.w, r.s, &pd), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "functions[0].arm_") &&
+                  strstr(pcs_last_error(), "rps.trip") && strstr(pcs_last_error(), "float64"),
+              "%s", pcs_last_error());
+    cr_assert_eq(pcs_plant_signals(r.p.w, "u1", PCS_SIGNALS_INTERLOCK, &f.arm_store), PCS_OK);
+    f.arm_index = PCS_SIG_INTERLOCK_COUNT;
+    cr_expect_eq(pcs_protection_def_validate(r.p.w, r.s, &pd), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "functions[0].arm_index"), "%s", pcs_last_error());
+    f.arm_index = PCS_SIG_P9;
+    cr_expect_eq(pcs_protection_def_validate(r.p.w, r.s, &pd), PCS_OK, "%s", pcs_last_error());
+    rig_free(&r);
+}
+
 Test(interlock, bad_definitions_are_refused_naming_the_field)
 {
     rig r;
@@ -698,7 +730,11 @@ static void child_turbine_trip(void *ctx, fork_child_out *out)
     pcs_plant_signals(r->w, "u1", PCS_SIGNALS_TURBINE, &tsig);
     ((double *)pcs_store_data(r->w, tsig))[PCS_SIG_TURBINE_TRIPPED] = 1.0;
     out->hash = ticks_to_trip(r, 20, out);
-    first_out_name(r, out, "");
+    for (int k = 0; k < 12 && out->st == PCS_OK; k++) /* the alarm's 10-tick on-delay */
+        out->st = pcs_world_tick(r->w);
+    uint32_t id = 0;
+    pcs_channel_find(r->w, "u1.alarm.turbine_trip", &id);
+    first_out_name(r, out, pcs_channel_value(r->w, id) == PCS_ALARM_UNACK ? "alarm" : "no alarm");
 }
 
 /* SG 2's narrow-range channels fail low one then two (2 of 3 at the
@@ -776,7 +812,7 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
     fork_child_out t = fork_child_run(child_turbine_trip, &r);
     cr_expect_eq(t.st, PCS_OK, "%s", t.msg);
     cr_expect(t.hash >= 1 && t.hash <= 2, "tripped after %llu ticks", (unsigned long long)t.hash);
-    cr_expect(strncmp(t.msg, "u1.rps.turbine_trip|", 20) == 0, "first out: %s", t.msg);
+    cr_expect(strcmp(t.msg, "u1.rps.turbine_trip|alarm") == 0, "first out, alarm: %s", t.msg);
     cr_log_info("turbine trip: reactor trip after %llu ticks, first out %s",
                 (unsigned long long)t.hash, t.msg);
 
