@@ -44,7 +44,7 @@ typedef struct rig {
     pcs_msiv *msiv;
     pcs_protection *prot;
     uint32_t trip_store, msiv_store;
-    uint32_t *trip; /* the stand-in for rps.trip */
+    uint32_t *trip; /* the stand-in for the unit's scram cause (trip breakers) */
     double *sig, *turb, *feed, *msiv_out;
 } rig;
 
@@ -90,7 +90,7 @@ static void add_turbine_trip(rig *r, uint32_t first_sensor)
     for (uint32_t i = 0; i < 3; i++)
         f.inputs[i] = first_sensor + i;
     f.arm = 1;
-    cr_assert_eq(pcs_plant_signals(r->p.w, "u1", PCS_SIGNALS_INTERLOCK, &f.arm_store), PCS_OK);
+    f.arm_store = pcs_interlock_arm_store(r->il);
     f.arm_index = PCS_SIG_P9;
     pcs_protection_def pd;
     pcs_protection_default(&pd);
@@ -100,9 +100,9 @@ static void add_turbine_trip(rig *r, uint32_t first_sensor)
 }
 
 /* A bare world: NX plant values with one noiseless sensor each, three more
- * on turbine.sig TRIPPED, a u32 stand-in for the protection's trip output
- * (or, with @p with_prot, the turbine-trip function), the interlocks and
- * the MSIVs on a 4-SG MSIV store. */
+ * on turbine.sig TRIPPED, a u32 stand-in for the unit's scram cause, the
+ * interlocks (with @p with_prot, the turbine-trip function armed by P-9)
+ * and the MSIVs on a 4-SG MSIV store. */
 static void rig_init(rig *r, int with_prot)
 {
     memset(r, 0, sizeof *r);
@@ -129,15 +129,9 @@ static void rig_init(rig *r, int with_prot)
     d->unit_name = "u1";
     d->rated_power_w = RATED_W;
     d->rated_steam_kg_s = RATED_SG;
-    if (with_prot) {
-        add_turbine_trip(r, NX);
-        uint32_t index;
-        cr_assert_eq(pcs_protection_trip_output(r->prot, 0, &r->trip_store, &index), PCS_OK);
-    } else {
-        cr_assert_eq(
-            pcs_store_register(w, "rps.trip", sizeof(uint32_t), 1, PCS_STORE_STATE, &r->trip_store),
-            PCS_OK);
-    }
+    cr_assert_eq(
+        pcs_store_register(w, "u1.scram", sizeof(uint32_t), 1, PCS_STORE_STATE, &r->trip_store),
+        PCS_OK);
     d->trip_store = r->trip_store;
     channels(&d->power, POW, 4, 2);
     channels(&d->turbine_load, LOAD, 3, 2);
@@ -149,6 +143,8 @@ static void rig_init(rig *r, int with_prot)
         channels(&d->steam_p[l], SG0 + PER_SG * l + PRES, 3, 2);
     }
     cr_assert_eq(pcs_interlock_add(w, r->s, d, &r->il), PCS_OK, "%s", pcs_last_error());
+    if (with_prot)
+        add_turbine_trip(r, NX);
     cr_assert_eq(pcs_store_register(w, "u1.sec.msiv", sizeof(double), 4, PCS_STORE_STATE_F64,
                                     &r->msiv_store),
                  PCS_OK);
@@ -184,7 +180,7 @@ static void power_at(rig *r, double frac)
     ctl_tick(r->p.w, 1);
 }
 
-Test(interlock, p4_follows_the_latched_reactor_trip)
+Test(interlock, p4_follows_the_trip_breakers)
 {
     rig r;
     rig_init(&r, 0);
@@ -550,12 +546,11 @@ Test(interlock, turbine_trip_reactor_trip_is_blocked_below_p9)
     cr_expect_eq(pcs_protection_tripped(r.prot, 0), 0, "45 %%: no reactor trip");
     cr_expect(pcs_protection_function_state(r.prot, 0) & PCS_PROTECTION_TRIP_ST_BLOCKED);
     cr_expect_eq(sig(&r, PCS_SIG_C8), 1.0);
-    power_at(&r, 0.55);
+    power_at(&r, 0.55); /* P-9 set; its copy reaches the protection next tick */
+    cr_expect_eq(pcs_protection_tripped(r.prot, 0), 0, "P-9's copy is one tick old");
     ctl_tick(r.p.w, 1);
     cr_expect_eq(pcs_protection_tripped(r.prot, 0), 1, "55 %%: reactor trip");
     cr_expect_eq(pcs_protection_first_out(r.prot, 0), 0u);
-    ctl_tick(r.p.w, 1);
-    cr_expect_eq(sig(&r, PCS_SIG_P4), 1.0, "P-4 from the protection's latched trip");
     rig_free(&r);
 }
 
@@ -582,6 +577,14 @@ Test(interlock, crafted_save_is_refused_naming_store_field_value_and_range)
     cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
     e = pcs_last_error();
     cr_expect(strstr(e, "lagged turbine load") && strstr(e, "[0, 1.5]"), "%s", e);
+    double *a = pcs_store_data(r.p.w, pcs_interlock_arm_store(r.il));
+    a[PCS_SIG_P9] = 0.5;
+    cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
+    a[PCS_SIG_P9] = 1.0;
+    cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
+    e = pcs_last_error();
+    cr_expect(strstr(e, "u1.interlock.arm") && strstr(e, "element 3") && strstr(e, "not 0 or 1"),
+              "%s", e);
     double *m = pcs_store_data(r.p.w, pcs_msiv_state_store(r.msiv));
     m[3] = 1.5; /* SG 2's opening */
     cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
@@ -618,9 +621,9 @@ Test(interlock, protection_arm_fields_are_checked)
     f.arm_store = r.trip_store; /* a u32 store */
     cr_expect_eq(pcs_protection_def_validate(r.p.w, r.s, &pd), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "functions[0].arm_") &&
-                  strstr(pcs_last_error(), "rps.trip") && strstr(pcs_last_error(), "float64"),
+                  strstr(pcs_last_error(), "u1.scram") && strstr(pcs_last_error(), "float64"),
               "%s", pcs_last_error());
-    cr_assert_eq(pcs_plant_signals(r.p.w, "u1", PCS_SIGNALS_INTERLOCK, &f.arm_store), PCS_OK);
+    f.arm_store = pcs_interlock_arm_store(r.il);
     f.arm_index = PCS_SIG_INTERLOCK_COUNT;
     cr_expect_eq(pcs_protection_def_validate(r.p.w, r.s, &pd), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "functions[0].arm_index"), "%s", pcs_last_error());
@@ -732,9 +735,15 @@ static void child_turbine_trip(void *ctx, fork_child_out *out)
     out->hash = ticks_to_trip(r, 20, out);
     for (int k = 0; k < 12 && out->st == PCS_OK; k++) /* the alarm's 10-tick on-delay */
         out->st = pcs_world_tick(r->w);
-    uint32_t id = 0;
+    uint32_t id = 0, p4 = 0, demand = 0;
     pcs_channel_find(r->w, "u1.alarm.turbine_trip", &id);
-    first_out_name(r, out, pcs_channel_value(r->w, id) == PCS_ALARM_UNACK ? "alarm" : "no alarm");
+    pcs_channel_find(r->w, "u1.interlock.p4", &p4);
+    pcs_channel_find(r->w, "u1.interlock.turbine_trip", &demand);
+    char note[64];
+    snprintf(note, sizeof note, "%s p4=%g demand=%g",
+             pcs_channel_value(r->w, id) == PCS_ALARM_UNACK ? "alarm" : "no alarm",
+             pcs_channel_value(r->w, p4), pcs_channel_value(r->w, demand));
+    first_out_name(r, out, note);
 }
 
 /* SG 2's narrow-range channels fail low one then two (2 of 3 at the
@@ -812,7 +821,8 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
     fork_child_out t = fork_child_run(child_turbine_trip, &r);
     cr_expect_eq(t.st, PCS_OK, "%s", t.msg);
     cr_expect(t.hash >= 1 && t.hash <= 2, "tripped after %llu ticks", (unsigned long long)t.hash);
-    cr_expect(strcmp(t.msg, "u1.rps.turbine_trip|alarm") == 0, "first out, alarm: %s", t.msg);
+    cr_expect(strcmp(t.msg, "u1.rps.turbine_trip|alarm p4=1 demand=1") == 0,
+              "first out, alarm, P-4 from the trip breakers: %s", t.msg);
     cr_log_info("turbine trip: reactor trip after %llu ticks, first out %s",
                 (unsigned long long)t.hash, t.msg);
 

@@ -10,17 +10,21 @@
  * gives no coincidence the logic is 2-out-of-3 channels per loop
  * (assumption, scenarios/README.md).
  *
- * Interlock logic (one FAST system "uN.interlock" at PCS_STAGE_ALARMS, the
- * only writer of "uN.interlock.sig", pcsim/plant_signals.h). It reads
- * measured values only (sensor channels, pcsim/sensor.h), the unit's
- * latched reactor trip (pcsim/protection.h "uN.rps.trip", written at
- * PROTECTION of the same tick: hence the stage ALARMS, the first stage after
- * it) and the turbine's and the feedwater system's signal sets:
+ * Interlock logic (one FAST system "uN.interlock" at PCS_STAGE_PROTECTION,
+ * the only writer of "uN.interlock.sig", pcsim/plant_signals.h, so the
+ * controllers and the feedwater system at ALARMS act on its flags in the
+ * same tick). It reads measured values only (sensor channels,
+ * pcsim/sensor.h), the unit's reactor trip breakers (the latched scram
+ * "uN.scram.cause" of pcsim/unit.h, written at ACTUATORS: automatic or
+ * manual; the protection's own "rps.trip" is written at PROTECTION, the
+ * stage this system shares, so P-4 follows the breakers, which open at
+ * ACTUATORS of the tick after the protection trips) and the turbine's and
+ * the feedwater system's signal sets:
  *
  *   power channels (NIS, W) --k/n >= p7_frac--------+-- P-7 (P-10 or P-13)
  *   turbine load (auctioneered high) >= p13_frac ---+
  *   power channels ------------k/n >= p8_frac, p9_frac --- P-8, P-9
- *   rps.trip != 0 -------------------------------------- P-4
+ *   scram.cause != 0 (trip breakers open) -------------- P-4
  *   Tavg channels -- k/n <= p12_tavg_k (latched; reset at k/n
  *                    >= p12_tavg_k + p12_hysteresis_k) ---- P-12
  *   per SG NR level channels -- k/n >= p14_level_pct in any SG ----- P-14
@@ -66,12 +70,19 @@
  * containment pressure inputs (not modelled), no anticipatory low-level
  * trip; the AFW start is a signal, the feedwater system latches its pumps.
  *
+ * Permissives for the protection: the protection system (stage PROTECTION
+ * too) cannot read "uN.interlock.sig"; a second system "uN.interlock.arm"
+ * at PCS_STAGE_ALARMS copies the flags into the STATE store
+ * "uN.interlock.arm" (same elements), which trip functions armed by a
+ * permissive read on the next tick (pcsim/protection.h arm; one tick, 50 ms,
+ * later than the flag).
+ *
  * Stages (the engine refuses a reader of a store another system of the same
  * stage writes): a model reading "uN.interlock.sig" must not run at
- * PCS_STAGE_ALARMS (read it at ACTUATORS of the next tick, or at
- * PROTECTION, where it holds the last tick's flags); the turbine must not
- * write "uN.turbine.sig" at SENSORS (the turbine-trip sensors sample it
- * there) or ALARMS, nor the feedwater system "uN.feed.sig" at ALARMS.
+ * PCS_STAGE_PROTECTION (read it at ALARMS of the same tick or at ACTUATORS
+ * of the next); the turbine must not write "uN.turbine.sig" at SENSORS (the
+ * turbine-trip sensors sample it there) or PROTECTION, nor the feedwater
+ * system "uN.feed.sig" at PROTECTION.
  *
  * Start: the flags start as the def's initial power gives them (P-7, P-8,
  * P-9 at power, C-9 condenser_available), so a protection function armed by
@@ -87,8 +98,9 @@
  * once (no signal delay), open strokes over msiv_open_stroke_s; open is
  * refused (PCS_E_STATE) while MSLI is set.
  *
- * Stores: "uN.interlock.state" (STATE f64, PCS_INTERLOCK_ST_*), "uN.msiv.state"
- * (STATE f64, per SG {opening, demand, delay left s}); both have a load
+ * Stores: "uN.interlock.state" (STATE f64, PCS_INTERLOCK_ST_*),
+ * "uN.interlock.arm" (STATE f64, the flags' copy), "uN.msiv.state"
+ * (STATE f64, per SG {opening, demand, delay left s}); each has a load
  * check naming store, field, value and range.
  * Channels: "uN.interlock.<flag>" (p4, p7, p8, p9, p12, p14, c7, c8, c9,
  * turbine_trip, fw_isolation, afw_start, si, msli), "uN.sgK.msiv" (opening).
@@ -154,8 +166,9 @@ typedef struct pcs_interlock_channels {
 typedef struct pcs_interlock_def {
     const char *unit_name; /**< "u1": 1..15 chars */
     uint32_t n_sg;         /**< [1, 8] */
-    uint32_t unit_index;   /**< element of the trip store (0-based unit) */
-    uint32_t trip_store;   /**< u32 latched reactor trip (pcs_protection_trip_output) */
+    uint32_t trip_store;   /**< u32 store non-zero while the reactor is tripped: the unit's
+                                "uN.scram.cause" (its channel gives store and index) */
+    uint32_t trip_index;   /**< its element */
 
     pcs_interlock_channels power;        /**< nuclear power, W (required) */
     pcs_interlock_channels turbine_load; /**< turbine steam flow, kg/s (required) */
@@ -220,6 +233,11 @@ PCS_API pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors,
 
 /** Store id of "<unit>.interlock.state" (UINT32_MAX for NULL). */
 PCS_API uint32_t pcs_interlock_state_store(const pcs_interlock *il);
+
+/** Store id of "<unit>.interlock.arm", the flags' copy a protection trip
+ *  function is armed by (pcs_protection_function_def.arm_store; elements
+ *  PCS_SIG_*); UINT32_MAX for NULL. */
+PCS_API uint32_t pcs_interlock_arm_store(const pcs_interlock *il);
 
 typedef struct pcs_msiv pcs_msiv;
 

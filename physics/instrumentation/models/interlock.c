@@ -164,15 +164,33 @@ pcs_status pcs_interlock_def_validate(const pcs_world *w, const pcs_sensors *sen
     if (st != PCS_OK)
         return st;
     if (d->trip_store >= pcs_store_count(w) || pcs_store_is_f64(w, d->trip_store) ||
-        pcs_store_bytes(w, d->trip_store) < (d->unit_index + 1u) * sizeof(uint32_t))
+        pcs_store_bytes(w, d->trip_store) < (d->trip_index + 1u) * sizeof(uint32_t))
         return pcs_error_set(PCS_E_INVAL,
-                             "interlock: trip_store = %u, unit_index = %u: not a u32 element of a "
-                             "registered store (pcs_protection_trip_output)",
-                             d->trip_store, d->unit_index);
+                             "interlock: trip_store = %u, trip_index = %u: not a u32 element of a "
+                             "registered store (the unit's scram.cause)",
+                             d->trip_store, d->trip_index);
     return PCS_OK;
 }
 
 /* ---- load check ------------------------------------------------------------ */
+
+/* The flags' copy: each 0 or 1. */
+static pcs_status arm_load_check(const pcs_world *w, const pcs_interlock *il,
+                                 const pcs_load_view *v)
+{
+    const char *name = pcs_store_name(w, il->id_arm);
+    const double *a = pcs_load_view_store(v, il->id_arm);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {
+        st = pcs_load_check_f64_from(name, "interlock flag copy", a, i, 1, 1, 0.0, 1.0, 0);
+        if (st == PCS_OK && a[i] != 0.0 && a[i] != 1.0)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store '%s' element %u (interlock flag copy): value %g is not 0 "
+                               "or 1",
+                               name, i, a[i]);
+    }
+    return st;
+}
 
 static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
@@ -191,7 +209,7 @@ static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *
             st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
                                name, i, flags[i], s[i]);
     }
-    return st;
+    return st == PCS_OK ? arm_load_check(w, il, v) : st;
 }
 
 /* ---- commands --------------------------------------------------------------- */
@@ -238,7 +256,7 @@ static pcs_status register_system(pcs_world *w, pcs_interlock *il)
     uint32_t reads[] = {il->id_sensors, il->id_trip, il->id_turbine, il->id_feed};
     uint32_t writes[] = {il->id_sig, il->id_state};
     pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
+                         .stage = PCS_STAGE_PROTECTION,
                          .fn = pcs_interlock_step,
                          .ctx = il,
                          .reads = reads,
@@ -248,6 +266,19 @@ static pcs_status register_system(pcs_world *w, pcs_interlock *il)
     pcs_status st = pcs_system_register(w, &d, NULL);
     if (st == PCS_OK)
         st = pcs_load_check_register(w, name, interlock_load_check, il);
+    char arm_name[PCS_NAME_MAX];
+    snprintf(arm_name, sizeof arm_name, "%s.interlock.arm", il->unit);
+    uint32_t arm_reads[] = {il->id_sig}, arm_writes[] = {il->id_arm};
+    pcs_system_desc a = {.name = arm_name,
+                         .stage = PCS_STAGE_ALARMS,
+                         .fn = pcs_interlock_arm_step,
+                         .ctx = il,
+                         .reads = arm_reads,
+                         .n_reads = 1,
+                         .writes = arm_writes,
+                         .n_writes = 1};
+    if (st == PCS_OK)
+        st = pcs_system_register(w, &a, NULL);
     return st;
 }
 
@@ -293,8 +324,13 @@ static pcs_status bind_stores(pcs_world *w, const pcs_sensors *sensors, pcs_inte
     if (st == PCS_OK)
         st = pcs_store_register(w, name, sizeof(double), PCS_INTERLOCK_ST_COUNT,
                                 PCS_STORE_STATE_F64, &il->id_state);
+    snprintf(name, sizeof name, "%s.interlock.arm", il->unit);
+    if (st == PCS_OK)
+        st = pcs_store_register(w, name, sizeof(double), PCS_SIG_INTERLOCK_COUNT,
+                                PCS_STORE_STATE_F64, &il->id_arm);
     if (st != PCS_OK)
         return st;
+    il->arm = pcs_store_data(w, il->id_arm);
     il->values = (const double *)pcs_store_data(w, il->id_sensors) + index0;
     il->trip = pcs_store_data(w, il->id_trip);
     il->turbine = pcs_store_data(w, il->id_turbine);
@@ -341,4 +377,9 @@ pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs
 uint32_t pcs_interlock_state_store(const pcs_interlock *il)
 {
     return il ? il->id_state : UINT32_MAX;
+}
+
+uint32_t pcs_interlock_arm_store(const pcs_interlock *il)
+{
+    return il ? il->id_arm : UINT32_MAX;
 }

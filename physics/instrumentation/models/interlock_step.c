@@ -140,7 +140,7 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
         s[PCS_INTERLOCK_ST_SI] = 1.0;
     if (msli)
         s[PCS_INTERLOCK_ST_MSLI] = 1.0;
-    int p4 = il->trip[d->unit_index] != 0;
+    int p4 = il->trip[d->trip_index] != 0;
     int p14 = lines_on(il, d->nr_level, d->p14_level_pct, 1) > 0;
     int low_low = lines_on(il, d->nr_level, d->low_low_level_pct, -1) > 0;
     int si_on = s[PCS_INTERLOCK_ST_SI] != 0.0;
@@ -162,6 +162,15 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
+pcs_status pcs_interlock_arm_step(pcs_world *w, void *ctx)
+{
+    (void)w;
+    pcs_interlock *il = ctx;
+    for (uint32_t i = 0; i < PCS_SIG_INTERLOCK_COUNT; i++)
+        il->arm[i] = il->sig[i];
+    return PCS_OK;
+}
+
 void pcs_interlock_start_flags(pcs_interlock *il)
 {
     const pcs_interlock_def *d = &il->def;
@@ -170,4 +179,6 @@ void pcs_interlock_start_flags(pcs_interlock *il)
     il->sig[PCS_SIG_P8] = flag(f >= d->p8_frac);
     il->sig[PCS_SIG_P9] = flag(f >= d->p9_frac);
     il->state[PCS_INTERLOCK_ST_C9] = il->sig[PCS_SIG_C9] = flag(d->condenser_available != 0);
+    for (uint32_t i = 0; i < PCS_SIG_INTERLOCK_COUNT; i++)
+        il->arm[i] = il->sig[i];
 }

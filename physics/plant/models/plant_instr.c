@@ -304,7 +304,10 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
     const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
     pcs_interlock_def *d = &b->interlock[u];
     pcs_interlock_default(d);
-    uint32_t n = u + 1, sig, tsig;
+    /* the interlocks' flag copy the armed trips read: its store exists once
+     * the interlocks are built (create_all sets it) */
+    const uint32_t sig = UINT32_MAX;
+    uint32_t n = u + 1, tsig;
     char unit[16], base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
     snprintf(unit, sizeof unit, "u%u", n);
     d->n_sg = sd->n_sg;
@@ -312,9 +315,7 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
     d->rated_steam_kg_s = sd->rated_steam_kg_s;
     d->rated_power_w = p->cfg[u].core.nominal_power_w;
     d->initial_power_frac = p->cfg[u].core.initial_power_fraction;
-    pcs_status st = pcs_plant_signals(w, unit, PCS_SIGNALS_INTERLOCK, &sig);
-    if (st == PCS_OK)
-        st = pcs_plant_signals(w, unit, PCS_SIGNALS_TURBINE, &tsig);
+    pcs_status st = pcs_plant_signals(w, unit, PCS_SIGNALS_TURBINE, &tsig);
     snprintf(base, sizeof base, "u%u.rcs.t_avg", n);
     if (st == PCS_OK)
         st = add_steam_channels(w, b, base, base, "K", 700.0, 0.0005, 1.0, &d->tavg);
@@ -443,28 +444,41 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     return st;
 }
 
-/* The permissives and interlocks of steam-side unit @p u (after the
- * protection, whose trip output P-4 reads). */
-static pcs_status add_interlock(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+/* The permissives and interlocks of steam-side unit @p u (before the
+ * protection, whose armed trip functions read their flag copy: set here).
+ * P-4 reads the unit's trip breakers, its latched scram cause. */
+static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint32_t u)
 {
     pcs_interlock_def d = b->interlock[u];
-    char unit[16];
+    char unit[16], cause[32];
     snprintf(unit, sizeof unit, "u%u", u + 1);
+    snprintf(cause, sizeof cause, "u%u.scram.cause", u + 1);
     d.unit_name = unit;
-    d.unit_index = u;
-    uint32_t index;
-    pcs_status st = pcs_protection_trip_output(p->protection, u, &d.trip_store, &index);
+    uint32_t ch = 0;
+    pcs_channel_info info;
+    memset(&info, 0, sizeof info);
+    pcs_status st = pcs_channel_find(w, cause, &ch);
+    if (st == PCS_OK)
+        st = pcs_channel_get(w, ch, &info);
+    d.trip_store = info.store;
+    d.trip_index = info.index;
     if (st == PCS_OK)
         st = pcs_interlock_add(w, p->sensors, &d, &p->interlock[u]);
+    for (uint32_t f = 0; st == PCS_OK && f < b->n_funcs; f++)
+        if (b->funcs[f].arm && b->funcs[f].unit == u)
+            b->funcs[f].arm_store = pcs_interlock_arm_store(p->interlock[u]);
     return st;
 }
 
-static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
+static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
 {
     uint32_t stores[PCS_PLANT_MAX_UNITS];
     for (uint32_t u = 0; u < p->n_units; u++)
         stores[u] = pcs_unit_trip_store(p->units[u].core);
     pcs_status st = pcs_sensor_add(w, b->sensors, b->n_sensors, &p->sensors);
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        if (p->units[u].secondary)
+            st = add_interlock(w, p, b, u);
     if (st != PCS_OK)
         return st;
     pcs_protection_def pc;
@@ -478,9 +492,6 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
         st = pcs_alarm_add(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
         st = add_pzr_control(w, p, b, u);
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
-        if (p->units[u].secondary)
-            st = add_interlock(w, p, b, u);
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
         char name[16];
