@@ -64,8 +64,8 @@
  * Latches and resets: C-7 until "c7_reset" (then it arms again at once if
  * the fall is still above the setpoint); SI and MSLI until "si_reset",
  * refused (PCS_E_STATE) while an SI or MSLI condition is present; P-12 by
- * its hysteresis. P-4 follows the protection's latched trip (which a
- * protection reset clears). The other flags are recomputed every tick.
+ * its hysteresis. P-4 follows the unit's latched scram (cleared by the
+ * unit's reset). The other flags are recomputed every tick.
  * Simplifications: no P-11 block of the low-pressurizer-pressure SI, no
  * containment pressure inputs (not modelled), no anticipatory low-level
  * trip; the AFW start is a signal, the feedwater system latches its pumps.
