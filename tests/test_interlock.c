@@ -785,6 +785,32 @@ static void child_low_pressure_below_p7(void *ctx, fork_child_out *out)
                                          : (blocked ? "blocked below P-7" : "not blocked"));
 }
 
+/* A manual scram (trip breakers open: P-4) from 100 %: feedwater isolates
+ * once Tavg falls below 564 F, not before ([HRTD] 12.3, pwr_transients.md
+ * section 3); the seconds it took go back in hash, Tavg in the message. */
+static void child_scram_fw_isolation(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    uint32_t iso = 0, p4 = 0, tavg = 0;
+    pcs_channel_find(r->w, "u1.interlock.fw_isolation", &iso);
+    pcs_channel_find(r->w, "u1.interlock.p4", &p4);
+    pcs_channel_find(r->w, "u1.rcs.t_avg", &tavg);
+    out->st = submit(r->w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1");
+    double t_before = 0.0;
+    for (uint32_t k = 1; k <= 1200 && out->st == PCS_OK; k++) {
+        t_before = pcs_channel_value(r->w, tavg);
+        out->st = pcs_world_tick(r->w);
+        if (pcs_channel_value(r->w, iso) != 0.0) {
+            out->hash = k;
+            snprintf(out->msg, sizeof out->msg, "p4=%g tavg_before=%.3f tavg=%.3f",
+                     pcs_channel_value(r->w, p4), t_before, pcs_channel_value(r->w, tavg));
+            return;
+        }
+    }
+    snprintf(out->msg, sizeof out->msg, "no isolation in 60 s: tavg=%.3f",
+             pcs_channel_value(r->w, tavg));
+}
+
 /* One station at 100 %: the permissives a unit at power has, then (each in
  * a forked copy) the turbine-trip and SG low-low reactor trips with their
  * first-out names ([HRTD] 12.2; pwr_transients.md sections 5 and 6). */
@@ -841,6 +867,17 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
               (unsigned long long)p.hash);
     cr_log_info("low pressure below P-7: %s, trip %llu ticks after P-7 returned", p.msg,
                 (unsigned long long)p.hash);
+
+    fork_child_out f = fork_child_run(child_scram_fw_isolation, &r);
+    cr_expect_eq(f.st, PCS_OK, "%s", f.msg);
+    cr_log_info("scram: FW isolation after %llu ticks: %s", (unsigned long long)f.hash, f.msg);
+    cr_expect(f.hash > 1, "not on P-4 alone at 584.7 F: %s", f.msg);
+    double before = 0.0, after = 0.0; /* the plant's Tavg, K, the tick before and at isolation */
+    cr_expect_eq(sscanf(f.msg, "p4=1 tavg_before=%lf tavg=%lf", &before, &after), 2, "%s", f.msg);
+    /* not before the plant's Tavg is below 564 F (568.706 K); the Tavg
+     * channels lag it by their 1 s time constant, about 1.6 K while it falls
+     * at 1.6 K/s, so isolation comes within 3 K of the crossing */
+    cr_expect(after < F_TO_K(564.0) && after > F_TO_K(564.0) - 3.0, "%s", f.msg);
     pcs_station_destroy(r.st);
     pcs_world_destroy(r.w);
     pcs_scenario_destroy(r.scn);
