@@ -59,8 +59,7 @@ struct pcs_protection {
     /* state: store ids and base pointers */
     uint32_t id_word, id_bypass, id_trip, id_first, id_hist, id_ring;
     uint32_t *word;   /* published state word per function */
-    uint32_t *bypass; /* PCS_PROTECTION_TRIP_ST_BYPASS_MASK | PCS_PROTECTION_TRIP_ST_BYPASSED bits,
-                         set by command */
+    uint32_t *bypass; /* PCS_PROTECTION_TRIP_ST_BYPASS_MASK | PCS_PROTECTION_TRIP_ST_BYPASSED bits, set by command */
     uint32_t *trip;   /* per unit, 0/1, latched */
     uint32_t *first;  /* per unit, first-out function id + 1, 0 = none */
     double *hist;     /* RATE: per function n_inputs x W past values */
@@ -130,8 +129,7 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
     if (c->unit >= n_units)
         return bad_u32(f, c->name, "unit", c->unit, 0, n_units - 1);
     if ((unsigned)c->kind > PCS_PROTECTION_TRIP_RATE)
-        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_PROTECTION_TRIP_LEVEL,
-                       PCS_PROTECTION_TRIP_RATE);
+        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_RATE);
     if ((unsigned)c->direction > PCS_PROTECTION_TRIP_LOW)
         return bad_u32(f, c->name, "direction", (uint32_t)c->direction, PCS_PROTECTION_TRIP_HIGH,
                        PCS_PROTECTION_TRIP_LOW);
@@ -212,8 +210,7 @@ pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *se
                                  "[1, %u]",
                                  u, len, PCS_PROTECTION_TRIP_UNIT_NAME_MAX);
     }
-    if (cfg->n_functions < 1 || cfg->n_functions > PCS_PROTECTION_TRIP_MAX_FUNCTIONS ||
-        !cfg->functions)
+    if (cfg->n_functions < 1 || cfg->n_functions > PCS_PROTECTION_TRIP_MAX_FUNCTIONS || !cfg->functions)
         return pcs_error_set(PCS_E_INVAL,
                              "protection config: n_functions = %u is outside [1, %u] (or "
                              "functions is NULL)",
@@ -311,12 +308,11 @@ static pcs_status protection_step(pcs_world *w, void *ctx)
     for (uint32_t f = 0; f < p->n_functions; f++) {
         double x[PCS_PROTECTION_TRIP_MAX_INPUTS];
         uint32_t warming = 0;
-        uint32_t mask = p->kind[f] == PCS_PROTECTION_TRIP_RATE ? rate_mask(p, f, x, &warming)
-                                                               : level_mask(p, f, x);
+        uint32_t mask =
+            p->kind[f] == PCS_PROTECTION_TRIP_RATE ? rate_mask(p, f, x, &warming) : level_mask(p, f, x);
         uint32_t byp = p->bypass[f];
         uint32_t blocked = p->arm[f] && *p->arm[f] == 0.0 ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u;
-        uint32_t live = mask & ~(byp >> PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT) &
-                        PCS_PROTECTION_TRIP_ST_CHANNEL_MASK;
+        uint32_t live = mask & ~(byp >> PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT) & PCS_PROTECTION_TRIP_ST_CHANNEL_MASK;
         uint32_t tripped = !(byp & PCS_PROTECTION_TRIP_ST_BYPASSED) && !blocked &&
                            (uint32_t)__builtin_popcount(live) >= p->k[f];
         uint32_t word =
@@ -371,8 +367,8 @@ static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_
                              "fewer than k = %u: it could no longer trip",
                              f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
     p->bypass[f] = next;
-    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel,
-                   op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0, 0.0, 0.0);
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel, op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0,
+                   0.0, 0.0);
     return PCS_OK;
 }
 
@@ -432,10 +428,9 @@ static pcs_status check_words(const pcs_protection *p, const uint32_t *word, con
 {
     uint32_t ch = channel_bits(p, f), byp_ch = ch << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT;
     uint32_t byp_ok = byp_ch | PCS_PROTECTION_TRIP_ST_BYPASSED;
-    uint32_t word_ok =
-        ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED |
-        (p->kind[f] == PCS_PROTECTION_TRIP_RATE ? PCS_PROTECTION_TRIP_ST_WARMING : 0u) |
-        (p->arm[f] ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u);
+    uint32_t blocked = p->arm[f] ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u;
+    uint32_t word_ok = ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED | blocked |
+                       (p->kind[f] == PCS_PROTECTION_TRIP_RATE ? PCS_PROTECTION_TRIP_ST_WARMING : 0u);
     char allowed[96];
     snprintf(allowed, sizeof allowed, "bits of mask 0x%x (function %u)", word_ok, f);
     if (word[f] & ~word_ok)
@@ -508,8 +503,8 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
     p->trip_input = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input);
     p->trip_input_stores = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input_stores);
     if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
-        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->arm ||
-        !p->arm_stores || !p->trip_input || !p->trip_input_stores)
+        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->trip_input ||
+        !p->trip_input_stores || !p->arm || !p->arm_stores)
         return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
     return PCS_OK;
 }
@@ -643,14 +638,13 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
 static pcs_status register_targets(pcs_world *w, pcs_protection *p)
 {
     uint32_t family = 0;
-    pcs_status st = pcs_command_family_register(w, PCS_PROTECTION_TRIP_COMMANDS,
-                                                PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
+    pcs_status st =
+        pcs_command_family_register(w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
     pcs_command_target_def function = {.family = family,
                                        .ctx = p,
                                        .ops = (1u << PCS_PROTECTION_TRIP_OP_BYPASS) |
                                               (1u << PCS_PROTECTION_TRIP_OP_UNBYPASS)};
-    pcs_command_target_def unit = {
-        .family = family, .ctx = p, .ops = 1u << PCS_PROTECTION_TRIP_OP_RESET};
+    pcs_command_target_def unit = {.family = family, .ctx = p, .ops = 1u << PCS_PROTECTION_TRIP_OP_RESET};
     if (st == PCS_OK)
         st = pcs_instr_targets(w, p->names, p->n_functions, function);
     return st == PCS_OK ? pcs_instr_targets(w, p->unit_names, p->n_units, unit) : st;
