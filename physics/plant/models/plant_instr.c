@@ -20,10 +20,10 @@
 #include "pcsim/sensor.h"
 #include "physics/plant/models/plant_internal.h"
 
-/* A steam-side unit adds 9 unit sensors and 11 per SG, 1 + 1 per SG trip
+/* A steam-side unit adds 9 unit sensors and 12 per SG, 1 + 1 per SG trip
  * functions and 1 + 3 per SG alarms (instrument_steam). */
 #define STEAM_CH 3u /* redundant channels of a steam-side quantity (2-out-of-3) */
-#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (20 + 16 * PCS_PLANT_MAX_LOOPS))
+#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (20 + 17 * PCS_PLANT_MAX_LOOPS))
 #define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (5 + 2 * PCS_PLANT_MAX_LOOPS))
 #define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (4 + 5 * PCS_PLANT_MAX_LOOPS))
 #define NAME_LEN 64
