@@ -14,6 +14,7 @@
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
 #include "pcsim/feedwater.h"
+#include "pcsim/interlock.h"
 #include "pcsim/plant.h"
 #include "pcsim/plugin.h"
 #include "pcsim/protection.h"
@@ -270,6 +271,18 @@ static const action_def actions[] = {
      "target uN (sg_model steam_side): every auxiliary feed pump", NO_RANGE},
     {"afw_stop", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_AFW_STOP, ARG_UNIT,
      "target uN (sg_model steam_side): every auxiliary feed pump", NO_RANGE},
+    {"c7_reset", PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_C7_RESET, ARG_UNIT,
+     "target uN (a unit with sg_model steam_side): clear the C-7 loss-of-load latch", NO_RANGE},
+    {"condenser_available", PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_CONDENSER, ARG_UNIT,
+     "target uN (a unit with sg_model steam_side), value 1 condenser available (C-9) or 0", 1, 0.0,
+     1.0, 0, "C-9 flag"},
+    {"si_reset", PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_SI_RESET, ARG_UNIT,
+     "target uN (a unit with sg_model steam_side): clear the SI and steam line isolation latches",
+     NO_RANGE},
+    {"msiv_close", PCS_MSIV_COMMANDS, PCS_MSIV_OP_CLOSE, ARG_UNIT,
+     "target uN (every MSIV) or uN.msivK (one; a unit with sg_model steam_side)", NO_RANGE},
+    {"msiv_open", PCS_MSIV_COMMANDS, PCS_MSIV_OP_OPEN, ARG_UNIT,
+     "target uN (every MSIV) or uN.msivK (one; a unit with sg_model steam_side)", NO_RANGE},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT,
      "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,

@@ -21,6 +21,7 @@
 #include "pcsim/feedwater.h"
 #include "pcsim/fuel.h"
 #include "pcsim/fuel_materials.h"
+#include "pcsim/interlock.h"
 #include "pcsim/job.h"
 #include "pcsim/kinetics.h"
 #include "pcsim/life.h"

@@ -48,6 +48,7 @@
 #include "pcsim/feedwater.h"
 #include "pcsim/fuel.h"
 #include "pcsim/primary.h"
+#include "pcsim/interlock.h"
 #include "pcsim/secondary.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/status.h"
@@ -128,6 +129,7 @@ typedef struct pcs_plant_unit {
                                        (pcsim/turbine.h, defaults), else NULL */
     pcs_feedwater *feedwater;     /**< its main and auxiliary feedwater (pcsim/feedwater.h,
                                        defaults), else NULL */
+    pcs_msiv *msiv;               /**< its MSIV actuation (pcsim/interlock.h), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".
@@ -183,7 +185,10 @@ PCS_API pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp);
  * .high_pressure, .low_pressure, each 2oo4, writing each unit's trip input)
  * and alarms (uN.alarm.power_high, .flow_low.L, .pressure_high,
  * .pressure_low, .t_hot_high.L; first-out group per unit) for every unit of
- * @p p. Call once, after pcs_plant_add. @p sp may be NULL (defaults).
+ * @p p. A unit with sg_model PCS_PLANT_SG_STEAM_SIDE also gets the steam
+ * side's sensors, the SG low-low and turbine-trip (armed by P-9) trips, its
+ * low-pressure trip armed by P-7, the steam-side alarms and its interlock
+ * logic (pcsim/interlock.h; scenarios/README.md lists them). Call once, after pcs_plant_add. @p sp may be NULL (defaults).
  * @return the control models' errors, PCS_E_STATE if called twice.
  */
 PCS_API pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setpoints *sp);

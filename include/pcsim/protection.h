@@ -39,6 +39,11 @@
  * once (stage 1), so a unit reset later in the same command batch is
  * accepted. Either way of wiring gives the same one-tick delay.
  *
+ * Permissives. A function may be armed by a permissive flag (arm,
+ * arm_store, arm_index): while the flag is 0 the function is BLOCKED (state
+ * bit PCS_PROTECTION_TRIP_ST_BLOCKED) and does not trip, as a trip blocked
+ * below P-7 in a Westinghouse plant ([HRTD] 12.2).
+ *
  * Bypass. A whole function may be bypassed (it never trips), or single
  * channels (2oo4 with one channel bypassed acts as 2oo3). A channel bypass
  * that would leave fewer than k channels is refused: a function must always
@@ -102,6 +107,7 @@ typedef enum pcs_protection_trip_direction {
 #define PCS_PROTECTION_TRIP_ST_TRIPPED 0x10000u  /**< k-of-n met and function not bypassed */
 #define PCS_PROTECTION_TRIP_ST_BYPASSED 0x20000u /**< whole function bypassed */
 #define PCS_PROTECTION_TRIP_ST_WARMING 0x40000u  /**< rate window not yet full */
+#define PCS_PROTECTION_TRIP_ST_BLOCKED 0x80000u  /**< permissive-armed function, permissive off */
 
 /** Command family of the protection system (pcs_command_kind_find). */
 #define PCS_PROTECTION_TRIP_COMMANDS "protection"
@@ -158,6 +164,15 @@ typedef struct pcs_protection_function_def {
     uint32_t inputs[PCS_PROTECTION_TRIP_MAX_INPUTS]; /**< sensor ids, distinct */
     uint32_t k;                 /**< coincidence: trip at >= k channels, [1, n_inputs]; default 1 */
     uint32_t rate_window_ticks; /**< RATE window W, [1, 1200] ticks; default 20 */
+    /** Permissive arming (e.g. the low-pressure trip above P-7, the turbine
+     *  trip above P-9): 0 (default) always armed; 1 armed only while the
+     *  float64 element arm_store[arm_index] is non-zero (a permissive flag,
+     *  pcsim/plant_signals.h), else BLOCKED: it never trips. The element is
+     *  read as the tick finds it (a flag written at a later stage acts on
+     *  the next tick). */
+    uint32_t arm;
+    uint32_t arm_store; /**< float64 store of the permissive flag (when arm = 1) */
+    uint32_t arm_index; /**< its element */
 } pcs_protection_function_def;
 
 /** The protection system. Start from pcs_protection_default(). */

@@ -51,6 +51,9 @@ struct pcs_protection {
     uint32_t *window;     /* RATE: W ticks */
     double *inv_window_s; /* RATE: 1 / (W dt) */
     uint32_t *hist_base;  /* RATE: offset of the function's history in rps.rate_hist */
+    const double **arm;   /* permissive flag per function, NULL: always armed */
+    uint32_t *arm_stores; /* their distinct stores (the system reads them) */
+    uint32_t n_arm_stores;
     const char **names;
     const char **unit_names; /* each unit's channel and target prefix ("u1" by default) */
     /* state: store ids and base pointers */
@@ -141,7 +144,32 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
         (c->rate_window_ticks < 1 || c->rate_window_ticks > PCS_PROTECTION_TRIP_RATE_WINDOW_MAX))
         return bad_u32(f, c->name, "rate_window_ticks", c->rate_window_ticks, 1,
                        PCS_PROTECTION_TRIP_RATE_WINDOW_MAX);
+    if (c->arm > 1)
+        return bad_u32(f, c->name, "arm", c->arm, 0, 1);
     return check_inputs(c, f, n_sensors);
+}
+
+/* Each permissive-armed function's flag: an element of a float64 store. */
+static pcs_status check_arms(const pcs_world *w, const pcs_protection_def *cfg)
+{
+    char store_field[48], index_field[48];
+    pcs_instr_ref arm = {.elem = sizeof(double),
+                         .who = "protection config",
+                         .store_field = store_field,
+                         .store_note = "stores registered so far",
+                         .index_field = index_field,
+                         .array_note = "a permissive flag is an array of float64"};
+    pcs_status st = PCS_OK;
+    for (uint32_t f = 0; st == PCS_OK && f < cfg->n_functions; f++) {
+        if (!cfg->functions[f].arm)
+            continue;
+        arm.store = cfg->functions[f].arm_store;
+        arm.index = cfg->functions[f].arm_index;
+        snprintf(store_field, sizeof store_field, "functions[%u].arm_store", f);
+        snprintf(index_field, sizeof index_field, "functions[%u].arm_index", f);
+        st = pcs_instr_ref_check(w, &arm);
+    }
+    return st;
 }
 
 static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cfg)
@@ -193,7 +221,8 @@ pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *se
         if (st != PCS_OK)
             return st;
     }
-    return check_targets(w, cfg);
+    pcs_status st = check_arms(w, cfg);
+    return st == PCS_OK ? check_targets(w, cfg) : st;
 }
 
 /* ---- the tick ------------------------------------------------------------- */
@@ -282,10 +311,12 @@ static pcs_status protection_step(pcs_world *w, void *ctx)
         uint32_t mask =
             p->kind[f] == PCS_PROTECTION_TRIP_RATE ? rate_mask(p, f, x, &warming) : level_mask(p, f, x);
         uint32_t byp = p->bypass[f];
+        uint32_t blocked = p->arm[f] && *p->arm[f] == 0.0 ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u;
         uint32_t live = mask & ~(byp >> PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT) & PCS_PROTECTION_TRIP_ST_CHANNEL_MASK;
-        uint32_t tripped =
-            !(byp & PCS_PROTECTION_TRIP_ST_BYPASSED) && (uint32_t)__builtin_popcount(live) >= p->k[f];
-        uint32_t word = mask | byp | warming | (tripped ? PCS_PROTECTION_TRIP_ST_TRIPPED : 0u);
+        uint32_t tripped = !(byp & PCS_PROTECTION_TRIP_ST_BYPASSED) && !blocked &&
+                           (uint32_t)__builtin_popcount(live) >= p->k[f];
+        uint32_t word =
+            mask | byp | warming | blocked | (tripped ? PCS_PROTECTION_TRIP_ST_TRIPPED : 0u);
         uint32_t old = p->word[f];
         p->word[f] = word;
         if ((old ^ word) & PCS_PROTECTION_TRIP_ST_TRIPPED)
@@ -397,7 +428,8 @@ static pcs_status check_words(const pcs_protection *p, const uint32_t *word, con
 {
     uint32_t ch = channel_bits(p, f), byp_ch = ch << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT;
     uint32_t byp_ok = byp_ch | PCS_PROTECTION_TRIP_ST_BYPASSED;
-    uint32_t word_ok = ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED |
+    uint32_t blocked = p->arm[f] ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u;
+    uint32_t word_ok = ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED | blocked |
                        (p->kind[f] == PCS_PROTECTION_TRIP_RATE ? PCS_PROTECTION_TRIP_ST_WARMING : 0u);
     char allowed[96];
     snprintf(allowed, sizeof allowed, "bits of mask 0x%x (function %u)", word_ok, f);
@@ -466,11 +498,13 @@ static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
     p->window = pcs_world_alloc(w, u);
     p->inv_window_s = pcs_world_alloc(w, d);
     p->hist_base = pcs_world_alloc(w, u);
+    p->arm = pcs_world_alloc(w, n * sizeof *p->arm);
+    p->arm_stores = pcs_world_alloc(w, u);
     p->trip_input = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input);
     p->trip_input_stores = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input_stores);
     if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
         !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->trip_input ||
-        !p->trip_input_stores)
+        !p->trip_input_stores || !p->arm || !p->arm_stores)
         return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
     return PCS_OK;
 }
@@ -490,6 +524,11 @@ static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protecti
         p->n_inputs[f] = c->n_inputs;
         memcpy(&p->inputs[f * PCS_PROTECTION_TRIP_MAX_INPUTS], c->inputs, sizeof c->inputs);
         p->k[f] = c->k;
+        p->arm[f] = NULL;
+        if (c->arm) {
+            p->arm[f] = (const double *)pcs_store_data(w, c->arm_store) + c->arm_index;
+            pcs_instr_set_add(p->arm_stores, &p->n_arm_stores, p->n_functions, c->arm_store);
+        }
         if (c->kind == PCS_PROTECTION_TRIP_RATE) {
             p->window[f] = c->rate_window_ticks;
             p->inv_window_s[f] = 1.0 / (c->rate_window_ticks * dt);
@@ -571,11 +610,15 @@ static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_prote
 
 static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sensor_store)
 {
-    uint32_t reads[] = {sensor_store, p->id_bypass};
+    uint32_t n_reads = 2 + p->n_arm_stores;
+    uint32_t *reads = pcs_world_alloc(w, n_reads * sizeof *reads);
     uint32_t n_writes = 5 + p->n_trip_input_stores;
     uint32_t *writes = pcs_world_alloc(w, n_writes * sizeof *writes);
-    if (!writes)
+    if (!writes || !reads)
         return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
+    reads[0] = sensor_store;
+    reads[1] = p->id_bypass;
+    memcpy(reads + 2, p->arm_stores, p->n_arm_stores * sizeof *reads);
     uint32_t own[] = {p->id_word, p->id_trip, p->id_first, p->id_hist, p->id_ring};
     memcpy(writes, own, sizeof own);
     memcpy(writes + 5, p->trip_input_stores, p->n_trip_input_stores * sizeof *writes);
@@ -584,7 +627,7 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
                          .fn = protection_step,
                          .ctx = p,
                          .reads = reads,
-                         .n_reads = 2,
+                         .n_reads = n_reads,
                          .writes = writes,
                          .n_writes = n_writes};
     return pcs_system_register(w, &d, NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pcsim/channel.h"
+#include "pcsim/interlock.h"
 #include "pcsim/math.h"
 #include "pcsim/plant.h"
 #include "pcsim/system.h"
@@ -345,6 +346,19 @@ static pcs_status build_feedwater(pcs_world *w, const pcs_plant_unit_def *c, pcs
     return pcs_feedwater_add(w, &fd, pu->secondary, pu->sg_control, &pu->feedwater);
 }
 
+/* The MSIV actuation of steam-side unit @p pu (pcsim/interlock.h): the only
+ * writer of its MSIV store, closing them on the interlocks' MSLI. */
+static pcs_status build_msiv(pcs_world *w, pcs_plant_unit *pu)
+{
+    pcs_interlock_def d;
+    pcs_interlock_default(&d);
+    char name[16];
+    snprintf(name, sizeof name, "u%u", pu->index);
+    d.unit_name = name;
+    d.n_sg = pcs_secondary_def_get(pu->secondary)->n_sg;
+    return pcs_msiv_add(w, &d, pcs_secondary_store_ids(pu->secondary).msiv, &pu->msiv);
+}
+
 /* The primary of unit @p pu, settled at the unit's initial power, or given
  * the state of @p twin (an earlier unit that settles identically). */
 static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
@@ -377,6 +391,8 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
         st = settle_secondary(w, pu, twin);
     if (st == PCS_OK && pu->secondary)
         st = build_feedwater(w, c, pu);
+    if (st == PCS_OK && pu->secondary)
+        st = build_msiv(w, pu);
     return st;
 }
 

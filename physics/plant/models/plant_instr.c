@@ -13,14 +13,19 @@
 
 #include "pcsim/alarm.h"
 #include "pcsim/channel.h"
+#include "pcsim/interlock.h"
+#include "pcsim/plant_signals.h"
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
 #include "physics/plant/models/plant_internal.h"
 
-#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (11 + 5 * PCS_PLANT_MAX_LOOPS))
-#define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (4 + PCS_PLANT_MAX_LOOPS))
-#define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (3 + 2 * PCS_PLANT_MAX_LOOPS))
+/* A steam-side unit adds 9 unit sensors and 12 per SG, 1 + 1 per SG trip
+ * functions and 1 + 3 per SG alarms (instrument_steam). */
+#define STEAM_CH 3u /* redundant channels of a steam-side quantity (2-out-of-3) */
+#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (20 + 17 * PCS_PLANT_MAX_LOOPS))
+#define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (5 + 2 * PCS_PLANT_MAX_LOOPS))
+#define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (4 + 5 * PCS_PLANT_MAX_LOOPS))
 #define NAME_LEN 64
 #define BASE_LEN 48
 
@@ -56,6 +61,10 @@ typedef struct instr_build {
     /* Per unit, the control channels pzr_control reads: pressure, level, Tavg. */
     uint32_t ctl_pressure[PCS_PLANT_MAX_UNITS], ctl_level[PCS_PLANT_MAX_UNITS],
         ctl_tavg[PCS_PLANT_MAX_UNITS];
+    /* Per unit, the protection's power and pressure channels (the interlocks
+     * read them too) and, on a steam-side unit, the interlocks' definition. */
+    uint32_t nis[PCS_PLANT_MAX_UNITS][4], prs[PCS_PLANT_MAX_UNITS][4];
+    pcs_interlock_def interlock[PCS_PLANT_MAX_UNITS];
 } instr_build;
 
 /* A sensor on the published channel @p source; returns its id (or UINT32_MAX). */
@@ -66,8 +75,8 @@ static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const
     pcs_channel_info info;
     if (b->n_sensors >= MAX_SENSORS || pcs_channel_find(w, source, &ch) != PCS_OK ||
         pcs_channel_get(w, ch, &info) != PCS_OK) {
-        pcs_error_set(PCS_E_INVAL, "plant instrumentation: no channel '%s' for sensor '%s'",
-                      source, name);
+        pcs_error_set(PCS_E_INVAL, "plant instrumentation: no channel '%s' for sensor '%s'", source,
+                      name);
         return UINT32_MAX;
     }
     uint32_t id = b->n_sensors++;
@@ -100,7 +109,8 @@ static pcs_status add_quad(pcs_world *w, instr_build *b, const char *base, const
 }
 
 static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_protection_trip_kind kind,
-                     pcs_protection_trip_direction dir, double setpoint, const uint32_t *in, uint32_t window)
+                     pcs_protection_trip_direction dir, double setpoint, const uint32_t *in,
+                     uint32_t window)
 {
     uint32_t id = b->n_funcs++;
     pcs_protection_function_def *f = &b->funcs[id];
@@ -151,7 +161,8 @@ static pcs_status instrument_loops(pcs_world *w, instr_build *b, const pcs_plant
         if (st != PCS_OK)
             return st;
         snprintf(name, sizeof name, "u%u.rps.low_flow.%u", n, l);
-        add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, sp->low_flow_frac * rated, flow, 0);
+        add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW,
+                 sp->low_flow_frac * rated, flow, 0);
         snprintf(name, sizeof name, "u%u.alarm.flow_low.%u", n, l);
         add_alarm(b, name, flow[0], PCS_ALARM_LOW, sp->alarm_flow_frac * rated, 0.01 * rated,
                   PCS_ALARM_PRIO_HIGH, n);
@@ -185,11 +196,167 @@ static pcs_status instrument_control(pcs_world *w, instr_build *b, uint32_t u,
         char name[NAME_LEN], src[BASE_LEN];
         snprintf(src, sizeof src, "u%u.%s", u + 1, ctl[i].what);
         snprintf(name, sizeof name, "%s.ctl", src);
-        *ctl[i].out = add_sensor(w, b, name, src, ctl[i].unit, ctl[i].span, ctl[i].noise,
-                                 ctl[i].tau_s);
+        *ctl[i].out =
+            add_sensor(w, b, name, src, ctl[i].unit, ctl[i].span, ctl[i].noise, ctl[i].tau_s);
         if (*ctl[i].out == UINT32_MAX)
             return PCS_E_INVAL;
     }
+    return PCS_OK;
+}
+
+/* STEAM_CH channels "<base>.A".. on @p source; ids in out[]. */
+static pcs_status add_steam_channels(pcs_world *w, instr_build *b, const char *base,
+                                     const char *source, const char *unit, double span,
+                                     double noise, double tau, pcs_interlock_channels *out)
+{
+    out->n = STEAM_CH;
+    out->k = 2; /* 2-out-of-3 per loop: assumption where refdata gives none */
+    for (uint32_t k = 0; k < STEAM_CH; k++) {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "%s.%c", base, 'A' + k);
+        out->sensor[k] = add_sensor(w, b, name, source, unit, span, noise, tau);
+        if (out->sensor[k] == UINT32_MAX)
+            return PCS_E_INVAL;
+    }
+    return PCS_OK;
+}
+
+/* Arm trip function @p f by interlock flag @p flag of store @p sig. */
+static void arm_func(instr_build *b, uint32_t f, uint32_t sig, uint32_t flag)
+{
+    b->funcs[f].arm = 1;
+    b->funcs[f].arm_store = sig;
+    b->funcs[f].arm_index = flag;
+}
+
+/* A trip function over @p c's channels (k of n), armed by interlock flag
+ * @p arm_flag of @p sig (UINT32_MAX: always armed). */
+static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
+                           pcs_protection_trip_direction dir, double setpoint,
+                           const pcs_interlock_channels *c, uint32_t sig, uint32_t arm_flag)
+{
+    add_func(b, name, unit, PCS_PROTECTION_TRIP_LEVEL, dir, setpoint, c->sensor, 0);
+    pcs_protection_function_def *f = &b->funcs[b->n_funcs - 1];
+    f->n_inputs = c->n;
+    f->k = c->k;
+    if (arm_flag != UINT32_MAX)
+        arm_func(b, b->n_funcs - 1, sig, arm_flag);
+}
+
+/* Per SG of a steam-side unit: narrow-range level, steam flow, feed flow and
+ * steam pressure channels; the SG low-low level trip and the alarms. */
+static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32_t l,
+                                const pcs_plant_setpoints *sp)
+{
+    pcs_interlock_def *d = &b->interlock[u];
+    uint32_t n = u + 1;
+    char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
+    pcs_interlock_channels feed;
+    double rated = d->rated_steam_kg_s;
+    snprintf(base, sizeof base, "u%u.sg%u.nr_level", n, l);
+    pcs_status st =
+        add_steam_channels(w, b, base, base, "%", 100.0, sp->noise_frac, 1.0, &d->nr_level[l - 1]);
+    snprintf(base, sizeof base, "u%u.sg%u.steam_flow", n, l);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, base, "kg/s", rated, sp->noise_frac, 0.2,
+                                &d->steam_flow[l - 1]);
+    snprintf(base, sizeof base, "u%u.sg%u.feed_flow", n, l);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, base, "kg/s", rated, sp->noise_frac, 0.2, &feed);
+    snprintf(base, sizeof base, "u%u.sg%u.steam_pressure", n, l);
+    snprintf(src, sizeof src, "u%u.sg%u.pressure", n, l);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, src, "Pa", 8.6e6, 0.0005, 0.5, &d->steam_p[l - 1]);
+    if (st != PCS_OK)
+        return st;
+    for (uint32_t k = 0; k < STEAM_CH; k++) /* the NR span reads 0..100 % */
+        b->sensors[d->nr_level[l - 1].sensor[k]].hi = 100.0;
+    snprintf(name, sizeof name, "u%u.rps.sg_low_low.%u", n, l);
+    add_steam_func(b, name, u, PCS_PROTECTION_TRIP_LOW, d->low_low_level_pct, &d->nr_level[l - 1],
+                   0, UINT32_MAX);
+    snprintf(name, sizeof name, "u%u.alarm.sg_low_low.%u", n, l);
+    add_alarm(b, name, d->nr_level[l - 1].sensor[0], PCS_ALARM_LOW, d->low_low_level_pct, 1.0,
+              PCS_ALARM_PRIO_HIGH, n);
+    snprintf(name, sizeof name, "u%u.alarm.steam_pressure_low.%u", n, l);
+    add_alarm(b, name, d->steam_p[l - 1].sensor[0], PCS_ALARM_LOW, d->low_steam_p_pa, 0.1e6,
+              PCS_ALARM_PRIO_HIGH, n);
+    snprintf(name, sizeof name, "u%u.alarm.steam_flow_high.%u", n, l);
+    add_alarm(b, name, d->steam_flow[l - 1].sensor[0], PCS_ALARM_HIGH, d->hsf_high_frac * rated,
+              0.02 * rated, PCS_ALARM_PRIO_HIGH, n);
+    return PCS_OK;
+}
+
+/*
+ * The steam side of unit @p u (sg_model steam_side only, so a boundary unit
+ * builds exactly as before): Tavg and turbine load channels for the
+ * interlocks, per SG channels (instrument_sg), the turbine-trip reactor trip
+ * armed by P-9 ([HRTD] 12.2: below P-9 a turbine trip does not trip the
+ * reactor), the low-pressurizer-pressure trip (function @p low_pressure)
+ * and the per-loop low-flow trips (functions @p low_flow .. + n_loops - 1)
+ * armed by P-7 ([HRTD] 12.2; between P-7 and P-8 the plant needs two loops,
+ * which k-of-n channels cannot express: one loop trips there, the
+ * conservative side), and the turbine-trip alarm. The setpoints are the
+ * interlocks' (pcs_interlock_default: one source).
+ */
+static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
+                                   const pcs_plant_setpoints *sp, uint32_t low_pressure,
+                                   uint32_t low_flow)
+{
+    const pcs_plant_unit *pu = &p->units[u];
+    const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
+    pcs_interlock_def *d = &b->interlock[u];
+    pcs_interlock_default(d);
+    /* the interlocks' flag copy the armed trips read: its store exists once
+     * the interlocks are built (create_all sets it) */
+    const uint32_t sig = UINT32_MAX;
+    uint32_t n = u + 1, tsig;
+    char unit[16], base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
+    snprintf(unit, sizeof unit, "u%u", n);
+    d->n_sg = sd->n_sg;
+    d->k_lines = d->n_sg < d->k_lines ? d->n_sg : d->k_lines;
+    d->rated_steam_kg_s = sd->rated_steam_kg_s;
+    d->rated_power_w = p->cfg[u].core.nominal_power_w;
+    d->initial_power_frac = p->cfg[u].core.initial_power_fraction;
+    pcs_status st = pcs_plant_signals(w, unit, PCS_SIGNALS_TURBINE, &tsig);
+    snprintf(base, sizeof base, "u%u.rcs.t_avg", n);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, base, "K", 700.0, 0.0005, 1.0, &d->tavg);
+    snprintf(base, sizeof base, "u%u.turbine.load", n);
+    snprintf(src, sizeof src, "u%u.turbine.steam_flow", n);
+    if (st == PCS_OK)
+        st = add_steam_channels(w, b, base, src, "kg/s", d->n_sg * d->rated_steam_kg_s,
+                                sp->noise_frac, 0.2, &d->turbine_load);
+    for (uint32_t l = 1; st == PCS_OK && l <= d->n_sg; l++)
+        st = instrument_sg(w, b, u, l, sp);
+    if (st != PCS_OK)
+        return st;
+    /* the turbine's tripped flag as three channels (no channel is published
+     * for the signal bus: the sensors read its element directly) */
+    pcs_interlock_channels trip = {.n = STEAM_CH, .k = 2};
+    for (uint32_t k = 0; k < STEAM_CH; k++) {
+        uint32_t id = b->n_sensors++;
+        pcs_sensor_def *c = &b->sensors[id];
+        pcs_sensor_default(c);
+        snprintf(b->sensor_names[id], NAME_LEN, "u%u.turbine.tripped.%c", n, 'A' + k);
+        c->name = b->sensor_names[id];
+        c->unit = "1";
+        c->store = tsig;
+        c->index = PCS_SIG_TURBINE_TRIPPED;
+        c->lo = 0.0;
+        c->hi = 1.0;
+        trip.sensor[k] = id;
+    }
+    snprintf(name, sizeof name, "u%u.rps.turbine_trip", n);
+    add_steam_func(b, name, u, PCS_PROTECTION_TRIP_HIGH, 0.5, &trip, sig, PCS_SIG_P9);
+    snprintf(name, sizeof name, "u%u.alarm.turbine_trip", n);
+    add_alarm(b, name, trip.sensor[0], PCS_ALARM_HIGH, 0.5, 0.1, PCS_ALARM_PRIO_HIGH, n);
+    arm_func(b, low_pressure, sig, PCS_SIG_P7);
+    for (uint32_t l = 0; l < pu->n_loops; l++)
+        arm_func(b, low_flow + l, sig, PCS_SIG_P7);
+    d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
+    d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
+    memcpy(d->power.sensor, b->nis[u], sizeof b->nis[u]);
+    memcpy(d->pzr_pressure.sensor, b->prs[u], sizeof b->prs[u]);
     return PCS_OK;
 }
 
@@ -210,16 +377,22 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
         st = instrument_control(w, b, u, sp);
     if (st != PCS_OK)
         return st;
+    memcpy(b->nis[u], nis, sizeof nis);
+    memcpy(b->prs[u], prs, sizeof prs);
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
-    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_flux_frac * p_nom, nis, 0);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH,
+             sp->high_flux_frac * p_nom, nis, 0);
     snprintf(name, sizeof name, "u%u.rps.flux_rate", n);
     double window_s = sp->rate_window_ticks * pcs_world_clock(w)->dt_s;
-    add_func(b, name, u, PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_HIGH, sp->flux_rate_frac * p_nom / window_s, nis,
-             sp->rate_window_ticks);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_RATE, PCS_PROTECTION_TRIP_HIGH,
+             sp->flux_rate_frac * p_nom / window_s, nis, sp->rate_window_ticks);
     snprintf(name, sizeof name, "u%u.rps.high_pressure", n);
-    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_pressure_pa, prs, 0);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH, sp->high_pressure_pa,
+             prs, 0);
     snprintf(name, sizeof name, "u%u.rps.low_pressure", n);
-    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, sp->low_pressure_pa, prs, 0);
+    add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_LOW, sp->low_pressure_pa,
+             prs, 0);
+    uint32_t low_pressure = b->n_funcs - 1;
     snprintf(name, sizeof name, "u%u.alarm.power_high", n);
     add_alarm(b, name, nis[0], PCS_ALARM_HIGH, sp->alarm_power_frac * p_nom, 0.01 * p_nom,
               PCS_ALARM_PRIO_HIGH, n);
@@ -229,7 +402,11 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     snprintf(name, sizeof name, "u%u.alarm.pressure_low", n);
     add_alarm(b, name, prs[0], PCS_ALARM_LOW, 0.5 * (sp->low_pressure_pa + 15.51e6), 0.1e6,
               PCS_ALARM_PRIO_HIGH, n);
-    return instrument_loops(w, b, p, u, sp);
+    uint32_t low_flow = b->n_funcs; /* instrument_loops adds the low-flow trips, one per loop */
+    st = instrument_loops(w, b, p, u, sp);
+    if (st == PCS_OK && p->units[u].secondary)
+        st = instrument_steam(w, b, p, u, sp, low_pressure, low_flow);
+    return st;
 }
 
 static pcs_status control_input(const pcs_plant *p, uint32_t sensor, pcs_pzr_control_input *in)
@@ -299,12 +476,41 @@ static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *
     return st == PCS_OK ? pcs_steam_dump_add(w, &d, p->units[u].secondary, &p->steam_dump[u]) : st;
 }
 
-static pcs_status create_all(pcs_world *w, pcs_plant *p, const instr_build *b)
+/* The permissives and interlocks of steam-side unit @p u (before the
+ * protection, whose armed trip functions read their flag copy: set here).
+ * P-4 reads the unit's trip breakers, its latched scram cause. */
+static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint32_t u)
+{
+    pcs_interlock_def d = b->interlock[u];
+    char unit[16], cause[32];
+    snprintf(unit, sizeof unit, "u%u", u + 1);
+    snprintf(cause, sizeof cause, "u%u.scram.cause", u + 1);
+    d.unit_name = unit;
+    uint32_t ch = 0;
+    pcs_channel_info info;
+    memset(&info, 0, sizeof info);
+    pcs_status st = pcs_channel_find(w, cause, &ch);
+    if (st == PCS_OK)
+        st = pcs_channel_get(w, ch, &info);
+    d.trip_store = info.store;
+    d.trip_index = info.index;
+    if (st == PCS_OK)
+        st = pcs_interlock_add(w, p->sensors, &d, &p->interlock[u]);
+    for (uint32_t f = 0; st == PCS_OK && f < b->n_funcs; f++)
+        if (b->funcs[f].arm && b->funcs[f].unit == u)
+            b->funcs[f].arm_store = pcs_interlock_arm_store(p->interlock[u]);
+    return st;
+}
+
+static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
 {
     uint32_t stores[PCS_PLANT_MAX_UNITS];
     for (uint32_t u = 0; u < p->n_units; u++)
         stores[u] = pcs_unit_trip_store(p->units[u].core);
     pcs_status st = pcs_sensor_add(w, b->sensors, b->n_sensors, &p->sensors);
+    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        if (p->units[u].secondary)
+            st = add_interlock(w, p, b, u);
     if (st != PCS_OK)
         return st;
     pcs_protection_def pc;

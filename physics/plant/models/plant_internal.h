@@ -5,6 +5,7 @@
 #ifndef PCS_PHYSICS_PLANT_INTERNAL_H
 #define PCS_PHYSICS_PLANT_INTERNAL_H
 
+#include "pcsim/interlock.h"
 #include "pcsim/plant.h"
 #include "pcsim/pzr_control.h"
 #include "pcsim/rod_control.h"
@@ -40,6 +41,7 @@ struct pcs_plant {
     pcs_pzr_control *pzr_control[PCS_PLANT_MAX_UNITS];
     pcs_rod_control *rod_control[PCS_PLANT_MAX_UNITS]; /* steam-side units, else NULL */
     pcs_steam_dump *steam_dump[PCS_PLANT_MAX_UNITS];   /* steam-side units, else NULL */
+    pcs_interlock *interlock[PCS_PLANT_MAX_UNITS]; /* steam-side units' (pcsim/interlock.h) */
 };
 
 #endif

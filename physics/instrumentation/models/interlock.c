@@ -1,0 +1,385 @@
+/**
+ * @file interlock.c
+ * @brief The interlock logic's build (pcsim/interlock.h): definition and
+ *        its check, the state store and its load check, the system, the
+ *        command targets (c7_reset, condenser, si_reset) and the channels.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/clock.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/plant_signals.h"
+#include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
+#include "physics/instrumentation/models/interlock_internal.h"
+
+#define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
+#define PSI_PA 6894.757293168
+#define PSIG_PA(p) (((p) + 14.695948775) * PSI_PA)
+
+pcs_status pcs_interlock_default(pcs_interlock_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_interlock_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    d->n_sg = 4;
+    d->rated_power_w = 3411e6;
+    d->rated_steam_kg_s = 480.4;
+    d->initial_power_frac = 1.0;
+    d->p7_frac = 0.10;
+    d->p13_frac = 0.10;
+    d->p8_frac = 0.39;
+    d->p9_frac = 0.50;
+    d->p12_tavg_k = F_TO_K(553.0);
+    d->p12_hysteresis_k = 2.0 / 1.8;
+    d->p14_level_pct = 69.0;
+    d->low_low_level_pct = 11.5;
+    d->fw_iso_tavg_k = F_TO_K(564.0);
+    d->c7_step_frac = 0.10;
+    d->c7_ramp_per_min = 0.05;
+    d->hsf_low_frac = 0.40;
+    d->hsf_high_frac = 1.10;
+    d->hsf_load_lo = 0.20;
+    d->hsf_load_hi = 1.00;
+    d->low_steam_p_pa = PSIG_PA(600.0);
+    d->si_dp_pa = 100.0 * PSI_PA;
+    d->si_pzr_low_pa = PSIG_PA(1807.0);
+    d->k_lines = 2;
+    d->condenser_available = 1;
+    d->msiv_delay_s = 0.5;
+    d->msiv_stroke_s = 5.0;
+    d->msiv_open_stroke_s = 5.0;
+    return PCS_OK;
+}
+
+/* The fields both the interlock and the MSIVs use. */
+static pcs_status check_common(const pcs_interlock_def *d, const char *who)
+{
+    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
+    if (n < 1 || n > 15)
+        return pcs_error_set(PCS_E_INVAL, "%s: unit_name must be 1..15 characters", who);
+    if (d->n_sg < 1 || d->n_sg > PCS_INTERLOCK_MAX_SG)
+        return pcs_error_set(PCS_E_INVAL, "%s: n_sg = %u is outside [1, %u]", who, d->n_sg,
+                             PCS_INTERLOCK_MAX_SG);
+    const pcs_param_range r[] = {
+        {"msiv_delay_s", d->msiv_delay_s, 0.0, 60.0, 0},
+        {"msiv_stroke_s", d->msiv_stroke_s, 0.0, 600.0, 1},
+        {"msiv_open_stroke_s", d->msiv_open_stroke_s, 0.0, 3600.0, 1},
+    };
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "%s: ", who);
+    return pcs_param_ranges_check(prefix, r, sizeof r / sizeof r[0]);
+}
+
+static pcs_status check_ranges(const pcs_interlock_def *d)
+{
+    const pcs_param_range r[] = {
+        {"rated_power_w", d->rated_power_w, 0.0, 1e11, 1},
+        {"rated_steam_kg_s", d->rated_steam_kg_s, 0.0, 1e4, 1},
+        {"initial_power_frac", d->initial_power_frac, 0.0, 1.5, 0},
+        {"p7_frac", d->p7_frac, 0.0, 1.5, 1},
+        {"p13_frac", d->p13_frac, 0.0, 1.5, 1},
+        {"p8_frac", d->p8_frac, 0.0, 1.5, 1},
+        {"p9_frac", d->p9_frac, 0.0, 1.5, 1},
+        {"p12_tavg_k", d->p12_tavg_k, 273.15, 700.0, 0},
+        {"p12_hysteresis_k", d->p12_hysteresis_k, 0.0, 50.0, 0},
+        {"p14_level_pct", d->p14_level_pct, 0.0, 100.0, 0},
+        {"low_low_level_pct", d->low_low_level_pct, 0.0, 100.0, 0},
+        {"fw_iso_tavg_k", d->fw_iso_tavg_k, 273.15, 700.0, 0},
+        {"c7_step_frac", d->c7_step_frac, 0.0, 1.0, 1},
+        {"c7_ramp_per_min", d->c7_ramp_per_min, 0.0, 10.0, 1},
+        {"hsf_low_frac", d->hsf_low_frac, 0.0, 5.0, 1},
+        {"hsf_high_frac", d->hsf_high_frac, 0.0, 5.0, 1},
+        {"hsf_load_lo", d->hsf_load_lo, 0.0, 1.5, 0},
+        {"hsf_load_hi", d->hsf_load_hi, d->hsf_load_lo, 1.5, 1},
+        {"low_steam_p_pa", d->low_steam_p_pa, 0.0, 2.2064e7, 1},
+        {"si_dp_pa", d->si_dp_pa, 0.0, 2.2064e7, 1},
+        {"si_pzr_low_pa", d->si_pzr_low_pa, 0.0, 2.2064e7, 1},
+    };
+    pcs_status st = pcs_param_ranges_check("interlock: ", r, sizeof r / sizeof r[0]);
+    if (st == PCS_OK && (d->k_lines < 1 || d->k_lines > d->n_sg))
+        st = pcs_error_set(PCS_E_INVAL, "interlock: k_lines = %u is outside [1, %u] (n_sg)",
+                           d->k_lines, d->n_sg);
+    if (st == PCS_OK && d->condenser_available > 1)
+        st = pcs_error_set(PCS_E_INVAL, "interlock: condenser_available = %u is not 0 or 1",
+                           d->condenser_available);
+    return st;
+}
+
+/* One quantity's channels: n in [lo_n, 4], k in [1, n], sensor ids in range. */
+static pcs_status check_channels(const pcs_interlock_channels *c, const char *field, uint32_t lo_n,
+                                 uint32_t n_sensors)
+{
+    if (c->n < lo_n || c->n > PCS_INTERLOCK_MAX_CH)
+        return pcs_error_set(PCS_E_INVAL, "interlock: %s.n = %u is outside [%u, %u]", field, c->n,
+                             lo_n, PCS_INTERLOCK_MAX_CH);
+    if (c->n > 0 && (c->k < 1 || c->k > c->n))
+        return pcs_error_set(PCS_E_INVAL, "interlock: %s.k = %u is outside [1, %u]", field, c->k,
+                             c->n);
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->sensor[i] >= n_sensors)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "interlock: %s.sensor[%u] = %u is outside [0, %u) (sensor ids)",
+                                 field, i, c->sensor[i], n_sensors);
+    return PCS_OK;
+}
+
+static pcs_status check_all_channels(const pcs_interlock_def *d, uint32_t n_sensors)
+{
+    pcs_status st = check_channels(&d->power, "power", 1, n_sensors);
+    if (st == PCS_OK)
+        st = check_channels(&d->turbine_load, "turbine_load", 1, n_sensors);
+    if (st == PCS_OK)
+        st = check_channels(&d->tavg, "tavg", 1, n_sensors);
+    if (st == PCS_OK)
+        st = check_channels(&d->pzr_pressure, "pzr_pressure", 0, n_sensors);
+    for (uint32_t l = 0; st == PCS_OK && l < d->n_sg; l++) {
+        char f[32];
+        snprintf(f, sizeof f, "nr_level[%u]", l);
+        st = check_channels(&d->nr_level[l], f, 1, n_sensors);
+        snprintf(f, sizeof f, "steam_flow[%u]", l);
+        if (st == PCS_OK)
+            st = check_channels(&d->steam_flow[l], f, 1, n_sensors);
+        snprintf(f, sizeof f, "steam_p[%u]", l);
+        if (st == PCS_OK)
+            st = check_channels(&d->steam_p[l], f, 1, n_sensors);
+    }
+    return st;
+}
+
+pcs_status pcs_interlock_def_validate(const pcs_world *w, const pcs_sensors *sensors,
+                                      const pcs_interlock_def *d)
+{
+    if (!w || !sensors || !d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_interlock_def_validate: NULL argument");
+    pcs_status st = check_common(d, "interlock");
+    if (st == PCS_OK)
+        st = check_ranges(d);
+    if (st == PCS_OK)
+        st = check_all_channels(d, pcs_sensor_count(sensors));
+    if (st != PCS_OK)
+        return st;
+    if (d->trip_store >= pcs_store_count(w) || pcs_store_is_f64(w, d->trip_store) ||
+        pcs_store_bytes(w, d->trip_store) < (d->trip_index + 1u) * sizeof(uint32_t))
+        return pcs_error_set(PCS_E_INVAL,
+                             "interlock: trip_store = %u, trip_index = %u: not a u32 element of a "
+                             "registered store (the unit's scram.cause)",
+                             d->trip_store, d->trip_index);
+    return PCS_OK;
+}
+
+/* ---- load check ------------------------------------------------------------ */
+
+/* The flags' copy: each 0 or 1. */
+static pcs_status arm_load_check(const pcs_world *w, const pcs_interlock *il,
+                                 const pcs_load_view *v)
+{
+    const char *name = pcs_store_name(w, il->id_arm);
+    const double *a = pcs_load_view_store(v, il->id_arm);
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {
+        st = pcs_load_check_f64_from(name, "interlock flag copy", a, i, 1, 1, 0.0, 1.0, 0);
+        if (st == PCS_OK && a[i] != 0.0 && a[i] != 1.0)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store '%s' element %u (interlock flag copy): value %g is not 0 "
+                               "or 1",
+                               name, i, a[i]);
+    }
+    return st;
+}
+
+static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_interlock *il = ctx;
+    const char *name = pcs_store_name(w, il->id_state);
+    const double *s = pcs_load_view_store(v, il->id_state);
+    static const char *const flags[PCS_INTERLOCK_ST_COUNT] = {
+        [PCS_INTERLOCK_ST_STARTED] = "lag started flag", [PCS_INTERLOCK_ST_C7] = "C-7 latch",
+        [PCS_INTERLOCK_ST_P12] = "P-12 latch",           [PCS_INTERLOCK_ST_SI] = "SI latch",
+        [PCS_INTERLOCK_ST_MSLI] = "MSLI latch",          [PCS_INTERLOCK_ST_C9] = "C-9 flag"};
+    pcs_status st = pcs_load_check_f64_from(name, "lagged turbine load 1", s,
+                                            PCS_INTERLOCK_ST_LOAD_LAG, 1, 1, 0.0, 1.5, 0);
+    for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++) {
+        st = pcs_load_check_f64_from(name, flags[i], s, i, 1, 1, 0.0, 1.0, 0);
+        if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
+            st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
+                               name, i, flags[i], s[i]);
+    }
+    return st == PCS_OK ? arm_load_check(w, il, v) : st;
+}
+
+/* ---- commands --------------------------------------------------------------- */
+
+static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
+{
+    (void)w;
+    pcs_interlock *il = call->ctx;
+    double *s = il->state;
+    switch (call->op) {
+    case PCS_INTERLOCK_OP_C7_RESET:
+        s[PCS_INTERLOCK_ST_C7] = 0.0;
+        return PCS_OK;
+    case PCS_INTERLOCK_OP_CONDENSER: {
+        double a = call->cmd->args[0];
+        if (a != 0.0 && a != 1.0)
+            return pcs_error_set(PCS_E_INVAL, "%s: condenser_available args[0] = %g is not 0 or 1",
+                                 call->target_name, a);
+        s[PCS_INTERLOCK_ST_C9] = a;
+        return PCS_OK;
+    }
+    case PCS_INTERLOCK_OP_SI_RESET: {
+        int si, msli;
+        pcs_interlock_conditions(il, &si, &msli);
+        if (si || msli)
+            return pcs_error_set(PCS_E_STATE,
+                                 "%s: si_reset refused: the %s condition is still present",
+                                 call->target_name, msli ? "steam line isolation" : "SI");
+        s[PCS_INTERLOCK_ST_SI] = s[PCS_INTERLOCK_ST_MSLI] = 0.0;
+        return PCS_OK;
+    }
+    default:
+        return pcs_error_set(PCS_E_INVAL, "%s: interlock op %u is outside [0, %d)",
+                             call->target_name, call->op, (int)PCS_INTERLOCK_OP_COUNT);
+    }
+}
+
+/* ---- build ------------------------------------------------------------------- */
+
+static pcs_status register_system(pcs_world *w, pcs_interlock *il)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.interlock", il->unit);
+    uint32_t reads[] = {il->id_sensors, il->id_trip, il->id_turbine, il->id_feed};
+    uint32_t writes[] = {il->id_sig, il->id_state};
+    pcs_system_desc d = {.name = name,
+                         .stage = PCS_STAGE_PROTECTION,
+                         .fn = pcs_interlock_step,
+                         .ctx = il,
+                         .reads = reads,
+                         .n_reads = 4,
+                         .writes = writes,
+                         .n_writes = 2};
+    pcs_status st = pcs_system_register(w, &d, NULL);
+    if (st == PCS_OK)
+        st = pcs_load_check_register(w, name, interlock_load_check, il);
+    char arm_name[PCS_NAME_MAX];
+    snprintf(arm_name, sizeof arm_name, "%s.interlock.arm", il->unit);
+    uint32_t arm_reads[] = {il->id_sig}, arm_writes[] = {il->id_arm};
+    pcs_system_desc a = {.name = arm_name,
+                         .stage = PCS_STAGE_ALARMS,
+                         .fn = pcs_interlock_arm_step,
+                         .ctx = il,
+                         .reads = arm_reads,
+                         .n_reads = 1,
+                         .writes = arm_writes,
+                         .n_writes = 1};
+    if (st == PCS_OK)
+        st = pcs_system_register(w, &a, NULL);
+    return st;
+}
+
+static pcs_status register_channels(pcs_world *w, const pcs_interlock *il)
+{
+    static const char *const names[PCS_SIG_INTERLOCK_COUNT] = {
+        [PCS_SIG_P4] = "p4",
+        [PCS_SIG_P7] = "p7",
+        [PCS_SIG_P8] = "p8",
+        [PCS_SIG_P9] = "p9",
+        [PCS_SIG_P12] = "p12",
+        [PCS_SIG_P14] = "p14",
+        [PCS_SIG_C7] = "c7",
+        [PCS_SIG_C8] = "c8",
+        [PCS_SIG_C9] = "c9",
+        [PCS_SIG_TURBINE_TRIP] = "turbine_trip",
+        [PCS_SIG_FW_ISOLATION] = "fw_isolation",
+        [PCS_SIG_AFW_START] = "afw_start",
+        [PCS_SIG_SI] = "si",
+        [PCS_SIG_MSLI] = "msli",
+    };
+    pcs_status st = PCS_OK;
+    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.interlock.%s", il->unit, names[i]);
+        st = pcs_channel_register(w, name, "1", PCS_CHANNEL_F64, il->id_sig, i, NULL);
+    }
+    return st;
+}
+
+static pcs_status bind_stores(pcs_world *w, const pcs_sensors *sensors, pcs_interlock *il)
+{
+    uint32_t index0;
+    pcs_status st = pcs_sensor_value_ref(sensors, 0, &il->id_sensors, &index0);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, il->unit, PCS_SIGNALS_INTERLOCK, &il->id_sig);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, il->unit, PCS_SIGNALS_TURBINE, &il->id_turbine);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, il->unit, PCS_SIGNALS_FEED, &il->id_feed);
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.interlock.state", il->unit);
+    if (st == PCS_OK)
+        st = pcs_store_register(w, name, sizeof(double), PCS_INTERLOCK_ST_COUNT,
+                                PCS_STORE_STATE_F64, &il->id_state);
+    snprintf(name, sizeof name, "%s.interlock.arm", il->unit);
+    if (st == PCS_OK)
+        st = pcs_store_register(w, name, sizeof(double), PCS_SIG_INTERLOCK_COUNT,
+                                PCS_STORE_STATE_F64, &il->id_arm);
+    if (st != PCS_OK)
+        return st;
+    il->arm = pcs_store_data(w, il->id_arm);
+    il->values = (const double *)pcs_store_data(w, il->id_sensors) + index0;
+    il->trip = pcs_store_data(w, il->id_trip);
+    il->turbine = pcs_store_data(w, il->id_turbine);
+    il->feed = pcs_store_data(w, il->id_feed);
+    il->sig = pcs_store_data(w, il->id_sig);
+    il->state = pcs_store_data(w, il->id_state);
+    return PCS_OK;
+}
+
+pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs_interlock_def *d,
+                             pcs_interlock **out)
+{
+    if (!w || !sensors || !d || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_interlock_add: NULL argument");
+    pcs_status st = pcs_interlock_def_validate(w, sensors, d);
+    if (st != PCS_OK)
+        return st;
+    pcs_interlock *il = pcs_world_alloc(w, sizeof *il);
+    if (!il)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_interlock_add: out of memory");
+    memset(il, 0, sizeof *il);
+    il->def = *d;
+    snprintf(il->unit, sizeof il->unit, "%s", d->unit_name);
+    il->def.unit_name = il->unit;
+    il->id_trip = d->trip_store;
+    il->rated_load_kg_s = d->n_sg * d->rated_steam_kg_s;
+    double tau_s = d->c7_step_frac / (d->c7_ramp_per_min / 60.0);
+    il->lag_alpha = 1.0 - exp(-pcs_world_clock(w)->dt_s / tau_s);
+    st = bind_stores(w, sensors, il);
+    if (st == PCS_OK) {
+        pcs_interlock_start_flags(il);
+        st = register_system(w, il);
+    }
+    if (st == PCS_OK)
+        st = pcs_control_register_targets(w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_COUNT,
+                                          on_command, il, il->unit, "interlock");
+    if (st == PCS_OK)
+        st = register_channels(w, il);
+    if (st == PCS_OK)
+        *out = il;
+    return st;
+}
+
+uint32_t pcs_interlock_state_store(const pcs_interlock *il)
+{
+    return il ? il->id_state : UINT32_MAX;
+}
+
+uint32_t pcs_interlock_arm_store(const pcs_interlock *il)
+{
+    return il ? il->id_arm : UINT32_MAX;
+}
