@@ -419,9 +419,9 @@ static void ws_open(serve_http *h, struct lws *wsi, pss *ps)
     web_client *c = &ps->c;
     memset(c, 0, sizeof *c);
     ps->is_ws = 1;
+    c->serial = ++h->serials;
     c->wsi = wsi;
     c->h = h;
-    c->serial = ++h->serials;
     c->next = h->clients;
     if (h->clients)
         h->clients->prev = c;
@@ -446,10 +446,7 @@ static void ws_gone(serve_http *h, pss *ps)
         return;
     ps->is_ws = 0;
     web_closed(h->web, c);
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        h->clients = c->next;
+    *(c->prev ? &c->prev->next : &h->clients) = c->next; /* whichever link points at c */
     if (c->next)
         c->next->prev = c->prev;
     h->n_clients--;

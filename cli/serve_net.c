@@ -269,10 +269,7 @@ static void on_close(uv_handle_t *h)
 {
     client *c = h->data;
     server *s = c->srv;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        s->clients = c->next;
+    *(c->prev ? &c->prev->next : &s->clients) = c->next; /* whichever link points at c */
     if (c->next)
         c->next->prev = c->prev;
     s->n_closing--;

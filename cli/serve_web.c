@@ -287,10 +287,7 @@ void web_closed(web_state *w, web_client *c)
         if (a->c == c)
             a->c = NULL;
     }
-    if (p->prev)
-        p->prev->next = p->next;
-    else
-        w->pages = p->next;
+    *(p->prev ? &p->prev->next : &w->pages) = p->next; /* whichever link points at p */
     if (p->next)
         p->next->prev = p->prev;
     feed_client_destroy(p->feed);

@@ -77,36 +77,39 @@
 #include "engine/world_internal.h"
 #include "pcsim/math.h"
 
+static const pcs_world_def world_defaults = {
+    .dt_s = 0.05,
+    .k_slow = 72.0,
+    .k_storage = 8766.0,
+    .seed = 1,
+    .commands_per_tick = 512,
+    .mpsc_capacity = 4096,
+    .max_sources = 64,
+    .event_capacity = 1024,
+    .journal_capacity = 65536,
+    .snapshot_buffers = 4,
+    .workers = PCS_WORKERS_AUTO,
+    .slow_join_timeout_s = 0.005,
+#ifdef PCS_DEBUG
+    .check_finite = 1,
+    .check_access = 1,
+#endif
+    .build_hash = 0, /* none: the host says what built the world, if it knows */
+};
+
 pcs_status pcs_world_default(pcs_world_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->dt_s = 0.05;
-    cfg->k_slow = 72.0;
-    cfg->k_storage = 8766.0;
-    cfg->seed = 1;
-    cfg->commands_per_tick = 512;
-    cfg->mpsc_capacity = 4096;
-    cfg->max_sources = 64;
-    cfg->event_capacity = 1024;
-    cfg->journal_capacity = 65536;
-    cfg->snapshot_buffers = 4;
-    cfg->workers = PCS_WORKERS_AUTO;
-    cfg->slow_join_timeout_s = 0.005;
-#ifdef PCS_DEBUG
-    cfg->check_finite = 1;
-    cfg->check_access = 1;
-#endif
-    cfg->build_hash = 0; /* none: the host says what built the world, if it knows */
+    *cfg = world_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_u32(const char *field, uint32_t v, uint32_t lo, uint32_t hi)
 {
     if (v < lo || v > hi)
-        return pcs_error_set(PCS_E_INVAL, "world config: %s = %u is outside [%u, %u]", field, v,
-                             lo, hi);
+        return pcs_error_set(PCS_E_INVAL, "world config: %s = %u is outside [%u, %u]", field, v, lo,
+                             hi);
     return PCS_OK;
 }
 
@@ -137,9 +140,8 @@ pcs_status pcs_world_def_validate(const pcs_world_def *cfg)
             return st;
     }
     if (cfg->workers != PCS_WORKERS_AUTO && cfg->workers > 256)
-        return pcs_error_set(PCS_E_INVAL,
-                             "world config: workers = %u is outside [0, 256] (or AUTO)",
-                             cfg->workers);
+        return pcs_error_set(
+            PCS_E_INVAL, "world config: workers = %u is outside [0, 256] (or AUTO)", cfg->workers);
     double t = cfg->slow_join_timeout_s;
     if (!pcs_isfinite(t) || t < 0.0 || t > 60.0)
         return pcs_error_set(PCS_E_INVAL,
@@ -238,8 +240,9 @@ pcs_status pcs_world_check_build(const pcs_world *w, const char *fn)
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "%s: world is NULL", fn);
     if (w->sealed)
-        return pcs_error_set(PCS_E_STATE, "%s: the world is sealed (it has ticked); "
-                                          "register everything before the first tick",
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: the world is sealed (it has ticked); "
+                             "register everything before the first tick",
                              fn);
     return PCS_OK;
 }

@@ -238,19 +238,27 @@ pcs_status pcs_commands_stage(pcs_world *w);
 /* engine/pacing.c: running at 1x, nothing owed (pcs_world_create). */
 void pcs_pacing_init(pcs_world *w);
 
-/* engine/event.c */
+/* engine/event.c. The last completed tick's events: what the next tick's
+ * systems read as the previous tick's, and what a save keeps and the state
+ * hash covers. */
+const pcs_event *pcs_events_last_completed(const pcs_world *w, uint32_t *count);
+/* Make @p events (@p n <= event_capacity) the last completed tick's list (load). */
+void pcs_events_restore(pcs_world *w, const pcs_event *events, uint32_t n);
+/* The tick's list, in tick order (pcs_world_tick): opened empty, closed to
+ * emits, handed to the host's callback, kept as the last completed list. */
 void pcs_events_begin_tick(pcs_world *w);
 void pcs_events_end_tick(pcs_world *w);
 void pcs_events_deliver(pcs_world *w);
 void pcs_events_commit(pcs_world *w);
-/* The last completed tick's events: what the next tick's systems read as the
- * previous tick's, and what a save keeps and the state hash covers. */
-const pcs_event *pcs_events_last_completed(const pcs_world *w, uint32_t *count);
-/* Make @p events (@p n <= event_capacity) the last completed tick's list (load). */
-void pcs_events_restore(pcs_world *w, const pcs_event *events, uint32_t n);
 
 /* engine/system.c */
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
+
+/* engine/plugin.c: the plugins' step callbacks in (priority, id) order
+ * (pcs_world_tick), and their shutdowns in reverse (pcs_world_destroy). */
+pcs_status pcs_plugins_before_step(pcs_world *w);
+pcs_status pcs_plugins_after_step(pcs_world *w);
+void pcs_plugins_shutdown(pcs_world *w);
 
 /* engine/access_check.c (store.c's hook; the rest is in access_check.h):
  * with check_access on, record the first store the running system, if any,
@@ -260,12 +268,6 @@ void pcs_access_note(pcs_world *w, uint32_t id);
 /* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
  * PCS_STORE_F64 store a system of @p stage declares it writes. */
 pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
-
-/* engine/plugin.c: the plugins' step callbacks in (priority, id) order
- * (pcs_world_tick), and their shutdowns in reverse (pcs_world_destroy). */
-pcs_status pcs_plugins_before_step(pcs_world *w);
-pcs_status pcs_plugins_after_step(pcs_world *w);
-void pcs_plugins_shutdown(pcs_world *w);
 
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);

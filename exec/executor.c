@@ -259,10 +259,8 @@ static pcs_status ex_join(void *ctx, void *slot, double timeout_s)
 
 static void unlink_bound(pcs_exec *p, pcs_exec_slot *s)
 {
-    if (s->bound_prev)
-        s->bound_prev->bound_next = s->bound_next;
-    else
-        p->bound = s->bound_next;
+    /* Whichever link points at s (its predecessor's, or the list head) skips it. */
+    *(s->bound_prev ? &s->bound_prev->bound_next : &p->bound) = s->bound_next;
     if (s->bound_next)
         s->bound_next->bound_prev = s->bound_prev;
 }

@@ -204,18 +204,12 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
 }
 
 static const pcs_model_kind diffusion_kind = {
-    .create_fn = "pcs_diffusion_create",
-    .add_fn = "pcs_diffusion_add",
-    .what = "model",
-    .fallback = "diffusion",
-    .size = sizeof(pcs_diffusion),
-    .def_name = offsetof(pcs_diffusion_def, name),
-    .check = check_config,
-    .init = diffusion_init,
-    .start = NULL,
-    .parts = diffusion_parts,
-    .system = diffusion_system,
-    .load_check = diffusion_load_check,
+    .name = "diffusion",
+    .layout = {.size = sizeof(pcs_diffusion), .def_name = offsetof(pcs_diffusion_def, name)},
+    .setup = {.check = check_config, .init = diffusion_init},
+    .state = {.parts = diffusion_parts,
+              .system = diffusion_system,
+              .load_check = diffusion_load_check},
 };
 
 pcs_status pcs_diffusion_create(const pcs_diffusion_def *cfg, pcs_diffusion **out)

@@ -469,18 +469,12 @@ static pcs_status flocking_load_check(const pcs_world *w, const pcs_load_view *v
 }
 
 static const pcs_model_kind flocking_kind = {
-    .create_fn = "pcs_flocking_create",
-    .add_fn = "pcs_flocking_add",
-    .what = "model",
-    .fallback = "flocking",
-    .size = sizeof(pcs_flocking),
-    .def_name = offsetof(pcs_flocking_def, name),
-    .check = check_config,
-    .init = flocking_init,
-    .start = flocking_start,
-    .parts = flocking_parts,
-    .system = flocking_system,
-    .load_check = flocking_load_check,
+    .name = "flocking",
+    .layout = {.size = sizeof(pcs_flocking), .def_name = offsetof(pcs_flocking_def, name)},
+    .setup = {.check = check_config, .init = flocking_init, .start = flocking_start},
+    .state = {.parts = flocking_parts,
+              .system = flocking_system,
+              .load_check = flocking_load_check},
 };
 
 pcs_status pcs_flocking_create(const pcs_flocking_def *cfg, pcs_flocking **out)

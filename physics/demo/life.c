@@ -296,18 +296,10 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
 }
 
 static const pcs_model_kind life_kind = {
-    .create_fn = "pcs_life_create",
-    .add_fn = "pcs_life_add",
-    .what = "model",
-    .fallback = "life",
-    .size = sizeof(pcs_life),
-    .def_name = offsetof(pcs_life_def, name),
-    .check = check_config,
-    .init = life_init,
-    .start = life_start,
-    .parts = life_parts,
-    .system = life_system,
-    .load_check = life_load_check,
+    .name = "life",
+    .layout = {.size = sizeof(pcs_life), .def_name = offsetof(pcs_life_def, name)},
+    .setup = {.check = check_config, .init = life_init, .start = life_start},
+    .state = {.parts = life_parts, .system = life_system, .load_check = life_load_check},
 };
 
 pcs_status pcs_life_create(const pcs_life_def *cfg, pcs_life **out)

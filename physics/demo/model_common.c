@@ -52,16 +52,22 @@ static void ptr_set(void *where, void *v)
     memcpy(where, &v, sizeof v);
 }
 
-/* A zeroed model of the kind, named from the def. */
-static void *model_new(const pcs_model_kind *k, const void *cfg, pcs_status *st)
+/* The model in messages: "model" unless the kind says otherwise. */
+static const char *kind_what(const pcs_model_kind *k)
 {
-    pcs_model_base *b = calloc(1, k->size);
+    return k->what ? k->what : "model";
+}
+
+/* A zeroed model of the kind, named from the def; messages start with @p fn. */
+static void *model_new(const pcs_model_kind *k, const char *fn, const void *cfg, pcs_status *st)
+{
+    pcs_model_base *b = calloc(1, k->layout.size);
     if (!b) {
-        *st = pcs_error_set(PCS_E_NOMEM, "%s: no memory for the %s", k->create_fn, k->what);
+        *st = pcs_error_set(PCS_E_NOMEM, "%s: no memory for the %s", fn, kind_what(k));
         return NULL;
     }
-    const char *name = ptr_at((const char *)cfg + k->def_name);
-    *st = name_copy(k->create_fn, name, k->fallback, b->name);
+    const char *name = ptr_at((const char *)cfg + k->layout.def_name);
+    *st = name_copy(fn, name, k->name, b->name);
     if (*st != PCS_OK) {
         free(b);
         return NULL;
@@ -70,15 +76,15 @@ static void *model_new(const pcs_model_kind *k, const void *cfg, pcs_status *st)
 }
 
 /* A zeroed buffer of its own for each part, in base.owned in list order. */
-static pcs_status own_parts(const pcs_model_kind *k, pcs_model_base *b)
+static pcs_status own_parts(const pcs_model_kind *k, const char *fn, pcs_model_base *b)
 {
     pcs_model_part parts[PCS_MODEL_PARTS_MAX];
-    uint32_t n = k->parts(b, parts);
+    uint32_t n = k->state.parts(b, parts);
     for (uint32_t i = 0; i < n; i++) {
         void *buf = calloc(parts[i].count, parts[i].elem_size);
         if (!buf)
-            return pcs_error_set(PCS_E_NOMEM, "%s: no memory for part '%s' (%zu x %zu bytes)",
-                                 k->create_fn, parts[i].part, parts[i].count, parts[i].elem_size);
+            return pcs_error_set(PCS_E_NOMEM, "%s: no memory for part '%s' (%zu x %zu bytes)", fn,
+                                 parts[i].part, parts[i].count, parts[i].elem_size);
         b->owned[i] = buf;
         ptr_set(parts[i].bind, buf);
     }
@@ -87,18 +93,20 @@ static pcs_status own_parts(const pcs_model_kind *k, pcs_model_base *b)
 
 pcs_status pcs_model_create(const pcs_model_kind *k, const void *cfg, void *out)
 {
+    char fn[PCS_MODEL_FN_MAX];
+    snprintf(fn, sizeof fn, "pcs_%s_create", k->name);
     if (!cfg || !out)
-        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", k->create_fn);
-    pcs_status st = k->check(k->create_fn, cfg);
+        return pcs_error_set(PCS_E_INVAL, "%s: cfg or out is NULL", fn);
+    pcs_status st = k->setup.check(fn, cfg);
     if (st != PCS_OK)
         return st;
-    pcs_model_base *b = model_new(k, cfg, &st);
+    pcs_model_base *b = model_new(k, fn, cfg, &st);
     if (!b)
         return st;
-    k->init(b, cfg);
-    st = own_parts(k, b);
-    if (st == PCS_OK && k->start)
-        st = k->start(k->create_fn, b, cfg);
+    k->setup.init(b, cfg);
+    st = own_parts(k, fn, b);
+    if (st == PCS_OK && k->setup.start)
+        st = k->setup.start(fn, b, cfg);
     if (st != PCS_OK) {
         pcs_model_free(b);
         return st;
@@ -145,7 +153,7 @@ static pcs_status register_parts(const pcs_model_kind *k, pcs_world *w, pcs_mode
     pcs_system_desc desc = {.name = b->name,
                             .stage = stage,
                             .priority = priority,
-                            .fn = k->system,
+                            .fn = k->state.system,
                             .ctx = b,
                             .writes = ids,
                             .n_writes = n_parts};
@@ -154,21 +162,23 @@ static pcs_status register_parts(const pcs_model_kind *k, pcs_world *w, pcs_mode
     if (st != PCS_OK)
         return st;
     memcpy(b->part_id, ids, n_parts * sizeof ids[0]);
-    return pcs_load_check_register(w, b->name, k->load_check, b);
+    return pcs_load_check_register(w, b->name, k->state.load_check, b);
 }
 
 pcs_status pcs_model_add(const pcs_model_kind *k, pcs_world *w, void *model, pcs_stage stage,
                          int32_t priority)
 {
     pcs_model_base *b = model;
+    char fn[PCS_MODEL_FN_MAX];
+    snprintf(fn, sizeof fn, "pcs_%s_add", k->name);
     if (!w || !b)
-        return pcs_error_set(PCS_E_INVAL, "%s: world or %s is NULL", k->add_fn, k->what);
+        return pcs_error_set(PCS_E_INVAL, "%s: world or %s is NULL", fn, kind_what(k));
     if (b->registered)
-        return pcs_error_set(PCS_E_STATE, "%s: %s '%s' is already registered", k->add_fn, k->what,
+        return pcs_error_set(PCS_E_STATE, "%s: %s '%s' is already registered", fn, kind_what(k),
                              b->name);
     pcs_model_part parts[PCS_MODEL_PARTS_MAX];
     void *data[PCS_MODEL_PARTS_MAX];
-    uint32_t n = k->parts(b, parts);
+    uint32_t n = k->state.parts(b, parts);
     pcs_status st = register_parts(k, w, b, parts, n, data, stage, priority);
     if (st != PCS_OK)
         return st;

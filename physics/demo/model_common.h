@@ -26,6 +26,9 @@
 /** Longest instance name: leaves room for ".<part>" inside PCS_NAME_MAX. */
 #define PCS_MODEL_NAME_MAX 40u
 
+/** Room for a model's function name in messages: "pcs_<name>_create". */
+#define PCS_MODEL_FN_MAX 64u
+
 /** Most stores one model registers. */
 #define PCS_MODEL_PARTS_MAX 8u
 
@@ -80,28 +83,36 @@ typedef struct pcs_model_part {
 typedef uint32_t (*pcs_model_parts_fn)(void *model, pcs_model_part *parts);
 
 /**
- * A bounded model described once: what its create and add say in messages,
- * how its def is checked and read, its parts and its system. Each model
- * has one, static const, and its pcs_<model>_create and pcs_<model>_add are
- * one call each.
+ * A bounded model described once: its name (which names its create and add
+ * and so starts their messages), how its def is checked and read, and its
+ * state: its parts, the system that steps them and the check of a loaded
+ * state. Each model has one, static const, and its pcs_<model>_create and
+ * pcs_<model>_add are one call each.
  */
 typedef struct pcs_model_kind {
-    const char *create_fn; /**< "pcs_diffusion_create": prefixes create's messages */
-    const char *add_fn;    /**< "pcs_diffusion_add" */
-    const char *what;      /**< the model in messages: "model", "caster" */
-    const char *fallback;  /**< instance name when the def's name is NULL */
-    size_t size;           /**< bytes of the model struct (a pcs_model_base first) */
-    size_t def_name;       /**< offsetof(<the def>, name): its `const char *name` */
-    /** Check the def @p cfg; messages start with @p fn. */
-    pcs_status (*check)(const char *fn, const void *cfg);
-    /** Copy the def's values into @p model: all that the parts list reads. */
-    void (*init)(void *model, const void *cfg);
-    /** After the parts are allocated (NULL: nothing more): fill them from @p cfg;
-     *  on failure it frees what it allocated and says why. */
-    pcs_status (*start)(const char *fn, void *model, const void *cfg);
-    pcs_model_parts_fn parts;     /**< the model's memory */
-    pcs_system_fn system;         /**< runs one step: fn(w, model) */
-    pcs_load_check_fn load_check; /**< checks a loaded state: fn(w, v, model) */
+    /** "diffusion": its functions are pcs_diffusion_create and
+     *  pcs_diffusion_add, whose names start their messages, and an instance
+     *  is named "diffusion" when the def's name is NULL. */
+    const char *name;
+    const char *what; /**< the model in messages; NULL: "model" */
+    struct {
+        size_t size;     /**< bytes of the model struct (a pcs_model_base first) */
+        size_t def_name; /**< offsetof(<the def>, name): its `const char *name` */
+    } layout;
+    struct {
+        /** Check the def @p cfg; messages start with @p fn. */
+        pcs_status (*check)(const char *fn, const void *cfg);
+        /** Copy the def's values into @p model: all that the parts list reads. */
+        void (*init)(void *model, const void *cfg);
+        /** After the parts are allocated (NULL: nothing more): fill them from
+         *  @p cfg; on failure it frees what it allocated and says why. */
+        pcs_status (*start)(const char *fn, void *model, const void *cfg);
+    } setup;
+    struct {
+        pcs_model_parts_fn parts;     /**< the model's memory */
+        pcs_system_fn system;         /**< runs one step: fn(w, model) */
+        pcs_load_check_fn load_check; /**< checks a loaded state: fn(w, v, model) */
+    } state;
 } pcs_model_kind;
 
 /**
@@ -109,8 +120,8 @@ typedef struct pcs_model_kind {
  * checked, the model allocated and named, its values read (init), a zeroed
  * buffer for each part, then start; only on success the model is stored in
  * @p out (the address of the caller's model pointer).
- * @return PCS_OK; PCS_E_INVAL "<create_fn>: cfg or out is NULL", the
- *         check's or the name's message; PCS_E_NOMEM "<create_fn>: no memory
+ * @return PCS_OK; PCS_E_INVAL "pcs_<name>_create: cfg or out is NULL", the
+ *         check's or the name's message; PCS_E_NOMEM "pcs_<name>_create: no memory
  *         for the <what>" or "...: no memory for part '<part>' (<count> x
  *         <elem_size> bytes)"; start's error. @p out is untouched on failure.
  */
@@ -122,13 +133,13 @@ void pcs_model_free(void *model);
 /**
  * pcs_<model>_add for model kind @p k: check @p w and @p model (not added
  * yet), register a store for each part, the system "<instance>" that runs
- * k->system(w, @p model) at (@p stage, @p priority) and declares it writes
- * all of them, and the load check k->load_check(w, v, @p model). Only then
+ * k->state.system(w, @p model) at (@p stage, @p priority) and declares it writes
+ * all of them, and the load check k->state.load_check(w, v, @p model). Only then
  * move each STATE part's standalone contents into its store, point the
  * model's part pointers at the stores, free the owned buffers and mark the
  * model registered. A failure leaves the model standalone and usable.
- * @return PCS_OK; PCS_E_INVAL "<add_fn>: world or <what> is NULL";
- *         PCS_E_STATE "<add_fn>: <what> '<name>' is already registered"; the
+ * @return PCS_OK; PCS_E_INVAL "pcs_<name>_add: world or <what> is NULL";
+ *         PCS_E_STATE "pcs_<name>_add: <what> '<name>' is already registered"; the
  *         world's errors from registering.
  */
 pcs_status pcs_model_add(const pcs_model_kind *k, pcs_world *w, void *model, pcs_stage stage,

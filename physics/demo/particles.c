@@ -332,18 +332,12 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
 }
 
 static const pcs_model_kind particles_kind = {
-    .create_fn = "pcs_particles_create",
-    .add_fn = "pcs_particles_add",
-    .what = "model",
-    .fallback = "particles",
-    .size = sizeof(pcs_particles),
-    .def_name = offsetof(pcs_particles_def, name),
-    .check = check_config,
-    .init = particles_init,
-    .start = NULL,
-    .parts = particles_parts,
-    .system = particles_system,
-    .load_check = particles_load_check,
+    .name = "particles",
+    .layout = {.size = sizeof(pcs_particles), .def_name = offsetof(pcs_particles_def, name)},
+    .setup = {.check = check_config, .init = particles_init},
+    .state = {.parts = particles_parts,
+              .system = particles_system,
+              .load_check = particles_load_check},
 };
 
 pcs_status pcs_particles_create(const pcs_particles_def *cfg, pcs_particles **out)

@@ -392,18 +392,11 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
 }
 
 static const pcs_model_kind rayaabb_kind = {
-    .create_fn = "pcs_rayaabb_create",
-    .add_fn = "pcs_rayaabb_add",
+    .name = "rayaabb",
     .what = "caster",
-    .fallback = "rayaabb",
-    .size = sizeof(pcs_rayaabb),
-    .def_name = offsetof(pcs_rayaabb_def, name),
-    .check = check_config,
-    .init = rayaabb_init,
-    .start = NULL,
-    .parts = rayaabb_parts,
-    .system = rayaabb_system,
-    .load_check = rayaabb_load_check,
+    .layout = {.size = sizeof(pcs_rayaabb), .def_name = offsetof(pcs_rayaabb_def, name)},
+    .setup = {.check = check_config, .init = rayaabb_init},
+    .state = {.parts = rayaabb_parts, .system = rayaabb_system, .load_check = rayaabb_load_check},
 };
 
 pcs_status pcs_rayaabb_create(const pcs_rayaabb_def *cfg, pcs_rayaabb **out)

@@ -374,6 +374,13 @@ static pcs_status limit(const pcs_pressurizer_def *d, const start *b, double dt,
     return PCS_OK;
 }
 
+/* One path's report pair: its mass flow @p m and the enthalpy flow @p e it carries. */
+static void add_flow(double *kg_s, double *w, double m, double e)
+{
+    *kg_s += m;
+    *w += e;
+}
+
 static void report_flows(const xlist *l, pcs_pressurizer_report *r)
 {
     for (int i = 0; i < l->n; i++) {
@@ -381,27 +388,24 @@ static void report_flows(const xlist *l, pcs_pressurizer_report *r)
         const double sgn_in = x->from == OUT ? 1.0 : -1.0; /* surge: + into the vessel */
         switch (x->kind) {
         case SURGE:
-            r->surge_kg_s += sgn_in * x->m;
-            r->surge_w += sgn_in * (x->from == OUT ? x->e_to : x->e_from);
+            add_flow(&r->surge_kg_s, &r->surge_w, sgn_in * x->m,
+                     sgn_in * (x->from == OUT ? x->e_to : x->e_from));
             break;
         case SPRAY:
-            r->spray_kg_s += x->m;
-            r->spray_w += x->e_to;
+            add_flow(&r->spray_kg_s, &r->spray_w, x->m, x->e_to);
             break;
-        case HEATER:
-            r->heater_w += x->e_to;
+        case PORV:
+            add_flow(&r->porv_kg_s, &r->porv_w, x->m, x->e_from);
+            break;
+        case SAFETY:
+            add_flow(&r->safety_kg_s, &r->safety_w, x->m, x->e_from);
             break;
         case WALL:
             r->wall_w += x->from == OUT ? -x->e_to : x->e_from - x->e_to;
             r->condense_kg_s += x->m;
             break;
-        case PORV:
-            r->porv_kg_s += x->m;
-            r->porv_w += x->e_from;
-            break;
-        case SAFETY:
-            r->safety_kg_s += x->m;
-            r->safety_w += x->e_from;
+        case HEATER:
+            r->heater_w += x->e_to;
             break;
         case FLASH:
             r->flash_kg_s += x->m;

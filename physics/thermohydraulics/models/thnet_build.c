@@ -25,28 +25,34 @@
 #include "pcsim/math.h"
 #include "physics/thermohydraulics/models/thnet_internal.h"
 
+static const pcs_thnet_volume_def volume_defaults = {
+    .volume_m3 = 1.0,
+    .diameter_m = 0.1,
+    .p_pa = 15.5e6,
+    .h_j_kg = 1.3e6,
+};
+
 pcs_status pcs_thnet_volume_default(pcs_thnet_volume_def *v)
 {
     if (!v)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_volume_default: v is NULL");
-    memset(v, 0, sizeof *v);
-    v->volume_m3 = 1.0;
-    v->diameter_m = 0.1;
-    v->p_pa = 15.5e6;
-    v->h_j_kg = 1.3e6;
+    *v = volume_defaults;
     return PCS_OK;
 }
+
+static const pcs_thnet_junction_def junction_defaults = {
+    .area_m2 = 0.01,
+    .length_m = 1.0,
+    .valve = 1.0,
+    .discharge = 1.0,
+    .elevation_m = 0.0 / 0.0, /* NaN: midway */
+};
 
 pcs_status pcs_thnet_junction_default(pcs_thnet_junction_def *j)
 {
     if (!j)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_junction_default: j is NULL");
-    memset(j, 0, sizeof *j);
-    j->area_m2 = 0.01;
-    j->length_m = 1.0;
-    j->elevation_m = 0.0 / 0.0; /* NaN: midway */
-    j->valve = 1.0;
-    j->discharge = 1.0;
+    *j = junction_defaults;
     return PCS_OK;
 }
 
