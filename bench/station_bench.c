@@ -236,7 +236,8 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
              profiled ? "_profiled" : "", sg, readers, workers);
     if (strcmp(sg, "default") != 0 && strcmp(sg, "boundary") != 0 &&
         strcmp(sg, "steam_side") != 0) {
-        fprintf(stderr, "%s: param sg '%s': default, boundary or steam_side\n", c->label, sg);
+        fprintf(stderr, "%s: param sg '%s': must be default, boundary or steam_side\n", c->label,
+                sg);
         free(c);
         return NULL;
     }

@@ -136,7 +136,7 @@ int main(int argc, char **argv)
     pcs_scenario *scn;
     char text[1024];
     if (sg && !pcs_bench_station_text(sg, text, sizeof text)) {
-        fprintf(stderr, "station_cg: '%s': alt, boundary or steam_side\n", sg);
+        fprintf(stderr, "station_cg: argument '%s': must be alt, boundary or steam_side\n", sg);
         return 1;
     }
     pcs_world *w;
