@@ -373,12 +373,13 @@ bench: $(B)/pcsim-bench
 # each mode it declares), not how fast: so each size-like param takes its one
 # smallest value (a reader or producer thread: one), while params that pick a
 # code path (ring, rods, props, noise, case, set, start, workers) keep all
-# their values (pin: only 1, pinned, the path with more code). Each fork pays
+# their values (pin: only 1, pinned, the path with more code; sg: only default,
+# the built-in station, as before station.tick had sg). Each fork pays
 # its setup (a station or plant build, the (p, h) table), which is most of
 # the time: 4-unit plants and the readers x channels x bytes grids made 183
 # runs (28 s CPU, 60 s wall at load 7); these params make 111 (19 s, 38 s).
 BENCH_QUICK_PARAMS := --param size=64 --param agents=1000 --param bytes=1024 --param channels=8 \
-    --param units=1 --param readers=1 --param producers=1 --param pin=1
+    --param units=1 --param readers=1 --param producers=1 --param pin=1 --param sg=default
 
 bench-quick: $(B)/pcsim-bench
 	./$(B)/pcsim-bench --selftest

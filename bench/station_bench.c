@@ -32,6 +32,13 @@
  * each stage's mean, p50, p95 and p99 over the last measurement iteration, and every
  * variant prints its readers' totals (reads, retries, largest staleness).
  *
+ * sg (default "default,steam_side"; issue 15): "default" builds pcs_scenario_default as
+ * above; "boundary" and "steam_side" build the bench's own 4-unit text
+ * (bench/station_scenario.h: the same units, every one with that sg_model), so the
+ * steam side (secondary network, turbine-generator and governor, feedwater, steam dump,
+ * its sensors, interlocks and trips) is timed beside the boundary station in one run,
+ * whatever the built-in default says. make bench-quick runs sg=default only.
+ *
  * Issue 14's target: p95 <= 0.5 ms on a 2-core machine with 20 readers x 40 channels at
  * 10 Hz, >= 20,000 ticks (bench/README.md, "station.tick": -i and -r give the count),
  * 0 bytes allocated per tick (B/op, allocs/op and world/op).
@@ -39,8 +46,10 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench/bench.h"
+#include "bench/station_scenario.h"
 #include "pcsim/pcsim.h"
 
 #define SB_MAX_READERS 64u
@@ -59,7 +68,7 @@ typedef struct sb_ctx {
     uint32_t readers;
     uint32_t channels;  /* per reader */
     uint32_t n_channel; /* in the pool */
-    char label[96];
+    char label[128];
     /* Shared with the readers; they touch these about 200 times a second in
      * all, so no padding against false sharing (and calloc could not honour
      * a 64-byte alignment anyway). */
@@ -176,9 +185,20 @@ static void sb_teardown(void *ctx)
     free(c);
 }
 
-static int sb_build_world(sb_ctx *c, uint32_t workers, int profiled)
+/* The scenario param sg names: the built-in one, or the bench's own text. */
+static int sb_load_scenario(sb_ctx *c, const char *sg)
 {
-    if (pcs_scenario_default(&c->scn) != PCS_OK)
+    if (strcmp(sg, "default") == 0)
+        return pcs_scenario_default(&c->scn) == PCS_OK;
+    char text[1024];
+    if (!pcs_bench_station_text(sg, text, sizeof text))
+        return 0;
+    return pcs_scenario_load_string(sg, text, strlen(text), NULL, &c->scn) == PCS_OK;
+}
+
+static int sb_build_world(sb_ctx *c, const char *sg, uint32_t workers, int profiled)
+{
+    if (!sb_load_scenario(c, sg))
         return 0;
     pcs_world_def wc = pcs_scenario_world_def(c->scn);
     wc.workers = workers;
@@ -209,8 +229,18 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
     long long readers = pcs_bench_param_int(p, "readers", 20);
     long long channels = pcs_bench_param_int(p, "reader_channels", 40);
     long long workers = pcs_bench_param_int(p, "workers", 0);
-    snprintf(c->label, sizeof c->label, "station.tick%s readers=%lld workers=%lld",
-             profiled ? "_profiled" : "", readers, workers);
+    const char *sg = pcs_bench_param(p, "sg");
+    if (!sg)
+        sg = "default";
+    snprintf(c->label, sizeof c->label, "station.tick%s sg=%s readers=%lld workers=%lld",
+             profiled ? "_profiled" : "", sg, readers, workers);
+    if (strcmp(sg, "default") != 0 && strcmp(sg, "boundary") != 0 &&
+        strcmp(sg, "steam_side") != 0) {
+        fprintf(stderr, "%s: param sg '%s': must be default, boundary or steam_side\n", c->label,
+                sg);
+        free(c);
+        return NULL;
+    }
     if (readers < 0 || readers > (long long)SB_MAX_READERS || channels < 1 ||
         channels > (long long)SB_MAX_CHANNELS || workers < 0 || workers > 16) {
         fprintf(stderr,
@@ -222,7 +252,7 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
     }
     c->readers = (uint32_t)readers;
     c->channels = (uint32_t)channels;
-    if (!sb_build_world(c, (uint32_t)workers, profiled)) {
+    if (!sb_build_world(c, sg, (uint32_t)workers, profiled)) {
         fprintf(stderr, "%s: %s\n", c->label, pcs_last_error());
         sb_teardown(c);
         return NULL;
@@ -280,7 +310,10 @@ static const pcs_bench_def sb_tick = {
     .group = "station",
     .name = "tick",
     .description = "one pcs_world_tick of the built-in 4-unit station, readers at 10 Hz wall",
-    .params = {{"readers", "0,20"}, {"reader_channels", "40"}, {"workers", "0"}},
+    .params = {{"sg", "default,steam_side"},
+               {"readers", "0,20"},
+               {"reader_channels", "40"},
+               {"workers", "0"}},
     .modes = PCS_BENCH_SAMPLE,
     .setup = sb_setup,
     .teardown = sb_teardown,
@@ -295,7 +328,10 @@ static const pcs_bench_def sb_tick_profiled = {
     .group = "station",
     .name = "tick_profiled",
     .description = "station.tick with pcs_profile stage timers (per-stage report)",
-    .params = {{"readers", "20"}, {"reader_channels", "40"}, {"workers", "0"}},
+    .params = {{"sg", "default,steam_side"},
+               {"readers", "20"},
+               {"reader_channels", "40"},
+               {"workers", "0"}},
     .modes = PCS_BENCH_SAMPLE,
     .baseline = "station.tick",
     .setup = sb_setup_profiled,

@@ -17,6 +17,11 @@
  *                                    blocks between: both sets of figures
  *                                    come from one process and the same
  *                                    machine load (readers on against off)
+ *   ./build/station_cg N READERS [alt] steam_side
+ *                                    any of the above on the bench's own 4-unit
+ *                                    text (bench/station_scenario.h) with every
+ *                                    unit sg_model steam_side (or boundary);
+ *                                    without it, the built-in default scenario
  *   valgrind --tool=callgrind --toggle-collect=measured_tick ./build/station_cg N 0
  *
  * and divide the Ir total by N (measured_tick leaves out the build and the
@@ -32,6 +37,7 @@
 #include <string.h>
 
 #include "bench/callgrind/cg_common.h"
+#include "bench/station_scenario.h"
 #include "pcsim/pcsim.h"
 
 #define SC_CHANNELS 40u
@@ -119,13 +125,30 @@ static void sc_print(const char *what, double *t, int n)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000, readers = argc > 2 ? atoi(argv[2]) : 0;
-    int alt = argc > 3 && strcmp(argv[3], "alt") == 0;
+    int alt = 0;
+    const char *sg = NULL; /* NULL: the built-in default scenario */
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "alt") == 0)
+            alt = 1;
+        else
+            sg = argv[i];
+    }
     pcs_scenario *scn;
+    char text[1024];
+    if (sg && !pcs_bench_station_text(sg, text, sizeof text)) {
+        fprintf(stderr, "station_cg: argument '%s': must be alt, boundary or steam_side\n", sg);
+        return 1;
+    }
     pcs_world *w;
     pcs_station *st;
     pcs_snapshot_pool *pool;
-    if (n < 1 || readers < 0 || readers > 64 || pcs_scenario_default(&scn) != PCS_OK)
+    if (n < 1 || readers < 0 || readers > 64)
         return 1;
+    if ((sg ? pcs_scenario_load_string(sg, text, strlen(text), NULL, &scn)
+            : pcs_scenario_default(&scn)) != PCS_OK) {
+        fprintf(stderr, "%s\n", pcs_last_error());
+        return 1;
+    }
     pcs_world_def wd = pcs_scenario_world_def(scn);
     wd.workers = 0;
     if (pcs_world_create(&wd, &w) != PCS_OK || pcs_station_add(w, scn, &st) != PCS_OK ||
@@ -168,10 +191,11 @@ int main(int argc, char **argv)
         pthread_join(rd[i].thread, NULL);
         reads += rd[i].reads;
     }
-    printf("station, %d ticks, %d readers x %u channels at 10 Hz wall%s (%llu reads); world "
+    printf("station (%s), %d ticks, %d readers x %u channels at 10 Hz wall%s (%llu reads); world "
            "allocs %llu; hash %016llx\n",
-           n, readers, SC_CHANNELS, alt ? ", alternating blocks" : "", (unsigned long long)reads,
-           (unsigned long long)world_allocs, (unsigned long long)pcs_world_state_hash(w));
+           sg ? sg : "default", n, readers, SC_CHANNELS, alt ? ", alternating blocks" : "",
+           (unsigned long long)reads, (unsigned long long)world_allocs,
+           (unsigned long long)pcs_world_state_hash(w));
     if (alt)
         printf(" readers reading:\n");
     sc_print("CPU ", cpu, n_on);
