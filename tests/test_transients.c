@@ -108,12 +108,18 @@ typedef struct meas {
     double nr_prev;                 /* (the lowest SG's NR level of the previous tick) */
     double tavg0_k;                 /* Tavg at the event */
     double load_end, tref_end_k, dump_ctl_end, msiv_min, power_end;
+    double si_s, msli_s;           /* first SI / MSLI, s (-1: none) */
+    double msiv_shut_s;            /* every MSIV shut, s (-1: not) */
+    double break_max;              /* SG 1's break flow, kg/s */
+    double restrictor_max;         /* SG 1's restrictor (steam) flow, kg/s */
+    double tavg_msli_k, p_msli_pa; /* Tavg and the lowest SG pressure at MSLI */
     char first_out[64];
 } meas;
 
 typedef struct ids {
+    uint32_t brk, steam1, msli;
     uint32_t power, tavg, tref, p12, si, fw_iso, afw_start, afw, pzr_p, pzr_l, load, dump_ctl;
-    uint32_t nr[4], safety[4], msiv[4];
+    uint32_t nr[4], safety[4], msiv[4], sgp[4];
     const double *pzr;
 } ids;
 
@@ -132,6 +138,9 @@ static double val(pcs_world *w, uint32_t id)
 static void ids_find(pcs_world *w, ids *c)
 {
     c->power = ch(w, "u1.core.relative_power");
+    c->brk = ch(w, "u1.sg1.break_flow");
+    c->steam1 = ch(w, "u1.sg1.steam_flow");
+    c->msli = ch(w, "u1.interlock.msli");
     c->tavg = ch(w, "u1.rcs.t_avg");
     c->tref = ch(w, "u1.rodctl.t_ref");
     c->p12 = ch(w, "u1.interlock.p12");
@@ -151,6 +160,8 @@ static void ids_find(pcs_world *w, ids *c)
         c->safety[k] = ch(w, n);
         snprintf(n, sizeof n, "u1.sg%d.msiv", k + 1);
         c->msiv[k] = ch(w, n);
+        snprintf(n, sizeof n, "u1.sg%d.pressure", k + 1);
+        c->sgp[k] = ch(w, n);
     }
     uint32_t s = 0;
     c->pzr = pcs_store_find(w, "u1.pri.pzr", &s) == PCS_OK ? pcs_store_data(w, s) : NULL;
@@ -168,6 +179,7 @@ static void meas_start(pcs_world *w, const ids *c, meas *m)
 {
     memset(m, 0, sizeof *m);
     m->trip_s = m->fw_iso_s = m->afw_start_s = m->afw_rated_s = -1.0;
+    m->si_s = m->msli_s = m->msiv_shut_s = -1.0;
     m->dev_max_f = -1e9;
     m->dev_min_f = 1e9;
     m->dev_late_max_f = -1e9;
@@ -212,6 +224,22 @@ static void meas_tick(rig *r, const ids *c, meas *m, double t, int late)
         m->msiv_min = fmin(m->msiv_min, val(w, c->msiv[k]));
     }
     m->sg_safety_max = fmax(m->sg_safety_max, sf);
+    double shut = 0.0;
+    for (int k = 0; k < 4; k++)
+        shut = fmax(shut, val(w, c->msiv[k]));
+    if (m->msiv_shut_s < 0.0 && shut == 0.0)
+        m->msiv_shut_s = t;
+    if (m->si_s < 0.0 && val(w, c->si) != 0.0)
+        m->si_s = t;
+    if (m->msli_s < 0.0 && val(w, c->msli) != 0.0) {
+        m->msli_s = t;
+        m->tavg_msli_k = tavg;
+        m->p_msli_pa = 1e99;
+        for (int k = 0; k < 4; k++)
+            m->p_msli_pa = fmin(m->p_msli_pa, val(w, c->sgp[k]));
+    }
+    m->break_max = fmax(m->break_max, val(w, c->brk));
+    m->restrictor_max = fmax(m->restrictor_max, val(w, c->steam1));
     if (m->fw_iso_s < 0.0 && val(w, c->fw_iso) != 0.0)
         m->fw_iso_s = t;
     if (m->afw_start_s < 0.0 && val(w, c->afw_start) != 0.0)
@@ -289,7 +317,9 @@ static void log_meas(const char *what, const meas *m)
                 "AFW start %.2f s rated %.2f s max %.2f kg/s, pzr p %.4f..%.4f MPa level "
                 "%.2f..%.2f %%, NR %.2f -> %.2f..%.2f %% (30 s), NR at trip %.2f %% (%.2f %%/s), "
                 "load %.3f, "
-                "Tref %.2f F, dump controller %g, MSIV min %g, power %.4f",
+                "Tref %.2f F, dump controller %g, MSIV min %g, power %.4f, SI %.2f s, MSLI %.2f s "
+                "(Tavg %.2f F, SG p min %.4f MPa), MSIVs shut %.2f s, "
+                "break max %.1f kg/s, SG 1 restrictor max %.1f kg/s",
                 what, m->trip_s, m->first_out, m->dev_min_f, m->dev_max_f, m->dev_late_min_f,
                 m->dev_late_max_f, DF(m->tavg_min_k - 273.15) + 32.0,
                 DF(m->tavg_end_k - 273.15) + 32.0, DF(m->tavg_late_min_k - 273.15) + 32.0,
@@ -297,7 +327,9 @@ static void log_meas(const char *what, const meas *m)
                 m->sg_safety_max, m->fw_iso_s, m->afw_start_s, m->afw_rated_s, m->afw_max,
                 m->pzr_p_min / 1e6, m->pzr_p_max / 1e6, m->pzr_l_min, m->pzr_l_max, m->nr0,
                 m->nr_min30, m->nr_max30, m->nr_trip, m->nr_rate, m->load_end,
-                DF(m->tref_end_k - 273.15) + 32.0, m->dump_ctl_end, m->msiv_min, m->power_end);
+                DF(m->tref_end_k - 273.15) + 32.0, m->dump_ctl_end, m->msiv_min, m->power_end,
+                m->si_s, m->msli_s, DF(m->tavg_msli_k - 273.15) + 32.0, m->p_msli_pa / 1e6,
+                m->msiv_shut_s, m->break_max, m->restrictor_max);
 }
 
 /* ---- children ---------------------------------------------------------------- */
@@ -374,6 +406,23 @@ static void child_feed_loss(void *ctx, fork_child_out *out)
     out->st = command(r, "feed_pump_trip", 0.0); /* 0: every main feed pump */
     if (out->st == PCS_OK)
         out->st = run(r, &c, &m, 0.0, UNDER_ASAN ? 90.0 : 200.0, 30.0);
+    put(out, &m);
+}
+
+/* A small break (0.05 m2, 13 % of the line's bore) in SG 1's steam line. */
+static void child_steam_line_break(void *ctx, fork_child_out *out)
+{
+    rig *r = ctx;
+    ids c;
+    meas m;
+    ids_find(r->w, &c);
+    meas_start(r->w, &c, &m);
+    pcs_command cmd;
+    out->st = pcs_station_command(r->st, "u1.sg1", "steam_line_break", 0.05, &cmd);
+    if (out->st == PCS_OK)
+        out->st = pcs_command_submit(r->w, &cmd);
+    if (out->st == PCS_OK)
+        out->st = run(r, &c, &m, 0.0, 110.0, 5.0);
     put(out, &m);
 }
 
@@ -532,6 +581,39 @@ static void expect_turbine_trip_45(const meas *m)
 }
 
 /*
+ * A small steam line break (0.05 m2 in SG 1's line, at 100 %),
+ * pwr_transients.md section 7. Measured (release, 110 s): the overcooling
+ * raises the power to the high-flux trip at 78.85 s (first out
+ * u1.rps.high_flux); SI at 91.05 s (pressurizer pressure then down to
+ * 11.88 MPa); MSLI at 99.25 s, Tavg then below 553 F; every MSIV shut at
+ * 104.75 s (5.50 s after MSLI); break flow at most 449.1 kg/s and SG 1's
+ * restrictor flow at most 1062.0 kg/s; Tavg 584.7 -> 531.0 F. The cooldown
+ * rate and return to power are "not found": direction only.
+ */
+static void expect_steam_line_break(const meas *m)
+{
+    /* [HRTD] 12.3: SI and steam line isolation on high steam flow with low
+     * steam pressure (600 psig) or low Tavg (553 F) */
+    cr_expect_geq(m->si_s, 0.0, "SI at %.2f s", m->si_s);
+    cr_expect_geq(m->msli_s, 0.0, "MSLI at %.2f s", m->msli_s);
+    cr_expect(m->tavg_msli_k < F_TO_K(P12_F) || m->p_msli_pa < PSIG_PA(600.0),
+              "MSLI with Tavg %.2f F or lowest SG pressure %.4f MPa low",
+              DF(m->tavg_msli_k - 273.15) + 32.0, m->p_msli_pa / 1e6);
+    /* [HRTD] 7.1: the MSIVs close in 5 s after a 0.5 s delay (the flag and
+     * the valve are a tick apart) */
+    double shut = m->msiv_shut_s - m->msli_s;
+    cr_expect(m->msiv_shut_s >= 0.0 && shut >= 5.5 - DT && shut <= 5.5 + 2 * DT,
+              "MSIVs shut %.2f s after MSLI", shut);
+    /* [HRTD] 7.1: the flow restrictor limits an SG's outflow to 1220 kg/s */
+    cr_expect_leq(m->restrictor_max, 1220.0, "SG 1 outflow max %.1f kg/s", m->restrictor_max);
+    cr_expect_leq(m->break_max, 1220.0, "break flow max %.1f kg/s", m->break_max);
+    cr_expect_gt(m->break_max, 0.0, "the break blows down");
+    /* cooldown rate "not found": direction */
+    cr_expect_lt(m->tavg_end_k, m->tavg0_k - 5.0, "Tavg %.2f -> %.2f F falls",
+                 DF(m->tavg0_k - 273.15) + 32.0, DF(m->tavg_end_k - 273.15) + 32.0);
+}
+
+/*
  * One station at 100 % ([HRTD] plant, Tavg 584.7 F), each transient in a
  * forked copy. Measured (release; dt 0.05 s):
  *  - 10 % step down (load 0.969 -> 0.869): no trip, PORV shut, pressurizer
@@ -604,6 +686,12 @@ Test(transients, from_100_percent)
     m = get(&o);
     log_meas("loss of normal feedwater", &m);
     expect_feed_loss(&m);
+
+    o = fork_child_run(child_steam_line_break, &r);
+    cr_expect_eq(o.st, PCS_OK, "steam line break: %s", pcs_status_str(o.st));
+    m = get(&o);
+    log_meas("small steam line break", &m);
+    expect_steam_line_break(&m);
     rig_close(&r);
 }
 
