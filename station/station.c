@@ -283,6 +283,10 @@ static const action_def actions[] = {
      "target uN (every MSIV) or uN.msivK (one; a unit with sg_model steam_side)", NO_RANGE},
     {"msiv_open", PCS_MSIV_COMMANDS, PCS_MSIV_OP_OPEN, ARG_UNIT,
      "target uN (every MSIV) or uN.msivK (one; a unit with sg_model steam_side)", NO_RANGE},
+    {"steam_line_break", PCS_SECONDARY_COMMANDS, PCS_SECONDARY_OP_STEAM_LINE_BREAK, ARG_UNIT,
+     "target uN.sgK (steam_side), value break area m2 [0, 0.3848] (up to the default 0.70 m "
+     "line's bore; 0 closes it)",
+     1, 0.0, 0.3848, 0, "break area m2"},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT,
      "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,

@@ -611,6 +611,8 @@ Test(secondary, crafted_saves_are_refused_by_the_load_check)
     expect_refused(&u, image, len, bad, "store:u1.sec.feed", 0, -3.0, "main feed flow");
     expect_refused(&u, image, len, bad, "store:u1.sec.afw", 0, -2.0, "auxiliary feed flow");
     expect_refused(&u, image, len, bad, "store:u1.sec.msiv", 0, 2.0, "MSIV opening");
+    /* 0.5 m2 is beyond the default 0.70 m line's bore, 0.3848 m2 */
+    expect_refused(&u, image, len, bad, "store:u1.sec.break", 0, 0.5, "steam line break area");
     free(image);
     st_close(&u);
     unlink(path);

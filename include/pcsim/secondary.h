@@ -91,7 +91,15 @@
  * steam.header_pressure (Pa); per SG sgK.pressure (dome, Pa),
  * sgK.steam_flow (restrictor, kg/s), sgK.feed_flow (kg/s), sgK.nr_level (%),
  * sgK.level (collapsed, m above the dome bottom), sgK.safety_flow (kg/s),
- * sgK.heat_in (W), sgK.afw_flow (kg/s).
+ * sgK.heat_in (W), sgK.afw_flow (kg/s), sgK.break_flow (kg/s).
+ *
+ * Steam line break (issue 15): each steam line has a choked junction to the
+ * atmosphere between the SG's flow restrictor and its MSIV, shut at build;
+ * command family PCS_SECONDARY_COMMANDS op STEAM_LINE_BREAK on target
+ * "uN.sgK" sets its area (args[0], m2, up to the line's bore; 0 closes it).
+ * Upstream the SG's restrictor limits the SG's outflow to its 1220 kg/s
+ * ([HRTD] 7.1); until the MSIV shuts the other SGs feed the break back
+ * through the header. Station command steam_line_break.
  *
  * Thread-safety: build on the world's thread; the system runs in the tick.
  */
@@ -108,6 +116,13 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Command family name and its ops. Targets "uN.sgK". */
+#define PCS_SECONDARY_COMMANDS "secondary"
+enum {
+    PCS_SECONDARY_OP_STEAM_LINE_BREAK = 0, /**< args[0] break area, m2 [0, the line's bore] */
+    PCS_SECONDARY_OP_COUNT = 1,
+};
 
 #define PCS_SECONDARY_MAX_SG 8u
 #define PCS_SECONDARY_MAX_BUNDLE 16u
@@ -127,7 +142,8 @@ enum {
     PCS_SECONDARY_OUT_HEAT = 6,         /**<   + 6: heat from the tubes, W */
     PCS_SECONDARY_OUT_RECIRC = 7,       /**<   + 7: downcomer-to-bundle flow, kg/s */
     PCS_SECONDARY_OUT_AFW = 8,          /**<   + 8: auxiliary feed flow the tick applied, kg/s */
-    PCS_SECONDARY_OUT_PER_SG = 9,
+    PCS_SECONDARY_OUT_BREAK = 9,        /**<   + 9: steam line break flow, kg/s */
+    PCS_SECONDARY_OUT_PER_SG = 10,
 };
 
 /**
@@ -230,8 +246,8 @@ typedef struct pcs_secondary pcs_secondary;
 /** Store ids (all float64). */
 typedef struct pcs_secondary_stores {
     uint32_t mass, energy, flow, p, h, t, rho, quality, void_fraction; /**< thnet state */
-    uint32_t tube_heat; /**< [n_sg x 2 n_bundle] W into the secondary: input (header) */
-    uint32_t tube_t;    /**< [n_sg x 2 n_bundle] K secondary temperature per tube volume */
+    uint32_t tube_heat;     /**< [n_sg x 2 n_bundle] W into the secondary: input (header) */
+    uint32_t tube_t;        /**< [n_sg x 2 n_bundle] K secondary temperature per tube volume */
     uint32_t turbine_valve; /**< [1] input: turbine valve opening [0, 1] */
     uint32_t dump;          /**< [1] input: steam dump demand [0, 1] */
     uint32_t feed;          /**< [n_sg] input: main feed flow per SG, kg/s, >= 0 */
@@ -240,7 +256,10 @@ typedef struct pcs_secondary_stores {
     uint32_t feed_t;        /**< [1] input: main feed temperature, K, [273.16, 600]; starts at
                                  feed_t_k and stays there unless a heater train writes it
                                  (pcsim/feedwater.h) */
-    uint32_t out; /**< [3 + 9 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
+    uint32_t brk;           /**< [n_sg] input "uN.sec.break": steam line break area per SG, m2,
+                                 [0, the steam line's bore]; 0 (shut) unless the
+                                 steam_line_break command sets it */
+    uint32_t out;           /**< [3 + 10 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
 } pcs_secondary_stores;
 
 /**

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pcsim/command.h"
 #include "pcsim/persist.h"
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/secondary_internal.h"
@@ -386,6 +387,14 @@ static void sg_junctions(pcs_secondary *sc, net_builder *b, uint32_t l)
     b->j[j].choked = 1;
     b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
     b->j[j].valve = 0.0;
+    /* the break: choked to the atmosphere, up to the line's bore, shut until
+     * a steam_line_break command opens it (its flow is bounded upstream by
+     * the restrictor's 1220 kg/s, [HRTD] 7.1) */
+    sc->a_break = a_sl;
+    j = add_jun(b, sl, sc->v_atmosphere, a_sl, 1.0, 0.0, NAN);
+    b->j[j].choked = 1;
+    b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
+    b->j[j].valve = 0.0;
 }
 
 /* The start state's estimate (pcs_secondary_add): heat Q per SG, steam
@@ -423,6 +432,7 @@ static pcs_status sg_start(pcs_secondary *sc, net_builder *b, uint32_t l)
     b->j[sec_jun(sc, l, SJ_RESTRICTOR)].flow_kg_s = ws;
     b->j[sec_jun(sc, l, SJ_MSIV)].flow_kg_s = ws;
     b->j[sec_jun(sc, l, SJ_SAFETY)].flow_kg_s = 0.0;
+    b->j[sec_jun(sc, l, SJ_BREAK)].flow_kg_s = 0.0;
     return PCS_OK;
 }
 
@@ -541,6 +551,7 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
         {"afw", sc->nsg, state, &s->afw},
         {"msiv", sc->nsg, state, &s->msiv},
         {"feed_t", 1, state, &s->feed_t},
+        {"break", sc->nsg, state, &s->brk},
         {"out", PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * sc->nsg, scratch, &s->out},
     };
     char prefix[32];
@@ -563,6 +574,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
         v.feed[l] = v.st.flow_kg_s[sec_jun(sc, l, SJ_MSIV)];
         v.afw[l] = 0.0;
         v.msiv[l] = 1.0;
+        v.brk[l] = 0.0;
         for (uint32_t k = 0; k < sc->nt; k++)
             v.tube_heat[l * sc->nt + k] = d->initial_heat_w / sc->nt;
     }
@@ -642,6 +654,7 @@ static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
         {s->feed, sc->nsg, "main feed flow kg/s", feed_max},
         {s->afw, sc->nsg, "auxiliary feed flow kg/s", feed_max},
         {s->msiv, sc->nsg, "MSIV opening", 1.0},
+        {s->brk, sc->nsg, "steam line break area m2", sc->a_break},
     };
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof inputs / sizeof inputs[0]; i++)
@@ -689,6 +702,7 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
         {"sg%u.safety_flow", "kg/s", PCS_SECONDARY_OUT_SAFETY},
         {"sg%u.heat_in", "W", PCS_SECONDARY_OUT_HEAT},
         {"sg%u.afw_flow", "kg/s", PCS_SECONDARY_OUT_AFW},
+        {"sg%u.break_flow", "kg/s", PCS_SECONDARY_OUT_BREAK},
     };
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
         for (size_t i = 0; st == PCS_OK && i < sizeof per_sg / sizeof per_sg[0]; i++) {
@@ -704,8 +718,8 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
 static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
 {
     const pcs_secondary_stores *s = &sc->s;
-    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump,  s->feed,
-                        s->afw,       s->msiv,          s->feed_t};
+    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump,   s->feed,
+                        s->afw,       s->msiv,          s->feed_t, s->brk};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
                          s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
     char name[PCS_NAME_MAX];
@@ -721,6 +735,39 @@ static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
     pcs_status st = pcs_system_register(w, &d, NULL);
     if (st == PCS_OK)
         st = pcs_load_check_register(w, name, secondary_load_check, sc);
+    return st;
+}
+
+/* steam_line_break on "uN.sgK": the break's area, m2, in [0, a_break]
+ * (0 closes it). Applied at stage 1; the secondary reads it at MACHINES. */
+static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
+{
+    pcs_secondary *sc = call->ctx;
+    double a = call->cmd->args[0];
+    if (call->op != PCS_SECONDARY_OP_STEAM_LINE_BREAK)
+        return pcs_error_set(PCS_E_INVAL, "%s: secondary op %u unknown", call->target_name,
+                             call->op);
+    if (!(a >= 0.0 && a <= sc->a_break))
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: steam_line_break area %g m2 out of range [0, %g] (the steam "
+                             "line's bore)",
+                             call->target_name, a, sc->a_break);
+    double *brk = pcs_store_data(w, sc->s.brk);
+    brk[call->element] = a;
+    return PCS_OK;
+}
+
+static pcs_status register_commands(pcs_world *w, pcs_secondary *sc)
+{
+    uint32_t family;
+    pcs_status st = pcs_command_family_share(w, PCS_SECONDARY_COMMANDS, PCS_SECONDARY_OP_COUNT,
+                                             on_command, &family);
+    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s.sg%u", sc->unit, l + 1);
+        pcs_command_target_def td = {.name = name, .family = family, .ctx = sc, .element = l};
+        st = pcs_command_target_register(w, &td, NULL);
+    }
     return st;
 }
 
@@ -768,6 +815,8 @@ pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def, pcs_sec
         st = register_channels(w, sc);
     if (st == PCS_OK)
         st = register_system(w, sc);
+    if (st == PCS_OK)
+        st = register_commands(w, sc);
     if (st == PCS_OK)
         *out = sc;
     return st;

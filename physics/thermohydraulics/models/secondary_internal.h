@@ -23,6 +23,7 @@ enum {
     SJ_RESTRICTOR,   /* dome -> steam line (choked) */
     SJ_MSIV,         /* steam line -> header */
     SJ_SAFETY,       /* steam line -> atmosphere (choked) */
+    SJ_BREAK,        /* steam line -> atmosphere: the steam_line_break (choked, shut) */
     SJ_COUNT
 };
 
@@ -36,6 +37,7 @@ struct pcs_secondary {
     uint32_t j_turbine, j_dump;
     double z_dome_bottom;
     double a_turbine, a_dump, a_restrictor, a_safety; /* derived throat areas, m2 */
+    double a_break;                                   /* largest break: the steam line's bore */
     /* scratch, world memory */
     double *heat_w;   /* [nv] */
     double *valve;    /* [nj] */
@@ -64,6 +66,7 @@ typedef struct secondary_view {
     pcs_thnet_state st;
     double *tube_heat, *tube_t, *out;
     double *turbine_valve, *dump, *feed, *afw, *msiv; /* actuator inputs */
+    double *brk;                                      /* break area per steam line, m2 */
     double *feed_t;                                   /* main feed temperature input, K */
 } secondary_view;
 

@@ -31,6 +31,7 @@ void pcs_secondary_view(pcs_world *w, const pcs_secondary *sc, secondary_view *v
     v->feed = pcs_store_data(w, s->feed);
     v->afw = pcs_store_data(w, s->afw);
     v->msiv = pcs_store_data(w, s->msiv);
+    v->brk = pcs_store_data(w, s->brk);
     v->feed_t = pcs_store_data(w, s->feed_t);
     v->out = pcs_store_data(w, s->out);
 }
@@ -54,6 +55,7 @@ static void valves(pcs_secondary *sc, const secondary_view *v)
         double p = v->st.p_pa[sec_vol(sc, l, SV_STEAM_LINE)];
         sc->valve[sec_jun(sc, l, SJ_SAFETY)] =
             clamp01((p - d->safety_open_pa) / (d->safety_full_pa - d->safety_open_pa));
+        sc->valve[sec_jun(sc, l, SJ_BREAK)] = clamp01(v->brk[l] / sc->a_break);
     }
 }
 
@@ -133,6 +135,7 @@ pcs_status pcs_secondary_outputs(const pcs_secondary *sc, secondary_view *v)
         b[PCS_SECONDARY_OUT_NR] = 100.0 * (level - d->nr_lower_m) / d->nr_span_m;
         b[PCS_SECONDARY_OUT_LEVEL] = level;
         b[PCS_SECONDARY_OUT_SAFETY] = s->flow_kg_s[sec_jun(sc, l, SJ_SAFETY)];
+        b[PCS_SECONDARY_OUT_BREAK] = s->flow_kg_s[sec_jun(sc, l, SJ_BREAK)];
         b[PCS_SECONDARY_OUT_RECIRC] = s->flow_kg_s[l * sc->per_sg_j];
         for (uint32_t k = 0; k < sc->nt; k++) {
             uint32_t r = k < sc->nb ? k : sc->nt - 1u - k;
