@@ -201,8 +201,7 @@ pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
 
 /* ---- saturation and throats ----------------------------------------------- */
 
-/* Saturated liquid and vapour enthalpy and density at p (IF97 regions 1, 2). */
-static pcs_status sat(double p, double *hf, double *hg, double *rf, double *rg)
+pcs_status pcs_secondary_sat(double p, double *hf, double *hg, double *rf, double *rg)
 {
     double ts;
     pcs_water_props f, g;
@@ -227,7 +226,7 @@ static pcs_status throat(double w, double p, double *a)
 {
     double hf, hg;
     pcs_thnet_choke c;
-    pcs_status st = sat(p, &hf, &hg, NULL, NULL);
+    pcs_status st = pcs_secondary_sat(p, &hf, &hg, NULL, NULL);
     if (st == PCS_OK)
         st = pcs_thnet_choke_if97(NULL, p, hg, &c);
     if (st != PCS_OK)
@@ -362,7 +361,7 @@ static pcs_status sg_start(pcs_secondary *sc, pcs_th_net_builder *b, uint32_t l)
 {
     const pcs_secondary_def *d = &sc->def;
     double p0 = d->initial_p_pa, hf, hg, rf, rg, hfd;
-    pcs_status st = sat(p0, &hf, &hg, &rf, &rg);
+    pcs_status st = pcs_secondary_sat(p0, &hf, &hg, &rf, &rg);
     if (st == PCS_OK)
         st = pcs_water_h_pt(p0, d->feed_t_k, &hfd);
     if (st != PCS_OK)
@@ -398,7 +397,7 @@ static pcs_status unit_parts(pcs_secondary *sc, pcs_th_net_builder *b)
 {
     const pcs_secondary_def *d = &sc->def;
     double hf, hg, z = sc->z_dome_bottom + dome_height(d);
-    pcs_status st = sat(d->initial_p_pa, &hf, &hg, NULL, NULL);
+    pcs_status st = pcs_secondary_sat(d->initial_p_pa, &hf, &hg, NULL, NULL);
     if (st != PCS_OK)
         return st;
     sc->v_header = pcs_th_add_vol(b, d->v_header_m3, z, d->d_steam_line_m);
@@ -407,13 +406,13 @@ static pcs_status unit_parts(pcs_secondary *sc, pcs_th_net_builder *b)
     /* the boundaries hold saturated steam (they only take flow) */
     double hc, hfa;
     sc->v_condenser = pcs_th_add_vol(b, 1.0, z, 1.0);
-    st = sat(d->condenser_p_pa, &hfa, &hc, NULL, NULL);
+    st = pcs_secondary_sat(d->condenser_p_pa, &hfa, &hc, NULL, NULL);
     b->v[sc->v_condenser].boundary = 1;
     b->v[sc->v_condenser].p_pa = d->condenser_p_pa;
     b->v[sc->v_condenser].h_j_kg = hc;
     sc->v_atmosphere = pcs_th_add_vol(b, 1.0, z, 1.0);
     if (st == PCS_OK)
-        st = sat(d->atmosphere_p_pa, &hfa, &hc, NULL, NULL);
+        st = pcs_secondary_sat(d->atmosphere_p_pa, &hfa, &hc, NULL, NULL);
     b->v[sc->v_atmosphere].boundary = 1;
     b->v[sc->v_atmosphere].p_pa = d->atmosphere_p_pa;
     b->v[sc->v_atmosphere].h_j_kg = hc;
