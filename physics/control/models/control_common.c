@@ -1,9 +1,11 @@
 /**
  * @file control_common.c
- * @brief Command family and targets of a unit controller (control_common.h).
+ * @brief Command family, targets and argument check of a unit controller
+ *        (control_common.h).
  */
 #include <stdio.h>
 
+#include "pcsim/math.h"
 #include "physics/control/models/control_common.h"
 
 pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
@@ -24,4 +26,14 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
         st = pcs_command_target_register(w, &td, NULL);
     }
     return st;
+}
+
+pcs_status pcs_control_arg_in(const pcs_command_call *c, const char *what, double lo, double hi,
+                              double *v)
+{
+    *v = c->cmd->args[0];
+    if (!pcs_isfinite(*v) || *v < lo || *v > hi)
+        return pcs_error_set(PCS_E_INVAL, "%s: %s %g is outside [%g, %g]", c->target_name, what, *v,
+                             lo, hi);
+    return PCS_OK;
 }
