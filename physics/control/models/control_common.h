@@ -27,4 +27,8 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
 pcs_status pcs_control_arg_in(const pcs_command_call *c, const char *what, double lo, double hi,
                               double *v);
 
+/** PCS_OK if @p unit_name has 1 to 15 characters; otherwise PCS_E_INVAL
+ * "<who>: unit_name must be 1..15 characters". */
+pcs_status pcs_control_unit_name_check(const char *who, const char *unit_name);
+
 #endif

@@ -81,9 +81,9 @@ static pcs_status check_afw(const pcs_feedwater_def *d)
 
 static pcs_status check_def(const pcs_feedwater_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "feedwater: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("feedwater", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     if (d->n_mfp < 1 || d->n_mfp > PCS_FEEDWATER_MAX_MFP)
         return pcs_error_set(PCS_E_INVAL, "feedwater: n_mfp = %u is outside [1, %u]", d->n_mfp,
                              PCS_FEEDWATER_MAX_MFP);

@@ -155,9 +155,9 @@ pcs_status pcs_pzr_control_def_validate(const pcs_world *w, const pcs_pzr_contro
 {
     if (!w || !d)
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_def_validate: NULL argument");
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "pzr_control: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("pzr_control", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     pcs_status st = check_params(d);
     return st == PCS_OK ? check_stores(w, d) : st;
 }

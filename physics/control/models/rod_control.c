@@ -19,31 +19,34 @@
 
 #define F_K PCS_ROD_CONTROL_F_K
 
+static const pcs_rod_control_def rod_control_defaults = {
+    .tavg = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
+    .t_avg_no_load_k = 564.817,
+    .t_avg_full_k = 580.206,
+    .deadband_k = 1.5 * F_K,
+    .lockup_k = 0.5 * F_K,
+    .min_speed_spm = 8.0,
+    .ramp_start_k = 3.0 * F_K,
+    .ramp_spm_per_k = 32.0 / F_K,
+    .max_speed_spm = 72.0,
+    .auto_min_load = 0.15,
+    .steps_full_stroke = 228.0,
+    .bank_mask = 0x0fu,
+};
+
 pcs_status pcs_rod_control_default(pcs_rod_control_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_rod_control_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->tavg = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
-    d->t_avg_no_load_k = 564.817;
-    d->t_avg_full_k = 580.206;
-    d->deadband_k = 1.5 * F_K;
-    d->lockup_k = 0.5 * F_K;
-    d->min_speed_spm = 8.0;
-    d->ramp_start_k = 3.0 * F_K;
-    d->ramp_spm_per_k = 32.0 / F_K;
-    d->max_speed_spm = 72.0;
-    d->auto_min_load = 0.15;
-    d->steps_full_stroke = 228.0;
-    d->bank_mask = 0x0fu;
+    *d = rod_control_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, uint32_t n_banks)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "rod_control: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("rod_control", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     const pcs_param_range r[] = {
         {"t_avg_no_load_k", d->t_avg_no_load_k, 273.15, 700.0, 0},
         {"t_avg_full_k", d->t_avg_full_k, d->t_avg_no_load_k, 700.0, 1},

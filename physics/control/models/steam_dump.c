@@ -20,36 +20,39 @@
 
 #define F_K (5.0 / 9.0)
 
+static const pcs_steam_dump_def steam_dump_defaults = {
+    .tavg = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
+    .t_avg_no_load_k = 564.817,
+    .t_avg_full_k = 580.206,
+    .lr_deadband_k = 5.0 * F_K,
+    .lr_full_k = 16.4 * F_K,
+    .lr_trip_half_k = 10.7 * F_K,
+    .lr_trip_all_k = 16.4 * F_K,
+    .pt_full_k = 27.7 * F_K,
+    .pt_trip_half_k = 13.8 * F_K,
+    .pt_trip_all_k = 27.7 * F_K,
+    .trip_open_stroke_s = 3.0,
+    .modulate_stroke_s = 20.0,
+    .p_setpoint_pa = 7.630e6,
+    .p_gain_per_pa = 1.0 / 0.6895e6,
+    .p_integral_time_s = 60.0,
+    .p12_fraction = 3.0 / 12.0,
+    .require_c9 = 1,
+};
+
 pcs_status pcs_steam_dump_default(pcs_steam_dump_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->tavg = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
-    d->t_avg_no_load_k = 564.817;
-    d->t_avg_full_k = 580.206;
-    d->lr_deadband_k = 5.0 * F_K;
-    d->lr_full_k = 16.4 * F_K;
-    d->lr_trip_half_k = 10.7 * F_K;
-    d->lr_trip_all_k = 16.4 * F_K;
-    d->pt_full_k = 27.7 * F_K;
-    d->pt_trip_half_k = 13.8 * F_K;
-    d->pt_trip_all_k = 27.7 * F_K;
-    d->trip_open_stroke_s = 3.0;
-    d->modulate_stroke_s = 20.0;
-    d->p_setpoint_pa = 7.630e6;
-    d->p_gain_per_pa = 1.0 / 0.6895e6;
-    d->p_integral_time_s = 60.0;
-    d->p12_fraction = 3.0 / 12.0;
-    d->require_c9 = 1;
+    *d = steam_dump_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "steam_dump: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("steam_dump", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     if (d->require_c9 > 1)
         return pcs_error_set(PCS_E_INVAL, "steam_dump: require_c9 = %u must be 0 or 1",
                              d->require_c9);

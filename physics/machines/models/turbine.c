@@ -17,32 +17,35 @@
 #include "physics/control/models/control_common.h"
 #include "physics/machines/models/turbine_internal.h"
 
+static const pcs_turbine_def turbine_defaults = {
+    .eta_turbine = 0.85,
+    .eta_generator = 0.985,
+    .ramp_per_min = 0.05,
+    .step_max = 0.10,
+    .runback_per_min = 0.5,
+    .valve_rate_per_s = 0.02,
+    .stop_close_s = 0.2,
+    .gain = 0.5,
+    .reset_s = 3.0,
+    .droop = 0.05,
+    .overspeed_trip = 1.10,
+    .inertia_kg_m2 = 2.7e5,
+    .sync_rad_s = 188.496, /* 1800 rpm */
+};
+
 pcs_status pcs_turbine_default(pcs_turbine_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_turbine_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->eta_turbine = 0.85;
-    d->eta_generator = 0.985;
-    d->ramp_per_min = 0.05;
-    d->step_max = 0.10;
-    d->runback_per_min = 0.5;
-    d->valve_rate_per_s = 0.02;
-    d->stop_close_s = 0.2;
-    d->gain = 0.5;
-    d->reset_s = 3.0;
-    d->droop = 0.05;
-    d->overspeed_trip = 1.10;
-    d->inertia_kg_m2 = 2.7e5;
-    d->sync_rad_s = 188.496; /* 1800 rpm */
+    *d = turbine_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_turbine_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "turbine: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("turbine", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     const pcs_param_range r[] = {
         {"eta_turbine", d->eta_turbine, 0.0, 1.0, 1},
         {"eta_generator", d->eta_generator, 0.0, 1.0, 1},
