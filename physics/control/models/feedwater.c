@@ -17,6 +17,7 @@
 #include "pcsim/water.h"
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/feedwater_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define FW_P_ATM 101325.0 /* Pa: the condensate storage tank is vented */
 
@@ -182,25 +183,13 @@ static pcs_status make_stores(pcs_world *w, pcs_feedwater *fw)
 
 static pcs_status register_system(pcs_world *w, pcs_feedwater *fw)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.feedwater", fw->unit);
     uint32_t reads[] = {fw->id_sec_out, fw->id_ilk};
     uint32_t writes[6] = {fw->id_state, fw->id_out, fw->id_sig, fw->id_sec_afw, fw->id_sec_feed_t};
     uint32_t n_writes = 5;
     if (fw->id_feed_limit != UINT32_MAX)
         writes[n_writes++] = fw->id_feed_limit;
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_fw_system,
-                         .ctx = fw,
-                         .reads = reads,
-                         .n_reads = 2,
-                         .writes = writes,
-                         .n_writes = n_writes};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, fw_load_check, fw);
-    return st;
+    return pcs_th_system(w, fw->unit, "feedwater", PCS_STAGE_ALARMS, pcs_fw_system, fw, reads, 2,
+                         writes, n_writes, fw_load_check);
 }
 
 static pcs_status channel(pcs_world *w, const pcs_feedwater *fw, const char *what, const char *unit,

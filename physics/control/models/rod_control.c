@@ -16,6 +16,7 @@
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/control_input.h"
 #include "physics/control/models/rod_control_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define F_K PCS_ROD_CONTROL_F_K
 
@@ -102,23 +103,12 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
 
 static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.rodctl", rc->unit);
     const pcs_pzr_control_input *t = &rc->def.tavg;
     uint32_t reads[4] = {t->store, rc->id_turbine, rc->id_pos, t->status_store};
     uint32_t writes[] = {rc->id_state, rc->id_auto};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_rodc_system,
-                         .ctx = rc,
-                         .reads = reads,
-                         .n_reads = t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 3 : 4,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, rodc_load_check, rc);
-    return st;
+    return pcs_th_system(w, rc->unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads,
+                         t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 3 : 4, writes, 2,
+                         rodc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, const pcs_rod_control *rc)

@@ -17,6 +17,7 @@
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/control_input.h"
 #include "physics/control/models/steam_dump_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define F_K (5.0 / 9.0)
 
@@ -122,24 +123,13 @@ static pcs_status sdc_load_check(const pcs_world *w, const pcs_load_view *v, voi
 
 static pcs_status register_system(pcs_world *w, pcs_steam_dump *sd)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.dumpctl", sd->unit);
     const pcs_pzr_control_input *t = &sd->def.tavg;
     uint32_t reads[5] = {t->store, sd->id_turbine, sd->id_interlock, sd->id_sec_out,
                          t->status_store};
     uint32_t writes[] = {sd->id_state, sd->id_sec_dump};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_sdc_system,
-                         .ctx = sd,
-                         .reads = reads,
-                         .n_reads = t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, sdc_load_check, sd);
-    return st;
+    return pcs_th_system(w, sd->unit, "dumpctl", PCS_STAGE_ALARMS, pcs_sdc_system, sd, reads,
+                         t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5, writes, 2,
+                         sdc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, const pcs_steam_dump *sd)

@@ -16,6 +16,7 @@
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
 #include "physics/instrumentation/models/interlock_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
 #define PSI_PA 6894.757293168
@@ -254,34 +255,15 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
 
 static pcs_status register_system(pcs_world *w, pcs_interlock *il)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.interlock", il->unit);
     uint32_t reads[] = {il->id_sensors, il->id_trip, il->id_turbine, il->id_feed};
     uint32_t writes[] = {il->id_sig, il->id_state};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_PROTECTION,
-                         .fn = pcs_interlock_step,
-                         .ctx = il,
-                         .reads = reads,
-                         .n_reads = 4,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, interlock_load_check, il);
-    char arm_name[PCS_NAME_MAX];
-    snprintf(arm_name, sizeof arm_name, "%s.interlock.arm", il->unit);
+    pcs_status st =
+        pcs_th_system(w, il->unit, "interlock", PCS_STAGE_PROTECTION, pcs_interlock_step, il, reads,
+                      4, writes, 2, interlock_load_check);
     uint32_t arm_reads[] = {il->id_sig}, arm_writes[] = {il->id_arm};
-    pcs_system_desc a = {.name = arm_name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_interlock_arm_step,
-                         .ctx = il,
-                         .reads = arm_reads,
-                         .n_reads = 1,
-                         .writes = arm_writes,
-                         .n_writes = 1};
     if (st == PCS_OK)
-        st = pcs_system_register(w, &a, NULL);
+        st = pcs_th_system(w, il->unit, "interlock.arm", PCS_STAGE_ALARMS, pcs_interlock_arm_step,
+                           il, arm_reads, 1, arm_writes, 1, NULL);
     return st;
 }
 

@@ -16,6 +16,7 @@
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
 #include "physics/machines/models/turbine_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 static const pcs_turbine_def turbine_defaults = {
     .eta_turbine = 0.85,
@@ -168,34 +169,14 @@ static pcs_status make_stores(pcs_world *w, pcs_turbine *t)
 
 static pcs_status register_systems(pcs_world *w, pcs_turbine *t)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.turbine.governor", t->unit);
     uint32_t g_reads[] = {t->id_sig, t->id_ilk, t->id_gen},
              g_writes[] = {t->id_gov, t->id_sec_valve};
-    pcs_system_desc gd = {.name = name,
-                          .stage = PCS_STAGE_ACTUATORS,
-                          .fn = pcs_turbine_governor,
-                          .ctx = t,
-                          .reads = g_reads,
-                          .n_reads = 3,
-                          .writes = g_writes,
-                          .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &gd, NULL);
-    char name2[PCS_NAME_MAX];
-    snprintf(name2, sizeof name2, "%s.turbine", t->unit);
+    pcs_status st = pcs_th_system(w, t->unit, "turbine.governor", PCS_STAGE_ACTUATORS,
+                                  pcs_turbine_governor, t, g_reads, 3, g_writes, 2, NULL);
     uint32_t reads[] = {t->id_gov, t->id_sec_out, t->id_sec_h}, writes[] = {t->id_sig, t->id_gen};
-    pcs_system_desc d = {.name = name2,
-                         .stage = PCS_STAGE_ACCIDENTS,
-                         .fn = pcs_turbine_generator,
-                         .ctx = t,
-                         .reads = reads,
-                         .n_reads = 3,
-                         .writes = writes,
-                         .n_writes = 2};
     if (st == PCS_OK)
-        st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name2, turbine_load_check, t);
+        st = pcs_th_system(w, t->unit, "turbine", PCS_STAGE_ACCIDENTS, pcs_turbine_generator, t,
+                           reads, 3, writes, 2, turbine_load_check);
     return st;
 }
 

@@ -775,14 +775,9 @@ static pcs_status register_system(pcs_world *w, pcs_primary *pr)
                          pr->def.sg_tube_heat_store};
     /* the steam side's stores only when the tubes see them */
     uint32_t extra = pr->def.sg_model == PCS_PRIMARY_SG_TUBE_STORES ? 1u : 0u;
-    pcs_system_desc d = {.stage = PCS_STAGE_HYDRAULICS,
-                         .fn = pcs_primary_system,
-                         .ctx = pr,
-                         .reads = reads,
-                         .n_reads = sizeof reads / sizeof reads[0] - 1u + extra,
-                         .writes = writes,
-                         .n_writes = sizeof writes / sizeof writes[0] - 1u + extra};
-    return pcs_th_system_register(w, pr->unit, "primary", &d, primary_load_check);
+    return pcs_th_system(w, pr->unit, "primary", PCS_STAGE_HYDRAULICS, pcs_primary_system, pr,
+                         reads, sizeof reads / sizeof reads[0] - 1u + extra, writes,
+                         sizeof writes / sizeof writes[0] - 1u + extra, primary_load_check);
 }
 
 static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)

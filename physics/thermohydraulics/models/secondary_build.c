@@ -650,14 +650,9 @@ static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
                         s->afw,       s->msiv,          s->feed_t};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
                          s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
-    pcs_system_desc d = {.stage = PCS_STAGE_MACHINES,
-                         .fn = pcs_secondary_system,
-                         .ctx = sc,
-                         .reads = reads,
-                         .n_reads = sizeof reads / sizeof reads[0],
-                         .writes = writes,
-                         .n_writes = sizeof writes / sizeof writes[0]};
-    return pcs_th_system_register(w, sc->unit, "secondary", &d, secondary_load_check);
+    return pcs_th_system(w, sc->unit, "secondary", PCS_STAGE_MACHINES, pcs_secondary_system, sc,
+                         reads, sizeof reads / sizeof reads[0], writes,
+                         sizeof writes / sizeof writes[0], secondary_load_check);
 }
 
 static pcs_status alloc_scratch(pcs_world *w, pcs_secondary *sc)
