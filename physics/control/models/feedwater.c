@@ -192,33 +192,28 @@ static pcs_status register_system(pcs_world *w, pcs_feedwater *fw)
                          writes, n_writes, fw_load_check);
 }
 
-static pcs_status channel(pcs_world *w, const pcs_feedwater *fw, const char *what, const char *unit,
-                          uint32_t store, uint32_t element)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.%s", fw->unit, what);
-    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, element, NULL);
-}
-
 static pcs_status register_channels(pcs_world *w, pcs_feedwater *fw)
 {
-    pcs_status st =
-        channel(w, fw, "feed.isolation_valve", "1", fw->id_state, PCS_FEEDWATER_ST_ISO_VALVE);
+    pcs_status st = pcs_th_channel(w, fw->unit, "feed.isolation_valve", "1", fw->id_state,
+                                   PCS_FEEDWATER_ST_ISO_VALVE);
     if (st == PCS_OK)
-        st = channel(w, fw, "feed.available", "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AVAILABLE);
+        st = pcs_th_channel(w, fw->unit, "feed.available", "kg/s", fw->id_out,
+                            PCS_FEEDWATER_OUT_AVAILABLE);
     if (st == PCS_OK)
-        st = channel(w, fw, "feed.temperature", "K", fw->id_sec_feed_t, 0);
+        st = pcs_th_channel(w, fw->unit, "feed.temperature", "K", fw->id_sec_feed_t, 0);
     if (st == PCS_OK)
-        st = channel(w, fw, "afw.flow", "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW_TOTAL);
+        st = pcs_th_channel(w, fw->unit, "afw.flow", "kg/s", fw->id_out,
+                            PCS_FEEDWATER_OUT_AFW_TOTAL);
     char what[32];
     for (uint32_t i = 0; st == PCS_OK && i < fw->def.n_mfp; i++) {
         snprintf(what, sizeof what, "feed.mfp%u.speed", i + 1);
-        st = channel(w, fw, what, "1", fw->id_state,
-                     PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_SPEED);
+        st = pcs_th_channel(w, fw->unit, what, "1", fw->id_state,
+                            PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i +
+                                PCS_FEEDWATER_ST_SPEED);
     }
     for (uint32_t j = 0; st == PCS_OK && j < fw->def.n_afw; j++) {
         snprintf(what, sizeof what, "afw.pump%u.flow", j + 1);
-        st = channel(w, fw, what, "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW + j);
+        st = pcs_th_channel(w, fw->unit, what, "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW + j);
     }
     return st;
 }

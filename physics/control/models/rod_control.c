@@ -113,21 +113,13 @@ static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
 
 static pcs_status register_channels(pcs_world *w, const pcs_rod_control *rc)
 {
-    const struct {
-        const char *what, *unit;
-        uint32_t el;
-    } ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
-              {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
-              {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
-              {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < sizeof ch / sizeof ch[0]; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.rodctl.%s", rc->unit, ch[i].what);
-        st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, rc->id_state, ch[i].el,
-                                  NULL);
-    }
-    return st;
+    static const pcs_th_channel_row ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
+                                            {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
+                                            {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
+                                            {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s.rodctl", rc->unit);
+    return pcs_th_channels_register(w, prefix, rc->id_state, ch, sizeof ch / sizeof ch[0]);
 }
 
 static pcs_status make_state(pcs_world *w, pcs_rod_control *rc)

@@ -134,22 +134,14 @@ static pcs_status register_system(pcs_world *w, pcs_steam_dump *sd)
 
 static pcs_status register_channels(pcs_world *w, const pcs_steam_dump *sd)
 {
-    const struct {
-        const char *what, *unit;
-        uint32_t el;
-    } ch[] = {{"demand", "1", PCS_STEAM_DUMP_ST_DEMAND},
-              {"error", "K or Pa", PCS_STEAM_DUMP_ST_ERROR},
-              {"controller", "", PCS_STEAM_DUMP_ST_CONTROLLER},
-              {"manual", "", PCS_STEAM_DUMP_ST_MANUAL},
-              {"mode", "", PCS_STEAM_DUMP_ST_MODE}};
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < sizeof ch / sizeof ch[0]; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.dumpctl.%s", sd->unit, ch[i].what);
-        st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, sd->id_state, ch[i].el,
-                                  NULL);
-    }
-    return st;
+    static const pcs_th_channel_row ch[] = {{"demand", "1", PCS_STEAM_DUMP_ST_DEMAND},
+                                            {"error", "K or Pa", PCS_STEAM_DUMP_ST_ERROR},
+                                            {"controller", "", PCS_STEAM_DUMP_ST_CONTROLLER},
+                                            {"manual", "", PCS_STEAM_DUMP_ST_MANUAL},
+                                            {"mode", "", PCS_STEAM_DUMP_ST_MODE}};
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s.dumpctl", sd->unit);
+    return pcs_th_channels_register(w, prefix, sd->id_state, ch, sizeof ch / sizeof ch[0]);
 }
 
 static pcs_status make_state(pcs_world *w, pcs_steam_dump *sd)
