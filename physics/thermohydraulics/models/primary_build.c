@@ -402,13 +402,6 @@ static pcs_status initial_states(pcs_primary *pr, pcs_th_net_builder *b)
     return PCS_OK;
 }
 
-static void free_net(void *ctx)
-{
-    pcs_primary *pr = ctx;
-    pcs_thnet_destroy(pr->net);
-    pr->net = NULL;
-}
-
 static pcs_status build_network(pcs_world *w, pcs_primary *pr)
 {
     const pcs_primary_def *d = &pr->def;
@@ -452,7 +445,7 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
     st = pcs_th_net_create(&b, d->table, pr->g, &pr->net);
     if (st != PCS_OK)
         return st;
-    return pcs_world_on_destroy(w, free_net, pr);
+    return pcs_th_net_own(w, &pr->net);
 }
 
 /* Dittus-Boelter on the tube side at the reference state (header). */
@@ -485,15 +478,7 @@ static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
     const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
     pcs_primary_stores *s = &pr->s;
     const pcs_th_store stores[] = {
-        {"mass", pr->nv, state, &s->mass},
-        {"energy", pr->nv, state, &s->energy},
-        {"flow", pr->nj, state, &s->flow},
-        {"p", pr->nv, state, &s->p},
-        {"h", pr->nv, state, &s->h},
-        {"t", pr->nv, state, &s->t},
-        {"rho", pr->nv, state, &s->rho},
-        {"quality", pr->nv, state, &s->quality},
-        {"void", pr->nv, state, &s->void_fraction},
+        PCS_TH_NET_STORE_ROWS(pr->nv, pr->nj, s),
         {"pump_speed", pr->nl, state, &s->pump_speed},
         {"pump_on", pr->nl, state, &s->pump_on},
         {"pzr", PZR_N, state, &s->pzr},
@@ -542,8 +527,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
 static pcs_status check_volumes(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
 {
     const pcs_primary_stores *s = &pr->s;
-    const uint32_t ids[PCS_TH_NET_STORES] = {s->mass, s->energy,  s->flow,         s->p, s->h, s->t,
-                                             s->rho,  s->quality, s->void_fraction};
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
         st = pcs_th_check_volume_props(w, ids, v, i);

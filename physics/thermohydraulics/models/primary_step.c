@@ -34,8 +34,7 @@
 void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
 {
     const pcs_primary_stores *s = &pr->s;
-    const uint32_t ids[PCS_TH_NET_STORES] = {s->mass, s->energy,  s->flow,         s->p, s->h, s->t,
-                                             s->rho,  s->quality, s->void_fraction};
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_th_state_view(w, ids, &v->st);
     v->speed = pcs_store_data(w, s->pump_speed);
     v->pump_on = pcs_store_data(w, s->pump_on);

@@ -419,13 +419,6 @@ static pcs_status unit_parts(pcs_secondary *sc, pcs_th_net_builder *b)
     return st;
 }
 
-static void free_net(void *ctx)
-{
-    pcs_secondary *sc = ctx;
-    pcs_thnet_destroy(sc->net);
-    sc->net = NULL;
-}
-
 static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
 {
     const pcs_secondary_def *d = &sc->def;
@@ -473,7 +466,7 @@ static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
     st = pcs_th_net_create(&b, d->table, PCS_THNET_G, &sc->net);
     if (st != PCS_OK)
         return pcs_error_set(st, "secondary %s: %s", sc->unit, pcs_last_error());
-    return pcs_world_on_destroy(w, free_net, sc);
+    return pcs_th_net_own(w, &sc->net);
 }
 
 /* ---- stores --------------------------------------------------------------------- */
@@ -483,15 +476,7 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
     const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
     pcs_secondary_stores *s = &sc->s;
     const pcs_th_store stores[] = {
-        {"mass", sc->nv, state, &s->mass},
-        {"energy", sc->nv, state, &s->energy},
-        {"flow", sc->nj, state, &s->flow},
-        {"p", sc->nv, state, &s->p},
-        {"h", sc->nv, state, &s->h},
-        {"t", sc->nv, state, &s->t},
-        {"rho", sc->nv, state, &s->rho},
-        {"quality", sc->nv, state, &s->quality},
-        {"void", sc->nv, state, &s->void_fraction},
+        PCS_TH_NET_STORE_ROWS(sc->nv, sc->nj, s),
         {"tube_heat", sc->nsg * sc->nt, state, &s->tube_heat},
         {"tube_t", sc->nsg * sc->nt, state, &s->tube_t},
         {"turbine_valve", 1, state, &s->turbine_valve},
@@ -534,8 +519,7 @@ static pcs_status check_volumes(const pcs_world *w, const pcs_secondary *sc, con
 {
     const pcs_secondary_stores *s = &sc->s;
     const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
-    const uint32_t ids[PCS_TH_NET_STORES] = {s->mass, s->energy,  s->flow,         s->p, s->h, s->t,
-                                             s->rho,  s->quality, s->void_fraction};
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < sc->nv; i++) {
         double vol = sc->vol_m3[i];

@@ -15,8 +15,7 @@
 void pcs_secondary_view(pcs_world *w, const pcs_secondary *sc, secondary_view *v)
 {
     const pcs_secondary_stores *s = &sc->s;
-    const uint32_t ids[PCS_TH_NET_STORES] = {s->mass, s->energy,  s->flow,         s->p, s->h, s->t,
-                                             s->rho,  s->quality, s->void_fraction};
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_th_state_view(w, ids, &v->st);
     v->st.scalar = NULL;
     v->tube_heat = pcs_store_data(w, s->tube_heat);

@@ -51,6 +51,18 @@ pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_tab
     return pcs_thnet_create(&nd, out);
 }
 
+static void destroy_net(void *ctx)
+{
+    pcs_thnet **net = ctx;
+    pcs_thnet_destroy(*net);
+    *net = NULL;
+}
+
+pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net)
+{
+    return pcs_world_on_destroy(w, destroy_net, net);
+}
+
 void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st)
 {
     double **arrays[PCS_TH_NET_STORES] = {&st->mass_kg,   &st->energy_j, &st->flow_kg_s,

@@ -56,6 +56,33 @@ pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_tab
  * h, t, rho, quality, void fraction. */
 enum { PCS_TH_NET_STORES = 9 };
 
+/* The nine network store ids of a model's stores struct @p s (fields mass,
+ * energy, flow, p, h, t, rho, quality, void_fraction), in that order. */
+/* clang-format off */
+#define PCS_TH_NET_STORE_IDS(s)                                                 \
+    {(s)->mass, (s)->energy, (s)->flow, (s)->p, (s)->h, (s)->t, (s)->rho,       \
+     (s)->quality, (s)->void_fraction}
+/* clang-format on */
+
+/* The nine network stores' pcs_th_store rows (th_register.h) of a model with
+ * nv volumes and nj junctions, ids into @p s as PCS_TH_NET_STORE_IDS names
+ * them; all STATE, registered first by both network models. */
+/* clang-format off */
+#define PCS_TH_NET_STORE_ROWS(nv, nj, s)                                        \
+    {"mass", (nv), PCS_STORE_STATE, &(s)->mass},                                \
+    {"energy", (nv), PCS_STORE_STATE, &(s)->energy},                            \
+    {"flow", (nj), PCS_STORE_STATE, &(s)->flow},                                \
+    {"p", (nv), PCS_STORE_STATE, &(s)->p},                                      \
+    {"h", (nv), PCS_STORE_STATE, &(s)->h},                                      \
+    {"t", (nv), PCS_STORE_STATE, &(s)->t},                                      \
+    {"rho", (nv), PCS_STORE_STATE, &(s)->rho},                                  \
+    {"quality", (nv), PCS_STORE_STATE, &(s)->quality},                          \
+    {"void", (nv), PCS_STORE_STATE, &(s)->void_fraction}
+/* clang-format on */
+
+/* The world destroys *net (and clears it) when it is destroyed. */
+pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net);
+
 /* st's nine arrays from the stores ids[0..PCS_TH_NET_STORES) (scalar
  * untouched). */
 void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
