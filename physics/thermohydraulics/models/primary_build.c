@@ -449,8 +449,9 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
 }
 
 /* Dittus-Boelter on the tube side at the reference state (header). */
-static pcs_status sg_constants(pcs_primary *pr)
+static pcs_status sg_constants(pcs_world *w, pcs_primary *pr)
 {
+    (void)w; /* a build step (pcs_primary_add) */
     const pcs_primary_def *d = &pr->def;
     pcs_water_props wp;
     double mu, k;
@@ -782,8 +783,9 @@ static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
 
 /* The steam side's stores (sg_model PCS_PRIMARY_SG_TUBE_STORES): float64,
  * one element per SG tube volume. */
-static pcs_status check_tube_stores(pcs_world *w, const pcs_primary_def *d)
+static pcs_status check_tube_stores(pcs_world *w, pcs_primary *pr)
 {
+    const pcs_primary_def *d = &pr->def;
     if (d->sg_model != PCS_PRIMARY_SG_TUBE_STORES)
         return PCS_OK;
     size_t want = (size_t)d->n_loops * d->n_sg_tubes * sizeof(double);
@@ -818,23 +820,11 @@ pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary
     pr->g = PCS_THNET_G;
     pr->pzr_def = def->pzr;
     pr->pzr_height_m = def->pzr.volume_m3 / pcs_th_circle(def->pzr.inner_diameter_m);
-    st = check_tube_stores(w, def);
-    if (st == PCS_OK)
-        st = build_network(w, pr);
-    if (st == PCS_OK)
-        st = alloc_scratch(w, pr);
-    if (st == PCS_OK)
-        st = sg_constants(pr);
-    if (st == PCS_OK)
-        st = make_stores(w, pr);
-    if (st == PCS_OK)
-        st = initial_store_values(w, pr);
-    if (st == PCS_OK)
-        st = register_commands(w, pr);
-    if (st == PCS_OK)
-        st = register_channels(w, pr);
-    if (st == PCS_OK)
-        st = register_system(w, pr);
+    static pcs_status (*const steps[])(pcs_world *, pcs_primary *) = {
+        check_tube_stores,    build_network,     alloc_scratch,     sg_constants,   make_stores,
+        initial_store_values, register_commands, register_channels, register_system};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, pr);
     if (st == PCS_OK)
         *out = pr;
     return st;

@@ -235,8 +235,9 @@ static pcs_status throat(double w, double p, double *a)
     return PCS_OK;
 }
 
-static pcs_status throats(pcs_secondary *sc)
+static pcs_status throats(pcs_world *w, pcs_secondary *sc)
 {
+    (void)w; /* a build step (pcs_secondary_add) */
     const pcs_secondary_def *d = &sc->def;
     pcs_status st = throat(sc->nsg * d->rated_steam_kg_s / d->turbine_rated_opening,
                            d->turbine_rated_p_pa, &sc->a_turbine);
@@ -670,19 +671,11 @@ pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def, pcs_sec
     sc->nsg = def->n_sg;
     sc->nb = def->n_bundle;
     sc->nt = 2u * def->n_bundle;
-    st = throats(sc);
-    if (st == PCS_OK)
-        st = build_network(w, sc);
-    if (st == PCS_OK)
-        st = alloc_scratch(w, sc);
-    if (st == PCS_OK)
-        st = make_stores(w, sc);
-    if (st == PCS_OK)
-        st = initial_store_values(w, sc);
-    if (st == PCS_OK)
-        st = register_channels(w, sc);
-    if (st == PCS_OK)
-        st = register_system(w, sc);
+    static pcs_status (*const steps[])(pcs_world *, pcs_secondary *) = {
+        throats,           build_network,  alloc_scratch, make_stores, initial_store_values,
+        register_channels, register_system};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, sc);
     if (st == PCS_OK)
         *out = sc;
     return st;
