@@ -17,6 +17,7 @@
 #include "pcsim/water.h"
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/feedwater_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define FW_P_ATM 101325.0 /* Pa: the condensate storage tank is vented */
 
@@ -81,9 +82,9 @@ static pcs_status check_afw(const pcs_feedwater_def *d)
 
 static pcs_status check_def(const pcs_feedwater_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "feedwater: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("feedwater", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     if (d->n_mfp < 1 || d->n_mfp > PCS_FEEDWATER_MAX_MFP)
         return pcs_error_set(PCS_E_INVAL, "feedwater: n_mfp = %u is outside [1, %u]", d->n_mfp,
                              PCS_FEEDWATER_MAX_MFP);
@@ -182,54 +183,37 @@ static pcs_status make_stores(pcs_world *w, pcs_feedwater *fw)
 
 static pcs_status register_system(pcs_world *w, pcs_feedwater *fw)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.feedwater", fw->unit);
     uint32_t reads[] = {fw->id_sec_out, fw->id_ilk};
     uint32_t writes[6] = {fw->id_state, fw->id_out, fw->id_sig, fw->id_sec_afw, fw->id_sec_feed_t};
     uint32_t n_writes = 5;
     if (fw->id_feed_limit != UINT32_MAX)
         writes[n_writes++] = fw->id_feed_limit;
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_fw_system,
-                         .ctx = fw,
-                         .reads = reads,
-                         .n_reads = 2,
-                         .writes = writes,
-                         .n_writes = n_writes};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, fw_load_check, fw);
-    return st;
-}
-
-static pcs_status channel(pcs_world *w, const pcs_feedwater *fw, const char *what, const char *unit,
-                          uint32_t store, uint32_t element)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.%s", fw->unit, what);
-    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, store, element, NULL);
+    return pcs_th_system(w, fw->unit, "feedwater", PCS_STAGE_ALARMS, pcs_fw_system, fw, reads, 2,
+                         writes, n_writes, fw_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, pcs_feedwater *fw)
 {
-    pcs_status st =
-        channel(w, fw, "feed.isolation_valve", "1", fw->id_state, PCS_FEEDWATER_ST_ISO_VALVE);
+    pcs_status st = pcs_th_channel(w, fw->unit, "feed.isolation_valve", "1", fw->id_state,
+                                   PCS_FEEDWATER_ST_ISO_VALVE);
     if (st == PCS_OK)
-        st = channel(w, fw, "feed.available", "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AVAILABLE);
+        st = pcs_th_channel(w, fw->unit, "feed.available", "kg/s", fw->id_out,
+                            PCS_FEEDWATER_OUT_AVAILABLE);
     if (st == PCS_OK)
-        st = channel(w, fw, "feed.temperature", "K", fw->id_sec_feed_t, 0);
+        st = pcs_th_channel(w, fw->unit, "feed.temperature", "K", fw->id_sec_feed_t, 0);
     if (st == PCS_OK)
-        st = channel(w, fw, "afw.flow", "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW_TOTAL);
+        st = pcs_th_channel(w, fw->unit, "afw.flow", "kg/s", fw->id_out,
+                            PCS_FEEDWATER_OUT_AFW_TOTAL);
     char what[32];
     for (uint32_t i = 0; st == PCS_OK && i < fw->def.n_mfp; i++) {
         snprintf(what, sizeof what, "feed.mfp%u.speed", i + 1);
-        st = channel(w, fw, what, "1", fw->id_state,
-                     PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_SPEED);
+        st = pcs_th_channel(w, fw->unit, what, "1", fw->id_state,
+                            PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i +
+                                PCS_FEEDWATER_ST_SPEED);
     }
     for (uint32_t j = 0; st == PCS_OK && j < fw->def.n_afw; j++) {
         snprintf(what, sizeof what, "afw.pump%u.flow", j + 1);
-        st = channel(w, fw, what, "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW + j);
+        st = pcs_th_channel(w, fw->unit, what, "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW + j);
     }
     return st;
 }

@@ -155,9 +155,9 @@ pcs_status pcs_pzr_control_def_validate(const pcs_world *w, const pcs_pzr_contro
 {
     if (!w || !d)
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_def_validate: NULL argument");
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "pzr_control: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("pzr_control", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     pcs_status st = check_params(d);
     return st == PCS_OK ? check_stores(w, d) : st;
 }
@@ -272,14 +272,8 @@ static pcs_status register_system(pcs_world *w, pcs_pzr_control *pc)
     uint32_t reads[2 * (2 + PCS_PZR_CONTROL_MAX_TAVG)];
     uint32_t n_reads = input_stores(&pc->def, reads);
     uint32_t writes[] = {pc->id_state, pc->id_out, pc->def.controls_store};
-    pcs_system_desc sd = {.stage = PCS_STAGE_ACTUATORS,
-                          .fn = pcs_pzrc_system,
-                          .ctx = pc,
-                          .reads = reads,
-                          .n_reads = n_reads,
-                          .writes = writes,
-                          .n_writes = sizeof writes / sizeof writes[0]};
-    return pcs_th_system_register(w, pc->unit, "pzrctl", &sd, pzrc_load_check);
+    return pcs_th_system(w, pc->unit, "pzrctl", PCS_STAGE_ACTUATORS, pcs_pzrc_system, pc, reads,
+                         n_reads, writes, sizeof writes / sizeof writes[0], pzrc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, pcs_pzr_control *pc)

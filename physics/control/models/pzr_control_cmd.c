@@ -8,6 +8,7 @@
 
 #include "pcsim/math.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
 #include "physics/control/models/pzr_control_internal.h"
 
 #define PZRC_BORON_MAX_PPM 10000.0
@@ -15,16 +16,6 @@
 static double clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
-}
-
-static pcs_status arg_in(const pcs_command_call *c, const char *what, double lo, double hi,
-                         double *v)
-{
-    *v = c->cmd->args[0];
-    if (!pcs_isfinite(*v) || *v < lo || *v > hi)
-        return pcs_error_set(PCS_E_INVAL, "%s: %s %g is outside [%g, %g]", c->target_name, what, *v,
-                             lo, hi);
-    return PCS_OK;
 }
 
 /* Master outputs e_c that give the heater demands held in manual:
@@ -110,8 +101,8 @@ static void level_auto(pcs_world *w, pcs_pzr_control *pc, double *s)
 static pcs_status heaters_manual(const pcs_command_call *c, const pcs_pzr_control_def *d, double *s)
 {
     double watts;
-    pcs_status st =
-        arg_in(c, "heater power W", 0.0, d->heater_proportional_w + d->heater_backup_w, &watts);
+    pcs_status st = pcs_control_arg_in(c, "heater power W", 0.0,
+                                       d->heater_proportional_w + d->heater_backup_w, &watts);
     if (st != PCS_OK)
         return st;
     s[PCS_PZR_CONTROL_ST_HEATER_PROP] =
@@ -126,7 +117,7 @@ static pcs_status set_value(const pcs_command_call *c, const char *what, double 
                             double *s, uint32_t element, uint32_t manual_flag)
 {
     double v;
-    pcs_status st = arg_in(c, what, lo, hi, &v);
+    pcs_status st = pcs_control_arg_in(c, what, lo, hi, &v);
     if (st != PCS_OK)
         return st;
     s[element] = v;

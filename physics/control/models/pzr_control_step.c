@@ -11,6 +11,7 @@
 #include "pcsim/primary.h"
 #include "pcsim/sensor.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_input.h"
 #include "physics/control/models/pzr_control_internal.h"
 
 static double clamp(double x, double lo, double hi)
@@ -20,13 +21,7 @@ static double clamp(double x, double lo, double hi)
 
 double pcs_pzrc_read(pcs_world *w, const pcs_pzr_control_input *in)
 {
-    double v = ((const double *)pcs_store_data(w, in->store))[in->index];
-    if (in->status_store != PCS_PZR_CONTROL_NO_STATUS) {
-        uint32_t st = ((const uint32_t *)pcs_store_data(w, in->status_store))[in->status_index];
-        if (!(st & PCS_SENSOR_ST_VALID))
-            return NAN;
-    }
-    return pcs_isfinite(v) ? v : NAN;
+    return pcs_control_input_read(w, in);
 }
 
 double pcs_pzrc_tavg(pcs_world *w, const pcs_pzr_control *pc)

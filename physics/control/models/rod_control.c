@@ -16,34 +16,38 @@
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/control_input.h"
 #include "physics/control/models/rod_control_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define F_K PCS_ROD_CONTROL_F_K
+
+static const pcs_rod_control_def rod_control_defaults = {
+    .tavg = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
+    .t_avg_no_load_k = 564.817,
+    .t_avg_full_k = 580.206,
+    .deadband_k = 1.5 * F_K,
+    .lockup_k = 0.5 * F_K,
+    .min_speed_spm = 8.0,
+    .ramp_start_k = 3.0 * F_K,
+    .ramp_spm_per_k = 32.0 / F_K,
+    .max_speed_spm = 72.0,
+    .auto_min_load = 0.15,
+    .steps_full_stroke = 228.0,
+    .bank_mask = 0x0fu,
+};
 
 pcs_status pcs_rod_control_default(pcs_rod_control_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_rod_control_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->tavg = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
-    d->t_avg_no_load_k = 564.817;
-    d->t_avg_full_k = 580.206;
-    d->deadband_k = 1.5 * F_K;
-    d->lockup_k = 0.5 * F_K;
-    d->min_speed_spm = 8.0;
-    d->ramp_start_k = 3.0 * F_K;
-    d->ramp_spm_per_k = 32.0 / F_K;
-    d->max_speed_spm = 72.0;
-    d->auto_min_load = 0.15;
-    d->steps_full_stroke = 228.0;
-    d->bank_mask = 0x0fu;
+    *d = rod_control_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, uint32_t n_banks)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "rod_control: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("rod_control", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     const pcs_param_range r[] = {
         {"t_avg_no_load_k", d->t_avg_no_load_k, 273.15, 700.0, 0},
         {"t_avg_full_k", d->t_avg_full_k, d->t_avg_no_load_k, 700.0, 1},
@@ -99,42 +103,23 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
 
 static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.rodctl", rc->unit);
     const pcs_pzr_control_input *t = &rc->def.tavg;
     uint32_t reads[4] = {t->store, rc->id_turbine, rc->id_pos, t->status_store};
     uint32_t writes[] = {rc->id_state, rc->id_auto};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_rodc_system,
-                         .ctx = rc,
-                         .reads = reads,
-                         .n_reads = t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 3 : 4,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, rodc_load_check, rc);
-    return st;
+    return pcs_th_system(w, rc->unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads,
+                         t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 3 : 4, writes, 2,
+                         rodc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, const pcs_rod_control *rc)
 {
-    const struct {
-        const char *what, *unit;
-        uint32_t el;
-    } ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
-              {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
-              {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
-              {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < sizeof ch / sizeof ch[0]; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.rodctl.%s", rc->unit, ch[i].what);
-        st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, rc->id_state, ch[i].el,
-                                  NULL);
-    }
-    return st;
+    static const pcs_th_channel_row ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
+                                            {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
+                                            {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
+                                            {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s.rodctl", rc->unit);
+    return pcs_th_channels_register(w, prefix, rc->id_state, ch, sizeof ch / sizeof ch[0]);
 }
 
 static pcs_status make_state(pcs_world *w, pcs_rod_control *rc)

@@ -13,26 +13,31 @@
 #include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
 #include "physics/control/models/sg_control_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
+
+static const pcs_sg_control_def sg_control_defaults = {
+    .nr_program = 44.0,
+    .level_gain_kg_s_pct = 10.0,
+    .level_reset_s = 120.0,
+    .flow_lag_s = 2.0,
+    .feed_max_kg_s = 720.6,
+};
 
 pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->nr_program = 44.0;
-    d->level_gain_kg_s_pct = 10.0;
-    d->level_reset_s = 120.0;
-    d->flow_lag_s = 2.0;
-    d->feed_max_kg_s = 720.6;
+    *d = sg_control_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_sg_control_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "sg_control: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("sg_control", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     const pcs_param_range r[] = {
         {"nr_program", d->nr_program, 5.0, 95.0, 0},
         {"level_gain_kg_s_pct", d->level_gain_kg_s_pct, 0.0, 1000.0, 1},
@@ -123,34 +128,13 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
 
 static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.sgctl.measure", sc->unit);
     uint32_t m_reads[] = {sc->id_sec_out}, m_writes[] = {sc->id_meas};
-    pcs_system_desc md = {.name = name,
-                          .stage = PCS_STAGE_SENSORS,
-                          .fn = pcs_sgc_measure,
-                          .ctx = sc,
-                          .reads = m_reads,
-                          .n_reads = 1,
-                          .writes = m_writes,
-                          .n_writes = 1};
-    pcs_status st = pcs_system_register(w, &md, NULL);
-    char name2[PCS_NAME_MAX];
-    snprintf(name2, sizeof name2, "%s.sgctl", sc->unit);
-    uint32_t reads[] = {sc->id_meas, sc->id_feed_limit},
-             writes[] = {sc->id_state, sc->id_sec_feed};
-    pcs_system_desc d = {.name = name2,
-                         .stage = PCS_STAGE_ACTUATORS,
-                         .fn = pcs_sgc_system,
-                         .ctx = sc,
-                         .reads = reads,
-                         .n_reads = 2,
-                         .writes = writes,
-                         .n_writes = 2};
+    pcs_status st = pcs_th_system(w, sc->unit, "sgctl.measure", PCS_STAGE_SENSORS, pcs_sgc_measure,
+                                  sc, m_reads, 1, m_writes, 1, NULL);
+    uint32_t reads[] = {sc->id_meas, sc->id_feed_limit}, writes[] = {sc->id_state, sc->id_sec_feed};
     if (st == PCS_OK)
-        st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name2, sgc_load_check, sc);
+        st = pcs_th_system(w, sc->unit, "sgctl", PCS_STAGE_ACTUATORS, pcs_sgc_system, sc, reads, 2,
+                           writes, 2, sgc_load_check);
     return st;
 }
 

@@ -17,39 +17,43 @@
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/control_input.h"
 #include "physics/control/models/steam_dump_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define F_K (5.0 / 9.0)
+
+static const pcs_steam_dump_def steam_dump_defaults = {
+    .tavg = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
+    .t_avg_no_load_k = 564.817,
+    .t_avg_full_k = 580.206,
+    .lr_deadband_k = 5.0 * F_K,
+    .lr_full_k = 16.4 * F_K,
+    .lr_trip_half_k = 10.7 * F_K,
+    .lr_trip_all_k = 16.4 * F_K,
+    .pt_full_k = 27.7 * F_K,
+    .pt_trip_half_k = 13.8 * F_K,
+    .pt_trip_all_k = 27.7 * F_K,
+    .trip_open_stroke_s = 3.0,
+    .modulate_stroke_s = 20.0,
+    .p_setpoint_pa = 7.630e6,
+    .p_gain_per_pa = 1.0 / 0.6895e6,
+    .p_integral_time_s = 60.0,
+    .p12_fraction = 3.0 / 12.0,
+    .require_c9 = 1,
+};
 
 pcs_status pcs_steam_dump_default(pcs_steam_dump_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->tavg = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
-    d->t_avg_no_load_k = 564.817;
-    d->t_avg_full_k = 580.206;
-    d->lr_deadband_k = 5.0 * F_K;
-    d->lr_full_k = 16.4 * F_K;
-    d->lr_trip_half_k = 10.7 * F_K;
-    d->lr_trip_all_k = 16.4 * F_K;
-    d->pt_full_k = 27.7 * F_K;
-    d->pt_trip_half_k = 13.8 * F_K;
-    d->pt_trip_all_k = 27.7 * F_K;
-    d->trip_open_stroke_s = 3.0;
-    d->modulate_stroke_s = 20.0;
-    d->p_setpoint_pa = 7.630e6;
-    d->p_gain_per_pa = 1.0 / 0.6895e6;
-    d->p_integral_time_s = 60.0;
-    d->p12_fraction = 3.0 / 12.0;
-    d->require_c9 = 1;
+    *d = steam_dump_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "steam_dump: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("steam_dump", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     if (d->require_c9 > 1)
         return pcs_error_set(PCS_E_INVAL, "steam_dump: require_c9 = %u must be 0 or 1",
                              d->require_c9);
@@ -119,44 +123,25 @@ static pcs_status sdc_load_check(const pcs_world *w, const pcs_load_view *v, voi
 
 static pcs_status register_system(pcs_world *w, pcs_steam_dump *sd)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.dumpctl", sd->unit);
     const pcs_pzr_control_input *t = &sd->def.tavg;
     uint32_t reads[5] = {t->store, sd->id_turbine, sd->id_interlock, sd->id_sec_out,
                          t->status_store};
     uint32_t writes[] = {sd->id_state, sd->id_sec_dump};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_sdc_system,
-                         .ctx = sd,
-                         .reads = reads,
-                         .n_reads = t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, sdc_load_check, sd);
-    return st;
+    return pcs_th_system(w, sd->unit, "dumpctl", PCS_STAGE_ALARMS, pcs_sdc_system, sd, reads,
+                         t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5, writes, 2,
+                         sdc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, const pcs_steam_dump *sd)
 {
-    const struct {
-        const char *what, *unit;
-        uint32_t el;
-    } ch[] = {{"demand", "1", PCS_STEAM_DUMP_ST_DEMAND},
-              {"error", "K or Pa", PCS_STEAM_DUMP_ST_ERROR},
-              {"controller", "", PCS_STEAM_DUMP_ST_CONTROLLER},
-              {"manual", "", PCS_STEAM_DUMP_ST_MANUAL},
-              {"mode", "", PCS_STEAM_DUMP_ST_MODE}};
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < sizeof ch / sizeof ch[0]; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.dumpctl.%s", sd->unit, ch[i].what);
-        st = pcs_channel_register(w, name, ch[i].unit, PCS_CHANNEL_F64, sd->id_state, ch[i].el,
-                                  NULL);
-    }
-    return st;
+    static const pcs_th_channel_row ch[] = {{"demand", "1", PCS_STEAM_DUMP_ST_DEMAND},
+                                            {"error", "K or Pa", PCS_STEAM_DUMP_ST_ERROR},
+                                            {"controller", "", PCS_STEAM_DUMP_ST_CONTROLLER},
+                                            {"manual", "", PCS_STEAM_DUMP_ST_MANUAL},
+                                            {"mode", "", PCS_STEAM_DUMP_ST_MODE}};
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s.dumpctl", sd->unit);
+    return pcs_th_channels_register(w, prefix, sd->id_state, ch, sizeof ch / sizeof ch[0]);
 }
 
 static pcs_status make_state(pcs_world *w, pcs_steam_dump *sd)

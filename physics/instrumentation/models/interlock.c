@@ -16,52 +16,56 @@
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
 #include "physics/instrumentation/models/interlock_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
 #define PSI_PA 6894.757293168
 #define PSIG_PA(p) (((p) + 14.695948775) * PSI_PA)
 
+static const pcs_interlock_def interlock_defaults = {
+    .n_sg = 4,
+    .rated_power_w = 3411e6,
+    .rated_steam_kg_s = 480.4,
+    .initial_power_frac = 1.0,
+    .p7_frac = 0.10,
+    .p13_frac = 0.10,
+    .p8_frac = 0.39,
+    .p9_frac = 0.50,
+    .p12_tavg_k = F_TO_K(553.0),
+    .p12_hysteresis_k = 2.0 / 1.8,
+    .p14_level_pct = 69.0,
+    .low_low_level_pct = 11.5,
+    .fw_iso_tavg_k = F_TO_K(564.0),
+    .c7_step_frac = 0.10,
+    .c7_ramp_per_min = 0.05,
+    .hsf_low_frac = 0.40,
+    .hsf_high_frac = 1.10,
+    .hsf_load_lo = 0.20,
+    .hsf_load_hi = 1.00,
+    .low_steam_p_pa = PSIG_PA(600.0),
+    .si_dp_pa = 100.0 * PSI_PA,
+    .si_pzr_low_pa = PSIG_PA(1807.0),
+    .k_lines = 2,
+    .condenser_available = 1,
+    .msiv_delay_s = 0.5,
+    .msiv_stroke_s = 5.0,
+    .msiv_open_stroke_s = 5.0,
+};
+
 pcs_status pcs_interlock_default(pcs_interlock_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_interlock_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->n_sg = 4;
-    d->rated_power_w = 3411e6;
-    d->rated_steam_kg_s = 480.4;
-    d->initial_power_frac = 1.0;
-    d->p7_frac = 0.10;
-    d->p13_frac = 0.10;
-    d->p8_frac = 0.39;
-    d->p9_frac = 0.50;
-    d->p12_tavg_k = F_TO_K(553.0);
-    d->p12_hysteresis_k = 2.0 / 1.8;
-    d->p14_level_pct = 69.0;
-    d->low_low_level_pct = 11.5;
-    d->fw_iso_tavg_k = F_TO_K(564.0);
-    d->c7_step_frac = 0.10;
-    d->c7_ramp_per_min = 0.05;
-    d->hsf_low_frac = 0.40;
-    d->hsf_high_frac = 1.10;
-    d->hsf_load_lo = 0.20;
-    d->hsf_load_hi = 1.00;
-    d->low_steam_p_pa = PSIG_PA(600.0);
-    d->si_dp_pa = 100.0 * PSI_PA;
-    d->si_pzr_low_pa = PSIG_PA(1807.0);
-    d->k_lines = 2;
-    d->condenser_available = 1;
-    d->msiv_delay_s = 0.5;
-    d->msiv_stroke_s = 5.0;
-    d->msiv_open_stroke_s = 5.0;
+    *d = interlock_defaults;
     return PCS_OK;
 }
 
 /* The fields both the interlock and the MSIVs use. */
 static pcs_status check_common(const pcs_interlock_def *d, const char *who)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "%s: unit_name must be 1..15 characters", who);
+    pcs_status name_st = pcs_control_unit_name_check(who, d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     if (d->n_sg < 1 || d->n_sg > PCS_INTERLOCK_MAX_SG)
         return pcs_error_set(PCS_E_INVAL, "%s: n_sg = %u is outside [1, %u]", who, d->n_sg,
                              PCS_INTERLOCK_MAX_SG);
@@ -251,34 +255,15 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
 
 static pcs_status register_system(pcs_world *w, pcs_interlock *il)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.interlock", il->unit);
     uint32_t reads[] = {il->id_sensors, il->id_trip, il->id_turbine, il->id_feed};
     uint32_t writes[] = {il->id_sig, il->id_state};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_PROTECTION,
-                         .fn = pcs_interlock_step,
-                         .ctx = il,
-                         .reads = reads,
-                         .n_reads = 4,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, interlock_load_check, il);
-    char arm_name[PCS_NAME_MAX];
-    snprintf(arm_name, sizeof arm_name, "%s.interlock.arm", il->unit);
+    pcs_status st =
+        pcs_th_system(w, il->unit, "interlock", PCS_STAGE_PROTECTION, pcs_interlock_step, il, reads,
+                      4, writes, 2, interlock_load_check);
     uint32_t arm_reads[] = {il->id_sig}, arm_writes[] = {il->id_arm};
-    pcs_system_desc a = {.name = arm_name,
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = pcs_interlock_arm_step,
-                         .ctx = il,
-                         .reads = arm_reads,
-                         .n_reads = 1,
-                         .writes = arm_writes,
-                         .n_writes = 1};
     if (st == PCS_OK)
-        st = pcs_system_register(w, &a, NULL);
+        st = pcs_th_system(w, il->unit, "interlock.arm", PCS_STAGE_ALARMS, pcs_interlock_arm_step,
+                           il, arm_reads, 1, arm_writes, 1, NULL);
     return st;
 }
 

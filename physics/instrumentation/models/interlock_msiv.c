@@ -19,6 +19,7 @@
 #include "pcsim/plant_signals.h"
 #include "pcsim/system.h"
 #include "physics/instrumentation/models/interlock_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 enum { MSIV_POS = 0, MSIV_DEMAND = 1, MSIV_DELAY = 2, MSIV_PER_SG = 3 };
 
@@ -135,20 +136,9 @@ static pcs_status register_targets(pcs_world *w, pcs_msiv *m)
 
 static pcs_status register_system(pcs_world *w, pcs_msiv *m)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.msiv", m->unit);
     uint32_t reads[] = {m->id_sig}, writes[] = {m->id_state, m->id_out};
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_ACTUATORS,
-                         .fn = msiv_step,
-                         .ctx = m,
-                         .reads = reads,
-                         .n_reads = 1,
-                         .writes = writes,
-                         .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, msiv_load_check, m);
+    pcs_status st = pcs_th_system(w, m->unit, "msiv", PCS_STAGE_ACTUATORS, msiv_step, m, reads, 1,
+                                  writes, 2, msiv_load_check);
     for (uint32_t l = 0; st == PCS_OK && l < m->n_sg; l++) {
         char ch[64];
         snprintf(ch, sizeof ch, "%s.sg%u.msiv", m->unit, l + 1);

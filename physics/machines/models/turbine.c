@@ -16,33 +16,37 @@
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
 #include "physics/machines/models/turbine_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
+
+static const pcs_turbine_def turbine_defaults = {
+    .eta_turbine = 0.85,
+    .eta_generator = 0.985,
+    .ramp_per_min = 0.05,
+    .step_max = 0.10,
+    .runback_per_min = 0.5,
+    .valve_rate_per_s = 0.02,
+    .stop_close_s = 0.2,
+    .gain = 0.5,
+    .reset_s = 3.0,
+    .droop = 0.05,
+    .overspeed_trip = 1.10,
+    .inertia_kg_m2 = 2.7e5,
+    .sync_rad_s = 188.496, /* 1800 rpm */
+};
 
 pcs_status pcs_turbine_default(pcs_turbine_def *d)
 {
     if (!d)
         return pcs_error_set(PCS_E_INVAL, "pcs_turbine_default: def is NULL");
-    memset(d, 0, sizeof *d);
-    d->eta_turbine = 0.85;
-    d->eta_generator = 0.985;
-    d->ramp_per_min = 0.05;
-    d->step_max = 0.10;
-    d->runback_per_min = 0.5;
-    d->valve_rate_per_s = 0.02;
-    d->stop_close_s = 0.2;
-    d->gain = 0.5;
-    d->reset_s = 3.0;
-    d->droop = 0.05;
-    d->overspeed_trip = 1.10;
-    d->inertia_kg_m2 = 2.7e5;
-    d->sync_rad_s = 188.496; /* 1800 rpm */
+    *d = turbine_defaults;
     return PCS_OK;
 }
 
 static pcs_status check_def(const pcs_turbine_def *d)
 {
-    size_t n = d->unit_name ? strlen(d->unit_name) : 0;
-    if (n < 1 || n > 15)
-        return pcs_error_set(PCS_E_INVAL, "turbine: unit_name must be 1..15 characters");
+    pcs_status name_st = pcs_control_unit_name_check("turbine", d->unit_name);
+    if (name_st != PCS_OK)
+        return name_st;
     const pcs_param_range r[] = {
         {"eta_turbine", d->eta_turbine, 0.0, 1.0, 1},
         {"eta_generator", d->eta_generator, 0.0, 1.0, 1},
@@ -165,34 +169,14 @@ static pcs_status make_stores(pcs_world *w, pcs_turbine *t)
 
 static pcs_status register_systems(pcs_world *w, pcs_turbine *t)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.turbine.governor", t->unit);
     uint32_t g_reads[] = {t->id_sig, t->id_ilk, t->id_gen},
              g_writes[] = {t->id_gov, t->id_sec_valve};
-    pcs_system_desc gd = {.name = name,
-                          .stage = PCS_STAGE_ACTUATORS,
-                          .fn = pcs_turbine_governor,
-                          .ctx = t,
-                          .reads = g_reads,
-                          .n_reads = 3,
-                          .writes = g_writes,
-                          .n_writes = 2};
-    pcs_status st = pcs_system_register(w, &gd, NULL);
-    char name2[PCS_NAME_MAX];
-    snprintf(name2, sizeof name2, "%s.turbine", t->unit);
+    pcs_status st = pcs_th_system(w, t->unit, "turbine.governor", PCS_STAGE_ACTUATORS,
+                                  pcs_turbine_governor, t, g_reads, 3, g_writes, 2, NULL);
     uint32_t reads[] = {t->id_gov, t->id_sec_out, t->id_sec_h}, writes[] = {t->id_sig, t->id_gen};
-    pcs_system_desc d = {.name = name2,
-                         .stage = PCS_STAGE_ACCIDENTS,
-                         .fn = pcs_turbine_generator,
-                         .ctx = t,
-                         .reads = reads,
-                         .n_reads = 3,
-                         .writes = writes,
-                         .n_writes = 2};
     if (st == PCS_OK)
-        st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name2, turbine_load_check, t);
+        st = pcs_th_system(w, t->unit, "turbine", PCS_STAGE_ACCIDENTS, pcs_turbine_generator, t,
+                           reads, 3, writes, 2, turbine_load_check);
     return st;
 }
 

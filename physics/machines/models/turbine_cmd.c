@@ -9,17 +9,8 @@
 #include "pcsim/math.h"
 #include "pcsim/plant_signals.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
 #include "physics/machines/models/turbine_internal.h"
-
-static pcs_status arg_in(const pcs_command_call *c, const char *what, double lo, double hi,
-                         double *v)
-{
-    *v = c->cmd->args[0];
-    if (!pcs_isfinite(*v) || *v < lo || *v > hi)
-        return pcs_error_set(PCS_E_INVAL, "%s: %s %g is outside [%g, %g]", c->target_name, what, *v,
-                             lo, hi);
-    return PCS_OK;
-}
 
 /* A tripped turbine takes no valve, load or runback command until reset. */
 static pcs_status not_tripped(const pcs_command_call *c, const double *g)
@@ -94,7 +85,7 @@ pcs_status pcs_turbine_on_command(pcs_world *w, const pcs_command_call *c)
     pcs_status st = PCS_OK;
     switch (c->op) {
     case PCS_TURBINE_OP_VALVE:
-        st = arg_in(c, "turbine valve opening", 0.0, 1.0, &v);
+        st = pcs_control_arg_in(c, "turbine valve opening", 0.0, 1.0, &v);
         if (st == PCS_OK)
             st = not_tripped(c, g);
         if (st == PCS_OK) {
@@ -104,7 +95,7 @@ pcs_status pcs_turbine_on_command(pcs_world *w, const pcs_command_call *c)
         return st;
     case PCS_TURBINE_OP_LOAD:
     case PCS_TURBINE_OP_RUNBACK:
-        st = arg_in(c, "turbine load", 0.0, PCS_TURBINE_LOAD_MAX, &v);
+        st = pcs_control_arg_in(c, "turbine load", 0.0, PCS_TURBINE_LOAD_MAX, &v);
         if (st == PCS_OK)
             st = not_tripped(c, g);
         if (st == PCS_OK)
@@ -122,8 +113,8 @@ pcs_status pcs_turbine_on_command(pcs_world *w, const pcs_command_call *c)
     case PCS_TURBINE_OP_LOAD_TORQUE:
     case PCS_TURBINE_OP_LOAD_POWER: {
         int torque = c->op == PCS_TURBINE_OP_LOAD_TORQUE;
-        st = arg_in(c, torque ? "load torque N m" : "load power demand W", 0.0,
-                    torque ? PCS_TURBINE_TORQUE_MAX : PCS_TURBINE_POWER_MAX, &v);
+        st = pcs_control_arg_in(c, torque ? "load torque N m" : "load power demand W", 0.0,
+                                torque ? PCS_TURBINE_TORQUE_MAX : PCS_TURBINE_POWER_MAX, &v);
         if (st == PCS_OK) {
             g[PCS_TURBINE_GOV_LOAD_TORQUE] = torque ? 1.0 : 0.0;
             g[PCS_TURBINE_GOV_LOAD_VALUE] = v;

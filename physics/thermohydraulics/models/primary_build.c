@@ -32,22 +32,14 @@
 #include "pcsim/persist.h"
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/primary_internal.h"
+#include "physics/thermohydraulics/models/th_build.h"
 #include "physics/thermohydraulics/models/th_register.h"
 
-#define PRI_PI 3.14159265358979323846
-#define PRI_RHO_MAX 1100.0
-/* The thinnest water the property domain holds: steam at 1 kPa and 1073 K,
- * p / (R T) = 1000 / (461.5 x 1073.15) = 2.0e-3 kg/m3 (IF97 ideal-gas
- * limit); a volume's mass below PRI_RHO_MIN V is no state of the model
- * (a save edited to 1e-6 kg would otherwise pass). */
-#define PRI_RHO_MIN 1e-3
 /* Load-check bounds of the CVCS controls: ten times the 4-loop charging pump
  * capacity order (about 40 kg/s) and the boric-acid tank ceiling (7000 ppm
  * boron is 4 wt % boric acid); both bounds, not design values. */
 #define PRI_CVCS_FLOW_MAX 400.0
 #define PRI_BORON_MAX_PPM 10000.0
-#define PRI_U_MAX 4.5e6
-#define PRI_H_MAX 4.2e6
 
 pcs_status pcs_primary_default(pcs_primary_def *d)
 {
@@ -120,7 +112,7 @@ pcs_status pcs_primary_default(pcs_primary_def *d)
     d->l_surge_m = 20.19;
     d->z_pzr_above_tap_m = 3.844;
     pcs_pump_homologous_default(&d->pump);
-    d->motor_sync_speed_rad_s = 1200.0 * 2.0 * PRI_PI / 60.0;
+    d->motor_sync_speed_rad_s = 1200.0 * 2.0 * PCS_TH_PI / 60.0;
     d->motor_rated_torque_n_m = 4.474e6 / 124.5;
     d->motor_max_torque_ratio = 2.5;
     pcs_pressurizer_default(&d->pzr);
@@ -270,64 +262,25 @@ pcs_status pcs_primary_def_validate(const pcs_primary_def *d)
 
 /* ---- the network ----------------------------------------------------------- */
 
-typedef struct net_builder {
-    pcs_thnet_volume_def *v;
-    pcs_thnet_junction_def *j;
-    uint32_t nv, nj;
-} net_builder;
-
-static uint32_t add_vol(net_builder *b, double vol, double z, double diam)
-{
-    pcs_thnet_volume_def *v = &b->v[b->nv];
-    pcs_thnet_volume_default(v);
-    v->volume_m3 = vol;
-    v->elevation_m = z;
-    v->diameter_m = diam;
-    return b->nv++;
-}
-
-/* A junction of flow area a, inertia length l, hydraulic diameter d (0: of
- * the area), form loss k at elevation z; smooth walls unless rough. */
-static uint32_t add_jun(net_builder *b, uint32_t from, uint32_t to, double a, double l, double d,
-                        double k, double z, double rough)
-{
-    pcs_thnet_junction_def *j = &b->j[b->nj];
-    pcs_thnet_junction_default(j);
-    j->from = from;
-    j->to = to;
-    j->area_m2 = a;
-    j->length_m = l;
-    j->diameter_m = d;
-    j->form_loss = k;
-    j->elevation_m = z;
-    j->roughness_m = rough;
-    return b->nj++;
-}
-
-static double circle(double d)
-{
-    return 0.25 * PRI_PI * d * d;
-}
-
 /* Downcomer hydraulic diameter 2 (R_liner - R_barrel,out) = 2 (2.1915 -
  * 1.93675) m (geometry rows vessel.liner_inner_radius, barrel_outer_radius). */
 #define PRI_D_DOWNCOMER 0.5095
 
-static void vessel_volumes(pcs_primary *pr, net_builder *b)
+static void vessel_volumes(pcs_primary *pr, pcs_th_net_builder *b)
 {
     const pcs_primary_def *d = &pr->def;
     double dzc = (d->z_core_top_m - d->z_core_bottom_m) / pr->nc;
-    pr->v_dc = add_vol(b, d->v_downcomer_m3, 0.5 * (d->z_nozzle_m + d->z_downcomer_bottom_m),
-                       PRI_D_DOWNCOMER);
-    pr->v_lp = add_vol(b, d->v_lower_plenum_m3,
-                       0.5 * (d->z_lower_plenum_bottom_m + d->z_core_bottom_m), 4.0);
+    pr->v_dc = pcs_th_add_vol(b, d->v_downcomer_m3, 0.5 * (d->z_nozzle_m + d->z_downcomer_bottom_m),
+                              PRI_D_DOWNCOMER);
+    pr->v_lp = pcs_th_add_vol(b, d->v_lower_plenum_m3,
+                              0.5 * (d->z_lower_plenum_bottom_m + d->z_core_bottom_m), 4.0);
     pr->v_core0 = b->nv;
     for (uint32_t k = 0; k < pr->nc; k++)
-        add_vol(b, d->v_core_m3 / pr->nc, d->z_core_bottom_m + (k + 0.5) * dzc, d->d_core_m);
-    pr->v_up =
-        add_vol(b, d->v_upper_plenum_m3, 0.5 * (d->z_core_top_m + d->z_upper_support_m), 4.0);
-    pr->v_uh =
-        add_vol(b, d->v_upper_head_m3, 0.5 * (d->z_upper_support_m + d->z_upper_head_top_m), 4.0);
+        pcs_th_add_vol(b, d->v_core_m3 / pr->nc, d->z_core_bottom_m + (k + 0.5) * dzc, d->d_core_m);
+    pr->v_up = pcs_th_add_vol(b, d->v_upper_plenum_m3,
+                              0.5 * (d->z_core_top_m + d->z_upper_support_m), 4.0);
+    pr->v_uh = pcs_th_add_vol(b, d->v_upper_head_m3,
+                              0.5 * (d->z_upper_support_m + d->z_upper_head_top_m), 4.0);
 }
 
 static double tube_z(const pcs_primary *pr, uint32_t k, double frac)
@@ -345,29 +298,30 @@ static double hot_leg_z(const pcs_primary_def *d)
     return 0.5 * (d->z_nozzle_m + d->z_sg_plenum_bottom_m);
 }
 
-static void loop_volumes(pcs_primary *pr, net_builder *b)
+static void loop_volumes(pcs_primary *pr, pcs_th_net_builder *b)
 {
     const pcs_primary_def *d = &pr->def;
     double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m;
     double z_plenum = 0.5 * (d->z_sg_plenum_bottom_m + d->z_tube_sheet_m);
     pr->v_loop0 = b->nv;
     for (uint32_t l = 0; l < pr->nl; l++) {
-        add_vol(b, d->v_hot_leg_m3, hot_leg_z(d), d->d_hot_leg_m);
-        add_vol(b, d->v_sg_plenum_m3, z_plenum, 1.0);
+        pcs_th_add_vol(b, d->v_hot_leg_m3, hot_leg_z(d), d->d_hot_leg_m);
+        pcs_th_add_vol(b, d->v_sg_plenum_m3, z_plenum, 1.0);
         for (uint32_t k = 0; k < pr->ns; k++)
-            add_vol(b, d->v_sg_tubes_m3 / pr->ns, tube_z(pr, k, 0.5), d_i);
-        add_vol(b, d->v_sg_plenum_m3, z_plenum, 1.0);
+            pcs_th_add_vol(b, d->v_sg_tubes_m3 / pr->ns, tube_z(pr, k, 0.5), d_i);
+        pcs_th_add_vol(b, d->v_sg_plenum_m3, z_plenum, 1.0);
         /* crossover: the mean of its top, low point and pump-suction end */
-        add_vol(b, d->v_crossover_m3,
-                (d->z_sg_plenum_bottom_m + d->z_loop_seal_m + d->z_pump_suction_m) / 3.0,
-                d->d_crossover_m);
-        add_vol(b, d->v_pump_m3, 0.5 * (d->z_pump_suction_m + d->z_nozzle_m), d->d_cold_leg_m);
-        add_vol(b, d->v_cold_leg_m3, d->z_nozzle_m, d->d_cold_leg_m);
+        pcs_th_add_vol(b, d->v_crossover_m3,
+                       (d->z_sg_plenum_bottom_m + d->z_loop_seal_m + d->z_pump_suction_m) / 3.0,
+                       d->d_crossover_m);
+        pcs_th_add_vol(b, d->v_pump_m3, 0.5 * (d->z_pump_suction_m + d->z_nozzle_m),
+                       d->d_cold_leg_m);
+        pcs_th_add_vol(b, d->v_cold_leg_m3, d->z_nozzle_m, d->d_cold_leg_m);
     }
     pr->per_loop = pr->ns + 6u;
 }
 
-static void vessel_junctions(pcs_primary *pr, net_builder *b)
+static void vessel_junctions(pcs_primary *pr, pcs_th_net_builder *b)
 {
     const pcs_primary_def *d = &pr->def;
     double len_dc = d->z_nozzle_m - d->z_downcomer_bottom_m;
@@ -376,55 +330,55 @@ static void vessel_junctions(pcs_primary *pr, net_builder *b)
     double len_up = d->z_upper_support_m - d->z_core_top_m;
     double len_uh = d->z_upper_head_top_m - d->z_upper_support_m;
     double k_grid = d->k_core_grids / pr->nc, r = d->roughness_m;
-    add_jun(b, pr->v_dc, pr->v_lp, d->a_downcomer_m2, 0.5 * (len_dc + len_lp), PRI_D_DOWNCOMER,
-            d->k_downcomer_turn, d->z_downcomer_bottom_m, r);
-    pr->j_core_in = add_jun(b, pr->v_lp, pr->v_core0, d->a_core_m2, 0.5 * (len_lp + len_c),
-                            d->d_core_m, d->k_core_inlet, d->z_core_bottom_m, 0.0);
+    pcs_th_add_jun(b, pr->v_dc, pr->v_lp, d->a_downcomer_m2, 0.5 * (len_dc + len_lp),
+                   PRI_D_DOWNCOMER, d->k_downcomer_turn, d->z_downcomer_bottom_m, r);
+    pr->j_core_in = pcs_th_add_jun(b, pr->v_lp, pr->v_core0, d->a_core_m2, 0.5 * (len_lp + len_c),
+                                   d->d_core_m, d->k_core_inlet, d->z_core_bottom_m, 0.0);
     for (uint32_t k = 0; k + 1 < pr->nc; k++)
-        add_jun(b, pr->v_core0 + k, pr->v_core0 + k + 1, d->a_core_m2, len_c, d->d_core_m, k_grid,
-                d->z_core_bottom_m + (k + 1) * len_c, 0.0);
-    add_jun(b, pr->v_core0 + pr->nc - 1, pr->v_up, d->a_core_m2, 0.5 * (len_c + len_up),
-            d->d_core_m, d->k_core_outlet + k_grid, d->z_core_top_m, 0.0);
-    uint32_t j = add_jun(b, pr->v_up, pr->v_uh, d->a_upper_head_m2, 0.5 * (len_up + len_uh), 0.0,
-                         d->k_upper_head, d->z_upper_support_m, 0.0);
+        pcs_th_add_jun(b, pr->v_core0 + k, pr->v_core0 + k + 1, d->a_core_m2, len_c, d->d_core_m,
+                       k_grid, d->z_core_bottom_m + (k + 1) * len_c, 0.0);
+    pcs_th_add_jun(b, pr->v_core0 + pr->nc - 1, pr->v_up, d->a_core_m2, 0.5 * (len_c + len_up),
+                   d->d_core_m, d->k_core_outlet + k_grid, d->z_core_top_m, 0.0);
+    uint32_t j = pcs_th_add_jun(b, pr->v_up, pr->v_uh, d->a_upper_head_m2, 0.5 * (len_up + len_uh),
+                                0.0, d->k_upper_head, d->z_upper_support_m, 0.0);
     b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
 }
 
-static void loop_junctions(pcs_primary *pr, net_builder *b, uint32_t l)
+static void loop_junctions(pcs_primary *pr, pcs_th_net_builder *b, uint32_t l)
 {
     const pcs_primary_def *d = &pr->def;
     double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m;
-    double a_t = d->sg_tube_count * circle(d_i), l_t = d->sg_tube_length_m / pr->ns;
-    double a_h = circle(d->d_hot_leg_m), a_x = circle(d->d_crossover_m);
-    double a_c = circle(d->d_cold_leg_m), r = d->roughness_m;
+    double a_t = d->sg_tube_count * pcs_th_circle(d_i), l_t = d->sg_tube_length_m / pr->ns;
+    double a_h = pcs_th_circle(d->d_hot_leg_m), a_x = pcs_th_circle(d->d_crossover_m);
+    double a_c = pcs_th_circle(d->d_cold_leg_m), r = d->roughness_m;
     uint32_t hot = loop_vol(pr, l, LOOP_HOT), sgi = loop_vol(pr, l, LOOP_SGI);
     uint32_t t0 = loop_vol(pr, l, LOOP_TUBE0);
-    add_jun(b, pr->v_up, hot, a_h, 0.5 * d->l_hot_leg_m, d->d_hot_leg_m, d->k_vessel_outlet,
-            d->z_nozzle_m, r);
-    add_jun(b, hot, sgi, a_h, 0.5 * d->l_hot_leg_m, d->d_hot_leg_m, d->k_sg_inlet,
-            d->z_sg_plenum_bottom_m, r);
+    pcs_th_add_jun(b, pr->v_up, hot, a_h, 0.5 * d->l_hot_leg_m, d->d_hot_leg_m, d->k_vessel_outlet,
+                   d->z_nozzle_m, r);
+    pcs_th_add_jun(b, hot, sgi, a_h, 0.5 * d->l_hot_leg_m, d->d_hot_leg_m, d->k_sg_inlet,
+                   d->z_sg_plenum_bottom_m, r);
     pr->j_tube[l * pr->ns] =
-        add_jun(b, sgi, t0, a_t, 0.5 * l_t, d_i, d->k_tube_inlet, d->z_tube_sheet_m, 0.0);
+        pcs_th_add_jun(b, sgi, t0, a_t, 0.5 * l_t, d_i, d->k_tube_inlet, d->z_tube_sheet_m, 0.0);
     for (uint32_t k = 0; k + 1 < pr->ns; k++)
         pr->j_tube[l * pr->ns + k + 1] =
-            add_jun(b, t0 + k, t0 + k + 1, a_t, l_t, d_i,
-                    k + 1 == pr->ns / 2 ? d->k_tube_bend : 0.0, tube_z(pr, k, 1.0), 0.0);
-    add_jun(b, t0 + pr->ns - 1, loop_sgo(pr, l), a_t, 0.5 * l_t, d_i, d->k_tube_outlet,
-            d->z_tube_sheet_m, 0.0);
-    add_jun(b, loop_sgo(pr, l), loop_xo(pr, l), a_x, 0.5 * d->l_crossover_m, d->d_crossover_m,
-            d->k_sg_outlet, d->z_sg_plenum_bottom_m, r);
-    add_jun(b, loop_xo(pr, l), loop_pump(pr, l), a_x, 0.5 * d->l_crossover_m, d->d_crossover_m,
-            d->k_crossover, d->z_pump_suction_m, r);
-    pr->j_pump[l] = add_jun(b, loop_pump(pr, l), loop_cold(pr, l), a_c, 0.5 * d->l_cold_leg_m,
-                            d->d_cold_leg_m, 0.0, d->z_nozzle_m, r);
-    add_jun(b, loop_cold(pr, l), pr->v_dc, a_c, 0.5 * d->l_cold_leg_m, d->d_cold_leg_m,
-            d->k_vessel_inlet, d->z_nozzle_m, r);
+            pcs_th_add_jun(b, t0 + k, t0 + k + 1, a_t, l_t, d_i,
+                           k + 1 == pr->ns / 2 ? d->k_tube_bend : 0.0, tube_z(pr, k, 1.0), 0.0);
+    pcs_th_add_jun(b, t0 + pr->ns - 1, loop_sgo(pr, l), a_t, 0.5 * l_t, d_i, d->k_tube_outlet,
+                   d->z_tube_sheet_m, 0.0);
+    pcs_th_add_jun(b, loop_sgo(pr, l), loop_xo(pr, l), a_x, 0.5 * d->l_crossover_m,
+                   d->d_crossover_m, d->k_sg_outlet, d->z_sg_plenum_bottom_m, r);
+    pcs_th_add_jun(b, loop_xo(pr, l), loop_pump(pr, l), a_x, 0.5 * d->l_crossover_m,
+                   d->d_crossover_m, d->k_crossover, d->z_pump_suction_m, r);
+    pr->j_pump[l] = pcs_th_add_jun(b, loop_pump(pr, l), loop_cold(pr, l), a_c,
+                                   0.5 * d->l_cold_leg_m, d->d_cold_leg_m, 0.0, d->z_nozzle_m, r);
+    pcs_th_add_jun(b, loop_cold(pr, l), pr->v_dc, a_c, 0.5 * d->l_cold_leg_m, d->d_cold_leg_m,
+                   d->k_vessel_inlet, d->z_nozzle_m, r);
 }
 
 /* Initial (p, h) of every volume: T_avg_no_load at the setpoint pressure plus
  * the liquid head below the pressurizer bottom (the first ticks settle the
  * rest); loop flows at the guess. */
-static pcs_status initial_states(pcs_primary *pr, net_builder *b)
+static pcs_status initial_states(pcs_primary *pr, pcs_th_net_builder *b)
 {
     const pcs_primary_def *d = &pr->def;
     double h0, rho0;
@@ -448,34 +402,28 @@ static pcs_status initial_states(pcs_primary *pr, net_builder *b)
     return PCS_OK;
 }
 
-static void free_net(void *ctx)
-{
-    pcs_primary *pr = ctx;
-    pcs_thnet_destroy(pr->net);
-    pr->net = NULL;
-}
-
 static pcs_status build_network(pcs_world *w, pcs_primary *pr)
 {
     const pcs_primary_def *d = &pr->def;
     uint32_t nv = 2u + pr->nc + 2u + pr->nl * (pr->ns + 6u) + 1u;
     uint32_t nj = pr->nc + 3u + pr->nl * (pr->ns + 7u) + 1u;
-    net_builder b = {pcs_world_alloc(w, nv * sizeof *b.v), pcs_world_alloc(w, nj * sizeof *b.j), 0,
-                     0};
+    pcs_th_net_builder b = {pcs_world_alloc(w, nv * sizeof *b.v),
+                            pcs_world_alloc(w, nj * sizeof *b.j), 0, 0};
     pr->j_pump = pcs_world_alloc(w, pr->nl * sizeof *pr->j_pump);
     pr->j_tube = pcs_world_alloc(w, pr->nl * pr->ns * sizeof *pr->j_tube);
     if (!b.v || !b.j || !pr->j_pump || !pr->j_tube)
         return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
     vessel_volumes(pr, &b);
     loop_volumes(pr, &b);
-    pr->v_pzr =
-        add_vol(&b, d->pzr.volume_m3, hot_leg_z(d) + d->z_pzr_above_tap_m, d->pzr.inner_diameter_m);
+    pr->v_pzr = pcs_th_add_vol(&b, d->pzr.volume_m3, hot_leg_z(d) + d->z_pzr_above_tap_m,
+                               d->pzr.inner_diameter_m);
     b.v[pr->v_pzr].boundary = 1;
     vessel_junctions(pr, &b);
     for (uint32_t l = 0; l < pr->nl; l++)
         loop_junctions(pr, &b, l);
-    pr->j_surge = add_jun(&b, loop_vol(pr, 0, LOOP_HOT), pr->v_pzr, circle(d->d_surge_m),
-                          d->l_surge_m, d->d_surge_m, d->k_surge, NAN, d->roughness_m);
+    pr->j_surge =
+        pcs_th_add_jun(&b, loop_vol(pr, 0, LOOP_HOT), pr->v_pzr, pcs_th_circle(d->d_surge_m),
+                       d->l_surge_m, d->d_surge_m, d->k_surge, NAN, d->roughness_m);
     pr->nv = b.nv;
     pr->nj = b.nj;
     pr->vol_m3 = pcs_world_alloc(w, pr->nv * sizeof(double));
@@ -494,24 +442,16 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
     pcs_status st = initial_states(pr, &b);
     if (st != PCS_OK)
         return st;
-    pcs_thnet_def nd;
-    pcs_thnet_default(&nd);
-    nd.volumes = b.v;
-    nd.n_volumes = b.nv;
-    nd.junctions = b.j;
-    nd.n_junctions = b.nj;
-    nd.gravity_m_s2 = pr->g;
-    if (d->table)
-        nd.eos = pcs_thnet_eos_table(d->table);
-    st = pcs_thnet_create(&nd, &pr->net);
+    st = pcs_th_net_create(&b, d->table, pr->g, &pr->net);
     if (st != PCS_OK)
         return st;
-    return pcs_world_on_destroy(w, free_net, pr);
+    return pcs_th_net_own(w, &pr->net);
 }
 
 /* Dittus-Boelter on the tube side at the reference state (header). */
-static pcs_status sg_constants(pcs_primary *pr)
+static pcs_status sg_constants(pcs_world *w, pcs_primary *pr)
 {
+    (void)w; /* a build step (pcs_primary_add) */
     const pcs_primary_def *d = &pr->def;
     pcs_water_props wp;
     double mu, k;
@@ -523,12 +463,12 @@ static pcs_status sg_constants(pcs_primary *pr)
     if (st != PCS_OK)
         return st;
     double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m, d_o = d->sg_tube_od_m;
-    double a_t = d->sg_tube_count * circle(d_i), pr_num = wp.cp_j_kg_k * mu / k;
+    double a_t = d->sg_tube_count * pcs_th_circle(d_i), pr_num = wp.cp_j_kg_k * mu / k;
     pr->sg_c_flow = 0.023 * (k / d_i) * pcs_pow(pr_num, 0.4) * pcs_pow(d_i / (a_t * mu), 0.8);
     pr->sg_h_laminar = 4.36 * k / d_i;
     pr->sg_r_fixed =
         d_o * pcs_log(d_o / d_i) / (2.0 * d->sg_wall_k_w_mk) + 1.0 / d->sg_h_secondary_w_m2k;
-    pr->sg_area_per_vol = d->sg_tube_count * PRI_PI * d_o * d->sg_tube_length_m / pr->ns;
+    pr->sg_area_per_vol = d->sg_tube_count * PCS_TH_PI * d_o * d->sg_tube_length_m / pr->ns;
     return PCS_OK;
 }
 
@@ -539,15 +479,7 @@ static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
     const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
     pcs_primary_stores *s = &pr->s;
     const pcs_th_store stores[] = {
-        {"mass", pr->nv, state, &s->mass},
-        {"energy", pr->nv, state, &s->energy},
-        {"flow", pr->nj, state, &s->flow},
-        {"p", pr->nv, state, &s->p},
-        {"h", pr->nv, state, &s->h},
-        {"t", pr->nv, state, &s->t},
-        {"rho", pr->nv, state, &s->rho},
-        {"quality", pr->nv, state, &s->quality},
-        {"void", pr->nv, state, &s->void_fraction},
+        PCS_TH_NET_STORE_ROWS(pr->nv, pr->nj, s),
         {"pump_speed", pr->nl, state, &s->pump_speed},
         {"pump_on", pr->nl, state, &s->pump_on},
         {"pzr", PZR_N, state, &s->pzr},
@@ -593,33 +525,13 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
 
 /* ---- load check ---------------------------------------------------------------- */
 
-static pcs_status chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
-                      const char *field, double lo, double hi, unsigned flags)
-{
-    return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, flags);
-}
-
 static pcs_status check_volumes(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
 {
     const pcs_primary_stores *s = &pr->s;
-    const double *p = pcs_load_view_store(v, s->p), *h = pcs_load_view_store(v, s->h);
-    const double *t = pcs_load_view_store(v, s->t), *rho = pcs_load_view_store(v, s->rho);
-    const double *x = pcs_load_view_store(v, s->quality);
-    const double *a = pcs_load_view_store(v, s->void_fraction);
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
-    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
-        st = chk(w, s->p, p, i, "pressure Pa", 1e3, 31e6, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->h, h, i, "enthalpy J/kg", 0.0, PRI_H_MAX, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->t, t, i, "temperature K", 273.15, 1073.15, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->rho, rho, i, "density kg/m3", 0.0, PRI_RHO_MAX, PCS_CHECK_LO_OPEN);
-        if (st == PCS_OK)
-            st = chk(w, s->quality, x, i, "quality", 0.0, 1.0, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->void_fraction, a, i, "void fraction", 0.0, 1.0, 0);
-    }
+    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
+        st = pcs_th_check_volume_props(w, ids, v, i);
     return st;
 }
 
@@ -630,9 +542,10 @@ static pcs_status check_masses(const pcs_world *w, const pcs_primary *pr, const 
     const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
-        st = chk(w, s->mass, m, i, "mass kg", PRI_RHO_MIN * vol[i], PRI_RHO_MAX * vol[i], 0);
+        st = pcs_th_chk(w, s->mass, m, i, "mass kg", PCS_TH_RHO_MIN * vol[i],
+                        PCS_TH_RHO_MAX * vol[i], 0);
         if (st == PCS_OK)
-            st = chk(w, s->energy, u, i, "internal energy J", 0.0, PRI_U_MAX * m[i], 0);
+            st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
     }
     return st;
 }
@@ -643,8 +556,8 @@ static pcs_status check_flows(const pcs_world *w, const pcs_primary *pr, const p
     const double *f = pcs_load_view_store(v, pr->s.flow);
     pcs_status st = PCS_OK;
     for (uint32_t k = 0; st == PCS_OK && k < pr->nj; k++) {
-        double top = PRI_RHO_MAX * area[k] * 1000.0;
-        st = chk(w, pr->s.flow, f, k, "mass flow kg/s", -top, top, 0);
+        double top = PCS_TH_RHO_MAX * area[k] * 1000.0;
+        st = pcs_th_chk(w, pr->s.flow, f, k, "mass flow kg/s", -top, top, 0);
     }
     return st;
 }
@@ -652,7 +565,7 @@ static pcs_status check_flows(const pcs_world *w, const pcs_primary *pr, const p
 static pcs_status check_flag(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
                              const char *field)
 {
-    pcs_status st = chk(w, store, x, i, field, 0.0, 1.0, 0);
+    pcs_status st = pcs_th_chk(w, store, x, i, field, 0.0, 1.0, 0);
     if (st == PCS_OK && x[i] != 0.0 && x[i] != 1.0)
         st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g is not 0 or 1",
                            pcs_store_name(w, store), i, field, x[i]);
@@ -670,23 +583,23 @@ static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
     double top = 1.5 * pr->def.pump.rated_speed_rad_s;
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
-        st = chk(w, s->pump_speed, sp, l, "pump speed rad/s", -top, top, 0);
+        st = pcs_th_chk(w, s->pump_speed, sp, l, "pump speed rad/s", -top, top, 0);
         if (st == PCS_OK)
             st = check_flag(w, s->pump_on, on, l, "motor on");
         if (st == PCS_OK)
-            st = chk(w, s->controls, c, PCS_PRIMARY_CTL_SG_PRESSURE + l, "SG secondary pressure Pa",
-                     1e3, 22e6, 0);
+            st = pcs_th_chk(w, s->controls, c, PCS_PRIMARY_CTL_SG_PRESSURE + l,
+                            "SG secondary pressure Pa", 1e3, 22e6, 0);
     }
     for (uint32_t k = 0; st == PCS_OK && k < pr->nc; k++)
-        st = chk(w, s->core_heat, q, k, "core heat W", 0.0, 10.0 * pr->def.rated_power_w, 0);
+        st = pcs_th_chk(w, s->core_heat, q, k, "core heat W", 0.0, 10.0 * pr->def.rated_power_w, 0);
     for (uint32_t k = 0; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING; k++)
-        st = chk(w, s->controls, c, k, "heater or spray demand", 0.0, 1.0, 0);
+        st = pcs_th_chk(w, s->controls, c, k, "heater or spray demand", 0.0, 1.0, 0);
     for (uint32_t k = PCS_PRIMARY_CTL_CHARGING; st == PCS_OK && k < PCS_PRIMARY_CTL_CHARGING_BORON;
          k++)
-        st = chk(w, s->controls, c, k, "CVCS flow kg/s", 0.0, PRI_CVCS_FLOW_MAX, 0);
+        st = pcs_th_chk(w, s->controls, c, k, "CVCS flow kg/s", 0.0, PRI_CVCS_FLOW_MAX, 0);
     if (st == PCS_OK)
-        st = chk(w, s->controls, c, PCS_PRIMARY_CTL_CHARGING_BORON, "charging boron ppm", 0.0,
-                 PRI_BORON_MAX_PPM, 0);
+        st = pcs_th_chk(w, s->controls, c, PCS_PRIMARY_CTL_CHARGING_BORON, "charging boron ppm",
+                        0.0, PRI_BORON_MAX_PPM, 0);
     return st;
 }
 
@@ -694,26 +607,28 @@ static pcs_status check_pzr(const pcs_world *w, const pcs_primary *pr, const pcs
 {
     uint32_t id = pr->s.pzr;
     const double *z = pcs_load_view_store(v, id);
-    pcs_status st =
-        chk(w, id, z, PZR_M_LIQ, "liquid mass kg", 0.0, PRI_RHO_MAX * pr->def.pzr.volume_m3, 0);
+    pcs_status st = pcs_th_chk(w, id, z, PZR_M_LIQ, "liquid mass kg", 0.0,
+                               PCS_TH_RHO_MAX * pr->def.pzr.volume_m3, 0);
     if (st == PCS_OK)
-        st =
-            chk(w, id, z, PZR_M_VAP, "vapour mass kg", 0.0, PRI_RHO_MAX * pr->def.pzr.volume_m3, 0);
+        st = pcs_th_chk(w, id, z, PZR_M_VAP, "vapour mass kg", 0.0,
+                        PCS_TH_RHO_MAX * pr->def.pzr.volume_m3, 0);
     if (st == PCS_OK && !(z[PZR_M_LIQ] + z[PZR_M_VAP] > 0.0))
         st = pcs_error_set(PCS_E_CORRUPT,
                            "store '%s' element 0 (liquid mass kg): value %.17g with vapour %.17g: "
                            "the total must be positive",
                            pcs_store_name(w, id), z[PZR_M_LIQ], z[PZR_M_VAP]);
     if (st == PCS_OK)
-        st = chk(w, id, z, PZR_U_LIQ, "liquid energy J", 0.0, PRI_U_MAX * z[PZR_M_LIQ], 0);
+        st =
+            pcs_th_chk(w, id, z, PZR_U_LIQ, "liquid energy J", 0.0, PCS_TH_U_MAX * z[PZR_M_LIQ], 0);
     if (st == PCS_OK)
-        st = chk(w, id, z, PZR_U_VAP, "vapour energy J", 0.0, PRI_U_MAX * z[PZR_M_VAP], 0);
+        st =
+            pcs_th_chk(w, id, z, PZR_U_VAP, "vapour energy J", 0.0, PCS_TH_U_MAX * z[PZR_M_VAP], 0);
     if (st == PCS_OK)
-        st = chk(w, id, z, PZR_P, "pressure Pa", 0.1e6, 21e6, 0);
+        st = pcs_th_chk(w, id, z, PZR_P, "pressure Pa", 0.1e6, 21e6, 0);
     if (st == PCS_OK)
-        st = chk(w, id, z, PZR_H_LIQ, "liquid enthalpy J/kg", 0.0, PRI_H_MAX, 0);
+        st = pcs_th_chk(w, id, z, PZR_H_LIQ, "liquid enthalpy J/kg", 0.0, PCS_TH_H_MAX, 0);
     if (st == PCS_OK)
-        st = chk(w, id, z, PZR_H_VAP, "vapour enthalpy J/kg", 0.0, PRI_H_MAX, 0);
+        st = pcs_th_chk(w, id, z, PZR_H_VAP, "vapour enthalpy J/kg", 0.0, PCS_TH_H_MAX, 0);
     if (st == PCS_OK)
         st = check_flag(w, id, z, PZR_PORV, "PORV open");
     return st;
@@ -724,9 +639,9 @@ static pcs_status check_boron(const pcs_world *w, const pcs_primary *pr, const p
     const double *b = pcs_load_view_store(v, pr->s.boron);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
-        st =
-            chk(w, pr->s.boron, b, i, i == pr->v_pzr ? "pressurizer liquid boron ppm" : "boron ppm",
-                0.0, PRI_BORON_MAX_PPM, 0);
+        st = pcs_th_chk(w, pr->s.boron, b, i,
+                        i == pr->v_pzr ? "pressurizer liquid boron ppm" : "boron ppm", 0.0,
+                        PRI_BORON_MAX_PPM, 0);
     return st;
 }
 
@@ -845,14 +760,9 @@ static pcs_status register_system(pcs_world *w, pcs_primary *pr)
                          pr->def.sg_tube_heat_store};
     /* the steam side's stores only when the tubes see them */
     uint32_t extra = pr->def.sg_model == PCS_PRIMARY_SG_TUBE_STORES ? 1u : 0u;
-    pcs_system_desc d = {.stage = PCS_STAGE_HYDRAULICS,
-                         .fn = pcs_primary_system,
-                         .ctx = pr,
-                         .reads = reads,
-                         .n_reads = sizeof reads / sizeof reads[0] - 1u + extra,
-                         .writes = writes,
-                         .n_writes = sizeof writes / sizeof writes[0] - 1u + extra};
-    return pcs_th_system_register(w, pr->unit, "primary", &d, primary_load_check);
+    return pcs_th_system(w, pr->unit, "primary", PCS_STAGE_HYDRAULICS, pcs_primary_system, pr,
+                         reads, sizeof reads / sizeof reads[0] - 1u + extra, writes,
+                         sizeof writes / sizeof writes[0] - 1u + extra, primary_load_check);
 }
 
 static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
@@ -873,8 +783,9 @@ static pcs_status alloc_scratch(pcs_world *w, pcs_primary *pr)
 
 /* The steam side's stores (sg_model PCS_PRIMARY_SG_TUBE_STORES): float64,
  * one element per SG tube volume. */
-static pcs_status check_tube_stores(pcs_world *w, const pcs_primary_def *d)
+static pcs_status check_tube_stores(pcs_world *w, pcs_primary *pr)
 {
+    const pcs_primary_def *d = &pr->def;
     if (d->sg_model != PCS_PRIMARY_SG_TUBE_STORES)
         return PCS_OK;
     size_t want = (size_t)d->n_loops * d->n_sg_tubes * sizeof(double);
@@ -908,24 +819,12 @@ pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary
     pr->ns = def->n_sg_tubes;
     pr->g = PCS_THNET_G;
     pr->pzr_def = def->pzr;
-    pr->pzr_height_m = def->pzr.volume_m3 / circle(def->pzr.inner_diameter_m);
-    st = check_tube_stores(w, def);
-    if (st == PCS_OK)
-        st = build_network(w, pr);
-    if (st == PCS_OK)
-        st = alloc_scratch(w, pr);
-    if (st == PCS_OK)
-        st = sg_constants(pr);
-    if (st == PCS_OK)
-        st = make_stores(w, pr);
-    if (st == PCS_OK)
-        st = initial_store_values(w, pr);
-    if (st == PCS_OK)
-        st = register_commands(w, pr);
-    if (st == PCS_OK)
-        st = register_channels(w, pr);
-    if (st == PCS_OK)
-        st = register_system(w, pr);
+    pr->pzr_height_m = def->pzr.volume_m3 / pcs_th_circle(def->pzr.inner_diameter_m);
+    static pcs_status (*const steps[])(pcs_world *, pcs_primary *) = {
+        check_tube_stores,    build_network,     alloc_scratch,     sg_constants,   make_stores,
+        initial_store_values, register_commands, register_channels, register_system};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, pr);
     if (st == PCS_OK)
         *out = pr;
     return st;

@@ -29,13 +29,9 @@
 #include "pcsim/persist.h"
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/secondary_internal.h"
+#include "physics/thermohydraulics/models/th_build.h"
 #include "physics/thermohydraulics/models/th_register.h"
 
-#define SEC_PI 3.14159265358979323846
-#define SEC_RHO_MAX 1100.0
-#define SEC_RHO_MIN 1e-3
-#define SEC_U_MAX 4.5e6
-#define SEC_H_MAX 4.2e6
 #define SEC_Q_MAX 1e10
 
 pcs_status pcs_secondary_default(pcs_secondary_def *d)
@@ -206,8 +202,7 @@ pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
 
 /* ---- saturation and throats ----------------------------------------------- */
 
-/* Saturated liquid and vapour enthalpy and density at p (IF97 regions 1, 2). */
-static pcs_status sat(double p, double *hf, double *hg, double *rf, double *rg)
+pcs_status pcs_secondary_sat(double p, double *hf, double *hg, double *rf, double *rg)
 {
     double ts;
     pcs_water_props f, g;
@@ -232,7 +227,7 @@ static pcs_status throat(double w, double p, double *a)
 {
     double hf, hg;
     pcs_thnet_choke c;
-    pcs_status st = sat(p, &hf, &hg, NULL, NULL);
+    pcs_status st = pcs_secondary_sat(p, &hf, &hg, NULL, NULL);
     if (st == PCS_OK)
         st = pcs_thnet_choke_if97(NULL, p, hg, &c);
     if (st != PCS_OK)
@@ -241,8 +236,9 @@ static pcs_status throat(double w, double p, double *a)
     return PCS_OK;
 }
 
-static pcs_status throats(pcs_secondary *sc)
+static pcs_status throats(pcs_world *w, pcs_secondary *sc)
 {
+    (void)w; /* a build step (pcs_secondary_add) */
     const pcs_secondary_def *d = &sc->def;
     pcs_status st = throat(sc->nsg * d->rated_steam_kg_s / d->turbine_rated_opening,
                            d->turbine_rated_p_pa, &sc->a_turbine);
@@ -259,34 +255,11 @@ static pcs_status throats(pcs_secondary *sc)
 
 /* ---- the network ------------------------------------------------------------ */
 
-typedef struct net_builder {
-    pcs_thnet_volume_def *v;
-    pcs_thnet_junction_def *j;
-    uint32_t nv, nj;
-} net_builder;
-
-static uint32_t add_vol(net_builder *b, double vol, double z, double diam)
+/* A junction with the default (area-derived) diameter and smooth walls. */
+static uint32_t add_jun(pcs_th_net_builder *b, uint32_t from, uint32_t to, double a, double l,
+                        double k, double z)
 {
-    pcs_thnet_volume_def *v = &b->v[b->nv];
-    pcs_thnet_volume_default(v);
-    v->volume_m3 = vol;
-    v->elevation_m = z;
-    v->diameter_m = diam;
-    return b->nv++;
-}
-
-static uint32_t add_jun(net_builder *b, uint32_t from, uint32_t to, double a, double l, double k,
-                        double z)
-{
-    pcs_thnet_junction_def *j = &b->j[b->nj];
-    pcs_thnet_junction_default(j);
-    j->from = from;
-    j->to = to;
-    j->area_m2 = a;
-    j->length_m = l;
-    j->form_loss = k;
-    j->elevation_m = z;
-    return b->nj++;
+    return pcs_th_add_jun(b, from, to, a, l, 0.0, k, z, 0.0);
 }
 
 static double dome_height(const pcs_secondary_def *d)
@@ -336,31 +309,26 @@ static double dome_liquid_volume(const pcs_secondary_def *d, double zl)
     return v;
 }
 
-static double circle(double dd)
-{
-    return 0.25 * SEC_PI * dd * dd;
-}
-
-static void sg_volumes(pcs_secondary *sc, net_builder *b)
+static void sg_volumes(pcs_secondary *sc, pcs_th_net_builder *b)
 {
     const pcs_secondary_def *d = &sc->def;
     double dz = d->h_bundle_m / sc->nb, zr = d->z_riser_bottom_m;
     for (uint32_t k = 0; k < sc->nb; k++)
-        add_vol(b, d->v_bundle_m3 / sc->nb, zr + (k + 0.5) * dz, d->d_bundle_m);
-    add_vol(b, d->v_upper_riser_m3, zr + d->h_bundle_m + 0.5 * d->h_upper_riser_m,
-            d->d_upper_riser_m);
-    add_vol(b, dome_volume(d), sc->z_dome_bottom + dome_centroid(d), 3.0);
-    add_vol(b, d->v_dc_upper_m3, sc->z_dome_bottom - 0.5 * d->h_dc_upper_m, 1.0);
-    add_vol(b, d->a_dc_m2 * d->h_dc_lower_m, zr + 0.5 * d->h_dc_lower_m, d->d_dc_m);
-    add_vol(b, circle(d->d_steam_line_m) * d->l_steam_line_m, sc->z_dome_bottom + dome_height(d),
-            d->d_steam_line_m);
+        pcs_th_add_vol(b, d->v_bundle_m3 / sc->nb, zr + (k + 0.5) * dz, d->d_bundle_m);
+    pcs_th_add_vol(b, d->v_upper_riser_m3, zr + d->h_bundle_m + 0.5 * d->h_upper_riser_m,
+                   d->d_upper_riser_m);
+    pcs_th_add_vol(b, dome_volume(d), sc->z_dome_bottom + dome_centroid(d), 3.0);
+    pcs_th_add_vol(b, d->v_dc_upper_m3, sc->z_dome_bottom - 0.5 * d->h_dc_upper_m, 1.0);
+    pcs_th_add_vol(b, d->a_dc_m2 * d->h_dc_lower_m, zr + 0.5 * d->h_dc_lower_m, d->d_dc_m);
+    pcs_th_add_vol(b, pcs_th_circle(d->d_steam_line_m) * d->l_steam_line_m,
+                   sc->z_dome_bottom + dome_height(d), d->d_steam_line_m);
 }
 
-static void sg_junctions(pcs_secondary *sc, net_builder *b, uint32_t l)
+static void sg_junctions(pcs_secondary *sc, pcs_th_net_builder *b, uint32_t l)
 {
     const pcs_secondary_def *d = &sc->def;
     double dz = d->h_bundle_m / sc->nb, zr = d->z_riser_bottom_m, hd = dome_height(d);
-    double z_top = zr + d->h_bundle_m + d->h_upper_riser_m, a_sl = circle(d->d_steam_line_m);
+    double z_top = zr + d->h_bundle_m + d->h_upper_riser_m, a_sl = pcs_th_circle(d->d_steam_line_m);
     uint32_t dc = sec_vol(sc, l, SV_DC_LOWER), sl = sec_vol(sc, l, SV_STEAM_LINE);
     uint32_t dome = sec_vol(sc, l, SV_DOME);
     add_jun(b, dc, sec_bundle(sc, l, 0), d->a_dc_exit_m2, 0.5 * (d->h_dc_lower_m + dz),
@@ -399,11 +367,11 @@ static void sg_junctions(pcs_secondary *sc, net_builder *b, uint32_t l)
 
 /* The start state's estimate (pcs_secondary_add): heat Q per SG, steam
  * W_s = Q / (h_g - h_feed), recirculation W_r = CR W_s. */
-static pcs_status sg_start(pcs_secondary *sc, net_builder *b, uint32_t l)
+static pcs_status sg_start(pcs_secondary *sc, pcs_th_net_builder *b, uint32_t l)
 {
     const pcs_secondary_def *d = &sc->def;
     double p0 = d->initial_p_pa, hf, hg, rf, rg, hfd;
-    pcs_status st = sat(p0, &hf, &hg, &rf, &rg);
+    pcs_status st = pcs_secondary_sat(p0, &hf, &hg, &rf, &rg);
     if (st == PCS_OK)
         st = pcs_water_h_pt(p0, d->feed_t_k, &hfd);
     if (st != PCS_OK)
@@ -436,37 +404,30 @@ static pcs_status sg_start(pcs_secondary *sc, net_builder *b, uint32_t l)
     return PCS_OK;
 }
 
-static pcs_status unit_parts(pcs_secondary *sc, net_builder *b)
+static pcs_status unit_parts(pcs_secondary *sc, pcs_th_net_builder *b)
 {
     const pcs_secondary_def *d = &sc->def;
     double hf, hg, z = sc->z_dome_bottom + dome_height(d);
-    pcs_status st = sat(d->initial_p_pa, &hf, &hg, NULL, NULL);
+    pcs_status st = pcs_secondary_sat(d->initial_p_pa, &hf, &hg, NULL, NULL);
     if (st != PCS_OK)
         return st;
-    sc->v_header = add_vol(b, d->v_header_m3, z, d->d_steam_line_m);
+    sc->v_header = pcs_th_add_vol(b, d->v_header_m3, z, d->d_steam_line_m);
     b->v[sc->v_header].p_pa = d->initial_p_pa;
     b->v[sc->v_header].h_j_kg = hg;
     /* the boundaries hold saturated steam (they only take flow) */
     double hc, hfa;
-    sc->v_condenser = add_vol(b, 1.0, z, 1.0);
-    st = sat(d->condenser_p_pa, &hfa, &hc, NULL, NULL);
+    sc->v_condenser = pcs_th_add_vol(b, 1.0, z, 1.0);
+    st = pcs_secondary_sat(d->condenser_p_pa, &hfa, &hc, NULL, NULL);
     b->v[sc->v_condenser].boundary = 1;
     b->v[sc->v_condenser].p_pa = d->condenser_p_pa;
     b->v[sc->v_condenser].h_j_kg = hc;
-    sc->v_atmosphere = add_vol(b, 1.0, z, 1.0);
+    sc->v_atmosphere = pcs_th_add_vol(b, 1.0, z, 1.0);
     if (st == PCS_OK)
-        st = sat(d->atmosphere_p_pa, &hfa, &hc, NULL, NULL);
+        st = pcs_secondary_sat(d->atmosphere_p_pa, &hfa, &hc, NULL, NULL);
     b->v[sc->v_atmosphere].boundary = 1;
     b->v[sc->v_atmosphere].p_pa = d->atmosphere_p_pa;
     b->v[sc->v_atmosphere].h_j_kg = hc;
     return st;
-}
-
-static void free_net(void *ctx)
-{
-    pcs_secondary *sc = ctx;
-    pcs_thnet_destroy(sc->net);
-    sc->net = NULL;
 }
 
 static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
@@ -475,8 +436,8 @@ static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
     sc->per_sg_v = sc->nb + SV_COUNT;
     sc->per_sg_j = sc->nb + SJ_COUNT;
     uint32_t nv = sc->nsg * sc->per_sg_v + 3u, nj = sc->nsg * sc->per_sg_j + 2u;
-    net_builder b = {pcs_world_alloc(w, nv * sizeof *b.v), pcs_world_alloc(w, nj * sizeof *b.j), 0,
-                     0};
+    pcs_th_net_builder b = {pcs_world_alloc(w, nv * sizeof *b.v),
+                            pcs_world_alloc(w, nj * sizeof *b.j), 0, 0};
     if (!b.v || !b.j)
         return pcs_error_set(PCS_E_NOMEM, "secondary: out of memory");
     sc->z_dome_bottom = d->z_riser_bottom_m + d->h_bundle_m + d->h_upper_riser_m - d->h_dome_m[0];
@@ -513,18 +474,10 @@ static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
         sc->vol_m3[i] = b.v[i].volume_m3;
     for (uint32_t k = 0; k < b.nj; k++)
         sc->area_m2[k] = b.j[k].area_m2;
-    pcs_thnet_def nd;
-    pcs_thnet_default(&nd);
-    nd.volumes = b.v;
-    nd.n_volumes = b.nv;
-    nd.junctions = b.j;
-    nd.n_junctions = b.nj;
-    if (d->table)
-        nd.eos = pcs_thnet_eos_table(d->table);
-    st = pcs_thnet_create(&nd, &sc->net);
+    st = pcs_th_net_create(&b, d->table, PCS_THNET_G, &sc->net);
     if (st != PCS_OK)
         return pcs_error_set(st, "secondary %s: %s", sc->unit, pcs_last_error());
-    return pcs_world_on_destroy(w, free_net, sc);
+    return pcs_th_net_own(w, &sc->net);
 }
 
 /* ---- stores --------------------------------------------------------------------- */
@@ -534,15 +487,7 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
     const pcs_store_kind state = PCS_STORE_STATE, scratch = PCS_STORE_SCRATCH;
     pcs_secondary_stores *s = &sc->s;
     const pcs_th_store stores[] = {
-        {"mass", sc->nv, state, &s->mass},
-        {"energy", sc->nv, state, &s->energy},
-        {"flow", sc->nj, state, &s->flow},
-        {"p", sc->nv, state, &s->p},
-        {"h", sc->nv, state, &s->h},
-        {"t", sc->nv, state, &s->t},
-        {"rho", sc->nv, state, &s->rho},
-        {"quality", sc->nv, state, &s->quality},
-        {"void", sc->nv, state, &s->void_fraction},
+        PCS_TH_NET_STORE_ROWS(sc->nv, sc->nj, s),
         {"tube_heat", sc->nsg * sc->nt, state, &s->tube_heat},
         {"tube_t", sc->nsg * sc->nt, state, &s->tube_t},
         {"turbine_valve", 1, state, &s->turbine_valve},
@@ -583,38 +528,19 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
 
 /* ---- load check ------------------------------------------------------------------- */
 
-static pcs_status chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
-                      const char *field, double lo, double hi, unsigned flags)
-{
-    return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, flags);
-}
-
 static pcs_status check_volumes(const pcs_world *w, const pcs_secondary *sc, const pcs_load_view *v)
 {
     const pcs_secondary_stores *s = &sc->s;
     const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
-    const double *p = pcs_load_view_store(v, s->p), *h = pcs_load_view_store(v, s->h);
-    const double *t = pcs_load_view_store(v, s->t), *rho = pcs_load_view_store(v, s->rho);
-    const double *x = pcs_load_view_store(v, s->quality);
-    const double *a = pcs_load_view_store(v, s->void_fraction);
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < sc->nv; i++) {
         double vol = sc->vol_m3[i];
-        st = chk(w, s->mass, m, i, "mass kg", SEC_RHO_MIN * vol, SEC_RHO_MAX * vol, 0);
+        st = pcs_th_chk(w, s->mass, m, i, "mass kg", PCS_TH_RHO_MIN * vol, PCS_TH_RHO_MAX * vol, 0);
         if (st == PCS_OK)
-            st = chk(w, s->energy, u, i, "internal energy J", 0.0, SEC_U_MAX * m[i], 0);
+            st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
         if (st == PCS_OK)
-            st = chk(w, s->p, p, i, "pressure Pa", 1e3, 31e6, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->h, h, i, "enthalpy J/kg", 0.0, SEC_H_MAX, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->t, t, i, "temperature K", 273.15, 1073.15, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->rho, rho, i, "density kg/m3", 0.0, SEC_RHO_MAX, PCS_CHECK_LO_OPEN);
-        if (st == PCS_OK)
-            st = chk(w, s->quality, x, i, "quality", 0.0, 1.0, 0);
-        if (st == PCS_OK)
-            st = chk(w, s->void_fraction, a, i, "void fraction", 0.0, 1.0, 0);
+            st = pcs_th_check_volume_props(w, ids, v, i);
     }
     return st;
 }
@@ -628,13 +554,14 @@ static pcs_status check_flows_tubes(const pcs_world *w, const pcs_secondary *sc,
     const double *t = pcs_load_view_store(v, s->tube_t);
     pcs_status st = PCS_OK;
     for (uint32_t k = 0; st == PCS_OK && k < sc->nj; k++) {
-        double top = SEC_RHO_MAX * sc->area_m2[k] * 1000.0;
-        st = chk(w, s->flow, f, k, "mass flow kg/s", -top, top, 0);
+        double top = PCS_TH_RHO_MAX * sc->area_m2[k] * 1000.0;
+        st = pcs_th_chk(w, s->flow, f, k, "mass flow kg/s", -top, top, 0);
     }
     for (uint32_t k = 0; st == PCS_OK && k < sc->nsg * sc->nt; k++) {
-        st = chk(w, s->tube_heat, q, k, "tube heat W", -SEC_Q_MAX, SEC_Q_MAX, 0);
+        st = pcs_th_chk(w, s->tube_heat, q, k, "tube heat W", -SEC_Q_MAX, SEC_Q_MAX, 0);
         if (st == PCS_OK)
-            st = chk(w, s->tube_t, t, k, "tube-side secondary temperature K", 273.15, 1073.15, 0);
+            st = pcs_th_chk(w, s->tube_t, t, k, "tube-side secondary temperature K", 273.15,
+                            1073.15, 0);
     }
     return st;
 }
@@ -722,20 +649,9 @@ static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
                         s->afw,       s->msiv,          s->feed_t, s->brk};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
                          s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.secondary", sc->unit);
-    pcs_system_desc d = {.name = name,
-                         .stage = PCS_STAGE_MACHINES,
-                         .fn = pcs_secondary_system,
-                         .ctx = sc,
-                         .reads = reads,
-                         .n_reads = sizeof reads / sizeof reads[0],
-                         .writes = writes,
-                         .n_writes = sizeof writes / sizeof writes[0]};
-    pcs_status st = pcs_system_register(w, &d, NULL);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, secondary_load_check, sc);
-    return st;
+    return pcs_th_system(w, sc->unit, "secondary", PCS_STAGE_MACHINES, pcs_secondary_system, sc,
+                         reads, sizeof reads / sizeof reads[0], writes,
+                         sizeof writes / sizeof writes[0], secondary_load_check);
 }
 
 /* steam_line_break on "uN.sgK": the break's area, m2, in [0, a_break]
@@ -802,19 +718,11 @@ pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def, pcs_sec
     sc->nsg = def->n_sg;
     sc->nb = def->n_bundle;
     sc->nt = 2u * def->n_bundle;
-    st = throats(sc);
-    if (st == PCS_OK)
-        st = build_network(w, sc);
-    if (st == PCS_OK)
-        st = alloc_scratch(w, sc);
-    if (st == PCS_OK)
-        st = make_stores(w, sc);
-    if (st == PCS_OK)
-        st = initial_store_values(w, sc);
-    if (st == PCS_OK)
-        st = register_channels(w, sc);
-    if (st == PCS_OK)
-        st = register_system(w, sc);
+    static pcs_status (*const steps[])(pcs_world *, pcs_secondary *) = {
+        throats,           build_network,  alloc_scratch, make_stores, initial_store_values,
+        register_channels, register_system};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, sc);
     if (st == PCS_OK)
         st = register_commands(w, sc);
     if (st == PCS_OK)

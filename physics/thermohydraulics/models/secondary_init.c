@@ -112,26 +112,6 @@ static int settled(const pcs_secondary *sc, const secondary_view *v, const doubl
 
 /* ---- the direct construction ---------------------------------------------------- */
 
-/* Saturated liquid and vapour enthalpy and density at p, as the dome's
- * phase offtakes take them (IF97 saturation, thnet_step.c donor_h). */
-static pcs_status sat_at(double p, double *hf, double *hg, double *rf, double *rg)
-{
-    double ts;
-    pcs_water_props f, g;
-    pcs_status st = pcs_water_tsat(p, &ts);
-    if (st == PCS_OK)
-        st = pcs_if97_region1(p, ts, &f);
-    if (st == PCS_OK)
-        st = pcs_if97_region2(p, ts, &g);
-    if (st == PCS_OK) {
-        *hf = f.h_j_kg;
-        *hg = g.h_j_kg;
-        *rf = f.rho_kg_m3;
-        *rg = g.rho_kg_m3;
-    }
-    return st;
-}
-
 /* The dome void fraction whose collapsed level is @p nr % NR (bisection on
  * pcs_secondary_level, which falls monotonically with the void). */
 static double void_at_level(const pcs_secondary_def *d, double nr)
@@ -153,7 +133,7 @@ static double void_at_level(const pcs_secondary_def *d, double nr)
 static pcs_status dome_h(const pcs_thnet_eos *eos, double p, double alpha, double *h)
 {
     double hf, hg, rf, rg;
-    pcs_status st = sat_at(p, &hf, &hg, &rf, &rg);
+    pcs_status st = pcs_secondary_sat(p, &hf, &hg, &rf, &rg);
     if (st != PCS_OK)
         return st;
     double x = alpha * rg / (alpha * rg + (1.0 - alpha) * rf);
@@ -186,7 +166,7 @@ static pcs_status sg_steady(pcs_secondary *sc, secondary_view *v, const pcs_thne
                             double *h, double *ws)
 {
     double hf, hg, rf, rg, hfd, q = 0.0;
-    pcs_status st = sat_at(pd, &hf, &hg, &rf, &rg);
+    pcs_status st = pcs_secondary_sat(pd, &hf, &hg, &rf, &rg);
     if (st == PCS_OK)
         st = pcs_water_h_pt(p_dc, sc->def.feed_t_k, &hfd);
     if (st == PCS_OK)
@@ -243,7 +223,7 @@ static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_targe
         st = sg_steady(sc, v, &eos, l, pd, p[sec_vol(sc, l, SV_DC_UPPER)] + dp, &wr, alpha, h, &ws);
         wr_used[l] = wr;
         if (st == PCS_OK)
-            st = sat_at(pd, &hf, &hg, &rf, &rg);
+            st = pcs_secondary_sat(pd, &hf, &hg, &rf, &rg);
         w_tot += ws;
         wh += ws * hg;
     }
@@ -325,6 +305,22 @@ static pcs_status construct_settled(pcs_secondary *sc, secondary_view *v, double
     return st;
 }
 
+/* The report (when asked) of a settling that ended at t s with SG 1's outputs. */
+static void put_report(pcs_secondary_init_report *report, const pcs_secondary *sc,
+                       const secondary_view *v, double t, double max_dpdt, uint32_t corrections)
+{
+    if (!report)
+        return;
+    const double *b = sg_block(sc, v->out, 0);
+    report->seconds = t;
+    report->pressure_pa = b[PCS_SECONDARY_OUT_P];
+    report->steam_kg_s = b[PCS_SECONDARY_OUT_STEAM];
+    report->nr_level = b[PCS_SECONDARY_OUT_NR];
+    report->turbine_opening = *v->turbine_valve;
+    report->max_dpdt_pa_s = max_dpdt;
+    report->corrections = corrections;
+}
+
 /* Settle with the tube heats already in tube_heat (header): with a target
  * pressure and heat in every SG, construct the steady state first
  * (construct_settled); then step 50 s windows until the stop rule holds,
@@ -360,16 +356,8 @@ static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, do
             corrections++;
         }
     }
+    put_report(report, sc, &v, t, dpdt, corrections);
     const double *b = sg_block(sc, v.out, 0);
-    if (report) {
-        report->seconds = t;
-        report->pressure_pa = b[PCS_SECONDARY_OUT_P];
-        report->steam_kg_s = b[PCS_SECONDARY_OUT_STEAM];
-        report->nr_level = b[PCS_SECONDARY_OUT_NR];
-        report->turbine_opening = *v.turbine_valve;
-        report->max_dpdt_pa_s = dpdt;
-        report->corrections = corrections;
-    }
     if (!done)
         return pcs_error_set(PCS_E_STATE,
                              "pcs_secondary_init_steady: %s: not steady after %.0f s (SG 1 at "
@@ -447,15 +435,6 @@ pcs_status pcs_secondary_init_construct_tubes(pcs_world *w, pcs_secondary *sc,
     st = construct_settled(sc, &v, pressure_pa, nr_level, pcs_world_clock(w)->dt_s, &t, &builds);
     if (st != PCS_OK)
         return pcs_error_set(st, "%s: %s at %.0f s: %s", fn, sc->unit, t, pcs_last_error());
-    const double *b = sg_block(sc, v.out, 0);
-    if (report) {
-        report->seconds = t;
-        report->pressure_pa = b[PCS_SECONDARY_OUT_P];
-        report->steam_kg_s = b[PCS_SECONDARY_OUT_STEAM];
-        report->nr_level = b[PCS_SECONDARY_OUT_NR];
-        report->turbine_opening = *v.turbine_valve;
-        report->max_dpdt_pa_s = NAN; /* no window: not measured */
-        report->corrections = builds;
-    }
+    put_report(report, sc, &v, t, NAN /* no window: not measured */, builds);
     return PCS_OK;
 }

@@ -75,6 +75,10 @@ void pcs_secondary_view(pcs_world *w, const struct pcs_secondary *sc, secondary_
 pcs_status pcs_secondary_advance(struct pcs_secondary *sc, secondary_view *v, double dt);
 pcs_status pcs_secondary_outputs(const struct pcs_secondary *sc, secondary_view *v);
 pcs_status pcs_secondary_system(pcs_world *w, void *ctx);
+/* secondary_build.c: saturated liquid and vapour enthalpy and (rf, rg when
+ * not NULL) density at p (IF97 regions 1 and 2 at T_sat), as the dome's phase
+ * offtakes take them (thnet_step.c donor_h); nothing written on failure. */
+pcs_status pcs_secondary_sat(double p, double *hf, double *hg, double *rf, double *rg);
 /* The dome's collapsed liquid height above its bottom from its void fraction. */
 double pcs_secondary_level(const pcs_secondary_def *d, double void_fraction);
 

@@ -10,19 +10,13 @@
 
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/secondary_internal.h"
+#include "physics/thermohydraulics/models/th_build.h"
 
 void pcs_secondary_view(pcs_world *w, const pcs_secondary *sc, secondary_view *v)
 {
     const pcs_secondary_stores *s = &sc->s;
-    v->st.mass_kg = pcs_store_data(w, s->mass);
-    v->st.energy_j = pcs_store_data(w, s->energy);
-    v->st.flow_kg_s = pcs_store_data(w, s->flow);
-    v->st.p_pa = pcs_store_data(w, s->p);
-    v->st.h_j_kg = pcs_store_data(w, s->h);
-    v->st.t_k = pcs_store_data(w, s->t);
-    v->st.rho_kg_m3 = pcs_store_data(w, s->rho);
-    v->st.quality = pcs_store_data(w, s->quality);
-    v->st.void_fraction = pcs_store_data(w, s->void_fraction);
+    const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
+    pcs_th_state_view(w, ids, &v->st);
     v->st.scalar = NULL;
     v->tube_heat = pcs_store_data(w, s->tube_heat);
     v->tube_t = pcs_store_data(w, s->tube_t);

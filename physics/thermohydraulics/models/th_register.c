@@ -48,7 +48,21 @@ pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *
     pcs_system_desc named = *d;
     named.name = name;
     pcs_status st = pcs_system_register(w, &named, NULL);
-    if (st == PCS_OK)
+    if (st == PCS_OK && check)
         st = pcs_load_check_register(w, name, check, d->ctx);
     return st;
+}
+
+pcs_status pcs_th_system(pcs_world *w, const char *prefix, const char *what, pcs_stage stage,
+                         pcs_system_fn fn, void *ctx, const uint32_t *reads, uint32_t n_reads,
+                         const uint32_t *writes, uint32_t n_writes, pcs_load_check_fn check)
+{
+    pcs_system_desc d = {.stage = stage,
+                         .fn = fn,
+                         .ctx = ctx,
+                         .reads = reads,
+                         .n_reads = n_reads,
+                         .writes = writes,
+                         .n_writes = n_writes};
+    return pcs_th_system_register(w, prefix, what, &d, check);
 }

@@ -4,7 +4,8 @@
  *        primary, primary_build.c) that the other plant models share: a
  *        table of float64 stores, one float64 channel, and a table of
  *        float64 channels of one store (the fuel's and the pressurizer
- *        control's outputs too).
+ *        control's outputs too), and a system with its load check (the
+ *        controllers', the turbine's, the interlocks' and the plant's).
  */
 #ifndef PCS_PHYSICS_TH_REGISTER_H
 #define PCS_PHYSICS_TH_REGISTER_H
@@ -52,8 +53,16 @@ pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t s
 
 /* A unit model's system and its load check, both named "<prefix>.<what>"
  * (so a failed load names the system that owns the stores): @p d is the
- * desc but for its name, which is made here; the load check gets d->ctx. */
+ * desc but for its name, which is made here; the load check gets d->ctx;
+ * a NULL @p check registers none. */
 pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *what,
                                   const pcs_system_desc *d, pcs_load_check_fn check);
+
+/* pcs_th_system_register of the desc {stage, priority 0, fn, ctx, reads[0..
+ * n_reads), writes[0..n_writes)}: the one shape every plant model's system
+ * has. */
+pcs_status pcs_th_system(pcs_world *w, const char *prefix, const char *what, pcs_stage stage,
+                         pcs_system_fn fn, void *ctx, const uint32_t *reads, uint32_t n_reads,
+                         const uint32_t *writes, uint32_t n_writes, pcs_load_check_fn check);
 
 #endif

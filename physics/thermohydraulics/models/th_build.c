@@ -1,0 +1,103 @@
+/**
+ * @file th_build.c
+ * @brief The network builder, network creation, state view and volume
+ *        load check the primary and the steam side share (th_build.h).
+ */
+#include "physics/thermohydraulics/models/th_build.h"
+
+uint32_t pcs_th_add_vol(pcs_th_net_builder *b, double vol, double z, double diam)
+{
+    pcs_thnet_volume_def *v = &b->v[b->nv];
+    pcs_thnet_volume_default(v);
+    v->volume_m3 = vol;
+    v->elevation_m = z;
+    v->diameter_m = diam;
+    return b->nv++;
+}
+
+uint32_t pcs_th_add_jun(pcs_th_net_builder *b, uint32_t from, uint32_t to, double a, double l,
+                        double d, double k, double z, double rough)
+{
+    pcs_thnet_junction_def *j = &b->j[b->nj];
+    pcs_thnet_junction_default(j);
+    j->from = from;
+    j->to = to;
+    j->area_m2 = a;
+    j->length_m = l;
+    j->diameter_m = d;
+    j->form_loss = k;
+    j->elevation_m = z;
+    j->roughness_m = rough;
+    return b->nj++;
+}
+
+double pcs_th_circle(double d)
+{
+    return 0.25 * PCS_TH_PI * d * d;
+}
+
+pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_table *table, double g,
+                             pcs_thnet **out)
+{
+    pcs_thnet_def nd;
+    pcs_thnet_default(&nd);
+    nd.volumes = b->v;
+    nd.n_volumes = b->nv;
+    nd.junctions = b->j;
+    nd.n_junctions = b->nj;
+    nd.gravity_m_s2 = g;
+    if (table)
+        nd.eos = pcs_thnet_eos_table(table);
+    return pcs_thnet_create(&nd, out);
+}
+
+static void destroy_net(void *ctx)
+{
+    pcs_thnet **net = ctx;
+    pcs_thnet_destroy(*net);
+    *net = NULL;
+}
+
+pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net)
+{
+    return pcs_world_on_destroy(w, destroy_net, net);
+}
+
+void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st)
+{
+    double **arrays[PCS_TH_NET_STORES] = {&st->mass_kg,   &st->energy_j, &st->flow_kg_s,
+                                          &st->p_pa,      &st->h_j_kg,   &st->t_k,
+                                          &st->rho_kg_m3, &st->quality,  &st->void_fraction};
+    for (int i = 0; i < PCS_TH_NET_STORES; i++)
+        *arrays[i] = pcs_store_data(w, ids[i]);
+}
+
+pcs_status pcs_th_chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
+                      const char *field, double lo, double hi, unsigned flags)
+{
+    return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, flags);
+}
+
+pcs_status pcs_th_check_volume_props(const pcs_world *w, const uint32_t *ids,
+                                     const pcs_load_view *v, uint32_t i)
+{
+    const struct {
+        const char *field;
+        double lo, hi;
+        unsigned flags;
+    } rows[] = {
+        {"pressure Pa", 1e3, 31e6, 0},
+        {"enthalpy J/kg", 0.0, PCS_TH_H_MAX, 0},
+        {"temperature K", 273.15, 1073.15, 0},
+        {"density kg/m3", 0.0, PCS_TH_RHO_MAX, PCS_CHECK_LO_OPEN},
+        {"quality", 0.0, 1.0, 0},
+        {"void fraction", 0.0, 1.0, 0},
+    };
+    pcs_status st = PCS_OK;
+    for (size_t r = 0; st == PCS_OK && r < sizeof rows / sizeof rows[0]; r++) {
+        uint32_t id = ids[3 + r];
+        st = pcs_th_chk(w, id, pcs_load_view_store(v, id), i, rows[r].field, rows[r].lo, rows[r].hi,
+                        rows[r].flags);
+    }
+    return st;
+}

@@ -1,0 +1,99 @@
+/**
+ * @file th_build.h
+ * @brief Build steps the two network models (the primary, primary_build.c,
+ *        and the steam side, secondary_build.c) share: the network builder
+ *        that appends volumes and junctions, the network's creation from
+ *        it, the nine network stores' view, and the load check of a
+ *        volume's fluid properties.
+ */
+#ifndef PCS_PHYSICS_TH_BUILD_H
+#define PCS_PHYSICS_TH_BUILD_H
+
+#include <stdint.h>
+
+#include "pcsim/persist.h"
+#include "pcsim/thnet.h"
+#include "pcsim/water.h"
+#include "pcsim/system.h"
+#include "pcsim/world.h"
+
+#define PCS_TH_PI 3.14159265358979323846
+/* Load-check bounds of the property domain (the models' file comments): no
+ * water is denser than 1100 kg/m3; the thinnest water the domain holds is
+ * steam at 1 kPa and 1073 K, p / (R T) = 1000 / (461.5 x 1073.15) = 2.0e-3
+ * kg/m3 (IF97 ideal-gas limit), so a volume's mass below PCS_TH_RHO_MIN V is
+ * no state of the model (a save edited to 1e-6 kg would otherwise pass); u
+ * from the triple point to 1073 K; the (p, h) table's enthalpy. */
+#define PCS_TH_RHO_MAX 1100.0
+#define PCS_TH_RHO_MIN 1e-3
+#define PCS_TH_U_MAX 4.5e6
+#define PCS_TH_H_MAX 4.2e6
+
+/* Volumes and junctions appended in order into world-allocated arrays. */
+typedef struct pcs_th_net_builder {
+    pcs_thnet_volume_def *v;
+    pcs_thnet_junction_def *j;
+    uint32_t nv, nj;
+} pcs_th_net_builder;
+
+/* A volume of vol m3 at elevation z, diameter diam; returns its index. */
+uint32_t pcs_th_add_vol(pcs_th_net_builder *b, double vol, double z, double diam);
+
+/* A junction of flow area a, inertia length l, hydraulic diameter d (0: of
+ * the area), form loss k at elevation z; smooth walls unless rough. */
+uint32_t pcs_th_add_jun(pcs_th_net_builder *b, uint32_t from, uint32_t to, double a, double l,
+                        double d, double k, double z, double rough);
+
+/* Area of a circle of diameter d. */
+double pcs_th_circle(double d);
+
+/* The network of the builder's volumes and junctions with gravity g, its
+ * equation of state the table when there is one (IF97 otherwise). */
+pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_table *table, double g,
+                             pcs_thnet **out);
+
+/* The network stores' ids in pcs_thnet_state order: mass, energy, flow, p,
+ * h, t, rho, quality, void fraction. */
+enum { PCS_TH_NET_STORES = 9 };
+
+/* The nine network store ids of a model's stores struct @p s (fields mass,
+ * energy, flow, p, h, t, rho, quality, void_fraction), in that order. */
+/* clang-format off */
+#define PCS_TH_NET_STORE_IDS(s)                                                 \
+    {(s)->mass, (s)->energy, (s)->flow, (s)->p, (s)->h, (s)->t, (s)->rho,       \
+     (s)->quality, (s)->void_fraction}
+/* clang-format on */
+
+/* The nine network stores' pcs_th_store rows (th_register.h) of a model with
+ * nv volumes and nj junctions, ids into @p s as PCS_TH_NET_STORE_IDS names
+ * them; all STATE, registered first by both network models. */
+/* clang-format off */
+#define PCS_TH_NET_STORE_ROWS(nv, nj, s)                                        \
+    {"mass", (nv), PCS_STORE_STATE, &(s)->mass},                                \
+    {"energy", (nv), PCS_STORE_STATE, &(s)->energy},                            \
+    {"flow", (nj), PCS_STORE_STATE, &(s)->flow},                                \
+    {"p", (nv), PCS_STORE_STATE, &(s)->p},                                      \
+    {"h", (nv), PCS_STORE_STATE, &(s)->h},                                      \
+    {"t", (nv), PCS_STORE_STATE, &(s)->t},                                      \
+    {"rho", (nv), PCS_STORE_STATE, &(s)->rho},                                  \
+    {"quality", (nv), PCS_STORE_STATE, &(s)->quality},                          \
+    {"void", (nv), PCS_STORE_STATE, &(s)->void_fraction}
+/* clang-format on */
+
+/* The world destroys *net (and clears it) when it is destroyed. */
+pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net);
+
+/* st's nine arrays from the stores ids[0..PCS_TH_NET_STORES) (scalar
+ * untouched). */
+void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
+
+/* Load check of volume i's p, h, T, rho, quality and void fraction (the
+ * stores ids[3..9) of pcs_th_state_view's order) on the staged values. */
+pcs_status pcs_th_check_volume_props(const pcs_world *w, const uint32_t *ids,
+                                     const pcs_load_view *v, uint32_t i);
+
+/* Load check of one staged element x[i] of store @p store. */
+pcs_status pcs_th_chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
+                      const char *field, double lo, double hi, unsigned flags);
+
+#endif
