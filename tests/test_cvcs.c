@@ -23,6 +23,7 @@
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CV_ASAN 1
@@ -460,20 +461,7 @@ Test(cvcs, mass_changes_by_charging_minus_letdown)
 static void expect_refused(cv_unit *u, const unsigned char *image, size_t len, const char *path,
                            const char *section, size_t element, double value, const char *text)
 {
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
-              "no section %s", section);
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(u->w);
-    pcs_status st = pcs_world_load(u->w, path);
-    cr_expect_eq(st, PCS_E_CORRUPT, "%s[%zu] = %g: %s", section, element, value, pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), section + 6) != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(u->w), before, "the world changed");
+    save_expect_refused(u->w, image, len, path, section, element, value, text);
     cv_tick(u);
 }
 

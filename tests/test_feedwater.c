@@ -33,6 +33,7 @@
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #define FW_G 9.80665
 #define FW_GPM 6.30901964e-5 /* m3/s per US gpm */
@@ -490,20 +491,7 @@ Test(feedwater, feed_temperature_falls_with_load_to_the_heater_line)
 static void expect_refused(fw_unit *u, const unsigned char *image, size_t len, const char *path,
                            const char *section, size_t element, double value, const char *text)
 {
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
-              "no section %s", section);
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(u->w);
-    pcs_status st = pcs_world_load(u->w, path);
-    cr_expect_eq(st, PCS_E_CORRUPT, "%s[%zu] = %g: %s", section, element, value, pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), section + 6) != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(u->w), before, "the world changed");
+    save_expect_refused(u->w, image, len, path, section, element, value, text);
 }
 
 Test(feedwater, crafted_saves_are_refused_and_bad_definitions_named)

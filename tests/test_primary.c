@@ -23,6 +23,7 @@
 
 #include "pcsim/pcsim.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PT_ASAN 1
@@ -440,20 +441,7 @@ Test(primary, save_load_round_trip_gives_the_same_hash)
 static void expect_refused(pt_unit *u, const unsigned char *image, size_t len, const char *path,
                            const char *section, size_t element, double value, const char *text)
 {
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
-              "no section %s", section);
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(u->w);
-    pcs_status st = pcs_world_load(u->w, path);
-    cr_expect_eq(st, PCS_E_CORRUPT, "%s[%zu] = %g: %s", section, element, value, pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), section + 6) != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(u->w), before, "the world changed");
+    save_expect_refused(u->w, image, len, path, section, element, value, text);
     pt_tick(u, 5);
 }
 
@@ -522,8 +510,7 @@ Test(primary, a_courant_number_above_one_is_reported_as_an_event)
     pcs_primary_default(&d);
     d.table = table();
     cr_assert_eq(pcs_primary_add(u.w, &d, &u.pr), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_primary_init_steady(u.w, u.pr, 1.0, &u.init), PCS_OK, "%s",
-                 pcs_last_error());
+    cr_assert_eq(pcs_primary_init_steady(u.w, u.pr, 1.0, &u.init), PCS_OK, "%s", pcs_last_error());
     for (int i = 0; i < 40 && seen == 0; i++) {
         cr_assert_eq(pcs_world_tick(u.w), PCS_OK, "tick %d: %s", i, pcs_last_error());
         seen += events_of(&u, PCS_EV_PRIMARY_COURANT, &c);

@@ -25,6 +25,7 @@
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PC_ASAN 1
@@ -640,21 +641,7 @@ Test(pzr_control, acts_one_tick_after_the_sensor_sample)
 static void expect_refused(pcs_world *w, const unsigned char *image, size_t len, const char *path,
                            size_t element, double value, const char *text)
 {
-    const char *section = "store:u1.pzrctl.state";
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
-              "no section %s", section);
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(w);
-    pcs_status st = pcs_world_load(w, path);
-    cr_expect_eq(st, PCS_E_CORRUPT, "[%zu] = %g: %s", element, value, pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), "u1.pzrctl.state") != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(w), before, "the world changed");
+    save_expect_refused(w, image, len, path, "store:u1.pzrctl.state", element, value, text);
     tick(w, 2);
 }
 

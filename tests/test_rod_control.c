@@ -23,6 +23,7 @@
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #define F PCS_ROD_CONTROL_F_K
 #define DT 0.05
@@ -301,20 +302,7 @@ Test(rod_control, refuses_a_unit_without_the_automatic_input_and_bad_settings)
 static void expect_refused(fx *f, const unsigned char *image, size_t len, const char *path,
                            const char *section, size_t element, double value, const char *text)
 {
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
-              "no section %s", section);
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(f->w);
-    cr_expect_eq(pcs_world_load(f->w, path), PCS_E_CORRUPT, "%s[%zu] = %g: %s", section, element,
-                 value, pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), section + 6) != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(f->w), before, "the world changed");
+    save_expect_refused(f->w, image, len, path, section, element, value, text);
 }
 
 Test(rod_control, crafted_saves_are_refused_by_the_load_checks)

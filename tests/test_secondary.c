@@ -26,6 +26,7 @@
 #include "pcsim/pcsim.h"
 #include "pcsim/secondary.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ST_ASAN 1
@@ -568,20 +569,7 @@ Test(secondary, save_load_round_trip_gives_the_same_hash)
 static void expect_refused(st_unit *u, const unsigned char *image, size_t len, const char *path,
                            const char *section, size_t element, double value, const char *text)
 {
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value),
-              "no section %s", section);
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(u->w);
-    pcs_status st = pcs_world_load(u->w, path);
-    cr_expect_eq(st, PCS_E_CORRUPT, "%s[%zu] = %g: %s", section, element, value, pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), section + 6) != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(u->w), before, "the world changed");
+    save_expect_refused(u->w, image, len, path, section, element, value, text);
     st_tick(u, 5, 1);
 }
 

@@ -30,6 +30,7 @@
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
 #include "tests/save_craft.h"
+#include "tests/save_refused.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SD_ASAN 1
@@ -317,20 +318,7 @@ static void seq_pressure_mode(fx *fp)
 static void expect_refused(fx *f, const unsigned char *image, size_t len, const char *path,
                            size_t element, double value, const char *text)
 {
-    const char *section = "store:u1.dumpctl.state";
-    unsigned char *b = malloc(len);
-    cr_assert_not_null(b);
-    memcpy(b, image, len);
-    cr_assert(save_craft_patch(b, len, section, element * sizeof value, &value, sizeof value));
-    cr_assert(save_craft_write(path, b, len));
-    free(b);
-    uint64_t before = pcs_world_state_hash(f->w);
-    cr_expect_eq(pcs_world_load(f->w, path), PCS_E_CORRUPT, "[%zu] = %g: %s", element, value,
-                 pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), "u1.dumpctl.state") != NULL, "names the store: %s",
-              pcs_last_error());
-    cr_expect(strstr(pcs_last_error(), text) != NULL, "names '%s': %s", text, pcs_last_error());
-    cr_expect_eq(pcs_world_state_hash(f->w), before, "the world changed");
+    save_expect_refused(f->w, image, len, path, "store:u1.dumpctl.state", element, value, text);
 }
 
 static void seq_crafted_and_alloc(fx *fp)
