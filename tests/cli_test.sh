@@ -618,8 +618,8 @@ job_det_r20() {
     sed 's/^# kind pump_trip 6$/# kind pump_trip 7/' "$j" > "$g"
     expect replay-kind-table-differs 2 "$g:12: kind 'pump_trip' is 7 in the journal, 6 in the station" \
         replay "$g"
-    sed 's/^# target u2.pump2 1048597$/# target u2.pump2 1048598/' "$j" > "$g"
-    expect replay-target-differs 2 "target 'u2.pump2' is 1048598 in the journal, 1048597 in the station" \
+    sed 's/^# target u2.pump2 1048604$/# target u2.pump2 1048605/' "$j" > "$g"
+    expect replay-target-differs 2 "target 'u2.pump2' is 1048605 in the journal, 1048604 in the station" \
         replay "$g"
     sed '1s/v3/v2/' "$j" > "$g"
     expect replay-refuses-v2 2 "$g:1: journal format v2; this pcsim reads v3" replay "$g"
