@@ -245,6 +245,39 @@ static void rate_summary(host *h, int json, char *out, size_t len)
                  ss.source_class, ss.source_id);
 }
 
+/* Per unit with the steam side (issue 15): its MWe and its SGs'
+ * narrow-range levels at the end of the run, found by channel name, so a
+ * boundary unit (no "uN.turbine.mwe") adds nothing. Text: one line per
+ * unit; JSON: a "units" member of the summary object ("" when none). */
+static void units_summary(const host *h, int json, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    uint32_t n_units = pcs_station_unit_count(h->station);
+    for (uint32_t u = 1; u <= n_units && n + 96 < len; u++) {
+        char name[64];
+        uint32_t id;
+        snprintf(name, sizeof name, "u%u.turbine.mwe", u);
+        if (pcs_channel_find(h->world, name, &id) != PCS_OK)
+            continue;
+        const char *open = json ? (n ? "," : ",\"units\":[") : "";
+        n += (size_t)snprintf(out + n, len - n,
+                              json ? "%s{\"unit\":\"u%u\",\"mwe\":%.1f,\"nr_level_pct\":["
+                                   : "%su%u: %.1f MWe, SG narrow-range level",
+                              open, u, pcs_channel_value(h->world, id));
+        for (uint32_t k = 1; k <= 4 && n + 24 < len; k++) {
+            snprintf(name, sizeof name, "u%u.sg%u.nr_level", u, k);
+            if (pcs_channel_find(h->world, name, &id) != PCS_OK)
+                break;
+            n += (size_t)snprintf(out + n, len - n, json ? "%s%.2f" : "%s%.1f",
+                                  json ? (k > 1 ? "," : "") : " ", pcs_channel_value(h->world, id));
+        }
+        n += (size_t)snprintf(out + n, len - n, json ? "]}" : " %%\n");
+    }
+    if (json && n && n + 2 < len)
+        snprintf(out + n, len - n, "]");
+}
+
 void report_summary(host *h, uint64_t wall_ns)
 {
     clear_progress();
@@ -262,7 +295,7 @@ void report_summary(host *h, uint64_t wall_ns)
         ",\"tick_allocations\":%" PRIu64 ",\"readers\":{\"threads\":%u,\"reads\":%" PRIu64
         ",\"retries\":%" PRIu64 ",\"max_staleness\":%" PRIu64 ",\"events_read\":%" PRIu64
         ",\"events_missed\":%" PRIu64 ",\"non_finite\":%" PRIu64 "},\"state_hash\":\"%016" PRIx64
-        "\"}\n";
+        "\"%s}\n";
     const char *fmt_text =
         "\n== summary: %s\n"
         "ticks %" PRIu64 ", simulated %.1f s, wall %.3f s, %.0f ticks/s\n"
@@ -272,7 +305,7 @@ void report_summary(host *h, uint64_t wall_ns)
         "events dropped %" PRIu64 ", allocations during ticks %" PRIu64 "\n"
         "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
         " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
-        "final state hash %016" PRIx64 "\n";
+        "final state hash %016" PRIx64 "\n%s";
     char name[8 * 64]; /* a scenario name is at most 63 bytes, each escaped to at most 6 */
     if (h->opt.json)
         json_escape(pcs_scenario_name(h->scn), name, sizeof name);
@@ -280,11 +313,13 @@ void report_summary(host *h, uint64_t wall_ns)
         snprintf(name, sizeof name, "%s", pcs_scenario_name(h->scn));
     char rate[256];
     rate_summary(h, h->opt.json, rate, sizeof rate);
+    char units[2048];
+    units_summary(h, h->opt.json, units, sizeof units);
     fprintf(h->out, h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
             wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50), pct_us(&h->tick_ns, 95),
             pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100), cs.submitted, cs.applied,
             cs.rejected, cs.refused, rate, pcs_world_events_dropped(h->world), h->tick_allocations,
             rt->threads, rt->reads, rt->retries, rt->max_staleness, rt->events_read,
-            rt->events_missed, rt->bad_values, hash);
+            rt->events_missed, rt->bad_values, hash, units);
     report_stages(h);
 }

@@ -20,6 +20,8 @@
 #include "station/scenario.h"
 #include "station/scenario_units.h"
 #include "pcsim/clock.h"
+#include "pcsim/plant.h"
+#include "pcsim/turbine.h"
 
 static int migrate_v0_event(json_t *ev, size_t i, char *err, size_t err_len)
 {
@@ -192,6 +194,30 @@ static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
     return 0;
 }
 
+/* Issue 15's migration of schema-1 scripts: sg_pressure moved a unit's SG
+ * boundary pressure, and the old default scenario used it on u3 as a load
+ * change. A steam-side unit's SG pressure is an outcome (its handler refuses
+ * the command at run time): refuse it here, at load, naming the load
+ * demand that replaces it. Units are parsed before the script; a target
+ * that is not "uN" of a listed unit is left to the station's check. */
+static int steam_side_sg_pressure(jr_ctx *c, const scenario *s, const scn_action *a)
+{
+    unsigned n = 0;
+    int used = 0;
+    if (strcmp(a->command, "sg_pressure") != 0 || sscanf(a->target, "u%u%n", &n, &used) != 1 ||
+        a->target[used] != '\0' || n < 1 || n > s->n_units ||
+        s->units[n - 1].sg_model != PCS_PLANT_SG_STEAM_SIDE)
+        return 0;
+    size_t p = jr_push_key(c, "command");
+    jr_fail(c,
+            "sg_pressure on '%s' (sg_model steam_side, $.units[%u]): the steam side's SG pressure "
+            "is an outcome; use turbine_load (target '%s', value the load fraction [0, %g] of "
+            "rated) for a load change",
+            a->target, n - 1, a->target, PCS_TURBINE_LOAD_MAX);
+    jr_pop(c, p);
+    return -1;
+}
+
 static int script_item(jr_ctx *c, json_t *item, size_t i, void *out)
 {
     (void)i;
@@ -205,6 +231,8 @@ static int script_item(jr_ctx *c, json_t *item, size_t i, void *out)
                        "t_s %g is earlier than the previous action's %g (keep the "
                        "script in time order)",
                        a->t_s, s->script[s->n_script - 1].t_s);
+    if (steam_side_sg_pressure(c, s, a) != 0)
+        return -1;
     s->n_script++;
     return 0;
 }

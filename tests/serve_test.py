@@ -387,7 +387,7 @@ def short_scenario():
     doc["script"] = [
         {"t_s": 5, "command": "pump_trip", "target": "u2.pump2"},
         {"t_s": 10, "command": "rod_position", "target": "u1.D", "value": 0.8},
-        {"t_s": 20, "command": "sg_pressure", "target": "u3", "value": 6.6e6},
+        {"t_s": 20, "command": "turbine_load", "target": "u3", "value": 0.87},
     ]
     path = os.path.join(directory, "short.json")
     with open(path, "w") as f:

@@ -405,8 +405,9 @@ Test(plant_transients, startup_from_hot_zero_power_to_thirty_percent)
 
 /*
  * Issue 14's "done" line: after the default scenario's transients (u1 bank D
- * withdrawn at 60 s, u2 pump 2 tripped at 120 s, u3's SGs depressurised at
- * 180 s; u1 and u3 then trip on high flux) each disturbed unit's RCS pressure moves by more than
+ * withdrawn at 60 s and a main feed pump tripped at 300 s, then a low-low SG
+ * level trip; u2 pump 2 tripped at 120 s; u3's turbine load stepped down at
+ * 180 s and back at 420 s) each disturbed unit's RCS pressure moves by more than
  * 0.1 MPa, its pressurizer level by more than 2 % and a leg temperature by more than 1 K; u4
  * (untouched, at 50 %) stays within those bounds. The ASan suite moves the first two actions
  * (60 s to 10 s, 120 s to 20 s), runs to 32 s and checks u2 only.

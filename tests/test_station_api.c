@@ -83,7 +83,8 @@ Test(station_api, the_station_file_and_the_built_in_scenario_are_the_same)
     cr_assert_eq(r.run_ticks, 18000, "900 s at 0.05 s");
     cr_assert_eq(r.timeline_ticks, 1200, "60 s at 0.05 s");
     cr_assert_eq(r.readers, 20);
-    const pcs_scenario_action *a = pcs_scenario_action_get(file, 1);
+    const pcs_scenario_action *a =
+        pcs_scenario_action_get(file, 2); /* after u1's rod_manual, rod_position */
     cr_assert_str_eq(a->command, "pump_trip");
     cr_assert_str_eq(a->target, "u2.pump2");
     cr_assert_eq(a->tick, 2400, "t_s 120 at 0.05 s");

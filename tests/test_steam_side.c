@@ -258,6 +258,36 @@ Test(steam_side, scenario_field_selects_the_model_and_refuses_others)
     pcs_scenario_destroy(scn);
 }
 
+/* Issue 15's migration: a schema-1 script's sg_pressure aimed at a
+ * steam-side unit (the old default scenario's load change on u3) is refused
+ * at load, before any build, naming the action's path, the unit and the
+ * load demand that replaces it; a boundary unit keeps the command. */
+Test(steam_side, loader_refuses_sg_pressure_on_a_steam_side_unit_naming_turbine_load)
+{
+    const char *steam =
+        "{\"schema\": 1, \"world\": {\"dt_s\": 0.05}, \"units\": [{\"name\": \"u1\"}, "
+        "{\"name\": \"u2\", \"sg_model\": \"steam_side\"}], \"script\": ["
+        "{\"t_s\": 10, \"command\": \"sg_pressure\", \"target\": \"u1\", \"value\": 5.8e6}, "
+        "{\"t_s\": 20, \"command\": \"sg_pressure\", \"target\": \"u2\", \"value\": 5.8e6}]}";
+    pcs_scenario *scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("mig.json", steam, strlen(steam), NULL, &scn),
+                 PCS_E_INVAL);
+    const char *e = pcs_last_error();
+    cr_expect(strstr(e, "mig.json") && strstr(e, "$.script[1]") && strstr(e, "'u2'") &&
+                  strstr(e, "turbine_load") && strstr(e, "steam_side") && !strstr(e, "$.script[0]"),
+              "%s", e);
+    /* The same script on two boundary units loads: sg_pressure is that
+     * model's command. */
+    const char *boundary =
+        "{\"schema\": 1, \"world\": {\"dt_s\": 0.05}, \"units\": [{\"name\": \"u1\"}, "
+        "{\"name\": \"u2\"}], \"script\": ["
+        "{\"t_s\": 10, \"command\": \"sg_pressure\", \"target\": \"u1\", \"value\": 5.8e6}, "
+        "{\"t_s\": 20, \"command\": \"sg_pressure\", \"target\": \"u2\", \"value\": 5.8e6}]}";
+    cr_assert_eq(pcs_scenario_load_string("mig.json", boundary, strlen(boundary), NULL, &scn),
+                 PCS_OK, "%s", pcs_last_error());
+    pcs_scenario_destroy(scn);
+}
+
 /* Submit "turbine_valve" @p opening to u1 (the turbine governor's family). */
 static void turbine_valve(ss_unit *u, double opening)
 {

@@ -34,7 +34,8 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     if (pu->secondary) /* its tubes see the steam side, not the boundary pressure */
         return pcs_error_set(PCS_E_INVAL,
                              "%s sg_pressure: the unit has the steam side (sg_model steam_side): "
-                             "its SG pressure is an outcome; use turbine_valve",
+                             "its SG pressure is an outcome; use turbine_load (the load demand) "
+                             "or turbine_valve (the valve opening)",
                              c->target_name);
     double *controls = pcs_store_data(w, pcs_primary_store_ids(pu->primary).controls);
     return set_sg_pressure(controls, pu, c);
