@@ -629,8 +629,20 @@ job_det_r20() {
     expect replay-refuses-v2 2 "$g:1: journal format v2; this pcsim reads v3" replay "$g"
 }
 
+# ---- job scenarios: every scenario file shipped in scenarios/ loads, builds
+# its station and runs its first 2 s (their full transients are the tests of
+# tests/test_transients.c and the models' suites; this catches a file the
+# loader or a model's build stops accepting). Release only: the sanitizer
+# pass would build 14 stations for a check the release pass already makes.
+job_scenarios() {
+    for f in scenarios/*.json; do
+        n=$(basename "$f" .json)
+        expect "scenario-$n-runs" 0 "ticks 40, simulated 2.0 s" run "$f" --seconds 2 --quiet --readers 0
+    done
+}
+
 # ---- the lanes: longest jobs first, so the last ones to start are short.
-jobs="saveload det_r20 det_half ref2s det_w0 det_w1 unit_errors pacing csv unit_runs parse outputs"
+jobs="saveload det_r20 det_half ref2s scenarios det_w0 det_w1 unit_errors pacing csv unit_runs parse outputs"
 [ $full = 1 ] || jobs="saveload det_r20 ref2s unit_errors pacing csv unit_runs parse outputs"
 lane() {
     for job in $jobs; do # (jobs set their own variables: none is named job)
