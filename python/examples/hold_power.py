@@ -1,6 +1,8 @@
 """Hold a unit at 50 % power with a proportional rod controller.
 
-Unit u4 of the built-in station runs at 50 % power. At t = 30 s its steam
+A one-unit station (SCENARIO below: the primary with the steam generators'
+secondary as a pressure boundary, sg_model "boundary", and no automatic rod
+control) runs at 50 % power. At t = 30 s its steam
 generators' secondary pressure drops from 6.89 to 6.4 MPa (a load increase:
 the SGs draw more heat, the coolant cools, and the negative moderator
 temperature coefficient adds reactivity), which left alone takes the unit
@@ -27,6 +29,10 @@ except ImportError:  # run from the source tree: python/ next to this folder
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import pcsim.env
 
+SCENARIO = """{"schema": 1, "name": "hold-power",
+  "world": {"dt_s": 0.05, "seed": 20261130, "k_slow": 72},
+  "readers": {"count": 0},
+  "units": [{"name": "u1", "sg_model": "boundary", "initial_power_fraction": 0.5}]}"""
 TARGET = 0.5  # relative power
 KP = 0.5  # bank-D demand change per unit of power error, per second
 SETTLE_S = 60  # after this, the power must stay within BAND of TARGET
@@ -37,8 +43,9 @@ DISTURB_S = 30  # the load change
 def run(seconds=200, control=True, verbose=False):
     """Run the controlled (or uncontrolled) unit; returns (powers, env)."""
     env = pcsim.env.StationEnv(
-        observe=["u4.core.relative_power", "u4.rods.D.pos"],
-        act=[("u4.D", "rod_position")],
+        observe=["u1.core.relative_power", "u1.rods.D.pos"],
+        act=[("u1.D", "rod_position")],
+        scenario=pcsim.Scenario.from_string(SCENARIO, "hold_power.py"),
         reward=lambda obs, action, info: -abs(obs[0] - TARGET),
         ticks_per_step=20,  # 1 s per step at dt = 0.05 s
         max_steps=seconds,
@@ -47,7 +54,7 @@ def run(seconds=200, control=True, verbose=False):
     powers = []
     for t in range(seconds):
         if t == DISTURB_S:
-            env.station.command("u4", "sg_pressure", 6.4e6)
+            env.station.command("u1", "sg_pressure", 6.4e6)
         power, rod = obs
         demand = rod + KP * (TARGET - power) if control else rod
         obs, reward, terminated, truncated, info = env.step([min(1.0, max(0.0, demand))])

@@ -9,12 +9,14 @@ chosen by name (shell globs, fnmatch):
 panel          channels                                      shown in
 =============  ============================================  ==================
 power          ``*.core.power``, ``*.nis.power*``            MW
-pressure       ``*.pressure``                                MPa
+pressure       ``*.rcs.pressure``, ``*.pzr.pressure``,       MPa
+               ``*.sg*.pressure`` (steam-side units)
 temperatures   ``*.t_hot``, ``*.t_cold``, ``*.t_inlet``,     degC
                ``*.t_outlet``, ``*.t_avg`` (coolant only:
                not ``*.fuel.*``, ``*.clad.*``)
-flows          ``*.flow``                                    % of the first row
-levels         ``*.level``                                   % (as the channel)
+flows          ``*.core.flow``, ``*.loop*.flow``             % of the first row
+levels         ``*.pzr.level``, ``*.nr_level`` (SG narrow    % (as the channel)
+               range, steam-side units)
 =============  ============================================  ==================
 
 Sensor status columns (``*.status``) are never plotted. The colour is the
@@ -70,7 +72,9 @@ PANELS = (
     _Panel("power", "power (MW)",
            (_Kind("core.power", ("*.core.power",)),
             _Kind("nis.power (sensors)", ("*.nis.power*",), ":", 0.8)), "mega", 100.0),
-    _Panel("pressure", "pressure (MPa)", (_Kind("pressure", ("*.pressure",)),), "mega", 0.5),
+    _Panel("pressure", "pressure (MPa)",
+           (_Kind("RCS, pressurizer", ("*.rcs.pressure", "*.pzr.pressure")),
+            _Kind("SG dome", ("*.sg*.pressure",), "--")), "mega", 0.5),
     _Panel("temperatures", "temperature (\u00b0C)",
            (_Kind("t_hot", ("*.t_hot",)),
             _Kind("t_cold", ("*.t_cold",), "--"),
@@ -79,8 +83,10 @@ PANELS = (
             _Kind("t_avg (coolant)", ("*.t_avg",), (0, (6, 2, 1, 2)), 1.0)), "celsius", 5.0),
     _Panel("flows", "flow (% of first row)",
            (_Kind("core.flow", ("*.core.flow",)),
-            _Kind("loop flow", ("*.flow",), "--", 1.0)), "pct_first", 10.0),
-    _Panel("levels", "level (%)", (_Kind("level", ("*.level",)),), "same", 10.0),
+            _Kind("loop flow", ("*.loop*.flow",), "--", 1.0)), "pct_first", 10.0),
+    _Panel("levels", "level (%)",
+           (_Kind("pressurizer", ("*.pzr.level",)),
+            _Kind("SG narrow range", ("*.nr_level",), "--")), "same", 10.0),
 )
 
 DEFAULT_SIZE = (1400, 1200)  # pixels; the PNG is exactly this size

@@ -21,8 +21,8 @@ ACT = [("u1.D", "rod_position"), ("u1", "pzr_heaters", 0.0, 1.794e6)]
 
 
 def make(**kw):
-    """An env of u1 on the two-unit station (conftest.TWO_UNITS; the default
-    scenario's env is python/examples/hold_power.py's, test_example.py)."""
+    """An env of u1 on the two-unit station (conftest.TWO_UNITS; the
+    hold-power station, one unit, is python/examples/hold_power.py's, test_example.py)."""
     kw.setdefault("max_steps", 50)
     kw.setdefault("scenario", TWO_UNITS)
     return StationEnv(OBS, ACT, **kw)

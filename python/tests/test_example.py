@@ -1,5 +1,5 @@
-"""python/examples/hold_power.py: the proportional rod controller holds u4
-at 50 % power through a load change, within 1 % (of rated power) from 60 s on;
+"""python/examples/hold_power.py: the proportional rod controller holds its
+one-unit station's u1 at 50 % power through a load change, within 1 % (of rated power) from 60 s on;
 without the controller the same load change takes the unit out of that band.
 (The script itself runs verbatim from README's "From Python" block in the
 suite, python/tests/run_suite.sh.)"""

@@ -59,18 +59,25 @@ def test_default_station_panels_columns_and_events(run130, tmp_path):
     # 4 units: core power and the four NIS sensors each (status columns not).
     assert s.panel("power").columns == want(r"u\d\.(core\.power|nis\.power\.[A-D])")
     assert len(s.panel("power").columns) == 20
-    # RCS (hot leg) and pressurizer pressure per unit; not the sensors.
-    assert s.panel("pressure").columns == want(r"u\d\.(rcs|pzr)\.pressure")
-    assert len(s.panel("pressure").columns) == 8
+    # RCS (hot leg), pressurizer and the four SG domes' pressure per unit
+    # (the default's units have the steam side); not the sensors.
+    assert s.panel("pressure").columns == want(r"u\d\.(rcs|pzr|sg\d)\.pressure")
+    assert len(s.panel("pressure").columns) == 24
     # Coolant temperatures only: fuel.t_avg and clad.t_max are not drawn.
     temps = want(r"u\d\.(loop\d\.t_(hot|cold)|core\.t_(inlet|outlet)|(coolant|rcs)\.t_avg)")
     assert s.panel("temperatures").columns == temps and len(temps) == 48
     assert s.panel("flows").columns == want(r"u\d\.(core\.flow|loop\d\.flow)")
-    assert s.panel("levels").columns == want(r"u\d\.pzr\.level") and len(want(r"u\d\.pzr\.level")) == 4
+    # pressurizer level and the SGs' narrow-range levels (%), not the SGs'
+    # collapsed levels (m)
+    levels = want(r"u\d\.(pzr\.level|sg\d\.nr_level)")
+    assert s.panel("levels").columns == levels and len(levels) == 20
     assert all(not p.skipped for p in s.panels)
-    # The log's 7 event lines: rod bank D at 78.95 s, then pump trip, trip
-    # function, reactor trip, scram, two alarm lines; 3 of them trips/scrams.
-    assert (s.events, s.major_events, s.events_outside) == (7, 3, 0)
+    # The log's 11 event lines (u1's rods are on automatic control, so no
+    # bank-limit line): u2's pump trip, two alarm lines, the low-flow trip
+    # function, reactor trip, scram, the turbine-trip function and its alarm,
+    # and three more lines of the low-flow function (4 channels tripped, at
+    # 128.50, 128.65 and 128.75 s); 3 of them trips/scrams.
+    assert (s.events, s.major_events, s.events_outside) == (11, 3, 0)
 
 
 def test_size_option_and_events_outside_the_range(run130, tmp_path, capsys):
@@ -85,8 +92,8 @@ def test_size_option_and_events_outside_the_range(run130, tmp_path, capsys):
     assert rc == 0
     assert png_size(png) == (800, 600)
     out = capsys.readouterr().out
-    assert f"{png}: 800x600 px, 130 rows 1-130 s; panels: power (20), pressure (8), " \
-           "temperatures (48), flows (20), levels (4); 1 events (1 trips/scrams)" in out
+    assert f"{png}: 800x600 px, 130 rows 1-130 s; panels: power (20), pressure (24), " \
+           "temperatures (48), flows (20), levels (20); 1 events (1 trips/scrams)" in out
 
 
 def write(path, text):
@@ -135,7 +142,8 @@ def test_flow_starting_at_zero_is_skipped_and_said(tmp_path, capsys):
     ("short_row.csv", "t_s,u1.core.power\n1\n", "{p}:2: 1 fields, the header has 2"),
     ("nothing.csv", "t_s,u1.rods.pos,u1.core.boron\n1,0.9,975\n",
      "{p}: no plottable columns: none of its 2 channel(s) (u1.rods.pos, u1.core.boron) "
-     "matches a panel (power: *.core.power, *.nis.power*; pressure: *.pressure;"),
+     "matches a panel (power: *.core.power, *.nis.power*; pressure: *.rcs.pressure, "
+     "*.pzr.pressure, *.sg*.pressure;"),
 ])
 def test_bad_csv_is_named_and_exits_2(tmp_path, capsys, name, text, message):
     p = tmp_path / name

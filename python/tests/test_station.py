@@ -85,8 +85,8 @@ def test_scenario_from_file_and_string(tmp_path):
     b = pcsim.Scenario.from_string(text, name="mine")
     assert a.source == str(path) and b.source == "mine"
     assert a.build_hash == b.build_hash == pcsim.Scenario().build_hash
-    assert [x.command for x in a.actions][:2] == ["rod_position", "pump_trip"]
-    assert a.actions[1].tick == 2400  # t_s 120 at dt 0.05
+    assert [x.command for x in a.actions][:3] == ["rod_manual", "rod_position", "pump_trip"]
+    assert a.actions[2].tick == 2400  # t_s 120 at dt 0.05
     with pytest.raises(pcsim.Error) as e:
         pcsim.Scenario.from_file(tmp_path / "missing.json")
     assert "missing.json" in e.value.message
