@@ -6,6 +6,7 @@
  * This is the one place that knows every model of the station; hosts see
  * only pcsim/station.h (docs/ARCHITECTURE.md section 1).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,6 +410,15 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
         return pcs_error_set(PCS_E_INVAL,
                              "%s: value %g is neither 0 (grid) nor 1 (islanded) (generator_mode)",
                              w, value);
+    }
+    /* A pump number: a fraction would pass the range [0, 2] and be refused
+     * by the feedwater's handler at run time. */
+    if ((strcmp(d->name, "feed_pump_trip") == 0 || strcmp(d->name, "feed_pump_start") == 0) &&
+        value != floor(value)) {
+        where_text(at, "value", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: value %g is not a pump number: 1 or 2, or 0 for both (%s)", w,
+                             value, d->name);
     }
     out->args[0] = value;
     return PCS_OK;

@@ -176,6 +176,13 @@ static void station_commands(const pcs_station *st, pcs_world *w)
               pcs_last_error());
     cr_assert_eq(pcs_station_command(st, "u1", "turbine_load", 1.2, &c), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "[0, 1.1]"), "%s", pcs_last_error());
+    /* the feedwater's pump commands take a pump number, not a fraction */
+    cr_assert_eq(pcs_station_command(st, "u1", "feed_pump_trip", 1.5, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "1.5 is not a pump number") &&
+                  strstr(pcs_last_error(), "feed_pump_trip"),
+              "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_command(st, "u1", "feed_pump_start", 2.0, &c), PCS_OK, "%s",
+                 pcs_last_error());
 }
 
 /*
