@@ -378,6 +378,19 @@ static pcs_status target_error(const pcs_station *st, const where *at, const act
                          target, d->name, d->help, st->n_units);
 }
 
+/* Commands of the steam side whose value has no default (see resolve). */
+static int needs_value(const char *name)
+{
+    static const char *const names[] = {
+        "turbine_valve",  "turbine_load",          "turbine_runback",
+        "generator_mode", "generator_load_torque", "generator_load_power",
+        "dump_manual",    "condenser_available",   "steam_line_break"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static pcs_status resolve(const pcs_station *st, const where *at, const char *command,
                           const char *target, double value, int has_value, pcs_command *out)
 {
@@ -403,12 +416,29 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
                              "index (0 = channel A) or -1 to bypass the whole function",
                              w, target);
     }
+    /* The steam side's commands that take a value: a missing one would
+     * read as 0 and be applied (a turbine load or runback to 0, the
+     * condenser lost, the dumps shut in manual). */
+    if (!has_value && needs_value(d->name)) {
+        where_text(at, "value", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL, "%s: %s of '%s' needs a value (%s)", w, d->name, target,
+                             d->help);
+    }
     /* The generator has two modes: a value between would pass the range
      * and be refused by the handler at run time. */
     if (strcmp(d->name, "generator_mode") == 0 && value != 0.0 && value != 1.0) {
         where_text(at, "value", w, sizeof w);
         return pcs_error_set(PCS_E_INVAL,
                              "%s: value %g is neither 0 (grid) nor 1 (islanded) (generator_mode)",
+                             w, value);
+    }
+    /* The condenser is available or not: 0.5 would pass the range and be
+     * refused by the interlocks' handler at run time. */
+    if (strcmp(d->name, "condenser_available") == 0 && value != 0.0 && value != 1.0) {
+        where_text(at, "value", w, sizeof w);
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: value %g is neither 0 (lost) nor 1 (available) "
+                             "(condenser_available)",
                              w, value);
     }
     /* A pump number: a fraction would pass the range [0, 2] and be refused

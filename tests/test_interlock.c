@@ -648,6 +648,16 @@ Test(interlock, bad_definitions_are_refused_naming_the_field)
     d.nr_level[2].sensor[1] = 999;
     cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "nr_level[2].sensor[1] = 999"), "%s", pcs_last_error());
+    /* the trip breakers' element past the store, including an index whose
+       (index + 1) x 4 bytes wraps in 32 bits (it was accepted and read
+       about 16 GB past a 4-byte store on the first tick) */
+    d = r.d;
+    d.trip_index = 1;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "trip_index = 1"), "%s", pcs_last_error());
+    d.trip_index = UINT32_MAX;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "trip_index = 4294967295"), "%s", pcs_last_error());
     rig_free(&r);
 }
 

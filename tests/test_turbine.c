@@ -183,6 +183,24 @@ static void station_commands(const pcs_station *st, pcs_world *w)
               "%s", pcs_last_error());
     cr_assert_eq(pcs_station_command(st, "u1", "feed_pump_start", 2.0, &c), PCS_OK, "%s",
                  pcs_last_error());
+    cr_assert_eq(pcs_station_command(st, "u1", "condenser_available", 0.5, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "neither 0 (lost) nor 1"), "%s", pcs_last_error());
+    /* a script action that leaves out the value of a steam-side command
+       would have run as 0 (a turbine load of 0): refused naming the action */
+    const char *no_value = "{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"sg_model\": "
+                           "\"steam_side\"}], \"script\": [{\"t_s\": 1, \"command\": "
+                           "\"turbine_load\", \"target\": \"u1\"}, {\"t_s\": 2, \"command\": "
+                           "\"turbine_trip\", \"target\": \"u1\"}]}";
+    pcs_scenario *nv = NULL;
+    cr_assert_eq(pcs_scenario_load_string("nv.json", no_value, strlen(no_value), NULL, &nv), PCS_OK,
+                 "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_script_command(st, nv, 0, &c), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "nv.json") && strstr(pcs_last_error(), "$.script[0]") &&
+                  strstr(pcs_last_error(), "turbine_load of 'u1' needs a value"),
+              "%s", pcs_last_error());
+    cr_expect_eq(pcs_station_script_command(st, nv, 1, &c), PCS_OK, "a trip takes no value: %s",
+                 pcs_last_error());
+    pcs_scenario_destroy(nv);
 }
 
 /*

@@ -168,7 +168,7 @@ pcs_status pcs_interlock_def_validate(const pcs_world *w, const pcs_sensors *sen
     if (st != PCS_OK)
         return st;
     if (d->trip_store >= pcs_store_count(w) || pcs_store_is_f64(w, d->trip_store) ||
-        pcs_store_bytes(w, d->trip_store) < (d->trip_index + 1u) * sizeof(uint32_t))
+        d->trip_index >= pcs_store_bytes(w, d->trip_store) / sizeof(uint32_t))
         return pcs_error_set(PCS_E_INVAL,
                              "interlock: trip_store = %u, trip_index = %u: not a u32 element of a "
                              "registered store (the unit's scram.cause)",
