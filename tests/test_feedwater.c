@@ -38,16 +38,12 @@
 #define FW_G 9.80665
 #define FW_GPM 6.30901964e-5 /* m3/s per US gpm */
 
-static pcs_water_ph_table *fw_table;
-
+/* The process-wide (p, h) table the station's units share. */
 static const pcs_water_ph_table *table(void)
 {
-    if (!fw_table) {
-        pcs_water_ph_table_def d;
-        pcs_water_ph_table_default(&d);
-        cr_assert_eq(pcs_water_ph_table_create(&d, &fw_table), PCS_OK, "%s", pcs_last_error());
-    }
-    return fw_table;
+    const pcs_water_ph_table *t = NULL;
+    cr_assert_eq(pcs_station_water_table(&t), PCS_OK, "%s", pcs_last_error());
+    return t;
 }
 
 typedef struct fw_unit {

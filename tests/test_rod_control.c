@@ -22,6 +22,7 @@
 
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
+#include "tests/control_fixture.h"
 #include "tests/save_craft.h"
 #include "tests/save_refused.h"
 
@@ -84,18 +85,6 @@ static void set(fx *f, double load, double e_f)
 {
     f->sig[PCS_SIG_TURBINE_LOAD] = load;
     *f->tavg = T_NL + (T_FULL - T_NL) * load + e_f * F;
-}
-
-static void submit(pcs_world *w, const char *family, const char *target, uint32_t op, double v)
-{
-    pcs_command c;
-    memset(&c, 0, sizeof c);
-    pcs_target_id id;
-    cr_assert_eq(pcs_command_kind_find(w, family, op, &c.kind), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_command_target_find(w, target, &id), PCS_OK, "%s", pcs_last_error());
-    c.target = pcs_target_id_store(id);
-    c.args[0] = v;
-    cr_assert_eq(pcs_command_submit(w, &c), PCS_OK, "%s", pcs_last_error());
 }
 
 /* travel per tick at @p spm steps/min */
@@ -183,14 +172,14 @@ Test(rod_control, inserts_the_next_bank_when_the_lead_bank_is_in)
 {
     fx f;
     fx_open(&f);
-    submit(f.w, PCS_ROD_CONTROL_COMMANDS, "u1", PCS_ROD_CONTROL_OP_MANUAL, 0.0);
-    submit(f.w, PCS_UNIT_COMMANDS, "u1.D", PCS_UNIT_OP_ROD_SPEED, 1.0);
-    submit(f.w, PCS_UNIT_COMMANDS, "u1.D", PCS_UNIT_OP_ROD_POSITION, 0.0003);
+    ctl_command(f.w, PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_MANUAL, "u1", 0.0);
+    ctl_command(f.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_SPEED, "u1.D", 1.0);
+    ctl_command(f.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_POSITION, "u1.D", 0.0003);
     set(&f, 0.5, 6.0);
     tick(&f, 20); /* 0.9 of travel at 1 per s: 18 ticks */
     cr_assert_eq(f.pos[0], 0.0003, "manual: the unit's command moved D to %g", f.pos[0]);
     cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0);
-    submit(f.w, PCS_ROD_CONTROL_COMMANDS, "u1", PCS_ROD_CONTROL_OP_AUTO, 0.0);
+    ctl_command(f.w, PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_AUTO, "u1", 0.0);
     tick(&f, 1); /* engages */
     cr_expect_eq(f.pos[0], 0.0003);
     tick(&f, 1);
@@ -235,18 +224,18 @@ Test(rod_control, manual_to_auto_is_bumpless)
     set(&f, 0.5, 2.0);
     tick(&f, 5);
     cr_assert(fabs(f.s[PCS_ROD_CONTROL_ST_SPEED] + 8.0) < 1e-12, "moving in at 8 steps/min");
-    submit(f.w, PCS_ROD_CONTROL_COMMANDS, "u1.rodctl", PCS_ROD_CONTROL_OP_MANUAL, 0.0);
+    ctl_command(f.w, PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_MANUAL, "u1.rodctl", 0.0);
     tick(&f, 2); /* the one-tick delay: the drive saw the last auto demand */
     double held = f.pos[0];
     tick(&f, 10);
     cr_expect_eq(f.pos[0], held, "manual: D held at %.12f, now %.12f", held, f.pos[0]);
     cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_MANUAL], 1.0);
-    submit(f.w, PCS_UNIT_COMMANDS, "u1.D", PCS_UNIT_OP_ROD_POSITION, held - 0.001);
+    ctl_command(f.w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_ROD_POSITION, "u1.D", held - 0.001);
     tick(&f, 10);
     cr_expect(fabs(f.pos[0] - (held - 0.001)) < 1e-12, "the operator moved D to %.12f", f.pos[0]);
     double there = f.pos[0];
     set(&f, 0.5, 1.2);
-    submit(f.w, PCS_ROD_CONTROL_COMMANDS, "u1.rodctl", PCS_ROD_CONTROL_OP_AUTO, 0.0);
+    ctl_command(f.w, PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_AUTO, "u1.rodctl", 0.0);
     tick(&f, 20);
     cr_expect_eq(f.pos[0], there, "auto at 1.2 F: D moved to %.12f", f.pos[0]);
     cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0);
@@ -385,7 +374,8 @@ Test(rod_control, settles_tavg_on_its_program_after_a_10_percent_load_step)
     const double *rc = pcs_store_data(w, id_rc), *pos = pcs_store_data(w, id_pos);
     cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     double d0 = pos[0], d_min = d0, worst = 0.0, late = 0.0, d_late = 0.0, mean = 0.0;
-    submit(w, PCS_TURBINE_COMMANDS, "u1", PCS_TURBINE_OP_LOAD, sig[PCS_SIG_TURBINE_LOAD] - 0.1);
+    ctl_command(w, PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_LOAD, "u1",
+                sig[PCS_SIG_TURBINE_LOAD] - 0.1);
     int n_end = (int)(400.0 / DT), n_late = n_end - (int)(30.0 / DT);
     for (int n = 1; n <= n_end; n++) {
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());

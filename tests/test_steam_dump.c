@@ -29,6 +29,7 @@
 
 #include "pcsim/pcsim.h"
 #include "tests/alloc_count.h"
+#include "tests/control_fixture.h"
 #include "tests/save_craft.h"
 #include "tests/save_refused.h"
 
@@ -186,18 +187,6 @@ static double demand(const fx *f)
     return *f->dump;
 }
 
-static void submit(pcs_world *w, const char *family, const char *target, uint32_t op, double v)
-{
-    pcs_command c;
-    memset(&c, 0, sizeof c);
-    pcs_target_id id;
-    cr_assert_eq(pcs_command_kind_find(w, family, op, &c.kind), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_command_target_find(w, target, &id), PCS_OK, "%s", pcs_last_error());
-    c.target = pcs_target_id_store(id);
-    c.args[0] = v;
-    cr_assert_eq(pcs_command_submit(w, &c), PCS_OK, "%s", pcs_last_error());
-}
-
 /* Plant trip (C-8), Tavg 28 F above no-load: all valves trip open, at the
  * 3 s stroke (20 ticks: 1/3); P-12 then cuts them to 3/12 at once; C-9
  * lost closes them at once. */
@@ -271,7 +260,7 @@ static void seq_reactor_trip_manual(fx *fp)
     tick(&f, 20);
     cr_expect(fabs(demand(&f) - 20 * MOD_STEP) < 1e-12, "demand %.12f", demand(&f));
     cr_expect_eq(f.s[PCS_STEAM_DUMP_ST_CONTROLLER], PCS_STEAM_DUMP_CTL_PLANT_TRIP);
-    submit(f.w, PCS_STEAM_DUMP_COMMANDS, "u1.dumpctl", PCS_STEAM_DUMP_OP_MANUAL, 0.02);
+    ctl_command(f.w, PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_MANUAL, "u1.dumpctl", 0.02);
     tick(&f, 11);
     cr_expect(fabs(demand(&f) - (0.05 - 11 * MOD_STEP)) < 1e-12,
               "closing at the modulation rate: %.12f", demand(&f));
@@ -279,7 +268,7 @@ static void seq_reactor_trip_manual(fx *fp)
     cr_expect(fabs(demand(&f) - 0.02) < 1e-12, "manual 0.02 reached from 0.05 in 12 steps: %.12f",
               demand(&f));
     cr_expect_eq(f.s[PCS_STEAM_DUMP_ST_CONTROLLER], PCS_STEAM_DUMP_CTL_MANUAL);
-    submit(f.w, PCS_STEAM_DUMP_COMMANDS, "u1", PCS_STEAM_DUMP_OP_AUTO, 0.0);
+    ctl_command(f.w, PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_AUTO, "u1", 0.0);
     tick(&f, 1);
     cr_expect(fabs(demand(&f) - (0.02 + MOD_STEP)) < 1e-12, "bumpless back to auto: %.12f",
               demand(&f));
@@ -294,7 +283,7 @@ static void seq_pressure_mode(fx *fp)
 {
     fx f = *fp;
     f.ilk[PCS_SIG_C9] = 1.0;
-    submit(f.w, PCS_STEAM_DUMP_COMMANDS, "u1", PCS_STEAM_DUMP_OP_PRESSURE_MODE, 0.0);
+    ctl_command(f.w, PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_PRESSURE_MODE, "u1", 0.0);
     tick(&f, 1);
     *f.turbine = 0.0; /* nobody else writes it here */
     double p_max = 0.0, safety = 0.0;
@@ -417,8 +406,8 @@ Test(steam_dump, plant_trip_on_a_station_takes_tavg_towards_no_load)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     double t0 = pri[PCS_PRIMARY_OUT_T_AVG];
     cr_expect(fabs(t0 - T_FULL) < 1.0, "starts on the full-power Tavg: %.3f K", t0);
-    submit(w, PCS_UNIT_COMMANDS, "u1", PCS_UNIT_OP_SCRAM, 0.0);
-    submit(w, PCS_TURBINE_COMMANDS, "u1", PCS_TURBINE_OP_TRIP, 0.0); /* stop valves shut */
+    ctl_command(w, PCS_UNIT_COMMANDS, PCS_UNIT_OP_SCRAM, "u1", 0.0);
+    ctl_command(w, PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_TRIP, "u1", 0.0); /* stop valves shut */
     ilk[PCS_SIG_P4] = ilk[PCS_SIG_C8] = ilk[PCS_SIG_C9] = 1.0;
     int n_end = (int)(25.0 / DT);
     double t_min = t0, dump_max = 0.0, t_no_load = -1.0;
