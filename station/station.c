@@ -186,10 +186,17 @@ typedef struct action_def {
     int has_range;
     double lo, hi;
     int lo_open;
-    const char *what; /* the value, for the message */
+    const char *what;    /* the value, for the message */
+    unsigned value_rule; /* VALUE_* below: what the value must be beyond its range */
 } action_def;
 
-#define NO_RANGE 0, 0.0, 0.0, 0, NULL
+/* A value with no meaningful default must be given (a missing one reads as
+ * 0 and would be applied: a turbine load of 0, the condenser lost); some
+ * values are whole numbers (a pump) or flags (0 or 1: a fraction would pass
+ * the range and be refused by the model's handler only at run time). */
+enum { VALUE_REQUIRED = 1u, VALUE_WHOLE = 2u, VALUE_FLAG = 4u };
+
+#define NO_RANGE 0, 0.0, 0.0, 0, NULL, 0
 #define IF97_P_MIN_PA 611.212677 /* triple point: pcs_water_tsat's range */
 #define IF97_P_MAX_PA 22064000.0 /* critical point */
 #define UNITS PCS_UNIT_COMMANDS
@@ -200,62 +207,64 @@ typedef struct action_def {
 
 static const action_def actions[] = {
     {"rod_position", UNITS, PCS_UNIT_OP_ROD_POSITION, ARG_BANK,
-     "target uN.BANK, value position [0, 1]", 1, 0.0, 1.0, 0, "position"},
+     "target uN.BANK, value position [0, 1]", 1, 0.0, 1.0, 0, "position", 0},
     {"rod_speed", UNITS, PCS_UNIT_OP_ROD_SPEED, ARG_BANK,
-     "target uN.BANK, value travel per s (0, 1]", 1, 0.0, 1.0, 1, "travel per s"},
+     "target uN.BANK, value travel per s (0, 1]", 1, 0.0, 1.0, 1, "travel per s", 0},
     {"scram", UNITS, PCS_UNIT_OP_SCRAM, ARG_UNIT, "target uN", NO_RANGE},
     {"reset", UNITS, PCS_UNIT_OP_RESET, ARG_UNIT, "target uN", NO_RANGE},
     {"boron", PZR, PCS_PZR_CONTROL_OP_CHARGING_BORON, ARG_UNIT,
      "target uN, value charging-water boron ppm [0, 10000] (boration or dilution)", 1, 0.0, 10000.0,
-     0, "ppm"},
+     0, "ppm", 0},
     {"pump_trip", PRIMARY, PCS_PRIMARY_OP_PUMP_TRIP, ARG_PUMP, "target uN.pumpK", NO_RANGE},
     {"pump_start", PRIMARY, PCS_PRIMARY_OP_PUMP_START, ARG_PUMP,
      "target uN.pumpK (motor on: the pump runs up on its motor)", NO_RANGE},
     {"pzr_heaters", PZR, PCS_PZR_CONTROL_OP_HEATERS, ARG_UNIT,
-     "target uN, value heater power W [0, 1794000] (heaters to manual)", 1, 0.0, 1.794e6, 0, "W"},
+     "target uN, value heater power W [0, 1794000] (heaters to manual)", 1, 0.0, 1.794e6, 0, "W",
+     0},
     {"pzr_spray", PZR, PCS_PZR_CONTROL_OP_SPRAY, ARG_UNIT,
-     "target uN, value spray demand [0, 1] (sprays to manual)", 1, 0.0, 1.0, 0, "demand"},
+     "target uN, value spray demand [0, 1] (sprays to manual)", 1, 0.0, 1.0, 0, "demand", 0},
     {"pzr_auto", PZR, PCS_PZR_CONTROL_OP_PRESSURE_AUTO, ARG_UNIT,
      "target uN (pressure control back to auto)", NO_RANGE},
     {"charging", PZR, PCS_PZR_CONTROL_OP_CHARGING, ARG_UNIT,
      "target uN, value charging flow kg/s [0, 9.3308] (level control to manual)", 1, 0.0, 9.3308, 0,
-     "kg/s"},
+     "kg/s", 0},
     {"level_auto", PZR, PCS_PZR_CONTROL_OP_LEVEL_AUTO, ARG_UNIT,
      "target uN (level control back to auto)", NO_RANGE},
     {"letdown", PZR, PCS_PZR_CONTROL_OP_LETDOWN, ARG_UNIT,
-     "target uN, value letdown flow kg/s [0, 12.13]", 1, 0.0, 12.13, 0, "kg/s"},
+     "target uN, value letdown flow kg/s [0, 12.13]", 1, 0.0, 12.13, 0, "kg/s", 0},
     {"sg_pressure", PLANT, PCS_PLANT_OP_SG_PRESSURE, ARG_UNIT,
      "target uN, value secondary pressure Pa", 1, IF97_P_MIN_PA, IF97_P_MAX_PA, 0,
-     "secondary pressure Pa"},
+     "secondary pressure Pa", 0},
     {"turbine_valve", TURBINE, PCS_TURBINE_OP_VALVE, ARG_UNIT,
      "target uN (a unit with sg_model steam_side), value turbine valve opening target [0, 1], "
      "moved at the governor's rate limit (governor to manual)",
-     1, 0.0, 1.0, 0, "opening"},
+     1, 0.0, 1.0, 0, "opening", VALUE_REQUIRED},
     {"turbine_load", TURBINE, PCS_TURBINE_OP_LOAD, ARG_UNIT,
      "target uN (steam_side), value load target [0, 1.1] of rated (governor to auto; a change "
      "of at most 10 % is a step, more ramps at 5 %/min)",
-     1, 0.0, PCS_TURBINE_LOAD_MAX, 0, "load fraction"},
+     1, 0.0, PCS_TURBINE_LOAD_MAX, 0, "load fraction", VALUE_REQUIRED},
     {"turbine_runback", TURBINE, PCS_TURBINE_OP_RUNBACK, ARG_UNIT,
      "target uN (steam_side), value load [0, 1.1] reached at the runback rate", 1, 0.0,
-     PCS_TURBINE_LOAD_MAX, 0, "load fraction"},
+     PCS_TURBINE_LOAD_MAX, 0, "load fraction", VALUE_REQUIRED},
     {"turbine_trip", TURBINE, PCS_TURBINE_OP_TRIP, ARG_UNIT, "target uN (steam_side)", NO_RANGE},
     {"turbine_reset", TURBINE, PCS_TURBINE_OP_RESET, ARG_UNIT,
      "target uN (steam_side; refused while a trip demand stands)", NO_RANGE},
     {"generator_mode", TURBINE, PCS_TURBINE_OP_GENERATOR_MODE, ARG_UNIT,
-     "target uN (steam_side), value 0 grid or 1 islanded", 1, 0.0, 1.0, 0, "mode"},
+     "target uN (steam_side), value 0 grid or 1 islanded", 1, 0.0, 1.0, 0, "mode",
+     VALUE_REQUIRED | VALUE_FLAG},
     {"generator_load_torque", TURBINE, PCS_TURBINE_OP_LOAD_TORQUE, ARG_UNIT,
      "target uN (steam_side), value islanded load torque N m [0, 1e8]", 1, 0.0,
-     PCS_TURBINE_TORQUE_MAX, 0, "N m"},
+     PCS_TURBINE_TORQUE_MAX, 0, "N m", VALUE_REQUIRED},
     {"generator_load_power", TURBINE, PCS_TURBINE_OP_LOAD_POWER, ARG_UNIT,
      "target uN (steam_side), value islanded power demand W [0, 1e10]", 1, 0.0,
-     PCS_TURBINE_POWER_MAX, 0, "W"},
+     PCS_TURBINE_POWER_MAX, 0, "W", VALUE_REQUIRED},
     {"rod_manual", PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_MANUAL, ARG_UNIT,
      "target uN (a steam_side unit): rod control to manual, banks to rod_position", NO_RANGE},
     {"rod_auto", PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_AUTO, ARG_UNIT,
      "target uN (a steam_side unit): rod control back to the Tavg program", NO_RANGE},
     {"dump_manual", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_MANUAL, ARG_UNIT,
      "target uN (a steam_side unit), value steam dump demand [0, 1] (dumps to manual)", 1, 0.0, 1.0,
-     0, "demand"},
+     0, "demand", VALUE_REQUIRED},
     {"dump_auto", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_AUTO, ARG_UNIT,
      "target uN (a steam_side unit): steam dumps back to auto", NO_RANGE},
     {"dump_tavg_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_TAVG_MODE, ARG_UNIT,
@@ -264,10 +273,10 @@ static const action_def actions[] = {
      "target uN (a steam_side unit): steam dumps on header pressure (1092 psig)", NO_RANGE},
     {"feed_pump_trip", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_MFP_TRIP, ARG_UNIT,
      "target uN (sg_model steam_side), value main feed pump 1 or 2, 0 or none for both", 1, 0.0,
-     2.0, 0, "pump"},
+     2.0, 0, "pump", VALUE_WHOLE},
     {"feed_pump_start", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_MFP_START, ARG_UNIT,
      "target uN (sg_model steam_side), value main feed pump 1 or 2, 0 or none for both", 1, 0.0,
-     2.0, 0, "pump"},
+     2.0, 0, "pump", VALUE_WHOLE},
     {"afw_start", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_AFW_START, ARG_UNIT,
      "target uN (sg_model steam_side): every auxiliary feed pump", NO_RANGE},
     {"afw_stop", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_AFW_STOP, ARG_UNIT,
@@ -276,7 +285,7 @@ static const action_def actions[] = {
      "target uN (a unit with sg_model steam_side): clear the C-7 loss-of-load latch", NO_RANGE},
     {"condenser_available", PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_CONDENSER, ARG_UNIT,
      "target uN (a unit with sg_model steam_side), value 1 condenser available (C-9) or 0", 1, 0.0,
-     1.0, 0, "C-9 flag"},
+     1.0, 0, "C-9 flag", VALUE_REQUIRED | VALUE_FLAG},
     {"si_reset", PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_SI_RESET, ARG_UNIT,
      "target uN (a unit with sg_model steam_side): clear the SI and steam line isolation latches",
      NO_RANGE},
@@ -287,7 +296,7 @@ static const action_def actions[] = {
     {"steam_line_break", PCS_SECONDARY_COMMANDS, PCS_SECONDARY_OP_STEAM_LINE_BREAK, ARG_UNIT,
      "target uN.sgK (steam_side), value break area m2 [0, 0.3848] (up to the default 0.70 m "
      "line's bore; 0 closes it)",
-     1, 0.0, 0.3848, 0, "break area m2"},
+     1, 0.0, 0.3848, 0, "break area m2", VALUE_REQUIRED},
     {"trip_reset", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_RESET, ARG_UNIT,
      "target uN", NO_RANGE},
     {"trip_bypass", PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_BYPASS, ARG_TRIP,
@@ -306,7 +315,7 @@ static const action_def actions[] = {
     {"alarm_ack_all", PCS_ALARM_COMMANDS, PCS_ALARM_OP_ACK_ALL, ARG_UNIT,
      "target uN (acknowledges every alarm)", NO_RANGE},
     {"alarm_shelve", PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE, ARG_ALARM,
-     "target an alarm, value shelf time s", 1, 0.0, PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s"},
+     "target an alarm, value shelf time s", 1, 0.0, PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s", 0},
 };
 
 /* Where a message points: "<file>: $.script[i].<field>" for a script
@@ -378,17 +387,22 @@ static pcs_status target_error(const pcs_station *st, const where *at, const act
                          target, d->name, d->help, st->n_units);
 }
 
-/* Commands of the steam side whose value has no default (see resolve). */
-static int needs_value(const char *name)
+/* The row's VALUE_* rule, after its range (check_value). */
+static pcs_status check_rule(const where *at, const action_def *d, const char *target, double value,
+                             int has_value)
 {
-    static const char *const names[] = {
-        "turbine_valve",  "turbine_load",          "turbine_runback",
-        "generator_mode", "generator_load_torque", "generator_load_power",
-        "dump_manual",    "condenser_available",   "steam_line_break"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
+    char w[320];
+    where_text(at, "value", w, sizeof w);
+    if ((d->value_rule & VALUE_REQUIRED) && !has_value)
+        return pcs_error_set(PCS_E_INVAL, "%s: %s of '%s' needs a value (%s)", w, d->name, target,
+                             d->help);
+    if ((d->value_rule & VALUE_FLAG) && value != 0.0 && value != 1.0)
+        return pcs_error_set(PCS_E_INVAL, "%s: value %g is neither 0 nor 1 (%s: %s)", w, value,
+                             d->name, d->help);
+    if ((d->value_rule & VALUE_WHOLE) && value != floor(value))
+        return pcs_error_set(PCS_E_INVAL, "%s: value %g is not a whole number (%s: %s)", w, value,
+                             d->name, d->what);
+    return PCS_OK;
 }
 
 static pcs_status resolve(const pcs_station *st, const where *at, const char *command,
@@ -416,40 +430,8 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
                              "index (0 = channel A) or -1 to bypass the whole function",
                              w, target);
     }
-    /* The steam side's commands that take a value: a missing one would
-     * read as 0 and be applied (a turbine load or runback to 0, the
-     * condenser lost, the dumps shut in manual). */
-    if (!has_value && needs_value(d->name)) {
-        where_text(at, "value", w, sizeof w);
-        return pcs_error_set(PCS_E_INVAL, "%s: %s of '%s' needs a value (%s)", w, d->name, target,
-                             d->help);
-    }
-    /* The generator has two modes: a value between would pass the range
-     * and be refused by the handler at run time. */
-    if (strcmp(d->name, "generator_mode") == 0 && value != 0.0 && value != 1.0) {
-        where_text(at, "value", w, sizeof w);
-        return pcs_error_set(PCS_E_INVAL,
-                             "%s: value %g is neither 0 (grid) nor 1 (islanded) (generator_mode)",
-                             w, value);
-    }
-    /* The condenser is available or not: 0.5 would pass the range and be
-     * refused by the interlocks' handler at run time. */
-    if (strcmp(d->name, "condenser_available") == 0 && value != 0.0 && value != 1.0) {
-        where_text(at, "value", w, sizeof w);
-        return pcs_error_set(PCS_E_INVAL,
-                             "%s: value %g is neither 0 (lost) nor 1 (available) "
-                             "(condenser_available)",
-                             w, value);
-    }
-    /* A pump number: a fraction would pass the range [0, 2] and be refused
-     * by the feedwater's handler at run time. */
-    if ((strcmp(d->name, "feed_pump_trip") == 0 || strcmp(d->name, "feed_pump_start") == 0) &&
-        value != floor(value)) {
-        where_text(at, "value", w, sizeof w);
-        return pcs_error_set(PCS_E_INVAL,
-                             "%s: value %g is not a pump number: 1 or 2, or 0 for both (%s)", w,
-                             value, d->name);
-    }
+    if (check_rule(at, d, target, value, has_value) != PCS_OK)
+        return PCS_E_INVAL;
     out->args[0] = value;
     return PCS_OK;
 }
