@@ -1,8 +1,8 @@
 /**
  * @file test_rod_control.c
  * @brief Rod control on the Tavg program (pcsim/rod_control.h): the speed
- *        program at hand-picked errors, the lock-up hysteresis, the 15 %
- *        load block, bank sequencing, bumpless manual-to-auto, the crafted
+ *        program at hand-picked errors, the lock-up hysteresis, C-5's
+ *        withdrawal block below 15 % load, bank sequencing, bumpless manual-to-auto, the crafted
  *        save, 0 allocations per tick.
  *
  * Reference: refdata pwr_transients.md, "rod control" row ([HRTD] 8.1):
@@ -194,21 +194,37 @@ Test(rod_control, inserts_the_next_bank_when_the_lead_bank_is_in)
     fx_close(&f);
 }
 
-/* [HRTD] 8.1: automatic only above 15 % turbine load. At 14 % and 4 F high
- * the banks hold (released: mask 0); at 15 % they move. */
-Test(rod_control, auto_is_blocked_below_15_percent_load)
+/* C-5 ([HRTD] 8.1 "automatic rod withdrawal stops: turbine power (P_imp) <
+ * 15 %"; the stops prevent outward motion only, rods can always be
+ * inserted): below 15 % turbine load automatic WITHDRAWAL is blocked,
+ * automatic insertion goes on. At 14 % and 4 F high the banks stay driven
+ * and go in at 40 steps/min; at 14 % and 4 F low they hold (speed 0,
+ * still driven: the unit's rod commands do not move them); at 15 % and
+ * 4 F low they go out at 40 steps/min. */
+Test(rod_control, c5_blocks_only_automatic_withdrawal_below_15_percent_load)
 {
     fx f;
     fx_open(&f);
     double d0 = f.pos[0];
     set(&f, 0.14, 4.0);
-    tick(&f, 20);
-    cr_expect_eq(f.pos[0], d0, "D moved to %g below 15 %%", f.pos[0]);
-    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0);
-    cr_expect_eq(f.autos[f.n_banks], 0.0, "banks released");
-    set(&f, 0.15, 4.0);
     tick(&f, 11);
-    cr_expect(fabs(f.pos[0] - (d0 - 10 * per_tick(40.0))) < 1e-12, "D at %.12f", f.pos[0]);
+    cr_expect(fabs(f.s[PCS_ROD_CONTROL_ST_SPEED] + 40.0) < 1e-9,
+              "14 %% load, 4 F high: speed %g steps/min, want -40 (insertion continues)",
+              f.s[PCS_ROD_CONTROL_ST_SPEED]);
+    cr_expect(fabs(f.pos[0] - (d0 - 10 * per_tick(40.0))) < 1e-12, "D at %.12f, want %.12f",
+              f.pos[0], d0 - 10 * per_tick(40.0));
+    cr_expect_eq(f.autos[f.n_banks], 15.0, "banks driven below 15 %%: mask %g", f.autos[f.n_banks]);
+    set(&f, 0.14, -4.0);
+    tick(&f, 2); /* the one-tick delay: the drive saw the last insertion demand */
+    double held = f.pos[0];
+    tick(&f, 20);
+    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0, "14 %% load, 4 F low: withdrawal blocked");
+    cr_expect_eq(f.pos[0], held, "D held at %.12f, now %.12f", held, f.pos[0]);
+    cr_expect_eq(f.autos[f.n_banks], 15.0, "still driven (auto)");
+    set(&f, 0.15, -4.0);
+    tick(&f, 11);
+    cr_expect(fabs(f.pos[0] - (held + 10 * per_tick(40.0))) < 1e-12, "15 %%: D out to %.12f",
+              f.pos[0]);
     fx_close(&f);
 }
 
