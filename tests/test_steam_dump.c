@@ -104,7 +104,8 @@ Test(steam_dump, plant_trip_program_at_hand_computed_errors)
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         double to;
         uint32_t c;
-        /* load and C-7 do not matter once C-8 / P-4 select the plant-trip controller */
+        /* load and the load rejection do not matter once P-4 selects the plant-trip
+         * controller */
         double dmd = target(T_NL + pts[i].e_f * F, 0.7, 1, 1, &to, &c);
         cr_expect(fabs(dmd - pts[i].demand) < 1e-9, "e %.1f F: demand %.9f, want %.9f", pts[i].e_f,
                   dmd, pts[i].demand);

@@ -24,11 +24,14 @@
  * the last one that is not fully withdrawn (the plant's overlap of about
  * 100 steps is not modelled: a simplification).
  *
- * Auto and manual: in AUTO the controller drives the banks only while the
- * turbine load is at least auto_min_load (15 %, [HRTD] 8.1) and Tavg is
- * valid; below it the banks are released and hold, both directions (the
- * plant's C-5 blocks only withdrawal; the refdata row says auto only above
- * 15 %, which is what is modelled). MANUAL (a command) releases them too.
+ * Auto and manual: in AUTO the controller drives the banks while Tavg is
+ * valid. C-5: below auto_min_load (15 % turbine first-stage load) automatic
+ * WITHDRAWAL stops, insertion goes on ([HRTD] 8.1's automatic rod
+ * withdrawal stops, "turbine power (P_imp) < 15 %": the stops prevent
+ * outward motion only; refdata pwr_transients.md's "rod control" row "auto
+ * above 15 % turbine power" is that stop): a withdrawal demand there gives
+ * speed 0 and the lock-up restarts released. MANUAL (a command) releases
+ * the banks.
  * Released banks take the unit's own rod position and speed commands
  * (pcsim/unit.h) and hold until commanded: while driven, the unit keeps
  * each bank's commanded position at its position. AUTO returns
@@ -109,7 +112,8 @@ typedef struct pcs_rod_control_def {
     double ramp_start_k;        /**< 3 F ([HRTD] 8.1): the speed ramp starts; >= deadband */
     double ramp_spm_per_k;      /**< 32 steps/min per F = 57.6 per K ([HRTD] 8.1); >= 0 */
     double max_speed_spm;       /**< 72 steps/min at >= 5 F ([HRTD] 8.1); (0, 200] */
-    double auto_min_load;       /**< 0.15 turbine load ([HRTD] 8.1); [0, 1] */
+    double auto_min_load;       /**< 0.15 turbine load: C-5, no automatic withdrawal below it
+                                     ([HRTD] 8.1); [0, 1] */
     double steps_full_stroke;   /**< 228 steps (assumption: the Westinghouse stroke;
                                      pwr_plant.md gives rods "230 steps withdrawn" for the
                                      drop time, not the stroke); [10, 1000] */

@@ -64,16 +64,20 @@ pcs_status pcs_rodc_system(pcs_world *w, void *ctx)
     int manual = s[PCS_ROD_CONTROL_ST_MANUAL] != 0.0;
     int moving = s[PCS_ROD_CONTROL_ST_MOVING] != 0.0;
     double spm = 0.0;
-    int engaged = !manual && valid && load >= d->auto_min_load;
+    int engaged = !manual && valid;
     if (engaged)
         spm = pcs_rod_control_speed(d, s[PCS_ROD_CONTROL_ST_ERROR], &moving);
     else
-        moving = 0; /* manual or blocked: the lock-up starts released */
+        moving = 0; /* manual or Tavg invalid: the lock-up starts released */
+    if (spm > 0.0 && load < d->auto_min_load) {
+        spm = 0.0; /* C-5: automatic withdrawal stops; insertion goes on */
+        moving = 0;
+    }
     s[PCS_ROD_CONTROL_ST_MOVING] = moving;
     s[PCS_ROD_CONTROL_ST_SPEED] = spm;
     sequence(rc, pcs_store_data(w, rc->id_pos), spm / (60.0 * d->steps_full_stroke), a);
-    /* released (manual, below the load limit, Tavg invalid) the banks hold
-     * where they are and take the unit's rod commands */
+    /* released (manual, Tavg invalid) the banks hold where they are and
+     * take the unit's rod commands */
     a[rc->n_banks] = engaged ? (double)d->bank_mask : 0.0;
     return PCS_OK;
 }
