@@ -28,7 +28,7 @@ double pcs_rod_control_speed(const pcs_rod_control_def *d, double e_k, int *movi
         s += d->ramp_spm_per_k * (a - d->ramp_start_k);
     if (s > d->max_speed_spm)
         s = d->max_speed_spm;
-    return e_k > 0.0 ? -s : s; /* Tavg high: insert */
+    return e_k > 0.0 ? -s : s; /* Tavg (or power) high: insert */
 }
 
 double pcs_rod_control_rate_lag(const pcs_rod_control_def *d, double m, double dt_s, double *lag)
