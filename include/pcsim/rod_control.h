@@ -24,9 +24,9 @@
  *     e_p = v g(y)                                               (an equivalent temperature)
  *   total error  e_t = (Tavg - Tref) + e_p
  *   e_t ──[lock-up: start at |e_t| >= 1.5 F, stop at |e_t| < 1.0 F]──[speed program]── s
- *        speed program |s| = 8            for |e| < 3 F (moving),
- *                            8 + 32 (|e| - 3 F) per F  for 3..5 F,
- *                            72           for |e| >= 5 F;
+ *        speed program |s| = 8            for |e_t| < 3 F (moving),
+ *                            8 + 32 (|e_t| - 3 F) per F  for 3..5 F,
+ *                            72           for |e_t| >= 5 F;
  *        direction: e_t > 0 (Tavg or power high) inserts (s < 0), e_t < 0 withdraws.
  *   s ──[/ 60 / steps_full_stroke]── travel per s ──[bank sequence]── "uN.rods.auto"
  *
@@ -48,7 +48,7 @@
  * (pcsim/unit.h) and hold until commanded: while driven, the unit keeps
  * each bank's commanded position at its position. AUTO returns
  * bumplessly: the lock-up starts released, so the banks stay where they are
- * unless |e| is already outside the deadband; there is no integrator (the
+ * unless |e_t| is already outside the deadband; there is no integrator (the
  * output is a speed, the bank position is the integral), so nothing winds
  * up. The actuator's rate limit is the speed program's 72 steps/min.
  *
