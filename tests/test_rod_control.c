@@ -1,8 +1,8 @@
 /**
  * @file test_rod_control.c
  * @brief Rod control on the Tavg program (pcsim/rod_control.h): the speed
- *        program at hand-picked errors, the lock-up hysteresis, the 15 %
- *        load block, bank sequencing, bumpless manual-to-auto, the crafted
+ *        program at hand-picked errors, the lock-up hysteresis, C-5's
+ *        withdrawal block below 15 % load, bank sequencing, bumpless manual-to-auto, the crafted
  *        save, 0 allocations per tick.
  *
  * Reference: refdata pwr_transients.md, "rod control" row ([HRTD] 8.1):
@@ -117,6 +117,57 @@ Test(rod_control, speed_program_at_hand_picked_errors)
     cr_expect(fabs(pcs_rod_control_t_ref(&d, 1.3) - T_FULL) < 1e-12);
 }
 
+/* The power-mismatch channel's rate comparator on its own ([HRTD] 8.1; tau
+ * 30 s, the model's assumption): a 10 % mismatch step from a settled lag
+ * gives y = 0.1 exp(-n dt / tau) after n ticks, hand-computed: 0.1 e^-1/600
+ * = 0.0998334 after one tick, 0.1 e^-1 = 0.0367879 after 600 (30 s), 0.1
+ * e^-2 = 0.0135335 after 1200; a steady mismatch gives nothing (the lag
+ * reaches it). */
+Test(rod_control, rate_lag_step_response_is_hand_computed)
+{
+    pcs_rod_control_def d;
+    pcs_rod_control_default(&d);
+    cr_expect_eq(d.mismatch_tau_s, 30.0);
+    double lag = 0.0, y = 0.0;
+    const struct {
+        int n;
+        double y;
+    } pts[] = {{1, 0.0998334721}, {600, 0.0367879441}, {1200, 0.0135335283}};
+    int n = 0;
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        for (; n < pts[i].n; n++)
+            y = pcs_rod_control_rate_lag(&d, 0.1, DT, &lag);
+        cr_expect(fabs(y - pts[i].y) < 1e-10, "after %d ticks y = %.10f, want %.10f", n, y,
+                  pts[i].y);
+    }
+    for (; n < 20000; n++)
+        y = pcs_rod_control_rate_lag(&d, 0.1, DT, &lag);
+    cr_expect(fabs(y) < 1e-12, "a steady mismatch fades: y = %g", y);
+    /* and back down: a -0.1 step gives the mirror image */
+    y = pcs_rod_control_rate_lag(&d, 0.0, DT, &lag);
+    cr_expect(fabs(y + 0.0998334721) < 1e-10, "y = %.10f", y);
+}
+
+/* The gains ([HRTD] 8.1): 0.3 F per 1 % up to 1 %, then 1.5 F per 1 %
+ * (continuous); variable gain 2 below 50 % power, 1/power to 100 %, 1
+ * above. Hand-computed: y 0.5 % at 100 %: 0.15 F; 3 % at 100 %: 0.3 + 3.0
+ * = 3.3 F; 3 % at 80 %: 3.3 x 1.25 = 4.125 F; 3 % at 30 %: x 2 = 6.6 F;
+ * -3 % at 110 %: -3.3 F; 10 % at 100 %: 0.3 + 13.5 = 13.8 F. */
+Test(rod_control, power_mismatch_gains_at_hand_computed_points)
+{
+    pcs_rod_control_def d;
+    pcs_rod_control_default(&d);
+    const struct {
+        double y, power, e_f;
+    } pts[] = {{0.005, 1.0, 0.15}, {0.01, 1.0, 0.3},   {0.03, 1.0, 3.3},  {0.03, 0.8, 4.125},
+               {0.03, 0.3, 6.6},   {-0.03, 1.1, -3.3}, {0.10, 1.0, 13.8}, {0.0, 0.5, 0.0}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        double e = pcs_rod_control_power_error(&d, pts[i].y, pts[i].power);
+        cr_expect(fabs(e - pts[i].e_f * F) < 1e-9, "y %g at power %g: %.9f F, want %g F", pts[i].y,
+                  pts[i].power, e / F, pts[i].e_f);
+    }
+}
+
 /* Lock-up: moving rods keep moving (at 8 steps/min) down to 1.0 F and stop
  * below it; held rods start only at 1.5 F. */
 Test(rod_control, deadband_with_lock_up_hysteresis)
@@ -194,21 +245,103 @@ Test(rod_control, inserts_the_next_bank_when_the_lead_bank_is_in)
     fx_close(&f);
 }
 
-/* [HRTD] 8.1: automatic only above 15 % turbine load. At 14 % and 4 F high
- * the banks hold (released: mask 0); at 15 % they move. */
-Test(rod_control, auto_is_blocked_below_15_percent_load)
+/* C-5 ([HRTD] 8.1 "automatic rod withdrawal stops: turbine power (P_imp) <
+ * 15 %"; the stops prevent outward motion only, rods can always be
+ * inserted): below 15 % turbine load automatic WITHDRAWAL is blocked,
+ * automatic insertion goes on. At 14 % and 4 F high the banks stay driven
+ * and go in at 40 steps/min; at 14 % and 4 F low they hold (speed 0,
+ * still driven: the unit's rod commands do not move them); at 15 % and
+ * 4 F low they go out at 40 steps/min. */
+Test(rod_control, c5_blocks_only_automatic_withdrawal_below_15_percent_load)
 {
     fx f;
     fx_open(&f);
     double d0 = f.pos[0];
     set(&f, 0.14, 4.0);
-    tick(&f, 20);
-    cr_expect_eq(f.pos[0], d0, "D moved to %g below 15 %%", f.pos[0]);
-    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0);
-    cr_expect_eq(f.autos[f.n_banks], 0.0, "banks released");
-    set(&f, 0.15, 4.0);
     tick(&f, 11);
-    cr_expect(fabs(f.pos[0] - (d0 - 10 * per_tick(40.0))) < 1e-12, "D at %.12f", f.pos[0]);
+    cr_expect(fabs(f.s[PCS_ROD_CONTROL_ST_SPEED] + 40.0) < 1e-9,
+              "14 %% load, 4 F high: speed %g steps/min, want -40 (insertion continues)",
+              f.s[PCS_ROD_CONTROL_ST_SPEED]);
+    cr_expect(fabs(f.pos[0] - (d0 - 10 * per_tick(40.0))) < 1e-12, "D at %.12f, want %.12f",
+              f.pos[0], d0 - 10 * per_tick(40.0));
+    cr_expect_eq(f.autos[f.n_banks], 15.0, "banks driven below 15 %%: mask %g", f.autos[f.n_banks]);
+    set(&f, 0.14, -4.0);
+    tick(&f, 2); /* the one-tick delay: the drive saw the last insertion demand */
+    double held = f.pos[0];
+    tick(&f, 20);
+    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0, "14 %% load, 4 F low: withdrawal blocked");
+    cr_expect_eq(f.pos[0], held, "D held at %.12f, now %.12f", held, f.pos[0]);
+    cr_expect_eq(f.autos[f.n_banks], 15.0, "still driven (auto)");
+    set(&f, 0.15, -4.0);
+    tick(&f, 11);
+    cr_expect(fabs(f.pos[0] - (held + 10 * per_tick(40.0))) < 1e-12, "15 %%: D out to %.12f",
+              f.pos[0]);
+    fx_close(&f);
+}
+
+/* The channel in the tick: 50 % load, nuclear power 52 % (a calibration
+ * offset: steady, so it moves nothing, only a changing mismatch acts),
+ * Tavg on Tref. The turbine load steps to 40 % (the mismatch 2 % -> 12 %,
+ * power high) and the rods go in at once at 72 steps/min although Tavg -
+ * Tref is 0 (set() moves Tavg with Tref): e_p = (1 / 0.52) (0.3 + 1.5 (100
+ * y - 1)) F with y = 0.1 e^-n dt/tau after n ticks, hand-computed: 26.49 F
+ * after a tick, 8.29 F after 601 ticks (30.05 s); after 2401 ticks (120.05
+ * s, y = 0.18 %) 0.105 F, inside the deadband: the rods stop. */
+Test(rod_control, power_mismatch_moves_rods_on_a_load_step_before_tavg_moves)
+{
+    fx f;
+    memset(&f, 0, sizeof f);
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    wd.check_access = 1;
+    cr_assert_eq(pcs_world_create(&wd, &f.w), PCS_OK);
+    pcs_unit_def ud;
+    pcs_unit_default(&ud);
+    ud.auto_rods = 1;
+    cr_assert_eq(pcs_unit_add(f.w, 1, &ud, &f.u), PCS_OK, "%s", pcs_last_error());
+    f.n_banks = ud.n_banks;
+    uint32_t id_t, id_sig, id_auto, id_pos, id_p;
+    cr_assert_eq(pcs_store_register(f.w, "test.tavg", sizeof(double), 1, PCS_STORE_STATE, &id_t),
+                 PCS_OK);
+    cr_assert_eq(pcs_store_register(f.w, "test.power", sizeof(double), 1, PCS_STORE_STATE, &id_p),
+                 PCS_OK);
+    cr_assert_eq(pcs_plant_signals(f.w, "u1", PCS_SIGNALS_TURBINE, &id_sig), PCS_OK);
+    pcs_rod_control_default(&f.d);
+    f.d.unit_name = "u1";
+    f.d.tavg = (pcs_pzr_control_input){id_t, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    f.d.power = (pcs_pzr_control_input){id_p, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    cr_assert_eq(pcs_rod_control_add(f.w, &f.d, f.u, &f.rc), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_rod_stores(f.u, &id_auto, &id_pos), PCS_OK);
+    f.tavg = pcs_store_data(f.w, id_t);
+    f.sig = pcs_store_data(f.w, id_sig);
+    f.s = pcs_store_data(f.w, pcs_rod_control_state_store(f.rc));
+    f.pos = pcs_store_data(f.w, id_pos);
+    double *power = pcs_store_data(f.w, id_p), v = 1.0 / 0.52;
+    *power = 0.52 * f.d.rated_power_w;
+    set(&f, 0.5, 0.0);
+    tick(&f, 200);
+    double d0 = f.pos[0];
+    cr_expect_eq(d0, 0.9, "a steady 2 %% offset moves nothing: D at %g", d0);
+    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_POWER_ERROR], 0.0, "e_p %g",
+                 f.s[PCS_ROD_CONTROL_ST_POWER_ERROR]);
+    set(&f, 0.4, 0.0);
+    tick(&f, 1);
+    double ep = f.s[PCS_ROD_CONTROL_ST_POWER_ERROR] / F;
+    double y1 = 0.1 * exp(-DT / 30.0);
+    cr_expect(fabs(ep - v * (0.3 + 150.0 * (y1 - 0.01))) < 1e-6, "e_p %.6f F after a tick", ep);
+    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_ERROR], 0.0, "Tavg on Tref");
+    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], -72.0, "in at once: %g",
+                 f.s[PCS_ROD_CONTROL_ST_SPEED]);
+    tick(&f, 600);
+    ep = f.s[PCS_ROD_CONTROL_ST_POWER_ERROR] / F;
+    double y = 0.1 * exp(-601 * DT / 30.0);
+    cr_expect(fabs(ep - v * (0.3 + 150.0 * (y - 0.01))) < 1e-6, "e_p %.6f F after 30 s, want %.6f",
+              ep, v * (0.3 + 150.0 * (y - 0.01)));
+    cr_expect(f.pos[0] < d0 - 0.1, "rods went in: D %g", f.pos[0]);
+    tick(&f, 1800);
+    cr_expect(fabs(f.s[PCS_ROD_CONTROL_ST_POWER_ERROR]) < 0.12 * F, "e_p %.4f F after 120 s",
+              f.s[PCS_ROD_CONTROL_ST_POWER_ERROR] / F);
+    cr_expect_eq(f.s[PCS_ROD_CONTROL_ST_SPEED], 0.0, "stopped");
     fx_close(&f);
 }
 
@@ -314,6 +447,12 @@ Test(rod_control, crafted_saves_are_refused_by_the_load_checks)
                    "speed steps/min");
     expect_refused(&f, image, len, bad, "store:u1.rodctl.state", PCS_ROD_CONTROL_ST_T_REF, 600.0,
                    "Tref K");
+    expect_refused(&f, image, len, bad, "store:u1.rodctl.state", PCS_ROD_CONTROL_ST_LAG_VALID, 0.5,
+                   "lag valid flag");
+    expect_refused(&f, image, len, bad, "store:u1.rodctl.state", PCS_ROD_CONTROL_ST_MISMATCH_LAG,
+                   2.5, "mismatch lag");
+    expect_refused(&f, image, len, bad, "store:u1.rodctl.state", PCS_ROD_CONTROL_ST_TOTAL_ERROR,
+                   NAN, "power and total error K");
     expect_refused(&f, image, len, bad, "store:u1.rods.auto", 0, -2.0, "automatic speed");
     expect_refused(&f, image, len, bad, "store:u1.rods.auto", f.n_banks, 1.5,
                    "automatic bank mask");

@@ -104,7 +104,8 @@ Test(steam_dump, plant_trip_program_at_hand_computed_errors)
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         double to;
         uint32_t c;
-        /* load and C-7 do not matter once C-8 / P-4 select the plant-trip controller */
+        /* load and the load rejection do not matter once P-4 selects the plant-trip
+         * controller */
         double dmd = target(T_NL + pts[i].e_f * F, 0.7, 1, 1, &to, &c);
         cr_expect(fabs(dmd - pts[i].demand) < 1e-9, "e %.1f F: demand %.9f, want %.9f", pts[i].e_f,
                   dmd, pts[i].demand);
@@ -187,13 +188,13 @@ static double demand(const fx *f)
     return *f->dump;
 }
 
-/* Plant trip (C-8), Tavg 28 F above no-load: all valves trip open, at the
- * 3 s stroke (20 ticks: 1/3); P-12 then cuts them to 3/12 at once; C-9
- * lost closes them at once. */
+/* Plant trip (P-4 with C-8: reactor and turbine tripped), Tavg 28 F above
+ * no-load: all valves trip open, at the 3 s stroke (20 ticks: 1/3); P-12
+ * then cuts them to 3/12 at once; C-9 lost closes them at once. */
 static void seq_trip_open_p12_c9(fx *fp)
 {
     fx f = *fp;
-    f.ilk[PCS_SIG_C8] = f.ilk[PCS_SIG_C9] = 1.0;
+    f.ilk[PCS_SIG_P4] = f.ilk[PCS_SIG_C8] = f.ilk[PCS_SIG_C9] = 1.0;
     *f.tavg = T_NL + 28.0 * F;
     tick(&f, 20);
     cr_expect(fabs(demand(&f) - 20 * TRIP_STEP) < 1e-12, "demand %.12f after 1 s", demand(&f));
@@ -245,6 +246,43 @@ static void seq_load_rejection(fx *fp)
     cr_expect(fabs(demand(&f) - (7.0 / 11.4 - 20 * MOD_STEP)) < 1e-12, "disarmed, closing: %.12f",
               demand(&f));
     cr_expect_eq(f.s[PCS_STEAM_DUMP_ST_CONTROLLER], PCS_STEAM_DUMP_CTL_NONE);
+}
+
+/* Turbine trip without reactor trip (C-8, no P-4, as below P-9): a
+ * turbine trip is the limiting load rejection, so the loss-of-load
+ * controller acts on Tavg - Tref with its 5 F deadband, not the plant-trip
+ * controller ([HRTD] 11.2; pwr_transients.md section 1 "dump:
+ * loss-of-load controller" and "dump: turbine-trip controller", section 6
+ * [Salem] generator trip at 46 %: the load-rejection controller holds
+ * Tavg at no-load + 4-5 F). The turbine is tripped, load 0: Tref = no-load;
+ * Tavg 12 F above it: half the valves trip open (12 >= 10.7 F), 0.5 after
+ * 30 ticks (one more if 1/60's rounding lands short). The reactor then
+ * trips (P-4): the plant-trip controller takes over (12 / 27.7 < 0.5, no
+ * trip-open at 12 < 13.8 F) and the valves close at the modulation rate. */
+static void seq_turbine_trip_without_reactor_trip(fx *fp)
+{
+    fx f = *fp;
+    f.ilk[PCS_SIG_C8] = f.ilk[PCS_SIG_C9] = 1.0;
+    f.tsig[PCS_SIG_TURBINE_LOAD] = 0.0;
+    *f.tavg = T_NL + 12.0 * F;
+    tick(&f, 1);
+    cr_expect_eq(f.s[PCS_STEAM_DUMP_ST_CONTROLLER], PCS_STEAM_DUMP_CTL_LOAD_REJECTION,
+                 "C-8 without P-4: controller %g, want the loss-of-load controller (%d)",
+                 f.s[PCS_STEAM_DUMP_ST_CONTROLLER], PCS_STEAM_DUMP_CTL_LOAD_REJECTION);
+    cr_expect(fabs(f.s[PCS_STEAM_DUMP_ST_ERROR] - 12.0 * F) < 1e-9, "error %.9f K",
+              f.s[PCS_STEAM_DUMP_ST_ERROR]);
+    tick(&f, 30);
+    double dm = demand(&f);
+    cr_expect(fabs(dm - 0.5) < 1e-12 || fabs(dm - 0.5 + TRIP_STEP) < 1e-12,
+              "half tripped open on the loss-of-load controller: demand %.12f", dm);
+    tick(&f, 1);
+    double d1 = demand(&f);
+    f.ilk[PCS_SIG_P4] = 1.0;
+    tick(&f, 10);
+    cr_expect_eq(f.s[PCS_STEAM_DUMP_ST_CONTROLLER], PCS_STEAM_DUMP_CTL_PLANT_TRIP,
+                 "P-4: the plant-trip controller");
+    cr_expect(d1 > 12.0 / 27.7 && fabs(demand(&f) - (d1 - 10 * MOD_STEP)) < 1e-12,
+              "closing towards 12/27.7 at the modulation rate: %.12f from %.12f", demand(&f), d1);
 }
 
 /* P-4 alone (reactor tripped) selects the plant-trip controller (C-9 given).
@@ -364,6 +402,8 @@ Test(steam_dump, lone_steam_side_rates_interlocks_modes_and_saves)
     seq_load_rejection(&f);
     reset(&f);
     seq_reactor_trip_manual(&f);
+    reset(&f);
+    seq_turbine_trip_without_reactor_trip(&f);
     reset(&f);
     seq_crafted_and_alloc(&f);
     reset(&f);

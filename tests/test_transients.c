@@ -543,21 +543,27 @@ static void expect_feed_loss(const meas *m)
 
 /*
  * Turbine trip from 45 % (below P-9: no reactor trip), pwr_transients.md
- * section 6. Measured (release, 300 s): no reactor trip; pressurizer <=
- * 15.95 MPa (PORV shut), no SG safety flow; the dumps (on the plant-trip
- * controller, u1.dumpctl.controller 2) hold Tavg at 574.4 F at 300 s.
+ * section 6. The dumps take the loss-of-load controller (C-8 without P-4,
+ * pcsim/steam_dump.h: Tavg - Tref with Tref at no-load, 5 F deadband) and
+ * rod control goes on inserting below 15 % load (C-5 blocks withdrawal
+ * only, pcsim/rod_control.h). Measured (release, 300 s): no reactor trip;
+ * pressurizer <= 15.65 MPa (PORV shut), no SG safety flow; Tavg 570.6 F
+ * at the trip, 562.13..562.90 F over the last 30 s (dump controller 1,
+ * nuclear power 45 % -> 5.9 %: the rods at 72 steps/min while Tavg - Tref
+ * is above 5 F). Run on to 900 s (scenarios/turbine-trip-45.json, longer):
+ * Tavg settles at 562.15..562.33 F with the control banks on the bottom
+ * and the dumps passing the decay heat at a demand of 0.01-0.03.
  *
- * The window "the load-rejection controller holds Tavg ~ no-load + 4-5 F"
- * ([Salem] Steam Dumps, 551 = 547 + 4-5 F; here 557 + 5 = 562 F) is NOT
- * met: 574.4 F is 12.4 F above it. Cause: pcsim/steam_dump.h selects the
- * plant-trip controller on C-8 (turbine tripped), whose proportional band
- * is 0-27.7 F from no-load without deadband ([HRTD] 11.2), not the
- * load-rejection controller's 5 F deadband; and rod control stays out of
- * AUTO below 15 % turbine load in both directions (pcsim/rod_control.h:
- * the plant's C-5 blocks only withdrawal), so the reactor's power comes
- * down only through its temperature feedback and the dumps carry it at a
- * Tavg high in their band. Asserted: the bound that holds (inside the
- * plant-trip band, dumps not saturated) and the direction.
+ * The window "Tavg within no-load + 5 F" ([Salem] Steam Dumps: the
+ * load-rejection controller holds 551 = 547 + 4-5 F; here 557 + 5 = 562 F)
+ * is NOT met, by 0.1-0.3 F at equilibrium and 0.9 F at 300 s: the
+ * loss-of-load controller only opens the dumps above its 5 F deadband
+ * (proportional to 16.4 F, [HRTD] 11.2), so while the reactor's heat has
+ * to leave through them Tavg sits at no-load + 5 F + 11.4 F x the demand;
+ * Salem's 4-5 F is that same deadband. Asserted: no reactor trip, the
+ * loss-of-load controller at the end, the power falling (rods insert
+ * below 15 %), Tavg above no-load, and the bound that holds (no-load + 6
+ * F, a regression guard).
  */
 static void expect_turbine_trip_45(const meas *m)
 {
@@ -566,10 +572,16 @@ static void expect_turbine_trip_45(const meas *m)
     cr_expect_eq(m->porv_max, 0.0, "PORV shut");
     cr_expect_lt(m->pzr_p_max, PORV_PA, "pressurizer max %.4f MPa", m->pzr_p_max / 1e6);
     cr_expect_eq(m->sg_safety_max, 0.0, "no SG safety flow");
+    cr_expect_eq(m->dump_ctl_end, (double)PCS_STEAM_DUMP_CTL_LOAD_REJECTION,
+                 "dumps on the loss-of-load controller (C-8, no P-4): controller %g",
+                 m->dump_ctl_end);
+    cr_expect_lt(m->power_end, 0.15, "rods insert below 15 %% load: power %.4f at the end",
+                 m->power_end);
     cr_expect_gt(m->tavg_end_k, F_TO_K(T_NO_LOAD_F), "Tavg %.2f F held above no-load",
                  DF(m->tavg_end_k - 273.15) + 32.0);
-    cr_expect_lt(m->tavg_late_max_k, F_TO_K(T_NO_LOAD_F + T_SPAN_F),
-                 "Tavg %.2f F inside the plant-trip controller's band (no-load + 5 F not met)",
+    /* no-load + 5 F NOT met (562.13..562.90 F, see above): the 6 F guard */
+    cr_expect_lt(m->tavg_late_max_k, F_TO_K(T_NO_LOAD_F + 6.0),
+                 "Tavg %.2f F within no-load + 6 F over the last 30 s",
                  DF(m->tavg_late_max_k - 273.15) + 32.0);
 }
 
@@ -610,32 +622,32 @@ static void expect_steam_line_break(const meas *m)
  * One station at 100 % ([HRTD] plant, Tavg 584.7 F), each transient in a
  * forked copy. Measured (release; dt 0.05 s):
  *  - 10 % step down (load demand 0.969 -> 0.869, a step): no trip, PORV
- *    shut, pressurizer <= 15.81 MPa, no SG safety flow; NR level 44.00 ->
- *    38.76 % (shrink); Tavg - Tref -3.31..+6.64 F, settled +1.25..+1.59 F
+ *    shut, pressurizer <= 15.77 MPa, no SG safety flow; NR level 44.00 ->
+ *    38.71 % (shrink); Tavg - Tref -2.01..+6.13 F, settled -1.99..-1.47 F
  *    over the last 30 s of 240 s.
- *  - 15 % ramp at 5 %/min: Tavg - Tref -0.69..+4.95 F (C-7 arms on the
- *    ramp; the load-rejection dumps open at their 5 F deadband), settled
- *    +1.10..+1.22 F; pressurizer <= 15.66 MPa.
+ *  - 15 % ramp at 5 %/min: Tavg - Tref -0.65..+4.45 F, settled
+ *    -0.65..+0.42 F; pressurizer <= 15.64 MPa.
  *  - 10 % step up (0.869 -> 0.969, after 150 s at 0.869): no trip, PORV
- *    shut, pressurizer <= 15.62 MPa, no SG safety flow; NR level 43.96 ->
- *    48.27 % (swell); Tavg - Tref -5.36..-0.28 F, settled -0.62..-0.28 F.
+ *    shut, pressurizer <= 15.63 MPa, no SG safety flow; NR level 44.99 ->
+ *    49.90 % (swell); Tavg - Tref -5.06..-0.37 F, settled -1.20..-0.74 F.
  *
- * The [HRTD] 8.1 window (+-5 F) is NOT met on either 10 % step: +6.64 F on
- * the step down (1.64 F outside), -5.36 F on the step up (0.36 F outside);
- * it is met on the 5 %/min ramp. Tref is compared right: it is 557 + 27.7 x
- * the turbine's first-stage load (checked to 0.1 F at the end), and Tavg is
- * the plant's (not the noisy control channel that rod control reads, which
- * is why tests/test_rod_control.c prints a larger 9.1 F). Cause, seen in
- * scenarios/load-step.json: the first-stage load, so Tref, steps by 2.8 F
- * at once, while the reactor's power must follow by rod motion; rod
- * control runs at 8 steps/min between 1.5 and 3 F and reaches its full 72
- * steps/min only at 5 F, then stays there ~35 s while the power moves the
- * 10 %; on the step down C-7 arms the load-rejection dumps, but they only
- * open beyond their 5 F deadband (proportional to 16.4 F), so they cap the
- * excursion near 6.6 F rather than at 5 F. The rods' reactivity rate (bank
- * worth x 72 steps/min) is the limit; refdata has no rod worth to check it
- * against. Asserted for the steps: the excursion's sign, the bound that
- * holds (8 F, a regression guard) and the settled window.
+ * The [HRTD] 8.1 window (+-5 F) is NOT met on either 10 % step: +6.13 F on
+ * the step down (1.13 F outside), -5.06 F on the step up (0.06 F outside);
+ * it is met on the 5 %/min ramp. Before rod control's power-mismatch
+ * channel (pcsim/rod_control.h, [HRTD] 8.1's gains, tau 30 s an assumption
+ * chosen before these runs) they were +6.64 and -5.36 F. Tref is compared
+ * right: it is 557 + 27.7 x the turbine's first-stage load (checked to 0.1
+ * F at the end), and Tavg is the plant's (not the noisy control channel
+ * that rod control reads). Cause of what is left, seen in
+ * scenarios/load-step.json: the mismatch channel puts the rods at their
+ * full 72 steps/min within 2 s of the step (e_p ~ 11 F), and they stay
+ * there ~32 s while the power comes down the 10 %; the rods' reactivity
+ * rate (bank D's worth near the top of its travel x 72 steps/min) is the
+ * limit, which no gain of the channel changes; refdata has no rod worth to
+ * check it against. The step is exactly 10 %, so C-7 (> 10 %) does not
+ * arm the load-rejection dumps. Asserted for the steps: the excursion's
+ * sign, the bound that holds (7 F down, 6 F up: regression guards) and the
+ * settled window.
  *  - turbine trip: see expect_turbine_trip_100.
  *  - loss of normal feedwater: see expect_feed_loss.
  */
@@ -648,9 +660,9 @@ Test(transients, from_100_percent)
     cr_expect_eq(o.st, PCS_OK, "step down: %s", pcs_status_str(o.st));
     meas m = get(&o);
     log_meas("10 % step down", &m);
-    /* +-5 F NOT met (+6.64 F, see above): sign and the 8 F guard */
+    /* +-5 F NOT met (+6.13 F, see above): sign and the 7 F guard */
     expect_maneuver("10 % step down", &m, 0);
-    cr_expect(m.dev_max_f > 0.0 && m.dev_max_f <= 8.0 && m.dev_min_f >= -5.0,
+    cr_expect(m.dev_max_f > 0.0 && m.dev_max_f <= 7.0 && m.dev_min_f >= -5.0,
               "10 %% step down: Tavg - Tref %.2f..%.2f F (rises above its program)", m.dev_min_f,
               m.dev_max_f);
     /* section 9 ([HRTD] 3.2, 11.1): steam flow down -> NR level shrinks;
@@ -668,9 +680,9 @@ Test(transients, from_100_percent)
     cr_expect_eq(o.st, PCS_OK, "step up: %s", pcs_status_str(o.st));
     m = get(&o);
     log_meas("10 % step up", &m);
-    /* +-5 F NOT met (-5.36 F, see above): sign and the 8 F guard */
+    /* +-5 F NOT met (-5.06 F, see above): sign and the 6 F guard */
     expect_maneuver("10 % step up", &m, 0);
-    cr_expect(m.dev_max_f <= 5.0 && m.dev_min_f >= -8.0 && m.dev_min_f < 0.0,
+    cr_expect(m.dev_max_f <= 5.0 && m.dev_min_f >= -6.0 && m.dev_min_f < 0.0,
               "10 %% step up: Tavg - Tref %.2f..%.2f F (falls below its program)", m.dev_min_f,
               m.dev_max_f);
     /* section 9: steam flow up -> NR level swells (direction only) */

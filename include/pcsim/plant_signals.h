@@ -67,8 +67,8 @@ enum {
     PCS_SIG_P14 = 5,            /**< flag: SG high-high level (69 % NR) in any SG */
     PCS_SIG_C7 = 6,             /**< flag: loss of load (step > 10 % or ramp > 5 %/min), latched
                                      until reset: arms the load-rejection dump controller */
-    PCS_SIG_C8 = 7,             /**< flag: turbine tripped: selects the turbine-trip (plant-trip)
-                                     dump controller */
+    PCS_SIG_C8 = 7,             /**< flag: turbine tripped: arms the load-rejection dump
+                                     controller too (P-4 selects the plant-trip one) */
     PCS_SIG_C9 = 8,             /**< flag: condenser available (dumps may open) */
     PCS_SIG_TURBINE_TRIP = 9,   /**< flag: demand to the turbine to trip (P-4, P-14, SI) */
     PCS_SIG_FW_ISOLATION = 10,  /**< flag: main feedwater isolated (P-4 and low Tavg 564 F,

@@ -9,13 +9,21 @@
  *
  * Block diagram (the program's points are the HRTD's, in F; K in the code):
  *
- *   Tavg mode, selected controller:
- *     C-8 or P-4 (turbine or reactor tripped): plant-trip controller
+ *   Tavg mode, selected controller (the Westinghouse selection, [HRTD]
+ *   11.2; refdata pwr_transients.md section 1 rows "dump: loss-of-load
+ *   controller" and "dump: turbine-trip controller", section 6 [Salem]
+ *   generator trip at 46 %):
+ *     P-4 (reactor trip breakers open): plant-trip (turbine-trip) controller
  *       e = Tavg - T_nl;           mod = clamp(e / 27.7 F, 0, 1)
  *       trip-open: e >= 13.8 F -> 1/2 of the valves, e >= 27.7 F -> all
- *     else C-7 (loss of load, latched by the interlocks): load-rejection
+ *     else C-7 or C-8 (a load rejection: C-7 latched by the interlocks on a
+ *     step > 10 % or ramp > 5 %/min of the first-stage load; C-8 a turbine
+ *     trip, the limiting load rejection): loss-of-load (load-rejection)
  *       e = Tavg - Tref(load);     mod = clamp((e - 5 F) / (16.4 F - 5 F), 0, 1)
  *       trip-open: e >= 10.7 F -> 1/2, e >= 16.4 F -> all
+ *       (a turbine trip without reactor trip, below P-9: load 0, Tref =
+ *       T_nl, so the dumps hold Tavg near T_nl + 5 F while rods insert;
+ *       [Salem]: Tavg ~551 F = 547 + 4-5 F after a generator trip at 46 %)
  *     else: not armed, target 0
  *     target = max(mod, trip-open)
  *   Steam-pressure mode (a command), always armed:
@@ -48,8 +56,9 @@
  * cooldown-valve bypass of P-12 is not modelled (the 3 valves are always
  * allowed); the header pressure is the secondary's own value (no steam
  * pressure sensor yet); C-7 is the interlock logic's latched flag (its reset
- * is theirs). Until an interlock producer writes C-9, require_c9 = 1 keeps
- * the dumps shut (0 is the bus's inactive value); a test writes it by hand.
+ * is theirs), C-8 its turbine-tripped flag, P-4 its trip-breaker flag.
+ * Until an interlock producer writes C-9, require_c9 = 1 keeps the dumps
+ * shut (0 is the bus's inactive value); a test writes it by hand.
  * An invalid Tavg (not finite or its status word without
  * PCS_SENSOR_ST_VALID) holds the Tavg-mode target at the demand now.
  *
@@ -98,8 +107,8 @@ enum {
 /** Which controller set the target (element PCS_STEAM_DUMP_ST_CONTROLLER). */
 enum {
     PCS_STEAM_DUMP_CTL_NONE = 0,           /**< Tavg mode, not armed */
-    PCS_STEAM_DUMP_CTL_LOAD_REJECTION = 1, /**< C-7 */
-    PCS_STEAM_DUMP_CTL_PLANT_TRIP = 2,     /**< C-8 or P-4 */
+    PCS_STEAM_DUMP_CTL_LOAD_REJECTION = 1, /**< C-7 or C-8, without P-4 */
+    PCS_STEAM_DUMP_CTL_PLANT_TRIP = 2,     /**< P-4 */
     PCS_STEAM_DUMP_CTL_PRESSURE = 3,       /**< steam-pressure mode */
     PCS_STEAM_DUMP_CTL_MANUAL = 4,         /**< manual */
 };
@@ -151,14 +160,15 @@ PCS_API pcs_status pcs_steam_dump_default(pcs_steam_dump_def *def);
 
 /**
  * The Tavg-mode target (before interlocks and rate limits) for measured
- * Tavg @p t_avg_k, turbine load @p load and the flags @p c7 and @p trip
- * (C-8 or P-4); *trip_open receives the trip-open level (0, 1/2, 1),
- * *controller the PCS_STEAM_DUMP_CTL_* that acted and *error its error (K).
- * Pure: the tick and the tests use it.
+ * Tavg @p t_avg_k, turbine load @p load, @p load_rejection (the tick gives
+ * C-7 or C-8: arms the loss-of-load controller) and @p p4 (reactor tripped:
+ * selects the plant-trip controller, over the other); *trip_open receives
+ * the trip-open level (0, 1/2, 1), *controller the PCS_STEAM_DUMP_CTL_*
+ * that acted and *error its error (K). Pure: the tick and the tests use it.
  */
 PCS_API double pcs_steam_dump_tavg_target(const pcs_steam_dump_def *def, double t_avg_k,
-                                          double load, int c7, int trip, double *trip_open,
-                                          uint32_t *controller, double *error);
+                                          double load, int load_rejection, int p4,
+                                          double *trip_open, uint32_t *controller, double *error);
 
 typedef struct pcs_steam_dump pcs_steam_dump;
 

@@ -32,6 +32,13 @@ static const pcs_rod_control_def rod_control_defaults = {
     .max_speed_spm = 72.0,
     .auto_min_load = 0.15,
     .steps_full_stroke = 228.0,
+    .power = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
+    .rated_power_w = 3.411e9,
+    .mismatch_tau_s = 30.0,
+    .mismatch_break = 0.01,
+    .mismatch_low_k = 0.3 * F_K / 0.01,
+    .mismatch_high_k = 1.5 * F_K / 0.01,
+    .variable_gain_max = 2.0,
     .bank_mask = 0x0fu,
 };
 
@@ -59,6 +66,12 @@ static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, ui
         {"ramp_spm_per_k", d->ramp_spm_per_k, 0.0, 1e4, 0},
         {"auto_min_load", d->auto_min_load, 0.0, 1.0, 0},
         {"steps_full_stroke", d->steps_full_stroke, 10.0, 1000.0, 0},
+        {"rated_power_w", d->rated_power_w, 1e6, 1e11, 0},
+        {"mismatch_tau_s", d->mismatch_tau_s, 1.0, 3600.0, 0},
+        {"mismatch_break", d->mismatch_break, 0.0, 1.0, 1},
+        {"mismatch_low_k", d->mismatch_low_k, 0.0, 1e4, 0},
+        {"mismatch_high_k", d->mismatch_high_k, 0.0, 1e4, 0},
+        {"variable_gain_max", d->variable_gain_max, 1.0, 100.0, 0},
     };
     pcs_status st = pcs_param_ranges_check("rod_control: ", r, sizeof r / sizeof r[0]);
     uint32_t all = n_banks >= 32 ? UINT32_MAX : (1u << n_banks) - 1u;
@@ -69,6 +82,8 @@ static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, ui
                            d->bank_mask, n_banks, all);
     if (st == PCS_OK)
         st = pcs_control_input_check(w, "rod_control", "tavg", &d->tavg);
+    if (st == PCS_OK && d->power.store != UINT32_MAX)
+        st = pcs_control_input_check(w, "rod_control", "power", &d->power);
     return st;
 }
 
@@ -81,12 +96,14 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
     const char *name = pcs_store_name(w, rc->id_state);
     const double *s = pcs_load_view_store(v, rc->id_state);
     pcs_status st = PCS_OK;
-    for (uint32_t k = PCS_ROD_CONTROL_ST_MANUAL; st == PCS_OK && k <= PCS_ROD_CONTROL_ST_MOVING;
-         k++)
-        if (s[k] != 0.0 && s[k] != 1.0)
-            st = pcs_error_set(
-                PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1", name, k,
-                k == PCS_ROD_CONTROL_ST_MANUAL ? "manual flag" : "lock-up state", s[k]);
+    static const uint32_t flags[] = {PCS_ROD_CONTROL_ST_MANUAL, PCS_ROD_CONTROL_ST_MOVING,
+                                     PCS_ROD_CONTROL_ST_LAG_VALID};
+    static const char *const flag_names[] = {"manual flag", "lock-up state", "lag valid flag"};
+    for (uint32_t i = 0; st == PCS_OK && i < 3; i++)
+        if (s[flags[i]] != 0.0 && s[flags[i]] != 1.0)
+            st =
+                pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
+                              name, flags[i], flag_names[i], s[flags[i]]);
     if (st == PCS_OK)
         st = pcs_load_check_f64_from(name, "speed steps/min", s, PCS_ROD_CONTROL_ST_SPEED, 1, 1,
                                      -d->max_speed_spm, d->max_speed_spm, 0);
@@ -96,25 +113,49 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
     if (st == PCS_OK)
         st = pcs_load_check_f64_from(name, "Tavg error K", s, PCS_ROD_CONTROL_ST_ERROR, 1, 1,
                                      -500.0, 500.0, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "mismatch lag", s, PCS_ROD_CONTROL_ST_MISMATCH_LAG, 1, 1,
+                                     -2.0, 2.0, 0);
+    if (st == PCS_OK)
+        st = pcs_load_check_f64_from(name, "power and total error K", s,
+                                     PCS_ROD_CONTROL_ST_POWER_ERROR, 2, 1, -1e4, 1e4, 0);
     return st;
 }
 
 /* ---- registration --------------------------------------------------------------- */
 
+/* Append @p id to @p list unless it is there (the Tavg and power inputs
+ * are usually elements of the same sensor stores). */
+static void add_read(uint32_t *list, uint32_t *n, uint32_t id)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (list[i] == id)
+            return;
+    list[(*n)++] = id;
+}
+
 static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
 {
-    const pcs_pzr_control_input *t = &rc->def.tavg;
-    uint32_t reads[4] = {t->store, rc->id_turbine, rc->id_pos, t->status_store};
+    const pcs_pzr_control_input *t = &rc->def.tavg, *p = &rc->def.power;
+    uint32_t reads[6] = {t->store, rc->id_turbine, rc->id_pos}, n = 3;
+    if (t->status_store != PCS_PZR_CONTROL_NO_STATUS)
+        add_read(reads, &n, t->status_store);
+    if (p->store != UINT32_MAX) {
+        add_read(reads, &n, p->store);
+        if (p->status_store != PCS_PZR_CONTROL_NO_STATUS)
+            add_read(reads, &n, p->status_store);
+    }
     uint32_t writes[] = {rc->id_state, rc->id_auto};
-    return pcs_th_system(w, rc->unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads,
-                         t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 3 : 4, writes, 2,
-                         rodc_load_check);
+    return pcs_th_system(w, rc->unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads, n,
+                         writes, 2, rodc_load_check);
 }
 
 static pcs_status register_channels(pcs_world *w, const pcs_rod_control *rc)
 {
     static const pcs_th_channel_row ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
                                             {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
+                                            {"power_error", "K", PCS_ROD_CONTROL_ST_POWER_ERROR},
+                                            {"total_error", "K", PCS_ROD_CONTROL_ST_TOTAL_ERROR},
                                             {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
                                             {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
     char prefix[32];

@@ -28,7 +28,45 @@ double pcs_rod_control_speed(const pcs_rod_control_def *d, double e_k, int *movi
         s += d->ramp_spm_per_k * (a - d->ramp_start_k);
     if (s > d->max_speed_spm)
         s = d->max_speed_spm;
-    return e_k > 0.0 ? -s : s; /* Tavg high: insert */
+    return e_k > 0.0 ? -s : s; /* Tavg (or power) high: insert */
+}
+
+double pcs_rod_control_rate_lag(const pcs_rod_control_def *d, double m, double dt_s, double *lag)
+{
+    *lag += (1.0 - exp(-dt_s / d->mismatch_tau_s)) * (m - *lag);
+    return m - *lag;
+}
+
+double pcs_rod_control_power_error(const pcs_rod_control_def *d, double y, double power)
+{
+    double a = fabs(y), b = d->mismatch_break;
+    double g =
+        a <= b ? d->mismatch_low_k * a : d->mismatch_low_k * b + d->mismatch_high_k * (a - b);
+    double v = power > 0.0 ? 1.0 / power : d->variable_gain_max;
+    v = v < 1.0 ? 1.0 : (v > d->variable_gain_max ? d->variable_gain_max : v);
+    return y < 0.0 ? -v * g : v * g;
+}
+
+/* The mismatch channel's e_p this tick (K); 0 without the channel or with
+ * an invalid power, which also restarts the lag at the next valid sample. */
+static double power_channel(pcs_world *w, const pcs_rod_control *rc, double *s, double load)
+{
+    const pcs_rod_control_def *d = &rc->def;
+    if (d->power.store == UINT32_MAX)
+        return 0.0;
+    double p = pcs_control_input_read(w, &d->power);
+    if (p != p) {
+        s[PCS_ROD_CONTROL_ST_LAG_VALID] = 0.0;
+        return 0.0;
+    }
+    double f = p / d->rated_power_w, m = f - load;
+    m = m < -2.0 ? -2.0 : (m > 2.0 ? 2.0 : m);
+    if (s[PCS_ROD_CONTROL_ST_LAG_VALID] == 0.0) { /* seed: no kick from the start */
+        s[PCS_ROD_CONTROL_ST_MISMATCH_LAG] = m;
+        s[PCS_ROD_CONTROL_ST_LAG_VALID] = 1.0;
+    }
+    double y = pcs_rod_control_rate_lag(d, m, rc->dt_s, &s[PCS_ROD_CONTROL_ST_MISMATCH_LAG]);
+    return pcs_rod_control_power_error(d, y, f);
 }
 
 /* The banks' speed demands (travel per s) for signed speed @p v: one bank
@@ -61,19 +99,26 @@ pcs_status pcs_rodc_system(pcs_world *w, void *ctx)
     double t = pcs_control_input_read(w, &d->tavg);
     int valid = t == t;
     s[PCS_ROD_CONTROL_ST_ERROR] = valid ? t - s[PCS_ROD_CONTROL_ST_T_REF] : 0.0;
+    s[PCS_ROD_CONTROL_ST_POWER_ERROR] = power_channel(w, rc, s, load);
+    s[PCS_ROD_CONTROL_ST_TOTAL_ERROR] =
+        s[PCS_ROD_CONTROL_ST_ERROR] + s[PCS_ROD_CONTROL_ST_POWER_ERROR];
     int manual = s[PCS_ROD_CONTROL_ST_MANUAL] != 0.0;
     int moving = s[PCS_ROD_CONTROL_ST_MOVING] != 0.0;
     double spm = 0.0;
-    int engaged = !manual && valid && load >= d->auto_min_load;
+    int engaged = !manual && valid;
     if (engaged)
-        spm = pcs_rod_control_speed(d, s[PCS_ROD_CONTROL_ST_ERROR], &moving);
+        spm = pcs_rod_control_speed(d, s[PCS_ROD_CONTROL_ST_TOTAL_ERROR], &moving);
     else
-        moving = 0; /* manual or blocked: the lock-up starts released */
+        moving = 0; /* manual or Tavg invalid: the lock-up starts released */
+    if (spm > 0.0 && load < d->auto_min_load) {
+        spm = 0.0; /* C-5: automatic withdrawal stops; insertion goes on */
+        moving = 0;
+    }
     s[PCS_ROD_CONTROL_ST_MOVING] = moving;
     s[PCS_ROD_CONTROL_ST_SPEED] = spm;
     sequence(rc, pcs_store_data(w, rc->id_pos), spm / (60.0 * d->steps_full_stroke), a);
-    /* released (manual, below the load limit, Tavg invalid) the banks hold
-     * where they are and take the unit's rod commands */
+    /* released (manual, Tavg invalid) the banks hold where they are and
+     * take the unit's rod commands */
     a[rc->n_banks] = engaged ? (double)d->bank_mask : 0.0;
     return PCS_OK;
 }

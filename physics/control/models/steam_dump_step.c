@@ -20,17 +20,18 @@ static double trip_level(double e, double half, double all)
     return e >= all ? 1.0 : (e >= half ? 0.5 : 0.0);
 }
 
-double pcs_steam_dump_tavg_target(const pcs_steam_dump_def *d, double t_avg_k, double load, int c7,
-                                  int trip, double *trip_open, uint32_t *controller, double *error)
+double pcs_steam_dump_tavg_target(const pcs_steam_dump_def *d, double t_avg_k, double load,
+                                  int load_rejection, int p4, double *trip_open,
+                                  uint32_t *controller, double *error)
 {
     double mod = 0.0, e = 0.0, to = 0.0;
     uint32_t c = PCS_STEAM_DUMP_CTL_NONE;
-    if (trip) {
+    if (p4) {
         c = PCS_STEAM_DUMP_CTL_PLANT_TRIP;
         e = t_avg_k - d->t_avg_no_load_k;
         mod = clamp(e / d->pt_full_k, 0.0, 1.0);
         to = trip_level(e, d->pt_trip_half_k, d->pt_trip_all_k);
-    } else if (c7) {
+    } else if (load_rejection) {
         c = PCS_STEAM_DUMP_CTL_LOAD_REJECTION;
         double f = clamp(load, 0.0, 1.0);
         e = t_avg_k - (d->t_avg_no_load_k + (d->t_avg_full_k - d->t_avg_no_load_k) * f);
@@ -76,10 +77,14 @@ static double target_now(pcs_world *w, const pcs_steam_dump *sd, double *s, cons
     if (t != t) /* invalid Tavg: hold */
         return s[PCS_STEAM_DUMP_ST_DEMAND];
     const double *tsig = pcs_store_data(w, sd->id_turbine);
+    /* P-4 (reactor tripped) selects the plant-trip controller; without it a
+     * load rejection arms the loss-of-load one: C-7, or C-8 (a turbine trip
+     * is the limiting load rejection; it arms even after C-7's reset) */
+    int p4 = ilk[PCS_SIG_P4] != 0.0;
+    int lr = ilk[PCS_SIG_C7] != 0.0 || ilk[PCS_SIG_C8] != 0.0;
     uint32_t c;
-    double e, target = pcs_steam_dump_tavg_target(
-                  d, t, tsig[PCS_SIG_TURBINE_LOAD], ilk[PCS_SIG_C7] != 0.0,
-                  ilk[PCS_SIG_C8] != 0.0 || ilk[PCS_SIG_P4] != 0.0, trip_open, &c, &e);
+    double e, target = pcs_steam_dump_tavg_target(d, t, tsig[PCS_SIG_TURBINE_LOAD], lr, p4,
+                                                  trip_open, &c, &e);
     s[PCS_STEAM_DUMP_ST_CONTROLLER] = c;
     s[PCS_STEAM_DUMP_ST_ERROR] = e;
     return target;

@@ -451,7 +451,9 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
 
 /* Rod control and steam dump control of a steam-side unit @p u on its Tavg
  * control channel (the one pzr_control reads), from the primary's Tavg
- * program ([HRTD] 8.1, 11.2); the other settings are the models' defaults. */
+ * program ([HRTD] 8.1, 11.2); rod control's power-mismatch channel on the
+ * unit's power-range channel A and its core's nominal power; the other
+ * settings are the models' defaults. */
 static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
 {
     const pcs_primary_def *pd = pcs_primary_def_get(p->units[u].primary);
@@ -460,7 +462,10 @@ static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.unit_name = pd->unit_name;
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
+    d.rated_power_w = p->cfg[u].core.nominal_power_w;
     pcs_status st = control_input(p, b->ctl_tavg[u], &d.tavg);
+    if (st == PCS_OK) /* the power-mismatch channel reads power-range channel A */
+        st = control_input(p, b->nis[u][0], &d.power);
     return st == PCS_OK ? pcs_rod_control_add(w, &d, p->units[u].core, &p->rod_control[u]) : st;
 }
 
