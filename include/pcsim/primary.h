@@ -446,6 +446,23 @@ PCS_API pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr);
 PCS_API void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg,
                                 double *energy_j);
 
+/** What the last tick added to the primary (network + pressurizer), so a
+ *  test can close its mass and energy per tick. Zeros before the first tick. */
+typedef struct pcs_primary_balance {
+    double mass_in_kg;  /**< dt (charging - letdown) - the relief valves' outflow */
+    double energy_in_j; /**< dt (core heat - SG heat + pump work + heaters - wall heat) + the
+                             CVCS enthalpy (in - out) - the relief valves' enthalpy */
+    double core_heat_j; /**< dt sum core heat */
+    double sg_heat_j;   /**< dt sum SG heat, + out of the primary */
+    double surge_j;     /**< the surge's energy into the network plus into the pressurizer:
+                             0 when both carry it at one enthalpy; not 0 on a tick whose surge
+                             flow ends against the direction the network's donor assumed (the
+                             network keeps its donor's enthalpy, the pressurizer takes the
+                             hot leg's on an insurge and its liquid's on an outsurge), so the
+                             primary's energy changes by energy_in_j + surge_j */
+} pcs_primary_balance;
+PCS_API pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr);
+
 /** Volume index of named parts for tests and hosts (UINT32_MAX if @p loop is out of range). */
 typedef enum pcs_primary_part {
     PCS_PRIMARY_DOWNCOMER,

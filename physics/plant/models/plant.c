@@ -168,6 +168,18 @@ static pcs_status build_secondary(pcs_world *w, const pcs_plant_unit_def *c,
     return PCS_OK;
 }
 
+/* The SG narrow-range level program (pwr_transients.md section 1, [HRTD]
+ * 11.1; [RD] quoting WTSM 11.1): 33 % at 0 % power rising linearly to the
+ * full-load program (the secondary's nr_initial, 44 %) at 20 %, flat above. */
+#define PLANT_NR_NO_LOAD 33.0
+#define PLANT_NR_BREAK_F 0.2
+
+/* The level program at power fraction @p f, @p nr_full its flat part. */
+static double nr_program(double f, double nr_full)
+{
+    return nr_full - (nr_full - PLANT_NR_NO_LOAD) * fmax(1.0 - f / PLANT_NR_BREAK_F, 0.0);
+}
+
 #define PLANT_SEC_PASSES 4     /* settling passes at most */
 #define PLANT_SEC_MATCH_K 0.01 /* |tube-side temperature offset| that ends them, K */
 
@@ -219,11 +231,10 @@ static pcs_status build_turbine(pcs_world *w, pcs_plant_unit *pu)
  * Each pass starts from the state the last one left (the world keeps it):
  * a later pass's construction needs two 10 s chunks, not three.
  */
-static pcs_status settle_passes(pcs_world *w, pcs_plant_unit *pu)
+static pcs_status settle_passes(pcs_world *w, pcs_plant_unit *pu, double nr)
 {
     const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
     const double *tube_t = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).tube_t);
-    const double nr = pcs_secondary_def_get(pu->secondary)->nr_initial;
     uint32_t n = pd->n_loops * pd->n_sg_tubes;
     plant_tube_array t, q;
     double p = pu->init.sg_pressure_pa, ts = 0.0, q_sat = 0.0, q_t = 0.0, ua = 0.0, dts = 1.0;
@@ -278,14 +289,17 @@ static pcs_status copy_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_pla
     return PCS_OK;
 }
 
-/* The steam side settled (settle_passes) or, given @p twin, copied; then
- * the primary's tubes see tube_t (pcs_primary_sg_couple), and its first
- * tick gives the heat the secondary settled with. */
-static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_plant_unit *twin)
+/* The steam side settled (settle_passes) at the level program of power
+ * fraction @p f or, given @p twin, copied; then the primary's tubes see
+ * tube_t (pcs_primary_sg_couple), and its first tick gives the heat the
+ * secondary settled with. The level controller holds the program's value
+ * at f (its program is one level, not a function of load). */
+static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_plant_unit *twin,
+                                   double f)
 {
     const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
-    const double nr = pcs_secondary_def_get(pu->secondary)->nr_initial;
-    pcs_status st = twin ? copy_secondary(w, pu, twin) : settle_passes(w, pu);
+    const double nr = nr_program(f, pcs_secondary_def_get(pu->secondary)->nr_initial);
+    pcs_status st = twin ? copy_secondary(w, pu, twin) : settle_passes(w, pu, nr);
     if (st == PCS_OK)
         st = pcs_primary_sg_couple(w, pu->primary);
     pcs_sg_control_def cd;
@@ -388,7 +402,7 @@ static pcs_status build_primary(pcs_world *w, const pcs_plant_unit_def *c,
     }
     pu->rated_loop_flow_kg_s = pu->init.loop_flow_kg_s;
     if (st == PCS_OK && pu->secondary)
-        st = settle_secondary(w, pu, twin);
+        st = settle_secondary(w, pu, twin, c->core.initial_power_fraction);
     if (st == PCS_OK && pu->secondary)
         st = build_feedwater(w, c, pu);
     if (st == PCS_OK && pu->secondary)

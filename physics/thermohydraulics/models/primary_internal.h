@@ -49,6 +49,10 @@ struct pcs_primary {
     double charging_kg_s, letdown_kg_s; /* the flows the last tick applied */
     double spray_kg_s, heater_w;        /* the pressurizer's, the last tick */
     int sg_live;                        /* 1: the tubes see the steam side's stores */
+    double pzr_relief_kg, pzr_energy_j; /* the pressurizer's relief out and net heat in, the
+                                           last step (the balance's) */
+    double pzr_surge_j;                 /* its surge energy in, the last step */
+    pcs_primary_balance bal;            /* the last tick's (pcs_primary_last_balance) */
     double courant_max;                 /* the last step's largest Courant number */
     uint32_t courant_volume;            /* where */
     /* stores */

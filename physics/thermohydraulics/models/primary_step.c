@@ -281,10 +281,36 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
     pcs_primary_pzr_put(&ps, v->pzr);
     pr->spray_kg_s = rep.spray_kg_s;
     pr->heater_w = rep.heater_w;
+    pr->pzr_relief_kg = dt * (rep.porv_kg_s + rep.safety_kg_s);
+    pr->pzr_energy_j = dt * (rep.heater_w - rep.wall_w - rep.porv_w - rep.safety_w);
+    pr->pzr_surge_j = dt * rep.surge_w;
     pzr_boron(pr, v, &before, &rep, b_surge_out, dt);
     v->st.mass_kg[cold] -= dt * rep.spray_kg_s;
     v->st.energy_j[cold] -= dt * rep.spray_w;
     return PCS_OK;
+}
+
+/* The tick's boundary flows (pcs_primary_last_balance): the network's
+ * heats, pump work and CVCS sources, and the pressurizer's heaters, wall
+ * and relief. The spray moves between the two and cancels; so does the
+ * surge but for surge_j (pcsim/primary.h). */
+static void balance(pcs_primary *pr, const primary_view *v, const pcs_thnet_report *rep, double dt)
+{
+    pcs_primary_balance *b = &pr->bal;
+    b->mass_in_kg = rep->source_mass_in_kg - pr->pzr_relief_kg;
+    b->energy_in_j = rep->heat_in_j + rep->pump_work_j + rep->source_energy_in_j + pr->pzr_energy_j;
+    b->surge_j = rep->boundary_energy_in_j + pr->pzr_surge_j;
+    b->core_heat_j = b->sg_heat_j = 0.0;
+    for (uint32_t k = 0; k < pr->nc; k++)
+        b->core_heat_j += dt * v->core_heat[k];
+    for (uint32_t l = 0; l < pr->nl; l++)
+        b->sg_heat_j += dt * pr->sg_q[l];
+}
+
+pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr)
+{
+    pcs_primary_balance z = {0};
+    return pr ? pr->bal : z;
 }
 
 pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int step_pzr)
@@ -328,8 +354,11 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
         if (rep.boundary_mass_in_kg < 0.0)
             h_surge = rep.boundary_energy_in_j / rep.boundary_mass_in_kg;
     }
+    pr->pzr_relief_kg = pr->pzr_energy_j = pr->pzr_surge_j = 0.0;
     if (st == PCS_OK && step_pzr)
         st = pressurizer(pr, v, dt, surge, h_surge, rep.boundary_scalar_in);
+    if (st == PCS_OK)
+        balance(pr, v, &rep, dt);
     if (st == PCS_OK)
         pcs_primary_outputs(pr, v);
     return st;
