@@ -16,6 +16,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -441,6 +442,79 @@ Test(world_limits, a_big_world_saves_and_loads)
     unlink(path);
     big_destroy(a);
     big_destroy(b);
+}
+
+/* A station of @p n units named u1..uN, the first @p n_steam of them
+ * steam-side, from the built-in defaults otherwise; built on a 0-worker
+ * world and ticked once (the seal). */
+typedef struct big_station {
+    pcs_scenario *scn;
+    pcs_world *w;
+    pcs_station *st;
+} big_station;
+
+static char *station_doc(uint32_t n, uint32_t n_steam)
+{
+    size_t cap = 64 + 64 * (size_t)n;
+    char *doc = malloc(cap);
+    cr_assert_not_null(doc);
+    size_t len = (size_t)snprintf(doc, cap, "{\"schema\": 1, \"units\": [");
+    for (uint32_t u = 1; u <= n; u++)
+        len += (size_t)snprintf(doc + len, cap - len, "%s{\"name\": \"u%u\"%s}", u > 1 ? ", " : "",
+                                u, u <= n_steam ? ", \"sg_model\": \"steam_side\"" : "");
+    snprintf(doc + len, cap - len, "]}");
+    return doc;
+}
+
+static big_station station_build(uint32_t n, uint32_t n_steam)
+{
+    big_station b = {0};
+    char *doc = station_doc(n, n_steam);
+    cr_assert_eq(pcs_scenario_load_string("big.json", doc, strlen(doc), NULL, &b.scn), PCS_OK,
+                 "%s", pcs_last_error());
+    free(doc);
+    pcs_world_def cfg = pcs_scenario_world_def(b.scn);
+    cfg.workers = 0;
+    cr_assert_eq(pcs_world_create(&cfg, &b.w), PCS_OK);
+    cr_assert_eq(pcs_station_add(b.w, b.scn, &b.st), PCS_OK, "%u units (%u steam-side): %s", n,
+                 n_steam, pcs_last_error());
+    cr_assert_eq(pcs_station_unit_count(b.st), n);
+    cr_assert_eq(pcs_world_tick(b.w), PCS_OK, "%s", pcs_last_error());
+    return b;
+}
+
+static void station_free(big_station *b)
+{
+    pcs_station_destroy(b->st);
+    pcs_world_destroy(b->w);
+    pcs_scenario_destroy(b->scn);
+}
+
+/* Ticks @p ticks more with no allocation (heap and world heap). */
+static void tick_without_allocating(big_station *b, int ticks)
+{
+    uint64_t heap = pcs_world_alloc_count(b->w);
+    pcs_test_alloc_begin();
+    for (int t = 0; t < ticks; t++)
+        cr_assert_eq(pcs_world_tick(b->w), PCS_OK, "tick %d: %s", t, pcs_last_error());
+    uint64_t mallocs = pcs_test_alloc_end();
+    cr_assert_eq(pcs_world_alloc_count(b->w), heap, "no world-heap allocation per tick");
+    cr_assert_eq(mallocs, 0u, "no malloc per tick");
+}
+
+/* Issue 16: the 7th and 8th steam-side unit were refused at build (the
+ * sensor bank read at most 24 source stores; a steam-side unit's sensors
+ * read 5); eight now build and run, and the last unit's steam side is
+ * instrumented and commandable. */
+Test(world_limits, eight_steam_side_units_build_and_run)
+{
+    big_station b = station_build(8, 8);
+    tick_without_allocating(&b, 3);
+    pcs_target_id id;
+    cr_assert_eq(pcs_command_target_find(b.w, "u8.pump4", &id), PCS_OK);
+    uint32_t ch;
+    cr_assert_eq(pcs_channel_find(b.w, "u8.sg4.nr_level.C", &ch), PCS_OK, "%s", pcs_last_error());
+    station_free(&b);
 }
 
 /* The largest station the plant model allows today. Units beyond 6 are capped
