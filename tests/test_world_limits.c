@@ -470,8 +470,8 @@ static big_station station_build(uint32_t n, uint32_t n_steam)
 {
     big_station b = {0};
     char *doc = station_doc(n, n_steam);
-    cr_assert_eq(pcs_scenario_load_string("big.json", doc, strlen(doc), NULL, &b.scn), PCS_OK,
-                 "%s", pcs_last_error());
+    cr_assert_eq(pcs_scenario_load_string("big.json", doc, strlen(doc), NULL, &b.scn), PCS_OK, "%s",
+                 pcs_last_error());
     free(doc);
     pcs_world_def cfg = pcs_scenario_world_def(b.scn);
     cfg.workers = 0;
