@@ -28,6 +28,9 @@
 #define UNIT_SENSORS (20 + 17 * PCS_PLANT_MAX_LOOPS)
 #define UNIT_FUNCS (5 + 2 * PCS_PLANT_MAX_LOOPS)
 #define UNIT_ALARMS (4 + 5 * PCS_PLANT_MAX_LOOPS)
+/* The protection's own bound on functions holds the largest station's. */
+_Static_assert(PCS_PLANT_MAX_UNITS *UNIT_FUNCS <= PCS_PROTECTION_TRIP_MAX_FUNCTIONS,
+               "64 units' trip functions fit one protection system");
 #define NAME_LEN 64
 #define BASE_LEN 48
 
