@@ -39,6 +39,13 @@
  * its sensors, interlocks and trips) is timed beside the boundary station in one run,
  * whatever the built-in default says. make bench-quick runs sg=default only.
  *
+ * units (default "1,4,16,64"; issue 16): the station's unit count. sg=default with 4
+ * units is the built-in scenario itself; with another count, its world and its unit
+ * list repeated cyclically (sb_default_text: no script, no readers section); sg
+ * boundary or steam_side repeat the bench's own 4-unit pattern
+ * (pcs_bench_station_text_n). Cost per unit is the tick over units; 64 units are
+ * about 64 times one, so a full station.tick run is mostly its 64-unit trials.
+ *
  * Issue 14's target: p95 <= 0.5 ms on a 2-core machine with 20 readers x 40 channels at
  * 10 Hz, >= 20,000 ticks (bench/README.md, "station.tick": -i and -r give the count),
  * 0 bytes allocated per tick (B/op, allocs/op and world/op).
@@ -47,6 +54,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "bench/bench.h"
 #include "bench/station_scenario.h"
@@ -185,20 +194,59 @@ static void sb_teardown(void *ctx)
     free(c);
 }
 
-/* The scenario param sg names: the built-in one, or the bench's own text. */
-static int sb_load_scenario(sb_ctx *c, const char *sg)
+/* The built-in scenario with @p units units: its world section and its unit
+ * list repeated cyclically (u5 is u1's, renamed), without its script and
+ * readers (the station is not commanded; the bench starts its own readers). */
+static char *sb_default_text(uint32_t units)
 {
-    if (strcmp(sg, "default") == 0)
+    json_error_t err;
+    json_t *doc = json_loads(pcs_scenario_default_text(), 0, &err);
+    json_t *list = doc ? json_object_get(doc, "units") : NULL;
+    size_t n_list = json_array_size(list);
+    json_t *out = json_object(), *arr = json_array();
+    char *text = NULL;
+    if (n_list > 0 && out && arr) {
+        json_object_set(out, "schema", json_object_get(doc, "schema"));
+        json_object_set_new(out, "name", json_string("bench-station-default-n"));
+        json_object_set(out, "world", json_object_get(doc, "world"));
+        for (uint32_t u = 0; u < units; u++) {
+            json_t *item = json_deep_copy(json_array_get(list, u % n_list));
+            char name[16];
+            snprintf(name, sizeof name, "u%u", u + 1);
+            json_object_set_new(item, "name", json_string(name));
+            json_array_append_new(arr, item);
+        }
+        json_object_set(out, "units", arr);
+        text = json_dumps(out, 0);
+    }
+    json_decref(arr);
+    json_decref(out);
+    json_decref(doc);
+    return text;
+}
+
+/* The scenario param sg names, with param units units: the built-in one (4
+ * units: itself, as before param units), or the bench's own text. */
+static int sb_load_scenario(sb_ctx *c, const char *sg, uint32_t units)
+{
+    if (strcmp(sg, "default") == 0 && units == 4)
         return pcs_scenario_default(&c->scn) == PCS_OK;
-    char text[1024];
-    if (!pcs_bench_station_text(sg, text, sizeof text))
+    if (strcmp(sg, "default") == 0) {
+        char *text = sb_default_text(units);
+        int ok = text &&
+                 pcs_scenario_load_string("default-n", text, strlen(text), NULL, &c->scn) == PCS_OK;
+        free(text);
+        return ok;
+    }
+    char text[8192];
+    if (!pcs_bench_station_text_n(sg, units, text, sizeof text))
         return 0;
     return pcs_scenario_load_string(sg, text, strlen(text), NULL, &c->scn) == PCS_OK;
 }
 
-static int sb_build_world(sb_ctx *c, const char *sg, uint32_t workers, int profiled)
+static int sb_build_world(sb_ctx *c, const char *sg, uint32_t units, uint32_t workers, int profiled)
 {
-    if (!sb_load_scenario(c, sg))
+    if (!sb_load_scenario(c, sg, units))
         return 0;
     pcs_world_def wc = pcs_scenario_world_def(c->scn);
     wc.workers = workers;
@@ -229,11 +277,12 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
     long long readers = pcs_bench_param_int(p, "readers", 20);
     long long channels = pcs_bench_param_int(p, "reader_channels", 40);
     long long workers = pcs_bench_param_int(p, "workers", 0);
+    long long units = pcs_bench_param_int(p, "units", 4);
     const char *sg = pcs_bench_param(p, "sg");
     if (!sg)
         sg = "default";
-    snprintf(c->label, sizeof c->label, "station.tick%s sg=%s readers=%lld workers=%lld",
-             profiled ? "_profiled" : "", sg, readers, workers);
+    snprintf(c->label, sizeof c->label, "station.tick%s sg=%s units=%lld readers=%lld workers=%lld",
+             profiled ? "_profiled" : "", sg, units, readers, workers);
     if (strcmp(sg, "default") != 0 && strcmp(sg, "boundary") != 0 &&
         strcmp(sg, "steam_side") != 0) {
         fprintf(stderr, "%s: param sg '%s': must be default, boundary or steam_side\n", c->label,
@@ -242,17 +291,19 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
         return NULL;
     }
     if (readers < 0 || readers > (long long)SB_MAX_READERS || channels < 1 ||
-        channels > (long long)SB_MAX_CHANNELS || workers < 0 || workers > 16) {
+        channels > (long long)SB_MAX_CHANNELS || workers < 0 || workers > 16 || units < 1 ||
+        units > (long long)PCS_PLANT_MAX_UNITS) {
         fprintf(stderr,
                 "%s: params out of range: readers %lld (0..%u), reader_channels %lld (1..%u), "
-                "workers %lld (0..16)\n",
-                c->label, readers, SB_MAX_READERS, channels, SB_MAX_CHANNELS, workers);
+                "workers %lld (0..16), units %lld (1..%u)\n",
+                c->label, readers, SB_MAX_READERS, channels, SB_MAX_CHANNELS, workers, units,
+                PCS_PLANT_MAX_UNITS);
         free(c);
         return NULL;
     }
     c->readers = (uint32_t)readers;
     c->channels = (uint32_t)channels;
-    if (!sb_build_world(c, sg, (uint32_t)workers, profiled)) {
+    if (!sb_build_world(c, sg, (uint32_t)units, (uint32_t)workers, profiled)) {
         fprintf(stderr, "%s: %s\n", c->label, pcs_last_error());
         sb_teardown(c);
         return NULL;
@@ -309,8 +360,9 @@ static uint64_t sb_reads(void *ctx)
 static const pcs_bench_def sb_tick = {
     .group = "station",
     .name = "tick",
-    .description = "one pcs_world_tick of the built-in 4-unit station, readers at 10 Hz wall",
+    .description = "one pcs_world_tick of a station of param units units, readers at 10 Hz wall",
     .params = {{"sg", "default,steam_side"},
+               {"units", "1,4,16,64"},
                {"readers", "0,20"},
                {"reader_channels", "40"},
                {"workers", "0"}},
@@ -329,6 +381,7 @@ static const pcs_bench_def sb_tick_profiled = {
     .name = "tick_profiled",
     .description = "station.tick with pcs_profile stage timers (per-stage report)",
     .params = {{"sg", "default,steam_side"},
+               {"units", "4"},
                {"readers", "20"},
                {"reader_channels", "40"},
                {"workers", "0"}},

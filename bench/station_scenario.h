@@ -1,7 +1,8 @@
 /**
  * @file station_scenario.h
- * @brief The 4-unit station text the station.tick benchmarks build when they are
- *        asked for an explicit steam-generator model (param sg, and
+ * @brief The station text (4 units, or param units of them) the station.tick
+ *        benchmarks build when they are asked for an explicit steam-generator
+ *        model (param sg, and
  *        bench/callgrind/station_cg.c's sg argument), so a boundary station and a
  *        steam-side station are compared on the same units whatever the built-in
  *        default scenario says.
@@ -18,24 +19,37 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Writes the scenario text with every unit's sg_model = model ("boundary" or
- * "steam_side") into buf; returns 0 when model is neither or buf is too small. */
-static inline int pcs_bench_station_text(const char *model, char *buf, size_t cap)
+/* Writes the scenario text with @p units units, every unit's sg_model = model
+ * ("boundary" or "steam_side"), into buf: the 4-unit pattern repeated (u4, u8, ...
+ * at 50 %, the others at 100 %), so units = 4 is issue 14's text. Returns 0 when
+ * model is neither, units is outside [1, 64] or buf is too small (64 units need
+ * about 4 KiB). */
+static inline int pcs_bench_station_text_n(const char *model, unsigned units, char *buf, size_t cap)
 {
-    if (strcmp(model, "boundary") != 0 && strcmp(model, "steam_side") != 0)
+    if ((strcmp(model, "boundary") != 0 && strcmp(model, "steam_side") != 0) || units < 1 ||
+        units > 64)
         return 0;
     int n = snprintf(buf, cap,
                      "{\"schema\": 1, \"name\": \"bench-station-%s\",\n"
                      " \"world\": {\"dt_s\": 0.05, \"seed\": 20261130, \"k_slow\": 72, "
                      "\"workers\": 2},\n"
-                     " \"units\": [\n"
-                     "  {\"name\": \"u1\", \"sg_model\": \"%s\"},\n"
-                     "  {\"name\": \"u2\", \"sg_model\": \"%s\"},\n"
-                     "  {\"name\": \"u3\", \"sg_model\": \"%s\"},\n"
-                     "  {\"name\": \"u4\", \"initial_power_fraction\": 0.5, \"sg_model\": \"%s\"}\n"
-                     " ]}\n",
-                     model, model, model, model, model);
+                     " \"units\": [\n",
+                     model);
+    for (unsigned u = 1; n > 0 && (size_t)n < cap && u <= units; u++) {
+        int k = snprintf(
+            buf + n, cap - (size_t)n, "  {\"name\": \"u%u\", %s\"sg_model\": \"%s\"}%s\n", u,
+            u % 4 == 0 ? "\"initial_power_fraction\": 0.5, " : "", model, u < units ? "," : "");
+        n = k < 0 ? -1 : n + k;
+    }
+    if (n > 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " ]}\n");
     return n > 0 && (size_t)n < cap;
+}
+
+/* The 4-unit text (bench/callgrind/station_cg.c). */
+static inline int pcs_bench_station_text(const char *model, char *buf, size_t cap)
+{
+    return pcs_bench_station_text_n(model, 4, buf, cap);
 }
 
 #endif

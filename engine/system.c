@@ -76,11 +76,15 @@ static pcs_status check_desc(const pcs_world *w, const pcs_system_desc *d)
     if ((unsigned)d->stage >= PCS_STAGE_COUNT)
         return pcs_error_set(PCS_E_INVAL, "%s: '%s' has stage %d outside [0, %d]", fn, d->name,
                              (int)d->stage, PCS_STAGE_COUNT - 1);
-    if (d->n_reads > PCS_MAX_SYSTEM_ACCESS || d->n_writes > PCS_MAX_SYSTEM_ACCESS ||
-        (d->n_reads && !d->reads) || (d->n_writes && !d->writes))
+    if ((d->n_reads && !d->reads) || (d->n_writes && !d->writes))
+        return pcs_error_set(PCS_E_INVAL, "%s: '%s' has a NULL reads or writes list", fn, d->name);
+    /* Sized from the world: a list longer than the world's store count
+     * names some store twice. */
+    if (d->n_reads > w->n_stores || d->n_writes > w->n_stores)
         return pcs_error_set(PCS_E_INVAL,
-                             "%s: '%s' access lists must be non-NULL and at most %u long", fn,
-                             d->name, PCS_MAX_SYSTEM_ACCESS);
+                             "%s: '%s' declares %u reads and %u writes; each list is at most "
+                             "the world's %u stores long",
+                             fn, d->name, d->n_reads, d->n_writes, w->n_stores);
     for (uint32_t k = 0; k < d->n_reads + d->n_writes; k++) {
         uint32_t s = k < d->n_reads ? d->reads[k] : d->writes[k - d->n_reads];
         if (s >= w->n_stores)

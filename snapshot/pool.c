@@ -85,7 +85,12 @@ static pcs_status alloc_rings(pcs_snapshot_pool *pool)
     return PCS_OK;
 }
 
-/* The distinct stores the channels come from, if they fit in an access list. */
+/* Most channel stores the publish system declares (snapshot.h): past this
+ * it declares none, as before issue 16 lifted the engine's 32-entry access
+ * lists, so the schedule and its access checks stay what they were. */
+#define POOL_DECLARED_STORES_MAX 32u
+
+/* The distinct stores the channels come from, if they fit in the declaration. */
 static uint32_t channel_stores(const pcs_snapshot_pool *pool, uint32_t *stores)
 {
     uint32_t n = 0;
@@ -96,7 +101,7 @@ static uint32_t channel_stores(const pcs_snapshot_pool *pool, uint32_t *stores)
             k++;
         if (k < n)
             continue;
-        if (n == PCS_MAX_SYSTEM_ACCESS)
+        if (n == POOL_DECLARED_STORES_MAX)
             return 0; /* too many to declare: declare none (see snapshot.h) */
         stores[n++] = s;
     }
@@ -121,7 +126,7 @@ static pcs_status pool_system(pcs_snapshot_pool *pool, const char *name, pcs_sta
 
 static pcs_status register_systems(pcs_snapshot_pool *pool)
 {
-    uint32_t stores[PCS_MAX_SYSTEM_ACCESS];
+    uint32_t stores[POOL_DECLARED_STORES_MAX];
     uint32_t n_stores = channel_stores(pool, stores);
     pcs_status st = pool_system(pool, "pcs.snapshot.publish", PCS_STAGE_PUBLISH, pcs_publish_system,
                                 n_stores ? stores : NULL, n_stores);

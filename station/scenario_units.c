@@ -239,6 +239,12 @@ static int unit_item(jr_ctx *c, json_t *item, size_t i, void *out)
 
 static int parse_units(jr_ctx *c, json_t *doc, scenario *s)
 {
+    json_t *arr = json_object_get(doc, "units");
+    if (json_is_array(arr) && json_array_size(arr) > PCS_PLANT_MAX_UNITS) {
+        jr_push_key(c, "units");
+        return jr_fail(c, "%zu units is outside [0, %u] (a station's units, PCS_PLANT_MAX_UNITS)",
+                       json_array_size(arr), PCS_PLANT_MAX_UNITS);
+    }
     return jr_array_section(c, doc, "units", PCS_PLANT_MAX_UNITS, "units", unit_item, s);
 }
 

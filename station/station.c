@@ -104,13 +104,13 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
     if (!w || !scn || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_station_add: NULL argument");
     *out = NULL;
-    pcs_station *st = calloc(1, sizeof *st);
+    const scenario *s = &scn->s;
+    pcs_station *st = calloc(1, sizeof *st + s->n_units * sizeof st->units[0]);
     if (!st)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the station", scn->s.source);
-    const scenario *s = &scn->s;
     st->world = w;
     st->n_units = s->n_units;
-    memcpy(st->units, s->units, sizeof st->units);
+    memcpy(st->units, s->units, s->n_units * sizeof st->units[0]);
     st->setpoints = s->setpoints;
     snprintf(st->source, sizeof st->source, "%s", s->source);
     st->first_channel = pcs_channel_count(w);

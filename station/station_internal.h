@@ -20,11 +20,11 @@ struct pcs_scenario {
 struct pcs_station {
     pcs_world *world;
     pcs_plant *plant; /**< NULL when the scenario has no units */
-    pcs_plant_unit_def units[PCS_PLANT_MAX_UNITS];
     uint32_t n_units;
     pcs_plant_setpoints setpoints;      /**< "instrumentation", for its plugin */
     uint32_t first_channel, n_channels; /**< channels the build registered */
     char source[256];                   /**< the scenario's source, for messages */
+    pcs_plant_unit_def units[];         /**< n_units of them (sized at pcs_station_add) */
 };
 
 /** station/station_entities.c: register the station's devices as entities

@@ -572,3 +572,38 @@ Test(alarm, states_and_flags_are_published)
     cr_assert_eq(pcs_alarm_count(r.a), 1);
     pcs_world_destroy(r.p.w);
 }
+
+/* The bank's read list is sized from the world (issue 16; it took at most
+ * 24 suppression stores): 40 alarms on v0, each suppressed by a store of its
+ * own, build; suppressing the even ones keeps them silent (F) while the odd
+ * ones annunciate (B) when v0 falls below the setpoint. */
+Test(alarm_config, forty_suppression_stores_build_and_each_alarm_reads_its_own)
+{
+    enum { N = 40 };
+    arig r;
+    arig_sensors(&r);
+    static pcs_alarm_def c[N];
+    static char names[N][16];
+    uint32_t *sup[N];
+    for (uint32_t i = 0; i < N; i++) {
+        char store[16];
+        uint32_t id;
+        snprintf(store, sizeof store, "test.sup%u", i);
+        snprintf(names[i], sizeof names[i], "a%u", i);
+        cr_assert_eq(pcs_store_register(r.p.w, store, sizeof(uint32_t), 1, PCS_STORE_STATE, &id),
+                     PCS_OK);
+        sup[i] = pcs_store_data(r.p.w, id);
+        c[i] = alarm(names[i], 0, PCS_ALARM_LOW, 50.0);
+        c[i].suppress_store = id;
+    }
+    arig_build(&r, c, N);
+    r.p.x[0] = 100.0;
+    ctl_tick(r.p.w, 1);
+    for (uint32_t i = 0; i < N; i += 2)
+        *sup[i] = 1;
+    r.p.x[0] = 0.0;
+    ctl_tick(r.p.w, 2);
+    for (uint32_t i = 0; i < N; i++)
+        cr_assert_eq(pcs_alarm_state_of(r.a, i), i % 2 ? B : F, "alarm %u", i);
+    pcs_world_destroy(r.p.w);
+}

@@ -18,6 +18,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcsim/station.h"
@@ -315,4 +316,39 @@ Test(scenario_ranges, constant_density_fields_are_refused_naming_their_replaceme
                  cases[i].field);
         sr_expect_json_refused(json, cases[i].want);
     }
+}
+
+/* "units" holds 0..PCS_PLANT_MAX_UNITS (64, issue 16) units: 64 load (the
+ * 64-unit stations build and tick in tests/test_world_limits.c), and the
+ * 65th is refused naming the path, the count and the range. */
+static char *sr_units_json(uint32_t n)
+{
+    size_t cap = 32 + 24 * (size_t)n;
+    char *json = malloc(cap);
+    cr_assert_not_null(json);
+    size_t len = (size_t)snprintf(json, cap, "{\"schema\": 1, \"units\": [");
+    for (uint32_t u = 1; u <= n; u++)
+        len +=
+            (size_t)snprintf(json + len, cap - len, "%s{\"name\": \"u%u\"}", u > 1 ? ", " : "", u);
+    snprintf(json + len, cap - len, "]}");
+    return json;
+}
+
+Test(scenario_ranges, sixty_four_units_load_and_the_sixty_fifth_is_refused)
+{
+    cr_assert_eq(PCS_PLANT_MAX_UNITS, 64u);
+    char *json = sr_units_json(64);
+    pcs_scenario *scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("ranges.json", json, strlen(json), NULL, &scn), PCS_OK,
+                 "%s", pcs_last_error());
+    pcs_scenario_destroy(scn);
+    free(json);
+    json = sr_units_json(65);
+    scn = NULL;
+    cr_assert_eq(pcs_scenario_load_string("ranges.json", json, strlen(json), NULL, &scn),
+                 PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "ranges.json: $.units: 65 units is outside [0, 64]") != NULL,
+              "%s", pcs_last_error());
+    cr_assert_null(scn);
+    free(json);
 }

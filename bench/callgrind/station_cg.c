@@ -22,6 +22,10 @@
  *                                    text (bench/station_scenario.h) with every
  *                                    unit sg_model steam_side (or boundary);
  *                                    without it, the built-in default scenario
+ *   ./build/station_cg N READERS steam_side units=64
+ *                                    the bench's text with 64 units (its 4-unit
+ *                                    pattern repeated; issue 16), boundary or
+ *                                    steam_side only
  *   valgrind --tool=callgrind --toggle-collect=measured_tick ./build/station_cg N 0
  *
  * and divide the Ir total by N (measured_tick leaves out the build and the
@@ -126,17 +130,23 @@ int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000, readers = argc > 2 ? atoi(argv[2]) : 0;
     int alt = 0;
+    unsigned units = 4;
     const char *sg = NULL; /* NULL: the built-in default scenario */
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "alt") == 0)
             alt = 1;
+        else if (strncmp(argv[i], "units=", 6) == 0)
+            units = (unsigned)atoi(argv[i] + 6);
         else
             sg = argv[i];
     }
     pcs_scenario *scn;
-    char text[1024];
-    if (sg && !pcs_bench_station_text(sg, text, sizeof text)) {
-        fprintf(stderr, "station_cg: argument '%s': must be alt, boundary or steam_side\n", sg);
+    char text[8192];
+    if (sg && !pcs_bench_station_text_n(sg, units, text, sizeof text)) {
+        fprintf(stderr,
+                "station_cg: argument '%s' (units %u): must be alt, units=N (1..64), boundary or "
+                "steam_side\n",
+                sg, units);
         return 1;
     }
     pcs_world *w;

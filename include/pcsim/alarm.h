@@ -110,8 +110,6 @@ typedef enum pcs_alarm_priority {
 #define PCS_ALARM_DELAY_MAX_TICKS 72000u /**< one hour at 0.05 s */
 #define PCS_ALARM_GROUP_MAX 65535u
 #define PCS_ALARM_SHELVE_MAX_S 1e8
-/** Most distinct suppression-input stores (system access limit). */
-#define PCS_ALARM_MAX_SUPPRESS_STORES 24u
 /** suppress_store value meaning "no suppression input". */
 #define PCS_ALARM_NO_SUPPRESS UINT32_MAX
 
@@ -182,8 +180,10 @@ PCS_API pcs_status pcs_alarm_def_validate(const pcs_world *w, const pcs_sensors 
  * PCS_STAGE_ALARMS (priority 0), command targets (above) and two channels per alarm.
  * Alarm ids are indices into @p cfgs (n in [1, 2^20]). Strings are copied.
  * All alarms start in NORMAL.
- * @return PCS_E_INVAL (bad config naming alarm and field; duplicate channel;
- *         too many suppression stores), PCS_E_STATE (sealed, or a bank
+ * The bank's system reads the sensor bank and every distinct suppression
+ * store (its read list is sized from the world at build: no limit).
+ * @return PCS_E_INVAL (bad config naming alarm and field; duplicate channel),
+ *         PCS_E_STATE (sealed, or a bank
  *         exists), PCS_E_NOMEM. If channel registration fails part-way the
  *         world holds part of the bank: discard the world.
  */

@@ -60,12 +60,14 @@
 extern "C" {
 #endif
 
-/** Units per station: the one limit on units. The station keeps each unit's
- *  configuration and coupling in fixed arrays (pcs_plant, and the scenario
- *  loader's), and its instrumentation is sized from it; the unit, primary
- *  and protection models have no unit limit of their own (their command
- *  targets are registered per unit, by name). */
-#define PCS_PLANT_MAX_UNITS 8u
+/** Units per station: the one limit on units, the range pcs_plant_add and
+ *  the scenario loader ("units") check (issue 16: 64 build and run). Nothing
+ *  is sized by it: the plant's per-unit arrays and its instrumentation's
+ *  build scratch are allocated for the station's own unit count at build,
+ *  and the sensor bank, protection, unit, primary and steam-side models have
+ *  no unit limit of their own (their command targets are registered per
+ *  unit, by name). */
+#define PCS_PLANT_MAX_UNITS 64u
 /** Loops per unit (the instrumentation's per-loop arrays). */
 #define PCS_PLANT_MAX_LOOPS 4u
 /** Rating of one loop of the primary's geometry, W: the W 4-loop plant's

@@ -82,9 +82,6 @@ typedef enum pcs_sensor_mode {
 #define PCS_SENSOR_NAME_MAX 100u
 /** Limits on configuration values. */
 #define PCS_SENSOR_TAU_MAX_S 1e6
-/** Most distinct source stores one bank may read (system access limit, minus
- *  the bank's own stores). */
-#define PCS_SENSOR_MAX_SOURCE_STORES 24u
 
 /** Command family of the sensor bank (pcs_command_kind_find). */
 #define PCS_SENSOR_COMMANDS "sensors"
@@ -143,9 +140,10 @@ PCS_API pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_
  * channels per sensor. Build phase only.
  * @param cfgs @p n sensor configurations (n in [1, 2^20]); copied.
  * @param out  set on success; owned by the world.
+ * The bank's one system reads every distinct source store (its read list
+ * is sized from the world at build: no limit on source stores).
  * @return PCS_E_INVAL (bad config, naming sensor and field; duplicate channel
- *         name; more than PCS_SENSOR_MAX_SOURCE_STORES source stores),
- *         PCS_E_STATE (world sealed, or a bank already exists), PCS_E_NOMEM.
+ *         name), PCS_E_STATE (world sealed, or a bank already exists), PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
                                   pcs_sensors **out);

@@ -82,7 +82,7 @@ typedef struct pcs_snapshot_options {
  * pcs_channel_register. A channel registered later makes the next tick fail
  * with PCS_E_STATE (the publish system reports both counts).
  * The publish system declares reads of the channels' stores when they number
- * at most PCS_MAX_SYSTEM_ACCESS; beyond that it declares none, and other
+ * at most 32; beyond that it declares none, and other
  * PUBLISH-stage systems must not write channel stores.
  *
  * Build phase only, world thread. Memory: buffers * (64 + 8 * channels) bytes

@@ -66,15 +66,13 @@ typedef enum pcs_store_kind {
     PCS_STORE_SCRATCH_F64 = PCS_STORE_SCRATCH | PCS_STORE_F64,
 } pcs_store_kind;
 
-/**
- * Longest reads or writes list of one system declaration. Not a world size
- * (stores and systems are as many as the build registers, up to
- * PCS_WORLD_IDS_MAX): the lists are declarations the engine checks on every
- * store access of a running system (a linear scan, check_access) and
- * compares pairwise between the systems of a stage, so they stay short. A
- * model touching more stores splits its work into several systems.
- */
-#define PCS_MAX_SYSTEM_ACCESS 32u
+/* A system's reads and writes lists have no compile-time bound: each names
+ * stores of the world, so each is at most the world's store count long
+ * (pcs_system_register). The engine checks every store access of a running
+ * system against them (check_access, a linear scan) and compares them
+ * pairwise between the systems of a stage at registration; a model with a
+ * long list (the sensor bank of a 64-unit station reads hundreds of stores)
+ * pays that scan in checked builds only. */
 /** Longest store or system name, with its terminating NUL. */
 #define PCS_NAME_MAX 64u
 
@@ -136,18 +134,18 @@ typedef struct pcs_system_desc {
     pcs_system_fn fn;       /**< body */
     void *ctx;              /**< passed to fn; owned by the caller */
     const uint32_t *reads;  /**< store ids read (may be NULL when n_reads = 0) */
-    uint32_t n_reads;       /**< <= PCS_MAX_SYSTEM_ACCESS */
+    uint32_t n_reads;       /**< <= the world's store count */
     const uint32_t *writes; /**< store ids written */
-    uint32_t n_writes;      /**< <= PCS_MAX_SYSTEM_ACCESS */
+    uint32_t n_writes;      /**< <= the world's store count */
 } pcs_system_desc;
 
 /**
  * Register a system. Refused (PCS_E_INVAL, naming both systems and the store)
  * when it writes a store another system of its stage writes, or reads a store
  * another system of its stage writes, or writes one another reads.
- * @return PCS_E_INVAL (NULL fn/name, bad stage, unknown store, access lists too
- *         long), PCS_E_STATE after sealing, PCS_E_OVERFLOW past PCS_WORLD_IDS_MAX
- *         systems, PCS_E_NOMEM.
+ * @return PCS_E_INVAL (NULL fn/name, bad stage, unknown store, an access list
+ *         longer than the world's store count), PCS_E_STATE after sealing,
+ *         PCS_E_OVERFLOW past PCS_WORLD_IDS_MAX systems, PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id);
 

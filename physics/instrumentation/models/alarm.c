@@ -26,6 +26,7 @@
  * has FIRST_OUT exactly when its group names it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics/instrumentation/models/instr_common.h"
@@ -450,20 +451,31 @@ static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_
     return PCS_OK;
 }
 
-/* Distinct suppression-input stores, for the system's read list. */
-static pcs_status collect_suppress(const pcs_alarm_def *cfgs, uint32_t n, uint32_t *ids,
-                                   uint32_t *count)
+/* The system's read list: element 0 left for the sensor bank's value store,
+ * then the distinct suppression-input stores in first-use order. Sized from
+ * the world (one entry per store at most); build-time scratch, freed by the
+ * caller (the system registry keeps its own copy). */
+static pcs_status collect_suppress(pcs_world *w, const pcs_alarm_def *cfgs, uint32_t n,
+                                   uint32_t **reads, uint32_t *count)
 {
+    uint32_t n_stores = pcs_store_count(w);
+    unsigned char *seen = calloc(n_stores ? n_stores : 1, 1);
+    *reads = malloc(((size_t)(n < n_stores ? n : n_stores) + 1) * sizeof **reads);
     *count = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t s = cfgs[i].suppress_store;
-        if (s != PCS_ALARM_NO_SUPPRESS &&
-            pcs_instr_set_add(ids, count, PCS_ALARM_MAX_SUPPRESS_STORES, s))
-            return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_alarm_add: alarm %u ('%s') reads a %uth distinct "
-                                 "suppression store; at most %u are allowed",
-                                 i, cfgs[i].name, *count + 1, PCS_ALARM_MAX_SUPPRESS_STORES);
+    if (!seen || !*reads) {
+        free(seen);
+        free(*reads);
+        *reads = NULL;
+        return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory for %u stores", n_stores);
     }
+    for (uint32_t i = 0; i < n; i++) { /* check_all: each store exists */
+        uint32_t s = cfgs[i].suppress_store;
+        if (s != PCS_ALARM_NO_SUPPRESS && !seen[s]) {
+            seen[s] = 1;
+            (*reads)[1 + (*count)++] = s;
+        }
+    }
+    free(seen);
     return PCS_OK;
 }
 
@@ -550,12 +562,11 @@ static pcs_status register_channels(pcs_world *w, pcs_alarms *a)
     return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
+/* @p reads: element 0 free, then the n_sup suppression stores. */
 static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_store,
-                                  const uint32_t *sup, uint32_t n_sup)
+                                  uint32_t *reads, uint32_t n_sup)
 {
-    uint32_t reads[PCS_ALARM_MAX_SUPPRESS_STORES + 1];
     reads[0] = sensor_store;
-    memcpy(reads + 1, sup, n_sup * sizeof *reads);
     uint32_t writes[] = {a->id_state, a->id_flags, a->id_count, a->id_until, a->id_first};
     pcs_system_desc d = {.name = "alarms",
                          .stage = PCS_STAGE_ALARMS,
@@ -575,14 +586,16 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
     pcs_status st = pcs_instr_add_check(w, &bank, w && sensors && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, sensors, cfgs, n);
-    uint32_t sup[PCS_ALARM_MAX_SUPPRESS_STORES], n_sup = 0;
+    uint32_t *reads = NULL, n_sup = 0;
     if (st == PCS_OK)
-        st = collect_suppress(cfgs, n, sup, &n_sup);
+        st = collect_suppress(w, cfgs, n, &reads, &n_sup);
     if (st != PCS_OK)
         return st;
     pcs_alarms *a = pcs_world_alloc(w, sizeof *a);
-    if (!a)
+    if (!a) {
+        free(reads);
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
+    }
     a->n = n;
     uint32_t sensor_store, index0;
     pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
@@ -594,7 +607,8 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
     if (st == PCS_OK)
         st = register_channels(w, a);
     if (st == PCS_OK)
-        st = register_system(w, a, sensor_store, sup, n_sup);
+        st = register_system(w, a, sensor_store, reads, n_sup);
+    free(reads);
     st = pcs_instr_add_end(w, st, "alarms", alarms_load_check, a);
     if (st == PCS_OK)
         *out = a;

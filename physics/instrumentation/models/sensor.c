@@ -18,6 +18,7 @@
  */
 #include <math.h> /* NAN and INFINITY only */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics/instrumentation/kernels/gauss.h"
@@ -427,17 +428,31 @@ static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n
     return PCS_OK;
 }
 
-/* Distinct source stores, in first-use order, for the system's read list. */
-static pcs_status collect_sources(const pcs_sensor_def *cfgs, uint32_t n, uint32_t *ids,
-                                  uint32_t *count)
+/* Distinct source stores, in first-use order, for the system's read list
+ * (the mode and drift-rate stores appended): sized from the world, at most
+ * one entry per store plus those two. Build-time scratch, freed by the
+ * caller; the system registry keeps its own copy. */
+static pcs_status collect_sources(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
+                                  uint32_t **reads, uint32_t *count)
 {
+    uint32_t n_stores = pcs_store_count(w);
+    uint32_t cap = (n < n_stores ? n : n_stores) + 2;
+    unsigned char *seen = calloc(n_stores, 1);
+    *reads = malloc(cap * sizeof **reads);
     *count = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (pcs_instr_set_add(ids, count, PCS_SENSOR_MAX_SOURCE_STORES, cfgs[i].store))
-            return pcs_error_set(PCS_E_INVAL,
-                                 "pcs_sensor_add: sensor %u ('%s') reads a %uth distinct "
-                                 "source store; at most %u are allowed",
-                                 i, cfgs[i].name, *count + 1, PCS_SENSOR_MAX_SOURCE_STORES);
+    if (!seen || !*reads) {
+        free(seen);
+        free(*reads);
+        *reads = NULL;
+        return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u source stores",
+                             n_stores);
+    }
+    for (uint32_t i = 0; i < n; i++) /* check_all: every store exists */
+        if (!seen[cfgs[i].store]) {
+            seen[cfgs[i].store] = 1;
+            (*reads)[(*count)++] = cfgs[i].store;
+        }
+    free(seen);
     return PCS_OK;
 }
 
@@ -512,11 +527,9 @@ static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sens
     return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
-static pcs_status register_system(pcs_world *w, pcs_sensors *s, const uint32_t *sources,
-                                  uint32_t n_sources)
+/* @p reads: the n_sources source stores, with room for two more. */
+static pcs_status register_system(pcs_world *w, pcs_sensors *s, uint32_t *reads, uint32_t n_sources)
 {
-    uint32_t reads[PCS_SENSOR_MAX_SOURCE_STORES + 2];
-    memcpy(reads, sources, n_sources * sizeof *reads);
     reads[n_sources] = s->id_mode;
     reads[n_sources + 1] = s->id_rate;
     uint32_t writes[] = {s->id_value, s->id_status, s->id_lag,
@@ -543,14 +556,16 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     pcs_status st = pcs_instr_add_check(w, &bank, w && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, cfgs, n);
-    uint32_t sources[PCS_SENSOR_MAX_SOURCE_STORES], n_sources = 0;
+    uint32_t *reads = NULL, n_sources = 0;
     if (st == PCS_OK)
-        st = collect_sources(cfgs, n, sources, &n_sources);
+        st = collect_sources(w, cfgs, n, &reads, &n_sources);
     if (st != PCS_OK)
         return st;
     pcs_sensors *s = pcs_world_alloc(w, sizeof *s);
-    if (!s)
+    if (!s) {
+        free(reads);
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
+    }
     s->n = n;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
@@ -562,7 +577,8 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     if (st == PCS_OK)
         st = register_channels(w, s, cfgs);
     if (st == PCS_OK)
-        st = register_system(w, s, sources, n_sources);
+        st = register_system(w, s, reads, n_sources);
+    free(reads);
     st = pcs_instr_add_end(w, st, "sensors", sensors_load_check, s);
     if (st == PCS_OK)
         *out = s;

@@ -537,6 +537,24 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
     return st;
 }
 
+/* The plant and its per-unit arrays, n long, zeroed, from the world heap. */
+static pcs_plant *plant_alloc(pcs_world *w, uint32_t n)
+{
+    pcs_plant *p = pcs_world_alloc(w, sizeof *p);
+    if (!p)
+        return NULL;
+    p->units = pcs_world_alloc(w, n * sizeof *p->units);
+    p->cfg = pcs_world_alloc(w, n * sizeof *p->cfg);
+    p->couple = pcs_world_alloc(w, n * sizeof *p->couple);
+    p->pzr_control = pcs_world_alloc(w, n * sizeof *p->pzr_control);
+    p->rod_control = pcs_world_alloc(w, n * sizeof *p->rod_control);
+    p->steam_dump = pcs_world_alloc(w, n * sizeof *p->steam_dump);
+    p->interlock = pcs_world_alloc(w, n * sizeof *p->interlock);
+    int ok = p->units && p->cfg && p->couple && p->pzr_control && p->rod_control && p->steam_dump &&
+             p->interlock;
+    return ok ? p : NULL;
+}
+
 pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n_units,
                          pcs_plant **out)
 {
@@ -545,7 +563,7 @@ pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t
     if (n_units < 1 || n_units > PCS_PLANT_MAX_UNITS)
         return pcs_error_set(PCS_E_INVAL, "plant: n_units = %u is outside [1, %u]", n_units,
                              PCS_PLANT_MAX_UNITS);
-    pcs_plant *p = pcs_world_alloc(w, sizeof *p);
+    pcs_plant *p = plant_alloc(w, n_units);
     if (!p)
         return pcs_error_set(PCS_E_STATE, "pcs_plant_add: %s", pcs_last_error());
     plant_tables tables;

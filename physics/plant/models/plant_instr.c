@@ -23,9 +23,14 @@
 /* A steam-side unit adds 9 unit sensors and 12 per SG, 1 + 1 per SG trip
  * functions and 1 + 3 per SG alarms (instrument_steam). */
 #define STEAM_CH 3u /* redundant channels of a steam-side quantity (2-out-of-3) */
-#define MAX_SENSORS (PCS_PLANT_MAX_UNITS * (20 + 17 * PCS_PLANT_MAX_LOOPS))
-#define MAX_FUNCS (PCS_PLANT_MAX_UNITS * (5 + 2 * PCS_PLANT_MAX_LOOPS))
-#define MAX_ALARMS (PCS_PLANT_MAX_UNITS * (4 + 5 * PCS_PLANT_MAX_LOOPS))
+/* Most of each a unit adds (boundary and steam side, 4 loops); the scratch
+ * below is these times the station's unit count. */
+#define UNIT_SENSORS (20 + 17 * PCS_PLANT_MAX_LOOPS)
+#define UNIT_FUNCS (5 + 2 * PCS_PLANT_MAX_LOOPS)
+#define UNIT_ALARMS (4 + 5 * PCS_PLANT_MAX_LOOPS)
+/* The protection's own bound on functions holds the largest station's. */
+_Static_assert(PCS_PLANT_MAX_UNITS *UNIT_FUNCS <= PCS_PROTECTION_TRIP_MAX_FUNCTIONS,
+               "64 units' trip functions fit one protection system");
 #define NAME_LEN 64
 #define BASE_LEN 48
 
@@ -47,25 +52,68 @@ pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp)
     return PCS_OK;
 }
 
-/* Build-time scratch: configs and the names they point to. */
+typedef char instr_name[NAME_LEN];
+
+/* Build-time scratch: configs and the names they point to, sized from the
+ * station's unit count (instr_build_alloc), freed after the build. */
 typedef struct instr_build {
-    pcs_sensor_def sensors[MAX_SENSORS];
-    char sensor_names[MAX_SENSORS][NAME_LEN];
-    uint32_t n_sensors;
-    pcs_protection_function_def funcs[MAX_FUNCS];
-    char func_names[MAX_FUNCS][NAME_LEN];
+    pcs_sensor_def *sensors;
+    instr_name *sensor_names;
+    uint32_t n_sensors, max_sensors;
+    pcs_protection_function_def *funcs;
+    instr_name *func_names;
     uint32_t n_funcs;
-    pcs_alarm_def alarms[MAX_ALARMS];
-    char alarm_names[MAX_ALARMS][NAME_LEN];
+    pcs_alarm_def *alarms;
+    instr_name *alarm_names;
     uint32_t n_alarms;
     /* Per unit, the control channels pzr_control reads: pressure, level, Tavg. */
-    uint32_t ctl_pressure[PCS_PLANT_MAX_UNITS], ctl_level[PCS_PLANT_MAX_UNITS],
-        ctl_tavg[PCS_PLANT_MAX_UNITS];
+    uint32_t *ctl_pressure, *ctl_level, *ctl_tavg;
     /* Per unit, the protection's power and pressure channels (the interlocks
      * read them too) and, on a steam-side unit, the interlocks' definition. */
-    uint32_t nis[PCS_PLANT_MAX_UNITS][4], prs[PCS_PLANT_MAX_UNITS][4];
-    pcs_interlock_def interlock[PCS_PLANT_MAX_UNITS];
+    uint32_t (*nis)[4], (*prs)[4];
+    pcs_interlock_def *interlock;
+    /* Per unit, its trip store (the protection's unit_trip_stores). */
+    uint32_t *trip_stores;
 } instr_build;
+
+static void instr_build_free(instr_build *b)
+{
+    if (!b)
+        return;
+    free(b->sensors), free(b->sensor_names), free(b->funcs), free(b->func_names);
+    free(b->alarms), free(b->alarm_names), free(b->ctl_pressure), free(b->ctl_level);
+    free(b->ctl_tavg), free(b->nis), free(b->prs), free(b->interlock), free(b->trip_stores);
+    free(b);
+}
+
+static instr_build *instr_build_alloc(uint32_t n_units)
+{
+    instr_build *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    size_t ns = (size_t)n_units * UNIT_SENSORS, nf = (size_t)n_units * UNIT_FUNCS,
+           na = (size_t)n_units * UNIT_ALARMS;
+    b->max_sensors = (uint32_t)ns;
+    b->sensors = calloc(ns, sizeof *b->sensors);
+    b->sensor_names = calloc(ns, sizeof *b->sensor_names);
+    b->funcs = calloc(nf, sizeof *b->funcs);
+    b->func_names = calloc(nf, sizeof *b->func_names);
+    b->alarms = calloc(na, sizeof *b->alarms);
+    b->alarm_names = calloc(na, sizeof *b->alarm_names);
+    b->ctl_pressure = calloc(n_units, sizeof *b->ctl_pressure);
+    b->ctl_level = calloc(n_units, sizeof *b->ctl_level);
+    b->ctl_tavg = calloc(n_units, sizeof *b->ctl_tavg);
+    b->nis = calloc(n_units, sizeof *b->nis);
+    b->prs = calloc(n_units, sizeof *b->prs);
+    b->interlock = calloc(n_units, sizeof *b->interlock);
+    b->trip_stores = calloc(n_units, sizeof *b->trip_stores);
+    if (b->sensors && b->sensor_names && b->funcs && b->func_names && b->alarms && b->alarm_names &&
+        b->ctl_pressure && b->ctl_level && b->ctl_tavg && b->nis && b->prs && b->interlock &&
+        b->trip_stores)
+        return b;
+    instr_build_free(b);
+    return NULL;
+}
 
 /* A sensor on the published channel @p source; returns its id (or UINT32_MAX). */
 static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const char *source,
@@ -73,7 +121,7 @@ static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const
 {
     uint32_t ch;
     pcs_channel_info info;
-    if (b->n_sensors >= MAX_SENSORS || pcs_channel_find(w, source, &ch) != PCS_OK ||
+    if (b->n_sensors >= b->max_sensors || pcs_channel_find(w, source, &ch) != PCS_OK ||
         pcs_channel_get(w, ch, &info) != PCS_OK) {
         pcs_error_set(PCS_E_INVAL, "plant instrumentation: no channel '%s' for sensor '%s'", source,
                       name);
@@ -509,7 +557,7 @@ static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint
 
 static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
 {
-    uint32_t stores[PCS_PLANT_MAX_UNITS];
+    uint32_t *stores = b->trip_stores;
     for (uint32_t u = 0; u < p->n_units; u++)
         stores[u] = pcs_unit_trip_store(p->units[u].core);
     pcs_status st = pcs_sensor_add(w, b->sensors, b->n_sensors, &p->sensors);
@@ -554,7 +602,7 @@ pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setp
     pcs_plant_setpoints_default(&def);
     if (!sp)
         sp = &def;
-    instr_build *b = calloc(1, sizeof *b); /* build-time scratch; strings are copied */
+    instr_build *b = instr_build_alloc(p->n_units); /* build-time scratch; strings are copied */
     if (!b)
         return pcs_error_set(PCS_E_NOMEM, "pcs_plant_instrument: out of memory");
     pcs_status st = PCS_OK;
@@ -562,7 +610,7 @@ pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setp
         st = instrument_unit(w, b, p, u, sp);
     if (st == PCS_OK)
         st = create_all(w, p, b);
-    free(b);
+    instr_build_free(b);
     return st;
 }
 

@@ -28,20 +28,22 @@ typedef struct plant_couple {
 /* The "plant" command family's targets uN (plant_commands.c). */
 pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu);
 
+/* Per-unit arrays are n_units long, from the world heap at pcs_plant_add
+ * (sized from the station, not PCS_PLANT_MAX_UNITS). */
 struct pcs_plant {
     uint32_t n_units;
     pcs_coolant_water *water; /* the fuel's real-water table the plant made for the units that
                                  brought none (NULL if every unit brought its own) */
-    pcs_plant_unit units[PCS_PLANT_MAX_UNITS];
-    pcs_plant_unit_def cfg[PCS_PLANT_MAX_UNITS];
-    plant_couple couple[PCS_PLANT_MAX_UNITS];
+    pcs_plant_unit *units;
+    pcs_plant_unit_def *cfg;
+    plant_couple *couple;
     pcs_sensors *sensors;
     pcs_protection *protection;
     pcs_alarms *alarms;
-    pcs_pzr_control *pzr_control[PCS_PLANT_MAX_UNITS];
-    pcs_rod_control *rod_control[PCS_PLANT_MAX_UNITS]; /* steam-side units, else NULL */
-    pcs_steam_dump *steam_dump[PCS_PLANT_MAX_UNITS];   /* steam-side units, else NULL */
-    pcs_interlock *interlock[PCS_PLANT_MAX_UNITS]; /* steam-side units' (pcsim/interlock.h) */
+    pcs_pzr_control **pzr_control;
+    pcs_rod_control **rod_control; /* steam-side units, else NULL */
+    pcs_steam_dump **steam_dump;   /* steam-side units, else NULL */
+    pcs_interlock **interlock;     /* steam-side units' (pcsim/interlock.h) */
 };
 
 #endif
