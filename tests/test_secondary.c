@@ -677,3 +677,61 @@ Test(secondary, dumps_take_the_steam_after_a_turbine_trip_and_the_msiv_isolates)
               sg_out(&u, 0, PCS_SECONDARY_OUT_SAFETY));
     st_close(&u);
 }
+
+/* ---- the dome's offtakes as the level leaves the narrow range ----------------------- */
+
+/*
+ * After a trip from full power the riser's void collapses and the level
+ * falls out of the narrow range (the default scenario's SGs sit at 0-4 %
+ * NR with the MSIVs shut). One SG, settled at 852.75 MW; then the tube heat
+ * falls to 30 MW over 10 s (about 3.5 %, decay heat a minute after a
+ * trip, decay_heat.md), the turbine and the feed stop and the dumps take 15 %
+ * for 20 s, which drains the dome to about 4 % NR; then the dumps and the MSIV shut
+ * and auxiliary feed runs at 27.6 kg/s (110.3 kg/s over 4 SGs, [HRTD] 5.7)
+ * at 310.93 K. With the MSIV and the safety bank shut the steam line is a
+ * dead end of 19.2 m3 of steam: what passes the restrictor is only what
+ * its pressure change packs into it, V drho/dp dp/dt = 19.2 m3 x 6.3e-6
+ * s2/m2 x dp/dt, 1.2 kg/s at a fast 10 kPa/s. Asserted: |W| <= 50 kg/s
+ * every tick over 60 s (the bound is 40 times that), and the dome
+ * pressure moves by less than 0.1 MPa from one tick to the next.
+ */
+Test(secondary, restrictor_flow_stays_small_with_the_msiv_shut_and_the_level_below_range)
+{
+    st_unit u;
+    settle(&u);
+    double *heat = pcs_store_data(u.w, u.s.tube_heat);
+    uint32_t nt = 2 * pcs_secondary_def_get(u.sc)->n_bundle;
+    /* the turbine and the feed stop and the heat falls over 10 s (as
+       the reactor's after a trip: fission power in seconds, then decay) */
+    *u.turbine = 0.0;
+    *feed(&u, 0) = 0.0;
+    *u.dump = 0.15;
+    for (int n = 1; n <= 400; n++) {
+        double q = n >= 200 ? 30e6 : 852.75e6 + (30e6 - 852.75e6) * n / 200.0;
+        for (uint32_t k = 0; k < nt; k++)
+            heat[k] = q / nt;
+        st_tick(&u, 1, 0);
+    }
+    double nr_drained = sg_out(&u, 0, PCS_SECONDARY_OUT_NR);
+    *u.dump = 0.0;
+    u.msiv[0] = 0.0;
+    u.afw[0] = 110.26 / 4.0;
+    double w_max = 0.0, dp_max = 0.0, p_prev = sg_out(&u, 0, PCS_SECONDARY_OUT_P), nr_min = 1e9;
+    for (int n = 0; n < 1200; n++) {
+        st_tick(&u, 1, 0);
+        double p = sg_out(&u, 0, PCS_SECONDARY_OUT_P);
+        w_max = fmax(w_max, fabs(sg_out(&u, 0, PCS_SECONDARY_OUT_STEAM)));
+        dp_max = fmax(dp_max, fabs(p - p_prev));
+        nr_min = fmin(nr_min, sg_out(&u, 0, PCS_SECONDARY_OUT_NR));
+        p_prev = p;
+    }
+    fprintf(stderr,
+            "secondary below range, MSIV shut: NR %.2f %% after draining, min %.2f %%, "
+            "end %.2f %%; |restrictor| max %.1f kg/s, dome |dp| per tick max %.4f MPa\n",
+            nr_drained, nr_min, sg_out(&u, 0, PCS_SECONDARY_OUT_NR), w_max, dp_max / 1e6);
+    cr_expect_lt(nr_min, 1.0, "the level left the range (NR %.2f %% after draining, min %.2f %%)",
+                 nr_drained, nr_min);
+    cr_expect_leq(w_max, 50.0, "restrictor |W| max %.1f kg/s with the MSIV shut", w_max);
+    cr_expect_lt(dp_max, 0.1e6, "dome pressure step %.4f MPa in one tick", dp_max / 1e6);
+    st_close(&u);
+}
