@@ -330,6 +330,21 @@ typedef enum pcs_thnet_friction {
  * carried is W' h_phase on both sides); a choked offtake's critical flow is
  * the phase's. Outside the dome, or with the `to` side the donor, the
  * mixture's h as usual.
+ *
+ * With offtake_band b > 0 the offtake runs out of its phase continuously
+ * instead of switching at the saturation line (the form of RELAP5's simple
+ * separator, its VOVER / VUNDER: the outlet junction's void fraction is
+ * alpha / VOVER on the steam outlet and 1 - (1 - alpha) / VUNDER on the
+ * liquid fall-back below those fractions): while the donor's fraction of
+ * the offtake's phase (alpha for vapour, 1 - alpha for liquid) is at least
+ * b the junction takes that phase alone; below, the junction's phase
+ * fraction is the donor's over b, so the junction's void alpha_j goes
+ * linearly to the donor's as the phase runs out, and the enthalpy carried
+ * is the saturated mixture's at alpha_j (flow quality x_j = alpha_j rho_g /
+ * (alpha_j rho_g + (1 - alpha_j) rho_f)). At b = 0 (the default) the phase
+ * is taken until the donor leaves the dome (the step from h_f to the
+ * mixture's h as a dome dries out is then a discontinuity the start-of-step
+ * linearisation does not see).
  */
 typedef enum pcs_thnet_offtake {
     PCS_THNET_OFFTAKE_MIXTURE = 0, /**< the donor's h (default) */
@@ -354,6 +369,8 @@ typedef struct pcs_thnet_junction_def {
     double flow_kg_s;                  /**< initial flow; default 0 */
     pcs_thnet_offtake offtake;         /**< phase taken from a two-phase `from` volume;
                                             default PCS_THNET_OFFTAKE_MIXTURE */
+    double offtake_band;               /**< [0, 1): the donor's phase fraction below which a phase
+                                            offtake carries the other phase too (above); default 0 */
 } pcs_thnet_junction_def;
 
 /** A whole network. */

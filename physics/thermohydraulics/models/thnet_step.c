@@ -72,8 +72,9 @@ static double h_of(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t i)
  * The enthalpy junction k takes from its donor (fwd: the `from` side): the
  * donor's, or for a phase offtake from a two-phase `from` volume the
  * saturated phase's at its start-of-step pressure (pcsim/thnet.h,
- * pcs_thnet_offtake). IF97 saturation; where it has none (above the
- * critical point) the mixture's.
+ * pcs_thnet_offtake), blended towards the mixture within the junction's
+ * offtake_band as the donor runs out of that phase. IF97 saturation; where
+ * it has none (above the critical point) the mixture's.
  */
 static double donor_h(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, int fwd)
 {
@@ -83,13 +84,26 @@ static double donor_h(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t k
     if (!fwd || j->offtake == PCS_THNET_OFFTAKE_MIXTURE || net->vol[d].boundary ||
         !(x > 0.0 && x < 1.0))
         return h;
-    double p = p_of(net, s, d);
-    pcs_water_props ph;
+    double p = p_of(net, s, d), b = j->offtake_band;
+    int vap = j->offtake == PCS_THNET_OFFTAKE_VAPOUR;
+    /* the donor's fraction of the offtake's phase; at least b: that phase alone */
+    double phase = vap ? net->props[d].alpha : 1.0 - net->props[d].alpha;
+    pcs_water_props f, g;
     pcs_status st = pcs_water_tsat(p, &ts);
+    if (st == PCS_OK && !(phase < b)) {
+        st = vap ? pcs_if97_region2(p, ts, &g) : pcs_if97_region1(p, ts, &f);
+        return st == PCS_OK ? (vap ? g.h_j_kg : f.h_j_kg) : h;
+    }
     if (st == PCS_OK)
-        st = j->offtake == PCS_THNET_OFFTAKE_VAPOUR ? pcs_if97_region2(p, ts, &ph)
-                                                    : pcs_if97_region1(p, ts, &ph);
-    return st == PCS_OK ? ph.h_j_kg : h;
+        st = pcs_if97_region2(p, ts, &g);
+    if (st == PCS_OK)
+        st = pcs_if97_region1(p, ts, &f);
+    if (st != PCS_OK)
+        return h;
+    /* the junction's void: its share of the offtake's phase is phase / b */
+    double aj = vap ? phase / b : 1.0 - phase / b;
+    double mg = aj * g.rho_kg_m3, xj = mg / (mg + (1.0 - aj) * f.rho_kg_m3);
+    return f.h_j_kg + xj * (g.h_j_kg - f.h_j_kg);
 }
 
 /* Loss coefficient R (Pa s/kg) about the current flow. */
