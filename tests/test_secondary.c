@@ -823,3 +823,48 @@ Test(secondary, restrictor_flow_stays_small_with_the_msiv_shut_and_the_level_bel
     cr_expect_lt(dp_max, 0.1e6, "dome pressure step %.4f MPa in one tick", dp_max / 1e6);
     st_close(&u);
 }
+
+/*
+ * The flow restrictor is a choked junction sized for 1220 kg/s of
+ * saturated steam at 6.89 MPa ([HRTD] 7.1): the SG's outflow never
+ * exceeds what the throat passes choked, A_r Gc(p_dome, h_g), the
+ * homogeneous critical flux of saturated steam at the dome's pressure
+ * (IF97, pcs_thnet_choke_if97). One SG at full power, a 0.2 m2 break in
+ * its steam line (half the bore): over 10 s the restrictor's flow stays
+ * within 1 % of that tick's choked flow at the start-of-tick dome
+ * pressure (the throat's flow moves with the end-of-step pressure along
+ * the isentrope, pcsim/thnet.h; falling here).
+ */
+Test(secondary, restrictor_passes_no_more_than_its_choked_flow_into_a_break)
+{
+    st_unit u;
+    settle(&u);
+    double p68 = 6.89e6, ts;
+    pcs_thnet_choke c;
+    cr_assert_eq(pcs_thnet_choke_if97(NULL, p68, h_g(p68), &c), PCS_OK);
+    double a_r = 1220.0 / c.g_kg_m2s, worst = 0.0, w_worst = 0.0, p_worst = 0.0;
+    double *brk = pcs_store_data(u.w, u.s.brk), a_worst = 0.0;
+    const double *alpha = pcs_store_data(u.w, u.s.void_fraction);
+    uint32_t dome = pcs_secondary_volume(u.sc, PCS_SECONDARY_DOME, 0);
+    brk[0] = 0.2;
+    for (int n = 0; n < 200; n++) {
+        double p = sg_out(&u, 0, PCS_SECONDARY_OUT_P), a = alpha[dome];
+        cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
+        cr_assert_eq(pcs_thnet_choke_if97(NULL, p, h_g(p), &c), PCS_OK);
+        st_tick(&u, 1, 1);
+        double w = sg_out(&u, 0, PCS_SECONDARY_OUT_STEAM), r = w / (a_r * c.g_kg_m2s);
+        if (r > worst) {
+            worst = r;
+            w_worst = w;
+            p_worst = p;
+            a_worst = a;
+        }
+    }
+    fprintf(stderr,
+            "secondary 0.2 m2 break: restrictor at most %.4f of its choked flow (%.1f kg/s at "
+            "%.4f MPa, dome void %.4f)\n",
+            worst, w_worst, p_worst / 1e6, a_worst);
+    cr_expect_leq(worst, 1.01, "restrictor %.1f kg/s = %.4f x its choked flow at %.4f MPa", w_worst,
+                  worst, p_worst / 1e6);
+    st_close(&u);
+}
