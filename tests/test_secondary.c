@@ -304,16 +304,19 @@ Test(secondary, bad_offtake_is_refused)
 }
 
 /*
- * The bound thnet's choke_limit uses to skip the critical-flow search,
- * Gc <= sqrt(2 rho0 p0) (an isentropic expansion's G^2 = 2 rho^2 int v dp
- * <= 2 rho0 p0), holds with room on IF97 at 1, 7 and 15 MPa for saturated
- * liquid, mid-dome, saturated steam and 100 K superheat: Gc / bound in
- * (0.1, 0.9) (measured 0.15 for saturated liquid at 1 MPa, loosest).
+ * The bounds thnet's choke_limit skips the critical-flow search below
+ * (pcsim/thnet.h PCS_THNET_SKIP_R*): Gc / sqrt(2 rho0 p0) is at least
+ * PCS_THNET_SKIP_R for saturated liquid, mid-dome, saturated steam and
+ * 100 K superheat at 0.2, 1, 7 and 15 MPa (measured 0.092 for saturated
+ * liquid at 0.2 MPa, the lowest), and at least PCS_THNET_SKIP_R_STEAM for
+ * saturated steam from 0.2 to 16 MPa (IF97 region 3 above; 0.42 at 16 MPa,
+ * 0.44 at 7); and at
+ * most 0.9 (an isentropic expansion's G^2 = 2 rho^2 int v dp <= 2 rho0 p0).
  */
-Test(secondary, hem_critical_flux_is_below_the_skip_bound)
+Test(secondary, hem_critical_flux_is_above_the_skip_bound)
 {
-    const double ps[3] = {1e6, 7e6, 15e6};
-    for (int i = 0; i < 3; i++) {
+    const double ps[4] = {0.2e6, 1e6, 7e6, 15e6};
+    for (int i = 0; i < 4; i++) {
         double ts;
         pcs_water_props f, g;
         cr_assert_eq(pcs_water_tsat(ps[i], &ts), PCS_OK);
@@ -328,8 +331,20 @@ Test(secondary, hem_critical_flux_is_below_the_skip_bound)
             cr_assert_eq(pcs_thnet_choke_if97(NULL, ps[i], hs[k], &c), PCS_OK, "%s",
                          pcs_last_error());
             double r = c.g_kg_m2s / sqrt(2.0 * w.rho_kg_m3 * ps[i]);
-            cr_expect(r > 0.1 && r < 0.9, "p %g h %g: Gc / bound %.4f", ps[i], hs[k], r);
+            cr_expect(r > PCS_THNET_SKIP_R && r < 0.9, "p %g h %g: Gc / sqrt(2 rho p) %.4f", ps[i],
+                      hs[k], r);
         }
+    }
+    for (double p = 0.2e6; p <= 16.01e6; p += 0.2e6) {
+        double ts;
+        pcs_water_props g;
+        pcs_thnet_choke c;
+        cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
+        pcs_if97_region2(p, ts, &g);
+        cr_assert_eq(pcs_thnet_choke_if97(NULL, p, g.h_j_kg, &c), PCS_OK, "%s", pcs_last_error());
+        double r = c.g_kg_m2s / sqrt(2.0 * g.rho_kg_m3 * p);
+        cr_expect(r > PCS_THNET_SKIP_R_STEAM, "saturated steam at %g Pa: Gc / sqrt(2 rho p) %.4f",
+                  p, r);
     }
 }
 

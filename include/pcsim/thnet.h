@@ -32,8 +32,10 @@
  *    s A Gc(p_up, h_up), the homogeneous-equilibrium critical flux of the
  *    upstream state (th_reference.md section 2). The critical-flow search
  *    (two IF97 isentropes, the step's costliest part) runs only where the
- *    predicted flow exceeds 1.05 s A sqrt(2 rho_up p_up), an upper bound of
- *    s A Gc; below it the junction cannot be choked.
+ *    predicted flow exceeds r s A sqrt(2 rho_up p_up), a lower bound of s A
+ *    Gc (r = PCS_THNET_SKIP_R_STEAM for saturated steam, PCS_THNET_SKIP_R
+ *    otherwise; rho_up, h_up what the junction takes, a phase offtake's
+ *    phase); below it the junction cannot be choked.
  *  - Mass and energy, donor-cell (upwind enthalpy h of the volume the flow
  *    leaves), explicit in h, with the new flows:
  *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
@@ -164,6 +166,12 @@ extern "C" {
 /** Weight of the end-of-step pressure in a choked junction's critical flow
  *  (1/2: trapezoidal, see thnet_step.c choke_limit). */
 #define PCS_THNET_CHOKE_THETA 0.5
+/** Lower bounds of Gc / sqrt(2 rho p) (IF97, tests/test_secondary.c): below
+ *  r Cd s A sqrt(2 rho p) a junction cannot be choked and the critical-flow
+ *  search is skipped. Saturated steam 0.2-16 MPa: 0.42-0.45; any state
+ *  tested: above 0.09 (saturated liquid at 0.2 MPa; 0.05 leaves room). */
+#define PCS_THNET_SKIP_R_STEAM 0.38
+#define PCS_THNET_SKIP_R 0.05
 /** A step in which a volume's void collapses (two-phase at the start,
  *  liquid at the end) with the EOS pressure of its new (M, U) more than
  *  this from the linear solve's is redone in sub-steps (file comment). */
