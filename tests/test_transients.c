@@ -604,15 +604,12 @@ static void expect_turbine_trip_45(const meas *m)
  * together at 41.05 s from the steam-line logic (per-SG steam flows above
  * the post-trip 40 % setpoint with Tavg 550.84 F, below 553 F; lowest SG
  * pressure 5.18 MPa); every MSIV shut at 46.55 s (5.50 s after MSLI);
- * break flow at most 925.8 kg/s and SG 1's restrictor flow at most 1113.8
- * kg/s; Tavg 584.7 -> 493.7 F; the pressurizer empties (level 0 %,
- * pressure down to 6.22 MPa: no refdata row for a steam line break's
- * pressurizer). The cooldown rate and return to power are "not found":
- * direction only. Noticed, not asserted: a 0.15 m2 break stops the tick
- * (PCS_E_NUMERIC) after the pressurizer empties, and SG 1's restrictor
- * then passes 1311.9 kg/s for 0.25 s at the break's onset (above its
- * 1220 kg/s limiter: thnet's choke check uses the dome's mixture
- * density for the steam offtake, so the restrictor is not choked).
+ * break flow at most 925.8 kg/s and SG 1's restrictor flow at most 1058.7
+ * kg/s (its choked flow: 1113.8 before thnet re-checked a junction's
+ * solved flow against its critical flow); Tavg 584.7 -> 493.7 F; the
+ * pressurizer empties (level 0 %, pressure down to 6.22 MPa: no refdata
+ * row for a steam line break's pressurizer). The cooldown rate and return
+ * to power are "not found": direction only.
  */
 static void expect_steam_line_break(const meas *m)
 {
