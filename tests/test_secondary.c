@@ -196,6 +196,80 @@ Test(secondary, liquid_offtake_takes_saturated_liquid)
     offtake_case(PCS_THNET_OFFTAKE_LIQUID);
 }
 
+/*
+ * The liquid offtake's band (pcsim/thnet.h offtake_band, the dome's
+ * carry-under in pcsim/secondary.h): a 1 m3 volume at 6.9 MPa whose
+ * liquid fills @p liquid of it, drained through a liquid offtake with band
+ * 0.2. One step loses W' dt kg and W' dt h_j J with h_j = h_f + x_j (h_g -
+ * h_f) at the start-of-step pressure, x_j the flow quality of the junction
+ * void alpha_j = 1 - (1 - alpha) / 0.2 (h_f alone at 1 - alpha >= 0.2).
+ * Returns h_j / h_g.
+ */
+static double band_case(double liquid)
+{
+    pcs_thnet_volume_def v[2];
+    pcs_thnet_junction_def j;
+    pcs_thnet_volume_default(&v[0]);
+    pcs_thnet_volume_default(&v[1]);
+    double p0 = 6.9e6, ts;
+    pcs_water_props f, g;
+    cr_assert_eq(pcs_water_tsat(p0, &ts), PCS_OK);
+    pcs_if97_region1(p0, ts, &f);
+    pcs_if97_region2(p0, ts, &g);
+    double mg = (1.0 - liquid) * g.rho_kg_m3, x = mg / (mg + liquid * f.rho_kg_m3);
+    v[0].p_pa = p0;
+    v[0].h_j_kg = f.h_j_kg + x * (g.h_j_kg - f.h_j_kg);
+    v[1].boundary = 1;
+    v[1].p_pa = 3.0e6;
+    v[1].h_j_kg = g.h_j_kg;
+    pcs_thnet_junction_default(&j);
+    j.from = 0;
+    j.to = 1;
+    j.area_m2 = 1e-4;
+    j.offtake = PCS_THNET_OFFTAKE_LIQUID;
+    j.offtake_band = 0.2;
+    pcs_thnet_def d;
+    pcs_thnet_default(&d);
+    d.volumes = v;
+    d.n_volumes = 2;
+    d.junctions = &j;
+    d.n_junctions = 1;
+    pcs_thnet *net;
+    cr_assert_eq(pcs_thnet_create(&d, &net), PCS_OK, "%s", pcs_last_error());
+    void *mem = malloc(pcs_thnet_state_bytes(net));
+    pcs_thnet_state s;
+    pcs_thnet_state_bind(net, mem, pcs_thnet_state_bytes(net), &s);
+    pcs_thnet_state_init(net, &s);
+    double m0 = s.mass_kg[0], u0 = s.energy_j[0], p = s.p_pa[0], a = s.void_fraction[0];
+    cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
+    pcs_if97_region1(p, ts, &f);
+    pcs_if97_region2(p, ts, &g);
+    double aj = 1.0 - a > 0.2 ? 0.0 : 1.0 - (1.0 - a) / 0.2;
+    double xj = aj * g.rho_kg_m3 / (aj * g.rho_kg_m3 + (1.0 - aj) * f.rho_kg_m3);
+    double hj = f.h_j_kg + xj * (g.h_j_kg - f.h_j_kg);
+    cr_assert_eq(pcs_thnet_step(net, &s, NULL, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
+    double dm = m0 - s.mass_kg[0], du = u0 - s.energy_j[0];
+    cr_assert(dm > 0.0, "liquid %g: no outflow", liquid);
+    cr_expect(fabs(du - dm * hj) <= 1e-9 * du,
+              "liquid %g (void %.6f): %.6f J/kg left, expected %.6f (junction void %.4f)", liquid,
+              a, du / dm, hj, aj);
+    free(mem);
+    pcs_thnet_destroy(net);
+    return hj / g.h_j_kg;
+}
+
+/* Inside the band the offtake carries steam, so it reaches h_g as the
+ * liquid runs out (continuous with the mixture's h of a dry donor); at and
+ * above the band it is saturated liquid alone. */
+Test(secondary, liquid_offtake_carries_steam_under_as_the_liquid_runs_out)
+{
+    double hf_over_hg = band_case(0.5);
+    double half = band_case(0.1), dry = band_case(1e-7);
+    cr_expect(hf_over_hg < 0.5, "h_f / h_g %.4f above the band", hf_over_hg);
+    cr_expect(half > hf_over_hg && half < 1.0, "half the band: %.4f of h_g", half);
+    cr_expect(fabs(dry - 1.0) < 1e-5, "nearly dry: %.8f of h_g", dry);
+}
+
 Test(secondary, bad_offtake_is_refused)
 {
     pcs_thnet_volume_def v[2];
@@ -216,19 +290,33 @@ Test(secondary, bad_offtake_is_refused)
     cr_expect_eq(pcs_thnet_create(&d, &net), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "offtake") != NULL, "%s", pcs_last_error());
     pcs_thnet_destroy(net);
+    /* the band is a phase fraction in [0, 1) */
+    j.offtake = PCS_THNET_OFFTAKE_LIQUID;
+    const double bad[] = {-0.1, 1.0, NAN};
+    for (int k = 0; k < 3; k++) {
+        j.offtake_band = bad[k];
+        net = NULL;
+        cr_expect_eq(pcs_thnet_create(&d, &net), PCS_E_INVAL, "band %g", bad[k]);
+        cr_expect(strstr(pcs_last_error(), "junctions[0].offtake_band ([0, 1))") != NULL, "%s",
+                  pcs_last_error());
+        pcs_thnet_destroy(net);
+    }
 }
 
 /*
- * The bound thnet's choke_limit uses to skip the critical-flow search,
- * Gc <= sqrt(2 rho0 p0) (an isentropic expansion's G^2 = 2 rho^2 int v dp
- * <= 2 rho0 p0), holds with room on IF97 at 1, 7 and 15 MPa for saturated
- * liquid, mid-dome, saturated steam and 100 K superheat: Gc / bound in
- * (0.1, 0.9) (measured 0.15 for saturated liquid at 1 MPa, loosest).
+ * The bounds thnet's choke_limit skips the critical-flow search below
+ * (pcsim/thnet.h PCS_THNET_SKIP_R*): Gc / sqrt(2 rho0 p0) is at least
+ * PCS_THNET_SKIP_R for saturated liquid, mid-dome, saturated steam and
+ * 100 K superheat at 0.2, 1, 7 and 15 MPa (measured 0.092 for saturated
+ * liquid at 0.2 MPa, the lowest), and at least PCS_THNET_SKIP_R_STEAM for
+ * saturated steam from 0.2 to 16 MPa (IF97 region 3 above; 0.42 at 16 MPa,
+ * 0.44 at 7); and at
+ * most 0.9 (an isentropic expansion's G^2 = 2 rho^2 int v dp <= 2 rho0 p0).
  */
-Test(secondary, hem_critical_flux_is_below_the_skip_bound)
+Test(secondary, hem_critical_flux_is_above_the_skip_bound)
 {
-    const double ps[3] = {1e6, 7e6, 15e6};
-    for (int i = 0; i < 3; i++) {
+    const double ps[4] = {0.2e6, 1e6, 7e6, 15e6};
+    for (int i = 0; i < 4; i++) {
         double ts;
         pcs_water_props f, g;
         cr_assert_eq(pcs_water_tsat(ps[i], &ts), PCS_OK);
@@ -243,8 +331,20 @@ Test(secondary, hem_critical_flux_is_below_the_skip_bound)
             cr_assert_eq(pcs_thnet_choke_if97(NULL, ps[i], hs[k], &c), PCS_OK, "%s",
                          pcs_last_error());
             double r = c.g_kg_m2s / sqrt(2.0 * w.rho_kg_m3 * ps[i]);
-            cr_expect(r > 0.1 && r < 0.9, "p %g h %g: Gc / bound %.4f", ps[i], hs[k], r);
+            cr_expect(r > PCS_THNET_SKIP_R && r < 0.9, "p %g h %g: Gc / sqrt(2 rho p) %.4f", ps[i],
+                      hs[k], r);
         }
+    }
+    for (double p = 0.2e6; p <= 16.01e6; p += 0.2e6) {
+        double ts;
+        pcs_water_props g;
+        pcs_thnet_choke c;
+        cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
+        pcs_if97_region2(p, ts, &g);
+        cr_assert_eq(pcs_thnet_choke_if97(NULL, p, g.h_j_kg, &c), PCS_OK, "%s", pcs_last_error());
+        double r = c.g_kg_m2s / sqrt(2.0 * g.rho_kg_m3 * p);
+        cr_expect(r > PCS_THNET_SKIP_R_STEAM, "saturated steam at %g Pa: Gc / sqrt(2 rho p) %.4f",
+                  p, r);
     }
 }
 
@@ -675,5 +775,111 @@ Test(secondary, dumps_take_the_steam_after_a_turbine_trip_and_the_msiv_isolates)
               u.out[PCS_SECONDARY_OUT_DUMP_FLOW]);
     cr_expect(sg_out(&u, 0, PCS_SECONDARY_OUT_SAFETY) > 100.0, "safety bank %.2f kg/s",
               sg_out(&u, 0, PCS_SECONDARY_OUT_SAFETY));
+    st_close(&u);
+}
+
+/* ---- the dome's offtakes as the level leaves the narrow range ----------------------- */
+
+/*
+ * After a trip from full power the riser's void collapses and the level
+ * falls out of the narrow range (the default scenario's SGs sit at 0-4 %
+ * NR with the MSIVs shut). One SG, settled at 852.75 MW; then the tube heat
+ * falls to 30 MW over 10 s (about 3.5 %, decay heat a minute after a
+ * trip, decay_heat.md), the turbine and the feed stop and the dumps take 15 %
+ * for 20 s; the level falls to the bottom of the range (to 3-4 % NR, 0 % before
+ * the carry-under of pcsim/secondary.h); then the dumps and the MSIV shut
+ * and auxiliary feed runs at 27.6 kg/s (110.3 kg/s over 4 SGs, [HRTD] 5.7)
+ * at 310.93 K. With the MSIV and the safety bank shut the steam line is a
+ * dead end of 19.2 m3 of steam: what passes the restrictor is only what
+ * its pressure change packs into it, V drho/dp dp/dt = 19.2 m3 x 6.3e-6
+ * s2/m2 x dp/dt, 1.2 kg/s at a fast 10 kPa/s. Asserted: |W| <= 50 kg/s
+ * every tick over 60 s (the bound is 40 times that), and the dome
+ * pressure moves by less than 0.1 MPa from one tick to the next.
+ */
+Test(secondary, restrictor_flow_stays_small_with_the_msiv_shut_and_the_level_below_range)
+{
+    st_unit u;
+    settle(&u);
+    double *heat = pcs_store_data(u.w, u.s.tube_heat);
+    uint32_t nt = 2 * pcs_secondary_def_get(u.sc)->n_bundle;
+    /* the turbine and the feed stop and the heat falls over 10 s (as
+       the reactor's after a trip: fission power in seconds, then decay) */
+    *u.turbine = 0.0;
+    *feed(&u, 0) = 0.0;
+    *u.dump = 0.15;
+    for (int n = 1; n <= 400; n++) {
+        double q = n >= 200 ? 30e6 : 852.75e6 + (30e6 - 852.75e6) * n / 200.0;
+        for (uint32_t k = 0; k < nt; k++)
+            heat[k] = q / nt;
+        st_tick(&u, 1, 0);
+    }
+    double nr_drained = sg_out(&u, 0, PCS_SECONDARY_OUT_NR);
+    *u.dump = 0.0;
+    u.msiv[0] = 0.0;
+    u.afw[0] = 110.26 / 4.0;
+    double w_max = 0.0, dp_max = 0.0, p_prev = sg_out(&u, 0, PCS_SECONDARY_OUT_P), nr_min = 1e9;
+    for (int n = 0; n < 1200; n++) {
+        st_tick(&u, 1, 0);
+        double p = sg_out(&u, 0, PCS_SECONDARY_OUT_P);
+        w_max = fmax(w_max, fabs(sg_out(&u, 0, PCS_SECONDARY_OUT_STEAM)));
+        dp_max = fmax(dp_max, fabs(p - p_prev));
+        nr_min = fmin(nr_min, sg_out(&u, 0, PCS_SECONDARY_OUT_NR));
+        p_prev = p;
+    }
+    fprintf(stderr,
+            "secondary below range, MSIV shut: NR %.2f %% after draining, min %.2f %%, "
+            "end %.2f %%; |restrictor| max %.1f kg/s, dome |dp| per tick max %.4f MPa\n",
+            nr_drained, nr_min, sg_out(&u, 0, PCS_SECONDARY_OUT_NR), w_max, dp_max / 1e6);
+    /* the case is the one it means to be: the level falls below 10 % NR
+       (0.30 m, the default carry_under_m; 0 % before the carry-under) */
+    cr_expect_lt(nr_min, 10.0, "the level falls low (NR %.2f %% after draining, min %.2f %%)",
+                 nr_drained, nr_min);
+    cr_expect_leq(w_max, 50.0, "restrictor |W| max %.1f kg/s with the MSIV shut", w_max);
+    cr_expect_lt(dp_max, 0.1e6, "dome pressure step %.4f MPa in one tick", dp_max / 1e6);
+    st_close(&u);
+}
+
+/*
+ * The flow restrictor is a choked junction sized for 1220 kg/s of
+ * saturated steam at 6.89 MPa ([HRTD] 7.1): the SG's outflow never
+ * exceeds what the throat passes choked, A_r Gc(p_dome, h_g), the
+ * homogeneous critical flux of saturated steam at the dome's pressure
+ * (IF97, pcs_thnet_choke_if97). One SG at full power, a 0.2 m2 break in
+ * its steam line (half the bore): over 10 s the restrictor's flow stays
+ * within 1 % of that tick's choked flow at the start-of-tick dome
+ * pressure (the throat's flow moves with the end-of-step pressure along
+ * the isentrope, pcsim/thnet.h; falling here).
+ */
+Test(secondary, restrictor_passes_no_more_than_its_choked_flow_into_a_break)
+{
+    st_unit u;
+    settle(&u);
+    double p68 = 6.89e6, ts;
+    pcs_thnet_choke c;
+    cr_assert_eq(pcs_thnet_choke_if97(NULL, p68, h_g(p68), &c), PCS_OK);
+    double a_r = 1220.0 / c.g_kg_m2s, worst = 0.0, w_worst = 0.0, p_worst = 0.0;
+    double *brk = pcs_store_data(u.w, u.s.brk), a_worst = 0.0;
+    const double *alpha = pcs_store_data(u.w, u.s.void_fraction);
+    uint32_t dome = pcs_secondary_volume(u.sc, PCS_SECONDARY_DOME, 0);
+    brk[0] = 0.2;
+    for (int n = 0; n < 200; n++) {
+        double p = sg_out(&u, 0, PCS_SECONDARY_OUT_P), a = alpha[dome];
+        cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
+        cr_assert_eq(pcs_thnet_choke_if97(NULL, p, h_g(p), &c), PCS_OK);
+        st_tick(&u, 1, 1);
+        double w = sg_out(&u, 0, PCS_SECONDARY_OUT_STEAM), r = w / (a_r * c.g_kg_m2s);
+        if (r > worst) {
+            worst = r;
+            w_worst = w;
+            p_worst = p;
+            a_worst = a;
+        }
+    }
+    fprintf(stderr,
+            "secondary 0.2 m2 break: restrictor at most %.4f of its choked flow (%.1f kg/s at "
+            "%.4f MPa, dome void %.4f)\n",
+            worst, w_worst, p_worst / 1e6, a_worst);
+    cr_expect_leq(worst, 1.01, "restrictor %.1f kg/s = %.4f x its choked flow at %.4f MPa", w_worst,
+                  worst, p_worst / 1e6);
     st_close(&u);
 }

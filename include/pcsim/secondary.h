@@ -37,8 +37,19 @@
  * dome is two-phase the restrictor takes saturated steam (h_g) and the
  * downcomer saturated liquid (h_f) at the dome's pressure, in the pressure
  * solve and the transport alike, so mass and energy balance to round-off.
- * A perfect separator: no carry-over, no carry-under (assumption). With
- * the dome subcooled (flooded) or dry, both take the mixture.
+ * A perfect separator: no carry-over, no carry-under (assumption), except
+ * as the dome runs out of liquid: below carry_under_m of collapsed level
+ * the downcomer offtake's void rises linearly with the dome's liquid
+ * volume falling, to all steam at an empty dome (pcs_thnet_junction_def
+ * offtake_band, the form of RELAP5's separator fall-back junction: the
+ * junction's liquid fraction is the volume's over VUNDER). So the enthalpy
+ * the downcomer takes is continuous in level: with a sharp switch (h_f
+ * until the dome is dry, then the dome's steam) the level leaving the
+ * narrow range after a trip made the dome dry out in a tick, steam surge
+ * into the downcomer and condense, and the dome's pressure jump by up to
+ * 2 MPa per tick (tests/test_secondary.c), which swung the steam lines'
+ * flows by +-1000 kg/s with the MSIVs shut and read as high steam flow.
+ * With the dome subcooled (flooded) or dry, both take the mixture.
  *
  * Level: the dome's collapsed liquid volume (1 - alpha) V filled from the
  * dome bottom through its sections ([TYP] 272, 271, 278, 280 heights and
@@ -191,6 +202,11 @@ typedef struct pcs_secondary_def {
     double nr_span_m;  /**< 3.007 = [TYP] 272 + 271 heights: the span brackets the level region
                             and the separators (assumption: no tap elevations in refdata) */
     double nr_initial; /**< 44 % NR level program at 20-100 % power ([HRTD] 11.1; [RD]) */
+    /** 0.30: the dome's collapsed level above its bottom (the downcomer entrance) below
+     *  which the downcomer offtake carries steam with the liquid, rising to all steam at an
+     *  empty dome (Separation, above; assumption: 10 % of the NR span, no source gives the
+     *  entrance's submergence); [0, h_dome_m[0]]; 0: liquid only until the dome is dry */
+    double carry_under_m;
 
     /* Steam lines, header, turbine, dumps, condenser. */
     double d_steam_line_m;        /**< 0.70 main steam line inner diameter (assumption) */

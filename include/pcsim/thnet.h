@@ -32,8 +32,10 @@
  *    s A Gc(p_up, h_up), the homogeneous-equilibrium critical flux of the
  *    upstream state (th_reference.md section 2). The critical-flow search
  *    (two IF97 isentropes, the step's costliest part) runs only where the
- *    predicted flow exceeds 1.05 s A sqrt(2 rho_up p_up), an upper bound of
- *    s A Gc; below it the junction cannot be choked.
+ *    predicted flow exceeds r s A sqrt(2 rho_up p_up), a lower bound of s A
+ *    Gc (r = PCS_THNET_SKIP_R_STEAM for saturated steam, PCS_THNET_SKIP_R
+ *    otherwise; rho_up, h_up what the junction takes, a phase offtake's
+ *    phase); below it the junction cannot be choked.
  *  - Mass and energy, donor-cell (upwind enthalpy h of the volume the flow
  *    leaves), explicit in h, with the new flows:
  *      M_i' = M_i + dt sum_in-out W_j',  U_i' = U_i + dt (Q_i + P_i + sum W_j' h_donor)
@@ -164,6 +166,12 @@ extern "C" {
 /** Weight of the end-of-step pressure in a choked junction's critical flow
  *  (1/2: trapezoidal, see thnet_step.c choke_limit). */
 #define PCS_THNET_CHOKE_THETA 0.5
+/** Lower bounds of Gc / sqrt(2 rho p) (IF97, tests/test_secondary.c): below
+ *  r Cd s A sqrt(2 rho p) a junction cannot be choked and the critical-flow
+ *  search is skipped. Saturated steam 0.2-16 MPa: 0.42-0.45; any state
+ *  tested: above 0.09 (saturated liquid at 0.2 MPa; 0.05 leaves room). */
+#define PCS_THNET_SKIP_R_STEAM 0.38
+#define PCS_THNET_SKIP_R 0.05
 /** A step in which a volume's void collapses (two-phase at the start,
  *  liquid at the end) with the EOS pressure of its new (M, U) more than
  *  this from the linear solve's is redone in sub-steps (file comment). */
@@ -330,6 +338,21 @@ typedef enum pcs_thnet_friction {
  * carried is W' h_phase on both sides); a choked offtake's critical flow is
  * the phase's. Outside the dome, or with the `to` side the donor, the
  * mixture's h as usual.
+ *
+ * With offtake_band b > 0 the offtake runs out of its phase continuously
+ * instead of switching at the saturation line (the form of RELAP5's simple
+ * separator, its VOVER / VUNDER: the outlet junction's void fraction is
+ * alpha / VOVER on the steam outlet and 1 - (1 - alpha) / VUNDER on the
+ * liquid fall-back below those fractions): while the donor's fraction of
+ * the offtake's phase (alpha for vapour, 1 - alpha for liquid) is at least
+ * b the junction takes that phase alone; below, the junction's phase
+ * fraction is the donor's over b, so the junction's void alpha_j goes
+ * linearly to the donor's as the phase runs out, and the enthalpy carried
+ * is the saturated mixture's at alpha_j (flow quality x_j = alpha_j rho_g /
+ * (alpha_j rho_g + (1 - alpha_j) rho_f)). At b = 0 (the default) the phase
+ * is taken until the donor leaves the dome (the step from h_f to the
+ * mixture's h as a dome dries out is then a discontinuity the start-of-step
+ * linearisation does not see).
  */
 typedef enum pcs_thnet_offtake {
     PCS_THNET_OFFTAKE_MIXTURE = 0, /**< the donor's h (default) */
@@ -354,6 +377,8 @@ typedef struct pcs_thnet_junction_def {
     double flow_kg_s;                  /**< initial flow; default 0 */
     pcs_thnet_offtake offtake;         /**< phase taken from a two-phase `from` volume;
                                             default PCS_THNET_OFFTAKE_MIXTURE */
+    double offtake_band;               /**< [0, 1): the donor's phase fraction below which a phase
+                                            offtake carries the other phase too (above); default 0 */
 } pcs_thnet_junction_def;
 
 /** A whole network. */

@@ -71,6 +71,7 @@ pcs_status pcs_secondary_default(pcs_secondary_def *d)
     d->nr_lower_m = 0.0;
     d->nr_span_m = 0.3048 * (6.865 + 3.0);
     d->nr_initial = 44.0;
+    d->carry_under_m = 0.30;
     d->d_steam_line_m = 0.70;
     d->l_steam_line_m = 50.0;
     d->k_steam_line = 1.5;
@@ -148,6 +149,7 @@ static pcs_status check_geometry(const pcs_secondary_def *d)
     SEC_CHECK(st, nr_lower_m, 0.0, 20.0);
     SEC_CHECK(st, nr_span_m, 0.1, 20.0);
     SEC_CHECK(st, nr_initial, 0.0, 100.0);
+    SEC_CHECK(st, carry_under_m, 0.0, d->h_dome_m[0]);
     return st;
 }
 
@@ -343,6 +345,9 @@ static void sg_junctions(pcs_secondary *sc, pcs_th_net_builder *b, uint32_t l)
     uint32_t j = add_jun(b, dome, sec_vol(sc, l, SV_DC_UPPER), d->a_dome_bottom_m2,
                          0.5 * (hd + d->h_dc_upper_m), 0.0, sc->z_dome_bottom);
     b->j[j].offtake = PCS_THNET_OFFTAKE_LIQUID;
+    /* carry-under below carry_under_m: the band is that level's share of
+       the dome's volume (pcsim/secondary.h, Separation) */
+    b->j[j].offtake_band = dome_liquid_volume(d, d->carry_under_m) / dome_volume(d);
     add_jun(b, sec_vol(sc, l, SV_DC_UPPER), dc, d->a_dc_m2,
             0.5 * (d->h_dc_upper_m + d->h_dc_lower_m), d->k_dc, zr + d->h_dc_lower_m);
     j = add_jun(b, dome, sl, sc->a_restrictor, 1.0, d->k_restrictor, sc->z_dome_bottom + hd);

@@ -126,6 +126,8 @@ static pcs_status check_junction(const pcs_thnet_junction_def *j, uint32_t k, ui
     else if (j->offtake != PCS_THNET_OFFTAKE_MIXTURE && j->offtake != PCS_THNET_OFFTAKE_VAPOUR &&
              j->offtake != PCS_THNET_OFFTAKE_LIQUID)
         bad = "offtake (0, 1 or 2)", val = (double)j->offtake;
+    else if (!(j->offtake_band >= 0.0 && j->offtake_band < 1.0))
+        bad = "offtake_band ([0, 1))", val = j->offtake_band;
     else if (!isfinite(j->flow_kg_s))
         bad = "flow_kg_s (finite)", val = j->flow_kg_s;
     else if (isfinite(j->elevation_m) == 0 && j->elevation_m == j->elevation_m)
