@@ -29,6 +29,14 @@ pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
+void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double *sl)
+{
+    const pcs_sg_control_def *d = &sc->def;
+    sl[PCS_SG_CONTROL_ST_INTEGRAL] =
+        sl[PCS_SG_CONTROL_ST_FEED] - ml[PCS_SG_CONTROL_MEAS_STEAM] -
+        d->level_gain_kg_s_pct * (d->nr_program - ml[PCS_SG_CONTROL_MEAS_NR]);
+}
+
 /* Three-element control of one SG (header): level PI on the program plus
  * the steam flow gives the demand; the flow loop moves the feed command by
  * dt / T_W of the demand's excess over the measured feed. The command's top
