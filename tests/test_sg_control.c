@@ -32,7 +32,9 @@ typedef struct sgc_rig {
 } sgc_rig;
 
 /* One SG's secondary from its start estimate with sg_control reading the
- * test's power store "t.power" (W). */
+ * test's power store "t.power" (W). The level program is flat at 44 %
+ * (nr_program_no_load = nr_program) so that the lag and the transfer are
+ * seen alone; the program has its own test below. */
 static void rig_open(sgc_rig *r)
 {
     memset(r, 0, sizeof *r);
@@ -58,6 +60,7 @@ static void rig_open(sgc_rig *r)
     r->def.unit_name = "u1";
     r->def.power = (pcs_pzr_control_input){ps, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
     r->def.rated_power_w = RATED_W;
+    r->def.nr_program_no_load = r->def.nr_program;
     cr_assert_eq(pcs_sg_control_add(r->w, &r->def, r->sec, &r->sc), PCS_OK, "%s", pcs_last_error());
     r->state = pcs_store_data(r->w, pcs_sg_control_state_store(r->sc));
     uint32_t meas = 0;
@@ -228,4 +231,26 @@ Test(sg_control, def_checks_name_the_field)
     cr_expect_eq(pcs_sg_control_add(w, &cd, sec, &sc), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "sg_control: power"), "%s", pcs_last_error());
     pcs_world_destroy(w);
+}
+
+/*
+ * The NR level program of pwr_transients.md section 1 (row "SG NR level
+ * program": 33 % at 0 % power -> 44 % at 20 %, 44 % from 20 to 100 %),
+ * hand-computed: 33 + 11 x P / 0.2 below the break, so 35.75 % at 5 %,
+ * 38.5 % at 10 %, 44 % at 20 % and 100 %; clamped at 0 and above; a
+ * non-finite power gives the 44 % program.
+ */
+Test(sg_control, level_program_ramps_33_to_44_percent_over_0_to_20_percent_power)
+{
+    pcs_sg_control_def d;
+    pcs_sg_control_default(&d);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.0), 33.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.05), 35.75, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.10), 38.5, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.20), 44.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 1.0), 44.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 1.3), 44.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, -0.1), 33.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, NAN), 44.0, 1e-12);
+    cr_expect(isnan(pcs_sg_control_program(NULL, 0.5)));
 }

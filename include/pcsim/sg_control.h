@@ -5,6 +5,10 @@
  *        three-element level control per SG. (The turbine valve is the
  *        turbine governor's: pcsim/turbine.h.)
  *
+ * The level program is pcs_sg_control_program on the measured power (33 %
+ * at 0 % power to 44 % at 20 %, 44 % above: refdata row "SG NR level
+ * program"); without a power input, nr_program.
+ *
  * Block diagram, per SG l (all values the measured ones, below). Above
  * the transfer power, the main feed regulating valves, three elements
  * (refdata pwr_transients.md section 1, row "SG level controller": "(steam
@@ -111,38 +115,52 @@ enum {
 /** Settings. Start from pcs_sg_control_default; "assumption" marks a value
  *  with no source (scenarios/README.md lists them). */
 typedef struct pcs_sg_control_def {
-    const char *unit_name;       /**< "u1"; 1..15 characters */
-    double nr_program;           /**< 44 % NR program at 20-100 % power ([HRTD] 11.1); [5, 95] */
-    double level_gain_kg_s_pct;  /**< K_L 10 kg/s per % NR (assumption: 2 % of rated steam flow
-                                      per %); (0, 1000] */
-    double level_reset_s;        /**< T_L 120 s: "integral time 2 min" (pwr_transients.md
-                                      section 1, SG level controller row: [RD] quoting WTSM
-                                      11.1); [1, 1e5] */
-    double level_lag_s;          /**< T_F 5 s: "lag 5 s" on the level (the same row: [RD]
-                                      quoting WAT 05 5.3.2); [0.05, 100] */
-    double flow_lag_s;           /**< T_W 2 s flow loop (assumption); [0.05, 100] */
-    double feed_max_kg_s;        /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
-                                      ([W84]; the margin an assumption); (0, 5000] */
-    pcs_pzr_control_input power; /**< measured nuclear power, W (pcsim/pzr_control.h's input
-                                      form); store UINT32_MAX (the default): no transfer to
-                                      the bypass valves */
-    double rated_power_w;        /**< 3.411e9 (refdata pwr_plant.md); the station sets its
-                                      core's nominal power; [1e6, 1e11] */
-    double bypass_power_frac;    /**< 0.20: to the bypass valves below it ("bypass valves below
-                                      ~20 % power", the same row; [HRTD] 7.2 transfers at ~20 %);
-                                      [0, 1] */
-    double bypass_band_frac;     /**< 0.02: back to the main valves above bypass_power_frac +
-                                      this (assumption: keeps the transfer from chattering at
-                                      the threshold); [0, 0.5] */
-    double bypass_max_kg_s;      /**< W_byp 120.1 = 25 % of the 480.4 kg/s rated steam flow per
-                                      SG (assumption: the 6-inch bypass beside the 14-inch main
-                                      valve, [HRTD] 7.2, has to carry the feed up to the ~20 %
-                                      transfer; the 5 % margin is an assumption);
-                                      (0, feed_max_kg_s] */
+    const char *unit_name;        /**< "u1"; 1..15 characters */
+    double nr_program;            /**< 44 % NR program at 20-100 % power ([HRTD] 11.1); [5, 95] */
+    double nr_program_no_load;    /**< 33 % NR program at 0 % power, linear to nr_program at
+                                       nr_program_break_frac (pwr_transients.md section 1, row
+                                       "SG NR level program": [HRTD] 11.1 summary, [RD] quoting
+                                       WTSM 11.1); used only with a power input; [5, 95] */
+    double nr_program_break_frac; /**< 0.20: the program's break point (the same row); (0, 1] */
+    double level_gain_kg_s_pct;   /**< K_L 10 kg/s per % NR (assumption: 2 % of rated steam flow
+                                       per %); (0, 1000] */
+    double level_reset_s;         /**< T_L 120 s: "integral time 2 min" (pwr_transients.md
+                                       section 1, SG level controller row: [RD] quoting WTSM
+                                       11.1); [1, 1e5] */
+    double level_lag_s;           /**< T_F 5 s: "lag 5 s" on the level (the same row: [RD]
+                                       quoting WAT 05 5.3.2); [0.05, 100] */
+    double flow_lag_s;            /**< T_W 2 s flow loop (assumption); [0.05, 100] */
+    double feed_max_kg_s;         /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
+                                       ([W84]; the margin an assumption); (0, 5000] */
+    pcs_pzr_control_input power;  /**< measured nuclear power, W (pcsim/pzr_control.h's input
+                                       form); store UINT32_MAX (the default): no transfer to
+                                       the bypass valves */
+    double rated_power_w;         /**< 3.411e9 (refdata pwr_plant.md); the station sets its
+                                       core's nominal power; [1e6, 1e11] */
+    double bypass_power_frac;     /**< 0.20: to the bypass valves below it ("bypass valves below
+                                       ~20 % power", the same row; [HRTD] 7.2 transfers at ~20 %);
+                                       [0, 1] */
+    double bypass_band_frac;      /**< 0.02: back to the main valves above bypass_power_frac +
+                                       this (assumption: keeps the transfer from chattering at
+                                       the threshold); [0, 0.5] */
+    double bypass_max_kg_s;       /**< W_byp 120.1 = 25 % of the 480.4 kg/s rated steam flow per
+                                       SG (assumption: the 6-inch bypass beside the 14-inch main
+                                       valve, [HRTD] 7.2, has to carry the feed up to the ~20 %
+                                       transfer; the 5 % margin is an assumption);
+                                       (0, feed_max_kg_s] */
 } pcs_sg_control_def;
 
 /** Defaults above; power unset (UINT32_MAX store). PCS_E_INVAL for NULL. */
 PCS_API pcs_status pcs_sg_control_default(pcs_sg_control_def *def);
+
+/**
+ * The NR level program (%) at power fraction @p power_frac: nr_program_no_load
+ * at 0, linear to nr_program at nr_program_break_frac, nr_program above
+ * (the fraction clamped to [0, 1] of the break; a non-finite fraction gives
+ * nr_program). The controller follows it on the measured power when the def
+ * has a power input, nr_program without one. NaN for NULL.
+ */
+PCS_API double pcs_sg_control_program(const pcs_sg_control_def *def, double power_frac);
 
 typedef struct pcs_sg_control pcs_sg_control;
 

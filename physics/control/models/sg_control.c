@@ -20,6 +20,8 @@
 
 static const pcs_sg_control_def sg_control_defaults = {
     .nr_program = 44.0,
+    .nr_program_no_load = 33.0,
+    .nr_program_break_frac = 0.20,
     .level_gain_kg_s_pct = 10.0,
     .level_reset_s = 120.0,
     .level_lag_s = 5.0,
@@ -40,6 +42,12 @@ pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
     return PCS_OK;
 }
 
+double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
+{
+    (void)power_frac;
+    return d ? d->nr_program : NAN; /* stub: the low-power ramp comes after its test */
+}
+
 static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
 {
     pcs_status name_st = pcs_control_unit_name_check("sg_control", d->unit_name);
@@ -47,6 +55,8 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
         return name_st;
     const pcs_param_range r[] = {
         {"nr_program", d->nr_program, 5.0, 95.0, 0},
+        {"nr_program_no_load", d->nr_program_no_load, 5.0, 95.0, 0},
+        {"nr_program_break_frac", d->nr_program_break_frac, 0.0, 1.0, 1},
         {"level_gain_kg_s_pct", d->level_gain_kg_s_pct, 0.0, 1000.0, 1},
         {"level_reset_s", d->level_reset_s, 1.0, 1e5, 0},
         {"level_lag_s", d->level_lag_s, 0.05, 100.0, 0},
