@@ -44,8 +44,13 @@ pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
 
 double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
 {
-    (void)power_frac;
-    return d ? d->nr_program : NAN; /* stub: the low-power ramp comes after its test */
+    if (!d)
+        return NAN;
+    if (!isfinite(power_frac))
+        return d->nr_program;
+    double f = power_frac / d->nr_program_break_frac;
+    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    return d->nr_program_no_load + (d->nr_program - d->nr_program_no_load) * f;
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)

@@ -44,10 +44,17 @@ pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
 /* The level PI's proportional part plus the steam flow on the main valves
  * (three elements), the proportional part alone on the bypass valves
  * (level only): the feed demand is this plus I_L (header). */
+/* The level program now: on the measured power with a power input. */
+static double program(const pcs_sg_control *sc, const double *ml)
+{
+    return sc->has_power ? pcs_sg_control_program(&sc->def, ml[PCS_SG_CONTROL_MEAS_POWER])
+                         : sc->def.nr_program;
+}
+
 static double demand_base(const pcs_sg_control *sc, const double *ml, const double *sl)
 {
     const pcs_sg_control_def *d = &sc->def;
-    double p = d->level_gain_kg_s_pct * (d->nr_program - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
+    double p = d->level_gain_kg_s_pct * (program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
     return sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0 ? p : p + ml[PCS_SG_CONTROL_MEAS_STEAM];
 }
 
@@ -86,7 +93,7 @@ static void feed_loop(const pcs_sg_control *sc, const double *ml, double limit, 
         sc->dt_s / d->level_lag_s * (ml[PCS_SG_CONTROL_MEAS_NR] - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
     transfer(sc, ml, sl);
     int bypass = sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0;
-    double e = d->nr_program - sl[PCS_SG_CONTROL_ST_LEVEL_LAG];
+    double e = program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG];
     double di = d->level_gain_kg_s_pct * sc->dt_s / d->level_reset_s * e;
     double w_c = sl[PCS_SG_CONTROL_ST_FEED];
     /* conditional integration: not while the output is held at a limit
