@@ -41,9 +41,6 @@ pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-/* The level PI's proportional part plus the steam flow on the main valves
- * (three elements), the proportional part alone on the bypass valves
- * (level only): the feed demand is this plus I_L (header). */
 /* The level program now: on the measured power with a power input. */
 static double program(const pcs_sg_control *sc, const double *ml)
 {
@@ -51,6 +48,9 @@ static double program(const pcs_sg_control *sc, const double *ml)
                          : sc->def.nr_program;
 }
 
+/* The level PI's proportional part plus the steam flow on the main valves
+ * (three elements), the proportional part alone on the bypass valves
+ * (level only): the feed demand is this plus I_L (header). */
 static double demand_base(const pcs_sg_control *sc, const double *ml, const double *sl)
 {
     const pcs_sg_control_def *d = &sc->def;

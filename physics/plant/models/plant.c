@@ -292,7 +292,7 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_p
     pcs_sg_control_default(&cd);
     cd.unit_name = pd->unit_name;
     cd.nr_program = nr;
-    /* the transfer to the bypass valves reads the core's power (sg_control.h) */
+    /* the level program and the bypass valves' transfer read the core's power */
     cd.power = (pcs_pzr_control_input){0, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
     cd.rated_power_w = pd->rated_power_w;
     if (st == PCS_OK)
