@@ -383,10 +383,24 @@ static void ss_ticks(ss_unit *u, int n)
  * sg_control's load check, field by field of each SG's block: a negative
  * level integral is a value the controller runs with (accepted), a
  * negative feed command of the second SG is not (refused naming the
- * store's own element 3). Before the fix the check strided from element 0
- * and tested the integrals as feed commands (and read one element past
- * the store), so a saved state with a negative integral was refused.
+ * store's own element 5), nor a non-finite lagged level (element 6) nor a
+ * bypass flag other than 0 or 1 (element 7). Before the fix the check
+ * strided from element 0 and tested the integrals as feed commands (and
+ * read one element past the store), so a saved state with a negative
+ * integral was refused.
  */
+static void sgctl_refused(ss_unit *u, const char *path, uint32_t e, double bad, const char *what)
+{
+    double *s = pcs_store_data(u->w, pcs_sg_control_state_store(u->pu->sg_control));
+    double keep = s[e];
+    s[e] = bad;
+    cr_assert_eq(pcs_world_save(u->w, path), PCS_OK, "%s", pcs_last_error());
+    s[e] = keep;
+    cr_expect_eq(pcs_world_load(u->w, path), PCS_E_CORRUPT, "%s", what);
+    cr_expect(strstr(pcs_last_error(), what), "%s", pcs_last_error());
+    cr_expect_eq(s[e], keep, "a refused load changes nothing");
+}
+
 static void sgctl_crafted(ss_unit *u, const char *path)
 {
     double *s = pcs_store_data(u->w, pcs_sg_control_state_store(u->pu->sg_control));
@@ -394,13 +408,12 @@ static void sgctl_crafted(ss_unit *u, const char *path)
     s[sg2 + PCS_SG_CONTROL_ST_INTEGRAL] = -5.0;
     cr_assert_eq(pcs_world_save(u->w, path), PCS_OK, "%s", pcs_last_error());
     cr_expect_eq(pcs_world_load(u->w, path), PCS_OK, "a negative integral: %s", pcs_last_error());
-    s[sg2 + PCS_SG_CONTROL_ST_FEED] = -1.0;
-    cr_assert_eq(pcs_world_save(u->w, path), PCS_OK, "%s", pcs_last_error());
-    s[sg2 + PCS_SG_CONTROL_ST_FEED] = 100.0;
-    cr_expect_eq(pcs_world_load(u->w, path), PCS_E_CORRUPT);
-    cr_expect(strstr(pcs_last_error(), "u1.sgctl.state' element 3 (feed command kg/s): value -1"),
-              "%s", pcs_last_error());
-    cr_expect_eq(s[sg2 + PCS_SG_CONTROL_ST_FEED], 100.0, "a refused load changes nothing");
+    sgctl_refused(u, path, sg2 + PCS_SG_CONTROL_ST_FEED, -1.0,
+                  "u1.sgctl.state' element 5 (feed command kg/s): value -1");
+    sgctl_refused(u, path, sg2 + PCS_SG_CONTROL_ST_LEVEL_LAG, INFINITY,
+                  "u1.sgctl.state' element 6 (lagged NR level %)");
+    sgctl_refused(u, path, sg2 + PCS_SG_CONTROL_ST_BYPASS, 0.5,
+                  "u1.sgctl.state' element 7 (bypass valves flag): value 0.5 is not 0 or 1");
 }
 
 Test(steam_side, save_load_round_trip_mid_transient_gives_the_same_hash)

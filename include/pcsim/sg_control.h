@@ -5,39 +5,75 @@
  *        three-element level control per SG. (The turbine valve is the
  *        turbine governor's: pcsim/turbine.h.)
  *
- * Block diagram, per SG l (all values the measured ones, below):
+ * The level program is pcs_sg_control_program on the measured power (33 %
+ * at 0 % power to 44 % at 20 %, 44 % above: refdata row "SG NR level
+ * program"); without a power input, nr_program.
  *
- *   NR level ──(-)┐
- *   program ──(+)─┴─ e_L ──[K_L + I_L]── level out (kg/s) ─┐
- *                        I_L += (K_L dt / T_L) e_L          │
- *   steam flow W_s ───────────────────────────────────(+)───┴─ W_dem
+ * Block diagram, per SG l (all values the measured ones, below). Above
+ * the transfer power, the main feed regulating valves, three elements
+ * (refdata pwr_transients.md section 1, row "SG level controller": "(steam
+ * - feed flow) + PI on lagged level", [RD] quoting WAT 05 5.3.2 and WTSM
+ * 11.1):
+ *
+ *   NR level ──[lag T_F]── L_F ──(-)┐
+ *   program ─────────────────────(+)┴─ e_L ──[K_L + I_L]── level out (kg/s) ─┐
+ *                        L_F += (dt / T_F) (NR - L_F)                       │
+ *                        I_L += (K_L dt / T_L) e_L                          │
+ *   steam flow W_s ────────────────────────────────────────────────────(+)──┴─ W_dem
  *   feed flow W_f ──(-)── W_dem - W_f ──[integral, T_W]── feed command W_c
  *                        W_c += (dt / T_W) (W_dem - W_f), clamped to
- *                        [0, feed_max_kg_s]
+ *                        [0, top]
  *
  * The steam flow feeds forward (the feed follows the load before the level
  * moves), the level trims it, and the feed flow closes the flow loop (the
  * secondary's feed control is a flow: the valve and pump as one ideal
- * actuator with the flow loop's lag T_W). The command's upper limit is the
- * lower of feed_max_kg_s and the SG's element of the STATE store
- * "uN.sgctl.feed_limit" [n_sg] (kg/s; feed_max_kg_s until a feedwater model,
- * pcsim/feedwater.h, writes what its pumps can deliver against the SG's
- * pressure through valves that isolation may close). Anti-windup: I_L is not
- * integrated when the feed command is at a limit and the step would push it
- * further (so with the feed isolated, limit 0, it holds), and is held
- * within [-feed_max_kg_s, feed_max_kg_s].
+ * actuator with the flow loop's lag T_W). The level is lagged (T_F 5 s,
+ * WAT 05 5.3.2) so that the controller rides out shrink and swell.
+ *
+ * Below the transfer power (the same row: "bypass valves below ~20 %
+ * power"; [HRTD] 7.2 moves SG level control from the bypass valves to the
+ * main regulating valves at ~20 % on the way up), the bypass valves, on
+ * level alone: the steam and feed flow signals are unreliable at low flow,
+ * so the same PI on the lagged level sets the bypass valves' flow:
+ *
+ *   W_dem = K_L e_L + I_L,   W_c += (dt / T_W) (clamp(W_dem, 0, W_byp) - W_c)
+ *
+ * with W_byp (bypass_max_kg_s) the bypass valve's capacity: the main valve
+ * closes onto the bypass over T_W, so W_c never jumps. The transfer is
+ * on the measured nuclear power fraction P (def.power over
+ * rated_power_w): to the bypass valves when P < bypass_power_frac, back to
+ * the main valves when P > bypass_power_frac + bypass_band_frac (no
+ * chatter at the threshold). Bumpless: at the transfer I_L is reset so
+ * that the new mode's W_dem is the present command W_c (to the bypass
+ * valves: I_L = W_c - K_L e_L; to the main valves: I_L = W_c - W_s - K_L
+ * e_L). Without a power input (def.power.store UINT32_MAX, the default)
+ * the controller stays on the main valves.
+ *
+ * The command's upper limit top is the lower of feed_max_kg_s and the SG's
+ * element of the STATE store "uN.sgctl.feed_limit" [n_sg] (kg/s;
+ * feed_max_kg_s until a feedwater model, pcsim/feedwater.h, writes what its
+ * pumps can deliver against the SG's pressure through valves that isolation
+ * may close); W_c is clamped to it in both modes. Anti-windup: I_L is not
+ * integrated when the output is at a limit and the step would push it
+ * further (main valves: W_c at 0 or top; bypass valves: W_dem at 0 or at
+ * the lower of W_byp and top), so with the feed isolated, limit 0, it
+ * holds; and it is held within [-feed_max_kg_s, feed_max_kg_s].
  *
  * Measured values and the one-tick delay (the house pattern of
  * pcsim/pzr_control.h): the system "uN.sgctl.measure" at
  * PCS_STAGE_SENSORS (9) copies each SG's NR level, steam flow and feed flow
- * from the secondary's outputs of this tick into the STATE store
- * "uN.sgctl.meas"; the system "uN.sgctl" at PCS_STAGE_ACTUATORS (2) of the
- * next tick reads them and writes the secondary's per-SG feed flow,
- * which the secondary reads at stage 5. No
- * sensor noise or failure (the sensor bank has no steam-side channels yet).
+ * from the secondary's outputs of this tick, and the power fraction from
+ * def.power (a non-finite or invalid power keeps the last value), into the
+ * STATE store "uN.sgctl.meas"; the system "uN.sgctl" at
+ * PCS_STAGE_ACTUATORS (2) of the next tick reads them and writes the
+ * secondary's per-SG feed flow, which the secondary reads at stage 5. No
+ * sensor noise or failure (the sensor bank has no steam-side channels yet;
+ * the station gives the core's power, pcs_unit_power_ref).
  *
- * Channels (uN prefix): per SG sgK.feed_demand (W_c, kg/s); the
- * secondary's own channels (pcsim/secondary.h) carry the levels and flows.
+ * Channels (uN prefix): per SG sgK.feed_demand (W_c, kg/s),
+ * sgK.level_lagged (L_F, %), sgK.feed_bypass (1 on the bypass valves, 0 on
+ * the main valves); the secondary's own channels (pcsim/secondary.h) carry
+ * the levels and flows.
  *
  * Thread-safety: build on the world's thread; the systems and the command
  * handler run in the world's tick.
@@ -48,6 +84,7 @@
 #include <stdint.h>
 
 #include "pcsim/export.h"
+#include "pcsim/pzr_control.h"
 #include "pcsim/secondary.h"
 #include "pcsim/status.h"
 #include "pcsim/world.h"
@@ -58,10 +95,12 @@ extern "C" {
 
 /** Elements of the STATE store "uN.sgctl.state" (PCS_SG_CONTROL_ST_PER_SG per SG). */
 enum {
-    PCS_SG_CONTROL_ST_SG = 0,             /**< first per-SG block: */
-    PCS_SG_CONTROL_ST_INTEGRAL = 0,       /**<   + 0: I_L, kg/s */
-    PCS_SG_CONTROL_ST_FEED = 1,           /**<   + 1: feed command W_c, kg/s */
-    PCS_SG_CONTROL_ST_PER_SG = 2,
+    PCS_SG_CONTROL_ST_SG = 0,        /**< first per-SG block: */
+    PCS_SG_CONTROL_ST_INTEGRAL = 0,  /**<   + 0: I_L, kg/s */
+    PCS_SG_CONTROL_ST_FEED = 1,      /**<   + 1: feed command W_c, kg/s */
+    PCS_SG_CONTROL_ST_LEVEL_LAG = 2, /**<   + 2: lagged NR level L_F, % */
+    PCS_SG_CONTROL_ST_BYPASS = 3,    /**<   + 3: 1 on the bypass valves, 0 on the main */
+    PCS_SG_CONTROL_ST_PER_SG = 4,
 };
 
 /** Elements of the STATE store "uN.sgctl.meas", per SG. */
@@ -69,34 +108,71 @@ enum {
     PCS_SG_CONTROL_MEAS_NR = 0,    /**< NR level, % */
     PCS_SG_CONTROL_MEAS_STEAM = 1, /**< steam flow, kg/s */
     PCS_SG_CONTROL_MEAS_FEED = 2,  /**< feed flow, kg/s */
-    PCS_SG_CONTROL_MEAS_PER_SG = 3,
+    PCS_SG_CONTROL_MEAS_POWER = 3, /**< nuclear power fraction (0 without a power input) */
+    PCS_SG_CONTROL_MEAS_PER_SG = 4,
 };
 
 /** Settings. Start from pcs_sg_control_default; "assumption" marks a value
  *  with no source (scenarios/README.md lists them). */
 typedef struct pcs_sg_control_def {
-    const char *unit_name;      /**< "u1"; 1..15 characters */
-    double nr_program;          /**< 44 % NR program at 20-100 % power ([HRTD] 11.1); [5, 95] */
-    double level_gain_kg_s_pct; /**< K_L 10 kg/s per % NR (assumption: 2 % of rated steam flow
-                                     per %); (0, 1000] */
-    double level_reset_s;       /**< T_L 120 s (assumption: slow against shrink and swell);
-                                     [1, 1e5] */
-    double flow_lag_s;          /**< T_W 2 s flow loop (assumption); [0.05, 100] */
-    double feed_max_kg_s;       /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
-                                     ([W84]; the margin an assumption); (0, 5000] */
+    const char *unit_name;        /**< "u1"; 1..15 characters */
+    double nr_program;            /**< 44 % NR program at 20-100 % power ([HRTD] 11.1); [5, 95] */
+    double nr_program_no_load;    /**< 33 % NR program at 0 % power, linear to nr_program at
+                                       nr_program_break_frac (pwr_transients.md section 1, row
+                                       "SG NR level program": [HRTD] 11.1 summary, [RD] quoting
+                                       WTSM 11.1); used only with a power input; [5, 95] */
+    double nr_program_break_frac; /**< 0.20: the program's break point (the same row); (0, 1] */
+    double level_gain_kg_s_pct;   /**< K_L 10 kg/s per % NR (assumption: 2 % of rated steam flow
+                                       per %); (0, 1000] */
+    double level_reset_s;         /**< T_L 120 s: "integral time 2 min" (pwr_transients.md
+                                       section 1, SG level controller row: [RD] quoting WTSM
+                                       11.1); [1, 1e5] */
+    double level_lag_s;           /**< T_F 5 s: "lag 5 s" on the level (the same row: [RD]
+                                       quoting WAT 05 5.3.2); [0.05, 100] */
+    double flow_lag_s;            /**< T_W 2 s flow loop (assumption); [0.05, 100] */
+    double feed_max_kg_s;         /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
+                                       ([W84]; the margin an assumption); (0, 5000] */
+    pcs_pzr_control_input power;  /**< measured nuclear power, W (pcsim/pzr_control.h's input
+                                       form); store UINT32_MAX (the default): no transfer to
+                                       the bypass valves */
+    double rated_power_w;         /**< 3.411e9 (refdata pwr_plant.md); the station sets its
+                                       core's nominal power; [1e6, 1e11] */
+    double bypass_power_frac;     /**< 0.20: to the bypass valves below it ("bypass valves below
+                                       ~20 % power", the same row; [HRTD] 7.2 transfers at ~20 %);
+                                       [0, 1] */
+    double bypass_band_frac;      /**< 0.02: back to the main valves above bypass_power_frac +
+                                       this (assumption: keeps the transfer from chattering at
+                                       the threshold); [0, 0.5] */
+    double bypass_max_kg_s;       /**< W_byp 120.1 = 25 % of the 480.4 kg/s rated steam flow per
+                                       SG (assumption: the 6-inch bypass beside the 14-inch main
+                                       valve, [HRTD] 7.2, has to carry the feed up to the ~20 %
+                                       transfer; the 5 % margin is an assumption);
+                                       (0, feed_max_kg_s] */
 } pcs_sg_control_def;
 
-/** Defaults above. PCS_E_INVAL for NULL. */
+/** Defaults above; power unset (UINT32_MAX store). PCS_E_INVAL for NULL. */
 PCS_API pcs_status pcs_sg_control_default(pcs_sg_control_def *def);
+
+/**
+ * The NR level program (%) at power fraction @p power_frac: nr_program_no_load
+ * at 0, linear to nr_program at nr_program_break_frac, nr_program above
+ * (the fraction clamped to [0, 1] of the break; a non-finite fraction gives
+ * nr_program). The controller follows it on the measured power when the def
+ * has a power input, nr_program without one. NaN for NULL.
+ */
+PCS_API double pcs_sg_control_program(const pcs_sg_control_def *def, double power_frac);
 
 typedef struct pcs_sg_control pcs_sg_control;
 
 /**
  * Build the controller of @p sec: stores, the two systems, channels and
  * the load check. Start state from the secondary as it is now (call after
- * pcs_secondary_init_steady): measured values from its outputs, each feed
- * command from its feed control and I_L = feed - steam. PCS_E_INVAL naming
- * a field out of range.
+ * pcs_secondary_init_steady): measured values from its outputs (and the
+ * power input's value), L_F the NR level, each feed command from its feed
+ * control, the mode from the power (bypass valves below
+ * bypass_power_frac) and I_L such that the mode's W_dem is that command.
+ * PCS_E_INVAL naming a field out of range or a power input that is not a
+ * float64 element of a registered store.
  */
 PCS_API pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def,
                                       pcs_secondary *sec, pcs_sg_control **out);

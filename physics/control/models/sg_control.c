@@ -14,15 +14,24 @@
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
+#include "physics/control/models/control_input.h"
 #include "physics/control/models/sg_control_internal.h"
 #include "physics/thermohydraulics/models/th_register.h"
 
 static const pcs_sg_control_def sg_control_defaults = {
     .nr_program = 44.0,
+    .nr_program_no_load = 33.0,
+    .nr_program_break_frac = 0.20,
     .level_gain_kg_s_pct = 10.0,
     .level_reset_s = 120.0,
+    .level_lag_s = 5.0,
     .flow_lag_s = 2.0,
     .feed_max_kg_s = 720.6,
+    .power = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
+    .rated_power_w = 3.411e9,
+    .bypass_power_frac = 0.20,
+    .bypass_band_frac = 0.02,
+    .bypass_max_kg_s = 120.1,
 };
 
 pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
@@ -33,22 +42,53 @@ pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
     return PCS_OK;
 }
 
-static pcs_status check_def(const pcs_sg_control_def *d)
+double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
+{
+    if (!d)
+        return NAN;
+    if (!isfinite(power_frac))
+        return d->nr_program;
+    double f = power_frac / d->nr_program_break_frac;
+    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    return d->nr_program_no_load + (d->nr_program - d->nr_program_no_load) * f;
+}
+
+static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
 {
     pcs_status name_st = pcs_control_unit_name_check("sg_control", d->unit_name);
     if (name_st != PCS_OK)
         return name_st;
     const pcs_param_range r[] = {
         {"nr_program", d->nr_program, 5.0, 95.0, 0},
+        {"nr_program_no_load", d->nr_program_no_load, 5.0, 95.0, 0},
+        {"nr_program_break_frac", d->nr_program_break_frac, 0.0, 1.0, 1},
         {"level_gain_kg_s_pct", d->level_gain_kg_s_pct, 0.0, 1000.0, 1},
         {"level_reset_s", d->level_reset_s, 1.0, 1e5, 0},
+        {"level_lag_s", d->level_lag_s, 0.05, 100.0, 0},
         {"flow_lag_s", d->flow_lag_s, 0.05, 100.0, 0},
         {"feed_max_kg_s", d->feed_max_kg_s, 0.0, 5000.0, 1},
+        {"rated_power_w", d->rated_power_w, 1e6, 1e11, 0},
+        {"bypass_power_frac", d->bypass_power_frac, 0.0, 1.0, 0},
+        {"bypass_band_frac", d->bypass_band_frac, 0.0, 0.5, 0},
+        {"bypass_max_kg_s", d->bypass_max_kg_s, 0.0, d->feed_max_kg_s, 1},
     };
-    return pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
+    if (st == PCS_OK && d->power.store != UINT32_MAX)
+        st = pcs_control_input_check(w, "sg_control", "power", &d->power);
+    return st;
 }
 
 /* ---- load check ------------------------------------------------------------- */
+
+/* The mode flag is 0 (main valves) or 1 (bypass valves), nothing between. */
+static pcs_status bypass_flag_check(const char *name, const double *s, size_t e)
+{
+    if (s[e] == 0.0 || s[e] == 1.0)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT,
+                         "store '%s' element %zu (bypass valves flag): value %.17g is not 0 or 1",
+                         name, e, s[e]);
+}
 
 static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
@@ -67,6 +107,11 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
         if (st == PCS_OK)
             st = pcs_load_check_f64_from(name, "feed command kg/s", s, e + PCS_SG_CONTROL_ST_FEED,
                                          1, 1, 0.0, d->feed_max_kg_s, 0);
+        if (st == PCS_OK) /* the lag of a measured level: the measured values' bounds */
+            st = pcs_load_check_f64_from(name, "lagged NR level %", s,
+                                         e + PCS_SG_CONTROL_ST_LEVEL_LAG, 1, 1, -1e4, 1e5, 0);
+        if (st == PCS_OK)
+            st = bypass_flag_check(name, s, e + PCS_SG_CONTROL_ST_BYPASS);
     }
     if (st == PCS_OK)
         st =
@@ -75,7 +120,7 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
     if (st == PCS_OK) {
         const char *mn = pcs_store_name(w, sc->id_meas);
         const double *m = pcs_load_view_store(v, sc->id_meas);
-        st = pcs_load_check_f64(mn, "measured NR level, steam and feed flow", m,
+        st = pcs_load_check_f64(mn, "measured NR level, steam and feed flow, power", m,
                                 PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg, 1, -1e4, 1e5, 0);
     }
     return st;
@@ -119,18 +164,21 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         const double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
         sl[PCS_SG_CONTROL_ST_FEED] = feed[l];
-        sl[PCS_SG_CONTROL_ST_INTEGRAL] =
-            sl[PCS_SG_CONTROL_ST_FEED] - ml[PCS_SG_CONTROL_MEAS_STEAM] -
-            sc->def.level_gain_kg_s_pct * (sc->def.nr_program - ml[PCS_SG_CONTROL_MEAS_NR]);
+        sl[PCS_SG_CONTROL_ST_LEVEL_LAG] = ml[PCS_SG_CONTROL_MEAS_NR];
+        sl[PCS_SG_CONTROL_ST_BYPASS] =
+            sc->has_power && ml[PCS_SG_CONTROL_MEAS_POWER] < sc->def.bypass_power_frac;
+        pcs_sgc_bumpless(sc, ml, sl);
     }
     return PCS_OK;
 }
 
 static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
 {
-    uint32_t m_reads[] = {sc->id_sec_out}, m_writes[] = {sc->id_meas};
+    const pcs_pzr_control_input *pw = &sc->def.power;
+    uint32_t m_reads[3] = {sc->id_sec_out, pw->store, pw->status_store}, m_writes[] = {sc->id_meas};
+    uint32_t n_reads = !sc->has_power ? 1 : (pw->status_store == PCS_PZR_CONTROL_NO_STATUS ? 2 : 3);
     pcs_status st = pcs_th_system(w, sc->unit, "sgctl.measure", PCS_STAGE_SENSORS, pcs_sgc_measure,
-                                  sc, m_reads, 1, m_writes, 1, NULL);
+                                  sc, m_reads, n_reads, m_writes, 1, NULL);
     uint32_t reads[] = {sc->id_meas, sc->id_feed_limit}, writes[] = {sc->id_state, sc->id_sec_feed};
     if (st == PCS_OK)
         st = pcs_th_system(w, sc->unit, "sgctl", PCS_STAGE_ACTUATORS, pcs_sgc_system, sc, reads, 2,
@@ -138,15 +186,25 @@ static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
     return st;
 }
 
-static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
+/* Channel @p what of SG @p l on element @p k of its state block. */
+static pcs_status sg_channel(pcs_world *w, pcs_sg_control *sc, uint32_t l, const char *what,
+                             const char *unit, uint32_t k)
 {
     char name[64];
+    snprintf(name, sizeof name, "%s.sg%u.%s", sc->unit, l + 1, what);
+    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, sc->id_state,
+                                PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l + k, NULL);
+}
+
+static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
+{
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
-        snprintf(name, sizeof name, "%s.sg%u.feed_demand", sc->unit, l + 1);
-        st = pcs_channel_register(
-            w, name, "kg/s", PCS_CHANNEL_F64, sc->id_state,
-            PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l + PCS_SG_CONTROL_ST_FEED, NULL);
+        st = sg_channel(w, sc, l, "feed_demand", "kg/s", PCS_SG_CONTROL_ST_FEED);
+        if (st == PCS_OK)
+            st = sg_channel(w, sc, l, "level_lagged", "%", PCS_SG_CONTROL_ST_LEVEL_LAG);
+        if (st == PCS_OK)
+            st = sg_channel(w, sc, l, "feed_bypass", "", PCS_SG_CONTROL_ST_BYPASS);
     }
     return st;
 }
@@ -156,7 +214,7 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
 {
     if (!w || !def || !sec || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_add: NULL argument");
-    pcs_status st = check_def(def);
+    pcs_status st = check_def(w, def);
     if (st != PCS_OK)
         return st;
     pcs_sg_control *sc = pcs_world_alloc(w, sizeof *sc);
@@ -166,6 +224,7 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     sc->def = *def;
     snprintf(sc->unit, sizeof sc->unit, "%s", def->unit_name);
     sc->def.unit_name = sc->unit;
+    sc->has_power = def->power.store != UINT32_MAX;
     sc->n_sg = pcs_secondary_def_get(sec)->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sc->id_sec_out = ss.out;

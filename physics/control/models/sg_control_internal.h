@@ -17,11 +17,16 @@ struct pcs_sg_control {
     uint32_t id_state, id_meas;
     uint32_t id_feed_limit; /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
     uint32_t id_sec_out, id_sec_feed; /* the secondary's */
+    int has_power;                    /* def.power names a store: the bypass transfer is on */
     double dt_s;
 };
 
 /* "uN.sgctl.measure" (stage SENSORS) and "uN.sgctl" (stage ACTUATORS). */
 pcs_status pcs_sgc_measure(pcs_world *w, void *ctx);
 pcs_status pcs_sgc_system(pcs_world *w, void *ctx);
+
+/* Bumpless transfer: I_L of SG block @p sl such that its mode's feed
+ * demand, on the measured values @p ml, is its present feed command. */
+void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double *sl);
 
 #endif

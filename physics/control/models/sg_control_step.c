@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "pcsim/system.h"
+#include "physics/control/models/control_input.h"
 #include "physics/control/models/sg_control_internal.h"
 
 static double clamp(double x, double lo, double hi)
@@ -14,43 +15,101 @@ static double clamp(double x, double lo, double hi)
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
+/* The power fraction now, or @p last when the input is not valid. */
+static double power_frac(pcs_world *w, const pcs_sg_control *sc, double last)
+{
+    if (!sc->has_power)
+        return 0.0;
+    double p = pcs_control_input_read(w, &sc->def.power);
+    return isnan(p) ? last : p / sc->def.rated_power_w;
+}
+
 pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
 {
     pcs_sg_control *sc = ctx;
     const double *o = pcs_store_data(w, sc->id_sec_out);
     double *m = pcs_store_data(w, sc->id_meas);
+    double p = power_frac(w, sc, m[PCS_SG_CONTROL_MEAS_POWER]);
     for (uint32_t l = 0; l < sc->n_sg; l++) {
         const double *b = o + PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l;
         double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
         ml[PCS_SG_CONTROL_MEAS_NR] = b[PCS_SECONDARY_OUT_NR];
         ml[PCS_SG_CONTROL_MEAS_STEAM] = b[PCS_SECONDARY_OUT_STEAM];
         ml[PCS_SG_CONTROL_MEAS_FEED] = b[PCS_SECONDARY_OUT_FEED];
+        ml[PCS_SG_CONTROL_MEAS_POWER] = p;
     }
     return PCS_OK;
 }
 
-/* Three-element control of one SG (header): level PI on the program plus
- * the steam flow gives the demand; the flow loop moves the feed command by
- * dt / T_W of the demand's excess over the measured feed. The command's top
- * is the lower of feed_max_kg_s and @p limit (what the pumps and valves can
- * deliver now: pcsim/feedwater.h), so an isolated or pump-less feed holds
- * the level integral instead of winding it up. */
+/* The level program now: on the measured power with a power input. */
+static double program(const pcs_sg_control *sc, const double *ml)
+{
+    return sc->has_power ? pcs_sg_control_program(&sc->def, ml[PCS_SG_CONTROL_MEAS_POWER])
+                         : sc->def.nr_program;
+}
+
+/* The level PI's proportional part plus the steam flow on the main valves
+ * (three elements), the proportional part alone on the bypass valves
+ * (level only): the feed demand is this plus I_L (header). */
+static double demand_base(const pcs_sg_control *sc, const double *ml, const double *sl)
+{
+    const pcs_sg_control_def *d = &sc->def;
+    double p = d->level_gain_kg_s_pct * (program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
+    return sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0 ? p : p + ml[PCS_SG_CONTROL_MEAS_STEAM];
+}
+
+void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double *sl)
+{
+    sl[PCS_SG_CONTROL_ST_INTEGRAL] = sl[PCS_SG_CONTROL_ST_FEED] - demand_base(sc, ml, sl);
+}
+
+/* The transfer (header): to the bypass valves below bypass_power_frac,
+ * back above it plus the band; at a change I_L takes the step so that the
+ * new mode's demand is the present command. */
+static void transfer(const pcs_sg_control *sc, const double *ml, double *sl)
+{
+    const pcs_sg_control_def *d = &sc->def;
+    if (!sc->has_power)
+        return;
+    double p = ml[PCS_SG_CONTROL_MEAS_POWER];
+    int bypass = sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0;
+    int next = bypass ? p <= d->bypass_power_frac + d->bypass_band_frac : p < d->bypass_power_frac;
+    if (next == bypass)
+        return;
+    sl[PCS_SG_CONTROL_ST_BYPASS] = next;
+    pcs_sgc_bumpless(sc, ml, sl);
+}
+
+/* Level control of one SG (header): the lagged level, the transfer, the
+ * level PI and the mode's output. The command's top is the lower of
+ * feed_max_kg_s and @p limit (what the pumps and valves can deliver now:
+ * pcsim/feedwater.h), so an isolated or pump-less feed holds the level
+ * integral instead of winding it up. */
 static void feed_loop(const pcs_sg_control *sc, const double *ml, double limit, double *sl)
 {
     const pcs_sg_control_def *d = &sc->def;
     double top = clamp(limit, 0.0, d->feed_max_kg_s);
-    double e = d->nr_program - ml[PCS_SG_CONTROL_MEAS_NR];
+    sl[PCS_SG_CONTROL_ST_LEVEL_LAG] +=
+        sc->dt_s / d->level_lag_s * (ml[PCS_SG_CONTROL_MEAS_NR] - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
+    transfer(sc, ml, sl);
+    int bypass = sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0;
+    double e = program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG];
     double di = d->level_gain_kg_s_pct * sc->dt_s / d->level_reset_s * e;
     double w_c = sl[PCS_SG_CONTROL_ST_FEED];
-    /* conditional integration: not while the command is held at a limit
-       that the step would push it further past */
-    int high = w_c >= top && di > 0.0, low = w_c <= 0.0 && di < 0.0;
+    /* conditional integration: not while the output is held at a limit
+       that the step would push it further past (main valves: the command;
+       bypass valves: the PI output against the valve's capacity) */
+    double out = bypass ? demand_base(sc, ml, sl) + sl[PCS_SG_CONTROL_ST_INTEGRAL] : w_c;
+    double out_top = bypass ? fmin(top, d->bypass_max_kg_s) : top;
+    int high = out >= out_top && di > 0.0, low = out <= 0.0 && di < 0.0;
     if (!high && !low)
         sl[PCS_SG_CONTROL_ST_INTEGRAL] =
             clamp(sl[PCS_SG_CONTROL_ST_INTEGRAL] + di, -d->feed_max_kg_s, d->feed_max_kg_s);
-    double demand =
-        ml[PCS_SG_CONTROL_MEAS_STEAM] + d->level_gain_kg_s_pct * e + sl[PCS_SG_CONTROL_ST_INTEGRAL];
-    w_c += sc->dt_s / d->flow_lag_s * (demand - ml[PCS_SG_CONTROL_MEAS_FEED]);
+    double demand = demand_base(sc, ml, sl) + sl[PCS_SG_CONTROL_ST_INTEGRAL];
+    if (bypass) /* the valve's flow toward its position; the main valve closes onto it */
+        w_c += sc->dt_s / d->flow_lag_s * (clamp(demand, 0.0, d->bypass_max_kg_s) - w_c);
+    else
+        w_c += sc->dt_s / d->flow_lag_s * (demand - ml[PCS_SG_CONTROL_MEAS_FEED]);
     sl[PCS_SG_CONTROL_ST_FEED] = clamp(w_c, 0.0, top);
 }
 

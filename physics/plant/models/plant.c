@@ -306,6 +306,11 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_p
     pcs_sg_control_default(&cd);
     cd.unit_name = pd->unit_name;
     cd.nr_program = nr;
+    /* the level program and the bypass valves' transfer read the core's power */
+    cd.power = (pcs_pzr_control_input){0, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    cd.rated_power_w = pd->rated_power_w;
+    if (st == PCS_OK)
+        st = pcs_unit_power_ref(pu->core, &cd.power.store, &cd.power.index);
     if (st == PCS_OK)
         st = pcs_sg_control_add(w, &cd, pu->secondary, &pu->sg_control);
     if (st == PCS_OK)

@@ -1,0 +1,256 @@
+/**
+ * @file test_sg_control.c
+ * @brief The SG level controller (pcsim/sg_control.h) on one SG of a
+ *        secondary alone: the 5 s level lag and the 2 min integral time of
+ *        refdata pwr_transients.md section 1 (row "SG level controller"),
+ *        hand-computed; the transfer to the bypass valves below ~20 %
+ *        power (the same row) and back, bumpless; its def checks.
+ *
+ * The controller's measured values (the STATE store "u1.sgctl.meas") are
+ * written by the test before each tick: the controller reads them at stage
+ * ACTUATORS, before its own measure system overwrites them at stage
+ * SENSORS, so each tick runs on exactly the values the test gives.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "pcsim/pcsim.h"
+#include "pcsim/secondary.h"
+#include "pcsim/sg_control.h"
+#include "pcsim/station.h"
+
+#define RATED_W 3.411e9
+
+typedef struct sgc_rig {
+    pcs_world *w;
+    pcs_secondary *sec;
+    pcs_sg_control *sc;
+    pcs_sg_control_def def;
+    double *state, *meas, *power, *sec_feed;
+    double dt;
+} sgc_rig;
+
+/* One SG's secondary from its start estimate with sg_control reading the
+ * test's power store "t.power" (W). The level program is flat at 44 %
+ * (nr_program_no_load = nr_program) so that the lag and the transfer are
+ * seen alone; the program has its own test below. */
+static void rig_open(sgc_rig *r)
+{
+    memset(r, 0, sizeof *r);
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    wd.check_access = 1;
+    wd.check_finite = 1;
+    cr_assert_eq(pcs_world_create(&wd, &r->w), PCS_OK);
+    const pcs_water_ph_table *t = NULL;
+    cr_assert_eq(pcs_station_water_table(&t), PCS_OK, "%s", pcs_last_error());
+    pcs_secondary_def d;
+    pcs_secondary_default(&d);
+    d.table = t;
+    d.n_sg = 1;
+    d.unit_name = "u1";
+    cr_assert_eq(pcs_secondary_add(r->w, &d, &r->sec), PCS_OK, "%s", pcs_last_error());
+    uint32_t ps = 0;
+    cr_assert_eq(pcs_store_register(r->w, "t.power", sizeof(double), 1, PCS_STORE_STATE_F64, &ps),
+                 PCS_OK, "%s", pcs_last_error());
+    r->power = pcs_store_data(r->w, ps);
+    *r->power = 0.5 * RATED_W;
+    pcs_sg_control_default(&r->def);
+    r->def.unit_name = "u1";
+    r->def.power = (pcs_pzr_control_input){ps, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    r->def.rated_power_w = RATED_W;
+    r->def.nr_program_no_load = r->def.nr_program;
+    cr_assert_eq(pcs_sg_control_add(r->w, &r->def, r->sec, &r->sc), PCS_OK, "%s", pcs_last_error());
+    r->state = pcs_store_data(r->w, pcs_sg_control_state_store(r->sc));
+    uint32_t meas = 0;
+    cr_assert_eq(pcs_store_find(r->w, "u1.sgctl.meas", &meas), PCS_OK, "%s", pcs_last_error());
+    r->meas = pcs_store_data(r->w, meas);
+    r->sec_feed = pcs_store_data(r->w, pcs_secondary_store_ids(r->sec).feed);
+    r->dt = pcs_world_clock(r->w)->dt_s;
+}
+
+/* The measured values the next tick's controller reads. */
+static void set_meas(sgc_rig *r, double nr, double steam, double feed, double power_frac)
+{
+    r->meas[PCS_SG_CONTROL_MEAS_NR] = nr;
+    r->meas[PCS_SG_CONTROL_MEAS_STEAM] = steam;
+    r->meas[PCS_SG_CONTROL_MEAS_FEED] = feed;
+    r->meas[PCS_SG_CONTROL_MEAS_POWER] = power_frac;
+}
+
+static double st(const sgc_rig *r, uint32_t k)
+{
+    return r->state[PCS_SG_CONTROL_ST_SG + k];
+}
+
+static void tick(sgc_rig *r)
+{
+    cr_assert_eq(pcs_world_tick(r->w), PCS_OK, "%s", pcs_last_error());
+}
+
+/* Steady at the program on the main valves: lagged level = NR = program,
+ * feed command = steam = feed = @p w, I_L = 0 (the demand is @p w). */
+static void hold_steady(sgc_rig *r, double w)
+{
+    double *s = r->state + PCS_SG_CONTROL_ST_SG;
+    s[PCS_SG_CONTROL_ST_LEVEL_LAG] = r->def.nr_program;
+    s[PCS_SG_CONTROL_ST_FEED] = w;
+    s[PCS_SG_CONTROL_ST_INTEGRAL] = 0.0;
+    s[PCS_SG_CONTROL_ST_BYPASS] = 0.0;
+}
+
+/*
+ * A step of the measured NR level from the 44 % program to 40 % with the
+ * steam and feed flows held: after tick k the lagged level is
+ * 40 + 4 (1 - a)^k with a = dt / 5 s (first-order lag, T_F = 5 s, forward
+ * Euler as the step integrates it), and the level integral has gained
+ * K_L dt / T_L x sum_k (44 - L_k) with T_L = 120 s:
+ * sum_k (44 - L_k) = 4 n - 4 (1 - a) (1 - (1 - a)^n) / a.
+ * At n = 100 (5 s at dt 0.05): L = 40 + 4 x 0.99^100 = 41.4640 %.
+ */
+Test(sg_control, level_lag_and_integral_time_hand_computed)
+{
+    sgc_rig r;
+    rig_open(&r);
+    cr_assert_float_eq(r.def.level_lag_s, 5.0, 0.0, "lag 5 s (the refdata row)");
+    cr_assert_float_eq(r.def.level_reset_s, 120.0, 0.0, "integral time 2 min (the refdata row)");
+    const double w = 300.0, a = r.dt / 5.0;
+    hold_steady(&r, w);
+    const int n = (int)lround(5.0 / r.dt);
+    for (int k = 1; k <= n; k++) {
+        set_meas(&r, 40.0, w, w, 0.5);
+        tick(&r);
+        double expect = 40.0 + 4.0 * pow(1.0 - a, k);
+        cr_assert_float_eq(st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), expect, 1e-9,
+                           "tick %d: lagged level %.9f, hand %.9f", k,
+                           st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), expect);
+    }
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), 40.0 + 4.0 * pow(0.99, 100), 1e-9);
+    double sum_e = 4.0 * n - 4.0 * (1.0 - a) * (1.0 - pow(1.0 - a, n)) / a;
+    double i_expect = r.def.level_gain_kg_s_pct * r.dt / 120.0 * sum_e;
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), i_expect, 1e-9,
+                       "level integral %.9f kg/s, hand %.9f (on the lagged level)",
+                       st(&r, PCS_SG_CONTROL_ST_INTEGRAL), i_expect);
+    pcs_world_destroy(r.w);
+}
+
+/*
+ * The transfer at the def's power threshold (0.20) with its band (back
+ * above 0.22): held steady at 100 kg/s (within the bypass valve's 120.1
+ * kg/s), the feed command does not move across either transfer (the
+ * integral takes the jump: I_L = W_c - K_L e_L on the bypass valves, W_c -
+ * W_s - K_L e_L on the main valves); 0.21 stays on the bypass valves. Then
+ * from 300 kg/s, above the bypass valve's capacity, the command moves
+ * continuously: one tick takes it to 300 + (dt / T_W) (120.1 - 300).
+ * The measure system copies the power input over the rated power.
+ */
+Test(sg_control, low_power_transfer_is_bumpless_both_ways)
+{
+    sgc_rig r;
+    rig_open(&r);
+    cr_assert_float_eq(r.def.bypass_power_frac, 0.20, 0.0, "~20 %% (the refdata row)");
+    /* the measure system: power input over rated */
+    *r.power = 0.3 * RATED_W;
+    tick(&r);
+    cr_expect_float_eq(r.meas[PCS_SG_CONTROL_MEAS_POWER], 0.3, 1e-12, "measured power %.6f",
+                       r.meas[PCS_SG_CONTROL_MEAS_POWER]);
+    const double w = 100.0, steam = 80.0, nr = r.def.nr_program;
+    hold_steady(&r, w);
+    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = w - steam; /* demand = w */
+    set_meas(&r, nr, steam, w, 0.25);
+    tick(&r);
+    cr_assert_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9, "steady on the main valves");
+    cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0);
+    set_meas(&r, nr, steam, w, 0.19);
+    tick(&r);
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0, "below 20 %%: the bypass valves");
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9, "command %.9f across the transfer",
+                       st(&r, PCS_SG_CONTROL_ST_FEED));
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), w, 1e-9, "I_L %.9f = W_c (e_L 0)",
+                       st(&r, PCS_SG_CONTROL_ST_INTEGRAL));
+    set_meas(&r, nr, steam, w, 0.21);
+    tick(&r);
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0, "0.21 is inside the band");
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9);
+    set_meas(&r, nr, steam, w, 0.23);
+    tick(&r);
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "above 22 %%: the main valves");
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9, "command %.9f back across",
+                       st(&r, PCS_SG_CONTROL_ST_FEED));
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), w - steam, 1e-9, "I_L %.9f = W_c - W_s",
+                       st(&r, PCS_SG_CONTROL_ST_INTEGRAL));
+    /* above the bypass valve's capacity: continuous, toward it over T_W */
+    const double big = 300.0;
+    hold_steady(&r, big);
+    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = big - steam;
+    set_meas(&r, nr, steam, big, 0.19);
+    tick(&r);
+    double expect = big + r.dt / r.def.flow_lag_s * (r.def.bypass_max_kg_s - big);
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0);
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), expect, 1e-9,
+                       "command %.9f, hand %.9f (the main valve closes onto the bypass)",
+                       st(&r, PCS_SG_CONTROL_ST_FEED), expect);
+    cr_expect_float_eq(r.sec_feed[0], st(&r, PCS_SG_CONTROL_ST_FEED), 0.0,
+                       "the secondary's feed is the command");
+    pcs_world_destroy(r.w);
+}
+
+/* The def's new fields are range-checked by name, and a power input must
+ * be a float64 element of a registered store. */
+Test(sg_control, def_checks_name_the_field)
+{
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
+    const pcs_water_ph_table *t = NULL;
+    cr_assert_eq(pcs_station_water_table(&t), PCS_OK, "%s", pcs_last_error());
+    pcs_secondary_def d;
+    pcs_secondary_default(&d);
+    d.table = t;
+    d.n_sg = 1;
+    d.unit_name = "u1";
+    pcs_secondary *sec = NULL;
+    cr_assert_eq(pcs_secondary_add(w, &d, &sec), PCS_OK, "%s", pcs_last_error());
+    pcs_sg_control_def cd;
+    pcs_sg_control *sc = NULL;
+    pcs_sg_control_default(&cd);
+    cd.unit_name = "u1";
+    cd.bypass_max_kg_s = cd.feed_max_kg_s + 1.0;
+    cr_expect_eq(pcs_sg_control_add(w, &cd, sec, &sc), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "bypass_max_kg_s"), "%s", pcs_last_error());
+    pcs_sg_control_default(&cd);
+    cd.unit_name = "u1";
+    cd.level_lag_s = 0.0;
+    cr_expect_eq(pcs_sg_control_add(w, &cd, sec, &sc), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "level_lag_s"), "%s", pcs_last_error());
+    pcs_sg_control_default(&cd);
+    cd.unit_name = "u1";
+    cd.power.store = 9999;
+    cr_expect_eq(pcs_sg_control_add(w, &cd, sec, &sc), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "sg_control: power"), "%s", pcs_last_error());
+    pcs_world_destroy(w);
+}
+
+/*
+ * The NR level program of pwr_transients.md section 1 (row "SG NR level
+ * program": 33 % at 0 % power -> 44 % at 20 %, 44 % from 20 to 100 %),
+ * hand-computed: 33 + 11 x P / 0.2 below the break, so 35.75 % at 5 %,
+ * 38.5 % at 10 %, 44 % at 20 % and 100 %; clamped at 0 and above; a
+ * non-finite power gives the 44 % program.
+ */
+Test(sg_control, level_program_ramps_33_to_44_percent_over_0_to_20_percent_power)
+{
+    pcs_sg_control_def d;
+    pcs_sg_control_default(&d);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.0), 33.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.05), 35.75, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.10), 38.5, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 0.20), 44.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 1.0), 44.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, 1.3), 44.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, -0.1), 33.0, 1e-12);
+    cr_expect_float_eq(pcs_sg_control_program(&d, NAN), 44.0, 1e-12);
+    cr_expect(isnan(pcs_sg_control_program(NULL, 0.5)));
+}
