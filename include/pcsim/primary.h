@@ -447,19 +447,20 @@ PCS_API void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mas
                                 double *energy_j);
 
 /** What the last tick added to the primary (network + pressurizer), so a
- *  test can close its mass and energy per tick. Zeros before the first tick. */
+ *  test can close its mass and energy per tick: the surge and the spray
+ *  move between the two at one enthalpy each and cancel (the network's
+ *  donor by the direction the surge moved; primary_step.c). Not closed
+ *  where the pressurizer kernel cannot take the surge as moved: at its
+ *  mass floor or draw limit, an emptying vessel's outsurge taken from the
+ *  steam, and sub-steps (pcsim/thnet.h) whose surge changes direction with
+ *  a net outsurge (none reached in normal operation). Zeros before the
+ *  first tick. */
 typedef struct pcs_primary_balance {
     double mass_in_kg;  /**< dt (charging - letdown) - the relief valves' outflow */
     double energy_in_j; /**< dt (core heat - SG heat + pump work + heaters - wall heat) + the
                              CVCS enthalpy (in - out) - the relief valves' enthalpy */
     double core_heat_j; /**< dt sum core heat */
     double sg_heat_j;   /**< dt sum SG heat, + out of the primary */
-    double surge_j;     /**< the surge's energy into the network plus into the pressurizer:
-                             0 when both carry it at one enthalpy; not 0 on a tick whose surge
-                             flow ends against the direction the network's donor assumed (the
-                             network keeps its donor's enthalpy, the pressurizer takes the
-                             hot leg's on an insurge and its liquid's on an outsurge), so the
-                             primary's energy changes by energy_in_j + surge_j */
 } pcs_primary_balance;
 PCS_API pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr);
 

@@ -45,8 +45,12 @@
  *    than 1e-5 of the smaller adjacent volume's mass in the step, the step
  *    re-assembles with that donor and solves again (at most 3 solves; below
  *    that threshold, a stagnant line's flow flickering in sign, the assumed
- *    donor stays), and the transport always uses the donor the last solve
- *    assumed, so the new (M, U) are the ones the pressure solve predicted.
+ *    donor stays), and the transport uses the donor the last solve
+ *    assumed, so the new (M, U) are the ones the pressure solve predicted;
+ *    but a junction with a boundary volume on one side (another model's
+ *    volume, which moves the same mass at the enthalpy of the side it
+ *    left) always carries the donor of its solved flow, so the energy that
+ *    leaves one model is the energy that enters the other.
  *    Kinetic and potential energy are not in the energy equation (the
  *    RELAP5 convention); the step reports the energy the inputs added.
  *  - External mass sources S_i (input, kg/s, + in: a CVCS charging line;

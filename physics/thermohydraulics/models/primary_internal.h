@@ -51,7 +51,6 @@ struct pcs_primary {
     int sg_live;                        /* 1: the tubes see the steam side's stores */
     double pzr_relief_kg, pzr_energy_j; /* the pressurizer's relief out and net heat in, the
                                            last step (the balance's) */
-    double pzr_surge_j;                 /* its surge energy in, the last step */
     pcs_primary_balance bal;            /* the last tick's (pcs_primary_last_balance) */
     double courant_max;                 /* the last step's largest Courant number */
     uint32_t courant_volume;            /* where */

@@ -5,14 +5,16 @@
  *        network step, pump shafts, pressurizer step, outputs.
  *
  * Conservation across the surge line: the network moves W_surge dt kg (and
- * W_surge h_donor dt J, donor the start-of-step hot leg or the pressurizer
- * liquid) into its boundary volume; the kernel receives the same mass and,
- * for an insurge, the same enthalpy (the hot leg's start-of-step h, which is
- * the network's donor). The spray the kernel takes (with the bypass) leaves
- * loop 1's cold leg at that volume's enthalpy. So network + pressurizer mass
- * changes only by the relief valves' flow (and by a surge the kernel refuses
- * at its robustness floor, not reached in normal operation), and by the CVCS
- * sources, which the network counts (pcsim/thnet.h).
+ * W_surge h_donor dt J, donor the side the solved surge flow leaves: the
+ * start-of-step hot leg or the pressurizer liquid, pcsim/thnet.h) into its
+ * boundary volume; the kernel receives the same mass and, for an insurge,
+ * the same enthalpy (the network's, from its report), and an outsurge
+ * leaves its liquid at the h the boundary gave the network. The spray the
+ * kernel takes (with the bypass) leaves loop 1's cold leg at that volume's
+ * enthalpy. So network + pressurizer mass and energy change only by the
+ * relief valves' flow (and by a surge the kernel refuses at its robustness
+ * floor or takes from its steam, not reached in normal operation), and by
+ * the CVCS sources, which the network counts (pcsim/thnet.h).
  *
  * Boron across the surge line: the network reports the boron it took from
  * (or gave to) its pressurizer boundary, which gives the liquid's
@@ -283,7 +285,6 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
     pr->heater_w = rep.heater_w;
     pr->pzr_relief_kg = dt * (rep.porv_kg_s + rep.safety_kg_s);
     pr->pzr_energy_j = dt * (rep.heater_w - rep.wall_w - rep.porv_w - rep.safety_w);
-    pr->pzr_surge_j = dt * rep.surge_w;
     pzr_boron(pr, v, &before, &rep, b_surge_out, dt);
     v->st.mass_kg[cold] -= dt * rep.spray_kg_s;
     v->st.energy_j[cold] -= dt * rep.spray_w;
@@ -292,14 +293,13 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
 
 /* The tick's boundary flows (pcs_primary_last_balance): the network's
  * heats, pump work and CVCS sources, and the pressurizer's heaters, wall
- * and relief. The spray moves between the two and cancels; so does the
- * surge but for surge_j (pcsim/primary.h). */
+ * and relief. The spray and the surge move between the two and cancel
+ * (file comment). */
 static void balance(pcs_primary *pr, const primary_view *v, const pcs_thnet_report *rep, double dt)
 {
     pcs_primary_balance *b = &pr->bal;
     b->mass_in_kg = rep->source_mass_in_kg - pr->pzr_relief_kg;
     b->energy_in_j = rep->heat_in_j + rep->pump_work_j + rep->source_energy_in_j + pr->pzr_energy_j;
-    b->surge_j = rep->boundary_energy_in_j + pr->pzr_surge_j;
     b->core_heat_j = b->sg_heat_j = 0.0;
     for (uint32_t k = 0; k < pr->nc; k++)
         b->core_heat_j += dt * v->core_heat[k];
@@ -344,17 +344,21 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     pr->courant_volume = rep.courant_volume;
     if (st == PCS_OK)
         st = shafts(pr, v, dt);
-    /* The surge the network moved: its end-of-step flow at the hot leg's
-       start-of-step enthalpy (the donor), or, when the step was redone in
-       sub-steps (pcsim/thnet.h), the mass and enthalpy they moved into the
-       boundary, so network + pressurizer still conserve both. */
+    /* The surge the network moved: its end-of-step flow (or, when the step
+       was redone in sub-steps, pcsim/thnet.h, the mass they moved into the
+       boundary), and for an insurge the enthalpy the network gave it, its
+       boundary energy over its boundary mass. The network decides the one
+       enthalpy: the donor by the direction the mass moved (thnet_step.c,
+       carried_h), the hot leg's for an insurge and the boundary's, which
+       is the pressurizer liquid's (pcs_primary_pzr_boundary), for an
+       outsurge, which the kernel takes from that liquid. So what leaves
+       one side enters the other. */
     double surge = st == PCS_OK ? v->st.flow_kg_s[pr->j_surge] : 0.0, h_surge = h_hot;
-    if (st == PCS_OK && rep.substeps > 1) {
+    if (st == PCS_OK && rep.substeps > 1)
         surge = -rep.boundary_mass_in_kg / dt;
-        if (rep.boundary_mass_in_kg < 0.0)
-            h_surge = rep.boundary_energy_in_j / rep.boundary_mass_in_kg;
-    }
-    pr->pzr_relief_kg = pr->pzr_energy_j = pr->pzr_surge_j = 0.0;
+    if (st == PCS_OK && rep.boundary_mass_in_kg < 0.0)
+        h_surge = rep.boundary_energy_in_j / rep.boundary_mass_in_kg;
+    pr->pzr_relief_kg = pr->pzr_energy_j = 0.0;
     if (st == PCS_OK && step_pzr)
         st = pressurizer(pr, v, dt, surge, h_surge, rep.boundary_scalar_in);
     if (st == PCS_OK)

@@ -323,10 +323,39 @@ static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_i
 }
 
 /*
+ * The enthalpy junction k carries with its solved flow w: the donor the
+ * matrix assumed, except across a boundary volume when w runs against it
+ * (a reversal kept below FLIP_MIN, or on the last solve). A boundary stands
+ * for another model's volume (the primary's pressurizer), which steps after
+ * the network and moves the same mass at the enthalpy of the side it
+ * actually left: its own fluid for an outflow, the network's donor for an
+ * inflow. Carrying the kept donor's enthalpy instead would make or destroy
+ * energy between the two models, W' dt |h_f - h_t| on such a step (1.3 kJ
+ * on a tick of the primary at full power: 8.7 g of surge carried at the
+ * hot leg's 1.484 MJ/kg by one side and the pressurizer liquid's 1.630 by
+ * the other). So across a boundary the donor is the solved flow's, as it is
+ * for the scalar; the one volume that sees the change gets what physically
+ * crossed, and its (M, U) leave the pressure solve's prediction by at most
+ * that energy, which the EOS inversion absorbs. Internal junctions keep the
+ * matrix's donor (conserved either way). Not for a choked junction (its
+ * flow cannot reverse within the step, and its energy has the choke term).
+ */
+static double carried_h(const pcs_thnet *net, const pcs_thnet_state *s, uint32_t k, double w)
+{
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    int across = net->vol[j->from].boundary || net->vol[j->to].boundary;
+    if (!across || w == 0.0 || (w > 0.0) == (net->dir[k] > 0) || net->is_choked[k] ||
+        net->hd_slope[k] != 0.0)
+        return net->hd_pred[k];
+    return donor_h(net, s, k, w > 0.0);
+}
+
+/*
  * The conservative update with the solved flows W' and the donor enthalpy
  * the matrix assumed (so the new (M, U) are those the pressure solve
- * predicted, to its linearisation): per junction the mass W' dt and the
- * energy (W' h_d + choke term) dt leave one side and enter the other.
+ * predicted, to its linearisation; across a boundary the solved flow's
+ * donor, carried_h): per junction the mass W' dt and the energy (W' h_d +
+ * choke term) dt leave one side and enter the other.
  */
 static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs *in, double dt,
                       pcs_thnet_report *r)
@@ -335,7 +364,7 @@ static void transport(pcs_thnet *net, pcs_thnet_state *s, const pcs_thnet_inputs
     memset(out, 0, net->nv * sizeof *out);
     for (uint32_t k = 0; k < net->nj; k++) {
         const pcs_thnet_junction_def *j = &net->jun[k];
-        double w = s->flow_kg_s[k], e = w * net->hd_pred[k]; /* from f to t, kg/s and W */
+        double w = s->flow_kg_s[k], e = w * carried_h(net, s, k, w); /* f to t, kg/s and W */
         if (net->hd_slope[k] != 0.0) {
             uint32_t up = net->dir[k] > 0 ? j->from : j->to;
             e += net->hd_slope[k] * (net->rhs[up] - p_of(net, s, up));
