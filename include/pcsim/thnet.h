@@ -245,6 +245,19 @@ PCS_API pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg,
 PCS_API pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg,
                                         pcs_thnet_choke *out);
 
+/**
+ * HEM critical mass flux as pcs_thnet_choke_if97, with the saturated phases
+ * of the two-phase isentrope from a table in ln p (1,024 nodes of IF97's
+ * h', h'', s', s'', v', v'' from 1 kPa to 16.529 MPa, 4-point cubic) for
+ * stagnation states in the dome (by the table's saturation line) with
+ * 1 kPa < p0 <= 16 MPa; every other state is pcs_thnet_choke_if97's (@p ctx
+ * is passed on, unused). Against the IF97 search: Gc within 2e-8 relative
+ * for x0 >= 0.05, 1e-6 for x0 < 0.05; p_throat within 3e-6
+ * (tests/test_thnet_hem_table.c). About 30 times cheaper in the dome.
+ */
+PCS_API pcs_status pcs_thnet_choke_table(void *ctx, double p0_pa, double h0_j_kg,
+                                         pcs_thnet_choke *out);
+
 /** The IF97 callbacks as one eos (ctx NULL, no rho callback). */
 PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
 
@@ -272,8 +285,8 @@ PCS_API pcs_status pcs_thnet_rho_table(void *ctx, double p_pa, double h_j_kg, pc
 
 /**
  * The table as one eos: props and rho from @p table, critical flow from
- * IF97 (pcs_thnet_choke_if97: the table holds no entropy, so the HEM
- * isentrope stays on the exact path; it runs only for choked junctions).
+ * pcs_thnet_choke_table (the (p, h) table holds no entropy; the HEM
+ * isentrope's saturation line has its own table, IF97 outside the dome).
  */
 PCS_API pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table);
 

@@ -2,7 +2,8 @@
  * @file thnet_table.c
  * @brief The network's equation of state from the (p, h) table
  *        (pcsim/water_ph.h): the props and lean rho callbacks of
- *        pcsim/thnet.h, and the eos that bundles them with IF97 choking.
+ *        pcsim/thnet.h, and the eos that bundles them with the tabulated
+ *        HEM choking (thnet_hem_table.c).
  *
  * The table's derivatives are analytic (interpolated from the exact ones),
  * so unlike pcs_thnet_props_if97 there is no difference quotient and no
@@ -98,7 +99,7 @@ pcs_status pcs_thnet_rho_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_
 pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table)
 {
     pcs_thnet_eos e = {.props = pcs_thnet_props_table,
-                       .choke = pcs_thnet_choke_if97,
+                       .choke = pcs_thnet_choke_table,
                        .ctx = (void *)(uintptr_t)table, /* read only: the callbacks take it const */
                        .rho = pcs_thnet_rho_table};
     return e;
