@@ -19,6 +19,11 @@
  * (p <= 16.529 MPa); the two-phase piece is searched below that pressure
  * only, and a single-phase stagnation state whose kink would lie in the
  * region 3 dome is refused (PCS_E_INVAL).
+ *
+ * The two-phase piece reads the saturated phases through a hem_sat_fn
+ * (thnet_hem_internal.h): IF97 here (hem_sat_if97), the saturation table in
+ * thnet_hem_table.c (pcs_thnet_choke_table, the table eos's choke), which
+ * runs the same search (hem_search_dome) on it.
  */
 #include "physics/thermohydraulics/kernels/thnet_hem_internal.h"
 
