@@ -101,7 +101,7 @@ Test(thnet_hem_table, gc_against_if97)
             *w = fmax(*w, eg);
         }
     }
-    /* the bounds are not loose by orders of magnitude (measured 1.7e-8 and 5e-7) */
+    /* the bounds are not loose by orders of magnitude (measured 1.0e-8 and 5.2e-7) */
     cr_expect(worst_hi > 1e-9 && worst_lo > 5e-8, "largest Gc errors %.3g, %.3g", worst_hi,
               worst_lo);
 }
