@@ -266,10 +266,10 @@ PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
  * pcs_water_ph_table (read only, never freed here): rho, T, x, alpha and
  * the analytic drho/dp, drho/dh of pcs_water_ph_table_lookup, within the
  * bounds stated there. Viscosity as pcs_thnet_props_if97 (IAPWS R12-08 at
- * the table's rho and T; McAdams in the dome from the saturated densities
- * the table's state implies, v' = (v - x v'')/(1 - x), v'' = alpha/(x rho);
- * the mixture at its own rho and T where T_sat > 623.15 K, as the IF97 path
- * does). Quality and void follow pcs_thnet_props_if97's convention outside
+ * the table's rho and T; McAdams in the dome of mu' and mu'', R12-08 at
+ * IF97's saturated phases, from the saturation table of
+ * pcs_thnet_choke_table (within 5e-8); the mixture at its own rho and T
+ * above 16.529 MPa (T_sat > 623.15 K), as the IF97 path does). Quality and void follow pcs_thnet_props_if97's convention outside
  * the dome (1 for vapour and for supercritical states below the critical
  * density). Domain: the table's (1 kPa-31 MPa, 273.16-1073.15 K); outside
  * PCS_E_INVAL (the inversion treats it as a refused point).

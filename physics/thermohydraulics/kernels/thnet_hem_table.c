@@ -37,34 +37,77 @@
 
 #include "pcsim/math.h"
 #include "pcsim/thnet.h"
+#include "pcsim/water.h"
 
 /** Highest stagnation pressure the table answers for, Pa. */
 #define P0_TABLE_MAX_PA 16e6
 
-pcs_status hem_sat_table(double p, double lnp, hem_sat *out)
+/* The stencil of ln p: its first node *i (nodes *i .. *i+3) and the 4-point
+   Lagrange weights w there. */
+static pcs_status stencil(double p, double lnp, int *i, double w[4])
 {
     const double u = (lnp - hem_sat_lnp_lo) * hem_sat_inv_dlnp;
     if (!(u > -1.0 && u < (double)HEM_SAT_N))
         return pcs_error_set(PCS_E_INVAL,
-                             "HEM critical flow: throat p %g Pa outside the saturation table "
-                             "[1 kPa, 16.529 MPa]",
-                             p);
-    int i = (int)u - 1;
-    if (i < 0)
-        i = 0;
-    if (i > (int)HEM_SAT_N - 4)
-        i = (int)HEM_SAT_N - 4;
-    /* Lagrange weights of nodes i .. i+3 at t = u - i */
-    const double t = u - (double)i, a = t - 1.0, b = t - 2.0, c = t - 3.0;
-    const double w0 = -a * b * c / 6.0, w1 = t * b * c / 2.0, w2 = -t * a * c / 2.0,
-                 w3 = t * a * b / 6.0;
+                             "HEM saturation table: p %g Pa outside [1 kPa, 16.529 MPa]", p);
+    int k = (int)u - 1;
+    if (k < 0)
+        k = 0;
+    if (k > (int)HEM_SAT_N - 4)
+        k = (int)HEM_SAT_N - 4;
+    const double t = u - (double)k, a = t - 1.0, b = t - 2.0, c = t - 3.0;
+    w[0] = -a * b * c / 6.0;
+    w[1] = t * b * c / 2.0;
+    w[2] = -t * a * c / 2.0;
+    w[3] = t * a * b / 6.0;
+    *i = k;
+    return PCS_OK;
+}
+
+pcs_status hem_sat_table(double p, double lnp, hem_sat *out)
+{
+    int i = 0;
+    double w[4];
+    pcs_status st = stencil(p, lnp, &i, w);
+    if (st != PCS_OK)
+        return st;
     const double *n0 = hem_sat_nodes[i], *n1 = hem_sat_nodes[i + 1], *n2 = hem_sat_nodes[i + 2],
                  *n3 = hem_sat_nodes[i + 3];
     double v[HEM_SAT_FIELDS];
     for (int k = 0; k < HEM_SAT_FIELDS; k++)
-        v[k] = w0 * n0[k] + w1 * n1[k] + w2 * n2[k] + w3 * n3[k];
+        v[k] = w[0] * n0[k] + w[1] * n1[k] + w[2] * n2[k] + w[3] * n3[k];
     *out = (hem_sat){v[0], v[1], v[2], v[3], v[4], v[5] / p};
     return PCS_OK;
+}
+
+pcs_status hem_sat_mu_table(double p, double lnp, double *mu_f, double *mu_g)
+{
+    int i = 0;
+    double w[4];
+    pcs_status st = stencil(p, lnp, &i, w);
+    if (st != PCS_OK)
+        return st;
+    const double(*n)[2] = hem_sat_mu_nodes + i;
+    *mu_f = w[0] * n[0][0] + w[1] * n[1][0] + w[2] * n[2][0] + w[3] * n[3][0];
+    *mu_g = w[0] * n[0][1] + w[1] * n[1][1] + w[2] * n[2][1] + w[3] * n[3][1];
+    return PCS_OK;
+}
+
+pcs_status hem_sat_mu_node_if97(uint32_t i, double mu[2])
+{
+    const double lnp = hem_sat_lnp_lo + (double)i * hem_sat_dlnp, p = pcs_exp(lnp);
+    double t = 0.0;
+    pcs_water_props f, g;
+    pcs_status st = pcs_water_tsat(p, &t);
+    if (st == PCS_OK)
+        st = pcs_if97_region1(p, t, &f);
+    if (st == PCS_OK)
+        st = pcs_if97_region2(p, t, &g);
+    if (st == PCS_OK)
+        st = pcs_water_viscosity(f.rho_kg_m3, t, &mu[0]);
+    if (st == PCS_OK)
+        st = pcs_water_viscosity(g.rho_kg_m3, t, &mu[1]);
+    return st;
 }
 
 pcs_status hem_sat_node_if97(uint32_t i, double node[HEM_SAT_FIELDS])
