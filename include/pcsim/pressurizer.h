@@ -18,7 +18,8 @@
  * pressurizer_eos.c argues it). Solved by a safeguarded Newton on p
  * (dV_k/dp = -M_k / rho_k^2 (rho_p + rho_h V_k / M_k)) to
  * |residual| <= 1e-12 V, every property from the exact IF97 (p, h) path,
- * pcs_water_ph_exact (pcsim/water_ph.h); saturation from pcs_water_tsat and
+ * pcs_water_ph_exact (pcsim/water_ph.h), or from the (p, h) table when the
+ * def names one (def.table; the primary's); saturation from pcs_water_tsat and
  * IF97 regions 1/2 at T_sat (region 3 densities by Newton above
  * 16.529 MPa). The state keeps (M_k, U_k) and the p, h_k they imply.
  *
@@ -91,8 +92,10 @@
  * the full-power level program value 61.5 % ([HRTD] 10.3) and the 60 %
  * water volume agree to 1.5 points under this definition.
  *
- * Cost: a step makes a few tens of exact IF97 (p, h) evaluations (measured
- * about 12 us on this machine); no allocation. Thread-safety: pure functions of their
+ * Cost: a step makes about ten (p, h) evaluations and four saturation
+ * states: on the exact path about 12 us on this machine (~150,000
+ * instructions), on the table about 20,000 instructions (the exact
+ * saturation states most of it); no allocation. Thread-safety: pure functions of their
  * arguments; distinct states may be stepped concurrently.
  */
 #ifndef PCSIM_PRESSURIZER_H
@@ -102,6 +105,7 @@
 
 #include "pcsim/export.h"
 #include "pcsim/status.h"
+#include "pcsim/water_ph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,6 +136,12 @@ typedef struct pcs_pressurizer_def {
     double tau_rainout_s;         /**< vapour subcooling relaxation, 1 s (assumption); > 0 */
     double tau_superheat_s;       /**< vapour superheat to the interface, 10 s (assumption) */
     double wall_htc_w_m2k;        /**< steam-to-wall coefficient, 1000 (assumption); >= 0 */
+    /** The regions' (p, h) states from this table (caller-owned, outlives
+     *  every use; pcs_water_ph_table_lookup, within its stated bounds);
+     *  default NULL: the exact IF97 path (pcs_water_ph_exact). Saturation
+     *  (T_sat, h', h'', rho', rho'') is exact IF97 either way. The primary
+     *  hands in its own table when this is NULL. */
+    const pcs_water_ph_table *table;
 } pcs_pressurizer_def;
 
 /** The kernel's state: the conserved region masses and energies, and the

@@ -257,6 +257,19 @@ PCS_API pcs_status pcs_thnet_props_if97(void *ctx, double p_pa, double h_j_kg,
 PCS_API pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg,
                                         pcs_thnet_choke *out);
 
+/**
+ * HEM critical mass flux as pcs_thnet_choke_if97, with the saturated phases
+ * of the two-phase isentrope from a table in ln p (1,024 nodes of IF97's
+ * h', h'', s', s'', v', v'' from 1 kPa to 16.529 MPa, 4-point cubic) for
+ * stagnation states in the dome (by the table's saturation line) with
+ * 1 kPa < p0 <= 16 MPa; every other state is pcs_thnet_choke_if97's (@p ctx
+ * is passed on, unused). Against the IF97 search: Gc within 2e-8 relative
+ * for x0 >= 0.05, 1e-6 for x0 < 0.05; p_throat within 3e-6
+ * (tests/test_thnet_hem_table.c). About 30 times cheaper in the dome.
+ */
+PCS_API pcs_status pcs_thnet_choke_table(void *ctx, double p0_pa, double h0_j_kg,
+                                         pcs_thnet_choke *out);
+
 /** The IF97 callbacks as one eos (ctx NULL, no rho callback). */
 PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
 
@@ -265,10 +278,10 @@ PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
  * pcs_water_ph_table (read only, never freed here): rho, T, x, alpha and
  * the analytic drho/dp, drho/dh of pcs_water_ph_table_lookup, within the
  * bounds stated there. Viscosity as pcs_thnet_props_if97 (IAPWS R12-08 at
- * the table's rho and T; McAdams in the dome from the saturated densities
- * the table's state implies, v' = (v - x v'')/(1 - x), v'' = alpha/(x rho);
- * the mixture at its own rho and T where T_sat > 623.15 K, as the IF97 path
- * does). Quality and void follow pcs_thnet_props_if97's convention outside
+ * the table's rho and T; McAdams in the dome of mu' and mu'', R12-08 at
+ * IF97's saturated phases, from the saturation table of
+ * pcs_thnet_choke_table (within 5e-8); the mixture at its own rho and T
+ * above 16.529 MPa (T_sat > 623.15 K), as the IF97 path does). Quality and void follow pcs_thnet_props_if97's convention outside
  * the dome (1 for vapour and for supercritical states below the critical
  * density). Domain: the table's (1 kPa-31 MPa, 273.16-1073.15 K); outside
  * PCS_E_INVAL (the inversion treats it as a refused point).
@@ -284,8 +297,8 @@ PCS_API pcs_status pcs_thnet_rho_table(void *ctx, double p_pa, double h_j_kg, pc
 
 /**
  * The table as one eos: props and rho from @p table, critical flow from
- * IF97 (pcs_thnet_choke_if97: the table holds no entropy, so the HEM
- * isentrope stays on the exact path; it runs only for choked junctions).
+ * pcs_thnet_choke_table (the (p, h) table holds no entropy; the HEM
+ * isentrope's saturation line has its own table, IF97 outside the dome).
  */
 PCS_API pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table);
 

@@ -123,8 +123,8 @@ pcs_status pcs_pressurizer_init(const pcs_pressurizer_def *def, double p_pa, dou
     pzr_sat s;
     pcs_water_ph_state f, g;
     pcs_status st = pzr_sat_at(p_pa, &s);
-    if (st == PCS_OK && (st = pcs_water_ph_exact(p_pa, s.hf, &f)) == PCS_OK)
-        st = pcs_water_ph_exact(p_pa, s.hg, &g);
+    if (st == PCS_OK && (st = pzr_ph(def->table, p_pa, s.hf, &f)) == PCS_OK)
+        st = pzr_ph(def->table, p_pa, s.hg, &g);
     if (st != PCS_OK)
         return st;
     const double vl = def->volume_m3 * level_pct / 100.0, vv = def->volume_m3 - vl;
@@ -149,7 +149,7 @@ pcs_status pcs_pressurizer_level(const pcs_pressurizer_def *def, const pcs_press
         return PCS_OK;
     }
     pcs_water_ph_state w;
-    pcs_status st = pcs_water_ph_exact(state->p_pa, state->h_liq_j_kg, &w);
+    pcs_status st = pzr_ph(def->table, state->p_pa, state->h_liq_j_kg, &w);
     if (st == PCS_OK)
         *level_pct = 100.0 * state->m_liq_kg / w.rho_kg_m3 / def->volume_m3;
     return st;
@@ -190,7 +190,8 @@ static pcs_status check_input(const pcs_pressurizer_input *in, double dt)
     return PCS_OK;
 }
 
-static pcs_status load_start(const pcs_pressurizer_state *s, start *b)
+static pcs_status load_start(const pcs_water_ph_table *table, const pcs_pressurizer_state *s,
+                             start *b)
 {
     memset(b, 0, sizeof *b);
     b->p = s->p_pa;
@@ -203,7 +204,7 @@ static pcs_status load_start(const pcs_pressurizer_state *s, start *b)
         b->has[k] = b->m[k] > 0.0;
         if (!b->has[k])
             continue;
-        st = pcs_water_ph_exact(b->p, b->h[k], &b->w[k]);
+        st = pzr_ph(table, b->p, b->h[k], &b->w[k]);
         if (st == PCS_OK) {
             const double rho = b->w[k].rho_kg_m3;
             b->v0[k] = b->m[k] / rho;
@@ -469,7 +470,7 @@ pcs_status pcs_pressurizer_step(const pcs_pressurizer_def *def, pcs_pressurizer_
     pcs_status st = check_input(in, dt_s);
     start b;
     if (st == PCS_OK)
-        st = load_start(state, &b);
+        st = load_start(def->table, state, &b);
     xlist l = {.n = 0};
     int porv = state->porv_open;
     if (st == PCS_OK)
@@ -481,7 +482,7 @@ pcs_status pcs_pressurizer_step(const pcs_pressurizer_def *def, pcs_pressurizer_
     pzr_region r[2];
     regions(&b, &l, dt_s, def->volume_m3, r);
     pzr_eos e;
-    if ((st = pzr_eos_solve(def->volume_m3, &r[LIQ], &r[VAP], b.p, &e)) != PCS_OK)
+    if ((st = pzr_eos_solve(def->table, def->volume_m3, &r[LIQ], &r[VAP], b.p, &e)) != PCS_OK)
         return st;
     pzr_sat s_end;
     if ((st = pzr_sat_at(e.p, &s_end)) != PCS_OK)

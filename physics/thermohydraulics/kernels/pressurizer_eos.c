@@ -2,7 +2,7 @@
  * @file pressurizer_eos.c
  * @brief The pressurizer's equation of state: saturation at a pressure, and
  *        the common end-of-step pressure of two regions in a rigid vessel,
- *        from the exact IF97 (p, h) path.
+ *        from the exact IF97 (p, h) path or the (p, h) table.
  *
  * Enthalpy form (why it conserves energy exactly): a region's energy
  * equation with the boundary work of its moving interface is
@@ -95,14 +95,20 @@ pcs_status pzr_sat_at(double p, pzr_sat *s)
     return PCS_OK;
 }
 
+pcs_status pzr_ph(const pcs_water_ph_table *table, double p, double h, pcs_water_ph_state *out)
+{
+    return table ? pcs_water_ph_table_lookup(table, p, h, out) : pcs_water_ph_exact(p, h, out);
+}
+
 double pzr_drho_dp_s(const pcs_water_ph_state *w)
 {
     return w->drho_dp_s2_m2 + w->drho_dh_kg2_m3j / w->rho_kg_m3;
 }
 
 /* Volume residual F and dF/dp at trial p. */
-static pcs_status residual(double volume, const pzr_region *l, const pzr_region *v, double p,
-                           double p_n, pzr_eos *e, double *f, double *df)
+static pcs_status residual(const pcs_water_ph_table *table, double volume, const pzr_region *l,
+                           const pzr_region *v, double p, double p_n, pzr_eos *e, double *f,
+                           double *df)
 {
     pcs_status st = PCS_OK;
     const pzr_region *rg[2] = {l, v};
@@ -119,7 +125,7 @@ static pcs_status residual(double volume, const pzr_region *l, const pzr_region 
             continue;
         }
         const double h = (rg[k]->h_tot + rg[k]->v0 * (p - p_n)) / rg[k]->m;
-        if ((st = pcs_water_ph_exact(p, h, ws[k])) != PCS_OK)
+        if ((st = pzr_ph(table, p, h, ws[k])) != PCS_OK)
             return st;
         const double rho = ws[k]->rho_kg_m3;
         *hs[k] = h;
@@ -131,8 +137,8 @@ static pcs_status residual(double volume, const pzr_region *l, const pzr_region 
     return PCS_OK;
 }
 
-pcs_status pzr_eos_solve(double volume, const pzr_region *l, const pzr_region *v, double p_n,
-                         pzr_eos *out)
+pcs_status pzr_eos_solve(const pcs_water_ph_table *table, double volume, const pzr_region *l,
+                         const pzr_region *v, double p_n, pzr_eos *out)
 {
     pzr_eos e;
     memset(&e, 0, sizeof e);
@@ -140,7 +146,7 @@ pcs_status pzr_eos_solve(double volume, const pzr_region *l, const pzr_region *v
     double p = pcs_clamp(p_n, lo, hi);
     for (int it = 0; it < 200; it++) {
         double f = 0.0, df = 0.0;
-        if (residual(volume, l, v, p, p_n, &e, &f, &df) != PCS_OK) {
+        if (residual(table, volume, l, v, p, p_n, &e, &f, &df) != PCS_OK) {
             if (good < 0.0)
                 break;
             p = 0.5 * (p + good); /* a region left the domain: back off */

@@ -20,6 +20,10 @@ typedef struct pzr_sat {
  *  region 3 densities by Newton above. */
 pcs_status pzr_sat_at(double p, pzr_sat *s);
 
+/** The state at (p, h): from @p table if not NULL (pcs_water_ph_table_lookup),
+ *  else exact IF97 (pcs_water_ph_exact). */
+pcs_status pzr_ph(const pcs_water_ph_table *table, double p, double h, pcs_water_ph_state *out);
+
 /** One region at the end of a step: its new mass, the enthalpy it holds at
  *  the start-of-step pressure after the step's exchanges (H* = U + p_n V_n
  *  + dt (sum m h + Q)), and its start-of-step volume (for the V dp work). */
@@ -39,9 +43,9 @@ typedef struct pzr_eos {
 
 /** The end-of-step pressure p of two regions in volume V (enthalpy form):
  *  each region's enthalpy is H* + V_n (p - p_n), and sum M_k / rho(p, h_k) = V.
- *  Starts from p_n. */
-pcs_status pzr_eos_solve(double volume, const pzr_region *l, const pzr_region *v, double p_n,
-                         pzr_eos *out);
+ *  Starts from p_n; the states from @p table (pzr_ph). */
+pcs_status pzr_eos_solve(const pcs_water_ph_table *table, double volume, const pzr_region *l,
+                         const pzr_region *v, double p_n, pzr_eos *out);
 
 /** (d rho / d p) along dh = dp / rho (the enthalpy form's compressibility,
  *  1/c^2 for a single phase), kg/(m3 Pa). */

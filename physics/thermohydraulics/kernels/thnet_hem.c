@@ -19,12 +19,19 @@
  * (p <= 16.529 MPa); the two-phase piece is searched below that pressure
  * only, and a single-phase stagnation state whose kink would lie in the
  * region 3 dome is refused (PCS_E_INVAL).
+ *
+ * The two-phase piece reads the saturated phases through a hem_sat_fn
+ * (thnet_hem_internal.h): IF97 here (hem_sat_if97), the saturation table in
+ * thnet_hem_table.c (pcs_thnet_choke_table, the table eos's choke), which
+ * runs the same search (hem_search_dome) on it.
  */
+#include "physics/thermohydraulics/kernels/thnet_hem_internal.h"
+
 #include "pcsim/math.h"
 #include "pcsim/thnet.h"
 #include "pcsim/water.h"
 
-#define GC_P_MIN 1000.0
+#define GC_P_MIN HEM_P_MIN_PA
 #define SAT_T_MAX_K 623.15
 #define GOLD 0.3819660112501051
 
@@ -33,6 +40,7 @@ enum piece { P_LIQ, P_VAP, P_TWO };
 typedef struct iso {
     double h0, s0;
     enum piece piece;
+    hem_sat_fn sat; /* the saturated phases of the two-phase piece */
 } iso;
 
 typedef struct throat {
@@ -50,6 +58,16 @@ static pcs_status sat_phases(double p, pcs_water_props *f, pcs_water_props *g)
                              p);
     st = pcs_if97_region1(p, t, f);
     return st == PCS_OK ? pcs_if97_region2(p, t, g) : st;
+}
+
+pcs_status hem_sat_if97(double p, double lnp, hem_sat *out)
+{
+    (void)lnp;
+    pcs_water_props f, g;
+    pcs_status st = sat_phases(p, &f, &g);
+    if (st == PCS_OK)
+        *out = (hem_sat){f.h_j_kg, g.h_j_kg, f.s_j_kg_k, g.s_j_kg_k, f.v_m3_kg, g.v_m3_kg};
+    return st;
 }
 
 /* Single-phase state of region 1 or 2 at (p, s0) by Newton on s(p, T). */
@@ -75,17 +93,19 @@ static pcs_status single_ps(double p, double s0, int region, pcs_water_props *w)
     return pcs_error_set(PCS_E_NUMERIC, "HEM critical flow: no T at p %g Pa, s %g J/(kg K)", p, s0);
 }
 
-static pcs_status throat_at(const iso *c, double p, throat *out)
+/* The throat state at p (ln p = lnp: the table's argument). */
+static pcs_status throat_at(const iso *c, double p, double lnp, throat *out)
 {
-    pcs_water_props w, g;
+    pcs_water_props w;
     pcs_status st;
     double rho, h, x;
     if (c->piece == P_TWO) {
-        if ((st = sat_phases(p, &w, &g)) != PCS_OK)
+        hem_sat sat;
+        if ((st = c->sat(p, lnp, &sat)) != PCS_OK)
             return st;
-        x = (c->s0 - w.s_j_kg_k) / (g.s_j_kg_k - w.s_j_kg_k);
-        h = w.h_j_kg + x * (g.h_j_kg - w.h_j_kg);
-        rho = 1.0 / (w.v_m3_kg + x * (g.v_m3_kg - w.v_m3_kg));
+        x = (c->s0 - sat.sf) / (sat.sg - sat.sf);
+        h = sat.hf + x * (sat.hg - sat.hf);
+        rho = 1.0 / (sat.vf + x * (sat.vg - sat.vf));
     } else {
         if ((st = single_ps(p, c->s0, c->piece == P_LIQ ? 1 : 2, &w)) != PCS_OK)
             return st;
@@ -104,7 +124,7 @@ static pcs_status throat_at(const iso *c, double p, throat *out)
 static double neg_g(const iso *c, double lnp, pcs_status *st)
 {
     throat t;
-    pcs_status s = throat_at(c, pcs_exp(lnp), &t);
+    pcs_status s = throat_at(c, pcs_exp(lnp), lnp, &t);
     if (s != PCS_OK) {
         *st = s;
         return 0.0;
@@ -239,12 +259,23 @@ static pcs_status search_piece(iso *c, enum piece piece, double plo, double phi,
         return st;
     throat t;
     double p = pcs_exp(lnp);
-    if ((st = throat_at(c, p, &t)) != PCS_OK)
+    if ((st = throat_at(c, p, lnp, &t)) != PCS_OK)
         return st;
     consider(c, p, &t, best);
-    if (piece != P_TWO && throat_at(c, plo, &t) == PCS_OK)
+    if (piece != P_TWO && throat_at(c, plo, pcs_log(plo), &t) == PCS_OK)
         consider(c, plo, &t, best); /* the single-phase end at the kink */
     return PCS_OK;
+}
+
+pcs_status hem_search_dome(hem_sat_fn sat, double p0_pa, double h0_j_kg, double s0_j_kg_k,
+                           double rho0_kg_m3, double ptop_pa, pcs_thnet_choke *out)
+{
+    iso c = {h0_j_kg, s0_j_kg_k, P_TWO, sat};
+    pcs_thnet_choke best = {0.0, p0_pa, 0.0, rho0_kg_m3};
+    pcs_status st = search_piece(&c, P_TWO, GC_P_MIN, ptop_pa, &best);
+    if (st == PCS_OK)
+        *out = best;
+    return st;
 }
 
 pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg, pcs_thnet_choke *out)
@@ -259,7 +290,7 @@ pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg, pcs_thn
     if (!(p0_pa > GC_P_MIN))
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_choke_if97: p0 %g Pa is not above %g Pa",
                              p0_pa, GC_P_MIN);
-    iso c = {h0_j_kg, w.s_j_kg_k, P_TWO};
+    iso c = {h0_j_kg, w.s_j_kg_k, P_TWO, hem_sat_if97};
     pcs_thnet_choke best = {0.0, p0_pa, 0.0, w.rho_kg_m3};
     double psat_max = 0.0;
     if ((st = pcs_water_psat(SAT_T_MAX_K, &psat_max)) != PCS_OK)
@@ -296,7 +327,7 @@ pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg, pcs_thn
         if (st == PCS_OK && pk > 0.0) {
             throat t;
             c.piece = P_TWO;
-            if ((st = throat_at(&c, pk, &t)) == PCS_OK) {
+            if ((st = throat_at(&c, pk, pcs_log(pk), &t)) == PCS_OK) {
                 t.x = vap ? 1.0 : 0.0; /* at the kink by definition */
                 consider(&c, pk, &t, &best);
                 st = search_piece(&c, P_TWO, GC_P_MIN, pk, &best);

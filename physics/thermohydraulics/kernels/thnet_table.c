@@ -2,7 +2,8 @@
  * @file thnet_table.c
  * @brief The network's equation of state from the (p, h) table
  *        (pcsim/water_ph.h): the props and lean rho callbacks of
- *        pcsim/thnet.h, and the eos that bundles them with IF97 choking.
+ *        pcsim/thnet.h, and the eos that bundles them with the tabulated
+ *        HEM choking (thnet_hem_table.c).
  *
  * The table's derivatives are analytic (interpolated from the exact ones),
  * so unlike pcs_thnet_props_if97 there is no difference quotient and no
@@ -10,29 +11,27 @@
  * viscosity; it is IAPWS R12-08 at the table's (rho, T), with the same
  * rules as the IF97 callback (thnet_eos.c) so that the two paths are the
  * same model: McAdams in the dome where the saturated phases are those of
- * regions 1 and 2 (T_sat <= 623.15 K), the mixture at its own (rho, T)
- * above. The saturated densities come from the table's own state: in the
- * dome v = v' + x (v'' - v') and alpha = x v'' / v, so v'' = alpha / (x rho)
- * and v' = (v - x v'') / (1 - x) (0 < x < 1 strictly inside the dome).
+ * regions 1 and 2 (p <= 16.529 MPa, T_sat <= 623.15 K), the mixture at its
+ * own (rho, T) above. In the dome mu' and mu'' are functions of p alone,
+ * R12-08 at IF97's saturated phases: they come from the saturation table of
+ * the critical-flow search (thnet_hem_sat.h, 1,024 nodes in ln p, within
+ * 5e-8 of R12-08 at IF97's saturated states): one log and two cubics
+ * instead of two R12-08 evaluations per dome volume.
  */
+#include "physics/thermohydraulics/kernels/thnet_hem_sat.h"
+
 #include "pcsim/math.h"
 #include "pcsim/thnet.h"
 #include "pcsim/water.h"
 #include "pcsim/water_ph.h"
 
-/** Highest saturation temperature with region 1/2 saturated phases (R7-97). */
-#define SAT_T_MAX_K 623.15
-
-static pcs_status dome_viscosity(const pcs_water_ph_state *w, double *mu)
+static pcs_status dome_viscosity(double p, const pcs_water_ph_state *w, double *mu)
 {
-    const double x = w->x, v = 1.0 / w->rho_kg_m3;
-    if (w->t_k > SAT_T_MAX_K || !(x > 0.0 && x < 1.0))
+    const double x = w->x;
+    if (!(p <= HEM_SAT_P_MAX_PA) || !(x > 0.0 && x < 1.0))
         return pcs_water_viscosity(w->rho_kg_m3, w->t_k, mu);
-    const double vg = w->alpha / (x * w->rho_kg_m3), vl = (v - x * vg) / (1.0 - x);
     double mf = 0.0, mg = 0.0;
-    pcs_status st = pcs_water_viscosity(1.0 / vl, w->t_k, &mf);
-    if (st == PCS_OK)
-        st = pcs_water_viscosity(1.0 / vg, w->t_k, &mg);
+    pcs_status st = hem_sat_mu_table(p, pcs_log(p), &mf, &mg);
     if (st == PCS_OK)
         *mu = 1.0 / (x / mg + (1.0 - x) / mf); /* McAdams */
     return st;
@@ -68,7 +67,7 @@ pcs_status pcs_thnet_props_table(void *ctx, double p_pa, double h_j_kg, pcs_thne
         return st;
     double mu = 0.0;
     if (w.phase == PCS_WATER_PH_TWO_PHASE) {
-        st = dome_viscosity(&w, &mu);
+        st = dome_viscosity(p_pa, &w, &mu);
     } else {
         st = pcs_water_viscosity(w.rho_kg_m3, w.t_k, &mu);
         /* thnet_eos.c's convention: vapour-like region 3 states count as vapour */
@@ -98,7 +97,7 @@ pcs_status pcs_thnet_rho_table(void *ctx, double p_pa, double h_j_kg, pcs_thnet_
 pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table)
 {
     pcs_thnet_eos e = {.props = pcs_thnet_props_table,
-                       .choke = pcs_thnet_choke_if97,
+                       .choke = pcs_thnet_choke_table,
                        .ctx = (void *)(uintptr_t)table, /* read only: the callbacks take it const */
                        .rho = pcs_thnet_rho_table};
     return e;

@@ -819,6 +819,8 @@ pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary
     pr->ns = def->n_sg_tubes;
     pr->g = PCS_THNET_G;
     pr->pzr_def = def->pzr;
+    if (!pr->pzr_def.table) /* the pressurizer's states on the network's table */
+        pr->pzr_def.table = def->table;
     pr->pzr_height_m = def->pzr.volume_m3 / pcs_th_circle(def->pzr.inner_diameter_m);
     static pcs_status (*const steps[])(pcs_world *, pcs_primary *) = {
         check_tube_stores,    build_network,     alloc_scratch,     sg_constants,   make_stores,
