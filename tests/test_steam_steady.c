@@ -237,9 +237,17 @@ static double h_g(double p)
     return g.h_j_kg;
 }
 
-/* Steam = feed, steam from the energy balance, the rated flow at 100 %. */
+/* Steam = feed, steam from the energy balance, the rated flow at 100 %.
+ * Feed = steam within 1 % on the main valves (three elements: the steam
+ * flow feeds forward). Below 20 % power the bypass valves control on level
+ * alone ([RD] quoting WTSM 11.1, pcsim/sg_control.h): the feed follows the
+ * level, not the steam, and 5 s after the build a level-only loop at
+ * K_L = 10 kg/s per % still carries the first seconds' level moves (5 %:
+ * feed 24.69 against 25.18 kg/s, 1.9 %; measured): 3 % there. The mass
+ * closure per tick (above) is the exact balance. */
 static void expect_flows(const su *u, double f)
 {
+    const double feed_tol = f < 0.20 ? 0.03 : 0.01;
     for (uint32_t l = 0; l < u->n_loops; l++) {
         double w = sg(u, l, PCS_SECONDARY_OUT_STEAM), fd = sg(u, l, PCS_SECONDARY_OUT_FEED);
         double p = sg(u, l, PCS_SECONDARY_OUT_P), q = sg(u, l, PCS_SECONDARY_OUT_HEAT), hfd;
@@ -250,8 +258,9 @@ static void expect_flows(const su *u, double f)
             cr_log_info("%.0f %%: SG 1 steam %.3f kg/s (%.2f kg/s per unit power), feed %.3f, "
                         "Q/(h_g - h_feed) %.3f",
                         100 * f, w, w / f, fd, expect);
-        cr_expect_leq(fabs(fd / w - 1.0), 0.01, "%.0f %%: SG %u feed %.3f, steam %.3f kg/s",
-                      100 * f, l + 1, fd, w);
+        cr_expect_leq(fabs(fd / w - 1.0), feed_tol,
+                      "%.0f %%: SG %u feed %.3f, steam %.3f kg/s (within %.0f %%)", 100 * f, l + 1,
+                      fd, w, 100 * feed_tol);
         cr_expect_leq(fabs(w / expect - 1.0), 5e-3,
                       "%.0f %%: SG %u steam %.3f kg/s, Q/(h_g - h_feed) %.3f", 100 * f, l + 1, w,
                       expect);
