@@ -104,6 +104,39 @@ Test(thnet_hem_table, saturation_between_nodes)
         }
 }
 
+/* The offtake's saturation hook (pcsim/thnet.h): inside the table the
+   table's phases within the stated 1e-8 (h) and 2e-8 (rho) of IF97, between
+   the nodes; outside it (and above 623.15 K) IF97's to the bit; the table
+   eos carries the hook. */
+Test(thnet_hem_table, offtake_saturation_hook)
+{
+    for (uint32_t i = 0; i + 1 < HEM_SAT_N; i += 7) {
+        const double p = exp(hem_sat_lnp_lo + (i + 0.5) * hem_sat_dlnp);
+        pcs_thnet_sat a, b;
+        cr_assert_eq(pcs_thnet_sat_table(NULL, p, &a), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_thnet_sat_if97(NULL, p, &b), PCS_OK, "%s", pcs_last_error());
+        cr_assert(rel(a.h_f_j_kg, b.h_f_j_kg) <= 1e-8 && rel(a.h_g_j_kg, b.h_g_j_kg) <= 1e-8,
+                  "p %.10g Pa: h' %.17g / %.17g, h'' %.17g / %.17g", p, a.h_f_j_kg, b.h_f_j_kg,
+                  a.h_g_j_kg, b.h_g_j_kg);
+        cr_assert(rel(a.rho_f_kg_m3, b.rho_f_kg_m3) <= 2e-8 &&
+                      rel(a.rho_g_kg_m3, b.rho_g_kg_m3) <= 2e-8,
+                  "p %.10g Pa: rho' %.17g / %.17g, rho'' %.17g / %.17g", p, a.rho_f_kg_m3,
+                  b.rho_f_kg_m3, a.rho_g_kg_m3, b.rho_g_kg_m3);
+    }
+    pcs_thnet_sat a, b;
+    cr_assert_eq(pcs_thnet_sat_table(NULL, 800.0, &a), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_thnet_sat_if97(NULL, 800.0, &b), PCS_OK);
+    cr_assert(memcmp(&a, &b, sizeof a) == 0, "800 Pa: the table path is not IF97's");
+    /* above T_sat 623.15 K IF97's region 1 has no liquid: both refuse, and
+       the offtake takes the mixture */
+    cr_assert_eq(pcs_thnet_sat_table(NULL, 18.0e6, &a), PCS_E_INVAL);
+    cr_assert_eq(pcs_thnet_sat_if97(NULL, 18.0e6, &b), PCS_E_INVAL);
+    cr_assert_eq(pcs_thnet_sat_if97(NULL, 23.0e6, &a), PCS_E_INVAL, "no saturation above p_c");
+    cr_assert_eq(pcs_thnet_sat_if97(NULL, 1e6, NULL), PCS_E_INVAL);
+    cr_assert(pcs_thnet_eos_table(NULL).sat == pcs_thnet_sat_table);
+    cr_assert(pcs_thnet_eos_if97().sat == NULL, "the exact eos keeps IF97 (NULL hook)");
+}
+
 /* The stated bounds (pcsim/thnet.h): Gc within 2e-8 for x0 >= 0.05 and 1e-6
    below, p_throat within 3e-6, on 41 pressures from 2 kPa to 16 MPa (log
    spaced, not on the nodes) and 26 qualities including 0 and 1. */

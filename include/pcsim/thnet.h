@@ -225,12 +225,25 @@ typedef pcs_status (*pcs_thnet_rho_fn)(void *ctx, double p_pa, double h_j_kg, pc
 typedef pcs_status (*pcs_thnet_choke_fn)(void *ctx, double p0_pa, double h0_j_kg,
                                          pcs_thnet_choke *out);
 
+/** The saturated phases at one pressure: what a phase offtake takes. */
+typedef struct pcs_thnet_sat {
+    double h_f_j_kg;    /**< saturated liquid enthalpy */
+    double h_g_j_kg;    /**< saturated vapour enthalpy */
+    double rho_f_kg_m3; /**< saturated liquid density */
+    double rho_g_kg_m3; /**< saturated vapour density */
+} pcs_thnet_sat;
+
+/** p -> the saturated phases (pcs_thnet_offtake). Returns PCS_OK, or an
+ *  error where there are none (the offtake then takes the mixture). */
+typedef pcs_status (*pcs_thnet_sat_fn)(void *ctx, double p_pa, pcs_thnet_sat *out);
+
 /** The equation of state a network uses. */
 typedef struct pcs_thnet_eos {
     pcs_thnet_props_fn props; /**< required */
     pcs_thnet_choke_fn choke; /**< required if any junction is choked */
-    void *ctx;                /**< passed to all three */
+    void *ctx;                /**< passed to every callback */
     pcs_thnet_rho_fn rho;     /**< optional: the inversion's inner loop; NULL: props */
+    pcs_thnet_sat_fn sat;     /**< optional: a phase offtake's phases; NULL: pcs_thnet_sat_if97 */
 } pcs_thnet_eos;
 
 /**
@@ -270,6 +283,24 @@ PCS_API pcs_status pcs_thnet_choke_if97(void *ctx, double p0_pa, double h0_j_kg,
 PCS_API pcs_status pcs_thnet_choke_table(void *ctx, double p0_pa, double h0_j_kg,
                                          pcs_thnet_choke *out);
 
+/**
+ * Saturated liquid and vapour at p from IF97: regions 1 and 2 at T_sat(p)
+ * (pcs_water_tsat). @p ctx is unused. Errors: PCS_E_INVAL for a NULL @p out,
+ * a p without a saturation temperature (outside 611.213 Pa..22.064 MPa) or
+ * T_sat above region 1's 623.15 K (p > 16.529 MPa). Thread-safe (pure).
+ */
+PCS_API pcs_status pcs_thnet_sat_if97(void *ctx, double p_pa, pcs_thnet_sat *out);
+
+/**
+ * pcs_thnet_sat_if97 read from the saturation-line table of
+ * pcs_thnet_choke_table (cubic in ln p between IF97 nodes: h within 1e-8
+ * relative, rho within 2e-8, tests/test_thnet_hem_table.c) inside the
+ * table, 1 kPa < p <= p_sat(623.15 K); pcs_thnet_sat_if97 elsewhere. About
+ * 150 instructions against the IF97 path's ~1,000 (bench/README.md). @p ctx
+ * is unused. Thread-safe (pure, constant data).
+ */
+PCS_API pcs_status pcs_thnet_sat_table(void *ctx, double p_pa, pcs_thnet_sat *out);
+
 /** The IF97 callbacks as one eos (ctx NULL, no rho callback). */
 PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
 
@@ -281,9 +312,9 @@ PCS_API pcs_thnet_eos pcs_thnet_eos_if97(void);
  * the table's rho and T; McAdams in the dome of mu' and mu'', R12-08 at
  * IF97's saturated phases, from the saturation table of
  * pcs_thnet_choke_table (within 5e-8); the mixture at its own rho and T
- * above 16.529 MPa (T_sat > 623.15 K), as the IF97 path does). Quality and void follow pcs_thnet_props_if97's convention outside
- * the dome (1 for vapour and for supercritical states below the critical
- * density). Domain: the table's (1 kPa-31 MPa, 273.16-1073.15 K); outside
+ * above 16.529 MPa (T_sat > 623.15 K), as the IF97 path does). Quality and void follow
+ * pcs_thnet_props_if97's convention outside the dome (1 for vapour and for supercritical states
+ * below the critical density). Domain: the table's (1 kPa-31 MPa, 273.16-1073.15 K); outside
  * PCS_E_INVAL (the inversion treats it as a refused point).
  */
 PCS_API pcs_status pcs_thnet_props_table(void *ctx, double p_pa, double h_j_kg,

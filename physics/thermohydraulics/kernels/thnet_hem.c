@@ -70,6 +70,23 @@ pcs_status hem_sat_if97(double p, double lnp, hem_sat *out)
     return st;
 }
 
+pcs_status pcs_thnet_sat_if97(void *ctx, double p_pa, pcs_thnet_sat *out)
+{
+    (void)ctx;
+    if (!out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_sat_if97: out is NULL");
+    double t = 0.0;
+    pcs_water_props f, g;
+    pcs_status st = pcs_water_tsat(p_pa, &t);
+    if (st == PCS_OK)
+        st = pcs_if97_region1(p_pa, t, &f);
+    if (st == PCS_OK)
+        st = pcs_if97_region2(p_pa, t, &g);
+    if (st == PCS_OK)
+        *out = (pcs_thnet_sat){f.h_j_kg, g.h_j_kg, f.rho_kg_m3, g.rho_kg_m3};
+    return st;
+}
+
 /* Single-phase state of region 1 or 2 at (p, s0) by Newton on s(p, T). */
 static pcs_status single_ps(double p, double s0, int region, pcs_water_props *w)
 {

@@ -123,6 +123,17 @@ pcs_status hem_sat_node_if97(uint32_t i, double node[HEM_SAT_FIELDS])
     return PCS_OK;
 }
 
+pcs_status pcs_thnet_sat_table(void *ctx, double p_pa, pcs_thnet_sat *out)
+{
+    if (!out || !(p_pa > HEM_P_MIN_PA && p_pa <= HEM_SAT_P_MAX_PA))
+        return pcs_thnet_sat_if97(ctx, p_pa, out);
+    hem_sat s;
+    pcs_status st = hem_sat_table(p_pa, pcs_log(p_pa), &s);
+    if (st == PCS_OK)
+        *out = (pcs_thnet_sat){s.hf, s.hg, 1.0 / s.vf, 1.0 / s.vg};
+    return st;
+}
+
 pcs_status pcs_thnet_choke_table(void *ctx, double p0_pa, double h0_j_kg, pcs_thnet_choke *out)
 {
     if (!out)

@@ -99,6 +99,7 @@ pcs_thnet_eos pcs_thnet_eos_table(const pcs_water_ph_table *table)
     pcs_thnet_eos e = {.props = pcs_thnet_props_table,
                        .choke = pcs_thnet_choke_table,
                        .ctx = (void *)(uintptr_t)table, /* read only: the callbacks take it const */
-                       .rho = pcs_thnet_rho_table};
+                       .rho = pcs_thnet_rho_table,
+                       .sat = pcs_thnet_sat_table};
     return e;
 }
