@@ -6,19 +6,32 @@
  *        refdata/pwr_transients.md section 1, with the mass and energy of
  *        primary and secondary closing every tick.
  *
- * Why 5 % and not hot zero power: the build does not settle a steam side
- * below about 3 % (measured: at 0 % and 2 %, pcs_secondary_init_steady
- * fails after its 3000 s, PCS_E_STATE; at 3 % it builds but the feed falls
- * 30 % below the steam within 60 s). At 0 % the turbine-opening floor of
- * the settling (0.01) passes more steam than the pump heat (1.5 MW per SG)
- * boils, and with it lowered the construction's recirculation sloshes
- * (+1400 to -690 kg/s in 8 s) and leaves the NR level 13 % high, which a
- * feed that cannot go below 0 drains at the 0.8 kg/s of steam; at 2 % the
- * settling's level trim (10 kg/s per % NR against 7 kg/s of steam) limit-
- * cycles the level (42-48 % NR about the 44 % it had before the level
- * program; at its 35.4 % program it still fails) and the pressure (+-0.1
- * MPa, about 350 s period).
- * 5 % is the lowest power at which the build ends steady.
+ * Why 5 % and not hot zero power. Before the construction solved the
+ * recirculation from the loop's momentum (secondary_init.c), the build did
+ * not settle a steam side below about 3 %: at 0 % the settling's 0.01
+ * floor on the turbine opening passed more steam than the pump heat (3.2
+ * MW per SG) boils and the construction's recirculation sloshed (+1500 to
+ * -650 kg/s within 10 s, levels 0-94 % NR); at 2 % the settling's level
+ * trim limit-cycled (42-48 % NR, about 350 s); at 3 % the feed fell 30 %
+ * below the steam within 60 s. Now (measured, one unit each, 120 s): 2 %
+ * and 3 % build; at 2 % sg_control lets the level rise 2 % NR above its
+ * 34.1 % program over 70 s with the feed at 0, at 3 % the feed sits 4 %
+ * below the steam at 10 s and the level wanders +-0.4 % NR: the level
+ * loop's, not the settling's (sg_control*.c). At 0 %, with the turbine shut
+ * and the dumps as the exit (the construction's no-load path, wired by
+ * hand: not on main), the steam side constructs steady (recirculation 123
+ * kg/s per SG, ratio 70; NR 33.000 % after 10 s) but the plant's
+ * primary-secondary passes (plant.c settle_passes) do not converge: the
+ * primary's heat at the secondary's tube-side temperatures swings -47 to
+ * +56 MW about the 12.9 MW of pump heat as the dome pressure moves 10-50
+ * kPa between passes. The bundle's lower part is about 1 K subcooled (1.8
+ * kg/s of 493 K feed in 123 kg/s) and its boiling top up to 0.6 K above
+ * the dome's T_sat by its hydrostatic head, while the primary is within 0.1
+ * K of T_sat: the SG heat is a small difference of large local heats. The
+ * unit then starts with 2.65 MW per SG against the 3.22 settled, and
+ * sg_control's level loop runs away (NR 33 -> 25 % in 60 s, feed to 105
+ * kg/s: cold feed collapses the bundle's void, the level falls, the loop
+ * adds feed). 5 % is the lowest power this test checks.
  *
  * Windows (section 1; each assertion names its row):
  *  - Tavg on Tref = 557 + 27.7 f F: against the program of the unit's power

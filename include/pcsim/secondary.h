@@ -323,15 +323,18 @@ typedef struct pcs_secondary_init_report {
  * over the tubes). If @p pressure_pa > 0 (and every SG has heat) it is first
  * constructed with SG 1's dome at @p pressure_pa (e.g. the pressure
  * pcs_primary_init_steady reports): steam and feed per SG from its energy
- * balance, the turbine opening from the choked throat's steady flow,
- * enthalpies by donor cell at the recirculation the loop settles to in 10 s
- * chunks of stepping, the dome at the level's void (method in
- * secondary_init.c). Then the model is stepped at the world's dt with each
- * SG's feed set to its steam flow plus a level trim of 10 kg/s per % NR
- * towards @p nr_level (the settling's own gain: assumption; the final feed
- * equals the steam flow); with a target pressure the turbine opening is
- * moved after each 50 s that does not meet the rule below by one Newton
- * step on the choked throat (flow proportional to opening x pressure at
+ * balance, the turbine opening from the choked throat's steady flow (the
+ * dump opening instead when the turbine valve store is 0 at the call: hot
+ * zero power, the turbine off), enthalpies by donor cell at the
+ * recirculation the loop's steady momentum closes with, every pressure
+ * from that balance, the dome at the level's void, checked by 10 s of
+ * stepping and made again (method in secondary_init.c). Then the model is
+ * stepped at the world's dt with each SG's feed set to its steam flow plus
+ * a level trim of 10 kg/s per % NR towards @p nr_level (the settling's own
+ * gain: assumption; the final feed equals the steam flow); with a target
+ * pressure the turbine (or dump) opening is moved after each 50 s that
+ * does not meet the rule below by one Newton step on the choked throat
+ * (flow proportional to opening x pressure at
  * fixed steam flow: s' = s p_dome / p_target), else it stays as it is. The
  * report's corrections count the constructions and these steps. Done when
  * over 50 s every dome's

@@ -24,34 +24,47 @@
  *    (the restrictor's vapour offtake; the header the SGs' mix);
  *  - the dome at the void whose collapsed level is the program's
  *    (pcs_secondary_level inverted), at the network's own void for (p, h);
- *  - every volume's pressure moved by one offset that puts SG 1's dome at
- *    the target (the heads and losses the network had stay), its mass and
- *    energy rho(p, h) V and M (h - p / rho), the flows the steady ones.
- * The recirculation is the momentum balance's outcome: construct, step
- * SEC_INIT_CHUNK_S (10 s, about one loop transit) and take the flow the
- * loop settled to, until a chunk moves no SG's W_r by more than
- * SEC_INIT_WR_TOL (1e-4) of the one constructed (3 chunks at 100 % from the
- * build's estimate, 2 from an earlier pass's state), then construct once
- * more. A construction at a W_r 1e-3 off starts a slow level-pressure swing
- * that the windows see (measured at 30 % heat: 100 Pa over 50 s, two
- * windows failed); at 1e-4 the first window ends within 0.25 Pa/s. The
- * stop rule is the stepping's (header: a 50 s window with |dp/dt| <= 2
+ *  - the recirculation W_r the loop's steady momentum closes with: from
+ *    the dome round the downcomer, bundle and riser back to the dome, each
+ *    junction's p_to = p_from + G - R W (the network's own momentum
+ *    equation, pcsim/thnet.h, without inertia: its gravity heads on the
+ *    volumes' densities and its losses), the riser's side reaching the dome
+ *    at the dome's pressure; geometric bisection on W_r, each trial with the
+ *    enthalpies above for that W_r. Those pressures are the state's (every
+ *    volume hydrostatically consistent with its neighbours);
+ *  - SG 1's dome at the target, the header SG 1's steam line less its loss,
+ *    every other dome where its own line meets that header; mass and energy
+ *    rho(p, h) V and M (h - p / rho), the flows the steady ones.
+ * Before, W_r was taken from 10 s chunks of stepping from a construction
+ * that kept the stepped state's pressure differences: at full power it
+ * converged in 3 chunks, but at hot zero power (3 MW per SG, W_s 1.8 kg/s)
+ * the recirculation sloshed +1500 to -650 kg/s within a chunk and the levels
+ * between 0 and 94 % NR, and no construction settled. Now one chunk
+ * (SEC_INIT_CHUNK_S, 10 s) checks the construction, which is then made
+ * once more (measured: W_r and NR unchanged over the chunk to the digits
+ * printed, at 100 % 1575 kg/s and 44.000 %, at 0 % 123 kg/s and 33.000
+ * %). The stop rule is the stepping's (header: a 50 s window with |dp/dt| <= 2
  * Pa/s, the levels within 0.1 % NR and SG 1 within 1 kPa of the target),
  * so a construction that missed the steady state costs windows, never a
  * weaker result. Without a target pressure, or with an SG without heat (no
- * steam to size the turbine with), only the windows run, as before.
+ * steam to size the exit with), only the windows run, as before.
+ *
+ * The steam's exit: the turbine (its opening sized, floor 0.01), or, when
+ * the caller shut the turbine (opening 0 at the call: hot zero power,
+ * refdata pwr_transients.md section 1), the steam dumps to the condenser;
+ * the windows' Newton step then moves the dump opening.
  */
 #include <math.h>
 
 #include "pcsim/water.h"
+#include "physics/thermohydraulics/kernels/friction.h"
 #include "physics/thermohydraulics/models/secondary_internal.h"
+#include "physics/thermohydraulics/models/thnet_internal.h"
 
 #define SEC_INIT_WINDOW_S 50.0
 #define SEC_INIT_MAX_S 3000.0
 #define SEC_INIT_TRIM 10.0    /* kg/s per % NR */
-#define SEC_INIT_CHUNK_S 10.0 /* stepping between two constructions */
-#define SEC_INIT_BUILDS 20    /* constructions at most */
-#define SEC_INIT_WR_TOL 1e-4  /* relative recirculation change that ends them */
+#define SEC_INIT_CHUNK_S 10.0 /* stepping between the two constructions */
 #define SEC_MAX_V (PCS_SECONDARY_MAX_SG * (PCS_SECONDARY_MAX_BUNDLE + SV_COUNT) + 3u)
 
 static double *sg_block(const pcs_secondary *sc, double *out, uint32_t l)
@@ -199,14 +212,140 @@ static pcs_status sg_steady(pcs_secondary *sc, secondary_view *v, const pcs_thne
     return PCS_OK;
 }
 
+/* The exit the steady steam leaves by: the turbine, or at no load (the
+ * caller shut the turbine: its opening 0 when the settling starts) the
+ * steam dumps to the condenser (refdata pwr_transients.md section 1: at hot
+ * zero power the turbine is off and the dumps, in their steam-pressure
+ * mode, carry the steam the pump heat boils). */
+static int dumps_carry(const secondary_view *v)
+{
+    return *v->turbine_valve == 0.0;
+}
+
+/* ---- the steady momentum balance ------------------------------------------------ */
+
+/* The pressure at junction @p k's `to` volume that holds flow @p w steady
+ * (the network's momentum equation, pcsim/thnet.h, without inertia: p_t =
+ * p_f + G - R w), given p[from] and both volumes' h; p[to] is updated in
+ * place (two passes: its density depends weakly on its own pressure). The
+ * loss as the network's junction_r: Haaland on the volumes' mean
+ * viscosity, form loss, open valve. */
+static pcs_status momentum_to(const pcs_secondary *sc, const pcs_thnet_eos *eos, uint32_t k,
+                              double w, double *p, const double *h)
+{
+    const pcs_thnet *net = sc->net;
+    const pcs_thnet_junction_def *j = &net->jun[k];
+    pcs_thnet_props a, b;
+    pcs_status st = eos->props(eos->ctx, p[j->from], h[j->from], &a);
+    for (int it = 0; st == PCS_OK && it < 3; it++) {
+        if (!(p[j->to] > 0.0))
+            p[j->to] = p[j->from];
+        st = eos->props(eos->ctx, p[j->to], h[j->to], &b);
+        if (st != PCS_OK)
+            break;
+        double rho = 0.5 * (a.rho_kg_m3 + b.rho_kg_m3), d = net->diam[k], f = 0.0;
+        double zf = net->vol[j->from].elevation_m, zt = net->vol[j->to].elevation_m;
+        double grav = -net->g * (a.rho_kg_m3 * (net->zj[k] - zf) + b.rho_kg_m3 * (zt - net->zj[k]));
+        if (j->friction_model == PCS_THNET_FRICTION_FIXED)
+            f = j->friction;
+        else if (j->friction_model == PCS_THNET_FRICTION_HAALAND)
+            f = pcs_friction_haaland(fabs(w) * d / (j->area_m2 * 0.5 * (a.mu_pa_s + b.mu_pa_s)),
+                                     j->roughness_m / d);
+        double kk = f * j->length_m / d + j->form_loss;
+        double r = kk * fabs(w) / (2.0 * rho * j->area_m2 * j->area_m2);
+        p[j->to] = p[j->from] + grav - r * w;
+        if (!(p[j->to] > 0.5 * p[j->from])) /* a loss no steady state has: loop_pressures */
+            break;
+    }
+    return st;
+}
+
+/* SG @p l's pressures round its recirculation loop from the dome at @p pd
+ * (dome -> downcomer -> bundle -> riser), flows @p wr and @p ws, and *res:
+ * the separator's momentum residual (the dome pressure the riser's side
+ * implies less pd; > 0: the loop drives more than its losses take). */
+static pcs_status loop_pressures(const pcs_secondary *sc, const pcs_thnet_eos *eos, uint32_t l,
+                                 double pd, double wr, double ws, double *p, const double *h,
+                                 double *res)
+{
+    uint32_t dome = sec_vol(sc, l, SV_DOME), jn[PCS_SECONDARY_MAX_BUNDLE + 4];
+    double w[PCS_SECONDARY_MAX_BUNDLE + 4];
+    uint32_t n = 0;
+    jn[n] = sec_jun(sc, l, SJ_DOME_DC);
+    w[n++] = wr - ws;
+    jn[n] = sec_jun(sc, l, SJ_DC);
+    w[n++] = wr;
+    for (uint32_t k = 0; k < sc->nb; k++) { /* into bundle k */
+        jn[n] = l * sc->per_sg_j + k;
+        w[n++] = wr;
+    }
+    jn[n] = sec_jun(sc, l, SJ_TO_UPPER);
+    w[n++] = wr;
+    jn[n] = sec_jun(sc, l, SJ_SEPARATOR);
+    w[n++] = wr;
+    p[dome] = pd;
+    pcs_status st = PCS_OK;
+    *res = 0.0;
+    for (uint32_t i = 0; st == PCS_OK && i < n; i++) {
+        const pcs_thnet_junction_def *j = &sc->net->jun[jn[i]];
+        st = momentum_to(sc, eos, jn[i], w[i], p, h);
+        if (st == PCS_OK && !(p[j->to] > 0.5 * p[j->from])) {
+            *res = -INFINITY; /* the losses took it all: too much flow */
+            break;
+        }
+    }
+    if (*res == 0.0)
+        *res = p[dome] - pd;
+    p[dome] = pd;
+    return st;
+}
+
 /*
- * Put the steam side at its steady state for the present recirculation with
- * SG 1's dome at @p p_target (file comment): every volume's pressure moves
- * by the same offset (the network's own heads and losses stay), every SG
- * takes sg_steady's enthalpies and flows, the header the steam's mix, and
- * the turbine the opening whose choked throat passes the total steam at the
- * header's new pressure. *wr_rel: the largest relative change of an SG's
- * recirculation since the last call (@p wr_last, updated).
+ * SG @p l's steady recirculation at dome pressure @p pd: the W_r at which
+ * the loop's momentum closes (loop_pressures' residual 0: the downcomer's
+ * and the riser's heads against the losses), each trial with sg_steady's
+ * enthalpies for that W_r; geometric bisection between 1.5 W_s (a riser of
+ * nearly all steam: the loop drives) and 1e3 W_s. With the pressures of
+ * that state in p[] (the loop) and the steam line's, *ws the steam.
+ */
+static pcs_status sg_solve(pcs_secondary *sc, secondary_view *v, const pcs_thnet_eos *eos,
+                           uint32_t l, double pd, double alpha, double *h, double *p,
+                           double *wr_out, double *ws)
+{
+    uint32_t dc = sec_vol(sc, l, SV_DC_UPPER);
+    double wr = 0.0, res = 0.0;
+    pcs_status st = sg_steady(sc, v, eos, l, pd, p[dc], &wr, alpha, h, ws); /* sizes W_s */
+    double lo = 1.5 * *ws, hi = 1e3 * *ws;
+
+    for (int n = 0; st == PCS_OK && n < 60 && hi / lo > 1.0 + 1e-12; n++) {
+        wr = sqrt(lo * hi);
+        st = sg_steady(sc, v, eos, l, pd, p[dc], &wr, alpha, h, ws);
+        if (st == PCS_OK)
+            st = loop_pressures(sc, eos, l, pd, wr, *ws, p, h, &res);
+        if (res > 0.0)
+            lo = wr;
+        else
+            hi = wr;
+    }
+    wr = sqrt(lo * hi);
+    if (st == PCS_OK)
+        st = sg_steady(sc, v, eos, l, pd, p[dc], &wr, alpha, h, ws);
+    if (st == PCS_OK)
+        st = loop_pressures(sc, eos, l, pd, wr, *ws, p, h, &res);
+    if (st == PCS_OK)
+        st = momentum_to(sc, eos, sec_jun(sc, l, SJ_RESTRICTOR), *ws, p, h);
+    *wr_out = wr;
+    return st;
+}
+
+/*
+ * Put the steam side at its steady state with SG 1's dome at @p p_target
+ * (file comment): each SG at the recirculation its momentum balance closes
+ * with (sg_solve) and the pressures that balance gives, from the dome
+ * round the loop; the header at SG 1's steam-line pressure less the line's
+ * loss, every other SG's dome where its own line meets that header; the
+ * header the steam's mix; the turbine the opening whose choked throat
+ * passes the total steam at the header's pressure. wr_used[l]: SG l's W_r.
  */
 static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_target, double nr,
                             double *wr_used)
@@ -214,18 +353,29 @@ static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_targe
     const pcs_thnet_eos eos =
         sc->def.table ? pcs_thnet_eos_table(sc->def.table) : pcs_thnet_eos_if97();
     double h[SEC_MAX_V], *p = v->st.p_pa;
-    double dp = p_target - p[sec_vol(sc, 0, SV_DOME)], alpha = void_at_level(&sc->def, nr);
-    double w_tot = 0.0, wh = 0.0;
+    double alpha = void_at_level(&sc->def, nr), w_tot = 0.0, wh = 0.0, ws = 0.0;
     pcs_status st = PCS_OK;
+    double pd = p_target;
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
-        double wr = v->st.flow_kg_s[l * sc->per_sg_j], ws = 0.0, hf = 0.0, hg = 0.0, rf, rg;
-        double pd = p[sec_vol(sc, l, SV_DOME)] + dp;
-        st = sg_steady(sc, v, &eos, l, pd, p[sec_vol(sc, l, SV_DC_UPPER)] + dp, &wr, alpha, h, &ws);
-        wr_used[l] = wr;
+        uint32_t sl = sec_vol(sc, l, SV_STEAM_LINE), j_msiv = sec_jun(sc, l, SJ_MSIV);
+        for (int it = 0; st == PCS_OK && it < (l ? 2 : 1); it++) {
+            st = sg_solve(sc, v, &eos, l, pd, alpha, h, p, &wr_used[l], &ws);
+            if (st == PCS_OK && l == 0) { /* the header: SG 1's line */
+                h[sc->v_header] = h[sl];
+                st = momentum_to(sc, &eos, j_msiv, ws, p, h);
+            } else if (st == PCS_OK) { /* this SG's dome, where its line meets it */
+                double ph = p[sc->v_header];
+                st = momentum_to(sc, &eos, j_msiv, ws, p, h);
+                pd += ph - p[sc->v_header];
+                p[sc->v_header] = ph;
+            }
+        }
+        double hf = 0.0, hg = 0.0, rf, rg;
         if (st == PCS_OK)
-            st = pcs_secondary_sat(pd, &hf, &hg, &rf, &rg);
+            st = pcs_secondary_sat(p[sec_vol(sc, l, SV_DOME)], &hf, &hg, &rf, &rg);
         w_tot += ws;
         wh += ws * hg;
+        pd = p_target;
     }
     if (st != PCS_OK)
         return st;
@@ -234,7 +384,6 @@ static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_targe
         if (i == sc->v_condenser || i == sc->v_atmosphere)
             continue;
         pcs_thnet_props a;
-        p[i] += dp;
         st = eos.props(eos.ctx, p[i], h[i], &a);
         v->st.mass_kg[i] = a.rho_kg_m3 * sc->vol_m3[i];
         v->st.energy_j[i] = v->st.mass_kg[i] * (h[i] - p[i] / a.rho_kg_m3);
@@ -246,8 +395,13 @@ static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_targe
         st = pcs_thnet_state_update(sc->net, &v->st);
     if (st != PCS_OK)
         return st;
-    *v->turbine_valve = fmin(fmax(w_tot / (sc->a_turbine * c.g_kg_m2s), 0.01), 1.0);
-    v->st.flow_kg_s[sc->j_turbine] = w_tot;
+    if (dumps_carry(v)) {
+        *v->dump = fmin(w_tot / (sc->a_dump * c.g_kg_m2s), 1.0);
+        v->st.flow_kg_s[sc->j_dump] = w_tot;
+    } else {
+        *v->turbine_valve = fmin(fmax(w_tot / (sc->a_turbine * c.g_kg_m2s), 0.01), 1.0);
+        v->st.flow_kg_s[sc->j_turbine] = w_tot;
+    }
     return pcs_secondary_outputs(sc, v);
 }
 
@@ -277,31 +431,23 @@ static int constructible(const pcs_secondary *sc, const secondary_view *v, doubl
     return ok;
 }
 
-/* Construct, step SEC_INIT_CHUNK_S, and again until the chunk moved no
- * SG's recirculation by more than SEC_INIT_WR_TOL of the one the
- * construction used; then construct once more at that recirculation.
- * *t: simulated seconds, *builds: constructions made. */
+/* Construct, step SEC_INIT_CHUNK_S (the construction's check: a state off
+ * the steady one moves in it), and construct again: the construction is
+ * deterministic (the recirculation solved, not taken from the stepping), so
+ * a second chunk would repeat the first. *t: simulated seconds, *builds:
+ * constructions made. */
 static pcs_status construct_settled(pcs_secondary *sc, secondary_view *v, double pressure_pa,
                                     double nr_level, double dt, double *t, uint32_t *builds)
 {
     uint32_t per_chunk = (uint32_t)ceil(SEC_INIT_CHUNK_S / dt);
-    double wr[PCS_SECONDARY_MAX_SG], moved = INFINITY;
-    pcs_status st = PCS_OK;
-    for (uint32_t n = 0; st == PCS_OK && n < SEC_INIT_BUILDS && moved > SEC_INIT_WR_TOL; n++) {
+    double wr[PCS_SECONDARY_MAX_SG];
+    pcs_status st = construct(sc, v, pressure_pa, nr_level, wr);
+    if (st == PCS_OK)
+        st = step_n(sc, v, nr_level, dt, per_chunk);
+    *t += per_chunk * dt;
+    if (st == PCS_OK)
         st = construct(sc, v, pressure_pa, nr_level, wr);
-        if (st == PCS_OK)
-            st = step_n(sc, v, nr_level, dt, per_chunk);
-        *t += per_chunk * dt;
-        ++*builds;
-        moved = 0.0;
-        for (uint32_t l = 0; l < sc->nsg; l++)
-            moved =
-                fmax(moved, fabs(sg_block(sc, v->out, l)[PCS_SECONDARY_OUT_RECIRC] / wr[l] - 1.0));
-    }
-    if (st == PCS_OK) {
-        st = construct(sc, v, pressure_pa, nr_level, wr);
-        ++*builds;
-    }
+    *builds += 2;
     return st;
 }
 
@@ -350,8 +496,10 @@ static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, do
         t += per_window * dt;
         done = settled(sc, &v, p_start, pressure_pa, nr_level, &dpdt);
         if (!done && pressure_pa > 0.0) {
-            double *s = v.turbine_valve;
-            *s = fmin(fmax(*s * sg_block(sc, v.out, 0)[PCS_SECONDARY_OUT_P] / pressure_pa, 0.01),
+            int dumps = dumps_carry(&v);
+            double *s = dumps ? v.dump : v.turbine_valve;
+            *s = fmin(fmax(*s * sg_block(sc, v.out, 0)[PCS_SECONDARY_OUT_P] / pressure_pa,
+                           dumps ? 0.0 : 0.01),
                       1.0);
             corrections++;
         }
