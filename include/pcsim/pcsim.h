@@ -12,6 +12,7 @@
 #include "pcsim/command.h"
 #include "pcsim/coolant.h"
 #include "pcsim/decay_heat.h"
+#include "pcsim/decay_heat_gap.h"
 #include "pcsim/diffusion.h"
 #include "pcsim/entity.h"
 #include "pcsim/event.h"
