@@ -56,6 +56,19 @@ double pcs_decay_heat_gap_time(const pcs_decay_heat_model *m, const pcs_decay_he
     return 1.0 / m->lambda[k] <= g->split_mean_life_s ? g->real_s : g->slow_s;
 }
 
+/* One group relaxing towards @p target over x = lambda t. Below x = 1 the
+ * FAST step's form D + (1 - e^{-x})(target - D) (a saturated group stays
+ * exactly saturated); above it D e^{-x} + (1 - e^{-x}) target, because the
+ * first form takes e^{-x} as 1 - (1 - e^{-x}) and so keeps only an ulp of
+ * D absolutely: a group that decayed by 1e8 would carry a relative error
+ * of ~1e-8. With e^{-x} from exp both terms are relative to rounding. */
+static double gap_relax(double d, double target, double x)
+{
+    if (x < 1.0)
+        return d + -pcs_expm1(-x) * (target - d);
+    return d * pcs_exp(-x) + -pcs_expm1(-x) * target;
+}
+
 pcs_status pcs_decay_heat_advance(const pcs_decay_heat_model *m, const pcs_decay_heat_gap_def *g,
                                   double *d)
 {
@@ -75,10 +88,8 @@ pcs_status pcs_decay_heat_advance(const pcs_decay_heat_model *m, const pcs_decay
     /* lNp (E_Np/E_U) (e^{-lU t} - e^{-lNp t})/(lNp - lU), the difference from
      * expm1 so a short gap keeps its digits. */
     double np_from_u = ln * e_ratio * (pcs_expm1(-lu * tc) - pcs_expm1(-ln * tc)) / (ln - lu);
-    d[in] += -pcs_expm1(-ln * tc) * (m->sat[in] * p - d[in]) + np_from_u * u_excess;
-    for (uint32_t i = 0; i <= iu; i++) {
-        double om = -pcs_expm1(-m->lambda[i] * pcs_decay_heat_gap_time(m, g, i));
-        d[i] += om * (m->sat[i] * p - d[i]);
-    }
+    d[in] = gap_relax(d[in], m->sat[in] * p, ln * tc) + np_from_u * u_excess;
+    for (uint32_t i = 0; i <= iu; i++)
+        d[i] = gap_relax(d[i], m->sat[i] * p, m->lambda[i] * pcs_decay_heat_gap_time(m, g, i));
     return PCS_OK;
 }
