@@ -14,6 +14,8 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
@@ -275,4 +277,92 @@ Test(freeze, add_refuses_bad_options)
     cr_expect_eq(pcs_station_freeze(f.st, 1), PCS_E_INVAL, "no freeze support added");
     cr_expect(strstr(pcs_last_error(), "no freeze support") != NULL, "%s", pcs_last_error());
     fz_free(&f);
+}
+
+/* A save made while a unit is frozen loads with the unit frozen and its
+ * freeze tick, and thawing after the load gives the uninterrupted hash. */
+Test(freeze, save_while_frozen_loads_frozen)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-freeze-%d.save", (int)getpid());
+    uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
+    pcs_station_freeze_def def = pcs_station_freeze_default();
+    fz a, b;
+    fz_build(&a, &def, 0);
+    fz_ticks(&a, 30);
+    cr_assert_eq(pcs_station_freeze(a.st, 1), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&a, 45);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    fz_build(&b, &def, 0);
+    cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
+    remove(path);
+    cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
+    cr_expect_eq(pcs_station_unit_frozen(b.st, 1), 1);
+    double gap = 0.0;
+    cr_assert_eq(pcs_station_thaw(b.st, 1, 3600.0, &gap), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(gap, 45 * 0.05 + 3600.0, "the loaded freeze tick");
+    fz_ticks(&b, 45);
+    cr_expect_eq(pcs_world_state_hash(b.w), want);
+    fz_free(&a);
+    fz_free(&b);
+}
+
+/* ---- the engine's gates ------------------------------------------------ */
+
+static pcs_status fz_count(pcs_world *w, void *ctx)
+{
+    double *c = pcs_store_data(w, *(const uint32_t *)ctx);
+    c[0] += 1.0;
+    return PCS_OK;
+}
+
+Test(freeze, engine_gate_skips_while_set_and_refuses_misuse)
+{
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
+    cfg.workers = 0;
+    pcs_world *w;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    uint32_t flag, scratch, ca, cb;
+    cr_assert_eq(pcs_store_register(w, "flag", 4, 2, PCS_STORE_STATE, &flag), PCS_OK);
+    cr_assert_eq(pcs_store_register(w, "scratch", 4, 1, PCS_STORE_SCRATCH, &scratch), PCS_OK);
+    cr_assert_eq(pcs_store_register(w, "g.count", 8, 1, PCS_STORE_STATE, &ca), PCS_OK);
+    cr_assert_eq(pcs_store_register(w, "h.count", 8, 1, PCS_STORE_STATE, &cb), PCS_OK);
+    pcs_system_desc a = {.name = "g.a",
+                         .stage = PCS_STAGE_KINETICS,
+                         .fn = fz_count,
+                         .ctx = &ca,
+                         .writes = &ca,
+                         .n_writes = 1};
+    pcs_system_desc b = {.name = "h.b",
+                         .stage = PCS_STAGE_KINETICS,
+                         .fn = fz_count,
+                         .ctx = &cb,
+                         .writes = &cb,
+                         .n_writes = 1};
+    cr_assert_eq(pcs_system_register(w, &a, NULL), PCS_OK);
+    cr_assert_eq(pcs_system_register(w, &b, NULL), PCS_OK);
+    cr_expect_eq(pcs_world_gate_add(w, "x.", flag, 0, NULL), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "no system or job name starts with 'x.'") != NULL, "%s",
+              pcs_last_error());
+    cr_expect_eq(pcs_world_gate_add(w, "g.", scratch, 0, NULL), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "store 'scratch' must be a STATE store") != NULL, "%s",
+              pcs_last_error());
+    cr_expect_eq(pcs_world_gate_add(w, "g.", flag, 2, NULL), PCS_E_INVAL, "index 2 of 2");
+    uint32_t n = 0;
+    cr_assert_eq(pcs_world_gate_add(w, "g.", flag, 1, &n), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(n, 1u);
+    cr_expect_eq(pcs_world_gate_add(w, "g.a", flag, 0, NULL), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "system 'g.a' is already gated") != NULL, "%s",
+              pcs_last_error());
+    uint32_t *f = pcs_store_data(w, flag);
+    for (int t = 0; t < 10; t++) {
+        f[1] = (uint32_t)(t >= 3 && t < 7); /* frozen for ticks 3..6 */
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_expect_eq(((double *)pcs_store_data(w, ca))[0], 6.0, "g.a ran 10 - 4 times");
+    cr_expect_eq(((double *)pcs_store_data(w, cb))[0], 10.0, "h.b is not gated");
+    cr_expect_eq(pcs_world_gate_add(w, "h.", flag, 0, NULL), PCS_E_STATE, "sealed");
+    cr_expect_eq(pcs_job_pending(w, 0), 0, "no job 0");
+    pcs_world_destroy(w);
 }
