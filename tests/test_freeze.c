@@ -15,6 +15,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -125,7 +126,34 @@ Test(freeze, frozen_unit_holds_while_the_other_steps)
     size_t nb;
     double u1_dh[PCS_DECAY_HEAT_GROUPS];
     memcpy(u1_dh, fz_store(&f, "u1.dh.groups", &nb), sizeof u1_dh);
+    /* Every STATE store of u2 (the whole unit: core, primary, steam side,
+     * its controllers), not only the five above. */
+    uint32_t ns = pcs_store_count(f.w), n_u2 = 0;
+    size_t total = 0;
+    for (uint32_t id = 0; id < ns; id++)
+        if (strncmp(pcs_store_name(f.w, id), "u2.", 3) == 0 &&
+            pcs_store_kind_of(f.w, id) == PCS_STORE_STATE)
+            total += pcs_store_bytes(f.w, id);
+    unsigned char *all = malloc(total), *at = all;
+    cr_assert(all != NULL);
+    for (uint32_t id = 0; id < ns; id++)
+        if (strncmp(pcs_store_name(f.w, id), "u2.", 3) == 0 &&
+            pcs_store_kind_of(f.w, id) == PCS_STORE_STATE) {
+            memcpy(at, pcs_store_data(f.w, id), pcs_store_bytes(f.w, id));
+            at += pcs_store_bytes(f.w, id);
+            n_u2++;
+        }
     fz_ticks(&f, 40);
+    at = all;
+    for (uint32_t id = 0; id < ns; id++)
+        if (strncmp(pcs_store_name(f.w, id), "u2.", 3) == 0 &&
+            pcs_store_kind_of(f.w, id) == PCS_STORE_STATE) {
+            cr_expect_eq(memcmp(at, pcs_store_data(f.w, id), pcs_store_bytes(f.w, id)), 0,
+                         "%s moved while frozen", pcs_store_name(f.w, id));
+            at += pcs_store_bytes(f.w, id);
+        }
+    free(all);
+    cr_expect_gt(n_u2, 40u, "u2 has %u STATE stores", n_u2);
     for (int i = 0; i < 5; i++)
         cr_expect_eq(memcmp(before[i], fz_store(&f, held[i], NULL), bytes[i]), 0,
                      "%s moved while frozen", held[i]);
