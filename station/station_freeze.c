@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "pcsim/channel.h"
+#include "pcsim/command.h"
 #include "pcsim/plant.h"
 #include "pcsim/station_freeze.h"
 #include "pcsim/system.h"
@@ -53,6 +54,42 @@ static pcs_status freeze_def_check(const pcs_station *st, const pcs_station_free
     return PCS_OK;
 }
 
+/* One unit's command target context. */
+typedef struct freeze_target {
+    pcs_station *st;
+    uint32_t unit;
+} freeze_target;
+
+static pcs_status freeze_on_command(pcs_world *w, const pcs_command_call *call)
+{
+    (void)w;
+    const freeze_target *t = call->ctx;
+    if (call->op == PCS_STATION_FREEZE_OP_FREEZE)
+        return pcs_station_freeze(t->st, t->unit);
+    return pcs_station_thaw(t->st, t->unit, call->cmd->args[0], NULL);
+}
+
+/* The "freeze" family on each unit's "uN" target. */
+static pcs_status freeze_commands(pcs_world *w, pcs_station *st)
+{
+    uint32_t first;
+    pcs_status rc = pcs_command_family_register(
+        w, PCS_STATION_FREEZE_COMMANDS, PCS_STATION_FREEZE_OP_COUNT, freeze_on_command, &first);
+    freeze_target *t = rc == PCS_OK ? pcs_world_alloc(w, st->n_units * sizeof *t) : NULL;
+    if (rc == PCS_OK && !t)
+        rc = pcs_error_set(PCS_E_NOMEM, "out of memory for the freeze targets");
+    for (uint32_t i = 0; rc == PCS_OK && i < st->n_units; i++) {
+        char name[16];
+        t[i].st = st;
+        t[i].unit = pcs_plant_unit_get(st->plant, i)->index;
+        snprintf(name, sizeof name, "u%u", t[i].unit);
+        pcs_command_target_def d = {
+            .name = name, .family = first, .ctx = &t[i], .element = PCS_TARGET_ELEMENT_ALL};
+        rc = pcs_command_target_register(w, &d, NULL);
+    }
+    return rc;
+}
+
 /* Gate each unit's "uN." group on its flag and publish the flag. */
 static pcs_status freeze_gate_units(pcs_world *w, const pcs_station *st, uint32_t flag_store)
 {
@@ -88,6 +125,8 @@ pcs_status pcs_station_freeze_add(pcs_world *w, pcs_station *st, const pcs_stati
                                 PCS_STORE_STATE_F64, &f->at_store);
     if (rc == PCS_OK)
         rc = freeze_gate_units(w, st, f->flag_store);
+    if (rc == PCS_OK)
+        rc = freeze_commands(w, st);
     if (rc != PCS_OK)
         return pcs_error_set(rc, "pcs_station_freeze_add: %s: %s", st->source, pcs_last_error());
     st->freeze = f;

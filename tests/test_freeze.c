@@ -394,3 +394,96 @@ Test(freeze, engine_gate_skips_while_set_and_refuses_misuse)
     cr_expect_eq(pcs_job_pending(w, 0), 0, "no job 0");
     pcs_world_destroy(w);
 }
+
+/* ---- the scenario section and the script commands ----------------------- */
+
+#define FZ_SCRIPTED                                                                                \
+    "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}],"                         \
+    " \"freeze\": {\"hold\": \"shutdown\", \"decay_heat_clock\": \"split\"},"                      \
+    " \"script\": [{\"t_s\": 1.05, \"command\": \"freeze\", \"target\": \"u2\"},"                  \
+    "              {\"t_s\": 3.05, \"command\": \"thaw\", \"target\": \"u2\", \"value\": 3600}]}"
+
+/* Run FZ_SCRIPTED for 100 ticks, by its script (commands at stage 1) or by
+ * the API between ticks at the same ticks. */
+static uint64_t fz_scripted(int by_api, double *u2_decay_w, double *u1_decay_w)
+{
+    pcs_scenario *scn;
+    cr_assert_eq(
+        pcs_scenario_load_string("scripted.json", FZ_SCRIPTED, strlen(FZ_SCRIPTED), NULL, &scn),
+        PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_scenario_action_count(scn), 2);
+    pcs_world_def cfg = pcs_scenario_world_def(scn);
+    cfg.workers = 0;
+    pcs_world *w;
+    pcs_station *st;
+    cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
+    cr_assert_eq(pcs_station_add(w, scn, &st), PCS_OK, "%s", pcs_last_error());
+    uint32_t next = 0;
+    for (uint64_t t = 0; t < 100; t++) {
+        while (next < 2 && pcs_scenario_action_get(scn, next)->tick == t) {
+            const pcs_scenario_action *a = pcs_scenario_action_get(scn, next);
+            if (by_api && next == 0)
+                cr_assert_eq(pcs_station_freeze(st, 2), PCS_OK, "%s", pcs_last_error());
+            else if (by_api)
+                cr_assert_eq(pcs_station_thaw(st, 2, a->value, NULL), PCS_OK, "%s",
+                             pcs_last_error());
+            else {
+                pcs_command c;
+                cr_assert_eq(pcs_station_script_command(st, scn, next, &c), PCS_OK, "%s",
+                             pcs_last_error());
+                cr_assert_eq(pcs_command_submit(w, &c), PCS_OK, "%s", pcs_last_error());
+            }
+            next++;
+        }
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+        if (t == 40) /* between the two actions */
+            cr_expect_eq(pcs_station_unit_frozen(st, 2), 1, "frozen at tick 40");
+    }
+    cr_expect_eq(next, 2u);
+    cr_expect_eq(pcs_station_unit_frozen(st, 2), 0, "thawed");
+    /* The groups with mean lives over an hour (ANS-2004 groups 10.., U, Np):
+     * after the thaw the unit runs at power again and rebuilds the short
+     * ones within seconds, the long ones keep the gap's cooling. */
+    uint32_t id;
+    const double *g2, *g1;
+    cr_assert_eq(pcs_store_find(w, "u2.dh.groups", &id), PCS_OK);
+    g2 = pcs_store_data(w, id);
+    cr_assert_eq(pcs_store_find(w, "u1.dh.groups", &id), PCS_OK);
+    g1 = pcs_store_data(w, id);
+    *u2_decay_w = *u1_decay_w = 0.0;
+    for (uint32_t i = 9; i < PCS_DECAY_HEAT_GROUPS; i++) {
+        *u2_decay_w += g2[i];
+        *u1_decay_w += g1[i];
+    }
+    uint64_t h = pcs_world_state_hash(w);
+    pcs_station_destroy(st);
+    pcs_world_destroy(w);
+    pcs_scenario_destroy(scn);
+    return h;
+}
+
+Test(freeze, scenario_section_and_script_commands)
+{
+    double u2_cmd, u1_cmd, u2_api, u1_api;
+    uint64_t by_cmd = fz_scripted(0, &u2_cmd, &u1_cmd);
+    uint64_t by_api = fz_scripted(1, &u2_api, &u1_api);
+    cr_expect_eq(by_cmd, by_api, "script %016llx, API %016llx", (unsigned long long)by_cmd,
+                 (unsigned long long)by_api);
+    /* Shut down 1 h of real time, 72 h on the slow clock (split): u2's
+     * long-lived groups cooled well below the running u1's. */
+    cr_expect_lt(u2_cmd, 0.5 * u1_cmd, "u2 %g W, u1 %g W", u2_cmd, u1_cmd);
+    cr_expect_eq(u2_cmd, u2_api);
+}
+
+Test(freeze, scenario_section_refuses_bad_words)
+{
+    static const char doc[] = "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}],"
+                              " \"freeze\": {\"hold\": \"maybe\"}}";
+    pcs_scenario *scn = NULL;
+    cr_expect_neq(pcs_scenario_load_string("bad.json", doc, strlen(doc), NULL, &scn), PCS_OK);
+    cr_expect(strstr(pcs_last_error(), "$.freeze.hold") != NULL &&
+                  strstr(pcs_last_error(), "'maybe' is neither \"as_frozen\" nor \"shutdown\"") !=
+                      NULL,
+              "%s", pcs_last_error());
+    pcs_scenario_destroy(scn);
+}

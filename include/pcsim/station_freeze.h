@@ -20,6 +20,13 @@
  * thaw with extra_s = the time away). A thaw needs the unit frozen for at
  * least one SLOW period (20 ticks), so the xenon run in flight has merged.
  *
+ * In a scenario: a "freeze" section, {"hold": "as_frozen" | "shutdown",
+ * "decay_heat_clock": "real_time" | "split", "split_mean_life_s": 3600}
+ * (every key optional), makes pcs_station_add call pcs_station_freeze_add,
+ * and the script commands "freeze" (target uN) and "thaw" (target uN, value
+ * extra_s) apply at stage 1 of their tick, exactly as the calls between
+ * ticks would (tests/test_freeze.c).
+ *
  * Station-wide systems (sensor bank, alarms) keep running and read the
  * frozen unit's held stores; commands to a frozen unit are still applied to
  * its stores by their handlers and take effect on thaw.
@@ -39,6 +46,15 @@
 extern "C" {
 #endif
 
+/** Command family of freeze and thaw: targets "uN"; THAW's args[0] is extra_s. */
+#define PCS_STATION_FREEZE_COMMANDS "freeze"
+/** Ops of the family (kind = first kind + op). */
+typedef enum pcs_station_freeze_op {
+    PCS_STATION_FREEZE_OP_FREEZE = 0, /**< pcs_station_freeze */
+    PCS_STATION_FREEZE_OP_THAW = 1,   /**< pcs_station_thaw with extra_s = args[0] */
+    PCS_STATION_FREEZE_OP_COUNT = 2,
+} pcs_station_freeze_op;
+
 /** Freeze options of a station (the scenario options of issue 19). */
 typedef struct pcs_station_freeze_def {
     pcs_freeze_hold hold;                  /**< AS_FROZEN (default) or SHUTDOWN */
@@ -50,7 +66,10 @@ typedef struct pcs_station_freeze_def {
 PCS_API pcs_station_freeze_def pcs_station_freeze_default(void);
 
 /**
- * Make @p st's units freezable (see the file comment). Build phase, once.
+ * Make @p st's units freezable (see the file comment), and register the
+ * "freeze" command family on targets "uN" (applied at stage 1 of a tick, so
+ * scripts and journals freeze and thaw deterministically). Build phase,
+ * once; pcs_station_add calls it for a scenario with a "freeze" section.
  * @return PCS_E_INVAL (NULL, bad def field, a station without units, twice),
  *         errors of store, channel and gate registration.
  */
