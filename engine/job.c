@@ -188,6 +188,8 @@ pcs_status pcs_jobs_before_tick(pcs_world *w)
                 return st;
             PCS_PROBE_JOB_MERGED(i, j->submit_tick, w->clock.tick);
         }
+        if (j->gate && *j->gate)
+            continue; /* frozen (engine/gate.c): the run in flight merged, no new one */
         j->submit_tick = w->clock.tick;
         pcs_status st = j->desc.copy_inputs(w, j->desc.ctx, j->input);
         if (st != PCS_OK)

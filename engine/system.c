@@ -172,6 +172,7 @@ pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32
     if (!r->desc.name || !r->desc.reads || !r->desc.writes)
         return pcs_error_set(PCS_E_NOMEM, "pcs_system_register: out of memory");
     r->id = w->n_systems++;
+    r->gate = NULL;
     insert_in_run_order(w, r->id);
     if (id)
         *id = r->id;
@@ -195,6 +196,8 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
         pcs_access_stage_begin(w);
     for (uint32_t k = first; k < end; k++) {
         const pcs_system_rec *r = &w->systems[w->stage_order[k]];
+        if (r->gate && *r->gate)
+            continue; /* frozen (engine/gate.c): its stores keep their values */
         pcs_access_system_begin(w, r);
         pcs_status st = r->desc.fn(w, r->desc.ctx);
         st = pcs_access_system_end(w, stage, st);

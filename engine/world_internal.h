@@ -42,6 +42,7 @@ typedef struct pcs_store_rec {
 typedef struct pcs_system_rec {
     pcs_system_desc desc; /* name and access lists point into world memory */
     uint32_t id;
+    const uint32_t *gate; /* engine/gate.c: skipped while *gate != 0; NULL = never */
 } pcs_system_rec;
 
 typedef struct pcs_channel_rec {
@@ -62,6 +63,7 @@ typedef struct pcs_job_rec {
     int pending;       /* a run was submitted and not yet merged */
     int rerun;         /* pending run's executor went away: run it again from input */
     uint64_t submit_tick;
+    const uint32_t *gate; /* engine/gate.c: not submitted while *gate != 0; NULL = never */
 } pcs_job_rec;
 
 typedef struct pcs_load_check_rec {

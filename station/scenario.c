@@ -102,8 +102,9 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
     return 0;
 }
 
-static const char *const top_keys[] = {"schema", "name",  "world",           "run",     "readers",
-                                       "script", "units", "instrumentation", "plugins", NULL};
+static const char *const top_keys[] = {"schema",  "name",   "world", "run",
+                                       "readers", "script", "units", "instrumentation",
+                                       "plugins", "freeze", NULL};
 
 static const jr_field world_fields[] = {
     {"dt_s", JR_NUM, PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, offsetof(pcs_world_def, dt_s)},
@@ -171,6 +172,47 @@ static int parse_readers(jr_ctx *c, json_t *doc, scenario *s)
 {
     static const char *const keys[] = {"count", "rate_hz", "channels", "names", NULL};
     return jr_section(c, doc, "readers", keys, readers_fields, s);
+}
+
+/* "freeze": {"hold": "as_frozen" | "shutdown", "decay_heat_clock":
+ * "real_time" | "split", "split_mean_life_s": s}; present = units freezable
+ * (pcsim/station_freeze.h), absent = not (the world is built as before). */
+static int freeze_word(jr_ctx *c, json_t *f, const char *key, const char *a, const char *b,
+                       int *out)
+{
+    const char *v = NULL;
+    int rc = jr_str(c, f, key, &v);
+    if (rc || !v)
+        return rc;
+    if (strcmp(v, a) == 0 || strcmp(v, b) == 0) {
+        *out = strcmp(v, b) == 0;
+        return 0;
+    }
+    size_t k = jr_push_key(c, key);
+    rc = jr_fail(c, "'%s' is neither \"%s\" nor \"%s\"", v, a, b);
+    jr_pop(c, k);
+    return rc;
+}
+
+static int freeze_fields(jr_ctx *c, json_t *f, void *out)
+{
+    scenario *s = out;
+    int hold = 0, split = 0;
+    int rc = freeze_word(c, f, "hold", "as_frozen", "shutdown", &hold);
+    rc |= freeze_word(c, f, "decay_heat_clock", "real_time", "split", &split);
+    rc |= jr_num(c, f, "split_mean_life_s", 1e-3, 1e15, &s->freeze_def.split_mean_life_s);
+    s->freeze_def.hold = hold ? PCS_FREEZE_HOLD_SHUTDOWN : PCS_FREEZE_HOLD_AS_FROZEN;
+    s->freeze_def.decay_heat_clock =
+        split ? PCS_DECAY_HEAT_CLOCK_SPLIT : PCS_DECAY_HEAT_CLOCK_REAL_TIME;
+    return rc;
+}
+
+static int parse_freeze(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {"hold", "decay_heat_clock", "split_mean_life_s", NULL};
+    s->freeze_def = pcs_station_freeze_default();
+    s->freeze = json_is_object(json_object_get(doc, "freeze"));
+    return jr_section(c, doc, "freeze", keys, freeze_fields, s);
 }
 
 static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
@@ -397,7 +439,8 @@ static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario
     if (!rc && name)
         copy_name(out->name, sizeof out->name, name);
     if (!rc)
-        rc = parse_world(c, doc, out) | parse_run(c, doc, out) | parse_readers(c, doc, out);
+        rc = parse_world(c, doc, out) | parse_run(c, doc, out) | parse_readers(c, doc, out) |
+             parse_freeze(c, doc, out);
     if (!rc)
         rc = scenario_units_parse(c, doc, out);
     if (!rc)

@@ -12,6 +12,7 @@
 
 #include "pcsim/plant.h"
 #include "pcsim/station.h"
+#include "pcsim/station_freeze.h"
 #include "pcsim/world.h"
 
 #define SCN_MAX_SCRIPT PCS_SCENARIO_ACTIONS_MAX
@@ -32,8 +33,10 @@ typedef struct scenario {
     char unit_names[PCS_PLANT_MAX_UNITS][16];      /**< "u1".. */
     uint32_t n_units;                              /**< 0: no plant */
     pcs_plant_setpoints setpoints;                 /**< "instrumentation" */
-    json_t *doc;         /**< the migrated document (owned), for model sections */
-    char warnings[1024]; /**< rounding warnings, one per line ("" if none) */
+    int freeze;                        /**< 1: a "freeze" section (units can be frozen) */
+    pcs_station_freeze_def freeze_def; /**< its options */
+    json_t *doc;                       /**< the migrated document (owned), for model sections */
+    char warnings[1024];               /**< rounding warnings, one per line ("" if none) */
 } scenario;
 
 /**

@@ -123,7 +123,12 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         }
     }
     st->n_channels = pcs_channel_count(w) - st->first_channel;
-    pcs_status rc = pcs_station_entities_add(st);
+    pcs_status rc = s->freeze ? pcs_station_freeze_add(w, st, &s->freeze_def) : PCS_OK;
+    if (rc != PCS_OK) {
+        free(st);
+        return pcs_error_set(rc, "%s: $.freeze: %s", s->source, pcs_last_error());
+    }
+    rc = pcs_station_entities_add(st);
     if (rc != PCS_OK) {
         free(st);
         return pcs_error_set(rc, "%s: station entities: %s", s->source, pcs_last_error());
@@ -316,6 +321,12 @@ static const action_def actions[] = {
      "target uN (acknowledges every alarm)", NO_RANGE},
     {"alarm_shelve", PCS_ALARM_COMMANDS, PCS_ALARM_OP_SHELVE, ARG_ALARM,
      "target an alarm, value shelf time s", 1, 0.0, PCS_ALARM_SHELVE_MAX_S, 0, "shelf time s", 0},
+    {"freeze", PCS_STATION_FREEZE_COMMANDS, PCS_STATION_FREEZE_OP_FREEZE, ARG_UNIT,
+     "target uN (a scenario with a \"freeze\" section): stop the unit, state kept", NO_RANGE},
+    {"thaw", PCS_STATION_FREEZE_COMMANDS, PCS_STATION_FREEZE_OP_THAW, ARG_UNIT,
+     "target uN (frozen for at least 20 ticks), value extra s [0, 1e12] added to the frozen time "
+     "(decay heat and xenon advance in closed form)",
+     1, 0.0, 1e12, 0, "extra s", 0},
 };
 
 /* Where a message points: "<file>: $.script[i].<field>" for a script

@@ -24,6 +24,7 @@ struct pcs_station {
     pcs_plant_setpoints setpoints;      /**< "instrumentation", for its plugin */
     uint32_t first_channel, n_channels; /**< channels the build registered */
     char source[256];                   /**< the scenario's source, for messages */
+    struct station_freeze *freeze;      /**< station_freeze.c; NULL until pcs_station_freeze_add */
     pcs_plant_unit_def units[];         /**< n_units of them (sized at pcs_station_add) */
 };
 

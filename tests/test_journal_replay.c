@@ -442,8 +442,9 @@ Test(journal_replay, a_truncated_header_is_refused_with_file_and_line)
     /* every family but the steam side's 24 commands (the turbine's 8, rod
        control's 2, the steam dumps' 4, the feedwater's 4, the interlocks' 3,
        the MSIVs' 2 and steam_line_break), which only a unit with sg_model
-       steam_side builds (issue 15) */
-    cr_assert_eq(n_kinds + 24u, pcs_station_command_name_count(),
+       steam_side builds (issue 15), nor freeze and thaw, which only a
+       scenario with a "freeze" section builds (issue 19) */
+    cr_assert_eq(n_kinds + 24u + 2u, pcs_station_command_name_count(),
                  "a boundary unit builds every command family but the steam side's");
     unsigned text_line = line_of(text, "# scenario_text ");
     static const struct {

@@ -153,6 +153,9 @@ PCS_API pcs_status pcs_world_set_executor(pcs_world *w, const pcs_executor *ex);
  */
 PCS_API void pcs_world_executor_revoke(pcs_world *w, const void *ctx);
 
+/** 1 when job @p id has a run in flight (submitted, not yet merged), else 0. */
+PCS_API int pcs_job_pending(const pcs_world *w, uint32_t id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -243,6 +243,36 @@ typedef void (*pcs_stage_observer_fn)(void *ctx, pcs_stage stage, int end, uint6
 PCS_API pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn,
                                                 void *ctx);
 
+/*
+ * ---- Gates (engine/gate.c) ----------------------------------------------
+ * Freeze a group of systems and jobs on a flag in a STATE store.
+ *
+ * A gate ties every system and job whose name starts with a prefix ("u2.")
+ * to one uint32 element of a STATE store. While that element is non-zero the
+ * group is frozen: its systems are skipped at their stage and its jobs are not
+ * submitted at their due ticks (a run already in flight still merges at its
+ * due tick: it belongs to the time before the freeze). Frozen stores keep
+ * their values, so readers see the group as it was.
+ *
+ * The flag lives in a model's STATE store, so it is saved, loaded and hashed
+ * like any state, and a frozen group is the same whatever the workers or
+ * readers. Gates cost one load per system per tick and nothing when absent.
+ * Nobody but the store's owner writes the flag: between ticks, or by a
+ * system of an earlier stage (the gate is read when the system is reached).
+ *
+ * Thread-safety: build phase for pcs_world_gate_add; the world's thread.
+ */
+/**
+ * Gate the systems and jobs registered so far whose names start with
+ * @p prefix on element @p index of STATE store @p store (elements of 4 bytes,
+ * read as uint32). @p n_gated (optional) is set to the number gated.
+ * @return PCS_E_INVAL (NULL or empty prefix, unknown store, a SCRATCH store,
+ *         elements not 4 bytes, index out of range, a system or job already
+ *         gated, nothing matching), PCS_E_STATE after sealing.
+ */
+PCS_API pcs_status pcs_world_gate_add(pcs_world *w, const char *prefix, uint32_t store,
+                                      uint32_t index, uint32_t *n_gated);
+
 #ifdef __cplusplus
 }
 #endif

@@ -613,7 +613,7 @@ pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *c
         char name[PCS_NAME_MAX];
         snprintf(name, sizeof name, "%s.xenon", u->prefix);
         st = pcs_xenon_add(w, name, &u->cfg.xenon, u->id.xe_state, u->id.xe_power,
-                           u->cfg.xenon_phase, NULL);
+                           u->cfg.xenon_phase, &u->xe_job);
     }
     if (st == PCS_OK)
         st = pcs_unit_commands_register(w, u);

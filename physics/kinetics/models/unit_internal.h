@@ -81,6 +81,7 @@ struct pcs_unit {
     pcs_kinetics_modes *modes;
     pcs_xenon_state *xe;
     uint32_t *scram, *trip, *flags;
+    uint32_t xe_job; /* the xenon SLOW job's id (unit_freeze.c checks it merged) */
 };
 
 /* unit_systems.c: registration of the ACTUATORS, KINETICS and HEAT systems. */
