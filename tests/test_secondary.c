@@ -335,6 +335,33 @@ Test(secondary, hem_critical_flux_is_above_the_skip_bound)
                       hs[k], r);
         }
     }
+    /* Below PCS_THNET_SKIP_P_MIN_PA the bound fails for near-saturated
+       liquid (why the skip stops there): 2 kPa to 0.2 MPa, log spaced, at
+       quality 0 and 1e-4 the ratio falls under PCS_THNET_SKIP_R somewhere,
+       and from 0.2 MPa to 16 MPa (log spaced) it stays above at both. */
+    int under_low = 0;
+    for (int i = 0; i <= 40; i++) {
+        double p = 2e3 * pow(16e6 / 2e3, i / 40.0), ts;
+        pcs_water_props f, g;
+        cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
+        pcs_if97_region1(p, ts, &f);
+        pcs_if97_region2(p, ts, &g);
+        for (int q = 0; q < 2; q++) {
+            double h = f.h_j_kg + (q ? 1e-4 : 0.0) * (g.h_j_kg - f.h_j_kg);
+            pcs_water_props w;
+            pcs_thnet_choke c;
+            cr_assert_eq(pcs_water_props_ph(p, h, &w), PCS_OK);
+            cr_assert_eq(pcs_thnet_choke_if97(NULL, p, h, &c), PCS_OK, "%s", pcs_last_error());
+            double r = c.g_kg_m2s / sqrt(2.0 * w.rho_kg_m3 * p);
+            if (p < PCS_THNET_SKIP_P_MIN_PA)
+                under_low += r <= PCS_THNET_SKIP_R;
+            else
+                cr_expect(r > PCS_THNET_SKIP_R, "p %g Pa, x %g: Gc / sqrt(2 rho p) %.4f", p,
+                          q ? 1e-4 : 0.0, r);
+        }
+    }
+    cr_expect_gt(under_low, 0,
+                 "below 0.2 MPa the bound should fail somewhere (why the skip stops)");
     for (double p = 0.2e6; p <= 16.01e6; p += 0.2e6) {
         double ts;
         pcs_water_props g;

@@ -172,10 +172,14 @@ extern "C" {
 #define PCS_THNET_CHOKE_THETA 0.5
 /** Lower bounds of Gc / sqrt(2 rho p) (IF97, tests/test_secondary.c): below
  *  r Cd s A sqrt(2 rho p) a junction cannot be choked and the critical-flow
- *  search is skipped. Saturated steam 0.2-16 MPa: 0.42-0.45; any state
- *  tested: above 0.09 (saturated liquid at 0.2 MPa; 0.05 leaves room). */
+ *  search is skipped, for an upstream pressure of at least
+ *  PCS_THNET_SKIP_P_MIN_PA only. Saturated steam 0.2-16 MPa: 0.42-0.45; any
+ *  state tested from 0.2 MPa: above 0.09 (saturated liquid at 0.2 MPa; 0.05
+ *  leaves room). Below 0.2 MPa near-saturated liquid falls under it (0.041
+ *  at 20 kPa, 0.017 at 2 kPa), so the search always runs there. */
 #define PCS_THNET_SKIP_R_STEAM 0.38
 #define PCS_THNET_SKIP_R 0.05
+#define PCS_THNET_SKIP_P_MIN_PA 0.2e6
 /** A step in which a volume's void collapses (two-phase at the start,
  *  liquid at the end) with the EOS pressure of its new (M, U) more than
  *  this from the linear solve's is redone in sub-steps (file comment). */

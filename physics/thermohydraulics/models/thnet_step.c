@@ -161,13 +161,15 @@ static pcs_status choke_limit(pcs_thnet *net, const pcs_thnet_state *s, uint32_t
        what the junction takes: the junction cannot be choked there. r from
        IF97 (tests/test_secondary.c hem_critical_flux_*): Gc / sqrt(2 rho
        p) is 0.42-0.45 for saturated steam from 0.2 to 16 MPa (r = 0.38),
-       and above 0.09 for every state tested, saturated liquid at 0.2 MPa
-       the lowest (r = 0.05). (It was once taken as an upper bound, which it
-       also is, 1.05 sqrt(2 rho p): a flow between Gc and that passed
+       and above 0.09 for every state tested from 0.2 MPa, saturated liquid
+       at 0.2 MPa the lowest (r = 0.05); below 0.2 MPa near-saturated liquid
+       goes under it (0.017 at 2 kPa), so there the search always runs. (It was once taken as an
+       upper bound, which it also is, 1.05 sqrt(2 rho p): a flow between Gc and that passed
        unchoked; a restrictor's loss-limited flow from a two-phase dome ran
        at up to 1.9 x its choked flow.) */
     double r = sat_vapour ? PCS_THNET_SKIP_R_STEAM : PCS_THNET_SKIP_R;
-    if (fabs(wpred) <= r * j->discharge * open * j->area_m2 * sqrt(2.0 * rho_up * p))
+    if (p >= PCS_THNET_SKIP_P_MIN_PA &&
+        fabs(wpred) <= r * j->discharge * open * j->area_m2 * sqrt(2.0 * rho_up * p))
         return PCS_OK;
     pcs_thnet_choke c, c2;
     pcs_status st = net->eos.choke(net->eos.ctx, p, h, &c);
