@@ -5,6 +5,7 @@
  */
 #include <math.h>
 
+#include "pcsim/math.h"
 #include "pcsim/plant_signals.h"
 #include "pcsim/system.h"
 #include "physics/control/models/control_input.h"
@@ -33,7 +34,7 @@ double pcs_rod_control_speed(const pcs_rod_control_def *d, double e_k, int *movi
 
 double pcs_rod_control_rate_lag(const pcs_rod_control_def *d, double m, double dt_s, double *lag)
 {
-    *lag += (1.0 - exp(-dt_s / d->mismatch_tau_s)) * (m - *lag);
+    *lag += -pcs_expm1(-dt_s / d->mismatch_tau_s) * (m - *lag);
     return m - *lag;
 }
 
