@@ -10,6 +10,7 @@
 
 #include "pcsim/channel.h"
 #include "pcsim/clock.h"
+#include "pcsim/math.h"
 #include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/plant_signals.h"
@@ -256,8 +257,8 @@ pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_sec
     fw->id_sec_feed_t = ss.feed_t;
     fw->id_feed_limit = sc ? pcs_sg_control_feed_limit_store(sc) : UINT32_MAX;
     fw->dt_s = pcs_world_clock(w)->dt_s;
-    fw->coast_factor = exp(-fw->dt_s / def->mfp_coast_s);
-    fw->lag_alpha = 1.0 - exp(-fw->dt_s / def->heater_lag_s);
+    fw->coast_factor = pcs_exp(-fw->dt_s / def->mfp_coast_s);
+    fw->lag_alpha = -pcs_expm1(-fw->dt_s / def->heater_lag_s);
     st = densities(fw, sd);
     if (st == PCS_OK)
         st = make_stores(w, fw);
