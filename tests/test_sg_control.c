@@ -14,8 +14,10 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcsim/pcsim.h"
+#include "pcsim/persist.h"
 #include "pcsim/secondary.h"
 #include "pcsim/sg_control.h"
 #include "pcsim/station.h"
@@ -32,14 +34,17 @@ typedef struct sgc_rig {
 } sgc_rig;
 
 /* One SG's secondary from its start estimate with sg_control reading the
- * test's power store "t.power" (W). The level program is flat at 44 %
+ * test's power store "t.power" (W) if @p with_power, at world step @p dt
+ * (0: the default) and level lag @p level_lag_s (0: the default). The level program is flat at 44 %
  * (nr_program_no_load = nr_program) so that the lag and the transfer are
  * seen alone; the program has its own test below. */
-static void rig_open(sgc_rig *r)
+static void rig_open_with(sgc_rig *r, double dt, int with_power, double level_lag_s)
 {
     memset(r, 0, sizeof *r);
     pcs_world_def wd;
     pcs_world_default(&wd);
+    if (dt > 0.0)
+        wd.dt_s = dt;
     wd.check_access = 1;
     wd.check_finite = 1;
     cr_assert_eq(pcs_world_create(&wd, &r->w), PCS_OK);
@@ -58,9 +63,12 @@ static void rig_open(sgc_rig *r)
     *r->power = 0.5 * RATED_W;
     pcs_sg_control_default(&r->def);
     r->def.unit_name = "u1";
-    r->def.power = (pcs_pzr_control_input){ps, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    if (with_power)
+        r->def.power = (pcs_pzr_control_input){ps, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
     r->def.rated_power_w = RATED_W;
     r->def.nr_program_no_load = r->def.nr_program;
+    if (level_lag_s > 0.0)
+        r->def.level_lag_s = level_lag_s;
     cr_assert_eq(pcs_sg_control_add(r->w, &r->def, r->sec, &r->sc), PCS_OK, "%s", pcs_last_error());
     r->state = pcs_store_data(r->w, pcs_sg_control_state_store(r->sc));
     uint32_t meas = 0;
@@ -68,6 +76,12 @@ static void rig_open(sgc_rig *r)
     r->meas = pcs_store_data(r->w, meas);
     r->sec_feed = pcs_store_data(r->w, pcs_secondary_store_ids(r->sec).feed);
     r->dt = pcs_world_clock(r->w)->dt_s;
+}
+
+/* The rig at the world's default dt, with the power input and the 5 s lag. */
+static void rig_open(sgc_rig *r)
+{
+    rig_open_with(r, 0.0, 1, 0.0);
 }
 
 /* The measured values the next tick's controller reads. */
@@ -103,11 +117,11 @@ static void hold_steady(sgc_rig *r, double w)
 /*
  * A step of the measured NR level from the 44 % program to 40 % with the
  * steam and feed flows held: after tick k the lagged level is
- * 40 + 4 (1 - a)^k with a = dt / 5 s (first-order lag, T_F = 5 s, forward
- * Euler as the step integrates it), and the level integral has gained
- * K_L dt / T_L x sum_k (44 - L_k) with T_L = 120 s:
- * sum_k (44 - L_k) = 4 n - 4 (1 - a) (1 - (1 - a)^n) / a.
- * At n = 100 (5 s at dt 0.05): L = 40 + 4 x 0.99^100 = 41.4640 %.
+ * 40 + 4 exp(-k dt / 5 s) (first-order lag, T_F = 5 s, discretised
+ * exactly: each tick moves it by a = 1 - exp(-dt / T_F) of the gap), and
+ * the level integral has gained K_L dt / T_L x sum_k (44 - L_k) with
+ * T_L = 120 s: sum_k (44 - L_k) = 4 n - 4 (1 - a) (1 - (1 - a)^n) / a.
+ * At n = 100 (5 s at dt 0.05): L = 40 + 4 / e = 41.4715 %.
  */
 Test(sg_control, level_lag_and_integral_time_hand_computed)
 {
@@ -115,18 +129,18 @@ Test(sg_control, level_lag_and_integral_time_hand_computed)
     rig_open(&r);
     cr_assert_float_eq(r.def.level_lag_s, 5.0, 0.0, "lag 5 s (the refdata row)");
     cr_assert_float_eq(r.def.level_reset_s, 120.0, 0.0, "integral time 2 min (the refdata row)");
-    const double w = 300.0, a = r.dt / 5.0;
+    const double w = 300.0, a = 1.0 - exp(-r.dt / 5.0);
     hold_steady(&r, w);
     const int n = (int)lround(5.0 / r.dt);
     for (int k = 1; k <= n; k++) {
         set_meas(&r, 40.0, w, w, 0.5);
         tick(&r);
-        double expect = 40.0 + 4.0 * pow(1.0 - a, k);
+        double expect = 40.0 + 4.0 * exp(-k * r.dt / 5.0);
         cr_assert_float_eq(st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), expect, 1e-9,
                            "tick %d: lagged level %.9f, hand %.9f", k,
                            st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), expect);
     }
-    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), 40.0 + 4.0 * pow(0.99, 100), 1e-9);
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), 40.0 + 4.0 * exp(-1.0), 1e-9);
     double sum_e = 4.0 * n - 4.0 * (1.0 - a) * (1.0 - pow(1.0 - a, n)) / a;
     double i_expect = r.def.level_gain_kg_s_pct * r.dt / 120.0 * sum_e;
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), i_expect, 1e-9,
@@ -142,7 +156,8 @@ Test(sg_control, level_lag_and_integral_time_hand_computed)
  * integral takes the jump: I_L = W_c - K_L e_L on the bypass valves, W_c -
  * W_s - K_L e_L on the main valves); 0.21 stays on the bypass valves. Then
  * from 300 kg/s, above the bypass valve's capacity, the command moves
- * continuously: one tick takes it to 300 + (dt / T_W) (120.1 - 300).
+ * continuously: one tick takes it to 300 + a_W (120.1 - 300) with
+ * a_W = 1 - exp(-dt / T_W) (the flow lag, discretised exactly).
  * The measure system copies the power input over the rated power.
  */
 Test(sg_control, low_power_transfer_is_bumpless_both_ways)
@@ -186,13 +201,137 @@ Test(sg_control, low_power_transfer_is_bumpless_both_ways)
     r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = big - steam;
     set_meas(&r, nr, steam, big, 0.19);
     tick(&r);
-    double expect = big + r.dt / r.def.flow_lag_s * (r.def.bypass_max_kg_s - big);
+    double expect = big + (1.0 - exp(-r.dt / r.def.flow_lag_s)) * (r.def.bypass_max_kg_s - big);
     cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0);
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), expect, 1e-9,
                        "command %.9f, hand %.9f (the main valve closes onto the bypass)",
                        st(&r, PCS_SG_CONTROL_ST_FEED), expect);
     cr_expect_float_eq(r.sec_feed[0], st(&r, PCS_SG_CONTROL_ST_FEED), 0.0,
                        "the secondary's feed is the command");
+    pcs_world_destroy(r.w);
+}
+
+/*
+ * The level lag is stable at any step: at dt 0.2 s with T_F 0.05 s (the
+ * def's lowest; dt / T_F = 4), forward Euler multiplied the gap by
+ * 1 - 4 = -3 each tick and the lagged level ran away (44 -> 41 -> 50 -> 23
+ * ...). Discretised exactly, the gap shrinks by exp(-4) per tick, hand-
+ * computed: after tick k, L = 45 - exp(-4 k).
+ */
+Test(sg_control, level_lag_is_exact_and_stable_when_dt_exceeds_twice_t_f)
+{
+    sgc_rig r;
+    rig_open_with(&r, 0.2, 1, 0.05);
+    hold_steady(&r, 300.0);
+    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = 20.0;
+    for (int k = 1; k <= 8; k++) {
+        set_meas(&r, 45.0, 280.0, 300.0, 0.5);
+        tick(&r);
+        double expect = 45.0 - exp(-4.0 * k);
+        cr_assert_float_eq(st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), expect, 1e-12,
+                           "tick %d: lagged level %.9g, hand %.9g", k,
+                           st(&r, PCS_SG_CONTROL_ST_LEVEL_LAG), expect);
+    }
+    pcs_world_destroy(r.w);
+}
+
+/*
+ * Windup at the transfer to the bypass valves: from 300 kg/s on the main
+ * valves (above the bypass valves' 120.1 kg/s), the level at its program,
+ * then the level 10 % NR above the program with 20 kg/s of steam (a load
+ * drop). The bypass output starts at the valve's capacity (not at 300
+ * kg/s, which the PI would have to unwind at K_L / T_L x 10 % = 0.83 kg/s
+ * per s: before the fix the command sat at 120.1 kg/s for about 100 s),
+ * so the command, which falls from 300 kg/s over the flow lag T_W 2 s,
+ * drops below the capacity within 10 s (the demand is 18 kg/s below it
+ * after 1 s: the lagged level is 1.8 % NR up) where before it held it.
+ */
+Test(sg_control, transfer_to_the_bypass_valves_from_above_their_capacity_does_not_wind_up)
+{
+    sgc_rig r;
+    rig_open(&r);
+    hold_steady(&r, 300.0);
+    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = 300.0 - 280.0;
+    set_meas(&r, r.def.nr_program, 280.0, 300.0, 0.19);
+    tick(&r);
+    cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0);
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), r.def.bypass_max_kg_s, 1e-9,
+                       "I_L %.6f: the bypass output starts at the capacity 120.1 kg/s",
+                       st(&r, PCS_SG_CONTROL_ST_INTEGRAL));
+    const int n = (int)lround(10.0 / r.dt);
+    int k = 1;
+    for (; k <= n; k++) {
+        set_meas(&r, r.def.nr_program + 10.0, 20.0, st(&r, PCS_SG_CONTROL_ST_FEED), 0.10);
+        tick(&r);
+        if (st(&r, PCS_SG_CONTROL_ST_FEED) < r.def.bypass_max_kg_s - 1.0)
+            break;
+    }
+    cr_expect_leq(k, n, "command %.3f kg/s after 10 s with the level 10 %% NR high (capacity %.1f)",
+                  st(&r, PCS_SG_CONTROL_ST_FEED), r.def.bypass_max_kg_s);
+    pcs_world_destroy(r.w);
+}
+
+/*
+ * What the controller writes loads back: on the bypass valves with the
+ * feed isolated (limit 0, command 0) and the level 6 % NR above the
+ * program, the transfer to the main valves with 1000 kg/s of steam set
+ * I_L = W_c - W_s - K_L e_L = 0 - 1000 + 60 = -940 kg/s unclamped, and the
+ * load check (|I_L| <= feed_max_kg_s 720.6) refused the controller's own
+ * save. The bumpless I_L is held within +-feed_max_kg_s like the
+ * integration's.
+ */
+Test(sg_control, bumpless_integral_is_clamped_so_its_own_save_loads)
+{
+    sgc_rig r;
+    rig_open(&r);
+    double *s = r.state + PCS_SG_CONTROL_ST_SG;
+    double *lim = pcs_store_data(r.w, pcs_sg_control_feed_limit_store(r.sc));
+    s[PCS_SG_CONTROL_ST_LEVEL_LAG] = 50.0;
+    s[PCS_SG_CONTROL_ST_FEED] = 0.0;
+    s[PCS_SG_CONTROL_ST_INTEGRAL] = 60.0;
+    s[PCS_SG_CONTROL_ST_BYPASS] = 1.0;
+    lim[0] = 0.0;
+    set_meas(&r, 50.0, 1000.0, 0.0, 0.19);
+    tick(&r);
+    set_meas(&r, 50.0, 1000.0, 0.0, 0.23);
+    tick(&r);
+    cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "above 22 %%: the main valves");
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), -r.def.feed_max_kg_s, 1e-9,
+                       "I_L %.3f held at -feed_max_kg_s", st(&r, PCS_SG_CONTROL_ST_INTEGRAL));
+    char path[] = "/tmp/pcsim-sgc-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(pcs_world_save(r.w, path), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_world_load(r.w, path), PCS_OK, "its own save: %s", pcs_last_error());
+    unlink(path);
+    pcs_world_destroy(r.w);
+}
+
+/*
+ * Without a power input the controller never transfers (header), so a
+ * saved bypass flag of 1 would stay 1 for good and hold the feed at the
+ * bypass valves' 120.1 kg/s: the load check refuses it, naming the store,
+ * element, value and why.
+ */
+Test(sg_control, bypass_flag_1_without_a_power_input_is_refused_at_load)
+{
+    sgc_rig r;
+    rig_open_with(&r, 0.0, 0, 0.0);
+    char path[] = "/tmp/pcsim-sgc-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS] = 1.0;
+    cr_assert_eq(pcs_world_save(r.w, path), PCS_OK, "%s", pcs_last_error());
+    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS] = 0.0;
+    cr_expect_eq(pcs_world_load(r.w, path), PCS_E_CORRUPT, "flag 1 without a power input");
+    cr_expect(strstr(pcs_last_error(), "u1.sgctl.state' element 3 (bypass valves flag): value 1 "
+                                       "must be 0 without a power input"),
+              "%s", pcs_last_error());
+    cr_expect_eq(r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS], 0.0,
+                 "a refused load changes nothing");
+    unlink(path);
     pcs_world_destroy(r.w);
 }
 

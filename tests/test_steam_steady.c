@@ -93,6 +93,7 @@
 #include "pcsim/plant.h"
 #include "pcsim/primary.h"
 #include "pcsim/secondary.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/station.h"
 #include "pcsim/system.h"
 #include "pcsim/turbine.h"
@@ -318,6 +319,48 @@ static void expect_pressure_mwe(pcs_world *w, const su *u, double f, double p_pr
               hin);
 }
 
+/*
+ * sg_control's start at a low power: on the bypass valves (below 20 %) the
+ * feed demand is K_L (program - L_F) + I_L and the build sets I_L so that
+ * it is the feed command W_c, so the program the controller holds is
+ * L_F + (W_c - I_L) / K_L: it must be the program at the measured power
+ * (35.75 % at 5 %, the level the steam side settled at), whose full-load
+ * value (33 % + the ramp's slope x 20 %) is 44 % ([HRTD] 11.1), and the
+ * level error at the start within the settling's 0.1 % NR. Before the fix
+ * the plant gave the controller the 5 % program as its full-load one: it
+ * held 33.69 % at 5 % (and would hold 35.75 % at full power).
+ */
+static void expect_sgctl_start(pcs_world *w, const su *u, uint32_t i)
+{
+    const double *s = pcs_store_data(w, pcs_sg_control_state_store(u->pu->sg_control));
+    char n[32];
+    snprintf(n, sizeof n, "u%u.sgctl.meas", i + 1);
+    uint32_t id = 0;
+    cr_assert_eq(pcs_store_find(w, n, &id), PCS_OK, "%s", pcs_last_error());
+    const double *m = pcs_store_data(w, id);
+    pcs_sg_control_def cd;
+    pcs_sg_control_default(&cd);
+    const double k_l = cd.level_gain_kg_s_pct, p = m[PCS_SG_CONTROL_MEAS_POWER];
+    for (uint32_t l = 0; l < u->n_loops; l++) {
+        const double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
+        double held = sl[PCS_SG_CONTROL_ST_LEVEL_LAG] +
+                      (sl[PCS_SG_CONTROL_ST_FEED] - sl[PCS_SG_CONTROL_ST_INTEGRAL]) / k_l;
+        double full = NR_NO_LOAD + (held - NR_NO_LOAD) * NR_BREAK_F / p;
+        cr_expect_eq(sl[PCS_SG_CONTROL_ST_BYPASS], 1.0, "u%u SG %u at %.3f: bypass valves", i + 1,
+                     l + 1, p);
+        cr_expect_float_eq(held, nr_program(p), 1e-9,
+                           "u%u SG %u: controller's program %.4f %% at power %.4f, the program "
+                           "%.4f %%",
+                           i + 1, l + 1, held, p, nr_program(p));
+        cr_expect_float_eq(full, NR_FULL, 1e-6, "u%u SG %u: its full-load program %.4f %%, 44 %%",
+                           i + 1, l + 1, full);
+        cr_expect_leq(fabs(sl[PCS_SG_CONTROL_ST_FEED] - sl[PCS_SG_CONTROL_ST_INTEGRAL]), 0.1 * k_l,
+                      "u%u SG %u: I_L %.4f, W_c %.4f kg/s (level error %.4f %% NR)", i + 1, l + 1,
+                      sl[PCS_SG_CONTROL_ST_INTEGRAL], sl[PCS_SG_CONTROL_ST_FEED],
+                      held - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
+    }
+}
+
 Test(steam_steady, programs_and_closure_from_5_to_100_percent)
 {
     char js[1024];
@@ -342,6 +385,7 @@ Test(steam_steady, programs_and_closure_from_5_to_100_percent)
     su u[N_UNITS];
     for (uint32_t i = 0; i < N_UNITS; i++)
         su_open(w, pl, i, &u[i]);
+    expect_sgctl_start(w, &u[0], 0); /* 5 % */
     for (int k = 0; k < N_TICKS; k++) {
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "tick %d: %s", k, pcs_last_error());
         for (uint32_t i = 0; i < N_UNITS; i++)

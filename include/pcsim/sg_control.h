@@ -17,12 +17,17 @@
  *
  *   NR level ──[lag T_F]── L_F ──(-)┐
  *   program ─────────────────────(+)┴─ e_L ──[K_L + I_L]── level out (kg/s) ─┐
- *                        L_F += (dt / T_F) (NR - L_F)                       │
+ *                        L_F += a_F (NR - L_F)                              │
  *                        I_L += (K_L dt / T_L) e_L                          │
  *   steam flow W_s ────────────────────────────────────────────────────(+)──┴─ W_dem
  *   feed flow W_f ──(-)── W_dem - W_f ──[integral, T_W]── feed command W_c
- *                        W_c += (dt / T_W) (W_dem - W_f), clamped to
- *                        [0, top]
+ *                        W_c += a_W (W_dem - W_f), clamped to [0, top]
+ *
+ * The two lags are first-order and discretised exactly, a_F = 1 -
+ * exp(-dt / T_F) and a_W = 1 - exp(-dt / T_W) (computed once at the build):
+ * stable and without overshoot at any world step (forward Euler's dt / T
+ * would ring for dt > T and run away for dt > 2 T, and level_lag_s goes
+ * down to 0.05 s while dt goes up to 10 s).
  *
  * The steam flow feeds forward (the feed follows the load before the level
  * moves), the level trims it, and the feed flow closes the flow loop (the
@@ -36,7 +41,7 @@
  * level alone: the steam and feed flow signals are unreliable at low flow,
  * so the same PI on the lagged level sets the bypass valves' flow:
  *
- *   W_dem = K_L e_L + I_L,   W_c += (dt / T_W) (clamp(W_dem, 0, W_byp) - W_c)
+ *   W_dem = K_L e_L + I_L,   W_c += a_W (clamp(W_dem, 0, W_byp) - W_c)
  *
  * with W_byp (bypass_max_kg_s) the bypass valve's capacity: the main valve
  * closes onto the bypass over T_W, so W_c never jumps. The transfer is
@@ -44,10 +49,15 @@
  * rated_power_w): to the bypass valves when P < bypass_power_frac, back to
  * the main valves when P > bypass_power_frac + bypass_band_frac (no
  * chatter at the threshold). Bumpless: at the transfer I_L is reset so
- * that the new mode's W_dem is the present command W_c (to the bypass
- * valves: I_L = W_c - K_L e_L; to the main valves: I_L = W_c - W_s - K_L
- * e_L). Without a power input (def.power.store UINT32_MAX, the default)
- * the controller stays on the main valves.
+ * that the new mode's W_dem is the present command W_c (to the main
+ * valves: I_L = W_c - W_s - K_L e_L), or on the bypass valves what they
+ * can pass of it (I_L = min(W_c, top, W_byp) - K_L e_L: from a command
+ * above the capacity, an I_L of W_c would hold the output at W_byp until
+ * the PI unwound it, about 100 s for 10 % NR of level error; the W_c lag
+ * keeps the command continuous), I_L held within [-feed_max_kg_s,
+ * feed_max_kg_s] as the load check requires. Without a power input
+ * (def.power.store UINT32_MAX, the default) the controller stays on the
+ * main valves, and the load check refuses a bypass flag of 1.
  *
  * The command's upper limit top is the lower of feed_max_kg_s and the SG's
  * element of the STATE store "uN.sgctl.feed_limit" [n_sg] (kg/s;
@@ -116,7 +126,8 @@ enum {
  *  with no source (scenarios/README.md lists them). */
 typedef struct pcs_sg_control_def {
     const char *unit_name;        /**< "u1"; 1..15 characters */
-    double nr_program;            /**< 44 % NR program at 20-100 % power ([HRTD] 11.1); [5, 95] */
+    double nr_program;            /**< 44 % NR program at 20-100 % power, the full-load value
+                                       ([HRTD] 11.1; not the program at a start power); [5, 95] */
     double nr_program_no_load;    /**< 33 % NR program at 0 % power, linear to nr_program at
                                        nr_program_break_frac (pwr_transients.md section 1, row
                                        "SG NR level program": [HRTD] 11.1 summary, [RD] quoting

@@ -10,6 +10,7 @@
 
 #include "pcsim/channel.h"
 #include "pcsim/clock.h"
+#include "pcsim/math.h"
 #include "pcsim/param_range.h"
 #include "pcsim/persist.h"
 #include "pcsim/system.h"
@@ -80,11 +81,20 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
 
 /* ---- load check ------------------------------------------------------------- */
 
-/* The mode flag is 0 (main valves) or 1 (bypass valves), nothing between. */
-static pcs_status bypass_flag_check(const char *name, const double *s, size_t e)
+/* The mode flag is 0 (main valves) or 1 (bypass valves), nothing between;
+ * and 0 without a power input: the transfer never runs then, so a 1 would
+ * hold the feed at the bypass valves' capacity for good. */
+static pcs_status bypass_flag_check(const pcs_sg_control *sc, const char *name, const double *s,
+                                    size_t e)
 {
-    if (s[e] == 0.0 || s[e] == 1.0)
+    if (s[e] == 0.0 || (s[e] == 1.0 && sc->has_power))
         return PCS_OK;
+    if (s[e] == 1.0)
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "store '%s' element %zu (bypass valves flag): value 1 must be 0 "
+                             "without a power input (the controller never leaves the bypass "
+                             "valves then)",
+                             name, e);
     return pcs_error_set(PCS_E_CORRUPT,
                          "store '%s' element %zu (bypass valves flag): value %.17g is not 0 or 1",
                          name, e, s[e]);
@@ -111,7 +121,7 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
             st = pcs_load_check_f64_from(name, "lagged NR level %", s,
                                          e + PCS_SG_CONTROL_ST_LEVEL_LAG, 1, 1, -1e4, 1e5, 0);
         if (st == PCS_OK)
-            st = bypass_flag_check(name, s, e + PCS_SG_CONTROL_ST_BYPASS);
+            st = bypass_flag_check(sc, name, s, e + PCS_SG_CONTROL_ST_BYPASS);
     }
     if (st == PCS_OK)
         st =
@@ -167,7 +177,7 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
         sl[PCS_SG_CONTROL_ST_LEVEL_LAG] = ml[PCS_SG_CONTROL_MEAS_NR];
         sl[PCS_SG_CONTROL_ST_BYPASS] =
             sc->has_power && ml[PCS_SG_CONTROL_MEAS_POWER] < sc->def.bypass_power_frac;
-        pcs_sgc_bumpless(sc, ml, sl);
+        pcs_sgc_bumpless(sc, ml, sc->def.feed_max_kg_s, sl); /* the limit starts at it */
     }
     return PCS_OK;
 }
@@ -230,6 +240,9 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     sc->id_sec_out = ss.out;
     sc->id_sec_feed = ss.feed;
     sc->dt_s = pcs_world_clock(w)->dt_s;
+    /* exact first-order lags: stable and monotone at any dt / T */
+    sc->a_level = -pcs_expm1(-sc->dt_s / def->level_lag_s);
+    sc->a_flow = -pcs_expm1(-sc->dt_s / def->flow_lag_s);
     st = make_stores(w, sc);
     if (st == PCS_OK)
         st = register_systems(w, sc);

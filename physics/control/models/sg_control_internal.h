@@ -19,6 +19,9 @@ struct pcs_sg_control {
     uint32_t id_sec_out, id_sec_feed; /* the secondary's */
     int has_power;                    /* def.power names a store: the bypass transfer is on */
     double dt_s;
+    /* the level and flow lags' exact first-order weights per tick,
+       1 - exp(-dt / T_F) and 1 - exp(-dt / T_W) (pcsim/sg_control.h) */
+    double a_level, a_flow;
 };
 
 /* "uN.sgctl.measure" (stage SENSORS) and "uN.sgctl" (stage ACTUATORS). */
@@ -26,7 +29,9 @@ pcs_status pcs_sgc_measure(pcs_world *w, void *ctx);
 pcs_status pcs_sgc_system(pcs_world *w, void *ctx);
 
 /* Bumpless transfer: I_L of SG block @p sl such that its mode's feed
- * demand, on the measured values @p ml, is its present feed command. */
-void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double *sl);
+ * demand, on the measured values @p ml, is its present feed command (on
+ * the bypass valves: the command capped at the lower of @p top and the
+ * bypass capacity), held within +-feed_max_kg_s. */
+void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double top, double *sl);
 
 #endif

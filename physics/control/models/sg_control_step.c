@@ -58,15 +58,25 @@ static double demand_base(const pcs_sg_control *sc, const double *ml, const doub
     return sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0 ? p : p + ml[PCS_SG_CONTROL_MEAS_STEAM];
 }
 
-void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double *sl)
+/* The bypass output starts at what the valve can pass: started at a
+ * command above the capacity, I_L would sit above the clamp and the
+ * output stay pinned at the capacity until the PI unwound it (about 100 s
+ * for 10 % NR of level error); the flow lag keeps the command continuous.
+ * The clamp is the load check's: what the controller writes must load. */
+void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double top, double *sl)
 {
-    sl[PCS_SG_CONTROL_ST_INTEGRAL] = sl[PCS_SG_CONTROL_ST_FEED] - demand_base(sc, ml, sl);
+    const pcs_sg_control_def *d = &sc->def;
+    double out = sl[PCS_SG_CONTROL_ST_FEED];
+    if (sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0)
+        out = fmin(out, fmin(top, d->bypass_max_kg_s));
+    sl[PCS_SG_CONTROL_ST_INTEGRAL] =
+        clamp(out - demand_base(sc, ml, sl), -d->feed_max_kg_s, d->feed_max_kg_s);
 }
 
 /* The transfer (header): to the bypass valves below bypass_power_frac,
  * back above it plus the band; at a change I_L takes the step so that the
- * new mode's demand is the present command. */
-static void transfer(const pcs_sg_control *sc, const double *ml, double *sl)
+ * new mode's demand is the present command (bumpless, above). */
+static void transfer(const pcs_sg_control *sc, const double *ml, double top, double *sl)
 {
     const pcs_sg_control_def *d = &sc->def;
     if (!sc->has_power)
@@ -77,7 +87,7 @@ static void transfer(const pcs_sg_control *sc, const double *ml, double *sl)
     if (next == bypass)
         return;
     sl[PCS_SG_CONTROL_ST_BYPASS] = next;
-    pcs_sgc_bumpless(sc, ml, sl);
+    pcs_sgc_bumpless(sc, ml, top, sl);
 }
 
 /* Level control of one SG (header): the lagged level, the transfer, the
@@ -90,8 +100,8 @@ static void feed_loop(const pcs_sg_control *sc, const double *ml, double limit, 
     const pcs_sg_control_def *d = &sc->def;
     double top = clamp(limit, 0.0, d->feed_max_kg_s);
     sl[PCS_SG_CONTROL_ST_LEVEL_LAG] +=
-        sc->dt_s / d->level_lag_s * (ml[PCS_SG_CONTROL_MEAS_NR] - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
-    transfer(sc, ml, sl);
+        sc->a_level * (ml[PCS_SG_CONTROL_MEAS_NR] - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
+    transfer(sc, ml, top, sl);
     int bypass = sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0;
     double e = program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG];
     double di = d->level_gain_kg_s_pct * sc->dt_s / d->level_reset_s * e;
@@ -107,9 +117,9 @@ static void feed_loop(const pcs_sg_control *sc, const double *ml, double limit, 
             clamp(sl[PCS_SG_CONTROL_ST_INTEGRAL] + di, -d->feed_max_kg_s, d->feed_max_kg_s);
     double demand = demand_base(sc, ml, sl) + sl[PCS_SG_CONTROL_ST_INTEGRAL];
     if (bypass) /* the valve's flow toward its position; the main valve closes onto it */
-        w_c += sc->dt_s / d->flow_lag_s * (clamp(demand, 0.0, d->bypass_max_kg_s) - w_c);
+        w_c += sc->a_flow * (clamp(demand, 0.0, d->bypass_max_kg_s) - w_c);
     else
-        w_c += sc->dt_s / d->flow_lag_s * (demand - ml[PCS_SG_CONTROL_MEAS_FEED]);
+        w_c += sc->a_flow * (demand - ml[PCS_SG_CONTROL_MEAS_FEED]);
     sl[PCS_SG_CONTROL_ST_FEED] = clamp(w_c, 0.0, top);
 }
 

@@ -168,18 +168,6 @@ static pcs_status build_secondary(pcs_world *w, const pcs_plant_unit_def *c,
     return PCS_OK;
 }
 
-/* The SG narrow-range level program (pwr_transients.md section 1, [HRTD]
- * 11.1; [RD] quoting WTSM 11.1): 33 % at 0 % power rising linearly to the
- * full-load program (the secondary's nr_initial, 44 %) at 20 %, flat above. */
-#define PLANT_NR_NO_LOAD 33.0
-#define PLANT_NR_BREAK_F 0.2
-
-/* The level program at power fraction @p f, @p nr_full its flat part. */
-static double nr_program(double f, double nr_full)
-{
-    return nr_full - (nr_full - PLANT_NR_NO_LOAD) * fmax(1.0 - f / PLANT_NR_BREAK_F, 0.0);
-}
-
 #define PLANT_SEC_PASSES 4     /* settling passes at most */
 #define PLANT_SEC_MATCH_K 0.01 /* |tube-side temperature offset| that ends them, K */
 
@@ -292,20 +280,22 @@ static pcs_status copy_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_pla
 /* The steam side settled (settle_passes) at the level program of power
  * fraction @p f or, given @p twin, copied; then the primary's tubes see
  * tube_t (pcs_primary_sg_couple), and its first tick gives the heat the
- * secondary settled with. The level controller holds the program's value
- * at f (its program is one level, not a function of load). */
+ * secondary settled with. The level program is sg_control's
+ * (pcs_sg_control_program: 33 % at 0 % power to the full-load program, the
+ * secondary's nr_initial 44 %, at 20 %; [HRTD] 11.1), which the controller
+ * follows on the core's power, so it starts at the level settled here. */
 static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_plant_unit *twin,
                                    double f)
 {
     const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
-    const double nr = nr_program(f, pcs_secondary_def_get(pu->secondary)->nr_initial);
-    pcs_status st = twin ? copy_secondary(w, pu, twin) : settle_passes(w, pu, nr);
-    if (st == PCS_OK)
-        st = pcs_primary_sg_couple(w, pu->primary);
     pcs_sg_control_def cd;
     pcs_sg_control_default(&cd);
     cd.unit_name = pd->unit_name;
-    cd.nr_program = nr;
+    cd.nr_program = pcs_secondary_def_get(pu->secondary)->nr_initial; /* the full-load program */
+    const double nr = pcs_sg_control_program(&cd, f);
+    pcs_status st = twin ? copy_secondary(w, pu, twin) : settle_passes(w, pu, nr);
+    if (st == PCS_OK)
+        st = pcs_primary_sg_couple(w, pu->primary);
     /* the level program and the bypass valves' transfer read the core's power */
     cd.power = (pcs_pzr_control_input){0, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
     cd.rated_power_w = pd->rated_power_w;
