@@ -54,8 +54,10 @@ static pcs_status sat_phases(double p, pcs_water_props *f, pcs_water_props *g)
     if (st != PCS_OK)
         return st;
     if (t > SAT_T_MAX_K)
-        return pcs_error_set(PCS_E_INVAL, "HEM critical flow: throat p %g Pa in the region 3 dome",
-                             p);
+        return pcs_error_set(PCS_E_INVAL,
+                             "IF97 saturated phases at p %g Pa: T_sat %g K is above region 1's "
+                             "623.15 K (the region 3 dome)",
+                             p, t);
     st = pcs_if97_region1(p, t, f);
     return st == PCS_OK ? pcs_if97_region2(p, t, g) : st;
 }
@@ -75,13 +77,8 @@ pcs_status pcs_thnet_sat_if97(void *ctx, double p_pa, pcs_thnet_sat *out)
     (void)ctx;
     if (!out)
         return pcs_error_set(PCS_E_INVAL, "pcs_thnet_sat_if97: out is NULL");
-    double t = 0.0;
     pcs_water_props f, g;
-    pcs_status st = pcs_water_tsat(p_pa, &t);
-    if (st == PCS_OK)
-        st = pcs_if97_region1(p_pa, t, &f);
-    if (st == PCS_OK)
-        st = pcs_if97_region2(p_pa, t, &g);
+    pcs_status st = sat_phases(p_pa, &f, &g);
     if (st == PCS_OK)
         *out = (pcs_thnet_sat){f.h_j_kg, g.h_j_kg, f.rho_kg_m3, g.rho_kg_m3};
     return st;

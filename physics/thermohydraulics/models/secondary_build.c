@@ -206,21 +206,16 @@ pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
 
 pcs_status pcs_secondary_sat(double p, double *hf, double *hg, double *rf, double *rg)
 {
-    double ts;
-    pcs_water_props f, g;
-    pcs_status st = pcs_water_tsat(p, &ts);
-    if (st == PCS_OK)
-        st = pcs_if97_region1(p, ts, &f);
-    if (st == PCS_OK)
-        st = pcs_if97_region2(p, ts, &g);
+    pcs_thnet_sat s;
+    pcs_status st = pcs_thnet_sat_if97(NULL, p, &s);
     if (st != PCS_OK)
         return st;
-    *hf = f.h_j_kg;
-    *hg = g.h_j_kg;
+    *hf = s.h_f_j_kg;
+    *hg = s.h_g_j_kg;
     if (rf)
-        *rf = f.rho_kg_m3;
+        *rf = s.rho_f_kg_m3;
     if (rg)
-        *rg = g.rho_kg_m3;
+        *rg = s.rho_g_kg_m3;
     return PCS_OK;
 }
 
@@ -420,7 +415,7 @@ static pcs_status unit_parts(pcs_secondary *sc, pcs_th_net_builder *b)
     b->v[sc->v_header].p_pa = d->initial_p_pa;
     b->v[sc->v_header].h_j_kg = hg;
     /* the boundaries hold saturated steam (they only take flow) */
-    double hc, hfa;
+    double hc = 0.0, hfa = 0.0; /* set only on success; an error returns below */
     sc->v_condenser = pcs_th_add_vol(b, 1.0, z, 1.0);
     st = pcs_secondary_sat(d->condenser_p_pa, &hfa, &hc, NULL, NULL);
     b->v[sc->v_condenser].boundary = 1;
