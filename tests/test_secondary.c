@@ -122,68 +122,93 @@ static double h_g(double p)
 
 /* ---- the phase offtake (pcsim/thnet.h) ------------------------------------------- */
 
-/*
- * A rigid 1 m3 two-phase volume at 6.9 MPa, quality 0.1, drained through a
- * vapour offtake to a 6.5 MPa boundary: each step it loses W' dt kg and
- * exactly W' dt h_g(p_start) J of energy (the phase's enthalpy, not the
- * mixture's 1.43 MJ/kg), i.e. its quality falls. The same with a liquid
- * offtake loses h_f per kg, and its quality rises.
- */
-static void offtake_case(pcs_thnet_offtake kind)
+/* IF97's saturated phases at p. */
+static pcs_thnet_sat sat_at(double p)
+{
+    pcs_thnet_sat sat;
+    cr_assert_eq(pcs_thnet_sat_if97(NULL, p, &sat), PCS_OK, "%s", pcs_last_error());
+    return sat;
+}
+
+/* A rigid 1 m3 volume at 6.9 MPa and enthalpy h0 drained through one
+ * junction (area, offtake kind and band) to a 3 MPa boundary of saturated
+ * steam: the network and its initialised state. */
+typedef struct drain_rig {
+    pcs_thnet *net;
+    pcs_thnet_state s;
+    void *mem;
+} drain_rig;
+
+#define DRAIN_P0_PA 6.9e6
+
+static void drain_rig_open(drain_rig *r, double h0, double area_m2, pcs_thnet_offtake kind,
+                           double band)
 {
     pcs_thnet_volume_def v[2];
     pcs_thnet_junction_def j;
     pcs_thnet_volume_default(&v[0]);
     pcs_thnet_volume_default(&v[1]);
-    double p0 = 6.9e6, ts, hf, hg;
-    pcs_water_props f, g;
-    cr_assert_eq(pcs_water_tsat(p0, &ts), PCS_OK);
-    pcs_if97_region1(p0, ts, &f);
-    pcs_if97_region2(p0, ts, &g);
-    v[0].p_pa = p0;
-    v[0].h_j_kg = f.h_j_kg + 0.1 * (g.h_j_kg - f.h_j_kg);
+    v[0].p_pa = DRAIN_P0_PA;
+    v[0].h_j_kg = h0;
     v[1].boundary = 1;
     v[1].p_pa = 3.0e6;
-    v[1].h_j_kg = g.h_j_kg;
+    v[1].h_j_kg = sat_at(DRAIN_P0_PA).h_g_j_kg;
     pcs_thnet_junction_default(&j);
     j.from = 0;
     j.to = 1;
-    j.area_m2 = 1e-3;
+    j.area_m2 = area_m2;
     j.offtake = kind;
+    j.offtake_band = band;
     pcs_thnet_def d;
     pcs_thnet_default(&d);
     d.volumes = v;
     d.n_volumes = 2;
     d.junctions = &j;
     d.n_junctions = 1;
-    pcs_thnet *net;
-    cr_assert_eq(pcs_thnet_create(&d, &net), PCS_OK, "%s", pcs_last_error());
-    void *mem = malloc(pcs_thnet_state_bytes(net));
-    pcs_thnet_state s;
-    pcs_thnet_state_bind(net, mem, pcs_thnet_state_bytes(net), &s);
-    pcs_thnet_state_init(net, &s);
-    double x0 = s.quality[0];
+    cr_assert_eq(pcs_thnet_create(&d, &r->net), PCS_OK, "%s", pcs_last_error());
+    size_t bytes = pcs_thnet_state_bytes(r->net);
+    r->mem = malloc(bytes);
+    cr_assert_not_null(r->mem);
+    pcs_thnet_state_bind(r->net, r->mem, bytes, &r->s);
+    pcs_thnet_state_init(r->net, &r->s);
+}
+
+static void drain_rig_close(drain_rig *r)
+{
+    free(r->mem);
+    pcs_thnet_destroy(r->net);
+}
+
+/*
+ * A rigid 1 m3 two-phase volume at 6.9 MPa, quality 0.1, drained through a
+ * vapour offtake to its boundary: each step it loses W' dt kg and
+ * exactly W' dt h_g(p_start) J of energy (the phase's enthalpy, not the
+ * mixture's 1.43 MJ/kg), i.e. its quality falls. The same with a liquid
+ * offtake loses h_f per kg, and its quality rises.
+ */
+static void offtake_case(pcs_thnet_offtake kind)
+{
+    pcs_thnet_sat s0 = sat_at(DRAIN_P0_PA);
+    drain_rig r;
+    drain_rig_open(&r, s0.h_f_j_kg + 0.1 * (s0.h_g_j_kg - s0.h_f_j_kg), 1e-3, kind, 0.0);
+    pcs_thnet_state *s = &r.s;
+    double x0 = s->quality[0];
     for (int n = 0; n < 20; n++) {
-        double m0 = s.mass_kg[0], u0 = s.energy_j[0], p = s.p_pa[0];
-        cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
-        pcs_if97_region1(p, ts, &f);
-        pcs_if97_region2(p, ts, &g);
-        hf = f.h_j_kg;
-        hg = g.h_j_kg;
-        cr_assert_eq(pcs_thnet_step(net, &s, NULL, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
-        double dm = m0 - s.mass_kg[0], du = u0 - s.energy_j[0];
-        double hph = kind == PCS_THNET_OFFTAKE_VAPOUR ? hg : hf;
+        double m0 = s->mass_kg[0], u0 = s->energy_j[0];
+        pcs_thnet_sat sp = sat_at(s->p_pa[0]); /* at the start-of-step pressure */
+        cr_assert_eq(pcs_thnet_step(r.net, s, NULL, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
+        double dm = m0 - s->mass_kg[0], du = u0 - s->energy_j[0];
+        double hph = kind == PCS_THNET_OFFTAKE_VAPOUR ? sp.h_g_j_kg : sp.h_f_j_kg;
         cr_assert(dm > 0.0, "step %d: no outflow", n);
         cr_expect(fabs(du - dm * hph) <= 1e-9 * du,
                   "step %d: %.17g J left with %.17g kg: %.6f J/kg, phase %.6f", n, du, dm, du / dm,
                   hph);
     }
     if (kind == PCS_THNET_OFFTAKE_VAPOUR)
-        cr_expect(s.quality[0] < x0, "the quality %.5f did not fall from %.5f", s.quality[0], x0);
+        cr_expect(s->quality[0] < x0, "the quality %.5f did not fall from %.5f", s->quality[0], x0);
     else
-        cr_expect(s.quality[0] > x0, "the quality %.5f did not rise from %.5f", s.quality[0], x0);
-    free(mem);
-    pcs_thnet_destroy(net);
+        cr_expect(s->quality[0] > x0, "the quality %.5f did not rise from %.5f", s->quality[0], x0);
+    drain_rig_close(&r);
 }
 
 Test(secondary, vapour_offtake_takes_saturated_steam)
@@ -207,55 +232,25 @@ Test(secondary, liquid_offtake_takes_saturated_liquid)
  */
 static double band_case(double liquid)
 {
-    pcs_thnet_volume_def v[2];
-    pcs_thnet_junction_def j;
-    pcs_thnet_volume_default(&v[0]);
-    pcs_thnet_volume_default(&v[1]);
-    double p0 = 6.9e6, ts;
-    pcs_water_props f, g;
-    cr_assert_eq(pcs_water_tsat(p0, &ts), PCS_OK);
-    pcs_if97_region1(p0, ts, &f);
-    pcs_if97_region2(p0, ts, &g);
-    double mg = (1.0 - liquid) * g.rho_kg_m3, x = mg / (mg + liquid * f.rho_kg_m3);
-    v[0].p_pa = p0;
-    v[0].h_j_kg = f.h_j_kg + x * (g.h_j_kg - f.h_j_kg);
-    v[1].boundary = 1;
-    v[1].p_pa = 3.0e6;
-    v[1].h_j_kg = g.h_j_kg;
-    pcs_thnet_junction_default(&j);
-    j.from = 0;
-    j.to = 1;
-    j.area_m2 = 1e-4;
-    j.offtake = PCS_THNET_OFFTAKE_LIQUID;
-    j.offtake_band = 0.2;
-    pcs_thnet_def d;
-    pcs_thnet_default(&d);
-    d.volumes = v;
-    d.n_volumes = 2;
-    d.junctions = &j;
-    d.n_junctions = 1;
-    pcs_thnet *net;
-    cr_assert_eq(pcs_thnet_create(&d, &net), PCS_OK, "%s", pcs_last_error());
-    void *mem = malloc(pcs_thnet_state_bytes(net));
-    pcs_thnet_state s;
-    pcs_thnet_state_bind(net, mem, pcs_thnet_state_bytes(net), &s);
-    pcs_thnet_state_init(net, &s);
-    double m0 = s.mass_kg[0], u0 = s.energy_j[0], p = s.p_pa[0], a = s.void_fraction[0];
-    cr_assert_eq(pcs_water_tsat(p, &ts), PCS_OK);
-    pcs_if97_region1(p, ts, &f);
-    pcs_if97_region2(p, ts, &g);
+    pcs_thnet_sat s0 = sat_at(DRAIN_P0_PA);
+    double mg = (1.0 - liquid) * s0.rho_g_kg_m3, x = mg / (mg + liquid * s0.rho_f_kg_m3);
+    drain_rig r;
+    drain_rig_open(&r, s0.h_f_j_kg + x * (s0.h_g_j_kg - s0.h_f_j_kg), 1e-4,
+                   PCS_THNET_OFFTAKE_LIQUID, 0.2);
+    pcs_thnet_state *s = &r.s;
+    double m0 = s->mass_kg[0], u0 = s->energy_j[0], a = s->void_fraction[0];
+    pcs_thnet_sat sp = sat_at(s->p_pa[0]);
     double aj = 1.0 - a > 0.2 ? 0.0 : 1.0 - (1.0 - a) / 0.2;
-    double xj = aj * g.rho_kg_m3 / (aj * g.rho_kg_m3 + (1.0 - aj) * f.rho_kg_m3);
-    double hj = f.h_j_kg + xj * (g.h_j_kg - f.h_j_kg);
-    cr_assert_eq(pcs_thnet_step(net, &s, NULL, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
-    double dm = m0 - s.mass_kg[0], du = u0 - s.energy_j[0];
+    double xj = aj * sp.rho_g_kg_m3 / (aj * sp.rho_g_kg_m3 + (1.0 - aj) * sp.rho_f_kg_m3);
+    double hj = sp.h_f_j_kg + xj * (sp.h_g_j_kg - sp.h_f_j_kg);
+    cr_assert_eq(pcs_thnet_step(r.net, s, NULL, 0.05, NULL), PCS_OK, "%s", pcs_last_error());
+    double dm = m0 - s->mass_kg[0], du = u0 - s->energy_j[0];
     cr_assert(dm > 0.0, "liquid %g: no outflow", liquid);
     cr_expect(fabs(du - dm * hj) <= 1e-9 * du,
               "liquid %g (void %.6f): %.6f J/kg left, expected %.6f (junction void %.4f)", liquid,
               a, du / dm, hj, aj);
-    free(mem);
-    pcs_thnet_destroy(net);
-    return hj / g.h_j_kg;
+    drain_rig_close(&r);
+    return hj / sp.h_g_j_kg;
 }
 
 /* Inside the band the offtake carries steam, so it reaches h_g as the

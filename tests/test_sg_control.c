@@ -33,6 +33,19 @@ typedef struct sgc_rig {
     double dt;
 } sgc_rig;
 
+/* A one-SG steam side "u1" on the process-wide (p, h) table. */
+static void add_secondary(pcs_world *w, pcs_secondary **sec)
+{
+    const pcs_water_ph_table *t = NULL;
+    cr_assert_eq(pcs_station_water_table(&t), PCS_OK, "%s", pcs_last_error());
+    pcs_secondary_def d;
+    pcs_secondary_default(&d);
+    d.table = t;
+    d.n_sg = 1;
+    d.unit_name = "u1";
+    cr_assert_eq(pcs_secondary_add(w, &d, sec), PCS_OK, "%s", pcs_last_error());
+}
+
 /* One SG's secondary from its start estimate with sg_control reading the
  * test's power store "t.power" (W) if @p with_power, at world step @p dt
  * (0: the default) and level lag @p level_lag_s (0: the default). The level program is flat at 44 %
@@ -48,14 +61,7 @@ static void rig_open_with(sgc_rig *r, double dt, int with_power, double level_la
     wd.check_access = 1;
     wd.check_finite = 1;
     cr_assert_eq(pcs_world_create(&wd, &r->w), PCS_OK);
-    const pcs_water_ph_table *t = NULL;
-    cr_assert_eq(pcs_station_water_table(&t), PCS_OK, "%s", pcs_last_error());
-    pcs_secondary_def d;
-    pcs_secondary_default(&d);
-    d.table = t;
-    d.n_sg = 1;
-    d.unit_name = "u1";
-    cr_assert_eq(pcs_secondary_add(r->w, &d, &r->sec), PCS_OK, "%s", pcs_last_error());
+    add_secondary(r->w, &r->sec);
     uint32_t ps = 0;
     cr_assert_eq(pcs_store_register(r->w, "t.power", sizeof(double), 1, PCS_STORE_STATE_F64, &ps),
                  PCS_OK, "%s", pcs_last_error());
@@ -343,15 +349,8 @@ Test(sg_control, def_checks_name_the_field)
     pcs_world_default(&wd);
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
-    const pcs_water_ph_table *t = NULL;
-    cr_assert_eq(pcs_station_water_table(&t), PCS_OK, "%s", pcs_last_error());
-    pcs_secondary_def d;
-    pcs_secondary_default(&d);
-    d.table = t;
-    d.n_sg = 1;
-    d.unit_name = "u1";
     pcs_secondary *sec = NULL;
-    cr_assert_eq(pcs_secondary_add(w, &d, &sec), PCS_OK, "%s", pcs_last_error());
+    add_secondary(w, &sec);
     pcs_sg_control_def cd;
     pcs_sg_control *sc = NULL;
     pcs_sg_control_default(&cd);
