@@ -103,7 +103,7 @@ static void add_turbine_trip(rig *r, uint32_t first_sensor)
  * on turbine.sig TRIPPED, a u32 stand-in for the unit's scram cause, the
  * interlocks (with @p with_prot, the turbine-trip function armed by P-9)
  * and the MSIVs on a 4-SG MSIV store. */
-static void rig_init(rig *r, int with_prot)
+static void rig_init_noise(rig *r, int with_prot, double power_noise_sd)
 {
     memset(r, 0, sizeof *r);
     ctl_plant_init(&r->p, NX, 1);
@@ -118,6 +118,8 @@ static void rig_init(rig *r, int with_prot)
         c[i] = ctl_sensor(&r->p, names[i], i < NX ? i : 0);
         c[i].lo = -1e9;
         c[i].hi = 1e9;
+        if (i < POW + 4)
+            c[i].noise_sd = power_noise_sd;
         if (i >= NX) {
             c[i].store = tsig;
             c[i].index = PCS_SIG_TURBINE_TRIPPED;
@@ -160,6 +162,11 @@ static void rig_init(rig *r, int with_prot)
     r->trip = pcs_store_data(w, r->trip_store);
     normal(r);
     ctl_tick(w, 1);
+}
+
+static void rig_init(rig *r, int with_prot)
+{
+    rig_init_noise(r, with_prot, 0.0);
 }
 
 static void rig_free(rig *r)
@@ -238,6 +245,85 @@ Test(interlock, p7_from_turbine_load_p13)
             r.p.x[LOAD + i] = loads[k] * 4 * RATED_SG;
         ctl_tick(r.p.w, 1);
         cr_expect_eq(sig(&r, PCS_SIG_P7), want[k], "load %g", loads[k]);
+    }
+    rig_free(&r);
+}
+
+/* P-7 (P-10 and P-13), P-8 and P-9 reset only below setpoint - deadband
+ * (permissive_deadband_frac, 1 % of rated: 5 sd of the plant's 0.2 % NIS
+ * channel noise, an assumption), as a plant bistable: set at the setpoint,
+ * held between setpoint - deadband and the setpoint, reset below. */
+Test(interlock, power_permissives_reset_only_below_their_deadband)
+{
+    rig r;
+    rig_init(&r, 0);
+    for (int i = 0; i < 3; i++)
+        r.p.x[LOAD + i] = 0.0; /* P-13 off: P-7 from power alone */
+    const double db = 0.01;    /* permissive_deadband_frac's default */
+    const struct {
+        uint32_t flag;
+        double sp;
+    } perm[] = {{PCS_SIG_P7, 0.10}, {PCS_SIG_P8, 0.39}, {PCS_SIG_P9, 0.50}};
+    for (size_t k = 0; k < 3; k++) {
+        double sp = perm[k].sp;
+        uint32_t f = perm[k].flag;
+        power_at(&r, sp - 0.5 * db);
+        cr_expect_eq(sig(&r, f), 0.0, "flag %u rising, at %g: below the setpoint", f,
+                     sp - 0.5 * db);
+        power_at(&r, sp);
+        cr_expect_eq(sig(&r, f), 1.0, "flag %u set at its setpoint %g", f, sp);
+        power_at(&r, sp - 0.5 * db);
+        cr_expect_eq(sig(&r, f), 1.0, "flag %u falling, at %g: inside the deadband", f,
+                     sp - 0.5 * db);
+        power_at(&r, sp - 0.99 * db);
+        cr_expect_eq(sig(&r, f), 1.0, "flag %u falling, at %g: inside the deadband", f,
+                     sp - 0.99 * db);
+        power_at(&r, sp - 1.01 * db);
+        cr_expect_eq(sig(&r, f), 0.0, "flag %u reset below %g", f, sp - db);
+        power_at(&r, sp - 0.5 * db);
+        cr_expect_eq(sig(&r, f), 0.0, "flag %u stays reset inside the deadband", f);
+        power_at(&r, sp);
+    }
+    /* P-13: the auctioneered-high turbine load, the same deadband */
+    power_at(&r, 0.0);
+    const double loads[] = {0.095, 0.10, 0.095, 0.0905, 0.0895, 0.095},
+                 want[] = {0.0, 1.0, 1.0, 1.0, 0.0, 0.0};
+    for (int k = 0; k < 6; k++) {
+        for (int i = 0; i < 3; i++)
+            r.p.x[LOAD + i] = loads[k] * 4 * RATED_SG;
+        ctl_tick(r.p.w, 1);
+        cr_expect_eq(sig(&r, PCS_SIG_P7), want[k], "P-13 step %d, load %g", k, loads[k]);
+    }
+    rig_free(&r);
+}
+
+/* The same with the plant's channel noise (sd 0.2 % of rated on each of
+ * the four power channels): power held at each setpoint for 60 s, the
+ * flag changes once (the set), not tick by tick. */
+Test(interlock, power_permissives_at_their_setpoint_with_noise_change_once)
+{
+    rig r;
+    rig_init_noise(&r, 0, 0.002 * RATED_W);
+    for (int i = 0; i < 3; i++)
+        r.p.x[LOAD + i] = 0.0;
+    const struct {
+        uint32_t flag;
+        double sp;
+    } perm[] = {{PCS_SIG_P7, 0.10}, {PCS_SIG_P8, 0.39}, {PCS_SIG_P9, 0.50}};
+    for (size_t k = 0; k < 3; k++) {
+        uint32_t f = perm[k].flag;
+        power_at(&r, perm[k].sp - 0.05);
+        cr_expect_eq(sig(&r, f), 0.0, "flag %u 5 %% below its setpoint", f);
+        uint32_t edges = 0;
+        double last = sig(&r, f);
+        for (int t = 0; t < 1200; t++) {
+            power_at(&r, perm[k].sp);
+            edges += sig(&r, f) != last;
+            last = sig(&r, f);
+        }
+        cr_expect_eq(edges, 1u, "flag %u at its setpoint %g for 60 s with noise: %u edges", f,
+                     perm[k].sp, edges);
+        cr_expect_eq(last, 1.0, "flag %u", f);
     }
     rig_free(&r);
 }
@@ -819,6 +905,50 @@ static void child_scram_fw_isolation(void *ctx, fork_child_out *out)
              pcs_channel_value(r->w, tavg));
 }
 
+/* After a reactor coolant pump trip at 100 % (the default scenario's u2
+ * at 120 s): the reactor trips on loop 2's low flow, the turbine trips
+ * (P-4), and the power falls through P-9, P-8 and P-7 with the NIS channel
+ * noise on. Each flag falls once and the low-flow function trips once
+ * (before the deadband, P-7 flickered as the power passed 10 % and the
+ * low-flow function it armed was logged "4 channels tripped" three times in
+ * 0.25 s). hash: the NIS channel A power fraction at the end, per mille. */
+static void child_pump_trip_flags_fall_once(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    pcs_command c;
+    out->st = pcs_station_command(r->st, "u1.pump2", "pump_trip", 0.0, &c);
+    if (out->st == PCS_OK)
+        out->st = pcs_command_submit(r->w, &c);
+    uint32_t f = 0, ch[3] = {0, 0, 0}, nis = 0;
+    static const char *const flags[3] = {"u1.interlock.p7", "u1.interlock.p8", "u1.interlock.p9"};
+    if (out->st == PCS_OK)
+        out->st = pcs_protection_function_find(r->prot, "u1.rps.low_flow.2", &f);
+    for (int k = 0; out->st == PCS_OK && k < 3; k++)
+        out->st = pcs_channel_find(r->w, flags[k], &ch[k]);
+    if (out->st == PCS_OK)
+        out->st = pcs_channel_find(r->w, "u1.nis.power.A", &nis);
+    uint32_t trips = 0, was = 0, edges[3] = {0, 0, 0};
+    double last[3];
+    for (int k = 0; k < 3; k++)
+        last[k] = pcs_channel_value(r->w, ch[k]);
+    for (int t = 0; t < 400 && out->st == PCS_OK; t++) { /* 20 s */
+        out->st = pcs_world_tick(r->w);
+        uint32_t on =
+            (pcs_protection_function_state(r->prot, f) & PCS_PROTECTION_TRIP_ST_TRIPPED) != 0;
+        trips += on && !was;
+        was = on;
+        for (int k = 0; k < 3; k++) {
+            double v = pcs_channel_value(r->w, ch[k]);
+            edges[k] += v != last[k];
+            last[k] = v;
+        }
+    }
+    double p = pcs_channel_value(r->w, nis) / 3.411e9;
+    out->hash = (uint64_t)(p * 1000.0 + 0.5);
+    snprintf(out->msg, sizeof out->msg, "low_flow.2 trips=%u p7 edges=%u p8 edges=%u p9 edges=%u",
+             trips, edges[0], edges[1], edges[2]);
+}
+
 /* One station at 100 %: the permissives a unit at power has, then (each in
  * a forked copy) the turbine-trip and SG low-low reactor trips with their
  * first-out names ([HRTD] 12.2; pwr_transients.md sections 5 and 6). */
@@ -886,6 +1016,134 @@ Test(interlock, station_at_power_permissives_and_the_new_reactor_trips_first_out
      * channels lag it by their 1 s time constant, about 1.6 K while it falls
      * at 1.6 K/s, so isolation comes within 3 K of the crossing */
     cr_expect(after < F_TO_K(564.0) && after > F_TO_K(564.0) - 3.0, "%s", f.msg);
+
+    fork_child_out c = fork_child_run(child_pump_trip_flags_fall_once, &r);
+    cr_expect_eq(c.st, PCS_OK, "%s", c.msg);
+    cr_log_info("pump trip: %s, NIS A at %llu per mille after 20 s", c.msg,
+                (unsigned long long)c.hash);
+    cr_expect_lt(c.hash, 90u, "the power is below P-7's reset (9 %%) after 20 s: %llu per mille",
+                 (unsigned long long)c.hash);
+    cr_expect(strcmp(c.msg, "low_flow.2 trips=1 p7 edges=1 p8 edges=1 p9 edges=1") == 0,
+              "one trip, each permissive falls once: %s", c.msg);
+    pcs_station_destroy(r.st);
+    pcs_world_destroy(r.w);
+    pcs_scenario_destroy(r.scn);
+}
+
+/* ---- the low-flow trips below P-8 and P-7 ----------------------------------- */
+
+/* Three units at 25 % (between P-7 and P-8), 45 % (between P-8 and P-9)
+ * and 5 % (below P-7, P-13 too: turbine load 5 %). */
+static const char low_power_scn[] =
+    "{\"schema\": 1, \"world\": {\"dt_s\": 0.05, \"workers\": 0}, \"units\": ["
+    "{\"name\": \"u1\", \"sg_model\": \"steam_side\", \"initial_power_fraction\": 0.25},"
+    "{\"name\": \"u2\", \"sg_model\": \"steam_side\", \"initial_power_fraction\": 0.45},"
+    "{\"name\": \"u3\", \"sg_model\": \"steam_side\", \"initial_power_fraction\": 0.05}]}";
+
+/* Tick until unit @p u trips (at most @p n ticks); the ticks it took, or 0. */
+static uint64_t ticks_to_unit_trip(station_rig *r, uint32_t u, uint32_t n, fork_child_out *out)
+{
+    for (uint32_t k = 1; k <= n; k++) {
+        out->st = pcs_world_tick(r->w);
+        if (out->st != PCS_OK)
+            return 0;
+        if (pcs_protection_tripped(r->prot, u))
+            return k;
+    }
+    return 0;
+}
+
+/* Channels A and B of unit @p u's loop @p l flow fail low (2 of 4 below
+ * the 90 % low-flow setpoint: that loop's low-flow coincidence). */
+static void loop_flow_fails_low(station_rig *r, uint32_t u, uint32_t l)
+{
+    for (char c = 'A'; c <= 'B'; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "u%u.loop%u.flow.%c", u + 1, l, c);
+        submit(r->w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_FAIL_LOW, name);
+    }
+}
+
+/* "<first out>|<note>" of unit @p u. */
+static void unit_first_out(station_rig *r, uint32_t u, fork_child_out *out, const char *note)
+{
+    uint32_t f = pcs_protection_first_out(r->prot, u);
+    snprintf(out->msg, sizeof out->msg, "%s|%s",
+             f == PCS_PROTECTION_TRIP_NONE ? "none" : pcs_protection_function_name(r->prot, f),
+             note);
+}
+
+/* u1 at 25 %: loop 2's low flow alone does not trip (below P-8); loops 2
+ * and 3 together do, first out the two-loop function (above P-7). */
+static void child_low_flow_25(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    loop_flow_fails_low(r, 0, 2);
+    uint64_t one = ticks_to_unit_trip(r, 0, 20, out);
+    loop_flow_fails_low(r, 0, 3);
+    out->hash = ticks_to_unit_trip(r, 0, 20, out);
+    unit_first_out(r, 0, out, one ? "one loop tripped" : "one loop: no trip");
+}
+
+/* u2 at 45 %: loop 2's low flow alone trips (above P-8). */
+static void child_low_flow_45(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    loop_flow_fails_low(r, 1, 2);
+    out->hash = ticks_to_unit_trip(r, 1, 20, out);
+    unit_first_out(r, 1, out, "one loop");
+}
+
+/* u3 at 5 %: loops 2 and 3 low together do not trip (below P-7). */
+static void child_low_flow_5(void *ctx, fork_child_out *out)
+{
+    station_rig *r = ctx;
+    loop_flow_fails_low(r, 2, 2);
+    loop_flow_fails_low(r, 2, 3);
+    out->hash = ticks_to_unit_trip(r, 2, 40, out);
+    unit_first_out(r, 2, out, "two loops");
+}
+
+/* The low-flow reactor trips follow the permissives of refdata section 4
+ * ([HRTD] 12.2): one loop (2 of 4 channels) trips above P-8 (39 %), two
+ * loops between P-7 (10 %) and P-8, nothing below P-7. */
+Test(interlock, low_flow_trips_one_loop_above_p8_two_loops_above_p7)
+{
+    station_rig r;
+    cr_assert_eq(
+        pcs_scenario_load_string("lp.json", low_power_scn, strlen(low_power_scn), NULL, &r.scn),
+        PCS_OK, "%s", pcs_last_error());
+    pcs_world_def d = pcs_scenario_world_def(r.scn);
+    cr_assert_eq(pcs_world_create(&d, &r.w), PCS_OK);
+    cr_assert_eq(pcs_station_add(r.w, r.scn, &r.st), PCS_OK, "%s", pcs_last_error());
+    r.prot = pcs_plant_protection(pcs_station_plant(r.st));
+    ctl_tick(r.w, 4);
+    static const struct {
+        const char *flag;
+        double want;
+    } start[] = {{"u1.interlock.p7", 1},
+                 {"u1.interlock.p8", 0},
+                 {"u2.interlock.p8", 1},
+                 {"u2.interlock.p9", 0},
+                 {"u3.interlock.p7", 0}};
+    for (size_t k = 0; k < sizeof start / sizeof start[0]; k++)
+        cr_expect_eq(channel(r.w, start[k].flag), start[k].want, "%s", start[k].flag);
+    for (uint32_t u = 0; u < 3; u++)
+        cr_expect_eq(pcs_protection_tripped(r.prot, u), 0, "unit %u", u + 1);
+
+    fork_child_out a = fork_child_run(child_low_flow_25, &r);
+    cr_expect_eq(a.st, PCS_OK, "%s", a.msg);
+    cr_expect(strcmp(a.msg, "u1.rps.low_flow_2loops|one loop: no trip") == 0, "25 %%: %s", a.msg);
+    cr_expect(a.hash >= 1 && a.hash <= 4, "two loops: trip after %llu ticks",
+              (unsigned long long)a.hash);
+    fork_child_out b = fork_child_run(child_low_flow_45, &r);
+    cr_expect_eq(b.st, PCS_OK, "%s", b.msg);
+    cr_expect(strcmp(b.msg, "u2.rps.low_flow.2|one loop") == 0, "45 %%: %s", b.msg);
+    cr_expect(b.hash >= 1 && b.hash <= 2, "one loop: trip after %llu ticks",
+              (unsigned long long)b.hash);
+    fork_child_out c = fork_child_run(child_low_flow_5, &r);
+    cr_expect_eq(c.st, PCS_OK, "%s", c.msg);
+    cr_expect(strcmp(c.msg, "none|two loops") == 0, "5 %%: %s", c.msg);
     pcs_station_destroy(r.st);
     pcs_world_destroy(r.w);
     pcs_scenario_destroy(r.scn);
