@@ -250,7 +250,7 @@ Test(interlock, p7_from_turbine_load_p13)
 }
 
 /* P-7 (P-10 and P-13), P-8 and P-9 reset only below setpoint - deadband
- * (permissive_deadband_frac, 1 % of rated: 5 sd of the plant's 0.2 % NIS
+ * (p_deadband_frac, 1 % of rated: 5 sd of the plant's 0.2 % NIS
  * channel noise, an assumption), as a plant bistable: set at the setpoint,
  * held between setpoint - deadband and the setpoint, reset below. */
 Test(interlock, power_permissives_reset_only_below_their_deadband)
@@ -259,7 +259,9 @@ Test(interlock, power_permissives_reset_only_below_their_deadband)
     rig_init(&r, 0);
     for (int i = 0; i < 3; i++)
         r.p.x[LOAD + i] = 0.0; /* P-13 off: P-7 from power alone */
-    const double db = 0.01;    /* permissive_deadband_frac's default */
+    const double db = 0.01;    /* 1 %: 5 sd of the plant's 0.2 % NIS noise */
+    cr_expect_eq(r.d.p_deadband_frac, db, "the default");
+    power_at(&r, 0.0); /* every flag reset (the rig starts at 100 %) */
     const struct {
         uint32_t flag;
         double sp;
@@ -663,6 +665,13 @@ Test(interlock, crafted_save_is_refused_naming_store_field_value_and_range)
     cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
     e = pcs_last_error();
     cr_expect(strstr(e, "lagged turbine load") && strstr(e, "[0, 1.5]"), "%s", e);
+    s[PCS_INTERLOCK_ST_P8] = 0.5; /* the power permissives' latches are saved state too */
+    cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
+    s[PCS_INTERLOCK_ST_P8] = 1.0;
+    cr_assert_eq(pcs_world_load(r.p.w, path), PCS_E_CORRUPT);
+    e = pcs_last_error();
+    cr_expect(strstr(e, "u1.interlock.state") && strstr(e, "P-8 latch") && strstr(e, "0.5"), "%s",
+              e);
     double *a = pcs_store_data(r.p.w, pcs_interlock_arm_store(r.il));
     a[PCS_SIG_P9] = 0.5;
     cr_assert_eq(pcs_world_save(r.p.w, path), PCS_OK);
@@ -734,6 +743,31 @@ Test(interlock, bad_definitions_are_refused_naming_the_field)
     d.nr_level[2].sensor[1] = 999;
     cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "nr_level[2].sensor[1] = 999"), "%s", pcs_last_error());
+    d = r.d; /* a deadband as wide as P-7's setpoint would never let it reset */
+    d.p_deadband_frac = 0.10;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "p_deadband_frac = 0.1 is outside [0, 0.1)"), "%s",
+              pcs_last_error());
+    d = r.d;
+    d.n_loops = 2;
+    channels(&d.loop_flow[0], POW, 4, 2);
+    channels(&d.loop_flow[1], PZR, 4, 2);
+    d.loop_low_flow_kg_s = 0.9 * RATED_W;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_OK, "%s", pcs_last_error());
+    d.k_loops = 3;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "k_loops = 3 is outside [1, 2]"), "%s", pcs_last_error());
+    d.k_loops = 2;
+    d.loop_low_flow_kg_s = 0.0;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "loop_low_flow_kg_s = 0"), "%s", pcs_last_error());
+    d.loop_low_flow_kg_s = 0.9 * RATED_W;
+    d.loop_flow[1].k = 0;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "loop_flow[1].k = 0"), "%s", pcs_last_error());
+    d.n_loops = 9;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "n_loops = 9 is outside [0, 8]"), "%s", pcs_last_error());
     /* the trip breakers' element past the store, including an index whose
        (index + 1) x 4 bytes wraps in 32 bits (it was accepted and read
        about 16 GB past a 4-byte store on the first tick) */

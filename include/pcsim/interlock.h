@@ -21,9 +21,13 @@
  * ACTUATORS of the tick after the protection trips) and the turbine's and
  * the feedwater system's signal sets:
  *
- *   power channels (NIS, W) --k/n >= p7_frac--------+-- P-7 (P-10 or P-13)
- *   turbine load (auctioneered high) >= p13_frac ---+
- *   power channels ------------k/n >= p8_frac, p9_frac --- P-8, P-9
+ *   power channels (NIS, W) -- bistable p7_frac ----------+-- P-7 (P-10 or P-13)
+ *   turbine load (auctioneered high) -- bistable p13_frac -+
+ *   power channels ------------ bistable p8_frac, p9_frac --- P-8, P-9
+ *     bistable sp: set at k/n >= sp, reset at k/n <= sp - p_deadband_frac
+ *     (of rated power; of rated load for P-13, on its auctioneered high),
+ *     held between: P-10, P-13, P-8, P-9 latched in the state store
+ *   per loop flow k/n <= loop_low_flow_kg_s in >= k_loops loops -- TWO_LOOP_LOW
  *   scram.cause != 0 (trip breakers open) -------------- P-4
  *   Tavg channels -- k/n <= p12_tavg_k (latched; reset at k/n
  *                    >= p12_tavg_k + p12_hysteresis_k) ---- P-12
@@ -61,11 +65,35 @@
  * (a 10 %/min ramp after 83 s; 4 %/min never). The lag starts at the first
  * tick's load (no start-up transient).
  *
+ * Power permissives with a reset deadband: the NIS channels carry noise
+ * (sd 0.2 % of rated power in the plant's instrumentation), so a
+ * memoryless 2-of-4 coincidence flickers tick by tick while the power sits
+ * near a setpoint, and every trip function a flickering permissive arms is
+ * armed and blocked with it (a low-flow function tripping again and again as
+ * the power fell through P-7 after a pump trip). As a plant bistable's, each
+ * flag sets at the setpoint and resets only at setpoint - deadband. The
+ * deadband, 1 % of rated (p_deadband_frac), is an assumption, no source
+ * giving one: five noise sd, so that with the power held at a setpoint two
+ * of four channels read below the reset point with a probability of about
+ * 1e-12 per tick, while a flag still resets within 1 % of its setpoint.
+ *
+ * Low flow in two loops (TWO_LOOP_LOW): k of n flow channels at or below
+ * loop_low_flow_kg_s (the protection's per-loop low-flow setpoint) in at
+ * least k_loops loops. Between P-7 and P-8 the plant trips on low flow in
+ * two loops, above P-8 in any one (pwr_transients.md section 4, [HRTD]
+ * 12.2; the Westinghouse coincidence "2/3 channels in 2/4 loops below P-8,
+ * in 1/4 above"): the protection's per-loop functions are k of n over one
+ * loop's channels, so the two-loop coincidence is formed here and the
+ * protection's two-loop function reads the flag (armed by P-7, one tick
+ * later than the flag, as the turbine-trip function reads the turbine's).
+ * n_loops = 0: no loop inputs, the flag stays 0.
+ *
  * Latches and resets: C-7 until "c7_reset" (then it arms again at once if
  * the fall is still above the setpoint); SI and MSLI until "si_reset",
  * refused (PCS_E_STATE) while an SI or MSLI condition is present; P-12 by
- * its hysteresis. P-4 follows the unit's latched scram (cleared by the
- * unit's reset). The other flags are recomputed every tick.
+ * its hysteresis; P-10, P-13, P-8 and P-9 by their deadband. P-4 follows
+ * the unit's latched scram (cleared by the unit's reset). The other flags
+ * are recomputed every tick.
  * Simplifications: no P-11 block of the low-pressurizer-pressure SI, no
  * containment pressure inputs (not modelled), no anticipatory low-level
  * trip; the AFW start is a signal, the feedwater system latches its pumps.
@@ -85,8 +113,9 @@
  * system "uN.feed.sig" at PROTECTION.
  *
  * Start: the flags start as the def's initial power gives them (P-7, P-8,
- * P-9 at power, C-9 condenser_available), so a protection function armed by
- * a permissive sees a unit at power on the first tick.
+ * P-9 at power, their latches too, P-13 taking the turbine load as the
+ * power; C-9 condenser_available), so a protection function armed by a
+ * permissive sees a unit at power on the first tick.
  *
  * MSIV actuation (one FAST system "uN.msiv" at PCS_STAGE_ACTUATORS, the
  * only writer of "uN.sec.msiv"): on MSLI every open MSIV starts to close
@@ -103,7 +132,8 @@
  * (STATE f64, per SG {opening, demand, delay left s}); each has a load
  * check naming store, field, value and range.
  * Channels: "uN.interlock.<flag>" (p4, p7, p8, p9, p12, p14, c7, c8, c9,
- * turbine_trip, fw_isolation, afw_start, si, msli), "uN.sgK.msiv" (opening).
+ * turbine_trip, fw_isolation, afw_start, si, msli, low_flow_2loops),
+ * "uN.sgK.msiv" (opening).
  *
  * Thread-safety: build on the world's thread; the systems run in its tick.
  * 0 bytes allocated per tick.
@@ -152,7 +182,11 @@ enum {
     PCS_INTERLOCK_ST_SI = 4,       /**< flag: SI latch */
     PCS_INTERLOCK_ST_MSLI = 5,     /**< flag: MSLI latch */
     PCS_INTERLOCK_ST_C9 = 6,       /**< flag: condenser available */
-    PCS_INTERLOCK_ST_COUNT = 7,
+    PCS_INTERLOCK_ST_P10 = 7,      /**< flag: P-10 bistable (nuclear part of P-7) */
+    PCS_INTERLOCK_ST_P13 = 8,      /**< flag: P-13 bistable (turbine load part of P-7) */
+    PCS_INTERLOCK_ST_P8 = 9,       /**< flag: P-8 bistable */
+    PCS_INTERLOCK_ST_P9 = 10,      /**< flag: P-9 bistable */
+    PCS_INTERLOCK_ST_COUNT = 11,
 };
 
 /** k-out-of-n redundant channels of one quantity (sensor ids). */
@@ -178,6 +212,8 @@ typedef struct pcs_interlock_def {
     pcs_interlock_channels nr_level[PCS_INTERLOCK_MAX_SG];   /**< narrow-range level, % */
     pcs_interlock_channels steam_flow[PCS_INTERLOCK_MAX_SG]; /**< steam flow, kg/s */
     pcs_interlock_channels steam_p[PCS_INTERLOCK_MAX_SG];    /**< steam pressure, Pa */
+    pcs_interlock_channels loop_flow[PCS_INTERLOCK_MAX_SG];  /**< loop flow, kg/s (n_loops) */
+    uint32_t n_loops; /**< loops with flow inputs, [0, 8]; default 0 (no two-loop flag) */
 
     double rated_power_w;      /**< 100 % of the power channels, (0, 1e11] */
     double rated_steam_kg_s;   /**< one SG's rated steam flow, 480.4 [W84]; (0, 1e4] */
@@ -187,6 +223,9 @@ typedef struct pcs_interlock_def {
     double p13_frac;          /**< 0.10 P-13 turbine load (the same row: P-7 is P-10 or P-13) */
     double p8_frac;           /**< 0.39 P-8 ([HRTD] 12.2; Salem 36 %), section 4 */
     double p9_frac;           /**< 0.50 P-9 ([HRTD] 12.2; Salem ~49 %), section 6 */
+    double p_deadband_frac;   /**< 0.01 reset of P-10, P-13, P-8, P-9 at setpoint - this
+                                   (assumption: 5 sd of 0.2 % channel noise); [0, min(p7_frac,
+                                   p13_frac)) */
     double p12_tavg_k;        /**< 562.594 = 553 F low-low Tavg ([HRTD] 11.2), section 1 */
     double p12_hysteresis_k;  /**< 1.111 = 2 F reset above P-12 (assumption) */
     double p14_level_pct;     /**< 69 % NR high-high ([HRTD] 12.2, 12.3), section 9 */
@@ -204,6 +243,11 @@ typedef struct pcs_interlock_def {
     uint32_t k_lines;         /**< steam lines in high flow / low pressure for SI, [1, n_sg];
                                    default min(2, n_sg) (assumption: 2 of 4 lines) */
     uint32_t condenser_available; /**< C-9 at the start, 0 or 1; default 1 */
+    double loop_low_flow_kg_s;    /**< per-loop low flow (the protection's low-flow setpoint,
+                                       90 % of rated loop flow in the plant); (0, 1e6] when
+                                       n_loops > 0; default 0 */
+    uint32_t k_loops;             /**< loops in low flow for TWO_LOOP_LOW, [1, n_loops];
+                                       default 2 ([HRTD] 12.2: two loops below P-8) */
 
     double msiv_delay_s;       /**< 0.5 signal to stroke start ([HRTD] 7.1), section 7 */
     double msiv_stroke_s;      /**< 5 closing stroke ([HRTD] 7.1), section 7 */

@@ -77,7 +77,9 @@ enum {
                                      main feed pumps tripped, SI) */
     PCS_SIG_SI = 12,            /**< flag: safety injection signal */
     PCS_SIG_MSLI = 13,          /**< flag: main steam line isolation (close the MSIVs) */
-    PCS_SIG_INTERLOCK_COUNT = 14,
+    PCS_SIG_TWO_LOOP_LOW = 14,  /**< flag: low flow in two loops (the two-loop low-flow trip's
+                                     input; that trip is armed by P-7) */
+    PCS_SIG_INTERLOCK_COUNT = 15,
 };
 
 /** "<unit>.feed.sig": written by the feedwater system. */

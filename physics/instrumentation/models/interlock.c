@@ -31,6 +31,7 @@ static const pcs_interlock_def interlock_defaults = {
     .p13_frac = 0.10,
     .p8_frac = 0.39,
     .p9_frac = 0.50,
+    .p_deadband_frac = 0.01,
     .p12_tavg_k = F_TO_K(553.0),
     .p12_hysteresis_k = 2.0 / 1.8,
     .p14_level_pct = 69.0,
@@ -47,6 +48,7 @@ static const pcs_interlock_def interlock_defaults = {
     .si_pzr_low_pa = PSIG_PA(1807.0),
     .k_lines = 2,
     .condenser_available = 1,
+    .k_loops = 2,
     .msiv_delay_s = 0.5,
     .msiv_stroke_s = 5.0,
     .msiv_open_stroke_s = 5.0,
@@ -79,6 +81,23 @@ static pcs_status check_common(const pcs_interlock_def *d, const char *who)
     return pcs_param_ranges_check(prefix, r, sizeof r / sizeof r[0]);
 }
 
+/* The two-loop low-flow inputs' counts and setpoint (channels: check_all_channels). */
+static pcs_status check_loops(const pcs_interlock_def *d)
+{
+    if (d->n_loops > PCS_INTERLOCK_MAX_SG)
+        return pcs_error_set(PCS_E_INVAL, "interlock: n_loops = %u is outside [0, %u]", d->n_loops,
+                             PCS_INTERLOCK_MAX_SG);
+    if (d->n_loops == 0)
+        return PCS_OK;
+    if (d->k_loops < 1 || d->k_loops > d->n_loops)
+        return pcs_error_set(PCS_E_INVAL, "interlock: k_loops = %u is outside [1, %u] (n_loops)",
+                             d->k_loops, d->n_loops);
+    const pcs_param_range r[] = {
+        {"loop_low_flow_kg_s", d->loop_low_flow_kg_s, 0.0, 1e6, 1},
+    };
+    return pcs_param_ranges_check("interlock: ", r, 1);
+}
+
 static pcs_status check_ranges(const pcs_interlock_def *d)
 {
     const pcs_param_range r[] = {
@@ -89,6 +108,7 @@ static pcs_status check_ranges(const pcs_interlock_def *d)
         {"p13_frac", d->p13_frac, 0.0, 1.5, 1},
         {"p8_frac", d->p8_frac, 0.0, 1.5, 1},
         {"p9_frac", d->p9_frac, 0.0, 1.5, 1},
+        {"p_deadband_frac", d->p_deadband_frac, 0.0, 0.5, 0},
         {"p12_tavg_k", d->p12_tavg_k, 273.15, 700.0, 0},
         {"p12_hysteresis_k", d->p12_hysteresis_k, 0.0, 50.0, 0},
         {"p14_level_pct", d->p14_level_pct, 0.0, 100.0, 0},
@@ -111,7 +131,14 @@ static pcs_status check_ranges(const pcs_interlock_def *d)
     if (st == PCS_OK && d->condenser_available > 1)
         st = pcs_error_set(PCS_E_INVAL, "interlock: condenser_available = %u is not 0 or 1",
                            d->condenser_available);
-    return st;
+    /* a deadband reaching zero would leave P-7 set for good */
+    double lowest = fmin(d->p7_frac, d->p13_frac);
+    if (st == PCS_OK && !(d->p_deadband_frac < lowest))
+        st = pcs_error_set(PCS_E_INVAL,
+                           "interlock: p_deadband_frac = %g is outside [0, %g) "
+                           "(min(p7_frac, p13_frac): P-7 must be able to reset)",
+                           d->p_deadband_frac, lowest);
+    return st == PCS_OK ? check_loops(d) : st;
 }
 
 /* One quantity's channels: n in [lo_n, 4], k in [1, n], sensor ids in range. */
@@ -151,6 +178,11 @@ static pcs_status check_all_channels(const pcs_interlock_def *d, uint32_t n_sens
         snprintf(f, sizeof f, "steam_p[%u]", l);
         if (st == PCS_OK)
             st = check_channels(&d->steam_p[l], f, 1, n_sensors);
+    }
+    for (uint32_t l = 0; st == PCS_OK && l < d->n_loops; l++) {
+        char f[32];
+        snprintf(f, sizeof f, "loop_flow[%u]", l);
+        st = check_channels(&d->loop_flow[l], f, 1, n_sensors);
     }
     return st;
 }
@@ -202,9 +234,16 @@ static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *
     const char *name = pcs_store_name(w, il->id_state);
     const double *s = pcs_load_view_store(v, il->id_state);
     static const char *const flags[PCS_INTERLOCK_ST_COUNT] = {
-        [PCS_INTERLOCK_ST_STARTED] = "lag started flag", [PCS_INTERLOCK_ST_C7] = "C-7 latch",
-        [PCS_INTERLOCK_ST_P12] = "P-12 latch",           [PCS_INTERLOCK_ST_SI] = "SI latch",
-        [PCS_INTERLOCK_ST_MSLI] = "MSLI latch",          [PCS_INTERLOCK_ST_C9] = "C-9 flag"};
+        [PCS_INTERLOCK_ST_STARTED] = "lag started flag",
+        [PCS_INTERLOCK_ST_C7] = "C-7 latch",
+        [PCS_INTERLOCK_ST_P12] = "P-12 latch",
+        [PCS_INTERLOCK_ST_SI] = "SI latch",
+        [PCS_INTERLOCK_ST_MSLI] = "MSLI latch",
+        [PCS_INTERLOCK_ST_C9] = "C-9 flag",
+        [PCS_INTERLOCK_ST_P10] = "P-10 latch",
+        [PCS_INTERLOCK_ST_P13] = "P-13 latch",
+        [PCS_INTERLOCK_ST_P8] = "P-8 latch",
+        [PCS_INTERLOCK_ST_P9] = "P-9 latch"};
     pcs_status st = pcs_load_check_f64_from(name, "lagged turbine load 1", s,
                                             PCS_INTERLOCK_ST_LOAD_LAG, 1, 1, 0.0, 1.5, 0);
     for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++) {
@@ -284,6 +323,7 @@ static pcs_status register_channels(pcs_world *w, const pcs_interlock *il)
         [PCS_SIG_AFW_START] = "afw_start",
         [PCS_SIG_SI] = "si",
         [PCS_SIG_MSLI] = "msli",
+        [PCS_SIG_TWO_LOOP_LOW] = "low_flow_2loops",
     };
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {

@@ -31,14 +31,21 @@ static int coincident(const pcs_interlock *il, const pcs_interlock_channels *c, 
     return c->n > 0 && count_on(il, c, sp, dir) >= c->k;
 }
 
+/* Lines (SGs or loops) of the first @p n_lines of @p c[] whose channels are coincident. */
+static uint32_t count_lines(const pcs_interlock *il, const pcs_interlock_channels *c,
+                            uint32_t n_lines, double sp, int dir)
+{
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < n_lines; l++)
+        n += (uint32_t)coincident(il, &c[l], sp, dir);
+    return n;
+}
+
 /* Steam lines (SGs) whose channels of @p c[] are coincident. */
 static uint32_t lines_on(const pcs_interlock *il, const pcs_interlock_channels *c, double sp,
                          int dir)
 {
-    uint32_t n = 0;
-    for (uint32_t l = 0; l < il->def.n_sg; l++)
-        n += (uint32_t)coincident(il, &c[l], sp, dir);
-    return n;
+    return count_lines(il, c, il->def.n_sg, sp, dir);
 }
 
 /* Auctioneered-high turbine load, fraction of rated (NaN-free: a NaN
@@ -121,6 +128,34 @@ static void p12_update(pcs_interlock *il)
         s[PCS_INTERLOCK_ST_P12] = 0.0;
 }
 
+/* A power permissive as a plant bistable on @p c: state element @p el sets
+ * at k/n >= @p sp, resets at k/n <= @p sp - deadband (fraction @p db of
+ * rated @p rated), and holds between. Set wins when both hold (channels
+ * split across the band): the permissive arms trips, the safe side. */
+static void bistable(pcs_interlock *il, const pcs_interlock_channels *c, double sp, double rated,
+                     uint32_t el)
+{
+    double *s = il->state;
+    if (coincident(il, c, sp * rated, 1))
+        s[el] = 1.0;
+    else if (coincident(il, c, (sp - il->def.p_deadband_frac) * rated, -1))
+        s[el] = 0.0;
+}
+
+/* P-10, P-8, P-9 on the power channels; P-13 on the auctioneered-high load. */
+static void power_permissives(pcs_interlock *il, double load)
+{
+    const pcs_interlock_def *d = &il->def;
+    double *s = il->state, p = d->rated_power_w;
+    bistable(il, &d->power, d->p7_frac, p, PCS_INTERLOCK_ST_P10);
+    bistable(il, &d->power, d->p8_frac, p, PCS_INTERLOCK_ST_P8);
+    bistable(il, &d->power, d->p9_frac, p, PCS_INTERLOCK_ST_P9);
+    if (load >= d->p13_frac)
+        s[PCS_INTERLOCK_ST_P13] = 1.0;
+    else if (load <= d->p13_frac - d->p_deadband_frac)
+        s[PCS_INTERLOCK_ST_P13] = 0.0;
+}
+
 static double flag(int on)
 {
     return on ? 1.0 : 0.0;
@@ -131,9 +166,10 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
     (void)w;
     pcs_interlock *il = ctx;
     const pcs_interlock_def *d = &il->def;
-    double *s = il->state, *sig = il->sig, load = turbine_load(il), p = d->rated_power_w;
+    double *s = il->state, *sig = il->sig, load = turbine_load(il);
     c7_update(il, load);
     p12_update(il);
+    power_permissives(il, load);
     int si, msli;
     pcs_interlock_conditions(il, &si, &msli);
     if (si)
@@ -145,9 +181,9 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
     int low_low = lines_on(il, d->nr_level, d->low_low_level_pct, -1) > 0;
     int si_on = s[PCS_INTERLOCK_ST_SI] != 0.0;
     sig[PCS_SIG_P4] = flag(p4);
-    sig[PCS_SIG_P7] = flag(coincident(il, &d->power, d->p7_frac * p, 1) || load >= d->p13_frac);
-    sig[PCS_SIG_P8] = flag(coincident(il, &d->power, d->p8_frac * p, 1));
-    sig[PCS_SIG_P9] = flag(coincident(il, &d->power, d->p9_frac * p, 1));
+    sig[PCS_SIG_P7] = flag(s[PCS_INTERLOCK_ST_P10] != 0.0 || s[PCS_INTERLOCK_ST_P13] != 0.0);
+    sig[PCS_SIG_P8] = s[PCS_INTERLOCK_ST_P8];
+    sig[PCS_SIG_P9] = s[PCS_INTERLOCK_ST_P9];
     sig[PCS_SIG_P12] = s[PCS_INTERLOCK_ST_P12];
     sig[PCS_SIG_P14] = flag(p14);
     sig[PCS_SIG_C7] = s[PCS_INTERLOCK_ST_C7];
@@ -159,6 +195,9 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
     sig[PCS_SIG_AFW_START] = flag(low_low || il->feed[PCS_SIG_FEED_MFP_TRIPPED] != 0.0 || si_on);
     sig[PCS_SIG_SI] = s[PCS_INTERLOCK_ST_SI];
     sig[PCS_SIG_MSLI] = s[PCS_INTERLOCK_ST_MSLI];
+    sig[PCS_SIG_TWO_LOOP_LOW] =
+        flag(d->n_loops > 0 &&
+             count_lines(il, d->loop_flow, d->n_loops, d->loop_low_flow_kg_s, -1) >= d->k_loops);
     return PCS_OK;
 }
 
@@ -174,10 +213,12 @@ pcs_status pcs_interlock_arm_step(pcs_world *w, void *ctx)
 void pcs_interlock_start_flags(pcs_interlock *il)
 {
     const pcs_interlock_def *d = &il->def;
-    double f = d->initial_power_frac;
-    il->sig[PCS_SIG_P7] = flag(f >= d->p7_frac);
-    il->sig[PCS_SIG_P8] = flag(f >= d->p8_frac);
-    il->sig[PCS_SIG_P9] = flag(f >= d->p9_frac);
+    double f = d->initial_power_frac, *s = il->state;
+    s[PCS_INTERLOCK_ST_P10] = flag(f >= d->p7_frac);
+    s[PCS_INTERLOCK_ST_P13] = flag(f >= d->p13_frac); /* the turbine's load is the power */
+    s[PCS_INTERLOCK_ST_P8] = il->sig[PCS_SIG_P8] = flag(f >= d->p8_frac);
+    s[PCS_INTERLOCK_ST_P9] = il->sig[PCS_SIG_P9] = flag(f >= d->p9_frac);
+    il->sig[PCS_SIG_P7] = flag(f >= d->p7_frac || f >= d->p13_frac);
     il->state[PCS_INTERLOCK_ST_C9] = il->sig[PCS_SIG_C9] = flag(d->condenser_available != 0);
     for (uint32_t i = 0; i < PCS_SIG_INTERLOCK_COUNT; i++)
         il->arm[i] = il->sig[i];

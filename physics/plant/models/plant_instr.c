@@ -20,13 +20,13 @@
 #include "pcsim/sensor.h"
 #include "physics/plant/models/plant_internal.h"
 
-/* A steam-side unit adds 9 unit sensors and 12 per SG, 1 + 1 per SG trip
+/* A steam-side unit adds 12 unit sensors and 12 per SG, 2 + 1 per SG trip
  * functions and 1 + 3 per SG alarms (instrument_steam). */
 #define STEAM_CH 3u /* redundant channels of a steam-side quantity (2-out-of-3) */
 /* Most of each a unit adds (boundary and steam side, 4 loops); the scratch
  * below is these times the station's unit count. */
-#define UNIT_SENSORS (20 + 17 * PCS_PLANT_MAX_LOOPS)
-#define UNIT_FUNCS (5 + 2 * PCS_PLANT_MAX_LOOPS)
+#define UNIT_SENSORS (23 + 17 * PCS_PLANT_MAX_LOOPS)
+#define UNIT_FUNCS (6 + 2 * PCS_PLANT_MAX_LOOPS)
 #define UNIT_ALARMS (4 + 5 * PCS_PLANT_MAX_LOOPS)
 /* The protection's own bound on functions holds the largest station's. */
 _Static_assert(PCS_PLANT_MAX_UNITS *UNIT_FUNCS <= PCS_PROTECTION_TRIP_MAX_FUNCTIONS,
@@ -334,17 +334,72 @@ static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32
     return PCS_OK;
 }
 
+/* STEAM_CH sensors "<base>.A".. on element @p index of the float64 signal
+ * store @p store (a flag: no channel is published for the signal bus, the
+ * sensors read its element directly); ids in @p out (2 of 3). */
+static void add_flag_channels(instr_build *b, const char *base, uint32_t store, uint32_t index,
+                              pcs_interlock_channels *out)
+{
+    *out = (pcs_interlock_channels){.n = STEAM_CH, .k = 2};
+    for (uint32_t k = 0; k < STEAM_CH; k++) {
+        uint32_t id = b->n_sensors++;
+        pcs_sensor_def *c = &b->sensors[id];
+        pcs_sensor_default(c);
+        snprintf(b->sensor_names[id], NAME_LEN, "%s.%c", base, 'A' + k);
+        c->name = b->sensor_names[id];
+        c->unit = "1";
+        c->store = store;
+        c->index = index;
+        c->lo = 0.0;
+        c->hi = 1.0;
+        out->sensor[k] = id;
+    }
+}
+
+/* The per-loop low-flow trips (functions @p low_flow .. + n_loops - 1, 2 of
+ * 4 channels in one loop) armed by P-8, and the two-loop low-flow trip
+ * "uN.rps.low_flow_2loops" armed by P-7: the interlocks form the two-loop
+ * coincidence from the same channels and setpoint (TWO_LOOP_LOW), which
+ * this function reads as the turbine-trip function reads the turbine's
+ * tripped flag. pwr_transients.md section 4, [HRTD] 12.2: above P-8 one
+ * loop trips, between P-7 and P-8 two loops. */
+static pcs_status low_flow_trips(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
+                                 uint32_t low_flow)
+{
+    pcs_interlock_def *d = &b->interlock[u];
+    const uint32_t sig = UINT32_MAX; /* the flag copy: set by create_all */
+    uint32_t n = u + 1, isig = 0, n_loops = p->units[u].n_loops;
+    char unit[16], base[BASE_LEN], name[NAME_LEN];
+    snprintf(unit, sizeof unit, "u%u", n);
+    pcs_status st = pcs_plant_signals(w, unit, PCS_SIGNALS_INTERLOCK, &isig);
+    if (st != PCS_OK)
+        return st;
+    d->n_loops = n_loops;
+    d->k_loops = n_loops < d->k_loops ? n_loops : d->k_loops;
+    d->loop_low_flow_kg_s = b->funcs[low_flow].setpoint;
+    for (uint32_t l = 0; l < n_loops; l++) {
+        const pcs_protection_function_def *f = &b->funcs[low_flow + l];
+        d->loop_flow[l] = (pcs_interlock_channels){.n = f->n_inputs, .k = f->k};
+        memcpy(d->loop_flow[l].sensor, f->inputs, f->n_inputs * sizeof f->inputs[0]);
+        arm_func(b, low_flow + l, sig, PCS_SIG_P8);
+    }
+    pcs_interlock_channels two;
+    snprintf(base, sizeof base, "u%u.interlock.low_flow_2loops", n);
+    add_flag_channels(b, base, isig, PCS_SIG_TWO_LOOP_LOW, &two);
+    snprintf(name, sizeof name, "u%u.rps.low_flow_2loops", n);
+    add_steam_func(b, name, u, PCS_PROTECTION_TRIP_HIGH, 0.5, &two, sig, PCS_SIG_P7);
+    return PCS_OK;
+}
+
 /*
  * The steam side of unit @p u (sg_model steam_side only, so a boundary unit
  * builds exactly as before): Tavg and turbine load channels for the
  * interlocks, per SG channels (instrument_sg), the turbine-trip reactor trip
  * armed by P-9 ([HRTD] 12.2: below P-9 a turbine trip does not trip the
  * reactor), the low-pressurizer-pressure trip (function @p low_pressure)
- * and the per-loop low-flow trips (functions @p low_flow .. + n_loops - 1)
- * armed by P-7 ([HRTD] 12.2; between P-7 and P-8 the plant needs two loops,
- * which k-of-n channels cannot express: one loop trips there, the
- * conservative side), and the turbine-trip alarm. The setpoints are the
- * interlocks' (pcs_interlock_default: one source).
+ * armed by P-7, the low-flow trips (low_flow_trips) and the turbine-trip
+ * alarm. The setpoints are the interlocks' (pcs_interlock_default: one
+ * source).
  */
 static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                    const pcs_plant_setpoints *sp, uint32_t low_pressure,
@@ -378,29 +433,18 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
         st = instrument_sg(w, b, u, l, sp);
     if (st != PCS_OK)
         return st;
-    /* the turbine's tripped flag as three channels (no channel is published
-     * for the signal bus: the sensors read its element directly) */
-    pcs_interlock_channels trip = {.n = STEAM_CH, .k = 2};
-    for (uint32_t k = 0; k < STEAM_CH; k++) {
-        uint32_t id = b->n_sensors++;
-        pcs_sensor_def *c = &b->sensors[id];
-        pcs_sensor_default(c);
-        snprintf(b->sensor_names[id], NAME_LEN, "u%u.turbine.tripped.%c", n, 'A' + k);
-        c->name = b->sensor_names[id];
-        c->unit = "1";
-        c->store = tsig;
-        c->index = PCS_SIG_TURBINE_TRIPPED;
-        c->lo = 0.0;
-        c->hi = 1.0;
-        trip.sensor[k] = id;
-    }
+    /* the turbine's tripped flag as three channels */
+    pcs_interlock_channels trip;
+    snprintf(base, sizeof base, "u%u.turbine.tripped", n);
+    add_flag_channels(b, base, tsig, PCS_SIG_TURBINE_TRIPPED, &trip);
     snprintf(name, sizeof name, "u%u.rps.turbine_trip", n);
     add_steam_func(b, name, u, PCS_PROTECTION_TRIP_HIGH, 0.5, &trip, sig, PCS_SIG_P9);
     snprintf(name, sizeof name, "u%u.alarm.turbine_trip", n);
     add_alarm(b, name, trip.sensor[0], PCS_ALARM_HIGH, 0.5, 0.1, PCS_ALARM_PRIO_HIGH, n);
     arm_func(b, low_pressure, sig, PCS_SIG_P7);
-    for (uint32_t l = 0; l < pu->n_loops; l++)
-        arm_func(b, low_flow + l, sig, PCS_SIG_P7);
+    st = low_flow_trips(w, b, p, u, low_flow);
+    if (st != PCS_OK)
+        return st;
     d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
     d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
     memcpy(d->power.sensor, b->nis[u], sizeof b->nis[u]);

@@ -50,6 +50,7 @@ static const signal_range interlock_ranges[PCS_SIG_INTERLOCK_COUNT] = {
     [PCS_SIG_AFW_START] = FLAG("auxiliary feedwater start flag"),
     [PCS_SIG_SI] = FLAG("safety injection flag"),
     [PCS_SIG_MSLI] = FLAG("steam line isolation flag"),
+    [PCS_SIG_TWO_LOOP_LOW] = FLAG("low flow in two loops flag"),
 };
 
 static const signal_range feed_ranges[PCS_SIG_FEED_COUNT] = {
