@@ -129,9 +129,9 @@ static void p12_update(pcs_interlock *il)
 }
 
 /* A power permissive as a plant bistable on @p c: state element @p el sets
- * at k/n >= @p sp, resets at k/n <= @p sp - deadband (fraction @p db of
- * rated @p rated), and holds between. Set wins when both hold (channels
- * split across the band): the permissive arms trips, the safe side. */
+ * at k/n >= @p sp, resets at k/n <= @p sp - p_deadband_frac (fractions of
+ * @p rated), and holds between. Set wins when both hold (channels split
+ * across the band): the permissive arms trips, the safe side. */
 static void bistable(pcs_interlock *il, const pcs_interlock_channels *c, double sp, double rated,
                      uint32_t el)
 {
