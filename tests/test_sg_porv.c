@@ -390,3 +390,78 @@ Test(sg_porv, bad_settings_refused_by_name)
     cr_expect_eq(pcs_sg_porv_add(w, &d, sc, &pv), PCS_OK, "%s", pcs_last_error());
     pcs_world_destroy(w);
 }
+
+/* ---- on a station: the wiring ------------------------------------------------------ */
+
+static pcs_status station_cmd(pcs_world *w, pcs_station *st, const char *target, const char *name,
+                              double value)
+{
+    pcs_command c;
+    pcs_status s = pcs_station_command(st, target, name, value, &c);
+    return s == PCS_OK ? pcs_command_submit(w, &c) : s;
+}
+
+static double chan(pcs_world *w, const char *name)
+{
+    uint32_t id = UINT32_MAX;
+    cr_assert_eq(pcs_channel_find(w, name, &id), PCS_OK, "channel %s", name);
+    return pcs_channel_value(w, id);
+}
+
+/*
+ * A steam-side unit at 100 % (pcs_plant_instrument builds the PORV control
+ * on the per-SG channels u1.sgK.steam_pressure.porv): in auto at the
+ * full-load SG pressure (6.05 MPa here; refdata section 1's window
+ * 780-1000 psia, all below 1125 psig) every valve is shut and its error
+ * is the measured pressure less 1125 psig (-1.80 MPa);
+ * the station commands put SG 2's valve alone in manual (target
+ * u1.porv2), which opens at the stroke rate and passes steam, refuse an
+ * opening outside [0, 1] naming the range, and return every valve to
+ * auto (target u1), which shuts SG 2's again at the stroke rate.
+ */
+Test(sg_porv, station_commands_and_channels)
+{
+    static const char scn[] = "{\"schema\": 1, \"world\": {\"dt_s\": 0.05, \"workers\": 0}, "
+                              "\"units\": [{\"name\": \"u1\", \"sg_model\": \"steam_side\"}]}";
+    pcs_scenario *s;
+    cr_assert_eq(pcs_scenario_load_string("p.json", scn, strlen(scn), NULL, &s), PCS_OK, "%s",
+                 pcs_last_error());
+    pcs_world_def d = pcs_scenario_world_def(s);
+    pcs_world *w;
+    pcs_station *st;
+    cr_assert_eq(pcs_world_create(&d, &w), PCS_OK);
+    cr_assert_eq(pcs_station_add(w, s, &st), PCS_OK, "%s", pcs_last_error());
+    ctl_tick(w, 10);
+    for (int k = 1; k <= 4; k++) {
+        char n[48];
+        snprintf(n, sizeof n, "u1.sg%d.porv_opening", k);
+        cr_expect_eq(chan(w, n), 0.0, "SG %d's PORV shut at full load", k);
+        snprintf(n, sizeof n, "u1.sg%d.porv_error", k);
+        double e = chan(w, n);
+        /* refdata section 1: full-load SG pressure 780-1000 psia */
+        cr_expect(e > 780.0 * PSI - P_SET && e < 1000.0 * PSI - P_SET,
+                  "SG %d's error %.0f Pa (p - 1125 psig)", k, e);
+    }
+    cr_assert_eq(station_cmd(w, st, "u1.porv2", "sg_porv_manual", 0.5), PCS_OK, "%s",
+                 pcs_last_error());
+    ctl_tick(w, 40);
+    cr_expect(fabs(chan(w, "u1.sg2.porv_opening") - 39 * STEP) < 1e-12 ||
+                  fabs(chan(w, "u1.sg2.porv_opening") - 40 * STEP) < 1e-12,
+              "SG 2 opening at the stroke rate: %.12f", chan(w, "u1.sg2.porv_opening"));
+    cr_expect_eq(chan(w, "u1.sg2.porv_manual"), 1.0);
+    cr_expect_gt(chan(w, "u1.sg2.porv_flow"), 1.0, "SG 2's PORV passes steam: %.2f kg/s",
+                 chan(w, "u1.sg2.porv_flow"));
+    cr_expect_eq(chan(w, "u1.sg1.porv_flow"), 0.0, "SG 1's stays shut");
+    pcs_command c;
+    cr_expect_eq(pcs_station_command(st, "u1", "sg_porv_manual", 1.5, &c), PCS_E_INVAL);
+    ctl_expect_message("value 1.5", "[0, 1]", "sg_porv_manual", NULL);
+    cr_assert_eq(station_cmd(w, st, "u1", "sg_porv_auto", 0.0), PCS_OK, "%s", pcs_last_error());
+    double o = chan(w, "u1.sg2.porv_opening");
+    ctl_tick(w, 2);
+    cr_expect_eq(chan(w, "u1.sg2.porv_manual"), 0.0, "back in auto");
+    cr_expect(chan(w, "u1.sg2.porv_opening") < o, "closing: %.6f from %.6f",
+              chan(w, "u1.sg2.porv_opening"), o);
+    pcs_station_destroy(st);
+    pcs_world_destroy(w);
+    pcs_scenario_destroy(s);
+}
