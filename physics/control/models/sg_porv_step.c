@@ -41,8 +41,10 @@ pcs_status pcs_porv_system(pcs_world *w, void *ctx)
         double *s = state + (size_t)l * PCS_SG_PORV_ST_COUNT;
         double p = pcs_control_input_read(w, &pv->def.pressure[l]);
         double opening = s[PCS_SG_PORV_ST_OPENING], target = opening;
-        if (p == p) /* valid: NaN otherwise (hold) */
+        if (p == p) { /* valid: NaN otherwise (hold) */
             s[PCS_SG_PORV_ST_P_MEASURED] = p;
+            s[PCS_SG_PORV_ST_ERROR] = p - pv->def.p_setpoint_pa; /* in manual too */
+        }
         if (s[PCS_SG_PORV_ST_MANUAL] != 0.0)
             target = s[PCS_SG_PORV_ST_MANUAL_OPENING];
         else if (p == p)
