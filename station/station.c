@@ -22,6 +22,7 @@
 #include "pcsim/pzr_control.h"
 #include "pcsim/rod_control.h"
 #include "pcsim/sensor.h"
+#include "pcsim/sg_porv.h"
 #include "pcsim/steam_dump.h"
 #include "pcsim/turbine.h"
 #include "station/station_internal.h"
@@ -276,6 +277,14 @@ static const action_def actions[] = {
      "target uN (a steam_side unit): steam dumps on Tavg (load-rejection / plant-trip)", NO_RANGE},
     {"dump_pressure_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_PRESSURE_MODE, ARG_UNIT,
      "target uN (a steam_side unit): steam dumps on header pressure (1092 psig)", NO_RANGE},
+    {"sg_porv_manual", PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_MANUAL, ARG_UNIT,
+     "target uN (every SG's atmospheric relief valve) or uN.porvK (SG K's; a steam_side unit), "
+     "value opening [0, 1] (the valve to manual, moved at its stroke rate)",
+     1, 0.0, 1.0, 0, "opening", VALUE_REQUIRED},
+    {"sg_porv_auto", PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_AUTO, ARG_UNIT,
+     "target uN or uN.porvK (steam_side): the SG atmospheric relief valve back to its 1125 psig "
+     "pressure control, bumpless",
+     NO_RANGE},
     {"feed_pump_trip", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_MFP_TRIP, ARG_UNIT,
      "target uN (sg_model steam_side), value main feed pump 1 or 2, 0 or none for both", 1, 0.0,
      2.0, 0, "pump", VALUE_WHOLE},

@@ -47,6 +47,7 @@
 #include "pcsim/secondary.h"
 #include "pcsim/sensor.h"
 #include "pcsim/sg_control.h"
+#include "pcsim/sg_porv.h"
 #include "pcsim/snapshot.h"
 #include "pcsim/station.h"
 #include "pcsim/station_freeze.h"

@@ -25,8 +25,9 @@
  *    source) and lower ([TYP] 276), back into the bundle's bottom ([TYP] 277);
  *  - steam line (assumption: one volume, no [TYP] component) fed through the
  *    SG outlet flow restrictor (a choked junction sized to the [HRTD] 7.1
- *    break-flow limit of 1220 kg/s), with the SG safety-valve bank (choked, to
- *    an atmosphere boundary) and the MSIV to the common header.
+ *    break-flow limit of 1220 kg/s), with the SG safety-valve bank and the
+ *    atmospheric relief valve (SG PORV; both choked, to an atmosphere
+ *    boundary) and the MSIV to the common header.
  * Per unit: the header (assumption: one volume), the turbine (a choked
  * junction, the governor/control valves and the first-stage nozzles as one
  * throat) and the dumps (a choked junction, 12 valves as one) to the
@@ -81,7 +82,7 @@
  * writes); pcs_secondary_store_ids gives both ids.
  *
  * Tick (one FAST system "uN.secondary" at PCS_STAGE_MACHINES): valve
- * openings (turbine, dumps, MSIVs from the actuator stores; safety bank from
+ * openings (turbine, dumps, MSIVs, PORVs from the actuator stores; safety bank from
  * the steam-line pressure), feedwater sources (main at h(p, feed_t),
  * auxiliary at h(p, afw_t_k), into the upper downcomer), riser heats
  * from tube_heat, network step, outputs and
@@ -94,6 +95,8 @@
  * opening [0, 1]; "uN.sec.dump_demand" [1] [0, 1] (all dump valves as one);
  * per SG "uN.sec.feed" [n_sg] main feed kg/s >= 0, "uN.sec.afw" [n_sg]
  * auxiliary feed kg/s >= 0, "uN.sec.msiv" [n_sg] opening [0, 1],
+ * "uN.sec.porv" [n_sg] atmospheric relief valve opening [0, 1] (its
+ * controller: pcsim/sg_porv.h),
  * "uN.sec.feed_t" [1] main feed temperature K (starts at feed_t_k; the
  * feedwater heater train of pcsim/feedwater.h writes it). Without a
  * controller a host or test writes them.
@@ -102,7 +105,8 @@
  * steam.header_pressure (Pa); per SG sgK.pressure (dome, Pa),
  * sgK.steam_flow (restrictor, kg/s), sgK.feed_flow (kg/s), sgK.nr_level (%),
  * sgK.level (collapsed, m above the dome bottom), sgK.safety_flow (kg/s),
- * sgK.heat_in (W), sgK.afw_flow (kg/s), sgK.break_flow (kg/s).
+ * sgK.heat_in (W), sgK.afw_flow (kg/s), sgK.break_flow (kg/s), sgK.porv_flow
+ * (kg/s).
  *
  * Steam line break (issue 15): each steam line has a choked junction to the
  * atmosphere between the SG's flow restrictor and its MSIV, shut at build;
@@ -154,7 +158,8 @@ enum {
     PCS_SECONDARY_OUT_RECIRC = 7,       /**<   + 7: downcomer-to-bundle flow, kg/s */
     PCS_SECONDARY_OUT_AFW = 8,          /**<   + 8: auxiliary feed flow the tick applied, kg/s */
     PCS_SECONDARY_OUT_BREAK = 9,        /**<   + 9: steam line break flow, kg/s */
-    PCS_SECONDARY_OUT_PER_SG = 10,
+    PCS_SECONDARY_OUT_PORV = 10,        /**<   + 10: atmospheric relief valve flow, kg/s */
+    PCS_SECONDARY_OUT_PER_SG = 11,
 };
 
 /**
@@ -239,6 +244,14 @@ typedef struct pcs_secondary_def {
                                  1250 psia, 109 % of 480.4 kg/s) */
     double atmosphere_p_pa; /**< 101325 */
 
+    /* SG atmospheric relief valve (SG PORV; per SG one, upstream of the MSIV). */
+    double porv_capacity;    /**< 0.10: one valve's capacity / rated_steam_kg_s at
+                                  porv_rating_p_pa ([HRTD] 7.1: "~10 % of rated steam flow per
+                                  SG at no-load pressure", 2.5 % of the total per valve; a 6-inch
+                                  globe valve); [0, 1] */
+    double porv_rating_p_pa; /**< 7.630e6: 1092 psig, the no-load SG pressure the capacity is
+                                  given at ([HRTD] 7.1, 11.2); [0.2e6, 16e6] */
+
     /* Feedwater and the start state. */
     double feed_t_k;            /**< 493.43: 428.5 F [TYP] 2820201 main feed (a code sample model's
                                      value; assumption for a plant); [273.16, 600] */
@@ -275,7 +288,10 @@ typedef struct pcs_secondary_stores {
     uint32_t brk;           /**< [n_sg] input "uN.sec.break": steam line break area per SG, m2,
                                  [0, the steam line's bore]; 0 (shut) unless the
                                  steam_line_break command sets it */
-    uint32_t out;           /**< [3 + 10 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
+    uint32_t porv;          /**< [n_sg] input "uN.sec.porv": atmospheric relief valve opening
+                                 per SG [0, 1]; 0 (shut) unless its controller
+                                 (pcsim/sg_porv.h) or a host writes it */
+    uint32_t out;           /**< [3 + 11 n_sg] SCRATCH outputs (PCS_SECONDARY_OUT_*) */
 } pcs_secondary_stores;
 
 /**

@@ -18,14 +18,15 @@
 #include "pcsim/protection.h"
 #include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
+#include "pcsim/sg_porv.h"
 #include "physics/plant/models/plant_internal.h"
 
-/* A steam-side unit adds 12 unit sensors and 12 per SG, 2 + 1 per SG trip
+/* A steam-side unit adds 12 unit sensors and 13 per SG, 2 + 1 per SG trip
  * functions and 1 + 3 per SG alarms (instrument_steam). */
 #define STEAM_CH 3u /* redundant channels of a steam-side quantity (2-out-of-3) */
 /* Most of each a unit adds (boundary and steam side, 4 loops); the scratch
  * below is these times the station's unit count. */
-#define UNIT_SENSORS (23 + 17 * PCS_PLANT_MAX_LOOPS)
+#define UNIT_SENSORS (23 + 18 * PCS_PLANT_MAX_LOOPS)
 #define UNIT_FUNCS (6 + 2 * PCS_PLANT_MAX_LOOPS)
 #define UNIT_ALARMS (4 + 5 * PCS_PLANT_MAX_LOOPS)
 /* The protection's own bound on functions holds the largest station's. */
@@ -74,6 +75,8 @@ typedef struct instr_build {
     pcs_interlock_def *interlock;
     /* Per unit, its trip store (the protection's unit_trip_stores). */
     uint32_t *trip_stores;
+    /* Per unit and SG, the SG PORV's pressure channel (pcsim/sg_porv.h). */
+    uint32_t (*ctl_porv)[PCS_SECONDARY_MAX_SG];
 } instr_build;
 
 static void instr_build_free(instr_build *b)
@@ -83,6 +86,7 @@ static void instr_build_free(instr_build *b)
     free(b->sensors), free(b->sensor_names), free(b->funcs), free(b->func_names);
     free(b->alarms), free(b->alarm_names), free(b->ctl_pressure), free(b->ctl_level);
     free(b->ctl_tavg), free(b->nis), free(b->prs), free(b->interlock), free(b->trip_stores);
+    free(b->ctl_porv);
     free(b);
 }
 
@@ -107,9 +111,10 @@ static instr_build *instr_build_alloc(uint32_t n_units)
     b->prs = calloc(n_units, sizeof *b->prs);
     b->interlock = calloc(n_units, sizeof *b->interlock);
     b->trip_stores = calloc(n_units, sizeof *b->trip_stores);
+    b->ctl_porv = calloc(n_units, sizeof *b->ctl_porv);
     if (b->sensors && b->sensor_names && b->funcs && b->func_names && b->alarms && b->alarm_names &&
         b->ctl_pressure && b->ctl_level && b->ctl_tavg && b->nis && b->prs && b->interlock &&
-        b->trip_stores)
+        b->trip_stores && b->ctl_porv)
         return b;
     instr_build_free(b);
     return NULL;
@@ -317,6 +322,13 @@ static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32
         st = add_steam_channels(w, b, base, src, "Pa", 8.6e6, 0.0005, 0.5, &d->steam_p[l - 1]);
     if (st != PCS_OK)
         return st;
+    /* the PORV's own transmitter, apart from the protection channels
+     * ([HRTD] 7.1: one of each line's pressure transmitters gives the PORV
+     * its signal); the protection channels' span, noise and lag */
+    snprintf(name, sizeof name, "u%u.sg%u.steam_pressure.porv", n, l);
+    b->ctl_porv[u][l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
+    if (b->ctl_porv[u][l - 1] == UINT32_MAX)
+        return PCS_E_INVAL;
     for (uint32_t k = 0; k < STEAM_CH; k++) /* the NR span reads 0..100 % */
         b->sensors[d->nr_level[l - 1].sensor[k]].hi = 100.0;
     snprintf(name, sizeof name, "u%u.rps.sg_low_low.%u", n, l);
@@ -573,6 +585,22 @@ static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *
     return st == PCS_OK ? pcs_steam_dump_add(w, &d, p->units[u].secondary, &p->steam_dump[u]) : st;
 }
 
+/* The SG PORVs' pressure control of steam-side unit @p u, each on its SG's
+ * PORV pressure channel; the settings are the model's defaults. The world
+ * owns the model (nothing here keeps it). */
+static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+{
+    const pcs_secondary_def *sd = pcs_secondary_def_get(p->units[u].secondary);
+    pcs_sg_porv_def d;
+    pcs_sg_porv_default(&d);
+    d.unit_name = sd->unit_name;
+    pcs_status st = PCS_OK;
+    for (uint32_t l = 0; st == PCS_OK && l < sd->n_sg; l++)
+        st = control_input(p, b->ctl_porv[u][l], &d.pressure[l]);
+    pcs_sg_porv *pv = NULL;
+    return st == PCS_OK ? pcs_sg_porv_add(w, &d, p->units[u].secondary, &pv) : st;
+}
+
 /* The permissives and interlocks of steam-side unit @p u (before the
  * protection, whose armed trip functions read their flag copy: set here).
  * P-4 reads the unit's trip breakers, its latched scram cause. */
@@ -626,6 +654,8 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
             st = add_rod_control(w, p, b, u);
             if (st == PCS_OK)
                 st = add_steam_dump(w, p, b, u);
+            if (st == PCS_OK)
+                st = add_sg_porv(w, p, b, u);
         }
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {

@@ -10,7 +10,9 @@
  * steam: the turbine n_sg rated_steam / turbine_rated_opening at
  * turbine_rated_p_pa, the dumps dump_valves x dump_valve_kg_s at
  * dump_rating_p_pa, each restrictor restrictor_kg_s at restrictor_p_pa, each
- * safety bank safety_capacity x rated_steam at safety_full_pa.
+ * safety bank safety_capacity x rated_steam at safety_full_pa, each
+ * atmospheric relief valve (SG PORV) porv_capacity x rated_steam at
+ * porv_rating_p_pa.
  *
  * Load check (secondary_load_check), on the staged values: per volume mass
  * in [1e-3 V, 1100 V] kg, internal energy in [0, 4.5e6 M] J, p in [1 kPa,
@@ -18,7 +20,7 @@
  * quality and void in [0, 1] (the primary's bounds: the property domain);
  * per junction |W| <= 1100 A 1000 kg/s; tube heat |Q| <= 1e10 W per tube
  * volume (three times a whole SG's rated heat); tube temperature in
- * [273.15, 1073.15] K; turbine, dump and MSIV openings in [0, 1]; feed flow
+ * [273.15, 1073.15] K; turbine, dump, MSIV and PORV openings in [0, 1]; feed flow
  * in [0, 10 rated_steam_kg_s].
  */
 #include <math.h>
@@ -90,6 +92,8 @@ pcs_status pcs_secondary_default(pcs_secondary_def *d)
     d->safety_full_pa = 8.582e6;
     d->safety_capacity = 1.09;
     d->atmosphere_p_pa = 101325.0;
+    d->porv_capacity = 0.10;
+    d->porv_rating_p_pa = 7.630e6;
     d->feed_t_k = 493.43;
     d->afw_t_k = 310.93;
     d->initial_p_pa = 6.89e6;
@@ -174,6 +178,8 @@ static pcs_status check_rest(const pcs_secondary_def *d)
     SEC_CHECK(st, safety_full_pa, d->safety_open_pa + 1.0, 16e6);
     SEC_CHECK(st, safety_capacity, 0.0, 10.0);
     SEC_CHECK(st, atmosphere_p_pa, 1e3, 1e6);
+    SEC_CHECK(st, porv_capacity, 0.0, 1.0);
+    SEC_CHECK(st, porv_rating_p_pa, 0.2e6, 16e6);
     SEC_CHECK(st, feed_t_k, 273.16, 600.0);
     SEC_CHECK(st, afw_t_k, 273.16, 600.0);
     SEC_CHECK(st, initial_p_pa, 0.2e6, 16e6);
@@ -247,6 +253,9 @@ static pcs_status throats(pcs_world *w, pcs_secondary *sc)
     if (st == PCS_OK)
         st = throat(fmax(d->safety_capacity * d->rated_steam_kg_s, 1e-3), d->safety_full_pa,
                     &sc->a_safety);
+    if (st == PCS_OK)
+        st = throat(fmax(d->porv_capacity * d->rated_steam_kg_s, 1e-3), d->porv_rating_p_pa,
+                    &sc->a_porv);
     return st;
 }
 
@@ -363,6 +372,13 @@ static void sg_junctions(pcs_secondary *sc, pcs_th_net_builder *b, uint32_t l)
     b->j[j].choked = 1;
     b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
     b->j[j].valve = 0.0;
+    /* the atmospheric relief valve (SG PORV): choked to the atmosphere,
+     * upstream of the MSIV ([HRTD] 7.1), opened by its controller
+     * (pcsim/sg_porv.h) through the porv store */
+    j = add_jun(b, sl, sc->v_atmosphere, sc->a_porv, 1.0, 0.0, NAN);
+    b->j[j].choked = 1;
+    b->j[j].friction_model = PCS_THNET_FRICTION_NONE;
+    b->j[j].valve = 0.0;
 }
 
 /* The start state's estimate (pcs_secondary_add): heat Q per SG, steam
@@ -401,6 +417,7 @@ static pcs_status sg_start(pcs_secondary *sc, pcs_th_net_builder *b, uint32_t l)
     b->j[sec_jun(sc, l, SJ_MSIV)].flow_kg_s = ws;
     b->j[sec_jun(sc, l, SJ_SAFETY)].flow_kg_s = 0.0;
     b->j[sec_jun(sc, l, SJ_BREAK)].flow_kg_s = 0.0;
+    b->j[sec_jun(sc, l, SJ_PORV)].flow_kg_s = 0.0;
     return PCS_OK;
 }
 
@@ -497,6 +514,7 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
         {"msiv", sc->nsg, state, &s->msiv},
         {"feed_t", 1, state, &s->feed_t},
         {"break", sc->nsg, state, &s->brk},
+        {"porv", sc->nsg, state, &s->porv},
         {"out", PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * sc->nsg, scratch, &s->out},
     };
     char prefix[32];
@@ -520,6 +538,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
         v.afw[l] = 0.0;
         v.msiv[l] = 1.0;
         v.brk[l] = 0.0;
+        v.porv[l] = 0.0;
         for (uint32_t k = 0; k < sc->nt; k++)
             v.tube_heat[l * sc->nt + k] = d->initial_heat_w / sc->nt;
     }
@@ -582,6 +601,7 @@ static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
         {s->afw, sc->nsg, "auxiliary feed flow kg/s", feed_max},
         {s->msiv, sc->nsg, "MSIV opening", 1.0},
         {s->brk, sc->nsg, "steam line break area m2", sc->a_break},
+        {s->porv, sc->nsg, "atmospheric relief valve (SG PORV) opening", 1.0},
     };
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof inputs / sizeof inputs[0]; i++)
@@ -630,6 +650,7 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
         {"sg%u.heat_in", "W", PCS_SECONDARY_OUT_HEAT},
         {"sg%u.afw_flow", "kg/s", PCS_SECONDARY_OUT_AFW},
         {"sg%u.break_flow", "kg/s", PCS_SECONDARY_OUT_BREAK},
+        {"sg%u.porv_flow", "kg/s", PCS_SECONDARY_OUT_PORV},
     };
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
         for (size_t i = 0; st == PCS_OK && i < sizeof per_sg / sizeof per_sg[0]; i++) {
@@ -645,8 +666,8 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
 static pcs_status register_system(pcs_world *w, pcs_secondary *sc)
 {
     const pcs_secondary_stores *s = &sc->s;
-    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump,   s->feed,
-                        s->afw,       s->msiv,          s->feed_t, s->brk};
+    uint32_t reads[] = {s->tube_heat, s->turbine_valve, s->dump, s->feed, s->afw,
+                        s->msiv,      s->feed_t,        s->brk,  s->porv};
     uint32_t writes[] = {s->mass, s->energy,  s->flow,          s->p,      s->h,  s->t,
                          s->rho,  s->quality, s->void_fraction, s->tube_t, s->out};
     return pcs_th_system(w, sc->unit, "secondary", PCS_STAGE_MACHINES, pcs_secondary_system, sc,

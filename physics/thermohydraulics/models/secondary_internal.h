@@ -24,6 +24,7 @@ enum {
     SJ_MSIV,         /* steam line -> header */
     SJ_SAFETY,       /* steam line -> atmosphere (choked) */
     SJ_BREAK,        /* steam line -> atmosphere: the steam_line_break (choked, shut) */
+    SJ_PORV,         /* steam line -> atmosphere: the atmospheric relief valve (choked) */
     SJ_COUNT
 };
 
@@ -36,8 +37,8 @@ struct pcs_secondary {
     uint32_t v_header, v_condenser, v_atmosphere;
     uint32_t j_turbine, j_dump;
     double z_dome_bottom;
-    double a_turbine, a_dump, a_restrictor, a_safety; /* derived throat areas, m2 */
-    double a_break;                                   /* largest break: the steam line's bore */
+    double a_turbine, a_dump, a_restrictor, a_safety, a_porv; /* derived throat areas, m2 */
+    double a_break; /* largest break: the steam line's bore */
     /* scratch, world memory */
     double *heat_w;   /* [nv] */
     double *valve;    /* [nj] */
@@ -67,6 +68,7 @@ typedef struct secondary_view {
     double *tube_heat, *tube_t, *out;
     double *turbine_valve, *dump, *feed, *afw, *msiv; /* actuator inputs */
     double *brk;                                      /* break area per steam line, m2 */
+    double *porv;                                     /* SG PORV opening per steam line */
     double *feed_t;                                   /* main feed temperature input, K */
 } secondary_view;
 

@@ -26,6 +26,7 @@ void pcs_secondary_view(pcs_world *w, const pcs_secondary *sc, secondary_view *v
     v->afw = pcs_store_data(w, s->afw);
     v->msiv = pcs_store_data(w, s->msiv);
     v->brk = pcs_store_data(w, s->brk);
+    v->porv = pcs_store_data(w, s->porv);
     v->feed_t = pcs_store_data(w, s->feed_t);
     v->out = pcs_store_data(w, s->out);
 }
@@ -50,6 +51,7 @@ static void valves(pcs_secondary *sc, const secondary_view *v)
         sc->valve[sec_jun(sc, l, SJ_SAFETY)] =
             clamp01((p - d->safety_open_pa) / (d->safety_full_pa - d->safety_open_pa));
         sc->valve[sec_jun(sc, l, SJ_BREAK)] = clamp01(v->brk[l] / sc->a_break);
+        sc->valve[sec_jun(sc, l, SJ_PORV)] = clamp01(v->porv[l]);
     }
 }
 
@@ -130,6 +132,7 @@ pcs_status pcs_secondary_outputs(const pcs_secondary *sc, secondary_view *v)
         b[PCS_SECONDARY_OUT_LEVEL] = level;
         b[PCS_SECONDARY_OUT_SAFETY] = s->flow_kg_s[sec_jun(sc, l, SJ_SAFETY)];
         b[PCS_SECONDARY_OUT_BREAK] = s->flow_kg_s[sec_jun(sc, l, SJ_BREAK)];
+        b[PCS_SECONDARY_OUT_PORV] = s->flow_kg_s[sec_jun(sc, l, SJ_PORV)];
         b[PCS_SECONDARY_OUT_RECIRC] = s->flow_kg_s[l * sc->per_sg_j];
         for (uint32_t k = 0; k < sc->nt; k++) {
             uint32_t r = k < sc->nb ? k : sc->nt - 1u - k;

@@ -1,0 +1,215 @@
+/**
+ * @file sg_porv.c
+ * @brief The SG PORV controller's build (pcsim/sg_porv.h): definition,
+ *        store, system, command targets, channels and the load check.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/clock.h"
+#include "pcsim/param_range.h"
+#include "pcsim/persist.h"
+#include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
+#include "physics/control/models/control_input.h"
+#include "physics/control/models/sg_porv_internal.h"
+#include "physics/thermohydraulics/models/th_register.h"
+
+#define PSI_PA 6894.757293168
+
+pcs_status pcs_sg_porv_default(pcs_sg_porv_def *d)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sg_porv_default: def is NULL");
+    memset(d, 0, sizeof *d);
+    for (uint32_t l = 0; l < PCS_SECONDARY_MAX_SG; l++)
+        d->pressure[l] = (pcs_pzr_control_input){UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    d->p_setpoint_pa = 1125.0 * PSI_PA + 101325.0;
+    d->p_band_pa = 45.0 * PSI_PA;
+    d->integral_time_s = 60.0;
+    d->stroke_s = 20.0;
+    return PCS_OK;
+}
+
+static pcs_status check_def(const pcs_world *w, const pcs_sg_porv_def *d, uint32_t n_sg)
+{
+    pcs_status st = pcs_control_unit_name_check("sg_porv", d->unit_name);
+    if (st != PCS_OK)
+        return st;
+    const pcs_param_range r[] = {
+        {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 1.6e7, 0},
+        {"p_band_pa", d->p_band_pa, 1e3, 1e7, 0},
+        {"integral_time_s", d->integral_time_s, 1.0, 1e5, 0},
+        {"stroke_s", d->stroke_s, 0.05, 600.0, 0},
+    };
+    st = pcs_param_ranges_check("sg_porv: ", r, sizeof r / sizeof r[0]);
+    for (uint32_t l = 0; st == PCS_OK && l < n_sg; l++) {
+        char field[32];
+        snprintf(field, sizeof field, "pressure[%u] (SG %u)", l, l + 1);
+        st = pcs_control_input_check(w, "sg_porv", field, &d->pressure[l]);
+    }
+    return st;
+}
+
+/* ---- load check ------------------------------------------------------------- */
+
+/* Element @p e of every SG's block within [lo, hi] (finite); @p flag: 0 or
+ * 1 only. The message names the store, the element, its SG and the range. */
+static pcs_status check_element(const char *name, const double *s, uint32_t n_sg, uint32_t e,
+                                const char *field, double lo, double hi, int flag)
+{
+    for (uint32_t l = 0; l < n_sg; l++) {
+        uint32_t i = l * PCS_SG_PORV_ST_COUNT + e;
+        double x = s[i];
+        int ok = flag ? (x == 0.0 || x == 1.0) : (x >= lo && x <= hi);
+        if (!ok)
+            return pcs_error_set(
+                PCS_E_CORRUPT, "store '%s' element %u (SG %u %s): value %.17g; allowed %s%g%s%g%s",
+                name, i, l + 1, field, x, flag ? "" : "[", lo, flag ? " or " : ", ", hi,
+                flag ? "" : "]");
+    }
+    return PCS_OK;
+}
+
+static pcs_status porv_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_sg_porv *pv = ctx;
+    const char *name = pcs_store_name(w, pv->id_state);
+    const double *s = pcs_load_view_store(v, pv->id_state);
+    if (!s)
+        return pcs_error_set(PCS_E_CORRUPT, "store '%s': no staged data", name);
+    static const struct {
+        uint32_t e;
+        const char *field;
+        double lo, hi;
+        int flag;
+    } rows[] = {
+        {PCS_SG_PORV_ST_MANUAL, "manual flag", 0.0, 1.0, 1},
+        {PCS_SG_PORV_ST_MANUAL_OPENING, "manual opening", 0.0, 1.0, 0},
+        {PCS_SG_PORV_ST_OPENING, "opening", 0.0, 1.0, 0},
+        {PCS_SG_PORV_ST_INTEGRAL, "integral", 0.0, 1.0, 0},
+        {PCS_SG_PORV_ST_P_MEASURED, "measured steam pressure Pa", 0.0, 1e8, 0},
+        {PCS_SG_PORV_ST_ERROR, "pressure error Pa", -1e8, 1e8, 0},
+    };
+    pcs_status st = PCS_OK;
+    for (size_t r = 0; st == PCS_OK && r < sizeof rows / sizeof rows[0]; r++)
+        st = check_element(name, s, pv->n_sg, rows[r].e, rows[r].field, rows[r].lo, rows[r].hi,
+                           rows[r].flag);
+    return st;
+}
+
+/* ---- registration --------------------------------------------------------------- */
+
+/* The system reads the distinct stores of the inputs and the secondary's
+ * outputs (nothing: the inputs carry the pressure) and writes its state and
+ * the secondary's porv store. */
+static pcs_status register_system(pcs_world *w, pcs_sg_porv *pv)
+{
+    uint32_t reads[2 * PCS_SECONDARY_MAX_SG], n = 0;
+    for (uint32_t l = 0; l < pv->n_sg; l++) {
+        const pcs_pzr_control_input *in = &pv->def.pressure[l];
+        uint32_t ids[2] = {in->store, in->status_store};
+        for (int k = 0; k < 2; k++) {
+            int seen = ids[k] == PCS_PZR_CONTROL_NO_STATUS;
+            for (uint32_t i = 0; i < n && !seen; i++)
+                seen = reads[i] == ids[k];
+            if (!seen)
+                reads[n++] = ids[k];
+        }
+    }
+    uint32_t writes[] = {pv->id_state, pv->id_sec_porv};
+    return pcs_th_system(w, pv->unit, "porvctl", PCS_STAGE_ALARMS, pcs_porv_system, pv, reads, n,
+                         writes, 2, porv_load_check);
+}
+
+static pcs_status register_channels(pcs_world *w, const pcs_sg_porv *pv)
+{
+    static const pcs_th_channel_row rows[] = {{"porv_opening", "1", PCS_SG_PORV_ST_OPENING},
+                                              {"porv_manual", "", PCS_SG_PORV_ST_MANUAL},
+                                              {"porv_error", "Pa", PCS_SG_PORV_ST_ERROR}};
+    pcs_status st = PCS_OK;
+    for (uint32_t l = 0; st == PCS_OK && l < pv->n_sg; l++)
+        for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
+            char suffix[32];
+            snprintf(suffix, sizeof suffix, "sg%u.%s", l + 1, rows[i].suffix);
+            st = pcs_th_channel(w, pv->unit, suffix, rows[i].unit, pv->id_state,
+                                l * PCS_SG_PORV_ST_COUNT + rows[i].index);
+        }
+    return st;
+}
+
+static pcs_status register_targets(pcs_world *w, pcs_sg_porv *pv)
+{
+    pcs_status st = pcs_control_register_targets(w, PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT,
+                                                 pcs_porv_on_command, pv, pv->unit, "porvctl");
+    uint32_t family = 0;
+    if (st == PCS_OK)
+        st = pcs_command_family_share(w, PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT,
+                                      pcs_porv_on_command, &family);
+    for (uint32_t l = 0; st == PCS_OK && l < pv->n_sg; l++) {
+        char one[32];
+        snprintf(one, sizeof one, "%s.porv%u", pv->unit, l + 1);
+        pcs_command_target_def td = {.name = one, .family = family, .ctx = pv, .element = l};
+        st = pcs_command_target_register(w, &td, NULL);
+    }
+    return st;
+}
+
+static pcs_status make_state(pcs_world *w, pcs_sg_porv *pv)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.porvctl.state", pv->unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double), pv->n_sg * PCS_SG_PORV_ST_COUNT,
+                                       PCS_STORE_STATE_F64, &pv->id_state);
+    if (st != PCS_OK)
+        return st;
+    double *s = pcs_store_data(w, pv->id_state);
+    const double *porv = pcs_store_data(w, pv->id_sec_porv);
+    const double *o = pcs_store_data(w, pv->id_sec_out);
+    for (uint32_t l = 0; l < pv->n_sg; l++) {
+        double *b = s + (size_t)l * PCS_SG_PORV_ST_COUNT;
+        b[PCS_SG_PORV_ST_OPENING] = porv[l];
+        b[PCS_SG_PORV_ST_P_MEASURED] =
+            o[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P];
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_secondary *sec,
+                           pcs_sg_porv **out)
+{
+    if (!w || !def || !sec || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sg_porv_add: NULL argument");
+    uint32_t n_sg = pcs_secondary_def_get(sec)->n_sg;
+    pcs_status st = check_def(w, def, n_sg);
+    if (st != PCS_OK)
+        return st;
+    pcs_sg_porv *pv = pcs_world_alloc(w, sizeof *pv);
+    if (!pv)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_sg_porv_add: out of memory");
+    memset(pv, 0, sizeof *pv);
+    pv->def = *def;
+    snprintf(pv->unit, sizeof pv->unit, "%s", def->unit_name);
+    pv->def.unit_name = pv->unit;
+    pv->n_sg = n_sg;
+    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
+    pv->id_sec_out = ss.out;
+    pv->id_sec_porv = ss.porv;
+    pv->dt_s = pcs_world_clock(w)->dt_s;
+    st = make_state(w, pv);
+    if (st == PCS_OK)
+        st = register_system(w, pv);
+    if (st == PCS_OK)
+        st = register_targets(w, pv);
+    if (st == PCS_OK)
+        st = register_channels(w, pv);
+    if (st == PCS_OK)
+        *out = pv;
+    return st;
+}
+
+uint32_t pcs_sg_porv_state_store(const pcs_sg_porv *pv)
+{
+    return pv ? pv->id_state : UINT32_MAX;
+}

@@ -1,0 +1,27 @@
+/**
+ * @file sg_porv_internal.h
+ * @brief The SG PORV controller's private layout, shared by its build
+ *        (sg_porv.c) and its tick and commands (sg_porv_step.c).
+ */
+#ifndef PCS_PHYSICS_SG_PORV_INTERNAL_H
+#define PCS_PHYSICS_SG_PORV_INTERNAL_H
+
+#include "pcsim/command.h"
+#include "pcsim/sg_porv.h"
+
+struct pcs_sg_porv {
+    pcs_sg_porv_def def; /* unit_name points at unit[] */
+    char unit[16];
+    uint32_t n_sg;
+    uint32_t id_state;                /* own */
+    uint32_t id_sec_out, id_sec_porv; /* the secondary's */
+    double dt_s;
+};
+
+/* "uN.porvctl" (stage ALARMS). */
+pcs_status pcs_porv_system(pcs_world *w, void *ctx);
+
+/* The command family's handler. */
+pcs_status pcs_porv_on_command(pcs_world *w, const pcs_command_call *call);
+
+#endif
