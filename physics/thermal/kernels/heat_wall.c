@@ -109,8 +109,9 @@ void pcs_heat_wall_step(uint32_t n, const double *cap_j_k, const double *cond_w_
             diag -= lower * cp[i - 1];
             rhs += lower * dp[i - 1];
         }
-        cp[i] = upper / diag;
-        dp[i] = rhs / diag;
+        double inv = 1.0 / diag;
+        cp[i] = upper * inv;
+        dp[i] = rhs * inv;
     }
     t_k[n - 1] = dp[n - 1];
     for (uint32_t i = n - 1; i-- > 0;)
