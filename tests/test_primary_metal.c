@@ -141,6 +141,24 @@ Test(heat_wall, bad_mesh_is_refused)
 
 /* ---- the primary's metal --------------------------------------------------------- */
 
+/* The metal's def fields are checked, the message naming field and range. */
+Test(primary_metal, def_validate_names_the_metal_fields)
+{
+    pcs_primary_def d;
+    pcs_primary_default(&d);
+    d.metal_dx_max_m = 0.0;
+    cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "metal_dx_max_m") != NULL, "%s", pcs_last_error());
+    pcs_primary_default(&d);
+    d.steel_rho_c_j_m3k = -1.0;
+    cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "steel_rho_c_j_m3k") != NULL, "%s", pcs_last_error());
+    pcs_primary_default(&d);
+    d.metal_model = 2;
+    cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "metal_model = 2") != NULL, "%s", pcs_last_error());
+}
+
 static pcs_water_ph_table *pm_table;
 
 typedef struct pm_unit {
