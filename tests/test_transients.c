@@ -471,14 +471,16 @@ static void expect_maneuver(const char *what, const meas *m, int window_met)
 
 /*
  * Turbine trip from 100 % (reactor trip on P-9, dumps on the plant-trip
- * controller), pwr_transients.md section 3. Measured (release, 300 s):
- * reactor trip 0.05 s after the turbine trip (first out
- * u1.rps.turbine_trip); feedwater isolated at 13.1 s (P-4 and Tavg < 564
- * F); AFW start signal 10.4 s, AFW at rated (110.26 kg/s) at 59.8 s;
- * pressurizer level >= 25.40 %, pressure >= 13.00 MPa; no SI, no MSLI, no
- * SG safety valve flow, the MSIVs stay open; Tavg falls from 584.7 F to a
- * minimum of 548.11 F at 30 s and is back up to 551.95 F at 300 s (the
- * dumps shut, decay heat above what the AFW takes).
+ * controller), pwr_transients.md section 3. Measured (release, 300 s,
+ * with the primary's metal, pcsim/primary.h "Metal"): reactor trip 0.05 s
+ * after the turbine trip (first out u1.rps.turbine_trip); feedwater
+ * isolated at 13.25 s (P-4 and Tavg < 564 F); AFW start signal 9.05 s, AFW
+ * at rated (110.27 kg/s) at 58.45 s; pressurizer level >= 28.86 %,
+ * pressure >= 13.28 MPa; no SI, no MSLI, no SG safety valve flow, the
+ * MSIVs stay open; Tavg falls from 584.7 F to a minimum of 551.96 F and is
+ * back up to 555.88 F at 300 s (the dumps shut, decay heat above what the
+ * AFW takes). Without the metal (the same build with metal_model
+ * PCS_PRIMARY_METAL_NONE, water only): minimum 551.01 F, 555.0 F at 300 s.
  *
  * Before the dome's carry-under (pcsim/secondary.h, Separation) the level
  * leaving the narrow range dried the domes out tick by tick, the per-SG
@@ -486,8 +488,15 @@ static void expect_maneuver(const char *what, const meas *m, int window_met)
  * at 21.55 s and the SG safety valves lifted (129 kg/s) behind the shut
  * MSIVs. That is gone; what is asserted below holds.
  *
- * NOT met: "P-12 (553 F) not reached": Tavg reaches 548.11 F, 4.9 F
- * below P-12. The energy the primary loses to 30 s (core 27.2 GJ in, SGs
+ * NOT met: "P-12 (553 F) not reached": Tavg reaches 551.96 F, 1.04 F
+ * below P-12 (548.11 F, 4.9 F below, when these notes were first written;
+ * the later steam-side and control work brought it to 551.01 F, the
+ * vessel structures and tube walls' heat capacity another 0.95 F: the
+ * metal gives back heat as the water cools: 0.45 GJ/K in all (vessel
+ * structures 0.35, tubes 0.10; test_primary_metal.c), of which only the
+ * part the films and conduction reach in tens of seconds takes part,
+ * against the water's 1.0 GJ/K). The energy the primary
+ * loses to 30 s (numbers of the 548.11 F run) (core 27.2 GJ in, SGs
  * 47.7 GJ out, about 1.0 GJ per K of Tavg) goes to the dumps (13.9 t of
  * steam), to heating the main feed to saturation (28.5 t of feed at 493 K
  * until the isolation closes at 19 s, 8.7 GJ: the level controller feeds
@@ -522,9 +531,9 @@ static void expect_turbine_trip_100(const meas *m)
               DF(m->tavg_end_k - 273.15) + 32.0, DF(m->tavg_min_k - 273.15) + 32.0, T_NO_LOAD_F);
     cr_expect_eq(m->dump_ctl_end, (double)PCS_STEAM_DUMP_CTL_PLANT_TRIP,
                  "the plant-trip controller acts");
-    /* P-12 window not met (548.11 F, above): the bound that holds, as a
+    /* P-12 window not met (551.96 F, above): the bound that holds, as a
      * regression guard, is the measured minimum less 3 F */
-    cr_expect_gt(m->tavg_min_k, F_TO_K(545.1), "Tavg min %.2f F (P-12 553 F: not met)",
+    cr_expect_gt(m->tavg_min_k, F_TO_K(548.9), "Tavg min %.2f F (P-12 553 F: not met)",
                  DF(m->tavg_min_k - 273.15) + 32.0);
     /* [HRTD] 12.3: feedwater isolated (P-4 and low Tavg), AFW takes over;
      * [HRTD] 5.7: rated AFW within 1 min of the start signal */
@@ -547,10 +556,11 @@ static void expect_turbine_trip_100(const meas *m)
 /*
  * Loss of normal feedwater (both main feed pumps tripped at 100 %),
  * pwr_transients.md section 5 ([HRTD] 12.2, 5.7, 12.3). Measured (release,
- * 200 s): AFW start signal 0.1 s (both MFPs tripped), AFW at rated at 49.5
- * s; reactor trip at 25.4 s, first out u1.rps.sg_low_low.3, the lowest
- * SG's level then 9.60 % NR falling at about 2.1 %/s (its channels lag 1
- * s, 0.2 % noise); pressurizer <= 16.02 MPa, level <= 64.26 %; no SI. The time to the
+ * 200 s, with the metal): AFW start signal 0.1 s (both MFPs tripped), AFW
+ * at rated at 49.5 s; reactor trip at 25.50 s, first out
+ * u1.rps.sg_low_low.2, the lowest SG's level then 9.45 % NR falling at
+ * about 2.1 %/s (its channels lag 1 s, 0.2 % noise); pressurizer <= 15.95
+ * MPa, level <= 63.95 %; Tavg min 555.58 F (554.79 F water only); no SI. The time to the
  * trip is "not found" for a 4-loop plant (Ginna's 55 s is another plant):
  * not asserted.
  */
@@ -637,15 +647,16 @@ static void expect_turbine_trip_45(const meas *m)
 /*
  * A small steam line break (0.11 m2 in SG 1's line, at 100 %; see
  * child_steam_line_break for the size), pwr_transients.md section 7.
- * Measured (release, 110 s): the overcooling raises the power to the
- * high-flux trip at 35.90 s (first out u1.rps.high_flux); SI and MSLI
- * together at 41.05 s from the steam-line logic (per-SG steam flows above
- * the post-trip 40 % setpoint with Tavg 550.84 F, below 553 F; lowest SG
- * pressure 5.18 MPa); every MSIV shut at 46.55 s (5.50 s after MSLI);
- * break flow at most 925.8 kg/s and SG 1's restrictor flow at most 1058.7
- * kg/s (its choked flow: 1113.8 before thnet re-checked a junction's
- * solved flow against its critical flow); Tavg 584.7 -> 493.7 F; the
- * pressurizer empties (level 0 %, pressure down to 6.22 MPa: no refdata
+ * Measured (release, 110 s, with the metal): the overcooling raises the
+ * power to the high-flux trip at 37.30 s (first out u1.rps.high_flux); SI
+ * and MSLI together at 42.70 s from the steam-line logic (per-SG steam
+ * flows above the post-trip 40 % setpoint with Tavg 550.24 F, below 553 F;
+ * lowest SG pressure 5.19 MPa); every MSIV shut at 48.20 s (5.50 s after
+ * MSLI); break flow at most 925.8 kg/s and SG 1's restrictor flow at most
+ * 1058.7 kg/s (its choked flow: 1113.8 before thnet re-checked a
+ * junction's solved flow against its critical flow); Tavg 584.7 -> 497.8
+ * F (493.5 F water only: the metal's heat slows the overcooling); the
+ * pressurizer empties (level 0 %, pressure down to 7.24 MPa: no refdata
  * row for a steam line break's pressurizer). The cooldown rate and return
  * to power are "not found": direction only.
  */
@@ -674,21 +685,27 @@ static void expect_steam_line_break(const meas *m)
 
 /*
  * One station at 100 % ([HRTD] plant, Tavg 584.7 F), each transient in a
- * forked copy. Measured (release; dt 0.05 s):
+ * forked copy. Measured (release; dt 0.05 s; with the primary's metal,
+ * pcsim/primary.h "Metal"; in brackets the same build water only,
+ * metal_model PCS_PRIMARY_METAL_NONE):
  *  - 10 % step down (load demand 0.969 -> 0.869, a step): no trip, PORV
- *    shut, pressurizer <= 15.77 MPa, no SG safety flow; NR level 44.00 ->
- *    38.71 % (shrink); Tavg - Tref -2.01..+6.13 F, settled -1.99..-1.47 F
- *    over the last 30 s of 240 s.
- *  - 15 % ramp at 5 %/min: Tavg - Tref -0.65..+4.45 F, settled
- *    -0.65..+0.42 F; pressurizer <= 15.64 MPa.
+ *    shut, pressurizer <= 15.76 MPa, no SG safety flow; NR level 44.00 ->
+ *    38.32 % (shrink); Tavg - Tref -2.03..+6.08 F (-2.00..+6.18), settled
+ *    -2.02..-1.64 F over the last 30 s of 240 s.
+ *  - 15 % ramp at 5 %/min: Tavg - Tref -0.74..+4.40 F (-0.69..+4.45),
+ *    settled -0.74..+0.45 F; pressurizer <= 15.64 MPa.
  *  - 10 % step up (0.869 -> 0.969, after 150 s at 0.869): no trip, PORV
- *    shut, pressurizer <= 15.63 MPa, no SG safety flow; NR level 44.99 ->
- *    49.90 % (swell); Tavg - Tref -5.06..-0.37 F, settled -1.20..-0.74 F.
+ *    shut, pressurizer <= 15.63 MPa, no SG safety flow; NR level 44.66 ->
+ *    50.05 % (swell); Tavg - Tref -4.95..-0.15 F (-5.08..-0.24), settled
+ *    -1.38..-0.91 F.
  *
- * The [HRTD] 8.1 window (+-5 F) is NOT met on either 10 % step: +6.13 F on
- * the step down (1.13 F outside), -5.06 F on the step up (0.06 F outside);
- * it is met on the 5 %/min ramp. Before rod control's power-mismatch
- * channel (pcsim/rod_control.h, [HRTD] 8.1's gains, tau 30 s an assumption
+ * The [HRTD] 8.1 window (+-5 F) is met on the 10 % step up (-4.95 F: 0.05
+ * F inside; -5.08 F water only) and on the 5 %/min ramp, and NOT met on the
+ * 10 % step down: +6.08 F, 1.08 F outside (+6.18 F water only). The
+ * metal's share is small on a step: the water's temperature moves by a
+ * few F over tens of seconds, and only the steel and Inconel within the
+ * films' and conduction's reach follow it. Before rod control's
+ * power-mismatch channel (pcsim/rod_control.h, [HRTD] 8.1's gains, tau 30 s an assumption
  * chosen before these runs) they were +6.64 and -5.36 F. Tref is compared
  * right: it is 557 + 27.7 x the turbine's first-stage load (checked to 0.1
  * F at the end), and Tavg is the plant's (not the noisy control channel
@@ -699,9 +716,9 @@ static void expect_steam_line_break(const meas *m)
  * rate (bank D's worth near the top of its travel x 72 steps/min) is the
  * limit, which no gain of the channel changes; refdata has no rod worth to
  * check it against. The step is exactly 10 %, so C-7 (> 10 %) does not
- * arm the load-rejection dumps. Asserted for the steps: the excursion's
- * sign, the bound that holds (7 F down, 6 F up: regression guards) and the
- * settled window.
+ * arm the load-rejection dumps. Asserted: for the step up and the ramp
+ * the window; for the step down the excursion's sign, the bound that holds
+ * (7 F: a regression guard) and the settled window.
  *  - turbine trip: see expect_turbine_trip_100.
  *  - loss of normal feedwater: see expect_feed_loss.
  */
@@ -714,7 +731,7 @@ Test(transients, from_100_percent)
     cr_expect_eq(o.st, PCS_OK, "step down: %s", pcs_status_str(o.st));
     meas m = get(&o);
     log_meas("10 % step down", &m);
-    /* +-5 F NOT met (+6.13 F, see above): sign and the 7 F guard */
+    /* +-5 F NOT met (+6.08 F, see above): sign and the 7 F guard */
     expect_maneuver("10 % step down", &m, 0);
     cr_expect(m.dev_max_f > 0.0 && m.dev_max_f <= 7.0 && m.dev_min_f >= -5.0,
               "10 %% step down: Tavg - Tref %.2f..%.2f F (rises above its program)", m.dev_min_f,
@@ -734,11 +751,11 @@ Test(transients, from_100_percent)
     cr_expect_eq(o.st, PCS_OK, "step up: %s", pcs_status_str(o.st));
     m = get(&o);
     log_meas("10 % step up", &m);
-    /* +-5 F NOT met (-5.06 F, see above): sign and the 6 F guard */
-    expect_maneuver("10 % step up", &m, 0);
-    cr_expect(m.dev_max_f <= 5.0 && m.dev_min_f >= -6.0 && m.dev_min_f < 0.0,
-              "10 %% step up: Tavg - Tref %.2f..%.2f F (falls below its program)", m.dev_min_f,
-              m.dev_max_f);
+    /* [HRTD] 8.1 +-5 F met (-4.95 F, see above): the window, and the sign */
+    expect_maneuver("10 % step up", &m, 1);
+    cr_expect_lt(m.dev_min_f, 0.0,
+                 "10 %% step up: Tavg - Tref %.2f..%.2f F (falls below its program)", m.dev_min_f,
+                 m.dev_max_f);
     /* section 9: steam flow up -> NR level swells (direction only) */
     cr_expect_gt(m.nr_max30, m.nr0 + 0.1, "NR level swells: %.2f -> max %.2f %%", m.nr0,
                  m.nr_max30);

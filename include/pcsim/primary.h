@@ -26,17 +26,52 @@
  *    i.e. a steam space above about 9 m3 (level below about 83 %).
  *
  * Heat: core heat per core volume from a STATE input store (other models
- * write it: pcs_primary_stores.core_heat); each SG tube volume loses
- *   Q = U A_k (T_k - T_sat(p_sec)),
+ * write it: pcs_primary_stores.core_heat). Each SG tube volume k has a tube
+ * wall at T_w (metal store) between the primary water at T_k and the
+ * secondary at T_s = T_sat(p_sec):
  *   1/U = (D_o/D_i)/h_i + D_o ln(D_o/D_i)/(2 k_w) + 1/h_o (outside area),
- * h_i Dittus-Boelter (Nu = 0.023 Re^0.8 Pr^0.4 with Pr and the conductivity
- * at the def's reference state, Re from the volume's flow and viscosity
- * there; Nu >= 4.36, laminar), k_w and h_o def fields (assumptions). Explicit
- * in the tube temperature: dt U A_k / (M_k c_p) is about 0.02 at dt = 0.05 s.
- * With sg_model PCS_PRIMARY_SG_TUBE_STORES (a steam side, pcsim/secondary.h,
- * after pcs_primary_sg_couple) T_sat(p_sec) is replaced tube by tube by the
- * secondary's tube_t[l, k], and the same Q is written to tube_heat[l, k] for
- * the secondary's tick later in the same tick.
+ * split at the wall's middle: G_p = 1 / (1/(h_i A_i) + R_w/2) on the primary
+ * side, G_s = 1 / (R_w/2 + 1/(h_o A_o)) on the secondary side, R_w = ln(D_o/
+ * D_i)/(2 pi k_w L N) (so 1/G_p + 1/G_s = 1/(U A_k)); C_w dT_w/dt = G_p (T_k
+ * - T_w) - G_s (T_w - T_s) taken implicitly in T_w (any dt is stable; dt
+ * (G_p + G_s) / C_w = 0.27 at dt = 0.05 s and full flow), with T_k and T_s
+ * at the start of the tick. The water
+ * loses Q_p = G_p (T_k - T_w'), the secondary receives Q_s = G_s (T_w' - T_s)
+ * (the SG heat); at steady state both are U A_k (T_k - T_s). h_i
+ * Dittus-Boelter (Nu = 0.023 Re^0.8 Pr^0.4 with Pr and the conductivity at
+ * the def's reference state, Re from the volume's flow and viscosity there;
+ * Nu >= 4.36, laminar), k_w and h_o def fields (assumptions); C_w the tube
+ * metal of the volume at sg_wall_rho_c_j_m3k. Explicit in the water
+ * temperature: dt G_p / (M_k c_p) = 0.038-0.041 at full flow. With sg_model
+ * PCS_PRIMARY_SG_TUBE_STORES (a steam side, pcsim/secondary.h, after
+ * pcs_primary_sg_couple) T_s is the secondary's tube_t[l, k], and Q_s is
+ * written to tube_heat[l, k] for the secondary's tick later in the same tick.
+ *
+ * Metal (metal_model PCS_PRIMARY_METAL_TYP): the [TYP] deck's vessel heat
+ * structures (scenarios/README.md "Metal": the inlet annulus and downcomer
+ * vessel walls, the thermal shield, the core barrel beside the core, lower
+ * and upper plenum, the core baffle, the lower and upper heads and their
+ * wall rings, the lower plenum, upper plenum and upper head internals), each
+ * a 1-D wall (physics/thermal/kernels/heat_wall.h: slab, cylinder or
+ * spherical shell, nodes at most metal_dx_max_m apart, backward Euler, so
+ * any dt is stable) whose two faces see a network volume's water or nothing
+ * (adiabatic: the vessel's outside, whose heat loss to the containment is
+ * not modelled, and the internals' plate midplanes); a structure beside the
+ * core is cut in n_core equal heights, one per core volume. Each wetted face
+ * has h A with h Dittus-Boelter as above on its volume's flow (the downcomer
+ * and core: the network's flow area and hydraulic diameter; the plenums and
+ * head: the deck's, scenarios/README.md), at the reference state. The heat
+ * a face takes in the step, h A (T_water - T_face'), leaves the volume's
+ * water the same tick (explicit in the water temperature: dt h A / (M c_p)
+ * at full flow and dt = 0.05 s is 0.0064 in the downcomer, 0.0024 per core
+ * volume, 0.0011 upper plenum, 0.0006 lower plenum, 1e-5 upper head). Loop piping, SG plena and
+ * pump casings have no structures in the deck and none here. Construction and
+ * pcs_primary_init_steady put the metal on its steady profile (a wall
+ * between two waters carries its steady conduction, which the settling's
+ * energy balance includes), so a steady state stays steady.
+ * Conservation: pcs_primary_totals counts the metal's sum C_i T_i and
+ * pcs_primary_last_balance the heat that crosses the tube walls into the
+ * secondary, so water + pressurizer + metal closes per tick.
  *
  * Pumps: motor on: tau_m = tau_r (w_s - w)/(w_s - w_r), at most
  * max_torque_ratio tau_r (a linear induction-motor slip line), taken
@@ -134,7 +169,7 @@ enum {
      *  every 20th tick (once a second at 0.05 s) while it stays above 1. */
     PCS_EV_PRIMARY_COURANT = PCS_EV_MODEL_BASE + 58,
 };
-#define PCS_PRIMARY_PUMP_SUBJECT(unit_index, pump) \
+#define PCS_PRIMARY_PUMP_SUBJECT(unit_index, pump)                                                 \
     (((uint32_t)(unit_index) << 10) | (uint32_t)(pump))
 
 #define PCS_PRIMARY_MAX_LOOPS 8u
@@ -146,10 +181,10 @@ enum {
     PCS_PRIMARY_CTL_HEATER_PROPORTIONAL = 0, /**< [0, 1] */
     PCS_PRIMARY_CTL_HEATER_BACKUP = 1,       /**< [0, 1] */
     PCS_PRIMARY_CTL_SPRAY = 2,               /**< [0, 1] */
-    PCS_PRIMARY_CTL_CHARGING = 3,            /**< CVCS charging flow into the cold legs, kg/s, >= 0 */
-    PCS_PRIMARY_CTL_LETDOWN = 4,             /**< CVCS letdown flow out of loop 1's crossover leg, kg/s, >= 0 */
-    PCS_PRIMARY_CTL_CHARGING_BORON = 5,      /**< boron concentration of the charging water, ppm, >= 0 */
-    PCS_PRIMARY_CTL_SG_PRESSURE = 6,         /**< + loop: secondary pressure, Pa */
+    PCS_PRIMARY_CTL_CHARGING = 3, /**< CVCS charging flow into the cold legs, kg/s, >= 0 */
+    PCS_PRIMARY_CTL_LETDOWN = 4, /**< CVCS letdown flow out of loop 1's crossover leg, kg/s, >= 0 */
+    PCS_PRIMARY_CTL_CHARGING_BORON = 5, /**< boron concentration of the charging water, ppm, >= 0 */
+    PCS_PRIMARY_CTL_SG_PRESSURE = 6,    /**< + loop: secondary pressure, Pa */
 };
 
 /** Elements of the output store (then PCS_PRIMARY_OUT_PER_LOOP per loop). */
@@ -324,7 +359,33 @@ typedef struct pcs_primary_def {
                                       (read) */
     uint32_t sg_tube_heat_store; /**< and float64 [n_loops x n_sg_tubes] W into the secondary
                                       (written: + from the primary) */
+
+    /* Metal: heat structures (header "Metal"; the [TYP] deck's vessel heat
+       structures and its SG tube wall; scenarios/README.md "Metal"). */
+    uint32_t metal_model;       /**< PCS_PRIMARY_METAL_TYP (default) or _NONE (no vessel
+                                     structures, tube walls without heat capacity) */
+    double steel_k_w_mk;        /**< 17.02: [TYP] composition 5 (its vessel and internals
+                                     material) conductivity, cards 20100501-502 linear at
+                                     ref_t_k (587.9 F): 2.7319e-3 Btu/(s ft F); (0, 200] */
+    double steel_rho_c_j_m3k;   /**< 4.322e6: its volumetric heat capacity, cards
+                                     20100554-555 at ref_t_k: 64.447 Btu/(ft3 F);
+                                     (0, 1e7] */
+    double sg_wall_rho_c_j_m3k; /**< 4.266e6: [TYP] composition 4 (Inconel, the tubes,
+                                     structure 1204) cards 20100452-453 at ref_t_k: 63.611
+                                     Btu/(ft3 F); (0, 1e7] */
+    double metal_dx_max_m;      /**< 0.01: largest node spacing through a vessel wall:
+                                     the diffusion length sqrt(alpha t) of that steel
+                                     (alpha = k / rho c = 3.9e-6 m2/s) at t = 25 s, so the
+                                     surface's response to a transient of tens of seconds
+                                     is resolved (assumption, argued before measuring; the
+                                     deck itself uses 2 intervals); [1e-4, 1] */
 } pcs_primary_def;
+
+/** pcs_primary_def.metal_model values. */
+enum {
+    PCS_PRIMARY_METAL_NONE = 0, /**< water only (the tube wall's conduction still in 1/U) */
+    PCS_PRIMARY_METAL_TYP = 1,  /**< the [TYP] heat structures (header "Metal") */
+};
 
 /** pcs_primary_def.sg_model values. */
 enum {
@@ -350,6 +411,8 @@ typedef struct pcs_primary_stores {
     uint32_t controls;  /**< [6 + n_loops]: input (PCS_PRIMARY_CTL_*) */
     uint32_t out;       /**< [8 + 4 n_loops + 4] SCRATCH outputs (PCS_PRIMARY_OUT_*) */
     uint32_t boron;     /**< [n_volumes] ppm; the pressurizer volume's element is its liquid's */
+    uint32_t metal;     /**< [pcs_primary_metal_nodes] K: the vessel structures' nodes, then one
+                             tube-wall temperature per SG tube volume (n_loops x n_sg_tubes) */
 } pcs_primary_stores;
 
 /**
@@ -442,7 +505,16 @@ PCS_API pcs_status pcs_primary_sg_tube_heat(pcs_world *w, const pcs_primary *pr,
 /** The store ids. */
 PCS_API pcs_primary_stores pcs_primary_store_ids(const pcs_primary *pr);
 
-/** Total coolant mass (network + pressurizer), kg, and energy (internal), J. */
+/** Elements of the metal store: the vessel structures' nodes (0 with
+ *  PCS_PRIMARY_METAL_NONE), then n_loops x n_sg_tubes tube walls; *n_tubes0
+ *  (may be NULL) the index of the first tube wall. 0 for NULL. */
+PCS_API uint32_t pcs_primary_metal_nodes(const pcs_primary *pr, uint32_t *n_tubes0);
+
+/** The metal's stored energy sum C_i T_i, J (counted in pcs_primary_totals). */
+PCS_API double pcs_primary_metal_energy(pcs_world *w, const pcs_primary *pr);
+
+/** Total coolant mass (network + pressurizer), kg, and energy (internal, plus the
+ *  metal's pcs_primary_metal_energy), J. */
 PCS_API void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg,
                                 double *energy_j);
 
@@ -460,7 +532,8 @@ typedef struct pcs_primary_balance {
     double energy_in_j; /**< dt (core heat - SG heat + pump work + heaters - wall heat) + the
                              CVCS enthalpy (in - out) - the relief valves' enthalpy */
     double core_heat_j; /**< dt sum core heat */
-    double sg_heat_j;   /**< dt sum SG heat, + out of the primary */
+    double sg_heat_j;   /**< dt sum SG heat (through the tube walls into the secondary), + out of
+                             the primary */
 } pcs_primary_balance;
 PCS_API pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr);
 

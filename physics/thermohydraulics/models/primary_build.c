@@ -127,6 +127,13 @@ pcs_status pcs_primary_default(pcs_primary_def *d)
     /* 75 gpm x rho(15.51 MPa, 290 F = 416.48 K) = 4.7318e-3 m3/s x 931.23 kg/m3 */
     d->letdown_nominal_kg_s = 4.41;
     d->boron_ppm = 975.0;
+    d->metal_model = PCS_PRIMARY_METAL_TYP;
+    /* [TYP] tables at ref_t_k = 582 K = 587.9 F, linear between the cards'
+       points; 1 Btu/(s ft F) = 6230.64 W/(m K), 1 Btu/(ft3 F) = 67066.1 J/(m3 K) */
+    d->steel_k_w_mk = 2.73188e-3 * 6230.64;
+    d->steel_rho_c_j_m3k = 64.4476 * 67066.1;
+    d->sg_wall_rho_c_j_m3k = 63.6113 * 67066.1;
+    d->metal_dx_max_m = 0.01;
     return PCS_OK;
 }
 
@@ -235,12 +242,20 @@ static pcs_status check_rest(const pcs_primary_def *d)
         {"charging_t_k", d->charging_t_k, 273.16, 640, 0},
         {"letdown_nominal_kg_s", d->letdown_nominal_kg_s, 0, PRI_CVCS_FLOW_MAX, 0},
         {"boron_ppm", d->boron_ppm, 0, PRI_BORON_MAX_PPM, 0},
+        {"steel_k_w_mk", d->steel_k_w_mk, 0, 200, 1},
+        {"steel_rho_c_j_m3k", d->steel_rho_c_j_m3k, 0, 1e7, 1},
+        {"sg_wall_rho_c_j_m3k", d->sg_wall_rho_c_j_m3k, 0, 1e7, 1},
+        {"metal_dx_max_m", d->metal_dx_max_m, 1e-4, 1, 0},
     };
     pcs_status st = pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
     if (st == PCS_OK && d->sg_model > PCS_PRIMARY_SG_TUBE_STORES)
         st = pcs_error_set(PCS_E_INVAL,
                            "primary: sg_model = %u is outside {0 (boundary), 1 (tube stores)}",
                            d->sg_model);
+    if (st == PCS_OK && d->metal_model > PCS_PRIMARY_METAL_TYP)
+        st = pcs_error_set(PCS_E_INVAL,
+                           "primary: metal_model = %u is outside {0 (none), 1 ([TYP] structures)}",
+                           d->metal_model);
     if (st == PCS_OK)
         st = pcs_pump_homologous_validate(&d->pump);
     if (st == PCS_OK)
@@ -487,6 +502,7 @@ static pcs_status make_stores(pcs_world *w, pcs_primary *pr)
         {"controls", PCS_PRIMARY_CTL_SG_PRESSURE + pr->nl, state, &s->controls},
         {"out", PCS_PRIMARY_OUT_TAIL(pr->nl) + PCS_PRIMARY_OUT_TAIL_COUNT, scratch, &s->out},
         {"boron", pr->nv, state, &s->boron},
+        {"metal", pr->n_metal, state, &s->metal},
     };
     char prefix[32];
     snprintf(prefix, sizeof prefix, "%s.pri", pr->unit);
@@ -512,6 +528,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
     pr->charging_kg_s = pr->letdown_kg_s = d->letdown_nominal_kg_s;
     for (uint32_t i = 0; i < pr->nv; i++)
         v.boron[i] = d->boron_ppm;
+    pcs_primary_metal_fill(pr, &v, d->t_avg_no_load_k); /* the water's start temperature */
     pcs_pressurizer_state ps;
     st = pcs_pressurizer_init(&pr->pzr_def, d->p_setpoint_pa, d->pzr_level_no_load, &ps);
     if (st != PCS_OK)
@@ -659,6 +676,8 @@ static pcs_status primary_load_check(const pcs_world *w, const pcs_load_view *v,
         st = check_pzr(w, pr, v);
     if (st == PCS_OK)
         st = check_boron(w, pr, v);
+    if (st == PCS_OK)
+        st = pcs_primary_metal_check(w, pr, pcs_load_view_store(v, pr->s.metal));
     return st;
 }
 
@@ -744,20 +763,11 @@ static pcs_status register_system(pcs_world *w, pcs_primary *pr)
 {
     const pcs_primary_stores *s = &pr->s;
     uint32_t reads[] = {s->core_heat, s->controls, s->pump_on, pr->def.sg_tube_t_store};
-    uint32_t writes[] = {s->mass,
-                         s->energy,
-                         s->flow,
-                         s->p,
-                         s->h,
-                         s->t,
-                         s->rho,
-                         s->quality,
-                         s->void_fraction,
-                         s->pump_speed,
-                         s->pzr,
-                         s->out,
-                         s->boron,
-                         pr->def.sg_tube_heat_store};
+    uint32_t writes[] = {s->mass,       s->energy,  s->flow,
+                         s->p,          s->h,       s->t,
+                         s->rho,        s->quality, s->void_fraction,
+                         s->pump_speed, s->pzr,     s->out,
+                         s->boron,      s->metal,   pr->def.sg_tube_heat_store};
     /* the steam side's stores only when the tubes see them */
     uint32_t extra = pr->def.sg_model == PCS_PRIMARY_SG_TUBE_STORES ? 1u : 0u;
     return pcs_th_system(w, pr->unit, "primary", PCS_STAGE_HYDRAULICS, pcs_primary_system, pr,
@@ -823,8 +833,9 @@ pcs_status pcs_primary_add(pcs_world *w, const pcs_primary_def *def, pcs_primary
         pr->pzr_def.table = def->table;
     pr->pzr_height_m = def->pzr.volume_m3 / pcs_th_circle(def->pzr.inner_diameter_m);
     static pcs_status (*const steps[])(pcs_world *, pcs_primary *) = {
-        check_tube_stores,    build_network,     alloc_scratch,     sg_constants,   make_stores,
-        initial_store_values, register_commands, register_channels, register_system};
+        check_tube_stores,       build_network,  alloc_scratch,        sg_constants,
+        pcs_primary_metal_build, make_stores,    initial_store_values, register_commands,
+        register_channels,       register_system};
     for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
         st = steps[i](w, pr);
     if (st == PCS_OK)
@@ -895,6 +906,7 @@ void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg, do
     pcs_thnet_totals(pr->net, &v.st, &m, &e);
     m += v.pzr[PZR_M_LIQ] + v.pzr[PZR_M_VAP];
     e += v.pzr[PZR_U_LIQ] + v.pzr[PZR_U_VAP];
+    e += pcs_primary_metal_energy(w, pr);
     if (mass_kg)
         *mass_kg = m;
     if (energy_j)

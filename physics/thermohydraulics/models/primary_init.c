@@ -145,6 +145,7 @@ static void energy_balance(const pcs_primary *pr, const primary_view *v, const d
     double e = 0.0, in = 0.0, out = 0.0, sm = pr->src_kg_s[i];
     if (i >= pr->v_core0 && i < pr->v_core0 + pr->nc)
         e += v->core_heat[i - pr->v_core0];
+    e += pr->metal_w[i]; /* a vessel structure's steady conduction between two waters */
     if (sm > 0.0) {
         e += sm * pr->src_h[i];
         in += sm;
@@ -382,6 +383,10 @@ pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_f
         steps = (uint32_t)(INIT_CHUNK_S / dt + 0.5);
         corrections++;
     }
+    /* the metal on its profile at the settled temperatures (the last step's
+       was at its start) */
+    if (st == PCS_OK)
+        st = pcs_primary_metal_to_steady(w, pr);
     if (report) {
         report->seconds = t;
         report->t_avg_k = v.out[PCS_PRIMARY_OUT_T_AVG];
@@ -407,11 +412,11 @@ pcs_status pcs_primary_copy_steady(pcs_world *w, pcs_primary *dst, const pcs_pri
     const uint32_t from[] = {
         a->mass,      a->energy,   a->flow,          a->p,          a->h,       a->t,
         a->rho,       a->quality,  a->void_fraction, a->pump_speed, a->pump_on, a->pzr,
-        a->core_heat, a->controls, a->out,           a->boron};
+        a->core_heat, a->controls, a->out,           a->boron,      a->metal};
     const uint32_t to[] = {
         b->mass,      b->energy,   b->flow,          b->p,          b->h,       b->t,
         b->rho,       b->quality,  b->void_fraction, b->pump_speed, b->pump_on, b->pzr,
-        b->core_heat, b->controls, b->out,           b->boron};
+        b->core_heat, b->controls, b->out,           b->boron,      b->metal};
     for (size_t k = 0; k < sizeof from / sizeof from[0]; k++)
         memcpy(pcs_store_data(w, to[k]), pcs_store_data(w, from[k]), pcs_store_bytes(w, from[k]));
     memcpy(dst->sg_q, src->sg_q, dst->nl * sizeof *dst->sg_q);

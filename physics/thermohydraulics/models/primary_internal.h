@@ -14,6 +14,21 @@
 /* Elements of the pzr store. */
 enum { PZR_M_LIQ, PZR_U_LIQ, PZR_M_VAP, PZR_U_VAP, PZR_P, PZR_H_LIQ, PZR_H_VAP, PZR_PORV, PZR_N };
 
+/* One heat structure (primary_metal.c): nodes node0.. node0 + n - 1 of the
+ * metal store, conductances cond0.. in metal_cond; each face's volume
+ * (UINT32_MAX: adiabatic) and film (index into films). */
+typedef struct primary_wall {
+    uint32_t node0, n, cond0;
+    uint32_t vol_a, vol_b, film_a, film_b;
+    double area_a_m2, area_b_m2;
+} primary_wall;
+
+/* A wetted face's film: h = max(c_flow |W_j|^0.8, h_laminar). */
+typedef struct primary_film {
+    double c_flow, h_laminar;
+    uint32_t junction;
+} primary_film;
+
 struct pcs_primary {
     pcs_primary_def def; /* pointer fields cleared except table */
     char unit[16];
@@ -54,6 +69,17 @@ struct pcs_primary {
     pcs_primary_balance bal;            /* the last tick's (pcs_primary_last_balance) */
     double courant_max;                 /* the last step's largest Courant number */
     uint32_t courant_volume;            /* where */
+    /* metal (primary_metal.c) */
+    primary_wall *walls;   /* [n_walls] */
+    primary_film *films;   /* [n_films] */
+    double *metal_cap;     /* [n_metal] J/K per node (the tube walls' too) */
+    double *metal_cond;    /* the walls' inter-node conductances, W/K */
+    double *metal_scratch; /* [2 max nodes of a wall] */
+    double *metal_w;       /* [nv] heat from the vessel structures into each volume, the last
+                              step, W (the settling's energy balance) */
+    uint32_t n_walls, n_films, n_metal, tube0; /* tube walls: metal store tube0 + l ns + k */
+    double tube_r_half; /* half the tube wall's resistance, m2 K/W on the outside area */
+    double metal_in_w;  /* the last step's net heat into the metal, W */
     /* stores */
     pcs_primary_stores s;
     pcs_pressurizer_def pzr_def;
@@ -89,7 +115,7 @@ static inline uint32_t loop_cold(const struct pcs_primary *pr, uint32_t l)
 /* Pointers to one world's primary stores for a tick or the settling. */
 typedef struct primary_view {
     pcs_thnet_state st;
-    double *speed, *pump_on, *pzr, *core_heat, *controls, *out, *boron;
+    double *speed, *pump_on, *pzr, *core_heat, *controls, *out, *boron, *metal;
     const double *tube_t; /* the steam side's (sg_model PCS_PRIMARY_SG_TUBE_STORES), else NULL */
     double *tube_heat;
 } primary_view;
@@ -103,6 +129,27 @@ pcs_status pcs_primary_pzr_boundary(struct pcs_primary *pr, const primary_view *
 /* UA of one SG tube volume at tube flow w (Dittus-Boelter inside with the
  * laminar floor, wall and secondary film in series; header), W/K. */
 double pcs_primary_sg_ua(const struct pcs_primary *pr, double w_kg_s);
+/* primary_metal.c */
+/* Structures, films and node arrays from the def (a build step, before the
+ * stores: sets n_metal). */
+pcs_status pcs_primary_metal_build(pcs_world *w, struct pcs_primary *pr);
+/* Every metal node at @p t_k (construction). */
+void pcs_primary_metal_fill(const struct pcs_primary *pr, primary_view *v, double t_k);
+/* The vessel structures' step (inv_dt 0: the steady profile at the present
+ * water temperatures): their heats go into heat_w and metal_w. */
+void pcs_primary_metal_step(struct pcs_primary *pr, primary_view *v, double inv_dt);
+/* Tube volume k of loop l: the wall step against secondary temperature
+ * t_s (inv_dt 0: steady); *q_p: heat out of the water, *q_s: into the
+ * secondary, W. */
+void pcs_primary_tube_wall_step(struct pcs_primary *pr, primary_view *v, uint32_t l, uint32_t k,
+                                double t_s, double inv_dt, double *q_p, double *q_s);
+/* primary_step.c: the metal onto its steady profile at the present water
+ * and secondary temperatures. */
+pcs_status pcs_primary_metal_to_steady(pcs_world *w, struct pcs_primary *pr);
+/* The load check of the metal store. */
+pcs_status pcs_primary_metal_check(const pcs_world *w, const struct pcs_primary *pr,
+                                   const double *t_k);
+
 /* Outputs from the state. */
 void pcs_primary_outputs(const struct pcs_primary *pr, primary_view *v);
 pcs_status pcs_primary_system(pcs_world *w, void *ctx);

@@ -45,6 +45,7 @@ void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
     v->controls = pcs_store_data(w, s->controls);
     v->out = pcs_store_data(w, s->out);
     v->boron = pcs_store_data(w, s->boron);
+    v->metal = pcs_store_data(w, s->metal);
     v->st.scalar = v->boron;
     v->tube_t = NULL;
     v->tube_heat = NULL;
@@ -99,47 +100,54 @@ double pcs_primary_sg_ua(const pcs_primary *pr, double w_kg_s)
     return pr->sg_area_per_vol / (do_di / hi + pr->sg_r_fixed);
 }
 
-/* Heat from each SG tube volume to the steam side's local temperature
- * (pcsim/secondary.h): the same Q goes into tube_heat for the secondary's
- * tick later in this one, so the two sides' energy closes. */
-static void sg_heat_tubes(pcs_primary *pr, const primary_view *v)
+/* Heat from each SG tube volume through its wall (header "Heat") to the
+ * steam side's local temperature (pcsim/secondary.h) or, until coupled, to
+ * its loop's saturated secondary: the wall's heat out, Q_s, goes into
+ * tube_heat for the secondary's tick later in this one, so the two sides'
+ * energy closes with the wall's storage. inv_dt 0: the wall's steady
+ * profile (the settling's). */
+static pcs_status sg_heat(pcs_primary *pr, primary_view *v, double inv_dt)
 {
+    int live = pr->sg_live && v->tube_t;
     for (uint32_t l = 0; l < pr->nl; l++) {
-        pr->sg_q[l] = 0.0;
-        for (uint32_t k = 0; k < pr->ns; k++) {
-            uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k);
-            double ua = pcs_primary_sg_ua(pr, v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
-            double q = ua * (v->st.t_k[i] - v->tube_t[l * pr->ns + k]);
-            pr->heat_w[i] = -q;
-            v->tube_heat[l * pr->ns + k] = q;
-            pr->sg_q[l] += q;
+        double ts = 0.0;
+        if (!live) {
+            pcs_status st = pcs_water_tsat(v->controls[PCS_PRIMARY_CTL_SG_PRESSURE + l], &ts);
+            if (st != PCS_OK)
+                return st;
         }
-    }
-}
-
-/* Heat from each SG tube volume to its loop's saturated secondary (header),
- * or to the steam side once coupled. */
-static pcs_status sg_heat(pcs_primary *pr, const primary_view *v)
-{
-    if (pr->sg_live && v->tube_t) {
-        sg_heat_tubes(pr, v);
-        return PCS_OK;
-    }
-    for (uint32_t l = 0; l < pr->nl; l++) {
-        double ts;
-        pcs_status st = pcs_water_tsat(v->controls[PCS_PRIMARY_CTL_SG_PRESSURE + l], &ts);
-        if (st != PCS_OK)
-            return st;
         pr->sg_q[l] = 0.0;
         for (uint32_t k = 0; k < pr->ns; k++) {
-            uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k);
-            double ua = pcs_primary_sg_ua(pr, v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
-            double q = ua * (v->st.t_k[i] - ts);
-            pr->heat_w[i] = -q;
-            pr->sg_q[l] += q;
+            uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k), e = l * pr->ns + k;
+            double qp, qs;
+            pcs_primary_tube_wall_step(pr, v, l, k, live ? v->tube_t[e] : ts, inv_dt, &qp, &qs);
+            pr->heat_w[i] = -qp;
+            if (live)
+                v->tube_heat[e] = qs;
+            pr->sg_q[l] += qs;
         }
     }
     return PCS_OK;
+}
+
+/* The metal on its steady profile at the present temperatures (tubes to
+ * the secondary sg_heat sees now): the end of the settling and the
+ * coupling to a steam side. */
+static pcs_status metal_steady(pcs_primary *pr, primary_view *v)
+{
+    memset(pr->heat_w, 0, pr->nv * sizeof *pr->heat_w);
+    pr->metal_in_w = 0.0;
+    pcs_status st = sg_heat(pr, v, 0.0);
+    if (st == PCS_OK)
+        pcs_primary_metal_step(pr, v, 0.0);
+    return st;
+}
+
+pcs_status pcs_primary_metal_to_steady(pcs_world *w, pcs_primary *pr)
+{
+    primary_view v;
+    pcs_primary_view(w, pr, &v);
+    return metal_steady(pr, &v);
 }
 
 pcs_status pcs_primary_sg_couple(pcs_world *w, pcs_primary *pr)
@@ -155,7 +163,8 @@ pcs_status pcs_primary_sg_couple(pcs_world *w, pcs_primary *pr)
         return pcs_error_set(PCS_E_STATE, "pcs_primary_sg_couple: %s: the world has already ticked",
                              pr->unit);
     pr->sg_live = 1;
-    return PCS_OK;
+    /* the tube walls onto their profile between the water and tube_t */
+    return pcs_primary_metal_to_steady(w, pr);
 }
 
 pcs_status pcs_primary_sg_tube_heat(pcs_world *w, const pcs_primary *pr, const double *t_sec_k,
@@ -292,14 +301,16 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
 }
 
 /* The tick's boundary flows (pcs_primary_last_balance): the network's
- * heats, pump work and CVCS sources, and the pressurizer's heaters, wall
- * and relief. The spray and the surge move between the two and cancel
- * (file comment). */
+ * heats, pump work and CVCS sources, the pressurizer's heaters, wall and
+ * relief, and the metal's net heat (what the water gave the walls less what
+ * the tube walls gave the secondary), so the SG heat is Q_s. The spray and the surge move between
+ * the two and cancel (file comment). */
 static void balance(pcs_primary *pr, const primary_view *v, const pcs_thnet_report *rep, double dt)
 {
     pcs_primary_balance *b = &pr->bal;
     b->mass_in_kg = rep->source_mass_in_kg - pr->pzr_relief_kg;
-    b->energy_in_j = rep->heat_in_j + rep->pump_work_j + rep->source_energy_in_j + pr->pzr_energy_j;
+    b->energy_in_j = rep->heat_in_j + rep->pump_work_j + rep->source_energy_in_j +
+                     pr->pzr_energy_j + dt * pr->metal_in_w;
     b->core_heat_j = b->sg_heat_j = 0.0;
     for (uint32_t k = 0; k < pr->nc; k++)
         b->core_heat_j += dt * v->core_heat[k];
@@ -316,10 +327,16 @@ pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr)
 pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int step_pzr)
 {
     pcs_status st = pcs_primary_pzr_boundary(pr, v);
+    /* the metal steps with the water (its steady profile while settling) */
+    double inv_dt = step_pzr ? 1.0 / dt : 0.0;
+    memset(pr->heat_w, 0, pr->nv * sizeof *pr->heat_w);
+    pr->metal_in_w = 0.0;
     for (uint32_t k = 0; k < pr->nc; k++)
         pr->heat_w[pr->v_core0 + k] = v->core_heat[k];
     if (st == PCS_OK)
-        st = sg_heat(pr, v);
+        st = sg_heat(pr, v, inv_dt);
+    if (st == PCS_OK)
+        pcs_primary_metal_step(pr, v, inv_dt);
     if (st == PCS_OK)
         st = pump_heads(pr, v);
     if (st == PCS_OK)
