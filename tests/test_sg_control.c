@@ -260,7 +260,8 @@ Test(sg_control, bypass_valves_use_their_own_level_gain)
     sgc_rig r;
     rig_open(&r);
     const double kb = 10.0 * 120.1 / 720.6;
-    cr_expect_float_eq(r.def.bypass_gain_kg_s_pct, kb, 1e-12, "K_B %.6f", r.def.bypass_gain_kg_s_pct);
+    cr_expect_float_eq(r.def.bypass_gain_kg_s_pct, kb, 1e-12, "K_B %.6f",
+                       r.def.bypass_gain_kg_s_pct);
     double *s = r.state + PCS_SG_CONTROL_ST_SG;
     const double nr = r.def.nr_program, lag = nr - 3.0;
     s[PCS_SG_CONTROL_ST_LEVEL_LAG] = lag;
@@ -433,9 +434,9 @@ Test(sg_control, bypass_flag_is_0_or_1_at_load_and_commands_check_the_sg)
     pcs_command c;
     memset(&c, 0, sizeof c);
     pcs_target_id id;
-    cr_assert_eq(pcs_command_kind_find(r.w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_BYPASS,
-                                       &c.kind),
-                 PCS_OK);
+    cr_assert_eq(
+        pcs_command_kind_find(r.w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_BYPASS, &c.kind),
+        PCS_OK);
     cr_assert_eq(pcs_command_target_find(r.w, "u1.sgctl", &id), PCS_OK);
     c.target = pcs_target_id_store(id);
     c.args[0] = 1.5; /* would truncate to SG 1 */

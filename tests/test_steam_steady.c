@@ -114,7 +114,7 @@
 #define NR_BREAK_F 0.2
 #define PZR_L_NO_LOAD 25.0 /* pressurizer level program [HRTD] 10.3 */
 #define PZR_L_FULL 61.5
-#define P_DUMP_PA 7.630e6 /* 1092 psig, [HRTD] 11.2 */
+#define P_DUMP_PA 7.630e6                 /* 1092 psig, [HRTD] 11.2 */
 #define P_DUMP_BAND_PA (100.0 * 6894.757) /* full dump demand at 100 psi of error, [HRTD] 11.2 */
 #define STEAM_RATED_LO 475.0
 #define STEAM_RATED_HI 480.0 /* kg/s per SG, [HRTD] 7.1, [W84] */

@@ -68,8 +68,8 @@
  * W_c - W_s - K_L e_L), or on the bypass valves what they can pass of it
  * (I_L = min(W_c, top, W_byp) - K_B e_L: from a command above the capacity,
  * an I_L of W_c would hold the output at W_byp until the PI unwound it,
- * about 100 s for 10 % NR of level error; the W_c lag keeps the command
- * continuous), I_L held within [-feed_max_kg_s, feed_max_kg_s] as the load
+ * at K_B 0.14 kg/s per s for 10 % NR of level error; the W_c lag keeps the
+ * command continuous), I_L held within [-feed_max_kg_s, feed_max_kg_s] as the load
  * check requires.
  *
  * Commands (family PCS_SG_CONTROL_COMMANDS, targets "uN.sgctl" and "uN"):

@@ -68,8 +68,9 @@ static double demand_base(const pcs_sg_control *sc, const double *ml, const doub
 
 /* The bypass output starts at what the valve can pass: started at a
  * command above the capacity, I_L would sit above the clamp and the
- * output stay pinned at the capacity until the PI unwound it (about 100 s
- * for 10 % NR of level error); the flow lag keeps the command continuous.
+ * output stay pinned at the capacity until the PI unwound it (at K_B, 10 %
+ * NR of level error unwinds 0.14 kg/s per s); the flow lag keeps the
+ * command continuous.
  * The clamp is the load check's: what the controller writes must load. */
 void pcs_sgc_bumpless(const pcs_sg_control *sc, const double *ml, double top, double *sl)
 {

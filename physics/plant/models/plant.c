@@ -230,7 +230,8 @@ static pcs_status tube_damping(pcs_world *w, const pcs_secondary *sec, uint32_t 
     const uint32_t nb = n_tubes / 2u;
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < n_sg; l++) {
-        double wr = o[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_RECIRC];
+        double wr =
+            o[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_RECIRC];
         uint32_t v0 = pcs_secondary_volume(sec, PCS_SECONDARY_BUNDLE_FIRST, l);
         for (uint32_t r = 0; st == PCS_OK && r < nb; r++) {
             uint32_t e0 = l * n_tubes + r, e1 = l * n_tubes + n_tubes - 1u - r, v = v0 + r;
