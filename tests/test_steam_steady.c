@@ -102,6 +102,13 @@
 #include "pcsim/world.h"
 
 #define N_UNITS 6
+#if defined(__SANITIZE_ADDRESS__)
+/* The ASan suite runs the long test's first 60 s (the memory checks see
+ * every path by then); the release suite the whole 1,500 s. */
+#define LONG_S 60.0
+#else
+#define LONG_S 1500.0
+#endif
 #define N_TICKS 100
 #define K_TO_F(k) (((k)-273.15) * 1.8 + 32.0)
 #define PSIA_PA(p) ((p)*6894.757)
@@ -516,7 +523,8 @@ static void expect_hzp_long(const flow_sums *fs, double err_max, double dp_max)
  * levels left the band by 24.7 and 21.4 % NR (at 1281 and 805 s); with the
  * bypass valves' own K_B = 1.667 kg/s per % (the same proportional band in
  * valve travel) they stay within about 0.2 % NR (measured).
- * Cost: 30,000 ticks of three units, about 8 s in release.
+ * Cost: 30,000 ticks of three units, about 8 s in release; under ASan
+ * the first 60 s (LONG_S), without the HZP averages.
  */
 Test(steam_steady, low_power_and_hot_zero_power_hold_their_programs_for_1500_s)
 {
@@ -533,7 +541,7 @@ Test(steam_steady, low_power_and_hot_zero_power_hold_their_programs_for_1500_s)
         su_open(w, pl, i, &u[i]);
     const uint32_t err = chan(w, 0, "dumpctl.error");
     const double p0 = u[0].sec_out[PCS_SECONDARY_OUT_HEADER_P];
-    const int n = (int)lround(1500.0 / 0.05), n_mean = (int)lround(1000.0 / 0.05);
+    const int n = (int)lround(LONG_S / 0.05), n_mean = (int)lround(1000.0 / 0.05);
     for (int k = 1; k <= n; k++) {
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "tick %d: %s", k, pcs_last_error());
         for (uint32_t i = 0; i < N; i++) {
@@ -556,17 +564,19 @@ Test(steam_steady, low_power_and_hot_zero_power_hold_their_programs_for_1500_s)
                     u[i].tavg_dev_f);
         cr_expect_leq(u[i].nr_dev, 0.5,
                       "%.0f %%: an SG's NR level left the %.2f %% program by %.3f %% NR at %.0f s "
-                      "(band 0.5 %% NR over 1500 s; feed max %.2f kg/s)",
-                      100 * f[i], nr_program(f[i]), u[i].nr_dev, t_worst[i], feed_max[i]);
-        cr_expect_leq(u[i].tavg_dev_f, 0.5, "%.0f %%: Tavg %.3f F off 557 + 27.7 f over 1500 s",
-                      100 * f[i], u[i].tavg_dev_f);
+                      "(band 0.5 %% NR over %.0f s; feed max %.2f kg/s)",
+                      100 * f[i], nr_program(f[i]), u[i].nr_dev, t_worst[i], LONG_S, feed_max[i]);
+        cr_expect_leq(u[i].tavg_dev_f, 0.5, "%.0f %%: Tavg %.3f F off 557 + 27.7 f over %.0f s",
+                      100 * f[i], u[i].tavg_dev_f, LONG_S);
         expect_closure(&u[i], f[i]);
     }
-    fs.steam /= n_mean;
-    fs.feed /= n_mean;
-    fs.energy /= n_mean;
-    fs.dump /= n_mean;
-    expect_hzp_long(&fs, err_max, dp_max);
+    if (n > n_mean) {
+        fs.steam /= n_mean;
+        fs.feed /= n_mean;
+        fs.energy /= n_mean;
+        fs.dump /= n_mean;
+        expect_hzp_long(&fs, err_max, dp_max);
+    }
     pcs_station_destroy(st);
     pcs_world_destroy(w);
     pcs_scenario_destroy(scn);
