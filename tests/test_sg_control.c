@@ -3,8 +3,10 @@
  * @brief The SG level controller (pcsim/sg_control.h) on one SG of a
  *        secondary alone: the 5 s level lag and the 2 min integral time of
  *        refdata pwr_transients.md section 1 (row "SG level controller"),
- *        hand-computed; the transfer to the bypass valves below ~20 %
- *        power (the same row) and back, bumpless; its def checks.
+ *        hand-computed; the operator's transfer to the bypass valves and
+ *        back ([HRTD] 7.2: by hand, at ~20 % power), bumpless and never on
+ *        the power alone; the bypass valves' own level gain; its def
+ *        checks.
  *
  * The controller's measured values (the STATE store "u1.sgctl.meas") are
  * written by the test before each tick: the controller reads them at stage
@@ -109,6 +111,21 @@ static void tick(sgc_rig *r)
     cr_assert_eq(pcs_world_tick(r->w), PCS_OK, "%s", pcs_last_error());
 }
 
+/* The operator's transfer @p op (PCS_SG_CONTROL_OP_*) of SG @p sg (0: all)
+ * through target @p target, applied at the next tick. */
+static void submit(sgc_rig *r, const char *target, uint32_t op, double sg)
+{
+    pcs_command c;
+    memset(&c, 0, sizeof c);
+    pcs_target_id id;
+    cr_assert_eq(pcs_command_kind_find(r->w, PCS_SG_CONTROL_COMMANDS, op, &c.kind), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_assert_eq(pcs_command_target_find(r->w, target, &id), PCS_OK, "%s", pcs_last_error());
+    c.target = pcs_target_id_store(id);
+    c.args[0] = sg;
+    cr_assert_eq(pcs_command_submit(r->w, &c), PCS_OK, "%s", pcs_last_error());
+}
+
 /* Steady at the program on the main valves: lagged level = NR = program,
  * feed command = steam = feed = @p w, I_L = 0 (the demand is @p w). */
 static void hold_steady(sgc_rig *r, double w)
@@ -156,21 +173,26 @@ Test(sg_control, level_lag_and_integral_time_hand_computed)
 }
 
 /*
- * The transfer at the def's power threshold (0.20) with its band (back
- * above 0.22): held steady at 100 kg/s (within the bypass valve's 120.1
- * kg/s), the feed command does not move across either transfer (the
- * integral takes the jump: I_L = W_c - K_L e_L on the bypass valves, W_c -
- * W_s - K_L e_L on the main valves); 0.21 stays on the bypass valves. Then
- * from 300 kg/s, above the bypass valve's capacity, the command moves
- * continuously: one tick takes it to 300 + a_W (120.1 - 300) with
- * a_W = 1 - exp(-dt / T_W) (the flow lag, discretised exactly).
- * The measure system copies the power input over the rated power.
+ * The transfer is the operator's ([HRTD] 7.2: level control is shifted
+ * from the bypass valves to the regulating valves by hand at ~20 % on the
+ * way up; the header): steady at 100 kg/s on the main valves (within the
+ * bypass valve's 120.1 kg/s), the measured power falling from 0.25 to 0.05
+ * (a load rejection) leaves it on the main valves. Mid-run, the BYPASS
+ * command moves it to the bypass valves and MAIN back, and the feed command
+ * does not move across either transfer (the integral takes the jump: I_L =
+ * W_c - K_B e_L on the bypass valves, W_c - W_s - K_L e_L on the main
+ * valves; e_L = 0 here). Then from 300 kg/s, above the bypass valve's
+ * capacity, the command moves continuously: one tick takes it to 300 +
+ * a_W (120.1 - 300) with a_W = 1 - exp(-dt / T_W) (the flow lag,
+ * discretised exactly). The measure system copies the power input over
+ * the rated power.
  */
-Test(sg_control, low_power_transfer_is_bumpless_both_ways)
+Test(sg_control, operator_transfer_is_bumpless_both_ways_and_never_on_power)
 {
     sgc_rig r;
     rig_open(&r);
     cr_assert_float_eq(r.def.bypass_power_frac, 0.20, 0.0, "~20 %% (the refdata row)");
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "built at 50 %%: the main valves");
     /* the measure system: power input over rated */
     *r.power = 0.3 * RATED_W;
     tick(&r);
@@ -183,20 +205,27 @@ Test(sg_control, low_power_transfer_is_bumpless_both_ways)
     tick(&r);
     cr_assert_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9, "steady on the main valves");
     cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0);
-    set_meas(&r, nr, steam, w, 0.19);
+    for (double p = 0.19; p > 0.0; p -= 0.07) {
+        set_meas(&r, nr, steam, w, p);
+        tick(&r);
+        cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "power %.2f: still the main valves", p);
+    }
+    set_meas(&r, nr, steam, w, 0.05);
+    submit(&r, "u1.sgctl", PCS_SG_CONTROL_OP_BYPASS, 0.0);
     tick(&r);
-    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0, "below 20 %%: the bypass valves");
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0, "BYPASS: the bypass valves");
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9, "command %.9f across the transfer",
                        st(&r, PCS_SG_CONTROL_ST_FEED));
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), w, 1e-9, "I_L %.9f = W_c (e_L 0)",
                        st(&r, PCS_SG_CONTROL_ST_INTEGRAL));
-    set_meas(&r, nr, steam, w, 0.21);
+    set_meas(&r, nr, steam, w, 0.30);
     tick(&r);
-    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0, "0.21 is inside the band");
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0, "power 0.30: still the bypass valves");
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9);
-    set_meas(&r, nr, steam, w, 0.23);
+    set_meas(&r, nr, steam, w, 0.30);
+    submit(&r, "u1", PCS_SG_CONTROL_OP_MAIN, 1.0);
     tick(&r);
-    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "above 22 %%: the main valves");
+    cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "MAIN for SG 1: the main valves");
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), w, 1e-9, "command %.9f back across",
                        st(&r, PCS_SG_CONTROL_ST_FEED));
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), w - steam, 1e-9, "I_L %.9f = W_c - W_s",
@@ -206,6 +235,7 @@ Test(sg_control, low_power_transfer_is_bumpless_both_ways)
     hold_steady(&r, big);
     r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = big - steam;
     set_meas(&r, nr, steam, big, 0.19);
+    submit(&r, "u1.sgctl", PCS_SG_CONTROL_OP_BYPASS, 0.0);
     tick(&r);
     double expect = big + (1.0 - exp(-r.dt / r.def.flow_lag_s)) * (r.def.bypass_max_kg_s - big);
     cr_expect_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0);
@@ -214,6 +244,57 @@ Test(sg_control, low_power_transfer_is_bumpless_both_ways)
                        st(&r, PCS_SG_CONTROL_ST_FEED), expect);
     cr_expect_float_eq(r.sec_feed[0], st(&r, PCS_SG_CONTROL_ST_FEED), 0.0,
                        "the secondary's feed is the command");
+    pcs_world_destroy(r.w);
+}
+
+/*
+ * The bypass valves' level gain (header): K_B = K_L W_byp / feed_max =
+ * 10 x 120.1 / 720.6 = 1.6667 kg/s per % NR, the main loop's proportional
+ * band in valve travel on the smaller valve. On the bypass valves at the
+ * program with I_L = 50 kg/s, a lagged level 3 % NR low gives the demand
+ * 50 + 3 K_B (+ the tick's integral K_B dt / T_L x 3), and the command
+ * moves a_W of the way to it. A unit built below 20 % starts on them.
+ */
+Test(sg_control, bypass_valves_use_their_own_level_gain)
+{
+    sgc_rig r;
+    rig_open(&r);
+    const double kb = 10.0 * 120.1 / 720.6;
+    cr_expect_float_eq(r.def.bypass_gain_kg_s_pct, kb, 1e-12, "K_B %.6f",
+                       r.def.bypass_gain_kg_s_pct);
+    double *s = r.state + PCS_SG_CONTROL_ST_SG;
+    const double nr = r.def.nr_program, lag = nr - 3.0;
+    s[PCS_SG_CONTROL_ST_LEVEL_LAG] = lag;
+    s[PCS_SG_CONTROL_ST_FEED] = 50.0;
+    s[PCS_SG_CONTROL_ST_INTEGRAL] = 50.0;
+    s[PCS_SG_CONTROL_ST_BYPASS] = 1.0;
+    set_meas(&r, lag, 40.0, 50.0, 0.05);
+    tick(&r);
+    double i_l = 50.0 + kb * r.dt / r.def.level_reset_s * 3.0, demand = kb * 3.0 + i_l;
+    double expect = 50.0 + (1.0 - exp(-r.dt / r.def.flow_lag_s)) * (demand - 50.0);
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), i_l, 1e-9, "I_L %.9f, hand %.9f",
+                       st(&r, PCS_SG_CONTROL_ST_INTEGRAL), i_l);
+    cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_FEED), expect, 1e-9, "command %.9f, hand %.9f",
+                       st(&r, PCS_SG_CONTROL_ST_FEED), expect);
+    pcs_world_destroy(r.w);
+    /* built at 10 % of measured power: on the bypass valves */
+    memset(&r, 0, sizeof r);
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    cr_assert_eq(pcs_world_create(&wd, &r.w), PCS_OK);
+    add_secondary(r.w, &r.sec);
+    uint32_t ps = 0;
+    cr_assert_eq(pcs_store_register(r.w, "t.power", sizeof(double), 1, PCS_STORE_STATE_F64, &ps),
+                 PCS_OK);
+    *(double *)pcs_store_data(r.w, ps) = 0.10 * RATED_W;
+    pcs_sg_control_default(&r.def);
+    r.def.unit_name = "u1";
+    r.def.power = (pcs_pzr_control_input){ps, 0, PCS_PZR_CONTROL_NO_STATUS, 0};
+    r.def.rated_power_w = RATED_W;
+    cr_assert_eq(pcs_sg_control_add(r.w, &r.def, r.sec, &r.sc), PCS_OK, "%s", pcs_last_error());
+    const double *s2 = pcs_store_data(r.w, pcs_sg_control_state_store(r.sc));
+    cr_expect_eq(s2[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS], 1.0,
+                 "built at 10 %%: the bypass valves");
     pcs_world_destroy(r.w);
 }
 
@@ -247,7 +328,8 @@ Test(sg_control, level_lag_is_exact_and_stable_when_dt_exceeds_twice_t_f)
  * then the level 10 % NR above the program with 20 kg/s of steam (a load
  * drop). The bypass output starts at the valve's capacity (not at 300
  * kg/s, which the PI would have to unwind at K_L / T_L x 10 % = 0.83 kg/s
- * per s: before the fix the command sat at 120.1 kg/s for about 100 s),
+ * per s: before the fix the command sat at 120.1 kg/s for about 100 s;
+ * K_B 1.667 would take 600 s),
  * so the command, which falls from 300 kg/s over the flow lag T_W 2 s,
  * drops below the capacity within 10 s (the demand is 18 kg/s below it
  * after 1 s: the lagged level is 1.8 % NR up) where before it held it.
@@ -259,6 +341,7 @@ Test(sg_control, transfer_to_the_bypass_valves_from_above_their_capacity_does_no
     hold_steady(&r, 300.0);
     r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_INTEGRAL] = 300.0 - 280.0;
     set_meas(&r, r.def.nr_program, 280.0, 300.0, 0.19);
+    submit(&r, "u1.sgctl", PCS_SG_CONTROL_OP_BYPASS, 1.0);
     tick(&r);
     cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 1.0);
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), r.def.bypass_max_kg_s, 1e-9,
@@ -280,7 +363,7 @@ Test(sg_control, transfer_to_the_bypass_valves_from_above_their_capacity_does_no
 /*
  * What the controller writes loads back: on the bypass valves with the
  * feed isolated (limit 0, command 0) and the level 6 % NR above the
- * program, the transfer to the main valves with 1000 kg/s of steam set
+ * program, the MAIN transfer with 1000 kg/s of steam set
  * I_L = W_c - W_s - K_L e_L = 0 - 1000 + 60 = -940 kg/s unclamped, and the
  * load check (|I_L| <= feed_max_kg_s 720.6) refused the controller's own
  * save. The bumpless I_L is held within +-feed_max_kg_s like the
@@ -299,9 +382,10 @@ Test(sg_control, bumpless_integral_is_clamped_so_its_own_save_loads)
     lim[0] = 0.0;
     set_meas(&r, 50.0, 1000.0, 0.0, 0.19);
     tick(&r);
-    set_meas(&r, 50.0, 1000.0, 0.0, 0.23);
+    set_meas(&r, 50.0, 1000.0, 0.0, 0.19);
+    submit(&r, "u1", PCS_SG_CONTROL_OP_MAIN, 0.0);
     tick(&r);
-    cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "above 22 %%: the main valves");
+    cr_assert_eq(st(&r, PCS_SG_CONTROL_ST_BYPASS), 0.0, "MAIN: the main valves");
     cr_expect_float_eq(st(&r, PCS_SG_CONTROL_ST_INTEGRAL), -r.def.feed_max_kg_s, 1e-9,
                        "I_L %.3f held at -feed_max_kg_s", st(&r, PCS_SG_CONTROL_ST_INTEGRAL));
     char path[] = "/tmp/pcsim-sgc-XXXXXX";
@@ -315,12 +399,13 @@ Test(sg_control, bumpless_integral_is_clamped_so_its_own_save_loads)
 }
 
 /*
- * Without a power input the controller never transfers (header), so a
- * saved bypass flag of 1 would stay 1 for good and hold the feed at the
- * bypass valves' 120.1 kg/s: the load check refuses it, naming the store,
- * element, value and why.
+ * The mode flag is 0 or 1 (with or without a power input: the commands
+ * move it either way): a saved 0.5 is refused at load, naming the store,
+ * element and value; a 1 without a power input loads, and the MAIN
+ * command returns it; an SG number that is not a whole number in 0..n_sg
+ * is refused (1.5 would have moved SG 1).
  */
-Test(sg_control, bypass_flag_1_without_a_power_input_is_refused_at_load)
+Test(sg_control, bypass_flag_is_0_or_1_at_load_and_commands_check_the_sg)
 {
     sgc_rig r;
     rig_open_with(&r, 0.0, 0, 0.0);
@@ -328,15 +413,36 @@ Test(sg_control, bypass_flag_1_without_a_power_input_is_refused_at_load)
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
-    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS] = 1.0;
+    double *flag = &r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS];
+    *flag = 0.5;
     cr_assert_eq(pcs_world_save(r.w, path), PCS_OK, "%s", pcs_last_error());
-    r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS] = 0.0;
-    cr_expect_eq(pcs_world_load(r.w, path), PCS_E_CORRUPT, "flag 1 without a power input");
-    cr_expect(strstr(pcs_last_error(), "u1.sgctl.state' element 3 (bypass valves flag): value 1 "
-                                       "must be 0 without a power input"),
+    *flag = 0.0;
+    cr_expect_eq(pcs_world_load(r.w, path), PCS_E_CORRUPT, "flag 0.5");
+    cr_expect(strstr(pcs_last_error(),
+                     "u1.sgctl.state' element 3 (bypass valves flag): value 0.5 is not 0 or 1"),
               "%s", pcs_last_error());
-    cr_expect_eq(r.state[PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_BYPASS], 0.0,
-                 "a refused load changes nothing");
+    cr_expect_eq(*flag, 0.0, "a refused load changes nothing");
+    *flag = 1.0;
+    cr_assert_eq(pcs_world_save(r.w, path), PCS_OK, "%s", pcs_last_error());
+    *flag = 0.0;
+    cr_expect_eq(pcs_world_load(r.w, path), PCS_OK, "flag 1 without a power input: %s",
+                 pcs_last_error());
+    cr_expect_eq(*flag, 1.0);
+    submit(&r, "u1.sgctl", PCS_SG_CONTROL_OP_MAIN, 0.0);
+    tick(&r);
+    cr_expect_eq(*flag, 0.0, "MAIN returns it");
+    pcs_command c;
+    memset(&c, 0, sizeof c);
+    pcs_target_id id;
+    cr_assert_eq(
+        pcs_command_kind_find(r.w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_BYPASS, &c.kind),
+        PCS_OK);
+    cr_assert_eq(pcs_command_target_find(r.w, "u1.sgctl", &id), PCS_OK);
+    c.target = pcs_target_id_store(id);
+    c.args[0] = 1.5; /* would truncate to SG 1 */
+    pcs_command_submit(r.w, &c);
+    tick(&r);
+    cr_expect_eq(*flag, 0.0, "SG 1.5: refused, nothing moves");
     unlink(path);
     pcs_world_destroy(r.w);
 }

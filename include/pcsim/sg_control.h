@@ -9,8 +9,8 @@
  * at 0 % power to 44 % at 20 %, 44 % above: refdata row "SG NR level
  * program"); without a power input, nr_program.
  *
- * Block diagram, per SG l (all values the measured ones, below). Above
- * the transfer power, the main feed regulating valves, three elements
+ * Block diagram, per SG l (all values the measured ones, below). On the
+ * main feed regulating valves, three elements
  * (refdata pwr_transients.md section 1, row "SG level controller": "(steam
  * - feed flow) + PI on lagged level", [RD] quoting WAT 05 5.3.2 and WTSM
  * 11.1):
@@ -35,29 +35,47 @@
  * actuator with the flow loop's lag T_W). The level is lagged (T_F 5 s,
  * WAT 05 5.3.2) so that the controller rides out shrink and swell.
  *
- * Below the transfer power (the same row: "bypass valves below ~20 %
- * power"; [HRTD] 7.2 moves SG level control from the bypass valves to the
- * main regulating valves at ~20 % on the way up), the bypass valves, on
+ * On the bypass valves (the same row: "bypass valves below ~20 % power"),
  * level alone: the steam and feed flow signals are unreliable at low flow,
- * so the same PI on the lagged level sets the bypass valves' flow:
+ * so a PI on the lagged level sets the bypass valves' flow:
  *
- *   W_dem = K_L e_L + I_L,   W_c += a_W (clamp(W_dem, 0, W_byp) - W_c)
+ *   W_dem = K_B e_L + I_L,   W_c += a_W (clamp(W_dem, 0, W_byp) - W_c)
  *
  * with W_byp (bypass_max_kg_s) the bypass valve's capacity: the main valve
- * closes onto the bypass over T_W, so W_c never jumps. The transfer is
- * on the measured nuclear power fraction P (def.power over
- * rated_power_w): to the bypass valves when P < bypass_power_frac, back to
- * the main valves when P > bypass_power_frac + bypass_band_frac (no
- * chatter at the threshold). Bumpless: at the transfer I_L is reset so
- * that the new mode's W_dem is the present command W_c (to the main
- * valves: I_L = W_c - W_s - K_L e_L), or on the bypass valves what they
- * can pass of it (I_L = min(W_c, top, W_byp) - K_L e_L: from a command
- * above the capacity, an I_L of W_c would hold the output at W_byp until
- * the PI unwound it, about 100 s for 10 % NR of level error; the W_c lag
- * keeps the command continuous), I_L held within [-feed_max_kg_s,
- * feed_max_kg_s] as the load check requires. Without a power input
- * (def.power.store UINT32_MAX, the default) the controller stays on the
- * main valves, and the load check refuses a bypass flag of 1.
+ * closes onto the bypass over T_W, so W_c never jumps. Its gain K_B
+ * (bypass_gain_kg_s_pct) is the main loop's proportional band in valve
+ * travel on the smaller valve: the three-element loop's K_L is a flow
+ * demand per % NR (a flow loop makes it whatever the valve), the
+ * single-element loop's output is a valve position, so the same band, K_L /
+ * feed_max_kg_s of travel per % NR, gives K_B = K_L W_byp / feed_max_kg_s =
+ * 1.667 kg/s per % (argued before measuring, as the plant's reason: the
+ * level's shrink on cold feed is an inverse response, and a level-only loop
+ * at the three-element K_L = 10 kg/s per % oscillated with growing
+ * amplitude at 5 % and 10 % power, period ~220 s).
+ *
+ * Which valves: an operator's choice, not the power's ([HRTD] 7.2,
+ * refdata row "SG level controller": the 6-inch bypass valves are throttled
+ * by hand during the startup, and at ~20 % on the power ascension SG level
+ * control is shifted from the bypass valves to the regulating valves and the
+ * SG level controllers placed in automatic; a shutdown goes back the same
+ * way by hand). So the controller starts on the bypass valves when the unit
+ * is built below bypass_power_frac of measured power (a plant at that power
+ * has its levels on them), on the main valves otherwise or without a power
+ * input, and moves only on the commands below: a load rejection or a
+ * turbine trip from above 20 % stays on the main valves, as in a plant in
+ * the minutes after it. Bumpless: at a transfer I_L is reset so that the
+ * new mode's W_dem is the present command W_c (to the main valves: I_L =
+ * W_c - W_s - K_L e_L), or on the bypass valves what they can pass of it
+ * (I_L = min(W_c, top, W_byp) - K_B e_L: from a command above the capacity,
+ * an I_L of W_c would hold the output at W_byp until the PI unwound it,
+ * at K_B 0.14 kg/s per s for 10 % NR of level error; the W_c lag keeps the
+ * command continuous), I_L held within [-feed_max_kg_s, feed_max_kg_s] as the load
+ * check requires.
+ *
+ * Commands (family PCS_SG_CONTROL_COMMANDS, targets "uN.sgctl" and "uN"):
+ * BYPASS and MAIN, args[0] the SG (1..n_sg) or 0 for every SG: the
+ * operator's transfer of that SG's level control to the bypass or the main
+ * valves (a no-op for an SG already there).
  *
  * The command's upper limit top is the lower of feed_max_kg_s and the SG's
  * element of the STATE store "uN.sgctl.feed_limit" [n_sg] (kg/s;
@@ -103,6 +121,15 @@
 extern "C" {
 #endif
 
+/** Command family name and its ops. Targets "uN.sgctl" and "uN"; args[0]
+ *  the SG (1..n_sg) or 0 for all. */
+#define PCS_SG_CONTROL_COMMANDS "sg_control"
+enum {
+    PCS_SG_CONTROL_OP_BYPASS = 0, /**< level control to the bypass valves, bumpless */
+    PCS_SG_CONTROL_OP_MAIN = 1,   /**< level control to the main valves, bumpless */
+    PCS_SG_CONTROL_OP_COUNT = 2,
+};
+
 /** Elements of the STATE store "uN.sgctl.state" (PCS_SG_CONTROL_ST_PER_SG per SG). */
 enum {
     PCS_SG_CONTROL_ST_SG = 0,        /**< first per-SG block: */
@@ -144,16 +171,18 @@ typedef struct pcs_sg_control_def {
     double feed_max_kg_s;         /**< 720.6 = 150 % of the 480.4 kg/s rated steam flow per SG
                                        ([W84]; the margin an assumption); (0, 5000] */
     pcs_pzr_control_input power;  /**< measured nuclear power, W (pcsim/pzr_control.h's input
-                                       form); store UINT32_MAX (the default): no transfer to
-                                       the bypass valves */
+                                       form); store UINT32_MAX (the default): the program is
+                                       nr_program and the build starts on the main valves */
     double rated_power_w;         /**< 3.411e9 (refdata pwr_plant.md); the station sets its
                                        core's nominal power; [1e6, 1e11] */
-    double bypass_power_frac;     /**< 0.20: to the bypass valves below it ("bypass valves below
-                                       ~20 % power", the same row; [HRTD] 7.2 transfers at ~20 %);
-                                       [0, 1] */
-    double bypass_band_frac;      /**< 0.02: back to the main valves above bypass_power_frac +
-                                       this (assumption: keeps the transfer from chattering at
-                                       the threshold); [0, 0.5] */
+    double bypass_power_frac;     /**< 0.20: a unit built below it starts on the bypass valves
+                                       ("bypass valves below ~20 % power", the same row;
+                                       [HRTD] 7.2 shifts to the main valves at ~20 % on the
+                                       way up); [0, 1] */
+    double bypass_gain_kg_s_pct;  /**< K_B 1.667 kg/s per % NR = level_gain_kg_s_pct x
+                                       bypass_max_kg_s / feed_max_kg_s: the main loop's
+                                       proportional band in valve travel on the bypass valve
+                                       (assumption, argued in the header); (0, 1000] */
     double bypass_max_kg_s;       /**< W_byp 120.1 = 25 % of the 480.4 kg/s rated steam flow per
                                        SG (assumption: the 6-inch bypass beside the 14-inch main
                                        valve, [HRTD] 7.2, has to carry the feed up to the ~20 %
@@ -181,7 +210,8 @@ typedef struct pcs_sg_control pcs_sg_control;
  * pcs_secondary_init_steady): measured values from its outputs (and the
  * power input's value), L_F the NR level, each feed command from its feed
  * control, the mode from the power (bypass valves below
- * bypass_power_frac) and I_L such that the mode's W_dem is that command.
+ * bypass_power_frac: the header) and I_L such that the mode's W_dem is that
+ * command; the command target for the transfers.
  * PCS_E_INVAL naming a field out of range or a power input that is not a
  * float64 element of a registered store.
  */

@@ -2,7 +2,8 @@
  * @file sg_control.c
  * @brief The feedwater controller's build (pcsim/sg_control.h):
  *        definition, stores and their start from the settled steam side,
- *        the two systems, channels and the load check.
+ *        the two systems, channels, the command target and the load
+ *        check.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ static const pcs_sg_control_def sg_control_defaults = {
     .power = {UINT32_MAX, 0, PCS_PZR_CONTROL_NO_STATUS, 0},
     .rated_power_w = 3.411e9,
     .bypass_power_frac = 0.20,
-    .bypass_band_frac = 0.02,
+    .bypass_gain_kg_s_pct = 10.0 * 120.1 / 720.6, /* K_L W_byp / feed_max (header) */
     .bypass_max_kg_s = 120.1,
 };
 
@@ -70,7 +71,7 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
         {"feed_max_kg_s", d->feed_max_kg_s, 0.0, 5000.0, 1},
         {"rated_power_w", d->rated_power_w, 1e6, 1e11, 0},
         {"bypass_power_frac", d->bypass_power_frac, 0.0, 1.0, 0},
-        {"bypass_band_frac", d->bypass_band_frac, 0.0, 0.5, 0},
+        {"bypass_gain_kg_s_pct", d->bypass_gain_kg_s_pct, 0.0, 1000.0, 1},
         {"bypass_max_kg_s", d->bypass_max_kg_s, 0.0, d->feed_max_kg_s, 1},
     };
     pcs_status st = pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
@@ -81,20 +82,12 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
 
 /* ---- load check ------------------------------------------------------------- */
 
-/* The mode flag is 0 (main valves) or 1 (bypass valves), nothing between;
- * and 0 without a power input: the transfer never runs then, so a 1 would
- * hold the feed at the bypass valves' capacity for good. */
-static pcs_status bypass_flag_check(const pcs_sg_control *sc, const char *name, const double *s,
-                                    size_t e)
+/* The mode flag is 0 (main valves) or 1 (bypass valves), nothing between
+ * (the commands move it either way, with or without a power input). */
+static pcs_status bypass_flag_check(const char *name, const double *s, size_t e)
 {
-    if (s[e] == 0.0 || (s[e] == 1.0 && sc->has_power))
+    if (s[e] == 0.0 || s[e] == 1.0)
         return PCS_OK;
-    if (s[e] == 1.0)
-        return pcs_error_set(PCS_E_CORRUPT,
-                             "store '%s' element %zu (bypass valves flag): value 1 must be 0 "
-                             "without a power input (the controller never leaves the bypass "
-                             "valves then)",
-                             name, e);
     return pcs_error_set(PCS_E_CORRUPT,
                          "store '%s' element %zu (bypass valves flag): value %.17g is not 0 or 1",
                          name, e, s[e]);
@@ -121,7 +114,7 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
             st = pcs_load_check_f64_from(name, "lagged NR level %", s,
                                          e + PCS_SG_CONTROL_ST_LEVEL_LAG, 1, 1, -1e4, 1e5, 0);
         if (st == PCS_OK)
-            st = bypass_flag_check(sc, name, s, e + PCS_SG_CONTROL_ST_BYPASS);
+            st = bypass_flag_check(name, s, e + PCS_SG_CONTROL_ST_BYPASS);
     }
     if (st == PCS_OK)
         st =
@@ -248,6 +241,9 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
         st = register_systems(w, sc);
     if (st == PCS_OK)
         st = register_channels(w, sc);
+    if (st == PCS_OK)
+        st = pcs_control_register_targets(w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT,
+                                          pcs_sgc_on_command, sc, sc->unit, "sgctl");
     if (st == PCS_OK)
         *out = sc;
     return st;

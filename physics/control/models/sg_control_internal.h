@@ -17,7 +17,7 @@ struct pcs_sg_control {
     uint32_t id_state, id_meas;
     uint32_t id_feed_limit; /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
     uint32_t id_sec_out, id_sec_feed; /* the secondary's */
-    int has_power;                    /* def.power names a store: the bypass transfer is on */
+    int has_power;                    /* def.power names a store: the program follows it */
     double dt_s;
     /* the level and flow lags' exact first-order weights per tick,
        1 - exp(-dt / T_F) and 1 - exp(-dt / T_W) (pcsim/sg_control.h) */
@@ -27,6 +27,9 @@ struct pcs_sg_control {
 /* "uN.sgctl.measure" (stage SENSORS) and "uN.sgctl" (stage ACTUATORS). */
 pcs_status pcs_sgc_measure(pcs_world *w, void *ctx);
 pcs_status pcs_sgc_system(pcs_world *w, void *ctx);
+
+/* The operator's transfers (PCS_SG_CONTROL_COMMANDS). */
+pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *c);
 
 /* Bumpless transfer: I_L of SG block @p sl such that its mode's feed
  * demand, on the measured values @p ml, is its present feed command (on

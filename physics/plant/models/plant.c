@@ -11,6 +11,7 @@
 #include "pcsim/math.h"
 #include "pcsim/plant.h"
 #include "pcsim/system.h"
+#include "pcsim/thnet.h"
 #include "pcsim/water.h"
 #include "pcsim/water_ph.h"
 
@@ -168,15 +169,17 @@ static pcs_status build_secondary(pcs_world *w, const pcs_plant_unit_def *c,
     return PCS_OK;
 }
 
-#define PLANT_SEC_PASSES 4     /* settling passes at most */
+#define PLANT_SEC_PASSES 12    /* settling passes at most */
 #define PLANT_SEC_MATCH_K 0.01 /* |tube-side temperature offset| that ends them, K */
+#define PLANT_SEC_MATCH_Q 1e-3 /* and sum |primary's - settled tube heat| / total heat */
 
 typedef double plant_tube_array[PCS_PRIMARY_MAX_LOOPS * PCS_PRIMARY_MAX_SG_TUBES];
 
-/* The primary's heat per tube volume to secondary temperatures @p t, and
- * its sum; *ua: sum U A (the same heat to t + 1 K is sum U A less). */
+/* The primary's heat per tube volume to secondary temperatures @p t, its
+ * sum, and each tube's U A (*ua_e: the same heat to t + 1 K is U A less)
+ * and their sum *ua. */
 static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, const double *t,
-                               double *q, double *sum, double *ua)
+                               double *q, double *sum, double *ua_e, double *ua)
 {
     plant_tube_array t1, q1;
     for (uint32_t e = 0; e < n; e++)
@@ -187,7 +190,8 @@ static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, 
     *sum = *ua = 0.0;
     for (uint32_t e = 0; st == PCS_OK && e < n; e++) {
         *sum += q[e];
-        *ua += q[e] - q1[e];
+        ua_e[e] = q[e] - q1[e];
+        *ua += ua_e[e];
     }
     return st;
 }
@@ -204,14 +208,61 @@ static pcs_status build_turbine(pcs_world *w, pcs_plant_unit *pu)
 }
 
 /*
+ * How much of its own heat error each tube volume's heat takes per pass:
+ * 1 / d with d = 1 + U A_b / (c_p W_r) where the tube's bundle volume b is
+ * subcooled (U A_b: both tube volumes that heat it), 1 where it boils. The
+ * secondary's bundle volume is its inlet plus its heat / W_r (donor cell,
+ * secondary_init.c), so a subcooled one warms by dq / (c_p W_r) and the
+ * primary then gives U A_b times that less: taking the whole error
+ * overshoots by that factor. At hot zero power (W_r 123 kg/s, the lower
+ * bundle 1 K subcooled by the feed, U A_b about 8.6 MW/K) d is about 13:
+ * the undamped passes swung the primary's heat -47 to +56 MW about the 12.9
+ * MW of pump heat; at full power (W_r 1575 kg/s) about 2. A boiling volume
+ * sits at T_sat of its pressure whatever its heat (d = 1). The Newton step
+ * of the lower-triangular tube-heat balance, diagonal part.
+ */
+static pcs_status tube_damping(pcs_world *w, const pcs_secondary *sec, uint32_t n_sg,
+                               uint32_t n_tubes, const double *ua_e, double *d)
+{
+    pcs_secondary_stores s = pcs_secondary_store_ids(sec);
+    const double *h = pcs_store_data(w, s.h), *p = pcs_store_data(w, s.p);
+    const double *t = pcs_store_data(w, s.t), *o = pcs_store_data(w, s.out);
+    const uint32_t nb = n_tubes / 2u;
+    pcs_status st = PCS_OK;
+    for (uint32_t l = 0; st == PCS_OK && l < n_sg; l++) {
+        double wr =
+            o[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_RECIRC];
+        uint32_t v0 = pcs_secondary_volume(sec, PCS_SECONDARY_BUNDLE_FIRST, l);
+        for (uint32_t r = 0; st == PCS_OK && r < nb; r++) {
+            uint32_t e0 = l * n_tubes + r, e1 = l * n_tubes + n_tubes - 1u - r, v = v0 + r;
+            pcs_thnet_sat sat;
+            pcs_water_props wp;
+            st = pcs_thnet_sat_if97(NULL, p[v], &sat);
+            double dr = 1.0;
+            if (st == PCS_OK && h[v] < sat.h_f_j_kg && wr > 0.0) {
+                st = pcs_water_props_pt(p[v], t[v], &wp);
+                if (st == PCS_OK && wp.cp_j_kg_k > 0.0)
+                    dr += (ua_e[e0] + ua_e[e1]) / (wp.cp_j_kg_k * wr);
+            }
+            d[e0] = d[e1] = dr;
+        }
+    }
+    return st;
+}
+
+/*
  * The steam side settled to the primary's steady state. The first pass
  * holds the heat the primary's tubes give to its settled T_sat (the
  * boundary's, tube by tube) at that pressure. Each later pass takes the
- * tube heats to the secondary's tube-side temperatures (tube_t) scaled to
- * the boundary's total, and a dome pressure moved by the U A-weighted
- * offset dT = (Q_tubes - Q_sat) / sum U A: the saturation pressure of
- * T_sat(p) + dT. Done when |dT| <= PLANT_SEC_MATCH_K after a settled
- * pass. The first pass only constructs the steady state
+ * tube heats the last one settled with, q_e, moved toward the primary's
+ * heat at the secondary's tube-side temperatures (tube_t), Q_e, by the
+ * damped Newton step of tube_damping, and a dome T_sat moved by dT such
+ * that the heats sum to the primary's settled total Q_sat:
+ *   q_e' = q_e + (Q_e - q_e - U A_e dT) / d_e,
+ *   dT = (sum [q_e + (Q_e - q_e) / d_e] - Q_sat) / sum U A_e / d_e,
+ * and the pressure the saturation pressure of T_sat(p) + dT. Done when
+ * |dT| <= PLANT_SEC_MATCH_K and sum |Q_e - q_e| <= PLANT_SEC_MATCH_Q Q_sat
+ * after a settled pass. The first pass only constructs the steady state
  * (pcs_secondary_init_construct_tubes: its tube_t is what the next pass
  * needs, and a stop-rule window on a state about to be moved would be 50 s
  * of stepping for nothing); every later pass settles it
@@ -224,28 +275,39 @@ static pcs_status settle_passes(pcs_world *w, pcs_plant_unit *pu, double nr)
     const pcs_primary_def *pd = pcs_primary_def_get(pu->primary);
     const double *tube_t = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).tube_t);
     uint32_t n = pd->n_loops * pd->n_sg_tubes;
-    plant_tube_array t, q;
+    plant_tube_array t, q, qp, ua_e, d;
     double p = pu->init.sg_pressure_pa, ts = 0.0, q_sat = 0.0, q_t = 0.0, ua = 0.0, dts = 1.0;
+    double miss = 1.0;
     pcs_status st = pcs_water_tsat(p, &ts);
     for (uint32_t e = 0; e < n; e++)
         t[e] = ts;
     if (st == PCS_OK)
-        st = tube_heat_at(w, pu->primary, n, t, q, &q_sat, &ua);
-    for (int pass = 0;
-         pass < PLANT_SEC_PASSES && (fabs(dts) > PLANT_SEC_MATCH_K || pass < 2) && st == PCS_OK;
+        st = tube_heat_at(w, pu->primary, n, t, q, &q_sat, ua_e, &ua);
+    for (int pass = 0; pass < PLANT_SEC_PASSES && st == PCS_OK &&
+                       (fabs(dts) > PLANT_SEC_MATCH_K || miss > PLANT_SEC_MATCH_Q || pass < 2);
          pass++) {
         st = pass == 0
                  ? pcs_secondary_init_construct_tubes(w, pu->secondary, q, p, nr,
                                                       &pu->secondary_init)
                  : pcs_secondary_init_steady_tubes(w, pu->secondary, q, p, nr, &pu->secondary_init);
         if (st == PCS_OK)
-            st = tube_heat_at(w, pu->primary, n, tube_t, q, &q_t, &ua);
+            st = tube_heat_at(w, pu->primary, n, tube_t, qp, &q_t, ua_e, &ua);
+        if (st == PCS_OK)
+            st = tube_damping(w, pu->secondary, pd->n_loops, pd->n_sg_tubes, ua_e, d);
         if (st == PCS_OK)
             st = pcs_water_tsat(p, &ts);
-        dts = (q_t - q_sat) / ua;
+        double a = 0.0, b = 0.0;
+        miss = 0.0;
+        for (uint32_t e = 0; e < n; e++) {
+            miss += fabs(qp[e] - q[e]);
+            a += q[e] + (qp[e] - q[e]) / d[e];
+            b += ua_e[e] / d[e];
+        }
+        miss /= fabs(q_sat);
+        dts = (a - q_sat) / b;
         for (uint32_t e = 0; e < n; e++)
-            q[e] *= q_sat / q_t;
-        if (st == PCS_OK && fabs(dts) > PLANT_SEC_MATCH_K)
+            q[e] += (qp[e] - q[e] - ua_e[e] * dts) / d[e];
+        if (st == PCS_OK && (fabs(dts) > PLANT_SEC_MATCH_K || miss > PLANT_SEC_MATCH_Q))
             st = pcs_water_psat(ts + dts, &p);
     }
     return st;
@@ -293,6 +355,8 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_p
     cd.unit_name = pd->unit_name;
     cd.nr_program = pcs_secondary_def_get(pu->secondary)->nr_initial; /* the full-load program */
     const double nr = pcs_sg_control_program(&cd, f);
+    if (f == 0.0) /* hot zero power: the turbine is off, the dumps carry the steam */
+        *(double *)pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).turbine_valve) = 0.0;
     pcs_status st = twin ? copy_secondary(w, pu, twin) : settle_passes(w, pu, nr);
     if (st == PCS_OK)
         st = pcs_primary_sg_couple(w, pu->primary);
@@ -306,6 +370,38 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_p
     if (st == PCS_OK)
         st = build_turbine(w, pu);
     return st;
+}
+
+/*
+ * Hot zero power (refdata pwr_transients.md section 1: the reactor
+ * critical at ~0 % power, the turbine off, Tavg at the no-load 557 F): the
+ * steam dumps in their steam-pressure mode carry the steam the pump heat
+ * boils ([HRTD] 11.2: "steam pressure mode ... startup, hot standby"; a PI
+ * on the header pressure at an OPERATOR-SELECTED setpoint, "typically 1092
+ * psig -> maintains Tavg at ~557 F"). The operator's purpose is the no-load
+ * Tavg, which rod control's Tref, the pressurizer level program, P-12 and
+ * the turbine-trip controller all key on; so the setpoint is the header
+ * pressure the unit settled at with its primary on 557 F. In this model
+ * that is about 11 psi below 1092 psig: the dome's T_sat sits about 1.5 F
+ * below Tavg where the HRTD's pair has it 0.1 F above (the pump heat's
+ * U A difference, and the bundle boiling at its own hydrostatic head above
+ * the dome's pressure while its lower part is subcooled by the feed:
+ * tests/test_steam_steady.c reports the number).
+ */
+double plant_hzp_setpoint(pcs_world *w, const pcs_plant_unit *pu)
+{
+    const double *o = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
+    return o[PCS_SECONDARY_OUT_HEADER_P];
+}
+
+/* The dumps in their steam-pressure mode at the settled demand: with the
+ * setpoint at the header pressure the error is 0, so the integral is the
+ * demand (pcsim/steam_dump.h's bumpless entry, K_p e_p + I = demand). */
+void plant_hzp_dumps(pcs_world *w, const pcs_steam_dump *sd)
+{
+    double *s = pcs_store_data(w, pcs_steam_dump_state_store(sd));
+    s[PCS_STEAM_DUMP_ST_MODE] = 1.0;
+    s[PCS_STEAM_DUMP_ST_P_INTEGRAL] = s[PCS_STEAM_DUMP_ST_DEMAND];
 }
 
 /* 1: the heater train's feed temperature falls with load in a station; 0:

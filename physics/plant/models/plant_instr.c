@@ -582,7 +582,17 @@ static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
     pcs_status st = control_input(p, b->ctl_tavg[u], &d.tavg);
-    return st == PCS_OK ? pcs_steam_dump_add(w, &d, p->units[u].secondary, &p->steam_dump[u]) : st;
+    /* hot zero power: the dumps carry the steam in their steam-pressure
+       mode at the operator's setpoint, the header pressure the unit settled
+       at (plant.c, plant_hzp_dumps) */
+    int hzp = p->cfg[u].core.initial_power_fraction == 0.0;
+    if (hzp)
+        d.p_setpoint_pa = plant_hzp_setpoint(w, &p->units[u]);
+    if (st == PCS_OK)
+        st = pcs_steam_dump_add(w, &d, p->units[u].secondary, &p->steam_dump[u]);
+    if (st == PCS_OK && hzp)
+        plant_hzp_dumps(w, p->steam_dump[u]);
+    return st;
 }
 
 /* The SG PORVs' pressure control of steam-side unit @p u, each on its SG's

@@ -28,6 +28,12 @@ typedef struct plant_couple {
 /* The "plant" command family's targets uN (plant_commands.c). */
 pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu);
 
+/* Hot zero power (plant.c): the steam-pressure setpoint that holds the
+ * settled unit @p pu (its header pressure now), and the dump controller
+ * @p sd started in its steam-pressure mode at the settled demand. */
+double plant_hzp_setpoint(pcs_world *w, const pcs_plant_unit *pu);
+void plant_hzp_dumps(pcs_world *w, const pcs_steam_dump *sd);
+
 /* Per-unit arrays are n_units long, from the world heap at pcs_plant_add
  * (sized from the station, not PCS_PLANT_MAX_UNITS). */
 struct pcs_plant {
