@@ -22,6 +22,7 @@
 #include "pcsim/pzr_control.h"
 #include "pcsim/rod_control.h"
 #include "pcsim/sensor.h"
+#include "pcsim/sg_control.h"
 #include "pcsim/sg_porv.h"
 #include "pcsim/steam_dump.h"
 #include "pcsim/turbine.h"
@@ -285,6 +286,14 @@ static const action_def actions[] = {
      "target uN or uN.porvK (steam_side): the SG atmospheric relief valve back to its 1125 psig "
      "pressure control, bumpless",
      NO_RANGE},
+    {"feed_bypass", PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_BYPASS, ARG_UNIT,
+     "target uN (steam_side), value SG 1..4, 0 or none for all: its level control to the bypass "
+     "feed valves, level only (the operator's shift below ~20 % power, [HRTD] 7.2), bumpless",
+     1, 0.0, (double)PCS_PLANT_MAX_LOOPS, 0, "SG", VALUE_WHOLE},
+    {"feed_main", PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_MAIN, ARG_UNIT,
+     "target uN (steam_side), value SG 1..4, 0 or none for all: its level control back to the "
+     "main feed regulating valves (three-element), bumpless",
+     1, 0.0, (double)PCS_PLANT_MAX_LOOPS, 0, "SG", VALUE_WHOLE},
     {"feed_pump_trip", PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_MFP_TRIP, ARG_UNIT,
      "target uN (sg_model steam_side), value main feed pump 1 or 2, 0 or none for both", 1, 0.0,
      2.0, 0, "pump", VALUE_WHOLE},

@@ -439,12 +439,13 @@ Test(journal_replay, a_truncated_header_is_refused_with_file_and_line)
     char *text = slurp(path, &len);
     unsigned kinds = line_of(text, "# kinds "), first_kind = kinds + 1;
     unsigned n_kinds = (unsigned)strtoul(strstr(text, "# kinds ") + 8, NULL, 10);
-    /* every family but the steam side's 26 commands (the turbine's 8, rod
+    /* every family but the steam side's 28 commands (the turbine's 8, rod
        control's 2, the steam dumps' 4, the feedwater's 4, the interlocks' 3,
-       the MSIVs' 2, steam_line_break and the SG PORVs' 2), which only a unit with sg_model
+       the MSIVs' 2, steam_line_break, the SG PORVs' 2 and SG level control's
+       2), which only a unit with sg_model
        steam_side builds (issue 15), nor freeze and thaw, which only a
        scenario with a "freeze" section builds (issue 19) */
-    cr_assert_eq(n_kinds + 26u + 2u, pcs_station_command_name_count(),
+    cr_assert_eq(n_kinds + 28u + 2u, pcs_station_command_name_count(),
                  "a boundary unit builds every command family but the steam side's");
     unsigned text_line = line_of(text, "# scenario_text ");
     static const struct {
