@@ -14,6 +14,10 @@
 /** Solid radial nodes per rod-node, at most. */
 #define PCS_FUEL_MAX_RADIAL (PCS_FUEL_MAX_FUEL_NODES + PCS_FUEL_MAX_CLAD_NODES)
 
+/** Rod-nodes solved side by side in one block of the sweep (fuel_solve.c):
+ *  one AVX-512 vector of doubles, two AVX2 or four SSE2 vectors. */
+#define PCS_FUEL_LANES 8u
+
 struct pcs_fuel_model {
     uint32_t unit_index;
     uint32_t n_ch, n_ax, n_f, n_r; /* n_r = n_fuel + n_clad solid nodes */
@@ -31,6 +35,17 @@ struct pcs_fuel_model {
     double *q_axial;            /* [j], W: heat into the coolant per axial level */
     const double *power;        /* the kinetics model's core power element, W */
     double *steady_prev;        /* [c][j][r + 1]: previous sweep, for the steady solve only */
+
+    /* Sweep scratch (fuel_solve.c), rod-nodes n = c n_ax + j padded to
+     * n_blk * PCS_FUEL_LANES: the Thomas coefficients in blocks of lanes,
+     * [b][r][lane], and per rod-node values, [n]. */
+    uint32_t n_blk;
+    double *blk_e, *blk_d;
+    double *nd_flux_dh;  /* mass flux times hydraulic diameter, kg/(m s) */
+    double *nd_g_conv;   /* Dittus-Boelter conductance, W/K */
+    double *nd_g_below;  /* conductance of the face below the wall node, W/K */
+    double *nd_t_wall;   /* old wall temperature, K */
+    double *nd_wall_new; /* new wall temperature, K */
 
     /* Per rod-node radial constants (one axial node of one rod). */
     double cap[PCS_FUEL_MAX_RADIAL];  /* heat capacity, J/K */
