@@ -62,16 +62,16 @@ int main(int argc, char **argv)
     pcs_fuel_default(&cfg);
     pcs_fuel fu;
     if (pcs_world_create(&wc, &w) != PCS_OK ||
-        pcs_store_register(w, "u1.core.power", sizeof(double), 1, PCS_STORE_STATE,
-                           &power_store) != PCS_OK) {
+        pcs_store_register(w, "u1.core.power", sizeof(double), 1, PCS_STORE_STATE, &power_store) !=
+            PCS_OK) {
         fprintf(stderr, "fuel_cg: %s\n", pcs_last_error());
         return 1;
     }
     double *power = pcs_store_data(w, power_store);
     *power = FC_P_NOM_W;
     if (pcs_fuel_add(w, 0, &cfg, power_store, 0, &fu) != PCS_OK ||
-        pcs_fuel_solve_steady(w, &fu, FC_P_NOM_W) != PCS_OK ||
-        (out && dump(out, w, &fu) != 0) || pcs_world_tick(w) != PCS_OK) {
+        pcs_fuel_solve_steady(w, &fu, FC_P_NOM_W) != PCS_OK || (out && dump(out, w, &fu) != 0) ||
+        pcs_world_tick(w) != PCS_OK) {
         fprintf(stderr, "fuel_cg: %s\n", pcs_last_error());
         return 1;
     }

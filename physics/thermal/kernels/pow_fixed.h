@@ -12,18 +12,21 @@
  * rounding-mode or FMA dependence (-ffp-contract=off), so every compiler and
  * every vector width gives the same bits.
  *
- *   ln x = k ln 2 + ln m, m in [sqrt(1/2), sqrt(2)) from the exponent bits;
+ *   x = 2^k m, m in [sqrt(1/2), sqrt(2)) from the exponent bits;
  *   ln m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.1716: the odd series
  *          to s^21 (the first term left out is below 1.2e-18 of the sum);
- *   y = 0.4 ln x; e^y = 2^n e^r, n = round(y / ln 2), |r| <= 0.347: Taylor
- *          to r^13 (the remainder is below 4e-18), 2^n from the exponent bits.
+ *   2k = 5q + j with j in {-2..2}: x^0.4 = 2^q e^r, r = j ln2/5 + 0.4 ln m,
+ *          |r| <= 0.416, e^r by Taylor to r^15 (remainder below 4e-20),
+ *          2^q from the exponent bits.
  *
- * Error against the correctly rounded x^0.4: the argument y carries about
- * 2 ulp of |y| (at most 277), so the relative error is at most ~1e-14 at the
- * ends of the range and ~2e-16 near x = 1; tests/test_fuel_pow.c measures
- * it against pcs_pow over the whole range and asserts PCS_POW04_REL_ERR.
- * Dittus-Boelter itself is good to about +-25 %, so the fit's error is
- * thirteen orders of magnitude below the correlation's.
+ * Error: only r (small) carries rounding, so the result is within about
+ * 1 ulp of x^(2/5) over the whole range (tests/test_fuel_pow.c measures it
+ * against long double powl and asserts PCS_POW04_REL_ERR). pcs_pow(x, 0.4),
+ * which the fuel used before, computes x to the double nearest 0.4, which is
+ * 5.6e-17 relative above 2/5: it differs from x^(2/5) by 2.2e-17 |ln x|,
+ * up to 1.6e-14 at the ends of the range and below 8e-16 for the fuel's
+ * Re^2 Pr (< 1e15). Dittus-Boelter itself is good to about +-25 %: the
+ * difference is fourteen orders of magnitude below the correlation's.
  *
  * Range: [PCS_POW04_X_MIN, DBL_MAX] (pcs_pow04_arg clamps into it: x below
  * it and NaN become PCS_POW04_X_MIN); +inf gives 2^409.6 (finite). The fuel's film
@@ -38,8 +41,9 @@
 #include <string.h>
 
 #define PCS_POW04_X_MIN 1e-200
-/** Bound on |pcs_pow04(x) / x^0.4 - 1| over [X_MIN, DBL_MAX] (see the file comment). */
-#define PCS_POW04_REL_ERR 2e-14
+/** Bound on |pcs_pow04(x) / x^(2/5) - 1| over [X_MIN, DBL_MAX] (2.3 ulp; see the
+ *  file comment). */
+#define PCS_POW04_REL_ERR 2.5e-16
 
 static inline uint64_t pcs_pow04_bits(double x)
 {
@@ -89,16 +93,23 @@ static inline double pcs_pow04(double x)
     p = p * z + 1.0 / 5.0;
     p = p * z + 1.0 / 3.0;
     p = p * z + 1.0;
-    /* ln 2 split so that k ln2_hi is exact for |k| < 2^11. */
-    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-    double y = 0.4 * (k * ln2_hi + (2.0 * s * p + k * ln2_lo));
-    /* e^y: n = round(y / ln 2) by the 1.5 2^52 shift (exact for |y| < 2^50). */
+    double ln_m = 2.0 * s * p;
+    /* x^0.4 = 2^q 2^(j/5) m^0.4 with 2k = 5q + j, j in {-2..2}: q by the
+     * 1.5 2^52 shift (0.4 k is never within 0.1 of a half), j exact. Only
+     * the small r = j ln2/5 + 0.4 ln m (|r| <= 0.416) goes through exp, so
+     * the error does not grow with |ln x|. */
     const double shift = 6755399441055744.0; /* 1.5 * 2^52 */
-    double nd = y * 1.44269504088896338700 + shift;
-    uint64_t nb = pcs_pow04_bits(nd); /* low bits: n, two's complement */
-    nd -= shift;
-    double r = (y - nd * ln2_hi) - nd * ln2_lo;
-    double e = 1.0 / 6227020800.0; /* 1/13! */
+    double qd = 0.4 * k + shift;
+    uint64_t qb = pcs_pow04_bits(qd); /* low bits: q, two's complement */
+    qd -= shift;
+    double j = 2.0 * k - 5.0 * qd;
+    /* ln 2 / 5 in two parts; j times either is exact (|j| <= 2). */
+    const double ln2_5_hi = 0.13862943611198905, ln2_5_lo = 1.0189208750818381e-17;
+    double r = j * ln2_5_hi + (0.4 * ln_m + j * ln2_5_lo);
+    /* e^r, Taylor to r^15: the remainder is below 4e-20. */
+    double e = 1.0 / 1307674368000.0; /* 1/15! */
+    e = e * r + 1.0 / 87178291200.0;
+    e = e * r + 1.0 / 6227020800.0;
     e = e * r + 1.0 / 479001600.0;
     e = e * r + 1.0 / 39916800.0;
     e = e * r + 1.0 / 3628800.0;
@@ -112,8 +123,8 @@ static inline double pcs_pow04(double x)
     e = e * r + 0.5;
     e = e * r + 1.0;
     e = e * r + 1.0;
-    /* 2^n: (n + 1023) in the exponent field; |n| <= 400 here. */
-    double scale = pcs_pow04_double((nb + 1023u) << 52);
+    /* 2^q: (q + 1023) in the exponent field; |q| <= 410. */
+    double scale = pcs_pow04_double((qb + 1023u) << 52);
     return e * scale;
 }
 
