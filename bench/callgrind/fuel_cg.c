@@ -12,10 +12,13 @@
  *      bench/callgrind/fuel_cg.c build/libpcsim.a -fopenmp -lmimalloc -lck \
  *      -lxxhash -lhwloc -ljansson -lklu -lm -lpthread -o build/fuel_cg
  *
- *   ./build/fuel_cg N [FILE]   N ticks: CPU p50, p95, p99 per tick; with FILE,
+ *   ./build/fuel_cg N [FILE|-] [ISA]
+ *                              N ticks: CPU p50, p95, p99 per tick; with FILE,
  *                              every rod and coolant temperature after the
  *                              N ticks (and after the steady solve) as raw
- *                              doubles, for a diff against another build
+ *                              doubles, for a diff against another build;
+ *                              ISA forces the block passes' variant
+ *                              (PCS_FUEL_ISA_*: 0 base, 1 AVX2, 2 AVX-512)
  *   valgrind --tool=callgrind --toggle-collect=measured_tick ./build/fuel_cg N
  *
  * and divide the Ir total by N (measured_tick leaves out the build, the
@@ -27,6 +30,7 @@
 
 #include "bench/callgrind/cg_common.h"
 #include "pcsim/pcsim.h"
+#include "physics/thermal/models/fuel_internal.h"
 
 #define FC_P_NOM_W 3.411e9 /* tests/refdata/pwr_plant.md, as fuel_bench.c */
 
@@ -48,9 +52,10 @@ static int dump(FILE *f, pcs_world *w, const pcs_fuel *fu)
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000;
-    FILE *out = argc > 2 ? fopen(argv[2], "wb") : NULL;
-    if (n < 1 || (argc > 2 && !out)) {
-        fprintf(stderr, "usage: fuel_cg N [FILE]\n");
+    int dump_file = argc > 2 && argv[2][0] != '-';
+    FILE *out = dump_file ? fopen(argv[2], "wb") : NULL;
+    if (n < 1 || (dump_file && !out) || (argc > 3 && pcs_fuel_isa_force(atoi(argv[3])) != PCS_OK)) {
+        fprintf(stderr, "usage: fuel_cg N [FILE|-] [ISA] (%s)\n", pcs_last_error());
         return 2;
     }
     pcs_world_def wc;
@@ -94,8 +99,10 @@ int main(int argc, char **argv)
         return 1;
     }
     qsort(cpu, (size_t)n, sizeof *cpu, cmp_d);
-    printf("fuel_cg: %ld ticks, thread CPU per tick p50 %.2f us, p95 %.2f us, p99 %.2f us\n", n,
-           cpu[n / 2] / 1e3, cpu[n * 95 / 100] / 1e3, cpu[n * 99 / 100] / 1e3);
+    printf("fuel_cg: isa %d, %ld ticks, thread CPU per tick p50 %.2f us, p95 %.2f us, p99 %.2f "
+           "us\n",
+           pcs_fuel_isa_pick(), n, cpu[n / 2] / 1e3, cpu[n * 95 / 100] / 1e3,
+           cpu[n * 99 / 100] / 1e3);
     free(cpu);
     pcs_world_destroy(w);
     return 0;

@@ -41,18 +41,27 @@
 #include <string.h>
 
 #define PCS_POW04_X_MIN 1e-200
+
+/* Always inlined: an out-of-line call stops the caller's lane loop from
+ * being vectorised, and the fuel's AVX2 and AVX-512 passes (fuel_block.h)
+ * need the body compiled for their own instruction set. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PCS_POW04_INLINE static inline __attribute__((always_inline))
+#else
+#define PCS_POW04_INLINE static inline
+#endif
 /** Bound on |pcs_pow04(x) / x^(2/5) - 1| over [X_MIN, DBL_MAX] (2.3 ulp; see the
  *  file comment). */
 #define PCS_POW04_REL_ERR 2.5e-16
 
-static inline uint64_t pcs_pow04_bits(double x)
+PCS_POW04_INLINE uint64_t pcs_pow04_bits(double x)
 {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
     return u;
 }
 
-static inline double pcs_pow04_double(uint64_t u)
+PCS_POW04_INLINE double pcs_pow04_double(uint64_t u)
 {
     double x;
     memcpy(&x, &u, sizeof x);
@@ -63,14 +72,14 @@ static inline double pcs_pow04_double(uint64_t u)
  *  Apply it in a loop of its own: in the same loop body as pcs_pow04, gcc
  *  folds the series at the constant into a branch, and the loop no longer
  *  vectorises. */
-static inline double pcs_pow04_arg(double x)
+PCS_POW04_INLINE double pcs_pow04_arg(double x)
 {
     return x >= PCS_POW04_X_MIN ? x : PCS_POW04_X_MIN;
 }
 
 /** x^0.4 for x in [PCS_POW04_X_MIN, DBL_MAX] (see the file comment); above
  *  that range, +inf included, the bit arithmetic still holds (k <= 1024). */
-static inline double pcs_pow04(double x)
+PCS_POW04_INLINE double pcs_pow04(double x)
 {
     /* x = 2^k m with m in [sqrt(1/2), sqrt(2)): k + 1023 is the top bits of
      * the distance of x's bits from sqrt(1/2)'s, offset to stay unsigned. */

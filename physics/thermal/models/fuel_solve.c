@@ -195,87 +195,6 @@ static size_t lane_node(size_t nodes, uint32_t b, uint32_t l)
 }
 
 /*
- * Pass 1 for block b: conductances at the old temperatures and the forward
- * elimination of the solid rows 0..n_r-2,
- *   -g[i-1] x[i-1] + (C_i/dt + g[i-1] + g[i]) x[i] - g[i] x[i+1] = rhs_i,
- * Thomas with e_i = -c'_i >= 0 (the rows are an M-matrix). Leaves e and d of
- * those rows in the block's scratch, and per lane what the march needs: the
- * face conductance below the wall, the old wall temperature, the film
- * conductance.
- */
-static void forward_block(pcs_fuel_model *m, uint32_t b, double inv_dt, double power_w)
-{
-    enum { L = PCS_FUEL_LANES };
-    const uint32_t nf = m->n_f, nr = m->n_r;
-    const size_t nodes = (size_t)m->n_ch * m->n_ax, base = (size_t)b * L;
-    double t[PCS_FUEL_MAX_RADIAL][L], g[PCS_FUEL_MAX_RADIAL][L], q[L];
-    for (uint32_t l = 0; l < L; l++) {
-        size_t n = lane_node(nodes, b, l);
-        const double *src = m->t_rod + n * nr;
-        for (uint32_t r = 0; r < nr; r++)
-            t[r][l] = src[r];
-        q[l] = power_w * m->q_fuel[n];
-    }
-    for (uint32_t i = 0; i + 1 < nf; i++)
-        for (uint32_t l = 0; l < L; l++)
-            g[i][l] = m->gfac[i] * pcs_prop_table_eval(&m->k_fuel, 0.5 * (t[i][l] + t[i + 1][l]));
-    for (uint32_t l = 0; l < L; l++)
-        g[nf - 1][l] = m->gfac[nf - 1];
-    for (uint32_t i = nf; i + 1 < nr; i++)
-        for (uint32_t l = 0; l < L; l++)
-            g[i][l] = m->gfac[i] * pcs_prop_table_eval(&m->k_clad, 0.5 * (t[i][l] + t[i + 1][l]));
-    /* e and d on the stack, copied out after: writing the scratch directly
-     * would need alias checks, which gcc -O2's cost model does not vectorise. */
-    double e[PCS_FUEL_MAX_RADIAL][L], d[PCS_FUEL_MAX_RADIAL][L];
-    double g_left[L] = {0}, e_prev[L] = {0}, d_prev[L] = {0};
-    for (uint32_t i = 0; i + 1 < nr; i++) {
-        double c_dt = m->cap[i] * inv_dt, gen = m->gen[i];
-        for (uint32_t l = 0; l < L; l++) {
-            double den = c_dt + g_left[l] + g[i][l] - g_left[l] * e_prev[l];
-            double inv = 1.0 / den;
-            e[i][l] = g[i][l] * inv;
-            d[i][l] = (c_dt * t[i][l] + gen * q[l] + g_left[l] * d_prev[l]) * inv;
-            g_left[l] = g[i][l];
-            e_prev[l] = e[i][l];
-            d_prev[l] = d[i][l];
-        }
-    }
-    memcpy(m->blk_e + base * nr, e, (size_t)(nr - 1u) * sizeof e[0]);
-    memcpy(m->blk_d + base * nr, d, (size_t)(nr - 1u) * sizeof d[0]);
-    double cp[L], kw[L], mu[L], g_conv[L];
-    for (uint32_t l = 0; l < L; l++) {
-        size_t n = lane_node(nodes, b, l);
-        cp[l] = m->cp[n];
-        kw[l] = m->kw[n];
-        mu[l] = m->mu[n];
-    }
-    /* Film conductance, W/K: Dittus-Boelter with a laminar floor. Re^0.8
-     * Pr^0.4 is (Re^2 Pr)^0.4 by pcs_pow04 (pow_fixed.h: within 2e-14 of
-     * pow), evaluated for every lane and then selected, in loops without
-     * branches, so each vectorises. */
-    double re[L], arg[L], nu[L];
-    for (uint32_t l = 0; l < L; l++) {
-        re[l] = m->nd_flux_dh[base + l] / mu[l];
-        double pr = cp[l] * mu[l] / kw[l];
-        arg[l] = pcs_pow04_arg(re[l] * re[l] * pr);
-    }
-    for (uint32_t l = 0; l < L; l++)
-        nu[l] = 0.023 * pcs_pow04(arg[l]);
-    const double nu_lam = m->nu_laminar;
-    for (uint32_t l = 0; l < L; l++) {
-        double nu_l = re[l] > 0.0 ? nu[l] : 0.0;
-        nu_l = nu_l < nu_lam ? nu_lam : nu_l;
-        g_conv[l] = nu_l * kw[l] / m->d_h_m * m->film_area_m2;
-    }
-    for (uint32_t l = 0; l < L; l++) {
-        m->nd_g_below[base + l] = g_left[l];
-        m->nd_t_wall[base + l] = t[nr - 1][l];
-        m->nd_wall_new[base + l] = t[nr - 1][l];
-        m->nd_g_conv[base + l] = g_conv[l];
-    }
-}
-
-/*
  * The wall row and the coolant row of rod-node n, after pass 1 eliminated
  * the rows below the wall:
  *   wall:    -g x[nr-2] + (C/dt + g + g_film + g_boil) x[nr-1] - g_film x[nr] = rhs - q_boil0
@@ -304,68 +223,172 @@ static double solve_wall(pcs_fuel_model *m, size_t n, const wall_terms *in, doub
     return x;
 }
 
-/* Pass 2: march channel c upward. Adds its heat terms to *heat. */
-static void march_channel(pcs_fuel_model *m, uint32_t c, double mdot_rod, double inv_dt,
-                          double power_w, pcs_fuel_heat *heat)
+/* Pass 2 for rod-node n = (c, j): the wall and coolant rows with the coolant
+ * entering at t_up, the regime iterated. Returns the node's heat to the
+ * coolant (W per rod) and sets the new coolant temperature in the store. */
+static double march_node(pcs_fuel_model *m, size_t n, double mdot_rod, double t_up, double inv_dt,
+                         double power_w, double *flow)
 {
-    const uint32_t nax = m->n_ax;
     const double c_dt = m->cap[m->n_r - 1] * inv_dt;
-    double t_up = m->t_in[c], to_coolant = 0.0, flow = 0.0;
-    for (uint32_t j = 0; j < nax; j++) {
-        size_t n = (size_t)c * nax + j;
-        double cp = m->cp[n], t_old = m->t_cool[n];
-        double c_w = m->rho[n] * m->cool_vol_m3 * cp * inv_dt;
-        double f_w = mdot_rod * cp;
-        double q_dir = power_w * m->q_direct[n], q = power_w * m->q_fuel[n];
-        wall_terms in;
-        in.g_conv = m->nd_g_conv[n];
-        in.diag_base = c_w + f_w;
-        in.rhs_base = c_w * t_old + f_w * t_up + q_dir;
-        wall_regime(m, &in, m->nd_t_wall[n], t_old);
-        double wall, x = solve_wall(m, n, &in, c_dt, q, &wall);
-        /* Boiling is only linearised: redo the node from its old
-         * temperatures until its regime agrees with its result. */
-        for (int pass = 1; pass < PCS_FUEL_REGIME_PASSES; pass++) {
-            if (!regime_update(m, &in, wall, x))
-                break;
-            x = solve_wall(m, n, &in, c_dt, q, &wall);
-        }
-        m->nd_wall_new[n] = wall;
-        /* Q of wall_terms at the new temperatures, as the two rows hold it. */
-        double q_wall = in.g_film * (wall - x) + in.g_boil * wall + in.q_boil0 + q_dir;
-        to_coolant += q_wall;
-        m->q_axial[j] += q_wall * m->rods[c];
-        flow += f_w * (x - t_up);
-        m->t_cool[n] = x;
-        t_up = x;
+    double cp = m->cp[n], t_old = m->t_cool[n];
+    double c_w = m->rho[n] * m->cool_vol_m3 * cp * inv_dt;
+    double f_w = mdot_rod * cp;
+    double q_dir = power_w * m->q_direct[n], q = power_w * m->q_fuel[n];
+    wall_terms in;
+    in.g_conv = m->nd_g_conv[n];
+    in.diag_base = c_w + f_w;
+    in.rhs_base = c_w * t_old + f_w * t_up + q_dir;
+    wall_regime(m, &in, m->nd_t_wall[n], t_old);
+    double wall, x = solve_wall(m, n, &in, c_dt, q, &wall);
+    /* Boiling is only linearised: redo the node from its old temperatures
+     * until its regime agrees with its result. */
+    for (int pass = 1; pass < PCS_FUEL_REGIME_PASSES; pass++) {
+        if (!regime_update(m, &in, wall, x))
+            break;
+        x = solve_wall(m, n, &in, c_dt, q, &wall);
     }
-    heat->to_coolant += to_coolant * m->rods[c];
-    heat->flow += flow * m->rods[c];
+    m->nd_wall_new[n] = wall;
+    m->t_cool[n] = x;
+    *flow = f_w * (x - t_up);
+    /* Q of wall_terms at the new temperatures, as the two rows hold it. */
+    return in.g_film * (wall - x) + in.g_boil * wall + in.q_boil0 + q_dir;
 }
 
-/* Pass 3 for block b: back substitution from the new wall temperature. */
-static void back_block(pcs_fuel_model *m, uint32_t b)
+/* Pass 2: march every channel upward, level by level with the channels
+ * side by side, so the channels' dependency chains (coolant temperature
+ * into the node above, through a division) overlap in the processor.
+ * Adds the heat terms to *heat. */
+static void march(pcs_fuel_model *m, const double *mdot_rod, double inv_dt, double power_w,
+                  pcs_fuel_heat *heat)
 {
-    enum { L = PCS_FUEL_LANES };
-    const uint32_t nr = m->n_r;
-    const size_t nodes = (size_t)m->n_ch * m->n_ax, base = (size_t)b * L;
-    const double *restrict e = m->blk_e + base * nr, *restrict d = m->blk_d + base * nr;
-    double t[PCS_FUEL_MAX_RADIAL][L], x[L];
-    for (uint32_t l = 0; l < L; l++) {
-        x[l] = m->nd_wall_new[base + l];
-        t[nr - 1][l] = x[l];
+    const uint32_t nax = m->n_ax, nch = m->n_ch;
+    double t_up[PCS_FUEL_MAX_CHANNELS], to_coolant[PCS_FUEL_MAX_CHANNELS];
+    double flow[PCS_FUEL_MAX_CHANNELS];
+    for (uint32_t c = 0; c < nch; c++) {
+        t_up[c] = m->t_in[c];
+        to_coolant[c] = 0.0;
+        flow[c] = 0.0;
     }
-    for (uint32_t i = nr - 1; i-- > 0;) {
-        const double *e_i = e + (size_t)i * L, *d_i = d + (size_t)i * L;
-        for (uint32_t l = 0; l < L; l++) {
-            x[l] = d_i[l] + e_i[l] * x[l];
-            t[i][l] = x[l];
+    for (uint32_t j = 0; j < nax; j++)
+        for (uint32_t c = 0; c < nch; c++) {
+            size_t n = (size_t)c * nax + j;
+            double f;
+            double q_wall = march_node(m, n, mdot_rod[c], t_up[c], inv_dt, power_w, &f);
+            to_coolant[c] += q_wall;
+            m->q_axial[j] += q_wall * m->rods[c];
+            flow[c] += f;
+            t_up[c] = m->t_cool[n];
         }
+    for (uint32_t c = 0; c < nch; c++) {
+        heat->to_coolant += to_coolant[c] * m->rods[c];
+        heat->flow += flow[c] * m->rods[c];
     }
-    for (uint32_t l = 0; l < L && base + l < nodes; l++) {
-        double *dst = m->t_rod + (base + l) * nr;
-        for (uint32_t r = 0; r < nr; r++)
-            dst[r] = t[r][l];
+}
+
+/*
+ * Passes 1 and 3, once per instruction set (fuel_block.h): the same source
+ * compiled for the build's baseline and, on x86-64, for AVX2 and AVX-512,
+ * where the lane loops run 4 or 8 doubles wide. Every variant does the same
+ * IEEE operations in the same order (-ffp-contract=off: no fused
+ * multiply-add, which AVX2 machines have), so they give the same bits;
+ * tests/test_fuel_isa.c forces each one and compares the state hashes.
+ */
+#define FB_TARGET
+#define FB_NAME(x) x##_base
+#include "physics/thermal/models/fuel_block.h"
+#undef FB_TARGET
+#undef FB_NAME
+#if PCS_FUEL_X86_ISA
+#define FB_TARGET __attribute__((target("avx2")))
+#define FB_NAME(x) x##_avx2
+#include "physics/thermal/models/fuel_block.h"
+#undef FB_TARGET
+#undef FB_NAME
+#define FB_TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512dq")))
+#define FB_NAME(x) x##_avx512
+#include "physics/thermal/models/fuel_block.h"
+#undef FB_TARGET
+#undef FB_NAME
+#endif
+
+/* The variant in force for models built from now on: PCS_FUEL_ISA_AUTO
+ * (the widest this CPU runs) unless a test forced one. */
+static int fuel_isa_forced = PCS_FUEL_ISA_AUTO;
+
+static int isa_runs(int isa)
+{
+    switch (isa) {
+    case PCS_FUEL_ISA_BASE:
+        return 1;
+#if PCS_FUEL_X86_ISA
+    case PCS_FUEL_ISA_AVX2:
+        return __builtin_cpu_supports("avx2");
+    case PCS_FUEL_ISA_AVX512:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+#endif
+    default:
+        return 0;
+    }
+}
+
+pcs_status pcs_fuel_isa_force(int isa)
+{
+    if (isa != PCS_FUEL_ISA_AUTO && !isa_runs(isa))
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_fuel_isa_force: variant %d is not built in or this CPU cannot "
+                             "run it",
+                             isa);
+    fuel_isa_forced = isa;
+    return PCS_OK;
+}
+
+int pcs_fuel_isa_pick(void)
+{
+    if (fuel_isa_forced != PCS_FUEL_ISA_AUTO)
+        return fuel_isa_forced;
+    if (isa_runs(PCS_FUEL_ISA_AVX512))
+        return PCS_FUEL_ISA_AVX512;
+    if (isa_runs(PCS_FUEL_ISA_AVX2))
+        return PCS_FUEL_ISA_AVX2;
+    return PCS_FUEL_ISA_BASE;
+}
+
+static void forward_blocks(pcs_fuel_model *m, double inv_dt, double power_w)
+{
+    switch (m->isa) {
+#if PCS_FUEL_X86_ISA
+    case PCS_FUEL_ISA_AVX512:
+        for (uint32_t b = 0; b < m->n_blk; b++)
+            forward_block_avx512(m, b, inv_dt, power_w);
+        return;
+    case PCS_FUEL_ISA_AVX2:
+        for (uint32_t b = 0; b < m->n_blk; b++)
+            forward_block_avx2(m, b, inv_dt, power_w);
+        return;
+#endif
+    default:
+        for (uint32_t b = 0; b < m->n_blk; b++)
+            forward_block_base(m, b, inv_dt, power_w);
+    }
+}
+
+static void back_blocks(pcs_fuel_model *m)
+{
+    switch (m->isa) {
+#if PCS_FUEL_X86_ISA
+    case PCS_FUEL_ISA_AVX512:
+        for (uint32_t b = 0; b < m->n_blk; b++)
+            back_block_avx512(m, b);
+        return;
+    case PCS_FUEL_ISA_AVX2:
+        for (uint32_t b = 0; b < m->n_blk; b++)
+            back_block_avx2(m, b);
+        return;
+#endif
+    default:
+        for (uint32_t b = 0; b < m->n_blk; b++)
+            back_block_base(m, b);
     }
 }
 
@@ -393,31 +416,25 @@ void pcs_fuel_sweep(pcs_fuel_model *m, double inv_dt, double power_w, pcs_fuel_h
     }
     for (size_t n = nodes; n < (size_t)m->n_blk * PCS_FUEL_LANES; n++)
         m->nd_flux_dh[n] = m->nd_flux_dh[nodes - 1u];
-    for (uint32_t b = 0; b < m->n_blk; b++)
-        forward_block(m, b, inv_dt, power_w);
-    for (uint32_t c = 0; c < m->n_ch; c++)
-        march_channel(m, c, mdot_rod[c], inv_dt, power_w, heat);
-    for (uint32_t b = 0; b < m->n_blk; b++)
-        back_block(m, b);
+    forward_blocks(m, inv_dt, power_w);
+    march(m, mdot_rod, inv_dt, power_w, heat);
+    back_blocks(m);
 }
 
-void pcs_fuel_summarise(pcs_fuel_model *m)
+/* The outputs from the per-rod-node figures of back_block or node_stats. */
+static void summarise_nodes(pcs_fuel_model *m)
 {
-    const uint32_t nr = m->n_r, nf = m->n_f, nax = m->n_ax;
+    const uint32_t nr = m->n_r, nax = m->n_ax;
     double t_max = 0.0, clad_max = 0.0, centre = 0.0, fuel = 0.0, cool = 0.0;
     double out_num = 0.0, out_den = 0.0, out_plain = 0.0;
     for (uint32_t c = 0; c < m->n_ch; c++) {
         double c_centre = 0.0, c_fuel = 0.0, c_cool = 0.0, t_below = m->t_in[c];
         for (uint32_t j = 0; j < nax; j++) {
             size_t n = (size_t)c * nax + j;
-            const double *t = m->t_rod + n * nr;
-            c_centre += t[0];
-            for (uint32_t i = 0; i < nf; i++) {
-                c_fuel += m->gen[i] * t[i];
-                t_max = t[i] > t_max ? t[i] : t_max;
-            }
-            for (uint32_t i = nf; i < nr; i++)
-                clad_max = t[i] > clad_max ? t[i] : clad_max;
+            c_centre += m->t_rod[n * nr];
+            c_fuel += m->nd_fuel[n];
+            t_max = m->nd_fuel_max[n] > t_max ? m->nd_fuel_max[n] : t_max;
+            clad_max = m->nd_clad_max[n] > clad_max ? m->nd_clad_max[n] : clad_max;
             /* Node values are outlets (donor cell): the node's mean is the
              * average of its inlet and outlet. */
             c_cool += 0.5 * (t_below + m->t_cool[n]);
@@ -439,6 +456,34 @@ void pcs_fuel_summarise(pcs_fuel_model *m)
     m->out[PCS_FUEL_OUT_CLAD_T_MAX] = clad_max;
     m->out[PCS_FUEL_OUT_COOLANT_T_OUT] = out_den > 0.0 ? out_num / out_den : out_plain;
     m->out[PCS_FUEL_OUT_COOLANT_T_AVG] = cool;
+}
+
+/* Per rod-node: the volume-weighted fuel temperature sum and the largest
+ * fuel and clad temperatures (from 0 K: a NaN node never wins), from the
+ * store; back_block computes the same, in the same order, per lane. */
+static void node_stats(pcs_fuel_model *m)
+{
+    const uint32_t nr = m->n_r, nf = m->n_f;
+    const size_t nodes = (size_t)m->n_ch * m->n_ax;
+    for (size_t n = 0; n < nodes; n++) {
+        const double *t = m->t_rod + n * nr;
+        double fuel = 0.0, f_max = 0.0, c_max = 0.0;
+        for (uint32_t i = 0; i < nf; i++) {
+            fuel += m->gen[i] * t[i];
+            f_max = t[i] > f_max ? t[i] : f_max;
+        }
+        for (uint32_t i = nf; i < nr; i++)
+            c_max = t[i] > c_max ? t[i] : c_max;
+        m->nd_fuel[n] = fuel;
+        m->nd_fuel_max[n] = f_max;
+        m->nd_clad_max[n] = c_max;
+    }
+}
+
+void pcs_fuel_summarise(pcs_fuel_model *m)
+{
+    node_stats(m);
+    summarise_nodes(m);
 }
 
 /* Boundary stores are written by other models: refuse non-finite values. */
@@ -507,7 +552,7 @@ pcs_status pcs_fuel_heat_system(pcs_world *w, void *ctx)
     pcs_fuel_sweep(m, 1.0 / pcs_world_clock(w)->dt_s, power_w, &heat, &reverse);
     m->out[PCS_FUEL_OUT_HEAT_TO_COOLANT] = heat.to_coolant;
     m->out[PCS_FUEL_OUT_FLOW_HEAT] = heat.flow;
-    pcs_fuel_summarise(m);
+    summarise_nodes(m); /* the sweep's back_block left the per-node figures */
     update_flags(w, m, clamped, reverse);
     return PCS_OK;
 }
