@@ -15,9 +15,12 @@
  * construction because each face conductance appears with opposite signs
  * in its two rows.
  *
- * Cost per rod-node: n_r table lookups, one pcs_pow for Dittus-Boelter, and
- * a Thomas solve of n_r + 1 rows (one division per row). Per sweep: one
- * T_sat(p) and one exp for Thom's coefficient.
+ * Cost per rod-node: n_r - 2 conductivity table lookups, one pcs_pow04 for
+ * Dittus-Boelter (no libm call in the sweep), and a Thomas solve of n_r + 1
+ * rows (one division per row), the solid rows in vector lanes (see "Layout
+ * of the solve" below). Per sweep: one T_sat(p) and one exp for Thom's
+ * coefficient. bench/README.md ("Fuel heat at vector width") has the
+ * instructions and times per unit-tick.
  */
 #include "pcsim/event.h"
 #include "pcsim/fuel_materials.h"
