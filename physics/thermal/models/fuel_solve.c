@@ -30,6 +30,7 @@
 #include "physics/thermal/models/fuel_internal.h"
 
 #include <math.h> /* INFINITY, NAN only */
+#include <stdatomic.h>
 #include <string.h>
 
 /* Thom et al. (1965): T_w - T_sat = 22.65 sqrt(q''/1 MW m^-2) exp(-p / 8.7 MPa),
@@ -315,8 +316,10 @@ static void march(pcs_fuel_model *m, const double *mdot_rod, double inv_dt, doub
 #endif
 
 /* The variant in force for models built from now on: PCS_FUEL_ISA_AUTO
- * (the widest this CPU runs) unless a test forced one. */
-static int fuel_isa_forced = PCS_FUEL_ISA_AUTO;
+ * (the widest this CPU runs) unless a test forced one. Atomic so that a
+ * force racing a build on another thread is not a data race; which of the
+ * two the build sees does not matter (same bits). */
+static atomic_int fuel_isa_forced = PCS_FUEL_ISA_AUTO;
 
 static int isa_runs(int isa)
 {
@@ -342,14 +345,15 @@ pcs_status pcs_fuel_isa_force(int isa)
                              "pcs_fuel_isa_force: variant %d is not built in or this CPU cannot "
                              "run it",
                              isa);
-    fuel_isa_forced = isa;
+    atomic_store_explicit(&fuel_isa_forced, isa, memory_order_relaxed);
     return PCS_OK;
 }
 
 int pcs_fuel_isa_pick(void)
 {
-    if (fuel_isa_forced != PCS_FUEL_ISA_AUTO)
-        return fuel_isa_forced;
+    int forced = atomic_load_explicit(&fuel_isa_forced, memory_order_relaxed);
+    if (forced != PCS_FUEL_ISA_AUTO)
+        return forced;
     if (isa_runs(PCS_FUEL_ISA_AVX512))
         return PCS_FUEL_ISA_AVX512;
     if (isa_runs(PCS_FUEL_ISA_AVX2))
