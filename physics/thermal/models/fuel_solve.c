@@ -80,8 +80,9 @@ pcs_status pcs_fuel_props_update(pcs_fuel_model *m, uint32_t *n_clamped)
  *      of PCS_FUEL_LANES rod-nodes side by side (structure of arrays: every
  *      inner loop runs over the lanes of a block, a fixed count, which gcc
  *      -O2 vectorises);
- *   2. the march up each channel: per rod-node only the wall row, the
- *      coolant row and the regime choice (scalar; a few dozen operations);
+ *   2. the march up the channels, level by level with the channels side by
+ *      side (their chains overlap in the processor): per rod-node only the
+ *      wall row, the coolant row and the regime choice (scalar);
  *   3. back substitution of the solid rows, again in blocks of lanes.
  * Every rod-node's arithmetic is the same IEEE operations in the same order
  * as a one-node Thomas solve, so the result does not depend on the blocking
@@ -93,8 +94,9 @@ pcs_status pcs_fuel_props_update(pcs_fuel_model *m, uint32_t *n_clamped)
 /* Regime passes per level at most (fuel.h): Newton on the convex wall flux
  * converges quadratically. Measured in tests/test_fuel_boiling.c's step
  * into boiling: at dt = 0.05 s 74 % of level solves take one pass, 26 % two,
- * 7 of 7200 three to five; at dt = 1 s at most six. Single-phase levels
- * always take one. */
+ * 7 of 7200 three to five; at dt = 1 s at most six (a level was then 4
+ * channels solved together; each rod-node now iterates alone, which takes
+ * no more passes). Single-phase nodes always take one. */
 #define PCS_FUEL_REGIME_PASSES 8
 /* A boiling node is re-linearised when its superheat moved more than this
  * from the linearisation point: the tangent's flux error is K A dT^2, i.e.
