@@ -16,6 +16,11 @@
  * props=if97 passes a bench-local property function built from the IF97 compressed-liquid
  * table (pcs_water_table_rho_pt, cp from two pcs_water_table_h_pt lookups 0.5 K apart) and
  * the IAPWS viscosity and conductivity formulations: what swapping in IF97 would cost.
+ *
+ * isa picks the instruction set of the sweep's block passes (issue 16; fuel_block.h):
+ * auto (the widest this CPU runs, as a world gets it) or base (the build's baseline, SSE2
+ * on x86-64); avx2 and avx512 on request (--param isa=avx2,avx512; the setup refuses a
+ * variant the CPU cannot run). Every variant gives the same bits, so only the time moves.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +29,7 @@
 
 #include "bench/bench.h"
 #include "pcsim/pcsim.h"
+#include "physics/thermal/models/fuel_internal.h"
 
 #define FB_P_NOM_W 3.411e9 /* tests/refdata/pwr_plant.md ([BEAVRS]; [W84]) */
 
@@ -76,8 +82,10 @@ static void fb_teardown(void *ctx)
     free(c);
 }
 
-static int fb_build(fb_ctx *c, int if97)
+static int fb_build(fb_ctx *c, int if97, int isa)
 {
+    if (pcs_fuel_isa_force(isa) != PCS_OK)
+        return -1;
     pcs_world_def wc;
     pcs_world_default(&wc);
     wc.workers = 0;
@@ -98,8 +106,9 @@ static int fb_build(fb_ctx *c, int if97)
     }
     c->power = pcs_store_data(c->w, power_store);
     *c->power = FB_P_NOM_W;
-    if (pcs_fuel_add(c->w, 0, &cfg, power_store, 0, &c->f) != PCS_OK ||
-        pcs_fuel_solve_steady(c->w, &c->f, FB_P_NOM_W) != PCS_OK)
+    pcs_status st = pcs_fuel_add(c->w, 0, &cfg, power_store, 0, &c->f);
+    pcs_fuel_isa_force(PCS_FUEL_ISA_AUTO); /* the model keeps the one it was built with */
+    if (st != PCS_OK || pcs_fuel_solve_steady(c->w, &c->f, FB_P_NOM_W) != PCS_OK)
         return -1;
     return pcs_world_tick(c->w) == PCS_OK ? 0 : -1; /* seal outside the timed part */
 }
@@ -109,8 +118,16 @@ static void *fb_setup(const pcs_bench_params *p, pcs_bench_info *info)
     (void)info;
     const char *props = pcs_bench_param(p, "props");
     int if97 = props && strcmp(props, "if97") == 0;
+    const char *isa_name = pcs_bench_param(p, "isa");
+    int isa = PCS_FUEL_ISA_AUTO;
+    if (isa_name && strcmp(isa_name, "base") == 0)
+        isa = PCS_FUEL_ISA_BASE;
+    else if (isa_name && strcmp(isa_name, "avx2") == 0)
+        isa = PCS_FUEL_ISA_AVX2;
+    else if (isa_name && strcmp(isa_name, "avx512") == 0)
+        isa = PCS_FUEL_ISA_AVX512;
     fb_ctx *c = calloc(1, sizeof *c);
-    if (!c || fb_build(c, if97) != 0) {
+    if (!c || fb_build(c, if97, isa) != 0) {
         fprintf(stderr, "fuel.core_tick: %s\n", pcs_last_error());
         fb_teardown(c);
         return NULL;
@@ -138,7 +155,7 @@ static const pcs_bench_def fb_core_tick = {
     .group = "fuel",
     .name = "core_tick",
     .description = "one pcs_world_tick of the reference core (4 x 24 x (10+2)), power +-10 %",
-    .params = {{"props", "linear,if97"}},
+    .params = {{"props", "linear,if97"}, {"isa", "auto,base"}},
     .modes = PCS_BENCH_AVGT | PCS_BENCH_SAMPLE,
     .baseline = "tick.empty_world",
     .setup = fb_setup,

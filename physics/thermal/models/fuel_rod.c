@@ -225,6 +225,22 @@ static pcs_status build_stores(pcs_world *w, pcs_fuel_model *m, pcs_fuel *f)
     m->steady_prev = pcs_world_alloc(w, nodes * (m->n_r + 1u) * sizeof(double));
     if (!m->steady_prev)
         return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_add: no memory for the steady-state buffer");
+    m->n_blk = (uint32_t)((nodes + PCS_FUEL_LANES - 1u) / PCS_FUEL_LANES);
+    m->isa = pcs_fuel_isa_pick();
+    size_t padded = (size_t)m->n_blk * PCS_FUEL_LANES;
+    double *scratch = pcs_world_alloc(w, padded * (2u * m->n_r + 8u) * sizeof(double));
+    if (!scratch)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_fuel_add: no memory for the sweep's scratch");
+    m->blk_e = scratch;
+    m->blk_d = m->blk_e + padded * m->n_r;
+    m->nd_flux_dh = m->blk_d + padded * m->n_r;
+    m->nd_g_conv = m->nd_flux_dh + padded;
+    m->nd_g_below = m->nd_g_conv + padded;
+    m->nd_t_wall = m->nd_g_below + padded;
+    m->nd_wall_new = m->nd_t_wall + padded;
+    m->nd_fuel = m->nd_wall_new + padded;
+    m->nd_fuel_max = m->nd_fuel + padded;
+    m->nd_clad_max = m->nd_fuel_max + padded;
     return PCS_OK;
 }
 
