@@ -426,10 +426,11 @@ Test(properties, accepted_commands_replay_to_the_same_hash)
 
 /* ---- 3. a corrupted save never changes the world ---- */
 
-/* Save format version 1 (include/pcsim/persist.h): a 32-byte header
- * (magic[8], u32 version, u32 sections, u64 tick, u64 seed), then per section
- * name[64], u64 offset, u64 bytes, u64 checksum. */
-enum { PP_HEADER = 32, PP_ENTRY = 88, PP_MAX_SECTIONS = 256 };
+/* Save format version 2 (include/pcsim/persist.h, engine/persist.c): a
+ * 48-byte header (magic[8], u32 version, u32 sections, u64 tick, u64 seed,
+ * u64 build hash, u32 layout, u32 reserved), then per section name[64], u64
+ * offset, u64 bytes, u64 elem_size, u64 count, u64 checksum (104 bytes). */
+enum { PP_HEADER = 48, PP_ENTRY = 104, PP_MAX_SECTIONS = 256 };
 
 typedef struct pp_section {
     char name[64];
