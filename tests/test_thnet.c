@@ -1070,3 +1070,21 @@ Test(thnet, inversion_from_the_default_guess_reaches_low_pressure_states)
         cr_expect(fabs(p - 0.1e6) <= 1e-3 * 0.1e6, "%s: p %.10g", table ? "table" : "IF97", p);
     }
 }
+
+/* A (rho, u) with no state in the domain is an error, also when the search
+   ends on the domain's floor: 740 kg/m3 at u = 0 (liquid at 273.16 K is
+   ~1000 kg/m3; a mixture that light needs p ~ 611 Pa, below 1 kPa). The
+   inversion returned p = 1 kPa as a state there (density 1000 kg/m3, not
+   740), and the network stepped from it. Both paths. */
+Test(thnet, inversion_below_the_domain_floor_is_refused)
+{
+    for (int table = 0; table < 2; table++) {
+        use_eos(table);
+        double p = 0.0, hh = 0.0;
+        pcs_thnet_props pr;
+        pcs_status st = pcs_thnet_state_rho_u(&g_eos, 740.0, 0.0, 15.7e6, &p, &hh, &pr);
+        cr_expect_eq(st, PCS_E_NUMERIC, "%s: st %d p %.10g h %.10g rho %.10g",
+                     table ? "table" : "IF97", st, p, hh, pr.rho_kg_m3);
+        cr_expect(strstr(pcs_last_error(), "no (p, h)") != NULL, "%s", pcs_last_error());
+    }
+}

@@ -190,13 +190,19 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
             else
                 pn = f < 0.0 ? fmin(2.0 * p, INV_P_MAX) : fmax(0.5 * p, INV_P_MIN);
         }
-        if (fabs(pn - p) <= 1e-12 * p || f == 0.0) {
-            p = f == 0.0 ? p : pn;
+        if (f == 0.0) {
             ok = 1;
             break;
         }
+        /* before the step test: on a floor or ceiling with f pointing out,
+           the clamped step is 0 and would read as convergence */
         if ((p == INV_P_MIN && f > 0.0) || (p == INV_P_MAX && f < 0.0))
             break; /* outside the domain */
+        if (fabs(pn - p) <= 1e-12 * p) {
+            p = pn;
+            ok = 1;
+            break;
+        }
         p = pn;
     }
     double h = u_j_kg + p / rho_kg_m3;
