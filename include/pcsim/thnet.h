@@ -547,6 +547,19 @@ PCS_API pcs_status pcs_thnet_state_init(const pcs_thnet *net, pcs_thnet_state *s
 PCS_API pcs_status pcs_thnet_state_update(const pcs_thnet *net, pcs_thnet_state *s);
 
 /**
+ * Whether volume @p volume can hold @p mass_kg and @p energy_j: the
+ * equation of state has a (p, h) for its density M / V and internal energy
+ * U / M (pcs_thnet_state_rho_u, Newton from @p p_guess_pa), as every step
+ * needs. For a state read from elsewhere (a save's staged values) before it
+ * is accepted. A boundary volume (its state fixed by its definition) is
+ * PCS_OK. Const: changes nothing in @p net. @return PCS_OK; PCS_E_NUMERIC
+ * with the EOS's message when no state exists (or M <= 0, U not finite);
+ * PCS_E_INVAL for NULL or a volume out of range. Thread-safety: reads only.
+ */
+PCS_API pcs_status pcs_thnet_volume_check(const pcs_thnet *net, uint32_t volume, double mass_kg,
+                                          double energy_j, double p_guess_pa);
+
+/**
  * One semi-implicit step of @p dt seconds (0 < dt <= 10). No allocation
  * unless the report's full_factor is set. On error the state may be
  * partially advanced (the caller keeps a copy if it needs to retry).

@@ -7,7 +7,9 @@
  * Load check (primary_load_check), on the staged values of every STATE store:
  * per volume mass in (0, 1100 V] kg (no water is denser than 1100 kg/m3 in
  * the property domain), internal energy in [0, 4.5e6 M] J (u of water from
- * the triple point to 1073 K at the domain's pressures), p in [1 kPa,
+ * the triple point to 1073 K at the domain's pressures), and the two
+ * together a water state (the equation of state has a (p, h) for M / V and
+ * U / M: pcs_thnet_volume_check), p in [1 kPa,
  * 31 MPa] and h in [0, 4.2e6] J/kg (the (p, h) table's domain), T in
  * [273.15, 1073.15] K, rho in (0, 1100], quality and void in [0, 1]; per
  * junction |W| <= 1100 A 1000 kg/s (liquid at 1000 m/s: above any flow the
@@ -548,7 +550,7 @@ static pcs_status check_volumes(const pcs_world *w, const pcs_primary *pr, const
     const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
-        st = pcs_th_check_volume_props(w, ids, v, i);
+        st = pcs_th_check_volume_props(w, pr->net, ids, v, i);
     return st;
 }
 

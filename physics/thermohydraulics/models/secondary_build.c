@@ -17,7 +17,8 @@
  * Load check (secondary_load_check), on the staged values: per volume mass
  * in [1e-3 V, 1100 V] kg, internal energy in [0, 4.5e6 M] J, p in [1 kPa,
  * 31 MPa], h in [0, 4.2e6] J/kg, T in [273.15, 1073.15] K, rho in (0, 1100],
- * quality and void in [0, 1] (the primary's bounds: the property domain);
+ * quality and void in [0, 1] (the primary's bounds: the property domain),
+ * mass and energy together a water state (pcs_thnet_volume_check);
  * per junction |W| <= 1100 A 1000 kg/s; tube heat |Q| <= 1e10 W per tube
  * volume (three times a whole SG's rated heat); tube temperature in
  * [273.15, 1073.15] K; turbine, dump, MSIV and PORV openings in [0, 1]; feed flow
@@ -559,7 +560,7 @@ static pcs_status check_volumes(const pcs_world *w, const pcs_secondary *sc, con
         if (st == PCS_OK)
             st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
         if (st == PCS_OK)
-            st = pcs_th_check_volume_props(w, ids, v, i);
+            st = pcs_th_check_volume_props(w, sc->net, ids, v, i);
     }
     return st;
 }

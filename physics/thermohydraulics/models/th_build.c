@@ -78,7 +78,25 @@ pcs_status pcs_th_chk(const pcs_world *w, uint32_t store, const double *x, uint3
     return pcs_load_check_f64_from(pcs_store_name(w, store), field, x, i, 1, 1, lo, hi, flags);
 }
 
-pcs_status pcs_th_check_volume_props(const pcs_world *w, const uint32_t *ids,
+/* The staged (M, U) of volume @p i has a water state: the tick's first
+ * property update needs one, and range checks alone let a save through whose
+ * density and energy no (p, h) in the property domain gives. */
+static pcs_status check_volume_state(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,
+                                     const pcs_load_view *v, uint32_t i)
+{
+    const double *m = pcs_load_view_store(v, ids[0]), *u = pcs_load_view_store(v, ids[1]);
+    const double *p = pcs_load_view_store(v, ids[3]);
+    if (pcs_thnet_volume_check(net, i, m[i], u[i], p[i]) == PCS_OK)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT,
+                         "store '%s' element %u (mass kg) %.17g with store '%s' element %u "
+                         "(internal energy J) %.17g: no water state has this density and "
+                         "internal energy (%s)",
+                         pcs_store_name(w, ids[0]), i, m[i], pcs_store_name(w, ids[1]), i, u[i],
+                         pcs_last_error());
+}
+
+pcs_status pcs_th_check_volume_props(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,
                                      const pcs_load_view *v, uint32_t i)
 {
     const struct {
@@ -99,5 +117,5 @@ pcs_status pcs_th_check_volume_props(const pcs_world *w, const uint32_t *ids,
         st = pcs_th_chk(w, id, pcs_load_view_store(v, id), i, rows[r].field, rows[r].lo, rows[r].hi,
                         rows[r].flags);
     }
-    return st;
+    return st == PCS_OK ? check_volume_state(w, net, ids, v, i) : st;
 }

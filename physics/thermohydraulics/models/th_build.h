@@ -88,8 +88,10 @@ pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net);
 void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
 
 /* Load check of volume i's p, h, T, rho, quality and void fraction (the
- * stores ids[3..9) of pcs_th_state_view's order) on the staged values. */
-pcs_status pcs_th_check_volume_props(const pcs_world *w, const uint32_t *ids,
+ * stores ids[3..9) of pcs_th_state_view's order) on the staged values, and
+ * that @p net's equation of state has a (p, h) for its staged mass and
+ * energy (ids[0], ids[1]; pcs_thnet_volume_check). */
+pcs_status pcs_th_check_volume_props(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,
                                      const pcs_load_view *v, uint32_t i);
 
 /* Load check of one staged element x[i] of store @p store. */

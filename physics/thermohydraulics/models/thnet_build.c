@@ -502,6 +502,28 @@ pcs_status pcs_thnet_update(const pcs_thnet *net, pcs_thnet_state *s, int keep)
     return PCS_OK;
 }
 
+pcs_status pcs_thnet_volume_check(const pcs_thnet *net, uint32_t volume, double mass_kg,
+                                  double energy_j, double p_guess_pa)
+{
+    if (!net)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_volume_check: NULL network");
+    if (volume >= net->nv)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_volume_check: volume %u of %u", volume,
+                             net->nv);
+    const pcs_thnet_volume_def *v = &net->vol[volume];
+    if (v->boundary)
+        return PCS_OK;
+    if (!(mass_kg > 0.0) || !isfinite(energy_j))
+        return pcs_error_set(PCS_E_NUMERIC,
+                             "mass %g kg, energy %g J: mass must be positive and "
+                             "energy finite",
+                             mass_kg, energy_j);
+    double p, h;
+    pcs_thnet_props pr;
+    return pcs_thnet_state_rho_u(&net->eos, mass_kg / v->volume_m3, energy_j / mass_kg, p_guess_pa,
+                                 &p, &h, &pr);
+}
+
 void pcs_thnet_totals(const pcs_thnet *net, const pcs_thnet_state *s, double *mass_kg,
                       double *energy_j)
 {
