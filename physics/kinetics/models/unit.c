@@ -67,6 +67,8 @@ pcs_status pcs_unit_default(pcs_unit_def *cfg)
     cfg->feedback.doppler_form = PCS_DOPPLER_SQRT;
     cfg->feedback.doppler_coef = -1.5e-3; /* -2.5 pcm/K at 900 K (assumption) */
     cfg->feedback.t_fuel_ref_k = 900.0;
+    /* The HZP coefficient at power too: pwr_plant.md has no at-power MTC, only a
+     * bound and Salem's HZP-to-HFP defects (row "moderator coefficient at power"). */
     cfg->feedback.mtc_per_k = -3.15e-5;  /* BEAVRS HZP ITC, cycle 1 ARO */
     cfg->feedback.t_mod_ref_k = 566.5;   /* BEAVRS HZP inlet */
     cfg->feedback.boron_per_ppm = -1e-4; /* -10 pcm/ppm (assumption) */
