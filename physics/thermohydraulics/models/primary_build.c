@@ -465,22 +465,31 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
     return pcs_th_net_own(w, &pr->net);
 }
 
+pcs_status pcs_primary_ref_film_props(const pcs_primary_def *d, double *mu, double *k,
+                                      double *pr_num)
+{
+    pcs_water_props wp;
+    pcs_status st = pcs_water_props_pt(d->ref_p_pa, d->ref_t_k, &wp);
+    if (st == PCS_OK)
+        st = pcs_water_viscosity(wp.rho_kg_m3, wp.t_k, mu);
+    if (st == PCS_OK)
+        st = pcs_water_conductivity(wp.rho_kg_m3, wp.t_k, k);
+    if (st == PCS_OK)
+        *pr_num = wp.cp_j_kg_k * *mu / *k;
+    return st;
+}
+
 /* Dittus-Boelter on the tube side at the reference state (header). */
 static pcs_status sg_constants(pcs_world *w, pcs_primary *pr)
 {
     (void)w; /* a build step (pcs_primary_add) */
     const pcs_primary_def *d = &pr->def;
-    pcs_water_props wp;
-    double mu, k;
-    pcs_status st = pcs_water_props_pt(d->ref_p_pa, d->ref_t_k, &wp);
-    if (st == PCS_OK)
-        st = pcs_water_viscosity(wp.rho_kg_m3, wp.t_k, &mu);
-    if (st == PCS_OK)
-        st = pcs_water_conductivity(wp.rho_kg_m3, wp.t_k, &k);
+    double mu, k, pr_num;
+    pcs_status st = pcs_primary_ref_film_props(d, &mu, &k, &pr_num);
     if (st != PCS_OK)
         return st;
     double d_i = d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m, d_o = d->sg_tube_od_m;
-    double a_t = d->sg_tube_count * pcs_th_circle(d_i), pr_num = wp.cp_j_kg_k * mu / k;
+    double a_t = d->sg_tube_count * pcs_th_circle(d_i);
     pr->sg_c_flow = 0.023 * (k / d_i) * pcs_pow(pr_num, 0.4) * pcs_pow(d_i / (a_t * mu), 0.8);
     pr->sg_h_laminar = 4.36 * k / d_i;
     pr->sg_r_fixed =

@@ -132,6 +132,10 @@ double pcs_primary_sg_ua(const struct pcs_primary *pr, double w_kg_s);
 /* primary_metal.c */
 /* Structures, films and node arrays from the def (a build step, before the
  * stores: sets n_metal). */
+/* Water at the def's reference state (ref_p_pa, ref_t_k) for Dittus-Boelter:
+ * viscosity (Pa s), conductivity (W/(m K)) and Prandtl number (primary_build.c). */
+pcs_status pcs_primary_ref_film_props(const pcs_primary_def *d, double *mu, double *k,
+                                      double *pr_num);
 pcs_status pcs_primary_metal_build(pcs_world *w, struct pcs_primary *pr);
 /* Every metal node at @p t_k (construction). */
 void pcs_primary_metal_fill(const struct pcs_primary *pr, primary_view *v, double t_k);

@@ -117,16 +117,10 @@ static primary_film film_of(double k, double mu, double pr_num, double a, double
 static pcs_status make_films(pcs_world *w, pcs_primary *pr)
 {
     const pcs_primary_def *d = &pr->def;
-    pcs_water_props wp;
-    double mu, k;
-    pcs_status st = pcs_water_props_pt(d->ref_p_pa, d->ref_t_k, &wp);
-    if (st == PCS_OK)
-        st = pcs_water_viscosity(wp.rho_kg_m3, wp.t_k, &mu);
-    if (st == PCS_OK)
-        st = pcs_water_conductivity(wp.rho_kg_m3, wp.t_k, &k);
+    double mu, k, prn;
+    pcs_status st = pcs_primary_ref_film_props(d, &mu, &k, &prn);
     if (st != PCS_OK)
         return st;
-    double prn = wp.cp_j_kg_k * mu / k;
     pr->n_films = FILM_CORE0 + pr->nc;
     pr->films = pcs_world_alloc(w, pr->n_films * sizeof *pr->films);
     if (!pr->films)
