@@ -308,6 +308,46 @@ Test(feedwater, isolation_shuts_the_feed_within_the_closure_time_without_windup)
     fw_close(&u);
 }
 
+/*
+ * The isolation closes the bypass feed regulating valves too ([HRTD] 12.3:
+ * every feedwater isolation signal closes the 4 main and the 4 bypass
+ * regulating valves and the 8 isolation valves): with the level control
+ * on the bypass valves and their PI asking for feed (I_L 100 kg/s, output
+ * K_B (44 - NR) + I_L, tens of kg/s above 0 at the rig's ~60 % NR), the
+ * applied feed is 0 from 5 s + one tick after FW_ISOLATION and stays 0 for
+ * 60 s, with no auxiliary feed (no AFW start). The 45 % turbine trip's
+ * level rise under P-14's isolation (72 -> 79 % NR in 300 s) is not a feed
+ * path: the secondary's mass falls over it (scenarios/README.md).
+ */
+Test(feedwater, isolation_closes_the_bypass_valves_as_well)
+{
+    fw_unit u;
+    fw_open(&u, 1, 1, NULL);
+    double *sl = u.sgc_state + PCS_SG_CONTROL_ST_SG;
+    sl[PCS_SG_CONTROL_ST_BYPASS] = 1.0;
+    sl[PCS_SG_CONTROL_ST_INTEGRAL] = 100.0;
+    /* 1 s: the command is on its way from the rig's feed (its steam flow)
+       down to the bypass valves' 120.1 kg/s (lag T_W 2 s); longer, the
+       start estimate's dome runs dry with the turbine taking 480 kg/s */
+    fw_tick(&u, 20);
+    double before = sg_out(&u, 0, PCS_SECONDARY_OUT_FEED);
+    cr_expect(before > 10.0, "the bypass valves feed before the isolation: %.3f kg/s", before);
+    u.ilk[PCS_SIG_FW_ISOLATION] = 1.0;
+    fw_tick(&u, 102);
+    double most = 0.0, afw = 0.0;
+    for (int k = 0; k < 1200; k++) {
+        fw_tick(&u, 1);
+        most = fmax(most, sg_out(&u, 0, PCS_SECONDARY_OUT_FEED));
+        afw = fmax(afw, sg_out(&u, 0, PCS_SECONDARY_OUT_AFW));
+    }
+    cr_expect_eq(sl[PCS_SG_CONTROL_ST_BYPASS], 1.0, "still on the bypass valves");
+    cr_expect_eq(most, 0.0, "bypass feed while isolated: up to %.6g kg/s", most);
+    cr_expect_eq(afw, 0.0, "no auxiliary feed: up to %.6g kg/s", afw);
+    fprintf(stderr, "isolation on the bypass valves: feed %.3f kg/s before, %.3g after\n", before,
+            most);
+    fw_close(&u);
+}
+
 /* ---- auxiliary feedwater ------------------------------------------------------------------ */
 
 /*
