@@ -124,6 +124,8 @@ void pcs_fuel_summarise(pcs_fuel_model *m);
  * (PCS_FUEL_ISA_*; AUTO restores the CPU's choice). Process-wide, for tests
  * and benchmarks: every variant gives the same bits, so this only moves the
  * speed. PCS_E_INVAL when the variant is not built or the CPU cannot run it.
+ * Thread-safety: call on the thread that builds worlds, not while another
+ * thread builds one (a plain global, not atomic).
  */
 pcs_status pcs_fuel_isa_force(int isa);
 

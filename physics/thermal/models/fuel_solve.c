@@ -30,7 +30,6 @@
 #include "physics/thermal/models/fuel_internal.h"
 
 #include <math.h> /* INFINITY, NAN only */
-#include <stdatomic.h>
 #include <string.h>
 
 /* Thom et al. (1965): T_w - T_sat = 22.65 sqrt(q''/1 MW m^-2) exp(-p / 8.7 MPa),
@@ -240,10 +239,9 @@ static double march_node(pcs_fuel_model *m, size_t n, double mdot_rod, double t_
     double c_w = m->rho[n] * m->cool_vol_m3 * cp * inv_dt;
     double f_w = mdot_rod * cp;
     double q_dir = power_w * m->q_direct[n], q = power_w * m->q_fuel[n];
-    wall_terms in;
-    in.g_conv = m->nd_g_conv[n];
-    in.diag_base = c_w + f_w;
-    in.rhs_base = c_w * t_old + f_w * t_up + q_dir;
+    wall_terms in = {.g_conv = m->nd_g_conv[n],
+                     .diag_base = c_w + f_w,
+                     .rhs_base = c_w * t_old + f_w * t_up + q_dir};
     wall_regime(m, &in, m->nd_t_wall[n], t_old);
     double wall, x = solve_wall(m, n, &in, c_dt, q, &wall);
     /* Boiling is only linearised: redo the node from its old temperatures
@@ -318,10 +316,10 @@ static void march(pcs_fuel_model *m, const double *mdot_rod, double inv_dt, doub
 #endif
 
 /* The variant in force for models built from now on: PCS_FUEL_ISA_AUTO
- * (the widest this CPU runs) unless a test forced one. Atomic so that a
- * force racing a build on another thread is not a data race; which of the
- * two the build sees does not matter (same bits). */
-static atomic_int fuel_isa_forced = PCS_FUEL_ISA_AUTO;
+ * (the widest this CPU runs) unless a test forced one. A plain int: physics
+ * holds no atomics (archcheck), and the hook is set and read on the thread
+ * that builds worlds (pcs_fuel_isa_force's rule), never during a tick. */
+static int fuel_isa_forced = PCS_FUEL_ISA_AUTO;
 
 static int isa_runs(int isa)
 {
@@ -347,13 +345,13 @@ pcs_status pcs_fuel_isa_force(int isa)
                              "pcs_fuel_isa_force: variant %d is not built in or this CPU cannot "
                              "run it",
                              isa);
-    atomic_store_explicit(&fuel_isa_forced, isa, memory_order_relaxed);
+    fuel_isa_forced = isa;
     return PCS_OK;
 }
 
 int pcs_fuel_isa_pick(void)
 {
-    int forced = atomic_load_explicit(&fuel_isa_forced, memory_order_relaxed);
+    int forced = fuel_isa_forced;
     if (forced != PCS_FUEL_ISA_AUTO)
         return forced;
     if (isa_runs(PCS_FUEL_ISA_AVX512))
