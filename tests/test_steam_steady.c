@@ -126,6 +126,8 @@
 #define STEAM_RATED_LO 475.0
 #define STEAM_RATED_HI 480.0 /* kg/s per SG, [HRTD] 7.1, [W84] */
 #define ETA_GEN 0.985        /* pcs_turbine_default */
+#define LOAD_FULL_TOL 0.002  /* |first-stage load - 1| at 100 %: 0.055 F of Tref */
+#define LOAD_TOL 0.006       /* |first-stage load - f| below 100 % (expect_programs) */
 
 static const double power[N_UNITS] = {0.0, 0.05, 0.2, 0.45, 0.75, 1.0};
 
@@ -244,6 +246,19 @@ static void expect_programs(pcs_world *w, const su *u, double f)
               tref_f(load));
     cr_expect_leq(fabs(tavg - tref), 1.5, "%.0f %%: Tavg %.3f F - rod Tref %.3f F outside +-1.5 F",
                   100 * f, tavg, tref);
+    /* the first-stage load is calibrated to the unit's own rated power
+     * (pcsim/turbine.h "Calibration"): it reads the power fraction, high by
+     * the pump heat's share of the steam, (1 - f) 12.9 MW / 3424 MW <=
+     * 0.0036, and by the enthalpy rise's fall with pressure below full
+     * load; at 100 % it reads 1 (LOAD_FULL_TOL) and Tref is the full-load
+     * 584.69 F */
+    if (f > 0.0)
+        cr_expect_leq(fabs(load - f), f == 1.0 ? LOAD_FULL_TOL : LOAD_TOL,
+                      "%.0f %%: first-stage load %.5f, the unit's power fraction %.2f", 100 * f,
+                      load, f);
+    if (f == 1.0)
+        cr_expect_leq(fabs(tref - (T_NO_LOAD_F + T_SPAN_F)), 0.06,
+                      "100 %%: rod Tref %.3f F, the full-load program 584.7 F", tref);
     cr_expect_leq(u->nr_dev, 0.5, "%.0f %%: an SG's NR level left the %.2f %% program by %.3f %%",
                   100 * f, nr_program(f), u->nr_dev);
     cr_expect_leq(fabs(pzr - pzr_prog), 0.5, "%.0f %%: pressurizer level %.3f %%, program %.3f %%",
