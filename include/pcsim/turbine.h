@@ -43,16 +43,17 @@
  * Normalised by [W84]'s flow, a unit at 100 % read 0.969, so Tref sat 0.73
  * F below the full-load program and a host had to ask for load 0.969 to
  * run at full power. So the plant (pcsim/plant.h) gives each unit's turbine
- * its rated flow from its own heat balance (pcs_turbine_rated_flow_from_heat
- * of the heat it would carry at rated power at its settled dome pressure,
- * physics/plant/models/plant.c), and load 1 is full power; the interlocks'
- * turbine load and steam flow channels (P-13, C-7, the high-steam-flow
- * setpoint) take the same number (plant_instr.c). The enthalpy rise is the
- * one at the dome pressure the unit settled at: exact for a unit built at
- * 100 % (load 1.0001), while a unit built lower sits at a higher dome
- * pressure (lower h_g) and is calibrated up to 1.06 % high (hot zero power,
- * 7.55 MPa against 6.05; 45 %: +0.5 %): the full-load pressure is an
- * outcome the build does not know below full power. The secondary's
+ * its own rated flow: a unit built at 100 % the turbine flow it settled
+ * with (load 1 exactly), one built lower the flow of its heat balance at
+ * rated power (pcs_turbine_rated_flow_from_heat of the settled heat plus
+ * the missing core power at its settled dome pressure; plant.c
+ * turbine_rated_flow), so load 1 is full power; the interlocks' turbine
+ * load and steam flow channels (P-13, C-7, the high-steam-flow setpoint)
+ * take the same number (plant_instr.c). Below full load the dome is
+ * higher and h_g lower, so a unit built there is calibrated up to 1.06 %
+ * high (hot zero power, 7.55 MPa against 6.05; 45 %: +0.5 %): the
+ * full-load pressure is an outcome the build does not know below full
+ * power. The secondary's
  * rated_steam_kg_s keeps its other role: the sourced absolute capacities
  * sized on it (the turbine throat, the SG safety valves' 109 %, the PORVs'
  * 10 %: pcsim/secondary.h) do not move with the calibration. A turbine

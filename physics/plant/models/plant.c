@@ -198,21 +198,30 @@ static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, 
 
 /*
  * The turbine's rated first-stage flow (load 1; pcsim/turbine.h
- * "Calibration"): the steam the unit makes at its rated thermal power, from
- * its own heat balance. The SGs' heat at rated power is the settled heat at
- * power fraction @p f (the tube heat the steam side settled with: f x the
- * core's rated power plus the pump heat) plus the core power still missing,
- * (1 - f) x rated: the pump heat does not move with power. The enthalpy
- * rise is taken at the dome pressure the unit settled at, so a unit built
- * at 100 % reads load 1 exactly; below full power the dome is higher
- * (6.05 MPa at 100 %, 7.5 MPa at hot zero power) and h_g(p) lower, so a
- * unit built there is calibrated up to that rise's change (measured: up to
- * 1 % high at hot zero power, tests/test_steam_steady.c).
+ * "Calibration"): the steam the unit makes at its rated thermal power. A
+ * unit built at 100 % has it: the turbine flow it settled with (the
+ * calibration point itself, as a plant calibrates its impulse channel on
+ * its own steady state at rated power; the heat balance below gives it to
+ * 5.6e-5), so it reads load 1 exactly and a 10 % step from it is a step
+ * (the governor's rule, pcsim/turbine.h). Below 100 % (@p f) it is
+ * extrapolated by the unit's own heat balance: the SGs' heat at rated
+ * power is the settled heat (the tube heat: f x the core's rating plus the
+ * pump heat) plus the core power still missing, (1 - f) x rated (the pump
+ * heat does not move with power), over h_g - h_feed at the dome pressure
+ * the unit settled at. That dome is higher below full load (7.55 MPa at
+ * hot zero power, 6.05 at 100 %) and h_g lower, so such a unit is
+ * calibrated up to 1.06 % high (tests/test_steam_steady.c): the full-load
+ * pressure is an outcome the build does not know below full power.
  */
 static pcs_status turbine_rated_flow(pcs_world *w, const pcs_plant_unit *pu, double f,
                                      double *flow_kg_s)
 {
     const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
+    const double *o = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
+    if (f == 1.0 && o[PCS_SECONDARY_OUT_TURBINE_FLOW] > 0.0) {
+        *flow_kg_s = o[PCS_SECONDARY_OUT_TURBINE_FLOW];
+        return PCS_OK;
+    }
     uint32_t id = pcs_secondary_store_ids(pu->secondary).tube_heat;
     const double *q = pcs_store_data(w, id);
     size_t n = pcs_store_bytes(w, id) / sizeof(double);
@@ -220,7 +229,6 @@ static pcs_status turbine_rated_flow(pcs_world *w, const pcs_plant_unit *pu, dou
     for (size_t e = 0; e < n; e++)
         heat += q[e];
     heat += (1.0 - f) * pcs_primary_def_get(pu->primary)->rated_power_w;
-    const double *o = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
     double p = 0.0; /* the SGs' mean dome pressure */
     for (uint32_t l = 0; l < sd->n_sg; l++)
         p +=
