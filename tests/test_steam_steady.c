@@ -126,13 +126,15 @@
 #define STEAM_RATED_LO 475.0
 #define STEAM_RATED_HI 480.0 /* kg/s per SG, [HRTD] 7.1, [W84] */
 #define ETA_GEN 0.985        /* pcs_turbine_default */
+#define LOAD_FULL_TOL 0.002  /* |first-stage load - 1| at 100 %: 0.055 F of Tref */
+#define LOAD_TOL 0.006       /* |first-stage load - f| below 100 % (expect_programs) */
 
 static const double power[N_UNITS] = {0.0, 0.05, 0.2, 0.45, 0.75, 1.0};
 
 typedef struct su {
     const pcs_plant_unit *pu;
     const double *pri_out, *sec_out, *sec_h, *sec_p, *feed_t;
-    uint32_t n_loops, v_header, tref, load, mwe, shaft, h_out;
+    uint32_t n_loops, v_header, tref, load, demand, mwe, shaft, h_out;
     double m_p, e_p, m_s, e_s; /* totals after the last tick */
     /* worst per-tick closures */
     double pm, pe, sm, se, q, plant;
@@ -178,6 +180,7 @@ static void su_open(pcs_world *w, const pcs_plant *pl, uint32_t i, su *u)
     u->v_header = pcs_secondary_volume(u->pu->secondary, PCS_SECONDARY_HEADER, 0);
     u->tref = chan(w, i, "rodctl.t_ref");
     u->load = chan(w, i, "turbine.load");
+    u->demand = chan(w, i, "turbine.load_demand");
     u->mwe = chan(w, i, "turbine.mwe");
     u->shaft = chan(w, i, "turbine.shaft_power");
     u->h_out = chan(w, i, "turbine.h_out");
@@ -244,6 +247,24 @@ static void expect_programs(pcs_world *w, const su *u, double f)
               tref_f(load));
     cr_expect_leq(fabs(tavg - tref), 1.5, "%.0f %%: Tavg %.3f F - rod Tref %.3f F outside +-1.5 F",
                   100 * f, tavg, tref);
+    /* the first-stage load is calibrated to the unit's own rated power
+     * (pcsim/turbine.h "Calibration"): it reads the power fraction, high by
+     * the pump heat's share of the steam, (1 - f) 12.9 MW / 3424 MW <=
+     * 0.0036, and by the enthalpy rise's fall with pressure below full
+     * load; at 100 % it reads 1 (LOAD_FULL_TOL) and Tref is the full-load
+     * 584.69 F */
+    if (f > 0.0)
+        cr_expect_leq(fabs(load - f), f == 1.0 ? LOAD_FULL_TOL : LOAD_TOL,
+                      "%.0f %%: first-stage load %.5f, the unit's power fraction %.2f", 100 * f,
+                      load, f);
+    if (f == 1.0)
+        cr_expect_leq(fabs(tref - (T_NO_LOAD_F + T_SPAN_F)), 0.06,
+                      "100 %%: rod Tref %.3f F, the full-load program 584.7 F", tref);
+    /* built at 100 %, the governor's demand is 1 exactly (the calibration
+     * point is the settled flow): a script's 10 % step to 0.9 is a step */
+    if (f == 1.0)
+        cr_expect_eq(pcs_channel_value(w, u->demand), 1.0, "100 %%: load demand %.17g",
+                     pcs_channel_value(w, u->demand));
     cr_expect_leq(u->nr_dev, 0.5, "%.0f %%: an SG's NR level left the %.2f %% program by %.3f %%",
                   100 * f, nr_program(f), u->nr_dev);
     cr_expect_leq(fabs(pzr - pzr_prog), 0.5, "%.0f %%: pressurizer level %.3f %%, program %.3f %%",
@@ -323,6 +344,33 @@ static void expect_pressure_mwe(pcs_world *w, const su *u, double f, double p_pr
                   wt * (hin - hout));
     cr_expect(hout < hin && shaft > 0.0, "%.0f %%: h_out %.6g < h_in %.6g J/kg", 100 * f, hout,
               hin);
+}
+
+/*
+ * The turbines' rated first-stage flow (load 1, pcsim/turbine.h
+ * "Calibration"), unit by unit. The 100 % unit's by hand: (3411 MW core +
+ * 12.9 MW pump heat) / (h_g - h_feed) at its 6.0526 MPa dome and 493.43 K
+ * feed, IF97 2783.98 - 945.97 kJ/kg: 1862.8 kg/s (tests/test_turbine.c),
+ * to 0.1 % (the pump heat and pressure are rounded). A unit built below
+ * full power takes the enthalpy rise at its own, higher, dome pressure
+ * (plant.c turbine_rated_flow): measured 1872.3 kg/s at 45 % (+0.5 %),
+ * 1882.6 at hot zero power (+1.06 %) against the 100 % unit's 1862.9 (its
+ * settled turbine flow, 5.6e-5 above the heat balance); asserted: within
+ * 1.2 % above the 100 % unit's, never below it (a guard on that spread).
+ */
+static void expect_calibration(const su *u, uint32_t n)
+{
+    double full = pcs_turbine_rated_flow(u[n - 1].pu->turbine);
+    cr_expect_leq(fabs(full / 1862.8 - 1.0), 1e-3,
+                  "100 %%: rated first-stage flow %.3f kg/s, by hand 1862.8", full);
+    for (uint32_t i = 0; i < n; i++) {
+        double wr = pcs_turbine_rated_flow(u[i].pu->turbine);
+        cr_log_info("%.0f %%: rated first-stage flow %.3f kg/s (%.3f per SG), SG 1 %.4f MPa",
+                    100 * power[i], wr, wr / u[i].n_loops, sg(&u[i], 0, PCS_SECONDARY_OUT_P) / 1e6);
+        cr_expect(wr >= full && wr <= 1.012 * full,
+                  "%.0f %%: rated first-stage flow %.3f kg/s, 100 %% unit's %.3f (+0..1.2 %%)",
+                  100 * power[i], wr, full);
+    }
 }
 
 /*
@@ -438,6 +486,7 @@ Test(steam_steady, programs_and_closure_from_hot_zero_power_to_100_percent)
                             i ? sg(&u[i - 1], 0, PCS_SECONDARY_OUT_P) : INFINITY);
     }
     expect_hzp(w, &u[0], 0);
+    expect_calibration(u, N_UNITS);
     pcs_station_destroy(st);
     pcs_world_destroy(w);
     pcs_scenario_destroy(scn);

@@ -665,9 +665,70 @@ Test(turbine, bad_settings_are_refused_with_their_field)
     cr_assert_eq(pcs_turbine_add(w, &d, sec, &t), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "overspeed_trip") && strstr(pcs_last_error(), "1.01"), "%s",
               pcs_last_error());
+    d.overspeed_trip = 1.10;
+    d.rated_flow_kg_s = -1.0;
+    cr_assert_eq(pcs_turbine_add(w, &d, sec, &t), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "rated_flow_kg_s") && strstr(pcs_last_error(), "-1"), "%s",
+              pcs_last_error());
     cr_expect_null(t);
     cr_expect_eq(pcs_turbine_add(w, NULL, sec, &t), PCS_E_INVAL);
     cr_expect_eq(pcs_turbine_default(NULL), PCS_E_INVAL);
+    pcs_world_destroy(w);
+}
+
+/*
+ * The calibration (pcsim/turbine.h): load 1 is the def's rated_flow_kg_s,
+ * or without one n_sg x the secondary's rated_steam_kg_s (4 x 480.4 [W84]);
+ * and the heat balance the plant calibrates with, by hand: 3411 MW core +
+ * 12.9 MW pump heat (tests/test_steam_steady.c) at 6.0526 MPa (the 100 %
+ * unit's dome) with 493.43 K feed: IF97 h_g 2783.98 kJ/kg, h(p, 493.43 K)
+ * 945.97 kJ/kg, W = 3423.9e6 / 1838.01e3 = 1862.8 kg/s (465.7 per SG, not
+ * [W84]'s 480.4: its feed is about 500.6 K).
+ */
+Test(turbine, load_one_is_the_rated_flow_the_plant_calibrates)
+{
+    double wr = 0.0;
+    cr_assert_eq(pcs_turbine_rated_flow_from_heat(3.4239e9, 6.0526e6, 493.43, &wr), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_expect_leq(fabs(wr - 1862.8), 0.1, "W = Q / (h_g - h_feed) %.4f kg/s, by hand 1862.8", wr);
+    /* at the same heat the enthalpy rise falls with pressure: more steam */
+    double w_hi = 0.0;
+    cr_assert_eq(pcs_turbine_rated_flow_from_heat(3.4239e9, 7.5529e6, 493.43, &w_hi), PCS_OK);
+    cr_expect(w_hi > wr, "at 7.55 MPa %.3f kg/s, above 6.05 MPa's %.3f", w_hi, wr);
+    cr_expect_eq(pcs_turbine_rated_flow_from_heat(0.0, 6e6, 493.43, &wr), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "heat_w"), "%s", pcs_last_error());
+    cr_expect_eq(pcs_turbine_rated_flow_from_heat(1e9, 3e7, 493.43, &wr), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "p_pa"), "%s", pcs_last_error());
+    cr_expect_eq(pcs_turbine_rated_flow_from_heat(1e9, 6e6, 560.0, &wr), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "feed_t_k") && strstr(pcs_last_error(), "560"), "%s",
+              pcs_last_error());
+    cr_expect_eq(pcs_turbine_rated_flow_from_heat(1e9, 6e6, 493.43, NULL), PCS_E_INVAL);
+
+    pcs_world_def wd;
+    pcs_world_default(&wd);
+    wd.workers = 0;
+    pcs_world *w = NULL;
+    cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
+    pcs_secondary_def sd;
+    pcs_secondary_default(&sd);
+    sd.unit_name = "u1";
+    pcs_secondary *sec = NULL;
+    cr_assert_eq(pcs_secondary_add(w, &sd, &sec), PCS_OK, "%s", pcs_last_error());
+    pcs_turbine_def d;
+    pcs_turbine_default(&d);
+    cr_expect_eq(d.rated_flow_kg_s, 0.0, "default: the secondary's rating");
+    d.unit_name = "u1";
+    pcs_turbine *t = NULL;
+    cr_assert_eq(pcs_turbine_add(w, &d, sec, &t), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_turbine_rated_flow(t), 4 * 480.4, "bare turbine: %.6f kg/s",
+                 pcs_turbine_rated_flow(t));
+    cr_expect_eq(pcs_turbine_rated_flow(NULL), 0.0);
+    pcs_world_destroy(w);
+    cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
+    cr_assert_eq(pcs_secondary_add(w, &sd, &sec), PCS_OK, "%s", pcs_last_error());
+    d.rated_flow_kg_s = 1862.8;
+    cr_assert_eq(pcs_turbine_add(w, &d, sec, &t), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_turbine_rated_flow(t), 1862.8);
     pcs_world_destroy(w);
 }
 

@@ -223,7 +223,10 @@ typedef struct pcs_secondary_def {
                                        pressure; [HRTD] gives no pressure for the limit) */
     double k_restrictor;          /**< 0.5 venturi loss on the throat area (assumption) */
     double v_header_m3;           /**< 10 (assumption) */
-    double rated_steam_kg_s;      /**< 480.4 per SG [W84] Table 3.4-1 (3.813e6 lb/h) */
+    double rated_steam_kg_s;      /**< 480.4 per SG [W84] Table 3.4-1 (3.813e6 lb/h): sizes
+                                       the absolute capacities (throat, safeties, PORVs, feed
+                                       limit), not the turbine's load 1, which is the unit's
+                                       own full-power steam (pcsim/turbine.h "Calibration") */
     double turbine_rated_p_pa;    /**< 6.89e6: the turbine throat passes n_sg x rated_steam_kg_s of
                                        saturated steam at this header pressure at the rated opening
                                        ([W84] shell pressure: a design-point sizing, assumption) */

@@ -29,9 +29,36 @@
  * against a plant number); the steam's transit through the turbine is
  * instantaneous; no windage or friction loss.
  *
- * First-stage load L = W / W_rated, W_rated = n_sg x the secondary's
- * rated_steam_kg_s (the impulse-pressure signal of the Tref program and
- * P-13, as a flow fraction).
+ * First-stage load L = W / W_rated (the impulse-pressure signal of the
+ * Tref program, rod control's power mismatch and C-5, the steam dumps'
+ * loss-of-load Tref, as a flow fraction), W_rated the def's rated_flow_kg_s.
+ *
+ * Calibration (why W_rated is the unit's own full-power steam flow): a
+ * plant calibrates its impulse-pressure channel so that the unit at its
+ * rated thermal power reads 100 % load ([HRTD] 8.1, 11.2: "Tref = f(turbine
+ * impulse pressure)", 584.7 F at 100 % power), whatever its steam flow in
+ * kg/s. That flow follows from the unit's heat balance, W = Q / (h_g(p) -
+ * h_feed): with [TYP]'s 493.43 K feed (pcsim/secondary.h feed_t_k) it is
+ * about 465.5 kg/s per SG, not [W84]'s 480.4 (whose feed is about 500.6 K).
+ * Normalised by [W84]'s flow, a unit at 100 % read 0.969, so Tref sat 0.73
+ * F below the full-load program and a host had to ask for load 0.969 to
+ * run at full power. So the plant (pcsim/plant.h) gives each unit's turbine
+ * its own rated flow: a unit built at 100 % the turbine flow it settled
+ * with (load 1 exactly), one built lower the flow of its heat balance at
+ * rated power (pcs_turbine_rated_flow_from_heat of the settled heat plus
+ * the missing core power at its settled dome pressure; plant.c
+ * turbine_rated_flow), so load 1 is full power; the interlocks' turbine
+ * load and steam flow channels (P-13, C-7, the high-steam-flow setpoint)
+ * take the same number (plant_instr.c). Below full load the dome is
+ * higher and h_g lower, so a unit built there is calibrated up to 1.06 %
+ * high (hot zero power, 7.55 MPa against 6.05; 45 %: +0.5 %): the
+ * full-load pressure is an outcome the build does not know below full
+ * power. The secondary's
+ * rated_steam_kg_s keeps its other role: the sourced absolute capacities
+ * sized on it (the turbine throat, the SG safety valves' 109 %, the PORVs'
+ * 10 %: pcsim/secondary.h) do not move with the calibration. A turbine
+ * built with rated_flow_kg_s 0 (a bare turbine, no plant) is calibrated on
+ * n_sg x rated_steam_kg_s, as before.
  *
  * Governor block diagram (the system "uN.turbine.governor" at
  * PCS_STAGE_ACTUATORS, acting on L and the speed of the previous tick):
@@ -42,15 +69,16 @@
  *  D_eff ──(+)┐
  *  L ─────(-)─┴─ e ──[K_p + I]──(+)── u = clamp(ff + K_p e + I, 0, 1)
  *                    I += (K_p dt / T_i) e                │
- *  ff = v_r D_eff p_r / p (feedforward) ─────────────────┘
+ *  ff = v_r D_eff (W_rated / W_throat) p_r / p ──────────┘
  *  u ──[rate limit valve_rate_per_s]── v (control valves)
  *  opening to the secondary = min(v, stop valves).
- * Feedforward: the secondary's turbine throat passes rated flow at its
- * rated opening v_r and pressure p_r (turbine_rated_opening,
- * turbine_rated_p_pa) and flow in proportion to opening x pressure, so
- * the opening for a load at the header pressure p (this tick's, kept in
- * the generator's store for the next tick) is v_r D_eff p_r / p; I takes
- * what the proportionality misses.
+ * Feedforward: the secondary's turbine throat passes W_throat = n_sg x
+ * rated_steam_kg_s at its rated opening v_r and pressure p_r
+ * (turbine_rated_opening, turbine_rated_p_pa) and flow in proportion to
+ * opening x pressure, so the opening for a load at the header pressure p
+ * (this tick's, kept in the generator's store for the next tick) is
+ * ff = v_r D_eff (W_rated / W_throat) p_r / p; I takes what the
+ * proportionality misses.
  * Anti-windup: I is not integrated while u is clamped at 0 or 1 or the
  * valve is rate-limited, in the direction e would push it further; it is
  * held within [-1, 1]. Ramp: D moves towards the target at ramp_per_min
@@ -177,6 +205,10 @@ typedef struct pcs_turbine_def {
                                   (0, 1e8] */
     double sync_rad_s;       /**< 188.496 = 1800 rpm, a 4-pole 60 Hz generator (assumption);
                                   (0, 1000] */
+    double rated_flow_kg_s;  /**< W_rated, the first-stage flow that reads load 1 (the
+                                  calibration above): the plant sets the unit's own
+                                  full-power steam flow; 0 (default): n_sg x the
+                                  secondary's rated_steam_kg_s; [0, 1e5] */
 } pcs_turbine_def;
 
 /** Defaults above. PCS_E_INVAL for NULL. */
@@ -203,6 +235,17 @@ PCS_API uint32_t pcs_turbine_generator_store(const pcs_turbine *t);
 
 /** Rated first-stage steam flow (load 1), kg/s (0 for NULL). */
 PCS_API double pcs_turbine_rated_flow(const pcs_turbine *t);
+
+/**
+ * The steam flow a unit makes from @p heat_w (W, into its SGs: the core's
+ * rated power and the pump heat) at dome pressure @p p_pa with feed at
+ * @p feed_t_k: W = heat / (h_g(p) - h(p, feed_t)), IF97 (the secondary's
+ * own steady balance, secondary_init.c). The calibration above.
+ * PCS_E_INVAL naming a value out of range (heat (0, 1e11] W, p [1e5, 2e7]
+ * Pa, feed_t [273.16 K, T_sat(p))) or NULL @p flow_kg_s.
+ */
+PCS_API pcs_status pcs_turbine_rated_flow_from_heat(double heat_w, double p_pa, double feed_t_k,
+                                                    double *flow_kg_s);
 
 #ifdef __cplusplus
 }

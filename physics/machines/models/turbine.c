@@ -14,6 +14,8 @@
 #include "pcsim/persist.h"
 #include "pcsim/plant_signals.h"
 #include "pcsim/system.h"
+#include "pcsim/thnet.h"
+#include "pcsim/water.h"
 #include "physics/control/models/control_common.h"
 #include "physics/machines/models/turbine_internal.h"
 #include "physics/thermohydraulics/models/th_register.h"
@@ -61,6 +63,7 @@ static pcs_status check_def(const pcs_turbine_def *d)
         {"overspeed_trip", d->overspeed_trip, 1.01, 1.5, 0},
         {"inertia_kg_m2", d->inertia_kg_m2, 0.0, 1e8, 1},
         {"sync_rad_s", d->sync_rad_s, 0.0, 1000.0, 1},
+        {"rated_flow_kg_s", d->rated_flow_kg_s, 0.0, 1e5, 0},
     };
     return pcs_param_ranges_check("turbine: ", r, sizeof r / sizeof r[0]);
 }
@@ -222,7 +225,10 @@ static pcs_status bind_secondary(pcs_turbine *t, const pcs_secondary *sec)
     t->id_sec_h = ss.h;
     t->id_sec_valve = ss.turbine_valve;
     t->v_header = pcs_secondary_volume(sec, PCS_SECONDARY_HEADER, 0);
-    t->rated_kg_s = sd->n_sg * sd->rated_steam_kg_s;
+    t->throat_kg_s = sd->n_sg * sd->rated_steam_kg_s;
+    /* the calibration (pcsim/turbine.h): the plant's own full-power flow, or
+     * without one the secondary's rating */
+    t->rated_kg_s = t->def.rated_flow_kg_s > 0.0 ? t->def.rated_flow_kg_s : t->throat_kg_s;
     t->ff_opening = sd->turbine_rated_opening;
     t->rated_p_pa = sd->turbine_rated_p_pa;
     return pcs_turbine_exhaust_init(sd->condenser_p_pa, &t->exhaust);
@@ -272,4 +278,34 @@ uint32_t pcs_turbine_generator_store(const pcs_turbine *t)
 double pcs_turbine_rated_flow(const pcs_turbine *t)
 {
     return t ? t->rated_kg_s : 0.0;
+}
+
+pcs_status pcs_turbine_rated_flow_from_heat(double heat_w, double p_pa, double feed_t_k,
+                                            double *flow_kg_s)
+{
+    if (!flow_kg_s)
+        return pcs_error_set(PCS_E_INVAL, "pcs_turbine_rated_flow_from_heat: flow_kg_s is NULL");
+    const pcs_param_range r[] = {
+        {"heat_w", heat_w, 0.0, 1e11, 1},
+        {"p_pa", p_pa, 1e5, 2e7, 0},
+    };
+    pcs_status st = pcs_param_ranges_check("pcs_turbine_rated_flow_from_heat: ", r, 2);
+    if (st != PCS_OK)
+        return st;
+    pcs_thnet_sat sat;
+    double t_sat = 0.0, h_feed = 0.0;
+    st = pcs_thnet_sat_if97(NULL, p_pa, &sat);
+    if (st == PCS_OK)
+        st = pcs_water_tsat(p_pa, &t_sat);
+    if (st != PCS_OK)
+        return st;
+    if (!(feed_t_k >= 273.16 && feed_t_k < t_sat))
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_turbine_rated_flow_from_heat: feed_t_k %g outside [273.16, "
+                             "T_sat(%g Pa) = %g) K",
+                             feed_t_k, p_pa, t_sat);
+    st = pcs_water_h_pt(p_pa, feed_t_k, &h_feed);
+    if (st == PCS_OK)
+        *flow_kg_s = heat_w / (sat.h_g_j_kg - h_feed);
+    return st;
 }

@@ -17,9 +17,10 @@ struct pcs_turbine {
     uint32_t id_gov, id_gen, id_sig, id_ilk;     /* own stores and the bus */
     uint32_t id_sec_out, id_sec_h, id_sec_valve; /* the secondary's */
     uint32_t v_header;                           /* header volume index */
-    double rated_kg_s;                           /* W_rated: load 1 */
+    double rated_kg_s;                           /* W_rated: load 1 (the calibration) */
+    double throat_kg_s;                          /* n_sg x the secondary's rated steam */
     double ff_opening;                           /* the secondary's turbine_rated_opening ... */
-    double rated_p_pa; /* ... at its turbine_rated_p_pa: ff = ff_opening D_eff rated_p / p */
+    double rated_p_pa; /* ... passes throat_kg_s at its turbine_rated_p_pa (turbine.h ff) */
     pcs_turbine_exhaust exhaust;
     double dt_s;
 };

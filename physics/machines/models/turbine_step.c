@@ -16,13 +16,15 @@ static double clamp(double x, double lo, double hi)
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
-/* The choked throat passes rated flow at the rated opening and pressure,
+/* The choked throat passes W_throat at the rated opening and pressure,
  * and flow in proportion to opening x pressure (pcsim/secondary.h), so the
- * opening for load d at header pressure p is about v_r d p_r / p (the
- * pressure held at 1 % of rated or more). */
+ * opening for load d (flow d W_rated) at header pressure p is about
+ * v_r d (W_rated / W_throat) p_r / p (the pressure held at 1 % of rated or
+ * more). */
 double pcs_turbine_ff(const pcs_turbine *t, double d, double p_pa)
 {
-    return t->ff_opening * d * t->rated_p_pa / fmax(p_pa, 0.01 * t->rated_p_pa);
+    return t->ff_opening * d * (t->rated_kg_s / t->throat_kg_s) * t->rated_p_pa /
+           fmax(p_pa, 0.01 * t->rated_p_pa);
 }
 
 /* The effective demand: D less the droop's share of the speed error. */

@@ -196,15 +196,58 @@ static pcs_status tube_heat_at(pcs_world *w, const pcs_primary *pr, uint32_t n, 
     return st;
 }
 
-/* The turbine-generator and its load control (pcsim/turbine.h, defaults):
- * built after the steam side settled, it starts at the settled opening and
- * the load that opening passes, so the first tick moves nothing. */
-static pcs_status build_turbine(pcs_world *w, pcs_plant_unit *pu)
+/*
+ * The turbine's rated first-stage flow (load 1; pcsim/turbine.h
+ * "Calibration"): the steam the unit makes at its rated thermal power. A
+ * unit built at 100 % has it: the turbine flow it settled with (the
+ * calibration point itself, as a plant calibrates its impulse channel on
+ * its own steady state at rated power; the heat balance below gives it to
+ * 5.6e-5), so it reads load 1 exactly and a 10 % step from it is a step
+ * (the governor's rule, pcsim/turbine.h). Below 100 % (@p f) it is
+ * extrapolated by the unit's own heat balance: the SGs' heat at rated
+ * power is the settled heat (the tube heat: f x the core's rating plus the
+ * pump heat) plus the core power still missing, (1 - f) x rated (the pump
+ * heat does not move with power), over h_g - h_feed at the dome pressure
+ * the unit settled at. That dome is higher below full load (7.55 MPa at
+ * hot zero power, 6.05 at 100 %) and h_g lower, so such a unit is
+ * calibrated up to 1.06 % high (tests/test_steam_steady.c): the full-load
+ * pressure is an outcome the build does not know below full power.
+ */
+static pcs_status turbine_rated_flow(pcs_world *w, const pcs_plant_unit *pu, double f,
+                                     double *flow_kg_s)
+{
+    const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
+    const double *o = pcs_store_data(w, pcs_secondary_store_ids(pu->secondary).out);
+    if (f == 1.0 && o[PCS_SECONDARY_OUT_TURBINE_FLOW] > 0.0) {
+        *flow_kg_s = o[PCS_SECONDARY_OUT_TURBINE_FLOW];
+        return PCS_OK;
+    }
+    uint32_t id = pcs_secondary_store_ids(pu->secondary).tube_heat;
+    const double *q = pcs_store_data(w, id);
+    size_t n = pcs_store_bytes(w, id) / sizeof(double);
+    double heat = 0.0;
+    for (size_t e = 0; e < n; e++)
+        heat += q[e];
+    heat += (1.0 - f) * pcs_primary_def_get(pu->primary)->rated_power_w;
+    double p = 0.0; /* the SGs' mean dome pressure */
+    for (uint32_t l = 0; l < sd->n_sg; l++)
+        p +=
+            o[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P] / sd->n_sg;
+    return pcs_turbine_rated_flow_from_heat(heat, p, sd->feed_t_k, flow_kg_s);
+}
+
+/* The turbine-generator and its load control (pcsim/turbine.h, defaults,
+ * calibrated on the unit's own full-power steam: turbine_rated_flow):
+ * built after the steam side settled at power fraction @p f, it starts at
+ * the settled opening and the load that opening passes (about f), so the
+ * first tick moves nothing. */
+static pcs_status build_turbine(pcs_world *w, pcs_plant_unit *pu, double f)
 {
     pcs_turbine_def td;
     pcs_turbine_default(&td);
     td.unit_name = pcs_secondary_def_get(pu->secondary)->unit_name;
-    return pcs_turbine_add(w, &td, pu->secondary, &pu->turbine);
+    pcs_status st = turbine_rated_flow(w, pu, f, &td.rated_flow_kg_s);
+    return st == PCS_OK ? pcs_turbine_add(w, &td, pu->secondary, &pu->turbine) : st;
 }
 
 /*
@@ -368,7 +411,7 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_p
     if (st == PCS_OK)
         st = pcs_sg_control_add(w, &cd, pu->secondary, &pu->sg_control);
     if (st == PCS_OK)
-        st = build_turbine(w, pu);
+        st = build_turbine(w, pu, f);
     return st;
 }
 

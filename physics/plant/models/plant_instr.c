@@ -19,6 +19,7 @@
 #include "pcsim/pzr_control.h"
 #include "pcsim/sensor.h"
 #include "pcsim/sg_porv.h"
+#include "pcsim/turbine.h"
 #include "physics/plant/models/plant_internal.h"
 
 /* A steam-side unit adds 12 unit sensors and 13 per SG, 2 + 1 per SG trip
@@ -429,7 +430,11 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
     snprintf(unit, sizeof unit, "u%u", n);
     d->n_sg = sd->n_sg;
     d->k_lines = d->n_sg < d->k_lines ? d->n_sg : d->k_lines;
-    d->rated_steam_kg_s = sd->rated_steam_kg_s;
+    /* the steam flow and turbine load channels are calibrated as the
+     * turbine's impulse channel, on the unit's own full-power steam
+     * (pcsim/turbine.h "Calibration"): P-13, C-7 and the high-steam-flow
+     * setpoint's fractions read the turbine's load 1 as 100 % */
+    d->rated_steam_kg_s = pcs_turbine_rated_flow(pu->turbine) / sd->n_sg;
     d->rated_power_w = p->cfg[u].core.nominal_power_w;
     d->initial_power_frac = p->cfg[u].core.initial_power_fraction;
     pcs_status st = pcs_plant_signals(w, unit, PCS_SIGNALS_TURBINE, &tsig);
