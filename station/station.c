@@ -277,7 +277,9 @@ static const action_def actions[] = {
     {"dump_tavg_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_TAVG_MODE, ARG_UNIT,
      "target uN (a steam_side unit): steam dumps on Tavg (load-rejection / plant-trip)", NO_RANGE},
     {"dump_pressure_mode", PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_PRESSURE_MODE, ARG_UNIT,
-     "target uN (a steam_side unit): steam dumps on header pressure (1092 psig)", NO_RANGE},
+     "target uN (a steam_side unit): steam dumps on header pressure (their setpoint: 1092 psig, or "
+     "at a hot-zero-power build the pressure it settled at)",
+     NO_RANGE},
     {"sg_porv_manual", PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_MANUAL, ARG_UNIT,
      "target uN (every SG's atmospheric relief valve) or uN.porvK (SG K's; a steam_side unit), "
      "value opening [0, 1] (the valve to manual, moved at its stroke rate)",

@@ -748,6 +748,12 @@ Test(interlock, bad_definitions_are_refused_naming_the_field)
     cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "p_deadband_frac = 0.1 is outside [0, 0.1)"), "%s",
               pcs_last_error());
+    d = r.d; /* nor one as wide as P-8's (review: P-8 and P-9 were not checked; a
+                P-8 at 0.5 % with the 1 % deadband latched for good) */
+    d.p8_frac = 0.005;
+    cr_expect_eq(pcs_interlock_def_validate(r.p.w, r.s, &d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "p_deadband_frac = 0.01 is outside [0, 0.005)"), "%s",
+              pcs_last_error());
     d = r.d;
     d.n_loops = 2;
     channels(&d.loop_flow[0], POW, 4, 2);

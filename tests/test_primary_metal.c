@@ -149,6 +149,11 @@ Test(primary_metal, def_validate_names_the_metal_fields)
     d.metal_dx_max_m = 0.0;
     cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "metal_dx_max_m") != NULL, "%s", pcs_last_error());
+    /* review: 2e-4 m validated, then the build refused it (the 0.273 m wall in
+     * 1366 intervals, over the wall kernel's 1,000) without naming the field */
+    d.metal_dx_max_m = 2e-4;
+    cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "metal_dx_max_m") != NULL, "%s", pcs_last_error());
     pcs_primary_default(&d);
     d.steel_rho_c_j_m3k = -1.0;
     cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);

@@ -225,7 +225,7 @@ typedef struct pcs_interlock_def {
     double p9_frac;           /**< 0.50 P-9 ([HRTD] 12.2; Salem ~49 %), section 6 */
     double p_deadband_frac;   /**< 0.01 reset of P-10, P-13, P-8, P-9 at setpoint - this
                                    (assumption: 5 sd of 0.2 % channel noise); [0, min(p7_frac,
-                                   p13_frac)) */
+                                   p13_frac, p8_frac, p9_frac)) */
     double p12_tavg_k;        /**< 562.594 = 553 F low-low Tavg ([HRTD] 11.2), section 1 */
     double p12_hysteresis_k;  /**< 1.111 = 2 F reset above P-12 (assumption) */
     double p14_level_pct;     /**< 69 % NR high-high ([HRTD] 12.2, 12.3), section 9 */

@@ -131,12 +131,14 @@ static pcs_status check_ranges(const pcs_interlock_def *d)
     if (st == PCS_OK && d->condenser_available > 1)
         st = pcs_error_set(PCS_E_INVAL, "interlock: condenser_available = %u is not 0 or 1",
                            d->condenser_available);
-    /* a deadband reaching zero would leave P-7 set for good */
-    double lowest = fmin(d->p7_frac, d->p13_frac);
+    /* a deadband reaching zero would leave a latched permissive set for good
+     * (the power channels read no lower than 0) */
+    double lowest = fmin(fmin(d->p7_frac, d->p13_frac), fmin(d->p8_frac, d->p9_frac));
     if (st == PCS_OK && !(d->p_deadband_frac < lowest))
         st = pcs_error_set(PCS_E_INVAL,
                            "interlock: p_deadband_frac = %g is outside [0, %g) "
-                           "(min(p7_frac, p13_frac): P-7 must be able to reset)",
+                           "(min(p7_frac, p13_frac, p8_frac, p9_frac): every latched "
+                           "permissive must be able to reset)",
                            d->p_deadband_frac, lowest);
     return st == PCS_OK ? check_loops(d) : st;
 }

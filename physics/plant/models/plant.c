@@ -425,7 +425,7 @@ static pcs_status settle_secondary(pcs_world *w, pcs_plant_unit *pu, const pcs_p
  * Tavg, which rod control's Tref, the pressurizer level program, P-12 and
  * the turbine-trip controller all key on; so the setpoint is the header
  * pressure the unit settled at with its primary on 557 F. In this model
- * that is about 11 psi below 1092 psig: the dome's T_sat sits about 1.5 F
+ * that is about 11 psi below 1092 psig: the dome's T_sat sits about 1.1 F
  * below Tavg where the HRTD's pair has it 0.1 F above (the pump heat's
  * U A difference, and the bundle boiling at its own hydrostatic head above
  * the dome's pressure while its lower part is subcooled by the feed:

@@ -19,8 +19,8 @@
  *          |r| <= 0.416, e^r by Taylor to r^15 (remainder below 4e-20),
  *          2^q from the exponent bits.
  *
- * Error: only r (small) carries rounding, so the result is within about
- * 1 ulp of x^(2/5) over the whole range (tests/test_fuel_pow.c measures it
+ * Error: only r (small) carries rounding, so the result is within 2.3 ulp
+ * of x^(2/5) over the whole range (tests/test_fuel_pow.c measures it
  * against long double powl and asserts PCS_POW04_REL_ERR). pcs_pow(x, 0.4),
  * which the fuel used before, computes x to the double nearest 0.4, which is
  * 5.6e-17 relative above 2/5: it differs from x^(2/5) by 2.2e-17 |ln x|,

@@ -247,7 +247,7 @@ static pcs_status check_rest(const pcs_primary_def *d)
         {"steel_k_w_mk", d->steel_k_w_mk, 0, 200, 1},
         {"steel_rho_c_j_m3k", d->steel_rho_c_j_m3k, 0, 1e7, 1},
         {"sg_wall_rho_c_j_m3k", d->sg_wall_rho_c_j_m3k, 0, 1e7, 1},
-        {"metal_dx_max_m", d->metal_dx_max_m, 1e-4, 1, 0},
+        {"metal_dx_max_m", d->metal_dx_max_m, 1e-3, 1, 0},
     };
     pcs_status st = pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
     if (st == PCS_OK && d->sg_model > PCS_PRIMARY_SG_TUBE_STORES)
