@@ -45,7 +45,7 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_porv_def *d, uint32
     };
     st = pcs_param_ranges_check("sg_porv: ", r, sizeof r / sizeof r[0]);
     for (uint32_t l = 0; st == PCS_OK && l < n_sg; l++) {
-        char field[32];
+        char field[48];
         snprintf(field, sizeof field, "pressure[%u] (SG %u)", l, l + 1);
         st = pcs_control_input_check(w, "sg_porv", field, &d->pressure[l]);
     }
