@@ -381,6 +381,28 @@ Test(interlock, p14_high_high_level_two_of_three_in_one_sg)
     rig_free(&r);
 }
 
+/* P-14 resets only when no SG has 2 of 3 channels at or above 69 - 1 % NR
+ * (p14_deadband_pct): memoryless, it followed the channels' noise across
+ * the setpoint (136 edges of feed isolation in the 900 s 45 % turbine trip). */
+Test(interlock, p14_resets_only_below_its_deadband)
+{
+    rig r;
+    rig_init(&r, 0);
+    cr_expect_eq(r.d.p14_deadband_pct, 1.0, "the default");
+    level(&r, 1, 2, 69.0);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 1.0, "set at 69 %%");
+    level(&r, 1, 2, 68.5);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 1.0, "held at 68.5 %% (inside the deadband)");
+    level(&r, 1, 2, 68.0);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 1.0, "held at 68.0 %% (the reset point, inclusive)");
+    level(&r, 1, 2, 67.9);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 0.0, "reset at 67.9 %%");
+    cr_expect_eq(sig(&r, PCS_SIG_FW_ISOLATION), 0.0, "the isolation goes with it");
+    level(&r, 1, 2, 68.9);
+    cr_expect_eq(sig(&r, PCS_SIG_P14), 0.0, "not set again below 69 %%");
+    rig_free(&r);
+}
+
 static void load_at(rig *r, double frac)
 {
     for (int i = 0; i < 3; i++)

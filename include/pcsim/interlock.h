@@ -32,6 +32,8 @@
  *   Tavg channels -- k/n <= p12_tavg_k (latched; reset at k/n
  *                    >= p12_tavg_k + p12_hysteresis_k) ---- P-12
  *   per SG NR level channels -- k/n >= p14_level_pct in any SG ----- P-14
+ *                    (latched; reset when no SG has k/n >= p14_level_pct
+ *                    - p14_deadband_pct)
  *   turbine load L, lagged Ll (tau = c7_step / c7_ramp):
  *                 Ll - L > c7_step -> C-7 (latched until "c7_reset")
  *   turbine.sig TURBINE_TRIPPED -------------------------- C-8
@@ -186,7 +188,8 @@ enum {
     PCS_INTERLOCK_ST_P13 = 8,      /**< flag: P-13 bistable (turbine load part of P-7) */
     PCS_INTERLOCK_ST_P8 = 9,       /**< flag: P-8 bistable */
     PCS_INTERLOCK_ST_P9 = 10,      /**< flag: P-9 bistable */
-    PCS_INTERLOCK_ST_COUNT = 11,
+    PCS_INTERLOCK_ST_P14 = 11,     /**< flag: P-14 bistable */
+    PCS_INTERLOCK_ST_COUNT = 12,
 };
 
 /** k-out-of-n redundant channels of one quantity (sensor ids). */
@@ -229,6 +232,10 @@ typedef struct pcs_interlock_def {
     double p12_tavg_k;        /**< 562.594 = 553 F low-low Tavg ([HRTD] 11.2), section 1 */
     double p12_hysteresis_k;  /**< 1.111 = 2 F reset above P-12 (assumption) */
     double p14_level_pct;     /**< 69 % NR high-high ([HRTD] 12.2, 12.3), section 9 */
+    double p14_deadband_pct;  /**< 1 % NR: P-14 resets only when no SG has k/n channels at or
+                                   above p14_level_pct - this (assumption: 5 sd of the 0.2 %
+                                   NR level channel noise, as p_deadband_frac); [0, 50] and
+                                   below p14_level_pct */
     double low_low_level_pct; /**< 11.5 % NR ([HRTD] 12.2), sections 5 and 9 */
     double fw_iso_tavg_k;     /**< 568.706 = 564 F, with P-4 ([HRTD] 12.3), section 3 */
     double c7_step_frac;      /**< 0.10 load fall step ([HRTD] 11.2), section 1 */

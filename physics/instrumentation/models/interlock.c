@@ -35,6 +35,7 @@ static const pcs_interlock_def interlock_defaults = {
     .p12_tavg_k = F_TO_K(553.0),
     .p12_hysteresis_k = 2.0 / 1.8,
     .p14_level_pct = 69.0,
+    .p14_deadband_pct = 1.0,
     .low_low_level_pct = 11.5,
     .fw_iso_tavg_k = F_TO_K(564.0),
     .c7_step_frac = 0.10,
@@ -112,6 +113,7 @@ static pcs_status check_ranges(const pcs_interlock_def *d)
         {"p12_tavg_k", d->p12_tavg_k, 273.15, 700.0, 0},
         {"p12_hysteresis_k", d->p12_hysteresis_k, 0.0, 50.0, 0},
         {"p14_level_pct", d->p14_level_pct, 0.0, 100.0, 0},
+        {"p14_deadband_pct", d->p14_deadband_pct, 0.0, 50.0, 0},
         {"low_low_level_pct", d->low_low_level_pct, 0.0, 100.0, 0},
         {"fw_iso_tavg_k", d->fw_iso_tavg_k, 273.15, 700.0, 0},
         {"c7_step_frac", d->c7_step_frac, 0.0, 1.0, 1},
@@ -140,6 +142,11 @@ static pcs_status check_ranges(const pcs_interlock_def *d)
                            "(min(p7_frac, p13_frac, p8_frac, p9_frac): every latched "
                            "permissive must be able to reset)",
                            d->p_deadband_frac, lowest);
+    if (st == PCS_OK && !(d->p14_deadband_pct < d->p14_level_pct))
+        st = pcs_error_set(PCS_E_INVAL,
+                           "interlock: p14_deadband_pct = %g is outside [0, %g) "
+                           "(p14_level_pct: P-14 must be able to reset)",
+                           d->p14_deadband_pct, d->p14_level_pct);
     return st == PCS_OK ? check_loops(d) : st;
 }
 
@@ -245,7 +252,8 @@ static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *
         [PCS_INTERLOCK_ST_P10] = "P-10 latch",
         [PCS_INTERLOCK_ST_P13] = "P-13 latch",
         [PCS_INTERLOCK_ST_P8] = "P-8 latch",
-        [PCS_INTERLOCK_ST_P9] = "P-9 latch"};
+        [PCS_INTERLOCK_ST_P9] = "P-9 latch",
+        [PCS_INTERLOCK_ST_P14] = "P-14 latch"};
     pcs_status st = pcs_load_check_f64_from(name, "lagged turbine load 1", s,
                                             PCS_INTERLOCK_ST_LOAD_LAG, 1, 1, 0.0, 1.5, 0);
     for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++) {

@@ -142,6 +142,20 @@ static void bistable(pcs_interlock *il, const pcs_interlock_channels *c, double 
         s[el] = 0.0;
 }
 
+/* P-14 with its reset margin: set when any SG has k/n channels at or above
+ * the setpoint, reset only when none has them at or above setpoint -
+ * p14_deadband_pct (the level channels' noise would otherwise chatter the
+ * feedwater isolation and turbine trip it drives). */
+static void p14_update(pcs_interlock *il)
+{
+    const pcs_interlock_def *d = &il->def;
+    double *s = il->state;
+    if (lines_on(il, d->nr_level, d->p14_level_pct, 1) > 0)
+        s[PCS_INTERLOCK_ST_P14] = 1.0;
+    else if (lines_on(il, d->nr_level, d->p14_level_pct - d->p14_deadband_pct, 1) == 0)
+        s[PCS_INTERLOCK_ST_P14] = 0.0;
+}
+
 /* P-10, P-8, P-9 on the power channels; P-13 on the auctioneered-high load. */
 static void power_permissives(pcs_interlock *il, double load)
 {
@@ -177,7 +191,8 @@ pcs_status pcs_interlock_step(pcs_world *w, void *ctx)
     if (msli)
         s[PCS_INTERLOCK_ST_MSLI] = 1.0;
     int p4 = il->trip[d->trip_index] != 0;
-    int p14 = lines_on(il, d->nr_level, d->p14_level_pct, 1) > 0;
+    p14_update(il);
+    int p14 = s[PCS_INTERLOCK_ST_P14] != 0.0;
     int low_low = lines_on(il, d->nr_level, d->low_low_level_pct, -1) > 0;
     int si_on = s[PCS_INTERLOCK_ST_SI] != 0.0;
     sig[PCS_SIG_P4] = flag(p4);
