@@ -147,13 +147,7 @@ static pcs_status register_targets(pcs_world *w, pcs_sg_porv *pv)
     if (st == PCS_OK)
         st = pcs_command_family_share(w, PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT,
                                       pcs_porv_on_command, &family);
-    for (uint32_t l = 0; st == PCS_OK && l < pv->n_sg; l++) {
-        char one[32];
-        snprintf(one, sizeof one, "%s.porv%u", pv->unit, l + 1);
-        pcs_command_target_def td = {.name = one, .family = family, .ctx = pv, .element = l};
-        st = pcs_command_target_register(w, &td, NULL);
-    }
-    return st;
+    return st == PCS_OK ? pcs_th_element_targets(w, family, pv, pv->unit, "porv", pv->n_sg) : st;
 }
 
 static pcs_status make_state(pcs_world *w, pcs_sg_porv *pv)

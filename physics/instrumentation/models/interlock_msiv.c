@@ -125,13 +125,7 @@ static pcs_status register_targets(pcs_world *w, pcs_msiv *m)
             .name = names[k], .family = family, .ctx = m, .element = PCS_TARGET_ELEMENT_ALL};
         st = pcs_command_target_register(w, &td, NULL);
     }
-    for (uint32_t l = 0; st == PCS_OK && l < m->n_sg; l++) {
-        char one[32];
-        snprintf(one, sizeof one, "%s.msiv%u", m->unit, l + 1);
-        pcs_command_target_def td = {.name = one, .family = family, .ctx = m, .element = l};
-        st = pcs_command_target_register(w, &td, NULL);
-    }
-    return st;
+    return st == PCS_OK ? pcs_th_element_targets(w, family, m, m->unit, "msiv", m->n_sg) : st;
 }
 
 static pcs_status register_system(pcs_world *w, pcs_msiv *m)

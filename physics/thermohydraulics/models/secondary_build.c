@@ -700,13 +700,7 @@ static pcs_status register_commands(pcs_world *w, pcs_secondary *sc)
     uint32_t family;
     pcs_status st = pcs_command_family_share(w, PCS_SECONDARY_COMMANDS, PCS_SECONDARY_OP_COUNT,
                                              on_command, &family);
-    for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s.sg%u", sc->unit, l + 1);
-        pcs_command_target_def td = {.name = name, .family = family, .ctx = sc, .element = l};
-        st = pcs_command_target_register(w, &td, NULL);
-    }
-    return st;
+    return st == PCS_OK ? pcs_th_element_targets(w, family, sc, sc->unit, "sg", sc->nsg) : st;
 }
 
 static pcs_status alloc_scratch(pcs_world *w, pcs_secondary *sc)

@@ -66,3 +66,16 @@ pcs_status pcs_th_system(pcs_world *w, const char *prefix, const char *what, pcs
                          .n_writes = n_writes};
     return pcs_th_system_register(w, prefix, what, &d, check);
 }
+
+pcs_status pcs_th_element_targets(pcs_world *w, uint32_t family, void *ctx, const char *prefix,
+                                  const char *part, uint32_t n)
+{
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < n; k++) {
+        char name[PCS_NAME_MAX];
+        snprintf(name, sizeof name, "%s.%s%u", prefix, part, k + 1);
+        pcs_command_target_def td = {.name = name, .family = family, .ctx = ctx, .element = k};
+        st = pcs_command_target_register(w, &td, NULL);
+    }
+    return st;
+}

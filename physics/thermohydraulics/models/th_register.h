@@ -65,4 +65,10 @@ pcs_status pcs_th_system(pcs_world *w, const char *prefix, const char *what, pcs
                          pcs_system_fn fn, void *ctx, const uint32_t *reads, uint32_t n_reads,
                          const uint32_t *writes, uint32_t n_writes, pcs_load_check_fn check);
 
+/* Command targets "<prefix>.<part>1" .. "<prefix>.<part>n" of command family
+ * @p family, target k for element k - 1 with context @p ctx (a unit's SGs,
+ * MSIVs or relief valves, one target each). */
+pcs_status pcs_th_element_targets(pcs_world *w, uint32_t family, void *ctx, const char *prefix,
+                                  const char *part, uint32_t n);
+
 #endif
