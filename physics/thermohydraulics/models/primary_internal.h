@@ -129,6 +129,9 @@ pcs_status pcs_primary_pzr_boundary(struct pcs_primary *pr, const primary_view *
 /* UA of one SG tube volume at tube flow w (Dittus-Boelter inside with the
  * laminar floor, wall and secondary film in series; header), W/K. */
 double pcs_primary_sg_ua(const struct pcs_primary *pr, double w_kg_s);
+/* The tube-side film's resistance on the outside area, (D_o / D_i) / h_i with
+ * Dittus-Boelter's h_i at tube flow @p w_kg_s (laminar floor), m2 K / W. */
+double pcs_primary_sg_r_inside(const struct pcs_primary *pr, double w_kg_s);
 /* primary_metal.c */
 /* Structures, films and node arrays from the def (a build step, before the
  * stores: sets n_metal). */

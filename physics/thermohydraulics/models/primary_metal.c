@@ -316,11 +316,8 @@ void pcs_primary_tube_wall_step(pcs_primary *pr, primary_view *v, uint32_t l, ui
 {
     const pcs_primary_def *d = &pr->def;
     uint32_t i = loop_vol(pr, l, LOOP_TUBE0 + k), e = pr->tube0 + l * pr->ns + k;
-    double do_di = d->sg_tube_od_m / (d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m);
-    double hi =
-        fmax(pr->sg_c_flow * pcs_pow(fabs(v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]), 0.8),
-             pr->sg_h_laminar);
-    double gp = pr->sg_area_per_vol / (do_di / hi + pr->tube_r_half);
+    double r_in = pcs_primary_sg_r_inside(pr, v->st.flow_kg_s[pr->j_tube[l * pr->ns + k]]);
+    double gp = pr->sg_area_per_vol / (r_in + pr->tube_r_half);
     double gs = pr->sg_area_per_vol / (pr->tube_r_half + 1.0 / d->sg_h_secondary_w_m2k);
     double qa, qb, scratch[2];
     pcs_heat_wall_step(1u, pr->metal_cap + e, NULL, gp, v->st.t_k[i], gs, t_s, inv_dt, v->metal + e,

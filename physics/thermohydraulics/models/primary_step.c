@@ -92,12 +92,17 @@ pcs_status pcs_primary_pzr_boundary(pcs_primary *pr, const primary_view *v)
     return pcs_thnet_boundary_set(pr->net, pr->v_pzr, p, h);
 }
 
-double pcs_primary_sg_ua(const pcs_primary *pr, double w_kg_s)
+double pcs_primary_sg_r_inside(const pcs_primary *pr, double w_kg_s)
 {
     const pcs_primary_def *d = &pr->def;
     double do_di = d->sg_tube_od_m / (d->sg_tube_od_m - 2.0 * d->sg_tube_wall_m);
     double hi = fmax(pr->sg_c_flow * pcs_pow(fabs(w_kg_s), 0.8), pr->sg_h_laminar);
-    return pr->sg_area_per_vol / (do_di / hi + pr->sg_r_fixed);
+    return do_di / hi;
+}
+
+double pcs_primary_sg_ua(const pcs_primary *pr, double w_kg_s)
+{
+    return pr->sg_area_per_vol / (pcs_primary_sg_r_inside(pr, w_kg_s) + pr->sg_r_fixed);
 }
 
 /* Heat from each SG tube volume through its wall (header "Heat") to the
