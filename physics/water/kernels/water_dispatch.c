@@ -268,22 +268,31 @@ pcs_status pcs_water_rho_pt(double p_pa, double t_k, double *rho_kg_m3)
 /* (p, h) and (p, s)                                                        */
 /* ---------------------------------------------------------------------- */
 
-/* What is inverted: h or s, with the matching equations. */
-typedef struct target_ops {
-    const char *fn;    /* public function name for messages */
-    const char *param; /* "h_j_kg" or "s_j_kg_k" */
-    const char *unit;
-    double (*back1)(double p, double y);
-    double (*back2)(double p, double y);
-    double (*back3_t)(double p, double y);
-    double (*back3_v)(double p, double y);
-    void (*val1)(double p, double t, double *y, double *dydt);
-    void (*val2)(double p, double t, double *y, double *dydt);
+/* Region 1's or 2's equations for the target, and the gate of its fast path. */
+typedef struct region12_ops {
+    double (*back_t)(double p, double y);                     /* backward T(p, y) */
+    void (*fwd)(double p, double t, double *y, double *dydt); /* forward y(p, T), dy/dT */
+    double gate; /* region 1: above it no state exists; region 2: below it none */
+} region12_ops;
+
+/* Region 3's equations for the target. */
+typedef struct region3_ops {
+    double (*back_t)(double p, double y); /* backward T(p, y) */
+    double (*back_v)(double p, double y); /* backward v(p, y) */
     double (*p3sat)(double y);
-    double y3sat_lo, y3sat_hi; /* range of p3sat: y'(623.15 K), y''(623.15 K) */
-    double y1_max;             /* above it no region 1 state exists (fast-path gate) */
-    double y2_min;             /* below it no region 2 state exists (fast-path gate) */
-    int is_h;
+    double y_lo, y_hi; /* range of p3sat: y'(623.15 K), y''(623.15 K) */
+} region3_ops;
+
+/* What is inverted: h or s, with the matching equations region by region. */
+typedef struct target_ops {
+    struct {
+        const char *fn;    /* public function name for messages */
+        const char *param; /* "h_j_kg" or "s_j_kg_k" */
+        const char *unit;
+        int is_h;
+    } what;
+    region12_ops r1, r2;
+    region3_ops r3;
 } target_ops;
 
 /*
@@ -294,52 +303,26 @@ typedef struct target_ops {
  * only save wasted Newton attempts, the slow path decides correctness.
  */
 static const target_ops ops_h = {
-    .fn = "pcs_water_t_ph",
-    .param = "h_j_kg",
-    .unit = "J/kg",
-    .back1 = if97_region1_t_ph,
-    .back2 = if97_region2_t_ph,
-    .back3_t = if97_region3_t_ph,
-    .back3_v = if97_region3_v_ph,
-    .val1 = if97_region1_h_cp,
-    .val2 = if97_region2_h_cp,
-    .p3sat = if97_p3sat_h,
-    .y3sat_lo = 1.6708582183e6,
-    .y3sat_hi = 2.5635920039e6,
-    .y1_max = 1.70e6,
-    .y2_min = 2.45e6,
-    .is_h = 1,
+    .what = {"pcs_water_t_ph", "h_j_kg", "J/kg", 1},
+    .r1 = {if97_region1_t_ph, if97_region1_h_cp, 1.70e6},
+    .r2 = {if97_region2_t_ph, if97_region2_h_cp, 2.45e6},
+    .r3 = {if97_region3_t_ph, if97_region3_v_ph, if97_p3sat_h, 1.6708582183e6, 2.5635920039e6},
 };
 
 static const target_ops ops_s = {
-    .fn = "pcs_water_t_ps",
-    .param = "s_j_kg_k",
-    .unit = "J/(kg K)",
-    .back1 = if97_region1_t_ps,
-    .back2 = if97_region2_t_ps,
-    .back3_t = if97_region3_t_ps,
-    .back3_v = if97_region3_v_ps,
-    .val1 = if97_region1_s_dsdt,
-    .val2 = if97_region2_s_dsdt,
-    .p3sat = if97_p3sat_s,
-    .y3sat_lo = 3.7782813395e3,
-    .y3sat_hi = 5.2108878249e3,
-    .y1_max = 3.85e3,
-    .y2_min = 4.95e3,
-    .is_h = 0,
+    .what = {"pcs_water_t_ps", "s_j_kg_k", "J/(kg K)", 0},
+    .r1 = {if97_region1_t_ps, if97_region1_s_dsdt, 3.85e3},
+    .r2 = {if97_region2_t_ps, if97_region2_s_dsdt, 4.95e3},
+    .r3 = {if97_region3_t_ps, if97_region3_v_ps, if97_p3sat_s, 3.7782813395e3, 5.2108878249e3},
 };
 
-/* Newton on T for region 1 or 2 at fixed p; 0 if it does not converge. */
-static int newton_t(const target_ops *op, int region, double p, double y, double t0, double *t_out)
+/* Newton on T for region 1 or 2 (r) at fixed p; 0 if it does not converge. */
+static int newton_t(const region12_ops *r, double p, double y, double t0, double *t_out)
 {
     double t = t0;
     for (int it = 0; it < 30; it++) {
         double v, d;
-        if (region == 1) {
-            op->val1(p, t, &v, &d);
-        } else {
-            op->val2(p, t, &v, &d);
-        }
+        r->fwd(p, t, &v, &d);
         if (!(d > 0.0) || !pcs_isfinite(v)) {
             return 0;
         }
@@ -397,12 +380,12 @@ int if97_region3_newton(double p, double y, int is_h, int max_it, double *rho_io
 /* Region 3 from the SR3-03 backward equations (|dT| <= 25 mK, |dv/v| <= 1e-4). */
 static int newton_r3(const target_ops *op, double p, double y, double *rho_out, double *t_out)
 {
-    *t_out = op->back3_t(p, y);
-    *rho_out = 1.0 / op->back3_v(p, y);
+    *t_out = op->r3.back_t(p, y);
+    *rho_out = 1.0 / op->r3.back_v(p, y);
     if (!(*t_out > 0.0 && *rho_out > 0.0 && pcs_isfinite(*t_out) && pcs_isfinite(*rho_out))) {
         return 0;
     }
-    return if97_region3_newton(p, y, op->is_h, 50, rho_out, t_out);
+    return if97_region3_newton(p, y, op->what.is_h, 50, rho_out, t_out);
 }
 
 /* Result of a (p,h) or (p,s) solve. */
@@ -417,7 +400,7 @@ static pcs_status out_of_range(const target_ops *op, double p, double y, const c
     return pcs_error_set(PCS_E_INVAL,
                          "%s: %s = %.10g %s at p = %.10g Pa gives T %s the range "
                          "[273.15, 1073.15] K",
-                         op->fn, op->param, y, op->unit, p, side);
+                         op->what.fn, op->what.param, y, op->what.unit, p, side);
 }
 
 static pcs_status finish_r1(const target_ops *op, double p, double y, double t, py_sol *sol)
@@ -443,8 +426,8 @@ static pcs_status finish_r2(const target_ops *op, double p, double y, double t, 
 static pcs_status no_convergence(const target_ops *op, double p, double y, int region)
 {
     return pcs_error_set(PCS_E_INVAL,
-                         "%s: no convergence in region %d at p = %.10g Pa, %s = %.10g %s", op->fn,
-                         region, p, op->param, y, op->unit);
+                         "%s: no convergence in region %d at p = %.10g Pa, %s = %.10g %s",
+                         op->what.fn, region, p, op->what.param, y, op->what.unit);
 }
 
 /*
@@ -462,15 +445,15 @@ static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol
     double t;
 
     /* Fast paths: Newton from the backward equations; see the file comment. */
-    if (has_liquid && y <= op->y1_max) {
-        const double t1 = op->back1(p, y);
-        if (t1 <= t_hi1 + 1.0 && newton_t(op, 1, p, y, t1, &t) && t <= t_hi1 + IF97_T_ROUND &&
+    if (has_liquid && y <= op->r1.gate) {
+        const double t1 = op->r1.back_t(p, y);
+        if (t1 <= t_hi1 + 1.0 && newton_t(&op->r1, p, y, t1, &t) && t <= t_hi1 + IF97_T_ROUND &&
             t >= IF97_TMIN - IF97_T_ROUND) {
             return finish_r1(op, p, y, t, sol);
         }
     }
-    const double t2 = y >= op->y2_min ? op->back2(p, y) : 0.0;
-    if (t2 >= t_lo2 - 1.0 && newton_t(op, 2, p, y, t2, &t) && t >= t_lo2 - IF97_T_ROUND &&
+    const double t2 = y >= op->r2.gate ? op->r2.back_t(p, y) : 0.0;
+    if (t2 >= t_lo2 - 1.0 && newton_t(&op->r2, p, y, t2, &t) && t >= t_lo2 - IF97_T_ROUND &&
         t <= IF97_T25 + IF97_T_ROUND) {
         return finish_r2(op, p, y, t, sol);
     }
@@ -478,12 +461,12 @@ static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol
     /* Slow path: compare with the values on the region boundaries. */
     double y_b1 = 0.0, y_b2, d;
     if (has_liquid) {
-        op->val1(p, t_hi1, &y_b1, &d);
+        op->r1.fwd(p, t_hi1, &y_b1, &d);
     }
-    op->val2(p, has_liquid ? t_lo2 : IF97_TMIN, &y_b2, &d);
+    op->r2.fwd(p, has_liquid ? t_lo2 : IF97_TMIN, &y_b2, &d);
     if (has_liquid && y <= y_b1) {
         /* Newton from the top of region 1, where h(T) is convex: monotone */
-        if (!newton_t(op, 1, p, y, t_hi1, &t)) {
+        if (!newton_t(&op->r1, p, y, t_hi1, &t)) {
             return no_convergence(op, p, y, 1);
         }
         return finish_r1(op, p, y, t, sol);
@@ -492,7 +475,7 @@ static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol
         if (!has_liquid && y < y_b2) {
             return out_of_range(op, p, y, "below");
         }
-        if (!newton_t(op, 2, p, y, has_liquid ? t_lo2 : IF97_TMIN, &t)) {
+        if (!newton_t(&op->r2, p, y, has_liquid ? t_lo2 : IF97_TMIN, &t)) {
             return no_convergence(op, p, y, 2);
         }
         return finish_r2(op, p, y, t, sol);
@@ -503,7 +486,7 @@ static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol
         return PCS_OK;
     }
     /* region 3, or its two-phase part below the critical pressure */
-    if (p < IF97_PC && y >= op->y3sat_lo && y <= op->y3sat_hi && p < op->p3sat(y)) {
+    if (p < IF97_PC && y >= op->r3.y_lo && y <= op->r3.y_hi && p < op->r3.p3sat(y)) {
         sol->region = 4;
         sol->t = if97_tsat(p);
         return PCS_OK;
@@ -521,12 +504,13 @@ static pcs_status solve_py(const target_ops *op, double p, double y, py_sol *sol
 static pcs_status solve_checked(const target_ops *op, double p, double y, const void *out,
                                 py_sol *sol)
 {
-    pcs_status st = if97_check_out(op->fn, "out", out);
+    pcs_status st = if97_check_out(op->what.fn, "out", out);
     if (st == PCS_OK) {
-        st = if97_check_pos(op->fn, "p_pa", p, IF97_PMAX, "Pa");
+        st = if97_check_pos(op->what.fn, "p_pa", p, IF97_PMAX, "Pa");
     }
     if (st == PCS_OK && !pcs_isfinite(y)) {
-        st = pcs_error_set(PCS_E_INVAL, "%s: %s = %g is not finite", op->fn, op->param, y);
+        st =
+            pcs_error_set(PCS_E_INVAL, "%s: %s = %g is not finite", op->what.fn, op->what.param, y);
     }
     if (st == PCS_OK) {
         st = solve_py(op, p, y, sol);
