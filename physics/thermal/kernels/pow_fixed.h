@@ -47,8 +47,12 @@
  * need the body compiled for their own instruction set. */
 #if defined(__GNUC__) || defined(__clang__)
 #define PCS_POW04_INLINE static inline __attribute__((always_inline))
+/* The series' loops fully unrolled: a loop left in the caller's lane loop
+ * would stop it from being vectorised. */
+#define PCS_POW04_UNROLL _Pragma("GCC unroll 16")
 #else
 #define PCS_POW04_INLINE static inline
+#define PCS_POW04_UNROLL
 #endif
 /** Bound on |pcs_pow04(x) / x^(2/5) - 1| over [X_MIN, DBL_MAX] (2.3 ulp; see the
  *  file comment). */
@@ -67,6 +71,33 @@ PCS_POW04_INLINE double pcs_pow04_double(uint64_t u)
     memcpy(&x, &u, sizeof x);
     return x;
 }
+
+/* ln m = 2 s (1 + z/3 + z^2/5 + ... + z^10/21), z = s^2: the coefficients
+ * 1/(2i + 1), highest power first. */
+#define PCS_POW04_ATANH_N 11
+static const double pcs_pow04_atanh_c[PCS_POW04_ATANH_N] = {
+    1.0 / 21.0, 1.0 / 19.0, 1.0 / 17.0, 1.0 / 15.0, 1.0 / 13.0, 1.0 / 11.0,
+    1.0 / 9.0,  1.0 / 7.0,  1.0 / 5.0,  1.0 / 3.0,  1.0};
+
+/* e^r, Taylor to r^15 (the remainder is below 4e-20): the coefficients 1/i!,
+ * highest power first. */
+#define PCS_POW04_EXP_N 16
+static const double pcs_pow04_exp_c[PCS_POW04_EXP_N] = {1.0 / 1307674368000.0,
+                                                        1.0 / 87178291200.0,
+                                                        1.0 / 6227020800.0,
+                                                        1.0 / 479001600.0,
+                                                        1.0 / 39916800.0,
+                                                        1.0 / 3628800.0,
+                                                        1.0 / 362880.0,
+                                                        1.0 / 40320.0,
+                                                        1.0 / 5040.0,
+                                                        1.0 / 720.0,
+                                                        1.0 / 120.0,
+                                                        1.0 / 24.0,
+                                                        1.0 / 6.0,
+                                                        0.5,
+                                                        1.0,
+                                                        1.0};
 
 /** The argument clamped into pcs_pow04's range (NaN to PCS_POW04_X_MIN).
  *  Apply it in a loop of its own: in the same loop body as pcs_pow04, gcc
@@ -91,17 +122,10 @@ PCS_POW04_INLINE double pcs_pow04(double x)
      * is exact, so is its difference from 2^52 + 1023. */
     double k = pcs_pow04_double(kb | UINT64_C(0x4330000000000000)) - 4503599627371519.0;
     double s = (m - 1.0) / (m + 1.0), z = s * s;
-    double p = 1.0 / 21.0;
-    p = p * z + 1.0 / 19.0;
-    p = p * z + 1.0 / 17.0;
-    p = p * z + 1.0 / 15.0;
-    p = p * z + 1.0 / 13.0;
-    p = p * z + 1.0 / 11.0;
-    p = p * z + 1.0 / 9.0;
-    p = p * z + 1.0 / 7.0;
-    p = p * z + 1.0 / 5.0;
-    p = p * z + 1.0 / 3.0;
-    p = p * z + 1.0;
+    double p = pcs_pow04_atanh_c[0]; /* Horner's rule, highest power first */
+    PCS_POW04_UNROLL
+    for (int i = 1; i < PCS_POW04_ATANH_N; i++)
+        p = p * z + pcs_pow04_atanh_c[i];
     double ln_m = 2.0 * s * p;
     /* x^0.4 = 2^q 2^(j/5) m^0.4 with 2k = 5q + j, j in {-2..2}: q by the
      * 1.5 2^52 shift (0.4 k is never within 0.1 of a half), j exact. Only
@@ -115,23 +139,10 @@ PCS_POW04_INLINE double pcs_pow04(double x)
     /* ln 2 / 5 in two parts; j times either is exact (|j| <= 2). */
     const double ln2_5_hi = 0.13862943611198905, ln2_5_lo = 1.0189208750818381e-17;
     double r = j * ln2_5_hi + (0.4 * ln_m + j * ln2_5_lo);
-    /* e^r, Taylor to r^15: the remainder is below 4e-20. */
-    double e = 1.0 / 1307674368000.0; /* 1/15! */
-    e = e * r + 1.0 / 87178291200.0;
-    e = e * r + 1.0 / 6227020800.0;
-    e = e * r + 1.0 / 479001600.0;
-    e = e * r + 1.0 / 39916800.0;
-    e = e * r + 1.0 / 3628800.0;
-    e = e * r + 1.0 / 362880.0;
-    e = e * r + 1.0 / 40320.0;
-    e = e * r + 1.0 / 5040.0;
-    e = e * r + 1.0 / 720.0;
-    e = e * r + 1.0 / 120.0;
-    e = e * r + 1.0 / 24.0;
-    e = e * r + 1.0 / 6.0;
-    e = e * r + 0.5;
-    e = e * r + 1.0;
-    e = e * r + 1.0;
+    double e = pcs_pow04_exp_c[0];
+    PCS_POW04_UNROLL
+    for (int i = 1; i < PCS_POW04_EXP_N; i++)
+        e = e * r + pcs_pow04_exp_c[i];
     /* 2^q: (q + 1023) in the exponent field; |q| <= 410. */
     double scale = pcs_pow04_double((qb + 1023u) << 52);
     return e * scale;
