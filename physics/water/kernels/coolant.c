@@ -5,27 +5,42 @@
 #include "pcsim/coolant.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "pcsim/math.h"
+
+/* The set's fields, as messages name them, with their defaults: the secant
+ * through IF97 values at 565.1 K and 599.0 K, 15.51 MPa (coolant.h). One
+ * table fills the defaults and lists the fields that must be finite. */
+typedef struct coolant_field {
+    const char *name;
+    size_t at; /* offsetof(pcs_coolant_linear, <name>): every field is a double */
+    double dflt;
+} coolant_field;
+
+static const coolant_field fields[] = {
+    {"t_ref_k", offsetof(pcs_coolant_linear, t_ref_k), 582.05},
+    {"t_min_k", offsetof(pcs_coolant_linear, t_min_k), 540.0},
+    {"t_max_k", offsetof(pcs_coolant_linear, t_max_k), 618.0},
+    {"cp_ref", offsetof(pcs_coolant_linear, cp_ref), 5873.19},
+    {"dcp_dt", offsetof(pcs_coolant_linear, dcp_dt), 34.9714},
+    {"k_ref", offsetof(pcs_coolant_linear, k_ref), 0.546900},
+    {"dk_dt", offsetof(pcs_coolant_linear, dk_dt), -1.73757e-3},
+    {"mu_ref", offsetof(pcs_coolant_linear, mu_ref), 8.48272e-5},
+    {"dmu_dt", offsetof(pcs_coolant_linear, dmu_dt), -4.06466e-7},
+    {"rho_ref", offsetof(pcs_coolant_linear, rho_ref), 703.298},
+    {"drho_dt", offsetof(pcs_coolant_linear, drho_dt), -2.31375},
+};
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+_Static_assert(sizeof(pcs_coolant_linear) == N_FIELDS * sizeof(double),
+               "the field table lists every field of pcs_coolant_linear");
 
 pcs_status pcs_coolant_linear_default(pcs_coolant_linear *c)
 {
     if (!c)
         return pcs_error_set(PCS_E_INVAL, "pcs_coolant_linear_default: c is NULL");
-    /* Secant through IF97 values at 565.1 K and 599.0 K, 15.51 MPa (header comment). */
-    *c = (pcs_coolant_linear){
-        .t_ref_k = 582.05,
-        .t_min_k = 540.0,
-        .t_max_k = 618.0,
-        .cp_ref = 5873.19,
-        .dcp_dt = 34.9714,
-        .k_ref = 0.546900,
-        .dk_dt = -1.73757e-3,
-        .mu_ref = 8.48272e-5,
-        .dmu_dt = -4.06466e-7,
-        .rho_ref = 703.298,
-        .drho_dt = -2.31375,
-    };
+    for (size_t i = 0; i < N_FIELDS; i++)
+        memcpy((char *)c + fields[i].at, &fields[i].dflt, sizeof(double));
     return PCS_OK;
 }
 
@@ -33,19 +48,13 @@ pcs_status pcs_coolant_linear_validate(const pcs_coolant_linear *c)
 {
     if (!c)
         return pcs_error_set(PCS_E_INVAL, "coolant linear properties: c is NULL");
-    const struct {
-        const char *name;
+    for (size_t i = 0; i < N_FIELDS; i++) {
         double v;
-    } f[] = {
-        {"t_ref_k", c->t_ref_k}, {"t_min_k", c->t_min_k}, {"t_max_k", c->t_max_k},
-        {"cp_ref", c->cp_ref},   {"dcp_dt", c->dcp_dt},   {"k_ref", c->k_ref},
-        {"dk_dt", c->dk_dt},     {"mu_ref", c->mu_ref},   {"dmu_dt", c->dmu_dt},
-        {"rho_ref", c->rho_ref}, {"drho_dt", c->drho_dt},
-    };
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (!pcs_isfinite(f[i].v))
+        memcpy(&v, (const char *)c + fields[i].at, sizeof v);
+        if (!pcs_isfinite(v))
             return pcs_error_set(PCS_E_INVAL, "coolant linear properties: %s = %g is not finite",
-                                 f[i].name, f[i].v);
+                                 fields[i].name, v);
+    }
     if (c->t_min_k < 273.15)
         return pcs_error_set(
             PCS_E_INVAL, "coolant linear properties: t_min_k = %g K is below 273.15 K", c->t_min_k);
