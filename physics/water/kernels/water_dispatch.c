@@ -75,32 +75,30 @@ static int region_of_pt(double p, double t)
 int if97_region3_rho(double p, double t, int liquid, double *rho_out)
 {
     double rho = liquid ? 800.0 : 0.5 * p / (IF97_R * t);
-    double r_neg = 0.0, r_pos = 0.0;
-    int have_neg = 0, have_pos = 0;
+    /* The bracket: end[1] the last rho where p3 < p (have[1] once there is
+     * one), end[0] the last where p3 >= p. */
+    double end[2] = {0.0, 0.0};
+    int have[2] = {0, 0};
     if (t >= IF97_TC) { /* monotone isotherm: bracket it from both sides at once */
         if97_r3_state s;
-        r_neg = 0.5 * p / (IF97_R * t);
-        if97_region3_state(r_neg, t, &s);
-        have_neg = s.p < p;
+        end[1] = 0.5 * p / (IF97_R * t);
+        if97_region3_state(end[1], t, &s);
+        have[1] = s.p < p;
     }
     for (int it = 0; it < 200; it++) {
         if97_r3_state s;
         if97_region3_state(rho, t, &s);
         const double f = s.p - p;
-        if (f < 0.0) {
-            r_neg = rho;
-            have_neg = 1;
-        } else {
-            r_pos = rho;
-            have_pos = 1;
-        }
+        const int below = f < 0.0;
+        end[below] = rho;
+        have[below] = 1;
         if (pcs_fabs(f) <= 1e-13 * p) {
             *rho_out = rho;
             return 1;
         }
         double next = s.dp_drho > 0.0 ? rho - f / s.dp_drho : -1.0;
-        if (have_neg && have_pos) {
-            const double lo = pcs_fmin(r_neg, r_pos), hi = pcs_fmax(r_neg, r_pos);
+        if (have[0] && have[1]) {
+            const double lo = pcs_fmin(end[1], end[0]), hi = pcs_fmax(end[1], end[0]);
             if (!(next > lo && next < hi)) {
                 next = 0.5 * (lo + hi); /* bisection keeps the bracket */
             }
