@@ -324,9 +324,10 @@ pcs_status pcs_water_ph_h_range(double p_pa, double *h_min_j_kg, double *h_max_j
     return PCS_OK;
 }
 
-pcs_status pcs_water_ph_exact(double p_pa, double h_j_kg, pcs_water_ph_state *out)
+/* The arguments of pcs_water_ph_exact: out given, p in range, then h between
+ * the pressure's ends of the formulation. */
+static pcs_status check_ph(const char *fn, double p_pa, double h_j_kg, const void *out)
 {
-    static const char fn[] = "pcs_water_ph_exact";
     pcs_status st = if97_check_out(fn, "out", out);
     if (st == PCS_OK) {
         st = check_p(fn, p_pa);
@@ -340,6 +341,16 @@ pcs_status pcs_water_ph_exact(double p_pa, double h_j_kg, pcs_water_ph_state *ou
                              "%s: h_j_kg = %.10g J/kg at p = %.10g Pa is outside [%.10g, %.10g] "
                              "J/kg (T from 273.16 K to 1073.15 K)",
                              fn, h_j_kg, p_pa, lo, hi);
+    }
+    return PCS_OK;
+}
+
+pcs_status pcs_water_ph_exact(double p_pa, double h_j_kg, pcs_water_ph_state *out)
+{
+    static const char fn[] = "pcs_water_ph_exact";
+    pcs_status st = check_ph(fn, p_pa, h_j_kg, out);
+    if (st != PCS_OK) {
+        return st;
     }
     pcs_water_ph_state q;
     st = ph_exact_unchecked(fn, p_pa, h_j_kg, &q);

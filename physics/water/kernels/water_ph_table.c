@@ -75,53 +75,58 @@ struct pcs_water_ph_table {
 /* Configuration                                                            */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * The def's fields (all uint32_t), as messages name them, with their
+ * defaults and allowed ranges: one table fills the defaults and checks a
+ * def, in this order (rows_per_octave must also be a power of two).
+ */
+typedef struct ph_def_field {
+    const char *name;
+    size_t at; /* offsetof(pcs_water_ph_table_def, <name>) */
+    uint32_t dflt, lo, hi;
+    int pow2;
+} ph_def_field;
+
+static const ph_def_field def_fields[] = {
+    {"rows_per_octave", offsetof(pcs_water_ph_table_def, rows_per_octave), 16, 2, 1024, 1},
+    {"n_near_critical", offsetof(pcs_water_ph_table_def, n_near_critical), 48, 2, 4096, 0},
+    {"n_super", offsetof(pcs_water_ph_table_def, n_super), 24, 1, 4096, 0},
+    {"n_liquid", offsetof(pcs_water_ph_table_def, n_liquid), 48, 1, 4096, 0},
+    {"n_vapour", offsetof(pcs_water_ph_table_def, n_vapour), 48, 1, 4096, 0},
+    {"sat_refine", offsetof(pcs_water_ph_table_def, sat_refine), 4, 1, 64, 0},
+};
+#define N_DEF_FIELDS (sizeof def_fields / sizeof def_fields[0])
+_Static_assert(sizeof(pcs_water_ph_table_def) == N_DEF_FIELDS * sizeof(uint32_t),
+               "the field table lists every field of pcs_water_ph_table_def");
+
 pcs_status pcs_water_ph_table_default(pcs_water_ph_table_def *cfg)
 {
     pcs_status st = if97_check_out("pcs_water_ph_table_default", "cfg", cfg);
-    if (st == PCS_OK) {
-        cfg->rows_per_octave = 16;
-        cfg->n_near_critical = 48;
-        cfg->n_super = 24;
-        cfg->n_liquid = 48;
-        cfg->n_vapour = 48;
-        cfg->sat_refine = 4;
+    for (size_t i = 0; st == PCS_OK && i < N_DEF_FIELDS; i++) {
+        memcpy((char *)cfg + def_fields[i].at, &def_fields[i].dflt, sizeof(uint32_t));
     }
     return st;
 }
 
-static pcs_status check_count(const char *fn, const char *field, uint32_t v, uint32_t lo,
-                              uint32_t hi)
+static pcs_status check_field(const char *fn, const ph_def_field *f, uint32_t v)
 {
-    if (v >= lo && v <= hi) {
-        return PCS_OK;
+    if (!(v >= f->lo && v <= f->hi)) {
+        return pcs_error_set(PCS_E_INVAL, "%s: cfg.%s = %u is outside [%u, %u]", fn, f->name, v,
+                             f->lo, f->hi);
     }
-    return pcs_error_set(PCS_E_INVAL, "%s: cfg.%s = %u is outside [%u, %u]", fn, field, v, lo, hi);
+    if (f->pow2 && (v & (v - 1u)) != 0) {
+        return pcs_error_set(PCS_E_INVAL, "%s: cfg.%s = %u is not a power of two", fn, f->name, v);
+    }
+    return PCS_OK;
 }
 
 static pcs_status check_config(const char *fn, const pcs_water_ph_table_def *c)
 {
     pcs_status st = if97_check_out(fn, "cfg", c);
-    if (st == PCS_OK) {
-        st = check_count(fn, "rows_per_octave", c->rows_per_octave, 2, 1024);
-    }
-    if (st == PCS_OK && (c->rows_per_octave & (c->rows_per_octave - 1u)) != 0) {
-        st = pcs_error_set(PCS_E_INVAL, "%s: cfg.rows_per_octave = %u is not a power of two", fn,
-                           c->rows_per_octave);
-    }
-    if (st == PCS_OK) {
-        st = check_count(fn, "n_near_critical", c->n_near_critical, 2, 4096);
-    }
-    if (st == PCS_OK) {
-        st = check_count(fn, "n_super", c->n_super, 1, 4096);
-    }
-    if (st == PCS_OK) {
-        st = check_count(fn, "n_liquid", c->n_liquid, 1, 4096);
-    }
-    if (st == PCS_OK) {
-        st = check_count(fn, "n_vapour", c->n_vapour, 1, 4096);
-    }
-    if (st == PCS_OK) {
-        st = check_count(fn, "sat_refine", c->sat_refine, 1, 64);
+    for (size_t i = 0; st == PCS_OK && i < N_DEF_FIELDS; i++) {
+        uint32_t v;
+        memcpy(&v, (const char *)c + def_fields[i].at, sizeof v);
+        st = check_field(fn, &def_fields[i], v);
     }
     return st;
 }
