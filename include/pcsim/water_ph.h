@@ -204,10 +204,10 @@ typedef struct pcs_water_ph_table pcs_water_ph_table;
 
 /** Table extent and resolution. Start from pcs_water_ph_table_default. */
 typedef struct pcs_water_ph_table_def {
-    uint32_t rows_per_octave; /**< row cells per binary octave of p below 2^23 Pa; default 16; [1,
-                                 1024] */
+    uint32_t rows_per_octave; /**< row cells per binary octave of p below 2^23 Pa; default 16; [2,
+                                 1024], a power of two */
     uint32_t n_near_critical; /**< row cells, uniform in sqrt(p_c - p), 2^23 Pa to p_c; default 48;
-                                 [1, 4096] */
+                                 [2, 4096] */
     uint32_t n_super;    /**< row cells uniform in p from p_c to 31 MPa; default 24; [1, 4096] */
     uint32_t n_liquid;   /**< xi cells of the liquid segment; default 48; [1, 4096] */
     uint32_t n_vapour;   /**< xi cells of the vapour segment; default 48; [1, 4096] */
