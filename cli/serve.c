@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/host.h"
 #include "cli/serve.h"
 
 static void serve_usage(FILE *f)
@@ -115,20 +116,9 @@ static int parse_mode(const char *arg, serve_opts *o)
     return 0;
 }
 
-/* A real number in [lo, hi], all of the text (NaN is outside). */
-static int parse_real(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_speed(const char *arg, serve_opts *o)
 {
-    if (parse_real(arg, PCS_SPEED_MIN, PCS_SPEED_MAX, &o->speed))
+    if (host_parse_double(arg, PCS_SPEED_MIN, PCS_SPEED_MAX, &o->speed))
         return fail("--speed '%s'", arg,
                     "expected a number in [0.1, 1000] (simulated seconds per wall "
                     "second; --mode fast runs as fast as possible)");
@@ -137,7 +127,7 @@ static int parse_speed(const char *arg, serve_opts *o)
 
 static int parse_rate(const char *arg, serve_opts *o)
 {
-    if (parse_real(arg, 0.0, 100000.0, &o->rate))
+    if (host_parse_double(arg, 0.0, 100000.0, &o->rate))
         return fail("--rate '%s'", arg, "expected a number in [0, 100000]");
     return 0;
 }
