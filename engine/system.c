@@ -211,7 +211,6 @@ pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn, 
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_set_stage_observer: world is NULL");
-    w->stage_observer = fn;
-    w->stage_observer_ctx = ctx;
+    w->stage_observer = (pcs_stage_observer_rec){.fn = fn, .ctx = ctx};
     return PCS_OK;
 }

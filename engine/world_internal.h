@@ -85,6 +85,18 @@ typedef struct pcs_run_state_rec {
     void *ctx;
 } pcs_run_state_rec;
 
+/* The host's observers of each stage and of each tick's events: set, not
+ * registered (one each; NULL fn: none). */
+typedef struct pcs_stage_observer_rec {
+    pcs_stage_observer_fn fn;
+    void *ctx;
+} pcs_stage_observer_rec;
+
+typedef struct pcs_event_callback_rec {
+    pcs_event_fn fn;
+    void *ctx;
+} pcs_event_callback_rec;
+
 typedef struct pcs_command_queue pcs_command_queue;
 
 /* engine/entity.c: the entity table (pcsim/entity.h); NULL until added. */
@@ -160,8 +172,7 @@ struct pcs_world {
     uint32_t access_fault;         /* check_access: first undeclared store it touched */
     uint64_t *store_hash;          /* check_access 2: each store's hash, store_hash_cap */
     uint32_t store_hash_cap;       /* = stores_cap once a store is registered */
-    pcs_stage_observer_fn stage_observer;
-    void *stage_observer_ctx;
+    pcs_stage_observer_rec stage_observer;
 
     pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
     pcs_targets targets;
@@ -177,8 +188,7 @@ struct pcs_world {
     int events_closed;        /* stage 13 began: the overflow event is kept current */
     uint32_t events_overflow; /* index of this tick's overflow event, or UINT32_MAX */
     uint64_t events_dropped_total;
-    pcs_event_fn event_fn;
-    void *event_ctx;
+    pcs_event_callback_rec event_callback;
 
     pcs_channel_rec *channels;
     uint32_t n_channels;
