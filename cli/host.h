@@ -93,6 +93,10 @@ typedef struct host {
 /** Print to stderr "pcsim: <msg>" and return @p code. */
 int host_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/** A real number in [@p lo, @p hi], all of the text @p s (NaN is outside):
+ *  0, or -1 leaving *@p out as it was (cli/run.c). */
+int host_parse_double(const char *s, double lo, double hi, double *out);
+
 /** Monotonic wall time in ns (cli/ may read clocks). */
 uint64_t host_now_ns(void);
 

@@ -22,6 +22,16 @@ static void usage(FILE *f)
           f);
 }
 
+/* The subcommands: each runs on the arguments after its name (argv[0] is
+ * the name). */
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"run", cmd_run},     {"replay", cmd_replay}, {"info", cmd_info},
+    {"serve", cmd_serve}, {"plot", cmd_plot},
+};
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -29,16 +39,9 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "replay") == 0)
-        return cmd_replay(argc - 1, argv + 1);
-    if (strcmp(cmd, "info") == 0)
-        return cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "serve") == 0)
-        return cmd_serve(argc - 1, argv + 1);
-    if (strcmp(cmd, "plot") == 0)
-        return cmd_plot(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("pcsim %s\n", pcs_version());
         return 0;

@@ -67,7 +67,7 @@ static void run_usage(FILE *f)
           f);
 }
 
-static int parse_double(const char *s, double lo, double hi, double *out)
+int host_parse_double(const char *s, double lo, double hi, double *out)
 {
     char *end;
     double v = strtod(s, &end);
@@ -96,25 +96,25 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
         case 's':
-            if (parse_double(optarg, 0.0, 1e9, &o->seconds))
+            if (host_parse_double(optarg, 0.0, 1e9, &o->seconds))
                 return host_fail(2, "--seconds '%s': expected a number in [0, 1e9]", optarg);
             break;
         case 'w':
         case 'r':
-            if (parse_double(optarg, 0, 256, &v) || v != (int)v)
+            if (host_parse_double(optarg, 0, 256, &v) || v != (int)v)
                 return host_fail(2, "--%s '%s': expected an integer in [0, 256]",
                                  ch == 'w' ? "workers" : "readers", optarg);
             *(ch == 'w' ? &o->workers : &o->readers) = (int)v;
             break;
         case 'R': o->realtime = 1; break;
         case 'X':
-            if (parse_double(optarg, PCS_SPEED_MIN, PCS_SPEED_MAX, &o->speed))
+            if (host_parse_double(optarg, PCS_SPEED_MIN, PCS_SPEED_MAX, &o->speed))
                 return host_fail(2, "--speed '%s': expected a multiplier in [%g, %g]", optarg,
                                  PCS_SPEED_MIN, PCS_SPEED_MAX);
             break;
         case 'c': o->csv = optarg; break;
         case 'E':
-            if (parse_double(optarg, 0.0, 1e9, &o->csv_every_s) || !(o->csv_every_s > 0.0))
+            if (host_parse_double(optarg, 0.0, 1e9, &o->csv_every_s) || !(o->csv_every_s > 0.0))
                 return host_fail(2, "--csv-every '%s': expected seconds in (0, 1e9]", optarg);
             break;
         case 'C': o->csv_channels = optarg; break;
@@ -127,7 +127,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         case 'F': o->scenario = optarg; break;
         case 'N': o->check_finite = 1; break;
         case 'M': /* at most 2^40: an exact integer in a double */
-            if (parse_double(optarg, 1.0, 1099511627776.0, &v) || v != (double)(uint64_t)v)
+            if (host_parse_double(optarg, 1.0, 1099511627776.0, &v) || v != (double)(uint64_t)v)
                 return host_fail(2, "--max-scenario-bytes '%s': expected an integer in [1, "
                                     "1099511627776]",
                                  optarg);

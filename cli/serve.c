@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/host.h"
 #include "cli/serve.h"
 
 static void serve_usage(FILE *f)
@@ -102,30 +103,88 @@ static int read_token(const char *path, serve_opts *o)
     return 0;
 }
 
+static int parse_mode(const char *arg, serve_opts *o)
+{
+    if (strcmp(arg, "step") == 0)
+        o->mode = SERVE_MODE_STEP;
+    else if (strcmp(arg, "free") == 0)
+        o->mode = SERVE_MODE_FREE;
+    else if (strcmp(arg, "fast") == 0)
+        o->mode = SERVE_MODE_FAST;
+    else
+        return fail("--mode '%s'", arg, "expected step, free or fast");
+    return 0;
+}
+
+static int parse_speed(const char *arg, serve_opts *o)
+{
+    if (host_parse_double(arg, PCS_SPEED_MIN, PCS_SPEED_MAX, &o->speed))
+        return fail("--speed '%s'", arg,
+                    "expected a number in [0.1, 1000] (simulated seconds per wall "
+                    "second; --mode fast runs as fast as possible)");
+    return 0;
+}
+
+static int parse_rate(const char *arg, serve_opts *o)
+{
+    if (host_parse_double(arg, 0.0, 100000.0, &o->rate))
+        return fail("--rate '%s'", arg, "expected a number in [0, 100000]");
+    return 0;
+}
+
 /* Where a whole-number option goes: the field's type in serve_opts. */
 enum number_type { NUMBER_INT, NUMBER_U32, NUMBER_SIZE };
 
-/* The whole-number options: each is an integer in [lo, hi] stored in one
- * field, so one table and one parser serve them all. */
-static const struct number_opt {
-    int ch;           /* getopt's code (parse_opts' longs) */
-    const char *name; /* as the message names it */
-    uint64_t lo, hi;  /* allowed, both ends included */
-    size_t offset;    /* offsetof(serve_opts, field) */
-    enum number_type type;
-} number_opts[] = {
-    {'p', "--port", 0, 65535, offsetof(serve_opts, port), NUMBER_INT},
-    {'H', "--http", 0, 65535, offsetof(serve_opts, http_port), NUMBER_INT},
-    {'m', "--max-clients", 1, 4096, offsetof(serve_opts, max_clients), NUMBER_U32},
-    {'q', "--send-queue", 4096, (uint64_t)1 << 30, offsetof(serve_opts, send_queue), NUMBER_SIZE},
-    {'w', "--slow-consumer-ms", 10, 3600000, offsetof(serve_opts, slow_ms), NUMBER_U32},
-    {'B', "--burst", 1, 200000, offsetof(serve_opts, burst), NUMBER_U32},
-    {'M', "--max-scenario-bytes", 1, (uint64_t)1 << 40, offsetof(serve_opts, max_scenario_bytes),
-     NUMBER_SIZE},
+/* What an option does with its argument. */
+enum opt_kind {
+    OPT_NUMBER, /* an integer in [lo, hi] into the field, of its number_type */
+    OPT_TEXT,   /* the argument itself into a const char * field (argv outlives o) */
+    OPT_FLAG,   /* no argument: the int field becomes 1 */
+    OPT_PARSE,  /* the option's own parser */
+    OPT_HELP,   /* no argument: the usage on stdout, and stop */
 };
 
+/* Every option of `pcsim serve`, in getopt's order: its name and what it
+ * does, so one table gives getopt its longs and one loop applies them all. */
+static const struct serve_option {
+    const char *name; /* without the leading "--" */
+    enum opt_kind kind;
+    size_t offset;         /* offsetof(serve_opts, field): OPT_NUMBER, OPT_TEXT, OPT_FLAG */
+    enum number_type type; /* OPT_NUMBER */
+    uint64_t lo, hi;       /* OPT_NUMBER: allowed, both ends included */
+    int (*parse)(const char *arg, serve_opts *o); /* OPT_PARSE: 0, or 2 refused (said) */
+} options[] = {
+    {"port", OPT_NUMBER, .offset = offsetof(serve_opts, port), .type = NUMBER_INT, .lo = 0,
+     .hi = 65535},
+    {"bind", OPT_TEXT, .offset = offsetof(serve_opts, bind)},
+    {"token", OPT_PARSE, .parse = read_token},
+    {"read-only", OPT_FLAG, .offset = offsetof(serve_opts, read_only)},
+    {"max-clients", OPT_NUMBER, .offset = offsetof(serve_opts, max_clients), .type = NUMBER_U32,
+     .lo = 1, .hi = 4096},
+    {"mode", OPT_PARSE, .parse = parse_mode},
+    {"speed", OPT_PARSE, .parse = parse_speed},
+    {"save-dir", OPT_TEXT, .offset = offsetof(serve_opts, save_dir)},
+    {"port-file", OPT_TEXT, .offset = offsetof(serve_opts, port_file)},
+    {"http", OPT_NUMBER, .offset = offsetof(serve_opts, http_port), .type = NUMBER_INT, .lo = 0,
+     .hi = 65535},
+    {"http-port-file", OPT_TEXT, .offset = offsetof(serve_opts, http_port_file)},
+    {"max-scenario-bytes", OPT_NUMBER, .offset = offsetof(serve_opts, max_scenario_bytes),
+     .type = NUMBER_SIZE, .lo = 1, .hi = (uint64_t)1 << 40},
+    {"rate", OPT_PARSE, .parse = parse_rate},
+    {"burst", OPT_NUMBER, .offset = offsetof(serve_opts, burst), .type = NUMBER_U32, .lo = 1,
+     .hi = 200000},
+    {"quiet", OPT_FLAG, .offset = offsetof(serve_opts, quiet)},
+    {"send-queue", OPT_NUMBER, .offset = offsetof(serve_opts, send_queue), .type = NUMBER_SIZE,
+     .lo = 4096, .hi = (uint64_t)1 << 30},
+    {"slow-consumer-ms", OPT_NUMBER, .offset = offsetof(serve_opts, slow_ms), .type = NUMBER_U32,
+     .lo = 10, .hi = 3600000},
+    {.name = "help", .kind = OPT_HELP},
+};
+enum { N_OPTIONS = sizeof options / sizeof options[0] };
+_Static_assert(N_OPTIONS <= 32, "parse_opts marks the options given in 32 bits");
+
 /* Store @p v (already within the option's range, so it fits) in its field. */
-static void number_store(serve_opts *o, const struct number_opt *n, uint64_t v)
+static void number_store(serve_opts *o, const struct serve_option *n, uint64_t v)
 {
     void *field = (char *)o + n->offset;
     if (n->type == NUMBER_INT)
@@ -136,125 +195,73 @@ static void number_store(serve_opts *o, const struct number_opt *n, uint64_t v)
         *(size_t *)field = (size_t)v;
 }
 
-static int parse_number(int ch, const char *arg, serve_opts *o)
+/* Apply option @p n with its argument @p arg: 0, 1 stop (help shown), or 2
+ * refused (said). */
+static int apply_option(const struct serve_option *n, const char *arg, serve_opts *o)
 {
-    for (size_t i = 0; i < sizeof number_opts / sizeof number_opts[0]; i++) {
-        const struct number_opt *n = &number_opts[i];
-        if (n->ch != ch)
-            continue;
-        uint64_t v;
+    void *field = (char *)o + n->offset;
+    uint64_t v;
+    switch (n->kind) {
+    case OPT_NUMBER:
         if (parse_u64(arg, n->lo, n->hi, &v)) {
-            fprintf(stderr, "pcsim: %s '%s': expected an integer in [%" PRIu64 ", %" PRIu64 "]\n",
+            fprintf(stderr, "pcsim: --%s '%s': expected an integer in [%" PRIu64 ", %" PRIu64 "]\n",
                     n->name, arg, n->lo, n->hi);
             return 2;
         }
         number_store(o, n, v);
         return 0;
+    case OPT_TEXT:
+        *(const char **)field = arg;
+        return 0;
+    case OPT_FLAG:
+        *(int *)field = 1;
+        return 0;
+    case OPT_PARSE:
+        return n->parse(arg, o);
+    case OPT_HELP:
+        serve_usage(stdout);
+        return 1;
     }
     return 2;
 }
 
+/* The bit of the option named @p name in parse_opts' set of those given. */
+static uint32_t option_bit(const char *name)
+{
+    for (uint32_t i = 0; i < N_OPTIONS; i++)
+        if (strcmp(options[i].name, name) == 0)
+            return 1u << i;
+    return 0;
+}
+
 static int parse_opts(int argc, char **argv, serve_opts *o)
 {
-    static const struct option longs[] = {{"port", 1, 0, 'p'},
-                                          {"bind", 1, 0, 'b'},
-                                          {"token", 1, 0, 't'},
-                                          {"read-only", 0, 0, 'r'},
-                                          {"max-clients", 1, 0, 'm'},
-                                          {"mode", 1, 0, 'o'},
-                                          {"speed", 1, 0, 's'},
-                                          {"save-dir", 1, 0, 'd'},
-                                          {"port-file", 1, 0, 'f'},
-                                          {"http", 1, 0, 'H'},
-                                          {"http-port-file", 1, 0, 'F'},
-                                          {"max-scenario-bytes", 1, 0, 'M'},
-                                          {"rate", 1, 0, 'R'},
-                                          {"burst", 1, 0, 'B'},
-                                          {"quiet", 0, 0, 'Q'},
-                                          {"send-queue", 1, 0, 'q'},
-                                          {"slow-consumer-ms", 1, 0, 'w'},
-                                          {"help", 0, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    int port_given = 0, mode_given = 0, ch, rc;
+    struct option longs[N_OPTIONS + 1] = {{0}};
+    for (int i = 0; i < N_OPTIONS; i++)
+        longs[i] =
+            (struct option){.name = options[i].name,
+                            .has_arg = options[i].kind != OPT_FLAG && options[i].kind != OPT_HELP,
+                            .val = i};
+    uint32_t given = 0; /* bit i: options[i] */
+    int ch, rc;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
-        switch (ch) {
-        case 'p':
-        case 'H':
-            port_given = 1; /* fall through */
-        case 'm':
-        case 'q':
-        case 'w':
-        case 'M':
-        case 'B':
-            if ((rc = parse_number(ch, optarg, o)) != 0)
-                return rc;
-            break;
-        case 'b':
-            o->bind = optarg;
-            break;
-        case 't':
-            if ((rc = read_token(optarg, o)) != 0)
-                return rc;
-            break;
-        case 'r':
-            o->read_only = 1;
-            break;
-        case 'o':
-            if (strcmp(optarg, "step") == 0)
-                o->mode = SERVE_MODE_STEP;
-            else if (strcmp(optarg, "free") == 0)
-                o->mode = SERVE_MODE_FREE;
-            else if (strcmp(optarg, "fast") == 0)
-                o->mode = SERVE_MODE_FAST;
-            else
-                return fail("--mode '%s'", optarg, "expected step, free or fast");
-            mode_given = 1;
-            break;
-        case 's': {
-            char *end;
-            o->speed = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->speed >= PCS_SPEED_MIN && o->speed <= PCS_SPEED_MAX))
-                return fail("--speed '%s'", optarg,
-                            "expected a number in [0.1, 1000] (simulated seconds per wall "
-                            "second; --mode fast runs as fast as possible)");
-            break;
-        }
-        case 'R': {
-            char *end;
-            o->rate = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->rate >= 0.0 && o->rate <= 100000.0))
-                return fail("--rate '%s'", optarg, "expected a number in [0, 100000]");
-            break;
-        }
-        case 'd':
-            o->save_dir = optarg;
-            break;
-        case 'f':
-            o->port_file = optarg;
-            break;
-        case 'F':
-            o->http_port_file = optarg;
-            break;
-        case 'Q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            serve_usage(stdout);
-            return 1;
-        default:
+        if (ch < 0 || ch >= N_OPTIONS) {
             serve_usage(stderr);
             return 2;
         }
+        if ((rc = apply_option(&options[ch], optarg, o)) != 0)
+            return rc;
+        given |= 1u << ch;
     }
     if (optind < argc)
         o->scenario = argv[optind++];
     if (optind < argc)
         return fail("unexpected argument '%s'", argv[optind], "see --help");
-    if (!port_given)
+    if (!(given & (option_bit("port") | option_bit("http"))))
         return fail("%s", "--port or --http", "required (0 picks a free port)");
     /* A browser has no step button: the page's world runs by itself. */
-    if (o->http_port >= 0 && !mode_given)
+    if (o->http_port >= 0 && !(given & option_bit("mode")))
         o->mode = SERVE_MODE_FREE;
     return 0;
 }

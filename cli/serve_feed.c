@@ -28,10 +28,6 @@ struct feed_hub {
     int updated;
 };
 
-struct feed_client {
-    pcs_sync_client *c;
-};
-
 feed_hub *feed_hub_create(const pcs_snapshot_pool *pool, double dt_s, const uint32_t *recorders,
                           uint32_t n_recorders)
 {
@@ -74,10 +70,7 @@ feed_client *feed_client_add(feed_hub *h, const feed_slot *slots, uint32_t n, ch
         return NULL;
     }
     pcs_sync_channel *ch = calloc(n ? n : 1, sizeof *ch);
-    feed_client *c = calloc(1, sizeof *c);
-    if (!ch || !c) {
-        free(ch);
-        free(c);
+    if (!ch) {
         snprintf(err, err_len, "out of memory for %u slots", n);
         return NULL;
     }
@@ -95,44 +88,39 @@ feed_client *feed_client_add(feed_hub *h, const feed_slot *slots, uint32_t n, ch
     pcs_sync_client_def def = pcs_sync_client_default();
     def.channels = ch;
     def.n_channels = n;
-    pcs_status st = pcs_sync_client_add(h->hub, &def, &c->c);
+    feed_client *c = NULL;
+    pcs_status st = pcs_sync_client_add(h->hub, &def, &c);
     free(ch);
-    if (st != PCS_OK) {
+    if (st != PCS_OK)
         snprintf(err, err_len, "%s", pcs_last_error());
-        free(c);
-        return NULL;
-    }
-    return c;
+    return st == PCS_OK ? c : NULL;
 }
 
 void feed_client_destroy(feed_client *c)
 {
-    if (!c)
-        return;
-    pcs_sync_client_destroy(c->c);
-    free(c);
+    pcs_sync_client_destroy(c);
 }
 
 size_t feed_message_max(const feed_client *c)
 {
-    return pcs_sync_client_message_max(c->c);
+    return pcs_sync_client_message_max(c);
 }
 
 void feed_keyframe(feed_client *c)
 {
-    pcs_sync_client_request_keyframe(c->c);
+    pcs_sync_client_request_keyframe(c);
 }
 
 int feed_encode(feed_client *c, uint8_t *buf, size_t cap, size_t *len, int *binary)
 {
     *binary = 1;
-    return pcs_sync_encode(c->c, buf, cap, len) == PCS_OK ? 0 : -1;
+    return pcs_sync_encode(c, buf, cap, len) == PCS_OK ? 0 : -1;
 }
 
 void feed_budget_json(const feed_client *c, char *out, size_t len)
 {
     pcs_sync_client_stats s;
-    if (pcs_sync_client_stats_get(c->c, &s) != PCS_OK) {
+    if (pcs_sync_client_stats_get(c, &s) != PCS_OK) {
         snprintf(out, len, "\"format\":\"sync1\"");
         return;
     }

@@ -18,7 +18,8 @@
 #include "pcsim/pcsim.h"
 
 typedef struct feed_hub feed_hub;
-typedef struct feed_client feed_client;
+/** A page's subscription: the library's sync client itself (opaque here). */
+typedef struct pcs_sync_client feed_client;
 
 /** Rate classes a page may ask for (the sync library's classes). */
 typedef enum feed_class {

@@ -526,32 +526,22 @@ static void lws_log(int level, const char *line)
  * @return 0, -1 for an address that is not an IP literal, 2 refused (said). */
 static int bind_check(const serve_opts *opt)
 {
-    struct sockaddr_storage sa;
-    memset(&sa, 0, sizeof sa);
-    socklen_t len;
+    uint16_t port = htons((uint16_t)opt->http_port);
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = port};
+    struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = port};
     int v6 = strchr(opt->bind, ':') != NULL;
-    if (v6) {
-        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&sa;
-        a->sin6_family = AF_INET6;
-        a->sin6_port = htons((uint16_t)opt->http_port);
-        if (inet_pton(AF_INET6, opt->bind, &a->sin6_addr) != 1)
-            return -1;
-        len = sizeof *a;
-    } else {
-        struct sockaddr_in *a = (struct sockaddr_in *)&sa;
-        a->sin_family = AF_INET;
-        a->sin_port = htons((uint16_t)opt->http_port);
-        if (inet_pton(AF_INET, opt->bind, &a->sin_addr) != 1)
-            return -1;
-        len = sizeof *a;
-    }
+    void *ip = v6 ? (void *)&a6.sin6_addr : (void *)&a4.sin_addr;
+    if (inet_pton(v6 ? AF_INET6 : AF_INET, opt->bind, ip) != 1)
+        return -1;
+    const struct sockaddr *sa = v6 ? (const struct sockaddr *)&a6 : (const struct sockaddr *)&a4;
+    socklen_t len = v6 ? sizeof a6 : sizeof a4;
     int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
     if (fd < 0)
         return fprintf(stderr, "pcsim: --http: socket: %s\n", strerror(errno)), 2;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (v6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    int rc = bind(fd, (struct sockaddr *)&sa, len);
+    int rc = bind(fd, sa, len);
     int err = errno;
     close(fd);
     if (rc != 0)

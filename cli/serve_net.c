@@ -220,36 +220,6 @@ static void send_error(client *c, int has_id, uint64_t id, const char *code, int
     reply_send(c, &o);
 }
 
-/* The error reply to request @p m (NULL: none) that refuse and drop both
- * send, its message formatted from @p fmt; a fatal one (drop) is also
- * logged, since the client is about to go. */
-static void send_errorf(client *c, const serve_msg *m, const char *code, int fatal, const char *fmt,
-                        va_list ap) __attribute__((format(printf, 5, 0)));
-
-static void send_errorf(client *c, const serve_msg *m, const char *code, int fatal, const char *fmt,
-                        va_list ap)
-{
-    char text[PCS_LAST_ERROR_MAX + 128];
-    vsnprintf(text, sizeof text, fmt, ap);
-    if (fatal && !c->srv->opt->quiet)
-        fprintf(stderr, "pcsim serve: client #%" PRIu64 " (%s) disconnected: %s: %s\n", c->serial,
-                c->peer, code, text);
-    send_error(c, m && m->has_id, m ? m->id : 0, code, fatal, text);
-}
-
-/* A request refused; the connection stays. */
-static int refuse(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int refuse(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    send_errorf(c, m, code, 0, fmt, ap);
-    va_end(ap);
-    return CONSUMED;
-}
-
 /* ---- Closing -------------------------------------------------------------- */
 
 static void release_roles(client *c)
@@ -323,17 +293,30 @@ static void close_gracefully(client *c)
     start_reading(c);
 }
 
-/* A protocol error (or a refusal at hello): say why, log it, disconnect. */
-static int drop(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* How an error reply ends: the connection stays (a request refused) or goes
+ * (a protocol error, or a refusal at hello). */
+enum error_end { REFUSE = 0, DROP = 1 };
 
-static int drop(client *c, const serve_msg *m, const char *code, const char *fmt, ...)
+/* The error reply to request @p m (NULL: none), its message formatted from
+ * @p fmt; DROP also logs it, since the client is about to go, and closes. */
+static int reply_error(client *c, const serve_msg *m, enum error_end end, const char *code,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int reply_error(client *c, const serve_msg *m, enum error_end end, const char *code,
+                       const char *fmt, ...)
 {
+    char text[PCS_LAST_ERROR_MAX + 128];
     va_list ap;
     va_start(ap, fmt);
-    send_errorf(c, m, code, 1, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    close_gracefully(c);
+    int fatal = end == DROP;
+    if (fatal && !c->srv->opt->quiet)
+        fprintf(stderr, "pcsim serve: client #%" PRIu64 " (%s) disconnected: %s: %s\n", c->serial,
+                c->peer, code, text);
+    send_error(c, m && m->has_id, m ? m->id : 0, code, fatal, text);
+    if (fatal)
+        close_gracefully(c);
     return CONSUMED;
 }
 
@@ -403,13 +386,13 @@ static void process_input(client *c)
         if (f == SERVE_FRAME_MORE)
             break;
         if (f == SERVE_FRAME_EMPTY) {
-            drop(c, NULL, "bad_frame", "a frame of 0 bytes; a frame carries 1..%u bytes",
-                 SERVE_MAX_MESSAGE);
+            reply_error(c, NULL, DROP, "bad_frame",
+                        "a frame of 0 bytes; a frame carries 1..%u bytes", SERVE_MAX_MESSAGE);
         } else if (f == SERVE_FRAME_LARGE) {
-            drop(c, NULL, "too_large", "a frame of %" PRIu32 " bytes; at most %u", n,
-                 SERVE_MAX_MESSAGE);
+            reply_error(c, NULL, DROP, "too_large", "a frame of %" PRIu32 " bytes; at most %u", n,
+                        SERVE_MAX_MESSAGE);
         } else if (serve_msg_decode(c->in + off + SERVE_FRAME_HEADER, n, &s->msg, &err) != 0) {
-            drop(c, NULL, err.code, "%s", err.message);
+            reply_error(c, NULL, DROP, err.code, "%s", err.message);
         } else if (handle_msg(c, &s->msg) == STALL) {
             c->stalled = 1;
             break;
@@ -481,13 +464,14 @@ static int set_channels(client *c, const serve_msg *m)
         return 0;
     for (uint32_t i = 0; i < m->n_channels; i++)
         if (pcs_snapshot_find(s->info.pool, serve_msg_channel(m, i), &s->ids[i]) != PCS_OK) {
-            refuse(c, m, "unknown_channel", "\"channels\"[%u]: no channel '%s' (%u channels)", i,
-                   serve_msg_channel(m, i), s->info.n_channels);
+            reply_error(c, m, REFUSE, "unknown_channel",
+                        "\"channels\"[%u]: no channel '%s' (%u channels)", i,
+                        serve_msg_channel(m, i), s->info.n_channels);
             return -1;
         }
     uint32_t *ids = realloc(c->ids, m->n_channels * sizeof *ids);
     if (!ids) {
-        refuse(c, m, "no_memory", "out of memory for %u channels", m->n_channels);
+        reply_error(c, m, REFUSE, "no_memory", "out of memory for %u channels", m->n_channels);
         return -1;
     }
     memcpy(ids, s->ids, m->n_channels * sizeof *ids);
@@ -503,16 +487,17 @@ static int on_observe(client *c, const serve_msg *m)
     if (set_channels(c, m) != 0)
         return CONSUMED;
     if (c->n_ids == 0)
-        return refuse(c, m, "no_channels",
-                      "observe: name the channels once (\"channels\": [...]); later observes may "
-                      "leave them out");
+        return reply_error(
+            c, m, REFUSE, "no_channels",
+            "observe: name the channels once (\"channels\": [...]); later observes may "
+            "leave them out");
     uint64_t ticks;
     pcs_status st = read_obs(c, &ticks);
     if (st == PCS_E_STATE)
-        return refuse(c, m, "no_data",
-                      "observe: nothing published since the world was built; step first");
+        return reply_error(c, m, REFUSE, "no_data",
+                           "observe: nothing published since the world was built; step first");
     if (st != PCS_OK)
-        return refuse(c, m, "busy", "observe: %s", pcs_last_error());
+        return reply_error(c, m, REFUSE, "busy", "observe: %s", pcs_last_error());
     size_t n = obs_frame(c, m->has_id, m->id, ticks, 0);
     if (n)
         serve_send_copy(c, c->srv->out, n);
@@ -527,7 +512,8 @@ static int on_subscribe(client *c, const serve_msg *m)
     if (set_channels(c, m) != 0)
         return CONSUMED;
     if (m->every && c->n_ids == 0)
-        return refuse(c, m, "no_channels", "subscribe: name the channels (\"channels\": [...])");
+        return reply_error(c, m, REFUSE, "no_channels",
+                           "subscribe: name the channels (\"channels\": [...])");
     if (m->every && !c->every)
         atomic_fetch_add(&s->world.subscribers, 1);
     if (!m->every && c->every)
@@ -631,22 +617,24 @@ static int on_hello(client *c, const serve_msg *m)
 {
     server *s = c->srv;
     if (m->type != SERVE_MSG_HELLO)
-        return drop(c, m, "hello_required", "the first message must be a hello, not %s",
-                    serve_type_name(m->type));
+        return reply_error(c, m, DROP, "hello_required",
+                           "the first message must be a hello, not %s", serve_type_name(m->type));
     if (s->opt->has_token && (!m->has_token || !token_equal(m->token, s->opt->token)))
-        return drop(c, m, "bad_token",
-                    m->has_token ? "wrong token" : "this server wants a token (\"token\")");
+        return reply_error(c, m, DROP, "bad_token",
+                           m->has_token ? "wrong token" : "this server wants a token (\"token\")");
     if (!(m->versions & (1u << SERVE_PROTO_VERSION)))
-        return drop(c, m, "version", "no common protocol version: this server speaks %u",
-                    SERVE_PROTO_VERSION);
+        return reply_error(c, m, DROP, "version",
+                           "no common protocol version: this server speaks %u",
+                           SERVE_PROTO_VERSION);
     if (m->role == SERVE_ROLE_CONTROL && s->opt->read_only)
-        return drop(c, m, "read_only",
-                    "this server is read-only (--read-only): connect as an observer");
+        return reply_error(c, m, DROP, "read_only",
+                           "this server is read-only (--read-only): connect as an observer");
     if (m->role == SERVE_ROLE_CONTROL && s->controller)
-        return drop(c, m, "world_busy",
-                    "client #%" PRIu64 " controls the world; one controller at a time (connect "
-                    "as an observer, or again once it has left)",
-                    s->controller->serial);
+        return reply_error(c, m, DROP, "world_busy",
+                           "client #%" PRIu64
+                           " controls the world; one controller at a time (connect "
+                           "as an observer, or again once it has left)",
+                           s->controller->serial);
     c->role = m->role;
     if (c->role == SERVE_ROLE_CONTROL)
         s->controller = c;
@@ -668,18 +656,19 @@ static int on_control(client *c, const serve_msg *m)
     server *s = c->srv;
     const char *type = serve_type_name(m->type);
     if (c->role != SERVE_ROLE_CONTROL)
-        return refuse(c, m, "forbidden",
-                      s->opt->read_only
-                          ? "%s: this server is read-only (--read-only)"
-                          : "%s: only the controlling client may; this one observes (hello "
-                            "with \"role\": \"control\")",
-                      type);
+        return reply_error(c, m, REFUSE, "forbidden",
+                           s->opt->read_only
+                               ? "%s: this server is read-only (--read-only)"
+                               : "%s: only the controlling client may; this one observes (hello "
+                                 "with \"role\": \"control\")",
+                           type);
     if (m->type == SERVE_MSG_STEP && s->opt->mode != SERVE_MODE_STEP)
-        return refuse(c, m, "free_running",
-                      "step: the world is free-running (--mode %s) and advances by itself",
-                      serve_mode_name(s->opt->mode));
+        return reply_error(c, m, REFUSE, "free_running",
+                           "step: the world is free-running (--mode %s) and advances by itself",
+                           serve_mode_name(s->opt->mode));
     if ((m->type == SERVE_MSG_LOAD || m->type == SERVE_MSG_SAVE) && !s->opt->save_dir)
-        return refuse(c, m, "no_save_dir", "%s: the server was started without --save-dir", type);
+        return reply_error(c, m, REFUSE, "no_save_dir",
+                           "%s: the server was started without --save-dir", type);
     if (s->world_busy)
         return STALL; /* a request of a controller that has left is still running */
     serve_req r;
@@ -708,7 +697,7 @@ static int on_control(client *c, const serve_msg *m)
     default:
         r.kind = m->type == SERVE_MSG_LOAD ? SERVE_REQ_LOAD : SERVE_REQ_SAVE;
         if (save_path(s, m, r.path, sizeof r.path) != 0)
-            return refuse(c, m, "bad_message", "%s: --save-dir path too long", type);
+            return reply_error(c, m, REFUSE, "bad_message", "%s: --save-dir path too long", type);
         break;
     }
     s->world_busy = 1;
@@ -886,7 +875,7 @@ static int handle_msg(client *c, const serve_msg *m)
         return on_hello(c, m);
     switch (m->type) {
     case SERVE_MSG_HELLO:
-        return drop(c, m, "bad_message", "hello: this client already said it");
+        return reply_error(c, m, DROP, "bad_message", "hello: this client already said it");
     case SERVE_MSG_OBSERVE:
         return on_observe(c, m);
     case SERVE_MSG_SUBSCRIBE:
@@ -960,8 +949,8 @@ static void on_connection(uv_stream_t *listener, int status)
         return;
     }
     if (s->n_open > s->opt->max_clients) {
-        drop(c, NULL, "max_clients", "the server has %u clients, its limit (--max-clients)",
-             s->opt->max_clients);
+        reply_error(c, NULL, DROP, "max_clients",
+                    "the server has %u clients, its limit (--max-clients)", s->opt->max_clients);
         return;
     }
     start_reading(c);
@@ -990,9 +979,9 @@ static void on_sweep(uv_timer_t *t)
         } else if (c->full_since_ns &&
                    now - c->full_since_ns >= (uint64_t)s->opt->slow_ms * 1000000u) {
             /* Its queue will not drain: the reason goes out if it can, then the socket closes. */
-            drop(c, NULL, "slow_consumer",
-                 "slow consumer: %zu bytes queued, more than --send-queue %zu for %u ms", c->queued,
-                 s->opt->send_queue, s->opt->slow_ms);
+            reply_error(c, NULL, DROP, "slow_consumer",
+                        "slow consumer: %zu bytes queued, more than --send-queue %zu for %u ms",
+                        c->queued, s->opt->send_queue, s->opt->slow_ms);
             close_now(c);
         }
     }

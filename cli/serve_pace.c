@@ -32,15 +32,9 @@ uint64_t serve_now_ns(void)
 
 const char *serve_mode_name(serve_mode m)
 {
-    switch (m) {
-    case SERVE_MODE_STEP:
-        return "step";
-    case SERVE_MODE_FREE:
-        return "free";
-    case SERVE_MODE_FAST:
-        return "fast";
-    }
-    return "?";
+    static const char *const names[] = {
+        [SERVE_MODE_STEP] = "step", [SERVE_MODE_FREE] = "free", [SERVE_MODE_FAST] = "fast"};
+    return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "?";
 }
 
 void serve_pace_start(serve_pace *p, pcs_world *w, uint64_t now_ns)

@@ -85,7 +85,7 @@ struct web_state {
     int inflight;
     uint8_t *buf;
     size_t cap;
-    web_msg *msg; /* decode scratch (about 70 KB) */
+    web_msg msg; /* decode scratch (about 70 KB) */
 };
 
 static page *page_of(web_client *c)
@@ -432,16 +432,16 @@ void web_message(web_state *w, web_client *c, const char *data, size_t len, int 
         return;
     }
     web_err err = {0};
-    if (web_msg_decode(data, len, w->msg, &err) != 0) {
+    if (web_msg_decode(data, len, &w->msg, &err) != 0) {
         send_error(p, NULL, err.code, 1, "%s", err.message);
         return;
     }
-    switch (w->msg->type) {
+    switch (w->msg.type) {
     case WEB_MSG_SUBSCRIBE:
-        on_subscribe(w, p, w->msg);
+        on_subscribe(w, p, &w->msg);
         break;
     case WEB_MSG_ACT:
-        on_act(w, p, w->msg);
+        on_act(w, p, &w->msg);
         break;
     case WEB_MSG_KEYFRAME:
         if (p->feed)
@@ -538,11 +538,6 @@ web_state *web_state_create(serve_http *h, server *s, const serve_opts *opt)
     w->h = h;
     w->srv = s;
     w->opt = opt;
-    w->msg = malloc(sizeof *w->msg);
-    if (!w->msg) {
-        free(w);
-        return NULL;
-    }
     return w;
 }
 
@@ -559,6 +554,5 @@ void web_state_destroy(web_state *w)
         free(p);
     }
     free(w->buf);
-    free(w->msg);
     free(w);
 }

@@ -63,8 +63,9 @@ static pcs_status check_target(const pcs_world *w, const char *name, pcs_channel
                                uint32_t store, uint32_t index)
 {
     if (store >= w->n_stores)
-        return pcs_error_set(PCS_E_INVAL, "pcs_channel_register: '%s' names store id %u, which "
-                                          "does not exist",
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_channel_register: '%s' names store id %u, which "
+                             "does not exist",
                              name, store);
     const pcs_store_rec *s = &w->stores[store];
     size_t want = kind == PCS_CHANNEL_F64 ? 8 : kind == PCS_CHANNEL_U32 ? 4 : 0;
@@ -81,8 +82,7 @@ static pcs_status check_target(const pcs_world *w, const char *name, pcs_channel
 }
 
 pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit,
-                                pcs_channel_kind kind, uint32_t store, uint32_t index,
-                                uint32_t *id)
+                                pcs_channel_kind kind, uint32_t store, uint32_t index, uint32_t *id)
 {
     pcs_status st = pcs_world_check_build(w, "pcs_channel_register");
     if (st == PCS_OK)
@@ -132,12 +132,7 @@ pcs_status pcs_channel_get(const pcs_world *w, uint32_t id, pcs_channel_info *ou
     if (id >= w->n_channels)
         return pcs_error_set(PCS_E_NOTFOUND, "pcs_channel_get: id %u >= channel count %u", id,
                              w->n_channels);
-    const pcs_channel_rec *c = &w->channels[id];
-    out->name = c->name;
-    out->unit = c->unit;
-    out->kind = c->kind;
-    out->store = c->store;
-    out->index = c->index;
+    *out = w->channels[id];
     return PCS_OK;
 }
 

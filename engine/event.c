@@ -86,8 +86,8 @@ void pcs_events_end_tick(pcs_world *w)
 
 void pcs_events_deliver(pcs_world *w)
 {
-    if (w->event_fn && w->n_events)
-        w->event_fn(w->event_ctx, w->events, w->n_events);
+    if (w->event_callback.fn && w->n_events)
+        w->event_callback.fn(w->event_callback.ctx, w->events, w->n_events);
 }
 
 /* The completed list, copied into the previous-events buffer (the older
@@ -159,7 +159,6 @@ pcs_status pcs_world_set_event_callback(pcs_world *w, pcs_event_fn fn, void *ctx
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_set_event_callback: world is NULL");
-    w->event_fn = fn;
-    w->event_ctx = ctx;
+    w->event_callback = (pcs_event_callback_rec){.fn = fn, .ctx = ctx};
     return PCS_OK;
 }

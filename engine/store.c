@@ -46,25 +46,30 @@ static pcs_status reserve(pcs_world *w, const char *fn)
     return PCS_OK;
 }
 
-static pcs_status check_name(const char *fn, const char *name)
+/* The F64 flag of a store kind, and the kind without it. */
+static int kind_f64(pcs_store_kind kind)
 {
+    return ((unsigned)kind & (unsigned)PCS_STORE_F64) != 0;
+}
+
+static pcs_store_kind kind_base(pcs_store_kind kind)
+{
+    return (pcs_store_kind)((unsigned)kind & ~(unsigned)PCS_STORE_F64);
+}
+
+/* pcs_store_register's checks, the first failure its error: the build
+ * phase, the name, id, the size, the kind, a name not yet taken. */
+static pcs_status check_args(const pcs_world *w, const char *fn, const char *name, size_t elem_size,
+                             size_t count, pcs_store_kind kind, const uint32_t *id)
+{
+    pcs_status st = pcs_world_check_build(w, fn);
+    if (st != PCS_OK)
+        return st;
     if (!name || !name[0])
         return pcs_error_set(PCS_E_INVAL, "%s: name is NULL or empty", fn);
     if (strlen(name) >= PCS_NAME_MAX)
-        return pcs_error_set(PCS_E_INVAL, "%s: name '%.20s...' is longer than %u chars", fn,
-                             name, PCS_NAME_MAX - 1);
-    return PCS_OK;
-}
-
-pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, size_t count,
-                              pcs_store_kind kind, uint32_t *id)
-{
-    static const char fn[] = "pcs_store_register";
-    pcs_status st = pcs_world_check_build(w, fn);
-    if (st == PCS_OK)
-        st = check_name(fn, name);
-    if (st != PCS_OK)
-        return st;
+        return pcs_error_set(PCS_E_INVAL, "%s: name '%.20s...' is longer than %u chars", fn, name,
+                             PCS_NAME_MAX - 1);
     if (!id)
         return pcs_error_set(PCS_E_INVAL, "%s: id is NULL", fn);
     if (elem_size == 0 || count == 0 || count > SIZE_MAX / elem_size)
@@ -72,21 +77,28 @@ pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, 
                              "%s: store '%s' has size %zu x %zu; both must be >= 1 and the "
                              "product must fit in size_t",
                              fn, name, elem_size, count);
-    int f64 = ((unsigned)kind & (unsigned)PCS_STORE_F64) != 0;
-    pcs_store_kind base = (pcs_store_kind)((unsigned)kind & ~(unsigned)PCS_STORE_F64);
+    pcs_store_kind base = kind_base(kind);
     if (base != PCS_STORE_STATE && base != PCS_STORE_SCRATCH)
         return pcs_error_set(PCS_E_INVAL, "%s: store '%s' has unknown kind %d", fn, name,
                              (int)kind);
-    if (f64 && elem_size % sizeof(double) != 0)
+    if (kind_f64(kind) && elem_size % sizeof(double) != 0)
         return pcs_error_set(PCS_E_INVAL,
                              "%s: store '%s' is declared F64 but elem_size %zu is not a "
                              "multiple of %zu",
                              fn, name, elem_size, sizeof(double));
     uint32_t dup;
     if (pcs_store_find(w, name, &dup) == PCS_OK)
-        return pcs_error_set(PCS_E_INVAL, "%s: store '%s' already exists (id %u)", fn, name,
-                             dup);
-    st = reserve(w, fn);
+        return pcs_error_set(PCS_E_INVAL, "%s: store '%s' already exists (id %u)", fn, name, dup);
+    return PCS_OK;
+}
+
+pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, size_t count,
+                              pcs_store_kind kind, uint32_t *id)
+{
+    static const char fn[] = "pcs_store_register";
+    pcs_status st = check_args(w, fn, name, elem_size, count, kind, id);
+    if (st == PCS_OK)
+        st = reserve(w, fn);
     if (st != PCS_OK)
         return st;
     pcs_store_rec *s = &w->stores[w->n_stores];
@@ -97,11 +109,11 @@ pcs_status pcs_store_register(pcs_world *w, const char *name, size_t elem_size, 
                              count * elem_size);
     s->elem_size = elem_size;
     s->count = count;
-    s->kind = base;
-    s->f64 = f64;
+    s->kind = kind_base(kind);
+    s->f64 = kind_f64(kind);
     w->store_index[index_slot(w, s->name)] = w->n_stores + 1;
     *id = w->n_stores++;
-    pcs_error_clear(); /* the failed duplicate lookup above set a message */
+    pcs_error_clear(); /* check_args' failed duplicate lookup set a message */
     return PCS_OK;
 }
 

@@ -65,9 +65,14 @@ static pcs_status check_conflicts(const pcs_world *w, const pcs_system_desc *d)
     return PCS_OK;
 }
 
-static pcs_status check_desc(const pcs_world *w, const pcs_system_desc *d)
+/* What pcs_system_register refuses, the first failure its error: the build
+ * phase, the desc, a name already taken, an access clash in the stage. */
+static pcs_status check_register(const pcs_world *w, const pcs_system_desc *d)
 {
     static const char fn[] = "pcs_system_register";
+    pcs_status st = pcs_world_check_build(w, fn);
+    if (st != PCS_OK)
+        return st;
     if (!d || !d->fn || !d->name || !d->name[0])
         return pcs_error_set(PCS_E_INVAL, "%s: desc, fn or name is NULL or empty", fn);
     if (strlen(d->name) >= PCS_NAME_MAX)
@@ -95,7 +100,7 @@ static pcs_status check_desc(const pcs_world *w, const pcs_system_desc *d)
         if (strcmp(w->systems[i].desc.name, d->name) == 0)
             return pcs_error_set(PCS_E_INVAL, "%s: a system named '%s' already exists", fn,
                                  d->name);
-    return PCS_OK;
+    return check_conflicts(w, d);
 }
 
 static uint32_t *copy_ids(pcs_world *w, const uint32_t *ids, uint32_t n)
@@ -154,14 +159,9 @@ static void insert_in_run_order(pcs_world *w, uint32_t i)
 
 pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id)
 {
-    pcs_status st = pcs_world_check_build(w, "pcs_system_register");
+    pcs_status st = check_register(w, desc);
     if (st == PCS_OK)
-        st = check_desc(w, desc);
-    if (st == PCS_OK)
-        st = check_conflicts(w, desc);
-    if (st != PCS_OK)
-        return st;
-    st = reserve(w);
+        st = reserve(w);
     if (st != PCS_OK)
         return st;
     pcs_system_rec *r = &w->systems[w->n_systems];
@@ -211,7 +211,6 @@ pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer_fn fn, 
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_set_stage_observer: world is NULL");
-    w->stage_observer = fn;
-    w->stage_observer_ctx = ctx;
+    w->stage_observer = (pcs_stage_observer_rec){.fn = fn, .ctx = ctx};
     return PCS_OK;
 }

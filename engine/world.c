@@ -253,8 +253,8 @@ static void observe(pcs_world *w, pcs_stage stage, int end)
         PCS_PROBE_STAGE_END(w->clock.tick, (int)stage);
     else
         PCS_PROBE_STAGE_BEGIN(w->clock.tick, (int)stage);
-    if (w->stage_observer)
-        w->stage_observer(w->stage_observer_ctx, stage, end, w->clock.tick);
+    if (w->stage_observer.fn)
+        w->stage_observer.fn(w->stage_observer.ctx, stage, end, w->clock.tick);
 }
 
 /* Step 0: a fresh event list for this tick. */

@@ -45,13 +45,9 @@ typedef struct pcs_system_rec {
     const uint32_t *gate; /* engine/gate.c: skipped while *gate != 0; NULL = never */
 } pcs_system_rec;
 
-typedef struct pcs_channel_rec {
-    const char *name;
-    const char *unit;
-    pcs_channel_kind kind;
-    uint32_t store;
-    uint32_t index;
-} pcs_channel_rec;
+/* A channel's record is what pcs_channel_get reports (name and unit in
+ * world memory), so the getter copies it whole. */
+typedef pcs_channel_info pcs_channel_rec;
 
 typedef struct pcs_job_rec {
     pcs_job_desc desc; /* name points into world memory */
@@ -88,6 +84,18 @@ typedef struct pcs_run_state_rec {
     pcs_run_state_fn fn;
     void *ctx;
 } pcs_run_state_rec;
+
+/* The host's observers of each stage and of each tick's events: set, not
+ * registered (one each; NULL fn: none). */
+typedef struct pcs_stage_observer_rec {
+    pcs_stage_observer_fn fn;
+    void *ctx;
+} pcs_stage_observer_rec;
+
+typedef struct pcs_event_callback_rec {
+    pcs_event_fn fn;
+    void *ctx;
+} pcs_event_callback_rec;
 
 typedef struct pcs_command_queue pcs_command_queue;
 
@@ -161,11 +169,10 @@ struct pcs_world {
     uint32_t *stage_order; /* systems_cap: system indices by stage, sorted */
     uint32_t stage_start[PCS_STAGE_COUNT + 1];
     const pcs_system_rec *running; /* system whose fn is executing, else NULL */
-    uint32_t access_fault;          /* check_access: first undeclared store it touched */
-    uint64_t *store_hash;           /* check_access 2: each store's hash, store_hash_cap */
-    uint32_t store_hash_cap;        /* = stores_cap once a store is registered */
-    pcs_stage_observer_fn stage_observer;
-    void *stage_observer_ctx;
+    uint32_t access_fault;         /* check_access: first undeclared store it touched */
+    uint64_t *store_hash;          /* check_access 2: each store's hash, store_hash_cap */
+    uint32_t store_hash_cap;       /* = stores_cap once a store is registered */
+    pcs_stage_observer_rec stage_observer;
 
     pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
     pcs_targets targets;
@@ -178,11 +185,10 @@ struct pcs_world {
     uint32_t n_events_prev;
     int events_committed; /* the list in `events` is a completed tick's (event.c) */
     uint64_t events_dropped_tick;
-    int events_closed;         /* stage 13 began: the overflow event is kept current */
-    uint32_t events_overflow;  /* index of this tick's overflow event, or UINT32_MAX */
+    int events_closed;        /* stage 13 began: the overflow event is kept current */
+    uint32_t events_overflow; /* index of this tick's overflow event, or UINT32_MAX */
     uint64_t events_dropped_total;
-    pcs_event_fn event_fn;
-    void *event_ctx;
+    pcs_event_callback_rec event_callback;
 
     pcs_channel_rec *channels;
     uint32_t n_channels;
@@ -203,7 +209,7 @@ struct pcs_world {
 
     pcs_plugin_rec *plugins; /* plugins_cap, kept in run order: (priority, id) */
     uint32_t n_plugins, plugins_cap;
-    int plugin_initializing; /* a plugin's initialize is running: no nested add */
+    int plugin_initializing;      /* a plugin's initialize is running: no nested add */
     pcs_run_state_rec *run_hooks; /* run_hooks_cap, registration order (pacing.c) */
     uint32_t n_run_hooks, run_hooks_cap;
 };

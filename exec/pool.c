@@ -23,9 +23,7 @@ pcs_status pcs_exec_default(pcs_exec_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_exec_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->workers = PCS_WORKERS_AUTO;
-    cfg->pin = true;
+    *cfg = (pcs_exec_def){.workers = PCS_WORKERS_AUTO, .pin = true};
     return PCS_OK;
 }
 

@@ -13,10 +13,17 @@
 #include "station/journal.h"
 #include "station/station_internal.h"
 
-/* The run the journal records started where this world is. */
-static pcs_status check_start(const pcs_journal_file *j, const pcs_world *w)
+/* The journal was written by this build of this scenario, with its seed. */
+static pcs_status check_build(const pcs_station *st, const pcs_journal_file *j)
 {
-    uint64_t now = pcs_world_clock(w)->tick;
+    const pcs_world_def *cfg = pcs_world_def_get(st->world);
+    return journal_check_build(j, cfg->build_hash, cfg->seed, st->source);
+}
+
+/* The run the journal records started where this world is. */
+static pcs_status check_start(const pcs_station *st, const pcs_journal_file *j)
+{
+    uint64_t now = pcs_world_clock(st->world)->tick;
     if (j->j.start_tick == now)
         return PCS_OK;
     return pcs_error_set(PCS_E_INVAL,
@@ -29,9 +36,9 @@ static pcs_status check_start(const pcs_journal_file *j, const pcs_world *w)
 
 /* No tick holds more commands than the world drains on one: more than
  * commands_per_tick never come from a run of this scenario. */
-static pcs_status check_crowding(const pcs_journal_file *j, const pcs_world *w)
+static pcs_status check_crowding(const pcs_station *st, const pcs_journal_file *j)
 {
-    uint32_t limit = pcs_world_def_get(w)->commands_per_tick, same = 0;
+    uint32_t limit = pcs_world_def_get(st->world)->commands_per_tick, same = 0;
     const journal *p = &j->j;
     for (uint32_t i = 0; i < p->n_actions; i++) {
         same = (i && p->actions[i].tick == p->actions[i - 1].tick) ? same + 1 : 1;
@@ -110,18 +117,12 @@ pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j)
 {
     if (!st || !j)
         return pcs_error_set(PCS_E_INVAL, "pcs_replay_check: NULL argument");
-    const pcs_world_def *cfg = pcs_world_def_get(st->world);
-    pcs_status rc = journal_check_build(j, cfg->build_hash, cfg->seed, st->source);
-    if (rc == PCS_OK)
-        rc = check_start(j, st->world);
-    if (rc == PCS_OK)
-        rc = check_crowding(j, st->world);
-    if (rc == PCS_OK)
-        rc = check_kinds(st, j);
-    if (rc == PCS_OK)
-        rc = check_targets(st, j);
-    if (rc == PCS_OK)
-        rc = check_command_kinds(st, j);
+    /* The header's checks in order; the first failure is the answer. */
+    static pcs_status (*const checks[])(const pcs_station *, const pcs_journal_file *) = {
+        check_build, check_start, check_crowding, check_kinds, check_targets, check_command_kinds};
+    pcs_status rc = PCS_OK;
+    for (size_t i = 0; rc == PCS_OK && i < sizeof checks / sizeof checks[0]; i++)
+        rc = checks[i](st, j);
     return rc;
 }
 
