@@ -182,7 +182,7 @@ $(HEM_SAT_GEN_LIB): $(filter-out %/thnet_hem_sat_data.o,$(LIB_OBJ))
 	rm -f $@ && ar rcs $@ $^
 
 $(GEN)/gen_hem_sat: tools/gen_hem_sat.c $(HEM_SAT_GEN_LIB)
-	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $^ $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $< $(HEM_SAT_GEN_LIB) $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 
 $(GEN)/thnet_hem_sat_data.c: $(GEN)/gen_hem_sat
 	$< > $@.tmp && mv $@.tmp $@
