@@ -55,27 +55,33 @@ void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
     }
 }
 
+/* The kernel state's doubles in the store's order (PZR_M_LIQ .. PZR_H_VAP):
+ * the one place that order is written, for both directions. PZR_PORV, the
+ * PORV's hysteresis flag, is an int in the state. */
+typedef struct pzr_members {
+    double *at[PZR_PORV];
+} pzr_members;
+
+static pzr_members pzr_members_of(pcs_pressurizer_state *p)
+{
+    return (pzr_members){{&p->m_liq_kg, &p->u_liq_j, &p->m_vap_kg, &p->u_vap_j, &p->p_pa,
+                          &p->h_liq_j_kg, &p->h_vap_j_kg}};
+}
+
 void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p)
 {
-    p->m_liq_kg = s[PZR_M_LIQ];
-    p->u_liq_j = s[PZR_U_LIQ];
-    p->m_vap_kg = s[PZR_M_VAP];
-    p->u_vap_j = s[PZR_U_VAP];
-    p->p_pa = s[PZR_P];
-    p->h_liq_j_kg = s[PZR_H_LIQ];
-    p->h_vap_j_kg = s[PZR_H_VAP];
+    pzr_members m = pzr_members_of(p);
+    for (int k = 0; k < PZR_PORV; k++)
+        *m.at[k] = s[k];
     p->porv_open = s[PZR_PORV] != 0.0;
 }
 
 void pcs_primary_pzr_put(const pcs_pressurizer_state *p, double *s)
 {
-    s[PZR_M_LIQ] = p->m_liq_kg;
-    s[PZR_U_LIQ] = p->u_liq_j;
-    s[PZR_M_VAP] = p->m_vap_kg;
-    s[PZR_U_VAP] = p->u_vap_j;
-    s[PZR_P] = p->p_pa;
-    s[PZR_H_LIQ] = p->h_liq_j_kg;
-    s[PZR_H_VAP] = p->h_vap_j_kg;
+    pcs_pressurizer_state c = *p;
+    pzr_members m = pzr_members_of(&c);
+    for (int k = 0; k < PZR_PORV; k++)
+        s[k] = *m.at[k];
     s[PZR_PORV] = p->porv_open ? 1.0 : 0.0;
 }
 
