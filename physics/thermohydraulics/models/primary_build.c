@@ -536,7 +536,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
     v.controls[PCS_PRIMARY_CTL_CHARGING] = d->letdown_nominal_kg_s;
     v.controls[PCS_PRIMARY_CTL_LETDOWN] = d->letdown_nominal_kg_s;
     v.controls[PCS_PRIMARY_CTL_CHARGING_BORON] = d->boron_ppm;
-    pr->charging_kg_s = pr->letdown_kg_s = d->letdown_nominal_kg_s;
+    pr->last.charging_kg_s = pr->last.letdown_kg_s = d->letdown_nominal_kg_s;
     for (uint32_t i = 0; i < pr->nv; i++)
         v.boron[i] = d->boron_ppm;
     pcs_primary_metal_fill(pr, &v, d->t_avg_no_load_k); /* the water's start temperature */

@@ -256,8 +256,8 @@ static pcs_status cvcs_sources(pcs_primary *pr, const primary_view *v)
         }
     }
     pr->src_kg_s[loop_xo(pr, 0)] = -wl;
-    pr->charging_kg_s = wc;
-    pr->letdown_kg_s = wl;
+    pr->last.charging_kg_s = wc;
+    pr->last.letdown_kg_s = wl;
     return PCS_OK;
 }
 
@@ -301,8 +301,8 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
     if (st != PCS_OK)
         return st;
     pcs_primary_pzr_put(&ps, v->pzr);
-    pr->spray_kg_s = rep.spray_kg_s;
-    pr->heater_w = rep.heater_w;
+    pr->last.spray_kg_s = rep.spray_kg_s;
+    pr->last.heater_w = rep.heater_w;
     pr->pzr_relief_kg = dt * (rep.porv_kg_s + rep.safety_kg_s);
     pr->pzr_energy_j = dt * (rep.heater_w - rep.wall_w - rep.porv_w - rep.safety_w);
     pzr_boron(pr, v, &before, &rep, b_surge_out, dt);
@@ -368,8 +368,8 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     pcs_thnet_report rep;
     st = pcs_thnet_step(pr->net, &v->st, &in, dt, &rep);
     *c_pzr = c_liq;
-    pr->courant_max = rep.courant_max;
-    pr->courant_volume = rep.courant_volume;
+    pr->last.courant_max = rep.courant_max;
+    pr->last.courant_volume = rep.courant_volume;
     if (st == PCS_OK)
         st = shafts(pr, v, dt);
     /* The surge the network moved: its end-of-step flow (or, when the step
@@ -427,10 +427,10 @@ void pcs_primary_outputs(const pcs_primary *pr, primary_view *v)
     }
     t[PCS_PRIMARY_OUT_CORE_BORON] = bm / m;
     t[PCS_PRIMARY_OUT_PZR_BORON] = v->boron[pr->v_pzr];
-    t[PCS_PRIMARY_OUT_CHARGING] = pr->charging_kg_s;
-    t[PCS_PRIMARY_OUT_LETDOWN] = pr->letdown_kg_s;
-    t[PCS_PRIMARY_OUT_SPRAY] = pr->spray_kg_s;
-    t[PCS_PRIMARY_OUT_HEATERS] = pr->heater_w;
+    t[PCS_PRIMARY_OUT_CHARGING] = pr->last.charging_kg_s;
+    t[PCS_PRIMARY_OUT_LETDOWN] = pr->last.letdown_kg_s;
+    t[PCS_PRIMARY_OUT_SPRAY] = pr->last.spray_kg_s;
+    t[PCS_PRIMARY_OUT_HEATERS] = pr->last.heater_w;
 }
 
 pcs_status pcs_primary_system(pcs_world *w, void *ctx)
@@ -442,8 +442,8 @@ pcs_status pcs_primary_system(pcs_world *w, void *ctx)
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.primary: %s", pr->unit, pcs_last_error());
     /* Reported on every 20th tick while above 1: a rate, and no state to save. */
-    if (pr->courant_max > 1.0 && pcs_world_clock(w)->tick % 20u == 0u)
-        pcs_event_emit(w, PCS_EV_PRIMARY_COURANT, pr->def.unit_index, pr->courant_max,
-                       (double)pr->courant_volume, 0, 0);
+    if (pr->last.courant_max > 1.0 && pcs_world_clock(w)->tick % 20u == 0u)
+        pcs_event_emit(w, PCS_EV_PRIMARY_COURANT, pr->def.unit_index, pr->last.courant_max,
+                       (double)pr->last.courant_volume, 0, 0);
     return PCS_OK;
 }
