@@ -746,26 +746,19 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
     };
     pcs_status st = pcs_th_channels_register(w, pr->unit, pr->s.out, unit_channels,
                                              sizeof unit_channels / sizeof unit_channels[0]);
-    const struct {
-        const char *fmt, *unit;
-        uint32_t index;
-    } per_loop[] = {
+    const pcs_th_channel_row per_loop[] = {
         {"loop%u.t_hot", "K", PCS_PRIMARY_OUT_T_HOT},
         {"loop%u.t_cold", "K", PCS_PRIMARY_OUT_T_COLD},
         {"loop%u.flow", "kg/s", PCS_PRIMARY_OUT_LOOP_FLOW},
         {"sg%u.heat", "W", PCS_PRIMARY_OUT_SG_HEAT},
     };
+    const pcs_th_channel_row pump[] = {{"pump%u.speed", "rad/s", 0}};
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
-        char name[64];
-        for (size_t i = 0; st == PCS_OK && i < sizeof per_loop / sizeof per_loop[0]; i++) {
-            snprintf(name, sizeof name, per_loop[i].fmt, l + 1);
-            st = pcs_th_channel(w, pr->unit, name, per_loop[i].unit, pr->s.out,
-                                PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l +
-                                    per_loop[i].index);
-        }
-        snprintf(name, sizeof name, "pump%u.speed", l + 1);
+        st = pcs_th_element_channels(w, pr->unit, pr->s.out, per_loop,
+                                     sizeof per_loop / sizeof per_loop[0], l,
+                                     PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l);
         if (st == PCS_OK)
-            st = pcs_th_channel(w, pr->unit, name, "rad/s", pr->s.pump_speed, l);
+            st = pcs_th_element_channels(w, pr->unit, pr->s.pump_speed, pump, 1, l, l);
     }
     return st;
 }

@@ -630,18 +630,14 @@ static pcs_status secondary_load_check(const pcs_world *w, const pcs_load_view *
 
 static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
 {
-    pcs_status st = pcs_th_channel(w, sc->unit, "steam.header_pressure", "Pa", sc->s.out,
-                                   PCS_SECONDARY_OUT_HEADER_P);
-    if (st == PCS_OK)
-        st = pcs_th_channel(w, sc->unit, "turbine.steam_flow", "kg/s", sc->s.out,
-                            PCS_SECONDARY_OUT_TURBINE_FLOW);
-    if (st == PCS_OK)
-        st = pcs_th_channel(w, sc->unit, "dump.flow", "kg/s", sc->s.out,
-                            PCS_SECONDARY_OUT_DUMP_FLOW);
-    const struct {
-        const char *fmt, *unit;
-        uint32_t index;
-    } per_sg[] = {
+    const pcs_th_channel_row unit_channels[] = {
+        {"steam.header_pressure", "Pa", PCS_SECONDARY_OUT_HEADER_P},
+        {"turbine.steam_flow", "kg/s", PCS_SECONDARY_OUT_TURBINE_FLOW},
+        {"dump.flow", "kg/s", PCS_SECONDARY_OUT_DUMP_FLOW},
+    };
+    pcs_status st = pcs_th_channels_register(w, sc->unit, sc->s.out, unit_channels,
+                                             sizeof unit_channels / sizeof unit_channels[0]);
+    const pcs_th_channel_row per_sg[] = {
         {"sg%u.pressure", "Pa", PCS_SECONDARY_OUT_P},
         {"sg%u.steam_flow", "kg/s", PCS_SECONDARY_OUT_STEAM},
         {"sg%u.feed_flow", "kg/s", PCS_SECONDARY_OUT_FEED},
@@ -654,13 +650,9 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
         {"sg%u.porv_flow", "kg/s", PCS_SECONDARY_OUT_PORV},
     };
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
-        for (size_t i = 0; st == PCS_OK && i < sizeof per_sg / sizeof per_sg[0]; i++) {
-            char name[64];
-            snprintf(name, sizeof name, per_sg[i].fmt, l + 1);
-            st = pcs_th_channel(w, sc->unit, name, per_sg[i].unit, sc->s.out,
-                                PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l +
-                                    per_sg[i].index);
-        }
+        st = pcs_th_element_channels(w, sc->unit, sc->s.out, per_sg,
+                                     sizeof per_sg / sizeof per_sg[0], l,
+                                     PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l);
     return st;
 }
 
