@@ -443,20 +443,18 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
                        d->l_surge_m, d->d_surge_m, d->k_surge, NAN, d->roughness_m);
     pr->nv = b.nv;
     pr->nj = b.nj;
-    pr->vol_m3 = pcs_world_alloc(w, pr->nv * sizeof(double));
-    pr->area_m2 = pcs_world_alloc(w, pr->nj * sizeof(double));
+    pcs_status st = pcs_th_net_bounds(w, &b, "primary", &pr->vol_m3, &pr->area_m2);
+    if (st != PCS_OK)
+        return st;
     pr->j_from = pcs_world_alloc(w, pr->nj * sizeof(uint32_t));
     pr->j_to = pcs_world_alloc(w, pr->nj * sizeof(uint32_t));
-    if (!pr->vol_m3 || !pr->area_m2 || !pr->j_from || !pr->j_to)
+    if (!pr->j_from || !pr->j_to)
         return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
-    for (uint32_t i = 0; i < b.nv; i++)
-        pr->vol_m3[i] = b.v[i].volume_m3;
     for (uint32_t k = 0; k < b.nj; k++) {
-        pr->area_m2[k] = b.j[k].area_m2;
         pr->j_from[k] = b.j[k].from;
         pr->j_to[k] = b.j[k].to;
     }
-    pcs_status st = initial_states(pr, &b);
+    st = initial_states(pr, &b);
     if (st != PCS_OK)
         return st;
     st = pcs_th_net_create(&b, d->table, pr->g, &pr->net);

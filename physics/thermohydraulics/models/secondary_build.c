@@ -484,14 +484,9 @@ static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
     b.j[sc->j_turbine].flow_kg_s = ws;
     sc->nv = b.nv;
     sc->nj = b.nj;
-    sc->vol_m3 = pcs_world_alloc(w, sc->nv * sizeof(double));
-    sc->area_m2 = pcs_world_alloc(w, sc->nj * sizeof(double));
-    if (!sc->vol_m3 || !sc->area_m2)
-        return pcs_error_set(PCS_E_NOMEM, "secondary: out of memory");
-    for (uint32_t i = 0; i < b.nv; i++)
-        sc->vol_m3[i] = b.v[i].volume_m3;
-    for (uint32_t k = 0; k < b.nj; k++)
-        sc->area_m2[k] = b.j[k].area_m2;
+    st = pcs_th_net_bounds(w, &b, "secondary", &sc->vol_m3, &sc->area_m2);
+    if (st != PCS_OK)
+        return st;
     st = pcs_th_net_create(&b, d->table, PCS_THNET_G, &sc->net);
     if (st != PCS_OK)
         return pcs_error_set(st, "secondary %s: %s", sc->unit, pcs_last_error());

@@ -51,6 +51,21 @@ pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_tab
     return pcs_thnet_create(&nd, out);
 }
 
+pcs_status pcs_th_net_bounds(pcs_world *w, const pcs_th_net_builder *b, const char *who,
+                             double **vol_m3, double **area_m2)
+{
+    double *v = pcs_world_alloc(w, b->nv * sizeof *v), *a = pcs_world_alloc(w, b->nj * sizeof *a);
+    if (!v || !a)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", who);
+    for (uint32_t i = 0; i < b->nv; i++)
+        v[i] = b->v[i].volume_m3;
+    for (uint32_t k = 0; k < b->nj; k++)
+        a[k] = b->j[k].area_m2;
+    *vol_m3 = v;
+    *area_m2 = a;
+    return PCS_OK;
+}
+
 static void destroy_net(void *ctx)
 {
     pcs_thnet **net = ctx;

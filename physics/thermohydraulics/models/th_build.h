@@ -52,6 +52,12 @@ double pcs_th_circle(double d);
 pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_table *table, double g,
                              pcs_thnet **out);
 
+/* The load check's bounds of the builder's network in world memory: each
+ * volume's m3 (*vol_m3, [b->nv]) and each junction's flow area (*area_m2,
+ * [b->nj]); PCS_E_NOMEM "<who>: out of memory". */
+pcs_status pcs_th_net_bounds(pcs_world *w, const pcs_th_net_builder *b, const char *who,
+                             double **vol_m3, double **area_m2);
+
 /* The network stores' ids in pcs_thnet_state order: mass, energy, flow, p,
  * h, t, rho, quality, void fraction. */
 enum { PCS_TH_NET_STORES = 9 };
