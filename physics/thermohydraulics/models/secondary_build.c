@@ -711,10 +711,9 @@ pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def, pcs_sec
     pcs_status st = pcs_secondary_def_validate(def);
     if (st != PCS_OK)
         return st;
-    pcs_secondary *sc = pcs_world_alloc(w, sizeof *sc);
+    pcs_secondary *sc = pcs_th_model_alloc(w, sizeof *sc, "pcs_secondary_add");
     if (!sc)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_secondary_add: out of memory");
-    memset(sc, 0, sizeof *sc);
+        return PCS_E_NOMEM;
     sc->def = *def;
     snprintf(sc->unit, sizeof sc->unit, "%s", def->unit_name);
     sc->def.unit_name = sc->unit;

@@ -3,7 +3,20 @@
  * @brief The network builder, network creation, state view and volume
  *        load check the primary and the steam side share (th_build.h).
  */
+#include <string.h>
+
 #include "physics/thermohydraulics/models/th_build.h"
+
+void *pcs_th_model_alloc(pcs_world *w, size_t bytes, const char *who)
+{
+    void *m = pcs_world_alloc(w, bytes);
+    if (!m) {
+        pcs_error_set(PCS_E_NOMEM, "%s: out of memory", who);
+        return NULL;
+    }
+    memset(m, 0, bytes);
+    return m;
+}
 
 uint32_t pcs_th_add_vol(pcs_th_net_builder *b, double vol, double z, double diam)
 {

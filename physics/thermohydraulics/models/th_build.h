@@ -36,6 +36,10 @@ typedef struct pcs_th_net_builder {
     uint32_t nv, nj;
 } pcs_th_net_builder;
 
+/* A model's own struct: @p bytes of zeroed world memory, or NULL with
+ * "<who>: out of memory" set. */
+void *pcs_th_model_alloc(pcs_world *w, size_t bytes, const char *who);
+
 /* A volume of vol m3 at elevation z, diameter diam; returns its index. */
 uint32_t pcs_th_add_vol(pcs_th_net_builder *b, double vol, double z, double diam);
 
