@@ -551,41 +551,18 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
 
 /* ---- load check ---------------------------------------------------------------- */
 
-static pcs_status check_volumes(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
+/* Every volume's mass and energy, then every volume's properties, then the
+ * flows: the first failure is reported. */
+static pcs_status check_network(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
 {
     const pcs_primary_stores *s = &pr->s;
     const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
+        st = pcs_th_check_mass_energy(w, ids, v, i, pr->vol_m3[i]);
+    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
         st = pcs_th_check_volume_props(w, pr->net, ids, v, i);
-    return st;
-}
-
-static pcs_status check_masses(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v,
-                               const double *vol)
-{
-    const pcs_primary_stores *s = &pr->s;
-    const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
-    pcs_status st = PCS_OK;
-    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
-        st = pcs_th_chk(w, s->mass, m, i, "mass kg", PCS_TH_RHO_MIN * vol[i],
-                        PCS_TH_RHO_MAX * vol[i], 0);
-        if (st == PCS_OK)
-            st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
-    }
-    return st;
-}
-
-static pcs_status check_flows(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v,
-                              const double *area)
-{
-    const double *f = pcs_load_view_store(v, pr->s.flow);
-    pcs_status st = PCS_OK;
-    for (uint32_t k = 0; st == PCS_OK && k < pr->nj; k++) {
-        double top = PCS_TH_RHO_MAX * area[k] * 1000.0;
-        st = pcs_th_chk(w, pr->s.flow, f, k, "mass flow kg/s", -top, top, 0);
-    }
-    return st;
+    return st == PCS_OK ? pcs_th_check_flows(w, ids, v, pr->nj, pr->area_m2) : st;
 }
 
 static pcs_status check_flag(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
@@ -674,11 +651,7 @@ static pcs_status check_boron(const pcs_world *w, const pcs_primary *pr, const p
 static pcs_status primary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_primary *pr = ctx;
-    pcs_status st = check_masses(w, pr, v, pr->vol_m3);
-    if (st == PCS_OK)
-        st = check_volumes(w, pr, v);
-    if (st == PCS_OK)
-        st = check_flows(w, pr, v, pr->area_m2);
+    pcs_status st = check_network(w, pr, v);
     if (st == PCS_OK)
         st = check_pumps_inputs(w, pr, v);
     if (st == PCS_OK)

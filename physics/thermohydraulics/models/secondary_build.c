@@ -543,35 +543,23 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
 
 /* ---- load check ------------------------------------------------------------------- */
 
-static pcs_status check_volumes(const pcs_world *w, const pcs_secondary *sc, const pcs_load_view *v)
+/* Per volume its mass and energy, then its properties; then the flows and
+ * the tube-side heat and temperature: the first failure is reported. */
+static pcs_status check_network_tubes(const pcs_world *w, const pcs_secondary *sc,
+                                      const pcs_load_view *v)
 {
     const pcs_secondary_stores *s = &sc->s;
-    const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
     const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < sc->nv; i++) {
-        double vol = sc->vol_m3[i];
-        st = pcs_th_chk(w, s->mass, m, i, "mass kg", PCS_TH_RHO_MIN * vol, PCS_TH_RHO_MAX * vol, 0);
-        if (st == PCS_OK)
-            st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
+        st = pcs_th_check_mass_energy(w, ids, v, i, sc->vol_m3[i]);
         if (st == PCS_OK)
             st = pcs_th_check_volume_props(w, sc->net, ids, v, i);
     }
-    return st;
-}
-
-static pcs_status check_flows_tubes(const pcs_world *w, const pcs_secondary *sc,
-                                    const pcs_load_view *v)
-{
-    const pcs_secondary_stores *s = &sc->s;
-    const double *f = pcs_load_view_store(v, s->flow);
+    if (st == PCS_OK)
+        st = pcs_th_check_flows(w, ids, v, sc->nj, sc->area_m2);
     const double *q = pcs_load_view_store(v, s->tube_heat);
     const double *t = pcs_load_view_store(v, s->tube_t);
-    pcs_status st = PCS_OK;
-    for (uint32_t k = 0; st == PCS_OK && k < sc->nj; k++) {
-        double top = PCS_TH_RHO_MAX * sc->area_m2[k] * 1000.0;
-        st = pcs_th_chk(w, s->flow, f, k, "mass flow kg/s", -top, top, 0);
-    }
     for (uint32_t k = 0; st == PCS_OK && k < sc->nsg * sc->nt; k++) {
         st = pcs_th_chk(w, s->tube_heat, q, k, "tube heat W", -SEC_Q_MAX, SEC_Q_MAX, 0);
         if (st == PCS_OK)
@@ -613,9 +601,7 @@ static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
 static pcs_status secondary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_secondary *sc = ctx;
-    pcs_status st = check_volumes(w, sc, v);
-    if (st == PCS_OK)
-        st = check_flows_tubes(w, sc, v);
+    pcs_status st = check_network_tubes(w, sc, v);
     if (st == PCS_OK)
         st = check_controls(w, sc, v);
     return st;

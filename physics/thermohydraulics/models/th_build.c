@@ -124,6 +124,30 @@ static pcs_status check_volume_state(const pcs_world *w, const pcs_thnet *net, c
                          pcs_last_error());
 }
 
+pcs_status pcs_th_check_mass_energy(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                                    uint32_t i, double vol_m3)
+{
+    const double *m = pcs_load_view_store(v, ids[0]);
+    pcs_status st =
+        pcs_th_chk(w, ids[0], m, i, "mass kg", PCS_TH_RHO_MIN * vol_m3, PCS_TH_RHO_MAX * vol_m3, 0);
+    if (st == PCS_OK)
+        st = pcs_th_chk(w, ids[1], pcs_load_view_store(v, ids[1]), i, "internal energy J", 0.0,
+                        PCS_TH_U_MAX * m[i], 0);
+    return st;
+}
+
+pcs_status pcs_th_check_flows(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                              uint32_t nj, const double *area_m2)
+{
+    const double *f = pcs_load_view_store(v, ids[2]);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < nj; k++) {
+        double top = PCS_TH_RHO_MAX * area_m2[k] * 1000.0;
+        st = pcs_th_chk(w, ids[2], f, k, "mass flow kg/s", -top, top, 0);
+    }
+    return st;
+}
+
 pcs_status pcs_th_check_volume_props(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,
                                      const pcs_load_view *v, uint32_t i)
 {

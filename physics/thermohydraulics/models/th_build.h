@@ -104,6 +104,17 @@ void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
 pcs_status pcs_th_check_volume_props(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,
                                      const pcs_load_view *v, uint32_t i);
 
+/* Load check of volume i's staged mass, in [PCS_TH_RHO_MIN, PCS_TH_RHO_MAX]
+ * x @p vol_m3 kg, and internal energy, in [0, PCS_TH_U_MAX x its mass] J
+ * (the stores ids[0], ids[1] of pcs_th_state_view's order). */
+pcs_status pcs_th_check_mass_energy(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                                    uint32_t i, double vol_m3);
+
+/* Load check of the staged flows of junctions 0..nj (store ids[2]): |W| <=
+ * PCS_TH_RHO_MAX x area_m2[k] x 1000 m/s, above any flow a network can carry. */
+pcs_status pcs_th_check_flows(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                              uint32_t nj, const double *area_m2);
+
 /* Load check of one staged element x[i] of store @p store. */
 pcs_status pcs_th_chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
                       const char *field, double lo, double hi, unsigned flags);
