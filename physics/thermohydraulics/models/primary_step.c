@@ -335,6 +335,19 @@ pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr)
     return pr ? pr->bal : z;
 }
 
+/* The network's sources this step beyond the core heat: the SG tubes' heat,
+ * the metal's (which steps here, with the water), the pump heads and the
+ * CVCS flows; the first failure stops the rest. */
+static pcs_status network_sources(pcs_primary *pr, primary_view *v, double inv_dt)
+{
+    pcs_status st = sg_heat(pr, v, inv_dt);
+    if (st != PCS_OK)
+        return st;
+    pcs_primary_metal_step(pr, v, inv_dt);
+    st = pump_heads(pr, v);
+    return st == PCS_OK ? cvcs_sources(pr, v) : st;
+}
+
 pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int step_pzr)
 {
     pcs_status st = pcs_primary_pzr_boundary(pr, v);
@@ -345,13 +358,7 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     for (uint32_t k = 0; k < pr->nc; k++)
         pr->heat_w[pr->v_core0 + k] = v->core_heat[k];
     if (st == PCS_OK)
-        st = sg_heat(pr, v, inv_dt);
-    if (st == PCS_OK)
-        pcs_primary_metal_step(pr, v, inv_dt);
-    if (st == PCS_OK)
-        st = pump_heads(pr, v);
-    if (st == PCS_OK)
-        st = cvcs_sources(pr, v);
+        st = network_sources(pr, v, inv_dt);
     if (st != PCS_OK)
         return st;
     double h_hot = v->st.h_j_kg[loop_vol(pr, 0, LOOP_HOT)];
