@@ -25,6 +25,7 @@
  * in [0, 10 rated_steam_kg_s].
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +38,98 @@
 
 #define SEC_Q_MAX 1e10
 
+/* ---- defaults and checks --------------------------------------------------- */
+
+/* A scalar field of the def: its default and its allowed range [lo, hi], one
+ * row serving pcs_secondary_default and pcs_secondary_def_validate; the
+ * tables are in the order the checks run. */
+typedef struct sec_field {
+    const char *name;
+    size_t offset;
+    double dflt, lo, hi;
+} sec_field;
+
+/* The field's name as the message shows it and its place in the def (every
+ * field in these tables is a double, pcsim/secondary.h). */
+#define SEC_FIELD(f) #f, offsetof(pcs_secondary_def, f)
+
+/* The geometry (the dome's four sections as [TYP] lists them, each a
+ * volume and a height), then carry_under_m (below the dome's first
+ * section: checked on its own after these). */
+static const sec_field geometry[] = {
+    {SEC_FIELD(z_riser_bottom_m), 5.489 + 0.3048 * (8.736 - 6.965), -100.0, 100.0},
+    {SEC_FIELD(h_bundle_m), 0.3048 * 31.884, 0.1, 50.0},
+    {SEC_FIELD(v_bundle_m3), 0.028316846592 * 54.893 * 31.884, 0.1, 1e4},
+    {SEC_FIELD(a_bundle_m2), 0.09290304 * 54.893, 1e-3, 1e3},
+    {SEC_FIELD(d_bundle_m), 0.3048 * 0.12613, 1e-3, 10.0},
+    {SEC_FIELD(a_support_m2), 0.09290304 * 17.0, 1e-3, 1e3},
+    {SEC_FIELD(k_support), 2.0, 0.0, 1e3},
+    {SEC_FIELD(v_upper_riser_m3), 0.028316846592 * (398.4 + 51.313 * 8.125), 0.1, 1e4},
+    {SEC_FIELD(h_upper_riser_m), 0.3048 * (5.208 + 8.125), 0.1, 50.0},
+    {SEC_FIELD(d_upper_riser_m), 0.3048 * 4.667, 1e-3, 10.0},
+    {SEC_FIELD(a_separator_m2), 0.09290304 * 14.7, 1e-3, 1e3},
+    {SEC_FIELD(k_separator), 1.0, 0.0, 1e3},
+    {SEC_FIELD(v_dome_m3[0]), 0.028316846592 * (103.543 * 6.865), 0.1, 1e4},
+    {SEC_FIELD(h_dome_m[0]), 0.3048 * 6.865, 0.1, 50.0},
+    {SEC_FIELD(v_dome_m3[1]), 0.028316846592 * 530.0, 0.1, 1e4},
+    {SEC_FIELD(h_dome_m[1]), 0.3048 * 3.0, 0.1, 50.0},
+    {SEC_FIELD(v_dome_m3[2]), 0.028316846592 * 970.0, 0.1, 1e4},
+    {SEC_FIELD(h_dome_m[2]), 0.3048 * 6.729, 0.1, 50.0},
+    {SEC_FIELD(v_dome_m3[3]), 0.028316846592 * 423.3, 0.1, 1e4},
+    {SEC_FIELD(h_dome_m[3]), 0.3048 * 7.271, 0.1, 50.0},
+    {SEC_FIELD(a_dome_bottom_m2), 0.09290304 * 103.543, 1e-3, 1e3},
+    {SEC_FIELD(v_dc_upper_m3), 0.028316846592 * 458.7, 0.1, 1e4},
+    {SEC_FIELD(h_dc_upper_m), 0.3048 * 8.769, 0.1, 50.0},
+    {SEC_FIELD(a_dc_m2), 0.09290304 * 7.09, 1e-3, 1e3},
+    {SEC_FIELD(k_dc), 0.04, 0.0, 1e3},
+    {SEC_FIELD(h_dc_lower_m), 0.3048 * 29.583, 0.1, 50.0},
+    {SEC_FIELD(d_dc_m), 0.3048 * 0.469, 1e-3, 10.0},
+    {SEC_FIELD(a_dc_exit_m2), 0.09290304 * 2.4, 1e-3, 1e3},
+    {SEC_FIELD(k_dc_exit), 1.0, 0.0, 1e3},
+    {SEC_FIELD(nr_lower_m), 0.0, 0.0, 20.0},
+    {SEC_FIELD(nr_span_m), 0.3048 * (6.865 + 3.0), 0.1, 20.0},
+    {SEC_FIELD(nr_initial), 44.0, 0.0, 100.0},
+};
+
+/* The steam lines, valves, condenser, feed and start state up to the safety
+ * valves' opening pressure, then safety_full_pa (above it: checked on its
+ * own), then the rest. */
+static const sec_field rest_to_safety_open[] = {
+    {SEC_FIELD(d_steam_line_m), 0.70, 0.05, 5.0},
+    {SEC_FIELD(l_steam_line_m), 50.0, 1.0, 1000.0},
+    {SEC_FIELD(k_steam_line), 1.5, 0.0, 1e3},
+    {SEC_FIELD(restrictor_kg_s), 1220.0, 1.0, 1e5},
+    {SEC_FIELD(restrictor_p_pa), 6.89e6, 0.2e6, 16e6},
+    {SEC_FIELD(k_restrictor), 0.5, 0.0, 1e3},
+    {SEC_FIELD(v_header_m3), 10.0, 0.1, 1e4},
+    {SEC_FIELD(rated_steam_kg_s), 480.4, 1.0, 1e4},
+    {SEC_FIELD(turbine_rated_p_pa), 6.89e6, 0.2e6, 16e6},
+    {SEC_FIELD(turbine_rated_opening), 0.9, 0.05, 1.0},
+    {SEC_FIELD(dump_valve_kg_s), 113.0, 0.0, 1e4},
+    {SEC_FIELD(dump_valves), 12.0, 0.0, 100.0},
+    {SEC_FIELD(dump_rating_p_pa), 7.630e6, 0.2e6, 16e6},
+    {SEC_FIELD(condenser_p_pa), 5.0e3, 1e3, 1e5},
+    {SEC_FIELD(safety_open_pa), 8.168e6, 0.2e6, 16e6},
+};
+
+static const sec_field rest_after_safety_full[] = {
+    {SEC_FIELD(safety_capacity), 1.09, 0.0, 10.0},
+    {SEC_FIELD(atmosphere_p_pa), 101325.0, 1e3, 1e6},
+    {SEC_FIELD(porv_capacity), 0.10, 0.0, 1.0},
+    {SEC_FIELD(porv_rating_p_pa), 7.630e6, 0.2e6, 16e6},
+    {SEC_FIELD(feed_t_k), 493.43, 273.16, 600.0},
+    {SEC_FIELD(afw_t_k), 310.93, 273.16, 600.0},
+    {SEC_FIELD(initial_p_pa), 6.89e6, 0.2e6, 16e6},
+    {SEC_FIELD(initial_heat_w), 3.411e9 / 4.0, 0.0, 1e10},
+    {SEC_FIELD(initial_circulation), 4.0, 1.0, 100.0},
+};
+
+static void set_defaults(pcs_secondary_def *d, const sec_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        *(double *)((char *)d + f[i].offset) = f[i].dflt;
+}
+
 pcs_status pcs_secondary_default(pcs_secondary_def *d)
 {
     if (!d)
@@ -45,65 +138,15 @@ pcs_status pcs_secondary_default(pcs_secondary_def *d)
     d->unit_name = "u1";
     d->n_sg = 4;
     d->n_bundle = 4;
-    d->z_riser_bottom_m = 5.489 + 0.3048 * (8.736 - 6.965);
-    d->h_bundle_m = 0.3048 * 31.884;
-    d->v_bundle_m3 = 0.028316846592 * 54.893 * 31.884;
-    d->a_bundle_m2 = 0.09290304 * 54.893;
-    d->d_bundle_m = 0.3048 * 0.12613;
-    d->a_support_m2 = 0.09290304 * 17.0;
-    d->k_support = 2.0;
-    d->v_upper_riser_m3 = 0.028316846592 * (398.4 + 51.313 * 8.125);
-    d->h_upper_riser_m = 0.3048 * (5.208 + 8.125);
-    d->d_upper_riser_m = 0.3048 * 4.667;
-    d->a_separator_m2 = 0.09290304 * 14.7;
-    d->k_separator = 1.0;
-    const double vd[4] = {103.543 * 6.865, 530.0, 970.0, 423.3}, hd[4] = {6.865, 3.0, 6.729, 7.271};
-    for (int i = 0; i < 4; i++) {
-        d->v_dome_m3[i] = 0.028316846592 * vd[i];
-        d->h_dome_m[i] = 0.3048 * hd[i];
-    }
-    d->a_dome_bottom_m2 = 0.09290304 * 103.543;
-    d->v_dc_upper_m3 = 0.028316846592 * 458.7;
-    d->h_dc_upper_m = 0.3048 * 8.769;
-    d->a_dc_m2 = 0.09290304 * 7.09;
-    d->k_dc = 0.04;
-    d->h_dc_lower_m = 0.3048 * 29.583;
-    d->d_dc_m = 0.3048 * 0.469;
-    d->a_dc_exit_m2 = 0.09290304 * 2.4;
-    d->k_dc_exit = 1.0;
-    d->nr_lower_m = 0.0;
-    d->nr_span_m = 0.3048 * (6.865 + 3.0);
-    d->nr_initial = 44.0;
+    set_defaults(d, geometry, sizeof geometry / sizeof geometry[0]);
     d->carry_under_m = 0.30;
-    d->d_steam_line_m = 0.70;
-    d->l_steam_line_m = 50.0;
-    d->k_steam_line = 1.5;
-    d->restrictor_kg_s = 1220.0;
-    d->restrictor_p_pa = 6.89e6;
-    d->k_restrictor = 0.5;
-    d->v_header_m3 = 10.0;
-    d->rated_steam_kg_s = 480.4;
-    d->turbine_rated_p_pa = 6.89e6;
-    d->turbine_rated_opening = 0.9;
-    d->dump_valve_kg_s = 113.0;
-    d->dump_valves = 12.0;
-    d->dump_rating_p_pa = 7.630e6;
-    d->condenser_p_pa = 5.0e3;
-    d->safety_open_pa = 8.168e6;
+    set_defaults(d, rest_to_safety_open,
+                 sizeof rest_to_safety_open / sizeof rest_to_safety_open[0]);
     d->safety_full_pa = 8.582e6;
-    d->safety_capacity = 1.09;
-    d->atmosphere_p_pa = 101325.0;
-    d->porv_capacity = 0.10;
-    d->porv_rating_p_pa = 7.630e6;
-    d->feed_t_k = 493.43;
-    d->afw_t_k = 310.93;
-    d->initial_p_pa = 6.89e6;
-    d->initial_heat_w = 3.411e9 / 4.0;
-    d->initial_circulation = 4.0;
+    set_defaults(d, rest_after_safety_full,
+                 sizeof rest_after_safety_full / sizeof rest_after_safety_full[0]);
     return PCS_OK;
 }
-
-/* ---- checks --------------------------------------------------------------- */
 
 static pcs_status range(const char *field, double x, double lo, double hi)
 {
@@ -113,79 +156,11 @@ static pcs_status range(const char *field, double x, double lo, double hi)
     return PCS_OK;
 }
 
-#define SEC_CHECK(st, field, lo, hi)                                                               \
-    do {                                                                                           \
-        if ((st) == PCS_OK)                                                                        \
-            (st) = range(#field, d->field, (lo), (hi));                                            \
-    } while (0)
-
-static pcs_status check_geometry(const pcs_secondary_def *d)
+static pcs_status check_fields(const pcs_secondary_def *d, const sec_field *f, size_t n)
 {
     pcs_status st = PCS_OK;
-    SEC_CHECK(st, z_riser_bottom_m, -100.0, 100.0);
-    SEC_CHECK(st, h_bundle_m, 0.1, 50.0);
-    SEC_CHECK(st, v_bundle_m3, 0.1, 1e4);
-    SEC_CHECK(st, a_bundle_m2, 1e-3, 1e3);
-    SEC_CHECK(st, d_bundle_m, 1e-3, 10.0);
-    SEC_CHECK(st, a_support_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_support, 0.0, 1e3);
-    SEC_CHECK(st, v_upper_riser_m3, 0.1, 1e4);
-    SEC_CHECK(st, h_upper_riser_m, 0.1, 50.0);
-    SEC_CHECK(st, d_upper_riser_m, 1e-3, 10.0);
-    SEC_CHECK(st, a_separator_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_separator, 0.0, 1e3);
-    for (int i = 0; st == PCS_OK && i < 4; i++) {
-        char f[32];
-        snprintf(f, sizeof f, "v_dome_m3[%d]", i);
-        st = range(f, d->v_dome_m3[i], 0.1, 1e4);
-        snprintf(f, sizeof f, "h_dome_m[%d]", i);
-        if (st == PCS_OK)
-            st = range(f, d->h_dome_m[i], 0.1, 50.0);
-    }
-    SEC_CHECK(st, a_dome_bottom_m2, 1e-3, 1e3);
-    SEC_CHECK(st, v_dc_upper_m3, 0.1, 1e4);
-    SEC_CHECK(st, h_dc_upper_m, 0.1, 50.0);
-    SEC_CHECK(st, a_dc_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_dc, 0.0, 1e3);
-    SEC_CHECK(st, h_dc_lower_m, 0.1, 50.0);
-    SEC_CHECK(st, d_dc_m, 1e-3, 10.0);
-    SEC_CHECK(st, a_dc_exit_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_dc_exit, 0.0, 1e3);
-    SEC_CHECK(st, nr_lower_m, 0.0, 20.0);
-    SEC_CHECK(st, nr_span_m, 0.1, 20.0);
-    SEC_CHECK(st, nr_initial, 0.0, 100.0);
-    SEC_CHECK(st, carry_under_m, 0.0, d->h_dome_m[0]);
-    return st;
-}
-
-static pcs_status check_rest(const pcs_secondary_def *d)
-{
-    pcs_status st = PCS_OK;
-    SEC_CHECK(st, d_steam_line_m, 0.05, 5.0);
-    SEC_CHECK(st, l_steam_line_m, 1.0, 1000.0);
-    SEC_CHECK(st, k_steam_line, 0.0, 1e3);
-    SEC_CHECK(st, restrictor_kg_s, 1.0, 1e5);
-    SEC_CHECK(st, restrictor_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, k_restrictor, 0.0, 1e3);
-    SEC_CHECK(st, v_header_m3, 0.1, 1e4);
-    SEC_CHECK(st, rated_steam_kg_s, 1.0, 1e4);
-    SEC_CHECK(st, turbine_rated_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, turbine_rated_opening, 0.05, 1.0);
-    SEC_CHECK(st, dump_valve_kg_s, 0.0, 1e4);
-    SEC_CHECK(st, dump_valves, 0.0, 100.0);
-    SEC_CHECK(st, dump_rating_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, condenser_p_pa, 1e3, 1e5);
-    SEC_CHECK(st, safety_open_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, safety_full_pa, d->safety_open_pa + 1.0, 16e6);
-    SEC_CHECK(st, safety_capacity, 0.0, 10.0);
-    SEC_CHECK(st, atmosphere_p_pa, 1e3, 1e6);
-    SEC_CHECK(st, porv_capacity, 0.0, 1.0);
-    SEC_CHECK(st, porv_rating_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, feed_t_k, 273.16, 600.0);
-    SEC_CHECK(st, afw_t_k, 273.16, 600.0);
-    SEC_CHECK(st, initial_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, initial_heat_w, 0.0, 1e10);
-    SEC_CHECK(st, initial_circulation, 1.0, 100.0);
+    for (size_t i = 0; st == PCS_OK && i < n; i++)
+        st = range(f[i].name, *(const double *)((const char *)d + f[i].offset), f[i].lo, f[i].hi);
     return st;
 }
 
@@ -203,9 +178,17 @@ pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
     if (d->n_bundle < 1 || d->n_bundle > PCS_SECONDARY_MAX_BUNDLE)
         return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.n_bundle: %u is outside [1, %u]",
                              d->n_bundle, PCS_SECONDARY_MAX_BUNDLE);
-    pcs_status st = check_geometry(d);
+    pcs_status st = check_fields(d, geometry, sizeof geometry / sizeof geometry[0]);
     if (st == PCS_OK)
-        st = check_rest(d);
+        st = range("carry_under_m", d->carry_under_m, 0.0, d->h_dome_m[0]);
+    if (st == PCS_OK)
+        st = check_fields(d, rest_to_safety_open,
+                          sizeof rest_to_safety_open / sizeof rest_to_safety_open[0]);
+    if (st == PCS_OK)
+        st = range("safety_full_pa", d->safety_full_pa, d->safety_open_pa + 1.0, 16e6);
+    if (st == PCS_OK)
+        st = check_fields(d, rest_after_safety_full,
+                          sizeof rest_after_safety_full / sizeof rest_after_safety_full[0]);
     return st;
 }
 
