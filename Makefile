@@ -47,9 +47,12 @@ STRESS_SRC:= $(sort $(wildcard stress/*.c))
 EXAMPLES  := $(sort $(wildcard examples/*.c))
 
 B := build
-# Generated at build from the public headers (see "ABI table" below).
+# Generated at build from the public headers (see "ABI table" below) and the
+# HEM saturation table (see "Generated tables" below).
 GEN := $(B)/gen
 BASEFLAGS += -I$(GEN)
+# Library sources written at build time, into $(GEN), before the library.
+LIB_SRC += $(GEN)/thnet_hem_sat_data.c
 define objs
 $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(2)))
 endef
@@ -166,6 +169,23 @@ $(GEN)/abi_table.inc: $(GEN)/public.i tools/abi_table.awk
 
 $(B)/obj/station/abi.o $(B)/asan/obj/station/abi.o $(B)/tsan/obj/station/abi.o \
 $(B)/fuzz/obj/station/abi.o: $(GEN)/abi_table.inc
+
+# Generated tables. The HEM critical-flow search's saturation table
+# (physics/thermohydraulics/kernels/thnet_hem_sat.h: IF97 at 1024 nodes, as
+# hexadecimal floats, so every compiler reads the same bits) is written by
+# tools/gen_hem_sat.c, linked with the library's objects less the table's
+# own (it needs only IF97 and R12-08: water kernels, thnet_hem.c, math,
+# status). tests/test_thnet_hem_table.c checks every node against IF97.
+HEM_SAT_GEN_LIB := $(GEN)/libpcsim-gen-hem-sat.a
+$(HEM_SAT_GEN_LIB): $(filter-out %/thnet_hem_sat_data.o,$(LIB_OBJ))
+	@mkdir -p $(GEN)
+	rm -f $@ && ar rcs $@ $^
+
+$(GEN)/gen_hem_sat: tools/gen_hem_sat.c $(HEM_SAT_GEN_LIB)
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $< $(HEM_SAT_GEN_LIB) $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
+
+$(GEN)/thnet_hem_sat_data.c: $(GEN)/gen_hem_sat
+	$< > $@.tmp && mv $@.tmp $@
 
 # The Python package (python/): its cdef, generated (not committed), and the
 # library it loads. `import pcsim` works with python/ on sys.path after this.

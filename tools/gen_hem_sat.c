@@ -1,15 +1,10 @@
 /**
  * @file gen_hem_sat.c
- * @brief Writes physics/thermohydraulics/kernels/thnet_hem_sat_data.c, the
- *        saturation-line table of the HEM critical-flow search
- *        (thnet_hem_table.c), from IF97 (hem_sat_if97). Not part of the
- *        build; run it by hand after changing the grid or IF97:
- *
- *   make lib && cc -std=c17 -O2 -ffp-contract=off -D_GNU_SOURCE -Iinclude -I. \
- *      tools/gen_hem_sat.c build/libpcsim.a -fopenmp -lmimalloc -lck -lxxhash -lhwloc \
- *      -ljansson -lklu -lm -lpthread -o build/gen_hem_sat
- *   ./build/gen_hem_sat > physics/thermohydraulics/kernels/thnet_hem_sat_data.c
- *   clang-format -i physics/thermohydraulics/kernels/thnet_hem_sat_data.c
+ * @brief Writes thnet_hem_sat_data.c, the saturation-line table of the HEM
+ *        critical-flow search (thnet_hem_table.c), from IF97 (hem_sat_if97)
+ *        and R12-08. The Makefile builds and runs it before the library
+ *        (build/gen/thnet_hem_sat_data.c; "Generated tables" there), linked
+ *        with the library's other objects: the table is not committed.
  *
  * Values as C99 hexadecimal floats: exact, so the table is the same bits
  * whatever compiler reads it. tests/test_thnet_hem_table.c checks every

@@ -127,6 +127,25 @@ pcs_thnet_eos pcs_thnet_eos_if97(void)
 #define INV_P_MAX 100e6
 #define INV_MAX_IT 200
 
+/* The search's bracket [lo, hi]: f < 0 at lo, f >= 0 at hi, each end known
+ * once a point on its side has been evaluated (else the domain's end). */
+typedef struct p_bracket {
+    double lo, hi;
+    int have_lo, have_hi;
+} p_bracket;
+
+/* A point p where f has the sign of @p f becomes the end on that side. */
+static void bracket_at(p_bracket *b, double p, double f)
+{
+    if (f < 0.0) {
+        b->lo = p;
+        b->have_lo = 1;
+    } else {
+        b->hi = p;
+        b->have_hi = 1;
+    }
+}
+
 /*
  * f(p) = rho(p, u + p/rho*) - rho*, increasing in p ((d rho/dp)_u > 0 for a
  * stable state). Newton with f' = rho_p + rho_h / rho*, kept inside the
@@ -146,8 +165,8 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
                              "positive and both finite",
                              rho_kg_m3, u_j_kg);
     double p = p_guess_pa > 0.0 ? fmin(fmax(p_guess_pa, INV_P_MIN), INV_P_MAX) : 10e6;
-    double lo = INV_P_MIN, hi = INV_P_MAX;
-    int have_lo = 0, have_hi = 0, ok = 0;
+    p_bracket b = {INV_P_MIN, INV_P_MAX, 0, 0};
+    int ok = 0;
     double last_f = 0.0;
     const pcs_thnet_rho_fn rho_at = eos->rho ? eos->rho : eos->props;
     for (int it = 0; it < INV_MAX_IT; it++) {
@@ -160,15 +179,15 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
                h = u + p/rho lies beyond the domain's top enthalpy, which
                only a lower p cures (a 0.1 MPa mixture of 1 kg/m3 has h =
                u + 10 MJ/kg at 10 MPa). */
-            if (have_lo && p > lo)
-                hi = p;
-            else if (have_hi && p < hi)
-                lo = p;
+            if (b.have_lo && p > b.lo)
+                b.hi = p;
+            else if (b.have_hi && p < b.hi)
+                b.lo = p;
             else if (p >= 10e6)
-                hi = p;
+                b.hi = p;
             else
-                lo = p;
-            pn = (have_lo || have_hi) ? 0.5 * (lo + hi) : sqrt(lo * hi);
+                b.lo = p;
+            pn = (b.have_lo || b.have_hi) ? 0.5 * (b.lo + b.hi) : sqrt(b.lo * b.hi);
             if (fabs(pn - p) <= 1e-14 * p)
                 break;
             p = pn;
@@ -176,17 +195,11 @@ pcs_status pcs_thnet_state_rho_u(const pcs_thnet_eos *eos, double rho_kg_m3, dou
         }
         double f = pr.rho_kg_m3 - rho_kg_m3, d = pr.drho_dp + pr.drho_dh / rho_kg_m3;
         last_f = f;
-        if (f < 0.0) {
-            lo = p;
-            have_lo = 1;
-        } else {
-            hi = p;
-            have_hi = 1;
-        }
+        bracket_at(&b, p, f);
         pn = d > 0.0 ? p - f / d : -1.0;
-        if (!(pn > lo && pn < hi)) {
-            if (have_lo && have_hi)
-                pn = 0.5 * (lo + hi);
+        if (!(pn > b.lo && pn < b.hi)) {
+            if (b.have_lo && b.have_hi)
+                pn = 0.5 * (b.lo + b.hi);
             else
                 pn = f < 0.0 ? fmin(2.0 * p, INV_P_MAX) : fmax(0.5 * p, INV_P_MIN);
         }

@@ -24,6 +24,7 @@
  * bound as the charging boron: boric acid's solubility ceiling order).
  */
 #include <math.h> /* M_PI-free constants, NAN, INFINITY */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,129 @@
 #define PRI_CVCS_FLOW_MAX 400.0
 #define PRI_BORON_MAX_PPM 10000.0
 
+/* ---- defaults and checks --------------------------------------------------- */
+
+/* A scalar field of the def: its default and its allowed range (pcsim/
+ * param_range.h), one row serving pcs_primary_default and
+ * pcs_primary_def_validate; the tables are in the order the checks run. */
+typedef struct pri_field {
+    const char *name;
+    size_t offset;
+    double dflt, lo, hi;
+    int open_lo;  /* 1: (lo, hi] */
+    size_t lo_at; /* nonzero: lo is the value of the field at this offset (an
+                     elevation above another, a speed above the pump's), 0: lo */
+} pri_field;
+
+/* The field's name as the message shows it and its place in the def (every
+ * field in these tables is a double, pcsim/primary.h). */
+#define PRI_FIELD(f) #f, offsetof(pcs_primary_def, f)
+#define PRI_AT(f) offsetof(pcs_primary_def, f)
+_Static_assert(offsetof(pcs_primary_def, unit_name) == 0, "lo_at 0 names no double field");
+
+static const pri_field geometry[] = {
+    {PRI_FIELD(v_downcomer_m3), 3.04 + 5.16 + 13.75, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_lower_plenum_m3), 26.62, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_core_m3), 20.23 + 7.07, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_upper_plenum_m3), 40.10, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_upper_head_m3), 13.85, 0, INFINITY, 1, 0},
+    {PRI_FIELD(a_downcomer_m2), 2.482, 0, INFINITY, 1, 0},
+    {PRI_FIELD(a_core_m2), 5.0105, 0, INFINITY, 1, 0},
+    {PRI_FIELD(d_core_m), 0.01296, 0, INFINITY, 1, 0},
+    {PRI_FIELD(a_plenum_m2), 5.0105, 0, INFINITY, 1, 0},
+    {PRI_FIELD(a_upper_head_m2), 1.0, 0, INFINITY, 1, 0},
+    {PRI_FIELD(z_lower_plenum_bottom_m), -4.606, -100, 100, 0, 0},
+    {PRI_FIELD(z_downcomer_bottom_m), -3.499, -100, 100, 0, 0},
+    {PRI_FIELD(z_core_bottom_m), -2.038, -100, 100, 0, 0},
+    {PRI_FIELD(z_core_top_m), 2.038, 0, 100, 1, PRI_AT(z_core_bottom_m)},
+    {PRI_FIELD(z_nozzle_m), 3.359, -100, 100, 0, 0},
+    {PRI_FIELD(z_upper_support_m), 5.858, 0, 100, 1, PRI_AT(z_core_top_m)},
+    {PRI_FIELD(z_upper_head_top_m), 7.502, 0, 100, 1, PRI_AT(z_upper_support_m)},
+    {PRI_FIELD(v_hot_leg_m3), 3.292, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_sg_plenum_m3), 4.231, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_sg_tubes_m3), 21.97, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_crossover_m3), 4.042, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_pump_m3), 1.586, 0, INFINITY, 1, 0},
+    {PRI_FIELD(v_cold_leg_m3), 3.354, 0, INFINITY, 1, 0},
+    {PRI_FIELD(d_hot_leg_m), 0.7366, 0, INFINITY, 1, 0},
+    {PRI_FIELD(d_cold_leg_m), 0.6985, 0, INFINITY, 1, 0},
+    {PRI_FIELD(d_crossover_m), 0.7874, 0, INFINITY, 1, 0},
+    {PRI_FIELD(l_hot_leg_m), 7.455, 0, INFINITY, 1, 0},
+    {PRI_FIELD(l_crossover_m), 8.301, 0, INFINITY, 1, 0},
+    {PRI_FIELD(l_cold_leg_m), 8.454, 0, INFINITY, 1, 0},
+    {PRI_FIELD(z_sg_plenum_bottom_m), 4.283, -100, 100, 0, 0},
+    {PRI_FIELD(z_tube_sheet_m), 5.489, 0, 100, 1, PRI_AT(z_sg_plenum_bottom_m)},
+    {PRI_FIELD(z_ubend_top_m), 15.747, 0, 100, 1, PRI_AT(z_tube_sheet_m)},
+    {PRI_FIELD(z_loop_seal_m), 0.216, -100, 100, 0, 0},
+    {PRI_FIELD(z_pump_suction_m), 1.588, -100, 100, 0, 0},
+    {PRI_FIELD(roughness_m), 4.6e-5, 0, 0.01, 0, 0},
+    {PRI_FIELD(d_surge_m), 0.2921, 0, INFINITY, 1, 0},
+    {PRI_FIELD(l_surge_m), 20.19, 0, INFINITY, 1, 0},
+    {PRI_FIELD(z_pzr_above_tap_m), 3.844, -100, 100, 0, 0},
+};
+
+/* The SG tubes' count and diameter, then sg_tube_wall_m (at most half the
+ * diameter: checked on its own), then the rest. */
+static const pri_field tubes[] = {
+    {PRI_FIELD(sg_tube_count), 3388.0, 0, 1e6, 1, 0},
+    {PRI_FIELD(sg_tube_od_m), 0.02223, 0, 1, 1, 0},
+};
+
+static const pri_field rest[] = {
+    {PRI_FIELD(sg_tube_length_m), 21.3, 0, INFINITY, 1, 0},
+    {PRI_FIELD(sg_wall_k_w_mk), 16.5, 0, INFINITY, 1, 0},
+    {PRI_FIELD(sg_h_secondary_w_m2k), 30000.0, 0, INFINITY, 1, 0},
+    {PRI_FIELD(sg_secondary_p_pa), 6.89e6, 1e3, 22e6, 0, 0},
+    {PRI_FIELD(ref_p_pa), 15.51e6, 1e5, 31e6, 0, 0},
+    {PRI_FIELD(ref_t_k), 582.0, 280, 640, 0, 0},
+    {PRI_FIELD(k_vessel_inlet), 1.0, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_downcomer_turn), 1.0, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_core_inlet), 1.5, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_core_grids), 8.0, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_core_outlet), 1.5, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_vessel_outlet), 0.5, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_sg_inlet), 1.0, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_tube_inlet), 0.5, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_tube_bend), 0.2, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_tube_outlet), 1.0, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_sg_outlet), 0.5, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_crossover), 0.9, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_surge), 1.5, 0, INFINITY, 0, 0},
+    {PRI_FIELD(k_upper_head), 1.0, 0, INFINITY, 0, 0},
+    {PRI_FIELD(motor_sync_speed_rad_s), 1200.0 * 2.0 * PCS_TH_PI / 60.0, 0, INFINITY, 1,
+     PRI_AT(pump.rated_speed_rad_s)},
+    {PRI_FIELD(motor_rated_torque_n_m), 4.474e6 / 124.5, 0, INFINITY, 1, 0},
+    {PRI_FIELD(motor_max_torque_ratio), 2.5, 1, INFINITY, 0, 0},
+    {PRI_FIELD(rated_power_w), 3.411e9, 0, 1e11, 1, 0},
+    {PRI_FIELD(t_avg_no_load_k), 564.8, 373.15, 620, 0, 0},
+    {PRI_FIELD(t_avg_full_k), 580.2, 373.15, 620, 0, 0},
+    {PRI_FIELD(pzr_level_no_load), 25.0, 5, 95, 0, 0},
+    {PRI_FIELD(pzr_level_full), 61.5, 5, 95, 0, 0},
+    {PRI_FIELD(p_setpoint_pa), 15.513e6, 1e6, 21e6, 0, 0},
+    {PRI_FIELD(loop_flow_guess_kg_s), 4360.0, 0, 1e6, 0, 0},
+    {PRI_FIELD(charging_t_k), (500.0 - 32.0) / 1.8 + 273.15, 273.16, 640, 0, 0},
+    /* 75 gpm x rho(15.51 MPa, 290 F = 416.48 K) = 4.7318e-3 m3/s x 931.23 kg/m3 */
+    {PRI_FIELD(letdown_nominal_kg_s), 4.41, 0, PRI_CVCS_FLOW_MAX, 0, 0},
+    {PRI_FIELD(boron_ppm), 975.0, 0, PRI_BORON_MAX_PPM, 0, 0},
+    /* [TYP] tables at ref_t_k = 582 K = 587.9 F, linear between the cards'
+       points; 1 Btu/(s ft F) = 6230.64 W/(m K), 1 Btu/(ft3 F) = 67066.1 J/(m3 K) */
+    {PRI_FIELD(steel_k_w_mk), 2.73188e-3 * 6230.64, 0, 200, 1, 0},
+    {PRI_FIELD(steel_rho_c_j_m3k), 64.4476 * 67066.1, 0, 1e7, 1, 0},
+    {PRI_FIELD(sg_wall_rho_c_j_m3k), 63.6113 * 67066.1, 0, 1e7, 1, 0},
+    {PRI_FIELD(metal_dx_max_m), 0.01, 1e-3, 1, 0, 0},
+};
+
+static double field_at(const pcs_primary_def *d, size_t offset)
+{
+    return *(const double *)((const char *)d + offset);
+}
+
+static void set_defaults(pcs_primary_def *d, const pri_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        *(double *)((char *)d + f[i].offset) = f[i].dflt;
+}
+
 pcs_status pcs_primary_default(pcs_primary_def *d)
 {
     if (!d)
@@ -52,90 +176,13 @@ pcs_status pcs_primary_default(pcs_primary_def *d)
     d->n_loops = 4;
     d->n_core = 6;
     d->n_sg_tubes = 8;
-    d->v_downcomer_m3 = 3.04 + 5.16 + 13.75;
-    d->v_lower_plenum_m3 = 26.62;
-    d->v_core_m3 = 20.23 + 7.07;
-    d->v_upper_plenum_m3 = 40.10;
-    d->v_upper_head_m3 = 13.85;
-    d->a_downcomer_m2 = 2.482;
-    d->a_core_m2 = 5.0105;
-    d->d_core_m = 0.01296;
-    d->a_plenum_m2 = 5.0105;
-    d->a_upper_head_m2 = 1.0;
-    d->z_lower_plenum_bottom_m = -4.606;
-    d->z_downcomer_bottom_m = -3.499;
-    d->z_core_bottom_m = -2.038;
-    d->z_core_top_m = 2.038;
-    d->z_nozzle_m = 3.359;
-    d->z_upper_support_m = 5.858;
-    d->z_upper_head_top_m = 7.502;
-    d->v_hot_leg_m3 = 3.292;
-    d->v_sg_plenum_m3 = 4.231;
-    d->v_sg_tubes_m3 = 21.97;
-    d->v_crossover_m3 = 4.042;
-    d->v_pump_m3 = 1.586;
-    d->v_cold_leg_m3 = 3.354;
-    d->d_hot_leg_m = 0.7366;
-    d->d_cold_leg_m = 0.6985;
-    d->d_crossover_m = 0.7874;
-    d->l_hot_leg_m = 7.455;
-    d->l_crossover_m = 8.301;
-    d->l_cold_leg_m = 8.454;
-    d->z_sg_plenum_bottom_m = 4.283;
-    d->z_tube_sheet_m = 5.489;
-    d->z_ubend_top_m = 15.747;
-    d->z_loop_seal_m = 0.216;
-    d->z_pump_suction_m = 1.588;
-    d->roughness_m = 4.6e-5;
-    d->sg_tube_count = 3388.0;
-    d->sg_tube_od_m = 0.02223;
+    set_defaults(d, geometry, sizeof geometry / sizeof geometry[0]);
+    set_defaults(d, tubes, sizeof tubes / sizeof tubes[0]);
     d->sg_tube_wall_m = 0.00127;
-    d->sg_tube_length_m = 21.3;
-    d->sg_wall_k_w_mk = 16.5;
-    d->sg_h_secondary_w_m2k = 30000.0;
-    d->sg_secondary_p_pa = 6.89e6;
-    d->ref_p_pa = 15.51e6;
-    d->ref_t_k = 582.0;
-    d->k_vessel_inlet = 1.0;
-    d->k_downcomer_turn = 1.0;
-    d->k_core_inlet = 1.5;
-    d->k_core_grids = 8.0;
-    d->k_core_outlet = 1.5;
-    d->k_vessel_outlet = 0.5;
-    d->k_sg_inlet = 1.0;
-    d->k_tube_inlet = 0.5;
-    d->k_tube_bend = 0.2;
-    d->k_tube_outlet = 1.0;
-    d->k_sg_outlet = 0.5;
-    d->k_crossover = 0.9;
-    d->k_surge = 1.5;
-    d->k_upper_head = 1.0;
-    d->d_surge_m = 0.2921;
-    d->l_surge_m = 20.19;
-    d->z_pzr_above_tap_m = 3.844;
+    set_defaults(d, rest, sizeof rest / sizeof rest[0]);
     pcs_pump_homologous_default(&d->pump);
-    d->motor_sync_speed_rad_s = 1200.0 * 2.0 * PCS_TH_PI / 60.0;
-    d->motor_rated_torque_n_m = 4.474e6 / 124.5;
-    d->motor_max_torque_ratio = 2.5;
     pcs_pressurizer_default(&d->pzr);
-    d->rated_power_w = 3.411e9;
-    d->t_avg_no_load_k = 564.8;
-    d->t_avg_full_k = 580.2;
-    d->pzr_level_no_load = 25.0;
-    d->pzr_level_full = 61.5;
-    d->p_setpoint_pa = 15.513e6;
-    d->loop_flow_guess_kg_s = 4360.0;
-    d->charging_t_k = (500.0 - 32.0) / 1.8 + 273.15;
-    /* 75 gpm x rho(15.51 MPa, 290 F = 416.48 K) = 4.7318e-3 m3/s x 931.23 kg/m3 */
-    d->letdown_nominal_kg_s = 4.41;
-    d->boron_ppm = 975.0;
     d->metal_model = PCS_PRIMARY_METAL_TYP;
-    /* [TYP] tables at ref_t_k = 582 K = 587.9 F, linear between the cards'
-       points; 1 Btu/(s ft F) = 6230.64 W/(m K), 1 Btu/(ft3 F) = 67066.1 J/(m3 K) */
-    d->steel_k_w_mk = 2.73188e-3 * 6230.64;
-    d->steel_rho_c_j_m3k = 64.4476 * 67066.1;
-    d->sg_wall_rho_c_j_m3k = 63.6113 * 67066.1;
-    d->metal_dx_max_m = 0.01;
     return PCS_OK;
 }
 
@@ -158,98 +205,26 @@ static pcs_status check_counts(const pcs_primary_def *d)
     return PCS_OK;
 }
 
-static pcs_status check_geometry(const pcs_primary_def *d)
+static pcs_status check_fields(const pcs_primary_def *d, const pri_field *f, size_t n)
 {
-    const double inf = INFINITY;
-    const pcs_param_range r[] = {
-        {"v_downcomer_m3", d->v_downcomer_m3, 0, inf, 1},
-        {"v_lower_plenum_m3", d->v_lower_plenum_m3, 0, inf, 1},
-        {"v_core_m3", d->v_core_m3, 0, inf, 1},
-        {"v_upper_plenum_m3", d->v_upper_plenum_m3, 0, inf, 1},
-        {"v_upper_head_m3", d->v_upper_head_m3, 0, inf, 1},
-        {"a_downcomer_m2", d->a_downcomer_m2, 0, inf, 1},
-        {"a_core_m2", d->a_core_m2, 0, inf, 1},
-        {"d_core_m", d->d_core_m, 0, inf, 1},
-        {"a_plenum_m2", d->a_plenum_m2, 0, inf, 1},
-        {"a_upper_head_m2", d->a_upper_head_m2, 0, inf, 1},
-        {"z_lower_plenum_bottom_m", d->z_lower_plenum_bottom_m, -100, 100, 0},
-        {"z_downcomer_bottom_m", d->z_downcomer_bottom_m, -100, 100, 0},
-        {"z_core_bottom_m", d->z_core_bottom_m, -100, 100, 0},
-        {"z_core_top_m", d->z_core_top_m, d->z_core_bottom_m, 100, 1},
-        {"z_nozzle_m", d->z_nozzle_m, -100, 100, 0},
-        {"z_upper_support_m", d->z_upper_support_m, d->z_core_top_m, 100, 1},
-        {"z_upper_head_top_m", d->z_upper_head_top_m, d->z_upper_support_m, 100, 1},
-        {"v_hot_leg_m3", d->v_hot_leg_m3, 0, inf, 1},
-        {"v_sg_plenum_m3", d->v_sg_plenum_m3, 0, inf, 1},
-        {"v_sg_tubes_m3", d->v_sg_tubes_m3, 0, inf, 1},
-        {"v_crossover_m3", d->v_crossover_m3, 0, inf, 1},
-        {"v_pump_m3", d->v_pump_m3, 0, inf, 1},
-        {"v_cold_leg_m3", d->v_cold_leg_m3, 0, inf, 1},
-        {"d_hot_leg_m", d->d_hot_leg_m, 0, inf, 1},
-        {"d_cold_leg_m", d->d_cold_leg_m, 0, inf, 1},
-        {"d_crossover_m", d->d_crossover_m, 0, inf, 1},
-        {"l_hot_leg_m", d->l_hot_leg_m, 0, inf, 1},
-        {"l_crossover_m", d->l_crossover_m, 0, inf, 1},
-        {"l_cold_leg_m", d->l_cold_leg_m, 0, inf, 1},
-        {"z_sg_plenum_bottom_m", d->z_sg_plenum_bottom_m, -100, 100, 0},
-        {"z_tube_sheet_m", d->z_tube_sheet_m, d->z_sg_plenum_bottom_m, 100, 1},
-        {"z_ubend_top_m", d->z_ubend_top_m, d->z_tube_sheet_m, 100, 1},
-        {"z_loop_seal_m", d->z_loop_seal_m, -100, 100, 0},
-        {"z_pump_suction_m", d->z_pump_suction_m, -100, 100, 0},
-        {"roughness_m", d->roughness_m, 0, 0.01, 0},
-        {"d_surge_m", d->d_surge_m, 0, inf, 1},
-        {"l_surge_m", d->l_surge_m, 0, inf, 1},
-        {"z_pzr_above_tap_m", d->z_pzr_above_tap_m, -100, 100, 0},
-    };
-    return pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < n; i++) {
+        pcs_param_range r = {f[i].name, field_at(d, f[i].offset), f[i].lo, f[i].hi, f[i].open_lo};
+        if (f[i].lo_at)
+            r.lo = field_at(d, f[i].lo_at);
+        st = pcs_param_ranges_check("primary: ", &r, 1);
+    }
+    return st;
 }
 
 static pcs_status check_rest(const pcs_primary_def *d)
 {
-    const double inf = INFINITY;
-    const pcs_param_range r[] = {
-        {"sg_tube_count", d->sg_tube_count, 0, 1e6, 1},
-        {"sg_tube_od_m", d->sg_tube_od_m, 0, 1, 1},
-        {"sg_tube_wall_m", d->sg_tube_wall_m, 0, 0.5 * d->sg_tube_od_m, 1},
-        {"sg_tube_length_m", d->sg_tube_length_m, 0, inf, 1},
-        {"sg_wall_k_w_mk", d->sg_wall_k_w_mk, 0, inf, 1},
-        {"sg_h_secondary_w_m2k", d->sg_h_secondary_w_m2k, 0, inf, 1},
-        {"sg_secondary_p_pa", d->sg_secondary_p_pa, 1e3, 22e6, 0},
-        {"ref_p_pa", d->ref_p_pa, 1e5, 31e6, 0},
-        {"ref_t_k", d->ref_t_k, 280, 640, 0},
-        {"k_vessel_inlet", d->k_vessel_inlet, 0, inf, 0},
-        {"k_downcomer_turn", d->k_downcomer_turn, 0, inf, 0},
-        {"k_core_inlet", d->k_core_inlet, 0, inf, 0},
-        {"k_core_grids", d->k_core_grids, 0, inf, 0},
-        {"k_core_outlet", d->k_core_outlet, 0, inf, 0},
-        {"k_vessel_outlet", d->k_vessel_outlet, 0, inf, 0},
-        {"k_sg_inlet", d->k_sg_inlet, 0, inf, 0},
-        {"k_tube_inlet", d->k_tube_inlet, 0, inf, 0},
-        {"k_tube_bend", d->k_tube_bend, 0, inf, 0},
-        {"k_tube_outlet", d->k_tube_outlet, 0, inf, 0},
-        {"k_sg_outlet", d->k_sg_outlet, 0, inf, 0},
-        {"k_crossover", d->k_crossover, 0, inf, 0},
-        {"k_surge", d->k_surge, 0, inf, 0},
-        {"k_upper_head", d->k_upper_head, 0, inf, 0},
-        {"motor_sync_speed_rad_s", d->motor_sync_speed_rad_s, d->pump.rated_speed_rad_s, inf, 1},
-        {"motor_rated_torque_n_m", d->motor_rated_torque_n_m, 0, inf, 1},
-        {"motor_max_torque_ratio", d->motor_max_torque_ratio, 1, inf, 0},
-        {"rated_power_w", d->rated_power_w, 0, 1e11, 1},
-        {"t_avg_no_load_k", d->t_avg_no_load_k, 373.15, 620, 0},
-        {"t_avg_full_k", d->t_avg_full_k, 373.15, 620, 0},
-        {"pzr_level_no_load", d->pzr_level_no_load, 5, 95, 0},
-        {"pzr_level_full", d->pzr_level_full, 5, 95, 0},
-        {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 21e6, 0},
-        {"loop_flow_guess_kg_s", d->loop_flow_guess_kg_s, 0, 1e6, 0},
-        {"charging_t_k", d->charging_t_k, 273.16, 640, 0},
-        {"letdown_nominal_kg_s", d->letdown_nominal_kg_s, 0, PRI_CVCS_FLOW_MAX, 0},
-        {"boron_ppm", d->boron_ppm, 0, PRI_BORON_MAX_PPM, 0},
-        {"steel_k_w_mk", d->steel_k_w_mk, 0, 200, 1},
-        {"steel_rho_c_j_m3k", d->steel_rho_c_j_m3k, 0, 1e7, 1},
-        {"sg_wall_rho_c_j_m3k", d->sg_wall_rho_c_j_m3k, 0, 1e7, 1},
-        {"metal_dx_max_m", d->metal_dx_max_m, 1e-3, 1, 0},
-    };
-    pcs_status st = pcs_param_ranges_check("primary: ", r, sizeof r / sizeof r[0]);
+    const pcs_param_range wall = {"sg_tube_wall_m", d->sg_tube_wall_m, 0, 0.5 * d->sg_tube_od_m, 1};
+    pcs_status st = check_fields(d, tubes, sizeof tubes / sizeof tubes[0]);
+    if (st == PCS_OK)
+        st = pcs_param_ranges_check("primary: ", &wall, 1);
+    if (st == PCS_OK)
+        st = check_fields(d, rest, sizeof rest / sizeof rest[0]);
     if (st == PCS_OK && d->sg_model > PCS_PRIMARY_SG_TUBE_STORES)
         st = pcs_error_set(PCS_E_INVAL,
                            "primary: sg_model = %u is outside {0 (boundary), 1 (tube stores)}",
@@ -271,7 +246,7 @@ pcs_status pcs_primary_def_validate(const pcs_primary_def *d)
         return pcs_error_set(PCS_E_INVAL, "pcs_primary_def_validate: def is NULL");
     pcs_status st = check_counts(d);
     if (st == PCS_OK)
-        st = check_geometry(d);
+        st = check_fields(d, geometry, sizeof geometry / sizeof geometry[0]);
     if (st == PCS_OK)
         st = check_rest(d);
     return st;
@@ -443,20 +418,18 @@ static pcs_status build_network(pcs_world *w, pcs_primary *pr)
                        d->l_surge_m, d->d_surge_m, d->k_surge, NAN, d->roughness_m);
     pr->nv = b.nv;
     pr->nj = b.nj;
-    pr->vol_m3 = pcs_world_alloc(w, pr->nv * sizeof(double));
-    pr->area_m2 = pcs_world_alloc(w, pr->nj * sizeof(double));
+    pcs_status st = pcs_th_net_bounds(w, &b, "primary", &pr->vol_m3, &pr->area_m2);
+    if (st != PCS_OK)
+        return st;
     pr->j_from = pcs_world_alloc(w, pr->nj * sizeof(uint32_t));
     pr->j_to = pcs_world_alloc(w, pr->nj * sizeof(uint32_t));
-    if (!pr->vol_m3 || !pr->area_m2 || !pr->j_from || !pr->j_to)
+    if (!pr->j_from || !pr->j_to)
         return pcs_error_set(PCS_E_NOMEM, "primary: out of memory");
-    for (uint32_t i = 0; i < b.nv; i++)
-        pr->vol_m3[i] = b.v[i].volume_m3;
     for (uint32_t k = 0; k < b.nj; k++) {
-        pr->area_m2[k] = b.j[k].area_m2;
         pr->j_from[k] = b.j[k].from;
         pr->j_to[k] = b.j[k].to;
     }
-    pcs_status st = initial_states(pr, &b);
+    st = initial_states(pr, &b);
     if (st != PCS_OK)
         return st;
     st = pcs_th_net_create(&b, d->table, pr->g, &pr->net);
@@ -536,7 +509,7 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
     v.controls[PCS_PRIMARY_CTL_CHARGING] = d->letdown_nominal_kg_s;
     v.controls[PCS_PRIMARY_CTL_LETDOWN] = d->letdown_nominal_kg_s;
     v.controls[PCS_PRIMARY_CTL_CHARGING_BORON] = d->boron_ppm;
-    pr->charging_kg_s = pr->letdown_kg_s = d->letdown_nominal_kg_s;
+    pr->last.charging_kg_s = pr->last.letdown_kg_s = d->letdown_nominal_kg_s;
     for (uint32_t i = 0; i < pr->nv; i++)
         v.boron[i] = d->boron_ppm;
     pcs_primary_metal_fill(pr, &v, d->t_avg_no_load_k); /* the water's start temperature */
@@ -553,41 +526,18 @@ static pcs_status initial_store_values(pcs_world *w, pcs_primary *pr)
 
 /* ---- load check ---------------------------------------------------------------- */
 
-static pcs_status check_volumes(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
+/* Every volume's mass and energy, then every volume's properties, then the
+ * flows: the first failure is reported. */
+static pcs_status check_network(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v)
 {
     const pcs_primary_stores *s = &pr->s;
     const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
+        st = pcs_th_check_mass_energy(w, ids, v, i, pr->vol_m3[i]);
+    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++)
         st = pcs_th_check_volume_props(w, pr->net, ids, v, i);
-    return st;
-}
-
-static pcs_status check_masses(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v,
-                               const double *vol)
-{
-    const pcs_primary_stores *s = &pr->s;
-    const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
-    pcs_status st = PCS_OK;
-    for (uint32_t i = 0; st == PCS_OK && i < pr->nv; i++) {
-        st = pcs_th_chk(w, s->mass, m, i, "mass kg", PCS_TH_RHO_MIN * vol[i],
-                        PCS_TH_RHO_MAX * vol[i], 0);
-        if (st == PCS_OK)
-            st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
-    }
-    return st;
-}
-
-static pcs_status check_flows(const pcs_world *w, const pcs_primary *pr, const pcs_load_view *v,
-                              const double *area)
-{
-    const double *f = pcs_load_view_store(v, pr->s.flow);
-    pcs_status st = PCS_OK;
-    for (uint32_t k = 0; st == PCS_OK && k < pr->nj; k++) {
-        double top = PCS_TH_RHO_MAX * area[k] * 1000.0;
-        st = pcs_th_chk(w, pr->s.flow, f, k, "mass flow kg/s", -top, top, 0);
-    }
-    return st;
+    return st == PCS_OK ? pcs_th_check_flows(w, ids, v, pr->nj, pr->area_m2) : st;
 }
 
 static pcs_status check_flag(const pcs_world *w, uint32_t store, const double *x, uint32_t i,
@@ -676,11 +626,7 @@ static pcs_status check_boron(const pcs_world *w, const pcs_primary *pr, const p
 static pcs_status primary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_primary *pr = ctx;
-    pcs_status st = check_masses(w, pr, v, pr->vol_m3);
-    if (st == PCS_OK)
-        st = check_volumes(w, pr, v);
-    if (st == PCS_OK)
-        st = check_flows(w, pr, v, pr->area_m2);
+    pcs_status st = check_network(w, pr, v);
     if (st == PCS_OK)
         st = check_pumps_inputs(w, pr, v);
     if (st == PCS_OK)
@@ -746,26 +692,19 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
     };
     pcs_status st = pcs_th_channels_register(w, pr->unit, pr->s.out, unit_channels,
                                              sizeof unit_channels / sizeof unit_channels[0]);
-    const struct {
-        const char *fmt, *unit;
-        uint32_t index;
-    } per_loop[] = {
+    const pcs_th_channel_row per_loop[] = {
         {"loop%u.t_hot", "K", PCS_PRIMARY_OUT_T_HOT},
         {"loop%u.t_cold", "K", PCS_PRIMARY_OUT_T_COLD},
         {"loop%u.flow", "kg/s", PCS_PRIMARY_OUT_LOOP_FLOW},
         {"sg%u.heat", "W", PCS_PRIMARY_OUT_SG_HEAT},
     };
+    const pcs_th_channel_row pump[] = {{"pump%u.speed", "rad/s", 0}};
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
-        char name[64];
-        for (size_t i = 0; st == PCS_OK && i < sizeof per_loop / sizeof per_loop[0]; i++) {
-            snprintf(name, sizeof name, per_loop[i].fmt, l + 1);
-            st = pcs_th_channel(w, pr->unit, name, per_loop[i].unit, pr->s.out,
-                                PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l +
-                                    per_loop[i].index);
-        }
-        snprintf(name, sizeof name, "pump%u.speed", l + 1);
+        st = pcs_th_element_channels(w, pr->unit, pr->s.out, per_loop,
+                                     sizeof per_loop / sizeof per_loop[0], l,
+                                     PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l);
         if (st == PCS_OK)
-            st = pcs_th_channel(w, pr->unit, name, "rad/s", pr->s.pump_speed, l);
+            st = pcs_th_element_channels(w, pr->unit, pr->s.pump_speed, pump, 1, l, l);
     }
     return st;
 }

@@ -420,11 +420,6 @@ pcs_status pcs_primary_copy_steady(pcs_world *w, pcs_primary *dst, const pcs_pri
     for (size_t k = 0; k < sizeof from / sizeof from[0]; k++)
         memcpy(pcs_store_data(w, to[k]), pcs_store_data(w, from[k]), pcs_store_bytes(w, from[k]));
     memcpy(dst->sg_q, src->sg_q, dst->nl * sizeof *dst->sg_q);
-    dst->charging_kg_s = src->charging_kg_s;
-    dst->letdown_kg_s = src->letdown_kg_s;
-    dst->spray_kg_s = src->spray_kg_s;
-    dst->heater_w = src->heater_w;
-    dst->courant_max = src->courant_max;
-    dst->courant_volume = src->courant_volume;
+    dst->last = src->last;
     return PCS_OK;
 }

@@ -29,6 +29,15 @@ typedef struct primary_film {
     uint32_t junction;
 } primary_film;
 
+/* What the last tick applied and found: the outputs and the Courant event
+ * read it, and a steady copy (pcs_primary_copy_steady) carries it whole. */
+typedef struct primary_last {
+    double charging_kg_s, letdown_kg_s; /* the CVCS flows */
+    double spray_kg_s, heater_w;        /* the pressurizer's spray and heaters */
+    double courant_max;                 /* the network step's largest Courant number */
+    uint32_t courant_volume;            /* where */
+} primary_last;
+
 struct pcs_primary {
     pcs_primary_def def; /* pointer fields cleared except table */
     char unit[16];
@@ -51,24 +60,21 @@ struct pcs_primary {
     double pzr_height_m;    /* V / cross-section: the straight-cylinder span */
     double g;
     /* scratch, world memory */
-    double *heat_w;   /* [nv] */
-    double *pump_dp;  /* [nj] */
-    double *sg_q;     /* [nl] */
-    double *t_prev;   /* [nv] the settling's previous temperatures */
-    double *h_sweep;  /* [nv] the settling's steady enthalpies */
-    double *vol_m3;   /* [nv] volumes (the load check's mass bound) */
-    double *area_m2;  /* [nj] junction areas (its flow bound) */
-    double *src_kg_s; /* [nv] CVCS sources (+ charging into the cold legs, - letdown) */
-    double *src_h;    /* [nv] charging enthalpy */
-    double *src_c;    /* [nv] charging boron, ppm */
-    double charging_kg_s, letdown_kg_s; /* the flows the last tick applied */
-    double spray_kg_s, heater_w;        /* the pressurizer's, the last tick */
-    int sg_live;                        /* 1: the tubes see the steam side's stores */
+    double *heat_w;    /* [nv] */
+    double *pump_dp;   /* [nj] */
+    double *sg_q;      /* [nl] */
+    double *t_prev;    /* [nv] the settling's previous temperatures */
+    double *h_sweep;   /* [nv] the settling's steady enthalpies */
+    double *vol_m3;    /* [nv] volumes (the load check's mass bound) */
+    double *area_m2;   /* [nj] junction areas (its flow bound) */
+    double *src_kg_s;  /* [nv] CVCS sources (+ charging into the cold legs, - letdown) */
+    double *src_h;     /* [nv] charging enthalpy */
+    double *src_c;     /* [nv] charging boron, ppm */
+    primary_last last; /* what the last tick applied and found */
+    int sg_live;       /* 1: the tubes see the steam side's stores */
     double pzr_relief_kg, pzr_energy_j; /* the pressurizer's relief out and net heat in, the
                                            last step (the balance's) */
     pcs_primary_balance bal;            /* the last tick's (pcs_primary_last_balance) */
-    double courant_max;                 /* the last step's largest Courant number */
-    uint32_t courant_volume;            /* where */
     /* metal (primary_metal.c) */
     primary_wall *walls;   /* [n_walls] */
     primary_film *films;   /* [n_films] */

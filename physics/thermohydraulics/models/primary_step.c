@@ -55,27 +55,33 @@ void pcs_primary_view(pcs_world *w, const pcs_primary *pr, primary_view *v)
     }
 }
 
+/* The kernel state's doubles in the store's order (PZR_M_LIQ .. PZR_H_VAP):
+ * the one place that order is written, for both directions. PZR_PORV, the
+ * PORV's hysteresis flag, is an int in the state. */
+typedef struct pzr_members {
+    double *at[PZR_PORV];
+} pzr_members;
+
+static pzr_members pzr_members_of(pcs_pressurizer_state *p)
+{
+    return (pzr_members){{&p->m_liq_kg, &p->u_liq_j, &p->m_vap_kg, &p->u_vap_j, &p->p_pa,
+                          &p->h_liq_j_kg, &p->h_vap_j_kg}};
+}
+
 void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p)
 {
-    p->m_liq_kg = s[PZR_M_LIQ];
-    p->u_liq_j = s[PZR_U_LIQ];
-    p->m_vap_kg = s[PZR_M_VAP];
-    p->u_vap_j = s[PZR_U_VAP];
-    p->p_pa = s[PZR_P];
-    p->h_liq_j_kg = s[PZR_H_LIQ];
-    p->h_vap_j_kg = s[PZR_H_VAP];
+    pzr_members m = pzr_members_of(p);
+    for (int k = 0; k < PZR_PORV; k++)
+        *m.at[k] = s[k];
     p->porv_open = s[PZR_PORV] != 0.0;
 }
 
 void pcs_primary_pzr_put(const pcs_pressurizer_state *p, double *s)
 {
-    s[PZR_M_LIQ] = p->m_liq_kg;
-    s[PZR_U_LIQ] = p->u_liq_j;
-    s[PZR_M_VAP] = p->m_vap_kg;
-    s[PZR_U_VAP] = p->u_vap_j;
-    s[PZR_P] = p->p_pa;
-    s[PZR_H_LIQ] = p->h_liq_j_kg;
-    s[PZR_H_VAP] = p->h_vap_j_kg;
+    pcs_pressurizer_state c = *p;
+    pzr_members m = pzr_members_of(&c);
+    for (int k = 0; k < PZR_PORV; k++)
+        s[k] = *m.at[k];
     s[PZR_PORV] = p->porv_open ? 1.0 : 0.0;
 }
 
@@ -250,8 +256,8 @@ static pcs_status cvcs_sources(pcs_primary *pr, const primary_view *v)
         }
     }
     pr->src_kg_s[loop_xo(pr, 0)] = -wl;
-    pr->charging_kg_s = wc;
-    pr->letdown_kg_s = wl;
+    pr->last.charging_kg_s = wc;
+    pr->last.letdown_kg_s = wl;
     return PCS_OK;
 }
 
@@ -295,8 +301,8 @@ static pcs_status pressurizer(pcs_primary *pr, primary_view *v, double dt, doubl
     if (st != PCS_OK)
         return st;
     pcs_primary_pzr_put(&ps, v->pzr);
-    pr->spray_kg_s = rep.spray_kg_s;
-    pr->heater_w = rep.heater_w;
+    pr->last.spray_kg_s = rep.spray_kg_s;
+    pr->last.heater_w = rep.heater_w;
     pr->pzr_relief_kg = dt * (rep.porv_kg_s + rep.safety_kg_s);
     pr->pzr_energy_j = dt * (rep.heater_w - rep.wall_w - rep.porv_w - rep.safety_w);
     pzr_boron(pr, v, &before, &rep, b_surge_out, dt);
@@ -329,6 +335,19 @@ pcs_primary_balance pcs_primary_last_balance(const pcs_primary *pr)
     return pr ? pr->bal : z;
 }
 
+/* The network's sources this step beyond the core heat: the SG tubes' heat,
+ * the metal's (which steps here, with the water), the pump heads and the
+ * CVCS flows; the first failure stops the rest. */
+static pcs_status network_sources(pcs_primary *pr, primary_view *v, double inv_dt)
+{
+    pcs_status st = sg_heat(pr, v, inv_dt);
+    if (st != PCS_OK)
+        return st;
+    pcs_primary_metal_step(pr, v, inv_dt);
+    st = pump_heads(pr, v);
+    return st == PCS_OK ? cvcs_sources(pr, v) : st;
+}
+
 pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int step_pzr)
 {
     pcs_status st = pcs_primary_pzr_boundary(pr, v);
@@ -339,13 +358,7 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     for (uint32_t k = 0; k < pr->nc; k++)
         pr->heat_w[pr->v_core0 + k] = v->core_heat[k];
     if (st == PCS_OK)
-        st = sg_heat(pr, v, inv_dt);
-    if (st == PCS_OK)
-        pcs_primary_metal_step(pr, v, inv_dt);
-    if (st == PCS_OK)
-        st = pump_heads(pr, v);
-    if (st == PCS_OK)
-        st = cvcs_sources(pr, v);
+        st = network_sources(pr, v, inv_dt);
     if (st != PCS_OK)
         return st;
     double h_hot = v->st.h_j_kg[loop_vol(pr, 0, LOOP_HOT)];
@@ -362,8 +375,8 @@ pcs_status pcs_primary_advance(pcs_primary *pr, primary_view *v, double dt, int 
     pcs_thnet_report rep;
     st = pcs_thnet_step(pr->net, &v->st, &in, dt, &rep);
     *c_pzr = c_liq;
-    pr->courant_max = rep.courant_max;
-    pr->courant_volume = rep.courant_volume;
+    pr->last.courant_max = rep.courant_max;
+    pr->last.courant_volume = rep.courant_volume;
     if (st == PCS_OK)
         st = shafts(pr, v, dt);
     /* The surge the network moved: its end-of-step flow (or, when the step
@@ -421,10 +434,10 @@ void pcs_primary_outputs(const pcs_primary *pr, primary_view *v)
     }
     t[PCS_PRIMARY_OUT_CORE_BORON] = bm / m;
     t[PCS_PRIMARY_OUT_PZR_BORON] = v->boron[pr->v_pzr];
-    t[PCS_PRIMARY_OUT_CHARGING] = pr->charging_kg_s;
-    t[PCS_PRIMARY_OUT_LETDOWN] = pr->letdown_kg_s;
-    t[PCS_PRIMARY_OUT_SPRAY] = pr->spray_kg_s;
-    t[PCS_PRIMARY_OUT_HEATERS] = pr->heater_w;
+    t[PCS_PRIMARY_OUT_CHARGING] = pr->last.charging_kg_s;
+    t[PCS_PRIMARY_OUT_LETDOWN] = pr->last.letdown_kg_s;
+    t[PCS_PRIMARY_OUT_SPRAY] = pr->last.spray_kg_s;
+    t[PCS_PRIMARY_OUT_HEATERS] = pr->last.heater_w;
 }
 
 pcs_status pcs_primary_system(pcs_world *w, void *ctx)
@@ -436,8 +449,8 @@ pcs_status pcs_primary_system(pcs_world *w, void *ctx)
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.primary: %s", pr->unit, pcs_last_error());
     /* Reported on every 20th tick while above 1: a rate, and no state to save. */
-    if (pr->courant_max > 1.0 && pcs_world_clock(w)->tick % 20u == 0u)
-        pcs_event_emit(w, PCS_EV_PRIMARY_COURANT, pr->def.unit_index, pr->courant_max,
-                       (double)pr->courant_volume, 0, 0);
+    if (pr->last.courant_max > 1.0 && pcs_world_clock(w)->tick % 20u == 0u)
+        pcs_event_emit(w, PCS_EV_PRIMARY_COURANT, pr->def.unit_index, pr->last.courant_max,
+                       (double)pr->last.courant_volume, 0, 0);
     return PCS_OK;
 }

@@ -25,6 +25,7 @@
  * in [0, 10 rated_steam_kg_s].
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +38,94 @@
 
 #define SEC_Q_MAX 1e10
 
+/* ---- defaults and checks --------------------------------------------------- */
+
+/* A scalar field of the def: its default and its allowed range [lo, hi], one
+ * row serving pcs_secondary_default and pcs_secondary_def_validate, in the
+ * order the checks run. A bound bounded by another field: lo_at (hi_at)
+ * nonzero, the bound is that field's value plus lo (hi). */
+typedef struct sec_field {
+    const char *name;
+    size_t offset;
+    double dflt, lo, hi;
+    size_t lo_at, hi_at;
+} sec_field;
+
+/* The field's name as the message shows it and its place in the def (every
+ * field in this table is a double, pcsim/secondary.h). */
+#define SEC_FIELD(f) #f, offsetof(pcs_secondary_def, f)
+#define SEC_AT(f) offsetof(pcs_secondary_def, f)
+_Static_assert(offsetof(pcs_secondary_def, unit_name) == 0, "an _at of 0 names no double field");
+
+/* The geometry (the dome's four sections as [TYP] lists them, each a volume
+ * and a height; the carry-under level inside its first section), then the
+ * steam lines, valves, condenser, feed and start state. */
+static const sec_field fields[] = {
+    {SEC_FIELD(z_riser_bottom_m), 5.489 + 0.3048 * (8.736 - 6.965), -100.0, 100.0, 0, 0},
+    {SEC_FIELD(h_bundle_m), 0.3048 * 31.884, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(v_bundle_m3), 0.028316846592 * 54.893 * 31.884, 0.1, 1e4, 0, 0},
+    {SEC_FIELD(a_bundle_m2), 0.09290304 * 54.893, 1e-3, 1e3, 0, 0},
+    {SEC_FIELD(d_bundle_m), 0.3048 * 0.12613, 1e-3, 10.0, 0, 0},
+    {SEC_FIELD(a_support_m2), 0.09290304 * 17.0, 1e-3, 1e3, 0, 0},
+    {SEC_FIELD(k_support), 2.0, 0.0, 1e3, 0, 0},
+    {SEC_FIELD(v_upper_riser_m3), 0.028316846592 * (398.4 + 51.313 * 8.125), 0.1, 1e4, 0, 0},
+    {SEC_FIELD(h_upper_riser_m), 0.3048 * (5.208 + 8.125), 0.1, 50.0, 0, 0},
+    {SEC_FIELD(d_upper_riser_m), 0.3048 * 4.667, 1e-3, 10.0, 0, 0},
+    {SEC_FIELD(a_separator_m2), 0.09290304 * 14.7, 1e-3, 1e3, 0, 0},
+    {SEC_FIELD(k_separator), 1.0, 0.0, 1e3, 0, 0},
+    {SEC_FIELD(v_dome_m3[0]), 0.028316846592 * (103.543 * 6.865), 0.1, 1e4, 0, 0},
+    {SEC_FIELD(h_dome_m[0]), 0.3048 * 6.865, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(v_dome_m3[1]), 0.028316846592 * 530.0, 0.1, 1e4, 0, 0},
+    {SEC_FIELD(h_dome_m[1]), 0.3048 * 3.0, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(v_dome_m3[2]), 0.028316846592 * 970.0, 0.1, 1e4, 0, 0},
+    {SEC_FIELD(h_dome_m[2]), 0.3048 * 6.729, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(v_dome_m3[3]), 0.028316846592 * 423.3, 0.1, 1e4, 0, 0},
+    {SEC_FIELD(h_dome_m[3]), 0.3048 * 7.271, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(a_dome_bottom_m2), 0.09290304 * 103.543, 1e-3, 1e3, 0, 0},
+    {SEC_FIELD(v_dc_upper_m3), 0.028316846592 * 458.7, 0.1, 1e4, 0, 0},
+    {SEC_FIELD(h_dc_upper_m), 0.3048 * 8.769, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(a_dc_m2), 0.09290304 * 7.09, 1e-3, 1e3, 0, 0},
+    {SEC_FIELD(k_dc), 0.04, 0.0, 1e3, 0, 0},
+    {SEC_FIELD(h_dc_lower_m), 0.3048 * 29.583, 0.1, 50.0, 0, 0},
+    {SEC_FIELD(d_dc_m), 0.3048 * 0.469, 1e-3, 10.0, 0, 0},
+    {SEC_FIELD(a_dc_exit_m2), 0.09290304 * 2.4, 1e-3, 1e3, 0, 0},
+    {SEC_FIELD(k_dc_exit), 1.0, 0.0, 1e3, 0, 0},
+    {SEC_FIELD(nr_lower_m), 0.0, 0.0, 20.0, 0, 0},
+    {SEC_FIELD(nr_span_m), 0.3048 * (6.865 + 3.0), 0.1, 20.0, 0, 0},
+    {SEC_FIELD(nr_initial), 44.0, 0.0, 100.0, 0, 0},
+    {SEC_FIELD(carry_under_m), 0.30, 0.0, 0.0, 0, SEC_AT(h_dome_m[0])},
+    {SEC_FIELD(d_steam_line_m), 0.70, 0.05, 5.0, 0, 0},
+    {SEC_FIELD(l_steam_line_m), 50.0, 1.0, 1000.0, 0, 0},
+    {SEC_FIELD(k_steam_line), 1.5, 0.0, 1e3, 0, 0},
+    {SEC_FIELD(restrictor_kg_s), 1220.0, 1.0, 1e5, 0, 0},
+    {SEC_FIELD(restrictor_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0},
+    {SEC_FIELD(k_restrictor), 0.5, 0.0, 1e3, 0, 0},
+    {SEC_FIELD(v_header_m3), 10.0, 0.1, 1e4, 0, 0},
+    {SEC_FIELD(rated_steam_kg_s), 480.4, 1.0, 1e4, 0, 0},
+    {SEC_FIELD(turbine_rated_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0},
+    {SEC_FIELD(turbine_rated_opening), 0.9, 0.05, 1.0, 0, 0},
+    {SEC_FIELD(dump_valve_kg_s), 113.0, 0.0, 1e4, 0, 0},
+    {SEC_FIELD(dump_valves), 12.0, 0.0, 100.0, 0, 0},
+    {SEC_FIELD(dump_rating_p_pa), 7.630e6, 0.2e6, 16e6, 0, 0},
+    {SEC_FIELD(condenser_p_pa), 5.0e3, 1e3, 1e5, 0, 0},
+    {SEC_FIELD(safety_open_pa), 8.168e6, 0.2e6, 16e6, 0, 0},
+    {SEC_FIELD(safety_full_pa), 8.582e6, 1.0, 16e6, SEC_AT(safety_open_pa), 0},
+    {SEC_FIELD(safety_capacity), 1.09, 0.0, 10.0, 0, 0},
+    {SEC_FIELD(atmosphere_p_pa), 101325.0, 1e3, 1e6, 0, 0},
+    {SEC_FIELD(porv_capacity), 0.10, 0.0, 1.0, 0, 0},
+    {SEC_FIELD(porv_rating_p_pa), 7.630e6, 0.2e6, 16e6, 0, 0},
+    {SEC_FIELD(feed_t_k), 493.43, 273.16, 600.0, 0, 0},
+    {SEC_FIELD(afw_t_k), 310.93, 273.16, 600.0, 0, 0},
+    {SEC_FIELD(initial_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0},
+    {SEC_FIELD(initial_heat_w), 3.411e9 / 4.0, 0.0, 1e10, 0, 0},
+    {SEC_FIELD(initial_circulation), 4.0, 1.0, 100.0, 0, 0},
+};
+
+static double field_at(const pcs_secondary_def *d, size_t offset)
+{
+    return *(const double *)((const char *)d + offset);
+}
+
 pcs_status pcs_secondary_default(pcs_secondary_def *d)
 {
     if (!d)
@@ -45,65 +134,10 @@ pcs_status pcs_secondary_default(pcs_secondary_def *d)
     d->unit_name = "u1";
     d->n_sg = 4;
     d->n_bundle = 4;
-    d->z_riser_bottom_m = 5.489 + 0.3048 * (8.736 - 6.965);
-    d->h_bundle_m = 0.3048 * 31.884;
-    d->v_bundle_m3 = 0.028316846592 * 54.893 * 31.884;
-    d->a_bundle_m2 = 0.09290304 * 54.893;
-    d->d_bundle_m = 0.3048 * 0.12613;
-    d->a_support_m2 = 0.09290304 * 17.0;
-    d->k_support = 2.0;
-    d->v_upper_riser_m3 = 0.028316846592 * (398.4 + 51.313 * 8.125);
-    d->h_upper_riser_m = 0.3048 * (5.208 + 8.125);
-    d->d_upper_riser_m = 0.3048 * 4.667;
-    d->a_separator_m2 = 0.09290304 * 14.7;
-    d->k_separator = 1.0;
-    const double vd[4] = {103.543 * 6.865, 530.0, 970.0, 423.3}, hd[4] = {6.865, 3.0, 6.729, 7.271};
-    for (int i = 0; i < 4; i++) {
-        d->v_dome_m3[i] = 0.028316846592 * vd[i];
-        d->h_dome_m[i] = 0.3048 * hd[i];
-    }
-    d->a_dome_bottom_m2 = 0.09290304 * 103.543;
-    d->v_dc_upper_m3 = 0.028316846592 * 458.7;
-    d->h_dc_upper_m = 0.3048 * 8.769;
-    d->a_dc_m2 = 0.09290304 * 7.09;
-    d->k_dc = 0.04;
-    d->h_dc_lower_m = 0.3048 * 29.583;
-    d->d_dc_m = 0.3048 * 0.469;
-    d->a_dc_exit_m2 = 0.09290304 * 2.4;
-    d->k_dc_exit = 1.0;
-    d->nr_lower_m = 0.0;
-    d->nr_span_m = 0.3048 * (6.865 + 3.0);
-    d->nr_initial = 44.0;
-    d->carry_under_m = 0.30;
-    d->d_steam_line_m = 0.70;
-    d->l_steam_line_m = 50.0;
-    d->k_steam_line = 1.5;
-    d->restrictor_kg_s = 1220.0;
-    d->restrictor_p_pa = 6.89e6;
-    d->k_restrictor = 0.5;
-    d->v_header_m3 = 10.0;
-    d->rated_steam_kg_s = 480.4;
-    d->turbine_rated_p_pa = 6.89e6;
-    d->turbine_rated_opening = 0.9;
-    d->dump_valve_kg_s = 113.0;
-    d->dump_valves = 12.0;
-    d->dump_rating_p_pa = 7.630e6;
-    d->condenser_p_pa = 5.0e3;
-    d->safety_open_pa = 8.168e6;
-    d->safety_full_pa = 8.582e6;
-    d->safety_capacity = 1.09;
-    d->atmosphere_p_pa = 101325.0;
-    d->porv_capacity = 0.10;
-    d->porv_rating_p_pa = 7.630e6;
-    d->feed_t_k = 493.43;
-    d->afw_t_k = 310.93;
-    d->initial_p_pa = 6.89e6;
-    d->initial_heat_w = 3.411e9 / 4.0;
-    d->initial_circulation = 4.0;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        *(double *)((char *)d + fields[i].offset) = fields[i].dflt;
     return PCS_OK;
 }
-
-/* ---- checks --------------------------------------------------------------- */
 
 static pcs_status range(const char *field, double x, double lo, double hi)
 {
@@ -113,79 +147,15 @@ static pcs_status range(const char *field, double x, double lo, double hi)
     return PCS_OK;
 }
 
-#define SEC_CHECK(st, field, lo, hi)                                                               \
-    do {                                                                                           \
-        if ((st) == PCS_OK)                                                                        \
-            (st) = range(#field, d->field, (lo), (hi));                                            \
-    } while (0)
-
-static pcs_status check_geometry(const pcs_secondary_def *d)
+static pcs_status check_fields(const pcs_secondary_def *d)
 {
     pcs_status st = PCS_OK;
-    SEC_CHECK(st, z_riser_bottom_m, -100.0, 100.0);
-    SEC_CHECK(st, h_bundle_m, 0.1, 50.0);
-    SEC_CHECK(st, v_bundle_m3, 0.1, 1e4);
-    SEC_CHECK(st, a_bundle_m2, 1e-3, 1e3);
-    SEC_CHECK(st, d_bundle_m, 1e-3, 10.0);
-    SEC_CHECK(st, a_support_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_support, 0.0, 1e3);
-    SEC_CHECK(st, v_upper_riser_m3, 0.1, 1e4);
-    SEC_CHECK(st, h_upper_riser_m, 0.1, 50.0);
-    SEC_CHECK(st, d_upper_riser_m, 1e-3, 10.0);
-    SEC_CHECK(st, a_separator_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_separator, 0.0, 1e3);
-    for (int i = 0; st == PCS_OK && i < 4; i++) {
-        char f[32];
-        snprintf(f, sizeof f, "v_dome_m3[%d]", i);
-        st = range(f, d->v_dome_m3[i], 0.1, 1e4);
-        snprintf(f, sizeof f, "h_dome_m[%d]", i);
-        if (st == PCS_OK)
-            st = range(f, d->h_dome_m[i], 0.1, 50.0);
+    for (size_t i = 0; st == PCS_OK && i < sizeof fields / sizeof fields[0]; i++) {
+        const sec_field *f = &fields[i];
+        double lo = f->lo_at ? field_at(d, f->lo_at) + f->lo : f->lo;
+        double hi = f->hi_at ? field_at(d, f->hi_at) + f->hi : f->hi;
+        st = range(f->name, field_at(d, f->offset), lo, hi);
     }
-    SEC_CHECK(st, a_dome_bottom_m2, 1e-3, 1e3);
-    SEC_CHECK(st, v_dc_upper_m3, 0.1, 1e4);
-    SEC_CHECK(st, h_dc_upper_m, 0.1, 50.0);
-    SEC_CHECK(st, a_dc_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_dc, 0.0, 1e3);
-    SEC_CHECK(st, h_dc_lower_m, 0.1, 50.0);
-    SEC_CHECK(st, d_dc_m, 1e-3, 10.0);
-    SEC_CHECK(st, a_dc_exit_m2, 1e-3, 1e3);
-    SEC_CHECK(st, k_dc_exit, 0.0, 1e3);
-    SEC_CHECK(st, nr_lower_m, 0.0, 20.0);
-    SEC_CHECK(st, nr_span_m, 0.1, 20.0);
-    SEC_CHECK(st, nr_initial, 0.0, 100.0);
-    SEC_CHECK(st, carry_under_m, 0.0, d->h_dome_m[0]);
-    return st;
-}
-
-static pcs_status check_rest(const pcs_secondary_def *d)
-{
-    pcs_status st = PCS_OK;
-    SEC_CHECK(st, d_steam_line_m, 0.05, 5.0);
-    SEC_CHECK(st, l_steam_line_m, 1.0, 1000.0);
-    SEC_CHECK(st, k_steam_line, 0.0, 1e3);
-    SEC_CHECK(st, restrictor_kg_s, 1.0, 1e5);
-    SEC_CHECK(st, restrictor_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, k_restrictor, 0.0, 1e3);
-    SEC_CHECK(st, v_header_m3, 0.1, 1e4);
-    SEC_CHECK(st, rated_steam_kg_s, 1.0, 1e4);
-    SEC_CHECK(st, turbine_rated_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, turbine_rated_opening, 0.05, 1.0);
-    SEC_CHECK(st, dump_valve_kg_s, 0.0, 1e4);
-    SEC_CHECK(st, dump_valves, 0.0, 100.0);
-    SEC_CHECK(st, dump_rating_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, condenser_p_pa, 1e3, 1e5);
-    SEC_CHECK(st, safety_open_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, safety_full_pa, d->safety_open_pa + 1.0, 16e6);
-    SEC_CHECK(st, safety_capacity, 0.0, 10.0);
-    SEC_CHECK(st, atmosphere_p_pa, 1e3, 1e6);
-    SEC_CHECK(st, porv_capacity, 0.0, 1.0);
-    SEC_CHECK(st, porv_rating_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, feed_t_k, 273.16, 600.0);
-    SEC_CHECK(st, afw_t_k, 273.16, 600.0);
-    SEC_CHECK(st, initial_p_pa, 0.2e6, 16e6);
-    SEC_CHECK(st, initial_heat_w, 0.0, 1e10);
-    SEC_CHECK(st, initial_circulation, 1.0, 100.0);
     return st;
 }
 
@@ -203,10 +173,7 @@ pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
     if (d->n_bundle < 1 || d->n_bundle > PCS_SECONDARY_MAX_BUNDLE)
         return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.n_bundle: %u is outside [1, %u]",
                              d->n_bundle, PCS_SECONDARY_MAX_BUNDLE);
-    pcs_status st = check_geometry(d);
-    if (st == PCS_OK)
-        st = check_rest(d);
-    return st;
+    return check_fields(d);
 }
 
 /* ---- saturation and throats ----------------------------------------------- */
@@ -484,14 +451,9 @@ static pcs_status build_network(pcs_world *w, pcs_secondary *sc)
     b.j[sc->j_turbine].flow_kg_s = ws;
     sc->nv = b.nv;
     sc->nj = b.nj;
-    sc->vol_m3 = pcs_world_alloc(w, sc->nv * sizeof(double));
-    sc->area_m2 = pcs_world_alloc(w, sc->nj * sizeof(double));
-    if (!sc->vol_m3 || !sc->area_m2)
-        return pcs_error_set(PCS_E_NOMEM, "secondary: out of memory");
-    for (uint32_t i = 0; i < b.nv; i++)
-        sc->vol_m3[i] = b.v[i].volume_m3;
-    for (uint32_t k = 0; k < b.nj; k++)
-        sc->area_m2[k] = b.j[k].area_m2;
+    st = pcs_th_net_bounds(w, &b, "secondary", &sc->vol_m3, &sc->area_m2);
+    if (st != PCS_OK)
+        return st;
     st = pcs_th_net_create(&b, d->table, PCS_THNET_G, &sc->net);
     if (st != PCS_OK)
         return pcs_error_set(st, "secondary %s: %s", sc->unit, pcs_last_error());
@@ -548,35 +510,23 @@ static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
 
 /* ---- load check ------------------------------------------------------------------- */
 
-static pcs_status check_volumes(const pcs_world *w, const pcs_secondary *sc, const pcs_load_view *v)
+/* Per volume its mass and energy, then its properties; then the flows and
+ * the tube-side heat and temperature: the first failure is reported. */
+static pcs_status check_network_tubes(const pcs_world *w, const pcs_secondary *sc,
+                                      const pcs_load_view *v)
 {
     const pcs_secondary_stores *s = &sc->s;
-    const double *m = pcs_load_view_store(v, s->mass), *u = pcs_load_view_store(v, s->energy);
     const uint32_t ids[PCS_TH_NET_STORES] = PCS_TH_NET_STORE_IDS(s);
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < sc->nv; i++) {
-        double vol = sc->vol_m3[i];
-        st = pcs_th_chk(w, s->mass, m, i, "mass kg", PCS_TH_RHO_MIN * vol, PCS_TH_RHO_MAX * vol, 0);
-        if (st == PCS_OK)
-            st = pcs_th_chk(w, s->energy, u, i, "internal energy J", 0.0, PCS_TH_U_MAX * m[i], 0);
+        st = pcs_th_check_mass_energy(w, ids, v, i, sc->vol_m3[i]);
         if (st == PCS_OK)
             st = pcs_th_check_volume_props(w, sc->net, ids, v, i);
     }
-    return st;
-}
-
-static pcs_status check_flows_tubes(const pcs_world *w, const pcs_secondary *sc,
-                                    const pcs_load_view *v)
-{
-    const pcs_secondary_stores *s = &sc->s;
-    const double *f = pcs_load_view_store(v, s->flow);
+    if (st == PCS_OK)
+        st = pcs_th_check_flows(w, ids, v, sc->nj, sc->area_m2);
     const double *q = pcs_load_view_store(v, s->tube_heat);
     const double *t = pcs_load_view_store(v, s->tube_t);
-    pcs_status st = PCS_OK;
-    for (uint32_t k = 0; st == PCS_OK && k < sc->nj; k++) {
-        double top = PCS_TH_RHO_MAX * sc->area_m2[k] * 1000.0;
-        st = pcs_th_chk(w, s->flow, f, k, "mass flow kg/s", -top, top, 0);
-    }
     for (uint32_t k = 0; st == PCS_OK && k < sc->nsg * sc->nt; k++) {
         st = pcs_th_chk(w, s->tube_heat, q, k, "tube heat W", -SEC_Q_MAX, SEC_Q_MAX, 0);
         if (st == PCS_OK)
@@ -618,9 +568,7 @@ static pcs_status check_controls(const pcs_world *w, const pcs_secondary *sc,
 static pcs_status secondary_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_secondary *sc = ctx;
-    pcs_status st = check_volumes(w, sc, v);
-    if (st == PCS_OK)
-        st = check_flows_tubes(w, sc, v);
+    pcs_status st = check_network_tubes(w, sc, v);
     if (st == PCS_OK)
         st = check_controls(w, sc, v);
     return st;
@@ -630,18 +578,14 @@ static pcs_status secondary_load_check(const pcs_world *w, const pcs_load_view *
 
 static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
 {
-    pcs_status st = pcs_th_channel(w, sc->unit, "steam.header_pressure", "Pa", sc->s.out,
-                                   PCS_SECONDARY_OUT_HEADER_P);
-    if (st == PCS_OK)
-        st = pcs_th_channel(w, sc->unit, "turbine.steam_flow", "kg/s", sc->s.out,
-                            PCS_SECONDARY_OUT_TURBINE_FLOW);
-    if (st == PCS_OK)
-        st = pcs_th_channel(w, sc->unit, "dump.flow", "kg/s", sc->s.out,
-                            PCS_SECONDARY_OUT_DUMP_FLOW);
-    const struct {
-        const char *fmt, *unit;
-        uint32_t index;
-    } per_sg[] = {
+    const pcs_th_channel_row unit_channels[] = {
+        {"steam.header_pressure", "Pa", PCS_SECONDARY_OUT_HEADER_P},
+        {"turbine.steam_flow", "kg/s", PCS_SECONDARY_OUT_TURBINE_FLOW},
+        {"dump.flow", "kg/s", PCS_SECONDARY_OUT_DUMP_FLOW},
+    };
+    pcs_status st = pcs_th_channels_register(w, sc->unit, sc->s.out, unit_channels,
+                                             sizeof unit_channels / sizeof unit_channels[0]);
+    const pcs_th_channel_row per_sg[] = {
         {"sg%u.pressure", "Pa", PCS_SECONDARY_OUT_P},
         {"sg%u.steam_flow", "kg/s", PCS_SECONDARY_OUT_STEAM},
         {"sg%u.feed_flow", "kg/s", PCS_SECONDARY_OUT_FEED},
@@ -654,13 +598,9 @@ static pcs_status register_channels(pcs_world *w, pcs_secondary *sc)
         {"sg%u.porv_flow", "kg/s", PCS_SECONDARY_OUT_PORV},
     };
     for (uint32_t l = 0; st == PCS_OK && l < sc->nsg; l++)
-        for (size_t i = 0; st == PCS_OK && i < sizeof per_sg / sizeof per_sg[0]; i++) {
-            char name[64];
-            snprintf(name, sizeof name, per_sg[i].fmt, l + 1);
-            st = pcs_th_channel(w, sc->unit, name, per_sg[i].unit, sc->s.out,
-                                PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l +
-                                    per_sg[i].index);
-        }
+        st = pcs_th_element_channels(w, sc->unit, sc->s.out, per_sg,
+                                     sizeof per_sg / sizeof per_sg[0], l,
+                                     PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l);
     return st;
 }
 
@@ -724,10 +664,9 @@ pcs_status pcs_secondary_add(pcs_world *w, const pcs_secondary_def *def, pcs_sec
     pcs_status st = pcs_secondary_def_validate(def);
     if (st != PCS_OK)
         return st;
-    pcs_secondary *sc = pcs_world_alloc(w, sizeof *sc);
+    pcs_secondary *sc = pcs_th_model_alloc(w, sizeof *sc, "pcs_secondary_add");
     if (!sc)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_secondary_add: out of memory");
-    memset(sc, 0, sizeof *sc);
+        return PCS_E_NOMEM;
     sc->def = *def;
     snprintf(sc->unit, sizeof sc->unit, "%s", def->unit_name);
     sc->def.unit_name = sc->unit;

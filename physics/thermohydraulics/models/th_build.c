@@ -3,7 +3,20 @@
  * @brief The network builder, network creation, state view and volume
  *        load check the primary and the steam side share (th_build.h).
  */
+#include <string.h>
+
 #include "physics/thermohydraulics/models/th_build.h"
+
+void *pcs_th_model_alloc(pcs_world *w, size_t bytes, const char *who)
+{
+    void *m = pcs_world_alloc(w, bytes);
+    if (!m) {
+        pcs_error_set(PCS_E_NOMEM, "%s: out of memory", who);
+        return NULL;
+    }
+    memset(m, 0, bytes);
+    return m;
+}
 
 uint32_t pcs_th_add_vol(pcs_th_net_builder *b, double vol, double z, double diam)
 {
@@ -51,6 +64,21 @@ pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_tab
     return pcs_thnet_create(&nd, out);
 }
 
+pcs_status pcs_th_net_bounds(pcs_world *w, const pcs_th_net_builder *b, const char *who,
+                             double **vol_m3, double **area_m2)
+{
+    double *v = pcs_world_alloc(w, b->nv * sizeof *v), *a = pcs_world_alloc(w, b->nj * sizeof *a);
+    if (!v || !a)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", who);
+    for (uint32_t i = 0; i < b->nv; i++)
+        v[i] = b->v[i].volume_m3;
+    for (uint32_t k = 0; k < b->nj; k++)
+        a[k] = b->j[k].area_m2;
+    *vol_m3 = v;
+    *area_m2 = a;
+    return PCS_OK;
+}
+
 static void destroy_net(void *ctx)
 {
     pcs_thnet **net = ctx;
@@ -94,6 +122,30 @@ static pcs_status check_volume_state(const pcs_world *w, const pcs_thnet *net, c
                          "internal energy (%s)",
                          pcs_store_name(w, ids[0]), i, m[i], pcs_store_name(w, ids[1]), i, u[i],
                          pcs_last_error());
+}
+
+pcs_status pcs_th_check_mass_energy(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                                    uint32_t i, double vol_m3)
+{
+    const double *m = pcs_load_view_store(v, ids[0]);
+    pcs_status st =
+        pcs_th_chk(w, ids[0], m, i, "mass kg", PCS_TH_RHO_MIN * vol_m3, PCS_TH_RHO_MAX * vol_m3, 0);
+    if (st == PCS_OK)
+        st = pcs_th_chk(w, ids[1], pcs_load_view_store(v, ids[1]), i, "internal energy J", 0.0,
+                        PCS_TH_U_MAX * m[i], 0);
+    return st;
+}
+
+pcs_status pcs_th_check_flows(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                              uint32_t nj, const double *area_m2)
+{
+    const double *f = pcs_load_view_store(v, ids[2]);
+    pcs_status st = PCS_OK;
+    for (uint32_t k = 0; st == PCS_OK && k < nj; k++) {
+        double top = PCS_TH_RHO_MAX * area_m2[k] * 1000.0;
+        st = pcs_th_chk(w, ids[2], f, k, "mass flow kg/s", -top, top, 0);
+    }
+    return st;
 }
 
 pcs_status pcs_th_check_volume_props(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,

@@ -36,6 +36,10 @@ typedef struct pcs_th_net_builder {
     uint32_t nv, nj;
 } pcs_th_net_builder;
 
+/* A model's own struct: @p bytes of zeroed world memory, or NULL with
+ * "<who>: out of memory" set. */
+void *pcs_th_model_alloc(pcs_world *w, size_t bytes, const char *who);
+
 /* A volume of vol m3 at elevation z, diameter diam; returns its index. */
 uint32_t pcs_th_add_vol(pcs_th_net_builder *b, double vol, double z, double diam);
 
@@ -51,6 +55,12 @@ double pcs_th_circle(double d);
  * equation of state the table when there is one (IF97 otherwise). */
 pcs_status pcs_th_net_create(const pcs_th_net_builder *b, const pcs_water_ph_table *table, double g,
                              pcs_thnet **out);
+
+/* The load check's bounds of the builder's network in world memory: each
+ * volume's m3 (*vol_m3, [b->nv]) and each junction's flow area (*area_m2,
+ * [b->nj]); PCS_E_NOMEM "<who>: out of memory". */
+pcs_status pcs_th_net_bounds(pcs_world *w, const pcs_th_net_builder *b, const char *who,
+                             double **vol_m3, double **area_m2);
 
 /* The network stores' ids in pcs_thnet_state order: mass, energy, flow, p,
  * h, t, rho, quality, void fraction. */
@@ -93,6 +103,17 @@ void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
  * energy (ids[0], ids[1]; pcs_thnet_volume_check). */
 pcs_status pcs_th_check_volume_props(const pcs_world *w, const pcs_thnet *net, const uint32_t *ids,
                                      const pcs_load_view *v, uint32_t i);
+
+/* Load check of volume i's staged mass, in [PCS_TH_RHO_MIN, PCS_TH_RHO_MAX]
+ * x @p vol_m3 kg, and internal energy, in [0, PCS_TH_U_MAX x its mass] J
+ * (the stores ids[0], ids[1] of pcs_th_state_view's order). */
+pcs_status pcs_th_check_mass_energy(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                                    uint32_t i, double vol_m3);
+
+/* Load check of the staged flows of junctions 0..nj (store ids[2]): |W| <=
+ * PCS_TH_RHO_MAX x area_m2[k] x 1000 m/s, above any flow a network can carry. */
+pcs_status pcs_th_check_flows(const pcs_world *w, const uint32_t *ids, const pcs_load_view *v,
+                              uint32_t nj, const double *area_m2);
 
 /* Load check of one staged element x[i] of store @p store. */
 pcs_status pcs_th_chk(const pcs_world *w, uint32_t store, const double *x, uint32_t i,

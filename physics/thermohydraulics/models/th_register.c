@@ -40,6 +40,19 @@ pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t s
     return st;
 }
 
+pcs_status pcs_th_element_channels(pcs_world *w, const char *prefix, uint32_t store,
+                                   const pcs_th_channel_row *rows, size_t count, uint32_t k,
+                                   uint32_t base)
+{
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < count; i++) {
+        char suffix[PCS_NAME_MAX];
+        snprintf(suffix, sizeof suffix, rows[i].suffix, k + 1);
+        st = pcs_th_channel(w, prefix, suffix, rows[i].unit, store, base + rows[i].index);
+    }
+    return st;
+}
+
 pcs_status pcs_th_system_register(pcs_world *w, const char *prefix, const char *what,
                                   const pcs_system_desc *d, pcs_load_check_fn check)
 {

@@ -51,6 +51,14 @@ typedef struct pcs_th_channel_row {
 pcs_status pcs_th_channels_register(pcs_world *w, const char *prefix, uint32_t store,
                                     const pcs_th_channel_row *rows, size_t count);
 
+/* The channels of element @p k (a loop, an SG) of an outputs table, in
+ * order: each row's suffix is a format of k + 1 ("loop%u.t_hot"), its
+ * element of float64 store @p store is @p base + the row's index (the
+ * element's block); stops at the first failure. */
+pcs_status pcs_th_element_channels(pcs_world *w, const char *prefix, uint32_t store,
+                                   const pcs_th_channel_row *rows, size_t count, uint32_t k,
+                                   uint32_t base);
+
 /* A unit model's system and its load check, both named "<prefix>.<what>"
  * (so a failed load names the system that owns the stores): @p d is the
  * desc but for its name, which is made here; the load check gets d->ctx;

@@ -317,6 +317,17 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     return PCS_OK;
 }
 
+/* The network's struct with its sizes, equation of state and gravity from
+ * @p def, all else zero; NULL when out of memory. */
+static pcs_thnet *net_new(const pcs_thnet_def *def)
+{
+    pcs_thnet *net = malloc(sizeof *net);
+    if (net)
+        *net = (pcs_thnet){
+            .nv = def->n_volumes, .nj = def->n_junctions, .eos = def->eos, .g = def->gravity_m_s2};
+    return net;
+}
+
 pcs_status pcs_thnet_create(const pcs_thnet_def *def, pcs_thnet **out)
 {
     if (!def || !out)
@@ -324,13 +335,9 @@ pcs_status pcs_thnet_create(const pcs_thnet_def *def, pcs_thnet **out)
     pcs_status st = check_def(def);
     if (st != PCS_OK)
         return st;
-    pcs_thnet *net = calloc(1, sizeof *net);
+    pcs_thnet *net = net_new(def);
     if (!net)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
-    net->nv = def->n_volumes;
-    net->nj = def->n_junctions;
-    net->eos = def->eos;
-    net->g = def->gravity_m_s2;
     st = alloc_arrays(net);
     if (st == PCS_OK) {
         memcpy(net->vol, def->volumes, net->nv * sizeof *net->vol);
