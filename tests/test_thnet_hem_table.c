@@ -31,7 +31,8 @@ static double h_at_quality(double p0, double x0)
 
 /* The generated table (thnet_hem_sat_data.c) is IF97 at its nodes, bit for
    bit, and spans 1 kPa to p_sat(623.15 K): a stale or hand-edited table, or
-   a changed IF97, fails here (regenerate with tools/gen_hem_sat.c). */
+   a changed IF97, fails here (the Makefile writes it into build/gen/ with
+   tools/gen_hem_sat.c before the library). */
 Test(thnet_hem_table, nodes_are_if97)
 {
     double psat = 0.0;
