@@ -46,6 +46,34 @@ pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_
     return st;
 }
 
+pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
+                            uint32_t n_reads, const uint32_t *writes, uint32_t n_writes)
+{
+    pcs_system_desc d = b->system;
+    d.ctx = ctx;
+    d.reads = reads;
+    d.n_reads = n_reads;
+    d.writes = writes;
+    d.n_writes = n_writes;
+    return pcs_system_register(w, &d, NULL);
+}
+
+int pcs_instr_alloc_f64(pcs_world *w, size_t n, double **const *arrays, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!(*arrays[k] = pcs_world_alloc(w, n * sizeof **arrays[k])))
+            return 0;
+    return 1;
+}
+
+int pcs_instr_alloc_u32(pcs_world *w, size_t n, uint32_t **const *arrays, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!(*arrays[k] = pcs_world_alloc(w, n * sizeof **arrays[k])))
+            return 0;
+    return 1;
+}
+
 pcs_status pcs_instr_prefixed(pcs_status st, const char *fmt, ...)
 {
     char prefix[128];

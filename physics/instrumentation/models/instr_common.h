@@ -23,6 +23,7 @@
 #include "pcsim/command.h"
 #include "pcsim/persist.h"
 #include "pcsim/status.h"
+#include "pcsim/system.h"
 #include "pcsim/world.h"
 
 /** Longest element name the banks allow (PCS_SENSOR_NAME_MAX, PCS_ALARM_NAME_MAX, ...). */
@@ -36,6 +37,8 @@ typedef struct pcs_instr_bank {
     const char *one;         /**< "a sensor bank", for "this world already has ..." */
     const char *first_store; /**< the bank's first store: present means the world has one */
     uint32_t n_max;          /**< most elements, n in [1, n_max]; 0: the add takes no count */
+    pcs_system_desc system;  /**< the bank's one system: name, stage and body (the rest is
+                                  the add's: pcs_instr_system) */
 } pcs_instr_bank;
 
 /**
@@ -53,6 +56,23 @@ pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, int 
  */
 pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_load_check_fn fn,
                              void *ctx);
+
+/**
+ * Register the bank's system: b->system with context @p ctx, reading
+ * reads[0, n_reads) and writing writes[0, n_writes).
+ */
+pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
+                            uint32_t n_reads, const uint32_t *writes, uint32_t n_writes);
+
+/**
+ * Allocate from the world an array of @p n doubles for each of the @p count
+ * pointers arrays[k] points at (a bank's per-element parameters).
+ * @return 1, or 0 when one allocation failed (the caller names it).
+ */
+int pcs_instr_alloc_f64(pcs_world *w, size_t n, double **const *arrays, size_t count);
+
+/** The same for arrays of @p n u32 words. */
+int pcs_instr_alloc_u32(pcs_world *w, size_t n, uint32_t **const *arrays, size_t count);
 
 /**
  * Re-set the current error message with a prefix (printf format) naming

@@ -63,14 +63,13 @@ struct pcs_sensors {
     pcs_gauss_table gauss;
 };
 
+static const pcs_sensor_def sensor_defaults = {.unit = "", .lo = -1e300, .hi = 1e300};
+
 pcs_status pcs_sensor_default(pcs_sensor_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_sensor_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->unit = "";
-    cfg->lo = -1e300;
-    cfg->hi = 1e300;
+    *cfg = sensor_defaults;
     return PCS_OK;
 }
 
@@ -413,10 +412,12 @@ static pcs_status sensors_load_check(const pcs_world *w, const pcs_load_view *v,
 
 /* ---- build ------------------------------------------------------------- */
 
-static const pcs_instr_bank bank = {.fn = "pcs_sensor_add",
-                                    .one = "a sensor bank",
-                                    .first_store = "sensors.value",
-                                    .n_max = 1u << 20};
+static const pcs_instr_bank bank = {
+    .fn = "pcs_sensor_add",
+    .one = "a sensor bank",
+    .first_store = "sensors.value",
+    .n_max = 1u << 20,
+    .system = {.name = "sensors", .stage = PCS_STAGE_SENSORS, .fn = sensors_step}};
 
 static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n)
 {
@@ -458,19 +459,12 @@ static pcs_status collect_sources(pcs_world *w, const pcs_sensor_def *cfgs, uint
 
 static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
 {
-    size_t d = n * sizeof(double);
+    double **const f64[] = {&s->decay, &s->noise_sd, &s->quantum, &s->inv_quantum,
+                            &s->lo,    &s->hi,       &s->raw};
+    uint32_t **const u32[] = {&s->noisy, &s->quantised};
     s->src = pcs_world_alloc(w, n * sizeof *s->src);
-    s->decay = pcs_world_alloc(w, d);
-    s->noise_sd = pcs_world_alloc(w, d);
-    s->quantum = pcs_world_alloc(w, d);
-    s->inv_quantum = pcs_world_alloc(w, d);
-    s->lo = pcs_world_alloc(w, d);
-    s->hi = pcs_world_alloc(w, d);
-    s->raw = pcs_world_alloc(w, d);
-    s->noisy = pcs_world_alloc(w, n * sizeof *s->noisy);
-    s->quantised = pcs_world_alloc(w, n * sizeof *s->quantised);
-    if (!s->src || !s->decay || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
-        !s->hi || !s->raw || !s->noisy || !s->quantised)
+    if (!s->src || !pcs_instr_alloc_f64(w, n, f64, sizeof f64 / sizeof f64[0]) ||
+        !pcs_instr_alloc_u32(w, n, u32, sizeof u32 / sizeof u32[0]))
         return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u sensors", n);
     return PCS_OK;
 }
@@ -534,15 +528,7 @@ static pcs_status register_system(pcs_world *w, pcs_sensors *s, uint32_t *reads,
     reads[n_sources + 1] = s->id_rate;
     uint32_t writes[] = {s->id_value, s->id_status, s->id_lag,
                          s->id_drift, s->id_rng,    s->id_samples};
-    pcs_system_desc d = {.name = "sensors",
-                         .stage = PCS_STAGE_SENSORS,
-                         .fn = sensors_step,
-                         .ctx = s,
-                         .reads = reads,
-                         .n_reads = n_sources + 2,
-                         .writes = writes,
-                         .n_writes = 6};
-    pcs_status st = pcs_system_register(w, &d, NULL);
+    pcs_status st = pcs_instr_system(w, &bank, s, reads, n_sources + 2, writes, 6);
     uint32_t family = 0;
     if (st == PCS_OK)
         st = pcs_command_family_register(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
