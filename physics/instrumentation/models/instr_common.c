@@ -6,6 +6,7 @@
 #include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics/instrumentation/models/instr_common.h"
@@ -56,6 +57,31 @@ pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, co
     d.writes = writes;
     d.n_writes = n_writes;
     return pcs_system_register(w, &d, NULL);
+}
+
+pcs_status pcs_instr_read_list(pcs_world *w, const pcs_instr_bank *b, const char *what,
+                               pcs_instr_u32s ids, uint32_t n, uint32_t none, uint32_t lead,
+                               uint32_t tail, uint32_t **reads, uint32_t *count)
+{
+    uint32_t n_stores = pcs_store_count(w);
+    unsigned char *seen = calloc(n_stores ? n_stores : 1, 1);
+    *reads = malloc(((size_t)(n < n_stores ? n : n_stores) + lead + tail) * sizeof **reads);
+    *count = 0;
+    if (!seen || !*reads) {
+        free(seen);
+        free(*reads);
+        *reads = NULL;
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for %u %s", b->fn, n_stores, what);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = *(const uint32_t *)(const void *)((const char *)ids.first + i * ids.stride);
+        if (s != none && !seen[s]) {
+            seen[s] = 1;
+            (*reads)[lead + (*count)++] = s;
+        }
+    }
+    free(seen);
+    return PCS_OK;
 }
 
 int pcs_instr_alloc_f64(pcs_world *w, size_t n, double **const *arrays, size_t count)

@@ -64,6 +64,27 @@ pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_
 pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
                             uint32_t n_reads, const uint32_t *writes, uint32_t n_writes);
 
+/** A u32 field of each element of an array of configuration structs: element
+ *  i at (const char *)first + i * stride (PCS_INSTR_U32_FIELD). */
+typedef struct pcs_instr_u32s {
+    const uint32_t *first;
+    size_t stride;
+} pcs_instr_u32s;
+
+/** Field @p field of each element of the struct array @p array. */
+#define PCS_INSTR_U32_FIELD(array, field) ((pcs_instr_u32s){&(array)[0].field, sizeof(array)[0]})
+
+/**
+ * A bank system's read list: @p lead free slots, then the distinct stores
+ * among the @p n ids of @p ids (every one registered; @p none skipped) in
+ * first-use order, then @p tail free slots; *count is the number of distinct
+ * stores. Build-time scratch: the caller frees *reads.
+ * @return PCS_E_NOMEM "<fn>: out of memory for <store count> <what>".
+ */
+pcs_status pcs_instr_read_list(pcs_world *w, const pcs_instr_bank *b, const char *what,
+                               pcs_instr_u32s ids, uint32_t n, uint32_t none, uint32_t lead,
+                               uint32_t tail, uint32_t **reads, uint32_t *count);
+
 /**
  * Allocate from the world an array of @p n doubles for each of the @p count
  * pointers arrays[k] points at (a bank's per-element parameters).

@@ -429,34 +429,6 @@ static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n
     return PCS_OK;
 }
 
-/* Distinct source stores, in first-use order, for the system's read list
- * (the mode and drift-rate stores appended): sized from the world, at most
- * one entry per store plus those two. Build-time scratch, freed by the
- * caller; the system registry keeps its own copy. */
-static pcs_status collect_sources(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
-                                  uint32_t **reads, uint32_t *count)
-{
-    uint32_t n_stores = pcs_store_count(w);
-    uint32_t cap = (n < n_stores ? n : n_stores) + 2;
-    unsigned char *seen = calloc(n_stores, 1);
-    *reads = malloc(cap * sizeof **reads);
-    *count = 0;
-    if (!seen || !*reads) {
-        free(seen);
-        free(*reads);
-        *reads = NULL;
-        return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u source stores",
-                             n_stores);
-    }
-    for (uint32_t i = 0; i < n; i++) /* check_all: every store exists */
-        if (!seen[cfgs[i].store]) {
-            seen[cfgs[i].store] = 1;
-            (*reads)[(*count)++] = cfgs[i].store;
-        }
-    free(seen);
-    return PCS_OK;
-}
-
 static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
 {
     double **const f64[] = {&s->decay, &s->noise_sd, &s->quantum, &s->inv_quantum,
@@ -521,14 +493,21 @@ static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sens
     return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
-/* @p reads: the n_sources source stores, with room for two more. */
-static pcs_status register_system(pcs_world *w, pcs_sensors *s, uint32_t *reads, uint32_t n_sources)
+/* The system reads the distinct source stores in first-use order, then the
+ * mode and drift-rate stores. */
+static pcs_status register_system(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
+    uint32_t *reads = NULL, n_sources = 0;
+    pcs_status st = pcs_instr_read_list(w, &bank, "source stores", PCS_INSTR_U32_FIELD(cfgs, store),
+                                        s->n, UINT32_MAX, 0, 2, &reads, &n_sources);
+    if (st != PCS_OK)
+        return st;
     reads[n_sources] = s->id_mode;
     reads[n_sources + 1] = s->id_rate;
     uint32_t writes[] = {s->id_value, s->id_status, s->id_lag,
                          s->id_drift, s->id_rng,    s->id_samples};
-    pcs_status st = pcs_instr_system(w, &bank, s, reads, n_sources + 2, writes, 6);
+    st = pcs_instr_system(w, &bank, s, reads, n_sources + 2, writes, 6);
+    free(reads);
     uint32_t family = 0;
     if (st == PCS_OK)
         st = pcs_command_family_register(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
@@ -542,16 +521,11 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     pcs_status st = pcs_instr_add_check(w, &bank, w && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, cfgs, n);
-    uint32_t *reads = NULL, n_sources = 0;
-    if (st == PCS_OK)
-        st = collect_sources(w, cfgs, n, &reads, &n_sources);
     if (st != PCS_OK)
         return st;
     pcs_sensors *s = pcs_world_alloc(w, sizeof *s);
-    if (!s) {
-        free(reads);
+    if (!s)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
-    }
     s->n = n;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
@@ -563,8 +537,7 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     if (st == PCS_OK)
         st = register_channels(w, s, cfgs);
     if (st == PCS_OK)
-        st = register_system(w, s, reads, n_sources);
-    free(reads);
+        st = register_system(w, s, cfgs);
     st = pcs_instr_add_end(w, st, "sensors", sensors_load_check, s);
     if (st == PCS_OK)
         *out = s;
