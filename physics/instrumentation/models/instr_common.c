@@ -199,6 +199,19 @@ pcs_status pcs_instr_targets(pcs_world *w, const char *const *names, uint32_t n,
     return st;
 }
 
+pcs_status pcs_instr_element_ref(const char *fn, const char *what, int args_ok, uint32_t n,
+                                 uint32_t id, uint32_t store, uint32_t *out_store,
+                                 uint32_t *out_index)
+{
+    if (!args_ok)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    if (id >= n)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: %s %u is outside [0, %u)", fn, what, id, n);
+    *out_store = store;
+    *out_index = id;
+    return PCS_OK;
+}
+
 pcs_status pcs_instr_find(const char *fn, const char *what, const char *const *names, uint32_t n,
                           const char *name, uint32_t *id)
 {

@@ -221,6 +221,16 @@ pcs_status pcs_instr_targets(pcs_world *w, const char *const *names, uint32_t n,
 pcs_status pcs_instr_find(const char *fn, const char *what, const char *const *names, uint32_t n,
                           const char *name, uint32_t *id);
 
+/**
+ * Where element @p id of a bank's store @p store is (a model reading it):
+ * *out_store = store, *out_index = id. @p args_ok false (a NULL bank or
+ * output): PCS_E_INVAL "<fn>: NULL argument"; @p id not below @p n:
+ * PCS_E_NOTFOUND "<fn>: <what> <id> is outside [0, n)".
+ */
+pcs_status pcs_instr_element_ref(const char *fn, const char *what, int args_ok, uint32_t n,
+                                 uint32_t id, uint32_t store, uint32_t *out_store,
+                                 uint32_t *out_index);
+
 /* ---- load checks ----------------------------------------------------------- */
 
 /** PCS_E_CORRUPT "store 'S' element I (F): value V; allowed A" for a double. */

@@ -688,15 +688,8 @@ pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
 pcs_status pcs_protection_trip_output(const pcs_protection *p, uint32_t unit, uint32_t *store,
                                       uint32_t *index)
 {
-    if (!p || !store || !index)
-        return pcs_error_set(PCS_E_INVAL, "pcs_protection_trip_output: NULL argument");
-    if (unit >= p->n_units)
-        return pcs_error_set(PCS_E_NOTFOUND,
-                             "pcs_protection_trip_output: unit %u is outside [0, %u)", unit,
-                             p->n_units);
-    *store = p->id_trip;
-    *index = unit;
-    return PCS_OK;
+    return pcs_instr_element_ref("pcs_protection_trip_output", "unit", p && store && index,
+                                 p ? p->n_units : 0, unit, p ? p->id_trip : 0, store, index);
 }
 
 uint32_t pcs_protection_tripped(const pcs_protection *p, uint32_t unit)

@@ -560,14 +560,8 @@ pcs_status pcs_sensor_find(const pcs_sensors *s, const char *name, uint32_t *id)
 static pcs_status ref(const pcs_sensors *s, uint32_t id, uint32_t store, uint32_t *out_store,
                       uint32_t *out_index)
 {
-    if (!s || !out_store || !out_index)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_*_ref: NULL argument");
-    if (id >= s->n)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_*_ref: sensor %u is outside [0, %u)", id,
-                             s->n);
-    *out_store = store;
-    *out_index = id;
-    return PCS_OK;
+    return pcs_instr_element_ref("pcs_sensor_*_ref", "sensor", s && out_store && out_index,
+                                 s ? s->n : 0, id, store, out_store, out_index);
 }
 
 pcs_status pcs_sensor_value_ref(const pcs_sensors *s, uint32_t id, uint32_t *store, uint32_t *index)
