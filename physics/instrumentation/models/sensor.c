@@ -429,8 +429,14 @@ static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n
     return PCS_OK;
 }
 
-static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
+/* The add's build steps, in order (the stores register in it): each gets the
+ * bank, its count set, and the configurations. */
+typedef pcs_status (*sensor_build_step)(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs);
+
+static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
+    (void)cfgs;
+    uint32_t n = s->n;
     double **const f64[] = {&s->decay, &s->noise_sd, &s->quantum, &s->inv_quantum,
                             &s->lo,    &s->hi,       &s->raw};
     uint32_t **const u32[] = {&s->noisy, &s->quantised};
@@ -441,8 +447,9 @@ static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
     return PCS_OK;
 }
 
-static pcs_status register_stores(pcs_world *w, pcs_sensors *s)
+static pcs_status register_stores(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
+    (void)cfgs;
     size_t n = s->n;
     pcs_instr_stores r = {.w = w};
     s->value = pcs_instr_store(&r, "sensors.value", sizeof *s->value, n, &s->id_value);
@@ -529,15 +536,10 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     s->n = n;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
-    st = alloc_config(w, s, n);
-    if (st == PCS_OK)
-        st = register_stores(w, s);
-    if (st == PCS_OK)
-        st = fill_config(w, s, cfgs);
-    if (st == PCS_OK)
-        st = register_channels(w, s, cfgs);
-    if (st == PCS_OK)
-        st = register_system(w, s, cfgs);
+    static const sensor_build_step steps[] = {alloc_config, register_stores, fill_config,
+                                              register_channels, register_system};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, s, cfgs);
     st = pcs_instr_add_end(w, st, "sensors", sensors_load_check, s);
     if (st == PCS_OK)
         *out = s;
