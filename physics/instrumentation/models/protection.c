@@ -153,15 +153,26 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
     return check_inputs(c, f, n_sensors);
 }
 
+/* pcs_instr_ref_check of @p r, an element reference in entry @p k of one of
+ * the protection config's lists: its fields are named by the formats
+ * @p store_fmt and @p index_fmt of k ("functions[%u].arm_store"). */
+static pcs_status check_entry(const pcs_world *w, pcs_instr_ref r, const char *store_fmt,
+                              const char *index_fmt, uint32_t k)
+{
+    char store_field[48], index_field[48];
+    snprintf(store_field, sizeof store_field, store_fmt, k);
+    snprintf(index_field, sizeof index_field, index_fmt, k);
+    r.who = "protection config";
+    r.store_field = store_field;
+    r.index_field = index_field;
+    return pcs_instr_ref_check(w, &r);
+}
+
 /* Each permissive-armed function's flag: an element of a float64 store. */
 static pcs_status check_arms(const pcs_world *w, const pcs_protection_def *cfg)
 {
-    char store_field[48], index_field[48];
     pcs_instr_ref arm = {.elem = sizeof(double),
-                         .who = "protection config",
-                         .store_field = store_field,
                          .store_note = "stores registered so far",
-                         .index_field = index_field,
                          .array_note = "a permissive flag is an array of float64"};
     pcs_status st = PCS_OK;
     for (uint32_t f = 0; st == PCS_OK && f < cfg->n_functions; f++) {
@@ -169,21 +180,15 @@ static pcs_status check_arms(const pcs_world *w, const pcs_protection_def *cfg)
             continue;
         arm.store = cfg->functions[f].arm_store;
         arm.index = cfg->functions[f].arm_index;
-        snprintf(store_field, sizeof store_field, "functions[%u].arm_store", f);
-        snprintf(index_field, sizeof index_field, "functions[%u].arm_index", f);
-        st = pcs_instr_ref_check(w, &arm);
+        st = check_entry(w, arm, "functions[%u].arm_store", "functions[%u].arm_index", f);
     }
     return st;
 }
 
 static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cfg)
 {
-    char store_field[32], index_field[32];
     pcs_instr_ref input = {.elem = sizeof(uint32_t),
-                           .who = "protection config",
-                           .store_field = store_field,
                            .store_note = "or PCS_PROTECTION_TRIP_NO_TARGET",
-                           .index_field = index_field,
                            .array_note = "a trip input is an array of u32"};
     pcs_status st = PCS_OK;
     for (uint32_t u = 0; st == PCS_OK && cfg->unit_trip_stores && u < cfg->n_units; u++) {
@@ -191,9 +196,7 @@ static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cf
         input.index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
         if (input.store == PCS_PROTECTION_TRIP_NO_TARGET)
             continue;
-        snprintf(store_field, sizeof store_field, "unit_trip_stores[%u]", u);
-        snprintf(index_field, sizeof index_field, "unit_trip_indices[%u]", u);
-        st = pcs_instr_ref_check(w, &input);
+        st = check_entry(w, input, "unit_trip_stores[%u]", "unit_trip_indices[%u]", u);
     }
     return st;
 }
