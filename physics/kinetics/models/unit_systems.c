@@ -84,8 +84,9 @@ static pcs_status unit_actuators(pcs_world *w, void *ctx)
     uint32_t mask = (u->rods_auto && !latched) ? (uint32_t)u->rods_auto[u->cfg.n_banks] : 0u;
     for (uint32_t b = 0; b < u->cfg.n_banks; b++) {
         double old = u->pos[b];
-        double now = latched ? pcs_reactivity_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
-                             : unit_drive(u, b, mask >> b & 1u);
+        double now = latched
+                         ? pcs_reactivity_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
+                         : unit_drive(u, b, mask >> b & 1u);
         if (mask >> b & 1u)
             u->cmd[b] = now; /* released, the bank holds where it is */
         if (now == old)
