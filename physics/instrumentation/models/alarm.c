@@ -75,14 +75,15 @@ const char *pcs_alarm_state_name(pcs_alarm_state state)
     return (unsigned)state <= PCS_ALARM_OUT_OF_SERVICE ? state_names[state] : "?";
 }
 
+static const pcs_alarm_def alarm_defaults = {.direction = PCS_ALARM_HIGH,
+                                             .priority = PCS_ALARM_PRIO_MEDIUM,
+                                             .suppress_store = PCS_ALARM_NO_SUPPRESS};
+
 pcs_status pcs_alarm_default(pcs_alarm_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_alarm_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->direction = PCS_ALARM_HIGH;
-    cfg->priority = PCS_ALARM_PRIO_MEDIUM;
-    cfg->suppress_store = PCS_ALARM_NO_SUPPRESS;
+    *cfg = alarm_defaults;
     return PCS_OK;
 }
 
@@ -435,10 +436,12 @@ static pcs_status alarms_load_check(const pcs_world *w, const pcs_load_view *v, 
 
 /* ---- build ---------------------------------------------------------------------- */
 
-static const pcs_instr_bank bank = {.fn = "pcs_alarm_add",
-                                    .one = "an alarm bank",
-                                    .first_store = "alarms.state",
-                                    .n_max = 1u << 20};
+static const pcs_instr_bank bank = {
+    .fn = "pcs_alarm_add",
+    .one = "an alarm bank",
+    .first_store = "alarms.state",
+    .n_max = 1u << 20,
+    .system = {.name = "alarms", .stage = PCS_STAGE_ALARMS, .fn = alarms_step}};
 
 static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
                             uint32_t n)
@@ -451,50 +454,17 @@ static pcs_status check_all(pcs_world *w, const pcs_sensors *sensors, const pcs_
     return PCS_OK;
 }
 
-/* The system's read list: element 0 left for the sensor bank's value store,
- * then the distinct suppression-input stores in first-use order. Sized from
- * the world (one entry per store at most); build-time scratch, freed by the
- * caller (the system registry keeps its own copy). */
-static pcs_status collect_suppress(pcs_world *w, const pcs_alarm_def *cfgs, uint32_t n,
-                                   uint32_t **reads, uint32_t *count)
-{
-    uint32_t n_stores = pcs_store_count(w);
-    unsigned char *seen = calloc(n_stores ? n_stores : 1, 1);
-    *reads = malloc(((size_t)(n < n_stores ? n : n_stores) + 1) * sizeof **reads);
-    *count = 0;
-    if (!seen || !*reads) {
-        free(seen);
-        free(*reads);
-        *reads = NULL;
-        return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory for %u stores", n_stores);
-    }
-    for (uint32_t i = 0; i < n; i++) { /* check_all: each store exists */
-        uint32_t s = cfgs[i].suppress_store;
-        if (s != PCS_ALARM_NO_SUPPRESS && !seen[s]) {
-            seen[s] = 1;
-            (*reads)[1 + (*count)++] = s;
-        }
-    }
-    free(seen);
-    return PCS_OK;
-}
-
 static pcs_status alloc_arrays(pcs_world *w, pcs_alarms *a)
 {
-    size_t n = a->n, u = n * sizeof(uint32_t), d = n * sizeof(double);
+    size_t n = a->n;
+    /* group_id: at most one group per alarm */
+    uint32_t **const u32[] = {&a->on_delay, &a->off_delay, &a->priority,
+                              &a->group,    &a->group_id,  &a->annunciating};
+    double **const f64[] = {&a->sign, &a->on_sp, &a->off_sp};
     a->src = pcs_world_alloc(w, n * sizeof *a->src);
-    a->sign = pcs_world_alloc(w, d);
-    a->on_sp = pcs_world_alloc(w, d);
-    a->off_sp = pcs_world_alloc(w, d);
-    a->on_delay = pcs_world_alloc(w, u);
-    a->off_delay = pcs_world_alloc(w, u);
-    a->priority = pcs_world_alloc(w, u);
-    a->group = pcs_world_alloc(w, u);
-    a->group_id = pcs_world_alloc(w, u); /* at most one group per alarm */
     a->suppress = pcs_world_alloc(w, n * sizeof *a->suppress);
-    a->annunciating = pcs_world_alloc(w, u);
-    if (!a->src || !a->sign || !a->on_sp || !a->off_sp || !a->on_delay || !a->off_delay ||
-        !a->priority || !a->group || !a->group_id || !a->suppress || !a->annunciating)
+    if (!a->src || !a->suppress || !pcs_instr_alloc_u32(w, n, u32, sizeof u32 / sizeof u32[0]) ||
+        !pcs_instr_alloc_f64(w, n, f64, sizeof f64 / sizeof f64[0]))
         return pcs_error_set(PCS_E_NOMEM, "pcs_alarm_add: out of memory for %u alarms", a->n);
     return PCS_OK;
 }
@@ -562,21 +532,21 @@ static pcs_status register_channels(pcs_world *w, pcs_alarms *a)
     return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
-/* @p reads: element 0 free, then the n_sup suppression stores. */
+/* The system reads the sensor bank's value store, then the distinct
+ * suppression-input stores in first-use order. */
 static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_store,
-                                  uint32_t *reads, uint32_t n_sup)
+                                  const pcs_alarm_def *cfgs)
 {
+    uint32_t *reads = NULL, n_sup = 0;
+    pcs_status st =
+        pcs_instr_read_list(w, &bank, "stores", PCS_INSTR_U32_FIELD(cfgs, suppress_store), a->n,
+                            PCS_ALARM_NO_SUPPRESS, 1, 0, &reads, &n_sup);
+    if (st != PCS_OK)
+        return st;
     reads[0] = sensor_store;
     uint32_t writes[] = {a->id_state, a->id_flags, a->id_count, a->id_until, a->id_first};
-    pcs_system_desc d = {.name = "alarms",
-                         .stage = PCS_STAGE_ALARMS,
-                         .fn = alarms_step,
-                         .ctx = a,
-                         .reads = reads,
-                         .n_reads = n_sup + 1,
-                         .writes = writes,
-                         .n_writes = 5};
-    pcs_status st = pcs_system_register(w, &d, NULL);
+    st = pcs_instr_system(w, &bank, a, reads, n_sup + 1, writes, 5);
+    free(reads);
     return st == PCS_OK ? register_targets(w, a) : st;
 }
 
@@ -586,16 +556,11 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
     pcs_status st = pcs_instr_add_check(w, &bank, w && sensors && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, sensors, cfgs, n);
-    uint32_t *reads = NULL, n_sup = 0;
-    if (st == PCS_OK)
-        st = collect_suppress(w, cfgs, n, &reads, &n_sup);
     if (st != PCS_OK)
         return st;
     pcs_alarms *a = pcs_world_alloc(w, sizeof *a);
-    if (!a) {
-        free(reads);
+    if (!a)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
-    }
     a->n = n;
     uint32_t sensor_store, index0;
     pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
@@ -607,8 +572,7 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
     if (st == PCS_OK)
         st = register_channels(w, a);
     if (st == PCS_OK)
-        st = register_system(w, a, sensor_store, reads, n_sup);
-    free(reads);
+        st = register_system(w, a, sensor_store, cfgs);
     st = pcs_instr_add_end(w, st, "alarms", alarms_load_check, a);
     if (st == PCS_OK)
         *out = a;

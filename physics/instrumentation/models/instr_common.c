@@ -6,6 +6,7 @@
 #include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics/instrumentation/models/instr_common.h"
@@ -44,6 +45,59 @@ pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_
     if (st == PCS_OK)
         pcs_error_clear();
     return st;
+}
+
+pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
+                            uint32_t n_reads, const uint32_t *writes, uint32_t n_writes)
+{
+    pcs_system_desc d = b->system;
+    d.ctx = ctx;
+    d.reads = reads;
+    d.n_reads = n_reads;
+    d.writes = writes;
+    d.n_writes = n_writes;
+    return pcs_system_register(w, &d, NULL);
+}
+
+pcs_status pcs_instr_read_list(pcs_world *w, const pcs_instr_bank *b, const char *what,
+                               pcs_instr_u32s ids, uint32_t n, uint32_t none, uint32_t lead,
+                               uint32_t tail, uint32_t **reads, uint32_t *count)
+{
+    uint32_t n_stores = pcs_store_count(w);
+    unsigned char *seen = calloc(n_stores ? n_stores : 1, 1);
+    *reads = malloc(((size_t)(n < n_stores ? n : n_stores) + lead + tail) * sizeof **reads);
+    *count = 0;
+    if (!seen || !*reads) {
+        free(seen);
+        free(*reads);
+        *reads = NULL;
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for %u %s", b->fn, n_stores, what);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = *(const uint32_t *)(const void *)((const char *)ids.first + i * ids.stride);
+        if (s != none && !seen[s]) {
+            seen[s] = 1;
+            (*reads)[lead + (*count)++] = s;
+        }
+    }
+    free(seen);
+    return PCS_OK;
+}
+
+int pcs_instr_alloc_f64(pcs_world *w, size_t n, double **const *arrays, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!(*arrays[k] = pcs_world_alloc(w, n * sizeof **arrays[k])))
+            return 0;
+    return 1;
+}
+
+int pcs_instr_alloc_u32(pcs_world *w, size_t n, uint32_t **const *arrays, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!(*arrays[k] = pcs_world_alloc(w, n * sizeof **arrays[k])))
+            return 0;
+    return 1;
 }
 
 pcs_status pcs_instr_prefixed(pcs_status st, const char *fmt, ...)
@@ -143,6 +197,19 @@ pcs_status pcs_instr_targets(pcs_world *w, const char *const *names, uint32_t n,
         st = pcs_command_target_register(w, &proto, NULL);
     }
     return st;
+}
+
+pcs_status pcs_instr_element_ref(const char *fn, const char *what, int args_ok, uint32_t n,
+                                 uint32_t id, uint32_t store, uint32_t *out_store,
+                                 uint32_t *out_index)
+{
+    if (!args_ok)
+        return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", fn);
+    if (id >= n)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: %s %u is outside [0, %u)", fn, what, id, n);
+    *out_store = store;
+    *out_index = id;
+    return PCS_OK;
 }
 
 pcs_status pcs_instr_find(const char *fn, const char *what, const char *const *names, uint32_t n,

@@ -23,6 +23,7 @@
 #include "pcsim/command.h"
 #include "pcsim/persist.h"
 #include "pcsim/status.h"
+#include "pcsim/system.h"
 #include "pcsim/world.h"
 
 /** Longest element name the banks allow (PCS_SENSOR_NAME_MAX, PCS_ALARM_NAME_MAX, ...). */
@@ -36,6 +37,8 @@ typedef struct pcs_instr_bank {
     const char *one;         /**< "a sensor bank", for "this world already has ..." */
     const char *first_store; /**< the bank's first store: present means the world has one */
     uint32_t n_max;          /**< most elements, n in [1, n_max]; 0: the add takes no count */
+    pcs_system_desc system;  /**< the bank's one system: name, stage and body (the rest is
+                                  the add's: pcs_instr_system) */
 } pcs_instr_bank;
 
 /**
@@ -53,6 +56,44 @@ pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, int 
  */
 pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_load_check_fn fn,
                              void *ctx);
+
+/**
+ * Register the bank's system: b->system with context @p ctx, reading
+ * reads[0, n_reads) and writing writes[0, n_writes).
+ */
+pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
+                            uint32_t n_reads, const uint32_t *writes, uint32_t n_writes);
+
+/** A u32 field of each element of an array of configuration structs: element
+ *  i at (const char *)first + i * stride (PCS_INSTR_U32_FIELD). */
+typedef struct pcs_instr_u32s {
+    const uint32_t *first;
+    size_t stride;
+} pcs_instr_u32s;
+
+/** Field @p field of each element of the struct array @p array. */
+#define PCS_INSTR_U32_FIELD(array, field) ((pcs_instr_u32s){&(array)[0].field, sizeof(array)[0]})
+
+/**
+ * A bank system's read list: @p lead free slots, then the distinct stores
+ * among the @p n ids of @p ids (every one registered; @p none skipped) in
+ * first-use order, then @p tail free slots; *count is the number of distinct
+ * stores. Build-time scratch: the caller frees *reads.
+ * @return PCS_E_NOMEM "<fn>: out of memory for <store count> <what>".
+ */
+pcs_status pcs_instr_read_list(pcs_world *w, const pcs_instr_bank *b, const char *what,
+                               pcs_instr_u32s ids, uint32_t n, uint32_t none, uint32_t lead,
+                               uint32_t tail, uint32_t **reads, uint32_t *count);
+
+/**
+ * Allocate from the world an array of @p n doubles for each of the @p count
+ * pointers arrays[k] points at (a bank's per-element parameters).
+ * @return 1, or 0 when one allocation failed (the caller names it).
+ */
+int pcs_instr_alloc_f64(pcs_world *w, size_t n, double **const *arrays, size_t count);
+
+/** The same for arrays of @p n u32 words. */
+int pcs_instr_alloc_u32(pcs_world *w, size_t n, uint32_t **const *arrays, size_t count);
 
 /**
  * Re-set the current error message with a prefix (printf format) naming
@@ -179,6 +220,16 @@ pcs_status pcs_instr_targets(pcs_world *w, const char *const *names, uint32_t n,
  */
 pcs_status pcs_instr_find(const char *fn, const char *what, const char *const *names, uint32_t n,
                           const char *name, uint32_t *id);
+
+/**
+ * Where element @p id of a bank's store @p store is (a model reading it):
+ * *out_store = store, *out_index = id. @p args_ok false (a NULL bank or
+ * output): PCS_E_INVAL "<fn>: NULL argument"; @p id not below @p n:
+ * PCS_E_NOTFOUND "<fn>: <what> <id> is outside [0, n)".
+ */
+pcs_status pcs_instr_element_ref(const char *fn, const char *what, int args_ok, uint32_t n,
+                                 uint32_t id, uint32_t store, uint32_t *out_store,
+                                 uint32_t *out_index);
 
 /* ---- load checks ----------------------------------------------------------- */
 

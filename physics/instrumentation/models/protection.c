@@ -59,7 +59,8 @@ struct pcs_protection {
     /* state: store ids and base pointers */
     uint32_t id_word, id_bypass, id_trip, id_first, id_hist, id_ring;
     uint32_t *word;   /* published state word per function */
-    uint32_t *bypass; /* PCS_PROTECTION_TRIP_ST_BYPASS_MASK | PCS_PROTECTION_TRIP_ST_BYPASSED bits, set by command */
+    uint32_t *bypass; /* PCS_PROTECTION_TRIP_ST_BYPASS_MASK | PCS_PROTECTION_TRIP_ST_BYPASSED bits,
+                         set by command */
     uint32_t *trip;   /* per unit, 0/1, latched */
     uint32_t *first;  /* per unit, first-out function id + 1, 0 = none */
     double *hist;     /* RATE: per function n_inputs x W past values */
@@ -71,24 +72,26 @@ struct pcs_protection {
     uint32_t n_trip_input_stores;
 };
 
+static const pcs_protection_function_def function_defaults = {.kind = PCS_PROTECTION_TRIP_LEVEL,
+                                                              .direction = PCS_PROTECTION_TRIP_HIGH,
+                                                              .k = 1,
+                                                              .rate_window_ticks = 20};
+
 pcs_status pcs_protection_function_default(pcs_protection_function_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_protection_function_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->kind = PCS_PROTECTION_TRIP_LEVEL;
-    cfg->direction = PCS_PROTECTION_TRIP_HIGH;
-    cfg->k = 1;
-    cfg->rate_window_ticks = 20;
+    *cfg = function_defaults;
     return PCS_OK;
 }
+
+static const pcs_protection_def protection_defaults = {.n_units = 1};
 
 pcs_status pcs_protection_default(pcs_protection_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_protection_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->n_units = 1;
+    *cfg = protection_defaults;
     return PCS_OK;
 }
 
@@ -129,7 +132,8 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
     if (c->unit >= n_units)
         return bad_u32(f, c->name, "unit", c->unit, 0, n_units - 1);
     if ((unsigned)c->kind > PCS_PROTECTION_TRIP_RATE)
-        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_RATE);
+        return bad_u32(f, c->name, "kind", (uint32_t)c->kind, PCS_PROTECTION_TRIP_LEVEL,
+                       PCS_PROTECTION_TRIP_RATE);
     if ((unsigned)c->direction > PCS_PROTECTION_TRIP_LOW)
         return bad_u32(f, c->name, "direction", (uint32_t)c->direction, PCS_PROTECTION_TRIP_HIGH,
                        PCS_PROTECTION_TRIP_LOW);
@@ -149,15 +153,26 @@ static pcs_status check_function(const pcs_protection_function_def *c, uint32_t 
     return check_inputs(c, f, n_sensors);
 }
 
+/* pcs_instr_ref_check of @p r, an element reference in entry @p k of one of
+ * the protection config's lists: its fields are named by the formats
+ * @p store_fmt and @p index_fmt of k ("functions[%u].arm_store"). */
+static pcs_status check_entry(const pcs_world *w, pcs_instr_ref r, const char *store_fmt,
+                              const char *index_fmt, uint32_t k)
+{
+    char store_field[48], index_field[48];
+    snprintf(store_field, sizeof store_field, store_fmt, k);
+    snprintf(index_field, sizeof index_field, index_fmt, k);
+    r.who = "protection config";
+    r.store_field = store_field;
+    r.index_field = index_field;
+    return pcs_instr_ref_check(w, &r);
+}
+
 /* Each permissive-armed function's flag: an element of a float64 store. */
 static pcs_status check_arms(const pcs_world *w, const pcs_protection_def *cfg)
 {
-    char store_field[48], index_field[48];
     pcs_instr_ref arm = {.elem = sizeof(double),
-                         .who = "protection config",
-                         .store_field = store_field,
                          .store_note = "stores registered so far",
-                         .index_field = index_field,
                          .array_note = "a permissive flag is an array of float64"};
     pcs_status st = PCS_OK;
     for (uint32_t f = 0; st == PCS_OK && f < cfg->n_functions; f++) {
@@ -165,21 +180,15 @@ static pcs_status check_arms(const pcs_world *w, const pcs_protection_def *cfg)
             continue;
         arm.store = cfg->functions[f].arm_store;
         arm.index = cfg->functions[f].arm_index;
-        snprintf(store_field, sizeof store_field, "functions[%u].arm_store", f);
-        snprintf(index_field, sizeof index_field, "functions[%u].arm_index", f);
-        st = pcs_instr_ref_check(w, &arm);
+        st = check_entry(w, arm, "functions[%u].arm_store", "functions[%u].arm_index", f);
     }
     return st;
 }
 
 static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cfg)
 {
-    char store_field[32], index_field[32];
     pcs_instr_ref input = {.elem = sizeof(uint32_t),
-                           .who = "protection config",
-                           .store_field = store_field,
                            .store_note = "or PCS_PROTECTION_TRIP_NO_TARGET",
-                           .index_field = index_field,
                            .array_note = "a trip input is an array of u32"};
     pcs_status st = PCS_OK;
     for (uint32_t u = 0; st == PCS_OK && cfg->unit_trip_stores && u < cfg->n_units; u++) {
@@ -187,9 +196,7 @@ static pcs_status check_targets(const pcs_world *w, const pcs_protection_def *cf
         input.index = cfg->unit_trip_indices ? cfg->unit_trip_indices[u] : 0;
         if (input.store == PCS_PROTECTION_TRIP_NO_TARGET)
             continue;
-        snprintf(store_field, sizeof store_field, "unit_trip_stores[%u]", u);
-        snprintf(index_field, sizeof index_field, "unit_trip_indices[%u]", u);
-        st = pcs_instr_ref_check(w, &input);
+        st = check_entry(w, input, "unit_trip_stores[%u]", "unit_trip_indices[%u]", u);
     }
     return st;
 }
@@ -210,7 +217,8 @@ pcs_status pcs_protection_def_validate(const pcs_world *w, const pcs_sensors *se
                                  "[1, %u]",
                                  u, len, PCS_PROTECTION_TRIP_UNIT_NAME_MAX);
     }
-    if (cfg->n_functions < 1 || cfg->n_functions > PCS_PROTECTION_TRIP_MAX_FUNCTIONS || !cfg->functions)
+    if (cfg->n_functions < 1 || cfg->n_functions > PCS_PROTECTION_TRIP_MAX_FUNCTIONS ||
+        !cfg->functions)
         return pcs_error_set(PCS_E_INVAL,
                              "protection config: n_functions = %u is outside [1, %u] (or "
                              "functions is NULL)",
@@ -308,11 +316,12 @@ static pcs_status protection_step(pcs_world *w, void *ctx)
     for (uint32_t f = 0; f < p->n_functions; f++) {
         double x[PCS_PROTECTION_TRIP_MAX_INPUTS];
         uint32_t warming = 0;
-        uint32_t mask =
-            p->kind[f] == PCS_PROTECTION_TRIP_RATE ? rate_mask(p, f, x, &warming) : level_mask(p, f, x);
+        uint32_t mask = p->kind[f] == PCS_PROTECTION_TRIP_RATE ? rate_mask(p, f, x, &warming)
+                                                               : level_mask(p, f, x);
         uint32_t byp = p->bypass[f];
         uint32_t blocked = p->arm[f] && *p->arm[f] == 0.0 ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u;
-        uint32_t live = mask & ~(byp >> PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT) & PCS_PROTECTION_TRIP_ST_CHANNEL_MASK;
+        uint32_t live = mask & ~(byp >> PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT) &
+                        PCS_PROTECTION_TRIP_ST_CHANNEL_MASK;
         uint32_t tripped = !(byp & PCS_PROTECTION_TRIP_ST_BYPASSED) && !blocked &&
                            (uint32_t)__builtin_popcount(live) >= p->k[f];
         uint32_t word =
@@ -367,8 +376,8 @@ static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_
                              "fewer than k = %u: it could no longer trip",
                              f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
     p->bypass[f] = next;
-    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel, op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0,
-                   0.0, 0.0);
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel,
+                   op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0, 0.0, 0.0);
     return PCS_OK;
 }
 
@@ -429,8 +438,9 @@ static pcs_status check_words(const pcs_protection *p, const uint32_t *word, con
     uint32_t ch = channel_bits(p, f), byp_ch = ch << PCS_PROTECTION_TRIP_ST_BYPASS_SHIFT;
     uint32_t byp_ok = byp_ch | PCS_PROTECTION_TRIP_ST_BYPASSED;
     uint32_t blocked = p->arm[f] ? PCS_PROTECTION_TRIP_ST_BLOCKED : 0u;
-    uint32_t word_ok = ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED | blocked |
-                       (p->kind[f] == PCS_PROTECTION_TRIP_RATE ? PCS_PROTECTION_TRIP_ST_WARMING : 0u);
+    uint32_t word_ok =
+        ch | byp_ok | PCS_PROTECTION_TRIP_ST_TRIPPED | blocked |
+        (p->kind[f] == PCS_PROTECTION_TRIP_RATE ? PCS_PROTECTION_TRIP_ST_WARMING : 0u);
     char allowed[96];
     snprintf(allowed, sizeof allowed, "bits of mask 0x%x (function %u)", word_ok, f);
     if (word[f] & ~word_ok)
@@ -486,25 +496,16 @@ static pcs_status protection_load_check(const pcs_world *w, const pcs_load_view 
 static pcs_status alloc_arrays(pcs_world *w, pcs_protection *p)
 {
     uint32_t n = p->n_functions;
-    size_t u = n * sizeof(uint32_t), d = n * sizeof(double);
-    p->unit = pcs_world_alloc(w, u);
-    p->kind = pcs_world_alloc(w, u);
-    p->sign = pcs_world_alloc(w, d);
-    p->signed_sp = pcs_world_alloc(w, d);
-    p->setpoint = pcs_world_alloc(w, d);
-    p->n_inputs = pcs_world_alloc(w, u);
-    p->inputs = pcs_world_alloc(w, u * PCS_PROTECTION_TRIP_MAX_INPUTS);
-    p->k = pcs_world_alloc(w, u);
-    p->window = pcs_world_alloc(w, u);
-    p->inv_window_s = pcs_world_alloc(w, d);
-    p->hist_base = pcs_world_alloc(w, u);
+    uint32_t **const u32[] = {&p->unit,   &p->kind,      &p->n_inputs,  &p->k,
+                              &p->window, &p->hist_base, &p->arm_stores};
+    double **const f64[] = {&p->sign, &p->signed_sp, &p->setpoint, &p->inv_window_s};
+    p->inputs = pcs_world_alloc(w, n * sizeof(uint32_t) * PCS_PROTECTION_TRIP_MAX_INPUTS);
     p->arm = pcs_world_alloc(w, n * sizeof *p->arm);
-    p->arm_stores = pcs_world_alloc(w, u);
     p->trip_input = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input);
     p->trip_input_stores = pcs_world_alloc(w, p->n_units * sizeof *p->trip_input_stores);
-    if (!p->unit || !p->kind || !p->sign || !p->signed_sp || !p->setpoint || !p->n_inputs ||
-        !p->inputs || !p->k || !p->window || !p->inv_window_s || !p->hist_base || !p->trip_input ||
-        !p->trip_input_stores || !p->arm || !p->arm_stores)
+    if (!p->inputs || !p->arm || !p->trip_input || !p->trip_input_stores ||
+        !pcs_instr_alloc_u32(w, n, u32, sizeof u32 / sizeof u32[0]) ||
+        !pcs_instr_alloc_f64(w, n, f64, sizeof f64 / sizeof f64[0]))
         return pcs_error_set(PCS_E_NOMEM, "pcs_protection_add: out of memory");
     return PCS_OK;
 }
@@ -608,6 +609,13 @@ static void connect_trip_inputs(pcs_world *w, pcs_protection *p, const pcs_prote
     }
 }
 
+static const pcs_instr_bank bank = {
+    .fn = "pcs_protection_add",
+    .one = "a protection system",
+    .first_store = "rps.word",
+    .n_max = 0,
+    .system = {.name = "protection", .stage = PCS_STAGE_PROTECTION, .fn = protection_step}};
+
 static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sensor_store)
 {
     uint32_t n_reads = 2 + p->n_arm_stores;
@@ -622,15 +630,7 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
     uint32_t own[] = {p->id_word, p->id_trip, p->id_first, p->id_hist, p->id_ring};
     memcpy(writes, own, sizeof own);
     memcpy(writes + 5, p->trip_input_stores, p->n_trip_input_stores * sizeof *writes);
-    pcs_system_desc d = {.name = "protection",
-                         .stage = PCS_STAGE_PROTECTION,
-                         .fn = protection_step,
-                         .ctx = p,
-                         .reads = reads,
-                         .n_reads = n_reads,
-                         .writes = writes,
-                         .n_writes = n_writes};
-    return pcs_system_register(w, &d, NULL);
+    return pcs_instr_system(w, &bank, p, reads, n_reads, writes, n_writes);
 }
 
 /* The "protection" family's targets: each function by its name (bypass ops)
@@ -638,22 +638,18 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
 static pcs_status register_targets(pcs_world *w, pcs_protection *p)
 {
     uint32_t family = 0;
-    pcs_status st =
-        pcs_command_family_register(w, PCS_PROTECTION_TRIP_COMMANDS, PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
+    pcs_status st = pcs_command_family_register(w, PCS_PROTECTION_TRIP_COMMANDS,
+                                                PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
     pcs_command_target_def function = {.family = family,
                                        .ctx = p,
                                        .ops = (1u << PCS_PROTECTION_TRIP_OP_BYPASS) |
                                               (1u << PCS_PROTECTION_TRIP_OP_UNBYPASS)};
-    pcs_command_target_def unit = {.family = family, .ctx = p, .ops = 1u << PCS_PROTECTION_TRIP_OP_RESET};
+    pcs_command_target_def unit = {
+        .family = family, .ctx = p, .ops = 1u << PCS_PROTECTION_TRIP_OP_RESET};
     if (st == PCS_OK)
         st = pcs_instr_targets(w, p->names, p->n_functions, function);
     return st == PCS_OK ? pcs_instr_targets(w, p->unit_names, p->n_units, unit) : st;
 }
-
-static const pcs_instr_bank bank = {.fn = "pcs_protection_add",
-                                    .one = "a protection system",
-                                    .first_store = "rps.word",
-                                    .n_max = 0};
 
 pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
                               const pcs_protection_def *cfg, pcs_protection **out)
@@ -695,15 +691,8 @@ pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
 pcs_status pcs_protection_trip_output(const pcs_protection *p, uint32_t unit, uint32_t *store,
                                       uint32_t *index)
 {
-    if (!p || !store || !index)
-        return pcs_error_set(PCS_E_INVAL, "pcs_protection_trip_output: NULL argument");
-    if (unit >= p->n_units)
-        return pcs_error_set(PCS_E_NOTFOUND,
-                             "pcs_protection_trip_output: unit %u is outside [0, %u)", unit,
-                             p->n_units);
-    *store = p->id_trip;
-    *index = unit;
-    return PCS_OK;
+    return pcs_instr_element_ref("pcs_protection_trip_output", "unit", p && store && index,
+                                 p ? p->n_units : 0, unit, p ? p->id_trip : 0, store, index);
 }
 
 uint32_t pcs_protection_tripped(const pcs_protection *p, uint32_t unit)

@@ -63,14 +63,13 @@ struct pcs_sensors {
     pcs_gauss_table gauss;
 };
 
+static const pcs_sensor_def sensor_defaults = {.unit = "", .lo = -1e300, .hi = 1e300};
+
 pcs_status pcs_sensor_default(pcs_sensor_def *cfg)
 {
     if (!cfg)
         return pcs_error_set(PCS_E_INVAL, "pcs_sensor_default: cfg is NULL");
-    memset(cfg, 0, sizeof *cfg);
-    cfg->unit = "";
-    cfg->lo = -1e300;
-    cfg->hi = 1e300;
+    *cfg = sensor_defaults;
     return PCS_OK;
 }
 
@@ -413,10 +412,12 @@ static pcs_status sensors_load_check(const pcs_world *w, const pcs_load_view *v,
 
 /* ---- build ------------------------------------------------------------- */
 
-static const pcs_instr_bank bank = {.fn = "pcs_sensor_add",
-                                    .one = "a sensor bank",
-                                    .first_store = "sensors.value",
-                                    .n_max = 1u << 20};
+static const pcs_instr_bank bank = {
+    .fn = "pcs_sensor_add",
+    .one = "a sensor bank",
+    .first_store = "sensors.value",
+    .n_max = 1u << 20,
+    .system = {.name = "sensors", .stage = PCS_STAGE_SENSORS, .fn = sensors_step}};
 
 static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n)
 {
@@ -428,55 +429,27 @@ static pcs_status check_all(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n
     return PCS_OK;
 }
 
-/* Distinct source stores, in first-use order, for the system's read list
- * (the mode and drift-rate stores appended): sized from the world, at most
- * one entry per store plus those two. Build-time scratch, freed by the
- * caller; the system registry keeps its own copy. */
-static pcs_status collect_sources(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
-                                  uint32_t **reads, uint32_t *count)
-{
-    uint32_t n_stores = pcs_store_count(w);
-    uint32_t cap = (n < n_stores ? n : n_stores) + 2;
-    unsigned char *seen = calloc(n_stores, 1);
-    *reads = malloc(cap * sizeof **reads);
-    *count = 0;
-    if (!seen || !*reads) {
-        free(seen);
-        free(*reads);
-        *reads = NULL;
-        return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u source stores",
-                             n_stores);
-    }
-    for (uint32_t i = 0; i < n; i++) /* check_all: every store exists */
-        if (!seen[cfgs[i].store]) {
-            seen[cfgs[i].store] = 1;
-            (*reads)[(*count)++] = cfgs[i].store;
-        }
-    free(seen);
-    return PCS_OK;
-}
+/* The add's build steps, in order (the stores register in it): each gets the
+ * bank, its count set, and the configurations. */
+typedef pcs_status (*sensor_build_step)(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs);
 
-static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, uint32_t n)
+static pcs_status alloc_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
-    size_t d = n * sizeof(double);
+    (void)cfgs;
+    uint32_t n = s->n;
+    double **const f64[] = {&s->decay, &s->noise_sd, &s->quantum, &s->inv_quantum,
+                            &s->lo,    &s->hi,       &s->raw};
+    uint32_t **const u32[] = {&s->noisy, &s->quantised};
     s->src = pcs_world_alloc(w, n * sizeof *s->src);
-    s->decay = pcs_world_alloc(w, d);
-    s->noise_sd = pcs_world_alloc(w, d);
-    s->quantum = pcs_world_alloc(w, d);
-    s->inv_quantum = pcs_world_alloc(w, d);
-    s->lo = pcs_world_alloc(w, d);
-    s->hi = pcs_world_alloc(w, d);
-    s->raw = pcs_world_alloc(w, d);
-    s->noisy = pcs_world_alloc(w, n * sizeof *s->noisy);
-    s->quantised = pcs_world_alloc(w, n * sizeof *s->quantised);
-    if (!s->src || !s->decay || !s->noise_sd || !s->quantum || !s->inv_quantum || !s->lo ||
-        !s->hi || !s->raw || !s->noisy || !s->quantised)
+    if (!s->src || !pcs_instr_alloc_f64(w, n, f64, sizeof f64 / sizeof f64[0]) ||
+        !pcs_instr_alloc_u32(w, n, u32, sizeof u32 / sizeof u32[0]))
         return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_add: out of memory for %u sensors", n);
     return PCS_OK;
 }
 
-static pcs_status register_stores(pcs_world *w, pcs_sensors *s)
+static pcs_status register_stores(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
+    (void)cfgs;
     size_t n = s->n;
     pcs_instr_stores r = {.w = w};
     s->value = pcs_instr_store(&r, "sensors.value", sizeof *s->value, n, &s->id_value);
@@ -527,22 +500,21 @@ static pcs_status register_channels(pcs_world *w, pcs_sensors *s, const pcs_sens
     return st == PCS_OK ? st : pcs_instr_prefixed(st, "%s", bank.fn);
 }
 
-/* @p reads: the n_sources source stores, with room for two more. */
-static pcs_status register_system(pcs_world *w, pcs_sensors *s, uint32_t *reads, uint32_t n_sources)
+/* The system reads the distinct source stores in first-use order, then the
+ * mode and drift-rate stores. */
+static pcs_status register_system(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
+    uint32_t *reads = NULL, n_sources = 0;
+    pcs_status st = pcs_instr_read_list(w, &bank, "source stores", PCS_INSTR_U32_FIELD(cfgs, store),
+                                        s->n, UINT32_MAX, 0, 2, &reads, &n_sources);
+    if (st != PCS_OK)
+        return st;
     reads[n_sources] = s->id_mode;
     reads[n_sources + 1] = s->id_rate;
     uint32_t writes[] = {s->id_value, s->id_status, s->id_lag,
                          s->id_drift, s->id_rng,    s->id_samples};
-    pcs_system_desc d = {.name = "sensors",
-                         .stage = PCS_STAGE_SENSORS,
-                         .fn = sensors_step,
-                         .ctx = s,
-                         .reads = reads,
-                         .n_reads = n_sources + 2,
-                         .writes = writes,
-                         .n_writes = 6};
-    pcs_status st = pcs_system_register(w, &d, NULL);
+    st = pcs_instr_system(w, &bank, s, reads, n_sources + 2, writes, 6);
+    free(reads);
     uint32_t family = 0;
     if (st == PCS_OK)
         st = pcs_command_family_register(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
@@ -556,29 +528,18 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     pcs_status st = pcs_instr_add_check(w, &bank, w && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, cfgs, n);
-    uint32_t *reads = NULL, n_sources = 0;
-    if (st == PCS_OK)
-        st = collect_sources(w, cfgs, n, &reads, &n_sources);
     if (st != PCS_OK)
         return st;
     pcs_sensors *s = pcs_world_alloc(w, sizeof *s);
-    if (!s) {
-        free(reads);
+    if (!s)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
-    }
     s->n = n;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
-    st = alloc_config(w, s, n);
-    if (st == PCS_OK)
-        st = register_stores(w, s);
-    if (st == PCS_OK)
-        st = fill_config(w, s, cfgs);
-    if (st == PCS_OK)
-        st = register_channels(w, s, cfgs);
-    if (st == PCS_OK)
-        st = register_system(w, s, reads, n_sources);
-    free(reads);
+    static const sensor_build_step steps[] = {alloc_config, register_stores, fill_config,
+                                              register_channels, register_system};
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, s, cfgs);
     st = pcs_instr_add_end(w, st, "sensors", sensors_load_check, s);
     if (st == PCS_OK)
         *out = s;
@@ -601,14 +562,8 @@ pcs_status pcs_sensor_find(const pcs_sensors *s, const char *name, uint32_t *id)
 static pcs_status ref(const pcs_sensors *s, uint32_t id, uint32_t store, uint32_t *out_store,
                       uint32_t *out_index)
 {
-    if (!s || !out_store || !out_index)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_*_ref: NULL argument");
-    if (id >= s->n)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_*_ref: sensor %u is outside [0, %u)", id,
-                             s->n);
-    *out_store = store;
-    *out_index = id;
-    return PCS_OK;
+    return pcs_instr_element_ref("pcs_sensor_*_ref", "sensor", s && out_store && out_index,
+                                 s ? s->n : 0, id, store, out_store, out_index);
 }
 
 pcs_status pcs_sensor_value_ref(const pcs_sensors *s, uint32_t id, uint32_t *store, uint32_t *index)

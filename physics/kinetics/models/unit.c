@@ -21,6 +21,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -176,6 +177,10 @@ static pcs_status unit_store(pcs_world *w, const pcs_unit *u, const char *suffix
                               elem == sizeof(double) ? PCS_STORE_STATE_F64 : PCS_STORE_STATE, id);
 }
 
+/* Register the unit's stores in the table's order (the state hash follows
+ * it) and point u's pointers into them: a store's data never moves, so each
+ * row names its store once, with its size and the pointer that reads it. The
+ * float64 rows carry their pointer; the five others are typed apart. */
 static pcs_status unit_stores_register(pcs_world *w, pcs_unit *u)
 {
     size_t G1 = u->cfg.kinetics.n_groups + 1, B = u->cfg.n_banks, d = sizeof(double);
@@ -184,65 +189,50 @@ static pcs_status unit_stores_register(pcs_world *w, pcs_unit *u)
         const char *suffix;
         size_t elem, count;
         uint32_t *id;
+        double **f64; /* NULL: not a float64 store */
     } t[] = {
-        {"kin.y", d, G1, &s->kin_y},
-        {"kin.modes", sizeof(pcs_kinetics_modes), 1, &s->kin_modes},
-        {"kin.aux", d, UNIT_AUX_LEN, &s->kin_aux},
-        {"dh.groups", d, PCS_DECAY_HEAT_GROUPS, &s->dh},
-        {"rods.pos", d, B, &s->rods_pos},
-        {"rods.cmd", d, B, &s->rods_cmd},
-        {"rods.speed", d, B, &s->rods_speed},
-        {"rods.start", d, B, &s->rods_start},
-        {"rods.rho", d, B, &s->rods_rho},
-        {"rods.mean", d, 1, &s->rods_mean},
-        {"scram.state", sizeof(uint32_t), UNIT_SCRAM_LEN, &s->scram},
-        {"core.trip", sizeof(uint32_t), 1, &s->trip},
-        {"core.flags", sizeof(uint32_t), 1, &s->flags},
-        {"core.out", d, UNIT_OUT_LEN, &s->out},
-        {"rho.terms", d, UNIT_RHO_LEN, &s->rho},
-        {"core.boron", d, 1, &s->boron},
-        {"xenon.state", d, PCS_XENON_STATE_LEN, &s->xe_state},
-        {"xenon.power", d, 2, &s->xe_power},
-        {"fuel.t_avg", d, 1, &s->fuel_t_avg},
-        {"fuel.t_max", d, 1, &s->fuel_t_max},
-        {"coolant.t_avg", d, 1, &s->coolant_t_avg},
+        {"kin.y", d, G1, &s->kin_y, &u->y},
+        {"kin.modes", sizeof(pcs_kinetics_modes), 1, &s->kin_modes, NULL},
+        {"kin.aux", d, UNIT_AUX_LEN, &s->kin_aux, &u->aux},
+        {"dh.groups", d, PCS_DECAY_HEAT_GROUPS, &s->dh, &u->dh_groups},
+        {"rods.pos", d, B, &s->rods_pos, &u->pos},
+        {"rods.cmd", d, B, &s->rods_cmd, &u->cmd},
+        {"rods.speed", d, B, &s->rods_speed, &u->speed},
+        {"rods.start", d, B, &s->rods_start, &u->start},
+        {"rods.rho", d, B, &s->rods_rho, &u->bank_rho},
+        {"rods.mean", d, 1, &s->rods_mean, &u->rods_mean},
+        {"scram.state", sizeof(uint32_t), UNIT_SCRAM_LEN, &s->scram, NULL},
+        {"core.trip", sizeof(uint32_t), 1, &s->trip, NULL},
+        {"core.flags", sizeof(uint32_t), 1, &s->flags, NULL},
+        {"core.out", d, UNIT_OUT_LEN, &s->out, &u->out},
+        {"rho.terms", d, UNIT_RHO_LEN, &s->rho, &u->rho_terms},
+        {"core.boron", d, 1, &s->boron, &u->boron},
+        {"xenon.state", d, PCS_XENON_STATE_LEN, &s->xe_state, NULL},
+        {"xenon.power", d, 2, &s->xe_power, &u->xe_power},
+        {"fuel.t_avg", d, 1, &s->fuel_t_avg, &u->t_fuel},
+        {"fuel.t_max", d, 1, &s->fuel_t_max, &u->t_max},
+        {"coolant.t_avg", d, 1, &s->coolant_t_avg, &u->t_cool},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         pcs_status st = unit_store(w, u, t[i].suffix, t[i].elem, t[i].count, t[i].id);
         if (st != PCS_OK)
             return st;
+        if (t[i].f64)
+            *t[i].f64 = pcs_store_data(w, *t[i].id);
     }
-    s->rods_auto = UINT32_MAX;
-    if (u->cfg.auto_rods) /* only then: a unit without it saves and hashes as before */
-        return unit_store(w, u, "rods.auto", d, B + 1, &s->rods_auto);
-    return PCS_OK;
-}
-
-static void unit_bind(pcs_world *w, pcs_unit *u)
-{
-    const unit_stores *s = &u->id;
-    u->y = pcs_store_data(w, s->kin_y);
     u->modes = pcs_store_data(w, s->kin_modes);
-    u->aux = pcs_store_data(w, s->kin_aux);
-    u->dh_groups = pcs_store_data(w, s->dh);
-    u->pos = pcs_store_data(w, s->rods_pos);
-    u->cmd = pcs_store_data(w, s->rods_cmd);
-    u->speed = pcs_store_data(w, s->rods_speed);
-    u->start = pcs_store_data(w, s->rods_start);
-    u->bank_rho = pcs_store_data(w, s->rods_rho);
-    u->rods_mean = pcs_store_data(w, s->rods_mean);
     u->scram = pcs_store_data(w, s->scram);
     u->trip = pcs_store_data(w, s->trip);
     u->flags = pcs_store_data(w, s->flags);
-    u->out = pcs_store_data(w, s->out);
-    u->rho_terms = pcs_store_data(w, s->rho);
-    u->boron = pcs_store_data(w, s->boron);
-    u->xe = pcs_store_data(w, s->xe_state);
-    u->xe_power = pcs_store_data(w, s->xe_power);
-    u->t_fuel = pcs_store_data(w, s->fuel_t_avg);
-    u->t_max = pcs_store_data(w, s->fuel_t_max);
-    u->t_cool = pcs_store_data(w, s->coolant_t_avg);
-    u->rods_auto = u->cfg.auto_rods ? pcs_store_data(w, s->rods_auto) : NULL;
+    u->xe = pcs_store_data(w, s->xe_state); /* the xenon state's doubles as its struct */
+    s->rods_auto = UINT32_MAX;
+    u->rods_auto = NULL;
+    if (!u->cfg.auto_rods) /* only then: a unit without it saves and hashes as before */
+        return PCS_OK;
+    pcs_status st = unit_store(w, u, "rods.auto", d, B + 1, &s->rods_auto);
+    if (st == PCS_OK)
+        u->rods_auto = pcs_store_data(w, s->rods_auto);
+    return st;
 }
 
 /* ---- initial state ------------------------------------------------------- */
@@ -253,8 +243,9 @@ static void unit_bind(pcs_world *w, pcs_unit *u)
  * at equilibrium, and (critical_at_build) a bias that makes the total
  * reactivity the steady value -S Lambda / n0 (0 without a source).
  */
-static pcs_status unit_initial_state(pcs_unit *u)
+static pcs_status unit_initial_state(pcs_world *w, pcs_unit *u)
 {
+    (void)w; /* a build step (pcs_unit_add): the state is in the stores bound */
     const pcs_unit_def *c = &u->cfg;
     double n0 = c->initial_power_fraction, p_nom = c->nominal_power_w;
     pcs_kinetics_equilibrium(&c->kinetics, n0, u->y);
@@ -322,7 +313,7 @@ static pcs_status unit_channel(pcs_world *w, const pcs_unit *u, const char *suff
     return pcs_channel_register(w, name, unit, kind, store, index, NULL);
 }
 
-static pcs_status unit_channels_register(pcs_world *w, const pcs_unit *u)
+static pcs_status unit_channels_register(pcs_world *w, pcs_unit *u)
 {
     const unit_stores *s = &u->id;
     const pcs_channel_kind F = PCS_CHANNEL_F64;
@@ -589,6 +580,24 @@ static pcs_status unit_models_init(pcs_world *w, pcs_unit *u)
     return st;
 }
 
+/* The build's steps after the unit is allocated, in their order (stores,
+ * systems, job, targets and channels register in it). */
+typedef pcs_status (*unit_build_step)(pcs_world *w, pcs_unit *u);
+
+/* The xenon SLOW job "uN.xenon" on the unit's xenon stores. */
+static pcs_status unit_xenon_add(pcs_world *w, pcs_unit *u)
+{
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.xenon", u->prefix);
+    return pcs_xenon_add(w, name, &u->cfg.xenon, u->id.xe_state, u->id.xe_power, u->cfg.xenon_phase,
+                         &u->xe_job);
+}
+
+static pcs_status unit_load_check_add(pcs_world *w, pcs_unit *u)
+{
+    return pcs_load_check_register(w, u->prefix, unit_load_check, u);
+}
+
 pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *cfg, pcs_unit **out)
 {
     pcs_status st = unit_check_target(w, unit_index);
@@ -602,27 +611,13 @@ pcs_status pcs_unit_add(pcs_world *w, uint32_t unit_index, const pcs_unit_def *c
     u->index = unit_index;
     snprintf(u->prefix, sizeof u->prefix, "u%u", unit_index);
     u->cfg = *cfg;
-    st = unit_models_init(w, u);
-    if (st == PCS_OK)
-        st = unit_stores_register(w, u);
-    if (st != PCS_OK)
-        return st;
-    unit_bind(w, u);
-    st = unit_initial_state(u);
-    if (st == PCS_OK)
-        st = pcs_unit_systems_register(w, u);
-    if (st == PCS_OK) {
-        char name[PCS_NAME_MAX];
-        snprintf(name, sizeof name, "%s.xenon", u->prefix);
-        st = pcs_xenon_add(w, name, &u->cfg.xenon, u->id.xe_state, u->id.xe_power,
-                           u->cfg.xenon_phase, &u->xe_job);
-    }
-    if (st == PCS_OK)
-        st = pcs_unit_commands_register(w, u);
-    if (st == PCS_OK)
-        st = unit_channels_register(w, u);
-    if (st == PCS_OK)
-        st = pcs_load_check_register(w, u->prefix, unit_load_check, u);
+    static const unit_build_step steps[] = {
+        unit_models_init,          unit_stores_register, unit_initial_state,
+        pcs_unit_systems_register, unit_xenon_add,       pcs_unit_commands_register,
+        unit_channels_register,    unit_load_check_add,
+    };
+    for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
+        st = steps[i](w, u);
     if (st == PCS_OK && out)
         *out = u;
     return st;
@@ -697,17 +692,18 @@ uint32_t pcs_unit_trip_store(const pcs_unit *u)
     return u ? u->id.trip : UINT32_MAX;
 }
 
+/* uN.rho.terms is a pcs_unit_reactivity as doubles: the UNIT_RHO_* order is
+ * the struct's fields' (rods first, total last; unit_internal.h). */
+_Static_assert(sizeof(pcs_unit_reactivity) == UNIT_RHO_LEN * sizeof(double),
+               "pcs_unit_reactivity is the UNIT_RHO_LEN terms, no padding");
+_Static_assert(offsetof(pcs_unit_reactivity, rods) == UNIT_RHO_RODS * sizeof(double) &&
+                   offsetof(pcs_unit_reactivity, xenon) == UNIT_RHO_XENON * sizeof(double) &&
+                   offsetof(pcs_unit_reactivity, total) == UNIT_RHO_TOTAL * sizeof(double),
+               "pcs_unit_reactivity's fields in the UNIT_RHO_* order");
+
 void pcs_unit_reactivity_get(const pcs_unit *u, pcs_unit_reactivity *r)
 {
-    const double *t = u->rho_terms;
-    r->rods = t[UNIT_RHO_RODS];
-    r->doppler = t[UNIT_RHO_DOPPLER];
-    r->moderator = t[UNIT_RHO_MODERATOR];
-    r->boron = t[UNIT_RHO_BORON];
-    r->xenon = t[UNIT_RHO_XENON];
-    r->samarium = t[UNIT_RHO_SAMARIUM];
-    r->bias = t[UNIT_RHO_BIAS];
-    r->total = t[UNIT_RHO_TOTAL];
+    memcpy(r, u->rho_terms, sizeof *r);
 }
 
 uint64_t pcs_unit_kinetics_solves(const pcs_unit *u)

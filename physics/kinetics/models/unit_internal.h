@@ -27,7 +27,8 @@ enum {
     UNIT_OUT_LEN
 };
 
-/* Elements of the f64 store uN.rho.terms. */
+/* Elements of the f64 store uN.rho.terms: pcs_unit_reactivity's fields in
+ * its order (pcs_unit_reactivity_get copies the store; unit.c checks). */
 enum {
     UNIT_RHO_RODS = 0,
     UNIT_RHO_DOPPLER,

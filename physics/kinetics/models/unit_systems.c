@@ -15,12 +15,12 @@
  * Each system rewrites only its own bits of uN.core.flags, and reports an
  * out-of-range condition once, when its bit goes from clear to set.
  */
-#include <stdio.h>
 
 #include "physics/kinetics/models/unit_internal.h"
 #include "pcsim/event.h"
 #include "pcsim/math.h"
 #include "pcsim/system.h"
+#include "physics/thermohydraulics/models/th_register.h"
 
 #define UNIT_FLAGS_ACTUATORS                                                                       \
     (PCS_UNIT_FLAG_SCRAMMED | PCS_UNIT_FLAG_RODS_MOVING | PCS_UNIT_FLAG_TRIP_REQUEST)
@@ -84,8 +84,9 @@ static pcs_status unit_actuators(pcs_world *w, void *ctx)
     uint32_t mask = (u->rods_auto && !latched) ? (uint32_t)u->rods_auto[u->cfg.n_banks] : 0u;
     for (uint32_t b = 0; b < u->cfg.n_banks; b++) {
         double old = u->pos[b];
-        double now = latched ? pcs_reactivity_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
-                             : unit_drive(u, b, mask >> b & 1u);
+        double now = latched
+                         ? pcs_reactivity_rod_drop(u->start[b], t_fall, u->cfg.scram_drop_time_s)
+                         : unit_drive(u, b, mask >> b & 1u);
         if (mask >> b & 1u)
             u->cmd[b] = now; /* released, the bank holds where it is */
         if (now == old)
@@ -260,26 +261,6 @@ static pcs_status unit_heat(pcs_world *w, void *ctx)
 
 /* ---- registration -------------------------------------------------------- */
 
-static pcs_status unit_system(pcs_world *w, pcs_unit *u, const char *suffix, pcs_stage stage,
-                              pcs_system_fn fn, const uint32_t *reads, uint32_t n_reads,
-                              const uint32_t *writes, uint32_t n_writes)
-{
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.%s", u->prefix, suffix);
-    pcs_system_desc d = {
-        .name = name,
-        .stage = stage,
-        .priority = 0,
-        .fn = fn,
-        .ctx = u,
-        .reads = reads,
-        .n_reads = n_reads,
-        .writes = writes,
-        .n_writes = n_writes,
-    };
-    return pcs_system_register(w, &d, NULL);
-}
-
 pcs_status pcs_unit_systems_register(pcs_world *w, pcs_unit *u)
 {
     const unit_stores *s = &u->id;
@@ -288,16 +269,18 @@ pcs_status pcs_unit_systems_register(pcs_world *w, pcs_unit *u)
                               s->scram,    s->kin_aux,    s->rods_cmd, s->flags};
     /* uN.core.out is read for the scram event's power (written at KINETICS);
      * uN.rods.auto only when the unit has it (auto_rods). */
-    pcs_status st = unit_system(w, u, "rods", PCS_STAGE_ACTUATORS, unit_actuators, act_r,
-                                u->rods_auto ? 5 : 4, act_w, 8);
+    pcs_status st = pcs_th_system(w, u->prefix, "rods", PCS_STAGE_ACTUATORS, unit_actuators, u,
+                                  act_r, u->rods_auto ? 5 : 4, act_w, 8, NULL);
     const uint32_t kin_r[] = {s->rods_rho, s->fuel_t_avg, s->coolant_t_avg, s->boron, s->xe_state};
     const uint32_t kin_w[] = {s->kin_y, s->kin_modes, s->kin_aux,  s->dh,
                               s->out,   s->rho,       s->xe_power, s->flags};
     if (st == PCS_OK)
-        st = unit_system(w, u, "kinetics", PCS_STAGE_KINETICS, unit_kinetics, kin_r, 5, kin_w, 8);
+        st = pcs_th_system(w, u->prefix, "kinetics", PCS_STAGE_KINETICS, unit_kinetics, u, kin_r, 5,
+                           kin_w, 8, NULL);
     const uint32_t heat_r[] = {s->out};
     const uint32_t heat_w[] = {s->fuel_t_avg, s->fuel_t_max, s->coolant_t_avg, s->flags};
     if (st == PCS_OK && !u->cfg.external_heat)
-        st = unit_system(w, u, "heat", PCS_STAGE_HEAT, unit_heat, heat_r, 1, heat_w, 4);
+        st = pcs_th_system(w, u->prefix, "heat", PCS_STAGE_HEAT, unit_heat, u, heat_r, 1, heat_w, 4,
+                           NULL);
     return st;
 }

@@ -56,19 +56,41 @@
 #include "pcsim/system.h"
 #include "pcsim/xenon.h"
 
+/* Each double parameter once: its default (with its source) and the range
+ * pcs_xenon_params_validate allows, in the header's order. */
+typedef struct xenon_param {
+    const char *field;
+    size_t at; /* offsetof(pcs_xenon_params, <field>) */
+    double def, lo, hi;
+    int open_lo;
+} xenon_param;
+
+static const xenon_param params[] = {
+    /* Lamarsh (1975) Table 7.5, U-235 */
+    {"yield_i", offsetof(pcs_xenon_params, yield_i), 0.0639, 0.0, 1.0, 0},
+    {"yield_xe", offsetof(pcs_xenon_params, yield_xe), 0.00237, 0.0, 1.0, 0},
+    /* Lamarsh (1975) Table 7.6 */
+    {"lambda_i", offsetof(pcs_xenon_params, lambda_i), 2.87e-5, 0.0, 1.0, 1},
+    {"lambda_xe", offsetof(pcs_xenon_params, lambda_xe), 2.09e-5, 0.0, 1.0, 1},
+    /* 2.65e6 b, Xe-135 at 2200 m/s */
+    {"sigma_xe_cm2", offsetof(pcs_xenon_params, sigma_xe_cm2), 2.65e-18, 0.0, 1e-16, 0},
+    /* Pm-149 chain yield, U-235 thermal; decay ln 2 / 53.1 h */
+    {"yield_pm", offsetof(pcs_xenon_params, yield_pm), 0.0113, 0.0, 1.0, 0},
+    {"lambda_pm", offsetof(pcs_xenon_params, lambda_pm), 3.63e-6, 0.0, 1.0, 1},
+    /* 4.08e4 b, Sm-149 at 2200 m/s */
+    {"sigma_sm_cm2", offsetof(pcs_xenon_params, sigma_sm_cm2), 4.08e-20, 0.0, 1e-16, 0},
+    /* assumed PWR full-power average thermal flux */
+    {"flux_nominal", offsetof(pcs_xenon_params, flux_nominal), 5e13, 0.0, 1e16, 1},
+    /* U-235 thermal fission */
+    {"nu", offsetof(pcs_xenon_params, nu), 2.43, 1.0, 5.0, 0},
+};
+#define N_PARAMS (sizeof params / sizeof params[0])
+
 void pcs_xenon_params_default(pcs_xenon_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->yield_i = 0.0639;        /* Lamarsh (1975) Table 7.5, U-235 */
-    p->yield_xe = 0.00237;      /* Lamarsh (1975) Table 7.5, U-235 */
-    p->lambda_i = 2.87e-5;      /* Lamarsh (1975) Table 7.6 */
-    p->lambda_xe = 2.09e-5;     /* Lamarsh (1975) Table 7.6 */
-    p->sigma_xe_cm2 = 2.65e-18; /* 2.65e6 b, Xe-135 at 2200 m/s */
-    p->yield_pm = 0.0113;       /* Pm-149 chain yield, U-235 thermal */
-    p->lambda_pm = 3.63e-6;     /* ln 2 / 53.1 h */
-    p->sigma_sm_cm2 = 4.08e-20; /* 4.08e4 b, Sm-149 at 2200 m/s */
-    p->flux_nominal = 5e13;     /* assumed PWR full-power average thermal flux */
-    p->nu = 2.43;               /* U-235 thermal fission */
+    for (size_t i = 0; i < N_PARAMS; i++)
+        *(double *)(void *)((char *)p + params[i].at) = params[i].def;
     p->samarium = 1;
 }
 
@@ -76,19 +98,13 @@ pcs_status pcs_xenon_params_validate(const pcs_xenon_params *p)
 {
     if (!p)
         return pcs_error_set(PCS_E_INVAL, "xenon: params is NULL");
-    const pcs_param_range r[] = {
-        {"yield_i", p->yield_i, 0.0, 1.0, 0},
-        {"yield_xe", p->yield_xe, 0.0, 1.0, 0},
-        {"lambda_i", p->lambda_i, 0.0, 1.0, 1},
-        {"lambda_xe", p->lambda_xe, 0.0, 1.0, 1},
-        {"sigma_xe_cm2", p->sigma_xe_cm2, 0.0, 1e-16, 0},
-        {"yield_pm", p->yield_pm, 0.0, 1.0, 0},
-        {"lambda_pm", p->lambda_pm, 0.0, 1.0, 1},
-        {"sigma_sm_cm2", p->sigma_sm_cm2, 0.0, 1e-16, 0},
-        {"flux_nominal", p->flux_nominal, 0.0, 1e16, 1},
-        {"nu", p->nu, 1.0, 5.0, 0},
-    };
-    pcs_status st = pcs_param_ranges_check("xenon.", r, sizeof r / sizeof r[0]);
+    pcs_param_range r[N_PARAMS];
+    for (size_t i = 0; i < N_PARAMS; i++) {
+        const xenon_param *q = &params[i];
+        r[i] = (pcs_param_range){q->field, *(const double *)(const void *)((const char *)p + q->at),
+                                 q->lo, q->hi, q->open_lo};
+    }
+    pcs_status st = pcs_param_ranges_check("xenon.", r, N_PARAMS);
     if (st != PCS_OK)
         return st;
     if (p->samarium > 1)

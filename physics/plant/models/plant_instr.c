@@ -56,6 +56,18 @@ pcs_status pcs_plant_setpoints_default(pcs_plant_setpoints *sp)
 
 typedef char instr_name[NAME_LEN];
 
+/* What the build keeps of one unit for the models built after the bank. */
+typedef struct instr_unit {
+    /* the control channels pzr_control reads: pressure, level, Tavg */
+    uint32_t ctl_pressure, ctl_level, ctl_tavg;
+    /* the protection's power and pressure channels (the interlocks read them
+     * too) and, on a steam-side unit, the interlocks' definition */
+    uint32_t nis[4], prs[4];
+    pcs_interlock_def interlock;
+    /* per SG, the SG PORV's pressure channel (pcsim/sg_porv.h) */
+    uint32_t ctl_porv[PCS_SECONDARY_MAX_SG];
+} instr_unit;
+
 /* Build-time scratch: configs and the names they point to, sized from the
  * station's unit count (instr_build_alloc), freed after the build. */
 typedef struct instr_build {
@@ -68,16 +80,9 @@ typedef struct instr_build {
     pcs_alarm_def *alarms;
     instr_name *alarm_names;
     uint32_t n_alarms;
-    /* Per unit, the control channels pzr_control reads: pressure, level, Tavg. */
-    uint32_t *ctl_pressure, *ctl_level, *ctl_tavg;
-    /* Per unit, the protection's power and pressure channels (the interlocks
-     * read them too) and, on a steam-side unit, the interlocks' definition. */
-    uint32_t (*nis)[4], (*prs)[4];
-    pcs_interlock_def *interlock;
+    instr_unit *units;
     /* Per unit, its trip store (the protection's unit_trip_stores). */
     uint32_t *trip_stores;
-    /* Per unit and SG, the SG PORV's pressure channel (pcsim/sg_porv.h). */
-    uint32_t (*ctl_porv)[PCS_SECONDARY_MAX_SG];
 } instr_build;
 
 static void instr_build_free(instr_build *b)
@@ -85,9 +90,7 @@ static void instr_build_free(instr_build *b)
     if (!b)
         return;
     free(b->sensors), free(b->sensor_names), free(b->funcs), free(b->func_names);
-    free(b->alarms), free(b->alarm_names), free(b->ctl_pressure), free(b->ctl_level);
-    free(b->ctl_tavg), free(b->nis), free(b->prs), free(b->interlock), free(b->trip_stores);
-    free(b->ctl_porv);
+    free(b->alarms), free(b->alarm_names), free(b->units), free(b->trip_stores);
     free(b);
 }
 
@@ -105,17 +108,10 @@ static instr_build *instr_build_alloc(uint32_t n_units)
     b->func_names = calloc(nf, sizeof *b->func_names);
     b->alarms = calloc(na, sizeof *b->alarms);
     b->alarm_names = calloc(na, sizeof *b->alarm_names);
-    b->ctl_pressure = calloc(n_units, sizeof *b->ctl_pressure);
-    b->ctl_level = calloc(n_units, sizeof *b->ctl_level);
-    b->ctl_tavg = calloc(n_units, sizeof *b->ctl_tavg);
-    b->nis = calloc(n_units, sizeof *b->nis);
-    b->prs = calloc(n_units, sizeof *b->prs);
-    b->interlock = calloc(n_units, sizeof *b->interlock);
+    b->units = calloc(n_units, sizeof *b->units);
     b->trip_stores = calloc(n_units, sizeof *b->trip_stores);
-    b->ctl_porv = calloc(n_units, sizeof *b->ctl_porv);
     if (b->sensors && b->sensor_names && b->funcs && b->func_names && b->alarms && b->alarm_names &&
-        b->ctl_pressure && b->ctl_level && b->ctl_tavg && b->nis && b->prs && b->interlock &&
-        b->trip_stores && b->ctl_porv)
+        b->units && b->trip_stores)
         return b;
     instr_build_free(b);
     return NULL;
@@ -242,9 +238,9 @@ static pcs_status instrument_control(pcs_world *w, instr_build *b, uint32_t u,
         double span, noise, tau_s;
         uint32_t *out;
     } ctl[] = {
-        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &b->ctl_pressure[u]},
-        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &b->ctl_level[u]},
-        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &b->ctl_tavg[u]},
+        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &b->units[u].ctl_pressure},
+        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &b->units[u].ctl_level},
+        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &b->units[u].ctl_tavg},
     };
     for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
         char name[NAME_LEN], src[BASE_LEN];
@@ -302,7 +298,7 @@ static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
 static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32_t l,
                                 const pcs_plant_setpoints *sp)
 {
-    pcs_interlock_def *d = &b->interlock[u];
+    pcs_interlock_def *d = &b->units[u].interlock;
     uint32_t n = u + 1;
     char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
     pcs_interlock_channels feed;
@@ -327,8 +323,8 @@ static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32
      * ([HRTD] 7.1: one of each line's pressure transmitters gives the PORV
      * its signal); the protection channels' span, noise and lag */
     snprintf(name, sizeof name, "u%u.sg%u.steam_pressure.porv", n, l);
-    b->ctl_porv[u][l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
-    if (b->ctl_porv[u][l - 1] == UINT32_MAX)
+    b->units[u].ctl_porv[l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
+    if (b->units[u].ctl_porv[l - 1] == UINT32_MAX)
         return PCS_E_INVAL;
     for (uint32_t k = 0; k < STEAM_CH; k++) /* the NR span reads 0..100 % */
         b->sensors[d->nr_level[l - 1].sensor[k]].hi = 100.0;
@@ -379,7 +375,7 @@ static void add_flag_channels(instr_build *b, const char *base, uint32_t store, 
 static pcs_status low_flow_trips(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                  uint32_t low_flow)
 {
-    pcs_interlock_def *d = &b->interlock[u];
+    pcs_interlock_def *d = &b->units[u].interlock;
     const uint32_t sig = UINT32_MAX; /* the flag copy: set by create_all */
     uint32_t n = u + 1, isig = 0, n_loops = p->units[u].n_loops;
     char unit[16], base[BASE_LEN], name[NAME_LEN];
@@ -420,7 +416,7 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
 {
     const pcs_plant_unit *pu = &p->units[u];
     const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
-    pcs_interlock_def *d = &b->interlock[u];
+    pcs_interlock_def *d = &b->units[u].interlock;
     pcs_interlock_default(d);
     /* the interlocks' flag copy the armed trips read: its store exists once
      * the interlocks are built (create_all sets it) */
@@ -464,8 +460,8 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
         return st;
     d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
     d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
-    memcpy(d->power.sensor, b->nis[u], sizeof b->nis[u]);
-    memcpy(d->pzr_pressure.sensor, b->prs[u], sizeof b->prs[u]);
+    memcpy(d->power.sensor, b->units[u].nis, sizeof b->units[u].nis);
+    memcpy(d->pzr_pressure.sensor, b->units[u].prs, sizeof b->units[u].prs);
     return PCS_OK;
 }
 
@@ -486,8 +482,8 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
         st = instrument_control(w, b, u, sp);
     if (st != PCS_OK)
         return st;
-    memcpy(b->nis[u], nis, sizeof nis);
-    memcpy(b->prs[u], prs, sizeof prs);
+    memcpy(b->units[u].nis, nis, sizeof nis);
+    memcpy(b->units[u].prs, prs, sizeof prs);
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
     add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH,
              sp->high_flux_frac * p_nom, nis, 0);
@@ -548,11 +544,11 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.level_full_pct = pd->pzr_level_full;
     d.letdown_kg_s = pd->letdown_nominal_kg_s;
     d.charging_boron_ppm = pd->boron_ppm;
-    pcs_status st = control_input(p, b->ctl_pressure[u], &d.pressure);
+    pcs_status st = control_input(p, b->units[u].ctl_pressure, &d.pressure);
     if (st == PCS_OK)
-        st = control_input(p, b->ctl_level[u], &d.level);
+        st = control_input(p, b->units[u].ctl_level, &d.level);
     if (st == PCS_OK)
-        st = control_input(p, b->ctl_tavg[u], &d.tavg[0]);
+        st = control_input(p, b->units[u].ctl_tavg, &d.tavg[0]);
     if (st == PCS_OK)
         st = pcs_pzr_control_add(w, &d, &p->pzr_control[u]);
     return st;
@@ -572,9 +568,9 @@ static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
     d.rated_power_w = p->cfg[u].core.nominal_power_w;
-    pcs_status st = control_input(p, b->ctl_tavg[u], &d.tavg);
+    pcs_status st = control_input(p, b->units[u].ctl_tavg, &d.tavg);
     if (st == PCS_OK) /* the power-mismatch channel reads power-range channel A */
-        st = control_input(p, b->nis[u][0], &d.power);
+        st = control_input(p, b->units[u].nis[0], &d.power);
     return st == PCS_OK ? pcs_rod_control_add(w, &d, p->units[u].core, &p->rod_control[u]) : st;
 }
 
@@ -586,7 +582,7 @@ static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *
     d.unit_name = pd->unit_name;
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
-    pcs_status st = control_input(p, b->ctl_tavg[u], &d.tavg);
+    pcs_status st = control_input(p, b->units[u].ctl_tavg, &d.tavg);
     /* hot zero power: the dumps carry the steam in their steam-pressure
        mode at the operator's setpoint, the header pressure the unit settled
        at (plant.c, plant_hzp_dumps) */
@@ -611,7 +607,7 @@ static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, 
     d.unit_name = sd->unit_name;
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < sd->n_sg; l++)
-        st = control_input(p, b->ctl_porv[u][l], &d.pressure[l]);
+        st = control_input(p, b->units[u].ctl_porv[l], &d.pressure[l]);
     pcs_sg_porv *pv = NULL;
     return st == PCS_OK ? pcs_sg_porv_add(w, &d, p->units[u].secondary, &pv) : st;
 }
@@ -621,7 +617,7 @@ static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, 
  * P-4 reads the unit's trip breakers, its latched scram cause. */
 static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint32_t u)
 {
-    pcs_interlock_def d = b->interlock[u];
+    pcs_interlock_def d = b->units[u].interlock;
     char unit[16], cause[32];
     snprintf(unit, sizeof unit, "u%u", u + 1);
     snprintf(cause, sizeof cause, "u%u.scram.cause", u + 1);
