@@ -9,12 +9,12 @@
 
 #include "pcsim/command.h"
 #include "pcsim/pzr_control.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_pzr_control {
-    pcs_pzr_control_def def; /* unit_name points at unit[] */
-    char unit[16];
-    uint32_t id_state, id_out;
-    double dt_s;
+    pcs_control_base base;   /* first: unit, dt_s, "uN.pzrctl.state" */
+    pcs_pzr_control_def def; /* unit_name points at base.unit */
+    uint32_t id_out;
 };
 
 /* One input read now: the value, or NaN when it is not finite or its status
