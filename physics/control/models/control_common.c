@@ -86,6 +86,17 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
     return st;
 }
 
+pcs_status pcs_control_element_targets(pcs_world *w, void *ctl, const char *part, uint32_t n)
+{
+    const pcs_control_base *b = ctl;
+    const pcs_control_commands *c = &b->kind->commands;
+    uint32_t family = 0;
+    pcs_status st = pcs_control_targets(w, ctl);
+    if (st == PCS_OK)
+        st = pcs_command_family_share(w, c->family, c->n_ops, c->on_command, &family);
+    return st == PCS_OK ? pcs_th_element_targets(w, family, ctl, b->unit, part, n) : st;
+}
+
 pcs_status pcs_control_arg_in(const pcs_command_call *c, const char *what, double lo, double hi,
                               double *v)
 {

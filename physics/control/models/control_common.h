@@ -91,6 +91,13 @@ pcs_status pcs_control_channels(pcs_world *w, const pcs_control_base *b, uint32_
 pcs_status pcs_control_targets(pcs_world *w, void *ctl);
 
 /**
+ * pcs_control_targets, then a target per element of the family,
+ * "<unit>.<part>1" .. "<unit>.<part>n" (pcs_th_element_targets: a unit's SG
+ * relief valves or MSIVs), all with context @p ctl.
+ */
+pcs_status pcs_control_element_targets(pcs_world *w, void *ctl, const char *part, uint32_t n);
+
+/**
  * Register family @p family_name (@p n_ops kinds, handler @p fn) unless an
  * earlier unit's controller did, then the targets "<unit>.<part>" and
  * "<unit>" (hosts whose unit commands name the unit), both with context

@@ -67,7 +67,8 @@ static void level_step(const pcs_pzr_control *pc, double *s, double e_l)
 {
     const pcs_pzr_control_def *d = &pc->def;
     double k = d->l_gain_kg_s_pct;
-    double i_new = s[PCS_PZR_CONTROL_ST_L_INTEGRAL] + k * pc->base.dt_s / d->l_integral_time_s * e_l;
+    double i_new =
+        s[PCS_PZR_CONTROL_ST_L_INTEGRAL] + k * pc->base.dt_s / d->l_integral_time_s * e_l;
     double c_new = d->letdown_kg_s - k * e_l - i_new;
     int wind =
         (e_l > 0.0 && c_new < d->charging_min_kg_s) || (e_l < 0.0 && c_new > d->charging_max_kg_s);

@@ -95,7 +95,7 @@ static void feed_loop(const pcs_sg_control *sc, const double *ml, double limit, 
         sc->a_level * (ml[PCS_SG_CONTROL_MEAS_NR] - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
     int bypass = sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0;
     double e = program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG];
-    double di = gain(sc, sl) * sc->dt_s / d->level_reset_s * e;
+    double di = gain(sc, sl) * sc->base.dt_s / d->level_reset_s * e;
     double w_c = sl[PCS_SG_CONTROL_ST_FEED];
     /* conditional integration: not while the output is held at a limit
        that the step would push it further past (main valves: the command;
@@ -119,7 +119,7 @@ pcs_status pcs_sgc_system(pcs_world *w, void *ctx)
     pcs_sg_control *sc = ctx;
     const double *m = pcs_store_data(w, sc->id_meas);
     const double *limit = pcs_store_data(w, sc->id_feed_limit);
-    double *s = pcs_store_data(w, sc->id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
+    double *s = pcs_store_data(w, sc->base.id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
     for (uint32_t l = 0; l < sc->n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         feed_loop(sc, m + PCS_SG_CONTROL_MEAS_PER_SG * l, limit[l], sl);
@@ -155,7 +155,7 @@ pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *c)
         return st;
     const double *m = pcs_store_data(w, sc->id_meas);
     const double *limit = pcs_store_data(w, sc->id_feed_limit);
-    double *s = pcs_store_data(w, sc->id_state);
+    double *s = pcs_store_data(w, sc->base.id_state);
     int bypass = c->op == PCS_SG_CONTROL_OP_BYPASS;
     for (uint32_t l = 0; l < sc->n_sg; l++)
         if (sg == 0.0 || l + 1u == (uint32_t)sg)
