@@ -9,6 +9,7 @@
 
 #include "pcsim/clock.h"
 #include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "physics/control/models/control_common.h"
 #include "physics/thermohydraulics/models/th_register.h"
@@ -113,4 +114,34 @@ pcs_status pcs_control_unit_name_check(const char *who, const char *unit_name)
     if (n < 1 || n > 15)
         return pcs_error_set(PCS_E_INVAL, "%s: unit_name must be 1..15 characters", who);
     return PCS_OK;
+}
+
+pcs_status pcs_control_def_check(const char *who, const char *unit_name, const pcs_param_range *r,
+                                 size_t n)
+{
+    pcs_status st = pcs_control_unit_name_check(who, unit_name);
+    if (st != PCS_OK)
+        return st;
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "%s: ", who);
+    return pcs_param_ranges_check(prefix, r, n);
+}
+
+pcs_status pcs_control_load_flag(const char *store, const char *field, const double *x, uint32_t i,
+                                 int digits)
+{
+    pcs_status st = pcs_load_check_f64_from(store, field, x, i, 1, 1, 0.0, 1.0, 0);
+    if (st == PCS_OK && x[i] != 0.0 && x[i] != 1.0)
+        st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.*g is not 0 or 1",
+                           store, i, field, digits, x[i]);
+    return st;
+}
+
+pcs_status pcs_control_flag_allowed(const char *store, const char *field, const double *x,
+                                    uint32_t i)
+{
+    if (x[i] == 0.0 || x[i] == 1.0)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
+                         store, i, field, x[i]);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "pcsim/command.h"
+#include "pcsim/param_range.h"
 
 struct pcs_th_channel_row;
 
@@ -118,5 +119,29 @@ pcs_status pcs_control_arg_in(const pcs_command_call *c, const char *what, doubl
 /** PCS_OK if @p unit_name has 1 to 15 characters; otherwise PCS_E_INVAL
  * "<who>: unit_name must be 1..15 characters". */
 pcs_status pcs_control_unit_name_check(const char *who, const char *unit_name);
+
+/**
+ * A def's unit name (pcs_control_unit_name_check), then its parameter
+ * ranges r[0..n) (pcs_param_ranges_check, messages "<who>: <field> = ...").
+ */
+pcs_status pcs_control_def_check(const char *who, const char *unit_name, const pcs_param_range *r,
+                                 size_t n);
+
+/**
+ * Load check of a flag: element @p i of @p x finite and in [0, 1]
+ * (pcs_load_check_f64_from's message), then exactly 0 or 1: PCS_E_CORRUPT
+ * "store '<store>' element <i> (<field>): value <v> is not 0 or 1", the
+ * value with @p digits significant digits (%g's 6, or 17).
+ */
+pcs_status pcs_control_load_flag(const char *store, const char *field, const double *x, uint32_t i,
+                                 int digits);
+
+/**
+ * Load check of a flag without the range check first: PCS_OK if x[i] is 0
+ * or 1, else PCS_E_CORRUPT "store '<store>' element <i> (<field>): value
+ * <v>; allowed 0 or 1".
+ */
+pcs_status pcs_control_flag_allowed(const char *store, const char *field, const double *x,
+                                    uint32_t i);
 
 #endif

@@ -121,15 +121,6 @@ static pcs_status check_def(const pcs_feedwater_def *d)
 
 /* ---- load check ------------------------------------------------------------- */
 
-static pcs_status flag_check(const char *name, const char *field, const double *s, uint32_t i)
-{
-    pcs_status st = pcs_load_check_f64_from(name, field, s, i, 1, 1, 0.0, 1.0, 0);
-    if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-        st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
-                           name, i, field, s[i]);
-    return st;
-}
-
 static pcs_status fw_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_feedwater *fw = ctx;
@@ -138,12 +129,14 @@ static pcs_status fw_load_check(const pcs_world *w, const pcs_load_view *v, void
     pcs_status st = pcs_load_check_f64_from(name, "isolation valve opening", s,
                                             PCS_FEEDWATER_ST_ISO_VALVE, 1, 1, 0.0, 1.0, 0);
     if (st == PCS_OK)
-        st = flag_check(name, "AFW start signal seen flag", s, PCS_FEEDWATER_ST_AFW_SIGNAL);
+        st = pcs_control_load_flag(name, "AFW start signal seen flag", s,
+                                   PCS_FEEDWATER_ST_AFW_SIGNAL, 6);
     for (uint32_t i = 0; st == PCS_OK && i < fw->def.n_mfp + fw->def.n_afw; i++) {
         uint32_t at = PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i;
         int mfp = i < fw->def.n_mfp;
-        st = flag_check(name, mfp ? "main feed pump running flag" : "AFW pump running flag", s,
-                        at + PCS_FEEDWATER_ST_RUNNING);
+        st = pcs_control_load_flag(name,
+                                   mfp ? "main feed pump running flag" : "AFW pump running flag", s,
+                                   at + PCS_FEEDWATER_ST_RUNNING, 6);
         if (st == PCS_OK)
             st = pcs_load_check_f64_from(
                 name, mfp ? "main feed pump speed / rated" : "AFW pump time since start s", s,

@@ -104,7 +104,7 @@ static pcs_status check_params(const pcs_pzr_control_def *d)
         {"charging_max_kg_s", d->charging_max_kg_s, d->charging_min_kg_s, PZRC_CVCS_FLOW_MAX, 1},
         {"charging_boron_ppm", d->charging_boron_ppm, 0.0, PZRC_BORON_MAX_PPM, 0},
     };
-    return pcs_param_ranges_check("pzr_control: ", r, sizeof r / sizeof r[0]);
+    return pcs_control_def_check("pzr_control", d->unit_name, r, sizeof r / sizeof r[0]);
 }
 
 static pcs_status check_stores(const pcs_world *w, const pcs_pzr_control_def *d)
@@ -134,9 +134,6 @@ pcs_status pcs_pzr_control_def_validate(const pcs_world *w, const pcs_pzr_contro
 {
     if (!w || !d)
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_def_validate: NULL argument");
-    pcs_status name_st = pcs_control_unit_name_check("pzr_control", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     pcs_status st = check_params(d);
     return st == PCS_OK ? check_stores(w, d) : st;
 }
@@ -147,15 +144,6 @@ static pcs_status chk(const char *store, const double *x, uint32_t i, const char
                       double hi)
 {
     return pcs_load_check_f64_from(store, field, x, i, 1, 1, lo, hi, 0);
-}
-
-static pcs_status check_flag(const char *store, const double *x, uint32_t i, const char *field)
-{
-    pcs_status st = chk(store, x, i, field, 0.0, 1.0);
-    if (st == PCS_OK && x[i] != 0.0 && x[i] != 1.0)
-        st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g is not 0 or 1",
-                           store, i, field, x[i]);
-    return st;
 }
 
 static pcs_status pzrc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
@@ -173,7 +161,7 @@ static pcs_status pzrc_load_check(const pcs_world *w, const pcs_load_view *v, vo
                  {PCS_PZR_CONTROL_ST_LEVEL_MANUAL, "level manual"}};
     pcs_status st = PCS_OK;
     for (size_t k = 0; st == PCS_OK && k < sizeof flags / sizeof flags[0]; k++)
-        st = check_flag(name, s, flags[k].i, flags[k].field);
+        st = pcs_control_load_flag(name, flags[k].field, s, flags[k].i, 17);
     for (uint32_t k = PCS_PZR_CONTROL_ST_HEATER_PROP; st == PCS_OK && k <= PCS_PZR_CONTROL_ST_SPRAY;
          k++)
         st = chk(name, s, k, "heater or spray demand", 0.0, 1.0);

@@ -52,9 +52,6 @@ pcs_status pcs_rod_control_default(pcs_rod_control_def *d)
 
 static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, uint32_t n_banks)
 {
-    pcs_status name_st = pcs_control_unit_name_check("rod_control", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     const pcs_param_range r[] = {
         {"t_avg_no_load_k", d->t_avg_no_load_k, 273.15, 700.0, 0},
         {"t_avg_full_k", d->t_avg_full_k, d->t_avg_no_load_k, 700.0, 1},
@@ -73,7 +70,7 @@ static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, ui
         {"mismatch_high_k", d->mismatch_high_k, 0.0, 1e4, 0},
         {"variable_gain_max", d->variable_gain_max, 1.0, 100.0, 0},
     };
-    pcs_status st = pcs_param_ranges_check("rod_control: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_control_def_check("rod_control", d->unit_name, r, sizeof r / sizeof r[0]);
     uint32_t all = n_banks >= 32 ? UINT32_MAX : (1u << n_banks) - 1u;
     if (st == PCS_OK && (d->bank_mask == 0 || (d->bank_mask & ~all)))
         st = pcs_error_set(PCS_E_INVAL,
@@ -100,10 +97,7 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
                                      PCS_ROD_CONTROL_ST_LAG_VALID};
     static const char *const flag_names[] = {"manual flag", "lock-up state", "lag valid flag"};
     for (uint32_t i = 0; st == PCS_OK && i < 3; i++)
-        if (s[flags[i]] != 0.0 && s[flags[i]] != 1.0)
-            st =
-                pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
-                              name, flags[i], flag_names[i], s[flags[i]]);
+        st = pcs_control_flag_allowed(name, flag_names[i], s, flags[i]);
     if (st == PCS_OK)
         st = pcs_load_check_f64_from(name, "speed steps/min", s, PCS_ROD_CONTROL_ST_SPEED, 1, 1,
                                      -d->max_speed_spm, d->max_speed_spm, 0);

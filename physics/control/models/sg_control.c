@@ -57,9 +57,6 @@ double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
 
 static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
 {
-    pcs_status name_st = pcs_control_unit_name_check("sg_control", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     const pcs_param_range r[] = {
         {"nr_program", d->nr_program, 5.0, 95.0, 0},
         {"nr_program_no_load", d->nr_program_no_load, 5.0, 95.0, 0},
@@ -74,7 +71,7 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
         {"bypass_gain_kg_s_pct", d->bypass_gain_kg_s_pct, 0.0, 1000.0, 1},
         {"bypass_max_kg_s", d->bypass_max_kg_s, 0.0, d->feed_max_kg_s, 1},
     };
-    pcs_status st = pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_control_def_check("sg_control", d->unit_name, r, sizeof r / sizeof r[0]);
     if (st == PCS_OK && d->power.store != UINT32_MAX)
         st = pcs_control_input_check(w, "sg_control", "power", &d->power);
     return st;

@@ -34,16 +34,13 @@ pcs_status pcs_sg_porv_default(pcs_sg_porv_def *d)
 
 static pcs_status check_def(const pcs_world *w, const pcs_sg_porv_def *d, uint32_t n_sg)
 {
-    pcs_status st = pcs_control_unit_name_check("sg_porv", d->unit_name);
-    if (st != PCS_OK)
-        return st;
     const pcs_param_range r[] = {
         {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 1.6e7, 0},
         {"p_band_pa", d->p_band_pa, 1e3, 1e7, 0},
         {"integral_time_s", d->integral_time_s, 1.0, 1e5, 0},
         {"stroke_s", d->stroke_s, 0.05, 600.0, 0},
     };
-    st = pcs_param_ranges_check("sg_porv: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_control_def_check("sg_porv", d->unit_name, r, sizeof r / sizeof r[0]);
     for (uint32_t l = 0; st == PCS_OK && l < n_sg; l++) {
         char field[48];
         snprintf(field, sizeof field, "pressure[%u] (SG %u)", l, l + 1);

@@ -82,22 +82,14 @@ static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
 
 /* ---- load check ------------------------------------------------------------- */
 
-static pcs_status flag_check(const char *name, const double *s, uint32_t k, const char *what)
-{
-    if (s[k] == 0.0 || s[k] == 1.0)
-        return PCS_OK;
-    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
-                         name, k, what, s[k]);
-}
-
 static pcs_status sdc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_steam_dump *sd = ctx;
     const char *name = pcs_store_name(w, sd->base.id_state);
     const double *s = pcs_load_view_store(v, sd->base.id_state);
-    pcs_status st = flag_check(name, s, PCS_STEAM_DUMP_ST_MANUAL, "manual flag");
+    pcs_status st = pcs_control_flag_allowed(name, "manual flag", s, PCS_STEAM_DUMP_ST_MANUAL);
     if (st == PCS_OK)
-        st = flag_check(name, s, PCS_STEAM_DUMP_ST_MODE, "mode (0 Tavg, 1 pressure)");
+        st = pcs_control_flag_allowed(name, "mode (0 Tavg, 1 pressure)", s, PCS_STEAM_DUMP_ST_MODE);
     if (st == PCS_OK)
         st = pcs_load_check_f64_from(name, "manual demand, demand, pressure integral", s,
                                      PCS_STEAM_DUMP_ST_MANUAL_DEMAND, 3, 1, 0.0, 1.0, 0);

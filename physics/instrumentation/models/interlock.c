@@ -226,14 +226,8 @@ static pcs_status arm_load_check(const pcs_world *w, const pcs_interlock *il,
     const char *name = pcs_store_name(w, il->id_arm);
     const double *a = pcs_load_view_store(v, il->id_arm);
     pcs_status st = PCS_OK;
-    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {
-        st = pcs_load_check_f64_from(name, "interlock flag copy", a, i, 1, 1, 0.0, 1.0, 0);
-        if (st == PCS_OK && a[i] != 0.0 && a[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT,
-                               "store '%s' element %u (interlock flag copy): value %g is not 0 "
-                               "or 1",
-                               name, i, a[i]);
-    }
+    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++)
+        st = pcs_control_load_flag(name, "interlock flag copy", a, i, 6);
     return st;
 }
 
@@ -256,12 +250,8 @@ static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *
         [PCS_INTERLOCK_ST_P14] = "P-14 latch"};
     pcs_status st = pcs_load_check_f64_from(name, "lagged turbine load 1", s,
                                             PCS_INTERLOCK_ST_LOAD_LAG, 1, 1, 0.0, 1.5, 0);
-    for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++) {
-        st = pcs_load_check_f64_from(name, flags[i], s, i, 1, 1, 0.0, 1.0, 0);
-        if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
-                               name, i, flags[i], s[i]);
-    }
+    for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++)
+        st = pcs_control_load_flag(name, flags[i], s, i, 6);
     return st == PCS_OK ? arm_load_check(w, il, v) : st;
 }
 

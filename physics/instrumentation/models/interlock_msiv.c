@@ -103,12 +103,7 @@ static pcs_status msiv_load_check(const pcs_world *w, const pcs_load_view *v, vo
         if (st == PCS_OK)
             st = pcs_load_check_f64_from(name, "delay left s", s, i + 1, 1, 1, 0.0, m->delay_s, 0);
         if (st == PCS_OK)
-            st = pcs_load_check_f64_from(name, "demand (1 open, 0 shut)", s, i, 1, 1, 0.0, 1.0, 0);
-        if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT,
-                               "store '%s' element %u (demand (1 open, 0 shut)): value %g is "
-                               "not 0 or 1",
-                               name, i, s[i]);
+            st = pcs_control_load_flag(name, "demand (1 open, 0 shut)", s, i, 6);
     }
     return st;
 }

@@ -46,9 +46,6 @@ pcs_status pcs_turbine_default(pcs_turbine_def *d)
 
 static pcs_status check_def(const pcs_turbine_def *d)
 {
-    pcs_status name_st = pcs_control_unit_name_check("turbine", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     const pcs_param_range r[] = {
         {"eta_turbine", d->eta_turbine, 0.0, 1.0, 1},
         {"eta_generator", d->eta_generator, 0.0, 1.0, 1},
@@ -65,7 +62,7 @@ static pcs_status check_def(const pcs_turbine_def *d)
         {"sync_rad_s", d->sync_rad_s, 0.0, 1000.0, 1},
         {"rated_flow_kg_s", d->rated_flow_kg_s, 0.0, 1e5, 0},
     };
-    return pcs_param_ranges_check("turbine: ", r, sizeof r / sizeof r[0]);
+    return pcs_control_def_check("turbine", d->unit_name, r, sizeof r / sizeof r[0]);
 }
 
 /* ---- load check ------------------------------------------------------------- */
