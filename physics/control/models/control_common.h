@@ -2,10 +2,11 @@
  * @file control_common.h
  * @brief What every unit controller (pzr_control, rod_control, steam_dump,
  *        sg_control, sg_porv, feedwater, the turbine governor, the
- *        interlocks) does the same way: its base (unit name, the world's
- *        step, its state store), its allocation and its build as a table of
- *        steps, its command family, once per world, and its two targets,
- *        its channels, and a command's argument check.
+ *        interlocks, the MSIVs) does the same way: its base (unit name, the
+ *        world's step, its state store), its allocation and its build as a
+ *        table of steps, its command family, once per world, and its
+ *        targets, its channels, its def's name and range check, a flag's
+ *        load check and a command's argument check.
  */
 #ifndef PCS_PHYSICS_CONTROL_COMMON_H
 #define PCS_PHYSICS_CONTROL_COMMON_H
