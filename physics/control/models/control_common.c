@@ -63,8 +63,13 @@ pcs_status pcs_control_targets(pcs_world *w, void *ctl)
 {
     const pcs_control_base *b = ctl;
     const pcs_control_commands *c = &b->kind->commands;
-    return pcs_control_register_targets(w, c->family, c->n_ops, c->on_command, ctl, b->unit,
-                                        c->part);
+    pcs_status st =
+        pcs_control_register_targets(w, c->family, c->n_ops, c->on_command, ctl, b->unit, c->part);
+    if (st != PCS_OK || !c->sg_part)
+        return st;
+    uint32_t family = 0;
+    st = pcs_command_family_share(w, c->family, c->n_ops, c->on_command, &family);
+    return st == PCS_OK ? pcs_th_element_targets(w, family, ctl, b->unit, c->sg_part, b->n_sg) : st;
 }
 
 pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
@@ -85,17 +90,6 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
         st = pcs_command_target_register(w, &td, NULL);
     }
     return st;
-}
-
-pcs_status pcs_control_element_targets(pcs_world *w, void *ctl, const char *part, uint32_t n)
-{
-    const pcs_control_base *b = ctl;
-    const pcs_control_commands *c = &b->kind->commands;
-    uint32_t family = 0;
-    pcs_status st = pcs_control_targets(w, ctl);
-    if (st == PCS_OK)
-        st = pcs_command_family_share(w, c->family, c->n_ops, c->on_command, &family);
-    return st == PCS_OK ? pcs_th_element_targets(w, family, ctl, b->unit, part, n) : st;
 }
 
 pcs_status pcs_control_arg_in(const pcs_command_call *c, const char *what, double lo, double hi,

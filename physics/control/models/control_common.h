@@ -35,6 +35,7 @@ typedef struct pcs_control_commands {
     uint32_t n_ops;           /**< its kinds of command */
     pcs_target_fn on_command; /**< its handler */
     const char *part;         /**< the targets "<unit>.<part>" and "<unit>" */
+    const char *sg_part;      /**< and "<unit>.<sg_part>K" for SG K = 1..n_sg; NULL: none */
 } pcs_control_commands;
 
 /** What names a kind of controller and how one is built. */
@@ -47,14 +48,16 @@ typedef struct pcs_control_kind {
 
 /**
  * The first member of every controller: its kind, its unit's name (the
- * copied def's unit_name points here), the world's step and its state
- * store. Being first, a pointer to it is a pointer to the controller.
+ * copied def's unit_name points here), the world's step, its state store
+ * and the unit's SGs where it has a part per SG. Being first, a pointer to
+ * it is a pointer to the controller.
  */
 typedef struct pcs_control_base {
     const pcs_control_kind *kind;
     char unit[16];
     double dt_s;
     uint32_t id_state; /**< "<unit>.<name>.state" (pcs_control_state), UINT32_MAX if none */
+    uint32_t n_sg;     /**< the unit's SGs (sg_control, sg_porv, feedwater, the MSIVs), else 0 */
 } pcs_control_base;
 
 /**
@@ -88,16 +91,11 @@ pcs_status pcs_control_channels(pcs_world *w, const pcs_control_base *b, uint32_
 /**
  * The build step of the kind's command family and targets
  * (pcs_control_register_targets of kind->commands, the controller the
- * context).
+ * context), then with commands.sg_part a target per SG, "<unit>.<sg_part>1"
+ * .. "<unit>.<sg_part><n_sg>" (pcs_th_element_targets: a unit's SG relief
+ * valves or MSIVs).
  */
 pcs_status pcs_control_targets(pcs_world *w, void *ctl);
-
-/**
- * pcs_control_targets, then a target per element of the family,
- * "<unit>.<part>1" .. "<unit>.<part>n" (pcs_th_element_targets: a unit's SG
- * relief valves or MSIVs), all with context @p ctl.
- */
-pcs_status pcs_control_element_targets(pcs_world *w, void *ctl, const char *part, uint32_t n);
 
 /**
  * Register family @p family_name (@p n_ops kinds, handler @p fn) unless an

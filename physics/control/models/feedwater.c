@@ -228,7 +228,7 @@ static pcs_status densities(pcs_feedwater *fw, const pcs_secondary_def *sd)
 static const pcs_control_kind fw_kind = {
     "feedwater",
     "feed",
-    {PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_COUNT, pcs_fw_on_command, "feed"},
+    {PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_COUNT, pcs_fw_on_command, "feed", NULL},
     {make_stores, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_secondary *sec,
@@ -248,7 +248,7 @@ pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_sec
         return st;
     fw->def = *def;
     fw->def.unit_name = fw->base.unit;
-    fw->n_sg = sd->n_sg;
+    fw->base.n_sg = sd->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     fw->id_sec_out = ss.out;
     fw->id_sec_afw = ss.afw;

@@ -11,9 +11,8 @@
 #include "physics/control/models/control_common.h"
 
 struct pcs_feedwater {
-    pcs_control_base base; /* first: unit, dt_s, "uN.feed.state" */
+    pcs_control_base base; /* first: unit, dt_s, "uN.feed.state", n_sg */
     pcs_feedwater_def def; /* unit_name points at base.unit */
-    uint32_t n_sg;
     uint32_t id_out, id_sig, id_ilk;
     uint32_t id_sec_out, id_sec_afw, id_sec_feed_t;
     uint32_t id_feed_limit;   /* sg_control's, UINT32_MAX without one */

@@ -56,7 +56,7 @@ static int drive_ok(const pcs_feedwater *fw, uint32_t drive, const double *so, i
     if (drive != PCS_FEED_DRIVE_TURBINE)
         return 1;
     double p = so[PCS_SECONDARY_OUT_HEADER_P];
-    for (uint32_t l = 0; afw_pump && l < fw->n_sg; l++)
+    for (uint32_t l = 0; afw_pump && l < fw->base.n_sg; l++)
         p = fmax(p, so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P]);
     return p >= fw->def.drive_steam_min_pa;
 }
@@ -85,7 +85,7 @@ static double feed_limits(const pcs_feedwater *fw, const double *so, int isolate
     double step = fw->base.dt_s / d->isolation_close_s, total = 0.0;
     double *v = &s[PCS_FEEDWATER_ST_ISO_VALVE];
     *v = clamp(*v + (isolate ? -step : step), 0.0, 1.0);
-    for (uint32_t l = 0; l < fw->n_sg; l++) {
+    for (uint32_t l = 0; l < fw->base.n_sg; l++) {
         double p = so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P];
         double w = 0.0;
         for (uint32_t i = 0; i < d->n_mfp; i++)
@@ -93,7 +93,7 @@ static double feed_limits(const pcs_feedwater *fw, const double *so, int isolate
                 d, fw->rho_feed,
                 s[PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_SPEED],
                 p);
-        double share = *v * w / fw->n_sg;
+        double share = *v * w / fw->base.n_sg;
         if (limit)
             limit[l] = fmin(share, 1e5); /* sg_control's load-check range; it clamps further */
         total += share;
@@ -141,13 +141,13 @@ static double afw_shares(const pcs_feedwater *fw, const double *so, double pumps
     const pcs_feedwater_def *d = &fw->def;
     int throttle = d->afw_level_control && t_run >= d->afw_throttle_after_s;
     double total = 0.0;
-    for (uint32_t l = 0; l < fw->n_sg; l++) {
+    for (uint32_t l = 0; l < fw->base.n_sg; l++) {
         double nr = so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_NR];
         double open = throttle ? clamp((d->afw_level_high_pct - nr) /
                                            (d->afw_level_high_pct - d->afw_level_low_pct),
                                        0.0, 1.0)
                                : 1.0;
-        aux[l] = open * pumps / fw->n_sg;
+        aux[l] = open * pumps / fw->base.n_sg;
         total += aux[l];
     }
     return total;
@@ -170,7 +170,7 @@ static void signals(const pcs_feedwater *fw, const double *so, const double *s, 
         if (s[PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_RUNNING] !=
             0.0)
             all_tripped = 0.0;
-    for (uint32_t l = 0; l < fw->n_sg; l++) {
+    for (uint32_t l = 0; l < fw->base.n_sg; l++) {
         const double *b = so + PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l;
         main += b[PCS_SECONDARY_OUT_FEED];
         aux += b[PCS_SECONDARY_OUT_AFW];

@@ -31,7 +31,6 @@
  * x 985.97 kg/m3 (IF97 at 130 F = 327.594 K, 0.1 MPa; pcsim/pzr_control.h). */
 #define GPM_KG_S (6.30901964e-5 * 985.97)
 #define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
-#define PZRC_BORON_MAX_PPM 10000.0
 #define PZRC_CVCS_FLOW_MAX 400.0 /* the primary's load-check bound on CVCS flows */
 
 static const pcs_pzr_control_input unset = {UINT32_MAX, UINT32_MAX, PCS_PZR_CONTROL_NO_STATUS, 0};
@@ -275,7 +274,7 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
 static const pcs_control_kind pzrc_kind = {
     "pzr_control",
     "pzrctl",
-    {PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_COUNT, pcs_pzrc_on_command, "pzr"},
+    {PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_COUNT, pcs_pzrc_on_command, "pzr", NULL},
     {make_stores, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_pzr_control_add(pcs_world *w, const pcs_pzr_control_def *def, pcs_pzr_control **out)

@@ -11,8 +11,6 @@
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/pzr_control_internal.h"
 
-#define PZRC_BORON_MAX_PPM 10000.0
-
 static double clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);

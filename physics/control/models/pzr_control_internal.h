@@ -11,6 +11,10 @@
 #include "pcsim/pzr_control.h"
 #include "physics/control/models/control_common.h"
 
+/* The highest charging boron concentration, ppm (the def's check, the load
+ * check and the charging_boron command). */
+#define PZRC_BORON_MAX_PPM 10000.0
+
 struct pcs_pzr_control {
     pcs_control_base base;   /* first: unit, dt_s, "uN.pzrctl.state" */
     pcs_pzr_control_def def; /* unit_name points at base.unit */

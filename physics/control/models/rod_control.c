@@ -178,7 +178,7 @@ static pcs_status make_state(pcs_world *w, void *ctl)
 static const pcs_control_kind rodc_kind = {
     "rod_control",
     "rodctl",
-    {PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_COUNT, pcs_rodc_on_command, "rodctl"},
+    {PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_COUNT, pcs_rodc_on_command, "rodctl", NULL},
     {bind_turbine, make_state, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def, const pcs_unit *unit,

@@ -100,7 +100,7 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
        so a per-SG field (offset within a block) is checked one index at a
        time, each named by its own store index */
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < sc->base.n_sg; l++) {
         size_t e = PCS_SG_CONTROL_ST_SG + (size_t)PCS_SG_CONTROL_ST_PER_SG * l;
         st = pcs_load_check_f64_from(name, "level integral kg/s", s, e + PCS_SG_CONTROL_ST_INTEGRAL,
                                      1, 1, -d->feed_max_kg_s, d->feed_max_kg_s, 0);
@@ -114,14 +114,14 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
             st = bypass_flag_check(name, s, e + PCS_SG_CONTROL_ST_BYPASS);
     }
     if (st == PCS_OK)
-        st =
-            pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
-                               pcs_load_view_store(v, sc->id_feed_limit), sc->n_sg, 1, 0.0, 1e5, 0);
+        st = pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
+                                pcs_load_view_store(v, sc->id_feed_limit), sc->base.n_sg, 1, 0.0,
+                                1e5, 0);
     if (st == PCS_OK) {
         const char *mn = pcs_store_name(w, sc->id_meas);
         const double *m = pcs_load_view_store(v, sc->id_meas);
         st = pcs_load_check_f64(mn, "measured NR level, steam and feed flow, power", m,
-                                PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg, 1, -1e4, 1e5, 0);
+                                PCS_SG_CONTROL_MEAS_PER_SG * sc->base.n_sg, 1, -1e4, 1e5, 0);
     }
     return st;
 }
@@ -133,10 +133,10 @@ static pcs_status make_feed_limit(pcs_world *w, pcs_sg_control *sc)
 {
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "%s.sgctl.feed_limit", sc->base.unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), sc->n_sg, PCS_STORE_STATE_F64,
+    pcs_status st = pcs_store_register(w, name, sizeof(double), sc->base.n_sg, PCS_STORE_STATE_F64,
                                        &sc->id_feed_limit);
     double *lim = st == PCS_OK ? pcs_store_data(w, sc->id_feed_limit) : NULL;
-    for (uint32_t l = 0; lim && l < sc->n_sg; l++)
+    for (uint32_t l = 0; lim && l < sc->base.n_sg; l++)
         lim[l] = sc->def.feed_max_kg_s;
     return st;
 }
@@ -147,11 +147,11 @@ static pcs_status make_stores(pcs_world *w, void *ctl)
     pcs_sg_control *sc = ctl;
     double *s;
     pcs_status st = pcs_control_state(
-        w, &sc->base, PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * sc->n_sg, &s);
+        w, &sc->base, PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * sc->base.n_sg, &s);
     char name[PCS_NAME_MAX];
     snprintf(name, sizeof name, "%s.sgctl.meas", sc->base.unit);
     if (st == PCS_OK)
-        st = pcs_store_register(w, name, sizeof(double), PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg,
+        st = pcs_store_register(w, name, sizeof(double), PCS_SG_CONTROL_MEAS_PER_SG * sc->base.n_sg,
                                 PCS_STORE_STATE_F64, &sc->id_meas);
     if (st == PCS_OK)
         st = make_feed_limit(w, sc);
@@ -160,7 +160,7 @@ static pcs_status make_stores(pcs_world *w, void *ctl)
     const double *feed = pcs_store_data(w, sc->id_sec_feed);
     double *m = pcs_store_data(w, sc->id_meas);
     pcs_sgc_measure(w, sc);
-    for (uint32_t l = 0; l < sc->n_sg; l++) {
+    for (uint32_t l = 0; l < sc->base.n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         const double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
         sl[PCS_SG_CONTROL_ST_FEED] = feed[l];
@@ -202,7 +202,7 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
 {
     pcs_sg_control *sc = ctl;
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < sc->base.n_sg; l++) {
         st = sg_channel(w, sc, l, "feed_demand", "kg/s", PCS_SG_CONTROL_ST_FEED);
         if (st == PCS_OK)
             st = sg_channel(w, sc, l, "level_lagged", "%", PCS_SG_CONTROL_ST_LEVEL_LAG);
@@ -215,7 +215,7 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
 static const pcs_control_kind sgc_kind = {
     "sg_control",
     "sgctl",
-    {PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT, pcs_sgc_on_command, "sgctl"},
+    {PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT, pcs_sgc_on_command, "sgctl", NULL},
     {make_stores, register_systems, register_channels, pcs_control_targets}};
 
 pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_secondary *sec,
@@ -230,7 +230,7 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     sc->def = *def;
     sc->def.unit_name = sc->base.unit;
     sc->has_power = def->power.store != UINT32_MAX;
-    sc->n_sg = pcs_secondary_def_get(sec)->n_sg;
+    sc->base.n_sg = pcs_secondary_def_get(sec)->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sc->id_sec_out = ss.out;
     sc->id_sec_feed = ss.feed;

@@ -12,9 +12,8 @@
 #include "physics/control/models/control_common.h"
 
 struct pcs_sg_control {
-    pcs_control_base base;  /* first: unit, dt_s, "uN.sgctl.state" */
+    pcs_control_base base;  /* first: unit, dt_s, "uN.sgctl.state", n_sg */
     pcs_sg_control_def def; /* unit_name points at base.unit */
-    uint32_t n_sg;
     uint32_t id_meas;
     uint32_t id_feed_limit; /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
     uint32_t id_sec_out, id_sec_feed; /* the secondary's */

@@ -91,7 +91,7 @@ static pcs_status porv_load_check(const pcs_world *w, const pcs_load_view *v, vo
     };
     pcs_status st = PCS_OK;
     for (size_t r = 0; st == PCS_OK && r < sizeof rows / sizeof rows[0]; r++)
-        st = check_element(name, s, pv->n_sg, rows[r].e, rows[r].field, rows[r].lo, rows[r].hi,
+        st = check_element(name, s, pv->base.n_sg, rows[r].e, rows[r].field, rows[r].lo, rows[r].hi,
                            rows[r].flag);
     return st;
 }
@@ -105,7 +105,7 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_sg_porv *pv = ctl;
     uint32_t reads[2 * PCS_SECONDARY_MAX_SG], n = 0;
-    for (uint32_t l = 0; l < pv->n_sg; l++) {
+    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         const pcs_pzr_control_input *in = &pv->def.pressure[l];
         uint32_t ids[2] = {in->store, in->status_store};
         for (int k = 0; k < 2; k++) {
@@ -128,7 +128,7 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
                                               {"porv_manual", "", PCS_SG_PORV_ST_MANUAL},
                                               {"porv_error", "Pa", PCS_SG_PORV_ST_ERROR}};
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < pv->n_sg; l++)
+    for (uint32_t l = 0; st == PCS_OK && l < pv->base.n_sg; l++)
         for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
             char suffix[32];
             snprintf(suffix, sizeof suffix, "sg%u.%s", l + 1, rows[i].suffix);
@@ -138,23 +138,16 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
     return st;
 }
 
-/* "uN.porvctl", "uN" and a target per SG, "uN.porvK". */
-static pcs_status register_targets(pcs_world *w, void *ctl)
-{
-    const pcs_sg_porv *pv = ctl;
-    return pcs_control_element_targets(w, ctl, "porv", pv->n_sg);
-}
-
 static pcs_status make_state(pcs_world *w, void *ctl)
 {
     pcs_sg_porv *pv = ctl;
     double *s;
-    pcs_status st = pcs_control_state(w, &pv->base, pv->n_sg * PCS_SG_PORV_ST_COUNT, &s);
+    pcs_status st = pcs_control_state(w, &pv->base, pv->base.n_sg * PCS_SG_PORV_ST_COUNT, &s);
     if (st != PCS_OK)
         return st;
     const double *porv = pcs_store_data(w, pv->id_sec_porv);
     const double *o = pcs_store_data(w, pv->id_sec_out);
-    for (uint32_t l = 0; l < pv->n_sg; l++) {
+    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         double *b = s + (size_t)l * PCS_SG_PORV_ST_COUNT;
         b[PCS_SG_PORV_ST_OPENING] = porv[l];
         b[PCS_SG_PORV_ST_P_MEASURED] =
@@ -166,8 +159,8 @@ static pcs_status make_state(pcs_world *w, void *ctl)
 static const pcs_control_kind porv_kind = {
     "sg_porv",
     "porvctl",
-    {PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT, pcs_porv_on_command, "porvctl"},
-    {make_state, register_system, register_targets, register_channels}};
+    {PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT, pcs_porv_on_command, "porvctl", "porv"},
+    {make_state, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_secondary *sec,
                            pcs_sg_porv **out)
@@ -181,7 +174,7 @@ pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_seconda
         return st;
     pv->def = *def;
     pv->def.unit_name = pv->base.unit;
-    pv->n_sg = n_sg;
+    pv->base.n_sg = n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     pv->id_sec_out = ss.out;
     pv->id_sec_porv = ss.porv;

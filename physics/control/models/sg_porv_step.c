@@ -37,7 +37,7 @@ pcs_status pcs_porv_system(pcs_world *w, void *ctx)
     double *state = pcs_store_data(w, pv->base.id_state);
     double *porv = pcs_store_data(w, pv->id_sec_porv);
     double step = pv->base.dt_s / pv->def.stroke_s;
-    for (uint32_t l = 0; l < pv->n_sg; l++) {
+    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         double *s = state + (size_t)l * PCS_SG_PORV_ST_COUNT;
         double p = pcs_control_input_read(w, &pv->def.pressure[l]);
         double opening = s[PCS_SG_PORV_ST_OPENING], target = opening;
@@ -75,10 +75,10 @@ pcs_status pcs_porv_on_command(pcs_world *w, const pcs_command_call *c)
     } else if (c->op != PCS_SG_PORV_OP_AUTO)
         return pcs_error_set(PCS_E_INVAL, "%s: unknown sg_porv op %u", c->target_name, c->op);
     int all = c->element == PCS_TARGET_ELEMENT_ALL;
-    if (!all && c->element >= pv->n_sg)
+    if (!all && c->element >= pv->base.n_sg)
         return pcs_error_set(PCS_E_INVAL, "%s: SG %u outside [1, %u]", c->target_name,
-                             c->element + 1, pv->n_sg);
-    uint32_t lo = all ? 0 : c->element, hi = all ? pv->n_sg : c->element + 1;
+                             c->element + 1, pv->base.n_sg);
+    uint32_t lo = all ? 0 : c->element, hi = all ? pv->base.n_sg : c->element + 1;
     for (uint32_t l = lo; l < hi; l++) {
         double *s = state + (size_t)l * PCS_SG_PORV_ST_COUNT;
         if (c->op == PCS_SG_PORV_OP_MANUAL) {

@@ -163,7 +163,7 @@ static pcs_status make_state(pcs_world *w, void *ctl)
 static const pcs_control_kind sdc_kind = {
     "steam_dump",
     "dumpctl",
-    {PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_COUNT, pcs_sdc_on_command, "dumpctl"},
+    {PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_COUNT, pcs_sdc_on_command, "dumpctl", NULL},
     {bind_signals, make_state, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_secondary *sec,

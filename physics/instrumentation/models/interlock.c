@@ -367,7 +367,7 @@ static pcs_status bind_stores(pcs_world *w, void *ctl)
 static const pcs_control_kind interlock_kind = {
     "interlock",
     "interlock",
-    {PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_COUNT, on_command, "interlock"},
+    {PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_COUNT, on_command, "interlock", NULL},
     {bind_stores, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs_interlock_def *d,

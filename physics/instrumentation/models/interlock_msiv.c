@@ -25,11 +25,10 @@
 enum { MSIV_POS = 0, MSIV_DEMAND = 1, MSIV_DELAY = 2, MSIV_PER_SG = 3 };
 
 struct pcs_msiv {
-    pcs_control_base base; /* first: unit, dt_s, "<unit>.msiv.state" */
-    uint32_t n_sg;
+    pcs_control_base base;                 /* first: unit, dt_s, "<unit>.msiv.state", n_sg */
     double delay_s, close_rate, open_rate; /* rates: opening per s */
     uint32_t id_sig, id_out;
-    double *state;     /* [n_sg x MSIV_PER_SG] */
+    double *state;     /* [base.n_sg x MSIV_PER_SG] */
     const double *sig; /* "<unit>.interlock.sig" */
     double *out;       /* "<unit>.sec.msiv" */
 };
@@ -49,9 +48,9 @@ static pcs_status msiv_step(pcs_world *w, void *ctx)
     (void)w;
     pcs_msiv *m = ctx;
     if (m->sig[PCS_SIG_MSLI] != 0.0)
-        for (uint32_t l = 0; l < m->n_sg; l++)
+        for (uint32_t l = 0; l < m->base.n_sg; l++)
             start_close(m, l, m->delay_s);
-    for (uint32_t l = 0; l < m->n_sg; l++) {
+    for (uint32_t l = 0; l < m->base.n_sg; l++) {
         double *s = &m->state[MSIV_PER_SG * l];
         double wait = s[MSIV_DELAY] < m->base.dt_s ? s[MSIV_DELAY] : m->base.dt_s;
         s[MSIV_DELAY] -= wait;
@@ -72,7 +71,7 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
     (void)w;
     pcs_msiv *m = call->ctx;
     uint32_t lo = call->element == PCS_TARGET_ELEMENT_ALL ? 0 : call->element;
-    uint32_t hi = call->element == PCS_TARGET_ELEMENT_ALL ? m->n_sg : call->element + 1;
+    uint32_t hi = call->element == PCS_TARGET_ELEMENT_ALL ? m->base.n_sg : call->element + 1;
     if (call->op == PCS_MSIV_OP_OPEN && m->sig[PCS_SIG_MSLI] != 0.0)
         return pcs_error_set(PCS_E_STATE,
                              "%s: msiv_open refused: steam line isolation (MSLI) is set "
@@ -97,7 +96,7 @@ static pcs_status msiv_load_check(const pcs_world *w, const pcs_load_view *v, vo
     const char *name = pcs_store_name(w, m->base.id_state);
     const double *s = pcs_load_view_store(v, m->base.id_state);
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < m->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < m->base.n_sg; l++) {
         uint32_t i = MSIV_PER_SG * l + MSIV_DEMAND;
         st = pcs_load_check_f64_from(name, "opening 1", s, i - 1, 1, 1, 0.0, 1.0, 0);
         if (st == PCS_OK)
@@ -108,20 +107,13 @@ static pcs_status msiv_load_check(const pcs_world *w, const pcs_load_view *v, vo
     return st;
 }
 
-/* "<unit>.msiv", "<unit>" and a target per SG, "<unit>.msivK". */
-static pcs_status register_targets(pcs_world *w, void *ctl)
-{
-    const pcs_msiv *m = ctl;
-    return pcs_control_element_targets(w, ctl, "msiv", m->n_sg);
-}
-
 static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_msiv *m = ctl;
     uint32_t reads[] = {m->id_sig}, writes[] = {m->base.id_state, m->id_out};
     pcs_status st = pcs_th_system(w, m->base.unit, "msiv", PCS_STAGE_ACTUATORS, msiv_step, m, reads,
                                   1, writes, 2, msiv_load_check);
-    for (uint32_t l = 0; st == PCS_OK && l < m->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < m->base.n_sg; l++) {
         char ch[64];
         snprintf(ch, sizeof ch, "%s.sg%u.msiv", m->base.unit, l + 1);
         st = pcs_channel_register(w, ch, "1", PCS_CHANNEL_F64, m->base.id_state,
@@ -133,14 +125,14 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 static pcs_status make_state(pcs_world *w, void *ctl)
 {
     pcs_msiv *m = ctl;
-    pcs_status st = pcs_control_state(w, &m->base, MSIV_PER_SG * m->n_sg, &m->state);
+    pcs_status st = pcs_control_state(w, &m->base, MSIV_PER_SG * m->base.n_sg, &m->state);
     if (st == PCS_OK)
         st = pcs_plant_signals(w, m->base.unit, PCS_SIGNALS_INTERLOCK, &m->id_sig);
     if (st != PCS_OK)
         return st;
     m->sig = pcs_store_data(w, m->id_sig);
     m->out = pcs_store_data(w, m->id_out);
-    for (uint32_t l = 0; l < m->n_sg; l++) {
+    for (uint32_t l = 0; l < m->base.n_sg; l++) {
         double pos = m->out[l] < 0.0 ? 0.0 : (m->out[l] > 1.0 ? 1.0 : m->out[l]);
         m->state[MSIV_PER_SG * l + MSIV_POS] = pos;
         m->state[MSIV_PER_SG * l + MSIV_DEMAND] = pos > 0.0 ? 1.0 : 0.0;
@@ -151,8 +143,8 @@ static pcs_status make_state(pcs_world *w, void *ctl)
 static const pcs_control_kind msiv_kind = {
     "msiv",
     "msiv",
-    {PCS_MSIV_COMMANDS, PCS_MSIV_OP_COUNT, on_command, "msiv"},
-    {make_state, register_system, register_targets}};
+    {PCS_MSIV_COMMANDS, PCS_MSIV_OP_COUNT, on_command, "msiv", "msiv"},
+    {make_state, register_system, pcs_control_targets}};
 
 pcs_status pcs_msiv_add(pcs_world *w, const pcs_interlock_def *d, uint32_t msiv_store,
                         pcs_msiv **out)
@@ -180,7 +172,7 @@ pcs_status pcs_msiv_add(pcs_world *w, const pcs_interlock_def *d, uint32_t msiv_
     pcs_msiv *m = pcs_control_new(w, &st, &msiv_kind, sizeof *m, d->unit_name);
     if (!m)
         return st;
-    m->n_sg = d->n_sg;
+    m->base.n_sg = d->n_sg;
     m->delay_s = d->msiv_delay_s;
     m->close_rate = 1.0 / d->msiv_stroke_s;
     m->open_rate = 1.0 / d->msiv_open_stroke_s;

@@ -237,7 +237,7 @@ static pcs_status bind_secondary(pcs_turbine *t, const pcs_secondary *sec)
 static const pcs_control_kind turbine_kind = {
     "turbine",
     "turbine",
-    {PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_COUNT, pcs_turbine_on_command, "turbine"},
+    {PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_COUNT, pcs_turbine_on_command, "turbine", NULL},
     {make_stores, register_systems, pcs_control_targets, register_channels}};
 
 pcs_status pcs_turbine_add(pcs_world *w, const pcs_turbine_def *def, pcs_secondary *sec,
