@@ -1,8 +1,8 @@
 /**
  * @file control_common.c
  * @brief A unit controller's allocation, build steps, state store,
- *        channels, command family, targets and argument check
- *        (control_common.h).
+ *        channels, command family and targets, def check, flag load checks
+ *        and argument check (control_common.h).
  */
 #include <stdio.h>
 #include <string.h>
