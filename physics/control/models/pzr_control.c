@@ -74,7 +74,7 @@ pcs_status pcs_pzr_control_default(pcs_pzr_control_def *d)
     return PCS_OK;
 }
 
-static pcs_status check_params(const pcs_pzr_control_def *d)
+static pcs_status check_def(const pcs_pzr_control_def *d)
 {
     const double inf = INFINITY;
     const pcs_param_range r[] = {
@@ -133,7 +133,7 @@ pcs_status pcs_pzr_control_def_validate(const pcs_world *w, const pcs_pzr_contro
 {
     if (!w || !d)
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_def_validate: NULL argument");
-    pcs_status st = check_params(d);
+    pcs_status st = check_def(d);
     return st == PCS_OK ? check_stores(w, d) : st;
 }
 
