@@ -121,29 +121,22 @@ static pcs_status check_def(const pcs_feedwater_def *d)
 
 /* ---- load check ------------------------------------------------------------- */
 
-static pcs_status flag_check(const char *name, const char *field, const double *s, uint32_t i)
-{
-    pcs_status st = pcs_load_check_f64_from(name, field, s, i, 1, 1, 0.0, 1.0, 0);
-    if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-        st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
-                           name, i, field, s[i]);
-    return st;
-}
-
 static pcs_status fw_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_feedwater *fw = ctx;
-    const char *name = pcs_store_name(w, fw->id_state);
-    const double *s = pcs_load_view_store(v, fw->id_state);
+    const char *name = pcs_store_name(w, fw->base.id_state);
+    const double *s = pcs_load_view_store(v, fw->base.id_state);
     pcs_status st = pcs_load_check_f64_from(name, "isolation valve opening", s,
                                             PCS_FEEDWATER_ST_ISO_VALVE, 1, 1, 0.0, 1.0, 0);
     if (st == PCS_OK)
-        st = flag_check(name, "AFW start signal seen flag", s, PCS_FEEDWATER_ST_AFW_SIGNAL);
+        st = pcs_control_load_flag(name, "AFW start signal seen flag", s,
+                                   PCS_FEEDWATER_ST_AFW_SIGNAL, 6);
     for (uint32_t i = 0; st == PCS_OK && i < fw->def.n_mfp + fw->def.n_afw; i++) {
         uint32_t at = PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i;
         int mfp = i < fw->def.n_mfp;
-        st = flag_check(name, mfp ? "main feed pump running flag" : "AFW pump running flag", s,
-                        at + PCS_FEEDWATER_ST_RUNNING);
+        st = pcs_control_load_flag(name,
+                                   mfp ? "main feed pump running flag" : "AFW pump running flag", s,
+                                   at + PCS_FEEDWATER_ST_RUNNING, 6);
         if (st == PCS_OK)
             st = pcs_load_check_f64_from(
                 name, mfp ? "main feed pump speed / rated" : "AFW pump time since start s", s,
@@ -154,26 +147,24 @@ static pcs_status fw_load_check(const pcs_world *w, const pcs_load_view *v, void
 
 /* ---- registration --------------------------------------------------------------- */
 
-static pcs_status make_stores(pcs_world *w, pcs_feedwater *fw)
+static pcs_status make_stores(pcs_world *w, void *ctl)
 {
+    pcs_feedwater *fw = ctl;
     const pcs_feedwater_def *d = &fw->def;
+    double *s;
+    pcs_status st = pcs_control_state(
+        w, &fw->base, PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * (d->n_mfp + d->n_afw), &s);
     char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.feed.state", fw->unit);
-    pcs_status st =
-        pcs_store_register(w, name, sizeof(double),
-                           PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * (d->n_mfp + d->n_afw),
-                           PCS_STORE_STATE_F64, &fw->id_state);
-    snprintf(name, sizeof name, "%s.feed.out", fw->unit);
+    snprintf(name, sizeof name, "%s.feed.out", fw->base.unit);
     if (st == PCS_OK)
         st = pcs_store_register(w, name, sizeof(double), PCS_FEEDWATER_OUT_AFW + d->n_afw,
                                 PCS_STORE_SCRATCH_F64, &fw->id_out);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, fw->unit, PCS_SIGNALS_FEED, &fw->id_sig);
+        st = pcs_plant_signals(w, fw->base.unit, PCS_SIGNALS_FEED, &fw->id_sig);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, fw->unit, PCS_SIGNALS_INTERLOCK, &fw->id_ilk);
+        st = pcs_plant_signals(w, fw->base.unit, PCS_SIGNALS_INTERLOCK, &fw->id_ilk);
     if (st != PCS_OK)
         return st;
-    double *s = pcs_store_data(w, fw->id_state);
     s[PCS_FEEDWATER_ST_ISO_VALVE] = 1.0;
     for (uint32_t i = 0; i < d->n_mfp; i++) {
         s[PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_RUNNING] = 1.0;
@@ -182,39 +173,42 @@ static pcs_status make_stores(pcs_world *w, pcs_feedwater *fw)
     return PCS_OK;
 }
 
-static pcs_status register_system(pcs_world *w, pcs_feedwater *fw)
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
+    pcs_feedwater *fw = ctl;
     uint32_t reads[] = {fw->id_sec_out, fw->id_ilk};
-    uint32_t writes[6] = {fw->id_state, fw->id_out, fw->id_sig, fw->id_sec_afw, fw->id_sec_feed_t};
+    uint32_t writes[6] = {fw->base.id_state, fw->id_out, fw->id_sig, fw->id_sec_afw,
+                          fw->id_sec_feed_t};
     uint32_t n_writes = 5;
     if (fw->id_feed_limit != UINT32_MAX)
         writes[n_writes++] = fw->id_feed_limit;
-    return pcs_th_system(w, fw->unit, "feedwater", PCS_STAGE_ALARMS, pcs_fw_system, fw, reads, 2,
-                         writes, n_writes, fw_load_check);
+    return pcs_th_system(w, fw->base.unit, "feedwater", PCS_STAGE_ALARMS, pcs_fw_system, fw, reads,
+                         2, writes, n_writes, fw_load_check);
 }
 
-static pcs_status register_channels(pcs_world *w, pcs_feedwater *fw)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
-    pcs_status st = pcs_th_channel(w, fw->unit, "feed.isolation_valve", "1", fw->id_state,
+    const pcs_feedwater *fw = ctl;
+    pcs_status st = pcs_th_channel(w, fw->base.unit, "feed.isolation_valve", "1", fw->base.id_state,
                                    PCS_FEEDWATER_ST_ISO_VALVE);
     if (st == PCS_OK)
-        st = pcs_th_channel(w, fw->unit, "feed.available", "kg/s", fw->id_out,
+        st = pcs_th_channel(w, fw->base.unit, "feed.available", "kg/s", fw->id_out,
                             PCS_FEEDWATER_OUT_AVAILABLE);
     if (st == PCS_OK)
-        st = pcs_th_channel(w, fw->unit, "feed.temperature", "K", fw->id_sec_feed_t, 0);
+        st = pcs_th_channel(w, fw->base.unit, "feed.temperature", "K", fw->id_sec_feed_t, 0);
     if (st == PCS_OK)
-        st = pcs_th_channel(w, fw->unit, "afw.flow", "kg/s", fw->id_out,
+        st = pcs_th_channel(w, fw->base.unit, "afw.flow", "kg/s", fw->id_out,
                             PCS_FEEDWATER_OUT_AFW_TOTAL);
     char what[32];
     for (uint32_t i = 0; st == PCS_OK && i < fw->def.n_mfp; i++) {
         snprintf(what, sizeof what, "feed.mfp%u.speed", i + 1);
-        st = pcs_th_channel(w, fw->unit, what, "1", fw->id_state,
+        st = pcs_th_channel(w, fw->base.unit, what, "1", fw->base.id_state,
                             PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i +
                                 PCS_FEEDWATER_ST_SPEED);
     }
     for (uint32_t j = 0; st == PCS_OK && j < fw->def.n_afw; j++) {
         snprintf(what, sizeof what, "afw.pump%u.flow", j + 1);
-        st = pcs_th_channel(w, fw->unit, what, "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW + j);
+        st = pcs_th_channel(w, fw->base.unit, what, "kg/s", fw->id_out, PCS_FEEDWATER_OUT_AFW + j);
     }
     return st;
 }
@@ -231,6 +225,12 @@ static pcs_status densities(pcs_feedwater *fw, const pcs_secondary_def *sd)
     return st;
 }
 
+static const pcs_control_kind fw_kind = {
+    "feedwater",
+    "feed",
+    {PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_COUNT, pcs_fw_on_command, "feed", NULL},
+    {make_stores, register_system, pcs_control_targets, register_channels}};
+
 pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_secondary *sec,
                              pcs_sg_control *sc, pcs_feedwater **out)
 {
@@ -243,32 +243,22 @@ pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_sec
     if (strcmp(def->unit_name, sd->unit_name) != 0)
         return pcs_error_set(PCS_E_INVAL, "feedwater: unit_name '%s' is not the secondary's '%s'",
                              def->unit_name, sd->unit_name);
-    pcs_feedwater *fw = pcs_world_alloc(w, sizeof *fw);
+    pcs_feedwater *fw = pcs_control_new(w, &st, &fw_kind, sizeof *fw, def->unit_name);
     if (!fw)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_feedwater_add: out of memory");
-    memset(fw, 0, sizeof *fw);
+        return st;
     fw->def = *def;
-    snprintf(fw->unit, sizeof fw->unit, "%s", def->unit_name);
-    fw->def.unit_name = fw->unit;
-    fw->n_sg = sd->n_sg;
+    fw->def.unit_name = fw->base.unit;
+    fw->base.n_sg = sd->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     fw->id_sec_out = ss.out;
     fw->id_sec_afw = ss.afw;
     fw->id_sec_feed_t = ss.feed_t;
     fw->id_feed_limit = sc ? pcs_sg_control_feed_limit_store(sc) : UINT32_MAX;
-    fw->dt_s = pcs_world_clock(w)->dt_s;
-    fw->coast_factor = pcs_exp(-fw->dt_s / def->mfp_coast_s);
-    fw->lag_alpha = -pcs_expm1(-fw->dt_s / def->heater_lag_s);
+    fw->coast_factor = pcs_exp(-fw->base.dt_s / def->mfp_coast_s);
+    fw->lag_alpha = -pcs_expm1(-fw->base.dt_s / def->heater_lag_s);
     st = densities(fw, sd);
     if (st == PCS_OK)
-        st = make_stores(w, fw);
-    if (st == PCS_OK)
-        st = register_system(w, fw);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_FEEDWATER_COMMANDS, PCS_FEEDWATER_OP_COUNT,
-                                          pcs_fw_on_command, fw, fw->unit, "feed");
-    if (st == PCS_OK)
-        st = register_channels(w, fw);
+        st = pcs_control_build(w, &fw->base);
     if (st == PCS_OK)
         *out = fw;
     return st;
@@ -278,7 +268,7 @@ pcs_feedwater_stores pcs_feedwater_store_ids(const pcs_feedwater *fw)
 {
     pcs_feedwater_stores s = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
     if (fw) {
-        s.state = fw->id_state;
+        s.state = fw->base.id_state;
         s.out = fw->id_out;
         s.sig = fw->id_sig;
     }

@@ -8,15 +8,14 @@
 
 #include "pcsim/command.h"
 #include "pcsim/feedwater.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_feedwater {
-    pcs_feedwater_def def; /* unit_name points at unit[] */
-    char unit[16];
-    uint32_t n_sg;
-    uint32_t id_state, id_out, id_sig, id_ilk;
+    pcs_control_base base; /* first: unit, dt_s, "uN.feed.state", n_sg */
+    pcs_feedwater_def def; /* unit_name points at base.unit */
+    uint32_t id_out, id_sig, id_ilk;
     uint32_t id_sec_out, id_sec_afw, id_sec_feed_t;
-    uint32_t id_feed_limit; /* sg_control's, UINT32_MAX without one */
-    double dt_s;
+    uint32_t id_feed_limit;   /* sg_control's, UINT32_MAX without one */
     double rho_feed, rho_afw; /* kg/m3 at the pumps: feed, condensate storage tank */
     double coast_factor;      /* exp(-dt / mfp_coast_s) */
     double lag_alpha;         /* 1 - exp(-dt / heater_lag_s) */

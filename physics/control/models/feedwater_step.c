@@ -56,7 +56,7 @@ static int drive_ok(const pcs_feedwater *fw, uint32_t drive, const double *so, i
     if (drive != PCS_FEED_DRIVE_TURBINE)
         return 1;
     double p = so[PCS_SECONDARY_OUT_HEADER_P];
-    for (uint32_t l = 0; afw_pump && l < fw->n_sg; l++)
+    for (uint32_t l = 0; afw_pump && l < fw->base.n_sg; l++)
         p = fmax(p, so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P]);
     return p >= fw->def.drive_steam_min_pa;
 }
@@ -70,7 +70,7 @@ static void mfp_speeds(const pcs_feedwater *fw, const double *so, double *s)
         double *p = s + PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i;
         double *v = &p[PCS_FEEDWATER_ST_SPEED];
         if (p[PCS_FEEDWATER_ST_RUNNING] != 0.0 && ok)
-            *v = fmin(*v + fw->dt_s / d->mfp_start_s, 1.0);
+            *v = fmin(*v + fw->base.dt_s / d->mfp_start_s, 1.0);
         else
             *v *= fw->coast_factor;
     }
@@ -82,10 +82,10 @@ static double feed_limits(const pcs_feedwater *fw, const double *so, int isolate
                           double *limit)
 {
     const pcs_feedwater_def *d = &fw->def;
-    double step = fw->dt_s / d->isolation_close_s, total = 0.0;
+    double step = fw->base.dt_s / d->isolation_close_s, total = 0.0;
     double *v = &s[PCS_FEEDWATER_ST_ISO_VALVE];
     *v = clamp(*v + (isolate ? -step : step), 0.0, 1.0);
-    for (uint32_t l = 0; l < fw->n_sg; l++) {
+    for (uint32_t l = 0; l < fw->base.n_sg; l++) {
         double p = so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_P];
         double w = 0.0;
         for (uint32_t i = 0; i < d->n_mfp; i++)
@@ -93,7 +93,7 @@ static double feed_limits(const pcs_feedwater *fw, const double *so, int isolate
                 d, fw->rho_feed,
                 s[PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_SPEED],
                 p);
-        double share = *v * w / fw->n_sg;
+        double share = *v * w / fw->base.n_sg;
         if (limit)
             limit[l] = fmin(share, 1e5); /* sg_control's load-check range; it clamps further */
         total += share;
@@ -123,7 +123,7 @@ static double afw(const pcs_feedwater *fw, const double *so, int start, double *
             if (drive_ok(fw, d->afw_drive[j], so, 1))
                 w = fw->afw_rated_kg_s[j] *
                     clamp((t - d->afw_start_delay_s[j]) / d->afw_ramp_s[j], 0.0, 1.0);
-            p[PCS_FEEDWATER_ST_SPEED] = fmin(t + fw->dt_s, 1e6);
+            p[PCS_FEEDWATER_ST_SPEED] = fmin(t + fw->base.dt_s, 1e6);
         }
         out[PCS_FEEDWATER_OUT_AFW + j] = w;
         total += w;
@@ -141,13 +141,13 @@ static double afw_shares(const pcs_feedwater *fw, const double *so, double pumps
     const pcs_feedwater_def *d = &fw->def;
     int throttle = d->afw_level_control && t_run >= d->afw_throttle_after_s;
     double total = 0.0;
-    for (uint32_t l = 0; l < fw->n_sg; l++) {
+    for (uint32_t l = 0; l < fw->base.n_sg; l++) {
         double nr = so[PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l + PCS_SECONDARY_OUT_NR];
         double open = throttle ? clamp((d->afw_level_high_pct - nr) /
                                            (d->afw_level_high_pct - d->afw_level_low_pct),
                                        0.0, 1.0)
                                : 1.0;
-        aux[l] = open * pumps / fw->n_sg;
+        aux[l] = open * pumps / fw->base.n_sg;
         total += aux[l];
     }
     return total;
@@ -170,7 +170,7 @@ static void signals(const pcs_feedwater *fw, const double *so, const double *s, 
         if (s[PCS_FEEDWATER_ST_MFP + PCS_FEEDWATER_ST_PER_PUMP * i + PCS_FEEDWATER_ST_RUNNING] !=
             0.0)
             all_tripped = 0.0;
-    for (uint32_t l = 0; l < fw->n_sg; l++) {
+    for (uint32_t l = 0; l < fw->base.n_sg; l++) {
         const double *b = so + PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l;
         main += b[PCS_SECONDARY_OUT_FEED];
         aux += b[PCS_SECONDARY_OUT_AFW];
@@ -185,7 +185,7 @@ pcs_status pcs_fw_system(pcs_world *w, void *ctx)
     pcs_feedwater *fw = ctx;
     const double *so = pcs_store_data(w, fw->id_sec_out);
     const double *ilk = pcs_store_data(w, fw->id_ilk);
-    double *s = pcs_store_data(w, fw->id_state), *out = pcs_store_data(w, fw->id_out);
+    double *s = pcs_store_data(w, fw->base.id_state), *out = pcs_store_data(w, fw->id_out);
     double *limit = fw->id_feed_limit != UINT32_MAX ? pcs_store_data(w, fw->id_feed_limit) : NULL;
     double *aux = pcs_store_data(w, fw->id_sec_afw);
     mfp_speeds(fw, so, s);
@@ -216,7 +216,7 @@ static pcs_status mfp_command(pcs_feedwater *fw, double *s, const pcs_command_ca
 pcs_status pcs_fw_on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_feedwater *fw = c->ctx;
-    double *s = pcs_store_data(w, fw->id_state);
+    double *s = pcs_store_data(w, fw->base.id_state);
     switch (c->op) {
     case PCS_FEEDWATER_OP_MFP_TRIP:
         return mfp_command(fw, s, c, 0.0);

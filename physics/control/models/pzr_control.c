@@ -22,7 +22,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/primary.h"
 #include "pcsim/system.h"
-#include "physics/control/models/control_common.h"
+#include "physics/control/models/control_input.h"
 #include "physics/control/models/pzr_control_internal.h"
 #include "physics/thermohydraulics/models/th_register.h"
 
@@ -31,7 +31,6 @@
  * x 985.97 kg/m3 (IF97 at 130 F = 327.594 K, 0.1 MPa; pcsim/pzr_control.h). */
 #define GPM_KG_S (6.30901964e-5 * 985.97)
 #define F_TO_K(f) (((f)-32.0) / 1.8 + 273.15)
-#define PZRC_BORON_MAX_PPM 10000.0
 #define PZRC_CVCS_FLOW_MAX 400.0 /* the primary's load-check bound on CVCS flows */
 
 static const pcs_pzr_control_input unset = {UINT32_MAX, UINT32_MAX, PCS_PZR_CONTROL_NO_STATUS, 0};
@@ -75,7 +74,7 @@ pcs_status pcs_pzr_control_default(pcs_pzr_control_def *d)
     return PCS_OK;
 }
 
-static pcs_status check_params(const pcs_pzr_control_def *d)
+static pcs_status check_def(const pcs_pzr_control_def *d)
 {
     const double inf = INFINITY;
     const pcs_param_range r[] = {
@@ -104,42 +103,21 @@ static pcs_status check_params(const pcs_pzr_control_def *d)
         {"charging_max_kg_s", d->charging_max_kg_s, d->charging_min_kg_s, PZRC_CVCS_FLOW_MAX, 1},
         {"charging_boron_ppm", d->charging_boron_ppm, 0.0, PZRC_BORON_MAX_PPM, 0},
     };
-    return pcs_param_ranges_check("pzr_control: ", r, sizeof r / sizeof r[0]);
-}
-
-/* An input's value store holds a double at index, its status store a u32. */
-static pcs_status check_input(const pcs_world *w, const char *field,
-                              const pcs_pzr_control_input *in)
-{
-    size_t bytes = pcs_store_bytes(w, in->store);
-    if (bytes == 0 || (size_t)in->index >= bytes / sizeof(double))
-        return pcs_error_set(PCS_E_INVAL,
-                             "pzr_control: %s: store %u element %u is not a float64 element of a "
-                             "registered store (%zu bytes)",
-                             field, in->store, in->index, bytes);
-    if (in->status_store == PCS_PZR_CONTROL_NO_STATUS)
-        return PCS_OK;
-    bytes = pcs_store_bytes(w, in->status_store);
-    if (bytes == 0 || (size_t)in->status_index >= bytes / sizeof(uint32_t))
-        return pcs_error_set(PCS_E_INVAL,
-                             "pzr_control: %s status: store %u element %u is not a u32 element of "
-                             "a registered store (%zu bytes)",
-                             field, in->status_store, in->status_index, bytes);
-    return PCS_OK;
+    return pcs_control_def_check("pzr_control", d->unit_name, r, sizeof r / sizeof r[0]);
 }
 
 static pcs_status check_stores(const pcs_world *w, const pcs_pzr_control_def *d)
 {
-    pcs_status st = check_input(w, "pressure", &d->pressure);
+    pcs_status st = pcs_control_input_check(w, "pzr_control", "pressure", &d->pressure);
     if (st == PCS_OK)
-        st = check_input(w, "level", &d->level);
+        st = pcs_control_input_check(w, "pzr_control", "level", &d->level);
     if (st == PCS_OK && (d->n_tavg < 1 || d->n_tavg > PCS_PZR_CONTROL_MAX_TAVG))
         st = pcs_error_set(PCS_E_INVAL, "pzr_control: n_tavg = %u is outside [1, %u]", d->n_tavg,
                            PCS_PZR_CONTROL_MAX_TAVG);
     for (uint32_t k = 0; st == PCS_OK && k < d->n_tavg; k++) {
         char field[24];
         snprintf(field, sizeof field, "tavg[%u]", k);
-        st = check_input(w, field, &d->tavg[k]);
+        st = pcs_control_input_check(w, "pzr_control", field, &d->tavg[k]);
     }
     size_t need = PCS_PRIMARY_CTL_SG_PRESSURE * sizeof(double);
     if (st == PCS_OK &&
@@ -155,10 +133,7 @@ pcs_status pcs_pzr_control_def_validate(const pcs_world *w, const pcs_pzr_contro
 {
     if (!w || !d)
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_def_validate: NULL argument");
-    pcs_status name_st = pcs_control_unit_name_check("pzr_control", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
-    pcs_status st = check_params(d);
+    pcs_status st = check_def(d);
     return st == PCS_OK ? check_stores(w, d) : st;
 }
 
@@ -170,21 +145,12 @@ static pcs_status chk(const char *store, const double *x, uint32_t i, const char
     return pcs_load_check_f64_from(store, field, x, i, 1, 1, lo, hi, 0);
 }
 
-static pcs_status check_flag(const char *store, const double *x, uint32_t i, const char *field)
-{
-    pcs_status st = chk(store, x, i, field, 0.0, 1.0);
-    if (st == PCS_OK && x[i] != 0.0 && x[i] != 1.0)
-        st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %.17g is not 0 or 1",
-                           store, i, field, x[i]);
-    return st;
-}
-
 static pcs_status pzrc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_pzr_control *pc = ctx;
     const pcs_pzr_control_def *d = &pc->def;
-    const char *name = pcs_store_name(w, pc->id_state);
-    const double *s = pcs_load_view_store(v, pc->id_state);
+    const char *name = pcs_store_name(w, pc->base.id_state);
+    const double *s = pcs_load_view_store(v, pc->base.id_state);
     static const struct {
         uint32_t i;
         const char *field;
@@ -194,7 +160,7 @@ static pcs_status pzrc_load_check(const pcs_world *w, const pcs_load_view *v, vo
                  {PCS_PZR_CONTROL_ST_LEVEL_MANUAL, "level manual"}};
     pcs_status st = PCS_OK;
     for (size_t k = 0; st == PCS_OK && k < sizeof flags / sizeof flags[0]; k++)
-        st = check_flag(name, s, flags[k].i, flags[k].field);
+        st = pcs_control_load_flag(name, flags[k].field, s, flags[k].i, 17);
     for (uint32_t k = PCS_PZR_CONTROL_ST_HEATER_PROP; st == PCS_OK && k <= PCS_PZR_CONTROL_ST_SPRAY;
          k++)
         st = chk(name, s, k, "heater or spray demand", 0.0, 1.0);
@@ -216,21 +182,21 @@ static pcs_status pzrc_load_check(const pcs_world *w, const pcs_load_view *v, vo
 
 /* ---- registration --------------------------------------------------------------- */
 
-static pcs_status make_stores(pcs_world *w, pcs_pzr_control *pc)
+static pcs_status make_stores(pcs_world *w, void *ctl)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.pzrctl.state", pc->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_PZR_CONTROL_ST_COUNT,
-                                       PCS_STORE_STATE_F64, &pc->id_state);
+    pcs_pzr_control *pc = ctl;
+    double *s;
+    pcs_status st = pcs_control_state(w, &pc->base, PCS_PZR_CONTROL_ST_COUNT, &s);
     /* the signals carry NaN on invalid inputs (documented), so not F64 */
-    snprintf(name, sizeof name, "%s.pzrctl.out", pc->unit);
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "%s.pzrctl.out", pc->base.unit);
     if (st == PCS_OK)
         st = pcs_store_register(w, name, sizeof(double), PCS_PZR_CONTROL_OUT_COUNT,
                                 PCS_STORE_SCRATCH, &pc->id_out);
     if (st != PCS_OK)
         return st;
     const pcs_pzr_control_def *d = &pc->def;
-    double *s = pcs_store_data(w, pc->id_state), *o = pcs_store_data(w, pc->id_out);
+    double *o = pcs_store_data(w, pc->id_out);
     /* master output at the heaters' off point: heaters and sprays off, what
      * the primary starts with (its controls store starts at zero) */
     s[PCS_PZR_CONTROL_ST_P_INTEGRAL] = d->prop_off_pa;
@@ -267,17 +233,19 @@ static uint32_t input_stores(const pcs_pzr_control_def *d, uint32_t *ids)
     return n;
 }
 
-static pcs_status register_system(pcs_world *w, pcs_pzr_control *pc)
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
+    pcs_pzr_control *pc = ctl;
     uint32_t reads[2 * (2 + PCS_PZR_CONTROL_MAX_TAVG)];
     uint32_t n_reads = input_stores(&pc->def, reads);
-    uint32_t writes[] = {pc->id_state, pc->id_out, pc->def.controls_store};
-    return pcs_th_system(w, pc->unit, "pzrctl", PCS_STAGE_ACTUATORS, pcs_pzrc_system, pc, reads,
-                         n_reads, writes, sizeof writes / sizeof writes[0], pzrc_load_check);
+    uint32_t writes[] = {pc->base.id_state, pc->id_out, pc->def.controls_store};
+    return pcs_th_system(w, pc->base.unit, "pzrctl", PCS_STAGE_ACTUATORS, pcs_pzrc_system, pc,
+                         reads, n_reads, writes, sizeof writes / sizeof writes[0], pzrc_load_check);
 }
 
-static pcs_status register_channels(pcs_world *w, pcs_pzr_control *pc)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    const pcs_pzr_control *pc = ctl;
     /* Two stores: the outputs the step computes each tick, and the state
      * (actuator demands and manual flags) it carries between ticks. */
     static const pcs_th_channel_row out[] = {
@@ -296,39 +264,30 @@ static pcs_status register_channels(pcs_world *w, pcs_pzr_control *pc)
         {"spray_manual", "1", PCS_PZR_CONTROL_ST_SPRAY_MANUAL},
         {"level_manual", "1", PCS_PZR_CONTROL_ST_LEVEL_MANUAL},
     };
-    char prefix[PCS_NAME_MAX];
-    snprintf(prefix, sizeof prefix, "%s.pzrctl", pc->unit);
-    pcs_status st =
-        pcs_th_channels_register(w, prefix, pc->id_out, out, sizeof out / sizeof out[0]);
+    pcs_status st = pcs_control_channels(w, &pc->base, pc->id_out, out, sizeof out / sizeof out[0]);
     if (st == PCS_OK)
-        st = pcs_th_channels_register(w, prefix, pc->id_state, state,
-                                      sizeof state / sizeof state[0]);
+        st = pcs_control_channels(w, &pc->base, pc->base.id_state, state,
+                                  sizeof state / sizeof state[0]);
     return st;
 }
+
+static const pcs_control_kind pzrc_kind = {
+    "pzr_control",
+    "pzrctl",
+    {PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_COUNT, pcs_pzrc_on_command, "pzr", NULL},
+    {make_stores, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_pzr_control_add(pcs_world *w, const pcs_pzr_control_def *def, pcs_pzr_control **out)
 {
     if (!w || !def || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_add: NULL argument");
     pcs_status st = pcs_pzr_control_def_validate(w, def);
-    if (st != PCS_OK)
-        return st;
-    pcs_pzr_control *pc = pcs_world_alloc(w, sizeof *pc);
+    pcs_pzr_control *pc = pcs_control_new(w, &st, &pzrc_kind, sizeof *pc, def->unit_name);
     if (!pc)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_pzr_control_add: out of memory");
-    memset(pc, 0, sizeof *pc);
+        return st;
     pc->def = *def;
-    snprintf(pc->unit, sizeof pc->unit, "%s", def->unit_name);
-    pc->def.unit_name = pc->unit;
-    pc->dt_s = pcs_world_clock(w)->dt_s;
-    st = make_stores(w, pc);
-    if (st == PCS_OK)
-        st = register_system(w, pc);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_PZR_CONTROL_COMMANDS, PCS_PZR_CONTROL_OP_COUNT,
-                                          pcs_pzrc_on_command, pc, pc->unit, "pzr");
-    if (st == PCS_OK)
-        st = register_channels(w, pc);
+    pc->def.unit_name = pc->base.unit;
+    st = pcs_control_build(w, &pc->base);
     if (st == PCS_OK)
         *out = pc;
     return st;
@@ -336,7 +295,7 @@ pcs_status pcs_pzr_control_add(pcs_world *w, const pcs_pzr_control_def *def, pcs
 
 uint32_t pcs_pzr_control_state_store(const pcs_pzr_control *pc)
 {
-    return pc ? pc->id_state : UINT32_MAX;
+    return pc ? pc->base.id_state : UINT32_MAX;
 }
 
 uint32_t pcs_pzr_control_out_store(const pcs_pzr_control *pc)

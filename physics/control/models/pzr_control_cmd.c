@@ -11,8 +11,6 @@
 #include "physics/control/models/control_common.h"
 #include "physics/control/models/pzr_control_internal.h"
 
-#define PZRC_BORON_MAX_PPM 10000.0
-
 static double clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
@@ -130,7 +128,7 @@ pcs_status pcs_pzrc_on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_pzr_control *pc = c->ctx;
     const pcs_pzr_control_def *d = &pc->def;
-    double *s = pcs_store_data(w, pc->id_state);
+    double *s = pcs_store_data(w, pc->base.id_state);
     switch (c->op) {
     case PCS_PZR_CONTROL_OP_HEATERS:
         return heaters_manual(c, d, s);
@@ -162,8 +160,8 @@ pcs_status pcs_pzr_control_set_charging_boron(pcs_world *w, pcs_pzr_control *pc,
         return pcs_error_set(PCS_E_INVAL, "pcs_pzr_control_set_charging_boron: NULL argument");
     if (!pcs_isfinite(ppm) || ppm < 0.0 || ppm > PZRC_BORON_MAX_PPM)
         return pcs_error_set(PCS_E_INVAL, "%s.pzrctl: charging boron %g ppm is outside [0, %g]",
-                             pc->unit, ppm, PZRC_BORON_MAX_PPM);
-    double *s = pcs_store_data(w, pc->id_state);
+                             pc->base.unit, ppm, PZRC_BORON_MAX_PPM);
+    double *s = pcs_store_data(w, pc->base.id_state);
     s[PCS_PZR_CONTROL_ST_CHARGING_BORON] = ppm;
     return PCS_OK;
 }

@@ -9,12 +9,16 @@
 
 #include "pcsim/command.h"
 #include "pcsim/pzr_control.h"
+#include "physics/control/models/control_common.h"
+
+/* The highest charging boron concentration, ppm (the def's check, the load
+ * check and the charging_boron command). */
+#define PZRC_BORON_MAX_PPM 10000.0
 
 struct pcs_pzr_control {
-    pcs_pzr_control_def def; /* unit_name points at unit[] */
-    char unit[16];
-    uint32_t id_state, id_out;
-    double dt_s;
+    pcs_control_base base;   /* first: unit, dt_s, "uN.pzrctl.state" */
+    pcs_pzr_control_def def; /* unit_name points at base.unit */
+    uint32_t id_out;
 };
 
 /* One input read now: the value, or NaN when it is not finite or its status

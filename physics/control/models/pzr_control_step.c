@@ -67,7 +67,8 @@ static void level_step(const pcs_pzr_control *pc, double *s, double e_l)
 {
     const pcs_pzr_control_def *d = &pc->def;
     double k = d->l_gain_kg_s_pct;
-    double i_new = s[PCS_PZR_CONTROL_ST_L_INTEGRAL] + k * pc->dt_s / d->l_integral_time_s * e_l;
+    double i_new =
+        s[PCS_PZR_CONTROL_ST_L_INTEGRAL] + k * pc->base.dt_s / d->l_integral_time_s * e_l;
     double c_new = d->letdown_kg_s - k * e_l - i_new;
     int wind =
         (e_l > 0.0 && c_new < d->charging_min_kg_s) || (e_l < 0.0 && c_new > d->charging_max_kg_s);
@@ -84,7 +85,7 @@ static double pressure_step(const pcs_pzr_control *pc, double *s, double e, int 
 {
     const pcs_pzr_control_def *d = &pc->def;
     double i_new =
-        s[PCS_PZR_CONTROL_ST_P_INTEGRAL] + d->p_gain * pc->dt_s / d->p_integral_time_s * e;
+        s[PCS_PZR_CONTROL_ST_P_INTEGRAL] + d->p_gain * pc->base.dt_s / d->p_integral_time_s * e;
     double ec_new = d->p_gain * e + i_new;
     int wind = (e > 0.0 && ec_new > d->spray_full_pa) || (e < 0.0 && ec_new < d->backup_on_pa);
     if (!wind)
@@ -108,7 +109,7 @@ pcs_status pcs_pzrc_system(pcs_world *w, void *ctx)
 {
     const pcs_pzr_control *pc = ctx;
     const pcs_pzr_control_def *d = &pc->def;
-    double *s = pcs_store_data(w, pc->id_state), *o = pcs_store_data(w, pc->id_out);
+    double *s = pcs_store_data(w, pc->base.id_state), *o = pcs_store_data(w, pc->id_out);
     double *ctl = pcs_store_data(w, d->controls_store);
     double t_avg = pcs_pzrc_tavg(w, pc), program,
            e_l = pcs_pzrc_level_error(w, pc, t_avg, &program);

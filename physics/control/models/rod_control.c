@@ -52,9 +52,6 @@ pcs_status pcs_rod_control_default(pcs_rod_control_def *d)
 
 static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, uint32_t n_banks)
 {
-    pcs_status name_st = pcs_control_unit_name_check("rod_control", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     const pcs_param_range r[] = {
         {"t_avg_no_load_k", d->t_avg_no_load_k, 273.15, 700.0, 0},
         {"t_avg_full_k", d->t_avg_full_k, d->t_avg_no_load_k, 700.0, 1},
@@ -73,7 +70,7 @@ static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, ui
         {"mismatch_high_k", d->mismatch_high_k, 0.0, 1e4, 0},
         {"variable_gain_max", d->variable_gain_max, 1.0, 100.0, 0},
     };
-    pcs_status st = pcs_param_ranges_check("rod_control: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_control_def_check("rod_control", d->unit_name, r, sizeof r / sizeof r[0]);
     uint32_t all = n_banks >= 32 ? UINT32_MAX : (1u << n_banks) - 1u;
     if (st == PCS_OK && (d->bank_mask == 0 || (d->bank_mask & ~all)))
         st = pcs_error_set(PCS_E_INVAL,
@@ -93,17 +90,14 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
 {
     const pcs_rod_control *rc = ctx;
     const pcs_rod_control_def *d = &rc->def;
-    const char *name = pcs_store_name(w, rc->id_state);
-    const double *s = pcs_load_view_store(v, rc->id_state);
+    const char *name = pcs_store_name(w, rc->base.id_state);
+    const double *s = pcs_load_view_store(v, rc->base.id_state);
     pcs_status st = PCS_OK;
     static const uint32_t flags[] = {PCS_ROD_CONTROL_ST_MANUAL, PCS_ROD_CONTROL_ST_MOVING,
                                      PCS_ROD_CONTROL_ST_LAG_VALID};
     static const char *const flag_names[] = {"manual flag", "lock-up state", "lag valid flag"};
     for (uint32_t i = 0; st == PCS_OK && i < 3; i++)
-        if (s[flags[i]] != 0.0 && s[flags[i]] != 1.0)
-            st =
-                pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
-                              name, flags[i], flag_names[i], s[flags[i]]);
+        st = pcs_control_flag_allowed(name, flag_names[i], s, flags[i]);
     if (st == PCS_OK)
         st = pcs_load_check_f64_from(name, "speed steps/min", s, PCS_ROD_CONTROL_ST_SPEED, 1, 1,
                                      -d->max_speed_spm, d->max_speed_spm, 0);
@@ -134,8 +128,9 @@ static void add_read(uint32_t *list, uint32_t *n, uint32_t id)
     list[(*n)++] = id;
 }
 
-static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
+    pcs_rod_control *rc = ctl;
     const pcs_pzr_control_input *t = &rc->def.tavg, *p = &rc->def.power;
     uint32_t reads[6] = {t->store, rc->id_turbine, rc->id_pos}, n = 3;
     if (t->status_store != PCS_PZR_CONTROL_NO_STATUS)
@@ -145,36 +140,46 @@ static pcs_status register_system(pcs_world *w, pcs_rod_control *rc)
         if (p->status_store != PCS_PZR_CONTROL_NO_STATUS)
             add_read(reads, &n, p->status_store);
     }
-    uint32_t writes[] = {rc->id_state, rc->id_auto};
-    return pcs_th_system(w, rc->unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads, n,
-                         writes, 2, rodc_load_check);
+    uint32_t writes[] = {rc->base.id_state, rc->id_auto};
+    return pcs_th_system(w, rc->base.unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads,
+                         n, writes, 2, rodc_load_check);
 }
 
-static pcs_status register_channels(pcs_world *w, const pcs_rod_control *rc)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    const pcs_rod_control *rc = ctl;
     static const pcs_th_channel_row ch[] = {{"t_ref", "K", PCS_ROD_CONTROL_ST_T_REF},
                                             {"error", "K", PCS_ROD_CONTROL_ST_ERROR},
                                             {"power_error", "K", PCS_ROD_CONTROL_ST_POWER_ERROR},
                                             {"total_error", "K", PCS_ROD_CONTROL_ST_TOTAL_ERROR},
                                             {"speed", "steps/min", PCS_ROD_CONTROL_ST_SPEED},
                                             {"manual", "", PCS_ROD_CONTROL_ST_MANUAL}};
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "%s.rodctl", rc->unit);
-    return pcs_th_channels_register(w, prefix, rc->id_state, ch, sizeof ch / sizeof ch[0]);
+    return pcs_control_channels(w, &rc->base, rc->base.id_state, ch, sizeof ch / sizeof ch[0]);
 }
 
-static pcs_status make_state(pcs_world *w, pcs_rod_control *rc)
+/* The turbine's signals (its load: the power mismatch channel and the
+ * Tref program). */
+static pcs_status bind_turbine(pcs_world *w, void *ctl)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.rodctl.state", rc->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_ROD_CONTROL_ST_COUNT,
-                                       PCS_STORE_STATE_F64, &rc->id_state);
-    if (st != PCS_OK)
-        return st;
-    double *s = pcs_store_data(w, rc->id_state);
-    s[PCS_ROD_CONTROL_ST_T_REF] = pcs_rod_control_t_ref(&rc->def, 0.0);
-    return PCS_OK; /* "uN.rods.auto" starts released (all 0) until the first tick */
+    pcs_rod_control *rc = ctl;
+    return pcs_plant_signals(w, rc->base.unit, PCS_SIGNALS_TURBINE, &rc->id_turbine);
 }
+
+static pcs_status make_state(pcs_world *w, void *ctl)
+{
+    pcs_rod_control *rc = ctl;
+    double *s;
+    pcs_status st = pcs_control_state(w, &rc->base, PCS_ROD_CONTROL_ST_COUNT, &s);
+    if (st == PCS_OK)
+        s[PCS_ROD_CONTROL_ST_T_REF] = pcs_rod_control_t_ref(&rc->def, 0.0);
+    return st; /* "uN.rods.auto" starts released (all 0) until the first tick */
+}
+
+static const pcs_control_kind rodc_kind = {
+    "rod_control",
+    "rodctl",
+    {PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_COUNT, pcs_rodc_on_command, "rodctl", NULL},
+    {bind_turbine, make_state, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def, const pcs_unit *unit,
                                pcs_rod_control **out)
@@ -187,29 +192,15 @@ pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def, con
         return st;
     uint32_t n_banks = (uint32_t)(pcs_store_bytes(w, id_pos) / sizeof(double));
     st = check_def(w, def, n_banks);
-    if (st != PCS_OK)
-        return st;
-    pcs_rod_control *rc = pcs_world_alloc(w, sizeof *rc);
+    pcs_rod_control *rc = pcs_control_new(w, &st, &rodc_kind, sizeof *rc, def->unit_name);
     if (!rc)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_rod_control_add: out of memory");
-    memset(rc, 0, sizeof *rc);
+        return st;
     rc->def = *def;
-    snprintf(rc->unit, sizeof rc->unit, "%s", def->unit_name);
-    rc->def.unit_name = rc->unit;
+    rc->def.unit_name = rc->base.unit;
     rc->n_banks = n_banks;
     rc->id_auto = id_auto;
     rc->id_pos = id_pos;
-    rc->dt_s = pcs_world_clock(w)->dt_s;
-    st = pcs_plant_signals(w, rc->unit, PCS_SIGNALS_TURBINE, &rc->id_turbine);
-    if (st == PCS_OK)
-        st = make_state(w, rc);
-    if (st == PCS_OK)
-        st = register_system(w, rc);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_ROD_CONTROL_COMMANDS, PCS_ROD_CONTROL_OP_COUNT,
-                                          pcs_rodc_on_command, rc, rc->unit, "rodctl");
-    if (st == PCS_OK)
-        st = register_channels(w, rc);
+    st = pcs_control_build(w, &rc->base);
     if (st == PCS_OK)
         *out = rc;
     return st;
@@ -217,5 +208,5 @@ pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def, con
 
 uint32_t pcs_rod_control_state_store(const pcs_rod_control *rc)
 {
-    return rc ? rc->id_state : UINT32_MAX;
+    return rc ? rc->base.id_state : UINT32_MAX;
 }

@@ -8,13 +8,13 @@
 
 #include "pcsim/command.h"
 #include "pcsim/rod_control.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_rod_control {
-    pcs_rod_control_def def; /* unit_name points at unit[] */
-    char unit[16];
+    pcs_control_base base;   /* first: unit, dt_s, "uN.rodctl.state" */
+    pcs_rod_control_def def; /* unit_name points at base.unit */
     uint32_t n_banks;
-    uint32_t id_state, id_turbine, id_auto, id_pos; /* own; turbine.sig; the unit's */
-    double dt_s;
+    uint32_t id_turbine, id_auto, id_pos; /* turbine.sig; the unit's */
 };
 
 /* "uN.rodctl" (stage ALARMS). */

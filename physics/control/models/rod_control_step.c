@@ -66,7 +66,7 @@ static double power_channel(pcs_world *w, const pcs_rod_control *rc, double *s, 
         s[PCS_ROD_CONTROL_ST_MISMATCH_LAG] = m;
         s[PCS_ROD_CONTROL_ST_LAG_VALID] = 1.0;
     }
-    double y = pcs_rod_control_rate_lag(d, m, rc->dt_s, &s[PCS_ROD_CONTROL_ST_MISMATCH_LAG]);
+    double y = pcs_rod_control_rate_lag(d, m, rc->base.dt_s, &s[PCS_ROD_CONTROL_ST_MISMATCH_LAG]);
     return pcs_rod_control_power_error(d, y, f);
 }
 
@@ -93,7 +93,7 @@ pcs_status pcs_rodc_system(pcs_world *w, void *ctx)
 {
     pcs_rod_control *rc = ctx;
     const pcs_rod_control_def *d = &rc->def;
-    double *s = pcs_store_data(w, rc->id_state), *a = pcs_store_data(w, rc->id_auto);
+    double *s = pcs_store_data(w, rc->base.id_state), *a = pcs_store_data(w, rc->id_auto);
     const double *sig = pcs_store_data(w, rc->id_turbine);
     double load = sig[PCS_SIG_TURBINE_LOAD];
     s[PCS_ROD_CONTROL_ST_T_REF] = pcs_rod_control_t_ref(d, load);
@@ -127,7 +127,7 @@ pcs_status pcs_rodc_system(pcs_world *w, void *ctx)
 pcs_status pcs_rodc_on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_rod_control *rc = c->ctx;
-    double *s = pcs_store_data(w, rc->id_state);
+    double *s = pcs_store_data(w, rc->base.id_state);
     if (c->op == PCS_ROD_CONTROL_OP_MANUAL) {
         s[PCS_ROD_CONTROL_ST_MANUAL] = 1.0;
         return PCS_OK;

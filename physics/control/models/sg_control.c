@@ -57,9 +57,6 @@ double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
 
 static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
 {
-    pcs_status name_st = pcs_control_unit_name_check("sg_control", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     const pcs_param_range r[] = {
         {"nr_program", d->nr_program, 5.0, 95.0, 0},
         {"nr_program_no_load", d->nr_program_no_load, 5.0, 95.0, 0},
@@ -74,7 +71,7 @@ static pcs_status check_def(const pcs_world *w, const pcs_sg_control_def *d)
         {"bypass_gain_kg_s_pct", d->bypass_gain_kg_s_pct, 0.0, 1000.0, 1},
         {"bypass_max_kg_s", d->bypass_max_kg_s, 0.0, d->feed_max_kg_s, 1},
     };
-    pcs_status st = pcs_param_ranges_check("sg_control: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_control_def_check("sg_control", d->unit_name, r, sizeof r / sizeof r[0]);
     if (st == PCS_OK && d->power.store != UINT32_MAX)
         st = pcs_control_input_check(w, "sg_control", "power", &d->power);
     return st;
@@ -97,13 +94,13 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
 {
     const pcs_sg_control *sc = ctx;
     const pcs_sg_control_def *d = &sc->def;
-    const char *name = pcs_store_name(w, sc->id_state);
-    const double *s = pcs_load_view_store(v, sc->id_state);
+    const char *name = pcs_store_name(w, sc->base.id_state);
+    const double *s = pcs_load_view_store(v, sc->base.id_state);
     /* element by element: pcs_load_check_f64_from strides from element 0,
        so a per-SG field (offset within a block) is checked one index at a
        time, each named by its own store index */
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < sc->base.n_sg; l++) {
         size_t e = PCS_SG_CONTROL_ST_SG + (size_t)PCS_SG_CONTROL_ST_PER_SG * l;
         st = pcs_load_check_f64_from(name, "level integral kg/s", s, e + PCS_SG_CONTROL_ST_INTEGRAL,
                                      1, 1, -d->feed_max_kg_s, d->feed_max_kg_s, 0);
@@ -117,14 +114,14 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
             st = bypass_flag_check(name, s, e + PCS_SG_CONTROL_ST_BYPASS);
     }
     if (st == PCS_OK)
-        st =
-            pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
-                               pcs_load_view_store(v, sc->id_feed_limit), sc->n_sg, 1, 0.0, 1e5, 0);
+        st = pcs_load_check_f64(pcs_store_name(w, sc->id_feed_limit), "feed limit kg/s",
+                                pcs_load_view_store(v, sc->id_feed_limit), sc->base.n_sg, 1, 0.0,
+                                1e5, 0);
     if (st == PCS_OK) {
         const char *mn = pcs_store_name(w, sc->id_meas);
         const double *m = pcs_load_view_store(v, sc->id_meas);
         st = pcs_load_check_f64(mn, "measured NR level, steam and feed flow, power", m,
-                                PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg, 1, -1e4, 1e5, 0);
+                                PCS_SG_CONTROL_MEAS_PER_SG * sc->base.n_sg, 1, -1e4, 1e5, 0);
     }
     return st;
 }
@@ -135,35 +132,35 @@ static pcs_status sgc_load_check(const pcs_world *w, const pcs_load_view *v, voi
 static pcs_status make_feed_limit(pcs_world *w, pcs_sg_control *sc)
 {
     char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.sgctl.feed_limit", sc->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), sc->n_sg, PCS_STORE_STATE_F64,
+    snprintf(name, sizeof name, "%s.sgctl.feed_limit", sc->base.unit);
+    pcs_status st = pcs_store_register(w, name, sizeof(double), sc->base.n_sg, PCS_STORE_STATE_F64,
                                        &sc->id_feed_limit);
     double *lim = st == PCS_OK ? pcs_store_data(w, sc->id_feed_limit) : NULL;
-    for (uint32_t l = 0; lim && l < sc->n_sg; l++)
+    for (uint32_t l = 0; lim && l < sc->base.n_sg; l++)
         lim[l] = sc->def.feed_max_kg_s;
     return st;
 }
 
 /* Start from the secondary as it is now (header). */
-static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
+static pcs_status make_stores(pcs_world *w, void *ctl)
 {
+    pcs_sg_control *sc = ctl;
+    double *s;
+    pcs_status st = pcs_control_state(
+        w, &sc->base, PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * sc->base.n_sg, &s);
     char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.sgctl.state", sc->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double),
-                                       PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * sc->n_sg,
-                                       PCS_STORE_STATE_F64, &sc->id_state);
-    snprintf(name, sizeof name, "%s.sgctl.meas", sc->unit);
+    snprintf(name, sizeof name, "%s.sgctl.meas", sc->base.unit);
     if (st == PCS_OK)
-        st = pcs_store_register(w, name, sizeof(double), PCS_SG_CONTROL_MEAS_PER_SG * sc->n_sg,
+        st = pcs_store_register(w, name, sizeof(double), PCS_SG_CONTROL_MEAS_PER_SG * sc->base.n_sg,
                                 PCS_STORE_STATE_F64, &sc->id_meas);
     if (st == PCS_OK)
         st = make_feed_limit(w, sc);
     if (st != PCS_OK)
         return st;
     const double *feed = pcs_store_data(w, sc->id_sec_feed);
-    double *s = pcs_store_data(w, sc->id_state), *m = pcs_store_data(w, sc->id_meas);
+    double *m = pcs_store_data(w, sc->id_meas);
     pcs_sgc_measure(w, sc);
-    for (uint32_t l = 0; l < sc->n_sg; l++) {
+    for (uint32_t l = 0; l < sc->base.n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         const double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
         sl[PCS_SG_CONTROL_ST_FEED] = feed[l];
@@ -175,17 +172,19 @@ static pcs_status make_stores(pcs_world *w, pcs_sg_control *sc)
     return PCS_OK;
 }
 
-static pcs_status register_systems(pcs_world *w, pcs_sg_control *sc)
+static pcs_status register_systems(pcs_world *w, void *ctl)
 {
+    pcs_sg_control *sc = ctl;
     const pcs_pzr_control_input *pw = &sc->def.power;
     uint32_t m_reads[3] = {sc->id_sec_out, pw->store, pw->status_store}, m_writes[] = {sc->id_meas};
     uint32_t n_reads = !sc->has_power ? 1 : (pw->status_store == PCS_PZR_CONTROL_NO_STATUS ? 2 : 3);
-    pcs_status st = pcs_th_system(w, sc->unit, "sgctl.measure", PCS_STAGE_SENSORS, pcs_sgc_measure,
-                                  sc, m_reads, n_reads, m_writes, 1, NULL);
-    uint32_t reads[] = {sc->id_meas, sc->id_feed_limit}, writes[] = {sc->id_state, sc->id_sec_feed};
+    pcs_status st = pcs_th_system(w, sc->base.unit, "sgctl.measure", PCS_STAGE_SENSORS,
+                                  pcs_sgc_measure, sc, m_reads, n_reads, m_writes, 1, NULL);
+    uint32_t reads[] = {sc->id_meas, sc->id_feed_limit},
+             writes[] = {sc->base.id_state, sc->id_sec_feed};
     if (st == PCS_OK)
-        st = pcs_th_system(w, sc->unit, "sgctl", PCS_STAGE_ACTUATORS, pcs_sgc_system, sc, reads, 2,
-                           writes, 2, sgc_load_check);
+        st = pcs_th_system(w, sc->base.unit, "sgctl", PCS_STAGE_ACTUATORS, pcs_sgc_system, sc,
+                           reads, 2, writes, 2, sgc_load_check);
     return st;
 }
 
@@ -194,15 +193,16 @@ static pcs_status sg_channel(pcs_world *w, pcs_sg_control *sc, uint32_t l, const
                              const char *unit, uint32_t k)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s.sg%u.%s", sc->unit, l + 1, what);
-    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, sc->id_state,
+    snprintf(name, sizeof name, "%s.sg%u.%s", sc->base.unit, l + 1, what);
+    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, sc->base.id_state,
                                 PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l + k, NULL);
 }
 
-static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    pcs_sg_control *sc = ctl;
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < sc->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < sc->base.n_sg; l++) {
         st = sg_channel(w, sc, l, "feed_demand", "kg/s", PCS_SG_CONTROL_ST_FEED);
         if (st == PCS_OK)
             st = sg_channel(w, sc, l, "level_lagged", "%", PCS_SG_CONTROL_ST_LEVEL_LAG);
@@ -212,38 +212,32 @@ static pcs_status register_channels(pcs_world *w, pcs_sg_control *sc)
     return st;
 }
 
+static const pcs_control_kind sgc_kind = {
+    "sg_control",
+    "sgctl",
+    {PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT, pcs_sgc_on_command, "sgctl", NULL},
+    {make_stores, register_systems, register_channels, pcs_control_targets}};
+
 pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_secondary *sec,
                               pcs_sg_control **out)
 {
     if (!w || !def || !sec || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_add: NULL argument");
     pcs_status st = check_def(w, def);
-    if (st != PCS_OK)
-        return st;
-    pcs_sg_control *sc = pcs_world_alloc(w, sizeof *sc);
+    pcs_sg_control *sc = pcs_control_new(w, &st, &sgc_kind, sizeof *sc, def->unit_name);
     if (!sc)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_sg_control_add: out of memory");
-    memset(sc, 0, sizeof *sc);
+        return st;
     sc->def = *def;
-    snprintf(sc->unit, sizeof sc->unit, "%s", def->unit_name);
-    sc->def.unit_name = sc->unit;
+    sc->def.unit_name = sc->base.unit;
     sc->has_power = def->power.store != UINT32_MAX;
-    sc->n_sg = pcs_secondary_def_get(sec)->n_sg;
+    sc->base.n_sg = pcs_secondary_def_get(sec)->n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sc->id_sec_out = ss.out;
     sc->id_sec_feed = ss.feed;
-    sc->dt_s = pcs_world_clock(w)->dt_s;
     /* exact first-order lags: stable and monotone at any dt / T */
-    sc->a_level = -pcs_expm1(-sc->dt_s / def->level_lag_s);
-    sc->a_flow = -pcs_expm1(-sc->dt_s / def->flow_lag_s);
-    st = make_stores(w, sc);
-    if (st == PCS_OK)
-        st = register_systems(w, sc);
-    if (st == PCS_OK)
-        st = register_channels(w, sc);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_SG_CONTROL_COMMANDS, PCS_SG_CONTROL_OP_COUNT,
-                                          pcs_sgc_on_command, sc, sc->unit, "sgctl");
+    sc->a_level = -pcs_expm1(-sc->base.dt_s / def->level_lag_s);
+    sc->a_flow = -pcs_expm1(-sc->base.dt_s / def->flow_lag_s);
+    st = pcs_control_build(w, &sc->base);
     if (st == PCS_OK)
         *out = sc;
     return st;
@@ -251,7 +245,7 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
 
 uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc)
 {
-    return sc ? sc->id_state : UINT32_MAX;
+    return sc ? sc->base.id_state : UINT32_MAX;
 }
 
 uint32_t pcs_sg_control_feed_limit_store(const pcs_sg_control *sc)

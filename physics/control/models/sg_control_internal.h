@@ -9,16 +9,15 @@
 
 #include "pcsim/command.h"
 #include "pcsim/sg_control.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_sg_control {
-    pcs_sg_control_def def; /* unit_name points at unit[] */
-    char unit[16];
-    uint32_t n_sg;
-    uint32_t id_state, id_meas;
+    pcs_control_base base;  /* first: unit, dt_s, "uN.sgctl.state", n_sg */
+    pcs_sg_control_def def; /* unit_name points at base.unit */
+    uint32_t id_meas;
     uint32_t id_feed_limit; /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
     uint32_t id_sec_out, id_sec_feed; /* the secondary's */
     int has_power;                    /* def.power names a store: the program follows it */
-    double dt_s;
     /* the level and flow lags' exact first-order weights per tick,
        1 - exp(-dt / T_F) and 1 - exp(-dt / T_W) (pcsim/sg_control.h) */
     double a_level, a_flow;

@@ -32,7 +32,7 @@ pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
     const double *o = pcs_store_data(w, sc->id_sec_out);
     double *m = pcs_store_data(w, sc->id_meas);
     double p = power_frac(w, sc, m[PCS_SG_CONTROL_MEAS_POWER]);
-    for (uint32_t l = 0; l < sc->n_sg; l++) {
+    for (uint32_t l = 0; l < sc->base.n_sg; l++) {
         const double *b = o + PCS_SECONDARY_OUT_SG + PCS_SECONDARY_OUT_PER_SG * l;
         double *ml = m + PCS_SG_CONTROL_MEAS_PER_SG * l;
         ml[PCS_SG_CONTROL_MEAS_NR] = b[PCS_SECONDARY_OUT_NR];
@@ -95,7 +95,7 @@ static void feed_loop(const pcs_sg_control *sc, const double *ml, double limit, 
         sc->a_level * (ml[PCS_SG_CONTROL_MEAS_NR] - sl[PCS_SG_CONTROL_ST_LEVEL_LAG]);
     int bypass = sl[PCS_SG_CONTROL_ST_BYPASS] != 0.0;
     double e = program(sc, ml) - sl[PCS_SG_CONTROL_ST_LEVEL_LAG];
-    double di = gain(sc, sl) * sc->dt_s / d->level_reset_s * e;
+    double di = gain(sc, sl) * sc->base.dt_s / d->level_reset_s * e;
     double w_c = sl[PCS_SG_CONTROL_ST_FEED];
     /* conditional integration: not while the output is held at a limit
        that the step would push it further past (main valves: the command;
@@ -119,8 +119,8 @@ pcs_status pcs_sgc_system(pcs_world *w, void *ctx)
     pcs_sg_control *sc = ctx;
     const double *m = pcs_store_data(w, sc->id_meas);
     const double *limit = pcs_store_data(w, sc->id_feed_limit);
-    double *s = pcs_store_data(w, sc->id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
-    for (uint32_t l = 0; l < sc->n_sg; l++) {
+    double *s = pcs_store_data(w, sc->base.id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
+    for (uint32_t l = 0; l < sc->base.n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         feed_loop(sc, m + PCS_SG_CONTROL_MEAS_PER_SG * l, limit[l], sl);
         feed[l] = sl[PCS_SG_CONTROL_ST_FEED];
@@ -147,7 +147,7 @@ pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *c)
     if (c->op != PCS_SG_CONTROL_OP_BYPASS && c->op != PCS_SG_CONTROL_OP_MAIN)
         return pcs_error_set(PCS_E_INVAL, "%s: unknown sg_control op %u", c->target_name, c->op);
     double sg;
-    pcs_status st = pcs_control_arg_in(c, "SG number (0: every SG)", 0.0, sc->n_sg, &sg);
+    pcs_status st = pcs_control_arg_in(c, "SG number (0: every SG)", 0.0, sc->base.n_sg, &sg);
     if (st == PCS_OK && sg != floor(sg))
         st = pcs_error_set(PCS_E_INVAL, "%s: SG number %g is not a whole number", c->target_name,
                            sg);
@@ -155,9 +155,9 @@ pcs_status pcs_sgc_on_command(pcs_world *w, const pcs_command_call *c)
         return st;
     const double *m = pcs_store_data(w, sc->id_meas);
     const double *limit = pcs_store_data(w, sc->id_feed_limit);
-    double *s = pcs_store_data(w, sc->id_state);
+    double *s = pcs_store_data(w, sc->base.id_state);
     int bypass = c->op == PCS_SG_CONTROL_OP_BYPASS;
-    for (uint32_t l = 0; l < sc->n_sg; l++)
+    for (uint32_t l = 0; l < sc->base.n_sg; l++)
         if (sg == 0.0 || l + 1u == (uint32_t)sg)
             transfer(sc, l, bypass, m, limit, s);
     return PCS_OK;

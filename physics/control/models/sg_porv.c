@@ -34,16 +34,13 @@ pcs_status pcs_sg_porv_default(pcs_sg_porv_def *d)
 
 static pcs_status check_def(const pcs_world *w, const pcs_sg_porv_def *d, uint32_t n_sg)
 {
-    pcs_status st = pcs_control_unit_name_check("sg_porv", d->unit_name);
-    if (st != PCS_OK)
-        return st;
     const pcs_param_range r[] = {
         {"p_setpoint_pa", d->p_setpoint_pa, 1e6, 1.6e7, 0},
         {"p_band_pa", d->p_band_pa, 1e3, 1e7, 0},
         {"integral_time_s", d->integral_time_s, 1.0, 1e5, 0},
         {"stroke_s", d->stroke_s, 0.05, 600.0, 0},
     };
-    st = pcs_param_ranges_check("sg_porv: ", r, sizeof r / sizeof r[0]);
+    pcs_status st = pcs_control_def_check("sg_porv", d->unit_name, r, sizeof r / sizeof r[0]);
     for (uint32_t l = 0; st == PCS_OK && l < n_sg; l++) {
         char field[48];
         snprintf(field, sizeof field, "pressure[%u] (SG %u)", l, l + 1);
@@ -75,8 +72,8 @@ static pcs_status check_element(const char *name, const double *s, uint32_t n_sg
 static pcs_status porv_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_sg_porv *pv = ctx;
-    const char *name = pcs_store_name(w, pv->id_state);
-    const double *s = pcs_load_view_store(v, pv->id_state);
+    const char *name = pcs_store_name(w, pv->base.id_state);
+    const double *s = pcs_load_view_store(v, pv->base.id_state);
     if (!s)
         return pcs_error_set(PCS_E_CORRUPT, "store '%s': no staged data", name);
     static const struct {
@@ -94,7 +91,7 @@ static pcs_status porv_load_check(const pcs_world *w, const pcs_load_view *v, vo
     };
     pcs_status st = PCS_OK;
     for (size_t r = 0; st == PCS_OK && r < sizeof rows / sizeof rows[0]; r++)
-        st = check_element(name, s, pv->n_sg, rows[r].e, rows[r].field, rows[r].lo, rows[r].hi,
+        st = check_element(name, s, pv->base.n_sg, rows[r].e, rows[r].field, rows[r].lo, rows[r].hi,
                            rows[r].flag);
     return st;
 }
@@ -104,10 +101,11 @@ static pcs_status porv_load_check(const pcs_world *w, const pcs_load_view *v, vo
 /* The system reads the distinct stores of the inputs and the secondary's
  * outputs (nothing: the inputs carry the pressure) and writes its state and
  * the secondary's porv store. */
-static pcs_status register_system(pcs_world *w, pcs_sg_porv *pv)
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
+    pcs_sg_porv *pv = ctl;
     uint32_t reads[2 * PCS_SECONDARY_MAX_SG], n = 0;
-    for (uint32_t l = 0; l < pv->n_sg; l++) {
+    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         const pcs_pzr_control_input *in = &pv->def.pressure[l];
         uint32_t ids[2] = {in->store, in->status_store};
         for (int k = 0; k < 2; k++) {
@@ -118,50 +116,38 @@ static pcs_status register_system(pcs_world *w, pcs_sg_porv *pv)
                 reads[n++] = ids[k];
         }
     }
-    uint32_t writes[] = {pv->id_state, pv->id_sec_porv};
-    return pcs_th_system(w, pv->unit, "porvctl", PCS_STAGE_ALARMS, pcs_porv_system, pv, reads, n,
-                         writes, 2, porv_load_check);
+    uint32_t writes[] = {pv->base.id_state, pv->id_sec_porv};
+    return pcs_th_system(w, pv->base.unit, "porvctl", PCS_STAGE_ALARMS, pcs_porv_system, pv, reads,
+                         n, writes, 2, porv_load_check);
 }
 
-static pcs_status register_channels(pcs_world *w, const pcs_sg_porv *pv)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    const pcs_sg_porv *pv = ctl;
     static const pcs_th_channel_row rows[] = {{"porv_opening", "1", PCS_SG_PORV_ST_OPENING},
                                               {"porv_manual", "", PCS_SG_PORV_ST_MANUAL},
                                               {"porv_error", "Pa", PCS_SG_PORV_ST_ERROR}};
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < pv->n_sg; l++)
+    for (uint32_t l = 0; st == PCS_OK && l < pv->base.n_sg; l++)
         for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
             char suffix[32];
             snprintf(suffix, sizeof suffix, "sg%u.%s", l + 1, rows[i].suffix);
-            st = pcs_th_channel(w, pv->unit, suffix, rows[i].unit, pv->id_state,
+            st = pcs_th_channel(w, pv->base.unit, suffix, rows[i].unit, pv->base.id_state,
                                 l * PCS_SG_PORV_ST_COUNT + rows[i].index);
         }
     return st;
 }
 
-static pcs_status register_targets(pcs_world *w, pcs_sg_porv *pv)
+static pcs_status make_state(pcs_world *w, void *ctl)
 {
-    pcs_status st = pcs_control_register_targets(w, PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT,
-                                                 pcs_porv_on_command, pv, pv->unit, "porvctl");
-    uint32_t family = 0;
-    if (st == PCS_OK)
-        st = pcs_command_family_share(w, PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT,
-                                      pcs_porv_on_command, &family);
-    return st == PCS_OK ? pcs_th_element_targets(w, family, pv, pv->unit, "porv", pv->n_sg) : st;
-}
-
-static pcs_status make_state(pcs_world *w, pcs_sg_porv *pv)
-{
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.porvctl.state", pv->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), pv->n_sg * PCS_SG_PORV_ST_COUNT,
-                                       PCS_STORE_STATE_F64, &pv->id_state);
+    pcs_sg_porv *pv = ctl;
+    double *s;
+    pcs_status st = pcs_control_state(w, &pv->base, pv->base.n_sg * PCS_SG_PORV_ST_COUNT, &s);
     if (st != PCS_OK)
         return st;
-    double *s = pcs_store_data(w, pv->id_state);
     const double *porv = pcs_store_data(w, pv->id_sec_porv);
     const double *o = pcs_store_data(w, pv->id_sec_out);
-    for (uint32_t l = 0; l < pv->n_sg; l++) {
+    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         double *b = s + (size_t)l * PCS_SG_PORV_ST_COUNT;
         b[PCS_SG_PORV_ST_OPENING] = porv[l];
         b[PCS_SG_PORV_ST_P_MEASURED] =
@@ -170,6 +156,12 @@ static pcs_status make_state(pcs_world *w, pcs_sg_porv *pv)
     return PCS_OK;
 }
 
+static const pcs_control_kind porv_kind = {
+    "sg_porv",
+    "porvctl",
+    {PCS_SG_PORV_COMMANDS, PCS_SG_PORV_OP_COUNT, pcs_porv_on_command, "porvctl", "porv"},
+    {make_state, register_system, pcs_control_targets, register_channels}};
+
 pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_secondary *sec,
                            pcs_sg_porv **out)
 {
@@ -177,27 +169,16 @@ pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_seconda
         return pcs_error_set(PCS_E_INVAL, "pcs_sg_porv_add: NULL argument");
     uint32_t n_sg = pcs_secondary_def_get(sec)->n_sg;
     pcs_status st = check_def(w, def, n_sg);
-    if (st != PCS_OK)
-        return st;
-    pcs_sg_porv *pv = pcs_world_alloc(w, sizeof *pv);
+    pcs_sg_porv *pv = pcs_control_new(w, &st, &porv_kind, sizeof *pv, def->unit_name);
     if (!pv)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_sg_porv_add: out of memory");
-    memset(pv, 0, sizeof *pv);
+        return st;
     pv->def = *def;
-    snprintf(pv->unit, sizeof pv->unit, "%s", def->unit_name);
-    pv->def.unit_name = pv->unit;
-    pv->n_sg = n_sg;
+    pv->def.unit_name = pv->base.unit;
+    pv->base.n_sg = n_sg;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     pv->id_sec_out = ss.out;
     pv->id_sec_porv = ss.porv;
-    pv->dt_s = pcs_world_clock(w)->dt_s;
-    st = make_state(w, pv);
-    if (st == PCS_OK)
-        st = register_system(w, pv);
-    if (st == PCS_OK)
-        st = register_targets(w, pv);
-    if (st == PCS_OK)
-        st = register_channels(w, pv);
+    st = pcs_control_build(w, &pv->base);
     if (st == PCS_OK)
         *out = pv;
     return st;
@@ -205,5 +186,5 @@ pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_seconda
 
 uint32_t pcs_sg_porv_state_store(const pcs_sg_porv *pv)
 {
-    return pv ? pv->id_state : UINT32_MAX;
+    return pv ? pv->base.id_state : UINT32_MAX;
 }

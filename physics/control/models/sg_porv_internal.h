@@ -8,14 +8,12 @@
 
 #include "pcsim/command.h"
 #include "pcsim/sg_porv.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_sg_porv {
-    pcs_sg_porv_def def; /* unit_name points at unit[] */
-    char unit[16];
-    uint32_t n_sg;
-    uint32_t id_state;                /* own */
+    pcs_control_base base;            /* first: unit, dt_s, "uN.porvctl.state", n_sg */
+    pcs_sg_porv_def def;              /* unit_name points at base.unit */
     uint32_t id_sec_out, id_sec_porv; /* the secondary's */
-    double dt_s;
 };
 
 /* "uN.porvctl" (stage ALARMS). */

@@ -24,7 +24,7 @@ static double auto_target(const pcs_sg_porv *pv, double *s, double p)
     const pcs_sg_porv_def *d = &pv->def;
     double e = p - d->p_setpoint_pa, kp_e = e / d->p_band_pa;
     double i = s[PCS_SG_PORV_ST_INTEGRAL];
-    double di = pv->dt_s / d->integral_time_s * kp_e, out = kp_e + i;
+    double di = pv->base.dt_s / d->integral_time_s * kp_e, out = kp_e + i;
     if (!(out >= 1.0 && di > 0.0))
         s[PCS_SG_PORV_ST_INTEGRAL] = i = clamp(i + di, 0.0, 1.0);
     s[PCS_SG_PORV_ST_ERROR] = e;
@@ -34,10 +34,10 @@ static double auto_target(const pcs_sg_porv *pv, double *s, double p)
 pcs_status pcs_porv_system(pcs_world *w, void *ctx)
 {
     pcs_sg_porv *pv = ctx;
-    double *state = pcs_store_data(w, pv->id_state);
+    double *state = pcs_store_data(w, pv->base.id_state);
     double *porv = pcs_store_data(w, pv->id_sec_porv);
-    double step = pv->dt_s / pv->def.stroke_s;
-    for (uint32_t l = 0; l < pv->n_sg; l++) {
+    double step = pv->base.dt_s / pv->def.stroke_s;
+    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         double *s = state + (size_t)l * PCS_SG_PORV_ST_COUNT;
         double p = pcs_control_input_read(w, &pv->def.pressure[l]);
         double opening = s[PCS_SG_PORV_ST_OPENING], target = opening;
@@ -67,7 +67,7 @@ static void track(const pcs_sg_porv *pv, double *s)
 pcs_status pcs_porv_on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_sg_porv *pv = c->ctx;
-    double *state = pcs_store_data(w, pv->id_state), v = 0.0;
+    double *state = pcs_store_data(w, pv->base.id_state), v = 0.0;
     if (c->op == PCS_SG_PORV_OP_MANUAL) {
         pcs_status st = pcs_control_arg_in(c, "SG PORV opening", 0.0, 1.0, &v);
         if (st != PCS_OK)
@@ -75,10 +75,10 @@ pcs_status pcs_porv_on_command(pcs_world *w, const pcs_command_call *c)
     } else if (c->op != PCS_SG_PORV_OP_AUTO)
         return pcs_error_set(PCS_E_INVAL, "%s: unknown sg_porv op %u", c->target_name, c->op);
     int all = c->element == PCS_TARGET_ELEMENT_ALL;
-    if (!all && c->element >= pv->n_sg)
+    if (!all && c->element >= pv->base.n_sg)
         return pcs_error_set(PCS_E_INVAL, "%s: SG %u outside [1, %u]", c->target_name,
-                             c->element + 1, pv->n_sg);
-    uint32_t lo = all ? 0 : c->element, hi = all ? pv->n_sg : c->element + 1;
+                             c->element + 1, pv->base.n_sg);
+    uint32_t lo = all ? 0 : c->element, hi = all ? pv->base.n_sg : c->element + 1;
     for (uint32_t l = lo; l < hi; l++) {
         double *s = state + (size_t)l * PCS_SG_PORV_ST_COUNT;
         if (c->op == PCS_SG_PORV_OP_MANUAL) {

@@ -82,22 +82,14 @@ static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
 
 /* ---- load check ------------------------------------------------------------- */
 
-static pcs_status flag_check(const char *name, const double *s, uint32_t k, const char *what)
-{
-    if (s[k] == 0.0 || s[k] == 1.0)
-        return PCS_OK;
-    return pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g; allowed 0 or 1",
-                         name, k, what, s[k]);
-}
-
 static pcs_status sdc_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_steam_dump *sd = ctx;
-    const char *name = pcs_store_name(w, sd->id_state);
-    const double *s = pcs_load_view_store(v, sd->id_state);
-    pcs_status st = flag_check(name, s, PCS_STEAM_DUMP_ST_MANUAL, "manual flag");
+    const char *name = pcs_store_name(w, sd->base.id_state);
+    const double *s = pcs_load_view_store(v, sd->base.id_state);
+    pcs_status st = pcs_control_flag_allowed(name, "manual flag", s, PCS_STEAM_DUMP_ST_MANUAL);
     if (st == PCS_OK)
-        st = flag_check(name, s, PCS_STEAM_DUMP_ST_MODE, "mode (0 Tavg, 1 pressure)");
+        st = pcs_control_flag_allowed(name, "mode (0 Tavg, 1 pressure)", s, PCS_STEAM_DUMP_ST_MODE);
     if (st == PCS_OK)
         st = pcs_load_check_f64_from(name, "manual demand, demand, pressure integral", s,
                                      PCS_STEAM_DUMP_ST_MANUAL_DEMAND, 3, 1, 0.0, 1.0, 0);
@@ -121,43 +113,58 @@ static pcs_status sdc_load_check(const pcs_world *w, const pcs_load_view *v, voi
 
 /* ---- registration --------------------------------------------------------------- */
 
-static pcs_status register_system(pcs_world *w, pcs_steam_dump *sd)
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
+    pcs_steam_dump *sd = ctl;
     const pcs_pzr_control_input *t = &sd->def.tavg;
     uint32_t reads[5] = {t->store, sd->id_turbine, sd->id_interlock, sd->id_sec_out,
                          t->status_store};
-    uint32_t writes[] = {sd->id_state, sd->id_sec_dump};
-    return pcs_th_system(w, sd->unit, "dumpctl", PCS_STAGE_ALARMS, pcs_sdc_system, sd, reads,
+    uint32_t writes[] = {sd->base.id_state, sd->id_sec_dump};
+    return pcs_th_system(w, sd->base.unit, "dumpctl", PCS_STAGE_ALARMS, pcs_sdc_system, sd, reads,
                          t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5, writes, 2,
                          sdc_load_check);
 }
 
-static pcs_status register_channels(pcs_world *w, const pcs_steam_dump *sd)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    const pcs_steam_dump *sd = ctl;
     static const pcs_th_channel_row ch[] = {{"demand", "1", PCS_STEAM_DUMP_ST_DEMAND},
                                             {"error", "K or Pa", PCS_STEAM_DUMP_ST_ERROR},
                                             {"controller", "", PCS_STEAM_DUMP_ST_CONTROLLER},
                                             {"manual", "", PCS_STEAM_DUMP_ST_MANUAL},
                                             {"mode", "", PCS_STEAM_DUMP_ST_MODE}};
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "%s.dumpctl", sd->unit);
-    return pcs_th_channels_register(w, prefix, sd->id_state, ch, sizeof ch / sizeof ch[0]);
+    return pcs_control_channels(w, &sd->base, sd->base.id_state, ch, sizeof ch / sizeof ch[0]);
 }
 
-static pcs_status make_state(pcs_world *w, pcs_steam_dump *sd)
+/* The turbine's and the interlocks' signals (load rejection, trip, C-7,
+ * C-9, P-12). */
+static pcs_status bind_signals(pcs_world *w, void *ctl)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.dumpctl.state", sd->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_STEAM_DUMP_ST_COUNT,
-                                       PCS_STORE_STATE_F64, &sd->id_state);
+    pcs_steam_dump *sd = ctl;
+    pcs_status st = pcs_plant_signals(w, sd->base.unit, PCS_SIGNALS_TURBINE, &sd->id_turbine);
+    if (st == PCS_OK)
+        st = pcs_plant_signals(w, sd->base.unit, PCS_SIGNALS_INTERLOCK, &sd->id_interlock);
+    return st;
+}
+
+static pcs_status make_state(pcs_world *w, void *ctl)
+{
+    pcs_steam_dump *sd = ctl;
+    double *s;
+    pcs_status st = pcs_control_state(w, &sd->base, PCS_STEAM_DUMP_ST_COUNT, &s);
     if (st != PCS_OK)
         return st;
-    double *s = pcs_store_data(w, sd->id_state);
     s[PCS_STEAM_DUMP_ST_DEMAND] = *(const double *)pcs_store_data(w, sd->id_sec_dump);
     s[PCS_STEAM_DUMP_ST_P_MEASURED] =
         ((const double *)pcs_store_data(w, sd->id_sec_out))[PCS_SECONDARY_OUT_HEADER_P];
     return PCS_OK;
 }
+
+static const pcs_control_kind sdc_kind = {
+    "steam_dump",
+    "dumpctl",
+    {PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_COUNT, pcs_sdc_on_command, "dumpctl", NULL},
+    {bind_signals, make_state, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_secondary *sec,
                               pcs_steam_dump **out)
@@ -165,31 +172,15 @@ pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_s
     if (!w || !def || !sec || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_add: NULL argument");
     pcs_status st = check_def(w, def);
-    if (st != PCS_OK)
-        return st;
-    pcs_steam_dump *sd = pcs_world_alloc(w, sizeof *sd);
+    pcs_steam_dump *sd = pcs_control_new(w, &st, &sdc_kind, sizeof *sd, def->unit_name);
     if (!sd)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_steam_dump_add: out of memory");
-    memset(sd, 0, sizeof *sd);
+        return st;
     sd->def = *def;
-    snprintf(sd->unit, sizeof sd->unit, "%s", def->unit_name);
-    sd->def.unit_name = sd->unit;
+    sd->def.unit_name = sd->base.unit;
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sd->id_sec_out = ss.out;
     sd->id_sec_dump = ss.dump;
-    sd->dt_s = pcs_world_clock(w)->dt_s;
-    st = pcs_plant_signals(w, sd->unit, PCS_SIGNALS_TURBINE, &sd->id_turbine);
-    if (st == PCS_OK)
-        st = pcs_plant_signals(w, sd->unit, PCS_SIGNALS_INTERLOCK, &sd->id_interlock);
-    if (st == PCS_OK)
-        st = make_state(w, sd);
-    if (st == PCS_OK)
-        st = register_system(w, sd);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_STEAM_DUMP_COMMANDS, PCS_STEAM_DUMP_OP_COUNT,
-                                          pcs_sdc_on_command, sd, sd->unit, "dumpctl");
-    if (st == PCS_OK)
-        st = register_channels(w, sd);
+    st = pcs_control_build(w, &sd->base);
     if (st == PCS_OK)
         *out = sd;
     return st;
@@ -197,5 +188,5 @@ pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_s
 
 uint32_t pcs_steam_dump_state_store(const pcs_steam_dump *sd)
 {
-    return sd ? sd->id_state : UINT32_MAX;
+    return sd ? sd->base.id_state : UINT32_MAX;
 }

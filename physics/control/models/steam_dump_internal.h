@@ -8,13 +8,13 @@
 
 #include "pcsim/command.h"
 #include "pcsim/steam_dump.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_steam_dump {
-    pcs_steam_dump_def def; /* unit_name points at unit[] */
-    char unit[16];
-    uint32_t id_state, id_turbine, id_interlock; /* own; the signal bus */
-    uint32_t id_sec_out, id_sec_dump;            /* the secondary's */
-    double dt_s;
+    pcs_control_base base;             /* first: unit, dt_s, "uN.dumpctl.state" */
+    pcs_steam_dump_def def;            /* unit_name points at base.unit */
+    uint32_t id_turbine, id_interlock; /* the signal bus */
+    uint32_t id_sec_out, id_sec_dump;  /* the secondary's */
 };
 
 /* "uN.dumpctl" (stage ALARMS). */

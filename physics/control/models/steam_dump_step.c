@@ -51,7 +51,7 @@ static double pressure_target(const pcs_steam_dump *sd, double *s, double p, dou
     const pcs_steam_dump_def *d = &sd->def;
     double e = p - d->p_setpoint_pa, kp_e = d->p_gain_per_pa * e;
     double i = s[PCS_STEAM_DUMP_ST_P_INTEGRAL];
-    double di = sd->dt_s / d->p_integral_time_s * kp_e, out = kp_e + i;
+    double di = sd->base.dt_s / d->p_integral_time_s * kp_e, out = kp_e + i;
     int high = out >= cap && di > 0.0, low = out <= 0.0 && di < 0.0;
     if (!high && !low)
         s[PCS_STEAM_DUMP_ST_P_INTEGRAL] = i = clamp(i + di, 0.0, 1.0);
@@ -94,7 +94,7 @@ pcs_status pcs_sdc_system(pcs_world *w, void *ctx)
 {
     pcs_steam_dump *sd = ctx;
     const pcs_steam_dump_def *d = &sd->def;
-    double *s = pcs_store_data(w, sd->id_state);
+    double *s = pcs_store_data(w, sd->base.id_state);
     const double *ilk = pcs_store_data(w, sd->id_interlock);
     const double *o = pcs_store_data(w, sd->id_sec_out);
     s[PCS_STEAM_DUMP_ST_P_MEASURED] = o[PCS_SECONDARY_OUT_HEADER_P];
@@ -104,9 +104,9 @@ pcs_status pcs_sdc_system(pcs_world *w, void *ctx)
     double trip_open, target = fmin(target_now(w, sd, s, ilk, cap, &trip_open), cap);
     double demand = s[PCS_STEAM_DUMP_ST_DEMAND];
     if (trip_open > demand && target > demand) /* trip-open: fast, up to its level */
-        demand = fmin(demand + sd->dt_s / d->trip_open_stroke_s, trip_open);
+        demand = fmin(demand + sd->base.dt_s / d->trip_open_stroke_s, trip_open);
     else {
-        double step = sd->dt_s / d->modulate_stroke_s;
+        double step = sd->base.dt_s / d->modulate_stroke_s;
         demand += clamp(target - demand, -step, step);
     }
     demand = clamp(fmin(demand, cap), 0.0, 1.0); /* an interlock closes at once */
@@ -126,7 +126,7 @@ static void pressure_track(const pcs_steam_dump *sd, double *s)
 pcs_status pcs_sdc_on_command(pcs_world *w, const pcs_command_call *c)
 {
     pcs_steam_dump *sd = c->ctx;
-    double *s = pcs_store_data(w, sd->id_state);
+    double *s = pcs_store_data(w, sd->base.id_state);
     switch (c->op) {
     case PCS_STEAM_DUMP_OP_MANUAL: {
         double v = c->cmd->args[0];

@@ -226,22 +226,16 @@ static pcs_status arm_load_check(const pcs_world *w, const pcs_interlock *il,
     const char *name = pcs_store_name(w, il->id_arm);
     const double *a = pcs_load_view_store(v, il->id_arm);
     pcs_status st = PCS_OK;
-    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {
-        st = pcs_load_check_f64_from(name, "interlock flag copy", a, i, 1, 1, 0.0, 1.0, 0);
-        if (st == PCS_OK && a[i] != 0.0 && a[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT,
-                               "store '%s' element %u (interlock flag copy): value %g is not 0 "
-                               "or 1",
-                               name, i, a[i]);
-    }
+    for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++)
+        st = pcs_control_load_flag(name, "interlock flag copy", a, i, 6);
     return st;
 }
 
 static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_interlock *il = ctx;
-    const char *name = pcs_store_name(w, il->id_state);
-    const double *s = pcs_load_view_store(v, il->id_state);
+    const char *name = pcs_store_name(w, il->base.id_state);
+    const double *s = pcs_load_view_store(v, il->base.id_state);
     static const char *const flags[PCS_INTERLOCK_ST_COUNT] = {
         [PCS_INTERLOCK_ST_STARTED] = "lag started flag",
         [PCS_INTERLOCK_ST_C7] = "C-7 latch",
@@ -256,12 +250,8 @@ static pcs_status interlock_load_check(const pcs_world *w, const pcs_load_view *
         [PCS_INTERLOCK_ST_P14] = "P-14 latch"};
     pcs_status st = pcs_load_check_f64_from(name, "lagged turbine load 1", s,
                                             PCS_INTERLOCK_ST_LOAD_LAG, 1, 1, 0.0, 1.5, 0);
-    for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++) {
-        st = pcs_load_check_f64_from(name, flags[i], s, i, 1, 1, 0.0, 1.0, 0);
-        if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT, "store '%s' element %u (%s): value %g is not 0 or 1",
-                               name, i, flags[i], s[i]);
-    }
+    for (uint32_t i = 1; st == PCS_OK && i < PCS_INTERLOCK_ST_COUNT; i++)
+        st = pcs_control_load_flag(name, flags[i], s, i, 6);
     return st == PCS_OK ? arm_load_check(w, il, v) : st;
 }
 
@@ -302,22 +292,26 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
 
 /* ---- build ------------------------------------------------------------------- */
 
-static pcs_status register_system(pcs_world *w, pcs_interlock *il)
+/* The start's flags, then the logic's tick and the flags' copy. */
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
+    pcs_interlock *il = ctl;
+    pcs_interlock_start_flags(il);
     uint32_t reads[] = {il->id_sensors, il->id_trip, il->id_turbine, il->id_feed};
-    uint32_t writes[] = {il->id_sig, il->id_state};
+    uint32_t writes[] = {il->id_sig, il->base.id_state};
     pcs_status st =
-        pcs_th_system(w, il->unit, "interlock", PCS_STAGE_PROTECTION, pcs_interlock_step, il, reads,
-                      4, writes, 2, interlock_load_check);
+        pcs_th_system(w, il->base.unit, "interlock", PCS_STAGE_PROTECTION, pcs_interlock_step, il,
+                      reads, 4, writes, 2, interlock_load_check);
     uint32_t arm_reads[] = {il->id_sig}, arm_writes[] = {il->id_arm};
     if (st == PCS_OK)
-        st = pcs_th_system(w, il->unit, "interlock.arm", PCS_STAGE_ALARMS, pcs_interlock_arm_step,
-                           il, arm_reads, 1, arm_writes, 1, NULL);
+        st = pcs_th_system(w, il->base.unit, "interlock.arm", PCS_STAGE_ALARMS,
+                           pcs_interlock_arm_step, il, arm_reads, 1, arm_writes, 1, NULL);
     return st;
 }
 
-static pcs_status register_channels(pcs_world *w, const pcs_interlock *il)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    const pcs_interlock *il = ctl;
     static const char *const names[PCS_SIG_INTERLOCK_COUNT] = {
         [PCS_SIG_P4] = "p4",
         [PCS_SIG_P7] = "p7",
@@ -338,42 +332,43 @@ static pcs_status register_channels(pcs_world *w, const pcs_interlock *il)
     pcs_status st = PCS_OK;
     for (uint32_t i = 0; st == PCS_OK && i < PCS_SIG_INTERLOCK_COUNT; i++) {
         char name[64];
-        snprintf(name, sizeof name, "%s.interlock.%s", il->unit, names[i]);
+        snprintf(name, sizeof name, "%s.interlock.%s", il->base.unit, names[i]);
         st = pcs_channel_register(w, name, "1", PCS_CHANNEL_F64, il->id_sig, i, NULL);
     }
     return st;
 }
 
-static pcs_status bind_stores(pcs_world *w, const pcs_sensors *sensors, pcs_interlock *il)
+/* The signal buses, the state and the flags' copy. */
+static pcs_status bind_stores(pcs_world *w, void *ctl)
 {
-    uint32_t index0;
-    pcs_status st = pcs_sensor_value_ref(sensors, 0, &il->id_sensors, &index0);
+    pcs_interlock *il = ctl;
+    pcs_status st = pcs_plant_signals(w, il->base.unit, PCS_SIGNALS_INTERLOCK, &il->id_sig);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, il->unit, PCS_SIGNALS_INTERLOCK, &il->id_sig);
+        st = pcs_plant_signals(w, il->base.unit, PCS_SIGNALS_TURBINE, &il->id_turbine);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, il->unit, PCS_SIGNALS_TURBINE, &il->id_turbine);
+        st = pcs_plant_signals(w, il->base.unit, PCS_SIGNALS_FEED, &il->id_feed);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, il->unit, PCS_SIGNALS_FEED, &il->id_feed);
+        st = pcs_control_state(w, &il->base, PCS_INTERLOCK_ST_COUNT, &il->state);
     char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.interlock.state", il->unit);
-    if (st == PCS_OK)
-        st = pcs_store_register(w, name, sizeof(double), PCS_INTERLOCK_ST_COUNT,
-                                PCS_STORE_STATE_F64, &il->id_state);
-    snprintf(name, sizeof name, "%s.interlock.arm", il->unit);
+    snprintf(name, sizeof name, "%s.interlock.arm", il->base.unit);
     if (st == PCS_OK)
         st = pcs_store_register(w, name, sizeof(double), PCS_SIG_INTERLOCK_COUNT,
                                 PCS_STORE_STATE_F64, &il->id_arm);
     if (st != PCS_OK)
         return st;
     il->arm = pcs_store_data(w, il->id_arm);
-    il->values = (const double *)pcs_store_data(w, il->id_sensors) + index0;
     il->trip = pcs_store_data(w, il->id_trip);
     il->turbine = pcs_store_data(w, il->id_turbine);
     il->feed = pcs_store_data(w, il->id_feed);
     il->sig = pcs_store_data(w, il->id_sig);
-    il->state = pcs_store_data(w, il->id_state);
     return PCS_OK;
 }
+
+static const pcs_control_kind interlock_kind = {
+    "interlock",
+    "interlock",
+    {PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_COUNT, on_command, "interlock", NULL},
+    {bind_stores, register_system, pcs_control_targets, register_channels}};
 
 pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs_interlock_def *d,
                              pcs_interlock **out)
@@ -381,29 +376,21 @@ pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs
     if (!w || !sensors || !d || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_interlock_add: NULL argument");
     pcs_status st = pcs_interlock_def_validate(w, sensors, d);
-    if (st != PCS_OK)
-        return st;
-    pcs_interlock *il = pcs_world_alloc(w, sizeof *il);
+    pcs_interlock *il = pcs_control_new(w, &st, &interlock_kind, sizeof *il, d->unit_name);
     if (!il)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_interlock_add: out of memory");
-    memset(il, 0, sizeof *il);
+        return st;
     il->def = *d;
-    snprintf(il->unit, sizeof il->unit, "%s", d->unit_name);
-    il->def.unit_name = il->unit;
+    il->def.unit_name = il->base.unit;
     il->id_trip = d->trip_store;
     il->rated_load_kg_s = d->n_sg * d->rated_steam_kg_s;
     double tau_s = d->c7_step_frac / (d->c7_ramp_per_min / 60.0);
-    il->lag_alpha = 1.0 - exp(-pcs_world_clock(w)->dt_s / tau_s);
-    st = bind_stores(w, sensors, il);
+    il->lag_alpha = 1.0 - exp(-il->base.dt_s / tau_s);
+    uint32_t index0;
+    st = pcs_sensor_value_ref(sensors, 0, &il->id_sensors, &index0);
     if (st == PCS_OK) {
-        pcs_interlock_start_flags(il);
-        st = register_system(w, il);
+        il->values = (const double *)pcs_store_data(w, il->id_sensors) + index0;
+        st = pcs_control_build(w, &il->base);
     }
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_INTERLOCK_COMMANDS, PCS_INTERLOCK_OP_COUNT,
-                                          on_command, il, il->unit, "interlock");
-    if (st == PCS_OK)
-        st = register_channels(w, il);
     if (st == PCS_OK)
         *out = il;
     return st;
@@ -411,7 +398,7 @@ pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs
 
 uint32_t pcs_interlock_state_store(const pcs_interlock *il)
 {
-    return il ? il->id_state : UINT32_MAX;
+    return il ? il->base.id_state : UINT32_MAX;
 }
 
 uint32_t pcs_interlock_arm_store(const pcs_interlock *il)

@@ -9,10 +9,11 @@
 
 #include "pcsim/command.h"
 #include "pcsim/interlock.h"
+#include "physics/control/models/control_common.h"
 
 struct pcs_interlock {
-    pcs_interlock_def def; /* unit_name points at unit[] */
-    char unit[16];
+    pcs_control_base base; /* first: unit, dt_s, "<unit>.interlock.state" */
+    pcs_interlock_def def; /* unit_name points at base.unit */
     const double *values;  /* the sensors' measured values, by sensor id */
     const uint32_t *trip;  /* the unit's trip breakers (latched scram cause) */
     const double *turbine; /* "<unit>.turbine.sig" */
@@ -20,7 +21,7 @@ struct pcs_interlock {
     double *sig;           /* "<unit>.interlock.sig" (written) */
     double *state;         /* "<unit>.interlock.state" (written) */
     double *arm;           /* "<unit>.interlock.arm" (written by the copy system) */
-    uint32_t id_sig, id_state, id_arm, id_turbine, id_feed, id_sensors, id_trip;
+    uint32_t id_sig, id_arm, id_turbine, id_feed, id_sensors, id_trip;
     double rated_load_kg_s; /* n_sg x rated steam: 100 % turbine load */
     double lag_alpha;       /* C-7 lag step: 1 - exp(-dt / tau) */
 };

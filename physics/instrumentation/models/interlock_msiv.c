@@ -18,17 +18,17 @@
 #include "pcsim/persist.h"
 #include "pcsim/plant_signals.h"
 #include "pcsim/system.h"
+#include "physics/control/models/control_common.h"
 #include "physics/instrumentation/models/interlock_internal.h"
 #include "physics/thermohydraulics/models/th_register.h"
 
 enum { MSIV_POS = 0, MSIV_DEMAND = 1, MSIV_DELAY = 2, MSIV_PER_SG = 3 };
 
 struct pcs_msiv {
-    char unit[16];
-    uint32_t n_sg;
-    double delay_s, close_rate, open_rate, dt_s; /* rates: opening per s */
-    uint32_t id_state, id_sig, id_out;
-    double *state;     /* [n_sg x MSIV_PER_SG] */
+    pcs_control_base base;                 /* first: unit, dt_s, "<unit>.msiv.state", n_sg */
+    double delay_s, close_rate, open_rate; /* rates: opening per s */
+    uint32_t id_sig, id_out;
+    double *state;     /* [base.n_sg x MSIV_PER_SG] */
     const double *sig; /* "<unit>.interlock.sig" */
     double *out;       /* "<unit>.sec.msiv" */
 };
@@ -48,13 +48,13 @@ static pcs_status msiv_step(pcs_world *w, void *ctx)
     (void)w;
     pcs_msiv *m = ctx;
     if (m->sig[PCS_SIG_MSLI] != 0.0)
-        for (uint32_t l = 0; l < m->n_sg; l++)
+        for (uint32_t l = 0; l < m->base.n_sg; l++)
             start_close(m, l, m->delay_s);
-    for (uint32_t l = 0; l < m->n_sg; l++) {
+    for (uint32_t l = 0; l < m->base.n_sg; l++) {
         double *s = &m->state[MSIV_PER_SG * l];
-        double wait = s[MSIV_DELAY] < m->dt_s ? s[MSIV_DELAY] : m->dt_s;
+        double wait = s[MSIV_DELAY] < m->base.dt_s ? s[MSIV_DELAY] : m->base.dt_s;
         s[MSIV_DELAY] -= wait;
-        double move = m->dt_s - wait, pos = s[MSIV_POS];
+        double move = m->base.dt_s - wait, pos = s[MSIV_POS];
         if (s[MSIV_DEMAND] == 0.0)
             pos -= move * m->close_rate;
         else
@@ -71,7 +71,7 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
     (void)w;
     pcs_msiv *m = call->ctx;
     uint32_t lo = call->element == PCS_TARGET_ELEMENT_ALL ? 0 : call->element;
-    uint32_t hi = call->element == PCS_TARGET_ELEMENT_ALL ? m->n_sg : call->element + 1;
+    uint32_t hi = call->element == PCS_TARGET_ELEMENT_ALL ? m->base.n_sg : call->element + 1;
     if (call->op == PCS_MSIV_OP_OPEN && m->sig[PCS_SIG_MSLI] != 0.0)
         return pcs_error_set(PCS_E_STATE,
                              "%s: msiv_open refused: steam line isolation (MSLI) is set "
@@ -93,75 +93,58 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *call)
 static pcs_status msiv_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
 {
     const pcs_msiv *m = ctx;
-    const char *name = pcs_store_name(w, m->id_state);
-    const double *s = pcs_load_view_store(v, m->id_state);
+    const char *name = pcs_store_name(w, m->base.id_state);
+    const double *s = pcs_load_view_store(v, m->base.id_state);
     pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < m->n_sg; l++) {
+    for (uint32_t l = 0; st == PCS_OK && l < m->base.n_sg; l++) {
         uint32_t i = MSIV_PER_SG * l + MSIV_DEMAND;
         st = pcs_load_check_f64_from(name, "opening 1", s, i - 1, 1, 1, 0.0, 1.0, 0);
         if (st == PCS_OK)
             st = pcs_load_check_f64_from(name, "delay left s", s, i + 1, 1, 1, 0.0, m->delay_s, 0);
         if (st == PCS_OK)
-            st = pcs_load_check_f64_from(name, "demand (1 open, 0 shut)", s, i, 1, 1, 0.0, 1.0, 0);
-        if (st == PCS_OK && s[i] != 0.0 && s[i] != 1.0)
-            st = pcs_error_set(PCS_E_CORRUPT,
-                               "store '%s' element %u (demand (1 open, 0 shut)): value %g is "
-                               "not 0 or 1",
-                               name, i, s[i]);
+            st = pcs_control_load_flag(name, "demand (1 open, 0 shut)", s, i, 6);
     }
     return st;
 }
 
-static pcs_status register_targets(pcs_world *w, pcs_msiv *m)
+static pcs_status register_system(pcs_world *w, void *ctl)
 {
-    uint32_t family;
-    pcs_status st =
-        pcs_command_family_share(w, PCS_MSIV_COMMANDS, PCS_MSIV_OP_COUNT, on_command, &family);
-    char all[32];
-    snprintf(all, sizeof all, "%s.msiv", m->unit);
-    const char *names[] = {all, m->unit};
-    for (size_t k = 0; st == PCS_OK && k < 2; k++) {
-        pcs_command_target_def td = {
-            .name = names[k], .family = family, .ctx = m, .element = PCS_TARGET_ELEMENT_ALL};
-        st = pcs_command_target_register(w, &td, NULL);
-    }
-    return st == PCS_OK ? pcs_th_element_targets(w, family, m, m->unit, "msiv", m->n_sg) : st;
-}
-
-static pcs_status register_system(pcs_world *w, pcs_msiv *m)
-{
-    uint32_t reads[] = {m->id_sig}, writes[] = {m->id_state, m->id_out};
-    pcs_status st = pcs_th_system(w, m->unit, "msiv", PCS_STAGE_ACTUATORS, msiv_step, m, reads, 1,
-                                  writes, 2, msiv_load_check);
-    for (uint32_t l = 0; st == PCS_OK && l < m->n_sg; l++) {
+    pcs_msiv *m = ctl;
+    uint32_t reads[] = {m->id_sig}, writes[] = {m->base.id_state, m->id_out};
+    pcs_status st = pcs_th_system(w, m->base.unit, "msiv", PCS_STAGE_ACTUATORS, msiv_step, m, reads,
+                                  1, writes, 2, msiv_load_check);
+    for (uint32_t l = 0; st == PCS_OK && l < m->base.n_sg; l++) {
         char ch[64];
-        snprintf(ch, sizeof ch, "%s.sg%u.msiv", m->unit, l + 1);
-        st = pcs_channel_register(w, ch, "1", PCS_CHANNEL_F64, m->id_state,
+        snprintf(ch, sizeof ch, "%s.sg%u.msiv", m->base.unit, l + 1);
+        st = pcs_channel_register(w, ch, "1", PCS_CHANNEL_F64, m->base.id_state,
                                   MSIV_PER_SG * l + MSIV_POS, NULL);
     }
     return st;
 }
 
-static pcs_status make_state(pcs_world *w, pcs_msiv *m)
+static pcs_status make_state(pcs_world *w, void *ctl)
 {
-    char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.msiv.state", m->unit);
-    pcs_status st = pcs_store_register(w, name, sizeof(double), MSIV_PER_SG * m->n_sg,
-                                       PCS_STORE_STATE_F64, &m->id_state);
+    pcs_msiv *m = ctl;
+    pcs_status st = pcs_control_state(w, &m->base, MSIV_PER_SG * m->base.n_sg, &m->state);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, m->unit, PCS_SIGNALS_INTERLOCK, &m->id_sig);
+        st = pcs_plant_signals(w, m->base.unit, PCS_SIGNALS_INTERLOCK, &m->id_sig);
     if (st != PCS_OK)
         return st;
-    m->state = pcs_store_data(w, m->id_state);
     m->sig = pcs_store_data(w, m->id_sig);
     m->out = pcs_store_data(w, m->id_out);
-    for (uint32_t l = 0; l < m->n_sg; l++) {
+    for (uint32_t l = 0; l < m->base.n_sg; l++) {
         double pos = m->out[l] < 0.0 ? 0.0 : (m->out[l] > 1.0 ? 1.0 : m->out[l]);
         m->state[MSIV_PER_SG * l + MSIV_POS] = pos;
         m->state[MSIV_PER_SG * l + MSIV_DEMAND] = pos > 0.0 ? 1.0 : 0.0;
     }
     return PCS_OK;
 }
+
+static const pcs_control_kind msiv_kind = {
+    "msiv",
+    "msiv",
+    {PCS_MSIV_COMMANDS, PCS_MSIV_OP_COUNT, on_command, "msiv", "msiv"},
+    {make_state, register_system, pcs_control_targets}};
 
 pcs_status pcs_msiv_add(pcs_world *w, const pcs_interlock_def *d, uint32_t msiv_store,
                         pcs_msiv **out)
@@ -185,22 +168,16 @@ pcs_status pcs_msiv_add(pcs_world *w, const pcs_interlock_def *d, uint32_t msiv_
         return pcs_error_set(PCS_E_INVAL,
                              "msiv: msiv_store = %u is not a float64 store of n_sg = %u openings",
                              msiv_store, d->n_sg);
-    pcs_msiv *m = pcs_world_alloc(w, sizeof *m);
+    pcs_status st = PCS_OK;
+    pcs_msiv *m = pcs_control_new(w, &st, &msiv_kind, sizeof *m, d->unit_name);
     if (!m)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_msiv_add: out of memory");
-    memset(m, 0, sizeof *m);
-    snprintf(m->unit, sizeof m->unit, "%s", d->unit_name);
-    m->n_sg = d->n_sg;
+        return st;
+    m->base.n_sg = d->n_sg;
     m->delay_s = d->msiv_delay_s;
     m->close_rate = 1.0 / d->msiv_stroke_s;
     m->open_rate = 1.0 / d->msiv_open_stroke_s;
-    m->dt_s = pcs_world_clock(w)->dt_s;
     m->id_out = msiv_store;
-    pcs_status st = make_state(w, m);
-    if (st == PCS_OK)
-        st = register_system(w, m);
-    if (st == PCS_OK)
-        st = register_targets(w, m);
+    st = pcs_control_build(w, &m->base);
     if (st == PCS_OK)
         *out = m;
     return st;
@@ -208,5 +185,5 @@ pcs_status pcs_msiv_add(pcs_world *w, const pcs_interlock_def *d, uint32_t msiv_
 
 uint32_t pcs_msiv_state_store(const pcs_msiv *m)
 {
-    return m ? m->id_state : UINT32_MAX;
+    return m ? m->base.id_state : UINT32_MAX;
 }

@@ -46,9 +46,6 @@ pcs_status pcs_turbine_default(pcs_turbine_def *d)
 
 static pcs_status check_def(const pcs_turbine_def *d)
 {
-    pcs_status name_st = pcs_control_unit_name_check("turbine", d->unit_name);
-    if (name_st != PCS_OK)
-        return name_st;
     const pcs_param_range r[] = {
         {"eta_turbine", d->eta_turbine, 0.0, 1.0, 1},
         {"eta_generator", d->eta_generator, 0.0, 1.0, 1},
@@ -65,7 +62,7 @@ static pcs_status check_def(const pcs_turbine_def *d)
         {"sync_rad_s", d->sync_rad_s, 0.0, 1000.0, 1},
         {"rated_flow_kg_s", d->rated_flow_kg_s, 0.0, 1e5, 0},
     };
-    return pcs_param_ranges_check("turbine: ", r, sizeof r / sizeof r[0]);
+    return pcs_control_def_check("turbine", d->unit_name, r, sizeof r / sizeof r[0]);
 }
 
 /* ---- load check ------------------------------------------------------------- */
@@ -132,20 +129,21 @@ static pcs_status turbine_load_check(const pcs_world *w, const pcs_load_view *v,
 /* ---- registration --------------------------------------------------------------- */
 
 /* Steady start from the secondary as it is now (header). */
-static pcs_status make_stores(pcs_world *w, pcs_turbine *t)
+static pcs_status make_stores(pcs_world *w, void *ctl)
 {
+    pcs_turbine *t = ctl;
     char name[PCS_NAME_MAX];
-    snprintf(name, sizeof name, "%s.turbine.gov", t->unit);
+    snprintf(name, sizeof name, "%s.turbine.gov", t->base.unit);
     pcs_status st = pcs_store_register(w, name, sizeof(double), PCS_TURBINE_GOV_COUNT,
                                        PCS_STORE_STATE_F64, &t->id_gov);
-    snprintf(name, sizeof name, "%s.turbine.gen", t->unit);
+    snprintf(name, sizeof name, "%s.turbine.gen", t->base.unit);
     if (st == PCS_OK)
         st = pcs_store_register(w, name, sizeof(double), PCS_TURBINE_GEN_COUNT, PCS_STORE_STATE_F64,
                                 &t->id_gen);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, t->unit, PCS_SIGNALS_TURBINE, &t->id_sig);
+        st = pcs_plant_signals(w, t->base.unit, PCS_SIGNALS_TURBINE, &t->id_sig);
     if (st == PCS_OK)
-        st = pcs_plant_signals(w, t->unit, PCS_SIGNALS_INTERLOCK, &t->id_ilk);
+        st = pcs_plant_signals(w, t->base.unit, PCS_SIGNALS_INTERLOCK, &t->id_ilk);
     if (st != PCS_OK)
         return st;
     double *sig = pcs_store_data(w, t->id_sig);
@@ -165,21 +163,22 @@ static pcs_status make_stores(pcs_world *w, pcs_turbine *t)
         return pcs_error_set(PCS_E_INVAL,
                              "turbine %s: the settled opening %g at load %g leaves an integral "
                              "%g outside [-1, 1]",
-                             t->unit, v, load, g[PCS_TURBINE_GOV_INTEGRAL]);
+                             t->base.unit, v, load, g[PCS_TURBINE_GOV_INTEGRAL]);
     sig[PCS_SIG_TURBINE_LOAD_DEMAND] = g[PCS_TURBINE_GOV_DEMAND];
     return PCS_OK;
 }
 
-static pcs_status register_systems(pcs_world *w, pcs_turbine *t)
+static pcs_status register_systems(pcs_world *w, void *ctl)
 {
+    pcs_turbine *t = ctl;
     uint32_t g_reads[] = {t->id_sig, t->id_ilk, t->id_gen},
              g_writes[] = {t->id_gov, t->id_sec_valve};
-    pcs_status st = pcs_th_system(w, t->unit, "turbine.governor", PCS_STAGE_ACTUATORS,
+    pcs_status st = pcs_th_system(w, t->base.unit, "turbine.governor", PCS_STAGE_ACTUATORS,
                                   pcs_turbine_governor, t, g_reads, 3, g_writes, 2, NULL);
     uint32_t reads[] = {t->id_gov, t->id_sec_out, t->id_sec_h}, writes[] = {t->id_sig, t->id_gen};
     if (st == PCS_OK)
-        st = pcs_th_system(w, t->unit, "turbine", PCS_STAGE_ACCIDENTS, pcs_turbine_generator, t,
-                           reads, 3, writes, 2, turbine_load_check);
+        st = pcs_th_system(w, t->base.unit, "turbine", PCS_STAGE_ACCIDENTS, pcs_turbine_generator,
+                           t, reads, 3, writes, 2, turbine_load_check);
     return st;
 }
 
@@ -189,8 +188,9 @@ typedef struct chan_row {
     uint32_t elem;
 } chan_row;
 
-static pcs_status register_channels(pcs_world *w, const pcs_turbine *t)
+static pcs_status register_channels(pcs_world *w, void *ctl)
 {
+    const pcs_turbine *t = ctl;
     static const chan_row rows[] = {
         {"mwe", "MW", 2, PCS_TURBINE_GEN_MWE},
         {"shaft_power", "W", 0, PCS_SIG_TURBINE_SHAFT_W},
@@ -208,7 +208,7 @@ static pcs_status register_channels(pcs_world *w, const pcs_turbine *t)
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
         char name[64];
-        snprintf(name, sizeof name, "%s.turbine.%s", t->unit, rows[i].name);
+        snprintf(name, sizeof name, "%s.turbine.%s", t->base.unit, rows[i].name);
         uint32_t store = rows[i].gov == 1 ? t->id_gov : (rows[i].gov == 2 ? t->id_gen : t->id_sig);
         st =
             pcs_channel_register(w, name, rows[i].unit, PCS_CHANNEL_F64, store, rows[i].elem, NULL);
@@ -234,32 +234,26 @@ static pcs_status bind_secondary(pcs_turbine *t, const pcs_secondary *sec)
     return pcs_turbine_exhaust_init(sd->condenser_p_pa, &t->exhaust);
 }
 
+static const pcs_control_kind turbine_kind = {
+    "turbine",
+    "turbine",
+    {PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_COUNT, pcs_turbine_on_command, "turbine", NULL},
+    {make_stores, register_systems, pcs_control_targets, register_channels}};
+
 pcs_status pcs_turbine_add(pcs_world *w, const pcs_turbine_def *def, pcs_secondary *sec,
                            pcs_turbine **out)
 {
     if (!w || !def || !sec || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_turbine_add: NULL argument");
     pcs_status st = check_def(def);
-    if (st != PCS_OK)
-        return st;
-    pcs_turbine *t = pcs_world_alloc(w, sizeof *t);
+    pcs_turbine *t = pcs_control_new(w, &st, &turbine_kind, sizeof *t, def->unit_name);
     if (!t)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_turbine_add: out of memory");
-    memset(t, 0, sizeof *t);
+        return st;
     t->def = *def;
-    snprintf(t->unit, sizeof t->unit, "%s", def->unit_name);
-    t->def.unit_name = t->unit;
-    t->dt_s = pcs_world_clock(w)->dt_s;
+    t->def.unit_name = t->base.unit;
     st = bind_secondary(t, sec);
     if (st == PCS_OK)
-        st = make_stores(w, t);
-    if (st == PCS_OK)
-        st = register_systems(w, t);
-    if (st == PCS_OK)
-        st = pcs_control_register_targets(w, PCS_TURBINE_COMMANDS, PCS_TURBINE_OP_COUNT,
-                                          pcs_turbine_on_command, t, t->unit, "turbine");
-    if (st == PCS_OK)
-        st = register_channels(w, t);
+        st = pcs_control_build(w, &t->base);
     if (st == PCS_OK)
         *out = t;
     return st;

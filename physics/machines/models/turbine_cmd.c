@@ -44,7 +44,7 @@ static pcs_status reset(pcs_world *w, const pcs_command_call *c, const pcs_turbi
         return pcs_error_set(PCS_E_STATE,
                              "%s: turbine reset refused: the interlocks' turbine-trip demand "
                              "(%s.interlock.sig) stands",
-                             c->target_name, t->unit);
+                             c->target_name, t->base.unit);
     if (gen[PCS_TURBINE_GEN_OVERSPEED] != 0.0)
         return pcs_error_set(PCS_E_STATE,
                              "%s: turbine reset refused: the shaft is at or above the overspeed "

@@ -9,11 +9,12 @@
 
 #include "pcsim/command.h"
 #include "pcsim/turbine.h"
+#include "physics/control/models/control_common.h"
 #include "physics/machines/kernels/turbine_expansion.h"
 
 struct pcs_turbine {
-    pcs_turbine_def def; /* unit_name points at unit[] */
-    char unit[16];
+    pcs_control_base base; /* first: unit, dt_s (no "uN.turbine.state": gov and gen) */
+    pcs_turbine_def def;   /* unit_name points at base.unit */
     uint32_t id_gov, id_gen, id_sig, id_ilk;     /* own stores and the bus */
     uint32_t id_sec_out, id_sec_h, id_sec_valve; /* the secondary's */
     uint32_t v_header;                           /* header volume index */
@@ -22,7 +23,6 @@ struct pcs_turbine {
     double ff_opening;                           /* the secondary's turbine_rated_opening ... */
     double rated_p_pa; /* ... passes throat_kg_s at its turbine_rated_p_pa (turbine.h ff) */
     pcs_turbine_exhaust exhaust;
-    double dt_s;
 };
 
 /* "uN.turbine.governor" (stage ACTUATORS) and "uN.turbine" (stage ACCIDENTS). */

@@ -37,7 +37,7 @@ static double demand_eff(const pcs_turbine *t, const double *g, const double *si
 /* D towards the target at the rate in use (a step was taken by the command). */
 static void ramp(const pcs_turbine *t, double *g)
 {
-    double step = g[PCS_TURBINE_GOV_RATE] * t->dt_s;
+    double step = g[PCS_TURBINE_GOV_RATE] * t->base.dt_s;
     g[PCS_TURBINE_GOV_DEMAND] +=
         clamp(g[PCS_TURBINE_GOV_TARGET] - g[PCS_TURBINE_GOV_DEMAND], -step, step);
 }
@@ -46,7 +46,8 @@ static void ramp(const pcs_turbine *t, double *g)
  * follow, the demand and the integrator go to 0. */
 static void tripped(const pcs_turbine *t, double *g)
 {
-    g[PCS_TURBINE_GOV_STOP] = fmax(0.0, g[PCS_TURBINE_GOV_STOP] - t->dt_s / t->def.stop_close_s);
+    g[PCS_TURBINE_GOV_STOP] =
+        fmax(0.0, g[PCS_TURBINE_GOV_STOP] - t->base.dt_s / t->def.stop_close_s);
     g[PCS_TURBINE_GOV_VALVE] = fmin(g[PCS_TURBINE_GOV_VALVE], g[PCS_TURBINE_GOV_STOP]);
     g[PCS_TURBINE_GOV_VALVE_TARGET] = g[PCS_TURBINE_GOV_VALVE];
     g[PCS_TURBINE_GOV_TARGET] = g[PCS_TURBINE_GOV_DEMAND] = 0.0;
@@ -58,8 +59,9 @@ static void tripped(const pcs_turbine *t, double *g)
 static double auto_command(const pcs_turbine *t, double *g, double d_eff, double load, double p)
 {
     const pcs_turbine_def *d = &t->def;
-    double e = d_eff - load, v = g[PCS_TURBINE_GOV_VALVE], step = d->valve_rate_per_s * t->dt_s;
-    double di = d->gain * t->dt_s / d->reset_s * e;
+    double e = d_eff - load, v = g[PCS_TURBINE_GOV_VALVE],
+           step = d->valve_rate_per_s * t->base.dt_s;
+    double di = d->gain * t->base.dt_s / d->reset_s * e;
     double u = pcs_turbine_ff(t, d_eff, p) + d->gain * e + g[PCS_TURBINE_GOV_INTEGRAL];
     int high = (u >= 1.0 || u - v > step) && di > 0.0;
     int low = (u <= 0.0 || v - u > step) && di < 0.0;
@@ -91,12 +93,12 @@ pcs_status pcs_turbine_governor(pcs_world *w, void *ctx)
     double load = sig[PCS_SIG_TURBINE_LOAD], p = gen[PCS_TURBINE_GEN_P_HEADER];
     if (ilk[PCS_SIG_TURBINE_TRIP] != 0.0 || gen[PCS_TURBINE_GEN_OVERSPEED] != 0.0)
         g[PCS_TURBINE_GOV_TRIPPED] = 1.0;
-    double step = t->def.valve_rate_per_s * t->dt_s;
+    double step = t->def.valve_rate_per_s * t->base.dt_s;
     if (g[PCS_TURBINE_GOV_TRIPPED] != 0.0) {
         tripped(t, g);
     } else {
         g[PCS_TURBINE_GOV_STOP] =
-            fmin(1.0, g[PCS_TURBINE_GOV_STOP] + t->dt_s / t->def.stop_close_s);
+            fmin(1.0, g[PCS_TURBINE_GOV_STOP] + t->base.dt_s / t->def.stop_close_s);
         double u;
         if (g[PCS_TURBINE_GOV_MANUAL] != 0.0) {
             u = g[PCS_TURBINE_GOV_VALVE_TARGET];
@@ -128,7 +130,7 @@ static pcs_status shaft_power(pcs_turbine *t, pcs_world *w, double *p_w, double 
     pcs_status st = pcs_turbine_expand(&t->exhaust, o[PCS_SECONDARY_OUT_HEADER_P], h_in,
                                        t->def.eta_turbine, &s);
     if (st != PCS_OK)
-        return pcs_error_set(st, "%s.turbine: expansion from the header: %s", t->unit,
+        return pcs_error_set(st, "%s.turbine: expansion from the header: %s", t->base.unit,
                              pcs_last_error());
     *h_out = s.h_out;
     *p_w = fmax(0.0, flow * (h_in - s.h_out));
@@ -146,7 +148,7 @@ static double islanded(const pcs_turbine *t, const double *g, double p_shaft, do
                         : g[PCS_TURBINE_GOV_LOAD_VALUE] / (d->eta_generator * omega);
     double p_e = d->eta_generator * t_load * *speed * d->sync_rad_s;
     double acc = (p_shaft / omega - t_load) / (d->inertia_kg_m2 * d->sync_rad_s);
-    *speed = fmax(0.0, *speed + t->dt_s * acc);
+    *speed = fmax(0.0, *speed + t->base.dt_s * acc);
     return p_e;
 }
 
