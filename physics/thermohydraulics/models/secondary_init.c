@@ -49,10 +49,13 @@
  * weaker result. Without a target pressure, or with an SG without heat (no
  * steam to size the exit with), only the windows run, as before.
  *
- * The steam's exit: the turbine (its opening sized, floor 0.01), or, when
- * the caller shut the turbine (opening 0 at the call: hot zero power,
- * refdata pwr_transients.md section 1), the steam dumps to the condenser;
- * the windows' Newton step then moves the dump opening.
+ * The steam's exit: the turbine (its opening sized for the settled steam
+ * flow), or, when the caller shut the turbine (opening 0 at the call: hot
+ * zero power, refdata pwr_transients.md section 1), the steam dumps to the
+ * condenser; the windows' Newton step then moves that opening. The step
+ * scales a positive opening by p / p_target, so it stays positive with no
+ * floor (a 1 % floor passed more steam than the SGs make below about 1.2 %
+ * of power, and such a unit never settled: tests/test_steam_steady.c).
  */
 #include <math.h>
 
@@ -399,7 +402,7 @@ static pcs_status construct(pcs_secondary *sc, secondary_view *v, double p_targe
         *v->dump = fmin(w_tot / (sc->a_dump * c.g_kg_m2s), 1.0);
         v->st.flow_kg_s[sc->j_dump] = w_tot;
     } else {
-        *v->turbine_valve = fmin(fmax(w_tot / (sc->a_turbine * c.g_kg_m2s), 0.01), 1.0);
+        *v->turbine_valve = fmin(w_tot / (sc->a_turbine * c.g_kg_m2s), 1.0);
         v->st.flow_kg_s[sc->j_turbine] = w_tot;
     }
     return pcs_secondary_outputs(sc, v);
@@ -498,9 +501,7 @@ static pcs_status settle(pcs_world *w, pcs_secondary *sc, double pressure_pa, do
         if (!done && pressure_pa > 0.0) {
             int dumps = dumps_carry(&v);
             double *s = dumps ? v.dump : v.turbine_valve;
-            *s = fmin(fmax(*s * sg_block(sc, v.out, 0)[PCS_SECONDARY_OUT_P] / pressure_pa,
-                           dumps ? 0.0 : 0.01),
-                      1.0);
+            *s = fmin(*s * sg_block(sc, v.out, 0)[PCS_SECONDARY_OUT_P] / pressure_pa, 1.0);
             corrections++;
         }
     }
