@@ -244,6 +244,33 @@ PCS_API pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer
                                                 void *ctx);
 
 /*
+ * ---- Parallel unit sections (engine/par_stage.c) -------------------------
+ * Opt-in: a stage's systems named "uN." (unit N) run as a parallel-for over
+ * units on the world's executor (pcs_world_set_executor, pcs_exec_attach).
+ * A maximal run of consecutive unit systems in a stage's run order, with at
+ * least two units, is a section; it is split by unit (one chunk per unit,
+ * fixed at the seal), each chunk runs its unit's systems of the section in
+ * run order, the host claims the chunks no worker has started, and systems
+ * of no unit are barriers the host runs alone. A section runs in parallel
+ * only if the seal proves from the declared reads and writes (and each
+ * system's gate flag) that no store one unit's system writes is read or
+ * written by another unit's system of the section; otherwise it runs in
+ * run order on the host, as it does with check_access 2. Events, failures
+ * and access faults from a chunk are buffered per unit and merged in run
+ * order, so the event list, the state hash and saves equal a serial run's
+ * for any worker count. Systems of a unit must keep no state shared with
+ * another unit outside the stores (the proof sees only stores).
+ */
+/**
+ * Turn parallel unit sections on (1) or off (0, the default). Build phase:
+ * the sections are found and proven at the first tick.
+ * @return PCS_E_INVAL (NULL world, @p on not 0 or 1), PCS_E_STATE after sealing.
+ */
+PCS_API pcs_status pcs_world_set_parallel_units(pcs_world *w, int on);
+/** 1 if parallel unit sections are on, else 0 (also for NULL). */
+PCS_API int pcs_world_parallel_units(const pcs_world *w);
+
+/*
  * ---- Gates (engine/gate.c) ----------------------------------------------
  * Freeze a group of systems and jobs on a flag in a STATE store.
  *
