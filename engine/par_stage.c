@@ -309,7 +309,7 @@ static pcs_status alloc_units(pcs_world *w, pcs_par_plan *p)
     return PCS_OK;
 }
 
-pcs_status pcs_par_plan_build(pcs_world *w)
+pcs_status pcs_par_plan_build(pcs_world *w, int for_run)
 {
     uint32_t n = w->n_systems ? w->n_systems : 1;
     pcs_par_plan *p = pcs_mem_alloc(&w->mem, sizeof *p);
@@ -324,11 +324,39 @@ pcs_status pcs_par_plan_build(pcs_world *w)
         return pcs_error_set(PCS_E_NOMEM, "parallel units: out of memory for the plan");
     memset(p->units, 0, n * sizeof *p->units);
     pcs_status st = find_sections(w, p, owner);
-    if (st == PCS_OK)
+    if (st == PCS_OK && for_run)
         st = alloc_units(w, p);
     if (st == PCS_OK)
         w->par = p;
     return st;
+}
+
+uint32_t pcs_schedule_section_count(pcs_world *w)
+{
+    if (!w)
+        return 0;
+    if ((!w->sealed || !w->par) && pcs_par_plan_build(w, 0) != PCS_OK)
+        return 0;
+    return w->par->n_sections;
+}
+
+pcs_status pcs_schedule_section_at(const pcs_world *w, uint32_t index, pcs_schedule_section *out)
+{
+    if (!w || !out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_schedule_section_at: NULL argument");
+    uint32_t n = w->par ? w->par->n_sections : 0;
+    if (index >= n)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "pcs_schedule_section_at: index %u is outside [0, %u) (call "
+                             "pcs_schedule_section_count first)",
+                             index, n);
+    const pcs_par_section *s = &w->par->sections[index];
+    *out = (pcs_schedule_section){.stage = s->stage,
+                                  .first = s->first,
+                                  .end = s->end,
+                                  .n_units = s->n_chunks,
+                                  .clash_store = s->clash_store};
+    return PCS_OK;
 }
 
 /* ---- inside a chunk (any thread) ------------------------------------------ */

@@ -211,7 +211,7 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
     if (first < end)
         pcs_access_stage_begin(w);
     pcs_status st =
-        w->par ? pcs_par_run_stage(w, stage) : pcs_systems_run_range(w, stage, first, end);
+        w->par_units ? pcs_par_run_stage(w, stage) : pcs_systems_run_range(w, stage, first, end);
     if (st != PCS_OK)
         return st;
     return w->cfg.check_finite ? pcs_finite_check_stage(w, stage) : PCS_OK;

@@ -356,7 +356,7 @@ pcs_status pcs_world_tick(pcs_world *w)
     if (!w->sealed && w->par_units) {
         /* The parallel sections are found and proven once, from the final
          * schedule (engine/par_stage.c); a failure leaves the world unsealed. */
-        pcs_status st = pcs_par_plan_build(w);
+        pcs_status st = pcs_par_plan_build(w, 1);
         if (st != PCS_OK)
             return st;
     }

@@ -261,6 +261,29 @@ PCS_API pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer
  * for any worker count. Systems of a unit must keep no state shared with
  * another unit outside the stores (the proof sees only stores).
  */
+/** One section (see above) in the schedule. */
+typedef struct pcs_schedule_section {
+    pcs_stage stage;      /**< its stage */
+    uint32_t first, end;  /**< run-order range [first, end) (pcs_schedule_system_at) */
+    uint32_t n_units;     /**< chunks: one per unit, in order of first appearance */
+    uint32_t clash_store; /**< UINT32_MAX: proven, runs in parallel; else a store one
+                               unit's system writes and another's touches: serial */
+} pcs_schedule_section;
+
+/**
+ * Number of sections in the schedule, found and proven now while the world
+ * is not sealed (again at each call: registrations may have come since),
+ * as the seal found them after; 0 for NULL or when out of memory. Sections
+ * are reported whether or not parallel units are on. Build phase or
+ * between ticks, on the world's thread.
+ */
+PCS_API uint32_t pcs_schedule_section_count(pcs_world *w);
+/** Section @p index, in run order, as the last pcs_schedule_section_count
+ *  (or the seal) found it.
+ *  @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (index >= that count). */
+PCS_API pcs_status pcs_schedule_section_at(const pcs_world *w, uint32_t index,
+                                           pcs_schedule_section *out);
+
 /**
  * Turn parallel unit sections on (1) or off (0, the default). Build phase:
  * the sections are found and proven at the first tick.
