@@ -44,8 +44,9 @@
  * serial run gives, whatever the worker count; the failure reported is the
  * one at the lowest position, which is the one a serial run stops at (a
  * chunk stops at its first failure, and every system before that position
- * ran). After a failure other units may have run their later systems of the
- * section; a failed tick rolls nothing back anyway (world.c). A chunk's
+ * ran), and only the events up to it are kept. After a failure other units
+ * may have run later systems of the section (their stores show it); a
+ * failed tick rolls nothing back anyway (world.c). A chunk's
  * buffer holds what could still fit the tick's list, so a system sees
  * PCS_E_OVERFLOW from pcs_event_emit only when its own unit's events
  * already fill it (a serial run may say so earlier); the kept events and
@@ -462,20 +463,22 @@ static void run_chunks(pcs_world *w, pcs_par_section *s)
         (void)section_run_chunk(s, NULL, c, NULL);
 }
 
-/* Events in run order, then the failure at the lowest position. */
+/* The failure at the lowest position, then the events in run order up to
+ * it (a serial run would not have run the systems after it). */
 static pcs_status merge(pcs_world *w, const pcs_par_section *s)
 {
     pcs_par_unit *fail = NULL;
-    for (uint32_t k = s->first; k < s->end; k++) {
-        pcs_par_unit *u = &w->par->units[s->unit_at[k - s->first]];
-        while (u->cursor < u->n_events && u->events[u->cursor].pos == k)
-            pcs_events_append(w, &u->events[u->cursor++].ev);
-    }
     for (uint32_t c = 0; c < s->n_chunks; c++) {
         pcs_par_unit *u = &w->par->units[s->chunk_unit[c]];
         pcs_events_add_drops(w, u->dropped);
         if (u->st != PCS_OK && (!fail || u->fail_pos < fail->fail_pos))
             fail = u;
+    }
+    uint32_t end = fail ? fail->fail_pos + 1 : s->end;
+    for (uint32_t k = s->first; k < end; k++) {
+        pcs_par_unit *u = &w->par->units[s->unit_at[k - s->first]];
+        while (u->cursor < u->n_events && u->events[u->cursor].pos == k)
+            pcs_events_append(w, &u->events[u->cursor++].ev);
     }
     return fail ? pcs_error_set(fail->st, "%s", fail->msg) : PCS_OK;
 }
