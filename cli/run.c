@@ -251,8 +251,6 @@ static int build_world(host *h)
         return host_fail(2, "%s: world: %s", pcs_scenario_source(h->scn), pcs_last_error());
     if (pcs_station_add(h->world, h->scn, &h->station) != PCS_OK)
         return host_fail(2, "%s", pcs_last_error());
-    if (h->opt.parallel_units && pcs_world_set_parallel_units(h->world, 1) != PCS_OK)
-        return host_fail(1, "--parallel-units: %s", pcs_last_error());
     if (!h->opt.replay && resolve_script(h) != 0)
         return 2;
     if (pcs_snapshot_attach(h->world, NULL, &h->pool) != PCS_OK)
@@ -261,6 +259,9 @@ static int build_world(host *h)
         return host_fail(1, "profile: %s", pcs_last_error());
     pcs_world_set_event_callback(h->world, report_events, h);
     report_timeline_channels(h);
+    /* Last of the registrations, so the first tick finds its sections built. */
+    if (h->opt.parallel_units && pcs_world_set_parallel_units(h->world, 1) != PCS_OK)
+        return host_fail(1, "--parallel-units: %s", pcs_last_error());
     if (h->opt.load) {
         if (pcs_world_load(h->world, h->opt.load) != PCS_OK)
             return host_fail(2, "%s", pcs_last_error());

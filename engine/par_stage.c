@@ -107,6 +107,8 @@ typedef struct pcs_par_section {
 } pcs_par_section;
 
 typedef struct pcs_par_plan {
+    uint32_t n_systems, n_stores, n_gated; /* what it was found from (plan_current) */
+    int for_run;                           /* the unit buffers are allocated */
     pcs_par_unit *units;
     uint32_t n_units;
     pcs_par_section *sections; /* in run order */
@@ -130,7 +132,10 @@ pcs_status pcs_world_set_parallel_units(pcs_world *w, int on)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_set_parallel_units: on = %d is not 0 or 1",
                              on);
     w->par_units = on;
-    return PCS_OK;
+    /* Found now, so a host that turns it on last (as `pcsim run` does)
+     * has a first tick that allocates nothing; the seal finds them again
+     * only if registrations came since. */
+    return on ? pcs_par_plan_build(w, 1) : PCS_OK;
 }
 
 int pcs_world_parallel_units(const pcs_world *w)
@@ -139,6 +144,23 @@ int pcs_world_parallel_units(const pcs_world *w)
 }
 
 /* ---- the plan ---------------------------------------------------------------- */
+
+static uint32_t count_gated(const pcs_world *w)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < w->n_systems; i++)
+        n += w->systems[i].gate != NULL;
+    return n;
+}
+
+/* Registrations only add systems, stores and gates: the same counts mean
+ * the same schedule. */
+static int plan_current(const pcs_world *w, int for_run)
+{
+    const pcs_par_plan *p = w->par;
+    return p && (p->for_run || !for_run) && p->n_systems == w->n_systems &&
+           p->n_stores == w->n_stores && p->n_gated == count_gated(w);
+}
 
 /* The unit number of a "uN." name, or -1. */
 static int64_t unit_of_name(const char *name)
@@ -312,6 +334,8 @@ static pcs_status alloc_units(pcs_world *w, pcs_par_plan *p)
 
 pcs_status pcs_par_plan_build(pcs_world *w, int for_run)
 {
+    if (plan_current(w, for_run))
+        return PCS_OK;
     uint32_t n = w->n_systems ? w->n_systems : 1;
     pcs_par_plan *p = pcs_mem_alloc(&w->mem, sizeof *p);
     uint32_t *owner = pcs_mem_array(&w->mem, w->n_stores ? w->n_stores : 1, sizeof *owner);
@@ -324,6 +348,10 @@ pcs_status pcs_par_plan_build(pcs_world *w, int for_run)
     if (!p->units || !p->sections)
         return pcs_error_set(PCS_E_NOMEM, "parallel units: out of memory for the plan");
     memset(p->units, 0, n * sizeof *p->units);
+    p->n_systems = w->n_systems;
+    p->n_stores = w->n_stores;
+    p->n_gated = count_gated(w);
+    p->for_run = for_run;
     pcs_status st = find_sections(w, p, owner);
     if (st == PCS_OK && for_run)
         st = alloc_units(w, p);
@@ -336,7 +364,7 @@ uint32_t pcs_schedule_section_count(pcs_world *w)
 {
     if (!w)
         return 0;
-    if ((!w->sealed || !w->par) && pcs_par_plan_build(w, 0) != PCS_OK)
+    if (pcs_par_plan_build(w, 0) != PCS_OK)
         return 0;
     return w->par->n_sections;
 }

@@ -20,9 +20,9 @@ pcs_status pcs_par_event_emit(pcs_par_unit *u, const pcs_event *e);
 /* pcs_access_note from inside a chunk: the unit's running system and fault. */
 void pcs_par_access_note(pcs_par_unit *u, uint32_t store);
 
-/* Find the sections and prove them into w->par (replacing an earlier
- * plan); @p for_run (the seal, parallel units on) also allocates every
- * buffer the tick will use. */
+/* Find the sections and prove them into w->par, replacing an earlier plan
+ * unless that one was found from the same registrations; @p for_run (the
+ * seal, parallel units on) also allocates every buffer the tick will use. */
 pcs_status pcs_par_plan_build(pcs_world *w, int for_run);
 
 /* One stage, sections on the executor and barriers on the host

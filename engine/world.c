@@ -354,8 +354,9 @@ pcs_status pcs_world_tick(pcs_world *w)
     if (w->clock.tick >= PCS_CLOCK_TICK_MAX)
         return pcs_clock_advance(&w->clock); /* reports the overflow, clock unchanged */
     if (!w->sealed && w->par_units) {
-        /* The parallel sections are found and proven once, from the final
-         * schedule (engine/par_stage.c); a failure leaves the world unsealed. */
+        /* The parallel sections, from the final schedule (engine/par_stage.c:
+         * kept if found since the last registration); a failure leaves the
+         * world unsealed. */
         pcs_status st = pcs_par_plan_build(w, 1);
         if (st != PCS_OK)
             return st;

@@ -311,8 +311,9 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 }
 
 /* The default scenario as `pcsim run` ticks it, for @p ticks (0: the whole
- * run), with parallel units on and @p workers (NO_EXEC: none); returns the
- * final state hash, and in *@p events a hash of every tick's event list. */
+ * run), with parallel units @p parallel and @p workers (NO_EXEC: none);
+ * returns the final state hash, and in *@p events a hash of every tick's
+ * event list. No allocation from the world heap while it ticks. */
 static uint64_t par_scenario(int parallel, int workers, uint64_t ticks, uint64_t *events)
 {
     pcs_scenario *scn = NULL;
@@ -337,6 +338,7 @@ static uint64_t par_scenario(int parallel, int workers, uint64_t ticks, uint64_t
     if (!ticks)
         ticks = pcs_scenario_run_params(scn).run_ticks;
     *events = UINT64_C(0xcbf29ce484222325);
+    uint64_t allocs = pcs_world_alloc_count(w);
     for (uint64_t t = 0; t < ticks; t++) {
         for (; next < n && pcs_scenario_action_get(scn, next)->tick <= t; next++) {
             pcs_command cmd;
@@ -349,6 +351,8 @@ static uint64_t par_scenario(int parallel, int workers, uint64_t ticks, uint64_t
         const pcs_event *e = pcs_world_events(w, &ne);
         *events = fnv(fnv(*events, &ne, sizeof ne), e, ne * sizeof *e);
     }
+    cr_assert_eq(pcs_world_alloc_count(w), allocs,
+                 "turned on last, the sections are built before the first tick");
     uint64_t hash = pcs_world_state_hash(w);
     pcs_station_destroy(st);
     pcs_world_destroy(w);

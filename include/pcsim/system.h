@@ -271,9 +271,9 @@ typedef struct pcs_schedule_section {
 } pcs_schedule_section;
 
 /**
- * Number of sections in the schedule, found and proven now while the world
- * is not sealed (again at each call: registrations may have come since),
- * as the seal found them after; 0 for NULL or when out of memory. Sections
+ * Number of sections in the schedule, found and proven now (again only if
+ * registrations came since the last time); 0 for NULL or when out of
+ * memory. Sections
  * are reported whether or not parallel units are on. Build phase or
  * between ticks, on the world's thread.
  */
@@ -285,9 +285,13 @@ PCS_API pcs_status pcs_schedule_section_at(const pcs_world *w, uint32_t index,
                                            pcs_schedule_section *out);
 
 /**
- * Turn parallel unit sections on (1) or off (0, the default). Build phase:
- * the sections are found and proven at the first tick.
- * @return PCS_E_INVAL (NULL world, @p on not 0 or 1), PCS_E_STATE after sealing.
+ * Turn parallel unit sections on (1) or off (0, the default). Build phase.
+ * Turning it on finds and proves the sections and allocates their buffers
+ * (one event list of event_capacity per unit) now; the first tick does it
+ * again only if systems, stores or gates were registered since, so a host
+ * that calls this last has a first tick that allocates nothing.
+ * @return PCS_E_INVAL (NULL world, @p on not 0 or 1), PCS_E_STATE after
+ *         sealing, PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_world_set_parallel_units(pcs_world *w, int on);
 /** 1 if parallel unit sections are on, else 0 (also for NULL). */
