@@ -353,6 +353,14 @@ static uint64_t par_scenario(int parallel, int workers, uint64_t ticks, uint64_t
     }
     cr_assert_eq(pcs_world_alloc_count(w), allocs,
                  "turned on last, the sections are built before the first tick");
+    pcs_exec_stats xs;
+    if (pool && parallel && pcs_exec_stats_get(pool, &xs) == PCS_OK) {
+        /* 10 sections of 4 units a tick (pcsim info --schedule), through the pool */
+        uint64_t chunks = xs.chunks_worker + xs.chunks_stolen;
+        cr_assert_geq(chunks, 40 * ticks, "%" PRIu64 " chunks in %" PRIu64 " ticks", chunks, ticks);
+        cr_log_info("workers %d: %" PRIu64 " chunks by workers, %" PRIu64 " by the host", workers,
+                    xs.chunks_worker, xs.chunks_stolen);
+    }
     uint64_t hash = pcs_world_state_hash(w);
     pcs_station_destroy(st);
     pcs_world_destroy(w);
