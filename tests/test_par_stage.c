@@ -395,3 +395,41 @@ Test(par_stage, the_default_scenario_keeps_its_hash_with_parallel_units)
     cr_assert_eq(h, UINT64_C(0x3413c4526f1b1d0f), "hash %016" PRIx64, h);
 }
 #endif
+
+/* The pool goes first (pcs_exec_destroy revokes it from the world, freeing
+ * the sections' slots with the jobs'): the world's next ticks run every
+ * chunk on the host, with the serial result; a new pool binds them again. */
+Test(par_stage, a_pool_destroyed_under_the_world_leaves_the_host_running_the_chunks)
+{
+    par_world a, b;
+    par_make(&a, 0, NO_EXEC, 64, 0, 0);
+    par_make(&b, 1, 1, 64, 0, 0);
+    for (int t = 0; t < 9; t++) {
+        if (t == 3) {
+            pcs_exec_destroy(b.pool);
+            b.pool = NULL;
+        }
+        if (t == 6) {
+            pcs_exec_def ec;
+            pcs_exec_default(&ec);
+            ec.workers = 2;
+            ec.pin = false;
+            ec.allow_oversubscribe = true;
+            cr_assert_eq(pcs_exec_create(&ec, &b.pool), PCS_OK, "%s", pcs_last_error());
+            cr_assert_eq(pcs_exec_attach(b.pool, b.w), PCS_OK, "%s", pcs_last_error());
+        }
+        par_tick x, y;
+        par_tick_once(&a, &x);
+        par_tick_once(&b, &y);
+        cr_assert_eq(y.st, PCS_OK, "tick %d: %s", t, y.msg);
+        cr_assert_eq(y.n, x.n);
+        cr_assert(memcmp(y.ev, x.ev, sizeof x.ev) == 0, "tick %d: events differ", t);
+    }
+    pcs_exec_stats xs;
+    cr_assert_eq(pcs_exec_stats_get(b.pool, &xs), PCS_OK);
+    cr_assert_eq(xs.chunks_worker + xs.chunks_stolen, 6,
+                 "ticks 6-8: 2 chunks each on the new pool");
+    cr_assert_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
+    par_free(&a);
+    par_free(&b);
+}
