@@ -39,6 +39,20 @@ static pcs_status par_run(pcs_world *w, void *ctx)
     return s->fail ? pcs_error_set(PCS_E_INVAL, "par: system %u fails", s->tag) : PCS_OK;
 }
 
+/* A pool of @p workers attached to @p w, unpinned and oversubscribed. */
+static pcs_exec *par_pool(pcs_world *w, int workers)
+{
+    pcs_exec *pool = NULL;
+    pcs_exec_def ec;
+    pcs_exec_default(&ec);
+    ec.workers = (uint32_t)workers;
+    ec.pin = false;
+    ec.allow_oversubscribe = true;
+    cr_assert_eq(pcs_exec_create(&ec, &pool), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK, "%s", pcs_last_error());
+    return pool;
+}
+
 /* The tiny station: units 1 and 2, systems u1.a u2.a u1.b u2.b at stage
  * heat (run order = registration order), each with its own store. With
  * @p gated, u1.a also writes store "gate", whose element 0 gates "u2.". */
@@ -77,15 +91,8 @@ static void par_make(par_world *pw, int parallel, int workers, uint32_t event_ca
         cr_assert_eq(pcs_world_gate_add(pw->w, "u2.", pw->gate, 0, NULL), PCS_OK, "%s",
                      pcs_last_error());
     cr_assert_eq(pcs_world_set_parallel_units(pw->w, parallel), PCS_OK, "%s", pcs_last_error());
-    if (workers == NO_EXEC)
-        return;
-    pcs_exec_def ec;
-    pcs_exec_default(&ec);
-    ec.workers = (uint32_t)workers;
-    ec.pin = false;
-    ec.allow_oversubscribe = true;
-    cr_assert_eq(pcs_exec_create(&ec, &pw->pool), PCS_OK, "%s", pcs_last_error());
-    cr_assert_eq(pcs_exec_attach(pw->pool, pw->w), PCS_OK, "%s", pcs_last_error());
+    if (workers != NO_EXEC)
+        pw->pool = par_pool(pw->w, workers);
 }
 
 static void par_free(par_world *pw)
@@ -282,14 +289,7 @@ Test(par_stage, a_serial_section_runs_in_run_order)
         cr_assert_eq(pcs_system_register(w, &db, NULL), PCS_OK, "%s", pcs_last_error());
         cr_assert_eq(pcs_world_gate_add(w, "u2.", gate, 0, NULL), PCS_OK, "%s", pcs_last_error());
         cr_assert_eq(pcs_world_set_parallel_units(w, parallel), PCS_OK);
-        pcs_exec *pool = NULL;
-        pcs_exec_def ec;
-        pcs_exec_default(&ec);
-        ec.workers = 2;
-        ec.pin = false;
-        ec.allow_oversubscribe = true;
-        cr_assert_eq(pcs_exec_create(&ec, &pool), PCS_OK, "%s", pcs_last_error());
-        cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK);
+        pcs_exec *pool = par_pool(w, 2);
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
         uint32_t n;
         const pcs_event *e = pcs_world_events(w, &n);
@@ -325,15 +325,8 @@ static uint64_t par_scenario(int parallel, int workers, uint64_t ticks, uint64_t
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(w, scn, &st), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_world_set_parallel_units(w, parallel), PCS_OK);
-    if (workers != NO_EXEC) {
-        pcs_exec_def ec;
-        pcs_exec_default(&ec);
-        ec.workers = (uint32_t)workers;
-        ec.pin = false;
-        ec.allow_oversubscribe = true;
-        cr_assert_eq(pcs_exec_create(&ec, &pool), PCS_OK, "%s", pcs_last_error());
-        cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK, "%s", pcs_last_error());
-    }
+    if (workers != NO_EXEC)
+        pool = par_pool(w, workers);
     uint32_t n = pcs_scenario_action_count(scn), next = 0;
     if (!ticks)
         ticks = pcs_scenario_run_params(scn).run_ticks;
@@ -409,15 +402,8 @@ Test(par_stage, a_pool_destroyed_under_the_world_leaves_the_host_running_the_chu
             pcs_exec_destroy(b.pool);
             b.pool = NULL;
         }
-        if (t == 6) {
-            pcs_exec_def ec;
-            pcs_exec_default(&ec);
-            ec.workers = 2;
-            ec.pin = false;
-            ec.allow_oversubscribe = true;
-            cr_assert_eq(pcs_exec_create(&ec, &b.pool), PCS_OK, "%s", pcs_last_error());
-            cr_assert_eq(pcs_exec_attach(b.pool, b.w), PCS_OK, "%s", pcs_last_error());
-        }
+        if (t == 6)
+            b.pool = par_pool(b.w, 2);
         par_tick x, y;
         par_tick_once(&a, &x);
         par_tick_once(&b, &y);
