@@ -57,9 +57,10 @@
  * observers and probes mark stages, which the host begins and ends, so no
  * span comes from a chunk.
  *
- * Memory: the plan and every buffer (one event list of event_capacity per
- * unit) are allocated from the world heap at the seal; the tick allocates
- * nothing.
+ * Memory: the plan and every buffer (one event list of event_capacity and
+ * one message per unit) come from the world heap when parallel units are
+ * turned on, and again at the seal only if systems, stores or gates were
+ * registered since; the tick allocates nothing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -86,7 +87,8 @@ struct pcs_par_unit {
     uint64_t dropped;
     pcs_status st;     /* first failure in the section, PCS_OK: none */
     uint32_t fail_pos; /* its position */
-    char msg[PCS_LAST_ERROR_MAX];
+    char *msg;         /* PCS_LAST_ERROR_MAX: its message, copied from the chunk's thread */
+    char pad[64];      /* neighbours' fields, written by other threads, on other lines */
 };
 
 typedef struct pcs_par_section {
@@ -325,7 +327,8 @@ static pcs_status alloc_units(pcs_world *w, pcs_par_plan *p)
         pcs_par_unit *u = &p->units[i];
         u->w = w;
         u->events = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *u->events);
-        if (!u->events)
+        u->msg = pcs_mem_alloc(&w->mem, PCS_LAST_ERROR_MAX);
+        if (!u->events || !u->msg)
             return pcs_error_set(
                 PCS_E_NOMEM, "parallel units: out of memory for unit %u's event buffer", u->number);
     }
@@ -445,7 +448,7 @@ static pcs_status section_run_chunk(void *ctx, const void *input, uint32_t c, vo
         if (st != PCS_OK) {
             u->st = st;
             u->fail_pos = s->pos[i];
-            snprintf(u->msg, sizeof u->msg, "%s", pcs_last_error());
+            snprintf(u->msg, PCS_LAST_ERROR_MAX, "%s", pcs_last_error());
             break;
         }
     }
