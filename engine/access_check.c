@@ -39,7 +39,7 @@ void pcs_access_note(pcs_world *w, uint32_t id)
         return;
     }
     const pcs_system_rec *r = w->running;
-    if (!r || !w->cfg.check_access || w->access_fault != NO_FAULT)
+    if (!r || w->access_fault != NO_FAULT)
         return;
     const pcs_system_desc *d = &r->desc;
     if (!declares(d->reads, d->n_reads, id) && !declares(d->writes, d->n_writes, id))

@@ -91,10 +91,9 @@ pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double 
     pcs_par_unit *u = pcs_par_current(w);
     if (u) /* a unit chunk of a parallel section (engine/par_stage.c) */
         return pcs_par_event_emit(u, &e);
-    uint32_t n = w->n_events;
     if (!append(w, &e))
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_event_emit: %u events this tick fill the buffer",
-                             n);
+                             w->n_events);
     return PCS_OK;
 }
 
