@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 /** Params a benchmark may declare, and values per param. */
-#define PCS_BENCH_MAX_PARAMS 5u
+#define PCS_BENCH_MAX_PARAMS 6u
 #define PCS_BENCH_MAX_VALUES 16u
 
 /** Modes (bit flags, as JMH's -bm). */

@@ -46,6 +46,11 @@
  * (pcs_bench_station_text_n). Cost per unit is the tick over units; 64 units are
  * about 64 times one, so a full station.tick run is mostly its 64-unit trials.
  *
+ * parallel (default 0; issue 16): 1 turns on the parallel unit sections
+ * (pcs_world_set_parallel_units, engine/par_stage.c): each stage's per-unit systems as a
+ * parallel-for over units on the pool (workers) and the host; with workers=0 the host
+ * runs every chunk, which times the sections' own overhead.
+ *
  * Issue 14's target: p95 <= 0.5 ms on a 2-core machine with 20 readers x 40 channels at
  * 10 Hz, >= 20,000 ticks (bench/README.md, "station.tick": -i and -r give the count),
  * 0 bytes allocated per tick (B/op, allocs/op and world/op).
@@ -244,7 +249,8 @@ static int sb_load_scenario(sb_ctx *c, const char *sg, uint32_t units)
     return pcs_scenario_load_string(sg, text, strlen(text), NULL, &c->scn) == PCS_OK;
 }
 
-static int sb_build_world(sb_ctx *c, const char *sg, uint32_t units, uint32_t workers, int profiled)
+static int sb_build_world(sb_ctx *c, const char *sg, uint32_t units, uint32_t workers, int profiled,
+                          int parallel)
 {
     if (!sb_load_scenario(c, sg, units))
         return 0;
@@ -254,6 +260,8 @@ static int sb_build_world(sb_ctx *c, const char *sg, uint32_t units, uint32_t wo
         pcs_snapshot_attach(c->w, NULL, &c->pool) != PCS_OK)
         return 0;
     if (profiled && pcs_profile_attach(c->w, &c->prof) != PCS_OK)
+        return 0;
+    if (parallel && pcs_world_set_parallel_units(c->w, 1) != PCS_OK)
         return 0;
     if (workers > 0) {
         pcs_exec_def ec;
@@ -278,11 +286,13 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
     long long channels = pcs_bench_param_int(p, "reader_channels", 40);
     long long workers = pcs_bench_param_int(p, "workers", 0);
     long long units = pcs_bench_param_int(p, "units", 4);
+    long long parallel = pcs_bench_param_int(p, "parallel", 0);
     const char *sg = pcs_bench_param(p, "sg");
     if (!sg)
         sg = "default";
-    snprintf(c->label, sizeof c->label, "station.tick%s sg=%s units=%lld readers=%lld workers=%lld",
-             profiled ? "_profiled" : "", sg, units, readers, workers);
+    snprintf(c->label, sizeof c->label,
+             "station.tick%s sg=%s units=%lld readers=%lld workers=%lld parallel=%lld",
+             profiled ? "_profiled" : "", sg, units, readers, workers, parallel);
     if (strcmp(sg, "default") != 0 && strcmp(sg, "boundary") != 0 &&
         strcmp(sg, "steam_side") != 0) {
         fprintf(stderr, "%s: param sg '%s': must be default, boundary or steam_side\n", c->label,
@@ -292,18 +302,18 @@ static void *sb_build(const pcs_bench_params *p, pcs_bench_info *info, int profi
     }
     if (readers < 0 || readers > (long long)SB_MAX_READERS || channels < 1 ||
         channels > (long long)SB_MAX_CHANNELS || workers < 0 || workers > 16 || units < 1 ||
-        units > (long long)PCS_PLANT_MAX_UNITS) {
+        units > (long long)PCS_PLANT_MAX_UNITS || parallel < 0 || parallel > 1) {
         fprintf(stderr,
                 "%s: params out of range: readers %lld (0..%u), reader_channels %lld (1..%u), "
-                "workers %lld (0..16), units %lld (1..%u)\n",
+                "workers %lld (0..16), units %lld (1..%u), parallel %lld (0..1)\n",
                 c->label, readers, SB_MAX_READERS, channels, SB_MAX_CHANNELS, workers, units,
-                PCS_PLANT_MAX_UNITS);
+                PCS_PLANT_MAX_UNITS, parallel);
         free(c);
         return NULL;
     }
     c->readers = (uint32_t)readers;
     c->channels = (uint32_t)channels;
-    if (!sb_build_world(c, sg, (uint32_t)units, (uint32_t)workers, profiled)) {
+    if (!sb_build_world(c, sg, (uint32_t)units, (uint32_t)workers, profiled, (int)parallel)) {
         fprintf(stderr, "%s: %s\n", c->label, pcs_last_error());
         sb_teardown(c);
         return NULL;
@@ -365,7 +375,8 @@ static const pcs_bench_def sb_tick = {
                {"units", "1,4,16,64"},
                {"readers", "0,20"},
                {"reader_channels", "40"},
-               {"workers", "0"}},
+               {"workers", "0"},
+               {"parallel", "0"}},
     .modes = PCS_BENCH_SAMPLE,
     .setup = sb_setup,
     .teardown = sb_teardown,

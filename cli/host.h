@@ -26,6 +26,7 @@ typedef struct run_opts {
     int quiet, json, realtime;
     double speed;              /**< --speed: realtime multiplier; 0: not given (1x) */
     int check_finite;          /**< --check-finite: world config check_finite = 1 */
+    int parallel_units;        /**< --parallel-units: pcs_world_set_parallel_units(w, 1) */
     size_t max_scenario_bytes; /**< scenario size limit; 0: PCS_SCENARIO_DEFAULT_MAX_BYTES */
 } run_opts;
 

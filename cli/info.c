@@ -72,9 +72,31 @@ static void print_plugins(const pcs_world *w)
     }
 }
 
-static void print_stages(const pcs_world *w)
+/* The stage's parallel unit sections (system.h), after its systems: what
+ * `pcsim run --parallel-units` runs as a parallel-for over units. */
+static void print_sections(pcs_world *w, pcs_stage stage, uint32_t n_sections)
+{
+    pcs_schedule_section x;
+    pcs_schedule_system a, b;
+    for (uint32_t i = 0; i < n_sections; i++) {
+        if (pcs_schedule_section_at(w, i, &x) != PCS_OK || x.stage != stage ||
+            pcs_schedule_system_at(w, x.first, &a) != PCS_OK ||
+            pcs_schedule_system_at(w, x.end - 1, &b) != PCS_OK)
+            continue;
+        printf("  parallel section: %s .. %s (%u systems, %u units): ", a.name, b.name,
+               x.end - x.first, x.n_units);
+        if (x.clash_store == UINT32_MAX)
+            printf("proven disjoint, runs in parallel with --parallel-units\n");
+        else
+            printf("serial: store %s is written by one unit and touched by another\n",
+                   pcs_store_name(w, x.clash_store));
+    }
+}
+
+static void print_stages(pcs_world *w)
 {
     uint32_t n = pcs_schedule_system_count(w), k = 0;
+    uint32_t n_sections = pcs_schedule_section_count(w);
     for (int s = 0; s < PCS_STAGE_COUNT; s++) {
         printf("stage %d %s: %u system%s\n", s + 1, pcs_stage_name((pcs_stage)s),
                pcs_system_count(w, (pcs_stage)s),
@@ -88,6 +110,7 @@ static void print_stages(const pcs_world *w)
             print_stores(w, "reads: ", y.reads, y.n_reads);
             print_stores(w, "writes:", y.writes, y.n_writes);
         }
+        print_sections(w, (pcs_stage)s, n_sections);
     }
 }
 

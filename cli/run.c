@@ -58,6 +58,8 @@ static void run_usage(FILE *f)
           "  --save FILE     save the world at the end\n"
           "  --load FILE     resume from a saved world (built from the same scenario)\n"
           "  --check-finite  fail the tick that writes NaN/Inf into a physics store\n"
+          "  --parallel-units  run each stage's per-unit systems as a parallel-for over\n"
+          "                  units on the workers (the host takes part); same results\n"
           "                  (on by default in debug builds)\n"
           "  --max-scenario-bytes N  refuse a scenario file larger than N bytes (default\n"
           "                  4194304), checked before it is read\n"
@@ -84,7 +86,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"realtime", 0, 0, 'R'}, {"csv", 1, 0, 'c'},     {"trace", 1, 0, 't'},
         {"journal", 1, 0, 'j'},  {"save", 1, 0, 'S'},    {"load", 1, 0, 'L'},
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
-        {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'},
+        {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'}, {"parallel-units", 0, 0, 'P'},
         {"max-scenario-bytes", 1, 0, 'M'}, {"speed", 1, 0, 'X'},
         {"csv-every", 1, 0, 'E'}, {"csv-channels", 1, 0, 'C'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
@@ -126,6 +128,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         case 'J': o->json = o->quiet = 1; break;
         case 'F': o->scenario = optarg; break;
         case 'N': o->check_finite = 1; break;
+        case 'P': o->parallel_units = 1; break;
         case 'M': /* at most 2^40: an exact integer in a double */
             if (host_parse_double(optarg, 1.0, 1099511627776.0, &v) || v != (double)(uint64_t)v)
                 return host_fail(2, "--max-scenario-bytes '%s': expected an integer in [1, "
@@ -256,6 +259,9 @@ static int build_world(host *h)
         return host_fail(1, "profile: %s", pcs_last_error());
     pcs_world_set_event_callback(h->world, report_events, h);
     report_timeline_channels(h);
+    /* Last of the registrations, so the first tick finds its sections built. */
+    if (h->opt.parallel_units && pcs_world_set_parallel_units(h->world, 1) != PCS_OK)
+        return host_fail(1, "--parallel-units: %s", pcs_last_error());
     if (h->opt.load) {
         if (pcs_world_load(h->world, h->opt.load) != PCS_OK)
             return host_fail(2, "%s", pcs_last_error());

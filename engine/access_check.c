@@ -17,6 +17,7 @@
 #include <xxhash.h>
 
 #include "engine/access_check.h"
+#include "engine/par_stage.h"
 
 #define NO_FAULT UINT32_MAX
 
@@ -30,8 +31,15 @@ static int declares(const uint32_t *list, uint32_t n, uint32_t store)
 
 void pcs_access_note(pcs_world *w, uint32_t id)
 {
+    if (!w->cfg.check_access)
+        return;
+    pcs_par_unit *u = pcs_par_current(w);
+    if (u) { /* a unit chunk of a parallel section: its own running system */
+        pcs_par_access_note(u, id);
+        return;
+    }
     const pcs_system_rec *r = w->running;
-    if (!r || !w->cfg.check_access || w->access_fault != NO_FAULT)
+    if (!r || w->access_fault != NO_FAULT)
         return;
     const pcs_system_desc *d = &r->desc;
     if (!declares(d->reads, d->n_reads, id) && !declares(d->writes, d->n_writes, id))
@@ -70,18 +78,27 @@ static uint32_t undeclared_write(pcs_world *w, const pcs_system_desc *d)
     return found;
 }
 
+pcs_status pcs_access_verdict(pcs_world *w, pcs_stage stage, const pcs_system_desc *d,
+                              uint32_t fault, pcs_status st)
+{
+    if (!w->cfg.check_access || fault == NO_FAULT)
+        return st;
+    /* reported over the system's own status */
+    return pcs_error_set(PCS_E_STATE,
+                         "tick %llu stage %s: system '%s' touched store '%s' it does not "
+                         "declare (add it to its reads or writes)",
+                         (unsigned long long)w->clock.tick, pcs_stage_name(stage), d->name,
+                         w->stores[fault].name);
+}
+
 pcs_status pcs_access_system_end(pcs_world *w, pcs_stage stage, pcs_status st)
 {
     const pcs_system_desc *d = &w->running->desc;
     w->running = NULL;
     if (!w->cfg.check_access)
         return st;
-    unsigned long long tick = (unsigned long long)w->clock.tick;
-    if (w->access_fault != NO_FAULT) /* reported over the system's own status */
-        return pcs_error_set(PCS_E_STATE,
-                             "tick %llu stage %s: system '%s' touched store '%s' it does not "
-                             "declare (add it to its reads or writes)",
-                             tick, pcs_stage_name(stage), d->name, w->stores[w->access_fault].name);
+    if (w->access_fault != NO_FAULT)
+        return pcs_access_verdict(w, stage, d, w->access_fault, st);
     if (st != PCS_OK || w->cfg.check_access < 2)
         return st;
     uint32_t s = undeclared_write(w, d);
@@ -89,6 +106,7 @@ pcs_status pcs_access_system_end(pcs_world *w, pcs_stage stage, pcs_status st)
         return pcs_error_set(PCS_E_STATE,
                              "tick %llu stage %s: system '%s' changed store '%s' it does not "
                              "declare writing (add it to its writes)",
-                             tick, pcs_stage_name(stage), d->name, w->stores[s].name);
+                             (unsigned long long)w->clock.tick, pcs_stage_name(stage), d->name,
+                             w->stores[s].name);
     return PCS_OK;
 }

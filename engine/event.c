@@ -26,6 +26,7 @@
  */
 #include <string.h>
 
+#include "engine/par_stage.h"
 #include "engine/world_internal.h"
 
 void pcs_events_begin_tick(pcs_world *w)
@@ -54,27 +55,45 @@ static void note_overflow(pcs_world *w)
     w->events[w->events_overflow].values[0] = (double)w->events_dropped_tick;
 }
 
+void pcs_events_add_drops(pcs_world *w, uint64_t drops)
+{
+    if (!drops)
+        return;
+    w->events_dropped_tick += drops;
+    w->events_dropped_total += drops;
+    if (w->events_closed)
+        note_overflow(w);
+}
+
+/* 1 if @p e was kept, 0 if the list was full and it counts as dropped. */
+static int append(pcs_world *w, const pcs_event *e)
+{
+    if (w->n_events + 1 >= w->cfg.event_capacity) {
+        pcs_events_add_drops(w, 1);
+        return 0;
+    }
+    w->events[w->n_events++] = *e;
+    return 1;
+}
+
+void pcs_events_append(pcs_world *w, const pcs_event *e)
+{
+    (void)append(w, e);
+}
+
 pcs_status pcs_event_emit(pcs_world *w, uint32_t kind, uint32_t subject, double v0, double v1,
                           double v2, double v3)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_event_emit: world is NULL");
-    if (w->n_events + 1 >= w->cfg.event_capacity) {
-        w->events_dropped_tick++;
-        w->events_dropped_total++;
-        if (w->events_closed)
-            note_overflow(w);
+    const pcs_event e = {
+        .kind = kind, .subject = subject, .tick = w->clock.tick, .values = {v0, v1, v2, v3}};
+    pcs_par_unit *u = pcs_par_current(w);
+    if (u) /* a unit chunk of a parallel section (engine/par_stage.c) */
+        return pcs_par_event_emit(u, &e);
+    if (!append(w, &e))
         return pcs_error_set(PCS_E_OVERFLOW, "pcs_event_emit: %u events this tick fill the buffer",
                              w->n_events);
-    }
-    pcs_event *e = &w->events[w->n_events++];
-    e->kind = kind;
-    e->subject = subject;
-    e->tick = w->clock.tick;
-    e->values[0] = v0;
-    e->values[1] = v1;
-    e->values[2] = v2;
-    e->values[3] = v3;
     return PCS_OK;
 }
 

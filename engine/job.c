@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/par_stage.h"
 #include "engine/probes.h"
 #include "engine/world_internal.h"
 
@@ -214,6 +215,7 @@ static void unbind_all(pcs_world *w)
         if (j->pending)
             j->rerun = 1;
     }
+    pcs_par_unbind(w); /* the parallel sections' runs (engine/par_stage.c) */
     w->has_exec = 0;
 }
 
@@ -266,6 +268,7 @@ void pcs_world_executor_revoke(pcs_world *w, const void *ctx)
         if (w->jobs[i].pending)
             w->jobs[i].rerun = 1;
     }
+    pcs_par_revoke(w);
     w->has_exec = 0;
     w->exec_revoked = 1;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/access_check.h"
+#include "engine/par_stage.h"
 #include "engine/world_internal.h"
 
 static const char *const stage_names[PCS_STAGE_COUNT] = {
@@ -189,11 +190,8 @@ uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage)
     return n;
 }
 
-pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
+pcs_status pcs_systems_run_range(pcs_world *w, pcs_stage stage, uint32_t first, uint32_t end)
 {
-    uint32_t first = w->stage_start[stage], end = w->stage_start[stage + 1];
-    if (first < end)
-        pcs_access_stage_begin(w);
     for (uint32_t k = first; k < end; k++) {
         const pcs_system_rec *r = &w->systems[w->stage_order[k]];
         if (r->gate && *r->gate)
@@ -204,6 +202,18 @@ pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
         if (st != PCS_OK)
             return st;
     }
+    return PCS_OK;
+}
+
+pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage)
+{
+    uint32_t first = w->stage_start[stage], end = w->stage_start[stage + 1];
+    if (first < end)
+        pcs_access_stage_begin(w);
+    pcs_status st =
+        w->par_units ? pcs_par_run_stage(w, stage) : pcs_systems_run_range(w, stage, first, end);
+    if (st != PCS_OK)
+        return st;
     return w->cfg.check_finite ? pcs_finite_check_stage(w, stage) : PCS_OK;
 }
 

@@ -73,6 +73,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/par_stage.h"
 #include "engine/probes.h"
 #include "engine/world_internal.h"
 #include "pcsim/math.h"
@@ -352,6 +353,14 @@ pcs_status pcs_world_tick(pcs_world *w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_tick: world is NULL");
     if (w->clock.tick >= PCS_CLOCK_TICK_MAX)
         return pcs_clock_advance(&w->clock); /* reports the overflow, clock unchanged */
+    if (!w->sealed && w->par_units) {
+        /* The parallel sections, from the final schedule (engine/par_stage.c:
+         * kept if found since the last registration); a failure leaves the
+         * world unsealed. */
+        pcs_status st = pcs_par_plan_build(w, 1);
+        if (st != PCS_OK)
+            return st;
+    }
     w->sealed = 1; /* registrations end here; the run order is already built */
     uint64_t tick = w->clock.tick;
     PCS_PROBE_TICK_BEGIN(tick);

@@ -173,6 +173,8 @@ struct pcs_world {
     uint64_t *store_hash;          /* check_access 2: each store's hash, store_hash_cap */
     uint32_t store_hash_cap;       /* = stores_cap once a store is registered */
     pcs_stage_observer_rec stage_observer;
+    int par_units;            /* pcs_world_set_parallel_units: 0 off, 1 on */
+    struct pcs_par_plan *par; /* engine/par_stage.c: built at the seal when par_units */
 
     pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
     pcs_targets targets;
@@ -261,6 +263,15 @@ void pcs_events_commit(pcs_world *w);
 
 /* engine/system.c */
 pcs_status pcs_systems_run_stage(pcs_world *w, pcs_stage stage);
+/* Run-order entries [first, end) of @p stage on the calling thread, in
+ * order; stops at the first failure (gates and the access check apply). */
+pcs_status pcs_systems_run_range(pcs_world *w, pcs_stage stage, uint32_t first, uint32_t end);
+
+/* engine/event.c: append @p e to this tick's list as pcs_event_emit would
+ * (the capacity, the kept overflow slot, drops after the close); @p drops
+ * more events count as dropped. The merge of a parallel section. */
+void pcs_events_append(pcs_world *w, const pcs_event *e);
+void pcs_events_add_drops(pcs_world *w, uint64_t drops);
 
 /* engine/plugin.c: the plugins' step callbacks in (priority, id) order
  * (pcs_world_tick), and their shutdowns in reverse (pcs_world_destroy). */
@@ -272,6 +283,10 @@ void pcs_plugins_shutdown(pcs_world *w);
  * with check_access on, record the first store the running system, if any,
  * touches without declaring it, for pcs_systems_run_stage to report. */
 void pcs_access_note(pcs_world *w, uint32_t id);
+/* The level-1 verdict for system @p d after its fn returned @p st, with
+ * @p fault the first undeclared store it touched (UINT32_MAX: none). */
+pcs_status pcs_access_verdict(pcs_world *w, pcs_stage stage, const pcs_system_desc *d,
+                              uint32_t fault, pcs_status st);
 
 /* engine/finite_check.c: PCS_E_NUMERIC naming the first NaN/Inf in a
  * PCS_STORE_F64 store a system of @p stage declares it writes. */

@@ -26,6 +26,12 @@
  *                                    the bench's text with 64 units (its 4-unit
  *                                    pattern repeated; issue 16), boundary or
  *                                    steam_side only
+ *   ./build/station_cg N READERS ... parallel [workers=W]
+ *                                    with the parallel unit sections on
+ *                                    (pcs_world_set_parallel_units; issue 16),
+ *                                    run by the host alone or with a pool of W
+ *                                    workers (then the CPU time is the host's
+ *                                    share only)
  *   valgrind --tool=callgrind --toggle-collect=measured_tick ./build/station_cg N 0
  *
  * and divide the Ir total by N (measured_tick leaves out the build and the
@@ -129,14 +135,18 @@ static void sc_print(const char *what, double *t, int n)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000, readers = argc > 2 ? atoi(argv[2]) : 0;
-    int alt = 0;
-    unsigned units = 4;
+    int alt = 0, parallel = 0;
+    unsigned units = 4, workers = 0;
     const char *sg = NULL; /* NULL: the built-in default scenario */
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "alt") == 0)
             alt = 1;
         else if (strncmp(argv[i], "units=", 6) == 0)
             units = (unsigned)atoi(argv[i] + 6);
+        else if (strcmp(argv[i], "parallel") == 0)
+            parallel = 1;
+        else if (strncmp(argv[i], "workers=", 8) == 0)
+            workers = (unsigned)atoi(argv[i] + 8);
         else
             sg = argv[i];
     }
@@ -161,8 +171,16 @@ int main(int argc, char **argv)
     }
     pcs_world_def wd = pcs_scenario_world_def(scn);
     wd.workers = 0;
+    pcs_exec *exec = NULL;
+    pcs_exec_def ec;
+    pcs_exec_default(&ec);
+    ec.workers = workers;
     if (pcs_world_create(&wd, &w) != PCS_OK || pcs_station_add(w, scn, &st) != PCS_OK ||
-        pcs_snapshot_attach(w, NULL, &pool) != PCS_OK || pcs_world_tick(w) != PCS_OK) {
+        pcs_snapshot_attach(w, NULL, &pool) != PCS_OK ||
+        pcs_world_set_parallel_units(w, parallel) != PCS_OK ||
+        (workers &&
+         (pcs_exec_create(&ec, &exec) != PCS_OK || pcs_exec_attach(exec, w) != PCS_OK)) ||
+        pcs_world_tick(w) != PCS_OK) {
         fprintf(stderr, "%s\n", pcs_last_error());
         return 1;
     }
@@ -220,6 +238,7 @@ int main(int argc, char **argv)
     free(rd);
     pcs_station_destroy(st);
     pcs_world_destroy(w);
+    pcs_exec_destroy(exec);
     pcs_scenario_destroy(scn);
     return 0;
 }

@@ -244,6 +244,60 @@ PCS_API pcs_status pcs_world_set_stage_observer(pcs_world *w, pcs_stage_observer
                                                 void *ctx);
 
 /*
+ * ---- Parallel unit sections (engine/par_stage.c) -------------------------
+ * Opt-in: a stage's systems named "uN." (unit N) run as a parallel-for over
+ * units on the world's executor (pcs_world_set_executor, pcs_exec_attach).
+ * A maximal run of consecutive unit systems in a stage's run order, with at
+ * least two units, is a section; it is split by unit (one chunk per unit,
+ * fixed at the seal), each chunk runs its unit's systems of the section in
+ * run order, the host claims the chunks no worker has started, and systems
+ * of no unit are barriers the host runs alone. A section runs in parallel
+ * only if the seal proves from the declared reads and writes (and each
+ * system's gate flag) that no store one unit's system writes is read or
+ * written by another unit's system of the section; otherwise it runs in
+ * run order on the host, as it does with check_access 2. Events, failures
+ * and access faults from a chunk are buffered per unit and merged in run
+ * order, so the event list, the state hash and saves equal a serial run's
+ * for any worker count. Systems of a unit must keep no state shared with
+ * another unit outside the stores (the proof sees only stores).
+ */
+/** One section (see above) in the schedule. */
+typedef struct pcs_schedule_section {
+    pcs_stage stage;      /**< its stage */
+    uint32_t first, end;  /**< run-order range [first, end) (pcs_schedule_system_at) */
+    uint32_t n_units;     /**< chunks: one per unit, in order of first appearance */
+    uint32_t clash_store; /**< UINT32_MAX: proven, runs in parallel; else a store one
+                               unit's system writes and another's touches: serial */
+} pcs_schedule_section;
+
+/**
+ * Number of sections in the schedule, found and proven now (again only if
+ * registrations came since the last time); 0 for NULL or when out of
+ * memory. Sections
+ * are reported whether or not parallel units are on. Build phase or
+ * between ticks, on the world's thread.
+ */
+PCS_API uint32_t pcs_schedule_section_count(pcs_world *w);
+/** Section @p index, in run order, as the last pcs_schedule_section_count
+ *  (or the seal) found it.
+ *  @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (index >= that count). */
+PCS_API pcs_status pcs_schedule_section_at(const pcs_world *w, uint32_t index,
+                                           pcs_schedule_section *out);
+
+/**
+ * Turn parallel unit sections on (1) or off (0, the default). Build phase.
+ * Turning it on finds and proves the sections and allocates their buffers
+ * (one event list of event_capacity per unit) now; the first tick does it
+ * again only if systems, stores or gates were registered since, so a host
+ * that calls this last has a first tick that allocates nothing.
+ * @return PCS_E_INVAL (NULL world, @p on not 0 or 1), PCS_E_STATE after
+ *         sealing, PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_world_set_parallel_units(pcs_world *w, int on);
+/** 1 if parallel unit sections are on, else 0 (also for NULL). */
+PCS_API int pcs_world_parallel_units(const pcs_world *w);
+
+/*
  * ---- Gates (engine/gate.c) ----------------------------------------------
  * Freeze a group of systems and jobs on a flag in a STATE store.
  *
