@@ -14,12 +14,17 @@
  *      -lxxhash -lhwloc -ljansson -lklu -lm -lpthread -o build/commands_cg
  *
  *   ./build/commands_cg queue|raw N          thread CPU ns per command
+ *   ./build/commands_cg threads N            the benchmark's two threads: wall,
+ *                                            and each thread's CPU, per command
  *   valgrind --tool=callgrind --toggle-collect=flow ./build/commands_cg queue N
  *
  * and divide the Ir total by N (flow() is the measured loop; world creation
  * and teardown are outside it).
  */
 #include <ck_ring.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +80,57 @@ __attribute__((noinline)) static int flow(int raw, pcs_world *w, pcs_command_sou
     return 0;
 }
 
+/* "threads": commands.submit_n_drain's two threads, each timing its own CPU. */
+typedef struct two {
+    pcs_command_source *src;
+    const pcs_command *cmds;
+    uint64_t n;
+    double cpu_ns;
+} two;
+
+static void *producer(void *arg)
+{
+    two *t = arg;
+    double t0 = cpu_ns();
+    for (uint64_t done = 0; done < t->n;) {
+        uint32_t want = t->n - done < BATCH ? (uint32_t)(t->n - done) : BATCH, acc = 0;
+        if (pcs_command_source_submit_n(t->src, t->cmds, want, &acc) == PCS_OK)
+            done += acc;
+        else
+            sched_yield();
+    }
+    t->cpu_ns = cpu_ns() - t0;
+    return NULL;
+}
+
+static double wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+static int threads(pcs_world *w, pcs_command_source *src, const pcs_command *cmds, uint64_t n)
+{
+    two t = {src, cmds, n, 0};
+    pthread_t th;
+    uint64_t ticks = 0;
+    double w0 = wall_ns(), c0 = cpu_ns();
+    if (pthread_create(&th, NULL, producer, &t))
+        return 1;
+    while (applied < n) {
+        pcs_world_tick(w);
+        ticks++;
+    }
+    double c1 = cpu_ns(), w1 = wall_ns();
+    pthread_join(th, NULL);
+    printf("threads: %llu commands, wall %.2f ns each (%.3g /s); CPU per command: ticking thread "
+           "%.2f ns, producer %.2f ns; %llu ticks\n",
+           (unsigned long long)n, (w1 - w0) / (double)n, (double)n * 1e9 / (w1 - w0),
+           (c1 - c0) / (double)n, t.cpu_ns / (double)n, (unsigned long long)ticks);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int raw = argc > 1 && strcmp(argv[1], "raw") == 0;
@@ -98,6 +154,18 @@ int main(int argc, char **argv)
         pcs_command_source_open(w, 1, 0, CAP, &src) != PCS_OK) {
         fprintf(stderr, "commands_cg: %s\n", pcs_last_error());
         return 1;
+    }
+    if (strcmp(argc > 1 ? argv[1] : "", "threads") == 0) {
+        pcs_world_destroy(w);
+        wd.max_sources = 1;
+        if (pcs_world_create(&wd, &w) != PCS_OK ||
+            pcs_command_handler_register(w, KIND, noop, NULL) != PCS_OK ||
+            pcs_command_source_open(w, 1, 0, 65536, &src) != PCS_OK)
+            return 1;
+        int bad = threads(w, src, cmds, (uint64_t)n);
+        pcs_world_destroy(w);
+        free(slots);
+        return bad;
     }
     double t0 = cpu_ns();
     if (flow(raw, w, src, &ring, slots, cmds, (uint64_t)n)) {
