@@ -534,7 +534,9 @@ typedef struct flow_ctx {
     pcs_command_source *src;
     pcs_bench_team *team;
     uint32_t batch, capacity;
-    uint64_t applied; /* world thread */
+    /* world thread; its own line, so counting does not evict what the
+     * producer reads (src, batch) */
+    _Alignas(64) uint64_t applied;
     /* raw_ck_ring */
     ck_ring_t ring;
     pcs_command *slots;
@@ -585,11 +587,13 @@ static void flow_producer(void *ctx, unsigned idx, uint64_t n)
 {
     (void)idx;
     flow_ctx *c = ctx;
+    pcs_command_source *src = c->src;
+    const uint32_t batch = c->batch;
     unsigned spins = 0;
     for (uint64_t done = 0; done < n;) {
-        uint32_t want = n - done < c->batch ? (uint32_t)(n - done) : c->batch;
+        uint32_t want = n - done < batch ? (uint32_t)(n - done) : batch;
         uint32_t acc = 0;
-        if (pcs_command_source_submit_n(c->src, c->cmds, want, &acc) == PCS_OK) {
+        if (pcs_command_source_submit_n(src, c->cmds, want, &acc) == PCS_OK) {
             done += acc;
             spins = 0;
         } else {
