@@ -582,6 +582,18 @@ static flow_ctx *flow_new(const pcs_bench_params *p, const char *who)
     return c;
 }
 
+/* Start the one producer thread; c is freed if that fails. */
+static flow_ctx *flow_start(flow_ctx *c, pcs_bench_team_fn fn, pcs_bench_info *info)
+{
+    c->team = pcs_bench_team_start(1, fn, c);
+    if (!c->team) {
+        flow_teardown(c);
+        return NULL;
+    }
+    info->threads = 2;
+    return c;
+}
+
 /* Team thread: n commands in batches of at most c->batch. */
 static void flow_producer(void *ctx, unsigned idx, uint64_t n)
 {
@@ -620,13 +632,7 @@ static void *flow_setup(const pcs_bench_params *p, pcs_bench_info *info)
         flow_teardown(c);
         return NULL;
     }
-    c->team = pcs_bench_team_start(1, flow_producer, c);
-    if (!c->team) {
-        flow_teardown(c);
-        return NULL;
-    }
-    info->threads = 2;
-    return c;
+    return flow_start(c, flow_producer, info);
 }
 
 static void flow_run(void *ctx, uint64_t n)
@@ -683,13 +689,7 @@ static void *raw_setup(const pcs_bench_params *p, pcs_bench_info *info)
         return NULL;
     }
     ck_ring_init(&c->ring, slots);
-    c->team = pcs_bench_team_start(1, raw_producer, c);
-    if (!c->team) {
-        flow_teardown(c);
-        return NULL;
-    }
-    info->threads = 2;
-    return c;
+    return flow_start(c, raw_producer, info);
 }
 
 static void raw_run(void *ctx, uint64_t n)
