@@ -32,11 +32,28 @@
  * on the accept path; the unlimited one pays only the branch that skips it.
  * commands.submit_rate_refused: one op = one submit refused by the rate
  * limit (bucket empty, no ticks): the refusal path with its message.
+ *
+ * commands.submit_n_drain (issue 16, "Commands at memory speed"): one team
+ * thread submits through one SPSC source (capacity `capacity`, by default
+ * 65,536: one tick's worth, so a tick can take whatever the ring holds) with
+ * pcs_command_source_submit_n in batches of at most `batch` (the unaccepted
+ * rest of a batch is submitted again; a refusal backs off), while the
+ * harness thread ticks a world with commands_per_tick 65,536, a no-op
+ * handler and the journal on (it always is), until every command has been
+ * applied. One op = one command submitted and applied; thrpt is the applied
+ * rate. Its baseline commands.raw_ck_ring moves the same 64-byte record
+ * through a bare ck_ring SPSC ring of the same capacity (ck's enqueue per
+ * record on a team thread, dequeue on the harness thread, nothing else), so
+ * the ratio is what the queue, the drain, the apply and the journal add to
+ * the ring itself. Both in one run: `--filter 'commands\.(submit_n_drain|raw)'`.
  */
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <ck_ring.h>
 
 #include "bench/bench.h"
 #include "pcsim/pcsim.h"
@@ -504,3 +521,221 @@ static const pcs_bench_def submit_rate_refused = {
     .run = refused_run,
 };
 PCS_BENCH_REGISTER(submit_rate_refused)
+
+/* ---- issue 16: one producer thread, batched submit, the world thread applying ---- */
+
+#define FLOW_PER_TICK 65536u /* commands_per_tick */
+#define FLOW_BATCH_MAX 1024u /* PCS_COMMAND_SUBMIT_MAX */
+
+CK_RING_PROTOTYPE(bench_cmd, pcs_command)
+
+typedef struct flow_ctx {
+    pcs_world *w;
+    pcs_command_source *src;
+    pcs_bench_team *team;
+    uint32_t batch, capacity;
+    /* world thread; its own line, so counting does not evict what the
+     * producer reads (src, batch) */
+    _Alignas(64) uint64_t applied;
+    /* raw_ck_ring */
+    ck_ring_t ring;
+    pcs_command *slots;
+    pcs_command cmds[FLOW_BATCH_MAX]; /* the producer's batch (team thread only) */
+} flow_ctx;
+
+static pcs_status flow_noop(pcs_world *w, void *ctx, const pcs_command *cmd)
+{
+    (void)w;
+    (void)cmd;
+    ((flow_ctx *)ctx)->applied++;
+    return PCS_OK;
+}
+
+static void flow_teardown(void *ctx)
+{
+    flow_ctx *c = ctx;
+    if (!c)
+        return;
+    pcs_bench_team_stop(c->team);
+    pcs_world_destroy(c->w);
+    free(c->slots);
+    free(c);
+}
+
+static flow_ctx *flow_new(const pcs_bench_params *p, const char *who)
+{
+    long long capacity = pcs_bench_param_int(p, "capacity", 65536);
+    long long batch = pcs_bench_param_int(p, "batch", 64);
+    if (capacity < 1 || capacity > (1 << 20) || batch < 1 || batch > FLOW_BATCH_MAX) {
+        fprintf(stderr, "%s: capacity = %lld must be in [1, 1048576], batch = %lld in [1, %u]\n",
+                who, capacity, batch, FLOW_BATCH_MAX);
+        return NULL;
+    }
+    flow_ctx *c = aligned_alloc(64, sizeof *c);
+    if (!c)
+        return NULL;
+    memset(c, 0, sizeof *c);
+    c->capacity = (uint32_t)capacity;
+    c->batch = (uint32_t)batch;
+    for (uint32_t i = 0; i < FLOW_BATCH_MAX; i++)
+        c->cmds[i].kind = CMD_KIND;
+    return c;
+}
+
+/* Start the one producer thread; c is freed if that fails. */
+static flow_ctx *flow_start(flow_ctx *c, pcs_bench_team_fn fn, pcs_bench_info *info)
+{
+    c->team = pcs_bench_team_start(1, fn, c);
+    if (!c->team) {
+        flow_teardown(c);
+        return NULL;
+    }
+    info->threads = 2;
+    return c;
+}
+
+/* Team thread: n commands in batches of at most c->batch. */
+static void flow_producer(void *ctx, unsigned idx, uint64_t n)
+{
+    (void)idx;
+    flow_ctx *c = ctx;
+    pcs_command_source *src = c->src;
+    const uint32_t batch = c->batch;
+    unsigned spins = 0;
+    for (uint64_t done = 0; done < n;) {
+        uint32_t want = n - done < batch ? (uint32_t)(n - done) : batch;
+        uint32_t acc = 0;
+        if (pcs_command_source_submit_n(src, c->cmds, want, &acc) == PCS_OK) {
+            done += acc;
+            spins = 0;
+        } else {
+            backoff(&spins); /* full: wait for the ticking thread */
+        }
+    }
+}
+
+static void *flow_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    flow_ctx *c = flow_new(p, "commands.submit_n_drain");
+    if (!c)
+        return NULL;
+    pcs_world_def cfg;
+    pcs_world_default(&cfg);
+    cfg.commands_per_tick = FLOW_PER_TICK;
+    cfg.max_sources = 1;
+    cfg.workers = 0;
+    int ok = pcs_world_create(&cfg, &c->w) == PCS_OK &&
+             pcs_command_handler_register(c->w, CMD_KIND, flow_noop, c) == PCS_OK &&
+             pcs_command_source_open(c->w, 1, 0, c->capacity, &c->src) == PCS_OK;
+    if (!ok) {
+        fprintf(stderr, "commands.submit_n_drain: %s\n", pcs_last_error());
+        flow_teardown(c);
+        return NULL;
+    }
+    return flow_start(c, flow_producer, info);
+}
+
+static void flow_run(void *ctx, uint64_t n)
+{
+    flow_ctx *c = ctx;
+    uint64_t target = c->applied + n;
+    pcs_bench_team_go(c->team, n);
+    unsigned idle = 0;
+    while (c->applied < target) {
+        uint64_t before = c->applied;
+        pcs_world_tick(c->w);
+        if (c->applied == before)
+            backoff(&idle);
+        else
+            idle = 0;
+    }
+    pcs_bench_team_wait(c->team);
+}
+
+static uint64_t flow_world_allocs(void *ctx)
+{
+    return pcs_world_alloc_count(((flow_ctx *)ctx)->w);
+}
+
+/* Team thread: n records through ck's SPSC enqueue, one at a time. */
+static void raw_producer(void *ctx, unsigned idx, uint64_t n)
+{
+    (void)idx;
+    flow_ctx *c = ctx;
+    pcs_command rec = c->cmds[0];
+    unsigned spins = 0;
+    for (uint64_t i = 0; i < n;) {
+        rec.seq = i; /* stamped, as the queue stamps its sequence */
+        if (ck_ring_enqueue_spsc_bench_cmd(&c->ring, c->slots, &rec)) {
+            i++;
+            spins = 0;
+        } else {
+            backoff(&spins);
+        }
+    }
+}
+
+static void *raw_setup(const pcs_bench_params *p, pcs_bench_info *info)
+{
+    flow_ctx *c = flow_new(p, "commands.raw_ck_ring");
+    if (!c)
+        return NULL;
+    uint32_t slots = 1;
+    while (slots < c->capacity + 1) /* ck holds slots - 1: the same capacity */
+        slots <<= 1;
+    c->slots = calloc(slots, sizeof *c->slots);
+    if (!c->slots) {
+        flow_teardown(c);
+        return NULL;
+    }
+    ck_ring_init(&c->ring, slots);
+    return flow_start(c, raw_producer, info);
+}
+
+static void raw_run(void *ctx, uint64_t n)
+{
+    flow_ctx *c = ctx;
+    pcs_bench_team_go(c->team, n);
+    pcs_command rec;
+    unsigned idle = 0;
+    for (uint64_t got = 0; got < n;) {
+        if (ck_ring_dequeue_spsc_bench_cmd(&c->ring, c->slots, &rec)) {
+            pcs_bench_consume_u64(rec.seq);
+            got++;
+            idle = 0;
+        } else {
+            backoff(&idle);
+        }
+    }
+    pcs_bench_team_wait(c->team);
+}
+
+static const pcs_bench_def submit_n_drain = {
+    .group = "commands",
+    .name = "submit_n_drain",
+    .description = "one command submitted in batches (submit_n) by a producer thread and "
+                   "applied by the ticking thread (no-op handler, journal on, 65,536 a tick)",
+    .params = {{"capacity", "65536"}, {"batch", "64"}},
+    .baseline = "commands.raw_ck_ring",
+    .modes = PCS_BENCH_THRPT | PCS_BENCH_AVGT,
+    .min_batch = 1u << 20, /* tens of ms per round: the team wake-up is amortised */
+    .setup = flow_setup,
+    .teardown = flow_teardown,
+    .run = flow_run,
+    .world_allocs = flow_world_allocs,
+};
+PCS_BENCH_REGISTER(submit_n_drain)
+
+static const pcs_bench_def raw_ck_ring = {
+    .group = "commands",
+    .name = "raw_ck_ring",
+    .description = "the same 64-byte record through a bare ck_ring SPSC ring of the same "
+                   "capacity: enqueue on a producer thread, dequeue on this one",
+    .params = {{"capacity", "65536"}},
+    .modes = PCS_BENCH_THRPT | PCS_BENCH_AVGT,
+    .min_batch = 1u << 20,
+    .setup = raw_setup,
+    .teardown = flow_teardown,
+    .run = raw_run,
+};
+PCS_BENCH_REGISTER(raw_ck_ring)

@@ -1,19 +1,65 @@
 /**
  * @file command.c
- * @brief Bounded command rings (ck_ring SPSC per source, one shared MPSC), the
- *        stage-1 drain, sort and apply, and the journal.
+ * @brief Bounded command rings (an SPSC ring per opened source, one shared
+ *        ck_ring MPSC), batched submit, the stage-1 drain, sort and apply,
+ *        and the journal.
  *
- * Capacity. ck_ring keeps one slot free, so a ring of 2^k slots holds 2^k - 1
- * commands. Each ring gets the next power of two above its stated capacity and
- * an occupancy counter enforces the capacity exactly: a producer reserves a
- * slot with fetch_add before enqueueing and backs out if that overshoots; the
- * consumer releases the slot after dequeueing. Occupancy therefore never
- * undercounts what the ring holds, so a reserved enqueue cannot fail.
+ * Capacity, opened sources. Each opened source owns a single-producer ring
+ * of 2^k >= capacity slots and two free-running 64-bit counts: tail, the
+ * commands its producer ever enqueued, and head, the commands the drain ever
+ * dequeued. Each count has one writer, on its own cache line, and the other
+ * side only loads it: the producer computes its room as capacity - (tail -
+ * head), the drain its backlog as tail - head. Nothing on the submit path is
+ * an atomic read-modify-write (the occupancy fetch_add this replaced was a
+ * locked instruction per command and a cache line both threads wrote). The
+ * producer keeps the head it last loaded (head_seen) and reloads head only
+ * when that shows less room than it wants, so a producer well ahead of a full
+ * ring touches the consumer's line once per batch, not per command. Capacity
+ * stays exact: head_seen <= head, so the cached room never overstates the
+ * true room, and a refusal or a short prefix is decided on a fresh load (the
+ * ring held capacity commands not yet released by the drain when head was
+ * read). Counts are 64-bit and never wrap in practice (2^64 commands).
+ *
+ * Memory ordering, opened sources (C11, which ThreadSanitizer sees whole):
+ *  - slot write -> read: spsc_enqueue writes the slots, then stores tail with
+ *    release; the drain's spsc_held loads tail with acquire before
+ *    spsc_dequeue_n copies them. Every slot below the tail it read is
+ *    complete.
+ *  - slot read -> reuse: spsc_dequeue_n copies the slots, then stores head
+ *    with release; spsc_room loads head with acquire before the producer
+ *    writes a slot that head freed. So no slot is overwritten while the drain
+ *    may still read it. Storing head before the copy (verify/commands_ring.pml
+ *    BROKEN_RELEASE_EARLY, stress broken.spsc_release_early) breaks this.
+ *  - Everything else a submit writes (head_seen, the bucket, the refusal
+ *    counters, stored with relaxed atomics by their one writer so stats may
+ *    read them) is producer-local; the drain writes head and nothing the
+ *    producer reads but head.
+ * On x86-64 the release stores and acquire loads are plain moves (TSO orders
+ * store-store and load-load; the one reordering TSO allows, a store then a
+ * load of another word, only delays when one side sees the other's progress,
+ * which makes the producer see less room or the drain fewer commands; it
+ * never exposes an unwritten slot or frees an unread one). On weakly ordered
+ * CPUs the compiler emits the barriers the C11 orders ask for.
+ *
+ * Batches. pcs_command_source_submit_n queues the longest prefix of a batch
+ * that the room and the rate limit allow, stamps each command's sequence
+ * number as tail + i, and publishes them with one release store, so a batch
+ * of 64 pays one store of tail and (at most) one load of head. A single
+ * submit is the same path with n = 1. The drain takes a source's quota with
+ * one or two memcpy runs (the ring may wrap) and one release store of head.
+ *
+ * Capacity, the shared ring. ck_ring keeps one slot free, so a ring of 2^k
+ * slots holds 2^k - 1 commands: it gets the next power of two above its
+ * stated capacity, and an occupancy counter enforces the capacity exactly: a
+ * producer reserves a slot with fetch_add before enqueueing and backs out if
+ * that overshoots; the consumer releases the slot after dequeueing. Occupancy
+ * therefore never undercounts what the ring holds, so a reserved enqueue
+ * cannot fail. Any thread may submit there, so the read-modify-write stays.
  *
  * Ordering. Stage 1 applies a batch in (class, id, sequence) order without
  * sorting it: each source's ring yields its commands in sequence order (an
- * SPSC source's single producer stamps next_seq in enqueue order and the ring
- * is FIFO; the shared ring's sequence is stamped by the drain, its only
+ * SPSC source's single producer stamps each command with its tail position
+ * and the ring is FIFO; the shared ring's sequence is stamped by the drain, its only
  * consumer, at dequeue), and every source has its own (class, id) (the shared
  * ring is (0, 0); opened sources need class >= 1 and a (class, id) not yet
  * open). So the sorted batch is each source's drained run concatenated in
@@ -36,23 +82,25 @@
  * next tick (which tick a concurrently submitted command lands on is timing
  * either way; the order within a tick is not).
  *
- * Memory ordering. ck_ring publishes slots with its own barriers (x86-64 TSO,
- * ck 0.7.1; see README "Platforms" for weakly ordered CPUs). The occupancy
- * counter only bounds the count: relaxed would suffice for that, but acq_rel
- * keeps the reasoning local and costs nothing extra on x86-64 (lock xadd).
- * Sources opened at run time are published with a release store of the source
- * count, read with acquire by the drain, after the slot is filled under a mutex.
+ * Memory ordering, the shared ring. ck_ring publishes slots with its own
+ * barriers (x86-64 TSO, ck 0.7.1; see README "Platforms" for weakly ordered
+ * CPUs). The occupancy counter only bounds the count: relaxed would suffice
+ * for that, but acq_rel keeps the reasoning local and costs nothing extra on
+ * x86-64 (lock xadd). Sources opened at run time are published with a
+ * release store of the source count, read with acquire by the drain, after
+ * the slot is filled under a mutex.
  *
  * Rate limits. An opened source may carry a token bucket
  * (pcs_command_source_set_rate): `rate` tokens per simulated second, at most
  * `burst` held, one spent per accepted command. The bucket is the producer's
- * own state, like next_seq: a source has one producer thread, so the check is
- * plain arithmetic on fields nothing else writes. It runs before reserve()
- * and, when it refuses, returns without touching occupancy or the ring, so on
- * the shared words a rate refusal is a submit that never happened: the ring
- * protocol verify/commands_ring.pml checks is unchanged (its file head says
- * so). A token spent on a command the ring then refuses for capacity is given
- * back, so a capacity refusal costs no token.
+ * own state, like tail: a source has one producer thread, so the check is
+ * plain arithmetic on fields nothing else writes. It runs before the room
+ * check (spsc_enqueue) and, when it refuses, returns without touching head,
+ * tail or a slot, so on the shared words a rate refusal is a submit that
+ * never happened: the ring protocol verify/commands_ring.pml checks is
+ * unchanged by it (its file head says so). A batch takes min(n, tokens,
+ * room) commands and spends one token for each; tokens are spent only after
+ * the room check, so a capacity refusal costs no token.
  *
  * Refill comes from simulated time, never a clock: the drain counts the
  * stage-1 drains it has run (a release store at the start of each), and a
@@ -84,9 +132,10 @@
  * every producer's path. Its capacity bounds it; a host that wants a client
  * limited opens a source for it (pcsim serve does).
  *
- * ThreadSanitizer. ck publishes p_tail and c_head with inline assembly TSan
- * cannot see, so TSan builds declare the two edges on the ring's address
- * (engine/tsan.h). An annotation only transfers what was released before the
+ * ThreadSanitizer, the shared ring. ck publishes p_tail and c_head with
+ * inline assembly TSan cannot see, so TSan builds declare the two edges on
+ * the ring's address (engine/tsan.h; opened sources need none: their ring
+ * is C11 atomics). An annotation only transfers what was released before the
  * acquire runs, so each acquire must come after the load that observed the
  * other side, and each release before the store that publishes:
  *  - slot write -> read: the producer reserves a slot, writes it, releases,
@@ -132,42 +181,54 @@ typedef struct rate_bucket {
 } rate_bucket;
 
 struct pcs_command_source {
-    ck_ring_t ring;
+    ck_ring_t ring; /* the shared MPSC ring only */
     struct pcs_command *slots;
     uint32_t capacity;
+    uint32_t mask; /* opened (SPSC) sources: slots - 1 */
     int multi_producer;
     uint16_t source_class;
     uint32_t source_id;
-    rate_bucket rate;                    /* producer-local */
-    const _Atomic uint64_t *drains;      /* the queue's, for the refill */
-    _Atomic double rate_per_s;           /* as set, for stats from any thread */
+    rate_bucket rate;               /* producer-local */
+    const _Atomic uint64_t *drains; /* the queue's, for the refill */
+    _Atomic double rate_per_s;      /* as set, for stats from any thread */
     _Atomic uint32_t burst;
+    /* SPSC ring (file comment, "Capacity"): the producer's line. tail counts
+     * the commands ever enqueued (release store, producer only), which is
+     * also the next sequence number and the submitted count; head_seen is the
+     * producer's last acquire load of head. */
+    _Alignas(64) _Atomic uint64_t tail;
+    uint64_t head_seen;
+    /* The consumer's line: commands ever dequeued (release store, drain only). */
+    _Alignas(64) _Atomic uint64_t head;
+    /* The shared MPSC ring's occupancy (reserve() fetch_add; unused by SPSC). */
     _Alignas(64) _Atomic uint32_t occupancy;
-    /* SPSC: producer-owned, stamped at submit. MPSC: consumer-owned, stamped
-     * at dequeue, because concurrent producers claim ring slots (ck's CAS on
-     * p_head) in an order no producer-side counter can match: a fetch_add
-     * before the enqueue let seq 6 sit ahead of seq 5 in the ring, so the two
-     * could be applied on different ticks in the wrong order. */
+    /* MPSC only: consumer-owned, stamped at dequeue, because concurrent
+     * producers claim ring slots (ck's CAS on p_head) in an order no
+     * producer-side counter can match: a fetch_add before the enqueue let seq
+     * 6 sit ahead of seq 5 in the ring, so the two could be applied on
+     * different ticks in the wrong order. (An SPSC source's seq is its tail.) */
     _Atomic uint64_t next_seq;
-    _Atomic uint64_t submitted;
+    _Atomic uint64_t submitted; /* MPSC only (SPSC: tail) */
+    /* Refusals: fetch_add on the shared ring; on an SPSC source the producer
+     * is the only writer, so a relaxed load and store (count_refusal). */
     _Atomic uint64_t refused;      /* by capacity */
     _Atomic uint64_t refused_rate; /* by the rate limit */
 };
 
 struct pcs_command_queue {
     pthread_mutex_t open_lock;
-    pcs_command_source **sources;  /* [0] = anonymous MPSC ring; then opened sources */
-    _Atomic uint32_t n_sources;    /* published count */
-    _Atomic uint64_t drains;       /* stage-1 drains begun: rate-limit refill */
-    double dt_s;                   /* the world tick, for each source's bucket */
-    uint32_t n_known;              /* count the drain has ordered */
-    uint32_t *order;               /* source indices in (class, id) order */
-    pcs_command *batch;            /* commands_per_tick */
-    uint32_t *quota;               /* per source rank: commands to drain this tick */
-    uint32_t *run;                 /* source rank k's commands are batch[run[k], run[k + 1]) */
-    uint32_t *perm;                /* apply order of batch: identity unless a run was sorted */
-    uint32_t *scratch;             /* commands_per_tick: merge sort buffer */
-    pcs_command *journal;          /* journal_capacity ring */
+    pcs_command_source **sources; /* [0] = anonymous MPSC ring; then opened sources */
+    _Atomic uint32_t n_sources;   /* published count */
+    _Atomic uint64_t drains;      /* stage-1 drains begun: rate-limit refill */
+    double dt_s;                  /* the world tick, for each source's bucket */
+    uint32_t n_known;             /* count the drain has ordered */
+    uint32_t *order;              /* source indices in (class, id) order */
+    pcs_command *batch;           /* commands_per_tick */
+    uint32_t *quota;              /* per source rank: commands to drain this tick */
+    uint32_t *run;                /* source rank k's commands are batch[run[k], run[k + 1]) */
+    uint32_t *perm;               /* apply order of batch: identity unless a run was sorted */
+    uint32_t *scratch;            /* commands_per_tick: merge sort buffer */
+    pcs_command *journal;         /* journal_capacity ring */
     uint64_t journal_total;
     uint64_t applied;
     uint64_t rejected;
@@ -175,10 +236,11 @@ struct pcs_command_queue {
     uint64_t comparisons_last; /* the same, last tick */
 };
 
-static uint32_t ring_slots_for(uint32_t capacity)
+/* Slots for a ring that holds @p held commands: a power of two (masking). */
+static uint32_t ring_slots_for(uint32_t held)
 {
     uint32_t n = 1;
-    while (n < capacity + 1)
+    while (n < held)
         n <<= 1;
     return n;
 }
@@ -192,13 +254,17 @@ static pcs_command_source *source_new(uint32_t capacity, int mp, uint16_t cls, u
     if (!s)
         return NULL;
     memset(s, 0, sizeof *s);
-    uint32_t n = ring_slots_for(capacity);
+    /* ck_ring keeps one slot free (a ring of 2^k holds 2^k - 1); the SPSC
+     * ring's free-running counts use every slot. */
+    uint32_t n = ring_slots_for(mp ? capacity + 1 : capacity);
     s->slots = calloc(n, sizeof *s->slots);
     if (!s->slots) {
         free(s);
         return NULL;
     }
-    ck_ring_init(&s->ring, n);
+    if (mp)
+        ck_ring_init(&s->ring, n);
+    s->mask = n - 1;
     s->capacity = capacity;
     s->multi_producer = mp;
     s->source_class = cls;
@@ -255,8 +321,7 @@ void pcs_commands_destroy(pcs_world *w)
     w->commands = NULL;
 }
 
-pcs_status pcs_command_handler_register(pcs_world *w, uint32_t kind, pcs_command_fn fn,
-                                        void *ctx)
+pcs_status pcs_command_handler_register(pcs_world *w, uint32_t kind, pcs_command_fn fn, void *ctx)
 {
     pcs_status st = pcs_world_check_build(w, "pcs_command_handler_register");
     if (st != PCS_OK)
@@ -286,11 +351,9 @@ pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class, uint32_t
     if (!w || !out)
         return pcs_error_set(PCS_E_INVAL, "%s: world or out is NULL", fn);
     if (source_class == PCS_SOURCE_ANON)
-        return pcs_error_set(PCS_E_INVAL, "%s: source class 0 is reserved for the shared ring",
-                             fn);
+        return pcs_error_set(PCS_E_INVAL, "%s: source class 0 is reserved for the shared ring", fn);
     if (capacity < 1 || capacity > (1u << 20))
-        return pcs_error_set(PCS_E_INVAL, "%s: capacity %u is outside [1, 1048576]", fn,
-                             capacity);
+        return pcs_error_set(PCS_E_INVAL, "%s: capacity %u is outside [1, 1048576]", fn, capacity);
     pcs_command_queue *q = w->commands;
     pthread_mutex_lock(&q->open_lock);
     uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_relaxed);
@@ -372,17 +435,33 @@ static void rate_refill(rate_bucket *b, uint64_t now)
     b->credit = credit < b->cap ? credit : b->cap;
 }
 
-/* Spend one token, or refuse with the simulated time until the next one.
- * Producer-local: touches only the source's bucket and its refused_rate. */
-static pcs_status rate_take(pcs_command_source *s)
+/* Whole tokens @p src holds after the refill, at most @p want. Producer-local:
+ * reads the drain count, touches only the source's bucket. */
+static uint32_t rate_tokens(pcs_command_source *s, uint32_t want)
 {
     rate_bucket *b = &s->rate;
     rate_refill(b, atomic_load_explicit(s->drains, memory_order_acquire));
-    if (b->credit >= RATE_UNIT) {
-        b->credit -= RATE_UNIT;
-        return PCS_OK;
-    }
-    atomic_fetch_add_explicit(&s->refused_rate, 1, memory_order_relaxed);
+    uint64_t held = b->credit / RATE_UNIT;
+    return held < want ? (uint32_t)held : want;
+}
+
+/* Count a refusal. The shared ring's counters take any producer (fetch_add);
+ * an SPSC source's producer is their only writer, so it needs no atomic
+ * read-modify-write, only a store other threads may read (stats). */
+static void count_refusal(const pcs_command_source *s, _Atomic uint64_t *counter)
+{
+    if (s->multi_producer)
+        atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+    else
+        atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+}
+
+/* Refuse by the rate limit, saying how long until the next token. */
+static pcs_status rate_refuse(pcs_command_source *s)
+{
+    const rate_bucket *b = &s->rate;
+    count_refusal(s, &s->refused_rate);
     uint64_t ticks = (RATE_UNIT - b->credit + b->per_tick - 1) / b->per_tick;
     return pcs_error_set(PCS_E_RATE,
                          "command submit: source (class %u, id %u): rate limit: next token in "
@@ -393,15 +472,26 @@ static pcs_status rate_take(pcs_command_source *s)
                          atomic_load_explicit(&s->burst, memory_order_relaxed));
 }
 
+static pcs_status refuse_full(pcs_command_source *s)
+{
+    count_refusal(s, &s->refused);
+    return pcs_error_set(PCS_E_RATE,
+                         "command submit: source (class %u, id %u) holds its capacity of %u "
+                         "commands",
+                         s->source_class, s->source_id, s->capacity);
+}
+
 static pcs_status check_kind(const pcs_command *cmd)
 {
     if (!cmd)
         return pcs_error_set(PCS_E_INVAL, "command submit: cmd is NULL");
     if (cmd->kind == 0 || cmd->kind >= PCS_COMMAND_KINDS_MAX)
-        return pcs_error_set(PCS_E_INVAL, "command submit: kind %u is outside [1, %u]",
-                             cmd->kind, PCS_COMMAND_KINDS_MAX - 1);
+        return pcs_error_set(PCS_E_INVAL, "command submit: kind %u is outside [1, %u]", cmd->kind,
+                             PCS_COMMAND_KINDS_MAX - 1);
     return PCS_OK;
 }
+
+/* ---- the shared MPSC ring: ck_ring plus an occupancy counter ---------------- */
 
 /* Reserve one unit of capacity; false (and nothing changed) when full. */
 static int reserve(pcs_command_source *s)
@@ -410,40 +500,21 @@ static int reserve(pcs_command_source *s)
     if (before < s->capacity)
         return 1;
     atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
-    atomic_fetch_add_explicit(&s->refused, 1, memory_order_relaxed);
     return 0;
 }
 
-static pcs_status enqueue(pcs_command_source *s, const pcs_command *cmd)
+static pcs_status mpsc_enqueue(pcs_command_source *s, const pcs_command *cmd)
 {
-    /* The one branch an unlimited source pays (the shared ring's per_tick is
-     * always 0): producer-local, before the ring reservation. */
-    if (s->rate.per_tick != 0) {
-        pcs_status st = rate_take(s);
-        if (st != PCS_OK)
-            return st;
-    }
-    if (!reserve(s)) {
-        if (s->rate.per_tick != 0)
-            s->rate.credit += RATE_UNIT; /* give back the token: nothing was queued */
-        return pcs_error_set(PCS_E_RATE, "command submit: source (class %u, id %u) holds its "
-                                         "capacity of %u commands",
-                             s->source_class, s->source_id, s->capacity);
-    }
+    if (!reserve(s))
+        return refuse_full(s);
     pcs_command c = *cmd;
     c.source_class = s->source_class;
     c.source_id = s->source_id;
     c.reserved = 0;
     c.tick = 0;
-    pcs_command *slot;
+    c.seq = 0; /* stamped by mpsc_dequeue() in ring order */
     unsigned int ticket = 0;
-    if (s->multi_producer) {
-        c.seq = 0; /* stamped by dequeue() in ring order */
-        slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
-    } else {
-        c.seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
-        slot = ck_ring_enqueue_reserve_spsc_pcs_cmd(&s->ring, s->slots);
-    }
+    pcs_command *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
     if (!slot) { /* unreachable: occupancy bounds the ring; kept as a guard */
         atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
         return pcs_error_set(PCS_E_STATE, "command submit: ring full after reservation");
@@ -451,33 +522,12 @@ static pcs_status enqueue(pcs_command_source *s, const pcs_command *cmd)
     PCS_TSAN_ACQUIRE(&s->ring); /* after the reserve observed c_head */
     *slot = c;
     PCS_TSAN_RELEASE(&s->ring); /* before the commit publishes p_tail */
-    if (s->multi_producer) {
-        ck_ring_enqueue_commit_mpsc(&s->ring, ticket);
-    } else {
-        atomic_store_explicit(&s->next_seq, c.seq + 1, memory_order_relaxed);
-        ck_ring_enqueue_commit_spsc(&s->ring);
-    }
+    ck_ring_enqueue_commit_mpsc(&s->ring, ticket);
     atomic_fetch_add_explicit(&s->submitted, 1, memory_order_relaxed);
     return PCS_OK;
 }
 
-pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_command *cmd)
-{
-    if (!src)
-        return pcs_error_set(PCS_E_INVAL, "pcs_command_source_submit: source is NULL");
-    pcs_status st = check_kind(cmd);
-    return st == PCS_OK ? enqueue(src, cmd) : st;
-}
-
-pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd)
-{
-    if (!w)
-        return pcs_error_set(PCS_E_INVAL, "pcs_command_submit: world is NULL");
-    pcs_status st = check_kind(cmd);
-    return st == PCS_OK ? enqueue(w->commands->sources[0], cmd) : st;
-}
-
-static int dequeue(pcs_command_source *s, pcs_command *out)
+static int mpsc_dequeue(pcs_command_source *s, pcs_command *out)
 {
     /* Observe a committed slot before acquiring (see the file comment); the
      * drain is the only consumer, so the dequeue below then succeeds. */
@@ -488,12 +538,134 @@ static int dequeue(pcs_command_source *s, pcs_command *out)
     PCS_TSAN_RELEASE(&s->ring);
     if (!ok)
         return 0;
-    if (s->multi_producer) { /* the drain is the only consumer: plain increment */
-        out->seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
-        atomic_store_explicit(&s->next_seq, out->seq + 1, memory_order_relaxed);
-    }
+    /* The drain is the only consumer: a plain increment. */
+    out->seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
+    atomic_store_explicit(&s->next_seq, out->seq + 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
     return 1;
+}
+
+/* ---- opened sources: the SPSC ring (file comment, "Capacity") ----------------- */
+
+/* Free slots for a producer that wants @p want at its tail @p tail: from its
+ * cached view of head while that shows enough room, else from a fresh acquire
+ * load (exact as of that load). command.c's only read of the consumer's line
+ * on the submit path. */
+static uint32_t spsc_room(pcs_command_source *s, uint64_t tail, uint32_t want)
+{
+    uint32_t room = s->capacity - (uint32_t)(tail - s->head_seen);
+    if (room >= want)
+        return room;
+    s->head_seen = atomic_load_explicit(&s->head, memory_order_acquire);
+    return s->capacity - (uint32_t)(tail - s->head_seen);
+}
+
+/* Enqueue the longest prefix of cmds[0, n) that the rate limit and the room
+ * allow (n >= 1, kinds checked); PCS_E_RATE, nothing queued, when that is
+ * none. Producer thread only: every word written here but the slots' copies
+ * and tail is producer-local. */
+static pcs_status spsc_enqueue(pcs_command_source *s, const pcs_command *cmds, uint32_t n,
+                               uint32_t *accepted)
+{
+    uint32_t k = n;
+    /* The one branch an unlimited source pays: producer-local, before the
+     * room check, so a source both out of tokens and full refuses by rate,
+     * as a single submit always has. */
+    if (s->rate.per_tick != 0) {
+        k = rate_tokens(s, n);
+        if (k == 0)
+            return rate_refuse(s);
+    }
+    uint64_t tail = atomic_load_explicit(&s->tail, memory_order_relaxed); /* our own */
+    uint32_t room = spsc_room(s, tail, k);
+    if (room == 0)
+        return refuse_full(s); /* no token spent: a capacity refusal costs none */
+    k = k < room ? k : room;
+    if (s->rate.per_tick != 0)
+        s->rate.credit -= (uint64_t)k * RATE_UNIT;
+    for (uint32_t i = 0; i < k; i++) {
+        pcs_command *slot = &s->slots[(tail + i) & s->mask];
+        *slot = cmds[i];
+        slot->source_class = s->source_class;
+        slot->source_id = s->source_id;
+        slot->reserved = 0;
+        slot->seq = tail + i; /* the source's sequence: commands accepted before it */
+        slot->tick = 0;
+    }
+    /* Release: the slots above happen before the drain's acquire load of tail. */
+    atomic_store_explicit(&s->tail, tail + k, memory_order_release);
+    *accepted = k;
+    return PCS_OK;
+}
+
+/* Commands the drain may take from an SPSC source: acquire, so the slots up
+ * to the tail it returns are visible. The drain is head's only writer. */
+static uint32_t spsc_held(const pcs_command_source *s)
+{
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    return (uint32_t)(atomic_load_explicit(&s->tail, memory_order_acquire) - head);
+}
+
+/* Copy @p k commands (k <= spsc_held) into out in one or two runs, then
+ * release them to the producer: the copies happen before the release store
+ * of head, and the producer's acquire load of head before it reuses a slot. */
+static void spsc_dequeue_n(pcs_command_source *s, pcs_command *out, uint32_t k)
+{
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    uint32_t at = (uint32_t)(head & s->mask);
+    uint32_t first = s->mask + 1 - at < k ? s->mask + 1 - at : k;
+    memcpy(out, &s->slots[at], first * sizeof *out);
+    memcpy(out + first, s->slots, (k - first) * sizeof *out);
+    atomic_store_explicit(&s->head, head + k, memory_order_release);
+}
+
+/* Commands source @p s holds now (approximate while its producer runs). */
+static uint32_t source_held(const pcs_command_source *s)
+{
+    return s->multi_producer ? (uint32_t)ck_ring_size(&s->ring) : spsc_held(s);
+}
+
+pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_command *cmd)
+{
+    if (!src)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_source_submit: source is NULL");
+    pcs_status st = check_kind(cmd);
+    uint32_t accepted = 0;
+    return st == PCS_OK ? spsc_enqueue(src, cmd, 1, &accepted) : st;
+}
+
+pcs_status pcs_command_source_submit_n(pcs_command_source *src, const pcs_command *cmds, uint32_t n,
+                                       uint32_t *accepted)
+{
+    static const char fn[] = "pcs_command_source_submit_n";
+    if (accepted)
+        *accepted = 0;
+    if (!src || !cmds || !accepted)
+        return pcs_error_set(PCS_E_INVAL, "%s: %s is NULL", fn,
+                             !src    ? "source"
+                             : !cmds ? "cmds"
+                                     : "accepted");
+    if (n == 0 || n > PCS_COMMAND_SUBMIT_MAX)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: source (class %u, id %u): n = %u is outside [1, %u]; nothing "
+                             "queued",
+                             fn, src->source_class, src->source_id, n, PCS_COMMAND_SUBMIT_MAX);
+    for (uint32_t i = 0; i < n; i++)
+        if (cmds[i].kind == 0 || cmds[i].kind >= PCS_COMMAND_KINDS_MAX)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s: source (class %u, id %u): cmds[%u].kind %u is outside "
+                                 "[1, %u]; nothing queued",
+                                 fn, src->source_class, src->source_id, i, cmds[i].kind,
+                                 PCS_COMMAND_KINDS_MAX - 1);
+    return spsc_enqueue(src, cmds, n, accepted);
+}
+
+pcs_status pcs_command_submit(pcs_world *w, const pcs_command *cmd)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_command_submit: world is NULL");
+    pcs_status st = check_kind(cmd);
+    return st == PCS_OK ? mpsc_enqueue(w->commands->sources[0], cmd) : st;
 }
 
 static int source_before(const pcs_command_source *a, const pcs_command_source *b)
@@ -537,7 +709,7 @@ static void plan_quotas(pcs_command_queue *q, uint32_t limit)
     uint64_t total = 0;
     uint32_t most = 0;
     for (uint32_t k = 0; k < q->n_known; k++) {
-        uint32_t held = ck_ring_size(&q->sources[q->order[k]]->ring);
+        uint32_t held = source_held(q->sources[q->order[k]]);
         q->quota[k] = held;
         total += held;
         most = held > most ? held : most;
@@ -575,11 +747,17 @@ static uint32_t drain(pcs_command_queue *q, uint32_t limit)
     for (uint32_t k = 0; k < q->n_known; k++) {
         pcs_command_source *s = q->sources[q->order[k]];
         q->run[k] = count;
-        for (uint32_t j = 0; j < q->quota[k] && dequeue(s, &q->batch[count]); j++) {
-            q->perm[count] = count;
-            count++;
+        if (!s->multi_producer) {
+            /* plan_quotas read spsc_held(): the quota is there, in one copy */
+            spsc_dequeue_n(s, &q->batch[count], q->quota[k]);
+            count += q->quota[k];
+            continue;
         }
+        for (uint32_t j = 0; j < q->quota[k] && mpsc_dequeue(s, &q->batch[count]); j++)
+            count++;
     }
+    for (uint32_t i = 0; i < count; i++)
+        q->perm[i] = i;
     q->run[q->n_known] = count;
     return count;
 }
@@ -694,9 +872,23 @@ uint64_t pcs_command_pending(const pcs_world *w)
     const pcs_command_queue *q = w->commands;
     uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
     uint64_t total = 0;
-    for (uint32_t i = 0; i < n; i++)
-        total += atomic_load_explicit(&q->sources[i]->occupancy, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++) {
+        const pcs_command_source *s = q->sources[i];
+        if (s->multi_producer) {
+            total += atomic_load_explicit(&s->occupancy, memory_order_acquire);
+            continue;
+        }
+        /* head first: tail is never behind a head read earlier */
+        uint64_t head = atomic_load_explicit(&s->head, memory_order_acquire);
+        total += atomic_load_explicit(&s->tail, memory_order_acquire) - head;
+    }
     return total;
+}
+
+/* Commands ever accepted: an SPSC source's tail, the shared ring's counter. */
+static uint64_t source_submitted(const pcs_command_source *s)
+{
+    return atomic_load_explicit(s->multi_producer ? &s->submitted : &s->tail, memory_order_relaxed);
 }
 
 pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *out)
@@ -707,7 +899,7 @@ pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *out)
     memset(out, 0, sizeof *out);
     uint32_t n = atomic_load_explicit(&q->n_sources, memory_order_acquire);
     for (uint32_t i = 0; i < n; i++) {
-        out->submitted += atomic_load_explicit(&q->sources[i]->submitted, memory_order_relaxed);
+        out->submitted += source_submitted(q->sources[i]);
         out->refused += atomic_load_explicit(&q->sources[i]->refused, memory_order_relaxed);
         out->refused_rate +=
             atomic_load_explicit(&q->sources[i]->refused_rate, memory_order_relaxed);
@@ -728,7 +920,7 @@ pcs_status pcs_command_source_stats_get(const pcs_command_source *src,
     out->source_class = src->source_class;
     out->source_id = src->source_id;
     out->capacity = src->capacity;
-    out->submitted = atomic_load_explicit(&src->submitted, memory_order_relaxed);
+    out->submitted = source_submitted(src);
     out->refused = atomic_load_explicit(&src->refused, memory_order_relaxed);
     out->refused_rate = atomic_load_explicit(&src->refused_rate, memory_order_relaxed);
     out->rate_per_s = atomic_load_explicit(&src->rate_per_s, memory_order_relaxed);
@@ -744,9 +936,8 @@ uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_command *out
         return 0;
     }
     const pcs_command_queue *q = w->commands;
-    uint64_t oldest = q->journal_total > w->cfg.journal_capacity
-                          ? q->journal_total - w->cfg.journal_capacity
-                          : 0;
+    uint64_t oldest =
+        q->journal_total > w->cfg.journal_capacity ? q->journal_total - w->cfg.journal_capacity : 0;
     uint64_t lost = *cursor < oldest ? oldest - *cursor : 0;
     if (missed)
         *missed = lost;

@@ -224,3 +224,128 @@ static const pcs_stress_test atomic_sb = {
     .arbiter = sb_arbiter,
 };
 PCS_STRESS_REGISTER(atomic_sb)
+
+/* ---- SPSC ring: head released after the copy vs before (engine/command.c) --------- */
+
+/* The opened-source ring of engine/command.c reduced to one slot (capacity
+ * 1): the producer's room is capacity - (tail - head) from an acquire load of
+ * head, the slot written, then tail stored with release; the consumer loads
+ * tail with acquire, copies the slot, then stores head with release
+ * (spsc_dequeue_n). The broken consumer stores head before the copy, the
+ * change of verify/commands_ring.pml BROKEN_RELEASE_EARLY: the waiting
+ * producer sees room and overwrites the slot before it was read. The slot is
+ * a relaxed atomic so the bug is a wrong value, not a data race: TSan is
+ * silent, the outcome table is not. */
+#define SPSC_VALUES 3u
+#define SPSC_WINDOW 16 /* pauses between the consumer's two steps, both variants */
+
+typedef struct spsc_state {
+    _Alignas(64) _Atomic uint64_t tail;
+    _Alignas(64) _Atomic uint64_t head;
+    _Atomic uint32_t slot;
+    uint32_t got[SPSC_VALUES]; /* the consumer's, read by the arbiter after the batch */
+} spsc_state;
+
+static void spsc_window(void)
+{
+    for (int i = 0; i < SPSC_WINDOW; i++)
+        pcs_stress_pause();
+}
+
+/* command.c:spsc_enqueue of values 1..SPSC_VALUES, waiting while full. */
+static void spsc_push(void *p, pcs_stress_ctl *ctl)
+{
+    (void)ctl;
+    spsc_state *s = p;
+    uint64_t seen = 0;
+    for (uint32_t v = 1; v <= SPSC_VALUES; v++) {
+        uint64_t tail = atomic_load_explicit(&s->tail, memory_order_relaxed);
+        while (tail - seen >= 1) { /* spsc_room: no room at the cached head */
+            seen = atomic_load_explicit(&s->head, memory_order_acquire);
+            if (tail - seen >= 1)
+                pcs_stress_pause();
+        }
+        atomic_store_explicit(&s->slot, v, memory_order_relaxed);
+        atomic_store_explicit(&s->tail, tail + 1, memory_order_release);
+    }
+}
+
+/* The consumer: wait for a command (spsc_held), then copy and release. */
+static uint64_t spsc_wait(spsc_state *s, uint64_t head)
+{
+    while (atomic_load_explicit(&s->tail, memory_order_acquire) == head)
+        pcs_stress_pause();
+    return head;
+}
+
+static void spsc_pop_release_after_copy(void *p, pcs_stress_ctl *ctl)
+{
+    (void)ctl;
+    spsc_state *s = p;
+    for (uint32_t k = 0; k < SPSC_VALUES; k++) {
+        uint64_t head = spsc_wait(s, k);
+        s->got[k] = atomic_load_explicit(&s->slot, memory_order_relaxed); /* copy */
+        spsc_window();
+        atomic_store_explicit(&s->head, head + 1, memory_order_release); /* then release */
+    }
+}
+
+static void spsc_pop_release_early(void *p, pcs_stress_ctl *ctl)
+{
+    (void)ctl;
+    spsc_state *s = p;
+    for (uint32_t k = 0; k < SPSC_VALUES; k++) {
+        uint64_t head = spsc_wait(s, k);
+        atomic_store_explicit(&s->head, head + 1, memory_order_release); /* the bug: first */
+        spsc_window();
+        s->got[k] = atomic_load_explicit(&s->slot, memory_order_relaxed);
+    }
+}
+
+static int spsc_arbiter(void *p)
+{
+    const spsc_state *s = p;
+    for (uint32_t k = 0; k < SPSC_VALUES; k++)
+        if (s->got[k] != k + 1)
+            return 1;
+    return 0;
+}
+
+static const pcs_stress_outcome spsc_outcomes[] = {
+    {0, PCS_STRESS_ACCEPTABLE, "got 1 2 3", "every command read before its slot was reused"},
+    {1, PCS_STRESS_FORBIDDEN, "got a later value",
+     "the producer overwrote a slot the consumer had not read (head released early)"},
+};
+
+static const pcs_stress_test broken_spsc_release_early = {
+    .name = "broken.spsc_release_early",
+    .description = "SPSC ring of one slot whose consumer stores head before copying the slot: "
+                   "the producer reuses the slot under it.",
+    .style = PCS_STRESS_ITERATION,
+    .expect_fail = 1,
+    .weight = 0.5,
+    .n_actors = 2,
+    .actors = {spsc_push, spsc_pop_release_early},
+    .outcomes = spsc_outcomes,
+    .n_outcomes = sizeof spsc_outcomes / sizeof spsc_outcomes[0],
+    .state_size = sizeof(spsc_state),
+    .stride = 64,
+    .arbiter = spsc_arbiter,
+};
+PCS_STRESS_REGISTER(broken_spsc_release_early)
+
+static const pcs_stress_test atomic_spsc_release_after_copy = {
+    .name = "atomics.spsc_release_after_copy",
+    .description = "The same ring as engine/command.c does it: head stored after the copy, so "
+                   "every value is read before its slot is reused.",
+    .style = PCS_STRESS_ITERATION,
+    .weight = 0.5,
+    .n_actors = 2,
+    .actors = {spsc_push, spsc_pop_release_after_copy},
+    .outcomes = spsc_outcomes,
+    .n_outcomes = sizeof spsc_outcomes / sizeof spsc_outcomes[0],
+    .state_size = sizeof(spsc_state),
+    .stride = 64,
+    .arbiter = spsc_arbiter,
+};
+PCS_STRESS_REGISTER(atomic_spsc_release_after_copy)

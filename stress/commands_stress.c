@@ -14,9 +14,12 @@
  * Iteration tests build a fresh tiny world per iteration (rings of 2-3 slots
  * and 2 commands per tick, so refusals and leftovers are common), race two
  * producers against a consumer that ticks until they are done (at most 256 ticks), then the arbiter
- * drains the rest and checks every point above. The soak test runs three producers (one SPSC
- * source, two on the shared MPSC ring) against a consumer for the whole budget
- * and checks order on every applied command.
+ * drains the rest and checks every point above; commands.spsc_batch_order
+ * does the same with batches (pcs_command_source_submit_n: the unaccepted
+ * rest of a producer's 4 submitted again, so prefixes are cut by a full
+ * ring). The soak test runs three producers (one SPSC source submitting
+ * batches of 1..5, two on the shared MPSC ring) against a consumer for the
+ * whole budget and checks order on every applied command.
  */
 #include <sched.h>
 #include <stdlib.h>
@@ -62,6 +65,7 @@ typedef struct cq_applied {
 typedef struct cq_state {
     pcs_world *w;
     int spsc;                                     /* producers open their own sources */
+    int batch;                                    /* ... and submit with submit_n */
     pcs_status st[CQ_PRODUCERS][CQ_PER_PRODUCER]; /* written by producer p only */
     pcs_status open_st[CQ_PRODUCERS];
     _Atomic uint32_t producers_done;
@@ -117,6 +121,12 @@ static int cq_init_mpsc(void *p)
     return cq_init(p, 0);
 }
 
+static int cq_init_batch(void *p)
+{
+    ((cq_state *)p)->batch = 1;
+    return cq_init(p, 1);
+}
+
 static void cq_fini(void *p)
 {
     cq_state *s = p;
@@ -133,13 +143,29 @@ static void cq_produce(cq_state *s, uint32_t p)
             return;
         }
     }
+    pcs_command c[CQ_PER_PRODUCER];
+    memset(c, 0, sizeof c);
     for (uint32_t k = 0; k < CQ_PER_PRODUCER; k++) {
-        pcs_command c;
-        memset(&c, 0, sizeof c);
-        c.kind = CQ_KIND;
-        c.args[0] = p;
-        c.args[1] = k;
-        s->st[p][k] = s->spsc ? pcs_command_source_submit(src, &c) : pcs_command_submit(s->w, &c);
+        c[k].kind = CQ_KIND;
+        c[k].args[0] = p;
+        c[k].args[1] = k;
+    }
+    for (uint32_t k = 0; k < CQ_PER_PRODUCER;) {
+        if (!s->batch) {
+            s->st[p][k] =
+                s->spsc ? pcs_command_source_submit(src, &c[k]) : pcs_command_submit(s->w, &c[k]);
+            k++;
+            continue;
+        }
+        /* The rest as one batch: its accepted prefix is done; a refusal
+         * (nothing accepted) drops the first, as a refused single submit. */
+        uint32_t acc = 0;
+        pcs_status st = pcs_command_source_submit_n(src, &c[k], CQ_PER_PRODUCER - k, &acc);
+        for (uint32_t i = 0; i < acc; i++)
+            s->st[p][k + i] = PCS_OK;
+        if (st != PCS_OK || acc == 0)
+            s->st[p][k++] = st == PCS_OK ? PCS_E_STATE : st; /* OK with 0: a bad status */
+        k += acc;
     }
     atomic_fetch_add_explicit(&s->producers_done, 1, memory_order_release);
 }
@@ -323,6 +349,25 @@ static const pcs_stress_test cq_spsc = {
 };
 PCS_STRESS_REGISTER(cq_spsc)
 
+static const pcs_stress_test cq_batch = {
+    .name = "commands.spsc_batch_order",
+    .description = "2 producers submit 4 commands each as batches (submit_n, the unaccepted "
+                   "rest again) through SPSC sources (cap 2) while a consumer ticks: prefixes "
+                   "exact, exactly-once, in order, one sequence per source.",
+    .style = PCS_STRESS_ITERATION,
+    .weight = 2.0,
+    .n_actors = 3,
+    .actors = {cq_producer0, cq_producer1, cq_consumer},
+    .outcomes = cq_outcomes,
+    .n_outcomes = sizeof cq_outcomes / sizeof cq_outcomes[0],
+    .state_size = sizeof(cq_state),
+    .stride = 16,
+    .init = cq_init_batch,
+    .arbiter = cq_arbiter,
+    .fini = cq_fini,
+};
+PCS_STRESS_REGISTER(cq_batch)
+
 static const pcs_stress_test cq_mpsc = {
     .name = "commands.mpsc_order",
     .description = "2 producers share the MPSC ring (cap 3) and submit 4 each while a consumer "
@@ -416,6 +461,28 @@ static void soak_teardown(void *p)
     free(s);
 }
 
+#define SOAK_BATCH 5u /* not a divisor of the ring (8): batches are cut short */
+
+/* One submit_n of commands k, k + 1, ... (1 + k % SOAK_BATCH of them, so
+ * sizes vary); *k advances past the accepted prefix. */
+static pcs_status soak_batch(soak_state *s, pcs_stress_ctl *ctl, uint64_t *k)
+{
+    pcs_command c[SOAK_BATCH];
+    memset(c, 0, sizeof c);
+    uint32_t n = 1 + (uint32_t)(*k % SOAK_BATCH), acc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        c[i].kind = CQ_KIND;
+        c[i].args[1] = (double)(*k + i); /* exact below 2^53 */
+    }
+    pcs_status st = pcs_command_source_submit_n(s->src0, c, n, &acc);
+    if (st == PCS_OK && (acc == 0 || acc > n))
+        return PCS_E_STATE;
+    for (uint32_t i = 0; i < acc; i++)
+        pcs_stress_record(ctl, SK_ACCEPTED);
+    *k += acc;
+    return st;
+}
+
 static void soak_produce(soak_state *s, uint32_t p, pcs_stress_ctl *ctl)
 {
     pcs_command c;
@@ -424,9 +491,20 @@ static void soak_produce(soak_state *s, uint32_t p, pcs_stress_ctl *ctl)
     c.args[0] = p;
     uint64_t k = 0;
     while (pcs_stress_running(ctl)) {
+        if (p == 0) { /* the SPSC producer submits batches of up to SOAK_BATCH */
+            pcs_status st = soak_batch(s, ctl, &k);
+            if (st == PCS_OK)
+                continue;
+            if (st != PCS_E_RATE) {
+                pcs_stress_record(ctl, SK_STATUS);
+                break;
+            }
+            pcs_stress_record(ctl, SK_REFUSED);
+            sched_yield();
+            continue;
+        }
         c.args[1] = (double)k; /* exact below 2^53 */
-        pcs_status st =
-            p == 0 ? pcs_command_source_submit(s->src0, &c) : pcs_command_submit(s->w, &c);
+        pcs_status st = pcs_command_submit(s->w, &c);
         if (st == PCS_OK) {
             pcs_stress_record(ctl, SK_ACCEPTED);
             k++;
@@ -501,8 +579,9 @@ static const pcs_stress_outcome soak_outcomes[] = {
 
 static const pcs_stress_test cq_soak = {
     .name = "commands.soak",
-    .description = "1 SPSC + 2 MPSC producers retry on PCS_E_RATE against a ticking consumer: "
-                   "each command applied once, in producer order, none lost.",
+    .description = "1 SPSC producer (batches of 1..5, submit_n) + 2 MPSC producers retry on "
+                   "PCS_E_RATE against a ticking consumer: each command applied once, in "
+                   "producer order, none lost.",
     .style = PCS_STRESS_SOAK,
     .weight = 2.0,
     .n_actors = 4,

@@ -131,6 +131,7 @@ specs() {
     spec snapshot_pool NO_PASS_ON reject $WAIT -DNO_PASS_ON
     spec commands_ring correct pass
     spec commands_ring BROKEN_LOAD_STORE reject -DBROKEN_LOAD_STORE
+    spec commands_ring BROKEN_RELEASE_EARLY reject -DBROKEN_RELEASE_EARLY
     spec commands_ring STRICT_REFUSAL reject -DSTRICT_REFUSAL
     if [ "$mode" = full ]; then
         # The memory model matters: under plain SC the relaxed-data bug is invisible.
@@ -145,6 +146,9 @@ specs() {
         spec snapshot_pool wait-NPUB4 pass -DNREAD=0 -DNWAIT=2 -DNPUB=4
         spec snapshot_pool wait-NWAIT3 pass -DNREAD=0 -DNWAIT=3 -DNPUB=2 -DNBKT=1
         spec snapshot_pool readers+waiters pass -DNREAD=1 -DNWAIT=2 -DNPUB=2 -DNBKT=1
+        # The SPSC ring with a wider ring than its capacity (3 in 4 slots) and
+        # longer batches against the drain's two a tick.
+        spec commands_ring spsc-CAP3-MS4 pass -DCAP1=3 -DMS=4
     fi
 }
 spec() { echo "$*"; }

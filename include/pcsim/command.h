@@ -299,7 +299,9 @@ PCS_API pcs_status pcs_command_source_stats_get(const pcs_command_source *src,
 
 /**
  * Submit through a source: copies @p cmd, stamping class, id and the next
- * sequence number. Lock-free, wait-free, never blocks.
+ * sequence number. Lock-free, wait-free, never blocks; no atomic
+ * read-modify-write (engine/command.c, "Capacity"). For many commands at
+ * once, pcs_command_source_submit_n.
  * @return PCS_E_RATE when the source's rate limit has no token (the message
  *         gives the simulated time until the next one) or the ring holds
  *         capacity commands (nothing queued, sequence not consumed; the two
@@ -308,6 +310,37 @@ PCS_API pcs_status pcs_command_source_stats_get(const pcs_command_source *src,
  * Thread-safety: one producer thread per source.
  */
 PCS_API pcs_status pcs_command_source_submit(pcs_command_source *src, const pcs_command *cmd);
+
+/** Largest batch pcs_command_source_submit_n takes: bounds one call's work
+ *  (its kind check and copy, 64 KiB of commands at most). */
+#define PCS_COMMAND_SUBMIT_MAX 1024u
+
+/**
+ * Submit a batch through a source: the longest prefix of @p cmds[0, @p n)
+ * that the source's room and rate limit allow, each copied and stamped as
+ * pcs_command_source_submit does (class, id, the next sequence numbers in
+ * array order), published to the drain at once. The same as submitting
+ * cmds[0], cmds[1], ... one by one until the first refusal, in one call:
+ * sequence numbers, ordering against single submits on the same source, the
+ * journal and the rate limit (one token per accepted command) mean what they
+ * mean there. Room is exact: a prefix shorter than @p n is accepted only
+ * when the ring then holds its capacity or the bucket is empty.
+ * Lock-free, wait-free, never blocks; no atomic read-modify-write.
+ * @param cmds @p n commands; every kind is checked before anything is queued.
+ * @param n 1..PCS_COMMAND_SUBMIT_MAX.
+ * @param accepted set to the commands queued: cmds[0, *accepted); 0 on error.
+ * @return PCS_OK with *accepted in [1, n]; PCS_E_RATE at once, nothing
+ *         queued, when not even cmds[0] fits (the rate limit has no token, or
+ *         the ring holds its capacity; the message says which, as for
+ *         pcs_command_source_submit, and the refusal is counted the same way;
+ *         a partly accepted batch counts no refusal); PCS_E_INVAL (NULL
+ *         argument, n outside [1, PCS_COMMAND_SUBMIT_MAX], a bad kind: names
+ *         the source, the index, the value and the range; nothing queued).
+ * Thread-safety: the source's one producer thread, as pcs_command_source_submit
+ * (the two may be mixed on that thread).
+ */
+PCS_API pcs_status pcs_command_source_submit_n(pcs_command_source *src, const pcs_command *cmds,
+                                               uint32_t n, uint32_t *accepted);
 
 /**
  * Submit through the shared multi-producer ring (class PCS_SOURCE_ANON, id 0).
