@@ -29,10 +29,11 @@ static double h_at_quality(double p0, double x0)
     return s.hf + x0 * (s.hg - s.hf);
 }
 
-/* The generated table (thnet_hem_sat_data.c) is IF97 at its nodes, bit for
-   bit, and spans 1 kPa to p_sat(623.15 K): a stale or hand-edited table, or
-   a changed IF97, fails here (the Makefile writes it into build/gen/ with
-   tools/gen_hem_sat.c before the library). */
+/* The generated table (thnet_hem_sat_data.c, written into build/gen/ by
+   tools/gen_hem_sat.c before the library) is IF97 at its nodes, bit for
+   bit, and spans 1 kPa to p_sat(623.15 K): a stale table or a generator
+   that drifts from the library's IF97 fails here. IF97 itself is held to
+   the published digits by the if97 suites. */
 Test(thnet_hem_table, nodes_are_if97)
 {
     double psat = 0.0;

@@ -59,22 +59,12 @@ pcs_status pcs_control_channels(pcs_world *w, const pcs_control_base *b, uint32_
     return pcs_th_channels_register(w, prefix, store, rows, count);
 }
 
-pcs_status pcs_control_targets(pcs_world *w, void *ctl)
-{
-    const pcs_control_base *b = ctl;
-    const pcs_control_commands *c = &b->kind->commands;
-    pcs_status st =
-        pcs_control_register_targets(w, c->family, c->n_ops, c->on_command, ctl, b->unit, c->part);
-    if (st != PCS_OK || !c->sg_part)
-        return st;
-    uint32_t family = 0;
-    st = pcs_command_family_share(w, c->family, c->n_ops, c->on_command, &family);
-    return st == PCS_OK ? pcs_th_element_targets(w, family, ctl, b->unit, c->sg_part, b->n_sg) : st;
-}
-
-pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
-                                        pcs_target_fn fn, void *ctx, const char *unit,
-                                        const char *part)
+/* Register family @p family_name (@p n_ops kinds, handler @p fn) unless an
+ * earlier unit's controller did, then the targets "<unit>.<part>" and
+ * "<unit>" (hosts whose unit commands name the unit), both with context
+ * @p ctx and every element. */
+static pcs_status register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
+                                   pcs_target_fn fn, void *ctx, const char *unit, const char *part)
 {
     uint32_t family;
     pcs_status st = pcs_command_family_share(w, family_name, n_ops, fn, &family);
@@ -90,6 +80,18 @@ pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, u
         st = pcs_command_target_register(w, &td, NULL);
     }
     return st;
+}
+
+pcs_status pcs_control_targets(pcs_world *w, void *ctl)
+{
+    const pcs_control_base *b = ctl;
+    const pcs_control_commands *c = &b->kind->commands;
+    pcs_status st = register_targets(w, c->family, c->n_ops, c->on_command, ctl, b->unit, c->part);
+    if (st != PCS_OK || !c->sg_part)
+        return st;
+    uint32_t family = 0;
+    st = pcs_command_family_share(w, c->family, c->n_ops, c->on_command, &family);
+    return st == PCS_OK ? pcs_th_element_targets(w, family, ctl, b->unit, c->sg_part, b->n_sg) : st;
 }
 
 pcs_status pcs_control_arg_in(const pcs_command_call *c, const char *what, double lo, double hi,

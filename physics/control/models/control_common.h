@@ -29,7 +29,7 @@ typedef pcs_status (*pcs_control_step)(pcs_world *w, void *ctl);
 /** The most build steps a kind of controller has (its steps are NULL-terminated). */
 #define PCS_CONTROL_MAX_STEPS 6
 
-/** A controller's command family and its targets (pcs_control_register_targets). */
+/** A controller's command family and its targets (pcs_control_targets). */
 typedef struct pcs_control_commands {
     const char *family;       /**< the family's name (PCS_PZR_CONTROL_COMMANDS) */
     uint32_t n_ops;           /**< its kinds of command */
@@ -89,24 +89,14 @@ pcs_status pcs_control_channels(pcs_world *w, const pcs_control_base *b, uint32_
                                 const struct pcs_th_channel_row *rows, size_t count);
 
 /**
- * The build step of the kind's command family and targets
- * (pcs_control_register_targets of kind->commands, the controller the
- * context), then with commands.sg_part a target per SG, "<unit>.<sg_part>1"
- * .. "<unit>.<sg_part><n_sg>" (pcs_th_element_targets: a unit's SG relief
- * valves or MSIVs).
+ * The build step of the kind's command family and targets: the family
+ * (kind->commands, registered once per world by the first unit's
+ * controller), the targets "<unit>.<part>" and "<unit>" with the controller
+ * as context, then with commands.sg_part a target per SG,
+ * "<unit>.<sg_part>1" .. "<unit>.<sg_part><n_sg>" (pcs_th_element_targets: a
+ * unit's SG relief valves or MSIVs).
  */
 pcs_status pcs_control_targets(pcs_world *w, void *ctl);
-
-/**
- * Register family @p family_name (@p n_ops kinds, handler @p fn) unless an
- * earlier unit's controller did, then the targets "<unit>.<part>" and
- * "<unit>" (hosts whose unit commands name the unit), both with context
- * @p ctx and every element. Build phase only.
- * @return as pcs_command_family_register and pcs_command_target_register.
- */
-pcs_status pcs_control_register_targets(pcs_world *w, const char *family_name, uint32_t n_ops,
-                                        pcs_target_fn fn, void *ctx, const char *unit,
-                                        const char *part);
 
 /**
  * The command's first argument in *v when it is finite and in [lo, hi];

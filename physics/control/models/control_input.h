@@ -3,7 +3,7 @@
  * @brief One measured input of a plant controller (the input form of
  *        pcsim/pzr_control.h: a float64 element and, optionally, a sensor
  *        status word): its build-time check and its read in the tick, for
- *        rod control and the steam dumps.
+ *        every controller that reads a measured value.
  */
 #ifndef PCS_PHYSICS_CONTROL_INPUT_H
 #define PCS_PHYSICS_CONTROL_INPUT_H

@@ -2,9 +2,11 @@
  * @file instr_common.h
  * @brief What the instrumentation banks (sensors, alarms, protection) share
  *        when they are added to a world: the checks before an add, their
- *        STATE stores, element names copied into world memory, a channel and
- *        a command target per element, the by-name lookup, and the message
- *        formats of their errors and load checks.
+ *        system (pcs_instr_system) and its read list, their per-element
+ *        arrays and STATE stores, element names copied into world memory, a
+ *        channel and a command target per element, the by-name lookup and
+ *        element references, and the message formats of their errors and
+ *        load checks.
  *
  * Each bank is an array of named elements (sensor, alarm, trip function)
  * with configuration in world memory and state in STATE stores; each

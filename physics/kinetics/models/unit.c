@@ -696,9 +696,11 @@ uint32_t pcs_unit_trip_store(const pcs_unit *u)
  * the struct's fields' (rods first, total last; unit_internal.h). */
 _Static_assert(sizeof(pcs_unit_reactivity) == UNIT_RHO_LEN * sizeof(double),
                "pcs_unit_reactivity is the UNIT_RHO_LEN terms, no padding");
-_Static_assert(offsetof(pcs_unit_reactivity, rods) == UNIT_RHO_RODS * sizeof(double) &&
-                   offsetof(pcs_unit_reactivity, xenon) == UNIT_RHO_XENON * sizeof(double) &&
-                   offsetof(pcs_unit_reactivity, total) == UNIT_RHO_TOTAL * sizeof(double),
+#define RHO_AT(f, k) (offsetof(pcs_unit_reactivity, f) == (k) * sizeof(double))
+_Static_assert(RHO_AT(rods, UNIT_RHO_RODS) && RHO_AT(doppler, UNIT_RHO_DOPPLER) &&
+                   RHO_AT(moderator, UNIT_RHO_MODERATOR) && RHO_AT(boron, UNIT_RHO_BORON) &&
+                   RHO_AT(xenon, UNIT_RHO_XENON) && RHO_AT(samarium, UNIT_RHO_SAMARIUM) &&
+                   RHO_AT(bias, UNIT_RHO_BIAS) && RHO_AT(total, UNIT_RHO_TOTAL),
                "pcs_unit_reactivity's fields in the UNIT_RHO_* order");
 
 void pcs_unit_reactivity_get(const pcs_unit *u, pcs_unit_reactivity *r)

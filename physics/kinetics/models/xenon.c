@@ -65,24 +65,29 @@ typedef struct xenon_param {
     int open_lo;
 } xenon_param;
 
+/* The field's name and offset; a compile error unless it is a double (the
+ * table reads and writes through (double *) at the offset). */
+#define XE_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_xenon_params *)0)->f, double : 1)]))
+#define XE_FIELD(f) #f, offsetof(pcs_xenon_params, f) + XE_DOUBLE(f)
+
 static const xenon_param params[] = {
     /* Lamarsh (1975) Table 7.5, U-235 */
-    {"yield_i", offsetof(pcs_xenon_params, yield_i), 0.0639, 0.0, 1.0, 0},
-    {"yield_xe", offsetof(pcs_xenon_params, yield_xe), 0.00237, 0.0, 1.0, 0},
+    {XE_FIELD(yield_i), 0.0639, 0.0, 1.0, 0},
+    {XE_FIELD(yield_xe), 0.00237, 0.0, 1.0, 0},
     /* Lamarsh (1975) Table 7.6 */
-    {"lambda_i", offsetof(pcs_xenon_params, lambda_i), 2.87e-5, 0.0, 1.0, 1},
-    {"lambda_xe", offsetof(pcs_xenon_params, lambda_xe), 2.09e-5, 0.0, 1.0, 1},
+    {XE_FIELD(lambda_i), 2.87e-5, 0.0, 1.0, 1},
+    {XE_FIELD(lambda_xe), 2.09e-5, 0.0, 1.0, 1},
     /* 2.65e6 b, Xe-135 at 2200 m/s */
-    {"sigma_xe_cm2", offsetof(pcs_xenon_params, sigma_xe_cm2), 2.65e-18, 0.0, 1e-16, 0},
+    {XE_FIELD(sigma_xe_cm2), 2.65e-18, 0.0, 1e-16, 0},
     /* Pm-149 chain yield, U-235 thermal; decay ln 2 / 53.1 h */
-    {"yield_pm", offsetof(pcs_xenon_params, yield_pm), 0.0113, 0.0, 1.0, 0},
-    {"lambda_pm", offsetof(pcs_xenon_params, lambda_pm), 3.63e-6, 0.0, 1.0, 1},
+    {XE_FIELD(yield_pm), 0.0113, 0.0, 1.0, 0},
+    {XE_FIELD(lambda_pm), 3.63e-6, 0.0, 1.0, 1},
     /* 4.08e4 b, Sm-149 at 2200 m/s */
-    {"sigma_sm_cm2", offsetof(pcs_xenon_params, sigma_sm_cm2), 4.08e-20, 0.0, 1e-16, 0},
+    {XE_FIELD(sigma_sm_cm2), 4.08e-20, 0.0, 1e-16, 0},
     /* assumed PWR full-power average thermal flux */
-    {"flux_nominal", offsetof(pcs_xenon_params, flux_nominal), 5e13, 0.0, 1e16, 1},
+    {XE_FIELD(flux_nominal), 5e13, 0.0, 1e16, 1},
     /* U-235 thermal fission */
-    {"nu", offsetof(pcs_xenon_params, nu), 2.43, 1.0, 5.0, 0},
+    {XE_FIELD(nu), 2.43, 1.0, 5.0, 0},
 };
 #define N_PARAMS (sizeof params / sizeof params[0])
 

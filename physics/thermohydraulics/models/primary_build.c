@@ -60,8 +60,11 @@ typedef struct pri_field {
 
 /* The field's name as the message shows it and its place in the def (every
  * field in these tables is a double, pcsim/primary.h). */
-#define PRI_FIELD(f) #f, offsetof(pcs_primary_def, f)
-#define PRI_AT(f) offsetof(pcs_primary_def, f)
+/* A compile error unless field f is a double: the tables read and write
+ * through (double *) at the offset. */
+#define PRI_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_primary_def *)0)->f, double : 1)]))
+#define PRI_FIELD(f) #f, offsetof(pcs_primary_def, f) + PRI_DOUBLE(f)
+#define PRI_AT(f) (offsetof(pcs_primary_def, f) + PRI_DOUBLE(f))
 _Static_assert(offsetof(pcs_primary_def, unit_name) == 0, "lo_at 0 names no double field");
 
 static const pri_field geometry[] = {

@@ -64,8 +64,14 @@ typedef struct pzr_members {
 
 static pzr_members pzr_members_of(pcs_pressurizer_state *p)
 {
-    return (pzr_members){{&p->m_liq_kg, &p->u_liq_j, &p->m_vap_kg, &p->u_vap_j, &p->p_pa,
-                          &p->h_liq_j_kg, &p->h_vap_j_kg}};
+    _Static_assert(PZR_PORV == 7, "every double member below has its index");
+    return (pzr_members){{[PZR_M_LIQ] = &p->m_liq_kg,
+                          [PZR_U_LIQ] = &p->u_liq_j,
+                          [PZR_M_VAP] = &p->m_vap_kg,
+                          [PZR_U_VAP] = &p->u_vap_j,
+                          [PZR_P] = &p->p_pa,
+                          [PZR_H_LIQ] = &p->h_liq_j_kg,
+                          [PZR_H_VAP] = &p->h_vap_j_kg}};
 }
 
 void pcs_primary_pzr_get(const double *s, pcs_pressurizer_state *p)

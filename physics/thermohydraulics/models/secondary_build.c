@@ -53,8 +53,11 @@ typedef struct sec_field {
 
 /* The field's name as the message shows it and its place in the def (every
  * field in this table is a double, pcsim/secondary.h). */
-#define SEC_FIELD(f) #f, offsetof(pcs_secondary_def, f)
-#define SEC_AT(f) offsetof(pcs_secondary_def, f)
+/* A compile error unless field f is a double: the tables read and write
+ * through (double *) at the offset. */
+#define SEC_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_secondary_def *)0)->f, double : 1)]))
+#define SEC_FIELD(f) #f, offsetof(pcs_secondary_def, f) + SEC_DOUBLE(f)
+#define SEC_AT(f) (offsetof(pcs_secondary_def, f) + SEC_DOUBLE(f))
 _Static_assert(offsetof(pcs_secondary_def, unit_name) == 0, "an _at of 0 names no double field");
 
 /* The geometry (the dome's four sections as [TYP] lists them, each a volume

@@ -2,9 +2,10 @@
  * @file th_build.h
  * @brief Build steps the two network models (the primary, primary_build.c,
  *        and the steam side, secondary_build.c) share: the network builder
- *        that appends volumes and junctions, the network's creation from
- *        it, the nine network stores' view, and the load check of a
- *        volume's fluid properties.
+ *        that appends volumes and junctions, the model's allocation, the
+ *        network's creation from it and its volumes' and flow areas' copy,
+ *        the nine network stores' view, and the load checks (mass and
+ *        energy, a volume's fluid properties, flows).
  */
 #ifndef PCS_PHYSICS_TH_BUILD_H
 #define PCS_PHYSICS_TH_BUILD_H

@@ -2,10 +2,12 @@
  * @file th_register.h
  * @brief Registration steps of the thermal-hydraulic world models (the
  *        primary, primary_build.c) that the other plant models share: a
- *        table of float64 stores, one float64 channel, and a table of
- *        float64 channels of one store (the fuel's and the pressurizer
- *        control's outputs too), and a system with its load check (the
- *        controllers', the turbine's, the interlocks' and the plant's).
+ *        table of float64 stores, one float64 channel, a table of float64
+ *        channels of one store (the fuel's and the controllers' outputs
+ *        too), one loop's or SG's channels (the primary and the steam
+ *        side), per-element command targets, and a system with its load
+ *        check (the unit's, the controllers', the turbine's, the
+ *        interlocks' and the plant's).
  */
 #ifndef PCS_PHYSICS_TH_REGISTER_H
 #define PCS_PHYSICS_TH_REGISTER_H
