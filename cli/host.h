@@ -18,6 +18,7 @@ typedef struct run_opts {
     const char *scenario; /**< file, or NULL for the built-in default */
     const char *csv, *trace, *journal, *save, *load; /* csv "-": standard output */
     double csv_every_s;       /**< --csv-every: 0 for the timeline's interval */
+    uint32_t trace_spans;     /**< --trace-spans: trace buffer; 0 for the default */
     const char *csv_channels; /**< --csv-channels: comma-separated globs; NULL: all */
     const char *replay; /**< path of the journal to replay instead of the script */
     int workers;        /**< -1: from the scenario */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/host.h"
+#include "pcsim/profile.h"
 #include "pcsim/snapshot.h"
 #include "pcsim/thread.h"
 
@@ -60,12 +61,15 @@ static void reader_main(void *arg)
         uint64_t published;
         if (pcs_reader_wait(r, after, READER_STOP_POLL_NS, &published) != PCS_OK)
             continue; /* timed out: look at the stop flag */
+        /* A trace shows each read on this reader's track (pcsim-r<i>). */
+        pcs_profile_span span = pcs_profile_span_begin("reader.read", "reader", published);
         if (pcs_snapshot_read(r, c->ids, c->n_ids, out, NULL) == PCS_OK)
             for (uint32_t i = 0; i < c->n_ids; i++)
                 c->bad_values += isfinite(out[i]) ? 0u : 1u;
         after = published + c->period_ticks - 1;
         if (c->index == 0)
             drain_events(r);
+        pcs_profile_span_end(&span);
     }
     pcs_reader_stats_get(r, &c->stats);
     pcs_reader_close(r);

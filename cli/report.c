@@ -278,6 +278,26 @@ static void units_summary(const host *h, int json, char *out, size_t len)
         snprintf(out + n, len - n, "]");
 }
 
+/* The trace's counts when one was taken (finish ends it before the summary):
+ * dropped spans are said, never left for the file alone to tell. */
+static void trace_summary(const host *h, int json, char *out, size_t len)
+{
+    out[0] = '\0';
+    pcs_profile_trace_stats ts;
+    if (!h->opt.trace || pcs_profile_trace_stats_get(&ts) != PCS_OK)
+        return;
+    if (json)
+        snprintf(out, len,
+                 ",\"trace\":{\"spans\":%" PRIu64 ",\"dropped_spans\":%" PRIu64
+                 ",\"named_threads\":%u}",
+                 ts.spans, ts.dropped, ts.named_threads);
+    else
+        snprintf(out, len,
+                 "trace %s: %" PRIu64 " spans on %u named threads, %" PRIu64 " dropped%s\n",
+                 h->opt.trace, ts.spans, ts.named_threads, ts.dropped,
+                 ts.dropped ? " (the buffer was full: raise --trace-spans)" : "");
+}
+
 void report_summary(host *h, uint64_t wall_ns)
 {
     clear_progress();
@@ -295,7 +315,7 @@ void report_summary(host *h, uint64_t wall_ns)
         ",\"tick_allocations\":%" PRIu64 ",\"readers\":{\"threads\":%u,\"reads\":%" PRIu64
         ",\"retries\":%" PRIu64 ",\"max_staleness\":%" PRIu64 ",\"events_read\":%" PRIu64
         ",\"events_missed\":%" PRIu64 ",\"non_finite\":%" PRIu64 "},\"state_hash\":\"%016" PRIx64
-        "\"%s}\n";
+        "\"%s%s}\n";
     const char *fmt_text =
         "\n== summary: %s\n"
         "ticks %" PRIu64 ", simulated %.1f s, wall %.3f s, %.0f ticks/s\n"
@@ -305,7 +325,7 @@ void report_summary(host *h, uint64_t wall_ns)
         "events dropped %" PRIu64 ", allocations during ticks %" PRIu64 "\n"
         "readers: %u threads, %" PRIu64 " reads, %" PRIu64 " retries, max staleness %" PRIu64
         " ticks, events seen %" PRIu64 " (missed %" PRIu64 "), non-finite values %" PRIu64 "\n"
-        "final state hash %016" PRIx64 "\n%s";
+        "final state hash %016" PRIx64 "\n%s%s";
     char name[8 * 64]; /* a scenario name is at most 63 bytes, each escaped to at most 6 */
     if (h->opt.json)
         json_escape(pcs_scenario_name(h->scn), name, sizeof name);
@@ -315,11 +335,13 @@ void report_summary(host *h, uint64_t wall_ns)
     rate_summary(h, h->opt.json, rate, sizeof rate);
     char units[2048];
     units_summary(h, h->opt.json, units, sizeof units);
+    char trace[4352]; /* the --trace path (PATH_MAX) and the counts */
+    trace_summary(h, h->opt.json, trace, sizeof trace);
     fprintf(h->out, h->opt.json ? fmt_json : fmt_text, name, n, sim_time(h), wall_s,
             wall_s > 0 ? (double)n / wall_s : 0.0, pct_us(&h->tick_ns, 50), pct_us(&h->tick_ns, 95),
             pct_us(&h->tick_ns, 99), pct_us(&h->tick_ns, 100), cs.submitted, cs.applied,
             cs.rejected, cs.refused, rate, pcs_world_events_dropped(h->world), h->tick_allocations,
             rt->threads, rt->reads, rt->retries, rt->max_staleness, rt->events_read,
-            rt->events_missed, rt->bad_values, hash, units);
+            rt->events_missed, rt->bad_values, hash, units, trace);
     report_stages(h);
 }

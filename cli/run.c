@@ -53,7 +53,10 @@ static void run_usage(FILE *f)
           "  --csv-channels PATTERNS  only the channels matching one of these\n"
           "                  comma-separated shell globs (e.g. 'u*.core.power,u1.loop?.flow');\n"
           "                  a pattern that matches no channel is an error\n"
-          "  --trace FILE    write a Chrome/Perfetto trace of the run\n"
+          "  --trace FILE    write a Chrome/Perfetto trace of the run (one track per\n"
+          "                  thread: main, workers, readers, script producer)\n"
+          "  --trace-spans N  spans the trace keeps, in [1, 67108864] (default 262144);\n"
+          "                  the rest are counted as dropped, in the file and the summary\n"
           "  --journal FILE  write every applied command with its tick, and the final hash\n"
           "  --save FILE     save the world at the end\n"
           "  --load FILE     resume from a saved world (built from the same scenario)\n"
@@ -88,7 +91,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         {"quiet", 0, 0, 'q'},    {"json", 0, 0, 'J'},    {"help", 0, 0, 'h'},
         {"scenario", 1, 0, 'F'}, {"check-finite", 0, 0, 'N'}, {"parallel-units", 0, 0, 'P'},
         {"max-scenario-bytes", 1, 0, 'M'}, {"speed", 1, 0, 'X'},
-        {"csv-every", 1, 0, 'E'}, {"csv-channels", 1, 0, 'C'}, {0, 0, 0, 0}};
+        {"csv-every", 1, 0, 'E'}, {"csv-channels", 1, 0, 'C'},
+        {"trace-spans", 1, 0, 'T'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->workers = o->readers = -1;
     o->seconds = -1.0;
@@ -121,6 +125,12 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             break;
         case 'C': o->csv_channels = optarg; break;
         case 't': o->trace = optarg; break;
+        case 'T':
+            if (host_parse_double(optarg, 1.0, 67108864.0, &v) || v != (uint32_t)v)
+                return host_fail(2, "--trace-spans '%s': expected an integer in [1, 67108864]",
+                                 optarg);
+            o->trace_spans = (uint32_t)v;
+            break;
         case 'j': o->journal = optarg; break;
         case 'S': o->save = optarg; break;
         case 'L': o->load = optarg; break;
@@ -342,8 +352,10 @@ static int open_outputs(host *h)
         return host_fail(2, "--journal '%s': %s", h->opt.journal, pcs_last_error());
     if (h->csv)
         report_csv_header(h);
-    if (h->opt.trace && pcs_profile_trace_begin(h->opt.trace) != PCS_OK)
+    uint32_t spans = h->opt.trace_spans ? h->opt.trace_spans : PCS_PROFILE_TRACE_DEFAULT_SPANS;
+    if (h->opt.trace && pcs_profile_trace_begin_n(h->opt.trace, spans) != PCS_OK)
         return host_fail(2, "--trace: %s", pcs_last_error());
+    pcs_profile_trace_thread_name("pcsim-main"); /* the ticking thread's track */
     return 0;
 }
 
@@ -527,6 +539,10 @@ static int finish(host *h, uint64_t wall_ns)
         return host_fail(1, "--journal: %s", pcs_last_error());
     if (h->opt.save && pcs_world_save(h->world, h->opt.save) != PCS_OK)
         return host_fail(1, "%s", pcs_last_error());
+    /* End the trace before the summary, which reports its spans and drops:
+     * the readers and the producer have stopped, so the counts are final. */
+    if (h->opt.trace && pcs_profile_tracing() && pcs_profile_trace_end() != PCS_OK)
+        return host_fail(1, "--trace: %s", pcs_last_error());
     report_summary(h, wall_ns);
     report_pacing(h, wall_ns);
     return 0;

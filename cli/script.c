@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "cli/host.h"
+#include "pcsim/profile.h"
 #include "pcsim/thread.h"
 
 /* A run's whole script fits in the producer's ring, so the main thread never
@@ -87,6 +88,8 @@ static void producer(void *arg)
         await_main_at(h, a->tick + 1);
         if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
             return; /* the run ended early */
+        /* A trace shows each submission on the producer's track (pcsim-script). */
+        pcs_profile_span span = pcs_profile_span_begin("script.submit", "script", a->tick);
         uint64_t by_rate = rate_refusals();
         while (pcs_command_source_submit(producer_source, &a->cmd) == PCS_E_RATE) {
             if (rate_refusals() != by_rate)
@@ -95,6 +98,7 @@ static void producer(void *arg)
                 return;
             sched_yield();
         }
+        pcs_profile_span_end(&span);
         atomic_store_explicit(&h->submitted, i + 1, memory_order_release);
     }
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "exec/pool.h"
+#include "pcsim/profile.h"
 
 static void count(_Atomic uint64_t *c, uint64_t v)
 {
@@ -68,6 +69,7 @@ static void worker_start(pcs_exec_worker *wk)
 {
     pcs_exec *p = wk->pool;
     pthread_setname_np(pthread_self(), wk->name);
+    pcs_profile_trace_thread_name(wk->name); /* its trace track, in any later session */
     if (wk->core >= 0 && p->cfg.pin) {
         char why[PCS_EXEC_WARNING_BYTES - 64];
         if (pcs_topo_pin_self(&p->topo, wk->core, why, sizeof why) == 0)
@@ -89,7 +91,10 @@ static void work_on(pcs_exec *p, pcs_exec_slot *s)
     uint32_t c;
     while (!atomic_load_explicit(&p->stop, memory_order_relaxed) &&
            (c = pcs_slot_claim(s)) != PCS_SLOT_NONE) {
+        /* One relaxed load without a trace; the chunk index is its arg. */
+        pcs_profile_span span = pcs_profile_span_begin("exec.chunk", "exec", c);
         pcs_slot_run(s, c);
+        pcs_profile_span_end(&span);
         ran++;
     }
     count(&p->n.chunks_worker, ran);
@@ -201,7 +206,9 @@ static void steal(pcs_exec *p, pcs_exec_slot *s)
     uint64_t stolen = 0;
     uint32_t c;
     while ((c = pcs_slot_claim(s)) != PCS_SLOT_NONE) {
+        pcs_profile_span span = pcs_profile_span_begin("exec.chunk", "exec", c);
         pcs_slot_run(s, c);
+        pcs_profile_span_end(&span);
         stolen++;
     }
     count(&p->n.chunks_stolen, stolen);

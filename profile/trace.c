@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,7 +37,6 @@
 #include "profile/trace_internal.h"
 
 enum { TRACE_IDLE = 0, TRACE_BUSY = 1, TRACE_RECORDING = 2 };
-enum { SPAN_COMPLETE = 0, SPAN_THREAD_NAME = 1 };
 
 typedef struct trace_span {
     const char *name;
@@ -46,15 +46,28 @@ typedef struct trace_span {
     uint64_t dur_ns;
     uint64_t arg;
     uint32_t tid;
-    uint32_t kind;
 } trace_span;
+
+/* Track names live in the session (copied), not in the spans: a thread may
+ * exit and free its name before the end, and a full span buffer must not
+ * leave the tracks unnamed. One slot per named thread and session. */
+#define TRACE_NAMES_MAX 256u
+#define TRACE_NAME_BYTES 32u
+
+typedef struct trace_name {
+    uint32_t tid;
+    char name[TRACE_NAME_BYTES];
+} trace_name;
 
 static struct {
     _Atomic int state;
     _Atomic uint64_t writers; /* recorders inside the session */
     _Atomic uint64_t next;    /* slots claimed */
     _Atomic uint64_t dropped;
-    trace_span *spans; /* written at begin, before state becomes RECORDING */
+    _Atomic uint64_t names_next; /* name slots claimed */
+    _Atomic uint64_t gen;        /* sessions begun: a thread names its track once per session */
+    trace_span *spans;           /* written at begin, before state becomes RECORDING */
+    trace_name *names;           /* likewise */
     uint64_t cap;
     FILE *out;
     pcs_atomic_file *file; /* out is its stream: renamed over the path at the end */
@@ -62,6 +75,8 @@ static struct {
 } g_trace;
 
 static _Thread_local uint32_t my_tid;
+static _Thread_local char my_name[TRACE_NAME_BYTES]; /* "" until the thread names itself */
+static _Thread_local uint64_t my_named_gen;          /* session the name was registered in */
 
 static uint32_t current_tid(void)
 {
@@ -93,10 +108,27 @@ static void recorder_leave(void)
     atomic_fetch_sub_explicit(&g_trace.writers, 1, memory_order_release);
 }
 
+/* Inside a recorder: register the calling thread's name once per session, so
+ * a thread named before the session began (a worker, a reader) still gets a
+ * named track. A thread-local compare on every later span. */
+static void name_track(void)
+{
+    uint64_t gen = atomic_load_explicit(&g_trace.gen, memory_order_relaxed);
+    if (!my_name[0] || my_named_gen == gen)
+        return;
+    my_named_gen = gen;
+    uint64_t i = atomic_fetch_add_explicit(&g_trace.names_next, 1, memory_order_relaxed);
+    if (i >= TRACE_NAMES_MAX)
+        return; /* more named threads than slots: the track shows its tid */
+    g_trace.names[i].tid = current_tid();
+    memcpy(g_trace.names[i].name, my_name, sizeof my_name);
+}
+
 static void record(const trace_span *s)
 {
     if (!recorder_enter())
         return;
+    name_track();
     uint64_t i = atomic_fetch_add_explicit(&g_trace.next, 1, memory_order_relaxed);
     if (i < g_trace.cap)
         g_trace.spans[i] = *s;
@@ -110,7 +142,7 @@ void pcs_trace_complete(const char *name, const char *cat, uint64_t t0_ns, uint6
 {
     if (atomic_load_explicit(&g_trace.state, memory_order_relaxed) != TRACE_RECORDING)
         return;
-    trace_span s = {name, cat, arg_name, t0_ns, dur_ns, arg, current_tid(), SPAN_COMPLETE};
+    trace_span s = {name, cat, arg_name, t0_ns, dur_ns, arg, current_tid()};
     record(&s);
 }
 
@@ -135,10 +167,27 @@ void pcs_profile_span_end(const pcs_profile_span *span)
 
 void pcs_profile_trace_thread_name(const char *name)
 {
-    if (!name || !pcs_profile_tracing())
+    if (!name)
         return;
-    trace_span s = {name, NULL, NULL, 0, 0, 0, current_tid(), SPAN_THREAD_NAME};
-    record(&s);
+    snprintf(my_name, sizeof my_name, "%s", name);
+    my_named_gen = 0; /* (re)register: now if a session records, else at its first span */
+    if (!recorder_enter())
+        return;
+    name_track();
+    recorder_leave();
+}
+
+pcs_status pcs_profile_trace_stats_get(pcs_profile_trace_stats *out)
+{
+    if (!out)
+        return pcs_error_set(PCS_E_INVAL, "pcs_profile_trace_stats_get: out is NULL");
+    uint64_t claimed = atomic_load_explicit(&g_trace.next, memory_order_relaxed);
+    uint64_t dropped = atomic_load_explicit(&g_trace.dropped, memory_order_relaxed);
+    uint64_t names = atomic_load_explicit(&g_trace.names_next, memory_order_relaxed);
+    out->spans = claimed - dropped;
+    out->dropped = dropped;
+    out->named_threads = (uint32_t)(names < TRACE_NAMES_MAX ? names : TRACE_NAMES_MAX);
+    return PCS_OK;
 }
 
 pcs_status pcs_profile_trace_begin_n(const char *path, uint32_t max_spans)
@@ -160,7 +209,10 @@ pcs_status pcs_profile_trace_begin_n(const char *path, uint32_t max_spans)
         return pcs_error_set(PCS_E_IO, "'%s': %s", path, pcs_last_error());
     }
     trace_span *spans = malloc(sizeof *spans * max_spans);
-    if (!spans) {
+    trace_name *names = malloc(sizeof *names * TRACE_NAMES_MAX);
+    if (!spans || !names) {
+        free(spans);
+        free(names);
         pcs_atomic_file_discard(file);
         atomic_store(&g_trace.state, TRACE_IDLE);
         return pcs_error_set(PCS_E_NOMEM, "pcs_profile_trace_begin: cannot allocate %u spans",
@@ -169,10 +221,13 @@ pcs_status pcs_profile_trace_begin_n(const char *path, uint32_t max_spans)
     g_trace.file = file;
     g_trace.out = pcs_atomic_file_stream(file);
     g_trace.spans = spans;
+    g_trace.names = names;
     g_trace.cap = max_spans;
     g_trace.origin_ns = pcs_profile_now_ns();
     atomic_store_explicit(&g_trace.next, 0, memory_order_relaxed);
     atomic_store_explicit(&g_trace.dropped, 0, memory_order_relaxed);
+    atomic_store_explicit(&g_trace.names_next, 0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&g_trace.gen, 1, memory_order_relaxed); /* never 0 from here */
     atomic_store(&g_trace.state, TRACE_RECORDING); /* seq_cst: publishes the fields above */
     return PCS_OK;
 }
@@ -202,17 +257,17 @@ static void put_us(FILE *f, uint64_t ns)
     fprintf(f, "%" PRIu64 ".%03u", ns / 1000u, (unsigned)(ns % 1000u));
 }
 
+static void put_thread_name(FILE *f, const trace_name *t, unsigned pid)
+{
+    fprintf(f,
+            ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":",
+            pid, t->tid);
+    put_string(f, t->name);
+    fputs("}}", f);
+}
+
 static void put_span(FILE *f, const trace_span *s, unsigned pid)
 {
-    if (s->kind == SPAN_THREAD_NAME) {
-        fprintf(f,
-                ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\",\"args\":{"
-                "\"name\":",
-                pid, s->tid);
-        put_string(f, s->name);
-        fputs("}}", f);
-        return;
-    }
     uint64_t t0 = s->t0_ns > g_trace.origin_ns ? s->t0_ns - g_trace.origin_ns : 0;
     fprintf(f, ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"name\":", pid, s->tid);
     put_string(f, s->name);
@@ -230,7 +285,7 @@ static void put_span(FILE *f, const trace_span *s, unsigned pid)
     fputc('}', f);
 }
 
-static int write_trace(FILE *f, uint64_t n, uint64_t dropped)
+static int write_trace(FILE *f, uint64_t n, uint64_t n_names, uint64_t dropped)
 {
     unsigned pid = (unsigned)getpid();
     fprintf(f,
@@ -240,6 +295,8 @@ static int write_trace(FILE *f, uint64_t n, uint64_t dropped)
             "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"process_name\",\"args\":{"
             "\"name\":\"pcsim\"}}",
             pcs_version(), dropped, pid, pid);
+    for (uint64_t i = 0; i < n_names; i++)
+        put_thread_name(f, &g_trace.names[i], pid);
     for (uint64_t i = 0; i < n; i++)
         put_span(f, &g_trace.spans[i], pid);
     fputs("\n]}\n", f);
@@ -255,8 +312,10 @@ pcs_status pcs_profile_trace_end(void)
         sched_yield(); /* a recorder is finishing its slot */
     uint64_t n = atomic_load_explicit(&g_trace.next, memory_order_relaxed);
     uint64_t dropped = atomic_load_explicit(&g_trace.dropped, memory_order_relaxed);
+    uint64_t n_names = atomic_load_explicit(&g_trace.names_next, memory_order_relaxed);
     n = n < g_trace.cap ? n : g_trace.cap;
-    int bad = write_trace(g_trace.out, n, dropped);
+    n_names = n_names < TRACE_NAMES_MAX ? n_names : TRACE_NAMES_MAX;
+    int bad = write_trace(g_trace.out, n, n_names, dropped);
     pcs_status st = PCS_OK;
     if (bad) {
         pcs_atomic_file_discard(g_trace.file);
@@ -265,7 +324,9 @@ pcs_status pcs_profile_trace_end(void)
         st = pcs_atomic_file_commit(g_trace.file); /* its message names the path */
     }
     free(g_trace.spans);
+    free(g_trace.names);
     g_trace.spans = NULL;
+    g_trace.names = NULL;
     g_trace.out = NULL;
     g_trace.file = NULL;
     g_trace.cap = 0;

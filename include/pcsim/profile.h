@@ -22,10 +22,12 @@
  * writes them as Chrome trace-event JSON ("X" complete events, microsecond
  * timestamps with nanosecond digits, one track per thread id), which Perfetto
  * (ui.perfetto.dev) and chrome://tracing open. Ticks and stages of every
- * world with an attached profile are recorded; other modules (snapshot
- * publishes, slow jobs) add their own spans with pcs_profile_span_begin/end.
- * When the buffer is full further spans are counted as dropped, never
- * blocking. No I/O happens between begin and end except at those two calls.
+ * world with an attached profile are recorded; other code adds its own spans
+ * with pcs_profile_span_begin/end (the worker pool: one "exec.chunk" span per
+ * slow-job chunk, on the thread that ran it). Every thread started by
+ * pcs_thread_start or the pool has a named track. When the buffer is full
+ * further spans are counted as dropped (pcs_profile_trace_stats_get and the
+ * file's otherData.dropped_spans), never blocking. No I/O happens between begin and end except at those two calls.
  *
  * USDT probes for perf and bpftrace need no API: see profile/README.md.
  */
@@ -127,10 +129,27 @@ PCS_API pcs_profile_span pcs_profile_span_begin(const char *name, const char *ca
 PCS_API void pcs_profile_span_end(const pcs_profile_span *span);
 
 /**
- * Name the calling thread's track in the current session ("world", "worker 1").
- * @p name must stay valid until pcs_profile_trace_end. No-op without a session.
+ * Name the calling thread's track ("pcsim-main", "pcsim-w0"): the name (first
+ * 31 bytes, copied) is kept in thread-local storage and registered in the
+ * running session now, and in every later session at the thread's first
+ * span, so a thread named at its start gets a named track in any trace.
+ * pcs_thread_start and the worker pool name their threads this way. Any thread.
  */
 PCS_API void pcs_profile_trace_thread_name(const char *name);
+
+/** Counts of the running trace session, or of the last one ended. */
+typedef struct pcs_profile_trace_stats {
+    uint64_t spans;         /**< spans kept in the buffer */
+    uint64_t dropped;       /**< spans that did not fit (the file's otherData.dropped_spans) */
+    uint32_t named_threads; /**< named tracks registered in the session */
+} pcs_profile_trace_stats;
+
+/**
+ * The running session's counts (a snapshot while other threads record), or
+ * the last ended session's; all zero before any session.
+ * @return PCS_E_INVAL for NULL. Any thread.
+ */
+PCS_API pcs_status pcs_profile_trace_stats_get(pcs_profile_trace_stats *out);
 
 #ifdef __cplusplus
 }
