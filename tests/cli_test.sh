@@ -356,6 +356,11 @@ job_outputs() {
     check review-trace-symlink-target-untouched [ "$(cat "$rv/victim")" = "keep me" ]
     expect review-trace-fifo 2 "--trace: '$rv/fifo': '$rv/fifo' is a FIFO, not a regular file" \
         run $NU --quiet --seconds 0.1 --readers 0 --trace "$rv/fifo"
+    # A trace that outgrew its buffer says so in the summary, not only in the file.
+    expect trace-dropped-in-summary 0 "10 spans on 2 named threads, 18 dropped (the buffer was full" \
+        run $NU --quiet --seconds 0.1 --readers 0 --trace "$rv/small.json" --trace-spans 10
+    expect trace-spans-range 2 "--trace-spans '0': expected an integer in [1, 67108864]" \
+        run $NU --quiet --seconds 0.1 --readers 0 --trace "$rv/small.json" --trace-spans 0
 
     # A valid run of 1e15 ticks must start (it used to allocate 8 bytes per tick
     # up front: "out of memory", or an AddressSanitizer abort), so it is still
