@@ -181,10 +181,12 @@ pcs_status pcs_profile_trace_stats_get(pcs_profile_trace_stats *out)
 {
     if (!out)
         return pcs_error_set(PCS_E_INVAL, "pcs_profile_trace_stats_get: out is NULL");
-    uint64_t claimed = atomic_load_explicit(&g_trace.next, memory_order_relaxed);
+    /* Exact once the session ended. While recorders run it is a snapshot, and
+     * their relaxed counters may be seen out of order: hence the clamp below. */
     uint64_t dropped = atomic_load_explicit(&g_trace.dropped, memory_order_relaxed);
+    uint64_t claimed = atomic_load_explicit(&g_trace.next, memory_order_relaxed);
     uint64_t names = atomic_load_explicit(&g_trace.names_next, memory_order_relaxed);
-    out->spans = claimed - dropped;
+    out->spans = claimed > dropped ? claimed - dropped : 0;
     out->dropped = dropped;
     out->named_threads = (uint32_t)(names < TRACE_NAMES_MAX ? names : TRACE_NAMES_MAX);
     return PCS_OK;
