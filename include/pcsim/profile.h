@@ -84,7 +84,7 @@ PCS_API pcs_status pcs_profile_stage_stats(const pcs_profile *p, pcs_stage stage
 /** Latency of whole ticks (stage 1 start to stage 13 end). PCS_E_INVAL for NULL. */
 PCS_API pcs_status pcs_profile_tick_stats(const pcs_profile *p, pcs_profile_stats *out);
 
-/** Default trace buffer: spans kept per session (48 bytes each). */
+/** Default trace buffer: spans kept per session (56 bytes each on 64-bit). */
 #define PCS_PROFILE_TRACE_DEFAULT_SPANS (1u << 18)
 
 /**
