@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/host.h"
+#include "cli_capture.h"
 #include "pcsim/pcsim.h"
 
 #define SCHED_GOLDEN "tests/golden/schedule.txt"
@@ -179,25 +180,8 @@ Test(schedule, engine_steps_only_at_stages_1_and_13)
  * file; return the text (malloc'd). */
 static char *sched_dump(void)
 {
-    FILE *f = tmpfile();
-    cr_assert_not_null(f);
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    cr_assert(saved >= 0);
-    cr_assert(dup2(fileno(f), STDOUT_FILENO) >= 0);
     char *argv[] = {"info", "--schedule", NULL};
-    int rc = cmd_info(2, argv);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    cr_assert_eq(rc, 0, "pcsim info --schedule exited %d", rc);
-    long n = ftell(f);
-    cr_assert(n > 0);
-    char *text = calloc((size_t)n + 1, 1);
-    rewind(f);
-    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return text;
+    return cli_capture(cmd_info, 2, argv, "pcsim info --schedule");
 }
 
 static char *sched_read_golden(void)

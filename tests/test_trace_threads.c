@@ -18,29 +18,13 @@
 #include <unistd.h>
 
 #include "cli/host.h"
+#include "cli_capture.h"
 #include "pcsim/pcsim.h"
 
 /* Run `pcsim run ARGS...` here with stdout in a file; return the text (malloc'd). */
 static char *run_captured(int argc, char **argv)
 {
-    FILE *f = tmpfile();
-    cr_assert_not_null(f);
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    cr_assert(saved >= 0);
-    cr_assert(dup2(fileno(f), STDOUT_FILENO) >= 0);
-    int rc = cmd_run(argc, argv);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    cr_assert_eq(rc, 0, "pcsim run exited %d", rc);
-    long n = ftell(f);
-    cr_assert(n > 0);
-    char *text = calloc((size_t)n + 1, 1);
-    rewind(f);
-    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return text;
+    return cli_capture(cmd_run, argc, argv, "pcsim run");
 }
 
 static void trace_path(char *buf, size_t cap)
