@@ -2,7 +2,7 @@
  * @file cli_capture.c
  * @brief A host command's stdout as text (cli_capture.h).
  */
-#include "cli_capture.h"
+#include "tests/cli_capture.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

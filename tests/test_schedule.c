@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/host.h"
-#include "cli_capture.h"
+#include "tests/cli_capture.h"
 #include "pcsim/pcsim.h"
 
 #define SCHED_GOLDEN "tests/golden/schedule.txt"

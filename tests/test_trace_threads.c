@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli/host.h"
-#include "cli_capture.h"
+#include "tests/cli_capture.h"
 #include "pcsim/pcsim.h"
 
 /* Run `pcsim run ARGS...` here with stdout in a file; return the text (malloc'd). */
