@@ -58,10 +58,9 @@ typedef struct pri_field {
                      elevation above another, a speed above the pump's), 0: lo */
 } pri_field;
 
-/* The field's name as the message shows it and its place in the def (every
- * field in these tables is a double, pcsim/primary.h). */
-/* A compile error unless field f is a double: the tables read and write
- * through (double *) at the offset. */
+/* The field's name as the message shows it and its place in the def. Every
+ * field in these tables is a double (pcsim/primary.h): the rows are read and written through
+ * (double *) at the offset, so _DOUBLE makes any other type a compile error. */
 #define PRI_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_primary_def *)0)->f, double : 1)]))
 #define PRI_FIELD(f) #f, offsetof(pcs_primary_def, f) + PRI_DOUBLE(f)
 #define PRI_AT(f) (offsetof(pcs_primary_def, f) + PRI_DOUBLE(f))

@@ -51,10 +51,9 @@ typedef struct sec_field {
     size_t lo_at, hi_at;
 } sec_field;
 
-/* The field's name as the message shows it and its place in the def (every
- * field in this table is a double, pcsim/secondary.h). */
-/* A compile error unless field f is a double: the tables read and write
- * through (double *) at the offset. */
+/* The field's name as the message shows it and its place in the def. Every
+ * field in this table is a double (pcsim/secondary.h): the rows are read and written through
+ * (double *) at the offset, so _DOUBLE makes any other type a compile error. */
 #define SEC_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_secondary_def *)0)->f, double : 1)]))
 #define SEC_FIELD(f) #f, offsetof(pcs_secondary_def, f) + SEC_DOUBLE(f)
 #define SEC_AT(f) (offsetof(pcs_secondary_def, f) + SEC_DOUBLE(f))
