@@ -78,7 +78,9 @@ int pcs_world_amending(const pcs_world *w)
 
 uint64_t pcs_world_layout_version(const pcs_world *w)
 {
-    return w && w->structure ? w->structure->layout_version : 1;
+    if (!w)
+        return 0;
+    return w->structure ? w->structure->layout_version : 1;
 }
 
 /* The world's structure state, created on first use (build phase). */

@@ -21,13 +21,14 @@
 
 /* Structural kinds of these tests. */
 enum {
-    K_ADD = 200,  /* add device args[0]: store dev<n>, system dev<n>.step, channel dev<n>.x */
-    K_RETIRE_SYS, /* retire system args[0] */
-    K_RETIRE_CH,  /* retire channel args[0] */
-    K_RETIRE_JOB, /* retire job args[0] */
-    K_CHANNEL,    /* register channel "a.x" on store a, element args[0] */
-    K_RECORD,     /* record the apply order; check refuses args[0] < 0 */
-    K_FAIL,       /* apply fails */
+    K_ADD = 200,     /* add device args[0]: store dev<n>, system u<n>.dev.step, channel dev<n>.x */
+    K_RETIRE_SYS,    /* retire system args[0] */
+    K_RETIRE_CH,     /* retire channel args[0] */
+    K_RETIRE_JOB,    /* retire job args[0] */
+    K_CHANNEL,       /* register channel "a.x" on store a, element args[0] */
+    K_RECORD,        /* record the apply order; check refuses args[0] < 0 */
+    K_FAIL,          /* apply fails */
+    K_REMOVE_TARGET, /* remove command target args[0] (its stored id) */
 };
 
 #define MAX_DEV 8
@@ -161,6 +162,18 @@ static pcs_status apply_fail(pcs_world *w, void *ctx, const pcs_command *c)
     return pcs_error_set(PCS_E_NOMEM, "no room for the device");
 }
 
+static pcs_status apply_remove_target(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    (void)ctx;
+    return pcs_command_target_remove(w, pcs_target_id_load((uint32_t)c->args[0]));
+}
+
+static pcs_status on_target(pcs_world *w, const pcs_command_call *call)
+{
+    (void)w, (void)call;
+    return PCS_OK;
+}
+
 static pcs_status observe(pcs_world *w, void *ctx, const pcs_structure_change *ch)
 {
     (void)w, (void)ctx;
@@ -217,6 +230,7 @@ static pcs_world *make_world(uint32_t log_capacity)
     kind(w, K_CHANNEL, "test.channel", apply_channel);
     kind(w, K_RECORD, "test.record", apply_record);
     kind(w, K_FAIL, "test.fail", apply_fail);
+    kind(w, K_REMOVE_TARGET, "test.remove_target", apply_remove_target);
     cr_assert_eq(pcs_structure_observe(w, observe, NULL), PCS_OK);
     return w;
 }
@@ -467,6 +481,18 @@ Test(structure, registration_errors)
     d.apply = NULL;
     cr_assert_eq(pcs_structure_kind_register(w, &d), PCS_E_INVAL);
     cr_assert_eq(pcs_command_handler_register(w, K_RECORD, check_ok, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_structure_kind_register(NULL, &d), PCS_E_INVAL);
+    cr_assert_eq(pcs_structure_kind_register(w, NULL), PCS_E_INVAL);
+    cr_assert_eq(pcs_system_retire(NULL, 0), PCS_E_INVAL);
+    cr_assert_eq(pcs_job_retire(NULL, 0), PCS_E_INVAL);
+    cr_assert_eq(pcs_channel_retire(NULL, 0), PCS_E_INVAL);
+    cr_assert_eq(pcs_channel_live(NULL, 0), 0);
+    cr_assert_eq(pcs_world_amending(NULL), 0);
+    cr_assert_eq(pcs_world_layout_version(NULL), 0);
+    cr_assert_eq(pcs_structure_log_count(NULL), 0);
+    pcs_command e;
+    cr_assert_eq(pcs_structure_log_at(NULL, 0, &e), PCS_E_INVAL);
+    cr_assert_eq(pcs_structure_observe(w, NULL, NULL), PCS_E_INVAL);
     tick_n(w, 1);
     d.apply = apply_add;
     cr_assert_eq(pcs_structure_kind_register(w, &d), PCS_E_STATE);
@@ -711,4 +737,27 @@ Test(structure, journal_replay_gives_the_same_hash)
     cr_assert_eq(k, n);
     cr_assert_eq(pcs_world_state_hash(b), ha);
     pcs_world_destroy(b);
+}
+
+/* Command targets are removable while amending: a removed device takes its
+ * targets with it, and a command holding the old id is refused. */
+Test(structure, target_removed_while_running)
+{
+    pcs_world *w = make_world(16);
+    uint32_t first;
+    cr_assert_eq(pcs_command_family_register(w, "dev", 1, on_target, &first), PCS_OK);
+    pcs_command_target_def td = {.name = "u1.dev", .family = first};
+    pcs_target_id id;
+    cr_assert_eq(pcs_command_target_register(w, &td, &id), PCS_OK, "%s", pcs_last_error());
+    tick_n(w, 1);
+    submit(w, K_REMOVE_TARGET, (double)pcs_target_id_store(id));
+    tick_n(w, 1);
+    pcs_target_id again;
+    cr_assert_eq(pcs_command_target_find(w, "u1.dev", &again), PCS_E_NOTFOUND);
+    cr_assert_eq(pcs_command_target_count(w), 0);
+    pcs_command c = {.kind = first, .target = pcs_target_id_store(id)};
+    cr_assert_eq(pcs_command_submit(w, &c), PCS_OK);
+    tick_n(w, 1);
+    cr_assert_not_null(rejection(w), "the stale id is refused at stage 1");
+    pcs_world_destroy(w);
 }
