@@ -84,7 +84,8 @@ typedef union section_head {
 #define LOG_SECTION "structure:log"
 
 /* The world's sections in a fixed order: state stores by id, then jobs by
- * id, then the last completed tick's events (layout 2). */
+ * id, then the last completed tick's events (layout 2), then the structure
+ * log when it is not empty. */
 typedef struct section_src {
     char name[64];
     const void *head; /* job_state for jobs, events_head for events, NULL for stores */
