@@ -57,8 +57,8 @@ extern "C" {
 /** Container format version (header and table); another value is refused. */
 #define PCS_SAVE_VERSION 2u
 /** How sections encode state (order, job header); changes without the container's.
- *  2: the "events:previous" section was added. */
-#define PCS_SAVE_LAYOUT 2u
+ *  2: the "events:previous" section was added; 3: the "entities" section. */
+#define PCS_SAVE_LAYOUT 3u
 
 /**
  * Write @p w's state to @p path through a pcs_atomic_file. Saves of distinct
