@@ -5,7 +5,7 @@
  *        (name -> slot, id -> slot) with backward-shift deletion.
  *
  * Layout. Allocated once, at pcs_entity_table_add, from the world heap:
- * `capacity` slot records and 128-byte name buffers, and two indexes of
+ * `capacity` slot records (each with its 128-byte name), and two indexes of
  * 2 x cap entries, cap the power of two >= capacity (so at most half full;
  * an entry is slot + 1, 0 when empty). Nothing grows afterwards, so create
  * and destroy allocate nothing.
@@ -20,6 +20,12 @@
  * are unique among live entities, so the answer does not depend on probe
  * order, and nothing iterates an index. Slot choice depends only on the
  * sequence of creates and destroys (the free list's order).
+ *
+ * Saves and the hash (entity_internal.h). A slot record is saved and hashed
+ * as its bytes, so it is kept canonical: no padding, names zero-padded, and
+ * destroy clears all but the generation. A load checks the saved records
+ * into a staged copy, rebuilding both indexes there (a duplicate id or live
+ * name is found as it is inserted), and applies it by copying.
  */
 #include <stdarg.h>
 #include <stdio.h>
