@@ -5,9 +5,10 @@
  * Loading stages everything in a private buffer and validates it in full
  * before the first byte of the world changes: there is no partially loaded
  * world. A save of this world has one exact size (header, table and every
- * section are fixed by its stores and jobs), so the loader reads at most that
- * many bytes and one more, whatever the file claims or the file system says:
- * a huge or growing file costs no more memory than a valid one.
+ * section are fixed by its stores, jobs and entity table), so the loader
+ * reads at most that many bytes and one more, whatever the file claims or
+ * the file system says: a huge or growing file costs no more memory than a
+ * valid one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -79,7 +80,7 @@ typedef union section_head {
  * last completed tick's events (layout 2). */
 typedef struct section_src {
     char name[64];
-    const void *head; /* job_state for jobs, events_head for events, NULL for stores */
+    const void *head; /* job_state, pcs_entity_save_head, events_head; NULL for stores */
     size_t head_bytes;
     const void *data;
     size_t data_bytes; /* elem_size * count, less zero_bytes */
