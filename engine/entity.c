@@ -5,7 +5,7 @@
  *        (name -> slot, id -> slot) with backward-shift deletion.
  *
  * Layout. Allocated once, at pcs_entity_table_add, from the world heap:
- * `capacity` slot records and 128-byte name buffers, and two indexes of
+ * `capacity` slot records (each with its 128-byte name), and two indexes of
  * 2 x cap entries, cap the power of two >= capacity (so at most half full;
  * an entry is slot + 1, 0 when empty). Nothing grows afterwards, so create
  * and destroy allocate nothing.
@@ -20,13 +20,22 @@
  * are unique among live entities, so the answer does not depend on probe
  * order, and nothing iterates an index. Slot choice depends only on the
  * sequence of creates and destroys (the free list's order).
+ *
+ * Saves and the hash (entity_internal.h). A slot record is saved and hashed
+ * as its bytes, so it is kept canonical: no padding, names zero-padded, and
+ * destroy clears all but the generation. A load checks the saved records
+ * into a staged copy, rebuilding both indexes there (a duplicate id or live
+ * name is found as it is inserted), and applies it by copying.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
-#include "engine/world_internal.h"
+#include "engine/entity_internal.h"
 #include "pcsim/entity.h"
 
 typedef struct entity_rec {
@@ -38,11 +47,14 @@ typedef struct entity_rec {
     uint32_t store, row;
     uint32_t next_free; /* free list: next slot + 1, 0 = end */
     uint8_t named, retired;
+    uint16_t reserved;              /* 0: no padding, the record is saved and hashed as bytes */
+    char name[PCS_ENTITY_NAME_MAX]; /* zero-padded; all zeros when unnamed */
 } entity_rec;
+
+_Static_assert(sizeof(entity_rec) == PCS_ENTITY_SAVE_REC, "entity_rec is the saved record");
 
 struct pcs_entity_table {
     entity_rec *slots;
-    char (*names)[PCS_ENTITY_NAME_MAX];
     uint32_t *by_name; /* 2 x cap entries: slot + 1, 0 = empty */
     uint32_t *by_id;   /* 2 x cap entries */
     uint32_t cap;      /* index size: a power of two >= capacity */
@@ -120,7 +132,7 @@ static uint32_t name_lookup_hashed(const pcs_entity_table *t, const char *name, 
     uint32_t mask = 2 * t->cap - 1;
     for (uint32_t k = (uint32_t)h & mask; t->by_name[k] != 0; k = (k + 1) & mask) {
         uint32_t s = t->by_name[k] - 1;
-        if (t->slots[s].name_hash == h && strcmp(t->names[s], name) == 0)
+        if (t->slots[s].name_hash == h && strcmp(t->slots[s].name, name) == 0)
             return s + 1;
     }
     return 0;
@@ -173,13 +185,11 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
     uint32_t icap = pow2_at_least(def->capacity);
     pcs_entity_table *t = pcs_mem_alloc(&w->mem, sizeof *t);
     entity_rec *slots = pcs_mem_array(&w->mem, def->capacity, sizeof *slots);
-    void *names = pcs_mem_array(&w->mem, def->capacity, PCS_ENTITY_NAME_MAX);
     uint32_t *by_name = pcs_mem_array(&w->mem, 2 * (size_t)icap, sizeof *by_name);
     uint32_t *by_id = pcs_mem_array(&w->mem, 2 * (size_t)icap, sizeof *by_id);
-    if (!t || !slots || !names || !by_name || !by_id)
+    if (!t || !slots || !by_name || !by_id)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for %u entities", who, def->capacity);
     *t = (pcs_entity_table){.slots = slots,
-                            .names = names,
                             .by_name = by_name,
                             .by_id = by_id,
                             .cap = icap,
@@ -201,7 +211,6 @@ static pcs_status table_of(const pcs_world *w, const char *who, const pcs_entity
     return PCS_OK;
 }
 
-/* PCS_OK when @p h names a live entity of @p t, else the message entity.h promises. */
 /* The live record @p h names, or NULL: the one test every handle passes
  * (handle_check adds the message, pcs_entity_id uses it bare). */
 static const entity_rec *live_rec(const pcs_entity_table *t, pcs_entity_handle h)
@@ -231,19 +240,29 @@ static pcs_status handle_check(const pcs_entity_table *t, pcs_entity_handle h)
                              "entity handle (index %u, generation %u) is stale: slot %u is at "
                              "generation %u (entity %llu '%s')",
                              h.index, h.generation, h.index, gen, (unsigned long long)r->id,
-                             r->named ? t->names[h.index] : "");
+                             r->named ? r->name : "");
     return pcs_error_set(PCS_E_NOTFOUND,
                          "entity handle (index %u, generation %u) is stale: slot %u is at "
                          "generation %u (%s)",
                          h.index, h.generation, h.index, gen, r->retired ? "retired" : "free");
 }
 
-static pcs_status store_check(const pcs_world *w, const char *who, uint32_t store)
+/* A (store, row) an entity may hold: a registered store and one of its rows,
+ * or no store and row 0. The loader holds a saved table to the same rule. */
+static pcs_status store_check(const pcs_world *w, const char *who, uint32_t store, uint32_t row)
 {
-    if (store == PCS_ENTITY_NO_STORE || store < w->n_stores)
-        return PCS_OK;
-    return pcs_error_set(PCS_E_INVAL, "%s: store %u is not registered (%u stores)", who, store,
-                         w->n_stores);
+    if (store == PCS_ENTITY_NO_STORE) {
+        if (row == 0)
+            return PCS_OK;
+        return pcs_error_set(PCS_E_INVAL, "%s: row %u without a store (allowed 0)", who, row);
+    }
+    if (store >= w->n_stores)
+        return pcs_error_set(PCS_E_INVAL, "%s: store %u is not registered (%u stores)", who, store,
+                             w->n_stores);
+    if (row >= w->stores[store].count)
+        return pcs_error_set(PCS_E_INVAL, "%s: row %u is outside store %u '%s' (%zu rows)", who,
+                             row, store, w->stores[store].name, w->stores[store].count);
+    return PCS_OK;
 }
 
 /* @p name_hash: set to the name's XXH3 when named (create reuses it). */
@@ -268,7 +287,7 @@ static pcs_status def_check(const pcs_world *w, const pcs_entity_table *t,
     if (def->owner != 0 && !id_lookup(t, def->owner))
         return pcs_error_set(PCS_E_INVAL, "%s: '%s': owner %llu is not a live entity", who,
                              def->name ? def->name : "(unnamed)", (unsigned long long)def->owner);
-    return store_check(w, who, def->store);
+    return store_check(w, who, def->store, def->row);
 }
 
 /* The oldest free slot, else the next never-used one; UINT32_MAX when none. */
@@ -314,8 +333,8 @@ pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def, pcs_entity
     r->next_free = 0;
     r->named = def->name != NULL;
     if (r->named) {
-        size_t n = strlen(def->name); /* < PCS_ENTITY_NAME_MAX: pcs_name_check */
-        memcpy(t->names[s], def->name, n + 1);
+        size_t n = strlen(def->name);      /* < PCS_ENTITY_NAME_MAX: pcs_name_check */
+        memcpy(r->name, def->name, n + 1); /* the rest is zeros: a free slot's name is */
         r->name_hash = name_hash;
         index_insert(t, t->by_name, s);
     }
@@ -339,9 +358,9 @@ pcs_status pcs_entity_destroy(pcs_world *w, pcs_entity_handle h)
     if (r->named)
         index_remove(t, t->by_name, h.index);
     index_remove(t, t->by_id, h.index);
-    r->id = 0;
-    r->named = 0;
-    t->names[h.index][0] = '\0';
+    /* A free slot keeps its generation and nothing else (entity_internal.h:
+     * the same table always has the same bytes, for the save and the hash). */
+    *r = (entity_rec){.generation = r->generation};
     t->n_live--;
     /* Wrap: a slot that has used its last generation retires (entity.h). */
     if (r->generation == t->generation_max) {
@@ -378,7 +397,7 @@ pcs_status pcs_entity_get(const pcs_world *w, pcs_entity_handle h, pcs_entity_in
         return st;
     const entity_rec *r = &t->slots[h.index];
     *out = (pcs_entity_info){.id = r->id,
-                             .name = r->named ? t->names[h.index] : NULL,
+                             .name = r->named ? r->name : NULL,
                              .kind = r->kind,
                              .owner = r->owner,
                              .store = r->store,
@@ -393,7 +412,7 @@ pcs_status pcs_entity_set_row(pcs_world *w, pcs_entity_handle h, uint32_t store,
     if (st == PCS_OK)
         st = handle_check(t, h);
     if (st == PCS_OK)
-        st = store_check(w, "pcs_entity_set_row", store);
+        st = store_check(w, "pcs_entity_set_row", store, row);
     if (st != PCS_OK)
         return st;
     w->entities->slots[h.index].store = store;
@@ -452,4 +471,318 @@ uint32_t pcs_entity_capacity(const pcs_world *w)
 uint32_t pcs_entity_retired(const pcs_world *w)
 {
     return w && w->entities ? w->entities->n_retired : 0;
+}
+
+/* ---- save section and state hash (entity_internal.h) ----------------------- */
+
+const void *pcs_entity_save_view(const pcs_entity_table *t, pcs_entity_save_head *head)
+{
+    *head = (pcs_entity_save_head){.next_id = t->next_id,
+                                   .capacity = t->capacity,
+                                   .generation_max = t->generation_max,
+                                   .used = t->used,
+                                   .n_live = t->n_live,
+                                   .n_retired = t->n_retired,
+                                   .free_head = t->free_head,
+                                   .free_tail = t->free_tail};
+    return t->slots;
+}
+
+uint64_t pcs_entity_digest(const pcs_entity_table *t)
+{
+    pcs_entity_save_head head;
+    pcs_entity_save_view(t, &head);
+    XXH3_state_t h; /* on the stack: XXH3_createState would allocate */
+    XXH3_64bits_reset(&h);
+    XXH3_64bits_update(&h, &head, sizeof head);
+    XXH3_64bits_update(&h, t->slots, (size_t)t->used * sizeof *t->slots);
+    return XXH3_64bits_digest(&h);
+}
+
+struct pcs_entity_stage {
+    pcs_entity_table t; /* counters; arrays in the same block */
+};
+
+static pcs_status bad(uint32_t slot, const char *field, unsigned long long value,
+                      const char *allowed_fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "section 'entities' slot S: FIELD VALUE (allowed ALLOWED)"; slot
+ * UINT32_MAX is the head. */
+static pcs_status bad(uint32_t slot, const char *field, unsigned long long value,
+                      const char *allowed_fmt, ...)
+{
+    char allowed[200], where[32];
+    va_list ap;
+    va_start(ap, allowed_fmt);
+    vsnprintf(allowed, sizeof allowed, allowed_fmt, ap);
+    va_end(ap);
+    if (slot == UINT32_MAX)
+        snprintf(where, sizeof where, "head");
+    else
+        snprintf(where, sizeof where, "slot %u", slot);
+    pcs_error_set(PCS_E_CORRUPT, "section '" PCS_ENTITY_SECTION "' %s: %s %llu (allowed %s)", where,
+                  field, value, allowed);
+    return PCS_E_CORRUPT;
+}
+
+/* The head against the world's table: its configuration and ranges. */
+static pcs_status head_check(const pcs_entity_table *t, const pcs_entity_save_head *h)
+{
+    if (h->capacity != t->capacity)
+        return bad(UINT32_MAX, "capacity", h->capacity, "%u: this world's", t->capacity);
+    if (h->generation_max != t->generation_max)
+        return bad(UINT32_MAX, "generation_max", h->generation_max, "%u: this world's",
+                   t->generation_max);
+    if (h->next_id == 0)
+        return bad(UINT32_MAX, "next_id", 0, "1..: ids start at 1");
+    if (h->used > t->capacity)
+        return bad(UINT32_MAX, "used", h->used, "0..%u", t->capacity);
+    if (h->free_head > h->used)
+        return bad(UINT32_MAX, "free_head", h->free_head, "0..%u: slot + 1 of a used slot",
+                   h->used);
+    if (h->free_tail > h->used)
+        return bad(UINT32_MAX, "free_tail", h->free_tail, "0..%u: slot + 1 of a used slot",
+                   h->used);
+    if (h->reserved != 0)
+        return bad(UINT32_MAX, "reserved", h->reserved, "0");
+    return PCS_OK;
+}
+
+/* Slot @p s's name: NUL-terminated, zero-padded, pcs_name_check's rule and
+ * its hash; all zeros and hash 0 when unnamed. */
+static pcs_status name_field_check(uint32_t s, const entity_rec *r)
+{
+    size_t n = strnlen(r->name, sizeof r->name);
+    if (r->named > 1)
+        return bad(s, "named", r->named, "0 or 1");
+    if (!r->named && (n != 0 || r->name_hash != 0))
+        return bad(s, "name length", n, "0 with name hash 0: the slot is unnamed (name hash %llu)",
+                   (unsigned long long)r->name_hash);
+    if (r->named) {
+        if (n == sizeof r->name)
+            return bad(s, "name length", n, "1..%u: no NUL in its %u bytes",
+                       PCS_ENTITY_NAME_MAX - 1, PCS_ENTITY_NAME_MAX);
+        char who[48];
+        snprintf(who, sizeof who, "section '" PCS_ENTITY_SECTION "' slot %u", s);
+        if (pcs_name_check(who, r->name) != PCS_OK)
+            return PCS_E_CORRUPT;
+        uint64_t want = XXH3_64bits(r->name, n);
+        if (r->name_hash != want)
+            return bad(s, "name hash", r->name_hash, "%llu: XXH3-64 of '%s'",
+                       (unsigned long long)want, r->name);
+    }
+    for (size_t i = n; i < sizeof r->name; i++)
+        if (r->name[i] != 0)
+            return bad(s, "name byte", (unsigned char)r->name[i],
+                       "0 after the name's %zu chars, "
+                       "at byte %zu",
+                       n, i);
+    return PCS_OK;
+}
+
+/* Lives slot @p s's generation counts (see the next_id rule in load_stage). */
+static uint64_t lives_of(const entity_rec *r)
+{
+    return r->id != 0 || r->retired ? r->generation : r->generation - 1u;
+}
+
+/* Running state of the slot walk: ids of first-life slots increase with the slot. */
+typedef struct slot_walk {
+    uint64_t lives, last_first_id;
+    uint32_t live, retired, free;
+} slot_walk;
+
+/* A live slot: id in range and unique, owner older, (store, row) valid; indexed. */
+static pcs_status live_check(const pcs_world *w, pcs_entity_table *st, uint32_t s, slot_walk *k,
+                             uint64_t next_id)
+{
+    const entity_rec *r = &st->slots[s];
+    uint64_t lo = (uint64_t)s + r->generation;
+    if (r->generation == 1 && k->last_first_id + 1 > lo)
+        lo = k->last_first_id + 1;
+    if (r->id < lo || r->id >= next_id)
+        return bad(s, "id", r->id, "%llu..%llu: after the slot's earlier lives and below next_id",
+                   (unsigned long long)lo, (unsigned long long)next_id - 1);
+    if (r->generation == 1)
+        k->last_first_id = r->id;
+    uint32_t dup = id_lookup(st, r->id);
+    if (dup)
+        return bad(s, "id", r->id, "unique: slot %u has it", dup - 1);
+    if (r->owner >= r->id)
+        return bad(s, "owner", r->owner, "0..%llu: an entity created before it",
+                   (unsigned long long)r->id - 1);
+    if (r->store != PCS_ENTITY_NO_STORE && r->store >= w->n_stores)
+        return bad(s, "store", r->store, "0..%u or %u (none)", w->n_stores - 1,
+                   PCS_ENTITY_NO_STORE);
+    if (r->store == PCS_ENTITY_NO_STORE && r->row != 0)
+        return bad(s, "row", r->row, "0: no store");
+    if (r->store != PCS_ENTITY_NO_STORE && r->row >= w->stores[r->store].count)
+        return bad(s, "row", r->row, "below %zu: store %u '%s' has %zu rows",
+                   w->stores[r->store].count, r->store, w->stores[r->store].name,
+                   w->stores[r->store].count);
+    if (r->named) {
+        uint32_t other = name_lookup_hashed(st, r->name, r->name_hash);
+        if (other)
+            return pcs_error_set(PCS_E_CORRUPT,
+                                 "section '" PCS_ENTITY_SECTION "' slot %u: name '%s' (allowed: "
+                                 "unique among live entities: slot %u has it)",
+                                 s, r->name, other - 1);
+        index_insert(st, st->by_name, s);
+    }
+    index_insert(st, st->by_id, s);
+    return PCS_OK;
+}
+
+/* One slot of [0, used): flags, generation, fields of a free or retired slot. */
+static pcs_status slot_check(const pcs_world *w, pcs_entity_table *st, uint32_t s, slot_walk *k,
+                             uint64_t next_id)
+{
+    const entity_rec *r = &st->slots[s];
+    uint32_t gmax = st->generation_max;
+    if (r->retired > 1 || (r->retired && r->id != 0))
+        return bad(s, "retired", r->retired, "0 or 1; 0 while live (id %llu)",
+                   (unsigned long long)r->id);
+    if (r->reserved != 0)
+        return bad(s, "reserved", r->reserved, "0");
+    uint32_t glo = r->id != 0 ? 1u : r->retired ? gmax : 2u;
+    if (r->generation < glo || r->generation > gmax)
+        return bad(s, "generation", r->generation, "%u..%u for a %s slot", glo, gmax,
+                   r->id != 0   ? "live"
+                   : r->retired ? "retired"
+                                : "free");
+    pcs_status rc = name_field_check(s, r);
+    if (rc != PCS_OK)
+        return rc;
+    if (r->id == 0) { /* free or retired: nothing but the generation and the link */
+        const struct {
+            const char *field;
+            uint64_t value;
+        } f[] = {{"owner", r->owner},
+                 {"kind", r->kind},
+                 {"store", r->store},
+                 {"row", r->row},
+                 {"named", r->named}};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            if (f[i].value != 0)
+                return bad(s, f[i].field, f[i].value, "0: the slot is %s",
+                           r->retired ? "retired" : "free");
+    }
+    uint32_t link_max = r->id != 0 || r->retired ? 0u : st->used;
+    if (r->next_free > link_max)
+        return bad(s, "next_free", r->next_free, "0..%u: the slot is %s", link_max,
+                   r->id != 0   ? "live"
+                   : r->retired ? "retired"
+                                : "free");
+    k->lives += lives_of(r);
+    k->live += r->id != 0;
+    k->retired += r->retired;
+    k->free += r->id == 0 && !r->retired;
+    return r->id != 0 ? live_check(w, st, s, k, next_id) : PCS_OK;
+}
+
+/* The free list runs through exactly the free slots, each once, head to tail. */
+static pcs_status free_list_check(const pcs_entity_table *st, uint32_t n_free)
+{
+    uint32_t s1 = st->free_head, last = 0;
+    for (uint32_t i = 0; i < n_free; i++) {
+        if (s1 == 0)
+            return bad(last ? last - 1 : UINT32_MAX, last ? "next_free" : "free_head", 0,
+                       "1..%u: the list has %u of the %u free slots", st->used, i, n_free);
+        const entity_rec *r = &st->slots[s1 - 1];
+        if (r->id != 0 || r->retired)
+            return bad(last ? last - 1 : UINT32_MAX, last ? "next_free" : "free_head", s1,
+                       "a free slot + 1: slot %u is %s", s1 - 1, r->retired ? "retired" : "live");
+        last = s1;
+        s1 = r->next_free;
+    }
+    if (s1 != 0) /* a cycle or a repeat: more links than free slots */
+        return bad(last ? last - 1 : UINT32_MAX, last ? "next_free" : "free_head", s1,
+                   "0: the list's end after the %u free slots", n_free);
+    if (st->free_tail != last)
+        return bad(UINT32_MAX, "free_tail", st->free_tail, "%u: the list's last slot + 1", last);
+    return PCS_OK;
+}
+
+static pcs_status table_check(const pcs_world *w, pcs_entity_table *st)
+{
+    slot_walk k = {0};
+    for (uint32_t s = 0; s < st->used; s++) {
+        pcs_status rc = slot_check(w, st, s, &k, st->next_id);
+        if (rc != PCS_OK)
+            return rc;
+    }
+    for (uint32_t s = st->used; s < st->capacity; s++) {
+        const unsigned char *p = (const unsigned char *)&st->slots[s];
+        for (size_t i = 0; i < sizeof(entity_rec); i++)
+            if (p[i] != 0)
+                return bad(s, "record byte", p[i],
+                           "0 at byte %zu: slots from used (%u) on were "
+                           "never handed out",
+                           i, st->used);
+    }
+    /* Every create took one id, and a slot's generation counts its lives. */
+    if (st->next_id != k.lives + 1)
+        return bad(UINT32_MAX, "next_id", st->next_id, "%llu: 1 + the lives the generations count",
+                   (unsigned long long)k.lives + 1);
+    if (st->n_live != k.live)
+        return bad(UINT32_MAX, "n_live", st->n_live, "%u: the live slots", k.live);
+    if (st->n_retired != k.retired)
+        return bad(UINT32_MAX, "n_retired", st->n_retired, "%u: the retired slots", k.retired);
+    return free_list_check(st, k.free);
+}
+
+pcs_status pcs_entity_load_stage(const pcs_world *w, const unsigned char *sec, size_t bytes,
+                                 pcs_entity_stage **out)
+{
+    const pcs_entity_table *t = w->entities;
+    pcs_entity_save_head h;
+    size_t recs = (size_t)t->capacity * sizeof(entity_rec);
+    if (bytes != sizeof h + recs)
+        return bad(UINT32_MAX, "bytes", bytes, "%zu", sizeof h + recs);
+    memcpy(&h, sec, sizeof h);
+    pcs_status rc = head_check(t, &h);
+    if (rc != PCS_OK)
+        return rc;
+    size_t ix = 2 * (size_t)t->cap * sizeof(uint32_t);
+    pcs_entity_stage *stg = calloc(1, sizeof *stg + recs + 2 * ix);
+    if (!stg)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory to stage %u entities",
+                             t->capacity);
+    pcs_entity_table *st = &stg->t;
+    *st = (pcs_entity_table){.slots = (entity_rec *)(void *)(stg + 1),
+                             .cap = t->cap,
+                             .capacity = t->capacity,
+                             .used = h.used,
+                             .n_live = h.n_live,
+                             .n_retired = h.n_retired,
+                             .free_head = h.free_head,
+                             .free_tail = h.free_tail,
+                             .generation_max = h.generation_max,
+                             .next_id = h.next_id};
+    st->by_name = (uint32_t *)(void *)((unsigned char *)st->slots + recs);
+    st->by_id = st->by_name + 2 * (size_t)t->cap;
+    memcpy(st->slots, sec + sizeof h, recs);
+    rc = table_check(w, st);
+    if (rc != PCS_OK) {
+        free(stg);
+        return rc;
+    }
+    *out = stg;
+    return PCS_OK;
+}
+
+void pcs_entity_load_apply(pcs_world *w, const pcs_entity_stage *stg)
+{
+    pcs_entity_table *t = w->entities;
+    const pcs_entity_table *st = &stg->t;
+    size_t ix = 2 * (size_t)t->cap * sizeof(uint32_t);
+    memcpy(t->slots, st->slots, (size_t)t->capacity * sizeof *t->slots);
+    memcpy(t->by_name, st->by_name, ix);
+    memcpy(t->by_id, st->by_id, ix);
+    t->used = st->used;
+    t->n_live = st->n_live;
+    t->n_retired = st->n_retired;
+    t->free_head = st->free_head;
+    t->free_tail = st->free_tail;
+    t->next_id = st->next_id;
 }

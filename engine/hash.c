@@ -1,18 +1,23 @@
 /**
  * @file hash.c
- * @brief pcs_world_state_hash: XXH3-64 over the tick and every state store.
+ * @brief pcs_world_state_hash: XXH3-64 over the tick, every state store, the
+ *        previous tick's events and the entity table.
  *
  * Order is the determinism contract's: the tick, then each STATE store's byte
  * count and bytes in store-id (registration) order, then the last completed
  * tick's event list (its count, then its events' bytes: systems of the next
- * tick read it, event.h), then the structure log when it is not empty (its
- * count, then its commands' bytes: engine/structure.c; worlds without
- * structural change hash as before). Scratch stores are left out: they hold
- * nothing that survives a tick.
+ * tick read it, event.h), then, when the world has one, the entity table's
+ * digest (entity_internal.h: its counters and the records of every slot
+ * handed out, in slot order, free-list links included; never an index's
+ * order), then the structure log when it is not empty (its count, then its
+ * commands' bytes: engine/structure.c; worlds without structural change
+ * hash as before). Scratch stores are left out: they hold nothing that
+ * survives a tick.
  */
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
+#include "engine/entity_internal.h"
 #include "engine/world_internal.h"
 
 /* Hashed as bytes: no padding may carry indeterminate values. */
@@ -40,6 +45,10 @@ uint64_t pcs_world_state_hash(const pcs_world *w)
     XXH3_64bits_update(&state, &n64, sizeof n64);
     if (n_events)
         XXH3_64bits_update(&state, events, (size_t)n_events * sizeof *events);
+    if (w->entities) {
+        uint64_t entities = pcs_entity_digest(w->entities);
+        XXH3_64bits_update(&state, &entities, sizeof entities);
+    }
     pcs_structure_hash(w, &state); /* the structure log, only when not empty */
     return XXH3_64bits_digest(&state);
 }

@@ -5,9 +5,10 @@
  * Loading stages everything in a private buffer and validates it in full
  * before the first byte of the world changes: there is no partially loaded
  * world. A save of this world has one exact size (header, table and every
- * section are fixed by its stores and jobs), so the loader reads at most that
- * many bytes and one more, whatever the file claims or the file system says:
- * a huge or growing file costs no more memory than a valid one.
+ * section are fixed by its stores, jobs and entity table), so the loader
+ * reads at most that many bytes and one more, whatever the file claims or
+ * the file system says: a huge or growing file costs no more memory than a
+ * valid one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
+#include "engine/entity_internal.h"
 #include "engine/load_check.h"
 #include "engine/persist_internal.h"
 #include "engine/safe_file.h"
@@ -78,17 +80,19 @@ typedef union section_head {
     job_state job;
     events_head events;
     log_head log;
+    pcs_entity_save_head entities;
 } section_head;
 
 #define EVENTS_SECTION "events:previous"
 #define LOG_SECTION "structure:log"
 
 /* The world's sections in a fixed order: state stores by id, then jobs by
- * id, then the last completed tick's events (layout 2), then the structure
- * log when it is not empty. */
+ * id, then the entity table when the world has one (layout 3), then the
+ * last completed tick's events (layout 2), then the structure log when it
+ * is not empty. */
 typedef struct section_src {
     char name[64];
-    const void *head; /* job_state for jobs, events_head for events, NULL for stores */
+    const void *head; /* job_state, pcs_entity_save_head, events_head; NULL for stores */
     size_t head_bytes;
     const void *data;
     size_t data_bytes; /* elem_size * count, less zero_bytes */
@@ -106,7 +110,7 @@ static uint32_t count_state_stores(const pcs_world *w)
 }
 
 /* The structure log's section is there only when the log holds changes, so
- * saves of worlds without structural change are unchanged (layout 2). */
+ * saves of worlds without structural change have no such section. */
 static uint32_t has_log(const pcs_world *w)
 {
     return pcs_structure_log_count(w) ? 1u : 0u;
@@ -114,13 +118,19 @@ static uint32_t has_log(const pcs_world *w)
 
 static uint32_t count_sections(const pcs_world *w)
 {
-    return count_state_stores(w) + w->n_jobs + 1u + has_log(w);
+    return count_state_stores(w) + w->n_jobs + (w->entities ? 1u : 0u) + 1u + has_log(w);
 }
 
 /* Index of the events section: last, or before the structure log. */
 static uint32_t events_index(const pcs_world *w)
 {
     return count_sections(w) - 1u - has_log(w);
+}
+
+/* The entity table's section: just before the events; only with a table. */
+static uint32_t entity_section_index(const pcs_world *w)
+{
+    return events_index(w) - 1u;
 }
 
 static void log_section(const pcs_world *w, section_src *s, log_head *lh)
@@ -133,6 +143,18 @@ static void log_section(const pcs_world *w, section_src *s, log_head *lh)
     s->elem_size = sizeof(pcs_command);
     s->count = lh->count;
     s->data_bytes = (size_t)lh->count * sizeof(pcs_command);
+}
+
+/* The entity table: its head and every slot record (entity_internal.h). */
+static void entity_section(const pcs_world *w, section_src *s, pcs_entity_save_head *head)
+{
+    snprintf(s->name, sizeof s->name, "%s", PCS_ENTITY_SECTION);
+    s->data = pcs_entity_save_view(w->entities, head);
+    s->head = head;
+    s->head_bytes = sizeof *head;
+    s->elem_size = PCS_ENTITY_SAVE_REC;
+    s->count = head->capacity;
+    s->data_bytes = (size_t)head->capacity * PCS_ENTITY_SAVE_REC;
 }
 
 /* The events section: every slot of the buffer, so its size is fixed by the
@@ -161,6 +183,10 @@ static void section_of(const pcs_world *w, uint32_t k, section_src *s, section_h
     }
     if (k == events_index(w)) {
         events_section(w, s, &hd->events);
+        return;
+    }
+    if (w->entities && k == entity_section_index(w)) {
+        entity_section(w, s, &hd->entities);
         return;
     }
     for (uint32_t i = 0; i < w->n_stores; i++) {
@@ -362,6 +388,31 @@ static pcs_status refuse(pcs_status st, const char *path, const char *fmt, ...)
     return st;
 }
 
+/* The file's section count differs from the world's: name the entity table
+ * when it is the difference (the table's names are read unchecked, for the
+ * message only: the load is refused either way). */
+static pcs_status sections_differ(const pcs_world *w, const char *path, const unsigned char *b,
+                                  size_t len, uint32_t file_n)
+{
+    uint32_t n = count_sections(w);
+    int file_has = 0;
+    for (uint32_t k = 0; k < file_n && (k + 1u) * sizeof(section_rec) <= len - sizeof(file_header);
+         k++)
+        file_has |= strncmp((const char *)b + sizeof(file_header) + k * sizeof(section_rec),
+                            PCS_ENTITY_SECTION, sizeof(((section_rec *)0)->name)) == 0;
+    if (file_has && !w->entities && file_n == n + 1u)
+        return refuse(PCS_E_CORRUPT, path,
+                      "the file has an entity table (section '" PCS_ENTITY_SECTION
+                      "'); this world has none (pcs_entity_table_add at build)");
+    if (!file_has && w->entities && file_n + 1u == n)
+        return refuse(PCS_E_CORRUPT, path,
+                      "this world has an entity table (capacity %u); the file has no section "
+                      "'" PCS_ENTITY_SECTION "'",
+                      pcs_entity_capacity(w));
+    return refuse(PCS_E_CORRUPT, path,
+                  "file has %u sections, this world has %u (different scenario?)", file_n, n);
+}
+
 /* Magic, versions, section count, header checksum, seed, tick and build hash. */
 static pcs_status check_header(const pcs_world *w, const char *path, const unsigned char *b,
                                size_t len)
@@ -383,9 +434,7 @@ static pcs_status check_header(const pcs_world *w, const char *path, const unsig
                       "has %u)",
                       h.layout, PCS_SAVE_LAYOUT, h.n_sections, n);
     if (h.n_sections != n)
-        return refuse(PCS_E_CORRUPT, path,
-                      "file has %u sections, this world has %u (different scenario?)", h.n_sections,
-                      n);
+        return sections_differ(w, path, b, len, h.n_sections);
     size_t meta = meta_bytes(n) - sizeof(uint64_t);
     if (len < meta + sizeof(uint64_t))
         return corrupt(path, "section table is truncated");
@@ -424,6 +473,12 @@ static pcs_status check_table(const pcs_world *w, const char *path, const sectio
         section_head hd;
         section_of(w, k, &s, &hd);
         uint64_t bytes = s.head_bytes + s.data_bytes + s.zero_bytes;
+        if (w->entities && k == entity_section_index(w) && t[k].count != s.count &&
+            strncmp(t[k].name, s.name, sizeof t[k].name) == 0)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" PCS_ENTITY_SECTION "': the file's entity table has capacity "
+                          "%llu; this world's has %zu",
+                          (unsigned long long)t[k].count, s.count);
         if (strncmp(t[k].name, s.name, sizeof t[k].name) != 0 || t[k].elem_size != s.elem_size ||
             t[k].count != s.count || t[k].bytes != bytes)
             return refuse(PCS_E_CORRUPT, path,
@@ -602,6 +657,17 @@ static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
         memcpy(&w->events_prev[i], src + (size_t)i * sizeof(pcs_event), sizeof(pcs_event));
     pcs_events_restore(w, w->events_prev, eh.count);
     w->clock.tick = tick;
+}
+
+/* The entity table's section, checked in full and staged by engine/entity.c. */
+static pcs_status stage_entities(const pcs_world *w, const unsigned char *b, const section_rec *t,
+                                 const char *path, pcs_entity_stage **out)
+{
+    if (!w->entities)
+        return PCS_OK;
+    const section_rec *es = &t[entity_section_index(w)];
+    pcs_status st = pcs_entity_load_stage(w, b + es->offset, es->bytes, out);
+    return st == PCS_OK ? PCS_OK : refuse(st, path, "%s", pcs_last_error());
 }
 
 size_t pcs_persist_reseal(unsigned char *b, size_t len)
@@ -789,6 +855,9 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         st = check_jobs(w, b, t, h.tick, path);
     if (st == PCS_OK)
         st = check_events(w, b, t, h.tick, path);
+    pcs_entity_stage *es = NULL;
+    if (st == PCS_OK)
+        st = stage_entities(w, b, t, path, &es);
     pcs_load_view *v = NULL;
     if (st == PCS_OK)
         st = stage(w, b, t, &v);
@@ -797,8 +866,11 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     if (st == PCS_OK) {
         pcs_jobs_before_load(w); /* an executor may be reading job inputs */
         apply(w, v, b, t, h.tick);
+        if (es)
+            pcs_entity_load_apply(w, es);
         st = pcs_jobs_after_load(w);
     }
+    free(es);
     free(v);
     free(b);
     return st;

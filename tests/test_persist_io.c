@@ -581,7 +581,7 @@ Test(persist_io, other_layout_version_is_refused)
     pcs_world *a = small_world(1u);
     cr_assert_eq(pcs_world_save(a, save_path), PCS_OK, "%s", pcs_last_error());
     edit_u32_and_reseal(40, 7);
-    expect_refused(PCS_E_VERSION, "section layout 7 (reserved 0), this build reads layout 2");
+    expect_refused(PCS_E_VERSION, "section layout 7 (reserved 0), this build reads layout 3");
     pcs_world_destroy(a);
     remove_dir();
 }

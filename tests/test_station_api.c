@@ -57,8 +57,24 @@ Test(station_api, schema1_naming_only_its_units_builds_the_full_default_plant)
         cr_assert_eq(pcs_world_tick(a), PCS_OK, "%s", pcs_last_error());
         cr_assert_eq(pcs_world_tick(b), PCS_OK, "%s", pcs_last_error());
     }
-    cr_assert_eq(pcs_world_state_hash(a), pcs_world_state_hash(b),
-                 "the units-only scenario builds the default plant");
+    /* The same state, store by store: the whole hashes differ, since only
+     * the station registers its devices as entities (the table is hashed). */
+    cr_assert_eq(pcs_store_count(a), pcs_store_count(b));
+    for (uint32_t i = 0; i < pcs_store_count(a); i++) {
+        cr_assert_str_eq(pcs_store_name(a, i), pcs_store_name(b, i));
+        cr_assert_eq(pcs_store_bytes(a, i), pcs_store_bytes(b, i), "%s", pcs_store_name(a, i));
+        if (pcs_store_kind_of(a, i) == PCS_STORE_STATE)
+            cr_assert(memcmp(pcs_store_data(a, i), pcs_store_data(b, i), pcs_store_bytes(a, i)) ==
+                          0,
+                      "the units-only scenario builds the default plant: store %s differs",
+                      pcs_store_name(a, i));
+    }
+    uint32_t na, nb;
+    const pcs_event *ea = pcs_world_events(a, &na), *eb = pcs_world_events(b, &nb);
+    cr_assert_eq(na, nb, "events of the last tick");
+    cr_assert(na == 0 || memcmp(ea, eb, na * sizeof *ea) == 0, "events of the last tick");
+    cr_assert_gt(pcs_entity_count(a), 0);
+    cr_assert_eq(pcs_entity_capacity(b), 0);
     pcs_station_destroy(st);
     pcs_world_destroy(a);
     pcs_world_destroy(b);

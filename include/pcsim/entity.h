@@ -39,18 +39,36 @@
  * Rows. A model that keeps per-entity data in a store records where it is:
  * (store id, row) on the entity (pcs_entity_def.store/.row,
  * pcs_entity_set_row); pcs_entity_get returns them. The table does not
- * interpret them beyond checking the store exists.
+ * interpret them beyond checking that the store exists and the row is one
+ * of its rows (row 0 with PCS_ENTITY_NO_STORE).
  *
  * Memory. pcs_entity_table_add allocates everything from the world heap,
  * once, during the build: slots, names and both indexes for `capacity`
  * entities. Create, destroy and every lookup allocate nothing, before or
  * after the seal (a free list).
  *
- * Saves and the state hash. Not yet in either: the station registers its
- * devices, so a non-empty table in the hash would move every station
- * world's hash, and a save section would change the save layout. A world
- * rebuilt from the same scenario rebuilds the same table (same ids, same
- * handles), which is all a load needs while entities only change at build.
+ * Saves and the state hash. The table is state: entities are created and
+ * destroyed while the world runs. pcs_world_state_hash folds in a digest of
+ * it after the events: the next id, the counters, the free list's head and
+ * tail, and the record of every slot handed out, in slot order (generation,
+ * id, name, kind, owner, store, row, retired flag, free-list link); no
+ * index order reaches it. pcs_world_save writes it as section "entities"
+ * (persist.h); pcs_world_load restores it exactly (ids, names, handles,
+ * free-list order, retired slots), so an entity created after the seal
+ * survives a save and load, and a handle stale before the save is stale
+ * after it. The load first checks every field of the saved table and
+ * refuses it naming the slot, field, value and allowed range: capacity and
+ * generation_max equal the world's; a live slot's generation is in
+ * [1, generation_max], a free one's in [2, generation_max], a retired one's
+ * generation_max; live ids are unique, below the next id and after the
+ * slot's earlier lives (id >= slot + generation; first-life ids rise with
+ * the slot); the next id is 1 + the lives the generations count; names
+ * follow pcs_name_check, are zero-padded and unique among live; an owner is
+ * 0 or an entity created before (owner < id: destroying an owner does not
+ * clear it); (store, row) follows "Rows"; the free list runs through
+ * exactly the free slots, once each; free, retired and never-used slots
+ * hold nothing else. A world without a table saves no section; a table in
+ * only one of the file and the world, or of another capacity, is refused.
  *
  * Thread-safety: world thread only (the thread that builds and ticks the
  * world), lookups included: create and destroy change the indexes.
@@ -104,7 +122,7 @@ typedef struct pcs_entity_def {
     uint32_t kind;    /**< model-defined kind (station.h: PCS_STATION_ENTITY_*); default 0 */
     uint64_t owner;   /**< id of the owning entity, live at create; default 0 = none */
     uint32_t store;   /**< store holding its row; default PCS_ENTITY_NO_STORE */
-    uint32_t row;     /**< its row in that store; default 0 */
+    uint32_t row;     /**< its row in that store, below its count; default (and without one) 0 */
 } pcs_entity_def;
 
 /** Defaults above. */
@@ -115,7 +133,8 @@ PCS_API pcs_entity_def pcs_entity_default(void);
  * Build phase or running, world thread only.
  * @param out (optional) its handle.
  * @return PCS_E_INVAL (NULL world or def, bad name, name taken naming the
- *         entity that has it, owner not live, unknown store), PCS_E_STATE
+ *         entity that has it, owner not live, unknown store, row outside the
+ *         store or non-zero without one), PCS_E_STATE
  *         (no table: pcs_entity_table_add), PCS_E_OVERFLOW (every slot live or
  *         retired, naming both counts).
  */
@@ -153,8 +172,9 @@ PCS_API pcs_status pcs_entity_get(const pcs_world *w, pcs_entity_handle h, pcs_e
 
 /**
  * Record that entity @p h's data is row @p row of store @p store
- * (PCS_ENTITY_NO_STORE: none). @return as pcs_entity_check; PCS_E_INVAL for
- * an unknown store, naming it and the store count.
+ * (PCS_ENTITY_NO_STORE: none, with row 0). @return as pcs_entity_check;
+ * PCS_E_INVAL for an unknown store (naming it and the store count) or a row
+ * outside it (naming the row and the store's count).
  */
 PCS_API pcs_status pcs_entity_set_row(pcs_world *w, pcs_entity_handle h, uint32_t store,
                                       uint32_t row);

@@ -15,8 +15,15 @@
  * store, bytes = elem_size * count) and "job:<name>" for every slow job
  * (elem_size = its input_bytes, count 1; bytes = 16 + input: u32 pending flag,
  * u32 reserved, u64 submit tick, then the input copy), so a world saved
- * between a job's submit and merge resumes with the same result, then
- * "events:previous" last (layout 2): the last completed tick's event list,
+ * between a job's submit and merge resumes with the same result, then, in a
+ * world with an entity table only, "entities" (layout 3; entity.h, "Saves
+ * and the state hash"): elem_size 176, count = the table's capacity, bytes =
+ * 40 + 176 * count: u64 next id, u32 capacity, generation_max, slots used,
+ * live, retired, free-list head and tail (slot + 1, 0 = empty), u32
+ * reserved (0), then every slot's record (u64 id, owner, name hash; u32
+ * generation, kind, store, row, next free; u8 named, retired; u16 reserved;
+ * char name[128], zero-padded; a slot never used is zeros), then
+ * "events:previous" (layout 2): the last completed tick's event list,
  * which the next tick's systems read (pcs_world_events_previous); elem_size
  * 48 (pcs_event), count = the world's event_capacity, bytes = 16 + 48 *
  * count: u32 events in the list, u32 reserved, u64 their tick (the save
@@ -37,15 +44,16 @@
  * and checks everything before it changes any byte of the world: magic,
  * version, layout version, checksums, the seed and build hash against the
  * world's, that every section matches a store or job of the same name, element
- * size and count, that sections lie back to back and no byte follows them, then
- * the models' load checks (below). A failed load leaves the world as it was,
- * with one exception: a save with a structure log is first checked on its own
- * (header, table checksum, the section's checksum and every entry: a
- * structural kind of this world, ticks in order and before the save tick,
- * at most structure_log_capacity entries, this world's log a prefix of it,
- * else refused naming the first differing entry's index, tick and kind), and
- * the entries the world has not applied are applied then, before the rest
- * is read: a later refusal leaves the world with the save's structure.
+ * size and count, that sections lie back to back and no byte follows them,
+ * every field of the entity table (entity.h), then the models' load checks
+ * (below). A failed load leaves the world as it was, with one exception: a
+ * save with a structure log is first checked on its own (header, table
+ * checksum, the section's checksum and every entry: a structural kind of this
+ * world, ticks in order and before the save tick, at most
+ * structure_log_capacity entries, this world's log a prefix of it, else
+ * refused naming the first differing entry's index, tick and kind), and the
+ * entries the world has not applied are applied then, before the rest is
+ * read: a later refusal leaves the world with the save's structure.
  *
  * The world to load into must be built the same way as the saved one (same
  * scenario); the commands still queued and the journal are not saved.
@@ -69,8 +77,8 @@ extern "C" {
 /** Container format version (header and table); another value is refused. */
 #define PCS_SAVE_VERSION 2u
 /** How sections encode state (order, job header); changes without the container's.
- *  2: the "events:previous" section was added. */
-#define PCS_SAVE_LAYOUT 2u
+ *  2: the "events:previous" section was added; 3: the "entities" section. */
+#define PCS_SAVE_LAYOUT 3u
 
 /**
  * Write @p w's state to @p path through a pcs_atomic_file. Saves of distinct
