@@ -612,6 +612,11 @@ PCS_API pcs_status pcs_thnet_boundary_set(pcs_thnet *net, uint32_t volume, doubl
 PCS_API pcs_status pcs_thnet_junction_connect(pcs_thnet *net, pcs_thnet_state *s, uint32_t j,
                                               int connected);
 
+/** Junction @p j's definition as the network holds it (its volumes, geometry).
+ *  @return PCS_E_INVAL (NULL, @p j out of range). */
+PCS_API pcs_status pcs_thnet_junction_get(const pcs_thnet *net, uint32_t j,
+                                          pcs_thnet_junction_def *out);
+
 /** 1 when junction @p j is connected (0: disconnected, NULL, out of range). */
 PCS_API int pcs_thnet_junction_connected(const pcs_thnet *net, uint32_t j);
 

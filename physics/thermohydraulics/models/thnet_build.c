@@ -475,6 +475,15 @@ pcs_status pcs_thnet_junction_connect(pcs_thnet *net, pcs_thnet_state *s, uint32
     return klu_analyze_factor(net, "pcs_thnet_junction_connect");
 }
 
+pcs_status pcs_thnet_junction_get(const pcs_thnet *net, uint32_t j, pcs_thnet_junction_def *out)
+{
+    if (!net || !out || j >= net->nj)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_junction_get: junction %u of %u (or NULL)", j,
+                             net ? net->nj : 0);
+    *out = net->jun[j];
+    return PCS_OK;
+}
+
 int pcs_thnet_junction_connected(const pcs_thnet *net, uint32_t j)
 {
     return net && j < net->nj && !net->off[j];

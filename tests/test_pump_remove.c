@@ -1,0 +1,210 @@
+/**
+ * @file test_pump_remove.c
+ * @brief A reactor coolant pump removed and installed while the station
+ *        runs (issue 19; pcsim/primary.h pcs_primary_pump_remove, the
+ *        station's pump_remove / pump_install structural commands,
+ *        pcsim/structure.h).
+ *
+ * Cheap by construction: one single-unit station per test (the default
+ * unit at full power, workers 0), ticked only as far as each check needs.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcsim/pcsim.h"
+#include "pcsim/primary.h"
+#include "pcsim/station.h"
+#include "pcsim/structure.h"
+
+typedef struct fixture {
+    pcs_scenario *scn;
+    pcs_world *w;
+    pcs_station *st;
+    pcs_primary *pr;
+    const pcs_plant_unit *unit;
+} fixture;
+
+static const char one_unit[] =
+    "{\"schema\": 1, \"world\": {\"workers\": 0}, \"units\": [{\"name\": \"u1\"}]}";
+
+static void fx_make(fixture *f, const char *doc, uint32_t workers)
+{
+    cr_assert_eq(pcs_scenario_load_string("pump-remove.json", doc, strlen(doc), NULL, &f->scn),
+                 PCS_OK, "%s", pcs_last_error());
+    pcs_world_def cfg = pcs_scenario_world_def(f->scn);
+    cfg.workers = workers;
+    /* STRUCTURE_LOG */
+    cr_assert_eq(pcs_world_create(&cfg, &f->w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_add(f->w, f->scn, &f->st), PCS_OK, "%s", pcs_last_error());
+    f->unit = pcs_plant_unit_get(pcs_station_plant(f->st), 0);
+    f->pr = f->unit->primary;
+}
+
+static void fx_free(fixture *f)
+{
+    pcs_station_destroy(f->st);
+    pcs_world_destroy(f->w);
+    pcs_scenario_destroy(f->scn);
+}
+
+static void tick(fixture *f)
+{
+    cr_assert_eq(pcs_world_tick(f->w), PCS_OK, "tick %llu: %s",
+                 (unsigned long long)pcs_world_clock(f->w)->tick, pcs_last_error());
+}
+
+static uint64_t analyses(const fixture *f)
+{
+    uint64_t a = 0;
+    pcs_thnet_klu_counts(pcs_primary_network(f->pr), &a, NULL);
+    return a;
+}
+
+/* Largest |W| over the junctions leaving loop @p l's volumes (hot leg ..
+ * cold leg: hot leg -> SG -> crossover -> pump casing -> cold leg ->
+ * downcomer), the surge line (hot leg 1 -> pressurizer) left out: the
+ * upper plenum -> hot leg 1 junction carries the surge too, so it is not
+ * the loop's flow. */
+static double loop_flow_max(fixture *f, uint32_t l)
+{
+    const pcs_thnet *net = pcs_primary_network(f->pr);
+    uint32_t lo = pcs_primary_volume(f->pr, PCS_PRIMARY_HOT_LEG, l);
+    uint32_t hi = pcs_primary_volume(f->pr, PCS_PRIMARY_COLD_LEG, l);
+    uint32_t pzr = pcs_primary_volume(f->pr, PCS_PRIMARY_PRESSURIZER, 0);
+    const double *w = pcs_store_data(f->w, pcs_primary_store_ids(f->pr).flow);
+    double worst = 0.0;
+    for (uint32_t j = 0; j < pcs_primary_n_junctions(f->pr); j++) {
+        pcs_thnet_junction_def d;
+        cr_assert_eq(pcs_thnet_junction_get(net, j, &d), PCS_OK);
+        if (d.from >= lo && d.from <= hi && d.to != pzr)
+            worst = fmax(worst, fabs(w[j]));
+    }
+    return worst;
+}
+
+static double mass_energy(fixture *f, double *energy)
+{
+    double m = 0.0;
+    pcs_primary_totals(f->w, f->pr, &m, energy);
+    return m;
+}
+
+/* The first UNIT_TRIP event of the tick just run: its first-out function's
+ * name, or NULL. */
+static const char *unit_trip(fixture *f)
+{
+    uint32_t n = 0;
+    const pcs_event *ev = pcs_world_events(f->w, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (ev[i].kind == PCS_EV_UNIT_TRIP)
+            return pcs_protection_function_name(pcs_plant_protection(pcs_station_plant(f->st)),
+                                                (uint32_t)ev[i].values[0]);
+    return NULL;
+}
+
+/*
+ * The physics through the primary's own calls, between ticks: pump 1 out at
+ * full power, then back in and started.
+ *
+ * Flow: with the pump junction gone the loop is two dead ends (upper plenum
+ * -> hot leg -> SG -> crossover -> pump casing, and downcomer <- cold leg).
+ * The ~4,400 kg/s the loop carried would pack ~220 kg per 0.05 s tick into
+ * a dead end of liquid whose (d rho/d p) is ~1.5e-6 kg/(m3 Pa): MPa per tick
+ * over the loop's tens of m3, so the column stops within a few ticks, the
+ * water hammer (acoustic period ~0.1 s over ~50 m of pipe) damped by the
+ * backward-Euler step at dt = 0.05 s. Measured, the largest flow leaving a
+ * loop-1 volume: 1634, 291, 421, 79 kg/s over the first four ticks, 44 at
+ * 0.5 s, 27 at 1 s (what is left: the water held in the SG tubes keeps
+ * cooling and shrinking, drawing a little from the upper plenum). Bound:
+ * below 1 % of the rated loop flow after 1 s (20 ticks), and the pump
+ * junction's flow exactly 0 from the removal on.
+ *
+ * Protection: u1.loopN.flow's four channels have a 0.2 s lag, setpoint
+ * 90 % of rated, 2 of 4, and the per-loop trip is armed by P-8 (39 % power,
+ * pcs_interlock_default): the unit is at 100 %, so the loop's own function
+ * u1.rps.low_flow.1 trips the reactor. The readings fall below 90 % after
+ * 0.2 ln(1/0.9) = 0.021 s; the trip is asserted within 0.5 s.
+ */
+Test(pump_remove, loop_stagnates_and_low_flow_trips_at_power)
+{
+    fixture f;
+    fx_make(&f, one_unit, 0);
+    for (int i = 0; i < 4; i++)
+        tick(&f);
+    double rated = f.unit->rated_loop_flow_kg_s, e0, e1;
+    cr_assert(loop_flow_max(&f, 0) > 0.9 * rated, "loop 1 runs at %g of %g kg/s",
+              loop_flow_max(&f, 0), rated);
+    cr_assert_eq(analyses(&f), 1);
+    double m0 = mass_energy(&f, &e0);
+    cr_assert_eq(pcs_primary_pump_remove(f.w, f.pr, 0), PCS_OK, "%s", pcs_last_error());
+    /* the removal moves no mass and no energy */
+    double m1 = mass_energy(&f, &e1);
+    cr_expect_eq(m1, m0);
+    cr_expect_eq(e1, e0);
+    cr_expect_eq(analyses(&f), 2, "the pump junction was the only link pump casing -> cold leg");
+    cr_expect_eq(pcs_primary_pump_installed(f.w, f.pr, 0), 0);
+    cr_expect_eq(pcs_primary_pump_remove(f.w, f.pr, 0), PCS_E_STATE);
+    cr_expect(strstr(pcs_last_error(), "u1.pump1 is already removed") != NULL, "%s",
+              pcs_last_error());
+    cr_expect_eq(pcs_primary_pump_remove(f.w, f.pr, 4), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "pump1..pump4") != NULL, "%s", pcs_last_error());
+
+    const char *first_out = NULL;
+    int trip_tick = -1;
+    const double *w = pcs_store_data(f.w, pcs_primary_store_ids(f.pr).flow);
+    uint32_t jp = pcs_primary_pump_junction(f.pr, 0);
+    double m_prev = m1, e_prev = e1, worst_m = 0.0, worst_e = 0.0;
+    for (int n = 1; n <= 20; n++) {
+        tick(&f);
+        /* closure per tick, the tolerance of test_primary_metal.c's */
+        double e, m = mass_energy(&f, &e);
+        pcs_primary_balance b = pcs_primary_last_balance(f.pr);
+        worst_m = fmax(worst_m, fabs(m - m_prev - b.mass_in_kg) / m);
+        worst_e = fmax(worst_e, fabs(e - e_prev - b.energy_in_j) / e);
+        m_prev = m, e_prev = e;
+        cr_assert_eq(w[jp], 0.0, "tick %d: the removed pump's junction carries %g kg/s", n, w[jp]);
+        const char *t = unit_trip(&f);
+        if (t && !first_out) {
+            first_out = t;
+            trip_tick = n;
+        }
+    }
+    cr_expect(loop_flow_max(&f, 0) < 0.01 * rated, "loop 1 flow %g kg/s 1 s after the removal",
+              loop_flow_max(&f, 0));
+    cr_expect(loop_flow_max(&f, 1) > 0.9 * rated, "loop 2 keeps running: %g", loop_flow_max(&f, 1));
+    cr_expect_leq(worst_m, 1e-12, "|dM - in| / M = %.3g per tick through the removal", worst_m);
+    cr_expect_leq(worst_e, 1e-9, "|dU - in| / U = %.3g per tick through the removal", worst_e);
+    cr_assert_not_null(first_out, "no reactor trip within 1 s of the removal");
+    cr_expect_str_eq(first_out, "u1.rps.low_flow.1");
+    cr_expect(trip_tick <= 10, "the trip came %d ticks after the removal", trip_tick);
+    cr_expect_eq(analyses(&f), 2, "no re-analysis while ticking");
+
+    /* install: stopped, motor off; pump_start runs it up */
+    cr_assert_eq(pcs_primary_pump_install(f.w, f.pr, 0), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(analyses(&f), 3);
+    const double *speed = pcs_store_data(f.w, pcs_primary_store_ids(f.pr).pump_speed);
+    const double *on = pcs_store_data(f.w, pcs_primary_store_ids(f.pr).pump_on);
+    cr_expect_eq(speed[0], 0.0);
+    cr_expect_eq(on[0], 0.0);
+    cr_expect_eq(pcs_primary_pump_install(f.w, f.pr, 0), PCS_E_STATE);
+    cr_expect(strstr(pcs_last_error(), "u1.pump1 is already installed") != NULL, "%s",
+              pcs_last_error());
+    pcs_command c;
+    cr_assert_eq(pcs_station_command(f.st, "u1.pump1", "pump_start", 0.0, &c), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_assert_eq(pcs_command_submit(f.w, &c), PCS_OK);
+    int n = 0;
+    while (n < 1200 && w[jp] < 0.9 * rated) {
+        tick(&f);
+        n++;
+    }
+    cr_expect(w[jp] >= 0.9 * rated, "loop 1 flow %g kg/s %d ticks after pump_start", w[jp], n);
+    if (getenv("PUMP_DEBUG"))
+        printf("90 %% of the rated loop flow %d ticks after pump_start; closure %g %g\n", n,
+               worst_m, worst_e);
+    cr_expect_eq(on[0], 1.0);
+    fx_free(&f);
+}
