@@ -169,6 +169,12 @@ enum {
      *  unit_index; values[0] the Courant number, values[1] the volume. On
      *  every 20th tick (once a second at 0.05 s) while it stays above 1. */
     PCS_EV_PRIMARY_COURANT = PCS_EV_MODEL_BASE + 58,
+    /** A pump removal / install accepted (the station's structural commands,
+     *  pcsim/station.h; applied at the end of the tick). Subject
+     *  PCS_PRIMARY_PUMP_SUBJECT; values = {speed rad/s, pump junction flow
+     *  kg/s, 0, 0} at stage 1. */
+    PCS_EV_PRIMARY_PUMP_REMOVED = PCS_EV_MODEL_BASE + 59,
+    PCS_EV_PRIMARY_PUMP_INSTALLED = PCS_EV_MODEL_BASE + 60,
 };
 #define PCS_PRIMARY_PUMP_SUBJECT(unit_index, pump)                                                 \
     (((uint32_t)(unit_index) << 10) | (uint32_t)(pump))
