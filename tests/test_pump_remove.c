@@ -9,6 +9,8 @@
  * unit at full power, workers 0), ticked only as far as each check needs.
  */
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <mimalloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "pcsim/primary.h"
 #include "pcsim/station.h"
 #include "pcsim/structure.h"
+#include "tests/alloc_count.h"
 
 typedef struct fixture {
     pcs_scenario *scn;
@@ -36,7 +39,7 @@ static void fx_make(fixture *f, const char *doc, uint32_t workers)
                  PCS_OK, "%s", pcs_last_error());
     pcs_world_def cfg = pcs_scenario_world_def(f->scn);
     cfg.workers = workers;
-    /* STRUCTURE_LOG */
+    cfg.structure_log_capacity = 4096; /* the 1,000-cycle test's 2,000 changes */
     cr_assert_eq(pcs_world_create(&cfg, &f->w), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(f->w, f->scn, &f->st), PCS_OK, "%s", pcs_last_error());
     f->unit = pcs_plant_unit_get(pcs_station_plant(f->st), 0);
@@ -206,5 +209,155 @@ Test(pump_remove, loop_stagnates_and_low_flow_trips_at_power)
         printf("90 %% of the rated loop flow %d ticks after pump_start; closure %g %g\n", n,
                worst_m, worst_e);
     cr_expect_eq(on[0], 1.0);
+    fx_free(&f);
+}
+
+/* ---- the station's structural commands ------------------------------------ */
+
+/* Resolve @p command on @p target through the station and submit it. */
+static void submit(fixture *f, const char *target, const char *command)
+{
+    pcs_command c;
+    cr_assert_eq(pcs_station_command(f->st, target, command, 0.0, &c), PCS_OK, "%s %s: %s", command,
+                 target, pcs_last_error());
+    cr_assert_eq(pcs_command_submit(f->w, &c), PCS_OK, "%s", pcs_last_error());
+}
+
+/* Events of kind @p kind in the tick just run (and the last one's text). */
+static uint32_t events_of(fixture *f, uint32_t kind, char *text, size_t len)
+{
+    uint32_t n = 0, hits = 0;
+    const pcs_event *ev = pcs_world_events(f->w, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (ev[i].kind == kind) {
+            hits++;
+            if (text)
+                pcs_event_describe(f->st, &ev[i], text, len);
+        }
+    return hits;
+}
+
+/* A command with kind @p kind and args (unit, pump), submitted raw. */
+static void submit_raw(fixture *f, uint32_t kind, double unit, double pump)
+{
+    pcs_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.args[0] = unit;
+    c.args[1] = pump;
+    cr_assert_eq(pcs_command_submit(f->w, &c), PCS_OK, "%s", pcs_last_error());
+}
+
+/* One tick that must reject exactly one command (the one submitted), with
+ * the check's message naming @p what. */
+static void tick_rejects(fixture *f, const char *what)
+{
+    pcs_error_clear();
+    tick(f);
+    cr_expect_eq(events_of(f, PCS_EV_COMMAND_REJECTED, NULL, 0), 1, "one rejection (%s)", what);
+    cr_expect(strstr(pcs_last_error(), what) != NULL, "message '%s' lacks '%s'", pcs_last_error(),
+              what);
+}
+
+Test(pump_remove, commands_replace_entity_target_and_channel)
+{
+    fixture f;
+    fx_make(&f, one_unit, 0);
+    tick(&f);
+    pcs_entity_handle h_old;
+    pcs_target_id t_old;
+    uint32_t ch_old, k_trip;
+    cr_assert_eq(pcs_entity_find(f.w, "u1.pump1", &h_old), PCS_OK);
+    uint64_t id_old = pcs_entity_id(f.w, h_old);
+    cr_assert_eq(pcs_command_target_find(f.w, "u1.pump1", &t_old), PCS_OK);
+    cr_assert_eq(pcs_channel_find(f.w, "u1.pump1.speed", &ch_old), PCS_OK);
+    cr_assert_eq(pcs_station_command_kind(f.st, "pump_trip", &k_trip), PCS_OK);
+    uint32_t k_remove = 0, k_install = 0;
+    cr_assert_eq(pcs_station_command_kind(f.st, "pump_remove", &k_remove), PCS_OK);
+    cr_assert_eq(pcs_station_command_kind(f.st, "pump_install", &k_install), PCS_OK);
+    cr_expect_eq(k_remove, PCS_STATION_KIND_PUMP_REMOVE);
+    cr_expect_eq(k_install, PCS_STATION_KIND_PUMP_INSTALL);
+
+    /* resolution refuses what is not a pump of the station */
+    pcs_command c;
+    cr_expect_eq(pcs_station_command(f.st, "u1.pump9", "pump_remove", 0.0, &c), PCS_E_NOTFOUND);
+    cr_expect(strstr(pcs_last_error(), "no pump 'pump9' in u1 (pump1..pump4)") != NULL, "%s",
+              pcs_last_error());
+    cr_expect_eq(pcs_station_command(f.st, "u7.pump1", "pump_install", 0.0, &c), PCS_E_NOTFOUND);
+    cr_expect(strstr(pcs_last_error(), "no unit u7 (units u1..u1)") != NULL, "%s",
+              pcs_last_error());
+    cr_expect_eq(pcs_station_command(f.st, "u1", "pump_remove", 0.0, &c), PCS_E_NOTFOUND);
+
+    /* stage 1 refuses raw commands the same way, and the state */
+    submit_raw(&f, k_remove, 3, 1);
+    tick_rejects(&f, "pump_remove: no unit u3 (units u1..u1)");
+    submit_raw(&f, k_install, 1, 5);
+    tick_rejects(&f, "pump_install: no pump 'pump5' in u1 (pump1..pump4)");
+    submit(&f, "u1.pump1", "pump_install");
+    tick_rejects(&f, "pump_install: u1.pump1 is installed");
+    cr_expect_eq(pcs_structure_log_count(f.w), 0);
+
+    /* remove: announced, applied at the end of the tick */
+    uint64_t a0 = analyses(&f), layout0 = pcs_world_layout_version(f.w);
+    submit(&f, "u1.pump1", "pump_remove");
+    submit(&f, "u1.pump1", "pump_remove"); /* the same tick: refused, one change per pump */
+    tick(&f);
+    char text[256] = "";
+    cr_expect_eq(events_of(&f, PCS_EV_PRIMARY_PUMP_REMOVED, text, sizeof text), 1);
+    cr_expect(strstr(text, "u1 pump1 REMOVED") != NULL, "%s", text);
+    cr_expect_eq(events_of(&f, PCS_EV_COMMAND_REJECTED, NULL, 0), 1, "the second removal");
+    cr_expect_eq(pcs_structure_log_count(f.w), 1);
+    cr_expect_eq(analyses(&f), a0 + 1, "one KLU analysis: the pattern lost the pump junction");
+    cr_expect_eq(pcs_world_layout_version(f.w), layout0 + 1, "a channel retired");
+    cr_expect_eq(pcs_primary_pump_installed(f.w, f.pr, 0), 0);
+    /* the old handle is stale, with the entity table's text */
+    cr_expect_eq(pcs_entity_check(f.w, h_old), PCS_E_NOTFOUND);
+    cr_expect(strstr(pcs_last_error(), "stale") != NULL, "%s", pcs_last_error());
+    pcs_entity_handle h;
+    cr_expect_eq(pcs_entity_find(f.w, "u1.pump1", &h), PCS_E_NOTFOUND);
+    /* the old target is refused, by name and by the id a host kept */
+    cr_expect_eq(pcs_command_target_check(f.w, t_old, k_trip), PCS_E_NOTFOUND);
+    cr_expect_eq(pcs_station_command(f.st, "u1.pump1", "pump_trip", 0.0, &c), PCS_E_NOTFOUND);
+    cr_expect(strstr(pcs_last_error(), "u1.pump1 is removed (pump_install puts it back)") != NULL,
+              "%s", pcs_last_error());
+    memset(&c, 0, sizeof c);
+    c.kind = k_trip;
+    c.target = pcs_target_id_store(t_old);
+    cr_assert_eq(pcs_command_submit(f.w, &c), PCS_OK);
+    tick(&f);
+    cr_expect_eq(events_of(&f, PCS_EV_COMMAND_REJECTED, NULL, 0), 1, "the stale target's trip");
+    /* the channel is gone by name and by id */
+    uint32_t ch;
+    cr_expect_eq(pcs_channel_find(f.w, "u1.pump1.speed", &ch), PCS_E_NOTFOUND);
+    cr_expect_eq(pcs_channel_live(f.w, ch_old), 0);
+    submit(&f, "u1.pump1", "pump_remove");
+    tick_rejects(&f, "pump_remove: u1.pump1 is removed (pump_install puts it back)");
+
+    /* install: a new entity, target generation and channel id */
+    submit(&f, "u1.pump1", "pump_install");
+    tick(&f);
+    cr_expect_eq(events_of(&f, PCS_EV_PRIMARY_PUMP_INSTALLED, text, sizeof text), 1);
+    cr_expect(strstr(text, "u1 pump1 INSTALLED, stopped") != NULL, "%s", text);
+    cr_expect_eq(analyses(&f), a0 + 2);
+    cr_expect_eq(pcs_structure_log_count(f.w), 2);
+    pcs_entity_handle h_new;
+    pcs_target_id t_new;
+    uint32_t ch_new;
+    cr_assert_eq(pcs_entity_find(f.w, "u1.pump1", &h_new), PCS_OK);
+    cr_expect_gt(pcs_entity_id(f.w, h_new), id_old);
+    cr_expect_eq(pcs_entity_check(f.w, h_old), PCS_E_NOTFOUND, "the old handle stays stale");
+    cr_assert_eq(pcs_command_target_find(f.w, "u1.pump1", &t_new), PCS_OK);
+    cr_expect(t_new.index != t_old.index || t_new.generation != t_old.generation,
+              "the target's id is new");
+    cr_expect_eq(pcs_command_target_check(f.w, t_old, k_trip), PCS_E_NOTFOUND);
+    cr_assert_eq(pcs_channel_find(f.w, "u1.pump1.speed", &ch_new), PCS_OK);
+    cr_expect_gt(ch_new, ch_old);
+    cr_expect_eq(pcs_channel_live(f.w, ch_old), 0);
+    /* pump_start runs it */
+    submit(&f, "u1.pump1", "pump_start");
+    for (int i = 0; i < 20; i++)
+        tick(&f);
+    cr_expect_gt(pcs_channel_value(f.w, ch_new), 10.0, "pump1 speed %g rad/s 1 s after its start",
+                 pcs_channel_value(f.w, ch_new));
     fx_free(&f);
 }
