@@ -17,8 +17,8 @@
 #include "engine/world_internal.h"
 
 static const char *const stage_names[PCS_STAGE_COUNT] = {
-    "commands", "actuators", "kinetics", "heat",    "hydraulics", "machines", "accidents",
-    "acoustics", "sensors",  "protection", "alarms", "publish",    "events",
+    "commands",  "actuators", "kinetics",   "heat",   "hydraulics", "machines", "accidents",
+    "acoustics", "sensors",   "protection", "alarms", "publish",    "events",
 };
 
 const char *pcs_stage_name(pcs_stage stage)
@@ -34,19 +34,22 @@ static int contains(const uint32_t *list, uint32_t n, uint32_t store)
     return 0;
 }
 
-/* Does @p d's access clash with a live system of its stage among the first
- * @p n (retired systems no longer run; a system is not checked against itself)? */
-static pcs_status check_conflicts_among(const pcs_world *w, const pcs_system_desc *d, uint32_t n)
+/* Does @p d's access clash with a live system of its stage? The run order
+ * holds every system not yet dropped by a commit, so the stage's range of it
+ * is the candidates (O(stage), whatever was ever retired); retired systems
+ * no longer run, and a system is not checked against itself. */
+static pcs_status check_conflicts(const pcs_world *w, const pcs_system_desc *d)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        const pcs_system_desc *o = &w->systems[i].desc;
-        if (o->stage != d->stage || w->systems[i].retired || o == d)
+    for (uint32_t p = w->stage_start[d->stage]; p < w->stage_start[d->stage + 1]; p++) {
+        const pcs_system_rec *r = &w->systems[w->stage_order[p]];
+        const pcs_system_desc *o = &r->desc;
+        if (r->retired || o == d)
             continue;
         for (uint32_t k = 0; k < d->n_writes; k++) {
             uint32_t s = d->writes[k];
             const char *what = contains(o->writes, o->n_writes, s) ? "writes"
                                : contains(o->reads, o->n_reads, s) ? "reads"
-                                                                    : NULL;
+                                                                   : NULL;
             if (what)
                 return pcs_error_set(PCS_E_INVAL,
                                      "pcs_system_register: '%s' writes store '%s' that '%s' "
@@ -60,17 +63,10 @@ static pcs_status check_conflicts_among(const pcs_world *w, const pcs_system_des
                 return pcs_error_set(PCS_E_INVAL,
                                      "pcs_system_register: '%s' reads store '%s' that '%s' "
                                      "writes in stage %s",
-                                     d->name, w->stores[s].name, o->name,
-                                     pcs_stage_name(d->stage));
+                                     d->name, w->stores[s].name, o->name, pcs_stage_name(d->stage));
         }
     }
     return PCS_OK;
-}
-
-/* Does the new system's access clash with an existing system of its stage? */
-static pcs_status check_conflicts(const pcs_world *w, const pcs_system_desc *d)
-{
-    return check_conflicts_among(w, d, w->n_systems);
 }
 
 /* What pcs_system_register refuses, the first failure its error: the build
@@ -104,10 +100,14 @@ static pcs_status check_register(const pcs_world *w, const pcs_system_desc *d)
             return pcs_error_set(PCS_E_INVAL, "%s: '%s' names store id %u, which does not exist",
                                  fn, d->name, s);
     }
-    for (uint32_t i = 0; i < w->n_systems; i++) /* a retired system's name is free again */
-        if (!w->systems[i].retired && strcmp(w->systems[i].desc.name, d->name) == 0)
+    /* Live systems only (the run order, as above): a retired system's name
+     * is free again. */
+    for (uint32_t k = 0; k < w->stage_start[PCS_STAGE_COUNT]; k++) {
+        const pcs_system_rec *r = &w->systems[w->stage_order[k]];
+        if (!r->retired && strcmp(r->desc.name, d->name) == 0)
             return pcs_error_set(PCS_E_INVAL, "%s: a system named '%s' already exists", fn,
                                  d->name);
+    }
     return check_conflicts(w, d);
 }
 
@@ -188,7 +188,7 @@ pcs_status pcs_systems_commit(pcs_world *w, uint32_t first_new)
     for (uint32_t i = first_new; i < w->n_systems; i++) {
         if (w->systems[i].retired)
             continue;
-        pcs_status st = check_conflicts_among(w, &w->systems[i].desc, w->n_systems);
+        pcs_status st = check_conflicts(w, &w->systems[i].desc);
         if (st != PCS_OK)
             return st;
     }
@@ -200,8 +200,9 @@ pcs_status pcs_system_retire(pcs_world *w, uint32_t id)
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_system_retire: world is NULL");
     if (!w->amending)
-        return pcs_error_set(PCS_E_STATE, "pcs_system_retire: system %u: only a structural "
-                                          "command's apply may retire (structure.h)",
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs_system_retire: system %u: only a structural "
+                             "command's apply may retire (structure.h)",
                              id);
     if (id >= w->n_systems)
         return pcs_error_set(PCS_E_NOTFOUND, "pcs_system_retire: no system %u (the world has %u)",
