@@ -391,11 +391,7 @@ static size_t committed(void)
 Test(pump_remove, thousand_cycles_reuse_no_id_and_bound_memory)
 {
     fixture f;
-    pcs_scenario *scn;
-    cr_assert_eq(pcs_scenario_default(&scn), PCS_OK);
-    const char *doc = pcs_scenario_source(scn) ? pcs_scenario_default_text() : NULL;
-    pcs_scenario_destroy(scn);
-    fx_make(&f, doc, 0);
+    fx_make(&f, pcs_scenario_default_text(), 0);
     tick(&f);
     pcs_entity_handle h;
     pcs_target_id t;
