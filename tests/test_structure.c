@@ -104,7 +104,7 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     fx.amending_seen = pcs_world_amending(w);
     char name[32], sys[40], ch[40];
     snprintf(name, sizeof name, "dev%u", n);
-    snprintf(sys, sizeof sys, "dev%u.step", n);
+    snprintf(sys, sizeof sys, "u%u.dev.step", n); /* unit n: a parallel section */
     snprintf(ch, sizeof ch, "dev%u.x", n);
     pcs_status st = pcs_store_register(w, name, 8, 2, PCS_STORE_STATE, &fx.dev_store[n]);
     if (st != PCS_OK)
@@ -507,9 +507,10 @@ Test(structure, no_allocation_on_ticks_without_change)
 
 /* One scripted run: adds, retirements, a job in flight retired; the hash
  * at the end. workers < 0: no executor. */
-static uint64_t scripted_run(int workers, int change)
+static uint64_t scripted_run(int workers, int change, int par)
 {
     pcs_world *w = make_world(16);
+    cr_assert_eq(pcs_world_set_parallel_units(w, par), PCS_OK);
     pcs_exec *pool = NULL;
     if (workers >= 0) {
         pcs_exec_def cfg;
@@ -528,6 +529,10 @@ static uint64_t scripted_run(int workers, int change)
             submit(w, K_RETIRE_JOB, fx.job_a); /* submitted at 20: in flight */
         if (change && t == 30)
             submit(w, K_RETIRE_SYS, fx.dev_sys[1]);
+        if (par && t == 20)
+            cr_assert_eq(pcs_schedule_section_count(w), change ? 1 : 0);
+        if (par && change && t == 40)
+            cr_assert_eq(pcs_schedule_section_count(w), 0, "u1's system retired at 30");
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     }
     uint64_t h = pcs_world_state_hash(w);
@@ -538,10 +543,13 @@ static uint64_t scripted_run(int workers, int change)
 
 Test(structure, same_hash_for_0_and_2_workers)
 {
-    uint64_t inline_h = scripted_run(-1, 1);
-    cr_assert_eq(scripted_run(0, 1), inline_h);
-    cr_assert_eq(scripted_run(2, 1), inline_h);
-    cr_assert_neq(scripted_run(-1, 0), inline_h, "the changes are in the state");
+    uint64_t inline_h = scripted_run(-1, 1, 0);
+    cr_assert_eq(scripted_run(0, 1, 0), inline_h);
+    cr_assert_eq(scripted_run(2, 1, 0), inline_h);
+    /* Parallel sections found again at each commit: u1.dev.step and
+     * u2.dev.step form one once both exist. */
+    cr_assert_eq(scripted_run(2, 1, 1), inline_h);
+    cr_assert_neq(scripted_run(-1, 0, 0), inline_h, "the changes are in the state");
 }
 
 /* ---- saves ------------------------------------------------------------------ */
