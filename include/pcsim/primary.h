@@ -77,6 +77,16 @@
  * max_torque_ratio tau_r (a linear induction-motor slip line), taken
  * implicitly in w; off: 0. Shaft by pcs_pump_homologous_shaft_step with the
  * tick's solved flow. Head rho g H(w, Q) with the start-of-tick flow.
+ * A pump may be removed and installed while the world runs
+ * (pcs_primary_pump_remove): its junction leaves the network (no flow, no
+ * matrix entries), its speed is 0 and its pump_on element
+ * PCS_PRIMARY_PUMP_REMOVED (-1); installed, it is back at rest with the
+ * motor off. Simplification: the pump and its junction vanish at a tick
+ * boundary (no draining, isolation or reconnection procedure, no
+ * momentum kept); the casing volume stays as the crossover leg's dead end,
+ * so the loop's two halves are dead ends and its flow stops within a few
+ * ticks (tests/test_pump_remove.c), leaving only the shrinkage of the
+ * water the SG keeps cooling.
  *
  * CVCS (controls store, written by the plant's controllers or a host):
  * charging W_c (PCS_PRIMARY_CTL_CHARGING) enters the network as an external
