@@ -84,8 +84,8 @@ struct pcs_primary {
     double *metal_w;       /* [nv] heat from the vessel structures into each volume, the last
                               step, W (the settling's energy balance) */
     uint32_t n_walls, n_films, n_metal, tube0; /* tube walls: metal store tube0 + l ns + k */
-    double tube_r_half; /* half the tube wall's resistance, m2 K/W on the outside area */
-    double metal_in_w;  /* the last step's net heat into the metal, W */
+    double tube_r_half;  /* half the tube wall's resistance, m2 K/W on the outside area */
+    double metal_in_w;   /* the last step's net heat into the metal, W */
     uint32_t cmd_family; /* the "primary" command family's first kind */
     /* stores */
     pcs_primary_stores s;
