@@ -15,7 +15,6 @@
 
 #include "pcsim/abi.h"
 #include "pcsim/pcsim.h"
-#include "pcsim/structure.h"
 #include "pcsim/thnet.h"
 #include "pcsim/water_ph.h"
 
