@@ -131,7 +131,10 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         return pcs_error_set(rc, "%s: $.freeze: %s", s->source, pcs_last_error());
     }
     rc = pcs_station_entities_add(st);
+    if (rc == PCS_OK)
+        rc = pcs_station_structure_add(st);
     if (rc != PCS_OK) {
+        free(st->pump_pending);
         free(st);
         return pcs_error_set(rc, "%s: station entities: %s", s->source, pcs_last_error());
     }
@@ -141,6 +144,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
 
 void pcs_station_destroy(pcs_station *st)
 {
+    if (st)
+        free(st->pump_pending);
     free(st);
 }
 
@@ -411,9 +416,16 @@ static pcs_status target_error(const pcs_station *st, const where *at, const act
                              d->help);
     if (d->form == ARG_BANK && unit)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no control bank '%s' in u%u", w, element, unit);
+    unsigned k = 0;
+    int used = 0;
+    uint32_t n_pumps = unit ? st->units[unit - 1].primary.n_loops : 0;
+    if (d->form == ARG_PUMP && unit && sscanf(element, "pump%u%n", &k, &used) == 1 &&
+        element[used] == '\0' && k >= 1 && k <= n_pumps)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "%s: u%u.pump%u is removed (pump_install puts it back)", w, unit, k);
     if (d->form == ARG_PUMP && unit)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no pump '%s' in u%u (pump1..pump%u)", w, element,
-                             unit, st->units[unit - 1].primary.n_loops);
+                             unit, n_pumps);
     return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' is not a target of %s (%s; units u1..u%u)", w,
                          target, d->name, d->help, st->n_units);
 }
@@ -444,6 +456,11 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
         if (strcmp(actions[i].name, command) == 0)
             d = &actions[i];
     char w[320];
+    int structural = pcs_station_pump_command(command);
+    if (structural >= 0) { /* pump_remove, pump_install: station_structure.c */
+        where_text(at, "target", w, sizeof w);
+        return pcs_station_pump_resolve(st, structural, w, target, out);
+    }
     if (!d) {
         where_text(at, "command", w, sizeof w);
         return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", w, command);
@@ -489,14 +506,16 @@ pcs_status pcs_station_script_command(const pcs_station *st, const pcs_scenario 
     return resolve(st, &at, a->command, a->target, a->value, a->has_value, out);
 }
 
+#define N_ACTIONS ((uint32_t)(sizeof actions / sizeof actions[0]))
+
 uint32_t pcs_station_command_name_count(void)
 {
-    return (uint32_t)(sizeof actions / sizeof actions[0]);
+    return N_ACTIONS + pcs_station_pump_command_count();
 }
 
 const char *pcs_station_command_name(uint32_t i)
 {
-    return i < pcs_station_command_name_count() ? actions[i].name : NULL;
+    return i < N_ACTIONS ? actions[i].name : pcs_station_pump_command_name(i - N_ACTIONS);
 }
 
 pcs_status pcs_station_command_kind(const pcs_station *st, const char *command, uint32_t *kind)
@@ -506,6 +525,11 @@ pcs_status pcs_station_command_kind(const pcs_station *st, const char *command, 
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
         if (strcmp(actions[i].name, command) == 0)
             return pcs_command_kind_find(st->world, actions[i].family, actions[i].op, kind);
+    int structural = pcs_station_pump_command(command);
+    if (structural >= 0 && st->plant) {
+        *kind = pcs_station_pump_command_kind((uint32_t)structural);
+        return PCS_OK;
+    }
     return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", st->source, command);
 }
 
@@ -600,6 +624,18 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
         return snprintf(out, len, "u%u pump%u %s at %.1f rad/s", (ev->subject >> 10) + 1,
                         (ev->subject & 1023u) + 1,
                         ev->kind == PCS_EV_PRIMARY_PUMP_TRIPPED ? "TRIPPED" : "started", v[0]),
+               1;
+    case PCS_EV_PRIMARY_PUMP_REMOVED:
+        return snprintf(out, len,
+                        "u%u pump%u REMOVED at %.1f rad/s, %.0f kg/s (structural change, applied "
+                        "at the end of this tick)",
+                        (ev->subject >> 10) + 1, (ev->subject & 1023u) + 1, v[0], v[1]),
+               1;
+    case PCS_EV_PRIMARY_PUMP_INSTALLED:
+        return snprintf(out, len,
+                        "u%u pump%u INSTALLED, stopped (structural change, applied at the end of "
+                        "this tick; pump_start runs it up)",
+                        (ev->subject >> 10) + 1, (ev->subject & 1023u) + 1),
                1;
     case PCS_EV_PRIMARY_COURANT:
         return snprintf(out, len,

@@ -25,11 +25,26 @@ struct pcs_station {
     uint32_t first_channel, n_channels; /**< channels the build registered */
     char source[256];                   /**< the scenario's source, for messages */
     struct station_freeze *freeze;      /**< station_freeze.c; NULL until pcs_station_freeze_add */
+    unsigned char *pump_pending;        /**< station_structure.c: [unit][PCS_PLANT_MAX_LOOPS] change
+                                             accepted this tick (1 remove, 2 install), else 0 */
     pcs_plant_unit_def units[];         /**< n_units of them (sized at pcs_station_add) */
 };
 
 /** station/station_entities.c: register the station's devices as entities
  *  (pcsim/station.h, pcs_station_entity_kind), after its plugins. */
 pcs_status pcs_station_entities_add(pcs_station *st);
+
+/** station/station_structure.c: the pump_remove / pump_install structural
+ *  kinds (pcsim/station.h), after the entities. */
+pcs_status pcs_station_structure_add(pcs_station *st);
+/** Index of structural command @p command, or -1. */
+int pcs_station_pump_command(const char *command);
+uint32_t pcs_station_pump_command_count(void);
+const char *pcs_station_pump_command_name(uint32_t i);
+uint32_t pcs_station_pump_command_kind(uint32_t i);
+/** Structural command @p i on @p target into @p out; messages start with
+ *  @p where (the place the target came from). */
+pcs_status pcs_station_pump_resolve(const pcs_station *st, int i, const char *where,
+                                    const char *target, pcs_command *out);
 
 #endif

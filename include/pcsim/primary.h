@@ -77,6 +77,16 @@
  * max_torque_ratio tau_r (a linear induction-motor slip line), taken
  * implicitly in w; off: 0. Shaft by pcs_pump_homologous_shaft_step with the
  * tick's solved flow. Head rho g H(w, Q) with the start-of-tick flow.
+ * A pump may be removed and installed while the world runs
+ * (pcs_primary_pump_remove): its junction leaves the network (no flow, no
+ * matrix entries), its speed is 0 and its pump_on element
+ * PCS_PRIMARY_PUMP_REMOVED (-1); installed, it is back at rest with the
+ * motor off. Simplification: the pump and its junction vanish at a tick
+ * boundary (no draining, isolation or reconnection procedure, no
+ * momentum kept); the casing volume stays as the crossover leg's dead end,
+ * so the loop's two halves are dead ends and its flow stops within a few
+ * ticks (tests/test_pump_remove.c), leaving only the shrinkage of the
+ * water the SG keeps cooling.
  *
  * CVCS (controls store, written by the plant's controllers or a host):
  * charging W_c (PCS_PRIMARY_CTL_CHARGING) enters the network as an external
@@ -143,6 +153,7 @@
 #include "pcsim/pressurizer.h"
 #include "pcsim/pump_homologous.h"
 #include "pcsim/status.h"
+#include "pcsim/thnet.h"
 #include "pcsim/water_ph.h"
 #include "pcsim/world.h"
 
@@ -168,6 +179,12 @@ enum {
      *  unit_index; values[0] the Courant number, values[1] the volume. On
      *  every 20th tick (once a second at 0.05 s) while it stays above 1. */
     PCS_EV_PRIMARY_COURANT = PCS_EV_MODEL_BASE + 58,
+    /** A pump removal / install accepted (the station's structural commands,
+     *  pcsim/station.h; applied at the end of the tick). Subject
+     *  PCS_PRIMARY_PUMP_SUBJECT; values = {speed rad/s, pump junction flow
+     *  kg/s, 0, 0} at stage 1. */
+    PCS_EV_PRIMARY_PUMP_REMOVED = PCS_EV_MODEL_BASE + 59,
+    PCS_EV_PRIMARY_PUMP_INSTALLED = PCS_EV_MODEL_BASE + 60,
 };
 #define PCS_PRIMARY_PUMP_SUBJECT(unit_index, pump)                                                 \
     (((uint32_t)(unit_index) << 10) | (uint32_t)(pump))
@@ -563,6 +580,59 @@ PCS_API uint32_t pcs_primary_n_junctions(const pcs_primary *pr);
 
 /** The definition the primary was built with (pointer fields cleared). */
 PCS_API const pcs_primary_def *pcs_primary_def_get(const pcs_primary *pr);
+
+/** The network (read-only: its KLU counts, its junctions' connection). */
+PCS_API const pcs_thnet *pcs_primary_network(const pcs_primary *pr);
+
+/** Junction index of loop @p loop's pump (pump casing -> cold leg);
+ *  UINT32_MAX for a loop out of range. */
+PCS_API uint32_t pcs_primary_pump_junction(const pcs_primary *pr, uint32_t loop);
+
+/** The pump_on store's value of a removed pump (pcs_primary_pump_remove). */
+#define PCS_PRIMARY_PUMP_REMOVED (-1.0)
+
+/**
+ * Take loop @p pump's (0-based) pump out: its junction is disconnected from
+ * the network (pcs_thnet_junction_connect: no flow, no matrix entries; KLU
+ * re-analyses the smaller pattern), its speed and junction flow go to 0 and
+ * its pump_on element to PCS_PRIMARY_PUMP_REMOVED (a STATE store: the
+ * removal is in the hash and the save). The loop stagnates: nothing else
+ * closes the cold leg's path to the crossover leg, so the loop's flow stops
+ * once the water column has been stopped by the pressure it builds against
+ * the gap (tests/test_pump_remove.c), and the plant's low-flow trip acts on
+ * it as on a seized pump. Simplification: the pump and its casing's
+ * junction vanish at once (the world's tick boundary), not a draining and
+ * isolation procedure; the casing volume stays, as part of the crossover
+ * leg's dead end. A removed pump takes no motor command (pump_start and
+ * pump_trip refuse it); its stores keep their rows for the install. Call
+ * between ticks (a structural change's apply); allocates what KLU's new
+ * analysis needs.
+ * @return PCS_E_INVAL (NULL, @p pump >= n_loops, naming the unit and the
+ *         range), PCS_E_STATE (already removed, naming it), PCS_E_STATE from
+ *         KLU.
+ */
+PCS_API pcs_status pcs_primary_pump_remove(pcs_world *w, pcs_primary *pr, uint32_t pump);
+
+/**
+ * Put loop @p pump's pump back: its junction connected again from rest,
+ * the pump stopped (speed 0, motor off: pump_on 0); the pump_start command
+ * starts it. Errors as pcs_primary_pump_remove (PCS_E_STATE: installed).
+ */
+PCS_API pcs_status pcs_primary_pump_install(pcs_world *w, pcs_primary *pr, uint32_t pump);
+
+/** 1 when loop @p pump's pump is installed (0: removed, NULL, out of range). */
+PCS_API int pcs_primary_pump_installed(pcs_world *w, const pcs_primary *pr, uint32_t pump);
+
+/**
+ * The pump's published records while the world is amending (structure.h):
+ * unpublish removes its command target "uN.pumpK" and retires its channel
+ * "uN.pumpK.speed"; publish registers both again (the target with a new
+ * generation, the channel with a new id). What a station's structural
+ * commands call around pcs_primary_pump_remove / _install.
+ * @return PCS_E_INVAL (NULL, pump out of range), the engine's errors.
+ */
+PCS_API pcs_status pcs_primary_pump_unpublish(pcs_world *w, pcs_primary *pr, uint32_t pump);
+PCS_API pcs_status pcs_primary_pump_publish(pcs_world *w, pcs_primary *pr, uint32_t pump);
 
 #ifdef __cplusplus
 }

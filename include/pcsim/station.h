@@ -229,6 +229,34 @@ typedef enum pcs_station_entity_kind {
     PCS_STATION_ENTITY_ALARM = 4,
 } pcs_station_entity_kind;
 
+/**
+ * Structural commands (pcsim/structure.h): a reactor coolant pump removed
+ * and installed while the world runs, by name through pcs_station_command
+ * and scripts like any command: "pump_remove" and "pump_install", target
+ * "uN.pumpK". Their kinds are fixed (below, at the top of the kind space,
+ * away from the families the engine hands out from 1); args[0] is the unit
+ * (1-based), args[1] the pump (1-based), the target field 0.
+ *
+ * Stage 1 (check) refuses an unknown unit or pump, a removal of a removed
+ * pump (or of one already being removed this tick) and an install of an
+ * installed one, each naming the target and its state; an accepted change
+ * emits PCS_EV_PRIMARY_PUMP_REMOVED / _INSTALLED at once (the event list
+ * closes at stage 13, before the apply: the event says what the end of the
+ * tick does). The apply, after stage 13: remove destroys the pump's entity
+ * (its handle is stale from then on), removes its command target
+ * "uN.pumpK" (ids kept by a host are refused), retires its channel
+ * "uN.pumpK.speed" and takes the pump out of the loop
+ * (pcs_primary_pump_remove); install puts it back stopped
+ * (pcs_primary_pump_install; "pump_start" runs it up), registers its target
+ * again (a new generation), its channel again (a new id) and creates a new
+ * entity (a new id). Ids are never reused. The primary's stores keep their
+ * rows, and the removal is in its state (pump_on = PCS_PRIMARY_PUMP_REMOVED),
+ * so a save with a pump removed loads into a station built from the same
+ * scenario (the engine re-applies the structure log first) to the same hash.
+ */
+#define PCS_STATION_KIND_PUMP_REMOVE 250u
+#define PCS_STATION_KIND_PUMP_INSTALL 251u
+
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
 

@@ -124,7 +124,8 @@
  * kept (the report sums the sub-steps; report.substeps says how many). The
  * retry costs those solves on the ticks where it happens and a copy of the
  * state arrays on every step; flashing (liquid to mixture) needs none, the
- * inversion holds that pressure near saturation. Allocation-free.
+ * inversion holds that pressure near saturation. Allocation-free (a
+ * connection change allocates, on its own call: "Connection" below).
  *
  * Linear solve: the matrix pattern (diagonal + both off-diagonals of each
  * junction) is fixed at build: klu_analyze and klu_factor (with pivoting)
@@ -132,6 +133,24 @@
  * order (no allocation) and klu_rcond estimates the reciprocal condition.
  * If rcond < PCS_THNET_RCOND_MIN (1e-13) the step does a full klu_factor
  * with new pivots (allocates; counted in the step report); only then.
+ *
+ * Connection (pcs_thnet_junction_connect): a junction may be disconnected
+ * and connected again between steps (a pump taken out of its loop). A
+ * disconnected junction carries no flow (its W is set to 0 and stays 0) and
+ * has no entries in the matrix: the pattern is rebuilt without its two
+ * off-diagonals, and KLU's symbolic analysis (klu_analyze) and a fresh
+ * numeric factorisation run again only when the pattern actually changed;
+ * a junction that shares its two volumes with another connected one leaves
+ * the pattern as it was, and nothing is re-analysed (pcs_thnet_klu_counts
+ * counts both). The pattern's arrays are sized at create for every
+ * junction connected, so only KLU's new analysis and factorisation allocate:
+ * on a change of the pattern, in that call; the steps after it allocate
+ * nothing, as before.
+ * Simplification: the junction's momentum is dropped at once (W = 0 at the
+ * disconnect: a pipe cut and capped between two steps, not a valve closing
+ * over time); mass and energy are untouched by the change, so the balance
+ * closes through it exactly as through any step. A reconnected junction
+ * starts from rest with its definition's geometry and losses.
  *
  * Properties are callbacks (pcs_thnet_eos): the exact IF97 path
  * (pcs_thnet_eos_if97: forward differences and Newton, ~50 us per volume
@@ -578,6 +597,36 @@ PCS_API pcs_status pcs_thnet_step(pcs_thnet *net, pcs_thnet_state *s, const pcs_
  */
 PCS_API pcs_status pcs_thnet_boundary_set(pcs_thnet *net, uint32_t volume, double p_pa,
                                           double h_j_kg);
+
+/**
+ * Disconnect (@p connected 0) or connect again junction @p j (file comment,
+ * "Connection"). Sets s->flow_kg_s[j] to 0 when @p s is given (either way:
+ * a reconnected junction starts from rest). A call that does not change the
+ * junction's connection changes nothing else. Allocates (KLU) when the
+ * matrix pattern changes, and only then: call it between steps, on the
+ * tick of the change.
+ * @return PCS_E_INVAL (NULL network, @p j out of range, naming it),
+ *         PCS_E_STATE (KLU's analysis or factorisation of the new pattern
+ *         failed, out of memory included: the network cannot step again).
+ */
+PCS_API pcs_status pcs_thnet_junction_connect(pcs_thnet *net, pcs_thnet_state *s, uint32_t j,
+                                              int connected);
+
+/** Junction @p j's definition as the network holds it (its volumes, geometry).
+ *  @return PCS_E_INVAL (NULL, @p j out of range). */
+PCS_API pcs_status pcs_thnet_junction_get(const pcs_thnet *net, uint32_t j,
+                                          pcs_thnet_junction_def *out);
+
+/** 1 when junction @p j is connected (0: disconnected, NULL, out of range). */
+PCS_API int pcs_thnet_junction_connected(const pcs_thnet *net, uint32_t j);
+
+/**
+ * KLU work since create: @p analyses counts klu_analyze runs (1 at create,
+ * +1 per connection change that changed the pattern), @p factors the full
+ * numeric factorisations that followed them (the step's re-pivoting
+ * factorisations are in its report, not here). Either may be NULL.
+ */
+PCS_API void pcs_thnet_klu_counts(const pcs_thnet *net, uint64_t *analyses, uint64_t *factors);
 
 /** Total mass and internal energy of the non-boundary volumes. */
 PCS_API void pcs_thnet_totals(const pcs_thnet *net, const pcs_thnet_state *s, double *mass_kg,

@@ -564,8 +564,13 @@ static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
         st = pcs_th_chk(w, s->pump_speed, sp, l, "pump speed rad/s", -top, top, 0);
-        if (st == PCS_OK)
+        if (st == PCS_OK && on[l] != PCS_PRIMARY_PUMP_REMOVED)
             st = check_flag(w, s->pump_on, on, l, "motor on");
+        if (st == PCS_OK && on[l] == PCS_PRIMARY_PUMP_REMOVED && sp[l] != 0.0)
+            st = pcs_error_set(PCS_E_CORRUPT,
+                               "store '%s' element %u (pump speed rad/s): value %.17g for a "
+                               "removed pump (pump_on -1): must be 0",
+                               pcs_store_name(w, s->pump_speed), l, sp[l]);
         if (st == PCS_OK)
             st = pcs_th_chk(w, s->controls, c, PCS_PRIMARY_CTL_SG_PRESSURE + l,
                             "SG secondary pressure Pa", 1e3, 22e6, 0);
@@ -648,6 +653,9 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     double *on = pcs_store_data(w, pr->s.pump_on);
     const double *speed = pcs_store_data(w, pr->s.pump_speed);
     int start = c->op == PCS_PRIMARY_OP_PUMP_START;
+    if (on[c->element] == PCS_PRIMARY_PUMP_REMOVED)
+        return pcs_error_set(PCS_E_STATE, "%s.pump%u is removed: no motor to %s", pr->unit,
+                             c->element + 1, start ? "start" : "trip");
     on[c->element] = start ? 1.0 : 0.0;
     pcs_event_emit(w, start ? PCS_EV_PRIMARY_PUMP_STARTED : PCS_EV_PRIMARY_PUMP_TRIPPED,
                    PCS_PRIMARY_PUMP_SUBJECT(pr->def.unit_index, c->element), speed[c->element], 0,
@@ -655,23 +663,32 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     return PCS_OK;
 }
 
+pcs_status pcs_primary_pump_target(pcs_world *w, pcs_primary *pr, uint32_t l)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
+    pcs_command_target_def d = {.name = name,
+                                .family = pr->cmd_family,
+                                .ctx = pr,
+                                .element = l,
+                                .ops = (1u << PCS_PRIMARY_OP_PUMP_TRIP) |
+                                       (1u << PCS_PRIMARY_OP_PUMP_START)};
+    return pcs_command_target_register(w, &d, NULL);
+}
+
 static pcs_status register_commands(pcs_world *w, pcs_primary *pr)
 {
-    uint32_t family;
     pcs_status st = pcs_command_family_share(w, PCS_PRIMARY_COMMANDS, PCS_PRIMARY_OP_COUNT,
-                                             on_command, &family);
-    for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
-        pcs_command_target_def d = {.name = name,
-                                    .family = family,
-                                    .ctx = pr,
-                                    .element = l,
-                                    .ops = (1u << PCS_PRIMARY_OP_PUMP_TRIP) |
-                                           (1u << PCS_PRIMARY_OP_PUMP_START)};
-        st = pcs_command_target_register(w, &d, NULL);
-    }
+                                             on_command, &pr->cmd_family);
+    for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++)
+        st = pcs_primary_pump_target(w, pr, l);
     return st;
+}
+
+pcs_status pcs_primary_pump_channel(pcs_world *w, pcs_primary *pr, uint32_t l)
+{
+    const pcs_th_channel_row pump[] = {{"pump%u.speed", "rad/s", 0}};
+    return pcs_th_element_channels(w, pr->unit, pr->s.pump_speed, pump, 1, l, l);
 }
 
 static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
@@ -700,13 +717,12 @@ static pcs_status register_channels(pcs_world *w, pcs_primary *pr)
         {"loop%u.flow", "kg/s", PCS_PRIMARY_OUT_LOOP_FLOW},
         {"sg%u.heat", "W", PCS_PRIMARY_OUT_SG_HEAT},
     };
-    const pcs_th_channel_row pump[] = {{"pump%u.speed", "rad/s", 0}};
     for (uint32_t l = 0; st == PCS_OK && l < pr->nl; l++) {
         st = pcs_th_element_channels(w, pr->unit, pr->s.out, per_loop,
                                      sizeof per_loop / sizeof per_loop[0], l,
                                      PCS_PRIMARY_OUT_LOOPS + PCS_PRIMARY_OUT_PER_LOOP * l);
         if (st == PCS_OK)
-            st = pcs_th_element_channels(w, pr->unit, pr->s.pump_speed, pump, 1, l, l);
+            st = pcs_primary_pump_channel(w, pr, l);
     }
     return st;
 }

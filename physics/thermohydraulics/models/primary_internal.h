@@ -84,8 +84,9 @@ struct pcs_primary {
     double *metal_w;       /* [nv] heat from the vessel structures into each volume, the last
                               step, W (the settling's energy balance) */
     uint32_t n_walls, n_films, n_metal, tube0; /* tube walls: metal store tube0 + l ns + k */
-    double tube_r_half; /* half the tube wall's resistance, m2 K/W on the outside area */
-    double metal_in_w;  /* the last step's net heat into the metal, W */
+    double tube_r_half;  /* half the tube wall's resistance, m2 K/W on the outside area */
+    double metal_in_w;   /* the last step's net heat into the metal, W */
+    uint32_t cmd_family; /* the "primary" command family's first kind */
     /* stores */
     pcs_primary_stores s;
     pcs_pressurizer_def pzr_def;
@@ -162,6 +163,14 @@ pcs_status pcs_primary_metal_to_steady(pcs_world *w, struct pcs_primary *pr);
 /* The load check of the metal store. */
 pcs_status pcs_primary_metal_check(const pcs_world *w, const struct pcs_primary *pr,
                                    const double *t_k);
+
+/* primary_build.c: pump l's command target "uN.pumpK" and channel
+ * "uN.pumpK.speed" (the build's, and a reinstalled pump's). */
+pcs_status pcs_primary_pump_target(pcs_world *w, struct pcs_primary *pr, uint32_t l);
+pcs_status pcs_primary_pump_channel(pcs_world *w, struct pcs_primary *pr, uint32_t l);
+/* primary_pump.c: each pump junction's connection to its pump_on element
+ * (removed: disconnected); a no-op unless a load brought another structure. */
+pcs_status pcs_primary_pumps_sync(struct pcs_primary *pr, const primary_view *v);
 
 /* Outputs from the state. */
 void pcs_primary_outputs(const struct pcs_primary *pr, primary_view *v);

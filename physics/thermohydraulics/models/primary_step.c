@@ -204,6 +204,10 @@ static pcs_status pump_heads(pcs_primary *pr, const primary_view *v)
 {
     for (uint32_t l = 0; l < pr->nl; l++) {
         uint32_t j = pr->j_pump[l];
+        if (v->pump_on[l] == PCS_PRIMARY_PUMP_REMOVED) {
+            pr->pump_dp[j] = 0.0; /* no pump, no head */
+            continue;
+        }
         double rho = v->st.rho_kg_m3[loop_pump(pr, l)], head;
         pcs_status st =
             pcs_pump_homologous_head(&pr->def.pump, v->speed[l], v->st.flow_kg_s[j] / rho, &head);
@@ -231,6 +235,8 @@ static double motor_torque(const pcs_primary *pr, double on, double speed, doubl
 static pcs_status shafts(pcs_primary *pr, primary_view *v, double dt)
 {
     for (uint32_t l = 0; l < pr->nl; l++) {
+        if (v->pump_on[l] == PCS_PRIMARY_PUMP_REMOVED)
+            continue; /* no shaft: its speed stays 0 */
         double rho = v->st.rho_kg_m3[loop_pump(pr, l)];
         double q = v->st.flow_kg_s[pr->j_pump[l]] / rho;
         pcs_status st = pcs_pump_homologous_shaft_step(
@@ -451,7 +457,9 @@ pcs_status pcs_primary_system(pcs_world *w, void *ctx)
     pcs_primary *pr = ctx;
     primary_view v;
     pcs_primary_view(w, pr, &v);
-    pcs_status st = pcs_primary_advance(pr, &v, pcs_world_clock(w)->dt_s, 1);
+    pcs_status st = pcs_primary_pumps_sync(pr, &v);
+    if (st == PCS_OK)
+        st = pcs_primary_advance(pr, &v, pcs_world_clock(w)->dt_s, 1);
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.primary: %s", pr->unit, pcs_last_error());
     /* Reported on every 20th tick while above 1: a rate, and no state to save. */

@@ -5,8 +5,9 @@
  *
  * World-free like a kernel, but in models/ because it calls KLU (kernels
  * include no non-C library header; tools/archcheck.sh). Allocation happens
- * only here (create) and in the rare re-pivoting full factorisation; the
- * step itself allocates nothing.
+ * only here (create, and a connection change that changes the matrix
+ * pattern: pcs_thnet_junction_connect, on the tick of the change) and in the
+ * rare re-pivoting full factorisation; the step itself allocates nothing.
  *
  * KLU: the pattern is analysed once (klu_analyze, AMD ordering on the BTF
  * blocks) and factorised once at build with a unit diagonal and zero
@@ -175,7 +176,7 @@ static pcs_status check_def(const pcs_thnet_def *d)
 /* Sparse pattern                                                            */
 /* ------------------------------------------------------------------------ */
 
-typedef struct entry {
+typedef struct thnet_entry {
     int col, row, slot; /* slot: 2 * nj + i for diagonals, 2 k / 2 k + 1 for junction k */
 } entry;
 
@@ -189,29 +190,36 @@ static int entry_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-static pcs_status build_pattern(pcs_thnet *net)
+/*
+ * The CSC pattern (the diagonal and both off-diagonals of every connected
+ * junction; a disconnected one's positions are -1) into the spare arrays
+ * net->pat_ap / pat_ai, and each entry's position into net->pos_*; returns
+ * its nnz. Allocation-free: every array is sized at create for the pattern
+ * with all junctions in.
+ */
+static int pattern_of(pcs_thnet *net)
 {
-    int n = (int)net->nv, ne = n + 2 * (int)net->nj;
-    entry *e = malloc((size_t)ne * sizeof *e);
-    net->ap = calloc((size_t)n + 1, sizeof *net->ap);
-    net->ai = malloc((size_t)ne * sizeof *net->ai);
-    if (!e || !net->ap || !net->ai) {
-        free(e);
-        return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory (pattern)");
-    }
+    int n = (int)net->nv, ne = n + 2 * (int)(net->nj - net->n_off);
+    entry *e = net->pat_e;
+    int *ap = net->pat_ap, *ai = net->pat_ai;
+    memset(ap, 0, ((size_t)n + 1) * sizeof *ap);
     for (int i = 0; i < n; i++)
         e[i] = (entry){i, i, 2 * (int)net->nj + i};
+    int q = n;
     for (uint32_t k = 0; k < net->nj; k++) {
+        net->pos_ft[k] = net->pos_tf[k] = -1;
+        if (net->off[k])
+            continue;
         int f = (int)net->jun[k].from, t = (int)net->jun[k].to;
-        e[n + 2 * (int)k] = (entry){t, f, 2 * (int)k};         /* row f, col t */
-        e[n + 2 * (int)k + 1] = (entry){f, t, 2 * (int)k + 1}; /* row t, col f */
+        e[q++] = (entry){t, f, 2 * (int)k};     /* row f, col t */
+        e[q++] = (entry){f, t, 2 * (int)k + 1}; /* row t, col f */
     }
     qsort(e, (size_t)ne, sizeof *e, entry_cmp);
     int nnz = 0;
-    for (int q = 0; q < ne; q++) {
+    for (q = 0; q < ne; q++) {
         if (q == 0 || entry_cmp(&e[q], &e[q - 1]) != 0) {
-            net->ai[nnz] = e[q].row;
-            net->ap[e[q].col + 1]++;
+            ai[nnz] = e[q].row;
+            ap[e[q].col + 1]++;
             nnz++;
         }
         int s = e[q].slot, pos = nnz - 1;
@@ -223,12 +231,46 @@ static pcs_status build_pattern(pcs_thnet *net)
             net->pos_tf[s / 2] = pos;
     }
     for (int i = 0; i < n; i++)
-        net->ap[i + 1] += net->ap[i];
-    free(e);
-    net->n = n;
+        ap[i + 1] += ap[i];
+    return nnz;
+}
+
+/* The spare pattern (pattern_of's) becomes the present one. */
+static void pattern_swap(pcs_thnet *net, int nnz)
+{
+    int *ap = net->ap, *ai = net->ai;
+    net->ap = net->pat_ap;
+    net->ai = net->pat_ai;
+    net->pat_ap = ap;
+    net->pat_ai = ai;
     net->nnz = nnz;
-    net->ax = calloc((size_t)nnz, sizeof *net->ax);
-    return net->ax ? PCS_OK : pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
+}
+
+static void build_pattern(pcs_thnet *net)
+{
+    net->n = (int)net->nv;
+    pattern_swap(net, pattern_of(net));
+}
+
+/* klu_analyze of the present pattern (counted), then klu_factor with a
+ * unit diagonal and zero off-diagonals, which fixes diagonal pivots (file
+ * comment). @p who names the caller in messages. */
+static pcs_status klu_analyze_factor(pcs_thnet *net, const char *who)
+{
+    net->symbolic = klu_analyze(net->n, net->ap, net->ai, &net->common);
+    if (!net->symbolic)
+        return pcs_error_set(PCS_E_STATE, "%s: klu_analyze failed (status %d)", who,
+                             net->common.status);
+    net->n_analyze++;
+    memset(net->ax, 0, (size_t)net->nnz * sizeof *net->ax);
+    for (uint32_t i = 0; i < net->nv; i++)
+        net->ax[net->pos_diag[i]] = 1.0;
+    net->numeric = klu_factor(net->ap, net->ai, net->ax, net->symbolic, &net->common);
+    if (!net->numeric)
+        return pcs_error_set(PCS_E_STATE, "%s: klu_factor failed (status %d)", who,
+                             net->common.status);
+    net->n_factor_pattern++;
+    return PCS_OK;
 }
 
 static pcs_status klu_setup(pcs_thnet *net)
@@ -239,18 +281,7 @@ static pcs_status klu_setup(pcs_thnet *net)
        leading term, already scaled alike, and the pattern is built here
        (the scaling pass cost a quarter of each refactor). */
     net->common.scale = -1;
-    net->symbolic = klu_analyze(net->n, net->ap, net->ai, &net->common);
-    if (!net->symbolic)
-        return pcs_error_set(PCS_E_STATE, "pcs_thnet_create: klu_analyze failed (status %d)",
-                             net->common.status);
-    memset(net->ax, 0, (size_t)net->nnz * sizeof *net->ax);
-    for (uint32_t i = 0; i < net->nv; i++)
-        net->ax[net->pos_diag[i]] = 1.0;
-    net->numeric = klu_factor(net->ap, net->ai, net->ax, net->symbolic, &net->common);
-    if (!net->numeric)
-        return pcs_error_set(PCS_E_STATE, "pcs_thnet_create: klu_factor failed (status %d)",
-                             net->common.status);
-    return PCS_OK;
+    return klu_analyze_factor(net, "pcs_thnet_create");
 }
 
 pcs_status pcs_thnet_factor_solve(pcs_thnet *net, double *rcond, uint32_t *full)
@@ -307,10 +338,20 @@ static pcs_status alloc_arrays(pcs_thnet *net)
     net->pos_diag = calloc(nv, sizeof(int));
     net->pos_ft = calloc(nj, sizeof(int));
     net->pos_tf = calloc(nj, sizeof(int));
+    net->off = calloc(nj, 1);
+    /* the pattern with every junction in, and a spare of it (pattern_of) */
+    size_t ne = nv + 2u * (size_t)net->nj;
+    net->pat_e = malloc(ne * sizeof(*net->pat_e));
+    net->ap = calloc(nv + 1, sizeof(int));
+    net->pat_ap = calloc(nv + 1, sizeof(int));
+    net->ai = calloc(ne, sizeof(int));
+    net->pat_ai = calloc(ne, sizeof(int));
+    net->ax = calloc(ne, sizeof(double));
     if (!net->vol || !net->jun || !net->zj || !net->diam || !net->a || !net->bf || !net->bt ||
         !net->hd_pred || !net->hd_slope || !net->pump_w || !net->choke || !net->is_choked ||
         !net->dir || !net->props || !net->ca || !net->cb || !net->sc || !net->rhs ||
-        !net->pos_diag || !net->pos_ft || !net->pos_tf || !net->props_at || !net->bk)
+        !net->pos_diag || !net->pos_ft || !net->pos_tf || !net->props_at || !net->bk || !net->off ||
+        !net->pat_e || !net->ap || !net->pat_ap || !net->ai || !net->pat_ai || !net->ax)
         return pcs_error_set(PCS_E_NOMEM, "pcs_thnet_create: out of memory");
     for (size_t i = 0; i < 2 * nv; i++)
         net->props_at[i] = 0.0 / 0.0; /* NaN: no props kept yet */
@@ -350,7 +391,7 @@ pcs_status pcs_thnet_create(const pcs_thnet_def *def, pcs_thnet **out)
             net->diam[k] =
                 j->diameter_m > 0.0 ? j->diameter_m : sqrt(4.0 * j->area_m2 / 3.141592653589793);
         }
-        st = build_pattern(net);
+        build_pattern(net);
     }
     if (st == PCS_OK)
         st = klu_setup(net);
@@ -369,11 +410,11 @@ void pcs_thnet_destroy(pcs_thnet *net)
         klu_free_numeric(&net->numeric, &net->common);
     if (net->symbolic)
         klu_free_symbolic(&net->symbolic, &net->common);
-    void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,     net->bf,
-                 net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke, net->is_choked,
-                 net->dir,    net->props,   net->ca,       net->cb,     net->rhs,   net->pos_diag,
-                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax,    net->props_at,
-                 net->sc,     net->bk};
+    void *p[] = {net->vol,    net->jun,     net->zj,       net->diam,   net->a,      net->bf,
+                 net->bt,     net->hd_pred, net->hd_slope, net->pump_w, net->choke,  net->is_choked,
+                 net->dir,    net->props,   net->ca,       net->cb,     net->rhs,    net->pos_diag,
+                 net->pos_ft, net->pos_tf,  net->ap,       net->ai,     net->ax,     net->props_at,
+                 net->sc,     net->bk,      net->off,      net->pat_e,  net->pat_ap, net->pat_ai};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(net);
@@ -396,6 +437,64 @@ pcs_status pcs_thnet_boundary_set(pcs_thnet *net, uint32_t volume, double p_pa, 
     net->vol[volume].p_pa = p_pa;
     net->vol[volume].h_j_kg = h_j_kg;
     return PCS_OK;
+}
+
+/* The spare pattern (pattern_of's, nnz entries) against the present one:
+ * 1 when they differ. */
+static int pattern_differs(const pcs_thnet *net, int nnz)
+{
+    return nnz != net->nnz ||
+           memcmp(net->pat_ap, net->ap, ((size_t)net->n + 1) * sizeof *net->ap) != 0 ||
+           memcmp(net->pat_ai, net->ai, (size_t)nnz * sizeof *net->ai) != 0;
+}
+
+pcs_status pcs_thnet_junction_connect(pcs_thnet *net, pcs_thnet_state *s, uint32_t j, int connected)
+{
+    if (!net)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_junction_connect: NULL network");
+    if (j >= net->nj)
+        return pcs_error_set(PCS_E_INVAL,
+                             "pcs_thnet_junction_connect: junctions[%u]: network of %u junctions",
+                             j, net->nj);
+    unsigned char off = connected ? 0 : 1;
+    if (s)
+        s->flow_kg_s[j] = 0.0;
+    if (net->off[j] == off)
+        return PCS_OK;
+    net->off[j] = off;
+    net->n_off = off ? net->n_off + 1u : net->n_off - 1u;
+    int nnz = pattern_of(net);
+    /* Another junction joining the same two volumes leaves the pattern (and
+       every other position) as it was: KLU's analysis and pivots stand, and
+       the next step refactors as every step does. */
+    if (!pattern_differs(net, nnz))
+        return PCS_OK;
+    pattern_swap(net, nnz);
+    klu_free_numeric(&net->numeric, &net->common);
+    klu_free_symbolic(&net->symbolic, &net->common);
+    return klu_analyze_factor(net, "pcs_thnet_junction_connect");
+}
+
+pcs_status pcs_thnet_junction_get(const pcs_thnet *net, uint32_t j, pcs_thnet_junction_def *out)
+{
+    if (!net || !out || j >= net->nj)
+        return pcs_error_set(PCS_E_INVAL, "pcs_thnet_junction_get: junction %u of %u (or NULL)", j,
+                             net ? net->nj : 0);
+    *out = net->jun[j];
+    return PCS_OK;
+}
+
+int pcs_thnet_junction_connected(const pcs_thnet *net, uint32_t j)
+{
+    return net && j < net->nj && !net->off[j];
+}
+
+void pcs_thnet_klu_counts(const pcs_thnet *net, uint64_t *analyses, uint64_t *factors)
+{
+    if (analyses)
+        *analyses = net ? net->n_analyze : 0;
+    if (factors)
+        *factors = net ? net->n_factor_pattern : 0;
 }
 
 uint32_t pcs_thnet_n_volumes(const pcs_thnet *net)

@@ -40,10 +40,25 @@ struct pcs_thnet {
                                (8 volume arrays, the scalar, the flows) and the linear
                                solve's pressures */
 
+    /* Connection (pcs_thnet_junction_connect): 1 per disconnected junction,
+       which carries no flow and has no entries in the matrix (pos_ft and
+       pos_tf -1). */
+    unsigned char *off;
+    uint32_t n_off;
+    /* KLU work done since create: klu_analyze runs (1 at create, +1 per
+       connection change that changed the pattern) and the full klu_factor
+       runs after one (pcs_thnet_klu_counts). */
+    uint64_t n_analyze, n_factor_pattern;
+
     /* Linear system, CSC (KLU's int32 interface). */
     int n, nnz;
     int *ap, *ai;
     double *ax, *rhs;
+    /* A spare pattern (ap, ai) and the entries that sort into it: arrays of
+       the all-connected size, so a connection change compares and swaps
+       without allocating (KLU's own analysis then allocates). */
+    struct thnet_entry *pat_e;
+    int *pat_ap, *pat_ai;
     int *pos_diag;        /* [nv] */
     int *pos_ft, *pos_tf; /* [nj] entry (row f, col t) and (row t, col f) */
     klu_common common;

@@ -211,7 +211,8 @@ static pcs_status linearise(pcs_thnet *net, const pcs_thnet_state *s, const pcs_
         net->hd_slope[k] = 0.0;
         memset(&net->choke[k], 0, sizeof net->choke[k]);
         net->pump_w[k] = 0.0;
-        if (!(open > 0.0)) {
+        /* a disconnected junction is a closed valve with no matrix entries */
+        if (!(open > 0.0) || net->off[k]) {
             net->a[k] = net->bf[k] = net->bt[k] = 0.0;
             net->hd_pred[k] = 0.0;
             net->dir[k] = 1;
@@ -302,6 +303,8 @@ static void assemble(pcs_thnet *net, const pcs_thnet_state *s, const pcs_thnet_i
             net->rhs[i] += dt * sm * (net->ca[i] + net->cb[i] * source_h(s, in, i, sm));
     }
     for (uint32_t k = 0; k < net->nj; k++) {
+        if (net->off[k])
+            continue; /* no entries: W' = 0, nothing moves */
         const pcs_thnet_junction_def *j = &net->jun[k];
         double hd = net->hd_pred[k], a = net->a[k], bf = net->bf[k], bt = net->bt[k];
         uint32_t down = net->dir[k] > 0 ? j->to : j->from;
