@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pcsim/channel.h"
+#include "pcsim/system.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
 
@@ -107,5 +108,41 @@ Test(kinetics_unit, ganapol_table4c_peak_through_the_unit)
     cr_expect_eq(r.rods + r.moderator + r.boron, 0.0);
     cr_expect_lt(fabs(-r.doppler / (2.5e-6 * w_trap) - 1.0), 0.03,
                  "feedback %g, -B x trapezoid W %g", r.doppler, -2.5e-6 * w_trap);
+    pcs_world_destroy(w);
+}
+
+/*
+ * Root solves per tick of the default unit while reactivity moves: bank D
+ * withdrawn at its drive speed (0.00526 travel/s, about 4e-7 in reactivity
+ * per tick), then a scram (-84 $ of rods in 2.9 s). Each distinct
+ * reactivity the integrator sees is a root solve unless it reuses the roots
+ * it has; the figures are logged for bench/README.md and bounded here.
+ */
+Test(kinetics_unit, root_solves_per_tick_with_rods_moving)
+{
+    pcs_unit_def cfg;
+    cr_assert_eq(pcs_unit_default(&cfg), PCS_OK);
+    cfg.auto_rods = 1;
+    pcs_world *w = ku_world();
+    pcs_unit *u = NULL;
+    cr_assert_eq(pcs_unit_add(w, 1, &cfg, &u), PCS_OK, "%s", pcs_last_error());
+    uint32_t auto_id, pos_id;
+    cr_assert_eq(pcs_unit_rod_stores(u, &auto_id, &pos_id), PCS_OK);
+    double *a = pcs_store_data(w, auto_id);
+    a[0] = cfg.banks[0].speed_per_s; /* withdraw bank D */
+    a[cfg.n_banks] = 1.0;            /* the automatic control drives bank D */
+    uint64_t s0 = pcs_unit_kinetics_solves(u);
+    for (int tick = 0; tick < 200; tick++)
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    uint64_t moving = pcs_unit_kinetics_solves(u) - s0;
+    uint32_t *trip = pcs_store_data(w, pcs_unit_trip_store(u));
+    *trip = 2u;
+    s0 = pcs_unit_kinetics_solves(u);
+    for (int tick = 0; tick < 80; tick++) /* 4 s: delay, drop and after */
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    uint64_t scram = pcs_unit_kinetics_solves(u) - s0;
+    cr_log_info("root solves per tick: %.3f with bank D withdrawing (200 ticks), %.2f over the 4 s "
+                "of a scram (80 ticks)",
+                (double)moving / 200.0, (double)scram / 80.0);
     pcs_world_destroy(w);
 }
