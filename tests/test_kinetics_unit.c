@@ -92,6 +92,8 @@ Test(kinetics_unit, ganapol_table4c_peak_through_the_unit)
                 best_n, best_t, (unsigned long long)solves);
     cr_expect_lt(fabs(best_n / 807.87 - 1.0), 0.01, "largest n over ticks %.4f, Table 4c 807.87",
                  best_n);
+    /* A solve per sub-step and pass took 800. */
+    cr_expect_leq(solves, 200, "%llu root solves in 40 ticks", (unsigned long long)solves);
     cr_expect_lt(fabs(best_t - 0.95), 1e-9,
                  "largest n at t = %.2f s, the tick nearest 0.9535 s "
                  "is 0.95 s",
@@ -144,5 +146,10 @@ Test(kinetics_unit, root_solves_per_tick_with_rods_moving)
     cr_log_info("root solves per tick: %.3f with bank D withdrawing (200 ticks), %.2f over the 4 s "
                 "of a scram (80 ticks)",
                 (double)moving / 200.0, (double)scram / 80.0);
+    /* With a solve per distinct sub-step reactivity: 1.000 and 72.44. */
+    cr_expect_leq(moving, 10, "%llu root solves in 200 ticks of a creeping bank",
+                  (unsigned long long)moving);
+    cr_expect_leq(scram, 8 * 80, "%llu root solves in the 80 ticks of a scram",
+                  (unsigned long long)scram);
     pcs_world_destroy(w);
 }
