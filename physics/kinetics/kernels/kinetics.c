@@ -572,7 +572,8 @@ static pcs_status substep(const pcs_kinetics_params *p, pcs_kinetics_modes *m, d
 {
     uint32_t G = p->n_groups;
     int valid = m->valid && m->n_modes == G + 1;
-    if (!valid || !(kin_abs(rho - m->rho) <= freeze_window(m, h))) {
+    double d = kin_abs(rho - m->rho); /* NaN for a NaN rho: re-solved, refused */
+    if (!valid || (!(d <= PCS_KINETICS_RHO_REUSE_TOL) && !(d <= freeze_window(m, h)))) {
         double win = valid ? freeze_window(m, h) : 0.0, left = rho_last - rho;
         double ahead = rho + (left > win ? win : left < -win ? -win : left);
         pcs_status st = pcs_kinetics_modes_solve(p, m, ahead);
