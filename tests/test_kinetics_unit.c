@@ -12,9 +12,12 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcsim/channel.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "pcsim/unit.h"
 #include "pcsim/world.h"
@@ -152,4 +155,33 @@ Test(kinetics_unit, root_solves_per_tick_with_rods_moving)
     cr_expect_leq(scram, 8 * 80, "%llu root solves in the 80 ticks of a scram",
                   (unsigned long long)scram);
     pcs_world_destroy(w);
+}
+
+/* The energy W is state: a save in the middle of the excursion loads and
+ * continues bit-identically; a bad B is refused naming the field. */
+Test(kinetics_unit, energy_feedback_saves_loads_and_is_validated)
+{
+    pcs_unit_def cfg;
+    ku_ganapol4_def(&cfg);
+    pcs_world *a = ku_world(), *b = ku_world();
+    cr_assert_eq(pcs_unit_add(a, 1, &cfg, NULL), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_unit_add(b, 1, &cfg, NULL), PCS_OK, "%s", pcs_last_error());
+    for (int tick = 0; tick < 15; tick++) /* 0.75 s: on the rise to the peak */
+        cr_assert_eq(pcs_world_tick(a), PCS_OK, "%s", pcs_last_error());
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-kin-energy-%d.save", (int)getpid());
+    cr_assert_eq(pcs_world_save(a, path), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_load(b, path), PCS_OK, "%s", pcs_last_error());
+    remove(path);
+    for (int tick = 0; tick < 10; tick++) {
+        cr_assert_eq(pcs_world_tick(a), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_world_tick(b), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_expect_eq(pcs_world_state_hash(b), pcs_world_state_hash(a));
+    pcs_world_destroy(a);
+    pcs_world_destroy(b);
+
+    cfg.energy_feedback = -1e-6;
+    cr_expect_eq(pcs_unit_def_validate(&cfg), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "energy_feedback") != NULL, "%s", pcs_last_error());
 }
