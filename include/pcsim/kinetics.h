@@ -36,10 +36,12 @@
  * reactivity (PCS_KINETICS_RHO_FREEZE_TOL, narrower on short periods): the
  * offset c = rho - m.rho is then a perturbation of the frozen system, applied
  * in modal form to first order in c exactly and with n linear over the
- * sub-step (physics/kinetics/kernels/kinetics.c, "Frozen roots"). So while
- * rods move the cost no longer follows the root solves: a -10 $ scram takes
- * 8 solves per 0.05 s tick instead of 163, a 0.1 $/s ramp 0.75 instead of 4,
- * a slowly moving bank one every few hundred ticks.
+ * sub-step, and consecutive sub-steps on the same roots advance the modal
+ * amplitudes directly, O(G) each (physics/kinetics/kernels/kinetics.c,
+ * "Frozen roots"). So while rods move the cost no longer follows the root
+ * solves: a -10 $ scram takes 8 solves per 0.05 s tick instead of 163, a
+ * 0.1 $/s ramp 0.75 instead of 4, a slowly moving bank one every few
+ * hundred ticks.
  *
  * Time-varying reactivity: pcs_kinetics_step splits a step into sub-steps and uses
  * the reactivity at each sub-step's midpoint (the exponential midpoint rule,
