@@ -8,9 +8,12 @@
  *   kinetics.step_const  constant +0.1 $ (Keepin U-235 data, Lambda = 2e-5 s): the cached
  *                        decomposition is reused, so this is the exact propagator alone;
  *   kinetics.step_ramp   0.1 $/s ramp (THERMAL_II), sub-steps of at most 1e-5 in rho as the
- *                        unit uses them (4 per tick), a root solve per sub-step;
+ *                        unit uses them (4 per tick); since issue 16 the roots are frozen
+ *                        within a reactivity window (kinetics.h), 0.75 solves per tick;
  *   kinetics.step_scram  -10 $ inserted linearly over 2 s (Keepin, Lambda = 2e-5 s) with the
- *                        unit's sub-step bound (param drho_max): 163 sub-steps per tick at 1e-5.
+ *                        unit's sub-step bound (param drho_max): 163 sub-steps per tick at 1e-5
+ *                        (8 root solves per tick; at 1e-4, 17 sub-steps and 6 solves).
+ * bench/callgrind/kinetics_cg.c runs the same per-tick cases for instructions per tick.
  * Each restarts from equilibrium at the end of its cycle (1024, 200 and 40 ticks), so the
  * state stays in range however long the harness runs.
  *
@@ -153,7 +156,7 @@ PCS_BENCH_REGISTER(kb_step_const)
 static const pcs_bench_def kb_step_ramp = {
     .group = "kinetics",
     .name = "step_ramp",
-    .description = "one 0.05 s pcs_kinetics_step on a 0.1 $/s ramp (4 sub-steps, roots re-solved)",
+    .description = "one 0.05 s pcs_kinetics_step on a 0.1 $/s ramp (4 sub-steps, frozen roots)",
     .baseline = "kinetics.step_const",
     .setup = kb_ramp_setup,
     .teardown = free,

@@ -525,3 +525,29 @@ Test(kinetics, substep_count_follows_reactivity_change)
     cr_expect_eq(pcs_kinetics_substeps(0.0, NAN, 1e-5), PCS_KINETICS_MAX_SUBSTEPS);
     cr_expect_eq(pcs_kinetics_substeps(0.0, 1.0, 0.0), 1);
 }
+
+Test(kinetics, frozen_roots_cut_solves_in_a_scram_without_moving_n)
+{
+    /* -10 $ in 2 s (Keepin, Lambda = 2e-5 s) at the unit's sub-step bound
+     * 1e-5: 163 sub-steps per tick. With a root solve per sub-step (before
+     * the frozen-root window) n(2 s) = 0.062332206196499873; the window must
+     * leave that within 1e-8 while solving at most 8 times a tick. */
+    pcs_kinetics_params p;
+    pcs_kinetics_params_keepin_u235(&p, 2e-5);
+    double beta = pcs_kinetics_beta_total(&p);
+    pcs_kinetics_modes m = {0};
+    double y[7];
+    pcs_kinetics_equilibrium(&p, 1.0, y);
+    uint64_t most = 0;
+    for (long tick = 0; tick < 40; tick++) {
+        double r0 = -5.0 * beta * (double)tick * KT_DT, r1 = r0 - 5.0 * beta * KT_DT;
+        uint64_t s0 = m.solves;
+        uint32_t ns = pcs_kinetics_substeps(r0, r1, 1e-5);
+        cr_assert_eq(ns, 163);
+        cr_assert_eq(pcs_kinetics_step(&p, &m, r0, r1, KT_DT, ns, y, NULL), PCS_OK);
+        if (tick > 0) /* the first tick also solves from cold */
+            most = m.solves - s0 > most ? m.solves - s0 : most;
+    }
+    cr_expect_leq(most, 8, "%llu root solves in one tick", (unsigned long long)most);
+    cr_expect_lt(kt_rel(y[0], 0.062332206196499873), 1e-8, "n(2 s) = %.17g", y[0]);
+}

@@ -21,6 +21,20 @@
  *  - the SLOW job "uN.xenon" (xenon.h), whose reactivity the kinetics stage
  *    reads from the merge tick on.
  *
+ * Same-tick feedback: the temperature feedback (Doppler, moderator) reads
+ * what HEAT wrote the tick before, so it lags one tick (0.05 s, far below the
+ * fuel's ~3 s time constant). A feedback fast enough to matter within a tick
+ * lives inside the kinetics system instead: with energy_feedback = B > 0 the
+ * reactivity carries -B W, W = int n dt since build (an adiabatic fuel-
+ * temperature rise with a linear Doppler coefficient, as in Ganapol's (2013)
+ * Table 4 benchmark), and KINETICS solves each sub-step together with its own
+ * energy by a predictor-corrector (three passes from the sub-step's start
+ * state; physics/kinetics/models/unit_systems.c), so the power and the
+ * feedback it causes leave the stage consistent and data still only moves
+ * forward through the stages. W is the f64 store "uN.kin.energy" (registered
+ * only then); -B W is reported in the doppler component of
+ * pcs_unit_reactivity.
+ *
  * Power: the fission energy release rate is P_nom n (n the kinetics' relative
  * neutron level). A fraction f_dh (the saturated decay-heat fraction, about
  * 7 %) of it appears later as decay heat, so
@@ -143,13 +157,13 @@ typedef struct pcs_unit_def {
                                        STATE store "uN.rods.auto" (pcs_unit_rod_stores);
                                        0 (default): no such store, commands alone */
     pcs_reactivity_rod_bank banks[PCS_UNIT_MAX_BANKS]; /**< control and shutdown banks */
-    double scram_delay_s;                   /**< trip to start of rod motion, s, [0, 10] */
-    double scram_drop_time_s;               /**< full-stroke gravity drop time, s, (0, 60] */
-    pcs_reactivity_feedback_params feedback;           /**< Doppler, moderator, boron coefficients */
-    double boron_ppm;                       /**< initial boron, ppm, [0, 10000] */
-    pcs_decay_heat_params decay_heat;       /**< decay-heat data set */
-    double operating_time_s;                /**< irradiation history before build, s, [0, 1e13] */
-    pcs_xenon_params xenon;                 /**< poison constants */
+    double scram_delay_s;                    /**< trip to start of rod motion, s, [0, 10] */
+    double scram_drop_time_s;                /**< full-stroke gravity drop time, s, (0, 60] */
+    pcs_reactivity_feedback_params feedback; /**< Doppler, moderator, boron coefficients */
+    double boron_ppm;                        /**< initial boron, ppm, [0, 10000] */
+    pcs_decay_heat_params decay_heat;        /**< decay-heat data set */
+    double operating_time_s;                 /**< irradiation history before build, s, [0, 1e13] */
+    pcs_xenon_params xenon;                  /**< poison constants */
     uint32_t
         xenon_equilibrium; /**< 1: xenon/samarium at equilibrium for the initial power; 0: clean */
     uint32_t xenon_phase;  /**< SLOW phase of the xenon job, [0, 20) */
@@ -166,6 +180,11 @@ typedef struct pcs_unit_def {
     double rho_bias;            /**< excess reactivity when critical_at_build = 0, |.| < 0.5 */
     double power_limit_fraction; /**< n clamped above this, [1, 1000] */
     double fuel_temp_limit_k;    /**< fuel temperature clamp, K, [1000, 5000] */
+    double energy_feedback;      /**< adiabatic energy feedback B, reactivity per unit of int n dt
+                                      (relative power x s), [0, 1]: the core's reactivity gains
+                                      -B W, W = int n dt since build, solved inside the kinetics
+                                      step (same-tick feedback, see the file comment); 0 (default):
+                                      none, and no uN.kin.energy store */
 } pcs_unit_def;
 
 /**

@@ -143,6 +143,7 @@ pcs_status pcs_unit_def_validate(const pcs_unit_def *c)
          pcs_isfinite(c->power_limit_fraction) ? c->power_limit_fraction : 0.0, 0},
         {"rho_bias", c->rho_bias, -0.5, 0.5, 1},
         {"fuel_temp_limit_k", c->fuel_temp_limit_k, 1000.0, 5000.0, 0},
+        {"energy_feedback", c->energy_feedback, 0.0, 1.0, 0},
     };
     pcs_status st = pcs_param_ranges_check("unit config: ", r, sizeof r / sizeof r[0]);
     if (st != PCS_OK)
@@ -225,13 +226,20 @@ static pcs_status unit_stores_register(pcs_world *w, pcs_unit *u)
     u->trip = pcs_store_data(w, s->trip);
     u->flags = pcs_store_data(w, s->flags);
     u->xe = pcs_store_data(w, s->xe_state); /* the xenon state's doubles as its struct */
-    s->rods_auto = UINT32_MAX;
-    u->rods_auto = NULL;
-    if (!u->cfg.auto_rods) /* only then: a unit without it saves and hashes as before */
-        return PCS_OK;
-    pcs_status st = unit_store(w, u, "rods.auto", d, B + 1, &s->rods_auto);
-    if (st == PCS_OK)
-        u->rods_auto = pcs_store_data(w, s->rods_auto);
+    s->rods_auto = s->kin_energy = UINT32_MAX;
+    u->rods_auto = u->energy = NULL;
+    pcs_status st = PCS_OK;
+    /* Each only when configured: a unit without them saves and hashes as before. */
+    if (u->cfg.auto_rods) {
+        st = unit_store(w, u, "rods.auto", d, B + 1, &s->rods_auto);
+        if (st == PCS_OK)
+            u->rods_auto = pcs_store_data(w, s->rods_auto);
+    }
+    if (st == PCS_OK && u->cfg.energy_feedback > 0.0) {
+        st = unit_store(w, u, "kin.energy", d, 1, &s->kin_energy);
+        if (st == PCS_OK)
+            u->energy = pcs_store_data(w, s->kin_energy);
+    }
     return st;
 }
 
@@ -441,6 +449,9 @@ static pcs_status unit_check_kinetics(const pcs_world *w, const pcs_unit *u, con
     if (st == PCS_OK)
         st = unit_range(w, s->dh, pcs_load_view_store(v, s->dh), 0, PCS_DECAY_HEAT_GROUPS,
                         "decay-heat group power W", 0.0, DBL_MAX, 0);
+    if (st == PCS_OK && u->energy)
+        st = unit_range(w, s->kin_energy, pcs_load_view_store(v, s->kin_energy), 0, 1,
+                        "energy int n dt s", 0.0, DBL_MAX, 0);
     return st;
 }
 

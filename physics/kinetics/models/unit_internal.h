@@ -62,7 +62,8 @@ typedef struct unit_stores {
     uint32_t kin_y, kin_modes, kin_aux, dh, rods_pos, rods_cmd, rods_speed, rods_start, rods_rho,
         rods_mean, scram, trip, flags, out, rho, boron, xe_state, xe_power, fuel_t_avg, fuel_t_max,
         coolant_t_avg;
-    uint32_t rods_auto; /* UINT32_MAX unless cfg.auto_rods */
+    uint32_t rods_auto;  /* UINT32_MAX unless cfg.auto_rods */
+    uint32_t kin_energy; /* UINT32_MAX unless cfg.energy_feedback > 0 */
 } unit_stores;
 
 struct pcs_unit {
@@ -79,6 +80,7 @@ struct pcs_unit {
     double *y, *aux, *dh_groups, *pos, *cmd, *speed, *start, *bank_rho, *rods_mean, *out,
         *rho_terms, *boron, *xe_power, *t_fuel, *t_max, *t_cool;
     double *rods_auto; /* NULL unless cfg.auto_rods */
+    double *energy;    /* W = int n dt since build; NULL unless cfg.energy_feedback > 0 */
     pcs_kinetics_modes *modes;
     pcs_xenon_state *xe;
     uint32_t *scram, *trip, *flags;

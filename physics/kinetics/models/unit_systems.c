@@ -10,11 +10,15 @@
  * step (pcs_kinetics_step); HEAT heats fuel and coolant with the tick's mean power.
  * The temperature feedback therefore lags by one tick (explicit coupling of
  * the stages, docs/ARCHITECTURE.md section 2), which at 0.05 s is far shorter than the
- * fuel time constant (~3 s).
+ * fuel time constant (~3 s). The one feedback that acts within the tick, the
+ * adiabatic energy feedback (cfg.energy_feedback), is solved inside KINETICS
+ * with the power that causes it (unit_kinetics_energy), not across stages.
  *
  * Each system rewrites only its own bits of uN.core.flags, and reports an
  * out-of-range condition once, when its bit goes from clear to set.
  */
+
+#include <string.h>
 
 #include "physics/kinetics/models/unit_internal.h"
 #include "pcsim/event.h"
@@ -125,6 +129,8 @@ double pcs_unit_total_reactivity(pcs_unit *u)
         rods += u->bank_rho[b];
     r[UNIT_RHO_RODS] = rods;
     r[UNIT_RHO_DOPPLER] = pcs_reactivity_feedback_doppler(&u->cfg.feedback, *u->t_fuel);
+    if (u->energy) /* adiabatic energy feedback: a fuel-temperature rise, reported as Doppler */
+        r[UNIT_RHO_DOPPLER] -= u->cfg.energy_feedback * *u->energy;
     r[UNIT_RHO_MODERATOR] = pcs_reactivity_feedback_moderator(&u->cfg.feedback, *u->t_cool);
     r[UNIT_RHO_BORON] = pcs_reactivity_feedback_boron(&u->cfg.feedback, *u->boron);
     r[UNIT_RHO_XENON] = u->xe->rho_xe;
@@ -181,6 +187,51 @@ static void unit_publish(pcs_unit *u, double n0, double n_int, double dh0, doubl
     u->out[UNIT_OUT_PERIOD] = unit_period(n0, n1, u->dt_s);
 }
 
+/* Passes of the energy predictor-corrector per sub-step: the first from
+ * n(start) h, each next from the energy the pass before deposited. The
+ * energy's error falls by about B h n / (beta - rho) per pass (the prompt
+ * response to the feedback), below 1e-2 per pass at a sub-step's |drho| <=
+ * drho_substep. */
+#define UNIT_ENERGY_PASSES 3
+
+/*
+ * One tick with the same-tick energy feedback (cfg.energy_feedback = B > 0):
+ * rho(t) = the other terms, ramped linearly from @p rho0 to @p rho1 (which
+ * both carry -B W of the tick's start), minus B int_0^t n. Sub-steps of at
+ * most drho_substep of the predicted change (n at the start held over the
+ * tick), each a linear ramp to its end value solved with its own energy by
+ * UNIT_ENERGY_PASSES predictor-corrector passes from its start state. Adds
+ * the tick's energy to W; @return the reactivity at the tick's end in
+ * @p rho_end and int n dt over the tick in @p n_int.
+ */
+static pcs_status unit_kinetics_energy(pcs_unit *u, double rho0, double rho1, double *rho_end,
+                                       double *n_int)
+{
+    const double B = u->cfg.energy_feedback, dt = u->dt_s;
+    const size_t ny = (u->cfg.kinetics.n_groups + 1) * sizeof(double);
+    uint32_t ns = pcs_kinetics_substeps(rho0, rho1 - B * u->y[0] * dt, u->cfg.drho_substep);
+    double h = dt / (double)ns, ra = rho0, total = 0.0;
+    for (uint32_t j = 0; j < ns; j++) {
+        double lin = rho0 + (rho1 - rho0) * (double)(j + 1) / (double)ns;
+        double ys[PCS_KINETICS_MAX_MODES], part = u->y[0] * h, rb = ra;
+        memcpy(ys, u->y, ny);
+        for (int pass = 0; pass < UNIT_ENERGY_PASSES; pass++) {
+            memcpy(u->y, ys, ny);
+            rb = lin - B * (total + part);
+            pcs_status st =
+                pcs_kinetics_step(&u->cfg.kinetics, u->modes, ra, rb, h, 1, u->y, &part);
+            if (st != PCS_OK)
+                return st;
+        }
+        total += part;
+        ra = rb; /* the ramp the last pass integrated ends here */
+    }
+    *u->energy += total;
+    *rho_end = ra;
+    *n_int = total;
+    return PCS_OK;
+}
+
 static pcs_status unit_kinetics(pcs_world *w, void *ctx)
 {
     pcs_unit *u = ctx;
@@ -202,9 +253,16 @@ static pcs_status unit_kinetics(pcs_world *w, void *ctx)
     double rho0 = u->aux[UNIT_AUX_RHO_PREV] + (poison - u->aux[UNIT_AUX_POISON_PREV]);
     u->aux[UNIT_AUX_POISON_PREV] = poison;
     double n0 = u->y[0], n_int = 0.0;
-    uint32_t ns = pcs_kinetics_substeps(rho0, rho, u->cfg.drho_substep);
-    pcs_status st =
-        pcs_kinetics_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
+    pcs_status st;
+    if (u->energy) {
+        double start = rho;
+        st = unit_kinetics_energy(u, rho0, start, &rho, &n_int);
+        u->rho_terms[UNIT_RHO_DOPPLER] += rho - start; /* -B (energy of this tick) */
+        u->rho_terms[UNIT_RHO_TOTAL] = rho;
+    } else {
+        uint32_t ns = pcs_kinetics_substeps(rho0, rho, u->cfg.drho_substep);
+        st = pcs_kinetics_step(&u->cfg.kinetics, u->modes, rho0, rho, u->dt_s, ns, u->y, &n_int);
+    }
     if (st != PCS_OK)
         return pcs_error_set(st, "%s.kinetics: %s", u->prefix, pcs_last_error());
     if (unit_clamp_power(w, u, was || clamped)) {
@@ -272,11 +330,12 @@ pcs_status pcs_unit_systems_register(pcs_world *w, pcs_unit *u)
     pcs_status st = pcs_th_system(w, u->prefix, "rods", PCS_STAGE_ACTUATORS, unit_actuators, u,
                                   act_r, u->rods_auto ? 5 : 4, act_w, 8, NULL);
     const uint32_t kin_r[] = {s->rods_rho, s->fuel_t_avg, s->coolant_t_avg, s->boron, s->xe_state};
-    const uint32_t kin_w[] = {s->kin_y, s->kin_modes, s->kin_aux,  s->dh,
-                              s->out,   s->rho,       s->xe_power, s->flags};
+    const uint32_t kin_w[] = {s->kin_y, s->kin_modes, s->kin_aux, s->dh,        s->out,
+                              s->rho,   s->xe_power,  s->flags,   s->kin_energy};
+    /* uN.kin.energy only when the unit has it (energy_feedback). */
     if (st == PCS_OK)
         st = pcs_th_system(w, u->prefix, "kinetics", PCS_STAGE_KINETICS, unit_kinetics, u, kin_r, 5,
-                           kin_w, 8, NULL);
+                           kin_w, u->energy ? 9 : 8, NULL);
     const uint32_t heat_r[] = {s->out};
     const uint32_t heat_w[] = {s->fuel_t_avg, s->fuel_t_max, s->coolant_t_avg, s->flags};
     if (st == PCS_OK && !u->cfg.external_heat)
