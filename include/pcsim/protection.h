@@ -187,6 +187,12 @@ typedef struct pcs_protection_def {
     const uint32_t *unit_trip_stores;
     /** Element in each of those stores; NULL: element 0. */
     const uint32_t *unit_trip_indices;
+    /** NULL or "" (default): the world's protection, stores "rps.*", system
+     *  "protection". Else another one in the same world (a unit added while
+     *  running, pcsim/structure.h): stores "<prefix>rps.*", system and load
+     *  check "<prefix>protection", the command family shared; at most 31
+     *  chars. Function and unit channels and targets keep their own names. */
+    const char *prefix;
 } pcs_protection_def;
 
 /** Fill @p cfg with the defaults above (name NULL, n_inputs 0: must be set). */
