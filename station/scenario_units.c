@@ -242,9 +242,8 @@ static int parse_build(jr_ctx *c, json_t *u, size_t i, scenario *s)
                      "'later' (built by a unit_add command while running)",
                      b);
     else if (later && i == 0)
-        rc = jr_fail(c,
-                     "value 'later' on u1: the first unit is built at the start (allowed: "
-                     "'start')");
+        rc = jr_fail(c, "value 'later' on u1: the first unit is built at the start (allowed: "
+                        "'start')");
     else if (!later && s->n_start < i)
         rc = jr_fail(c,
                      "value '%s' on u%zu after u%u with 'later': units built at the start come "

@@ -352,8 +352,8 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
  * ("<prefix>alarms" for a prefixed bank). */
 static pcs_status register_targets(pcs_world *w, pcs_alarms *a)
 {
-    pcs_status st =
-        pcs_instr_family(w, a->prefix, PCS_ALARM_COMMANDS, PCS_ALARM_OP_COUNT, on_command, &a->family);
+    pcs_status st = pcs_instr_family(w, a->prefix, PCS_ALARM_COMMANDS, PCS_ALARM_OP_COUNT,
+                                     on_command, &a->family);
     char all_name[PCS_INSTR_PREFIX_MAX + 8];
     uint64_t all = (1u << PCS_ALARM_OP_COUNT) - 1u;
     pcs_command_target_def one = {

@@ -32,8 +32,7 @@ const char *pcs_instr_named(char *buf, size_t len, const char *prefix, const cha
     return buf;
 }
 
-pcs_status pcs_instr_prefix_copy(pcs_world *w, const char *fn, const char *prefix,
-                                 const char **out)
+pcs_status pcs_instr_prefix_copy(pcs_world *w, const char *fn, const char *prefix, const char **out)
 {
     *out = NULL;
     if (!prefix || !prefix[0])
@@ -77,8 +76,8 @@ pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, cons
         return pst;
     uint32_t existing;
     char first[PCS_INSTR_PREFIX_MAX + 64];
-    if (pcs_store_find(w, pcs_instr_named(first, sizeof first, prefix, b->first_store), &existing) ==
-        PCS_OK)
+    if (pcs_store_find(w, pcs_instr_named(first, sizeof first, prefix, b->first_store),
+                       &existing) == PCS_OK)
         return pcs_error_set(PCS_E_STATE, "%s: this world already has %s", b->fn, b->one);
     return PCS_OK;
 }

@@ -83,8 +83,8 @@ typedef struct instr_build {
     instr_unit *units; /* units[u - u0] is plant unit u's */
     /* Per unit, its trip store (the protection's unit_trip_stores). */
     uint32_t *trip_stores;
-    uint32_t u0;          /* the first plant unit of this build (0, or an added unit's) */
-    pcs_sensors *bank;    /* the sensor bank once built (create_banks) */
+    uint32_t u0;       /* the first plant unit of this build (0, or an added unit's) */
+    pcs_sensors *bank; /* the sensor bank once built (create_banks) */
 } instr_build;
 
 static void instr_build_free(instr_build *b)

@@ -47,12 +47,12 @@ typedef struct plant_instr_set {
  * from the world heap at pcs_plant_add (sized from the station, not
  * PCS_PLANT_MAX_UNITS), so nothing moves when a unit is added. */
 struct pcs_plant {
-    uint32_t n_units;  /* built so far: units[0, n_units) */
-    uint32_t n_start;  /* built at pcs_plant_add */
-    uint32_t n_room;   /* n_start + the units kept for pcs_plant_unit_add */
+    uint32_t n_units;         /* built so far: units[0, n_units) */
+    uint32_t n_start;         /* built at pcs_plant_add */
+    uint32_t n_room;          /* n_start + the units kept for pcs_plant_unit_add */
     pcs_coolant_water *water; /* the fuel's real-water table the plant made for the units that
                                  brought none (NULL if every unit brought its own) */
-    const pcs_water_ph_table *ph; /* the (p, h) table for units that bring none */
+    const pcs_water_ph_table *ph;  /* the (p, h) table for units that bring none */
     int instrumented;              /* pcs_plant_instrument ran: an added unit gets its own */
     pcs_plant_setpoints setpoints; /* what it ran with */
     plant_instr_set *added;        /* [n_room]: the instrumentation of each added unit */
