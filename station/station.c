@@ -48,14 +48,15 @@ static pcs_status plant_initialize(pcs_world *w, void *ctx, const char *section_
     pcs_status rc = pcs_station_water_table(&table);
     if (rc == PCS_OK)
         rc = pcs_station_coolant_table(&coolant);
-    for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++) {
+    for (uint32_t u = 0; rc == PCS_OK && u < st->n_all; u++) {
         st->units[u].primary.table = table;
         if (!st->units[u].fuel.props_fn) { /* real water, the table read only */
             st->units[u].fuel.props_fn = pcs_coolant_props_water;
             st->units[u].fuel.props_ctx = (void *)coolant;
         }
     }
-    return rc == PCS_OK ? pcs_plant_add(w, st->units, st->n_units, &st->plant) : rc;
+    return rc == PCS_OK ? pcs_plant_add_staged(w, st->units, st->n_all, st->n_units, &st->plant)
+                        : rc;
 }
 
 static pcs_status instrumentation_initialize(pcs_world *w, void *ctx, const char *section_json)
@@ -111,7 +112,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
     if (!st)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the station", scn->s.source);
     st->world = w;
-    st->n_units = s->n_units;
+    st->n_units = st->n_start = s->n_start;
+    st->n_all = s->n_units;
     memcpy(st->units, s->units, s->n_units * sizeof st->units[0]);
     st->setpoints = s->setpoints;
     snprintf(st->source, sizeof st->source, "%s", s->source);
@@ -131,6 +133,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         return pcs_error_set(rc, "%s: $.freeze: %s", s->source, pcs_last_error());
     }
     rc = pcs_station_entities_add(st);
+    if (rc == PCS_OK)
+        rc = pcs_station_units_add(st);
     if (rc != PCS_OK) {
         free(st);
         return pcs_error_set(rc, "%s: station entities: %s", s->source, pcs_last_error());
@@ -347,7 +351,26 @@ static const action_def actions[] = {
      "target uN (frozen for at least 20 ticks), value extra s [0, 1e12] added to the frozen time "
      "(decay heat and xenon advance in closed form)",
      1, 0.0, 1e12, 0, "extra s", 0},
+    {"unit_add", NULL, 0, ARG_UNIT,
+     "target uN (a unit with \"build\": \"later\"): build it at the tick boundary, steady at its "
+     "initial power",
+     NO_RANGE},
 };
+
+/* Rows with no family are structural commands (pcsim/structure.h): no
+ * family and no target, resolved and given their kind by their own file. */
+static pcs_status structural_resolve(const pcs_station *st, const action_def *d, const char *where,
+                                     const char *target, pcs_command *out)
+{
+    (void)d; /* unit_add is the one today (station_units.c) */
+    return pcs_station_unit_add_resolve(st, where, target, out);
+}
+
+static pcs_status structural_kind(const pcs_station *st, const action_def *d, uint32_t *kind)
+{
+    (void)d;
+    return pcs_station_unit_add_kind(st, kind);
+}
 
 /* Where a message points: "<file>: $.script[i].<field>" for a script
  * action, "<source>: <field>" for a host's pcs_station_command. */
@@ -448,6 +471,10 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
         where_text(at, "command", w, sizeof w);
         return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", w, command);
     }
+    if (!d->family) {
+        where_text(at, "target", w, sizeof w);
+        return structural_resolve(st, d, w, target, out);
+    }
     if (check_value(at, d, value) != PCS_OK)
         return PCS_E_INVAL;
     if (resolve_target(st, d, target, out) != 0)
@@ -505,7 +532,9 @@ pcs_status pcs_station_command_kind(const pcs_station *st, const char *command, 
         return pcs_error_set(PCS_E_INVAL, "pcs_station_command_kind: NULL argument");
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
         if (strcmp(actions[i].name, command) == 0)
-            return pcs_command_kind_find(st->world, actions[i].family, actions[i].op, kind);
+            return actions[i].family
+                       ? pcs_command_kind_find(st->world, actions[i].family, actions[i].op, kind)
+                       : structural_kind(st, &actions[i], kind);
     return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", st->source, command);
 }
 

@@ -232,6 +232,13 @@ PCS_API pcs_sensors *pcs_plant_sensors(const pcs_plant *p);
 PCS_API pcs_protection *pcs_plant_protection(const pcs_plant *p);
 PCS_API pcs_alarms *pcs_plant_alarms(const pcs_plant *p);
 
+/** The instrumentation of unit @p i (0-based): the plant's banks above for
+ *  a unit built at the start, its own for a unit added while running
+ *  (pcs_plant_unit_add); NULL out of range or before pcs_plant_instrument. */
+PCS_API pcs_sensors *pcs_plant_unit_sensors(const pcs_plant *p, uint32_t i);
+PCS_API pcs_protection *pcs_plant_unit_protection(const pcs_plant *p, uint32_t i);
+PCS_API pcs_alarms *pcs_plant_unit_alarms(const pcs_plant *p, uint32_t i);
+
 /** Number of units, and unit @p i (0-based) of the plant; NULL out of range. */
 PCS_API uint32_t pcs_plant_unit_count(const pcs_plant *p);
 PCS_API const pcs_plant_unit *pcs_plant_unit_get(const pcs_plant *p, uint32_t i);

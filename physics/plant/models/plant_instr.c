@@ -757,3 +757,35 @@ pcs_alarms *pcs_plant_alarms(const pcs_plant *p)
 {
     return p ? p->alarms : NULL;
 }
+
+/* The set unit @p i is instrumented by, or NULL. */
+static const plant_instr_set *unit_set(const pcs_plant *p, uint32_t i, plant_instr_set *start)
+{
+    if (!p || i >= p->n_units)
+        return NULL;
+    if (i >= p->n_start)
+        return &p->added[i];
+    *start = (plant_instr_set){p->sensors, p->protection, p->alarms};
+    return start;
+}
+
+pcs_sensors *pcs_plant_unit_sensors(const pcs_plant *p, uint32_t i)
+{
+    plant_instr_set s;
+    const plant_instr_set *set = unit_set(p, i, &s);
+    return set ? set->sensors : NULL;
+}
+
+pcs_protection *pcs_plant_unit_protection(const pcs_plant *p, uint32_t i)
+{
+    plant_instr_set s;
+    const plant_instr_set *set = unit_set(p, i, &s);
+    return set ? set->protection : NULL;
+}
+
+pcs_alarms *pcs_plant_unit_alarms(const pcs_plant *p, uint32_t i)
+{
+    plant_instr_set s;
+    const plant_instr_set *set = unit_set(p, i, &s);
+    return set ? set->alarms : NULL;
+}
