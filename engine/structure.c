@@ -350,3 +350,31 @@ pcs_status pcs_structure_apply_queued(pcs_world *w)
     s->n_queued = 0; /* applied once, whatever the outcome (no rollback, world.c) */
     return apply_batch(w, s, s->queue, n);
 }
+
+const pcs_command *pcs_structure_log_data(const pcs_world *w)
+{
+    return w->structure ? w->structure->log : NULL;
+}
+
+const char *pcs_structure_kind_name(const pcs_world *w, uint32_t kind)
+{
+    if (!w->structure || kind >= PCS_COMMAND_KINDS_MAX || !w->structure->kinds[kind].name[0])
+        return NULL;
+    return w->structure->kinds[kind].name;
+}
+
+pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n)
+{
+    pcs_structure *s = w->structure;
+    uint64_t now = w->clock.tick;
+    pcs_status st = PCS_OK;
+    /* One batch per tick, at that tick, as the run applied and committed them. */
+    for (uint32_t i = 0, j; st == PCS_OK && i < n; i = j) {
+        for (j = i + 1; j < n && entries[j].tick == entries[i].tick;)
+            j++;
+        w->clock.tick = entries[i].tick;
+        st = apply_batch(w, s, &entries[i], j - i);
+    }
+    w->clock.tick = now;
+    return st;
+}

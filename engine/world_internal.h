@@ -310,6 +310,13 @@ pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
 /* engine/structure.c: apply the structural changes queued at stage 1 and
  * commit them (pcs_world_tick, after plugins_after_step). */
 pcs_status pcs_structure_apply_queued(pcs_world *w);
+/* engine/structure.c, for saves (engine/persist.c): the log's entries
+ * (pcs_structure_log_count of them); the name of structural kind @p kind,
+ * or NULL when @p kind is not one; re-apply @p n logged changes (the tail
+ * of a save's log this world has not applied), each tick's at its tick. */
+const pcs_command *pcs_structure_log_data(const pcs_world *w);
+const char *pcs_structure_kind_name(const pcs_world *w, uint32_t kind);
+pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n);
 /* engine/structure.c: fold the structure log into the state hash (nothing
  * while it is empty, so worlds without structural change keep their hash). */
 void pcs_structure_hash(const pcs_world *w, void *xxh3_state);

@@ -11,9 +11,12 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloc_count.h"
+#include "engine/persist_internal.h"
 #include "pcsim/pcsim.h"
 
 /* Structural kinds of these tests. */
@@ -101,7 +104,7 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     fx.amending_seen = pcs_world_amending(w);
     char name[32], sys[40], ch[40];
     snprintf(name, sizeof name, "dev%u", n);
-    snprintf(sys, sizeof sys, "dev%u.step", n);
+    snprintf(sys, sizeof sys, "u%u.dev.step", n); /* unit n: a parallel section */
     snprintf(ch, sizeof ch, "dev%u.x", n);
     pcs_status st = pcs_store_register(w, name, 8, 2, PCS_STORE_STATE, &fx.dev_store[n]);
     if (st != PCS_OK)
@@ -504,9 +507,10 @@ Test(structure, no_allocation_on_ticks_without_change)
 
 /* One scripted run: adds, retirements, a job in flight retired; the hash
  * at the end. workers < 0: no executor. */
-static uint64_t scripted_run(int workers, int change)
+static uint64_t scripted_run(int workers, int change, int par)
 {
     pcs_world *w = make_world(16);
+    cr_assert_eq(pcs_world_set_parallel_units(w, par), PCS_OK);
     pcs_exec *pool = NULL;
     if (workers >= 0) {
         pcs_exec_def cfg;
@@ -525,6 +529,10 @@ static uint64_t scripted_run(int workers, int change)
             submit(w, K_RETIRE_JOB, fx.job_a); /* submitted at 20: in flight */
         if (change && t == 30)
             submit(w, K_RETIRE_SYS, fx.dev_sys[1]);
+        if (par && t == 20)
+            cr_assert_eq(pcs_schedule_section_count(w), change ? 1 : 0);
+        if (par && change && t == 40)
+            cr_assert_eq(pcs_schedule_section_count(w), 0, "u1's system retired at 30");
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
     }
     uint64_t h = pcs_world_state_hash(w);
@@ -535,8 +543,172 @@ static uint64_t scripted_run(int workers, int change)
 
 Test(structure, same_hash_for_0_and_2_workers)
 {
-    uint64_t inline_h = scripted_run(-1, 1);
-    cr_assert_eq(scripted_run(0, 1), inline_h);
-    cr_assert_eq(scripted_run(2, 1), inline_h);
-    cr_assert_neq(scripted_run(-1, 0), inline_h, "the changes are in the state");
+    uint64_t inline_h = scripted_run(-1, 1, 0);
+    cr_assert_eq(scripted_run(0, 1, 0), inline_h);
+    cr_assert_eq(scripted_run(2, 1, 0), inline_h);
+    /* Parallel sections found again at each commit: u1.dev.step and
+     * u2.dev.step form one once both exist. */
+    cr_assert_eq(scripted_run(2, 1, 1), inline_h);
+    cr_assert_neq(scripted_run(-1, 0, 0), inline_h, "the changes are in the state");
+}
+
+/* ---- saves ------------------------------------------------------------------ */
+
+static void save_path(char *p, size_t n, const char *what)
+{
+    snprintf(p, n, "/tmp/pcsim-structure-%d-%s.save", (int)getpid(), what);
+}
+
+/* A world at tick 30 that added two devices, retired a channel and a system. */
+static pcs_world *changed_world(void)
+{
+    pcs_world *w = make_world(16);
+    for (uint64_t t = 0; t < 30; t++) {
+        if (t == 2)
+            submit(w, K_ADD, 1);
+        if (t == 5) {
+            submit(w, K_ADD, 2);
+            submit(w, K_RETIRE_CH, fx.ch_a);
+        }
+        if (t == 9)
+            submit(w, K_RETIRE_SYS, fx.dev_sys[1]);
+        cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_assert_eq(pcs_structure_log_count(w), 4);
+    return w;
+}
+
+static unsigned char *slurp(const char *p, long *len)
+{
+    FILE *f = fopen(p, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)*len);
+    cr_assert_eq(fread(b, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+    return b;
+}
+
+static void spill(const char *p, const unsigned char *b, long len)
+{
+    FILE *f = fopen(p, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(b, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+}
+
+Test(structure, save_load_into_a_fresh_world_reapplies_the_log)
+{
+    char p[128];
+    save_path(p, sizeof p, "ok");
+    pcs_world *a = changed_world();
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    uint64_t ha = pcs_world_state_hash(a);
+    pcs_world *b = make_world(16); /* freshly built: no change applied */
+    cr_assert_eq(pcs_world_load(b, p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_state_hash(b), ha);
+    cr_assert_eq(pcs_structure_log_count(b), 4);
+    cr_assert_eq(pcs_world_clock(b)->tick, 30);
+    cr_assert_eq(pcs_world_layout_version(b), pcs_world_layout_version(a));
+    pcs_channel_info info;
+    cr_assert_eq(pcs_channel_get(b, 0, &info), PCS_E_NOTFOUND);
+    cr_assert_str_eq(pcs_last_error(), "pcs_channel_get: channel 0 'a.x' was retired at tick 5",
+                     "replayed at the tick it was applied at");
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(b, "dev2.x", &id), PCS_OK);
+    cr_assert_eq(pcs_channel_value(b, id), pcs_channel_value(a, id));
+    /* Both go on alike. */
+    tick_n(a, 10);
+    tick_n(b, 10);
+    cr_assert_eq(pcs_world_state_hash(b), pcs_world_state_hash(a));
+    /* Loading the same save again: the world's log is the save's, nothing re-applied. */
+    pcs_world_destroy(a);
+    a = changed_world();
+    cr_assert_eq(pcs_world_load(a, p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_structure_log_count(a), 4);
+    cr_assert_eq(pcs_world_state_hash(a), ha);
+    pcs_world_destroy(a);
+    pcs_world_destroy(b);
+    remove(p);
+}
+
+Test(structure, load_refuses_a_world_whose_log_is_not_a_prefix)
+{
+    char p[128];
+    save_path(p, sizeof p, "prefix");
+    pcs_world *a = changed_world();
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(a);
+    pcs_world *b = make_world(16);
+    submit(b, K_RECORD, 1);
+    tick_n(b, 1);
+    cr_assert_eq(pcs_world_load(b, p), PCS_E_CORRUPT);
+    cr_assert(strstr(pcs_last_error(), "entry 0 differs (world: tick 0, kind 205; save: tick 2, "
+                                       "kind 200)"),
+              "%s", pcs_last_error());
+    pcs_world_destroy(b);
+    remove(p);
+}
+
+Test(structure, corrupted_log_section_is_refused_clearly)
+{
+    char p[128], q[128];
+    save_path(p, sizeof p, "good");
+    save_path(q, sizeof q, "bad");
+    pcs_world *a = changed_world();
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(a);
+    long len;
+    unsigned char *img = slurp(p, &len);
+    /* The log is the last section: 4 commands of 64 bytes end the file. */
+    long entry0 = len - 4 * 64;
+    uint32_t kind;
+    memcpy(&kind, img + entry0, sizeof kind);
+    cr_assert_eq(kind, K_ADD, "entry 0 is where the format says");
+    img[entry0] = 7; /* kind 7: not structural */
+    spill(q, img, len);
+    pcs_world *b = make_world(16);
+    cr_assert_eq(pcs_world_load(b, q), PCS_E_CORRUPT);
+    cr_assert(strstr(pcs_last_error(), "section 'structure:log' checksum mismatch"), "%s",
+              pcs_last_error());
+    pcs_persist_reseal(img, (size_t)len); /* a well-formed file with a bad entry */
+    spill(q, img, len);
+    cr_assert_eq(pcs_world_load(b, q), PCS_E_CORRUPT);
+    cr_assert(strstr(pcs_last_error(), "entry 0 has kind 7 (not a structural kind here)"), "%s",
+              pcs_last_error());
+    cr_assert_eq(pcs_structure_log_count(b), 0, "nothing re-applied from a refused log");
+    cr_assert_eq(pcs_world_clock(b)->tick, 0);
+    free(img);
+    pcs_world_destroy(b);
+    remove(p);
+    remove(q);
+}
+
+/* Journal replay re-submits the structural commands with the rest: each
+ * journaled command submitted again before its tick gives the same world. */
+Test(structure, journal_replay_gives_the_same_hash)
+{
+    pcs_world *a = changed_world();
+    tick_n(a, 5);
+    uint64_t ha = pcs_world_state_hash(a);
+    pcs_command j[16];
+    uint64_t cursor = 0;
+    uint32_t n = pcs_journal_read(a, &cursor, j, 16, NULL);
+    cr_assert_eq(n, 4);
+    pcs_world_destroy(a);
+    pcs_world *b = make_world(16);
+    uint32_t k = 0;
+    for (uint64_t t = 0; t < 35; t++) {
+        for (; k < n && j[k].tick == t; k++) {
+            pcs_command c = j[k];
+            c.tick = 0;
+            cr_assert_eq(pcs_command_submit(b, &c), PCS_OK);
+        }
+        cr_assert_eq(pcs_world_tick(b), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_assert_eq(k, n);
+    cr_assert_eq(pcs_world_state_hash(b), ha);
+    pcs_world_destroy(b);
 }
