@@ -122,6 +122,9 @@ Test(unit_add, builds_steady_while_running)
     ua_submit(&a, "u2");
     uint64_t layout = pcs_world_layout_version(a.w);
     cr_assert_eq(pcs_channel_find(a.w, "u2.core.power", &id), PCS_E_NOTFOUND);
+    pcs_entity_handle h;
+    uint32_t n_entities = pcs_entity_count(a.w);
+    cr_assert_eq(pcs_entity_find(a.w, "u2.nis.power.A", &h), PCS_E_NOTFOUND);
     double s = ua_timed_tick(&a);
     ua_tick(&one);
     cr_log_info("unit_add: the add's tick (u2 built and settled at 50 %%) took %.3f s", s);
@@ -129,11 +132,22 @@ Test(unit_add, builds_steady_while_running)
     cr_assert_eq(pcs_world_layout_version(a.w), layout + 1);
     cr_assert_gt(pcs_channel_count(a.w), n_channels);
     cr_assert_eq(pcs_structure_log_count(a.w), 1);
-    /* the build's steady state: exactly the initial power until u2 steps */
-    cr_assert_eq(ua_channel(&a, "u2.core.power"), 0.5 * RATED_W);
+    /* u2 and its devices are entities as u1's are: as many, owned by u2 */
+    cr_assert_eq(pcs_entity_count(a.w), 2 * n_entities);
+    cr_assert_eq(pcs_entity_find(a.w, "u2.nis.power.A", &h), PCS_OK);
+    pcs_entity_info info;
+    pcs_entity_handle unit;
+    cr_assert_eq(pcs_entity_get(a.w, h, &info), PCS_OK);
+    cr_assert_eq(pcs_entity_find(a.w, "u2", &unit), PCS_OK);
+    cr_assert_eq(info.owner, pcs_entity_id(a.w, unit));
+    /* the build's steady state until u2 steps */
+    double p0 = ua_channel(&a, "u2.core.power");
+    cr_expect_leq(fabs(p0 - 0.5 * RATED_W), STEADY_TOL * RATED_W, "u2 built at %.9g W", p0);
     cr_assert_eq(ua_channel(&a, "u2.nis.power.A"), 0.0, "u2's sensors have not sampled yet");
     ua_ticks(&a, 40), ua_ticks(&one, 40);
     double p2 = ua_channel(&a, "u2.core.power");
+    cr_log_info("u2 power: %.9g W at its build, %.9g W 40 ticks later (want %.9g)", p0, p2,
+                0.5 * RATED_W);
     cr_expect_leq(fabs(p2 - 0.5 * RATED_W), STEADY_TOL * RATED_W, "u2 power %.9g W, want %.9g", p2,
                   0.5 * RATED_W);
     cr_expect_gt(ua_channel(&a, "u2.nis.power.A"), 0.4 * RATED_W, "u2's sensors sample");
