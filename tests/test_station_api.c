@@ -163,10 +163,10 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
        (feed_pump_trip, feed_pump_start, afw_start, afw_stop), c7_reset,
        condenser_available, si_reset, msiv_close, msiv_open, steam_line_break and the SG
        PORVs' sg_porv_manual, sg_porv_auto, SG level control's feed_bypass, feed_main */
-    cr_assert_eq(pcs_station_command_name_count(), 53); /* + freeze, thaw (issue 19) */
+    cr_assert_eq(pcs_station_command_name_count(), 54); /* + freeze, thaw, unit_add (issue 19) */
     cr_assert_str_eq(pcs_station_command_name(5), "pump_trip");
     cr_assert_str_eq(pcs_station_command_name(8), "pzr_spray");
-    cr_assert_null(pcs_station_command_name(53));
+    cr_assert_null(pcs_station_command_name(54));
 }
 
 Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)
