@@ -242,3 +242,32 @@ Test(unit_add, workers_and_save_load_same_hash)
     ua_free(&a);
     ua_free(&c);
 }
+
+static void expect_refused(const char *doc, const char *want)
+{
+    pcs_scenario *s = NULL;
+    cr_assert_eq(pcs_scenario_load_string("b.json", doc, strlen(doc), NULL, &s), PCS_E_INVAL,
+                 "%s", doc);
+    cr_expect_str_eq(pcs_last_error(), want);
+    pcs_scenario_destroy(s);
+}
+
+/* "build" is "start" or "later"; later units follow the start's, and u1 is
+ * built at the start: each refusal names the path, the value and what is
+ * allowed. */
+Test(unit_add, build_field_is_checked_at_load)
+{
+    expect_refused("{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"build\": \"soon\"}]}",
+                   "b.json: $.units[0].build: value 'soon' is not one of 'start' (the default: "
+                   "built with the station) or 'later' (built by a unit_add command while "
+                   "running)");
+    expect_refused("{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"build\": \"later\"}]}",
+                   "b.json: $.units[0].build: value 'later' on u1: the first unit is built at "
+                   "the start (allowed: 'start')");
+    expect_refused("{\"schema\": 1, \"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\", \"build\": "
+                   "\"later\"}, {\"name\": \"u3\"}]}",
+                   "b.json: $.units[2].build: value 'start' on u3 after u2 with 'later': units "
+                   "built at the start come first (allowed: 'later')");
+    expect_refused("{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"build\": 1}]}",
+                   "b.json: $.units[0].build: expected a non-empty string, got an integer");
+}
