@@ -557,12 +557,12 @@ static const char *trip_cause(uint32_t bits)
  * their state under their own names. */
 static const char *function_name(const pcs_station *st, uint32_t id)
 {
-    return st->plant ? pcs_protection_function_name(pcs_plant_protection(st->plant), id) : "?";
+    return st->plant ? pcs_plant_event_function_name(st->plant, id) : "?";
 }
 
 static const char *alarm_name(const pcs_station *st, uint32_t id)
 {
-    return st->plant ? pcs_alarm_name(pcs_plant_alarms(st->plant), id) : "?";
+    return st->plant ? pcs_plant_event_alarm_name(st->plant, id) : "?";
 }
 
 /* PCS_EV_FUEL_RANGE's values (fuel.h) mean different things per flag: a

@@ -170,6 +170,39 @@ static uint32_t rejections(ua *u, pcs_status *last)
     return n;
 }
 
+static void ua_command(ua *u, const char *target, const char *command)
+{
+    pcs_command c;
+    cr_assert_eq(pcs_station_command(u->st, target, command, 0.0, &c), PCS_OK, "%s",
+                 pcs_last_error());
+    cr_assert_eq(pcs_command_submit(u->w, &c), PCS_OK, "%s", pcs_last_error());
+}
+
+/* The added unit's own banks number their events after the start's, so
+ * the station's texts name u2's trip function, alarm and unit: two power
+ * channels failed high trip u2 on high flux (2 of 4) and raise its alarm. */
+static void expect_u2_trip_texts(ua *u)
+{
+    ua_command(u, "u2.nis.power.A", "sensor_fail_high");
+    ua_command(u, "u2.nis.power.B", "sensor_fail_high");
+    int trip = 0, alarm = 0, function = 0;
+    for (int t = 0; t < 20; t++) {
+        ua_tick(u);
+        uint32_t n = 0;
+        const pcs_event *ev = pcs_world_events(u->w, &n);
+        for (uint32_t i = 0; i < n; i++) {
+            char text[256] = "";
+            if (!pcs_event_describe(u->st, &ev[i], text, sizeof text))
+                continue;
+            trip |= strstr(text, "u2 REACTOR TRIP, first out: u2.rps.high_flux") != NULL;
+            alarm |= strstr(text, "alarm u2.alarm.power_high: ") != NULL;
+            function |= strstr(text, "trip function u2.rps.high_flux: ") != NULL;
+            cr_expect(!strstr(text, "u1"), "an event of u2 names u1: %s", text);
+        }
+    }
+    cr_expect(trip && alarm && function, "trip %d, alarm %d, function %d", trip, alarm, function);
+}
+
 /* Resolution refuses units that are not built later; stage 1 refuses an
  * add of a built unit, and a second add in the same tick. */
 Test(unit_add, refuses_what_is_not_a_later_unit)
@@ -195,12 +228,14 @@ Test(unit_add, refuses_what_is_not_a_later_unit)
     ua_tick(&a);
     cr_assert_eq(rejections(&a, &st), 1);
     cr_assert_eq(st, PCS_E_STATE);
+    cr_assert_eq(pcs_station_command(a.st, "u2", "unit_add", 0.0, &c), PCS_OK);
     c.args[0] = 3; /* no u3 in the scenario */
-    cr_assert_eq(pcs_command_submit(a.w, &c), PCS_OK);
+    cr_assert_eq(pcs_command_submit(a.w, &c), PCS_OK, "%s", pcs_last_error());
     ua_tick(&a);
     cr_assert_eq(rejections(&a, &st), 1);
     cr_assert_eq(st, PCS_E_NOTFOUND);
     cr_assert_eq(pcs_structure_log_count(a.w), 1);
+    expect_u2_trip_texts(&a);
     ua_free(&a);
 
     /* A scenario with no later unit has no unit_add at all. */

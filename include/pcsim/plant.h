@@ -239,6 +239,12 @@ PCS_API pcs_sensors *pcs_plant_unit_sensors(const pcs_plant *p, uint32_t i);
 PCS_API pcs_protection *pcs_plant_unit_protection(const pcs_plant *p, uint32_t i);
 PCS_API pcs_alarms *pcs_plant_unit_alarms(const pcs_plant *p, uint32_t i);
 
+/** The name of trip function or alarm @p id as events carry it (every
+ *  bank's ids follow the banks before it: the start's from 0, each added
+ *  unit's after), "?" for an id no bank has. */
+PCS_API const char *pcs_plant_event_function_name(const pcs_plant *p, uint32_t id);
+PCS_API const char *pcs_plant_event_alarm_name(const pcs_plant *p, uint32_t id);
+
 /** Number of units, and unit @p i (0-based) of the plant; NULL out of range. */
 PCS_API uint32_t pcs_plant_unit_count(const pcs_plant *p);
 PCS_API const pcs_plant_unit *pcs_plant_unit_get(const pcs_plant *p, uint32_t i);

@@ -193,6 +193,10 @@ typedef struct pcs_protection_def {
      *  check "<prefix>protection", the command family shared; at most 31
      *  chars. Function and unit channels and targets keep their own names. */
     const char *prefix;
+    /** Added to the function ids and unit indices its events carry (0, 0:
+     *  as the ids and indices here), so the events of a second protection
+     *  in the world name its own functions and units. */
+    uint32_t event_function_base, event_unit_base;
 } pcs_protection_def;
 
 /** Fill @p cfg with the defaults above (name NULL, n_inputs 0: must be set). */

@@ -155,9 +155,11 @@ PCS_API pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint
  * "u2.sensors.value"); its sensors' channels and targets keep their own
  * names, the command family is shared with the first bank, and its noise
  * streams are seeded apart from the first bank's. @p prefix NULL or "" is
- * pcs_sensor_add; at most 31 chars. Build phase or a structural apply.
+ * pcs_sensor_add; at most 31 chars. @p event_base is added to the sensor ids its
+ * events carry (0 for the world's first bank). Build phase or a structural
+ * apply.
  */
-PCS_API pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix,
+PCS_API pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
                                            const pcs_sensor_def *cfgs, uint32_t n,
                                            pcs_sensors **out);
 

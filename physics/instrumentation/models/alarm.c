@@ -40,6 +40,7 @@
 struct pcs_alarms {
     uint32_t n;
     const char *prefix; /* the bank's name prefix (pcs_alarm_add_prefixed), NULL for none */
+    uint32_t ebase;     /* added to alarm ids in events */
     uint32_t n_groups;
     uint32_t family; /* first kind of the "alarms" command family */
     /* configuration (read-only after build) */
@@ -151,7 +152,7 @@ static void transition(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t to)
 {
     uint32_t from = a->state[i];
     a->state[i] = to;
-    pcs_event_emit(w, PCS_EV_ALARM_STATE, i, (double)to, (double)from, (double)a->priority[i],
+    pcs_event_emit(w, PCS_EV_ALARM_STATE, i + a->ebase, (double)to, (double)from, (double)a->priority[i],
                    *a->src[i]);
 }
 
@@ -164,7 +165,7 @@ static void annunciate(pcs_world *w, pcs_alarms *a, uint32_t i)
         return;
     a->first[g - 1] = i + 1;
     a->flags[i] |= PCS_ALARM_FL_FIRST_OUT;
-    pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT, i, (double)a->group_id[g - 1], (double)a->priority[i],
+    pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT, i + a->ebase, (double)a->group_id[g - 1], (double)a->priority[i],
                    *a->src[i], 0.0);
 }
 
@@ -225,7 +226,7 @@ static void clear_groups(pcs_world *w, pcs_alarms *a)
         uint32_t i = a->first[g] - 1;
         a->flags[i] &= ~PCS_ALARM_FL_FIRST_OUT;
         a->first[g] = 0;
-        pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT_CLEAR, i, (double)a->group_id[g], 0.0, 0.0, 0.0);
+        pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT_CLEAR, i + a->ebase, (double)a->group_id[g], 0.0, 0.0, 0.0);
     }
 }
 
@@ -557,11 +558,12 @@ static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_s
 pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
                          uint32_t n, pcs_alarms **out)
 {
-    return pcs_alarm_add_prefixed(w, NULL, sensors, cfgs, n, out);
+    return pcs_alarm_add_prefixed(w, NULL, 0, sensors, cfgs, n, out);
 }
 
-pcs_status pcs_alarm_add_prefixed(pcs_world *w, const char *prefix, const pcs_sensors *sensors,
-                                  const pcs_alarm_def *cfgs, uint32_t n, pcs_alarms **out)
+pcs_status pcs_alarm_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
+                                  const pcs_sensors *sensors, const pcs_alarm_def *cfgs, uint32_t n,
+                                  pcs_alarms **out)
 {
     pcs_status st = pcs_instr_add_check(w, &bank, prefix, w && sensors && cfgs && out, n);
     if (st == PCS_OK)
@@ -572,6 +574,7 @@ pcs_status pcs_alarm_add_prefixed(pcs_world *w, const char *prefix, const pcs_se
     if (!a)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     a->n = n;
+    a->ebase = event_base;
     uint32_t sensor_store, index0;
     pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
     st = pcs_instr_prefix_copy(w, bank.fn, prefix, &a->prefix);

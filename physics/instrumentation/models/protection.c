@@ -37,6 +37,7 @@
 
 struct pcs_protection {
     const char *prefix; /* the bank's name prefix (pcs_protection_def.prefix), NULL for none */
+    uint32_t fbase, ubase; /* added to function ids and unit indices in events */
     uint32_t n_units;
     uint32_t n_functions;
     const double *values; /* the sensors' measured values, by sensor id */
@@ -296,11 +297,11 @@ static void on_edge(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t trippe
 {
     double n_live = (double)__builtin_popcount(live);
     if (tripped)
-        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION, f, (double)p->unit[f], n_live, p->setpoint[f],
-                       extreme(p, f, x, live));
+        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION, f + p->fbase, (double)(p->unit[f] + p->ubase),
+                       n_live, p->setpoint[f], extreme(p, f, x, live));
     else
-        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION_CLEAR, f, (double)p->unit[f], n_live, p->setpoint[f],
-                       0.0);
+        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION_CLEAR, f + p->fbase, (double)(p->unit[f] + p->ubase),
+                       n_live, p->setpoint[f], 0.0);
 }
 
 static void latch(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t live, const double *x)
@@ -308,7 +309,8 @@ static void latch(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t live, co
     uint32_t u = p->unit[f];
     p->trip[u] = 1;
     p->first[u] = f + 1;
-    pcs_event_emit(w, PCS_EV_UNIT_TRIP, u, (double)f, p->setpoint[f], extreme(p, f, x, live), 0.0);
+    pcs_event_emit(w, PCS_EV_UNIT_TRIP, u + p->ubase, (double)(f + p->fbase), p->setpoint[f],
+                   extreme(p, f, x, live), 0.0);
 }
 
 static pcs_status protection_step(pcs_world *w, void *ctx)
@@ -377,7 +379,7 @@ static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_
                              "fewer than k = %u: it could no longer trip",
                              f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
     p->bypass[f] = next;
-    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel,
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f + p->fbase, (double)channel,
                    op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0, 0.0, 0.0);
     return PCS_OK;
 }
@@ -395,7 +397,7 @@ static pcs_status on_reset(pcs_world *w, pcs_protection *p, uint32_t u)
     p->first[u] = 0;
     if (p->trip_input[u])
         *p->trip_input[u] = 0; /* at once: the unit may be reset later in this batch */
-    pcs_event_emit(w, PCS_EV_TRIP_RESET, u, had, 0.0, 0.0, 0.0);
+    pcs_event_emit(w, PCS_EV_TRIP_RESET, u + p->ubase, had, 0.0, 0.0, 0.0);
     return PCS_OK;
 }
 
@@ -667,6 +669,8 @@ pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     p->n_units = cfg->n_units;
     p->n_functions = cfg->n_functions;
+    p->fbase = cfg->event_function_base;
+    p->ubase = cfg->event_unit_base;
     st = pcs_instr_prefix_copy(w, bank.fn, cfg->prefix, &p->prefix);
     if (st != PCS_OK)
         return st;

@@ -36,6 +36,7 @@
 struct pcs_sensors {
     uint32_t n;
     const char *prefix; /* the bank's name prefix (pcs_sensor_add_prefixed), NULL for none */
+    uint32_t ebase;     /* added to sensor ids in events */
     double dt_s;
     /* configuration (read-only after build) */
     const double **src; /* source element of each sensor */
@@ -152,11 +153,12 @@ static inline double round_even(double x)
 /* Rare paths, kept out of line so the loops that call them stay tight. */
 #define PCS_COLD __attribute__((noinline, cold))
 
-/* Report a change of sensor k's range bits. @p raw is the unclamped value. */
-static PCS_COLD void range_event(pcs_world *w, uint32_t k, uint32_t old, uint32_t flags, double raw,
-                                 double out)
+/* Report a change of sensor k's range bits (event id k + @p base, the
+ * bank's event base). @p raw is the unclamped value. */
+static PCS_COLD void range_event(pcs_world *w, uint32_t k, uint32_t base, uint32_t old,
+                                 uint32_t flags, double raw, double out)
 {
-    pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k, (double)(flags & RANGE_BITS),
+    pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k + base, (double)(flags & RANGE_BITS),
                    (double)(old & RANGE_BITS), raw, out);
 }
 
@@ -175,7 +177,7 @@ static void clamp_publish(pcs_world *w, pcs_sensors *s, uint32_t k, double v, ui
     s->value[k] = out;
     s->status[k] = flags;
     if ((old ^ flags) & RANGE_BITS)
-        range_event(w, k, old, flags, v, out);
+        range_event(w, k, s->ebase, old, flags, v, out);
 }
 
 /* A sensor with a failure mode set; raw[k] is the pipeline's value (with the
@@ -331,7 +333,7 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     s->mode[k] = mode;
     s->drift[k] = 0.0;
     s->drift_rate[k] = mode == PCS_SENSOR_DRIFT ? c->cmd->args[0] : 0.0;
-    pcs_event_emit(w, PCS_EV_SENSOR_MODE, k, (double)mode, (double)old, s->drift_rate[k],
+    pcs_event_emit(w, PCS_EV_SENSOR_MODE, k + s->ebase, (double)mode, (double)old, s->drift_rate[k],
                    s->value[k]);
     return PCS_OK;
 }
@@ -532,11 +534,11 @@ static pcs_status register_system(pcs_world *w, pcs_sensors *s, const pcs_sensor
 
 pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, pcs_sensors **out)
 {
-    return pcs_sensor_add_prefixed(w, NULL, cfgs, n, out);
+    return pcs_sensor_add_prefixed(w, NULL, 0, cfgs, n, out);
 }
 
-pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, const pcs_sensor_def *cfgs,
-                                   uint32_t n, pcs_sensors **out)
+pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
+                                   const pcs_sensor_def *cfgs, uint32_t n, pcs_sensors **out)
 {
     pcs_status st = pcs_instr_add_check(w, &bank, prefix, w && cfgs && out, n);
     if (st == PCS_OK)
@@ -547,6 +549,7 @@ pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, const pcs_s
     if (!s)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     s->n = n;
+    s->ebase = event_base;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
     st = pcs_instr_prefix_copy(w, bank.fn, prefix, &s->prefix);

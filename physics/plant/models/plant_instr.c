@@ -653,7 +653,16 @@ static pcs_status create_banks(pcs_world *w, pcs_plant *p, instr_build *b, uint3
     uint32_t *stores = b->trip_stores, u1 = b->u0 + n;
     for (uint32_t i = 0; i < n; i++)
         stores[i] = pcs_unit_trip_store(p->units[b->u0 + i].core);
-    pcs_status st = pcs_sensor_add_prefixed(w, prefix, b->sensors, b->n_sensors, &set->sensors);
+    set->sensor_base = p->next_sensor;
+    set->function_base = p->next_function;
+    set->alarm_base = p->next_alarm;
+    set->n_functions = b->n_funcs;
+    set->n_alarms = b->n_alarms;
+    p->next_sensor += b->n_sensors;
+    p->next_function += b->n_funcs;
+    p->next_alarm += b->n_alarms;
+    pcs_status st = pcs_sensor_add_prefixed(w, prefix, set->sensor_base, b->sensors, b->n_sensors,
+                                            &set->sensors);
     b->bank = set->sensors;
     for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         if (p->units[u].secondary)
@@ -665,12 +674,15 @@ static pcs_status create_banks(pcs_world *w, pcs_plant *p, instr_build *b, uint3
     pc.n_units = n;
     pc.unit_names = unit_names;
     pc.prefix = prefix;
+    pc.event_function_base = set->function_base;
+    pc.event_unit_base = b->u0;
     pc.n_functions = b->n_funcs;
     pc.functions = b->funcs;
     pc.unit_trip_stores = stores;
     st = pcs_protection_add(w, set->sensors, &pc, &set->protection);
     if (st == PCS_OK)
-        st = pcs_alarm_add_prefixed(w, prefix, set->sensors, b->alarms, b->n_alarms, &set->alarms);
+        st = pcs_alarm_add_prefixed(w, prefix, set->alarm_base, set->sensors, b->alarms,
+                                    b->n_alarms, &set->alarms);
     for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         st = add_pzr_control(w, p, b, u);
     for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
@@ -692,11 +704,10 @@ static pcs_status create_banks(pcs_world *w, pcs_plant *p, instr_build *b, uint3
 
 static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
 {
-    plant_instr_set set = {0};
-    pcs_status st = create_banks(w, p, b, p->n_units, NULL, NULL, &set);
-    p->sensors = set.sensors;
-    p->protection = set.protection;
-    p->alarms = set.alarms;
+    pcs_status st = create_banks(w, p, b, p->n_units, NULL, NULL, &p->start);
+    p->sensors = p->start.sensors;
+    p->protection = p->start.protection;
+    p->alarms = p->start.alarms;
     return st;
 }
 
@@ -759,33 +770,54 @@ pcs_alarms *pcs_plant_alarms(const pcs_plant *p)
 }
 
 /* The set unit @p i is instrumented by, or NULL. */
-static const plant_instr_set *unit_set(const pcs_plant *p, uint32_t i, plant_instr_set *start)
+static const plant_instr_set *unit_set(const pcs_plant *p, uint32_t i)
 {
     if (!p || i >= p->n_units)
         return NULL;
-    if (i >= p->n_start)
-        return &p->added[i];
-    *start = (plant_instr_set){p->sensors, p->protection, p->alarms};
-    return start;
+    return i >= p->n_start ? &p->added[i] : &p->start;
 }
 
 pcs_sensors *pcs_plant_unit_sensors(const pcs_plant *p, uint32_t i)
 {
-    plant_instr_set s;
-    const plant_instr_set *set = unit_set(p, i, &s);
+    const plant_instr_set *set = unit_set(p, i);
     return set ? set->sensors : NULL;
 }
 
 pcs_protection *pcs_plant_unit_protection(const pcs_plant *p, uint32_t i)
 {
-    plant_instr_set s;
-    const plant_instr_set *set = unit_set(p, i, &s);
+    const plant_instr_set *set = unit_set(p, i);
     return set ? set->protection : NULL;
 }
 
 pcs_alarms *pcs_plant_unit_alarms(const pcs_plant *p, uint32_t i)
 {
-    plant_instr_set s;
-    const plant_instr_set *set = unit_set(p, i, &s);
+    const plant_instr_set *set = unit_set(p, i);
     return set ? set->alarms : NULL;
+}
+
+/* The set whose trip function (@p functions) or alarm event ids hold @p id:
+ * the start's or an added unit's. */
+static const plant_instr_set *event_set(const pcs_plant *p, uint32_t id, int functions)
+{
+    for (uint32_t u = p ? p->n_start : 0; p && u <= p->n_units; u++) {
+        const plant_instr_set *set = u == p->n_units ? &p->start : &p->added[u];
+        uint32_t base = functions ? set->function_base : set->alarm_base;
+        uint32_t n = functions ? set->n_functions : set->n_alarms;
+        if ((functions ? set->protection != NULL : set->alarms != NULL) && id >= base &&
+            id - base < n)
+            return set;
+    }
+    return NULL;
+}
+
+const char *pcs_plant_event_function_name(const pcs_plant *p, uint32_t id)
+{
+    const plant_instr_set *set = event_set(p, id, 1);
+    return set ? pcs_protection_function_name(set->protection, id - set->function_base) : "?";
+}
+
+const char *pcs_plant_event_alarm_name(const pcs_plant *p, uint32_t id)
+{
+    const plant_instr_set *set = event_set(p, id, 0);
+    return set ? pcs_alarm_name(set->alarms, id - set->alarm_base) : "?";
 }

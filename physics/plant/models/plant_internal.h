@@ -40,6 +40,10 @@ typedef struct plant_instr_set {
     pcs_sensors *sensors;
     pcs_protection *protection;
     pcs_alarms *alarms;
+    /* Event numbering: the bank's ids plus these (the first set's 0), so
+     * one event id names one element over every bank (plant_event_*). */
+    uint32_t sensor_base, function_base, alarm_base;
+    uint32_t n_functions, n_alarms;
 } plant_instr_set;
 
 /* Per-unit arrays are n_room long (every unit the plant will ever have: the
@@ -56,6 +60,8 @@ struct pcs_plant {
     int instrumented;              /* pcs_plant_instrument ran: an added unit gets its own */
     pcs_plant_setpoints setpoints; /* what it ran with */
     plant_instr_set *added;        /* [n_room]: the instrumentation of each added unit */
+    plant_instr_set start;         /* the start's banks (also p->sensors, ...) */
+    uint32_t next_sensor, next_function, next_alarm; /* the next set's event bases */
     pcs_plant_unit *units;
     pcs_plant_unit_def *cfg;
     plant_couple *couple;
