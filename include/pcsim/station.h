@@ -232,7 +232,8 @@ typedef enum pcs_station_entity_kind {
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
 
-/** Number of plant units built. */
+/** Number of plant units built: the scenario's units built at the start,
+ *  plus each one a unit_add has built since (its "build": "later" units). */
 PCS_API uint32_t pcs_station_unit_count(const pcs_station *st);
 
 typedef struct pcs_water_ph_table pcs_water_ph_table;
@@ -286,6 +287,9 @@ PCS_API void pcs_station_channels(const pcs_station *st, uint32_t *first, uint32
  * reads the build's registries; the result may be submitted from any thread).
  * Errors: PCS_E_NOTFOUND (unknown command or target), PCS_E_INVAL (value out
  * of range), each naming the command, target, value and the allowed range.
+ * "unit_add" on "uN", a unit of the scenario with "build": "later", is a
+ * structural command (pcsim/structure.h, station/station_units.c): no
+ * target id, args[0] = N; only a station with such a unit has it.
  */
 PCS_API pcs_status pcs_station_command(const pcs_station *st, const char *target,
                                        const char *command, double value, pcs_command *out);
