@@ -661,6 +661,12 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
         return snprintf(out, len, "sensor %u failure mode %g -> %g", ev->subject, v[1], v[0]), 1;
     case PCS_EV_FUEL_RANGE:
         return fuel_range_text(ev, out, len), 1;
+    case PCS_EV_STATION_UNIT_ADD:
+        return snprintf(out, len,
+                        "u%u unit_add: built at the end of this tick at %.0f %% of %.1f MW, %g "
+                        "loops (its systems run from the next tick)",
+                        ev->subject, 100.0 * v[0], v[1] / 1e6, v[2]),
+               1;
     default:
         return 0;
     }

@@ -14,11 +14,12 @@
  * in order, so units 1..n_units are the running ones and unit_add's
  * target is always the next.
  *
- * The command: kind the one registered here (a structural kind, no family
+ * The command: kind PCS_STATION_KIND_UNIT_ADD (a structural kind, no family
  * and no target: args[0] is the unit number), resolved from "uN" by
  * pcs_station_command. Stage 1 (check) refuses an unknown unit, a unit
  * already built or already accepted this tick, and a unit that is not the
- * next; the apply builds it. The kind is registered only by a station with
+ * next, and emits PCS_EV_STATION_UNIT_ADD for one it accepts; the apply
+ * builds it. The kind is registered only by a station with
  * a later unit, so every other station builds, journals and hashes as before.
  *
  * Saves. A save taken after a unit_add holds the structure log; loading it
@@ -31,12 +32,13 @@
 #include <string.h>
 
 #include "pcsim/channel.h"
+#include "pcsim/event.h"
 #include "pcsim/structure.h"
 #include "station/station_internal.h"
 
 struct station_units {
     pcs_station *st;
-    uint32_t kind;      /* the structural kind (the highest free one at the build) */
+    uint32_t kind;      /* PCS_STATION_KIND_UNIT_ADD */
     uint32_t n_pending; /* accepted at stage 1, not applied yet */
     uint64_t added_at[PCS_PLANT_MAX_UNITS]; /* tick of each unit's add (0: built at the start) */
 };
@@ -54,7 +56,6 @@ static uint32_t unit_number(const char *target)
 /* Stage 1: unknown unit, built, accepted this tick, or not the next. */
 static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
 {
-    (void)w;
     struct station_units *su = ctx;
     const pcs_station *st = su->st;
     double a = c->args[0];
@@ -82,6 +83,9 @@ static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
                              "%s: unit_add u%u: u%u is not built yet (units are added in order)",
                              st->source, n, next);
     su->n_pending++;
+    const pcs_plant_unit_def *d = &st->units[n - 1];
+    (void)pcs_event_emit(w, PCS_EV_STATION_UNIT_ADD, n, d->core.initial_power_fraction,
+                         d->core.nominal_power_w, (double)d->primary.n_loops, 0.0);
     return PCS_OK;
 }
 
@@ -109,27 +113,18 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     return rc == PCS_OK ? rc : pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
 }
 
-/* The highest kind no handler or family holds: the probe registers nothing
- * until a kind is free (a refused registration has no effect). */
+/* The fixed kind (pcsim/station.h): a journal names it, and the station's
+ * other structural kinds sit beside it at the top of the kind space. */
 static pcs_status register_kind(pcs_world *w, struct station_units *su)
 {
     pcs_structure_kind_def d = pcs_structure_kind_default();
+    d.kind = PCS_STATION_KIND_UNIT_ADD;
     d.name = "unit_add";
     d.check = check_add;
     d.apply = apply_add;
     d.ctx = su;
-    for (uint32_t k = PCS_COMMAND_KINDS_MAX - 1; k >= 1; k--) {
-        d.kind = k;
-        pcs_status rc = pcs_structure_kind_register(w, &d);
-        if (rc == PCS_OK) {
-            su->kind = k;
-            return PCS_OK;
-        }
-        if (rc != PCS_E_INVAL)
-            return rc;
-    }
-    return pcs_error_set(PCS_E_OVERFLOW, "unit_add: no free command kind below %u",
-                         PCS_COMMAND_KINDS_MAX);
+    su->kind = d.kind;
+    return pcs_structure_kind_register(w, &d);
 }
 
 pcs_status pcs_station_units_add(pcs_station *st)

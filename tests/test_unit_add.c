@@ -129,6 +129,17 @@ Test(unit_add, builds_steady_while_running)
     ua_tick(&one);
     cr_log_info("unit_add: the add's tick (u2 built and settled at 50 %%) took %.3f s", s);
     cr_assert_eq(pcs_station_unit_count(a.st), 2);
+    uint32_t n_ev = 0, seen = 0;
+    const pcs_event *ev = pcs_world_events(a.w, &n_ev);
+    for (uint32_t i = 0; i < n_ev; i++)
+        if (ev[i].kind == PCS_EV_STATION_UNIT_ADD) {
+            char text[256];
+            cr_assert(pcs_event_describe(a.st, &ev[i], text, sizeof text));
+            cr_expect_str_eq(text, "u2 unit_add: built at the end of this tick at 50 % of 1705.5 "
+                                   "MW, 2 loops (its systems run from the next tick)");
+            seen++;
+        }
+    cr_assert_eq(seen, 1, "one PCS_EV_STATION_UNIT_ADD in the add's tick");
     cr_assert_eq(pcs_world_layout_version(a.w), layout + 1);
     cr_assert_gt(pcs_channel_count(a.w), n_channels);
     cr_assert_eq(pcs_structure_log_count(a.w), 1);
@@ -281,8 +292,8 @@ Test(unit_add, workers_and_save_load_same_hash)
 static void expect_refused(const char *doc, const char *want)
 {
     pcs_scenario *s = NULL;
-    cr_assert_eq(pcs_scenario_load_string("b.json", doc, strlen(doc), NULL, &s), PCS_E_INVAL,
-                 "%s", doc);
+    cr_assert_eq(pcs_scenario_load_string("b.json", doc, strlen(doc), NULL, &s), PCS_E_INVAL, "%s",
+                 doc);
     cr_expect_str_eq(pcs_last_error(), want);
     pcs_scenario_destroy(s);
 }

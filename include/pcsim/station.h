@@ -229,6 +229,24 @@ typedef enum pcs_station_entity_kind {
     PCS_STATION_ENTITY_ALARM = 4,
 } pcs_station_entity_kind;
 
+/**
+ * "unit_add" (target "uN", a unit with "build": "later"; pcsim/structure.h,
+ * station/station_units.c): its kind is fixed at the top of the kind space,
+ * away from the families the engine hands out from 1, and registered only
+ * by a station whose scenario has such a unit; args[0] is the unit
+ * (1-based), the target field 0. Stage 1 refuses an unknown unit, a built
+ * one, a second add of it in one tick and one whose predecessor is not
+ * built, naming the unit and its state; an accepted add emits
+ * PCS_EV_STATION_UNIT_ADD at once (the event list closes at stage 13,
+ * before the apply: the event says what the end of the tick does).
+ */
+#define PCS_STATION_KIND_UNIT_ADD 252u
+
+/** Station event kinds: PCS_EV_MODEL_BASE + 192..199 (past event.h's
+ *  model ranges). PCS_EV_STATION_UNIT_ADD: subject the unit (1-based);
+ *  values: initial power fraction, nominal power W, loops. */
+enum { PCS_EV_STATION_UNIT_ADD = PCS_EV_MODEL_BASE + 192 };
+
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
 
