@@ -87,6 +87,12 @@ typedef struct instr_build {
     pcs_sensors *bank; /* the sensor bank once built (create_banks) */
 } instr_build;
 
+/* Plant unit @p u's build record. */
+static instr_unit *bu(const instr_build *b, uint32_t u)
+{
+    return &b->units[u - b->u0];
+}
+
 static void instr_build_free(instr_build *b)
 {
     if (!b)
@@ -240,9 +246,9 @@ static pcs_status instrument_control(pcs_world *w, instr_build *b, uint32_t u,
         double span, noise, tau_s;
         uint32_t *out;
     } ctl[] = {
-        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &b->units[u - b->u0].ctl_pressure},
-        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &b->units[u - b->u0].ctl_level},
-        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &b->units[u - b->u0].ctl_tavg},
+        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &bu(b, u)->ctl_pressure},
+        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &bu(b, u)->ctl_level},
+        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &bu(b, u)->ctl_tavg},
     };
     for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
         char name[NAME_LEN], src[BASE_LEN];
@@ -300,7 +306,7 @@ static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
 static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32_t l,
                                 const pcs_plant_setpoints *sp)
 {
-    pcs_interlock_def *d = &b->units[u - b->u0].interlock;
+    pcs_interlock_def *d = &bu(b, u)->interlock;
     uint32_t n = u + 1;
     char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
     pcs_interlock_channels feed;
@@ -325,8 +331,8 @@ static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32
      * ([HRTD] 7.1: one of each line's pressure transmitters gives the PORV
      * its signal); the protection channels' span, noise and lag */
     snprintf(name, sizeof name, "u%u.sg%u.steam_pressure.porv", n, l);
-    b->units[u - b->u0].ctl_porv[l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
-    if (b->units[u - b->u0].ctl_porv[l - 1] == UINT32_MAX)
+    bu(b, u)->ctl_porv[l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
+    if (bu(b, u)->ctl_porv[l - 1] == UINT32_MAX)
         return PCS_E_INVAL;
     for (uint32_t k = 0; k < STEAM_CH; k++) /* the NR span reads 0..100 % */
         b->sensors[d->nr_level[l - 1].sensor[k]].hi = 100.0;
@@ -377,7 +383,7 @@ static void add_flag_channels(instr_build *b, const char *base, uint32_t store, 
 static pcs_status low_flow_trips(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                  uint32_t low_flow)
 {
-    pcs_interlock_def *d = &b->units[u - b->u0].interlock;
+    pcs_interlock_def *d = &bu(b, u)->interlock;
     const uint32_t sig = UINT32_MAX; /* the flag copy: set by create_all */
     uint32_t n = u + 1, isig = 0, n_loops = p->units[u].n_loops;
     char unit[16], base[BASE_LEN], name[NAME_LEN];
@@ -418,7 +424,7 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
 {
     const pcs_plant_unit *pu = &p->units[u];
     const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
-    pcs_interlock_def *d = &b->units[u - b->u0].interlock;
+    pcs_interlock_def *d = &bu(b, u)->interlock;
     pcs_interlock_default(d);
     /* the interlocks' flag copy the armed trips read: its store exists once
      * the interlocks are built (create_all sets it) */
@@ -462,8 +468,8 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
         return st;
     d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
     d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
-    memcpy(d->power.sensor, b->units[u - b->u0].nis, sizeof b->units[u - b->u0].nis);
-    memcpy(d->pzr_pressure.sensor, b->units[u - b->u0].prs, sizeof b->units[u - b->u0].prs);
+    memcpy(d->power.sensor, bu(b, u)->nis, sizeof bu(b, u)->nis);
+    memcpy(d->pzr_pressure.sensor, bu(b, u)->prs, sizeof bu(b, u)->prs);
     return PCS_OK;
 }
 
@@ -484,8 +490,8 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
         st = instrument_control(w, b, u, sp);
     if (st != PCS_OK)
         return st;
-    memcpy(b->units[u - b->u0].nis, nis, sizeof nis);
-    memcpy(b->units[u - b->u0].prs, prs, sizeof prs);
+    memcpy(bu(b, u)->nis, nis, sizeof nis);
+    memcpy(bu(b, u)->prs, prs, sizeof prs);
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
     add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH,
              sp->high_flux_frac * p_nom, nis, 0);
@@ -546,11 +552,11 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.level_full_pct = pd->pzr_level_full;
     d.letdown_kg_s = pd->letdown_nominal_kg_s;
     d.charging_boron_ppm = pd->boron_ppm;
-    pcs_status st = control_input(b, b->units[u - b->u0].ctl_pressure, &d.pressure);
+    pcs_status st = control_input(b, bu(b, u)->ctl_pressure, &d.pressure);
     if (st == PCS_OK)
-        st = control_input(b, b->units[u - b->u0].ctl_level, &d.level);
+        st = control_input(b, bu(b, u)->ctl_level, &d.level);
     if (st == PCS_OK)
-        st = control_input(b, b->units[u - b->u0].ctl_tavg, &d.tavg[0]);
+        st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg[0]);
     if (st == PCS_OK)
         st = pcs_pzr_control_add(w, &d, &p->pzr_control[u]);
     return st;
@@ -570,9 +576,9 @@ static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
     d.rated_power_w = p->cfg[u].core.nominal_power_w;
-    pcs_status st = control_input(b, b->units[u - b->u0].ctl_tavg, &d.tavg);
+    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg);
     if (st == PCS_OK) /* the power-mismatch channel reads power-range channel A */
-        st = control_input(b, b->units[u - b->u0].nis[0], &d.power);
+        st = control_input(b, bu(b, u)->nis[0], &d.power);
     return st == PCS_OK ? pcs_rod_control_add(w, &d, p->units[u].core, &p->rod_control[u]) : st;
 }
 
@@ -584,7 +590,7 @@ static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *
     d.unit_name = pd->unit_name;
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
-    pcs_status st = control_input(b, b->units[u - b->u0].ctl_tavg, &d.tavg);
+    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg);
     /* hot zero power: the dumps carry the steam in their steam-pressure
        mode at the operator's setpoint, the header pressure the unit settled
        at (plant.c, plant_hzp_dumps) */
@@ -609,7 +615,7 @@ static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, 
     d.unit_name = sd->unit_name;
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < sd->n_sg; l++)
-        st = control_input(b, b->units[u - b->u0].ctl_porv[l], &d.pressure[l]);
+        st = control_input(b, bu(b, u)->ctl_porv[l], &d.pressure[l]);
     pcs_sg_porv *pv = NULL;
     return st == PCS_OK ? pcs_sg_porv_add(w, &d, p->units[u].secondary, &pv) : st;
 }
@@ -619,7 +625,7 @@ static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, 
  * P-4 reads the unit's trip breakers, its latched scram cause. */
 static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint32_t u)
 {
-    pcs_interlock_def d = b->units[u - b->u0].interlock;
+    pcs_interlock_def d = bu(b, u)->interlock;
     char unit[16], cause[32];
     snprintf(unit, sizeof unit, "u%u", u + 1);
     snprintf(cause, sizeof cause, "u%u.scram.cause", u + 1);
