@@ -13,8 +13,10 @@
  * steady-state tolerance of tests/test_plant.c (1e-4 of nominal). 0 and 2
  * workers give the same hash; a save taken after the add loads into a
  * station built from the scenario (the engine re-applies the structure
- * log) with the same hash, and both run on equal. A second unit_add of u2,
- * an unknown unit and a unit built at the start are refused.
+ * log) with the same hash, and both run on equal; a journal of a run with
+ * the add replays to its recorded hash. A second unit_add of u2, an unknown
+ * unit and a unit built at the start are refused, and the "build" field is
+ * checked at load.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -316,4 +318,48 @@ Test(unit_add, build_field_is_checked_at_load)
                    "built at the start come first (allowed: 'later')");
     expect_refused("{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"build\": 1}]}",
                    "b.json: $.units[0].build: expected a non-empty string, got an integer");
+}
+
+/* A journal of a run with a unit_add replays on a station built from the
+ * scenario to the recorded hash (the kind table names unit_add). */
+Test(unit_add, journal_replays_the_add)
+{
+    char path[] = "/tmp/pcsim_unit_add_journal_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    ua a;
+    ua_build(&a, UA_DOC, 0);
+    pcs_journal_writer *jw = NULL;
+    cr_assert_eq(pcs_journal_writer_open(path, a.st, a.scn, &jw), PCS_OK, "%s", pcs_last_error());
+    /* the script's source, as pcsim run submits and a replay resubmits: the
+     * structure log (hashed) keeps each change's source and sequence */
+    pcs_command_source *src = NULL;
+    cr_assert_eq(pcs_command_source_open(a.w, 2, 1, 8, &src), PCS_OK, "%s", pcs_last_error());
+    for (uint32_t t = 1; t <= 8; t++) {
+        pcs_command c;
+        if (t == 3) {
+            cr_assert_eq(pcs_station_command(a.st, "u2", "unit_add", 0.0, &c), PCS_OK);
+            cr_assert_eq(pcs_command_source_submit(src, &c), PCS_OK, "%s", pcs_last_error());
+        }
+        ua_tick(&a);
+        cr_assert_eq(pcs_journal_writer_drain(jw), PCS_OK, "%s", pcs_last_error());
+    }
+    cr_assert_eq(pcs_journal_writer_end(jw), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_journal_writer_close(jw, 1), PCS_OK, "%s", pcs_last_error());
+    uint64_t want = pcs_world_state_hash(a.w);
+    ua_free(&a);
+
+    pcs_journal_file *j = NULL;
+    cr_assert_eq(pcs_journal_file_load(path, &j), PCS_OK, "%s", pcs_last_error());
+    unlink(path);
+    ua b;
+    ua_build(&b, UA_DOC, 0);
+    pcs_replay_result r;
+    cr_assert_eq(pcs_replay(b.st, j, NULL, &r), PCS_OK, "%s", pcs_last_error());
+    cr_assert(r.completed);
+    cr_assert_eq(r.final_hash, want);
+    cr_assert_eq(pcs_station_unit_count(b.st), 2);
+    pcs_journal_file_destroy(j);
+    ua_free(&b);
 }
