@@ -32,6 +32,8 @@ typedef struct scenario {
     pcs_plant_unit_def units[PCS_PLANT_MAX_UNITS]; /**< "units", checked to build */
     char unit_names[PCS_PLANT_MAX_UNITS][16];      /**< "u1".. */
     uint32_t n_units;                              /**< 0: no plant */
+    uint32_t n_start; /**< units built at the start: the first n_start (the others have
+                           "build": "later", added by unit_add; n_units when none) */
     pcs_plant_setpoints setpoints;                 /**< "instrumentation" */
     int freeze;                        /**< 1: a "freeze" section (units can be frozen) */
     pcs_station_freeze_def freeze_def; /**< its options */

@@ -157,6 +157,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
                                        "scram_drop_time_s",
                                        "control_bank_position",
                                        "sg_model",
+                                       "build",
                                        NULL};
     if (!json_is_object(u))
         return jr_fail(c, "expected an object");
@@ -223,10 +224,41 @@ static int parse_unit(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
 
 /* ---- sections --------------------------------------------------------------- */
 
+/* "build": "start" (the default: built with the station) or "later" (built
+ * by a unit_add command while running, station_units.c). Later units follow
+ * every unit built at the start, so units 1..n_start are the ones running
+ * and each unit_add builds the next; u1 is always built at the start. */
+static int parse_build(jr_ctx *c, json_t *u, size_t i, scenario *s)
+{
+    const char *b = NULL;
+    if (jr_str(c, u, "build", &b) != 0)
+        return -1;
+    int later = b && strcmp(b, "later") == 0;
+    size_t p = jr_push_key(c, "build");
+    int rc = 0;
+    if (b && !later && strcmp(b, "start") != 0)
+        rc = jr_fail(c,
+                     "value '%s' is not one of 'start' (the default: built with the station) or "
+                     "'later' (built by a unit_add command while running)",
+                     b);
+    else if (later && i == 0)
+        rc = jr_fail(c, "value 'later' on u1: the first unit is built at the start (allowed: "
+                        "'start')");
+    else if (!later && s->n_start < i)
+        rc = jr_fail(c,
+                     "value '%s' on u%zu after u%u with 'later': units built at the start come "
+                     "first (allowed: 'later')",
+                     b ? b : "start", i + 1, s->n_start + 1);
+    jr_pop(c, p);
+    if (rc == 0 && !later)
+        s->n_start = (uint32_t)i + 1;
+    return rc;
+}
+
 static int unit_item(jr_ctx *c, json_t *item, size_t i, void *out)
 {
     scenario *s = out;
-    if (parse_unit(c, item, &s->units[i], s->unit_names[i]) != 0)
+    if (parse_unit(c, item, &s->units[i], s->unit_names[i]) != 0 || parse_build(c, item, i, s) != 0)
         return -1;
     char want[16];
     snprintf(want, sizeof want, "u%zu", i + 1);
@@ -273,6 +305,7 @@ static int parse_instrumentation(jr_ctx *c, json_t *doc, pcs_plant_setpoints *sp
 int scenario_units_parse(jr_ctx *c, json_t *doc, scenario *s)
 {
     s->n_units = 0;
+    s->n_start = 0;
     if (parse_units(c, doc, s) != 0 || parse_instrumentation(c, doc, &s->setpoints) != 0)
         return -1;
     if (s->n_units > 0 &&

@@ -48,14 +48,15 @@ static pcs_status plant_initialize(pcs_world *w, void *ctx, const char *section_
     pcs_status rc = pcs_station_water_table(&table);
     if (rc == PCS_OK)
         rc = pcs_station_coolant_table(&coolant);
-    for (uint32_t u = 0; rc == PCS_OK && u < st->n_units; u++) {
+    for (uint32_t u = 0; rc == PCS_OK && u < st->n_all; u++) {
         st->units[u].primary.table = table;
         if (!st->units[u].fuel.props_fn) { /* real water, the table read only */
             st->units[u].fuel.props_fn = pcs_coolant_props_water;
             st->units[u].fuel.props_ctx = (void *)coolant;
         }
     }
-    return rc == PCS_OK ? pcs_plant_add(w, st->units, st->n_units, &st->plant) : rc;
+    return rc == PCS_OK ? pcs_plant_add_staged(w, st->units, st->n_all, st->n_units, &st->plant)
+                        : rc;
 }
 
 static pcs_status instrumentation_initialize(pcs_world *w, void *ctx, const char *section_json)
@@ -111,7 +112,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
     if (!st)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for the station", scn->s.source);
     st->world = w;
-    st->n_units = s->n_units;
+    st->n_units = st->n_start = s->n_start;
+    st->n_all = s->n_units;
     memcpy(st->units, s->units, s->n_units * sizeof st->units[0]);
     st->setpoints = s->setpoints;
     snprintf(st->source, sizeof st->source, "%s", s->source);
@@ -133,6 +135,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
     rc = pcs_station_entities_add(st);
     if (rc == PCS_OK)
         rc = pcs_station_structure_add(st);
+    if (rc == PCS_OK)
+        rc = pcs_station_units_add(st);
     if (rc != PCS_OK) {
         free(st->pump_pending);
         free(st);
@@ -352,7 +356,44 @@ static const action_def actions[] = {
      "target uN (frozen for at least 20 ticks), value extra s [0, 1e12] added to the frozen time "
      "(decay heat and xenon advance in closed form)",
      1, 0.0, 1e12, 0, "extra s", 0},
+    {"pump_remove", NULL, 0, ARG_UNIT,
+     "target uN.pumpK: a structural change, the pump taken out of its loop at the end of the "
+     "tick (its entity, command target and channel go)",
+     NO_RANGE},
+    {"pump_install", NULL, 0, ARG_UNIT,
+     "target uN.pumpK (a removed pump): put back stopped at the end of the tick (new entity, "
+     "target and channel; pump_start runs it up)",
+     NO_RANGE},
+    {"unit_add", NULL, 0, ARG_UNIT,
+     "target uN (a unit with \"build\": \"later\"): build it at the tick boundary, steady at its "
+     "initial power",
+     NO_RANGE},
 };
+
+/* Rows with no family are structural commands (pcsim/structure.h): no
+ * family and no target, resolved and given their kind by their own file:
+ * pump_remove and pump_install station_structure.c, unit_add
+ * station_units.c. */
+static pcs_status structural_resolve(const pcs_station *st, const action_def *d, const char *where,
+                                     const char *target, pcs_command *out)
+{
+    int pump = pcs_station_pump_command(d->name);
+    if (pump >= 0)
+        return pcs_station_pump_resolve(st, pump, where, target, out);
+    return pcs_station_unit_add_resolve(st, where, target, out);
+}
+
+static pcs_status structural_kind(const pcs_station *st, const action_def *d, uint32_t *kind)
+{
+    int pump = pcs_station_pump_command(d->name);
+    if (pump < 0)
+        return pcs_station_unit_add_kind(st, kind);
+    if (!st->plant)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' needs units (the scenario has none)",
+                             st->source, d->name);
+    *kind = pcs_station_pump_command_kind((uint32_t)pump);
+    return PCS_OK;
+}
 
 /* Where a message points: "<file>: $.script[i].<field>" for a script
  * action, "<source>: <field>" for a host's pcs_station_command. */
@@ -456,14 +497,13 @@ static pcs_status resolve(const pcs_station *st, const where *at, const char *co
         if (strcmp(actions[i].name, command) == 0)
             d = &actions[i];
     char w[320];
-    int structural = pcs_station_pump_command(command);
-    if (structural >= 0) { /* pump_remove, pump_install: station_structure.c */
-        where_text(at, "target", w, sizeof w);
-        return pcs_station_pump_resolve(st, structural, w, target, out);
-    }
     if (!d) {
         where_text(at, "command", w, sizeof w);
         return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", w, command);
+    }
+    if (!d->family) {
+        where_text(at, "target", w, sizeof w);
+        return structural_resolve(st, d, w, target, out);
     }
     if (check_value(at, d, value) != PCS_OK)
         return PCS_E_INVAL;
@@ -510,12 +550,12 @@ pcs_status pcs_station_script_command(const pcs_station *st, const pcs_scenario 
 
 uint32_t pcs_station_command_name_count(void)
 {
-    return N_ACTIONS + pcs_station_pump_command_count();
+    return N_ACTIONS;
 }
 
 const char *pcs_station_command_name(uint32_t i)
 {
-    return i < N_ACTIONS ? actions[i].name : pcs_station_pump_command_name(i - N_ACTIONS);
+    return i < N_ACTIONS ? actions[i].name : NULL;
 }
 
 pcs_status pcs_station_command_kind(const pcs_station *st, const char *command, uint32_t *kind)
@@ -524,12 +564,9 @@ pcs_status pcs_station_command_kind(const pcs_station *st, const char *command, 
         return pcs_error_set(PCS_E_INVAL, "pcs_station_command_kind: NULL argument");
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
         if (strcmp(actions[i].name, command) == 0)
-            return pcs_command_kind_find(st->world, actions[i].family, actions[i].op, kind);
-    int structural = pcs_station_pump_command(command);
-    if (structural >= 0 && st->plant) {
-        *kind = pcs_station_pump_command_kind((uint32_t)structural);
-        return PCS_OK;
-    }
+            return actions[i].family
+                       ? pcs_command_kind_find(st->world, actions[i].family, actions[i].op, kind)
+                       : structural_kind(st, &actions[i], kind);
     return pcs_error_set(PCS_E_NOTFOUND, "%s: unknown command '%s'", st->source, command);
 }
 
@@ -552,12 +589,12 @@ static const char *trip_cause(uint32_t bits)
  * their state under their own names. */
 static const char *function_name(const pcs_station *st, uint32_t id)
 {
-    return st->plant ? pcs_protection_function_name(pcs_plant_protection(st->plant), id) : "?";
+    return st->plant ? pcs_plant_event_function_name(st->plant, id) : "?";
 }
 
 static const char *alarm_name(const pcs_station *st, uint32_t id)
 {
-    return st->plant ? pcs_alarm_name(pcs_plant_alarms(st->plant), id) : "?";
+    return st->plant ? pcs_plant_event_alarm_name(st->plant, id) : "?";
 }
 
 /* PCS_EV_FUEL_RANGE's values (fuel.h) mean different things per flag: a
@@ -668,6 +705,12 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
         return snprintf(out, len, "sensor %u failure mode %g -> %g", ev->subject, v[1], v[0]), 1;
     case PCS_EV_FUEL_RANGE:
         return fuel_range_text(ev, out, len), 1;
+    case PCS_EV_STATION_UNIT_ADD:
+        return snprintf(out, len,
+                        "u%u unit_add: built at the end of this tick at %.0f %% of %.1f MW, %g "
+                        "loops (its systems run from the next tick)",
+                        ev->subject, 100.0 * v[0], v[1] / 1e6, v[2]),
+               1;
     default:
         return 0;
     }

@@ -127,3 +127,36 @@ pcs_status pcs_station_entities_add(pcs_station *st)
     n = 0;
     return rc == PCS_OK ? walk(st, 0, &n) : rc;
 }
+
+/* Unit @p u added while running: the unit, its pumps, its sensors (its own
+ * bank, among the channels the add registered) and its alarms, in the order
+ * the start gives a unit's devices. */
+pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t first_channel)
+{
+    uint32_t n = 0;
+    char name[32];
+    snprintf(name, sizeof name, "u%u", u + 1);
+    pcs_status rc =
+        device(st->world, name, PCS_STATION_ENTITY_UNIT, PCS_ENTITY_NO_STORE, 0, 0, &n);
+    for (uint32_t k = 1; rc == PCS_OK && k <= st->units[u].primary.n_loops; k++) {
+        snprintf(name, sizeof name, "u%u.pump%u", u + 1, k);
+        rc = device(st->world, name, PCS_STATION_ENTITY_PUMP, PCS_ENTITY_NO_STORE, 0, 0, &n);
+    }
+    const pcs_sensors *s = pcs_plant_unit_sensors(st->plant, u);
+    for (uint32_t c = first_channel; s && rc == PCS_OK && c < pcs_channel_count(st->world); c++) {
+        pcs_channel_info info;
+        uint32_t id, store, row;
+        if (pcs_channel_get(st->world, c, &info) != PCS_OK ||
+            pcs_sensor_find(s, info.name, &id) != PCS_OK ||
+            pcs_sensor_value_ref(s, id, &store, &row) != PCS_OK)
+            continue;
+        rc = device(st->world, info.name, PCS_STATION_ENTITY_SENSOR, store, row, 0, &n);
+    }
+    const pcs_alarms *a = pcs_plant_unit_alarms(st->plant, u);
+    for (uint32_t i = 0; a && rc == PCS_OK && i < pcs_alarm_count(a); i++) {
+        const char *an = pcs_alarm_name(a, i);
+        if (an)
+            rc = device(st->world, an, PCS_STATION_ENTITY_ALARM, PCS_ENTITY_NO_STORE, 0, 0, &n);
+    }
+    return rc;
+}

@@ -20,14 +20,17 @@ struct pcs_scenario {
 struct pcs_station {
     pcs_world *world;
     pcs_plant *plant; /**< NULL when the scenario has no units */
-    uint32_t n_units;
+    uint32_t n_units; /**< units built (running): u1..u<n_units> */
+    uint32_t n_start; /**< built at the start; the scenario's others are "build": "later" */
+    uint32_t n_all;   /**< the scenario's units: units[] holds every one */
+    struct station_units *later;        /**< station_units.c; NULL without later units */
     pcs_plant_setpoints setpoints;      /**< "instrumentation", for its plugin */
     uint32_t first_channel, n_channels; /**< channels the build registered */
     char source[256];                   /**< the scenario's source, for messages */
     struct station_freeze *freeze;      /**< station_freeze.c; NULL until pcs_station_freeze_add */
     unsigned char *pump_pending;        /**< station_structure.c: [unit][PCS_PLANT_MAX_LOOPS] change
                                              accepted this tick (1 remove, 2 install), else 0 */
-    pcs_plant_unit_def units[];         /**< n_units of them (sized at pcs_station_add) */
+    pcs_plant_unit_def units[];         /**< n_all of them (sized at pcs_station_add) */
 };
 
 /** station/station_entities.c: register the station's devices as entities
@@ -39,12 +42,26 @@ pcs_status pcs_station_entities_add(pcs_station *st);
 pcs_status pcs_station_structure_add(pcs_station *st);
 /** Index of structural command @p command, or -1. */
 int pcs_station_pump_command(const char *command);
-uint32_t pcs_station_pump_command_count(void);
-const char *pcs_station_pump_command_name(uint32_t i);
 uint32_t pcs_station_pump_command_kind(uint32_t i);
 /** Structural command @p i on @p target into @p out; messages start with
  *  @p where (the place the target came from). */
 pcs_status pcs_station_pump_resolve(const pcs_station *st, int i, const char *where,
                                     const char *target, pcs_command *out);
+
+/** station/station_entities.c: register unit @p u (0-based), added while
+ *  running, its pumps, and its sensors among the channels from
+ *  @p first_channel on and its alarms (its own banks). */
+pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t first_channel);
+
+/** station/station_units.c: the unit_add structural kind, registered when
+ *  the scenario has units with "build": "later" (else nothing). */
+pcs_status pcs_station_units_add(pcs_station *st);
+
+/** unit_add's kind (PCS_E_NOTFOUND naming the source without later units). */
+pcs_status pcs_station_unit_add_kind(const pcs_station *st, uint32_t *kind);
+
+/** "unit_add" on target "uN" into @p out; messages start with @p where. */
+pcs_status pcs_station_unit_add_resolve(const pcs_station *st, const char *where,
+                                        const char *target, pcs_command *out);
 
 #endif

@@ -30,19 +30,15 @@
 #include "pcsim/system.h"
 #include "station/station_internal.h"
 
-/* The two commands: name, kind, install (1) or remove (0), help. */
+/* The two commands: name, kind, install (1) or remove (0). Their help
+ * texts are rows of the station's command table (station.c). */
 static const struct {
     const char *name;
     uint32_t kind;
     int install;
-    const char *help;
 } pump_cmds[] = {
-    {"pump_remove", PCS_STATION_KIND_PUMP_REMOVE, 0,
-     "target uN.pumpK: a structural change, the pump taken out of its loop at the end of the "
-     "tick (its entity, command target and channel go)"},
-    {"pump_install", PCS_STATION_KIND_PUMP_INSTALL, 1,
-     "target uN.pumpK (a removed pump): put back stopped at the end of the tick (new entity, "
-     "target and channel; pump_start runs it up)"},
+    {"pump_remove", PCS_STATION_KIND_PUMP_REMOVE, 0},
+    {"pump_install", PCS_STATION_KIND_PUMP_INSTALL, 1},
 };
 #define N_PUMP_CMDS (sizeof pump_cmds / sizeof pump_cmds[0])
 
@@ -52,16 +48,6 @@ int pcs_station_pump_command(const char *command)
         if (strcmp(pump_cmds[i].name, command) == 0)
             return (int)i;
     return -1;
-}
-
-uint32_t pcs_station_pump_command_count(void)
-{
-    return (uint32_t)N_PUMP_CMDS;
-}
-
-const char *pcs_station_pump_command_name(uint32_t i)
-{
-    return i < N_PUMP_CMDS ? pump_cmds[i].name : NULL;
 }
 
 uint32_t pcs_station_pump_command_kind(uint32_t i)
@@ -100,8 +86,8 @@ pcs_status pcs_station_pump_resolve(const pcs_station *st, int i, const char *wh
 {
     uint32_t unit = 0, pump = 0;
     if (!parse_pump(target, &unit, &pump))
-        return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' is not a target of %s (%s)", where, target,
-                             pump_cmds[i].name, pump_cmds[i].help);
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' is not a target of %s (target uN.pumpK)",
+                             where, target, pump_cmds[i].name);
     char what[400];
     snprintf(what, sizeof what, "%s: %s of '%s'", where, pump_cmds[i].name, target);
     pcs_status rc = pump_exists(st, what, unit, pump);
@@ -243,7 +229,7 @@ pcs_status pcs_station_structure_add(pcs_station *st)
 {
     if (!st->plant)
         return PCS_OK;
-    st->pump_pending = calloc((size_t)st->n_units * PCS_PLANT_MAX_LOOPS, 1);
+    st->pump_pending = calloc((size_t)st->n_all * PCS_PLANT_MAX_LOOPS, 1); /* later units too */
     if (!st->pump_pending)
         return pcs_error_set(PCS_E_NOMEM, "out of memory for the pump commands");
     pcs_command_fn checks[2] = {check_remove, check_install};

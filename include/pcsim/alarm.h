@@ -191,6 +191,20 @@ PCS_API pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors,
                                  const pcs_alarm_def *cfgs, uint32_t n, pcs_alarms **out);
 
 /**
+ * pcs_alarm_add for another bank in the same world (a unit added while
+ * running, pcsim/structure.h): stores, system and load check named
+ * "<prefix>alarms.*", "<prefix>alarms", and the bank's ACK_ALL target
+ * "<prefix>alarms"; alarm channels and targets keep their own names and the
+ * command family is shared. @p prefix NULL or "" is pcs_alarm_add; at most
+ * 31 chars. @p event_base is added to the alarm ids its events carry (0 for
+ * the world's first bank), so they name this bank's alarms. Build phase or
+ * a structural apply.
+ */
+PCS_API pcs_status pcs_alarm_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
+                                          const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
+                                          uint32_t n, pcs_alarms **out);
+
+/**
  * Register @p name as another target of PCS_ALARM_OP_ACK_ALL on the bank
  * (the station gives each unit's name, "u1", so `alarm_ack_all u1` reads as
  * the operator says it). Build phase only.

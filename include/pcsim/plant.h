@@ -155,6 +155,34 @@ PCS_API pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units,
                                    uint32_t n_units, pcs_plant **out);
 
 /**
+ * pcs_plant_add of the first @p n_start of @p n_units units; the others are
+ * kept (their definitions copied) for pcs_plant_unit_add, which builds them
+ * one at a time, in order, while the world runs. The plant's per-unit arrays
+ * are sized for all @p n_units here, so an added unit moves nothing.
+ * n_start == n_units is pcs_plant_add exactly.
+ * @return as pcs_plant_add; PCS_E_INVAL for n_start outside [1, n_units].
+ */
+PCS_API pcs_status pcs_plant_add_staged(pcs_world *w, const pcs_plant_unit_def *units,
+                                        uint32_t n_units, uint32_t n_start, pcs_plant **out);
+
+/**
+ * Build the next kept unit (number pcs_plant_unit_count + 1) from its
+ * definition: from a structural command's apply (pcsim/structure.h), or in
+ * the build phase. Its steady state is settled at its initial power as at
+ * the start (a full settle: never copied from a running twin), so it enters
+ * steady; its systems first run at the tick after the apply. When the plant
+ * is instrumented (pcs_plant_instrument) the unit gets its own sensors,
+ * protection and alarms (stores and systems prefixed "uN.", channels and
+ * targets named as a unit built at the start has them) and its controllers.
+ * @return PCS_E_STATE when no unit is kept, or the build's errors (prefixed
+ *         with the unit); PCS_E_STATE when the world is sealed and not amending.
+ */
+PCS_API pcs_status pcs_plant_unit_add(pcs_world *w, pcs_plant *p);
+
+/** Units the plant can have: built plus kept (pcs_plant_add_staged). */
+PCS_API uint32_t pcs_plant_unit_room(const pcs_plant *p);
+
+/**
  * Standard instrumentation of every unit (plant_instr.c), after Westinghouse
  * practice: four redundant channels per protected quantity, 2-out-of-4 trip
  * logic, and operator alarms. Setpoints are fractions of the unit's rated
@@ -203,6 +231,19 @@ typedef struct pcs_alarms pcs_alarms;
 PCS_API pcs_sensors *pcs_plant_sensors(const pcs_plant *p);
 PCS_API pcs_protection *pcs_plant_protection(const pcs_plant *p);
 PCS_API pcs_alarms *pcs_plant_alarms(const pcs_plant *p);
+
+/** The instrumentation of unit @p i (0-based): the plant's banks above for
+ *  a unit built at the start, its own for a unit added while running
+ *  (pcs_plant_unit_add); NULL out of range or before pcs_plant_instrument. */
+PCS_API pcs_sensors *pcs_plant_unit_sensors(const pcs_plant *p, uint32_t i);
+PCS_API pcs_protection *pcs_plant_unit_protection(const pcs_plant *p, uint32_t i);
+PCS_API pcs_alarms *pcs_plant_unit_alarms(const pcs_plant *p, uint32_t i);
+
+/** The name of trip function or alarm @p id as events carry it (every
+ *  bank's ids follow the banks before it: the start's from 0, each added
+ *  unit's after), "?" for an id no bank has. */
+PCS_API const char *pcs_plant_event_function_name(const pcs_plant *p, uint32_t id);
+PCS_API const char *pcs_plant_event_alarm_name(const pcs_plant *p, uint32_t id);
 
 /** Number of units, and unit @p i (0-based) of the plant; NULL out of range. */
 PCS_API uint32_t pcs_plant_unit_count(const pcs_plant *p);

@@ -187,6 +187,16 @@ typedef struct pcs_protection_def {
     const uint32_t *unit_trip_stores;
     /** Element in each of those stores; NULL: element 0. */
     const uint32_t *unit_trip_indices;
+    /** NULL or "" (default): the world's protection, stores "rps.*", system
+     *  "protection". Else another one in the same world (a unit added while
+     *  running, pcsim/structure.h): stores "<prefix>rps.*", system and load
+     *  check "<prefix>protection", the command family shared; at most 31
+     *  chars. Function and unit channels and targets keep their own names. */
+    const char *prefix;
+    /** Added to the function ids and unit indices its events carry (0, 0:
+     *  as the ids and indices here), so the events of a second protection
+     *  in the world name its own functions and units. */
+    uint32_t event_function_base, event_unit_base;
 } pcs_protection_def;
 
 /** Fill @p cfg with the defaults above (name NULL, n_inputs 0: must be set). */

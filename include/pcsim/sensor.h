@@ -148,6 +148,21 @@ PCS_API pcs_status pcs_sensor_def_validate(const pcs_world *w, const pcs_sensor_
 PCS_API pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n,
                                   pcs_sensors **out);
 
+/**
+ * pcs_sensor_add for another bank in the same world (a unit added while
+ * running, pcsim/structure.h): its stores, system and load check are named
+ * "<prefix>sensors.*", "<prefix>sensors" (prefix "u2." gives
+ * "u2.sensors.value"); its sensors' channels and targets keep their own
+ * names, the command family is shared with the first bank, and its noise
+ * streams are seeded apart from the first bank's. @p prefix NULL or "" is
+ * pcs_sensor_add; at most 31 chars. @p event_base is added to the sensor ids its
+ * events carry (0 for the world's first bank). Build phase or a structural
+ * apply.
+ */
+PCS_API pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
+                                           const pcs_sensor_def *cfgs, uint32_t n,
+                                           pcs_sensors **out);
+
 /** Number of sensors (0 for NULL). */
 PCS_API uint32_t pcs_sensor_count(const pcs_sensors *s);
 

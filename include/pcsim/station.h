@@ -257,10 +257,30 @@ typedef enum pcs_station_entity_kind {
 #define PCS_STATION_KIND_PUMP_REMOVE 250u
 #define PCS_STATION_KIND_PUMP_INSTALL 251u
 
+/**
+ * Structural command "unit_add" (target "uN", a unit with "build":
+ * "later"; pcsim/structure.h, station/station_units.c): its kind is fixed
+ * at the top of the kind space,
+ * away from the families the engine hands out from 1, and registered only
+ * by a station whose scenario has such a unit; args[0] is the unit
+ * (1-based), the target field 0. Stage 1 refuses an unknown unit, a built
+ * one, a second add of it in one tick and one whose predecessor is not
+ * built, naming the unit and its state; an accepted add emits
+ * PCS_EV_STATION_UNIT_ADD at once (the event list closes at stage 13,
+ * before the apply: the event says what the end of the tick does).
+ */
+#define PCS_STATION_KIND_UNIT_ADD 252u
+
+/** Station event kinds: PCS_EV_MODEL_BASE + 192..199 (past event.h's
+ *  model ranges). PCS_EV_STATION_UNIT_ADD: subject the unit (1-based);
+ *  values: initial power fraction, nominal power W, loops. */
+enum { PCS_EV_STATION_UNIT_ADD = PCS_EV_MODEL_BASE + 192 };
+
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
 
-/** Number of plant units built. */
+/** Number of plant units built: the scenario's units built at the start,
+ *  plus each one a unit_add has built since (its "build": "later" units). */
 PCS_API uint32_t pcs_station_unit_count(const pcs_station *st);
 
 typedef struct pcs_water_ph_table pcs_water_ph_table;
@@ -314,6 +334,9 @@ PCS_API void pcs_station_channels(const pcs_station *st, uint32_t *first, uint32
  * reads the build's registries; the result may be submitted from any thread).
  * Errors: PCS_E_NOTFOUND (unknown command or target), PCS_E_INVAL (value out
  * of range), each naming the command, target, value and the allowed range.
+ * "unit_add" on "uN", a unit of the scenario with "build": "later", is a
+ * structural command (pcsim/structure.h, station/station_units.c): no
+ * target id, args[0] = N; only a station with such a unit has it.
  */
 PCS_API pcs_status pcs_station_command(const pcs_station *st, const char *target,
                                        const char *command, double value, pcs_command *out);

@@ -39,6 +39,8 @@
 
 struct pcs_alarms {
     uint32_t n;
+    const char *prefix; /* the bank's name prefix (pcs_alarm_add_prefixed), NULL for none */
+    uint32_t ebase;     /* added to alarm ids in events */
     uint32_t n_groups;
     uint32_t family; /* first kind of the "alarms" command family */
     /* configuration (read-only after build) */
@@ -150,7 +152,7 @@ static void transition(pcs_world *w, pcs_alarms *a, uint32_t i, uint32_t to)
 {
     uint32_t from = a->state[i];
     a->state[i] = to;
-    pcs_event_emit(w, PCS_EV_ALARM_STATE, i, (double)to, (double)from, (double)a->priority[i],
+    pcs_event_emit(w, PCS_EV_ALARM_STATE, i + a->ebase, (double)to, (double)from, (double)a->priority[i],
                    *a->src[i]);
 }
 
@@ -163,7 +165,7 @@ static void annunciate(pcs_world *w, pcs_alarms *a, uint32_t i)
         return;
     a->first[g - 1] = i + 1;
     a->flags[i] |= PCS_ALARM_FL_FIRST_OUT;
-    pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT, i, (double)a->group_id[g - 1], (double)a->priority[i],
+    pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT, i + a->ebase, (double)a->group_id[g - 1], (double)a->priority[i],
                    *a->src[i], 0.0);
 }
 
@@ -224,7 +226,7 @@ static void clear_groups(pcs_world *w, pcs_alarms *a)
         uint32_t i = a->first[g] - 1;
         a->flags[i] &= ~PCS_ALARM_FL_FIRST_OUT;
         a->first[g] = 0;
-        pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT_CLEAR, i, (double)a->group_id[g], 0.0, 0.0, 0.0);
+        pcs_event_emit(w, PCS_EV_ALARM_FIRST_OUT_CLEAR, i + a->ebase, (double)a->group_id[g], 0.0, 0.0, 0.0);
     }
 }
 
@@ -347,17 +349,20 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     }
 }
 
-/* The bank's targets: each alarm by its name, and the bank as "alarms". */
+/* The bank's targets: each alarm by its name, and the bank as "alarms"
+ * ("<prefix>alarms" for a prefixed bank). */
 static pcs_status register_targets(pcs_world *w, pcs_alarms *a)
 {
-    pcs_status st = pcs_command_family_register(w, PCS_ALARM_COMMANDS, PCS_ALARM_OP_COUNT,
-                                                on_command, &a->family);
+    pcs_status st = pcs_instr_family(w, a->prefix, PCS_ALARM_COMMANDS, PCS_ALARM_OP_COUNT,
+                                     on_command, &a->family);
+    char all_name[PCS_INSTR_PREFIX_MAX + 8];
     uint64_t all = (1u << PCS_ALARM_OP_COUNT) - 1u;
     pcs_command_target_def one = {
         .family = a->family, .ctx = a, .ops = all & ~(1u << PCS_ALARM_OP_ACK_ALL)};
     if (st == PCS_OK)
         st = pcs_instr_targets(w, a->names, a->n, one);
-    return st == PCS_OK ? pcs_alarm_target_register(w, a, "alarms") : st;
+    const char *bank_name = pcs_instr_named(all_name, sizeof all_name, a->prefix, "alarms");
+    return st == PCS_OK ? pcs_alarm_target_register(w, a, bank_name) : st;
 }
 
 pcs_status pcs_alarm_target_register(pcs_world *w, pcs_alarms *a, const char *name)
@@ -509,7 +514,7 @@ static pcs_status register_stores(pcs_world *w, pcs_alarms *a)
 {
     size_t n = a->n,
            n_first = a->n_groups ? a->n_groups : 1; /* one at least, even without groups */
-    pcs_instr_stores r = {.w = w};
+    pcs_instr_stores r = {.w = w, .prefix = a->prefix};
     a->state = pcs_instr_store(&r, "alarms.state", sizeof *a->state, n, &a->id_state);
     a->flags = pcs_instr_store(&r, "alarms.flags", sizeof *a->flags, n, &a->id_flags);
     a->count = pcs_instr_store(&r, "alarms.count", sizeof *a->count, n, &a->id_count);
@@ -545,7 +550,7 @@ static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_s
         return st;
     reads[0] = sensor_store;
     uint32_t writes[] = {a->id_state, a->id_flags, a->id_count, a->id_until, a->id_first};
-    st = pcs_instr_system(w, &bank, a, reads, n_sup + 1, writes, 5);
+    st = pcs_instr_system(w, &bank, a->prefix, a, reads, n_sup + 1, writes, 5);
     free(reads);
     return st == PCS_OK ? register_targets(w, a) : st;
 }
@@ -553,7 +558,14 @@ static pcs_status register_system(pcs_world *w, pcs_alarms *a, uint32_t sensor_s
 pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_alarm_def *cfgs,
                          uint32_t n, pcs_alarms **out)
 {
-    pcs_status st = pcs_instr_add_check(w, &bank, w && sensors && cfgs && out, n);
+    return pcs_alarm_add_prefixed(w, NULL, 0, sensors, cfgs, n, out);
+}
+
+pcs_status pcs_alarm_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
+                                  const pcs_sensors *sensors, const pcs_alarm_def *cfgs, uint32_t n,
+                                  pcs_alarms **out)
+{
+    pcs_status st = pcs_instr_add_check(w, &bank, prefix, w && sensors && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, sensors, cfgs, n);
     if (st != PCS_OK)
@@ -562,9 +574,12 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
     if (!a)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     a->n = n;
+    a->ebase = event_base;
     uint32_t sensor_store, index0;
     pcs_sensor_value_ref(sensors, 0, &sensor_store, &index0);
-    st = alloc_arrays(w, a);
+    st = pcs_instr_prefix_copy(w, bank.fn, prefix, &a->prefix);
+    if (st == PCS_OK)
+        st = alloc_arrays(w, a);
     if (st == PCS_OK)
         st = fill_config(w, a, sensors, cfgs);
     if (st == PCS_OK)
@@ -573,7 +588,7 @@ pcs_status pcs_alarm_add(pcs_world *w, const pcs_sensors *sensors, const pcs_ala
         st = register_channels(w, a);
     if (st == PCS_OK)
         st = register_system(w, a, sensor_store, cfgs);
-    st = pcs_instr_add_end(w, st, "alarms", alarms_load_check, a);
+    st = pcs_instr_add_end(w, st, a->prefix, "alarms", alarms_load_check, a);
     if (st == PCS_OK)
         *out = a;
     return st;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "physics/instrumentation/models/instr_common.h"
+#include "pcsim/structure.h"
 #include "pcsim/alarm.h"
 #include "pcsim/protection.h"
 #include "pcsim/sensor.h"
@@ -23,34 +24,82 @@ _Static_assert(PCS_SENSOR_NAME_MAX <= PCS_INSTR_NAME_MAX &&
 
 /* ---- adding a bank ------------------------------------------------------- */
 
-pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, int args_ok, uint32_t n)
+const char *pcs_instr_named(char *buf, size_t len, const char *prefix, const char *name)
+{
+    if (!prefix || !prefix[0])
+        return name;
+    snprintf(buf, len, "%s%s", prefix, name);
+    return buf;
+}
+
+pcs_status pcs_instr_prefix_copy(pcs_world *w, const char *fn, const char *prefix, const char **out)
+{
+    *out = NULL;
+    if (!prefix || !prefix[0])
+        return PCS_OK;
+    size_t len = strlen(prefix) + 1;
+    char *copy = pcs_world_alloc(w, len);
+    if (!copy)
+        return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", fn);
+    *out = memcpy(copy, prefix, len);
+    return PCS_OK;
+}
+
+pcs_status pcs_instr_prefix_check(const char *fn, const char *prefix)
+{
+    size_t n = prefix ? strlen(prefix) : 0;
+    if (n > PCS_INSTR_PREFIX_MAX)
+        return pcs_error_set(PCS_E_INVAL, "%s: prefix '%s' is %zu chars, more than %u", fn, prefix,
+                             n, PCS_INSTR_PREFIX_MAX);
+    return PCS_OK;
+}
+
+pcs_status pcs_instr_family(pcs_world *w, const char *prefix, const char *name, uint32_t n_kinds,
+                            pcs_target_fn fn, uint32_t *first_kind)
+{
+    if (prefix && prefix[0])
+        return pcs_command_family_share(w, name, n_kinds, fn, first_kind);
+    return pcs_command_family_register(w, name, n_kinds, fn, first_kind);
+}
+
+pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, const char *prefix,
+                               int args_ok, uint32_t n)
 {
     if (!args_ok)
         return pcs_error_set(PCS_E_INVAL, "%s: NULL argument", b->fn);
     if (b->n_max && (n < 1 || n > b->n_max))
         return pcs_error_set(PCS_E_INVAL, "%s: n = %u is outside [1, %u]", b->fn, n, b->n_max);
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "%s: the world is sealed", b->fn);
+    pcs_status pst = pcs_instr_prefix_check(b->fn, prefix);
+    if (pst != PCS_OK)
+        return pst;
     uint32_t existing;
-    if (pcs_store_find(w, b->first_store, &existing) == PCS_OK)
+    char first[PCS_INSTR_PREFIX_MAX + 64];
+    if (pcs_store_find(w, pcs_instr_named(first, sizeof first, prefix, b->first_store),
+                       &existing) == PCS_OK)
         return pcs_error_set(PCS_E_STATE, "%s: this world already has %s", b->fn, b->one);
     return PCS_OK;
 }
 
-pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_load_check_fn fn,
-                             void *ctx)
+pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *prefix, const char *name,
+                             pcs_load_check_fn fn, void *ctx)
 {
+    char buf[PCS_INSTR_PREFIX_MAX + 64];
     if (st == PCS_OK)
-        st = pcs_load_check_register(w, name, fn, ctx);
+        st = pcs_load_check_register(w, pcs_instr_named(buf, sizeof buf, prefix, name), fn, ctx);
     if (st == PCS_OK)
         pcs_error_clear();
     return st;
 }
 
-pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
-                            uint32_t n_reads, const uint32_t *writes, uint32_t n_writes)
+pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, const char *prefix, void *ctx,
+                            const uint32_t *reads, uint32_t n_reads, const uint32_t *writes,
+                            uint32_t n_writes)
 {
+    char name[PCS_INSTR_PREFIX_MAX + 64];
     pcs_system_desc d = b->system;
+    d.name = pcs_instr_named(name, sizeof name, prefix, b->system.name);
     d.ctx = ctx;
     d.reads = reads;
     d.n_reads = n_reads;
@@ -147,8 +196,10 @@ pcs_status pcs_instr_ref_check(const pcs_world *w, const pcs_instr_ref *r)
 void *pcs_instr_store(pcs_instr_stores *r, const char *name, size_t elem, size_t count,
                       uint32_t *id)
 {
+    char buf[PCS_INSTR_PREFIX_MAX + 64];
     if (r->st == PCS_OK)
-        r->st = pcs_store_register(r->w, name, elem, count, PCS_STORE_STATE, id);
+        r->st = pcs_store_register(r->w, pcs_instr_named(buf, sizeof buf, r->prefix, name), elem,
+                                   count, PCS_STORE_STATE, id);
     return r->st == PCS_OK ? pcs_store_data(r->w, *id) : NULL;
 }
 

@@ -48,23 +48,51 @@ typedef struct pcs_instr_bank {
  * PCS_E_INVAL "<fn>: NULL argument"), the count @p n (PCS_E_INVAL), the
  * world not sealed and without this bank yet (PCS_E_STATE).
  */
-pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, int args_ok,
-                               uint32_t n);
+pcs_status pcs_instr_add_check(const pcs_world *w, const pcs_instr_bank *b, const char *prefix,
+                               int args_ok, uint32_t n);
+
+/**
+ * A bank's own name @p name with the bank's @p prefix ("u2." for a unit
+ * added while running, structure.h): "<prefix><name>" in @p buf, or @p name
+ * itself when @p prefix is NULL or "" (the one bank of a world, named as it
+ * always was). A prefix names the bank's stores, system and load check;
+ * its elements are named by their own (already distinct) names.
+ */
+const char *pcs_instr_named(char *buf, size_t len, const char *prefix, const char *name);
+
+/** Longest bank prefix (pcs_sensor_add_prefixed, ...). */
+#define PCS_INSTR_PREFIX_MAX 31u
+
+/** @p prefix copied into world memory in *@p out (NULL for NULL or ""). */
+pcs_status pcs_instr_prefix_copy(pcs_world *w, const char *fn, const char *prefix,
+                                 const char **out);
+
+/** Check @p prefix (NULL or "" allowed) for @p fn's messages. */
+pcs_status pcs_instr_prefix_check(const char *fn, const char *prefix);
+
+/**
+ * The bank's command family: registered by the first bank, shared by a
+ * prefixed one (pcs_command_family_share), so both banks' targets take the
+ * same kinds.
+ */
+pcs_status pcs_instr_family(pcs_world *w, const char *prefix, const char *name, uint32_t n_kinds,
+                            pcs_target_fn fn, uint32_t *first_kind);
 
 /**
  * The last step of every add, given the status of the steps before it:
  * register the bank's load check @p name, then clear the error slot.
  * @return @p st if it failed, else the registration's status.
  */
-pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *name, pcs_load_check_fn fn,
-                             void *ctx);
+pcs_status pcs_instr_add_end(pcs_world *w, pcs_status st, const char *prefix, const char *name,
+                             pcs_load_check_fn fn, void *ctx);
 
 /**
  * Register the bank's system: b->system with context @p ctx, reading
  * reads[0, n_reads) and writing writes[0, n_writes).
  */
-pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, void *ctx, const uint32_t *reads,
-                            uint32_t n_reads, const uint32_t *writes, uint32_t n_writes);
+pcs_status pcs_instr_system(pcs_world *w, const pcs_instr_bank *b, const char *prefix, void *ctx,
+                            const uint32_t *reads, uint32_t n_reads, const uint32_t *writes,
+                            uint32_t n_writes);
 
 /** A u32 field of each element of an array of configuration structs: element
  *  i at (const char *)first + i * stride (PCS_INSTR_U32_FIELD). */
@@ -148,7 +176,8 @@ pcs_status pcs_instr_ref_check(const pcs_world *w, const pcs_instr_ref *r);
  */
 typedef struct pcs_instr_stores {
     pcs_world *w;
-    pcs_status st; /**< PCS_OK, or the first failure */
+    pcs_status st;      /**< PCS_OK, or the first failure */
+    const char *prefix; /**< the bank's prefix (pcs_instr_named), NULL for none */
 } pcs_instr_stores;
 
 /**

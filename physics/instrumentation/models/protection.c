@@ -36,6 +36,8 @@
 #include "pcsim/system.h"
 
 struct pcs_protection {
+    const char *prefix; /* the bank's name prefix (pcs_protection_def.prefix), NULL for none */
+    uint32_t fbase, ubase; /* added to function ids and unit indices in events */
     uint32_t n_units;
     uint32_t n_functions;
     const double *values; /* the sensors' measured values, by sensor id */
@@ -295,11 +297,11 @@ static void on_edge(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t trippe
 {
     double n_live = (double)__builtin_popcount(live);
     if (tripped)
-        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION, f, (double)p->unit[f], n_live, p->setpoint[f],
-                       extreme(p, f, x, live));
+        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION, f + p->fbase, (double)(p->unit[f] + p->ubase),
+                       n_live, p->setpoint[f], extreme(p, f, x, live));
     else
-        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION_CLEAR, f, (double)p->unit[f], n_live, p->setpoint[f],
-                       0.0);
+        pcs_event_emit(w, PCS_EV_TRIP_FUNCTION_CLEAR, f + p->fbase, (double)(p->unit[f] + p->ubase),
+                       n_live, p->setpoint[f], 0.0);
 }
 
 static void latch(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t live, const double *x)
@@ -307,7 +309,8 @@ static void latch(pcs_world *w, pcs_protection *p, uint32_t f, uint32_t live, co
     uint32_t u = p->unit[f];
     p->trip[u] = 1;
     p->first[u] = f + 1;
-    pcs_event_emit(w, PCS_EV_UNIT_TRIP, u, (double)f, p->setpoint[f], extreme(p, f, x, live), 0.0);
+    pcs_event_emit(w, PCS_EV_UNIT_TRIP, u + p->ubase, (double)(f + p->fbase), p->setpoint[f],
+                   extreme(p, f, x, live), 0.0);
 }
 
 static pcs_status protection_step(pcs_world *w, void *ctx)
@@ -376,7 +379,7 @@ static pcs_status on_bypass(pcs_world *w, pcs_protection *p, uint32_t f, uint32_
                              "fewer than k = %u: it could no longer trip",
                              f, p->names[f], p->n_inputs[f] - chans, p->n_inputs[f], p->k[f]);
     p->bypass[f] = next;
-    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f, (double)channel,
+    pcs_event_emit(w, PCS_EV_TRIP_BYPASS, f + p->fbase, (double)channel,
                    op == PCS_PROTECTION_TRIP_OP_BYPASS ? 1.0 : 0.0, 0.0, 0.0);
     return PCS_OK;
 }
@@ -394,7 +397,7 @@ static pcs_status on_reset(pcs_world *w, pcs_protection *p, uint32_t u)
     p->first[u] = 0;
     if (p->trip_input[u])
         *p->trip_input[u] = 0; /* at once: the unit may be reset later in this batch */
-    pcs_event_emit(w, PCS_EV_TRIP_RESET, u, had, 0.0, 0.0, 0.0);
+    pcs_event_emit(w, PCS_EV_TRIP_RESET, u + p->ubase, had, 0.0, 0.0, 0.0);
     return PCS_OK;
 }
 
@@ -543,7 +546,7 @@ static size_t fill_functions(pcs_world *w, pcs_protection *p, const pcs_protecti
 static pcs_status register_stores(pcs_world *w, pcs_protection *p, size_t hist)
 {
     size_t n = p->n_functions, units = p->n_units;
-    pcs_instr_stores r = {.w = w};
+    pcs_instr_stores r = {.w = w, .prefix = p->prefix};
     p->word = pcs_instr_store(&r, "rps.word", sizeof *p->word, n, &p->id_word);
     p->bypass = pcs_instr_store(&r, "rps.bypass", sizeof *p->bypass, n, &p->id_bypass);
     p->trip = pcs_instr_store(&r, "rps.trip", sizeof *p->trip, units, &p->id_trip);
@@ -630,7 +633,7 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
     uint32_t own[] = {p->id_word, p->id_trip, p->id_first, p->id_hist, p->id_ring};
     memcpy(writes, own, sizeof own);
     memcpy(writes + 5, p->trip_input_stores, p->n_trip_input_stores * sizeof *writes);
-    return pcs_instr_system(w, &bank, p, reads, n_reads, writes, n_writes);
+    return pcs_instr_system(w, &bank, p->prefix, p, reads, n_reads, writes, n_writes);
 }
 
 /* The "protection" family's targets: each function by its name (bypass ops)
@@ -638,8 +641,8 @@ static pcs_status register_system(pcs_world *w, pcs_protection *p, uint32_t sens
 static pcs_status register_targets(pcs_world *w, pcs_protection *p)
 {
     uint32_t family = 0;
-    pcs_status st = pcs_command_family_register(w, PCS_PROTECTION_TRIP_COMMANDS,
-                                                PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
+    pcs_status st = pcs_instr_family(w, p->prefix, PCS_PROTECTION_TRIP_COMMANDS,
+                                     PCS_PROTECTION_TRIP_OP_COUNT, on_command, &family);
     pcs_command_target_def function = {.family = family,
                                        .ctx = p,
                                        .ops = (1u << PCS_PROTECTION_TRIP_OP_BYPASS) |
@@ -654,7 +657,7 @@ static pcs_status register_targets(pcs_world *w, pcs_protection *p)
 pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
                               const pcs_protection_def *cfg, pcs_protection **out)
 {
-    pcs_status st = pcs_instr_add_check(w, &bank, w && out, 0);
+    pcs_status st = pcs_instr_add_check(w, &bank, cfg ? cfg->prefix : NULL, w && out, 0);
     if (st == PCS_OK)
         st = pcs_protection_def_validate(w, sensors, cfg);
     if (st != PCS_OK)
@@ -666,6 +669,11 @@ pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     p->n_units = cfg->n_units;
     p->n_functions = cfg->n_functions;
+    p->fbase = cfg->event_function_base;
+    p->ubase = cfg->event_unit_base;
+    st = pcs_instr_prefix_copy(w, bank.fn, cfg->prefix, &p->prefix);
+    if (st != PCS_OK)
+        return st;
     p->values = (const double *)pcs_store_data(w, sensor_store) + index0;
     st = alloc_arrays(w, p);
     if (st == PCS_OK)
@@ -680,7 +688,7 @@ pcs_status pcs_protection_add(pcs_world *w, const pcs_sensors *sensors,
     }
     if (st == PCS_OK)
         st = register_targets(w, p);
-    st = pcs_instr_add_end(w, st, "protection", protection_load_check, p);
+    st = pcs_instr_add_end(w, st, p->prefix, "protection", protection_load_check, p);
     if (st == PCS_OK)
         *out = p;
     return st;

@@ -35,6 +35,8 @@
 
 struct pcs_sensors {
     uint32_t n;
+    const char *prefix; /* the bank's name prefix (pcs_sensor_add_prefixed), NULL for none */
+    uint32_t ebase;     /* added to sensor ids in events */
     double dt_s;
     /* configuration (read-only after build) */
     const double **src; /* source element of each sensor */
@@ -151,11 +153,12 @@ static inline double round_even(double x)
 /* Rare paths, kept out of line so the loops that call them stay tight. */
 #define PCS_COLD __attribute__((noinline, cold))
 
-/* Report a change of sensor k's range bits. @p raw is the unclamped value. */
-static PCS_COLD void range_event(pcs_world *w, uint32_t k, uint32_t old, uint32_t flags, double raw,
-                                 double out)
+/* Report a change of sensor k's range bits (event id k + @p base, the
+ * bank's event base). @p raw is the unclamped value. */
+static PCS_COLD void range_event(pcs_world *w, uint32_t k, uint32_t base, uint32_t old,
+                                 uint32_t flags, double raw, double out)
 {
-    pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k, (double)(flags & RANGE_BITS),
+    pcs_event_emit(w, PCS_EV_SENSOR_RANGE, k + base, (double)(flags & RANGE_BITS),
                    (double)(old & RANGE_BITS), raw, out);
 }
 
@@ -174,7 +177,7 @@ static void clamp_publish(pcs_world *w, pcs_sensors *s, uint32_t k, double v, ui
     s->value[k] = out;
     s->status[k] = flags;
     if ((old ^ flags) & RANGE_BITS)
-        range_event(w, k, old, flags, v, out);
+        range_event(w, k, s->ebase, old, flags, v, out);
 }
 
 /* A sensor with a failure mode set; raw[k] is the pipeline's value (with the
@@ -330,7 +333,7 @@ static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
     s->mode[k] = mode;
     s->drift[k] = 0.0;
     s->drift_rate[k] = mode == PCS_SENSOR_DRIFT ? c->cmd->args[0] : 0.0;
-    pcs_event_emit(w, PCS_EV_SENSOR_MODE, k, (double)mode, (double)old, s->drift_rate[k],
+    pcs_event_emit(w, PCS_EV_SENSOR_MODE, k + s->ebase, (double)mode, (double)old, s->drift_rate[k],
                    s->value[k]);
     return PCS_OK;
 }
@@ -451,7 +454,7 @@ static pcs_status register_stores(pcs_world *w, pcs_sensors *s, const pcs_sensor
 {
     (void)cfgs;
     size_t n = s->n;
-    pcs_instr_stores r = {.w = w};
+    pcs_instr_stores r = {.w = w, .prefix = s->prefix};
     s->value = pcs_instr_store(&r, "sensors.value", sizeof *s->value, n, &s->id_value);
     s->status = pcs_instr_store(&r, "sensors.status", sizeof *s->status, n, &s->id_status);
     s->lag = pcs_instr_store(&r, "sensors.lag", sizeof *s->lag, n, &s->id_lag);
@@ -467,6 +470,12 @@ static pcs_status register_stores(pcs_world *w, pcs_sensors *s, const pcs_sensor
 static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def *cfgs)
 {
     uint64_t seed = pcs_world_def_get(w)->seed;
+    /* a prefixed bank's noise streams start above every element id of the
+     * first bank's (at most 2^20 sensors), apart for each prefix */
+    uint64_t base = 0;
+    for (const char *c = s->prefix; c && *c; c++)
+        base = (base * 131u + (unsigned char)*c) & 0xffffffffu;
+    base <<= 21;
     for (uint32_t k = 0; k < s->n; k++) {
         const pcs_sensor_def *c = &cfgs[k];
         s->src[k] = (const double *)pcs_store_data(w, c->store) + c->index;
@@ -480,7 +489,7 @@ static pcs_status fill_config(pcs_world *w, pcs_sensors *s, const pcs_sensor_def
             s->quantised[s->n_quantised++] = k;
         s->lo[k] = c->lo;
         s->hi[k] = c->hi;
-        pcs_rng_seed(&s->rng[k], seed, k, PCS_SENSOR_RNG_STREAM);
+        pcs_rng_seed(&s->rng[k], seed, base + k, PCS_SENSOR_RNG_STREAM);
     }
     s->names = pcs_instr_names_copy(w, bank.fn, PCS_INSTR_FIELD(cfgs, name), s->n);
     return s->names ? PCS_OK : PCS_E_NOMEM;
@@ -513,19 +522,25 @@ static pcs_status register_system(pcs_world *w, pcs_sensors *s, const pcs_sensor
     reads[n_sources + 1] = s->id_rate;
     uint32_t writes[] = {s->id_value, s->id_status, s->id_lag,
                          s->id_drift, s->id_rng,    s->id_samples};
-    st = pcs_instr_system(w, &bank, s, reads, n_sources + 2, writes, 6);
+    st = pcs_instr_system(w, &bank, s->prefix, s, reads, n_sources + 2, writes, 6);
     free(reads);
     uint32_t family = 0;
     if (st == PCS_OK)
-        st = pcs_command_family_register(w, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
-                                         &family);
+        st = pcs_instr_family(w, s->prefix, PCS_SENSOR_COMMANDS, PCS_SENSOR_OP_COUNT, on_command,
+                              &family);
     pcs_command_target_def every_op = {.family = family, .ctx = s};
     return st == PCS_OK ? pcs_instr_targets(w, s->names, s->n, every_op) : st;
 }
 
 pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, pcs_sensors **out)
 {
-    pcs_status st = pcs_instr_add_check(w, &bank, w && cfgs && out, n);
+    return pcs_sensor_add_prefixed(w, NULL, 0, cfgs, n, out);
+}
+
+pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, uint32_t event_base,
+                                   const pcs_sensor_def *cfgs, uint32_t n, pcs_sensors **out)
+{
+    pcs_status st = pcs_instr_add_check(w, &bank, prefix, w && cfgs && out, n);
     if (st == PCS_OK)
         st = check_all(w, cfgs, n);
     if (st != PCS_OK)
@@ -534,13 +549,15 @@ pcs_status pcs_sensor_add(pcs_world *w, const pcs_sensor_def *cfgs, uint32_t n, 
     if (!s)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory", bank.fn);
     s->n = n;
+    s->ebase = event_base;
     s->dt_s = pcs_world_clock(w)->dt_s;
     pcs_gauss_table_init(&s->gauss);
+    st = pcs_instr_prefix_copy(w, bank.fn, prefix, &s->prefix);
     static const sensor_build_step steps[] = {alloc_config, register_stores, fill_config,
                                               register_channels, register_system};
     for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
         st = steps[i](w, s, cfgs);
-    st = pcs_instr_add_end(w, st, "sensors", sensors_load_check, s);
+    st = pcs_instr_add_end(w, st, s->prefix, "sensors", sensors_load_check, s);
     if (st == PCS_OK)
         *out = s;
     return st;

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "physics/kinetics/models/unit_internal.h"
+#include "pcsim/structure.h"
 #include "pcsim/channel.h"
 #include "pcsim/math.h"
 #include "pcsim/param_range.h"
@@ -570,7 +571,7 @@ static pcs_status unit_check_target(pcs_world *w, uint32_t index)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_add: world is NULL");
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_unit_add: the world is sealed (it has ticked)");
     if (index < 1)
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_add: unit_index = 0; units are numbered "
@@ -683,7 +684,7 @@ pcs_status pcs_unit_set_temperatures(pcs_world *w, pcs_unit *u, double t_fuel_k,
 {
     if (!w || !u)
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_set_temperatures: NULL argument");
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_unit_set_temperatures: the world has ticked");
     const double t[3] = {t_fuel_k, t_coolant_k, t_max_k};
     for (int i = 0; i < 3; i++)

@@ -684,19 +684,31 @@ static pcs_plant *plant_alloc(pcs_world *w, uint32_t n)
     p->rod_control = pcs_world_alloc(w, n * sizeof *p->rod_control);
     p->steam_dump = pcs_world_alloc(w, n * sizeof *p->steam_dump);
     p->interlock = pcs_world_alloc(w, n * sizeof *p->interlock);
+    p->added = pcs_world_alloc(w, n * sizeof *p->added);
     int ok = p->units && p->cfg && p->couple && p->pzr_control && p->rod_control && p->steam_dump &&
-             p->interlock;
+             p->interlock && p->added;
     return ok ? p : NULL;
 }
 
 pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n_units,
                          pcs_plant **out)
 {
+    return pcs_plant_add_staged(w, units, n_units, n_units, out);
+}
+
+pcs_status pcs_plant_add_staged(pcs_world *w, const pcs_plant_unit_def *units, uint32_t n_units,
+                                uint32_t n_start, pcs_plant **out)
+{
     if (!w || !units || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_plant_add: NULL argument");
     if (n_units < 1 || n_units > PCS_PLANT_MAX_UNITS)
         return pcs_error_set(PCS_E_INVAL, "plant: n_units = %u is outside [1, %u]", n_units,
                              PCS_PLANT_MAX_UNITS);
+    if (n_start < 1 || n_start > n_units)
+        return pcs_error_set(PCS_E_INVAL,
+                             "plant: n_start = %u is outside [1, %u] (the units built now, of "
+                             "n_units)",
+                             n_start, n_units);
     pcs_plant *p = plant_alloc(w, n_units);
     if (!p)
         return pcs_error_set(PCS_E_STATE, "pcs_plant_add: %s", pcs_last_error());
@@ -705,7 +717,10 @@ pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t
     if (tst != PCS_OK)
         return tst;
     p->water = tables.water;
-    for (uint32_t i = 0; i < n_units; i++) {
+    p->ph = tables.ph;
+    p->n_room = n_units;
+    memcpy(p->cfg, units, n_units * sizeof *p->cfg); /* the later ones wait here */
+    for (uint32_t i = 0; i < n_start; i++) {
         const pcs_plant_unit *twin = NULL;
         for (uint32_t k = 0; k < i && !twin; k++)
             if (same_steady_state(&units[k], &units[i]))
@@ -713,11 +728,43 @@ pcs_status pcs_plant_add(pcs_world *w, const pcs_plant_unit_def *units, uint32_t
         pcs_status st = build_unit(w, &units[i], i + 1, &tables, twin, &p->units[i], &p->couple[i]);
         if (st != PCS_OK)
             return pcs_error_set(st, "plant unit %u: %s", i + 1, pcs_last_error());
-        p->cfg[i] = units[i];
         p->n_units = i + 1;
     }
+    p->n_start = n_start;
     *out = p;
     return PCS_OK;
+}
+
+/*
+ * Unit n_units + 1 from the definition pcs_plant_add_staged kept. Its
+ * steady state is settled here as at the start (never copied from a twin:
+ * a running twin is not at its build state any more), its systems join the
+ * run order at the commit, and, when the plant is instrumented, it gets its
+ * own instrumentation (plant_instrument_added).
+ */
+pcs_status pcs_plant_unit_add(pcs_world *w, pcs_plant *p)
+{
+    if (!w || !p)
+        return pcs_error_set(PCS_E_INVAL, "pcs_plant_unit_add: NULL argument");
+    if (p->n_units >= p->n_room)
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs_plant_unit_add: every unit is built (%u of %u: "
+                             "pcs_plant_add_staged kept no more)",
+                             p->n_units, p->n_room);
+    uint32_t u = p->n_units;
+    plant_tables tables = {.water = p->water, .ph = p->ph};
+    pcs_status st = build_unit(w, &p->cfg[u], u + 1, &tables, NULL, &p->units[u], &p->couple[u]);
+    if (st != PCS_OK)
+        return pcs_error_set(st, "plant unit %u: %s", u + 1, pcs_last_error());
+    p->n_units = u + 1;
+    if (p->instrumented)
+        st = plant_instrument_added(w, p, u);
+    return st == PCS_OK ? st : pcs_error_set(st, "plant unit %u: %s", u + 1, pcs_last_error());
+}
+
+uint32_t pcs_plant_unit_room(const pcs_plant *p)
+{
+    return p ? p->n_room : 0;
 }
 
 uint32_t pcs_plant_unit_count(const pcs_plant *p)

@@ -80,10 +80,18 @@ typedef struct instr_build {
     pcs_alarm_def *alarms;
     instr_name *alarm_names;
     uint32_t n_alarms;
-    instr_unit *units;
+    instr_unit *units; /* units[u - u0] is plant unit u's */
     /* Per unit, its trip store (the protection's unit_trip_stores). */
     uint32_t *trip_stores;
+    uint32_t u0;       /* the first plant unit of this build (0, or an added unit's) */
+    pcs_sensors *bank; /* the sensor bank once built (create_banks) */
 } instr_build;
+
+/* Plant unit @p u's build record. */
+static instr_unit *bu(const instr_build *b, uint32_t u)
+{
+    return &b->units[u - b->u0];
+}
 
 static void instr_build_free(instr_build *b)
 {
@@ -167,7 +175,7 @@ static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_protec
     pcs_protection_function_default(f);
     snprintf(b->func_names[id], NAME_LEN, "%s", name);
     f->name = b->func_names[id];
-    f->unit = unit;
+    f->unit = unit - b->u0; /* the protection's own unit index */
     f->kind = kind;
     f->direction = dir;
     f->setpoint = setpoint;
@@ -238,9 +246,9 @@ static pcs_status instrument_control(pcs_world *w, instr_build *b, uint32_t u,
         double span, noise, tau_s;
         uint32_t *out;
     } ctl[] = {
-        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &b->units[u].ctl_pressure},
-        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &b->units[u].ctl_level},
-        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &b->units[u].ctl_tavg},
+        {"pzr.pressure", "Pa", 17.0e6, 0.0005, 0.5, &bu(b, u)->ctl_pressure},
+        {"pzr.level", "%", 100.0, sp->noise_frac, 1.0, &bu(b, u)->ctl_level},
+        {"rcs.t_avg", "K", 700.0, 0.0005, 1.0, &bu(b, u)->ctl_tavg},
     };
     for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
         char name[NAME_LEN], src[BASE_LEN];
@@ -298,7 +306,7 @@ static void add_steam_func(instr_build *b, const char *name, uint32_t unit,
 static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32_t l,
                                 const pcs_plant_setpoints *sp)
 {
-    pcs_interlock_def *d = &b->units[u].interlock;
+    pcs_interlock_def *d = &bu(b, u)->interlock;
     uint32_t n = u + 1;
     char base[BASE_LEN], src[BASE_LEN], name[NAME_LEN];
     pcs_interlock_channels feed;
@@ -323,8 +331,8 @@ static pcs_status instrument_sg(pcs_world *w, instr_build *b, uint32_t u, uint32
      * ([HRTD] 7.1: one of each line's pressure transmitters gives the PORV
      * its signal); the protection channels' span, noise and lag */
     snprintf(name, sizeof name, "u%u.sg%u.steam_pressure.porv", n, l);
-    b->units[u].ctl_porv[l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
-    if (b->units[u].ctl_porv[l - 1] == UINT32_MAX)
+    bu(b, u)->ctl_porv[l - 1] = add_sensor(w, b, name, src, "Pa", 8.6e6, 0.0005, 0.5);
+    if (bu(b, u)->ctl_porv[l - 1] == UINT32_MAX)
         return PCS_E_INVAL;
     for (uint32_t k = 0; k < STEAM_CH; k++) /* the NR span reads 0..100 % */
         b->sensors[d->nr_level[l - 1].sensor[k]].hi = 100.0;
@@ -375,7 +383,7 @@ static void add_flag_channels(instr_build *b, const char *base, uint32_t store, 
 static pcs_status low_flow_trips(pcs_world *w, instr_build *b, const pcs_plant *p, uint32_t u,
                                  uint32_t low_flow)
 {
-    pcs_interlock_def *d = &b->units[u].interlock;
+    pcs_interlock_def *d = &bu(b, u)->interlock;
     const uint32_t sig = UINT32_MAX; /* the flag copy: set by create_all */
     uint32_t n = u + 1, isig = 0, n_loops = p->units[u].n_loops;
     char unit[16], base[BASE_LEN], name[NAME_LEN];
@@ -416,7 +424,7 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
 {
     const pcs_plant_unit *pu = &p->units[u];
     const pcs_secondary_def *sd = pcs_secondary_def_get(pu->secondary);
-    pcs_interlock_def *d = &b->units[u].interlock;
+    pcs_interlock_def *d = &bu(b, u)->interlock;
     pcs_interlock_default(d);
     /* the interlocks' flag copy the armed trips read: its store exists once
      * the interlocks are built (create_all sets it) */
@@ -460,8 +468,8 @@ static pcs_status instrument_steam(pcs_world *w, instr_build *b, const pcs_plant
         return st;
     d->power = (pcs_interlock_channels){.n = 4, .k = 2}; /* the protection's 2-out-of-4 */
     d->pzr_pressure = (pcs_interlock_channels){.n = 4, .k = 2};
-    memcpy(d->power.sensor, b->units[u].nis, sizeof b->units[u].nis);
-    memcpy(d->pzr_pressure.sensor, b->units[u].prs, sizeof b->units[u].prs);
+    memcpy(d->power.sensor, bu(b, u)->nis, sizeof bu(b, u)->nis);
+    memcpy(d->pzr_pressure.sensor, bu(b, u)->prs, sizeof bu(b, u)->prs);
     return PCS_OK;
 }
 
@@ -482,8 +490,8 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
         st = instrument_control(w, b, u, sp);
     if (st != PCS_OK)
         return st;
-    memcpy(b->units[u].nis, nis, sizeof nis);
-    memcpy(b->units[u].prs, prs, sizeof prs);
+    memcpy(bu(b, u)->nis, nis, sizeof nis);
+    memcpy(bu(b, u)->prs, prs, sizeof prs);
     snprintf(name, sizeof name, "u%u.rps.high_flux", n);
     add_func(b, name, u, PCS_PROTECTION_TRIP_LEVEL, PCS_PROTECTION_TRIP_HIGH,
              sp->high_flux_frac * p_nom, nis, 0);
@@ -514,11 +522,11 @@ static pcs_status instrument_unit(pcs_world *w, instr_build *b, const pcs_plant 
     return st;
 }
 
-static pcs_status control_input(const pcs_plant *p, uint32_t sensor, pcs_pzr_control_input *in)
+static pcs_status control_input(const instr_build *b, uint32_t sensor, pcs_pzr_control_input *in)
 {
-    pcs_status st = pcs_sensor_value_ref(p->sensors, sensor, &in->store, &in->index);
+    pcs_status st = pcs_sensor_value_ref(b->bank, sensor, &in->store, &in->index);
     if (st == PCS_OK)
-        st = pcs_sensor_status_ref(p->sensors, sensor, &in->status_store, &in->status_index);
+        st = pcs_sensor_status_ref(b->bank, sensor, &in->status_store, &in->status_index);
     return st;
 }
 
@@ -544,11 +552,11 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.level_full_pct = pd->pzr_level_full;
     d.letdown_kg_s = pd->letdown_nominal_kg_s;
     d.charging_boron_ppm = pd->boron_ppm;
-    pcs_status st = control_input(p, b->units[u].ctl_pressure, &d.pressure);
+    pcs_status st = control_input(b, bu(b, u)->ctl_pressure, &d.pressure);
     if (st == PCS_OK)
-        st = control_input(p, b->units[u].ctl_level, &d.level);
+        st = control_input(b, bu(b, u)->ctl_level, &d.level);
     if (st == PCS_OK)
-        st = control_input(p, b->units[u].ctl_tavg, &d.tavg[0]);
+        st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg[0]);
     if (st == PCS_OK)
         st = pcs_pzr_control_add(w, &d, &p->pzr_control[u]);
     return st;
@@ -568,9 +576,9 @@ static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build 
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
     d.rated_power_w = p->cfg[u].core.nominal_power_w;
-    pcs_status st = control_input(p, b->units[u].ctl_tavg, &d.tavg);
+    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg);
     if (st == PCS_OK) /* the power-mismatch channel reads power-range channel A */
-        st = control_input(p, b->units[u].nis[0], &d.power);
+        st = control_input(b, bu(b, u)->nis[0], &d.power);
     return st == PCS_OK ? pcs_rod_control_add(w, &d, p->units[u].core, &p->rod_control[u]) : st;
 }
 
@@ -582,7 +590,7 @@ static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *
     d.unit_name = pd->unit_name;
     d.t_avg_no_load_k = pd->t_avg_no_load_k;
     d.t_avg_full_k = pd->t_avg_full_k;
-    pcs_status st = control_input(p, b->units[u].ctl_tavg, &d.tavg);
+    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg);
     /* hot zero power: the dumps carry the steam in their steam-pressure
        mode at the operator's setpoint, the header pressure the unit settled
        at (plant.c, plant_hzp_dumps) */
@@ -607,7 +615,7 @@ static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, 
     d.unit_name = sd->unit_name;
     pcs_status st = PCS_OK;
     for (uint32_t l = 0; st == PCS_OK && l < sd->n_sg; l++)
-        st = control_input(p, b->units[u].ctl_porv[l], &d.pressure[l]);
+        st = control_input(b, bu(b, u)->ctl_porv[l], &d.pressure[l]);
     pcs_sg_porv *pv = NULL;
     return st == PCS_OK ? pcs_sg_porv_add(w, &d, p->units[u].secondary, &pv) : st;
 }
@@ -617,7 +625,7 @@ static pcs_status add_sg_porv(pcs_world *w, pcs_plant *p, const instr_build *b, 
  * P-4 reads the unit's trip breakers, its latched scram cause. */
 static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint32_t u)
 {
-    pcs_interlock_def d = b->units[u].interlock;
+    pcs_interlock_def d = bu(b, u)->interlock;
     char unit[16], cause[32];
     snprintf(unit, sizeof unit, "u%u", u + 1);
     snprintf(cause, sizeof cause, "u%u.scram.cause", u + 1);
@@ -631,36 +639,59 @@ static pcs_status add_interlock(pcs_world *w, pcs_plant *p, instr_build *b, uint
     d.trip_store = info.store;
     d.trip_index = info.index;
     if (st == PCS_OK)
-        st = pcs_interlock_add(w, p->sensors, &d, &p->interlock[u]);
+        st = pcs_interlock_add(w, b->bank, &d, &p->interlock[u]);
     for (uint32_t f = 0; st == PCS_OK && f < b->n_funcs; f++)
-        if (b->funcs[f].arm && b->funcs[f].unit == u)
+        if (b->funcs[f].arm && b->funcs[f].unit == u - b->u0)
             b->funcs[f].arm_store = pcs_interlock_arm_store(p->interlock[u]);
     return st;
 }
 
-static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
+/*
+ * The banks over plant units [b->u0, b->u0 + n) and their controllers:
+ * every unit of the start (@p prefix NULL, unit names "u1".."uN": the
+ * world's one bank of each), or one unit added while running (prefix "uN.",
+ * its name), into @p set.
+ */
+static pcs_status create_banks(pcs_world *w, pcs_plant *p, instr_build *b, uint32_t n,
+                               const char *prefix, const char *const *unit_names,
+                               plant_instr_set *set)
 {
-    uint32_t *stores = b->trip_stores;
-    for (uint32_t u = 0; u < p->n_units; u++)
-        stores[u] = pcs_unit_trip_store(p->units[u].core);
-    pcs_status st = pcs_sensor_add(w, b->sensors, b->n_sensors, &p->sensors);
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+    uint32_t *stores = b->trip_stores, u1 = b->u0 + n;
+    for (uint32_t i = 0; i < n; i++)
+        stores[i] = pcs_unit_trip_store(p->units[b->u0 + i].core);
+    set->sensor_base = p->next_sensor;
+    set->function_base = p->next_function;
+    set->alarm_base = p->next_alarm;
+    set->n_functions = b->n_funcs;
+    set->n_alarms = b->n_alarms;
+    p->next_sensor += b->n_sensors;
+    p->next_function += b->n_funcs;
+    p->next_alarm += b->n_alarms;
+    pcs_status st = pcs_sensor_add_prefixed(w, prefix, set->sensor_base, b->sensors, b->n_sensors,
+                                            &set->sensors);
+    b->bank = set->sensors;
+    for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         if (p->units[u].secondary)
             st = add_interlock(w, p, b, u);
     if (st != PCS_OK)
         return st;
     pcs_protection_def pc;
     pcs_protection_default(&pc);
-    pc.n_units = p->n_units;
+    pc.n_units = n;
+    pc.unit_names = unit_names;
+    pc.prefix = prefix;
+    pc.event_function_base = set->function_base;
+    pc.event_unit_base = b->u0;
     pc.n_functions = b->n_funcs;
     pc.functions = b->funcs;
     pc.unit_trip_stores = stores;
-    st = pcs_protection_add(w, p->sensors, &pc, &p->protection);
+    st = pcs_protection_add(w, set->sensors, &pc, &set->protection);
     if (st == PCS_OK)
-        st = pcs_alarm_add(w, p->sensors, b->alarms, b->n_alarms, &p->alarms);
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+        st = pcs_alarm_add_prefixed(w, prefix, set->alarm_base, set->sensors, b->alarms,
+                                    b->n_alarms, &set->alarms);
+    for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         st = add_pzr_control(w, p, b, u);
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
+    for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         if (p->units[u].secondary) {
             st = add_rod_control(w, p, b, u);
             if (st == PCS_OK)
@@ -669,11 +700,37 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
                 st = add_sg_porv(w, p, b, u);
         }
     /* "alarm_ack_all u2": a unit's name acknowledges the bank, as "alarms" does. */
-    for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++) {
+    for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++) {
         char name[16];
         snprintf(name, sizeof name, "u%u", u + 1);
-        st = pcs_alarm_target_register(w, p->alarms, name);
+        st = pcs_alarm_target_register(w, set->alarms, name);
     }
+    return st;
+}
+
+static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
+{
+    pcs_status st = create_banks(w, p, b, p->n_units, NULL, NULL, &p->start);
+    p->sensors = p->start.sensors;
+    p->protection = p->start.protection;
+    p->alarms = p->start.alarms;
+    return st;
+}
+
+pcs_status plant_instrument_added(pcs_world *w, pcs_plant *p, uint32_t u)
+{
+    instr_build *b = instr_build_alloc(1);
+    if (!b)
+        return pcs_error_set(PCS_E_NOMEM, "plant instrumentation of u%u: out of memory", u + 1);
+    b->u0 = u;
+    char name[16], prefix[16];
+    snprintf(name, sizeof name, "u%u", u + 1);
+    snprintf(prefix, sizeof prefix, "u%u.", u + 1);
+    const char *names[] = {name};
+    pcs_status st = instrument_unit(w, b, p, u, &p->setpoints);
+    if (st == PCS_OK)
+        st = create_banks(w, p, b, 1, prefix, names, &p->added[u]);
+    instr_build_free(b);
     return st;
 }
 
@@ -696,6 +753,10 @@ pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setp
     if (st == PCS_OK)
         st = create_all(w, p, b);
     instr_build_free(b);
+    if (st == PCS_OK) { /* a unit added later is instrumented alike (plant_instrument_added) */
+        p->instrumented = 1;
+        p->setpoints = *sp;
+    }
     return st;
 }
 
@@ -712,4 +773,57 @@ pcs_protection *pcs_plant_protection(const pcs_plant *p)
 pcs_alarms *pcs_plant_alarms(const pcs_plant *p)
 {
     return p ? p->alarms : NULL;
+}
+
+/* The set unit @p i is instrumented by, or NULL. */
+static const plant_instr_set *unit_set(const pcs_plant *p, uint32_t i)
+{
+    if (!p || i >= p->n_units)
+        return NULL;
+    return i >= p->n_start ? &p->added[i] : &p->start;
+}
+
+pcs_sensors *pcs_plant_unit_sensors(const pcs_plant *p, uint32_t i)
+{
+    const plant_instr_set *set = unit_set(p, i);
+    return set ? set->sensors : NULL;
+}
+
+pcs_protection *pcs_plant_unit_protection(const pcs_plant *p, uint32_t i)
+{
+    const plant_instr_set *set = unit_set(p, i);
+    return set ? set->protection : NULL;
+}
+
+pcs_alarms *pcs_plant_unit_alarms(const pcs_plant *p, uint32_t i)
+{
+    const plant_instr_set *set = unit_set(p, i);
+    return set ? set->alarms : NULL;
+}
+
+/* The set whose trip function (@p functions) or alarm event ids hold @p id:
+ * the start's or an added unit's. */
+static const plant_instr_set *event_set(const pcs_plant *p, uint32_t id, int functions)
+{
+    for (uint32_t u = p ? p->n_start : 0; p && u <= p->n_units; u++) {
+        const plant_instr_set *set = u == p->n_units ? &p->start : &p->added[u];
+        uint32_t base = functions ? set->function_base : set->alarm_base;
+        uint32_t n = functions ? set->n_functions : set->n_alarms;
+        if ((functions ? set->protection != NULL : set->alarms != NULL) && id >= base &&
+            id - base < n)
+            return set;
+    }
+    return NULL;
+}
+
+const char *pcs_plant_event_function_name(const pcs_plant *p, uint32_t id)
+{
+    const plant_instr_set *set = event_set(p, id, 1);
+    return set ? pcs_protection_function_name(set->protection, id - set->function_base) : "?";
+}
+
+const char *pcs_plant_event_alarm_name(const pcs_plant *p, uint32_t id)
+{
+    const plant_instr_set *set = event_set(p, id, 0);
+    return set ? pcs_alarm_name(set->alarms, id - set->alarm_base) : "?";
 }

@@ -34,12 +34,34 @@ pcs_status plant_commands_register(pcs_world *w, const pcs_plant_unit *pu);
 double plant_hzp_setpoint(pcs_world *w, const pcs_plant_unit *pu);
 void plant_hzp_dumps(pcs_world *w, const pcs_steam_dump *sd);
 
-/* Per-unit arrays are n_units long, from the world heap at pcs_plant_add
- * (sized from the station, not PCS_PLANT_MAX_UNITS). */
+/* The instrumentation of one unit added while running (pcs_plant_unit_add):
+ * its own sensor bank, protection and alarms, prefixed "uN." (plant_instr.c). */
+typedef struct plant_instr_set {
+    pcs_sensors *sensors;
+    pcs_protection *protection;
+    pcs_alarms *alarms;
+    /* Event numbering: the bank's ids plus these (the first set's 0), so
+     * one event id names one element over every bank (plant_event_*). */
+    uint32_t sensor_base, function_base, alarm_base;
+    uint32_t n_functions, n_alarms;
+} plant_instr_set;
+
+/* Per-unit arrays are n_room long (every unit the plant will ever have: the
+ * ones built at pcs_plant_add and the ones pcs_plant_unit_add builds later),
+ * from the world heap at pcs_plant_add (sized from the station, not
+ * PCS_PLANT_MAX_UNITS), so nothing moves when a unit is added. */
 struct pcs_plant {
-    uint32_t n_units;
+    uint32_t n_units;         /* built so far: units[0, n_units) */
+    uint32_t n_start;         /* built at pcs_plant_add */
+    uint32_t n_room;          /* n_start + the units kept for pcs_plant_unit_add */
     pcs_coolant_water *water; /* the fuel's real-water table the plant made for the units that
                                  brought none (NULL if every unit brought its own) */
+    const pcs_water_ph_table *ph;  /* the (p, h) table for units that bring none */
+    int instrumented;              /* pcs_plant_instrument ran: an added unit gets its own */
+    pcs_plant_setpoints setpoints; /* what it ran with */
+    plant_instr_set *added;        /* [n_room]: the instrumentation of each added unit */
+    plant_instr_set start;         /* the start's banks (also p->sensors, ...) */
+    uint32_t next_sensor, next_function, next_alarm; /* the next set's event bases */
     pcs_plant_unit *units;
     pcs_plant_unit_def *cfg;
     plant_couple *couple;
@@ -51,5 +73,9 @@ struct pcs_plant {
     pcs_steam_dump **steam_dump;   /* steam-side units, else NULL */
     pcs_interlock **interlock;     /* steam-side units' (pcsim/interlock.h) */
 };
+
+/* Instrument unit @p u (0-based, u >= p->n_start), built while running,
+ * with its own banks (plant_instr.c). */
+pcs_status plant_instrument_added(pcs_world *w, pcs_plant *p, uint32_t u);
 
 #endif

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pcsim/structure.h"
 #include "pcsim/channel.h"
 #include "pcsim/fuel_materials.h"
 #include "pcsim/math.h"
@@ -376,7 +377,7 @@ static pcs_status check_args(pcs_world *w, uint32_t unit_index, const pcs_fuel_d
 {
     if (!w || !cfg || !out)
         return pcs_error_set(PCS_E_INVAL, "pcs_fuel_add: world, cfg or out is NULL");
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_fuel_add: the world is sealed (it has ticked)");
     if (unit_index >= 1000u)
         return pcs_error_set(PCS_E_INVAL, "pcs_fuel_add: unit_index = %u is outside [0, 999]",

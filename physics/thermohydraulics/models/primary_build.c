@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pcsim/structure.h"
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
 #include "pcsim/math.h"
@@ -889,7 +890,7 @@ pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double ppm)
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_primary_set_boron: %s: boron %g ppm is outside [0, %g]", pr->unit,
                              ppm, PRI_BORON_MAX_PPM);
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_primary_set_boron: %s: the world has already ticked",
                              pr->unit);
     primary_view v;

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "pcsim/structure.h"
 #include "pcsim/math.h"
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/models/primary_internal.h"
@@ -319,7 +320,7 @@ pcs_status pcs_primary_init_steady(pcs_world *w, pcs_primary *pr, double power_f
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_primary_init_steady: power_fraction %g is outside [0, 1]",
                              power_fraction);
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_primary_init_steady: the world has already ticked");
     const pcs_primary_def *d = &pr->def;
     primary_view v;
@@ -406,7 +407,7 @@ pcs_status pcs_primary_copy_steady(pcs_world *w, pcs_primary *dst, const pcs_pri
     if (dst->nv != src->nv || dst->nj != src->nj || dst->nl != src->nl || dst->nc != src->nc)
         return pcs_error_set(PCS_E_INVAL, "pcs_primary_copy_steady: %s and %s differ in size",
                              dst->unit, src->unit);
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_primary_copy_steady: the world has already ticked");
     const pcs_primary_stores *a = &src->s, *b = &dst->s;
     const uint32_t from[] = {

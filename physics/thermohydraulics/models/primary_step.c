@@ -27,6 +27,7 @@
 #include <math.h> /* NAN */
 #include <string.h>
 
+#include "pcsim/structure.h"
 #include "pcsim/math.h"
 #include "pcsim/water.h"
 #include "pcsim/event.h"
@@ -176,7 +177,7 @@ pcs_status pcs_primary_sg_couple(pcs_world *w, pcs_primary *pr)
                              "pcs_primary_sg_couple: %s: sg_model = %u, not "
                              "PCS_PRIMARY_SG_TUBE_STORES (%u)",
                              pr->unit, pr->def.sg_model, (unsigned)PCS_PRIMARY_SG_TUBE_STORES);
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(PCS_E_STATE, "pcs_primary_sg_couple: %s: the world has already ticked",
                              pr->unit);
     pr->sg_live = 1;

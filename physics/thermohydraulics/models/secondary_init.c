@@ -59,6 +59,7 @@
  */
 #include <math.h>
 
+#include "pcsim/structure.h"
 #include "pcsim/water.h"
 #include "physics/thermohydraulics/kernels/friction.h"
 #include "physics/thermohydraulics/models/secondary_internal.h"
@@ -103,7 +104,7 @@ static pcs_status check_args(pcs_world *w, const pcs_secondary *sc, double heat_
         return pcs_error_set(PCS_E_INVAL,
                              "pcs_secondary_init_steady: %s: pressure %g Pa is above 16e6 (or NaN)",
                              sc->unit, pressure_pa);
-    if (pcs_world_sealed(w))
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
         return pcs_error_set(
             PCS_E_STATE, "pcs_secondary_init_steady: %s: the world has already ticked", sc->unit);
     return PCS_OK;

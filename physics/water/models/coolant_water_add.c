@@ -7,6 +7,7 @@
  * allocates from a world, so it lives among the world-bound models (as
  * water_table_build.c does for the liquid table).
  */
+#include "pcsim/structure.h"
 #include "pcsim/world.h"
 #include "physics/water/kernels/coolant_water_internal.h"
 
@@ -21,7 +22,8 @@ pcs_status pcs_coolant_water_add(pcs_world *w, const pcs_coolant_water_def *cfg,
         return st;
     void *block = pcs_world_alloc(w, (size_t)pcs_coolant_water_bytes(cfg));
     if (!block)
-        return pcs_world_sealed(w) ? pcs_error_set(PCS_E_STATE, "%s: world is sealed", fn)
-                                   : pcs_error_set(PCS_E_NOMEM, "%s: world heap exhausted", fn);
+        return (pcs_world_sealed(w) && !pcs_world_amending(w))
+                   ? pcs_error_set(PCS_E_STATE, "%s: world is sealed", fn)
+                   : pcs_error_set(PCS_E_NOMEM, "%s: world heap exhausted", fn);
     return cw_build_into(fn, cfg, block, out);
 }

@@ -7,6 +7,7 @@
  * a world; only this entry point allocates from one, so it lives among the
  * world-bound models and the kernel stays free of world headers.
  */
+#include "pcsim/structure.h"
 #include "pcsim/world.h"
 #include "physics/water/kernels/if97_internal.h"
 
@@ -25,8 +26,9 @@ pcs_status pcs_water_table_add(pcs_world *w, const pcs_water_table_def *cfg, pcs
     }
     void *block = pcs_world_alloc(w, (size_t)pcs_water_table_bytes(cfg));
     if (block == NULL) {
-        return pcs_world_sealed(w) ? pcs_error_set(PCS_E_STATE, "%s: world is sealed", fn)
-                                   : pcs_error_set(PCS_E_NOMEM, "%s: world heap exhausted", fn);
+        return (pcs_world_sealed(w) && !pcs_world_amending(w))
+                   ? pcs_error_set(PCS_E_STATE, "%s: world is sealed", fn)
+                   : pcs_error_set(PCS_E_NOMEM, "%s: world heap exhausted", fn);
     }
     return if97_table_build_into(fn, cfg, block, 0, out);
 }

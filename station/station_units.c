@@ -1,0 +1,174 @@
+/**
+ * @file station_units.c
+ * @brief Units added while the station runs: the structural command kind
+ *        "unit_add" (pcsim/structure.h) that builds a unit the scenario
+ *        marks "build": "later" at the tick boundary.
+ *
+ * The scenario names every unit; the first n_start are built with the
+ * station, the others are kept by the plant (pcs_plant_add_staged) and a
+ * unit_add builds the next of them: its reactor, fuel, primary (and steam
+ * side), settled to its steady state at its initial power as at the start,
+ * its controllers, its own sensor, protection and alarm banks (stores and
+ * systems prefixed "uN.", channels and targets named as a unit of the start
+ * has them: pcs_plant_unit_add), and its station entities. Units are added
+ * in order, so units 1..n_units are the running ones and unit_add's
+ * target is always the next.
+ *
+ * The command: kind PCS_STATION_KIND_UNIT_ADD (a structural kind, no family
+ * and no target: args[0] is the unit number), resolved from "uN" by
+ * pcs_station_command. Stage 1 (check) refuses an unknown unit, a unit
+ * already built or already accepted this tick, and a unit that is not the
+ * next, and emits PCS_EV_STATION_UNIT_ADD for one it accepts; the apply
+ * builds it. The kind is registered only by a station with
+ * a later unit, so every other station builds, journals and hashes as before.
+ *
+ * Saves. A save taken after a unit_add holds the structure log; loading it
+ * into a station built from the same scenario re-applies the log (the
+ * engine calls the apply, not the check) before the stores are restored,
+ * so the unit is rebuilt with the same registrations in the same order.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcsim/channel.h"
+#include "pcsim/event.h"
+#include "pcsim/structure.h"
+#include "station/station_internal.h"
+
+struct station_units {
+    pcs_station *st;
+    uint32_t kind;      /* PCS_STATION_KIND_UNIT_ADD */
+    uint32_t n_pending; /* accepted at stage 1, not applied yet */
+    uint64_t added_at[PCS_PLANT_MAX_UNITS]; /* tick of each unit's add (0: built at the start) */
+};
+
+/* "uN" of the scenario -> N, or 0 when the text is not "u<digits>". */
+static uint32_t unit_number(const char *target)
+{
+    unsigned n = 0;
+    int used = 0;
+    if (!target || sscanf(target, "u%u%n", &n, &used) != 1 || target[used] != '\0')
+        return 0;
+    return n;
+}
+
+/* Stage 1: unknown unit, built, accepted this tick, or not the next. */
+static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    struct station_units *su = ctx;
+    const pcs_station *st = su->st;
+    double a = c->args[0];
+    uint32_t next = st->n_units + su->n_pending + 1;
+    if (!(a >= 1.0 && a <= (double)st->n_all) || a != floor(a))
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "%s: unit_add: no unit %g in the scenario (units u1..u%u; "
+                             "u%u..u%u are built later)",
+                             st->source, a, st->n_all, st->n_start + 1, st->n_all);
+    uint32_t n = (uint32_t)a;
+    if (n <= st->n_start)
+        return pcs_error_set(PCS_E_STATE, "%s: unit_add u%u: the unit is built (at the start)",
+                             st->source, n);
+    if (n <= st->n_units)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: unit_add u%u: the unit is built (added at tick %llu)", st->source,
+                             n, (unsigned long long)su->added_at[n - 1]);
+    if (n < next)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: unit_add u%u: the unit is being added (accepted earlier in "
+                             "tick %llu)",
+                             st->source, n, (unsigned long long)c->tick);
+    if (n > next)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: unit_add u%u: u%u is not built yet (units are added in order)",
+                             st->source, n, next);
+    su->n_pending++;
+    const pcs_plant_unit_def *d = &st->units[n - 1];
+    (void)pcs_event_emit(w, PCS_EV_STATION_UNIT_ADD, n, d->core.initial_power_fraction,
+                         d->core.nominal_power_w, (double)d->primary.n_loops, 0.0);
+    return PCS_OK;
+}
+
+/* After stage 13: build the unit, its instrumentation and its entities. A
+ * load re-applies without the check (n_pending 0); a unit already built is
+ * moot (structure.h: a no-op). */
+static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    struct station_units *su = ctx;
+    pcs_station *st = su->st;
+    if (su->n_pending > 0)
+        su->n_pending--;
+    uint32_t n = (uint32_t)c->args[0];
+    if (n != st->n_units + 1)
+        return n <= st->n_units ? PCS_OK
+                                : pcs_error_set(PCS_E_STATE, "unit_add u%u: u%u is not built yet",
+                                                n, st->n_units + 1);
+    uint32_t first_channel = pcs_channel_count(w);
+    pcs_status rc = pcs_plant_unit_add(w, st->plant);
+    if (rc != PCS_OK)
+        return rc;
+    st->n_units = n;
+    su->added_at[n - 1] = pcs_world_clock(w)->tick;
+    rc = pcs_station_entities_add_unit(st, n - 1, first_channel);
+    return rc == PCS_OK ? rc : pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
+}
+
+/* The fixed kind (pcsim/station.h): a journal names it, and the station's
+ * other structural kinds sit beside it at the top of the kind space. */
+static pcs_status register_kind(pcs_world *w, struct station_units *su)
+{
+    pcs_structure_kind_def d = pcs_structure_kind_default();
+    d.kind = PCS_STATION_KIND_UNIT_ADD;
+    d.name = "unit_add";
+    d.check = check_add;
+    d.apply = apply_add;
+    d.ctx = su;
+    su->kind = d.kind;
+    return pcs_structure_kind_register(w, &d);
+}
+
+pcs_status pcs_station_units_add(pcs_station *st)
+{
+    if (st->n_all == st->n_units || !st->plant)
+        return PCS_OK; /* nothing to add later: the station builds as it always did */
+    struct station_units *su = pcs_world_alloc(st->world, sizeof *su);
+    if (!su)
+        return pcs_error_set(PCS_E_NOMEM, "out of memory for unit_add");
+    memset(su, 0, sizeof *su);
+    su->st = st;
+    pcs_status rc = register_kind(st->world, su);
+    if (rc == PCS_OK)
+        st->later = su;
+    return rc;
+}
+
+pcs_status pcs_station_unit_add_kind(const pcs_station *st, uint32_t *kind)
+{
+    if (!st->later)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "%s: unknown command 'unit_add' (no unit of the scenario has "
+                             "\"build\": \"later\")",
+                             st->source);
+    *kind = st->later->kind;
+    return PCS_OK;
+}
+
+pcs_status pcs_station_unit_add_resolve(const pcs_station *st, const char *where,
+                                        const char *target, pcs_command *out)
+{
+    uint32_t n = unit_number(target);
+    if (!st->later)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "%s: unit_add of '%s': no unit of the scenario has \"build\": "
+                             "\"later\" (units u1..u%u are built at the start)",
+                             where, target, st->n_units);
+    if (n <= st->n_start || n > st->n_all)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "%s: unit_add of '%s': not a unit built later (allowed: u%u..u%u, "
+                             "the units with \"build\": \"later\")",
+                             where, target, st->n_start + 1, st->n_all);
+    memset(out, 0, sizeof *out);
+    out->kind = st->later->kind;
+    out->args[0] = n;
+    return PCS_OK;
+}
