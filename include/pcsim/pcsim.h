@@ -53,6 +53,7 @@
 #include "pcsim/station_freeze.h"
 #include "pcsim/status.h"
 #include "pcsim/steam_dump.h"
+#include "pcsim/structure.h"
 #include "pcsim/sync.h"
 #include "pcsim/system.h"
 #include "pcsim/thnet.h"

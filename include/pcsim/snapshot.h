@@ -181,13 +181,17 @@ PCS_API int pcs_reader_paused(const pcs_reader *r);
  * Public fields are valid after a successful begin; the rest is private.
  */
 typedef struct pcs_view {
-    uint64_t tick;       /**< tick that published the buffer */
-    double time_s;       /**< simulated seconds at the end of that tick: (tick + 1) * dt_s */
-    uint32_t n_channels; /**< channels in the buffer */
-    int paused;          /**< 1 when published while the world was paused (see
-                              pcs_reader_paused); validated with the values */
+    uint64_t tick;           /**< tick that published the buffer */
+    double time_s;           /**< simulated seconds at the end of that tick: (tick + 1) * dt_s */
+    uint32_t n_channels;     /**< channels in the buffer */
+    int paused;              /**< 1 when published while the world was paused (see
+                                  pcs_reader_paused); validated with the values */
+    uint64_t layout_version; /**< the world's layout version of the view's channel
+                                  layout (pcs_world_layout_version): it changes when a
+                                  structural change adds or retires channels */
     /* private */
     pcs_reader *reader_;
+    const void *layout_;
     const void *buf_;
     uint64_t seq_;
     uint64_t pub_;
@@ -281,11 +285,16 @@ PCS_API pcs_status pcs_reader_set_min_interval(pcs_reader *r, uint64_t interval_
 
 /** Pool-wide counters of the reader wait (pcs_snapshot_stats_get). */
 typedef struct pcs_snapshot_stats {
-    uint64_t publications;  /**< publications so far (pcs_snapshot_published) */
-    uint64_t wake_calls;    /**< wake system calls made by stage 12: at most one per
-                                 publication, none for a publication nobody waits for */
-    uint64_t pass_on_calls; /**< wake calls made by woken readers for the others */
-    uint32_t waiters;       /**< readers inside pcs_reader_wait's sleep now */
+    uint64_t publications;    /**< publications so far (pcs_snapshot_published) */
+    uint64_t wake_calls;      /**< wake system calls made by stage 12: at most one per
+                                   publication, none for a publication nobody waits for */
+    uint64_t pass_on_calls;   /**< wake calls made by woken readers for the others */
+    uint32_t waiters;         /**< readers inside pcs_reader_wait's sleep now */
+    uint64_t layout_version;  /**< the current layout's version (pcs_world_layout_version) */
+    uint64_t layouts_freed;   /**< retired layouts freed after their last reader left */
+    uint32_t layouts_pending; /**< retired layouts a reader was still in at the last check */
+    uint64_t
+        layouts_over; /**< retirements that found 8 or more layouts pending (kept, freed later) */
 } pcs_snapshot_stats;
 
 /** Copy the pool's counters (relaxed loads: a snapshot in time, not one instant). Any thread.
