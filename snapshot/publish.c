@@ -112,6 +112,7 @@ static void announce(pcs_snapshot_pool *pool, uint64_t pub, uint64_t tick)
     if (pcs_wake_publish(&pool->wake, pub)) /* after `published`: wake.h */
         atomic_store_explicit(&pool->wake_calls, ++pool->n_wake_calls, memory_order_relaxed);
     pool->n_published = pub;
+    pool->last_tick = tick;
 }
 
 void pcs_publish_run_state(void *ctx, int paused)
@@ -155,20 +156,20 @@ static void write_buffer(pcs_snapshot_pool *pool, const pcs_layout *L, uint64_t 
 void pcs_publish_layout(pcs_snapshot_pool *pool, pcs_layout *L)
 {
     /* The first publication of a new layout, before it becomes current
-     * (relayout.c): the tick whose structural commit made it, its values as
-     * the commit left them. Before the first tick there is nothing to show. */
+     * (relayout.c): the tick of the newest publication (the tick whose
+     * structural commit made the layout), its values as the commit left
+     * them. Before the first tick there is nothing to show. */
     L->first_pub = pool->n_published + 1;
     if (pool->n_published == 0)
         return;
-    write_buffer(pool, L, L->first_pub, pcs_world_clock(pool->world)->tick,
-                 pcs_world_paused(pool->world));
+    write_buffer(pool, L, L->first_pub, pool->last_tick, pcs_world_paused(pool->world));
 }
 
 void pcs_publish_announce_layout(pcs_snapshot_pool *pool, const pcs_layout *L)
 {
     if (pool->n_published == 0)
         return;
-    announce(pool, L->first_pub, pcs_world_clock(pool->world)->tick);
+    announce(pool, L->first_pub, pool->last_tick);
 }
 
 pcs_status pcs_publish_system(pcs_world *w, void *ctx)
@@ -178,10 +179,10 @@ pcs_status pcs_publish_system(pcs_world *w, void *ctx)
     uint32_t now = pcs_channel_count(w);
     if (now != L->id_range)
         return pcs_error_set(PCS_E_STATE,
-                             "pcs.snapshot.publish: %u channels are registered but the pool's "
-                             "layout (version %llu) has %u; call pcs_snapshot_attach after the "
-                             "last pcs_channel_register of the build",
-                             now, (unsigned long long)L->version, L->id_range);
+                             "pcs.snapshot.publish: %u channels are registered but the pool was "
+                             "attached with %u (layout version %llu); call pcs_snapshot_attach "
+                             "after the last pcs_channel_register of the build",
+                             now, L->id_range, (unsigned long long)L->version);
     uint64_t tick = pcs_world_clock(w)->tick;
     uint64_t pub = pool->n_published + 1;
     write_buffer(pool, L, pub, tick, pcs_world_paused(w));

@@ -175,6 +175,16 @@ PCS_API pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_
 PCS_API int pcs_reader_paused(const pcs_reader *r);
 
 /**
+ * The layout version (the world's pcs_world_layout_version: 1 at build, +1
+ * at each structural change that added or retired channels) of @p r's last
+ * successful read or validated view; 0 for NULL or before the first. When
+ * it changes, ids the host resolved may have been retired (reads of them
+ * fail with PCS_E_NOTFOUND) and new channels exist: resolve names again
+ * (pcs_snapshot_find) if the host keeps any. Reader's thread.
+ */
+PCS_API uint64_t pcs_reader_layout_version(const pcs_reader *r);
+
+/**
  * A zero-copy view of one buffer: begin, read values by id, validate. Values
  * read between begin and a successful validate are all from view.tick; if
  * validate fails they may be torn and must be discarded (begin again).
