@@ -66,6 +66,7 @@ static pcs_status first_layout(pcs_snapshot_pool *pool)
         return st;
     L->first_pub = 1;
     pool->cur = L;
+    pool->known_channels = L->id_range;
     atomic_init(&pool->current, L);
     atomic_init(&pool->hazards, NULL);
     atomic_init(&pool->cur_range, L->id_range);

@@ -71,7 +71,8 @@ struct pcs_snapshot_pool {
     alignas(64) uint64_t n_published;
     uint64_t n_events;
     uint64_t n_wake_calls;
-    uint64_t last_tick;       /* tick of the newest publication */
+    uint64_t last_tick;      /* tick of the newest publication */
+    uint32_t known_channels; /* pcs_channel_count at attach or the last relayout */
     pcs_layout *cur;         /* the current layout (what `current` holds) */
     pcs_layout *retired;     /* retired layouts not yet freed (hazard.c) */
     pcs_layout *quarantined; /* test hook: poisoned, freed at destroy */

@@ -176,13 +176,15 @@ pcs_status pcs_publish_system(pcs_world *w, void *ctx)
 {
     pcs_snapshot_pool *pool = ctx;
     const pcs_layout *L = pool->cur;
+    /* A channel registered outside a structural commit (after attach, in the
+     * build) would never be published: say so rather than hide it. */
     uint32_t now = pcs_channel_count(w);
-    if (now != L->id_range)
+    if (now != pool->known_channels)
         return pcs_error_set(PCS_E_STATE,
                              "pcs.snapshot.publish: %u channels are registered but the pool was "
                              "attached with %u (layout version %llu); call pcs_snapshot_attach "
                              "after the last pcs_channel_register of the build",
-                             now, L->id_range, (unsigned long long)L->version);
+                             now, pool->known_channels, (unsigned long long)L->version);
     uint64_t tick = pcs_world_clock(w)->tick;
     uint64_t pub = pool->n_published + 1;
     write_buffer(pool, L, pub, tick, pcs_world_paused(w));

@@ -50,6 +50,7 @@ pcs_status pcs_snapshot_relayout(pcs_snapshot_pool *pool, const uint8_t *live, u
     pcs_status st = pcs_layout_build(pool, old, live, id_range, version, &L);
     if (st != PCS_OK)
         return st;
+    pool->known_channels = pcs_channel_count(pool->world);
     pcs_publish_layout(pool, L); /* 1, 2 */
     pool->cur = L;
     atomic_store_explicit(&pool->current, L, memory_order_seq_cst); /* 3 */
