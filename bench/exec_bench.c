@@ -16,8 +16,10 @@
  *                        work lands in every 20th tick (5 % of ticks, so p99
  *                        shows it); with workers it must not. Ticks run back
  *                        to back, so a worker has 20 x 55 us ~ 1.1 ms (not the
- *                        real 1 s) to finish a run.
- * Params: workers, and pin (1 pinned with hwloc, 0 unpinned).
+ *                        real 1 s) to finish a run. slow=0 is its baseline:
+ *                        the same FAST work with no slow job registered, so
+ *                        the tail the slow work adds is a ratio in one run.
+ * Params: workers, pin (1 pinned with hwloc, 0 unpinned), slow (1 the job, 0 none).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,7 +200,7 @@ typedef struct xb_world {
     uint32_t field;
     uint32_t *cpu_ns; /* XB_CPU_SAMPLES */
     uint32_t n_cpu;
-    int workers, pin;
+    int workers, pin, slow;
 } xb_world;
 
 static uint64_t xb_thread_cpu_ns(void)
@@ -221,11 +223,11 @@ static void xb_print_cpu(xb_world *b)
     qsort(b->cpu_ns, b->n_cpu, sizeof *b->cpu_ns, xb_cmp_u32);
     uint32_t n = b->n_cpu;
     fprintf(stderr,
-            "# exec.fast_tick workers=%d pin=%d: host CPU time per tick over %u ticks: "
+            "# exec.fast_tick workers=%d pin=%d slow=%d: host CPU time per tick over %u ticks: "
             "p50 %.1f us, p90 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us\n",
-            b->workers, b->pin, n, b->cpu_ns[n / 2] / 1e3, b->cpu_ns[(uint64_t)n * 90 / 100] / 1e3,
-            b->cpu_ns[(uint64_t)n * 99 / 100] / 1e3, b->cpu_ns[(uint64_t)n * 999 / 1000] / 1e3,
-            b->cpu_ns[n - 1] / 1e3);
+            b->workers, b->pin, b->slow, n, b->cpu_ns[n / 2] / 1e3,
+            b->cpu_ns[(uint64_t)n * 90 / 100] / 1e3, b->cpu_ns[(uint64_t)n * 99 / 100] / 1e3,
+            b->cpu_ns[(uint64_t)n * 999 / 1000] / 1e3, b->cpu_ns[n - 1] / 1e3);
 }
 
 /* FAST: one explicit diffusion sweep over the field (tens of microseconds). */
@@ -306,8 +308,10 @@ static void *xb_world_setup(const pcs_bench_params *p, pcs_bench_info *info)
                       .run_chunk = xb_slow_chunk,
                       .merge = xb_merge,
                       .ctx = b};
+    /* slow=0: the baseline, the same FAST work with no slow job at all */
+    b->slow = (int)pcs_bench_param_int(p, "slow", 1);
     if (pcs_system_register(b->w, &sys, NULL) != PCS_OK ||
-        pcs_job_register(b->w, &d, NULL) != PCS_OK)
+        (b->slow && pcs_job_register(b->w, &d, NULL) != PCS_OK))
         goto fail;
     if (pcs_bench_param_int(p, "workers", 0) > 0) {
         if (xb_pool(p, &b->pool, info) != PCS_OK || pcs_exec_attach(b->pool, b->w) != PCS_OK)
@@ -361,7 +365,7 @@ static const pcs_bench_def xb_fast_tick = {
     .group = "exec",
     .name = "fast_tick",
     .description = "one FAST tick (~55 us) while a ~300 us SLOW job runs every 20 ticks",
-    .params = {{"workers", "0,1"}, {"pin", "1,0"}},
+    .params = {{"workers", "0,1"}, {"pin", "1,0"}, {"slow", "1,0"}},
     .modes = PCS_BENCH_SAMPLE,
     .setup = xb_world_setup,
     .teardown = xb_world_teardown,

@@ -144,6 +144,31 @@ enum opt_kind {
     OPT_HELP,   /* no argument: the usage on stdout, and stop */
 };
 
+/* Each option's index in options[] (and its bit in parse_opts' set of those
+ * given): the table is indexed by these, so a name is looked up at compile
+ * time, never by string. */
+enum serve_option_id {
+    OPT_I_PORT,
+    OPT_I_BIND,
+    OPT_I_TOKEN,
+    OPT_I_READ_ONLY,
+    OPT_I_MAX_CLIENTS,
+    OPT_I_MODE,
+    OPT_I_SPEED,
+    OPT_I_SAVE_DIR,
+    OPT_I_PORT_FILE,
+    OPT_I_HTTP,
+    OPT_I_HTTP_PORT_FILE,
+    OPT_I_MAX_SCENARIO_BYTES,
+    OPT_I_RATE,
+    OPT_I_BURST,
+    OPT_I_QUIET,
+    OPT_I_SEND_QUEUE,
+    OPT_I_SLOW_CONSUMER_MS,
+    OPT_I_HELP,
+    N_OPTIONS,
+};
+
 /* Every option of `pcsim serve`, in getopt's order: its name and what it
  * does, so one table gives getopt its longs and one loop applies them all. */
 static const struct serve_option {
@@ -154,33 +179,36 @@ static const struct serve_option {
     uint64_t lo, hi;       /* OPT_NUMBER: allowed, both ends included */
     int (*parse)(const char *arg, serve_opts *o); /* OPT_PARSE: 0, or 2 refused (said) */
 } options[] = {
-    {"port", OPT_NUMBER, .offset = offsetof(serve_opts, port), .type = NUMBER_INT, .lo = 0,
-     .hi = 65535},
-    {"bind", OPT_TEXT, .offset = offsetof(serve_opts, bind)},
-    {"token", OPT_PARSE, .parse = read_token},
-    {"read-only", OPT_FLAG, .offset = offsetof(serve_opts, read_only)},
-    {"max-clients", OPT_NUMBER, .offset = offsetof(serve_opts, max_clients), .type = NUMBER_U32,
-     .lo = 1, .hi = 4096},
-    {"mode", OPT_PARSE, .parse = parse_mode},
-    {"speed", OPT_PARSE, .parse = parse_speed},
-    {"save-dir", OPT_TEXT, .offset = offsetof(serve_opts, save_dir)},
-    {"port-file", OPT_TEXT, .offset = offsetof(serve_opts, port_file)},
-    {"http", OPT_NUMBER, .offset = offsetof(serve_opts, http_port), .type = NUMBER_INT, .lo = 0,
-     .hi = 65535},
-    {"http-port-file", OPT_TEXT, .offset = offsetof(serve_opts, http_port_file)},
-    {"max-scenario-bytes", OPT_NUMBER, .offset = offsetof(serve_opts, max_scenario_bytes),
-     .type = NUMBER_SIZE, .lo = 1, .hi = (uint64_t)1 << 40},
-    {"rate", OPT_PARSE, .parse = parse_rate},
-    {"burst", OPT_NUMBER, .offset = offsetof(serve_opts, burst), .type = NUMBER_U32, .lo = 1,
-     .hi = 200000},
-    {"quiet", OPT_FLAG, .offset = offsetof(serve_opts, quiet)},
-    {"send-queue", OPT_NUMBER, .offset = offsetof(serve_opts, send_queue), .type = NUMBER_SIZE,
-     .lo = 4096, .hi = (uint64_t)1 << 30},
-    {"slow-consumer-ms", OPT_NUMBER, .offset = offsetof(serve_opts, slow_ms), .type = NUMBER_U32,
-     .lo = 10, .hi = 3600000},
-    {.name = "help", .kind = OPT_HELP},
+    [OPT_I_PORT] = {"port", OPT_NUMBER, .offset = offsetof(serve_opts, port), .type = NUMBER_INT,
+                    .lo = 0, .hi = 65535},
+    [OPT_I_BIND] = {"bind", OPT_TEXT, .offset = offsetof(serve_opts, bind)},
+    [OPT_I_TOKEN] = {"token", OPT_PARSE, .parse = read_token},
+    [OPT_I_READ_ONLY] = {"read-only", OPT_FLAG, .offset = offsetof(serve_opts, read_only)},
+    [OPT_I_MAX_CLIENTS] = {"max-clients", OPT_NUMBER, .offset = offsetof(serve_opts, max_clients),
+                           .type = NUMBER_U32, .lo = 1, .hi = 4096},
+    [OPT_I_MODE] = {"mode", OPT_PARSE, .parse = parse_mode},
+    [OPT_I_SPEED] = {"speed", OPT_PARSE, .parse = parse_speed},
+    [OPT_I_SAVE_DIR] = {"save-dir", OPT_TEXT, .offset = offsetof(serve_opts, save_dir)},
+    [OPT_I_PORT_FILE] = {"port-file", OPT_TEXT, .offset = offsetof(serve_opts, port_file)},
+    [OPT_I_HTTP] = {"http", OPT_NUMBER, .offset = offsetof(serve_opts, http_port),
+                    .type = NUMBER_INT, .lo = 0, .hi = 65535},
+    [OPT_I_HTTP_PORT_FILE] = {"http-port-file", OPT_TEXT,
+                              .offset = offsetof(serve_opts, http_port_file)},
+    [OPT_I_MAX_SCENARIO_BYTES] = {"max-scenario-bytes", OPT_NUMBER,
+                                  .offset = offsetof(serve_opts, max_scenario_bytes),
+                                  .type = NUMBER_SIZE, .lo = 1, .hi = (uint64_t)1 << 40},
+    [OPT_I_RATE] = {"rate", OPT_PARSE, .parse = parse_rate},
+    [OPT_I_BURST] = {"burst", OPT_NUMBER, .offset = offsetof(serve_opts, burst), .type = NUMBER_U32,
+                     .lo = 1, .hi = 200000},
+    [OPT_I_QUIET] = {"quiet", OPT_FLAG, .offset = offsetof(serve_opts, quiet)},
+    [OPT_I_SEND_QUEUE] = {"send-queue", OPT_NUMBER, .offset = offsetof(serve_opts, send_queue),
+                          .type = NUMBER_SIZE, .lo = 4096, .hi = (uint64_t)1 << 30},
+    [OPT_I_SLOW_CONSUMER_MS] = {"slow-consumer-ms", OPT_NUMBER,
+                                .offset = offsetof(serve_opts, slow_ms), .type = NUMBER_U32,
+                                .lo = 10, .hi = 3600000},
+    [OPT_I_HELP] = {.name = "help", .kind = OPT_HELP},
 };
-enum { N_OPTIONS = sizeof options / sizeof options[0] };
+_Static_assert(sizeof options / sizeof options[0] == N_OPTIONS, "one row per option id");
 _Static_assert(N_OPTIONS <= 32, "parse_opts marks the options given in 32 bits");
 
 /* Store @p v (already within the option's range, so it fits) in its field. */
@@ -225,15 +253,6 @@ static int apply_option(const struct serve_option *n, const char *arg, serve_opt
     return 2;
 }
 
-/* The bit of the option named @p name in parse_opts' set of those given. */
-static uint32_t option_bit(const char *name)
-{
-    for (uint32_t i = 0; i < N_OPTIONS; i++)
-        if (strcmp(options[i].name, name) == 0)
-            return 1u << i;
-    return 0;
-}
-
 static int parse_opts(int argc, char **argv, serve_opts *o)
 {
     struct option longs[N_OPTIONS + 1] = {{0}};
@@ -258,10 +277,10 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
         o->scenario = argv[optind++];
     if (optind < argc)
         return fail("unexpected argument '%s'", argv[optind], "see --help");
-    if (!(given & (option_bit("port") | option_bit("http"))))
+    if (!(given & ((1u << OPT_I_PORT) | (1u << OPT_I_HTTP))))
         return fail("%s", "--port or --http", "required (0 picks a free port)");
     /* A browser has no step button: the page's world runs by itself. */
-    if (o->http_port >= 0 && !(given & option_bit("mode")))
+    if (o->http_port >= 0 && !(given & (1u << OPT_I_MODE)))
         o->mode = SERVE_MODE_FREE;
     return 0;
 }

@@ -19,6 +19,12 @@
 _Static_assert(offsetof(pcs_channel_rec, name) == 0,
                "the name index reads a record's first member");
 
+/* Ids. A channel's id is its slot, given once: a retired channel keeps its
+ * slot (name NULL, info kept for messages), so pcs_channel_count stays the
+ * id range and an id a host kept names its channel or fails, never another
+ * (structure.h, "Retiring"). Its name leaves the index at once
+ * (pcs_name_index_remove), so a later channel may take it with a new id. */
+
 /* Entry of the name index where @p name is or would be inserted. */
 static uint32_t index_slot(const pcs_world *w, const char *name)
 {
@@ -97,13 +103,15 @@ pcs_status pcs_channel_register(pcs_world *w, const char *name, const char *unit
     if (st != PCS_OK)
         return st;
     pcs_channel_rec *c = &w->channels[w->n_channels];
-    c->name = pcs_mem_strdup(&w->mem, name);
-    c->unit = pcs_mem_strdup(&w->mem, unit ? unit : "");
-    if (!c->name || !c->unit)
+    memset(c, 0, sizeof *c);
+    c->info.name = pcs_mem_strdup(&w->mem, name);
+    c->info.unit = pcs_mem_strdup(&w->mem, unit ? unit : "");
+    if (!c->info.name || !c->info.unit)
         return pcs_error_set(PCS_E_NOMEM, "pcs_channel_register: out of memory");
-    c->kind = kind;
-    c->store = store;
-    c->index = index;
+    c->name = c->info.name;
+    c->info.kind = kind;
+    c->info.store = store;
+    c->info.index = index;
     w->channel_index[index_slot(w, c->name)] = w->n_channels + 1;
     if (id)
         *id = w->n_channels;
@@ -120,9 +128,23 @@ pcs_status pcs_channel_find(const pcs_world *w, const char *name, uint32_t *id)
                                w->channels, sizeof *w->channels, w->n_channels, name, id);
 }
 
+/* The id range: retired channels keep their ids (file comment). */
 uint32_t pcs_channel_count(const pcs_world *w)
 {
     return w ? w->n_channels : 0;
+}
+
+int pcs_channel_live(const pcs_world *w, uint32_t id)
+{
+    return w && id < w->n_channels && w->channels[id].name != NULL;
+}
+
+/* PCS_E_NOTFOUND for retired channel @p id, naming it and its tick. */
+static pcs_status retired_error(const pcs_world *w, const char *fn, uint32_t id)
+{
+    const pcs_channel_rec *c = &w->channels[id];
+    return pcs_error_set(PCS_E_NOTFOUND, "%s: channel %u '%s' was retired at tick %llu", fn, id,
+                         c->info.name, (unsigned long long)c->retired_at);
 }
 
 pcs_status pcs_channel_get(const pcs_world *w, uint32_t id, pcs_channel_info *out)
@@ -132,7 +154,9 @@ pcs_status pcs_channel_get(const pcs_world *w, uint32_t id, pcs_channel_info *ou
     if (id >= w->n_channels)
         return pcs_error_set(PCS_E_NOTFOUND, "pcs_channel_get: id %u >= channel count %u", id,
                              w->n_channels);
-    *out = w->channels[id];
+    if (!w->channels[id].name)
+        return retired_error(w, "pcs_channel_get", id);
+    *out = w->channels[id].info;
     return PCS_OK;
 }
 
@@ -141,8 +165,37 @@ double pcs_channel_value(const pcs_world *w, uint32_t id)
     if (!w || id >= w->n_channels)
         return NAN;
     const pcs_channel_rec *c = &w->channels[id];
-    const pcs_store_rec *s = &w->stores[c->store];
-    if (c->kind == PCS_CHANNEL_F64)
-        return ((const double *)s->data)[c->index];
-    return (double)((const uint32_t *)s->data)[c->index];
+    if (!c->name) {
+        retired_error(w, "pcs_channel_value", id);
+        return NAN;
+    }
+    const pcs_store_rec *s = &w->stores[c->info.store];
+    if (c->info.kind == PCS_CHANNEL_F64)
+        return ((const double *)s->data)[c->info.index];
+    return (double)((const uint32_t *)s->data)[c->info.index];
+}
+
+pcs_status pcs_channel_retire(pcs_world *w, uint32_t id)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_channel_retire: world is NULL");
+    if (!w->amending)
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs_channel_retire: channel %u: only a structural command's apply "
+                             "may retire (structure.h)",
+                             id);
+    if (id >= w->n_channels)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "pcs_channel_retire: no channel %u (the world has %u)", id,
+                             w->n_channels);
+    if (!w->channels[id].name)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "pcs_channel_retire: channel %u '%s' is already retired", id,
+                             w->channels[id].info.name);
+    pcs_name_index_remove(w->channel_index, w->channels_cap, w->channels, sizeof *w->channels,
+                          id);
+    w->channels[id].name = NULL;
+    w->channels[id].retired_at = w->clock.tick;
+    w->n_retired_channels++;
+    return PCS_OK;
 }

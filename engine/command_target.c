@@ -372,13 +372,15 @@ pcs_status pcs_command_target_remove(pcs_world *w, pcs_target_id id)
                              "unknown or stale",
                              id.index, id.generation);
     pcs_target_rec *r = &t->slots[id.index];
-    /* Its bindings stay in the array, unreachable: build-time memory. */
+    /* Out of the index while it still has its name (backward shift: no
+     * rebuild, so a removal while amending costs O(1) on average). Its
+     * bindings stay in the array, unreachable: world memory. */
+    pcs_name_index_remove(t->index, t->slots_cap, t->slots, sizeof *t->slots, id.index);
     r->name = NULL;
     r->binding = 0;
     r->generation = r->generation == PCS_TARGET_GENERATION_MAX ? 1 : r->generation + 1;
     r->next_free = t->free_head;
     t->free_head = id.index + 1;
     t->n_live--;
-    pcs_name_index_build(t->index, t->slots_cap, t->slots, sizeof *t->slots, t->n_slots);
     return PCS_OK;
 }

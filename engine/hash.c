@@ -5,8 +5,10 @@
  * Order is the determinism contract's: the tick, then each STATE store's byte
  * count and bytes in store-id (registration) order, then the last completed
  * tick's event list (its count, then its events' bytes: systems of the next
- * tick read it, event.h). Scratch stores are left out: they hold nothing that
- * survives a tick.
+ * tick read it, event.h), then the structure log when it is not empty (its
+ * count, then its commands' bytes: engine/structure.c; worlds without
+ * structural change hash as before). Scratch stores are left out: they hold
+ * nothing that survives a tick.
  */
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
@@ -38,5 +40,6 @@ uint64_t pcs_world_state_hash(const pcs_world *w)
     XXH3_64bits_update(&state, &n64, sizeof n64);
     if (n_events)
         XXH3_64bits_update(&state, events, (size_t)n_events * sizeof *events);
+    pcs_structure_hash(w, &state); /* the structure log, only when not empty */
     return XXH3_64bits_digest(&state);
 }

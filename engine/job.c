@@ -175,12 +175,63 @@ static pcs_status submit(pcs_world *w, pcs_job_rec *j)
     return w->exec.submit(w->exec.ctx, j->slot);
 }
 
+/* Give up job @p j's executor slot (no chunk of it may be in flight). */
+static void unbind_job(pcs_world *w, pcs_job_rec *j)
+{
+    if (j->slot && w->has_exec)
+        w->exec.unbind(w->exec.ctx, j->slot);
+    j->slot = NULL;
+}
+
+/* A retired job's run in flight, at its merge: joined, its result dropped
+ * (it belongs to a device that is gone, structure.h), the job unbound. */
+static void drop_retired_run(pcs_world *w, pcs_job_rec *j)
+{
+    if (j->slot && !j->rerun)
+        (void)w->exec.join(w->exec.ctx, j->slot, w->cfg.slow_join_timeout_s);
+    unbind_job(w, j);
+    j->pending = 0;
+    j->rerun = 0;
+}
+
+void pcs_jobs_commit(pcs_world *w)
+{
+    for (uint32_t i = 0; i < w->n_jobs; i++)
+        if (w->jobs[i].retired && !w->jobs[i].pending)
+            unbind_job(w, &w->jobs[i]);
+}
+
+pcs_status pcs_job_retire(pcs_world *w, uint32_t id)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_job_retire: world is NULL");
+    if (!w->amending)
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs_job_retire: job %u: only a structural command's apply may "
+                             "retire (structure.h)",
+                             id);
+    if (id >= w->n_jobs)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_job_retire: no job %u (the world has %u)", id,
+                             w->n_jobs);
+    if (w->jobs[id].retired)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_job_retire: job %u '%s' is already retired", id,
+                             w->jobs[id].desc.name);
+    w->jobs[id].retired = 1;
+    w->n_retired_jobs++;
+    return PCS_OK;
+}
+
 pcs_status pcs_jobs_before_tick(pcs_world *w)
 {
     for (uint32_t i = 0; i < w->n_jobs; i++) {
         pcs_job_rec *j = &w->jobs[i];
         if (!pcs_clock_due(&w->clock, j->desc.domain, j->desc.phase))
             continue;
+        if (j->retired) {
+            if (j->pending)
+                drop_retired_run(w, j);
+            continue; /* never submitted again */
+        }
         if (j->pending && j->submit_tick == w->clock.tick)
             continue; /* submitted by a failed earlier attempt at this tick */
         if (j->pending) {
@@ -242,6 +293,8 @@ pcs_status pcs_world_set_executor(pcs_world *w, const pcs_executor *ex)
     w->has_exec = 1;
     for (uint32_t i = 0; st == PCS_OK && i < w->n_jobs; i++) {
         pcs_job_rec *j = &w->jobs[i];
+        if (j->retired)
+            continue; /* a run in flight reruns inline at its merge, then is dropped */
         st = bind_job(w, j);
         if (st == PCS_OK && j->pending) {
             st = w->exec.submit(w->exec.ctx, j->slot);

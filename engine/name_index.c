@@ -44,6 +44,35 @@ pcs_status pcs_name_index_find(const char *fn, const char *what, const uint32_t 
     return PCS_OK;
 }
 
+/* The entry a name hashes to. */
+static uint32_t home_of(const char *name, uint32_t mask)
+{
+    return (uint32_t)XXH3_64bits(name, strlen(name)) & mask;
+}
+
+void pcs_name_index_remove(uint32_t *index, uint32_t cap, const void *records, size_t stride,
+                           uint32_t rec)
+{
+    uint32_t mask = 2 * cap - 1;
+    uint32_t i = home_of(name_at(records, stride, rec), mask);
+    while (index[i] != 0 && index[i] != rec + 1)
+        i = (i + 1) & mask;
+    if (index[i] == 0)
+        return;
+    /* Shift later entries of the run back over the hole when their home is
+     * not cyclically in (hole, entry]: probing from their home would
+     * otherwise stop at the hole. */
+    for (uint32_t j = (i + 1) & mask; index[j] != 0; j = (j + 1) & mask) {
+        uint32_t h = home_of(name_at(records, stride, index[j] - 1), mask);
+        int reachable = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+        if (reachable)
+            continue;
+        index[i] = index[j];
+        i = j;
+    }
+    index[i] = 0;
+}
+
 void pcs_name_index_build(uint32_t *index, uint32_t cap, const void *records, size_t stride,
                           uint32_t n)
 {

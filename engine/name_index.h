@@ -45,6 +45,16 @@ pcs_status pcs_name_index_find(const char *fn, const char *what, const uint32_t 
                                uint32_t cap, const void *records, size_t stride, uint32_t n,
                                const char *name, uint32_t *id);
 
+/**
+ * Take record @p rec (named, and entered in @p index) out of the index:
+ * backward-shift deletion, so no tombstone is left and every other name is
+ * still found by linear probing. A no-op when the entry holding @p rec + 1
+ * is not found along its name's probe run (another record of that name took
+ * the entry). Call it while the record still has its name.
+ */
+void pcs_name_index_remove(uint32_t *index, uint32_t cap, const void *records, size_t stride,
+                           uint32_t rec);
+
 /** Clear @p index and enter every named record among the first @p n. */
 void pcs_name_index_build(uint32_t *index, uint32_t cap, const void *records, size_t stride,
                           uint32_t n);

@@ -60,7 +60,8 @@
  * Memory: the plan and every buffer (one event list of event_capacity and
  * one message per unit) come from the world heap when parallel units are
  * turned on, and again at the seal only if systems, stores or gates were
- * registered since; the tick allocates nothing.
+ * registered since, and at each structural commit (pcs_par_plan_rebuild);
+ * a tick without structural change allocates nothing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -361,6 +362,16 @@ pcs_status pcs_par_plan_build(pcs_world *w, int for_run)
     if (st == PCS_OK)
         w->par = p;
     return st;
+}
+
+pcs_status pcs_par_plan_rebuild(pcs_world *w)
+{
+    /* Counts alone no longer say "the same schedule" once systems retire:
+     * the old plan is dropped (its sections unbound; its memory stays in
+     * the world heap until destroy) and the sections found again. */
+    pcs_par_unbind(w);
+    w->par = NULL;
+    return pcs_par_plan_build(w, 1);
 }
 
 uint32_t pcs_schedule_section_count(pcs_world *w)

@@ -22,7 +22,9 @@
 #include "engine/load_check.h"
 #include "engine/persist_internal.h"
 #include "engine/safe_file.h"
+#include "engine/world_internal.h"
 #include "pcsim/persist.h"
+#include "pcsim/structure.h"
 
 static const char magic[8] = {'P', 'C', 'S', 'I', 'M', 'S', 'V', '1'};
 
@@ -64,16 +66,26 @@ typedef struct events_head {
     uint64_t tick;     /* the tick they happened on: the save tick - 1 (0 when none) */
 } events_head;
 
+/* The structure log's section (only when the log is not empty, after the
+ * events): this head, then the applied commands in order. */
+typedef struct log_head {
+    uint32_t count;    /* entries, 1..structure_log_capacity */
+    uint32_t reserved; /* 0 */
+} log_head;
+
 /* Storage for a section's head while it is written or checked. */
 typedef union section_head {
     job_state job;
     events_head events;
+    log_head log;
 } section_head;
 
 #define EVENTS_SECTION "events:previous"
+#define LOG_SECTION "structure:log"
 
 /* The world's sections in a fixed order: state stores by id, then jobs by
- * id, then the last completed tick's events (layout 2). */
+ * id, then the last completed tick's events (layout 2), then the structure
+ * log when it is not empty. */
 typedef struct section_src {
     char name[64];
     const void *head; /* job_state for jobs, events_head for events, NULL for stores */
@@ -93,9 +105,34 @@ static uint32_t count_state_stores(const pcs_world *w)
     return n;
 }
 
+/* The structure log's section is there only when the log holds changes, so
+ * saves of worlds without structural change are unchanged (layout 2). */
+static uint32_t has_log(const pcs_world *w)
+{
+    return pcs_structure_log_count(w) ? 1u : 0u;
+}
+
 static uint32_t count_sections(const pcs_world *w)
 {
-    return count_state_stores(w) + w->n_jobs + 1u;
+    return count_state_stores(w) + w->n_jobs + 1u + has_log(w);
+}
+
+/* Index of the events section: last, or before the structure log. */
+static uint32_t events_index(const pcs_world *w)
+{
+    return count_sections(w) - 1u - has_log(w);
+}
+
+static void log_section(const pcs_world *w, section_src *s, log_head *lh)
+{
+    *lh = (log_head){.count = pcs_structure_log_count(w)};
+    snprintf(s->name, sizeof s->name, "%s", LOG_SECTION);
+    s->head = lh;
+    s->head_bytes = sizeof *lh;
+    s->data = pcs_structure_log_data(w);
+    s->elem_size = sizeof(pcs_command);
+    s->count = lh->count;
+    s->data_bytes = (size_t)lh->count * sizeof(pcs_command);
 }
 
 /* The events section: every slot of the buffer, so its size is fixed by the
@@ -118,7 +155,11 @@ static void events_section(const pcs_world *w, section_src *s, events_head *eh)
 static void section_of(const pcs_world *w, uint32_t k, section_src *s, section_head *hd)
 {
     memset(s, 0, sizeof *s);
-    if (k == count_sections(w) - 1u) {
+    if (has_log(w) && k == count_sections(w) - 1u) {
+        log_section(w, s, &hd->log);
+        return;
+    }
+    if (k == events_index(w)) {
         events_section(w, s, &hd->events);
         return;
     }
@@ -485,7 +526,7 @@ static pcs_status stage(const pcs_world *w, const unsigned char *b, const sectio
 static pcs_status check_events(const pcs_world *w, const unsigned char *b, const section_rec *t,
                                uint64_t tick, const char *path)
 {
-    const section_rec *ev = &t[count_sections(w) - 1u];
+    const section_rec *ev = &t[events_index(w)];
     events_head eh;
     memcpy(&eh, b + ev->offset, sizeof eh);
     uint64_t want_tick = eh.count ? tick - 1u : 0u;
@@ -552,7 +593,7 @@ static void apply(pcs_world *w, const pcs_load_view *v, const unsigned char *b,
         jr->submit_tick = js.submit_tick;
         memcpy(jr->input, v->base + v->job_off[j], jr->desc.input_bytes);
     }
-    const section_rec *ev = &t[count_sections(w) - 1u];
+    const section_rec *ev = &t[events_index(w)];
     events_head eh;
     memcpy(&eh, b + ev->offset, sizeof eh);
     /* The events after the head are not aligned in the file: stage each one. */
@@ -587,6 +628,146 @@ size_t pcs_persist_reseal(unsigned char *b, size_t len)
     return fixed;
 }
 
+/* ---- The structure log (structure.h, "Saves and replay") --------------------
+ * A save's size and sections follow from the world's structure, so before
+ * the load proper the world is brought to the save's structure: the save's
+ * log must extend the world's own, and the entries the world has not applied
+ * are applied (pcs_structure_replay), before any store is restored. Only a
+ * file whose header and table check out (magic, version, seed, build hash,
+ * table checksum) is replayed from; anything else is left to the load
+ * proper to refuse with its own message. */
+
+/* @p n bytes at @p off; PCS_E_CORRUPT when the file is shorter. */
+static pcs_status read_at(int fd, void *buf, size_t n, uint64_t off, const char *path)
+{
+    for (size_t done = 0; done < n;) {
+        ssize_t got = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+        if (got < 0)
+            return io_error("cannot read", path);
+        if (got == 0)
+            return corrupt(path, "section '" LOG_SECTION "' runs past the end of the file");
+        done += (size_t)got;
+    }
+    return PCS_OK;
+}
+
+/* Every field of the save's log: kinds, ticks, and the world's log a prefix. */
+static pcs_status check_log(const pcs_world *w, const char *path, const pcs_command *e, uint32_t n,
+                            uint64_t save_tick)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t prev = i ? e[i - 1].tick : 0;
+        if (!pcs_structure_kind_name(w, e[i].kind) || e[i].reserved != 0 ||
+            e[i].tick >= save_tick || e[i].tick < prev)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" LOG_SECTION "': entry %u has kind %u (%s), reserved %u "
+                          "(allowed 0), tick %llu (allowed %llu up to the save tick %llu - 1)",
+                          i, e[i].kind,
+                          pcs_structure_kind_name(w, e[i].kind) ? "structural"
+                                                                : "not a structural kind here",
+                          e[i].reserved, (unsigned long long)e[i].tick, (unsigned long long)prev,
+                          (unsigned long long)save_tick);
+    }
+    uint32_t mine = pcs_structure_log_count(w);
+    const pcs_command *own = pcs_structure_log_data(w);
+    if (mine > n)
+        return refuse(PCS_E_CORRUPT, path,
+                      "the save's structure log has %u entries; this world has applied %u "
+                      "(entry %u: tick %llu, kind %u is not in the save)",
+                      n, mine, n, (unsigned long long)own[n].tick, own[n].kind);
+    for (uint32_t i = 0; i < mine; i++)
+        if (memcmp(&own[i], &e[i], sizeof own[i]) != 0)
+            return refuse(PCS_E_CORRUPT, path,
+                          "this world's structure log is not a prefix of the save's: entry %u "
+                          "differs (world: tick %llu, kind %u; save: tick %llu, kind %u)",
+                          i, (unsigned long long)own[i].tick, own[i].kind,
+                          (unsigned long long)e[i].tick, e[i].kind);
+    return PCS_OK;
+}
+
+/* The log section @p r of a save at tick @p save_tick: read, checked, and
+ * the entries this world lacks applied. */
+static pcs_status replay_log(pcs_world *w, const char *path, int fd, const section_rec *r,
+                             uint64_t save_tick)
+{
+    uint32_t cap = w->cfg.structure_log_capacity;
+    uint64_t count = r->count;
+    if (r->elem_size != sizeof(pcs_command) || count == 0 || count > cap ||
+        r->bytes != sizeof(log_head) + count * sizeof(pcs_command))
+        return refuse(PCS_E_CORRUPT, path,
+                      "section '" LOG_SECTION "' has %llu entries of %llu bytes (%llu bytes); "
+                      "allowed 1..%u entries (structure_log_capacity) of %zu bytes, %zu + 64 "
+                      "per entry",
+                      (unsigned long long)count, (unsigned long long)r->elem_size,
+                      (unsigned long long)r->bytes, cap, sizeof(pcs_command), sizeof(log_head));
+    unsigned char *b = malloc((size_t)r->bytes);
+    if (!b)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for the structure log");
+    pcs_status st = read_at(fd, b, (size_t)r->bytes, r->offset, path);
+    log_head lh;
+    memcpy(&lh, b, sizeof lh);
+    if (st == PCS_OK && XXH3_64bits(b, (size_t)r->bytes) != r->checksum)
+        st = refuse(PCS_E_CORRUPT, path, "section '" LOG_SECTION "' checksum mismatch");
+    else if (st == PCS_OK && (lh.count != count || lh.reserved != 0))
+        st = refuse(PCS_E_CORRUPT, path,
+                    "section '" LOG_SECTION "': count %u (the table says %llu), reserved %u "
+                    "(allowed 0)",
+                    lh.count, (unsigned long long)count, lh.reserved);
+    pcs_command *e = (pcs_command *)malloc((size_t)count * sizeof *e);
+    if (st == PCS_OK && !e)
+        st = pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for the structure log");
+    if (st == PCS_OK) {
+        memcpy(e, b + sizeof lh, (size_t)count * sizeof *e); /* aligned copies */
+        st = check_log(w, path, e, (uint32_t)count, save_tick);
+    }
+    uint32_t mine = pcs_structure_log_count(w);
+    if (st == PCS_OK && count > mine &&
+        (st = pcs_structure_replay(w, e + mine, (uint32_t)count - mine)) != PCS_OK)
+        st = pcs_error_set(st, "load '%s': re-applying the save's structure log: %s", path,
+                           pcs_last_error());
+    free(e);
+    free(b);
+    return st;
+}
+
+static pcs_status replay_structure(pcs_world *w, const char *path)
+{
+    int fd = -1;
+    uint64_t size = 0;
+    if (pcs_open_regular(path, "load", &fd, &size) != PCS_OK)
+        return PCS_OK; /* the load proper reports it */
+    file_header h;
+    section_rec *t = NULL;
+    pcs_status st = PCS_OK;
+    int ok = size >= sizeof h && read_at(fd, &h, sizeof h, 0, path) == PCS_OK &&
+             memcmp(h.magic, magic, sizeof magic) == 0 && h.version == PCS_SAVE_VERSION &&
+             h.seed == w->cfg.seed && h.build_hash == w->cfg.build_hash && h.n_sections > 0 &&
+             h.n_sections <= (size - sizeof h) / sizeof *t;
+    size_t meta = ok ? sizeof h + (size_t)h.n_sections * sizeof *t : 0;
+    unsigned char *m = ok ? malloc(meta + sizeof(uint64_t)) : NULL;
+    uint64_t want = 0;
+    ok = ok && m && read_at(fd, m, meta + sizeof want, 0, path) == PCS_OK;
+    if (ok)
+        memcpy(&want, m + meta, sizeof want);
+    if (ok && XXH3_64bits(m, meta) == want) {
+        const section_rec *last = (const section_rec *)(const void *)(m + meta - sizeof *t);
+        uint32_t mine = pcs_structure_log_count(w);
+        if (strncmp(last->name, LOG_SECTION, sizeof last->name) == 0)
+            st = replay_log(w, path, fd, last, h.tick);
+        else if (mine)
+            st = refuse(PCS_E_CORRUPT, path,
+                        "the save has no structure log; this world has applied %u structural "
+                        "changes (entry 0: tick %llu, kind %u)",
+                        mine, (unsigned long long)pcs_structure_log_data(w)[0].tick,
+                        pcs_structure_log_data(w)[0].kind);
+    }
+    if (st == PCS_OK)
+        pcs_error_clear(); /* a read that failed here is the load proper's to report */
+    free(m);
+    close(fd);
+    return st;
+}
+
 pcs_status pcs_world_load(pcs_world *w, const char *path)
 {
     if (!w || !path || !path[0])
@@ -594,7 +775,9 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     unsigned char *b = NULL;
     size_t len = 0;
     uint64_t file_bytes = 0;
-    pcs_status st = read_file(w, path, &b, &len, &file_bytes);
+    pcs_status st = replay_structure(w, path); /* first: it sets the world's sections */
+    if (st == PCS_OK)
+        st = read_file(w, path, &b, &len, &file_bytes);
     if (st != PCS_OK)
         return st;
     const section_rec *t = NULL;

@@ -18,9 +18,10 @@ static pcs_status check_at(const char *fn, const pcs_world *w, const void *out, 
     return PCS_OK;
 }
 
+/* The run order: live systems only (a commit drops retired ones). */
 uint32_t pcs_schedule_system_count(const pcs_world *w)
 {
-    return w ? w->n_systems : 0;
+    return w ? w->stage_start[PCS_STAGE_COUNT] : 0;
 }
 
 uint32_t pcs_schedule_job_count(const pcs_world *w)
@@ -72,7 +73,8 @@ const char *pcs_stage_engine_step(pcs_stage stage)
                "in (class, id, sequence) order), apply each command, journal the accepted ones";
     case PCS_STAGE_EVENTS:
         return "before the systems: close the event list; after them: deliver it to the "
-               "event callback";
+               "event callback; after the plugins' after_step: apply the structural commands "
+               "stage 1 accepted, in drain order, and commit the new schedule";
     default:
         return NULL;
     }

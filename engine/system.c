@@ -17,8 +17,8 @@
 #include "engine/world_internal.h"
 
 static const char *const stage_names[PCS_STAGE_COUNT] = {
-    "commands", "actuators", "kinetics", "heat",    "hydraulics", "machines", "accidents",
-    "acoustics", "sensors",  "protection", "alarms", "publish",    "events",
+    "commands",  "actuators", "kinetics",   "heat",   "hydraulics", "machines", "accidents",
+    "acoustics", "sensors",   "protection", "alarms", "publish",    "events",
 };
 
 const char *pcs_stage_name(pcs_stage stage)
@@ -34,18 +34,22 @@ static int contains(const uint32_t *list, uint32_t n, uint32_t store)
     return 0;
 }
 
-/* Does the new system's access clash with an existing system of its stage? */
+/* Does @p d's access clash with a live system of its stage? The run order
+ * holds every system not yet dropped by a commit, so the stage's range of it
+ * is the candidates (O(stage), whatever was ever retired); retired systems
+ * no longer run, and a system is not checked against itself. */
 static pcs_status check_conflicts(const pcs_world *w, const pcs_system_desc *d)
 {
-    for (uint32_t i = 0; i < w->n_systems; i++) {
-        const pcs_system_desc *o = &w->systems[i].desc;
-        if (o->stage != d->stage)
+    for (uint32_t p = w->stage_start[d->stage]; p < w->stage_start[d->stage + 1]; p++) {
+        const pcs_system_rec *r = &w->systems[w->stage_order[p]];
+        const pcs_system_desc *o = &r->desc;
+        if (r->retired || o == d)
             continue;
         for (uint32_t k = 0; k < d->n_writes; k++) {
             uint32_t s = d->writes[k];
             const char *what = contains(o->writes, o->n_writes, s) ? "writes"
                                : contains(o->reads, o->n_reads, s) ? "reads"
-                                                                    : NULL;
+                                                                   : NULL;
             if (what)
                 return pcs_error_set(PCS_E_INVAL,
                                      "pcs_system_register: '%s' writes store '%s' that '%s' "
@@ -59,8 +63,7 @@ static pcs_status check_conflicts(const pcs_world *w, const pcs_system_desc *d)
                 return pcs_error_set(PCS_E_INVAL,
                                      "pcs_system_register: '%s' reads store '%s' that '%s' "
                                      "writes in stage %s",
-                                     d->name, w->stores[s].name, o->name,
-                                     pcs_stage_name(d->stage));
+                                     d->name, w->stores[s].name, o->name, pcs_stage_name(d->stage));
         }
     }
     return PCS_OK;
@@ -97,10 +100,14 @@ static pcs_status check_register(const pcs_world *w, const pcs_system_desc *d)
             return pcs_error_set(PCS_E_INVAL, "%s: '%s' names store id %u, which does not exist",
                                  fn, d->name, s);
     }
-    for (uint32_t i = 0; i < w->n_systems; i++)
-        if (strcmp(w->systems[i].desc.name, d->name) == 0)
+    /* Live systems only (the run order, as above): a retired system's name
+     * is free again. */
+    for (uint32_t k = 0; k < w->stage_start[PCS_STAGE_COUNT]; k++) {
+        const pcs_system_rec *r = &w->systems[w->stage_order[k]];
+        if (!r->retired && strcmp(r->desc.name, d->name) == 0)
             return pcs_error_set(PCS_E_INVAL, "%s: a system named '%s' already exists", fn,
                                  d->name);
+    }
     return check_conflicts(w, d);
 }
 
@@ -140,22 +147,72 @@ static int runs_before(const pcs_system_rec *a, const pcs_system_rec *b)
     return a->id < b->id;
 }
 
+/* stage_start from the first @p n entries of stage_order (sorted). */
+static void recount_stage_starts(pcs_world *w, uint32_t n)
+{
+    uint32_t k = 0;
+    for (int s = 0; s <= PCS_STAGE_COUNT; s++) {
+        while (k < n && (int)w->systems[w->stage_order[k]].desc.stage < s)
+            k++;
+        w->stage_start[s] = k;
+    }
+}
+
 /* Insert system @p i (just registered) into stage_order and recount the
- * stage starts: O(n) per registration, as the conflict check already is. */
+ * stage starts: O(n) per registration, as the conflict check already is.
+ * The order holds stage_start[PCS_STAGE_COUNT] entries: every system in the
+ * build, fewer after a commit dropped retired ones. */
 static void insert_in_run_order(pcs_world *w, uint32_t i)
 {
-    uint32_t j = i; /* stage_order[0..i-1] is sorted */
+    uint32_t n = w->stage_start[PCS_STAGE_COUNT];
+    uint32_t j = n; /* stage_order[0..n-1] is sorted */
     while (j > 0 && runs_before(&w->systems[i], &w->systems[w->stage_order[j - 1]])) {
         w->stage_order[j] = w->stage_order[j - 1];
         j--;
     }
     w->stage_order[j] = i;
-    uint32_t k = 0;
-    for (int s = 0; s <= PCS_STAGE_COUNT; s++) {
-        while (k < w->n_systems && (int)w->systems[w->stage_order[k]].desc.stage < s)
-            k++;
-        w->stage_start[s] = k;
+    recount_stage_starts(w, n + 1);
+}
+
+pcs_status pcs_systems_commit(pcs_world *w, uint32_t first_new)
+{
+    /* Filtering keeps the order: registration and priority rules unchanged. */
+    uint32_t n = w->stage_start[PCS_STAGE_COUNT], kept = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (!w->systems[w->stage_order[k]].retired)
+            w->stage_order[kept++] = w->stage_order[k];
+    recount_stage_starts(w, kept);
+    /* Registration checked each new system against the systems live then;
+     * check the final set once more (a later registration of the same
+     * apply could not see it the other way round). */
+    for (uint32_t i = first_new; i < w->n_systems; i++) {
+        if (w->systems[i].retired)
+            continue;
+        pcs_status st = check_conflicts(w, &w->systems[i].desc);
+        if (st != PCS_OK)
+            return st;
     }
+    return PCS_OK;
+}
+
+pcs_status pcs_system_retire(pcs_world *w, uint32_t id)
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "pcs_system_retire: world is NULL");
+    if (!w->amending)
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs_system_retire: system %u: only a structural "
+                             "command's apply may retire (structure.h)",
+                             id);
+    if (id >= w->n_systems)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_system_retire: no system %u (the world has %u)",
+                             id, w->n_systems);
+    if (w->systems[id].retired)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_system_retire: system %u '%s' is already retired",
+                             id, w->systems[id].desc.name);
+    w->systems[id].retired = 1;
+    w->n_retired_systems++;
+    return PCS_OK;
 }
 
 pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id)
@@ -180,13 +237,13 @@ pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32
     return PCS_OK;
 }
 
-uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage)
+uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage) /* live systems */
 {
     if (!w || (unsigned)stage >= PCS_STAGE_COUNT)
         return 0;
     uint32_t n = 0;
     for (uint32_t i = 0; i < w->n_systems; i++)
-        n += w->systems[i].desc.stage == stage;
+        n += w->systems[i].desc.stage == stage && !w->systems[i].retired;
     return n;
 }
 

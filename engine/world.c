@@ -50,6 +50,17 @@
  *                            the list to the host's event callback.
  *      plugins_after_step    every plugin's after_step, in (priority, id)
  *                            order: the whole tick is visible to it.
+ *      apply_structural_changes  the structural commands stage 1 accepted
+ *                            (pcsim/structure.h: their kind's check ran at
+ *                            the drain) are applied in drain order, the
+ *                            world open for registration and retirement
+ *                            while each apply runs; then one commit: the
+ *                            run order and parallel sections from the live
+ *                            systems, the layout version, the structure
+ *                            log, the observers (engine/structure.c). Every
+ *                            system of this tick saw one structure; the next
+ *                            tick (its slow-job merge first) sees the new
+ *                            one. A tick without one costs one branch.
  *   then the clock advances by one tick.
  *
  * After each stage's systems, with cfg.check_finite on, the PCS_STORE_F64
@@ -96,6 +107,7 @@ static const pcs_world_def world_defaults = {
     .check_access = 1,
 #endif
     .build_hash = 0, /* none: the host says what built the world, if it knows */
+    .structure_log_capacity = 1024,
 };
 
 pcs_status pcs_world_default(pcs_world_def *cfg)
@@ -134,6 +146,7 @@ pcs_status pcs_world_def_validate(const pcs_world_def *cfg)
         {"snapshot_buffers", cfg->snapshot_buffers, 3, 64},
         {"check_finite", cfg->check_finite, 0, 1},
         {"check_access", cfg->check_access, 0, 2},
+        {"structure_log_capacity", cfg->structure_log_capacity, 0, 1u << 20},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         st = check_u32(ranges[i].field, ranges[i].v, ranges[i].lo, ranges[i].hi);
@@ -240,10 +253,11 @@ pcs_status pcs_world_check_build(const pcs_world *w, const char *fn)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "%s: world is NULL", fn);
-    if (w->sealed)
+    if (w->sealed && !w->amending) /* a structural apply reopens the build (structure.h) */
         return pcs_error_set(PCS_E_STATE,
                              "%s: the world is sealed (it has ticked); "
-                             "register everything before the first tick",
+                             "register everything before the first tick, or from a structural "
+                             "command's apply (structure.h)",
                              fn);
     return PCS_OK;
 }
@@ -325,6 +339,13 @@ static pcs_status plugins_after_step(pcs_world *w)
     return pcs_plugins_after_step(w);
 }
 
+/* After the plugins: the structural changes of this tick, applied in drain
+ * order and committed (engine/structure.c); one branch when there are none. */
+static pcs_status apply_structural_changes(pcs_world *w)
+{
+    return w->structure ? pcs_structure_apply_queued(w) : PCS_OK;
+}
+
 /* The tick sequence of the file comment, one call per step. */
 static pcs_status tick_steps(pcs_world *w)
 {
@@ -340,6 +361,8 @@ static pcs_status tick_steps(pcs_world *w)
         st = close_and_deliver_events(w);
     if (st == PCS_OK)
         st = plugins_after_step(w);
+    if (st == PCS_OK)
+        st = apply_structural_changes(w);
     if (st == PCS_OK)
         st = pcs_clock_advance(&w->clock); /* commits only after every step succeeded */
     if (st == PCS_OK)

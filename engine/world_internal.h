@@ -43,11 +43,18 @@ typedef struct pcs_system_rec {
     pcs_system_desc desc; /* name and access lists point into world memory */
     uint32_t id;
     const uint32_t *gate; /* engine/gate.c: skipped while *gate != 0; NULL = never */
+    int retired;          /* pcs_system_retire: out of the run order from the commit on */
 } pcs_system_rec;
 
-/* A channel's record is what pcs_channel_get reports (name and unit in
- * world memory), so the getter copies it whole. */
-typedef pcs_channel_info pcs_channel_rec;
+/* A channel's record: what pcs_channel_get reports (name and unit in world
+ * memory), behind the name the index sees (name_index.h reads a record's
+ * first member and skips NULL): info.name while live, NULL once retired, so
+ * a retired channel leaves the index, also when the table grows. */
+typedef struct pcs_channel_rec {
+    const char *name;
+    pcs_channel_info info;
+    uint64_t retired_at; /* the tick it was retired at (name NULL) */
+} pcs_channel_rec;
 
 typedef struct pcs_job_rec {
     pcs_job_desc desc; /* name points into world memory */
@@ -60,6 +67,7 @@ typedef struct pcs_job_rec {
     int rerun;         /* pending run's executor went away: run it again from input */
     uint64_t submit_tick;
     const uint32_t *gate; /* engine/gate.c: not submitted while *gate != 0; NULL = never */
+    int retired;          /* pcs_job_retire: never submitted again; a pending run is dropped */
 } pcs_job_rec;
 
 typedef struct pcs_load_check_rec {
@@ -101,6 +109,10 @@ typedef struct pcs_command_queue pcs_command_queue;
 
 /* engine/entity.c: the entity table (pcsim/entity.h); NULL until added. */
 typedef struct pcs_entity_table pcs_entity_table;
+
+/* engine/structure.c: structural kinds, the queue, the log, the observers
+ * (pcsim/structure.h); NULL until the first structural kind. */
+typedef struct pcs_structure pcs_structure;
 
 /* A command kind's owner: a plain handler (fn, ctx), or a family (family =
  * index + 1 into pcs_targets.families); all zero when the kind is free. */
@@ -180,6 +192,9 @@ struct pcs_world {
     pcs_targets targets;
     pcs_command_queue *commands;
     pcs_entity_table *entities; /* engine/entity.c; NULL: none */
+    pcs_structure *structure;   /* engine/structure.c; NULL: no structural kind */
+    int amending;               /* a structural apply runs: registrations are open */
+    uint32_t n_retired_systems, n_retired_jobs, n_retired_channels; /* ever retired */
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
     uint32_t n_events;
@@ -292,8 +307,33 @@ pcs_status pcs_access_verdict(pcs_world *w, pcs_stage stage, const pcs_system_de
  * PCS_STORE_F64 store a system of @p stage declares it writes. */
 pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
 
+/* engine/structure.c: apply the structural changes queued at stage 1 and
+ * commit them (pcs_world_tick, after plugins_after_step). */
+pcs_status pcs_structure_apply_queued(pcs_world *w);
+/* engine/structure.c, for saves (engine/persist.c): the log's entries
+ * (pcs_structure_log_count of them); the name of structural kind @p kind,
+ * or NULL when @p kind is not one; re-apply @p n logged changes (the tail
+ * of a save's log this world has not applied), each tick's at its tick. */
+const pcs_command *pcs_structure_log_data(const pcs_world *w);
+const char *pcs_structure_kind_name(const pcs_world *w, uint32_t kind);
+pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n);
+/* engine/structure.c: fold the structure log into the state hash (nothing
+ * while it is empty, so worlds without structural change keep their hash). */
+void pcs_structure_hash(const pcs_world *w, void *xxh3_state);
+
+/* engine/system.c: the commit's schedule: drop retired systems from the
+ * run order and re-check systems [first_new, n_systems) against the live
+ * systems of their stage. */
+pcs_status pcs_systems_commit(pcs_world *w, uint32_t first_new);
+/* engine/par_stage.c: the parallel sections again, from the committed
+ * schedule (the old plan's executor runs unbound). */
+pcs_status pcs_par_plan_rebuild(pcs_world *w);
+
 /* engine/job.c */
 pcs_status pcs_jobs_before_tick(pcs_world *w);
+/* The commit: unbind retired jobs with no run in flight (one in flight is
+ * unbound when its merge drops it). */
+void pcs_jobs_commit(pcs_world *w);
 /* Unbind every job from the executor (waits for chunks in flight). World destroy. */
 void pcs_jobs_destroy(pcs_world *w);
 /* pcs_world_load: finish runs in flight (result dropped) before inputs are

@@ -216,16 +216,15 @@ static void su_tick(pcs_world *w, su *u, double f)
 
 static void expect_closure(const su *u, double f)
 {
-    cr_log_info("%.0f %%: closure per tick: primary mass %.3g energy %.3g, secondary mass %.3g "
+    cr_log_info("%g %%: closure per tick: primary mass %.3g energy %.3g, secondary mass %.3g "
                 "energy %.3g, SG heat %.3g, plant energy %.3g",
                 100 * f, u->pm, u->pe, u->sm, u->se, u->q, u->plant);
-    cr_expect_leq(u->pm, 1e-9, "%.0f %%: primary |dM - in| / M = %.3g per tick", 100 * f, u->pm);
-    cr_expect_leq(u->pe, 1e-9, "%.0f %%: primary |dU - in| / U = %.3g per tick", 100 * f, u->pe);
-    cr_expect_leq(u->sm, 1e-9, "%.0f %%: secondary |dM - in| / M = %.3g per tick", 100 * f, u->sm);
-    cr_expect_leq(u->se, 1e-9, "%.0f %%: secondary |dU - in| / U = %.3g per tick", 100 * f, u->se);
-    cr_expect_leq(u->q, 1e-12, "%.0f %%: SG heat primary vs secondary %.3g", 100 * f, u->q);
-    cr_expect_leq(u->plant, 1e-9, "%.0f %%: plant |dU - in| / U = %.3g per tick", 100 * f,
-                  u->plant);
+    cr_expect_leq(u->pm, 1e-9, "%g %%: primary |dM - in| / M = %.3g per tick", 100 * f, u->pm);
+    cr_expect_leq(u->pe, 1e-9, "%g %%: primary |dU - in| / U = %.3g per tick", 100 * f, u->pe);
+    cr_expect_leq(u->sm, 1e-9, "%g %%: secondary |dM - in| / M = %.3g per tick", 100 * f, u->sm);
+    cr_expect_leq(u->se, 1e-9, "%g %%: secondary |dU - in| / U = %.3g per tick", 100 * f, u->se);
+    cr_expect_leq(u->q, 1e-12, "%g %%: SG heat primary vs secondary %.3g", 100 * f, u->q);
+    cr_expect_leq(u->plant, 1e-9, "%g %%: plant |dU - in| / U = %.3g per tick", 100 * f, u->plant);
 }
 
 /* Tavg, Tref and the two level programs at the end of the run. */
@@ -236,12 +235,12 @@ static void expect_programs(pcs_world *w, const su *u, double f)
     double pzr = u->pri_out[PCS_PRIMARY_OUT_PZR_LEVEL];
     double pzr_prog =
         PZR_L_NO_LOAD + (PZR_L_FULL - PZR_L_NO_LOAD) * (tavg - T_NO_LOAD_F) / T_SPAN_F;
-    cr_log_info("%.0f %%: Tavg %.3f F (program %.3f F, worst %.3f F off), rod Tref %.3f F at load "
+    cr_log_info("%g %%: Tavg %.3f F (program %.3f F, worst %.3f F off), rod Tref %.3f F at load "
                 "%.4f, pzr level %.3f %% (program %.3f %%), NR worst %.3f %% off %.2f %%",
                 100 * f, tavg, tref_f(f), u->tavg_dev_f, tref, load, pzr, pzr_prog, u->nr_dev,
                 nr_program(f));
-    cr_expect_leq(u->tavg_dev_f, 0.5, "%.0f %%: Tavg %.3f F, program 557 + 27.7 f = %.3f F",
-                  100 * f, tavg, tref_f(f));
+    cr_expect_leq(u->tavg_dev_f, 0.5, "%g %%: Tavg %.3f F, program 557 + 27.7 f = %.3f F", 100 * f,
+                  tavg, tref_f(f));
     cr_expect(fabs(tref - tref_f(load)) < 0.05,
               "%.0f %%: rod Tref %.3f F, program at load %.4f %.3f F", 100 * f, tref, load,
               tref_f(load));

@@ -53,15 +53,19 @@ PCS_API pcs_status pcs_channel_register(pcs_world *w, const char *name, const ch
 /** Resolve @p name. @return PCS_E_NOTFOUND naming it if absent. */
 PCS_API pcs_status pcs_channel_find(const pcs_world *w, const char *name, uint32_t *id);
 
-/** Number of channels. */
+/** Number of channel ids ever given: the id range [0, count). A channel
+ *  retired by a structural change (structure.h) keeps its id, so some ids
+ *  in the range may not be live (pcs_channel_live). */
 PCS_API uint32_t pcs_channel_count(const pcs_world *w);
 
-/** Describe channel @p id. @return PCS_E_NOTFOUND out of range. */
+/** Describe channel @p id. @return PCS_E_NOTFOUND out of range, or when
+ *  retired ("channel N 'name' was retired at tick T"). */
 PCS_API pcs_status pcs_channel_get(const pcs_world *w, uint32_t id, pcs_channel_info *out);
 
 /**
  * Read channel @p id's live value as a double (u32 values converted). World
- * thread only (other threads use the snapshot API). NaN if @p id is invalid.
+ * thread only (other threads use the snapshot API). NaN if @p id is invalid;
+ * NaN with the PCS_E_NOTFOUND message of pcs_channel_get if it was retired.
  */
 PCS_API double pcs_channel_value(const pcs_world *w, uint32_t id);
 

@@ -239,7 +239,8 @@ PCS_API uint32_t pcs_command_target_count(const pcs_world *w);
  * Remove target @p id with all its bindings: its name resolves no more and
  * its slot's generation advances, so @p id and commands holding it are
  * refused from now on; a later registration may reuse the slot with the new
- * generation. Build phase only.
+ * generation. Build phase, or while a structural change is applied
+ * (structure.h: a removed device takes its targets with it).
  * @return PCS_E_NOTFOUND (not current), PCS_E_STATE.
  */
 PCS_API pcs_status pcs_command_target_remove(pcs_world *w, pcs_target_id id);

@@ -21,6 +21,11 @@
  * 48 (pcs_event), count = the world's event_capacity, bytes = 16 + 48 *
  * count: u32 events in the list, u32 reserved, u64 their tick (the save
  * tick - 1; 0 when none), then every slot, the list first and zeros after.
+ * A world that applied structural changes (structure.h) adds
+ * "structure:log" after it: elem_size 64 (pcs_command), count = the log's
+ * entries, bytes = 8 + 64 * count: u32 count, u32 reserved (0), then the
+ * applied commands in order (a world without changes writes no such
+ * section, so its saves are what they were).
  *
  * A save is written to a new temporary file beside @p path (pcs_atomic_file),
  * fsynced, and renamed over @p path with its directory fsynced: a crash, a
@@ -33,7 +38,14 @@
  * version, layout version, checksums, the seed and build hash against the
  * world's, that every section matches a store or job of the same name, element
  * size and count, that sections lie back to back and no byte follows them, then
- * the models' load checks (below). A failed load leaves the world as it was.
+ * the models' load checks (below). A failed load leaves the world as it was,
+ * with one exception: a save with a structure log is first checked on its own
+ * (header, table checksum, the section's checksum and every entry: a
+ * structural kind of this world, ticks in order and before the save tick,
+ * at most structure_log_capacity entries, this world's log a prefix of it,
+ * else refused naming the first differing entry's index, tick and kind), and
+ * the entries the world has not applied are applied then, before the rest
+ * is read: a later refusal leaves the world with the save's structure.
  *
  * The world to load into must be built the same way as the saved one (same
  * scenario); the commands still queued and the journal are not saved.

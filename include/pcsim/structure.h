@@ -107,6 +107,7 @@ PCS_API int pcs_channel_live(const pcs_world *w, uint32_t id);
  * The world's layout version: 1 at build, +1 at each commit that changed the
  * channel set (a channel registered or retired). Any thread may read it
  * between ticks of the world's thread; readers get it from the snapshot.
+ * 0 for NULL.
  */
 PCS_API uint64_t pcs_world_layout_version(const pcs_world *w);
 

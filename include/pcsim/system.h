@@ -149,7 +149,7 @@ typedef struct pcs_system_desc {
  */
 PCS_API pcs_status pcs_system_register(pcs_world *w, const pcs_system_desc *desc, uint32_t *id);
 
-/** Number of systems registered for @p stage. */
+/** Number of systems registered for @p stage and not retired (structure.h). */
 PCS_API uint32_t pcs_system_count(const pcs_world *w, pcs_stage stage);
 
 /*
@@ -197,7 +197,8 @@ typedef struct pcs_schedule_system {
     uint32_t n_writes;
 } pcs_schedule_system;
 
-/** Number of systems in every stage (the length of the run order). 0 for NULL. */
+/** Number of systems in every stage (the length of the run order: retired
+ *  systems leave it at the commit, structure.h). 0 for NULL. */
 PCS_API uint32_t pcs_schedule_system_count(const pcs_world *w);
 
 /**

@@ -73,6 +73,11 @@ typedef struct pcs_world_def {
     uint32_t check_access;
     uint64_t build_hash;        /**< hash of what built this world, e.g. the scenario; saved and
                                      compared on load (persist.h); default 0 = none; any value */
+    /** Structural changes the world keeps in its structure log (structure.h):
+     *  when it holds this many, further structural commands are rejected at
+     *  stage 1. Default 1024; [0, 2^20] (0: every structural command is
+     *  rejected). */
+    uint32_t structure_log_capacity;
 } pcs_world_def;
 
 /** Ask for the default worker count max(1, min(2, ncpu - 2)). */
