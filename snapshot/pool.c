@@ -59,9 +59,8 @@ static void pool_destroy(void *ctx)
 static pcs_status first_layout(pcs_snapshot_pool *pool)
 {
     pcs_layout *L;
-    /* Attach is in the build phase, where the world's layout version is 1
-     * (structure.h). */
-    pcs_status st = pcs_layout_build(pool, NULL, NULL, pcs_channel_count(pool->world), 1u, &L);
+    pcs_status st = pcs_layout_build(pool, NULL, NULL, pcs_channel_count(pool->world),
+                                     pcs_world_layout_version(pool->world), &L);
     if (st != PCS_OK)
         return st;
     L->first_pub = 1;
@@ -155,7 +154,11 @@ static pcs_status register_systems(pcs_snapshot_pool *pool)
     if (st != PCS_OK)
         return st;
     /* No tick runs while paused: pause and resume republish (publish.c). */
-    return pcs_world_on_run_state(pool->world, pcs_publish_run_state, pool);
+    st = pcs_world_on_run_state(pool->world, pcs_publish_run_state, pool);
+    if (st != PCS_OK)
+        return st;
+    /* A structural commit that changed the channel set relayouts the pool. */
+    return pcs_structure_observe(pool->world, pcs_snapshot_structure_changed, pool);
 }
 
 pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,

@@ -25,10 +25,6 @@
 #include "pcsim/structure.h"
 #include "snapshot/pool.h"
 
-/* Until the engine's pcs_channel_live is merged: pcs_channel_get refuses a
- * retired id (structure.h), so its status is the same test. */
-#define PCS_CHANNEL_LIVE(w, id) (pcs_channel_get((w), (id), &(pcs_channel_info){0}) == PCS_OK)
-
 pcs_status pcs_snapshot_relayout(pcs_snapshot_pool *pool, const uint8_t *live, uint32_t id_range,
                                  uint64_t version)
 {
@@ -73,7 +69,7 @@ pcs_status pcs_snapshot_structure_changed(pcs_world *w, void *ctx,
     if (!live)
         return pcs_error_set(PCS_E_NOMEM, "pcs.snapshot relayout: cannot allocate %u bytes", n);
     for (uint32_t id = 0; id < n; id++)
-        live[id] = PCS_CHANNEL_LIVE(w, id);
+        live[id] = pcs_channel_live(w, id) != 0;
     pcs_status st = pcs_snapshot_relayout(pool, live, n, change->layout_version);
     free(live);
     return st;
