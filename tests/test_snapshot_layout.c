@@ -11,6 +11,9 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
@@ -280,5 +283,116 @@ Test(snapshot_layout, a_relayout_never_reuses_an_id)
     cr_expect_eq(pcs_snapshot_relayout(fx.pool, live, 7, 3), PCS_E_INVAL);
     cr_expect_str_eq(pcs_last_error(), "snapshot relayout to version 3: 7 channel ids, fewer "
                                        "than the 8 of version 2 (ids are never reused)");
+    pcs_world_destroy(fx.w);
+}
+
+/* ---- end to end: a structural command changes the channel set ---------- */
+
+/* Kind of the command that adds channel e.c2 (id 2) and retires e.c1. */
+#define E2E_KIND 210u
+
+typedef struct e2e_reader {
+    pcs_snapshot_pool *pool;
+    _Atomic int done;
+    pcs_status st_new, st_retired;
+    uint64_t version, tick;
+    double out[2];
+    char retired_msg[256];
+    uint64_t reads_before; /* reads refused before the change (id 2 not added yet) */
+} e2e_reader;
+
+static pcs_status e2e_apply(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    layfix *fx = ctx;
+    (void)c;
+    uint32_t id;
+    pcs_status st = pcs_channel_register(w, "t.c2", "W", PCS_CHANNEL_F64, fx->store, 2, &id);
+    return st == PCS_OK ? pcs_channel_retire(w, 1) : st;
+}
+
+static pcs_status e2e_check(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    (void)w, (void)ctx, (void)c;
+    return PCS_OK;
+}
+
+/* The reader thread: read ids {0, 2} until the new layout serves them, then
+ * read the retired id 1. */
+static void *e2e_thread(void *arg)
+{
+    e2e_reader *e = arg;
+    pcs_reader *r;
+    if (pcs_reader_open(e->pool, &r) != PCS_OK)
+        return NULL;
+    uint32_t ids[2] = {0, 2};
+    for (;;) {
+        e->st_new = pcs_snapshot_read(r, ids, 2, e->out, &e->tick);
+        if (e->st_new == PCS_OK)
+            break;
+        e->reads_before++;
+    }
+    e->version = pcs_reader_layout_version(r);
+    uint32_t one = 1;
+    double x;
+    e->st_retired = pcs_snapshot_read(r, &one, 1, &x, NULL);
+    snprintf(e->retired_msg, sizeof e->retired_msg, "%s", pcs_last_error());
+    pcs_reader_close(r);
+    atomic_store(&e->done, 1);
+    return NULL;
+}
+
+Test(snapshot_layout_e2e, a_structural_command_adds_and_retires_while_a_reader_reads)
+{
+    layfix fx;
+    pcs_world_def cfg;
+    cr_assert_eq(pcs_world_default(&cfg), PCS_OK);
+    cfg.workers = 0;
+    cr_assert_eq(pcs_world_create(&cfg, &fx.w), PCS_OK);
+    cr_assert_eq(pcs_store_register(fx.w, "t.f", 8, LF_CHANNELS, PCS_STORE_STATE, &fx.store),
+                 PCS_OK);
+    layfix_channel(&fx, 0);
+    layfix_channel(&fx, 1);
+    pcs_system_desc d = {.name = "t.sensors",
+                         .stage = PCS_STAGE_SENSORS,
+                         .fn = layfix_sensors,
+                         .ctx = &fx,
+                         .writes = &fx.store,
+                         .n_writes = 1};
+    cr_assert_eq(pcs_system_register(fx.w, &d, NULL), PCS_OK);
+    pcs_structure_kind_def k = pcs_structure_kind_default();
+    k.kind = E2E_KIND;
+    k.name = "test.snapshot.add_retire";
+    k.check = e2e_check;
+    k.apply = e2e_apply;
+    k.ctx = &fx;
+    cr_assert_eq(pcs_structure_kind_register(fx.w, &k), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_snapshot_attach(fx.w, NULL, &fx.pool), PCS_OK, "%s", pcs_last_error());
+    layfix_ticks(&fx, 3);
+    e2e_reader e = {.pool = fx.pool};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, e2e_thread, &e), 0);
+    pcs_command c = {.kind = E2E_KIND};
+    cr_assert_eq(pcs_command_submit(fx.w, &c), PCS_OK, "%s", pcs_last_error());
+    /* Tick 3 applies it at its end; keep ticking until the reader is done. */
+    for (int i = 0; i < 2000000 && !atomic_load(&e.done); i++)
+        cr_assert_eq(pcs_world_tick(fx.w), PCS_OK, "%s", pcs_last_error());
+    pthread_join(t, NULL);
+    cr_assert_eq(e.st_new, PCS_OK);
+    cr_expect_eq(e.version, 2u);
+    cr_expect_geq(e.tick, 3u); /* the change's tick (republished) or later */
+    cr_expect_eq(e.out[0], (double)e.tick);
+    cr_expect_eq(e.out[1], 200.0 + (double)e.tick);
+    cr_expect_eq(e.st_retired, PCS_E_NOTFOUND);
+    cr_expect_str_eq(e.retired_msg,
+                     "pcs_snapshot_read: ids[0] = 1: channel 1 was retired at layout version 2");
+    cr_expect_eq(pcs_world_layout_version(fx.w), 2u);
+    pcs_snapshot_stats st;
+    cr_assert_eq(pcs_snapshot_stats_get(fx.pool, &st), PCS_OK);
+    cr_expect_eq(st.layout_version, 2u);
+    cr_expect_eq(st.layouts_freed + st.layouts_pending, 1u);
+    uint32_t id = 99;
+    cr_expect_eq(pcs_snapshot_find(fx.pool, "t.c2", &id), PCS_OK);
+    cr_expect_eq(id, 2u);
+    cr_expect_eq(pcs_snapshot_find(fx.pool, "t.c1", &id), PCS_E_NOTFOUND);
     pcs_world_destroy(fx.w);
 }
