@@ -67,7 +67,9 @@
  * unlinked, so the writer's traversal (acquire load of the head; every push
  * is an RMW, so the head it reads carries every earlier push's release)
  * sees each record's `next` as written before its push. They are freed with
- * the world (pool.c).
+ * the world (pool.c), except one a reader still owns: that one is orphaned
+ * and freed by pcs_reader_close, so a host that closes its readers after
+ * destroying the world (as it could before layouts existed) stays safe.
  *
  * ThreadSanitizer models all of the above (no fences): no suppressions.
  */
@@ -98,6 +100,7 @@ pcs_hazard *pcs_hazard_acquire(const pcs_snapshot_pool *pool)
     for (int s = 0; s < PCS_HAZ_SLOTS; s++)
         atomic_init(&h->in[s], NULL);
     atomic_init(&h->busy, 1u);
+    atomic_init(&h->orphan, 0u);
     pcs_hazard *head = atomic_load_explicit(&p->hazards, memory_order_relaxed);
     do
         h->next = head;
@@ -110,9 +113,27 @@ void pcs_hazard_release(pcs_hazard *h)
 {
     if (!h)
         return;
+    if (atomic_load_explicit(&h->orphan, memory_order_acquire)) {
+        free(h); /* its world is gone (pcs_hazard_destroy_all) */
+        return;
+    }
     for (int s = 0; s < PCS_HAZ_SLOTS; s++)
         atomic_store_explicit(&h->in[s], NULL, memory_order_release);
     atomic_store_explicit(&h->busy, 0u, memory_order_release);
+}
+
+void pcs_hazard_destroy_all(pcs_snapshot_pool *pool)
+{
+    pcs_hazard *h = atomic_load_explicit(&pool->hazards, memory_order_acquire);
+    while (h) {
+        pcs_hazard *next = h->next;
+        if (atomic_load_explicit(&h->busy, memory_order_acquire))
+            atomic_store_explicit(&h->orphan, 1u, memory_order_release); /* its reader frees it */
+        else
+            free(h);
+        h = next;
+    }
+    atomic_store_explicit(&pool->hazards, NULL, memory_order_relaxed);
 }
 
 const pcs_layout *pcs_hazard_enter(const pcs_snapshot_pool *pool, pcs_hazard *h, int slot)

@@ -92,6 +92,7 @@ enum { PCS_HAZ_READ = 0, PCS_HAZ_VIEW = 1, PCS_HAZ_SLOTS = 2 };
 typedef struct pcs_hazard {
     alignas(64) _Atomic(pcs_layout *) in[PCS_HAZ_SLOTS]; /* announced layouts, NULL = none */
     atomic_uint busy;                                    /* owned by a reader or a borrower */
+    atomic_uint orphan;      /* the world was destroyed while a reader owned it */
     struct pcs_hazard *next; /* set before the record is pushed, then immutable */
 } pcs_hazard;
 
@@ -100,6 +101,7 @@ struct pcs_snapshot_pool;
 /* snapshot/hazard.c: the reclamation protocol. */
 pcs_hazard *pcs_hazard_acquire(const struct pcs_snapshot_pool *pool);
 void pcs_hazard_release(pcs_hazard *h);
+void pcs_hazard_destroy_all(struct pcs_snapshot_pool *pool);
 const pcs_layout *pcs_hazard_enter(const struct pcs_snapshot_pool *pool, pcs_hazard *h, int slot);
 void pcs_hazard_leave(pcs_hazard *h, int slot);
 void pcs_layout_retire(struct pcs_snapshot_pool *pool, pcs_layout *old);

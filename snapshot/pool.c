@@ -36,8 +36,8 @@ static pcs_status resolve_options(const pcs_world *w, const pcs_snapshot_options
     return PCS_OK;
 }
 
-/* Free the layouts and hazard records with the world (readers are closed
- * by then: snapshot.h, Lifetime). */
+/* Free the layouts and hazard records with the world. A record an open
+ * reader still owns is left to pcs_reader_close (hazard.c). */
 static void pool_destroy(void *ctx)
 {
     pcs_snapshot_pool *pool = ctx;
@@ -48,11 +48,7 @@ static void pool_destroy(void *ctx)
             pcs_layout_free(L);
         }
     pcs_layout_free(pool->cur);
-    for (pcs_hazard *h = atomic_load_explicit(&pool->hazards, memory_order_acquire), *next; h;
-         h = next) {
-        next = h->next;
-        free(h);
-    }
+    pcs_hazard_destroy_all(pool);
 }
 
 /* The first layout: every registered channel, the world's layout version. */

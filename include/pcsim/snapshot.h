@@ -39,9 +39,10 @@
  * read call serves both kinds; pcs_view_u32 converts back.
  *
  * Lifetime: the pool lives in the world's memory and dies with
- * pcs_world_destroy. Close every reader before destroying the world. Hand the
- * pool pointer to reader threads through something that synchronises
- * (thread creation, a mutex, an atomic release/acquire pair).
+ * pcs_world_destroy. No reader call may run during or after the destroy,
+ * except pcs_reader_close, which is safe after it (the reader's hazard
+ * record is then freed by the close). Hand the pool pointer to reader threads through something
+ * that synchronises (thread creation, a mutex, an atomic release/acquire pair).
  */
 #ifndef PCSIM_SNAPSHOT_H
 #define PCSIM_SNAPSHOT_H
