@@ -1,17 +1,19 @@
 /**
  * @file pool.c
- * @brief Attaching a snapshot pool to a world: sizing, layout, system registration.
+ * @brief Attaching a snapshot pool to a world (sizing, first layout, systems); pool-level queries.
  *
- * Everything the writer and the readers need is allocated and fixed here, at
- * build time, so the tick never allocates and readers only ever see immutable
- * fields or atomic words (pool.h has the memory map).
+ * Everything the writer and the readers need is allocated here, at build
+ * time, so a tick never allocates, except the tick of a structural change
+ * that changes the channel set, which builds a new layout (relayout.c).
+ * Readers only ever see immutable fields or atomic words (pool.h has the
+ * memory map), and a layout only while they announce it (hazard.c); the
+ * pool-level queries below borrow a hazard record for that.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define XXH_STATIC_LINKING_ONLY
-#include <xxhash.h>
-
+#include "pcsim/structure.h"
 #include "pcsim/system.h"
 #include "snapshot/pool.h"
 
@@ -34,42 +36,54 @@ static pcs_status resolve_options(const pcs_world *w, const pcs_snapshot_options
     return PCS_OK;
 }
 
-/* Copy the channel registry and hash it into the layout version. */
-static pcs_status copy_layout(pcs_snapshot_pool *pool)
+/* Free the layouts and hazard records with the world. A record an open
+ * reader still owns is left to pcs_reader_close (hazard.c). */
+static void pool_destroy(void *ctx)
 {
-    pool->n_channels = pcs_channel_count(pool->world);
-    pool->channels = pcs_world_alloc(pool->world, (pool->n_channels + 1u) * sizeof *pool->channels);
-    if (!pool->channels)
-        return PCS_E_NOMEM; /* pcs_world_alloc set the message */
-    XXH3_state_t state;     /* on the stack: XXH3_createState would allocate */
-    XXH3_64bits_reset(&state);
-    for (uint32_t i = 0; i < pool->n_channels; i++) {
-        pcs_channel_info *c = &pool->channels[i];
-        pcs_status st = pcs_channel_get(pool->world, i, c);
-        if (st != PCS_OK)
-            return st;
-        uint32_t kind = (uint32_t)c->kind;
-        XXH3_64bits_update(&state, c->name, strlen(c->name) + 1);
-        XXH3_64bits_update(&state, c->unit, strlen(c->unit) + 1);
-        XXH3_64bits_update(&state, &kind, sizeof kind);
-    }
-    pool->layout_version = XXH3_64bits_digest(&state);
-    return PCS_OK;
+    pcs_snapshot_pool *pool = ctx;
+    pcs_layout *lists[] = {pool->retired, pool->quarantined};
+    for (size_t i = 0; i < 2; i++)
+        for (pcs_layout *L = lists[i], *next; L; L = next) {
+            next = L->next_retired;
+            pcs_layout_free(L);
+        }
+    pcs_layout_free(pool->cur);
+    pcs_hazard_destroy_all(pool);
+}
+
+/* The first layout: every registered channel, the world's layout version. */
+static pcs_status first_layout(pcs_snapshot_pool *pool)
+{
+    pcs_layout *L;
+    pcs_status st = pcs_layout_build(pool, NULL, NULL, pcs_channel_count(pool->world),
+                                     pcs_world_layout_version(pool->world), &L);
+    if (st != PCS_OK)
+        return st;
+    L->first_pub = 1;
+    pool->cur = L;
+    pool->known_channels = L->id_range;
+    atomic_init(&pool->current, L);
+    atomic_init(&pool->hazards, NULL);
+    atomic_init(&pool->cur_range, L->id_range);
+    atomic_init(&pool->cur_hash, L->hash);
+    atomic_init(&pool->cur_version, L->version);
+    atomic_init(&pool->layouts_freed, 0);
+    atomic_init(&pool->layouts_pending, 0);
+    atomic_init(&pool->layouts_over, 0);
+    st = pcs_world_on_destroy(pool->world, pool_destroy, pool);
+    if (st != PCS_OK)
+        pcs_layout_free(L);
+    return st;
 }
 
 static pcs_status alloc_rings(pcs_snapshot_pool *pool)
 {
-    /* Header plus one word per channel, rounded up to whole cache lines. */
-    pool->stride = ((size_t)PCS_HDR_WORDS + pool->n_channels + 7u) & ~(size_t)7u;
-    pool->buffers = pcs_world_alloc(pool->world, pool->n_buffers * pool->stride * sizeof(pcs_word));
     pool->events = pcs_world_alloc(pool->world,
                                    (size_t)pool->event_capacity * PCS_EVW_WORDS * sizeof(pcs_word));
-    if (!pool->buffers || !pool->events)
+    if (!pool->events)
         return PCS_E_NOMEM;
     /* The heap hands out zeroed memory; atomic_init states that it is the
      * words' initial value. Readers start after attach returns (see header). */
-    for (size_t i = 0; i < pool->n_buffers * pool->stride; i++)
-        atomic_init(&pool->buffers[i], 0);
     for (size_t i = 0; i < (size_t)pool->event_capacity * PCS_EVW_WORDS; i++)
         atomic_init(&pool->events[i], 0);
     atomic_init(&pool->published, 0);
@@ -94,8 +108,8 @@ static pcs_status alloc_rings(pcs_snapshot_pool *pool)
 static uint32_t channel_stores(const pcs_snapshot_pool *pool, uint32_t *stores)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < pool->n_channels; i++) {
-        uint32_t s = pool->channels[i].store;
+    for (uint32_t i = 0; i < pool->cur->id_range; i++) {
+        uint32_t s = pool->cur->channels[i].store;
         uint32_t k = 0;
         while (k < n && stores[k] != s)
             k++;
@@ -136,7 +150,11 @@ static pcs_status register_systems(pcs_snapshot_pool *pool)
     if (st != PCS_OK)
         return st;
     /* No tick runs while paused: pause and resume republish (publish.c). */
-    return pcs_world_on_run_state(pool->world, pcs_publish_run_state, pool);
+    st = pcs_world_on_run_state(pool->world, pcs_publish_run_state, pool);
+    if (st != PCS_OK)
+        return st;
+    /* A structural commit that changed the channel set relayouts the pool. */
+    return pcs_structure_observe(pool->world, pcs_snapshot_structure_changed, pool);
 }
 
 pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,
@@ -159,8 +177,8 @@ pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options *opt,
     pool->event_capacity = capacity;
     pool->dt_s = pcs_world_clock(w)->dt_s;
     /* The build steps in order; the first failure ends the attach. */
-    static pcs_status (*const steps[])(pcs_snapshot_pool *) = {
-        copy_layout, alloc_rings, pcs_publish_prepare, register_systems};
+    static pcs_status (*const steps[])(pcs_snapshot_pool *) = {alloc_rings, first_layout,
+                                                               register_systems};
     for (size_t i = 0; st == PCS_OK && i < sizeof steps / sizeof steps[0]; i++)
         st = steps[i](pool);
     if (st != PCS_OK)
@@ -177,12 +195,12 @@ uint32_t pcs_snapshot_buffers(const pcs_snapshot_pool *pool)
 
 uint32_t pcs_snapshot_channel_count(const pcs_snapshot_pool *pool)
 {
-    return pool ? pool->n_channels : 0;
+    return pool ? (uint32_t)atomic_load_explicit(&pool->cur_range, memory_order_relaxed) : 0;
 }
 
 uint64_t pcs_snapshot_layout_version(const pcs_snapshot_pool *pool)
 {
-    return pool ? pool->layout_version : 0;
+    return pool ? atomic_load_explicit(&pool->cur_hash, memory_order_relaxed) : 0;
 }
 
 uint64_t pcs_snapshot_published(const pcs_snapshot_pool *pool)
@@ -195,11 +213,17 @@ pcs_status pcs_channel_list(const pcs_snapshot_pool *pool, uint32_t first, pcs_c
 {
     if (!pool || !count || (max && !out))
         return pcs_error_set(PCS_E_INVAL, "pcs_channel_list: NULL pool, count or out");
+    pcs_hazard *h = pcs_hazard_acquire(pool);
+    if (!h)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_channel_list: cannot allocate a hazard record");
+    const pcs_layout *L = pcs_hazard_enter(pool, h, PCS_HAZ_READ);
     uint32_t n = 0;
-    while (n < max && first < pool->n_channels && n < pool->n_channels - first) {
-        out[n] = pool->channels[first + n];
+    while (n < max && first < L->id_range && n < L->id_range - first) {
+        out[n] = L->channels[first + n];
         n++;
     }
+    pcs_hazard_leave(h, PCS_HAZ_READ);
+    pcs_hazard_release(h);
     *count = n;
     return PCS_OK;
 }
@@ -208,16 +232,24 @@ pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, ui
 {
     if (!pool || !name || !id)
         return pcs_error_set(PCS_E_INVAL, "pcs_snapshot_find: NULL pool, name or id");
-    /* The pool's ids are the world's channel ids (the layout is fixed at
-     * attach), so the engine's name index answers; the registry is read-only
-     * once the world is built. Channels registered after attach are not in
-     * the pool. */
-    uint32_t found;
-    if (pcs_channel_find(pool->world, name, &found) == PCS_OK && found < pool->n_channels) {
+    /* The current layout's own name index (layout.c), not the world's: the
+     * world's registry changes at structural commits on the world's thread,
+     * while this may run on any thread. */
+    pcs_hazard *h = pcs_hazard_acquire(pool);
+    if (!h)
+        return pcs_error_set(PCS_E_NOMEM, "pcs_snapshot_find: cannot allocate a hazard record");
+    const pcs_layout *L = pcs_hazard_enter(pool, h, PCS_HAZ_READ);
+    uint32_t found = pcs_layout_find(L, name);
+    uint32_t n_live = L->n_live;
+    uint64_t version = L->version;
+    pcs_hazard_leave(h, PCS_HAZ_READ);
+    pcs_hazard_release(h);
+    if (found != UINT32_MAX) {
         *id = found;
         return PCS_OK;
     }
     return pcs_error_set(PCS_E_NOTFOUND,
-                         "pcs_snapshot_find: no channel named '%s' among the pool's %u", name,
-                         pool->n_channels);
+                         "pcs_snapshot_find: no live channel named '%s' among the pool's %u "
+                         "(layout version %llu)",
+                         name, n_live, (unsigned long long)version);
 }

@@ -36,27 +36,30 @@ static int extends(const pcs_gather_run *run, const pcs_channel_info *c, const v
     return c->kind == run->kind && (const char *)src == (const char *)run->src + run->len * elem;
 }
 
-pcs_status pcs_publish_prepare(pcs_snapshot_pool *pool)
+pcs_status pcs_publish_prepare(pcs_snapshot_pool *pool, pcs_layout *L, pcs_gather_run *runs)
 {
-    /* At most one run per channel; usually far fewer. */
-    pool->runs = pcs_world_alloc(pool->world, (pool->n_channels + 1u) * sizeof *pool->runs);
-    if (!pool->runs)
-        return PCS_E_NOMEM;
-    pool->n_runs = 0;
-    for (uint32_t i = 0; i < pool->n_channels; i++) {
-        const pcs_channel_info *c = &pool->channels[i];
+    /* At most one run per live channel; usually far fewer. Slots follow the
+     * ids of the live channels in order, so runs never cross a retired id. */
+    L->n_runs = 0;
+    for (uint32_t id = 0; id < L->id_range; id++) {
+        if (L->slot[id] == PCS_SLOT_RETIRED)
+            continue;
+        const pcs_channel_info *c = &L->channels[id];
         size_t elem = c->kind == PCS_CHANNEL_F64 ? sizeof(double) : sizeof(uint32_t);
         const char *base = pcs_store_data(pool->world, c->store);
         if (!base)
-            return PCS_E_NOTFOUND;
+            return pcs_error_set(PCS_E_NOTFOUND,
+                                 "snapshot layout: channel %u '%s' names store %u, "
+                                 "which has no data",
+                                 id, c->name, c->store);
         const void *src = base + (size_t)c->index * elem;
-        pcs_gather_run *last = pool->n_runs ? &pool->runs[pool->n_runs - 1] : NULL;
-        if (last && extends(last, c, src)) {
+        pcs_gather_run *last = L->n_runs ? &runs[L->n_runs - 1] : NULL;
+        if (last && last->dst + last->len == L->slot[id] && extends(last, c, src)) {
             last->len++;
             continue;
         }
-        pool->runs[pool->n_runs++] =
-            (pcs_gather_run){.src = src, .dst = i, .len = 1, .kind = c->kind};
+        runs[L->n_runs++] =
+            (pcs_gather_run){.src = src, .dst = L->slot[id], .len = 1, .kind = c->kind};
     }
     return PCS_OK;
 }
@@ -85,10 +88,10 @@ static void put_u32(pcs_word *restrict dst, const uint32_t *restrict src, uint32
         pcs_word_put(&dst[i], pcs_f64_bits((double)src[i]));
 }
 
-static void gather(const pcs_snapshot_pool *pool, pcs_word *words)
+static void gather(const pcs_layout *L, pcs_word *words)
 {
-    const pcs_gather_run *runs = pool->runs;
-    uint32_t n_runs = pool->n_runs;
+    const pcs_gather_run *runs = L->runs;
+    uint32_t n_runs = L->n_runs;
     for (uint32_t r = 0; r < n_runs; r++) {
         pcs_gather_run run = runs[r]; /* a local copy: the stores cannot alias it */
         if (run.kind == PCS_CHANNEL_F64)
@@ -109,6 +112,7 @@ static void announce(pcs_snapshot_pool *pool, uint64_t pub, uint64_t tick)
     if (pcs_wake_publish(&pool->wake, pub)) /* after `published`: wake.h */
         atomic_store_explicit(&pool->wake_calls, ++pool->n_wake_calls, memory_order_relaxed);
     pool->n_published = pub;
+    pool->last_tick = tick;
 }
 
 void pcs_publish_run_state(void *ctx, int paused)
@@ -116,15 +120,16 @@ void pcs_publish_run_state(void *ctx, int paused)
     pcs_snapshot_pool *pool = ctx;
     if (pool->n_published == 0)
         return; /* nothing to show yet; the first tick's publication has the flag */
-    const pcs_word *src = pcs_pool_buffer(pool, pool->n_published);
+    const pcs_layout *L = pool->cur; /* the newest publication is always in it */
+    const pcs_word *src = pcs_layout_buffer(L, pool->n_published);
     uint64_t pub = pool->n_published + 1;
-    pcs_word *buf = pcs_pool_buffer(pool, pub);
+    pcs_word *buf = pcs_layout_buffer(L, pub);
     /* Only this thread writes buffers, so its relaxed loads of the source see
      * the values it stored last (program order), never a torn buffer. */
     uint64_t tick = atomic_load_explicit(&src[PCS_HDR_TICK], memory_order_relaxed);
     uint64_t end = pcs_seq_write_begin(&buf[PCS_HDR_SEQ]);
     pcs_word_put(&buf[PCS_HDR_PUB], pub);
-    for (size_t i = PCS_HDR_TICK; i < PCS_HDR_WORDS + pool->n_channels; i++)
+    for (size_t i = PCS_HDR_TICK; i < PCS_HDR_WORDS + L->n_live; i++)
         if (i != PCS_HDR_FLAGS)
             pcs_word_put(&buf[i], atomic_load_explicit(&src[i], memory_order_relaxed));
     pcs_word_put(&buf[PCS_HDR_FLAGS], paused ? PCS_HDR_FLAG_PAUSED : 0u);
@@ -132,28 +137,59 @@ void pcs_publish_run_state(void *ctx, int paused)
     announce(pool, pub, tick);
 }
 
-pcs_status pcs_publish_system(pcs_world *w, void *ctx)
+/* Write publication @p pub of @p tick into its buffer of @p L (seqlock.h). */
+static void write_buffer(pcs_snapshot_pool *pool, const pcs_layout *L, uint64_t pub, uint64_t tick,
+                         int paused)
 {
-    pcs_snapshot_pool *pool = ctx;
-    uint32_t now = pcs_channel_count(w);
-    if (now != pool->n_channels)
-        return pcs_error_set(PCS_E_STATE,
-                             "pcs.snapshot.publish: %u channels are registered but the pool was "
-                             "attached with %u; call pcs_snapshot_attach after the last "
-                             "pcs_channel_register",
-                             now, pool->n_channels);
-    uint64_t tick = pcs_world_clock(w)->tick;
-    uint64_t pub = pool->n_published + 1;
-    pcs_word *buf = pcs_pool_buffer(pool, pub);
+    pcs_word *buf = pcs_layout_buffer(L, pub);
     uint64_t end = pcs_seq_write_begin(&buf[PCS_HDR_SEQ]);
     pcs_word_put(&buf[PCS_HDR_PUB], pub);
     pcs_word_put(&buf[PCS_HDR_TICK], tick);
     pcs_word_put(&buf[PCS_HDR_TIME], pcs_f64_bits((double)(tick + 1) * pool->dt_s));
-    pcs_word_put(&buf[PCS_HDR_LAYOUT], pool->layout_version);
-    pcs_word_put(&buf[PCS_HDR_COUNT], pool->n_channels);
-    pcs_word_put(&buf[PCS_HDR_FLAGS], pcs_world_paused(w) ? PCS_HDR_FLAG_PAUSED : 0u);
-    gather(pool, buf + PCS_HDR_WORDS);
+    pcs_word_put(&buf[PCS_HDR_LAYOUT], L->version);
+    pcs_word_put(&buf[PCS_HDR_COUNT], L->id_range);
+    pcs_word_put(&buf[PCS_HDR_FLAGS], paused ? PCS_HDR_FLAG_PAUSED : 0u);
+    gather(L, buf + PCS_HDR_WORDS);
     pcs_seq_write_end(&buf[PCS_HDR_SEQ], end);
+}
+
+void pcs_publish_layout(pcs_snapshot_pool *pool, pcs_layout *L)
+{
+    /* The first publication of a new layout, before it becomes current
+     * (relayout.c): the tick of the newest publication (the tick whose
+     * structural commit made the layout), its values as the commit left
+     * them. Before the first tick there is nothing to show. */
+    L->first_pub = pool->n_published + 1;
+    if (pool->n_published == 0)
+        return;
+    write_buffer(pool, L, L->first_pub, pool->last_tick, pcs_world_paused(pool->world));
+}
+
+void pcs_publish_announce_layout(pcs_snapshot_pool *pool, const pcs_layout *L)
+{
+    if (pool->n_published == 0)
+        return;
+    announce(pool, L->first_pub, pool->last_tick);
+}
+
+pcs_status pcs_publish_system(pcs_world *w, void *ctx)
+{
+    pcs_snapshot_pool *pool = ctx;
+    const pcs_layout *L = pool->cur;
+    /* A channel registered outside a structural commit (after attach, in the
+     * build) would never be published: say so rather than hide it. */
+    uint32_t now = pcs_channel_count(w);
+    if (now != pool->known_channels)
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs.snapshot.publish: %u channels are registered but the pool was "
+                             "attached with %u (layout version %llu); call pcs_snapshot_attach "
+                             "after the last pcs_channel_register of the build",
+                             now, pool->known_channels, (unsigned long long)L->version);
+    uint64_t tick = pcs_world_clock(w)->tick;
+    uint64_t pub = pool->n_published + 1;
+    write_buffer(pool, L, pub, tick, pcs_world_paused(w));
     announce(pool, pub, tick);
+    if (pool->retired) /* a retired layout a reader was still in (hazard.c) */
+        pcs_layout_reclaim(pool);
     return PCS_OK;
 }

@@ -13,6 +13,20 @@
  * publications are written in tick order, so a reader's time never goes
  * backwards, even when a lap hands it a buffer newer than `published` shows.
  *
+ * Layouts. Each read first enters the current layout L (hazard.c: the
+ * reader announces L, so it is not freed under it) and reads L's buffer of
+ * the target, where target is also at least L's first publication (written
+ * before L became current, hazard.c (4)). Publications are numbered across
+ * layouts, so L's buffer may hold an older publication than the target only
+ * when the target was published in a newer layout: the reader then enters
+ * again (the writer swaps `current` before it stores `published`, so the
+ * reader's acquire of the target makes the new layout visible to it) and
+ * counts a retry. Ids go through L's id -> slot map; an id retired in L is
+ * an error naming the version that retired it, never another channel's
+ * value (ids are never reused, so a live id is the same channel in every
+ * layout). A successful read's values all come from one buffer of one
+ * layout, so from one tick.
+ *
  * The ordering argument for each individual read is in seqlock.h.
  */
 #include <math.h>
@@ -20,6 +34,9 @@
 #include <string.h>
 
 #include "snapshot/pool.h"
+
+/* read_in's "try again": the writer interfered or the layout moved on. */
+#define READ_AGAIN ((pcs_status)1)
 
 pcs_status pcs_reader_open(const pcs_snapshot_pool *pool, pcs_reader **out)
 {
@@ -29,7 +46,11 @@ pcs_status pcs_reader_open(const pcs_snapshot_pool *pool, pcs_reader **out)
     pcs_reader *r = aligned_alloc(64, (sizeof *r + 63u) & ~(size_t)63u);
     if (!r)
         return pcs_error_set(PCS_E_NOMEM, "pcs_reader_open: cannot allocate a reader");
-    *r = (pcs_reader){.pool = pool};
+    *r = (pcs_reader){.pool = pool, .haz = pcs_hazard_acquire(pool)};
+    if (!r->haz) {
+        free(r);
+        return pcs_error_set(PCS_E_NOMEM, "pcs_reader_open: cannot allocate a hazard record");
+    }
     r->event_cursor = atomic_load_explicit(&pool->event_head, memory_order_acquire);
     *out = r;
     return PCS_OK;
@@ -37,23 +58,28 @@ pcs_status pcs_reader_open(const pcs_snapshot_pool *pool, pcs_reader **out)
 
 void pcs_reader_close(pcs_reader *r)
 {
+    if (r)
+        pcs_hazard_release(r->haz);
     free(r);
 }
 
-static uint64_t target_pub(const pcs_reader *r)
+/* The publication to read in layout @p L, 0 when nothing is published. */
+static uint64_t target_pub(const pcs_reader *r, const pcs_layout *L)
 {
     uint64_t p = atomic_load_explicit(&r->pool->published, memory_order_acquire);
-    return p > r->last_pub ? p : r->last_pub;
+    uint64_t t = p > r->last_pub ? p : r->last_pub;
+    return t == 0 ? 0 : t > L->first_pub ? t : L->first_pub;
 }
 
-/* Record a validated read of publication @p pub made on @p tick. */
-static void record_read(pcs_reader *r, uint64_t pub, uint64_t tick, uint64_t flags)
+/* Record a validated read of publication @p pub made on @p tick in @p L. */
+static void record_read(pcs_reader *r, uint64_t layout, uint64_t pub, uint64_t tick, uint64_t flags)
 {
     uint64_t newest = atomic_load_explicit(&r->pool->newest_tick, memory_order_relaxed);
     uint64_t age = newest > tick ? newest - tick : 0;
     if (pub >= r->last_pub) { /* a view validated late must not pull it back */
         r->last_pub = pub;
         r->last_flags = flags;
+        r->last_layout = layout;
     }
     r->stats.reads++;
     r->stats.last_tick = tick;
@@ -62,19 +88,44 @@ static void record_read(pcs_reader *r, uint64_t pub, uint64_t tick, uint64_t fla
         r->stats.max_staleness = age;
 }
 
-/* Name the first id out of range (error path only). */
-static pcs_status bad_id(const pcs_snapshot_pool *pool, const uint32_t *ids, uint32_t n)
+static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim);
+
+/* Name the first id out of range or retired in @p L (error path only). */
+static pcs_status bad_id(const pcs_layout *L, const uint32_t *ids, uint32_t n)
 {
-    if (!ids)
-        return pcs_error_set(PCS_E_NOTFOUND,
-                             "pcs_snapshot_read: %u channels asked for, the pool has %u", n,
-                             pool->n_channels);
     uint32_t i = 0;
-    while (i + 1 < n && ids[i] < pool->n_channels)
-        i++;
-    return pcs_error_set(PCS_E_NOTFOUND,
-                         "pcs_snapshot_read: ids[%u] = %u, but channel ids are [0, %u)", i, ids[i],
-                         pool->n_channels);
+    for (; i < n; i++) {
+        uint32_t id = ids ? ids[i] : i;
+        if (id >= L->id_range)
+            return pcs_error_set(PCS_E_NOTFOUND,
+                                 "pcs_snapshot_read: ids[%u] = %u, but channel ids are [0, %u) "
+                                 "(layout version %llu)",
+                                 i, id, L->id_range, (unsigned long long)L->version);
+        if (L->slot[id] == PCS_SLOT_RETIRED)
+            return pcs_error_set(PCS_E_NOTFOUND,
+                                 "pcs_snapshot_read: ids[%u] = %u: channel %u was retired at "
+                                 "layout version %llu",
+                                 i, id, id, (unsigned long long)L->retired_at[id]);
+    }
+    return pcs_error_set(PCS_E_NOTFOUND, "pcs_snapshot_read: %u channels asked for", n);
+}
+
+/* Nonzero if some id of the read is retired in @p L (ids in range). */
+static int any_retired(const pcs_layout *L, const uint32_t *ids, uint32_t n)
+{
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad |= L->slot[ids ? ids[i] : i] == PCS_SLOT_RETIRED;
+    return bad != 0;
+}
+
+/* Can @p L serve this read? Range first (vector compare), then, when L has
+ * retired ids, each id's slot. */
+static int ids_ok(const pcs_layout *L, const uint32_t *ids, uint32_t n)
+{
+    if (ids ? any_out_of_range(ids, n, L->id_range) : n > L->id_range)
+        return 0;
+    return L->identity || !any_retired(L, ids, n);
 }
 
 /* Nonzero if any id is >= @p lim. GCC/clang vector extensions, four ids per
@@ -118,6 +169,14 @@ static void get_ids(const pcs_word *words, const uint32_t *restrict ids, uint32_
         out[i] = pcs_bits_f64(pcs_word_get(&words[ids[i]]));
 }
 
+/* Copy through the id -> slot map of a layout with retired ids (ids checked live). */
+static void get_slots(const pcs_word *words, const uint32_t *slot, const uint32_t *ids, uint32_t n,
+                      double *restrict out)
+{
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = pcs_bits_f64(pcs_word_get(&words[slot[ids ? ids[i] : i]]));
+}
+
 static void get_range(const pcs_word *words, uint32_t n, double *restrict out)
 {
     uint32_t i = 0;
@@ -133,23 +192,46 @@ static void get_range(const pcs_word *words, uint32_t n, double *restrict out)
         out[i] = pcs_bits_f64(pcs_word_get(&words[i]));
 }
 
-/* One attempt at the buffer of publication @p target (ids already checked):
- * 1 if the copy is consistent, 0 if the writer interfered. */
-static int try_read(const pcs_snapshot_pool *pool, uint64_t target, const uint32_t *ids, uint32_t n,
+/* One attempt at @p L's buffer of publication @p target (ids already
+ * checked): 1 if the copy is consistent and not older than the target, 0 if
+ * the writer interfered or the target lives in a newer layout. */
+static int try_read(const pcs_layout *L, uint64_t target, const uint32_t *ids, uint32_t n,
                     double *out, uint64_t *pub, uint64_t *tick, uint64_t *flags)
 {
-    const pcs_word *buf = pcs_pool_buffer(pool, target);
+    const pcs_word *buf = pcs_layout_buffer(L, target);
     uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
     if (s1 & 1u)
         return 0;
     *pub = pcs_word_get(&buf[PCS_HDR_PUB]);
     *tick = pcs_word_get(&buf[PCS_HDR_TICK]);
     *flags = pcs_word_get(&buf[PCS_HDR_FLAGS]);
-    if (ids)
-        get_ids(buf + PCS_HDR_WORDS, ids, n, out);
+    const pcs_word *words = buf + PCS_HDR_WORDS;
+    if (!L->identity)
+        get_slots(words, L->slot, ids, n, out);
+    else if (ids)
+        get_ids(words, ids, n, out);
     else
-        get_range(buf + PCS_HDR_WORDS, n, out);
-    return pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1);
+        get_range(words, n, out);
+    return pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1) && *pub >= target;
+}
+
+/* One read inside layout @p L; the caller entered it and leaves it. */
+static pcs_status read_in(pcs_reader *r, const pcs_layout *L, const uint32_t *ids, uint32_t n,
+                          double *out, uint64_t *tick)
+{
+    if (!ids_ok(L, ids, n))
+        return bad_id(L, ids, n);
+    uint64_t target = target_pub(r, L);
+    if (target == 0)
+        return pcs_error_set(PCS_E_STATE, "pcs_snapshot_read: nothing published yet (the "
+                                          "world has not ticked)");
+    uint64_t pub, t, flags;
+    if (!try_read(L, target, ids, n, out, &pub, &t, &flags))
+        return READ_AGAIN;
+    record_read(r, L->version, pub, t, flags);
+    if (tick)
+        *tick = t;
+    return PCS_OK;
 }
 
 pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_t n, double *out,
@@ -158,20 +240,12 @@ pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_t n, dou
     if (!r || (n && !out))
         return pcs_error_set(PCS_E_INVAL, "pcs_snapshot_read: reader is NULL, or out is NULL "
                                           "with n > 0");
-    if (ids ? any_out_of_range(ids, n, r->pool->n_channels) : n > r->pool->n_channels)
-        return bad_id(r->pool, ids, n);
     for (uint32_t attempt = 0; attempt < PCS_SNAPSHOT_RETRY_LIMIT; attempt++) {
-        uint64_t target = target_pub(r);
-        if (target == 0)
-            return pcs_error_set(PCS_E_STATE, "pcs_snapshot_read: nothing published yet (the "
-                                              "world has not ticked)");
-        uint64_t pub, t, flags;
-        if (try_read(r->pool, target, ids, n, out, &pub, &t, &flags)) {
-            record_read(r, pub, t, flags);
-            if (tick)
-                *tick = t;
-            return PCS_OK;
-        }
+        const pcs_layout *L = pcs_hazard_enter(r->pool, r->haz, PCS_HAZ_READ);
+        pcs_status st = read_in(r, L, ids, n, out, tick);
+        pcs_hazard_leave(r->haz, PCS_HAZ_READ);
+        if (st != READ_AGAIN)
+            return st;
         r->stats.retries++;
     }
     return pcs_error_set(PCS_E_RATE,
@@ -180,32 +254,52 @@ pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_t n, dou
                          PCS_SNAPSHOT_RETRY_LIMIT, r->pool->n_buffers);
 }
 
+/* One attempt at a view of @p L: 1 when begun, 0 to try again. */
+static int view_try(pcs_reader *r, const pcs_layout *L, uint64_t target, pcs_view *v)
+{
+    const pcs_word *buf = pcs_layout_buffer(L, target);
+    uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
+    if (s1 & 1u)
+        return 0;
+    /* Header words are validated with the data by pcs_view_validate; a
+     * publication older than the target means a newer layout holds it. */
+    uint64_t pub = pcs_word_get(&buf[PCS_HDR_PUB]);
+    if (pub < target)
+        return 0;
+    *v = (pcs_view){
+        .tick = pcs_word_get(&buf[PCS_HDR_TICK]),
+        .time_s = pcs_bits_f64(pcs_word_get(&buf[PCS_HDR_TIME])),
+        .n_channels = L->id_range,
+        .paused = (pcs_word_get(&buf[PCS_HDR_FLAGS]) & PCS_HDR_FLAG_PAUSED) != 0,
+        .layout_version = L->version,
+        .reader_ = r,
+        .layout_ = L,
+        .buf_ = buf,
+        .seq_ = s1,
+        .pub_ = pub,
+    };
+    return 1;
+}
+
 pcs_status pcs_view_begin(pcs_reader *r, pcs_view *v)
 {
     if (!r || !v)
         return pcs_error_set(PCS_E_INVAL, "pcs_view_begin: reader or view is NULL");
     *v = (pcs_view){.reader_ = r};
     for (uint32_t attempt = 0; attempt < PCS_SNAPSHOT_RETRY_LIMIT; attempt++) {
-        uint64_t target = target_pub(r);
-        if (target == 0)
+        /* The view's slot stays announced until pcs_view_validate. */
+        const pcs_layout *L = pcs_hazard_enter(r->pool, r->haz, PCS_HAZ_VIEW);
+        uint64_t target = target_pub(r, L);
+        if (target == 0) {
+            pcs_hazard_leave(r->haz, PCS_HAZ_VIEW);
             return pcs_error_set(PCS_E_STATE, "pcs_view_begin: nothing published yet (the "
                                               "world has not ticked)");
-        const pcs_word *buf = pcs_pool_buffer(r->pool, target);
-        uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
-        if (s1 & 1u) {
-            r->stats.retries++;
-            continue;
         }
-        /* Header words are validated with the data by pcs_view_validate. */
-        v->buf_ = buf;
-        v->seq_ = s1;
-        v->pub_ = pcs_word_get(&buf[PCS_HDR_PUB]);
-        v->tick = pcs_word_get(&buf[PCS_HDR_TICK]);
-        v->time_s = pcs_bits_f64(pcs_word_get(&buf[PCS_HDR_TIME]));
-        v->paused = (pcs_word_get(&buf[PCS_HDR_FLAGS]) & PCS_HDR_FLAG_PAUSED) != 0;
-        v->n_channels = r->pool->n_channels;
-        return PCS_OK;
+        if (view_try(r, L, target, v))
+            return PCS_OK;
+        r->stats.retries++;
     }
+    pcs_hazard_leave(r->haz, PCS_HAZ_VIEW);
     return pcs_error_set(PCS_E_RATE,
                          "pcs_view_begin: the buffer was being written on %u "
                          "attempts in a row",
@@ -216,8 +310,12 @@ double pcs_view_f64(const pcs_view *v, uint32_t id)
 {
     if (!v || !v->buf_ || id >= v->n_channels)
         return NAN;
+    const pcs_layout *L = v->layout_;
+    uint32_t slot = L->identity ? id : L->slot[id];
+    if (slot == PCS_SLOT_RETIRED)
+        return NAN;
     const pcs_word *words = (const pcs_word *)v->buf_ + PCS_HDR_WORDS;
-    return pcs_bits_f64(pcs_word_get(&words[id]));
+    return pcs_bits_f64(pcs_word_get(&words[slot]));
 }
 
 uint32_t pcs_view_u32(const pcs_view *v, uint32_t id)
@@ -234,15 +332,23 @@ pcs_status pcs_view_validate(pcs_view *v)
     if (!v || !v->buf_ || !v->reader_)
         return pcs_error_set(PCS_E_INVAL, "pcs_view_validate: view is NULL or was not begun");
     pcs_reader *r = v->reader_;
-    if (!pcs_seq_read_ok((const pcs_word *)v->buf_ + PCS_HDR_SEQ, v->seq_)) {
+    int ok = pcs_seq_read_ok((const pcs_word *)v->buf_ + PCS_HDR_SEQ, v->seq_);
+    /* The view's values are read; its layout may go (hazard.c (2)). */
+    pcs_hazard_leave(r->haz, PCS_HAZ_VIEW);
+    if (!ok) {
         r->stats.retries++;
         return pcs_error_set(PCS_E_CORRUPT,
                              "pcs_view_validate: the writer rewrote the buffer of tick %llu "
                              "during the view; discard its values and begin again",
                              (unsigned long long)v->tick);
     }
-    record_read(r, v->pub_, v->tick, v->paused ? PCS_HDR_FLAG_PAUSED : 0u);
+    record_read(r, v->layout_version, v->pub_, v->tick, v->paused ? PCS_HDR_FLAG_PAUSED : 0u);
     return PCS_OK;
+}
+
+uint64_t pcs_reader_layout_version(const pcs_reader *r)
+{
+    return r ? r->last_layout : 0;
 }
 
 int pcs_reader_paused(const pcs_reader *r)

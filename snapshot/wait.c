@@ -118,6 +118,11 @@ pcs_status pcs_snapshot_stats_get(const pcs_snapshot_pool *pool, pcs_snapshot_st
         .publications = atomic_load_explicit(&p->published, memory_order_acquire),
         .wake_calls = atomic_load_explicit(&p->wake_calls, memory_order_relaxed),
         .pass_on_calls = atomic_load_explicit(&p->pass_on_calls, memory_order_relaxed),
+        .layout_version = atomic_load_explicit(&p->cur_version, memory_order_relaxed),
+        .layouts_freed = atomic_load_explicit(&p->layouts_freed, memory_order_relaxed),
+        .layouts_pending =
+            (uint32_t)atomic_load_explicit(&p->layouts_pending, memory_order_relaxed),
+        .layouts_over = atomic_load_explicit(&p->layouts_over, memory_order_relaxed),
     };
     for (uint32_t b = 0; b < PCS_WAKE_BUCKETS; b++)
         out->waiters += atomic_load_explicit(&p->wake.waiters[b], memory_order_relaxed);

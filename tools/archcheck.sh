@@ -42,7 +42,7 @@ set -u
 ROOT=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$ROOT" || exit 2
 
-CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version|persist|plugin|entity'
+CORE='status|math|rng|clock|world|system|command|event|channel|job|export|version|persist|plugin|entity|structure'
 INFRA='snapshot|exec|profile|thread|scenario|station|pcsim'
 fail=0
 

@@ -129,6 +129,15 @@ specs() {
     spec snapshot_pool WAKE_BEFORE_STORE reject $WAIT -DWAKE_BEFORE_STORE
     # shellcheck disable=SC2086
     spec snapshot_pool NO_PASS_ON reject $WAIT -DNO_PASS_ON
+    # The change of layout (snapshot/relayout.c, hazard.c): one read per
+    # reader in the quick run (6 s at -O0), two in the full one.
+    if [ "$mode" = full ]; then
+        spec snapshot_layout correct pass
+    else
+        spec snapshot_layout correct pass -DREADS=1
+    fi
+    spec snapshot_layout FREE_UNSCANNED reject -DFREE_UNSCANNED
+    spec snapshot_layout NO_RECHECK reject -DNO_RECHECK
     spec commands_ring correct pass
     spec commands_ring BROKEN_LOAD_STORE reject -DBROKEN_LOAD_STORE
     spec commands_ring BROKEN_RELEASE_EARLY reject -DBROKEN_RELEASE_EARLY

@@ -13,7 +13,8 @@
  *
  * Guarantees:
  *  - The writer never waits for a reader, never takes a lock and never
- *    allocates after pcs_snapshot_attach.
+ *    allocates after pcs_snapshot_attach, except at a structural commit
+ *    that changed the channel set (structure.h), which builds a new layout.
  *  - A successful read returns values that were all published on one tick
  *    (never a half-written buffer); successive reads by one reader never go
  *    back in time.
@@ -21,14 +22,27 @@
  *    how many events were overwritten before it saw them. Nothing a reader
  *    does can block or corrupt the writer or another reader.
  *
+ * Layouts (issue 19). The channel set may change while the world runs: a
+ * structural commit that registers or retires channels gives the pool a new
+ * layout (its own buffers, the world's layout version), into which the
+ * writer republishes the tick at once and publishes from then on. Ids are
+ * never reused: a live id is the same channel in every layout, and reading
+ * a retired id fails with PCS_E_NOTFOUND naming the layout version that
+ * retired it, never another channel's value. A read or view goes through
+ * the layout current when it began; pcs_view.layout_version and
+ * pcs_reader_layout_version say which, so a host can resolve names again
+ * when it changes. An old layout's memory is freed once no reader is inside
+ * it (snapshot/hazard.c); the writer never waits for that.
+ *
  * Value encoding: every channel is published as a double. U32 channels are
  * converted exactly (every uint32_t is representable in a double), so one
  * read call serves both kinds; pcs_view_u32 converts back.
  *
  * Lifetime: the pool lives in the world's memory and dies with
- * pcs_world_destroy. Close every reader before destroying the world. Hand the
- * pool pointer to reader threads through something that synchronises
- * (thread creation, a mutex, an atomic release/acquire pair).
+ * pcs_world_destroy. No reader call may run during or after the destroy,
+ * except pcs_reader_close, which is safe after it (the reader's hazard
+ * record is then freed by the close). Hand the pool pointer to reader threads through something
+ * that synchronises (thread creation, a mutex, an atomic release/acquire pair).
  */
 #ifndef PCSIM_SNAPSHOT_H
 #define PCSIM_SNAPSHOT_H
@@ -78,15 +92,20 @@ typedef struct pcs_snapshot_options {
  * Create the snapshot pool of @p w and register its two systems:
  * "pcs.snapshot.publish" (stage PUBLISH) and "pcs.snapshot.events" (stage
  * EVENTS), both at priority INT32_MAX so they run after every other system of
- * their stage. The channel layout is fixed here: call this after the last
- * pcs_channel_register. A channel registered later makes the next tick fail
- * with PCS_E_STATE (the publish system reports both counts).
+ * their stage, and observes structural commits (pcs_structure_observe). The
+ * first layout is every channel registered so far: call this after the last
+ * pcs_channel_register of the build. A channel registered later in the
+ * build makes the next tick fail with PCS_E_STATE (the publish system
+ * reports both counts); channels registered or retired by a structural
+ * command are picked up at its commit.
  * The publish system declares reads of the channels' stores when they number
  * at most 32; beyond that it declares none, and other
  * PUBLISH-stage systems must not write channel stores.
  *
- * Build phase only, world thread. Memory: buffers * (64 + 8 * channels) bytes
- * plus 64 bytes per event-log slot, from the world heap.
+ * Build phase only, world thread. Memory: per layout, buffers * (64 + 8 *
+ * live channels) bytes plus about 50 bytes per channel id, from the C heap
+ * (freed with the world, or when a newer layout replaced it and no reader is
+ * inside); 64 bytes per event-log slot from the world heap.
  * @param opt may be NULL (defaults).
  * @param out set to the pool (owned by the world) on success.
  * @return PCS_E_INVAL (NULL world or out, buffers or capacity out of range),
@@ -99,33 +118,43 @@ PCS_API pcs_status pcs_snapshot_attach(pcs_world *w, const pcs_snapshot_options 
 /** Buffers in the pool (0 for NULL). Any thread. */
 PCS_API uint32_t pcs_snapshot_buffers(const pcs_snapshot_pool *pool);
 
-/** Channels in the pool's layout (0 for NULL). Any thread. */
+/** Channel ids in the current layout, [0, n), live or retired (0 for NULL).
+ *  Any thread (a relaxed load: it may lag a structural commit). */
 PCS_API uint32_t pcs_snapshot_channel_count(const pcs_snapshot_pool *pool);
 
 /**
- * Layout version: XXH3-64 over every channel's name, unit and kind in id
- * order. Equal for identical layouts (across runs and processes), so a
- * recorder can tell whether two streams have the same columns. 0 for NULL.
+ * The current layout's identity, despite the name a hash rather than a
+ * counter: XXH3-64 over every live channel's name, unit and kind in id
+ * order (and the live ids, once some id is retired). Equal for identical
+ * layouts (across runs and processes), so a recorder can tell whether two
+ * streams have the same columns; it changes when a structural commit
+ * changes the channel set. The world's counter is pcs_world_layout_version
+ * (pcs_view.layout_version, pcs_snapshot_stats.layout_version). 0 for NULL.
+ * Any thread.
  */
 PCS_API uint64_t pcs_snapshot_layout_version(const pcs_snapshot_pool *pool);
 
 /**
- * pcs_channel_list: the pool's channels, to build a UI or a recorder header.
- * Copies the infos of channels [first, first + max) that exist into @p out
- * (max elements) and sets @p count to how many were copied (0 past the end).
- * Names and units point into world memory and stay valid until the world is
- * destroyed. Any thread.
- * @return PCS_E_INVAL for NULL pool, count, or out with max > 0.
+ * pcs_channel_list: the current layout's channels, to build a UI or a
+ * recorder header. Copies the infos of ids [first, first + max) in the
+ * layout's id range into @p out (max elements) and sets @p count to how many
+ * were copied (0 past the end). A retired id keeps its position with an
+ * empty name and unit ("") and store UINT32_MAX. Names and units point into
+ * world memory and stay valid until the world is destroyed. Any thread.
+ * @return PCS_E_INVAL for NULL pool, count, or out with max > 0;
+ *         PCS_E_NOMEM when the thread's hazard record cannot be allocated.
  */
 PCS_API pcs_status pcs_channel_list(const pcs_snapshot_pool *pool, uint32_t first,
                                     pcs_channel_info *out, uint32_t max, uint32_t *count);
 
 /**
- * Resolve a channel name to its id through the pool (any thread). The name is
- * looked up in the world's channel hash index (engine/channel.c: XXH3 of the
- * name, open addressing), so a lookup costs one hash and a short probe, not a
- * scan; still, resolve once and read by id. Same ids as pcs_channel_find.
- * @return PCS_E_INVAL for NULL arguments, PCS_E_NOTFOUND naming @p name.
+ * Resolve a channel name to its id through the pool (any thread): the live
+ * channels of the current layout, looked up in the layout's own name index
+ * (XXH3 of the name, open addressing), so a lookup costs one hash and a
+ * short probe, not a scan; still, resolve once and read by id, and again
+ * when the layout version changes. Same ids as pcs_channel_find.
+ * @return PCS_E_INVAL for NULL arguments, PCS_E_NOTFOUND naming @p name and
+ *         the layout version, PCS_E_NOMEM (no hazard record).
  */
 PCS_API pcs_status pcs_snapshot_find(const pcs_snapshot_pool *pool, const char *name, uint32_t *id);
 
@@ -137,7 +166,9 @@ PCS_API uint64_t pcs_snapshot_published(const pcs_snapshot_pool *pool);
  * Open a reader: per-thread state (its newest tick seen, event cursor and
  * counters). Its event cursor starts at the events published so far: it sees
  * events appended after this call. Allocates about 128 bytes with the C
- * allocator. Any thread; use each reader from one thread at a time.
+ * allocator, and a 64-byte hazard record the first time the pool has no
+ * idle one (records are reused, and freed with the world). Any thread; use
+ * each reader from one thread at a time.
  * @return PCS_E_INVAL for NULL, PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_reader_open(const pcs_snapshot_pool *pool, pcs_reader **out);
@@ -147,13 +178,17 @@ PCS_API void pcs_reader_close(pcs_reader *r);
 
 /**
  * Copy channels @p ids[0..n-1] of the newest buffer into @p out[0..n-1], all
- * from one tick. @p ids may be NULL to read channels 0..n-1. @p tick (may be
+ * from one tick and one layout (the current one when the read began).
+ * @p ids may be NULL to read channels 0..n-1. @p tick (may be
  * NULL) receives the tick that published them (the same number its events
  * carry). Retries while the writer laps the buffer; every failed attempt
  * counts as a retry. The tick never decreases across calls on one reader.
  * Cost: n atomic word loads (plain loads on x86-64); no lock, no allocation.
  * @return PCS_OK; PCS_E_INVAL (NULL reader, NULL out with n > 0);
- *         PCS_E_NOTFOUND naming the first id >= the channel count;
+ *         PCS_E_NOTFOUND naming the first id outside the layout's id range
+ *         ("ids[i] = N, but channel ids are [0, n) (layout version V)") or
+ *         retired in it ("ids[i] = N: channel N was retired at layout
+ *         version V"), with nothing copied;
  *         PCS_E_STATE if nothing has been published yet;
  *         PCS_E_RATE after PCS_SNAPSHOT_RETRY_LIMIT failed attempts (@p out
  *         then holds garbage).
@@ -175,19 +210,35 @@ PCS_API pcs_status pcs_snapshot_read(pcs_reader *r, const uint32_t *ids, uint32_
 PCS_API int pcs_reader_paused(const pcs_reader *r);
 
 /**
+ * The layout version (the world's pcs_world_layout_version: 1 at build, +1
+ * at each structural change that added or retired channels) of @p r's last
+ * successful read or validated view; 0 for NULL or before the first. When
+ * it changes, ids the host resolved may have been retired (reads of them
+ * fail with PCS_E_NOTFOUND) and new channels exist: resolve names again
+ * (pcs_snapshot_find) if the host keeps any. Reader's thread.
+ */
+PCS_API uint64_t pcs_reader_layout_version(const pcs_reader *r);
+
+/**
  * A zero-copy view of one buffer: begin, read values by id, validate. Values
  * read between begin and a successful validate are all from view.tick; if
  * validate fails they may be torn and must be discarded (begin again).
- * Public fields are valid after a successful begin; the rest is private.
+ * The view holds its layout from begin to validate (or the reader's next
+ * begin): read values only in between. Public fields are valid after a
+ * successful begin; the rest is private.
  */
 typedef struct pcs_view {
-    uint64_t tick;       /**< tick that published the buffer */
-    double time_s;       /**< simulated seconds at the end of that tick: (tick + 1) * dt_s */
-    uint32_t n_channels; /**< channels in the buffer */
-    int paused;          /**< 1 when published while the world was paused (see
-                              pcs_reader_paused); validated with the values */
+    uint64_t tick;           /**< tick that published the buffer */
+    double time_s;           /**< simulated seconds at the end of that tick: (tick + 1) * dt_s */
+    uint32_t n_channels;     /**< channels in the buffer */
+    int paused;              /**< 1 when published while the world was paused (see
+                                  pcs_reader_paused); validated with the values */
+    uint64_t layout_version; /**< the world's layout version of the view's channel
+                                  layout (pcs_world_layout_version): it changes when a
+                                  structural change adds or retires channels */
     /* private */
     pcs_reader *reader_;
+    const void *layout_;
     const void *buf_;
     uint64_t seq_;
     uint64_t pub_;
@@ -201,7 +252,8 @@ typedef struct pcs_view {
  */
 PCS_API pcs_status pcs_view_begin(pcs_reader *r, pcs_view *v);
 
-/** Channel @p id of the view as a double; NaN for an id out of range or NULL. */
+/** Channel @p id of the view as a double; NaN for an id out of the view's
+ *  range, retired in its layout, or NULL. Between begin and validate only. */
 PCS_API double pcs_view_f64(const pcs_view *v, uint32_t id);
 
 /**
@@ -212,8 +264,9 @@ PCS_API uint32_t pcs_view_u32(const pcs_view *v, uint32_t id);
 
 /**
  * Check that no value read from @p v since pcs_view_begin can be torn. On
- * success the reader records the view's tick as its newest and counts a read;
- * on failure it counts a retry.
+ * success the reader records the view's tick and layout version as its
+ * newest and counts a read; on failure it counts a retry. Either way the
+ * view's layout is released (its values must not be read after this).
  * @return PCS_OK; PCS_E_CORRUPT when the writer rewrote the buffer meanwhile
  *         (discard the values and begin again); PCS_E_INVAL for NULL or a
  *         view that was not begun.
@@ -281,11 +334,16 @@ PCS_API pcs_status pcs_reader_set_min_interval(pcs_reader *r, uint64_t interval_
 
 /** Pool-wide counters of the reader wait (pcs_snapshot_stats_get). */
 typedef struct pcs_snapshot_stats {
-    uint64_t publications;  /**< publications so far (pcs_snapshot_published) */
-    uint64_t wake_calls;    /**< wake system calls made by stage 12: at most one per
-                                 publication, none for a publication nobody waits for */
-    uint64_t pass_on_calls; /**< wake calls made by woken readers for the others */
-    uint32_t waiters;       /**< readers inside pcs_reader_wait's sleep now */
+    uint64_t publications;    /**< publications so far (pcs_snapshot_published) */
+    uint64_t wake_calls;      /**< wake system calls made by stage 12: at most one per
+                                   publication, none for a publication nobody waits for */
+    uint64_t pass_on_calls;   /**< wake calls made by woken readers for the others */
+    uint32_t waiters;         /**< readers inside pcs_reader_wait's sleep now */
+    uint64_t layout_version;  /**< the current layout's version (pcs_world_layout_version) */
+    uint64_t layouts_freed;   /**< retired layouts freed after their last reader left */
+    uint32_t layouts_pending; /**< retired layouts a reader was still in at the last check */
+    uint64_t
+        layouts_over; /**< retirements that found 8 or more layouts pending (kept, freed later) */
 } pcs_snapshot_stats;
 
 /** Copy the pool's counters (relaxed loads: a snapshot in time, not one instant). Any thread.
