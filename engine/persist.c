@@ -724,15 +724,18 @@ static pcs_status check_log(const pcs_world *w, const char *path, const pcs_comm
     for (uint32_t i = 0; i < n; i++) {
         uint64_t prev = i ? e[i - 1].tick : 0;
         if (!pcs_structure_kind_name(w, e[i].kind) || e[i].reserved != 0 ||
+            e[i].source_class != 0 || e[i].source_id != 0 || e[i].seq != 0 ||
             e[i].tick >= save_tick || e[i].tick < prev)
             return refuse(PCS_E_CORRUPT, path,
                           "section '" LOG_SECTION "': entry %u has kind %u (%s), reserved %u "
-                          "(allowed 0), tick %llu (allowed %llu up to the save tick %llu - 1)",
+                          "(allowed 0), source (%u, %u) seq %llu (allowed 0: the log keeps "
+                          "no transport), tick %llu (allowed %llu up to the save tick %llu - 1)",
                           i, e[i].kind,
                           pcs_structure_kind_name(w, e[i].kind) ? "structural"
                                                                 : "not a structural kind here",
-                          e[i].reserved, (unsigned long long)e[i].tick, (unsigned long long)prev,
-                          (unsigned long long)save_tick);
+                          e[i].reserved, e[i].source_class, e[i].source_id,
+                          (unsigned long long)e[i].seq, (unsigned long long)e[i].tick,
+                          (unsigned long long)prev, (unsigned long long)save_tick);
     }
     uint32_t mine = pcs_structure_log_count(w);
     const pcs_command *own = pcs_structure_log_data(w);

@@ -332,7 +332,15 @@ static pcs_status apply_batch(pcs_world *w, pcs_structure *s, const pcs_command 
                      m[0] ? m : "no message");
             break;
         }
-        s->log[s->n_log++] = *c;
+        /* How a change reached the queue (source, sequence) is transport,
+         * not structure: a journal replay resubmits every command through
+         * one source, and the log (hashed, saved, compared at load) must
+         * not differ for that. Its order is the log's own. */
+        pcs_command logged = *c;
+        logged.source_class = 0;
+        logged.source_id = 0;
+        logged.seq = 0;
+        s->log[s->n_log++] = logged;
     }
     w->amending = 0;
     if (i == 0 && st == PCS_OK)

@@ -33,7 +33,10 @@
  * hash (a model reuses rows when a device comes back).
  *
  * Saves and replay. Every applied change is kept in the structure log (tick
- * and command, in application order), which is saved and hashed. Loading a
+ * and command, in application order), which is saved and hashed. The log
+ * keeps no transport: an entry's source class, source id and sequence are
+ * 0, so a change hashes alike whichever source submitted it (a journal
+ * replay resubmits through one source). Loading a
  * save into a world built from the same scenario re-applies the log's
  * changes the world has not seen, in order, before any store is restored, so
  * the loaded world has the structure the save had; a world whose own log is
@@ -138,7 +141,7 @@ PCS_API uint32_t pcs_structure_log_count(const pcs_world *w);
 
 /**
  * Entry @p i of the structure log: the command as applied (its tick the
- * tick it was applied at).
+ * tick it was applied at), source class, source id and sequence 0.
  * @return PCS_E_NOTFOUND out of range, PCS_E_INVAL (NULL).
  */
 PCS_API pcs_status pcs_structure_log_at(const pcs_world *w, uint32_t i, pcs_command *out);
