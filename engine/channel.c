@@ -185,15 +185,13 @@ pcs_status pcs_channel_retire(pcs_world *w, uint32_t id)
                              "may retire (structure.h)",
                              id);
     if (id >= w->n_channels)
-        return pcs_error_set(PCS_E_NOTFOUND,
-                             "pcs_channel_retire: no channel %u (the world has %u)", id,
-                             w->n_channels);
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_channel_retire: no channel %u (the world has %u)",
+                             id, w->n_channels);
     if (!w->channels[id].name)
         return pcs_error_set(PCS_E_NOTFOUND,
                              "pcs_channel_retire: channel %u '%s' is already retired", id,
                              w->channels[id].info.name);
-    pcs_name_index_remove(w->channel_index, w->channels_cap, w->channels, sizeof *w->channels,
-                          id);
+    pcs_name_index_remove(w->channel_index, w->channels_cap, w->channels, sizeof *w->channels, id);
     w->channels[id].name = NULL;
     w->channels[id].retired_at = w->clock.tick;
     w->n_retired_channels++;

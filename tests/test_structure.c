@@ -29,6 +29,7 @@ enum {
     K_RECORD,        /* record the apply order; check refuses args[0] < 0 */
     K_FAIL,          /* apply fails */
     K_REMOVE_TARGET, /* remove command target args[0] (its stored id) */
+    K_ADD_JOB,       /* add job "job_b" (SLOW, phase args[0]) merging into b */
 };
 
 #define MAX_DEV 8
@@ -46,7 +47,9 @@ typedef struct fixture {
     uint32_t n_rec;
     pcs_structure_change changes[8];
     uint32_t n_changes;
-    int amending_seen; /* pcs_world_amending inside an apply */
+    int amending_seen;        /* pcs_world_amending inside an apply */
+    uint64_t job_b_copies[4]; /* ticks job_b copied its inputs at */
+    uint32_t n_job_b;
 } fixture;
 
 static fixture fx;
@@ -162,6 +165,30 @@ static pcs_status apply_fail(pcs_world *w, void *ctx, const pcs_command *c)
     return pcs_error_set(PCS_E_NOMEM, "no room for the device");
 }
 
+static pcs_status job_b_copy(pcs_world *w, void *ctx, void *input)
+{
+    (void)ctx;
+    if (fx.n_job_b < 4)
+        fx.job_b_copies[fx.n_job_b++] = pcs_world_clock(w)->tick;
+    *(double *)input = 1.0;
+    return PCS_OK;
+}
+
+static pcs_status apply_add_job(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    (void)ctx;
+    pcs_job_desc j = {.name = "job_b",
+                      .domain = PCS_DOMAIN_SLOW,
+                      .phase = (uint32_t)c->args[0],
+                      .n_chunks = 2,
+                      .input_bytes = 8,
+                      .output_bytes = 8,
+                      .copy_inputs = job_b_copy,
+                      .run_chunk = job_chunk,
+                      .merge = job_merge};
+    return pcs_job_register(w, &j, NULL);
+}
+
 static pcs_status apply_remove_target(pcs_world *w, void *ctx, const pcs_command *c)
 {
     (void)ctx;
@@ -231,6 +258,7 @@ static pcs_world *make_world(uint32_t log_capacity)
     kind(w, K_RECORD, "test.record", apply_record);
     kind(w, K_FAIL, "test.fail", apply_fail);
     kind(w, K_REMOVE_TARGET, "test.remove_target", apply_remove_target);
+    kind(w, K_ADD_JOB, "test.add_job", apply_add_job);
     cr_assert_eq(pcs_structure_observe(w, observe, NULL), PCS_OK);
     return w;
 }
@@ -760,4 +788,30 @@ Test(structure, target_removed_while_running)
     tick_n(w, 1);
     cr_assert_not_null(rejection(w), "the stale id is refused at stage 1");
     pcs_world_destroy(w);
+}
+
+/* A job added at tick 5 with phase 3 (period 20) first runs at its next due
+ * tick, 23, on the executor it was bound to, and merges at 43. */
+Test(structure, added_job_first_runs_at_its_next_due_tick)
+{
+    pcs_world *w = make_world(16);
+    pcs_exec_def cfg;
+    pcs_exec_default(&cfg);
+    cfg.workers = 2;
+    cfg.allow_oversubscribe = true;
+    pcs_exec *pool = NULL;
+    cr_assert_eq(pcs_exec_create(&cfg, &pool), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_exec_attach(pool, w), PCS_OK, "%s", pcs_last_error());
+    tick_n(w, 5);
+    submit(w, K_ADD_JOB, 3);
+    tick_n(w, 1); /* tick 5: applied */
+    cr_assert_eq(pcs_job_count(w), 2);
+    cr_assert_eq(fx.changes[0].jobs_added, 1);
+    cr_assert_eq(fx.n_job_b, 0, "tick 3 is past: nothing before the next due tick");
+    tick_n(w, 40); /* to tick 46 */
+    cr_assert_eq(fx.n_job_b, 2);
+    cr_assert_eq(fx.job_b_copies[0], 23);
+    cr_assert_eq(fx.job_b_copies[1], 43);
+    pcs_world_destroy(w);
+    pcs_exec_destroy(pool);
 }
