@@ -17,7 +17,9 @@
  * and the window [2 + v, 2 + v + SLS_WINDOW): each change retires the
  * window's first id and adds the next one. Readers aim at the window of the
  * version they saw last, so some of their ids have been retired meanwhile.
- * Actor 3 reads through views (a retired id gives NaN there).
+ * Actor 3 reads through views (a retired id gives NaN there), every other
+ * one held for a few microseconds, so that retired layouts stay pinned and
+ * are freed at later publications.
  *
  * The broken variant is the one-line change of verify/snapshot_layout.pml
  * FREE_UNSCANNED: the writer frees a retired layout without looking at the
@@ -40,7 +42,12 @@
 #define SLS_MIN_S 1e-3
 #define SLS_READERS 3u
 #define SLS_IDS 6u
-#define SLS_BROKEN_MAX_CHANGES 300u /* quarantined layouts are kept until teardown */
+/* The broken variant changes every SLS_BROKEN_EVERY ticks without the time
+ * limit, so it is caught within the quick run's fraction of a second, and
+ * stops after SLS_BROKEN_MAX_CHANGES (its frees are quarantined until
+ * teardown: about 20 MB). */
+#define SLS_BROKEN_EVERY 4u
+#define SLS_BROKEN_MAX_CHANGES 1000u
 
 typedef struct sls_shared {
     pcs_world *w;
@@ -63,6 +70,9 @@ enum {
     SLS_CHANGED = 5,      /* writer: a layout change */
     SLS_NOT_YET = 6,      /* nothing published yet */
     SLS_NOT_ADDED = 7,    /* PCS_E_NOTFOUND: an id past the layout range */
+    SLS_PINNED = 8,       /* writer: a retired layout kept for a reader inside */
+    SLS_RECLAIMED = 9,    /* finish: every retired layout freed once the readers left */
+    SLS_LEAK = 16,        /* finish: a retired layout left pending or uncounted */
     SLS_OTHER = 10,       /* another channel's value */
     SLS_FREED = 11,       /* the poison of a freed layout */
     SLS_TORN = 12,        /* values of two ticks */
@@ -83,9 +93,15 @@ static const pcs_stress_outcome sls_outcomes[] = {
     {SLS_RATE, PCS_STRESS_INTERESTING, "lapped", "PCS_E_RATE or a view that failed validation"},
     {SLS_CHANGED, PCS_STRESS_ACCEPTABLE, "writer: layout changed",
      "one channel retired and one added"},
+    {SLS_PINNED, PCS_STRESS_INTERESTING, "writer: kept for a reader",
+     "after a change a retired layout was still pending (a reader inside; freed later)"},
     {SLS_NOT_YET, PCS_STRESS_ACCEPTABLE, "nothing published", "before the first tick"},
     {SLS_NOT_ADDED, PCS_STRESS_ACCEPTABLE, "error: not added yet",
      "PCS_E_NOTFOUND: the id is past the reader's layout (ids are [0, n))"},
+    {SLS_RECLAIMED, PCS_STRESS_ACCEPTABLE, "finish: all freed",
+     "after the run and one more publication no retired layout is pending"},
+    {SLS_LEAK, PCS_STRESS_FORBIDDEN, "finish: not freed",
+     "a retired layout still pending with no reader inside, or freed != retired"},
     {SLS_OTHER, PCS_STRESS_FORBIDDEN, "another channel's value", "value mod 4096 != the id read"},
     {SLS_FREED, PCS_STRESS_FORBIDDEN, "freed memory", "the poison of a freed layout's buffers"},
     {SLS_TORN, PCS_STRESS_FORBIDDEN, "torn", "values of two ticks in one read"},
@@ -108,6 +124,20 @@ static pcs_status sls_fill(pcs_world *w, void *ctx)
     for (uint64_t k = lo; k < lo + SLS_WINDOW + 1u && k < SLS_RANGE; k++)
         f[k] = base + (double)k;
     return PCS_OK;
+}
+
+/* After the actors: no reader is inside a layout, so one more publication
+ * frees every retired one (the first layout and one per change). */
+static void sls_finish(void *shared, pcs_stress_ctl *ctl)
+{
+    sls_shared *s = shared;
+    pcs_snapshot_stats st;
+    if (pcs_world_tick(s->w) != PCS_OK || pcs_snapshot_stats_get(s->pool, &st) != PCS_OK) {
+        pcs_stress_record(ctl, SLS_ERROR);
+        return;
+    }
+    int ok = st.layouts_pending == 0 && st.layouts_freed == st.layout_version - 1u;
+    pcs_stress_record(ctl, ok ? SLS_RECLAIMED : SLS_LEAK);
 }
 
 static void sls_teardown(void *shared)
@@ -210,13 +240,15 @@ static void sls_writer(void *shared, pcs_stress_ctl *ctl)
     sls_shared *s = shared;
     double last = pcs_stress_now();
     uint64_t changes = 0, limit = s->broken ? SLS_BROKEN_MAX_CHANGES : SLS_RANGE;
+    uint64_t every = s->broken ? SLS_BROKEN_EVERY : SLS_EVERY;
+    double min_s = s->broken ? 0.0 : SLS_MIN_S;
     for (uint64_t n = 1; pcs_stress_running(ctl); n++) {
         if (pcs_world_tick(s->w) != PCS_OK)
             pcs_stress_record(ctl, SLS_ERROR);
-        if (n % SLS_EVERY || s->version + 2u + SLS_WINDOW >= SLS_RANGE || changes >= limit)
+        if (n % every || s->version + 2u + SLS_WINDOW >= SLS_RANGE || changes >= limit)
             continue;
         double now = pcs_stress_now();
-        if (now - last < SLS_MIN_S)
+        if (now - last < min_s)
             continue;
         last = now;
         /* The structural commit's step, between ticks on the world's thread. */
@@ -228,7 +260,10 @@ static void sls_writer(void *shared, pcs_stress_ctl *ctl)
         }
         s->version++;
         changes++;
+        pcs_snapshot_stats st;
         pcs_stress_record(ctl, SLS_CHANGED);
+        if (pcs_snapshot_stats_get(s->pool, &st) == PCS_OK && st.layouts_pending > 0)
+            pcs_stress_record(ctl, SLS_PINNED);
     }
 }
 
@@ -329,11 +364,17 @@ static void sls_viewer(void *shared, pcs_stress_ctl *ctl)
             pcs_stress_record(ctl, sls_status(st));
             continue;
         }
-        uint32_t n = 0, retired = 0;
+        /* Every other view works a while (a few microseconds) before it
+         * reads: its layout stays pinned across the writer's changes, so
+         * retired layouts wait for it and are freed at later publications. */
+        for (uint32_t spin = (turn & 1u) ? 400u : 0u; spin; spin--)
+            pcs_stress_pause();
+        uint32_t n = 0, retired = 0, poison = 0;
         for (uint32_t i = 0; i < SLS_IDS; i++) {
             double x = pcs_view_f64(&view, ids[i]);
             uint64_t bits;
             memcpy(&bits, &x, sizeof bits);
+            poison |= bits == PCS_LAYOUT_POISON;
             if (isnan(x) && bits != PCS_LAYOUT_POISON) {
                 retired++;
                 continue;
@@ -341,8 +382,11 @@ static void sls_viewer(void *shared, pcs_stress_ctl *ctl)
             got[n] = ids[i];
             v[n++] = x;
         }
-        if (pcs_view_validate(&view) != PCS_OK) {
-            pcs_stress_record(ctl, SLS_RATE);
+        /* Reading a freed layout is the bug, whatever validation says after
+         * (with real memory it may crash or read a reused block's words). */
+        int valid = pcs_view_validate(&view) == PCS_OK;
+        if (poison || !valid) {
+            pcs_stress_record(ctl, poison ? SLS_FREED : SLS_RATE);
             continue;
         }
         int id = sls_judge(got, v, n, view.tick);
@@ -368,6 +412,7 @@ static const pcs_stress_test sls_test = {
     .outcomes = sls_outcomes,
     .n_outcomes = sizeof sls_outcomes / sizeof sls_outcomes[0],
     .setup = sls_setup,
+    .finish = sls_finish,
     .teardown = sls_teardown,
     .weight = 2.0,
 };
