@@ -644,6 +644,14 @@ job_scenarios() {
         n=$(basename "$f" .json)
         expect "scenario-$n-runs" 0 "ticks 40, simulated 2.0 s" run "$f" --seconds 2 --quiet --readers 0
     done
+    # Issue 19: a pump installed again has a new command target id, so a
+    # scripted pump_start after the install must be resolved at its tick, not
+    # at the start (it was refused as a stale target); the living world runs
+    # every structural command, a unit added, a freeze and a thaw.
+    expect scenario-pump-remove-script-applied 0 "commands: submitted 3, applied 3, rejected 0" \
+        run scenarios/pump-remove.json --quiet --readers 0
+    expect scenario-living-world-script-applied 0 "commands: submitted 6, applied 6, rejected 0" \
+        run scenarios/living-world.json --quiet --readers 0
 }
 
 # ---- the lanes: longest jobs first, so the last ones to start are short.
