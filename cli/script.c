@@ -123,8 +123,31 @@ int script_start(host *h)
     return 0;
 }
 
+/* Main, between ticks: resolve tick @p tick's actions again before the
+ * producer may read them. A structural change since the start can have
+ * registered their target again under a new id (a pump installed again has
+ * a new generation), and the id resolved at the start would be refused as
+ * stale. This runs on the world's thread, so the target tables are not
+ * changing, and announce's release store publishes the new command to the
+ * producer's acquire. An action whose target is gone keeps its first
+ * resolution: stage 1 refuses it with a rejection event, as any stale
+ * target. A replay's actions come from its journal, already resolved. */
+static void resolve_due_actions(host *h, uint64_t tick)
+{
+    if (h->opt.replay)
+        return;
+    for (uint32_t i = main_cursor; i < h->n_actions && h->actions[i].tick <= tick; i++) {
+        pcs_command c;
+        if (h->actions[i].tick == tick &&
+            pcs_station_script_command(h->station, h->scn, i, &c) == PCS_OK)
+            h->actions[i].cmd = c;
+    }
+    pcs_error_clear();
+}
+
 void script_before_tick(host *h, uint64_t tick)
 {
+    resolve_due_actions(h, tick);
     announce(h, tick + 1);
     while (main_cursor < h->n_actions && h->actions[main_cursor].tick <= tick) {
         while (atomic_load_explicit(&h->submitted, memory_order_acquire) <= main_cursor)
