@@ -549,7 +549,17 @@ $(DET_SCENARIO): scenarios/pwr-station.json | deps-test
 	@mkdir -p $(B)
 	jq '.script |= map(.t_s /= 60)' $< > $@.tmp && mv $@.tmp $@
 
-determinism: $(B)/pcsim $(DET_SCENARIO) | deps-test
+# Issue 19: structural change under the same contract. The living world's
+# script (a pump removed and installed, a unit added, a unit frozen and
+# thawed) moved 4x earlier, run for 40 s: every change applied, the thaw
+# 15 s after the freeze.
+DET_LIVING := $(B)/det-living.json
+
+$(DET_LIVING): scenarios/living-world.json | deps-test
+	@mkdir -p $(B)
+	jq '.script |= map(.t_s /= 4) | .readers.count = 0' $< > $@.tmp && mv $@.tmp $@
+
+determinism: $(B)/pcsim $(DET_SCENARIO) $(DET_LIVING) | deps-test
 	@for d in $(DET_BUILDS); do \
 	    name=$${d%%:*}; rest=$${d#*:}; \
 	    echo "determinism: building $(B)/det-$$name ($${rest%%:*} $${rest#*:})"; \
@@ -557,6 +567,8 @@ determinism: $(B)/pcsim $(DET_SCENARIO) | deps-test
 	        $(B)/det-$$name/pcsim || exit 1; \
 	done
 	@./tools/determinism.sh --scenario $(DET_SCENARIO) $(DET_SECONDS) gcc-O2=$(B)/pcsim \
+	    $(foreach d,$(DET_BUILDS),$(word 1,$(subst :, ,$(d)))=$(B)/det-$(word 1,$(subst :, ,$(d)))/pcsim)
+	@./tools/determinism.sh --scenario $(DET_LIVING) 40 gcc-O2=$(B)/pcsim \
 	    $(foreach d,$(DET_BUILDS),$(word 1,$(subst :, ,$(d)))=$(B)/det-$(word 1,$(subst :, ,$(d)))/pcsim)
 
 run: all

@@ -389,8 +389,10 @@ static int replay_loop(host *h)
     pcs_replay_result r;
     h->replay_status = pcs_replay(h->station, h->replay, &o, &r);
     snprintf(h->replay_error, sizeof h->replay_error, "%s", pcs_last_error());
+    /* A target line checked at its command's tick (journal_replay.c) that
+     * the station refuses is bad input, as the header's checks are: 2. */
     if (h->replay_status != PCS_OK && !r.completed)
-        return host_fail(1, "%s", pcs_last_error());
+        return host_fail(h->replay_status == PCS_E_INVAL ? 2 : 1, "%s", pcs_last_error());
     return 0;
 }
 

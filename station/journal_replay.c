@@ -71,21 +71,40 @@ static pcs_status check_kinds(const pcs_station *st, const pcs_journal_file *j)
     return PCS_OK;
 }
 
-/* Each "# target" line names a target of this world, with the same id. */
-static pcs_status check_targets(const pcs_station *st, const pcs_journal_file *j)
+/* Target line @p t names a target of this world with its id, now. The
+ * lines are checked when the first command after them is queued, not at
+ * the start, since a structural change (pcsim/structure.h) registers
+ * targets while the world runs (a reinstalled pump's new generation; an
+ * added unit's targets), and the replay has re-applied those changes by
+ * then. */
+static pcs_status check_target(const pcs_station *st, const pcs_journal_file *j,
+                               const journal_target *t, uint64_t tick)
 {
-    for (uint32_t i = 0; i < j->j.n_targets; i++) {
-        const journal_target *t = &j->j.targets[i];
-        pcs_target_id id;
-        if (pcs_command_target_find(st->world, t->name, &id) != PCS_OK)
-            return pcs_error_set(PCS_E_INVAL,
-                                 "%s:%u: target '%s' is %u in the journal; the station (%s) has "
-                                 "no such target",
-                                 j->name, t->line, t->name, t->id, st->source);
-        if (pcs_target_id_store(id) != t->id)
-            return pcs_error_set(
-                PCS_E_INVAL, "%s:%u: target '%s' is %u in the journal, %u in the station (%s)",
-                j->name, t->line, t->name, t->id, pcs_target_id_store(id), st->source);
+    pcs_target_id id;
+    if (pcs_command_target_find(st->world, t->name, &id) != PCS_OK)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s:%u: target '%s' is %u in the journal; the station (%s) has "
+                             "no such target at tick %" PRIu64,
+                             j->name, t->line, t->name, t->id, st->source, tick);
+    if (pcs_target_id_store(id) != t->id)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s:%u: target '%s' is %u in the journal, %u in the station (%s) "
+                             "at tick %" PRIu64,
+                             j->name, t->line, t->name, t->id, pcs_target_id_store(id), st->source,
+                             tick);
+    return PCS_OK;
+}
+
+/* Check the target lines before journal line @p line not checked yet
+ * (*@p next is the first unchecked one). */
+static pcs_status check_targets_before(const pcs_station *st, const pcs_journal_file *j,
+                                       uint32_t line, uint64_t tick, uint32_t *next)
+{
+    const journal *p = &j->j;
+    for (; *next < p->n_targets && p->targets[*next].line < line; (*next)++) {
+        pcs_status rc = check_target(st, j, &p->targets[*next], tick);
+        if (rc != PCS_OK)
+            return rc;
     }
     return PCS_OK;
 }
@@ -119,7 +138,7 @@ pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j)
         return pcs_error_set(PCS_E_INVAL, "pcs_replay_check: NULL argument");
     /* The header's checks in order; the first failure is the answer. */
     static pcs_status (*const checks[])(const pcs_station *, const pcs_journal_file *) = {
-        check_build, check_start, check_crowding, check_kinds, check_targets, check_command_kinds};
+        check_build, check_start, check_crowding, check_kinds, check_command_kinds};
     pcs_status rc = PCS_OK;
     for (size_t i = 0; rc == PCS_OK && i < sizeof checks / sizeof checks[0]; i++)
         rc = checks[i](st, j);
@@ -128,11 +147,15 @@ pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j)
 
 /* Queue the commands of @p tick from *at on; the check bounded them to what
  * the source holds and the world drains on one tick. */
-static pcs_status queue_tick(const pcs_journal_file *j, pcs_command_source *src, uint64_t tick,
-                             uint32_t *at)
+static pcs_status queue_tick(const pcs_station *st, const pcs_journal_file *j,
+                             pcs_command_source *src, uint64_t tick, uint32_t *at,
+                             uint32_t *target_at)
 {
     const journal *p = &j->j;
     for (; *at < p->n_actions && p->actions[*at].tick == tick; (*at)++) {
+        pcs_status rc = check_targets_before(st, j, p->lines[*at], tick, target_at);
+        if (rc != PCS_OK)
+            return rc;
         pcs_command c = {.kind = p->actions[*at].cmd.kind, .target = p->actions[*at].cmd.target};
         memcpy(c.args, p->actions[*at].cmd.args, sizeof c.args);
         if (pcs_command_source_submit(src, &c) != PCS_OK)
@@ -167,9 +190,9 @@ pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j, const pcs_repl
     if (!src)
         return pcs_error_set(PCS_E_STATE, "%s: replay command source: %s", j->name,
                              pcs_last_error());
-    uint32_t at = 0;
+    uint32_t at = 0, target_at = 0;
     for (uint64_t tick = pcs_world_clock(w)->tick; rc == PCS_OK && tick < j->j.end_tick; tick++) {
-        rc = queue_tick(j, src, tick, &at);
+        rc = queue_tick(st, j, src, tick, &at, &target_at);
         if (rc != PCS_OK)
             break;
         if (opts && opts->before_tick)

@@ -652,6 +652,17 @@ job_scenarios() {
         run scenarios/pump-remove.json --quiet --readers 0
     expect scenario-living-world-script-applied 0 "commands: submitted 6, applied 6, rejected 0" \
         run scenarios/living-world.json --quiet --readers 0
+    lw=scenarios/living-world.json
+    straight=$(hash_in "$s/expect.out")
+    # The same hash with 20 readers and 2 workers across every layout change;
+    # its journal replays to it; a save at 70 s (pump back, u2 added) resumed
+    # for the rest (the freeze and the thaw) ends on it too.
+    record "$s/lw20.out" run "$lw" --quiet --readers 20 --workers 2 --journal "$s/lw.journal"
+    same living-world-readers-20-workers-2 "$straight" "$(hash_in "$s/lw20.out")"
+    expect living-world-replays 0 "matches the journal" replay "$s/lw.journal" --quiet
+    record "$s/lw70.out" run "$lw" --quiet --readers 0 --seconds 70 --save "$s/lw70.save"
+    record "$s/lwrest.out" run "$lw" --quiet --readers 0 --seconds 130 --load "$s/lw70.save"
+    same living-world-save-at-70-resumed "$straight" "$(hash_in "$s/lwrest.out")"
 }
 
 # ---- the lanes: longest jobs first, so the last ones to start are short.

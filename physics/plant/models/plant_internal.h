@@ -13,14 +13,14 @@
 
 /* Coupling of one unit: pointers cached at build so the system is plain copies. */
 typedef struct plant_couple {
-    const double *pri_out; /* PCS_PRIMARY_OUT_* */
-    double *pri_heat;      /* [n_core] W: the primary's core heat input */
+    const double *pri_out;  /* PCS_PRIMARY_OUT_* */
+    double *pri_heat;       /* [n_core] W: the primary's core heat input */
     const double *fuel_out; /* PCS_FUEL_OUT_* */
     double *fuel_t_in, *fuel_mdot, *fuel_p;
     double *unit_t_fuel, *unit_t_cool, *unit_t_max;
-    double *unit_boron;     /* the kinetics' boron, ppm */
-    uint32_t boron_out;     /* element of pri_out with the core's boron */
-    const double *fuel_q;   /* [n_axial] W: heat into the coolant per fuel level */
+    double *unit_boron;   /* the kinetics' boron, ppm */
+    uint32_t boron_out;   /* element of pri_out with the core's boron */
+    const double *fuel_q; /* [n_axial] W: heat into the coolant per fuel level */
     double flow_share[PCS_FUEL_MAX_CHANNELS];
     uint32_t n_channels, n_core, n_axial;
 } plant_couple;
@@ -51,11 +51,11 @@ typedef struct plant_instr_set {
  * from the world heap at pcs_plant_add (sized from the station, not
  * PCS_PLANT_MAX_UNITS), so nothing moves when a unit is added. */
 struct pcs_plant {
-    uint32_t n_units;         /* built so far: units[0, n_units) */
-    uint32_t n_start;         /* built at pcs_plant_add */
-    uint32_t n_room;          /* n_start + the units kept for pcs_plant_unit_add */
-    pcs_coolant_water *water; /* the fuel's real-water table the plant made for the units that
-                                 brought none (NULL if every unit brought its own) */
+    uint32_t n_units;              /* built so far: units[0, n_units) */
+    uint32_t n_start;              /* built at pcs_plant_add */
+    uint32_t n_room;               /* n_start + the units kept for pcs_plant_unit_add */
+    pcs_coolant_water *water;      /* the fuel's real-water table the plant made for the units that
+                                      brought none (NULL if every unit brought its own) */
     const pcs_water_ph_table *ph;  /* the (p, h) table for units that bring none */
     int instrumented;              /* pcs_plant_instrument ran: an added unit gets its own */
     pcs_plant_setpoints setpoints; /* what it ran with */
