@@ -850,3 +850,76 @@ Test(structure, added_job_first_runs_at_its_next_due_tick)
     pcs_world_destroy(w);
     pcs_exec_destroy(pool);
 }
+
+/* ---- review: a failed tick's queue ------------------------------------------ */
+
+/* A change accepted at stage 1 behind one whose apply fails was journaled
+ * like it: the retry of the tick applies it (a model that marked it pending
+ * at its check would otherwise wait for an apply that never comes). */
+Test(structure, failed_apply_leaves_the_later_accepted_changes_to_the_retry)
+{
+    pcs_world *w = make_world(16);
+    submit(w, K_RECORD, 1);
+    submit(w, K_FAIL, 1);
+    submit(w, K_RECORD, 2);
+    cr_assert_eq(pcs_world_tick(w), PCS_E_NOMEM);
+    cr_assert_eq(fx.n_rec, 1);
+    cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(fx.n_rec, 2, "the change accepted after the failed one is applied by the retry");
+    cr_assert_eq(fx.rec[1].args[0], 2.0);
+    cr_assert_eq(pcs_structure_log_count(w), 2);
+    pcs_world_destroy(w);
+}
+
+static int fail_machines;
+
+static pcs_status step_fail(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return fail_machines ? pcs_error_set(PCS_E_INVAL, "machines failed on purpose") : PCS_OK;
+}
+
+/* make_world and a system at stage machines that fails while fail_machines. */
+static pcs_world *failing_world(void)
+{
+    pcs_world *w = make_world(16);
+    pcs_system_desc d = {.name = "failer", .stage = PCS_STAGE_MACHINES, .fn = step_fail};
+    cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    fail_machines = 0;
+    return w;
+}
+
+/* A change accepted by a failed attempt at tick 20 belongs to the world the
+ * load replaces: the loaded world (tick 10) must not apply it, or it logs a
+ * change "at tick 20" at tick 10, differs from a fresh world loaded from
+ * the same save, and cannot load its own later saves. */
+Test(structure, load_drops_the_changes_a_failed_tick_left_queued)
+{
+    char p[128], q[128];
+    save_path(p, sizeof p, "before-fail");
+    save_path(q, sizeof q, "after-load");
+    pcs_world *a = failing_world();
+    tick_n(a, 10);
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    tick_n(a, 10);
+    submit(a, K_ADD, 3);
+    fail_machines = 1;
+    cr_assert_eq(pcs_world_tick(a), PCS_E_INVAL, "the attempt at tick 20 fails after stage 1");
+    fail_machines = 0;
+    cr_assert_eq(pcs_world_load(a, p), PCS_OK, "%s", pcs_last_error());
+    tick_n(a, 5);
+    cr_assert_eq(pcs_structure_log_count(a), 0, "the change of the replaced world is not applied");
+    uint64_t ha = pcs_world_state_hash(a);
+    cr_assert_eq(pcs_world_save(a, q), PCS_OK, "%s", pcs_last_error());
+    pcs_world *b = failing_world();
+    cr_assert_eq(pcs_world_load(b, p), PCS_OK, "%s", pcs_last_error());
+    tick_n(b, 5);
+    cr_assert_eq(pcs_world_state_hash(b), ha, "the same save, the same ticks, the same world");
+    pcs_world_destroy(b);
+    b = failing_world();
+    cr_assert_eq(pcs_world_load(b, q), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(b);
+    pcs_world_destroy(a);
+    remove(p);
+    remove(q);
+}
