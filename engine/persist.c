@@ -871,6 +871,7 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         apply(w, v, b, t, h.tick);
         if (es)
             pcs_entity_load_apply(w, es);
+        pcs_structure_drop_queued(w); /* accepted by a failed tick of the replaced world */
         st = pcs_jobs_after_load(w);
     }
     free(es);

@@ -50,7 +50,10 @@
  *
  * Failure. @c apply returns an error only when the world cannot take the
  * change (out of memory, a table at its limit): the tick fails as a failed
- * stage does (world.c: no rollback) and the message names the command.
+ * stage does (world.c: no rollback) and the message names the command;
+ * the changes accepted after it stay queued for the retry of the tick. A
+ * load drops the changes a failed tick left queued: they were checked
+ * against the world the load replaced.
  * A change that became moot since its check (two removals of one device in
  * one tick) is the model's to treat as a no-op.
  *
@@ -116,8 +119,8 @@ PCS_API uint64_t pcs_world_layout_version(const pcs_world *w);
 
 /** What one commit changed: counts of records added and retired. */
 typedef struct pcs_structure_change {
-    uint64_t tick;           /**< the tick whose changes were applied */
-    uint32_t n_applied;      /**< structural commands applied */
+    uint64_t tick;      /**< the tick whose changes were applied */
+    uint32_t n_applied; /**< structural commands applied */
     uint32_t systems_added, systems_retired;
     uint32_t jobs_added, jobs_retired;
     uint32_t channels_added, channels_retired;
