@@ -408,3 +408,40 @@ Test(unit_add, crafted_log_entry_is_refused_at_load)
     unlink(path);
     ua_free(&c);
 }
+
+static int fail_machines;
+
+static pcs_status fail_step(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return fail_machines ? pcs_error_set(PCS_E_INVAL, "machines failed on purpose") : PCS_OK;
+}
+
+/* A unit_add accepted at stage 1 of an attempt that fails later, then
+ * dropped by a load (structure.h, "Failure"), leaves u2 to the next one. */
+Test(unit_add, load_after_a_failed_tick_frees_the_unit)
+{
+    ua a;
+    ua_build(&a, UA_DOC, 0);
+    pcs_system_desc d = {.name = "test.fail", .stage = PCS_STAGE_MACHINES, .fn = fail_step};
+    cr_assert_eq(pcs_system_register(a.w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    ua_tick(&a);
+    char path[] = "/tmp/pcsim_unit_add_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    ua_submit(&a, "u2");
+    fail_machines = 1;
+    cr_assert_eq(pcs_world_tick(a.w), PCS_E_INVAL, "the attempt fails after stage 1");
+    fail_machines = 0;
+    cr_assert_eq(pcs_world_load(a.w, path), PCS_OK, "%s", pcs_last_error());
+    unlink(path);
+    ua_tick(&a);
+    cr_assert_eq(pcs_station_unit_count(a.st), 1, "the dropped add is not applied");
+    ua_submit(&a, "u2");
+    pcs_error_clear();
+    ua_tick(&a);
+    cr_assert_eq(pcs_station_unit_count(a.st), 2, "refused: %s", pcs_last_error());
+    ua_free(&a);
+}
