@@ -47,7 +47,7 @@
 
 typedef struct kind_rec {
     char name[KIND_NAME_MAX]; /* "" when the kind is not structural */
-    pcs_command_fn check, apply;
+    pcs_command_fn check, apply, dropped;
     void *ctx;
 } kind_rec;
 
@@ -220,6 +220,7 @@ pcs_status pcs_structure_kind_register(pcs_world *w, const pcs_structure_kind_de
     snprintf(k->name, sizeof k->name, "%s", def->name);
     k->check = def->check;
     k->apply = def->apply;
+    k->dropped = def->dropped;
     k->ctx = def->ctx;
     s->n_kinds++;
     w->handlers[def->kind] = (pcs_handler_rec){.fn = accept_or_reject, .ctx = s};
@@ -374,8 +375,15 @@ pcs_status pcs_structure_apply_queued(pcs_world *w)
 
 void pcs_structure_drop_queued(pcs_world *w)
 {
-    if (w->structure)
-        w->structure->n_queued = 0;
+    pcs_structure *s = w->structure;
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->n_queued; i++) {
+        const kind_rec *k = &s->kinds[s->queue[i].kind];
+        if (k->dropped)
+            (void)k->dropped(w, k->ctx, &s->queue[i]);
+    }
+    s->n_queued = 0;
 }
 
 const pcs_command *pcs_structure_log_data(const pcs_world *w)

@@ -311,7 +311,8 @@ pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
  * commit them (pcs_world_tick, after plugins_after_step). */
 pcs_status pcs_structure_apply_queued(pcs_world *w);
 /* engine/structure.c: forget the changes a failed tick left queued
- * (pcs_world_load: they were checked against the world it replaced). */
+ * (pcs_world_load: they were checked against the world it replaced),
+ * telling each kind's dropped. */
 void pcs_structure_drop_queued(pcs_world *w);
 /* engine/structure.c, for saves (engine/persist.c): the log's entries
  * (pcs_structure_log_count of them); the name of structural kind @p kind,

@@ -15,9 +15,9 @@
  * removal (or install) of a pump in the tick that already holds one is
  * refused as if applied, so the apply never meets a moot change from this
  * station's checks, and one event stands for each applied change. The flag
- * is cleared by the apply; the engine re-applies the structure log on load
- * without the checks, and the apply takes the pump's state as it finds it
- * (a change that is already so is a no-op, as structure.h allows).
+ * is cleared by the apply, or when a load drops the change; the engine re-applies the structure log
+ * on load without the checks, and the apply takes the pump's state as it finds it (a change that is
+ * already so is a no-op, as structure.h allows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +215,17 @@ static pcs_status apply(pcs_world *w, const pcs_station *st, const pcs_command *
     return rc == PCS_OK ? pcs_primary_pump_remove(w, pr, pump - 1) : rc;
 }
 
+/* A load dropped the accepted change: the pump is free for the next one. */
+static pcs_status dropped(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    const pcs_station *st = ctx;
+    uint32_t unit, pump;
+    (void)w;
+    if (cmd_pump(st, c, "pump change dropped by a load", &unit, &pump) == PCS_OK)
+        *pending(st, unit, pump) = 0;
+    return PCS_OK;
+}
+
 static pcs_status apply_remove(pcs_world *w, void *ctx, const pcs_command *c)
 {
     return apply(w, ctx, c, 0);
@@ -240,6 +251,7 @@ pcs_status pcs_station_structure_add(pcs_station *st)
         d.name = pump_cmds[i].name;
         d.check = checks[pump_cmds[i].install];
         d.apply = applies[pump_cmds[i].install];
+        d.dropped = dropped;
         d.ctx = st;
         pcs_status rc = pcs_structure_kind_register(st->world, &d);
         if (rc != PCS_OK)

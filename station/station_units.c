@@ -126,6 +126,16 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     return rc == PCS_OK ? rc : pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
 }
 
+/* A load dropped an accepted add: it is pending no more. */
+static pcs_status dropped_add(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    struct station_units *su = ctx;
+    (void)w, (void)c;
+    if (su->n_pending > 0)
+        su->n_pending--;
+    return PCS_OK;
+}
+
 /* The fixed kind (pcsim/station.h): a journal names it, and the station's
  * other structural kinds sit beside it at the top of the kind space. */
 static pcs_status register_kind(pcs_world *w, struct station_units *su)
@@ -135,6 +145,7 @@ static pcs_status register_kind(pcs_world *w, struct station_units *su)
     d.name = "unit_add";
     d.check = check_add;
     d.apply = apply_add;
+    d.dropped = dropped_add;
     d.ctx = su;
     su->kind = d.kind;
     return pcs_structure_kind_register(w, &d);
