@@ -246,6 +246,26 @@ pcs_status pcs_structure_observe(pcs_world *w, pcs_structure_observer_fn fn, voi
     return PCS_OK;
 }
 
+pcs_status pcs_retire_check(const pcs_world *w, const char *fn, const char *what, uint32_t id,
+                            uint32_t n,
+                            const char *(*retired_name)(const pcs_world *w, uint32_t id))
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "%s: world is NULL", fn);
+    if (!w->amending)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: %s %u: only a structural command's apply may retire "
+                             "(structure.h)",
+                             fn, what, id);
+    if (id >= n)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: no %s %u (the world has %u)", fn, what, id, n);
+    const char *name = retired_name(w, id);
+    if (name)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: %s %u '%s' is already retired", fn, what, id,
+                             name);
+    return PCS_OK;
+}
+
 uint32_t pcs_structure_log_count(const pcs_world *w)
 {
     return w && w->structure ? w->structure->n_log : 0;

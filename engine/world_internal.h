@@ -325,6 +325,13 @@ pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32
  * while it is empty, so worlds without structural change keep their hash). */
 void pcs_structure_hash(const pcs_world *w, void *xxh3_state);
 
+/* engine/structure.c: the checks of every pcs_<record>_retire (@p fn),
+ * @p what "system", "job" or "channel": a world, amending, @p id below @p n,
+ * and @p retired_name(w, id) NULL (the record's name when it is retired). */
+pcs_status pcs_retire_check(const pcs_world *w, const char *fn, const char *what, uint32_t id,
+                            uint32_t n,
+                            const char *(*retired_name)(const pcs_world *w, uint32_t id));
+
 /* engine/system.c: the commit's schedule: drop retired systems from the
  * run order and re-check systems [first_new, n_systems) against the live
  * systems of their stage. */
