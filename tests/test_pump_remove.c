@@ -294,6 +294,8 @@ Test(pump_remove, commands_replace_entity_target_and_channel)
     /* stage 1 refuses raw commands the same way, and the state */
     submit_raw(&f, k_remove, 3, 1);
     tick_rejects(&f, "pump_remove: no unit u3 (units u1..u1)");
+    submit_raw(&f, k_remove, 100, 1); /* a whole number from 1: the station's range is the news */
+    tick_rejects(&f, "pump_remove: no unit u100 (units u1..u1)");
     submit_raw(&f, k_install, 1, 5);
     tick_rejects(&f, "pump_install: no pump 'pump5' in u1 (pump1..pump4)");
     submit(&f, "u1.pump1", "pump_install");
