@@ -105,7 +105,9 @@ static pcs_status cmd_pump(const pcs_station *st, const pcs_command *c, const ch
                            uint32_t *unit, uint32_t *pump)
 {
     double u = c->args[0], k = c->args[1];
-    if (!(u >= 1.0 && u <= 64.0 && k >= 1.0 && k <= 64.0) || u != (uint32_t)u || k != (uint32_t)k)
+    /* Whole numbers a uint32_t holds; pump_exists then names the station's ranges. */
+    if (!(u >= 1.0 && u <= (double)UINT32_MAX && k >= 1.0 && k <= (double)UINT32_MAX) ||
+        u != (uint32_t)u || k != (uint32_t)k)
         return pcs_error_set(PCS_E_INVAL,
                              "%s: args[0] unit %g and args[1] pump %g must be whole numbers from 1",
                              name, u, k);
