@@ -160,6 +160,19 @@ static pcs_status apply_record(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+/* K_RECORD's apply: apply_record, and once, while swap_from is set, a
+ * save renamed over another (a concurrent pcs_world_save to the same path). */
+static const char *swap_from, *swap_to;
+
+static pcs_status apply_swap(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    if (swap_from) {
+        cr_assert_eq(rename(swap_from, swap_to), 0);
+        swap_from = NULL;
+    }
+    return apply_record(w, ctx, c);
+}
+
 static pcs_status apply_fail(pcs_world *w, void *ctx, const pcs_command *c)
 {
     (void)w, (void)ctx, (void)c;
@@ -256,7 +269,7 @@ static pcs_world *make_world(uint32_t log_capacity)
     kind(w, K_RETIRE_CH, "test.retire_channel", apply_retire_ch);
     kind(w, K_RETIRE_JOB, "test.retire_job", apply_retire_job);
     kind(w, K_CHANNEL, "test.channel", apply_channel);
-    kind(w, K_RECORD, "test.record", apply_record);
+    kind(w, K_RECORD, "test.record", apply_swap);
     kind(w, K_FAIL, "test.fail", apply_fail);
     kind(w, K_REMOVE_TARGET, "test.remove_target", apply_remove_target);
     kind(w, K_ADD_JOB, "test.add_job", apply_add_job);
@@ -920,6 +933,47 @@ Test(structure, load_drops_the_changes_a_failed_tick_left_queued)
     cr_assert_eq(pcs_world_load(b, q), PCS_OK, "%s", pcs_last_error());
     pcs_world_destroy(b);
     pcs_world_destroy(a);
+    remove(p);
+    remove(q);
+}
+
+/* ---- review: the log the load re-applied is the log it restores ------------ */
+
+/* A world at tick 5 that applied K_RECORD (arg) at tick 2; K_RECORD's apply
+ * swaps files while swap_from is set. */
+static pcs_world *recorded_world(double arg)
+{
+    pcs_world *w = make_world(16);
+    fx.n_rec = 0;
+    tick_n(w, 2);
+    submit(w, K_RECORD, arg);
+    tick_n(w, 3);
+    return w;
+}
+
+/* The load reads the log, re-applies it, then reads the file again: a save
+ * written over the path in between (another process's pcs_world_save: an
+ * atomic rename) whose log has the same size but other entries must be
+ * refused, not restored over a structure built from the first file. */
+Test(structure, load_refuses_a_file_whose_log_changed_after_the_replay)
+{
+    char p[128], q[128];
+    save_path(p, sizeof p, "swap-a");
+    save_path(q, sizeof q, "swap-b");
+    pcs_world *a = recorded_world(1.0);
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(a);
+    a = recorded_world(2.0);
+    cr_assert_eq(pcs_world_save(a, q), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(a);
+    pcs_world *b = make_world(16);
+    swap_from = q, swap_to = p; /* while the replay applies p's entry, q replaces p */
+    fx.n_rec = 0;
+    pcs_status st = pcs_world_load(b, p);
+    cr_assert_eq(fx.rec[0].args[0], 1.0, "the replay applied the first file's entry");
+    cr_assert_eq(st, PCS_E_CORRUPT, "restored the second file over the first's structure");
+    cr_assert(strstr(pcs_last_error(), "structure:log"), "%s", pcs_last_error());
+    pcs_world_destroy(b);
     remove(p);
     remove(q);
 }
