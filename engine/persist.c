@@ -799,6 +799,27 @@ static pcs_status replay_log(pcs_world *w, const char *path, int fd, const secti
     return st;
 }
 
+/* The file is read twice (replay_structure, then the load proper), and a
+ * save may replace it in between (pcs_world_save renames over the path):
+ * the log read now must be the one the world was brought to. Its size is
+ * already checked against the world's (check_table). */
+static pcs_status check_log_same(const pcs_world *w, const unsigned char *b, const section_rec *t,
+                                 const char *path)
+{
+    if (!has_log(w))
+        return PCS_OK;
+    const unsigned char *e = b + t[count_sections(w) - 1u].offset + sizeof(log_head);
+    const pcs_command *own = pcs_structure_log_data(w);
+    for (uint32_t i = 0; i < pcs_structure_log_count(w); i++)
+        if (memcmp(e + (size_t)i * sizeof *own, &own[i], sizeof *own) != 0)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" LOG_SECTION "': entry %u differs from the one re-applied "
+                          "from this file at the start of the load (world: tick %llu, kind %u); "
+                          "was the file saved over during the load?",
+                          i, (unsigned long long)own[i].tick, own[i].kind);
+    return PCS_OK;
+}
+
 static pcs_status replay_structure(pcs_world *w, const char *path)
 {
     int fd = -1;
@@ -854,6 +875,8 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     file_header h = {0};
     if (st == PCS_OK)
         memcpy(&h, b, sizeof h);
+    if (st == PCS_OK)
+        st = check_log_same(w, b, t, path);
     if (st == PCS_OK)
         st = check_jobs(w, b, t, h.tick, path);
     if (st == PCS_OK)
