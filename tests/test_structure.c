@@ -977,3 +977,25 @@ Test(structure, load_refuses_a_file_whose_log_changed_after_the_replay)
     remove(p);
     remove(q);
 }
+
+/* A change applied by an attempt that then failed is logged at the tick the
+ * clock still shows: a save taken then (to look at the failure) loads. */
+Test(structure, save_after_a_failed_apply_loads)
+{
+    char p[128];
+    save_path(p, sizeof p, "failed");
+    pcs_world *a = make_world(16);
+    tick_n(a, 3);
+    submit(a, K_RECORD, 1);
+    submit(a, K_FAIL, 1);
+    cr_assert_eq(pcs_world_tick(a), PCS_E_NOMEM);
+    cr_assert_eq(pcs_world_clock(a)->tick, 3);
+    cr_assert_eq(pcs_structure_log_count(a), 1);
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    pcs_world *b = make_world(16);
+    cr_assert_eq(pcs_world_load(b, p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_state_hash(b), pcs_world_state_hash(a));
+    pcs_world_destroy(b);
+    pcs_world_destroy(a);
+    remove(p);
+}
