@@ -717,7 +717,9 @@ static pcs_status read_at(int fd, void *buf, size_t n, uint64_t off, const char 
     return PCS_OK;
 }
 
-/* Every field of the save's log: kinds, ticks, and the world's log a prefix. */
+/* Every field of the save's log: kinds, ticks, and the world's log a prefix.
+ * An entry may carry the save tick itself: a change applied by an attempt
+ * at that tick that then failed (the clock did not advance). */
 static pcs_status check_log(const pcs_world *w, const char *path, const pcs_command *e, uint32_t n,
                             uint64_t save_tick)
 {
@@ -725,11 +727,11 @@ static pcs_status check_log(const pcs_world *w, const char *path, const pcs_comm
         uint64_t prev = i ? e[i - 1].tick : 0;
         if (!pcs_structure_kind_name(w, e[i].kind) || e[i].reserved != 0 ||
             e[i].source_class != 0 || e[i].source_id != 0 || e[i].seq != 0 ||
-            e[i].tick >= save_tick || e[i].tick < prev)
+            e[i].tick > save_tick || e[i].tick < prev)
             return refuse(PCS_E_CORRUPT, path,
                           "section '" LOG_SECTION "': entry %u has kind %u (%s), reserved %u "
                           "(allowed 0), source (%u, %u) seq %llu (allowed 0: the log keeps "
-                          "no transport), tick %llu (allowed %llu up to the save tick %llu - 1)",
+                          "no transport), tick %llu (allowed %llu up to the save tick %llu)",
                           i, e[i].kind,
                           pcs_structure_kind_name(w, e[i].kind) ? "structural"
                                                                 : "not a structural kind here",
