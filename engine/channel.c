@@ -175,22 +175,18 @@ double pcs_channel_value(const pcs_world *w, uint32_t id)
     return (double)((const uint32_t *)s->data)[c->info.index];
 }
 
+/* Channel @p id's name when it is retired, else NULL (pcs_retire_check). */
+static const char *retired_name(const pcs_world *w, uint32_t id)
+{
+    return w->channels[id].name ? NULL : w->channels[id].info.name;
+}
+
 pcs_status pcs_channel_retire(pcs_world *w, uint32_t id)
 {
-    if (!w)
-        return pcs_error_set(PCS_E_INVAL, "pcs_channel_retire: world is NULL");
-    if (!w->amending)
-        return pcs_error_set(PCS_E_STATE,
-                             "pcs_channel_retire: channel %u: only a structural command's apply "
-                             "may retire (structure.h)",
-                             id);
-    if (id >= w->n_channels)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_channel_retire: no channel %u (the world has %u)",
-                             id, w->n_channels);
-    if (!w->channels[id].name)
-        return pcs_error_set(PCS_E_NOTFOUND,
-                             "pcs_channel_retire: channel %u '%s' is already retired", id,
-                             w->channels[id].info.name);
+    pcs_status st = pcs_retire_check(w, "pcs_channel_retire", "channel", id, w ? w->n_channels : 0,
+                                     retired_name);
+    if (st != PCS_OK)
+        return st;
     pcs_name_index_remove(w->channel_index, w->channels_cap, w->channels, sizeof *w->channels, id);
     w->channels[id].name = NULL;
     w->channels[id].retired_at = w->clock.tick;

@@ -201,21 +201,18 @@ void pcs_jobs_commit(pcs_world *w)
             unbind_job(w, &w->jobs[i]);
 }
 
+/* Job @p id's name when it is retired, else NULL (pcs_retire_check). */
+static const char *retired_name(const pcs_world *w, uint32_t id)
+{
+    return w->jobs[id].retired ? w->jobs[id].desc.name : NULL;
+}
+
 pcs_status pcs_job_retire(pcs_world *w, uint32_t id)
 {
-    if (!w)
-        return pcs_error_set(PCS_E_INVAL, "pcs_job_retire: world is NULL");
-    if (!w->amending)
-        return pcs_error_set(PCS_E_STATE,
-                             "pcs_job_retire: job %u: only a structural command's apply may "
-                             "retire (structure.h)",
-                             id);
-    if (id >= w->n_jobs)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_job_retire: no job %u (the world has %u)", id,
-                             w->n_jobs);
-    if (w->jobs[id].retired)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_job_retire: job %u '%s' is already retired", id,
-                             w->jobs[id].desc.name);
+    pcs_status st =
+        pcs_retire_check(w, "pcs_job_retire", "job", id, w ? w->n_jobs : 0, retired_name);
+    if (st != PCS_OK)
+        return st;
     w->jobs[id].retired = 1;
     w->n_retired_jobs++;
     return PCS_OK;

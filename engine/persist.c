@@ -717,7 +717,9 @@ static pcs_status read_at(int fd, void *buf, size_t n, uint64_t off, const char 
     return PCS_OK;
 }
 
-/* Every field of the save's log: kinds, ticks, and the world's log a prefix. */
+/* Every field of the save's log: kinds, ticks, and the world's log a prefix.
+ * An entry may carry the save tick itself: a change applied by an attempt
+ * at that tick that then failed (the clock did not advance). */
 static pcs_status check_log(const pcs_world *w, const char *path, const pcs_command *e, uint32_t n,
                             uint64_t save_tick)
 {
@@ -725,11 +727,11 @@ static pcs_status check_log(const pcs_world *w, const char *path, const pcs_comm
         uint64_t prev = i ? e[i - 1].tick : 0;
         if (!pcs_structure_kind_name(w, e[i].kind) || e[i].reserved != 0 ||
             e[i].source_class != 0 || e[i].source_id != 0 || e[i].seq != 0 ||
-            e[i].tick >= save_tick || e[i].tick < prev)
+            e[i].tick > save_tick || e[i].tick < prev)
             return refuse(PCS_E_CORRUPT, path,
                           "section '" LOG_SECTION "': entry %u has kind %u (%s), reserved %u "
                           "(allowed 0), source (%u, %u) seq %llu (allowed 0: the log keeps "
-                          "no transport), tick %llu (allowed %llu up to the save tick %llu - 1)",
+                          "no transport), tick %llu (allowed %llu up to the save tick %llu)",
                           i, e[i].kind,
                           pcs_structure_kind_name(w, e[i].kind) ? "structural"
                                                                 : "not a structural kind here",
@@ -799,6 +801,27 @@ static pcs_status replay_log(pcs_world *w, const char *path, int fd, const secti
     return st;
 }
 
+/* The file is read twice (replay_structure, then the load proper), and a
+ * save may replace it in between (pcs_world_save renames over the path):
+ * the log read now must be the one the world was brought to. Its size is
+ * already checked against the world's (check_table). */
+static pcs_status check_log_same(const pcs_world *w, const unsigned char *b, const section_rec *t,
+                                 const char *path)
+{
+    if (!has_log(w))
+        return PCS_OK;
+    const unsigned char *e = b + t[count_sections(w) - 1u].offset + sizeof(log_head);
+    const pcs_command *own = pcs_structure_log_data(w);
+    for (uint32_t i = 0; i < pcs_structure_log_count(w); i++)
+        if (memcmp(e + (size_t)i * sizeof *own, &own[i], sizeof *own) != 0)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" LOG_SECTION "': entry %u differs from the one re-applied "
+                          "from this file at the start of the load (world: tick %llu, kind %u); "
+                          "was the file saved over during the load?",
+                          i, (unsigned long long)own[i].tick, own[i].kind);
+    return PCS_OK;
+}
+
 static pcs_status replay_structure(pcs_world *w, const char *path)
 {
     int fd = -1;
@@ -855,6 +878,8 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     if (st == PCS_OK)
         memcpy(&h, b, sizeof h);
     if (st == PCS_OK)
+        st = check_log_same(w, b, t, path);
+    if (st == PCS_OK)
         st = check_jobs(w, b, t, h.tick, path);
     if (st == PCS_OK)
         st = check_events(w, b, t, h.tick, path);
@@ -871,6 +896,7 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         apply(w, v, b, t, h.tick);
         if (es)
             pcs_entity_load_apply(w, es);
+        pcs_structure_drop_queued(w); /* accepted by a failed tick of the replaced world */
         st = pcs_jobs_after_load(w);
     }
     free(es);

@@ -20,14 +20,16 @@
  * the parallel sections again (par_stage.c), the layout version, the log,
  * the observers. An apply that fails stops the queue: the changes applied
  * before it are logged and committed (nothing is rolled back, world.c) and
- * the tick fails with a message naming the command.
+ * the tick fails with a message naming the command; the changes queued
+ * after it stay queued, and the retry of the tick applies them.
  *
  * Memory. The state (observers, layout version) is allocated at the first
  * structural kind or observer; the queue (commands_per_tick entries) and the
  * log (structure_log_capacity entries) at the first kind. The queue cannot
  * overflow: stage 1 drains at most commands_per_tick commands, and a failed
  * tick's queue (applied by the retry) makes the retry refuse what does not
- * fit. A tick with an empty queue touches nothing here.
+ * fit. A load drops the queue (its changes were checked against the
+ * world the load replaced). A tick with an empty queue touches nothing here.
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +47,7 @@
 
 typedef struct kind_rec {
     char name[KIND_NAME_MAX]; /* "" when the kind is not structural */
-    pcs_command_fn check, apply;
+    pcs_command_fn check, apply, dropped;
     void *ctx;
 } kind_rec;
 
@@ -218,6 +220,7 @@ pcs_status pcs_structure_kind_register(pcs_world *w, const pcs_structure_kind_de
     snprintf(k->name, sizeof k->name, "%s", def->name);
     k->check = def->check;
     k->apply = def->apply;
+    k->dropped = def->dropped;
     k->ctx = def->ctx;
     s->n_kinds++;
     w->handlers[def->kind] = (pcs_handler_rec){.fn = accept_or_reject, .ctx = s};
@@ -240,6 +243,26 @@ pcs_status pcs_structure_observe(pcs_world *w, pcs_structure_observer_fn fn, voi
         return pcs_error_set(PCS_E_OVERFLOW, "%s: the world already has %u observers (the most)",
                              name, OBSERVERS_MAX);
     s->observers[s->n_observers++] = (observer_rec){.fn = fn, .ctx = ctx};
+    return PCS_OK;
+}
+
+pcs_status pcs_retire_check(const pcs_world *w, const char *fn, const char *what, uint32_t id,
+                            uint32_t n,
+                            const char *(*retired_name)(const pcs_world *w, uint32_t id))
+{
+    if (!w)
+        return pcs_error_set(PCS_E_INVAL, "%s: world is NULL", fn);
+    if (!w->amending)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: %s %u: only a structural command's apply may retire "
+                             "(structure.h)",
+                             fn, what, id);
+    if (id >= n)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: no %s %u (the world has %u)", fn, what, id, n);
+    const char *name = retired_name(w, id);
+    if (name)
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: %s %u '%s' is already retired", fn, what, id,
+                             name);
     return PCS_OK;
 }
 
@@ -309,8 +332,9 @@ static pcs_status commit(pcs_world *w, pcs_structure *s, const counts *before, u
 
 /* Apply @p n commands in order, logging each one applied, then commit.
  * The first failure stops the applies and is the result (after the commit
- * of what was applied). */
-static pcs_status apply_batch(pcs_world *w, pcs_structure *s, const pcs_command *cmds, uint32_t n)
+ * of what was applied); *@p failed is its index, @p n when none failed. */
+static pcs_status apply_batch(pcs_world *w, pcs_structure *s, const pcs_command *cmds, uint32_t n,
+                              uint32_t *failed)
 {
     counts before = counts_now(w);
     pcs_status st = PCS_OK;
@@ -343,6 +367,7 @@ static pcs_status apply_batch(pcs_world *w, pcs_structure *s, const pcs_command 
         s->log[s->n_log++] = logged;
     }
     w->amending = 0;
+    *failed = i;
     if (i == 0 && st == PCS_OK)
         return PCS_OK;
     pcs_status cs = commit(w, s, &before, i);
@@ -356,9 +381,29 @@ pcs_status pcs_structure_apply_queued(pcs_world *w)
     pcs_structure *s = w->structure;
     if (s->n_queued == 0)
         return PCS_OK;
-    uint32_t n = s->n_queued;
+    uint32_t n = s->n_queued, failed = 0;
     s->n_queued = 0; /* applied once, whatever the outcome (no rollback, world.c) */
-    return apply_batch(w, s, s->queue, n);
+    pcs_status st = apply_batch(w, s, s->queue, n, &failed);
+    if (failed + 1u < n) {
+        /* The changes accepted after the failed one were journaled like it,
+         * and their models may hold them pending: the retry applies them. */
+        s->n_queued = n - failed - 1u;
+        memmove(s->queue, s->queue + failed + 1u, (size_t)s->n_queued * sizeof *s->queue);
+    }
+    return st;
+}
+
+void pcs_structure_drop_queued(pcs_world *w)
+{
+    pcs_structure *s = w->structure;
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->n_queued; i++) {
+        const kind_rec *k = &s->kinds[s->queue[i].kind];
+        if (k->dropped)
+            (void)k->dropped(w, k->ctx, &s->queue[i]);
+    }
+    s->n_queued = 0;
 }
 
 const pcs_command *pcs_structure_log_data(const pcs_world *w)
@@ -383,7 +428,8 @@ pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32
         for (j = i + 1; j < n && entries[j].tick == entries[i].tick;)
             j++;
         w->clock.tick = entries[i].tick;
-        st = apply_batch(w, s, &entries[i], j - i);
+        uint32_t failed;
+        st = apply_batch(w, s, &entries[i], j - i, &failed);
     }
     w->clock.tick = now;
     return st;

@@ -195,21 +195,18 @@ pcs_status pcs_systems_commit(pcs_world *w, uint32_t first_new)
     return PCS_OK;
 }
 
+/* System @p id's name when it is retired, else NULL (pcs_retire_check). */
+static const char *retired_name(const pcs_world *w, uint32_t id)
+{
+    return w->systems[id].retired ? w->systems[id].desc.name : NULL;
+}
+
 pcs_status pcs_system_retire(pcs_world *w, uint32_t id)
 {
-    if (!w)
-        return pcs_error_set(PCS_E_INVAL, "pcs_system_retire: world is NULL");
-    if (!w->amending)
-        return pcs_error_set(PCS_E_STATE,
-                             "pcs_system_retire: system %u: only a structural "
-                             "command's apply may retire (structure.h)",
-                             id);
-    if (id >= w->n_systems)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_system_retire: no system %u (the world has %u)",
-                             id, w->n_systems);
-    if (w->systems[id].retired)
-        return pcs_error_set(PCS_E_NOTFOUND, "pcs_system_retire: system %u '%s' is already retired",
-                             id, w->systems[id].desc.name);
+    pcs_status st =
+        pcs_retire_check(w, "pcs_system_retire", "system", id, w ? w->n_systems : 0, retired_name);
+    if (st != PCS_OK)
+        return st;
     w->systems[id].retired = 1;
     w->n_retired_systems++;
     return PCS_OK;

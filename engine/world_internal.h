@@ -310,6 +310,10 @@ pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
 /* engine/structure.c: apply the structural changes queued at stage 1 and
  * commit them (pcs_world_tick, after plugins_after_step). */
 pcs_status pcs_structure_apply_queued(pcs_world *w);
+/* engine/structure.c: forget the changes a failed tick left queued
+ * (pcs_world_load: they were checked against the world it replaced),
+ * telling each kind's dropped. */
+void pcs_structure_drop_queued(pcs_world *w);
 /* engine/structure.c, for saves (engine/persist.c): the log's entries
  * (pcs_structure_log_count of them); the name of structural kind @p kind,
  * or NULL when @p kind is not one; re-apply @p n logged changes (the tail
@@ -320,6 +324,13 @@ pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32
 /* engine/structure.c: fold the structure log into the state hash (nothing
  * while it is empty, so worlds without structural change keep their hash). */
 void pcs_structure_hash(const pcs_world *w, void *xxh3_state);
+
+/* engine/structure.c: the checks of every pcs_<record>_retire (@p fn),
+ * @p what "system", "job" or "channel": a world, amending, @p id below @p n,
+ * and @p retired_name(w, id) NULL (the record's name when it is retired). */
+pcs_status pcs_retire_check(const pcs_world *w, const char *fn, const char *what, uint32_t id,
+                            uint32_t n,
+                            const char *(*retired_name)(const pcs_world *w, uint32_t id));
 
 /* engine/system.c: the commit's schedule: drop retired systems from the
  * run order and re-check systems [first_new, n_systems) against the live

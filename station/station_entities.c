@@ -73,13 +73,12 @@ static pcs_status units_and_pumps(const pcs_station *st, int count_only, uint32_
     return rc;
 }
 
-/* Sensors are the station's channels that name a sensor. */
-static pcs_status sensors(const pcs_station *st, int count_only, uint32_t *n)
+/* Sensors are the channels [c0, c1) that name a sensor of bank @p s. */
+static pcs_status sensor_devices(const pcs_station *st, const pcs_sensors *s, uint32_t c0,
+                                 uint32_t c1, int count_only, uint32_t *n)
 {
-    const pcs_sensors *s = pcs_plant_sensors(st->plant);
     pcs_status rc = PCS_OK;
-    for (uint32_t c = st->first_channel;
-         s && rc == PCS_OK && c < st->first_channel + st->n_channels; c++) {
+    for (uint32_t c = c0; s && rc == PCS_OK && c < c1; c++) {
         pcs_channel_info info;
         uint32_t id, store, row;
         if (pcs_channel_get(st->world, c, &info) != PCS_OK ||
@@ -91,9 +90,10 @@ static pcs_status sensors(const pcs_station *st, int count_only, uint32_t *n)
     return rc;
 }
 
-static pcs_status alarms(const pcs_station *st, int count_only, uint32_t *n)
+/* The named alarms of bank @p a. */
+static pcs_status alarm_devices(const pcs_station *st, const pcs_alarms *a, int count_only,
+                                uint32_t *n)
 {
-    const pcs_alarms *a = pcs_plant_alarms(st->plant);
     pcs_status rc = PCS_OK;
     for (uint32_t i = 0; a && rc == PCS_OK && i < pcs_alarm_count(a); i++) {
         const char *name = pcs_alarm_name(a, i);
@@ -102,6 +102,18 @@ static pcs_status alarms(const pcs_station *st, int count_only, uint32_t *n)
                         count_only, n);
     }
     return rc;
+}
+
+/* The station's channels that name a sensor of the start's bank. */
+static pcs_status sensors(const pcs_station *st, int count_only, uint32_t *n)
+{
+    return sensor_devices(st, pcs_plant_sensors(st->plant), st->first_channel,
+                          st->first_channel + st->n_channels, count_only, n);
+}
+
+static pcs_status alarms(const pcs_station *st, int count_only, uint32_t *n)
+{
+    return alarm_devices(st, pcs_plant_alarms(st->plant), count_only, n);
 }
 
 static pcs_status walk(const pcs_station *st, int count_only, uint32_t *n)
@@ -136,27 +148,13 @@ pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t f
     uint32_t n = 0;
     char name[32];
     snprintf(name, sizeof name, "u%u", u + 1);
-    pcs_status rc =
-        device(st->world, name, PCS_STATION_ENTITY_UNIT, PCS_ENTITY_NO_STORE, 0, 0, &n);
+    pcs_status rc = device(st->world, name, PCS_STATION_ENTITY_UNIT, PCS_ENTITY_NO_STORE, 0, 0, &n);
     for (uint32_t k = 1; rc == PCS_OK && k <= st->units[u].primary.n_loops; k++) {
         snprintf(name, sizeof name, "u%u.pump%u", u + 1, k);
         rc = device(st->world, name, PCS_STATION_ENTITY_PUMP, PCS_ENTITY_NO_STORE, 0, 0, &n);
     }
-    const pcs_sensors *s = pcs_plant_unit_sensors(st->plant, u);
-    for (uint32_t c = first_channel; s && rc == PCS_OK && c < pcs_channel_count(st->world); c++) {
-        pcs_channel_info info;
-        uint32_t id, store, row;
-        if (pcs_channel_get(st->world, c, &info) != PCS_OK ||
-            pcs_sensor_find(s, info.name, &id) != PCS_OK ||
-            pcs_sensor_value_ref(s, id, &store, &row) != PCS_OK)
-            continue;
-        rc = device(st->world, info.name, PCS_STATION_ENTITY_SENSOR, store, row, 0, &n);
-    }
-    const pcs_alarms *a = pcs_plant_unit_alarms(st->plant, u);
-    for (uint32_t i = 0; a && rc == PCS_OK && i < pcs_alarm_count(a); i++) {
-        const char *an = pcs_alarm_name(a, i);
-        if (an)
-            rc = device(st->world, an, PCS_STATION_ENTITY_ALARM, PCS_ENTITY_NO_STORE, 0, 0, &n);
-    }
-    return rc;
+    if (rc == PCS_OK)
+        rc = sensor_devices(st, pcs_plant_unit_sensors(st->plant, u), first_channel,
+                            pcs_channel_count(st->world), 0, &n);
+    return rc == PCS_OK ? alarm_devices(st, pcs_plant_unit_alarms(st->plant, u), 0, &n) : rc;
 }

@@ -15,9 +15,9 @@
  * removal (or install) of a pump in the tick that already holds one is
  * refused as if applied, so the apply never meets a moot change from this
  * station's checks, and one event stands for each applied change. The flag
- * is cleared by the apply; the engine re-applies the structure log on load
- * without the checks, and the apply takes the pump's state as it finds it
- * (a change that is already so is a no-op, as structure.h allows).
+ * is cleared by the apply, or when a load drops the change; the engine re-applies the structure log
+ * on load without the checks, and the apply takes the pump's state as it finds it (a change that is
+ * already so is a no-op, as structure.h allows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,7 +105,9 @@ static pcs_status cmd_pump(const pcs_station *st, const pcs_command *c, const ch
                            uint32_t *unit, uint32_t *pump)
 {
     double u = c->args[0], k = c->args[1];
-    if (!(u >= 1.0 && u <= 64.0 && k >= 1.0 && k <= 64.0) || u != (uint32_t)u || k != (uint32_t)k)
+    /* Whole numbers a uint32_t holds; pump_exists then names the station's ranges. */
+    if (!(u >= 1.0 && u <= (double)UINT32_MAX && k >= 1.0 && k <= (double)UINT32_MAX) ||
+        u != (uint32_t)u || k != (uint32_t)k)
         return pcs_error_set(PCS_E_INVAL,
                              "%s: args[0] unit %g and args[1] pump %g must be whole numbers from 1",
                              name, u, k);
@@ -215,6 +217,17 @@ static pcs_status apply(pcs_world *w, const pcs_station *st, const pcs_command *
     return rc == PCS_OK ? pcs_primary_pump_remove(w, pr, pump - 1) : rc;
 }
 
+/* A load dropped the accepted change: the pump is free for the next one. */
+static pcs_status dropped(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    const pcs_station *st = ctx;
+    uint32_t unit, pump;
+    (void)w;
+    if (cmd_pump(st, c, "pump change dropped by a load", &unit, &pump) == PCS_OK)
+        *pending(st, unit, pump) = 0;
+    return PCS_OK;
+}
+
 static pcs_status apply_remove(pcs_world *w, void *ctx, const pcs_command *c)
 {
     return apply(w, ctx, c, 0);
@@ -240,6 +253,7 @@ pcs_status pcs_station_structure_add(pcs_station *st)
         d.name = pump_cmds[i].name;
         d.check = checks[pump_cmds[i].install];
         d.apply = applies[pump_cmds[i].install];
+        d.dropped = dropped;
         d.ctx = st;
         pcs_status rc = pcs_structure_kind_register(st->world, &d);
         if (rc != PCS_OK)

@@ -38,8 +38,8 @@
 
 struct station_units {
     pcs_station *st;
-    uint32_t kind;      /* PCS_STATION_KIND_UNIT_ADD */
-    uint32_t n_pending; /* accepted at stage 1, not applied yet */
+    uint32_t kind;                          /* PCS_STATION_KIND_UNIT_ADD */
+    uint32_t n_pending;                     /* accepted at stage 1, not applied yet */
     uint64_t added_at[PCS_PLANT_MAX_UNITS]; /* tick of each unit's add (0: built at the start) */
 };
 
@@ -53,6 +53,12 @@ static uint32_t unit_number(const char *target)
     return n;
 }
 
+/* args[0] names a unit of the scenario: a whole number in [1, n_all]. */
+static int unit_arg_ok(const pcs_station *st, double a)
+{
+    return a >= 1.0 && a <= (double)st->n_all && a == floor(a);
+}
+
 /* Stage 1: unknown unit, built, accepted this tick, or not the next. */
 static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
 {
@@ -60,7 +66,7 @@ static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
     const pcs_station *st = su->st;
     double a = c->args[0];
     uint32_t next = st->n_units + su->n_pending + 1;
-    if (!(a >= 1.0 && a <= (double)st->n_all) || a != floor(a))
+    if (!unit_arg_ok(st, a))
         return pcs_error_set(PCS_E_NOTFOUND,
                              "%s: unit_add: no unit %g in the scenario (units u1..u%u; "
                              "u%u..u%u are built later)",
@@ -98,6 +104,13 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     pcs_station *st = su->st;
     if (su->n_pending > 0)
         su->n_pending--;
+    /* A load re-applies a save's entry without the check: hold it to the
+     * check's rule before it is converted. */
+    if (!unit_arg_ok(st, c->args[0]))
+        return pcs_error_set(PCS_E_INVAL,
+                             "unit_add: args[0] %g is not a unit of the scenario (a whole number, "
+                             "1..%u)",
+                             c->args[0], st->n_all);
     uint32_t n = (uint32_t)c->args[0];
     if (n != st->n_units + 1)
         return n <= st->n_units ? PCS_OK
@@ -113,6 +126,16 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     return rc == PCS_OK ? rc : pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
 }
 
+/* A load dropped an accepted add: it is pending no more. */
+static pcs_status dropped_add(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    struct station_units *su = ctx;
+    (void)w, (void)c;
+    if (su->n_pending > 0)
+        su->n_pending--;
+    return PCS_OK;
+}
+
 /* The fixed kind (pcsim/station.h): a journal names it, and the station's
  * other structural kinds sit beside it at the top of the kind space. */
 static pcs_status register_kind(pcs_world *w, struct station_units *su)
@@ -122,6 +145,7 @@ static pcs_status register_kind(pcs_world *w, struct station_units *su)
     d.name = "unit_add";
     d.check = check_add;
     d.apply = apply_add;
+    d.dropped = dropped_add;
     d.ctx = su;
     su->kind = d.kind;
     return pcs_structure_kind_register(w, &d);

@@ -294,6 +294,8 @@ Test(pump_remove, commands_replace_entity_target_and_channel)
     /* stage 1 refuses raw commands the same way, and the state */
     submit_raw(&f, k_remove, 3, 1);
     tick_rejects(&f, "pump_remove: no unit u3 (units u1..u1)");
+    submit_raw(&f, k_remove, 100, 1); /* a whole number from 1: the station's range is the news */
+    tick_rejects(&f, "pump_remove: no unit u100 (units u1..u1)");
     submit_raw(&f, k_install, 1, 5);
     tick_rejects(&f, "pump_install: no pump 'pump5' in u1 (pump1..pump4)");
     submit(&f, "u1.pump1", "pump_install");
@@ -522,4 +524,44 @@ Test(pump_remove, save_with_a_pump_removed_loads_to_the_same_hash)
     cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w), "20 ticks after the load");
     fx_free(&a);
     fx_free(&b);
+}
+
+static int fail_machines;
+
+static pcs_status fail_step(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return fail_machines ? pcs_error_set(PCS_E_INVAL, "machines failed on purpose") : PCS_OK;
+}
+
+/* A pump_remove accepted at stage 1 of an attempt that fails later, then
+ * dropped by a load (structure.h, "Failure"), leaves the pump free: the
+ * next pump_remove of it is accepted and applied. */
+Test(pump_remove, load_after_a_failed_tick_frees_the_pump)
+{
+    fixture a;
+    fx_make(&a, one_unit, 0);
+    pcs_system_desc d = {.name = "test.fail", .stage = PCS_STAGE_MACHINES, .fn = fail_step};
+    cr_assert_eq(pcs_system_register(a.w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    tick(&a);
+    char path[] = "/tmp/pcsim-pump-remove-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    submit(&a, "u1.pump2", "pump_remove");
+    fail_machines = 1;
+    cr_assert_eq(pcs_world_tick(a.w), PCS_E_INVAL, "the attempt fails after stage 1");
+    fail_machines = 0;
+    cr_assert_eq(pcs_world_load(a.w, path), PCS_OK, "%s", pcs_last_error());
+    unlink(path);
+    tick(&a);
+    cr_assert_eq(pcs_primary_pump_installed(a.w, a.pr, 1), 1, "the dropped removal is not applied");
+    submit(&a, "u1.pump2", "pump_remove");
+    pcs_error_clear();
+    tick(&a);
+    cr_assert_eq(events_of(&a, PCS_EV_COMMAND_REJECTED, NULL, 0), 0, "refused: %s",
+                 pcs_last_error());
+    cr_assert_eq(pcs_primary_pump_installed(a.w, a.pr, 1), 0);
+    fx_free(&a);
 }

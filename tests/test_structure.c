@@ -160,6 +160,19 @@ static pcs_status apply_record(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+/* K_RECORD's apply: apply_record, and once, while swap_from is set, a
+ * save renamed over another (a concurrent pcs_world_save to the same path). */
+static const char *swap_from, *swap_to;
+
+static pcs_status apply_swap(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    if (swap_from) {
+        cr_assert_eq(rename(swap_from, swap_to), 0);
+        swap_from = NULL;
+    }
+    return apply_record(w, ctx, c);
+}
+
 static pcs_status apply_fail(pcs_world *w, void *ctx, const pcs_command *c)
 {
     (void)w, (void)ctx, (void)c;
@@ -256,7 +269,7 @@ static pcs_world *make_world(uint32_t log_capacity)
     kind(w, K_RETIRE_CH, "test.retire_channel", apply_retire_ch);
     kind(w, K_RETIRE_JOB, "test.retire_job", apply_retire_job);
     kind(w, K_CHANNEL, "test.channel", apply_channel);
-    kind(w, K_RECORD, "test.record", apply_record);
+    kind(w, K_RECORD, "test.record", apply_swap);
     kind(w, K_FAIL, "test.fail", apply_fail);
     kind(w, K_REMOVE_TARGET, "test.remove_target", apply_remove_target);
     kind(w, K_ADD_JOB, "test.add_job", apply_add_job);
@@ -849,4 +862,140 @@ Test(structure, added_job_first_runs_at_its_next_due_tick)
     cr_assert_eq(fx.job_b_copies[1], 43);
     pcs_world_destroy(w);
     pcs_exec_destroy(pool);
+}
+
+/* ---- review: a failed tick's queue ------------------------------------------ */
+
+/* A change accepted at stage 1 behind one whose apply fails was journaled
+ * like it: the retry of the tick applies it (a model that marked it pending
+ * at its check would otherwise wait for an apply that never comes). */
+Test(structure, failed_apply_leaves_the_later_accepted_changes_to_the_retry)
+{
+    pcs_world *w = make_world(16);
+    submit(w, K_RECORD, 1);
+    submit(w, K_FAIL, 1);
+    submit(w, K_RECORD, 2);
+    cr_assert_eq(pcs_world_tick(w), PCS_E_NOMEM);
+    cr_assert_eq(fx.n_rec, 1);
+    cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(fx.n_rec, 2, "the change accepted after the failed one is applied by the retry");
+    cr_assert_eq(fx.rec[1].args[0], 2.0);
+    cr_assert_eq(pcs_structure_log_count(w), 2);
+    pcs_world_destroy(w);
+}
+
+static int fail_machines;
+
+static pcs_status step_fail(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return fail_machines ? pcs_error_set(PCS_E_INVAL, "machines failed on purpose") : PCS_OK;
+}
+
+/* make_world and a system at stage machines that fails while fail_machines. */
+static pcs_world *failing_world(void)
+{
+    pcs_world *w = make_world(16);
+    pcs_system_desc d = {.name = "failer", .stage = PCS_STAGE_MACHINES, .fn = step_fail};
+    cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    fail_machines = 0;
+    return w;
+}
+
+/* A change accepted by a failed attempt at tick 20 belongs to the world the
+ * load replaces: the loaded world (tick 10) must not apply it, or it logs a
+ * change "at tick 20" at tick 10, differs from a fresh world loaded from
+ * the same save, and cannot load its own later saves. */
+Test(structure, load_drops_the_changes_a_failed_tick_left_queued)
+{
+    char p[128], q[128];
+    save_path(p, sizeof p, "before-fail");
+    save_path(q, sizeof q, "after-load");
+    pcs_world *a = failing_world();
+    tick_n(a, 10);
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    tick_n(a, 10);
+    submit(a, K_ADD, 3);
+    fail_machines = 1;
+    cr_assert_eq(pcs_world_tick(a), PCS_E_INVAL, "the attempt at tick 20 fails after stage 1");
+    fail_machines = 0;
+    cr_assert_eq(pcs_world_load(a, p), PCS_OK, "%s", pcs_last_error());
+    tick_n(a, 5);
+    cr_assert_eq(pcs_structure_log_count(a), 0, "the change of the replaced world is not applied");
+    uint64_t ha = pcs_world_state_hash(a);
+    cr_assert_eq(pcs_world_save(a, q), PCS_OK, "%s", pcs_last_error());
+    pcs_world *b = failing_world();
+    cr_assert_eq(pcs_world_load(b, p), PCS_OK, "%s", pcs_last_error());
+    tick_n(b, 5);
+    cr_assert_eq(pcs_world_state_hash(b), ha, "the same save, the same ticks, the same world");
+    pcs_world_destroy(b);
+    b = failing_world();
+    cr_assert_eq(pcs_world_load(b, q), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(b);
+    pcs_world_destroy(a);
+    remove(p);
+    remove(q);
+}
+
+/* ---- review: the log the load re-applied is the log it restores ------------ */
+
+/* A world at tick 5 that applied K_RECORD (arg) at tick 2; K_RECORD's apply
+ * swaps files while swap_from is set. */
+static pcs_world *recorded_world(double arg)
+{
+    pcs_world *w = make_world(16);
+    fx.n_rec = 0;
+    tick_n(w, 2);
+    submit(w, K_RECORD, arg);
+    tick_n(w, 3);
+    return w;
+}
+
+/* The load reads the log, re-applies it, then reads the file again: a save
+ * written over the path in between (another process's pcs_world_save: an
+ * atomic rename) whose log has the same size but other entries must be
+ * refused, not restored over a structure built from the first file. */
+Test(structure, load_refuses_a_file_whose_log_changed_after_the_replay)
+{
+    char p[128], q[128];
+    save_path(p, sizeof p, "swap-a");
+    save_path(q, sizeof q, "swap-b");
+    pcs_world *a = recorded_world(1.0);
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(a);
+    a = recorded_world(2.0);
+    cr_assert_eq(pcs_world_save(a, q), PCS_OK, "%s", pcs_last_error());
+    pcs_world_destroy(a);
+    pcs_world *b = make_world(16);
+    swap_from = q, swap_to = p; /* while the replay applies p's entry, q replaces p */
+    fx.n_rec = 0;
+    pcs_status st = pcs_world_load(b, p);
+    cr_assert_eq(fx.rec[0].args[0], 1.0, "the replay applied the first file's entry");
+    cr_assert_eq(st, PCS_E_CORRUPT, "restored the second file over the first's structure");
+    cr_assert(strstr(pcs_last_error(), "structure:log"), "%s", pcs_last_error());
+    pcs_world_destroy(b);
+    remove(p);
+    remove(q);
+}
+
+/* A change applied by an attempt that then failed is logged at the tick the
+ * clock still shows: a save taken then (to look at the failure) loads. */
+Test(structure, save_after_a_failed_apply_loads)
+{
+    char p[128];
+    save_path(p, sizeof p, "failed");
+    pcs_world *a = make_world(16);
+    tick_n(a, 3);
+    submit(a, K_RECORD, 1);
+    submit(a, K_FAIL, 1);
+    cr_assert_eq(pcs_world_tick(a), PCS_E_NOMEM);
+    cr_assert_eq(pcs_world_clock(a)->tick, 3);
+    cr_assert_eq(pcs_structure_log_count(a), 1);
+    cr_assert_eq(pcs_world_save(a, p), PCS_OK, "%s", pcs_last_error());
+    pcs_world *b = make_world(16);
+    cr_assert_eq(pcs_world_load(b, p), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_state_hash(b), pcs_world_state_hash(a));
+    pcs_world_destroy(b);
+    pcs_world_destroy(a);
+    remove(p);
 }

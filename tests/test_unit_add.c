@@ -21,10 +21,12 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/persist_internal.h"
 #include "pcsim/pcsim.h"
 
 #define UA_UNIT "{\"name\": \"u1\", \"loops\": 2}"
@@ -362,4 +364,84 @@ Test(unit_add, journal_replays_the_add)
     cr_assert_eq(pcs_station_unit_count(b.st), 2);
     pcs_journal_file_destroy(j);
     ua_free(&b);
+}
+
+/* A save's structure log is re-applied without the stage-1 check, so the
+ * apply holds its entry to the check's rule: unit 2.5 (a crafted save, the
+ * file otherwise well formed) is refused, not built as u2. */
+Test(unit_add, crafted_log_entry_is_refused_at_load)
+{
+    ua a;
+    ua_build(&a, UA_DOC, 0);
+    ua_ticks(&a, 3);
+    ua_submit(&a, "u2");
+    ua_ticks(&a, 2);
+    char path[] = "/tmp/pcsim_unit_add_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    ua_free(&a);
+    FILE *f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    long len = ftell(f);
+    unsigned char *img = malloc((size_t)len);
+    cr_assert_eq(fseek(f, 0, SEEK_SET), 0);
+    cr_assert_eq(fread(img, 1, (size_t)len, f), (size_t)len);
+    /* The log is the last section: one pcs_command (64 bytes), args at 32. */
+    double arg;
+    memcpy(&arg, img + len - 64 + 32, sizeof arg);
+    cr_assert_eq(arg, 2.0, "entry 0's args[0] is where the format says");
+    arg = 2.5;
+    memcpy(img + len - 64 + 32, &arg, sizeof arg);
+    pcs_persist_reseal(img, (size_t)len);
+    cr_assert_eq(fseek(f, 0, SEEK_SET), 0);
+    cr_assert_eq(fwrite(img, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    free(img);
+    ua c;
+    ua_build(&c, UA_DOC, 0);
+    cr_assert_neq(pcs_world_load(c.w, path), PCS_OK, "unit 2.5 is no unit");
+    cr_assert(strstr(pcs_last_error(), "unit_add: args[0] 2.5"), "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_unit_count(c.st), 1, "nothing built from the entry");
+    unlink(path);
+    ua_free(&c);
+}
+
+static int fail_machines;
+
+static pcs_status fail_step(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return fail_machines ? pcs_error_set(PCS_E_INVAL, "machines failed on purpose") : PCS_OK;
+}
+
+/* A unit_add accepted at stage 1 of an attempt that fails later, then
+ * dropped by a load (structure.h, "Failure"), leaves u2 to the next one. */
+Test(unit_add, load_after_a_failed_tick_frees_the_unit)
+{
+    ua a;
+    ua_build(&a, UA_DOC, 0);
+    pcs_system_desc d = {.name = "test.fail", .stage = PCS_STAGE_MACHINES, .fn = fail_step};
+    cr_assert_eq(pcs_system_register(a.w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    ua_tick(&a);
+    char path[] = "/tmp/pcsim_unit_add_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    ua_submit(&a, "u2");
+    fail_machines = 1;
+    cr_assert_eq(pcs_world_tick(a.w), PCS_E_INVAL, "the attempt fails after stage 1");
+    fail_machines = 0;
+    cr_assert_eq(pcs_world_load(a.w, path), PCS_OK, "%s", pcs_last_error());
+    unlink(path);
+    ua_tick(&a);
+    cr_assert_eq(pcs_station_unit_count(a.st), 1, "the dropped add is not applied");
+    ua_submit(&a, "u2");
+    pcs_error_clear();
+    ua_tick(&a);
+    cr_assert_eq(pcs_station_unit_count(a.st), 2, "refused: %s", pcs_last_error());
+    ua_free(&a);
 }

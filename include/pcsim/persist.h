@@ -49,7 +49,7 @@
  * (below). A failed load leaves the world as it was, with one exception: a
  * save with a structure log is first checked on its own (header, table
  * checksum, the section's checksum and every entry: a structural kind of this
- * world, ticks in order and before the save tick, at most
+ * world, ticks in order and at most the save tick (a failed attempt at it logs there), at most
  * structure_log_capacity entries, this world's log a prefix of it, else
  * refused naming the first differing entry's index, tick and kind), and the
  * entries the world has not applied are applied then, before the rest is

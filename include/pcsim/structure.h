@@ -50,7 +50,11 @@
  *
  * Failure. @c apply returns an error only when the world cannot take the
  * change (out of memory, a table at its limit): the tick fails as a failed
- * stage does (world.c: no rollback) and the message names the command.
+ * stage does (world.c: no rollback) and the message names the command;
+ * the changes accepted after it stay queued for the retry of the tick. A
+ * load drops the changes a failed tick left queued (they were checked
+ * against the world the load replaced), calling each one's kind's
+ * @c dropped.
  * A change that became moot since its check (two removals of one device in
  * one tick) is the model's to treat as a no-op.
  *
@@ -77,7 +81,11 @@ typedef struct pcs_structure_kind_def {
     const char *name;     /**< [A-Za-z0-9_.-], 1..63 chars: messages, schedule dump; required */
     pcs_command_fn check; /**< stage 1: accept (PCS_OK) or reject; required */
     pcs_command_fn apply; /**< after stage 13: change the world; required */
-    void *ctx;            /**< passed to both */
+    void *ctx;            /**< passed to all three */
+    /** Optional: a load dropped this accepted change before its apply
+     *  ("Failure"); the model forgets what its check marked pending. Its
+     *  status is ignored. */
+    pcs_command_fn dropped;
 } pcs_structure_kind_def;
 
 /** Zeroed def. */
@@ -116,8 +124,8 @@ PCS_API uint64_t pcs_world_layout_version(const pcs_world *w);
 
 /** What one commit changed: counts of records added and retired. */
 typedef struct pcs_structure_change {
-    uint64_t tick;           /**< the tick whose changes were applied */
-    uint32_t n_applied;      /**< structural commands applied */
+    uint64_t tick;      /**< the tick whose changes were applied */
+    uint32_t n_applied; /**< structural commands applied */
     uint32_t systems_added, systems_retired;
     uint32_t jobs_added, jobs_retired;
     uint32_t channels_added, channels_retired;
