@@ -381,6 +381,12 @@ job_unit_errors() {
     expect unknown-channel 2 "\$.readers.names[1]: unknown channel 'u1.core.pwr'" run $D/unknown_channel.json --seconds 1
     expect unknown-target 2 "\$.script[0].target: no pump 'pump9' in u1" run $D/unknown_target.json
     expect unknown-sensor 2 "\$.script[0].target: no sensor named 'u1.nis.power.Q'" run $D/unknown_sensor.json
+    # Structural targets were read with sscanf %u, which wraps: "u1.pump4294967297"
+    # removed u1.pump1 and "u4294967298" added u2 (also "u+1.pump 1", "u1.pump-4294967295").
+    expect structure-target-wraps 2 "\$.script[0].target: 'u1.pump4294967297' is not a target of pump_remove (target uN.pumpK)" \
+        run $D/structure_target_wraps.json --quiet --readers 0
+    expect unit-add-target-wraps 2 "\$.script[0].target: unit_add of 'u4294967298': not a unit built later (allowed: u2..u2" \
+        run $D/unit_add_target_wraps.json --quiet --readers 0
     # trip_bypass without a value used to bypass channel A (value 0) silently.
     expect trip-bypass-needs-value 2 "$D/trip_bypass_no_value.json: \$.script[0].value: trip_bypass of 'u1.rps.high_flux' needs a value: a channel index (0 = channel A) or -1 to bypass the whole function" \
         run $D/trip_bypass_no_value.json
