@@ -415,6 +415,13 @@ job_unit_runs() {
     judge trip-bypass-channel-and-function 0 "ticks 40, simulated 2.0 s" "$s/bypass.out"
     check replay-commands-in-journal [ "$(grep -c '^[0-9]* 14 ' "$s/bypass.journal")" -eq 2 ]
     expect replay-commands 0 "matches the journal" replay "$s/bypass.journal" --quiet
+    # A script's pump_start after its pump_remove and pump_install (issue 19):
+    # the script was resolved once at the start, so the start named the
+    # pump's old target generation and was rejected (PCS_E_NOTFOUND); the
+    # journal of the run replays to its hash.
+    record "$s/reinstall.out" run $D/pump_reinstall_start.json --quiet --readers 0 --journal "$s/reinstall.journal"
+    judge script-pump-start-after-install 0 "commands: submitted 3, applied 3, rejected 0" "$s/reinstall.out"
+    expect script-pump-start-after-install-replays 0 "matches the journal" replay "$s/reinstall.journal" --quiet
     # k_slow up to its allowed 1e9: the SLOW xenon step is 20 dt k_slow = 1e9 s
     # and must stay finite (it gave NaN from 5e8 and stopped the run at tick 20).
     expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0
