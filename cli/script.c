@@ -123,8 +123,25 @@ int script_start(host *h)
     return 0;
 }
 
+/* Main: resolve this tick's actions again before the producer may take
+ * them. A structural change since the start gives a name another target
+ * (pump_install: the pump's new generation), so the start's resolution
+ * would be rejected as stale; the world is between ticks here, on its own
+ * thread, so this is the resolution a host makes before it submits. A name
+ * that no longer resolves keeps the start's command: stage 1 rejects it
+ * with its event. Determinism: it depends only on the world at this tick. */
+static void resolve_due(host *h, uint64_t tick)
+{
+    for (uint32_t i = main_cursor; i < h->n_actions && h->actions[i].tick <= tick; i++) {
+        pcs_command c;
+        if (pcs_station_script_command(h->station, h->scn, i, &c) == PCS_OK)
+            h->actions[i].cmd = c;
+    }
+}
+
 void script_before_tick(host *h, uint64_t tick)
 {
+    resolve_due(h, tick);
     announce(h, tick + 1);
     while (main_cursor < h->n_actions && h->actions[main_cursor].tick <= tick) {
         while (atomic_load_explicit(&h->submitted, memory_order_acquire) <= main_cursor)
