@@ -71,7 +71,12 @@ static pcs_status check_kinds(const pcs_station *st, const pcs_journal_file *j)
     return PCS_OK;
 }
 
-/* Each "# target" line names a target of this world, with the same id. */
+/* Each "# target" line names a target of this world, with the same id; or
+ * the same slot at a later generation: a structural change of the run
+ * (pump_remove, pump_install) registered the target again before the
+ * command (pcsim/structure.h), and the replay, applying the same changes,
+ * gives it the same id (a command on any other is rejected and the hash
+ * differs). */
 static pcs_status check_targets(const pcs_station *st, const pcs_journal_file *j)
 {
     for (uint32_t i = 0; i < j->j.n_targets; i++) {
@@ -82,7 +87,8 @@ static pcs_status check_targets(const pcs_station *st, const pcs_journal_file *j
                                  "%s:%u: target '%s' is %u in the journal; the station (%s) has "
                                  "no such target",
                                  j->name, t->line, t->name, t->id, st->source);
-        if (pcs_target_id_store(id) != t->id)
+        pcs_target_id journaled = pcs_target_id_load(t->id);
+        if (journaled.index != id.index || journaled.generation < id.generation)
             return pcs_error_set(
                 PCS_E_INVAL, "%s:%u: target '%s' is %u in the journal, %u in the station (%s)",
                 j->name, t->line, t->name, t->id, pcs_target_id_store(id), st->source);
