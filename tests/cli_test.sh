@@ -422,6 +422,10 @@ job_unit_runs() {
     record "$s/reinstall.out" run $D/pump_reinstall_start.json --quiet --readers 0 --journal "$s/reinstall.journal"
     judge script-pump-start-after-install 0 "commands: submitted 3, applied 3, rejected 0" "$s/reinstall.out"
     expect script-pump-start-after-install-replays 0 "matches the journal" replay "$s/reinstall.journal" --quiet
+    # A command rejected at run time is named in the event line (it said
+    # only "command kind 250 ...": the kind number of a build).
+    expect rejected-command-is-named 0 "pump_remove (kind 250) from source (2, 1) seq 1 rejected: PCS_E_STATE" \
+        run $D/pump_remove_twice.json --readers 0
     # k_slow up to its allowed 1e9: the SLOW xenon step is 20 dt k_slow = 1e9 s
     # and must stay finite (it gave NaN from 5e8 and stopped the run at tick 20).
     expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0
