@@ -426,6 +426,15 @@ job_unit_runs() {
     # only "command kind 250 ...": the kind number of a build).
     expect rejected-command-is-named 0 "pump_remove (kind 250) from source (2, 1) seq 1 rejected: PCS_E_STATE" \
         run $D/pump_remove_twice.json --readers 0
+    # --csv after --load of a save with a pump removed: the removed pump's
+    # retired channel was selected under the previous channel's name (a
+    # stale pcs_channel_info), a duplicate column of NaN.
+    record "$s/removed.out" run $D/pump_remove_twice.json --seconds 0.15 --quiet --readers 0 --save "$s/removed.save"
+    record "$s/removed_csv.out" run $D/pump_remove_twice.json --load "$s/removed.save" --seconds 0.05 --quiet --readers 0 --csv "$s/removed.csv"
+    cols=$(head -1 "$s/removed.csv" 2>/dev/null | tr , '\n')
+    dups=$(echo "$cols" | sort | uniq -d)
+    removed=$(echo "$cols" | grep -cx 'u1.pump1.speed')
+    check csv-after-load-skips-retired-channel [ -n "$cols" -a -z "$dups" -a "$removed" = 0 ]
     # k_slow up to its allowed 1e9: the SLOW xenon step is 20 dt k_slow = 1e9 s
     # and must stay finite (it gave NaN from 5e8 and stopped the run at tick 20).
     expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0
