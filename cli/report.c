@@ -106,8 +106,7 @@ static int csv_pattern_check(host *h, const char *pat, uint32_t k)
             h->opt.csv_channels, k + 1);
     for (uint32_t i = 0; i < pcs_channel_count(h->world); i++) {
         pcs_channel_info info;
-        pcs_channel_get(h->world, i, &info);
-        if (fnmatch(pat, info.name, 0) == 0)
+        if (pcs_channel_get(h->world, i, &info) == PCS_OK && fnmatch(pat, info.name, 0) == 0)
             return 0;
     }
     return host_fail(2,
@@ -148,8 +147,11 @@ int report_csv_select(host *h)
     for (uint32_t k = 0; !rc && k < n_globs; k++)
         rc = csv_pattern_check(h, globs[k], k);
     for (uint32_t i = 0; !rc && i < n; i++) {
+        /* A channel retired by a structural change (a loaded save's removed
+         * pump) has no name: it read the previous channel's info. */
         pcs_channel_info info;
-        pcs_channel_get(h->world, i, &info);
+        if (pcs_channel_get(h->world, i, &info) != PCS_OK)
+            continue;
         if (!spec || csv_matches(globs, n_globs, info.name))
             h->csv_ids[h->n_csv++] = i;
     }

@@ -496,6 +496,9 @@ static int on_observe(client *c, const serve_msg *m)
     if (st == PCS_E_STATE)
         return reply_error(c, m, REFUSE, "no_data",
                            "observe: nothing published since the world was built; step first");
+    if (st == PCS_E_NOTFOUND) /* a structural change retired one (pcsim/structure.h) */
+        return reply_error(c, m, REFUSE, "unknown_channel", "observe: %s (name the channels again)",
+                           pcs_last_error());
     if (st != PCS_OK)
         return reply_error(c, m, REFUSE, "busy", "observe: %s", pcs_last_error());
     size_t n = obs_frame(c, m->has_id, m->id, ticks, 0);
@@ -542,7 +545,19 @@ static void push_subscribers(server *s, int step_end)
         if (c->state != CLIENT_READY || !c->every)
             continue;
         uint64_t ticks;
-        if (read_obs(c, &ticks) != PCS_OK)
+        pcs_status st = read_obs(c, &ticks);
+        if (st == PCS_E_NOTFOUND) {
+            /* A structural change retired one of its channels: every later
+             * read fails the same way, so say so once and stop its pushes,
+             * as a subscribe with every 0 does (they stopped silently). */
+            reply_error(c, NULL, REFUSE, "unknown_channel",
+                        "subscribe: %s; pushes stopped (subscribe again with the current names)",
+                        pcs_last_error());
+            c->every = 0;
+            atomic_fetch_sub(&s->world.subscribers, 1);
+            continue;
+        }
+        if (st != PCS_OK)
             continue;
         /* ticks < last_push cannot happen (the clock restarts only with
          * clock_restarted); if it did, the difference wraps and is due. */

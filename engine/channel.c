@@ -15,6 +15,7 @@
 
 #include "engine/name_index.h"
 #include "engine/world_internal.h"
+#include "pcsim/structure.h" /* its PCS_API on pcs_channel_retire, _live: exported from the .so */
 
 _Static_assert(offsetof(pcs_channel_rec, name) == 0,
                "the name index reads a record's first member");

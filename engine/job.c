@@ -35,6 +35,7 @@
 #include "engine/par_stage.h"
 #include "engine/probes.h"
 #include "engine/world_internal.h"
+#include "pcsim/structure.h" /* its PCS_API on pcs_job_retire: exported from the .so */
 
 static pcs_status check_job(const pcs_job_desc *d)
 {

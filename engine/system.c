@@ -15,6 +15,7 @@
 #include "engine/access_check.h"
 #include "engine/par_stage.h"
 #include "engine/world_internal.h"
+#include "pcsim/structure.h" /* its PCS_API on pcs_system_retire: exported from the .so */
 
 static const char *const stage_names[PCS_STAGE_COUNT] = {
     "commands",  "actuators", "kinetics",   "heat",   "hydraulics", "machines", "accidents",

@@ -629,16 +629,30 @@ static void fuel_range_text(const pcs_event *ev, char *out, size_t len)
     }
 }
 
+/* The station's name of command kind @p kind ("pump_remove"), or NULL: a
+ * rejection names the command, not only a number of this build. */
+static const char *kind_name(const pcs_station *st, uint32_t kind)
+{
+    uint32_t k;
+    for (uint32_t i = 0; i < pcs_station_command_name_count(); i++)
+        if (pcs_station_command_kind(st, pcs_station_command_name(i), &k) == PCS_OK && k == kind)
+            return pcs_station_command_name(i);
+    return NULL;
+}
+
 int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, size_t len)
 {
     if (!st || !ev || !out || len == 0)
         return 0;
     const double *v = ev->values;
     switch (ev->kind) {
-    case PCS_EV_COMMAND_REJECTED:
-        return snprintf(out, len, "command kind %u from source (%g, %g) seq %g rejected: %s",
-                        ev->subject, v[0], v[1], v[2], pcs_status_str((pcs_status)(int)v[3])),
+    case PCS_EV_COMMAND_REJECTED: {
+        const char *name = kind_name(st, ev->subject);
+        return snprintf(out, len, "%s%s(kind %u) from source (%g, %g) seq %g rejected: %s",
+                        name ? name : "command ", name ? " " : "", ev->subject, v[0], v[1], v[2],
+                        pcs_status_str((pcs_status)(int)v[3])),
                1;
+    }
     case PCS_EV_EVENT_OVERFLOW:
         return snprintf(out, len, "%g events dropped (event buffer full)", v[0]), 1;
     case PCS_EV_UNIT_SCRAM:

@@ -47,6 +47,11 @@ uint32_t pcs_station_pump_command_kind(uint32_t i);
  *  @p where (the place the target came from). */
 pcs_status pcs_station_pump_resolve(const pcs_station *st, int i, const char *where,
                                     const char *target, pcs_command *out);
+/** The number a target name spells at @p s: decimal digits only, no sign,
+ *  space or leading zero, at most 9 of them (so it never wraps; the names
+ *  the station registers are spelled so), the first character after them
+ *  in @p *end. 0 when @p s does not start so. */
+uint32_t pcs_station_name_number(const char *s, const char **end);
 
 /** station/station_entities.c: register unit @p u (0-based), added while
  *  running, its pumps, and its sensors among the channels from

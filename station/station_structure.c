@@ -55,15 +55,32 @@ uint32_t pcs_station_pump_command_kind(uint32_t i)
     return i < N_PUMP_CMDS ? pump_cmds[i].kind : 0;
 }
 
-/* "uN.pumpK" -> unit (1-based) and pump (1-based); 0 when not that form. */
+uint32_t pcs_station_name_number(const char *s, const char **end)
+{
+    uint32_t n = 0;
+    int digits = 0;
+    *end = s;
+    if (*s < '1' || *s > '9')
+        return 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (++digits > 9)
+            return 0;
+        n = 10u * n + (uint32_t)(*s - '0');
+    }
+    *end = s;
+    return n;
+}
+
+/* "uN.pumpK" -> unit (1-based) and pump (1-based); 0 when not that form.
+ * Not sscanf's %u: it takes a sign and spaces and wraps, so
+ * "u1.pump4294967297" was u1.pump1. */
 static int parse_pump(const char *target, uint32_t *unit, uint32_t *pump)
 {
-    unsigned u, k;
-    int used = 0;
-    if (sscanf(target, "u%u.pump%u%n", &u, &k, &used) != 2 || target[used] != '\0')
+    const char *at;
+    if (target[0] != 'u' || (*unit = pcs_station_name_number(target + 1, &at)) == 0 ||
+        strncmp(at, ".pump", 5) != 0 || (*pump = pcs_station_name_number(at + 5, &at)) == 0 ||
+        *at != '\0')
         return 0;
-    *unit = u;
-    *pump = k;
     return 1;
 }
 

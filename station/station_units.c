@@ -43,14 +43,15 @@ struct station_units {
     uint64_t added_at[PCS_PLANT_MAX_UNITS]; /* tick of each unit's add (0: built at the start) */
 };
 
-/* "uN" of the scenario -> N, or 0 when the text is not "u<digits>". */
+/* "uN" of the scenario -> N, or 0 when the text is not "u<digits>" (read
+ * strictly: sscanf's %u wrapped "u4294967298" to u2). */
 static uint32_t unit_number(const char *target)
 {
-    unsigned n = 0;
-    int used = 0;
-    if (!target || sscanf(target, "u%u%n", &n, &used) != 1 || target[used] != '\0')
+    const char *end;
+    if (!target || target[0] != 'u')
         return 0;
-    return n;
+    uint32_t n = pcs_station_name_number(target + 1, &end);
+    return *end == '\0' ? n : 0;
 }
 
 /* args[0] names a unit of the scenario: a whole number in [1, n_all]. */

@@ -381,6 +381,12 @@ job_unit_errors() {
     expect unknown-channel 2 "\$.readers.names[1]: unknown channel 'u1.core.pwr'" run $D/unknown_channel.json --seconds 1
     expect unknown-target 2 "\$.script[0].target: no pump 'pump9' in u1" run $D/unknown_target.json
     expect unknown-sensor 2 "\$.script[0].target: no sensor named 'u1.nis.power.Q'" run $D/unknown_sensor.json
+    # Structural targets were read with sscanf %u, which wraps: "u1.pump4294967297"
+    # removed u1.pump1 and "u4294967298" added u2 (also "u+1.pump 1", "u1.pump-4294967295").
+    expect structure-target-wraps 2 "\$.script[0].target: 'u1.pump4294967297' is not a target of pump_remove (target uN.pumpK)" \
+        run $D/structure_target_wraps.json --quiet --readers 0
+    expect unit-add-target-wraps 2 "\$.script[0].target: unit_add of 'u4294967298': not a unit built later (allowed: u2..u2" \
+        run $D/unit_add_target_wraps.json --quiet --readers 0
     # trip_bypass without a value used to bypass channel A (value 0) silently.
     expect trip-bypass-needs-value 2 "$D/trip_bypass_no_value.json: \$.script[0].value: trip_bypass of 'u1.rps.high_flux' needs a value: a channel index (0 = channel A) or -1 to bypass the whole function" \
         run $D/trip_bypass_no_value.json
@@ -409,6 +415,26 @@ job_unit_runs() {
     judge trip-bypass-channel-and-function 0 "ticks 40, simulated 2.0 s" "$s/bypass.out"
     check replay-commands-in-journal [ "$(grep -c '^[0-9]* 14 ' "$s/bypass.journal")" -eq 2 ]
     expect replay-commands 0 "matches the journal" replay "$s/bypass.journal" --quiet
+    # A script's pump_start after its pump_remove and pump_install (issue 19):
+    # the script was resolved once at the start, so the start named the
+    # pump's old target generation and was rejected (PCS_E_NOTFOUND); the
+    # journal of the run replays to its hash.
+    record "$s/reinstall.out" run $D/pump_reinstall_start.json --quiet --readers 0 --journal "$s/reinstall.journal"
+    judge script-pump-start-after-install 0 "commands: submitted 3, applied 3, rejected 0" "$s/reinstall.out"
+    expect script-pump-start-after-install-replays 0 "matches the journal" replay "$s/reinstall.journal" --quiet
+    # A command rejected at run time is named in the event line (it said
+    # only "command kind 250 ...": the kind number of a build).
+    expect rejected-command-is-named 0 "pump_remove (kind 250) from source (2, 1) seq 1 rejected: PCS_E_STATE" \
+        run $D/pump_remove_twice.json --readers 0
+    # --csv after --load of a save with a pump removed: the removed pump's
+    # retired channel was selected under the previous channel's name (a
+    # stale pcs_channel_info), a duplicate column of NaN.
+    record "$s/removed.out" run $D/pump_remove_twice.json --seconds 0.15 --quiet --readers 0 --save "$s/removed.save"
+    record "$s/removed_csv.out" run $D/pump_remove_twice.json --load "$s/removed.save" --seconds 0.05 --quiet --readers 0 --csv "$s/removed.csv"
+    cols=$(head -1 "$s/removed.csv" 2>/dev/null | tr , '\n')
+    dups=$(echo "$cols" | sort | uniq -d)
+    removed=$(echo "$cols" | grep -cx 'u1.pump1.speed')
+    check csv-after-load-skips-retired-channel [ -n "$cols" -a -z "$dups" -a "$removed" = 0 ]
     # k_slow up to its allowed 1e9: the SLOW xenon step is 20 dt k_slow = 1e9 s
     # and must stay finite (it gave NaN from 5e8 and stopped the run at tick 20).
     expect k-slow-1e9-runs 0 "ticks 600, simulated 30.0 s" run $D/k_slow_max.json --quiet --readers 0

@@ -253,6 +253,7 @@ USES = {
     "test_connect_disconnect_cycles_leak_neither_memory_nor_fds": ["station"],
     "test_sigterm_stops_cleanly_with_clients_connected": ["station"],
     "test_reset_with_the_same_seed_repeats_the_run": ["station1"],
+    "test_a_channel_retired_by_pump_remove_is_named_to_observers_and_subscribers": ["station1"],
     # A free-running server starts ahead only during the test before its
     # first (it ticks once built: fast mode flat out, a core's worth): a
     # long one. Fast mode is over before the pace checks.
@@ -596,6 +597,39 @@ class ServeTest(unittest.TestCase):
             pass
         self.assertEqual(ticks[-1], 1)
         self.assertEqual(ticks[-2:], [40, 1], ticks)  # the second run ended at 40
+
+    def test_a_channel_retired_by_pump_remove_is_named_to_observers_and_subscribers(self):
+        """Issue 19: pump_remove retires u1.pump2.speed (pcsim/structure.h).
+        An observer whose kept list holds it is refused with unknown_channel
+        naming the retirement (it got an undocumented "busy"); a subscriber
+        gets that error once and no more pushes (they stopped silently), and
+        may subscribe again with the current names."""
+        srv = self.shared("station1")
+        c = srv.connect(role="control")
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        self.addCleanup(lambda: c.call({"type": "reset"}, timeout=START_TIMEOUT))
+        c.call({"type": "step"})
+        obs, sub = srv.connect(), srv.connect()
+        names = ["u1.pump2.speed", "u1.core.flow"]
+        self.assertEqual(obs.call({"type": "observe", "channels": names})["type"], "obs")
+        sub.call({"type": "subscribe", "channels": names, "every": 1})
+        c.call({"type": "act", "target": "u1.pump2", "command": "pump_remove"})
+        c.call({"type": "step", "n": 2})
+        got = []
+        while not got or got[-1].get("push"):
+            got.append(sub.recv())
+        self.assertError(got[-1], "unknown_channel", False)
+        self.assertIn("retired", got[-1]["message"])
+        c.call({"type": "step", "n": 2})
+        sub.sock.settimeout(0.5)
+        self.assertRaises(socket.timeout, sub.recv)
+        sub.sock.settimeout(TIMEOUT)
+        m = obs.call({"type": "observe"})
+        self.assertError(m, "unknown_channel", False)
+        self.assertIn("ids[0] = ", m["message"])  # the list's index of the retired one
+        self.assertIn("retired", m["message"])
+        again = sub.call({"type": "subscribe", "channels": names[1:], "every": 1})
+        self.assertEqual(again["type"], "subscribe", again)
 
     def test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick(self):
         """A subscriber's last push is forgotten when the clock restarts: a

@@ -484,6 +484,7 @@ class Station:
                "script source rate")
         self._script_src = src[0]
         self._script_at = None
+        self._resolved = ffi.new("pcs_command *")
         return acts
 
     def _script_before_tick(self):
@@ -493,9 +494,16 @@ class Station:
             while self._script_at < len(self._script) and self._script[self._script_at][0] < t:
                 self._script_at += 1
         acts = self._script
+        scn = self.scenario._handle()
         while self._script_at < len(acts) and acts[self._script_at][0] <= t:
-            _check(lib.pcs_command_source_submit(self._script_src, acts[self._script_at][1]),
-                   "script")
+            # Resolved again, as `pcsim run` does (cli/script.c): a structural
+            # change since the start (pump_install) gives the name a new target
+            # generation; a name that no longer resolves keeps the start's
+            # command, which stage 1 rejects with its event.
+            cmd, now = acts[self._script_at][1], self._resolved
+            if lib.pcs_station_script_command(self._st, scn, self._script_at, now) == 0:
+                cmd[0] = now[0]
+            _check(lib.pcs_command_source_submit(self._script_src, cmd), "script")
             self._script_at += 1
 
     # ---- commands --------------------------------------------------------
@@ -515,10 +523,14 @@ class Station:
 
     # ---- channels --------------------------------------------------------
     def channel_names(self):
-        """Every channel the world publishes, in id order."""
+        """Every channel the world publishes, in id order (a channel retired
+        by a structural change, such as a removed pump's, is left out: its
+        id is never reused, pcsim/structure.h)."""
         info = ffi.new("pcs_channel_info *")
         out = []
         for i in range(lib.pcs_channel_count(self._w)):
+            if not lib.pcs_channel_live(self._w, i):
+                continue
             _check(lib.pcs_channel_get(self._w, i, info))
             out.append(_str(info.name))
         return out

@@ -553,6 +553,29 @@ static pcs_status check_flag(const pcs_world *w, uint32_t store, const double *x
     return st;
 }
 
+/* A pump's removal is both in the structure log (re-applied before the
+ * checks: its target unpublished) and in pump_on (-1): a save whose two
+ * disagree (crafted: checksums prove only what was written) would run the
+ * pump in the loop with no target, or keep it out with its target, whose
+ * next pump_install then fails its tick. */
+static pcs_status check_pump_structure(const pcs_world *w, const pcs_primary *pr, const double *on,
+                                       uint32_t l)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
+    pcs_target_id id;
+    int published = pcs_command_target_find(w, name, &id) == PCS_OK;
+    int removed = on[l] == PCS_PRIMARY_PUMP_REMOVED;
+    if (published != removed)
+        return PCS_OK;
+    return pcs_error_set(PCS_E_CORRUPT,
+                         "store '%s' element %u (pump state): value %.17g (%s), but the save's "
+                         "structure leaves %s %s (its structure log and its stores disagree)",
+                         pcs_store_name(w, pr->s.pump_on), l, on[l],
+                         removed ? "removed" : "installed", name,
+                         published ? "installed" : "removed");
+}
+
 static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
                                      const pcs_load_view *v)
 {
@@ -572,6 +595,8 @@ static pcs_status check_pumps_inputs(const pcs_world *w, const pcs_primary *pr,
                                "store '%s' element %u (pump speed rad/s): value %.17g for a "
                                "removed pump (pump_on -1): must be 0",
                                pcs_store_name(w, s->pump_speed), l, sp[l]);
+        if (st == PCS_OK)
+            st = check_pump_structure(w, pr, on, l);
         if (st == PCS_OK)
             st = pcs_th_chk(w, s->controls, c, PCS_PRIMARY_CTL_SG_PRESSURE + l,
                             "SG secondary pressure Pa", 1e3, 22e6, 0);
