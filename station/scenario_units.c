@@ -138,6 +138,28 @@ static int parse_sg_model(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg)
     return -1;
 }
 
+/* "model": "full" (the default) or "summary" (pcsim/plant.h PCS_PLANT_MODEL_SUMMARY). */
+static int parse_model(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg)
+{
+    const char *m = NULL;
+    if (jr_str(c, u, "model", &m) != 0)
+        return -1;
+    if (!m || strcmp(m, "full") == 0)
+        return 0;
+    if (strcmp(m, "summary") == 0) {
+        cfg->model = PCS_PLANT_MODEL_SUMMARY;
+        return 0;
+    }
+    size_t p = jr_push_key(c, "model");
+    jr_fail(c,
+            "value '%s' is not one of 'full' (the default: fuel rods and the two-phase primary) "
+            "or 'summary' (one-node primary, point kinetics and decay heat: "
+            "physics/plant/models/plant_summary.c)",
+            m);
+    jr_pop(c, p);
+    return -1;
+}
+
 static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
 {
     static const char *const keys[] = {"name",
@@ -158,6 +180,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
                                        "control_bank_position",
                                        "sg_model",
                                        "build",
+                                       "model",
                                        NULL};
     if (!json_is_object(u))
         return jr_fail(c, "expected an object");
@@ -181,6 +204,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
     rc |= jr_num(c, u, "control_bank_position", 0.0, 1.0, &bank_pos);
     rc |= parse_pump(c, u, cfg);
     rc |= parse_sg_model(c, u, cfg);
+    rc |= parse_model(c, u, cfg);
     if (rc)
         return -1;
     if (strlen(nm) >= 16)
