@@ -78,6 +78,7 @@ static void run_open(run *r, const char *text, uint32_t workers)
                  "%s", pcs_last_error());
     pcs_world_def d = pcs_scenario_world_def(r->scn);
     d.workers = workers;
+    d.check_access = 1; /* every system touches only what it declares */
     cr_assert_eq(pcs_world_create(&d, &r->w), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(r->w, r->scn, &r->st), PCS_OK, "%s", pcs_last_error());
 }
@@ -181,6 +182,19 @@ Test(summary_unit, starts_steady)
     cr_assert_float_eq(value(&r, "u1.core.t_outlet") - value(&r, "u1.core.t_inlet"), 33.9,
                        0.05); /* [W84] 599.0 - 565.1 K at the unit's flow */
     cr_assert_float_eq(value(&r, "u1.sg1.heat") * 4.0, p0, 1e-6 * P_NOM);
+    run_close(&r);
+}
+
+/* A summary unit has no pumps: the structural pump commands name it. */
+Test(summary_unit, pump_commands_are_refused)
+{
+    static char text[8192];
+    scenario_text("scenarios/reactor-trip.json", ", \"model\": \"summary\"", text, sizeof text);
+    run r;
+    run_open(&r, text, 0);
+    pcs_command c;
+    cr_assert_eq(pcs_station_command(r.st, "u1.pump2", "pump_remove", 0.0, &c), PCS_E_NOTFOUND);
+    cr_assert(strstr(pcs_last_error(), "summary"), "%s", pcs_last_error());
     run_close(&r);
 }
 
