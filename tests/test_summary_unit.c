@@ -210,6 +210,20 @@ Test(summary_unit, model_field_errors)
               "%s", m);
 }
 
+/* A summary steam_side unit and a full steam_side unit would both take the
+ * turbine commands: refused at load, naming the summary unit's model. */
+Test(summary_unit, summary_and_full_steam_side_are_refused_together)
+{
+    const char *bad = "{\"schema\": 1, \"world\": {\"dt_s\": 0.05}, \"units\": [{\"name\": "
+                      "\"u1\", \"sg_model\": \"steam_side\"}, {\"name\": \"u2\", \"model\": "
+                      "\"summary\", \"sg_model\": \"steam_side\"}]}";
+    pcs_scenario *s = NULL;
+    cr_assert_eq(pcs_scenario_load_string("mix.json", bad, strlen(bad), NULL, &s), PCS_E_INVAL);
+    const char *m = pcs_last_error();
+    cr_assert(strstr(m, "mix.json") && strstr(m, "$.units[1].model") && strstr(m, "u1 is a full"),
+              "%s", m);
+}
+
 Test(summary_unit, error_vs_full_reactor_trip)
 {
     double e[Q_COUNT];
