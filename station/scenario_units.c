@@ -138,6 +138,28 @@ static int parse_sg_model(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg)
     return -1;
 }
 
+/* "model": "full" (the default) or "summary" (pcsim/plant.h PCS_PLANT_MODEL_SUMMARY). */
+static int parse_model(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg)
+{
+    const char *m = NULL;
+    if (jr_str(c, u, "model", &m) != 0)
+        return -1;
+    if (!m || strcmp(m, "full") == 0)
+        return 0;
+    if (strcmp(m, "summary") == 0) {
+        cfg->model = PCS_PLANT_MODEL_SUMMARY;
+        return 0;
+    }
+    size_t p = jr_push_key(c, "model");
+    jr_fail(c,
+            "value '%s' is not one of 'full' (the default: fuel rods and the two-phase primary) "
+            "or 'summary' (one-node primary, point kinetics and decay heat: "
+            "physics/plant/models/plant_summary.c)",
+            m);
+    jr_pop(c, p);
+    return -1;
+}
+
 static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char *name)
 {
     static const char *const keys[] = {"name",
@@ -158,6 +180,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
                                        "control_bank_position",
                                        "sg_model",
                                        "build",
+                                       "model",
                                        NULL};
     if (!json_is_object(u))
         return jr_fail(c, "expected an object");
@@ -181,6 +204,7 @@ static int parse_unit_fields(jr_ctx *c, json_t *u, pcs_plant_unit_def *cfg, char
     rc |= jr_num(c, u, "control_bank_position", 0.0, 1.0, &bank_pos);
     rc |= parse_pump(c, u, cfg);
     rc |= parse_sg_model(c, u, cfg);
+    rc |= parse_model(c, u, cfg);
     if (rc)
         return -1;
     if (strlen(nm) >= 16)
@@ -302,11 +326,42 @@ static int parse_instrumentation(jr_ctx *c, json_t *doc, pcs_plant_setpoints *sp
                             sizeof instrumentation_fields / sizeof instrumentation_fields[0], sp);
 }
 
+/* A summary steam_side unit takes the "turbine" command family with its own
+ * handler (plant_summary.c), so it cannot share a station with a full
+ * steam_side unit, whose turbine owns that family. */
+static int check_summary_turbines(jr_ctx *c, const scenario *s)
+{
+    int full = -1, summary = -1;
+    for (uint32_t i = 0; i < s->n_units; i++) {
+        if (s->units[i].sg_model != PCS_PLANT_SG_STEAM_SIDE)
+            continue;
+        if (s->units[i].model == PCS_PLANT_MODEL_SUMMARY)
+            summary = summary < 0 ? (int)i : summary;
+        else
+            full = full < 0 ? (int)i : full;
+    }
+    if (full < 0 || summary < 0)
+        return 0;
+    size_t p = jr_push_key(c, "units");
+    size_t q = jr_push_index(c, (size_t)summary);
+    size_t r = jr_push_key(c, "model");
+    jr_fail(c,
+            "value 'summary' with sg_model 'steam_side' on u%d, and u%d is a full steam_side unit: "
+            "both take the turbine commands and a station has one turbine command handler "
+            "(allowed: 'full' here, or sg_model 'boundary')",
+            summary + 1, full + 1);
+    jr_pop(c, r);
+    jr_pop(c, q);
+    jr_pop(c, p);
+    return -1;
+}
+
 int scenario_units_parse(jr_ctx *c, json_t *doc, scenario *s)
 {
     s->n_units = 0;
     s->n_start = 0;
-    if (parse_units(c, doc, s) != 0 || parse_instrumentation(c, doc, &s->setpoints) != 0)
+    if (parse_units(c, doc, s) != 0 || check_summary_turbines(c, s) != 0 ||
+        parse_instrumentation(c, doc, &s->setpoints) != 0)
         return -1;
     if (s->n_units > 0 &&
         !(s->world.dt_s >= SCN_PLANT_DT_MIN_S && s->world.dt_s <= SCN_PLANT_DT_MAX_S)) {

@@ -459,7 +459,9 @@ static pcs_status target_error(const pcs_station *st, const where *at, const act
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no control bank '%s' in u%u", w, element, unit);
     unsigned k = 0;
     int used = 0;
-    uint32_t n_pumps = unit ? st->units[unit - 1].primary.n_loops : 0;
+    uint32_t n_pumps = unit && st->units[unit - 1].model != PCS_PLANT_MODEL_SUMMARY
+                           ? st->units[unit - 1].primary.n_loops
+                           : 0; /* a summary unit has no pumps */
     if (d->form == ARG_PUMP && unit && sscanf(element, "pump%u%n", &k, &used) == 1 &&
         element[used] == '\0' && k >= 1 && k <= n_pumps)
         return pcs_error_set(PCS_E_NOTFOUND,

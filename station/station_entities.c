@@ -21,6 +21,12 @@
 #include "pcsim/sensor.h"
 #include "station/station_internal.h"
 
+/* A unit's pumps: its loops', none for a summary unit (pcsim/plant.h). */
+static uint32_t station_unit_pumps(const pcs_station *st, uint32_t u)
+{
+    return st->units[u].model == PCS_PLANT_MODEL_SUMMARY ? 0 : st->units[u].primary.n_loops;
+}
+
 /* The unit entity that owns device @p name ("u2.pump1" -> u2's id), 0 when
  * the name is not under a unit. */
 static uint64_t owner_of(const pcs_world *w, const char *name)
@@ -64,7 +70,7 @@ static pcs_status units_and_pumps(const pcs_station *st, int count_only, uint32_
         snprintf(name, sizeof name, "u%u", u + 1);
         rc =
             device(st->world, name, PCS_STATION_ENTITY_UNIT, PCS_ENTITY_NO_STORE, 0, count_only, n);
-        for (uint32_t k = 1; rc == PCS_OK && k <= st->units[u].primary.n_loops; k++) {
+        for (uint32_t k = 1; rc == PCS_OK && k <= station_unit_pumps(st, u); k++) {
             snprintf(name, sizeof name, "u%u.pump%u", u + 1, k);
             rc = device(st->world, name, PCS_STATION_ENTITY_PUMP, PCS_ENTITY_NO_STORE, 0,
                         count_only, n);
@@ -149,7 +155,7 @@ pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t f
     char name[32];
     snprintf(name, sizeof name, "u%u", u + 1);
     pcs_status rc = device(st->world, name, PCS_STATION_ENTITY_UNIT, PCS_ENTITY_NO_STORE, 0, 0, &n);
-    for (uint32_t k = 1; rc == PCS_OK && k <= st->units[u].primary.n_loops; k++) {
+    for (uint32_t k = 1; rc == PCS_OK && k <= station_unit_pumps(st, u); k++) {
         snprintf(name, sizeof name, "u%u.pump%u", u + 1, k);
         rc = device(st->world, name, PCS_STATION_ENTITY_PUMP, PCS_ENTITY_NO_STORE, 0, 0, &n);
     }

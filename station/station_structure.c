@@ -91,6 +91,10 @@ static pcs_status pump_exists(const pcs_station *st, const char *what, uint32_t 
     if (!st->plant || unit < 1 || unit > st->n_units)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no unit u%u (units u1..u%u)", what, unit,
                              st->n_units);
+    if (st->units[unit - 1].model == PCS_PLANT_MODEL_SUMMARY)
+        return pcs_error_set(PCS_E_NOTFOUND,
+                             "%s: u%u is a summary unit (model summary): it has no pumps", what,
+                             unit);
     uint32_t n = st->units[unit - 1].primary.n_loops;
     if (pump < 1 || pump > n)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no pump 'pump%u' in u%u (pump1..pump%u)", what,

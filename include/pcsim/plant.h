@@ -85,7 +85,24 @@ typedef struct pcs_plant_unit_def {
                                   table (one for the world when NULL); n_loops in
                                   [1, PCS_PLANT_MAX_LOOPS] */
     uint32_t sg_model;       /**< PCS_PLANT_SG_BOUNDARY (0, default) or PCS_PLANT_SG_STEAM_SIDE */
+    uint32_t model;          /**< PCS_PLANT_MODEL_FULL (0, default) or PCS_PLANT_MODEL_SUMMARY */
 } pcs_plant_unit_def;
+
+/** pcs_plant_unit_def.model: how much of the unit is modelled. */
+enum {
+    /** Everything above: kinetics, fuel rods, the two-phase primary, its SG side. */
+    PCS_PLANT_MODEL_FULL = 0,
+    /** The named reduced summary model (physics/plant/models/plant_summary.c):
+     *  the reactor unit (kinetics, decay heat, feedback, rods, xenon) with one
+     *  fuel node and ONE primary coolant node giving its heat to an SG sink
+     *  (sg_model boundary: a saturated boundary at the sg_pressure command's
+     *  pressure; steam_side: the turbine_load demand). Constant flow, pressure
+     *  not modelled, no instrumentation (a scram by command only); its error
+     *  against the full model over reactor-trip and load-step is stated in
+     *  scenarios/README.md and tested (tests/test_summary_unit.c). Its handles:
+     *  core and summary; fuel, primary and the steam side's are NULL/zero. */
+    PCS_PLANT_MODEL_SUMMARY = 1,
+};
 
 /** pcs_plant_unit_def.sg_model: what the SG tubes give their heat to. */
 enum {
@@ -132,6 +149,7 @@ typedef struct pcs_plant_unit {
     pcs_feedwater *feedwater;     /**< its main and auxiliary feedwater (pcsim/feedwater.h,
                                        defaults), else NULL */
     pcs_msiv *msiv;               /**< its MSIV actuation (pcsim/interlock.h), else NULL */
+    struct pcs_plant_summary *summary; /**< model summary: its nodes (opaque), else NULL */
 } pcs_plant_unit;
 
 /** Command family of a unit's operator actions on the plant, target "uN".

@@ -43,6 +43,10 @@ static pcs_status check_unit(const pcs_plant_unit_def *c, uint32_t n)
         return pcs_error_set(
             PCS_E_INVAL, "plant: unit %u sg_model = %u is outside {0 (boundary), 1 (steam side)}",
             n, c->sg_model);
+    if (c->model > PCS_PLANT_MODEL_SUMMARY)
+        return pcs_error_set(PCS_E_INVAL,
+                             "plant: unit %u model = %u is outside {0 (full), 1 (summary)}", n,
+                             c->model);
     double f = c->core.initial_power_fraction;
     if (!(f >= 0.0 && f <= 1.0))
         return pcs_error_set(PCS_E_INVAL,
@@ -630,6 +634,7 @@ static int same_steady_state(const pcs_plant_unit_def *a, const pcs_plant_unit_d
     x.unit_index = y.unit_index = 0;
     x.table = y.table = NULL;
     return memcmp(&x, &y, sizeof x) == 0 && a->sg_model == b->sg_model &&
+           a->model == PCS_PLANT_MODEL_FULL && b->model == PCS_PLANT_MODEL_FULL &&
            (a->sg_model == PCS_PLANT_SG_BOUNDARY || a->sg_model == PCS_PLANT_SG_STEAM_SIDE) &&
            a->core.nominal_power_w == b->core.nominal_power_w &&
            a->core.boron_ppm == b->core.boron_ppm &&
@@ -652,6 +657,8 @@ static pcs_status build_unit(pcs_world *w, const pcs_plant_unit_def *cfg, uint32
     pcs_status st = check_unit(&c, n);
     if (st != PCS_OK)
         return st;
+    if (c.model == PCS_PLANT_MODEL_SUMMARY) /* the reduced model (plant_summary.c) */
+        return plant_summary_build(w, cfg, n, pu);
     pu->index = n;
     pu->n_loops = c.primary.n_loops;
     st = pcs_unit_add(w, n, &c.core, &pu->core);

@@ -31,6 +31,8 @@ static pcs_status set_sg_pressure(double *controls, const pcs_plant_unit *pu,
 static pcs_status on_command(pcs_world *w, const pcs_command_call *c)
 {
     const pcs_plant_unit *pu = c->ctx;
+    if (pu->summary) /* the summary's SG boundary (plant_summary.c) */
+        return plant_summary_sg_pressure(w, pu->summary, c);
     if (pu->secondary) /* its tubes see the steam side, not the boundary pressure */
         return pcs_error_set(PCS_E_INVAL,
                              "%s sg_pressure: the unit has the steam side (sg_model steam_side): "

@@ -690,7 +690,8 @@ static pcs_status create_banks(pcs_world *w, pcs_plant *p, instr_build *b, uint3
         st = pcs_alarm_add_prefixed(w, prefix, set->alarm_base, set->sensors, b->alarms,
                                     b->n_alarms, &set->alarms);
     for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
-        st = add_pzr_control(w, p, b, u);
+        if (!p->units[u].summary) /* no pressurizer in a summary unit */
+            st = add_pzr_control(w, p, b, u);
     for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         if (p->units[u].secondary) {
             st = add_rod_control(w, p, b, u);
@@ -719,6 +720,8 @@ static pcs_status create_all(pcs_world *w, pcs_plant *p, instr_build *b)
 
 pcs_status plant_instrument_added(pcs_world *w, pcs_plant *p, uint32_t u)
 {
+    if (p->units[u].summary) /* a summary unit has no instruments (plant_summary.c) */
+        return PCS_OK;
     instr_build *b = instr_build_alloc(1);
     if (!b)
         return pcs_error_set(PCS_E_NOMEM, "plant instrumentation of u%u: out of memory", u + 1);
@@ -749,8 +752,9 @@ pcs_status pcs_plant_instrument(pcs_world *w, pcs_plant *p, const pcs_plant_setp
         return pcs_error_set(PCS_E_NOMEM, "pcs_plant_instrument: out of memory");
     pcs_status st = PCS_OK;
     for (uint32_t u = 0; st == PCS_OK && u < p->n_units; u++)
-        st = instrument_unit(w, b, p, u, sp);
-    if (st == PCS_OK)
+        if (!p->units[u].summary) /* a summary unit has no instruments (plant_summary.c) */
+            st = instrument_unit(w, b, p, u, sp);
+    if (st == PCS_OK && b->n_sensors > 0) /* every unit a summary unit: no bank at all */
         st = create_all(w, p, b);
     instr_build_free(b);
     if (st == PCS_OK) { /* a unit added later is instrumented alike (plant_instrument_added) */

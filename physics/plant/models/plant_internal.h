@@ -10,6 +10,8 @@
 #include "pcsim/pzr_control.h"
 #include "pcsim/rod_control.h"
 #include "pcsim/steam_dump.h"
+#include "pcsim/command.h"
+#include "physics/plant/kernels/summary_node.h"
 
 /* Coupling of one unit: pointers cached at build so the system is plain copies. */
 typedef struct plant_couple {
@@ -77,5 +79,47 @@ struct pcs_plant {
 /* Instrument unit @p u (0-based, u >= p->n_start), built while running,
  * with its own banks (plant_instr.c). */
 pcs_status plant_instrument_added(pcs_world *w, pcs_plant *p, uint32_t u);
+
+/* ---- the summary unit (plant_summary.c) ---------------------------------------- */
+
+/* Elements of the STATE store "uN.summary.state". */
+enum {
+    PCS_SUMMARY_ST_T_FUEL = 0,      /* T_f, K */
+    PCS_SUMMARY_ST_T_PRIMARY = 1,   /* T_p (Tavg), K */
+    PCS_SUMMARY_ST_Q_CORE = 2,      /* heat into the coolant, W */
+    PCS_SUMMARY_ST_Q_SG = 3,        /* heat to the SG, W */
+    PCS_SUMMARY_ST_T_SINK = 4,      /* boundary: T_sat of the SG pressure, K */
+    PCS_SUMMARY_ST_SG_PRESSURE = 5, /* boundary: the SG pressure, Pa */
+    PCS_SUMMARY_ST_LOAD = 6,        /* steam demand: the load demand, fraction of rated */
+    PCS_SUMMARY_ST_LOAD_TARGET = 7, /* steam demand: its target */
+    PCS_SUMMARY_ST_T_INLET = 8,     /* T_p - Q_core / (2 W c_p), K */
+    PCS_SUMMARY_ST_T_OUTLET = 9,    /* T_p + Q_core / (2 W c_p), K */
+    PCS_SUMMARY_ST_T_MAX = 10,      /* T_p + k_peak (T_f - T_p), K */
+    PCS_SUMMARY_ST_FLOW = 11,       /* W, kg/s (constant) */
+    PCS_SUMMARY_ST_LOOP_FLOW = 12,  /* W / n_loops */
+    PCS_SUMMARY_ST_SG_HEAT = 13,    /* Q_sg / n_loops */
+    PCS_SUMMARY_ST_PRESSURE = 14,   /* the pressurizer setpoint: pressure is not modelled */
+    PCS_SUMMARY_ST_COUNT = 15,
+};
+
+typedef struct pcs_plant_summary {
+    char unit_name[16], prefix[16];
+    pcs_summary_node_params np;
+    int mode; /* PCS_SUMMARY_SINK_* */
+    uint32_t n_loops;
+    double p_nom_w, p_rcs_pa, t_avg_build_k, k_peak, flow_kg_s, cp_flow_j_kg_k;
+    double ramp_per_s, step_max; /* the turbine governor's load ramp and step */
+    uint32_t id_state, power_store, power_index, id_t_fuel, id_t_cool, id_t_max;
+    uint32_t id_turbine_sig;       /* steam demand: "uN.turbine.sig" (the load for Tref) */
+    pcs_rod_control *rod_control; /* steam demand: the full unit's rod control, else NULL */
+} pcs_plant_summary;
+
+/* Build unit @p n as a summary unit (plant.c's build_unit for model summary). */
+pcs_status plant_summary_build(pcs_world *w, const pcs_plant_unit_def *cfg, uint32_t n,
+                               pcs_plant_unit *pu);
+
+/* The sg_pressure command on a summary unit (plant_commands.c). */
+pcs_status plant_summary_sg_pressure(pcs_world *w, const pcs_plant_summary *s,
+                                     const pcs_command_call *c);
 
 #endif
