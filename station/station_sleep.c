@@ -29,10 +29,10 @@ enum { KEY_POWER, KEY_TAVG, KEY_P_RCS, KEY_P_STEAM, KEY_COUNT };
 
 /** Per-unit counters, one "station.sleep.counts" element. */
 enum {
-    CNT_QUIET,       /* consecutive awake ticks passing (a)-(c) */
-    CNT_SLEPT,       /* ticks skipped in the current sleep */
-    CNT_TRIP,        /* the trip input last seen */
-    CNT_SLEEPS,      /* statistics (pcs_station_sleep_stats) */
+    CNT_QUIET,  /* consecutive awake ticks passing (a)-(c) */
+    CNT_SLEPT,  /* ticks skipped in the current sleep */
+    CNT_TRIP,   /* the trip input last seen */
+    CNT_SLEEPS, /* statistics (pcs_station_sleep_stats) */
     CNT_WAKE_CMD,
     CNT_WAKE_INPUT,
     CNT_WAKE_EVERY,
@@ -78,8 +78,7 @@ pcs_station_sleep_def pcs_station_sleep_default(void)
     return d;
 }
 
-static pcs_status sleep_def_check(const pcs_station *st, const pcs_station_sleep_def *d,
-                                  double dt)
+static pcs_status sleep_def_check(const pcs_station *st, const pcs_station_sleep_def *d, double dt)
 {
     if (!st || !d)
         return pcs_error_set(PCS_E_INVAL, "pcs_station_sleep_add: NULL argument");
@@ -144,8 +143,7 @@ static pcs_status sleep_wake_unit(pcs_world *w, struct station_sleep *s, uint32_
     g.real_s = (double)cnt[CNT_SLEPT] * pcs_world_clock(w)->dt_s;
     pcs_status rc = pcs_unit_gap_apply(w, s->u[i].core, &g, NULL);
     if (rc != PCS_OK)
-        return pcs_error_set(rc, "station.sleep: waking u%u: %s", s->u[i].number,
-                             pcs_last_error());
+        return pcs_error_set(rc, "station.sleep: waking u%u: %s", s->u[i].number, pcs_last_error());
     *flag = 0;
     cnt[CNT_SLEPT] = 0;
     cnt[CNT_QUIET] = 0;
@@ -247,9 +245,9 @@ static pcs_status sleep_decide_system(pcs_world *w, void *ctx)
         uint32_t trip = ref_u32(w, u->trip);
         int edge = (c->tick + 1) % PCS_SLOW_PERIOD_TICKS == u->xe_phase % PCS_SLOW_PERIOD_TICKS;
         if (flag[i]) {
-            int cause = trip != cnt[CNT_TRIP]                         ? CNT_WAKE_INPUT
+            int cause = trip != cnt[CNT_TRIP]                      ? CNT_WAKE_INPUT
                         : edge && cnt[CNT_SLEPT] >= s->every_ticks ? CNT_WAKE_EVERY
-                                                                      : -1;
+                                                                   : -1;
             cnt[CNT_TRIP] = trip;
             pcs_status rc = cause >= 0 ? sleep_wake_unit(w, s, i, cause) : PCS_OK;
             if (rc != PCS_OK)

@@ -56,6 +56,7 @@ static void sl_build_doc(sl *f, const char *doc, int workers)
                  "%s", pcs_last_error());
     pcs_world_def cfg = pcs_scenario_world_def(f->scn);
     cfg.workers = 0;
+    cfg.check_access = getenv("SL_CHECK_ACCESS") ? 2 : 1; /* the systems' declared access */
     cr_assert_eq(pcs_world_create(&cfg, &f->w), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_add(f->w, f->scn, &f->st), PCS_OK, "%s", pcs_last_error());
     if (workers > 0) {
@@ -123,8 +124,7 @@ static uint64_t sl_now(const sl *f)
 static void sl_command(sl *f, const char *target, const char *name)
 {
     pcs_command c;
-    cr_assert_eq(pcs_station_command(f->st, target, name, 0.0, &c), PCS_OK, "%s",
-                 pcs_last_error());
+    cr_assert_eq(pcs_station_command(f->st, target, name, 0.0, &c), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_command_submit(f->w, &c), PCS_OK, "%s", pcs_last_error());
 }
 
@@ -339,9 +339,8 @@ Test(sleep, error_against_sleep_off_within_stated_bound)
         e_t = fmax(e_t, fabs(sl_channel(&on, "u1.rcs.t_avg") - sl_channel(&off, "u1.rcs.t_avg")));
         e_p = fmax(e_p,
                    fabs(sl_channel(&on, "u1.rcs.pressure") - sl_channel(&off, "u1.rcs.pressure")));
-        double dh = fabs(sl_channel(&on, "u1.core.decay_heat") /
-                             sl_channel(&off, "u1.core.decay_heat") -
-                         1.0);
+        double dh = fabs(
+            sl_channel(&on, "u1.core.decay_heat") / sl_channel(&off, "u1.core.decay_heat") - 1.0);
         if (asleep || sl_channel(&on, "u1.asleep") != 0.0)
             e_dh_held = fmax(e_dh_held, dh);
         else
@@ -356,9 +355,10 @@ Test(sleep, error_against_sleep_off_within_stated_bound)
     cr_expect_leq(e_dh_awake, 1e-2, "decay power awake: rel %g", e_dh_awake);
     cr_expect_eq(sl_channel(&on, "u2.core.power"), sl_channel(&off, "u2.core.power"),
                  "u2 does not see u1 sleep");
-    fprintf(stderr,
-            "sleep error: slept %.2f s, |dTavg| %.4f K, |dP| %.0f Pa, decay awake %.2e, held %.2e\n",
-            t_slept, e_t, e_p, e_dh_awake, e_dh_held);
+    fprintf(
+        stderr,
+        "sleep error: slept %.2f s, |dTavg| %.4f K, |dP| %.0f Pa, decay awake %.2e, held %.2e\n",
+        t_slept, e_t, e_p, e_dh_awake, e_dh_held);
     sl_free(&on);
     sl_free(&off);
 }
@@ -377,8 +377,8 @@ Test(sleep, scenario_section)
     pcs_station_sleep_def d = pcs_station_sleep_default();
     d.wake_every_s = 0.5;
     cr_expect_eq(pcs_station_sleep_add(f.w, f.st, &d), PCS_E_INVAL);
-    cr_expect(strstr(pcs_last_error(), "sleep.wake_every_s = 0.5 is outside [1 (one SLOW period)") !=
-                  NULL,
+    cr_expect(strstr(pcs_last_error(),
+                     "sleep.wake_every_s = 0.5 is outside [1 (one SLOW period)") != NULL,
               "%s", pcs_last_error());
     sl_free(&f);
     static const char *const bad[][2] = {
@@ -388,9 +388,9 @@ Test(sleep, scenario_section)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pcs_scenario *scn = NULL;
-        cr_expect_neq(pcs_scenario_load_string("bad.json", bad[i][0], strlen(bad[i][0]), NULL,
-                                               &scn),
-                      PCS_OK, "%s", bad[i][0]);
+        cr_expect_neq(
+            pcs_scenario_load_string("bad.json", bad[i][0], strlen(bad[i][0]), NULL, &scn), PCS_OK,
+            "%s", bad[i][0]);
         cr_expect(strstr(pcs_last_error(), bad[i][1]) != NULL, "%s: %s", bad[i][1],
                   pcs_last_error());
         cr_expect(strstr(pcs_last_error(), "bad.json") != NULL, "%s", pcs_last_error());

@@ -60,8 +60,18 @@
  *  solution over the slept ticks x dt (pcs_unit_gap_apply, the freeze
  *  thaw's path, real-time decay-heat clock, the tripped core shut down).
  *
- * Simplifications (the stated error, scenarios/README.md, is measured with
- * them):
+ * Stated error against sleep-off (tests/test_sleep.c asserts the bound;
+ * scenarios/README.md has the measurements): |dx| <= tolerance_per_s x
+ * reference x the unit's total slept time for Tavg and the pressures, the
+ * decay power within 1e-2 relative on awake ticks. Measured, two units, u1
+ * scrammed at 5 s, 150 s, tolerance 5e-4, window 5 s, wake every 20 s: u1
+ * slept 60 s, |dTavg| 0.27 K (bound 3 K), |dP_rcs| 113 kPa (bound 300
+ * kPa), decay power 2.3e-3 awake, 5.4e-2 while held. Over the default
+ * scenario with the default options no unit sleeps (no error); with the
+ * options above u1 and u2 sleep and |dTavg| <= 1.10 K, |dP_rcs| <= 1.46
+ * MPa, decay power 4.0e-3 awake.
+ *
+ * Simplifications (the stated error is measured with them):
  *  - while asleep the unit's temperatures, pressures, levels and flows are
  *    held: the slow cooldown a settled tripped unit still has (decay heat
  *    falling against the steam dumps) is not stepped, and it resumes from
@@ -70,7 +80,11 @@
  *    poison evolution from the wake to the next due tick (less than one
  *    SLOW period, 20 ticks x k_slow); a periodic wake loses none;
  *  - the station-wide sensor bank, protection and alarms keep running and
- *    read the unit's held outputs; its sensors keep their noise and drift;
+ *    read the unit's held outputs; its sensors keep their noise and drift.
+ *    The unit's SCRATCH stores (outputs its systems rewrite every tick)
+ *    are copied into the STATE store "station.sleep.held" when it falls
+ *    asleep and restored from it every tick it sleeps, so after a load
+ *    (which leaves SCRATCH stores as built) readers see what it slept with;
  *  - only the units built at the start sleep (a unit added while running
  *    has no gate: gates are registered at build);
  *  - sleep and freeze exclude each other (both gate the unit's systems):
