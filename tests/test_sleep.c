@@ -253,10 +253,12 @@ Test(sleep, moving_unit_never_sleeps)
 
 /* The sequence of the determinism checks: asleep, a periodic wake, a
  * command wake; ends at tick 1900. */
-static uint64_t sl_sequence(int workers, int reader, int sleep_on)
+static uint64_t sl_sequence(int workers, int reader, int sleep_on, int par_units)
 {
     sl f;
     sl_build(&f, sleep_on, workers);
+    if (par_units)
+        cr_assert_eq(pcs_world_set_parallel_units(f.w, 1), PCS_OK, "%s", pcs_last_error());
     if (reader)
         sl_attach_reader(&f);
     while (sl_now(&f) < 1900) {
@@ -278,11 +280,13 @@ static uint64_t sl_sequence(int workers, int reader, int sleep_on)
 
 Test(sleep, same_hash_for_workers_and_readers)
 {
-    uint64_t h0 = sl_sequence(0, 0, 1);
-    uint64_t h2 = sl_sequence(2, 0, 1);
-    uint64_t hr = sl_sequence(0, 1, 1);
+    uint64_t h0 = sl_sequence(0, 0, 1, 0);
+    uint64_t h2 = sl_sequence(2, 0, 1, 0);
+    uint64_t hp = sl_sequence(2, 0, 1, 1);
+    uint64_t hr = sl_sequence(0, 1, 1, 0);
     cr_expect_eq(h0, h2, "0 workers %016llx, 2 workers %016llx", (unsigned long long)h0,
                  (unsigned long long)h2);
+    cr_expect_eq(h0, hp, "2 workers with parallel unit sections %016llx", (unsigned long long)hp);
     cr_expect_eq(h0, hr, "no reader %016llx, a reader %016llx", (unsigned long long)h0,
                  (unsigned long long)hr);
 }
