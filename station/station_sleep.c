@@ -346,13 +346,20 @@ static pcs_status sleep_unit_init(pcs_world *w, const pcs_station *st, uint32_t 
     return rc;
 }
 
+/* 1 if @p id is among the @p n of @p ids. */
+static int ids_has(const uint32_t *ids, uint32_t n, uint32_t id)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (ids[k] == id)
+            return 1;
+    return 0;
+}
+
 /* Append @p id to @p ids (length *n) unless present. */
 static void ids_add(uint32_t *ids, uint32_t *n, uint32_t id)
 {
-    for (uint32_t k = 0; k < *n; k++)
-        if (ids[k] == id)
-            return;
-    ids[(*n)++] = id;
+    if (!ids_has(ids, *n, id))
+        ids[(*n)++] = id;
 }
 
 /* The stores the two systems touch (declared access) and the systems. */
@@ -391,6 +398,11 @@ static pcs_status sleep_systems(pcs_world *w, struct station_sleep *s)
         ids_add(rd, &nr, u->flags.store);
         ids_add(rd, &nr, u->trip.store);
     }
+    uint32_t kept = 0; /* a store written (a held SCRATCH output) is not also listed read */
+    for (uint32_t k = 0; k < nr; k++)
+        if (!ids_has(wr, nw, rd[k]))
+            rd[kept++] = rd[k];
+    nr = kept;
     pcs_system_desc wake = {.name = "station.sleep.wake",
                             .stage = PCS_STAGE_COMMANDS,
                             .fn = sleep_wake_system,
