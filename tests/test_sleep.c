@@ -35,6 +35,9 @@
 
 #define SL_UNITS "\"schema\": 1, \"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]"
 #define SL_SLEEP "\"sleep\": {\"tolerance_per_s\": 5e-4, \"window_s\": 5, \"wake_every_s\": 20}"
+/* A faster sleeper for the determinism and save checks (asleep ~16 s after
+ * the trip, awake every 5 s): they need sleeps and wakes, not accuracy. */
+#define SL_FAST "\"sleep\": {\"tolerance_per_s\": 1e-2, \"window_s\": 1, \"wake_every_s\": 5}"
 #define TOL 5e-4
 #define SCRAM_TICK 100
 
@@ -69,9 +72,12 @@ static void sl_build_doc(sl *f, const char *doc, int workers)
     }
 }
 
+/* @p sleep_on: 0 off, 1 the accuracy options (SL_SLEEP), 2 SL_FAST. */
 static void sl_build(sl *f, int sleep_on, int workers)
 {
-    const char *doc = sleep_on ? "{" SL_UNITS ", " SL_SLEEP "}" : "{" SL_UNITS "}";
+    const char *doc = sleep_on == 2   ? "{" SL_UNITS ", " SL_FAST "}"
+                      : sleep_on == 1 ? "{" SL_UNITS ", " SL_SLEEP "}"
+                                      : "{" SL_UNITS "}";
     sl_build_doc(f, doc, workers);
 }
 
@@ -251,27 +257,28 @@ Test(sleep, moving_unit_never_sleeps)
     sl_free(&f);
 }
 
-/* The sequence of the determinism checks: asleep, a periodic wake, a
- * command wake; ends at tick 1900. */
+/* The sequence of the determinism checks (SL_FAST): asleep, periodic
+ * wakes, a command wake; ends at tick 1000. */
 static uint64_t sl_sequence(int workers, int reader, int sleep_on, int par_units)
 {
     sl f;
-    sl_build(&f, sleep_on, workers);
+    sl_build(&f, sleep_on ? 2 : 0, workers);
     if (par_units)
         cr_assert_eq(pcs_world_set_parallel_units(f.w, 1), PCS_OK, "%s", pcs_last_error());
     if (reader)
         sl_attach_reader(&f);
-    while (sl_now(&f) < 1900) {
+    while (sl_now(&f) < 1000) {
         if (sl_now(&f) == SCRAM_TICK)
             sl_command(&f, "u1", "scram");
-        if (sl_now(&f) == 1800)
+        if (sl_now(&f) == 950)
             sl_command(&f, "u1", "scram");
         sl_tick(&f);
     }
     pcs_station_sleep_stats s = {0};
     if (sleep_on) {
         cr_assert_eq(pcs_station_sleep_stats_get(f.st, 1, &s), PCS_OK);
-        cr_expect_geq(s.sleeps, 1u, "the sequence sleeps");
+        cr_expect_geq(s.sleeps, 2u, "the sequence sleeps");
+        cr_expect_geq(s.wakes_every, 1u, "and wakes");
     }
     uint64_t h = pcs_world_state_hash(f.w);
     sl_free(&f);
@@ -298,12 +305,12 @@ Test(sleep, save_while_asleep_loads_asleep)
     char path[64];
     snprintf(path, sizeof path, "/tmp/pcsim-sleep-%d.save", (int)getpid());
     sl a, b;
-    sl_build(&a, 1, 0);
-    uint64_t t0 = sl_until_asleep(&a, 3000);
+    sl_build(&a, 2, 0);
+    uint64_t t0 = sl_until_asleep(&a, 1500);
     for (int i = 0; i < 50; i++)
         sl_tick(&a);
     cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
-    sl_build(&b, 1, 0);
+    sl_build(&b, 2, 0);
     cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
     remove(path);
     cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
@@ -311,11 +318,17 @@ Test(sleep, save_while_asleep_loads_asleep)
     pcs_station_sleep_stats s;
     cr_assert_eq(pcs_station_sleep_stats_get(b.st, 1, &s), PCS_OK);
     cr_expect_eq(s.ticks_asleep, 50u);
-    while (sl_now(&a) < t0 + 450) {
+    while (sl_now(&a) < t0 + 100) { /* wake_every 5 s = 100 ticks */
         sl_tick(&a);
         sl_tick(&b);
     }
     cr_expect_eq(pcs_station_unit_asleep(b.st, 1), 0, "the loaded sleep wakes on time");
+    cr_assert_eq(pcs_station_sleep_stats_get(b.st, 1, &s), PCS_OK);
+    cr_expect_eq(s.wakes_every, 1u);
+    for (int i = 0; i < 100; i++) {
+        sl_tick(&a);
+        sl_tick(&b);
+    }
     cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
     sl_free(&a);
     sl_free(&b);
