@@ -104,7 +104,7 @@ int scenario_migrate(json_t *doc, char *err, size_t err_len)
 
 static const char *const top_keys[] = {"schema",  "name",   "world", "run",
                                        "readers", "script", "units", "instrumentation",
-                                       "plugins", "freeze", NULL};
+                                       "plugins", "freeze", "sleep", NULL};
 
 static const jr_field world_fields[] = {
     {"dt_s", JR_NUM, PCS_CLOCK_DT_MIN_S, PCS_CLOCK_DT_MAX_S, offsetof(pcs_world_def, dt_s)},
@@ -213,6 +213,33 @@ static int parse_freeze(jr_ctx *c, json_t *doc, scenario *s)
     s->freeze_def = pcs_station_freeze_default();
     s->freeze = json_is_object(json_object_get(doc, "freeze"));
     return jr_section(c, doc, "freeze", keys, freeze_fields, s);
+}
+
+/* "sleep": {"tolerance_per_s": 1/s, "window_s": s, "wake_every_s": s};
+ * present = units may sleep (pcsim/station_sleep.h), absent = not (the world
+ * is built as before). The lower ends that depend on dt (one tick, one SLOW
+ * period) are checked by pcs_station_sleep_add, which names them. */
+static int sleep_fields(jr_ctx *c, json_t *f, void *out)
+{
+    scenario *s = out;
+    int rc = jr_num(c, f, "tolerance_per_s", 1e-15, 1.0, &s->sleep_def.tolerance_per_s);
+    rc |= jr_num(c, f, "window_s", 1e-6, 3600.0, &s->sleep_def.window_s);
+    return rc | jr_num(c, f, "wake_every_s", 2e-5, 1e6, &s->sleep_def.wake_every_s);
+}
+
+static int parse_sleep(jr_ctx *c, json_t *doc, scenario *s)
+{
+    static const char *const keys[] = {"tolerance_per_s", "window_s", "wake_every_s", NULL};
+    s->sleep_def = pcs_station_sleep_default();
+    s->sleep = json_is_object(json_object_get(doc, "sleep"));
+    int rc = jr_section(c, doc, "sleep", keys, sleep_fields, s);
+    if (!rc && s->sleep && s->freeze) {
+        size_t k = jr_push_key(c, "sleep");
+        rc = jr_fail(c, "a scenario has \"sleep\" or \"freeze\", not both (both gate a "
+                        "unit's systems)");
+        jr_pop(c, k);
+    }
+    return rc;
 }
 
 static int parse_action(jr_ctx *c, json_t *a, scn_action *out)
@@ -440,7 +467,7 @@ static int scenario_from_doc(jr_ctx *c, json_t *doc, const char *shown, scenario
         copy_name(out->name, sizeof out->name, name);
     if (!rc)
         rc = parse_world(c, doc, out) | parse_run(c, doc, out) | parse_readers(c, doc, out) |
-             parse_freeze(c, doc, out);
+             parse_freeze(c, doc, out) | parse_sleep(c, doc, out);
     if (!rc)
         rc = scenario_units_parse(c, doc, out);
     if (!rc)

@@ -13,6 +13,7 @@
 #include "pcsim/plant.h"
 #include "pcsim/station.h"
 #include "pcsim/station_freeze.h"
+#include "pcsim/station_sleep.h"
 #include "pcsim/world.h"
 
 #define SCN_MAX_SCRIPT PCS_SCENARIO_ACTIONS_MAX
@@ -37,6 +38,8 @@ typedef struct scenario {
     pcs_plant_setpoints setpoints;                 /**< "instrumentation" */
     int freeze;                        /**< 1: a "freeze" section (units can be frozen) */
     pcs_station_freeze_def freeze_def; /**< its options */
+    int sleep;                         /**< 1: a "sleep" section (units can sleep) */
+    pcs_station_sleep_def sleep_def;   /**< its options */
     json_t *doc;                       /**< the migrated document (owned), for model sections */
     char warnings[1024];               /**< rounding warnings, one per line ("" if none) */
 } scenario;

@@ -132,6 +132,11 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         free(st);
         return pcs_error_set(rc, "%s: $.freeze: %s", s->source, pcs_last_error());
     }
+    rc = s->sleep ? pcs_station_sleep_add(w, st, &s->sleep_def) : PCS_OK;
+    if (rc != PCS_OK) {
+        free(st);
+        return pcs_error_set(rc, "%s: $.sleep: %s", s->source, pcs_last_error());
+    }
     rc = pcs_station_entities_add(st);
     if (rc == PCS_OK)
         rc = pcs_station_structure_add(st);

@@ -28,6 +28,7 @@ struct pcs_station {
     uint32_t first_channel, n_channels; /**< channels the build registered */
     char source[256];                   /**< the scenario's source, for messages */
     struct station_freeze *freeze;      /**< station_freeze.c; NULL until pcs_station_freeze_add */
+    struct station_sleep *sleep;        /**< station_sleep.c; NULL until pcs_station_sleep_add */
     unsigned char *pump_pending;        /**< station_structure.c: [unit][PCS_PLANT_MAX_LOOPS] change
                                              accepted this tick (1 remove, 2 install), else 0 */
     pcs_plant_unit_def units[];         /**< n_all of them (sized at pcs_station_add) */

@@ -51,6 +51,7 @@
 #include "pcsim/snapshot.h"
 #include "pcsim/station.h"
 #include "pcsim/station_freeze.h"
+#include "pcsim/station_sleep.h"
 #include "pcsim/status.h"
 #include "pcsim/steam_dump.h"
 #include "pcsim/structure.h"
