@@ -732,6 +732,16 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
                         "loops (its systems run from the next tick)",
                         ev->subject, 100.0 * v[0], v[1] / 1e6, v[2]),
                1;
+    case PCS_EV_STATION_FREEZE:
+        return snprintf(out, len, "u%u FROZEN (its systems and slow jobs stop, its state held)",
+                        ev->subject),
+               1;
+    case PCS_EV_STATION_THAW:
+        return snprintf(out, len,
+                        "u%u THAWED after %.1f s frozen (decay heat and I/Xe/Sm advanced in "
+                        "closed form)",
+                        ev->subject, v[0]),
+               1;
     default:
         return 0;
     }

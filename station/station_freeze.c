@@ -11,6 +11,7 @@
 
 #include "pcsim/channel.h"
 #include "pcsim/command.h"
+#include "pcsim/event.h"
 #include "pcsim/plant.h"
 #include "pcsim/station_freeze.h"
 #include "pcsim/system.h"
@@ -60,13 +61,22 @@ typedef struct freeze_target {
     uint32_t unit;
 } freeze_target;
 
+/* A command's freeze or thaw, and its event (PCS_EV_STATION_FREEZE/_THAW),
+ * so a run's event list says when a unit stopped and resumed. */
 static pcs_status freeze_on_command(pcs_world *w, const pcs_command_call *call)
 {
-    (void)w;
     const freeze_target *t = call->ctx;
-    if (call->op == PCS_STATION_FREEZE_OP_FREEZE)
-        return pcs_station_freeze(t->st, t->unit);
-    return pcs_station_thaw(t->st, t->unit, call->cmd->args[0], NULL);
+    if (call->op == PCS_STATION_FREEZE_OP_FREEZE) {
+        pcs_status rc = pcs_station_freeze(t->st, t->unit);
+        if (rc == PCS_OK)
+            (void)pcs_event_emit(w, PCS_EV_STATION_FREEZE, t->unit, 0.0, 0.0, 0.0, 0.0);
+        return rc;
+    }
+    double frozen_s = 0.0;
+    pcs_status rc = pcs_station_thaw(t->st, t->unit, call->cmd->args[0], &frozen_s);
+    if (rc == PCS_OK)
+        (void)pcs_event_emit(w, PCS_EV_STATION_THAW, t->unit, frozen_s, 0.0, 0.0, 0.0);
+    return rc;
 }
 
 /* The "freeze" family on each unit's "uN" target. */

@@ -685,6 +685,12 @@ job_scenarios() {
     # for the rest (the freeze and the thaw) ends on it too.
     record "$s/lw20.out" run "$lw" --quiet --readers 20 --workers 2 --journal "$s/lw.journal"
     same living-world-readers-20-workers-2 "$straight" "$(hash_in "$s/lw20.out")"
+    # Not quiet: the run says what happened to the units, freeze and thaw too.
+    record "$s/lw1.out" run "$lw" --readers 0 --workers 1
+    same living-world-workers-1 "$straight" "$(hash_in "$s/lw1.out")"
+    judge living-world-shows-the-freeze 0 "u1 FROZEN (its systems and slow jobs stop" "$s/lw1.out"
+    judge living-world-shows-the-thaw 0 "u1 THAWED after 60.0 s frozen" "$s/lw1.out"
+    judge living-world-shows-the-unit-add 0 "u2 unit_add: built at the end of this tick" "$s/lw1.out"
     expect living-world-replays 0 "matches the journal" replay "$s/lw.journal" --quiet
     record "$s/lw70.out" run "$lw" --quiet --readers 0 --seconds 70 --save "$s/lw70.save"
     record "$s/lwrest.out" run "$lw" --quiet --readers 0 --seconds 130 --load "$s/lw70.save"

@@ -273,8 +273,16 @@ typedef enum pcs_station_entity_kind {
 
 /** Station event kinds: PCS_EV_MODEL_BASE + 192..199 (past event.h's
  *  model ranges). PCS_EV_STATION_UNIT_ADD: subject the unit (1-based);
- *  values: initial power fraction, nominal power W, loops. */
-enum { PCS_EV_STATION_UNIT_ADD = PCS_EV_MODEL_BASE + 192 };
+ *  values: initial power fraction, nominal power W, loops.
+ *  PCS_EV_STATION_FREEZE / _THAW: a "freeze" or "thaw" command applied
+ *  (stage 1); subject the unit; THAW's value 0 the time it was frozen, s
+ *  (real time plus the command's extra). pcs_station_freeze/_thaw called by
+ *  a host between ticks emit none. */
+enum {
+    PCS_EV_STATION_UNIT_ADD = PCS_EV_MODEL_BASE + 192,
+    PCS_EV_STATION_FREEZE = PCS_EV_MODEL_BASE + 193,
+    PCS_EV_STATION_THAW = PCS_EV_MODEL_BASE + 194,
+};
 
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
