@@ -578,7 +578,8 @@ static void push_subscribers(server *s, int step_end)
  * run before it is), so every subscriber forgets its last push, and what the
  * pool published before the load is never pushed: a tick notice of the old
  * clock may still be on its way. A reset's pool is new: it has published
- * nothing yet. */
+ * nothing yet. A load's pool is new too (serve_world.c do_load); its floor
+ * is still what it published, so that nothing of the load itself is pushed. */
 static void clock_restarted(server *s, serve_req_kind kind)
 {
     s->push_floor = kind == SERVE_REQ_LOAD ? pcs_snapshot_published(s->info.pool) : 0;
@@ -713,6 +714,11 @@ static int on_control(client *c, const serve_msg *m)
         r.kind = m->type == SERVE_MSG_LOAD ? SERVE_REQ_LOAD : SERVE_REQ_SAVE;
         if (save_path(s, m, r.path, sizeof r.path) != 0)
             return reply_error(c, m, REFUSE, "bad_message", "%s: --save-dir path too long", type);
+        if (r.kind == SERVE_REQ_LOAD) { /* it loads into a new world (serve_world.c do_load) */
+            readers_close_all(s);
+            serve_http_world_gone(s->http);
+            s->have_world = 0;
+        }
         break;
     }
     s->world_busy = 1;
@@ -859,7 +865,8 @@ static void on_reply(uv_async_t *h)
     if (!serve_world_take(&s->world, &r))
         return;
     s->world_busy = 0;
-    if (r.kind == SERVE_REQ_RESET) { /* the new world's, or the old one's if the build failed */
+    if (r.kind == SERVE_REQ_RESET || r.kind == SERVE_REQ_LOAD) {
+        /* the new world's, or the old one's if the build or the load failed */
         s->info = r.info;
         s->have_world = 1;
     }

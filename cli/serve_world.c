@@ -21,9 +21,10 @@
  * sent before a step applies at that step's first tick, deterministically.
  *
  * A reset builds the new world before destroying the old one, so a failed
- * build leaves the old world running. The network thread closes every
- * reader of the old pool before it asks for a reset and reopens them on the
- * new one.
+ * build leaves the old world running. A load does the same, and loads the
+ * save into the new world before the swap (do_load says why). The network
+ * thread closes every reader of the old pool before it asks for a reset or
+ * a load and reopens them on the pool the reply names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -157,19 +158,49 @@ static void do_step(serve_world *sw, serve_req *r)
     }
 }
 
+/* The new world replaces the live one, which is destroyed. */
+static void swap_in(serve_world *sw, pcs_world *w, pcs_station *st, const serve_world_info *info)
+{
+    pcs_station_destroy(sw->station);
+    pcs_world_destroy(sw->world);
+    sw->world = w;
+    sw->station = st;
+    sw->info = *info;
+    atomic_store_explicit(&sw->tick, pcs_world_clock(w)->tick, memory_order_release);
+}
+
 static void do_reset(serve_world *sw, serve_req *r)
 {
     pcs_world *w;
     pcs_station *st;
     serve_world_info info;
     r->status = build(sw, r->has_seed, r->seed, &w, &st, &info, r->error);
-    if (r->status == PCS_OK) {
-        pcs_station_destroy(sw->station);
-        pcs_world_destroy(sw->world);
-        sw->world = w;
-        sw->station = st;
-        sw->info = info;
-        atomic_store_explicit(&sw->tick, 0, memory_order_release);
+    if (r->status == PCS_OK)
+        swap_in(sw, w, st, &info);
+    r->info = sw->info;
+}
+
+/* A load replays the save's structure log before it checks the stores, and
+ * an applied structural change cannot be undone (pcsim/structure.h, "Saves
+ * and replay"): a save refused after its replay would leave the live world
+ * with the save's structure. So every load goes into a fresh world of the
+ * same scenario and seed, swapped in as a reset's is only if the load
+ * succeeds; a refused one leaves the live world untouched. The fresh world
+ * also replays a save made before changes the live world has applied since
+ * (save, pump_install, load that save), which the live world must refuse.
+ * The cost is a station build (docs/protocol.md, "load"). */
+static void do_load(serve_world *sw, serve_req *r)
+{
+    pcs_world *w;
+    pcs_station *st;
+    serve_world_info info;
+    r->status = build(sw, 1, sw->info.seed, &w, &st, &info, r->error);
+    if (r->status == PCS_OK && (r->status = pcs_world_load(w, r->path)) != PCS_OK) {
+        snprintf(r->error, sizeof r->error, "%s", pcs_last_error());
+        pcs_station_destroy(st);
+        pcs_world_destroy(w);
+    } else if (r->status == PCS_OK) {
+        swap_in(sw, w, st, &info);
     }
     r->info = sw->info;
 }
@@ -191,8 +222,7 @@ static void handle(serve_world *sw, serve_req *r)
         do_reset(sw, r);
         break;
     case SERVE_REQ_LOAD:
-        if ((r->status = pcs_world_load(sw->world, r->path)) != PCS_OK)
-            snprintf(r->error, sizeof r->error, "%s", pcs_last_error());
+        do_load(sw, r);
         break;
     case SERVE_REQ_SAVE:
         if ((r->status = pcs_world_save(sw->world, r->path)) != PCS_OK)

@@ -254,6 +254,9 @@ USES = {
     "test_sigterm_stops_cleanly_with_clients_connected": ["station"],
     "test_reset_with_the_same_seed_repeats_the_run": ["station1"],
     "test_a_channel_retired_by_pump_remove_is_named_to_observers_and_subscribers": ["station1"],
+    "test_a_refused_load_of_a_save_with_a_structure_log_leaves_the_world_as_it_was":
+        ["station1"],
+    "test_a_save_loads_after_a_structural_change_made_since_it": ["station1"],
     # A free-running server starts ahead only during the test before its
     # first (it ticks once built: fast mode flat out, a core's worth): a
     # long one. Fast mode is over before the pace checks.
@@ -630,6 +633,69 @@ class ServeTest(unittest.TestCase):
         self.assertIn("retired", m["message"])
         again = sub.call({"type": "subscribe", "channels": names[1:], "every": 1})
         self.assertEqual(again["type"], "subscribe", again)
+
+    def _saves(self, srv):
+        return srv.proc.args[srv.proc.args.index("--save-dir") + 1]
+
+    def test_a_refused_load_of_a_save_with_a_structure_log_leaves_the_world_as_it_was(self):
+        """A save whose structure log is sound but whose state is refused (a
+        store's bytes flipped: its checksum fails) must leave the live world
+        untouched: its structure (pump2 still in), its clock and its state.
+        The load runs in a fresh world that replaces the live one only on
+        success (docs/protocol.md, "load")."""
+        srv = self.shared("station1")
+        c = srv.connect(role="control")
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        self.addCleanup(lambda: c.call({"type": "reset"}, timeout=START_TIMEOUT))
+        c.call({"type": "act", "target": "u1.pump2", "command": "pump_remove"})
+        c.call({"type": "step", "n": 3})
+        self.assertEqual(c.call({"type": "save", "name": "removed"})["tick"], 3)
+        good = os.path.join(self._saves(srv), "removed.save")
+        with open(good, "rb") as f:
+            b = bytearray(f.read())
+        n_sections = struct.unpack_from("<I", b, 12)[0]
+        first = struct.unpack_from("<Q", b, 48 + 64)[0]  # section 0's offset: a state store
+        self.assertEqual(first, 48 + 104 * n_sections + 8)
+        b[first] ^= 0xFF
+        with open(os.path.join(self._saves(srv), "bad.save"), "wb") as f:
+            f.write(b)
+        # The live world: a fresh one, two ticks on, pump2 in place.
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        c.call({"type": "step", "n": 2})
+        m = c.call({"type": "load", "name": "bad"}, timeout=START_TIMEOUT)
+        self.assertError(m, "load_failed", False)
+        self.assertIn("checksum", m["message"])
+        obs = srv.connect()
+        self.assertEqual(obs.call({"type": "observe", "channels": ["u1.pump2.speed"]})["type"],
+                         "obs")
+        after = c.call({"type": "step", "n": 1, "hash": True})
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        c.call({"type": "step", "n": 2})
+        self.assertEqual(c.call({"type": "step", "n": 1, "hash": True}), after)
+
+    def test_a_save_loads_after_a_structural_change_made_since_it(self):
+        """save, pump_install, load that save: the live world's structure log
+        runs ahead of the save's (it was refused: "the save's structure log
+        has 1 entries; this world has applied 2"); a fresh world replays the
+        save's log and takes its state."""
+        srv = self.shared("station1")
+        c = srv.connect(role="control")
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        self.addCleanup(lambda: c.call({"type": "reset"}, timeout=START_TIMEOUT))
+        c.call({"type": "act", "target": "u1.pump2", "command": "pump_remove"})
+        c.call({"type": "step", "n": 3})
+        self.assertEqual(c.call({"type": "save", "name": "one"})["tick"], 3)
+        self.assertEqual(c.call({"type": "load", "name": "one"}, timeout=START_TIMEOUT)["tick"], 3)
+        then = c.call({"type": "step", "n": 1, "hash": True})
+        c.call({"type": "act", "target": "u1.pump2", "command": "pump_install"})
+        c.call({"type": "step", "n": 2})
+        obs = srv.connect()
+        self.assertEqual(obs.call({"type": "observe", "channels": ["u1.pump2.speed"]})["type"],
+                         "obs")  # installed again
+        m = c.call({"type": "load", "name": "one"}, timeout=START_TIMEOUT)
+        self.assertEqual(m.get("tick"), 3, m)
+        self.assertEqual(c.call({"type": "step", "n": 1, "hash": True}), then)
+        self.assertError(obs.call({"type": "observe"}), "unknown_channel", False)
 
     def test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick(self):
         """A subscriber's last push is forgotten when the clock restarts: a

@@ -53,7 +53,10 @@
  * structure_log_capacity entries, this world's log a prefix of it, else
  * refused naming the first differing entry's index, tick and kind), and the
  * entries the world has not applied are applied then, before the rest is
- * read: a later refusal leaves the world with the save's structure.
+ * read: a later refusal leaves the world with the save's structure. Hosts
+ * that load into a live world load into a fresh world of the same scenario
+ * and seed instead and swap it in on success (`pcsim serve`, the Python
+ * Station.load; docs/protocol.md, "load").
  *
  * The world to load into must be built the same way as the saved one (same
  * scenario); the commands still queued and the journal are not saved.
