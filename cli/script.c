@@ -147,12 +147,11 @@ int script_start(host *h)
  * the target's prefix) is not built yet, or it, or the device, is gone. */
 static void missing_reason(const host *h, const char *target, char *out, size_t len)
 {
-    char *end;
-    unsigned long n = target[0] == 'u' ? strtoul(target + 1, &end, 10) : 0;
+    unsigned long n = target[0] == 'u' ? strtoul(target + 1, NULL, 10) : 0;
     if (n > pcs_station_unit_count(h->station) && n <= pcs_scenario_unit_count(h->scn))
         snprintf(out, len,
-                 "u%lu is not built at this tick (a unit with \"build\": \"later\": the "
-                 "script's unit_add of u%lu builds it at the end of its tick)",
+                 "u%lu is not built at this tick (a unit with \"build\": \"later\": a "
+                 "unit_add of u%lu builds it at the end of that command's tick)",
                  n, n);
     else
         snprintf(out, len, "the target does not exist at this tick (removed since the start)");
