@@ -293,3 +293,20 @@ Test(station_entities, a_valve_name_the_host_took_is_refused_naming_it)
     pcs_world_destroy(w);
     pcs_scenario_destroy(scn);
 }
+
+/* A unit with boundary SGs (the default sg_model) has no MSIV, PORV or
+ * steam dump target, so no valve entity: unit 1 + pumps 2, and no name of
+ * a valve resolves. */
+Test(station_entities, a_boundary_sg_unit_has_no_valve_entities)
+{
+    fixture f;
+    build(&f, "{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"loops\": 2}]}");
+    cr_assert_eq(count_kind(&f, PCS_STATION_ENTITY_VALVE), 0);
+    cr_assert_eq(count_kind(&f, PCS_STATION_ENTITY_UNIT), 1);
+    cr_assert_eq(count_kind(&f, PCS_STATION_ENTITY_PUMP), 2);
+    pcs_entity_handle h;
+    cr_assert_eq(pcs_entity_find(f.w, "u1.msiv1", &h), PCS_E_NOTFOUND);
+    cr_assert_eq(pcs_entity_find(f.w, "u1.dumpctl", &h), PCS_E_NOTFOUND);
+    cr_assert_eq(entity(&f, "u1.pump2").id, 3, "the pumps follow the unit, as before");
+    release(&f);
+}
