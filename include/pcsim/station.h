@@ -211,22 +211,45 @@ PCS_API pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *s, pcs_stat
 
 /**
  * Entity kinds of the station's devices (pcsim/entity.h). pcs_station_add
- * registers every unit ("u1"), reactor coolant pump ("u1.pump2"), sensor
- * ("u1.loop1.flow.B") and alarm ("u1.alarm.flow_low.2") as an entity of the
- * world's entity table under its command-target name: each unit followed by
- * its pumps, then the sensors in channel order, then the alarms, so the same
- * scenario gives the same ids and handles. Pumps, sensors and alarms are
- * owned by their unit's entity, and a sensor's (store, row) is its measured
- * value's (pcs_sensor_value_ref). A world without a table gets one of
- * max(256, 2 x devices) slots; a host's own table is used as it is (a full
- * table or a name the host already took fails pcs_station_add, naming it).
- * No model's state changes: the table is in neither the save nor the hash.
+ * registers every unit ("u1"), reactor coolant pump ("u1.pump2"), valve
+ * ("u1.msiv3"), sensor ("u1.loop1.flow.B") and alarm ("u1.alarm.flow_low.2")
+ * as an entity of the world's entity table under its command-target name:
+ * each unit followed by its pumps and valves, then the sensors in channel
+ * order, then the alarms, so the same scenario gives the same ids and
+ * handles; a unit added while running (unit_add) gets its devices in the
+ * same order. Pumps, valves, sensors and alarms are owned by their unit's
+ * entity; a sensor's (store, row) is its measured value's
+ * (pcs_sensor_value_ref), a valve's its position channel's (opening, 0 shut
+ * to 1 open). A world without a table gets one of max(256, 2 x devices)
+ * slots; a host's own table is used as it is (a full table or a name the
+ * host already took fails pcs_station_add, naming it). No model's state
+ * changes, but the table is world state: it is saved and in the state hash.
+ *
+ * Valves. A valve is an entity when a command target names that valve (or
+ * the one lumped position the model gives a bank of valves) and nothing
+ * else. Per unit, in this order:
+ *   - "uN.msivK", K = 1..SGs: the main steam isolation valves (row: channel
+ *     "uN.sgK.msiv", pcsim/interlock.h);
+ *   - "uN.porvK": the SG PORVs (row: "uN.sgK.porv_opening", pcsim/sg_porv.h);
+ *   - "uN.dumpctl": the steam dump, one device because the model moves its
+ *     12 valves as one demand (row: "uN.dumpctl.demand", pcsim/steam_dump.h).
+ * The group targets "uN.msiv" (every MSIV) and "uN.porvctl" (every PORV)
+ * are commands to several entities, not devices. Valves no target names
+ * alone are not entities (an entity's name is one a command can use): the
+ * turbine's stop and control valves ("uN.turbine" is the turbine-generator),
+ * the pressurizer spray valves ("uN.pzr" is the pressurizer controller), the
+ * main feed regulating and bypass valves ("uN.sgctl" is the SG level
+ * controller), the feed isolation valves (the interlocks close them), the
+ * pressurizer PORVs and safety valves and the SG safety valves (self-acting
+ * in their models, no command). A unit without a valve's target (a summary
+ * unit, boundary SGs) has no such entity.
  */
 typedef enum pcs_station_entity_kind {
     PCS_STATION_ENTITY_UNIT = 1,
     PCS_STATION_ENTITY_PUMP = 2,
     PCS_STATION_ENTITY_SENSOR = 3,
     PCS_STATION_ENTITY_ALARM = 4,
+    PCS_STATION_ENTITY_VALVE = 5,
 } pcs_station_entity_kind;
 
 /**
