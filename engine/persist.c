@@ -4,11 +4,19 @@
  *
  * Loading stages everything in a private buffer and validates it in full
  * before the first byte of the world changes: there is no partially loaded
- * world. A save of this world has one exact size (header, table and every
- * section are fixed by its stores, jobs and entity table), so the loader
- * reads at most that many bytes and one more, whatever the file claims or
- * the file system says: a huge or growing file costs no more memory than a
- * valid one.
+ * world. The one exception is a save whose structure log extends the
+ * world's (persist.h, "Loads that change the structure"): only a world
+ * that never ticked takes it; the header, the table, every section's
+ * checksum and every log entry are checked first, then the entries are
+ * re-applied, and a refusal after that marks the world unusable
+ * (after_replay) rather than leave it to run half changed. Those checks
+ * read the file in pieces (its size costs time, not memory).
+ *
+ * A save of this world has one exact size (header, table and every section
+ * are fixed by its stores, jobs and entity table), so the loader reads at
+ * most that many bytes and one more, whatever the file claims or the file
+ * system says: a huge or growing file costs no more memory than a valid
+ * one.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -197,6 +197,36 @@ Test(persist_structure, a_fresh_world_refused_after_the_replay_refuses_to_tick_s
     fx_free(&a);
 }
 
+/* A replay that fails part way: pump_remove of u2's pump 1 passes the
+ * kind's validate (u2 is a unit of the scenario; a log may add it first)
+ * but its apply finds u2 not built. The world is unusable, not half run. */
+Test(persist_structure, a_replay_that_fails_leaves_the_fresh_world_unusable)
+{
+    char p[128], q[128];
+    tmp(p, sizeof p, "replay-good");
+    tmp(q, sizeof q, "replay-bad");
+    fixture a, b;
+    removed(&a, p);
+    double u2 = 2.0, one = 1.0;
+    craft(p, q, "structure:log", 8u + offsetof(pcs_command, args), &u2, sizeof u2);
+    craft(q, q, "structure:log", 8u + offsetof(pcs_command, args) + sizeof(double), &one,
+          sizeof one);
+    fx_make(&b);
+    cr_assert_neq(pcs_world_load(b.w, q), PCS_OK);
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "load '%s': re-applying the save's structure log: ", q);
+    cr_assert_eq(strncmp(pcs_last_error(), prefix, strlen(prefix)), 0, "%s", pcs_last_error());
+    cr_assert(strstr(pcs_last_error(), "no unit u2 (units u1..u1)"), "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_tick(b.w), PCS_E_STATE);
+    char want[256];
+    snprintf(want, sizeof want, "pcs_world_tick: a load of '%s' re-applied 1 of the save's", q);
+    cr_assert_eq(strncmp(pcs_last_error(), want, strlen(want)), 0, "%s", pcs_last_error());
+    remove(p);
+    remove(q);
+    fx_free(&b);
+    fx_free(&a);
+}
+
 /* A damaged section or a trailing byte is found before the replay: the
  * fresh world is refused unchanged and runs on. */
 Test(persist_structure, a_bad_checksum_or_trailing_byte_is_refused_before_the_replay)
