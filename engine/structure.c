@@ -48,6 +48,7 @@
 typedef struct kind_rec {
     char name[KIND_NAME_MAX]; /* "" when the kind is not structural */
     pcs_command_fn check, apply, dropped;
+    pcs_structure_validate_fn validate; /* optional: a load's check of a log entry */
     void *ctx;
 } kind_rec;
 
@@ -221,6 +222,7 @@ pcs_status pcs_structure_kind_register(pcs_world *w, const pcs_structure_kind_de
     k->check = def->check;
     k->apply = def->apply;
     k->dropped = def->dropped;
+    k->validate = def->validate;
     k->ctx = def->ctx;
     s->n_kinds++;
     w->handlers[def->kind] = (pcs_handler_rec){.fn = accept_or_reject, .ctx = s};
@@ -416,6 +418,12 @@ const char *pcs_structure_kind_name(const pcs_world *w, uint32_t kind)
     if (!w->structure || kind >= PCS_COMMAND_KINDS_MAX || !w->structure->kinds[kind].name[0])
         return NULL;
     return w->structure->kinds[kind].name;
+}
+
+pcs_status pcs_structure_validate(const pcs_world *w, const pcs_command *c)
+{
+    const kind_rec *k = &w->structure->kinds[c->kind];
+    return k->validate ? k->validate(w, k->ctx, c) : PCS_OK;
 }
 
 pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n)

@@ -53,6 +53,11 @@ pcs_status pcs_station_pump_resolve(const pcs_station *st, int i, const char *wh
  *  the station registers are spelled so), the first character after them
  *  in @p *end. 0 when @p s does not start so. */
 uint32_t pcs_station_name_number(const char *s, const char **end);
+/** Structural command @p c named @p name, at stage 1 or saved in a log:
+ *  no target, and args[@p n_used..] 0 (the station's structural commands
+ *  take their place from args, and a log entry must be what stage 1 took);
+ *  PCS_E_INVAL naming the field and value otherwise. */
+pcs_status pcs_station_log_unused(const pcs_command *c, const char *name, uint32_t n_used);
 
 /** station/station_entities.c: register unit @p u (0-based), added while
  *  running, its pumps, and its sensors among the channels from

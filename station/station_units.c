@@ -67,6 +67,8 @@ static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
     const pcs_station *st = su->st;
     double a = c->args[0];
     uint32_t next = st->n_units + su->n_pending + 1;
+    if (pcs_station_log_unused(c, "unit_add", 1) != PCS_OK) /* what a load checks */
+        return PCS_E_INVAL;
     if (!unit_arg_ok(st, a))
         return pcs_error_set(PCS_E_NOTFOUND,
                              "%s: unit_add: no unit %g in the scenario (units u1..u%u; "
@@ -137,6 +139,21 @@ static pcs_status dropped_add(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+/* A load's check of a saved entry, before the log is re-applied: a unit
+ * the scenario builds later, nothing else set. */
+static pcs_status validate_add(const pcs_world *w, void *ctx, const pcs_command *c)
+{
+    const pcs_station *st = ((const struct station_units *)ctx)->st;
+    double a = c->args[0];
+    (void)w;
+    if (!unit_arg_ok(st, a) || a <= (double)st->n_start)
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "unit_add: args[0] unit %g (allowed: a whole number, %u..%u, a unit "
+                             "the scenario builds later)",
+                             a, st->n_start + 1, st->n_all);
+    return pcs_station_log_unused(c, "unit_add", 1);
+}
+
 /* The fixed kind (pcsim/station.h): a journal names it, and the station's
  * other structural kinds sit beside it at the top of the kind space. */
 static pcs_status register_kind(pcs_world *w, struct station_units *su)
@@ -147,6 +164,7 @@ static pcs_status register_kind(pcs_world *w, struct station_units *su)
     d.check = check_add;
     d.apply = apply_add;
     d.dropped = dropped_add;
+    d.validate = validate_add;
     d.ctx = su;
     su->kind = d.kind;
     return pcs_structure_kind_register(w, &d);
