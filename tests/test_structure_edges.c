@@ -413,3 +413,29 @@ Test(structure_edges, frozen_unit_after_load_shows_the_uninterrupted_values)
     stn_free(&a);
     stn_free(&b);
 }
+
+/* A unit added while running has no freeze stores (they are sized for the
+ * units built with the station): freezing it is refused, naming it and
+ * the units that can be frozen, and nothing is written. */
+Test(structure_edges, unit_added_while_running_cannot_be_frozen)
+{
+    static const char doc[] = "{\"schema\": 1, \"world\": {\"workers\": 0}, \"freeze\": {}, "
+                              "\"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\", \"build\": "
+                              "\"later\"}]}";
+    stn s;
+    cr_assert_eq(stn_build(&s, doc), PCS_OK, "%s", pcs_last_error());
+    stn_tick(&s);
+    stn_submit(&s, "u2", "unit_add");
+    stn_tick(&s);
+    cr_assert_eq(pcs_station_unit_count(s.st), 2, "u2 is built");
+    uint64_t h = pcs_world_state_hash(s.w);
+    cr_expect_eq(pcs_station_freeze(s.st, 2), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(),
+                     "pcs_station_freeze: u2 was added while running; only the units built with "
+                     "the station (u1..u1) can be frozen") != NULL,
+              "%s", pcs_last_error());
+    cr_expect_eq(pcs_station_unit_frozen(s.st, 2), 0);
+    cr_expect_eq(pcs_world_state_hash(s.w), h, "nothing written");
+    cr_expect_eq(pcs_station_freeze(s.st, 1), PCS_OK, "%s", pcs_last_error());
+    stn_free(&s);
+}
