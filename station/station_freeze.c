@@ -159,14 +159,12 @@ static pcs_status freeze_hold_add(pcs_world *w, const pcs_station *st, struct st
     pcs_status rc = pcs_station_held_add(w, numbers, f->n_units, "station.frozen_held", &f->held);
     if (rc != PCS_OK)
         return rc;
+    /* Reads the flags and the held copy, writes the units' outputs. */
     reads[0] = f->flag_store;
     reads[1] = pcs_station_held_store(f->held);
-    pcs_system_desc d = {.name = "station.freeze.hold",
-                         .stage = PCS_STAGE_COMMANDS,
-                         .fn = freeze_hold_system,
-                         .ctx = f,
-                         .reads = reads,
-                         .n_reads = 2};
+    pcs_system_desc d = {.name = "station.freeze.hold", .fn = freeze_hold_system, .ctx = f};
+    d.stage = PCS_STAGE_COMMANDS; /* before every system that reads them */
+    d.reads = reads, d.n_reads = 2;
     d.writes = pcs_station_held_scratch(f->held, &d.n_writes);
     return pcs_system_register(w, &d, NULL);
 }

@@ -74,11 +74,8 @@ static void on_events(void *ctx, const pcs_event *ev, uint32_t n)
 
 static void ex_kind(pcs_world *w, uint32_t k, const char *name, pcs_command_fn apply)
 {
-    pcs_structure_kind_def d = pcs_structure_kind_default();
-    d.kind = k;
-    d.name = name;
-    d.check = note_check;
-    d.apply = apply;
+    /* Every kind announces its change from its check (note_check). */
+    const pcs_structure_kind_def d = {.kind = k, .name = name, .check = note_check, .apply = apply};
     cr_assert_eq(pcs_structure_kind_register(w, &d), PCS_OK, "%s", pcs_last_error());
 }
 
@@ -297,26 +294,23 @@ static uint32_t rejections(const stn *s)
  * naming the file, the field, the value and the range. */
 Test(structure_edges, scenario_structure_log_capacity_refused_out_of_range)
 {
-    static const struct {
-        const char *value, *want;
-    } bad[] = {
-        {"1048577", "value 1048577 is outside [0, 1048576]"},
-        {"-1", "[0, 1048576]"},
-        {"2.5", "[0, 1048576]"},
-        {"\"many\"", "structure_log_capacity"},
-    };
+    /* The value, then a part of the message it must get. */
+    static const char *const bad[][2] = {{"1048577", "value 1048577 is outside [0, 1048576]"},
+                                         {"-1", "[0, 1048576]"},
+                                         {"2.5", "[0, 1048576]"},
+                                         {"\"many\"", "structure_log_capacity"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char doc[256];
         snprintf(doc, sizeof doc,
                  "{\"schema\": 1, \"world\": {\"structure_log_capacity\": %s}, "
                  "\"units\": [{\"name\": \"u1\"}]}",
-                 bad[i].value);
+                 bad[i][0]);
         stn s;
-        cr_expect_eq(stn_build(&s, doc), PCS_E_INVAL, "%s accepted", bad[i].value);
+        cr_expect_eq(stn_build(&s, doc), PCS_E_INVAL, "%s accepted", bad[i][0]);
         const char *m = pcs_last_error();
         cr_expect(strstr(m, "edges.json") != NULL, "%s", m);
         cr_expect(strstr(m, "$.world.structure_log_capacity") != NULL, "%s", m);
-        cr_expect(strstr(m, bad[i].want) != NULL, "'%s' lacks '%s'", m, bad[i].want);
+        cr_expect(strstr(m, bad[i][1]) != NULL, "'%s' lacks '%s'", m, bad[i][1]);
         stn_free(&s);
     }
 }
