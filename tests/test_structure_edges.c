@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "pcsim/pcsim.h"
+#include "pcsim/primary.h"
 
 /* ---- engine worlds --------------------------------------------------------- */
 
@@ -431,5 +432,48 @@ Test(structure_edges, unit_added_while_running_cannot_be_frozen)
     cr_expect_eq(pcs_station_unit_frozen(s.st, 2), 0);
     cr_expect_eq(pcs_world_state_hash(s.w), h, "nothing written");
     cr_expect_eq(pcs_station_freeze(s.st, 1), PCS_OK, "%s", pcs_last_error());
+    stn_free(&s);
+}
+
+static int stn_fail; /* the station test's failing system fails while set */
+
+static pcs_status stn_failer(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return stn_fail ? pcs_error_set(PCS_E_INVAL, "stage 7 failed on purpose") : PCS_OK;
+}
+
+/* The station's pump_remove on a failed tick: accepted by the attempt that
+ * failed at stage 7, applied by the retry, and its primary_pump_removed
+ * event (emitted by the check) in the retry's list once. */
+Test(structure_edges, pump_remove_on_a_retried_tick_is_announced_once)
+{
+    static const char doc[] =
+        "{\"schema\": 1, \"world\": {\"workers\": 0}, \"units\": [{\"name\": \"u1\"}]}";
+    stn s;
+    cr_assert_eq(stn_build(&s, doc), PCS_OK, "%s", pcs_last_error());
+    pcs_system_desc d = {.name = "failer", .fn = stn_failer};
+    d.stage = PCS_STAGE_ACCIDENTS;
+    cr_assert_eq(pcs_system_register(s.w, &d, NULL), PCS_OK, "%s", pcs_last_error());
+    stn_fail = 0;
+    stn_tick(&s);
+    stn_submit(&s, "u1.pump2", "pump_remove");
+    stn_fail = 1;
+    cr_assert_eq(pcs_world_tick(s.w), PCS_E_INVAL);
+    stn_fail = 0;
+    stn_tick(&s);
+    uint32_t n = 0, removed = 0;
+    const pcs_event *ev = pcs_world_events(s.w, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (ev[i].kind == PCS_EV_PRIMARY_PUMP_REMOVED) {
+            removed++;
+            cr_expect_eq(ev[i].tick, 1);
+            cr_expect_eq(ev[i].subject, PCS_PRIMARY_PUMP_SUBJECT(0, 1), "u1.pump2");
+        }
+    cr_expect_eq(removed, 1, "announced once, by the attempt that applied it");
+    cr_expect_eq(pcs_structure_log_count(s.w), 1);
+    pcs_entity_handle h;
+    cr_expect_eq(pcs_entity_find(s.w, "u1.pump2", &h), PCS_E_NOTFOUND, "the pump is gone");
+    stn_tick(&s);
     stn_free(&s);
 }
