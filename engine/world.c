@@ -297,6 +297,7 @@ static pcs_status run_stage(pcs_world *w, pcs_stage stage)
 static pcs_status drain_commands(pcs_world *w)
 {
     observe(w, PCS_STAGE_COMMANDS, 0);
+    pcs_structure_announce_carried(w); /* one branch unless a failed attempt left changes */
     pcs_status st = pcs_commands_stage(w);
     if (st == PCS_OK)
         st = pcs_systems_run_stage(w, PCS_STAGE_COMMANDS);

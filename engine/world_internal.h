@@ -319,6 +319,14 @@ void pcs_world_mark_unusable(pcs_world *w, const char *why);
 /* engine/structure.c: apply the structural changes queued at stage 1 and
  * commit them (pcs_world_tick, after plugins_after_step). */
 pcs_status pcs_structure_apply_queued(pcs_world *w);
+/* engine/structure.c: at stage 1, before the drain, emit again the events
+ * of the changes an earlier failed attempt at this tick accepted and left
+ * queued (their checks emitted them in a list the failure discarded). */
+void pcs_structure_announce_carried(pcs_world *w);
+/* engine/command.c: take the journal entry of @p c (an accepted structural
+ * change whose apply failed; the same source, sequence and tick) out of
+ * what pcs_journal_read returns, so the journal holds what was applied. */
+void pcs_journal_withdraw(pcs_world *w, const pcs_command *c);
 /* engine/structure.c: forget the changes a failed tick left queued
  * (pcs_world_load: they were checked against the world it replaced),
  * telling each kind's dropped. */

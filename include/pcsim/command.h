@@ -383,12 +383,17 @@ PCS_API pcs_status pcs_command_stats_get(const pcs_world *w, pcs_command_stats *
  * index >= @p *cursor into @p out (at most @p max). The journal keeps the last
  * journal_capacity entries; @p missed (optional) gets how many older entries
  * were overwritten before this read. @p *cursor advances past what was copied.
+ * A structural change (structure.h) is journaled when stage 1 accepts it; if
+ * its apply then fails, its entry is withdrawn: it keeps its index but is
+ * never copied, so the journal holds what was applied (a reader that copied
+ * it before the failing attempt keeps its copy: read after successful ticks).
  * @return number copied. World thread only.
  */
 PCS_API uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_command *out,
                                   uint32_t max, uint64_t *missed);
 
-/** Total commands ever journaled (0 for NULL). World thread only. */
+/** Total commands ever journaled, withdrawn entries included (the index
+ *  the next entry gets; 0 for NULL). World thread only. */
 PCS_API uint64_t pcs_journal_count(const pcs_world *w);
 
 #ifdef __cplusplus

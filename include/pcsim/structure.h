@@ -53,9 +53,16 @@
  * allocates nothing; a change allocates what its registrations need.
  *
  * Failure. @c apply returns an error only when the world cannot take the
- * change (out of memory, a table at its limit): the tick fails as a failed
- * stage does (world.c: no rollback) and the message names the command;
- * the changes accepted after it stay queued for the retry of the tick. A
+ * change (out of memory, a table at its limit), and should fail before it
+ * changes the world: the tick fails as a failed stage does (world.c: no rollback) and
+ * the message names the command; the failed change is not logged and its
+ * journal entry is withdrawn (pcs_journal_read skips it), so a journal
+ * replay applies what the run applied; the changes accepted after it stay
+ * queued for the retry of the tick. A change accepted by an attempt that
+ * failed at any step stays queued and is applied by the retry without a
+ * second check, and the events its check emitted are emitted again at the
+ * retry's stage 1, so the tick that succeeds announces it once
+ * (engine/structure.c, "Retried ticks"). A
  * load drops the changes a failed tick left queued (they were checked
  * against the world the load replaced), calling each one's kind's
  * @c dropped.
