@@ -73,6 +73,11 @@ static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
                              "u%u..u%u are built later)",
                              st->source, a, st->n_all, st->n_start + 1, st->n_all);
     uint32_t n = (uint32_t)a;
+    if (n <= st->n_units && !pcs_station_unit_running(st, n))
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: unit_add u%u: the unit was removed (a removed unit does not "
+                             "come back)",
+                             st->source, n);
     if (n <= st->n_start)
         return pcs_error_set(PCS_E_STATE, "%s: unit_add u%u: the unit is built (at the start)",
                              st->source, n);
