@@ -746,8 +746,8 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
                1;
     case PCS_EV_STATION_UNIT_REMOVE:
         return snprintf(out, len,
-                        "u%u unit_remove: removed at the end of this tick at %.1f MW (%.0f %%), "
-                        "%g units left running (its systems stop, its state is kept)",
+                        "u%u unit_remove: removed at the end of this tick at %.1f MW (%.0f %%; "
+                        "units still running: %g; its systems stop, its state is kept)",
                         ev->subject, v[0] / 1e6, 100.0 * v[1], v[2]),
                1;
     case PCS_EV_STATION_FREEZE:

@@ -179,8 +179,8 @@ Test(unit_remove, every_record_of_the_unit_goes)
     double p = ((const double *)pcs_store_data(a.w, power_store))[power_index];
     char want[256];
     snprintf(want, sizeof want,
-             "u2 unit_remove: removed at the end of this tick at %.1f MW (%.0f %%), 2 units left "
-             "running (its systems stop, its state is kept)",
+             "u2 unit_remove: removed at the end of this tick at %.1f MW (%.0f %%; units still "
+             "running: 2; its systems stop, its state is kept)",
              p / 1e6, 100.0 * p / (2.0 * 3.411e9 / 4.0));
     expect_remove_event(&a, want);
     cr_assert_eq(pcs_structure_log_count(a.w), 1);
