@@ -11,8 +11,9 @@
  * its controllers, its own sensor, protection and alarm banks (stores and
  * systems prefixed "uN.", channels and targets named as a unit of the start
  * has them: pcs_plant_unit_add), and its station entities. Units are added
- * in order, so units 1..n_units are the running ones and unit_add's
- * target is always the next.
+ * in order, so units 1..n_units are the built ones (unit_remove may have
+ * taken some out since: pcs_station_unit_running) and unit_add's target is
+ * always the next; a removed unit is refused (it does not come back).
  *
  * The command: kind PCS_STATION_KIND_UNIT_ADD (a structural kind, no family
  * and no target: args[0] is the unit number), resolved from "uN" by

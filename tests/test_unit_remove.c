@@ -477,3 +477,42 @@ Test(unit_remove, stage_1_refusals_name_the_unit_and_its_state)
                  "unknown command 'unit_remove' (the station has fewer than two units)");
     ur_free(&a);
 }
+
+/* The new calls' argument checks, and a held sensor: held in the build
+ * phase (before its first sample), its lag stays at its source's build
+ * value while its twin's follows the plant (u1's pump tripped). Held after
+ * the seal outside a structural apply: refused. */
+Test(unit_remove, new_calls_check_their_arguments_and_hold_holds)
+{
+    cr_assert_eq(pcs_station_unit_running(NULL, 1), 0);
+    uint32_t cursor = 0;
+    pcs_target_id t;
+    cr_assert_eq(pcs_command_target_next(NULL, &cursor, &t), 0);
+    expect_error(pcs_sensor_hold(NULL, NULL, 0), PCS_E_INVAL, "pcs_sensor_hold: NULL argument");
+    ur a;
+    ur_build(&a, UR_DOC, 0);
+    cr_assert_eq(pcs_station_unit_running(a.st, 0), 0);
+    cr_assert_eq(pcs_station_unit_running(a.st, 4), 0);
+    pcs_sensors *bank = pcs_plant_sensors(pcs_station_plant(a.st));
+    uint32_t n = pcs_sensor_count(bank), id, other;
+    char want[96];
+    snprintf(want, sizeof want, "pcs_sensor_hold: sensor id %u is outside [0, %u)", n, n);
+    expect_error(pcs_sensor_hold(a.w, bank, n), PCS_E_NOTFOUND, want);
+    cr_assert_eq(pcs_sensor_find(bank, "u1.pzr.pressure.A", &id), PCS_OK);
+    cr_assert_eq(pcs_sensor_find(bank, "u1.pzr.pressure.B", &other), PCS_OK);
+    cr_assert_eq(pcs_sensor_hold(a.w, bank, id), PCS_OK, "%s", pcs_last_error());
+    ur_ticks(&a, 1);
+    uint32_t lag_store;
+    cr_assert_eq(pcs_store_find(a.w, "sensors.lag", &lag_store), PCS_OK);
+    const double *lag = pcs_store_data(a.w, lag_store);
+    double held = lag[id], moving = lag[other];
+    cr_assert_eq(held, moving, "both start at the build's pressure");
+    ur_command(&a, "u1.pump1", "pump_trip"); /* the pressure moves */
+    ur_ticks(&a, 40);
+    lag = pcs_store_data(a.w, lag_store);
+    cr_assert_eq(lag[id], held, "the held sensor's lag stays at %.17g", held);
+    cr_assert_neq(lag[other], moving, "its twin's lag follows the pressure (%.17g)", moving);
+    expect_error(pcs_sensor_hold(a.w, bank, other), PCS_E_STATE,
+                 "only in the build phase or while a structural change is applied");
+    ur_free(&a);
+}

@@ -190,7 +190,8 @@ PCS_API pcs_status pcs_sensor_status_ref(const pcs_sensors *s, uint32_t id, uint
  * the restored lag, so a loaded world samples as the saved one did.
  * While amending (pcsim/structure.h) or in the build phase; allocates once
  * per bank (n doubles and n flags) at its first call.
- * @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (id out of range), PCS_E_NOMEM.
+ * @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (id out of range), PCS_E_STATE
+ *         (sealed and not amending), PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_sensor_hold(pcs_world *w, pcs_sensors *s, uint32_t id);
 

@@ -29,6 +29,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/rng.h"
 #include "pcsim/sensor.h"
+#include "pcsim/structure.h"
 #include "pcsim/system.h"
 
 #define RANGE_BITS (PCS_SENSOR_ST_UNDER_RANGE | PCS_SENSOR_ST_OVER_RANGE)
@@ -599,6 +600,9 @@ pcs_status pcs_sensor_hold(pcs_world *w, pcs_sensors *s, uint32_t id)
     if (id >= s->n)
         return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_hold: sensor id %u is outside [0, %u)", id,
                              s->n);
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_sensor_hold: only in the build phase or while a "
+                                          "structural change is applied (pcsim/structure.h)");
     if (!s->hold) {
         s->hold = pcs_world_alloc(w, s->n * sizeof *s->hold);
         s->hold_pending = pcs_world_alloc(w, s->n);
