@@ -396,11 +396,21 @@ static pcs_status structural_resolve(const pcs_station *st, const action_def *d,
     return pcs_station_unit_add_resolve(st, where, target, out);
 }
 
+/* unit_remove's kind, as its resolve on u1 gives it (or its error). */
+static pcs_status unit_remove_kind(const pcs_station *st, uint32_t *kind)
+{
+    pcs_command c;
+    pcs_status rc = pcs_station_unit_remove_resolve(st, st->source, "u1", &c);
+    if (rc == PCS_OK)
+        *kind = c.kind;
+    return rc;
+}
+
 static pcs_status structural_kind(const pcs_station *st, const action_def *d, uint32_t *kind)
 {
     int pump = pcs_station_pump_command(d->name);
     if (pump < 0)
-        return strcmp(d->name, "unit_remove") == 0 ? pcs_station_unit_remove_kind(st, kind)
+        return strcmp(d->name, "unit_remove") == 0 ? unit_remove_kind(st, kind)
                                                    : pcs_station_unit_add_kind(st, kind);
     if (!st->plant)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' needs units (the scenario has none)",

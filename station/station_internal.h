@@ -75,10 +75,8 @@ pcs_status pcs_station_unit_add_resolve(const pcs_station *st, const char *where
  *  registered by a station of two or more units (else nothing). */
 pcs_status pcs_station_unit_remove_add(pcs_station *st);
 
-/** unit_remove's kind (PCS_E_NOTFOUND naming the source below two units). */
-pcs_status pcs_station_unit_remove_kind(const pcs_station *st, uint32_t *kind);
-
-/** "unit_remove" on target "uN" into @p out; messages start with @p where. */
+/** "unit_remove" on target "uN" into @p out; messages start with @p where
+ *  (PCS_E_NOTFOUND below two units: the kind is not registered). */
 pcs_status pcs_station_unit_remove_resolve(const pcs_station *st, const char *where,
                                            const char *target, pcs_command *out);
 

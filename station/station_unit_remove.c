@@ -174,37 +174,42 @@ static int has_prefix(const char *name, const char *prefix, size_t len)
     return name && strncmp(name, prefix, len) == 0;
 }
 
-/* Every live system named @p prefix, in run order (ids collected first:
- * the run order changes only at the commit, but the walk should not rely
- * on it). */
-static pcs_status retire_systems(pcs_world *w, const char *prefix, size_t len)
+/* Name and id of entry @p i of a schedule table (systems in run order,
+ * jobs in id order), NULL when there is none. */
+typedef const char *(*entry_fn)(const pcs_world *w, uint32_t i, uint32_t *id);
+
+static const char *system_entry(const pcs_world *w, uint32_t i, uint32_t *id)
 {
-    uint32_t n = pcs_schedule_system_count(w);
-    for (uint32_t i = 0; i < n; i++) {
-        pcs_schedule_system s;
-        if (pcs_schedule_system_at(w, i, &s) == PCS_OK && has_prefix(s.name, prefix, len)) {
-            pcs_status rc = pcs_system_retire(w, s.id);
-            if (rc != PCS_OK)
-                return rc;
-        }
-    }
-    return PCS_OK;
+    pcs_schedule_system s;
+    if (pcs_schedule_system_at(w, i, &s) != PCS_OK)
+        return NULL;
+    *id = s.id;
+    return s.name;
 }
 
-/* Every job named @p prefix. The walk runs once per unit (removed units are
- * refused), so none of them is retired already. */
-static pcs_status retire_jobs(pcs_world *w, const char *prefix, size_t len)
+static const char *job_entry(const pcs_world *w, uint32_t i, uint32_t *id)
 {
-    uint32_t n = pcs_schedule_job_count(w);
-    for (uint32_t i = 0; i < n; i++) {
-        pcs_schedule_job j;
-        if (pcs_schedule_job_at(w, i, &j) == PCS_OK && has_prefix(j.name, prefix, len)) {
-            pcs_status rc = pcs_job_retire(w, j.id);
-            if (rc != PCS_OK)
-                return rc;
-        }
+    pcs_schedule_job j;
+    if (pcs_schedule_job_at(w, i, &j) != PCS_OK)
+        return NULL;
+    *id = j.id;
+    return j.name;
+}
+
+/* Retire every one of the @p n entries named @p prefix. The run order
+ * changes only at the commit, so the walk sees every system; the walk runs
+ * once per unit (a removed unit is refused), so none is retired already. */
+static pcs_status retire_named(pcs_world *w, uint32_t n, entry_fn entry,
+                               pcs_status (*retire)(pcs_world *, uint32_t), const char *prefix,
+                               size_t len)
+{
+    pcs_status rc = PCS_OK;
+    for (uint32_t i = 0; rc == PCS_OK && i < n; i++) {
+        uint32_t id = 0;
+        if (has_prefix(entry(w, i, &id), prefix, len))
+            rc = retire(w, id);
     }
-    return PCS_OK;
+    return rc;
 }
 
 /* Every live channel named @p prefix (a removed pump's is retired already);
@@ -263,9 +268,11 @@ static pcs_status retire_unit(pcs_world *w, const pcs_station *st, uint32_t n)
 {
     char prefix[16];
     int len = snprintf(prefix, sizeof prefix, "u%u.", n);
-    pcs_status rc = retire_systems(w, prefix, (size_t)len);
+    pcs_status rc = retire_named(w, pcs_schedule_system_count(w), system_entry, pcs_system_retire,
+                                 prefix, (size_t)len);
     if (rc == PCS_OK)
-        rc = retire_jobs(w, prefix, (size_t)len);
+        rc = retire_named(w, pcs_schedule_job_count(w), job_entry, pcs_job_retire, prefix,
+                          (size_t)len);
     if (rc == PCS_OK)
         rc = retire_channels(w, pcs_plant_sensors(st->plant), prefix, (size_t)len);
     return rc == PCS_OK ? remove_targets(w, prefix, (size_t)len) : rc;
@@ -317,20 +324,18 @@ pcs_status pcs_station_unit_remove_add(pcs_station *st)
     if (!st->plant || st->n_all < 2)
         return PCS_OK; /* one unit: nothing may be removed, the station builds as before */
     struct station_unit_remove *ur = pcs_world_alloc(st->world, sizeof *ur);
-    if (!ur)
-        return pcs_error_set(PCS_E_NOMEM, "out of memory for unit_remove");
-    memset(ur, 0, sizeof *ur);
-    ur->st = st;
-    pcs_structure_kind_def d = pcs_structure_kind_default();
-    d.kind = PCS_STATION_KIND_UNIT_REMOVE;
-    d.name = "unit_remove";
-    d.check = check_remove;
-    d.apply = apply_remove;
-    d.dropped = dropped_remove;
-    d.ctx = ur;
-    pcs_status rc = pcs_structure_kind_register(st->world, &d);
-    if (rc == PCS_OK)
-        st->removal = ur;
+    /* pcs_structure_kind_default is the zeroed def: these fields over it */
+    const pcs_structure_kind_def d = {.kind = PCS_STATION_KIND_UNIT_REMOVE,
+                                      .name = "unit_remove",
+                                      .check = check_remove,
+                                      .apply = apply_remove,
+                                      .dropped = dropped_remove,
+                                      .ctx = ur};
+    if (ur)
+        *ur = (struct station_unit_remove){.st = st};
+    pcs_status rc = ur ? pcs_structure_kind_register(st->world, &d)
+                       : pcs_error_set(PCS_E_NOMEM, "out of memory for unit_remove");
+    st->removal = rc == PCS_OK ? ur : NULL;
     return rc;
 }
 
@@ -352,16 +357,5 @@ pcs_status pcs_station_unit_remove_resolve(const pcs_station *st, const char *wh
     memset(out, 0, sizeof *out);
     out->kind = PCS_STATION_KIND_UNIT_REMOVE;
     out->args[0] = n;
-    return PCS_OK;
-}
-
-pcs_status pcs_station_unit_remove_kind(const pcs_station *st, uint32_t *kind)
-{
-    if (!st->removal)
-        return pcs_error_set(PCS_E_NOTFOUND,
-                             "%s: unknown command 'unit_remove' (the station has fewer than two "
-                             "units)",
-                             st->source);
-    *kind = PCS_STATION_KIND_UNIT_REMOVE;
     return PCS_OK;
 }

@@ -474,7 +474,8 @@ Test(unit_remove, stage_1_refusals_name_the_unit_and_its_state)
     ur_build(&a, UR_ONE, 0);
     uint32_t kind;
     expect_error(pcs_station_command_kind(a.st, "unit_remove", &kind), PCS_E_NOTFOUND,
-                 "unknown command 'unit_remove' (the station has fewer than two units)");
+                 "unit_remove of 'u1': the station has fewer than two units (nothing may be "
+                 "removed)");
     ur_free(&a);
 }
 
