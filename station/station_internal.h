@@ -64,6 +64,12 @@ pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t f
  *  the scenario has units with "build": "later" (else nothing). */
 pcs_status pcs_station_units_add(pcs_station *st);
 
+/** A structural unit command's args[0] (a save's log is not trusted): a
+ *  whole number in [1, n_all] into @p n, else PCS_E_INVAL naming @p command,
+ *  the value and the range. */
+pcs_status pcs_station_unit_arg(const pcs_station *st, const char *command, const pcs_command *c,
+                                uint32_t *n);
+
 /** unit_add's kind (PCS_E_NOTFOUND naming the source without later units). */
 pcs_status pcs_station_unit_add_kind(const pcs_station *st, uint32_t *kind);
 

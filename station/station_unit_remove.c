@@ -284,12 +284,10 @@ static pcs_status apply_remove(pcs_world *w, void *ctx, const pcs_command *c)
 {
     struct station_unit_remove *ur = ctx;
     const pcs_station *st = ur->st;
-    if (!unit_arg_ok(st, c->args[0]))
-        return pcs_error_set(PCS_E_INVAL,
-                             "unit_remove: args[0] %g is not a unit of the scenario (a whole "
-                             "number, 1..%u)",
-                             c->args[0], st->n_all);
-    uint32_t n = (uint32_t)c->args[0];
+    uint32_t n = 0;
+    pcs_status arg = pcs_station_unit_arg(st, "unit_remove", c, &n);
+    if (arg != PCS_OK)
+        return arg;
     if (ur->state[n - 1] == UNIT_PENDING)
         ur->n_pending--;
     if (ur->state[n - 1] == UNIT_REMOVED)

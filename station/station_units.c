@@ -61,6 +61,17 @@ static int unit_arg_ok(const pcs_station *st, double a)
     return a >= 1.0 && a <= (double)st->n_all && a == floor(a);
 }
 
+pcs_status pcs_station_unit_arg(const pcs_station *st, const char *command, const pcs_command *c,
+                                uint32_t *n)
+{
+    if (!unit_arg_ok(st, c->args[0]))
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: args[0] %g is not a unit of the scenario (a whole number, 1..%u)",
+                             command, c->args[0], st->n_all);
+    *n = (uint32_t)c->args[0];
+    return PCS_OK;
+}
+
 /* Stage 1: unknown unit, built, accepted this tick, or not the next. */
 static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
 {
@@ -113,12 +124,10 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
         su->n_pending--;
     /* A load re-applies a save's entry without the check: hold it to the
      * check's rule before it is converted. */
-    if (!unit_arg_ok(st, c->args[0]))
-        return pcs_error_set(PCS_E_INVAL,
-                             "unit_add: args[0] %g is not a unit of the scenario (a whole number, "
-                             "1..%u)",
-                             c->args[0], st->n_all);
-    uint32_t n = (uint32_t)c->args[0];
+    uint32_t n = 0;
+    pcs_status arg = pcs_station_unit_arg(st, "unit_add", c, &n);
+    if (arg != PCS_OK)
+        return arg;
     if (n != st->n_units + 1)
         return n <= st->n_units ? PCS_OK
                                 : pcs_error_set(PCS_E_STATE, "unit_add u%u: u%u is not built yet",
