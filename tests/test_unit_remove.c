@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pcsim/pcsim.h"
@@ -81,6 +82,16 @@ static void ur_ticks(ur *u, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         cr_assert_eq(pcs_world_tick(u->w), PCS_OK, "%s", pcs_last_error());
+}
+
+/* One tick, timed (the removal's cost, logged for bench/README.md). */
+static double ur_timed_tick(ur *u)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    ur_ticks(u, 1);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
 }
 
 static void ur_command(ur *u, const char *target, const char *command)
@@ -155,8 +166,10 @@ Test(unit_remove, every_record_of_the_unit_goes)
 {
     ur a;
     ur_build(&a, UR_DOC, 0);
-    ur_ticks(&a, REMOVE_TICK - 1);
+    ur_ticks(&a, REMOVE_TICK - 2);
     u2_records before = count_u2(a.w);
+    cr_log_info("u2 before its removal: %u systems, %u channels, %u targets", before.systems,
+                before.channels, before.targets);
     cr_assert_gt(before.systems, 5, "u2 has its plant systems (%u)", before.systems);
     cr_assert_gt(before.channels, 20);
     cr_assert_gt(before.targets, 3);
@@ -174,8 +187,11 @@ Test(unit_remove, every_record_of_the_unit_goes)
     cr_assert_eq(pcs_unit_power_ref(pu->core, &power_store, &power_index), PCS_OK);
     uint64_t layout = pcs_world_layout_version(a.w);
 
+    double plain = ur_timed_tick(&a);
     ur_command(&a, "u2", "unit_remove");
-    ur_ticks(&a, 1);
+    double removal = ur_timed_tick(&a);
+    cr_log_info("unit_remove: the removal's tick took %.1f us, the tick before %.1f us",
+                1e6 * removal, 1e6 * plain);
     double p = ((const double *)pcs_store_data(a.w, power_store))[power_index];
     char want[256];
     snprintf(want, sizeof want,
