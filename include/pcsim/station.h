@@ -311,7 +311,9 @@ enum {
 PCS_API void pcs_station_destroy(pcs_station *st);
 
 /** Number of plant units built: the scenario's units built at the start,
- *  plus each one a unit_add has built since (its "build": "later" units). */
+ *  plus each one a unit_add has built since (its "build": "later" units),
+ *  removed ones included (unit_remove keeps the numbers;
+ *  pcs_station_unit_running says which run). */
 PCS_API uint32_t pcs_station_unit_count(const pcs_station *st);
 
 /** 1 when unit @p unit (1-based) is built and not removed (unit_remove),
