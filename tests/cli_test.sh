@@ -697,16 +697,18 @@ job_scenarios() {
     # Issue 19: a pump installed again has a new command target id, so a
     # scripted pump_start after the install must be resolved at its tick, not
     # at the start (it was refused as a stale target); the living world runs
-    # every structural command, a unit added, a freeze and a thaw.
+    # every structural command, a unit added, a freeze and a thaw, a unit
+    # removed.
     expect scenario-pump-remove-script-applied 0 "commands: submitted 3, applied 3, rejected 0" \
         run scenarios/pump-remove.json --quiet --readers 0
-    expect scenario-living-world-script-applied 0 "commands: submitted 7, applied 7, rejected 0" \
+    expect scenario-living-world-script-applied 0 "commands: submitted 8, applied 8, rejected 0" \
         run scenarios/living-world.json --quiet --readers 0
     lw=scenarios/living-world.json
     straight=$(hash_in "$s/expect.out")
     # The same hash with 20 readers and 2 workers across every layout change;
     # its journal replays to it; a save at 70 s (pump back, u2 added) resumed
-    # for the rest (the freeze and the thaw) ends on it too.
+    # for the rest (the freeze, the thaw, the removal) ends on it too, and so
+    # does a save at 180 s (u2 removed) resumed for the last 20 s.
     record "$s/lw20.out" run "$lw" --quiet --readers 20 --workers 2 --journal "$s/lw.journal"
     same living-world-readers-20-workers-2 "$straight" "$(hash_in "$s/lw20.out")"
     # Not quiet: the run says what happened to the units, freeze and thaw too.
@@ -733,10 +735,15 @@ job_scenarios() {
         "$(awk -F, '$1 == "45.000" || $1 == "50.000" {printf "%s,%s ", $1, $3}' "$s/lw.csv" | sed 's/ $//')"
     check_eq living-world-csv-pump2-empty-while-removed "25.000 30.000 35.000 40.000 45.000 50.000 55.000 60.000" \
         "$(awk -F, 'NR > 1 && $2 == "" {printf "%s ", $1}' "$s/lw.csv" | sed 's/ $//')"
+    judge living-world-shows-the-unit-remove 0 "u2 unit_remove: removed at the end of this tick" \
+        "$s/lw1.out"
     expect living-world-replays 0 "matches the journal" replay "$s/lw.journal" --quiet
     record "$s/lw70.out" run "$lw" --quiet --readers 0 --seconds 70 --save "$s/lw70.save"
     record "$s/lwrest.out" run "$lw" --quiet --readers 0 --seconds 130 --load "$s/lw70.save"
     same living-world-save-at-70-resumed "$straight" "$(hash_in "$s/lwrest.out")"
+    record "$s/lw180.out" run "$lw" --quiet --readers 0 --seconds 180 --save "$s/lw180.save"
+    record "$s/lwlast.out" run "$lw" --quiet --readers 0 --seconds 20 --load "$s/lw180.save"
+    same living-world-save-after-the-removal-resumed "$straight" "$(hash_in "$s/lwlast.out")"
 }
 
 # ---- the lanes: longest jobs first, so the last ones to start are short.
