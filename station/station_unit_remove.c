@@ -157,7 +157,9 @@ static pcs_status check_remove(pcs_world *w, void *ctx, const pcs_command *c)
     if (!unit_arg_ok(st, c->args[0]))
         return unknown_unit(st, c->args[0]);
     uint32_t n = (uint32_t)c->args[0];
-    pcs_status rc = removable(ur, n, c->tick);
+    pcs_status rc = pcs_station_log_unused(c, "unit_remove", 1); /* what a load would refuse */
+    if (rc == PCS_OK)
+        rc = removable(ur, n, c->tick);
     if (rc != PCS_OK)
         return rc;
     ur->state[n - 1] = UNIT_PENDING;
@@ -296,6 +298,11 @@ static pcs_status apply_remove(pcs_world *w, void *ctx, const pcs_command *c)
     if (n > st->n_units)
         return pcs_error_set(PCS_E_STATE, "unit_remove u%u: the unit is not built (units u1..u%u)",
                              n, st->n_units);
+    if (st->n_units - ur->n_removed <= 1) /* a load's log is not trusted: stage 1's rule again */
+        return pcs_error_set(PCS_E_STATE,
+                             "unit_remove u%u: the unit is the last running unit (a station keeps "
+                             "at least one)",
+                             n);
     pcs_status rc = retire_unit(w, st, n);
     if (rc != PCS_OK)
         return pcs_error_set(rc, "unit_remove u%u: %s", n, pcs_last_error());
@@ -317,6 +324,22 @@ static pcs_status dropped_remove(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+/* A load's check of a saved entry, before the log is re-applied: a unit of
+ * the scenario (one built later included: the log may add it first), nothing
+ * else set. Whether that unit runs at the entry's tick is the replay's to
+ * find (its apply refuses a unit not running). */
+static pcs_status validate_remove(const pcs_world *w, void *ctx, const pcs_command *c)
+{
+    const pcs_station *st = ((const struct station_unit_remove *)ctx)->st;
+    (void)w;
+    if (!unit_arg_ok(st, c->args[0]))
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "unit_remove: args[0] unit %g (allowed: a whole number, 1..%u, a unit "
+                             "of the scenario)",
+                             c->args[0], st->n_all);
+    return pcs_station_log_unused(c, "unit_remove", 1);
+}
+
 pcs_status pcs_station_unit_remove_add(pcs_station *st)
 {
     if (!st->plant || st->n_all < 2)
@@ -328,6 +351,7 @@ pcs_status pcs_station_unit_remove_add(pcs_station *st)
                                       .check = check_remove,
                                       .apply = apply_remove,
                                       .dropped = dropped_remove,
+                                      .validate = validate_remove,
                                       .ctx = ur};
     if (ur)
         *ur = (struct station_unit_remove){.st = st};

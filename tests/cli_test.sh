@@ -723,13 +723,15 @@ job_scenarios() {
     check living-world-timeline-no-u2-before-add [ "$(grep -c 't=    40.0 s u2 |' "$s/lw1.out")" = 0 ]
     judge living-world-scrams-u2 0 "u2 SCRAM (manual, cause bits 0x1) at 1705.4 MW" "$s/lw1.out"
     # The CSV: u2's columns from the first row, empty until its add (rows at
-    # 5..40 s), its rods at the settled 0.98696 at 45 s (the row before the
+    # 5..40 s) and again from its removal (at the end of 155 s: rows
+    # 160..200 s), its rods at the settled 0.98696 at 45 s (the row before the
     # scram's tick) and fully in (0) from 50 s; u1's pump 2 empty while removed
     # (20..60 s: removed at the end of 20 s, installed at the end of 60 s).
     timeout 60 "$BIN" run "$lw" --quiet --readers 0 --csv - --csv-every 5 \
         --csv-channels 'u2.rods.pos,u1.pump2.speed' > "$s/lw.csv" 2> /dev/null
     check_eq living-world-csv-header "t_s,u1.pump2.speed,u2.rods.pos" "$(head -1 "$s/lw.csv")"
-    check_eq living-world-csv-u2-empty-before-add "5.000 10.000 15.000 20.000 25.000 30.000 35.000 40.000" \
+    check_eq living-world-csv-u2-empty-before-add-and-after-remove \
+        "5.000 10.000 15.000 20.000 25.000 30.000 35.000 40.000 160.000 165.000 170.000 175.000 180.000 185.000 190.000 195.000 200.000" \
         "$(awk -F, 'NR > 1 && $3 == "" {printf "%s ", $1}' "$s/lw.csv" | sed 's/ $//')"
     check_eq living-world-csv-u2-rods-45-50 "45.000,0.986957961 50.000,0" \
         "$(awk -F, '$1 == "45.000" || $1 == "50.000" {printf "%s,%s ", $1, $3}' "$s/lw.csv" | sed 's/ $//')"
