@@ -63,6 +63,11 @@ pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t f
  *  the scenario has units with "build": "later" (else nothing). */
 pcs_status pcs_station_units_add(pcs_station *st);
 
+/** station/station_sleep.c: unit @p i (0-based), just built by a unit_add
+ *  apply, sleeps under the rules of a unit of the start (its gate, its held
+ *  store, the sleep systems' access). PCS_OK at once without sleep. */
+pcs_status pcs_station_sleep_unit_added(pcs_station *st, uint32_t i);
+
 /** unit_add's kind (PCS_E_NOTFOUND naming the source without later units). */
 pcs_status pcs_station_unit_add_kind(const pcs_station *st, uint32_t *kind);
 
