@@ -3,11 +3,34 @@
  * @brief Sleeping units (pcsim/station_sleep.h): the decision at stage 13,
  *        the command wake at stage 1, the catch-up of slow physics on wake.
  *
- * Everything a sleeping station depends on is in its three STATE stores
- * (flag, counters, previous key state), written only by the two systems
- * here, so the hash, saves and loads cover it. The only non-state memory is
- * the journal cursor of the command wake, which finds this tick's commands
- * by their effective tick and so needs no saving.
+ * Everything a sleeping station depends on is in its STATE stores (flag,
+ * counters, previous key state, held SCRATCH copies), written only by the
+ * two systems here, so the hash, saves and loads cover it. The only
+ * non-state memory is the journal cursor of the command wake, which finds
+ * this tick's commands by their effective tick and so needs no saving, and
+ * the per-unit references (store ids, xenon phase) rebuilt by the build or
+ * by the unit_add apply a load re-runs.
+ *
+ * Which devices sleep: whole plant units, and nothing finer. A unit's
+ * systems and jobs ("uN." names, its own instrumentation banks excepted:
+ * group_instrument) are gated as one group. A pump is not put to sleep on
+ * its own because it has no state apart from its loop: its head is a
+ * junction term and its shaft is stepped inside the unit's one network
+ * solve ("uN.primary", primary_step.c), which couples every pump, the
+ * core, the pressurizer and the SG tubes each tick; holding its rows while
+ * the loop runs would be a different model, not a sleep. A valve (MSIV,
+ * dump, relief valve) is a flow area of the unit's steam-side network,
+ * stepped the same way in "uN.secondary". A sensor is a row of a bank
+ * system that reads the plant every tick: holding it would hide a moving
+ * plant from protection. A
+ * unit is the smallest group that shares no state with the rest of the
+ * station (the parallel unit sections prove it), so it is what sleeps.
+ *
+ * Units added while running: the tables have a slot per scenario unit from
+ * the build (core NULL until the add: every loop skips it), and
+ * pcs_station_sleep_unit_added joins the unit at the unit_add apply (see
+ * the header). The systems are retired and registered again rather than
+ * amended because a system's declared access is fixed at registration.
  */
 #include <math.h>
 #include <stdio.h>
