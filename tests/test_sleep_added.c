@@ -34,6 +34,7 @@ typedef struct sa {
     pcs_scenario *scn;
     pcs_world *w;
     pcs_station *st;
+    pcs_exec *pool;
 } sa;
 
 static void sa_build(sa *f)
@@ -53,7 +54,20 @@ static void sa_free(sa *f)
 {
     pcs_station_destroy(f->st);
     pcs_world_destroy(f->w);
+    pcs_exec_destroy(f->pool);
     pcs_scenario_destroy(f->scn);
+}
+
+/* 2 workers, and parallel unit sections (rebuilt at the add's commit). */
+static void sa_parallel(sa *f)
+{
+    pcs_exec_def ec;
+    pcs_exec_default(&ec);
+    ec.workers = 2;
+    ec.allow_oversubscribe = true;
+    cr_assert_eq(pcs_exec_create(&ec, &f->pool), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_exec_attach(f->pool, f->w), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_set_parallel_units(f->w, 1), PCS_OK, "%s", pcs_last_error());
 }
 
 static uint64_t sa_now(const sa *f)
@@ -265,6 +279,30 @@ Test(sleep_added, save_while_added_unit_sleeps_loads_to_the_same_hash)
     cr_expect_eq(memcmp(&sa_s, &sb_s, sizeof sa_s), 0, "the same sleeps and wakes");
     cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w),
                  "uninterrupted %016llx, saved and loaded %016llx",
+                 (unsigned long long)pcs_world_state_hash(a.w),
+                 (unsigned long long)pcs_world_state_hash(b.w));
+    sa_free(&a);
+    sa_free(&b);
+}
+
+/* The added unit's sleeps and wakes, and so the hash, are the same with 0
+ * workers and with 2 workers and parallel unit sections. */
+Test(sleep_added, same_hash_for_workers_and_parallel_sections)
+{
+    sa a, b;
+    sa_build(&a);
+    sa_build(&b);
+    sa_parallel(&b);
+    while (sa_now(&a) < 700) { /* u2 asleep at 360, woken every 5 s */
+        sa_tick(&a);
+        sa_tick(&b);
+    }
+    pcs_station_sleep_stats s;
+    cr_assert_eq(pcs_station_sleep_stats_get(b.st, 2, &s), PCS_OK);
+    cr_expect_geq(s.sleeps, 2u, "u2 slept");
+    cr_expect_geq(s.wakes_every, 1u, "and woke on its period");
+    cr_expect_eq(pcs_world_state_hash(a.w), pcs_world_state_hash(b.w),
+                 "0 workers %016llx, 2 workers with parallel sections %016llx",
                  (unsigned long long)pcs_world_state_hash(a.w),
                  (unsigned long long)pcs_world_state_hash(b.w));
     sa_free(&a);
