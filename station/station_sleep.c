@@ -22,9 +22,9 @@
  * dump, relief valve) is a flow area of the unit's steam-side network,
  * stepped the same way in "uN.secondary". A sensor is a row of a bank
  * system that reads the plant every tick: holding it would hide a moving
- * plant from protection. A
- * unit is the smallest group that shares no state with the rest of the
- * station (the parallel unit sections prove it), so it is what sleeps.
+ * plant from protection. A unit is the smallest group that shares no
+ * state with the rest of the station (the parallel unit sections prove
+ * it), so it is what sleeps.
  *
  * Units added while running: the tables have a slot per scenario unit from
  * the build (core NULL until the add: every loop skips it), and

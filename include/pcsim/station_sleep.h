@@ -7,17 +7,18 @@
  * (core, primary, steam side, its controllers, interlocks and xenon job) as
  * one group, gated on a flag (pcsim/system.h, "Gates"), exactly as a freeze
  * gates it; a unit added while running has its own sensor, protection and
- * alarm banks ("uN.sensors", "uN.protection", "uN.alarms"), which stay
- * ungated, as the station-wide banks that cover a unit of the start do.
+ * alarm banks ("uN.sensors", "uN.protection", "uN.alarms"), which are
+ * not gated: they keep running while it sleeps, as the station-wide banks
+ * that cover a unit of the start do.
  * Finer devices (a pump, a valve, a sensor) do not sleep on their own: a
  * pump is a junction head and a shaft stepped inside the unit's one
  * network solve ("uN.primary"), so its state moves with the loop's every
  * tick and cannot be held while the loop runs; a valve is a flow area of
  * the steam-side network stepped the same way in "uN.secondary"; a sensor
  * is a row of a bank system that reads the plant every tick (holding it
- * would hide a moving plant from protection). So the unit
- * is the smallest group whose state is decoupled from the rest of the
- * station (units share no state: the parallel unit sections prove it).
+ * would hide a moving plant from protection). So the unit is the
+ * smallest group whose state is decoupled from the rest of the station
+ * (units share no state: the parallel unit sections prove it).
  *
  * pcs_station_sleep_add (build phase, after pcs_station_add,
  * opt-in: a station without it builds, schedules and hashes as before)
