@@ -15,15 +15,19 @@
  * 300 s) from 404 s.
  *
  * Cost: the full 900 s twice costs ~11 s of CPU (measured with `pcsim run`,
- * 0 workers, 0 readers: 6.3 s without sleep, 4.9 s with), over the ~10 s
- * this check may take in `make test`, so it runs the shortest prefix of the
- * default scenario in which a unit sleeps and is caught up on waking more
- * than once: PREFIX_S = 260 s (u2 asleep from 182 s; 60 s slept in 4
- * sleeps, 3 periodic wakes); measured 3.7 s CPU for the test (12.1 s with
- * PREFIX_S 900). The 900 s figures (u1 and u2 asleep, within the bound)
- * are in scenarios/README.md, measured by this test with PREFIX_S 900. Measured over the prefix: u2
- * |dP_core| 16.1 MW (bound 102 MW), |dTavg| 0.59 K (3 K), |dP_rcs| 81 kPa (300 kPa), |dP_steam| 71
- * kPa (300 kPa), decay power awake 3.4e-3 (1e-2); u1, u3, u4 equal to sleep-off on every tick.
+ * 0 workers, 0 readers: 6.3 s without sleep, 4.9 s with; this test with
+ * PREFIX_S 900: 12.1 s), over the ~10 s this check may take in `make
+ * test`, so it runs the shortest prefix of the default scenario in which a
+ * unit sleeps, is caught up on a periodic wake and sleeps again: PREFIX_S
+ * = 210 s (u2 asleep from 182 s, woken at 202 s, asleep again: 22 s slept
+ * in 2 sleeps); measured 2.8-3.5 s CPU (the ASan build: about 8 s). The 900 s
+ * figures (u1 and u2 asleep, within the bound) are in scenarios/README.md,
+ * measured by this test with PREFIX_S 900.
+ *
+ * Measured over the prefix: u2 |dP_core| 15.6 MW (bound 37.5 MW), |dTavg|
+ * 0.34 K (1.1 K), |dP_rcs| 40 kPa (110 kPa), |dP_steam| 43 kPa (110 kPa),
+ * decay power awake 3.4e-3 (1e-2); u1, u3, u4 equal to sleep-off on every
+ * tick.
  *
  * Stated bound, per unit that slept (t_slept: its total slept time,
  * pcs_station_sleep_stats): |dx| <= tolerance x reference x t_slept for
@@ -42,7 +46,7 @@
 
 #define SD_TOL 5e-4
 #define SD_SLEEP ", \"sleep\": {\"tolerance_per_s\": 5e-4, \"window_s\": 5, \"wake_every_s\": 20}}"
-#define PREFIX_S 260.0
+#define PREFIX_S 210.0
 #define SD_UNITS 4
 #define SD_NOMINAL_W 3.411e9 /* 4 loops x PCS_PLANT_LOOP_RATING_W: the default's units */
 
@@ -159,7 +163,7 @@ Test(sleep_default, error_against_sleep_off_over_the_default_scenario, .timeout 
     cr_assert_eq(pcs_station_sleep_stats_get(on.st, 2, &s2), PCS_OK);
     cr_assert_gt(s2.ticks_asleep, 0u, "u2 never slept: the comparison would be vacuous");
     cr_expect_geq(s2.wakes_every, 1u, "u2 woke on its period (a catch-up is compared)");
-    cr_assert_gt(slept_total, 40.0, "units slept %g s in all", slept_total);
+    cr_assert_gt(slept_total, 15.0, "units slept %g s in all", slept_total);
     sd_free(&on);
     sd_free(&off);
 }

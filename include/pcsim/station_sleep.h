@@ -100,10 +100,10 @@
  *  - two units, u1 scrammed at 5 s, 150 s: u1 slept 60 s, |dTavg| 0.27 K
  *    (bound 3 K), |dP_rcs| 113 kPa (bound 300 kPa), decay power 2.3e-3
  *    awake, 5.4e-2 while held;
- *  - the default scenario (pwr-station), its first 260 s: u2 (pump trip
- *    at 120 s) slept 60 s from 182 s, |dP_core| 16 MW (bound 102 MW),
- *    |dTavg| 0.59 K (3 K), |dP_rcs| 81 kPa (300 kPa), |dP_steam| 71 kPa
- *    (300 kPa), decay power 3.4e-3 awake; u1, u3, u4 exact;
+ *  - the default scenario (pwr-station), its first 210 s: u2 (pump trip
+ *    at 120 s) slept 22 s from 182 s, |dP_core| 15.6 MW (bound 37.5 MW),
+ *    |dTavg| 0.34 K (1.1 K), |dP_rcs| 40 kPa (110 kPa), |dP_steam| 43 kPa
+ *    (110 kPa), decay power 3.4e-3 awake; u1, u3, u4 exact;
  *  - the default scenario, 900 s: u1 slept 382 s, u2 556 s, |dP_core|
  *    <= 18.8 MW (u1), |dTavg| <= 1.10 K (u2), |dP_rcs| <= 1.46 MPa (u2;
  *    bound 2.8 MPa), |dP_steam| <= 97 kPa (u1), decay power 4.0e-3 awake.
