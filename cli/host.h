@@ -40,6 +40,13 @@ typedef struct run_opts {
 /** A scripted command resolved against the built world. */
 typedef pcs_timed_command host_action;
 
+/** What the load-time check found for a script action (host.action_state). */
+enum host_action_state {
+    HOST_ACTION_READY = 0,    /**< its target exists: resolved at the start */
+    HOST_ACTION_DEFERRED = 1, /**< a later unit's target: resolved only at its tick */
+    HOST_ACTION_REFUSED = 2,  /**< deferred, and its target did not exist at its tick */
+};
+
 /** Totals over the reader threads at the end of a run. */
 typedef struct reader_totals {
     uint32_t threads;
@@ -59,10 +66,15 @@ typedef struct host {
     pcs_scenario_run run;    /**< the scenario's run settings, with overrides */
     char warnings[1024];     /**< the scenario's rounding warnings, and --seconds' */
     pcs_world *world;
-    pcs_exec *exec;       /**< slow-job workers (exec.h), attached to world */
-    pcs_station *station; /**< the station built into world */
-    host_action *actions; /**< the script, in tick order */
+    pcs_exec *exec;        /**< slow-job workers (exec.h), attached to world */
+    pcs_station *station;  /**< the station built into world */
+    host_action *actions;  /**< the script, in tick order */
+    uint8_t *action_state; /**< per action, enum host_action_state: written by the
+                                main thread before it announces the action's tick */
     uint32_t n_actions;
+    uint32_t n_refused;         /**< actions refused at their tick (HOST_ACTION_REFUSED) */
+    pcs_world *probe_world;     /**< the plant with its later units built (cli/probe.c) */
+    pcs_station *probe_station; /**< the station in probe_world */
     _Atomic uint64_t main_at;   /**< tick the main thread is about to run (+1) */
     _Atomic uint64_t submitted; /**< actions submitted so far */
     hist tick_ns;               /**< wall time of the ticks, ns */
@@ -73,8 +85,11 @@ typedef struct host {
     FILE *csv;                             /**< stream of csv_out; stdout for --csv - */
     FILE *out;          /**< timeline, events, summary: stdout, or stderr for --csv - */
     uint64_t csv_ticks; /**< ticks between CSV rows */
-    uint32_t *csv_ids;  /**< the CSV's channels, in channel order */
+    uint32_t *csv_ids;  /**< the CSV's columns' channels in the run's world;
+                             UINT32_MAX: no such channel now (an empty field) */
+    char **csv_names;   /**< the CSV's columns, fixed at the start */
     uint32_t n_csv;
+    uint64_t csv_layout;                   /**< the world's layout version csv_ids were found at */
     pcs_atomic_file *csv_out;              /**< committed at the end (cli/run.c) */
     pcs_journal_writer *journal;           /**< --journal, committed at the end */
     pcs_journal_file *replay;              /**< the journal a replay runs (cli/replay.c) */
@@ -90,6 +105,7 @@ typedef struct host {
     uint32_t timeline_channels[HOST_MAX_TIMELINE];
     uint32_t n_timeline;
     uint32_t timeline_per_line; /**< channels per printed line (one unit) */
+    uint64_t timeline_layout;   /**< the world's layout version timeline_channels are of */
 } host;
 
 /** Print to stderr "pcsim: <msg>" and return @p code. */
@@ -115,6 +131,14 @@ void script_stop(host *h);
 /* The script's command source (NULL before script_start): its counters. */
 pcs_command_source *script_source(void);
 
+/* cli/probe.c: the scenario's plant with its later units built, aside.
+ * probe_needed: the scenario has units the run's station has not built;
+ * probe_get builds the probe once (0, or an exit status after saying why);
+ * probe_free frees it (and is a no-op without one). */
+int probe_needed(const host *h);
+int probe_get(host *h);
+void probe_free(host *h);
+
 /* cli/readers.c: reader threads on the snapshot pool. */
 int readers_start(host *h);
 void readers_stop_all(host *h);
@@ -127,6 +151,7 @@ void report_progress(host *h, uint64_t done, uint64_t total);
 int report_csv_select(host *h);
 void report_csv_header(host *h);
 void report_csv_row(host *h);
+void report_csv_free(host *h);
 void report_summary(host *h, uint64_t wall_ns);
 
 int cmd_run(int argc, char **argv);

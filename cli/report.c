@@ -55,9 +55,13 @@ void report_events(void *ctx, const pcs_event *ev, uint32_t n)
     }
 }
 
-/* The timeline's channels: six per unit, found by name, one line per unit. */
+/* The timeline's channels: six per unit, found by name, one line per unit.
+ * Found again whenever the world's channel set changes (report_timeline),
+ * so a unit added while running has its line from its add on, and one
+ * removed loses it. */
 void report_timeline_channels(host *h)
 {
+    h->timeline_layout = pcs_world_layout_version(h->world);
     static const char *const per_unit[] = {"core.power",   "core.t_inlet", "loop1.t_hot",
                                            "rcs.pressure", "core.flow",    "rods.pos"};
     h->n_timeline = 0;
@@ -77,11 +81,16 @@ void report_timeline_channels(host *h)
 /* One line per unit: the short name after the unit prefix, value and unit. */
 void report_timeline(host *h)
 {
+    if (pcs_world_layout_version(h->world) != h->timeline_layout)
+        report_timeline_channels(h);
     uint32_t per = h->timeline_per_line ? h->timeline_per_line : 1;
     clear_progress();
     for (uint32_t i = 0; i < h->n_timeline; i++) {
         pcs_channel_info info;
-        pcs_channel_get(h->world, h->timeline_channels[i], &info);
+        /* A removed unit's channels are retired together (unit_remove): its
+         * whole line goes, and the others keep their grouping. */
+        if (pcs_channel_get(h->world, h->timeline_channels[i], &info) != PCS_OK)
+            continue;
         const char *dot = strchr(info.name, '.');
         if (i % per == 0)
             fprintf(h->out, "t=%8.1f s %.*s |", sim_time(h), (int)(dot ? dot - info.name : 0),
@@ -94,26 +103,38 @@ void report_timeline(host *h)
     }
 }
 
+/* The CSV's column set is fixed at the start (a CSV has one header) and is
+ * the scenario's whole plant: the run's world's channels, or, when the
+ * scenario builds units later, the probe's (cli/probe.c), which has those
+ * units' channels too. A column whose channel does not exist at a row's
+ * time (a unit not added yet, a unit or pump removed) is written empty;
+ * README ("The CSV options") states this contract. */
+static pcs_world *csv_names_world(host *h)
+{
+    return h->probe_world ? h->probe_world : h->world;
+}
+
 /* One entry of --csv-channels: a shell glob (fnmatch, no flags: '*' also
  * matches dots) that must match at least one channel, or the option names it. */
 static int csv_pattern_check(host *h, const char *pat, uint32_t k)
 {
+    pcs_world *w = csv_names_world(h);
     if (!*pat)
         return host_fail(
             2,
             "--csv-channels '%s': pattern %u is empty (want a comma-separated "
             "list of shell globs over channel names, e.g. 'u*.core.power,u1.loop?.flow')",
             h->opt.csv_channels, k + 1);
-    for (uint32_t i = 0; i < pcs_channel_count(h->world); i++) {
+    for (uint32_t i = 0; i < pcs_channel_count(w); i++) {
         pcs_channel_info info;
-        if (pcs_channel_get(h->world, i, &info) == PCS_OK && fnmatch(pat, info.name, 0) == 0)
+        if (pcs_channel_get(w, i, &info) == PCS_OK && fnmatch(pat, info.name, 0) == 0)
             return 0;
     }
     return host_fail(2,
                      "--csv-channels: pattern '%s' matches no channel (the world has %u "
                      "channels, named like u1.core.power; `pcsim run --csv -` lists them all "
                      "in its header)",
-                     pat, pcs_channel_count(h->world));
+                     pat, pcs_channel_count(w));
 }
 
 /* Whether @p name matches one of the @p n globs. */
@@ -125,17 +146,56 @@ static int csv_matches(const char *const *globs, uint32_t n, const char *name)
     return 0;
 }
 
+/* The columns' channels in the run's world now, by name: UINT32_MAX for a
+ * column whose channel is not there (not added yet, or retired). */
+static void csv_find_ids(host *h)
+{
+    h->csv_layout = pcs_world_layout_version(h->world);
+    for (uint32_t k = 0; k < h->n_csv; k++) {
+        uint32_t id;
+        h->csv_ids[k] = pcs_channel_find(h->world, h->csv_names[k], &id) == PCS_OK &&
+                                pcs_channel_live(h->world, id)
+                            ? id
+                            : UINT32_MAX;
+    }
+    pcs_error_clear();
+}
+
+/* Copy the names of the channels of @p w that match (all when @p n_globs
+ * is 0), in channel order. A channel retired by a structural change (a
+ * loaded save's removed pump) has no name: it read the previous channel's
+ * info, so it is skipped. */
+static int csv_take_names(host *h, pcs_world *w, const char *const *globs, uint32_t n_globs)
+{
+    for (uint32_t i = 0; i < pcs_channel_count(w); i++) {
+        pcs_channel_info info;
+        if (pcs_channel_get(w, i, &info) != PCS_OK ||
+            (n_globs && !csv_matches(globs, n_globs, info.name)))
+            continue;
+        if (!(h->csv_names[h->n_csv] = strdup(info.name)))
+            return host_fail(1, "out of memory");
+        h->n_csv++;
+    }
+    return 0;
+}
+
 /* The CSV's channels: all, or those matching --csv-channels (split at its
  * commas in a copy), each of whose globs must match at least one. */
 int report_csv_select(host *h)
 {
-    uint32_t n = pcs_channel_count(h->world);
+    if (probe_get(h) != 0) /* the later units' names, when the scenario has any */
+        return 1;
+    pcs_world *w = csv_names_world(h);
+    uint32_t n = pcs_channel_count(w);
     const char *spec = h->opt.csv_channels;
     char *buf = spec ? strdup(spec) : NULL;
     const char **globs = calloc(spec ? strlen(spec) + 1 : 1, sizeof *globs);
     h->n_csv = 0;
     h->csv_ids = calloc(n ? n : 1, sizeof *h->csv_ids);
-    int rc = (spec && !buf) || !globs || !h->csv_ids ? host_fail(1, "out of memory") : 0;
+    h->csv_names = calloc(n ? n : 1, sizeof *h->csv_names);
+    int rc = (spec && !buf) || !globs || !h->csv_ids || !h->csv_names
+                 ? host_fail(1, "out of memory")
+                 : 0;
     uint32_t n_globs = 0;
     for (char *p = rc ? NULL : buf; p;) {
         char *comma = strchr(p, ',');
@@ -146,15 +206,10 @@ int report_csv_select(host *h)
     }
     for (uint32_t k = 0; !rc && k < n_globs; k++)
         rc = csv_pattern_check(h, globs[k], k);
-    for (uint32_t i = 0; !rc && i < n; i++) {
-        /* A channel retired by a structural change (a loaded save's removed
-         * pump) has no name: it read the previous channel's info. */
-        pcs_channel_info info;
-        if (pcs_channel_get(h->world, i, &info) != PCS_OK)
-            continue;
-        if (!spec || csv_matches(globs, n_globs, info.name))
-            h->csv_ids[h->n_csv++] = i;
-    }
+    if (!rc)
+        rc = csv_take_names(h, w, globs, n_globs);
+    if (!rc)
+        csv_find_ids(h);
     free(globs);
     free(buf);
     return rc;
@@ -163,20 +218,35 @@ int report_csv_select(host *h)
 void report_csv_header(host *h)
 {
     fprintf(h->csv, "t_s");
-    for (uint32_t k = 0; k < h->n_csv; k++) {
-        pcs_channel_info info;
-        pcs_channel_get(h->world, h->csv_ids[k], &info);
-        fprintf(h->csv, ",%s", info.name);
-    }
+    for (uint32_t k = 0; k < h->n_csv; k++)
+        fprintf(h->csv, ",%s", h->csv_names[k]);
     fprintf(h->csv, "\n");
 }
 
+/* A row of the columns' values now; an empty field for a column whose
+ * channel does not exist at this time. */
 void report_csv_row(host *h)
 {
+    if (pcs_world_layout_version(h->world) != h->csv_layout)
+        csv_find_ids(h);
     fprintf(h->csv, "%.3f", sim_time(h));
     for (uint32_t k = 0; k < h->n_csv; k++)
-        fprintf(h->csv, ",%.9g", pcs_channel_value(h->world, h->csv_ids[k]));
+        if (h->csv_ids[k] == UINT32_MAX)
+            fputc(',', h->csv);
+        else
+            fprintf(h->csv, ",%.9g", pcs_channel_value(h->world, h->csv_ids[k]));
     fprintf(h->csv, "\n");
+}
+
+void report_csv_free(host *h)
+{
+    for (uint32_t k = 0; h->csv_names && k < h->n_csv; k++)
+        free(h->csv_names[k]);
+    free(h->csv_names);
+    free(h->csv_ids);
+    h->csv_names = NULL;
+    h->csv_ids = NULL;
+    h->n_csv = 0;
 }
 
 static double pct_us(const hist *t, double p)
@@ -222,6 +292,20 @@ static void json_escape(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* Script actions dropped at their tick (cli/script.c: a later unit's
+ * target that was not there), only when there were any, so the summary of
+ * every other run reads as before. Returns the length written. */
+static size_t refused_summary(const host *h, int json, char *out, size_t len)
+{
+    if (!h->n_refused)
+        return 0;
+    int n = snprintf(out, len,
+                     json ? ",\"script_refused\":%u"
+                          : "\nscript actions dropped at their tick (target not there): %u",
+                     h->n_refused);
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
 /* Rate refusals per command source (the run has one: the script's), as a
  * JSON member or a text clause; "" for a replay, which runs no script. */
 static void rate_summary(host *h, int json, char *out, size_t len)
@@ -230,6 +314,9 @@ static void rate_summary(host *h, int json, char *out, size_t len)
     out[0] = '\0';
     if (h->replay || pcs_command_source_stats_get(script_source(), &ss) != PCS_OK)
         return;
+    size_t n = refused_summary(h, json, out, len);
+    out += n;
+    len -= n;
     if (json)
         snprintf(out, len,
                  ",\"refused_rate\":%" PRIu64 ",\"sources\":[{\"name\":\"script\",\"class\":%u,"

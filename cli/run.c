@@ -47,7 +47,9 @@ static void run_usage(FILE *f)
           "                  [0.1, 1000] (default 1)\n"
           "  --csv FILE      write every channel to FILE as CSV (first column t_s), a row\n"
           "                  each timeline interval; FILE '-' is standard output, and the\n"
-          "                  timeline, events and summary then go to standard error\n"
+          "                  timeline, events and summary then go to standard error; a\n"
+          "                  field is empty while its channel does not exist (a unit the\n"
+          "                  scenario adds later, a removed pump)\n"
           "  --csv-every S   seconds of simulated time between CSV rows, in (0, 1e9]\n"
           "                  (default: the scenario's run.timeline_every_s)\n"
           "  --csv-channels PATTERNS  only the channels matching one of these\n"
@@ -218,17 +220,41 @@ int host_load_scenario(host *h)
     return 0;
 }
 
+/* Action @p i against the run's station; when that refuses it and the
+ * scenario builds units later, against the probe (cli/probe.c: the plant
+ * with those units built): a target that will exist once its unit is added
+ * is deferred to its tick (cli/script.c resolves it there, or refuses it),
+ * any other is refused now with the probe's message, which knows the later
+ * units ("no control bank 'bank_z' in u2"). */
+static int resolve_action(host *h, uint32_t i)
+{
+    if (pcs_station_script_command(h->station, h->scn, i, &h->actions[i].cmd) == PCS_OK)
+        return 0;
+    if (!probe_needed(h))
+        return host_fail(2, "%s", pcs_last_error());
+    if (probe_get(h) != 0)
+        return 1;
+    pcs_command later;
+    if (pcs_station_script_command(h->probe_station, h->scn, i, &later) != PCS_OK)
+        return host_fail(2, "%s", pcs_last_error());
+    h->action_state[i] = HOST_ACTION_DEFERRED;
+    return 0;
+}
+
 static int resolve_script(host *h)
 {
     uint32_t n = pcs_scenario_action_count(h->scn);
     h->actions = calloc(n + 1, sizeof *h->actions);
-    if (!h->actions)
+    h->action_state = calloc(n + 1, sizeof *h->action_state);
+    if (!h->actions || !h->action_state)
         return host_fail(1, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
         h->actions[i].tick = pcs_scenario_action_get(h->scn, i)->tick;
-        if (pcs_station_script_command(h->station, h->scn, i, &h->actions[i].cmd) != PCS_OK)
-            return host_fail(2, "%s", pcs_last_error());
+        int rc = resolve_action(h, i);
+        if (rc != 0)
+            return rc;
     }
+    pcs_error_clear();
     h->n_actions = n;
     return 0;
 }
@@ -261,8 +287,9 @@ static int build_world(host *h)
         return host_fail(2, "%s: world: %s", pcs_scenario_source(h->scn), pcs_last_error());
     if (pcs_station_add(h->world, h->scn, &h->station) != PCS_OK)
         return host_fail(2, "%s", pcs_last_error());
-    if (!h->opt.replay && resolve_script(h) != 0)
-        return 2;
+    int rc = h->opt.replay ? 0 : resolve_script(h);
+    if (rc != 0)
+        return rc;
     if (pcs_snapshot_attach(h->world, NULL, &h->pool) != PCS_OK)
         return host_fail(1, "snapshot: %s", pcs_last_error());
     if (pcs_profile_attach(h->world, &h->profile) != PCS_OK)
@@ -352,6 +379,7 @@ static int open_outputs(host *h)
         return host_fail(2, "--journal '%s': %s", h->opt.journal, pcs_last_error());
     if (h->csv)
         report_csv_header(h);
+    probe_free(h); /* its names are copied: the run does not carry its world */
     uint32_t spans = h->opt.trace_spans ? h->opt.trace_spans : PCS_PROFILE_TRACE_DEFAULT_SPANS;
     if (h->opt.trace && pcs_profile_trace_begin_n(h->opt.trace, spans) != PCS_OK)
         return host_fail(2, "--trace: %s", pcs_last_error());
@@ -527,9 +555,11 @@ static int host_free(host *h, int ran)
     pcs_exec_destroy(h->exec);
     pcs_scenario_destroy(h->scn);
     h->scn = NULL;
+    probe_free(h);
     free(h->actions);
-    free(h->csv_ids);
-    h->csv_ids = NULL;
+    free(h->action_state);
+    h->action_state = NULL;
+    report_csv_free(h);
     return rc;
 }
 

@@ -17,7 +17,21 @@
  *
  * Ordering: main_at is stored with release and loaded with acquire; the
  * producer's submitted counter likewise, so the command queue's contents are
- * visible to the drain after the main thread observes the count.
+ * visible to the drain after the main thread observes the count. An action's
+ * command and state (host.action_state) are written by the main thread
+ * before it announces the action's tick, so main_at's release/acquire pair
+ * publishes them to the producer; the producer only reads them.
+ *
+ * Targets of later units. An action whose target belongs to a unit the
+ * scenario builds later ("u2.bank_d" before u2's unit_add) cannot be
+ * resolved at the start; cli/run.c accepts it when the scenario's whole
+ * plant has it (cli/probe.c) and marks it deferred. It is resolved just
+ * before its tick like any action; if its target is not there then (the
+ * unit not added yet, or removed), it is refused: a warning naming the
+ * script entry, the target and why, a count in the summary, no command.
+ * The run goes on, as after any command stage 1 rejects; what is refused
+ * depends only on the script and the ticks: deterministic, and the journal
+ * (which records commands, not actions) replays the same run.
  *
  * Sleeping. Between actions the producer sleeps on a condition variable
  * until the tick its next action belongs to is announced (it used to spin on
@@ -29,8 +43,10 @@
  * thread's own wait for a submission stays a short sched_yield loop: it
  * happens only on an action's tick and lasts one wake-up of the producer.
  */
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/host.h"
@@ -87,7 +103,11 @@ static void producer(void *arg)
         const host_action *a = &h->actions[i];
         await_main_at(h, a->tick + 1);
         if (atomic_load_explicit(&h->main_at, memory_order_acquire) == UINT64_MAX)
-            return; /* the run ended early */
+            return;                                      /* the run ended early */
+        if (h->action_state[i] == HOST_ACTION_REFUSED) { /* its target was not there */
+            atomic_store_explicit(&h->submitted, i + 1, memory_order_release);
+            continue;
+        }
         /* A trace shows each submission on the producer's track (pcsim-script). */
         pcs_profile_span span = pcs_profile_span_begin("script.submit", "script", a->tick);
         uint64_t by_rate = rate_refusals();
@@ -123,24 +143,61 @@ int script_start(host *h)
     return 0;
 }
 
+/* Why a deferred action's target is missing at its tick: its unit ("uN",
+ * the target's prefix) is not built yet, or it, or the device, is gone. */
+static void missing_reason(const host *h, const char *target, char *out, size_t len)
+{
+    unsigned long n = target[0] == 'u' ? strtoul(target + 1, NULL, 10) : 0;
+    if (n > pcs_station_unit_count(h->station) && n <= pcs_scenario_unit_count(h->scn))
+        snprintf(out, len,
+                 "u%lu is not built at this tick (a unit with \"build\": \"later\": a "
+                 "unit_add of u%lu builds it at the end of that command's tick)",
+                 n, n);
+    else
+        snprintf(out, len, "the target does not exist at this tick (removed since the start)");
+}
+
+/* A deferred action whose target is not there at its tick: said on stderr
+ * (with or without --quiet: it is the script's fault, not the plant's),
+ * counted for the summary, and not submitted; the run goes on, as it does
+ * after a command stage 1 rejects. */
+static void refuse(host *h, uint32_t i, uint64_t tick)
+{
+    const pcs_scenario_action *a = pcs_scenario_action_get(h->scn, i);
+    char why[256];
+    missing_reason(h, a->target, why, sizeof why);
+    h->action_state[i] = HOST_ACTION_REFUSED;
+    h->n_refused++;
+    fprintf(stderr,
+            "pcsim: warning: t=%.2f s (tick %" PRIu64 "): %s; %s of '%s' dropped: %s; the run "
+            "goes on\n",
+            (double)tick * h->world_cfg.dt_s, tick, pcs_last_error(), a->command, a->target, why);
+}
+
 /* Main, between ticks: resolve tick @p tick's actions again before the
  * producer may read them. A structural change since the start can have
  * registered their target again under a new id (a pump installed again has
  * a new generation), and the id resolved at the start would be refused as
- * stale. This runs on the world's thread, so the target tables are not
- * changing, and announce's release store publishes the new command to the
- * producer's acquire. An action whose target is gone keeps its first
- * resolution: stage 1 refuses it with a rejection event, as any stale
- * target. A replay's actions come from its journal, already resolved. */
+ * stale; an action deferred at the start (its target is a later unit's)
+ * is resolved here for the first time. This runs on the world's thread, so
+ * the target tables are not changing, and announce's release store
+ * publishes the new command (and the action's state) to the producer's
+ * acquire. An action whose target is gone keeps its first resolution:
+ * stage 1 refuses it with a rejection event, as any stale target; a
+ * deferred one has none, and is refused here. A replay's actions come from
+ * its journal, already resolved. */
 static void resolve_due_actions(host *h, uint64_t tick)
 {
     if (h->opt.replay)
         return;
     for (uint32_t i = main_cursor; i < h->n_actions && h->actions[i].tick <= tick; i++) {
         pcs_command c;
-        if (h->actions[i].tick == tick &&
-            pcs_station_script_command(h->station, h->scn, i, &c) == PCS_OK)
+        if (h->actions[i].tick != tick)
+            continue;
+        if (pcs_station_script_command(h->station, h->scn, i, &c) == PCS_OK)
             h->actions[i].cmd = c;
+        else if (h->action_state[i] == HOST_ACTION_DEFERRED)
+            refuse(h, i, tick);
     }
     pcs_error_clear();
 }

@@ -824,11 +824,43 @@ static void sort_batch(pcs_command_queue *q)
     q->comparisons_last = cmps;
 }
 
+/* A journal slot's `reserved` when its command was withdrawn: a structural
+ * change accepted at stage 1 whose apply then failed (engine/structure.c).
+ * The slot stays (cursors are slot indices, and the sleep system reads this
+ * tick's entries at stage 1); pcs_journal_read skips it, so the journal
+ * holds what was applied and a replay does not apply what the run did not.
+ * A reader that read the slot before the withdrawal (between the attempt
+ * that accepted the change and the one whose apply failed) keeps it:
+ * read the journal after successful ticks, as the journal writer's hosts do. */
+#define JOURNAL_WITHDRAWN 1u
+
 static void journal_append(pcs_world *w, const pcs_command *c)
 {
     pcs_command_queue *q = w->commands;
     q->journal[q->journal_total % w->cfg.journal_capacity] = *c;
+    q->journal[q->journal_total % w->cfg.journal_capacity].reserved = 0;
     q->journal_total++;
+}
+
+void pcs_journal_withdraw(pcs_world *w, const pcs_command *c)
+{
+    pcs_command_queue *q = w->commands;
+    uint32_t cap = w->cfg.journal_capacity;
+    uint64_t oldest = q->journal_total > cap ? q->journal_total - cap : 0;
+    /* Newest first: the entry is of this tick, so the scan stops at the
+     * first older tick (or when the ring no longer holds it). */
+    for (uint64_t i = q->journal_total; i-- > oldest;) {
+        pcs_command *e = &q->journal[i % cap];
+        if (e->tick != c->tick)
+            return;
+        if (e->seq == c->seq && e->source_class == c->source_class &&
+            e->source_id == c->source_id && e->kind == c->kind &&
+            e->reserved != JOURNAL_WITHDRAWN) {
+            e->reserved = JOURNAL_WITHDRAWN;
+            q->applied--;
+            return;
+        }
+    }
 }
 
 static void apply(pcs_world *w, pcs_command *c)
@@ -943,8 +975,11 @@ uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_command *out
         *missed = lost;
     uint64_t i = *cursor + lost;
     uint32_t n = 0;
-    for (; i < q->journal_total && n < max; i++, n++)
-        out[n] = q->journal[i % w->cfg.journal_capacity];
+    for (; i < q->journal_total && n < max; i++) {
+        const pcs_command *e = &q->journal[i % w->cfg.journal_capacity];
+        if (e->reserved != JOURNAL_WITHDRAWN)
+            out[n++] = *e;
+    }
     *cursor = i;
     return n;
 }

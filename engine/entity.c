@@ -64,6 +64,11 @@ struct pcs_entity_table {
     uint32_t free_head, free_tail; /* slot + 1, 0 = empty list */
     uint32_t generation_max;       /* a slot retires after this generation */
     uint64_t next_id;
+    /* capacity flags, not saved or hashed: 1 while the slot's entity is one
+     * the build or a structural apply created (the scenario's and its
+     * structural changes': a load compares them with the save's). NULL in a
+     * staged table. */
+    uint8_t *structural;
 };
 
 pcs_entity_table_def pcs_entity_table_default(void)
@@ -187,7 +192,8 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
     entity_rec *slots = pcs_mem_array(&w->mem, def->capacity, sizeof *slots);
     uint32_t *by_name = pcs_mem_array(&w->mem, 2 * (size_t)icap, sizeof *by_name);
     uint32_t *by_id = pcs_mem_array(&w->mem, 2 * (size_t)icap, sizeof *by_id);
-    if (!t || !slots || !by_name || !by_id)
+    uint8_t *structural = pcs_mem_array(&w->mem, def->capacity, 1);
+    if (!t || !slots || !by_name || !by_id || !structural)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for %u entities", who, def->capacity);
     *t = (pcs_entity_table){.slots = slots,
                             .by_name = by_name,
@@ -195,7 +201,9 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
                             .cap = icap,
                             .capacity = def->capacity,
                             .generation_max = def->generation_max,
-                            .next_id = 1};
+                            .next_id = 1,
+                            .structural = structural};
+    memset(structural, 0, def->capacity);
     w->entities = t;
     return PCS_OK;
 }
@@ -340,6 +348,7 @@ pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def, pcs_entity
     }
     index_insert(t, t->by_id, s);
     t->n_live++;
+    t->structural[s] = !w->sealed || w->amending; /* registration open: the build's or a change's */
     if (out)
         *out = (pcs_entity_handle){s, r->generation};
     return PCS_OK;
@@ -355,6 +364,14 @@ pcs_status pcs_entity_destroy(pcs_world *w, pcs_entity_handle h)
         return st;
     pcs_entity_table *t = w->entities;
     entity_rec *r = &t->slots[h.index];
+    if (t->structural[h.index] && w->sealed && !w->amending)
+        return pcs_error_set(PCS_E_STATE,
+                             "pcs_entity_destroy: entity %llu '%s' (slot %u) was made by the "
+                             "world's build or a structural change: remove it with the structural "
+                             "command that takes its device out (structure.h), so a save's "
+                             "structure log records it",
+                             (unsigned long long)r->id, r->named ? r->name : "(unnamed)", h.index);
+    t->structural[h.index] = 0;
     if (r->named)
         index_remove(t, t->by_name, h.index);
     index_remove(t, t->by_id, h.index);
@@ -731,6 +748,60 @@ static pcs_status table_check(const pcs_world *w, pcs_entity_table *st)
     return free_list_check(st, k.free);
 }
 
+/* One field of a structural slot differs: name the slot, the field, the
+ * save's value and the world's. */
+static pcs_status differs(uint32_t s, const entity_rec *mine, const char *field, const char *saved,
+                          const char *built)
+{
+    pcs_error_set(PCS_E_CORRUPT,
+                  "section '" PCS_ENTITY_SECTION "' slot %u: %s %s in the save; the world's build "
+                  "and structural changes made entity '%s' there with %s %s (a structural "
+                  "entity must be saved as built)",
+                  s, field, saved, mine->named ? mine->name : "(unnamed)", field, built);
+    return PCS_E_CORRUPT;
+}
+
+/* Structural slot @p s of the world against the save's, field by field. */
+static pcs_status structural_same(uint32_t s, const entity_rec *mine, const entity_rec *saved)
+{
+    const struct {
+        const char *field;
+        uint64_t saved, built;
+    } f[] = {
+        {"id", saved->id, mine->id},          {"generation", saved->generation, mine->generation},
+        {"kind", saved->kind, mine->kind},    {"owner", saved->owner, mine->owner},
+        {"store", saved->store, mine->store}, {"row", saved->row, mine->row}};
+    char a[32], b[32];
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].saved != f[i].built) {
+            snprintf(a, sizeof a, "%llu", (unsigned long long)f[i].saved);
+            snprintf(b, sizeof b, "%llu", (unsigned long long)f[i].built);
+            return differs(s, mine, f[i].field, a, b);
+        }
+    if (saved->named != mine->named || memcmp(saved->name, mine->name, sizeof mine->name) != 0) {
+        char sa[PCS_ENTITY_NAME_MAX + 2], mi[PCS_ENTITY_NAME_MAX + 2];
+        snprintf(sa, sizeof sa, "'%.*s'", (int)strnlen(saved->name, sizeof saved->name),
+                 saved->named ? saved->name : "");
+        snprintf(mi, sizeof mi, "'%s'", mine->named ? mine->name : "");
+        return differs(s, mine, "name", sa, mi);
+    }
+    return PCS_OK;
+}
+
+/* Every entity the world's build and structural applies made, in the save
+ * as made; the save's other slots were checked field by field. */
+static pcs_status structural_check(const pcs_entity_table *t, const pcs_entity_table *st)
+{
+    for (uint32_t s = 0; s < t->used; s++) {
+        if (!t->structural[s])
+            continue;
+        pcs_status rc = structural_same(s, &t->slots[s], &st->slots[s]);
+        if (rc != PCS_OK)
+            return rc;
+    }
+    return PCS_OK;
+}
+
 pcs_status pcs_entity_load_stage(const pcs_world *w, const unsigned char *sec, size_t bytes,
                                  pcs_entity_stage **out)
 {
@@ -763,6 +834,8 @@ pcs_status pcs_entity_load_stage(const pcs_world *w, const unsigned char *sec, s
     st->by_id = st->by_name + 2 * (size_t)t->cap;
     memcpy(st->slots, sec + sizeof h, recs);
     rc = table_check(w, st);
+    if (rc == PCS_OK)
+        rc = structural_check(t, st);
     if (rc != PCS_OK) {
         free(stg);
         return rc;

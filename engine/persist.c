@@ -4,11 +4,19 @@
  *
  * Loading stages everything in a private buffer and validates it in full
  * before the first byte of the world changes: there is no partially loaded
- * world. A save of this world has one exact size (header, table and every
- * section are fixed by its stores, jobs and entity table), so the loader
- * reads at most that many bytes and one more, whatever the file claims or
- * the file system says: a huge or growing file costs no more memory than a
- * valid one.
+ * world. The one exception is a save whose structure log extends the
+ * world's (persist.h, "Loads that change the structure"): only a world
+ * that never ticked takes it; the header, the table, every section's
+ * checksum and every log entry are checked first, then the entries are
+ * re-applied, and a refusal after that marks the world unusable
+ * (after_replay) rather than leave it to run half changed. Those checks
+ * read the file in pieces (its size costs time, not memory).
+ *
+ * A save of this world has one exact size (header, table and every section
+ * are fixed by its stores, jobs and entity table), so the loader reads at
+ * most that many bytes and one more, whatever the file claims or the file
+ * system says: a huge or growing file costs no more memory than a valid
+ * one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -326,8 +334,11 @@ pcs_status pcs_world_save(const pcs_world *w, const char *path)
 {
     if (!w || !path || !path[0])
         return pcs_error_set(PCS_E_INVAL, "pcs_world_save: world or path is NULL/empty");
+    pcs_status st = pcs_world_usable(w, "pcs_world_save");
+    if (st != PCS_OK)
+        return st;
     pcs_atomic_file *f = NULL;
-    pcs_status st = pcs_atomic_file_create(path, &f);
+    st = pcs_atomic_file_create(path, &f);
     if (st != PCS_OK)
         return st;
     st = write_file(w, pcs_atomic_file_stream(f), path);
@@ -717,7 +728,8 @@ static pcs_status read_at(int fd, void *buf, size_t n, uint64_t off, const char 
     return PCS_OK;
 }
 
-/* Every field of the save's log: kinds, ticks, and the world's log a prefix.
+/* Every field of the save's log: kinds, ticks, each kind's validate (the
+ * target and arguments), and the world's log a prefix.
  * An entry may carry the save tick itself: a change applied by an attempt
  * at that tick that then failed (the clock did not advance). */
 static pcs_status check_log(const pcs_world *w, const char *path, const pcs_command *e, uint32_t n,
@@ -738,6 +750,11 @@ static pcs_status check_log(const pcs_world *w, const char *path, const pcs_comm
                           e[i].reserved, e[i].source_class, e[i].source_id,
                           (unsigned long long)e[i].seq, (unsigned long long)e[i].tick,
                           (unsigned long long)prev, (unsigned long long)save_tick);
+        if (pcs_structure_validate(w, &e[i]) != PCS_OK)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section '" LOG_SECTION "': entry %u (%s, tick %llu): %s", i,
+                          pcs_structure_kind_name(w, e[i].kind), (unsigned long long)e[i].tick,
+                          pcs_last_error());
     }
     uint32_t mine = pcs_structure_log_count(w);
     const pcs_command *own = pcs_structure_log_data(w);
@@ -756,10 +773,10 @@ static pcs_status check_log(const pcs_world *w, const char *path, const pcs_comm
     return PCS_OK;
 }
 
-/* The log section @p r of a save at tick @p save_tick: read, checked, and
- * the entries this world lacks applied. */
-static pcs_status replay_log(pcs_world *w, const char *path, int fd, const section_rec *r,
-                             uint64_t save_tick)
+/* The log section @p r of a save at tick @p save_tick: read, its size,
+ * checksum, head and every entry checked; *@p out the entries (free()). */
+static pcs_status read_log(const pcs_world *w, const char *path, int fd, const section_rec *r,
+                           uint64_t save_tick, pcs_command **out)
 {
     uint32_t cap = w->cfg.structure_log_capacity;
     uint64_t count = r->count;
@@ -772,11 +789,13 @@ static pcs_status replay_log(pcs_world *w, const char *path, int fd, const secti
                       (unsigned long long)count, (unsigned long long)r->elem_size,
                       (unsigned long long)r->bytes, cap, sizeof(pcs_command), sizeof(log_head));
     unsigned char *b = malloc((size_t)r->bytes);
-    if (!b)
-        return pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for the structure log");
-    pcs_status st = read_at(fd, b, (size_t)r->bytes, r->offset, path);
-    log_head lh;
-    memcpy(&lh, b, sizeof lh);
+    pcs_command *e = (pcs_command *)malloc((size_t)count * sizeof *e);
+    pcs_status st =
+        b && e ? read_at(fd, b, (size_t)r->bytes, r->offset, path)
+               : pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for the structure log");
+    log_head lh = {0};
+    if (st == PCS_OK)
+        memcpy(&lh, b, sizeof lh);
     if (st == PCS_OK && XXH3_64bits(b, (size_t)r->bytes) != r->checksum)
         st = refuse(PCS_E_CORRUPT, path, "section '" LOG_SECTION "' checksum mismatch");
     else if (st == PCS_OK && (lh.count != count || lh.reserved != 0))
@@ -784,20 +803,103 @@ static pcs_status replay_log(pcs_world *w, const char *path, int fd, const secti
                     "section '" LOG_SECTION "': count %u (the table says %llu), reserved %u "
                     "(allowed 0)",
                     lh.count, (unsigned long long)count, lh.reserved);
-    pcs_command *e = (pcs_command *)malloc((size_t)count * sizeof *e);
-    if (st == PCS_OK && !e)
-        st = pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory for the structure log");
     if (st == PCS_OK) {
         memcpy(e, b + sizeof lh, (size_t)count * sizeof *e); /* aligned copies */
         st = check_log(w, path, e, (uint32_t)count, save_tick);
     }
-    uint32_t mine = pcs_structure_log_count(w);
-    if (st == PCS_OK && count > mine &&
-        (st = pcs_structure_replay(w, e + mine, (uint32_t)count - mine)) != PCS_OK)
-        st = pcs_error_set(st, "load '%s': re-applying the save's structure log: %s", path,
-                           pcs_last_error());
-    free(e);
     free(b);
+    if (st != PCS_OK) {
+        free(e);
+        return st;
+    }
+    *out = e;
+    return PCS_OK;
+}
+
+/* Every section the file's own table lists, before the structure changes:
+ * back to back from the end of the table, the last ending at the end of the
+ * file, and each one's checksum, read in pieces (nothing is kept, so a large
+ * file costs time, not memory). The world's own sections are not known yet:
+ * the load proper checks names and sizes against them after the replay. */
+static pcs_status check_file_sections(const char *path, int fd, uint64_t file_bytes,
+                                      const section_rec *t, uint32_t n)
+{
+    unsigned char buf[65536];
+    uint64_t offset = sizeof(file_header) + (uint64_t)n * sizeof *t + sizeof(uint64_t);
+    for (uint32_t k = 0; k < n; k++) {
+        int nl = (int)strnlen(t[k].name, sizeof t[k].name);
+        if (t[k].offset != offset || t[k].bytes > file_bytes - offset)
+            return refuse(PCS_E_CORRUPT, path,
+                          "section %u '%.*s' is %llu bytes at byte %llu; allowed: at byte %llu "
+                          "(where the previous one ends), within the file's %llu bytes",
+                          k, nl, t[k].name, (unsigned long long)t[k].bytes,
+                          (unsigned long long)t[k].offset, (unsigned long long)offset,
+                          (unsigned long long)file_bytes);
+        XXH3_state_t h;
+        XXH3_64bits_reset(&h);
+        for (uint64_t done = 0; done < t[k].bytes;) {
+            size_t chunk =
+                t[k].bytes - done < sizeof buf ? (size_t)(t[k].bytes - done) : sizeof buf;
+            pcs_status st = read_at(fd, buf, chunk, offset + done, path);
+            if (st != PCS_OK)
+                return st;
+            XXH3_64bits_update(&h, buf, chunk);
+            done += chunk;
+        }
+        if (XXH3_64bits_digest(&h) != t[k].checksum)
+            return refuse(PCS_E_CORRUPT, path, "section '%.*s' checksum mismatch", nl, t[k].name);
+        offset += t[k].bytes;
+    }
+    if (offset != file_bytes)
+        return refuse(PCS_E_CORRUPT, path,
+                      "%llu trailing bytes after the last section (file is %llu bytes, its "
+                      "sections end at %llu)",
+                      (unsigned long long)(file_bytes - offset), (unsigned long long)file_bytes,
+                      (unsigned long long)offset);
+    return PCS_OK;
+}
+
+/* A save whose log extends this world's: only a world that never ticked
+ * takes it (persist.h, "Loads that change the structure"). */
+static pcs_status check_fresh(const pcs_world *w, const char *path, uint32_t n_save)
+{
+    uint32_t mine = pcs_structure_log_count(w);
+    if (!w->sealed)
+        return PCS_OK;
+    return refuse(PCS_E_STATE, path,
+                  "the save has %u structural changes this world lacks (its log has %u, this "
+                  "world's %u), and this world has ticked (tick %llu): re-applying them here "
+                  "could not be undone if the save were then refused. Load into a freshly built "
+                  "world of the same scenario and seed, and swap it in on success (as `pcsim "
+                  "serve` and the Python Station.load do); this world is unchanged",
+                  n_save - mine, n_save, mine, (unsigned long long)w->clock.tick);
+}
+
+/* The log section @p r (the last of the file's @p n) of a save at tick
+ * @p save_tick: checked, with every section of the file when the world
+ * lacks entries, and the entries it lacks applied; *@p replayed counts
+ * them. */
+static pcs_status replay_log(pcs_world *w, const char *path, int fd, uint64_t file_bytes,
+                             const section_rec *t, uint32_t n, uint64_t save_tick,
+                             uint32_t *replayed)
+{
+    pcs_command *e = NULL;
+    pcs_status st = read_log(w, path, fd, &t[n - 1], save_tick, &e);
+    if (st != PCS_OK)
+        return st;
+    uint32_t count = (uint32_t)t[n - 1].count, mine = pcs_structure_log_count(w);
+    if (count > mine)
+        st = check_fresh(w, path, count);
+    if (st == PCS_OK && count > mine)
+        st = check_file_sections(path, fd, file_bytes, t, n);
+    if (st == PCS_OK && count > mine) {
+        *replayed = count - mine;
+        st = pcs_structure_replay(w, e + mine, count - mine);
+        if (st != PCS_OK)
+            st = pcs_error_set(st, "load '%s': re-applying the save's structure log: %s", path,
+                               pcs_last_error());
+    }
+    free(e);
     return st;
 }
 
@@ -822,7 +924,8 @@ static pcs_status check_log_same(const pcs_world *w, const unsigned char *b, con
     return PCS_OK;
 }
 
-static pcs_status replay_structure(pcs_world *w, const char *path)
+/* *@p replayed: the structural changes re-applied (0 when none were). */
+static pcs_status replay_structure(pcs_world *w, const char *path, uint32_t *replayed)
 {
     int fd = -1;
     uint64_t size = 0;
@@ -845,7 +948,8 @@ static pcs_status replay_structure(pcs_world *w, const char *path)
         const section_rec *last = (const section_rec *)(const void *)(m + meta - sizeof *t);
         uint32_t mine = pcs_structure_log_count(w);
         if (strncmp(last->name, LOG_SECTION, sizeof last->name) == 0)
-            st = replay_log(w, path, fd, last, h.tick);
+            st = replay_log(w, path, fd, size, (const section_rec *)(const void *)(m + sizeof h),
+                            h.n_sections, h.tick, replayed);
         else if (mine)
             st = refuse(PCS_E_CORRUPT, path,
                         "the save has no structure log; this world has applied %u structural "
@@ -860,6 +964,22 @@ static pcs_status replay_structure(pcs_world *w, const char *path)
     return st;
 }
 
+/* A load refused after it re-applied @p replayed structural changes leaves
+ * a world that is neither its scenario's nor the save's: mark it so that it
+ * never ticks or saves again (persist.h). Returns @p st, message kept. */
+static pcs_status after_replay(pcs_world *w, const char *path, uint32_t replayed, pcs_status st)
+{
+    if (st == PCS_OK || replayed == 0)
+        return st;
+    char why[sizeof w->unusable];
+    snprintf(why, sizeof why,
+             "a load of '%s' re-applied %u of the save's structural changes and was then "
+             "refused (%s); this world's structure is half the save's: build a fresh world",
+             path, replayed, pcs_last_error());
+    pcs_world_mark_unusable(w, why);
+    return st;
+}
+
 pcs_status pcs_world_load(pcs_world *w, const char *path)
 {
     if (!w || !path || !path[0])
@@ -867,11 +987,14 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     unsigned char *b = NULL;
     size_t len = 0;
     uint64_t file_bytes = 0;
-    pcs_status st = replay_structure(w, path); /* first: it sets the world's sections */
+    pcs_status st = pcs_world_usable(w, "pcs_world_load");
+    uint32_t replayed = 0;
+    if (st == PCS_OK)
+        st = replay_structure(w, path, &replayed); /* first: it sets the world's sections */
     if (st == PCS_OK)
         st = read_file(w, path, &b, &len, &file_bytes);
     if (st != PCS_OK)
-        return st;
+        return after_replay(w, path, replayed, st);
     const section_rec *t = NULL;
     st = validate(w, path, b, len, file_bytes, &t);
     file_header h = {0};
@@ -902,5 +1025,5 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
     free(es);
     free(v);
     free(b);
-    return st;
+    return after_replay(w, path, replayed, st);
 }

@@ -23,6 +23,42 @@
  * the tick fails with a message naming the command; the changes queued
  * after it stay queued, and the retry of the tick applies them.
  *
+ * Retried ticks. A failed tick is retried at the same tick number, and
+ * nothing it did is rolled back (world.c). An ordinary command drained by
+ * the failed attempt keeps its effect and its journal entry and is not
+ * drained again; a structural change accepted by it is in the same
+ * position: journaled, its model holding it pending (a pump's one change
+ * per tick, unit_add's next unit), so it stays queued and is neither
+ * checked nor journaled again. Its apply is still to come, so it is the
+ * retry that applies it, in drain order, before the retry's own changes
+ * (they were drained later). The event its check emitted announces that
+ * apply, but the failed attempt's list was discarded (event.c: a failed
+ * tick delivers and commits nothing, unless the failure came after stage
+ * 13's delivery). So the check's events are kept with the queued change
+ * (hold_events), and every attempt's stage 1 emits them again before the
+ * drain (pcs_structure_announce_carried): the attempt that succeeds holds
+ * each exactly once, at its drain position, in its delivered and committed
+ * list, as a run without the failure would. An attempt that fails after
+ * stage 13's delivery (plugins' after_step, an apply) has already shown
+ * the host its list; the retry's list shows those events again, and the
+ * committed list (the next tick's previous events, hashed) holds them once.
+ * The events kept are bounded by event_capacity (more could not be in one
+ * list); what does not fit is counted as dropped in the retry's list.
+ *
+ * Failed applies. The change whose apply failed was journaled at its
+ * drain like the others, but it is not applied and not logged, and the
+ * model that refused it has forgotten it (its apply ran). Left in the
+ * journal, a replay would apply it (the failure was the world's lack of
+ * room, not the command) and its log and hash would differ from the run's.
+ * So its entry is withdrawn from the journal (command.c: the slot is kept
+ * and skipped by every read), and the journal and the log both hold what
+ * was applied. A replay reproduces the run only if the failing apply left
+ * the world as it found it (what it did register is committed with the
+ * rest, and a replay, whose apply succeeds, cannot make the same half), and
+ * if running the failed attempt's stages again changed nothing (world.c's
+ * rule: the retry runs every stage again, so a run whose stages integrate
+ * is not reproduced by a replay whatever the journal says).
+ *
  * Memory. The state (observers, layout version) is allocated at the first
  * structural kind or observer; the queue (commands_per_tick entries) and the
  * log (structure_log_capacity entries) at the first kind. The queue cannot
@@ -48,6 +84,7 @@
 typedef struct kind_rec {
     char name[KIND_NAME_MAX]; /* "" when the kind is not structural */
     pcs_command_fn check, apply, dropped;
+    pcs_structure_validate_fn validate; /* optional: a load's check of a log entry */
     void *ctx;
 } kind_rec;
 
@@ -63,6 +100,14 @@ struct pcs_structure {
     uint32_t n_queued;
     pcs_command *log; /* structure_log_capacity (at least 1), at the first kind */
     uint32_t n_log;
+    /* The events each queued change's check emitted, in queue order: entry
+     * i's are held[held_end[i - 1], held_end[i]) (held_end[-1] = 0). Kept so
+     * that a change carried over a failed attempt is announced again by the
+     * attempt that succeeds ("Retried ticks" above). event_capacity events,
+     * held_end commands_per_tick; held_lost counts what did not fit. */
+    pcs_event *held;
+    uint32_t *held_end;
+    uint32_t n_held, held_lost;
     observer_rec observers[OBSERVERS_MAX];
     uint32_t n_observers;
     uint64_t layout_version;
@@ -168,12 +213,27 @@ static pcs_status alloc_buffers(pcs_world *w, pcs_structure *s)
     uint32_t log_cap = w->cfg.structure_log_capacity ? w->cfg.structure_log_capacity : 1;
     s->queue = pcs_mem_array(&w->mem, w->cfg.commands_per_tick, sizeof *s->queue);
     s->log = pcs_mem_array(&w->mem, log_cap, sizeof *s->log);
-    if (!s->queue || !s->log)
+    s->held = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *s->held);
+    s->held_end = pcs_mem_array(&w->mem, w->cfg.commands_per_tick, sizeof *s->held_end);
+    if (!s->queue || !s->log || !s->held || !s->held_end)
         return pcs_error_set(PCS_E_NOMEM,
                              "pcs_structure_kind_register: out of memory for the queue (%u) "
                              "and the structure log (%u)",
                              w->cfg.commands_per_tick, log_cap);
     return PCS_OK;
+}
+
+/* Keep the events the check just emitted (this tick's list from
+ * @p first_event) as the announcement of the change being queued. */
+static void hold_events(const pcs_world *w, pcs_structure *s, uint32_t first_event)
+{
+    for (uint32_t i = first_event; i < w->n_events; i++) {
+        if (s->n_held < w->cfg.event_capacity)
+            s->held[s->n_held++] = w->events[i];
+        else
+            s->held_lost++;
+    }
+    s->held_end[s->n_queued] = s->n_held;
 }
 
 /* Stage 1 (command.c's drain calls it as the kind's handler): accept, and
@@ -196,9 +256,11 @@ static pcs_status accept_or_reject(pcs_world *w, void *ctx, const pcs_command *c
                              "commands_per_tick (%u) changes of a failed attempt at this tick",
                              k->name, c->kind, (unsigned long long)c->tick,
                              w->cfg.commands_per_tick);
+    uint32_t first_event = w->n_events;
     pcs_status st = k->check(w, k->ctx, c);
     if (st != PCS_OK)
         return st;
+    hold_events(w, s, first_event);
     s->queue[s->n_queued++] = *c;
     return PCS_OK;
 }
@@ -221,6 +283,7 @@ pcs_status pcs_structure_kind_register(pcs_world *w, const pcs_structure_kind_de
     k->check = def->check;
     k->apply = def->apply;
     k->dropped = def->dropped;
+    k->validate = def->validate;
     k->ctx = def->ctx;
     s->n_kinds++;
     w->handlers[def->kind] = (pcs_handler_rec){.fn = accept_or_reject, .ctx = s};
@@ -376,6 +439,31 @@ static pcs_status apply_batch(pcs_world *w, pcs_structure *s, const pcs_command 
     return cs;
 }
 
+void pcs_structure_announce_carried(pcs_world *w)
+{
+    pcs_structure *s = w->structure;
+    if (!s || s->n_queued == 0)
+        return; /* the common case: the last attempt succeeded */
+    for (uint32_t i = 0; i < s->n_held; i++) {
+        pcs_event e = s->held[i];
+        e.tick = w->clock.tick; /* the same tick: a retry does not advance the clock */
+        pcs_events_append(w, &e);
+    }
+    pcs_events_add_drops(w, s->held_lost);
+}
+
+/* Keep queue entries [from, n) (and their held events) for the retry. */
+static void keep_queued_from(pcs_structure *s, uint32_t from, uint32_t n)
+{
+    uint32_t ev0 = from ? s->held_end[from - 1] : 0;
+    s->n_queued = n - from;
+    memmove(s->queue, s->queue + from, (size_t)s->n_queued * sizeof *s->queue);
+    for (uint32_t i = 0; i < s->n_queued; i++)
+        s->held_end[i] = s->held_end[from + i] - ev0;
+    s->n_held -= ev0;
+    memmove(s->held, s->held + ev0, (size_t)s->n_held * sizeof *s->held);
+}
+
 pcs_status pcs_structure_apply_queued(pcs_world *w)
 {
     pcs_structure *s = w->structure;
@@ -384,12 +472,18 @@ pcs_status pcs_structure_apply_queued(pcs_world *w)
     uint32_t n = s->n_queued, failed = 0;
     s->n_queued = 0; /* applied once, whatever the outcome (no rollback, world.c) */
     pcs_status st = apply_batch(w, s, s->queue, n, &failed);
+    if (failed < n)
+        /* Not applied: it leaves the journal, which holds what was applied
+         * ("Failed applies" above). */
+        pcs_journal_withdraw(w, &s->queue[failed]);
     if (failed + 1u < n) {
         /* The changes accepted after the failed one were journaled like it,
          * and their models may hold them pending: the retry applies them. */
-        s->n_queued = n - failed - 1u;
-        memmove(s->queue, s->queue + failed + 1u, (size_t)s->n_queued * sizeof *s->queue);
+        keep_queued_from(s, failed + 1u, n);
+        return st;
     }
+    s->n_held = 0;
+    s->held_lost = 0;
     return st;
 }
 
@@ -404,6 +498,8 @@ void pcs_structure_drop_queued(pcs_world *w)
             (void)k->dropped(w, k->ctx, &s->queue[i]);
     }
     s->n_queued = 0;
+    s->n_held = 0;
+    s->held_lost = 0;
 }
 
 const pcs_command *pcs_structure_log_data(const pcs_world *w)
@@ -416,6 +512,12 @@ const char *pcs_structure_kind_name(const pcs_world *w, uint32_t kind)
     if (!w->structure || kind >= PCS_COMMAND_KINDS_MAX || !w->structure->kinds[kind].name[0])
         return NULL;
     return w->structure->kinds[kind].name;
+}
+
+pcs_status pcs_structure_validate(const pcs_world *w, const pcs_command *c)
+{
+    const kind_rec *k = &w->structure->kinds[c->kind];
+    return k->validate ? k->validate(w, k->ctx, c) : PCS_OK;
 }
 
 pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n)

@@ -297,6 +297,7 @@ static pcs_status run_stage(pcs_world *w, pcs_stage stage)
 static pcs_status drain_commands(pcs_world *w)
 {
     observe(w, PCS_STAGE_COMMANDS, 0);
+    pcs_structure_announce_carried(w); /* one branch unless a failed attempt left changes */
     pcs_status st = pcs_commands_stage(w);
     if (st == PCS_OK)
         st = pcs_systems_run_stage(w, PCS_STAGE_COMMANDS);
@@ -370,10 +371,24 @@ static pcs_status tick_steps(pcs_world *w)
     return st;
 }
 
+pcs_status pcs_world_usable(const pcs_world *w, const char *fn)
+{
+    if (w->unusable[0])
+        return pcs_error_set(PCS_E_STATE, "%s: %s", fn, w->unusable);
+    return PCS_OK;
+}
+
+void pcs_world_mark_unusable(pcs_world *w, const char *why)
+{
+    snprintf(w->unusable, sizeof w->unusable, "%s", why);
+}
+
 pcs_status pcs_world_tick(pcs_world *w)
 {
     if (!w)
         return pcs_error_set(PCS_E_INVAL, "pcs_world_tick: world is NULL");
+    if (w->unusable[0])
+        return pcs_world_usable(w, "pcs_world_tick");
     if (w->clock.tick >= PCS_CLOCK_TICK_MAX)
         return pcs_clock_advance(&w->clock); /* reports the overflow, clock unchanged */
     if (!w->sealed && w->par_units) {

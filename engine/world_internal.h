@@ -194,6 +194,10 @@ struct pcs_world {
     pcs_entity_table *entities; /* engine/entity.c; NULL: none */
     pcs_structure *structure;   /* engine/structure.c; NULL: no structural kind */
     int amending;               /* a structural apply runs: registrations are open */
+    /* Non-empty: why this world may not tick or save any more (a load that
+     * re-applied a save's structural changes and was then refused left its
+     * structure half the save's; engine/persist.c). */
+    char unusable[512];
     uint32_t n_retired_systems, n_retired_jobs, n_retired_channels; /* ever retired */
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */
@@ -307,9 +311,22 @@ pcs_status pcs_access_verdict(pcs_world *w, pcs_stage stage, const pcs_system_de
  * PCS_STORE_F64 store a system of @p stage declares it writes. */
 pcs_status pcs_finite_check_stage(pcs_world *w, pcs_stage stage);
 
+/* engine/world.c: PCS_OK, or PCS_E_STATE "<fn>: <why>" when the world was
+ * marked unusable (pcs_world_mark_unusable); the mark is never cleared. */
+pcs_status pcs_world_usable(const pcs_world *w, const char *fn);
+void pcs_world_mark_unusable(pcs_world *w, const char *why);
+
 /* engine/structure.c: apply the structural changes queued at stage 1 and
  * commit them (pcs_world_tick, after plugins_after_step). */
 pcs_status pcs_structure_apply_queued(pcs_world *w);
+/* engine/structure.c: at stage 1, before the drain, emit again the events
+ * of the changes an earlier failed attempt at this tick accepted and left
+ * queued (their checks emitted them in a list the failure discarded). */
+void pcs_structure_announce_carried(pcs_world *w);
+/* engine/command.c: take the journal entry of @p c (an accepted structural
+ * change whose apply failed; the same source, sequence and tick) out of
+ * what pcs_journal_read returns, so the journal holds what was applied. */
+void pcs_journal_withdraw(pcs_world *w, const pcs_command *c);
 /* engine/structure.c: forget the changes a failed tick left queued
  * (pcs_world_load: they were checked against the world it replaced),
  * telling each kind's dropped. */
@@ -321,6 +338,9 @@ void pcs_structure_drop_queued(pcs_world *w);
 const pcs_command *pcs_structure_log_data(const pcs_world *w);
 const char *pcs_structure_kind_name(const pcs_world *w, uint32_t kind);
 pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n);
+/* The kind's validate of saved log entry @p c (a structural kind of @p w):
+ * PCS_OK without one. */
+pcs_status pcs_structure_validate(const pcs_world *w, const pcs_command *c);
 /* engine/structure.c: fold the structure log into the state hash (nothing
  * while it is empty, so worlds without structural change keep their hash). */
 void pcs_structure_hash(const pcs_world *w, void *xxh3_state);

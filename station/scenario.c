@@ -114,6 +114,10 @@ static const jr_field world_fields[] = {
     {"workers", JR_U32, 0, 256, offsetof(pcs_world_def, workers)},
     {"snapshot_buffers", JR_U32, 3, 64, offsetof(pcs_world_def, snapshot_buffers)},
     {"commands_per_tick", JR_U32, 1, 65536, offsetof(pcs_world_def, commands_per_tick)},
+    /* Structural changes a run may apply (pcsim/structure.h): past it stage 1
+     * refuses them with PCS_E_OVERFLOW. 0 allows none; the top is world.c's. */
+    {"structure_log_capacity", JR_U32, 0, 1u << 20,
+     offsetof(pcs_world_def, structure_log_capacity)},
 };
 
 static int parse_world(jr_ctx *c, json_t *doc, scenario *s)

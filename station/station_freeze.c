@@ -6,6 +6,21 @@
  * here between ticks; the engine reads a flag through the gate of each of the
  * unit's systems and jobs. The options live in world memory with the rest
  * of the build.
+ *
+ * Held outputs. A frozen unit's SCRATCH stores (what its systems recompute
+ * every tick: pressurizer pressure, controller errors, SG heat) are not
+ * saved; after a load they held build values while the unit stayed frozen,
+ * so its channels, and the sensors and protection reading them (STATE,
+ * hashed), left the uninterrupted run. The freeze copies them into
+ * "station.frozen_held" (STATE: saved, loaded, hashed; station_held.h), and
+ * the stage-1 system "station.freeze.hold" copies them back for every
+ * frozen unit before any other system reads them. A host reading channels
+ * directly between a load and the next tick still sees build values (the
+ * snapshot publishes at stage 12, after the copy).
+ *
+ * Units covered: those built with the station (the stores are sized then).
+ * A unit added while running (unit_add) has no freeze target and is refused
+ * by pcs_station_freeze, naming it.
  */
 #include <stdio.h>
 
@@ -15,11 +30,14 @@
 #include "pcsim/plant.h"
 #include "pcsim/station_freeze.h"
 #include "pcsim/system.h"
+#include "station/station_held.h"
 #include "station/station_internal.h"
 
 struct station_freeze {
     pcs_station_freeze_def def;
     uint32_t flag_store, at_store;
+    uint32_t n_units; /* built with the station: the stores' length */
+    pcs_station_held *held;
 };
 
 pcs_station_freeze_def pcs_station_freeze_default(void)
@@ -118,6 +136,39 @@ static pcs_status freeze_gate_units(pcs_world *w, const pcs_station *st, uint32_
     return PCS_OK;
 }
 
+/* Stage 1: every frozen unit's outputs back from its held copy. */
+static pcs_status freeze_hold_system(pcs_world *w, void *ctx)
+{
+    const struct station_freeze *f = ctx;
+    const uint32_t *flag = pcs_store_data(w, f->flag_store);
+    for (uint32_t i = 0; i < f->n_units; i++)
+        if (flag[i])
+            pcs_station_held_copy(w, f->held, i, 0);
+    return PCS_OK;
+}
+
+/* The held copy of the units' outputs and the system restoring it. */
+static pcs_status freeze_hold_add(pcs_world *w, const pcs_station *st, struct station_freeze *f)
+{
+    uint32_t *numbers = pcs_world_alloc(w, f->n_units * sizeof *numbers);
+    uint32_t *reads = pcs_world_alloc(w, 2 * sizeof *reads);
+    if (!numbers || !reads)
+        return pcs_error_set(PCS_E_NOMEM, "out of memory for the held outputs");
+    for (uint32_t i = 0; i < f->n_units; i++)
+        numbers[i] = pcs_plant_unit_get(st->plant, i)->index;
+    pcs_status rc = pcs_station_held_add(w, numbers, f->n_units, "station.frozen_held", &f->held);
+    if (rc != PCS_OK)
+        return rc;
+    /* Reads the flags and the held copy, writes the units' outputs. */
+    reads[0] = f->flag_store;
+    reads[1] = pcs_station_held_store(f->held);
+    pcs_system_desc d = {.name = "station.freeze.hold", .fn = freeze_hold_system, .ctx = f};
+    d.stage = PCS_STAGE_COMMANDS; /* before every system that reads them */
+    d.reads = reads, d.n_reads = 2;
+    d.writes = pcs_station_held_scratch(f->held, &d.n_writes);
+    return pcs_system_register(w, &d, NULL);
+}
+
 pcs_status pcs_station_freeze_add(pcs_world *w, pcs_station *st, const pcs_station_freeze_def *def)
 {
     pcs_status rc = w ? freeze_def_check(st, def)
@@ -128,6 +179,7 @@ pcs_status pcs_station_freeze_add(pcs_world *w, pcs_station *st, const pcs_stati
     if (!f)
         return pcs_error_set(PCS_E_NOMEM, "pcs_station_freeze_add: %s", pcs_last_error());
     f->def = *def;
+    f->n_units = st->n_units;
     rc = pcs_store_register(w, "station.frozen", sizeof(uint32_t), st->n_units, PCS_STORE_STATE,
                             &f->flag_store);
     if (rc == PCS_OK)
@@ -137,6 +189,8 @@ pcs_status pcs_station_freeze_add(pcs_world *w, pcs_station *st, const pcs_stati
         rc = freeze_gate_units(w, st, f->flag_store);
     if (rc == PCS_OK)
         rc = freeze_commands(w, st);
+    if (rc == PCS_OK)
+        rc = freeze_hold_add(w, st, f);
     if (rc != PCS_OK)
         return pcs_error_set(rc, "pcs_station_freeze_add: %s: %s", st->source, pcs_last_error());
     st->freeze = f;
@@ -151,10 +205,17 @@ static pcs_status freeze_unit(const pcs_station *st, uint32_t unit, const char *
                              "%s: the station has no freeze support "
                              "(pcs_station_freeze_add at build)",
                              fn);
+    if (unit >= 1 && unit <= st->n_units && !pcs_station_unit_running(st, unit))
+        return pcs_error_set(PCS_E_STATE, "%s: u%u was removed (unit_remove)", fn, unit);
     for (uint32_t k = 0; k < st->n_units; k++)
         if (pcs_plant_unit_get(st->plant, k)->index == unit) {
             *i = k;
-            return PCS_OK;
+            if (k < st->freeze->n_units)
+                return PCS_OK;
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s: u%u was added while running; only the units built with "
+                                 "the station (u1..u%u) can be frozen",
+                                 fn, unit, st->freeze->n_units);
         }
     return pcs_error_set(PCS_E_INVAL, "%s: %s has no unit u%u", fn, st->source, unit);
 }
@@ -180,6 +241,7 @@ pcs_status pcs_station_freeze(pcs_station *st, uint32_t unit)
         return pcs_error_set(PCS_E_STATE, "pcs_station_freeze: u%u is already frozen", unit);
     flag[i] = 1;
     at[i] = (double)pcs_world_clock(st->world)->tick; /* exact below 2^53 ticks */
+    pcs_station_held_copy(st->world, st->freeze->held, i, 1);
     return PCS_OK;
 }
 

@@ -96,6 +96,7 @@ struct station_sleep {
     uint32_t window_ticks, every_ticks;
     uint64_t journal_cursor;
     unsigned char *commanded; /* n flags, this tick's commands (scratch) */
+    const pcs_station *st;    /* for its removed units (unit_remove): skipped, never woken */
 };
 
 pcs_station_sleep_def pcs_station_sleep_default(void)
@@ -221,8 +222,8 @@ static pcs_status sleep_wake_system(pcs_world *w, void *ctx)
     sleep_commands(w, s);
     const uint32_t *flag = pcs_store_data(w, s->flag_store);
     for (uint32_t i = 0; i < s->n; i++) {
-        if (!s->u[i].core)
-            continue; /* not built yet: its slots stay zero */
+        if (!s->u[i].core || !pcs_station_unit_running(s->st, s->u[i].number))
+            continue; /* not built yet (its slots stay zero) or removed */
         uint32_t *cnt = (uint32_t *)cnt_of(w, s, i);
         if (s->commanded[i]) {
             cnt[CNT_QUIET] = 0;
@@ -269,7 +270,7 @@ static pcs_status sleep_decide_system(pcs_world *w, void *ctx)
     double *prev = pcs_store_data(w, s->prev_store);
     for (uint32_t i = 0; i < s->n; i++) {
         const sleep_unit *u = &s->u[i];
-        if (!u->core)
+        if (!u->core || !pcs_station_unit_running(s->st, u->number))
             continue;
         uint32_t *cnt = (uint32_t *)cnt_of(w, s, i);
         uint32_t trip = ref_u32(w, u->trip);
@@ -544,6 +545,7 @@ static pcs_status sleep_gate(pcs_world *w, const struct station_sleep *s, uint32
 static pcs_status sleep_build(pcs_world *w, const pcs_station *st, struct station_sleep *s)
 {
     s->n = st->n_all;
+    s->st = st;
     s->u = pcs_world_alloc(w, s->n * sizeof *s->u);
     s->commanded = pcs_world_alloc(w, s->n);
     if (!s->u || !s->commanded)

@@ -91,6 +91,8 @@ static pcs_status pump_exists(const pcs_station *st, const char *what, uint32_t 
     if (!st->plant || unit < 1 || unit > st->n_units)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no unit u%u (units u1..u%u)", what, unit,
                              st->n_units);
+    if (!pcs_station_unit_running(st, unit))
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: u%u was removed (unit_remove)", what, unit);
     if (st->units[unit - 1].model == PCS_PLANT_MODEL_SUMMARY)
         return pcs_error_set(PCS_E_NOTFOUND,
                              "%s: u%u is a summary unit (model summary): it has no pumps", what,
@@ -155,7 +157,9 @@ static pcs_status check(pcs_world *w, const pcs_station *st, const pcs_command *
 {
     const char *name = pump_cmds[install].name;
     uint32_t unit, pump;
-    pcs_status rc = cmd_pump(st, c, name, &unit, &pump);
+    pcs_status rc = pcs_station_log_unused(c, name, 2); /* what the log keeps, a load checks */
+    if (rc == PCS_OK)
+        rc = cmd_pump(st, c, name, &unit, &pump);
     if (rc != PCS_OK)
         return rc;
     pcs_primary *pr = primary_of(st, unit);
@@ -249,6 +253,46 @@ static pcs_status dropped(pcs_world *w, void *ctx, const pcs_command *c)
     return PCS_OK;
 }
 
+pcs_status pcs_station_log_unused(const pcs_command *c, const char *name, uint32_t n_used)
+{
+    if (c->target != 0)
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: target %u (allowed 0: the command names its place in args)", name,
+                             c->target);
+    for (uint32_t i = n_used; i < PCS_COMMAND_ARGS; i++)
+        if (c->args[i] != 0.0)
+            return pcs_error_set(PCS_E_INVAL, "%s: args[%u] %g (allowed 0: unused)", name, i,
+                                 c->args[i]);
+    return PCS_OK;
+}
+
+/* A load's check of a saved entry, before the log is re-applied: a pump of
+ * a unit of the scenario (units built later included: the log may add them
+ * first), not a summary unit, and nothing else set. */
+static pcs_status validate(const pcs_world *w, void *ctx, const pcs_command *c)
+{
+    const pcs_station *st = ctx;
+    int install = c->kind == PCS_STATION_KIND_PUMP_INSTALL;
+    const char *name = pump_cmds[install].name;
+    (void)w;
+    pcs_status rc = pcs_station_log_unused(c, name, 2);
+    if (rc != PCS_OK)
+        return rc;
+    double u = c->args[0], k = c->args[1];
+    if (!(u >= 1.0 && u <= (double)st->n_all) || u != (uint32_t)u)
+        return pcs_error_set(PCS_E_CORRUPT,
+                             "%s: args[0] unit %g (allowed: a whole number, 1..%u, a unit of the "
+                             "scenario)",
+                             name, u, st->n_all);
+    const pcs_plant_unit_def *d = &st->units[(uint32_t)u - 1];
+    uint32_t n = d->model == PCS_PLANT_MODEL_SUMMARY ? 0 : d->primary.n_loops;
+    if (!(k >= 1.0 && k <= (double)n) || k != (uint32_t)k)
+        return pcs_error_set(
+            PCS_E_CORRUPT, "%s: args[1] pump %g (allowed: a whole number, 1..%u, a pump of u%u%s)",
+            name, k, n, (uint32_t)u, n ? "" : ": a summary unit, it has no pumps");
+    return PCS_OK;
+}
+
 static pcs_status apply_remove(pcs_world *w, void *ctx, const pcs_command *c)
 {
     return apply(w, ctx, c, 0);
@@ -275,6 +319,7 @@ pcs_status pcs_station_structure_add(pcs_station *st)
         d.check = checks[pump_cmds[i].install];
         d.apply = applies[pump_cmds[i].install];
         d.dropped = dropped;
+        d.validate = validate;
         d.ctx = st;
         pcs_status rc = pcs_structure_kind_register(st->world, &d);
         if (rc != PCS_OK)

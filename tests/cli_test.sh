@@ -387,6 +387,30 @@ job_unit_errors() {
         run $D/structure_target_wraps.json --quiet --readers 0
     expect unit-add-target-wraps 2 "\$.script[0].target: unit_add of 'u4294967298': not a unit built later (allowed: u2..u2" \
         run $D/unit_add_target_wraps.json --quiet --readers 0
+    # A script target of a unit built later (issue 19) is checked at the start
+    # against the scenario's whole plant: u2 (1 loop) will have pump1, never
+    # pump2, and the message names the action, the target and what u2 has.
+    expect later-unit-target-never-exists 2 "$D/later_unit_bad_target.json: \$.script[1].target: no pump 'pump2' in u2 (pump1..pump1)" \
+        run $D/later_unit_bad_target.json --quiet --readers 0
+    # A later unit's target named before its unit_add (0.5 s; u2 added at 1 s):
+    # dropped at its tick with a warning naming the action, the target and why;
+    # the run goes on, u2's pump_trip after the add (1.5 s) is applied, and u2
+    # was never scrammed (its rods stay at the settled 0.98696 in the CSV).
+    # The CSV's one header has u2's columns from the start, empty until the add.
+    lu=$s/later_unit
+    mkdir -p "$lu"
+    timeout 60 "$BIN" run $D/later_unit_early.json --readers 0 --csv - \
+        --csv-channels 'u2.rods.pos,u2.pump1.speed' > "$lu/early.csv" 2> "$lu/early.err"
+    echo $? > "$lu/early.err.rc"
+    judge later-unit-target-before-add-dropped 0 "t=0.50 s (tick 10): $D/later_unit_early.json: \$.script[0].target: 'u2' is not a target of scram (target uN; units u1..u1); scram of 'u2' dropped: u2 is not built at this tick" "$lu/early.err"
+    judge later-unit-dropped-counted 0 "script actions dropped at their tick (target not there): 1" "$lu/early.err"
+    judge later-unit-action-after-add-applied 0 "commands: submitted 2, applied 2, rejected 0" "$lu/early.err"
+    judge later-unit-pump-trip-event 0 "u2 pump1 TRIPPED at 124.2 rad/s" "$lu/early.err"
+    check_eq later-unit-csv-header "t_s,u2.rods.pos,u2.pump1.speed" "$(head -1 "$lu/early.csv")"
+    check_eq later-unit-csv-empty-until-added "0.500,, 1.000,," "$(sed -n 2,3p "$lu/early.csv" | tr '\n' ' ' | sed 's/ $//')"
+    check_eq later-unit-csv-rods-not-scrammed "0.986957961 0.986957961" "$(sed -n 4,5p "$lu/early.csv" | cut -d, -f2 | tr '\n' ' ' | sed 's/ $//')"
+    record "$lu/early.json" run $D/later_unit_early.json --readers 0 --json
+    judge later-unit-dropped-in-json 0 '"script_refused":1,' "$lu/early.json"
     # trip_bypass without a value used to bypass channel A (value 0) silently.
     expect trip-bypass-needs-value 2 "$D/trip_bypass_no_value.json: \$.script[0].value: trip_bypass of 'u1.rps.high_flux' needs a value: a channel index (0 = channel A) or -1 to bypass the whole function" \
         run $D/trip_bypass_no_value.json
@@ -673,16 +697,18 @@ job_scenarios() {
     # Issue 19: a pump installed again has a new command target id, so a
     # scripted pump_start after the install must be resolved at its tick, not
     # at the start (it was refused as a stale target); the living world runs
-    # every structural command, a unit added, a freeze and a thaw.
+    # every structural command, a unit added, a freeze and a thaw, a unit
+    # removed.
     expect scenario-pump-remove-script-applied 0 "commands: submitted 3, applied 3, rejected 0" \
         run scenarios/pump-remove.json --quiet --readers 0
-    expect scenario-living-world-script-applied 0 "commands: submitted 6, applied 6, rejected 0" \
+    expect scenario-living-world-script-applied 0 "commands: submitted 8, applied 8, rejected 0" \
         run scenarios/living-world.json --quiet --readers 0
     lw=scenarios/living-world.json
     straight=$(hash_in "$s/expect.out")
     # The same hash with 20 readers and 2 workers across every layout change;
     # its journal replays to it; a save at 70 s (pump back, u2 added) resumed
-    # for the rest (the freeze and the thaw) ends on it too.
+    # for the rest (the freeze, the thaw, the removal) ends on it too, and so
+    # does a save at 180 s (u2 removed) resumed for the last 20 s.
     record "$s/lw20.out" run "$lw" --quiet --readers 20 --workers 2 --journal "$s/lw.journal"
     same living-world-readers-20-workers-2 "$straight" "$(hash_in "$s/lw20.out")"
     # Not quiet: the run says what happened to the units, freeze and thaw too.
@@ -691,10 +717,33 @@ job_scenarios() {
     judge living-world-shows-the-freeze 0 "u1 FROZEN (its systems and slow jobs stop" "$s/lw1.out"
     judge living-world-shows-the-thaw 0 "u1 THAWED after 60.0 s frozen" "$s/lw1.out"
     judge living-world-shows-the-unit-add 0 "u2 unit_add: built at the end of this tick" "$s/lw1.out"
+    # u2 (added at 40 s) on the timeline from its add on, not before; the
+    # script's scram of u2 (45 s, a target that exists only after the add).
+    judge living-world-timeline-shows-u2 0 "t=    60.0 s u2 | core.power" "$s/lw1.out"
+    check living-world-timeline-no-u2-before-add [ "$(grep -c 't=    40.0 s u2 |' "$s/lw1.out")" = 0 ]
+    judge living-world-scrams-u2 0 "u2 SCRAM (manual, cause bits 0x1) at 1705.4 MW" "$s/lw1.out"
+    # The CSV: u2's columns from the first row, empty until its add (rows at
+    # 5..40 s), its rods at the settled 0.98696 at 45 s (the row before the
+    # scram's tick) and fully in (0) from 50 s; u1's pump 2 empty while removed
+    # (20..60 s: removed at the end of 20 s, installed at the end of 60 s).
+    timeout 60 "$BIN" run "$lw" --quiet --readers 0 --csv - --csv-every 5 \
+        --csv-channels 'u2.rods.pos,u1.pump2.speed' > "$s/lw.csv" 2> /dev/null
+    check_eq living-world-csv-header "t_s,u1.pump2.speed,u2.rods.pos" "$(head -1 "$s/lw.csv")"
+    check_eq living-world-csv-u2-empty-before-add "5.000 10.000 15.000 20.000 25.000 30.000 35.000 40.000" \
+        "$(awk -F, 'NR > 1 && $3 == "" {printf "%s ", $1}' "$s/lw.csv" | sed 's/ $//')"
+    check_eq living-world-csv-u2-rods-45-50 "45.000,0.986957961 50.000,0" \
+        "$(awk -F, '$1 == "45.000" || $1 == "50.000" {printf "%s,%s ", $1, $3}' "$s/lw.csv" | sed 's/ $//')"
+    check_eq living-world-csv-pump2-empty-while-removed "25.000 30.000 35.000 40.000 45.000 50.000 55.000 60.000" \
+        "$(awk -F, 'NR > 1 && $2 == "" {printf "%s ", $1}' "$s/lw.csv" | sed 's/ $//')"
+    judge living-world-shows-the-unit-remove 0 "u2 unit_remove: removed at the end of this tick" \
+        "$s/lw1.out"
     expect living-world-replays 0 "matches the journal" replay "$s/lw.journal" --quiet
     record "$s/lw70.out" run "$lw" --quiet --readers 0 --seconds 70 --save "$s/lw70.save"
     record "$s/lwrest.out" run "$lw" --quiet --readers 0 --seconds 130 --load "$s/lw70.save"
     same living-world-save-at-70-resumed "$straight" "$(hash_in "$s/lwrest.out")"
+    record "$s/lw180.out" run "$lw" --quiet --readers 0 --seconds 180 --save "$s/lw180.save"
+    record "$s/lwlast.out" run "$lw" --quiet --readers 0 --seconds 20 --load "$s/lw180.save"
+    same living-world-save-after-the-removal-resumed "$straight" "$(hash_in "$s/lwlast.out")"
 }
 
 # ---- the lanes: longest jobs first, so the last ones to start are short.

@@ -500,11 +500,14 @@ Test(entity, station_devices_are_found_by_name_and_stay_valid_for_100_ticks)
     cr_assert_eq(info.store, store);
     cr_assert_eq(info.row, row);
 
-    /* Every unit, pump, sensor and alarm: units x (1 + loops) + sensors + alarms. */
+    /* Every unit, pump, valve, sensor and alarm: units x (1 + loops pumps +
+     * loops MSIVs + loops SG PORVs + 1 steam dump) + sensors + alarms (the
+     * default's units are all steam-side; tests/test_station_entities.c
+     * counts each kind by hand). */
     uint32_t expect =
         pcs_sensor_count(sensors) + pcs_alarm_count(pcs_plant_alarms(pcs_station_plant(st)));
     for (uint32_t u = 0; u < pcs_station_unit_count(st); u++)
-        expect += 1 + pcs_plant_unit_get(pcs_station_plant(st), u)->n_loops;
+        expect += 2 + 3 * pcs_plant_unit_get(pcs_station_plant(st), u)->n_loops;
     cr_assert_eq(pcs_entity_count(w), expect);
 
     for (int t = 0; t < 100; t++)

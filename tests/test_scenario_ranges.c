@@ -131,6 +131,7 @@ static const sr_box sr_boxes[] = {
     {SR_WORLD, "workers", 0, 256, 1},
     {SR_WORLD, "snapshot_buffers", 3, 64, 1},
     {SR_WORLD, "commands_per_tick", 1, 65536, 1},
+    {SR_WORLD, "structure_log_capacity", 0, 1048576, 1},
     {SR_WORLD, "seed", 0, 4e18, 1},
     {SR_RUN, "seconds", 0, 1e9, 0},
     {SR_RUN, "timeline_every_s", 0.01, 1e9, 0},

@@ -92,11 +92,13 @@ static void refused(fixture *a, double on, const char *want)
     cr_expect_eq(pcs_world_load(b.w, path), PCS_E_CORRUPT, "loaded: %s", pcs_last_error());
     cr_expect(strstr(pcs_last_error(), want) != NULL, "%s", pcs_last_error());
     unlink(path);
-    /* A save with a structure log changes the world before its checks (the
-     * log is re-applied first; reported, not fixed here): compare only
-     * without one. */
+    /* A save with a structure log changes the world before its store checks
+     * (the log is re-applied first): the world is then marked unusable and
+     * refuses to tick (persist.h); without one it is unchanged. */
     if (pcs_structure_log_count(a->w) == 0)
         cr_expect_eq(pcs_world_state_hash(b.w), before, "the refused load changed the world");
+    else
+        cr_expect_eq(pcs_world_tick(b.w), PCS_E_STATE, "a half-changed world ticked");
     fx_free(&b);
 }
 

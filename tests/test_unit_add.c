@@ -367,8 +367,9 @@ Test(unit_add, journal_replays_the_add)
 }
 
 /* A save's structure log is re-applied without the stage-1 check, so the
- * apply holds its entry to the check's rule: unit 2.5 (a crafted save, the
- * file otherwise well formed) is refused, not built as u2. */
+ * load holds every entry to the check's rule first (the kind's validate):
+ * unit 2.5 (a crafted save, the file otherwise well formed) is refused
+ * before anything is re-applied, not built as u2. */
 Test(unit_add, crafted_log_entry_is_refused_at_load)
 {
     ua a;
@@ -402,9 +403,16 @@ Test(unit_add, crafted_log_entry_is_refused_at_load)
     free(img);
     ua c;
     ua_build(&c, UA_DOC, 0);
-    cr_assert_neq(pcs_world_load(c.w, path), PCS_OK, "unit 2.5 is no unit");
-    cr_assert(strstr(pcs_last_error(), "unit_add: args[0] 2.5"), "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_load(c.w, path), PCS_E_CORRUPT, "unit 2.5 is no unit");
+    /* Refused by the kind's validate before any entry is re-applied. */
+    char want[400];
+    snprintf(want, sizeof want,
+             "load '%s': section 'structure:log': entry 0 (unit_add, tick 3): unit_add: args[0] "
+             "unit 2.5 (allowed: a whole number, 2..2, a unit the scenario builds later)",
+             path);
+    cr_assert_str_eq(pcs_last_error(), want);
     cr_assert_eq(pcs_station_unit_count(c.st), 1, "nothing built from the entry");
+    cr_assert_eq(pcs_world_tick(c.w), PCS_OK, "the world is untouched: %s", pcs_last_error());
     unlink(path);
     ua_free(&c);
 }

@@ -70,6 +70,23 @@
  * hold nothing else. A world without a table saves no section; a table in
  * only one of the file and the world, or of another capacity, is refused.
  *
+ * Structural entities. An entity created while registration is open (the
+ * build, before the first tick, or a structural command's apply,
+ * structure.h) is structural: the scenario and the structure log make it,
+ * so a world built from the same scenario that re-applied the same log has
+ * it in the same slot. A load therefore compares every live structural
+ * entity of the world (after the replay) with the save's slot: id,
+ * generation, kind, owner, store, row and name must be equal, else it is
+ * refused naming the slot, the field, the save's value and the world's.
+ * Entities a host created after the first tick are checked field by field
+ * only (above). Only a structural apply removes a structural entity once
+ * the world has ticked (pcs_entity_destroy refuses): a removal the log does
+ * not record would make the save disagree with its own structure. Limit:
+ * entities a host creates at run time between structural changes shift the
+ * slots and ids the later changes take, which a replay without them cannot
+ * reproduce; such a save is refused (naming the slot), not loaded wrong.
+ * The flag is neither saved nor hashed.
+ *
  * Thread-safety: world thread only (the thread that builds and ticks the
  * world), lookups included: create and destroy change the indexes.
  */
@@ -145,7 +162,10 @@ PCS_API pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def,
  * Destroy entity @p h: its name and id resolve no more, its slot's
  * generation advances (or the slot retires), so @p h is refused from now on.
  * Allocates nothing. World thread only.
- * @return PCS_E_NOTFOUND (null, forged or stale handle), PCS_E_INVAL (NULL).
+ * @return PCS_E_NOTFOUND (null, forged or stale handle), PCS_E_INVAL (NULL),
+ *         PCS_E_STATE (a structural entity, "Structural entities", after the
+ *         first tick and outside a structural apply: the message names it
+ *         and points to its structural command).
  */
 PCS_API pcs_status pcs_entity_destroy(pcs_world *w, pcs_entity_handle h);
 

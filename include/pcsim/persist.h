@@ -46,17 +46,34 @@
  * world's, that every section matches a store or job of the same name, element
  * size and count, that sections lie back to back and no byte follows them,
  * every field of the entity table (entity.h), then the models' load checks
- * (below). A failed load leaves the world as it was, with one exception: a
- * save with a structure log is first checked on its own (header, table
- * checksum, the section's checksum and every entry: a structural kind of this
- * world, ticks in order and at most the save tick (a failed attempt at it logs there), at most
- * structure_log_capacity entries, this world's log a prefix of it, else
- * refused naming the first differing entry's index, tick and kind), and the
- * entries the world has not applied are applied then, before the rest is
- * read: a later refusal leaves the world with the save's structure. Hosts
- * that load into a live world load into a fresh world of the same scenario
- * and seed instead and swap it in on success (`pcsim serve`, the Python
- * Station.load; docs/protocol.md, "load").
+ * (below). A failed load leaves the world as it was, with one exception
+ * (next paragraph).
+ *
+ * Loads that change the structure. A save's sections follow from its
+ * structure, so a save whose structure log extends the world's has the
+ * entries the world lacks re-applied (pcs_structure_replay) before its
+ * stores can be checked, and an applied change cannot be undone. So:
+ *  - everything that can be checked first is: the header, the table
+ *    checksum, the log section (its checksum, at most structure_log_capacity
+ *    entries, every entry a structural kind of this world, reserved, source
+ *    and sequence 0, ticks in order and at most the save tick (a failed
+ *    attempt at it logs there), then the kind's validate: target and
+ *    arguments; this world's log a prefix of it, else refused naming the
+ *    first differing entry's index, tick and kind), and every section of
+ *    the file (back to back, the last ending at the file's end, each one's
+ *    checksum);
+ *  - only a world that has never ticked takes such a save: one that has is
+ *    refused before anything changes (PCS_E_STATE naming the file and the
+ *    number of changes it lacks). Hosts load into a fresh world of the same
+ *    scenario and seed and swap it in on success (`pcsim serve`, the Python
+ *    Station.load, `pcsim run --load`; docs/protocol.md, "load");
+ *  - a fresh world whose load is refused after the replay (a store's load
+ *    check, the entity table, a replay that failed part way) has half the
+ *    save's structure: it is marked unusable, and pcs_world_tick (so
+ *    pcs_world_advance), pcs_world_save and pcs_world_load refuse it with
+ *    PCS_E_STATE naming the load that left it so. Destroy it.
+ * A save whose log equals the world's replays nothing: its refusal leaves
+ * the world as it was, ticked or not.
  *
  * The world to load into must be built the same way as the saved one (same
  * scenario); the commands still queued and the journal are not saved.
@@ -88,7 +105,8 @@ extern "C" {
  * worlds may run on several threads at once, even to one path (the last
  * rename wins; the file is always one whole save).
  * @return PCS_E_INVAL (NULL), PCS_E_IO with the path and the OS reason (the
- *         previous file at @p path is then unchanged), PCS_E_NOMEM.
+ *         previous file at @p path is then unchanged), PCS_E_STATE (a world
+ *         a refused load left unusable: nothing is written), PCS_E_NOMEM.
  */
 PCS_API pcs_status pcs_world_save(const pcs_world *w, const char *path);
 
@@ -97,9 +115,14 @@ PCS_API pcs_status pcs_world_save(const pcs_world *w, const char *path);
  * @return PCS_E_IO (cannot open or read, or not a regular file: the message
  *         names the kind), PCS_E_CORRUPT (truncated, trailing bytes, bad magic
  *         or checksum, another seed or build hash, section/store mismatch, a
- *         failed load check — the message names it, with both values),
+ *         failed load check, a structure-log entry or a structural entity
+ *         that differs — the message names it, with both values),
  *         PCS_E_VERSION (a file or layout version other than this build's),
- *         PCS_E_NOMEM. On any error the world is unchanged.
+ *         PCS_E_STATE (the save's structure log extends this world's and the
+ *         world has ticked; or the world was left unusable by an earlier
+ *         load), PCS_E_NOMEM. On any error the world is unchanged, except
+ *         after a replay ("Loads that change the structure": it is then
+ *         unusable).
  */
 PCS_API pcs_status pcs_world_load(pcs_world *w, const char *path);
 

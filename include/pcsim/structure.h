@@ -41,7 +41,11 @@
  * changes the world has not seen, in order, before any store is restored, so
  * the loaded world has the structure the save had; a world whose own log is
  * not a prefix of the save's is refused, naming the first entry that
- * differs. Journal replay re-submits the structural commands with the rest.
+ * differs. Every entry is checked before the first is re-applied: the
+ * generic fields, then the kind's @c validate when it has one. Only a world
+ * that has never ticked takes a save whose log extends its own (persist.h,
+ * "Loads that change the structure"). Journal replay re-submits the structural commands with the
+ * rest.
  *
  * Memory. The queue (commands_per_tick entries) and the log
  * (structure_log_capacity entries, world.h) are allocated when the first
@@ -49,9 +53,16 @@
  * allocates nothing; a change allocates what its registrations need.
  *
  * Failure. @c apply returns an error only when the world cannot take the
- * change (out of memory, a table at its limit): the tick fails as a failed
- * stage does (world.c: no rollback) and the message names the command;
- * the changes accepted after it stay queued for the retry of the tick. A
+ * change (out of memory, a table at its limit), and should fail before it
+ * changes the world: the tick fails as a failed stage does (world.c: no rollback) and
+ * the message names the command; the failed change is not logged and its
+ * journal entry is withdrawn (pcs_journal_read skips it), so a journal
+ * replay applies what the run applied; the changes accepted after it stay
+ * queued for the retry of the tick. A change accepted by an attempt that
+ * failed at any step stays queued and is applied by the retry without a
+ * second check, and the events its check emitted are emitted again at the
+ * retry's stage 1, so the tick that succeeds announces it once
+ * (engine/structure.c, "Retried ticks"). A
  * load drops the changes a failed tick left queued (they were checked
  * against the world the load replaced), calling each one's kind's
  * @c dropped.
@@ -75,6 +86,13 @@
 extern "C" {
 #endif
 
+/**
+ * A load's check of a saved structure-log entry @p c of this kind (see
+ * pcs_structure_kind_def.validate). World thread, during pcs_world_load.
+ */
+typedef pcs_status (*pcs_structure_validate_fn)(const pcs_world *w, void *ctx,
+                                                const pcs_command *c);
+
 /** A structural command kind. Start from pcs_structure_kind_default(). */
 typedef struct pcs_structure_kind_def {
     uint32_t kind;        /**< command kind, free (no handler, no family); required */
@@ -86,6 +104,16 @@ typedef struct pcs_structure_kind_def {
      *  ("Failure"); the model forgets what its check marked pending. Its
      *  status is ignored. */
     pcs_command_fn dropped;
+    /** Optional: a load's check of one saved structure-log entry, before
+     *  any entry is re-applied ("Saves and replay"). It sees the entry as
+     *  logged (source and sequence 0, the tick it was applied at) and the
+     *  world as built, and returns PCS_OK, or PCS_E_CORRUPT with a message
+     *  (pcs_error_set) naming the field (target, args[i]), its value and the
+     *  allowed range; the loader adds the file, the section and the entry's
+     *  index. Must not change @p w. Without it an entry gets the generic
+     *  checks only (a structural kind of this world, reserved, source and
+     *  sequence 0, ticks in order). */
+    pcs_structure_validate_fn validate;
 } pcs_structure_kind_def;
 
 /** Zeroed def. */

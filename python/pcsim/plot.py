@@ -14,7 +14,7 @@ pressure       ``*.rcs.pressure``, ``*.pzr.pressure``,       MPa
 temperatures   ``*.t_hot``, ``*.t_cold``, ``*.t_inlet``,     degC
                ``*.t_outlet``, ``*.t_avg`` (coolant only:
                not ``*.fuel.*``, ``*.clad.*``)
-flows          ``*.core.flow``, ``*.loop*.flow``             % of the first row
+flows          ``*.core.flow``, ``*.loop*.flow``             % of first value
 levels         ``*.pzr.level``, ``*.nr_level`` (SG narrow    % (as the channel)
                range, steam-side units)
 =============  ============================================  ==================
@@ -168,6 +168,11 @@ def read_csv(path):
 
 
 def _number(path, line, name, text):
+    # An empty field is a channel that does not exist at that row's time (a
+    # unit added later, a removed pump: README, "The CSV options"): NaN, a
+    # gap in its line, never a value.
+    if text == "":
+        return math.nan
     try:
         return float(text)
     except ValueError:
@@ -226,7 +231,8 @@ def _convert(panel, values):
     if panel.convert == "celsius":
         return [v - 273.15 for v in values], None
     if panel.convert == "pct_first":
-        first = values[0]
+        # the first value the channel has: a unit added later starts empty (NaN)
+        first = next((v for v in values if not math.isnan(v)), math.nan)
         if not (math.isfinite(first) and first > 0.0):
             return None, f"first value {first:g} kg/s: no percentage of it"
         return [100.0 * v / first for v in values], None

@@ -3,6 +3,7 @@ panel, the PNG's size, event markers, the errors, and that importing it
 loads neither cffi nor libpcsim. Checked through the PlotSummary that plot()
 returns, not through pixels."""
 
+import math
 import os
 import re
 import struct
@@ -132,6 +133,25 @@ def test_flow_starting_at_zero_is_skipped_and_said(tmp_path, capsys):
     assert pplot.main([csv_path, "-o", str(tmp_path / "z.png")]) == 0
     err = capsys.readouterr().err
     assert "flows: u1.loop1.flow not drawn: first value 0 kg/s: no percentage of it" in err
+
+
+def test_empty_field_is_a_gap_for_a_unit_added_later(tmp_path):
+    """`pcsim run --csv` writes a field empty while its channel does not exist
+    (README, "The CSV options": u2 before its unit_add): NaN, a gap in the
+    line, not an error; a flow's percentage is of its first value."""
+    csv_path = write(tmp_path / "g.csv",
+                     "t_s,u1.core.power,u2.core.power,u2.loop1.flow\n"
+                     "1,3.4e9,,\n"
+                     "2,3.4e9,1.7e9,4000\n"
+                     "3,3.4e9,1.6e9,2000\n")
+    names, times, cols = pplot.read_csv(csv_path)
+    assert times == [1.0, 2.0, 3.0]
+    assert math.isnan(cols["u2.core.power"][0]) and cols["u2.core.power"][1:] == [1.7e9, 1.6e9]
+    flows = [p for p, _ in pplot.select_panels(["u2.loop1.flow"])][0]
+    got = pplot._convert(flows, cols["u2.loop1.flow"])[0]
+    assert math.isnan(got[0]) and got[1:] == [100.0, 50.0]  # hand-computed: 4000, 2000 of 4000
+    s = pplot.plot(csv_path, str(tmp_path / "g.png"), size_px=(600, 500))
+    assert s.panel("power").columns == ["u1.core.power", "u2.core.power"]
 
 
 @pytest.mark.parametrize("name,text,message", [
