@@ -69,6 +69,11 @@ pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t f
  *  the scenario has units with "build": "later" (else nothing). */
 pcs_status pcs_station_units_add(pcs_station *st);
 
+/** station/station_sleep.c: unit @p i (0-based), just built by a unit_add
+ *  apply, sleeps under the rules of a unit of the start (its gate, its held
+ *  store, the sleep systems' access). PCS_OK at once without sleep. */
+pcs_status pcs_station_sleep_unit_added(pcs_station *st, uint32_t i);
+
 /** A structural unit command's args[0] (a save's log is not trusted): a
  *  whole number in [1, n_all] into @p n, else PCS_E_INVAL naming @p command,
  *  the value and the range. */

@@ -141,7 +141,9 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     st->n_units = n;
     su->added_at[n - 1] = pcs_world_clock(w)->tick;
     rc = pcs_station_entities_add_unit(st, n - 1, first_channel);
-    return rc == PCS_OK ? rc : pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
+    if (rc != PCS_OK)
+        return pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
+    return pcs_station_sleep_unit_added(st, n - 1); /* with a "sleep" section: its gate */
 }
 
 /* A load dropped an accepted add: it is pending no more. */
