@@ -335,6 +335,43 @@ Test(freeze, save_while_frozen_loads_frozen)
     fz_free(&b);
 }
 
+/* A freeze at the first tick after a load (the save taken just before
+ * it) holds the outputs the unit computed before the save, as the run that
+ * was never saved does: the freeze must not capture the SCRATCH stores the
+ * load left at their build values (living-world.json saved at 90 s, its
+ * freeze tick, left the uninterrupted run: u1.rps.low_flow.2 tripped on the
+ * held build flow and the final hash moved). */
+Test(freeze, freeze_right_after_a_load_holds_the_saved_outputs)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-freeze-first-%d.save", (int)getpid());
+    uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
+    pcs_station_freeze_def def = pcs_station_freeze_default();
+    fz a, b;
+    fz_build(&a, &def, 0);
+    fz_ticks(&a, 30);
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    fz_build(&b, &def, 0);
+    cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
+    remove(path);
+    cr_assert_eq(pcs_station_freeze(a.st, 1), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_freeze(b.st, 1), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&a, 1);
+    fz_ticks(&b, 1);
+    /* The pressurizer pressure is a SCRATCH output (u1.pri.out). */
+    cr_expect_eq(fz_channel(&b, "u1.pzr.pressure"), fz_channel(&a, "u1.pzr.pressure"),
+                 "held pressure after the load %.17g, uninterrupted %.17g",
+                 fz_channel(&b, "u1.pzr.pressure"), fz_channel(&a, "u1.pzr.pressure"));
+    cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
+    fz_ticks(&b, 44);
+    cr_assert_eq(pcs_station_thaw(b.st, 1, 3600.0, NULL), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&b, 45);
+    cr_expect_eq(pcs_world_state_hash(b.w), want, "%016llx against the uninterrupted %016llx",
+                 (unsigned long long)pcs_world_state_hash(b.w), (unsigned long long)want);
+    fz_free(&a);
+    fz_free(&b);
+}
+
 /* ---- the engine's gates ------------------------------------------------ */
 
 static pcs_status fz_count(pcs_world *w, void *ctx)
