@@ -30,11 +30,11 @@ typedef struct fz {
     pcs_exec *pool;
 } fz;
 
-static void fz_build(fz *f, const pcs_station_freeze_def *def, int workers)
+static void fz_build_doc(fz *f, const char *doc, const pcs_station_freeze_def *def, int workers)
 {
     memset(f, 0, sizeof *f);
-    cr_assert_eq(pcs_scenario_load_string("freeze.json", FZ_DOC, strlen(FZ_DOC), NULL, &f->scn),
-                 PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_scenario_load_string("freeze.json", doc, strlen(doc), NULL, &f->scn), PCS_OK,
+                 "%s", pcs_last_error());
     pcs_world_def cfg = pcs_scenario_world_def(f->scn);
     cfg.workers = 0;
     cr_assert_eq(pcs_world_create(&cfg, &f->w), PCS_OK, "%s", pcs_last_error());
@@ -49,6 +49,11 @@ static void fz_build(fz *f, const pcs_station_freeze_def *def, int workers)
         cr_assert_eq(pcs_exec_create(&ec, &f->pool), PCS_OK, "%s", pcs_last_error());
         cr_assert_eq(pcs_exec_attach(f->pool, f->w), PCS_OK, "%s", pcs_last_error());
     }
+}
+
+static void fz_build(fz *f, const pcs_station_freeze_def *def, int workers)
+{
+    fz_build_doc(f, FZ_DOC, def, workers);
 }
 
 static void fz_free(fz *f)
@@ -370,6 +375,42 @@ Test(freeze, freeze_right_after_a_load_holds_the_saved_outputs)
                  (unsigned long long)pcs_world_state_hash(b.w), (unsigned long long)want);
     fz_free(&a);
     fz_free(&b);
+}
+
+/* The thaw's extra_s range is [0, 1e12] (a script's value is checked
+ * against it at load); the gap is the frozen time plus it, so extra_s = 1e12
+ * after 1 s frozen is a gap of 1e12 + 1 s, which the unit's gap refused
+ * ("real_s = 1e+12 s is outside [0, 1e12]") at the command's tick. With
+ * k_slow 1e9 (world.h: (0, 1e9]) the SLOW clock's gap, real_s x k_slow, went
+ * past the decay-heat gap's 1e15 s for any real_s above 1e6 s and the thaw
+ * failed. Both are accepted; the SLOW gap is capped at 1e15 s, where every
+ * decay-heat group and the poison chains are at their end state. */
+Test(freeze, thaw_takes_every_extra_s_of_its_range_at_any_k_slow)
+{
+    pcs_station_freeze_def def = pcs_station_freeze_default();
+    fz f;
+    fz_build(&f, &def, 0);
+    fz_ticks(&f, 20);
+    cr_assert_eq(pcs_station_freeze(f.st, 1), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&f, 20);
+    double gap = 0.0;
+    cr_expect_eq(pcs_station_thaw(f.st, 1, 1e12, &gap), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(gap, 1e12 + 20 * 0.05, "frozen 1 s plus extra_s: %.17g", gap);
+    fz_ticks(&f, 5);
+    fz_free(&f);
+
+    def.decay_heat_clock = PCS_DECAY_HEAT_CLOCK_SPLIT;
+    fz_build_doc(&f,
+                 "{\"schema\": 1, \"world\": {\"k_slow\": 1e9}, "
+                 "\"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]}",
+                 &def, 0);
+    fz_ticks(&f, 20);
+    cr_assert_eq(pcs_station_freeze(f.st, 2), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&f, 20);
+    cr_expect_eq(pcs_station_thaw(f.st, 2, 1e7, &gap), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(gap, 1e7 + 20 * 0.05, "%.17g", gap);
+    fz_ticks(&f, 5);
+    fz_free(&f);
 }
 
 /* ---- the engine's gates ------------------------------------------------ */
