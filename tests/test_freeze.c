@@ -70,6 +70,14 @@ static void fz_ticks(fz *f, int n)
         cr_assert_eq(pcs_world_tick(f->w), PCS_OK, "%s", pcs_last_error());
 }
 
+/* @p before ticks, a freeze of unit @p unit, then @p during ticks frozen. */
+static void fz_frozen_for(fz *f, uint32_t unit, int before, int during)
+{
+    fz_ticks(f, before);
+    cr_assert_eq(pcs_station_freeze(f->st, unit), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(f, during);
+}
+
 static void *fz_store(fz *f, const char *name, size_t *bytes)
 {
     uint32_t id;
@@ -312,23 +320,27 @@ Test(freeze, add_refuses_bad_options)
     fz_free(&f);
 }
 
+/* Save @p a's world and load it into @p b, built alike with @p def. */
+static void fz_save_into(fz *a, fz *b, const pcs_station_freeze_def *def)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-freeze-%d.save", (int)getpid());
+    cr_assert_eq(pcs_world_save(a->w, path), PCS_OK, "%s", pcs_last_error());
+    fz_build(b, def, 0);
+    cr_assert_eq(pcs_world_load(b->w, path), PCS_OK, "%s", pcs_last_error());
+    remove(path);
+}
+
 /* A save made while a unit is frozen loads with the unit frozen and its
  * freeze tick, and thawing after the load gives the uninterrupted hash. */
 Test(freeze, save_while_frozen_loads_frozen)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pcsim-freeze-%d.save", (int)getpid());
     uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz a, b;
     fz_build(&a, &def, 0);
-    fz_ticks(&a, 30);
-    cr_assert_eq(pcs_station_freeze(a.st, 1), PCS_OK, "%s", pcs_last_error());
-    fz_ticks(&a, 45);
-    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
-    fz_build(&b, &def, 0);
-    cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
-    remove(path);
+    fz_frozen_for(&a, 1, 30, 45);
+    fz_save_into(&a, &b, &def);
     cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
     cr_expect_eq(pcs_station_unit_frozen(b.st, 1), 1);
     double gap = 0.0;
@@ -348,17 +360,12 @@ Test(freeze, save_while_frozen_loads_frozen)
  * held build flow and the final hash moved). */
 Test(freeze, freeze_right_after_a_load_holds_the_saved_outputs)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pcsim-freeze-first-%d.save", (int)getpid());
     uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz a, b;
     fz_build(&a, &def, 0);
     fz_ticks(&a, 30);
-    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
-    fz_build(&b, &def, 0);
-    cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
-    remove(path);
+    fz_save_into(&a, &b, &def);
     cr_assert_eq(pcs_station_freeze(a.st, 1), PCS_OK, "%s", pcs_last_error());
     cr_assert_eq(pcs_station_freeze(b.st, 1), PCS_OK, "%s", pcs_last_error());
     fz_ticks(&a, 1);
@@ -390,9 +397,7 @@ Test(freeze, thaw_takes_every_extra_s_of_its_range_at_any_k_slow)
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz f;
     fz_build(&f, &def, 0);
-    fz_ticks(&f, 20);
-    cr_assert_eq(pcs_station_freeze(f.st, 1), PCS_OK, "%s", pcs_last_error());
-    fz_ticks(&f, 20);
+    fz_frozen_for(&f, 1, 20, 20);
     double gap = 0.0;
     cr_expect_eq(pcs_station_thaw(f.st, 1, 1e12, &gap), PCS_OK, "%s", pcs_last_error());
     cr_expect_eq(gap, 1e12 + 20 * 0.05, "frozen 1 s plus extra_s: %.17g", gap);
@@ -404,9 +409,7 @@ Test(freeze, thaw_takes_every_extra_s_of_its_range_at_any_k_slow)
                  "{\"schema\": 1, \"world\": {\"k_slow\": 1e9}, "
                  "\"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]}",
                  &def, 0);
-    fz_ticks(&f, 20);
-    cr_assert_eq(pcs_station_freeze(f.st, 2), PCS_OK, "%s", pcs_last_error());
-    fz_ticks(&f, 20);
+    fz_frozen_for(&f, 2, 20, 20);
     cr_expect_eq(pcs_station_thaw(f.st, 2, 1e7, &gap), PCS_OK, "%s", pcs_last_error());
     cr_expect_eq(gap, 1e7 + 20 * 0.05, "%.17g", gap);
     fz_ticks(&f, 5);
