@@ -11,12 +11,19 @@
  * every tick: pressurizer pressure, controller errors, SG heat) are not
  * saved; after a load they held build values while the unit stayed frozen,
  * so its channels, and the sensors and protection reading them (STATE,
- * hashed), left the uninterrupted run. The freeze copies them into
- * "station.frozen_held" (STATE: saved, loaded, hashed; station_held.h), and
- * the stage-1 system "station.freeze.hold" copies them back for every
- * frozen unit before any other system reads them. A host reading channels
- * directly between a load and the next tick still sees build values (the
- * snapshot publishes at stage 12, after the copy).
+ * hashed), left the uninterrupted run. "station.frozen_held" (STATE:
+ * saved, loaded, hashed; station_held.h) keeps them: the stage-13 system
+ * "station.freeze.keep" copies every running unit's outputs into it at the
+ * end of each tick, and the stage-1 system "station.freeze.hold" copies
+ * them back for every frozen unit before any other system reads them. The
+ * copy is kept every tick, not taken when the freeze comes, because a
+ * freeze at the first tick after a load would otherwise capture the build
+ * values the load left (the save has the last tick's outputs only through
+ * this store). The cost: one copy of each unit's SCRATCH outputs a tick
+ * (a few KiB). The store's contents enter the hash whether or not a unit is
+ * frozen. A host reading channels directly between a load and the next
+ * tick still sees build values (the snapshot publishes at stage 12, after
+ * the copy).
  *
  * Units covered: those built with the station (the stores are sized then).
  * A unit added while running (unit_add) has no freeze target and is refused
@@ -147,6 +154,42 @@ static pcs_status freeze_hold_system(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
+/* Stage 13: every running unit's outputs into its held copy, so the copy is
+ * the last tick's outputs whenever a freeze comes (a save keeps it). */
+static pcs_status freeze_keep_system(pcs_world *w, void *ctx)
+{
+    const struct station_freeze *f = ctx;
+    const uint32_t *flag = pcs_store_data(w, f->flag_store);
+    for (uint32_t i = 0; i < f->n_units; i++)
+        if (!flag[i])
+            pcs_station_held_copy(w, f->held, i, 1);
+    return PCS_OK;
+}
+
+/* The system keeping the held copy: reads the flags and the units' outputs,
+ * writes the copy. The build's outputs go in at once, for a freeze before
+ * the first tick. */
+static pcs_status freeze_keep_add(pcs_world *w, struct station_freeze *f)
+{
+    uint32_t n_scratch;
+    const uint32_t *scratch = pcs_station_held_scratch(f->held, &n_scratch);
+    uint32_t *reads = pcs_world_alloc(w, (n_scratch + 1) * sizeof *reads);
+    uint32_t *writes = pcs_world_alloc(w, sizeof *writes);
+    if (!reads || !writes)
+        return pcs_error_set(PCS_E_NOMEM, "out of memory for the held outputs' keeper");
+    reads[0] = f->flag_store;
+    for (uint32_t k = 0; k < n_scratch; k++)
+        reads[k + 1] = scratch[k];
+    writes[0] = pcs_station_held_store(f->held);
+    for (uint32_t i = 0; i < f->n_units; i++)
+        pcs_station_held_copy(w, f->held, i, 1);
+    pcs_system_desc d = {.name = "station.freeze.keep", .fn = freeze_keep_system, .ctx = f};
+    d.stage = PCS_STAGE_EVENTS; /* after every system that writes them */
+    d.reads = reads, d.n_reads = n_scratch + 1;
+    d.writes = writes, d.n_writes = 1;
+    return pcs_system_register(w, &d, NULL);
+}
+
 /* The held copy of the units' outputs and the system restoring it. */
 static pcs_status freeze_hold_add(pcs_world *w, const pcs_station *st, struct station_freeze *f)
 {
@@ -166,7 +209,8 @@ static pcs_status freeze_hold_add(pcs_world *w, const pcs_station *st, struct st
     d.stage = PCS_STAGE_COMMANDS; /* before every system that reads them */
     d.reads = reads, d.n_reads = 2;
     d.writes = pcs_station_held_scratch(f->held, &d.n_writes);
-    return pcs_system_register(w, &d, NULL);
+    rc = pcs_system_register(w, &d, NULL);
+    return rc == PCS_OK ? freeze_keep_add(w, f) : rc;
 }
 
 pcs_status pcs_station_freeze_add(pcs_world *w, pcs_station *st, const pcs_station_freeze_def *def)
@@ -241,7 +285,8 @@ pcs_status pcs_station_freeze(pcs_station *st, uint32_t unit)
         return pcs_error_set(PCS_E_STATE, "pcs_station_freeze: u%u is already frozen", unit);
     flag[i] = 1;
     at[i] = (double)pcs_world_clock(st->world)->tick; /* exact below 2^53 ticks */
-    pcs_station_held_copy(st->world, st->freeze->held, i, 1);
+    /* The held copy already has the last tick's outputs (freeze_keep_system);
+     * the hold system puts them back from the next stage 1 on. */
     return PCS_OK;
 }
 

@@ -746,6 +746,15 @@ job_scenarios() {
     record "$s/lw180.out" run "$lw" --quiet --readers 0 --seconds 180 --save "$s/lw180.save"
     record "$s/lwlast.out" run "$lw" --quiet --readers 0 --seconds 20 --load "$s/lw180.save"
     same living-world-save-after-the-removal-resumed "$straight" "$(hash_in "$s/lwlast.out")"
+    # Saved at 90 s, the tick before the freeze applies: the freeze is the
+    # first tick after the load and must hold u1's outputs of 89.95 s, not
+    # the build values the load leaves in its SCRATCH stores (it held them:
+    # u1.rps.low_flow.2 tripped at 90 s on a held build flow, another hash).
+    record "$s/lw90.out" run "$lw" --quiet --readers 0 --seconds 90 --save "$s/lw90.save"
+    record "$s/lw90rest.out" run "$lw" --readers 0 --seconds 110 --load "$s/lw90.save"
+    same living-world-save-at-the-freeze-tick-resumed "$straight" "$(hash_in "$s/lw90rest.out")"
+    check living-world-save-at-the-freeze-tick-no-new-trip \
+        [ "$(grep -c 'trip function u1.rps.low_flow.2' "$s/lw90rest.out")" = 0 ]
 }
 
 # ---- the lanes: longest jobs first, so the last ones to start are short.

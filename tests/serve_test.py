@@ -228,6 +228,9 @@ def spec(name):
         # as `pcsim serve` does not run a script)
         "station": (("--save-dir", scratch("station-saves")), short_scenario()[0]),
         "station1": (("--save-dir", scratch("station1-saves")), one),
+        # scenarios/living-world.json as it is: u2 built later, freeze on
+        "living": (("--save-dir", scratch("living-saves")),
+                   os.path.join(ROOT, "scenarios", "living-world.json")),
         "fast1": (("--mode", "fast", "--send-queue", "65536", "--slow-consumer-ms", "300"), one),
         "free1": (("--mode", "free", "--speed", "1"), one),
         "free10": (("--mode", "free", "--speed", "10"), one),
@@ -257,6 +260,7 @@ USES = {
     "test_a_refused_load_of_a_save_with_a_structure_log_leaves_the_world_as_it_was":
         ["station1"],
     "test_a_save_loads_after_a_structural_change_made_since_it": ["station1"],
+    "test_a_living_world_save_loads_with_its_added_unit_and_a_freeze_right_after": ["living"],
     # A free-running server starts ahead only during the test before its
     # first (it ticks once built: fast mode flat out, a core's worth): a
     # long one. Fast mode is over before the pace checks.
@@ -696,6 +700,48 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(m.get("tick"), 3, m)
         self.assertEqual(c.call({"type": "step", "n": 1, "hash": True}), then)
         self.assertError(obs.call({"type": "observe"}), "unknown_channel", False)
+
+    def test_a_living_world_save_loads_with_its_added_unit_and_a_freeze_right_after(self):
+        """A save of the living world taken after unit_add loads into a
+        server whose world never added u2 (its channels appear), a second
+        unit_add of u2 is rejected at its tick (the hash is that of no
+        command), and a freeze acted right after a load holds u1's outputs
+        of the tick before the save: the same hash and pressurizer pressure
+        as the world that froze without the load (it held the build values
+        the load left: another pressure, another hash)."""
+        srv = self.shared("living")
+        c = srv.connect(role="control")
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        c.call({"type": "act", "target": "u2", "command": "unit_add"})
+        c.call({"type": "step", "n": 40})
+        self.assertEqual(c.call({"type": "save", "name": "added"})["tick"], 40)
+        c.call({"type": "reset"}, timeout=START_TIMEOUT)
+        c.call({"type": "step", "n": 1})
+        self.assertError(c.call({"type": "observe", "channels": ["u2.core.power"]}),
+                         "unknown_channel", False)
+        self.assertEqual(c.call({"type": "load", "name": "added"}, timeout=START_TIMEOUT)["tick"],
+                         40)
+        c.call({"type": "act", "target": "u2", "command": "unit_add"})
+        after = c.call({"type": "step", "n": 1, "hash": True})
+        c.call({"type": "load", "name": "added"}, timeout=START_TIMEOUT)
+        self.assertEqual(c.call({"type": "step", "n": 1, "hash": True}), after)
+        self.assertEqual(c.call({"type": "observe", "channels": ["u2.core.power"]})["type"], "obs")
+        # Freeze at the tick after the save, without and with a load between.
+        watch = ["u1.pzr.pressure", "u1.frozen"]
+        runs = []
+        for load in (False, True):
+            c.call({"type": "load", "name": "added"}, timeout=START_TIMEOUT)
+            if not load:
+                c.call({"type": "step", "n": 5})
+                self.assertEqual(c.call({"type": "save", "name": "at45"})["tick"], 45)
+            else:
+                self.assertEqual(c.call({"type": "load", "name": "at45"},
+                                        timeout=START_TIMEOUT)["tick"], 45)
+            c.call({"type": "act", "target": "u1", "command": "freeze"})
+            step = c.call({"type": "step", "n": 30, "hash": True})
+            runs.append((step, c.call({"type": "observe", "channels": watch})["values"]))
+        self.assertEqual(runs[0][1][1], 1, "u1 frozen")
+        self.assertEqual(runs[1], runs[0])
 
     def test_pushes_restart_after_a_reset_or_load_that_returns_to_the_last_pushed_tick(self):
         """A subscriber's last push is forgotten when the clock restarts: a

@@ -30,11 +30,11 @@ typedef struct fz {
     pcs_exec *pool;
 } fz;
 
-static void fz_build(fz *f, const pcs_station_freeze_def *def, int workers)
+static void fz_build_doc(fz *f, const char *doc, const pcs_station_freeze_def *def, int workers)
 {
     memset(f, 0, sizeof *f);
-    cr_assert_eq(pcs_scenario_load_string("freeze.json", FZ_DOC, strlen(FZ_DOC), NULL, &f->scn),
-                 PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_scenario_load_string("freeze.json", doc, strlen(doc), NULL, &f->scn), PCS_OK,
+                 "%s", pcs_last_error());
     pcs_world_def cfg = pcs_scenario_world_def(f->scn);
     cfg.workers = 0;
     cr_assert_eq(pcs_world_create(&cfg, &f->w), PCS_OK, "%s", pcs_last_error());
@@ -51,6 +51,11 @@ static void fz_build(fz *f, const pcs_station_freeze_def *def, int workers)
     }
 }
 
+static void fz_build(fz *f, const pcs_station_freeze_def *def, int workers)
+{
+    fz_build_doc(f, FZ_DOC, def, workers);
+}
+
 static void fz_free(fz *f)
 {
     pcs_station_destroy(f->st);
@@ -63,6 +68,14 @@ static void fz_ticks(fz *f, int n)
 {
     for (int i = 0; i < n; i++)
         cr_assert_eq(pcs_world_tick(f->w), PCS_OK, "%s", pcs_last_error());
+}
+
+/* @p before ticks, a freeze of unit @p unit, then @p during ticks frozen. */
+static void fz_frozen_for(fz *f, uint32_t unit, int before, int during)
+{
+    fz_ticks(f, before);
+    cr_assert_eq(pcs_station_freeze(f->st, unit), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(f, during);
 }
 
 static void *fz_store(fz *f, const char *name, size_t *bytes)
@@ -307,23 +320,27 @@ Test(freeze, add_refuses_bad_options)
     fz_free(&f);
 }
 
+/* Save @p a's world and load it into @p b, built alike with @p def. */
+static void fz_save_into(fz *a, fz *b, const pcs_station_freeze_def *def)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-freeze-%d.save", (int)getpid());
+    cr_assert_eq(pcs_world_save(a->w, path), PCS_OK, "%s", pcs_last_error());
+    fz_build(b, def, 0);
+    cr_assert_eq(pcs_world_load(b->w, path), PCS_OK, "%s", pcs_last_error());
+    remove(path);
+}
+
 /* A save made while a unit is frozen loads with the unit frozen and its
  * freeze tick, and thawing after the load gives the uninterrupted hash. */
 Test(freeze, save_while_frozen_loads_frozen)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pcsim-freeze-%d.save", (int)getpid());
     uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz a, b;
     fz_build(&a, &def, 0);
-    fz_ticks(&a, 30);
-    cr_assert_eq(pcs_station_freeze(a.st, 1), PCS_OK, "%s", pcs_last_error());
-    fz_ticks(&a, 45);
-    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
-    fz_build(&b, &def, 0);
-    cr_assert_eq(pcs_world_load(b.w, path), PCS_OK, "%s", pcs_last_error());
-    remove(path);
+    fz_frozen_for(&a, 1, 30, 45);
+    fz_save_into(&a, &b, &def);
     cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
     cr_expect_eq(pcs_station_unit_frozen(b.st, 1), 1);
     double gap = 0.0;
@@ -333,6 +350,70 @@ Test(freeze, save_while_frozen_loads_frozen)
     cr_expect_eq(pcs_world_state_hash(b.w), want);
     fz_free(&a);
     fz_free(&b);
+}
+
+/* A freeze at the first tick after a load (the save taken just before
+ * it) holds the outputs the unit computed before the save, as the run that
+ * was never saved does: the freeze must not capture the SCRATCH stores the
+ * load left at their build values (living-world.json saved at 90 s, its
+ * freeze tick, left the uninterrupted run: u1.rps.low_flow.2 tripped on the
+ * held build flow and the final hash moved). */
+Test(freeze, freeze_right_after_a_load_holds_the_saved_outputs)
+{
+    uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
+    pcs_station_freeze_def def = pcs_station_freeze_default();
+    fz a, b;
+    fz_build(&a, &def, 0);
+    fz_ticks(&a, 30);
+    fz_save_into(&a, &b, &def);
+    cr_assert_eq(pcs_station_freeze(a.st, 1), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_station_freeze(b.st, 1), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&a, 1);
+    fz_ticks(&b, 1);
+    /* The pressurizer pressure is a SCRATCH output (u1.pri.out). */
+    cr_expect_eq(fz_channel(&b, "u1.pzr.pressure"), fz_channel(&a, "u1.pzr.pressure"),
+                 "held pressure after the load %.17g, uninterrupted %.17g",
+                 fz_channel(&b, "u1.pzr.pressure"), fz_channel(&a, "u1.pzr.pressure"));
+    cr_expect_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(a.w));
+    fz_ticks(&b, 44);
+    cr_assert_eq(pcs_station_thaw(b.st, 1, 3600.0, NULL), PCS_OK, "%s", pcs_last_error());
+    fz_ticks(&b, 45);
+    cr_expect_eq(pcs_world_state_hash(b.w), want, "%016llx against the uninterrupted %016llx",
+                 (unsigned long long)pcs_world_state_hash(b.w), (unsigned long long)want);
+    fz_free(&a);
+    fz_free(&b);
+}
+
+/* The thaw's extra_s range is [0, 1e12] (a script's value is checked
+ * against it at load); the gap is the frozen time plus it, so extra_s = 1e12
+ * after 1 s frozen is a gap of 1e12 + 1 s, which the unit's gap refused
+ * ("real_s = 1e+12 s is outside [0, 1e12]") at the command's tick. With
+ * k_slow 1e9 (world.h: (0, 1e9]) the SLOW clock's gap, real_s x k_slow, went
+ * past the decay-heat gap's 1e15 s for any real_s above 1e6 s and the thaw
+ * failed. Both are accepted; the SLOW gap is capped at 1e15 s, where every
+ * decay-heat group and the poison chains are at their end state. */
+Test(freeze, thaw_takes_every_extra_s_of_its_range_at_any_k_slow)
+{
+    pcs_station_freeze_def def = pcs_station_freeze_default();
+    fz f;
+    fz_build(&f, &def, 0);
+    fz_frozen_for(&f, 1, 20, 20);
+    double gap = 0.0;
+    cr_expect_eq(pcs_station_thaw(f.st, 1, 1e12, &gap), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(gap, 1e12 + 20 * 0.05, "frozen 1 s plus extra_s: %.17g", gap);
+    fz_ticks(&f, 5);
+    fz_free(&f);
+
+    def.decay_heat_clock = PCS_DECAY_HEAT_CLOCK_SPLIT;
+    fz_build_doc(&f,
+                 "{\"schema\": 1, \"world\": {\"k_slow\": 1e9}, "
+                 "\"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]}",
+                 &def, 0);
+    fz_frozen_for(&f, 2, 20, 20);
+    cr_expect_eq(pcs_station_thaw(f.st, 2, 1e7, &gap), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(gap, 1e7 + 20 * 0.05, "%.17g", gap);
+    fz_ticks(&f, 5);
+    fz_free(&f);
 }
 
 /* ---- the engine's gates ------------------------------------------------ */

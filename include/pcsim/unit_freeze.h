@@ -17,7 +17,10 @@
  * (simulated) time real_s, or split (pcsim/decay_heat_gap.h); the poison
  * chains on the SLOW clock, real_s x k_slow, as their SLOW job advances them.
  * Both updates are exact for the assumed constant power (stated accuracy:
- * tests/test_decay_heat_gap.c, tests/test_freeze.c).
+ * tests/test_decay_heat_gap.c, tests/test_freeze.c). Simplification: the
+ * SLOW clock's gap is capped at PCS_DECAY_HEAT_GAP_MAX_S (1e15 s), where
+ * every decay-heat group and the poison chains are at their end state, so a
+ * longer one (a long thaw at a large k_slow) gives the same values.
  */
 #ifndef PCSIM_UNIT_FREEZE_H
 #define PCSIM_UNIT_FREEZE_H
@@ -40,7 +43,9 @@ typedef enum pcs_freeze_hold {
 
 /** One gap. */
 typedef struct pcs_unit_gap_def {
-    double real_s;                         /**< frozen time, simulated s, [0, 1e12] */
+    double real_s; /**< frozen time, simulated s, [0, PCS_DECAY_HEAT_GAP_MAX_S = 1e15] (a thaw's
+                        frozen ticks x dt + its extra_s, up to 1e12); the SLOW clock's gap,
+                        real_s x k_slow, is capped at 1e15 s (every chain at its end state) */
     pcs_freeze_hold hold;                  /**< assumed history */
     pcs_decay_heat_clock decay_heat_clock; /**< REAL_TIME (default) or SPLIT */
     double split_mean_life_s;              /**< SPLIT threshold, s (default 3600) */

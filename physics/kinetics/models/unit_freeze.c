@@ -26,9 +26,9 @@ static pcs_status gap_check(pcs_world *w, const pcs_unit *u, const pcs_unit_gap_
 {
     if (!w || !u || !g)
         return pcs_error_set(PCS_E_INVAL, "pcs_unit_gap_apply: NULL argument");
-    if (!(g->real_s >= 0.0 && g->real_s <= 1e12))
-        return pcs_error_set(PCS_E_INVAL, "%s freeze gap: real_s = %g s is outside [0, 1e12]",
-                             u->prefix, g->real_s);
+    if (!(g->real_s >= 0.0 && g->real_s <= PCS_DECAY_HEAT_GAP_MAX_S))
+        return pcs_error_set(PCS_E_INVAL, "%s freeze gap: real_s = %g s is outside [0, %g]",
+                             u->prefix, g->real_s, PCS_DECAY_HEAT_GAP_MAX_S);
     if (g->hold != PCS_FREEZE_HOLD_AS_FROZEN && g->hold != PCS_FREEZE_HOLD_SHUTDOWN)
         return pcs_error_set(PCS_E_INVAL,
                              "%s freeze gap: hold = %d is not AS_FROZEN (0) or SHUTDOWN (1)",
@@ -51,7 +51,10 @@ pcs_status pcs_unit_gap_apply(pcs_world *w, pcs_unit *u, const pcs_unit_gap_def 
     int shut = g->hold == PCS_FREEZE_HOLD_SHUTDOWN || (*u->flags & PCS_UNIT_FLAG_SCRAMMED);
     double p_rel = shut ? 0.0 : pcs_fmax(u->y[0], 0.0);
     const pcs_clock *c = pcs_world_clock(w);
-    double slow_s = g->real_s * c->k_slow;
+    /* Capped: past 1e15 s every decay-heat group and the poison chains are
+     * at their end state, so a longer SLOW gap (real_s x k_slow, k_slow up
+     * to 1e9) changes nothing but would be refused by the decay-heat gap. */
+    double slow_s = pcs_fmin(g->real_s * c->k_slow, PCS_DECAY_HEAT_GAP_MAX_S);
     pcs_decay_heat_gap_def dg = pcs_decay_heat_gap_default();
     dg.p_fission_w = u->cfg.nominal_power_w * p_rel;
     dg.real_s = g->real_s;
