@@ -151,8 +151,23 @@ static pcs_primary *primary_of(const pcs_station *st, uint32_t unit)
     return pcs_plant_unit_get(st->plant, unit - 1)->primary;
 }
 
+/* Pumps of @p unit installed once this tick's accepted changes apply. */
+static uint32_t pumps_after_tick(pcs_world *w, const pcs_station *st, uint32_t unit)
+{
+    pcs_primary *pr = primary_of(st, unit);
+    uint32_t n = 0;
+    for (uint32_t k = 1; k <= st->units[unit - 1].primary.n_loops; k++) {
+        unsigned char p = *pending(st, unit, k);
+        n += p ? p == 2 : pcs_primary_pump_installed(w, pr, k - 1) == 1;
+    }
+    return n;
+}
+
 /* Stage 1: accept (one change per pump per tick) or refuse naming the
- * target and its state; an accepted change is announced by its event. */
+ * target and its state; an accepted change is announced by its event. A
+ * unit keeps one pump: with every junction out its core has no flow path,
+ * a blocked, boiling core the primary's network does not represent (its
+ * water-state solve fails ticks later); unit_remove takes a unit out. */
 static pcs_status check(pcs_world *w, const pcs_station *st, const pcs_command *c, int install)
 {
     const char *name = pump_cmds[install].name;
@@ -174,6 +189,12 @@ static pcs_status check(pcs_world *w, const pcs_station *st, const pcs_command *
         return pcs_error_set(PCS_E_STATE, "%s: u%u.pump%u is %s (%s)", name, unit, pump,
                              in ? "installed" : "removed",
                              in ? "pump_remove takes it out" : "pump_install puts it back");
+    if (!install && pumps_after_tick(w, st, unit) <= 1)
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: u%u.pump%u is u%u's last installed pump (a unit keeps one: "
+                             "without it the core has no flow path; unit_remove takes the unit "
+                             "out)",
+                             name, unit, pump, unit);
     *p = (unsigned char)(install ? 2 : 1);
     const pcs_primary_stores s = pcs_primary_store_ids(pr);
     const double *speed = pcs_store_data(w, s.pump_speed), *flow = pcs_store_data(w, s.flow);

@@ -262,6 +262,32 @@ static void tick_rejects(fixture *f, const char *what)
               what);
 }
 
+/* A unit keeps one pump: the fourth removal is refused, also when the
+ * other three go in the same tick, and a pump installed in that tick counts. */
+Test(pump_remove, the_last_installed_pump_of_a_unit_is_not_removed)
+{
+    fixture f;
+    fx_make(&f, one_unit, 0);
+    tick(&f);
+    submit(&f, "u1.pump1", "pump_remove");
+    submit(&f, "u1.pump2", "pump_remove");
+    submit(&f, "u1.pump3", "pump_remove");
+    tick(&f);
+    cr_assert_eq(events_of(&f, PCS_EV_PRIMARY_PUMP_REMOVED, NULL, 0), 3);
+    submit_raw(&f, PCS_STATION_KIND_PUMP_REMOVE, 1, 4);
+    tick_rejects(&f, "pump_remove: u1.pump4 is u1's last installed pump (a unit keeps one: "
+                     "without it the core has no flow path; unit_remove takes the unit out)");
+    cr_assert_eq(pcs_primary_pump_installed(f.w, f.pr, 3), 1);
+    /* pump1 back in the same tick: pump4 is no longer the last */
+    submit(&f, "u1.pump1", "pump_install");
+    submit_raw(&f, PCS_STATION_KIND_PUMP_REMOVE, 1, 4);
+    tick(&f);
+    cr_assert_eq(events_of(&f, PCS_EV_PRIMARY_PUMP_REMOVED, NULL, 0), 1);
+    cr_assert_eq(pcs_primary_pump_installed(f.w, f.pr, 0), 1);
+    cr_assert_eq(pcs_primary_pump_installed(f.w, f.pr, 3), 0);
+    fx_free(&f);
+}
+
 Test(pump_remove, commands_replace_entity_target_and_channel)
 {
     fixture f;
