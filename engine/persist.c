@@ -6,7 +6,7 @@
  * before the first byte of the world changes: there is no partially loaded
  * world. The one exception is a save whose structure log extends the
  * world's (persist.h, "Loads that change the structure"): only a world
- * that never ticked takes it; the header, the table, every section's
+ * that never ticked and took no load takes it; the header, the table, every section's
  * checksum and every log entry are checked first, then the entries are
  * re-applied, and a refusal after that marks the world unusable
  * (after_replay) rather than leave it to run half changed. Those checks
@@ -859,20 +859,23 @@ static pcs_status check_file_sections(const char *path, int fd, uint64_t file_by
     return PCS_OK;
 }
 
-/* A save whose log extends this world's: only a world that never ticked
- * takes it (persist.h, "Loads that change the structure"). */
+/* A save whose log extends this world's: only a fresh world, one that
+ * never ticked and holds no accepted load, takes it (persist.h, "Loads that
+ * change the structure"): a refusal after the replay leaves the world
+ * unusable, and a loaded world would lose the state it took. */
 static pcs_status check_fresh(const pcs_world *w, const char *path, uint32_t n_save)
 {
     uint32_t mine = pcs_structure_log_count(w);
-    if (!w->sealed)
+    if (!w->sealed && !w->loaded)
         return PCS_OK;
     return refuse(PCS_E_STATE, path,
                   "the save has %u structural changes this world lacks (its log has %u, this "
-                  "world's %u), and this world has ticked (tick %llu): re-applying them here "
+                  "world's %u), and this world %s (tick %llu): re-applying them here "
                   "could not be undone if the save were then refused. Load into a freshly built "
                   "world of the same scenario and seed, and swap it in on success (as `pcsim "
                   "serve` and the Python Station.load do); this world is unchanged",
-                  n_save - mine, n_save, mine, (unsigned long long)w->clock.tick);
+                  n_save - mine, n_save, mine, w->sealed ? "has ticked" : "holds an accepted load",
+                  (unsigned long long)w->clock.tick);
 }
 
 /* The log section @p r (the last of the file's @p n) of a save at tick
@@ -1021,6 +1024,7 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
             pcs_entity_load_apply(w, es);
         pcs_structure_drop_queued(w); /* accepted by a failed tick of the replaced world */
         st = pcs_jobs_after_load(w);
+        w->loaded = 1; /* applied: no longer fresh, whatever the jobs said */
     }
     free(es);
     free(v);
