@@ -551,8 +551,8 @@ $(DET_SCENARIO): scenarios/pwr-station.json | deps-test
 
 # Issue 19: structural change under the same contract. The living world's
 # script (a pump removed and installed, a unit added, a unit frozen and
-# thawed) moved 4x earlier, run for 40 s: every change applied, the thaw
-# 15 s after the freeze.
+# thawed, the added unit removed) moved 4x earlier, run for 40 s: every
+# change applied, the thaw 15 s after the freeze, the removal at 38.75 s.
 DET_LIVING := $(B)/det-living.json
 
 $(DET_LIVING): scenarios/living-world.json | deps-test

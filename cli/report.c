@@ -87,7 +87,10 @@ void report_timeline(host *h)
     clear_progress();
     for (uint32_t i = 0; i < h->n_timeline; i++) {
         pcs_channel_info info;
-        pcs_channel_get(h->world, h->timeline_channels[i], &info);
+        /* A removed unit's channels are retired together (unit_remove): its
+         * whole line goes, and the others keep their grouping. */
+        if (pcs_channel_get(h->world, h->timeline_channels[i], &info) != PCS_OK)
+            continue;
         const char *dot = strchr(info.name, '.');
         if (i % per == 0)
             fprintf(h->out, "t=%8.1f s %.*s |", sim_time(h), (int)(dot ? dot - info.name : 0),

@@ -360,6 +360,20 @@ uint32_t pcs_command_target_count(const pcs_world *w)
     return w ? w->targets.n_live : 0;
 }
 
+int pcs_command_target_next(const pcs_world *w, uint32_t *cursor, pcs_target_id *out)
+{
+    if (!w || !cursor || !out)
+        return 0;
+    const pcs_targets *t = &w->targets;
+    for (uint32_t i = *cursor; i < t->n_slots; i++)
+        if (t->slots[i].name) {
+            *out = (pcs_target_id){.index = i, .generation = t->slots[i].generation};
+            *cursor = i + 1;
+            return 1;
+        }
+    return 0;
+}
+
 pcs_status pcs_command_target_remove(pcs_world *w, pcs_target_id id)
 {
     pcs_status st = pcs_world_check_build(w, "pcs_command_target_remove");

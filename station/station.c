@@ -142,6 +142,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         rc = pcs_station_structure_add(st);
     if (rc == PCS_OK)
         rc = pcs_station_units_add(st);
+    if (rc == PCS_OK)
+        rc = pcs_station_unit_remove_add(st);
     if (rc != PCS_OK) {
         free(st->pump_pending);
         free(st);
@@ -373,6 +375,10 @@ static const action_def actions[] = {
      "target uN (a unit with \"build\": \"later\"): build it at the tick boundary, steady at its "
      "initial power",
      NO_RANGE},
+    {"unit_remove", NULL, 0, ARG_UNIT,
+     "target uN (a running unit, not the last): take it out at the tick boundary (its systems, "
+     "jobs, channels, targets and entities go; its stores stay; it does not come back)",
+     NO_RANGE},
 };
 
 /* Rows with no family are structural commands (pcsim/structure.h): no
@@ -385,14 +391,27 @@ static pcs_status structural_resolve(const pcs_station *st, const action_def *d,
     int pump = pcs_station_pump_command(d->name);
     if (pump >= 0)
         return pcs_station_pump_resolve(st, pump, where, target, out);
+    if (strcmp(d->name, "unit_remove") == 0)
+        return pcs_station_unit_remove_resolve(st, where, target, out);
     return pcs_station_unit_add_resolve(st, where, target, out);
+}
+
+/* unit_remove's kind, as its resolve on u1 gives it (or its error). */
+static pcs_status unit_remove_kind(const pcs_station *st, uint32_t *kind)
+{
+    pcs_command c;
+    pcs_status rc = pcs_station_unit_remove_resolve(st, st->source, "u1", &c);
+    if (rc == PCS_OK)
+        *kind = c.kind;
+    return rc;
 }
 
 static pcs_status structural_kind(const pcs_station *st, const action_def *d, uint32_t *kind)
 {
     int pump = pcs_station_pump_command(d->name);
     if (pump < 0)
-        return pcs_station_unit_add_kind(st, kind);
+        return strcmp(d->name, "unit_remove") == 0 ? unit_remove_kind(st, kind)
+                                                   : pcs_station_unit_add_kind(st, kind);
     if (!st->plant)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s' needs units (the scenario has none)",
                              st->source, d->name);
@@ -457,6 +476,9 @@ static pcs_status target_error(const pcs_station *st, const where *at, const act
         [ARG_SENSOR] = "sensor", [ARG_ALARM] = "alarm", [ARG_TRIP] = "trip function"};
     char w[320];
     where_text(at, "target", w, sizeof w);
+    if (unit && !pcs_station_unit_running(st, unit))
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: '%s': u%u was removed (unit_remove)", w, target,
+                             unit);
     if (d->form == ARG_SENSOR || d->form == ARG_ALARM || d->form == ARG_TRIP)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no %s named '%s' (%s)", w, what[d->form], target,
                              d->help);
@@ -731,6 +753,12 @@ int pcs_event_describe(const pcs_station *st, const pcs_event *ev, char *out, si
                         "u%u unit_add: built at the end of this tick at %.0f %% of %.1f MW, %g "
                         "loops (its systems run from the next tick)",
                         ev->subject, 100.0 * v[0], v[1] / 1e6, v[2]),
+               1;
+    case PCS_EV_STATION_UNIT_REMOVE:
+        return snprintf(out, len,
+                        "u%u unit_remove: removed at the end of this tick at %.1f MW (%.0f %%; "
+                        "units still running: %g; its systems stop, its state is kept)",
+                        ev->subject, v[0] / 1e6, 100.0 * v[1], v[2]),
                1;
     case PCS_EV_STATION_FREEZE:
         return snprintf(out, len, "u%u FROZEN (its systems and slow jobs stop, its state held)",

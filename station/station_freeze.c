@@ -205,6 +205,8 @@ static pcs_status freeze_unit(const pcs_station *st, uint32_t unit, const char *
                              "%s: the station has no freeze support "
                              "(pcs_station_freeze_add at build)",
                              fn);
+    if (unit >= 1 && unit <= st->n_units && !pcs_station_unit_running(st, unit))
+        return pcs_error_set(PCS_E_STATE, "%s: u%u was removed (unit_remove)", fn, unit);
     for (uint32_t k = 0; k < st->n_units; k++)
         if (pcs_plant_unit_get(st->plant, k)->index == unit) {
             *i = k;

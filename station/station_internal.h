@@ -23,15 +23,16 @@ struct pcs_station {
     uint32_t n_units; /**< units built (running): u1..u<n_units> */
     uint32_t n_start; /**< built at the start; the scenario's others are "build": "later" */
     uint32_t n_all;   /**< the scenario's units: units[] holds every one */
-    struct station_units *later;        /**< station_units.c; NULL without later units */
-    pcs_plant_setpoints setpoints;      /**< "instrumentation", for its plugin */
-    uint32_t first_channel, n_channels; /**< channels the build registered */
-    char source[256];                   /**< the scenario's source, for messages */
-    struct station_freeze *freeze;      /**< station_freeze.c; NULL until pcs_station_freeze_add */
-    struct station_sleep *sleep;        /**< station_sleep.c; NULL until pcs_station_sleep_add */
-    unsigned char *pump_pending;        /**< station_structure.c: [unit][PCS_PLANT_MAX_LOOPS] change
-                                             accepted this tick (1 remove, 2 install), else 0 */
-    pcs_plant_unit_def units[];         /**< n_all of them (sized at pcs_station_add) */
+    struct station_units *later;         /**< station_units.c; NULL without later units */
+    struct station_unit_remove *removal; /**< station_unit_remove.c; NULL below two units */
+    pcs_plant_setpoints setpoints;       /**< "instrumentation", for its plugin */
+    uint32_t first_channel, n_channels;  /**< channels the build registered */
+    char source[256];                    /**< the scenario's source, for messages */
+    struct station_freeze *freeze;       /**< station_freeze.c; NULL until pcs_station_freeze_add */
+    struct station_sleep *sleep;         /**< station_sleep.c; NULL until pcs_station_sleep_add */
+    unsigned char *pump_pending; /**< station_structure.c: [unit][PCS_PLANT_MAX_LOOPS] change
+                                      accepted this tick (1 remove, 2 install), else 0 */
+    pcs_plant_unit_def units[];  /**< n_all of them (sized at pcs_station_add) */
 };
 
 /** station/station_entities.c: register the station's devices as entities
@@ -68,11 +69,31 @@ pcs_status pcs_station_entities_add_unit(pcs_station *st, uint32_t u, uint32_t f
  *  the scenario has units with "build": "later" (else nothing). */
 pcs_status pcs_station_units_add(pcs_station *st);
 
+/** station/station_sleep.c: unit @p i (0-based), just built by a unit_add
+ *  apply, sleeps under the rules of a unit of the start (its gate, its held
+ *  store, the sleep systems' access). PCS_OK at once without sleep. */
+pcs_status pcs_station_sleep_unit_added(pcs_station *st, uint32_t i);
+
+/** A structural unit command's args[0] (a save's log is not trusted): a
+ *  whole number in [1, n_all] into @p n, else PCS_E_INVAL naming @p command,
+ *  the value and the range. */
+pcs_status pcs_station_unit_arg(const pcs_station *st, const char *command, const pcs_command *c,
+                                uint32_t *n);
+
 /** unit_add's kind (PCS_E_NOTFOUND naming the source without later units). */
 pcs_status pcs_station_unit_add_kind(const pcs_station *st, uint32_t *kind);
 
 /** "unit_add" on target "uN" into @p out; messages start with @p where. */
 pcs_status pcs_station_unit_add_resolve(const pcs_station *st, const char *where,
                                         const char *target, pcs_command *out);
+
+/** station/station_unit_remove.c: the unit_remove structural kind,
+ *  registered by a station of two or more units (else nothing). */
+pcs_status pcs_station_unit_remove_add(pcs_station *st);
+
+/** "unit_remove" on target "uN" into @p out; messages start with @p where
+ *  (PCS_E_NOTFOUND below two units: the kind is not registered). */
+pcs_status pcs_station_unit_remove_resolve(const pcs_station *st, const char *where,
+                                           const char *target, pcs_command *out);
 
 #endif

@@ -3,11 +3,34 @@
  * @brief Sleeping units (pcsim/station_sleep.h): the decision at stage 13,
  *        the command wake at stage 1, the catch-up of slow physics on wake.
  *
- * Everything a sleeping station depends on is in its three STATE stores
- * (flag, counters, previous key state), written only by the two systems
- * here, so the hash, saves and loads cover it. The only non-state memory is
- * the journal cursor of the command wake, which finds this tick's commands
- * by their effective tick and so needs no saving.
+ * Everything a sleeping station depends on is in its STATE stores (flag,
+ * counters, previous key state, held SCRATCH copies), written only by the
+ * two systems here, so the hash, saves and loads cover it. The only
+ * non-state memory is the journal cursor of the command wake, which finds
+ * this tick's commands by their effective tick and so needs no saving, and
+ * the per-unit references (store ids, xenon phase) rebuilt by the build or
+ * by the unit_add apply a load re-runs.
+ *
+ * Which devices sleep: whole plant units, and nothing finer. A unit's
+ * systems and jobs ("uN." names, its own instrumentation banks excepted:
+ * group_instrument) are gated as one group. A pump is not put to sleep on
+ * its own because it has no state apart from its loop: its head is a
+ * junction term and its shaft is stepped inside the unit's one network
+ * solve ("uN.primary", primary_step.c), which couples every pump, the
+ * core, the pressurizer and the SG tubes each tick; holding its rows while
+ * the loop runs would be a different model, not a sleep. A valve (MSIV,
+ * dump, relief valve) is a flow area of the unit's steam-side network,
+ * stepped the same way in "uN.secondary". A sensor is a row of a bank
+ * system that reads the plant every tick: holding it would hide a moving
+ * plant from protection. A unit is the smallest group that shares no
+ * state with the rest of the station (the parallel unit sections prove
+ * it), so it is what sleeps.
+ *
+ * Units added while running: the tables have a slot per scenario unit from
+ * the build (core NULL until the add: every loop skips it), and
+ * pcs_station_sleep_unit_added joins the unit at the unit_add apply (see
+ * the header). The systems are retired and registered again rather than
+ * amended because a system's declared access is fixed at registration.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +42,7 @@
 #include "pcsim/job.h"
 #include "pcsim/plant.h"
 #include "pcsim/station_sleep.h"
+#include "pcsim/structure.h"
 #include "pcsim/system.h"
 #include "pcsim/unit.h"
 #include "pcsim/unit_freeze.h"
@@ -52,10 +76,11 @@ typedef struct sleep_scratch {
 } sleep_scratch;
 
 typedef struct sleep_unit {
-    pcs_unit *core;
+    pcs_unit *core;         /* NULL: a unit of the scenario not built yet */
     sleep_scratch *scratch; /* the unit's SCRATCH stores */
     uint32_t n_scratch;
-    uint32_t number; /* N of "uN" */
+    uint32_t held_store; /* where scratch[].at points: "station.sleep.held" or its own */
+    uint32_t number;     /* N of "uN" */
     uint32_t xe_phase;
     sleep_ref key[KEY_COUNT];
     double key_scale[KEY_COUNT]; /* 1 / reference; 0: the key is absent */
@@ -64,12 +89,14 @@ typedef struct sleep_unit {
 
 struct station_sleep {
     pcs_station_sleep_def def;
-    uint32_t n;
+    uint32_t n; /* the scenario's units (built or not): the tables' length */
     sleep_unit *u;
-    uint32_t flag_store, count_store, prev_store, held_store;
+    uint32_t flag_store, count_store, prev_store;
+    uint32_t sys_wake, sys_decide; /* the two systems, re-registered when a unit is added */
     uint32_t window_ticks, every_ticks;
     uint64_t journal_cursor;
     unsigned char *commanded; /* n flags, this tick's commands (scratch) */
+    const pcs_station *st;    /* for its removed units (unit_remove): skipped, never woken */
 };
 
 pcs_station_sleep_def pcs_station_sleep_default(void)
@@ -123,7 +150,7 @@ static uint32_t ref_u32(pcs_world *w, sleep_ref r)
  * stores as the build made them) gives readers the values it slept with. */
 static void sleep_hold(pcs_world *w, const struct station_sleep *s, uint32_t i, int to_held)
 {
-    unsigned char *held = pcs_store_data(w, s->held_store);
+    unsigned char *held = pcs_store_data(w, s->u[i].held_store);
     for (uint32_t k = 0; k < s->u[i].n_scratch; k++) {
         const sleep_scratch *x = &s->u[i].scratch[k];
         unsigned char *data = pcs_store_data(w, x->store);
@@ -161,7 +188,7 @@ static uint32_t target_unit(const struct station_sleep *s, const char *name)
     if (*end != '\0' && *end != '.')
         return UINT32_MAX;
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->u[i].number == n)
+        if (s->u[i].core && s->u[i].number == n)
             return i;
     return UINT32_MAX;
 }
@@ -195,6 +222,8 @@ static pcs_status sleep_wake_system(pcs_world *w, void *ctx)
     sleep_commands(w, s);
     const uint32_t *flag = pcs_store_data(w, s->flag_store);
     for (uint32_t i = 0; i < s->n; i++) {
+        if (!s->u[i].core || !pcs_station_unit_running(s->st, s->u[i].number))
+            continue; /* not built yet (its slots stay zero) or removed */
         uint32_t *cnt = (uint32_t *)cnt_of(w, s, i);
         if (s->commanded[i]) {
             cnt[CNT_QUIET] = 0;
@@ -241,6 +270,8 @@ static pcs_status sleep_decide_system(pcs_world *w, void *ctx)
     double *prev = pcs_store_data(w, s->prev_store);
     for (uint32_t i = 0; i < s->n; i++) {
         const sleep_unit *u = &s->u[i];
+        if (!u->core || !pcs_station_unit_running(s->st, u->number))
+            continue;
         uint32_t *cnt = (uint32_t *)cnt_of(w, s, i);
         uint32_t trip = ref_u32(w, u->trip);
         int edge = (c->tick + 1) % PCS_SLOW_PERIOD_TICKS == u->xe_phase % PCS_SLOW_PERIOD_TICKS;
@@ -362,10 +393,12 @@ static void ids_add(uint32_t *ids, uint32_t *n, uint32_t id)
         ids[(*n)++] = id;
 }
 
-/* The stores the two systems touch (declared access) and the systems. */
+/* The stores the two systems touch (declared access) over the units built
+ * so far, and the systems (their ids kept: a unit_add retires both and
+ * registers them again with the added unit's stores). */
 static pcs_status sleep_systems(pcs_world *w, struct station_sleep *s)
 {
-    uint32_t cap = 4 + s->n * (KEY_COUNT + 5);
+    uint32_t cap = 3 + s->n * (KEY_COUNT + 6);
     for (uint32_t i = 0; i < s->n; i++)
         cap += s->u[i].n_scratch;
     uint32_t *rd = pcs_world_alloc(w, cap * sizeof *rd), *wr = pcs_world_alloc(w, cap * sizeof *wr);
@@ -375,9 +408,11 @@ static pcs_status sleep_systems(pcs_world *w, struct station_sleep *s)
     ids_add(wr, &nw, s->flag_store);
     ids_add(wr, &nw, s->count_store);
     ids_add(wr, &nw, s->prev_store);
-    ids_add(wr, &nw, s->held_store);
     for (uint32_t i = 0; i < s->n; i++) {
         const sleep_unit *u = &s->u[i];
+        if (!u->core)
+            continue;
+        ids_add(wr, &nw, u->held_store);
         for (uint32_t k = 0; k < u->n_scratch; k++)
             ids_add(wr, &nw, u->scratch[k].store);
         uint32_t dh, xe;
@@ -409,7 +444,7 @@ static pcs_status sleep_systems(pcs_world *w, struct station_sleep *s)
                             .ctx = s,
                             .writes = wr,
                             .n_writes = nw};
-    pcs_status rc = pcs_system_register(w, &wake, NULL);
+    pcs_status rc = pcs_system_register(w, &wake, &s->sys_wake);
     pcs_system_desc decide = {.name = "station.sleep",
                               .stage = PCS_STAGE_EVENTS,
                               .fn = sleep_decide_system,
@@ -418,41 +453,116 @@ static pcs_status sleep_systems(pcs_world *w, struct station_sleep *s)
                               .n_reads = nr,
                               .writes = wr,
                               .n_writes = nw};
-    return rc == PCS_OK ? pcs_system_register(w, &decide, NULL) : rc;
+    return rc == PCS_OK ? pcs_system_register(w, &decide, &s->sys_decide) : rc;
 }
 
-/* Gate each unit's "uN." group on its flag and publish the flag. */
-static pcs_status sleep_gates(pcs_world *w, const struct station_sleep *s)
+/* System (k < the run order's length) or job @p k's name, or NULL. */
+static const char *group_name(const pcs_world *w, uint32_t k)
 {
-    for (uint32_t i = 0; i < s->n; i++) {
-        char name[PCS_NAME_MAX];
-        snprintf(name, sizeof name, "u%u.", s->u[i].number);
-        pcs_status rc = pcs_world_gate_add(w, name, s->flag_store, i, NULL);
-        if (rc != PCS_OK)
-            return rc;
-        snprintf(name, sizeof name, "u%u.asleep", s->u[i].number);
-        rc = pcs_channel_register(w, name, "", PCS_CHANNEL_U32, s->flag_store, i, NULL);
-        if (rc != PCS_OK)
-            return rc;
-    }
-    return PCS_OK;
+    uint32_t ns = pcs_schedule_system_count(w);
+    pcs_schedule_system x;
+    pcs_schedule_job j;
+    if (k < ns)
+        return pcs_schedule_system_at(w, k, &x) == PCS_OK ? x.name : NULL;
+    return pcs_schedule_job_at(w, k - ns, &j) == PCS_OK ? j.name : NULL;
 }
 
+/* 1 when @p name ("uN.X", @p plen the prefix's length) is one of the unit's
+ * own instrumentation banks, which a unit added while running has
+ * ("uN.sensors", "uN.protection", "uN.alarms": plant_instr.c, create_banks
+ * with a prefix) where a unit of the start is covered by the station-wide
+ * "sensors", "protection" and "alarms". They keep running while it
+ * sleeps, as the station-wide banks do, so the rules are the same for both:
+ * its sensors keep their noise and drift and its protection can change its
+ * trip input (a wake). */
+static int group_instrument(const char *name, size_t plen)
+{
+    static const char *const banks[] = {"sensors", "protection", "alarms"};
+    for (size_t k = 0; k < sizeof banks / sizeof banks[0]; k++)
+        if (strcmp(name + plen, banks[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when @p name is in unit group @p pre: "uN." and not instrumentation. */
+static int group_member(const char *name, const char *pre, size_t plen)
+{
+    return name && strncmp(name, pre, plen) == 0 && !group_instrument(name, plen);
+}
+
+/* Whether gating name @p name (a prefix, pcs_world_gate_add) is needed and
+ * safe: 0 when another member is a proper prefix of it (that member's gate
+ * covers it), 1 to gate it, -1 when it would also gate instrumentation
+ * (set as the error). */
+static int group_gate_needed(const pcs_world *w, uint32_t n, const char *name, const char *pre,
+                             size_t plen)
+{
+    size_t len = strlen(name);
+    for (uint32_t k = 0; k < n; k++) {
+        const char *o = group_name(w, k);
+        if (!o || strncmp(o, pre, plen) != 0 || strcmp(o, name) == 0)
+            continue;
+        size_t olen = strlen(o);
+        if (group_instrument(o, plen) && strncmp(o, name, len) == 0) {
+            pcs_error_set(PCS_E_INVAL, "gating '%s' would also gate instrumentation '%s'", name, o);
+            return -1;
+        }
+        if (!group_instrument(o, plen) && olen < len && strncmp(name, o, olen) == 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Gate unit @p i's systems and jobs (every "uN." name but its own
+ * instrumentation) on its flag and publish the flag as "uN.asleep". */
+static pcs_status sleep_gate(pcs_world *w, const struct station_sleep *s, uint32_t i)
+{
+    char pre[PCS_NAME_MAX];
+    size_t plen = (size_t)snprintf(pre, sizeof pre, "u%u.", s->u[i].number);
+    uint32_t n = pcs_schedule_system_count(w) + pcs_schedule_job_count(w), gated = 0;
+    pcs_status rc = PCS_OK;
+    for (uint32_t k = 0; rc == PCS_OK && k < n; k++) {
+        const char *name = group_name(w, k);
+        if (!group_member(name, pre, plen))
+            continue;
+        int need = group_gate_needed(w, n, name, pre, plen);
+        uint32_t g = 0;
+        rc = need < 0 ? PCS_E_INVAL : need ? pcs_world_gate_add(w, name, s->flag_store, i, &g) : rc;
+        gated += g;
+    }
+    if (rc == PCS_OK && gated == 0)
+        rc = pcs_error_set(PCS_E_NOTFOUND, "no system or job of u%u to gate", s->u[i].number);
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "u%u.asleep", s->u[i].number);
+    return rc == PCS_OK ? pcs_channel_register(w, name, "", PCS_CHANNEL_U32, s->flag_store, i, NULL)
+                        : rc;
+}
+
+/* The per-unit tables have a slot for every unit of the scenario, built at
+ * the start or later (zero until it is added: pcs_station_sleep_unit_added),
+ * so adding a unit registers no table again; the units of the start hold
+ * their SCRATCH stores in one store. */
 static pcs_status sleep_build(pcs_world *w, const pcs_station *st, struct station_sleep *s)
 {
-    s->n = st->n_units;
+    s->n = st->n_all;
+    s->st = st;
     s->u = pcs_world_alloc(w, s->n * sizeof *s->u);
     s->commanded = pcs_world_alloc(w, s->n);
     if (!s->u || !s->commanded)
         return pcs_error_set(PCS_E_NOMEM, "out of memory for the sleep units");
     memset(s->u, 0, s->n * sizeof *s->u);
+    for (uint32_t i = 0; i < s->n; i++)
+        s->u[i].number = i + 1; /* units are built in order (station_units.c) */
     pcs_status rc = PCS_OK;
     size_t held = 0;
-    for (uint32_t i = 0; rc == PCS_OK && i < s->n; i++)
+    uint32_t held_store = 0;
+    for (uint32_t i = 0; rc == PCS_OK && i < st->n_units; i++)
         rc = sleep_unit_init(w, st, i, &s->u[i], &held);
     if (rc == PCS_OK)
         rc = pcs_store_register(w, "station.sleep.held", 1, held ? held : 1, PCS_STORE_STATE,
-                                &s->held_store);
+                                &held_store);
+    for (uint32_t i = 0; i < st->n_units; i++)
+        s->u[i].held_store = held_store;
     if (rc == PCS_OK)
         rc = pcs_store_register(w, "station.sleep", sizeof(uint32_t), s->n, PCS_STORE_STATE,
                                 &s->flag_store);
@@ -462,11 +572,48 @@ static pcs_status sleep_build(pcs_world *w, const pcs_station *st, struct statio
     if (rc == PCS_OK)
         rc = pcs_store_register(w, "station.sleep.prev", KEY_COUNT * sizeof(double), s->n,
                                 PCS_STORE_STATE_F64, &s->prev_store);
-    if (rc == PCS_OK)
-        rc = sleep_gates(w, s);
+    for (uint32_t i = 0; rc == PCS_OK && i < st->n_units; i++)
+        rc = sleep_gate(w, s, i);
     if (rc == PCS_OK)
         rc = sleep_systems(w, s);
     return rc;
+}
+
+/* The added unit as one of the start: its key channels, SCRATCH stores
+ * (held in a store of its own, registered now), gate and flag channel,
+ * then the two systems again with its stores in their declared access. */
+static pcs_status sleep_unit_join(pcs_world *w, const pcs_station *st, struct station_sleep *s,
+                                  uint32_t i)
+{
+    sleep_unit *u = &s->u[i];
+    size_t held = 0;
+    char name[PCS_NAME_MAX];
+    snprintf(name, sizeof name, "station.sleep.held.u%u", i + 1);
+    pcs_status rc = sleep_unit_init(w, st, i, u, &held);
+    if (rc == PCS_OK)
+        rc = pcs_store_register(w, name, 1, held ? held : 1, PCS_STORE_STATE, &u->held_store);
+    if (rc == PCS_OK)
+        rc = sleep_gate(w, s, i);
+    if (rc == PCS_OK)
+        rc = pcs_system_retire(w, s->sys_wake);
+    if (rc == PCS_OK)
+        rc = pcs_system_retire(w, s->sys_decide);
+    return rc == PCS_OK ? sleep_systems(w, s) : rc;
+}
+
+pcs_status pcs_station_sleep_unit_added(pcs_station *st, uint32_t i)
+{
+    struct station_sleep *s = st->sleep;
+    if (!s)
+        return PCS_OK;
+    if (i >= s->n || s->u[i].core || !pcs_plant_unit_get(st->plant, i))
+        return pcs_error_set(PCS_E_STATE, "station.sleep: u%u added: not a unit being added",
+                             i + 1);
+    pcs_status rc = sleep_unit_join(st->world, st, s, i);
+    if (rc == PCS_OK)
+        return rc;
+    s->u[i].core = NULL; /* the failed tick stops; the systems never touch it */
+    return pcs_error_set(rc, "station.sleep: u%u added: %s", i + 1, pcs_last_error());
 }
 
 pcs_status pcs_station_sleep_add(pcs_world *w, pcs_station *st, const pcs_station_sleep_def *def)
@@ -497,7 +644,7 @@ static uint32_t sleep_index(const pcs_station *st, uint32_t unit)
     if (!st || !st->sleep)
         return UINT32_MAX;
     for (uint32_t i = 0; i < st->sleep->n; i++)
-        if (st->sleep->u[i].number == unit)
+        if (st->sleep->u[i].core && st->sleep->u[i].number == unit)
             return i;
     return UINT32_MAX;
 }
@@ -516,7 +663,8 @@ pcs_status pcs_station_sleep_stats_get(const pcs_station *st, uint32_t unit,
     uint32_t i = sleep_index(st, unit);
     if (!out || i == UINT32_MAX)
         return pcs_error_set(PCS_E_INVAL,
-                             "pcs_station_sleep_stats_get: NULL, no sleep support or no unit u%u",
+                             "pcs_station_sleep_stats_get: NULL, no sleep support or no unit "
+                             "u%u built",
                              unit);
     const uint32_t *c = cnt_of(st->world, st->sleep, i);
     out->sleeps = c[CNT_SLEEPS];

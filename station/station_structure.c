@@ -91,6 +91,8 @@ static pcs_status pump_exists(const pcs_station *st, const char *what, uint32_t 
     if (!st->plant || unit < 1 || unit > st->n_units)
         return pcs_error_set(PCS_E_NOTFOUND, "%s: no unit u%u (units u1..u%u)", what, unit,
                              st->n_units);
+    if (!pcs_station_unit_running(st, unit))
+        return pcs_error_set(PCS_E_NOTFOUND, "%s: u%u was removed (unit_remove)", what, unit);
     if (st->units[unit - 1].model == PCS_PLANT_MODEL_SUMMARY)
         return pcs_error_set(PCS_E_NOTFOUND,
                              "%s: u%u is a summary unit (model summary): it has no pumps", what,

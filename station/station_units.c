@@ -11,8 +11,9 @@
  * its controllers, its own sensor, protection and alarm banks (stores and
  * systems prefixed "uN.", channels and targets named as a unit of the start
  * has them: pcs_plant_unit_add), and its station entities. Units are added
- * in order, so units 1..n_units are the running ones and unit_add's
- * target is always the next.
+ * in order, so units 1..n_units are the built ones (unit_remove may have
+ * taken some out since: pcs_station_unit_running) and unit_add's target is
+ * always the next; a removed unit is refused (it does not come back).
  *
  * The command: kind PCS_STATION_KIND_UNIT_ADD (a structural kind, no family
  * and no target: args[0] is the unit number), resolved from "uN" by
@@ -60,6 +61,17 @@ static int unit_arg_ok(const pcs_station *st, double a)
     return a >= 1.0 && a <= (double)st->n_all && a == floor(a);
 }
 
+pcs_status pcs_station_unit_arg(const pcs_station *st, const char *command, const pcs_command *c,
+                                uint32_t *n)
+{
+    if (!unit_arg_ok(st, c->args[0]))
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: args[0] %g is not a unit of the scenario (a whole number, 1..%u)",
+                             command, c->args[0], st->n_all);
+    *n = (uint32_t)c->args[0];
+    return PCS_OK;
+}
+
 /* Stage 1: unknown unit, built, accepted this tick, or not the next. */
 static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
 {
@@ -75,6 +87,11 @@ static pcs_status check_add(pcs_world *w, void *ctx, const pcs_command *c)
                              "u%u..u%u are built later)",
                              st->source, a, st->n_all, st->n_start + 1, st->n_all);
     uint32_t n = (uint32_t)a;
+    if (n <= st->n_units && !pcs_station_unit_running(st, n))
+        return pcs_error_set(PCS_E_STATE,
+                             "%s: unit_add u%u: the unit was removed (a removed unit does not "
+                             "come back)",
+                             st->source, n);
     if (n <= st->n_start)
         return pcs_error_set(PCS_E_STATE, "%s: unit_add u%u: the unit is built (at the start)",
                              st->source, n);
@@ -109,12 +126,10 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
         su->n_pending--;
     /* A load re-applies a save's entry without the check: hold it to the
      * check's rule before it is converted. */
-    if (!unit_arg_ok(st, c->args[0]))
-        return pcs_error_set(PCS_E_INVAL,
-                             "unit_add: args[0] %g is not a unit of the scenario (a whole number, "
-                             "1..%u)",
-                             c->args[0], st->n_all);
-    uint32_t n = (uint32_t)c->args[0];
+    uint32_t n = 0;
+    pcs_status arg = pcs_station_unit_arg(st, "unit_add", c, &n);
+    if (arg != PCS_OK)
+        return arg;
     if (n != st->n_units + 1)
         return n <= st->n_units ? PCS_OK
                                 : pcs_error_set(PCS_E_STATE, "unit_add u%u: u%u is not built yet",
@@ -126,7 +141,9 @@ static pcs_status apply_add(pcs_world *w, void *ctx, const pcs_command *c)
     st->n_units = n;
     su->added_at[n - 1] = pcs_world_clock(w)->tick;
     rc = pcs_station_entities_add_unit(st, n - 1, first_channel);
-    return rc == PCS_OK ? rc : pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
+    if (rc != PCS_OK)
+        return pcs_error_set(rc, "u%u's entities: %s", n, pcs_last_error());
+    return pcs_station_sleep_unit_added(st, n - 1); /* with a "sleep" section: its gate */
 }
 
 /* A load dropped an accepted add: it is pending no more. */

@@ -697,16 +697,18 @@ job_scenarios() {
     # Issue 19: a pump installed again has a new command target id, so a
     # scripted pump_start after the install must be resolved at its tick, not
     # at the start (it was refused as a stale target); the living world runs
-    # every structural command, a unit added, a freeze and a thaw.
+    # every structural command, a unit added, a freeze and a thaw, a unit
+    # removed.
     expect scenario-pump-remove-script-applied 0 "commands: submitted 3, applied 3, rejected 0" \
         run scenarios/pump-remove.json --quiet --readers 0
-    expect scenario-living-world-script-applied 0 "commands: submitted 7, applied 7, rejected 0" \
+    expect scenario-living-world-script-applied 0 "commands: submitted 8, applied 8, rejected 0" \
         run scenarios/living-world.json --quiet --readers 0
     lw=scenarios/living-world.json
     straight=$(hash_in "$s/expect.out")
     # The same hash with 20 readers and 2 workers across every layout change;
     # its journal replays to it; a save at 70 s (pump back, u2 added) resumed
-    # for the rest (the freeze and the thaw) ends on it too.
+    # for the rest (the freeze, the thaw, the removal) ends on it too, and so
+    # does a save at 180 s (u2 removed) resumed for the last 20 s.
     record "$s/lw20.out" run "$lw" --quiet --readers 20 --workers 2 --journal "$s/lw.journal"
     same living-world-readers-20-workers-2 "$straight" "$(hash_in "$s/lw20.out")"
     # Not quiet: the run says what happened to the units, freeze and thaw too.
@@ -721,22 +723,29 @@ job_scenarios() {
     check living-world-timeline-no-u2-before-add [ "$(grep -c 't=    40.0 s u2 |' "$s/lw1.out")" = 0 ]
     judge living-world-scrams-u2 0 "u2 SCRAM (manual, cause bits 0x1) at 1705.4 MW" "$s/lw1.out"
     # The CSV: u2's columns from the first row, empty until its add (rows at
-    # 5..40 s), its rods at the settled 0.98696 at 45 s (the row before the
+    # 5..40 s) and again from its removal (at the end of 155 s: rows
+    # 160..200 s), its rods at the settled 0.98696 at 45 s (the row before the
     # scram's tick) and fully in (0) from 50 s; u1's pump 2 empty while removed
     # (20..60 s: removed at the end of 20 s, installed at the end of 60 s).
     timeout 60 "$BIN" run "$lw" --quiet --readers 0 --csv - --csv-every 5 \
         --csv-channels 'u2.rods.pos,u1.pump2.speed' > "$s/lw.csv" 2> /dev/null
     check_eq living-world-csv-header "t_s,u1.pump2.speed,u2.rods.pos" "$(head -1 "$s/lw.csv")"
-    check_eq living-world-csv-u2-empty-before-add "5.000 10.000 15.000 20.000 25.000 30.000 35.000 40.000" \
+    check_eq living-world-csv-u2-empty-before-add-and-after-remove \
+        "5.000 10.000 15.000 20.000 25.000 30.000 35.000 40.000 160.000 165.000 170.000 175.000 180.000 185.000 190.000 195.000 200.000" \
         "$(awk -F, 'NR > 1 && $3 == "" {printf "%s ", $1}' "$s/lw.csv" | sed 's/ $//')"
     check_eq living-world-csv-u2-rods-45-50 "45.000,0.986957961 50.000,0" \
         "$(awk -F, '$1 == "45.000" || $1 == "50.000" {printf "%s,%s ", $1, $3}' "$s/lw.csv" | sed 's/ $//')"
     check_eq living-world-csv-pump2-empty-while-removed "25.000 30.000 35.000 40.000 45.000 50.000 55.000 60.000" \
         "$(awk -F, 'NR > 1 && $2 == "" {printf "%s ", $1}' "$s/lw.csv" | sed 's/ $//')"
+    judge living-world-shows-the-unit-remove 0 "u2 unit_remove: removed at the end of this tick" \
+        "$s/lw1.out"
     expect living-world-replays 0 "matches the journal" replay "$s/lw.journal" --quiet
     record "$s/lw70.out" run "$lw" --quiet --readers 0 --seconds 70 --save "$s/lw70.save"
     record "$s/lwrest.out" run "$lw" --quiet --readers 0 --seconds 130 --load "$s/lw70.save"
     same living-world-save-at-70-resumed "$straight" "$(hash_in "$s/lwrest.out")"
+    record "$s/lw180.out" run "$lw" --quiet --readers 0 --seconds 180 --save "$s/lw180.save"
+    record "$s/lwlast.out" run "$lw" --quiet --readers 0 --seconds 20 --load "$s/lw180.save"
+    same living-world-save-after-the-removal-resumed "$straight" "$(hash_in "$s/lwlast.out")"
 }
 
 # ---- the lanes: longest jobs first, so the last ones to start are short.

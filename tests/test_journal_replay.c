@@ -445,8 +445,9 @@ Test(journal_replay, a_truncated_header_is_refused_with_file_and_line)
        2), which only a unit with sg_model
        steam_side builds (issue 15), nor freeze and thaw, which only a
        scenario with a "freeze" section builds, nor unit_add, which only a
-       scenario with a "build": "later" unit builds (issue 19) */
-    cr_assert_eq(n_kinds + 28u + 2u + 1u, pcs_station_command_name_count(),
+       scenario with a "build": "later" unit builds, nor unit_remove, which
+       only a station of two or more units builds (issue 19) */
+    cr_assert_eq(n_kinds + 28u + 2u + 1u + 1u, pcs_station_command_name_count(),
                  "a boundary unit builds every command family but the steam side's");
     unsigned text_line = line_of(text, "# scenario_text ");
     static const struct {

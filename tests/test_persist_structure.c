@@ -335,23 +335,25 @@ typedef struct entry_case {
     const char *message; /* after "section 'structure:log': entry 0 (<kind>, tick T): " */
 } entry_case;
 
-/* Each case crafted into @p src and loaded into a fresh station: refused
- * with the message, nothing re-applied, the world ticks. */
-static void entries_refused(const char *src, const char *kind, uint64_t at_tick,
-                            const entry_case *cases, size_t n)
+/* Each case crafted into entry @p entry of @p src's log and loaded into a
+ * fresh station: refused with the message, nothing re-applied (every entry is
+ * checked before the first is applied), the world ticks. */
+static void entries_refused_at(const char *src, uint32_t entry, const char *kind, uint64_t at_tick,
+                               const entry_case *cases, size_t n)
 {
     char q[128], want[1024];
     tmp(q, sizeof q, "entry");
     fixture b;
     fx_make(&b);
+    size_t base = (size_t)entry * sizeof(pcs_command);
     for (size_t i = 0; i < n; i++) {
         if (cases[i].at == LOG_AT(target))
-            craft(src, q, "structure:log", cases[i].at, &cases[i].target, sizeof(uint32_t));
+            craft(src, q, "structure:log", base + cases[i].at, &cases[i].target, sizeof(uint32_t));
         else
-            craft(src, q, "structure:log", cases[i].at, &cases[i].arg, sizeof(double));
+            craft(src, q, "structure:log", base + cases[i].at, &cases[i].arg, sizeof(double));
         cr_assert_eq(pcs_world_load(b.w, q), PCS_E_CORRUPT, "%s: loaded", cases[i].message);
         snprintf(want, sizeof want,
-                 "load '%s': section 'structure:log': entry 0 (%s, tick %llu): %s", q, kind,
+                 "load '%s': section 'structure:log': entry %u (%s, tick %llu): %s", q, entry, kind,
                  (unsigned long long)at_tick, cases[i].message);
         cr_assert_str_eq(pcs_last_error(), want);
         cr_assert_eq(pcs_structure_log_count(b.w), 0);
@@ -359,6 +361,12 @@ static void entries_refused(const char *src, const char *kind, uint64_t at_tick,
     tick(&b, 1); /* usable: nothing was re-applied */
     remove(q);
     fx_free(&b);
+}
+
+static void entries_refused(const char *src, const char *kind, uint64_t at_tick,
+                            const entry_case *cases, size_t n)
+{
+    entries_refused_at(src, 0, kind, at_tick, cases, n);
 }
 
 Test(persist_structure, a_pump_entry_with_a_bad_target_or_argument_is_refused_before_the_replay)
@@ -414,6 +422,71 @@ Test(persist_structure, a_unit_add_entry_with_a_bad_target_or_argument_is_refuse
     entries_refused(p, "unit_add", 1, cases, sizeof cases / sizeof cases[0]);
     remove(p);
     fx_free(&a);
+}
+
+/* u2 added at tick 1, u1 removed at tick 3: entry 1 is the removal. */
+Test(persist_structure,
+     a_unit_remove_entry_with_a_bad_target_or_argument_is_refused_before_the_replay)
+{
+    char p[128];
+    tmp(p, sizeof p, "remove-entry");
+    fixture a;
+    fx_make(&a);
+    tick(&a, 1);
+    submit(&a, "u2", "unit_add");
+    tick(&a, 2);
+    submit(&a, "u1", "unit_remove");
+    tick(&a, 1);
+    cr_assert_eq(pcs_structure_log_count(a.w), 2);
+    cr_assert_eq(pcs_world_save(a.w, p), PCS_OK, "%s", pcs_last_error());
+    const entry_case cases[] = {
+        {LOG_AT(target), 0, 7,
+         "unit_remove: target 7 (allowed 0: the command names its place in args)"},
+        {ARG_AT(1), 1.0, 0, "unit_remove: args[1] 1 (allowed 0: unused)"},
+        {ARG_AT(3), -2.0, 0, "unit_remove: args[3] -2 (allowed 0: unused)"},
+        {ARG_AT(0), 3.0, 0,
+         "unit_remove: args[0] unit 3 (allowed: a whole number, 1..2, a unit of the scenario)"},
+        {ARG_AT(0), 0.5, 0,
+         "unit_remove: args[0] unit 0.5 (allowed: a whole number, 1..2, a unit of the scenario)"},
+    };
+    entries_refused_at(p, 1, "unit_remove", 3, cases, sizeof cases / sizeof cases[0]);
+    remove(p);
+    fx_free(&a);
+}
+
+/* A log whose entries each pass the check but remove the last running unit
+ * (u1, with u2 never added: entry 0 turned into a removal of u1 by its
+ * kind) is refused by the replay's apply, and the fresh world is unusable. */
+Test(persist_structure, a_log_removing_the_last_running_unit_is_refused_by_the_replay)
+{
+    char p[128], q[128];
+    tmp(p, sizeof p, "last-unit");
+    tmp(q, sizeof q, "last-unit-crafted");
+    fixture a;
+    fx_make(&a);
+    tick(&a, 1);
+    submit(&a, "u2", "unit_add");
+    tick(&a, 2);
+    cr_assert_eq(pcs_world_save(a.w, p), PCS_OK, "%s", pcs_last_error());
+    uint32_t kind = PCS_STATION_KIND_UNIT_REMOVE;
+    double unit = 1.0;
+    size_t len = 0;
+    unsigned char *img = save_craft_read(p, &len);
+    cr_assert_not_null(img);
+    cr_assert(save_craft_patch(img, len, "structure:log", LOG_AT(kind), &kind, sizeof kind));
+    cr_assert(save_craft_patch(img, len, "structure:log", ARG_AT(0), &unit, sizeof unit));
+    cr_assert(save_craft_write(q, img, len));
+    free(img);
+    fixture b;
+    fx_make(&b);
+    cr_assert_neq(pcs_world_load(b.w, q), PCS_OK, "a log removing the last unit loaded");
+    cr_assert(strstr(pcs_last_error(), "unit_remove u1: the unit is the last running unit") != NULL,
+              "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_tick(b.w), PCS_E_STATE, "a world refused after a replay ticked");
+    remove(p);
+    remove(q);
+    fx_free(&a);
+    fx_free(&b);
 }
 
 /* What a load would refuse, stage 1 refuses too: a pump_remove with an

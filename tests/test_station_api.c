@@ -179,14 +179,16 @@ Test(station_api, commands_by_name_resolve_or_say_why, .init = one_unit, .fini =
        (feed_pump_trip, feed_pump_start, afw_start, afw_stop), c7_reset,
        condenser_available, si_reset, msiv_close, msiv_open, steam_line_break and the SG
        PORVs' sg_porv_manual, sg_porv_auto, SG level control's feed_bypass, feed_main */
-    /* + freeze, thaw, and the structural pump_remove, pump_install, unit_add (issue 19) */
-    cr_assert_eq(pcs_station_command_name_count(), 56);
+    /* + freeze, thaw, and the structural pump_remove, pump_install, unit_add,
+     * unit_remove (issue 19) */
+    cr_assert_eq(pcs_station_command_name_count(), 57);
     cr_assert_str_eq(pcs_station_command_name(5), "pump_trip");
     cr_assert_str_eq(pcs_station_command_name(8), "pzr_spray");
     cr_assert_str_eq(pcs_station_command_name(53), "pump_remove");
     cr_assert_str_eq(pcs_station_command_name(54), "pump_install");
     cr_assert_str_eq(pcs_station_command_name(55), "unit_add");
-    cr_assert_null(pcs_station_command_name(56));
+    cr_assert_str_eq(pcs_station_command_name(56), "unit_remove");
+    cr_assert_null(pcs_station_command_name(57));
 }
 
 Test(station_api, event_texts_come_from_the_station, .init = one_unit, .fini = one_unit_free)

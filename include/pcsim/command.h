@@ -107,14 +107,14 @@ static inline pcs_target_id pcs_target_id_load(uint32_t stored)
 
 /** A command: 64 bytes of plain data. */
 typedef struct pcs_command {
-    uint32_t kind;                   /**< handler kind, 1..PCS_COMMAND_KINDS_MAX-1 */
-    uint16_t source_class;           /**< set by the queue */
-    uint16_t reserved;               /**< zero */
-    uint32_t source_id;              /**< set by the queue */
-    uint32_t target;                 /**< pcs_target_id_store(id) of a registered target */
-    uint64_t seq;                    /**< per-source sequence number, set by the queue */
-    uint64_t tick;                   /**< effective tick, set when applied */
-    double args[PCS_COMMAND_ARGS];   /**< model-defined arguments (SI units) */
+    uint32_t kind;                 /**< handler kind, 1..PCS_COMMAND_KINDS_MAX-1 */
+    uint16_t source_class;         /**< set by the queue */
+    uint16_t reserved;             /**< zero */
+    uint32_t source_id;            /**< set by the queue */
+    uint32_t target;               /**< pcs_target_id_store(id) of a registered target */
+    uint64_t seq;                  /**< per-source sequence number, set by the queue */
+    uint64_t tick;                 /**< effective tick, set when applied */
+    double args[PCS_COMMAND_ARGS]; /**< model-defined arguments (SI units) */
 } pcs_command;
 
 typedef struct pcs_command_source pcs_command_source;
@@ -193,11 +193,11 @@ PCS_API pcs_status pcs_command_kind_find(const pcs_world *w, const char *family,
 
 /** A target to register: a name bound to one family's handler context. */
 typedef struct pcs_command_target_def {
-    const char *name;    /**< "u1.pump2": [A-Za-z0-9_-] segments joined by '.', 1..127 chars */
-    uint32_t family;     /**< the family's first kind (pcs_command_family_register) */
-    void *ctx;           /**< handed to the family's handler */
-    uint32_t element;    /**< handed to the handler (pump, bank, alarm index; or ..._ALL) */
-    uint64_t ops;        /**< bit k: takes kind family + k; 0 = every kind of the family */
+    const char *name; /**< "u1.pump2": [A-Za-z0-9_-] segments joined by '.', 1..127 chars */
+    uint32_t family;  /**< the family's first kind (pcs_command_family_register) */
+    void *ctx;        /**< handed to the family's handler */
+    uint32_t element; /**< handed to the handler (pump, bank, alarm index; or ..._ALL) */
+    uint64_t ops;     /**< bit k: takes kind family + k; 0 = every kind of the family */
 } pcs_command_target_def;
 
 /**
@@ -236,6 +236,17 @@ PCS_API const char *pcs_command_target_name(const pcs_world *w, pcs_target_id id
 PCS_API uint32_t pcs_command_target_count(const pcs_world *w);
 
 /**
+ * Walk the current targets in slot order: the first current target at slot
+ * >= @p *cursor goes to @p out and @p *cursor moves past it; start with
+ * *cursor = 0. Removing the target just returned keeps the walk valid (a
+ * structural change removing a group of targets by name: a unit's "uN" and
+ * "uN.*"). World thread (or any thread once sealed, between changes).
+ * @return 1 when a target was returned; 0 when none is left, or for NULL
+ *         arguments (the end of a walk is not an error: nothing is set).
+ */
+PCS_API int pcs_command_target_next(const pcs_world *w, uint32_t *cursor, pcs_target_id *out);
+
+/**
  * Remove target @p id with all its bindings: its name resolves no more and
  * its slot's generation advances, so @p id and commands holding it are
  * refused from now on; a later registration may reuse the slot with the new
@@ -253,9 +264,8 @@ PCS_API pcs_status pcs_command_target_remove(pcs_world *w, pcs_target_id id);
  * @param capacity 1..2^20.
  * @return PCS_E_INVAL, PCS_E_OVERFLOW (max_sources reached), PCS_E_NOMEM.
  */
-PCS_API pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class,
-                                           uint32_t source_id, uint32_t capacity,
-                                           pcs_command_source **out);
+PCS_API pcs_status pcs_command_source_open(pcs_world *w, uint16_t source_class, uint32_t source_id,
+                                           uint32_t capacity, pcs_command_source **out);
 
 /** Largest burst pcs_command_source_set_rate takes. */
 #define PCS_COMMAND_RATE_BURST_MAX (1u << 24)

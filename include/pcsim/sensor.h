@@ -179,6 +179,22 @@ PCS_API pcs_status pcs_sensor_value_ref(const pcs_sensors *s, uint32_t id, uint3
 PCS_API pcs_status pcs_sensor_status_ref(const pcs_sensors *s, uint32_t id, uint32_t *store,
                                          uint32_t *index);
 
+/**
+ * Detach sensor @p id from its source, for good: the device it measured is
+ * gone (a unit removed while running, the station's unit_remove). From its
+ * next sample its lag holds the value it has then (the source is no longer
+ * read, so a source nobody computes any more cannot move it); drift, noise,
+ * quantisation, range and failure modes apply as before. Not state: the
+ * structural change that calls it is re-applied by a load before the stores
+ * are restored, and the held value is taken at the first sample after, from
+ * the restored lag, so a loaded world samples as the saved one did.
+ * While amending (pcsim/structure.h) or in the build phase; allocates once
+ * per bank (n doubles and n flags) at its first call.
+ * @return PCS_E_INVAL (NULL), PCS_E_NOTFOUND (id out of range), PCS_E_STATE
+ *         (sealed and not amending), PCS_E_NOMEM.
+ */
+PCS_API pcs_status pcs_sensor_hold(pcs_world *w, pcs_sensors *s, uint32_t id);
+
 /** Measured value of sensor @p id (NaN if out of range). World thread. */
 PCS_API double pcs_sensor_value(const pcs_sensors *s, uint32_t id);
 

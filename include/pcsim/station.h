@@ -294,25 +294,55 @@ typedef enum pcs_station_entity_kind {
  */
 #define PCS_STATION_KIND_UNIT_ADD 252u
 
+/**
+ * Structural command "unit_remove" (target "uN", a running unit;
+ * pcsim/structure.h, station/station_unit_remove.c): kind fixed beside
+ * unit_add, registered by every station of two or more units (a station of
+ * one has nothing it may remove); args[0] is the unit (1-based), the target
+ * field 0. Stage 1 refuses an unknown unit, one never built, one already
+ * removed or accepted for removal this tick, and the last running unit,
+ * naming the unit and its state; an accepted removal emits
+ * PCS_EV_STATION_UNIT_REMOVE at once. The apply, after stage 13, retires
+ * every system, job and channel named "uN." (so they leave the schedule,
+ * the snapshot layout and name lookups; old ids fail), removes every
+ * command target "uN" and "uN.*" and destroys the entity of each (stale
+ * handles fail). The unit's stores stay (structure.h) with their last
+ * values, in saves and in the hash. A removed unit never comes back:
+ * unit_add builds only units never built. Station-wide instrumentation
+ * banks built at the start keep evaluating the removed unit's rows on its
+ * held stores, as for a frozen unit (station_unit_remove.c says why).
+ */
+#define PCS_STATION_KIND_UNIT_REMOVE 253u
+
 /** Station event kinds: PCS_EV_MODEL_BASE + 192..199 (past event.h's
  *  model ranges). PCS_EV_STATION_UNIT_ADD: subject the unit (1-based);
  *  values: initial power fraction, nominal power W, loops.
  *  PCS_EV_STATION_FREEZE / _THAW: a "freeze" or "thaw" command applied
  *  (stage 1); subject the unit; THAW's value 0 the time it was frozen, s
  *  (real time plus the command's extra). pcs_station_freeze/_thaw called by
- *  a host between ticks emit none. */
+ *  a host between ticks emit none. PCS_EV_STATION_UNIT_REMOVE: an accepted
+ *  unit_remove (stage 1); subject the unit; values: its core power W and
+ *  its core power fraction of nominal at the check, running units left. */
 enum {
     PCS_EV_STATION_UNIT_ADD = PCS_EV_MODEL_BASE + 192,
     PCS_EV_STATION_FREEZE = PCS_EV_MODEL_BASE + 193,
     PCS_EV_STATION_THAW = PCS_EV_MODEL_BASE + 194,
+    PCS_EV_STATION_UNIT_REMOVE = PCS_EV_MODEL_BASE + 195,
 };
 
 /** Release the station's host-side state (the models stay in the world). */
 PCS_API void pcs_station_destroy(pcs_station *st);
 
 /** Number of plant units built: the scenario's units built at the start,
- *  plus each one a unit_add has built since (its "build": "later" units). */
+ *  plus each one a unit_add has built since (its "build": "later" units),
+ *  removed ones included (unit_remove keeps the numbers;
+ *  pcs_station_unit_running says which run). */
 PCS_API uint32_t pcs_station_unit_count(const pcs_station *st);
+
+/** 1 when unit @p unit (1-based) is built and not removed (unit_remove),
+ *  else 0 (also for NULL). Units 1..pcs_station_unit_count are built; a
+ *  removed one keeps its number, which is never given to another unit. */
+PCS_API int pcs_station_unit_running(const pcs_station *st, uint32_t unit);
 
 typedef struct pcs_water_ph_table pcs_water_ph_table;
 

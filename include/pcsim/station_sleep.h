@@ -6,19 +6,48 @@
  * The sleeping device is a plant unit: every system and job named "uN."
  * (core, primary, steam side, its controllers, interlocks and xenon job) as
  * one group, gated on a flag (pcsim/system.h, "Gates"), exactly as a freeze
- * gates it. pcs_station_sleep_add (build phase, after pcs_station_add,
+ * gates it; a unit added while running has its own sensor, protection and
+ * alarm banks ("uN.sensors", "uN.protection", "uN.alarms"), which are
+ * not gated: they keep running while it sleeps, as the station-wide banks
+ * that cover a unit of the start do.
+ * Finer devices (a pump, a valve, a sensor) do not sleep on their own: a
+ * pump is a junction head and a shaft stepped inside the unit's one
+ * network solve ("uN.primary"), so its state moves with the loop's every
+ * tick and cannot be held while the loop runs; a valve is a flow area of
+ * the steam-side network stepped the same way in "uN.secondary"; a sensor
+ * is a row of a bank system that reads the plant every tick (holding it
+ * would hide a moving plant from protection). So the unit is the
+ * smallest group whose state is decoupled from the rest of the station
+ * (units share no state: the parallel unit sections prove it).
+ *
+ * pcs_station_sleep_add (build phase, after pcs_station_add,
  * opt-in: a station without it builds, schedules and hashes as before)
  * registers:
- *  - STATE stores "station.sleep" (one uint32 flag per unit, the gate,
+ *  - STATE stores "station.sleep" (one uint32 flag per unit of the
+ *    scenario, built at the start or "build": "later": the gate,
  *    published as channel "uN.asleep"), "station.sleep.counts" (per unit:
  *    quiet ticks, ticks slept in this sleep, the trip input last seen, and
  *    the statistics of pcs_station_sleep_stats) and "station.sleep.prev"
- *    (the key state of the last awake tick): saved, loaded and hashed, so a
- *    sleeping station is the same for any workers and readers, and a load
- *    restores a sleeping unit;
+ *    (the key state of the last awake tick), and "station.sleep.held"
+ *    (below): saved, loaded and hashed, so a sleeping station is the same
+ *    for any workers and readers, and a load restores a sleeping unit. A
+ *    unit built later has its slot in the first three from the start (zero
+ *    until it is added: nothing of it runs), so its add moves no table;
  *  - two station systems: "station.sleep.wake" at stage 1 (after the
- *    command drain, before every unit system) and "station.sleep" at
- *    stage 13 (after every unit system).
+ *    command drain, before every unit system: no unit has a stage-1
+ *    system) and "station.sleep" at stage 13 (after every unit system).
+ *
+ * A unit added while running (unit_add, station/station_units.c) joins at
+ * the apply (pcs_station_sleep_unit_added): its key channels, its gate and
+ * "uN.asleep" channel, a held store of its own
+ * ("station.sleep.held.uN", registered then, like the unit's own stores),
+ * and the two systems retired and registered again with its stores in
+ * their declared access (same names, stages and priorities, so they run
+ * where they did). From the tick after the add it falls asleep and wakes
+ * under the rules below, from zero counters and previous key state (as a
+ * unit of the start at tick 0). A load re-applies the structure log before
+ * the stores are restored, so all of it exists when its sleep state is
+ * restored.
  *
  * Falling asleep (decided at stage 13 of tick T, effective from T+1):
  *  (a) the unit is tripped: its scram is latched (uN.core.flags bit
@@ -60,16 +89,26 @@
  *  solution over the slept ticks x dt (pcs_unit_gap_apply, the freeze
  *  thaw's path, real-time decay-heat clock, the tripped core shut down).
  *
- * Stated error against sleep-off (tests/test_sleep.c asserts the bound;
- * scenarios/README.md has the measurements): |dx| <= tolerance_per_s x
- * reference x the unit's total slept time for Tavg and the pressures, the
- * decay power within 1e-2 relative on awake ticks. Measured, two units, u1
- * scrammed at 5 s, 150 s, tolerance 5e-4, window 5 s, wake every 20 s: u1
- * slept 60 s, |dTavg| 0.27 K (bound 3 K), |dP_rcs| 113 kPa (bound 300
- * kPa), decay power 2.3e-3 awake, 5.4e-2 while held. Over the default
- * scenario with the default options no unit sleeps (no error); with the
- * options above u1 and u2 sleep and |dTavg| <= 1.10 K, |dP_rcs| <= 1.46
- * MPa, decay power 4.0e-3 awake.
+ * Stated error against sleep-off, per unit that slept (t_slept: its total
+ * slept time): |dx| <= tolerance_per_s x reference x t_slept for core
+ * power, Tavg and the RCS and steam-header pressures (the references of
+ * (b)); the decay power within 1e-2 relative on awake ticks; a unit that
+ * never slept equals sleep-off exactly. Asserted by tests/test_sleep.c
+ * (two units) and tests/test_sleep_default.c (the default scenario);
+ * scenarios/README.md has the measurements. With tolerance 5e-4, window
+ * 5 s, wake every 20 s:
+ *  - two units, u1 scrammed at 5 s, 150 s: u1 slept 60 s, |dTavg| 0.27 K
+ *    (bound 3 K), |dP_rcs| 113 kPa (bound 300 kPa), decay power 2.3e-3
+ *    awake, 5.4e-2 while held;
+ *  - the default scenario (pwr-station), its first 210 s: u2 (pump trip
+ *    at 120 s) slept 22 s from 182 s, |dP_core| 15.6 MW (bound 37.5 MW),
+ *    |dTavg| 0.34 K (1.1 K), |dP_rcs| 40 kPa (110 kPa), |dP_steam| 43 kPa
+ *    (110 kPa), decay power 3.4e-3 awake; u1, u3, u4 exact;
+ *  - the default scenario, 900 s: u1 slept 382 s, u2 556 s, |dP_core|
+ *    <= 18.8 MW (u1), |dTavg| <= 1.10 K (u2), |dP_rcs| <= 1.46 MPa (u2;
+ *    bound 2.8 MPa), |dP_steam| <= 97 kPa (u1), decay power 4.0e-3 awake.
+ * With the default options (1e-4 /s) no unit of the default scenario
+ * sleeps within 900 s (no error).
  *
  * Simplifications (the stated error is measured with them):
  *  - while asleep the unit's temperatures, pressures, levels and flows are
@@ -85,8 +124,6 @@
  *    are copied into the STATE store "station.sleep.held" when it falls
  *    asleep and restored from it every tick it sleeps, so after a load
  *    (which leaves SCRATCH stores as built) readers see what it slept with;
- *  - only the units built at the start sleep (a unit added while running
- *    has no gate: gates are registered at build);
  *  - sleep and freeze exclude each other (both gate the unit's systems):
  *    a scenario with both sections is refused.
  */

@@ -29,6 +29,7 @@
 #include "pcsim/persist.h"
 #include "pcsim/rng.h"
 #include "pcsim/sensor.h"
+#include "pcsim/structure.h"
 #include "pcsim/system.h"
 
 #define RANGE_BITS (PCS_SENSOR_ST_UNDER_RANGE | PCS_SENSOR_ST_OVER_RANGE)
@@ -63,6 +64,12 @@ struct pcs_sensors {
     uint32_t *mode;
     pcs_rng *rng;
     pcs_gauss_table gauss;
+    /* pcs_sensor_hold: each held sensor's source becomes its hold[k], set
+     * from its lag at the first sample after (hold_pending); NULL until the
+     * first hold. Not state (the structure log re-applies the holds). */
+    double *hold;
+    unsigned char *hold_pending;
+    uint32_t n_hold_pending;
 };
 
 static const pcs_sensor_def sensor_defaults = {.unit = "", .lo = -1e300, .hi = 1e300};
@@ -283,9 +290,25 @@ static void range_pass(pcs_world *w, pcs_sensors *s)
     }
 }
 
+/* Sensors held since the last sample take their lag as their source now,
+ * so the lag holds (lag_pass: x = lag gives lag). Taken at the sample, not
+ * at the hold, because a load re-applies the hold before it restores lag. */
+static PCS_COLD void hold_pass(pcs_sensors *s)
+{
+    for (uint32_t k = 0; k < s->n; k++)
+        if (s->hold_pending[k]) {
+            s->hold[k] = *s->samples ? s->lag[k] : *s->src[k];
+            s->src[k] = &s->hold[k];
+            s->hold_pending[k] = 0;
+        }
+    s->n_hold_pending = 0;
+}
+
 static pcs_status sensors_step(pcs_world *w, void *ctx)
 {
     pcs_sensors *s = ctx;
+    if (s->n_hold_pending)
+        hold_pass(s);
     lag_pass(s);
     noise_pass(s);
     quantise_pass(s);
@@ -568,6 +591,31 @@ pcs_status pcs_sensor_add_prefixed(pcs_world *w, const char *prefix, uint32_t ev
 uint32_t pcs_sensor_count(const pcs_sensors *s)
 {
     return s ? s->n : 0;
+}
+
+pcs_status pcs_sensor_hold(pcs_world *w, pcs_sensors *s, uint32_t id)
+{
+    if (!w || !s)
+        return pcs_error_set(PCS_E_INVAL, "pcs_sensor_hold: NULL argument");
+    if (id >= s->n)
+        return pcs_error_set(PCS_E_NOTFOUND, "pcs_sensor_hold: sensor id %u is outside [0, %u)", id,
+                             s->n);
+    if (pcs_world_sealed(w) && !pcs_world_amending(w))
+        return pcs_error_set(PCS_E_STATE, "pcs_sensor_hold: only in the build phase or while a "
+                                          "structural change is applied (pcsim/structure.h)");
+    if (!s->hold) {
+        s->hold = pcs_world_alloc(w, s->n * sizeof *s->hold);
+        s->hold_pending = pcs_world_alloc(w, s->n);
+        if (!s->hold || !s->hold_pending)
+            return pcs_error_set(PCS_E_NOMEM, "pcs_sensor_hold: out of memory for %u sensors",
+                                 s->n);
+        memset(s->hold_pending, 0, s->n);
+    }
+    if (s->src[id] != &s->hold[id] && !s->hold_pending[id]) {
+        s->hold_pending[id] = 1;
+        s->n_hold_pending++;
+    }
+    return PCS_OK;
 }
 
 pcs_status pcs_sensor_find(const pcs_sensors *s, const char *name, uint32_t *id)

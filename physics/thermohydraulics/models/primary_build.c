@@ -553,6 +553,21 @@ static pcs_status check_flag(const pcs_world *w, uint32_t store, const double *x
     return st;
 }
 
+/* A unit removed whole (the station's unit_remove, re-applied from the
+ * log before the checks) retired this primary's system and removed its
+ * pumps' targets, and kept pump_on as it was: nothing to compare. */
+static int primary_retired(const pcs_world *w, const pcs_primary *pr)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.primary", pr->unit);
+    for (uint32_t i = 0; i < pcs_schedule_system_count(w); i++) {
+        pcs_schedule_system s;
+        if (pcs_schedule_system_at(w, i, &s) == PCS_OK && strcmp(s.name, name) == 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* A pump's removal is both in the structure log (re-applied before the
  * checks: its target unpublished) and in pump_on (-1): a save whose two
  * disagree (crafted: checksums prove only what was written) would run the
@@ -562,8 +577,10 @@ static pcs_status check_pump_structure(const pcs_world *w, const pcs_primary *pr
                                        uint32_t l)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
     pcs_target_id id;
+    if (primary_retired(w, pr))
+        return PCS_OK;
+    snprintf(name, sizeof name, "%s.pump%u", pr->unit, l + 1);
     int published = pcs_command_target_find(w, name, &id) == PCS_OK;
     int removed = on[l] == PCS_PRIMARY_PUMP_REMOVED;
     if (published != removed)
