@@ -6,11 +6,12 @@
  * before the first byte of the world changes: there is no partially loaded
  * world. The one exception is a save whose structure log extends the
  * world's (persist.h, "Loads that change the structure"): only a world
- * that never ticked takes it; the header, the table, every section's
+ * that never ticked and took no load takes it; the header, the table, every section's
  * checksum and every log entry are checked first, then the entries are
  * re-applied, and a refusal after that marks the world unusable
  * (after_replay) rather than leave it to run half changed. Those checks
- * read the file in pieces (its size costs time, not memory).
+ * read the file in pieces, the table included (its size, or the section
+ * count its header claims, costs time, not memory).
  *
  * A save of this world has one exact size (header, table and every section
  * are fixed by its stores, jobs and entity table), so the loader reads at
@@ -816,39 +817,58 @@ static pcs_status read_log(const pcs_world *w, const char *path, int fd, const s
     return PCS_OK;
 }
 
+/* XXH3 of the file's @p bytes at @p off, read in pieces (a claimed size
+ * costs time, not memory). */
+static pcs_status hash_range(int fd, uint64_t off, uint64_t bytes, const char *path, uint64_t *out)
+{
+    unsigned char buf[65536];
+    XXH3_state_t h;
+    XXH3_64bits_reset(&h);
+    for (uint64_t done = 0; done < bytes;) {
+        size_t chunk = bytes - done < sizeof buf ? (size_t)(bytes - done) : sizeof buf;
+        pcs_status st = read_at(fd, buf, chunk, off + done, path);
+        if (st != PCS_OK)
+            return st;
+        XXH3_64bits_update(&h, buf, chunk);
+        done += chunk;
+    }
+    *out = XXH3_64bits_digest(&h);
+    return PCS_OK;
+}
+
+/* Record @p k of the file's table (checked by the caller's table checksum). */
+static pcs_status table_rec(int fd, uint32_t k, const char *path, section_rec *r)
+{
+    return read_at(fd, r, sizeof *r, sizeof(file_header) + (uint64_t)k * sizeof *r, path);
+}
+
 /* Every section the file's own table lists, before the structure changes:
  * back to back from the end of the table, the last ending at the end of the
  * file, and each one's checksum, read in pieces (nothing is kept, so a large
  * file costs time, not memory). The world's own sections are not known yet:
  * the load proper checks names and sizes against them after the replay. */
-static pcs_status check_file_sections(const char *path, int fd, uint64_t file_bytes,
-                                      const section_rec *t, uint32_t n)
+static pcs_status check_file_sections(const char *path, int fd, uint64_t file_bytes, uint32_t n)
 {
-    unsigned char buf[65536];
-    uint64_t offset = sizeof(file_header) + (uint64_t)n * sizeof *t + sizeof(uint64_t);
+    uint64_t offset = sizeof(file_header) + (uint64_t)n * sizeof(section_rec) + sizeof(uint64_t);
     for (uint32_t k = 0; k < n; k++) {
-        int nl = (int)strnlen(t[k].name, sizeof t[k].name);
-        if (t[k].offset != offset || t[k].bytes > file_bytes - offset)
+        section_rec t;
+        uint64_t sum = 0;
+        pcs_status st = table_rec(fd, k, path, &t);
+        if (st != PCS_OK)
+            return st;
+        int nl = (int)strnlen(t.name, sizeof t.name);
+        if (t.offset != offset || t.bytes > file_bytes - offset)
             return refuse(PCS_E_CORRUPT, path,
                           "section %u '%.*s' is %llu bytes at byte %llu; allowed: at byte %llu "
                           "(where the previous one ends), within the file's %llu bytes",
-                          k, nl, t[k].name, (unsigned long long)t[k].bytes,
-                          (unsigned long long)t[k].offset, (unsigned long long)offset,
-                          (unsigned long long)file_bytes);
-        XXH3_state_t h;
-        XXH3_64bits_reset(&h);
-        for (uint64_t done = 0; done < t[k].bytes;) {
-            size_t chunk =
-                t[k].bytes - done < sizeof buf ? (size_t)(t[k].bytes - done) : sizeof buf;
-            pcs_status st = read_at(fd, buf, chunk, offset + done, path);
-            if (st != PCS_OK)
-                return st;
-            XXH3_64bits_update(&h, buf, chunk);
-            done += chunk;
-        }
-        if (XXH3_64bits_digest(&h) != t[k].checksum)
-            return refuse(PCS_E_CORRUPT, path, "section '%.*s' checksum mismatch", nl, t[k].name);
-        offset += t[k].bytes;
+                          k, nl, t.name, (unsigned long long)t.bytes, (unsigned long long)t.offset,
+                          (unsigned long long)offset, (unsigned long long)file_bytes);
+        st = hash_range(fd, offset, t.bytes, path, &sum);
+        if (st != PCS_OK)
+            return st;
+        if (sum != t.checksum)
+            return refuse(PCS_E_CORRUPT, path, "section '%.*s' checksum mismatch", nl, t.name);
+        offset += t.bytes;
     }
     if (offset != file_bytes)
         return refuse(PCS_E_CORRUPT, path,
@@ -859,39 +879,42 @@ static pcs_status check_file_sections(const char *path, int fd, uint64_t file_by
     return PCS_OK;
 }
 
-/* A save whose log extends this world's: only a world that never ticked
- * takes it (persist.h, "Loads that change the structure"). */
+/* A save whose log extends this world's: only a fresh world, one that
+ * never ticked and holds no accepted load, takes it (persist.h, "Loads that
+ * change the structure"): a refusal after the replay leaves the world
+ * unusable, and a loaded world would lose the state it took. */
 static pcs_status check_fresh(const pcs_world *w, const char *path, uint32_t n_save)
 {
     uint32_t mine = pcs_structure_log_count(w);
-    if (!w->sealed)
+    if (!w->sealed && !w->loaded)
         return PCS_OK;
     return refuse(PCS_E_STATE, path,
                   "the save has %u structural changes this world lacks (its log has %u, this "
-                  "world's %u), and this world has ticked (tick %llu): re-applying them here "
+                  "world's %u), and this world %s (tick %llu): re-applying them here "
                   "could not be undone if the save were then refused. Load into a freshly built "
                   "world of the same scenario and seed, and swap it in on success (as `pcsim "
                   "serve` and the Python Station.load do); this world is unchanged",
-                  n_save - mine, n_save, mine, (unsigned long long)w->clock.tick);
+                  n_save - mine, n_save, mine, w->sealed ? "has ticked" : "holds an accepted load",
+                  (unsigned long long)w->clock.tick);
 }
 
-/* The log section @p r (the last of the file's @p n) of a save at tick
+/* The log section @p last (the last of the file's @p n) of a save at tick
  * @p save_tick: checked, with every section of the file when the world
  * lacks entries, and the entries it lacks applied; *@p replayed counts
  * them. */
 static pcs_status replay_log(pcs_world *w, const char *path, int fd, uint64_t file_bytes,
-                             const section_rec *t, uint32_t n, uint64_t save_tick,
+                             const section_rec *last, uint32_t n, uint64_t save_tick,
                              uint32_t *replayed)
 {
     pcs_command *e = NULL;
-    pcs_status st = read_log(w, path, fd, &t[n - 1], save_tick, &e);
+    pcs_status st = read_log(w, path, fd, last, save_tick, &e);
     if (st != PCS_OK)
         return st;
-    uint32_t count = (uint32_t)t[n - 1].count, mine = pcs_structure_log_count(w);
+    uint32_t count = (uint32_t)last->count, mine = pcs_structure_log_count(w);
     if (count > mine)
         st = check_fresh(w, path, count);
     if (st == PCS_OK && count > mine)
-        st = check_file_sections(path, fd, file_bytes, t, n);
+        st = check_file_sections(path, fd, file_bytes, n);
     if (st == PCS_OK && count > mine) {
         *replayed = count - mine;
         st = pcs_structure_replay(w, e + mine, count - mine);
@@ -932,24 +955,23 @@ static pcs_status replay_structure(pcs_world *w, const char *path, uint32_t *rep
     if (pcs_open_regular(path, "load", &fd, &size) != PCS_OK)
         return PCS_OK; /* the load proper reports it */
     file_header h;
-    section_rec *t = NULL;
+    section_rec last;
     pcs_status st = PCS_OK;
     int ok = size >= sizeof h && read_at(fd, &h, sizeof h, 0, path) == PCS_OK &&
              memcmp(h.magic, magic, sizeof magic) == 0 && h.version == PCS_SAVE_VERSION &&
              h.seed == w->cfg.seed && h.build_hash == w->cfg.build_hash && h.n_sections > 0 &&
-             h.n_sections <= (size - sizeof h) / sizeof *t;
-    size_t meta = ok ? sizeof h + (size_t)h.n_sections * sizeof *t : 0;
-    unsigned char *m = ok ? malloc(meta + sizeof(uint64_t)) : NULL;
-    uint64_t want = 0;
-    ok = ok && m && read_at(fd, m, meta + sizeof want, 0, path) == PCS_OK;
-    if (ok)
-        memcpy(&want, m + meta, sizeof want);
-    if (ok && XXH3_64bits(m, meta) == want) {
-        const section_rec *last = (const section_rec *)(const void *)(m + meta - sizeof *t);
+             h.n_sections <= (size - sizeof h) / sizeof last;
+    /* The table is hashed in pieces and read a record at a time: the count
+     * the header claims costs time, never memory. */
+    uint64_t meta = ok ? sizeof h + (uint64_t)h.n_sections * sizeof last : 0;
+    uint64_t want = 0, sum = 1;
+    ok = ok && hash_range(fd, 0, meta, path, &sum) == PCS_OK &&
+         read_at(fd, &want, sizeof want, meta, path) == PCS_OK &&
+         table_rec(fd, h.n_sections - 1u, path, &last) == PCS_OK;
+    if (ok && sum == want) {
         uint32_t mine = pcs_structure_log_count(w);
-        if (strncmp(last->name, LOG_SECTION, sizeof last->name) == 0)
-            st = replay_log(w, path, fd, size, (const section_rec *)(const void *)(m + sizeof h),
-                            h.n_sections, h.tick, replayed);
+        if (strncmp(last.name, LOG_SECTION, sizeof last.name) == 0)
+            st = replay_log(w, path, fd, size, &last, h.n_sections, h.tick, replayed);
         else if (mine)
             st = refuse(PCS_E_CORRUPT, path,
                         "the save has no structure log; this world has applied %u structural "
@@ -959,7 +981,6 @@ static pcs_status replay_structure(pcs_world *w, const char *path, uint32_t *rep
     }
     if (st == PCS_OK)
         pcs_error_clear(); /* a read that failed here is the load proper's to report */
-    free(m);
     close(fd);
     return st;
 }
@@ -1021,6 +1042,7 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
             pcs_entity_load_apply(w, es);
         pcs_structure_drop_queued(w); /* accepted by a failed tick of the replaced world */
         st = pcs_jobs_after_load(w);
+        w->loaded = 1; /* applied: no longer fresh, whatever the jobs said */
     }
     free(es);
     free(v);

@@ -198,6 +198,11 @@ struct pcs_world {
      * re-applied a save's structural changes and was then refused left its
      * structure half the save's; engine/persist.c). */
     char unusable[512];
+    /* 1 once a load was accepted: the world holds that save's state, so it
+     * is no longer fresh and takes no save whose structure log extends its
+     * own (engine/persist.c, check_fresh: a refusal after the replay would
+     * lose what it holds). */
+    int loaded;
     uint32_t n_retired_systems, n_retired_jobs, n_retired_channels; /* ever retired */
 
     pcs_event *events; /* event_capacity; the last slot is kept for the overflow event */

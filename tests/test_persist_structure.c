@@ -135,6 +135,55 @@ Test(persist_structure, a_world_that_ticked_refuses_an_extending_save_and_stays_
     fx_free(&a);
 }
 
+/* A world that never ticked but took a load is not fresh: the load was
+ * accepted, and a refusal after a replay would leave it unusable, losing
+ * what it holds. So an extending save is refused before anything changes,
+ * as by a world that has ticked (the bad save here is refused after the
+ * replay by a fresh world: a_fresh_world_refused_after_the_replay_...). */
+Test(persist_structure, a_world_holding_a_load_refuses_an_extending_save_and_keeps_it)
+{
+    char p[128], q[128], e[128];
+    tmp(p, sizeof p, "held-good");
+    tmp(q, sizeof q, "held-bad");
+    tmp(e, sizeof e, "held-plain");
+    fixture a, b, twin, c;
+    removed(&a, p);
+    double zero = 0.0;
+    craft(p, q, "store:u1.pri.pump_on", sizeof(double), &zero, sizeof zero);
+    fx_make(&c);
+    tick(&c, 1);
+    cr_assert_eq(pcs_world_save(c.w, e), PCS_OK, "%s", pcs_last_error());
+    fx_make(&b);
+    fx_make(&twin);
+    cr_assert_eq(pcs_world_load(b.w, e), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_load(twin.w, e), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(pcs_world_load(b.w, q), PCS_E_STATE, "%s", pcs_last_error());
+    char want[1024];
+    snprintf(want, sizeof want,
+             "load '%s': the save has 1 structural changes this world lacks (its log has 1, this "
+             "world's 0), and this world holds an accepted load (tick 1): re-applying them here "
+             "could not be undone if the save were then refused. Load into a freshly built world "
+             "of the same scenario and seed, and swap it in on success (as `pcsim serve` and the "
+             "Python Station.load do); this world is unchanged",
+             q);
+    cr_assert_str_eq(pcs_last_error(), want);
+    cr_assert_eq(pcs_structure_log_count(b.w), 0, "nothing re-applied");
+    cr_assert_eq(pcs_world_clock(b.w)->tick, 1);
+    cr_assert_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(twin.w));
+    for (int i = 0; i < 3; i++) {
+        tick(&b, 1);
+        tick(&twin, 1);
+        cr_assert_eq(pcs_world_state_hash(b.w), pcs_world_state_hash(twin.w), "tick %d", i);
+    }
+    remove(p);
+    remove(q);
+    remove(e);
+    fx_free(&c);
+    fx_free(&twin);
+    fx_free(&b);
+    fx_free(&a);
+}
+
 /* ---- a fresh world ------------------------------------------------------------ */
 
 Test(persist_structure, a_fresh_world_loads_an_extending_save_and_runs_as_the_saved_one)

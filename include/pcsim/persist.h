@@ -62,9 +62,11 @@
  *    first differing entry's index, tick and kind), and every section of
  *    the file (back to back, the last ending at the file's end, each one's
  *    checksum);
- *  - only a world that has never ticked takes such a save: one that has is
- *    refused before anything changes (PCS_E_STATE naming the file and the
- *    number of changes it lacks). Hosts load into a fresh world of the same
+ *  - only a fresh world takes such a save: one that has never ticked and
+ *    has accepted no load (a loaded world holds that save's state, which a
+ *    refusal after the replay would lose). Any other is refused before
+ *    anything changes (PCS_E_STATE naming the file and the number of
+ *    changes it lacks). Hosts load into a fresh world of the same
  *    scenario and seed and swap it in on success (`pcsim serve`, the Python
  *    Station.load, `pcsim run --load`; docs/protocol.md, "load");
  *  - a fresh world whose load is refused after the replay (a store's load
@@ -119,7 +121,7 @@ PCS_API pcs_status pcs_world_save(const pcs_world *w, const char *path);
  *         that differs — the message names it, with both values),
  *         PCS_E_VERSION (a file or layout version other than this build's),
  *         PCS_E_STATE (the save's structure log extends this world's and the
- *         world has ticked; or the world was left unusable by an earlier
+ *         world has ticked or took a load; or the world was left unusable by an earlier
  *         load), PCS_E_NOMEM. On any error the world is unchanged, except
  *         after a replay ("Loads that change the structure": it is then
  *         unusable).

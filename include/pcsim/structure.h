@@ -43,7 +43,7 @@
  * not a prefix of the save's is refused, naming the first entry that
  * differs. Every entry is checked before the first is re-applied: the
  * generic fields, then the kind's @c validate when it has one. Only a world
- * that has never ticked takes a save whose log extends its own (persist.h,
+ * that has never ticked nor loaded takes a save whose log extends its own (persist.h,
  * "Loads that change the structure"). Journal replay re-submits the structural commands with the
  * rest.
  *
