@@ -45,6 +45,7 @@ struct station_freeze {
     uint32_t flag_store, at_store;
     uint32_t n_units; /* built with the station: the stores' length */
     pcs_station_held *held;
+    const pcs_station *st; /* which units still run (unit_remove) */
 };
 
 pcs_station_freeze_def pcs_station_freeze_default(void)
@@ -155,13 +156,16 @@ static pcs_status freeze_hold_system(pcs_world *w, void *ctx)
 }
 
 /* Stage 13: every running unit's outputs into its held copy, so the copy is
- * the last tick's outputs whenever a freeze comes (a save keeps it). */
+ * the last tick's outputs whenever a freeze comes (a save keeps it). Not a
+ * removed unit's: nothing recomputes its outputs, and a load leaves them at
+ * build values (SCRATCH is not saved), so copying them would make a loaded
+ * world's held copy, which is hashed, differ from the live one's. */
 static pcs_status freeze_keep_system(pcs_world *w, void *ctx)
 {
     const struct station_freeze *f = ctx;
     const uint32_t *flag = pcs_store_data(w, f->flag_store);
     for (uint32_t i = 0; i < f->n_units; i++)
-        if (!flag[i])
+        if (!flag[i] && pcs_station_unit_running(f->st, i + 1))
             pcs_station_held_copy(w, f->held, i, 1);
     return PCS_OK;
 }
@@ -224,6 +228,7 @@ pcs_status pcs_station_freeze_add(pcs_world *w, pcs_station *st, const pcs_stati
         return pcs_error_set(PCS_E_NOMEM, "pcs_station_freeze_add: %s", pcs_last_error());
     f->def = *def;
     f->n_units = st->n_units;
+    f->st = st;
     rc = pcs_store_register(w, "station.frozen", sizeof(uint32_t), st->n_units, PCS_STORE_STATE,
                             &f->flag_store);
     if (rc == PCS_OK)
