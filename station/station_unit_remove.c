@@ -43,7 +43,13 @@
  *  - freeze: the unit's gate stays on its retired systems (moot); its
  *    "uN" target is removed, so a freeze command names no unit, and
  *    pcs_station_freeze/_thaw refuse a removed unit (station_freeze.c).
- *  - sleep: its per-unit system is "uN." (retired).
+ *  - sleep: the unit's gate stays on its retired systems (moot), its
+ *    "uN.asleep" channel is retired with the others, and the two
+ *    station-wide sleep systems ("station.sleep.wake", "station.sleep")
+ *    skip it (pcs_station_unit_running): its flag and counters keep their
+ *    last values in the STATE stores (saved, hashed, as any store of it)
+ *    and pcs_station_unit_asleep says 0, as pcs_station_unit_frozen does
+ *    for a removed unit frozen when it went (tests/test_unit_remove_sleep.c).
  *  - pump_remove/_install and the name lookups refuse a removed unit
  *    (pcs_station_unit_running); the CLI's timeline and per-unit summary
  *    find channels by name or check they are live, so they skip it.

@@ -143,6 +143,7 @@ Test(unit_remove_sleep, removed_while_frozen)
     rs_command(&a, "u2", "unit_remove");
     rs_ticks(&a, 30);
     cr_assert_eq(pcs_station_unit_running(a.st, 2), 0);
+    cr_expect_eq(pcs_station_unit_frozen(a.st, 2), 0, "a removed unit is not frozen: it is gone");
     rs_save_load_run(&a, RS_FREEZE, 2, 60);
     rs_free(&a);
 }
