@@ -4,7 +4,8 @@
  *        freeze (station/station_sleep.c, station/station_freeze.c):
  *        a unit removed while asleep or frozen, a unit added after a
  *        removal (the sleep systems re-registered over a removed unit's
- *        slot), and saves taken after either load to the live run's hash.
+ *        slot), a unit added while running removed again, and saves taken after either load to the
+ * live run's hash.
  *
  * The sleep station: u1 at power, u2 scrammed at tick 1 (a fast sleeper:
  * tolerance 1e-2 /s, window 1 s, wake every 5 s, as test_sleep_added.c),
@@ -145,5 +146,25 @@ Test(unit_remove_sleep, removed_while_frozen)
     cr_assert_eq(pcs_station_unit_running(a.st, 2), 0);
     cr_expect_eq(pcs_station_unit_frozen(a.st, 2), 0, "a removed unit is not frozen: it is gone");
     rs_save_load_run(&a, RS_FREEZE, 2, 60);
+    rs_free(&a);
+}
+
+/* u3, added while running (its own banks, its own held store), removed
+ * again: a save loads (the log adds then removes it) to the same hash. */
+Test(unit_remove_sleep, added_unit_removed_again)
+{
+    rs a;
+    rs_build(&a, RS_SLEEP);
+    rs_ticks(&a, 2);
+    rs_command(&a, "u3", "unit_add");
+    rs_ticks(&a, 25);
+    cr_assert_eq(pcs_station_unit_running(a.st, 3), 1);
+    rs_command(&a, "u3", "unit_remove");
+    rs_ticks(&a, 25);
+    cr_assert_eq(pcs_station_unit_running(a.st, 3), 0);
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(a.w, "u3.asleep", &id), PCS_E_NOTFOUND,
+                 "u3's sleep flag channel went with it");
+    rs_save_load_run(&a, RS_SLEEP, 3, 60);
     rs_free(&a);
 }
