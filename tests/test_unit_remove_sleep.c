@@ -4,7 +4,8 @@
  *        freeze (station/station_sleep.c, station/station_freeze.c):
  *        a unit removed while asleep or frozen, a unit added after a
  *        removal (the sleep systems re-registered over a removed unit's
- *        slot), a unit added while running removed again, and saves taken after either load to the
+ *        slot), a unit added while running removed again, a unit with a
+ *        removed pump removed, and saves taken after either load to the
  * live run's hash.
  *
  * The sleep station: u1 at power, u2 scrammed at tick 1 (a fast sleeper:
@@ -166,5 +167,22 @@ Test(unit_remove_sleep, added_unit_removed_again)
     cr_assert_eq(pcs_channel_find(a.w, "u3.asleep", &id), PCS_E_NOTFOUND,
                  "u3's sleep flag channel went with it");
     rs_save_load_run(&a, RS_SLEEP, 3, 60);
+    rs_free(&a);
+}
+
+/* u2 with a pump removed (its pump state -1, its target and channel gone
+ * already), then removed whole: the load's pump check skips the retired
+ * primary and the save loads to the same hash. */
+Test(unit_remove_sleep, unit_with_a_removed_pump_removed)
+{
+    rs a;
+    rs_build(&a, RS_FREEZE);
+    rs_ticks(&a, 2);
+    rs_command(&a, "u2.pump1", "pump_remove");
+    rs_ticks(&a, 10);
+    rs_command(&a, "u2", "unit_remove");
+    rs_ticks(&a, 10);
+    cr_assert_eq(pcs_structure_log_count(a.w), 2, "the pump's and the unit's removals");
+    rs_save_load_run(&a, RS_FREEZE, 2, 40);
     rs_free(&a);
 }
