@@ -8,6 +8,9 @@
  *        removed pump removed, and saves taken after either load to the
  * live run's hash.
  *
+ * And the sleep script's hash with 0 and 2 workers (parallel unit
+ * sections rebuilt at the removal's and the add's commits).
+ *
  * The sleep station: u1 at power, u2 scrammed at tick 1 (a fast sleeper:
  * tolerance 1e-2 /s, window 1 s, wake every 5 s, as test_sleep_added.c),
  * u3 built later. The freeze station: three units built at the start.
@@ -185,4 +188,44 @@ Test(unit_remove_sleep, unit_with_a_removed_pump_removed)
     cr_assert_eq(pcs_structure_log_count(a.w), 2, "the pump's and the unit's removals");
     rs_save_load_run(&a, RS_FREEZE, 2, 40);
     rs_free(&a);
+}
+
+/* The script of removed_while_asleep_then_a_unit_added up to the add and
+ * 300 ticks on, with @p workers (2: parallel unit sections too); its hash. */
+static uint64_t rs_script_hash(int workers)
+{
+    rs a;
+    rs_build(&a, RS_SLEEP);
+    pcs_exec *pool = NULL;
+    if (workers) {
+        pcs_exec_def ec;
+        pcs_exec_default(&ec);
+        ec.workers = (uint32_t)workers;
+        ec.allow_oversubscribe = true;
+        cr_assert_eq(pcs_exec_create(&ec, &pool), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_exec_attach(pool, a.w), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(pcs_world_set_parallel_units(a.w, 1), PCS_OK, "%s", pcs_last_error());
+    }
+    rs_ticks(&a, 1);
+    rs_command(&a, "u2", "scram");
+    rs_ticks(&a, 400);
+    cr_assert_eq(pcs_station_unit_asleep(a.st, 2), 1, "u2 removed while asleep");
+    rs_command(&a, "u2", "unit_remove");
+    rs_ticks(&a, 4);
+    rs_command(&a, "u3", "unit_add");
+    rs_ticks(&a, 300);
+    uint64_t h = pcs_world_state_hash(a.w);
+    rs_free(&a);
+    pcs_exec_destroy(pool);
+    return h;
+}
+
+/* The sections rebuilt at the removal's and the add's commits, and the
+ * sleep systems re-registered over u2's slot, give one hash with 0 and 2
+ * workers. */
+Test(unit_remove_sleep, same_hash_for_0_and_2_workers)
+{
+    uint64_t h0 = rs_script_hash(0), h2 = rs_script_hash(2);
+    cr_assert_eq(h0, h2, "0 workers %016llx, 2 workers %016llx", (unsigned long long)h0,
+                 (unsigned long long)h2);
 }
