@@ -652,7 +652,9 @@ static uint32_t sleep_index(const pcs_station *st, uint32_t unit)
 int pcs_station_unit_asleep(const pcs_station *st, uint32_t unit)
 {
     uint32_t i = sleep_index(st, unit);
-    if (i == UINT32_MAX)
+    /* a unit removed while asleep keeps its flag (a STATE store, hashed as
+     * it was) but is gone, not asleep: hosts would show it sleeping */
+    if (i == UINT32_MAX || !pcs_station_unit_running(st, unit))
         return 0;
     return ((const uint32_t *)pcs_store_data(st->world, st->sleep->flag_store))[i] != 0;
 }

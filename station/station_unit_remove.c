@@ -9,10 +9,11 @@
  * models, its controllers, its own instrumentation banks when it was added
  * while running, its freeze flag channel), every command target is "uN" or
  * "uN.*", and every station entity carries its target's name
- * (station_entities.c). The apply retires the systems, jobs and channels by
+ * (station_entities.c). The apply holds the unit's sensors of the start's
+ * bank (first: see retire_unit), retires the systems, jobs and channels by
  * that prefix (pcs_system_retire, pcs_job_retire, pcs_channel_retire),
  * destroys the entity of each target and removes the target
- * (pcs_command_target_remove), walking each table once in id order so the
+ * (pcs_command_target_remove), walking each table in id order so the
  * order of the changes, and so the ids and generations they leave, are the
  * same in every run, save load and replay. Nothing is looked up by hash
  * order. Ids are never reused (structure.h), so an old id names the removed
@@ -43,7 +44,13 @@
  *  - freeze: the unit's gate stays on its retired systems (moot); its
  *    "uN" target is removed, so a freeze command names no unit, and
  *    pcs_station_freeze/_thaw refuse a removed unit (station_freeze.c).
- *  - sleep: its per-unit system is "uN." (retired).
+ *  - sleep: the unit's gate stays on its retired systems (moot), its
+ *    "uN.asleep" channel is retired with the others, and the two
+ *    station-wide sleep systems ("station.sleep.wake", "station.sleep")
+ *    skip it (pcs_station_unit_running): its flag and counters keep their
+ *    last values in the STATE stores (saved, hashed, as any store of it)
+ *    and pcs_station_unit_asleep says 0, as pcs_station_unit_frozen does
+ *    for a removed unit frozen when it went (tests/test_unit_remove_sleep.c).
  *  - pump_remove/_install and the name lookups refuse a removed unit
  *    (pcs_station_unit_running); the CLI's timeline and per-unit summary
  *    find channels by name or check they are live, so they skip it.
@@ -214,26 +221,39 @@ static pcs_status retire_named(pcs_world *w, uint32_t n, entry_fn entry,
     return rc;
 }
 
-/* Every live channel named @p prefix (a removed pump's is retired already);
- * a sensor of the start's bank @p bank among them is held first. */
-static pcs_status retire_channels(pcs_world *w, pcs_sensors *bank, const char *prefix, size_t len)
+/* Call @p fn on every live channel named @p prefix, in id order (a removed
+ * pump's is retired already). */
+typedef pcs_status (*channel_fn)(pcs_world *w, void *ctx, uint32_t id, const char *name);
+
+static pcs_status each_channel(pcs_world *w, const char *prefix, size_t len, channel_fn fn,
+                               void *ctx)
 {
     uint32_t n = pcs_channel_count(w);
     for (uint32_t id = 0; id < n; id++) {
         pcs_channel_info info;
-        uint32_t sensor;
         if (!pcs_channel_live(w, id) || pcs_channel_get(w, id, &info) != PCS_OK ||
             !has_prefix(info.name, prefix, len))
             continue;
-        pcs_status rc = bank && pcs_sensor_find(bank, info.name, &sensor) == PCS_OK
-                            ? pcs_sensor_hold(w, bank, sensor)
-                            : PCS_OK;
-        if (rc == PCS_OK)
-            rc = pcs_channel_retire(w, id);
+        pcs_status rc = fn(w, ctx, id, info.name);
         if (rc != PCS_OK)
             return rc;
     }
     return PCS_OK;
+}
+
+/* Hold the sensor of the start's bank @p ctx that channel @p name is, if any. */
+static pcs_status hold_sensor(pcs_world *w, void *ctx, uint32_t id, const char *name)
+{
+    uint32_t sensor;
+    (void)id;
+    return ctx && pcs_sensor_find(ctx, name, &sensor) == PCS_OK ? pcs_sensor_hold(w, ctx, sensor)
+                                                                : PCS_OK;
+}
+
+static pcs_status retire_channel(pcs_world *w, void *ctx, uint32_t id, const char *name)
+{
+    (void)ctx, (void)name;
+    return pcs_channel_retire(w, id);
 }
 
 /* Target @p id and the entity of its name (when the station made one). */
@@ -266,17 +286,25 @@ static pcs_status remove_targets(pcs_world *w, const char *prefix, size_t len)
     return PCS_OK;
 }
 
+/* The sensors are held first: the first hold of a bank allocates (the one
+ * step here that can fail for want of memory), so a failure leaves the
+ * unit as it was (nothing retired; the holds take effect at a sample, and
+ * the failed tick is retried). The retirements that follow only mark
+ * records and refuse only a record retired already, which retire_named
+ * and the live-channel and target walks rule out. */
 static pcs_status retire_unit(pcs_world *w, const pcs_station *st, uint32_t n)
 {
     char prefix[16];
     int len = snprintf(prefix, sizeof prefix, "u%u.", n);
-    pcs_status rc = retire_named(w, pcs_schedule_system_count(w), system_entry, pcs_system_retire,
-                                 prefix, (size_t)len);
+    pcs_status rc = each_channel(w, prefix, (size_t)len, hold_sensor, pcs_plant_sensors(st->plant));
+    if (rc == PCS_OK)
+        rc = retire_named(w, pcs_schedule_system_count(w), system_entry, pcs_system_retire, prefix,
+                          (size_t)len);
     if (rc == PCS_OK)
         rc = retire_named(w, pcs_schedule_job_count(w), job_entry, pcs_job_retire, prefix,
                           (size_t)len);
     if (rc == PCS_OK)
-        rc = retire_channels(w, pcs_plant_sensors(st->plant), prefix, (size_t)len);
+        rc = each_channel(w, prefix, (size_t)len, retire_channel, NULL);
     return rc == PCS_OK ? remove_targets(w, prefix, (size_t)len) : rc;
 }
 

@@ -162,7 +162,9 @@ PCS_API pcs_station_sleep_def pcs_station_sleep_default(void);
 PCS_API pcs_status pcs_station_sleep_add(pcs_world *w, pcs_station *st,
                                          const pcs_station_sleep_def *def);
 
-/** 1 when unit @p unit (1-based) is asleep, else 0 (also without sleep). */
+/** 1 when unit @p unit (1-based) is asleep, else 0 (also without sleep, for
+ *  a unit not built and for a unit removed by unit_remove, asleep or not).
+ *  Read-only; call from the tick thread or between ticks. */
 PCS_API int pcs_station_unit_asleep(const pcs_station *st, uint32_t unit);
 
 /** One unit's sleep counters since the start (saved with the state). */
