@@ -11,7 +11,7 @@ import pytest
 import pcsim
 
 # One single-loop unit: the cheapest station with a pump to take out.
-SCENARIO = """{"schema": 1, "name": "pump-swap", "units": [{"name": "u1", "loops": 1}]}"""
+SCENARIO = """{"schema": 1, "name": "pump-swap", "units": [{"name": "u1", "loops": 2}]}"""
 
 
 def _station():

@@ -6,7 +6,7 @@ import pcsim
 
 # One single-loop unit: the cheapest station with a pump to take out.
 SCENARIO = """{"schema": 1, "name": "pump-reinstall",
- "units": [{"name": "u1", "loops": 1}],
+ "units": [{"name": "u1", "loops": 2}],
  "script": [{"t_s": 0.1, "command": "pump_remove", "target": "u1.pump1"},
             {"t_s": 0.2, "command": "pump_install", "target": "u1.pump1"},
             {"t_s": 0.3, "command": "pump_start", "target": "u1.pump1"}]}"""
