@@ -209,11 +209,18 @@ $(B)/pcsim: $(CLI_OBJ) $(B)/libpcsim.a
 $(B)/pcsim-tests: $(TEST_OBJ) $(call CLI_NOMAIN,$(CLI_OBJ)) $(B)/libpcsim.a
 	$(CC) -o $@ $(TEST_OBJ) $(call CLI_NOMAIN,$(CLI_OBJ)) $(B)/libpcsim.a -lcriterion -ldl $(OMPFLAG) $(MIMALLOC_LIB) $(LIBS)
 
+# The ASan programs are linked as fixed-address executables: position
+# independence would leave ASan's global descriptors to ~380,000 dynamic
+# relocations that the loader redoes at every start, and the unit suite starts
+# one process per test, the CLI suite one per command (about 0.05 s of CPU
+# each; bench/README.md "Test suite time"). The objects stay -fPIC.
+ASAN_EXE := -no-pie
+
 $(B)/asan/pcsim-tests: $(ASAN_TEST_OBJ) $(call CLI_NOMAIN,$(ASAN_CLI_OBJ)) $(ASAN_LIB_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ -lcriterion -ldl $(OMPFLAG) $(LIBS)
+	$(CC) $(ASAN_FLAGS) $(ASAN_EXE) -o $@ $^ -lcriterion -ldl $(OMPFLAG) $(LIBS)
 
 $(B)/asan/pcsim: $(ASAN_CLI_OBJ) $(ASAN_LIB_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(OMPFLAG) $(LIBS) $(SERVE_LIBS)
+	$(CC) $(ASAN_FLAGS) $(ASAN_EXE) -o $@ $^ $(OMPFLAG) $(LIBS) $(SERVE_LIBS)
 
 # Linked by the benchmarks only: liburcu (the RCU comparison in bench/snapshot_read_bench.c),
 # SUNDIALS CVODE and GSL (the ODE-solver comparison in bench/kinetics_bench.c).

@@ -7,10 +7,18 @@
  * find a unit's systems), in store-id order, so a world built from the same
  * scenario lays the held store out alike and a save of it loads. Units
  * added while running (unit_add) are not covered: the set is fixed at build.
+ *
+ * The held copy is STATE, so a save carries it and a load must check it: a
+ * frozen unit's copy is written back into its SCRATCH outputs at every tick,
+ * so a non-finite value a crafted save put there would only surface as a
+ * failed tick (the finite check), far from the load that let it in. The
+ * load check refuses it at the load, naming the store it came from.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "pcsim/math.h"
+#include "pcsim/persist.h"
 #include "pcsim/system.h"
 #include "station/station_held.h"
 
@@ -46,6 +54,30 @@ static void collect_unit(const pcs_world *w, pcs_station_held *h, uint32_t numbe
     }
 }
 
+/* Load check: every double the staged held copy keeps of a float64 store
+ * is finite (no range: a held output may be anything its model computes). */
+static pcs_status held_load_check(const pcs_world *w, const pcs_load_view *v, void *ctx)
+{
+    const pcs_station_held *h = ctx;
+    const unsigned char *held = pcs_load_view_store(v, h->store);
+    for (uint32_t k = 0; held && k < h->n_ids; k++) {
+        if (!pcs_store_is_f64(w, h->ids[k]))
+            continue;
+        size_t n = pcs_store_bytes(w, h->ids[k]) / sizeof(double);
+        for (size_t i = 0; i < n; i++) {
+            double x; /* memcpy: a copy sits after stores of any size */
+            memcpy(&x, held + h->at[k] + i * sizeof x, sizeof x);
+            if (!pcs_isfinite(x))
+                return pcs_error_set(PCS_E_CORRUPT,
+                                     "store '%s' byte %zu (the held copy of '%s' element %zu): "
+                                     "value %.17g is not finite",
+                                     pcs_store_name(w, h->store), h->at[k] + i * sizeof x,
+                                     pcs_store_name(w, h->ids[k]), i, x);
+        }
+    }
+    return PCS_OK;
+}
+
 pcs_status pcs_station_held_add(pcs_world *w, const uint32_t *numbers, uint32_t n,
                                 const char *store_name, pcs_station_held **out)
 {
@@ -69,6 +101,8 @@ pcs_status pcs_station_held_add(pcs_world *w, const uint32_t *numbers, uint32_t 
     h->n_units = n;
     pcs_status rc =
         pcs_store_register(w, store_name, 1, bytes ? bytes : 1, PCS_STORE_STATE, &h->store);
+    if (rc == PCS_OK)
+        rc = pcs_load_check_register(w, store_name, held_load_check, h);
     if (rc != PCS_OK)
         return rc;
     *out = h;

@@ -29,8 +29,10 @@ typedef struct pcs_station_held pcs_station_held;
 /**
  * Find the SCRATCH stores of units @p numbers[0, n) (the stores named
  * "uN."), and register the STATE store @p store_name holding one copy of
- * them all. Build phase (world memory, a store registration).
- * @return PCS_E_NOMEM, or the store registration's error.
+ * them all, with a load check (named @p store_name) that refuses a save
+ * whose copy of a float64 store holds a non-finite value. Build phase
+ * (world memory, a store and a load-check registration).
+ * @return PCS_E_NOMEM, or the store's or the load check's registration error.
  */
 pcs_status pcs_station_held_add(pcs_world *w, const uint32_t *numbers, uint32_t n,
                                 const char *store_name, pcs_station_held **out);

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
@@ -17,6 +18,17 @@ typedef struct record {
     pcs_command applied[1 << 16];
     uint32_t n;
 } record;
+
+/* A record on the heap: at 4-8 MB it is too big for a test's stack, and a
+ * static one would sit in .bss, which LeakSanitizer scans at the exit of
+ * every test process of the ASan suite (Criterion runs each test in a
+ * process of its own), whether or not that test uses it. Zeroed. */
+static record *record_new(void)
+{
+    record *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r, "out of memory for a %zu-byte record", sizeof *r);
+    return r;
+}
 
 static pcs_status on_record(pcs_world *w, void *ctx, const pcs_command *cmd)
 {
@@ -66,8 +78,8 @@ Test(commands, struct_is_one_cache_line)
 
 Test(commands, shared_ring_capacity_is_exact_and_nothing_accepted_is_lost)
 {
-    static record r;
-    pcs_world *w = make_world(1000, 10, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(1000, 10, r);
     for (uint32_t i = 0; i < 10; i++) {
         pcs_command c = cmd_of(KIND_RECORD, i, 0);
         cr_assert_eq(pcs_command_submit(w, &c), PCS_OK);
@@ -76,10 +88,10 @@ Test(commands, shared_ring_capacity_is_exact_and_nothing_accepted_is_lost)
     cr_assert_eq(pcs_command_submit(w, &extra), PCS_E_RATE);
     cr_assert(strstr(pcs_last_error(), "capacity of 10") != NULL);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
-    cr_assert_eq(r.n, 10);
+    cr_assert_eq(r->n, 10);
     for (uint32_t i = 0; i < 10; i++) {
-        cr_assert_eq(r.applied[i].target, i);
-        cr_assert_eq(r.applied[i].seq, i, "refused submit must not consume a sequence number");
+        cr_assert_eq(r->applied[i].target, i);
+        cr_assert_eq(r->applied[i].seq, i, "refused submit must not consume a sequence number");
     }
     pcs_command_stats st;
     pcs_command_stats_get(w, &st);
@@ -89,12 +101,13 @@ Test(commands, shared_ring_capacity_is_exact_and_nothing_accepted_is_lost)
     /* After the drain the ring accepts again. */
     cr_assert_eq(pcs_command_submit(w, &extra), PCS_OK);
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, source_capacity_is_exact_for_non_power_of_two)
 {
-    static record r;
-    pcs_world *w = make_world(1000, 16, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(1000, 16, r);
     pcs_command_source *src;
     cr_assert_eq(pcs_command_source_open(w, 2, 1, 5, &src), PCS_OK);
     pcs_command c = cmd_of(KIND_RECORD, 0, 0);
@@ -103,12 +116,13 @@ Test(commands, source_capacity_is_exact_for_non_power_of_two)
     cr_assert_eq(pcs_command_source_submit(src, &c), PCS_E_RATE);
     cr_assert_eq(pcs_command_pending(w), 5);
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, applied_in_class_id_sequence_order)
 {
-    static record r;
-    pcs_world *w = make_world(1000, 64, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(1000, 64, r);
     pcs_command_source *a, *b;
     /* Opened in the "wrong" order: (3, 1) before (2, 9). */
     cr_assert_eq(pcs_command_source_open(w, 3, 1, 8, &a), PCS_OK);
@@ -123,42 +137,44 @@ Test(commands, applied_in_class_id_sequence_order)
         pcs_command_submit(w, &c);
     }
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
-    cr_assert_eq(r.n, 9);
+    cr_assert_eq(r->n, 9);
     /* Expected: anonymous (class 0) first, then (2, 9), then (3, 1); each by sequence. */
     const uint32_t want[9] = {300, 301, 302, 200, 201, 202, 100, 101, 102};
     for (int i = 0; i < 9; i++)
-        cr_assert_eq(r.applied[i].target, want[i], "position %d", i);
-    cr_assert_eq(r.applied[3].source_class, 2);
-    cr_assert_eq(r.applied[3].source_id, 9);
-    cr_assert_eq(r.applied[8].seq, 2);
+        cr_assert_eq(r->applied[i].target, want[i], "position %d", i);
+    cr_assert_eq(r->applied[3].source_class, 2);
+    cr_assert_eq(r->applied[3].source_id, 9);
+    cr_assert_eq(r->applied[8].seq, 2);
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, per_tick_limit_leaves_leftovers_in_order)
 {
-    static record r;
-    pcs_world *w = make_world(4, 64, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(4, 64, r);
     for (uint32_t i = 0; i < 10; i++) {
         pcs_command c = cmd_of(KIND_RECORD, i, 0);
         cr_assert_eq(pcs_command_submit(w, &c), PCS_OK);
     }
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
-    cr_assert_eq(r.n, 4);
+    cr_assert_eq(r->n, 4);
     cr_assert_eq(pcs_command_pending(w), 6);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
-    cr_assert_eq(r.n, 10);
+    cr_assert_eq(r->n, 10);
     for (uint32_t i = 0; i < 10; i++) {
-        cr_assert_eq(r.applied[i].target, i);
-        cr_assert_eq(r.applied[i].tick, i / 4, "command %u lands on tick %u", i, i / 4);
+        cr_assert_eq(r->applied[i].target, i);
+        cr_assert_eq(r->applied[i].tick, i / 4, "command %u lands on tick %u", i, i / 4);
     }
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, chatty_source_cannot_starve_others)
 {
-    static record r;
-    pcs_world *w = make_world(4, 64, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(4, 64, r);
     pcs_command_source *chatty, *quiet;
     cr_assert_eq(pcs_command_source_open(w, 1, 1, 64, &chatty), PCS_OK);
     cr_assert_eq(pcs_command_source_open(w, 1, 2, 64, &quiet), PCS_OK);
@@ -169,16 +185,17 @@ Test(commands, chatty_source_cannot_starve_others)
     pcs_command_source_submit(quiet, &c);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     int quiet_seen = 0;
-    for (uint32_t i = 0; i < r.n; i++)
-        quiet_seen += r.applied[i].target == 2;
+    for (uint32_t i = 0; i < r->n; i++)
+        quiet_seen += r->applied[i].target == 2;
     cr_assert_eq(quiet_seen, 1, "the quiet source is served on the first tick");
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, unknown_kind_and_refused_target_become_events)
 {
-    static record r;
-    pcs_world *w = make_world(16, 64, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(16, 64, r);
     pcs_command unknown = cmd_of(77, 0, 0);
     pcs_command refused = cmd_of(KIND_REFUSE, 12, 0);
     cr_assert_eq(pcs_command_submit(w, &unknown), PCS_OK);
@@ -194,12 +211,13 @@ Test(commands, unknown_kind_and_refused_target_become_events)
     cr_assert_float_eq(ev[1].values[3], (double)PCS_E_INVAL, 0.0);
     cr_assert_eq(pcs_journal_count(w), 0, "rejected commands are not journaled");
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, journal_records_effective_tick)
 {
-    static record r;
-    pcs_world *w = make_world(16, 64, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(16, 64, r);
     cr_assert_eq(pcs_world_tick(w), PCS_OK);
     pcs_command c = cmd_of(KIND_RECORD, 5, 2.5);
     pcs_command_submit(w, &c);
@@ -213,12 +231,13 @@ Test(commands, journal_records_effective_tick)
     cr_assert_eq(out[0].target, 5);
     cr_assert_float_eq(out[0].args[0], 2.5, 0.0);
     pcs_world_destroy(w);
+    free(r);
 }
 
 Test(commands, bad_submissions_rejected)
 {
-    static record r;
-    pcs_world *w = make_world(16, 64, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(16, 64, r);
     pcs_command c = cmd_of(0, 0, 0);
     cr_assert_eq(pcs_command_submit(w, &c), PCS_E_INVAL);
     c.kind = PCS_COMMAND_KINDS_MAX;
@@ -232,8 +251,9 @@ Test(commands, bad_submissions_rejected)
     cr_assert_eq(pcs_command_source_open(w, 1, 1, 8, &s), PCS_E_INVAL);
     cr_assert(strstr(pcs_last_error(), "already open") != NULL);
     cr_assert_eq(pcs_command_source_submit(NULL, &c), PCS_E_INVAL);
-    cr_assert_eq(pcs_command_handler_register(w, KIND_RECORD, on_record, &r), PCS_E_INVAL);
+    cr_assert_eq(pcs_command_handler_register(w, KIND_RECORD, on_record, r), PCS_E_INVAL);
     pcs_world_destroy(w);
+    free(r);
 }
 
 /* 4 producers x 100,000 commands, each through its own source, applied

@@ -5,6 +5,7 @@
  *        ordering it costs O(n log n) key comparisons, not O(n^2).
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
@@ -19,6 +20,14 @@ typedef struct record {
     pcs_command applied[MAX_APPLIED];
     uint32_t n;
 } record;
+
+/* On the heap, not in .bss: see record_new in tests/test_commands.c. */
+static record *record_new(void)
+{
+    record *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r, "out of memory for a %zu-byte record", sizeof *r);
+    return r;
+}
 
 static pcs_status on_record(pcs_world *w, void *ctx, const pcs_command *cmd)
 {
@@ -89,9 +98,8 @@ static void assert_strictly_sorted(const record *r, uint32_t from, uint32_t to)
 Test(commands_drain, full_batch_of_64_sources_in_order_with_n_log_n_comparisons)
 {
     enum { SOURCES = 64, EACH = 1024, N = SOURCES * EACH };
-    static record r;
-    memset(&r, 0, sizeof r);
-    pcs_world *w = make_world(N, SOURCES, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(N, SOURCES, r);
     pcs_command_source *src[SOURCES];
     /* Opened in reverse (class, id) order so the drain has to reorder them. */
     for (uint32_t s = 0; s < SOURCES; s++) {
@@ -112,12 +120,12 @@ Test(commands_drain, full_batch_of_64_sources_in_order_with_n_log_n_comparisons)
     cr_assert_eq(mallocs, 0, "%llu heap allocations during the tick", (unsigned long long)mallocs);
     cr_assert_eq(pcs_world_alloc_count(w), heap_before, "world-heap allocations during the tick");
 
-    cr_assert_eq(r.n, N, "applied %u commands, submitted %u", r.n, N);
-    assert_strictly_sorted(&r, 0, N);
+    cr_assert_eq(r->n, N, "applied %u commands, submitted %u", r->n, N);
+    assert_strictly_sorted(r, 0, N);
     /* Sorted and strictly increasing: source s occupies [s*EACH, (s+1)*EACH)
      * with seq 0..EACH-1, and its k-th submission carries seq k. */
     for (uint32_t i = 0; i < N; i++) {
-        const pcs_command *c = &r.applied[i];
+        const pcs_command *c = &r->applied[i];
         uint32_t who = i / EACH, k = i % EACH;
         cr_assert_eq(c->target, who, "applied[%u] came from source %u, expected %u", i, c->target,
                      who);
@@ -140,6 +148,7 @@ Test(commands_drain, full_batch_of_64_sources_in_order_with_n_log_n_comparisons)
     cr_assert_eq(st.applied, N);
     cr_assert_eq(pcs_command_pending(w), 0);
     pcs_world_destroy(w);
+    free(r);
 }
 
 /* Uneven sources plus the shared ring, over several ticks of a smaller limit:
@@ -148,9 +157,8 @@ Test(commands_drain, full_batch_of_64_sources_in_order_with_n_log_n_comparisons)
 Test(commands_drain, mixed_sources_and_shared_ring_over_several_ticks)
 {
     enum { SOURCES = 9, PER_TICK = 1000 };
-    static record r;
-    memset(&r, 0, sizeof r);
-    pcs_world *w = make_world(PER_TICK, SOURCES, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(PER_TICK, SOURCES, r);
     pcs_command_source *src[SOURCES];
     uint32_t count[SOURCES + 1], total = 0;
     /* Classes and ids out of order; source s submits 37 * s + 5 commands. */
@@ -177,14 +185,14 @@ Test(commands_drain, mixed_sources_and_shared_ring_over_several_ticks)
 
     uint64_t cmps = 0;
     uint32_t ticks = 0;
-    while (r.n < total) {
-        uint32_t before = r.n;
+    while (r->n < total) {
+        uint32_t before = r->n;
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
-        uint32_t got = r.n - before;
-        cr_assert(got == PER_TICK || (got > 0 && r.n == total),
+        uint32_t got = r->n - before;
+        cr_assert(got == PER_TICK || (got > 0 && r->n == total),
                   "tick %u applied %u commands (limit %u, %u of %u applied)", ticks, got, PER_TICK,
-                  r.n, total);
-        assert_strictly_sorted(&r, before, r.n);
+                  r->n, total);
+        assert_strictly_sorted(r, before, r->n);
         pcs_command_stats st;
         cr_assert_eq(pcs_command_stats_get(w, &st), PCS_OK);
         cr_assert_leq(st.drain_comparisons_last, 2ull * got * ceil_log2(got),
@@ -195,12 +203,12 @@ Test(commands_drain, mixed_sources_and_shared_ring_over_several_ticks)
         cr_assert_eq(st.drain_comparisons, cmps);
         ticks++;
     }
-    cr_assert_eq(r.n, total);
+    cr_assert_eq(r->n, total);
     cr_assert_eq(ticks, (total + PER_TICK - 1) / PER_TICK);
     /* Every command once, each source's in submission order across ticks. */
     uint32_t seen[SOURCES + 1] = {0};
     for (uint32_t i = 0; i < total; i++) {
-        const pcs_command *c = &r.applied[i];
+        const pcs_command *c = &r->applied[i];
         uint32_t who = c->target;
         cr_assert_leq(who, SOURCES);
         cr_assert_eq(c->seq, seen[who], "applied[%u] from source %u has seq %llu, expected %u", i,
@@ -213,6 +221,7 @@ Test(commands_drain, mixed_sources_and_shared_ring_over_several_ticks)
     for (uint32_t s = 0; s <= SOURCES; s++)
         cr_assert_eq(seen[s], count[s], "source %u: applied %u of %u", s, seen[s], count[s]);
     pcs_world_destroy(w);
+    free(r);
 }
 
 /* The drain takes exactly what passes of one command per source in (class, id)
@@ -222,9 +231,8 @@ Test(commands_drain, mixed_sources_and_shared_ring_over_several_ticks)
  * = A 3-4, C 2. */
 Test(commands_drain, shares_under_the_limit_match_one_per_source_passes)
 {
-    static record r;
-    memset(&r, 0, sizeof r);
-    pcs_world *w = make_world(8, 4, &r);
+    record *r = record_new();
+    pcs_world *w = make_world(8, 4, r);
     enum { SHARED = 0, A = 1, B = 2, C = 3, D = 4 };
     const uint16_t cls[] = {0, 1, 1, 2, 3};
     const uint32_t ids[] = {0, 1, 2, 0, 0};
@@ -251,9 +259,9 @@ Test(commands_drain, shares_under_the_limit_match_one_per_source_passes)
     } want[] = {{SHARED, 0, 0}, {SHARED, 1, 0}, {A, 0, 0}, {A, 1, 0}, {A, 2, 0}, {B, 0, 0},
                 {C, 0, 0},      {C, 1, 0},      {A, 3, 1}, {A, 4, 1}, {C, 2, 1}};
     const uint32_t n = sizeof want / sizeof want[0];
-    cr_assert_eq(r.n, n, "applied %u commands, expected %u", r.n, n);
+    cr_assert_eq(r->n, n, "applied %u commands, expected %u", r->n, n);
     for (uint32_t i = 0; i < n; i++) {
-        const pcs_command *c = &r.applied[i];
+        const pcs_command *c = &r->applied[i];
         cr_assert(c->target == want[i].who && c->seq == want[i].seq && c->tick == want[i].tick,
                   "applied[%u] = source %u seq %llu on tick %llu, expected source %u seq %u on "
                   "tick %u",
@@ -262,4 +270,5 @@ Test(commands_drain, shares_under_the_limit_match_one_per_source_passes)
     }
     cr_assert_eq(pcs_command_pending(w), 0);
     pcs_world_destroy(w);
+    free(r);
 }

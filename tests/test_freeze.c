@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "pcsim/pcsim.h"
+#include "tests/save_craft.h"
 
 #define FZ_DOC "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]}"
 
@@ -380,6 +381,71 @@ Test(freeze, freeze_right_after_a_load_holds_the_saved_outputs)
     fz_ticks(&b, 45);
     cr_expect_eq(pcs_world_state_hash(b.w), want, "%016llx against the uninterrupted %016llx",
                  (unsigned long long)pcs_world_state_hash(b.w), (unsigned long long)want);
+    fz_free(&a);
+    fz_free(&b);
+}
+
+/* Byte offset, in "station.frozen_held", of the first float64 SCRATCH store
+ * of the unit named @p unit (units held in scenario order, each unit's
+ * SCRATCH stores in store-id order: station/station_held.c), and its name. */
+static size_t fz_held_f64_at(fz *f, const char *const *units, uint32_t n_units, uint32_t unit,
+                             const char **name)
+{
+    size_t at = 0;
+    for (uint32_t u = 0; u < n_units; u++) {
+        size_t len = strlen(units[u]);
+        for (uint32_t id = 0; id < pcs_store_count(f->w); id++) {
+            const char *s = pcs_store_name(f->w, id);
+            if (pcs_store_kind_of(f->w, id) != PCS_STORE_SCRATCH ||
+                strncmp(s, units[u], len) != 0 || s[len] != '.')
+                continue;
+            if (u == unit && pcs_store_is_f64(f->w, id)) {
+                *name = s;
+                return at;
+            }
+            at += pcs_store_bytes(f->w, id);
+        }
+    }
+    cr_assert_fail("unit %s has no float64 SCRATCH store", units[unit]);
+    return 0;
+}
+
+/* A crafted save with a NaN in a frozen unit's held outputs is refused at
+ * the load, naming the held store and the output it copies; the world
+ * that refused it is unchanged (before, the load took it and the next tick
+ * failed its finite check when the hold wrote the NaN back). */
+Test(freeze, a_non_finite_held_output_is_refused_at_load)
+{
+    static const char *const units[] = {"u1", "u2"};
+    pcs_station_freeze_def def = pcs_station_freeze_default();
+    fz a, b;
+    fz_build(&a, &def, 0);
+    fz_frozen_for(&a, 1, 30, 2);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-freeze-nan-%d.save", (int)getpid());
+    cr_assert_eq(pcs_world_save(a.w, path), PCS_OK, "%s", pcs_last_error());
+    const char *output = NULL;
+    size_t at = fz_held_f64_at(&a, units, 2, 1, &output);
+    size_t len = 0;
+    unsigned char *image = save_craft_read(path, &len);
+    cr_assert_not_null(image);
+    double nan_value = NAN;
+    cr_assert(
+        save_craft_patch(image, len, "store:station.frozen_held", at, &nan_value, sizeof nan_value),
+        "patch at %zu", at);
+    cr_assert(save_craft_write(path, image, len));
+    free(image);
+    fz_build(&b, &def, 0);
+    uint64_t before = pcs_world_state_hash(b.w);
+    cr_assert_eq(pcs_world_load(b.w, path), PCS_E_CORRUPT);
+    const char *msg = pcs_last_error();
+    char want[160];
+    snprintf(want, sizeof want, "byte %zu (the held copy of '%s' element 0): value nan", at,
+             output);
+    cr_expect(strstr(msg, "station.frozen_held") && strstr(msg, want), "message: %s", msg);
+    cr_expect_eq(pcs_world_state_hash(b.w), before, "a refused load changed the world");
+    fz_ticks(&b, 1);
+    remove(path);
     fz_free(&a);
     fz_free(&b);
 }
