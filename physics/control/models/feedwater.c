@@ -257,11 +257,7 @@ pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_sec
     fw->coast_factor = pcs_exp(-fw->base.dt_s / def->mfp_coast_s);
     fw->lag_alpha = -pcs_expm1(-fw->base.dt_s / def->heater_lag_s);
     st = densities(fw, sd);
-    if (st == PCS_OK)
-        st = pcs_control_build(w, &fw->base);
-    if (st == PCS_OK)
-        *out = fw;
-    return st;
+    return pcs_control_finish(w, st, &fw->base, out);
 }
 
 pcs_feedwater_stores pcs_feedwater_store_ids(const pcs_feedwater *fw)

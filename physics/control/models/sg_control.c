@@ -38,10 +38,7 @@ static const pcs_sg_control_def sg_control_defaults = {
 
 pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_default: def is NULL");
-    *d = sg_control_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_sg_control_default", d, &sg_control_defaults, sizeof *d);
 }
 
 double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
@@ -237,10 +234,7 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     /* exact first-order lags: stable and monotone at any dt / T */
     sc->a_level = -pcs_expm1(-sc->base.dt_s / def->level_lag_s);
     sc->a_flow = -pcs_expm1(-sc->base.dt_s / def->flow_lag_s);
-    st = pcs_control_build(w, &sc->base);
-    if (st == PCS_OK)
-        *out = sc;
-    return st;
+    return pcs_control_finish(w, st, &sc->base, out);
 }
 
 uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc)

@@ -178,10 +178,7 @@ pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_seconda
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     pv->id_sec_out = ss.out;
     pv->id_sec_porv = ss.porv;
-    st = pcs_control_build(w, &pv->base);
-    if (st == PCS_OK)
-        *out = pv;
-    return st;
+    return pcs_control_finish(w, st, &pv->base, out);
 }
 
 uint32_t pcs_sg_porv_state_store(const pcs_sg_porv *pv)

@@ -43,10 +43,7 @@ static const pcs_steam_dump_def steam_dump_defaults = {
 
 pcs_status pcs_steam_dump_default(pcs_steam_dump_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_default: def is NULL");
-    *d = steam_dump_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_steam_dump_default", d, &steam_dump_defaults, sizeof *d);
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
@@ -180,10 +177,7 @@ pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_s
     pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
     sd->id_sec_out = ss.out;
     sd->id_sec_dump = ss.dump;
-    st = pcs_control_build(w, &sd->base);
-    if (st == PCS_OK)
-        *out = sd;
-    return st;
+    return pcs_control_finish(w, st, &sd->base, out);
 }
 
 uint32_t pcs_steam_dump_state_store(const pcs_steam_dump *sd)

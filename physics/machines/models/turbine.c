@@ -38,10 +38,7 @@ static const pcs_turbine_def turbine_defaults = {
 
 pcs_status pcs_turbine_default(pcs_turbine_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_turbine_default: def is NULL");
-    *d = turbine_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_turbine_default", d, &turbine_defaults, sizeof *d);
 }
 
 static pcs_status check_def(const pcs_turbine_def *d)
@@ -252,11 +249,7 @@ pcs_status pcs_turbine_add(pcs_world *w, const pcs_turbine_def *def, pcs_seconda
     t->def = *def;
     t->def.unit_name = t->base.unit;
     st = bind_secondary(t, sec);
-    if (st == PCS_OK)
-        st = pcs_control_build(w, &t->base);
-    if (st == PCS_OK)
-        *out = t;
-    return st;
+    return pcs_control_finish(w, st, &t->base, out);
 }
 
 uint32_t pcs_turbine_governor_store(const pcs_turbine *t)
