@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pcsim/pcsim.h"
+#include "tests/world_fixture.h"
 
 /* NULL is refused with the function's own name (the message the five
  * default functions gave before they shared pcs_control_default). */
@@ -57,10 +58,7 @@ Test(control_common, defaults_are_the_models_tables_and_a_null_def_is_refused_by
 /* A world with unit u1 (automatic rods) and a Tavg input for rod control. */
 static pcs_world *rod_world(pcs_unit **u, pcs_rod_control_def *d)
 {
-    pcs_world_def wd;
-    pcs_world_default(&wd);
-    pcs_world *w = NULL;
-    cr_assert_eq(pcs_world_create(&wd, &w), PCS_OK);
+    pcs_world *w = wfx_world();
     pcs_unit_def ud;
     pcs_unit_default(&ud);
     ud.auto_rods = 1;
