@@ -1,8 +1,8 @@
 /**
  * @file control_common.c
  * @brief A unit controller's allocation, build steps, state store,
- *        channels, command family and targets, def check, flag load checks
- *        and argument check (control_common.h).
+ *        channels, command family and targets, defaults, def check, flag
+ *        load checks and argument check (control_common.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +39,23 @@ pcs_status pcs_control_build(pcs_world *w, pcs_control_base *b)
     for (size_t k = 0; st == PCS_OK && k < PCS_CONTROL_MAX_STEPS && step[k]; k++)
         st = step[k](w, b);
     return st;
+}
+
+pcs_status pcs_control_finish(pcs_world *w, pcs_status st, pcs_control_base *b, void *out)
+{
+    if (st == PCS_OK)
+        st = pcs_control_build(w, b);
+    if (st == PCS_OK)
+        memcpy(out, &b, sizeof b); /* the T * of the add (control_common.h) */
+    return st;
+}
+
+pcs_status pcs_control_default(const char *fn, void *d, const void *defaults, size_t size)
+{
+    if (!d)
+        return pcs_error_set(PCS_E_INVAL, "%s: def is NULL", fn);
+    memcpy(d, defaults, size);
+    return PCS_OK;
 }
 
 pcs_status pcs_control_state(pcs_world *w, pcs_control_base *b, size_t n, double **s)

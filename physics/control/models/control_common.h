@@ -5,8 +5,8 @@
  *        interlocks, the MSIVs) does the same way: its base (unit name, the
  *        world's step, its state store), its allocation and its build as a
  *        table of steps, its command family, once per world, and its
- *        targets, its channels, its def's name and range check, a flag's
- *        load check and a command's argument check.
+ *        targets, its channels, its def's defaults, name and range check,
+ *        a flag's load check and a command's argument check.
  */
 #ifndef PCS_PHYSICS_CONTROL_COMMON_H
 #define PCS_PHYSICS_CONTROL_COMMON_H
@@ -72,6 +72,25 @@ void *pcs_control_new(pcs_world *w, pcs_status *st, const pcs_control_kind *kind
 
 /** Run the kind's build steps on the controller @p b in order; stop at the first failure. */
 pcs_status pcs_control_build(pcs_world *w, pcs_control_base *b);
+
+/**
+ * The end of every add, given @p st, the status of its checks and its
+ * binds: when that is PCS_OK, the build (pcs_control_build); when that
+ * succeeds, the controller in *out. @p out is the add's `T **out`, T a
+ * controller whose first member is @p b: every pointer to a structure has
+ * the same representation (C17 6.2.5p28) and a pointer to a structure
+ * points at its first member (6.7.2.1p15), so @p b's address stored there
+ * is the T pointer. *out is untouched on failure.
+ * @return @p st if it failed, else the build's status.
+ */
+pcs_status pcs_control_finish(pcs_world *w, pcs_status st, pcs_control_base *b, void *out);
+
+/**
+ * A def's defaults: *d = *defaults, @p size bytes (the pcs_<model>_default
+ * of every controller whose defaults are a static table).
+ * @return PCS_E_INVAL "<fn>: def is NULL" when @p d is NULL.
+ */
+pcs_status pcs_control_default(const char *fn, void *d, const void *defaults, size_t size);
 
 /**
  * Register the controller's state store "<unit>.<name>.state" of @p n

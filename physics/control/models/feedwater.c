@@ -176,9 +176,8 @@ static pcs_status make_stores(pcs_world *w, void *ctl)
 static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_feedwater *fw = ctl;
-    uint32_t reads[] = {fw->id_sec_out, fw->id_ilk};
-    uint32_t writes[6] = {fw->base.id_state, fw->id_out, fw->id_sig, fw->id_sec_afw,
-                          fw->id_sec_feed_t};
+    uint32_t reads[] = {fw->sec.out, fw->id_ilk};
+    uint32_t writes[6] = {fw->base.id_state, fw->id_out, fw->id_sig, fw->sec.afw, fw->sec.feed_t};
     uint32_t n_writes = 5;
     if (fw->id_feed_limit != UINT32_MAX)
         writes[n_writes++] = fw->id_feed_limit;
@@ -195,7 +194,7 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
         st = pcs_th_channel(w, fw->base.unit, "feed.available", "kg/s", fw->id_out,
                             PCS_FEEDWATER_OUT_AVAILABLE);
     if (st == PCS_OK)
-        st = pcs_th_channel(w, fw->base.unit, "feed.temperature", "K", fw->id_sec_feed_t, 0);
+        st = pcs_th_channel(w, fw->base.unit, "feed.temperature", "K", fw->sec.feed_t, 0);
     if (st == PCS_OK)
         st = pcs_th_channel(w, fw->base.unit, "afw.flow", "kg/s", fw->id_out,
                             PCS_FEEDWATER_OUT_AFW_TOTAL);
@@ -249,19 +248,12 @@ pcs_status pcs_feedwater_add(pcs_world *w, const pcs_feedwater_def *def, pcs_sec
     fw->def = *def;
     fw->def.unit_name = fw->base.unit;
     fw->base.n_sg = sd->n_sg;
-    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
-    fw->id_sec_out = ss.out;
-    fw->id_sec_afw = ss.afw;
-    fw->id_sec_feed_t = ss.feed_t;
+    fw->sec = pcs_secondary_store_ids(sec);
     fw->id_feed_limit = sc ? pcs_sg_control_feed_limit_store(sc) : UINT32_MAX;
     fw->coast_factor = pcs_exp(-fw->base.dt_s / def->mfp_coast_s);
     fw->lag_alpha = -pcs_expm1(-fw->base.dt_s / def->heater_lag_s);
     st = densities(fw, sd);
-    if (st == PCS_OK)
-        st = pcs_control_build(w, &fw->base);
-    if (st == PCS_OK)
-        *out = fw;
-    return st;
+    return pcs_control_finish(w, st, &fw->base, out);
 }
 
 pcs_feedwater_stores pcs_feedwater_store_ids(const pcs_feedwater *fw)

@@ -14,7 +14,7 @@ struct pcs_feedwater {
     pcs_control_base base; /* first: unit, dt_s, "uN.feed.state", n_sg */
     pcs_feedwater_def def; /* unit_name points at base.unit */
     uint32_t id_out, id_sig, id_ilk;
-    uint32_t id_sec_out, id_sec_afw, id_sec_feed_t;
+    pcs_secondary_stores sec; /* the secondary's store ids */
     uint32_t id_feed_limit;   /* sg_control's, UINT32_MAX without one */
     double rho_feed, rho_afw; /* kg/m3 at the pumps: feed, condensate storage tank */
     double coast_factor;      /* exp(-dt / mfp_coast_s) */

@@ -183,17 +183,17 @@ static void signals(const pcs_feedwater *fw, const double *so, const double *s, 
 pcs_status pcs_fw_system(pcs_world *w, void *ctx)
 {
     pcs_feedwater *fw = ctx;
-    const double *so = pcs_store_data(w, fw->id_sec_out);
+    const double *so = pcs_store_data(w, fw->sec.out);
     const double *ilk = pcs_store_data(w, fw->id_ilk);
     double *s = pcs_store_data(w, fw->base.id_state), *out = pcs_store_data(w, fw->id_out);
     double *limit = fw->id_feed_limit != UINT32_MAX ? pcs_store_data(w, fw->id_feed_limit) : NULL;
-    double *aux = pcs_store_data(w, fw->id_sec_afw);
+    double *aux = pcs_store_data(w, fw->sec.afw);
     mfp_speeds(fw, so, s);
     out[PCS_FEEDWATER_OUT_AVAILABLE] =
         feed_limits(fw, so, ilk[PCS_SIG_FW_ISOLATION] != 0.0, s, limit);
     double t_run, pumps = afw(fw, so, ilk[PCS_SIG_AFW_START] != 0.0, s, out, &t_run);
     out[PCS_FEEDWATER_OUT_AFW_TOTAL] = afw_shares(fw, so, pumps, t_run, aux);
-    heaters(fw, so, pcs_store_data(w, fw->id_sec_feed_t), out);
+    heaters(fw, so, pcs_store_data(w, fw->sec.feed_t), out);
     signals(fw, so, s, pcs_store_data(w, fw->id_sig));
     return PCS_OK;
 }

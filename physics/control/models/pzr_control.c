@@ -287,10 +287,7 @@ pcs_status pcs_pzr_control_add(pcs_world *w, const pcs_pzr_control_def *def, pcs
         return st;
     pc->def = *def;
     pc->def.unit_name = pc->base.unit;
-    st = pcs_control_build(w, &pc->base);
-    if (st == PCS_OK)
-        *out = pc;
-    return st;
+    return pcs_control_finish(w, st, &pc->base, out);
 }
 
 uint32_t pcs_pzr_control_state_store(const pcs_pzr_control *pc)

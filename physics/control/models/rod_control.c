@@ -44,10 +44,7 @@ static const pcs_rod_control_def rod_control_defaults = {
 
 pcs_status pcs_rod_control_default(pcs_rod_control_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_rod_control_default: def is NULL");
-    *d = rod_control_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_rod_control_default", d, &rod_control_defaults, sizeof *d);
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_rod_control_def *d, uint32_t n_banks)
@@ -200,10 +197,7 @@ pcs_status pcs_rod_control_add(pcs_world *w, const pcs_rod_control_def *def, con
     rc->n_banks = n_banks;
     rc->id_auto = id_auto;
     rc->id_pos = id_pos;
-    st = pcs_control_build(w, &rc->base);
-    if (st == PCS_OK)
-        *out = rc;
-    return st;
+    return pcs_control_finish(w, st, &rc->base, out);
 }
 
 uint32_t pcs_rod_control_state_store(const pcs_rod_control *rc)

@@ -38,10 +38,7 @@ static const pcs_sg_control_def sg_control_defaults = {
 
 pcs_status pcs_sg_control_default(pcs_sg_control_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_sg_control_default: def is NULL");
-    *d = sg_control_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_sg_control_default", d, &sg_control_defaults, sizeof *d);
 }
 
 double pcs_sg_control_program(const pcs_sg_control_def *d, double power_frac)
@@ -157,7 +154,7 @@ static pcs_status make_stores(pcs_world *w, void *ctl)
         st = make_feed_limit(w, sc);
     if (st != PCS_OK)
         return st;
-    const double *feed = pcs_store_data(w, sc->id_sec_feed);
+    const double *feed = pcs_store_data(w, sc->sec.feed);
     double *m = pcs_store_data(w, sc->id_meas);
     pcs_sgc_measure(w, sc);
     for (uint32_t l = 0; l < sc->base.n_sg; l++) {
@@ -176,12 +173,12 @@ static pcs_status register_systems(pcs_world *w, void *ctl)
 {
     pcs_sg_control *sc = ctl;
     const pcs_pzr_control_input *pw = &sc->def.power;
-    uint32_t m_reads[3] = {sc->id_sec_out, pw->store, pw->status_store}, m_writes[] = {sc->id_meas};
+    uint32_t m_reads[3] = {sc->sec.out, pw->store, pw->status_store}, m_writes[] = {sc->id_meas};
     uint32_t n_reads = !sc->has_power ? 1 : (pw->status_store == PCS_PZR_CONTROL_NO_STATUS ? 2 : 3);
     pcs_status st = pcs_th_system(w, sc->base.unit, "sgctl.measure", PCS_STAGE_SENSORS,
                                   pcs_sgc_measure, sc, m_reads, n_reads, m_writes, 1, NULL);
     uint32_t reads[] = {sc->id_meas, sc->id_feed_limit},
-             writes[] = {sc->base.id_state, sc->id_sec_feed};
+             writes[] = {sc->base.id_state, sc->sec.feed};
     if (st == PCS_OK)
         st = pcs_th_system(w, sc->base.unit, "sgctl", PCS_STAGE_ACTUATORS, pcs_sgc_system, sc,
                            reads, 2, writes, 2, sgc_load_check);
@@ -231,16 +228,11 @@ pcs_status pcs_sg_control_add(pcs_world *w, const pcs_sg_control_def *def, pcs_s
     sc->def.unit_name = sc->base.unit;
     sc->has_power = def->power.store != UINT32_MAX;
     sc->base.n_sg = pcs_secondary_def_get(sec)->n_sg;
-    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
-    sc->id_sec_out = ss.out;
-    sc->id_sec_feed = ss.feed;
+    sc->sec = pcs_secondary_store_ids(sec);
     /* exact first-order lags: stable and monotone at any dt / T */
     sc->a_level = -pcs_expm1(-sc->base.dt_s / def->level_lag_s);
     sc->a_flow = -pcs_expm1(-sc->base.dt_s / def->flow_lag_s);
-    st = pcs_control_build(w, &sc->base);
-    if (st == PCS_OK)
-        *out = sc;
-    return st;
+    return pcs_control_finish(w, st, &sc->base, out);
 }
 
 uint32_t pcs_sg_control_state_store(const pcs_sg_control *sc)

@@ -15,9 +15,9 @@ struct pcs_sg_control {
     pcs_control_base base;  /* first: unit, dt_s, "uN.sgctl.state", n_sg */
     pcs_sg_control_def def; /* unit_name points at base.unit */
     uint32_t id_meas;
-    uint32_t id_feed_limit; /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
-    uint32_t id_sec_out, id_sec_feed; /* the secondary's */
-    int has_power;                    /* def.power names a store: the program follows it */
+    uint32_t id_feed_limit;   /* "uN.sgctl.feed_limit": the feed the pumps can deliver, per SG */
+    pcs_secondary_stores sec; /* the secondary's store ids */
+    int has_power;            /* def.power names a store: the program follows it */
     /* the level and flow lags' exact first-order weights per tick,
        1 - exp(-dt / T_F) and 1 - exp(-dt / T_W) (pcsim/sg_control.h) */
     double a_level, a_flow;

@@ -29,7 +29,7 @@ static double power_frac(pcs_world *w, const pcs_sg_control *sc, double last)
 pcs_status pcs_sgc_measure(pcs_world *w, void *ctx)
 {
     pcs_sg_control *sc = ctx;
-    const double *o = pcs_store_data(w, sc->id_sec_out);
+    const double *o = pcs_store_data(w, sc->sec.out);
     double *m = pcs_store_data(w, sc->id_meas);
     double p = power_frac(w, sc, m[PCS_SG_CONTROL_MEAS_POWER]);
     for (uint32_t l = 0; l < sc->base.n_sg; l++) {
@@ -119,7 +119,7 @@ pcs_status pcs_sgc_system(pcs_world *w, void *ctx)
     pcs_sg_control *sc = ctx;
     const double *m = pcs_store_data(w, sc->id_meas);
     const double *limit = pcs_store_data(w, sc->id_feed_limit);
-    double *s = pcs_store_data(w, sc->base.id_state), *feed = pcs_store_data(w, sc->id_sec_feed);
+    double *s = pcs_store_data(w, sc->base.id_state), *feed = pcs_store_data(w, sc->sec.feed);
     for (uint32_t l = 0; l < sc->base.n_sg; l++) {
         double *sl = s + PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l;
         feed_loop(sc, m + PCS_SG_CONTROL_MEAS_PER_SG * l, limit[l], sl);

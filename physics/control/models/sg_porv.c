@@ -116,7 +116,7 @@ static pcs_status register_system(pcs_world *w, void *ctl)
                 reads[n++] = ids[k];
         }
     }
-    uint32_t writes[] = {pv->base.id_state, pv->id_sec_porv};
+    uint32_t writes[] = {pv->base.id_state, pv->sec.porv};
     return pcs_th_system(w, pv->base.unit, "porvctl", PCS_STAGE_ALARMS, pcs_porv_system, pv, reads,
                          n, writes, 2, porv_load_check);
 }
@@ -145,8 +145,8 @@ static pcs_status make_state(pcs_world *w, void *ctl)
     pcs_status st = pcs_control_state(w, &pv->base, pv->base.n_sg * PCS_SG_PORV_ST_COUNT, &s);
     if (st != PCS_OK)
         return st;
-    const double *porv = pcs_store_data(w, pv->id_sec_porv);
-    const double *o = pcs_store_data(w, pv->id_sec_out);
+    const double *porv = pcs_store_data(w, pv->sec.porv);
+    const double *o = pcs_store_data(w, pv->sec.out);
     for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         double *b = s + (size_t)l * PCS_SG_PORV_ST_COUNT;
         b[PCS_SG_PORV_ST_OPENING] = porv[l];
@@ -175,13 +175,8 @@ pcs_status pcs_sg_porv_add(pcs_world *w, const pcs_sg_porv_def *def, pcs_seconda
     pv->def = *def;
     pv->def.unit_name = pv->base.unit;
     pv->base.n_sg = n_sg;
-    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
-    pv->id_sec_out = ss.out;
-    pv->id_sec_porv = ss.porv;
-    st = pcs_control_build(w, &pv->base);
-    if (st == PCS_OK)
-        *out = pv;
-    return st;
+    pv->sec = pcs_secondary_store_ids(sec);
+    return pcs_control_finish(w, st, &pv->base, out);
 }
 
 uint32_t pcs_sg_porv_state_store(const pcs_sg_porv *pv)

@@ -11,9 +11,9 @@
 #include "physics/control/models/control_common.h"
 
 struct pcs_sg_porv {
-    pcs_control_base base;            /* first: unit, dt_s, "uN.porvctl.state", n_sg */
-    pcs_sg_porv_def def;              /* unit_name points at base.unit */
-    uint32_t id_sec_out, id_sec_porv; /* the secondary's */
+    pcs_control_base base;    /* first: unit, dt_s, "uN.porvctl.state", n_sg */
+    pcs_sg_porv_def def;      /* unit_name points at base.unit */
+    pcs_secondary_stores sec; /* the secondary's store ids */
 };
 
 /* "uN.porvctl" (stage ALARMS). */

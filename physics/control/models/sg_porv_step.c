@@ -35,7 +35,7 @@ pcs_status pcs_porv_system(pcs_world *w, void *ctx)
 {
     pcs_sg_porv *pv = ctx;
     double *state = pcs_store_data(w, pv->base.id_state);
-    double *porv = pcs_store_data(w, pv->id_sec_porv);
+    double *porv = pcs_store_data(w, pv->sec.porv);
     double step = pv->base.dt_s / pv->def.stroke_s;
     for (uint32_t l = 0; l < pv->base.n_sg; l++) {
         double *s = state + (size_t)l * PCS_SG_PORV_ST_COUNT;

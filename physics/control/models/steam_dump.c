@@ -43,10 +43,7 @@ static const pcs_steam_dump_def steam_dump_defaults = {
 
 pcs_status pcs_steam_dump_default(pcs_steam_dump_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_steam_dump_default: def is NULL");
-    *d = steam_dump_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_steam_dump_default", d, &steam_dump_defaults, sizeof *d);
 }
 
 static pcs_status check_def(const pcs_world *w, const pcs_steam_dump_def *d)
@@ -117,9 +114,8 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_steam_dump *sd = ctl;
     const pcs_pzr_control_input *t = &sd->def.tavg;
-    uint32_t reads[5] = {t->store, sd->id_turbine, sd->id_interlock, sd->id_sec_out,
-                         t->status_store};
-    uint32_t writes[] = {sd->base.id_state, sd->id_sec_dump};
+    uint32_t reads[5] = {t->store, sd->id_turbine, sd->id_interlock, sd->sec.out, t->status_store};
+    uint32_t writes[] = {sd->base.id_state, sd->sec.dump};
     return pcs_th_system(w, sd->base.unit, "dumpctl", PCS_STAGE_ALARMS, pcs_sdc_system, sd, reads,
                          t->status_store == PCS_PZR_CONTROL_NO_STATUS ? 4 : 5, writes, 2,
                          sdc_load_check);
@@ -154,9 +150,9 @@ static pcs_status make_state(pcs_world *w, void *ctl)
     pcs_status st = pcs_control_state(w, &sd->base, PCS_STEAM_DUMP_ST_COUNT, &s);
     if (st != PCS_OK)
         return st;
-    s[PCS_STEAM_DUMP_ST_DEMAND] = *(const double *)pcs_store_data(w, sd->id_sec_dump);
+    s[PCS_STEAM_DUMP_ST_DEMAND] = *(const double *)pcs_store_data(w, sd->sec.dump);
     s[PCS_STEAM_DUMP_ST_P_MEASURED] =
-        ((const double *)pcs_store_data(w, sd->id_sec_out))[PCS_SECONDARY_OUT_HEADER_P];
+        ((const double *)pcs_store_data(w, sd->sec.out))[PCS_SECONDARY_OUT_HEADER_P];
     return PCS_OK;
 }
 
@@ -177,13 +173,8 @@ pcs_status pcs_steam_dump_add(pcs_world *w, const pcs_steam_dump_def *def, pcs_s
         return st;
     sd->def = *def;
     sd->def.unit_name = sd->base.unit;
-    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
-    sd->id_sec_out = ss.out;
-    sd->id_sec_dump = ss.dump;
-    st = pcs_control_build(w, &sd->base);
-    if (st == PCS_OK)
-        *out = sd;
-    return st;
+    sd->sec = pcs_secondary_store_ids(sec);
+    return pcs_control_finish(w, st, &sd->base, out);
 }
 
 uint32_t pcs_steam_dump_state_store(const pcs_steam_dump *sd)

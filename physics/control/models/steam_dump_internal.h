@@ -14,7 +14,7 @@ struct pcs_steam_dump {
     pcs_control_base base;             /* first: unit, dt_s, "uN.dumpctl.state" */
     pcs_steam_dump_def def;            /* unit_name points at base.unit */
     uint32_t id_turbine, id_interlock; /* the signal bus */
-    uint32_t id_sec_out, id_sec_dump;  /* the secondary's */
+    pcs_secondary_stores sec;          /* the secondary's store ids */
 };
 
 /* "uN.dumpctl" (stage ALARMS). */

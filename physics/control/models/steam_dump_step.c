@@ -96,7 +96,7 @@ pcs_status pcs_sdc_system(pcs_world *w, void *ctx)
     const pcs_steam_dump_def *d = &sd->def;
     double *s = pcs_store_data(w, sd->base.id_state);
     const double *ilk = pcs_store_data(w, sd->id_interlock);
-    const double *o = pcs_store_data(w, sd->id_sec_out);
+    const double *o = pcs_store_data(w, sd->sec.out);
     s[PCS_STEAM_DUMP_ST_P_MEASURED] = o[PCS_SECONDARY_OUT_HEADER_P];
     double cap = (d->require_c9 && ilk[PCS_SIG_C9] == 0.0) ? 0.0
                  : ilk[PCS_SIG_P12] != 0.0                 ? d->p12_fraction
@@ -111,7 +111,7 @@ pcs_status pcs_sdc_system(pcs_world *w, void *ctx)
     }
     demand = clamp(fmin(demand, cap), 0.0, 1.0); /* an interlock closes at once */
     s[PCS_STEAM_DUMP_ST_DEMAND] = demand;
-    *(double *)pcs_store_data(w, sd->id_sec_dump) = demand;
+    *(double *)pcs_store_data(w, sd->sec.dump) = demand;
     return PCS_OK;
 }
 

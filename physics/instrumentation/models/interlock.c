@@ -57,10 +57,7 @@ static const pcs_interlock_def interlock_defaults = {
 
 pcs_status pcs_interlock_default(pcs_interlock_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_interlock_default: def is NULL");
-    *d = interlock_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_interlock_default", d, &interlock_defaults, sizeof *d);
 }
 
 /* The fields both the interlock and the MSIVs use. */
@@ -387,13 +384,9 @@ pcs_status pcs_interlock_add(pcs_world *w, const pcs_sensors *sensors, const pcs
     il->lag_alpha = 1.0 - exp(-il->base.dt_s / tau_s);
     uint32_t index0;
     st = pcs_sensor_value_ref(sensors, 0, &il->id_sensors, &index0);
-    if (st == PCS_OK) {
-        il->values = (const double *)pcs_store_data(w, il->id_sensors) + index0;
-        st = pcs_control_build(w, &il->base);
-    }
     if (st == PCS_OK)
-        *out = il;
-    return st;
+        il->values = (const double *)pcs_store_data(w, il->id_sensors) + index0;
+    return pcs_control_finish(w, st, &il->base, out);
 }
 
 uint32_t pcs_interlock_state_store(const pcs_interlock *il)

@@ -177,10 +177,7 @@ pcs_status pcs_msiv_add(pcs_world *w, const pcs_interlock_def *d, uint32_t msiv_
     m->close_rate = 1.0 / d->msiv_stroke_s;
     m->open_rate = 1.0 / d->msiv_open_stroke_s;
     m->id_out = msiv_store;
-    st = pcs_control_build(w, &m->base);
-    if (st == PCS_OK)
-        *out = m;
-    return st;
+    return pcs_control_finish(w, st, &m->base, out);
 }
 
 uint32_t pcs_msiv_state_store(const pcs_msiv *m)

@@ -38,10 +38,7 @@ static const pcs_turbine_def turbine_defaults = {
 
 pcs_status pcs_turbine_default(pcs_turbine_def *d)
 {
-    if (!d)
-        return pcs_error_set(PCS_E_INVAL, "pcs_turbine_default: def is NULL");
-    *d = turbine_defaults;
-    return PCS_OK;
+    return pcs_control_default("pcs_turbine_default", d, &turbine_defaults, sizeof *d);
 }
 
 static pcs_status check_def(const pcs_turbine_def *d)
@@ -152,7 +149,7 @@ static pcs_status make_stores(pcs_world *w, void *ctl)
     if (st != PCS_OK)
         return st;
     double *g = pcs_store_data(w, t->id_gov), load = sig[PCS_SIG_TURBINE_LOAD];
-    double v = *(const double *)pcs_store_data(w, t->id_sec_valve);
+    double v = *(const double *)pcs_store_data(w, t->sec.turbine_valve);
     g[PCS_TURBINE_GOV_TARGET] = g[PCS_TURBINE_GOV_DEMAND] = fmin(load, PCS_TURBINE_LOAD_MAX);
     g[PCS_TURBINE_GOV_RATE] = t->def.ramp_per_min / 60.0;
     g[PCS_TURBINE_GOV_VALVE_TARGET] = g[PCS_TURBINE_GOV_VALVE] = v;
@@ -172,10 +169,10 @@ static pcs_status register_systems(pcs_world *w, void *ctl)
 {
     pcs_turbine *t = ctl;
     uint32_t g_reads[] = {t->id_sig, t->id_ilk, t->id_gen},
-             g_writes[] = {t->id_gov, t->id_sec_valve};
+             g_writes[] = {t->id_gov, t->sec.turbine_valve};
     pcs_status st = pcs_th_system(w, t->base.unit, "turbine.governor", PCS_STAGE_ACTUATORS,
                                   pcs_turbine_governor, t, g_reads, 3, g_writes, 2, NULL);
-    uint32_t reads[] = {t->id_gov, t->id_sec_out, t->id_sec_h}, writes[] = {t->id_sig, t->id_gen};
+    uint32_t reads[] = {t->id_gov, t->sec.out, t->sec.h}, writes[] = {t->id_sig, t->id_gen};
     if (st == PCS_OK)
         st = pcs_th_system(w, t->base.unit, "turbine", PCS_STAGE_ACCIDENTS, pcs_turbine_generator,
                            t, reads, 3, writes, 2, turbine_load_check);
@@ -220,10 +217,7 @@ static pcs_status register_channels(pcs_world *w, void *ctl)
 static pcs_status bind_secondary(pcs_turbine *t, const pcs_secondary *sec)
 {
     const pcs_secondary_def *sd = pcs_secondary_def_get(sec);
-    pcs_secondary_stores ss = pcs_secondary_store_ids(sec);
-    t->id_sec_out = ss.out;
-    t->id_sec_h = ss.h;
-    t->id_sec_valve = ss.turbine_valve;
+    t->sec = pcs_secondary_store_ids(sec);
     t->v_header = pcs_secondary_volume(sec, PCS_SECONDARY_HEADER, 0);
     t->throat_kg_s = sd->n_sg * sd->rated_steam_kg_s;
     /* the calibration (pcsim/turbine.h): the plant's own full-power flow, or
@@ -252,11 +246,7 @@ pcs_status pcs_turbine_add(pcs_world *w, const pcs_turbine_def *def, pcs_seconda
     t->def = *def;
     t->def.unit_name = t->base.unit;
     st = bind_secondary(t, sec);
-    if (st == PCS_OK)
-        st = pcs_control_build(w, &t->base);
-    if (st == PCS_OK)
-        *out = t;
-    return st;
+    return pcs_control_finish(w, st, &t->base, out);
 }
 
 uint32_t pcs_turbine_governor_store(const pcs_turbine *t)

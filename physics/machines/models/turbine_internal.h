@@ -15,12 +15,12 @@
 struct pcs_turbine {
     pcs_control_base base; /* first: unit, dt_s (no "uN.turbine.state": gov and gen) */
     pcs_turbine_def def;   /* unit_name points at base.unit */
-    uint32_t id_gov, id_gen, id_sig, id_ilk;     /* own stores and the bus */
-    uint32_t id_sec_out, id_sec_h, id_sec_valve; /* the secondary's */
-    uint32_t v_header;                           /* header volume index */
-    double rated_kg_s;                           /* W_rated: load 1 (the calibration) */
-    double throat_kg_s;                          /* n_sg x the secondary's rated steam */
-    double ff_opening;                           /* the secondary's turbine_rated_opening ... */
+    uint32_t id_gov, id_gen, id_sig, id_ilk; /* own stores and the bus */
+    pcs_secondary_stores sec;                /* the secondary's store ids */
+    uint32_t v_header;                       /* header volume index */
+    double rated_kg_s;                       /* W_rated: load 1 (the calibration) */
+    double throat_kg_s;                      /* n_sg x the secondary's rated steam */
+    double ff_opening;                       /* the secondary's turbine_rated_opening ... */
     double rated_p_pa; /* ... passes throat_kg_s at its turbine_rated_p_pa (turbine.h ff) */
     pcs_turbine_exhaust exhaust;
 };

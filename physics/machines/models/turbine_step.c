@@ -111,7 +111,7 @@ pcs_status pcs_turbine_governor(pcs_world *w, void *ctx)
         if (g[PCS_TURBINE_GOV_MANUAL] != 0.0)
             manual_track(t, g, sig, load, p);
     }
-    *(double *)pcs_store_data(w, t->id_sec_valve) =
+    *(double *)pcs_store_data(w, t->sec.turbine_valve) =
         fmin(g[PCS_TURBINE_GOV_VALVE], g[PCS_TURBINE_GOV_STOP]);
     return PCS_OK;
 }
@@ -119,8 +119,8 @@ pcs_status pcs_turbine_governor(pcs_world *w, void *ctx)
 /* Shaft power of this tick's flow (0 without forward flow). */
 static pcs_status shaft_power(pcs_turbine *t, pcs_world *w, double *p_w, double *h_out)
 {
-    const double *o = pcs_store_data(w, t->id_sec_out);
-    const double *h = pcs_store_data(w, t->id_sec_h);
+    const double *o = pcs_store_data(w, t->sec.out);
+    const double *h = pcs_store_data(w, t->sec.h);
     double flow = o[PCS_SECONDARY_OUT_TURBINE_FLOW];
     *p_w = *h_out = 0.0;
     if (!(flow > 0.0))
@@ -157,7 +157,7 @@ pcs_status pcs_turbine_generator(pcs_world *w, void *ctx)
     pcs_turbine *t = ctx;
     const double *g = pcs_store_data(w, t->id_gov);
     double *sig = pcs_store_data(w, t->id_sig), *gen = pcs_store_data(w, t->id_gen);
-    const double *o = pcs_store_data(w, t->id_sec_out);
+    const double *o = pcs_store_data(w, t->sec.out);
     double p_shaft, h_out;
     pcs_status st = shaft_power(t, w, &p_shaft, &h_out);
     if (st != PCS_OK)

@@ -125,6 +125,14 @@ static instr_build *instr_build_alloc(uint32_t n_units)
     return NULL;
 }
 
+/* @p name copied into a build's name slot @p slot (what an element's
+ * name points at until the bank copies it); returns the slot. */
+static const char *name_copy(instr_name slot, const char *name)
+{
+    snprintf(slot, NAME_LEN, "%s", name);
+    return slot;
+}
+
 /* A sensor on the published channel @p source; returns its id (or UINT32_MAX). */
 static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const char *source,
                            const char *unit, double span, double noise_frac, double tau_s)
@@ -140,8 +148,7 @@ static uint32_t add_sensor(pcs_world *w, instr_build *b, const char *name, const
     uint32_t id = b->n_sensors++;
     pcs_sensor_def *c = &b->sensors[id];
     pcs_sensor_default(c);
-    snprintf(b->sensor_names[id], NAME_LEN, "%s", name);
-    c->name = b->sensor_names[id];
+    c->name = name_copy(b->sensor_names[id], name);
     c->unit = unit;
     c->store = info.store;
     c->index = info.index;
@@ -173,8 +180,7 @@ static void add_func(instr_build *b, const char *name, uint32_t unit, pcs_protec
     uint32_t id = b->n_funcs++;
     pcs_protection_function_def *f = &b->funcs[id];
     pcs_protection_function_default(f);
-    snprintf(b->func_names[id], NAME_LEN, "%s", name);
-    f->name = b->func_names[id];
+    f->name = name_copy(b->func_names[id], name);
     f->unit = unit - b->u0; /* the protection's own unit index */
     f->kind = kind;
     f->direction = dir;
@@ -192,8 +198,7 @@ static void add_alarm(instr_build *b, const char *name, uint32_t sensor, pcs_ala
     uint32_t id = b->n_alarms++;
     pcs_alarm_def *a = &b->alarms[id];
     pcs_alarm_default(a);
-    snprintf(b->alarm_names[id], NAME_LEN, "%s", name);
-    a->name = b->alarm_names[id];
+    a->name = name_copy(b->alarm_names[id], name);
     a->sensor = sensor;
     a->direction = dir;
     a->setpoint = setpoint;
@@ -562,43 +567,36 @@ static pcs_status add_pzr_control(pcs_world *w, pcs_plant *p, const instr_build 
     return st;
 }
 
-/* Rod control and steam dump control of a steam-side unit @p u on its Tavg
- * control channel (the one pzr_control reads), from the primary's Tavg
- * program ([HRTD] 8.1, 11.2); rod control's power-mismatch channel on the
- * unit's power-range channel A and its core's nominal power; the other
+/* Rod control, then steam dump control, of a steam-side unit @p u: both on
+ * its Tavg control channel (the one pzr_control reads) and the primary's
+ * Tavg program ([HRTD] 8.1, 11.2); rod control's power-mismatch channel on
+ * the unit's power-range channel A and its core's nominal power; the other
  * settings are the models' defaults. */
-static pcs_status add_rod_control(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
+static pcs_status add_tavg_controls(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
 {
     const pcs_primary_def *pd = pcs_primary_def_get(p->units[u].primary);
-    pcs_rod_control_def d;
-    pcs_rod_control_default(&d);
-    d.unit_name = pd->unit_name;
-    d.t_avg_no_load_k = pd->t_avg_no_load_k;
-    d.t_avg_full_k = pd->t_avg_full_k;
-    d.rated_power_w = p->cfg[u].core.nominal_power_w;
-    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg);
+    pcs_rod_control_def rd;
+    pcs_steam_dump_def dd;
+    pcs_rod_control_default(&rd);
+    pcs_steam_dump_default(&dd);
+    rd.unit_name = dd.unit_name = pd->unit_name;
+    rd.t_avg_no_load_k = dd.t_avg_no_load_k = pd->t_avg_no_load_k;
+    rd.t_avg_full_k = dd.t_avg_full_k = pd->t_avg_full_k;
+    rd.rated_power_w = p->cfg[u].core.nominal_power_w;
+    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &rd.tavg);
+    dd.tavg = rd.tavg;
     if (st == PCS_OK) /* the power-mismatch channel reads power-range channel A */
-        st = control_input(b, bu(b, u)->nis[0], &d.power);
-    return st == PCS_OK ? pcs_rod_control_add(w, &d, p->units[u].core, &p->rod_control[u]) : st;
-}
-
-static pcs_status add_steam_dump(pcs_world *w, pcs_plant *p, const instr_build *b, uint32_t u)
-{
-    const pcs_primary_def *pd = pcs_primary_def_get(p->units[u].primary);
-    pcs_steam_dump_def d;
-    pcs_steam_dump_default(&d);
-    d.unit_name = pd->unit_name;
-    d.t_avg_no_load_k = pd->t_avg_no_load_k;
-    d.t_avg_full_k = pd->t_avg_full_k;
-    pcs_status st = control_input(b, bu(b, u)->ctl_tavg, &d.tavg);
+        st = control_input(b, bu(b, u)->nis[0], &rd.power);
+    if (st == PCS_OK)
+        st = pcs_rod_control_add(w, &rd, p->units[u].core, &p->rod_control[u]);
     /* hot zero power: the dumps carry the steam in their steam-pressure
        mode at the operator's setpoint, the header pressure the unit settled
        at (plant.c, plant_hzp_dumps) */
     int hzp = p->cfg[u].core.initial_power_fraction == 0.0;
-    if (hzp)
-        d.p_setpoint_pa = plant_hzp_setpoint(w, &p->units[u]);
+    if (st == PCS_OK && hzp)
+        dd.p_setpoint_pa = plant_hzp_setpoint(w, &p->units[u]);
     if (st == PCS_OK)
-        st = pcs_steam_dump_add(w, &d, p->units[u].secondary, &p->steam_dump[u]);
+        st = pcs_steam_dump_add(w, &dd, p->units[u].secondary, &p->steam_dump[u]);
     if (st == PCS_OK && hzp)
         plant_hzp_dumps(w, p->steam_dump[u]);
     return st;
@@ -694,9 +692,7 @@ static pcs_status create_banks(pcs_world *w, pcs_plant *p, instr_build *b, uint3
             st = add_pzr_control(w, p, b, u);
     for (uint32_t u = b->u0; st == PCS_OK && u < u1; u++)
         if (p->units[u].secondary) {
-            st = add_rod_control(w, p, b, u);
-            if (st == PCS_OK)
-                st = add_steam_dump(w, p, b, u);
+            st = add_tavg_controls(w, p, b, u);
             if (st == PCS_OK)
                 st = add_sg_porv(w, p, b, u);
         }

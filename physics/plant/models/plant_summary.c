@@ -325,7 +325,7 @@ static pcs_status register_commands(pcs_world *w, pcs_plant_summary *s, const pc
     return pcs_command_target_register(w, &d, NULL);
 }
 
-/* The full steam-side unit's rod control (plant_instr.c add_rod_control,
+/* The full steam-side unit's rod control (plant_instr.c add_tavg_controls,
  * the same def) on the summary's own Tavg and core power, read directly
  * (no sensor: no lag, no noise), and the load the summary's demand writes
  * into "uN.turbine.sig". */
