@@ -242,8 +242,9 @@ void pcs_world_destroy(pcs_world *w)
     /* Plugins next, in reverse run order: their stores are still readable
      * and the on_destroy callbacks (model memory) have not run yet. */
     pcs_plugins_shutdown(w);
-    for (uint32_t i = w->n_cleanups; i-- > 0;)
-        w->cleanups[i].fn(w->cleanups[i].ctx);
+    const pcs_hook_list *cleanups = &w->hooks[PCS_HOOK_CLEANUP];
+    for (uint32_t i = cleanups->n; i-- > 0;)
+        ((void (*)(void *))cleanups->recs[i].fn)(cleanups->recs[i].ctx);
     pcs_commands_destroy(w);
     pcs_mem mem = w->mem; /* w itself lives in the heap being destroyed */
     pcs_mem_destroy(&mem);
@@ -432,19 +433,25 @@ void *pcs_world_alloc(pcs_world *w, size_t bytes)
     return p;
 }
 
-pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx)
+pcs_status pcs_hook_add(pcs_world *w, pcs_hook_kind kind, const char *who, const char *what,
+                        pcs_hook_fn fn, void *ctx)
 {
-    pcs_status st = pcs_world_check_build(w, "pcs_world_on_destroy");
+    pcs_status st = pcs_world_check_build(w, who);
     if (st != PCS_OK)
         return st;
     if (!fn)
-        return pcs_error_set(PCS_E_INVAL, "pcs_world_on_destroy: fn is NULL");
-    st = pcs_table_reserve(w, "pcs_world_on_destroy", "cleanup callbacks", &w->cleanups,
-                           w->n_cleanups, &w->cleanups_cap, sizeof *w->cleanups);
-    if (st != PCS_OK)
-        return st;
-    w->cleanups[w->n_cleanups++] = (pcs_cleanup_rec){.fn = fn, .ctx = ctx};
-    return PCS_OK;
+        return pcs_error_set(PCS_E_INVAL, "%s: fn is NULL", who);
+    pcs_hook_list *l = &w->hooks[kind];
+    st = pcs_table_reserve(w, who, what, &l->recs, l->n, &l->cap, sizeof *l->recs);
+    if (st == PCS_OK)
+        l->recs[l->n++] = (pcs_hook_rec){.fn = fn, .ctx = ctx};
+    return st;
+}
+
+pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx)
+{
+    return pcs_hook_add(w, PCS_HOOK_CLEANUP, "pcs_world_on_destroy", "cleanup callbacks",
+                        (pcs_hook_fn)fn, ctx);
 }
 
 uint64_t pcs_world_alloc_count(const pcs_world *w)
