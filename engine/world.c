@@ -348,25 +348,32 @@ static pcs_status apply_structural_changes(pcs_world *w)
     return w->structure ? pcs_structure_apply_queued(w) : PCS_OK;
 }
 
-/* The tick sequence of the file comment, one call per step. */
+/* The clock moves only once every step before it succeeded, so a failed
+ * tick leaves the time where it was. */
+static pcs_status advance_clock(pcs_world *w)
+{
+    return pcs_clock_advance(&w->clock);
+}
+
+/* The tick sequence of the file comment between the event list's opening and
+ * its commit, one row per step, run in this order until one fails. */
+static pcs_status (*const tick_sequence[])(pcs_world *w) = {
+    merge_due_slow_jobs,      /* 0 */
+    plugins_before_step,      /* 0 */
+    drain_commands,           /* 1 */
+    run_model_stages,         /* 2..12 */
+    close_and_deliver_events, /* 13 */
+    plugins_after_step,       /* 13 */
+    apply_structural_changes, /* 13 */
+    advance_clock,            /* 13 */
+};
+
 static pcs_status tick_steps(pcs_world *w)
 {
     open_event_list(w);
-    pcs_status st = merge_due_slow_jobs(w);
-    if (st == PCS_OK)
-        st = plugins_before_step(w);
-    if (st == PCS_OK)
-        st = drain_commands(w);
-    if (st == PCS_OK)
-        st = run_model_stages(w);
-    if (st == PCS_OK)
-        st = close_and_deliver_events(w);
-    if (st == PCS_OK)
-        st = plugins_after_step(w);
-    if (st == PCS_OK)
-        st = apply_structural_changes(w);
-    if (st == PCS_OK)
-        st = pcs_clock_advance(&w->clock); /* commits only after every step succeeded */
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof tick_sequence / sizeof tick_sequence[0]; i++)
+        st = tick_sequence[i](w);
     if (st == PCS_OK)
         pcs_events_commit(w); /* the next tick's systems see this list as the previous */
     return st;
