@@ -887,10 +887,7 @@ void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg, do
     m += v.pzr[PZR_M_LIQ] + v.pzr[PZR_M_VAP];
     e += v.pzr[PZR_U_LIQ] + v.pzr[PZR_U_VAP];
     e += pcs_primary_metal_energy(w, pr);
-    if (mass_kg)
-        *mass_kg = m;
-    if (energy_j)
-        *energy_j = e;
+    pcs_th_totals_out(m, e, mass_kg, energy_j);
 }
 
 pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double ppm)

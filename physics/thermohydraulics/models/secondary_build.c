@@ -450,12 +450,12 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
 
 static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
 {
-    const pcs_secondary_def *d = &sc->def;
     secondary_view v;
     pcs_secondary_view(w, sc, &v);
     pcs_status st = pcs_thnet_state_init(sc->net, &v.st);
     if (st != PCS_OK)
         return st;
+    const pcs_secondary_def *d = &sc->def;
     *v.turbine_valve = d->turbine_rated_opening;
     *v.dump = 0.0;
     *v.feed_t = d->feed_t_k;
@@ -702,8 +702,5 @@ void pcs_secondary_totals(pcs_world *w, const pcs_secondary *sc, double *mass_kg
     pcs_secondary_view(w, sc, &v);
     double m = 0.0, e = 0.0;
     pcs_thnet_totals(sc->net, &v.st, &m, &e);
-    if (mass_kg)
-        *mass_kg = m;
-    if (energy_j)
-        *energy_j = e;
+    pcs_th_totals_out(m, e, mass_kg, energy_j);
 }

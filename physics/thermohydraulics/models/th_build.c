@@ -37,6 +37,14 @@ pcs_status pcs_th_fields_check(const void *def, const pcs_th_field *f, size_t n,
     return st;
 }
 
+void pcs_th_totals_out(double m, double e, double *mass_kg, double *energy_j)
+{
+    if (mass_kg)
+        *mass_kg = m;
+    if (energy_j)
+        *energy_j = e;
+}
+
 void *pcs_th_model_alloc(pcs_world *w, size_t bytes, const char *who)
 {
     void *m = pcs_world_alloc(w, bytes);

@@ -132,6 +132,10 @@ pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net);
  * untouched). */
 void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
 
+/* A model's totals handed out: m kg to *mass_kg and e J to *energy_j, each
+ * only when its pointer is not NULL (pcs_primary_totals, pcs_secondary_totals). */
+void pcs_th_totals_out(double m, double e, double *mass_kg, double *energy_j);
+
 /* Load check of volume i's p, h, T, rho, quality and void fraction (the
  * stores ids[3..9) of pcs_th_state_view's order) on the staged values, and
  * that @p net's equation of state has a (p, h) for its staged mass and
