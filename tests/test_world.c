@@ -30,8 +30,8 @@ static void expect_rejected(pcs_world_def cfg, const char *field)
 {
     pcs_world *w = (pcs_world *)0x1;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_E_INVAL, "field %s", field);
-    cr_assert(strstr(pcs_last_error(), field) != NULL, "message '%s' names %s", pcs_last_error(),
-              field);
+    cr_assert(strstr(pcs_last_error(), field) != NULL, "message '%s' names %s",
+              pcs_last_error(), field);
     cr_assert_eq(w, (pcs_world *)0x1, "out untouched on failure");
 }
 
@@ -80,14 +80,8 @@ static void add_system(pcs_world *w, tagged *g, const char *name, pcs_stage stag
                        const uint32_t *reads, uint32_t nr, const uint32_t *writes, uint32_t nw,
                        pcs_status want)
 {
-    pcs_system_desc d = {.name = name,
-                         .stage = stage,
-                         .priority = prio,
-                         .fn = append_tag,
-                         .ctx = g,
-                         .reads = reads,
-                         .n_reads = nr,
-                         .writes = writes,
+    pcs_system_desc d = {.name = name, .stage = stage, .priority = prio, .fn = append_tag,
+                         .ctx = g, .reads = reads, .n_reads = nr, .writes = writes,
                          .n_writes = nw};
     cr_assert_eq(pcs_system_register(w, &d, NULL), want, "%s: %s", name, pcs_last_error());
 }
@@ -188,8 +182,8 @@ Test(events, overflow_is_counted_and_reported_as_an_event)
     pcs_world *w = NULL;
     cr_assert_eq(pcs_world_create(&cfg, &w), PCS_OK);
     static uint32_t n_emit = 10;
-    pcs_system_desc d = {
-        .name = "emitter", .stage = PCS_STAGE_SENSORS, .fn = emit_many, .ctx = &n_emit};
+    pcs_system_desc d = {.name = "emitter", .stage = PCS_STAGE_SENSORS, .fn = emit_many,
+                         .ctx = &n_emit};
     cr_assert_eq(pcs_system_register(w, &d, NULL), PCS_OK);
     static delivered got;
     pcs_world_set_event_callback(w, on_events, &got);
@@ -215,8 +209,10 @@ Test(channels, register_find_and_read)
     uint32_t f, u, id, id2;
     cr_assert_eq(pcs_store_register(w, "core", 8, 2, PCS_STORE_STATE, &f), PCS_OK);
     cr_assert_eq(pcs_store_register(w, "flags", 4, 1, PCS_STORE_STATE, &u), PCS_OK);
-    cr_assert_eq(pcs_channel_register(w, "u1.core.power", "W", PCS_CHANNEL_F64, f, 1, &id), PCS_OK);
-    cr_assert_eq(pcs_channel_register(w, "u1.core.flags", "", PCS_CHANNEL_U32, u, 0, &id2), PCS_OK);
+    cr_assert_eq(pcs_channel_register(w, "u1.core.power", "W", PCS_CHANNEL_F64, f, 1, &id),
+                 PCS_OK);
+    cr_assert_eq(pcs_channel_register(w, "u1.core.flags", "", PCS_CHANNEL_U32, u, 0, &id2),
+                 PCS_OK);
     ((double *)pcs_store_data(w, f))[1] = 3.4e9;
     ((uint32_t *)pcs_store_data(w, u))[0] = 5;
     uint32_t found;
