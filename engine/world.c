@@ -2,10 +2,11 @@
  * @file world.c
  * @brief World configuration, lifecycle and the fixed-step tick.
  *
- * The tick (pcs_world_tick below) is written out step by step; this comment
- * is its map. The stage order is part of the determinism contract
- * (docs/ARCHITECTURE.md sections 2 and 7); `pcsim info --schedule` lists
- * what a built world runs at each stage (pcs_schedule_* in system.h).
+ * The tick (pcs_world_tick below) runs its steps in order from one table
+ * (tick_sequence); this comment is its map. The stage order is part of the
+ * determinism contract (docs/ARCHITECTURE.md sections 2 and 7);
+ * `pcsim info --schedule` lists what a built world runs at each stage
+ * (pcs_schedule_* in system.h).
  *
  * Tick sequence
  *   0. open_event_list       empty the tick's event list (engine/event.c):
