@@ -39,11 +39,10 @@ feed_hub *feed_hub_create(const pcs_snapshot_pool *pool, double dt_s, const uint
     def.recorder_ids = recorders;
     def.n_recorders = n_recorders;
     h->pool = pool;
-    if (pcs_sync_hub_create(pool, &def, &h->hub) != PCS_OK) {
-        free(h);
-        return NULL;
-    }
-    return h;
+    if (pcs_sync_hub_create(pool, &def, &h->hub) == PCS_OK)
+        return h;
+    free(h);
+    return NULL;
 }
 
 void feed_hub_destroy(feed_hub *h)

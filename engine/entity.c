@@ -58,12 +58,12 @@ struct pcs_entity_table {
     uint32_t *by_name; /* 2 x cap entries: slot + 1, 0 = empty */
     uint32_t *by_id;   /* 2 x cap entries */
     uint32_t cap;      /* index size: a power of two >= capacity */
-    uint32_t capacity; /* slots that may be handed out */
-    uint32_t used;     /* slots handed out at least once: [0, used) */
-    uint32_t n_live, n_retired;
-    uint32_t free_head, free_tail; /* slot + 1, 0 = empty list */
-    uint32_t generation_max;       /* a slot retires after this generation */
-    uint64_t next_id;
+    /* The configuration and counters, kept as the save section's head so a
+     * save, a load's stage and its apply copy them whole: capacity (slots that
+     * may be handed out), generation_max (a slot retires after it), used
+     * (slots handed out at least once: [0, used)), n_live, n_retired, the
+     * free list free_head and free_tail (slot + 1, 0 = empty) and next_id. */
+    pcs_entity_save_head h;
     /* capacity flags, not saved or hashed: 1 while the slot's entity is one
      * the build or a structural apply created (the scenario's and its
      * structural changes': a load compares them with the save's). NULL in a
@@ -168,9 +168,11 @@ static uint32_t pow2_at_least(uint32_t n)
     return p;
 }
 
-pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
+/* pcs_entity_table_add's refusals: outside the build phase, a NULL def or
+ * one outside its ranges, a second table. */
+static pcs_status check_table_add(const pcs_world *w, const pcs_entity_table_def *def,
+                                  const char *who)
 {
-    static const char who[] = "pcs_entity_table_add";
     pcs_status st = pcs_world_check_build(w, who);
     if (st != PCS_OK)
         return st;
@@ -184,7 +186,16 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
                              UINT32_MAX);
     if (w->entities)
         return pcs_error_set(PCS_E_STATE, "%s: the world already has an entity table (capacity %u)",
-                             who, w->entities->capacity);
+                             who, w->entities->h.capacity);
+    return PCS_OK;
+}
+
+pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
+{
+    static const char who[] = "pcs_entity_table_add";
+    pcs_status st = check_table_add(w, def, who);
+    if (st != PCS_OK)
+        return st;
     /* The index mask needs a power of two; the slots beyond capacity are
      * never handed out, so the capacity stays what was asked. */
     uint32_t icap = pow2_at_least(def->capacity);
@@ -195,14 +206,13 @@ pcs_status pcs_entity_table_add(pcs_world *w, const pcs_entity_table_def *def)
     uint8_t *structural = pcs_mem_array(&w->mem, def->capacity, 1);
     if (!t || !slots || !by_name || !by_id || !structural)
         return pcs_error_set(PCS_E_NOMEM, "%s: out of memory for %u entities", who, def->capacity);
-    *t = (pcs_entity_table){.slots = slots,
-                            .by_name = by_name,
-                            .by_id = by_id,
-                            .cap = icap,
-                            .capacity = def->capacity,
-                            .generation_max = def->generation_max,
-                            .next_id = 1,
-                            .structural = structural};
+    *t = (pcs_entity_table){
+        .slots = slots,
+        .by_name = by_name,
+        .by_id = by_id,
+        .cap = icap,
+        .h = {.next_id = 1, .capacity = def->capacity, .generation_max = def->generation_max},
+        .structural = structural};
     memset(structural, 0, def->capacity);
     w->entities = t;
     return PCS_OK;
@@ -223,7 +233,7 @@ static pcs_status table_of(const pcs_world *w, const char *who, const pcs_entity
  * (handle_check adds the message, pcs_entity_id uses it bare). */
 static const entity_rec *live_rec(const pcs_entity_table *t, pcs_entity_handle h)
 {
-    if (h.generation == 0 || h.index >= t->capacity)
+    if (h.generation == 0 || h.index >= t->h.capacity)
         return NULL;
     const entity_rec *r = &t->slots[h.index];
     return r->id != 0 && r->generation == h.generation ? r : NULL;
@@ -236,13 +246,13 @@ static pcs_status handle_check(const pcs_entity_table *t, pcs_entity_handle h)
     if (h.generation == 0)
         return pcs_error_set(PCS_E_NOTFOUND, "entity handle (index %u, generation 0) is null",
                              h.index);
-    if (h.index >= t->capacity)
+    if (h.index >= t->h.capacity)
         return pcs_error_set(PCS_E_NOTFOUND,
                              "entity handle (index %u, generation %u) is outside the table "
                              "(capacity %u)",
-                             h.index, h.generation, t->capacity);
+                             h.index, h.generation, t->h.capacity);
     const entity_rec *r = &t->slots[h.index];
-    uint32_t gen = h.index < t->used ? r->generation : 1;
+    uint32_t gen = h.index < t->h.used ? r->generation : 1;
     if (r->id != 0)
         return pcs_error_set(PCS_E_NOTFOUND,
                              "entity handle (index %u, generation %u) is stale: slot %u is at "
@@ -301,16 +311,16 @@ static pcs_status def_check(const pcs_world *w, const pcs_entity_table *t,
 /* The oldest free slot, else the next never-used one; UINT32_MAX when none. */
 static uint32_t slot_take(pcs_entity_table *t)
 {
-    if (t->free_head) {
-        uint32_t s = t->free_head - 1;
-        t->free_head = t->slots[s].next_free;
-        if (!t->free_head)
-            t->free_tail = 0;
+    if (t->h.free_head) {
+        uint32_t s = t->h.free_head - 1;
+        t->h.free_head = t->slots[s].next_free;
+        if (!t->h.free_head)
+            t->h.free_tail = 0;
         return s;
     }
-    if (t->used < t->capacity) {
-        t->slots[t->used].generation = 1;
-        return t->used++;
+    if (t->h.used < t->h.capacity) {
+        t->slots[t->h.used].generation = 1;
+        return t->h.used++;
     }
     return UINT32_MAX;
 }
@@ -330,10 +340,10 @@ pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def, pcs_entity
         return pcs_error_set(PCS_E_OVERFLOW,
                              "pcs_entity_create: '%s': the entity table is full (%u slots: %u "
                              "live, %u retired by generation wrap)",
-                             def->name ? def->name : "(unnamed)", t->capacity, t->n_live,
-                             t->n_retired);
+                             def->name ? def->name : "(unnamed)", t->h.capacity, t->h.n_live,
+                             t->h.n_retired);
     entity_rec *r = &t->slots[s];
-    r->id = t->next_id++;
+    r->id = t->h.next_id++;
     r->owner = def->owner;
     r->kind = def->kind;
     r->store = def->store;
@@ -347,7 +357,7 @@ pcs_status pcs_entity_create(pcs_world *w, const pcs_entity_def *def, pcs_entity
         index_insert(t, t->by_name, s);
     }
     index_insert(t, t->by_id, s);
-    t->n_live++;
+    t->h.n_live++;
     t->structural[s] = !w->sealed || w->amending; /* registration open: the build's or a change's */
     if (out)
         *out = (pcs_entity_handle){s, r->generation};
@@ -378,20 +388,20 @@ pcs_status pcs_entity_destroy(pcs_world *w, pcs_entity_handle h)
     /* A free slot keeps its generation and nothing else (entity_internal.h:
      * the same table always has the same bytes, for the save and the hash). */
     *r = (entity_rec){.generation = r->generation};
-    t->n_live--;
+    t->h.n_live--;
     /* Wrap: a slot that has used its last generation retires (entity.h). */
-    if (r->generation == t->generation_max) {
+    if (r->generation == t->h.generation_max) {
         r->retired = 1;
-        t->n_retired++;
+        t->h.n_retired++;
         return PCS_OK;
     }
     r->generation++;
     r->next_free = 0;
-    if (t->free_tail)
-        t->slots[t->free_tail - 1].next_free = h.index + 1;
+    if (t->h.free_tail)
+        t->slots[t->h.free_tail - 1].next_free = h.index + 1;
     else
-        t->free_head = h.index + 1;
-    t->free_tail = h.index + 1;
+        t->h.free_head = h.index + 1;
+    t->h.free_tail = h.index + 1;
     return PCS_OK;
 }
 
@@ -464,7 +474,7 @@ pcs_status pcs_entity_find_id(const pcs_world *w, uint64_t id, pcs_entity_handle
     if (!s)
         return pcs_error_set(
             PCS_E_NOTFOUND, "pcs_entity_find_id: no live entity with id %llu (ids issued: 1..%llu)",
-            (unsigned long long)id, (unsigned long long)(t->next_id - 1));
+            (unsigned long long)id, (unsigned long long)(t->h.next_id - 1));
     *out = (pcs_entity_handle){s - 1, t->slots[s - 1].generation};
     return PCS_OK;
 }
@@ -477,31 +487,24 @@ uint64_t pcs_entity_id(const pcs_world *w, pcs_entity_handle h)
 
 uint32_t pcs_entity_count(const pcs_world *w)
 {
-    return w && w->entities ? w->entities->n_live : 0;
+    return w && w->entities ? w->entities->h.n_live : 0;
 }
 
 uint32_t pcs_entity_capacity(const pcs_world *w)
 {
-    return w && w->entities ? w->entities->capacity : 0;
+    return w && w->entities ? w->entities->h.capacity : 0;
 }
 
 uint32_t pcs_entity_retired(const pcs_world *w)
 {
-    return w && w->entities ? w->entities->n_retired : 0;
+    return w && w->entities ? w->entities->h.n_retired : 0;
 }
 
 /* ---- save section and state hash (entity_internal.h) ----------------------- */
 
 const void *pcs_entity_save_view(const pcs_entity_table *t, pcs_entity_save_head *head)
 {
-    *head = (pcs_entity_save_head){.next_id = t->next_id,
-                                   .capacity = t->capacity,
-                                   .generation_max = t->generation_max,
-                                   .used = t->used,
-                                   .n_live = t->n_live,
-                                   .n_retired = t->n_retired,
-                                   .free_head = t->free_head,
-                                   .free_tail = t->free_tail};
+    *head = t->h;
     return t->slots;
 }
 
@@ -512,7 +515,7 @@ uint64_t pcs_entity_digest(const pcs_entity_table *t)
     XXH3_state_t h; /* on the stack: XXH3_createState would allocate */
     XXH3_64bits_reset(&h);
     XXH3_64bits_update(&h, &head, sizeof head);
-    XXH3_64bits_update(&h, t->slots, (size_t)t->used * sizeof *t->slots);
+    XXH3_64bits_update(&h, t->slots, (size_t)t->h.used * sizeof *t->slots);
     return XXH3_64bits_digest(&h);
 }
 
@@ -545,15 +548,15 @@ static pcs_status bad(uint32_t slot, const char *field, unsigned long long value
 /* The head against the world's table: its configuration and ranges. */
 static pcs_status head_check(const pcs_entity_table *t, const pcs_entity_save_head *h)
 {
-    if (h->capacity != t->capacity)
-        return bad(UINT32_MAX, "capacity", h->capacity, "%u: this world's", t->capacity);
-    if (h->generation_max != t->generation_max)
+    if (h->capacity != t->h.capacity)
+        return bad(UINT32_MAX, "capacity", h->capacity, "%u: this world's", t->h.capacity);
+    if (h->generation_max != t->h.generation_max)
         return bad(UINT32_MAX, "generation_max", h->generation_max, "%u: this world's",
-                   t->generation_max);
+                   t->h.generation_max);
     if (h->next_id == 0)
         return bad(UINT32_MAX, "next_id", 0, "1..: ids start at 1");
-    if (h->used > t->capacity)
-        return bad(UINT32_MAX, "used", h->used, "0..%u", t->capacity);
+    if (h->used > t->h.capacity)
+        return bad(UINT32_MAX, "used", h->used, "0..%u", t->h.capacity);
     if (h->free_head > h->used)
         return bad(UINT32_MAX, "free_head", h->free_head, "0..%u: slot + 1 of a used slot",
                    h->used);
@@ -655,7 +658,7 @@ static pcs_status slot_check(const pcs_world *w, pcs_entity_table *st, uint32_t 
                              uint64_t next_id)
 {
     const entity_rec *r = &st->slots[s];
-    uint32_t gmax = st->generation_max;
+    uint32_t gmax = st->h.generation_max;
     if (r->retired > 1 || (r->retired && r->id != 0))
         return bad(s, "retired", r->retired, "0 or 1; 0 while live (id %llu)",
                    (unsigned long long)r->id);
@@ -684,7 +687,7 @@ static pcs_status slot_check(const pcs_world *w, pcs_entity_table *st, uint32_t 
                 return bad(s, f[i].field, f[i].value, "0: the slot is %s",
                            r->retired ? "retired" : "free");
     }
-    uint32_t link_max = r->id != 0 || r->retired ? 0u : st->used;
+    uint32_t link_max = r->id != 0 || r->retired ? 0u : st->h.used;
     if (r->next_free > link_max)
         return bad(s, "next_free", r->next_free, "0..%u: the slot is %s", link_max,
                    r->id != 0   ? "live"
@@ -700,11 +703,11 @@ static pcs_status slot_check(const pcs_world *w, pcs_entity_table *st, uint32_t 
 /* The free list runs through exactly the free slots, each once, head to tail. */
 static pcs_status free_list_check(const pcs_entity_table *st, uint32_t n_free)
 {
-    uint32_t s1 = st->free_head, last = 0;
+    uint32_t s1 = st->h.free_head, last = 0;
     for (uint32_t i = 0; i < n_free; i++) {
         if (s1 == 0)
             return bad(last ? last - 1 : UINT32_MAX, last ? "next_free" : "free_head", 0,
-                       "1..%u: the list has %u of the %u free slots", st->used, i, n_free);
+                       "1..%u: the list has %u of the %u free slots", st->h.used, i, n_free);
         const entity_rec *r = &st->slots[s1 - 1];
         if (r->id != 0 || r->retired)
             return bad(last ? last - 1 : UINT32_MAX, last ? "next_free" : "free_head", s1,
@@ -715,36 +718,36 @@ static pcs_status free_list_check(const pcs_entity_table *st, uint32_t n_free)
     if (s1 != 0) /* a cycle or a repeat: more links than free slots */
         return bad(last ? last - 1 : UINT32_MAX, last ? "next_free" : "free_head", s1,
                    "0: the list's end after the %u free slots", n_free);
-    if (st->free_tail != last)
-        return bad(UINT32_MAX, "free_tail", st->free_tail, "%u: the list's last slot + 1", last);
+    if (st->h.free_tail != last)
+        return bad(UINT32_MAX, "free_tail", st->h.free_tail, "%u: the list's last slot + 1", last);
     return PCS_OK;
 }
 
 static pcs_status table_check(const pcs_world *w, pcs_entity_table *st)
 {
     slot_walk k = {0};
-    for (uint32_t s = 0; s < st->used; s++) {
-        pcs_status rc = slot_check(w, st, s, &k, st->next_id);
+    for (uint32_t s = 0; s < st->h.used; s++) {
+        pcs_status rc = slot_check(w, st, s, &k, st->h.next_id);
         if (rc != PCS_OK)
             return rc;
     }
-    for (uint32_t s = st->used; s < st->capacity; s++) {
+    for (uint32_t s = st->h.used; s < st->h.capacity; s++) {
         const unsigned char *p = (const unsigned char *)&st->slots[s];
         for (size_t i = 0; i < sizeof(entity_rec); i++)
             if (p[i] != 0)
                 return bad(s, "record byte", p[i],
                            "0 at byte %zu: slots from used (%u) on were "
                            "never handed out",
-                           i, st->used);
+                           i, st->h.used);
     }
     /* Every create took one id, and a slot's generation counts its lives. */
-    if (st->next_id != k.lives + 1)
-        return bad(UINT32_MAX, "next_id", st->next_id, "%llu: 1 + the lives the generations count",
-                   (unsigned long long)k.lives + 1);
-    if (st->n_live != k.live)
-        return bad(UINT32_MAX, "n_live", st->n_live, "%u: the live slots", k.live);
-    if (st->n_retired != k.retired)
-        return bad(UINT32_MAX, "n_retired", st->n_retired, "%u: the retired slots", k.retired);
+    if (st->h.next_id != k.lives + 1)
+        return bad(UINT32_MAX, "next_id", st->h.next_id,
+                   "%llu: 1 + the lives the generations count", (unsigned long long)k.lives + 1);
+    if (st->h.n_live != k.live)
+        return bad(UINT32_MAX, "n_live", st->h.n_live, "%u: the live slots", k.live);
+    if (st->h.n_retired != k.retired)
+        return bad(UINT32_MAX, "n_retired", st->h.n_retired, "%u: the retired slots", k.retired);
     return free_list_check(st, k.free);
 }
 
@@ -792,7 +795,7 @@ static pcs_status structural_same(uint32_t s, const entity_rec *mine, const enti
  * as made; the save's other slots were checked field by field. */
 static pcs_status structural_check(const pcs_entity_table *t, const pcs_entity_table *st)
 {
-    for (uint32_t s = 0; s < t->used; s++) {
+    for (uint32_t s = 0; s < t->h.used; s++) {
         if (!t->structural[s])
             continue;
         pcs_status rc = structural_same(s, &t->slots[s], &st->slots[s]);
@@ -807,7 +810,7 @@ pcs_status pcs_entity_load_stage(const pcs_world *w, const unsigned char *sec, s
 {
     const pcs_entity_table *t = w->entities;
     pcs_entity_save_head h;
-    size_t recs = (size_t)t->capacity * sizeof(entity_rec);
+    size_t recs = (size_t)t->h.capacity * sizeof(entity_rec);
     if (bytes != sizeof h + recs)
         return bad(UINT32_MAX, "bytes", bytes, "%zu", sizeof h + recs);
     memcpy(&h, sec, sizeof h);
@@ -818,30 +821,22 @@ pcs_status pcs_entity_load_stage(const pcs_world *w, const unsigned char *sec, s
     pcs_entity_stage *stg = calloc(1, sizeof *stg + recs + 2 * ix);
     if (!stg)
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_load: no memory to stage %u entities",
-                             t->capacity);
+                             t->h.capacity);
     pcs_entity_table *st = &stg->t;
     *st = (pcs_entity_table){.slots = (entity_rec *)(void *)(stg + 1),
                              .cap = t->cap,
-                             .capacity = t->capacity,
-                             .used = h.used,
-                             .n_live = h.n_live,
-                             .n_retired = h.n_retired,
-                             .free_head = h.free_head,
-                             .free_tail = h.free_tail,
-                             .generation_max = h.generation_max,
-                             .next_id = h.next_id};
+                             .h = h}; /* head_check: its capacity and generation_max are t's */
     st->by_name = (uint32_t *)(void *)((unsigned char *)st->slots + recs);
     st->by_id = st->by_name + 2 * (size_t)t->cap;
     memcpy(st->slots, sec + sizeof h, recs);
     rc = table_check(w, st);
     if (rc == PCS_OK)
         rc = structural_check(t, st);
-    if (rc != PCS_OK) {
+    if (rc == PCS_OK)
+        *out = stg;
+    else
         free(stg);
-        return rc;
-    }
-    *out = stg;
-    return PCS_OK;
+    return rc;
 }
 
 void pcs_entity_load_apply(pcs_world *w, const pcs_entity_stage *stg)
@@ -849,13 +844,8 @@ void pcs_entity_load_apply(pcs_world *w, const pcs_entity_stage *stg)
     pcs_entity_table *t = w->entities;
     const pcs_entity_table *st = &stg->t;
     size_t ix = 2 * (size_t)t->cap * sizeof(uint32_t);
-    memcpy(t->slots, st->slots, (size_t)t->capacity * sizeof *t->slots);
+    memcpy(t->slots, st->slots, (size_t)t->h.capacity * sizeof *t->slots);
     memcpy(t->by_name, st->by_name, ix);
     memcpy(t->by_id, st->by_id, ix);
-    t->used = st->used;
-    t->n_live = st->n_live;
-    t->n_retired = st->n_retired;
-    t->free_head = st->free_head;
-    t->free_tail = st->free_tail;
-    t->next_id = st->next_id;
+    t->h = st->h; /* the configuration too: head_check made it equal */
 }

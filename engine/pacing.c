@@ -138,8 +138,9 @@ static void set_paused(pcs_world *w, int paused)
     if (w->pacing.paused == paused)
         return;
     w->pacing.paused = paused;
-    for (uint32_t i = 0; i < w->n_run_hooks; i++)
-        w->run_hooks[i].fn(w->run_hooks[i].ctx, paused);
+    const pcs_hook_list *observers = &w->hooks[PCS_HOOK_RUN_STATE];
+    for (uint32_t i = 0; i < observers->n; i++)
+        ((pcs_run_state_fn)observers->recs[i].fn)(observers->recs[i].ctx, paused);
 }
 
 pcs_status pcs_world_pause(pcs_world *w)
@@ -160,17 +161,8 @@ pcs_status pcs_world_resume(pcs_world *w)
 
 pcs_status pcs_world_on_run_state(pcs_world *w, pcs_run_state_fn fn, void *ctx)
 {
-    pcs_status st = pcs_world_check_build(w, "pcs_world_on_run_state");
-    if (st != PCS_OK)
-        return st;
-    if (!fn)
-        return pcs_error_set(PCS_E_INVAL, "pcs_world_on_run_state: fn is NULL");
-    st = pcs_table_reserve(w, "pcs_world_on_run_state", "run-state observers", &w->run_hooks,
-                           w->n_run_hooks, &w->run_hooks_cap, sizeof *w->run_hooks);
-    if (st != PCS_OK)
-        return st;
-    w->run_hooks[w->n_run_hooks++] = (pcs_run_state_rec){.fn = fn, .ctx = ctx};
-    return PCS_OK;
+    return pcs_hook_add(w, PCS_HOOK_RUN_STATE, "pcs_world_on_run_state", "run-state observers",
+                        (pcs_hook_fn)fn, ctx);
 }
 
 int pcs_world_paused(const pcs_world *w)

@@ -2,10 +2,11 @@
  * @file world.c
  * @brief World configuration, lifecycle and the fixed-step tick.
  *
- * The tick (pcs_world_tick below) is written out step by step; this comment
- * is its map. The stage order is part of the determinism contract
- * (docs/ARCHITECTURE.md sections 2 and 7); `pcsim info --schedule` lists
- * what a built world runs at each stage (pcs_schedule_* in system.h).
+ * The tick (pcs_world_tick below) runs its steps in order from one table
+ * (tick_sequence); this comment is its map. The stage order is part of the
+ * determinism contract (docs/ARCHITECTURE.md sections 2 and 7);
+ * `pcsim info --schedule` lists what a built world runs at each stage
+ * (pcs_schedule_* in system.h).
  *
  * Tick sequence
  *   0. open_event_list       empty the tick's event list (engine/event.c):
@@ -242,8 +243,9 @@ void pcs_world_destroy(pcs_world *w)
     /* Plugins next, in reverse run order: their stores are still readable
      * and the on_destroy callbacks (model memory) have not run yet. */
     pcs_plugins_shutdown(w);
-    for (uint32_t i = w->n_cleanups; i-- > 0;)
-        w->cleanups[i].fn(w->cleanups[i].ctx);
+    const pcs_hook_list *cleanups = &w->hooks[PCS_HOOK_CLEANUP];
+    for (uint32_t i = cleanups->n; i-- > 0;)
+        ((void (*)(void *))cleanups->recs[i].fn)(cleanups->recs[i].ctx);
     pcs_commands_destroy(w);
     pcs_mem mem = w->mem; /* w itself lives in the heap being destroyed */
     pcs_mem_destroy(&mem);
@@ -347,25 +349,32 @@ static pcs_status apply_structural_changes(pcs_world *w)
     return w->structure ? pcs_structure_apply_queued(w) : PCS_OK;
 }
 
-/* The tick sequence of the file comment, one call per step. */
+/* The clock moves only once every step before it succeeded, so a failed
+ * tick leaves the time where it was. */
+static pcs_status advance_clock(pcs_world *w)
+{
+    return pcs_clock_advance(&w->clock);
+}
+
+/* The tick sequence of the file comment between the event list's opening and
+ * its commit, one row per step, run in this order until one fails. */
+static pcs_status (*const tick_sequence[])(pcs_world *w) = {
+    merge_due_slow_jobs,      /* 0 */
+    plugins_before_step,      /* 0 */
+    drain_commands,           /* 1 */
+    run_model_stages,         /* 2..12 */
+    close_and_deliver_events, /* 13 */
+    plugins_after_step,       /* 13 */
+    apply_structural_changes, /* 13 */
+    advance_clock,            /* 13 */
+};
+
 static pcs_status tick_steps(pcs_world *w)
 {
     open_event_list(w);
-    pcs_status st = merge_due_slow_jobs(w);
-    if (st == PCS_OK)
-        st = plugins_before_step(w);
-    if (st == PCS_OK)
-        st = drain_commands(w);
-    if (st == PCS_OK)
-        st = run_model_stages(w);
-    if (st == PCS_OK)
-        st = close_and_deliver_events(w);
-    if (st == PCS_OK)
-        st = plugins_after_step(w);
-    if (st == PCS_OK)
-        st = apply_structural_changes(w);
-    if (st == PCS_OK)
-        st = pcs_clock_advance(&w->clock); /* commits only after every step succeeded */
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < sizeof tick_sequence / sizeof tick_sequence[0]; i++)
+        st = tick_sequence[i](w);
     if (st == PCS_OK)
         pcs_events_commit(w); /* the next tick's systems see this list as the previous */
     return st;
@@ -432,19 +441,25 @@ void *pcs_world_alloc(pcs_world *w, size_t bytes)
     return p;
 }
 
-pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx)
+pcs_status pcs_hook_add(pcs_world *w, pcs_hook_kind kind, const char *who, const char *what,
+                        pcs_hook_fn fn, void *ctx)
 {
-    pcs_status st = pcs_world_check_build(w, "pcs_world_on_destroy");
+    pcs_status st = pcs_world_check_build(w, who);
     if (st != PCS_OK)
         return st;
     if (!fn)
-        return pcs_error_set(PCS_E_INVAL, "pcs_world_on_destroy: fn is NULL");
-    st = pcs_table_reserve(w, "pcs_world_on_destroy", "cleanup callbacks", &w->cleanups,
-                           w->n_cleanups, &w->cleanups_cap, sizeof *w->cleanups);
-    if (st != PCS_OK)
-        return st;
-    w->cleanups[w->n_cleanups++] = (pcs_cleanup_rec){.fn = fn, .ctx = ctx};
-    return PCS_OK;
+        return pcs_error_set(PCS_E_INVAL, "%s: fn is NULL", who);
+    pcs_hook_list *l = &w->hooks[kind];
+    st = pcs_table_reserve(w, who, what, &l->recs, l->n, &l->cap, sizeof *l->recs);
+    if (st == PCS_OK)
+        l->recs[l->n++] = (pcs_hook_rec){.fn = fn, .ctx = ctx};
+    return st;
+}
+
+pcs_status pcs_world_on_destroy(pcs_world *w, void (*fn)(void *ctx), void *ctx)
+{
+    return pcs_hook_add(w, PCS_HOOK_CLEANUP, "pcs_world_on_destroy", "cleanup callbacks",
+                        (pcs_hook_fn)fn, ctx);
 }
 
 uint64_t pcs_world_alloc_count(const pcs_world *w)

@@ -83,15 +83,30 @@ typedef struct pcs_plugin_rec {
     uint32_t first_store, n_stores, first_system, n_systems, first_job, n_jobs;
 } pcs_plugin_rec;
 
-typedef struct pcs_cleanup_rec {
-    void (*fn)(void *ctx);
-    void *ctx;
-} pcs_cleanup_rec;
+/* A callback the world calls back later with its context. The two lists,
+ * the cleanups (void (*)(void *), pcs_world_on_destroy) and the run-state
+ * observers (pcs_run_state_fn, pcs_world_on_run_state), share one record and
+ * one registration (pcs_hook_add): fn is kept as the generic void (*)(void)
+ * and converted back to the list's own type before each call, which C17
+ * 6.3.2.3p8 defines. */
+typedef void (*pcs_hook_fn)(void);
 
-typedef struct pcs_run_state_rec {
-    pcs_run_state_fn fn;
+typedef struct pcs_hook_rec {
+    pcs_hook_fn fn;
     void *ctx;
-} pcs_run_state_rec;
+} pcs_hook_rec;
+
+/* The hook lists, indexing pcs_world.hooks. */
+typedef enum pcs_hook_kind {
+    PCS_HOOK_CLEANUP = 0,   /* called in reverse order by pcs_world_destroy */
+    PCS_HOOK_RUN_STATE = 1, /* called in order on each pause and resume (pacing.c) */
+    PCS_HOOK_KINDS
+} pcs_hook_kind;
+
+typedef struct pcs_hook_list {
+    pcs_hook_rec *recs; /* cap records, registration order */
+    uint32_t n, cap;
+} pcs_hook_list;
 
 /* The host's observers of each stage and of each tick's events: set, not
  * registered (one each; NULL fn: none). */
@@ -230,14 +245,11 @@ struct pcs_world {
     pcs_load_check_rec *load_checks; /* load_checks_cap, registration order */
     uint32_t n_load_checks, load_checks_cap;
 
-    pcs_cleanup_rec *cleanups; /* cleanups_cap, registration order */
-    uint32_t n_cleanups, cleanups_cap;
+    pcs_hook_list hooks[PCS_HOOK_KINDS]; /* cleanups, run-state observers */
 
     pcs_plugin_rec *plugins; /* plugins_cap, kept in run order: (priority, id) */
     uint32_t n_plugins, plugins_cap;
-    int plugin_initializing;      /* a plugin's initialize is running: no nested add */
-    pcs_run_state_rec *run_hooks; /* run_hooks_cap, registration order (pacing.c) */
-    uint32_t n_run_hooks, run_hooks_cap;
+    int plugin_initializing; /* a plugin's initialize is running: no nested add */
 };
 
 /* Common guard for build-phase registrations. */
@@ -255,6 +267,12 @@ pcs_status pcs_table_limit(const char *who, const char *what, uint32_t n);
  * phase only: records move, see the file comment. */
 pcs_status pcs_table_reserve(pcs_world *w, const char *who, const char *what, void *table,
                              uint32_t n, uint32_t *cap, size_t size);
+
+/* engine/world.c: appends (fn, ctx) to w's hook list @p kind, in the build
+ * phase only (pcs_world_check_build); PCS_E_INVAL "<who>: fn is NULL" when
+ * @p fn is NULL, and pcs_table_reserve's errors naming @p who and @p what. */
+pcs_status pcs_hook_add(pcs_world *w, pcs_hook_kind kind, const char *who, const char *what,
+                        pcs_hook_fn fn, void *ctx);
 
 /* engine/channel.c: PCS_E_INVAL unless @p name is 1..127 chars of
  * [A-Za-z0-9_-] segments joined by '.' (channel and target names). */

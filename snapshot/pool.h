@@ -50,14 +50,9 @@ enum {
 /** Header flag bits (word PCS_HDR_FLAGS). */
 enum { PCS_HDR_FLAG_PAUSED = 1 };
 
-enum {
-    PCS_EVW_SEQ = 0,
-    PCS_EVW_NUMBER = 1,
-    PCS_EVW_KIND_SUBJECT = 2,
-    PCS_EVW_TICK = 3,
-    PCS_EVW_VALUES = 4,
-    PCS_EVW_WORDS = 8,
-};
+/* An event slot's words (the memory map above): 4..7 are the four values. */
+enum { PCS_EVW_SEQ, PCS_EVW_NUMBER, PCS_EVW_KIND_SUBJECT, PCS_EVW_TICK, PCS_EVW_VALUES };
+enum { PCS_EVW_WORDS = 8 }; /* one cache line a slot */
 
 struct pcs_snapshot_pool {
     /* Immutable after attach; read by every thread. */
@@ -87,12 +82,8 @@ struct pcs_snapshot_pool {
     _Atomic(pcs_hazard *) hazards; /* every hazard record, push-only */
     /* Copies of the current layout's facts and the reclamation counters,
      * for the pool-level getters (relaxed: statistics and hints). */
-    pcs_word cur_range;
-    pcs_word cur_hash;
-    pcs_word cur_version;
-    pcs_word layouts_freed;
-    pcs_word layouts_pending;
-    pcs_word layouts_over;
+    pcs_word cur_range, cur_hash, cur_version;
+    pcs_word layouts_freed, layouts_pending, layouts_over;
 
     /* Written by the writer, read by readers; own cache line each group. */
     alignas(64) pcs_word published;  /* newest complete publication, 0 = none */

@@ -100,6 +100,16 @@ static pcs_status add_plugin(pcs_world *w, const pcs_scenario *scn, pcs_station 
     return rc;
 }
 
+/* The station's own parts, added in this order once the plugins, the freeze
+ * keeper and the sleep are in: its entity tables, its structural command
+ * kinds, the unit add and the unit remove. */
+static pcs_status (*const station_parts[])(pcs_station *st) = {
+    pcs_station_entities_add,
+    pcs_station_structure_add,
+    pcs_station_units_add,
+    pcs_station_unit_remove_add,
+};
+
 /* The scenario loader has read and checked the units and setpoints
  * (station/scenario_units.c); keep a copy for the name lookups below. */
 pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **out)
@@ -137,13 +147,8 @@ pcs_status pcs_station_add(pcs_world *w, const pcs_scenario *scn, pcs_station **
         free(st);
         return pcs_error_set(rc, "%s: $.sleep: %s", s->source, pcs_last_error());
     }
-    rc = pcs_station_entities_add(st);
-    if (rc == PCS_OK)
-        rc = pcs_station_structure_add(st);
-    if (rc == PCS_OK)
-        rc = pcs_station_units_add(st);
-    if (rc == PCS_OK)
-        rc = pcs_station_unit_remove_add(st);
+    for (size_t i = 0; rc == PCS_OK && i < sizeof station_parts / sizeof station_parts[0]; i++)
+        rc = station_parts[i](st);
     if (rc != PCS_OK) {
         free(st->pump_pending);
         free(st);

@@ -445,14 +445,13 @@ static pcs_status sleep_systems(pcs_world *w, struct station_sleep *s)
                             .writes = wr,
                             .n_writes = nw};
     pcs_status rc = pcs_system_register(w, &wake, &s->sys_wake);
-    pcs_system_desc decide = {.name = "station.sleep",
-                              .stage = PCS_STAGE_EVENTS,
-                              .fn = sleep_decide_system,
-                              .ctx = s,
-                              .reads = rd,
-                              .n_reads = nr,
-                              .writes = wr,
-                              .n_writes = nw};
+    /* The decider writes what the waker does and reads the keys it judges. */
+    pcs_system_desc decide = wake;
+    decide.name = "station.sleep";
+    decide.stage = PCS_STAGE_EVENTS;
+    decide.fn = sleep_decide_system;
+    decide.reads = rd;
+    decide.n_reads = nr;
     return rc == PCS_OK ? pcs_system_register(w, &decide, &s->sys_decide) : rc;
 }
 

@@ -147,6 +147,22 @@ Test(primary, def_validate_names_the_field)
     cr_expect(strstr(pcs_last_error(), "k_core_grids") != NULL, "%s", pcs_last_error());
 }
 
+/* A field bounded by another (pcs_th_field lo_at, th_build.c): the core top
+ * must be above its bottom (-2.038 m by default), an open end, and the
+ * message gives the range the other field made. */
+Test(primary, a_field_above_another_is_checked_against_its_value)
+{
+    pcs_primary_def d;
+    pcs_primary_default(&d);
+    d.z_core_top_m = d.z_core_bottom_m;
+    cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
+    cr_expect_str_eq(pcs_last_error(), "primary: z_core_top_m = -2.038 is outside (-2.038, 100]");
+    pcs_primary_default(&d);
+    d.z_core_top_m = NAN;
+    cr_expect_eq(pcs_primary_def_validate(&d), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "z_core_top_m = nan") != NULL, "%s", pcs_last_error());
+}
+
 /* ---- steady states ------------------------------------------------------------ */
 
 /*

@@ -742,8 +742,9 @@ Test(secondary, bad_definitions_are_refused_with_field_and_range)
     pcs_secondary_default(&d);
     d.feed_t_k = 700.0;
     cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
-    cr_expect(strstr(pcs_last_error(), "feed_t_k: 700 is outside [273.16, 600]") != NULL, "%s",
-              pcs_last_error());
+    cr_expect(strstr(pcs_last_error(),
+                     "pcs_secondary_def.feed_t_k = 700 is outside [273.16, 600]") != NULL,
+              "%s", pcs_last_error());
     pcs_secondary_default(&d);
     d.safety_full_pa = d.safety_open_pa;
     cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
@@ -752,6 +753,21 @@ Test(secondary, bad_definitions_are_refused_with_field_and_range)
     d.h_dome_m[2] = 0.0;
     cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
     cr_expect(strstr(pcs_last_error(), "h_dome_m[2]") != NULL, "%s", pcs_last_error());
+}
+
+/* A field bounded above by another (pcs_th_field hi_at, th_build.c): the
+ * carry-under level lies inside the dome's first section, [0, h_dome_m[0]]. */
+Test(secondary, carry_under_above_the_first_dome_section_names_that_bound)
+{
+    pcs_secondary_def d;
+    pcs_secondary_default(&d);
+    d.h_dome_m[0] = 1.5;
+    d.carry_under_m = 1.5;
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_OK, "%s", pcs_last_error());
+    d.carry_under_m = 1.75;
+    cr_expect_eq(pcs_secondary_def_validate(&d), PCS_E_INVAL);
+    cr_expect_str_eq(pcs_last_error(),
+                     "pcs_secondary_def.carry_under_m = 1.75 is outside [0, 1.5]");
 }
 
 /* ---- steam dumps, MSIV ------------------------------------------------------------------- */

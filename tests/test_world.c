@@ -347,6 +347,37 @@ Test(world, destroy_callbacks_run_in_reverse_order)
     cr_assert_eq(cleanup_order[1], 1);
 }
 
+static void observe(void *ctx, int paused)
+{
+    (void)ctx, (void)paused;
+}
+
+/* Both hook lists (pcs_hook_add, engine/world.c) refuse the same three ways,
+ * each message naming the public call it came from. */
+Test(world, hooks_refuse_a_null_world_a_null_fn_and_a_sealed_world_naming_the_call)
+{
+    static int one = 1;
+    cr_assert_eq(pcs_world_on_destroy(NULL, cleanup, &one), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(), "pcs_world_on_destroy: world is NULL");
+    cr_assert_eq(pcs_world_on_run_state(NULL, observe, &one), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(), "pcs_world_on_run_state: world is NULL");
+    pcs_world *w = wfx_world();
+    cr_assert_eq(pcs_world_on_destroy(w, NULL, &one), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(), "pcs_world_on_destroy: fn is NULL");
+    cr_assert_eq(pcs_world_on_run_state(w, NULL, &one), PCS_E_INVAL);
+    cr_assert_str_eq(pcs_last_error(), "pcs_world_on_run_state: fn is NULL");
+    cr_assert_eq(pcs_world_tick(w), PCS_OK);
+    cr_assert_eq(pcs_world_on_destroy(w, cleanup, &one), PCS_E_STATE);
+    cr_assert(strstr(pcs_last_error(), "pcs_world_on_destroy: the world is sealed") != NULL, "%s",
+              pcs_last_error());
+    cr_assert_eq(pcs_world_on_run_state(w, observe, &one), PCS_E_STATE);
+    cr_assert(strstr(pcs_last_error(), "pcs_world_on_run_state: the world is sealed") != NULL, "%s",
+              pcs_last_error());
+    n_cleaned = 0;
+    pcs_world_destroy(w);
+    cr_assert_eq(n_cleaned, 0, "no refused cleanup was kept");
+}
+
 Test(channels, many_names_resolve_through_the_index)
 {
     pcs_world *w = wfx_world();

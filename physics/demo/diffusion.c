@@ -26,10 +26,8 @@ enum { PART_HDR, PART_U0, PART_U1, PARTS };
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_diffusion {
-    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
-    uint32_t nx, ny;
-    double coeff;
-    uint32_t threads;
+    pcs_model_base base;   /* first: name, owned parts (standalone), store ids */
+    pcs_diffusion_def def; /* its def, the name at base.name (model_common.h layout.def_at) */
     double *buf[2];        /* the two fields; point into stores once registered */
     pcs_model_header *hdr; /* step count and current field; a store once registered */
 };
@@ -66,22 +64,11 @@ static pcs_status check_config(const char *fn, const void *def)
 static uint32_t diffusion_parts(void *model, pcs_model_part *p)
 {
     pcs_diffusion *m = model;
-    size_t n = (size_t)m->nx * m->ny;
+    size_t n = (size_t)m->def.nx * m->def.ny;
     p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
     p[PART_U0] = (pcs_model_part){"u0", sizeof(double), n, PCS_STORE_STATE_F64, &m->buf[0]};
     p[PART_U1] = (pcs_model_part){"u1", sizeof(double), n, PCS_STORE_STATE_F64, &m->buf[1]};
     return PARTS;
-}
-
-/* The model's values from its def (pcs_model_kind.init). */
-static void diffusion_init(void *model, const void *def)
-{
-    pcs_diffusion *m = model;
-    const pcs_diffusion_def *cfg = def;
-    m->nx = cfg->nx;
-    m->ny = cfg->ny;
-    m->coeff = cfg->coeff;
-    m->threads = cfg->threads;
 }
 
 void pcs_diffusion_destroy(pcs_diffusion *m)
@@ -124,11 +111,11 @@ pcs_status pcs_diffusion_step(pcs_diffusion *m)
     uint32_t cur = m->hdr->cur & 1u;
     const double *src = m->buf[cur];
     double *dst = m->buf[cur ^ 1u];
-    const size_t nx = m->nx;
-    const long ny = (long)m->ny;
-    const double k = m->coeff;
+    const size_t nx = m->def.nx;
+    const long ny = (long)m->def.ny;
+    const double k = m->def.coeff;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads((int)m->threads) if (m->threads > 1)
+#pragma omp parallel for schedule(static) num_threads((int)m->def.threads) if (m->def.threads > 1)
 #endif
     for (long y = 0; y < ny; y++) {
         const double *mid = src + (size_t)y * nx;
@@ -146,21 +133,21 @@ pcs_status pcs_diffusion_set(pcs_diffusion *m, uint32_t x, uint32_t y, double va
     static const char fn[] = "pcs_diffusion_set";
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "%s: model is NULL", fn);
-    if (x >= m->nx || y >= m->ny)
+    if (x >= m->def.nx || y >= m->def.ny)
         return pcs_error_set(PCS_E_INVAL, "%s: cell (%u, %u) outside the %u x %u grid", fn, x, y,
-                             m->nx, m->ny);
+                             m->def.nx, m->def.ny);
     if (!pcs_isfinite(value))
         return pcs_error_set(PCS_E_INVAL, "%s: value at (%u, %u) = %g; must be finite", fn, x, y,
                              value);
-    m->buf[m->hdr->cur & 1u][(size_t)y * m->nx + x] = value;
+    m->buf[m->hdr->cur & 1u][(size_t)y * m->def.nx + x] = value;
     return PCS_OK;
 }
 
 double pcs_diffusion_get(const pcs_diffusion *m, uint32_t x, uint32_t y)
 {
-    if (!m || x >= m->nx || y >= m->ny)
+    if (!m || x >= m->def.nx || y >= m->def.ny)
         return 0.0;
-    return m->buf[m->hdr->cur & 1u][(size_t)y * m->nx + x];
+    return m->buf[m->hdr->cur & 1u][(size_t)y * m->def.nx + x];
 }
 
 const double *pcs_diffusion_field(const pcs_diffusion *m)
@@ -173,7 +160,7 @@ double pcs_diffusion_total(const pcs_diffusion *m)
     if (!m)
         return 0.0;
     const double *u = m->buf[m->hdr->cur & 1u];
-    size_t n = (size_t)m->nx * m->ny;
+    size_t n = (size_t)m->def.nx * m->def.ny;
     double sum = 0.0;
     for (size_t i = 0; i < n; i++)
         sum += u[i];
@@ -195,7 +182,7 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
 {
     const pcs_diffusion *m = ctx;
     const uint32_t *id = m->base.part_id;
-    size_t n = (size_t)m->nx * m->ny;
+    size_t n = (size_t)m->def.nx * m->def.ny;
     pcs_status st = pcs_model_header_check(m->base.name, pcs_load_view_store(v, id[PART_HDR]));
     for (int b = PART_U0; st == PCS_OK && b <= PART_U1; b++)
         st = pcs_load_check_f64(pcs_store_name(w, id[b]), "value", pcs_load_view_store(v, id[b]), n,
@@ -205,8 +192,11 @@ static pcs_status diffusion_load_check(const pcs_world *w, const pcs_load_view *
 
 static const pcs_model_kind diffusion_kind = {
     .name = "diffusion",
-    .layout = {.size = sizeof(pcs_diffusion), .def_name = offsetof(pcs_diffusion_def, name)},
-    .setup = {.check = check_config, .init = diffusion_init},
+    .layout = {.size = sizeof(pcs_diffusion),
+               .def_name = offsetof(pcs_diffusion_def, name),
+               .def_at = offsetof(pcs_diffusion, def),
+               .def_size = sizeof(pcs_diffusion_def)},
+    .setup = {.check = check_config},
     .state = {.parts = diffusion_parts,
               .system = diffusion_system,
               .load_check = diffusion_load_check},

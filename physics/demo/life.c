@@ -27,9 +27,7 @@ _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_life {
     pcs_model_base base; /* first: name, owned parts (standalone), store ids */
-    uint32_t width, height;
-    pcs_life_boundary boundary;
-    uint32_t threads;
+    pcs_life_def def;    /* its def, the name at base.name (model_common.h layout.def_at) */
     uint8_t *buf[2];
     pcs_model_header *hdr;
     uint8_t *zero_row; /* width zero bytes: the dead world beyond the edge */
@@ -67,22 +65,11 @@ static pcs_status check_config(const char *fn, const void *def)
 static uint32_t life_parts(void *model, pcs_model_part *p)
 {
     pcs_life *m = model;
-    size_t n = (size_t)m->width * m->height;
+    size_t n = (size_t)m->def.width * m->def.height;
     p[PART_HDR] = (pcs_model_part){"hdr", sizeof(pcs_model_header), 1, PCS_STORE_STATE, &m->hdr};
     p[PART_C0] = (pcs_model_part){"c0", 1, n, PCS_STORE_STATE, &m->buf[0]};
     p[PART_C1] = (pcs_model_part){"c1", 1, n, PCS_STORE_STATE, &m->buf[1]};
     return PARTS;
-}
-
-/* The model's values from its def (pcs_model_kind.init). */
-static void life_init(void *model, const void *def)
-{
-    pcs_life *m = model;
-    const pcs_life_def *cfg = def;
-    m->width = cfg->width;
-    m->height = cfg->height;
-    m->boundary = cfg->boundary;
-    m->threads = cfg->threads;
 }
 
 /* The row of dead cells beyond the edge: not a part, it stays with the
@@ -91,9 +78,9 @@ static pcs_status life_start(const char *fn, void *model, const void *def)
 {
     (void)def;
     pcs_life *m = model;
-    m->zero_row = calloc(m->width, 1);
+    m->zero_row = calloc(m->def.width, 1);
     if (!m->zero_row)
-        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for a row of %u cells", fn, m->width);
+        return pcs_error_set(PCS_E_NOMEM, "%s: no memory for a row of %u cells", fn, m->def.width);
     return PCS_OK;
 }
 
@@ -158,12 +145,12 @@ pcs_status pcs_life_step(pcs_life *m)
     uint32_t cur = m->hdr->cur & 1u;
     const uint8_t *src = m->buf[cur];
     uint8_t *dst = m->buf[cur ^ 1u];
-    const size_t w = m->width;
-    const long h = (long)m->height;
-    const int wrap = m->boundary == PCS_LIFE_WRAP;
+    const size_t w = m->def.width;
+    const long h = (long)m->def.height;
+    const int wrap = m->def.boundary == PCS_LIFE_WRAP;
     const uint8_t *zero = m->zero_row;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads((int)m->threads) if (m->threads > 1)
+#pragma omp parallel for schedule(static) num_threads((int)m->def.threads) if (m->def.threads > 1)
 #endif
     for (long y = 0; y < h; y++) {
         const uint8_t *mid = src + (size_t)y * w;
@@ -180,18 +167,18 @@ pcs_status pcs_life_set(pcs_life *m, uint32_t x, uint32_t y, int alive)
 {
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "pcs_life_set: model is NULL");
-    if (x >= m->width || y >= m->height)
+    if (x >= m->def.width || y >= m->def.height)
         return pcs_error_set(PCS_E_INVAL, "pcs_life_set: cell (%u, %u) outside the %u x %u grid", x,
-                             y, m->width, m->height);
-    m->buf[m->hdr->cur & 1u][(size_t)y * m->width + x] = alive ? 1u : 0u;
+                             y, m->def.width, m->def.height);
+    m->buf[m->hdr->cur & 1u][(size_t)y * m->def.width + x] = alive ? 1u : 0u;
     return PCS_OK;
 }
 
 int pcs_life_get(const pcs_life *m, uint32_t x, uint32_t y)
 {
-    if (!m || x >= m->width || y >= m->height)
+    if (!m || x >= m->def.width || y >= m->def.height)
         return 0;
-    return m->buf[m->hdr->cur & 1u][(size_t)y * m->width + x] != 0;
+    return m->buf[m->hdr->cur & 1u][(size_t)y * m->def.width + x] != 0;
 }
 
 /* Walk the pattern; when apply is 0 only check it. */
@@ -210,13 +197,14 @@ static pcs_status life_pattern(pcs_life *m, uint32_t x0, uint32_t y0, const char
                                  "pcs_life_load: character '%c' at offset %td; allowed "
                                  "'o', 'O', '.', newline",
                                  *p, p - pattern);
-        if (x >= m->width || y >= m->height)
+        if (x >= m->def.width || y >= m->def.height)
             return pcs_error_set(PCS_E_INVAL,
                                  "pcs_life_load: pattern cell (%llu, %llu) outside the %u x %u "
                                  "grid",
-                                 (unsigned long long)x, (unsigned long long)y, m->width, m->height);
+                                 (unsigned long long)x, (unsigned long long)y, m->def.width,
+                                 m->def.height);
         if (apply)
-            m->buf[m->hdr->cur & 1u][(size_t)y * m->width + x] = *p != '.';
+            m->buf[m->hdr->cur & 1u][(size_t)y * m->def.width + x] = *p != '.';
         x++;
     }
     return PCS_OK;
@@ -236,14 +224,14 @@ pcs_status pcs_life_render(const pcs_life *m, char *buf, size_t cap)
 {
     if (!m || !buf)
         return pcs_error_set(PCS_E_INVAL, "pcs_life_render: model or buf is NULL");
-    size_t need = ((size_t)m->width + 1) * m->height + 1;
+    size_t need = ((size_t)m->def.width + 1) * m->def.height + 1;
     if (cap < need)
         return pcs_error_set(PCS_E_INVAL, "pcs_life_render: cap = %zu bytes; need %zu", cap, need);
     const uint8_t *c = m->buf[m->hdr->cur & 1u];
     char *o = buf;
-    for (uint32_t y = 0; y < m->height; y++) {
-        for (uint32_t x = 0; x < m->width; x++)
-            *o++ = c[(size_t)y * m->width + x] ? 'o' : '.';
+    for (uint32_t y = 0; y < m->def.height; y++) {
+        for (uint32_t x = 0; x < m->def.width; x++)
+            *o++ = c[(size_t)y * m->def.width + x] ? 'o' : '.';
         *o++ = '\n';
     }
     *o = '\0';
@@ -255,7 +243,7 @@ uint64_t pcs_life_population(const pcs_life *m)
     if (!m)
         return 0;
     const uint8_t *c = m->buf[m->hdr->cur & 1u];
-    size_t n = (size_t)m->width * m->height;
+    size_t n = (size_t)m->def.width * m->def.height;
     uint64_t pop = 0;
     for (size_t i = 0; i < n; i++)
         pop += c[i] != 0;
@@ -283,7 +271,7 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
     (void)w;
     const pcs_life *m = ctx;
     const uint32_t *id = m->base.part_id;
-    size_t n = (size_t)m->width * m->height;
+    size_t n = (size_t)m->def.width * m->def.height;
     pcs_status st = pcs_model_header_check(m->base.name, pcs_load_view_store(v, id[PART_HDR]));
     for (int b = PART_C0; st == PCS_OK && b <= PART_C1; b++) {
         const uint8_t *c = pcs_load_view_store(v, id[b]);
@@ -297,8 +285,11 @@ static pcs_status life_load_check(const pcs_world *w, const pcs_load_view *v, vo
 
 static const pcs_model_kind life_kind = {
     .name = "life",
-    .layout = {.size = sizeof(pcs_life), .def_name = offsetof(pcs_life_def, name)},
-    .setup = {.check = check_config, .init = life_init, .start = life_start},
+    .layout = {.size = sizeof(pcs_life),
+               .def_name = offsetof(pcs_life_def, name),
+               .def_at = offsetof(pcs_life, def),
+               .def_size = sizeof(pcs_life_def)},
+    .setup = {.check = check_config, .start = life_start},
     .state = {.parts = life_parts, .system = life_system, .load_check = life_load_check},
 };
 

@@ -72,6 +72,11 @@ static void *model_new(const pcs_model_kind *k, const char *fn, const void *cfg,
         free(b);
         return NULL;
     }
+    if (k->layout.def_size) {
+        char *def = (char *)b + k->layout.def_at;
+        memcpy(def, cfg, k->layout.def_size);
+        ptr_set(def + k->layout.def_name, b->name);
+    }
     return b;
 }
 
@@ -103,7 +108,8 @@ pcs_status pcs_model_create(const pcs_model_kind *k, const void *cfg, void *out)
     pcs_model_base *b = model_new(k, fn, cfg, &st);
     if (!b)
         return st;
-    k->setup.init(b, cfg);
+    if (k->setup.init)
+        k->setup.init(b, cfg);
     st = own_parts(k, fn, b);
     if (st == PCS_OK && k->setup.start)
         st = k->setup.start(fn, b, cfg);

@@ -98,11 +98,16 @@ typedef struct pcs_model_kind {
     struct {
         size_t size;     /**< bytes of the model struct (a pcs_model_base first) */
         size_t def_name; /**< offsetof(<the def>, name): its `const char *name` */
+        /** Where the model keeps a copy of its def (offsetof(<the model>,
+         *  def)) and the def's bytes; def_size 0: no copy. The copy's name
+         *  points at base.name, never at the caller's string. */
+        size_t def_at, def_size;
     } layout;
     struct {
         /** Check the def @p cfg; messages start with @p fn. */
         pcs_status (*check)(const char *fn, const void *cfg);
-        /** Copy the def's values into @p model: all that the parts list reads. */
+        /** After the def's copy (layout.def_at), the values the model derives
+         *  from @p cfg that the parts list reads; NULL: none. */
         void (*init)(void *model, const void *cfg);
         /** After the parts are allocated (NULL: nothing more): fill them from
          *  @p cfg; on failure it frees what it allocated and says why. */
@@ -117,7 +122,8 @@ typedef struct pcs_model_kind {
 
 /**
  * pcs_<model>_create for model kind @p k: @p cfg and @p out given, the def
- * checked, the model allocated and named, its values read (init), a zeroed
+ * checked, the model allocated and named, its def copied (layout.def_at)
+ * and its derived values set (init), a zeroed
  * buffer for each part, then start; only on success the model is stored in
  * @p out (the address of the caller's model pointer).
  * @return PCS_OK; PCS_E_INVAL "pcs_<name>_create: cfg or out is NULL", the

@@ -33,8 +33,8 @@ enum { PART_HDR, PART_CELLS, PART_PARTS, PARTS };
 _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_particles {
-    pcs_model_base base; /* first: name, owned parts (standalone), store ids */
-    uint32_t width, height, capacity;
+    pcs_model_base base;   /* first: name, owned parts (standalone), store ids */
+    pcs_particles_def def; /* its def, the name at base.name (model_common.h layout.def_at) */
     particles_header *hdr;
     uint8_t *cells; /* width * height, 1 = obstacle */
     particle *parts;
@@ -52,11 +52,11 @@ pcs_status pcs_particles_default(pcs_particles_def *cfg)
 static uint32_t particles_parts(void *model, pcs_model_part *p)
 {
     pcs_particles *m = model;
-    size_t ncells = (size_t)m->width * m->height;
+    size_t ncells = (size_t)m->def.width * m->def.height;
     p[PART_HDR] = (pcs_model_part){"hdr", sizeof(particles_header), 1, PCS_STORE_STATE, &m->hdr};
     p[PART_CELLS] = (pcs_model_part){"cells", 1, ncells, PCS_STORE_STATE, &m->cells};
-    p[PART_PARTS] =
-        (pcs_model_part){"parts", sizeof(particle), m->capacity, PCS_STORE_STATE, &m->parts};
+    p[PART_PARTS] = (pcs_model_part){"parts", sizeof(particle), m->def.max_particles,
+                                     PCS_STORE_STATE, &m->parts};
     return PARTS;
 }
 
@@ -71,16 +71,6 @@ static pcs_status check_config(const char *fn, const void *def)
     return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
 }
 
-/* The model's values from its def (pcs_model_kind.init). */
-static void particles_init(void *model, const void *def)
-{
-    pcs_particles *m = model;
-    const pcs_particles_def *cfg = def;
-    m->width = cfg->width;
-    m->height = cfg->height;
-    m->capacity = cfg->max_particles;
-}
-
 void pcs_particles_destroy(pcs_particles *m)
 {
     pcs_model_free(m);
@@ -89,7 +79,7 @@ void pcs_particles_destroy(pcs_particles *m)
 /* Particles in use, never past capacity even if a loaded store says so. */
 static uint32_t live(const pcs_particles *m)
 {
-    return m->hdr->count < m->capacity ? m->hdr->count : m->capacity;
+    return m->hdr->count < m->def.max_particles ? m->hdr->count : m->def.max_particles;
 }
 
 static int occupied(const pcs_particles *m, uint32_t x, uint32_t y)
@@ -105,12 +95,12 @@ pcs_status pcs_particles_set_obstacle(pcs_particles *m, uint32_t x, uint32_t y, 
     static const char fn[] = "pcs_particles_set_obstacle";
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "%s: model is NULL", fn);
-    if (x >= m->width || y >= m->height)
+    if (x >= m->def.width || y >= m->def.height)
         return pcs_error_set(PCS_E_INVAL, "%s: cell (%u, %u) outside the %u x %u grid", fn, x, y,
-                             m->width, m->height);
+                             m->def.width, m->def.height);
     if (on && occupied(m, x, y))
         return pcs_error_set(PCS_E_INVAL, "%s: cell (%u, %u) holds a particle", fn, x, y);
-    m->cells[(size_t)y * m->width + x] = on ? 1u : 0u;
+    m->cells[(size_t)y * m->def.width + x] = on ? 1u : 0u;
     return PCS_OK;
 }
 
@@ -120,14 +110,14 @@ static pcs_status check_map(const pcs_particles *m, const char *map)
 {
     static const char fn[] = "pcs_particles_load_map";
     const char *p = map;
-    for (uint32_t y = 0; y < m->height; y++) {
-        for (uint32_t x = 0; x < m->width; x++, p++) {
+    for (uint32_t y = 0; y < m->def.height; y++) {
+        for (uint32_t x = 0; x < m->def.width; x++, p++) {
             if (*p == '\0' && x == 0)
                 return pcs_error_set(PCS_E_INVAL, "%s: map has %u lines; want height = %u", fn, y,
-                                     m->height);
+                                     m->def.height);
             if (*p == '\0' || *p == '\n')
                 return pcs_error_set(PCS_E_INVAL, "%s: line %u has %u chars; want width = %u", fn,
-                                     y + 1, x, m->width);
+                                     y + 1, x, m->def.width);
             if (*p != '#' && *p != '.')
                 return pcs_error_set(PCS_E_INVAL,
                                      "%s: line %u column %u is '%c'; allowed '#' or '.'", fn, y + 1,
@@ -137,16 +127,16 @@ static pcs_status check_map(const pcs_particles *m, const char *map)
             p++;
         else if (*p != '\0')
             return pcs_error_set(PCS_E_INVAL, "%s: line %u is longer than width = %u", fn, y + 1,
-                                 m->width);
-        else if (y + 1 < m->height)
+                                 m->def.width);
+        else if (y + 1 < m->def.height)
             return pcs_error_set(PCS_E_INVAL, "%s: map has %u lines; want height = %u", fn, y + 1,
-                                 m->height);
+                                 m->def.height);
     }
     if (*p != '\0')
-        return pcs_error_set(PCS_E_INVAL, "%s: more than height = %u lines", fn, m->height);
+        return pcs_error_set(PCS_E_INVAL, "%s: more than height = %u lines", fn, m->def.height);
     for (uint32_t i = 0; i < live(m); i++) {
         const particle *q = &m->parts[i];
-        if (map[(size_t)q->y * (m->width + 1u) + (size_t)q->x] == '#')
+        if (map[(size_t)q->y * (m->def.width + 1u) + (size_t)q->x] == '#')
             return pcs_error_set(PCS_E_INVAL, "%s: obstacle at (%d, %d) on particle %u", fn, q->x,
                                  q->y, i);
     }
@@ -160,17 +150,18 @@ pcs_status pcs_particles_load_map(pcs_particles *m, const char *map)
     pcs_status st = check_map(m, map);
     if (st != PCS_OK)
         return st;
-    for (uint32_t y = 0; y < m->height; y++)
-        for (uint32_t x = 0; x < m->width; x++)
-            m->cells[(size_t)y * m->width + x] = map[(size_t)y * (m->width + 1u) + x] == '#';
+    for (uint32_t y = 0; y < m->def.height; y++)
+        for (uint32_t x = 0; x < m->def.width; x++)
+            m->cells[(size_t)y * m->def.width + x] =
+                map[(size_t)y * (m->def.width + 1u) + x] == '#';
     return PCS_OK;
 }
 
 static int blocked(const pcs_particles *m, int32_t x, int32_t y)
 {
-    if (x < 0 || y < 0 || (uint32_t)x >= m->width || (uint32_t)y >= m->height)
+    if (x < 0 || y < 0 || (uint32_t)x >= m->def.width || (uint32_t)y >= m->def.height)
         return 1;
-    return m->cells[(size_t)y * m->width + (size_t)x] != 0;
+    return m->cells[(size_t)y * m->def.width + (size_t)x] != 0;
 }
 
 pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t vx, int32_t vy,
@@ -179,18 +170,18 @@ pcs_status pcs_particles_spawn(pcs_particles *m, int32_t x, int32_t y, int32_t v
     static const char fn[] = "pcs_particles_spawn";
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "%s: model is NULL", fn);
-    if (x < 0 || y < 0 || (uint32_t)x >= m->width || (uint32_t)y >= m->height)
+    if (x < 0 || y < 0 || (uint32_t)x >= m->def.width || (uint32_t)y >= m->def.height)
         return pcs_error_set(PCS_E_INVAL, "%s: (%d, %d) outside the %u x %u grid", fn, x, y,
-                             m->width, m->height);
+                             m->def.width, m->def.height);
     if (blocked(m, x, y))
         return pcs_error_set(PCS_E_INVAL, "%s: (%d, %d) is an obstacle", fn, x, y);
     if (vx < -PCS_PARTICLES_SPEED_MAX || vx > PCS_PARTICLES_SPEED_MAX ||
         vy < -PCS_PARTICLES_SPEED_MAX || vy > PCS_PARTICLES_SPEED_MAX)
         return pcs_error_set(PCS_E_INVAL, "%s: velocity (%d, %d); each allowed [-%d, %d]", fn, vx,
                              vy, PCS_PARTICLES_SPEED_MAX, PCS_PARTICLES_SPEED_MAX);
-    if (m->hdr->count >= m->capacity)
+    if (m->hdr->count >= m->def.max_particles)
         return pcs_error_set(PCS_E_OVERFLOW, "%s: '%s' is full (max_particles = %u)", fn,
-                             m->base.name, m->capacity);
+                             m->base.name, m->def.max_particles);
     uint32_t i = m->hdr->count++;
     m->parts[i] = (particle){x, y, vx, vy};
     if (index)
@@ -251,15 +242,15 @@ pcs_status pcs_particles_render(const pcs_particles *m, char *buf, size_t cap)
 {
     if (!m || !buf)
         return pcs_error_set(PCS_E_INVAL, "pcs_particles_render: model or buf is NULL");
-    size_t line = (size_t)m->width + 1;
-    size_t need = line * m->height + 1;
+    size_t line = (size_t)m->def.width + 1;
+    size_t need = line * m->def.height + 1;
     if (cap < need)
         return pcs_error_set(PCS_E_INVAL, "pcs_particles_render: cap = %zu bytes; need %zu", cap,
                              need);
-    for (uint32_t y = 0; y < m->height; y++) {
-        for (uint32_t x = 0; x < m->width; x++)
-            buf[y * line + x] = m->cells[(size_t)y * m->width + x] ? '#' : '.';
-        buf[y * line + m->width] = '\n';
+    for (uint32_t y = 0; y < m->def.height; y++) {
+        for (uint32_t x = 0; x < m->def.width; x++)
+            buf[y * line + x] = m->cells[(size_t)y * m->def.width + x] ? '#' : '.';
+        buf[y * line + m->def.width] = '\n';
     }
     for (uint32_t i = 0; i < live(m); i++) {
         const particle *p = &m->parts[i];
@@ -291,16 +282,16 @@ static pcs_status particle_check(const pcs_particles *m, const uint8_t *cells, c
 {
     const int32_t s = PCS_PARTICLES_SPEED_MAX;
     char allowed[64];
-    snprintf(allowed, sizeof allowed, "[0, %u)", m->width);
-    if (q->x < 0 || (uint32_t)q->x >= m->width)
+    snprintf(allowed, sizeof allowed, "[0, %u)", m->def.width);
+    if (q->x < 0 || (uint32_t)q->x >= m->def.width)
         return pcs_model_bad(m->base.name, "parts", i, "x", q->x, allowed);
-    snprintf(allowed, sizeof allowed, "[0, %u)", m->height);
-    if (q->y < 0 || (uint32_t)q->y >= m->height)
+    snprintf(allowed, sizeof allowed, "[0, %u)", m->def.height);
+    if (q->y < 0 || (uint32_t)q->y >= m->def.height)
         return pcs_model_bad(m->base.name, "parts", i, "y", q->y, allowed);
     if (q->vx < -s || q->vx > s || q->vy < -s || q->vy > s)
         return pcs_model_bad(m->base.name, "parts", i, q->vx < -s || q->vx > s ? "vx" : "vy",
                              q->vx < -s || q->vx > s ? q->vx : q->vy, "[-64, 64]");
-    if (cells[(size_t)q->y * m->width + (size_t)q->x])
+    if (cells[(size_t)q->y * m->def.width + (size_t)q->x])
         return pcs_model_bad(m->base.name, "parts", i, "cell under the particle", 1.0,
                              "0 (no particle on an obstacle)");
     return PCS_OK;
@@ -314,12 +305,12 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
     const uint8_t *cells = pcs_load_view_store(v, m->base.part_id[PART_CELLS]);
     const particle *parts = pcs_load_view_store(v, m->base.part_id[PART_PARTS]);
     char allowed[64];
-    snprintf(allowed, sizeof allowed, "[0, %u] (max_particles)", m->capacity);
-    if (h->count > m->capacity)
+    snprintf(allowed, sizeof allowed, "[0, %u] (max_particles)", m->def.max_particles);
+    if (h->count > m->def.max_particles)
         return pcs_model_bad(m->base.name, "hdr", 0, "count", h->count, allowed);
     if (h->pad != 0u)
         return pcs_model_bad(m->base.name, "hdr", 0, "pad", h->pad, "0");
-    size_t n = (size_t)m->width * m->height;
+    size_t n = (size_t)m->def.width * m->def.height;
     for (size_t i = 0; i < n; i++)
         if (cells[i] > 1u)
             return pcs_model_bad(m->base.name, "cells", i, "cell", cells[i], "0 or 1");
@@ -333,8 +324,11 @@ static pcs_status particles_load_check(const pcs_world *w, const pcs_load_view *
 
 static const pcs_model_kind particles_kind = {
     .name = "particles",
-    .layout = {.size = sizeof(pcs_particles), .def_name = offsetof(pcs_particles_def, name)},
-    .setup = {.check = check_config, .init = particles_init},
+    .layout = {.size = sizeof(pcs_particles),
+               .def_name = offsetof(pcs_particles_def, name),
+               .def_at = offsetof(pcs_particles, def),
+               .def_size = sizeof(pcs_particles_def)},
+    .setup = {.check = check_config},
     .state = {.parts = particles_parts,
               .system = particles_system,
               .load_check = particles_load_check},

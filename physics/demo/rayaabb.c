@@ -42,7 +42,7 @@ _Static_assert(PARTS <= PCS_MODEL_PARTS_MAX, "model_common holds every part");
 
 struct pcs_rayaabb {
     pcs_model_base base; /* first: name, owned parts (standalone), store ids */
-    uint32_t max_rays, max_boxes;
+    pcs_rayaabb_def def; /* its def, the name at base.name (model_common.h layout.def_at) */
     rayaabb_header *hdr;
     pcs_rayaabb_ray *rays;
     pcs_rayaabb_box *boxes;
@@ -187,11 +187,12 @@ static uint32_t rayaabb_parts(void *model, pcs_model_part *p)
     pcs_rayaabb *m = model;
     const pcs_store_kind f64 = PCS_STORE_STATE_F64;
     p[PART_HDR] = (pcs_model_part){"hdr", sizeof(rayaabb_header), 1, PCS_STORE_STATE, &m->hdr};
-    p[PART_RAYS] = (pcs_model_part){"rays", sizeof(pcs_rayaabb_ray), m->max_rays, f64, &m->rays};
+    p[PART_RAYS] =
+        (pcs_model_part){"rays", sizeof(pcs_rayaabb_ray), m->def.max_rays, f64, &m->rays};
     p[PART_BOXES] =
-        (pcs_model_part){"boxes", sizeof(pcs_rayaabb_box), m->max_boxes, f64, &m->boxes};
+        (pcs_model_part){"boxes", sizeof(pcs_rayaabb_box), m->def.max_boxes, f64, &m->boxes};
     p[PART_HITS] =
-        (pcs_model_part){"hits", sizeof(rayaabb_hit), m->max_rays, PCS_STORE_STATE, &m->hits};
+        (pcs_model_part){"hits", sizeof(rayaabb_hit), m->def.max_rays, PCS_STORE_STATE, &m->hits};
     return PARTS;
 }
 
@@ -203,15 +204,6 @@ static pcs_status check_config(const char *fn, const void *def)
         {"max_boxes", cfg->max_boxes, 1, PCS_RAYAABB_BOXES_MAX, NULL, NULL},
     };
     return pcs_model_counts_check(fn, counts, sizeof counts / sizeof counts[0]);
-}
-
-/* The caster's capacities from its def (pcs_model_kind.init). */
-static void rayaabb_init(void *model, const void *def)
-{
-    pcs_rayaabb *m = model;
-    const pcs_rayaabb_def *cfg = def;
-    m->max_rays = cfg->max_rays;
-    m->max_boxes = cfg->max_boxes;
 }
 
 void pcs_rayaabb_destroy(pcs_rayaabb *m)
@@ -239,7 +231,7 @@ static pcs_status list_put(const char *fn, pcs_rayaabb *m, enum list l, const vo
     pcs_status st = l == RAYS ? ray_check(fn, elem) : box_check(fn, elem);
     if (st != PCS_OK)
         return st;
-    const uint32_t max = l == RAYS ? m->max_rays : m->max_boxes;
+    const uint32_t max = l == RAYS ? m->def.max_rays : m->def.max_boxes;
     if (!set_at && *n >= max)
         return pcs_error_set(PCS_E_OVERFLOW, "%s: caster '%s' is full (%s = %u)", fn, m->base.name,
                              l == RAYS ? "max_rays" : "max_boxes", max);
@@ -280,8 +272,8 @@ pcs_status pcs_rayaabb_step(pcs_rayaabb *m)
     if (!m)
         return pcs_error_set(PCS_E_INVAL, "pcs_rayaabb_step: caster is NULL");
     /* Counts may come from a loaded store: never trust them past capacity. */
-    uint32_t nr = m->hdr->n_rays < m->max_rays ? m->hdr->n_rays : m->max_rays;
-    uint32_t nb = m->hdr->n_boxes < m->max_boxes ? m->hdr->n_boxes : m->max_boxes;
+    uint32_t nr = m->hdr->n_rays < m->def.max_rays ? m->hdr->n_rays : m->def.max_rays;
+    uint32_t nb = m->hdr->n_boxes < m->def.max_boxes ? m->hdr->n_boxes : m->def.max_boxes;
     for (uint32_t i = 0; i < nr; i++) {
         rayaabb_hit best = rayaabb_miss;
         for (uint32_t j = 0; j < nb; j++) {
@@ -300,7 +292,7 @@ pcs_status pcs_rayaabb_step(pcs_rayaabb *m)
 
 int pcs_rayaabb_result(const pcs_rayaabb *m, uint32_t index, double *t, uint32_t *box)
 {
-    if (!m || index >= m->hdr->n_rays || index >= m->max_rays)
+    if (!m || index >= m->hdr->n_rays || index >= m->def.max_rays)
         return 0;
     const rayaabb_hit *h = &m->hits[index];
     if (h->box == PCS_RAYAABB_NONE)
@@ -373,9 +365,9 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
     const pcs_rayaabb *m = ctx;
     const uint32_t *id = m->base.part_id;
     const rayaabb_header *h = pcs_load_view_store(v, id[PART_HDR]);
-    if (h->n_rays > m->max_rays)
+    if (h->n_rays > m->def.max_rays)
         return pcs_model_bad(m->base.name, "hdr", 0, "n_rays", h->n_rays, "at most max_rays");
-    if (h->n_boxes > m->max_boxes)
+    if (h->n_boxes > m->def.max_boxes)
         return pcs_model_bad(m->base.name, "hdr", 0, "n_boxes", h->n_boxes, "at most max_boxes");
     const pcs_rayaabb_ray *rays = pcs_load_view_store(v, id[PART_RAYS]);
     const pcs_rayaabb_box *boxes = pcs_load_view_store(v, id[PART_BOXES]);
@@ -394,8 +386,11 @@ static pcs_status rayaabb_load_check(const pcs_world *w, const pcs_load_view *v,
 static const pcs_model_kind rayaabb_kind = {
     .name = "rayaabb",
     .what = "caster",
-    .layout = {.size = sizeof(pcs_rayaabb), .def_name = offsetof(pcs_rayaabb_def, name)},
-    .setup = {.check = check_config, .init = rayaabb_init},
+    .layout = {.size = sizeof(pcs_rayaabb),
+               .def_name = offsetof(pcs_rayaabb_def, name),
+               .def_at = offsetof(pcs_rayaabb, def),
+               .def_size = sizeof(pcs_rayaabb_def)},
+    .setup = {.check = check_config},
     .state = {.parts = rayaabb_parts, .system = rayaabb_system, .load_check = rayaabb_load_check},
 };
 

@@ -47,128 +47,103 @@
 
 /* ---- defaults and checks --------------------------------------------------- */
 
-/* A scalar field of the def: its default and its allowed range (pcsim/
- * param_range.h), one row serving pcs_primary_default and
- * pcs_primary_def_validate; the tables are in the order the checks run. */
-typedef struct pri_field {
-    const char *name;
-    size_t offset;
-    double dflt, lo, hi;
-    int open_lo;  /* 1: (lo, hi] */
-    size_t lo_at; /* nonzero: lo is the value of the field at this offset (an
-                     elevation above another, a speed above the pump's), 0: lo */
-} pri_field;
-
-/* The field's name as the message shows it and its place in the def. Every
- * field in these tables is a double (pcsim/primary.h): the rows are read and written through
- * (double *) at the offset, so _DOUBLE makes any other type a compile error. */
-#define PRI_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_primary_def *)0)->f, double : 1)]))
-#define PRI_FIELD(f) #f, offsetof(pcs_primary_def, f) + PRI_DOUBLE(f)
-#define PRI_AT(f) (offsetof(pcs_primary_def, f) + PRI_DOUBLE(f))
+/* The def's double fields, their defaults and ranges (th_build.h), in the
+ * order the checks run. */
+#define PRI_FIELD(f) PCS_TH_FIELD(pcs_primary_def, f)
+#define PRI_AT(f) PCS_TH_AT(pcs_primary_def, f)
 _Static_assert(offsetof(pcs_primary_def, unit_name) == 0, "lo_at 0 names no double field");
 
-static const pri_field geometry[] = {
-    {PRI_FIELD(v_downcomer_m3), 3.04 + 5.16 + 13.75, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_lower_plenum_m3), 26.62, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_core_m3), 20.23 + 7.07, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_upper_plenum_m3), 40.10, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_upper_head_m3), 13.85, 0, INFINITY, 1, 0},
-    {PRI_FIELD(a_downcomer_m2), 2.482, 0, INFINITY, 1, 0},
-    {PRI_FIELD(a_core_m2), 5.0105, 0, INFINITY, 1, 0},
-    {PRI_FIELD(d_core_m), 0.01296, 0, INFINITY, 1, 0},
-    {PRI_FIELD(a_plenum_m2), 5.0105, 0, INFINITY, 1, 0},
-    {PRI_FIELD(a_upper_head_m2), 1.0, 0, INFINITY, 1, 0},
-    {PRI_FIELD(z_lower_plenum_bottom_m), -4.606, -100, 100, 0, 0},
-    {PRI_FIELD(z_downcomer_bottom_m), -3.499, -100, 100, 0, 0},
-    {PRI_FIELD(z_core_bottom_m), -2.038, -100, 100, 0, 0},
-    {PRI_FIELD(z_core_top_m), 2.038, 0, 100, 1, PRI_AT(z_core_bottom_m)},
-    {PRI_FIELD(z_nozzle_m), 3.359, -100, 100, 0, 0},
-    {PRI_FIELD(z_upper_support_m), 5.858, 0, 100, 1, PRI_AT(z_core_top_m)},
-    {PRI_FIELD(z_upper_head_top_m), 7.502, 0, 100, 1, PRI_AT(z_upper_support_m)},
-    {PRI_FIELD(v_hot_leg_m3), 3.292, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_sg_plenum_m3), 4.231, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_sg_tubes_m3), 21.97, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_crossover_m3), 4.042, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_pump_m3), 1.586, 0, INFINITY, 1, 0},
-    {PRI_FIELD(v_cold_leg_m3), 3.354, 0, INFINITY, 1, 0},
-    {PRI_FIELD(d_hot_leg_m), 0.7366, 0, INFINITY, 1, 0},
-    {PRI_FIELD(d_cold_leg_m), 0.6985, 0, INFINITY, 1, 0},
-    {PRI_FIELD(d_crossover_m), 0.7874, 0, INFINITY, 1, 0},
-    {PRI_FIELD(l_hot_leg_m), 7.455, 0, INFINITY, 1, 0},
-    {PRI_FIELD(l_crossover_m), 8.301, 0, INFINITY, 1, 0},
-    {PRI_FIELD(l_cold_leg_m), 8.454, 0, INFINITY, 1, 0},
-    {PRI_FIELD(z_sg_plenum_bottom_m), 4.283, -100, 100, 0, 0},
-    {PRI_FIELD(z_tube_sheet_m), 5.489, 0, 100, 1, PRI_AT(z_sg_plenum_bottom_m)},
-    {PRI_FIELD(z_ubend_top_m), 15.747, 0, 100, 1, PRI_AT(z_tube_sheet_m)},
-    {PRI_FIELD(z_loop_seal_m), 0.216, -100, 100, 0, 0},
-    {PRI_FIELD(z_pump_suction_m), 1.588, -100, 100, 0, 0},
-    {PRI_FIELD(roughness_m), 4.6e-5, 0, 0.01, 0, 0},
-    {PRI_FIELD(d_surge_m), 0.2921, 0, INFINITY, 1, 0},
-    {PRI_FIELD(l_surge_m), 20.19, 0, INFINITY, 1, 0},
-    {PRI_FIELD(z_pzr_above_tap_m), 3.844, -100, 100, 0, 0},
+static const pcs_th_field geometry[] = {
+    {PRI_FIELD(v_downcomer_m3), 3.04 + 5.16 + 13.75, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_lower_plenum_m3), 26.62, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_core_m3), 20.23 + 7.07, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_upper_plenum_m3), 40.10, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_upper_head_m3), 13.85, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(a_downcomer_m2), 2.482, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(a_core_m2), 5.0105, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(d_core_m), 0.01296, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(a_plenum_m2), 5.0105, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(a_upper_head_m2), 1.0, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(z_lower_plenum_bottom_m), -4.606, -100, 100, 0, 0, 0},
+    {PRI_FIELD(z_downcomer_bottom_m), -3.499, -100, 100, 0, 0, 0},
+    {PRI_FIELD(z_core_bottom_m), -2.038, -100, 100, 0, 0, 0},
+    {PRI_FIELD(z_core_top_m), 2.038, 0, 100, 1, PRI_AT(z_core_bottom_m), 0},
+    {PRI_FIELD(z_nozzle_m), 3.359, -100, 100, 0, 0, 0},
+    {PRI_FIELD(z_upper_support_m), 5.858, 0, 100, 1, PRI_AT(z_core_top_m), 0},
+    {PRI_FIELD(z_upper_head_top_m), 7.502, 0, 100, 1, PRI_AT(z_upper_support_m), 0},
+    {PRI_FIELD(v_hot_leg_m3), 3.292, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_sg_plenum_m3), 4.231, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_sg_tubes_m3), 21.97, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_crossover_m3), 4.042, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_pump_m3), 1.586, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(v_cold_leg_m3), 3.354, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(d_hot_leg_m), 0.7366, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(d_cold_leg_m), 0.6985, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(d_crossover_m), 0.7874, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(l_hot_leg_m), 7.455, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(l_crossover_m), 8.301, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(l_cold_leg_m), 8.454, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(z_sg_plenum_bottom_m), 4.283, -100, 100, 0, 0, 0},
+    {PRI_FIELD(z_tube_sheet_m), 5.489, 0, 100, 1, PRI_AT(z_sg_plenum_bottom_m), 0},
+    {PRI_FIELD(z_ubend_top_m), 15.747, 0, 100, 1, PRI_AT(z_tube_sheet_m), 0},
+    {PRI_FIELD(z_loop_seal_m), 0.216, -100, 100, 0, 0, 0},
+    {PRI_FIELD(z_pump_suction_m), 1.588, -100, 100, 0, 0, 0},
+    {PRI_FIELD(roughness_m), 4.6e-5, 0, 0.01, 0, 0, 0},
+    {PRI_FIELD(d_surge_m), 0.2921, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(l_surge_m), 20.19, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(z_pzr_above_tap_m), 3.844, -100, 100, 0, 0, 0},
 };
 
 /* The SG tubes' count and diameter, then sg_tube_wall_m (at most half the
  * diameter: checked on its own), then the rest. */
-static const pri_field tubes[] = {
-    {PRI_FIELD(sg_tube_count), 3388.0, 0, 1e6, 1, 0},
-    {PRI_FIELD(sg_tube_od_m), 0.02223, 0, 1, 1, 0},
+static const pcs_th_field tubes[] = {
+    {PRI_FIELD(sg_tube_count), 3388.0, 0, 1e6, 1, 0, 0},
+    {PRI_FIELD(sg_tube_od_m), 0.02223, 0, 1, 1, 0, 0},
 };
 
-static const pri_field rest[] = {
-    {PRI_FIELD(sg_tube_length_m), 21.3, 0, INFINITY, 1, 0},
-    {PRI_FIELD(sg_wall_k_w_mk), 16.5, 0, INFINITY, 1, 0},
-    {PRI_FIELD(sg_h_secondary_w_m2k), 30000.0, 0, INFINITY, 1, 0},
-    {PRI_FIELD(sg_secondary_p_pa), 6.89e6, 1e3, 22e6, 0, 0},
-    {PRI_FIELD(ref_p_pa), 15.51e6, 1e5, 31e6, 0, 0},
-    {PRI_FIELD(ref_t_k), 582.0, 280, 640, 0, 0},
-    {PRI_FIELD(k_vessel_inlet), 1.0, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_downcomer_turn), 1.0, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_core_inlet), 1.5, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_core_grids), 8.0, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_core_outlet), 1.5, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_vessel_outlet), 0.5, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_sg_inlet), 1.0, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_tube_inlet), 0.5, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_tube_bend), 0.2, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_tube_outlet), 1.0, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_sg_outlet), 0.5, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_crossover), 0.9, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_surge), 1.5, 0, INFINITY, 0, 0},
-    {PRI_FIELD(k_upper_head), 1.0, 0, INFINITY, 0, 0},
+static const pcs_th_field rest[] = {
+    {PRI_FIELD(sg_tube_length_m), 21.3, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(sg_wall_k_w_mk), 16.5, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(sg_h_secondary_w_m2k), 30000.0, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(sg_secondary_p_pa), 6.89e6, 1e3, 22e6, 0, 0, 0},
+    {PRI_FIELD(ref_p_pa), 15.51e6, 1e5, 31e6, 0, 0, 0},
+    {PRI_FIELD(ref_t_k), 582.0, 280, 640, 0, 0, 0},
+    {PRI_FIELD(k_vessel_inlet), 1.0, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_downcomer_turn), 1.0, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_core_inlet), 1.5, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_core_grids), 8.0, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_core_outlet), 1.5, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_vessel_outlet), 0.5, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_sg_inlet), 1.0, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_tube_inlet), 0.5, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_tube_bend), 0.2, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_tube_outlet), 1.0, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_sg_outlet), 0.5, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_crossover), 0.9, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_surge), 1.5, 0, INFINITY, 0, 0, 0},
+    {PRI_FIELD(k_upper_head), 1.0, 0, INFINITY, 0, 0, 0},
     {PRI_FIELD(motor_sync_speed_rad_s), 1200.0 * 2.0 * PCS_TH_PI / 60.0, 0, INFINITY, 1,
-     PRI_AT(pump.rated_speed_rad_s)},
-    {PRI_FIELD(motor_rated_torque_n_m), 4.474e6 / 124.5, 0, INFINITY, 1, 0},
-    {PRI_FIELD(motor_max_torque_ratio), 2.5, 1, INFINITY, 0, 0},
-    {PRI_FIELD(rated_power_w), 3.411e9, 0, 1e11, 1, 0},
-    {PRI_FIELD(t_avg_no_load_k), 564.8, 373.15, 620, 0, 0},
-    {PRI_FIELD(t_avg_full_k), 580.2, 373.15, 620, 0, 0},
-    {PRI_FIELD(pzr_level_no_load), 25.0, 5, 95, 0, 0},
-    {PRI_FIELD(pzr_level_full), 61.5, 5, 95, 0, 0},
-    {PRI_FIELD(p_setpoint_pa), 15.513e6, 1e6, 21e6, 0, 0},
-    {PRI_FIELD(loop_flow_guess_kg_s), 4360.0, 0, 1e6, 0, 0},
-    {PRI_FIELD(charging_t_k), (500.0 - 32.0) / 1.8 + 273.15, 273.16, 640, 0, 0},
+     PRI_AT(pump.rated_speed_rad_s), 0},
+    {PRI_FIELD(motor_rated_torque_n_m), 4.474e6 / 124.5, 0, INFINITY, 1, 0, 0},
+    {PRI_FIELD(motor_max_torque_ratio), 2.5, 1, INFINITY, 0, 0, 0},
+    {PRI_FIELD(rated_power_w), 3.411e9, 0, 1e11, 1, 0, 0},
+    {PRI_FIELD(t_avg_no_load_k), 564.8, 373.15, 620, 0, 0, 0},
+    {PRI_FIELD(t_avg_full_k), 580.2, 373.15, 620, 0, 0, 0},
+    {PRI_FIELD(pzr_level_no_load), 25.0, 5, 95, 0, 0, 0},
+    {PRI_FIELD(pzr_level_full), 61.5, 5, 95, 0, 0, 0},
+    {PRI_FIELD(p_setpoint_pa), 15.513e6, 1e6, 21e6, 0, 0, 0},
+    {PRI_FIELD(loop_flow_guess_kg_s), 4360.0, 0, 1e6, 0, 0, 0},
+    {PRI_FIELD(charging_t_k), (500.0 - 32.0) / 1.8 + 273.15, 273.16, 640, 0, 0, 0},
     /* 75 gpm x rho(15.51 MPa, 290 F = 416.48 K) = 4.7318e-3 m3/s x 931.23 kg/m3 */
-    {PRI_FIELD(letdown_nominal_kg_s), 4.41, 0, PRI_CVCS_FLOW_MAX, 0, 0},
-    {PRI_FIELD(boron_ppm), 975.0, 0, PRI_BORON_MAX_PPM, 0, 0},
+    {PRI_FIELD(letdown_nominal_kg_s), 4.41, 0, PRI_CVCS_FLOW_MAX, 0, 0, 0},
+    {PRI_FIELD(boron_ppm), 975.0, 0, PRI_BORON_MAX_PPM, 0, 0, 0},
     /* [TYP] tables at ref_t_k = 582 K = 587.9 F, linear between the cards'
        points; 1 Btu/(s ft F) = 6230.64 W/(m K), 1 Btu/(ft3 F) = 67066.1 J/(m3 K) */
-    {PRI_FIELD(steel_k_w_mk), 2.73188e-3 * 6230.64, 0, 200, 1, 0},
-    {PRI_FIELD(steel_rho_c_j_m3k), 64.4476 * 67066.1, 0, 1e7, 1, 0},
-    {PRI_FIELD(sg_wall_rho_c_j_m3k), 63.6113 * 67066.1, 0, 1e7, 1, 0},
-    {PRI_FIELD(metal_dx_max_m), 0.01, 1e-3, 1, 0, 0},
+    {PRI_FIELD(steel_k_w_mk), 2.73188e-3 * 6230.64, 0, 200, 1, 0, 0},
+    {PRI_FIELD(steel_rho_c_j_m3k), 64.4476 * 67066.1, 0, 1e7, 1, 0, 0},
+    {PRI_FIELD(sg_wall_rho_c_j_m3k), 63.6113 * 67066.1, 0, 1e7, 1, 0, 0},
+    {PRI_FIELD(metal_dx_max_m), 0.01, 1e-3, 1, 0, 0, 0},
 };
-
-static double field_at(const pcs_primary_def *d, size_t offset)
-{
-    return *(const double *)((const char *)d + offset);
-}
-
-static void set_defaults(pcs_primary_def *d, const pri_field *f, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        *(double *)((char *)d + f[i].offset) = f[i].dflt;
-}
 
 pcs_status pcs_primary_default(pcs_primary_def *d)
 {
@@ -179,10 +154,10 @@ pcs_status pcs_primary_default(pcs_primary_def *d)
     d->n_loops = 4;
     d->n_core = 6;
     d->n_sg_tubes = 8;
-    set_defaults(d, geometry, sizeof geometry / sizeof geometry[0]);
-    set_defaults(d, tubes, sizeof tubes / sizeof tubes[0]);
+    pcs_th_fields_default(d, geometry, sizeof geometry / sizeof geometry[0]);
+    pcs_th_fields_default(d, tubes, sizeof tubes / sizeof tubes[0]);
     d->sg_tube_wall_m = 0.00127;
-    set_defaults(d, rest, sizeof rest / sizeof rest[0]);
+    pcs_th_fields_default(d, rest, sizeof rest / sizeof rest[0]);
     pcs_pump_homologous_default(&d->pump);
     pcs_pressurizer_default(&d->pzr);
     d->metal_model = PCS_PRIMARY_METAL_TYP;
@@ -208,16 +183,10 @@ static pcs_status check_counts(const pcs_primary_def *d)
     return PCS_OK;
 }
 
-static pcs_status check_fields(const pcs_primary_def *d, const pri_field *f, size_t n)
+/* The rows' ranges, messages "primary: <field> = ...". */
+static pcs_status check_fields(const pcs_primary_def *d, const pcs_th_field *f, size_t n)
 {
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < n; i++) {
-        pcs_param_range r = {f[i].name, field_at(d, f[i].offset), f[i].lo, f[i].hi, f[i].open_lo};
-        if (f[i].lo_at)
-            r.lo = field_at(d, f[i].lo_at);
-        st = pcs_param_ranges_check("primary: ", &r, 1);
-    }
-    return st;
+    return pcs_th_fields_check(d, f, n, "primary: ");
 }
 
 static pcs_status check_rest(const pcs_primary_def *d)
@@ -918,10 +887,7 @@ void pcs_primary_totals(pcs_world *w, const pcs_primary *pr, double *mass_kg, do
     m += v.pzr[PZR_M_LIQ] + v.pzr[PZR_M_VAP];
     e += v.pzr[PZR_U_LIQ] + v.pzr[PZR_U_VAP];
     e += pcs_primary_metal_energy(w, pr);
-    if (mass_kg)
-        *mass_kg = m;
-    if (energy_j)
-        *energy_j = e;
+    pcs_th_totals_out(m, e, mass_kg, energy_j);
 }
 
 pcs_status pcs_primary_set_boron(pcs_world *w, pcs_primary *pr, double ppm)

@@ -40,93 +40,75 @@
 
 /* ---- defaults and checks --------------------------------------------------- */
 
-/* A scalar field of the def: its default and its allowed range [lo, hi], one
- * row serving pcs_secondary_default and pcs_secondary_def_validate, in the
- * order the checks run. A bound bounded by another field: lo_at (hi_at)
- * nonzero, the bound is that field's value plus lo (hi). */
-typedef struct sec_field {
-    const char *name;
-    size_t offset;
-    double dflt, lo, hi;
-    size_t lo_at, hi_at;
-} sec_field;
-
-/* The field's name as the message shows it and its place in the def. Every
- * field in this table is a double (pcsim/secondary.h): the rows are read and written through
- * (double *) at the offset, so _DOUBLE makes any other type a compile error. */
-#define SEC_DOUBLE(f) (0 * sizeof(char[_Generic(((pcs_secondary_def *)0)->f, double : 1)]))
-#define SEC_FIELD(f) #f, offsetof(pcs_secondary_def, f) + SEC_DOUBLE(f)
-#define SEC_AT(f) (offsetof(pcs_secondary_def, f) + SEC_DOUBLE(f))
+/* The def's double fields, their defaults and ranges (th_build.h), in the
+ * order the checks run. */
+#define SEC_FIELD(f) PCS_TH_FIELD(pcs_secondary_def, f)
+#define SEC_AT(f) PCS_TH_AT(pcs_secondary_def, f)
 _Static_assert(offsetof(pcs_secondary_def, unit_name) == 0, "an _at of 0 names no double field");
 
 /* The geometry (the dome's four sections as [TYP] lists them, each a volume
  * and a height; the carry-under level inside its first section), then the
  * steam lines, valves, condenser, feed and start state. */
-static const sec_field fields[] = {
-    {SEC_FIELD(z_riser_bottom_m), 5.489 + 0.3048 * (8.736 - 6.965), -100.0, 100.0, 0, 0},
-    {SEC_FIELD(h_bundle_m), 0.3048 * 31.884, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(v_bundle_m3), 0.028316846592 * 54.893 * 31.884, 0.1, 1e4, 0, 0},
-    {SEC_FIELD(a_bundle_m2), 0.09290304 * 54.893, 1e-3, 1e3, 0, 0},
-    {SEC_FIELD(d_bundle_m), 0.3048 * 0.12613, 1e-3, 10.0, 0, 0},
-    {SEC_FIELD(a_support_m2), 0.09290304 * 17.0, 1e-3, 1e3, 0, 0},
-    {SEC_FIELD(k_support), 2.0, 0.0, 1e3, 0, 0},
-    {SEC_FIELD(v_upper_riser_m3), 0.028316846592 * (398.4 + 51.313 * 8.125), 0.1, 1e4, 0, 0},
-    {SEC_FIELD(h_upper_riser_m), 0.3048 * (5.208 + 8.125), 0.1, 50.0, 0, 0},
-    {SEC_FIELD(d_upper_riser_m), 0.3048 * 4.667, 1e-3, 10.0, 0, 0},
-    {SEC_FIELD(a_separator_m2), 0.09290304 * 14.7, 1e-3, 1e3, 0, 0},
-    {SEC_FIELD(k_separator), 1.0, 0.0, 1e3, 0, 0},
-    {SEC_FIELD(v_dome_m3[0]), 0.028316846592 * (103.543 * 6.865), 0.1, 1e4, 0, 0},
-    {SEC_FIELD(h_dome_m[0]), 0.3048 * 6.865, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(v_dome_m3[1]), 0.028316846592 * 530.0, 0.1, 1e4, 0, 0},
-    {SEC_FIELD(h_dome_m[1]), 0.3048 * 3.0, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(v_dome_m3[2]), 0.028316846592 * 970.0, 0.1, 1e4, 0, 0},
-    {SEC_FIELD(h_dome_m[2]), 0.3048 * 6.729, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(v_dome_m3[3]), 0.028316846592 * 423.3, 0.1, 1e4, 0, 0},
-    {SEC_FIELD(h_dome_m[3]), 0.3048 * 7.271, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(a_dome_bottom_m2), 0.09290304 * 103.543, 1e-3, 1e3, 0, 0},
-    {SEC_FIELD(v_dc_upper_m3), 0.028316846592 * 458.7, 0.1, 1e4, 0, 0},
-    {SEC_FIELD(h_dc_upper_m), 0.3048 * 8.769, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(a_dc_m2), 0.09290304 * 7.09, 1e-3, 1e3, 0, 0},
-    {SEC_FIELD(k_dc), 0.04, 0.0, 1e3, 0, 0},
-    {SEC_FIELD(h_dc_lower_m), 0.3048 * 29.583, 0.1, 50.0, 0, 0},
-    {SEC_FIELD(d_dc_m), 0.3048 * 0.469, 1e-3, 10.0, 0, 0},
-    {SEC_FIELD(a_dc_exit_m2), 0.09290304 * 2.4, 1e-3, 1e3, 0, 0},
-    {SEC_FIELD(k_dc_exit), 1.0, 0.0, 1e3, 0, 0},
-    {SEC_FIELD(nr_lower_m), 0.0, 0.0, 20.0, 0, 0},
-    {SEC_FIELD(nr_span_m), 0.3048 * (6.865 + 3.0), 0.1, 20.0, 0, 0},
-    {SEC_FIELD(nr_initial), 44.0, 0.0, 100.0, 0, 0},
-    {SEC_FIELD(carry_under_m), 0.30, 0.0, 0.0, 0, SEC_AT(h_dome_m[0])},
-    {SEC_FIELD(d_steam_line_m), 0.70, 0.05, 5.0, 0, 0},
-    {SEC_FIELD(l_steam_line_m), 50.0, 1.0, 1000.0, 0, 0},
-    {SEC_FIELD(k_steam_line), 1.5, 0.0, 1e3, 0, 0},
-    {SEC_FIELD(restrictor_kg_s), 1220.0, 1.0, 1e5, 0, 0},
-    {SEC_FIELD(restrictor_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0},
-    {SEC_FIELD(k_restrictor), 0.5, 0.0, 1e3, 0, 0},
-    {SEC_FIELD(v_header_m3), 10.0, 0.1, 1e4, 0, 0},
-    {SEC_FIELD(rated_steam_kg_s), 480.4, 1.0, 1e4, 0, 0},
-    {SEC_FIELD(turbine_rated_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0},
-    {SEC_FIELD(turbine_rated_opening), 0.9, 0.05, 1.0, 0, 0},
-    {SEC_FIELD(dump_valve_kg_s), 113.0, 0.0, 1e4, 0, 0},
-    {SEC_FIELD(dump_valves), 12.0, 0.0, 100.0, 0, 0},
-    {SEC_FIELD(dump_rating_p_pa), 7.630e6, 0.2e6, 16e6, 0, 0},
-    {SEC_FIELD(condenser_p_pa), 5.0e3, 1e3, 1e5, 0, 0},
-    {SEC_FIELD(safety_open_pa), 8.168e6, 0.2e6, 16e6, 0, 0},
-    {SEC_FIELD(safety_full_pa), 8.582e6, 1.0, 16e6, SEC_AT(safety_open_pa), 0},
-    {SEC_FIELD(safety_capacity), 1.09, 0.0, 10.0, 0, 0},
-    {SEC_FIELD(atmosphere_p_pa), 101325.0, 1e3, 1e6, 0, 0},
-    {SEC_FIELD(porv_capacity), 0.10, 0.0, 1.0, 0, 0},
-    {SEC_FIELD(porv_rating_p_pa), 7.630e6, 0.2e6, 16e6, 0, 0},
-    {SEC_FIELD(feed_t_k), 493.43, 273.16, 600.0, 0, 0},
-    {SEC_FIELD(afw_t_k), 310.93, 273.16, 600.0, 0, 0},
-    {SEC_FIELD(initial_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0},
-    {SEC_FIELD(initial_heat_w), 3.411e9 / 4.0, 0.0, 1e10, 0, 0},
-    {SEC_FIELD(initial_circulation), 4.0, 1.0, 100.0, 0, 0},
+static const pcs_th_field fields[] = {
+    {SEC_FIELD(z_riser_bottom_m), 5.489 + 0.3048 * (8.736 - 6.965), -100.0, 100.0, 0, 0, 0},
+    {SEC_FIELD(h_bundle_m), 0.3048 * 31.884, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(v_bundle_m3), 0.028316846592 * 54.893 * 31.884, 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(a_bundle_m2), 0.09290304 * 54.893, 1e-3, 1e3, 0, 0, 0},
+    {SEC_FIELD(d_bundle_m), 0.3048 * 0.12613, 1e-3, 10.0, 0, 0, 0},
+    {SEC_FIELD(a_support_m2), 0.09290304 * 17.0, 1e-3, 1e3, 0, 0, 0},
+    {SEC_FIELD(k_support), 2.0, 0.0, 1e3, 0, 0, 0},
+    {SEC_FIELD(v_upper_riser_m3), 0.028316846592 * (398.4 + 51.313 * 8.125), 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(h_upper_riser_m), 0.3048 * (5.208 + 8.125), 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(d_upper_riser_m), 0.3048 * 4.667, 1e-3, 10.0, 0, 0, 0},
+    {SEC_FIELD(a_separator_m2), 0.09290304 * 14.7, 1e-3, 1e3, 0, 0, 0},
+    {SEC_FIELD(k_separator), 1.0, 0.0, 1e3, 0, 0, 0},
+    {SEC_FIELD(v_dome_m3[0]), 0.028316846592 * (103.543 * 6.865), 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(h_dome_m[0]), 0.3048 * 6.865, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(v_dome_m3[1]), 0.028316846592 * 530.0, 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(h_dome_m[1]), 0.3048 * 3.0, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(v_dome_m3[2]), 0.028316846592 * 970.0, 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(h_dome_m[2]), 0.3048 * 6.729, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(v_dome_m3[3]), 0.028316846592 * 423.3, 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(h_dome_m[3]), 0.3048 * 7.271, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(a_dome_bottom_m2), 0.09290304 * 103.543, 1e-3, 1e3, 0, 0, 0},
+    {SEC_FIELD(v_dc_upper_m3), 0.028316846592 * 458.7, 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(h_dc_upper_m), 0.3048 * 8.769, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(a_dc_m2), 0.09290304 * 7.09, 1e-3, 1e3, 0, 0, 0},
+    {SEC_FIELD(k_dc), 0.04, 0.0, 1e3, 0, 0, 0},
+    {SEC_FIELD(h_dc_lower_m), 0.3048 * 29.583, 0.1, 50.0, 0, 0, 0},
+    {SEC_FIELD(d_dc_m), 0.3048 * 0.469, 1e-3, 10.0, 0, 0, 0},
+    {SEC_FIELD(a_dc_exit_m2), 0.09290304 * 2.4, 1e-3, 1e3, 0, 0, 0},
+    {SEC_FIELD(k_dc_exit), 1.0, 0.0, 1e3, 0, 0, 0},
+    {SEC_FIELD(nr_lower_m), 0.0, 0.0, 20.0, 0, 0, 0},
+    {SEC_FIELD(nr_span_m), 0.3048 * (6.865 + 3.0), 0.1, 20.0, 0, 0, 0},
+    {SEC_FIELD(nr_initial), 44.0, 0.0, 100.0, 0, 0, 0},
+    {SEC_FIELD(carry_under_m), 0.30, 0.0, 0.0, 0, 0, SEC_AT(h_dome_m[0])},
+    {SEC_FIELD(d_steam_line_m), 0.70, 0.05, 5.0, 0, 0, 0},
+    {SEC_FIELD(l_steam_line_m), 50.0, 1.0, 1000.0, 0, 0, 0},
+    {SEC_FIELD(k_steam_line), 1.5, 0.0, 1e3, 0, 0, 0},
+    {SEC_FIELD(restrictor_kg_s), 1220.0, 1.0, 1e5, 0, 0, 0},
+    {SEC_FIELD(restrictor_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0, 0},
+    {SEC_FIELD(k_restrictor), 0.5, 0.0, 1e3, 0, 0, 0},
+    {SEC_FIELD(v_header_m3), 10.0, 0.1, 1e4, 0, 0, 0},
+    {SEC_FIELD(rated_steam_kg_s), 480.4, 1.0, 1e4, 0, 0, 0},
+    {SEC_FIELD(turbine_rated_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0, 0},
+    {SEC_FIELD(turbine_rated_opening), 0.9, 0.05, 1.0, 0, 0, 0},
+    {SEC_FIELD(dump_valve_kg_s), 113.0, 0.0, 1e4, 0, 0, 0},
+    {SEC_FIELD(dump_valves), 12.0, 0.0, 100.0, 0, 0, 0},
+    {SEC_FIELD(dump_rating_p_pa), 7.630e6, 0.2e6, 16e6, 0, 0, 0},
+    {SEC_FIELD(condenser_p_pa), 5.0e3, 1e3, 1e5, 0, 0, 0},
+    {SEC_FIELD(safety_open_pa), 8.168e6, 0.2e6, 16e6, 0, 0, 0},
+    {SEC_FIELD(safety_full_pa), 8.582e6, 1.0, 16e6, 0, SEC_AT(safety_open_pa), 0},
+    {SEC_FIELD(safety_capacity), 1.09, 0.0, 10.0, 0, 0, 0},
+    {SEC_FIELD(atmosphere_p_pa), 101325.0, 1e3, 1e6, 0, 0, 0},
+    {SEC_FIELD(porv_capacity), 0.10, 0.0, 1.0, 0, 0, 0},
+    {SEC_FIELD(porv_rating_p_pa), 7.630e6, 0.2e6, 16e6, 0, 0, 0},
+    {SEC_FIELD(feed_t_k), 493.43, 273.16, 600.0, 0, 0, 0},
+    {SEC_FIELD(afw_t_k), 310.93, 273.16, 600.0, 0, 0, 0},
+    {SEC_FIELD(initial_p_pa), 6.89e6, 0.2e6, 16e6, 0, 0, 0},
+    {SEC_FIELD(initial_heat_w), 3.411e9 / 4.0, 0.0, 1e10, 0, 0, 0},
+    {SEC_FIELD(initial_circulation), 4.0, 1.0, 100.0, 0, 0, 0},
 };
-
-static double field_at(const pcs_secondary_def *d, size_t offset)
-{
-    return *(const double *)((const char *)d + offset);
-}
 
 pcs_status pcs_secondary_default(pcs_secondary_def *d)
 {
@@ -136,29 +118,8 @@ pcs_status pcs_secondary_default(pcs_secondary_def *d)
     d->unit_name = "u1";
     d->n_sg = 4;
     d->n_bundle = 4;
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        *(double *)((char *)d + fields[i].offset) = fields[i].dflt;
+    pcs_th_fields_default(d, fields, sizeof fields / sizeof fields[0]);
     return PCS_OK;
-}
-
-static pcs_status range(const char *field, double x, double lo, double hi)
-{
-    if (!(x >= lo && x <= hi))
-        return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.%s: %g is outside [%g, %g]", field, x,
-                             lo, hi);
-    return PCS_OK;
-}
-
-static pcs_status check_fields(const pcs_secondary_def *d)
-{
-    pcs_status st = PCS_OK;
-    for (size_t i = 0; st == PCS_OK && i < sizeof fields / sizeof fields[0]; i++) {
-        const sec_field *f = &fields[i];
-        double lo = f->lo_at ? field_at(d, f->lo_at) + f->lo : f->lo;
-        double hi = f->hi_at ? field_at(d, f->hi_at) + f->hi : f->hi;
-        st = range(f->name, field_at(d, f->offset), lo, hi);
-    }
-    return st;
 }
 
 pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
@@ -175,7 +136,7 @@ pcs_status pcs_secondary_def_validate(const pcs_secondary_def *d)
     if (d->n_bundle < 1 || d->n_bundle > PCS_SECONDARY_MAX_BUNDLE)
         return pcs_error_set(PCS_E_INVAL, "pcs_secondary_def.n_bundle: %u is outside [1, %u]",
                              d->n_bundle, PCS_SECONDARY_MAX_BUNDLE);
-    return check_fields(d);
+    return pcs_th_fields_check(d, fields, sizeof fields / sizeof fields[0], "pcs_secondary_def.");
 }
 
 /* ---- saturation and throats ----------------------------------------------- */
@@ -489,12 +450,12 @@ static pcs_status make_stores(pcs_world *w, pcs_secondary *sc)
 
 static pcs_status initial_store_values(pcs_world *w, pcs_secondary *sc)
 {
-    const pcs_secondary_def *d = &sc->def;
     secondary_view v;
     pcs_secondary_view(w, sc, &v);
     pcs_status st = pcs_thnet_state_init(sc->net, &v.st);
     if (st != PCS_OK)
         return st;
+    const pcs_secondary_def *d = &sc->def;
     *v.turbine_valve = d->turbine_rated_opening;
     *v.dump = 0.0;
     *v.feed_t = d->feed_t_k;
@@ -741,8 +702,5 @@ void pcs_secondary_totals(pcs_world *w, const pcs_secondary *sc, double *mass_kg
     pcs_secondary_view(w, sc, &v);
     double m = 0.0, e = 0.0;
     pcs_thnet_totals(sc->net, &v.st, &m, &e);
-    if (mass_kg)
-        *mass_kg = m;
-    if (energy_j)
-        *energy_j = e;
+    pcs_th_totals_out(m, e, mass_kg, energy_j);
 }

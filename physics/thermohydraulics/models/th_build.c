@@ -1,11 +1,49 @@
 /**
  * @file th_build.c
  * @brief The network builder, network creation, state view and volume
- *        load check the primary and the steam side share (th_build.h).
+ *        load check the primary and the steam side share, and their defs'
+ *        field tables (th_build.h).
  */
 #include <string.h>
 
+#include "pcsim/param_range.h"
+
 #include "physics/thermohydraulics/models/th_build.h"
+
+static double field_at(const void *def, size_t offset)
+{
+    double v;
+    memcpy(&v, (const char *)def + offset, sizeof v);
+    return v;
+}
+
+void pcs_th_fields_default(void *def, const pcs_th_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        memcpy((char *)def + f[i].offset, &f[i].dflt, sizeof f[i].dflt);
+}
+
+pcs_status pcs_th_fields_check(const void *def, const pcs_th_field *f, size_t n, const char *prefix)
+{
+    pcs_status st = PCS_OK;
+    for (size_t i = 0; st == PCS_OK && i < n; i++) {
+        pcs_param_range r = {f[i].name, field_at(def, f[i].offset), f[i].lo, f[i].hi, f[i].open_lo};
+        if (f[i].lo_at)
+            r.lo += field_at(def, f[i].lo_at);
+        if (f[i].hi_at)
+            r.hi += field_at(def, f[i].hi_at);
+        st = pcs_param_ranges_check(prefix, &r, 1);
+    }
+    return st;
+}
+
+void pcs_th_totals_out(double m, double e, double *mass_kg, double *energy_j)
+{
+    if (mass_kg)
+        *mass_kg = m;
+    if (energy_j)
+        *energy_j = e;
+}
 
 void *pcs_th_model_alloc(pcs_world *w, size_t bytes, const char *who)
 {

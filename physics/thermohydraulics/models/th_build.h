@@ -4,12 +4,15 @@
  *        and the steam side, secondary_build.c) share: the network builder
  *        that appends volumes and junctions, the model's allocation, the
  *        network's creation from it and its volumes' and flow areas' copy,
- *        the nine network stores' view, and the load checks (mass and
- *        energy, a volume's fluid properties, flows).
+ *        the nine network stores' view, the load checks (mass and
+ *        energy, a volume's fluid properties, flows), and the table of a
+ *        def's double fields that gives both models their defaults and
+ *        range checks.
  */
 #ifndef PCS_PHYSICS_TH_BUILD_H
 #define PCS_PHYSICS_TH_BUILD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pcsim/persist.h"
@@ -29,6 +32,37 @@
 #define PCS_TH_RHO_MIN 1e-3
 #define PCS_TH_U_MAX 4.5e6
 #define PCS_TH_H_MAX 4.2e6
+
+/* A double field of a network model's def: its name as messages show it,
+ * its place in the def, its default and its allowed range (pcsim/
+ * param_range.h). One table serves the model's default and its validate, in
+ * the order the checks run. lo_at (hi_at) nonzero: that end of the range is
+ * the value of the double at that offset plus lo (hi): an elevation above
+ * another, a speed above the pump's. */
+typedef struct pcs_th_field {
+    const char *name;
+    size_t offset;
+    double dflt, lo, hi;
+    int open_lo; /* 1: (lo, hi] */
+    size_t lo_at, hi_at;
+} pcs_th_field;
+
+/* The name and place of double field f of def type T, for a pcs_th_field
+ * row; the rows are read and written through (double *) at the offset, so
+ * PCS_TH_DOUBLE makes any other type a compile error. An _at of 0 names no
+ * field: each def's first member is its unit name, never a double. */
+#define PCS_TH_DOUBLE(T, f) (0 * sizeof(char[_Generic(((T *)0)->f, double : 1)]))
+#define PCS_TH_FIELD(T, f) #f, offsetof(T, f) + PCS_TH_DOUBLE(T, f)
+#define PCS_TH_AT(T, f) (offsetof(T, f) + PCS_TH_DOUBLE(T, f))
+
+/* Each row's default written into the def at @p def. */
+void pcs_th_fields_default(void *def, const pcs_th_field *f, size_t n);
+
+/* PCS_OK when every row's double in the def at @p def is finite and in its
+ * range, else PCS_E_INVAL for the first that is not: "<prefix><name> = <v>
+ * is outside [lo, hi]" (pcs_param_ranges_check). */
+pcs_status pcs_th_fields_check(const void *def, const pcs_th_field *f, size_t n,
+                               const char *prefix);
 
 /* Volumes and junctions appended in order into world-allocated arrays. */
 typedef struct pcs_th_net_builder {
@@ -97,6 +131,10 @@ pcs_status pcs_th_net_own(pcs_world *w, pcs_thnet **net);
 /* st's nine arrays from the stores ids[0..PCS_TH_NET_STORES) (scalar
  * untouched). */
 void pcs_th_state_view(pcs_world *w, const uint32_t *ids, pcs_thnet_state *st);
+
+/* A model's totals handed out: m kg to *mass_kg and e J to *energy_j, each
+ * only when its pointer is not NULL (pcs_primary_totals, pcs_secondary_totals). */
+void pcs_th_totals_out(double m, double e, double *mass_kg, double *energy_j);
 
 /* Load check of volume i's p, h, T, rho, quality and void fraction (the
  * stores ids[3..9) of pcs_th_state_view's order) on the staged values, and
