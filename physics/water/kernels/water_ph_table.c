@@ -1,6 +1,7 @@
 /**
  * @file water_ph_table.c
- * @brief The (p, h) table: build from the exact path, and the lookup.
+ * @brief The (p, h) table: build from the exact path, and the lookup; its
+ *        parts (def, sizes, arrays) for the image format, water_ph_image.c.
  *
  * Layout (water_ph.h): row cells in p (octave zone below 2^23 Pa, sqrt zone
  * to p_c, linear zone above), each with cubics in the row coordinate t of its
