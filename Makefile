@@ -112,21 +112,23 @@ $(B)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(OPT) $(OMPFLAG) $(CFLAGS) -DPCS_BUILD_FLAGS="\"$(OPT) $(WARN) -ffp-contract=off\"" -c $< -o $@
 
-# The default scenario is assembled into the library (.incbin).
+# The default scenario and the (p, h) water table's image (station/water_ph_image.S;
+# "Generated tables" below) are assembled into the library (.incbin). Every .S
+# rule passes ASM_DEFS: the image's path, in this build tree's $(GEN).
 $(B)/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
-	$(CC) -c $< -o $@
+	$(CC) $(ASM_DEFS) -c $< -o $@
 
 $(B)/asan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
-	$(CC) -c $< -o $@
+	$(CC) $(ASM_DEFS) -c $< -o $@
 
 # The page's files are assembled into the host program (.incbin).
 $(B)/obj/cli/serve_web_files.o $(B)/asan/obj/cli/serve_web_files.o $(B)/tsan/obj/cli/serve_web_files.o: $(WEB_FILES)
 
 $(B)/tsan/obj/%.o: %.S scenarios/pwr-station.json | deps
 	@mkdir -p $(dir $@)
-	$(CC) -c $< -o $@
+	$(CC) $(ASM_DEFS) -c $< -o $@
 
 $(B)/asan/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -189,6 +191,30 @@ $(GEN)/gen_hem_sat: tools/gen_hem_sat.c $(HEM_SAT_GEN_OBJ)
 
 $(GEN)/thnet_hem_sat_data.c: $(GEN)/gen_hem_sat
 	$< > $@.tmp && mv $@.tmp $@
+
+# The station's (p, h) water table (pcsim/water_ph.h, default def: IF97 over
+# the whole grid, 14.1 MB, ~0.2 s) is made here once, by tools/gen_water_ph.c
+# linked with the same release water-kernel objects, and written as an image
+# that station/water_ph_image.S embeds (.incbin), so no process makes it.
+# Each build tree makes its own image in its $(GEN), with its own compiler
+# (the determinism builds embed a table clang or -O0 computed); the ASan,
+# TSan and fuzz objects share $(B)/gen, as they share the HEM table.
+# tests/test_water_ph_image.c checks the embedded table against a freshly
+# made one bit for bit, in the release and the ASan unit suites.
+WATER_PH_IMAGE := $(GEN)/water_ph.img
+ASM_DEFS := -DPCS_WATER_PH_IMAGE='"$(WATER_PH_IMAGE)"'
+WATER_PH_GEN_OBJ := $(filter $(B)/obj/physics/water/kernels/% $(B)/obj/engine/math.o \
+    $(B)/obj/engine/status.o,$(LIB_OBJ))
+
+$(GEN)/gen_water_ph: tools/gen_water_ph.c $(WATER_PH_GEN_OBJ)
+	@mkdir -p $(GEN)
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $< $(WATER_PH_GEN_OBJ) $(LIBS)
+
+$(WATER_PH_IMAGE): $(GEN)/gen_water_ph
+	$< $@.tmp && mv $@.tmp $@
+
+$(B)/obj/station/water_ph_image.o $(B)/asan/obj/station/water_ph_image.o \
+$(B)/tsan/obj/station/water_ph_image.o $(B)/fuzz/obj/station/water_ph_image.o: $(WATER_PH_IMAGE)
 
 # The Python package (python/): its cdef, generated (not committed), and the
 # library it loads. `import pcsim` works with python/ on sys.path after this.
@@ -473,7 +499,7 @@ $(FZ)/obj/%.o: %.c | deps-test
 
 $(FZ)/obj/%.o: %.S scenarios/pwr-station.json | deps-test
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -c $< -o $@
+	$(FUZZ_CC) $(ASM_DEFS) -c $< -o $@
 
 $(FZ)/libpcsim.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^

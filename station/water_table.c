@@ -4,18 +4,31 @@
  *        (p, h) table (pcs_station_water_table) and the fuel channels'
  *        (p, T) coolant table (pcs_station_coolant_table), pcsim/station.h.
  *
- * Why here: the tables are immutable and cost 0.2 s and 0.06 s to make (a
- * fifth of a station's build for the second), so every world
- * of a process (a host that resets, a test runner, the Python package)
- * should share them; sharing across worlds needs a once-initialiser, which
- * physics/ may not use (archcheck: no threads in simulation code). The
- * station, the one place that knows every model, owns them and hands them
- * to each unit's primary and fuel.
+ * Why here: the tables are immutable, so every world of a process (a host
+ * that resets, a test runner, the Python package) should share them;
+ * sharing across worlds needs a once-initialiser, which physics/ may not
+ * use (archcheck: no threads in simulation code). The station, the one
+ * place that knows every model, owns them and hands them to each unit's
+ * primary and fuel.
+ *
+ * Why the (p, h) table is not made here: making it is IF97 over the whole
+ * grid, 0.2 s of CPU (about 1 s under ASan) and 14.1 MB in every process
+ * that runs a station, and a test runner or a CLI test starts hundreds of
+ * processes. The build makes it once (tools/gen_water_ph.c) and embeds its
+ * image (station/water_ph_image.S, pcs_water_ph_image); the first call here
+ * opens that image (pcs_water_ph_table_image_open: header checks and a
+ * small malloc'd header, microseconds), and the table's arrays are the
+ * library's read-only pages. The image is the bits the build's own compiler
+ * made with pcs_water_ph_table_create's code, so the tables, and every hash,
+ * are those of a table made at run time (tests/test_water_ph_image.c). The
+ * coolant (p, T) table is still made here (0.06 s, about a fifth of a
+ * station's build).
  *
  * Memory ordering: each table's pthread_once publishes the table and its
  * status to every caller that returns from it (POSIX: the once routine's
  * effects happen before any pthread_once call for that control returns),
- * and nothing writes them afterwards, so plain reads follow.
+ * and nothing writes them afterwards, so plain reads follow. The embedded
+ * image is constant data, written by nobody, so needs no ordering.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -23,6 +36,7 @@
 #include "pcsim/coolant.h"
 #include "pcsim/station.h"
 #include "pcsim/water_ph.h"
+#include "station/water_table.h"
 
 /* What the two tables share: made once by their make function, then
  * read-only; a failed make is kept (status and message) so every later
@@ -49,9 +63,8 @@ static void shared_made(shared_table *t, pcs_status st)
 
 static void make_water_table(void)
 {
-    pcs_water_ph_table_def d;
-    pcs_water_ph_table_default(&d);
-    shared_made(&water, pcs_water_ph_table_create(&d, &water_table));
+    shared_made(&water, pcs_water_ph_table_image_open(pcs_water_ph_image, pcs_water_ph_image_bytes,
+                                                      &water_table));
 }
 
 static void make_coolant_table(void)

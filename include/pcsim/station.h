@@ -348,14 +348,19 @@ typedef struct pcs_water_ph_table pcs_water_ph_table;
 
 /**
  * The process-wide (p, h) property table every station's primaries read
- * (pcsim/water_ph.h, default resolution): made by the first call (about
- * 0.4 s and 14 MB) and kept until the process exits; every later call
- * returns the same table. A table is immutable once made, so any number of
- * worlds and threads read it at once. A host that builds plants itself
- * (pcs_plant_add) may hand it to pcs_primary_def.table to share it too.
+ * (pcsim/water_ph.h, default resolution). The build makes it (IF97 over the
+ * whole grid, 14.1 MB) and embeds its image in the library; the first call
+ * opens that image (pcs_water_ph_table_image_open: microseconds, one small
+ * allocation; the arrays are the library's read-only pages) and every later
+ * call returns the same table, until the process exits. It is bit for bit
+ * the table pcs_water_ph_table_create makes with the default def. A table is
+ * immutable, so any number of worlds and threads read it at once. A host
+ * that builds plants itself (pcs_plant_add) may hand it to
+ * pcs_primary_def.table to share it too.
  * @param out out: the table; never pass it to pcs_water_ph_table_destroy.
- * @return PCS_E_INVAL for NULL; the first call's creation error (PCS_E_NOMEM,
- *         PCS_E_INVAL), which every later call returns again.
+ * @return PCS_E_INVAL for NULL; the first call's error (PCS_E_NOMEM, or
+ *         PCS_E_INVAL if the embedded image were refused), which every later
+ *         call returns again.
  * Thread-safety: any thread; concurrent first calls make it once.
  */
 PCS_API pcs_status pcs_station_water_table(const pcs_water_ph_table **out);

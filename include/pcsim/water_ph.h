@@ -60,7 +60,7 @@
  * approximately at the critical point), so from about 5 Pa below p_c up to
  * p_c the exact path refuses; the table answers there from its cubics. On error the
  * output is left untouched. Nothing here allocates except
- * pcs_water_ph_table_create.
+ * pcs_water_ph_table_create and pcs_water_ph_table_image_open (a header).
  */
 #ifndef PCSIM_WATER_PH_H
 #define PCSIM_WATER_PH_H
@@ -230,8 +230,70 @@ PCS_API uint64_t pcs_water_ph_table_bytes(const pcs_water_ph_table_def *cfg);
 PCS_API pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_def *cfg,
                                              pcs_water_ph_table **out);
 
-/** Free a table from pcs_water_ph_table_create. NULL is allowed. */
+/**
+ * Free a table from pcs_water_ph_table_create or
+ * pcs_water_ph_table_image_open (only what the table owns: an opened table's
+ * image stays the caller's). NULL is allowed.
+ */
 PCS_API void pcs_water_ph_table_destroy(pcs_water_ph_table *t);
+
+/*
+ * The image: a table as bytes, so a build can make the table once and embed
+ * it (station/water_table.c) instead of every process making it. Layout,
+ * in the host's byte order and double format (an image is for the machine
+ * kind that wrote it, not an exchange format; another byte order fails the
+ * magic check):
+ *   offset  0  uint32 magic      PCS_WATER_PH_IMAGE_MAGIC
+ *           4  uint32 version    PCS_WATER_PH_IMAGE_VERSION
+ *           8  pcs_water_ph_table_def (6 x uint32)
+ *          32  uint32 n_rows, n_xi       row cells; xi cells per row cell
+ *          40  uint64 n_sat, n_cells     doubles of the two arrays
+ *          56  double h_split            J/kg, made by the build
+ *          64  double sat[n_sat], then double cells[n_cells]
+ * so the arrays are 64-byte aligned when the image is (an image must be at
+ * least 8-byte aligned). Bytes: 64 + 8 (n_sat + n_cells), 14.1 MB by default.
+ */
+/** First 4 bytes of an image ("PWPH" on a little-endian host). */
+#define PCS_WATER_PH_IMAGE_MAGIC 0x48505750u
+/** Image format version this library writes and reads. */
+#define PCS_WATER_PH_IMAGE_VERSION 1u
+/** Bytes of an image's header (the arrays follow). */
+#define PCS_WATER_PH_IMAGE_HEADER_BYTES 64u
+
+/** Bytes of @p t's image (0 for NULL). */
+PCS_API uint64_t pcs_water_ph_table_image_bytes(const pcs_water_ph_table *t);
+
+/**
+ * Write @p t's image (layout above) into @p buf.
+ * @param buf       out: pcs_water_ph_table_image_bytes(t) bytes, any alignment.
+ * @param cap_bytes bytes available at @p buf.
+ * @return PCS_E_INVAL for NULL, or @p cap_bytes below the image's size
+ *         (the message names both). Thread-safety: reads @p t only.
+ */
+PCS_API pcs_status pcs_water_ph_table_image_write(const pcs_water_ph_table *t, void *buf,
+                                                  uint64_t cap_bytes);
+
+/**
+ * Open an image: a table whose arrays are the image's own bytes, borrowed,
+ * not copied (the table is a small malloc'd header; destroy frees only that).
+ * The image must outlive the table and not change. Lookups on it are
+ * bit-identical to the table the image was written from.
+ *
+ * Checked: the header (magic, version, every def field as
+ * pcs_water_ph_table_create checks it, n_rows, n_xi, n_sat and n_cells
+ * against what the def implies, h_split finite), the alignment, and that
+ * @p n_bytes is exactly what the def implies. The arrays' values are not
+ * checked (a lookup's indices are bounded by the checked sizes, so a
+ * corrupted value gives a wrong number, never a read outside the image).
+ * @param image   the image, 8-byte aligned (64 keeps the cells on cache lines).
+ * @param n_bytes its size in bytes.
+ * @param out     out: the table; on error untouched.
+ * @return PCS_E_INVAL for NULL, a misaligned image, or a refused header or
+ *         size (the message names the field, its value and what was
+ *         expected); PCS_E_NOMEM. Thread-safety: any thread; reads the image.
+ */
+PCS_API pcs_status pcs_water_ph_table_image_open(const void *image, uint64_t n_bytes,
+                                                 pcs_water_ph_table **out);
 
 /**
  * The state at (p, h) from the table; domain and outputs as

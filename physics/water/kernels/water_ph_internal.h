@@ -2,7 +2,9 @@
  * @file water_ph_internal.h
  * @brief What the (p, h) table's build shares with the exact path
  *        (water_ph_exact.c): the saturated phases with their derivatives
- *        along the saturation line, and the unchecked state solve.
+ *        along the saturation line, and the unchecked state solve; and
+ *        what the table (water_ph_table.c) shares with its image format
+ *        (water_ph_image.c): its parts.
  */
 #ifndef PCS_PHYSICS_WATER_PH_INTERNAL_H
 #define PCS_PHYSICS_WATER_PH_INTERNAL_H
@@ -41,5 +43,38 @@ pcs_status ph_single_phase(const char *fn, int phase, double p, double h, const 
 
 /** Critical enthalpy h_3(rho_c, T_c), J/kg: the split of the supercritical rows. */
 double ph_h_crit(void);
+
+/* The table's parts (water_ph_table.c), what the image format
+ * (water_ph_image.c) writes and reads; the layout stays in water_ph_table.c. */
+
+/** A table's definition, sizes and arrays. */
+typedef struct ph_table_parts {
+    pcs_water_ph_table_def def;
+    uint32_t n_rows;     /**< row cells */
+    uint32_t n_xi;       /**< xi cells per row cell, n_liquid + n_vapour */
+    uint64_t n_sat;      /**< doubles of the saturation cubics */
+    uint64_t n_cells;    /**< doubles of the bicubic cells */
+    double h_split;      /**< J/kg: the critical row's enthalpy split (made by the build) */
+    const double *sat;   /**< [n_sat] */
+    const double *cells; /**< [n_cells] */
+} ph_table_parts;
+
+/** Check @p cfg as pcs_water_ph_table_create does; messages start with @p fn. */
+pcs_status ph_table_check_def(const char *fn, const pcs_water_ph_table_def *cfg);
+
+/** The sizes (n_rows, n_xi, n_sat, n_cells) a checked @p cfg implies; the
+ *  rest of @p out is untouched. */
+void ph_table_sizes(const pcs_water_ph_table_def *cfg, ph_table_parts *out);
+
+/** @p t's parts (its arrays: pointers into t's memory). */
+void ph_table_parts_of(const pcs_water_ph_table *t, ph_table_parts *out);
+
+/** A table that borrows @p parts' arrays (checked by the caller: def, sizes):
+ *  a malloc'd header, all pcs_water_ph_table_destroy frees. NULL: out of memory. */
+pcs_water_ph_table *ph_table_borrow(const ph_table_parts *parts);
+
+/** 1 if every header field of @p a and @p b but the array pointers is the
+ *  same bits (tests: a borrowed table against a made one). */
+int ph_table_headers_equal(const pcs_water_ph_table *a, const pcs_water_ph_table *b);
 
 #endif

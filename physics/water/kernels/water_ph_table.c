@@ -1,6 +1,7 @@
 /**
  * @file water_ph_table.c
- * @brief The (p, h) table: build from the exact path, and the lookup.
+ * @brief The (p, h) table: build from the exact path, and the lookup; its
+ *        parts (def, sizes, arrays) for the image format, water_ph_image.c.
  *
  * Layout (water_ph.h): row cells in p (octave zone below 2^23 Pa, sqrt zone
  * to p_c, linear zone above), each with cubics in the row coordinate t of its
@@ -533,9 +534,66 @@ pcs_status pcs_water_ph_table_create(const pcs_water_ph_table_def *cfg, pcs_wate
     return PCS_OK;
 }
 
+/*
+ * One free for both kinds of table: a made table is one block that starts
+ * with its header; a borrowed one (ph_table_borrow) is a header alone, its
+ * arrays in an image its owner keeps.
+ */
 void pcs_water_ph_table_destroy(pcs_water_ph_table *t)
 {
     free(t);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Parts, for the image format (water_ph_image.c)                          */
+/* ---------------------------------------------------------------------- */
+
+pcs_status ph_table_check_def(const char *fn, const pcs_water_ph_table_def *cfg)
+{
+    return check_config(fn, cfg);
+}
+
+void ph_table_sizes(const pcs_water_ph_table_def *cfg, ph_table_parts *out)
+{
+    uint32_t n_oct;
+    out->n_rows = rows_of(cfg, &n_oct);
+    out->n_xi = cfg->n_liquid + cfg->n_vapour;
+    out->n_sat = (uint64_t)out->n_rows * cfg->sat_refine * NS * 4u;
+    out->n_cells = (uint64_t)out->n_rows * out->n_xi * CELL;
+}
+
+void ph_table_parts_of(const pcs_water_ph_table *t, ph_table_parts *out)
+{
+    out->def = t->cfg;
+    ph_table_sizes(&t->cfg, out);
+    out->h_split = t->h_split;
+    out->sat = t->sat;
+    out->cells = t->cells;
+}
+
+pcs_water_ph_table *ph_table_borrow(const ph_table_parts *parts)
+{
+    pcs_water_ph_table *t = malloc(sizeof *t);
+    if (t != NULL) {
+        /* read-only from here on, as every table: the casts only fit the
+           one header type both kinds share */
+        init_header(t, &parts->def, (double *)(uintptr_t)parts->sat,
+                    (double *)(uintptr_t)parts->cells);
+        t->h_split = parts->h_split;
+    }
+    return t;
+}
+
+int ph_table_headers_equal(const pcs_water_ph_table *a, const pcs_water_ph_table *b)
+{
+    /* init_header zeroes the padding, so the bytes compare; the array
+       pointers differ by construction and are left out */
+    pcs_water_ph_table x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    x.sat = y.sat = NULL;
+    x.cells = y.cells = NULL;
+    return memcmp(&x, &y, sizeof x) == 0;
 }
 
 /* ---------------------------------------------------------------------- */
