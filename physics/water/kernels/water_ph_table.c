@@ -752,8 +752,11 @@ static inline __attribute__((always_inline)) void eval(const pcs_water_ph_table 
     const uint32_t n = vapour ? t->cfg.n_vapour : t->cfg.n_liquid;
     double xi = (h_j_kg - lo) * inv;
     xi = xi > 0.0 ? xi : 0.0;
-    uint32_t i = (uint32_t)xi;
-    i = i < n ? i : n - 1u;
+    /* clamped while still a double: an opened image's inverse widths are not
+       checked, and a corrupted one can put xi past any uint32_t, whose
+       conversion is undefined (C17 6.3.1.4p1); the same cell as converting
+       first for every xi below 2^32 */
+    const uint32_t i = xi < (double)n ? (uint32_t)xi : n - 1u;
     const double sx = xi - (double)i;
     const double *c = t->cells + ((size_t)j * t->n_xi + (vapour ? t->cfg.n_liquid : 0u) + i) * CELL;
     double y[NF];
