@@ -4,6 +4,10 @@
  *        handles refused over 1e6 create/destroy cycles (property test),
  *        names after removals, the generation wrap, forged handles, no
  *        allocation after the build, and the station's devices by name.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -211,7 +215,7 @@ static int churn_property(prop *p, void *ctx)
     return rc;
 }
 
-Test(entity, ids_never_reused_stale_handles_refused_over_1e6_cycles)
+static void ids_never_reused_stale_handles_refused_over_1e6_cycles(void)
 {
     /* Default generations: no slot retires, so each case makes exactly
      * CREATES_PER_CASE creates: 1e6 over the cases. */
@@ -224,7 +228,7 @@ Test(entity, ids_never_reused_stale_handles_refused_over_1e6_cycles)
     cr_assert_eq(prop_check(&cfg, churn_property, &m, &res), 0, "%s", res.message);
 }
 
-Test(entity, churn_through_generation_wrap_retires_slots_and_refuses_every_stale_handle)
+static void churn_through_generation_wrap_retires_slots_and_refuses_every_stale_handle(void)
 {
     /* Small tables with 1..64 generations a slot: they churn until every
      * slot has retired; no stale handle, from any generation, is accepted. */
@@ -238,7 +242,7 @@ Test(entity, churn_through_generation_wrap_retires_slots_and_refuses_every_stale
 
 /* ---- names, recreate, wrap, forged handles --------------------------------- */
 
-Test(entity, recreating_a_name_gives_a_new_id_and_the_old_handle_fails)
+static void recreating_a_name_gives_a_new_id_and_the_old_handle_fails(void)
 {
     pcs_world *w = world_with_table(4);
     cr_assert_not_null(w);
@@ -267,7 +271,7 @@ Test(entity, recreating_a_name_gives_a_new_id_and_the_old_handle_fails)
     pcs_world_destroy(w);
 }
 
-Test(entity, name_lookup_after_removals_finds_every_survivor)
+static void name_lookup_after_removals_finds_every_survivor(void)
 {
     /* 200 names, every third destroyed: the backward-shift deletion must
      * leave every other probe chain intact. */
@@ -298,7 +302,7 @@ Test(entity, name_lookup_after_removals_finds_every_survivor)
     pcs_world_destroy(w);
 }
 
-Test(entity, a_slot_retires_at_its_last_generation_instead_of_wrapping)
+static void a_slot_retires_at_its_last_generation_instead_of_wrapping(void)
 {
     /* The command-packable configuration (entity.h, "Generation wrap"). */
     pcs_world *w = world_with_generations(1, PCS_TARGET_GENERATION_MAX);
@@ -323,7 +327,7 @@ Test(entity, a_slot_retires_at_its_last_generation_instead_of_wrapping)
     pcs_world_destroy(w);
 }
 
-Test(entity, forged_and_null_handles_are_refused_by_name)
+static void forged_and_null_handles_are_refused_by_name(void)
 {
     pcs_world *w = world_with_table(8);
     cr_assert_not_null(w);
@@ -347,7 +351,7 @@ Test(entity, forged_and_null_handles_are_refused_by_name)
     pcs_world_destroy(w);
 }
 
-Test(entity, fields_rows_owner_and_argument_errors)
+static void fields_rows_owner_and_argument_errors(void)
 {
     pcs_world_def cfg;
     pcs_world_default(&cfg);
@@ -417,7 +421,7 @@ Test(entity, fields_rows_owner_and_argument_errors)
     pcs_world_destroy(w);
 }
 
-Test(entity, create_and_destroy_after_the_seal_allocate_nothing)
+static void create_and_destroy_after_the_seal_allocate_nothing(void)
 {
     pcs_world *w = world_with_table(64);
     cr_assert_not_null(w);
@@ -525,7 +529,7 @@ Test(entity, station_devices_are_found_by_name_and_stay_valid_for_100_ticks)
     pcs_scenario_destroy(scn);
 }
 
-Test(entity, null_world_and_missing_table_are_errors_not_crashes)
+static void null_world_and_missing_table_are_errors_not_crashes(void)
 {
     pcs_entity_handle h = {0, 1};
     pcs_entity_info info;
@@ -551,4 +555,30 @@ Test(entity, null_world_and_missing_table_are_errors_not_crashes)
     cr_assert_eq(pcs_entity_find(w, NULL, &h), PCS_E_INVAL);
     cr_assert_eq(pcs_entity_find_id(w, 0, &h), PCS_E_NOTFOUND, "id 0 is never issued");
     pcs_world_destroy(w);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* Ids are never reused, generations retire slots, names find survivors, stale, forged and null
+ * handles are refused. */
+Test(entity, ids_generations_names_and_stale_handles)
+{
+    ids_never_reused_stale_handles_refused_over_1e6_cycles();
+    churn_through_generation_wrap_retires_slots_and_refuses_every_stale_handle();
+    recreating_a_name_gives_a_new_id_and_the_old_handle_fails();
+    name_lookup_after_removals_finds_every_survivor();
+    a_slot_retires_at_its_last_generation_instead_of_wrapping();
+    forged_and_null_handles_are_refused_by_name();
+}
+
+/* Fields, rows and owners, the argument errors, allocation after the seal, and a null world or
+ * missing table. */
+Test(entity, fields_rows_allocation_and_argument_errors)
+{
+    fields_rows_owner_and_argument_errors();
+    create_and_destroy_after_the_seal_allocate_nothing();
+    null_world_and_missing_table_are_errors_not_crashes();
 }

@@ -6,6 +6,10 @@
  *        handles stale; one destroy moves the hash; every corrupted field of
  *        the "entities" section is refused by name with the world unchanged;
  *        a property test over random create/destroy sequences.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -101,7 +105,7 @@ static pcs_world *known_table(pcs_entity_handle *stale_y)
 
 /* ---- round trip ------------------------------------------------------------ */
 
-Test(entity_persist, entities_created_and_destroyed_after_the_seal_survive_a_round_trip)
+static void entities_created_and_destroyed_after_the_seal_survive_a_round_trip(void)
 {
     pcs_entity_handle y;
     pcs_world *a = known_table(&y);
@@ -155,7 +159,7 @@ Test(entity_persist, entities_created_and_destroyed_after_the_seal_survive_a_rou
     pcs_world_destroy(b);
 }
 
-Test(entity_persist, the_hash_covers_the_table)
+static void the_hash_covers_the_table(void)
 {
     pcs_world *a = known_table(NULL);
     pcs_world *b = known_table(NULL);
@@ -179,7 +183,7 @@ Test(entity_persist, the_hash_covers_the_table)
 }
 
 /* The loader holds a saved (store, row) to the rule create and set_row keep. */
-Test(entity_persist, create_and_set_row_refuse_a_row_outside_the_store)
+static void create_and_set_row_refuse_a_row_outside_the_store(void)
 {
     pcs_world *w = build(4, 2);
     cr_assert_not_null(w);
@@ -239,7 +243,7 @@ static void expect_refused(pcs_world *w, const unsigned char *image, size_t len,
     remove(p);
 }
 
-Test(entity_persist, every_corrupted_field_is_refused_by_name_and_changes_nothing)
+static void every_corrupted_field_is_refused_by_name_and_changes_nothing(void)
 {
     pcs_world *w = known_table(NULL);
     const char *p = tmp_path("image");
@@ -324,7 +328,7 @@ Test(entity_persist, every_corrupted_field_is_refused_by_name_and_changes_nothin
 }
 
 /* A save with a table into a world without one, the reverse, another capacity. */
-Test(entity_persist, a_table_in_the_file_or_the_world_alone_or_of_another_capacity_is_refused)
+static void a_table_in_the_file_or_the_world_alone_or_of_another_capacity_is_refused(void)
 {
     pcs_world *with = known_table(NULL);
     pcs_world *without = build(0, 0);
@@ -463,10 +467,33 @@ static int churn_round_trip(prop *p, void *ctx)
     return rc;
 }
 
-Test(entity_persist, random_create_destroy_then_save_and_load_gives_the_same_table_and_hash)
+static void random_create_destroy_then_save_and_load_gives_the_same_table_and_hash(void)
 {
     prop_config cfg;
     prop_config_default(&cfg, "entity_persist.churn_round_trip");
     cfg.cases = 20; /* x up to 300 operations each */
     cr_assert_eq(prop_check(&cfg, churn_round_trip, NULL, NULL), 0);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* The entity table survives save and load after creates and destroys, random or not, and is in the
+ * hash. */
+Test(entity_persist, the_table_round_trips_and_is_hashed)
+{
+    entities_created_and_destroyed_after_the_seal_survive_a_round_trip();
+    the_hash_covers_the_table();
+    random_create_destroy_then_save_and_load_gives_the_same_table_and_hash();
+}
+
+/* Rows outside the store, every corrupted field, and a table of another shape are refused by name.
+ */
+Test(entity_persist, bad_rows_fields_and_tables_are_refused)
+{
+    create_and_set_row_refuse_a_row_outside_the_store();
+    every_corrupted_field_is_refused_by_name_and_changes_nothing();
+    a_table_in_the_file_or_the_world_alone_or_of_another_capacity_is_refused();
 }

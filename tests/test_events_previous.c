@@ -13,6 +13,10 @@
  * prot[2] = the demand's own tick) and emits EV_TRIP. Nothing else links
  * the two systems: the only way the protection system can react is through
  * the previous tick's events.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -131,7 +135,7 @@ static const double *prot_of(pcs_world *w, const evfix *fx)
     return pcs_store_data(w, fx->prot);
 }
 
-Test(events_previous, protection_reacts_on_the_tick_after_the_event)
+static void protection_reacts_on_the_tick_after_the_event(void)
 {
     static evfix fx;
     evfix_defaults(&fx);
@@ -167,7 +171,7 @@ Test(events_previous, protection_reacts_on_the_tick_after_the_event)
     pcs_world_destroy(w);
 }
 
-Test(events_previous, the_first_tick_has_no_previous_events)
+static void the_first_tick_has_no_previous_events(void)
 {
     static evfix fx;
     evfix_defaults(&fx);
@@ -183,7 +187,7 @@ Test(events_previous, the_first_tick_has_no_previous_events)
     pcs_world_destroy(w);
 }
 
-Test(events_previous, the_previous_list_keeps_its_overflow_event)
+static void the_previous_list_keeps_its_overflow_event(void)
 {
     static evfix fx;
     evfix_defaults(&fx);
@@ -204,7 +208,7 @@ Test(events_previous, the_previous_list_keeps_its_overflow_event)
     pcs_world_destroy(w);
 }
 
-Test(events_previous, a_failed_tick_is_not_a_previous_tick)
+static void a_failed_tick_is_not_a_previous_tick(void)
 {
     static evfix fx;
     evfix_defaults(&fx);
@@ -223,7 +227,7 @@ Test(events_previous, a_failed_tick_is_not_a_previous_tick)
     pcs_world_destroy(w);
 }
 
-Test(events_previous, the_previous_list_is_in_the_state_hash)
+static void the_previous_list_is_in_the_state_hash(void)
 {
     /* Two worlds whose stores are equal at tick 4 but whose tick-3 demands
      * carry different values: the next tick's systems would differ. */
@@ -243,7 +247,7 @@ Test(events_previous, the_previous_list_is_in_the_state_hash)
     pcs_world_destroy(b);
 }
 
-Test(events_previous, save_and_load_keep_the_previous_events_and_the_hash)
+static void save_and_load_keep_the_previous_events_and_the_hash(void)
 {
     char path[64];
     snprintf(path, sizeof path, "/tmp/pcsim-evprev-%d.save", (int)getpid());
@@ -287,7 +291,7 @@ Test(events_previous, save_and_load_keep_the_previous_events_and_the_hash)
     pcs_world_destroy(c);
 }
 
-Test(events_previous, ticks_allocate_nothing)
+static void ticks_allocate_nothing(void)
 {
     static evfix fx;
     evfix_defaults(&fx);
@@ -339,7 +343,7 @@ static void det_run(int workers, uint64_t *hashes)
     pcs_exec_destroy(pool);
 }
 
-Test(events_previous, same_hashes_inline_and_with_0_and_2_workers)
+static void same_hashes_inline_and_with_0_and_2_workers(void)
 {
     uint64_t ref[6], got[6];
     det_run(-1, ref);
@@ -378,7 +382,7 @@ static void expect_edit_refused(const char *path, pcs_world *w, long at, uint32_
     unlink(bad);
 }
 
-Test(events_previous, a_bad_events_section_is_refused)
+static void a_bad_events_section_is_refused(void)
 {
     char path[64];
     snprintf(path, sizeof path, "/tmp/pcsim-evbad-%d.save", (int)getpid());
@@ -399,4 +403,30 @@ Test(events_previous, a_bad_events_section_is_refused)
     cr_assert_eq(pcs_world_load(a, path), PCS_OK, "the unedited save loads: %s", pcs_last_error());
     unlink(path);
     pcs_world_destroy(a);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* Protection sees the previous tick's events; the first tick has none; the overflow event is kept;
+ * a failed tick is not a previous tick. */
+Test(events_previous, the_previous_ticks_events_reach_the_next_tick)
+{
+    protection_reacts_on_the_tick_after_the_event();
+    the_first_tick_has_no_previous_events();
+    the_previous_list_keeps_its_overflow_event();
+    a_failed_tick_is_not_a_previous_tick();
+}
+
+/* The previous list is hashed, saved and loaded, allocates nothing, hashes alike with any workers,
+ * and a bad section is refused. */
+Test(events_previous, the_previous_list_in_hash_save_workers_and_allocation)
+{
+    the_previous_list_is_in_the_state_hash();
+    save_and_load_keep_the_previous_events_and_the_hash();
+    ticks_allocate_nothing();
+    same_hashes_inline_and_with_0_and_2_workers();
+    a_bad_events_section_is_refused();
 }

@@ -11,6 +11,10 @@
  * 1e-9 relative. The long freeze is 10 h accounted with extra_s (the host
  * that unloads a unit and comes back), so the test ticks 60 frozen ticks,
  * not 720,000.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -112,7 +116,7 @@ static pcs_decay_heat_model fz_dh_model(double h)
 
 /* The frozen unit's stores do not move, the other unit's do, readers see
  * uN.frozen; thawing too early or twice is refused with a clear message. */
-Test(freeze, frozen_unit_holds_while_the_other_steps)
+static void frozen_unit_holds_while_the_other_steps(void)
 {
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz f;
@@ -189,7 +193,7 @@ Test(freeze, frozen_unit_holds_while_the_other_steps)
 
 /* A critical unit frozen 10 h (real-time clock, held at its frozen power):
  * decay heat against 720,060 FAST steps, xenon against 36,003 SLOW steps. */
-Test(freeze, long_freeze_held_matches_uninterrupted_slow_models)
+static void long_freeze_held_matches_uninterrupted_slow_models(void)
 {
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz f;
@@ -237,7 +241,7 @@ Test(freeze, long_freeze_held_matches_uninterrupted_slow_models)
 /* A unit frozen under the SHUTDOWN option with the split clock: fast groups
  * cool over the real gap, slow groups and xenon over the slow clock; xenon
  * builds towards its peak as it would after a trip. */
-Test(freeze, shutdown_split_clock_matches_uninterrupted_slow_models)
+static void shutdown_split_clock_matches_uninterrupted_slow_models(void)
 {
     pcs_station_freeze_def def = pcs_station_freeze_default();
     def.hold = PCS_FREEZE_HOLD_SHUTDOWN;
@@ -299,7 +303,7 @@ static uint64_t fz_sequence(int workers, int thaw)
     return h;
 }
 
-Test(freeze, same_hash_for_0_and_2_workers)
+static void same_hash_for_0_and_2_workers(void)
 {
     uint64_t h0 = fz_sequence(0, 1), h2 = fz_sequence(2, 1);
     cr_expect_eq(h0, h2, "0 workers %016llx, 2 workers %016llx", (unsigned long long)h0,
@@ -307,7 +311,7 @@ Test(freeze, same_hash_for_0_and_2_workers)
     cr_expect_neq(fz_sequence(0, 0), h0, "still frozen hashes differently");
 }
 
-Test(freeze, add_refuses_bad_options)
+static void add_refuses_bad_options(void)
 {
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz f;
@@ -334,7 +338,7 @@ static void fz_save_into(fz *a, fz *b, const pcs_station_freeze_def *def)
 
 /* A save made while a unit is frozen loads with the unit frozen and its
  * freeze tick, and thawing after the load gives the uninterrupted hash. */
-Test(freeze, save_while_frozen_loads_frozen)
+static void save_while_frozen_loads_frozen(void)
 {
     uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
     pcs_station_freeze_def def = pcs_station_freeze_default();
@@ -359,7 +363,7 @@ Test(freeze, save_while_frozen_loads_frozen)
  * load left at their build values (living-world.json saved at 90 s, its
  * freeze tick, left the uninterrupted run: u1.rps.low_flow.2 tripped on the
  * held build flow and the final hash moved). */
-Test(freeze, freeze_right_after_a_load_holds_the_saved_outputs)
+static void freeze_right_after_a_load_holds_the_saved_outputs(void)
 {
     uint64_t want = fz_sequence(0, 1); /* freeze at 30, thaw at 75 (+3600 s), tick to 120 */
     pcs_station_freeze_def def = pcs_station_freeze_default();
@@ -414,7 +418,7 @@ static size_t fz_held_f64_at(fz *f, const char *const *units, uint32_t n_units, 
  * the load, naming the held store and the output it copies; the world
  * that refused it is unchanged (before, the load took it and the next tick
  * failed its finite check when the hold wrote the NaN back). */
-Test(freeze, a_non_finite_held_output_is_refused_at_load)
+static void a_non_finite_held_output_is_refused_at_load(void)
 {
     static const char *const units[] = {"u1", "u2"};
     pcs_station_freeze_def def = pcs_station_freeze_default();
@@ -458,7 +462,7 @@ Test(freeze, a_non_finite_held_output_is_refused_at_load)
  * past the decay-heat gap's 1e15 s for any real_s above 1e6 s and the thaw
  * failed. Both are accepted; the SLOW gap is capped at 1e15 s, where every
  * decay-heat group and the poison chains are at their end state. */
-Test(freeze, thaw_takes_every_extra_s_of_its_range_at_any_k_slow)
+static void thaw_takes_every_extra_s_of_its_range_at_any_k_slow(void)
 {
     pcs_station_freeze_def def = pcs_station_freeze_default();
     fz f;
@@ -491,7 +495,7 @@ static pcs_status fz_count(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-Test(freeze, engine_gate_skips_while_set_and_refuses_misuse)
+static void engine_gate_skips_while_set_and_refuses_misuse(void)
 {
     pcs_world_def cfg;
     pcs_world_default(&cfg);
@@ -609,7 +613,7 @@ static uint64_t fz_scripted(int by_api, double *u2_decay_w, double *u1_decay_w)
     return h;
 }
 
-Test(freeze, scenario_section_and_script_commands)
+static void scenario_section_and_script_commands(void)
 {
     double u2_cmd, u1_cmd, u2_api, u1_api;
     uint64_t by_cmd = fz_scripted(0, &u2_cmd, &u1_cmd);
@@ -622,7 +626,7 @@ Test(freeze, scenario_section_and_script_commands)
     cr_expect_eq(u2_cmd, u2_api);
 }
 
-Test(freeze, scenario_section_refuses_bad_words)
+static void scenario_section_refuses_bad_words(void)
 {
     static const char doc[] = "{\"schema\": 1, \"units\": [{\"name\": \"u1\"}],"
                               " \"freeze\": {\"hold\": \"maybe\"}}";
@@ -633,4 +637,38 @@ Test(freeze, scenario_section_refuses_bad_words)
                       NULL,
               "%s", pcs_last_error());
     pcs_scenario_destroy(scn);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* A frozen unit holds while others step, its slow models match uninterrupted ones, thawing takes
+ * its range, any workers hash alike. */
+Test(freeze, frozen_units_hold_and_thaw_like_uninterrupted_ones)
+{
+    frozen_unit_holds_while_the_other_steps();
+    long_freeze_held_matches_uninterrupted_slow_models();
+    shutdown_split_clock_matches_uninterrupted_slow_models();
+    thaw_takes_every_extra_s_of_its_range_at_any_k_slow();
+    same_hash_for_0_and_2_workers();
+}
+
+/* Saves while frozen load frozen, a freeze right after a load holds the saved outputs, a non-finite
+ * held output is refused. */
+Test(freeze, save_and_load_while_frozen)
+{
+    save_while_frozen_loads_frozen();
+    freeze_right_after_a_load_holds_the_saved_outputs();
+    a_non_finite_held_output_is_refused_at_load();
+}
+
+/* Bad options, the engine gate and its misuse, and the scenario section and script words. */
+Test(freeze, options_gate_and_scenario_words)
+{
+    add_refuses_bad_options();
+    engine_gate_skips_while_set_and_refuses_misuse();
+    scenario_section_and_script_commands();
+    scenario_section_refuses_bad_words();
 }

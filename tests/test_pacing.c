@@ -5,6 +5,10 @@
  *        frames, the backlog with too small a max_ticks, pause, step, speed
  *        limits, queued commands while paused, and a state hash that does not
  *        depend on pacing. The test is the host: it passes the elapsed time.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -35,7 +39,7 @@ static uint64_t run_frames(pcs_world *w, uint32_t frames, double frame_s, uint64
     return total;
 }
 
-Test(pacing, one_x_12000_frames_of_50ms_give_exactly_12000_ticks)
+static void one_x_12000_frames_of_50ms_give_exactly_12000_ticks(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_float_eq(pcs_world_speed(w), 1.0, 0.0, "the default speed is 1x");
@@ -49,7 +53,7 @@ Test(pacing, one_x_12000_frames_of_50ms_give_exactly_12000_ticks)
     pcs_world_destroy(w);
 }
 
-Test(pacing, tenth_x_gives_1200_ticks_one_every_tenth_frame)
+static void tenth_x_gives_1200_ticks_one_every_tenth_frame(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 0.1), PCS_OK);
@@ -63,7 +67,7 @@ Test(pacing, tenth_x_gives_1200_ticks_one_every_tenth_frame)
     pcs_world_destroy(w);
 }
 
-Test(pacing, ten_x_gives_120000_ticks)
+static void ten_x_gives_120000_ticks(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 10.0), PCS_OK);
@@ -72,7 +76,7 @@ Test(pacing, ten_x_gives_120000_ticks)
     pcs_world_destroy(w);
 }
 
-Test(pacing, seven_and_a_half_x_alternates_7_and_8_ticks_a_frame)
+static void seven_and_a_half_x_alternates_7_and_8_ticks_a_frame(void)
 {
     /* 375 ms of simulated time a frame: 7 ticks and 25 ms carried, then 8.
      * Summing 0.05 * 7.5 / 0.05 in doubles ends at 89,999 here. */
@@ -87,7 +91,7 @@ Test(pacing, seven_and_a_half_x_alternates_7_and_8_ticks_a_frame)
     pcs_world_destroy(w);
 }
 
-Test(pacing, thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame)
+static void thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 1000.0), PCS_OK);
@@ -104,7 +108,7 @@ Test(pacing, thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame)
     pcs_world_destroy(w);
 }
 
-Test(pacing, too_small_max_ticks_reports_the_lag_exactly)
+static void too_small_max_ticks_reports_the_lag_exactly(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 1000.0), PCS_OK);
@@ -158,7 +162,7 @@ static void expect_floor_of_total(const double *frame_s, const uint64_t *frame_n
     pcs_world_destroy(w);
 }
 
-Test(pacing, irregular_33_17_ms_frames_give_floor_of_total_over_dt)
+static void irregular_33_17_ms_frames_give_floor_of_total_over_dt(void)
 {
     static const double s[] = {0.033, 0.017};
     static const uint64_t ns[] = {33000000u, 17000000u};
@@ -169,7 +173,7 @@ Test(pacing, irregular_33_17_ms_frames_give_floor_of_total_over_dt)
     expect_floor_of_total(s, ns, 2, 12000, 10000);
 }
 
-Test(pacing, uneven_frames_keep_the_carry)
+static void uneven_frames_keep_the_carry(void)
 {
     static const double s[] = {0.007, 0.013, 0.029, 0.041, 0.0001};
     static const uint64_t ns[] = {7000000u, 13000000u, 29000000u, 41000000u, 100000u};
@@ -177,7 +181,7 @@ Test(pacing, uneven_frames_keep_the_carry)
     expect_floor_of_total(s, ns, 5, 5000, 123000);
 }
 
-Test(pacing, host_nanoseconds_times_1e_minus_9_are_taken_exactly)
+static void host_nanoseconds_times_1e_minus_9_are_taken_exactly(void)
 {
     /* A 60 Hz host measuring whole ns: 16,666,667 ns a frame, passed as n * 1e-9.
      * 3000 frames = 50,000,001,000 ns -> exactly 1000 ticks and 1,000 ns carried. */
@@ -186,7 +190,7 @@ Test(pacing, host_nanoseconds_times_1e_minus_9_are_taken_exactly)
     expect_floor_of_total(s, ns, 1, 3000, 1000);
 }
 
-Test(pacing, pause_stops_ticks_and_keeps_carry_and_backlog)
+static void pause_stops_ticks_and_keeps_carry_and_backlog(void)
 {
     pcs_world *w = wfx_world();
     pcs_world_advance_result r;
@@ -215,7 +219,7 @@ Test(pacing, pause_stops_ticks_and_keeps_carry_and_backlog)
     pcs_world_destroy(w);
 }
 
-Test(pacing, step_once_runs_exactly_one_tick_while_paused)
+static void step_once_runs_exactly_one_tick_while_paused(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_step_once(w), PCS_E_STATE, "refused while running");
@@ -244,7 +248,7 @@ static void expect_speed_refused(pcs_world *w, double speed, const char *shown)
     cr_assert_float_eq(pcs_world_speed(w), 2.5, 0.0, "speed unchanged");
 }
 
-Test(pacing, speed_out_of_range_is_refused_naming_value_and_range)
+static void speed_out_of_range_is_refused_naming_value_and_range(void)
 {
     pcs_world *w = wfx_world();
     cr_assert_eq(pcs_world_set_speed(w, 2.5), PCS_OK);
@@ -263,7 +267,7 @@ Test(pacing, speed_out_of_range_is_refused_naming_value_and_range)
     pcs_world_destroy(w);
 }
 
-Test(pacing, bad_elapsed_time_is_refused_naming_value_and_range)
+static void bad_elapsed_time_is_refused_naming_value_and_range(void)
 {
     pcs_world *w = wfx_world();
     pcs_world_advance_result r;
@@ -288,7 +292,7 @@ Test(pacing, bad_elapsed_time_is_refused_naming_value_and_range)
     pcs_world_destroy(w);
 }
 
-Test(pacing, a_speed_change_keeps_the_simulated_time_already_due)
+static void a_speed_change_keeps_the_simulated_time_already_due(void)
 {
     pcs_world *w = wfx_world();
     pcs_world_advance_result r;
@@ -312,7 +316,7 @@ static pcs_status fail_at_tick_3(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-Test(pacing, a_failing_tick_stops_the_call_and_stays_owed)
+static void a_failing_tick_stops_the_call_and_stays_owed(void)
 {
     pcs_world *w = wfx_world();
     pcs_system_desc d = {.name = "fail3", .stage = PCS_STAGE_HEAT, .fn = fail_at_tick_3};
@@ -336,7 +340,7 @@ static pcs_status count_command(pcs_world *w, void *ctx, const pcs_command *cmd)
     return PCS_OK;
 }
 
-Test(pacing, commands_queue_while_paused_and_a_full_ring_refuses)
+static void commands_queue_while_paused_and_a_full_ring_refuses(void)
 {
     pcs_world_def cfg;
     pcs_world_default(&cfg);
@@ -374,7 +378,7 @@ static pcs_status mix_tick(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-Test(pacing, the_state_hash_does_not_depend_on_pacing)
+static void the_state_hash_does_not_depend_on_pacing(void)
 {
     static uint32_t sa, sb;
     pcs_world *a = wfx_hashed_world("mix", 1, mix_tick, &sa);
@@ -399,4 +403,43 @@ Test(pacing, the_state_hash_does_not_depend_on_pacing)
     cr_assert_eq(*(uint64_t *)pcs_store_data(b, sb), *(uint64_t *)pcs_store_data(a, sa));
     pcs_world_destroy(a);
     pcs_world_destroy(b);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* How many ticks each speed and frame pattern owes, and the lag reported when max_ticks is too
+ * small. */
+Test(pacing, ticks_owed_at_each_speed_and_frame_length)
+{
+    one_x_12000_frames_of_50ms_give_exactly_12000_ticks();
+    tenth_x_gives_1200_ticks_one_every_tenth_frame();
+    ten_x_gives_120000_ticks();
+    seven_and_a_half_x_alternates_7_and_8_ticks_a_frame();
+    thousand_x_accounts_12_million_ticks_and_runs_1000_a_frame();
+    too_small_max_ticks_reports_the_lag_exactly();
+    irregular_33_17_ms_frames_give_floor_of_total_over_dt();
+    uneven_frames_keep_the_carry();
+    host_nanoseconds_times_1e_minus_9_are_taken_exactly();
+}
+
+/* Pause, single step, a speed change, a failing tick and commands while paused; the hash does not
+ * depend on pacing. */
+Test(pacing, pause_step_speed_change_and_failures)
+{
+    pause_stops_ticks_and_keeps_carry_and_backlog();
+    step_once_runs_exactly_one_tick_while_paused();
+    a_speed_change_keeps_the_simulated_time_already_due();
+    a_failing_tick_stops_the_call_and_stays_owed();
+    commands_queue_while_paused_and_a_full_ring_refuses();
+    the_state_hash_does_not_depend_on_pacing();
+}
+
+/* The pacing calls' refusals of their arguments. */
+Test(pacing, bad_speed_and_elapsed_time_are_refused_naming_value_and_range)
+{
+    speed_out_of_range_is_refused_naming_value_and_range();
+    bad_elapsed_time_is_refused_naming_value_and_range();
 }

@@ -12,6 +12,10 @@
  * Station: u1 with two loops and u2 built later (unit_add), workers 0. The
  * save "removed" holds one logged change, pump_remove u1.pump2 applied at
  * tick 2, and is taken at tick 4.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <stddef.h>
@@ -99,7 +103,7 @@ static void craft(const char *src, const char *dst, const char *section, size_t 
 
 /* ---- a world that has ticked ------------------------------------------------- */
 
-Test(persist_structure, a_world_that_ticked_refuses_an_extending_save_and_stays_as_it_was)
+static void a_world_that_ticked_refuses_an_extending_save_and_stays_as_it_was(void)
 {
     char p[128];
     tmp(p, sizeof p, "live");
@@ -140,7 +144,7 @@ Test(persist_structure, a_world_that_ticked_refuses_an_extending_save_and_stays_
  * what it holds. So an extending save is refused before anything changes,
  * as by a world that has ticked (the bad save here is refused after the
  * replay by a fresh world: a_fresh_world_refused_after_the_replay_...). */
-Test(persist_structure, a_world_holding_a_load_refuses_an_extending_save_and_keeps_it)
+static void a_world_holding_a_load_refuses_an_extending_save_and_keeps_it(void)
 {
     char p[128], q[128], e[128];
     tmp(p, sizeof p, "held-good");
@@ -186,7 +190,7 @@ Test(persist_structure, a_world_holding_a_load_refuses_an_extending_save_and_kee
 
 /* ---- a fresh world ------------------------------------------------------------ */
 
-Test(persist_structure, a_fresh_world_loads_an_extending_save_and_runs_as_the_saved_one)
+static void a_fresh_world_loads_an_extending_save_and_runs_as_the_saved_one(void)
 {
     char p[128];
     tmp(p, sizeof p, "good");
@@ -208,7 +212,7 @@ Test(persist_structure, a_fresh_world_loads_an_extending_save_and_runs_as_the_sa
 
 /* The store's load check refuses after the replay (pump_on 0 for a pump the
  * log removed): the world is half the save's and says so on every use. */
-Test(persist_structure, a_fresh_world_refused_after_the_replay_refuses_to_tick_save_or_load)
+static void a_fresh_world_refused_after_the_replay_refuses_to_tick_save_or_load(void)
 {
     char p[128], q[128], s[128];
     tmp(p, sizeof p, "half-good");
@@ -249,7 +253,7 @@ Test(persist_structure, a_fresh_world_refused_after_the_replay_refuses_to_tick_s
 /* A replay that fails part way: pump_remove of u2's pump 1 passes the
  * kind's validate (u2 is a unit of the scenario; a log may add it first)
  * but its apply finds u2 not built. The world is unusable, not half run. */
-Test(persist_structure, a_replay_that_fails_leaves_the_fresh_world_unusable)
+static void a_replay_that_fails_leaves_the_fresh_world_unusable(void)
 {
     char p[128], q[128];
     tmp(p, sizeof p, "replay-good");
@@ -278,7 +282,7 @@ Test(persist_structure, a_replay_that_fails_leaves_the_fresh_world_unusable)
 
 /* A damaged section or a trailing byte is found before the replay: the
  * fresh world is refused unchanged and runs on. */
-Test(persist_structure, a_bad_checksum_or_trailing_byte_is_refused_before_the_replay)
+static void a_bad_checksum_or_trailing_byte_is_refused_before_the_replay(void)
 {
     char p[128], q[128];
     tmp(p, sizeof p, "sum-good");
@@ -369,7 +373,7 @@ static void entries_refused(const char *src, const char *kind, uint64_t at_tick,
     entries_refused_at(src, 0, kind, at_tick, cases, n);
 }
 
-Test(persist_structure, a_pump_entry_with_a_bad_target_or_argument_is_refused_before_the_replay)
+static void a_pump_entry_with_a_bad_target_or_argument_is_refused_before_the_replay(void)
 {
     char p[128];
     tmp(p, sizeof p, "pump-entry");
@@ -395,7 +399,7 @@ Test(persist_structure, a_pump_entry_with_a_bad_target_or_argument_is_refused_be
     fx_free(&a);
 }
 
-Test(persist_structure, a_unit_add_entry_with_a_bad_target_or_argument_is_refused_before_the_replay)
+static void a_unit_add_entry_with_a_bad_target_or_argument_is_refused_before_the_replay(void)
 {
     char p[128];
     tmp(p, sizeof p, "unit-entry");
@@ -425,8 +429,7 @@ Test(persist_structure, a_unit_add_entry_with_a_bad_target_or_argument_is_refuse
 }
 
 /* u2 added at tick 1, u1 removed at tick 3: entry 1 is the removal. */
-Test(persist_structure,
-     a_unit_remove_entry_with_a_bad_target_or_argument_is_refused_before_the_replay)
+static void a_unit_remove_entry_with_a_bad_target_or_argument_is_refused_before_the_replay(void)
 {
     char p[128];
     tmp(p, sizeof p, "remove-entry");
@@ -457,7 +460,7 @@ Test(persist_structure,
 /* A log whose entries each pass the check but remove the last running unit
  * (u1, with u2 never added: entry 0 turned into a removal of u1 by its
  * kind) is refused by the replay's apply, and the fresh world is unusable. */
-Test(persist_structure, a_log_removing_the_last_running_unit_is_refused_by_the_replay)
+static void a_log_removing_the_last_running_unit_is_refused_by_the_replay(void)
 {
     char p[128], q[128];
     tmp(p, sizeof p, "last-unit");
@@ -491,7 +494,7 @@ Test(persist_structure, a_log_removing_the_last_running_unit_is_refused_by_the_r
 
 /* What a load would refuse, stage 1 refuses too: a pump_remove with an
  * unused argument set is rejected, never logged. */
-Test(persist_structure, stage_1_refuses_a_structural_command_with_unused_args_set)
+static void stage_1_refuses_a_structural_command_with_unused_args_set(void)
 {
     fixture a;
     fx_make(&a);
@@ -513,7 +516,7 @@ Test(persist_structure, stage_1_refuses_a_structural_command_with_unused_args_se
 /* ---- structural entities ------------------------------------------------------ */
 
 /* A station's pump entity is structural: only pump_remove takes it out. */
-Test(persist_structure, a_structural_entity_is_not_destroyed_by_a_host)
+static void a_structural_entity_is_not_destroyed_by_a_host(void)
 {
     fixture a;
     fx_make(&a);
@@ -585,7 +588,7 @@ static pcs_world *bare(void)
 /* Record offsets (entity_internal.h): head 40 bytes, 176 per slot. */
 #define REC(slot, off) (40u + 176u * (size_t)(slot) + (size_t)(off))
 
-Test(persist_structure, a_saved_structural_entity_that_differs_from_the_built_one_is_refused)
+static void a_saved_structural_entity_that_differs_from_the_built_one_is_refused(void)
 {
     char p[128], q[128];
     tmp(p, sizeof p, "ent-good");
@@ -680,4 +683,40 @@ Test(persist_structure, a_saved_structural_entity_that_differs_from_the_built_on
     remove(p);
     remove(q);
     pcs_world_destroy(w);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* Which worlds take an extending save, and what a fresh world refused during the replay may still
+ * do. */
+Test(persist_structure, extending_saves_and_fresh_worlds)
+{
+    a_world_that_ticked_refuses_an_extending_save_and_stays_as_it_was();
+    a_world_holding_a_load_refuses_an_extending_save_and_keeps_it();
+    a_fresh_world_loads_an_extending_save_and_runs_as_the_saved_one();
+    a_fresh_world_refused_after_the_replay_refuses_to_tick_save_or_load();
+    a_replay_that_fails_leaves_the_fresh_world_unusable();
+}
+
+/* Bad checksums, trailing bytes and crafted pump/unit entries are refused before the replay; the
+ * last running unit is not removed; stage 1 refuses unused args. */
+Test(persist_structure, crafted_log_entries_are_refused)
+{
+    a_bad_checksum_or_trailing_byte_is_refused_before_the_replay();
+    a_pump_entry_with_a_bad_target_or_argument_is_refused_before_the_replay();
+    a_unit_add_entry_with_a_bad_target_or_argument_is_refused_before_the_replay();
+    a_unit_remove_entry_with_a_bad_target_or_argument_is_refused_before_the_replay();
+    a_log_removing_the_last_running_unit_is_refused_by_the_replay();
+    stage_1_refuses_a_structural_command_with_unused_args_set();
+}
+
+/* A host cannot destroy a structural entity; a saved one that differs from the built one is
+ * refused. */
+Test(persist_structure, structural_entities)
+{
+    a_structural_entity_is_not_destroyed_by_a_host();
+    a_saved_structural_entity_that_differs_from_the_built_one_is_refused();
 }

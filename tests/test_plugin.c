@@ -5,6 +5,10 @@
  *        the stages, shutdown order, errors naming the plugin, refused
  *        registrations, what initialize registered, zero allocations per
  *        tick, and the station's plugins (sections, unchanged hash).
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -105,7 +109,7 @@ static pcs_world *new_world(void)
     return w;
 }
 
-Test(plugin, steps_run_by_priority_then_id_and_shutdown_in_reverse)
+static void steps_run_by_priority_then_id_and_shutdown_in_reverse(void)
 {
     static plog log;
     /* Added out of order: init follows the add order, the steps (priority, id). */
@@ -209,7 +213,7 @@ static pcs_world *staged_world(plog *log, probe *p)
     return w;
 }
 
-Test(plugin, before_step_follows_the_slow_merge_and_after_step_follows_stage_13)
+static void before_step_follows_the_slow_merge_and_after_step_follows_stage_13(void)
 {
     static plog log;
     static probe p;
@@ -245,7 +249,7 @@ static pcs_status note_tick_after(pcs_world *w, void *ctx)
     return PCS_OK;
 }
 
-Test(plugin, both_steps_see_the_tick_being_run)
+static void both_steps_see_the_tick_being_run(void)
 {
     pcs_world *w = new_world();
     static uint64_t at[2] = {99, 99};
@@ -265,7 +269,7 @@ Test(plugin, both_steps_see_the_tick_being_run)
 
 /* ---- Errors --------------------------------------------------------------- */
 
-Test(plugin, a_failing_before_step_fails_the_tick_naming_the_plugin)
+static void a_failing_before_step_fails_the_tick_naming_the_plugin(void)
 {
     static plog log;
     static probe p;
@@ -284,7 +288,7 @@ Test(plugin, a_failing_before_step_fails_the_tick_naming_the_plugin)
     pcs_world_destroy(w);
 }
 
-Test(plugin, a_failing_after_step_fails_the_tick_naming_the_plugin)
+static void a_failing_after_step_fails_the_tick_naming_the_plugin(void)
 {
     static plog log;
     static probe p;
@@ -298,7 +302,7 @@ Test(plugin, a_failing_after_step_fails_the_tick_naming_the_plugin)
     pcs_world_destroy(w);
 }
 
-Test(plugin, a_failing_initialize_is_not_added_and_never_shut_down)
+static void a_failing_initialize_is_not_added_and_never_shut_down(void)
 {
     static plog log;
     static probe p = {.name = "t.bad", .log = &log, .fail_init = 1};
@@ -320,7 +324,7 @@ static pcs_status nested_init(pcs_world *w, void *ctx, const char *section_json)
     return pcs_plugin_add(w, &d, ctx);
 }
 
-Test(plugin, refused_registrations_say_why)
+static void refused_registrations_say_why(void)
 {
     static plog log;
     static probe p = {.name = "t.x", .log = &log};
@@ -387,7 +391,7 @@ static pcs_status reg_init(pcs_world *w, void *ctx, const char *section_json)
     return st;
 }
 
-Test(plugin, schedule_names_what_initialize_registered)
+static void schedule_names_what_initialize_registered(void)
 {
     pcs_world *w = new_world();
     uint32_t s0;
@@ -419,7 +423,7 @@ Test(plugin, schedule_names_what_initialize_registered)
 
 /* ---- Zero allocations per tick --------------------------------------------- */
 
-Test(plugin, ticks_with_plugins_allocate_nothing)
+static void ticks_with_plugins_allocate_nothing(void)
 {
     static plog log;
     static probe p;
@@ -528,7 +532,7 @@ static char *with_plugins(const char *plugins)
 
 /* A one-unit station is enough to show a read-only plugin changes nothing
  * (each build settles its units: the default's four cost twice as much). */
-Test(plugin, a_read_only_host_plugin_leaves_the_station_hash_unchanged)
+static void a_read_only_host_plugin_leaves_the_station_hash_unchanged(void)
 {
     static const char text[] =
         "{\"plugins\": {\"probe\": {\"every\": 3, \"channel\": \"u1.core.power\"}}, "
@@ -544,7 +548,7 @@ Test(plugin, a_read_only_host_plugin_leaves_the_station_hash_unchanged)
     cr_assert_gt(r.sum / 60.0, 1e8, "u1 runs at power: mean %g W", r.sum / 60.0);
 }
 
-Test(plugin, scenario_sections_for_plugins)
+static void scenario_sections_for_plugins(void)
 {
     pcs_scenario *scn = NULL;
     cr_assert_eq(pcs_scenario_default(&scn), PCS_OK);
@@ -563,4 +567,37 @@ Test(plugin, scenario_sections_for_plugins)
     cr_assert(strstr(pcs_last_error(), "p.json: $.plugins.rec: expected an object"), "%s",
               pcs_last_error());
     free(text);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* Plugin steps run by priority then id, at their stages, seeing the tick being run; shutdown in
+ * reverse. */
+Test(plugin, steps_order_and_the_tick_they_see)
+{
+    steps_run_by_priority_then_id_and_shutdown_in_reverse();
+    before_step_follows_the_slow_merge_and_after_step_follows_stage_13();
+    both_steps_see_the_tick_being_run();
+}
+
+/* Failing steps and initializers, and refused registrations, say which plugin and why. */
+Test(plugin, failures_and_refusals_name_the_plugin)
+{
+    a_failing_before_step_fails_the_tick_naming_the_plugin();
+    a_failing_after_step_fails_the_tick_naming_the_plugin();
+    a_failing_initialize_is_not_added_and_never_shut_down();
+    refused_registrations_say_why();
+}
+
+/* The schedule names what initialize registered; plugin ticks allocate nothing; a read-only plugin
+ * keeps the station hash; scenario sections. */
+Test(plugin, schedule_allocation_and_scenario_sections)
+{
+    schedule_names_what_initialize_registered();
+    ticks_with_plugins_allocate_nothing();
+    a_read_only_host_plugin_leaves_the_station_hash_unchanged();
+    scenario_sections_for_plugins();
 }

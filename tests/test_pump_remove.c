@@ -7,6 +7,10 @@
  *
  * Cheap by construction: one single-unit station per test (the default
  * unit at full power, workers 0), ticked only as far as each check needs.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
@@ -134,7 +138,7 @@ static const char *unit_trip(fixture *f)
  * u1.rps.low_flow.1 trips the reactor. The readings fall below 90 % after
  * 0.2 ln(1/0.9) = 0.021 s; the trip is asserted within 0.5 s.
  */
-Test(pump_remove, loop_stagnates_and_low_flow_trips_at_power)
+static void loop_stagnates_and_low_flow_trips_at_power(void)
 {
     fixture f;
     fx_make(&f, one_unit, 0);
@@ -264,7 +268,7 @@ static void tick_rejects(fixture *f, const char *what)
 
 /* A unit keeps one pump: the fourth removal is refused, also when the
  * other three go in the same tick, and a pump installed in that tick counts. */
-Test(pump_remove, the_last_installed_pump_of_a_unit_is_not_removed)
+static void the_last_installed_pump_of_a_unit_is_not_removed(void)
 {
     fixture f;
     fx_make(&f, one_unit, 0);
@@ -288,7 +292,7 @@ Test(pump_remove, the_last_installed_pump_of_a_unit_is_not_removed)
     fx_free(&f);
 }
 
-Test(pump_remove, commands_replace_entity_target_and_channel)
+static void commands_replace_entity_target_and_channel(void)
 {
     fixture f;
     fx_make(&f, one_unit, 0);
@@ -424,7 +428,7 @@ static size_t committed(void)
  * 1 KiB a cycle plus one 4 MiB mimalloc segment of slack (measured: +0
  * over the last 500 cycles).
  */
-Test(pump_remove, thousand_cycles_reuse_no_id_and_bound_memory)
+static void thousand_cycles_reuse_no_id_and_bound_memory(void)
 {
     fixture f;
     fx_make(&f, pcs_scenario_default_text(), 0);
@@ -482,7 +486,7 @@ Test(pump_remove, thousand_cycles_reuse_no_id_and_bound_memory)
 
 /* The same remove/install sequence on 0 and 2 workers (two units, so the
  * parallel sections have work): the same hash at every step. */
-Test(pump_remove, same_hash_for_0_and_2_workers)
+static void same_hash_for_0_and_2_workers(void)
 {
     static const char two_units[] =
         "{\"schema\": 1, \"world\": {\"workers\": 0}, \"units\": [{\"name\": \"u1\"}, {\"name\": "
@@ -515,7 +519,7 @@ Test(pump_remove, same_hash_for_0_and_2_workers)
  * log, the stores are restored over it, and the two worlds have the same
  * hash then and after 20 more ticks; the loaded one's network has the
  * pump junction out (its KLU analysed the smaller pattern). */
-Test(pump_remove, save_with_a_pump_removed_loads_to_the_same_hash)
+static void save_with_a_pump_removed_loads_to_the_same_hash(void)
 {
     fixture a, b;
     fx_make(&a, one_unit, 0);
@@ -563,7 +567,7 @@ static pcs_status fail_step(pcs_world *w, void *ctx)
 /* A pump_remove accepted at stage 1 of an attempt that fails later, then
  * dropped by a load (structure.h, "Failure"), leaves the pump free: the
  * next pump_remove of it is accepted and applied. */
-Test(pump_remove, load_after_a_failed_tick_frees_the_pump)
+static void load_after_a_failed_tick_frees_the_pump(void)
 {
     fixture a;
     fx_make(&a, one_unit, 0);
@@ -590,4 +594,28 @@ Test(pump_remove, load_after_a_failed_tick_frees_the_pump)
                  pcs_last_error());
     cr_assert_eq(pcs_primary_pump_installed(a.w, a.pr, 1), 0);
     fx_free(&a);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* After a pump's removal the loop stagnates and trips; the last pump stays; commands move to the
+ * entity; 1000 cycles reuse no id. */
+Test(pump_remove, removal_physics_commands_and_the_last_pump)
+{
+    loop_stagnates_and_low_flow_trips_at_power();
+    the_last_installed_pump_of_a_unit_is_not_removed();
+    commands_replace_entity_target_and_channel();
+    thousand_cycles_reuse_no_id_and_bound_memory();
+}
+
+/* 0 and 2 workers hash alike; a save with a pump removed loads to the same hash; a load after a
+ * failed tick frees the pump. */
+Test(pump_remove, workers_save_and_load)
+{
+    same_hash_for_0_and_2_workers();
+    save_with_a_pump_removed_loads_to_the_same_hash();
+    load_after_a_failed_tick_frees_the_pump();
 }

@@ -11,6 +11,10 @@
  * tolerance 1e-2 /s, window 1 s (20 ticks), wake every 5 s: a fast
  * sleeper, since these checks need u2 asleep and awake, not accuracy (the
  * accuracy is test_sleep.c's and test_sleep_default.c's).
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -196,7 +200,7 @@ static unsigned char *sa_state(sa *f, const char *prefix, int instruments, size_
 /* u2 falls asleep on the tick the rule gives, its model state is held and
  * its own instrumentation keeps running, and a command to it wakes it in
  * the tick it is applied. */
-Test(sleep_added, added_unit_sleeps_by_the_rule_and_wakes_on_a_command)
+static void added_unit_sleeps_by_the_rule_and_wakes_on_a_command(void)
 {
     sa f;
     sa_build(&f);
@@ -240,7 +244,7 @@ Test(sleep_added, added_unit_sleeps_by_the_rule_and_wakes_on_a_command)
  * gate and held store, before the stores are restored) asleep, and the
  * loaded world runs through a command wake and a periodic wake to the
  * uninterrupted run's hash. */
-Test(sleep_added, save_while_added_unit_sleeps_loads_to_the_same_hash)
+static void save_while_added_unit_sleeps_loads_to_the_same_hash(void)
 {
     char path[64];
     snprintf(path, sizeof path, "/tmp/pcsim-sleep-added-%d.save", (int)getpid());
@@ -287,7 +291,7 @@ Test(sleep_added, save_while_added_unit_sleeps_loads_to_the_same_hash)
 
 /* The added unit's sleeps and wakes, and so the hash, are the same with 0
  * workers and with 2 workers and parallel unit sections. */
-Test(sleep_added, same_hash_for_workers_and_parallel_sections)
+static void same_hash_for_workers_and_parallel_sections(void)
 {
     sa a, b;
     sa_build(&a);
@@ -307,4 +311,18 @@ Test(sleep_added, same_hash_for_workers_and_parallel_sections)
                  (unsigned long long)pcs_world_state_hash(b.w));
     sa_free(&a);
     sa_free(&b);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* An added unit sleeps by the rule and wakes on a command, loads asleep to the same hash, and
+ * hashes alike with workers and parallel sections. */
+Test(sleep_added, an_added_unit_sleeps_wakes_saves_and_hashes_alike)
+{
+    added_unit_sleeps_by_the_rule_and_wakes_on_a_command();
+    save_while_added_unit_sleeps_loads_to_the_same_hash();
+    same_hash_for_workers_and_parallel_sections();
 }

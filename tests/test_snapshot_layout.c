@@ -8,6 +8,10 @@
  * version 2 with channel 2 retired and 6, 7 added: the pool-level step a
  * structural commit runs (snapshot/relayout.c). Values are hand-computable:
  * channel i holds 100 * i + tick, written at stage SENSORS of each tick.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -86,7 +90,7 @@ static void layfix_ticks(layfix *fx, int n)
         cr_assert_eq(pcs_world_tick(fx->w), PCS_OK, "%s", pcs_last_error());
 }
 
-Test(snapshot_layout, retired_id_is_an_error_naming_the_channel_and_version)
+static void retired_id_is_an_error_naming_the_channel_and_version(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -133,7 +137,7 @@ Test(snapshot_layout, retired_id_is_an_error_naming_the_channel_and_version)
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, new_channels_are_readable_after_the_change)
+static void new_channels_are_readable_after_the_change(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -160,7 +164,7 @@ Test(snapshot_layout, new_channels_are_readable_after_the_change)
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, version_advances_and_the_reader_sees_it)
+static void version_advances_and_the_reader_sees_it(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -192,7 +196,7 @@ Test(snapshot_layout, version_advances_and_the_reader_sees_it)
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, copy_out_reads_are_from_one_tick_across_a_change)
+static void copy_out_reads_are_from_one_tick_across_a_change(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -219,7 +223,7 @@ Test(snapshot_layout, copy_out_reads_are_from_one_tick_across_a_change)
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, publications_without_a_change_allocate_nothing)
+static void publications_without_a_change_allocate_nothing(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -235,7 +239,7 @@ Test(snapshot_layout, publications_without_a_change_allocate_nothing)
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, old_buffers_are_freed_after_readers_leave)
+static void old_buffers_are_freed_after_readers_leave(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -271,7 +275,7 @@ Test(snapshot_layout, old_buffers_are_freed_after_readers_leave)
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, a_relayout_never_reuses_an_id)
+static void a_relayout_never_reuses_an_id(void)
 {
     layfix fx;
     layfix_build(&fx);
@@ -397,7 +401,7 @@ Test(snapshot_layout_e2e, a_structural_command_adds_and_retires_while_a_reader_r
     pcs_world_destroy(fx.w);
 }
 
-Test(snapshot_layout, a_reader_may_be_closed_after_its_world)
+static void a_reader_may_be_closed_after_its_world(void)
 {
     /* Its hazard record outlives the world (orphaned, freed by the close):
      * the ASan build checks there is no use after free and no leak. */
@@ -413,4 +417,29 @@ Test(snapshot_layout, a_reader_may_be_closed_after_its_world)
     cr_expect_eq(x, 0.0);
     pcs_world_destroy(fx.w);
     pcs_reader_close(r);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* After a layout change: retired ids are errors, new channels read, the version advances, copy-outs
+ * are of one tick, ids are never reused. */
+Test(snapshot_layout, a_relayout_retires_adds_and_versions_channels)
+{
+    retired_id_is_an_error_naming_the_channel_and_version();
+    new_channels_are_readable_after_the_change();
+    version_advances_and_the_reader_sees_it();
+    copy_out_reads_are_from_one_tick_across_a_change();
+    a_relayout_never_reuses_an_id();
+}
+
+/* Publications allocate nothing without a change, old buffers are freed after readers leave, a
+ * reader outlives its world. */
+Test(snapshot_layout, buffers_allocation_and_lifetime)
+{
+    publications_without_a_change_allocate_nothing();
+    old_buffers_are_freed_after_readers_leave();
+    a_reader_may_be_closed_after_its_world();
 }

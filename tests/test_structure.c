@@ -7,6 +7,10 @@
  *        and 2 workers; saves that carry the log.
  *
  * Small engine-only worlds: two stores, one system, one slow job, channels.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
@@ -289,7 +293,7 @@ static void tick_n(pcs_world *w, int n)
         cr_assert_eq(pcs_world_tick(w), PCS_OK, "%s", pcs_last_error());
 }
 
-Test(structure, device_added_at_t_first_runs_at_t_plus_1)
+static void device_added_at_t_first_runs_at_t_plus_1(void)
 {
     pcs_world *w = make_world(16);
     tick_n(w, 3);
@@ -332,7 +336,7 @@ Test(structure, device_added_at_t_first_runs_at_t_plus_1)
     pcs_world_destroy(w);
 }
 
-Test(structure, retired_system_stops_after_its_tick)
+static void retired_system_stops_after_its_tick(void)
 {
     pcs_world *w = make_world(16);
     submit(w, K_ADD, 2);
@@ -359,7 +363,7 @@ Test(structure, retired_system_stops_after_its_tick)
     pcs_world_destroy(w);
 }
 
-Test(structure, retired_channel_name_gone_id_refused_name_reusable)
+static void retired_channel_name_gone_id_refused_name_reusable(void)
 {
     pcs_world *w = make_world(16);
     uint32_t n_before = pcs_channel_count(w);
@@ -388,7 +392,7 @@ Test(structure, retired_channel_name_gone_id_refused_name_reusable)
 
 /* Backward-shift deletion keeps every other name reachable, also when the
  * table grows after a retirement. */
-Test(structure, channel_index_survives_many_retirements)
+static void channel_index_survives_many_retirements(void)
 {
     pcs_world *w = make_world(256);
     uint32_t ids[200];
@@ -415,7 +419,7 @@ Test(structure, channel_index_survives_many_retirements)
     pcs_world_destroy(w);
 }
 
-Test(structure, retired_job_in_flight_is_dropped)
+static void retired_job_in_flight_is_dropped(void)
 {
     pcs_world *w = make_world(16);
     tick_n(w, 5); /* job_a submitted at tick 0, due to merge at 20 */
@@ -429,7 +433,7 @@ Test(structure, retired_job_in_flight_is_dropped)
     pcs_world_destroy(w);
 }
 
-Test(structure, drain_order_is_class_id_seq_across_sources)
+static void drain_order_is_class_id_seq_across_sources(void)
 {
     pcs_world *w = make_world(16);
     pcs_command_source *s21 = NULL, *s15 = NULL;
@@ -485,7 +489,7 @@ static uint64_t one_change_via(int other_source)
     return h;
 }
 
-Test(structure, the_log_and_hash_do_not_depend_on_the_submitting_source)
+static void the_log_and_hash_do_not_depend_on_the_submitting_source(void)
 {
     uint64_t host = one_change_via(0), other = one_change_via(1);
     cr_assert_eq(host, other, "hash %016" PRIx64 " via the host, %016" PRIx64 " via (1, 7)", host,
@@ -503,7 +507,7 @@ static const pcs_event *rejection(const pcs_world *w)
     return NULL;
 }
 
-Test(structure, rejected_check_is_an_event_not_journaled)
+static void rejected_check_is_an_event_not_journaled(void)
 {
     pcs_world *w = make_world(16);
     submit(w, K_RECORD, -1);
@@ -519,7 +523,7 @@ Test(structure, rejected_check_is_an_event_not_journaled)
     pcs_world_destroy(w);
 }
 
-Test(structure, full_log_rejects_at_stage_1)
+static void full_log_rejects_at_stage_1(void)
 {
     pcs_world *w = make_world(2);
     for (int i = 0; i < 3; i++)
@@ -538,7 +542,7 @@ Test(structure, full_log_rejects_at_stage_1)
     pcs_world_destroy(w);
 }
 
-Test(structure, registration_errors)
+static void registration_errors(void)
 {
     pcs_world *w = make_world(16);
     pcs_structure_kind_def d = pcs_structure_kind_default();
@@ -576,7 +580,7 @@ Test(structure, registration_errors)
     pcs_world_destroy(w);
 }
 
-Test(structure, failed_apply_fails_the_tick_naming_the_command)
+static void failed_apply_fails_the_tick_naming_the_command(void)
 {
     pcs_world *w = make_world(16);
     submit(w, K_RECORD, 1);
@@ -591,7 +595,7 @@ Test(structure, failed_apply_fails_the_tick_naming_the_command)
     pcs_world_destroy(w);
 }
 
-Test(structure, no_allocation_on_ticks_without_change)
+static void no_allocation_on_ticks_without_change(void)
 {
     pcs_world *w = make_world(16);
     submit(w, K_ADD, 1);
@@ -643,7 +647,7 @@ static uint64_t scripted_run(int workers, int change, int par)
     return h;
 }
 
-Test(structure, same_hash_for_0_and_2_workers)
+static void same_hash_for_0_and_2_workers(void)
 {
     uint64_t inline_h = scripted_run(-1, 1, 0);
     cr_assert_eq(scripted_run(0, 1, 0), inline_h);
@@ -701,7 +705,7 @@ static void spill(const char *p, const unsigned char *b, long len)
     fclose(f);
 }
 
-Test(structure, save_load_into_a_fresh_world_reapplies_the_log)
+static void save_load_into_a_fresh_world_reapplies_the_log(void)
 {
     char p[128];
     save_path(p, sizeof p, "ok");
@@ -736,7 +740,7 @@ Test(structure, save_load_into_a_fresh_world_reapplies_the_log)
     remove(p);
 }
 
-Test(structure, load_refuses_a_world_whose_log_is_not_a_prefix)
+static void load_refuses_a_world_whose_log_is_not_a_prefix(void)
 {
     char p[128];
     save_path(p, sizeof p, "prefix");
@@ -754,7 +758,7 @@ Test(structure, load_refuses_a_world_whose_log_is_not_a_prefix)
     remove(p);
 }
 
-Test(structure, corrupted_log_section_is_refused_clearly)
+static void corrupted_log_section_is_refused_clearly(void)
 {
     char p[128], q[128];
     save_path(p, sizeof p, "good");
@@ -790,7 +794,7 @@ Test(structure, corrupted_log_section_is_refused_clearly)
 
 /* Journal replay re-submits the structural commands with the rest: each
  * journaled command submitted again before its tick gives the same world. */
-Test(structure, journal_replay_gives_the_same_hash)
+static void journal_replay_gives_the_same_hash(void)
 {
     pcs_world *a = changed_world();
     tick_n(a, 5);
@@ -817,7 +821,7 @@ Test(structure, journal_replay_gives_the_same_hash)
 
 /* Command targets are removable while amending: a removed device takes its
  * targets with it, and a command holding the old id is refused. */
-Test(structure, target_removed_while_running)
+static void target_removed_while_running(void)
 {
     pcs_world *w = make_world(16);
     uint32_t first;
@@ -840,7 +844,7 @@ Test(structure, target_removed_while_running)
 
 /* A job added at tick 5 with phase 3 (period 20) first runs at its next due
  * tick, 23, on the executor it was bound to, and merges at 43. */
-Test(structure, added_job_first_runs_at_its_next_due_tick)
+static void added_job_first_runs_at_its_next_due_tick(void)
 {
     pcs_world *w = make_world(16);
     pcs_exec_def cfg;
@@ -869,7 +873,7 @@ Test(structure, added_job_first_runs_at_its_next_due_tick)
 /* A change accepted at stage 1 behind one whose apply fails was journaled
  * like it: the retry of the tick applies it (a model that marked it pending
  * at its check would otherwise wait for an apply that never comes). */
-Test(structure, failed_apply_leaves_the_later_accepted_changes_to_the_retry)
+static void failed_apply_leaves_the_later_accepted_changes_to_the_retry(void)
 {
     pcs_world *w = make_world(16);
     submit(w, K_RECORD, 1);
@@ -906,7 +910,7 @@ static pcs_world *failing_world(void)
  * load replaces: the loaded world (tick 10) must not apply it, or it logs a
  * change "at tick 20" at tick 10, differs from a fresh world loaded from
  * the same save, and cannot load its own later saves. */
-Test(structure, load_drops_the_changes_a_failed_tick_left_queued)
+static void load_drops_the_changes_a_failed_tick_left_queued(void)
 {
     char p[128], q[128];
     save_path(p, sizeof p, "before-fail");
@@ -955,7 +959,7 @@ static pcs_world *recorded_world(double arg)
  * written over the path in between (another process's pcs_world_save: an
  * atomic rename) whose log has the same size but other entries must be
  * refused, not restored over a structure built from the first file. */
-Test(structure, load_refuses_a_file_whose_log_changed_after_the_replay)
+static void load_refuses_a_file_whose_log_changed_after_the_replay(void)
 {
     char p[128], q[128];
     save_path(p, sizeof p, "swap-a");
@@ -980,7 +984,7 @@ Test(structure, load_refuses_a_file_whose_log_changed_after_the_replay)
 
 /* A change applied by an attempt that then failed is logged at the tick the
  * clock still shows: a save taken then (to look at the failure) loads. */
-Test(structure, save_after_a_failed_apply_loads)
+static void save_after_a_failed_apply_loads(void)
 {
     char p[128];
     save_path(p, sizeof p, "failed");
@@ -998,4 +1002,54 @@ Test(structure, save_after_a_failed_apply_loads)
     pcs_world_destroy(b);
     pcs_world_destroy(a);
     remove(p);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* What an added or retired system, channel, device and job does on which tick. */
+Test(structure, adds_and_retirements_take_effect_on_the_right_ticks)
+{
+    device_added_at_t_first_runs_at_t_plus_1();
+    retired_system_stops_after_its_tick();
+    retired_channel_name_gone_id_refused_name_reusable();
+    channel_index_survives_many_retirements();
+    retired_job_in_flight_is_dropped();
+    target_removed_while_running();
+    added_job_first_runs_at_its_next_due_tick();
+}
+
+/* The structure log's drain order, its independence of the source, and its refusals at stage 1 and
+ * at registration. */
+Test(structure, the_log_orders_refuses_and_registers)
+{
+    drain_order_is_class_id_seq_across_sources();
+    the_log_and_hash_do_not_depend_on_the_submitting_source();
+    rejected_check_is_an_event_not_journaled();
+    full_log_rejects_at_stage_1();
+    registration_errors();
+}
+
+/* A failed apply fails its tick and leaves the retry its changes; ticks without change allocate
+ * nothing; 0 and 2 workers hash alike. */
+Test(structure, failed_applies_allocation_and_workers)
+{
+    failed_apply_fails_the_tick_naming_the_command();
+    failed_apply_leaves_the_later_accepted_changes_to_the_retry();
+    no_allocation_on_ticks_without_change();
+    same_hash_for_0_and_2_workers();
+}
+
+/* Saving, loading and replaying the structure log, and the refusals of a log that does not fit. */
+Test(structure, save_load_and_replay_of_the_log)
+{
+    save_load_into_a_fresh_world_reapplies_the_log();
+    load_refuses_a_world_whose_log_is_not_a_prefix();
+    corrupted_log_section_is_refused_clearly();
+    journal_replay_gives_the_same_hash();
+    load_drops_the_changes_a_failed_tick_left_queued();
+    load_refuses_a_file_whose_log_changed_after_the_replay();
+    save_after_a_failed_apply_loads();
 }

@@ -8,6 +8,10 @@
  * Engine-only worlds for the first two (a store, a system that fails on
  * demand, structural kinds whose check announces the change with an event);
  * stations for the last two.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
@@ -126,7 +130,7 @@ static uint32_t notes(const pcs_event *ev, uint32_t n, uint32_t subject)
  * outlives the failed attempt; its event, emitted by the check in the
  * discarded attempt, is emitted again by the retry that succeeds, once, at
  * that tick, and is in the committed (previous) list. */
-Test(structure_edges, event_of_a_change_accepted_by_a_failed_attempt_is_emitted_once)
+static void event_of_a_change_accepted_by_a_failed_attempt_is_emitted_once(void)
 {
     pcs_world *w = ex_world();
     ex_tick(w);
@@ -161,7 +165,7 @@ Test(structure_edges, event_of_a_change_accepted_by_a_failed_attempt_is_emitted_
 }
 
 /* Two failed attempts in a row: the event still appears once. */
-Test(structure_edges, event_survives_two_failed_attempts)
+static void event_survives_two_failed_attempts(void)
 {
     pcs_world *w = ex_world();
     ex_submit(w, K_NOTE, 3);
@@ -190,7 +194,7 @@ static uint32_t journal_all(const pcs_world *w, pcs_command *out, uint32_t max)
  * applied, so the replay logs the same changes and ends on the same hash.
  * (The world's one system writes a function of the tick, so running the
  * failed attempt's stages again leaves the state a single run has.) */
-Test(structure_edges, failed_apply_leaves_the_journal_and_replay_matches)
+static void failed_apply_leaves_the_journal_and_replay_matches(void)
 {
     pcs_world *live = ex_world();
     ex_tick(live);
@@ -293,7 +297,7 @@ static uint32_t rejections(const stn *s)
 
 /* The world section's field: out of range, negative or fractional, refused
  * naming the file, the field, the value and the range. */
-Test(structure_edges, scenario_structure_log_capacity_refused_out_of_range)
+static void scenario_structure_log_capacity_refused_out_of_range(void)
 {
     /* The value, then a part of the message it must get. */
     static const char *const bad[][2] = {{"1048577", "value 1048577 is outside [0, 1048576]"},
@@ -319,7 +323,7 @@ Test(structure_edges, scenario_structure_log_capacity_refused_out_of_range)
 /* structure_log_capacity 2 from the scenario: two pump changes are applied,
  * the third is refused at stage 1 (PCS_E_OVERFLOW, a command_rejected
  * event) with a message naming the command, the capacity and the counts. */
-Test(structure_edges, scenario_structure_log_capacity_2_overflows_on_the_third_change)
+static void scenario_structure_log_capacity_2_overflows_on_the_third_change(void)
 {
     static const char doc[] = "{\"schema\": 1, \"world\": {\"workers\": 0, "
                               "\"structure_log_capacity\": 2}, \"units\": [{\"name\": \"u1\"}]}";
@@ -373,7 +377,7 @@ static void same_channels(const stn *a, const stn *b, const char *prefix, const 
  * read values its systems recompute every tick and a save does not keep)
  * and the hash equal the uninterrupted run's at the same ticks, frozen and
  * after the thaw. */
-Test(structure_edges, frozen_unit_after_load_shows_the_uninterrupted_values)
+static void frozen_unit_after_load_shows_the_uninterrupted_values(void)
 {
     static const char doc[] = "{\"schema\": 1, \"world\": {\"workers\": 0}, \"freeze\": {}, "
                               "\"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\"}]}";
@@ -412,7 +416,7 @@ Test(structure_edges, frozen_unit_after_load_shows_the_uninterrupted_values)
 /* A unit added while running has no freeze stores (they are sized for the
  * units built with the station): freezing it is refused, naming it and
  * the units that can be frozen, and nothing is written. */
-Test(structure_edges, unit_added_while_running_cannot_be_frozen)
+static void unit_added_while_running_cannot_be_frozen(void)
 {
     static const char doc[] = "{\"schema\": 1, \"world\": {\"workers\": 0}, \"freeze\": {}, "
                               "\"units\": [{\"name\": \"u1\"}, {\"name\": \"u2\", \"build\": "
@@ -446,7 +450,7 @@ static pcs_status stn_failer(pcs_world *w, void *ctx)
 /* The station's pump_remove on a failed tick: accepted by the attempt that
  * failed at stage 7, applied by the retry, and its primary_pump_removed
  * event (emitted by the check) in the retry's list once. */
-Test(structure_edges, pump_remove_on_a_retried_tick_is_announced_once)
+static void pump_remove_on_a_retried_tick_is_announced_once(void)
 {
     static const char doc[] =
         "{\"schema\": 1, \"world\": {\"workers\": 0}, \"units\": [{\"name\": \"u1\"}]}";
@@ -476,4 +480,33 @@ Test(structure_edges, pump_remove_on_a_retried_tick_is_announced_once)
     cr_expect_eq(pcs_entity_find(s.w, "u1.pump2", &h), PCS_E_NOTFOUND, "the pump is gone");
     stn_tick(&s);
     stn_free(&s);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* A change accepted by a failed attempt is announced once and journaled once, however many attempts
+ * fail. */
+Test(structure_edges, failed_attempts_announce_once_and_keep_the_journal)
+{
+    event_of_a_change_accepted_by_a_failed_attempt_is_emitted_once();
+    event_survives_two_failed_attempts();
+    failed_apply_leaves_the_journal_and_replay_matches();
+    pump_remove_on_a_retried_tick_is_announced_once();
+}
+
+/* The scenario's structure log capacity: its range and its overflow. */
+Test(structure_edges, scenario_structure_log_capacity)
+{
+    scenario_structure_log_capacity_refused_out_of_range();
+    scenario_structure_log_capacity_2_overflows_on_the_third_change();
+}
+
+/* Freezing a unit after a load, and refusing to freeze a unit added while running. */
+Test(structure_edges, freezing_after_a_load_and_after_an_add)
+{
+    frozen_unit_after_load_shows_the_uninterrupted_values();
+    unit_added_while_running_cannot_be_frozen();
 }

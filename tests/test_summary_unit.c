@@ -13,6 +13,10 @@
  * 90 % load at 20 s and its settling, up to the step back at 200 s); the
  * whole-run figures (930 s, 660 s, from `pcsim run --csv`) are in
  * scenarios/README.md. Each sample is one tick (0.05 s).
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -143,7 +147,7 @@ static void compare(const char *path, double seconds, double err[Q_COUNT])
 /* With no sink and no power the two nodes exchange heat and keep it all;
  * with power P, C_f T_f + C_p T_p grows by exactly P h (backward Euler's
  * fluxes are the end-of-step ones, so the balance is exact). */
-Test(summary_unit, kernel_conserves_energy)
+static void kernel_conserves_energy(void)
 {
     pcs_summary_node_params p = {.c_fuel_j_k = 2.778e7,
                                  .c_primary_j_k = 1.2e9,
@@ -168,7 +172,7 @@ Test(summary_unit, kernel_conserves_energy)
 
 /* A summary unit starts steady on the Tavg program (580.206 K at full
  * power, pcsim/primary.h) and stays there with no command. */
-Test(summary_unit, starts_steady)
+static void starts_steady(void)
 {
     static char text[8192];
     scenario_text("scenarios/reactor-trip.json", ", \"model\": \"summary\"", text, sizeof text);
@@ -186,7 +190,7 @@ Test(summary_unit, starts_steady)
 }
 
 /* A summary unit has no pumps: the structural pump commands name it. */
-Test(summary_unit, pump_commands_are_refused)
+static void pump_commands_are_refused(void)
 {
     static char text[8192];
     scenario_text("scenarios/reactor-trip.json", ", \"model\": \"summary\"", text, sizeof text);
@@ -198,7 +202,7 @@ Test(summary_unit, pump_commands_are_refused)
     run_close(&r);
 }
 
-Test(summary_unit, model_field_errors)
+static void model_field_errors(void)
 {
     const char *bad = "{\"schema\": 1, \"world\": {\"dt_s\": 0.05}, \"units\": [{\"name\": \"u1\", "
                       "\"model\": \"reduced\"}]}";
@@ -212,7 +216,7 @@ Test(summary_unit, model_field_errors)
 
 /* A summary steam_side unit and a full steam_side unit would both take the
  * turbine commands: refused at load, naming the summary unit's model. */
-Test(summary_unit, summary_and_full_steam_side_are_refused_together)
+static void summary_and_full_steam_side_are_refused_together(void)
 {
     const char *bad = "{\"schema\": 1, \"world\": {\"dt_s\": 0.05}, \"units\": [{\"name\": "
                       "\"u1\", \"sg_model\": \"steam_side\"}, {\"name\": \"u2\", \"model\": "
@@ -224,7 +228,7 @@ Test(summary_unit, summary_and_full_steam_side_are_refused_together)
               "%s", m);
 }
 
-Test(summary_unit, error_vs_full_reactor_trip)
+static void error_vs_full_reactor_trip(void)
 {
     double e[Q_COUNT];
     compare("scenarios/reactor-trip.json", 120.0, e);
@@ -234,7 +238,7 @@ Test(summary_unit, error_vs_full_reactor_trip)
     cr_assert_lt(e[Q_TOUT], RT_TOUT_K);
 }
 
-Test(summary_unit, error_vs_full_load_step)
+static void error_vs_full_load_step(void)
 {
     double e[Q_COUNT];
     compare("scenarios/load-step.json", 200.0, e);
@@ -273,7 +277,7 @@ static uint64_t hash_after(uint32_t workers, double seconds, const char *save, c
     return h;
 }
 
-Test(summary_unit, determinism_workers_and_save_load)
+static void determinism_workers_and_save_load(void)
 {
     uint64_t h0 = hash_after(0, 90.0, NULL, NULL);
     uint64_t h2 = hash_after(2, 90.0, NULL, NULL);
@@ -287,4 +291,28 @@ Test(summary_unit, determinism_workers_and_save_load)
     remove(path);
     cr_assert_eq(hl, h0, "through save/load %016llx, straight %016llx", (unsigned long long)hl,
                  (unsigned long long)h0);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* The kernel conserves energy and starts steady; pump commands, bad model fields and a summary with
+ * a full steam side are refused. */
+Test(summary_unit, kernel_start_and_refusals)
+{
+    kernel_conserves_energy();
+    starts_steady();
+    pump_commands_are_refused();
+    model_field_errors();
+    summary_and_full_steam_side_are_refused_together();
+}
+
+/* Error against the full model on a trip and a load step; workers and save/load hash alike. */
+Test(summary_unit, against_the_full_model_and_determinism)
+{
+    error_vs_full_reactor_trip();
+    error_vs_full_load_step();
+    determinism_workers_and_save_load();
 }

@@ -17,6 +17,10 @@
  * the add replays to its recorded hash. A second unit_add of u2, an unknown
  * unit and a unit built at the start are refused, and the "build" field is
  * checked at load.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -111,7 +115,7 @@ static double ua_timed_tick(ua *u)
 /* Ticks 1..ADD_TICK - 1 equal to the one-unit station, the add at ADD_TICK
  * (u2's channels appear with it, its power the build's steady value), then
  * u2 steady and u1 bit-equal to the one-unit station's. */
-Test(unit_add, builds_steady_while_running)
+static void builds_steady_while_running(void)
 {
     ua a, one;
     ua_build(&a, UA_DOC, 0);
@@ -220,7 +224,7 @@ static void expect_u2_trip_texts(ua *u)
 
 /* Resolution refuses units that are not built later; stage 1 refuses an
  * add of a built unit, and a second add in the same tick. */
-Test(unit_add, refuses_what_is_not_a_later_unit)
+static void refuses_what_is_not_a_later_unit(void)
 {
     ua a;
     ua_build(&a, UA_DOC, 0);
@@ -264,7 +268,7 @@ Test(unit_add, refuses_what_is_not_a_later_unit)
 }
 
 /* 0 and 2 workers; a save after the add loaded into a fresh station. */
-Test(unit_add, workers_and_save_load_same_hash)
+static void workers_and_save_load_same_hash(void)
 {
     ua a, b;
     ua_build(&a, UA_DOC, 0);
@@ -305,7 +309,7 @@ static void expect_refused(const char *doc, const char *want)
 /* "build" is "start" or "later"; later units follow the start's, and u1 is
  * built at the start: each refusal names the path, the value and what is
  * allowed. */
-Test(unit_add, build_field_is_checked_at_load)
+static void build_field_is_checked_at_load(void)
 {
     expect_refused("{\"schema\": 1, \"units\": [{\"name\": \"u1\", \"build\": \"soon\"}]}",
                    "b.json: $.units[0].build: value 'soon' is not one of 'start' (the default: "
@@ -324,7 +328,7 @@ Test(unit_add, build_field_is_checked_at_load)
 
 /* A journal of a run with a unit_add replays on a station built from the
  * scenario to the recorded hash (the kind table names unit_add). */
-Test(unit_add, journal_replays_the_add)
+static void journal_replays_the_add(void)
 {
     char path[] = "/tmp/pcsim_unit_add_journal_XXXXXX";
     int fd = mkstemp(path);
@@ -370,7 +374,7 @@ Test(unit_add, journal_replays_the_add)
  * load holds every entry to the check's rule first (the kind's validate):
  * unit 2.5 (a crafted save, the file otherwise well formed) is refused
  * before anything is re-applied, not built as u2. */
-Test(unit_add, crafted_log_entry_is_refused_at_load)
+static void crafted_log_entry_is_refused_at_load(void)
 {
     ua a;
     ua_build(&a, UA_DOC, 0);
@@ -427,7 +431,7 @@ static pcs_status fail_step(pcs_world *w, void *ctx)
 
 /* A unit_add accepted at stage 1 of an attempt that fails later, then
  * dropped by a load (structure.h, "Failure"), leaves u2 to the next one. */
-Test(unit_add, load_after_a_failed_tick_frees_the_unit)
+static void load_after_a_failed_tick_frees_the_unit(void)
 {
     ua a;
     ua_build(&a, UA_DOC, 0);
@@ -452,4 +456,27 @@ Test(unit_add, load_after_a_failed_tick_frees_the_unit)
     ua_tick(&a);
     cr_assert_eq(pcs_station_unit_count(a.st), 2, "refused: %s", pcs_last_error());
     ua_free(&a);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* An added unit builds steady while running; what is not a later unit is refused. */
+Test(unit_add, an_added_unit_builds_steady_and_bad_adds_are_refused)
+{
+    builds_steady_while_running();
+    refuses_what_is_not_a_later_unit();
+}
+
+/* Workers and save/load hash alike, the build field is checked at load, the journal replays the
+ * add, crafted entries are refused, a load after a failed tick frees the unit. */
+Test(unit_add, workers_save_load_and_journal)
+{
+    workers_and_save_load_same_hash();
+    build_field_is_checked_at_load();
+    journal_replays_the_add();
+    crafted_log_entry_is_refused_at_load();
+    load_after_a_failed_tick_frees_the_unit();
 }

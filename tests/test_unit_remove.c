@@ -22,6 +22,10 @@
  *  - stage 1 refuses an unknown unit, a unit not built, a second removal in
  *    one tick, a removed unit and the last running unit, and every other
  *    path (pump commands, freeze, unit_add) names the removal.
+ *
+ * Its checks are static functions, run in groups by the Tests at the end of
+ * the file, one process a group (issue 19's test cost); each group's comment
+ * lists what it checks.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -162,7 +166,7 @@ static void expect_error(pcs_status got, pcs_status want, const char *text)
     cr_expect(strstr(pcs_last_error(), text), "'%s' does not say '%s'", pcs_last_error(), text);
 }
 
-Test(unit_remove, every_record_of_the_unit_goes)
+static void every_record_of_the_unit_goes(void)
 {
     ur a;
     ur_build(&a, UR_DOC, 0);
@@ -296,7 +300,7 @@ static void expect_channels_equal(const ur *a, const ur *b)
  * the freeze flags is equal (u2's own held stores included); the banks'
  * rows of u1 and u3 are equal through their channels; u2's sensor rows
  * differ (held in a, still sampling u2's held stores in b). */
-Test(unit_remove, others_run_as_if_the_unit_were_frozen)
+static void others_run_as_if_the_unit_were_frozen(void)
 {
     ur a, b;
     ur_build(&a, UR_DOC, 0);
@@ -333,7 +337,7 @@ static uint64_t removed_hash(int workers)
     return h;
 }
 
-Test(unit_remove, same_hash_for_0_1_2_workers)
+static void same_hash_for_0_1_2_workers(void)
 {
     uint64_t h0 = removed_hash(0), h1 = removed_hash(1), h2 = removed_hash(2);
     cr_assert_eq(h0, h1);
@@ -343,7 +347,7 @@ Test(unit_remove, same_hash_for_0_1_2_workers)
 /* A save after the removal loads into a station built from the scenario:
  * the log re-applies the removal, the hash is the saved world's, and both
  * run on equal. */
-Test(unit_remove, save_after_removal_loads_to_the_same_hash)
+static void save_after_removal_loads_to_the_same_hash(void)
 {
     ur a, c;
     ur_build(&a, UR_DOC, 0);
@@ -370,7 +374,7 @@ Test(unit_remove, save_after_removal_loads_to_the_same_hash)
     ur_free(&c);
 }
 
-Test(unit_remove, journal_replays_the_removal)
+static void journal_replays_the_removal(void)
 {
     char path[] = "/tmp/pcsim_unit_remove_journal_XXXXXX";
     int fd = mkstemp(path);
@@ -429,7 +433,7 @@ static void expect_rejected(ur *u, const pcs_command *c, pcs_status status, cons
     cr_expect(strstr(pcs_last_error(), text), "'%s' does not say '%s'", pcs_last_error(), text);
 }
 
-Test(unit_remove, stage_1_refusals_name_the_unit_and_its_state)
+static void stage_1_refusals_name_the_unit_and_its_state(void)
 {
     ur a;
     ur_build(&a, UR_LATER, 0);
@@ -499,7 +503,7 @@ Test(unit_remove, stage_1_refusals_name_the_unit_and_its_state)
  * phase (before its first sample), its lag stays at its source's build
  * value while its twin's follows the plant (u1's pump tripped). Held after
  * the seal outside a structural apply: refused. */
-Test(unit_remove, new_calls_check_their_arguments_and_hold_holds)
+static void new_calls_check_their_arguments_and_hold_holds(void)
 {
     cr_assert_eq(pcs_station_unit_running(NULL, 1), 0);
     uint32_t cursor = 0;
@@ -532,4 +536,28 @@ Test(unit_remove, new_calls_check_their_arguments_and_hold_holds)
     expect_error(pcs_sensor_hold(a.w, bank, other), PCS_E_STATE,
                  "only in the build phase or while a structural change is applied");
     ur_free(&a);
+}
+
+/* Issue 19's budget: Criterion runs every Test in its own process, and under
+ * ASan a process costs ~0.2 s before it checks anything, so the checks above
+ * run grouped, one process per behaviour, in the order listed. Each keeps its
+ * own assertions and messages; a failure names the check's line. */
+
+/* Every record of the unit goes, the others run as if it were frozen, stage 1 refusals name unit
+ * and state, the new calls check their arguments. */
+Test(unit_remove, what_a_removal_does_and_refuses)
+{
+    every_record_of_the_unit_goes();
+    others_run_as_if_the_unit_were_frozen();
+    stage_1_refusals_name_the_unit_and_its_state();
+    new_calls_check_their_arguments_and_hold_holds();
+}
+
+/* 0, 1 and 2 workers hash alike; a save after removal loads to the same hash; the journal replays
+ * the removal. */
+Test(unit_remove, workers_save_load_and_journal)
+{
+    same_hash_for_0_1_2_workers();
+    save_after_removal_loads_to_the_same_hash();
+    journal_replays_the_removal();
 }
