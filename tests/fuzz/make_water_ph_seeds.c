@@ -37,19 +37,15 @@ static const seed_def SEEDS[] = {
     {"seed-refine2.img", {2, 2, 1, 1, 1, 2}},
 };
 
-/* Write @p n bytes at @p b to DIR/NAME; 0 on success. */
+/* Write @p n bytes at @p b to DIR/NAME; 0 on success (a failure is said). */
 static int write_seed(const char *dir, const char *name, const void *b, size_t n)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        perror(path);
-        return 1;
-    }
-    const size_t put = fwrite(b, 1, n, f);
-    if (fclose(f) != 0 || put != n) {
-        fprintf(stderr, "make_water_ph_seeds: %s: wrote %zu of %zu bytes\n", path, put, n);
+    const int ok = f != NULL && fwrite(b, 1, n, f) == n;
+    if ((f != NULL && fclose(f) != 0) || !ok) {
+        fprintf(stderr, "make_water_ph_seeds: cannot write %zu bytes to %s\n", n, path);
         return 1;
     }
     printf("make_water_ph_seeds: %s (%zu bytes)\n", path, n);
