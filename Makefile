@@ -477,7 +477,7 @@ verify-quick: deps-test
 FUZZ_CC      ?= clang
 FZ           := $(B)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario save journal script serve sync_decode web
+FUZZ_TARGETS := scenario save journal script serve sync_decode web water_ph_image
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # No OpenMP runtime here: the models that use it are not in the station world.
 FUZZ_CFLAGS  := $(BASEFLAGS) -O2 -Wno-unknown-pragmas -DPCS_MEM_SYSTEM $(FUZZ_SAN) $(CFLAGS)
@@ -516,9 +516,16 @@ $(FZ)/fuzz_web: $(FZ)/obj/cli/serve_webmsg.o
 fuzz-build: $(FUZZ_BINS)
 
 # Seed corpora from the real program and files (tests/fuzz/make_seeds.sh);
-# rerun after a save or journal format change.
-fuzz-seeds: $(B)/pcsim
+# rerun after a save or journal format change. The (p, h) table image seeds
+# are images of small defs written by tests/fuzz/make_water_ph_seeds.c
+# through the release library; rerun after an image format or table change.
+fuzz-seeds: $(B)/pcsim $(B)/make_water_ph_seeds
 	./tests/fuzz/make_seeds.sh $(B)/pcsim
+	@mkdir -p tests/fuzz/corpus/water_ph_image
+	./$(B)/make_water_ph_seeds tests/fuzz/corpus/water_ph_image
+
+$(B)/make_water_ph_seeds: tests/fuzz/make_water_ph_seeds.c $(B)/libpcsim.a
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) -o $@ $< $(B)/libpcsim.a $(LIBS)
 
 # FUZZ_SECONDS per target, one target after another.
 fuzz: fuzz-build

@@ -339,3 +339,51 @@ Test(water_ph_image, a_corrupted_inverse_width_gives_a_number_not_undefined_beha
     pcs_water_ph_table_destroy(t);
     free(img);
 }
+
+/* Refused h = +-inf whatever the image holds. Found by fuzz_water_ph_image
+ * (tests/fuzz/corpus/water_ph_image/crash-inf-h-max.img): the lookups refused a
+ * non-finite h only through the domain test h_lo - tol <= h <= h_hi + tol,
+ * whose ends come from the image's (unchecked) saturation cubics; with the
+ * constant coefficient of each sub-cell's h_max cubic (S_HHI, the 4th of
+ * 12) set to +inf and h_min's (S_HLO, the 1st) to -inf, both ends are
+ * infinite and h = +-inf passed, though water_ph.h promises PCS_E_INVAL for
+ * a non-finite input. NaN failed the compares and was refused already. */
+Test(water_ph_image, an_infinite_enthalpy_is_refused_even_with_infinite_domain_ends)
+{
+    uint64_t n = 0;
+    unsigned char *img = small_image(&n);
+    for (uint64_t s = 0; s < SMALL_SAT / 48u; s++) {
+        const double lo = -INFINITY, hi = INFINITY;
+        memcpy(img + 64u + 8u * (s * 48u + 0u * 4u), &lo, sizeof lo);
+        memcpy(img + 64u + 8u * (s * 48u + 3u * 4u), &hi, sizeof hi);
+    }
+    pcs_water_ph_table *t = NULL;
+    cr_assert_eq(pcs_water_ph_table_image_open(img, n, &t), PCS_OK, "%s", pcs_last_error());
+    static const double hs[] = {INFINITY, -INFINITY, NAN};
+    static const char *const want[] = {"h_j_kg = inf J/kg", "h_j_kg = -inf J/kg",
+                                       "h_j_kg = nan J/kg"};
+    for (size_t k = 0; k < 3; k++) {
+        pcs_water_ph_state q;
+        pcs_water_ph_rho r;
+        memset(&q, 0x5a, sizeof q);
+        memset(&r, 0x5a, sizeof r);
+        const pcs_water_ph_state q0 = q;
+        const pcs_water_ph_rho r0 = r;
+        cr_assert_eq(pcs_water_ph_table_lookup(t, 7e6, hs[k], &q), PCS_E_INVAL, "h = %g", hs[k]);
+        cr_assert(strstr(pcs_last_error(), "pcs_water_ph_table_lookup") != NULL &&
+                      strstr(pcs_last_error(), want[k]) != NULL,
+                  "%s", pcs_last_error());
+        cr_assert_eq(pcs_water_ph_table_rho(t, 7e6, hs[k], &r), PCS_E_INVAL, "h = %g", hs[k]);
+        cr_assert(strstr(pcs_last_error(), "pcs_water_ph_table_rho") != NULL &&
+                      strstr(pcs_last_error(), want[k]) != NULL,
+                  "%s", pcs_last_error());
+        cr_assert(memcmp(&q, &q0, sizeof q) == 0 && memcmp(&r, &r0, sizeof r) == 0,
+                  "a refused lookup wrote its output");
+    }
+    /* a finite h inside the (now unbounded) domain is still answered */
+    pcs_water_ph_rho r;
+    cr_assert_eq(pcs_water_ph_table_rho(t, 7e6, 3.0e6, &r), PCS_OK, "%s", pcs_last_error());
+    cr_assert_eq(r.phase, PCS_WATER_PH_VAPOUR);
+    pcs_water_ph_table_destroy(t);
+    free(img);
+}

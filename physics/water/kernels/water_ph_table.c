@@ -23,6 +23,7 @@
  * set to their mean, h_split, which is also where the supercritical rows
  * split their enthalpy axis.
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -786,6 +787,16 @@ checked_eval(const char *fn, const pcs_water_ph_table *t, const void *out, doubl
     }
     if (!(p_pa >= PCS_WATER_PH_P_MIN_PA && p_pa <= PCS_WATER_PH_P_MAX_PA)) {
         return if97_check(fn, "p_pa", p_pa, PCS_WATER_PH_P_MIN_PA, PCS_WATER_PH_P_MAX_PA, "Pa");
+    }
+    /* h's own test, not left to the domain test in eval: an opened image's
+       h_min and h_max cubics are not checked, and infinite ends would let
+       h = +-inf through (found by fuzz_water_ph_image). fabs is an and-mask,
+       no libm call; NaN fails the compare too. */
+    if (!(fabs(h_j_kg) <= DBL_MAX)) {
+        return pcs_error_set(PCS_E_INVAL,
+                             "%s: h_j_kg = %g J/kg at p = %.10g Pa is not finite (allowed: "
+                             "pcs_water_ph_h_range(p))",
+                             fn, h_j_kg, p_pa);
     }
     double hlo, hhi;
     int bad;
