@@ -319,7 +319,9 @@ typedef struct pcs_water_ph_rho {
  * alpha), for the inner loop of an (M, U) -> (p, h) inversion and the
  * pressure matrix. The same code as pcs_water_ph_table_lookup (inlined into
  * both): the five values are bit-identical to its, so the same error bounds
- * hold (tests/test_water_ph.c asserts the identity on its dense grid).
+ * hold (tests/test_water_ph.c asserts the identity on its dense grid). A
+ * table opened from a corrupted image can give NaN where both agree only
+ * that it is NaN (which NaN an operation returns is left open by IEEE 754).
  * Saved against the full lookup: u's division and, in the dome, alpha.
  * @return PCS_E_INVAL as pcs_water_ph_table_lookup (the message names this
  *         function); on error *out is untouched.
