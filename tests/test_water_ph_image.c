@@ -231,46 +231,59 @@ static void refused_patched(const unsigned char *img, uint64_t n, size_t off, co
     free(c);
 }
 
-Test(water_ph_image, open_refuses_a_wrong_magic_or_version)
+/* One header patch and the refusal it must draw. */
+typedef struct patch_case {
+    size_t at;        /* byte offset in the image */
+    uint64_t value;   /* written as its first len bytes: the low ones (x86-64, as images are) */
+    size_t len;       /* 4 or 8 */
+    const char *want; /* in the message */
+} patch_case;
+
+/* Each case on its own copy of the small image: refused naming its want. */
+static void refused_each(const patch_case *c, size_t n_cases)
 {
     uint64_t n = 0;
     unsigned char *img = small_image(&n);
-    const uint32_t magic = 0xdeadbeefu, swapped = 0x50575048u, version = 2u;
-    refused_patched(img, n, 0, &magic, 4,
-                    "image magic = 0xdeadbeef, expected 0x48505750 (not a (p, h) table image");
-    refused_patched(img, n, 0, &swapped, 4, "image magic = 0x50575048, expected 0x48505750");
-    refused_patched(img, n, 4, &version, 4, "image version = 2, expected 1");
+    for (size_t i = 0; i < n_cases; i++)
+        refused_patched(img, n, c[i].at, &c[i].value, c[i].len, c[i].want);
     free(img);
+}
+
+Test(water_ph_image, open_refuses_a_wrong_magic_or_version)
+{
+    static const patch_case cases[] = {
+        {0, 0xdeadbeefu, 4,
+         "image magic = 0xdeadbeef, expected 0x48505750 (not a (p, h) table image"},
+        {0, 0x50575048u, 4, "image magic = 0x50575048, expected 0x48505750"},
+        {4, 2u, 4, "image version = 2, expected 1"},
+    };
+    refused_each(cases, sizeof cases / sizeof cases[0]);
 }
 
 Test(water_ph_image, open_refuses_a_def_field_out_of_range)
 {
-    uint64_t n = 0;
-    unsigned char *img = small_image(&n);
-    const uint32_t zero = 0u, six = 6u, big = 65u;
-    refused_patched(img, n, 8, &six, 4, "image def: cfg.rows_per_octave = 6 is not a power of two");
-    refused_patched(img, n, 12, &zero, 4,
-                    "image def: cfg.n_near_critical = 0 is outside [2, 4096]");
-    refused_patched(img, n, 20, &zero, 4, "image def: cfg.n_liquid = 0 is outside [1, 4096]");
-    refused_patched(img, n, 28, &big, 4, "image def: cfg.sat_refine = 65 is outside [1, 64]");
-    free(img);
+    static const patch_case cases[] = {
+        {8, 6u, 4, "image def: cfg.rows_per_octave = 6 is not a power of two"},
+        {12, 0u, 4, "image def: cfg.n_near_critical = 0 is outside [2, 4096]"},
+        {20, 0u, 4, "image def: cfg.n_liquid = 0 is outside [1, 4096]"},
+        {28, 65u, 4, "image def: cfg.sat_refine = 65 is outside [1, 64]"},
+    };
+    refused_each(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* A def in range that is not the one the arrays were made for: its sizes
- * disagree with the header's (n_vapour 5 -> 6: n_xi 8 -> 9). */
+ * disagree with the header's (n_vapour 5 -> 6: n_xi 8 -> 9). h_split is a
+ * NaN's bits (0x7ff8...). */
 Test(water_ph_image, open_refuses_sizes_the_def_does_not_imply)
 {
-    uint64_t n = 0;
-    unsigned char *img = small_image(&n);
-    const uint32_t six = 6u, rows = SMALL_ROWS + 1u;
-    const uint64_t sat = SMALL_SAT - 1u, cells = SMALL_CELLS * 2u;
-    const double nan = NAN;
-    refused_patched(img, n, 24, &six, 4, "image n_xi = 8, expected 9 for its def");
-    refused_patched(img, n, 32, &rows, 4, "image n_rows = 60, expected 59 for its def");
-    refused_patched(img, n, 40, &sat, 8, "image n_sat = 5663, expected 5664 for its def");
-    refused_patched(img, n, 48, &cells, 8, "image n_cells = 60416, expected 30208 for its def");
-    refused_patched(img, n, 56, &nan, 8, "image h_split = nan J/kg, expected a finite value");
-    free(img);
+    static const patch_case cases[] = {
+        {24, 6u, 4, "image n_xi = 8, expected 9 for its def"},
+        {32, SMALL_ROWS + 1u, 4, "image n_rows = 60, expected 59 for its def"},
+        {40, SMALL_SAT - 1u, 8, "image n_sat = 5663, expected 5664 for its def"},
+        {48, SMALL_CELLS * 2u, 8, "image n_cells = 60416, expected 30208 for its def"},
+        {56, UINT64_C(0x7ff8000000000000), 8, "image h_split = nan J/kg, expected a finite value"},
+    };
+    refused_each(cases, sizeof cases / sizeof cases[0]);
 }
 
 Test(water_ph_image, open_refuses_truncated_and_over_long_images)
