@@ -42,11 +42,27 @@
  * CPUs the compiler emits the barriers the C11 orders ask for.
  *
  * Batches. pcs_command_source_submit_n queues the longest prefix of a batch
- * that the room and the rate limit allow, stamps each command's sequence
- * number as tail + i, and publishes them with one release store, so a batch
+ * that the room and the rate limit allow (command i of it takes sequence
+ * number tail + i) and publishes them with one release store, so a batch
  * of 64 pays one store of tail and (at most) one load of head. A single
- * submit is the same path with n = 1. The drain takes a source's quota with
- * one or two memcpy runs (the ring may wrap) and one release store of head.
+ * submit is the same path with n = 1. The drain takes a source's quota in
+ * one or two runs (the ring may wrap) and one release store of head.
+ *
+ * Slots (issue 16, "a record no bigger than the data it carries"). A ring
+ * slot is a pcs_command_slot (engine/command_slot.h, where the fixed 40-byte
+ * size is argued against a length per kind): kind, target and the four
+ * arguments, nothing else. The source's (class, id) is the ring's; the
+ * sequence number is the command's position (an opened source's head + j
+ * when the drain expands slot j of its run, which is the tail + i the
+ * producer put it at; the shared ring's next_seq at dequeue); tick is set at
+ * apply; reserved is zero. The producer packs each command of a batch into
+ * its slot (40 bytes written, not 64), the drain expands each slot into the
+ * 64-byte pcs_command of the batch it orders and applies, so handlers, the
+ * journal and every caller still see the public record, field for field as
+ * before. Both rings, the shared ck_ring included, hold these slots. The
+ * counting protocol (tail, head, occupancy, ck's indices) is untouched:
+ * only what a slot holds changed, so verify/commands_ring.pml (which leaves
+ * command contents out) still models the C code as it is.
  *
  * Capacity, the shared ring. ck_ring keeps one slot free, so a ring of 2^k
  * slots holds 2^k - 1 commands: it gets the next power of two above its
@@ -57,10 +73,9 @@
  * cannot fail. Any thread may submit there, so the read-modify-write stays.
  *
  * Ordering. Stage 1 applies a batch in (class, id, sequence) order without
- * sorting it: each source's ring yields its commands in sequence order (an
- * SPSC source's single producer stamps each command with its tail position
- * and the ring is FIFO; the shared ring's sequence is stamped by the drain, its only
- * consumer, at dequeue), and every source has its own (class, id) (the shared
+ * sorting it: each source's ring yields its commands in sequence order (the
+ * drain, each ring's only consumer, stamps the sequence from the ring
+ * position as it dequeues: "Slots"), and every source has its own (class, id) (the shared
  * ring is (0, 0); opened sources need class >= 1 and a (class, id) not yet
  * open). So the sorted batch is each source's drained run concatenated in
  * (class, id) order, and the drain builds exactly that: it dequeues source
@@ -68,8 +83,11 @@
  * with sequential memory access, into buffers sized at create (no allocation
  * during the tick). A linear check confirms each run is in sequence order
  * (n - runs comparisons, counted in pcs_command_stats); a run that is not
- * (only possible if a source's one-producer contract is broken) is merge-
- * sorted, O(r log r), so the applied order is sorted whatever the rings held.
+ * is merge-sorted, O(r log r), so the applied order is sorted whatever the
+ * rings held. Since sequence numbers come from ring positions at dequeue,
+ * no run can be out of order today (a producer breaking the one-producer
+ * contract garbles slots, not their order); the check stays as the
+ * invariant's guard and the cost pcs_command_stats reports.
  * The order is a pure function of the drained commands.
  *
  * Fairness. The drain takes what passes of one command per source, in
@@ -156,12 +174,13 @@
 
 #include <ck_ring.h>
 
+#include "engine/command_slot.h"
 #include "engine/probes.h"
 #include "engine/tsan.h"
 #include "engine/world_internal.h"
 #include "pcsim/math.h"
 
-CK_RING_PROTOTYPE(pcs_cmd, pcs_command)
+CK_RING_PROTOTYPE(pcs_cmd, pcs_command_slot)
 
 /* Token bucket fixed point: units per token. */
 #define RATE_UNIT (UINT64_C(1) << 32)
@@ -181,8 +200,8 @@ typedef struct rate_bucket {
 } rate_bucket;
 
 struct pcs_command_source {
-    ck_ring_t ring; /* the shared MPSC ring only */
-    struct pcs_command *slots;
+    ck_ring_t ring;          /* the shared MPSC ring only */
+    pcs_command_slot *slots; /* file comment, "Slots": what each command carries */
     uint32_t capacity;
     uint32_t mask; /* opened (SPSC) sources: slots - 1 */
     int multi_producer;
@@ -507,14 +526,10 @@ static pcs_status mpsc_enqueue(pcs_command_source *s, const pcs_command *cmd)
 {
     if (!reserve(s))
         return refuse_full(s);
-    pcs_command c = *cmd;
-    c.source_class = s->source_class;
-    c.source_id = s->source_id;
-    c.reserved = 0;
-    c.tick = 0;
-    c.seq = 0; /* stamped by mpsc_dequeue() in ring order */
+    /* class, id and seq are implied (seq is stamped by mpsc_dequeue() in ring order) */
+    pcs_command_slot c = pcs_command_slot_pack(cmd);
     unsigned int ticket = 0;
-    pcs_command *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
+    pcs_command_slot *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
     if (!slot) { /* unreachable: occupancy bounds the ring; kept as a guard */
         atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
         return pcs_error_set(PCS_E_STATE, "command submit: ring full after reservation");
@@ -533,14 +548,16 @@ static int mpsc_dequeue(pcs_command_source *s, pcs_command *out)
      * drain is the only consumer, so the dequeue below then succeeds. */
     if (ck_ring_size(&s->ring) == 0)
         return 0;
+    pcs_command_slot slot;
     PCS_TSAN_ACQUIRE(&s->ring);
-    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, out);
+    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, &slot);
     PCS_TSAN_RELEASE(&s->ring);
     if (!ok)
         return 0;
     /* The drain is the only consumer: a plain increment. */
-    out->seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
-    atomic_store_explicit(&s->next_seq, out->seq + 1, memory_order_relaxed);
+    uint64_t seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
+    atomic_store_explicit(&s->next_seq, seq + 1, memory_order_relaxed);
+    pcs_command_slot_expand(&slot, s->source_class, s->source_id, seq, out);
     atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
     return 1;
 }
@@ -583,15 +600,10 @@ static pcs_status spsc_enqueue(pcs_command_source *s, const pcs_command *cmds, u
     k = k < room ? k : room;
     if (s->rate.per_tick != 0)
         s->rate.credit -= (uint64_t)k * RATE_UNIT;
-    for (uint32_t i = 0; i < k; i++) {
-        pcs_command *slot = &s->slots[(tail + i) & s->mask];
-        *slot = cmds[i];
-        slot->source_class = s->source_class;
-        slot->source_id = s->source_id;
-        slot->reserved = 0;
-        slot->seq = tail + i; /* the source's sequence: commands accepted before it */
-        slot->tick = 0;
-    }
+    /* Only what each command carries; its sequence is its position, tail + i
+     * (file comment, "Slots"). */
+    for (uint32_t i = 0; i < k; i++)
+        s->slots[(tail + i) & s->mask] = pcs_command_slot_pack(&cmds[i]);
     /* Release: the slots above happen before the drain's acquire load of tail. */
     atomic_store_explicit(&s->tail, tail + k, memory_order_release);
     *accepted = k;
@@ -606,16 +618,27 @@ static uint32_t spsc_held(const pcs_command_source *s)
     return (uint32_t)(atomic_load_explicit(&s->tail, memory_order_acquire) - head);
 }
 
-/* Copy @p k commands (k <= spsc_held) into out in one or two runs, then
- * release them to the producer: the copies happen before the release store
- * of head, and the producer's acquire load of head before it reuses a slot. */
+/* Expand @p k slots from index @p at on into out, the first one having
+ * sequence number @p seq: the source's own (class, id), seq counting up. */
+static void spsc_expand_run(const pcs_command_source *s, uint32_t at, uint32_t k, uint64_t seq,
+                            pcs_command *out)
+{
+    const pcs_command_slot *from = &s->slots[at];
+    for (uint32_t j = 0; j < k; j++)
+        pcs_command_slot_expand(&from[j], s->source_class, s->source_id, seq + j, &out[j]);
+}
+
+/* Expand @p k commands (k <= spsc_held) into out in one or two runs (the ring
+ * may wrap), then release them to the producer: the copies happen before the
+ * release store of head, and the producer's acquire load of head before it
+ * reuses a slot. A command's sequence number is its position, head + j. */
 static void spsc_dequeue_n(pcs_command_source *s, pcs_command *out, uint32_t k)
 {
     uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
     uint32_t at = (uint32_t)(head & s->mask);
     uint32_t first = s->mask + 1 - at < k ? s->mask + 1 - at : k;
-    memcpy(out, &s->slots[at], first * sizeof *out);
-    memcpy(out + first, s->slots, (k - first) * sizeof *out);
+    spsc_expand_run(s, at, first, head, out);
+    spsc_expand_run(s, 0, k - first, head + first, out + first);
     atomic_store_explicit(&s->head, head + k, memory_order_release);
 }
 
