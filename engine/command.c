@@ -624,8 +624,12 @@ static void spsc_expand_run(const pcs_command_source *s, uint32_t at, uint32_t k
                             pcs_command *out)
 {
     const pcs_command_slot *from = &s->slots[at];
+    /* Locals: out may alias *s as far as the compiler knows, which would
+     * reload both every command. */
+    const uint16_t cls = s->source_class;
+    const uint32_t id = s->source_id;
     for (uint32_t j = 0; j < k; j++)
-        pcs_command_slot_expand(&from[j], s->source_class, s->source_id, seq + j, &out[j]);
+        pcs_command_slot_expand(&from[j], cls, id, seq + j, &out[j]);
 }
 
 /* Expand @p k commands (k <= spsc_held) into out in one or two runs (the ring

@@ -6,7 +6,9 @@
  *        not depend on timing: submit_n in batches of 64 until the source
  *        (capacity 4096) is full, then one tick drains, applies (no-op
  *        handler) and journals them; and of the same record through a bare
- *        ck_ring SPSC ring (enqueue 4096, dequeue 4096), the raw baseline.
+ *        ck_ring SPSC ring (enqueue 4096, dequeue 4096), the raw baseline:
+ *        the queue's ring slot, pcs_command_slot (engine/command_slot.h),
+ *        packed from the public command as the queue packs it.
  *        Not part of pcsim-bench; build it by hand:
  *
  *   cc -std=c17 -O2 -g -ffp-contract=off -D_GNU_SOURCE -Iinclude -I. \
@@ -16,7 +18,7 @@
  *   ./build/commands_cg queue|raw N          thread CPU ns per command
  *   ./build/commands_cg threads N            the benchmark's two threads: wall,
  *                                            and each thread's CPU, per command
- *   valgrind --tool=callgrind --toggle-collect=flow ./build/commands_cg queue N
+ *   valgrind --tool=callgrind --toggle-collect='flow*' ./build/commands_cg queue N
  *
  * and divide the Ir total by N (flow() is the measured loop; world creation
  * and teardown are outside it).
@@ -30,13 +32,14 @@
 #include <string.h>
 
 #include "bench/callgrind/cg_common.h"
+#include "engine/command_slot.h"
 #include "pcsim/pcsim.h"
 
 #define KIND 9u
 #define CAP 4096u
 #define BATCH 64u
 
-CK_RING_PROTOTYPE(cg_cmd, pcs_command)
+CK_RING_PROTOTYPE(cg_cmd, pcs_command_slot)
 
 static uint64_t applied, sink;
 
@@ -51,21 +54,22 @@ static pcs_status noop(pcs_world *w, void *ctx, const pcs_command *cmd)
 
 /* n commands (a multiple of CAP) through the queue or the raw ring. */
 __attribute__((noinline)) static int flow(int raw, pcs_world *w, pcs_command_source *src,
-                                          ck_ring_t *ring, pcs_command *slots,
+                                          ck_ring_t *ring, pcs_command_slot *slots,
                                           const pcs_command *cmds, uint64_t n)
 {
     for (uint64_t done = 0; done < n; done += CAP) {
         if (raw) {
-            pcs_command rec = cmds[0];
+            pcs_command_slot rec = pcs_command_slot_pack(&cmds[0]);
             for (uint32_t i = 0; i < CAP; i++) {
-                rec.seq = done + i;
+                rec.target = (uint32_t)(done + i); /* a value the dequeue reads back */
                 if (!ck_ring_enqueue_spsc_cg_cmd(ring, slots, &rec))
                     return 1;
             }
             for (uint32_t i = 0; i < CAP; i++) {
+                pcs_command_slot rec;
                 if (!ck_ring_dequeue_spsc_cg_cmd(ring, slots, &rec))
                     return 1;
-                sink += rec.seq;
+                sink += rec.target;
             }
             continue;
         }
@@ -146,7 +150,7 @@ int main(int argc, char **argv)
     static pcs_command cmds[BATCH];
     for (uint32_t i = 0; i < BATCH; i++)
         cmds[i].kind = KIND;
-    pcs_command *slots = calloc(2 * CAP, sizeof *slots);
+    pcs_command_slot *slots = calloc(2 * CAP, sizeof *slots);
     ck_ring_t ring;
     ck_ring_init(&ring, 2 * CAP);
     if (n < CAP || !slots || pcs_world_create(&wd, &w) != PCS_OK ||
