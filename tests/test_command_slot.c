@@ -45,35 +45,29 @@ static pcs_world *world_with(uint32_t per_tick, seen *s)
     return w;
 }
 
-static double from_bits(uint64_t bits)
-{
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-static uint64_t to_bits(double d)
-{
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    return bits;
-}
-
 /* Argument bit patterns a value copy could alter: -0.0, a signalling NaN
  * with a payload, a quiet NaN with the sign bit, the smallest subnormal. */
 static const uint64_t ARG_BITS[4] = {UINT64_C(0x8000000000000000), UINT64_C(0x7ff4000000000123),
                                      UINT64_C(0xfff8000000abcdef), UINT64_C(0x0000000000000001)};
 
-/* Command i: target 1000 + i, args ARG_BITS rotated by i, and junk where
- * the queue owns the field (it must overwrite all of it). */
+/* Command i's argument bits: ARG_BITS rotated by i. */
+static void arg_bits_of(uint32_t i, uint64_t bits[PCS_COMMAND_ARGS])
+{
+    for (uint32_t a = 0; a < PCS_COMMAND_ARGS; a++)
+        bits[a] = ARG_BITS[(a + i) % PCS_COMMAND_ARGS];
+}
+
+/* Command i: target 1000 + i, args arg_bits_of(i), and junk where the queue
+ * owns the field (it must overwrite all of it). */
 static pcs_command command_i(uint32_t i)
 {
     pcs_command c;
     memset(&c, 0xa5, sizeof c);
     c.kind = KIND_SEEN;
     c.target = 1000 + i;
-    for (uint32_t a = 0; a < PCS_COMMAND_ARGS; a++)
-        c.args[a] = from_bits(ARG_BITS[(a + i) % PCS_COMMAND_ARGS]);
+    uint64_t bits[PCS_COMMAND_ARGS];
+    arg_bits_of(i, bits);
+    memcpy(c.args, bits, sizeof c.args);
     return c;
 }
 
@@ -89,11 +83,12 @@ static void assert_command(const pcs_command *got, uint32_t i, uint16_t cls, uin
                  (unsigned long long)seq);
     cr_assert_eq(got->tick, tick, "%s: tick %llu, want %llu", where, (unsigned long long)got->tick,
                  (unsigned long long)tick);
-    for (uint32_t a = 0; a < PCS_COMMAND_ARGS; a++) {
-        uint64_t want = ARG_BITS[(a + i) % PCS_COMMAND_ARGS];
-        cr_assert_eq(to_bits(got->args[a]), want, "%s: args[%u] bits %016llx, want %016llx", where,
-                     a, (unsigned long long)to_bits(got->args[a]), (unsigned long long)want);
-    }
+    uint64_t want[PCS_COMMAND_ARGS], have[PCS_COMMAND_ARGS];
+    arg_bits_of(i, want);
+    memcpy(have, got->args, sizeof have);
+    for (uint32_t a = 0; a < PCS_COMMAND_ARGS; a++)
+        cr_assert_eq(have[a], want[a], "%s: args[%u] bits %016llx, want %016llx", where, a,
+                     (unsigned long long)have[a], (unsigned long long)want[a]);
 }
 
 Test(command_slot, a_slot_is_40_bytes_and_packs_only_what_the_command_carries)
