@@ -15,7 +15,9 @@
  *      bench/callgrind/commands_cg.c build/libpcsim.a -fopenmp -lmimalloc -lck \
  *      -lxxhash -lhwloc -ljansson -lklu -lm -lpthread -o build/commands_cg
  *
- *   ./build/commands_cg queue|raw N          thread CPU ns per command
+ *   ./build/commands_cg queue|raw|shared N   thread CPU ns per command (shared:
+ *                                            pcs_command_submit through the
+ *                                            shared ck_ring, 4096 then a tick)
  *   ./build/commands_cg threads N            the benchmark's two threads: wall,
  *                                            and each thread's CPU, per command
  *   valgrind --tool=callgrind --toggle-collect='flow*' ./build/commands_cg queue N
@@ -52,12 +54,28 @@ static pcs_status noop(pcs_world *w, void *ctx, const pcs_command *cmd)
     return PCS_OK;
 }
 
-/* n commands (a multiple of CAP) through the queue or the raw ring. */
+/* n commands (a multiple of CAP) through the shared ck_ring MPSC ring
+ * (pcs_command_submit, one at a time, then a tick), on this one thread. */
+static int flow_shared(pcs_world *w, const pcs_command *cmds)
+{
+    for (uint32_t i = 0; i < CAP; i++)
+        if (pcs_command_submit(w, &cmds[i % BATCH]) != PCS_OK)
+            return 1;
+    return pcs_world_tick(w) != PCS_OK;
+}
+
+/* n commands (a multiple of CAP) through the queue (opened source, or the
+ * shared ring when raw is 2) or the raw ring (raw 1). */
 __attribute__((noinline)) static int flow(int raw, pcs_world *w, pcs_command_source *src,
                                           ck_ring_t *ring, pcs_command_slot *slots,
                                           const pcs_command *cmds, uint64_t n)
 {
     for (uint64_t done = 0; done < n; done += CAP) {
+        if (raw == 2) {
+            if (flow_shared(w, cmds))
+                return 1;
+            continue;
+        }
         if (raw) {
             pcs_command_slot rec = pcs_command_slot_pack(&cmds[0]);
             for (uint32_t i = 0; i < CAP; i++) {
@@ -138,12 +156,15 @@ static int threads(pcs_world *w, pcs_command_source *src, const pcs_command *cmd
 int main(int argc, char **argv)
 {
     int raw = argc > 1 && strcmp(argv[1], "raw") == 0;
+    if (argc > 1 && strcmp(argv[1], "shared") == 0)
+        raw = 2;
     long long n = argc > 2 ? atoll(argv[2]) : 1 << 22;
     n -= n % CAP;
     pcs_world_def wd;
     pcs_world_default(&wd);
     wd.commands_per_tick = 65536;
     wd.max_sources = 1;
+    wd.mpsc_capacity = CAP;
     wd.workers = 0;
     pcs_world *w = NULL;
     pcs_command_source *src = NULL;
@@ -177,9 +198,10 @@ int main(int argc, char **argv)
         return 1;
     }
     double t1 = cpu_ns();
-    if (!raw && applied != (uint64_t)n)
+    if (raw != 1 && applied != (uint64_t)n)
         return 1;
-    printf("%s: %lld commands, %.2f ns each (thread CPU), journal %llu\n", raw ? "raw" : "queue", n,
+    static const char *const what[] = {"queue", "raw", "shared"};
+    printf("%s: %lld commands, %.2f ns each (thread CPU), journal %llu\n", what[raw], n,
            (t1 - t0) / (double)n, (unsigned long long)pcs_journal_count(w));
     pcs_world_destroy(w);
     free(slots);
