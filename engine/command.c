@@ -48,21 +48,26 @@
  * submit is the same path with n = 1. The drain takes a source's quota in
  * one or two runs (the ring may wrap) and one release store of head.
  *
- * Slots (issue 16, "a record no bigger than the data it carries"). A ring
- * slot is a pcs_command_slot (engine/command_slot.h, where the fixed 40-byte
- * size is argued against a length per kind): kind, target and the four
- * arguments, nothing else. The source's (class, id) is the ring's; the
- * sequence number is the command's position (an opened source's head + j
- * when the drain expands slot j of its run, which is the tail + i the
- * producer put it at; the shared ring's next_seq at dequeue); tick is set at
- * apply; reserved is zero. The producer packs each command of a batch into
- * its slot (40 bytes written, not 64), the drain expands each slot into the
- * 64-byte pcs_command of the batch it orders and applies, so handlers, the
- * journal and every caller still see the public record, field for field as
- * before. Both rings, the shared ck_ring included, hold these slots. The
- * counting protocol (tail, head, occupancy, ck's indices) is untouched:
- * only what a slot holds changed, so verify/commands_ring.pml (which leaves
- * command contents out) still models the C code as it is.
+ * Slots (issue 16, "a record no bigger than the data it carries"). An
+ * opened source's ring slot is a pcs_command_slot (engine/command_slot.h,
+ * where the fixed 40-byte size is argued against a length per kind): kind,
+ * target and the four arguments, nothing else. The source's (class, id) is
+ * the ring's; the sequence number is the command's position (head + j when
+ * the drain expands slot j of its run, which is the tail + i the producer
+ * put it at); tick is set at apply; reserved is zero. The producer packs each command of a batch
+ * into its slot (40 bytes written, not 64), the drain expands each slot into the 64-byte
+ * pcs_command of the batch it orders and applies, so handlers, the journal and every caller still
+ * see the public record, field for field as before. The counting protocol (tail, head, ck's
+ * indices) is untouched: only what a slot holds changed, and where the sequence number is computed
+ * (verify/commands_ring.pml, "Slot contents").
+ *
+ * The shared ck_ring keeps whole 64-byte records, measured (bench/README.md,
+ * "Commands at memory speed (issue 16)"): slots there cost 9 more
+ * instructions per command (207 against 198: the pack at enqueue, and
+ * ck's dequeue, which copies a record out and cannot expand in place, then
+ * the expansion) and 3-14 % of the one-producer rate in three interleaved
+ * runs, since ck publishes each record alone and its index and occupancy
+ * lines, not the record's bytes, are what crosses between the cores.
  *
  * Capacity, the shared ring. ck_ring keeps one slot free, so a ring of 2^k
  * slots holds 2^k - 1 commands: it gets the next power of two above its
@@ -180,7 +185,7 @@
 #include "engine/world_internal.h"
 #include "pcsim/math.h"
 
-CK_RING_PROTOTYPE(pcs_cmd, pcs_command_slot)
+CK_RING_PROTOTYPE(pcs_cmd, pcs_command)
 
 /* Token bucket fixed point: units per token. */
 #define RATE_UNIT (UINT64_C(1) << 32)
@@ -201,7 +206,8 @@ typedef struct rate_bucket {
 
 struct pcs_command_source {
     ck_ring_t ring;          /* the shared MPSC ring only */
-    pcs_command_slot *slots; /* file comment, "Slots": what each command carries */
+    pcs_command_slot *slots; /* opened sources: what each command carries ("Slots") */
+    pcs_command *records;    /* the shared ring: whole records ("Slots": why) */
     uint32_t capacity;
     uint32_t mask; /* opened (SPSC) sources: slots - 1 */
     int multi_producer;
@@ -276,8 +282,11 @@ static pcs_command_source *source_new(uint32_t capacity, int mp, uint16_t cls, u
     /* ck_ring keeps one slot free (a ring of 2^k holds 2^k - 1); the SPSC
      * ring's free-running counts use every slot. */
     uint32_t n = ring_slots_for(mp ? capacity + 1 : capacity);
-    s->slots = calloc(n, sizeof *s->slots);
-    if (!s->slots) {
+    if (mp)
+        s->records = calloc(n, sizeof *s->records);
+    else
+        s->slots = calloc(n, sizeof *s->slots);
+    if (!s->slots && !s->records) {
         free(s);
         return NULL;
     }
@@ -295,6 +304,7 @@ static void source_free(pcs_command_source *s)
 {
     if (s) {
         free(s->slots);
+        free(s->records);
         free(s);
     }
 }
@@ -526,10 +536,14 @@ static pcs_status mpsc_enqueue(pcs_command_source *s, const pcs_command *cmd)
 {
     if (!reserve(s))
         return refuse_full(s);
-    /* class, id and seq are implied (seq is stamped by mpsc_dequeue() in ring order) */
-    pcs_command_slot c = pcs_command_slot_pack(cmd);
+    pcs_command c = *cmd;
+    c.source_class = s->source_class;
+    c.source_id = s->source_id;
+    c.reserved = 0;
+    c.tick = 0;
+    c.seq = 0; /* stamped by mpsc_dequeue() in ring order */
     unsigned int ticket = 0;
-    pcs_command_slot *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
+    pcs_command *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->records, &ticket);
     if (!slot) { /* unreachable: occupancy bounds the ring; kept as a guard */
         atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
         return pcs_error_set(PCS_E_STATE, "command submit: ring full after reservation");
@@ -548,16 +562,14 @@ static int mpsc_dequeue(pcs_command_source *s, pcs_command *out)
      * drain is the only consumer, so the dequeue below then succeeds. */
     if (ck_ring_size(&s->ring) == 0)
         return 0;
-    pcs_command_slot slot;
     PCS_TSAN_ACQUIRE(&s->ring);
-    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, &slot);
+    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->records, out);
     PCS_TSAN_RELEASE(&s->ring);
     if (!ok)
         return 0;
     /* The drain is the only consumer: a plain increment. */
-    uint64_t seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
-    atomic_store_explicit(&s->next_seq, seq + 1, memory_order_relaxed);
-    pcs_command_slot_expand(&slot, s->source_class, s->source_id, seq, out);
+    out->seq = atomic_load_explicit(&s->next_seq, memory_order_relaxed);
+    atomic_store_explicit(&s->next_seq, out->seq + 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
     return 1;
 }

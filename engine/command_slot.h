@@ -5,11 +5,10 @@
  *        pcs_command's 64.
  *
  * Why the rest is not stored (issue 16, "a record no bigger than the data it
- * carries"). In a ring, source_class and source_id are the ring's own (one
- * ring per source); seq is the command's position in its ring (an opened
- * source's tail + i at enqueue, the shared ring's dequeue count: both are
- * counted by the ring's one writer of that count); tick is set when stage 1
- * applies the command; reserved is zero. So the slot keeps kind, target and
+ * carries"). In an opened source's ring, source_class and source_id are the
+ * ring's own (one ring per source); seq is the command's position in its
+ * ring (tail + i at enqueue, head + j at dequeue: the same count); tick is
+ * set when stage 1 applies the command; reserved is zero. So the slot keeps kind, target and
  * the four arguments, and pcs_command_slot_expand() rebuilds the public
  * record from the slot plus the ring's (class, id) and the position.
  *
@@ -29,6 +28,8 @@
  *    unchanged. A variable record must be parsed in order.
  *  - The saving left on the table is small: a 1-argument command would be
  *    about 24 bytes (kind, target, length, one double) instead of 40.
+ * The shared ck_ring keeps whole records (engine/command.c, "Slots": there
+ * the slot measured slower).
  * 40 bytes, 8-byte aligned, no padding: 37.5 % fewer bytes (and cache lines
  * moved between the producer's and the drain's cores) per command than 64.
  * A slot straddles lines (8 slots per 5 lines), which costs nothing for the

@@ -1,6 +1,7 @@
 /**
  * @file test_command_slot.c
- * @brief Rings hold 40-byte slots (engine/command_slot.h): what a handler and
+ * @brief Opened sources' rings hold 40-byte slots (engine/command_slot.h),
+ *        the shared ring whole records: through either, what a handler and
  *        the journal get back is the public 64-byte record, field for field,
  *        with the source, sequence and tick the queue owns, whatever the
  *        submitter put there, and every argument bit kept.

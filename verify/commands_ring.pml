@@ -248,7 +248,7 @@ inline mpsc_submit(me, k)
                assert(p_head0 != prod) /* C1: the command.c:mpsc_enqueue guard never fires */
            fi
         od;
-        /* command.c:mpsc_enqueue: *slot = c, the packed slot (seq: stamped by the drain) */
+        /* command.c:mpsc_enqueue: *slot = c (seq 0: stamped by the drain) */
         slot_id[prod & MASK0] = me * M + k;
         /* ck_ring_enqueue_commit_mpsc: wait for p_tail == ticket, then publish */
         atomic {
