@@ -41,11 +41,13 @@
  * harness thread ticks a world with commands_per_tick 65,536, a no-op
  * handler and the journal on (it always is), until every command has been
  * applied. One op = one command submitted and applied; thrpt is the applied
- * rate. Its baseline commands.raw_ck_ring moves the same 64-byte record
- * through a bare ck_ring SPSC ring of the same capacity (ck's enqueue per
- * record on a team thread, dequeue on the harness thread, nothing else), so
- * the ratio is what the queue, the drain, the apply and the journal add to
- * the ring itself. Both in one run: `--filter 'commands\.(submit_n_drain|raw)'`.
+ * rate. Its baseline commands.raw_ck_ring moves the same record the queue's
+ * rings hold, the 40-byte pcs_command_slot of engine/command_slot.h (kind,
+ * target, 4 args), through a bare ck_ring SPSC ring of the same capacity
+ * (ck's enqueue per record on a team thread, dequeue on the harness thread,
+ * nothing else), so the ratio is what the queue, the drain, the apply and
+ * the journal add to the ring itself. Both in one run:
+ * `--filter 'commands\.(submit_n_drain|raw)'`.
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -56,6 +58,7 @@
 #include <ck_ring.h>
 
 #include "bench/bench.h"
+#include "engine/command_slot.h"
 #include "pcsim/pcsim.h"
 
 #define CMD_KIND 9u
@@ -527,7 +530,7 @@ PCS_BENCH_REGISTER(submit_rate_refused)
 #define FLOW_PER_TICK 65536u /* commands_per_tick */
 #define FLOW_BATCH_MAX 1024u /* PCS_COMMAND_SUBMIT_MAX */
 
-CK_RING_PROTOTYPE(bench_cmd, pcs_command)
+CK_RING_PROTOTYPE(bench_cmd, pcs_command_slot)
 
 typedef struct flow_ctx {
     pcs_world *w;
@@ -537,9 +540,9 @@ typedef struct flow_ctx {
     /* world thread; its own line, so counting does not evict what the
      * producer reads (src, batch) */
     _Alignas(64) uint64_t applied;
-    /* raw_ck_ring */
+    /* raw_ck_ring: the queue's own 40-byte slot (engine/command_slot.h) */
     ck_ring_t ring;
-    pcs_command *slots;
+    pcs_command_slot *slots;
     pcs_command cmds[FLOW_BATCH_MAX]; /* the producer's batch (team thread only) */
 } flow_ctx;
 
@@ -657,15 +660,16 @@ static uint64_t flow_world_allocs(void *ctx)
     return pcs_world_alloc_count(((flow_ctx *)ctx)->w);
 }
 
-/* Team thread: n records through ck's SPSC enqueue, one at a time. */
+/* Team thread: n records through ck's SPSC enqueue, one at a time. Each is
+ * packed from the public command, as the queue packs what it is given. */
 static void raw_producer(void *ctx, unsigned idx, uint64_t n)
 {
     (void)idx;
     flow_ctx *c = ctx;
-    pcs_command rec = c->cmds[0];
     unsigned spins = 0;
+    pcs_command_slot rec = pcs_command_slot_pack(&c->cmds[0]);
     for (uint64_t i = 0; i < n;) {
-        rec.seq = i; /* stamped, as the queue stamps its sequence */
+        rec.args[0] = (double)i; /* a value the consumer reads back */
         if (ck_ring_enqueue_spsc_bench_cmd(&c->ring, c->slots, &rec)) {
             i++;
             spins = 0;
@@ -696,11 +700,11 @@ static void raw_run(void *ctx, uint64_t n)
 {
     flow_ctx *c = ctx;
     pcs_bench_team_go(c->team, n);
-    pcs_command rec;
+    pcs_command_slot rec;
     unsigned idle = 0;
     for (uint64_t got = 0; got < n;) {
         if (ck_ring_dequeue_spsc_bench_cmd(&c->ring, c->slots, &rec)) {
-            pcs_bench_consume_u64(rec.seq);
+            pcs_bench_consume_f64(rec.args[0]);
             got++;
             idle = 0;
         } else {
@@ -729,8 +733,9 @@ PCS_BENCH_REGISTER(submit_n_drain)
 static const pcs_bench_def raw_ck_ring = {
     .group = "commands",
     .name = "raw_ck_ring",
-    .description = "the same 64-byte record through a bare ck_ring SPSC ring of the same "
-                   "capacity: enqueue on a producer thread, dequeue on this one",
+    .description = "the same 40-byte record (the queue's ring slot) through a bare ck_ring "
+                   "SPSC ring of the same capacity: enqueue on a producer thread, dequeue on "
+                   "this one",
     .params = {{"capacity", "65536"}},
     .modes = PCS_BENCH_THRPT | PCS_BENCH_AVGT,
     .min_batch = 1u << 20,

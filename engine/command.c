@@ -42,11 +42,32 @@
  * CPUs the compiler emits the barriers the C11 orders ask for.
  *
  * Batches. pcs_command_source_submit_n queues the longest prefix of a batch
- * that the room and the rate limit allow, stamps each command's sequence
- * number as tail + i, and publishes them with one release store, so a batch
+ * that the room and the rate limit allow (command i of it takes sequence
+ * number tail + i) and publishes them with one release store, so a batch
  * of 64 pays one store of tail and (at most) one load of head. A single
- * submit is the same path with n = 1. The drain takes a source's quota with
- * one or two memcpy runs (the ring may wrap) and one release store of head.
+ * submit is the same path with n = 1. The drain takes a source's quota in
+ * one or two runs (the ring may wrap) and one release store of head.
+ *
+ * Slots (issue 16, "a record no bigger than the data it carries"). An
+ * opened source's ring slot is a pcs_command_slot (engine/command_slot.h,
+ * where the fixed 40-byte size is argued against a length per kind): kind,
+ * target and the four arguments, nothing else. The source's (class, id) is
+ * the ring's; the sequence number is the command's position (head + j when
+ * the drain expands slot j of its run, which is the tail + i the producer
+ * put it at); tick is set at apply; reserved is zero. The producer packs each command of a batch
+ * into its slot (40 bytes written, not 64), the drain expands each slot into the 64-byte
+ * pcs_command of the batch it orders and applies, so handlers, the journal and every caller still
+ * see the public record, field for field as before. The counting protocol (tail, head, ck's
+ * indices) is untouched: only what a slot holds changed, and where the sequence number is computed
+ * (verify/commands_ring.pml, "Slot contents").
+ *
+ * The shared ck_ring keeps whole 64-byte records, measured (bench/README.md,
+ * "Commands at memory speed (issue 16)"): slots there cost 9 more
+ * instructions per command (207 against 198: the pack at enqueue, and
+ * ck's dequeue, which copies a record out and cannot expand in place, then
+ * the expansion) and 3-14 % of the one-producer rate in three interleaved
+ * runs, since ck publishes each record alone and its index and occupancy
+ * lines, not the record's bytes, are what crosses between the cores.
  *
  * Capacity, the shared ring. ck_ring keeps one slot free, so a ring of 2^k
  * slots holds 2^k - 1 commands: it gets the next power of two above its
@@ -57,10 +78,9 @@
  * cannot fail. Any thread may submit there, so the read-modify-write stays.
  *
  * Ordering. Stage 1 applies a batch in (class, id, sequence) order without
- * sorting it: each source's ring yields its commands in sequence order (an
- * SPSC source's single producer stamps each command with its tail position
- * and the ring is FIFO; the shared ring's sequence is stamped by the drain, its only
- * consumer, at dequeue), and every source has its own (class, id) (the shared
+ * sorting it: each source's ring yields its commands in sequence order (the
+ * drain, each ring's only consumer, stamps the sequence from the ring
+ * position as it dequeues: "Slots"), and every source has its own (class, id) (the shared
  * ring is (0, 0); opened sources need class >= 1 and a (class, id) not yet
  * open). So the sorted batch is each source's drained run concatenated in
  * (class, id) order, and the drain builds exactly that: it dequeues source
@@ -68,8 +88,11 @@
  * with sequential memory access, into buffers sized at create (no allocation
  * during the tick). A linear check confirms each run is in sequence order
  * (n - runs comparisons, counted in pcs_command_stats); a run that is not
- * (only possible if a source's one-producer contract is broken) is merge-
- * sorted, O(r log r), so the applied order is sorted whatever the rings held.
+ * is merge-sorted, O(r log r), so the applied order is sorted whatever the
+ * rings held. Since sequence numbers come from ring positions at dequeue,
+ * no run can be out of order today (a producer breaking the one-producer
+ * contract garbles slots, not their order); the check stays as the
+ * invariant's guard and the cost pcs_command_stats reports.
  * The order is a pure function of the drained commands.
  *
  * Fairness. The drain takes what passes of one command per source, in
@@ -156,6 +179,7 @@
 
 #include <ck_ring.h>
 
+#include "engine/command_slot.h"
 #include "engine/probes.h"
 #include "engine/tsan.h"
 #include "engine/world_internal.h"
@@ -181,8 +205,9 @@ typedef struct rate_bucket {
 } rate_bucket;
 
 struct pcs_command_source {
-    ck_ring_t ring; /* the shared MPSC ring only */
-    struct pcs_command *slots;
+    ck_ring_t ring;          /* the shared MPSC ring only */
+    pcs_command_slot *slots; /* opened sources: what each command carries ("Slots") */
+    pcs_command *records;    /* the shared ring: whole records ("Slots": why) */
     uint32_t capacity;
     uint32_t mask; /* opened (SPSC) sources: slots - 1 */
     int multi_producer;
@@ -257,8 +282,11 @@ static pcs_command_source *source_new(uint32_t capacity, int mp, uint16_t cls, u
     /* ck_ring keeps one slot free (a ring of 2^k holds 2^k - 1); the SPSC
      * ring's free-running counts use every slot. */
     uint32_t n = ring_slots_for(mp ? capacity + 1 : capacity);
-    s->slots = calloc(n, sizeof *s->slots);
-    if (!s->slots) {
+    if (mp)
+        s->records = calloc(n, sizeof *s->records);
+    else
+        s->slots = calloc(n, sizeof *s->slots);
+    if (!s->slots && !s->records) {
         free(s);
         return NULL;
     }
@@ -276,6 +304,7 @@ static void source_free(pcs_command_source *s)
 {
     if (s) {
         free(s->slots);
+        free(s->records);
         free(s);
     }
 }
@@ -514,7 +543,7 @@ static pcs_status mpsc_enqueue(pcs_command_source *s, const pcs_command *cmd)
     c.tick = 0;
     c.seq = 0; /* stamped by mpsc_dequeue() in ring order */
     unsigned int ticket = 0;
-    pcs_command *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->slots, &ticket);
+    pcs_command *slot = ck_ring_enqueue_reserve_mpsc_pcs_cmd(&s->ring, s->records, &ticket);
     if (!slot) { /* unreachable: occupancy bounds the ring; kept as a guard */
         atomic_fetch_sub_explicit(&s->occupancy, 1, memory_order_acq_rel);
         return pcs_error_set(PCS_E_STATE, "command submit: ring full after reservation");
@@ -534,7 +563,7 @@ static int mpsc_dequeue(pcs_command_source *s, pcs_command *out)
     if (ck_ring_size(&s->ring) == 0)
         return 0;
     PCS_TSAN_ACQUIRE(&s->ring);
-    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->slots, out);
+    bool ok = ck_ring_dequeue_spsc_pcs_cmd(&s->ring, s->records, out);
     PCS_TSAN_RELEASE(&s->ring);
     if (!ok)
         return 0;
@@ -583,15 +612,10 @@ static pcs_status spsc_enqueue(pcs_command_source *s, const pcs_command *cmds, u
     k = k < room ? k : room;
     if (s->rate.per_tick != 0)
         s->rate.credit -= (uint64_t)k * RATE_UNIT;
-    for (uint32_t i = 0; i < k; i++) {
-        pcs_command *slot = &s->slots[(tail + i) & s->mask];
-        *slot = cmds[i];
-        slot->source_class = s->source_class;
-        slot->source_id = s->source_id;
-        slot->reserved = 0;
-        slot->seq = tail + i; /* the source's sequence: commands accepted before it */
-        slot->tick = 0;
-    }
+    /* Only what each command carries; its sequence is its position, tail + i
+     * (file comment, "Slots"). */
+    for (uint32_t i = 0; i < k; i++)
+        s->slots[(tail + i) & s->mask] = pcs_command_slot_pack(&cmds[i]);
     /* Release: the slots above happen before the drain's acquire load of tail. */
     atomic_store_explicit(&s->tail, tail + k, memory_order_release);
     *accepted = k;
@@ -606,16 +630,31 @@ static uint32_t spsc_held(const pcs_command_source *s)
     return (uint32_t)(atomic_load_explicit(&s->tail, memory_order_acquire) - head);
 }
 
-/* Copy @p k commands (k <= spsc_held) into out in one or two runs, then
- * release them to the producer: the copies happen before the release store
- * of head, and the producer's acquire load of head before it reuses a slot. */
+/* Expand @p k slots from index @p at on into out, the first one having
+ * sequence number @p seq: the source's own (class, id), seq counting up. */
+static void spsc_expand_run(const pcs_command_source *s, uint32_t at, uint32_t k, uint64_t seq,
+                            pcs_command *out)
+{
+    const pcs_command_slot *from = &s->slots[at];
+    /* Locals: out may alias *s as far as the compiler knows, which would
+     * reload both every command. */
+    const uint16_t cls = s->source_class;
+    const uint32_t id = s->source_id;
+    for (uint32_t j = 0; j < k; j++)
+        pcs_command_slot_expand(&from[j], cls, id, seq + j, &out[j]);
+}
+
+/* Expand @p k commands (k <= spsc_held) into out in one or two runs (the ring
+ * may wrap), then release them to the producer: the copies happen before the
+ * release store of head, and the producer's acquire load of head before it
+ * reuses a slot. A command's sequence number is its position, head + j. */
 static void spsc_dequeue_n(pcs_command_source *s, pcs_command *out, uint32_t k)
 {
     uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
     uint32_t at = (uint32_t)(head & s->mask);
     uint32_t first = s->mask + 1 - at < k ? s->mask + 1 - at : k;
-    memcpy(out, &s->slots[at], first * sizeof *out);
-    memcpy(out + first, s->slots, (k - first) * sizeof *out);
+    spsc_expand_run(s, at, first, head, out);
+    spsc_expand_run(s, 0, k - first, head + first, out + first);
     atomic_store_explicit(&s->head, head + k, memory_order_release);
 }
 

@@ -21,10 +21,10 @@
  * p_tail to reach its ticket), the sequence stamped by the drain in ring
  * order. SPSC source: the producer's own load of tail, its cached head and
  * the acquire reload when the cached room is short (command.c:spsc_room),
- * the prefix, the slot writes with their sequence stamps and the release
- * store of tail (spsc_enqueue); the drain's acquire load of tail
- * (spsc_held), the slot copies and the release store of head
- * (spsc_dequeue_n). The drain's quota plan (command.c:plan_quotas, the C
+ * the prefix, the slot writes and the release store of tail
+ * (spsc_enqueue); the drain's acquire load of tail (spsc_held), the slot
+ * copies with the sequence stamped from the position and the release store
+ * of head (spsc_dequeue_n, spsc_expand_run). The drain's quota plan (command.c:plan_quotas, the C
  * bisection, checked against the definition: passes of one command per
  * source), the sorted-run check and apply.
  *
@@ -46,6 +46,17 @@
  * and one CAS step (a failed CAS retries with nothing changed). Indices and
  * counts never wrap here. Command contents, kinds, handlers, the journal
  * and events are left out.
+ *
+ * Slot contents (issue 16). The rings hold 40-byte slots
+ * (engine/command_slot.h: kind, target, args; command.c file comment,
+ * "Slots"): a slot is modelled by slot_id, which command it holds. The
+ * producer no longer writes a sequence number into its slot; the drain
+ * stamps it from the ring position as it expands the slot
+ * (command.c:spsc_expand_run, head + j; the shared ring's next_seq in
+ * mpsc_dequeue, as before), and so does this model. The counting protocol
+ * (tail, head and head_seen; occupancy and ck's indices) did not change
+ * with the slot layout: only where the sequence number is computed moved,
+ * from the producer's slot write to the drain's copy.
  *
  * Claims checked (assert), for every interleaving:
  *   C1 capacity: a source never holds more than its capacity. Shared ring:
@@ -90,7 +101,7 @@
  * batch cut short by the bucket is a batch with fewer commands: runs of this
  * model with fewer commands for that producer, which the claims cover as
  * they stand (C3 counts it as neither accepted nor applied; C4: it takes no
- * sequence number, since the stamp is the tail). Tokens are spent after the
+ * sequence number, since the number is the position, which it never gets). Tokens are spent after the
  * room check, producer-locally. C6 is about capacity refusals.
  *
  * Broken variants (one change each; make verify requires spin to REJECT it):
@@ -154,8 +165,7 @@ byte c_head0;
 byte tail1;
 byte head1;
 /* slots: source s's slot i at s * SLOTMAX + i */
-byte slot_id[NSRC * SLOTMAX];
-byte slot_seq[NSRC * SLOTMAX];
+byte slot_id[NSRC * SLOTMAX]; /* the command a slot holds (its kind, target, args) */
 /* pcs_command_source fields of the shared ring */
 short occ0; /* occupancy (uint32_t in C; signed here so an undercount shows) */
 byte next_seq0;
@@ -280,10 +290,9 @@ inline spsc_submit_n(k)
         i = 0;
         do
         :: i < acc ->
-            atomic { /* spsc_enqueue: *slot = cmds[i], slot->seq = tail + i */
+            atomic { /* spsc_enqueue: slots[(tail + i) & mask] = pcs_command_slot_pack(&cmds[i]) */
                 assert(t + i - copied1 < CAP1); /* C1: that slot's last command was copied */
-                slot_id[SLOTMAX + ((t + i) & MASK1)] = NMP + k + i;
-                slot_seq[SLOTMAX + ((t + i) & MASK1)] = t + i
+                slot_id[SLOTMAX + ((t + i) & MASK1)] = NMP + k + i
             }
             i++
         :: else -> break
@@ -449,10 +458,10 @@ active proctype world()
         j = 0;
         do
         :: j < quota[1] ->
-            atomic { /* memcpy(out, &s->slots[at], ...): one slot */
+            atomic { /* spsc_expand_run: one slot, its sequence = head + j */
                 assert(h + j < tail1); /* C5: what was counted is there */
                 batch[n] = slot_id[SLOTMAX + ((h + j) & MASK1)];
-                bseq[n] = slot_seq[SLOTMAX + ((h + j) & MASK1)];
+                bseq[n] = h + j;
                 bsrc[n] = 1;
                 copied1++
             }

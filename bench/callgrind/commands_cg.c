@@ -6,20 +6,25 @@
  *        not depend on timing: submit_n in batches of 64 until the source
  *        (capacity 4096) is full, then one tick drains, applies (no-op
  *        handler) and journals them; and of the same record through a bare
- *        ck_ring SPSC ring (enqueue 4096, dequeue 4096), the raw baseline.
+ *        ck_ring SPSC ring (enqueue 4096, dequeue 4096), the raw baseline:
+ *        the queue's ring slot, pcs_command_slot (engine/command_slot.h),
+ *        packed from the public command as the queue packs it.
  *        Not part of pcsim-bench; build it by hand:
  *
  *   cc -std=c17 -O2 -g -ffp-contract=off -D_GNU_SOURCE -Iinclude -I. \
  *      bench/callgrind/commands_cg.c build/libpcsim.a -fopenmp -lmimalloc -lck \
  *      -lxxhash -lhwloc -ljansson -lklu -lm -lpthread -o build/commands_cg
  *
- *   ./build/commands_cg queue|raw N          thread CPU ns per command
+ *   ./build/commands_cg queue|raw|shared N   thread CPU ns per command (shared:
+ *                                            pcs_command_submit through the
+ *                                            shared ck_ring, 4096 then a tick)
  *   ./build/commands_cg threads N            the benchmark's two threads: wall,
  *                                            and each thread's CPU, per command
- *   valgrind --tool=callgrind --toggle-collect=flow ./build/commands_cg queue N
+ *   valgrind --tool=callgrind --toggle-collect='flow*' ./build/commands_cg queue N
  *
- * and divide the Ir total by N (flow() is the measured loop; world creation
- * and teardown are outside it).
+ * (gcc names flow() flow.constprop.0, hence the pattern) and divide the Ir
+ * total by N (flow() is the measured loop; world creation and teardown are
+ * outside it).
  */
 #include <ck_ring.h>
 #include <pthread.h>
@@ -30,13 +35,14 @@
 #include <string.h>
 
 #include "bench/callgrind/cg_common.h"
+#include "engine/command_slot.h"
 #include "pcsim/pcsim.h"
 
 #define KIND 9u
 #define CAP 4096u
 #define BATCH 64u
 
-CK_RING_PROTOTYPE(cg_cmd, pcs_command)
+CK_RING_PROTOTYPE(cg_cmd, pcs_command_slot)
 
 static uint64_t applied, sink;
 
@@ -49,23 +55,40 @@ static pcs_status noop(pcs_world *w, void *ctx, const pcs_command *cmd)
     return PCS_OK;
 }
 
-/* n commands (a multiple of CAP) through the queue or the raw ring. */
+/* n commands (a multiple of CAP) through the shared ck_ring MPSC ring
+ * (pcs_command_submit, one at a time, then a tick), on this one thread. */
+static int flow_shared(pcs_world *w, const pcs_command *cmds)
+{
+    for (uint32_t i = 0; i < CAP; i++)
+        if (pcs_command_submit(w, &cmds[i % BATCH]) != PCS_OK)
+            return 1;
+    return pcs_world_tick(w) != PCS_OK;
+}
+
+/* n commands (a multiple of CAP) through the queue (opened source, or the
+ * shared ring when raw is 2) or the raw ring (raw 1). */
 __attribute__((noinline)) static int flow(int raw, pcs_world *w, pcs_command_source *src,
-                                          ck_ring_t *ring, pcs_command *slots,
+                                          ck_ring_t *ring, pcs_command_slot *slots,
                                           const pcs_command *cmds, uint64_t n)
 {
     for (uint64_t done = 0; done < n; done += CAP) {
+        if (raw == 2) {
+            if (flow_shared(w, cmds))
+                return 1;
+            continue;
+        }
         if (raw) {
-            pcs_command rec = cmds[0];
+            pcs_command_slot rec = pcs_command_slot_pack(&cmds[0]);
             for (uint32_t i = 0; i < CAP; i++) {
-                rec.seq = done + i;
+                rec.target = (uint32_t)(done + i); /* a value the dequeue reads back */
                 if (!ck_ring_enqueue_spsc_cg_cmd(ring, slots, &rec))
                     return 1;
             }
             for (uint32_t i = 0; i < CAP; i++) {
+                pcs_command_slot rec;
                 if (!ck_ring_dequeue_spsc_cg_cmd(ring, slots, &rec))
                     return 1;
-                sink += rec.seq;
+                sink += rec.target;
             }
             continue;
         }
@@ -134,19 +157,22 @@ static int threads(pcs_world *w, pcs_command_source *src, const pcs_command *cmd
 int main(int argc, char **argv)
 {
     int raw = argc > 1 && strcmp(argv[1], "raw") == 0;
+    if (argc > 1 && strcmp(argv[1], "shared") == 0)
+        raw = 2;
     long long n = argc > 2 ? atoll(argv[2]) : 1 << 22;
     n -= n % CAP;
     pcs_world_def wd;
     pcs_world_default(&wd);
     wd.commands_per_tick = 65536;
     wd.max_sources = 1;
+    wd.mpsc_capacity = CAP;
     wd.workers = 0;
     pcs_world *w = NULL;
     pcs_command_source *src = NULL;
     static pcs_command cmds[BATCH];
     for (uint32_t i = 0; i < BATCH; i++)
         cmds[i].kind = KIND;
-    pcs_command *slots = calloc(2 * CAP, sizeof *slots);
+    pcs_command_slot *slots = calloc(2 * CAP, sizeof *slots);
     ck_ring_t ring;
     ck_ring_init(&ring, 2 * CAP);
     if (n < CAP || !slots || pcs_world_create(&wd, &w) != PCS_OK ||
@@ -173,9 +199,10 @@ int main(int argc, char **argv)
         return 1;
     }
     double t1 = cpu_ns();
-    if (!raw && applied != (uint64_t)n)
+    if (raw != 1 && applied != (uint64_t)n)
         return 1;
-    printf("%s: %lld commands, %.2f ns each (thread CPU), journal %llu\n", raw ? "raw" : "queue", n,
+    static const char *const what[] = {"queue", "raw", "shared"};
+    printf("%s: %lld commands, %.2f ns each (thread CPU), journal %llu\n", what[raw], n,
            (t1 - t0) / (double)n, (unsigned long long)pcs_journal_count(w));
     pcs_world_destroy(w);
     free(slots);
