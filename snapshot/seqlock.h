@@ -207,7 +207,7 @@ static inline void pcs_words_copy_sse2(void *dst, const void *src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    size_t quads = n / 8, pairs = (n % 8) / 2;
+    size_t quads = n / 8, pairs = (n % 8) / 2, odd = n & 1u;
     __asm__ volatile("test %[q], %[q]\n\t"
                      "jz 2f\n"
                      "1:\n\t"
@@ -239,8 +239,12 @@ static inline void pcs_words_copy_sse2(void *dst, const void *src, size_t n)
                      "movq (%[s]), %%xmm0\n\t"
                      "movq %%xmm0, (%[d])\n"
                      "5:"
-                     : [s] "+r"(s), [d] "+r"(d), [q] "+r"(quads), [p] "+r"(pairs)
-                     : [o] "r"(n & 1u)
+                     /* All in-out: a plain input could share a register with
+                      * an output (gcc does that when the values are equal
+                      * constants, e.g. pairs = odd = 1 for n = 67), and the
+                      * loops write those registers before the odd word's test. */
+                     : [s] "+r"(s), [d] "+r"(d), [q] "+r"(quads), [p] "+r"(pairs), [o] "+r"(odd)
+                     :
                      : "xmm0", "xmm1", "xmm2", "xmm3", "cc", "memory");
 }
 #endif
