@@ -7,15 +7,17 @@
  * bulk copy per run (seqlock.h pcs_words_put: SSE2 on x86-64, release stores
  * elsewhere and under TSan; U32 runs go through a 64-word stack staging
  * block that converts them to doubles first): no lookups, no branches per
- * channel, no allocation. Copying each run straight from its store was
- * measured against gathering every run into one private staging array and
- * copying that once (bench/README.md "Snapshots"); the direct copy moves
- * each byte once and won. The writer never waits
- * for readers; a reader still on the buffer being overwritten notices through
- * the seqlock and retries (seqlock.h has the ordering argument). The one thing
- * it looks at is whether a reader sleeps in pcs_reader_wait for this
- * publication: then it makes one wake call for one thread (wake.h), and none
- * otherwise.
+ * channel, no allocation. The alternative the issue suggests, gathering
+ * every run into one private staging array and copying that once, was not
+ * measured: it moves every byte twice, and on the benchmark's world (one
+ * run) the two are the same copy; it could only pay on layouts of many short
+ * runs, whose per-run call overhead it would trade for the second pass.
+ *
+ * The writer never waits for readers; a reader still on the buffer being
+ * overwritten notices through the seqlock and retries (seqlock.h has the
+ * ordering argument). The one thing it looks at is whether a reader sleeps
+ * in pcs_reader_wait for this publication: then it makes one wake call for
+ * one thread (wake.h), and none otherwise.
  *
  * Pause. While the world is paused no tick runs, so stage 12 publishes
  * nothing, yet readers must learn that the values stopped on purpose. Each
