@@ -117,62 +117,68 @@ static int any_retired(const pcs_layout *L, const uint32_t *ids, uint32_t n)
     return bad != 0;
 }
 
-/* The shape of a read's ids, found in one pass: the smallest and largest
- * id, and whether they are first, first + 1, ... in order. It picks the copy
- * (try_read) and does the range check. */
-typedef struct id_span {
-    uint32_t lo, hi;
-    int consecutive;
-} id_span;
-
 /* GCC/clang vector extensions, four ids per step: GCC 12 does not vectorise
- * this loop at -O2 by itself, and a scalar pass would cost as much as the
+ * these loops at -O2 by itself, and a scalar pass would cost as much as the
  * copy of a small read. */
 typedef uint32_t pcs_v4u __attribute__((vector_size(16)));
 
-static id_span span_of(const uint32_t *ids, uint32_t n)
+/* Nonzero if ids[i] == ids[0] + i for every i (n >= 1): such a read is one
+ * bulk copy. One xor and one or per four ids, no loop-carried chain longer
+ * than the or (a min/max pass over the ids, which a span copy would need,
+ * costs ~140 ns for 400 ids on SSE2, more than it saves: bench/README.md). */
+static int consecutive(const uint32_t *ids, uint32_t n)
 {
-    if (n == 0)
-        return (id_span){.lo = 0, .hi = 0, .consecutive = 1};
     uint32_t f = ids[0];
-    pcs_v4u lo = {f, f, f, f}, hi = lo, want = {f, f + 1, f + 2, f + 3}, four = {4, 4, 4, 4};
-    pcs_v4u diff = {0, 0, 0, 0};
+    if (ids[n - 1] != f + (n - 1))
+        return 0; /* reversed, shuffled or scattered ids mostly end elsewhere */
+    pcs_v4u want = {f, f + 1, f + 2, f + 3}, four = {4, 4, 4, 4}, eight = four + four;
+    pcs_v4u d0 = {0, 0, 0, 0}, d1 = d0;
     uint32_t i = 0;
-    for (; i + 4 <= n; i += 4, want += four) {
-        pcs_v4u v;
-        memcpy(&v, ids + i, sizeof v);
-        pcs_v4u below = (pcs_v4u)(v < lo), above = (pcs_v4u)(v > hi);
-        lo = (v & below) | (lo & ~below);
-        hi = (v & above) | (hi & ~above);
-        diff |= v ^ want;
+    for (; i + 8 <= n; i += 8, want += eight) { /* eight ids a round: two chains */
+        pcs_v4u a, b;
+        memcpy(&a, ids + i, sizeof a);
+        memcpy(&b, ids + i + 4, sizeof b);
+        d0 |= a ^ want;
+        d1 |= b ^ (want + four);
     }
-    id_span sp = {.lo = f, .hi = f, .consecutive = 1};
-    for (int k = 0; k < 4; k++) {
-        sp.lo = lo[k] < sp.lo ? lo[k] : sp.lo;
-        sp.hi = hi[k] > sp.hi ? hi[k] : sp.hi;
-        sp.consecutive &= diff[k] == 0;
-    }
-    for (; i < n; i++) {
-        sp.lo = ids[i] < sp.lo ? ids[i] : sp.lo;
-        sp.hi = ids[i] > sp.hi ? ids[i] : sp.hi;
-        sp.consecutive &= ids[i] == f + i;
-    }
-    return sp;
+    d0 |= d1;
+    uint32_t d = d0[0] | d0[1] | d0[2] | d0[3];
+    for (; i < n; i++)
+        d |= ids[i] ^ (f + i);
+    return d == 0;
 }
 
-/* Can @p L serve this read? Range first (@p sp, from span_of), then, when L
- * has retired ids, each id's slot. */
-static int ids_ok(const pcs_layout *L, const uint32_t *ids, uint32_t n, const id_span *sp)
+/* Nonzero if any id is >= @p lim. */
+static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim)
 {
-    if (ids ? n && sp->hi >= L->id_range : n > L->id_range)
+    pcs_v4u acc = {0, 0, 0, 0};
+    pcs_v4u vlim = {lim, lim, lim, lim};
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        pcs_v4u v;
+        memcpy(&v, ids + i, sizeof v);
+        acc |= (pcs_v4u)(v >= vlim);
+    }
+    uint32_t bad = acc[0] | acc[1] | acc[2] | acc[3];
+    for (; i < n; i++)
+        bad |= ids[i] >= lim;
+    return bad;
+}
+
+/* Can @p L serve this read? Range first (for consecutive ids, @p run, one
+ * compare), then, when L has retired ids, each id's slot. */
+static int ids_ok(const pcs_layout *L, const uint32_t *ids, uint32_t n, int run)
+{
+    if (!ids)
+        return n <= L->id_range && (L->identity || !any_retired(L, ids, n));
+    if (run ? n && (uint64_t)ids[0] + n > L->id_range : any_out_of_range(ids, n, L->id_range))
         return 0;
     return L->identity || !any_retired(L, ids, n);
 }
 
-/* Copy words[ids[i]] as doubles, four at a time: the path for scattered ids
- * (and every read without the bulk copy). Acquire loads are plain MOVs on
- * x86-64 but are never vectorised, so unrolling is what keeps both load
- * ports busy. */
+/* Copy words[ids[i]] as doubles, four at a time: the path for scattered ids. Acquire loads are
+ * plain MOVs on x86-64 but are never vectorised, so unrolling is what keeps both load ports busy.
+ */
 static void get_ids(const pcs_word *words, const uint32_t *restrict ids, uint32_t n,
                     double *restrict out)
 {
@@ -198,40 +204,16 @@ static void get_slots(const pcs_word *words, const uint32_t *slot, const uint32_
         out[i] = pcs_bits_f64(pcs_word_get(&words[slot[ids ? ids[i] : i]]));
 }
 
-/* How try_read copies. Ids that are not consecutive but lie within a span
- * of at most PCS_READ_SPAN_MAX words (reader stack scratch, 4 KiB) and at
- * most twice their count are copied as the whole span in bulk between the
- * sequence checks and gathered from the private copy after validation;
- * wider spans would copy more than they save, so they go word by word. */
-enum { PCS_READ_SPAN_MAX = 512 };
-enum { COPY_SLOTS, COPY_RANGE, COPY_SPAN, COPY_IDS };
-
-static int copy_kind(const pcs_layout *L, const uint32_t *ids, uint32_t n, const id_span *sp)
-{
-    if (!L->identity)
-        return COPY_SLOTS;
-    if (!ids || sp->consecutive)
-        return COPY_RANGE;
-    uint32_t width = sp->hi - sp->lo + 1;
-    if (PCS_SEQLOCK_BULK && width <= PCS_READ_SPAN_MAX && width <= 2u * n)
-        return COPY_SPAN;
-    return COPY_IDS;
-}
-
-/* After validation: the span copy's values, by id. */
-static void gather_span(const uint64_t *span, uint32_t lo, const uint32_t *restrict ids, uint32_t n,
-                        double *restrict out)
-{
-    for (uint32_t i = 0; i < n; i++)
-        out[i] = pcs_bits_f64(span[ids[i] - lo]);
-}
-
 /* One attempt at @p L's buffer of publication @p target (ids already
  * checked): 1 if the copy is consistent and not older than the target, 0 if
- * the writer interfered or the target lives in a newer layout. @p kind is
- * copy_kind's; COPY_SPAN copies into @p scratch and gathers once valid. */
-static int try_read(const pcs_layout *L, uint64_t target, const uint32_t *ids, uint32_t n,
-                    const id_span *sp, int kind, uint64_t *scratch, double *out, uint64_t *hdr)
+ * the writer interfered or the target lives in a newer layout. @p run: the
+ * ids are consecutive (or NULL), so the copy is one bulk copy
+ * (seqlock.h pcs_words_get); scattered ids go word by word. A span copy
+ * (the ids' whole slot range copied in bulk into reader scratch, then
+ * gathered) was measured and dropped: on x86-64 the word-by-word gather is
+ * already plain MOVs, so the span copy only adds a pass (bench/README.md). */
+static int try_read(const pcs_layout *L, uint64_t target, const uint32_t *ids, uint32_t n, int run,
+                    double *out, uint64_t *hdr)
 {
     const pcs_word *buf = pcs_layout_buffer(L, target);
     uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
@@ -241,36 +223,28 @@ static int try_read(const pcs_layout *L, uint64_t target, const uint32_t *ids, u
     hdr[1] = pcs_word_get(&buf[PCS_HDR_TICK]);
     hdr[2] = pcs_word_get(&buf[PCS_HDR_FLAGS]);
     const pcs_word *words = buf + PCS_HDR_WORDS;
-    uint32_t first = ids && n ? sp->lo : 0;
-    if (kind == COPY_SLOTS)
+    if (!L->identity)
         get_slots(words, L->slot, ids, n, out);
-    else if (kind == COPY_RANGE)
-        pcs_words_get(out, words + first, n);
-    else if (kind == COPY_SPAN)
-        pcs_words_get(scratch, words + first, sp->hi - sp->lo + 1);
+    else if (run)
+        pcs_words_get(out, words + (ids && n ? ids[0] : 0), n);
     else
         get_ids(words, ids, n, out);
-    if (!pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1) || hdr[0] < target)
-        return 0;
-    if (kind == COPY_SPAN)
-        gather_span(scratch, first, ids, n, out);
-    return 1;
+    return pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1) && hdr[0] >= target;
 }
 
 /* One read inside layout @p L; the caller entered it and leaves it. */
 static pcs_status read_in(pcs_reader *r, const pcs_layout *L, const uint32_t *ids, uint32_t n,
                           double *out, uint64_t *tick)
 {
-    id_span sp = ids ? span_of(ids, n) : (id_span){.consecutive = 1};
-    if (!ids_ok(L, ids, n, &sp))
+    int run = !ids || n == 0 || consecutive(ids, n);
+    if (!ids_ok(L, ids, n, run))
         return bad_id(L, ids, n);
     uint64_t target = target_pub(r, L);
     if (target == 0)
         return pcs_error_set(PCS_E_STATE, "pcs_snapshot_read: nothing published yet (the "
                                           "world has not ticked)");
-    uint64_t scratch[PCS_READ_SPAN_MAX];
     uint64_t hdr[3]; /* publication, tick, flags */
-    if (!try_read(L, target, ids, n, &sp, copy_kind(L, ids, n, &sp), scratch, out, hdr))
+    if (!try_read(L, target, ids, n, run, out, hdr))
         return READ_AGAIN;
     record_read(r, L->version, hdr[0], hdr[1], hdr[2]);
     if (tick)

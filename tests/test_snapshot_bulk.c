@@ -16,10 +16,12 @@
  *                 150 words cross the publisher's 64-word U32 staging block)
  *   ids 750..754  F64, store C element 4 - j (registered in reverse, so five
  *                 one-channel gather runs): 2000 * tick - 10 * (4 - j)
- * and reads it by every kind of id list reader.c distinguishes: NULL,
- * consecutive from an offset, reversed and shuffled (with repeats) inside a small span
- * (COPY_SPAN in a bulk build), duplicates, spans of exactly 512 words and of
- * 513 (the scratch limit), and ids scattered over the whole range.
+ * and reads it by every kind of id list reader.c distinguishes: NULL and
+ * consecutive ids (one bulk copy), from offsets that are not 16-byte
+ * aligned, and ids that are not consecutive (word by word): reversed,
+ * shuffled with repeats, duplicates, 300 ids over 512 and 513 words (the
+ * limits of the span copy that was measured and dropped), a run whose last
+ * id is right but whose middle is not, and ids over the whole range.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -253,8 +255,7 @@ static void bw_ranges(bulkfix *fx)
         }
 }
 
-/* Reversed, shuffled, duplicated ids in small spans; spans of 512 and 513
- * words; ids spread over the whole range (wider than twice their count). */
+/* Ids that are not consecutive: reversed, shuffled, duplicated, spread. */
 static void bw_scattered(bulkfix *fx)
 {
     static uint32_t ids[BW_N];
@@ -278,6 +279,13 @@ static void bw_scattered(bulkfix *fx)
     for (uint32_t i = 0; i < 50; i++)
         ids[i] = (i * 389u) % BW_N; /* 50 ids over 755 words */
     bw_expect(fx, "scattered", ids, 50);
+    for (uint32_t n = 3; n <= 67; n++) /* first and last as a run has them, one id between not */
+        for (uint32_t bad = 1; bad + 1 < n; bad += 5) {
+            for (uint32_t i = 0; i < n; i++)
+                ids[i] = 10 + i;
+            ids[bad] = 700;
+            bw_expect(fx, "a broken run", ids, n);
+        }
 }
 
 /* One process for both groups (the world build is the cost). */
