@@ -104,7 +104,14 @@
  * protocol, without suppressions), on other architectures (whose memory
  * models reorder plain loads, e.g. ARM and POWER) and with
  * -DPCS_SEQLOCK_ATOMIC_COPY (a test or a build can force it).
- * PCS_SEQLOCK_BULK says which one a build got.
+ * PCS_SEQLOCK_BULK says which one a build got. AddressSanitizer does not
+ * check memory touched by asm, so an ASan build still copies in bulk but
+ * cannot catch an overrun inside it; tests/test_snapshot_bulk.c checks the
+ * bounds with canary words for every length 0..67 instead.
+ *
+ * Simplifications: 16-byte SSE2 moves only (SSE2 is baseline x86-64; AVX
+ * would need a run-time CPU dispatch and was not done), and the bulk copy
+ * is the x86-64 gcc/clang path only; other platforms keep the atomics.
  */
 #ifndef PCS_SNAPSHOT_SEQLOCK_H
 #define PCS_SNAPSHOT_SEQLOCK_H
