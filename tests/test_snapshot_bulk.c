@@ -288,13 +288,31 @@ static void bw_scattered(bulkfix *fx)
         }
 }
 
-/* One process for both groups (the world build is the cost). */
+/* Ids that wrap around 2^32 look consecutive to the arithmetic (ids[0] + i
+ * mod 2^32) and must still be refused, naming the first bad id; so must a
+ * consecutive run that ends one past the last channel. */
+static void bw_refusals(bulkfix *fx)
+{
+    double out[4];
+    uint32_t wrap[3] = {UINT32_MAX, 0, 1};
+    cr_assert_eq(pcs_snapshot_read(fx->r, wrap, 3, out, NULL), PCS_E_NOTFOUND);
+    cr_assert(strstr(pcs_last_error(), "ids[0] = 4294967295") &&
+                  strstr(pcs_last_error(), "[0, 755)"),
+              "%s", pcs_last_error());
+    uint32_t past[3] = {BW_N - 2, BW_N - 1, BW_N};
+    cr_assert_eq(pcs_snapshot_read(fx->r, past, 3, out, NULL), PCS_E_NOTFOUND);
+    cr_assert(strstr(pcs_last_error(), "ids[2] = 755"), "%s", pcs_last_error());
+    cr_assert_eq(pcs_snapshot_read(fx->r, NULL, BW_N + 1, out, NULL), PCS_E_NOTFOUND);
+}
+
+/* One process for all groups (the world build is the cost). */
 Test(snapshot_bulk, reads_return_each_ids_value_for_every_copy_kind)
 {
     bulkfix fx = {0};
     bw_build(&fx);
     bw_ranges(&fx);
     bw_scattered(&fx);
+    bw_refusals(&fx);
     pcs_reader_close(fx.r);
     pcs_world_destroy(fx.w);
 }
