@@ -35,6 +35,7 @@
 #define SQ_WORDS 67u
 #define SQ_READERS 2u
 #define SQ_K 0x9e3779b97f4a7c15ull
+#define SQ_LATE_PAUSES 16u /* broken fixture: pauses between check and copy */
 
 typedef struct sq_shared {
     _Alignas(64) pcs_word seq;
@@ -116,6 +117,12 @@ static void sq_round(sq_shared *s, pcs_stress_ctl *ctl, int late)
     int ok;
     if (late) { /* BROKEN ON PURPOSE: the check before the copy validates nothing */
         ok = pcs_seq_read_ok(&s->seq, s1);
+        /* A reader delayed between check and copy (an interrupt, a
+         * preemption: the delay the bug makes harmful). Without it the copy
+         * starts in step with the writer's quiet phase that let s1 be even,
+         * and overlaps a write only a few times a second. */
+        for (uint32_t k = 0; k < SQ_LATE_PAUSES; k++)
+            pcs_stress_pause();
         pcs_words_get(v, s->data, SQ_WORDS);
     } else {
         pcs_words_get(v, s->data, SQ_WORDS);
