@@ -3,14 +3,21 @@
  * @brief Stage 12: copy every channel's live value into the next buffer, then publish it.
  *
  * The gather list is compiled once at attach into runs of channels whose
- * sources are consecutive elements of one store, so the per-tick work is a
- * few plain loops of loads and release stores (plain MOVs on x86-64): no
- * lookups, no branches per channel, no allocation. The writer never waits
- * for readers; a reader still on the buffer being overwritten notices through
- * the seqlock and retries (seqlock.h has the ordering argument). The one thing
- * it looks at is whether a reader sleeps in pcs_reader_wait for this
- * publication: then it makes one wake call for one thread (wake.h), and none
- * otherwise.
+ * sources are consecutive elements of one store, so the per-tick work is one
+ * bulk copy per run (seqlock.h pcs_words_put: SSE2 on x86-64, release stores
+ * elsewhere and under TSan; U32 runs go through a 64-word stack staging
+ * block that converts them to doubles first): no lookups, no branches per
+ * channel, no allocation. The alternative the issue suggests, gathering
+ * every run into one private staging array and copying that once, was not
+ * measured: it moves every byte twice, and on the benchmark's world (one
+ * run) the two are the same copy; it could only pay on layouts of many short
+ * runs, whose per-run call overhead it would trade for the second pass.
+ *
+ * The writer never waits for readers; a reader still on the buffer being
+ * overwritten notices through the seqlock and retries (seqlock.h has the
+ * ordering argument). The one thing it looks at is whether a reader sleeps
+ * in pcs_reader_wait for this publication: then it makes one wake call for
+ * one thread (wake.h), and none otherwise.
  *
  * Pause. While the world is paused no tick runs, so stage 12 publishes
  * nothing, yet readers must learn that the values stopped on purpose. Each
@@ -64,28 +71,20 @@ pcs_status pcs_publish_prepare(pcs_snapshot_pool *pool, pcs_layout *L, pcs_gathe
     return PCS_OK;
 }
 
-/* Copy @p len doubles into words. Unrolled by four: atomic stores are never
- * vectorised, so this is what keeps the store ports busy (about one word per
- * cycle, against memcpy's 64 bytes). */
-static void put_f64(pcs_word *restrict dst, const double *restrict src, uint32_t len)
-{
-    uint32_t i = 0;
-    for (; i + 4 <= len; i += 4) {
-        uint64_t a = pcs_f64_bits(src[i]), b = pcs_f64_bits(src[i + 1]);
-        uint64_t c = pcs_f64_bits(src[i + 2]), d = pcs_f64_bits(src[i + 3]);
-        pcs_word_put(&dst[i], a);
-        pcs_word_put(&dst[i + 1], b);
-        pcs_word_put(&dst[i + 2], c);
-        pcs_word_put(&dst[i + 3], d);
-    }
-    for (; i < len; i++)
-        pcs_word_put(&dst[i], pcs_f64_bits(src[i]));
-}
+/* U32 channels are published as exact doubles: converted into a private
+ * staging block of PCS_U32_STAGE words (plain C, vectorised), each block then
+ * copied like a double run. */
+enum { PCS_U32_STAGE = 64 };
 
-static void put_u32(pcs_word *restrict dst, const uint32_t *restrict src, uint32_t len)
+static void put_u32(pcs_word *dst, const uint32_t *restrict src, uint32_t len)
 {
-    for (uint32_t i = 0; i < len; i++)
-        pcs_word_put(&dst[i], pcs_f64_bits((double)src[i]));
+    double stage[PCS_U32_STAGE];
+    for (uint32_t at = 0; at < len; at += PCS_U32_STAGE) {
+        uint32_t k = len - at < PCS_U32_STAGE ? len - at : PCS_U32_STAGE;
+        for (uint32_t i = 0; i < k; i++)
+            stage[i] = (double)src[at + i];
+        pcs_words_put(dst + at, stage, k);
+    }
 }
 
 static void gather(const pcs_layout *L, pcs_word *words)
@@ -93,9 +92,9 @@ static void gather(const pcs_layout *L, pcs_word *words)
     const pcs_gather_run *runs = L->runs;
     uint32_t n_runs = L->n_runs;
     for (uint32_t r = 0; r < n_runs; r++) {
-        pcs_gather_run run = runs[r]; /* a local copy: the stores cannot alias it */
-        if (run.kind == PCS_CHANNEL_F64)
-            put_f64(words + run.dst, run.src, run.len);
+        pcs_gather_run run = runs[r];    /* a local copy: the stores cannot alias it */
+        if (run.kind == PCS_CHANNEL_F64) /* the store's doubles are the words' bits */
+            pcs_words_put(words + run.dst, run.src, run.len);
         else
             put_u32(words + run.dst, run.src, run.len);
     }

@@ -88,8 +88,6 @@ static void record_read(pcs_reader *r, uint64_t layout, uint64_t pub, uint64_t t
         r->stats.max_staleness = age;
 }
 
-static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim);
-
 /* Name the first id out of range or retired in @p L (error path only). */
 static pcs_status bad_id(const pcs_layout *L, const uint32_t *ids, uint32_t n)
 {
@@ -119,20 +117,38 @@ static int any_retired(const pcs_layout *L, const uint32_t *ids, uint32_t n)
     return bad != 0;
 }
 
-/* Can @p L serve this read? Range first (vector compare), then, when L has
- * retired ids, each id's slot. */
-static int ids_ok(const pcs_layout *L, const uint32_t *ids, uint32_t n)
-{
-    if (ids ? any_out_of_range(ids, n, L->id_range) : n > L->id_range)
-        return 0;
-    return L->identity || !any_retired(L, ids, n);
-}
-
-/* Nonzero if any id is >= @p lim. GCC/clang vector extensions, four ids per
- * compare: GCC 12 does not vectorise this loop at -O2 by itself, and a scalar
- * pass would cost as much as the copy of a small read. */
+/* GCC/clang vector extensions, four ids per step: GCC 12 does not vectorise
+ * these loops at -O2 by itself, and a scalar pass would cost as much as the
+ * copy of a small read. */
 typedef uint32_t pcs_v4u __attribute__((vector_size(16)));
 
+/* Nonzero if ids[i] == ids[0] + i for every i (n >= 1): such a read is one
+ * bulk copy. One xor and one or per four ids, no loop-carried chain longer
+ * than the or (a min/max pass over the ids, which a span copy would need,
+ * costs ~140 ns for 400 ids on SSE2, more than it saves: bench/README.md). */
+static int consecutive(const uint32_t *ids, uint32_t n)
+{
+    uint32_t f = ids[0];
+    if (ids[n - 1] != f + (n - 1))
+        return 0; /* reversed, shuffled or scattered ids mostly end elsewhere */
+    pcs_v4u want = {f, f + 1, f + 2, f + 3}, four = {4, 4, 4, 4}, eight = four + four;
+    pcs_v4u d0 = {0, 0, 0, 0}, d1 = d0;
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8, want += eight) { /* eight ids a round: two chains */
+        pcs_v4u a, b;
+        memcpy(&a, ids + i, sizeof a);
+        memcpy(&b, ids + i + 4, sizeof b);
+        d0 |= a ^ want;
+        d1 |= b ^ (want + four);
+    }
+    d0 |= d1;
+    uint32_t d = d0[0] | d0[1] | d0[2] | d0[3];
+    for (; i < n; i++)
+        d |= ids[i] ^ (f + i);
+    return d == 0;
+}
+
+/* Nonzero if any id is >= @p lim. */
 static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim)
 {
     pcs_v4u acc = {0, 0, 0, 0};
@@ -149,9 +165,20 @@ static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim)
     return bad;
 }
 
-/* Copy words[ids[i]] as doubles, four at a time: acquire loads are plain
- * MOVs on x86-64 but are never vectorised, so unrolling is what keeps both
- * load ports busy. */
+/* Can @p L serve this read? Range first (for consecutive ids, @p run, one
+ * compare), then, when L has retired ids, each id's slot. */
+static int ids_ok(const pcs_layout *L, const uint32_t *ids, uint32_t n, int run)
+{
+    if (!ids)
+        return n <= L->id_range && (L->identity || !any_retired(L, ids, n));
+    if (run ? n && (uint64_t)ids[0] + n > L->id_range : any_out_of_range(ids, n, L->id_range))
+        return 0;
+    return L->identity || !any_retired(L, ids, n);
+}
+
+/* Copy words[ids[i]] as doubles, four at a time: the path for scattered ids. Acquire loads are
+ * plain MOVs on x86-64 but are never vectorised, so unrolling is what keeps both load ports busy.
+ */
 static void get_ids(const pcs_word *words, const uint32_t *restrict ids, uint32_t n,
                     double *restrict out)
 {
@@ -177,60 +204,51 @@ static void get_slots(const pcs_word *words, const uint32_t *slot, const uint32_
         out[i] = pcs_bits_f64(pcs_word_get(&words[slot[ids ? ids[i] : i]]));
 }
 
-static void get_range(const pcs_word *words, uint32_t n, double *restrict out)
-{
-    uint32_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        uint64_t a = pcs_word_get(&words[i]), b = pcs_word_get(&words[i + 1]);
-        uint64_t c = pcs_word_get(&words[i + 2]), d = pcs_word_get(&words[i + 3]);
-        out[i] = pcs_bits_f64(a);
-        out[i + 1] = pcs_bits_f64(b);
-        out[i + 2] = pcs_bits_f64(c);
-        out[i + 3] = pcs_bits_f64(d);
-    }
-    for (; i < n; i++)
-        out[i] = pcs_bits_f64(pcs_word_get(&words[i]));
-}
-
 /* One attempt at @p L's buffer of publication @p target (ids already
  * checked): 1 if the copy is consistent and not older than the target, 0 if
- * the writer interfered or the target lives in a newer layout. */
-static int try_read(const pcs_layout *L, uint64_t target, const uint32_t *ids, uint32_t n,
-                    double *out, uint64_t *pub, uint64_t *tick, uint64_t *flags)
+ * the writer interfered or the target lives in a newer layout. @p run: the
+ * ids are consecutive (or NULL), so the copy is one bulk copy
+ * (seqlock.h pcs_words_get); scattered ids go word by word. A span copy
+ * (the ids' whole slot range copied in bulk into reader scratch, then
+ * gathered) was measured and dropped: on x86-64 the word-by-word gather is
+ * already plain MOVs, so the span copy only adds a pass (bench/README.md). */
+static int try_read(const pcs_layout *L, uint64_t target, const uint32_t *ids, uint32_t n, int run,
+                    double *out, uint64_t *hdr)
 {
     const pcs_word *buf = pcs_layout_buffer(L, target);
     uint64_t s1 = pcs_seq_read_begin(&buf[PCS_HDR_SEQ]);
     if (s1 & 1u)
         return 0;
-    *pub = pcs_word_get(&buf[PCS_HDR_PUB]);
-    *tick = pcs_word_get(&buf[PCS_HDR_TICK]);
-    *flags = pcs_word_get(&buf[PCS_HDR_FLAGS]);
+    hdr[0] = pcs_word_get(&buf[PCS_HDR_PUB]);
+    hdr[1] = pcs_word_get(&buf[PCS_HDR_TICK]);
+    hdr[2] = pcs_word_get(&buf[PCS_HDR_FLAGS]);
     const pcs_word *words = buf + PCS_HDR_WORDS;
     if (!L->identity)
         get_slots(words, L->slot, ids, n, out);
-    else if (ids)
-        get_ids(words, ids, n, out);
+    else if (run)
+        pcs_words_get(out, words + (ids && n ? ids[0] : 0), n);
     else
-        get_range(words, n, out);
-    return pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1) && *pub >= target;
+        get_ids(words, ids, n, out);
+    return pcs_seq_read_ok(&buf[PCS_HDR_SEQ], s1) && hdr[0] >= target;
 }
 
 /* One read inside layout @p L; the caller entered it and leaves it. */
 static pcs_status read_in(pcs_reader *r, const pcs_layout *L, const uint32_t *ids, uint32_t n,
                           double *out, uint64_t *tick)
 {
-    if (!ids_ok(L, ids, n))
+    int run = !ids || n == 0 || consecutive(ids, n);
+    if (!ids_ok(L, ids, n, run))
         return bad_id(L, ids, n);
     uint64_t target = target_pub(r, L);
     if (target == 0)
         return pcs_error_set(PCS_E_STATE, "pcs_snapshot_read: nothing published yet (the "
                                           "world has not ticked)");
-    uint64_t pub, t, flags;
-    if (!try_read(L, target, ids, n, out, &pub, &t, &flags))
+    uint64_t hdr[3]; /* publication, tick, flags */
+    if (!try_read(L, target, ids, n, run, out, hdr))
         return READ_AGAIN;
-    record_read(r, L->version, pub, t, flags);
+    record_read(r, L->version, hdr[0], hdr[1], hdr[2]);
     if (tick)
-        *tick = t;
+        *tick = hdr[1];
     return PCS_OK;
 }
 

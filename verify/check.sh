@@ -121,6 +121,7 @@ specs() {
     spec snapshot_pool BROKEN_UNVALIDATED_VIEW reject -DBROKEN_UNVALIDATED_VIEW
     spec snapshot_pool PUBLISH_EARLY reject -DPUBLISH_EARLY
     spec snapshot_pool RELAXED_DATA reject -DRELAXED_DATA
+    spec snapshot_pool COPY_AFTER_CHECK reject -DCOPY_AFTER_CHECK
     # The reader wait (snapshot/wake.h): waiters against the writer, no readers.
     WAIT="-DNREAD=0 -DNWAIT=2 -DNPUB=2 -DNBKT=1"
     # shellcheck disable=SC2086

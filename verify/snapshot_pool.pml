@@ -48,6 +48,18 @@
  * below passes under SC_ONLY and fails under the C11 model, which is why
  * the model does not stop at SC. seqlock.h keeps the prose argument.
  *
+ * The bulk copy (seqlock.h "Bulk copy", issue 16). On x86-64 the data words
+ * move through an asm SSE2 loop, not C11 atomics. Under x86-TSO every plain
+ * load orders like an acquire load and every plain store like a release
+ * store (the C11 -> x86 mapping, Batty et al., POPL 2011, maps both to a
+ * plain MOV), so the x86 behaviours of the bulk copy are among the C11
+ * behaviours of the same copy made of acquire loads and release stores,
+ * which is what this model checks. What the asm does not fix is the order of
+ * the words inside the copy: the two 8-byte halves of a movdqu have no
+ * architected order. Both the writer's and the reader's data copy therefore
+ * take the words in a nondeterministic order (every permutation; it matters
+ * from NDATA = 2, the full run's wide-NDATA2 instance), each word once.
+ *
  * Claims checked (assert), for every interleaving and every allowed load:
  *   A1 torn: a validated read never mixes words of two publications
  *      (seqlock.h "Claim"; snapshot.h "values that were all published on one
@@ -101,8 +113,15 @@
  *   PUBLISH_EARLY            store `published` before the buffer's data
  *                            (publish.c with its last store moved up). Fails A2.
  *   RELAXED_DATA             reader data loads relaxed instead of acquire
- *                            (seqlock.h:pcs_word_get). Fails A1 under the C11
- *                            model only; x86 hardware would not show it.
+ *                            (seqlock.h:pcs_word_get, the atomic path). Fails
+ *                            A1 under the C11 model only; x86 hardware would
+ *                            not show it (which is why the bulk copy, plain
+ *                            MOVs, is sound on x86-64 and nowhere else).
+ *   COPY_AFTER_CHECK         the reader's data copy after its second seq
+ *                            load (seqlock.h:pcs_words_get moved below
+ *                            pcs_seq_read_ok): the same change as the stress
+ *                            fixture broken.seqlock_copy_late
+ *                            (stress/seqlock_stress.c). Fails A1.
  *   WAKE_BEFORE_STORE        stage 12 reads the bucket's waiter count before
  *                            it stores `published` and the futex word
  *                            (publish.c's wake check moved up, as a writer
@@ -153,6 +172,7 @@
 #define STORES_PER_PUB (NDATA + 4)                 /* odd seq, pub, data, even seq, published */
 #define H (NPUB * STORES_PER_PUB)                  /* writer stores in all */
 #define NOLOC 255
+#define ALLDATA ((1 << NDATA) - 1)                 /* every data word's bit */
 
 #define RLX 0
 #define ACQ 1
@@ -293,6 +313,54 @@ inline load(x, ord, val, got)
     }
 }
 
+/* Any data word index 0 .. NDATA - 1 (nondeterministic). */
+inline pick_word(w)
+{
+    w = 0;
+    do
+    :: w < NDATA - 1 -> w++
+    :: true -> break
+    od
+}
+
+/* Reader: copy the buffer's data words, each once, in any order:
+ * reader.c:try_read -> seqlock.h:pcs_words_get (bulk on x86-64: the asm
+ * movdqu loop, whose words x86-TSO keeps after s1 and before s2 but whose
+ * two halves of a 16-byte load have no defined order; TSan and other
+ * platforms: pcs_words_get_atomic, ascending) or reader.c:pcs_view_f64 per
+ * channel (any order the caller likes) -> seqlock.h:pcs_word_get. Each word
+ * is an acquire load (DATA_ORDER): what a plain x86 MOV is in the C11 ->
+ * x86 mapping. A word's value other than the publication word's is a torn
+ * copy. */
+inline copy_data()
+{
+    rdone = 0;
+    do
+    :: rdone == ALLDATA -> break
+    :: else ->
+        atomic { /* the choice is no step of its own (a smaller state space) */
+            pick_word(i);
+            if
+            :: (rdone >> i) & 1 -> skip /* copied already: pick again */
+            :: else ->
+                load(DATA(b, i), DATA_ORDER, d, got2);
+                if
+                :: d != pub -> torn = 1
+                :: else
+                fi;
+                rdone = rdone | (1 << i)
+            fi;
+            i = 0;
+            d = 0;
+            got2 = 0
+        }
+    od;
+    rdone = 0;
+    i = 0;
+    d = 0;
+    got2 = 0
+}
+
 /* publish.c:pcs_publish_system, once per tick, NPUB ticks. */
 active proctype writer()
 {
@@ -300,6 +368,7 @@ active proctype writer()
     byte b;       /* pool.h:pcs_pool_buffer: (pub - 1) % n_buffers */
     byte i;
     byte wseq[NBUF]; /* each buffer's seq as only the writer stores it */
+    byte wdone;      /* data words of this publication stored (bit i: word i) */
     byte wn;         /* the waiter count L read */
     byte wk;         /* futex_wake scratch */
     bit wgot;
@@ -316,12 +385,25 @@ active proctype writer()
         store(SEQ(b), wseq[b] + 1, RLX);
         /* publish.c:pcs_publish_system: pcs_word_put(&buf[PCS_HDR_PUB], pub), release */
         store(PUBW(b), pub, REL);
-        /* publish.c:gather -> put_f64 / put_u32: pcs_word_put per channel, release */
-        i = 0;
+        /* publish.c:gather -> seqlock.h:pcs_words_put per run (bulk: the
+         * SSE2 asm copy; TSan and other platforms: pcs_words_put_atomic),
+         * each word a release store in any word order (file comment, "Bulk
+         * copy") */
+        wdone = 0;
         do
-        :: i < NDATA -> store(DATA(b, i), pub, REL); i++
-        :: else -> break
+        :: wdone == ALLDATA -> break
+        :: else ->
+            atomic { /* the choice is no step of its own (a smaller state space) */
+                pick_word(i);
+                if
+                :: (wdone >> i) & 1 -> skip /* stored already: pick again */
+                :: else -> store(DATA(b, i), pub, REL); wdone = wdone | (1 << i)
+                fi;
+                i = 0
+            }
         od;
+        i = 0;
+        wdone = 0;
         /* seqlock.h:pcs_seq_write_end: release store of the even seq */
         wseq[b] = wseq[b] + 2;
         store(SEQ(b), wseq[b], REL);
@@ -382,6 +464,7 @@ active [NREAD] proctype reader()
     byte r = 0, attempt, i;
     byte p, target, b, s1, s2, pub, d;
     byte got1, got2;
+    byte rdone; /* data words copied in this attempt (bit i: word i) */
     bit torn, ok;
     do
     :: r < READS ->
@@ -405,23 +488,16 @@ active [NREAD] proctype reader()
             :: else ->
                 /* reader.c:pcs_view_begin: v->pub_ = pcs_word_get(PCS_HDR_PUB) */
                 load(PUBW(b), ACQ, pub, got2);
-                /* reader.c:pcs_view_f64 per channel -> seqlock.h:pcs_word_get */
                 torn = 0;
-                i = 0;
-                do
-                :: i < NDATA ->
-                    load(DATA(b, i), DATA_ORDER, d, got2);
-                    if
-                    :: d != pub -> torn = 1
-                    :: else
-                    fi;
-                    i++
-                :: else -> break
-                od;
-                d = 0;
-                got2 = 0;
-                /* reader.c:pcs_view_validate -> seqlock.h:pcs_seq_read_ok (relaxed) */
+#ifndef COPY_AFTER_CHECK
+                copy_data();
+#endif
+                /* reader.c:pcs_view_validate / try_read -> seqlock.h:pcs_seq_read_ok (relaxed) */
                 load(SEQ(b), RLX, s2, got2);
+#ifdef COPY_AFTER_CHECK
+                got2 = 0;
+                copy_data(); /* BROKEN: the copy after the second seq load */
+#endif
                 ok = 1;
 #ifndef BROKEN_UNVALIDATED_VIEW
                 ok = (s2 == s1);
