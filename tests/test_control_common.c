@@ -4,12 +4,14 @@
  *        (physics/control/models/control_common.h): the defaults copied
  *        from the model's table or a NULL def refused by name, and the add's
  *        end (pcs_control_finish) handing out the controller only when its
- *        checks and its whole build passed.
+ *        checks and its whole build passed, and an input's stores in a
+ *        system's reads (pcs_control_input_reads).
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
+#include "physics/control/models/control_input.h"
 #include "tests/world_fixture.h"
 
 /* NULL is refused with the function's own name (the message the five
@@ -99,4 +101,23 @@ Test(control_common, the_add_hands_out_the_controller_only_after_its_checks_and_
     cr_expect(strstr(pcs_last_error(), "u1.rodctl.state"), "%s", pcs_last_error());
     cr_expect_eq(again, sentinel, "a failed build leaves *out as it was");
     pcs_world_destroy(w);
+}
+
+/* Each store once, first come first listed, a missing status word skipped:
+ * the read lists pzr_control, rod_control and sg_porv hand their systems. */
+Test(control_common, input_reads_list_each_store_once_in_the_inputs_order)
+{
+    uint32_t reads[6] = {5}, n = 1;
+    pcs_control_input_reads(&(pcs_pzr_control_input){5, 0, 9, 0}, reads, &n);
+    cr_expect_eq(n, 2u, "store 5 listed already: only its status store 9 joins");
+    cr_expect_eq(reads[1], 9u);
+    pcs_control_input_reads(&(pcs_pzr_control_input){7, 1, PCS_PZR_CONTROL_NO_STATUS, 0}, reads,
+                            &n);
+    cr_expect_eq(n, 3u, "no status word: the store alone");
+    cr_expect_eq(reads[2], 7u);
+    pcs_control_input_reads(&(pcs_pzr_control_input){9, 2, 5, 3}, reads, &n);
+    cr_expect_eq(n, 3u, "both stores listed: nothing added");
+    cr_expect_eq(reads[0], 5u);
+    cr_expect_eq(reads[1], 9u);
+    cr_expect_eq(reads[2], 7u);
 }

@@ -105,17 +105,8 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_sg_porv *pv = ctl;
     uint32_t reads[2 * PCS_SECONDARY_MAX_SG], n = 0;
-    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
-        const pcs_pzr_control_input *in = &pv->def.pressure[l];
-        uint32_t ids[2] = {in->store, in->status_store};
-        for (int k = 0; k < 2; k++) {
-            int seen = ids[k] == PCS_PZR_CONTROL_NO_STATUS;
-            for (uint32_t i = 0; i < n && !seen; i++)
-                seen = reads[i] == ids[k];
-            if (!seen)
-                reads[n++] = ids[k];
-        }
-    }
+    for (uint32_t l = 0; l < pv->base.n_sg; l++)
+        pcs_control_input_reads(&pv->def.pressure[l], reads, &n);
     uint32_t writes[] = {pv->base.id_state, pv->sec.porv};
     return pcs_th_system(w, pv->base.unit, "porvctl", PCS_STAGE_ALARMS, pcs_porv_system, pv, reads,
                          n, writes, 2, porv_load_check);
