@@ -114,19 +114,11 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 
 static pcs_status register_channels(pcs_world *w, void *ctl)
 {
-    const pcs_sg_porv *pv = ctl;
     static const pcs_th_channel_row rows[] = {{"porv_opening", "1", PCS_SG_PORV_ST_OPENING},
                                               {"porv_manual", "", PCS_SG_PORV_ST_MANUAL},
                                               {"porv_error", "Pa", PCS_SG_PORV_ST_ERROR}};
-    pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < pv->base.n_sg; l++)
-        for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
-            char suffix[32];
-            snprintf(suffix, sizeof suffix, "sg%u.%s", l + 1, rows[i].suffix);
-            st = pcs_th_channel(w, pv->base.unit, suffix, rows[i].unit, pv->base.id_state,
-                                l * PCS_SG_PORV_ST_COUNT + rows[i].index);
-        }
-    return st;
+    return pcs_control_sg_channels(w, ctl, 0, PCS_SG_PORV_ST_COUNT, rows,
+                                   sizeof rows / sizeof rows[0]);
 }
 
 static pcs_status make_state(pcs_world *w, void *ctl)
