@@ -4,12 +4,17 @@
  *        (physics/control/models/control_common.h): the defaults copied
  *        from the model's table or a NULL def refused by name, and the add's
  *        end (pcs_control_finish) handing out the controller only when its
- *        checks and its whole build passed.
+ *        checks and its whole build passed, an input's stores in a
+ *        system's reads (pcs_control_input_reads) and the per-SG channels
+ *        (pcs_control_sg_channels).
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "pcsim/pcsim.h"
+#include "physics/control/models/control_common.h"
+#include "physics/control/models/control_input.h"
+#include "physics/thermohydraulics/models/th_register.h"
 #include "tests/world_fixture.h"
 
 /* NULL is refused with the function's own name (the message the five
@@ -98,5 +103,62 @@ Test(control_common, the_add_hands_out_the_controller_only_after_its_checks_and_
     cr_expect_neq(pcs_rod_control_add(w, &d, u, &again), PCS_OK);
     cr_expect(strstr(pcs_last_error(), "u1.rodctl.state"), "%s", pcs_last_error());
     cr_expect_eq(again, sentinel, "a failed build leaves *out as it was");
+    pcs_world_destroy(w);
+}
+
+/* Each store once, first come first listed, a missing status word skipped:
+ * the read lists pzr_control, rod_control and sg_porv hand their systems. */
+Test(control_common, input_reads_list_each_store_once_in_the_inputs_order)
+{
+    uint32_t reads[6] = {5}, n = 1;
+    pcs_control_input_reads(&(pcs_pzr_control_input){5, 0, 9, 0}, reads, &n);
+    cr_expect_eq(n, 2u, "store 5 listed already: only its status store 9 joins");
+    cr_expect_eq(reads[1], 9u);
+    pcs_control_input_reads(&(pcs_pzr_control_input){7, 1, PCS_PZR_CONTROL_NO_STATUS, 0}, reads,
+                            &n);
+    cr_expect_eq(n, 3u, "no status word: the store alone");
+    cr_expect_eq(reads[2], 7u);
+    pcs_control_input_reads(&(pcs_pzr_control_input){9, 2, 5, 3}, reads, &n);
+    cr_expect_eq(n, 3u, "both stores listed: nothing added");
+    cr_expect_eq(reads[0], 5u);
+    cr_expect_eq(reads[1], 9u);
+    cr_expect_eq(reads[2], 7u);
+}
+
+/* A channel's store and element as registered, by name. */
+static void expect_channel(pcs_world *w, const char *name, uint32_t store, uint32_t index,
+                           const char *unit)
+{
+    uint32_t id;
+    cr_assert_eq(pcs_channel_find(w, name, &id), PCS_OK, "%s: %s", name, pcs_last_error());
+    pcs_channel_info info;
+    cr_assert_eq(pcs_channel_get(w, id, &info), PCS_OK);
+    cr_expect_eq(info.store, store, "%s", name);
+    cr_expect_eq(info.index, index, "%s: element %u", name, info.index);
+    cr_expect_str_eq(info.unit, unit, "%s", name);
+}
+
+/* SG K's row r sits at element first + (K - 1) * per_sg + r.index: with
+ * first 2, per_sg 5, two SGs, rows at 0 and 3, elements 2, 5, 7, 10. */
+Test(control_common, sg_channels_name_each_sg_and_step_its_block)
+{
+    pcs_world *w = wfx_world();
+    pcs_control_base b = {.unit = "u7", .n_sg = 2};
+    cr_assert_eq(pcs_store_register(w, "u7.test.state", sizeof(double), 12, PCS_STORE_STATE_F64,
+                                    &b.id_state),
+                 PCS_OK);
+    static const pcs_th_channel_row rows[] = {{"level", "%", 0}, {"flow", "kg/s", 3}};
+    cr_assert_eq(pcs_control_sg_channels(w, &b, 2, 5, rows, 2), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(pcs_channel_count(w), 4u);
+    expect_channel(w, "u7.sg1.level", b.id_state, 2, "%");
+    expect_channel(w, "u7.sg1.flow", b.id_state, 5, "kg/s");
+    expect_channel(w, "u7.sg2.level", b.id_state, 7, "%");
+    expect_channel(w, "u7.sg2.flow", b.id_state, 10, "kg/s");
+    /* it stops at the first failure: again, SG 1's first name is taken, so
+     * nothing of SGs 1..3 is added */
+    b.n_sg = 3;
+    cr_expect_eq(pcs_control_sg_channels(w, &b, 2, 5, rows, 2), PCS_E_INVAL);
+    cr_expect(strstr(pcs_last_error(), "u7.sg1.level"), "%s", pcs_last_error());
+    cr_expect_eq(pcs_channel_count(w), 4u);
     pcs_world_destroy(w);
 }

@@ -1,7 +1,7 @@
 /**
  * @file control_common.c
  * @brief A unit controller's allocation, build steps, state store,
- *        channels, command family and targets, defaults, def check, flag
+ *        channels (also one set per SG), command family and targets, defaults, def check, flag
  *        load checks and argument check (control_common.h).
  */
 #include <stdio.h>
@@ -74,6 +74,20 @@ pcs_status pcs_control_channels(pcs_world *w, const pcs_control_base *b, uint32_
     char prefix[PCS_NAME_MAX];
     snprintf(prefix, sizeof prefix, "%s.%s", b->unit, b->kind->name);
     return pcs_th_channels_register(w, prefix, store, rows, count);
+}
+
+pcs_status pcs_control_sg_channels(pcs_world *w, const pcs_control_base *b, uint32_t first,
+                                   uint32_t per_sg, const pcs_th_channel_row *rows, size_t count)
+{
+    pcs_status st = PCS_OK;
+    for (uint32_t l = 0; st == PCS_OK && l < b->n_sg; l++)
+        for (size_t i = 0; st == PCS_OK && i < count; i++) {
+            char suffix[48];
+            snprintf(suffix, sizeof suffix, "sg%u.%s", l + 1, rows[i].suffix);
+            st = pcs_th_channel(w, b->unit, suffix, rows[i].unit, b->id_state,
+                                first + per_sg * l + rows[i].index);
+        }
+    return st;
 }
 
 /* Register family @p family_name (@p n_ops kinds, handler @p fn) unless an

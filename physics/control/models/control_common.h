@@ -108,6 +108,16 @@ pcs_status pcs_control_channels(pcs_world *w, const pcs_control_base *b, uint32_
                                 const struct pcs_th_channel_row *rows, size_t count);
 
 /**
+ * Channels per SG of the unit: for K = 1..b->n_sg, "<unit>.sg<K>.<suffix>"
+ * of rows[0..count), element @p first + (K - 1) * @p per_sg + row index of
+ * the state store b->id_state (float64). Stops at the first failure.
+ * @return as pcs_channel_register.
+ */
+pcs_status pcs_control_sg_channels(pcs_world *w, const pcs_control_base *b, uint32_t first,
+                                   uint32_t per_sg, const struct pcs_th_channel_row *rows,
+                                   size_t count);
+
+/**
  * The build step of the kind's command family and targets: the family
  * (kind->commands, registered once per world by the first unit's
  * controller), the targets "<unit>.<part>" and "<unit>" with the controller

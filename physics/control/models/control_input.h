@@ -2,8 +2,9 @@
  * @file control_input.h
  * @brief One measured input of a plant controller (the input form of
  *        pcsim/pzr_control.h: a float64 element and, optionally, a sensor
- *        status word): its build-time check and its read in the tick, for
- *        every controller that reads a measured value.
+ *        status word): its build-time check, its stores in the system's
+ *        reads and its read in the tick, for every controller that reads a
+ *        measured value.
  */
 #ifndef PCS_PHYSICS_CONTROL_INPUT_H
 #define PCS_PHYSICS_CONTROL_INPUT_H
@@ -49,6 +50,24 @@ static inline pcs_status pcs_control_input_check(const pcs_world *w, const char 
                              "registered store (%zu bytes)",
                              model, field, in->status_store, in->status_index, bytes);
     return PCS_OK;
+}
+
+/* Add @p in's stores (its value's, then its status word's if it has one)
+ * to the read list reads[0..*n) of the controller's system, each store
+ * once: a controller's inputs are mostly elements of the same sensor
+ * stores. First come, first listed, so the reads' order is the inputs'.
+ * @p reads has room for two more ids. */
+static inline void pcs_control_input_reads(const pcs_pzr_control_input *in, uint32_t *reads,
+                                           uint32_t *n)
+{
+    const uint32_t ids[2] = {in->store, in->status_store};
+    for (int k = 0; k < 2; k++) {
+        int listed = ids[k] == PCS_PZR_CONTROL_NO_STATUS;
+        for (uint32_t i = 0; i < *n && !listed; i++)
+            listed = reads[i] == ids[k];
+        if (!listed)
+            reads[(*n)++] = ids[k];
+    }
 }
 
 #endif

@@ -213,23 +213,11 @@ static pcs_status make_stores(pcs_world *w, void *ctl)
 /* Distinct store ids of the inputs, for the system's reads. */
 static uint32_t input_stores(const pcs_pzr_control_def *d, uint32_t *ids)
 {
-    uint32_t n = 0, cand[2 * (2 + PCS_PZR_CONTROL_MAX_TAVG)];
-    const pcs_pzr_control_input *in[2 + PCS_PZR_CONTROL_MAX_TAVG] = {&d->pressure, &d->level};
+    uint32_t n = 0;
+    pcs_control_input_reads(&d->pressure, ids, &n);
+    pcs_control_input_reads(&d->level, ids, &n);
     for (uint32_t k = 0; k < d->n_tavg; k++)
-        in[2 + k] = &d->tavg[k];
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < 2 + d->n_tavg; k++) {
-        cand[m++] = in[k]->store;
-        if (in[k]->status_store != PCS_PZR_CONTROL_NO_STATUS)
-            cand[m++] = in[k]->status_store;
-    }
-    for (uint32_t k = 0; k < m; k++) {
-        uint32_t j = 0;
-        while (j < n && ids[j] != cand[k])
-            j++;
-        if (j == n)
-            ids[n++] = cand[k];
-    }
+        pcs_control_input_reads(&d->tavg[k], ids, &n);
     return n;
 }
 

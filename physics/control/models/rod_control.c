@@ -115,28 +115,15 @@ static pcs_status rodc_load_check(const pcs_world *w, const pcs_load_view *v, vo
 
 /* ---- registration --------------------------------------------------------------- */
 
-/* Append @p id to @p list unless it is there (the Tavg and power inputs
- * are usually elements of the same sensor stores). */
-static void add_read(uint32_t *list, uint32_t *n, uint32_t id)
-{
-    for (uint32_t i = 0; i < *n; i++)
-        if (list[i] == id)
-            return;
-    list[(*n)++] = id;
-}
-
 static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_rod_control *rc = ctl;
-    const pcs_pzr_control_input *t = &rc->def.tavg, *p = &rc->def.power;
-    uint32_t reads[6] = {t->store, rc->id_turbine, rc->id_pos}, n = 3;
-    if (t->status_store != PCS_PZR_CONTROL_NO_STATUS)
-        add_read(reads, &n, t->status_store);
-    if (p->store != UINT32_MAX) {
-        add_read(reads, &n, p->store);
-        if (p->status_store != PCS_PZR_CONTROL_NO_STATUS)
-            add_read(reads, &n, p->status_store);
-    }
+    /* Tavg's store first (pcs_control_input_reads lists it once), then its
+     * status word and the power input's stores. */
+    uint32_t reads[6] = {rc->def.tavg.store, rc->id_turbine, rc->id_pos}, n = 3;
+    pcs_control_input_reads(&rc->def.tavg, reads, &n);
+    if (rc->def.power.store != UINT32_MAX)
+        pcs_control_input_reads(&rc->def.power, reads, &n);
     uint32_t writes[] = {rc->base.id_state, rc->id_auto};
     return pcs_th_system(w, rc->base.unit, "rodctl", PCS_STAGE_ALARMS, pcs_rodc_system, rc, reads,
                          n, writes, 2, rodc_load_check);

@@ -185,28 +185,13 @@ static pcs_status register_systems(pcs_world *w, void *ctl)
     return st;
 }
 
-/* Channel @p what of SG @p l on element @p k of its state block. */
-static pcs_status sg_channel(pcs_world *w, pcs_sg_control *sc, uint32_t l, const char *what,
-                             const char *unit, uint32_t k)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.sg%u.%s", sc->base.unit, l + 1, what);
-    return pcs_channel_register(w, name, unit, PCS_CHANNEL_F64, sc->base.id_state,
-                                PCS_SG_CONTROL_ST_SG + PCS_SG_CONTROL_ST_PER_SG * l + k, NULL);
-}
-
 static pcs_status register_channels(pcs_world *w, void *ctl)
 {
-    pcs_sg_control *sc = ctl;
-    pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < sc->base.n_sg; l++) {
-        st = sg_channel(w, sc, l, "feed_demand", "kg/s", PCS_SG_CONTROL_ST_FEED);
-        if (st == PCS_OK)
-            st = sg_channel(w, sc, l, "level_lagged", "%", PCS_SG_CONTROL_ST_LEVEL_LAG);
-        if (st == PCS_OK)
-            st = sg_channel(w, sc, l, "feed_bypass", "", PCS_SG_CONTROL_ST_BYPASS);
-    }
-    return st;
+    static const pcs_th_channel_row rows[] = {{"feed_demand", "kg/s", PCS_SG_CONTROL_ST_FEED},
+                                              {"level_lagged", "%", PCS_SG_CONTROL_ST_LEVEL_LAG},
+                                              {"feed_bypass", "", PCS_SG_CONTROL_ST_BYPASS}};
+    return pcs_control_sg_channels(w, ctl, PCS_SG_CONTROL_ST_SG, PCS_SG_CONTROL_ST_PER_SG, rows,
+                                   sizeof rows / sizeof rows[0]);
 }
 
 static const pcs_control_kind sgc_kind = {

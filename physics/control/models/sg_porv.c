@@ -105,17 +105,8 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 {
     pcs_sg_porv *pv = ctl;
     uint32_t reads[2 * PCS_SECONDARY_MAX_SG], n = 0;
-    for (uint32_t l = 0; l < pv->base.n_sg; l++) {
-        const pcs_pzr_control_input *in = &pv->def.pressure[l];
-        uint32_t ids[2] = {in->store, in->status_store};
-        for (int k = 0; k < 2; k++) {
-            int seen = ids[k] == PCS_PZR_CONTROL_NO_STATUS;
-            for (uint32_t i = 0; i < n && !seen; i++)
-                seen = reads[i] == ids[k];
-            if (!seen)
-                reads[n++] = ids[k];
-        }
-    }
+    for (uint32_t l = 0; l < pv->base.n_sg; l++)
+        pcs_control_input_reads(&pv->def.pressure[l], reads, &n);
     uint32_t writes[] = {pv->base.id_state, pv->sec.porv};
     return pcs_th_system(w, pv->base.unit, "porvctl", PCS_STAGE_ALARMS, pcs_porv_system, pv, reads,
                          n, writes, 2, porv_load_check);
@@ -123,19 +114,11 @@ static pcs_status register_system(pcs_world *w, void *ctl)
 
 static pcs_status register_channels(pcs_world *w, void *ctl)
 {
-    const pcs_sg_porv *pv = ctl;
     static const pcs_th_channel_row rows[] = {{"porv_opening", "1", PCS_SG_PORV_ST_OPENING},
                                               {"porv_manual", "", PCS_SG_PORV_ST_MANUAL},
                                               {"porv_error", "Pa", PCS_SG_PORV_ST_ERROR}};
-    pcs_status st = PCS_OK;
-    for (uint32_t l = 0; st == PCS_OK && l < pv->base.n_sg; l++)
-        for (size_t i = 0; st == PCS_OK && i < sizeof rows / sizeof rows[0]; i++) {
-            char suffix[32];
-            snprintf(suffix, sizeof suffix, "sg%u.%s", l + 1, rows[i].suffix);
-            st = pcs_th_channel(w, pv->base.unit, suffix, rows[i].unit, pv->base.id_state,
-                                l * PCS_SG_PORV_ST_COUNT + rows[i].index);
-        }
-    return st;
+    return pcs_control_sg_channels(w, ctl, 0, PCS_SG_PORV_ST_COUNT, rows,
+                                   sizeof rows / sizeof rows[0]);
 }
 
 static pcs_status make_state(pcs_world *w, void *ctl)
