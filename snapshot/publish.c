@@ -79,8 +79,8 @@ enum { PCS_U32_STAGE = 64 };
 static void put_u32(pcs_word *dst, const uint32_t *restrict src, uint32_t len)
 {
     double stage[PCS_U32_STAGE];
-    for (uint32_t at = 0; at < len; at += PCS_U32_STAGE) {
-        uint32_t k = len - at < PCS_U32_STAGE ? len - at : PCS_U32_STAGE;
+    for (uint32_t at = 0, k; at < len; at += k) { /* at + k <= len: never wraps */
+        k = len - at < PCS_U32_STAGE ? len - at : PCS_U32_STAGE;
         for (uint32_t i = 0; i < k; i++)
             stage[i] = (double)src[at + i];
         pcs_words_put(dst + at, stage, k);

@@ -119,7 +119,10 @@ static int any_retired(const pcs_layout *L, const uint32_t *ids, uint32_t n)
 
 /* GCC/clang vector extensions, four ids per step: GCC 12 does not vectorise
  * these loops at -O2 by itself, and a scalar pass would cost as much as the
- * copy of a small read. */
+ * copy of a small read. The id loops test `n - i >= step`, never
+ * `i + step <= n`: n is the caller's uint32_t, and for n within a step of
+ * 2^32 the sum wraps to a small number, so the loop would read past ids and
+ * start over at i = 0, forever. */
 typedef uint32_t pcs_v4u __attribute__((vector_size(16)));
 
 /* Nonzero if ids[i] == ids[0] + i for every i (n >= 1): such a read is one
@@ -134,7 +137,7 @@ static int consecutive(const uint32_t *ids, uint32_t n)
     pcs_v4u want = {f, f + 1, f + 2, f + 3}, four = {4, 4, 4, 4}, eight = four + four;
     pcs_v4u d0 = {0, 0, 0, 0}, d1 = d0;
     uint32_t i = 0;
-    for (; i + 8 <= n; i += 8, want += eight) { /* eight ids a round: two chains */
+    for (; n - i >= 8; i += 8, want += eight) { /* eight ids a round: two chains */
         pcs_v4u a, b;
         memcpy(&a, ids + i, sizeof a);
         memcpy(&b, ids + i + 4, sizeof b);
@@ -154,7 +157,7 @@ static uint32_t any_out_of_range(const uint32_t *ids, uint32_t n, uint32_t lim)
     pcs_v4u acc = {0, 0, 0, 0};
     pcs_v4u vlim = {lim, lim, lim, lim};
     uint32_t i = 0;
-    for (; i + 4 <= n; i += 4) {
+    for (; n - i >= 4; i += 4) {
         pcs_v4u v;
         memcpy(&v, ids + i, sizeof v);
         acc |= (pcs_v4u)(v >= vlim);
@@ -183,7 +186,7 @@ static void get_ids(const pcs_word *words, const uint32_t *restrict ids, uint32_
                     double *restrict out)
 {
     uint32_t i = 0;
-    for (; i + 4 <= n; i += 4) {
+    for (; n - i >= 4; i += 4) {
         uint32_t k0 = ids[i], k1 = ids[i + 1], k2 = ids[i + 2], k3 = ids[i + 3];
         uint64_t a = pcs_word_get(&words[k0]), b = pcs_word_get(&words[k1]);
         uint64_t c = pcs_word_get(&words[k2]), d = pcs_word_get(&words[k3]);

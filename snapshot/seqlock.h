@@ -93,10 +93,16 @@
  *      and discarded by the check. verify/snapshot_pool.pml models the data
  *      copy in a nondeterministic word order for this reason.
  *
- *  (e) Not `rep movs` and not non-temporal stores: fast-string operations
- *      and MOVNT* stores are weakly ordered (SDM §8.2.4 and §10.4.6.2), so
- *      the odd seq store could become visible after a data store. glibc's
- *      memcpy uses both for large copies, which is why this is not memcpy.
+ *  (e) Not non-temporal stores, hence not memcpy: MOVNT* stores are weakly
+ *      ordered (SDM §10.4.6.2) and without an SFENCE a data store could
+ *      become visible before the odd seq store (or after the even one);
+ *      glibc's memcpy switches to them for large copies, and a memcpy call is
+ *      also a plain C access the compiler may assume race-free. `rep movs`
+ *      would be sound but is not what this needs: its fast-string stores may
+ *      be reordered only among themselves, and "string operations are not
+ *      reordered with other store operations" (SDM §8.2.4.1, items 1-3), so
+ *      the seq stores around it keep their order; the loop was chosen for
+ *      speed on short blocks and for its fixed, inspectable instructions.
  *
  * The word-by-word atomic path stays, and is what pcs_words_put / get use
  * under ThreadSanitizer (which models C11 atomics, not asm: the asm copy
@@ -208,7 +214,7 @@ static inline void pcs_words_get_atomic(void *dst, const pcs_word *src, size_t n
 /** @p n 8-byte words from @p src to @p dst through SSE2 registers: 64 bytes
  * a round (four movdqu loads, four stores), then 16-byte pairs, then one
  * 8-byte movq. Any alignment (movdqu; the words of a buffer are 8-aligned).
- * Never rep movs, never non-temporal (file comment (e)). Defined on every
+ * Never non-temporal stores (file comment (e)). Defined on every
  * x86-64 gcc/clang build so tests can compare it with the atomic path. */
 static inline void pcs_words_copy_sse2(void *dst, const void *src, size_t n)
 {

@@ -22,8 +22,15 @@
  * shuffled with repeats, duplicates, 300 ids over 512 and 513 words (the
  * limits of the span copy that was measured and dropped), a run whose last
  * id is right but whose middle is not, and ids over the whole range.
+ *
+ * Part 3 reads UINT32_MAX ids (a 16 GiB array mapped from one 2 MiB memfd):
+ * the read must end, refused, naming the bad id (about 16 s here, release
+ * build only; skipped under ASan and TSan).
  */
 #include <criterion/criterion.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -313,6 +320,70 @@ Test(snapshot_bulk, reads_return_each_ids_value_for_every_copy_kind)
     bw_ranges(&fx);
     bw_scattered(&fx);
     bw_refusals(&fx);
+    pcs_reader_close(fx.r);
+    pcs_world_destroy(fx.w);
+}
+
+/* ---- part 3: a read of UINT32_MAX ids ---------------------------------- */
+
+/* The id loops of reader.c step 4 or 8 ids at a time; written as
+ * `i + 8 <= n`, n = UINT32_MAX made i + 8 wrap to 0 at i = 2^32 - 8, so the
+ * loop read past ids and started over, forever (found in the session-13
+ * review). A caller cannot be stopped from asking: n is any uint32_t, and
+ * ids may repeat, so n > the channel count is legal. The ids array is
+ * 16 GiB: the same 2 MiB memfd mapped 8192 times over one reservation
+ * (about 0.7 s to map here; no memory beyond the 2 MiB and the page
+ * tables). Its pattern repeats every 2^19 ids, chosen so the read goes
+ * through both loops whole: ids[0] = 2 and ids[n - 1] = ids[524286] = 0 =
+ * 2 + (n - 1) mod 2^32, so consecutive() cannot rule the run out by its
+ * ends and scans every id; ids[1] = UINT32_MAX breaks the run, so
+ * any_out_of_range() scans every id too and the read is refused naming
+ * ids[1], with nothing copied (out is one double: nothing may be written). */
+#define BW_BLOCK ((size_t)2 << 20)
+#define BW_HUGE_BYTES ((size_t)16 << 30)
+
+static const uint32_t *bw_huge_ids(int *fd)
+{
+    *fd = memfd_create("bw-ids", 0);
+    cr_assert(*fd >= 0 && ftruncate(*fd, (off_t)BW_BLOCK) == 0, "memfd: %s", strerror(errno));
+    uint32_t *pattern = mmap(NULL, BW_BLOCK, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    cr_assert(pattern != MAP_FAILED);
+    pattern[0] = 2;
+    pattern[1] = UINT32_MAX;
+    pattern[(UINT32_MAX - 1u) % (BW_BLOCK / 4)] = 0;
+    munmap(pattern, BW_BLOCK);
+    unsigned char *base =
+        mmap(NULL, BW_HUGE_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    cr_assert(base != MAP_FAILED, "cannot reserve 16 GiB of address space: %s", strerror(errno));
+    for (size_t off = 0; off < BW_HUGE_BYTES; off += BW_BLOCK)
+        cr_assert(mmap(base + off, BW_BLOCK, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, *fd,
+                       0) != MAP_FAILED);
+    return (const uint32_t *)base;
+}
+
+/* 16 GiB of loads: instrumented builds would take minutes. */
+#if defined(PCS_SEQLOCK_TSAN) || defined(__SANITIZE_ADDRESS__)
+#define BW_HUGE_SKIP 1
+#else
+#define BW_HUGE_SKIP 0
+#endif
+
+Test(snapshot_bulk, a_read_of_uint32_max_ids_ends_and_names_the_bad_id, .timeout = 60)
+{
+    if (BW_HUGE_SKIP)
+        cr_skip_test("16 GiB of instrumented loads");
+    bulkfix fx = {0};
+    bw_build(&fx);
+    int fd;
+    const uint32_t *ids = bw_huge_ids(&fd);
+    cr_assert_eq(ids[UINT32_MAX - 1u], ids[0] + (UINT32_MAX - 1u), "the run's ends agree");
+    double out = -1.0;
+    cr_assert_eq(pcs_snapshot_read(fx.r, ids, UINT32_MAX, &out, NULL), PCS_E_NOTFOUND);
+    cr_assert(strstr(pcs_last_error(), "ids[1] = 4294967295, but channel ids are [0, 755)"), "%s",
+              pcs_last_error());
+    cr_assert_eq(out, -1.0, "a refused read copied nothing");
+    munmap((void *)ids, BW_HUGE_BYTES);
+    close(fd);
     pcs_reader_close(fx.r);
     pcs_world_destroy(fx.w);
 }

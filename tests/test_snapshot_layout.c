@@ -164,6 +164,37 @@ static void new_channels_are_readable_after_the_change(void)
     pcs_world_destroy(fx.w);
 }
 
+/* Consecutive ids past a retired one (channel 2 retired: ids 3..7 live in
+ * slots 2..6) are one run to reader.c's consecutive(), yet the layout is not
+ * the identity, so they must go through the id -> slot map: a bulk copy from
+ * word ids[0] would return each channel's right-hand neighbour (100 more)
+ * and read one word past the live ones. Ids 0, 1 (before the gap, slot = id)
+ * read right either way; the NULL read of 2 is the range form of them. */
+static void consecutive_ids_after_a_retired_one_read_their_own_values(void)
+{
+    layfix fx;
+    layfix_build(&fx);
+    layfix_ticks(&fx, 3); /* ticks 0..2 */
+    pcs_reader *r;
+    cr_assert_eq(pcs_reader_open(fx.pool, &r), PCS_OK);
+    uint32_t ids[5] = {3, 4, 5, 6, 7};
+    double out[5];
+    uint64_t tick = 0;
+    for (uint32_t n = 1; n <= 5; n++) {
+        cr_assert_eq(pcs_snapshot_read(r, ids + 5 - n, n, out, &tick), PCS_OK, "%s",
+                     pcs_last_error());
+        cr_expect_eq(tick, 2u);
+        for (uint32_t k = 0; k < n; k++)
+            cr_expect_eq(out[k], 100.0 * ids[5 - n + k] + 2.0, "n %u: id %u read %g", n,
+                         ids[5 - n + k], out[k]);
+    }
+    cr_assert_eq(pcs_snapshot_read(r, NULL, 2, out, &tick), PCS_OK, "%s", pcs_last_error());
+    cr_expect_eq(out[0], 2.0);
+    cr_expect_eq(out[1], 102.0);
+    pcs_reader_close(r);
+    pcs_world_destroy(fx.w);
+}
+
 static void version_advances_and_the_reader_sees_it(void)
 {
     layfix fx;
@@ -424,12 +455,13 @@ static void a_reader_may_be_closed_after_its_world(void)
  * run grouped, one process per behaviour, in the order listed. Each keeps its
  * own assertions and messages; a failure names the check's line. */
 
-/* After a layout change: retired ids are errors, new channels read, the version advances, copy-outs
- * are of one tick, ids are never reused. */
+/* After a layout change: retired ids are errors, new channels read (consecutive ids through the
+ * slot map), the version advances, copy-outs are of one tick, ids are never reused. */
 Test(snapshot_layout, a_relayout_retires_adds_and_versions_channels)
 {
     retired_id_is_an_error_naming_the_channel_and_version();
     new_channels_are_readable_after_the_change();
+    consecutive_ids_after_a_retired_one_read_their_own_values();
     version_advances_and_the_reader_sees_it();
     copy_out_reads_are_from_one_tick_across_a_change();
     a_relayout_never_reuses_an_id();

@@ -183,7 +183,9 @@ PCS_API void pcs_reader_close(pcs_reader *r);
  * NULL) receives the tick that published them (the same number its events
  * carry). Retries while the writer laps the buffer; every failed attempt
  * counts as a retry. The tick never decreases across calls on one reader.
- * Cost: n atomic word loads (plain loads on x86-64); no lock, no allocation.
+ * Cost: n word loads; on x86-64 (not under TSan) consecutive ids or NULL
+ * are one SSE2 bulk copy, other ids n plain loads; elsewhere n atomic
+ * acquire loads (snapshot/seqlock.h). No lock, no allocation.
  * @return PCS_OK; PCS_E_INVAL (NULL reader, NULL out with n > 0);
  *         PCS_E_NOTFOUND naming the first id outside the layout's id range
  *         ("ids[i] = N, but channel ids are [0, n) (layout version V)") or
