@@ -35,6 +35,23 @@
  * (ops_per_invocation): 32 reads of 8 channels, 4 of 64, 1 of 400, the same
  * batching for every implementation. A sample is the batch's mean, so p99
  * at 8 and 64 channels is the p99 of a mean of 32 or 4 reads.
+ *
+ * Two bench-only params of snapshot.read (defaults leave it as above), to
+ * measure why a read costs what it does with a live writer (README "Snapshots"):
+ *
+ *   writer_period_ns  0 = the writer publishes as fast as it can; else it
+ *                     spins on CLOCK_MONOTONIC so publications start at most
+ *                     once per period (1105 = 905 kHz), to see whether the
+ *                     read's cost follows the writer's rate;
+ *   probe             1 = the harness thread also times each read itself and
+ *                     asks it for its tick, and teardown prints to stderr the
+ *                     retries per read (pcs_reader_stats) and how far each
+ *                     read's publication is from the previous read's (0: the
+ *                     same buffer again, its lines likely still in this core's
+ *                     cache), with the median ns of each kind. The probe's
+ *                     clock reads (~20 ns each) are in the harness's samples.
+ *                     With channels < 256 a batch's reads are probed together
+ *                     as one (the first read's distance).
  */
 #define _LGPL_SOURCE /* liburcu's inline read-side fast paths, as its users build */
 #include <pthread.h>
@@ -43,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -56,6 +74,7 @@
 
 #define RD_MAX_CHANNELS 32768u
 #define RD_MAX_READERS 16u
+#define RD_MAX_PERIOD_NS 1000000000u /* one publication a second */
 
 typedef struct rd_ctx rd_ctx;
 
@@ -80,10 +99,106 @@ struct rd_ctx {
     void *rd;       /* the harness thread's reader */
     double *out;    /* the harness thread's destination */
     pcs_bench_team *team;
+    uint64_t period_ns;     /* writer_period_ns: 0 = unthrottled */
+    struct rd_probe *probe; /* probe=1 only: the harness thread's counts */
     /* Lines of their own: read by every team thread, or written by the writer. */
     alignas(64) atomic_int stop;
     alignas(64) _Atomic uint64_t writes; /* publications so far (aux counter) */
 };
+
+/* ---- probe (snapshot.read probe=1): what each read of the harness thread got ---- */
+
+#define PROBE_BUCKETS 512u /* 2 ns each: 0 .. 1022 ns, the last one is everything above */
+
+/* Distance of a read's publication from the previous read's: 0 (same buffer,
+ * same publication), 1 (the next), 2 .. buffers-1, and buffers or more (the
+ * writer lapped the whole ring between the two reads). */
+enum { PROBE_SAME, PROBE_NEXT, PROBE_SKIP, PROBE_LAP, PROBE_KINDS };
+
+typedef struct rd_probe {
+    uint64_t last_tick;
+    uint64_t retries0; /* the reader's retry count at setup */
+    uint32_t buffers;
+    uint64_t count[PROBE_KINDS];
+    uint32_t hist[PROBE_KINDS][PROBE_BUCKETS];
+} rd_probe;
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static int probe_kind(const rd_probe *p, uint64_t tick)
+{
+    uint64_t d = tick - p->last_tick;
+    return d == 0 ? PROBE_SAME : d == 1 ? PROBE_NEXT : d < p->buffers ? PROBE_SKIP : PROBE_LAP;
+}
+
+/* One probed batch: its time and the first read's distance from the last. */
+static void probe_batch(rd_ctx *c)
+{
+    rd_probe *p = c->probe;
+    uint64_t tick = 0;
+    uint64_t t0 = now_ns();
+    pcs_snapshot_read(c->rd, c->ids, c->n, c->out, &tick);
+    for (uint32_t b = 1; b < c->batch; b++)
+        c->impl->read(c, c->rd, c->out);
+    uint64_t bucket = (now_ns() - t0) / c->batch / 2u; /* 2 ns buckets */
+    int k = probe_kind(p, tick);
+    p->count[k]++;
+    p->hist[k][bucket < PROBE_BUCKETS ? bucket : PROBE_BUCKETS - 1u]++;
+    p->last_tick = tick;
+}
+
+static uint64_t probe_median_ns(const uint32_t *h, uint64_t n)
+{
+    uint64_t seen = 0;
+    for (uint32_t i = 0; i < PROBE_BUCKETS; i++) {
+        seen += h[i];
+        if (2u * seen >= n && n)
+            return 2u * i;
+    }
+    return 0;
+}
+
+static void probe_report(const rd_ctx *c)
+{
+    const rd_probe *p = c->probe;
+    static const char *names[PROBE_KINDS] = {"same pub", "next pub", "skipped 1-2", "lapped"};
+    pcs_reader_stats st;
+    pcs_reader_stats_get(c->rd, &st);
+    uint64_t n = 0;
+    for (int k = 0; k < PROBE_KINDS; k++)
+        n += p->count[k];
+    fprintf(stderr,
+            "probe channels=%u period=%llu ns: %llu batches, writes %llu, %.4f retries/read", c->n,
+            (unsigned long long)c->period_ns, (unsigned long long)n,
+            (unsigned long long)atomic_load(&c->writes),
+            st.reads ? (double)(st.retries - p->retries0) / (double)st.reads : 0.0);
+    for (int k = 0; k < PROBE_KINDS; k++) {
+        uint64_t med = probe_median_ns(p->hist[k], p->count[k]);
+        /* The last bucket holds everything slower: its median is a lower bound. */
+        fprintf(stderr, "; %s %.1f %% p50 %s%llu ns", names[k],
+                n ? 100.0 * (double)p->count[k] / (double)n : 0.0,
+                med == 2u * (PROBE_BUCKETS - 1u) ? ">=" : "", (unsigned long long)med);
+    }
+    fprintf(stderr, "\n");
+}
+
+static int probe_start(rd_ctx *c)
+{
+    c->probe = calloc(1, sizeof *c->probe);
+    if (!c->probe)
+        return -1;
+    pcs_reader_stats st;
+    pcs_reader_stats_get(c->rd, &st);
+    c->probe->retries0 = st.retries;
+    c->probe->last_tick = st.last_tick;
+    c->probe->buffers = pcs_snapshot_buffers(((snapbench_world *)c->state)->pool);
+    return 0;
+}
 
 /* ---- snapshot: the public reader API ------------------------------------------------ */
 
@@ -340,7 +455,11 @@ static void member(void *ctx, unsigned idx, uint64_t n)
     rd_ctx *c = ctx;
     if (idx == 0) {
         uint64_t k = 0;
+        uint64_t next = c->period_ns ? now_ns() : 0;
         while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
+            while (c->period_ns && now_ns() < next)
+                ; /* writer_period_ns: throttled, still spinning as the unthrottled one */
+            next += c->period_ns;
             c->impl->write(c);
             atomic_store_explicit(&c->writes, ++k, memory_order_relaxed);
         }
@@ -365,6 +484,9 @@ static void rd_teardown(void *ctx)
         pcs_bench_team_wait(c->team);
         pcs_bench_team_stop(c->team);
     }
+    if (c->probe)
+        probe_report(c);
+    free(c->probe);
     if (c->rd)
         c->impl->reader_close(c, c->rd);
     c->impl->teardown(c);
@@ -377,11 +499,14 @@ static void *rd_setup(const rd_impl *impl, const pcs_bench_params *p, pcs_bench_
 {
     long long n = pcs_bench_param_int(p, "channels", 64);
     long long readers = pcs_bench_param_int(p, "readers", 0);
-    if (n < 1 || n > RD_MAX_CHANNELS || readers < 0 || readers > RD_MAX_READERS) {
+    long long period = pcs_bench_param_int(p, "writer_period_ns", 0);
+    long long probe = pcs_bench_param_int(p, "probe", 0);
+    if (n < 1 || n > RD_MAX_CHANNELS || readers < 0 || readers > RD_MAX_READERS || period < 0 ||
+        period > RD_MAX_PERIOD_NS || probe < 0 || probe > 1) {
         fprintf(stderr,
-                "snapshot.read: channels %lld outside [1, %u] or readers %lld outside "
-                "[0, %u]\n",
-                n, RD_MAX_CHANNELS, readers, RD_MAX_READERS);
+                "snapshot.read: channels %lld outside [1, %u], readers %lld outside [0, %u], "
+                "writer_period_ns %lld outside [0, %u] or probe %lld not 0 or 1\n",
+                n, RD_MAX_CHANNELS, readers, RD_MAX_READERS, period, RD_MAX_PERIOD_NS, probe);
         return NULL;
     }
     rd_ctx *c = aligned_alloc(64, sizeof *c);
@@ -390,6 +515,7 @@ static void *rd_setup(const rd_impl *impl, const pcs_bench_params *p, pcs_bench_
     memset(c, 0, sizeof *c);
     c->impl = impl;
     c->n = (uint32_t)n;
+    c->period_ns = (uint64_t)period;
     c->batch = c->n >= 256u ? 1u : 256u / c->n;
     c->ids = malloc(c->n * sizeof *c->ids);
     c->out = malloc(c->n * sizeof *c->out);
@@ -399,6 +525,8 @@ static void *rd_setup(const rd_impl *impl, const pcs_bench_params *p, pcs_bench_
     ok = ok && impl->setup(c) == 0;
     if (ok)
         c->rd = impl->reader_open(c);
+    if (ok && c->rd && probe && (impl != &impl_snapshot || probe_start(c) != 0))
+        ok = 0; /* the probe reads a pcs_reader: snapshot.read only */
     if (ok && c->rd)
         c->team = pcs_bench_team_start(1u + (unsigned)readers, member, c);
     if (!c->team) {
@@ -415,6 +543,12 @@ static void *rd_setup(const rd_impl *impl, const pcs_bench_params *p, pcs_bench_
 static void rd_run(void *ctx, uint64_t n)
 {
     rd_ctx *c = ctx;
+    if (c->probe) {
+        for (uint64_t i = 0; i < n; i++)
+            probe_batch(c);
+        pcs_bench_consume_ptr(c->out);
+        return;
+    }
     for (uint64_t i = 0; i < n; i++) {
         for (uint32_t b = 0; b < c->batch; b++)
             c->impl->read(c, c->rd, c->out);
@@ -453,7 +587,10 @@ static const pcs_bench_def read_snapshot = {
     .name = "read",
     .description = "pcs_snapshot_read of `channels` ids while a writer publishes, `readers` more "
                    "readers",
-    .params = {{"channels", "8,64,400"}, {"readers", "0,1,3"}},
+    .params = {{"channels", "8,64,400"},
+               {"readers", "0,1,3"},
+               {"writer_period_ns", "0"},
+               {"probe", "0"}},
     .modes = PCS_BENCH_SAMPLE,
     .baseline = "snapshot.read_memcpy,snapshot.read_rwlock,snapshot.read_urcu",
     .setup = setup_snapshot,
