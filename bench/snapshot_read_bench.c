@@ -495,20 +495,26 @@ static void rd_teardown(void *ctx)
     free(c);
 }
 
+/* True when param @p name's @p v is in [lo, hi]; else says which and returns false. */
+static bool rd_param_ok(const char *name, long long v, long long lo, long long hi)
+{
+    if (v >= lo && v <= hi)
+        return true;
+    fprintf(stderr, "snapshot.read: param %s = %lld outside [%lld, %lld]\n", name, v, lo, hi);
+    return false;
+}
+
 static void *rd_setup(const rd_impl *impl, const pcs_bench_params *p, pcs_bench_info *info)
 {
     long long n = pcs_bench_param_int(p, "channels", 64);
     long long readers = pcs_bench_param_int(p, "readers", 0);
     long long period = pcs_bench_param_int(p, "writer_period_ns", 0);
     long long probe = pcs_bench_param_int(p, "probe", 0);
-    if (n < 1 || n > RD_MAX_CHANNELS || readers < 0 || readers > RD_MAX_READERS || period < 0 ||
-        period > RD_MAX_PERIOD_NS || probe < 0 || probe > 1) {
-        fprintf(stderr,
-                "snapshot.read: channels %lld outside [1, %u], readers %lld outside [0, %u], "
-                "writer_period_ns %lld outside [0, %u] or probe %lld not 0 or 1\n",
-                n, RD_MAX_CHANNELS, readers, RD_MAX_READERS, period, RD_MAX_PERIOD_NS, probe);
+    if (!rd_param_ok("channels", n, 1, RD_MAX_CHANNELS) ||
+        !rd_param_ok("readers", readers, 0, RD_MAX_READERS) ||
+        !rd_param_ok("writer_period_ns", period, 0, RD_MAX_PERIOD_NS) ||
+        !rd_param_ok("probe", probe, 0, 1))
         return NULL;
-    }
     rd_ctx *c = aligned_alloc(64, sizeof *c);
     if (!c)
         return NULL;
