@@ -25,7 +25,7 @@
  *
  * Part 3 reads UINT32_MAX ids (a 16 GiB array mapped from one 2 MiB memfd):
  * the read must end, refused, naming the bad id (about 16 s here, release
- * build only; skipped under ASan and TSan).
+ * build only; left out of ASan and TSan builds).
  */
 #include <criterion/criterion.h>
 #include <sys/mman.h>
@@ -339,6 +339,11 @@ Test(snapshot_bulk, reads_return_each_ids_value_for_every_copy_kind)
  * ends and scans every id; ids[1] = UINT32_MAX breaks the run, so
  * any_out_of_range() scans every id too and the read is refused naming
  * ids[1], with nothing copied (out is one double: nothing may be written). */
+/* 16 GiB of loads: instrumented builds would take minutes, so ASan and TSan
+ * builds leave the test out. No Criterion .timeout: with one in flight,
+ * Criterion 2.4.1's runner leaks 48 bytes and the ASan run fails on it
+ * (Makefile, "unit"); a hang here is bounded by the suite's `timeout 900`. */
+#if !defined(PCS_SEQLOCK_TSAN) && !defined(__SANITIZE_ADDRESS__)
 #define BW_BLOCK ((size_t)2 << 20)
 #define BW_HUGE_BYTES ((size_t)16 << 30)
 
@@ -361,17 +366,8 @@ static const uint32_t *bw_huge_ids(int *fd)
     return (const uint32_t *)base;
 }
 
-/* 16 GiB of loads: instrumented builds would take minutes. */
-#if defined(PCS_SEQLOCK_TSAN) || defined(__SANITIZE_ADDRESS__)
-#define BW_HUGE_SKIP 1
-#else
-#define BW_HUGE_SKIP 0
-#endif
-
-Test(snapshot_bulk, a_read_of_uint32_max_ids_ends_and_names_the_bad_id, .timeout = 60)
+Test(snapshot_bulk, a_read_of_uint32_max_ids_ends_and_names_the_bad_id)
 {
-    if (BW_HUGE_SKIP)
-        cr_skip_test("16 GiB of instrumented loads");
     bulkfix fx = {0};
     bw_build(&fx);
     int fd;
@@ -387,3 +383,4 @@ Test(snapshot_bulk, a_read_of_uint32_max_ids_ends_and_names_the_bad_id, .timeout
     pcs_reader_close(fx.r);
     pcs_world_destroy(fx.w);
 }
+#endif /* not ASan, not TSan */
