@@ -906,10 +906,17 @@ static void apply(pcs_world *w, pcs_command *c)
 {
     pcs_command_queue *q = w->commands;
     c->tick = w->clock.tick;
-    const pcs_handler_rec *h = &w->handlers[c->kind];
-    pcs_status st = h->family ? pcs_command_target_apply(w, h, c)
-                    : h->fn   ? h->fn(w, h->ctx, c)
-                              : PCS_E_NOTFOUND;
+    /* Submission checked the kind, but a producer that breaks its source's
+     * one-producer rule can tear a slot while the drain reads it; the kind
+     * indexes the handler table, so it is checked again here (one compare)
+     * and a torn one is rejected (PCS_E_CORRUPT), never used as an index. */
+    pcs_status st = PCS_E_CORRUPT;
+    if (c->kind != 0 && c->kind < PCS_COMMAND_KINDS_MAX) {
+        const pcs_handler_rec *h = &w->handlers[c->kind];
+        st = h->family ? pcs_command_target_apply(w, h, c)
+             : h->fn   ? h->fn(w, h->ctx, c)
+                       : PCS_E_NOTFOUND;
+    }
     if (st == PCS_OK) {
         journal_append(w, c);
         q->applied++;
