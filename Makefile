@@ -74,7 +74,10 @@ SERVE_LIBS := -luv -lwebsockets
 BENCH_OBJ:= $(call objs,$(B),$(BENCH_SRC))
 STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
-ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM -DPCS_DEBUG
+# float-cast-overflow is not in gcc's -fsanitize=undefined: a double out of an
+# integer's range (or NaN) converted to it is undefined behaviour, and command
+# arguments, scenario and save values are doubles that reach such casts.
+ASAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM -DPCS_DEBUG
 TSAN_FLAGS := -fsanitize=thread -DPCS_MEM_SYSTEM
 ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC) $(LIB_ASM))
 ASAN_TEST_OBJ := $(call objs,$(B)/asan,$(TEST_SRC))
