@@ -76,8 +76,9 @@ STRESS_OBJ:=$(call objs,$(B),$(STRESS_SRC))
 
 # float-cast-overflow is not in gcc's -fsanitize=undefined: a double out of an
 # integer's range (or NaN) converted to it is undefined behaviour, and command
-# arguments, scenario and save values are doubles that reach such casts.
-ASAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPCS_MEM_SYSTEM -DPCS_DEBUG
+# arguments, scenario and save values are doubles that reach such casts. It
+# must also be named in -fno-sanitize-recover, or a finding only prints.
+ASAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow -DPCS_MEM_SYSTEM -DPCS_DEBUG
 TSAN_FLAGS := -fsanitize=thread -DPCS_MEM_SYSTEM
 ASAN_LIB_OBJ  := $(call objs,$(B)/asan,$(LIB_SRC) $(LIB_ASM))
 ASAN_TEST_OBJ := $(call objs,$(B)/asan,$(TEST_SRC))
