@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pcsim/clock.h"
+#include "pcsim/structure.h"
 #include "station/journal.h"
 #include "station/station_internal.h"
 
@@ -132,13 +133,44 @@ static pcs_status check_command_kinds(const pcs_station *st, const pcs_journal_f
     return PCS_OK;
 }
 
+/* Line @p i's command as the journal holds it (the queue sets the rest). */
+static pcs_command journal_command(const journal *p, uint32_t i)
+{
+    pcs_command c = {.kind = p->actions[i].cmd.kind,
+                     .target = p->actions[i].cmd.target,
+                     .tick = p->actions[i].tick};
+    memcpy(c.args, p->actions[i].cmd.args, sizeof c.args);
+    return c;
+}
+
+/* A structural command's own fields, as its kind's validate holds them (a
+ * load's check of a saved log entry, and a part of what stage 1 checks): a
+ * line this refuses is one no run applied. Checked here, at the line:
+ * queued, a hand-edited unit_add or pump_remove was only rejected at its
+ * tick, and the replay failed ticks later at a target line of the unit or
+ * pump it had not changed, naming neither the line nor what was wrong. */
+static pcs_status check_structure_fields(const pcs_station *st, const pcs_journal_file *j)
+{
+    const journal *p = &j->j;
+    for (uint32_t i = 0; i < p->n_actions; i++) {
+        pcs_command c = journal_command(p, i);
+        if (pcs_structure_command_validate(st->world, &c) != PCS_OK)
+            return pcs_error_set(PCS_E_INVAL,
+                                 "%s:%u: %s; no run applies it (fields 3 to 7 of a command "
+                                 "line are its target and args[0] to args[3])",
+                                 j->name, p->lines[i], pcs_last_error());
+    }
+    return PCS_OK;
+}
+
 pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_file *j)
 {
     if (!st || !j)
         return pcs_error_set(PCS_E_INVAL, "pcs_replay_check: NULL argument");
     /* The header's checks in order; the first failure is the answer. */
     static pcs_status (*const checks[])(const pcs_station *, const pcs_journal_file *) = {
-        check_build, check_start, check_crowding, check_kinds, check_command_kinds};
+        check_build, check_start,         check_crowding,
+        check_kinds, check_command_kinds, check_structure_fields};
     pcs_status rc = PCS_OK;
     for (size_t i = 0; rc == PCS_OK && i < sizeof checks / sizeof checks[0]; i++)
         rc = checks[i](st, j);
@@ -156,8 +188,8 @@ static pcs_status queue_tick(const pcs_station *st, const pcs_journal_file *j,
         pcs_status rc = check_targets_before(st, j, p->lines[*at], tick, target_at);
         if (rc != PCS_OK)
             return rc;
-        pcs_command c = {.kind = p->actions[*at].cmd.kind, .target = p->actions[*at].cmd.target};
-        memcpy(c.args, p->actions[*at].cmd.args, sizeof c.args);
+        pcs_command c = journal_command(p, *at);
+        c.tick = 0; /* set when applied */
         if (pcs_command_source_submit(src, &c) != PCS_OK)
             return pcs_error_set(PCS_E_STATE, "%s:%u: cannot queue the command: %s", j->name,
                                  p->lines[*at], pcs_last_error());

@@ -591,11 +591,14 @@ typedef struct pcs_replay_result {
  * the world's tick against the journal's start tick (a resumed run replays
  * from its save), no tick with more commands than the world's
  * commands_per_tick, every "# kind" line against the station's kind of that
- * name, and every command of a kind the station names against the journal's
- * kind table. The "# target" lines are checked by pcs_replay when the first
- * command after them is queued, at its tick (the world's id of that name
- * must equal the line's): a structural change registers targets while the
- * world runs (pcsim/structure.h), and by then the replay has re-applied it.
+ * name, every command of a kind the station names against the journal's
+ * kind table, and every structural command's own fields (target and args:
+ * pcs_structure_command_validate, refused at its line naming the field, its
+ * value and the allowed range). The "# target" lines are checked by
+ * pcs_replay when the first command after them is queued, at its tick (the
+ * world's id of that name must equal the line's): a structural change
+ * registers targets while the world runs (pcsim/structure.h), and by then
+ * the replay has re-applied it.
  * Errors: PCS_E_INVAL, naming the journal, its line and both values
  * ("run.journal:7: kind 'pump_trip' is 7 in the journal, 5 in the station").
  * On the world's thread.
