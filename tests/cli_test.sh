@@ -458,6 +458,12 @@ job_unit_runs() {
     sed 's/^2 250 0 1 2 0 0$/2 250 0 1 9 0 0/' "$sj" > "$s/pump9.journal"
     expect replay-pump-remove-field 2 "$s/pump9.journal:$(grep -n '^2 250 ' "$sj" | cut -d: -f1): pump_remove: args[1] pump 9 (allowed: a whole number, 1..2, a pump of u1)" \
         replay "$s/pump9.journal" --quiet
+    # A duplicated line: the replay rejects the copy at its tick, which
+    # changes no state, so the end hash agreed and it said "matches the
+    # journal" (status 0). It stops at the copy's line.
+    sed 's/^4 252 0 2 0 0 0$/&\n&/' "$sj" > "$s/twice.journal"
+    expect replay-rejected-duplicate 2 "$s/twice.journal:$(($(grep -n '^4 252 ' "$sj" | cut -d: -f1) + 1)): tick 4: unit_add (kind 252) was rejected by the replay (PCS_E_STATE)" \
+        replay "$s/twice.journal" --quiet
     # A command rejected at run time is named in the event line (it said
     # only "command kind 250 ...": the kind number of a build).
     expect rejected-command-is-named 0 "pump_remove (kind 250) from source (2, 1) seq 1 rejected: PCS_E_STATE" \

@@ -824,3 +824,36 @@ Test(journal_replay, an_edited_structural_line_is_refused_at_its_line_naming_the
     rig_free(&r);
     unlink(path);
 }
+
+/* A duplicated line is a command the run did not apply: the replay's world
+ * rejects the copy at its tick (one unit_add of u2, one change of a pump
+ * per tick), and a rejection changes no state, so the end hash agreed and
+ * the replay said it matched. It stops at the copy's line instead, naming
+ * the command and the tick, without completing. */
+Test(journal_replay, a_command_the_replay_rejects_is_a_divergence_at_its_line)
+{
+    snprintf(path, sizeof path, "/tmp/pcsim-journal-%d.later", (int)getpid());
+    rig r;
+    rig_build(&r, later_text);
+    fork_child_out rec = fork_child_run(later_run, &r);
+    cr_assert_eq(rec.st, PCS_OK, "recording: %s", rec.msg);
+    static const struct {
+        const char *line, *command;
+        unsigned tick;
+    } cases[] = {{UNIT_ADD_LINE, "unit_add (kind 252)", 4},
+                 {PUMP_REMOVE_LINE, "pump_remove (kind 250)", 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char twice[64];
+        snprintf(twice, sizeof twice, "%s\n%s", cases[i].line, cases[i].line);
+        unsigned at;
+        fork_child_out out = replay_edited(&r, cases[i].line, twice, &at);
+        char want[160];
+        snprintf(want, sizeof want, "edited.journal:%u: tick %u: %s was rejected by the replay",
+                 at + 1, cases[i].tick, cases[i].command);
+        cr_assert_eq(out.st, PCS_E_INVAL, "%s twice: %s", cases[i].line, out.msg);
+        cr_assert(has(out.msg, want), "%s\nwant %s", out.msg, want);
+        cr_assert_eq(out.hash, cases[i].tick + 1, "stopped after the copy's tick, not completed");
+    }
+    rig_free(&r);
+    unlink(path);
+}

@@ -612,9 +612,16 @@ PCS_API pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_fil
  * hash with the recorded one. @p opts may be NULL; @p out (optional) says
  * what happened. On the world's thread (it ticks the world; the command
  * source is opened once per world, so one replay per world).
+ * After each tick every command it queued must be in the world's journal
+ * (applied, in order): a command the replay's world rejects (a duplicated
+ * or edited line) changes no state, so the end hash alone could agree.
  * Errors: pcs_replay_check's; a tick's error ("<journal>: tick N failed:
- * ..."); PCS_E_CORRUPT when the run completed but the hashes differ
- * ("<journal>: final hash X differs from the journal's Y").
+ * ..."); PCS_E_INVAL at the first line not applied at its tick, without
+ * completing ("<journal>:38: tick 20: unit_add (kind 252) was rejected by
+ * the replay (PCS_E_STATE); ..."); PCS_E_OVERFLOW when the world's journal
+ * lost entries before they were compared (journal_capacity); PCS_E_CORRUPT
+ * when the run completed but the hashes differ ("<journal>: final hash X
+ * differs from the journal's Y").
  */
 PCS_API pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j,
                               const pcs_replay_opts *opts, pcs_replay_result *out);
