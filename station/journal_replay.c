@@ -250,27 +250,30 @@ static pcs_status not_applied(const pcs_world *w, const pcs_journal_file *j,
                          why ? why : "", why ? ")" : "");
 }
 
-/* After the tick that queued lines [@p first, @p end): each was applied,
- * in order, as the world's journal shows (other sources' entries skipped).
- * A rejected command changes no state, so without this a replay with a
+/* After tick @p tick, which queued lines [@p first, @p end): each was
+ * applied, in order, as the world's journal shows (other sources' entries
+ * skipped; read after every tick, so the cursor keeps up with them). A
+ * rejected command changes no state, so without this a replay with a
  * duplicated or edited line could still end on the journal's hash and say
  * it matched a run that never applied that line. */
 static pcs_status check_applied(const pcs_world *w, const pcs_journal_file *j, replay_source *rs,
-                                uint32_t first, uint32_t end)
+                                uint64_t tick, uint32_t first, uint32_t end)
 {
     const journal *p = &j->j;
     pcs_command buf[64];
     uint32_t n, at = first;
     uint64_t missed = 0;
-    while (at < end && (n = pcs_journal_read(w, &rs->cursor, buf, 64, &missed)) > 0) {
+    while ((n = pcs_journal_read(w, &rs->cursor, buf, 64, &missed)) > 0) {
         if (missed)
             break;
-        for (uint32_t k = 0; k < n && at < end; k++) {
+        for (uint32_t k = 0; k < n; k++) {
             if (buf[k].source_class != rs->cls || buf[k].source_id != rs->id)
                 continue;
-            if (!same_command(&buf[k], p, at))
+            /* Every earlier line was applied at its own tick (checked then),
+             * so an entry of this source is one of this tick's, in order. */
+            if (at < end && !same_command(&buf[k], p, at))
                 return not_applied(w, j, rs, at);
-            at++;
+            at += at < end;
         }
     }
     if (missed)
@@ -278,8 +281,7 @@ static pcs_status check_applied(const pcs_world *w, const pcs_journal_file *j, r
                              "%s: tick %" PRIu64 ": %" PRIu64 " applied commands left the "
                              "world's journal before the replay compared them (journal_capacity "
                              "%u)",
-                             j->name, p->actions[first].tick, missed,
-                             pcs_world_def_get(w)->journal_capacity);
+                             j->name, tick, missed, pcs_world_def_get(w)->journal_capacity);
     return at < end ? not_applied(w, j, rs, at) : PCS_OK;
 }
 
@@ -312,7 +314,7 @@ pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j, const pcs_repl
             break;
         }
         r.ticks_run++;
-        if (at > first && (rc = check_applied(w, j, &rs, first, at)) != PCS_OK)
+        if ((rc = check_applied(w, j, &rs, tick, first, at)) != PCS_OK)
             break;
         if (opts && opts->after_tick)
             opts->after_tick(opts->ctx, tick);
