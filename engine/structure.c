@@ -520,6 +520,14 @@ pcs_status pcs_structure_validate(const pcs_world *w, const pcs_command *c)
     return k->validate ? k->validate(w, k->ctx, c) : PCS_OK;
 }
 
+pcs_status pcs_structure_command_validate(const pcs_world *w, const pcs_command *c)
+{
+    if (!w || !c)
+        return pcs_error_set(PCS_E_INVAL, "pcs_structure_command_validate: NULL argument");
+    /* The kind is checked first: it indexes the kind table. */
+    return pcs_structure_kind_name(w, c->kind) ? pcs_structure_validate(w, c) : PCS_OK;
+}
+
 pcs_status pcs_structure_replay(pcs_world *w, const pcs_command *entries, uint32_t n)
 {
     pcs_structure *s = w->structure;

@@ -446,6 +446,24 @@ job_unit_runs() {
     record "$s/reinstall.out" run $D/pump_reinstall_start.json --quiet --readers 0 --journal "$s/reinstall.journal"
     judge script-pump-start-after-install 0 "commands: submitted 3, applied 3, rejected 0" "$s/reinstall.out"
     expect script-pump-start-after-install-replays 0 "matches the journal" replay "$s/reinstall.journal" --quiet
+    # A hand-edited structural line is refused at its own line, naming the
+    # field, its value and the range (it was rejected at its tick and the
+    # replay failed at a later line: u2's target line, "no such target").
+    sj=$s/structure.journal
+    record "$s/structure.out" run $D/journal_structure.json --quiet --readers 0 --journal "$sj"
+    expect replay-structure 0 "matches the journal" replay "$sj" --quiet
+    sed 's/^4 252 0 2 0 0 0$/4 252 0 3 0 0 0/' "$sj" > "$s/unit3.journal"
+    expect replay-unit-add-field 2 "$s/unit3.journal:$(grep -n '^4 252 ' "$sj" | cut -d: -f1): unit_add: args[0] unit 3 (allowed: a whole number, 2..2, a unit the scenario builds later)" \
+        replay "$s/unit3.journal" --quiet
+    sed 's/^2 250 0 1 2 0 0$/2 250 0 1 9 0 0/' "$sj" > "$s/pump9.journal"
+    expect replay-pump-remove-field 2 "$s/pump9.journal:$(grep -n '^2 250 ' "$sj" | cut -d: -f1): pump_remove: args[1] pump 9 (allowed: a whole number, 1..2, a pump of u1)" \
+        replay "$s/pump9.journal" --quiet
+    # A duplicated line: the replay rejects the copy at its tick, which
+    # changes no state, so the end hash agreed and it said "matches the
+    # journal" (status 0). It stops at the copy's line.
+    sed 's/^4 252 0 2 0 0 0$/&\n&/' "$sj" > "$s/twice.journal"
+    expect replay-rejected-duplicate 2 "$s/twice.journal:$(($(grep -n '^4 252 ' "$sj" | cut -d: -f1) + 1)): tick 4: unit_add (kind 252) was rejected by the replay (PCS_E_STATE)" \
+        replay "$s/twice.journal" --quiet
     # A command rejected at run time is named in the event line (it said
     # only "command kind 250 ...": the kind number of a build).
     expect rejected-command-is-named 0 "pump_remove (kind 250) from source (2, 1) seq 1 rejected: PCS_E_STATE" \

@@ -701,3 +701,159 @@ Test(journal_replay, a_partial_journal_is_kept_and_refused_as_incomplete)
     rig_free(&r);
     unlink(path);
 }
+
+/* ---- structural commands in an edited journal ----
+ * u1 and u2 (built later) of two loops; the run removes u1's pump 2 at
+ * tick 2, adds u2 at tick 4 and scrams it at tick 6. The station is built
+ * once; the recording and every replay run in forked children on its copy. */
+static const char later_text[] =
+    "{\"schema\": 1, \"name\": \"journal-later\","
+    " \"world\": {\"dt_s\": 0.05, \"seed\": 11, \"workers\": 0, \"commands_per_tick\": 8},"
+    " \"run\": {\"seconds\": 1},"
+    " \"units\": [{\"name\": \"u1\", \"loops\": 2},"
+    " {\"name\": \"u2\", \"loops\": 2, \"build\": \"later\", \"initial_power_fraction\": 0.5}]}";
+
+#define LATER_TICKS 10u
+
+/* The script's source, as pcsim run submits and a replay resubmits. */
+static void later_run(void *ctx, fork_child_out *out)
+{
+    rig *r = ctx;
+    pcs_journal_writer *jw = NULL;
+    pcs_command_source *src = NULL;
+    if (record_step(pcs_journal_writer_open(path, r->st, r->scn, &jw), "open", out) != PCS_OK ||
+        record_step(pcs_command_source_open(r->world, 2, 1, 8, &src), "source", out) != PCS_OK)
+        return;
+    static const struct {
+        uint32_t tick;
+        const char *target, *command;
+    } script[] = {{2, "u1.pump2", "pump_remove"}, {4, "u2", "unit_add"}, {6, "u2", "scram"}};
+    for (uint32_t t = 0; t < LATER_TICKS && out->st == PCS_OK; t++) {
+        for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) {
+            pcs_command c;
+            if (script[i].tick == t && record_step(pcs_station_command(r->st, script[i].target,
+                                                                       script[i].command, 0.0, &c),
+                                                   script[i].command, out) == PCS_OK)
+                record_step(pcs_command_source_submit(src, &c), script[i].command, out);
+        }
+        record_step(pcs_world_tick(r->world), "tick", out);
+        record_step(pcs_journal_writer_drain(jw), "drain", out);
+    }
+    record_step(pcs_journal_writer_end(jw), "end", out);
+    record_step(pcs_journal_writer_close(jw, 1), "close", out);
+    out->hash = pcs_world_state_hash(r->world);
+}
+
+typedef struct edited_replay {
+    rig *r;
+    const char *text;
+} edited_replay;
+
+/* pcs_replay of the journal text on the copy of a fresh station: out->st
+ * its status, out->msg its message, out->hash the ticks it ran. */
+static void edited_run(void *ctx, fork_child_out *out)
+{
+    const edited_replay *e = ctx;
+    pcs_journal_file *j = NULL;
+    pcs_replay_result res = {0};
+    out->st = pcs_journal_file_parse("edited.journal", e->text, strlen(e->text), &j);
+    if (out->st == PCS_OK)
+        out->st = pcs_replay(e->r->st, j, NULL, &res);
+    snprintf(out->msg, sizeof out->msg, "%s", out->st == PCS_OK ? "" : pcs_last_error());
+    out->hash = res.completed ? UINT64_MAX : res.ticks_run;
+}
+
+/* The recorded journal's text with line @p head replaced by @p line;
+ * replayed, its status, message and ticks run (UINT64_MAX: completed). */
+static fork_child_out replay_edited(rig *r, const char *head, const char *line, unsigned *at)
+{
+    size_t len;
+    char *text = slurp(path, &len);
+    *at = line_of(text, head);
+    replace_line(text, head, line);
+    edited_replay e = {r, text};
+    fork_child_out out = fork_child_run(edited_run, &e);
+    free(text);
+    return out;
+}
+
+/* Lines of the recorded run: kinds are the station's fixed structural ones. */
+#define PUMP_REMOVE_LINE "2 250 0 1 2 0 0"
+#define UNIT_ADD_LINE "4 252 0 2 0 0 0"
+
+/* A structural line whose own fields no run applies (a unit the scenario
+ * does not build later, a pump the unit does not have, a target set) is
+ * refused at its own line, naming the field, its value and the allowed
+ * range, before the first tick: queued, it was only rejected at its tick,
+ * and the replay failed later at a target line of the unit it did not add
+ * ("target 'u2' ... has no such target at tick 6"). */
+Test(journal_replay, an_edited_structural_line_is_refused_at_its_line_naming_the_field)
+{
+    cr_assert_eq(PCS_STATION_KIND_PUMP_REMOVE, 250u);
+    cr_assert_eq(PCS_STATION_KIND_UNIT_ADD, 252u);
+    snprintf(path, sizeof path, "/tmp/pcsim-journal-%d.later", (int)getpid());
+    rig r;
+    rig_build(&r, later_text);
+    fork_child_out rec = fork_child_run(later_run, &r);
+    cr_assert_eq(rec.st, PCS_OK, "recording: %s", rec.msg);
+    unsigned at;
+    fork_child_out out = replay_edited(&r, UNIT_ADD_LINE, UNIT_ADD_LINE, &at);
+    cr_assert_eq(out.st, PCS_OK, "the recorded journal replays: %s", out.msg);
+
+    static const struct {
+        const char *head, *line, *want;
+    } cases[] = {
+        {UNIT_ADD_LINE, "4 252 0 3 0 0 0",
+         "unit_add: args[0] unit 3 (allowed: a whole number, 2..2, a unit the scenario builds "
+         "later)"},
+        {UNIT_ADD_LINE, "4 252 7 2 0 0 0", "unit_add: target 7 (allowed 0"},
+        {UNIT_ADD_LINE, "4 252 0 2 0 1.5 0", "unit_add: args[2] 1.5 (allowed 0: unused)"},
+        {PUMP_REMOVE_LINE, "2 250 0 1 9 0 0",
+         "pump_remove: args[1] pump 9 (allowed: a whole number, 1..2, a pump of u1)"},
+        {PUMP_REMOVE_LINE, "2 250 0 4 2 0 0",
+         "pump_remove: args[0] unit 4 (allowed: a whole number, 1..2, a unit of the scenario)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        out = replay_edited(&r, cases[i].head, cases[i].line, &at);
+        char want[256];
+        snprintf(want, sizeof want, "edited.journal:%u: %s", at, cases[i].want);
+        cr_assert_eq(out.st, PCS_E_INVAL, "%s: %s", cases[i].line, out.msg);
+        cr_assert(has(out.msg, want), "%s\nwant %s", out.msg, want);
+        cr_assert_eq(out.hash, 0, "%s: refused before the first tick", cases[i].line);
+    }
+    rig_free(&r);
+    unlink(path);
+}
+
+/* A duplicated line is a command the run did not apply: the replay's world
+ * rejects the copy at its tick (one unit_add of u2, one change of a pump
+ * per tick), and a rejection changes no state, so the end hash agreed and
+ * the replay said it matched. It stops at the copy's line instead, naming
+ * the command and the tick, without completing. */
+Test(journal_replay, a_command_the_replay_rejects_is_a_divergence_at_its_line)
+{
+    snprintf(path, sizeof path, "/tmp/pcsim-journal-%d.later", (int)getpid());
+    rig r;
+    rig_build(&r, later_text);
+    fork_child_out rec = fork_child_run(later_run, &r);
+    cr_assert_eq(rec.st, PCS_OK, "recording: %s", rec.msg);
+    static const struct {
+        const char *line, *command;
+        unsigned tick;
+    } cases[] = {{UNIT_ADD_LINE, "unit_add (kind 252)", 4},
+                 {PUMP_REMOVE_LINE, "pump_remove (kind 250)", 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char twice[64];
+        snprintf(twice, sizeof twice, "%s\n%s", cases[i].line, cases[i].line);
+        unsigned at;
+        fork_child_out out = replay_edited(&r, cases[i].line, twice, &at);
+        char want[160];
+        snprintf(want, sizeof want, "edited.journal:%u: tick %u: %s was rejected by the replay",
+                 at + 1, cases[i].tick, cases[i].command);
+        cr_assert_eq(out.st, PCS_E_INVAL, "%s twice: %s", cases[i].line, out.msg);
+        cr_assert(has(out.msg, want), "%s\nwant %s", out.msg, want);
+        cr_assert_eq(out.hash, cases[i].tick + 1, "stopped after the copy's tick, not completed");
+    }
+    rig_free(&r);
+    unlink(path);
+}

@@ -591,11 +591,14 @@ typedef struct pcs_replay_result {
  * the world's tick against the journal's start tick (a resumed run replays
  * from its save), no tick with more commands than the world's
  * commands_per_tick, every "# kind" line against the station's kind of that
- * name, and every command of a kind the station names against the journal's
- * kind table. The "# target" lines are checked by pcs_replay when the first
- * command after them is queued, at its tick (the world's id of that name
- * must equal the line's): a structural change registers targets while the
- * world runs (pcsim/structure.h), and by then the replay has re-applied it.
+ * name, every command of a kind the station names against the journal's
+ * kind table, and every structural command's own fields (target and args:
+ * pcs_structure_command_validate, refused at its line naming the field, its
+ * value and the allowed range). The "# target" lines are checked by
+ * pcs_replay when the first command after them is queued, at its tick (the
+ * world's id of that name must equal the line's): a structural change
+ * registers targets while the world runs (pcsim/structure.h), and by then
+ * the replay has re-applied it.
  * Errors: PCS_E_INVAL, naming the journal, its line and both values
  * ("run.journal:7: kind 'pump_trip' is 7 in the journal, 5 in the station").
  * On the world's thread.
@@ -609,9 +612,16 @@ PCS_API pcs_status pcs_replay_check(const pcs_station *st, const pcs_journal_fil
  * hash with the recorded one. @p opts may be NULL; @p out (optional) says
  * what happened. On the world's thread (it ticks the world; the command
  * source is opened once per world, so one replay per world).
+ * After each tick every command it queued must be in the world's journal
+ * (applied, in order): a command the replay's world rejects (a duplicated
+ * or edited line) changes no state, so the end hash alone could agree.
  * Errors: pcs_replay_check's; a tick's error ("<journal>: tick N failed:
- * ..."); PCS_E_CORRUPT when the run completed but the hashes differ
- * ("<journal>: final hash X differs from the journal's Y").
+ * ..."); PCS_E_INVAL at the first line not applied at its tick, without
+ * completing ("<journal>:38: tick 20: unit_add (kind 252) was rejected by
+ * the replay (PCS_E_STATE); ..."); PCS_E_OVERFLOW when the world's journal
+ * lost entries before they were compared (journal_capacity); PCS_E_CORRUPT
+ * when the run completed but the hashes differ ("<journal>: final hash X
+ * differs from the journal's Y").
  */
 PCS_API pcs_status pcs_replay(pcs_station *st, const pcs_journal_file *j,
                               const pcs_replay_opts *opts, pcs_replay_result *out);

@@ -182,6 +182,21 @@ PCS_API uint32_t pcs_structure_log_count(const pcs_world *w);
  */
 PCS_API pcs_status pcs_structure_log_at(const pcs_world *w, uint32_t i, pcs_command *out);
 
+/**
+ * Check command @p c's own fields the way a load checks a saved log entry:
+ * when its kind is a structural kind of @p w with a @c validate, that
+ * validate (its target and arguments: what does not depend on the world's
+ * state at its tick). A journal replay checks every line with it before it
+ * queues any, so a hand-edited structural command is refused at its own line
+ * naming the field, rather than found ticks later by what it failed to
+ * change. Never changes @p w. World thread (the validate's rule).
+ * @return PCS_OK (valid, a structural kind without validate, or a kind that
+ *         is not structural: nothing to check here), the validate's error
+ *         (naming the field, its value and the allowed range), PCS_E_INVAL
+ *         (NULL).
+ */
+PCS_API pcs_status pcs_structure_command_validate(const pcs_world *w, const pcs_command *c);
+
 #ifdef __cplusplus
 }
 #endif

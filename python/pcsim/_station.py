@@ -2,7 +2,9 @@
 save/load and the state hash. See pcsim/__init__.py for the thread rules."""
 
 import os
+import re
 import threading
+import warnings
 import weakref
 from collections import namedtuple
 
@@ -46,8 +48,6 @@ def _str(p):
 def _enum_names(prefix):
     """value -> name of the cdef's enum constants starting with prefix
     (the first name wins, so PCS_EV_UNIT_SCRAM and not PCS_EV_UNIT_FIRST)."""
-    import re
-
     from ._lib import _cdef_text
 
     out = {}
@@ -323,6 +323,21 @@ class Channels:
         self.close()
 
 
+def _later_units_probe(scenario):
+    """The scenario's station with every "build": "later" unit added (one
+    tick), so a script can be checked against the names those units' builds
+    give (cli/probe.c). Only names are read from it; close it after."""
+    probe = Station(scenario)
+    try:
+        for u in range(probe.unit_count + 1, lib.pcs_scenario_unit_count(scenario._handle()) + 1):
+            probe.command(f"u{u}", "unit_add")
+        probe.tick()
+    except BaseException:
+        probe.close()
+        raise
+    return probe
+
+
 class Station:
     """The reactor station built into its own world (pcs_station).
 
@@ -330,7 +345,9 @@ class Station:
     ``Station(Scenario.from_string(...))`` others. ``seed`` replaces the
     scenario's world seed (sensor noise streams); ``script=True`` applies the
     scenario's script at its ticks, as ``pcsim run`` does (same command
-    source, so the same state hash). Slow jobs (xenon) run inline on the
+    source, so the same state hash; a target of a unit built later is
+    resolved at its tick, and dropped with a RuntimeWarning, counted in
+    ``script_dropped``, when it is not there then). Slow jobs (xenon) run inline on the
     calling thread: no worker pool, the same results (docs/ARCHITECTURE.md
     section 7).
 
@@ -343,6 +360,7 @@ class Station:
 
     _st = _w = _pool = _events_r = None
     _readers = ()
+    script_dropped = 0  # script actions dropped at their tick (their target not there)
 
     def __init__(self, scenario=None, *, seed=None, script=False, event_log_capacity=0):
         self._thread = threading.get_ident()
@@ -476,10 +494,28 @@ class Station:
     def _resolve_script(self):
         scn = self.scenario._handle()
         acts = []
-        for i in range(lib.pcs_scenario_action_count(scn)):
-            cmd = ffi.new("pcs_command *")
-            _check(lib.pcs_station_script_command(self._st, scn, i, cmd))
-            acts.append((int(lib.pcs_scenario_action_get(scn, i).tick), cmd))
+        probe = None
+        try:
+            for i in range(lib.pcs_scenario_action_count(scn)):
+                cmd = ffi.new("pcs_command *")
+                st = lib.pcs_station_script_command(self._st, scn, i, cmd)
+                if st != 0 and lib.pcs_scenario_unit_count(scn) > self.unit_count:
+                    # A target of a unit the scenario builds later ("u2.pump1"
+                    # before u2's unit_add) does not exist at the start. As
+                    # `pcsim run` does (cli/probe.c, cli/script.c): checked
+                    # against the scenario's whole plant, built aside with
+                    # every later unit added, and resolved at its tick; a
+                    # target no unit will have is refused now, by that plant.
+                    probe = probe or _later_units_probe(self.scenario)
+                    _check(lib.pcs_station_script_command(probe._st, scn, i, cmd))
+                    cmd = None  # deferred: resolved at its tick
+                elif st != 0:
+                    _fail(st)
+                acts.append((int(lib.pcs_scenario_action_get(scn, i).tick), cmd))
+        finally:
+            if probe is not None:
+                probe.close()
+        self.script_dropped = 0
         src = ffi.new("pcs_command_source **")
         _check(lib.pcs_command_source_open(self._w, _SCRIPT_SOURCE_CLASS, _SCRIPT_SOURCE_ID,
                                            _SCRIPT_RING, src), "script source")
@@ -506,12 +542,36 @@ class Station:
             # Resolved again, as `pcsim run` does (cli/script.c): a structural
             # change since the start (pump_install) gives the name a new target
             # generation; a name that no longer resolves keeps the start's
-            # command, which stage 1 rejects with its event.
+            # command, which stage 1 rejects with its event, unless it was
+            # deferred (a later unit's target): then there is none to submit.
             cmd, now = acts[self._script_at][1], self._resolved
             if lib.pcs_station_script_command(self._st, scn, self._script_at, now) == 0:
-                cmd[0] = now[0]
+                cmd = now
+            elif cmd is None:  # deferred, and its target is not there now
+                self._drop_action(self._script_at, t)
+                self._script_at += 1
+                continue
             _check(lib.pcs_command_source_submit(self._script_src, cmd), "script")
             self._script_at += 1
+
+    def _drop_action(self, i, tick):
+        """A deferred action whose target is not there at its tick (its unit
+        not added yet, or removed): warned, counted in script_dropped, not
+        submitted; the run goes on, as `pcsim run`'s does (cli/script.c)."""
+        scn = self.scenario._handle()
+        a = lib.pcs_scenario_action_get(scn, i)
+        target = _str(a.target)
+        m = re.match(r"u(\d+)", target)
+        n = int(m.group(1)) if m else 0
+        if self.unit_count < n <= lib.pcs_scenario_unit_count(scn):
+            why = (f"u{n} is not built at this tick (a unit with \"build\": \"later\": a "
+                   f"unit_add of u{n} builds it at the end of that command's tick)")
+        else:
+            why = "the target does not exist at this tick (removed since the start)"
+        msg = ffi.string(lib.pcs_last_error()).decode(errors="replace")
+        self.script_dropped += 1
+        warnings.warn(f"t={tick * self.dt_s:.2f} s (tick {tick}): {msg}; {_str(a.command)} of "
+                      f"'{target}' dropped: {why}; the run goes on", RuntimeWarning, stacklevel=4)
 
     # ---- commands --------------------------------------------------------
     def prepare(self, target, command):

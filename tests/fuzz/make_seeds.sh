@@ -95,6 +95,11 @@ jq --slurpfile s "$T/every-command.json" '.script = $s[0] | .run.seconds = 1' \
     --journal "$C/journal/seed-every-command.journal" > /dev/null
 # The journal names the scenario file it ran: name it as the fuzz target expects.
 sed -i "s|^# scenario .*|# scenario <built-in pwr-station.json>|" "$C/journal/seed-every-command.journal"
+# A structural line whose own field no run applies (pump 9 of a 4-loop
+# unit), on the built-in station's header: pcs_replay_check refuses it at
+# its line, naming the field.
+"$BIN" run --quiet --readers 0 --seconds 0.05 --journal "$T/short.journal" > /dev/null
+sed 's/^# end_tick /0 250 0 1 9 0 0\n&/' "$T/short.journal" > "$C/journal/seed-structure-field.journal"
 for f in tests/cli/*.journal; do cp "$f" "$C/journal/seed-cli-$(basename "$f")"; done
 
 echo "fuzz seeds: $(find "$C" -name 'seed-*' | wc -l) files in $C"
