@@ -30,6 +30,7 @@ enum {
     K_PING = 220, /* plain handler: emits EV_PING (subject args[0]) */
     K_NOTE,       /* structural: its check emits EV_NOTE (subject args[0]) */
     K_NONE,       /* no handler: rejected (PCS_E_NOTFOUND) */
+    K_FLAKY,      /* as K_NOTE, but its apply fails while flaky is set */
     EV_PING = PCS_EV_MODEL_BASE + 8,
     EV_NOTE = PCS_EV_MODEL_BASE + 9,
 };
@@ -40,6 +41,7 @@ static struct {
     uint32_t a;               /* store: a[0] = the tick (a retried tick writes the same) */
     int fail_stage;           /* the heat system fails while set */
     int fail_after;           /* the plugin's after_step fails while set */
+    int flaky;                /* K_FLAKY's apply fails while set */
     pcs_event seen[SEEN_MAX]; /* every event the host callback saw, in order */
     uint32_t n_seen;
 } rx;
@@ -68,6 +70,12 @@ static pcs_status note_apply(pcs_world *w, void *ctx, const pcs_command *c)
 {
     (void)w, (void)ctx, (void)c;
     return PCS_OK;
+}
+
+static pcs_status flaky_apply(pcs_world *w, void *ctx, const pcs_command *c)
+{
+    (void)w, (void)ctx;
+    return rx.flaky ? pcs_error_set(PCS_E_NOMEM, "no room for flaky %g", c->args[0]) : PCS_OK;
 }
 
 static pcs_status after_step(pcs_world *w, void *ctx)
@@ -102,6 +110,9 @@ static pcs_world *rx_world(uint32_t event_capacity)
     const pcs_structure_kind_def k = {
         .kind = K_NOTE, .name = "test.note", .check = note_check, .apply = note_apply};
     cr_assert_eq(pcs_structure_kind_register(w, &k), PCS_OK, "%s", pcs_last_error());
+    const pcs_structure_kind_def f = {
+        .kind = K_FLAKY, .name = "test.flaky", .check = note_check, .apply = flaky_apply};
+    cr_assert_eq(pcs_structure_kind_register(w, &f), PCS_OK, "%s", pcs_last_error());
     pcs_plugin_def p;
     cr_assert_eq(pcs_plugin_default(&p), PCS_OK);
     p.id = "test.after";
@@ -272,6 +283,46 @@ static void live_and_replay_commit_the_same_events(void)
     pcs_world_destroy(re);
 }
 
+/* Structural changes 1, 2 and 3 accepted at tick 2, and 2's apply fails
+ * (after stage 13): 1 is applied, 2 leaves the journal, 3 is left to the
+ * retry. The retry announces 1 and 3, the changes the journal holds, and
+ * not 2, which no replay applies: its committed list, and the state hash
+ * right after the tick, equal a replay's. */
+static void a_failed_apply_is_not_announced_by_the_retry(void)
+{
+    pcs_world *live = rx_world(1024);
+    rx_tick(live);
+    rx_tick(live);
+    rx_submit(live, K_NOTE, 1);
+    rx_submit(live, K_FLAKY, 2);
+    rx_submit(live, K_NOTE, 3);
+    rx.flaky = 1;
+    cr_assert_eq(pcs_world_tick(live), PCS_E_NOMEM);
+    rx.flaky = 0;
+    rx_tick(live);
+    char want_ev[256], got_ev[256];
+    uint32_t n = 0;
+    const pcs_event *prev = pcs_world_events_previous(live, &n);
+    cr_expect_str_eq(announced(prev, n, want_ev, sizeof want_ev), "N1 N3 ");
+    uint64_t want = pcs_world_state_hash(live);
+    pcs_command j[16];
+    uint32_t nj = journal_all(live, j, 16);
+    cr_assert_eq(nj, 2, "1 and 3: 2 was withdrawn");
+    pcs_world_destroy(live);
+
+    pcs_world *re = rx_world(1024);
+    rx_tick(re);
+    rx_tick(re);
+    for (uint32_t i = 0; i < nj; i++)
+        rx_submit(re, j[i].kind, j[i].args[0]);
+    rx_tick(re);
+    prev = pcs_world_events_previous(re, &n);
+    cr_expect_str_eq(announced(prev, n, got_ev, sizeof got_ev), want_ev, "replay as live");
+    cr_expect_eq(pcs_world_state_hash(re), want, "replay %016" PRIx64 ", live %016" PRIx64,
+                 pcs_world_state_hash(re), want);
+    pcs_world_destroy(re);
+}
+
 /* The bound: an event list holds event_capacity - 1 events and the overflow
  * event, so the events carried to the retry are at most that many; what
  * the failed attempt's list dropped is counted as dropped again in each
@@ -375,6 +426,7 @@ Test(commands_retry, the_retry_announces_each_command_once_in_drain_order)
     two_failed_attempts_announce_once();
     failure_after_delivery_is_shown_again_and_committed_once();
     live_and_replay_commit_the_same_events();
+    a_failed_apply_is_not_announced_by_the_retry();
     carried_events_are_bounded_by_the_list();
 }
 
