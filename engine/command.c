@@ -925,7 +925,9 @@ static void apply(pcs_world *w, pcs_command *c)
         pcs_event_emit(w, PCS_EV_COMMAND_REJECTED, c->kind, (double)c->source_class,
                        (double)c->source_id, (double)c->seq, (double)st);
     }
-    pcs_command_carry_keep(w, first_event, dropped_before, st == PCS_OK, q->journal_total - 1);
+    /* Most commands emit nothing: then the carry has nothing to keep. */
+    if (w->n_events != first_event || w->events_dropped_tick != dropped_before)
+        pcs_command_carry_keep(w, first_event, dropped_before, st == PCS_OK, q->journal_total - 1);
 }
 
 pcs_status pcs_commands_stage(pcs_world *w)
