@@ -897,14 +897,20 @@ void pcs_journal_withdraw(pcs_world *w, const pcs_command *c)
             e->reserved != JOURNAL_WITHDRAWN) {
             e->reserved = JOURNAL_WITHDRAWN;
             q->applied--;
+            pcs_command_carry_forget(w, i); /* a replay will not announce it either */
             return;
         }
     }
 }
 
+/* Apply one command; what it emitted (its handler's events, or the
+ * rejection) is also kept in the carry (engine/command_carry.c), which a
+ * retry of this tick emits again. */
 static void apply(pcs_world *w, pcs_command *c)
 {
     pcs_command_queue *q = w->commands;
+    uint32_t first_event = w->n_events;
+    uint64_t dropped_before = w->events_dropped_tick;
     c->tick = w->clock.tick;
     /* Submission checked the kind, but a producer that breaks its source's
      * one-producer rule can tear a slot while the drain reads it; the kind
@@ -921,11 +927,14 @@ static void apply(pcs_world *w, pcs_command *c)
         journal_append(w, c);
         q->applied++;
         PCS_PROBE_COMMAND_APPLIED(c->tick, c->kind, c->source_class, c->source_id, c->seq);
-        return;
+    } else {
+        q->rejected++;
+        pcs_event_emit(w, PCS_EV_COMMAND_REJECTED, c->kind, (double)c->source_class,
+                       (double)c->source_id, (double)c->seq, (double)st);
     }
-    q->rejected++;
-    pcs_event_emit(w, PCS_EV_COMMAND_REJECTED, c->kind, (double)c->source_class,
-                   (double)c->source_id, (double)c->seq, (double)st);
+    /* Most commands emit nothing: then the carry has nothing to keep. */
+    if (w->n_events != first_event || w->events_dropped_tick != dropped_before)
+        pcs_command_carry_keep(w, first_event, dropped_before, st == PCS_OK, q->journal_total - 1);
 }
 
 pcs_status pcs_commands_stage(pcs_world *w)

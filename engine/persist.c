@@ -1041,6 +1041,7 @@ pcs_status pcs_world_load(pcs_world *w, const char *path)
         if (es)
             pcs_entity_load_apply(w, es);
         pcs_structure_drop_queued(w); /* accepted by a failed tick of the replaced world */
+        pcs_command_carry_clear(w);   /* the events of that failed tick's commands */
         st = pcs_jobs_after_load(w);
         w->loaded = 1; /* applied: no longer fresh, whatever the jobs said */
     }

@@ -31,19 +31,18 @@
  * per tick, unit_add's next unit), so it stays queued and is neither
  * checked nor journaled again. Its apply is still to come, so it is the
  * retry that applies it, in drain order, before the retry's own changes
- * (they were drained later). The event its check emitted announces that
- * apply, but the failed attempt's list was discarded (event.c: a failed
+ * (they were drained later). The event its check emitted announces the
+ * change, but the failed attempt's list was discarded (event.c: a failed
  * tick delivers and commits nothing, unless the failure came after stage
- * 13's delivery). So the check's events are kept with the queued change
- * (hold_events), and every attempt's stage 1 emits them again before the
- * drain (pcs_structure_announce_carried): the attempt that succeeds holds
- * each exactly once, at its drain position, in its delivered and committed
- * list, as a run without the failure would. An attempt that fails after
- * stage 13's delivery (plugins' after_step, an apply) has already shown
- * the host its list; the retry's list shows those events again, and the
- * committed list (the next tick's previous events, hashed) holds them once.
- * The events kept are bounded by event_capacity (more could not be in one
- * list); what does not fit is counted as dropped in the retry's list.
+ * 13's delivery). The check runs as the kind's handler, so its events are
+ * kept like any command's (engine/command_carry.c), and every later
+ * attempt's stage 1 emits them again before its drain: the attempt that
+ * succeeds holds each change's announcement exactly once, at its drain
+ * position among the tick's commands, in its delivered and committed list,
+ * as a run without the failure (or a replay of the journal) would. That
+ * holds for a change applied by a failed attempt before its apply failed
+ * too (it is in the journal); the change whose apply failed leaves the
+ * journal and its events leave the carry with it.
  *
  * Failed applies. The change whose apply failed was journaled at its
  * drain like the others, but it is not applied and not logged, and the
@@ -100,14 +99,6 @@ struct pcs_structure {
     uint32_t n_queued;
     pcs_command *log; /* structure_log_capacity (at least 1), at the first kind */
     uint32_t n_log;
-    /* The events each queued change's check emitted, in queue order: entry
-     * i's are held[held_end[i - 1], held_end[i]) (held_end[-1] = 0). Kept so
-     * that a change carried over a failed attempt is announced again by the
-     * attempt that succeeds ("Retried ticks" above). event_capacity events,
-     * held_end commands_per_tick; held_lost counts what did not fit. */
-    pcs_event *held;
-    uint32_t *held_end;
-    uint32_t n_held, held_lost;
     observer_rec observers[OBSERVERS_MAX];
     uint32_t n_observers;
     uint64_t layout_version;
@@ -213,27 +204,12 @@ static pcs_status alloc_buffers(pcs_world *w, pcs_structure *s)
     uint32_t log_cap = w->cfg.structure_log_capacity ? w->cfg.structure_log_capacity : 1;
     s->queue = pcs_mem_array(&w->mem, w->cfg.commands_per_tick, sizeof *s->queue);
     s->log = pcs_mem_array(&w->mem, log_cap, sizeof *s->log);
-    s->held = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *s->held);
-    s->held_end = pcs_mem_array(&w->mem, w->cfg.commands_per_tick, sizeof *s->held_end);
-    if (!s->queue || !s->log || !s->held || !s->held_end)
+    if (!s->queue || !s->log)
         return pcs_error_set(PCS_E_NOMEM,
                              "pcs_structure_kind_register: out of memory for the queue (%u) "
                              "and the structure log (%u)",
                              w->cfg.commands_per_tick, log_cap);
     return PCS_OK;
-}
-
-/* Keep the events the check just emitted (this tick's list from
- * @p first_event) as the announcement of the change being queued. */
-static void hold_events(const pcs_world *w, pcs_structure *s, uint32_t first_event)
-{
-    for (uint32_t i = first_event; i < w->n_events; i++) {
-        if (s->n_held < w->cfg.event_capacity)
-            s->held[s->n_held++] = w->events[i];
-        else
-            s->held_lost++;
-    }
-    s->held_end[s->n_queued] = s->n_held;
 }
 
 /* Stage 1 (command.c's drain calls it as the kind's handler): accept, and
@@ -256,11 +232,9 @@ static pcs_status accept_or_reject(pcs_world *w, void *ctx, const pcs_command *c
                              "commands_per_tick (%u) changes of a failed attempt at this tick",
                              k->name, c->kind, (unsigned long long)c->tick,
                              w->cfg.commands_per_tick);
-    uint32_t first_event = w->n_events;
     pcs_status st = k->check(w, k->ctx, c);
     if (st != PCS_OK)
         return st;
-    hold_events(w, s, first_event);
     s->queue[s->n_queued++] = *c;
     return PCS_OK;
 }
@@ -439,31 +413,6 @@ static pcs_status apply_batch(pcs_world *w, pcs_structure *s, const pcs_command 
     return cs;
 }
 
-void pcs_structure_announce_carried(pcs_world *w)
-{
-    pcs_structure *s = w->structure;
-    if (!s || s->n_queued == 0)
-        return; /* the common case: the last attempt succeeded */
-    for (uint32_t i = 0; i < s->n_held; i++) {
-        pcs_event e = s->held[i];
-        e.tick = w->clock.tick; /* the same tick: a retry does not advance the clock */
-        pcs_events_append(w, &e);
-    }
-    pcs_events_add_drops(w, s->held_lost);
-}
-
-/* Keep queue entries [from, n) (and their held events) for the retry. */
-static void keep_queued_from(pcs_structure *s, uint32_t from, uint32_t n)
-{
-    uint32_t ev0 = from ? s->held_end[from - 1] : 0;
-    s->n_queued = n - from;
-    memmove(s->queue, s->queue + from, (size_t)s->n_queued * sizeof *s->queue);
-    for (uint32_t i = 0; i < s->n_queued; i++)
-        s->held_end[i] = s->held_end[from + i] - ev0;
-    s->n_held -= ev0;
-    memmove(s->held, s->held + ev0, (size_t)s->n_held * sizeof *s->held);
-}
-
 pcs_status pcs_structure_apply_queued(pcs_world *w)
 {
     pcs_structure *s = w->structure;
@@ -479,11 +428,9 @@ pcs_status pcs_structure_apply_queued(pcs_world *w)
     if (failed + 1u < n) {
         /* The changes accepted after the failed one were journaled like it,
          * and their models may hold them pending: the retry applies them. */
-        keep_queued_from(s, failed + 1u, n);
-        return st;
+        s->n_queued = n - (failed + 1u);
+        memmove(s->queue, s->queue + failed + 1u, (size_t)s->n_queued * sizeof *s->queue);
     }
-    s->n_held = 0;
-    s->held_lost = 0;
     return st;
 }
 
@@ -498,8 +445,6 @@ void pcs_structure_drop_queued(pcs_world *w)
             (void)k->dropped(w, k->ctx, &s->queue[i]);
     }
     s->n_queued = 0;
-    s->n_held = 0;
-    s->held_lost = 0;
 }
 
 const pcs_command *pcs_structure_log_data(const pcs_world *w)

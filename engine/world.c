@@ -20,11 +20,15 @@
  *                            them.
  *      plugins_before_step   every plugin's before_step, in (priority, id)
  *                            order (engine/plugin.c, pcsim/plugin.h).
- *   1. drain_commands        stage 1, commands: the engine drains the command
- *                            rings (at most commands_per_tick, sorted by
- *                            (class, id, sequence)) and calls each kind's
- *                            handler; accepted commands are journaled, a
- *                            refused one emits a command_rejected event
+ *   1. drain_commands        stage 1, commands: the events of the commands
+ *                            that failed attempts at this tick applied or
+ *                            rejected are emitted again (their lists were
+ *                            discarded: engine/command_carry.c); then the
+ *                            engine drains the command rings (at most
+ *                            commands_per_tick, sorted by (class, id,
+ *                            sequence)) and calls each kind's handler;
+ *                            accepted commands are journaled, a refused one
+ *                            emits a command_rejected event
  *                            (engine/command.c). Then the systems registered
  *                            for stage 1 run.
  *   2..12. run_model_stages  the systems registered for each stage, in
@@ -80,7 +84,10 @@
  * already drained and applied, and slow-job runs already merged and
  * resubmitted stay as they are. Calling pcs_world_tick again retries the
  * same tick number; jobs submitted by the failed attempt are not submitted
- * twice (job.c: submit_tick), the next command batch is drained.
+ * twice (job.c: submit_tick), the next command batch is drained. What the
+ * failed attempt's commands emitted is emitted again at the retry's stage 1,
+ * before its drain (engine/command_carry.c), so the attempt that succeeds
+ * announces every command of its tick once, in drain order.
  */
 #include <stdio.h>
 #include <string.h>
@@ -173,7 +180,8 @@ static pcs_status world_alloc_tables(pcs_world *w)
     w->events_prev = pcs_mem_array(&w->mem, w->cfg.event_capacity, sizeof *w->events_prev);
     if (!w->events || !w->events_prev)
         return pcs_error_set(PCS_E_NOMEM, "pcs_world_create: out of memory for world tables");
-    return pcs_commands_create(w);
+    pcs_status st = pcs_commands_create(w);
+    return st == PCS_OK ? pcs_command_carry_create(w) : st;
 }
 
 pcs_status pcs_table_limit(const char *who, const char *what, uint32_t n)
@@ -299,7 +307,7 @@ static pcs_status run_stage(pcs_world *w, pcs_stage stage)
 static pcs_status drain_commands(pcs_world *w)
 {
     observe(w, PCS_STAGE_COMMANDS, 0);
-    pcs_structure_announce_carried(w); /* one branch unless a failed attempt left changes */
+    pcs_command_carry_announce(w); /* one branch unless a failed attempt applied commands */
     pcs_status st = pcs_commands_stage(w);
     if (st == PCS_OK)
         st = pcs_systems_run_stage(w, PCS_STAGE_COMMANDS);
@@ -375,8 +383,10 @@ static pcs_status tick_steps(pcs_world *w)
     pcs_status st = PCS_OK;
     for (size_t i = 0; st == PCS_OK && i < sizeof tick_sequence / sizeof tick_sequence[0]; i++)
         st = tick_sequence[i](w);
-    if (st == PCS_OK)
-        pcs_events_commit(w); /* the next tick's systems see this list as the previous */
+    if (st == PCS_OK) {
+        pcs_events_commit(w);       /* the next tick's systems see this list as the previous */
+        pcs_command_carry_clear(w); /* this list announced the tick's commands */
+    }
     return st;
 }
 

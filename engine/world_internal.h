@@ -128,6 +128,9 @@ typedef struct pcs_entity_table pcs_entity_table;
 /* engine/structure.c: structural kinds, the queue, the log, the observers
  * (pcsim/structure.h); NULL until the first structural kind. */
 typedef struct pcs_structure pcs_structure;
+/* engine/command_carry.c: the events of this tick's commands, kept until
+ * an attempt at the tick succeeds. */
+typedef struct pcs_command_carry pcs_command_carry;
 
 /* A command kind's owner: a plain handler (fn, ctx), or a family (family =
  * index + 1 into pcs_targets.families); all zero when the kind is free. */
@@ -206,6 +209,7 @@ struct pcs_world {
     pcs_handler_rec handlers[PCS_COMMAND_KINDS_MAX];
     pcs_targets targets;
     pcs_command_queue *commands;
+    pcs_command_carry *carry;   /* engine/command_carry.c */
     pcs_entity_table *entities; /* engine/entity.c; NULL: none */
     pcs_structure *structure;   /* engine/structure.c; NULL: no structural kind */
     int amending;               /* a structural apply runs: registrations are open */
@@ -342,10 +346,21 @@ void pcs_world_mark_unusable(pcs_world *w, const char *why);
 /* engine/structure.c: apply the structural changes queued at stage 1 and
  * commit them (pcs_world_tick, after plugins_after_step). */
 pcs_status pcs_structure_apply_queued(pcs_world *w);
-/* engine/structure.c: at stage 1, before the drain, emit again the events
- * of the changes an earlier failed attempt at this tick accepted and left
- * queued (their checks emitted them in a list the failure discarded). */
-void pcs_structure_announce_carried(pcs_world *w);
+/* engine/command_carry.c (its file comment argues the rule and the bound).
+ * create: at world creation (event_capacity events). announce: at stage 1,
+ * before the drain, emit again the events of the commands the failed
+ * attempts at this tick applied or rejected (their list was discarded).
+ * keep: after command.c applied one command, keep the events emitted from
+ * @p first_event on and the drops since @p dropped_before, owned by its
+ * journal entry @p journal_index when @p journaled. forget: the events of
+ * journal entry @p journal_index (withdrawn). clear: an attempt succeeded,
+ * or a load replaced the world. */
+pcs_status pcs_command_carry_create(pcs_world *w);
+void pcs_command_carry_announce(pcs_world *w);
+void pcs_command_carry_keep(pcs_world *w, uint32_t first_event, uint64_t dropped_before,
+                            int journaled, uint64_t journal_index);
+void pcs_command_carry_forget(pcs_world *w, uint64_t journal_index);
+void pcs_command_carry_clear(pcs_world *w);
 /* engine/command.c: take the journal entry of @p c (an accepted structural
  * change whose apply failed; the same source, sequence and tick) out of
  * what pcs_journal_read returns, so the journal holds what was applied. */

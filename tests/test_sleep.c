@@ -419,6 +419,67 @@ static void scenario_section(void)
     }
 }
 
+/* The retried-tick check's failing step: the plugin's after_step fails
+ * while set, so an attempt fails after stage 13 (the sleep decision ran). */
+static int sl_after_fail;
+
+static pcs_status sl_after_step(pcs_world *w, void *ctx)
+{
+    (void)w, (void)ctx;
+    return sl_after_fail ? pcs_error_set(PCS_E_INVAL, "after_step failed on purpose") : PCS_OK;
+}
+
+/* u1's quiet count ("station.sleep.counts", CNT_QUIET is its first word). */
+static uint32_t sl_u1_quiet(sl *f)
+{
+    uint32_t id;
+    cr_assert_eq(pcs_store_find(f->w, "station.sleep.counts", &id), PCS_OK, "%s", pcs_last_error());
+    return ((const uint32_t *)pcs_store_data(f->w, id))[0];
+}
+
+/* A retried tick sees its own commands. A command to u1 resets u1's quiet
+ * count at stage 1 (a commanded unit is not left alone); the tick's stage
+ * 13 then counts the tick if it was quiet, so the tick ends with a count of
+ * 1. The attempt here fails after stage 13 and is retried: the retry must
+ * reset the count again (the command is still the tick's), or it counts on
+ * from the failed attempt's 1 to 2, one quiet tick the unit never had (and
+ * sleeps a slow period early when the window's end falls there). Before the
+ * fix the sleep system's journal cursor had passed the tick's commands in
+ * the failed attempt, and the retry found none. The window is long so u1
+ * stays awake and counts. */
+static void a_retried_tick_sees_its_commands(void)
+{
+    sl f;
+    sl_build_doc(&f,
+                 "{" SL_UNITS ", \"sleep\": {\"tolerance_per_s\": 1e-2, \"window_s\": 3600, "
+                 "\"wake_every_s\": 5}}",
+                 0);
+    pcs_plugin_def p;
+    cr_assert_eq(pcs_plugin_default(&p), PCS_OK);
+    p.id = "test.fail_after";
+    p.after_step = sl_after_step;
+    cr_assert_eq(pcs_plugin_add(f.w, &p, NULL), PCS_OK, "%s", pcs_last_error());
+    sl_after_fail = 0;
+    while (sl_now(&f) < SCRAM_TICK)
+        sl_tick(&f);
+    sl_command(&f, "u1", "scram");
+    while (sl_u1_quiet(&f) < 3 && sl_now(&f) < SCRAM_TICK + 2000)
+        sl_tick(&f);
+    cr_assert_geq(sl_u1_quiet(&f), 3, "u1 settles after its scram");
+    cr_assert_eq(pcs_station_unit_asleep(f.st, 1), 0);
+    sl_command(&f, "u1", "alarm_ack_all"); /* changes nothing the sleep decision reads */
+    sl_after_fail = 1;
+    cr_assert_eq(pcs_world_tick(f.w), PCS_E_INVAL, "the attempt fails after stage 13");
+    cr_assert_eq(sl_u1_quiet(&f), 1, "the failed attempt: reset by the command, one quiet tick");
+    sl_after_fail = 0;
+    sl_tick(&f); /* the retry of the same tick */
+    cr_expect_eq(sl_u1_quiet(&f), 1,
+                 "the retry sees the tick's command: the count is 1, as without the failure, "
+                 "not %u",
+                 sl_u1_quiet(&f));
+    sl_free(&f);
+}
+
 /* Issue 19's budget: Criterion runs every Test in its own process, and under
  * ASan a process costs ~0.2 s before it checks anything, so the checks above
  * run grouped, one process per behaviour, in the order listed. Each keeps its
@@ -439,4 +500,10 @@ Test(sleep, workers_save_and_scenario)
     same_hash_for_workers_and_readers();
     save_while_asleep_loads_asleep();
     scenario_section();
+}
+
+/* A failed and retried tick: the retry sees the commands of its tick. */
+Test(sleep, a_retried_tick_sees_its_commands)
+{
+    a_retried_tick_sees_its_commands();
 }

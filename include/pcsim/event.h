@@ -79,7 +79,11 @@ PCS_API uint64_t pcs_world_events_dropped(const pcs_world *w);
 
 /**
  * Host callback, called at stage 13 with the tick's events in emission order.
- * Set NULL to remove. World thread only.
+ * A failed tick calls it only when it failed after stage 13's systems; its
+ * retry's list holds again the events the failed attempts' commands emitted
+ * at stage 1 (their handlers' events, command rejections), before its own
+ * drain's, so the tick that succeeds announces each command once, in drain
+ * order. Set NULL to remove. World thread only.
  */
 typedef void (*pcs_event_fn)(void *ctx, const pcs_event *events, uint32_t count);
 PCS_API pcs_status pcs_world_set_event_callback(pcs_world *w, pcs_event_fn fn, void *ctx);

@@ -79,8 +79,9 @@
  * Waking:
  *  - a command whose target is the unit ("uN") or one of its devices
  *    ("uN.pump2", "uN.D", "uN.alarm..."), found in the journal at stage 1
- *    of the tick it is applied: the unit steps that same tick, as with
- *    sleep off (the handler already wrote its stores);
+ *    of the tick it is applied (by every attempt at that tick: a failed
+ *    tick's retry finds them again): the unit steps that same tick, as
+ *    with sleep off (the handler already wrote its stores);
  *  - a change of its trip input, at stage 13 of the tick protection wrote
  *    it (the unit reads it at stage 2 of the next tick, as with sleep off);
  *  - every wake_every_s, at stage 13 of the tick before a due tick of its

@@ -61,8 +61,10 @@
  * queued for the retry of the tick. A change accepted by an attempt that
  * failed at any step stays queued and is applied by the retry without a
  * second check, and the events its check emitted are emitted again at the
- * retry's stage 1, so the tick that succeeds announces it once
- * (engine/structure.c, "Retried ticks"). A
+ * retry's stage 1, as every command's of a failed attempt are, so the tick
+ * that succeeds announces it once, in drain order (engine/structure.c,
+ * "Retried ticks"; engine/command_carry.c); a change whose apply failed is
+ * not announced again. A
  * load drops the changes a failed tick left queued (they were checked
  * against the world the load replaced), calling each one's kind's
  * @c dropped.
