@@ -105,6 +105,18 @@ void fuzz_restore(fuzz_station *h)
                   (unsigned long long)hash, (unsigned long long)pristine_hash);
 }
 
+void fuzz_rebuild(fuzz_station *h, const char *scenario_file)
+{
+    pcs_station_destroy(h->st);
+    pcs_world_destroy(h->world);
+    pcs_scenario_destroy(h->scn);
+    fuzz_build_station_file(h, scenario_file);
+    uint64_t hash = pcs_world_state_hash(h->world);
+    if (hash != pristine_hash)
+        fuzz_fail("a rebuilt station has state hash %016llx, pristine %016llx",
+                  (unsigned long long)hash, (unsigned long long)pristine_hash);
+}
+
 uint64_t fuzz_pristine_hash(void)
 {
     return pristine_hash;

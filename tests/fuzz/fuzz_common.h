@@ -56,6 +56,14 @@ void fuzz_keep_pristine(fuzz_station *h);
 /** Load the kept image back; aborts unless the state hash is the kept one. */
 void fuzz_restore(fuzz_station *h);
 
+/**
+ * Destroy @p h and build it again from @p scenario_file (NULL: the built-in
+ * one); aborts unless the new world has the kept image's state hash. For a
+ * world that applied a structural change: it refuses the kept image, whose
+ * structure log it extends (pcsim/persist.h), so only a fresh one is pristine.
+ */
+void fuzz_rebuild(fuzz_station *h, const char *scenario_file);
+
 /** State hash of the kept image. */
 uint64_t fuzz_pristine_hash(void);
 

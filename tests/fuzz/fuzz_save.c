@@ -43,20 +43,6 @@ static fuzz_station station;
 static const char *scenario_file;
 static int verbose; /* PCSIM_FUZZ_VERBOSE=1: say what each load did */
 
-/* After an input whose structure log was applied: a fresh station from the
- * scenario, which must be the pristine one. */
-static void rebuild(void)
-{
-    pcs_station_destroy(station.st);
-    pcs_world_destroy(station.world);
-    pcs_scenario_destroy(station.scn);
-    fuzz_build_station_file(&station, scenario_file);
-    if (pcs_world_state_hash(station.world) != fuzz_pristine_hash())
-        fuzz_fail("a rebuilt station has state hash %016llx, pristine %016llx",
-                  (unsigned long long)pcs_world_state_hash(station.world),
-                  (unsigned long long)fuzz_pristine_hash());
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
@@ -83,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pcs_structure_log_count(w) != 0) { /* the exception: see the file comment */
             if (pcs_world_tick(w) != PCS_E_STATE)
                 fuzz_fail("a world refused after a replay ticked: %s", why);
-            rebuild();
+            fuzz_rebuild(&station, scenario_file);
             return 0;
         }
         if (pcs_world_state_hash(w) != fuzz_pristine_hash())
@@ -101,7 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 fprintf(stderr, "fuzz_save: tick failed: %s\n", pcs_last_error());
             break;
         }
-    rebuild(); /* it ticked: fresh for the next input (see the file comment) */
+    /* it ticked: fresh for the next input (see the file comment) */
+    fuzz_rebuild(&station, scenario_file);
     return 0;
 }
 

@@ -11,7 +11,9 @@
  * names, unit/bank/pump/sensor/alarm/trip targets, units of value), and the
  * resolved commands are submitted and applied in one tick, as the run's
  * producer thread would submit them, without running the whole run. The
- * station is then restored from its kept save image.
+ * station is then restored from its kept save image, or, when the tick
+ * applied a structural change (pump_remove, unit_add, ...), built again: a
+ * world refuses a save whose structure log it extends (pcsim/persist.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail("%u script actions accepted", pcs_scenario_action_count(s));
     if (resolve_and_submit(s) > 0) {
         pcs_world_tick(station.world); /* applies them; a refusal is an event */
-        fuzz_restore(&station);
+        if (pcs_structure_log_count(station.world) != 0)
+            fuzz_rebuild(&station, NULL);
+        else
+            fuzz_restore(&station);
     }
     pcs_scenario_destroy(s);
     return 0;
