@@ -38,7 +38,10 @@ cat > "$T/schema0-events.json" <<'JSON'
 {"dt": 0.1, "seed": 3, "duration_s": 2,
  "events": [{"time": 0.5, "action": "scram", "unit": "u1"}], "units": [{"name": "u1"}]}
 JSON
-# One action of every command the script knows (station/station.c), each with a real target.
+# One action of every non-structural command the script knows (station/station.c),
+# each with a real target of the built-in station (all four units are steam_side, so
+# sg_pressure has none; freeze and thaw need a "freeze" section; the structural
+# commands have their own journals below and in tests/cli).
 cat > "$T/every-command.json" <<'JSON'
 [{"t_s": 0, "command": "rod_position", "target": "u1.D", "value": 0.8},
  {"t_s": 0.05, "command": "rod_speed", "target": "u1.C", "value": 0.01},
@@ -48,16 +51,47 @@ cat > "$T/every-command.json" <<'JSON'
  {"t_s": 0.25, "command": "pump_trip", "target": "u2.pump1"},
  {"t_s": 0.3, "command": "pump_start", "target": "u2.pump1", "value": 1},
  {"t_s": 0.35, "command": "pzr_heaters", "target": "u3", "value": 1e6},
- {"t_s": 0.4, "command": "sg_pressure", "target": "u3", "value": 6.6e6},
- {"t_s": 0.45, "command": "trip_reset", "target": "u1"},
- {"t_s": 0.5, "command": "trip_bypass", "target": "u1.rps.high_flux", "value": 1},
- {"t_s": 0.55, "command": "sensor_fail_low", "target": "u1.loop1.flow.B"},
- {"t_s": 0.6, "command": "sensor_fail_high", "target": "u1.loop1.flow.C"},
- {"t_s": 0.65, "command": "sensor_stuck", "target": "u1.loop1.t_hot.S"},
- {"t_s": 0.7, "command": "sensor_clear", "target": "u1.loop1.flow.B"},
- {"t_s": 0.75, "command": "alarm_ack", "target": "u2.alarm.flow_low.2"},
- {"t_s": 0.8, "command": "alarm_ack_all", "target": "u4"},
- {"t_s": 0.85, "command": "alarm_shelve", "target": "u1.alarm.power_high", "value": 60}]
+ {"t_s": 0.4, "command": "pzr_spray", "target": "u3", "value": 0.2},
+ {"t_s": 0.45, "command": "pzr_auto", "target": "u3"},
+ {"t_s": 0.5, "command": "charging", "target": "u3", "value": 5},
+ {"t_s": 0.55, "command": "level_auto", "target": "u3"},
+ {"t_s": 0.6, "command": "letdown", "target": "u3", "value": 6},
+ {"t_s": 0.65, "command": "turbine_valve", "target": "u4", "value": 0.9},
+ {"t_s": 0.7, "command": "turbine_load", "target": "u4", "value": 0.95},
+ {"t_s": 0.75, "command": "turbine_runback", "target": "u4", "value": 0.9},
+ {"t_s": 0.8, "command": "rod_manual", "target": "u4"},
+ {"t_s": 0.85, "command": "rod_auto", "target": "u4"},
+ {"t_s": 0.9, "command": "dump_manual", "target": "u4", "value": 0.1},
+ {"t_s": 0.95, "command": "dump_auto", "target": "u4"},
+ {"t_s": 1.0, "command": "dump_pressure_mode", "target": "u4"},
+ {"t_s": 1.05, "command": "dump_tavg_mode", "target": "u4"},
+ {"t_s": 1.1, "command": "sg_porv_manual", "target": "u4.porv1", "value": 0.1},
+ {"t_s": 1.15, "command": "sg_porv_auto", "target": "u4.porv1"},
+ {"t_s": 1.2, "command": "feed_bypass", "target": "u4", "value": 1},
+ {"t_s": 1.25, "command": "feed_main", "target": "u4", "value": 1},
+ {"t_s": 1.3, "command": "feed_pump_trip", "target": "u4", "value": 2},
+ {"t_s": 1.35, "command": "feed_pump_start", "target": "u4", "value": 2},
+ {"t_s": 1.4, "command": "afw_start", "target": "u4"},
+ {"t_s": 1.45, "command": "afw_stop", "target": "u4"},
+ {"t_s": 1.5, "command": "c7_reset", "target": "u4"},
+ {"t_s": 1.55, "command": "condenser_available", "target": "u4", "value": 1},
+ {"t_s": 1.6, "command": "si_reset", "target": "u4"},
+ {"t_s": 1.65, "command": "msiv_close", "target": "u2.msiv1"},
+ {"t_s": 1.7, "command": "msiv_open", "target": "u2.msiv1"},
+ {"t_s": 1.75, "command": "steam_line_break", "target": "u2.sg1", "value": 0},
+ {"t_s": 1.8, "command": "turbine_trip", "target": "u2"},
+ {"t_s": 1.85, "command": "generator_mode", "target": "u2", "value": 1},
+ {"t_s": 1.9, "command": "generator_load_torque", "target": "u2", "value": 1e6},
+ {"t_s": 1.95, "command": "generator_load_power", "target": "u2", "value": 1e8},
+ {"t_s": 2.0, "command": "trip_reset", "target": "u1"},
+ {"t_s": 2.05, "command": "trip_bypass", "target": "u1.rps.high_flux", "value": 1},
+ {"t_s": 2.1, "command": "sensor_fail_low", "target": "u1.loop1.flow.B"},
+ {"t_s": 2.15, "command": "sensor_fail_high", "target": "u1.loop1.flow.C"},
+ {"t_s": 2.2, "command": "sensor_stuck", "target": "u1.loop1.t_hot.S"},
+ {"t_s": 2.25, "command": "sensor_clear", "target": "u1.loop1.flow.B"},
+ {"t_s": 2.3, "command": "alarm_ack", "target": "u2.alarm.flow_low.2"},
+ {"t_s": 2.35, "command": "alarm_ack_all", "target": "u4"},
+ {"t_s": 2.4, "command": "alarm_shelve", "target": "u1.alarm.power_high", "value": 60}]
 JSON
 
 # scenario: every scenario file in the repository, and the two above.
@@ -89,7 +123,7 @@ S=tests/fuzz/save_station.json
 "$BIN" run --quiet --readers 0 --seconds 2 --load "$T/1s.save" \
     --journal "$C/journal/seed-station-resumed.journal" > /dev/null
 "$BIN" run tests/cli/v0_minimal.json --quiet --journal "$C/journal/seed-v0-minimal.journal" > /dev/null
-jq --slurpfile s "$T/every-command.json" '.script = $s[0] | .run.seconds = 1' \
+jq --slurpfile s "$T/every-command.json" '.script = $s[0] | .run.seconds = 3' \
     scenarios/pwr-station.json > "$T/every-command-scenario.json"
 "$BIN" run "$T/every-command-scenario.json" --quiet --readers 0 \
     --journal "$C/journal/seed-every-command.journal" > /dev/null
