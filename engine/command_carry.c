@@ -25,7 +25,10 @@
  * events at its drain position: the list an uninterrupted run, or a replay
  * of the journal, has at that tick. When an attempt succeeds the carry is
  * emptied (pcs_command_carry_clear from world.c); a load empties it too
- * (the events belong to the world the load replaced).
+ * (the events belong to the world the load replaced). The carry also keeps
+ * where the tick's journal entries begin (pcs_journal_tick_start), for a
+ * stage-1 reader of the tick's commands: it ends with the carry, so a load
+ * back to a tick number already run is not taken for a retry of it.
  *
  * An attempt that fails after stage 13's delivery (a plugin's after_step,
  * a structural apply) has already shown the host its list; the retry's
@@ -55,7 +58,9 @@ struct pcs_command_carry {
     pcs_event *events; /* event_capacity, in drain order over the tick's attempts */
     uint64_t *owner;   /* event_capacity: the journal index of each event's command */
     uint32_t n;
-    uint64_t dropped; /* events the lists dropped while a command was applied */
+    uint64_t dropped;       /* events the lists dropped while a command was applied */
+    uint64_t journal_start; /* the tick's first journal index (pcs_journal_tick_start) */
+    int open;               /* an attempt at this tick reached stage 1 and none succeeded */
 };
 
 pcs_status pcs_command_carry_create(pcs_world *w)
@@ -76,6 +81,10 @@ pcs_status pcs_command_carry_create(pcs_world *w)
 void pcs_command_carry_announce(pcs_world *w)
 {
     pcs_command_carry *c = w->carry;
+    if (!c->open) { /* the tick's first attempt to reach stage 1 */
+        c->journal_start = pcs_journal_count(w);
+        c->open = 1;
+    }
     if (c->n == 0 && c->dropped == 0)
         return; /* the common case: no failed attempt at this tick */
     for (uint32_t i = 0; i < c->n; i++) {
@@ -118,4 +127,12 @@ void pcs_command_carry_clear(pcs_world *w)
 {
     w->carry->n = 0;
     w->carry->dropped = 0;
+    w->carry->open = 0;
+}
+
+uint64_t pcs_journal_tick_start(const pcs_world *w)
+{
+    if (!w)
+        return 0;
+    return w->carry->open ? w->carry->journal_start : pcs_journal_count(w);
 }

@@ -6,11 +6,11 @@
  * Everything a sleeping station depends on is in its STATE stores (flag,
  * counters, previous key state, held SCRATCH copies), written only by the
  * two systems here, so the hash, saves and loads cover it. The only
- * non-state memory is the journal cursor of the command wake, which finds
- * this tick's commands by their effective tick and so needs no saving (it
- * keeps where the tick's first attempt began, so a retried tick reads its
- * commands again: sleep_commands), and the per-unit references (store ids,
- * xenon phase) rebuilt by the build or by the unit_add apply a load re-runs.
+ * non-state memory is the per-unit references (store ids, xenon phase)
+ * rebuilt by the build or by the unit_add apply a load re-runs. The command
+ * wake keeps no cursor: it reads this tick's commands from the tick's first
+ * journal entry (pcs_journal_tick_start), so a retried tick reads its
+ * commands again and a load needs nothing (sleep_commands).
  *
  * Which devices sleep: whole plant units, and nothing finer. A unit's
  * systems and jobs ("uN." names, its own instrumentation banks excepted:
@@ -95,9 +95,6 @@ struct station_sleep {
     uint32_t flag_store, count_store, prev_store;
     uint32_t sys_wake, sys_decide; /* the two systems, re-registered when a unit is added */
     uint32_t window_ticks, every_ticks;
-    uint64_t journal_cursor;
-    uint64_t cursor_tick;     /* the tick whose first attempt began reading at ... */
-    uint64_t cursor_start;    /* ... this journal position (sleep_commands) */
     unsigned char *commanded; /* n flags, this tick's commands (scratch) */
     const pcs_station *st;    /* for its removed units (unit_remove): skipped, never woken */
 };
@@ -199,23 +196,19 @@ static uint32_t target_unit(const struct station_sleep *s, const char *name)
 /* Mark the units this tick's applied commands address (journal entries
  * whose effective tick is now). A failed tick is retried at the same tick
  * number (world.c) and its commands, drained and journaled by the failed
- * attempt, are not drained again, but they are still the tick's: so the
- * retry reads again from where the tick's first attempt began. (The read
- * of that attempt moved the cursor past them; the retry would have seen
- * none and left a commanded unit's quiet count running on.) */
+ * attempt, are not drained again, but they are still the tick's: so every
+ * attempt reads from the tick's first entry (pcs_journal_tick_start), which
+ * a retry keeps and a load ends. (A cursor of its own, moved past them by
+ * the failed attempt's read, let the retry see none; one rewound whenever
+ * the tick number repeated took a load back to a tick already run for a
+ * retry, and found the replaced run's commands.) */
 static void sleep_commands(pcs_world *w, struct station_sleep *s)
 {
-    uint64_t now = pcs_world_clock(w)->tick, total = pcs_journal_count(w);
+    uint64_t now = pcs_world_clock(w)->tick, cursor = pcs_journal_tick_start(w);
     memset(s->commanded, 0, s->n);
-    if (s->cursor_tick == now)
-        s->journal_cursor = s->cursor_start; /* a retry of this tick */
-    if (s->journal_cursor > total)           /* a load restarted the journal */
-        s->journal_cursor = 0;
-    s->cursor_tick = now;
-    s->cursor_start = s->journal_cursor;
     pcs_command batch[32];
     uint32_t got;
-    while ((got = pcs_journal_read(w, &s->journal_cursor, batch, 32, NULL)) > 0)
+    while ((got = pcs_journal_read(w, &cursor, batch, 32, NULL)) > 0)
         for (uint32_t k = 0; k < got; k++) {
             if (batch[k].tick != now)
                 continue;

@@ -108,6 +108,7 @@ Test(api_null, commands_events_journal)
     cr_assert_eq(pcs_journal_read(NULL, &cursor, NULL, 0, NULL), 0);
     cr_assert(pcs_last_error()[0] != '\0');
     cr_assert_eq(pcs_journal_count(NULL), 0);
+    cr_assert_eq(pcs_journal_tick_start(NULL), 0);
     cr_assert_eq(pcs_command_pending(NULL), 0);
     uint32_t n = 5;
     cr_assert_null(pcs_world_events(NULL, &n));

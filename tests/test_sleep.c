@@ -480,6 +480,54 @@ static void a_retried_tick_sees_its_commands(void)
     sl_free(&f);
 }
 
+/* A load back to the tick the world just ran (a save at tick T, tick T
+ * run with a command to u1, the save loaded, tick T run again without one)
+ * is not a retry: the replaced run's command at T is not this run's, so u1's
+ * quiet count goes on from the save's, as in a fresh world that loaded the
+ * save. The same after a failed attempt at T whose command the load
+ * replaced. (The retry rule re-read the journal from where the last
+ * attempt at the same tick number began, and found the replaced run's
+ * command there.) */
+static void a_load_back_to_the_tick_just_run_is_not_a_retry(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pcsim-sleep-rewind-%d.save", (int)getpid());
+    for (int failed = 0; failed < 2; failed++) {
+        sl f;
+        sl_build_doc(&f,
+                     "{" SL_UNITS ", \"sleep\": {\"tolerance_per_s\": 1e-2, \"window_s\": 3600, "
+                     "\"wake_every_s\": 5}}",
+                     0);
+        pcs_plugin_def p;
+        cr_assert_eq(pcs_plugin_default(&p), PCS_OK);
+        p.id = "test.fail_after";
+        p.after_step = sl_after_step;
+        cr_assert_eq(pcs_plugin_add(f.w, &p, NULL), PCS_OK, "%s", pcs_last_error());
+        sl_after_fail = 0;
+        while (sl_now(&f) < SCRAM_TICK)
+            sl_tick(&f);
+        sl_command(&f, "u1", "scram");
+        while (sl_u1_quiet(&f) < 3 && sl_now(&f) < SCRAM_TICK + 2000)
+            sl_tick(&f);
+        cr_assert_geq(sl_u1_quiet(&f), 3, "u1 settles after its scram");
+        uint32_t q0 = sl_u1_quiet(&f);
+        cr_assert_eq(pcs_world_save(f.w, path), PCS_OK, "%s", pcs_last_error());
+        sl_command(&f, "u1", "alarm_ack_all");
+        sl_after_fail = failed;
+        cr_assert_eq(pcs_world_tick(f.w), failed ? PCS_E_INVAL : PCS_OK, "%s", pcs_last_error());
+        sl_after_fail = 0;
+        cr_assert_eq(sl_u1_quiet(&f), 1, "the command reset the count");
+        cr_assert_eq(pcs_world_load(f.w, path), PCS_OK, "%s", pcs_last_error());
+        cr_assert_eq(sl_u1_quiet(&f), q0);
+        sl_tick(&f); /* the loaded run's tick T: no command */
+        cr_expect_eq(sl_u1_quiet(&f), q0 + 1,
+                     "%s: the loaded run's tick has no command: count %u, not %u",
+                     failed ? "after a failed attempt" : "after a tick", q0 + 1, sl_u1_quiet(&f));
+        sl_free(&f);
+    }
+    remove(path);
+}
+
 /* Issue 19's budget: Criterion runs every Test in its own process, and under
  * ASan a process costs ~0.2 s before it checks anything, so the checks above
  * run grouped, one process per behaviour, in the order listed. Each keeps its
@@ -506,4 +554,10 @@ Test(sleep, workers_save_and_scenario)
 Test(sleep, a_retried_tick_sees_its_commands)
 {
     a_retried_tick_sees_its_commands();
+}
+
+/* A load back to the tick just run (or just failed) is not a retry. */
+Test(sleep, a_load_back_to_the_tick_just_run_is_not_a_retry)
+{
+    a_load_back_to_the_tick_just_run_is_not_a_retry();
 }

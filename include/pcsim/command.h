@@ -406,6 +406,15 @@ PCS_API uint32_t pcs_journal_read(const pcs_world *w, uint64_t *cursor, pcs_comm
  *  the next entry gets; 0 for NULL). World thread only. */
 PCS_API uint64_t pcs_journal_count(const pcs_world *w);
 
+/** The journal index of the current tick's first entry: where stage 1 of
+ *  the first attempt at this tick began journaling. A failed tick's retry
+ *  keeps it (the failed attempts' commands are the tick's, and are not
+ *  drained again); a tick that succeeds, or a load, ends it, and until the
+ *  next tick's stage 1 it is pcs_journal_count. A stage-1 system reads the
+ *  tick's commands from here (a cursor it kept from an attempt at the same
+ *  tick number may be a run a load replaced). 0 for NULL. World thread. */
+PCS_API uint64_t pcs_journal_tick_start(const pcs_world *w);
+
 #ifdef __cplusplus
 }
 #endif
