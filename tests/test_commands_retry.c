@@ -240,6 +240,20 @@ static uint32_t journal_all(const pcs_world *w, pcs_command *out, uint32_t max)
     return pcs_journal_read(w, &cursor, out, max, NULL);
 }
 
+/* The replay world @p re, run to the live run's end, committed the live
+ * run's events (@p want_ev, as announced() spells them) and has its state
+ * hash @p want; destroys @p re. */
+static void expect_replay_as_live(pcs_world *re, const char *want_ev, uint64_t want)
+{
+    char got_ev[256];
+    uint32_t n = 0;
+    const pcs_event *prev = pcs_world_events_previous(re, &n);
+    cr_expect_str_eq(announced(prev, n, got_ev, sizeof got_ev), want_ev, "replay as live");
+    cr_expect_eq(pcs_world_state_hash(re), want, "replay %016" PRIx64 ", live %016" PRIx64,
+                 pcs_world_state_hash(re), want);
+    pcs_world_destroy(re);
+}
+
 /* A live run whose tick 2 fails once, and a replay of its journal into a
  * fresh world: the retry's committed list equals the replay's, so the
  * state hash (which covers it) is the same right after the tick. (The
@@ -257,7 +271,7 @@ static void live_and_replay_commit_the_same_events(void)
     rx.fail_stage = 0;
     rx_submit(live, K_PING, 3);
     rx_tick(live);
-    char want_ev[256], got_ev[256];
+    char want_ev[256];
     uint32_t n = 0;
     const pcs_event *prev = pcs_world_events_previous(live, &n);
     announced(prev, n, want_ev, sizeof want_ev);
@@ -276,11 +290,7 @@ static void live_and_replay_commit_the_same_events(void)
             rx_submit(re, j[at].kind, j[at].args[0]);
         rx_tick(re);
     }
-    prev = pcs_world_events_previous(re, &n);
-    cr_expect_str_eq(announced(prev, n, got_ev, sizeof got_ev), want_ev, "replay as live");
-    cr_expect_eq(pcs_world_state_hash(re), want, "replay %016" PRIx64 ", live %016" PRIx64,
-                 pcs_world_state_hash(re), want);
-    pcs_world_destroy(re);
+    expect_replay_as_live(re, want_ev, want);
 }
 
 /* Structural changes 1, 2 and 3 accepted at tick 2, and 2's apply fails
@@ -300,7 +310,7 @@ static void a_failed_apply_is_not_announced_by_the_retry(void)
     cr_assert_eq(pcs_world_tick(live), PCS_E_NOMEM);
     rx.flaky = 0;
     rx_tick(live);
-    char want_ev[256], got_ev[256];
+    char want_ev[256];
     uint32_t n = 0;
     const pcs_event *prev = pcs_world_events_previous(live, &n);
     cr_expect_str_eq(announced(prev, n, want_ev, sizeof want_ev), "N1 N3 ");
@@ -316,11 +326,7 @@ static void a_failed_apply_is_not_announced_by_the_retry(void)
     for (uint32_t i = 0; i < nj; i++)
         rx_submit(re, j[i].kind, j[i].args[0]);
     rx_tick(re);
-    prev = pcs_world_events_previous(re, &n);
-    cr_expect_str_eq(announced(prev, n, got_ev, sizeof got_ev), want_ev, "replay as live");
-    cr_expect_eq(pcs_world_state_hash(re), want, "replay %016" PRIx64 ", live %016" PRIx64,
-                 pcs_world_state_hash(re), want);
-    pcs_world_destroy(re);
+    expect_replay_as_live(re, want_ev, want);
 }
 
 /* The bound: an event list holds event_capacity - 1 events and the overflow

@@ -437,6 +437,29 @@ static uint32_t sl_u1_quiet(sl *f)
     return ((const uint32_t *)pcs_store_data(f->w, id))[0];
 }
 
+/* A station with a long sleep window (u1 stays awake and counts quiet
+ * ticks), a plugin whose after_step fails while sl_after_fail is set (off
+ * here), and u1 scrammed and settled: at least 3 quiet ticks. */
+static void sl_settled_with_failing_plugin(sl *f)
+{
+    sl_build_doc(f,
+                 "{" SL_UNITS ", \"sleep\": {\"tolerance_per_s\": 1e-2, \"window_s\": 3600, "
+                 "\"wake_every_s\": 5}}",
+                 0);
+    pcs_plugin_def p;
+    cr_assert_eq(pcs_plugin_default(&p), PCS_OK);
+    p.id = "test.fail_after";
+    p.after_step = sl_after_step;
+    cr_assert_eq(pcs_plugin_add(f->w, &p, NULL), PCS_OK, "%s", pcs_last_error());
+    sl_after_fail = 0;
+    while (sl_now(f) < SCRAM_TICK)
+        sl_tick(f);
+    sl_command(f, "u1", "scram");
+    while (sl_u1_quiet(f) < 3 && sl_now(f) < SCRAM_TICK + 2000)
+        sl_tick(f);
+    cr_assert_geq(sl_u1_quiet(f), 3, "u1 settles after its scram");
+}
+
 /* A retried tick sees its own commands. A command to u1 resets u1's quiet
  * count at stage 1 (a commanded unit is not left alone); the tick's stage
  * 13 then counts the tick if it was quiet, so the tick ends with a count of
@@ -450,22 +473,7 @@ static uint32_t sl_u1_quiet(sl *f)
 static void a_retried_tick_sees_its_commands(void)
 {
     sl f;
-    sl_build_doc(&f,
-                 "{" SL_UNITS ", \"sleep\": {\"tolerance_per_s\": 1e-2, \"window_s\": 3600, "
-                 "\"wake_every_s\": 5}}",
-                 0);
-    pcs_plugin_def p;
-    cr_assert_eq(pcs_plugin_default(&p), PCS_OK);
-    p.id = "test.fail_after";
-    p.after_step = sl_after_step;
-    cr_assert_eq(pcs_plugin_add(f.w, &p, NULL), PCS_OK, "%s", pcs_last_error());
-    sl_after_fail = 0;
-    while (sl_now(&f) < SCRAM_TICK)
-        sl_tick(&f);
-    sl_command(&f, "u1", "scram");
-    while (sl_u1_quiet(&f) < 3 && sl_now(&f) < SCRAM_TICK + 2000)
-        sl_tick(&f);
-    cr_assert_geq(sl_u1_quiet(&f), 3, "u1 settles after its scram");
+    sl_settled_with_failing_plugin(&f);
     cr_assert_eq(pcs_station_unit_asleep(f.st, 1), 0);
     sl_command(&f, "u1", "alarm_ack_all"); /* changes nothing the sleep decision reads */
     sl_after_fail = 1;
@@ -494,22 +502,7 @@ static void a_load_back_to_the_tick_just_run_is_not_a_retry(void)
     snprintf(path, sizeof path, "/tmp/pcsim-sleep-rewind-%d.save", (int)getpid());
     for (int failed = 0; failed < 2; failed++) {
         sl f;
-        sl_build_doc(&f,
-                     "{" SL_UNITS ", \"sleep\": {\"tolerance_per_s\": 1e-2, \"window_s\": 3600, "
-                     "\"wake_every_s\": 5}}",
-                     0);
-        pcs_plugin_def p;
-        cr_assert_eq(pcs_plugin_default(&p), PCS_OK);
-        p.id = "test.fail_after";
-        p.after_step = sl_after_step;
-        cr_assert_eq(pcs_plugin_add(f.w, &p, NULL), PCS_OK, "%s", pcs_last_error());
-        sl_after_fail = 0;
-        while (sl_now(&f) < SCRAM_TICK)
-            sl_tick(&f);
-        sl_command(&f, "u1", "scram");
-        while (sl_u1_quiet(&f) < 3 && sl_now(&f) < SCRAM_TICK + 2000)
-            sl_tick(&f);
-        cr_assert_geq(sl_u1_quiet(&f), 3, "u1 settles after its scram");
+        sl_settled_with_failing_plugin(&f);
         uint32_t q0 = sl_u1_quiet(&f);
         cr_assert_eq(pcs_world_save(f.w, path), PCS_OK, "%s", pcs_last_error());
         sl_command(&f, "u1", "alarm_ack_all");
